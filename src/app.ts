@@ -1,0 +1,57 @@
+import { cors } from "hono/cors";
+import { createMiddleware } from "hono/factory";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
+import { getDb } from "./db/client";
+import type { AppEnv } from "./http/app-env";
+import { onError, onMethodNotAllowed, onNotFound } from "./http/error-handler";
+import { SECURITY_SCHEMES } from "./http/openapi";
+import { publicCors } from "./http/public-access";
+import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
+import { createRouter } from "./http/router";
+import { trackUsage } from "./http/usage";
+import { feedsRouter } from "./routes/feeds";
+import { publicRouter } from "./routes/public";
+
+const provideDb = createMiddleware<AppEnv>(async (c, next) => {
+  c.set("db", getDb(c.env.DB));
+  await next();
+});
+
+export function createApp() {
+  const app = createRouter();
+
+  app.use(requestId({ headerName: "X-Request-Id" }));
+  app.use(secureHeaders());
+  app.use(provideDb);
+  app.use(trackUsage);
+  app.use(methodNotAllowed({ app, onMethodNotAllowed }));
+  app.use("/api/public/*", publicCors);
+  app.use("/api/moat/*", publicCors);
+  // Keys travel in a header, never a cookie, so any origin may call the data API from a browser.
+  app.use(
+    "/api/v1/*",
+    cors({ origin: "*", allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type"], exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id"] }),
+  );
+
+  app.route("/", publicRouter);
+  app.route("/", feedsRouter);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);
+  app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);
+  app.openAPIRegistry.registerComponent("securitySchemes", "BrokerToken", SECURITY_SCHEMES.BrokerToken);
+  app.openAPIRegistry.registerComponent("securitySchemes", "StaffSession", SECURITY_SCHEMES.StaffSession);
+  app.doc31("/api/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "Dealer Intelligence API",
+      version: "1.0.0",
+      description: "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.",
+    },
+  });
+
+  app.notFound(onNotFound);
+  app.onError(onError);
+  return app;
+}

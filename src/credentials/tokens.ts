@@ -1,0 +1,61 @@
+import { crc32 } from "node:zlib";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+export const API_KEY_PREFIX = "lak_";
+export const LEGACY_TOKEN_PREFIX = "svc_live_";
+export const BROKER_TOKEN_PREFIX = "dbt_";
+const API_KEY_RANDOM_LENGTH = 32;
+const CHECKSUM_LENGTH = 6;
+const API_KEY_PATTERN = /^lak_[0-9A-Za-z]{38}$/;
+
+/** Uniform base62 characters: bytes ≥ 248 are rejected so no character is favoured. */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+function base62Checksum(body: string): string {
+  let n = crc32(body);
+  let out = "";
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
+    out = BASE62[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+export function generateApiKey(): string {
+  const body = randomBase62(API_KEY_RANDOM_LENGTH);
+  return `${API_KEY_PREFIX}${body}${base62Checksum(body)}`;
+}
+
+/** A mistyped or invented key fails here, before any database or Durable Object is asked. */
+export function isWellFormedApiKey(key: string): boolean {
+  if (!API_KEY_PATTERN.test(key)) return false;
+  const body = key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + API_KEY_RANDOM_LENGTH);
+  return key.endsWith(base62Checksum(body));
+}
+
+/** Enough of the key to recognise it in a list or a log line; never enough to use it. */
+export function apiKeyDisplayPrefix(key: string): string {
+  return key.slice(0, API_KEY_PREFIX.length + 8);
+}
+
+export function generateToken(prefix: string, length = 40): string {
+  return `${prefix}${randomBase62(length)}`;
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBase62(16)}`;
+}

@@ -1,0 +1,22 @@
+import { desc, max } from "drizzle-orm";
+import type { Database } from "../../http/app-env";
+import { marketFeedEntries } from "../schema";
+
+export async function latestMarketFeed(db: Database, limit: number) {
+  const [entries, refreshed] = await db.batch([
+    db
+      .select({
+        id: marketFeedEntries.id,
+        category: marketFeedEntries.category,
+        signal: marketFeedEntries.signal,
+        severity: marketFeedEntries.severity,
+        source: marketFeedEntries.source,
+        date: marketFeedEntries.date,
+      })
+      .from(marketFeedEntries)
+      .orderBy(desc(marketFeedEntries.date), desc(marketFeedEntries.id))
+      .limit(limit),
+    db.select({ lastRefresh: max(marketFeedEntries.refreshedAt) }).from(marketFeedEntries),
+  ]);
+  return { entries, lastRefresh: refreshed[0]?.lastRefresh ?? null };
+}

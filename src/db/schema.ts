@@ -1,0 +1,216 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** ISO-8601 UTC timestamps are stored as text so they sort and read the same everywhere. */
+const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
+
+export const organizations = sqliteTable("organizations", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  isDemo: integer("is_demo", { mode: "boolean" }).notNull().default(false),
+  createdAt: createdAt(),
+});
+
+/** A rooftop. Its settings feed the gross, aging and alert engines; defaults come from DOMAIN.md §10.4. */
+export const stores = sqliteTable(
+  "stores",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    name: text("name").notNull(),
+    isPrimary: integer("is_primary", { mode: "boolean" }).notNull().default(false),
+    marketZip: text("market_zip").notNull(),
+    packNew: real("pack_new").notNull().default(300),
+    packUsed: real("pack_used").notNull().default(500),
+    holdingCostPerDay: real("holding_cost_per_day").notNull().default(35),
+    floorplanAprNew: real("floorplan_apr_new").notNull().default(7.0),
+    floorplanAprUsed: real("floorplan_apr_used").notNull().default(8.5),
+    reconCar: real("recon_car").notNull().default(1200),
+    reconTruck: real("recon_truck").notNull().default(1400),
+    reconSuv: real("recon_suv").notNull().default(1300),
+    reconVan: real("recon_van").notNull().default(1200),
+    agedThresholdDays: integer("aged_threshold_days").notNull().default(45),
+    createdAt: createdAt(),
+  },
+  (t) => [index("stores_org_idx").on(t.orgId)],
+);
+
+export const staffUsers = sqliteTable("staff_users", {
+  id: text("id").primaryKey(),
+  orgId: text("org_id").notNull().references(() => organizations.id),
+  email: text("email").notNull().unique(),
+  name: text("name").notNull(),
+  /** `scrypt$N$r$p$salt$hash`: parameters travel with each hash so they can be raised later. */
+  passwordHash: text("password_hash").notNull(),
+  createdAt: createdAt(),
+});
+
+export const staffSessions = sqliteTable(
+  "staff_sessions",
+  {
+    /** SHA-256 of the cookie value; the raw session id never reaches the database. */
+    idHash: text("id_hash").primaryKey(),
+    userId: text("user_id").notNull().references(() => staffUsers.id),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    createdAt: text("created_at").notNull(),
+    lastSeenAt: text("last_seen_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("staff_sessions_user_idx").on(t.userId)],
+);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    keyHash: text("key_hash").notNull().unique(),
+    keyPrefix: text("key_prefix").notNull(),
+    label: text("label").notNull(),
+    /** JSON array of permission names. */
+    permissions: text("permissions", { mode: "json" }).$type<string[]>().notNull(),
+    /** JSON array of endpoint names; null grants every endpoint of the organization. */
+    scopes: text("scopes", { mode: "json" }).$type<string[] | null>(),
+    dailyLimit: integer("daily_limit").notNull().default(100),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+    revokedAt: text("revoked_at"),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [index("api_keys_org_idx").on(t.orgId)],
+);
+
+/** Bearer tokens a broker uses to create keys; each is bound to one organization. */
+export const brokerTokens = sqliteTable("broker_tokens", {
+  id: text("id").primaryKey(),
+  orgId: text("org_id").notNull().references(() => organizations.id),
+  tokenHash: text("token_hash").notNull().unique(),
+  label: text("label").notNull(),
+  createdAt: createdAt(),
+  revokedAt: text("revoked_at"),
+});
+
+/** `svc_live_` tokens of the older scheme, accepted on the two legacy feeds only. */
+export const legacyTokens = sqliteTable("legacy_tokens", {
+  id: text("id").primaryKey(),
+  orgId: text("org_id").notNull().references(() => organizations.id),
+  tokenHash: text("token_hash").notNull().unique(),
+  label: text("label").notNull(),
+  createdAt: createdAt(),
+  revokedAt: text("revoked_at"),
+});
+
+export const inventoryUnits = sqliteTable(
+  "inventory_units",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    storeId: text("store_id").notNull().references(() => stores.id),
+    stockNumber: text("stock_number").notNull(),
+    vin: text("vin").notNull(),
+    year: integer("year").notNull(),
+    make: text("make").notNull(),
+    model: text("model").notNull(),
+    trim: text("trim").notNull(),
+    condition: text("condition", { enum: ["new", "used", "cpo"] }).notNull(),
+    vehicleType: text("vehicle_type", { enum: ["car", "truck", "suv", "van"] }).notNull(),
+    mileage: integer("mileage").notNull(),
+    /** YYYY-MM-DD the dealer took ownership; days in stock are derived from it at read time. */
+    stockedOn: text("stocked_on").notNull(),
+    cost: real("cost").notNull(),
+    askingPrice: real("asking_price").notNull(),
+    status: text("status", { enum: ["in_stock", "sold"] }).notNull().default("in_stock"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("inventory_org_stock_idx").on(t.orgId, t.stockNumber),
+    index("inventory_org_status_stocked_idx").on(t.orgId, t.status, t.stockedOn),
+  ],
+);
+
+export const DEAL_STATUSES = ["pending", "submitted", "approved", "funded", "unwound"] as const;
+
+export const deals = sqliteTable(
+  "deals",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    storeId: text("store_id").notNull().references(() => stores.id),
+    dealNumber: text("deal_number").notNull(),
+    /** YYYY-MM-DD the buyer signed; the sales summary groups on its month. */
+    soldOn: text("sold_on").notNull(),
+    submittedOn: text("submitted_on"),
+    fundedOn: text("funded_on"),
+    status: text("status", { enum: DEAL_STATUSES }).notNull(),
+    vin: text("vin").notNull(),
+    year: integer("year").notNull(),
+    make: text("make").notNull(),
+    model: text("model").notNull(),
+    condition: text("condition", { enum: ["new", "used", "cpo"] }).notNull(),
+    vehicleType: text("vehicle_type", { enum: ["car", "truck", "suv", "van"] }).notNull(),
+    sellingPrice: real("selling_price").notNull(),
+    /** Null for cash deals. */
+    lender: text("lender"),
+    beacon: integer("beacon"),
+    amountFinanced: real("amount_financed"),
+    frontGross: real("front_gross").notNull(),
+    backGross: real("back_gross").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("deals_org_number_idx").on(t.orgId, t.dealNumber),
+    index("deals_org_sold_idx").on(t.orgId, t.soldOn),
+    index("deals_org_status_idx").on(t.orgId, t.status),
+  ],
+);
+
+export const STIP_STATES = ["outstanding", "received", "cleared"] as const;
+
+export const dealStips = sqliteTable(
+  "deal_stips",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    dealId: text("deal_id").notNull().references(() => deals.id),
+    stip: text("stip").notNull(),
+    state: text("state", { enum: STIP_STATES }).notNull(),
+    requestedOn: text("requested_on").notNull(),
+    clearedOn: text("cleared_on"),
+  },
+  (t) => [index("deal_stips_org_deal_idx").on(t.orgId, t.dealId)],
+);
+
+/** The public market-intelligence feed; not owned by any organization. */
+export const marketFeedEntries = sqliteTable(
+  "market_feed_entries",
+  {
+    id: text("id").primaryKey(),
+    category: text("category").notNull(),
+    signal: text("signal").notNull(),
+    severity: text("severity", { enum: ["high", "medium", "low"] }).notNull(),
+    source: text("source").notNull(),
+    date: text("date").notNull(),
+    refreshedAt: text("refreshed_at").notNull(),
+  },
+  (t) => [index("market_feed_date_idx").on(t.date)],
+);
+
+/** Authenticated usage per key and UTC day, flushed in batches from each isolate (never per request). */
+export const keyUsageDaily = sqliteTable(
+  "key_usage_daily",
+  {
+    day: text("day").notNull(),
+    keyId: text("key_id").notNull(),
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    requests: integer("requests").notNull().default(0),
+    dealToolCalls: integer("deal_tool_calls").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.keyId] }), index("key_usage_org_day_idx").on(t.orgId, t.day)],
+);
+
+/** Every request the platform answered, per UTC day, for the uptime figure. */
+export const platformDaily = sqliteTable("platform_daily", {
+  day: text("day").primaryKey(),
+  requests: integer("requests").notNull().default(0),
+  serverErrors: integer("server_errors").notNull().default(0),
+});

@@ -1,0 +1,3 @@
+import { DurableObject } from "cloudflare:workers";
+
+export class QuotaCounter extends DurableObject<Env> {}

@@ -1,0 +1,65 @@
+import { createMiddleware } from "hono/factory";
+import { type ApiKeyRecord, findActiveApiKeyByHash, findActiveLegacyTokenByHash } from "../db/queries/credentials";
+import { LEGACY_TOKEN_PREFIX, isWellFormedApiKey, sha256Hex } from "../credentials/tokens";
+import type { AppEnv } from "./app-env";
+import { CredentialCache } from "./credential-cache";
+import type { EndpointName } from "./endpoints";
+import { ApiError } from "./errors";
+
+export const API_KEY_HEADER = "X-Service-API-Key";
+export const LEGACY_TOKEN_HEADER = "X-Api-Token";
+
+/** RFC 9745 / RFC 8594 values announced for the `svc_live_` scheme. */
+const LEGACY_DEPRECATED_AT = Date.UTC(2026, 10, 1) / 1000;
+const LEGACY_SUNSET = "Wed, 30 Jun 2027 23:59:59 GMT";
+
+export const apiKeyCache = new CredentialCache<ApiKeyRecord | null>();
+const legacyTokenCache = new CredentialCache<{ id: string; orgId: string } | null>();
+
+const unauthorized = (message: string) => new ApiError("unauthorized", message);
+
+/**
+ * Authenticates a `/api/v1/*` call for one endpoint. `lak_` keys work everywhere their scopes
+ * allow; `svc_live_` tokens only where `legacy` is set, unmetered and marked deprecated.
+ */
+export function requireCredential(endpoint: EndpointName, options: { legacy?: boolean } = {}) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const key = c.req.header(API_KEY_HEADER);
+    const legacyToken = c.req.header(LEGACY_TOKEN_HEADER);
+    const db = c.get("db");
+    c.set("endpoint", endpoint);
+    const nowMs = Date.now();
+
+    if (key !== undefined) {
+      if (key.startsWith(LEGACY_TOKEN_PREFIX)) {
+        throw unauthorized("svc_live_ tokens were issued under an older scheme and must be replaced with a lak_ key.");
+      }
+      if (!isWellFormedApiKey(key)) throw unauthorized(`The ${API_KEY_HEADER} header does not hold a valid lak_ key.`);
+      const hash = await sha256Hex(key);
+      const record = await apiKeyCache.get(hash, nowMs, () => findActiveApiKeyByHash(db, hash));
+      if (!record) throw unauthorized("This API key is unknown or has been revoked.");
+      if (record.scopes && !record.scopes.includes(endpoint)) {
+        throw new ApiError("forbidden", `This key's scopes do not include the ${endpoint} endpoint.`);
+      }
+      c.set("principal", { kind: "api_key", keyId: record.id, orgId: record.orgId, keyPrefix: record.keyPrefix, scopes: record.scopes, dailyLimit: record.dailyLimit });
+      return next();
+    }
+
+    if (legacyToken !== undefined) {
+      if (!options.legacy) {
+        throw unauthorized(`This endpoint requires the ${API_KEY_HEADER} header; ${LEGACY_TOKEN_HEADER} is accepted on inventory and sales-summary only.`);
+      }
+      const hash = await sha256Hex(legacyToken);
+      const record = await legacyTokenCache.get(hash, nowMs, () => findActiveLegacyTokenByHash(db, hash));
+      if (!record) throw unauthorized("This token is unknown or has been revoked.");
+      c.set("principal", { kind: "legacy_token", tokenId: record.id, orgId: record.orgId });
+      await next();
+      c.header("Deprecation", `@${LEGACY_DEPRECATED_AT}`);
+      c.header("Sunset", LEGACY_SUNSET);
+      c.header("Link", '</api/openapi.json>; rel="deprecation"; type="application/json"');
+      return;
+    }
+
+    throw unauthorized(`A valid ${API_KEY_HEADER} header is required.`);
+  });
+}

@@ -1,0 +1,28 @@
+import { bodyLimit } from "hono/body-limit";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "./app-env";
+import { ApiError } from "./errors";
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+export const TRADE_APPRAISAL_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
+export const limitBody = (maxSize: number) =>
+  bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ApiError("payload_too_large", `The request body is over the ${maxSize / (1024 * 1024)} MiB limit.`);
+    },
+  });
+
+const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
+
+/** Bodies are JSON only; anything else is refused before validation runs. */
+export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
+  if (METHODS_WITH_BODY.has(c.req.method)) {
+    const type = c.req.header("Content-Type") ?? "";
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
+      throw new ApiError("invalid_request", "Send the request body as JSON with Content-Type: application/json.");
+    }
+  }
+  await next();
+});

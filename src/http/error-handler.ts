@@ -1,0 +1,51 @@
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "./app-env";
+import { ApiError, type ErrorCode, ERROR_STATUS } from "./errors";
+
+export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+  const body = {
+    error: error.code,
+    message: error.message,
+    request_id: c.get("requestId"),
+    ...(error.extra.details ? { details: error.extra.details } : {}),
+    ...error.extra.body,
+  };
+  return c.json(body, error.status, error.extra.headers);
+}
+
+const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
+  400: "invalid_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  413: "payload_too_large",
+};
+
+/** One place turns every failure into the contract's body; nothing unexpected leaks its details. */
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof HTTPException) {
+    const code = HTTP_EXCEPTION_CODES[err.status];
+    if (code) {
+      // Hono's validator reports unparseable JSON as a 400 HTTPException.
+      const message = code === "invalid_request" ? "The request body is missing or is not valid JSON." : err.message;
+      return errorResponse(c, new ApiError(code, message));
+    }
+  }
+  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), error: err instanceof Error ? err.name : "unknown", message: err instanceof Error ? err.message : undefined }));
+  return errorResponse(c, new ApiError("internal_error", "An unexpected error occurred."));
+};
+
+export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
+  errorResponse(c, new ApiError("not_found", `No endpoint at ${c.req.method} ${c.req.path}.`));
+
+export const onMethodNotAllowed = (c: Context<AppEnv>, methods: string[]) =>
+  errorResponse(
+    c,
+    new ApiError("method_not_allowed", `${c.req.method} is not allowed here; use ${methods.join(", ")}.`, {
+      headers: { Allow: methods.join(", ") },
+    }),
+  );
+
+export { ERROR_STATUS };

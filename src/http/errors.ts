@@ -1,0 +1,67 @@
+import { z } from "@hono/zod-openapi";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  validation_error: 422,
+  rate_limited: 429,
+  daily_rate_limit_reached: 429,
+  internal_error: 500,
+  upstream_timeout: 503,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ValidationDetail {
+  path: string;
+  code: string;
+  message: string;
+}
+
+/** Thrown anywhere below the app; `onError` turns it into the one error body every client sees. */
+export class ApiError extends Error {
+  readonly status: ContentfulStatusCode;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { details?: ValidationDetail[]; headers?: Record<string, string>; body?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const ErrorSchema = z
+  .object({
+    error: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).openapi({ example: "unauthorized" }),
+    message: z.string().openapi({ example: "A valid X-Service-API-Key header is required." }),
+    request_id: z.string().openapi({ example: "c0a8012e-5b7e-4f0e-9a51-8f1f3b1c2d4e" }),
+    details: z
+      .array(z.object({ path: z.string(), code: z.string(), message: z.string() }))
+      .optional()
+      .openapi({ description: "Field-level problems; present on 422 only." }),
+  })
+  .openapi("Error");
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorSchema } },
+});
+
+/** The error responses every authenticated JSON route can return, for the OpenAPI document. */
+export const commonErrorResponses = {
+  400: errorResponse("Malformed or missing JSON body (`invalid_request`)."),
+  401: errorResponse("Missing, malformed, unknown or revoked credentials (`unauthorized`)."),
+  403: errorResponse("The key's scopes do not include this endpoint (`forbidden`)."),
+  500: errorResponse("Unexpected server error (`internal_error`); retry with exponential backoff."),
+} as const;
+
+export const validationErrorResponse = { 422: errorResponse("The body parsed but failed validation (`validation_error`).") } as const;
+export const notFoundResponse = { 404: errorResponse("No such resource in this organization (`not_found`).") } as const;
+export const payloadTooLargeResponse = { 413: errorResponse("The body is over the size limit (`payload_too_large`).") } as const;

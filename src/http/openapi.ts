@@ -1,0 +1,31 @@
+import { ErrorSchema } from "./errors";
+
+export const SECURITY_SCHEMES = {
+  ServiceApiKey: { type: "apiKey", in: "header", name: "X-Service-API-Key", description: "A `lak_` key; metered against its daily quota." },
+  LegacyToken: {
+    type: "apiKey",
+    in: "header",
+    name: "X-Api-Token",
+    description: "Deprecated `svc_live_` token, accepted on inventory and sales-summary only, unmetered.",
+  },
+  BrokerToken: { type: "http", scheme: "bearer", description: "A broker token, bound to one organization, for creating keys." },
+  StaffSession: { type: "apiKey", in: "cookie", name: "__Host-session", description: "A staff session from POST /api/auth/login." },
+} as const;
+
+export const serviceKeySecurity = [{ ServiceApiKey: [] }];
+export const legacySecurity = [{ LegacyToken: [] }];
+
+const RATE_LIMIT_HEADERS = {
+  "X-Service-RateLimit-Limit": { description: "The key's daily request limit.", schema: { type: "integer" } },
+  "X-Service-RateLimit-Remaining": { description: "Requests left today (UTC).", schema: { type: "integer" } },
+  "X-Service-RateLimit-Reset": { description: "Next 00:00 UTC, as Unix seconds.", schema: { type: "integer" } },
+} as const;
+
+/** The 429 every metered route can return. */
+export const meteredResponses = {
+  429: {
+    description: "The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC.",
+    headers: { ...RATE_LIMIT_HEADERS, "Retry-After": { description: "Seconds until the reset.", schema: { type: "integer" } } },
+    content: { "application/json": { schema: ErrorSchema } },
+  },
+} as const;

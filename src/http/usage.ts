@@ -1,0 +1,93 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv, Database } from "./app-env";
+import { DEAL_TOOL_ENDPOINTS, type EndpointName } from "./endpoints";
+import { recordUsage, type UsageSnapshot } from "../db/queries/usage";
+
+/**
+ * Usage for the platform statistics is counted in memory and written to D1 in one batch at most
+ * every FLUSH_INTERVAL_MS per isolate, so no request waits on (or pays for) a D1 write. An isolate
+ * that is evicted before flushing loses at most that interval's counts.
+ */
+const FLUSH_INTERVAL_MS = 10_000;
+
+const utcDay = (nowMs: number) => new Date(nowMs).toISOString().slice(0, 10);
+
+class UsageBuffer {
+  private snapshot: UsageSnapshot = { keys: new Map(), platform: new Map() };
+  private lastFlushMs = 0;
+  private flushing: Promise<void> | null = null;
+
+  recordResponse(nowMs: number, status: number): void {
+    const day = utcDay(nowMs);
+    const entry = this.snapshot.platform.get(day) ?? { requests: 0, serverErrors: 0 };
+    entry.requests += 1;
+    if (status >= 500) entry.serverErrors += 1;
+    this.snapshot.platform.set(day, entry);
+  }
+
+  recordAuthenticatedCall(nowMs: number, keyId: string, orgId: string, dealToolCall: boolean): void {
+    const id = `${utcDay(nowMs)}|${keyId}`;
+    const entry = this.snapshot.keys.get(id) ?? { orgId, requests: 0, dealToolCalls: 0, lastUsedAt: "" };
+    entry.requests += 1;
+    if (dealToolCall) entry.dealToolCalls += 1;
+    entry.lastUsedAt = new Date(nowMs).toISOString();
+    this.snapshot.keys.set(id, entry);
+  }
+
+  isDue(nowMs: number): boolean {
+    return nowMs - this.lastFlushMs >= FLUSH_INTERVAL_MS && this.flushing === null;
+  }
+
+  /** Writes what has been counted; on failure the counts go back into the buffer for the next flush. */
+  flush(db: Database, nowMs: number): Promise<void> {
+    if (this.flushing) return this.flushing;
+    this.lastFlushMs = nowMs;
+    const pending = this.snapshot;
+    this.snapshot = { keys: new Map(), platform: new Map() };
+    if (pending.keys.size === 0 && pending.platform.size === 0) return Promise.resolve();
+    this.flushing = recordUsage(db, pending)
+      .catch((error: unknown) => {
+        console.error("usage flush failed; counts kept for the next flush", error instanceof Error ? error.message : error);
+        this.merge(pending);
+      })
+      .finally(() => {
+        this.flushing = null;
+      });
+    return this.flushing;
+  }
+
+  private merge(older: UsageSnapshot): void {
+    for (const [day, counts] of older.platform) {
+      const entry = this.snapshot.platform.get(day) ?? { requests: 0, serverErrors: 0 };
+      entry.requests += counts.requests;
+      entry.serverErrors += counts.serverErrors;
+      this.snapshot.platform.set(day, entry);
+    }
+    for (const [id, counts] of older.keys) {
+      const entry = this.snapshot.keys.get(id);
+      if (!entry) this.snapshot.keys.set(id, counts);
+      else {
+        entry.requests += counts.requests;
+        entry.dealToolCalls += counts.dealToolCalls;
+      }
+    }
+  }
+}
+
+export const usageBuffer = new UsageBuffer();
+
+/** Outermost middleware: counts every answered request, and every admitted authenticated call. */
+export const trackUsage = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const nowMs = Date.now();
+  const status = c.res.status;
+  usageBuffer.recordResponse(nowMs, status);
+  const principal = c.get("principal");
+  const endpoint = c.get("endpoint") as EndpointName | undefined;
+  if (principal && status !== 429) {
+    const id = principal.kind === "api_key" ? principal.keyId : principal.tokenId;
+    const dealToolCall = endpoint !== undefined && DEAL_TOOL_ENDPOINTS.has(endpoint) && status < 400;
+    usageBuffer.recordAuthenticatedCall(nowMs, id, principal.orgId, dealToolCall);
+  }
+  if (usageBuffer.isDue(nowMs)) c.executionCtx.waitUntil(usageBuffer.flush(c.get("db"), nowMs));
+});

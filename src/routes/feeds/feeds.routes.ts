@@ -1,0 +1,64 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { commonErrorResponses } from "../../http/errors";
+import { guard } from "../../http/guard";
+import { legacySecurity, meteredResponses, serviceKeySecurity } from "../../http/openapi";
+
+export const InventoryUnitSchema = z
+  .object({
+    stock_number: z.string(),
+    vin: z.string(),
+    year: z.int(),
+    make: z.string(),
+    model: z.string(),
+    trim: z.string(),
+    condition: z.enum(["new", "used", "cpo"]),
+    days_in_stock: z.int().openapi({ description: "Days since the dealer took ownership, computed at read time." }),
+    asking_price: z.number(),
+    store: z.string().openapi({ description: "Store name." }),
+  })
+  .openapi("InventoryUnit");
+
+export const InventoryFeedSchema = z.object({ count: z.int(), inventory: z.array(InventoryUnitSchema) }).openapi("InventoryFeed");
+
+export const SalesSummaryRowSchema = z
+  .object({
+    store: z.string(),
+    saleMonth: z.string().regex(/^\d{4}-\d{2}$/).openapi({ example: "2026-10" }),
+    units: z.int(),
+    totalGross: z.number().openapi({ description: "Front plus back gross, USD." }),
+  })
+  .openapi("SalesSummaryRow");
+
+export const SalesSummaryFeedSchema = z
+  .object({ count: z.int(), salesSummary: z.array(SalesSummaryRowSchema) })
+  .openapi("SalesSummaryFeed");
+
+export const getInventory = createRoute({
+  method: "get",
+  path: "/api/v1/inventory",
+  operationId: "listInventory",
+  tags: ["Feeds"],
+  summary: "The organization's current inventory (at most 500 units, oldest in stock first)",
+  security: [...serviceKeySecurity, ...legacySecurity],
+  middleware: guard("inventory", { legacy: true }),
+  responses: {
+    200: { description: "Inventory.", content: { "application/json": { schema: InventoryFeedSchema } } },
+    ...commonErrorResponses,
+    ...meteredResponses,
+  },
+});
+
+export const getSalesSummary = createRoute({
+  method: "get",
+  path: "/api/v1/sales-summary",
+  operationId: "getSalesSummary",
+  tags: ["Feeds"],
+  summary: "Units and total gross by store and month (at most 200 rows, most recent month first)",
+  security: [...serviceKeySecurity, ...legacySecurity],
+  middleware: guard("sales-summary", { legacy: true }),
+  responses: {
+    200: { description: "Sales summary.", content: { "application/json": { schema: SalesSummaryFeedSchema } } },
+    ...commonErrorResponses,
+    ...meteredResponses,
+  },
+});
