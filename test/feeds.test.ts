@@ -1,16 +1,140 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
+import { call, createApiKey, createDeal, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
+
+interface InventoryBody {
+  count: number;
+  inventory: { stock_number: string; days_in_stock: number; store: string; [field: string]: unknown }[];
+}
+interface SalesBody {
+  count: number;
+  salesSummary: { store: string; saleMonth: string; units: number; totalGross: number }[];
+}
+
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
 describe("GET /api/v1/inventory", () => {
-  it("lists the key's own units, oldest first", async () => {
+  it("returns exactly the spec's fields, oldest in stock first, with days derived from the stocked date", async () => {
     const org = await createOrg();
-    const store = await createStore(org.id);
-    await createUnit(org.id, store.id, { stockNumber: "A1", stockedOn: "2026-01-10" });
-    await createUnit(org.id, store.id, { stockNumber: "A2", stockedOn: "2025-12-01" });
+    const store = await createStore(org.id, { name: "North Lot" });
+    await createUnit(org.id, store.id, { stockNumber: "N-10", stockedOn: daysAgo(10) });
+    await createUnit(org.id, store.id, { stockNumber: "N-95", stockedOn: daysAgo(95) });
+    await createUnit(org.id, store.id, { stockNumber: "N-50", stockedOn: daysAgo(50) });
+    await createUnit(org.id, store.id, { stockNumber: "N-SOLD", stockedOn: daysAgo(70), status: "sold" });
     const { key } = await createApiKey(org.id);
+
     const res = await call("/api/v1/inventory", { key });
     expect(res.status).toBe(200);
-    const body = await res.json<{ count: number; inventory: { stock_number: string }[] }>();
-    expect(body.inventory.map((u) => u.stock_number)).toEqual(["A2", "A1"]);
+    const body = await res.json<InventoryBody>();
+    expect(body.count).toBe(3);
+    expect(body.inventory.map((u) => [u.stock_number, u.days_in_stock])).toEqual([["N-95", 95], ["N-50", 50], ["N-10", 10]]);
+    expect(Object.keys(body.inventory[0]).sort()).toEqual(
+      ["asking_price", "condition", "days_in_stock", "make", "model", "stock_number", "store", "trim", "vin", "year"],
+    );
+    expect(body.inventory[0]).toMatchObject({ store: "North Lot", year: 2022, make: "Toyota", condition: "used", asking_price: 24995 });
+  });
+
+  it("caps the list at 500 units, keeping the oldest", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id);
+    const values: string[] = [];
+    for (let i = 0; i < 520; i++) {
+      const day = daysAgo(i % 200);
+      values.push(
+        `('u-${org.id}-${i}', '${org.id}', '${store.id}', 'BULK-${i}', 'VINBULK${i}', 2021, 'Ford', 'F-150', 'XLT', 'used', 'truck', 40000, '${day}', 30000, 36000, 'in_stock')`,
+      );
+    }
+    for (let i = 0; i < values.length; i += 100) {
+      await env.DB.prepare(
+        `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status) VALUES ${values.slice(i, i + 100).join(",")}`,
+      ).run();
+    }
+    const { key } = await createApiKey(org.id);
+    const body = await (await call("/api/v1/inventory", { key })).json<InventoryBody>();
+    expect(body.count).toBe(500);
+    expect(body.inventory).toHaveLength(500);
+    expect(body.inventory[0].days_in_stock).toBe(199);
+    const days = body.inventory.map((u) => u.days_in_stock);
+    expect(days).toEqual([...days].sort((a, b) => b - a));
+  });
+});
+
+describe("GET /api/v1/sales-summary", () => {
+  it("aggregates units and front+back gross per store and month, most recent month first, without unwound deals", async () => {
+    const org = await createOrg();
+    const north = await createStore(org.id, { name: "A North" });
+    const south = await createStore(org.id, { name: "B South" });
+    await createDeal(org.id, north.id, { soldOn: "2026-09-03", frontGross: 1500, backGross: 1200 });
+    await createDeal(org.id, north.id, { soldOn: "2026-09-20", frontGross: 900.5, backGross: 1000 });
+    await createDeal(org.id, north.id, { soldOn: "2026-09-21", frontGross: 5000, backGross: 5000, status: "unwound" });
+    await createDeal(org.id, south.id, { soldOn: "2026-09-10", frontGross: 2000, backGross: 0 });
+    await createDeal(org.id, north.id, { soldOn: "2026-10-01", frontGross: 1000, backGross: 500, status: "pending" });
+    const { key } = await createApiKey(org.id);
+
+    const res = await call("/api/v1/sales-summary", { key });
+    expect(res.status).toBe(200);
+    const body = await res.json<SalesBody>();
+    expect(body).toEqual({
+      count: 3,
+      salesSummary: [
+        { store: "A North", saleMonth: "2026-10", units: 1, totalGross: 1500 },
+        { store: "A North", saleMonth: "2026-09", units: 2, totalGross: 4600.5 },
+        { store: "B South", saleMonth: "2026-09", units: 1, totalGross: 2000 },
+      ],
+    });
+  });
+
+  it("caps the summary at 200 rows, dropping the oldest months", async () => {
+    const org = await createOrg();
+    const stores = await Promise.all(Array.from({ length: 9 }, (_, i) => createStore(org.id, { name: `Store ${i}` })));
+    const rows: string[] = [];
+    for (const store of stores) {
+      for (let m = 0; m < 24; m++) {
+        const month = new Date(Date.UTC(2025, m, 15)).toISOString().slice(0, 10);
+        rows.push(`('d-${store.id}-${m}', '${org.id}', '${store.id}', 'D-${store.id}-${m}', '${month}', 'funded', 'VIN', 2020, 'Kia', 'Soul', 'used', 'car', 18000, 1000, 800)`);
+      }
+    }
+    for (let i = 0; i < rows.length; i += 50) {
+      await env.DB.prepare(
+        `INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, front_gross, back_gross) VALUES ${rows.slice(i, i + 50).join(",")}`,
+      ).run();
+    }
+    const { key } = await createApiKey(org.id);
+    const body = await (await call("/api/v1/sales-summary", { key })).json<SalesBody>();
+    expect(body.count).toBe(200);
+    expect(body.salesSummary[0].saleMonth).toBe("2026-12");
+    expect(body.salesSummary.at(-1)?.saleMonth).toBe("2025-02");
+  });
+});
+
+describe("tenant isolation on the feeds", async () => {
+  const first = await createOrg();
+  const second = await createOrg();
+  const firstStore = await createStore(first.id, { name: "First Store" });
+  const secondStore = await createStore(second.id, { name: "Second Store" });
+  await createUnit(first.id, firstStore.id, { stockNumber: "FIRST-1", stockedOn: daysAgo(5) });
+  await createUnit(second.id, secondStore.id, { stockNumber: "SECOND-1", stockedOn: daysAgo(5) });
+  await createDeal(first.id, firstStore.id, { soldOn: "2026-08-01", frontGross: 1, backGross: 1 });
+  await createDeal(second.id, secondStore.id, { soldOn: "2026-08-01", frontGross: 2, backGross: 2 });
+
+  const credentials = async (orgId: string) => ({
+    key: { "X-Service-API-Key": (await createApiKey(orgId)).key },
+    legacy: { "X-Api-Token": (await createLegacyToken(orgId)).token },
+  });
+  const firstCredentials = await credentials(first.id);
+  const secondCredentials = await credentials(second.id);
+
+  it.each(["key", "legacy"] as const)("inventory with a %s credential shows only its own organization's units", async (kind) => {
+    const a = await (await call("/api/v1/inventory", { headers: firstCredentials[kind] })).json<InventoryBody>();
+    const b = await (await call("/api/v1/inventory", { headers: secondCredentials[kind] })).json<InventoryBody>();
+    expect(a.inventory.map((u) => u.stock_number)).toEqual(["FIRST-1"]);
+    expect(b.inventory.map((u) => u.stock_number)).toEqual(["SECOND-1"]);
+  });
+
+  it.each(["key", "legacy"] as const)("sales summary with a %s credential shows only its own organization's stores", async (kind) => {
+    const a = await (await call("/api/v1/sales-summary", { headers: firstCredentials[kind] })).json<SalesBody>();
+    const b = await (await call("/api/v1/sales-summary", { headers: secondCredentials[kind] })).json<SalesBody>();
+    expect(a.salesSummary).toEqual([{ store: "First Store", saleMonth: "2026-08", units: 1, totalGross: 2 }]);
+    expect(b.salesSummary).toEqual([{ store: "Second Store", saleMonth: "2026-08", units: 1, totalGross: 4 }]);
   });
 });

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { call, createApiKey, createLegacyToken, createOrg, createStore } from "./helpers/factories";
+
+async function errorOf(res: Response) {
+  return (await res.json<{ error: string; message: string }>());
+}
+
+describe("key authentication on /api/v1/*", async () => {
+  const org = await createOrg();
+  await createStore(org.id);
+
+  it("refuses a request without credentials", async () => {
+    const res = await call("/api/v1/inventory");
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).error).toBe("unauthorized");
+  });
+
+  it("refuses a malformed key", async () => {
+    const res = await call("/api/v1/inventory", { key: "lak_short" });
+    expect(res.status).toBe(401);
+  });
+
+  it("refuses a key whose checksum does not match, before any lookup", async () => {
+    const { key } = await createApiKey(org.id);
+    const lastChar = key.at(-1) === "A" ? "B" : "A";
+    const res = await call("/api/v1/inventory", { key: key.slice(0, -1) + lastChar });
+    expect(res.status).toBe(401);
+  });
+
+  it("refuses a well-formed key that was never issued", async () => {
+    const { generateApiKey } = await import("../src/credentials/tokens");
+    const res = await call("/api/v1/inventory", { key: generateApiKey() });
+    expect(res.status).toBe(401);
+  });
+
+  it("refuses a revoked key", async () => {
+    const { key } = await createApiKey(org.id, { revoked: true });
+    const res = await call("/api/v1/inventory", { key });
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).message).toMatch(/revoked/);
+  });
+
+  it("tells a caller sending a svc_live_ token as X-Service-API-Key to replace it", async () => {
+    const { token } = await createLegacyToken(org.id);
+    const res = await call("/api/v1/inventory", { key: token });
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).message).toMatch(/replaced/);
+  });
+
+  it("answers 403 for a valid key whose scopes lack the endpoint", async () => {
+    const { key } = await createApiKey(org.id, { scopes: ["sales-summary"] });
+    const denied = await call("/api/v1/inventory", { key });
+    expect(denied.status).toBe(403);
+    expect((await errorOf(denied)).error).toBe("forbidden");
+    expect((await call("/api/v1/sales-summary", { key })).status).toBe(200);
+  });
+
+  it("lets a key without scopes reach every endpoint of its organization", async () => {
+    const { key } = await createApiKey(org.id, { scopes: null });
+    expect((await call("/api/v1/inventory", { key })).status).toBe(200);
+    expect((await call("/api/v1/sales-summary", { key })).status).toBe(200);
+  });
+
+  it("never echoes the presented key in an error", async () => {
+    const { key } = await createApiKey(org.id, { revoked: true });
+    const res = await call("/api/v1/inventory", { key });
+    expect(await res.text()).not.toContain(key.slice(4));
+  });
+});
+
+describe("legacy svc_live_ tokens", async () => {
+  const org = await createOrg();
+  await createStore(org.id);
+  const { token } = await createLegacyToken(org.id);
+
+  it.each(["/api/v1/inventory", "/api/v1/sales-summary"])("are accepted on %s with Deprecation and Sunset headers", async (path) => {
+    const res = await call(path, { headers: { "X-Api-Token": token } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Deprecation")).toMatch(/^@\d+$/);
+    expect(new Date(res.headers.get("Sunset") ?? "").getTime()).toBeGreaterThan(Date.now());
+    expect(res.headers.get("X-Service-RateLimit-Limit")).toBeNull();
+  });
+
+  it("are refused when unknown", async () => {
+    const res = await call("/api/v1/inventory", { headers: { "X-Api-Token": "svc_live_doesnotexist0000000000000000" } });
+    expect(res.status).toBe(401);
+  });
+});
