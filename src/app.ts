@@ -23,7 +23,8 @@ export function createApp() {
   const app = createRouter();
 
   app.use(requestId({ headerName: "X-Request-Id" }));
-  app.use(secureHeaders());
+  // Cross-origin reads are the point of the public and data APIs; CORS, not CORP, governs them.
+  app.use(secureHeaders({ crossOriginResourcePolicy: "cross-origin" }));
   app.use(provideDb);
   app.use(trackUsage);
   app.use(methodNotAllowed({ app, onMethodNotAllowed }));
