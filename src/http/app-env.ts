@@ -3,7 +3,7 @@ import type { RequestIdVariables } from "hono/request-id";
 import type * as schema from "../db/schema";
 import type { EndpointName } from "./endpoints";
 
-export type Database = DrizzleD1Database<typeof schema>;
+export type Database = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
 /** Who is calling, once a credential has been checked; every query below it is scoped by `orgId`. */
 export type Principal =

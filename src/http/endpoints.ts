@@ -1,11 +1,9 @@
+/** Successful calls to these count as `deals_through_ai` in the platform statistics. */
+const DEAL_TOOLS = ["lender-route", "stip-check", "gross-calc", "deal-coach", "trade-appraisal", "compliance-check"] as const;
+
 /** Endpoint names double as key scopes (DESIGN.md §3). */
 export const ENDPOINT_NAMES = [
-  "lender-route",
-  "stip-check",
-  "gross-calc",
-  "deal-coach",
-  "trade-appraisal",
-  "compliance-check",
+  ...DEAL_TOOLS,
   "morning-briefing",
   "inventory-alerts",
   "market-pulse",
@@ -16,12 +14,4 @@ export const ENDPOINT_NAMES = [
 
 export type EndpointName = (typeof ENDPOINT_NAMES)[number];
 
-/** Successful calls to these count as `deals_through_ai` in the platform statistics. */
-export const DEAL_TOOL_ENDPOINTS: ReadonlySet<EndpointName> = new Set([
-  "lender-route",
-  "stip-check",
-  "gross-calc",
-  "deal-coach",
-  "trade-appraisal",
-  "compliance-check",
-]);
+export const DEAL_TOOL_ENDPOINTS: ReadonlySet<EndpointName> = new Set(DEAL_TOOLS);
