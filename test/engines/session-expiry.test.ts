@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import {
+  SESSION_ABSOLUTE_LIFETIME_MS,
+  SESSION_IDLE_TIMEOUT_MS,
+  SESSION_TOUCH_INTERVAL_MS,
+  assessSession,
+  newSessionTimes,
+  sessionCookieMaxAgeSeconds,
+} from "../../src/engines/sessions/session-expiry";
+
+const T0 = Date.UTC(2026, 10, 25, 9, 0, 0);
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe("staff session expiry", () => {
+  const fresh = newSessionTimes(T0);
+
+  it("starts with the absolute expiry 12 hours out", () => {
+    expect(fresh).toEqual({ createdAt: iso(T0), lastSeenAt: iso(T0), expiresAt: iso(T0 + 12 * 3_600_000) });
+    expect(sessionCookieMaxAgeSeconds(fresh, T0)).toBe(12 * 3600);
+  });
+
+  it("is valid and untouched within the first minute", () => {
+    expect(assessSession(fresh, T0 + SESSION_TOUCH_INTERVAL_MS - 1)).toEqual({ valid: true, touch: false });
+  });
+
+  it("asks for a touch once a minute has passed since last seen", () => {
+    expect(assessSession(fresh, T0 + SESSION_TOUCH_INTERVAL_MS)).toEqual({ valid: true, touch: true });
+  });
+
+  it("expires after 30 idle minutes", () => {
+    expect(assessSession(fresh, T0 + SESSION_IDLE_TIMEOUT_MS - 1).valid).toBe(true);
+    expect(assessSession(fresh, T0 + SESSION_IDLE_TIMEOUT_MS).valid).toBe(false);
+  });
+
+  it("expires at the absolute limit however recently it was used", () => {
+    const end = T0 + SESSION_ABSOLUTE_LIFETIME_MS;
+    const busy = { ...fresh, lastSeenAt: iso(end - 1_000) };
+    expect(assessSession(busy, end - 1).valid).toBe(true);
+    expect(assessSession(busy, end).valid).toBe(false);
+  });
+
+  it("fails closed on an unreadable timestamp", () => {
+    expect(assessSession({ ...fresh, lastSeenAt: "garbage" }, T0).valid).toBe(false);
+    expect(assessSession({ ...fresh, expiresAt: "" }, T0).valid).toBe(false);
+  });
+});
