@@ -30,7 +30,7 @@ interface Lease {
  * itself. A token is only ever spent once and the counter counted it at grant time, so however many
  * isolates hold leases the day's admitted requests never exceed the limit.
  */
-class LeaseTable {
+export class LeaseTable {
   private readonly leases = new Map<string, Lease>();
 
   async take(keyId: string, limit: number, nowMs: number, acquire: Acquire): Promise<Decision> {
