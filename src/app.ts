@@ -10,8 +10,11 @@ import { SECURITY_SCHEMES } from "./http/openapi";
 import { publicCors } from "./http/public-access";
 import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
 import { createRouter } from "./http/router";
+import { staffCors } from "./http/staff-auth";
 import { trackUsage } from "./http/usage";
+import { authRouter } from "./routes/auth";
 import { feedsRouter } from "./routes/feeds";
+import { keysRouter } from "./routes/keys";
 import { publicRouter } from "./routes/public";
 
 const provideDb = createMiddleware<AppEnv>(async (c, next) => {
@@ -35,9 +38,13 @@ export function createApp() {
     "/api/v1/*",
     cors({ origin: "*", allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type"], exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id"] }),
   );
+  app.use("/api/auth/*", staffCors);
+  app.use("/api/public-api/*", staffCors);
 
   app.route("/", publicRouter);
   app.route("/", feedsRouter);
+  app.route("/", authRouter);
+  app.route("/", keysRouter);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);
   app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);

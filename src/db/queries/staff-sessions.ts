@@ -1,0 +1,75 @@
+import { and, eq, lte, or } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Database } from "../../http/app-env";
+import { staffSessions, staffUsers } from "../schema";
+
+/**
+ * Login and session lookups run before any organization is known: they find the organization,
+ * from an email or a session hash, and everything after them is scoped by it.
+ */
+export async function findStaffUserByEmail(db: Database, email: string) {
+  const [row] = await db
+    .select({ id: staffUsers.id, orgId: staffUsers.orgId, email: staffUsers.email, name: staffUsers.name, passwordHash: staffUsers.passwordHash })
+    .from(staffUsers)
+    .where(eq(staffUsers.email, email))
+    .limit(1);
+  return row ?? null;
+}
+
+export interface NewStaffSession {
+  idHash: string;
+  userId: string;
+  orgId: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+}
+
+/**
+ * Stores a new session in one atomic batch that also drops the session it replaces (rotation at
+ * login) and the user's sessions that have already lapsed, so abandoned rows do not pile up.
+ */
+export async function startStaffSession(db: Database, session: NewStaffSession, options: { replacesIdHash?: string; idleCutoff: string }) {
+  const statements: BatchItem<"sqlite">[] = [];
+  if (options.replacesIdHash) statements.push(db.delete(staffSessions).where(eq(staffSessions.idHash, options.replacesIdHash)));
+  statements.push(
+    db
+      .delete(staffSessions)
+      .where(
+        and(
+          eq(staffSessions.userId, session.userId),
+          or(lte(staffSessions.expiresAt, session.createdAt), lte(staffSessions.lastSeenAt, options.idleCutoff)),
+        ),
+      ),
+    db.insert(staffSessions).values(session),
+  );
+  const [first, ...rest] = statements;
+  await db.batch([first, ...rest]);
+}
+
+export async function findStaffSession(db: Database, idHash: string) {
+  const [row] = await db
+    .select({
+      userId: staffSessions.userId,
+      orgId: staffSessions.orgId,
+      createdAt: staffSessions.createdAt,
+      lastSeenAt: staffSessions.lastSeenAt,
+      expiresAt: staffSessions.expiresAt,
+    })
+    .from(staffSessions)
+    .where(eq(staffSessions.idHash, idHash))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function touchStaffSession(db: Database, orgId: string, idHash: string, lastSeenAt: string) {
+  await db
+    .update(staffSessions)
+    .set({ lastSeenAt })
+    .where(and(eq(staffSessions.idHash, idHash), eq(staffSessions.orgId, orgId)));
+}
+
+/** By hash alone: ending a session needs only the cookie, which may belong to a lapsed session. */
+export async function endStaffSession(db: Database, idHash: string) {
+  await db.delete(staffSessions).where(eq(staffSessions.idHash, idHash));
+}

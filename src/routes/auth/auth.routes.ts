@@ -1,0 +1,64 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
+import { ErrorSchema, validationErrorResponse } from "../../http/errors";
+import { limitLoginAttempts, sameOriginStaffWrite } from "../../http/staff-auth";
+
+const error = (description: string) => ({ description, content: { "application/json": { schema: ErrorSchema } } });
+
+export const LoginSchema = z
+  .object({
+    email: z.string().trim().toLowerCase().min(1).max(254).openapi({ example: "desk@summit-auto.example" }),
+    password: z.string().min(1).max(1024),
+  })
+  .openapi("LoginRequest");
+
+export const StaffSessionSchema = z
+  .object({
+    user: z.object({ id: z.string(), email: z.string(), name: z.string() }),
+    org_id: z.string(),
+    expires_at: z.iso.datetime().openapi({
+      description: "Absolute end of the session. It also ends after 30 minutes without a request, or at logout.",
+    }),
+  })
+  .openapi("StaffSession");
+
+export const login = createRoute({
+  method: "post",
+  path: "/api/auth/login",
+  operationId: "logIn",
+  tags: ["Staff session"],
+  summary: "Log a staff member in",
+  security: [],
+  description:
+    "Sets the `__Host-session` cookie (HttpOnly, Secure, SameSite=Lax). Any session the browser already held is ended, so every login gets a fresh session id.",
+  middleware: [limitLoginAttempts, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
+  request: { body: { content: { "application/json": { schema: LoginSchema } }, required: true } },
+  responses: {
+    200: {
+      description: "Logged in.",
+      headers: { "Set-Cookie": { description: "`__Host-session=…; Path=/; Secure; HttpOnly; SameSite=Lax`", schema: { type: "string" } } },
+      content: { "application/json": { schema: StaffSessionSchema } },
+    },
+    400: error("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
+    401: error("Unknown email or wrong password; the two are not told apart (`unauthorized`)."),
+    413: error("The body is over the size limit (`payload_too_large`)."),
+    ...validationErrorResponse,
+    429: error("Too many login attempts from this client (`rate_limited`)."),
+  },
+});
+
+export const logout = createRoute({
+  method: "post",
+  path: "/api/auth/logout",
+  operationId: "logOut",
+  tags: ["Staff session"],
+  summary: "End the staff session",
+  description:
+    "Deletes the session and expires the cookie. Answers 204 whether or not a session was live. Like every cookie-authenticated write it must carry `Content-Type: application/json` and an allowed `Origin`.",
+  security: [{ StaffSession: [] }],
+  middleware: [sameOriginStaffWrite] as const,
+  responses: {
+    204: { description: "Logged out." },
+    403: error("Not `application/json`, or the `Origin` is missing or not allowed (`forbidden`)."),
+  },
+});

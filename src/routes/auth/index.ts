@@ -1,0 +1,5 @@
+import { createRouter } from "../../http/router";
+import * as handlers from "./auth.handlers";
+import * as routes from "./auth.routes";
+
+export const authRouter = createRouter().openapi(routes.login, handlers.login).openapi(routes.logout, handlers.logout);
