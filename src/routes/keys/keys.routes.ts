@@ -1,0 +1,130 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
+import { ENDPOINT_NAMES } from "../../http/endpoints";
+import { ErrorSchema, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
+import { requireStaffOrBroker } from "../../http/staff-auth";
+
+/** The documented permission set. Every key reads; nothing else exists yet. */
+export const PERMISSIONS = ["read"] as const;
+export const DEFAULT_RATE_LIMIT = 100;
+export const MAX_RATE_LIMIT = 1_000_000;
+
+const error = (description: string) => ({ description, content: { "application/json": { schema: ErrorSchema } } });
+
+const keyManagementErrors = {
+  401: error("No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`)."),
+  403: error("A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`)."),
+  500: error("Unexpected server error (`internal_error`)."),
+} as const;
+
+const keyManagementSecurity: Record<string, string[]>[] = [{ StaffSession: [] }, { BrokerToken: [] }];
+
+const Permission = z.enum(PERMISSIONS);
+const Scope = z.enum(ENDPOINT_NAMES);
+
+export const CreateKeySchema = z
+  .object({
+    label: z.string().trim().min(1).max(100).openapi({ description: "1 to 100 characters, after trimming.", example: "DMS integration" }),
+    permissions: z
+      .union([Permission, z.array(Permission).min(1)])
+      .optional()
+      .openapi({
+        description:
+          'Documented set: `read`. Accepts a single string (`"read"`) or an array (`["read"]`); always stored and returned as an array. Default `["read"]`.',
+      }),
+    rate_limit: z.int().min(1).max(MAX_RATE_LIMIT).default(DEFAULT_RATE_LIMIT).openapi({ description: "Requests per UTC day, 1 to 1,000,000." }),
+    scopes: z
+      .array(Scope)
+      .min(1)
+      .nullable()
+      .optional()
+      .openapi({ description: "Endpoint names this key may call. Omitted or null: every endpoint of the organization.", example: ["lender-route", "stip-check"] }),
+  })
+  .openapi("CreateApiKeyRequest");
+
+const keyFields = {
+  id: z.string().openapi({ example: "key_4kQ9bX2mN7pR1sT8" }),
+  key_prefix: z.string().openapi({ description: "The first characters of the key, to recognise it; never enough to use it.", example: "lak_EtRsPOGb" }),
+  label: z.string(),
+  permissions: z.array(z.string()).openapi({ example: ["read"] }),
+  scopes: z.array(z.string()).nullable().openapi({ description: "Endpoint names; null: every endpoint of the organization." }),
+  rate_limit: z.int().openapi({ description: "Requests per UTC day." }),
+  created_at: z.iso.datetime(),
+};
+
+export const CreatedKeySchema = z
+  .object({
+    ...keyFields,
+    key: z.string().openapi({ description: "The raw key. Shown in this response only; it cannot be retrieved again.", example: "lak_EtRsPOGbI6IEgJZLPhzyu6IcI2oXsq8E0lHuOc" }),
+  })
+  .openapi("CreatedApiKey");
+
+export const KeySummarySchema = z
+  .object({
+    ...keyFields,
+    last_used_at: z.iso.datetime().nullable().openapi({ description: "Last authenticated call; recorded in batches, so up to about a minute behind." }),
+    revoked_at: z.iso.datetime().nullable(),
+    usage_today: z.int().nullable().openapi({
+      description:
+        "Requests counted against today's (UTC) quota by the key's counter. Above 100 a day this can run a little ahead of calls served, as running instances reserve small blocks of quota. null if the counter could not be read.",
+    }),
+  })
+  .openapi("ApiKeySummary");
+
+export const KeyListSchema = z.object({ count: z.int(), keys: z.array(KeySummarySchema) }).openapi("ApiKeyList");
+
+export const createKey = createRoute({
+  method: "post",
+  path: "/api/public-api/keys",
+  operationId: "createApiKey",
+  tags: ["Keys"],
+  summary: "Create an API key for the caller's organization",
+  description:
+    "Authenticated by a staff session cookie (then `Content-Type: application/json` and an allowed `Origin` are required) or by `Authorization: Bearer <broker token>`; the key belongs to the session's or the token's organization. The raw key is in this response only.",
+  security: keyManagementSecurity,
+  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
+  request: { body: { content: { "application/json": { schema: CreateKeySchema } }, required: true } },
+  responses: {
+    201: {
+      description: "Created. Sent with `Cache-Control: no-store`.",
+      content: { "application/json": { schema: CreatedKeySchema } },
+    },
+    400: error("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
+    ...keyManagementErrors,
+    ...payloadTooLargeResponse,
+    ...validationErrorResponse,
+  },
+});
+
+export const listKeys = createRoute({
+  method: "get",
+  path: "/api/public-api/keys",
+  operationId: "listApiKeys",
+  tags: ["Keys"],
+  summary: "List the organization's keys, active and revoked, newest first",
+  description: "Metadata, today's usage and last use only; never the key or its hash.",
+  security: keyManagementSecurity,
+  middleware: [requireStaffOrBroker] as const,
+  responses: {
+    200: { description: "The organization's keys.", content: { "application/json": { schema: KeyListSchema } } },
+    ...keyManagementErrors,
+  },
+});
+
+export const revokeKey = createRoute({
+  method: "delete",
+  path: "/api/public-api/keys/{id}",
+  operationId: "revokeApiKey",
+  tags: ["Keys"],
+  summary: "Revoke a key",
+  description:
+    "The key is refused everywhere within 60 seconds (at once by the instance that revoked it). Revoking a revoked key answers 204 again and keeps the first revocation time. With a session cookie, an allowed `Origin` is required.",
+  security: keyManagementSecurity,
+  middleware: [requireStaffOrBroker] as const,
+  request: { params: z.object({ id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" }, example: "key_4kQ9bX2mN7pR1sT8" }) }) },
+  responses: {
+    204: { description: "Revoked." },
+    ...keyManagementErrors,
+    ...notFoundResponse,
+  },
+});
