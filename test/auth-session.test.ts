@@ -35,6 +35,7 @@ describe("POST /api/auth/login", () => {
     const res = await loginRequest(user.email, user.password);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ user: { id: user.id, email: user.email }, org_id: org.id, expires_at: expect.any(String) });
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
 
     const setCookie = res.headers.get("Set-Cookie") ?? "";
     const attributes = setCookie.split(";").map((part) => part.trim());

@@ -154,6 +154,7 @@ describe("GET /api/public-api/keys", () => {
 
     const res = await staffCall(KEYS, cookie);
     expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
     const text = await res.text();
     expect(text).not.toContain(first.key);
     expect(text).not.toContain(await sha256Hex(first.key));

@@ -6,6 +6,7 @@ import type { login as loginRoute, logout as logoutRoute } from "./auth.routes";
 export const login: RouteHandler<typeof loginRoute, AppEnv> = async (c) => {
   const { email, password } = c.req.valid("json");
   const { user, expiresAt } = await logIn(c, email, password);
+  c.header("Cache-Control", "no-store");
   return c.json({ user: { id: user.id, email: user.email, name: user.name }, org_id: user.orgId, expires_at: expiresAt }, 200);
 };
 

@@ -12,6 +12,7 @@ export const create: RouteHandler<typeof createRoute, AppEnv> = async (c) => {
 
 export const list: RouteHandler<typeof listRoute, AppEnv> = async (c) => {
   const keys = await listKeysWithUsage(c.env, c.var.db, c.var.keyManager.orgId, Date.now());
+  c.header("Cache-Control", "no-store");
   return c.json({ count: keys.length, keys }, 200);
 };
 

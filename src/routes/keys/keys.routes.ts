@@ -106,7 +106,7 @@ export const listKeys = createRoute({
   security: keyManagementSecurity,
   middleware: [requireStaffOrBroker] as const,
   responses: {
-    200: { description: "The organization's keys.", content: { "application/json": { schema: KeyListSchema } } },
+    200: { description: "The organization's keys. Sent with `Cache-Control: no-store`.", content: { "application/json": { schema: KeyListSchema } } },
     ...keyManagementErrors,
   },
 });
