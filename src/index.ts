@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { runScheduledJob } from "./jobs";
 
 export { QuotaCounter } from "./durable-objects/quota-counter";
 
@@ -6,4 +7,7 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(runScheduledJob(controller.cron, env, new Date(controller.scheduledTime)));
+  },
 } satisfies ExportedHandler<Env>;

@@ -73,3 +73,12 @@ export async function touchStaffSession(db: Database, orgId: string, idHash: str
 export async function endStaffSession(db: Database, idHash: string) {
   await db.delete(staffSessions).where(eq(staffSessions.idHash, idHash));
 }
+
+/** Nightly clean-up of sessions nobody will present again; returns how many were removed. */
+export async function deleteLapsedStaffSessions(db: Database, now: string, idleCutoff: string): Promise<number> {
+  const removed = await db
+    .delete(staffSessions)
+    .where(or(lte(staffSessions.expiresAt, now), lte(staffSessions.lastSeenAt, idleCutoff)))
+    .returning({ idHash: staffSessions.idHash });
+  return removed.length;
+}

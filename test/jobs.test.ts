@@ -1,0 +1,41 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect, it } from "vitest";
+import worker from "../src/index";
+import { createOrg } from "./helpers/factories";
+
+const HOUR = 3_600_000;
+
+it("the 00:15 job removes lapsed staff sessions and keeps live ones", async () => {
+  const org = await createOrg();
+  const userId = `usr_${org.id}`;
+  await env.DB.prepare("INSERT INTO staff_users (id, org_id, email, name, password_hash) VALUES (?, ?, ?, 'Desk', 'scrypt$x')")
+    .bind(userId, org.id, `${userId}@example.test`)
+    .run();
+  const now = Date.UTC(2026, 10, 25, 0, 15);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const sessions = [
+    { id: "live", created: now - HOUR, lastSeen: now - 60_000, expires: now + 11 * HOUR },
+    { id: "idle", created: now - 2 * HOUR, lastSeen: now - HOUR, expires: now + 10 * HOUR },
+    { id: "expired", created: now - 13 * HOUR, lastSeen: now - 60_000, expires: now - HOUR },
+  ];
+  await env.DB.batch(
+    sessions.map((s) =>
+      env.DB.prepare("INSERT INTO staff_sessions (id_hash, user_id, org_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)").bind(
+        `${s.id}-${org.id}`,
+        userId,
+        org.id,
+        iso(s.created),
+        iso(s.lastSeen),
+        iso(s.expires),
+      ),
+    ),
+  );
+
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "15 0 * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+
+  const { results } = await env.DB.prepare("SELECT id_hash FROM staff_sessions WHERE org_id = ?").bind(org.id).all<{ id_hash: string }>();
+  expect(results.map((r) => r.id_hash)).toEqual([`live-${org.id}`]);
+});
