@@ -1,0 +1,73 @@
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { BROKER_TOKEN_PREFIX, LEGACY_TOKEN_PREFIX, isWellFormedApiKey } from "../../src/credentials/tokens";
+import { REPO_ROOT } from "./repo-root";
+
+const DEV_VARS = path.join(REPO_ROOT, ".dev.vars");
+const DEV_VARS_EXAMPLE = path.join(REPO_ROOT, ".dev.vars.example");
+
+export interface DemoOrgSecrets {
+  apiKey: string;
+  brokerToken: string;
+  staffEmail: string;
+  staffPassword: string;
+}
+
+export interface DemoSecrets {
+  passwordPepper: string;
+  summit: DemoOrgSecrets & { legacyToken: string };
+  lakeside: DemoOrgSecrets;
+}
+
+/** A fresh clone has no .dev.vars; the committed example holds working local-only values. */
+export function ensureDevVars(): void {
+  if (existsSync(DEV_VARS)) return;
+  copyFileSync(DEV_VARS_EXAMPLE, DEV_VARS);
+  console.log("Created .dev.vars from .dev.vars.example.");
+}
+
+/** The part of the dotenv format .dev.vars uses: `KEY = "value"`, `KEY=value`, `# comments`. */
+export function parseDevVars(text: string): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match) continue;
+    const [, name, raw] = match;
+    const quoted = /^(["'])(.*)\1$/.exec(raw);
+    vars[name] = quoted ? quoted[2] : raw.replace(/\s+#.*$/, "");
+  }
+  return vars;
+}
+
+/** Fails with the names of what is missing or malformed, so a hand-edited .dev.vars is easy to fix. */
+export function readDemoSecrets(): DemoSecrets {
+  const vars = parseDevVars(readFileSync(DEV_VARS, "utf8"));
+  const problems: string[] = [];
+  const read = (name: string, check?: (value: string) => boolean, expectation?: string) => {
+    const value = vars[name] ?? "";
+    if (!value) problems.push(`${name} is missing`);
+    else if (check && !check(value)) problems.push(`${name} must be ${expectation}`);
+    return value;
+  };
+  const apiKey = (name: string) => read(name, isWellFormedApiKey, "a well-formed lak_ key (checksum included)");
+  const brokerToken = (name: string) => read(name, (v) => v.startsWith(BROKER_TOKEN_PREFIX), `a ${BROKER_TOKEN_PREFIX} token`);
+
+  const secrets: DemoSecrets = {
+    passwordPepper: read("PASSWORD_PEPPER"),
+    summit: {
+      apiKey: apiKey("DEMO_ORG1_API_KEY"),
+      brokerToken: brokerToken("DEMO_ORG1_BROKER_TOKEN"),
+      staffEmail: read("DEMO_ORG1_STAFF_EMAIL"),
+      staffPassword: read("DEMO_ORG1_STAFF_PASSWORD"),
+      legacyToken: read("DEMO_ORG1_LEGACY_TOKEN", (v) => v.startsWith(LEGACY_TOKEN_PREFIX), `a ${LEGACY_TOKEN_PREFIX} token`),
+    },
+    lakeside: {
+      apiKey: apiKey("DEMO_ORG2_API_KEY"),
+      brokerToken: brokerToken("DEMO_ORG2_BROKER_TOKEN"),
+      staffEmail: read("DEMO_ORG2_STAFF_EMAIL"),
+      staffPassword: read("DEMO_ORG2_STAFF_PASSWORD"),
+    },
+  };
+  if (problems.length > 0) throw new Error(`.dev.vars: ${problems.join("; ")}. Compare it with .dev.vars.example.`);
+  return secrets;
+}

@@ -1,0 +1,22 @@
+import { ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
+import { applyLocalMigrations, queryLocal } from "./lib/local-d1";
+import { publishDemoCredentials, seedLocalDemoData, todayUtc } from "./lib/demo-seed";
+
+/** `npm run seed`: local D1 migrated and holding the demo data, credentials printed. */
+async function main() {
+  ensureDevVars();
+  const secrets = readDemoSecrets();
+  applyLocalMigrations();
+  const { referenceDate, rowCounts } = await seedLocalDemoData(secrets, todayUtc());
+  // Counted from the database, not the seed: on a rerun nothing is inserted and the totals stay put.
+  const tables = Object.keys(rowCounts);
+  const [totals] = queryLocal<Record<string, number>>(`SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t}) AS ${t}`).join(", ")}`);
+  console.log(`Seeded demo data as of ${referenceDate}; the local database now holds:`);
+  console.log(tables.map((t) => `  ${t.padEnd(20)}${totals[t]}`).join("\n"));
+  publishDemoCredentials(secrets);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,166 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DEAL_HISTORY_MONTHS, buildDemoSeed, type DemoCredentials } from "../scripts/demo-data";
+import { hashPassword } from "../src/credentials/password";
+import { BROKER_TOKEN_PREFIX, LEGACY_TOKEN_PREFIX, apiKeyDisplayPrefix, generateApiKey, generateToken, sha256Hex } from "../src/credentials/tokens";
+import { call } from "./helpers/factories";
+
+const REFERENCE_DATE = "2026-11-20";
+const TABLES = [
+  "organizations",
+  "stores",
+  "staff_users",
+  "api_keys",
+  "broker_tokens",
+  "legacy_tokens",
+  "inventory_units",
+  "deals",
+  "deal_stips",
+  "market_feed_entries",
+] as const;
+
+const summitKey = generateApiKey();
+const lakesideKey = generateApiKey();
+
+/** Hashed the way the seed script hashes `.dev.vars`, with the real functions and the test pepper. */
+async function hashCredentials(): Promise<DemoCredentials> {
+  const org = async (apiKey: string, email: string) => ({
+    apiKeyHash: await sha256Hex(apiKey),
+    apiKeyPrefix: apiKeyDisplayPrefix(apiKey),
+    brokerTokenHash: await sha256Hex(generateToken(BROKER_TOKEN_PREFIX)),
+    staffEmail: email,
+    staffPasswordHash: await hashPassword("demo-password", env.PASSWORD_PEPPER),
+  });
+  return {
+    summit: { ...(await org(summitKey, "desk@summit.test")), legacyTokenHash: await sha256Hex(generateToken(LEGACY_TOKEN_PREFIX, 32)) },
+    lakeside: await org(lakesideKey, "gm@lakeside.test"),
+  };
+}
+
+async function apply(statements: string[]) {
+  await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
+}
+
+async function rowCounts(): Promise<Record<string, number>> {
+  const row = await env.DB.prepare(`SELECT ${TABLES.map((t) => `(SELECT count(*) FROM ${t}) AS ${t}`).join(", ")}`).first<Record<string, number>>();
+  return row!;
+}
+
+async function all<T>(sql: string, ...params: unknown[]): Promise<T[]> {
+  return (await env.DB.prepare(sql).bind(...params).all<T>()).results;
+}
+
+describe("demo seed", () => {
+  let credentials: DemoCredentials;
+  let statements: string[];
+  let countsAfterFirstRun: Record<string, number>;
+
+  beforeAll(async () => {
+    credentials = await hashCredentials();
+    statements = buildDemoSeed({ referenceDate: REFERENCE_DATE, credentials }).statements;
+    await apply(statements);
+    countsAfterFirstRun = await rowCounts();
+  });
+
+  it("keeps every statement under D1's 100 KB limit and builds the same statements twice", () => {
+    for (const statement of statements) expect(new TextEncoder().encode(statement).length).toBeLessThan(100_000);
+    expect(buildDemoSeed({ referenceDate: REFERENCE_DATE, credentials }).statements).toEqual(statements);
+  });
+
+  it("duplicates nothing when run again, the same day or months later", async () => {
+    await apply(statements);
+    expect(await rowCounts()).toEqual(countsAfterFirstRun);
+    await apply(buildDemoSeed({ referenceDate: "2027-03-01", credentials: await hashCredentials() }).statements);
+    expect(await rowCounts()).toEqual(countsAfterFirstRun);
+  });
+
+  it("creates two demo organizations, with two stores and one store, one primary each", async () => {
+    const orgs = await all<{ id: string; stores: number; primaries: number }>(
+      `SELECT o.id, count(s.id) AS stores, sum(s.is_primary) AS primaries
+       FROM organizations o JOIN stores s ON s.org_id = o.id WHERE o.is_demo = 1 GROUP BY o.id ORDER BY o.id DESC`,
+    );
+    expect(orgs).toEqual([
+      { id: "org_summit", stores: 2, primaries: 1 },
+      { id: "org_lakeside", stores: 1, primaries: 1 },
+    ]);
+  });
+
+  it("stocks about 300 and 150 units, some aged past 45, 60 and 90 days", async () => {
+    const stock = await all<{ org_id: string; units: number; past45: number; past60: number; past90: number; sold: number }>(
+      `SELECT org_id,
+              sum(status = 'in_stock') AS units,
+              sum(status = 'in_stock' AND julianday(?1) - julianday(stocked_on) > 45) AS past45,
+              sum(status = 'in_stock' AND julianday(?1) - julianday(stocked_on) > 60) AS past60,
+              sum(status = 'in_stock' AND julianday(?1) - julianday(stocked_on) > 90) AS past90,
+              sum(status = 'sold') AS sold
+       FROM inventory_units GROUP BY org_id ORDER BY org_id DESC`,
+      REFERENCE_DATE,
+    );
+    const [summit, lakeside] = stock;
+    expect(summit.units).toBeGreaterThanOrEqual(280);
+    expect(summit.units).toBeLessThanOrEqual(320);
+    expect(lakeside.units).toBeGreaterThanOrEqual(140);
+    expect(lakeside.units).toBeLessThanOrEqual(160);
+    for (const org of stock) {
+      expect(org.past90).toBeGreaterThan(0);
+      expect(org.past60).toBeGreaterThan(org.past90);
+      expect(org.past45).toBeGreaterThan(org.past60);
+      expect(org.sold).toBeGreaterThan(0);
+    }
+    const badVins = await all("SELECT vin FROM inventory_units WHERE length(vin) != 17 OR vin GLOB '*[IOQ]*'");
+    expect(badVins).toEqual([]);
+  });
+
+  it(`records sales in each of the last ${DEAL_HISTORY_MONTHS} months for every store`, async () => {
+    const months = await all<{ store_id: string; months: number; first: string; last: string }>(
+      `SELECT store_id, count(DISTINCT substr(sold_on, 1, 7)) AS months, min(sold_on) AS first, max(sold_on) AS last
+       FROM deals GROUP BY store_id ORDER BY store_id`,
+    );
+    expect(months.map((m) => m.store_id)).toEqual(["sto_lakeside_main", "sto_summit_north", "sto_summit_south"]);
+    for (const store of months) {
+      expect(store.months).toBe(DEAL_HISTORY_MONTHS);
+      expect(store.first >= "2024-12-01").toBe(true);
+      expect(store.last).toBe(REFERENCE_DATE);
+    }
+    const unwound = await all<{ n: number }>("SELECT count(*) AS n FROM deals WHERE status = 'unwound'");
+    expect(unwound[0].n).toBeGreaterThan(0);
+  });
+
+  it("leaves an open funding pipeline with outstanding stips in every store", async () => {
+    const pipeline = await all<{ store_id: string; open_deals: number; outstanding: number }>(
+      `SELECT d.store_id, count(DISTINCT d.id) AS open_deals, sum(st.state = 'outstanding') AS outstanding
+       FROM deals d JOIN deal_stips st ON st.deal_id = d.id
+       WHERE d.status IN ('pending', 'submitted', 'approved') GROUP BY d.store_id ORDER BY d.store_id`,
+    );
+    expect(pipeline.map((p) => p.store_id)).toEqual(["sto_lakeside_main", "sto_summit_north", "sto_summit_south"]);
+    for (const store of pipeline) {
+      expect(store.open_deals).toBeGreaterThan(0);
+      expect(store.outstanding).toBeGreaterThan(0);
+    }
+    const openButOld = await all("SELECT id FROM deals WHERE status IN ('pending', 'submitted', 'approved') AND sold_on < date(?, '-30 days')", REFERENCE_DATE);
+    expect(openButOld).toEqual([]);
+  });
+
+  it("fills the market feed with at least 20 recent entries across its four categories", async () => {
+    const feed = await all<{ category: string; date: string; refreshed_at: string }>("SELECT category, date, refreshed_at FROM market_feed_entries");
+    expect(feed.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(feed.map((e) => e.category))).toEqual(new Set(["macro", "lender_environment", "wholesale_index", "dealer_market"]));
+    for (const entry of feed) {
+      expect(entry.date <= REFERENCE_DATE && entry.date >= "2026-10-21").toBe(true);
+      expect(entry.refreshed_at.startsWith(REFERENCE_DATE)).toBe(true);
+    }
+  });
+
+  it("lets each demo key read its own organization's inventory and nothing else", async () => {
+    const summit = await call("/api/v1/inventory", { key: summitKey });
+    expect(summit.status).toBe(200);
+    const summitBody = await summit.json<{ count: number; inventory: { store: string }[] }>();
+    expect(summitBody.count).toBeGreaterThan(0);
+    expect(summitBody.count).toBeLessThanOrEqual(500);
+    expect(new Set(summitBody.inventory.map((u) => u.store))).toEqual(new Set(["Summit Auto North", "Summit Auto South"]));
+
+    const lakeside = await call("/api/v1/inventory", { key: lakesideKey });
+    const lakesideBody = await lakeside.json<{ inventory: { store: string }[] }>();
+    expect(new Set(lakesideBody.inventory.map((u) => u.store))).toEqual(new Set(["Lakeside Motors"]));
+  });
+});
