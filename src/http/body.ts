@@ -14,13 +14,14 @@ export const limitBody = (maxSize: number) =>
     },
   });
 
-const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
+export const METHODS_WITH_BODY: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
+
+export const isJsonContentType = (contentType: string | undefined) => /^application\/json\s*(;|$)/i.test(contentType ?? "");
 
 /** Bodies are JSON only; anything else is refused before validation runs. */
 export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   if (METHODS_WITH_BODY.has(c.req.method)) {
-    const type = c.req.header("Content-Type") ?? "";
-    if (!/^application\/json\s*(;|$)/i.test(type)) {
+    if (!isJsonContentType(c.req.header("Content-Type"))) {
       throw new ApiError("invalid_request", "Send the request body as JSON with Content-Type: application/json.");
     }
   }

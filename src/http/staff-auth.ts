@@ -13,6 +13,7 @@ import {
   sessionCookieMaxAgeSeconds,
 } from "../engines/sessions/session-expiry";
 import type { AppEnv } from "./app-env";
+import { isJsonContentType, METHODS_WITH_BODY } from "./body";
 import { ApiError } from "./errors";
 
 /** Sent as `__Host-session`: the prefix makes the browser insist on Secure, Path=/ and no Domain. */
@@ -62,7 +63,6 @@ export const staffCors = createMiddleware<AppEnv>(async (c, next) => {
   return credentialedCors(c, next);
 });
 
-const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
@@ -72,7 +72,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 function assertCookieWriteAllowed(c: Context<AppEnv>): void {
   if (SAFE_METHODS.has(c.req.method)) return;
-  if (METHODS_WITH_BODY.has(c.req.method) && !/^application\/json\s*(;|$)/i.test(c.req.header("Content-Type") ?? "")) {
+  if (METHODS_WITH_BODY.has(c.req.method) && !isJsonContentType(c.req.header("Content-Type"))) {
     throw new ApiError("forbidden", "Session-authenticated writes must be sent as Content-Type: application/json.");
   }
   if (!isAllowedOrigin(c.env, c.req.header("Origin"))) {
