@@ -81,6 +81,12 @@ describe("legacy svc_live_ tokens", async () => {
     expect(res.headers.get("X-Service-RateLimit-Limit")).toBeNull();
   });
 
+  it("are refused on an endpoint outside the two legacy feeds", async () => {
+    const res = await call("/api/public-api/keys", { headers: { "X-Api-Token": token } });
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).error).toBe("unauthorized");
+  });
+
   it("are refused when unknown", async () => {
     const res = await call("/api/v1/inventory", { headers: { "X-Api-Token": "svc_live_doesnotexist0000000000000000" } });
     expect(res.status).toBe(401);

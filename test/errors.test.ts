@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call } from "./helpers/factories";
+import { call, createOrg } from "./helpers/factories";
+import { createBrokerToken } from "./helpers/staff";
 
 interface ErrorBody {
   error: string;
@@ -46,5 +47,44 @@ describe("error contract", () => {
     const res = await call("/api/moat/public", { headers: { "X-Request-Id": "caller-trace-123" } });
     expect(res.status).toBe(200);
     expect(res.headers.get("X-Request-Id")).toBe("caller-trace-123");
+  });
+
+  describe("on a JSON body", async () => {
+    const org = await createOrg();
+    const { token } = await createBrokerToken(org.id);
+    const post = (body: BodyInit | undefined, headers: Record<string, string> = { "Content-Type": "application/json" }) =>
+      call("/api/public-api/keys", { method: "POST", headers: { Authorization: `Bearer ${token}`, ...headers }, body });
+
+    it("answers malformed JSON with 400 invalid_request", async () => {
+      const res = await post('{"label": "desk",');
+      expect(res.status).toBe(400);
+      expect(await res.json<ErrorBody>()).toMatchObject({ error: "invalid_request" });
+    });
+
+    it("answers a missing body with 400 invalid_request", async () => {
+      const res = await post(undefined);
+      expect(res.status).toBe(400);
+      expect((await res.json<ErrorBody>()).error).toBe("invalid_request");
+    });
+
+    it("answers a body that is not JSON with 400 invalid_request", async () => {
+      const res = await post("label=desk", { "Content-Type": "application/x-www-form-urlencoded" });
+      expect(res.status).toBe(400);
+    });
+
+    it("answers a body over 1 MiB with 413 payload_too_large", async () => {
+      const res = await post(JSON.stringify({ label: "x", padding: "a".repeat(1024 * 1024) }));
+      expect(res.status).toBe(413);
+      expect(await res.json<ErrorBody>()).toMatchObject({ error: "payload_too_large" });
+    });
+
+    it("answers a schema failure with 422 validation_error and field details", async () => {
+      const res = await post(JSON.stringify({ label: "", rate_limit: 0 }));
+      expect(res.status).toBe(422);
+      const body = await res.json<ErrorBody & { details: { path: string; code: string; message: string }[] }>();
+      expect(body.error).toBe("validation_error");
+      expect(body.details.map((d) => d.path).sort()).toEqual(["label", "rate_limit"]);
+      for (const detail of body.details) expect(detail.message).toBeTruthy();
+    });
   });
 });
