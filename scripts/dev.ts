@@ -1,0 +1,37 @@
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import { ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
+import { WRANGLER_BIN, applyLocalMigrations, queryLocal, wranglerEnv } from "./lib/local-d1";
+import { DEV_PORT, publishDemoCredentials, seedLocalDemoData, todayUtc } from "./lib/demo-seed";
+import { REPO_ROOT } from "./lib/repo-root";
+
+/** `npm run dev`: migrate, seed an empty database, show the credentials, then serve. */
+async function main() {
+  ensureDevVars();
+  const secrets = readDemoSecrets();
+  applyLocalMigrations();
+  const [{ n: organizationCount }] = queryLocal<{ n: number }>("SELECT count(*) AS n FROM organizations");
+  if (organizationCount === 0) {
+    const { referenceDate, rowCounts } = await seedLocalDemoData(secrets, todayUtc());
+    console.log(`Empty database: seeded the demo data as of ${referenceDate} (${rowCounts.inventory_units} units, ${rowCounts.deals} deals).`);
+  }
+  publishDemoCredentials(secrets);
+
+  const server = spawn(process.execPath, [WRANGLER_BIN, "dev", "--port", String(DEV_PORT), "--ip", "127.0.0.1"], {
+    cwd: REPO_ROOT,
+    stdio: "inherit",
+    env: wranglerEnv({ X_LOCAL_OBSERVABILITY: "false" }),
+  });
+  // A supervisor that signals only this process (not the whole group) must still stop wrangler and workerd.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => server.kill(signal));
+  server.on("error", (error) => {
+    console.error(`could not start wrangler dev: ${error.message}`);
+    process.exit(1);
+  });
+  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 + constants.signals[signal] : 1)));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
