@@ -47,7 +47,7 @@ export interface DemoSeedInput {
 
 export interface DemoSeedSummary {
   referenceDate: string;
-  organizations: { id: string; name: string; stores: { id: string; name: string; primary: boolean }[] }[];
+  /** Rows the seed offers per table; existing rows are kept, so not necessarily rows inserted. */
   rowCounts: Record<string, number>;
 }
 
@@ -173,42 +173,28 @@ export const DEAL_HISTORY_MONTHS = 24;
 
 export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary } {
   const rows = buildDemoRows(input);
-  const statements = [
-    ...insertOrIgnore(organizations, rows.organizations),
-    ...insertOrIgnore(stores, rows.stores),
-    ...insertOrIgnore(staffUsers, rows.staffUsers),
-    ...insertOrIgnore(apiKeys, rows.apiKeys),
-    ...insertOrIgnore(brokerTokens, rows.brokerTokens),
-    ...insertOrIgnore(legacyTokens, rows.legacyTokens),
-    ...insertOrIgnore(inventoryUnits, rows.inventoryUnits),
-    ...insertOrIgnore(deals, rows.deals),
-    ...insertOrIgnore(dealStips, rows.dealStips),
-    ...insertOrIgnore(marketFeedEntries, rows.marketFeedEntries),
-  ];
-  const summary: DemoSeedSummary = {
-    referenceDate: input.referenceDate,
-    organizations: DEMO_ORGANIZATIONS.map((org) => ({
-      id: org.id,
-      name: org.name,
-      stores: org.stores.map((s) => ({ id: s.id, name: s.name, primary: s.primary })),
-    })),
-    rowCounts: {
-      organizations: rows.organizations.length,
-      stores: rows.stores.length,
-      staff_users: rows.staffUsers.length,
-      api_keys: rows.apiKeys.length,
-      broker_tokens: rows.brokerTokens.length,
-      legacy_tokens: rows.legacyTokens.length,
-      inventory_units: rows.inventoryUnits.length,
-      deals: rows.deals.length,
-      deal_stips: rows.dealStips.length,
-      market_feed_entries: rows.marketFeedEntries.length,
-    },
+  const rowCounts: Record<string, number> = {};
+  const insert = <T extends SQLiteTable>(table: T, tableRows: InferInsertModel<T>[]) => {
+    rowCounts[getTableName(table)] = tableRows.length;
+    return insertOrIgnore(table, tableRows);
   };
-  return { statements, summary };
+  // Parents before children: D1 enforces the foreign keys.
+  const statements = [
+    ...insert(organizations, rows.organizations),
+    ...insert(stores, rows.stores),
+    ...insert(staffUsers, rows.staffUsers),
+    ...insert(apiKeys, rows.apiKeys),
+    ...insert(brokerTokens, rows.brokerTokens),
+    ...insert(legacyTokens, rows.legacyTokens),
+    ...insert(inventoryUnits, rows.inventoryUnits),
+    ...insert(deals, rows.deals),
+    ...insert(dealStips, rows.dealStips),
+    ...insert(marketFeedEntries, rows.marketFeedEntries),
+  ];
+  return { statements, summary: { referenceDate: input.referenceDate, rowCounts } };
 }
 
-export interface DemoRows {
+interface DemoRows {
   organizations: InferInsertModel<typeof organizations>[];
   stores: InferInsertModel<typeof stores>[];
   staffUsers: InferInsertModel<typeof staffUsers>[];
@@ -221,7 +207,7 @@ export interface DemoRows {
   marketFeedEntries: InferInsertModel<typeof marketFeedEntries>[];
 }
 
-export function buildDemoRows({ referenceDate, credentials }: DemoSeedInput): DemoRows {
+function buildDemoRows({ referenceDate, credentials }: DemoSeedInput): DemoRows {
   const reference = parseDay(referenceDate);
   const rows: DemoRows = {
     organizations: [],
