@@ -14,7 +14,7 @@ export function wranglerEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
  * stdin is closed, so wrangler sees no TTY and takes its default answer instead of asking
  * (`migrations apply` asks for confirmation otherwise): nothing can wait on input in CI.
  */
-function runWrangler(args: string[], options: { captureStdout?: boolean } = {}): string {
+export function runWrangler(args: string[], options: { captureStdout?: boolean } = {}): string {
   const result = spawnSync(process.execPath, [WRANGLER_BIN, ...args], {
     cwd: REPO_ROOT,
     env: wranglerEnv(),

@@ -2,9 +2,7 @@
  * Runs SQL against the `DB` binding through `wrangler d1 execute`, locally or remotely. The CLI
  * takes no bound parameters, so callers validate every value and quote strings with `sqlString`.
  */
-import { execFileSync } from "node:child_process";
-import { createRequire } from "node:module";
-import path from "node:path";
+import { runWrangler } from "./local-d1";
 
 export interface D1Target {
   remote: boolean;
@@ -12,15 +10,11 @@ export interface D1Target {
   persistTo?: string;
 }
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-// The project's own wrangler, under the Node running this script, whatever is first on PATH.
-const WRANGLER_BIN = path.join(path.dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin/wrangler.js");
-
 /** The result rows of every statement, in order. */
 export function d1Execute<Row = Record<string, unknown>>(sql: string, target: D1Target): Row[] {
-  const args = [WRANGLER_BIN, "d1", "execute", "DB", target.remote ? "--remote" : "--local", "--json", "--command", sql];
+  const args = ["d1", "execute", "DB", target.remote ? "--remote" : "--local", "--json", "--command", sql];
   if (!target.remote && target.persistTo) args.push("--persist-to", target.persistTo);
-  const out = execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const out = runWrangler(args, { captureStdout: true });
   const results = JSON.parse(out) as { results?: Row[]; success: boolean }[];
   if (results.some((r) => !r.success)) throw new Error(`wrangler d1 execute reported a failure: ${out}`);
   return results.flatMap((r) => r.results ?? []);
