@@ -11,6 +11,9 @@ type Decision = { admitted: true; remaining: number } | { admitted: false; used:
 
 type Acquire = (requested: number) => Promise<QuotaGrant>;
 
+/** Keeps work alive past the response without the response waiting for it (`ctx.waitUntil`). */
+type Background = (work: Promise<unknown>) => void;
+
 /** What this isolate holds of one key's quota for one UTC day. */
 interface Lease {
   day: number;
@@ -19,44 +22,44 @@ interface Lease {
   used: number;
   tokens: number;
   lastSize: number;
-  lastGrantAtMs: number;
-  refill: Promise<void> | null;
-  waiting: number;
+  lastLeaseAtMs: number;
+  refilling: boolean;
 }
 
 /**
  * Requests already counted by the key's QuotaCounter and not yet served, per key. While the quota is
- * large this isolate spends them without asking the counter; near the end every request asks for
- * itself. A token is only ever spent once and the counter counted it at grant time, so however many
- * isolates hold leases the day's admitted requests never exceed the limit.
+ * large this isolate spends them without asking the counter and leases the next block in the
+ * background before the current one runs out; near the end every request asks for itself. A token
+ * is spent once and was counted at grant time, so however many isolates hold leases the day's
+ * admitted requests never exceed the limit.
+ *
+ * No request ever awaits a promise another request created: workerd would run the waiter's
+ * continuation in the creator's I/O context, and the waiter's response would then fail with
+ * "Cannot perform I/O on behalf of a different request". Requests share plain numbers only.
  */
 export class LeaseTable {
   private readonly leases = new Map<string, Lease>();
 
-  async take(keyId: string, limit: number, nowMs: number, acquire: Acquire): Promise<Decision> {
-    for (;;) {
-      const lease = this.current(keyId, limit, nowMs);
-      if (lease.tokens > 0) {
-        lease.tokens -= 1;
-        return { admitted: true, remaining: limit - lease.used + lease.tokens };
+  async take(keyId: string, limit: number, nowMs: number, acquire: Acquire, background: Background): Promise<Decision> {
+    const lease = this.current(keyId, limit, nowMs);
+    if (lease.tokens > 0) {
+      lease.tokens -= 1;
+      if (lease.tokens <= lease.lastSize / 2 && !lease.refilling && leaseCap(limit, lease.used) > 1) {
+        background(this.refill(lease, nowMs, acquire, false));
       }
-      // Nothing handed out is ever given back, so once the counter is spent for the day it stays spent.
-      if (lease.used >= limit) return { admitted: false, used: lease.used };
-      if (leaseCap(limit, lease.used) <= 1) {
-        // Single grants gain nothing from queueing behind one another, so each request asks for itself.
-        const grant = await acquire(1);
-        this.record(lease, grant, nowMs);
-        return grant.granted > 0 ? { admitted: true, remaining: grant.limit - grant.used } : { admitted: false, used: grant.used };
-      }
-      // One refill per key at a time: concurrent misses wait for it rather than each leasing a block.
-      lease.waiting += 1;
-      lease.refill ??= this.refill(lease, nowMs, acquire);
-      try {
-        await lease.refill;
-      } finally {
-        lease.waiting -= 1;
-      }
+      return { admitted: true, remaining: limit - lease.used + lease.tokens };
     }
+    // Nothing handed out is ever given back, so once the counter is spent for the day it stays spent.
+    if (lease.used >= limit) return { admitted: false, used: lease.used };
+    // Near the end every request is decided alone; and while a block is on its way, asking for one
+    // request beats queueing behind it.
+    if (lease.refilling || leaseCap(limit, lease.used) <= 1) {
+      const grant = await acquire(1);
+      this.record(lease, grant);
+      return grant.granted > 0 ? { admitted: true, remaining: limit - grant.used } : { admitted: false, used: grant.used };
+    }
+    const grant = await this.refill(lease, nowMs, acquire, true);
+    return grant.granted > 0 ? { admitted: true, remaining: limit - lease.used + lease.tokens } : { admitted: false, used: grant.used };
   }
 
   private current(keyId: string, limit: number, nowMs: number): Lease {
@@ -65,27 +68,30 @@ export class LeaseTable {
     // A request that read the clock just before midnight keeps to the newer day once another has opened it.
     if (!lease || lease.day < day || lease.limit !== limit) {
       if (!lease && this.leases.size >= MAX_KEYS) this.leases.delete(this.leases.keys().next().value as string);
-      lease = { day, limit, used: 0, tokens: 0, lastSize: 0, lastGrantAtMs: 0, refill: null, waiting: 0 };
+      lease = { day, limit, used: 0, tokens: 0, lastSize: 0, lastLeaseAtMs: 0, refilling: false };
       this.leases.set(keyId, lease);
     }
     return lease;
   }
 
-  private async refill(lease: Lease, nowMs: number, acquire: Acquire): Promise<void> {
+  /** Leases a block; `keepOne` takes one of its requests for the caller before anyone else can. */
+  private async refill(lease: Lease, nowMs: number, acquire: Acquire, keepOne: boolean): Promise<QuotaGrant> {
+    lease.refilling = true;
     try {
-      const previous = lease.lastSize > 0 ? { size: lease.lastSize, ageMs: nowMs - lease.lastGrantAtMs } : null;
-      const grant = await acquire(nextLeaseRequest(previous, lease.waiting));
-      this.record(lease, grant, nowMs);
-      lease.tokens += grant.granted;
+      const previous = lease.lastSize > 0 ? { size: lease.lastSize, ageMs: nowMs - lease.lastLeaseAtMs } : null;
+      const grant = await acquire(nextLeaseRequest(previous));
+      this.record(lease, grant);
+      lease.tokens += keepOne ? Math.max(0, grant.granted - 1) : grant.granted;
       lease.lastSize = grant.granted;
+      lease.lastLeaseAtMs = nowMs;
+      return grant;
     } finally {
-      lease.refill = null;
+      lease.refilling = false;
     }
   }
 
-  private record(lease: Lease, grant: QuotaGrant, nowMs: number): void {
+  private record(lease: Lease, grant: QuotaGrant): void {
     lease.used = Math.max(lease.used, grant.used);
-    lease.lastGrantAtMs = nowMs;
     // The counter refuses only a spent quota; remembering that keeps refused requests off it.
     if (grant.granted === 0) lease.used = Math.max(lease.used, lease.limit);
   }
@@ -124,21 +130,27 @@ export const meterQuota = createMiddleware<AppEnv>(async (c, next) => {
     "X-Service-RateLimit-Reset": String(nextResetMs(nowMs) / 1000),
   };
 
-  let decision: Decision | null = null;
-  try {
-    decision = await leases.take(principal.keyId, limit, nowMs, counterFor(c.env.QUOTA, principal.keyId, limit, nowMs));
-  } catch (error) {
+  const unavailable = (decision: string) => (error: unknown) =>
     console.warn(
       JSON.stringify({
         level: "warn",
         event: "quota_counter_unavailable",
-        decision: "fail_open",
+        decision,
         request_id: c.var.requestId,
         key_id: principal.keyId,
         error: error instanceof Error ? error.name : "unknown",
         message: error instanceof Error ? error.message : undefined,
       }),
     );
+  const acquire = counterFor(c.env.QUOTA, principal.keyId, limit, nowMs);
+  // A failed lease ahead of need costs nothing now: the requests that find no tokens ask themselves.
+  const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work.catch(unavailable("lease_skipped")));
+
+  let decision: Decision | null = null;
+  try {
+    decision = await leases.take(principal.keyId, limit, nowMs, acquire, background);
+  } catch (error) {
+    unavailable("fail_open")(error);
   }
 
   if (decision && !decision.admitted) {

@@ -95,18 +95,13 @@ describe("usage", () => {
 
 describe("nextLeaseRequest", () => {
   it("starts at one request and doubles while leases run out within a second", () => {
-    expect(nextLeaseRequest(null, 1)).toBe(1);
-    expect(nextLeaseRequest({ size: 4, ageMs: 200 }, 1)).toBe(8);
-    expect(nextLeaseRequest({ size: 40, ageMs: 10 }, 1)).toBe(MAX_LEASE);
+    expect(nextLeaseRequest(null)).toBe(1);
+    expect(nextLeaseRequest({ size: 4, ageMs: 200 })).toBe(8);
+    expect(nextLeaseRequest({ size: 40, ageMs: 10 })).toBe(MAX_LEASE);
   });
 
   it("halves a lease that lasted longer, down to one", () => {
-    expect(nextLeaseRequest({ size: 8, ageMs: 5_000 }, 1)).toBe(4);
-    expect(nextLeaseRequest({ size: 1, ageMs: 5_000 }, 1)).toBe(1);
-  });
-
-  it("covers the requests already waiting, up to the cap", () => {
-    expect(nextLeaseRequest({ size: 1, ageMs: 5_000 }, 12)).toBe(12);
-    expect(nextLeaseRequest(null, 500)).toBe(MAX_LEASE);
+    expect(nextLeaseRequest({ size: 8, ageMs: 5_000 })).toBe(4);
+    expect(nextLeaseRequest({ size: 1, ageMs: 5_000 })).toBe(1);
   });
 });

@@ -89,12 +89,12 @@ export function usage(state: CounterState | undefined, nowMs: number): QuotaUsag
 }
 
 /**
- * How many requests an isolate asks for when its lease runs out: double the last lease if it lasted
- * under LEASE_WINDOW_MS, halve it otherwise, and at least one per request waiting for it (the asker
- * included). A lease so tracks about a second of the isolate's own traffic, which bounds what an
- * isolate that goes idle strands.
+ * How many requests an isolate leases next: double the last lease if it lasted under
+ * LEASE_WINDOW_MS, halve it otherwise. A lease so tracks about a second of the isolate's own
+ * traffic, which bounds what an isolate strands when it goes idle.
  */
-export function nextLeaseRequest(previous: { size: number; ageMs: number } | null, waiting: number): number {
-  const sized = previous === null ? 1 : previous.ageMs < LEASE_WINDOW_MS ? previous.size * 2 : Math.floor(previous.size / 2);
-  return Math.min(MAX_LEASE, Math.max(1, sized, waiting));
+export function nextLeaseRequest(previous: { size: number; ageMs: number } | null): number {
+  if (previous === null) return 1;
+  const sized = previous.ageMs < LEASE_WINDOW_MS ? previous.size * 2 : Math.floor(previous.size / 2);
+  return Math.min(MAX_LEASE, Math.max(1, sized));
 }
