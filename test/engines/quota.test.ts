@@ -39,9 +39,17 @@ describe("leaseCap", () => {
   it("leases blocks while the quota is large, and single requests within the floor", () => {
     expect(leaseCap(1_000_000, 0)).toBe(MAX_LEASE);
     expect(exactFloor(1_000_000)).toBe(100_000);
+    expect(leaseCap(1_000_000, 899_999)).toBe(1);
     expect(leaseCap(1_000_000, 900_000)).toBe(1);
-    expect(leaseCap(300, 0)).toBe(20);
     expect(leaseCap(300, 195)).toBe(1);
+  });
+
+  it("keeps a lease within 1% of the limit and 10% of what remains above the floor", () => {
+    expect(leaseCap(10_000, 0)).toBe(100);
+    expect(leaseCap(1_000, 0)).toBe(10);
+    expect(leaseCap(300, 0)).toBe(3);
+    expect(leaseCap(1_000_000, 898_000)).toBe(MAX_LEASE);
+    expect(leaseCap(1_000_000, 899_000)).toBe(100);
   });
 });
 
@@ -97,7 +105,7 @@ describe("nextLeaseRequest", () => {
   it("starts at one request and doubles while leases run out within a second", () => {
     expect(nextLeaseRequest(null)).toBe(1);
     expect(nextLeaseRequest({ size: 4, ageMs: 200 })).toBe(8);
-    expect(nextLeaseRequest({ size: 40, ageMs: 10 })).toBe(MAX_LEASE);
+    expect(nextLeaseRequest({ size: 160, ageMs: 10 })).toBe(MAX_LEASE);
   });
 
   it("halves a lease that lasted longer, down to one", () => {

@@ -8,9 +8,14 @@ export const DAY_MS = 86_400_000;
 /** Below this many remaining requests (or 10% of the limit, if larger) every grant is a single request. */
 export const EXACT_FLOOR_MIN = 100;
 const EXACT_FLOOR_SHARE = 0.1;
-/** The most requests one isolate may hold for a key: about what it serves in a fraction of a second at full load. */
-export const MAX_LEASE = 50;
-/** A lease never takes more than this share of the remaining quota above the floor. */
+/**
+ * The most requests one lease may cover. Each lease costs a Durable Object call (a storage commit),
+ * so this sets how often a busy isolate calls the counter; 50 measured 12% slower than 200.
+ */
+export const MAX_LEASE = 200;
+/** Nor more than this share of the day's limit, which bounds what leases can strand on a small limit. */
+const LEASE_SHARE_OF_LIMIT = 0.01;
+/** Nor more than this share of the remaining quota above the floor. */
 const HEADROOM_SHARE = 0.1;
 /** A lease used up faster than this was too small; one that lasted longer was too big. */
 export const LEASE_WINDOW_MS = 1_000;
@@ -55,7 +60,7 @@ export function leaseCap(limit: number, used: number): number {
   if (remaining <= 0) return 0;
   const floor = exactFloor(limit);
   if (remaining <= floor) return 1;
-  return Math.max(1, Math.min(MAX_LEASE, Math.floor((remaining - floor) * HEADROOM_SHARE)));
+  return Math.max(1, Math.min(MAX_LEASE, Math.floor(limit * LEASE_SHARE_OF_LIMIT), Math.floor((remaining - floor) * HEADROOM_SHARE)));
 }
 
 /**
