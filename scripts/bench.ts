@@ -1,0 +1,218 @@
+/**
+ * `npm run bench [-- --json] [-- --duration=10] [-- --connections=50]`
+ *
+ * Builds the Worker as `wrangler deploy` would, serves the bundle in workerd through Miniflare's
+ * API (with D1, the QuotaCounter Durable Object and the rate-limit binding) next to a bare Worker
+ * that returns a constant and a probe build (scripts/bench-probe.ts), and loads each scenario with
+ * autocannon (chosen over wrk, whose latency percentiles were implausible on these machines; see
+ * PERF-NOTES). Rounds are interleaved so drift on a shared machine hits every scenario alike; each
+ * figure is the median of the rounds and each ratio the median of the per-round ratios to the
+ * baseline. `--json` ends the output with one line holding those figures. Any answer other than
+ * 2xx aborts the run.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../src/credentials/tokens";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const OUT_DIR = path.join(ROOT, ".bench/dist");
+const PROBE_OUT_DIR = path.join(ROOT, ".bench/probe");
+const ROUNDS = 3;
+const WARMUP_SECONDS = 2;
+const TARGET_RATIO = 0.5;
+const BASELINE_PATH = "/__bench/baseline";
+/** The route scripts/bench-probe.ts adds. */
+const PROBE_PATH = "/api/v1/__bench-probe";
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const arg = args.find((a) => a.startsWith(`--${name}=`));
+  return arg ? Number(arg.split("=")[1]) : fallback;
+};
+const json = args.includes("--json");
+const duration = option("duration", 10);
+const connections = option("connections", 50);
+
+interface Scenario {
+  name: string;
+  path: string;
+  headers?: Record<string, string>;
+  metered?: boolean;
+}
+
+interface Figures {
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+}
+
+/** The Worker exactly as `wrangler deploy` bundles it, and the same with the probe route added. */
+function build(): void {
+  const wrangler = (...args: string[]) =>
+    execFileSync("npx", ["wrangler", "deploy", "--dry-run", ...args], {
+      cwd: ROOT,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  wrangler("--outdir", OUT_DIR);
+  wrangler("--outdir", PROBE_OUT_DIR, "scripts/bench-probe.ts");
+}
+
+function compatibilityDate(): string {
+  const match = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8").match(/^compatibility_date\s*=\s*"([^"]+)"/m);
+  if (!match) throw new Error("wrangler.toml has no compatibility_date");
+  return match[1];
+}
+
+/**
+ * Every Worker sits behind Miniflare's own entry Worker, which routes by path, so the baseline and
+ * the API pay the same serving overhead and the ratios compare like with like. (Miniflare's direct
+ * sockets skip that hop; BENCHMARKS.md says how the ratios move then.)
+ */
+function serve(): Miniflare {
+  const date = compatibilityDate();
+  const apiBindings = {
+    modules: true,
+    compatibilityDate: date,
+    d1Databases: { DB: "bench-db" },
+    durableObjects: { QUOTA: { className: "QuotaCounter", useSQLite: true } },
+    // The real binding allows 120 a minute per client; the benchmark measures the route, not 429s.
+    ratelimits: { PUBLIC_RATE_LIMITER: { namespace_id: "1001", simple: { limit: 1_000_000_000, period: 60 as const } } },
+    queueProducers: { WEBHOOKS: "webhooks" },
+    bindings: { ENVIRONMENT: "bench", STAFF_ALLOWED_ORIGINS: "https://staff.bench.test" },
+  };
+  return new Miniflare(
+    convertV4MiniflareOptions({
+      workers: [
+        { name: "api", scriptPath: path.join(OUT_DIR, "index.js"), ...apiBindings },
+        // Same D1 database id, so the probe sees the seeded key; the quota objects are its own.
+        { name: "probe", scriptPath: path.join(PROBE_OUT_DIR, "bench-probe.js"), routes: [`*${PROBE_PATH}`], ...apiBindings },
+        {
+          name: "baseline",
+          modules: true,
+          script: `export default { fetch() { return new Response('{"ok":true}', { headers: { "Content-Type": "application/json" } }); } };`,
+          compatibilityDate: date,
+          routes: [`*${BASELINE_PATH}`],
+        },
+      ],
+    }),
+  );
+}
+
+/** The schema from migrations/, then one organization with five units, a lak_ key and a legacy token. */
+async function migrateAndSeed(mf: Miniflare): Promise<{ key: string; legacyToken: string }> {
+  const db = await mf.getD1Database("DB", "api");
+  const migrations = readdirSync(path.join(ROOT, "migrations"))
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
+  for (const file of migrations) {
+    const sql = readFileSync(path.join(ROOT, "migrations", file), "utf8");
+    for (const statement of sql.split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean)) {
+      await db.prepare(statement).run();
+    }
+  }
+  const key = generateApiKey();
+  const legacyToken = generateToken(LEGACY_TOKEN_PREFIX, 32);
+  await db.batch([
+    db.prepare("INSERT INTO organizations (id, name, is_demo) VALUES ('org_bench', 'Bench Motors', 0)"),
+    db.prepare("INSERT INTO stores (id, org_id, name, is_primary, market_zip) VALUES ('sto_bench', 'org_bench', 'Bench Store', 1, '78701')"),
+    ...Array.from({ length: 5 }, (_, i) =>
+      db.prepare(
+        `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
+         VALUES (?, 'org_bench', 'sto_bench', ?, ?, 2022, 'Toyota', 'Camry', 'SE', 'used', 'car', 31000, '2026-10-0${i + 1}', 21000, 24995, 'in_stock')`,
+      ).bind(`unit_bench_${i}`, `B${i}`, `VINBENCH0000000${i}`),
+    ),
+    db.prepare(
+      `INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by)
+       VALUES ('key_bench', 'org_bench', ?, ?, 'bench', '["read"]', NULL, 1000000, 'bench')`,
+    ).bind(await sha256Hex(key), apiKeyDisplayPrefix(key)),
+    db.prepare("INSERT INTO legacy_tokens (id, org_id, token_hash, label) VALUES ('lgt_bench', 'org_bench', ?, 'bench')").bind(await sha256Hex(legacyToken)),
+  ]);
+  return { key, legacyToken };
+}
+
+async function load(url: URL, scenario: Scenario, seconds: number): Promise<Figures> {
+  const result = await autocannon({ url: new URL(scenario.path, url).href, connections, duration: seconds, headers: scenario.headers });
+  const failures = result.non2xx + result.errors + result.timeouts;
+  if (failures > 0) {
+    throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts out of ${result.requests.sent}`);
+  }
+  return { rps: result.requests.average, p50_ms: result.latency.p50, p99_ms: result.latency.p99 };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+function machine(): string {
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  return `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}`;
+}
+
+async function main(): Promise<void> {
+  build();
+  const mf = serve();
+  try {
+    const url = await mf.ready;
+    const { key, legacyToken } = await migrateAndSeed(mf);
+    const scenarios: Scenario[] = [
+      { name: "baseline", path: BASELINE_PATH },
+      { name: "public_stats", path: "/api/public/stats" },
+      { name: "metered_v1", path: "/api/v1/inventory", headers: { "X-Service-API-Key": key }, metered: true },
+      // The same route and query without the quota (legacy tokens are not metered): what metering costs.
+      { name: "unmetered_v1", path: "/api/v1/inventory", headers: { "X-Api-Token": legacyToken } },
+      // Authentication and metering with a constant handler: the per-request cost of the /api/v1 path itself.
+      { name: "metered_probe", path: PROBE_PATH, headers: { "X-Service-API-Key": key }, metered: true },
+    ];
+
+    for (const scenario of scenarios) {
+      const res = await fetch(new URL(scenario.path, url), { headers: scenario.headers });
+      if (!res.ok) throw new Error(`${scenario.name} answered ${res.status}: ${await res.text()}`);
+      // Without a Remaining figure the quota failed open, and the run would measure the wrong path.
+      if (scenario.metered && !res.headers.has("X-Service-RateLimit-Remaining")) throw new Error(`${scenario.name} was not metered`);
+      await res.arrayBuffer();
+      await load(url, scenario, WARMUP_SECONDS);
+    }
+
+    const rounds: Record<string, Figures>[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const figures: Record<string, Figures> = {};
+      for (const scenario of scenarios) {
+        const f = await load(url, scenario, duration);
+        figures[scenario.name] = f;
+        console.log(`round ${round}  ${scenario.name.padEnd(13)} ${f.rps.toFixed(0).padStart(7)} req/s  p50 ${f.p50_ms} ms  p99 ${f.p99_ms} ms`);
+      }
+      rounds.push(figures);
+    }
+
+    const summary: Record<string, Figures & { ratio: number }> = {};
+    for (const { name } of scenarios) {
+      summary[name] = {
+        rps: Math.round(median(rounds.map((r) => r[name].rps))),
+        p50_ms: median(rounds.map((r) => r[name].p50_ms)),
+        p99_ms: median(rounds.map((r) => r[name].p99_ms)),
+        ratio: Number(median(rounds.map((r) => r[name].rps / r.baseline.rps)).toFixed(3)),
+      };
+    }
+
+    console.log(`\n${machine()}; ${connections} connections, ${duration} s per scenario, median of ${ROUNDS} interleaved rounds\n`);
+    console.log("| scenario | req/s | p50 ms | p99 ms | vs baseline |");
+    console.log("|---|---:|---:|---:|---:|");
+    for (const [name, f] of Object.entries(summary)) console.log(`| ${name} | ${f.rps} | ${f.p50_ms} | ${f.p99_ms} | ${f.ratio.toFixed(2)} |`);
+    console.log("");
+    for (const name of ["metered_v1", "metered_probe"]) {
+      const ratio = summary[name].ratio;
+      console.log(`${name} at ${ratio.toFixed(3)} of the baseline: target ${TARGET_RATIO} ${ratio >= TARGET_RATIO ? "met" : "NOT met"}`);
+    }
+    if (json) console.log(JSON.stringify(summary));
+  } finally {
+    await mf.dispose();
+  }
+}
+
+await main();
