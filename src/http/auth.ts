@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { type ApiKeyRecord, findActiveApiKeyByHash, findActiveLegacyTokenByHash } from "../db/queries/credentials";
 import { LEGACY_TOKEN_PREFIX, isWellFormedApiKey, sha256Hex } from "../credentials/tokens";
 import type { AppEnv } from "./app-env";
-import { CredentialCache } from "./credential-cache";
+import { TtlCache } from "./ttl-cache";
 import type { EndpointName } from "./endpoints";
 import { ApiError } from "./errors";
 
@@ -13,8 +13,13 @@ export const LEGACY_TOKEN_HEADER = "X-Api-Token";
 const LEGACY_DEPRECATED_AT = Date.UTC(2026, 10, 1) / 1000;
 const LEGACY_SUNSET = "Wed, 30 Jun 2027 23:59:59 GMT";
 
-export const apiKeyCache = new CredentialCache<ApiKeyRecord | null>();
-const legacyTokenCache = new CredentialCache<{ id: string; orgId: string } | null>();
+/**
+ * Credential lookups by hash are memoised per isolate for at most 60 s, which bounds how long a
+ * revocation takes to reach every isolate; the isolate that revokes evicts at once.
+ */
+const CREDENTIAL_CACHE = { ttlMs: 60_000, maxEntries: 10_000 };
+export const apiKeyCache = new TtlCache<ApiKeyRecord | null>(CREDENTIAL_CACHE);
+const legacyTokenCache = new TtlCache<{ id: string; orgId: string } | null>(CREDENTIAL_CACHE);
 
 const unauthorized = (message: string) => new ApiError("unauthorized", message);
 

@@ -15,7 +15,6 @@ const utcDay = (nowMs: number) => new Date(nowMs).toISOString().slice(0, 10);
 class UsageBuffer {
   private snapshot: UsageSnapshot = { keys: new Map(), platform: new Map() };
   private lastFlushMs = 0;
-  private flushing: Promise<void> | null = null;
 
   recordResponse(nowMs: number, status: number): void {
     const day = utcDay(nowMs);
@@ -35,25 +34,27 @@ class UsageBuffer {
   }
 
   isDue(nowMs: number): boolean {
-    return nowMs - this.lastFlushMs >= FLUSH_INTERVAL_MS && this.flushing === null;
+    return nowMs - this.lastFlushMs >= FLUSH_INTERVAL_MS;
   }
 
-  /** Writes what has been counted; on failure the counts go back into the buffer for the next flush. */
+  hasKeyUsage(): boolean {
+    return this.snapshot.keys.size > 0;
+  }
+
+  /**
+   * Hands what has been counted to the caller's own write; on failure the counts go back into the
+   * buffer for the next flush. Each flush is a promise of the request that started it: no request
+   * ever awaits another's (workerd refuses I/O across requests).
+   */
   flush(db: Database, nowMs: number): Promise<void> {
-    if (this.flushing) return this.flushing;
     this.lastFlushMs = nowMs;
     const pending = this.snapshot;
     this.snapshot = { keys: new Map(), platform: new Map() };
     if (pending.keys.size === 0 && pending.platform.size === 0) return Promise.resolve();
-    this.flushing = recordUsage(db, pending)
-      .catch((error: unknown) => {
-        console.error("usage flush failed; counts kept for the next flush", error instanceof Error ? error.message : error);
-        this.merge(pending);
-      })
-      .finally(() => {
-        this.flushing = null;
-      });
-    return this.flushing;
+    return recordUsage(db, pending).catch((error: unknown) => {
+      console.error(JSON.stringify({ level: "error", event: "usage_flush_failed", error: error instanceof Error ? error.message : "unknown" }));
+      this.merge(pending);
+    });
   }
 
   private merge(older: UsageSnapshot): void {

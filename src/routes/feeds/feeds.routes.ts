@@ -33,6 +33,13 @@ export const SalesSummaryFeedSchema = z
   .object({ count: z.int(), salesSummary: z.array(SalesSummaryRowSchema) })
   .openapi("SalesSummaryFeed");
 
+const feedCacheHeader = {
+  "Cache-Control": {
+    description: "`private, max-age=10`: a feed may be served up to 10 seconds old.",
+    schema: { type: "string" as const },
+  },
+};
+
 export const getInventory = createRoute({
   method: "get",
   path: "/api/v1/inventory",
@@ -42,7 +49,7 @@ export const getInventory = createRoute({
   security: [...serviceKeySecurity, ...legacySecurity],
   middleware: guard("inventory", { legacy: true }),
   responses: {
-    200: { description: "Inventory.", content: { "application/json": { schema: InventoryFeedSchema } } },
+    200: { description: "Inventory.", headers: feedCacheHeader, content: { "application/json": { schema: InventoryFeedSchema } } },
     ...commonErrorResponses,
     ...meteredResponses,
   },
@@ -57,7 +64,7 @@ export const getSalesSummary = createRoute({
   security: [...serviceKeySecurity, ...legacySecurity],
   middleware: guard("sales-summary", { legacy: true }),
   responses: {
-    200: { description: "Sales summary.", content: { "application/json": { schema: SalesSummaryFeedSchema } } },
+    200: { description: "Sales summary.", headers: feedCacheHeader, content: { "application/json": { schema: SalesSummaryFeedSchema } } },
     ...commonErrorResponses,
     ...meteredResponses,
   },
