@@ -1,14 +1,13 @@
-import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
-import { secureHeaders } from "hono/secure-headers";
 import { getDb } from "./db/client";
 import type { AppEnv } from "./http/app-env";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/error-handler";
 import { SECURITY_SCHEMES } from "./http/openapi";
 import { publicCors } from "./http/public-access";
 import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
+import { openCors, securityHeaders } from "./http/response-headers";
 import { createRouter } from "./http/router";
 import { staffCors } from "./http/staff-auth";
 import { trackUsage } from "./http/usage";
@@ -26,8 +25,7 @@ export function createApp() {
   const app = createRouter();
 
   app.use(requestId({ headerName: "X-Request-Id" }));
-  // Cross-origin reads are the point of the public and data APIs; CORS, not CORP, governs them.
-  app.use(secureHeaders({ crossOriginResourcePolicy: "cross-origin" }));
+  app.use(securityHeaders);
   app.use(provideDb);
   app.use(trackUsage);
   app.use(methodNotAllowed({ app, onMethodNotAllowed }));
@@ -36,7 +34,11 @@ export function createApp() {
   // Keys travel in a header, never a cookie, so any origin may call the data API from a browser.
   app.use(
     "/api/v1/*",
-    cors({ origin: "*", allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type"], exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id"] }),
+    openCors({
+      allowMethods: ["GET", "POST", "OPTIONS"],
+      allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type"],
+      exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id"],
+    }),
   );
   app.use("/api/auth/*", staffCors);
   app.use("/api/public-api/*", staffCors);

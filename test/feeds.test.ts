@@ -139,3 +139,28 @@ describe("tenant isolation on the feeds", async () => {
     expect(b.salesSummary).toEqual([{ store: "Second Store", saleMonth: "2026-08", units: 1, totalGross: 4 }]);
   });
 });
+
+describe("browser access to the feeds", () => {
+  it("answers a preflight from any origin, allowing the key header", async () => {
+    const res = await call("/api/v1/inventory", {
+      method: "OPTIONS",
+      headers: { Origin: "https://dealer-tool.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-service-api-key" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(res.headers.get("Access-Control-Allow-Headers")).toContain("X-Service-API-Key");
+  });
+
+  it("lets browser code read the quota headers", async () => {
+    const org = await createOrg();
+    await createStore(org.id);
+    const { key } = await createApiKey(org.id);
+    const res = await call("/api/v1/inventory", { key, headers: { Origin: "https://dealer-tool.example" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    const exposed = (res.headers.get("Access-Control-Expose-Headers") ?? "").split(", ");
+    expect(exposed).toEqual(expect.arrayContaining(["X-Service-RateLimit-Remaining", "X-Service-RateLimit-Limit", "X-Service-RateLimit-Reset"]));
+    expect(res.headers.get("X-Service-RateLimit-Remaining")).not.toBeNull();
+    expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+  });
+});

@@ -1,12 +1,12 @@
-import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
+import { openCors } from "./response-headers";
 
 const PUBLIC_MAX_AGE_SECONDS = 60;
 
 /** Open CORS without credentials: these figures are meant to be embedded on any site. */
-export const publicCors = cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"], maxAge: 86_400 });
+export const publicCors = openCors({ allowMethods: ["GET", "HEAD", "OPTIONS"] });
 
 /**
  * A per-client burst limit of its own (the Rate Limiting binding, keyed by client address); it never
