@@ -4,7 +4,7 @@ import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { verifyPassword } from "../credentials/password";
 import { BROKER_TOKEN_PREFIX, randomBase62, sha256Hex } from "../credentials/tokens";
-import { findActiveBrokerTokenByHash } from "../db/queries/broker-tokens";
+import { findActiveBrokerTokenByHash } from "../db/queries/credentials";
 import { endStaffSession, findStaffSession, findStaffUserByEmail, startStaffSession, touchStaffSession } from "../db/queries/staff-sessions";
 import {
   SESSION_IDLE_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../http/app-env";
-import { apiKeys, legacyTokens } from "../schema";
+import { apiKeys, brokerTokens, legacyTokens } from "../schema";
 
 export interface ApiKeyRecord {
   id: string;
@@ -20,11 +20,16 @@ export async function findActiveApiKeyByHash(db: Database, keyHash: string): Pro
   return row ?? null;
 }
 
-export async function findActiveLegacyTokenByHash(db: Database, tokenHash: string): Promise<{ id: string; orgId: string } | null> {
+/** Broker and legacy tokens share one shape; either kind is found by hash only while not revoked. */
+async function findActiveTokenByHash(db: Database, table: typeof brokerTokens | typeof legacyTokens, tokenHash: string) {
   const [row] = await db
-    .select({ id: legacyTokens.id, orgId: legacyTokens.orgId })
-    .from(legacyTokens)
-    .where(and(eq(legacyTokens.tokenHash, tokenHash), isNull(legacyTokens.revokedAt)))
+    .select({ id: table.id, orgId: table.orgId })
+    .from(table)
+    .where(and(eq(table.tokenHash, tokenHash), isNull(table.revokedAt)))
     .limit(1);
   return row ?? null;
 }
+
+export const findActiveLegacyTokenByHash = (db: Database, tokenHash: string) => findActiveTokenByHash(db, legacyTokens, tokenHash);
+
+export const findActiveBrokerTokenByHash = (db: Database, tokenHash: string) => findActiveTokenByHash(db, brokerTokens, tokenHash);
