@@ -5,7 +5,10 @@ import { call } from "./helpers/factories";
 interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, { operationId?: string; security?: unknown[]; responses: Record<string, unknown> }>>;
-  components: { securitySchemes: Record<string, { type: string; name?: string; in?: string }> };
+  components: {
+    securitySchemes: Record<string, { type: string; name?: string; in?: string }>;
+    schemas: Record<string, { properties?: Record<string, unknown> }>;
+  };
 }
 
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
@@ -41,5 +44,11 @@ describe("GET /api/openapi.json", async () => {
         expect(Object.keys(operation.responses), path).toEqual(expect.arrayContaining(["200", "401", "403", "429"]));
       }
     }
+  });
+
+  it("describes the 429 body with its reset time, limit and count", () => {
+    expect(Object.keys(doc.components.schemas.QuotaExceeded.properties ?? {})).toEqual(
+      expect.arrayContaining(["error", "message", "request_id", "reset_at", "limit", "used"]),
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import { ErrorSchema } from "./errors";
 
 export const SECURITY_SCHEMES = {
@@ -15,17 +16,26 @@ export const SECURITY_SCHEMES = {
 export const serviceKeySecurity = [{ ServiceApiKey: [] }];
 export const legacySecurity = [{ LegacyToken: [] }];
 
-const RATE_LIMIT_HEADERS = {
+/** On every metered response, whatever its status. */
+export const RATE_LIMIT_HEADERS = {
   "X-Service-RateLimit-Limit": { description: "The key's daily request limit.", schema: { type: "integer" } },
   "X-Service-RateLimit-Remaining": { description: "Requests left today (UTC).", schema: { type: "integer" } },
   "X-Service-RateLimit-Reset": { description: "Next 00:00 UTC, as Unix seconds.", schema: { type: "integer" } },
 } as const;
+
+const QuotaExceededSchema = ErrorSchema.extend({
+  error: z.literal("daily_rate_limit_reached"),
+  message: z.literal("daily rate limit reached"),
+  reset_at: z.iso.datetime().openapi({ description: "The next 00:00 UTC, when the quota resets." }),
+  limit: z.int().openapi({ description: "The key's daily limit." }),
+  used: z.int().openapi({ description: "Requests counted today." }),
+}).openapi("QuotaExceeded");
 
 /** The 429 every metered route can return. */
 export const meteredResponses = {
   429: {
     description: "The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC.",
     headers: { ...RATE_LIMIT_HEADERS, "Retry-After": { description: "Seconds until the reset.", schema: { type: "integer" } } },
-    content: { "application/json": { schema: ErrorSchema } },
+    content: { "application/json": { schema: QuotaExceededSchema } },
   },
 } as const;

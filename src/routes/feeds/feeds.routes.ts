@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { commonErrorResponses } from "../../http/errors";
 import { guard } from "../../http/guard";
-import { legacySecurity, meteredResponses, serviceKeySecurity } from "../../http/openapi";
+import { legacySecurity, meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
 
 export const InventoryUnitSchema = z
   .object({
@@ -33,7 +33,8 @@ export const SalesSummaryFeedSchema = z
   .object({ count: z.int(), salesSummary: z.array(SalesSummaryRowSchema) })
   .openapi("SalesSummaryFeed");
 
-const feedCacheHeader = {
+const feedHeaders = {
+  ...RATE_LIMIT_HEADERS,
   "Cache-Control": {
     description: "`private, max-age=10`: a feed may be served up to 10 seconds old.",
     schema: { type: "string" as const },
@@ -49,7 +50,7 @@ export const getInventory = createRoute({
   security: [...serviceKeySecurity, ...legacySecurity],
   middleware: guard("inventory", { legacy: true }),
   responses: {
-    200: { description: "Inventory.", headers: feedCacheHeader, content: { "application/json": { schema: InventoryFeedSchema } } },
+    200: { description: "Inventory.", headers: feedHeaders, content: { "application/json": { schema: InventoryFeedSchema } } },
     ...commonErrorResponses,
     ...meteredResponses,
   },
@@ -64,7 +65,7 @@ export const getSalesSummary = createRoute({
   security: [...serviceKeySecurity, ...legacySecurity],
   middleware: guard("sales-summary", { legacy: true }),
   responses: {
-    200: { description: "Sales summary.", headers: feedCacheHeader, content: { "application/json": { schema: SalesSummaryFeedSchema } } },
+    200: { description: "Sales summary.", headers: feedHeaders, content: { "application/json": { schema: SalesSummaryFeedSchema } } },
     ...commonErrorResponses,
     ...meteredResponses,
   },
