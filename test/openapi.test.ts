@@ -2,12 +2,17 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import { call } from "./helpers/factories";
 
+interface OpenApiSchema {
+  properties?: Record<string, unknown>;
+  allOf?: (OpenApiSchema & { $ref?: string })[];
+}
+
 interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, { operationId?: string; security?: unknown[]; responses: Record<string, unknown> }>>;
   components: {
     securitySchemes: Record<string, { type: string; name?: string; in?: string }>;
-    schemas: Record<string, { properties?: Record<string, unknown> }>;
+    schemas: Record<string, OpenApiSchema>;
   };
 }
 
@@ -47,7 +52,11 @@ describe("GET /api/openapi.json", async () => {
   });
 
   it("describes the 429 body with its reset time, limit and count", () => {
-    expect(Object.keys(doc.components.schemas.QuotaExceeded.properties ?? {})).toEqual(
+    const resolve = (schema: OpenApiSchema & { $ref?: string }): string[] =>
+      schema.$ref
+        ? resolve(doc.components.schemas[schema.$ref.split("/").at(-1) ?? ""])
+        : [...Object.keys(schema.properties ?? {}), ...(schema.allOf ?? []).flatMap(resolve)];
+    expect(resolve(doc.components.schemas.QuotaExceeded)).toEqual(
       expect.arrayContaining(["error", "message", "request_id", "reset_at", "limit", "used"]),
     );
   });
