@@ -169,7 +169,7 @@ describe("when the quota counter cannot be reached", () => {
 
   it("retries once, then serves the request without a Remaining figure and logs the decision without the key", async () => {
     const { id, key } = await keyWithInventory(10);
-    const get = failingNamespace(new Error("Network connection lost."));
+    const get = failingNamespace(Object.assign(new Error("Network connection lost."), { retryable: true }));
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const res = await call("/api/v1/inventory", { key });
     expect(res.status).toBe(200);
@@ -185,7 +185,16 @@ describe("when the quota counter cannot be reached", () => {
 
   it("does not retry an overloaded counter", async () => {
     const { key } = await keyWithInventory(10);
-    const get = failingNamespace(Object.assign(new Error("Durable Object is overloaded."), { overloaded: true }));
+    const get = failingNamespace(Object.assign(new Error("Durable Object is overloaded."), { overloaded: true, retryable: true }));
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const res = await call("/api/v1/inventory", { key });
+    expect(res.status).toBe(200);
+    expect(get).toHaveBeenCalledTimes(1);
+  });
+
+  it("does not retry an error the runtime does not mark retryable", async () => {
+    const { key } = await keyWithInventory(10);
+    const get = failingNamespace(new Error("storage operation failed"));
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const res = await call("/api/v1/inventory", { key });
     expect(res.status).toBe(200);
@@ -196,7 +205,9 @@ describe("when the quota counter cannot be reached", () => {
     const { id, key } = await keyWithInventory(10);
     const real = env.QUOTA.get.bind(env.QUOTA);
     const get = vi.spyOn(env.QUOTA, "get");
-    get.mockImplementationOnce(() => ({ acquire: () => Promise.reject(new Error("transient")) }) as unknown as ReturnType<typeof real>);
+    get.mockImplementationOnce(
+      () => ({ acquire: () => Promise.reject(Object.assign(new Error("transient"), { retryable: true })) }) as unknown as ReturnType<typeof real>,
+    );
     get.mockImplementation(real);
     const res = await call("/api/v1/inventory", { key });
     expect(res.status).toBe(200);

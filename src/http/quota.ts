@@ -99,16 +99,21 @@ export class LeaseTable {
 
 const leases = new LeaseTable();
 
-const isOverloaded = (error: unknown) => typeof error === "object" && error !== null && (error as { overloaded?: unknown }).overloaded === true;
+/** Durable Object errors say whether trying again can help; an overloaded object is never retried. */
+const isRetryable = (error: unknown) =>
+  typeof error === "object" && error !== null && (error as { retryable?: unknown }).retryable === true && (error as { overloaded?: unknown }).overloaded !== true;
 
-/** One retry on a fresh stub (a failed stub may stay broken), except when the object says it is overloaded. */
+/**
+ * One retry on a fresh stub (a failed stub may stay broken), only for errors the runtime marks
+ * retryable: `acquire` is not idempotent, so a retry after a lost reply can count a grant twice.
+ */
 function counterFor(namespace: Env["QUOTA"], keyId: string, limit: number, nowMs: number): Acquire {
   const call = (requested: number) => namespace.get(namespace.idFromName(keyId)).acquire(limit, nowMs, requested);
   return async (requested) => {
     try {
       return await call(requested);
     } catch (error) {
-      if (isOverloaded(error)) throw error;
+      if (!isRetryable(error)) throw error;
       return call(requested);
     }
   };
