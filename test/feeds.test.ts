@@ -25,7 +25,7 @@ describe("GET /api/v1/inventory", () => {
 
     const res = await call("/api/v1/inventory", { key });
     expect(res.status).toBe(200);
-    expect(res.headers.get("Cache-Control")).toBe("private, max-age=10");
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
     const body = await res.json<InventoryBody>();
     expect(body.count).toBe(3);
     expect(body.inventory.map((u) => [u.stock_number, u.days_in_stock])).toEqual([["N-95", 95], ["N-50", 50], ["N-10", 10]]);

@@ -11,13 +11,14 @@ const SALES_SUMMARY_LIMIT = 200;
 /**
  * Dealer tools poll these feeds, and the data behind them changes a few times a day, so each
  * isolate answers an organization's repeat reads from memory for a few seconds instead of asking
- * D1 every time. Clients are told the same through Cache-Control.
+ * D1 every time. Clients must not cache: the URL is the same for every key, and each response
+ * carries that call's quota figures.
  */
 export const FEED_MAX_AGE_SECONDS = 10;
 const FEED_CACHE = { ttlMs: FEED_MAX_AGE_SECONDS * 1000, maxEntries: 256 };
 const inventoryFeeds = new TtlCache<z.infer<typeof InventoryFeedSchema>>(FEED_CACHE);
 const salesSummaryFeeds = new TtlCache<z.infer<typeof SalesSummaryFeedSchema>>(FEED_CACHE);
-const CACHE_CONTROL = `private, max-age=${FEED_MAX_AGE_SECONDS}`;
+const CACHE_CONTROL = "no-store";
 
 export const inventory: RouteHandler<typeof getInventory, AppEnv> = async (c) => {
   const now = new Date();

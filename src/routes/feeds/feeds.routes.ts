@@ -36,7 +36,7 @@ export const SalesSummaryFeedSchema = z
 const feedHeaders = {
   ...RATE_LIMIT_HEADERS,
   "Cache-Control": {
-    description: "`private, max-age=10`: a feed may be served up to 10 seconds old.",
+    description: "`no-store`. The feed itself may be up to 10 seconds old: the service answers repeat reads from memory.",
     schema: { type: "string" as const },
   },
 };
