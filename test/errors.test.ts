@@ -43,6 +43,23 @@ describe("error contract", () => {
     expect(JSON.stringify(body)).not.toContain("SQLITE");
   });
 
+  it("logs the cause of a failed query but never its bound values", async () => {
+    vi.spyOn(env.DB, "prepare").mockImplementation(() => {
+      throw new Error("D1_ERROR: disk I/O error");
+    });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const res = await call("/api/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": "203.0.113.51" },
+      body: JSON.stringify({ email: "victim@corp.example", password: "hunter2-hunter2" }),
+    });
+    expect(res.status).toBe(500);
+    const lines = logged.mock.calls.map((args) => String(args[0])).join("\n");
+    expect(lines).toContain("disk I/O error");
+    expect(lines).not.toContain("victim@corp.example");
+    expect(lines).not.toContain("hunter2");
+  });
+
   it("puts X-Request-Id on every response and keeps a caller's own id", async () => {
     const res = await call("/api/moat/public", { headers: { "X-Request-Id": "caller-trace-123" } });
     expect(res.status).toBe(200);

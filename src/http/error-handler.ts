@@ -1,7 +1,8 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env";
-import { ApiError, type ErrorCode, ERROR_STATUS } from "./errors";
+import { ApiError, type ErrorCode } from "./errors";
+import { describeError, logEvent } from "./log";
 
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   const body = {
@@ -33,7 +34,7 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
       return errorResponse(c, new ApiError(code, message));
     }
   }
-  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), error: err instanceof Error ? err.name : "unknown", message: err instanceof Error ? err.message : undefined }));
+  logEvent("error", { event: "unhandled_error", request_id: c.get("requestId"), ...describeError(err) });
   return errorResponse(c, new ApiError("internal_error", "An unexpected error occurred."));
 };
 
@@ -48,4 +49,3 @@ export const onMethodNotAllowed = (c: Context<AppEnv>, methods: string[]) =>
     }),
   );
 
-export { ERROR_STATUS };

@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { leaseCap, nextLeaseRequest, nextResetMs, type QuotaGrant, secondsUntilReset, utcDay } from "../engines/quota/policy";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
+import { describeError, logEvent } from "./log";
 
 export const RATE_LIMIT_EXPOSED_HEADERS = ["X-Service-RateLimit-Limit", "X-Service-RateLimit-Remaining", "X-Service-RateLimit-Reset", "Retry-After"];
 
@@ -136,17 +137,7 @@ export const meterQuota = createMiddleware<AppEnv>(async (c, next) => {
   };
 
   const unavailable = (decision: string) => (error: unknown) =>
-    console.warn(
-      JSON.stringify({
-        level: "warn",
-        event: "quota_counter_unavailable",
-        decision,
-        request_id: c.var.requestId,
-        key_id: principal.keyId,
-        error: error instanceof Error ? error.name : "unknown",
-        message: error instanceof Error ? error.message : undefined,
-      }),
-    );
+    logEvent("warn", { event: "quota_counter_unavailable", decision, request_id: c.var.requestId, key_id: principal.keyId, ...describeError(error) });
   const acquire = counterFor(c.env.QUOTA, principal.keyId, limit, nowMs);
   // A failed lease ahead of need costs nothing now: the requests that find no tokens ask themselves.
   const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work.catch(unavailable("lease_skipped")));

@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Database } from "./app-env";
 import { DEAL_TOOL_ENDPOINTS, type EndpointName } from "./endpoints";
+import { describeError, logEvent } from "./log";
 import { recordUsage, type UsageSnapshot } from "../db/queries/usage";
 
 /**
@@ -52,7 +53,7 @@ class UsageBuffer {
     this.snapshot = { keys: new Map(), platform: new Map() };
     if (pending.keys.size === 0 && pending.platform.size === 0) return Promise.resolve();
     return recordUsage(db, pending).catch((error: unknown) => {
-      console.error(JSON.stringify({ level: "error", event: "usage_flush_failed", error: error instanceof Error ? error.message : "unknown" }));
+      logEvent("error", { event: "usage_flush_failed", ...describeError(error) });
       this.merge(pending);
     });
   }

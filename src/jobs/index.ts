@@ -1,4 +1,5 @@
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
+import { logEvent } from "../http/log";
 
 type Job = (env: Env, now: Date) => Promise<void>;
 
@@ -13,7 +14,7 @@ export const JOBS: Readonly<Record<string, Job>> = {
 export async function runScheduledJob(cron: string, env: Env, now: Date): Promise<void> {
   const job = JOBS[cron];
   if (!job) {
-    console.log(JSON.stringify({ level: "info", cron, message: "no job registered for this schedule" }));
+    logEvent("info", { event: "no_job_for_schedule", cron });
     return;
   }
   await job(env, now);

@@ -2,6 +2,7 @@ import { apiKeyDisplayPrefix, generateApiKey, newId, sha256Hex } from "../../cre
 import { type ApiKeyMetadata, insertApiKey, listApiKeys, revokeApiKey } from "../../db/queries/api-keys";
 import type { Database } from "../../http/app-env";
 import { apiKeyCache } from "../../http/auth";
+import { describeError, logEvent } from "../../http/log";
 import type { KeyManager } from "../../http/staff-auth";
 import type { CreateKeySchema } from "./keys.routes";
 import type { z } from "@hono/zod-openapi";
@@ -45,7 +46,7 @@ async function usageToday(env: Env, row: ApiKeyMetadata, nowMs: number): Promise
     const { used } = await env.QUOTA.get(env.QUOTA.idFromName(row.id)).usage(nowMs);
     return used;
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", event: "quota_usage_read_failed", key_prefix: row.keyPrefix, message: err instanceof Error ? err.message : String(err) }));
+    logEvent("error", { event: "quota_usage_read_failed", key_prefix: row.keyPrefix, ...describeError(err) });
     return null;
   }
 }
