@@ -44,9 +44,9 @@ describe("error contract", () => {
   });
 
   it("logs the cause of a failed query but never its bound values", async () => {
-    vi.spyOn(env.DB, "prepare").mockImplementation(() => {
-      throw new Error("D1_ERROR: disk I/O error");
-    });
+    const failing = () => Promise.reject(new Error("D1_ERROR: disk I/O error"));
+    const statement = { all: failing, raw: failing, first: failing, run: failing, bind: () => statement };
+    vi.spyOn(env.DB, "prepare").mockReturnValue(statement as unknown as D1PreparedStatement);
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const res = await call("/api/auth/login", {
       method: "POST",
