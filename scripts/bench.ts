@@ -75,7 +75,10 @@ function serve(): Miniflare {
     d1Databases: { DB: "bench-db" },
     durableObjects: { QUOTA: { className: "QuotaCounter", useSQLite: true } },
     // The real binding allows 120 a minute per client; the benchmark measures the route, not 429s.
-    ratelimits: { PUBLIC_RATE_LIMITER: { namespace_id: "1001", simple: { limit: 1_000_000_000, period: 60 as const } } },
+    ratelimits: {
+      PUBLIC_RATE_LIMITER: { namespace_id: "1001", simple: { limit: 1_000_000_000, period: 60 as const } },
+      LOGIN_RATE_LIMITER: { namespace_id: "1002", simple: { limit: 10, period: 60 as const } },
+    },
     queueProducers: { WEBHOOKS: "webhooks" },
     bindings: { ENVIRONMENT: "bench", STAFF_ALLOWED_ORIGINS: "https://staff.bench.test" },
   };

@@ -56,6 +56,28 @@ describe("POST /api/auth/login", () => {
     expect((await loginRequest(user.email.toUpperCase(), user.password)).status).toBe(200);
   });
 
+  it("finds a staff user whose stored address has capitals", async () => {
+    const user = await createStaffUser((await createOrg()).id);
+    await env.DB.prepare("UPDATE staff_users SET email = ? WHERE id = ?").bind(user.email.replace(/^usr/, "Usr"), user.id).run();
+    expect((await loginRequest(user.email, user.password)).status).toBe(200);
+  });
+
+  it("slows password guessing on one account, whatever the client address", async () => {
+    const user = await createStaffUser((await createOrg()).id);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await loginRequest(user.email, `guess-${i}`, { "CF-Connecting-IP": `198.18.0.${i + 1}` });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    const limited = await loginRequest(user.email, user.password, { "CF-Connecting-IP": "198.18.1.1" });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("Retry-After")).toBe("60");
+    expect(await limited.json<ErrorBody>()).toMatchObject({ error: "rate_limited" });
+    const other = await createStaffUser((await createOrg()).id);
+    expect((await loginRequest(other.email, other.password, { "CF-Connecting-IP": "198.18.1.1" })).status).toBe(200);
+  });
+
   it("answers a wrong password and an unknown email with the same 401", async () => {
     const user = await createStaffUser((await createOrg()).id);
     const wrong = await loginRequest(user.email, "not-the-password");

@@ -16,7 +16,13 @@ function derive(password: string, pepper: string, salt: Buffer, params: typeof D
   );
 }
 
+/** A missing pepper would hash as if it were empty and silently break every hash once it is set. */
+function requirePepper(pepper: string): void {
+  if (!pepper) throw new Error("PASSWORD_PEPPER is not configured");
+}
+
 export async function hashPassword(password: string, pepper: string): Promise<string> {
+  requirePepper(pepper);
   const salt = Buffer.from(crypto.getRandomValues(new Uint8Array(16)));
   const { N, r, p } = DEFAULT_PARAMS;
   const key = await derive(password, pepper, salt, DEFAULT_PARAMS);
@@ -24,6 +30,7 @@ export async function hashPassword(password: string, pepper: string): Promise<st
 }
 
 export async function verifyPassword(password: string, pepper: string, stored: string): Promise<boolean> {
+  requirePepper(pepper);
   const [scheme, N, r, p, salt, hash] = stored.split("$");
   if (scheme !== "scrypt" || !hash) return false;
   const expected = Buffer.from(hash, "base64");

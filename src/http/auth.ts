@@ -22,6 +22,7 @@ export const apiKeyCache = new TtlCache<ApiKeyRecord | null>(CREDENTIAL_CACHE);
 const legacyTokenCache = new TtlCache<{ id: string; orgId: string } | null>(CREDENTIAL_CACHE);
 
 const unauthorized = (message: string) => new ApiError("unauthorized", message);
+const LEGACY_TOKEN_PATTERN = new RegExp(`^${LEGACY_TOKEN_PREFIX}[0-9A-Za-z]{16,64}$`);
 
 /**
  * Authenticates a `/api/v1/*` call for one endpoint. `lak_` keys work everywhere their scopes
@@ -54,6 +55,7 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
       if (!options.legacy) {
         throw unauthorized(`This endpoint requires the ${API_KEY_HEADER} header; ${LEGACY_TOKEN_HEADER} is accepted on inventory and sales-summary only.`);
       }
+      if (!LEGACY_TOKEN_PATTERN.test(legacyToken)) throw unauthorized(`The ${LEGACY_TOKEN_HEADER} header does not hold a valid svc_live_ token.`);
       const hash = await sha256Hex(legacyToken);
       const record = await legacyTokenCache.get(hash, nowMs, () => findActiveLegacyTokenByHash(db, hash));
       if (!record) throw unauthorized("This token is unknown or has been revoked.");

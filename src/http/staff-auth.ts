@@ -150,6 +150,10 @@ export const limitLoginAttempts = createMiddleware<AppEnv>(async (c, next) => {
  * session, replacing the one the browser held, so a session id planted before login is useless.
  */
 export async function logIn(c: Context<AppEnv>, email: string, password: string) {
+  const { success } = await c.env.LOGIN_RATE_LIMITER.limit({ key: email });
+  if (!success) {
+    throw new ApiError("rate_limited", "Too many login attempts for this account; try again in a minute.", { headers: { "Retry-After": "60" } });
+  }
   const db = c.var.db;
   const user = await findStaffUserByEmail(db, email);
   const passwordOk = await verifyPassword(password, c.env.PASSWORD_PEPPER, user?.passwordHash ?? DUMMY_PASSWORD_HASH);

@@ -4,7 +4,8 @@ interface Entry<T> {
 }
 
 /**
- * A per-isolate memo with a fixed lifetime per entry. Concurrent misses each load for themselves:
+ * A per-isolate memo with a fixed lifetime per entry. A null load is not remembered, so a flood of
+ * unknown keys cannot push known ones out. Concurrent misses each load for themselves:
  * sharing one in-flight load between requests would make one request await another's I/O, which
  * workerd refuses ("Cannot perform I/O on behalf of a different request").
  */
@@ -17,6 +18,7 @@ export class TtlCache<T> {
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > nowMs) return hit.value;
     const value = await load();
+    if (value === null) return value;
     this.entries.delete(key);
     if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, { value, expiresAt: nowMs + this.options.ttlMs });

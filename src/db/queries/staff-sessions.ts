@@ -1,4 +1,4 @@
-import { and, eq, lte, or } from "drizzle-orm";
+import { and, eq, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../http/app-env";
 import { staffSessions, staffUsers } from "../schema";
@@ -11,7 +11,8 @@ export async function findStaffUserByEmail(db: Database, email: string) {
   const [row] = await db
     .select({ id: staffUsers.id, orgId: staffUsers.orgId, email: staffUsers.email, name: staffUsers.name, passwordHash: staffUsers.passwordHash })
     .from(staffUsers)
-    .where(eq(staffUsers.email, email))
+    // Stored addresses may carry capitals (rows can be written by hand); callers pass lower case.
+    .where(sql`lower(${staffUsers.email}) = ${email}`)
     .limit(1);
   return row ?? null;
 }
