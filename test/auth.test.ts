@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, createApiKey, createLegacyToken, createOrg, createStore } from "./helpers/factories";
+import { probeApp } from "./helpers/probe-app";
 
 async function errorOf(res: Response) {
   return (await res.json<{ error: string; message: string }>());
@@ -81,10 +82,19 @@ describe("legacy svc_live_ tokens", async () => {
     expect(res.headers.get("X-Service-RateLimit-Limit")).toBeNull();
   });
 
-  it("are refused on an endpoint outside the two legacy feeds", async () => {
+  it("are refused on any /api/v1 endpoint outside the two legacy feeds, with a pointer to the right header", async () => {
+    const res = await probeApp("market-pulse").request("", { "X-Api-Token": token });
+    expect(res.status).toBe(401);
+    const body = await errorOf(res);
+    expect(body.error).toBe("unauthorized");
+    expect(body.message).toMatch(/X-Service-API-Key/);
+    const { key } = await createApiKey(org.id);
+    expect((await probeApp("market-pulse").request("", { "X-Service-API-Key": key })).status).toBe(200);
+  });
+
+  it("are refused outside /api/v1 too", async () => {
     const res = await call("/api/public-api/keys", { headers: { "X-Api-Token": token } });
     expect(res.status).toBe(401);
-    expect((await errorOf(res)).error).toBe("unauthorized");
   });
 
   it("are refused when unknown", async () => {

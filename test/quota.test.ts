@@ -1,13 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
 import { env } from "cloudflare:workers";
-import { requestId } from "hono/request-id";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../src/db/client";
 import { DAY_MS, nextResetMs } from "../src/engines/quota/policy";
-import { onError } from "../src/http/error-handler";
-import { guard } from "../src/http/guard";
-import { createRouter } from "../src/http/router";
 import { call, createApiKey, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
+import { probeApp } from "./helpers/probe-app";
 
 const counter = (keyId: string) => env.QUOTA.get(env.QUOTA.idFromName(keyId));
 
@@ -102,24 +97,7 @@ describe("daily quota on /api/v1/*", () => {
   it("counts an authenticated request that then fails validation, and gives it the rate-limit headers", async () => {
     const { id, key } = await keyWithInventory(10);
     // No /api/v1 route takes input yet, so a router wired like the real ones stands in for one that does.
-    const probe = createRouter();
-    probe.use(requestId({ headerName: "X-Request-Id" }));
-    probe.use(async (c, next) => {
-      c.set("db", getDb(c.env.DB));
-      await next();
-    });
-    probe.openapi(
-      createRoute({
-        method: "get",
-        path: "/api/v1/probe",
-        middleware: guard("inventory"),
-        request: { query: z.object({ n: z.coerce.number().int() }) },
-        responses: { 200: { description: "ok", content: { "application/json": { schema: z.object({ n: z.int() }) } } } },
-      }),
-      (c) => c.json({ n: c.req.valid("query").n }, 200),
-    );
-    probe.onError(onError);
-    const res = await probe.request("/api/v1/probe?n=abc", { headers: { "X-Service-API-Key": key } }, env);
+    const res = await probeApp("inventory").request("?n=abc", { "X-Service-API-Key": key });
     expect(res.status).toBe(422);
     expect(res.headers.get("X-Service-RateLimit-Remaining")).toBe("9");
     expect(res.headers.get("X-Service-RateLimit-Limit")).toBe("10");
