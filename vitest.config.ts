@@ -14,7 +14,6 @@ export default defineConfig(async () => {
           // Fixed test values, so a developer's .dev.vars never changes what the tests see.
           bindings: {
             TEST_MIGRATIONS: migrations,
-            ENVIRONMENT: "test",
             STAFF_ALLOWED_ORIGINS: "https://staff.example.test",
             PASSWORD_PEPPER: "test-pepper",
           },

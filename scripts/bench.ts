@@ -10,12 +10,12 @@
  * baseline. `--json` ends the output with one line holding those figures. Any answer other than
  * 2xx aborts the run.
  */
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { runWrangler } from "./lib/local-d1";
 import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../src/credentials/tokens";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -49,11 +49,7 @@ interface Figures {
 
 /** The Worker exactly as `wrangler deploy` bundles it. */
 function build(): void {
-  execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", OUT_DIR], {
-    cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  runWrangler(["deploy", "--dry-run", "--outdir", OUT_DIR], { captureStdout: true });
 }
 
 function compatibilityDate(): string {
@@ -80,7 +76,7 @@ function serve(): Miniflare {
       LOGIN_RATE_LIMITER: { namespace_id: "1002", simple: { limit: 10, period: 60 as const } },
     },
     queueProducers: { WEBHOOKS: "webhooks" },
-    bindings: { ENVIRONMENT: "bench", STAFF_ALLOWED_ORIGINS: "https://staff.bench.test" },
+    bindings: { STAFF_ALLOWED_ORIGINS: "https://staff.bench.test", PASSWORD_PEPPER: "bench-pepper" },
   };
   return new Miniflare(
     convertV4MiniflareOptions({
@@ -123,7 +119,7 @@ async function migrateAndSeed(mf: Miniflare): Promise<{ key: string; legacyToken
     ),
     db.prepare(
       `INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by)
-       VALUES ('key_bench', 'org_bench', ?, ?, 'bench', '["read"]', NULL, 1000000, 'bench')`,
+       VALUES ('key_bench', 'org_bench', ?, ?, 'bench', '["read"]', NULL, 1000000000, 'bench')`,
     ).bind(await sha256Hex(key), apiKeyDisplayPrefix(key)),
     db.prepare("INSERT INTO legacy_tokens (id, org_id, token_hash, label) VALUES ('lgt_bench', 'org_bench', ?, 'bench')").bind(await sha256Hex(legacyToken)),
   ]);

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
-import { WRANGLER_BIN, applyLocalMigrations, queryLocal, wranglerEnv } from "./lib/local-d1";
+import { WRANGLER_BIN, applyLocalMigrations, wranglerEnv } from "./lib/local-d1";
+import { d1Execute } from "./lib/wrangler-d1";
 import { DEV_PORT, publishDemoCredentials, seedLocalDemoData, todayUtc } from "./lib/demo-seed";
 import { REPO_ROOT } from "./lib/repo-root";
 
@@ -10,7 +11,7 @@ async function main() {
   ensureDevVars();
   const secrets = readDemoSecrets();
   applyLocalMigrations();
-  const [{ n: organizationCount }] = queryLocal<{ n: number }>("SELECT count(*) AS n FROM organizations");
+  const [{ n: organizationCount }] = d1Execute<{ n: number }>("SELECT count(*) AS n FROM organizations", { remote: false });
   if (organizationCount === 0) {
     const { referenceDate, rowCounts } = await seedLocalDemoData(secrets, todayUtc());
     console.log(`Empty database: seeded the demo data as of ${referenceDate} (${rowCounts.inventory_units} units, ${rowCounts.deals} deals).`);

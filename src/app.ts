@@ -37,7 +37,7 @@ export function createApp() {
     openCors({
       allowMethods: ["GET", "POST", "OPTIONS"],
       allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type"],
-      exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id"],
+      exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id", "Deprecation", "Sunset", "Link"],
     }),
   );
   app.use("/api/auth/*", staffCors);

@@ -37,9 +37,3 @@ export function applyLocalMigrations(): void {
 export function executeLocalSqlFile(file: string): void {
   runWrangler(["d1", "execute", "DB", "--local", "--file", path.relative(REPO_ROOT, file)], { captureStdout: true });
 }
-
-export function queryLocal<Row>(sql: string): Row[] {
-  const output = runWrangler(["d1", "execute", "DB", "--local", "--command", sql, "--json"], { captureStdout: true });
-  const batches = JSON.parse(output) as { results: Row[] }[];
-  return batches.flatMap((batch) => batch.results);
-}

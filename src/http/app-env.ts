@@ -7,7 +7,7 @@ export type Database = DrizzleD1Database<typeof schema> & { $client: D1Database 
 
 /** Who is calling, once a credential has been checked; every query below it is scoped by `orgId`. */
 export type Principal =
-  | { kind: "api_key"; keyId: string; orgId: string; keyPrefix: string; scopes: string[] | null; dailyLimit: number }
+  | { kind: "api_key"; keyId: string; orgId: string; dailyLimit: number }
   | { kind: "legacy_token"; tokenId: string; orgId: string };
 
 export interface AppVariables extends RequestIdVariables {

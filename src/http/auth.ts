@@ -4,7 +4,7 @@ import { LEGACY_TOKEN_PREFIX, isWellFormedApiKey, sha256Hex } from "../credentia
 import type { AppEnv } from "./app-env";
 import { TtlCache } from "./ttl-cache";
 import type { EndpointName } from "./endpoints";
-import { ApiError } from "./errors";
+import { ApiError, unauthorized } from "./errors";
 
 export const API_KEY_HEADER = "X-Service-API-Key";
 export const LEGACY_TOKEN_HEADER = "X-Api-Token";
@@ -21,7 +21,6 @@ const CREDENTIAL_CACHE = { ttlMs: 60_000, maxEntries: 10_000 };
 export const apiKeyCache = new TtlCache<ApiKeyRecord | null>(CREDENTIAL_CACHE);
 const legacyTokenCache = new TtlCache<{ id: string; orgId: string } | null>(CREDENTIAL_CACHE);
 
-const unauthorized = (message: string) => new ApiError("unauthorized", message);
 const LEGACY_TOKEN_PATTERN = new RegExp(`^${LEGACY_TOKEN_PREFIX}[0-9A-Za-z]{16,64}$`);
 
 /**
@@ -47,7 +46,7 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
       if (record.scopes && !record.scopes.includes(endpoint)) {
         throw new ApiError("forbidden", `This key's scopes do not include the ${endpoint} endpoint.`);
       }
-      c.set("principal", { kind: "api_key", keyId: record.id, orgId: record.orgId, keyPrefix: record.keyPrefix, scopes: record.scopes, dailyLimit: record.dailyLimit });
+      c.set("principal", { kind: "api_key", keyId: record.id, orgId: record.orgId, dailyLimit: record.dailyLimit });
       return next();
     }
 

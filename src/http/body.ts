@@ -4,7 +4,6 @@ import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
-export const TRADE_APPRAISAL_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export const limitBody = (maxSize: number) =>
   bodyLimit({

@@ -37,6 +37,8 @@ export class ApiError extends Error {
   }
 }
 
+export const unauthorized = (message: string) => new ApiError("unauthorized", message);
+
 export const ErrorSchema = z
   .object({
     error: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).openapi({ example: "unauthorized" }),
@@ -49,7 +51,8 @@ export const ErrorSchema = z
   })
   .openapi("Error");
 
-const errorResponse = (description: string) => ({
+/** An error response for the OpenAPI document: the one error body, described for this status. */
+export const errorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: ErrorSchema } },
 });

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ErrorSchema } from "./errors";
+import { LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER } from "./quota";
 
 export const SECURITY_SCHEMES = {
   ServiceApiKey: { type: "apiKey", in: "header", name: "X-Service-API-Key", description: "A `lak_` key; metered against its daily quota." },
@@ -18,9 +19,9 @@ export const legacySecurity = [{ LegacyToken: [] }];
 
 /** On every metered response, whatever its status. */
 export const RATE_LIMIT_HEADERS = {
-  "X-Service-RateLimit-Limit": { description: "The key's daily request limit.", schema: { type: "integer" } },
-  "X-Service-RateLimit-Remaining": { description: "Requests left today (UTC).", schema: { type: "integer" } },
-  "X-Service-RateLimit-Reset": { description: "Next 00:00 UTC, as Unix seconds.", schema: { type: "integer" } },
+  [LIMIT_HEADER]: { description: "The key's daily request limit.", schema: { type: "integer" } },
+  [REMAINING_HEADER]: { description: "Requests left today (UTC).", schema: { type: "integer" } },
+  [RESET_HEADER]: { description: "Next 00:00 UTC, as Unix seconds.", schema: { type: "integer" } },
 } as const;
 
 const QuotaExceededSchema = ErrorSchema.extend({

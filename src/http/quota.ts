@@ -4,7 +4,10 @@ import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 import { describeError, logEvent } from "./log";
 
-export const RATE_LIMIT_EXPOSED_HEADERS = ["X-Service-RateLimit-Limit", "X-Service-RateLimit-Remaining", "X-Service-RateLimit-Reset", "Retry-After"];
+export const LIMIT_HEADER = "X-Service-RateLimit-Limit";
+export const REMAINING_HEADER = "X-Service-RateLimit-Remaining";
+export const RESET_HEADER = "X-Service-RateLimit-Reset";
+export const RATE_LIMIT_EXPOSED_HEADERS = [LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER, "Retry-After"];
 
 const MAX_KEYS = 10_000;
 
@@ -132,8 +135,8 @@ export const meterQuota = createMiddleware<AppEnv>(async (c, next) => {
   const nowMs = Date.now();
   const limit = principal.dailyLimit;
   const headers: Record<string, string> = {
-    "X-Service-RateLimit-Limit": String(limit),
-    "X-Service-RateLimit-Reset": String(nextResetMs(nowMs) / 1000),
+    [LIMIT_HEADER]: String(limit),
+    [RESET_HEADER]: String(nextResetMs(nowMs) / 1000),
   };
 
   const unavailable = (decision: string) => (error: unknown) =>
@@ -151,11 +154,11 @@ export const meterQuota = createMiddleware<AppEnv>(async (c, next) => {
 
   if (decision && !decision.admitted) {
     throw new ApiError("daily_rate_limit_reached", "daily rate limit reached", {
-      headers: { ...headers, "X-Service-RateLimit-Remaining": "0", "Retry-After": String(secondsUntilReset(nowMs)) },
+      headers: { ...headers, [REMAINING_HEADER]: "0", "Retry-After": String(secondsUntilReset(nowMs)) },
       body: { reset_at: new Date(nextResetMs(nowMs)).toISOString(), limit, used: decision.used },
     });
   }
-  if (decision) headers["X-Service-RateLimit-Remaining"] = String(decision.remaining);
+  if (decision) headers[REMAINING_HEADER] = String(decision.remaining);
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   await next();
 });

@@ -14,7 +14,7 @@ import {
 } from "../engines/sessions/session-expiry";
 import type { AppEnv } from "./app-env";
 import { isJsonContentType, METHODS_WITH_BODY } from "./body";
-import { ApiError } from "./errors";
+import { ApiError, unauthorized } from "./errors";
 
 /** Sent as `__Host-session`: the prefix makes the browser insist on Secure, Path=/ and no Domain. */
 export const SESSION_COOKIE = "session";
@@ -37,7 +37,6 @@ declare module "./app-env" {
   }
 }
 
-const unauthorized = (message: string) => new ApiError("unauthorized", message);
 
 function isAllowedOrigin(env: Env, origin: string | undefined): origin is string {
   if (!origin) return false;

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv, Database } from "./app-env";
+import type { AppEnv, Database, Principal } from "./app-env";
 import { DEAL_TOOL_ENDPOINTS, type EndpointName } from "./endpoints";
 import { describeError, logEvent } from "./log";
 import { recordUsage, type UsageSnapshot } from "../db/queries/usage";
@@ -11,23 +11,24 @@ import { recordUsage, type UsageSnapshot } from "../db/queries/usage";
  */
 const FLUSH_INTERVAL_MS = 10_000;
 
-const utcDay = (nowMs: number) => new Date(nowMs).toISOString().slice(0, 10);
+const isoDay = (nowMs: number) => new Date(nowMs).toISOString().slice(0, 10);
 
 class UsageBuffer {
   private snapshot: UsageSnapshot = { keys: new Map(), platform: new Map() };
   private lastFlushMs = 0;
 
   recordResponse(nowMs: number, status: number): void {
-    const day = utcDay(nowMs);
+    const day = isoDay(nowMs);
     const entry = this.snapshot.platform.get(day) ?? { requests: 0, serverErrors: 0 };
     entry.requests += 1;
     if (status >= 500) entry.serverErrors += 1;
     this.snapshot.platform.set(day, entry);
   }
 
-  recordAuthenticatedCall(nowMs: number, keyId: string, orgId: string, dealToolCall: boolean): void {
-    const id = `${utcDay(nowMs)}|${keyId}`;
-    const entry = this.snapshot.keys.get(id) ?? { orgId, requests: 0, dealToolCalls: 0, lastUsedAt: "" };
+  recordAuthenticatedCall(nowMs: number, principal: Principal, dealToolCall: boolean): void {
+    const credentialId = principal.kind === "api_key" ? principal.keyId : principal.tokenId;
+    const id = `${isoDay(nowMs)}|${credentialId}`;
+    const entry = this.snapshot.keys.get(id) ?? { orgId: principal.orgId, isApiKey: principal.kind === "api_key", requests: 0, dealToolCalls: 0, lastUsedAt: "" };
     entry.requests += 1;
     if (dealToolCall) entry.dealToolCalls += 1;
     entry.lastUsedAt = new Date(nowMs).toISOString();
@@ -78,7 +79,7 @@ class UsageBuffer {
 
 export const usageBuffer = new UsageBuffer();
 
-/** Outermost middleware: counts every answered request, and every admitted authenticated call. */
+/** Runs around every route (after the request id and headers): counts every answered request, and every admitted authenticated call. */
 export const trackUsage = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const nowMs = Date.now();
@@ -87,9 +88,8 @@ export const trackUsage = createMiddleware<AppEnv>(async (c, next) => {
   const principal = c.get("principal");
   const endpoint = c.get("endpoint") as EndpointName | undefined;
   if (principal && status !== 429) {
-    const id = principal.kind === "api_key" ? principal.keyId : principal.tokenId;
     const dealToolCall = endpoint !== undefined && DEAL_TOOL_ENDPOINTS.has(endpoint) && status < 400;
-    usageBuffer.recordAuthenticatedCall(nowMs, id, principal.orgId, dealToolCall);
+    usageBuffer.recordAuthenticatedCall(nowMs, principal, dealToolCall);
   }
   if (usageBuffer.isDue(nowMs)) c.executionCtx.waitUntil(usageBuffer.flush(c.get("db"), nowMs));
 });

@@ -5,7 +5,6 @@ import { apiKeys, brokerTokens, legacyTokens } from "../schema";
 export interface ApiKeyRecord {
   id: string;
   orgId: string;
-  keyPrefix: string;
   scopes: string[] | null;
   dailyLimit: number;
 }
@@ -13,7 +12,7 @@ export interface ApiKeyRecord {
 /** Looked up by hash, so no secret is ever compared character by character. Revoked keys are not found. */
 export async function findActiveApiKeyByHash(db: Database, keyHash: string): Promise<ApiKeyRecord | null> {
   const [row] = await db
-    .select({ id: apiKeys.id, orgId: apiKeys.orgId, keyPrefix: apiKeys.keyPrefix, scopes: apiKeys.scopes, dailyLimit: apiKeys.dailyLimit })
+    .select({ id: apiKeys.id, orgId: apiKeys.orgId, scopes: apiKeys.scopes, dailyLimit: apiKeys.dailyLimit })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
     .limit(1);

@@ -3,8 +3,8 @@ import type { Database } from "../../http/app-env";
 import { apiKeys, keyUsageDaily, platformDaily } from "../schema";
 
 export interface UsageSnapshot {
-  /** Keyed by `${day}|${keyId}`. */
-  keys: Map<string, { orgId: string; requests: number; dealToolCalls: number; lastUsedAt: string }>;
+  /** Keyed by `${day}|${credential id}`: a `lak_` key, or a legacy token (which has no last-used column). */
+  keys: Map<string, { orgId: string; isApiKey: boolean; requests: number; dealToolCalls: number; lastUsedAt: string }>;
   platform: Map<string, { requests: number; serverErrors: number }>;
 }
 
@@ -38,8 +38,10 @@ export async function recordUsage(db: Database, snapshot: UsageSnapshot): Promis
             dealToolCalls: sql`${keyUsageDaily.dealToolCalls} + ${counts.dealToolCalls}`,
           },
         }),
-      db.update(apiKeys).set({ lastUsedAt: counts.lastUsedAt }).where(sql`${apiKeys.id} = ${keyId} AND ${apiKeys.orgId} = ${counts.orgId}`),
     );
+    if (counts.isApiKey) {
+      statements.push(db.update(apiKeys).set({ lastUsedAt: counts.lastUsedAt }).where(sql`${apiKeys.id} = ${keyId} AND ${apiKeys.orgId} = ${counts.orgId}`));
+    }
   }
   const [first, ...rest] = statements;
   if (first) await db.batch([first, ...rest]);

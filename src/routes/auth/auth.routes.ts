@@ -1,9 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
-import { ErrorSchema, validationErrorResponse } from "../../http/errors";
+import { errorResponse, validationErrorResponse } from "../../http/errors";
 import { limitLoginAttempts, sameOriginStaffWrite } from "../../http/staff-auth";
 
-const error = (description: string) => ({ description, content: { "application/json": { schema: ErrorSchema } } });
 
 export const LoginSchema = z
   .object({
@@ -39,11 +38,11 @@ export const login = createRoute({
       headers: { "Set-Cookie": { description: "`__Host-session=…; Path=/; Secure; HttpOnly; SameSite=Lax`", schema: { type: "string" } } },
       content: { "application/json": { schema: StaffSessionSchema } },
     },
-    400: error("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
-    401: error("Unknown email or wrong password; the two are not told apart (`unauthorized`)."),
-    413: error("The body is over the size limit (`payload_too_large`)."),
+    400: errorResponse("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
+    401: errorResponse("Unknown email or wrong password; the two are not told apart (`unauthorized`)."),
+    413: errorResponse("The body is over the size limit (`payload_too_large`)."),
     ...validationErrorResponse,
-    429: error("Too many login attempts from this client (`rate_limited`)."),
+    429: errorResponse("Too many login attempts from this client (`rate_limited`)."),
   },
 });
 
@@ -59,6 +58,6 @@ export const logout = createRoute({
   middleware: [sameOriginStaffWrite] as const,
   responses: {
     204: { description: "Logged out." },
-    403: error("Not `application/json`, or the `Origin` is missing or not allowed (`forbidden`)."),
+    403: errorResponse("Not `application/json`, or the `Origin` is missing or not allowed (`forbidden`)."),
   },
 });

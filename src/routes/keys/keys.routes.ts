@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
 import { ENDPOINT_NAMES } from "../../http/endpoints";
-import { ErrorSchema, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
+import { errorResponse, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
 import { requireStaffOrBroker } from "../../http/staff-auth";
 
 /** The documented permission set. Every key reads; nothing else exists yet. */
@@ -9,12 +9,11 @@ export const PERMISSIONS = ["read"] as const;
 export const DEFAULT_RATE_LIMIT = 100;
 export const MAX_RATE_LIMIT = 1_000_000;
 
-const error = (description: string) => ({ description, content: { "application/json": { schema: ErrorSchema } } });
 
 const keyManagementErrors = {
-  401: error("No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`)."),
-  403: error("A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`)."),
-  500: error("Unexpected server error (`internal_error`)."),
+  401: errorResponse("No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`)."),
+  403: errorResponse("A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`)."),
+  500: errorResponse("Unexpected server error (`internal_error`)."),
 } as const;
 
 const keyManagementSecurity: Record<string, string[]>[] = [{ StaffSession: [] }, { BrokerToken: [] }];
@@ -89,7 +88,7 @@ export const createKey = createRoute({
       description: "Created. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: CreatedKeySchema } },
     },
-    400: error("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
+    400: errorResponse("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
     ...keyManagementErrors,
     ...payloadTooLargeResponse,
     ...validationErrorResponse,

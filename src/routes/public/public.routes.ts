@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ErrorSchema } from "../../http/errors";
+import { errorResponse } from "../../http/errors";
 import { publicAccess } from "../../http/public-access";
 
 export const PlatformStatsSchema = z
@@ -33,9 +33,7 @@ export const MarketFeedSchema = z
   })
   .openapi("MarketFeed");
 
-const rateLimited = {
-  429: { description: "This client made too many requests (`rate_limited`).", content: { "application/json": { schema: ErrorSchema } } },
-};
+const rateLimited = { 429: errorResponse("This client made too many requests (`rate_limited`).") };
 
 export const getStats = createRoute({
   method: "get",
