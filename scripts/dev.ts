@@ -21,7 +21,9 @@ async function main() {
   const server = spawn(process.execPath, [WRANGLER_BIN, "dev", "--port", String(DEV_PORT), "--ip", "127.0.0.1"], {
     cwd: REPO_ROOT,
     stdio: "inherit",
-    env: wranglerEnv({ X_LOCAL_OBSERVABILITY: "false" }),
+    // No local trace store (it grows with every request), and no download of Cloudflare's
+    // `request.cf` sample: nothing here reads it, and offline machines would log an error for it.
+    env: wranglerEnv({ X_LOCAL_OBSERVABILITY: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }),
   });
   // A supervisor that signals only this process (not the whole group) must still stop wrangler and workerd.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => server.kill(signal));
