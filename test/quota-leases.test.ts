@@ -26,6 +26,18 @@ function backgroundWork() {
   return { background: (work: Promise<unknown>) => void pending.push(work), settled: () => Promise.allSettled(pending) };
 }
 
+/** A lease table that has served five requests at `nowMs`, each followed by its background lease. */
+async function afterFiveRequests(limit: number, nowMs: number) {
+  const counter = fakeCounter(limit);
+  const work = backgroundWork();
+  const leases = new LeaseTable();
+  for (let i = 0; i < 5; i++) {
+    await leases.take("key", limit, nowMs, counter.acquireAt(nowMs), work.background);
+    await work.settled();
+  }
+  return { counter, work, leases };
+}
+
 describe("LeaseTable", () => {
   it("serves steady concurrent traffic on a large quota with about one counter call per lease", async () => {
     const limit = 1_000_000;
@@ -54,13 +66,7 @@ describe("LeaseTable", () => {
 
   it("reports what remains from the counter's last count plus the tokens still held", async () => {
     const limit = 1_000_000;
-    const counter = fakeCounter(limit);
-    const work = backgroundWork();
-    const leases = new LeaseTable();
-    for (let i = 0; i < 5; i++) {
-      await leases.take("key", limit, MIDNIGHT + 1, counter.acquireAt(MIDNIGHT + 1), work.background);
-      await work.settled();
-    }
+    const { counter, work, leases } = await afterFiveRequests(limit, MIDNIGHT + 1);
     const held = counter.used() - 5;
     expect(held).toBeGreaterThan(0);
     expect(await leases.take("key", limit, MIDNIGHT + 1, counter.acquireAt(MIDNIGHT + 1), work.background)).toEqual({
@@ -71,13 +77,7 @@ describe("LeaseTable", () => {
 
   it("drops tokens left from the day before at midnight and asks the counter for the new day", async () => {
     const limit = 1_000_000;
-    const counter = fakeCounter(limit);
-    const work = backgroundWork();
-    const leases = new LeaseTable();
-    for (let i = 0; i < 5; i++) {
-      await leases.take("key", limit, MIDNIGHT - 10, counter.acquireAt(MIDNIGHT - 10), work.background);
-      await work.settled();
-    }
+    const { counter, work, leases } = await afterFiveRequests(limit, MIDNIGHT - 10);
     expect(counter.used()).toBeGreaterThan(5);
     const decision = await leases.take("key", limit, MIDNIGHT, counter.acquireAt(MIDNIGHT), work.background);
     expect(counter.calls.at(-1)).toEqual({ nowMs: MIDNIGHT, requested: 1, granted: 1 });
