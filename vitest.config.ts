@@ -1,6 +1,14 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+
+/** The crons wrangler.toml schedules, so a test can hold src/jobs to the same set. */
+function wranglerCrons(): string[] {
+  const match = readFileSync(path.join(import.meta.dirname, "wrangler.toml"), "utf8").match(/^crons\s*=\s*(\[[^\]]*\])/m);
+  if (!match) throw new Error("wrangler.toml has no [triggers] crons");
+  return JSON.parse(match[1]);
+}
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
@@ -14,10 +22,10 @@ export default defineConfig(async () => {
           // Fixed test values, so a developer's .dev.vars never changes what the tests see.
           bindings: {
             TEST_MIGRATIONS: migrations,
+            TEST_WRANGLER_CRONS: wranglerCrons(),
             STAFF_ALLOWED_ORIGINS: "https://staff.example.test",
-            PASSWORD_PEPPER: "test-pepper",
+            PASSWORD_PEPPER: "test-pepper-not-a-secret",
           },
-          queueConsumers: { webhooks: { maxBatchTimeout: 0.05 } },
         },
       }),
     ],

@@ -15,8 +15,8 @@ import { cpus, totalmem } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { runWrangler } from "./lib/local-d1";
 import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../src/credentials/tokens";
+import { runWrangler } from "./lib/local-d1";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const OUT_DIR = path.join(ROOT, ".bench/dist");
@@ -76,7 +76,7 @@ function serve(): Miniflare {
       LOGIN_RATE_LIMITER: { namespace_id: "1002", simple: { limit: 10, period: 60 as const } },
     },
     queueProducers: { WEBHOOKS: "webhooks" },
-    bindings: { STAFF_ALLOWED_ORIGINS: "https://staff.bench.test", PASSWORD_PEPPER: "bench-pepper" },
+    bindings: { STAFF_ALLOWED_ORIGINS: "https://staff.bench.test", PASSWORD_PEPPER: "bench-pepper-not-a-secret" },
   };
   return new Miniflare(
     convertV4MiniflareOptions({
@@ -102,7 +102,10 @@ async function migrateAndSeed(mf: Miniflare): Promise<{ key: string; legacyToken
     .sort();
   for (const file of migrations) {
     const sql = readFileSync(path.join(ROOT, "migrations", file), "utf8");
-    for (const statement of sql.split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean)) {
+    for (const statement of sql
+      .split("--> statement-breakpoint")
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       await db.prepare(statement).run();
     }
   }
@@ -112,16 +115,22 @@ async function migrateAndSeed(mf: Miniflare): Promise<{ key: string; legacyToken
     db.prepare("INSERT INTO organizations (id, name, is_demo) VALUES ('org_bench', 'Bench Motors', 0)"),
     db.prepare("INSERT INTO stores (id, org_id, name, is_primary, market_zip) VALUES ('sto_bench', 'org_bench', 'Bench Store', 1, '78701')"),
     ...Array.from({ length: 5 }, (_, i) =>
-      db.prepare(
-        `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
+      db
+        .prepare(
+          `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
          VALUES (?, 'org_bench', 'sto_bench', ?, ?, 2022, 'Toyota', 'Camry', 'SE', 'used', 'car', 31000, '2026-10-0${i + 1}', 21000, 24995, 'in_stock')`,
-      ).bind(`unit_bench_${i}`, `B${i}`, `VINBENCH0000000${i}`),
+        )
+        .bind(`unit_bench_${i}`, `B${i}`, `VINBENCH0000000${i}`),
     ),
-    db.prepare(
-      `INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by)
+    db
+      .prepare(
+        `INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by)
        VALUES ('key_bench', 'org_bench', ?, ?, 'bench', '["read"]', NULL, 1000000000, 'bench')`,
-    ).bind(await sha256Hex(key), apiKeyDisplayPrefix(key)),
-    db.prepare("INSERT INTO legacy_tokens (id, org_id, token_hash, label) VALUES ('lgt_bench', 'org_bench', ?, 'bench')").bind(await sha256Hex(legacyToken)),
+      )
+      .bind(await sha256Hex(key), apiKeyDisplayPrefix(key)),
+    db
+      .prepare("INSERT INTO legacy_tokens (id, org_id, token_hash, label) VALUES ('lgt_bench', 'org_bench', ?, 'bench')")
+      .bind(await sha256Hex(legacyToken)),
   ]);
   return { key, legacyToken };
 }
@@ -130,7 +139,9 @@ async function load(url: URL, scenario: Scenario, seconds: number): Promise<Figu
   const result = await autocannon({ url: new URL(scenario.path, url).href, connections, duration: seconds, headers: scenario.headers });
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) {
-    throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts out of ${result.requests.sent}`);
+    throw new Error(
+      `${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts out of ${result.requests.sent}`,
+    );
   }
   return { rps: result.requests.average, p50_ms: result.latency.p50, p99_ms: result.latency.p99 };
 }

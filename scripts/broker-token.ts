@@ -49,7 +49,10 @@ function list(target: D1Target, orgId: string) {
     target,
   );
   if (rows.length === 0) console.log(`No broker tokens for ${orgId}.`);
-  else console.table(rows.map((r) => ({ id: r.id, label: r.label, created_at: r.created_at, status: r.revoked_at ? `revoked ${r.revoked_at}` : "active" })));
+  else
+    console.table(
+      rows.map((r) => ({ id: r.id, label: r.label, created_at: r.created_at, status: r.revoked_at ? `revoked ${r.revoked_at}` : "active" })),
+    );
 }
 
 function revoke(target: D1Target, id: string) {

@@ -225,7 +225,13 @@ function buildDemoRows({ referenceDate, credentials }: DemoSeedInput): DemoRows 
   for (const org of DEMO_ORGANIZATIONS) {
     const secrets: DemoOrgCredentials & { legacyTokenHash?: string } = credentials[org.key];
     rows.organizations.push({ id: org.id, name: org.name, isDemo: true });
-    rows.staffUsers.push({ id: org.staffUser.id, orgId: org.id, email: secrets.staffEmail, name: org.staffUser.name, passwordHash: secrets.staffPasswordHash });
+    rows.staffUsers.push({
+      id: org.staffUser.id,
+      orgId: org.id,
+      email: secrets.staffEmail,
+      name: org.staffUser.name,
+      passwordHash: secrets.staffPasswordHash,
+    });
     rows.apiKeys.push({
       id: `key_${org.key}_demo`,
       orgId: org.id,
@@ -473,7 +479,29 @@ const CATALOG: Model[] = [
 const VIN_LETTERS = [..."ABCDEFGHJKLMNPRSTUVWXYZ"];
 const VIN_CHARACTERS = [...VIN_LETTERS, ..."0123456789"];
 const VIN_TRANSLITERATION: Record<string, number> = {
-  A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9, S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9,
+  A: 1,
+  B: 2,
+  C: 3,
+  D: 4,
+  E: 5,
+  F: 6,
+  G: 7,
+  H: 8,
+  J: 1,
+  K: 2,
+  L: 3,
+  M: 4,
+  N: 5,
+  P: 7,
+  R: 9,
+  S: 2,
+  T: 3,
+  U: 4,
+  V: 5,
+  W: 6,
+  X: 7,
+  Y: 8,
+  Z: 9,
 };
 const VIN_WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
 /** Position 10 cycles every 30 years; 2010 is A. */
@@ -511,7 +539,19 @@ interface Vehicle {
 }
 
 /** Franchise used lots lean to 2–5-year-old units, with a tail of older budget cars. */
-const USED_AGE_YEARS: readonly (readonly [number, number])[] = [[1, 2], [2, 3], [3, 3.5], [4, 3], [5, 2.5], [6, 1.5], [7, 1.2], [8, 1], [9, 0.7], [10, 0.5], [12, 0.3]];
+const USED_AGE_YEARS: readonly (readonly [number, number])[] = [
+  [1, 2],
+  [2, 3],
+  [3, 3.5],
+  [4, 3],
+  [5, 2.5],
+  [6, 1.5],
+  [7, 1.2],
+  [8, 1],
+  [9, 0.7],
+  [10, 0.5],
+  [12, 0.3],
+];
 
 /**
  * The KBB curve describes depreciation from MSRP; wholesale values still sit far above their
@@ -542,9 +582,12 @@ function vehicle(random: Random, store: DemoStore, condition: Condition, on: Day
   const expectedMiles = 13_500 * Math.max(0, modelYearAge + 0.5);
   let mileage = condition === "new" ? random.int(4, 45) : Math.round(expectedMiles * Math.max(0.45, random.normal(1, 0.25)));
   if (condition === "cpo") mileage = Math.min(mileage, random.int(52_000, 79_000));
-  const mileageAdjustment = condition === "new" ? 1 : 1 - Math.max(-0.12, Math.min(0.15, (0.15 * (mileage - expectedMiles)) / Math.max(expectedMiles, 1)));
+  const mileageAdjustment =
+    condition === "new" ? 1 : 1 - Math.max(-0.12, Math.min(0.15, (0.15 * (mileage - expectedMiles)) / Math.max(expectedMiles, 1)));
   const marketValue =
-    condition === "new" ? originalMsrp : originalMsrp * residual(modelYearAge) * mileageAdjustment * USED_MARKET_PREMIUM * (condition === "cpo" ? 1.05 : 1);
+    condition === "new"
+      ? originalMsrp
+      : originalMsrp * residual(modelYearAge) * mileageAdjustment * USED_MARKET_PREMIUM * (condition === "cpo" ? 1.05 : 1);
   return { model, trim: model.trims[trimIndex], year, condition, mileage, marketValue, vin: vin(random, model, year) };
 }
 
@@ -556,8 +599,20 @@ const listPrice = (amount: number) => Math.round(amount / 500) * 500 - 5;
 
 /** Days-in-stock buckets (DOMAIN §3.6, vAuto buckets); new units age longer than used ones. */
 const AGE_BUCKETS: Record<"new" | "preowned", readonly (readonly [readonly [number, number], number])[]> = {
-  new: [[[0, 30], 0.4], [[31, 45], 0.18], [[46, 60], 0.15], [[61, 90], 0.15], [[91, 160], 0.12]],
-  preowned: [[[0, 30], 0.58], [[31, 45], 0.17], [[46, 60], 0.11], [[61, 90], 0.09], [[91, 140], 0.05]],
+  new: [
+    [[0, 30], 0.4],
+    [[31, 45], 0.18],
+    [[46, 60], 0.15],
+    [[61, 90], 0.15],
+    [[91, 160], 0.12],
+  ],
+  preowned: [
+    [[0, 30], 0.58],
+    [[31, 45], 0.17],
+    [[46, 60], 0.11],
+    [[61, 90], 0.09],
+    [[91, 140], 0.05],
+  ],
 };
 
 function storeInventory(store: DemoStore, reference: Day) {
@@ -703,9 +758,18 @@ function requiredStips(random: Random, tier: Tier): string[] {
 const COLLECTED_AT_SIGNING = new Set<string>([STIP.driversLicense, STIP.insurance]);
 
 /** Most deals go to the lender the day they are signed or the next. */
-const SUBMIT_DELAY_DAYS: readonly (readonly [number, number])[] = [[0, 3], [1, 3], [2, 1]];
+const SUBMIT_DELAY_DAYS: readonly (readonly [number, number])[] = [
+  [0, 3],
+  [1, 3],
+  [2, 1],
+];
 
-const TRANSIT_DAYS: readonly (readonly [number, number])[] = [[0, 4], [1, 2], [3, 1], [5, 1]];
+const TRANSIT_DAYS: readonly (readonly [number, number])[] = [
+  [0, 4],
+  [1, 2],
+  [3, 1],
+  [5, 1],
+];
 
 /** Saturdays are busy, Sundays quiet; spring (tax refunds) and December sell more (DOMAIN §8.4). */
 const WEEKDAY_WEIGHT = [0.35, 1, 0.95, 0.95, 1, 1.1, 1.4];
@@ -897,29 +961,107 @@ const SOURCE = {
 
 /** [days before the reference date, category, severity, source, signal]; values are plausible per DOMAIN §8. */
 const MARKET_SIGNALS: readonly (readonly [number, string, "high" | "medium" | "low", string, string])[] = [
-  [1, "macro", "low", SOURCE.gasoline, "U.S. regular gasoline averaged $3.12/gal this week, down 4¢ week over week; below the $3.50 level that shifts demand toward fuel-efficient stock."],
+  [
+    1,
+    "macro",
+    "low",
+    SOURCE.gasoline,
+    "U.S. regular gasoline averaged $3.12/gal this week, down 4¢ week over week; below the $3.50 level that shifts demand toward fuel-efficient stock.",
+  ],
   [8, "macro", "low", SOURCE.gasoline, "U.S. regular gasoline averaged $3.16/gal, flat week over week."],
   [15, "macro", "low", SOURCE.gasoline, "U.S. regular gasoline averaged $3.17/gal, up 2¢ week over week."],
   [22, "macro", "low", SOURCE.gasoline, "U.S. regular gasoline averaged $3.15/gal, down 3¢ week over week."],
-  [3, "macro", "high", SOURCE.sentiment, "Consumer sentiment fell to 53.6 from 55.1, well inside the weak band (< 60); expect longer decision cycles and more payment-focused shoppers."],
-  [10, "macro", "medium", SOURCE.fedFunds, "Effective federal funds rate at 3.88%, unchanged from the prior month; lender buy rates should hold steady."],
+  [
+    3,
+    "macro",
+    "high",
+    SOURCE.sentiment,
+    "Consumer sentiment fell to 53.6 from 55.1, well inside the weak band (< 60); expect longer decision cycles and more payment-focused shoppers.",
+  ],
+  [
+    10,
+    "macro",
+    "medium",
+    SOURCE.fedFunds,
+    "Effective federal funds rate at 3.88%, unchanged from the prior month; lender buy rates should hold steady.",
+  ],
   [2, "macro", "low", SOURCE.prime, "Bank prime loan rate unchanged at 7.00%."],
   [2, "macro", "low", SOURCE.sofr, "SOFR at 3.91%; floor-plan costs indexed to 1-month SOFR are flat month over month."],
   [12, "macro", "medium", SOURCE.vehicleSales, "Light-vehicle sales ran at a 15.9 million SAAR, down from 16.3 million the month before."],
   [14, "macro", "medium", SOURCE.usedCpi, "CPI for used cars and trucks rose 0.6% month over month; retail used prices are firming."],
-  [6, "lender_environment", "low", SOURCE.bankAuto60, "60-month new-auto rate at commercial banks 7.52%, 0.15 pt below three periods ago: stable, not yet easing (threshold −0.25 pt)."],
+  [
+    6,
+    "lender_environment",
+    "low",
+    SOURCE.bankAuto60,
+    "60-month new-auto rate at commercial banks 7.52%, 0.15 pt below three periods ago: stable, not yet easing (threshold −0.25 pt).",
+  ],
   [6, "lender_environment", "low", SOURCE.bankAuto72, "72-month new-auto rate at commercial banks 7.61%, down 0.08 pt from the prior reading."],
   [6, "lender_environment", "low", SOURCE.bankAuto48, "48-month new-auto rate at commercial banks 7.48%, little changed."],
-  [18, "lender_environment", "medium", SOURCE.experian, "Banks hold 28.9% of all auto financing and 29.7% of used; several are widening buy boxes and lowering minimum scores on used paper."],
-  [20, "lender_environment", "high", SOURCE.fitch, "Subprime 60+ day delinquencies at 6.2%, near the post-2008 high; expect tighter advances and more income and residence stips below 600."],
-  [25, "lender_environment", "medium", SOURCE.transUnion, "Subprime fell to 14.4% of originations while super prime rose to 40.9%; lenders are favouring top-tier paper."],
-  [4, "wholesale_index", "low", SOURCE.manheim, "Mid-month Manheim index 205.0, −0.2% year over year; wholesale values are flat, so trade appraisals can hold."],
-  [19, "wholesale_index", "low", SOURCE.manheim, "Manheim index 204.6 for the prior full month, up 0.4% month over month after mileage and seasonal adjustment."],
-  [16, "wholesale_index", "medium", SOURCE.manheim, "Pickup segment up 1.8% year over year while compact cars slipped 1.2%; price truck trades accordingly."],
-  [5, "dealer_market", "medium", SOURCE.cox, "Used days supply at 44 nationally but 51 in the Denver market; units past 45 days face more price competition."],
+  [
+    18,
+    "lender_environment",
+    "medium",
+    SOURCE.experian,
+    "Banks hold 28.9% of all auto financing and 29.7% of used; several are widening buy boxes and lowering minimum scores on used paper.",
+  ],
+  [
+    20,
+    "lender_environment",
+    "high",
+    SOURCE.fitch,
+    "Subprime 60+ day delinquencies at 6.2%, near the post-2008 high; expect tighter advances and more income and residence stips below 600.",
+  ],
+  [
+    25,
+    "lender_environment",
+    "medium",
+    SOURCE.transUnion,
+    "Subprime fell to 14.4% of originations while super prime rose to 40.9%; lenders are favouring top-tier paper.",
+  ],
+  [
+    4,
+    "wholesale_index",
+    "low",
+    SOURCE.manheim,
+    "Mid-month Manheim index 205.0, −0.2% year over year; wholesale values are flat, so trade appraisals can hold.",
+  ],
+  [
+    19,
+    "wholesale_index",
+    "low",
+    SOURCE.manheim,
+    "Manheim index 204.6 for the prior full month, up 0.4% month over month after mileage and seasonal adjustment.",
+  ],
+  [
+    16,
+    "wholesale_index",
+    "medium",
+    SOURCE.manheim,
+    "Pickup segment up 1.8% year over year while compact cars slipped 1.2%; price truck trades accordingly.",
+  ],
+  [
+    5,
+    "dealer_market",
+    "medium",
+    SOURCE.cox,
+    "Used days supply at 44 nationally but 51 in the Denver market; units past 45 days face more price competition.",
+  ],
   [9, "dealer_market", "low", SOURCE.cox, "Madison-area AWD SUV days supply at 28 ahead of winter; Outback, Forester and RAV4 turn fastest."],
-  [11, "dealer_market", "medium", SOURCE.coxIncentives, "About 7% of new financed deals carry 0% APR, concentrated on trucks and mid-size SUVs; expect payment shoppers to compare against captive offers."],
-  [27, "dealer_market", "low", SOURCE.cox, "Average used listing price $25,120 with 71,300 average miles; price-to-market at listing holds near 99%."],
+  [
+    11,
+    "dealer_market",
+    "medium",
+    SOURCE.coxIncentives,
+    "About 7% of new financed deals carry 0% APR, concentrated on trucks and mid-size SUVs; expect payment shoppers to compare against captive offers.",
+  ],
+  [
+    27,
+    "dealer_market",
+    "low",
+    SOURCE.cox,
+    "Average used listing price $25,120 with 71,300 average miles; price-to-market at listing holds near 99%.",
+  ],
 ];
 
 function marketFeed(reference: Day): InferInsertModel<typeof marketFeedEntries>[] {

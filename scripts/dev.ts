@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-import { ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
-import { WRANGLER_BIN, applyLocalMigrations, wranglerEnv } from "./lib/local-d1";
-import { d1Execute } from "./lib/wrangler-d1";
 import { DEV_PORT, publishDemoCredentials, seedLocalDemoData, todayUtc } from "./lib/demo-seed";
+import { ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
+import { applyLocalMigrations, WRANGLER_BIN, wranglerEnv } from "./lib/local-d1";
 import { REPO_ROOT } from "./lib/repo-root";
+import { d1Execute } from "./lib/wrangler-d1";
 
 /** `npm run dev`: migrate, seed an empty database, show the credentials, then serve. */
 async function main() {

@@ -1,14 +1,15 @@
 import { createMiddleware } from "hono/factory";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
-import { getDb } from "./db/client";
+import { loadConfig } from "./config";
+import { getSessionDb, type ReadConsistency } from "./db/client";
 import type { AppEnv } from "./http/app-env";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/error-handler";
 import { SECURITY_SCHEMES } from "./http/openapi";
 import { publicCors } from "./http/public-access";
 import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
 import { openCors, securityHeaders } from "./http/response-headers";
-import { createRouter } from "./http/router";
+import { type AppRouter, createRouter } from "./http/router";
 import { staffCors } from "./http/staff-auth";
 import { trackUsage } from "./http/usage";
 import { authRouter } from "./routes/auth";
@@ -16,18 +17,39 @@ import { feedsRouter } from "./routes/feeds";
 import { keysRouter } from "./routes/keys";
 import { publicRouter } from "./routes/public";
 
-const provideDb = createMiddleware<AppEnv>(async (c, next) => {
-  c.set("db", getDb(c.env.DB));
+/** Vars and secrets are checked at the first request; a bad one is a logged 500, not a later surprise. */
+const provideConfig = createMiddleware<AppEnv>(async (c, next) => {
+  c.set("config", loadConfig(c.env));
   await next();
 });
 
-export function createApp() {
+/**
+ * Reads of GET requests start at the nearest D1 replica; everything else, and key management
+ * (whose lists must show a key created a moment ago), starts at the primary. See docs/consistency.md.
+ */
+export function readConsistencyFor(method: string, path: string): ReadConsistency {
+  const reading = method === "GET" || method === "HEAD";
+  return reading && !path.startsWith("/api/public-api/") ? "nearest-replica" : "primary";
+}
+
+const provideDb = createMiddleware<AppEnv>(async (c, next) => {
+  c.set("db", getSessionDb(c.env.DB, readConsistencyFor(c.req.method, c.req.path)));
+  await next();
+});
+
+export interface AppOptions {
+  /** Extra routes behind the whole production stack; tests use it (test/helpers/test-app.ts). */
+  mount?: (app: AppRouter) => void;
+}
+
+export function createApp(options: AppOptions = {}) {
   const app = createRouter();
 
   app.use(requestId({ headerName: "X-Request-Id" }));
   app.use(securityHeaders);
-  app.use(provideDb);
   app.use(trackUsage);
+  app.use(provideConfig);
+  app.use(provideDb);
   app.use(methodNotAllowed({ app, onMethodNotAllowed }));
   app.use("/api/public/*", publicCors);
   app.use("/api/moat/*", publicCors);
@@ -47,6 +69,7 @@ export function createApp() {
   app.route("/", feedsRouter);
   app.route("/", authRouter);
   app.route("/", keysRouter);
+  options.mount?.(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);
   app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);

@@ -1,5 +1,5 @@
 import { createApp } from "./app";
-import { runScheduledJob } from "./jobs";
+import { runScheduledJobs } from "./jobs";
 
 export { QuotaCounter } from "./durable-objects/quota-counter";
 
@@ -8,6 +8,6 @@ const app = createApp();
 export default {
   fetch: app.fetch,
   async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduledJob(controller.cron, env, new Date(controller.scheduledTime)));
+    ctx.waitUntil(runScheduledJobs(controller.cron, env, new Date(controller.scheduledTime)));
   },
 } satisfies ExportedHandler<Env>;

@@ -1,18 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashPassword } from "../src/credentials/password";
-import { DUMMY_PASSWORD_HASH } from "../src/http/staff-auth";
+import { DUMMY_PASSWORD_HASH } from "../src/routes/auth/auth.service";
 import { call, createOrg } from "./helpers/factories";
-import {
-  STAFF_ORIGIN,
-  ageSession,
-  cookiePair,
-  createStaffUser,
-  logIn,
-  loginRequest,
-  sessionIdHash,
-  staffCall,
-} from "./helpers/staff";
+import { ageSession, cookiePair, createStaffUser, logIn, loginRequest, STAFF_ORIGIN, sessionIdHash, staffCall } from "./helpers/staff";
 
 interface ErrorBody {
   error: string;
@@ -90,10 +81,18 @@ describe("POST /api/auth/login", () => {
   });
 
   it("refuses a body of the wrong shape with 422 and a non-JSON body with 400", async () => {
-    const missing = await call("/api/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "a@b.c" }) });
+    const missing = await call("/api/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "a@b.c" }),
+    });
     expect(missing.status).toBe(422);
     expect(await missing.json()).toMatchObject({ error: "validation_error", details: [expect.objectContaining({ path: "password" })] });
-    const form = await call("/api/auth/login", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "email=a&password=b" });
+    const form = await call("/api/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "email=a&password=b",
+    });
     expect(form.status).toBe(400);
   });
 
@@ -219,7 +218,10 @@ describe("CSRF rules on cookie-authenticated writes", () => {
 
 describe("CORS on the staff routes", () => {
   const preflight = (origin: string) =>
-    call(KEYS, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" } });
+    call(KEYS, {
+      method: "OPTIONS",
+      headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" },
+    });
 
   it("allows the configured origin, with credentials", async () => {
     const res = await preflight(STAFF_ORIGIN);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { call, createApiKey, createLegacyToken, createOrg, createStore } from "./helpers/factories";
-import { probeApp } from "./helpers/probe-app";
+import { probeApp } from "./helpers/test-app";
 
 async function errorOf(res: Response) {
-  return (await res.json<{ error: string; message: string }>());
+  return await res.json<{ error: string; message: string }>();
 }
 
 describe("key authentication on /api/v1/*", async () => {

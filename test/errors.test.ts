@@ -35,7 +35,9 @@ describe("error contract", () => {
   });
 
   it("answers an unexpected failure with 500 internal_error and nothing but the request id", async () => {
-    vi.spyOn(env.DB, "batch").mockRejectedValue(new Error("SQLITE_BUSY: secret table detail"));
+    const session = env.DB.withSession("first-primary");
+    vi.spyOn(session, "batch").mockRejectedValue(new Error("SQLITE_BUSY: secret table detail"));
+    vi.spyOn(env.DB, "withSession").mockReturnValue(session);
     const res = await call("/api/public/stats", { headers: { "CF-Connecting-IP": "203.0.113.50" } });
     expect(res.status).toBe(500);
     const body = await res.json<ErrorBody>();
@@ -46,7 +48,9 @@ describe("error contract", () => {
   it("logs the cause of a failed query but never its bound values", async () => {
     const failing = () => Promise.reject(new Error("D1_ERROR: disk I/O error"));
     const statement = { all: failing, raw: failing, first: failing, run: failing, bind: () => statement };
-    vi.spyOn(env.DB, "prepare").mockReturnValue(statement as unknown as D1PreparedStatement);
+    const session = env.DB.withSession("first-primary");
+    vi.spyOn(session, "prepare").mockReturnValue(statement as unknown as D1PreparedStatement);
+    vi.spyOn(env.DB, "withSession").mockReturnValue(session);
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const res = await call("/api/auth/login", {
       method: "POST",

@@ -28,10 +28,23 @@ describe("GET /api/v1/inventory", () => {
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     const body = await res.json<InventoryBody>();
     expect(body.count).toBe(3);
-    expect(body.inventory.map((u) => [u.stock_number, u.days_in_stock])).toEqual([["N-95", 95], ["N-50", 50], ["N-10", 10]]);
-    expect(Object.keys(body.inventory[0]).sort()).toEqual(
-      ["asking_price", "condition", "days_in_stock", "make", "model", "stock_number", "store", "trim", "vin", "year"],
-    );
+    expect(body.inventory.map((u) => [u.stock_number, u.days_in_stock])).toEqual([
+      ["N-95", 95],
+      ["N-50", 50],
+      ["N-10", 10],
+    ]);
+    expect(Object.keys(body.inventory[0]).sort()).toEqual([
+      "asking_price",
+      "condition",
+      "days_in_stock",
+      "make",
+      "model",
+      "stock_number",
+      "store",
+      "trim",
+      "vin",
+      "year",
+    ]);
     expect(body.inventory[0]).toMatchObject({ store: "North Lot", year: 2022, make: "Toyota", condition: "used", asking_price: 24995 });
   });
 
@@ -92,7 +105,9 @@ describe("GET /api/v1/sales-summary", () => {
     for (const store of stores) {
       for (let m = 0; m < 24; m++) {
         const month = new Date(Date.UTC(2025, m, 15)).toISOString().slice(0, 10);
-        rows.push(`('d-${store.id}-${m}', '${org.id}', '${store.id}', 'D-${store.id}-${m}', '${month}', 'funded', 'VIN', 2020, 'Kia', 'Soul', 'used', 'car', 18000, 1000, 800)`);
+        rows.push(
+          `('d-${store.id}-${m}', '${org.id}', '${store.id}', 'D-${store.id}-${m}', '${month}', 'funded', 'VIN', 2020, 'Kia', 'Soul', 'used', 'car', 18000, 1000, 800)`,
+        );
       }
     }
     for (let i = 0; i < rows.length; i += 50) {
@@ -144,7 +159,11 @@ describe("browser access to the feeds", () => {
   it("answers a preflight from any origin, allowing the key header", async () => {
     const res = await call("/api/v1/inventory", {
       method: "OPTIONS",
-      headers: { Origin: "https://dealer-tool.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-service-api-key" },
+      headers: {
+        Origin: "https://dealer-tool.example",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "x-service-api-key",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");

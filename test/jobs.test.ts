@@ -2,6 +2,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import worker from "../src/index";
+import { SCHEDULE } from "../src/jobs";
 import { createOrg } from "./helpers/factories";
 
 const HOUR = 3_600_000;
@@ -38,4 +39,11 @@ it("the 00:15 job removes lapsed staff sessions and keeps live ones", async () =
 
   const { results } = await env.DB.prepare("SELECT id_hash FROM staff_sessions WHERE org_id = ?").bind(org.id).all<{ id_hash: string }>();
   expect(results.map((r) => r.id_hash)).toEqual([`live-${org.id}`]);
+});
+
+it("every cron in wrangler.toml runs at least one job, and every scheduled job has its cron", () => {
+  const scheduled = Object.entries(SCHEDULE)
+    .filter(([, jobs]) => jobs.length > 0)
+    .map(([cron]) => cron);
+  expect([...scheduled].sort()).toEqual([...env.TEST_WRANGLER_CRONS].sort());
 });

@@ -33,7 +33,9 @@ async function orgWithManagers() {
 }
 
 function storedKey(keyId: string) {
-  return env.DB.prepare("SELECT org_id, created_by, key_hash FROM api_keys WHERE id = ?").bind(keyId).first<{ org_id: string; created_by: string; key_hash: string }>();
+  return env.DB.prepare("SELECT org_id, created_by, key_hash FROM api_keys WHERE id = ?")
+    .bind(keyId)
+    .first<{ org_id: string; created_by: string; key_hash: string }>();
 }
 
 async function inventoryStockNumbers(key: string) {
@@ -123,20 +125,30 @@ describe("POST /api/public-api/keys", () => {
       expect(res.status, JSON.stringify(body)).toBe(422);
       const error = await res.json<{ error: string; details: { path: string }[] }>();
       expect(error.error).toBe("validation_error");
-      expect(error.details.map((d) => d.path), JSON.stringify(body)).toContain(path);
+      expect(
+        error.details.map((d) => d.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
   });
 
   it("accepts the limits' end points: 100 characters, 1 and 1,000,000 a day", async () => {
     const { broker } = await orgWithManagers();
-    for (const body of [{ label: "x".repeat(100), rate_limit: 1 }, { label: "y", rate_limit: 1_000_000 }]) {
+    for (const body of [
+      { label: "x".repeat(100), rate_limit: 1 },
+      { label: "y", rate_limit: 1_000_000 },
+    ]) {
       expect((await brokerCall(KEYS, broker.token, { method: "POST", body })).status).toBe(201);
     }
   });
 
   it("wants a JSON body from a broker too (400 otherwise)", async () => {
     const { broker } = await orgWithManagers();
-    const res = await call(KEYS, { method: "POST", headers: { Authorization: `Bearer ${broker.token}`, "Content-Type": "text/plain" }, body: "label=x" });
+    const res = await call(KEYS, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${broker.token}`, "Content-Type": "text/plain" },
+      body: "label=x",
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -219,7 +231,9 @@ describe("DELETE /api/public-api/keys/{id}", () => {
 describe("scopes", () => {
   it("confine a key to its endpoints: 403 elsewhere", async () => {
     const { broker } = await orgWithManagers();
-    const created = await (await brokerCall(KEYS, broker.token, { method: "POST", body: { label: "sales only", scopes: ["sales-summary"] } })).json<CreatedKey>();
+    const created = await (
+      await brokerCall(KEYS, broker.token, { method: "POST", body: { label: "sales only", scopes: ["sales-summary"] } })
+    ).json<CreatedKey>();
     const inventory = await call("/api/v1/inventory", { key: created.key });
     expect(inventory.status).toBe(403);
     expect(await inventory.json()).toMatchObject({ error: "forbidden" });

@@ -43,9 +43,15 @@ describe("GET /api/public/stats", () => {
 
   it("reports live figures computed from authenticated usage", async () => {
     const before = await stats();
-    expect(Object.keys(before).sort()).toEqual(
-      ["active_rooftops", "deals_through_ai", "demo_sessions", "last_updated", "organizations_evaluated", "unique_orgs", "uptime_pct_90d"],
-    );
+    expect(Object.keys(before).sort()).toEqual([
+      "active_rooftops",
+      "deals_through_ai",
+      "demo_sessions",
+      "last_updated",
+      "organizations_evaluated",
+      "unique_orgs",
+      "uptime_pct_90d",
+    ]);
     expect(Date.now() - Date.parse(before.last_updated)).toBeLessThan(60_000);
 
     const demo = await createOrg({ isDemo: true });
@@ -121,7 +127,14 @@ describe("GET /api/moat/public", () => {
     const body = await res.json<{ count: number; last_refresh: string; entries: { id: string; date: string }[] }>();
     expect(body.count).toBe(20);
     expect(body.entries).toHaveLength(20);
-    expect(body.entries[0]).toEqual({ id: "mfe-24", category: "lender_environment", signal: "Signal 24", severity: "high", source: "FRED", date: "2026-10-25" });
+    expect(body.entries[0]).toEqual({
+      id: "mfe-24",
+      category: "lender_environment",
+      signal: "Signal 24",
+      severity: "high",
+      source: "FRED",
+      date: "2026-10-25",
+    });
     expect(body.entries.at(-1)?.date).toBe("2026-10-06");
     expect(body.last_refresh).toBe("2026-11-24T05:00:00.000Z");
   });

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DAY_MS, nextResetMs } from "../src/engines/quota/policy";
 import { call, createApiKey, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
-import { probeApp } from "./helpers/probe-app";
+import { probeApp } from "./helpers/test-app";
 
 const counter = (keyId: string) => env.QUOTA.get(env.QUOTA.idFromName(keyId));
 
@@ -35,7 +35,9 @@ describe("daily quota on /api/v1/*", () => {
       expect(res.headers.get("X-Service-RateLimit-Limit")).toBe("5");
       expect(Number(res.headers.get("X-Service-RateLimit-Reset"))).toBe(nextResetMs(Date.now()) / 1000);
       const exposed = res.headers.get("Access-Control-Expose-Headers")?.split(/,\s*/) ?? [];
-      expect(exposed).toEqual(expect.arrayContaining(["X-Service-RateLimit-Limit", "X-Service-RateLimit-Remaining", "X-Service-RateLimit-Reset", "Retry-After"]));
+      expect(exposed).toEqual(
+        expect.arrayContaining(["X-Service-RateLimit-Limit", "X-Service-RateLimit-Remaining", "X-Service-RateLimit-Reset", "Retry-After"]),
+      );
       remaining.push(res.headers.get("X-Service-RateLimit-Remaining") ?? "");
     }
     expect(remaining).toEqual(["4", "3", "2"]);

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEAL_HISTORY_MONTHS, buildDemoSeed, type DemoCredentials } from "../scripts/demo-data";
+import { buildDemoSeed, DEAL_HISTORY_MONTHS, type DemoCredentials } from "../scripts/demo-data";
 import { hashPassword } from "../src/credentials/password";
-import { BROKER_TOKEN_PREFIX, LEGACY_TOKEN_PREFIX, apiKeyDisplayPrefix, generateApiKey, generateToken, sha256Hex } from "../src/credentials/tokens";
+import { apiKeyDisplayPrefix, BROKER_TOKEN_PREFIX, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../src/credentials/tokens";
 import { call } from "./helpers/factories";
 
 const REFERENCE_DATE = "2026-11-20";
@@ -47,7 +47,11 @@ async function rowCounts(): Promise<Record<string, number>> {
 }
 
 async function all<T>(sql: string, ...params: unknown[]): Promise<T[]> {
-  return (await env.DB.prepare(sql).bind(...params).all<T>()).results;
+  return (
+    await env.DB.prepare(sql)
+      .bind(...params)
+      .all<T>()
+  ).results;
 }
 
 describe("demo seed", () => {
@@ -137,7 +141,10 @@ describe("demo seed", () => {
       expect(store.open_deals).toBeGreaterThan(0);
       expect(store.outstanding).toBeGreaterThan(0);
     }
-    const openButOld = await all("SELECT id FROM deals WHERE status IN ('pending', 'submitted', 'approved') AND sold_on < date(?, '-30 days')", REFERENCE_DATE);
+    const openButOld = await all(
+      "SELECT id FROM deals WHERE status IN ('pending', 'submitted', 'approved') AND sold_on < date(?, '-30 days')",
+      REFERENCE_DATE,
+    );
     expect(openButOld).toEqual([]);
   });
 

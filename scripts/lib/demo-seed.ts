@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { hashPassword } from "../../src/credentials/password";
 import { apiKeyDisplayPrefix, sha256Hex } from "../../src/credentials/tokens";
-import { DEMO_ORGANIZATIONS, buildDemoSeed, type DemoCredentials, type DemoOrgCredentials, type DemoSeedSummary } from "../demo-data";
+import { buildDemoSeed, DEMO_ORGANIZATIONS, type DemoCredentials, type DemoOrgCredentials, type DemoSeedSummary } from "../demo-data";
 import type { DemoOrgSecrets, DemoSecrets } from "./dev-vars";
 import { executeLocalSqlFile } from "./local-d1";
 import { REPO_ROOT } from "./repo-root";

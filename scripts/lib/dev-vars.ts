@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { BROKER_TOKEN_PREFIX, LEGACY_TOKEN_PREFIX, isWellFormedApiKey } from "../../src/credentials/tokens";
+import { BROKER_TOKEN_PREFIX, isWellFormedApiKey, LEGACY_TOKEN_PREFIX } from "../../src/credentials/tokens";
 import { REPO_ROOT } from "./repo-root";
 
 const DEV_VARS = path.join(REPO_ROOT, ".dev.vars");

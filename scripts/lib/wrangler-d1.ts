@@ -22,6 +22,7 @@ export function d1Execute<Row = Record<string, unknown>>(sql: string, target: D1
 
 /** A SQL string literal. Control characters are refused rather than escaped: no caller needs them. */
 export function sqlString(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(value)) throw new Error("Control characters are not allowed in SQL values here.");
   return `'${value.replaceAll("'", "''")}'`;
 }

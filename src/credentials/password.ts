@@ -10,9 +10,7 @@ const KEY_LENGTH = 32;
 
 function derive(password: string, pepper: string, salt: Buffer, params: typeof DEFAULT_PARAMS): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(`${password}${pepper}`, salt, KEY_LENGTH, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+    scrypt(`${password}${pepper}`, salt, KEY_LENGTH, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 

@@ -1,10 +1,24 @@
-import { drizzle } from "drizzle-orm/d1";
+import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import * as schema from "./schema";
-import type { Database } from "../http/app-env";
+
+export type Database = DrizzleD1Database<typeof schema> & { $client: D1Database };
+
+/**
+ * Where a request's reads may start (D1 read replication, Sessions API). `nearest-replica` reads
+ * from whichever copy is closest to the caller and may lag the primary by a few seconds;
+ * `primary` sees every committed write. Writes always go to the primary, and the reads of one
+ * session are sequentially consistent either way: a request sees its own writes.
+ */
+export type ReadConsistency = "nearest-replica" | "primary";
+
+const SESSION_CONSTRAINT: Record<ReadConsistency, D1SessionConstraint> = {
+  "nearest-replica": "first-unconstrained",
+  primary: "first-primary",
+};
 
 const clients = new WeakMap<D1Database, Database>();
 
-/** One drizzle client per D1 binding object, so the hot path does not rebuild it per request. */
+/** A client on the binding itself, for jobs and background work outside a request's session. */
 export function getDb(d1: D1Database): Database {
   let db = clients.get(d1);
   if (!db) {
@@ -12,4 +26,11 @@ export function getDb(d1: D1Database): Database {
     clients.set(d1, db);
   }
   return db;
+}
+
+/** A client bound to one D1 session, for one request. */
+export function getSessionDb(d1: D1Database, consistency: ReadConsistency): Database {
+  // drizzle's D1 driver only calls prepare() and batch(), which a session has as well.
+  const session = d1.withSession(SESSION_CONSTRAINT[consistency]) as unknown as D1Database;
+  return drizzle(session, { schema }) as Database;
 }

@@ -1,20 +1,26 @@
-import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { RequestIdVariables } from "hono/request-id";
-import type * as schema from "../db/schema";
+import type { Config } from "../config";
+import type { Database } from "../db/client";
 import type { EndpointName } from "./endpoints";
-
-export type Database = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
 /** Who is calling, once a credential has been checked; every query below it is scoped by `orgId`. */
 export type Principal =
   | { kind: "api_key"; keyId: string; orgId: string; dailyLimit: number }
   | { kind: "legacy_token"; tokenId: string; orgId: string };
 
+/** Who is managing an organization's keys: a logged-in staff member, or a broker token bound to it. */
+export type KeyManager = { kind: "staff"; userId: string; orgId: string } | { kind: "broker"; tokenId: string; orgId: string };
+
 export interface AppVariables extends RequestIdVariables {
+  /** The vars and secrets, validated once per isolate. */
+  config: Config;
+  /** This request's D1 session (see `getSessionDb`). */
   db: Database;
   principal: Principal;
   /** Set by the credential check: which endpoint (and scope) this call is for. */
   endpoint: EndpointName;
+  /** Set on key-management routes by `requireStaffOrBroker`. */
+  keyManager: KeyManager;
 }
 
 export interface AppEnv {

@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
-import { type ApiKeyRecord, findActiveApiKeyByHash, findActiveLegacyTokenByHash } from "../db/queries/credentials";
-import { LEGACY_TOKEN_PREFIX, isWellFormedApiKey, sha256Hex } from "../credentials/tokens";
+import { apiKeyCache, legacyTokenCache } from "../credentials/credential-cache";
+import { isWellFormedApiKey, LEGACY_TOKEN_PREFIX, sha256Hex } from "../credentials/tokens";
+import { findActiveApiKeyByHash, findActiveLegacyTokenByHash } from "../db/queries/credentials";
 import type { AppEnv } from "./app-env";
-import { TtlCache } from "./ttl-cache";
 import type { EndpointName } from "./endpoints";
 import { ApiError, unauthorized } from "./errors";
 
@@ -12,14 +12,6 @@ export const LEGACY_TOKEN_HEADER = "X-Api-Token";
 /** RFC 9745 / RFC 8594 values announced for the `svc_live_` scheme. */
 const LEGACY_DEPRECATED_AT = Date.UTC(2026, 10, 1) / 1000;
 const LEGACY_SUNSET = "Wed, 30 Jun 2027 23:59:59 GMT";
-
-/**
- * Credential lookups by hash are memoised per isolate for at most 60 s, which bounds how long a
- * revocation takes to reach every isolate; the isolate that revokes evicts at once.
- */
-const CREDENTIAL_CACHE = { ttlMs: 60_000, maxEntries: 10_000 };
-export const apiKeyCache = new TtlCache<ApiKeyRecord | null>(CREDENTIAL_CACHE);
-const legacyTokenCache = new TtlCache<{ id: string; orgId: string } | null>(CREDENTIAL_CACHE);
 
 const LEGACY_TOKEN_PATTERN = new RegExp(`^${LEGACY_TOKEN_PREFIX}[0-9A-Za-z]{16,64}$`);
 
@@ -52,7 +44,9 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
 
     if (legacyToken !== undefined) {
       if (!options.legacy) {
-        throw unauthorized(`This endpoint requires the ${API_KEY_HEADER} header; ${LEGACY_TOKEN_HEADER} is accepted on inventory and sales-summary only.`);
+        throw unauthorized(
+          `This endpoint requires the ${API_KEY_HEADER} header; ${LEGACY_TOKEN_HEADER} is accepted on inventory and sales-summary only.`,
+        );
       }
       if (!LEGACY_TOKEN_PATTERN.test(legacyToken)) throw unauthorized(`The ${LEGACY_TOKEN_HEADER} header does not hold a valid svc_live_ token.`);
       const hash = await sha256Hex(legacyToken);

@@ -1,10 +1,11 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { ConfigError } from "../config";
+import { describeError, logEvent } from "../lib/log";
 import type { AppEnv } from "./app-env";
 import { ApiError, type ErrorCode } from "./errors";
-import { describeError, logEvent } from "./log";
 
-export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+export function sendError(c: Context<AppEnv>, error: ApiError): Response {
   const body = {
     error: error.code,
     message: error.message,
@@ -25,27 +26,29 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
 
 /** One place turns every failure into the contract's body; nothing unexpected leaks its details. */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
-  if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof ApiError) return sendError(c, err);
   if (err instanceof HTTPException) {
     const code = HTTP_EXCEPTION_CODES[err.status];
     if (code) {
       // Hono's validator reports unparseable JSON as a 400 HTTPException.
       const message = code === "invalid_request" ? "The request body is missing or is not valid JSON." : err.message;
-      return errorResponse(c, new ApiError(code, message));
+      return sendError(c, new ApiError(code, message));
     }
   }
+  if (err instanceof ConfigError) {
+    logEvent("error", { event: "invalid_configuration", request_id: c.get("requestId"), variables: err.variables });
+    return sendError(c, new ApiError("internal_error", "An unexpected error occurred."));
+  }
   logEvent("error", { event: "unhandled_error", request_id: c.get("requestId"), ...describeError(err) });
-  return errorResponse(c, new ApiError("internal_error", "An unexpected error occurred."));
+  return sendError(c, new ApiError("internal_error", "An unexpected error occurred."));
 };
 
-export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
-  errorResponse(c, new ApiError("not_found", `No endpoint at ${c.req.method} ${c.req.path}.`));
+export const onNotFound: NotFoundHandler<AppEnv> = (c) => sendError(c, new ApiError("not_found", `No endpoint at ${c.req.method} ${c.req.path}.`));
 
 export const onMethodNotAllowed = (c: Context<AppEnv>, methods: string[]) =>
-  errorResponse(
+  sendError(
     c,
     new ApiError("method_not_allowed", `${c.req.method} is not allowed here; use ${methods.join(", ")}.`, {
       headers: { Allow: methods.join(", ") },
     }),
   );
-

@@ -52,19 +52,19 @@ export const ErrorSchema = z
   .openapi("Error");
 
 /** An error response for the OpenAPI document: the one error body, described for this status. */
-export const errorResponse = (description: string) => ({
+export const documentedError = (description: string) => ({
   description,
   content: { "application/json": { schema: ErrorSchema } },
 });
 
 /** The error responses every authenticated JSON route can return, for the OpenAPI document. */
 export const commonErrorResponses = {
-  400: errorResponse("Malformed or missing JSON body (`invalid_request`)."),
-  401: errorResponse("Missing, malformed, unknown or revoked credentials (`unauthorized`)."),
-  403: errorResponse("The key's scopes do not include this endpoint (`forbidden`)."),
-  500: errorResponse("Unexpected server error (`internal_error`); retry with exponential backoff."),
+  400: documentedError("Malformed or missing JSON body (`invalid_request`)."),
+  401: documentedError("Missing, malformed, unknown or revoked credentials (`unauthorized`)."),
+  403: documentedError("The key's scopes do not include this endpoint (`forbidden`)."),
+  500: documentedError("Unexpected server error (`internal_error`); retry with exponential backoff."),
 } as const;
 
-export const validationErrorResponse = { 422: errorResponse("The body parsed but failed validation (`validation_error`).") } as const;
-export const notFoundResponse = { 404: errorResponse("No such resource in this organization (`not_found`).") } as const;
-export const payloadTooLargeResponse = { 413: errorResponse("The body is over the size limit (`payload_too_large`).") } as const;
+export const validationErrorResponse = { 422: documentedError("The body parsed but failed validation (`validation_error`).") } as const;
+export const notFoundResponse = { 404: documentedError("No such resource in this organization (`not_found`).") } as const;
+export const payloadTooLargeResponse = { 413: documentedError("The body is over the size limit (`payload_too_large`).") } as const;

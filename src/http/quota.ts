@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import { leaseCap, nextLeaseRequest, nextResetMs, type QuotaGrant, secondsUntilReset, utcDay } from "../engines/quota/policy";
+import { describeError, logEvent } from "../lib/log";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
-import { describeError, logEvent } from "./log";
 
 export const LIMIT_HEADER = "X-Service-RateLimit-Limit";
 export const REMAINING_HEADER = "X-Service-RateLimit-Remaining";
@@ -105,7 +105,10 @@ const leases = new LeaseTable();
 
 /** Durable Object errors say whether trying again can help; an overloaded object is never retried. */
 const isRetryable = (error: unknown) =>
-  typeof error === "object" && error !== null && (error as { retryable?: unknown }).retryable === true && (error as { overloaded?: unknown }).overloaded !== true;
+  typeof error === "object" &&
+  error !== null &&
+  (error as { retryable?: unknown }).retryable === true &&
+  (error as { overloaded?: unknown }).overloaded !== true;
 
 /**
  * One retry on a fresh stub (a failed stub may stay broken), only for errors the runtime marks

@@ -2,8 +2,10 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 
+export type AppRouter = OpenAPIHono<AppEnv>;
+
 /** Every router shares one validation hook, so a schema failure reads the same on every path. */
-export function createRouter() {
+export function createRouter(): AppRouter {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (result.success) return;

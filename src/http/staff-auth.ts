@@ -2,45 +2,21 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
-import { verifyPassword } from "../credentials/password";
-import { BROKER_TOKEN_PREFIX, randomBase62, sha256Hex } from "../credentials/tokens";
+import { BROKER_TOKEN_PREFIX, sha256Hex } from "../credentials/tokens";
 import { findActiveBrokerTokenByHash } from "../db/queries/credentials";
-import { endStaffSession, findStaffSession, findStaffUserByEmail, startStaffSession, touchStaffSession } from "../db/queries/staff-sessions";
-import {
-  SESSION_IDLE_TIMEOUT_MS,
-  assessSession,
-  newSessionTimes,
-  sessionCookieMaxAgeSeconds,
-} from "../engines/sessions/session-expiry";
+import { endStaffSession, findStaffSession, touchStaffSession } from "../db/queries/staff-sessions";
+import { assessSession } from "../engines/sessions/session-expiry";
 import type { AppEnv } from "./app-env";
 import { isJsonContentType, METHODS_WITH_BODY } from "./body";
 import { ApiError, unauthorized } from "./errors";
 
 /** Sent as `__Host-session`: the prefix makes the browser insist on Secure, Path=/ and no Domain. */
 export const SESSION_COOKIE = "session";
-const SESSION_ID_LENGTH = 43; // 43 base62 characters ≈ 256 bits
 const SESSION_ID_PATTERN = /^[0-9A-Za-z]{43}$/;
 const BROKER_TOKEN_PATTERN = new RegExp(`^${BROKER_TOKEN_PREFIX}[0-9A-Za-z]{40}$`);
 
-/**
- * Verified when the email is unknown, so that answer costs the same scrypt work as a wrong
- * password. Its parameters must match DEFAULT_PARAMS in credentials/password.ts (a test checks).
- */
-export const DUMMY_PASSWORD_HASH = "scrypt$16384$8$5$rjWoz+SRplbS67JGahjORA==$nWeHNJcztMeDStHqVSf7sXSNVo+1m6hgqvBgUsNXTFo=";
-
-/** Who is managing an organization's keys: a logged-in staff member, or a broker token bound to it. */
-export type KeyManager = { kind: "staff"; userId: string; orgId: string } | { kind: "broker"; tokenId: string; orgId: string };
-
-declare module "./app-env" {
-  interface AppVariables {
-    keyManager: KeyManager;
-  }
-}
-
-
-function isAllowedOrigin(env: Env, origin: string | undefined): origin is string {
-  if (!origin) return false;
-  return env.STAFF_ALLOWED_ORIGINS.split(",").some((allowed) => allowed.trim() === origin);
+function isAllowedOrigin(c: Context<AppEnv>, origin: string | undefined): origin is string {
+  return origin !== undefined && c.var.config.staffAllowedOrigins.includes(origin);
 }
 
 const credentialedCors = cors({
@@ -58,7 +34,7 @@ const credentialedCors = cors({
  * `Access-Control-Allow-Credentials` is never sent to them.
  */
 export const staffCors = createMiddleware<AppEnv>(async (c, next) => {
-  if (!isAllowedOrigin(c.env, c.req.header("Origin"))) return next();
+  if (!isAllowedOrigin(c, c.req.header("Origin"))) return next();
   return credentialedCors(c, next);
 });
 
@@ -74,7 +50,7 @@ function assertCookieWriteAllowed(c: Context<AppEnv>): void {
   if (METHODS_WITH_BODY.has(c.req.method) && !isJsonContentType(c.req.header("Content-Type"))) {
     throw new ApiError("forbidden", "Session-authenticated writes must be sent as Content-Type: application/json.");
   }
-  if (!isAllowedOrigin(c.env, c.req.header("Origin"))) {
+  if (!isAllowedOrigin(c, c.req.header("Origin"))) {
     throw new ApiError("forbidden", "Session-authenticated writes must come from an allowed Origin.");
   }
 }
@@ -85,7 +61,7 @@ export const sameOriginStaffWrite = createMiddleware<AppEnv>(async (c, next) => 
   await next();
 });
 
-async function sessionIdHashFromCookie(c: Context<AppEnv>): Promise<string | null> {
+export async function sessionIdHashFromCookie(c: Context<AppEnv>): Promise<string | null> {
   const raw = getCookie(c, SESSION_COOKIE, "host");
   return raw && SESSION_ID_PATTERN.test(raw) ? sha256Hex(raw) : null;
 }
@@ -144,42 +120,12 @@ export const limitLoginAttempts = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/**
- * Checks the password (the same scrypt work whether or not the email exists) and starts a new
- * session, replacing the one the browser held, so a session id planted before login is useless.
- */
-export async function logIn(c: Context<AppEnv>, email: string, password: string) {
-  const { success } = await c.env.LOGIN_RATE_LIMITER.limit({ key: email });
-  if (!success) {
-    throw new ApiError("rate_limited", "Too many login attempts for this account; try again in a minute.", { headers: { "Retry-After": "60" } });
-  }
-  const db = c.var.db;
-  const user = await findStaffUserByEmail(db, email);
-  const passwordOk = await verifyPassword(password, c.env.PASSWORD_PEPPER, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!user || !passwordOk) throw unauthorized("The email or password is incorrect.");
+const SESSION_COOKIE_OPTIONS = { prefix: "host", path: "/", secure: true, httpOnly: true, sameSite: "Lax" } as const;
 
-  const nowMs = Date.now();
-  const rawId = randomBase62(SESSION_ID_LENGTH);
-  const times = newSessionTimes(nowMs);
-  await startStaffSession(
-    db,
-    { idHash: await sha256Hex(rawId), userId: user.id, orgId: user.orgId, ...times },
-    { replacesIdHash: (await sessionIdHashFromCookie(c)) ?? undefined, idleCutoff: new Date(nowMs - SESSION_IDLE_TIMEOUT_MS).toISOString() },
-  );
-  setCookie(c, SESSION_COOKIE, rawId, {
-    prefix: "host",
-    path: "/",
-    secure: true,
-    httpOnly: true,
-    sameSite: "Lax",
-    maxAge: sessionCookieMaxAgeSeconds(times, nowMs),
-  });
-  return { user, expiresAt: times.expiresAt };
+export function setSessionCookie(c: Context<AppEnv>, rawId: string, maxAgeSeconds: number): void {
+  setCookie(c, SESSION_COOKIE, rawId, { ...SESSION_COOKIE_OPTIONS, maxAge: maxAgeSeconds });
 }
 
-/** Ends the cookie's session, if any, and tells the browser to drop the cookie. */
-export async function logOut(c: Context<AppEnv>): Promise<void> {
-  const idHash = await sessionIdHashFromCookie(c);
-  if (idHash) await endStaffSession(c.var.db, idHash);
-  deleteCookie(c, SESSION_COOKIE, { prefix: "host", path: "/", secure: true, httpOnly: true, sameSite: "Lax" });
+export function clearSessionCookie(c: Context<AppEnv>): void {
+  deleteCookie(c, SESSION_COOKIE, SESSION_COOKIE_OPTIONS);
 }

@@ -1,8 +1,9 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv, Database, Principal } from "./app-env";
-import { DEAL_TOOL_ENDPOINTS, type EndpointName } from "./endpoints";
-import { describeError, logEvent } from "./log";
+import { type Database, getDb } from "../db/client";
 import { recordUsage, type UsageSnapshot } from "../db/queries/usage";
+import { describeError, logEvent } from "../lib/log";
+import type { AppEnv, Principal } from "./app-env";
+import { DEAL_TOOL_ENDPOINTS, type EndpointName } from "./endpoints";
 
 /**
  * Usage for the platform statistics is counted in memory and written to D1 in one batch at most
@@ -28,7 +29,13 @@ class UsageBuffer {
   recordAuthenticatedCall(nowMs: number, principal: Principal, dealToolCall: boolean): void {
     const credentialId = principal.kind === "api_key" ? principal.keyId : principal.tokenId;
     const id = `${isoDay(nowMs)}|${credentialId}`;
-    const entry = this.snapshot.keys.get(id) ?? { orgId: principal.orgId, isApiKey: principal.kind === "api_key", requests: 0, dealToolCalls: 0, lastUsedAt: "" };
+    const entry = this.snapshot.keys.get(id) ?? {
+      orgId: principal.orgId,
+      isApiKey: principal.kind === "api_key",
+      requests: 0,
+      dealToolCalls: 0,
+      lastUsedAt: "",
+    };
     entry.requests += 1;
     if (dealToolCall) entry.dealToolCalls += 1;
     entry.lastUsedAt = new Date(nowMs).toISOString();
@@ -91,5 +98,5 @@ export const trackUsage = createMiddleware<AppEnv>(async (c, next) => {
     const dealToolCall = endpoint !== undefined && DEAL_TOOL_ENDPOINTS.has(endpoint) && status < 400;
     usageBuffer.recordAuthenticatedCall(nowMs, principal, dealToolCall);
   }
-  if (usageBuffer.isDue(nowMs)) c.executionCtx.waitUntil(usageBuffer.flush(c.get("db"), nowMs));
+  if (usageBuffer.isDue(nowMs)) c.executionCtx.waitUntil(usageBuffer.flush(getDb(c.env.DB), nowMs));
 });

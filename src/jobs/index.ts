@@ -1,21 +1,31 @@
+import { describeError, logEvent } from "../lib/log";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
-import { logEvent } from "../http/log";
 
-type Job = (env: Env, now: Date) => Promise<void>;
+export type Job = (env: Env, now: Date) => Promise<void>;
 
 /**
- * Cron expression (as in wrangler.toml) → job. The 05:00 market-feed refresh and the 06:00 role
- * briefings are scheduled already and get their jobs with the reports work (ROADMAP.md §3).
+ * Cron expression (exactly as in wrangler.toml's `[triggers] crons`) → the jobs it runs, in order.
+ * A test holds this map and wrangler.toml to the same set of crons.
  */
-export const JOBS: Readonly<Record<string, Job>> = {
-  "15 0 * * *": purgeLapsedSessions,
+export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
+  "15 0 * * *": [purgeLapsedSessions],
 };
 
-export async function runScheduledJob(cron: string, env: Env, now: Date): Promise<void> {
-  const job = JOBS[cron];
-  if (!job) {
-    logEvent("info", { event: "no_job_for_schedule", cron });
+/** Runs every job of the cron; one job's failure is logged and does not stop the next. */
+export async function runScheduledJobs(cron: string, env: Env, now: Date): Promise<void> {
+  const jobs = SCHEDULE[cron];
+  if (!jobs) {
+    logEvent("error", { event: "no_job_for_schedule", cron });
     return;
   }
-  await job(env, now);
+  const failures: unknown[] = [];
+  for (const job of jobs) {
+    try {
+      await job(env, now);
+    } catch (error) {
+      logEvent("error", { event: "scheduled_job_failed", cron, job: job.name, ...describeError(error) });
+      failures.push(error);
+    }
+  }
+  if (failures.length > 0) throw new AggregateError(failures, `${failures.length} job(s) of ${cron} failed`);
 }

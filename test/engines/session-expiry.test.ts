@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  assessSession,
+  newSessionTimes,
   SESSION_ABSOLUTE_LIFETIME_MS,
   SESSION_IDLE_TIMEOUT_MS,
   SESSION_TOUCH_INTERVAL_MS,
-  assessSession,
-  newSessionTimes,
   sessionCookieMaxAgeSeconds,
 } from "../../src/engines/sessions/session-expiry";
 

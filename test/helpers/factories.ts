@@ -19,10 +19,7 @@ export async function createStore(orgId: string, options: { name?: string; isPri
   return { id, name };
 }
 
-export async function createApiKey(
-  orgId: string,
-  options: { scopes?: string[] | null; dailyLimit?: number; revoked?: boolean } = {},
-) {
+export async function createApiKey(orgId: string, options: { scopes?: string[] | null; dailyLimit?: number; revoked?: boolean } = {}) {
   const key = generateApiKey();
   const id = newId("key");
   await env.DB.prepare(
@@ -62,7 +59,16 @@ export async function createUnit(
     `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
      VALUES (?, ?, ?, ?, ?, 2022, 'Toyota', 'Camry', 'SE', 'used', 'car', 31000, ?, 21000, ?, ?)`,
   )
-    .bind(newId("unit"), orgId, storeId, stockNumber, `VIN${stockNumber}`.slice(0, 17), options.stockedOn, options.askingPrice ?? 24995, options.status ?? "in_stock")
+    .bind(
+      newId("unit"),
+      orgId,
+      storeId,
+      stockNumber,
+      `VIN${stockNumber}`.slice(0, 17),
+      options.stockedOn,
+      options.askingPrice ?? 24995,
+      options.status ?? "in_stock",
+    )
     .run();
   return { stockNumber };
 }

@@ -74,9 +74,13 @@ export async function ageSession(cookie: string, ages: { lastSeenMsAgo?: number;
   const idHash = await sessionIdHash(cookie);
   const now = Date.now();
   if (ages.lastSeenMsAgo !== undefined) {
-    await env.DB.prepare("UPDATE staff_sessions SET last_seen_at = ? WHERE id_hash = ?").bind(new Date(now - ages.lastSeenMsAgo).toISOString(), idHash).run();
+    await env.DB.prepare("UPDATE staff_sessions SET last_seen_at = ? WHERE id_hash = ?")
+      .bind(new Date(now - ages.lastSeenMsAgo).toISOString(), idHash)
+      .run();
   }
   if (ages.expiresMsAgo !== undefined) {
-    await env.DB.prepare("UPDATE staff_sessions SET expires_at = ? WHERE id_hash = ?").bind(new Date(now - ages.expiresMsAgo).toISOString(), idHash).run();
+    await env.DB.prepare("UPDATE staff_sessions SET expires_at = ? WHERE id_hash = ?")
+      .bind(new Date(now - ages.expiresMsAgo).toISOString(), idHash)
+      .run();
   }
 }

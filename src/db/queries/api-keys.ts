@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Database } from "../../http/app-env";
+import type { Database } from "../client";
 import { apiKeys } from "../schema";
 
 export interface NewApiKey {

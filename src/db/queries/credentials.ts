@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { Database } from "../../http/app-env";
+import type { Database } from "../client";
 import { apiKeys, brokerTokens, legacyTokens } from "../schema";
 
 export interface ApiKeyRecord {

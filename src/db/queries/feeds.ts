@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
-import type { Database } from "../../http/app-env";
+import type { Database } from "../client";
 import { deals, inventoryUnits, stores } from "../schema";
 
 const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 import { desc, max } from "drizzle-orm";
-import type { Database } from "../../http/app-env";
+import type { Database } from "../client";
 import { marketFeedEntries } from "../schema";
 
 export async function latestMarketFeed(db: Database, limit: number) {

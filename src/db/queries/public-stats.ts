@@ -1,4 +1,4 @@
-import type { Database } from "../../http/app-env";
+import type { Database } from "../client";
 
 export interface PlatformStatistics {
   organizationsEvaluated: number;

@@ -1,6 +1,6 @@
 import { and, eq, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Database } from "../../http/app-env";
+import type { Database } from "../client";
 import { staffSessions, staffUsers } from "../schema";
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Database } from "../../http/app-env";
+import type { Database } from "../client";
 import { apiKeys, keyUsageDaily, platformDaily } from "../schema";
 
 export interface UsageSnapshot {
@@ -40,7 +40,9 @@ export async function recordUsage(db: Database, snapshot: UsageSnapshot): Promis
         }),
     );
     if (counts.isApiKey) {
-      statements.push(db.update(apiKeys).set({ lastUsedAt: counts.lastUsedAt }).where(sql`${apiKeys.id} = ${keyId} AND ${apiKeys.orgId} = ${counts.orgId}`));
+      statements.push(
+        db.update(apiKeys).set({ lastUsedAt: counts.lastUsedAt }).where(sql`${apiKeys.id} = ${keyId} AND ${apiKeys.orgId} = ${counts.orgId}`),
+      );
     }
   }
   const [first, ...rest] = statements;

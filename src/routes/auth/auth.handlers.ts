@@ -1,16 +1,30 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../http/app-env";
-import { logIn, logOut } from "../../http/staff-auth";
-import type { login as loginRoute, logout as logoutRoute } from "./auth.routes";
+import { ApiError } from "../../http/errors";
+import { clearSessionCookie, sessionIdHashFromCookie, setSessionCookie } from "../../http/staff-auth";
+import type { logIn as logInRoute, logOut as logOutRoute } from "./auth.routes";
+import * as auth from "./auth.service";
 
-export const login: RouteHandler<typeof loginRoute, AppEnv> = async (c) => {
+export const logIn: RouteHandler<typeof logInRoute, AppEnv> = async (c) => {
   const { email, password } = c.req.valid("json");
-  const { user, expiresAt } = await logIn(c, email, password);
+  const { success } = await c.env.LOGIN_RATE_LIMITER.limit({ key: email });
+  if (!success) {
+    throw new ApiError("rate_limited", "Too many login attempts for this account; try again in a minute.", { headers: { "Retry-After": "60" } });
+  }
+  const session = await auth.logIn(
+    c.var.db,
+    c.var.config.passwordPepper,
+    { email, password },
+    { replacesIdHash: await sessionIdHashFromCookie(c), nowMs: Date.now() },
+  );
+  setSessionCookie(c, session.rawSessionId, session.cookieMaxAgeSeconds);
   c.header("Cache-Control", "no-store");
-  return c.json({ user: { id: user.id, email: user.email, name: user.name }, org_id: user.orgId, expires_at: expiresAt }, 200);
+  const { user } = session;
+  return c.json({ user: { id: user.id, email: user.email, name: user.name }, org_id: user.orgId, expires_at: session.expiresAt }, 200);
 };
 
-export const logout: RouteHandler<typeof logoutRoute, AppEnv> = async (c) => {
-  await logOut(c);
+export const logOut: RouteHandler<typeof logOutRoute, AppEnv> = async (c) => {
+  await auth.logOut(c.var.db, await sessionIdHashFromCookie(c));
+  clearSessionCookie(c);
   return c.body(null, 204);
 };

@@ -1,15 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
-import { errorResponse, validationErrorResponse } from "../../http/errors";
+import { documentedError, validationErrorResponse } from "../../http/errors";
 import { limitLoginAttempts, sameOriginStaffWrite } from "../../http/staff-auth";
 
-
-export const LoginSchema = z
+export const LogInSchema = z
   .object({
     email: z.string().trim().toLowerCase().min(1).max(254).openapi({ example: "desk@summit-auto.example" }),
     password: z.string().min(1).max(1024),
   })
-  .openapi("LoginRequest");
+  .openapi("LogInRequest");
 
 export const StaffSessionSchema = z
   .object({
@@ -21,7 +20,7 @@ export const StaffSessionSchema = z
   })
   .openapi("StaffSession");
 
-export const login = createRoute({
+export const logIn = createRoute({
   method: "post",
   path: "/api/auth/login",
   operationId: "logIn",
@@ -31,22 +30,22 @@ export const login = createRoute({
   description:
     "Sets the `__Host-session` cookie (HttpOnly, Secure, SameSite=Lax). Any session the browser already held is ended, so every login gets a fresh session id.",
   middleware: [limitLoginAttempts, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
-  request: { body: { content: { "application/json": { schema: LoginSchema } }, required: true } },
+  request: { body: { content: { "application/json": { schema: LogInSchema } }, required: true } },
   responses: {
     200: {
       description: "Logged in.",
       headers: { "Set-Cookie": { description: "`__Host-session=…; Path=/; Secure; HttpOnly; SameSite=Lax`", schema: { type: "string" } } },
       content: { "application/json": { schema: StaffSessionSchema } },
     },
-    400: errorResponse("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
-    401: errorResponse("Unknown email or wrong password; the two are not told apart (`unauthorized`)."),
-    413: errorResponse("The body is over the size limit (`payload_too_large`)."),
+    400: documentedError("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
+    401: documentedError("Unknown email or wrong password; the two are not told apart (`unauthorized`)."),
+    413: documentedError("The body is over the size limit (`payload_too_large`)."),
     ...validationErrorResponse,
-    429: errorResponse("Too many login attempts from this client (`rate_limited`)."),
+    429: documentedError("Too many login attempts from this client (`rate_limited`)."),
   },
 });
 
-export const logout = createRoute({
+export const logOut = createRoute({
   method: "post",
   path: "/api/auth/logout",
   operationId: "logOut",
@@ -58,6 +57,6 @@ export const logout = createRoute({
   middleware: [sameOriginStaffWrite] as const,
   responses: {
     204: { description: "Logged out." },
-    403: errorResponse("Not `application/json`, or the `Origin` is missing or not allowed (`forbidden`)."),
+    403: documentedError("Not `application/json`, or the `Origin` is missing or not allowed (`forbidden`)."),
   },
 });

@@ -1,9 +1,13 @@
-import type { RouteHandler } from "@hono/zod-openapi";
-import type { z } from "@hono/zod-openapi";
-import { listInventory, salesSummary } from "../../db/queries/feeds";
+import type { RouteHandler, z } from "@hono/zod-openapi";
+import * as feeds from "../../db/queries/feeds";
 import type { AppEnv } from "../../http/app-env";
-import { TtlCache } from "../../http/ttl-cache";
-import type { getInventory, getSalesSummary, InventoryFeedSchema, SalesSummaryFeedSchema } from "./feeds.routes";
+import { TtlCache } from "../../lib/ttl-cache";
+import type {
+  getSalesSummary as getSalesSummaryRoute,
+  InventoryFeedSchema,
+  listInventory as listInventoryRoute,
+  SalesSummaryFeedSchema,
+} from "./feeds.routes";
 
 const INVENTORY_LIMIT = 500;
 const SALES_SUMMARY_LIMIT = 200;
@@ -20,10 +24,10 @@ const inventoryFeeds = new TtlCache<z.infer<typeof InventoryFeedSchema>>(FEED_CA
 const salesSummaryFeeds = new TtlCache<z.infer<typeof SalesSummaryFeedSchema>>(FEED_CACHE);
 const CACHE_CONTROL = "no-store";
 
-export const inventory: RouteHandler<typeof getInventory, AppEnv> = async (c) => {
+export const listInventory: RouteHandler<typeof listInventoryRoute, AppEnv> = async (c) => {
   const now = new Date();
   const feed = await inventoryFeeds.get(c.var.principal.orgId, now.getTime(), async () => {
-    const units = await listInventory(c.var.db, c.var.principal.orgId, now, INVENTORY_LIMIT);
+    const units = await feeds.listInventory(c.var.db, c.var.principal.orgId, now, INVENTORY_LIMIT);
     return {
       count: units.length,
       inventory: units.map((u) => ({
@@ -43,9 +47,9 @@ export const inventory: RouteHandler<typeof getInventory, AppEnv> = async (c) =>
   return c.json(feed, 200, { "Cache-Control": CACHE_CONTROL });
 };
 
-export const sales: RouteHandler<typeof getSalesSummary, AppEnv> = async (c) => {
+export const getSalesSummary: RouteHandler<typeof getSalesSummaryRoute, AppEnv> = async (c) => {
   const feed = await salesSummaryFeeds.get(c.var.principal.orgId, Date.now(), async () => {
-    const rows = await salesSummary(c.var.db, c.var.principal.orgId, SALES_SUMMARY_LIMIT);
+    const rows = await feeds.salesSummary(c.var.db, c.var.principal.orgId, SALES_SUMMARY_LIMIT);
     return { count: rows.length, salesSummary: rows };
   });
   return c.json(feed, 200, { "Cache-Control": CACHE_CONTROL });

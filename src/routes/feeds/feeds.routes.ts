@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { commonErrorResponses } from "../../http/errors";
-import { guard } from "../../http/guard";
 import { legacySecurity, meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
+import { v1Chain } from "../../http/v1-chain";
 
 export const InventoryUnitSchema = z
   .object({
@@ -23,15 +23,16 @@ export const InventoryFeedSchema = z.object({ count: z.int(), inventory: z.array
 export const SalesSummaryRowSchema = z
   .object({
     store: z.string(),
-    saleMonth: z.string().regex(/^\d{4}-\d{2}$/).openapi({ example: "2026-10" }),
+    saleMonth: z
+      .string()
+      .regex(/^\d{4}-\d{2}$/)
+      .openapi({ example: "2026-10" }),
     units: z.int(),
     totalGross: z.number().openapi({ description: "Front plus back gross, USD." }),
   })
   .openapi("SalesSummaryRow");
 
-export const SalesSummaryFeedSchema = z
-  .object({ count: z.int(), salesSummary: z.array(SalesSummaryRowSchema) })
-  .openapi("SalesSummaryFeed");
+export const SalesSummaryFeedSchema = z.object({ count: z.int(), salesSummary: z.array(SalesSummaryRowSchema) }).openapi("SalesSummaryFeed");
 
 const feedHeaders = {
   ...RATE_LIMIT_HEADERS,
@@ -41,14 +42,14 @@ const feedHeaders = {
   },
 };
 
-export const getInventory = createRoute({
+export const listInventory = createRoute({
   method: "get",
   path: "/api/v1/inventory",
   operationId: "listInventory",
   tags: ["Feeds"],
   summary: "The organization's current inventory (at most 500 units, oldest in stock first)",
   security: [...serviceKeySecurity, ...legacySecurity],
-  middleware: guard("inventory", { legacy: true }),
+  middleware: v1Chain("inventory", { legacy: true }),
   responses: {
     200: { description: "Inventory.", headers: feedHeaders, content: { "application/json": { schema: InventoryFeedSchema } } },
     ...commonErrorResponses,
@@ -63,7 +64,7 @@ export const getSalesSummary = createRoute({
   tags: ["Feeds"],
   summary: "Units and total gross by store and month (at most 200 rows, most recent month first)",
   security: [...serviceKeySecurity, ...legacySecurity],
-  middleware: guard("sales-summary", { legacy: true }),
+  middleware: v1Chain("sales-summary", { legacy: true }),
   responses: {
     200: { description: "Sales summary.", headers: feedHeaders, content: { "application/json": { schema: SalesSummaryFeedSchema } } },
     ...commonErrorResponses,

@@ -3,5 +3,5 @@ import * as handlers from "./feeds.handlers";
 import * as routes from "./feeds.routes";
 
 export const feedsRouter = createRouter()
-  .openapi(routes.getInventory, handlers.inventory)
-  .openapi(routes.getSalesSummary, handlers.sales);
+  .openapi(routes.listInventory, handlers.listInventory)
+  .openapi(routes.getSalesSummary, handlers.getSalesSummary);

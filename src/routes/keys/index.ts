@@ -3,6 +3,6 @@ import * as handlers from "./keys.handlers";
 import * as routes from "./keys.routes";
 
 export const keysRouter = createRouter()
-  .openapi(routes.createKey, handlers.create)
-  .openapi(routes.listKeys, handlers.list)
-  .openapi(routes.revokeKey, handlers.revoke);
+  .openapi(routes.createApiKey, handlers.createApiKey)
+  .openapi(routes.listApiKeys, handlers.listApiKeys)
+  .openapi(routes.revokeApiKey, handlers.revokeApiKey);

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
 import { ENDPOINT_NAMES } from "../../http/endpoints";
-import { errorResponse, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
+import { documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
 import { requireStaffOrBroker } from "../../http/staff-auth";
 
 /** The documented permission set. Every key reads; nothing else exists yet. */
@@ -9,11 +9,10 @@ export const PERMISSIONS = ["read"] as const;
 export const DEFAULT_RATE_LIMIT = 100;
 export const MAX_RATE_LIMIT = 1_000_000;
 
-
 const keyManagementErrors = {
-  401: errorResponse("No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`)."),
-  403: errorResponse("A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`)."),
-  500: errorResponse("Unexpected server error (`internal_error`)."),
+  401: documentedError("No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`)."),
+  403: documentedError("A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`)."),
+  500: documentedError("Unexpected server error (`internal_error`)."),
 } as const;
 
 const keyManagementSecurity: Record<string, string[]>[] = [{ StaffSession: [] }, { BrokerToken: [] }];
@@ -21,7 +20,7 @@ const keyManagementSecurity: Record<string, string[]>[] = [{ StaffSession: [] },
 const Permission = z.enum(PERMISSIONS);
 const Scope = z.enum(ENDPOINT_NAMES);
 
-export const CreateKeySchema = z
+export const CreateApiKeyRequestSchema = z
   .object({
     label: z.string().trim().min(1).max(100).openapi({ description: "1 to 100 characters, after trimming.", example: "DMS integration" }),
     permissions: z
@@ -37,13 +36,18 @@ export const CreateKeySchema = z
       .min(1)
       .nullable()
       .optional()
-      .openapi({ description: "Endpoint names this key may call. Omitted or null: every endpoint of the organization.", example: ["lender-route", "stip-check"] }),
+      .openapi({
+        description: "Endpoint names this key may call. Omitted or null: every endpoint of the organization.",
+        example: ["lender-route", "stip-check"],
+      }),
   })
   .openapi("CreateApiKeyRequest");
 
 const keyFields = {
   id: z.string().openapi({ example: "key_4kQ9bX2mN7pR1sT8" }),
-  key_prefix: z.string().openapi({ description: "The first characters of the key, to recognise it; never enough to use it.", example: "lak_EtRsPOGb" }),
+  key_prefix: z
+    .string()
+    .openapi({ description: "The first characters of the key, to recognise it; never enough to use it.", example: "lak_EtRsPOGb" }),
   label: z.string(),
   permissions: z.array(z.string()).openapi({ example: ["read"] }),
   scopes: z.array(z.string()).nullable().openapi({ description: "Endpoint names; null: every endpoint of the organization." }),
@@ -51,17 +55,23 @@ const keyFields = {
   created_at: z.iso.datetime(),
 };
 
-export const CreatedKeySchema = z
+export const CreatedApiKeySchema = z
   .object({
     ...keyFields,
-    key: z.string().openapi({ description: "The raw key. Shown in this response only; it cannot be retrieved again.", example: "lak_EtRsPOGbI6IEgJZLPhzyu6IcI2oXsq8E0lHuOc" }),
+    key: z.string().openapi({
+      description: "The raw key. Shown in this response only; it cannot be retrieved again.",
+      example: "lak_EtRsPOGbI6IEgJZLPhzyu6IcI2oXsq8E0lHuOc",
+    }),
   })
   .openapi("CreatedApiKey");
 
-export const KeySummarySchema = z
+export const ApiKeySummarySchema = z
   .object({
     ...keyFields,
-    last_used_at: z.iso.datetime().nullable().openapi({ description: "Last authenticated call; recorded in batches, so up to about a minute behind." }),
+    last_used_at: z.iso
+      .datetime()
+      .nullable()
+      .openapi({ description: "Last authenticated call; recorded in batches, so up to about a minute behind." }),
     revoked_at: z.iso.datetime().nullable(),
     usage_today: z.int().nullable().openapi({
       description:
@@ -70,9 +80,9 @@ export const KeySummarySchema = z
   })
   .openapi("ApiKeySummary");
 
-export const KeyListSchema = z.object({ count: z.int(), keys: z.array(KeySummarySchema) }).openapi("ApiKeyList");
+export const ApiKeyListSchema = z.object({ count: z.int(), keys: z.array(ApiKeySummarySchema) }).openapi("ApiKeyList");
 
-export const createKey = createRoute({
+export const createApiKey = createRoute({
   method: "post",
   path: "/api/public-api/keys",
   operationId: "createApiKey",
@@ -82,20 +92,20 @@ export const createKey = createRoute({
     "Authenticated by a staff session cookie (then `Content-Type: application/json` and an allowed `Origin` are required) or by `Authorization: Bearer <broker token>`; the key belongs to the session's or the token's organization. The raw key is in this response only.",
   security: keyManagementSecurity,
   middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
-  request: { body: { content: { "application/json": { schema: CreateKeySchema } }, required: true } },
+  request: { body: { content: { "application/json": { schema: CreateApiKeyRequestSchema } }, required: true } },
   responses: {
     201: {
       description: "Created. Sent with `Cache-Control: no-store`.",
-      content: { "application/json": { schema: CreatedKeySchema } },
+      content: { "application/json": { schema: CreatedApiKeySchema } },
     },
-    400: errorResponse("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
+    400: documentedError("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
     ...keyManagementErrors,
     ...payloadTooLargeResponse,
     ...validationErrorResponse,
   },
 });
 
-export const listKeys = createRoute({
+export const listApiKeys = createRoute({
   method: "get",
   path: "/api/public-api/keys",
   operationId: "listApiKeys",
@@ -105,12 +115,15 @@ export const listKeys = createRoute({
   security: keyManagementSecurity,
   middleware: [requireStaffOrBroker] as const,
   responses: {
-    200: { description: "The organization's keys. Sent with `Cache-Control: no-store`.", content: { "application/json": { schema: KeyListSchema } } },
+    200: {
+      description: "The organization's keys. Sent with `Cache-Control: no-store`.",
+      content: { "application/json": { schema: ApiKeyListSchema } },
+    },
     ...keyManagementErrors,
   },
 });
 
-export const revokeKey = createRoute({
+export const revokeApiKey = createRoute({
   method: "delete",
   path: "/api/public-api/keys/{id}",
   operationId: "revokeApiKey",
@@ -120,7 +133,15 @@ export const revokeKey = createRoute({
     "The key is refused everywhere within 60 seconds (at once by the instance that revoked it). Revoking a revoked key answers 204 again and keeps the first revocation time. With a session cookie, an allowed `Origin` is required.",
   security: keyManagementSecurity,
   middleware: [requireStaffOrBroker] as const,
-  request: { params: z.object({ id: z.string().min(1).max(100).openapi({ param: { name: "id", in: "path" }, example: "key_4kQ9bX2mN7pR1sT8" }) }) },
+  request: {
+    params: z.object({
+      id: z
+        .string()
+        .min(1)
+        .max(100)
+        .openapi({ param: { name: "id", in: "path" }, example: "key_4kQ9bX2mN7pR1sT8" }),
+    }),
+  },
   responses: {
     204: { description: "Revoked." },
     ...keyManagementErrors,

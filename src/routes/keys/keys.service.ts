@@ -1,11 +1,11 @@
-import { apiKeyDisplayPrefix, generateApiKey, newId, sha256Hex } from "../../credentials/tokens";
-import { type ApiKeyMetadata, insertApiKey, listApiKeys, revokeApiKey } from "../../db/queries/api-keys";
-import type { Database } from "../../http/app-env";
-import { apiKeyCache } from "../../http/auth";
-import { describeError, logEvent } from "../../http/log";
-import type { KeyManager } from "../../http/staff-auth";
-import type { CreateKeySchema } from "./keys.routes";
 import type { z } from "@hono/zod-openapi";
+import { evictApiKey } from "../../credentials/credential-cache";
+import { apiKeyDisplayPrefix, generateApiKey, newId, sha256Hex } from "../../credentials/tokens";
+import type { Database } from "../../db/client";
+import { type ApiKeyMetadata, insertApiKey, listApiKeys, revokeApiKey } from "../../db/queries/api-keys";
+import type { KeyManager } from "../../http/app-env";
+import { describeError, logEvent } from "../../lib/log";
+import type { CreateApiKeyRequestSchema } from "./keys.routes";
 
 const createdBy = (manager: KeyManager) => (manager.kind === "staff" ? `staff:${manager.userId}` : `broker:${manager.tokenId}`);
 
@@ -22,7 +22,7 @@ export function toKeyFields(row: ApiKeyMetadata) {
 }
 
 /** Only the hash and a display prefix are stored; the raw key leaves in this one response. */
-export async function createKey(db: Database, manager: KeyManager, input: z.infer<typeof CreateKeySchema>) {
+export async function createKey(db: Database, manager: KeyManager, input: z.infer<typeof CreateApiKeyRequestSchema>) {
   const key = generateApiKey();
   const permissions = input.permissions === undefined ? ["read"] : [input.permissions].flat();
   const row = await insertApiKey(db, manager.orgId, {
@@ -70,6 +70,6 @@ export async function listKeysWithUsage(env: Env, db: Database, orgId: string, n
 export async function revokeKey(db: Database, orgId: string, id: string, nowMs: number): Promise<boolean> {
   const keyHash = await revokeApiKey(db, orgId, id, new Date(nowMs).toISOString());
   if (keyHash === null) return false;
-  apiKeyCache.evict(keyHash);
+  evictApiKey(keyHash);
   return true;
 }

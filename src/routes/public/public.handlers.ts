@@ -3,11 +3,11 @@ import { latestMarketFeed } from "../../db/queries/market-feed";
 import { computePlatformStatistics } from "../../db/queries/public-stats";
 import type { AppEnv } from "../../http/app-env";
 import { usageBuffer } from "../../http/usage";
-import type { getMarketFeed, getStats } from "./public.routes";
+import type { getPlatformStats as getPlatformStatsRoute, getPublicMarketFeed as getPublicMarketFeedRoute } from "./public.routes";
 
 const MARKET_FEED_SIZE = 20;
 
-export const stats: RouteHandler<typeof getStats, AppEnv> = async (c) => {
+export const getPlatformStats: RouteHandler<typeof getPlatformStatsRoute, AppEnv> = async (c) => {
   const now = new Date();
   // Authenticated calls this isolate has counted go in first, so a caller sees its own calls
   // reflected; request counts alone (uptime) wait for the regular flush.
@@ -27,7 +27,7 @@ export const stats: RouteHandler<typeof getStats, AppEnv> = async (c) => {
   );
 };
 
-export const marketFeed: RouteHandler<typeof getMarketFeed, AppEnv> = async (c) => {
+export const getPublicMarketFeed: RouteHandler<typeof getPublicMarketFeedRoute, AppEnv> = async (c) => {
   const { entries, lastRefresh } = await latestMarketFeed(c.var.db, MARKET_FEED_SIZE);
   return c.json({ count: entries.length, last_refresh: lastRefresh, entries }, 200);
 };

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errorResponse } from "../../http/errors";
+import { documentedError } from "../../http/errors";
 import { publicAccess } from "../../http/public-access";
 
 export const PlatformStatsSchema = z
@@ -33,9 +33,9 @@ export const MarketFeedSchema = z
   })
   .openapi("MarketFeed");
 
-const rateLimited = { 429: errorResponse("This client made too many requests (`rate_limited`).") };
+const rateLimited = { 429: documentedError("This client made too many requests (`rate_limited`).") };
 
-export const getStats = createRoute({
+export const getPlatformStats = createRoute({
   method: "get",
   path: "/api/public/stats",
   operationId: "getPlatformStats",
@@ -45,7 +45,7 @@ export const getStats = createRoute({
   responses: { 200: { description: "Platform statistics.", content: { "application/json": { schema: PlatformStatsSchema } } }, ...rateLimited },
 });
 
-export const getMarketFeed = createRoute({
+export const getPublicMarketFeed = createRoute({
   method: "get",
   path: "/api/moat/public",
   operationId: "getPublicMarketFeed",

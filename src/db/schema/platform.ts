@@ -16,7 +16,9 @@ export const stores = sqliteTable(
   "stores",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id").notNull().references(() => organizations.id),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
     name: text("name").notNull(),
     isPrimary: integer("is_primary", { mode: "boolean" }).notNull().default(false),
     marketZip: text("market_zip").notNull(),
@@ -37,7 +39,9 @@ export const stores = sqliteTable(
 
 export const staffUsers = sqliteTable("staff_users", {
   id: text("id").primaryKey(),
-  orgId: text("org_id").notNull().references(() => organizations.id),
+  orgId: text("org_id")
+    .notNull()
+    .references(() => organizations.id),
   email: text("email").notNull().unique(),
   name: text("name").notNull(),
   /** `scrypt$N$r$p$salt$hash`: parameters travel with each hash so they can be raised later. */
@@ -50,8 +54,12 @@ export const staffSessions = sqliteTable(
   {
     /** SHA-256 of the cookie value; the raw session id never reaches the database. */
     idHash: text("id_hash").primaryKey(),
-    userId: text("user_id").notNull().references(() => staffUsers.id),
-    orgId: text("org_id").notNull().references(() => organizations.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => staffUsers.id),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
     createdAt: text("created_at").notNull(),
     lastSeenAt: text("last_seen_at").notNull(),
     expiresAt: text("expires_at").notNull(),
@@ -63,7 +71,9 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id").notNull().references(() => organizations.id),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
     keyHash: text("key_hash").notNull().unique(),
     keyPrefix: text("key_prefix").notNull(),
     label: text("label").notNull(),
@@ -83,7 +93,9 @@ export const apiKeys = sqliteTable(
 /** Bearer tokens a broker uses to create keys; each is bound to one organization. */
 export const brokerTokens = sqliteTable("broker_tokens", {
   id: text("id").primaryKey(),
-  orgId: text("org_id").notNull().references(() => organizations.id),
+  orgId: text("org_id")
+    .notNull()
+    .references(() => organizations.id),
   tokenHash: text("token_hash").notNull().unique(),
   label: text("label").notNull(),
   createdAt: createdAt(),
@@ -93,7 +105,9 @@ export const brokerTokens = sqliteTable("broker_tokens", {
 /** `svc_live_` tokens of the older scheme, accepted on the two legacy feeds only. */
 export const legacyTokens = sqliteTable("legacy_tokens", {
   id: text("id").primaryKey(),
-  orgId: text("org_id").notNull().references(() => organizations.id),
+  orgId: text("org_id")
+    .notNull()
+    .references(() => organizations.id),
   tokenHash: text("token_hash").notNull().unique(),
   label: text("label").notNull(),
   createdAt: createdAt(),
@@ -104,8 +118,12 @@ export const inventoryUnits = sqliteTable(
   "inventory_units",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id").notNull().references(() => organizations.id),
-    storeId: text("store_id").notNull().references(() => stores.id),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    storeId: text("store_id")
+      .notNull()
+      .references(() => stores.id),
     stockNumber: text("stock_number").notNull(),
     vin: text("vin").notNull(),
     year: integer("year").notNull(),
@@ -119,7 +137,9 @@ export const inventoryUnits = sqliteTable(
     stockedOn: text("stocked_on").notNull(),
     cost: real("cost").notNull(),
     askingPrice: real("asking_price").notNull(),
-    status: text("status", { enum: ["in_stock", "sold"] }).notNull().default("in_stock"),
+    status: text("status", { enum: ["in_stock", "sold"] })
+      .notNull()
+      .default("in_stock"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -134,8 +154,12 @@ export const deals = sqliteTable(
   "deals",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id").notNull().references(() => organizations.id),
-    storeId: text("store_id").notNull().references(() => stores.id),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    storeId: text("store_id")
+      .notNull()
+      .references(() => stores.id),
     dealNumber: text("deal_number").notNull(),
     /** YYYY-MM-DD the buyer signed; the sales summary groups on its month. */
     soldOn: text("sold_on").notNull(),
@@ -170,8 +194,12 @@ export const dealStips = sqliteTable(
   "deal_stips",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id").notNull().references(() => organizations.id),
-    dealId: text("deal_id").notNull().references(() => deals.id),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id),
     stip: text("stip").notNull(),
     state: text("state", { enum: STIP_STATES }).notNull(),
     requestedOn: text("requested_on").notNull(),
@@ -201,7 +229,9 @@ export const keyUsageDaily = sqliteTable(
   {
     day: text("day").notNull(),
     keyId: text("key_id").notNull(),
-    orgId: text("org_id").notNull().references(() => organizations.id),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
     requests: integer("requests").notNull().default(0),
     dealToolCalls: integer("deal_tool_calls").notNull().default(0),
   },

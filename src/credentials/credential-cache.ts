@@ -1,0 +1,16 @@
+import type { ApiKeyRecord } from "../db/queries/credentials";
+import { TtlCache } from "../lib/ttl-cache";
+
+/**
+ * Credential lookups by hash are memoised per isolate for at most 60 s, which bounds how long a
+ * revocation takes to reach every isolate; the isolate that revokes evicts at once.
+ */
+const CREDENTIAL_CACHE = { ttlMs: 60_000, maxEntries: 10_000 };
+
+export const apiKeyCache = new TtlCache<ApiKeyRecord | null>(CREDENTIAL_CACHE);
+export const legacyTokenCache = new TtlCache<{ id: string; orgId: string } | null>(CREDENTIAL_CACHE);
+
+/** Called when a key is revoked, so this isolate refuses it from the next request on. */
+export function evictApiKey(keyHash: string): void {
+  apiKeyCache.evict(keyHash);
+}
