@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --duration=10] [-- --connections=50]`
+ * `npm run bench [-- --json] [-- --duration=10] [-- --connections=50] [-- --only=name,name]`
  *
  * Builds the Worker as `wrangler deploy` would, serves the bundle in workerd through Miniflare's
  * API (with D1, the QuotaCounter Durable Object and the rate-limit binding) next to a bare Worker
@@ -7,18 +7,22 @@
  * autocannon (chosen over wrk, whose latency percentiles were implausible on these machines; see
  * PERF-NOTES). Rounds are interleaved so drift on a shared machine hits every scenario alike; each
  * figure is the median of the rounds and each ratio the median of the per-round ratios to the
- * baseline. `--json` ends the output with one line holding those figures. Any answer other than
- * 2xx aborts the run.
+ * baseline (and to `metered_v1`, the reference the endpoint issues name). `--json` ends the
+ * output with one line holding those figures. `--only` runs the named scenarios (the baseline and
+ * `metered_v1` always run). Any answer other than 2xx aborts the run. Each endpoint area adds its
+ * scenarios, and the rows they need, in scripts/bench/areas/ (listed in scripts/bench/areas/index.ts).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../src/credentials/tokens";
-import { runWrangler } from "./lib/local-d1";
+import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../../src/credentials/tokens";
+import { runWrangler } from "../lib/local-d1";
+import { BENCH_AREAS } from "./areas";
+import type { BenchFixture, Scenario } from "./scenario";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const OUT_DIR = path.join(ROOT, ".bench/dist");
 const ROUNDS = 3;
 const WARMUP_SECONDS = 2;
@@ -33,13 +37,10 @@ const option = (name: string, fallback: number) => {
 const json = args.includes("--json");
 const duration = option("duration", 10);
 const connections = option("connections", 50);
-
-interface Scenario {
-  name: string;
-  path: string;
-  headers?: Record<string, string>;
-  metered?: boolean;
-}
+const only = args
+  .find((a) => a.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
 
 interface Figures {
   rps: number;
@@ -95,7 +96,7 @@ function serve(): Miniflare {
 }
 
 /** The schema from migrations/, then one organization with five units, a lak_ key and a legacy token. */
-async function migrateAndSeed(mf: Miniflare): Promise<{ key: string; legacyToken: string }> {
+async function migrateAndSeed(mf: Miniflare): Promise<BenchFixture> {
   const db = await mf.getD1Database("DB", "api");
   const migrations = readdirSync(path.join(ROOT, "migrations"))
     .filter((f) => f.endsWith(".sql"))
@@ -132,11 +133,20 @@ async function migrateAndSeed(mf: Miniflare): Promise<{ key: string; legacyToken
       .prepare("INSERT INTO legacy_tokens (id, org_id, token_hash, label) VALUES ('lgt_bench', 'org_bench', ?, 'bench')")
       .bind(await sha256Hex(legacyToken)),
   ]);
-  return { key, legacyToken };
+  const fixture: BenchFixture = { key, legacyToken, orgId: "org_bench", storeId: "sto_bench" };
+  for (const area of BENCH_AREAS) await area.seed?.(db, fixture);
+  return fixture;
 }
 
 async function load(url: URL, scenario: Scenario, seconds: number): Promise<Figures> {
-  const result = await autocannon({ url: new URL(scenario.path, url).href, connections, duration: seconds, headers: scenario.headers });
+  const result = await autocannon({
+    url: new URL(scenario.path, url).href,
+    connections,
+    duration: seconds,
+    method: scenario.method ?? "GET",
+    headers: requestHeaders(scenario),
+    body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
+  });
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) {
     throw new Error(
@@ -144,6 +154,10 @@ async function load(url: URL, scenario: Scenario, seconds: number): Promise<Figu
     );
   }
   return { rps: result.requests.average, p50_ms: result.latency.p50, p99_ms: result.latency.p99 };
+}
+
+function requestHeaders(scenario: Scenario): Record<string, string> {
+  return { ...(scenario.body === undefined ? {} : { "Content-Type": "application/json" }), ...scenario.headers };
 }
 
 const median = (values: number[]) => {
@@ -161,17 +175,24 @@ async function main(): Promise<void> {
   const mf = serve();
   try {
     const url = await mf.ready;
-    const { key, legacyToken } = await migrateAndSeed(mf);
-    const scenarios: Scenario[] = [
+    const fixture = await migrateAndSeed(mf);
+    const { key, legacyToken } = fixture;
+    const allScenarios: Scenario[] = [
       { name: "baseline", path: BASELINE_PATH },
       { name: "public_stats", path: "/api/public/stats" },
       { name: "metered_v1", path: "/api/v1/inventory", headers: { "X-Service-API-Key": key }, metered: true },
       // The same route without the quota (legacy tokens are not metered): what metering costs.
       { name: "unmetered_v1", path: "/api/v1/inventory", headers: { "X-Api-Token": legacyToken } },
+      ...BENCH_AREAS.flatMap((area) => area.scenarios(fixture)),
     ];
+    const scenarios = allScenarios.filter((s) => !only || s.name === "baseline" || s.name === "metered_v1" || only.includes(s.name));
 
     for (const scenario of scenarios) {
-      const res = await fetch(new URL(scenario.path, url), { headers: scenario.headers });
+      const res = await fetch(new URL(scenario.path, url), {
+        method: scenario.method ?? "GET",
+        headers: requestHeaders(scenario),
+        body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
+      });
       if (!res.ok) throw new Error(`${scenario.name} answered ${res.status}: ${await res.text()}`);
       // Without a Remaining figure the quota failed open, and the run would measure the wrong path.
       if (scenario.metered && !res.headers.has("X-Service-RateLimit-Remaining")) throw new Error(`${scenario.name} was not metered`);
@@ -185,25 +206,28 @@ async function main(): Promise<void> {
       for (const scenario of scenarios) {
         const f = await load(url, scenario, duration);
         figures[scenario.name] = f;
-        console.log(`round ${round}  ${scenario.name.padEnd(13)} ${f.rps.toFixed(0).padStart(7)} req/s  p50 ${f.p50_ms} ms  p99 ${f.p99_ms} ms`);
+        console.log(`round ${round}  ${scenario.name.padEnd(22)} ${f.rps.toFixed(0).padStart(7)} req/s  p50 ${f.p50_ms} ms  p99 ${f.p99_ms} ms`);
       }
       rounds.push(figures);
     }
 
-    const summary: Record<string, Figures & { ratio: number }> = {};
+    const summary: Record<string, Figures & { ratio: number; vs_metered: number }> = {};
     for (const { name } of scenarios) {
       summary[name] = {
         rps: Math.round(median(rounds.map((r) => r[name].rps))),
         p50_ms: median(rounds.map((r) => r[name].p50_ms)),
         p99_ms: median(rounds.map((r) => r[name].p99_ms)),
         ratio: Number(median(rounds.map((r) => r[name].rps / r.baseline.rps)).toFixed(3)),
+        vs_metered: Number(median(rounds.map((r) => r[name].rps / r.metered_v1.rps)).toFixed(3)),
       };
     }
 
     console.log(`\n${machine()}; ${connections} connections, ${duration} s per scenario, median of ${ROUNDS} interleaved rounds\n`);
-    console.log("| scenario | req/s | p50 ms | p99 ms | vs baseline |");
-    console.log("|---|---:|---:|---:|---:|");
-    for (const [name, f] of Object.entries(summary)) console.log(`| ${name} | ${f.rps} | ${f.p50_ms} | ${f.p99_ms} | ${f.ratio.toFixed(2)} |`);
+    console.log("| scenario | req/s | p50 ms | p99 ms | vs baseline | vs metered_v1 |");
+    console.log("|---|---:|---:|---:|---:|---:|");
+    for (const [name, f] of Object.entries(summary)) {
+      console.log(`| ${name} | ${f.rps} | ${f.p50_ms} | ${f.p99_ms} | ${f.ratio.toFixed(2)} | ${f.vs_metered.toFixed(2)} |`);
+    }
     console.log("");
     const ratio = summary.metered_v1.ratio;
     console.log(`metered_v1 at ${ratio.toFixed(3)} of the baseline: target ${TARGET_RATIO} ${ratio >= TARGET_RATIO ? "met" : "NOT met"}`);

@@ -1,0 +1,4 @@
+import type { BenchArea } from "../scenario";
+
+/** Every endpoint area's scenarios; an area adds its module here. */
+export const BENCH_AREAS: readonly BenchArea[] = [];
