@@ -3,6 +3,7 @@ import { apiKeyCache, legacyTokenCache } from "../credentials/credential-cache";
 import { isWellFormedApiKey, LEGACY_TOKEN_PREFIX, sha256Hex } from "../credentials/tokens";
 import { findActiveApiKeyByHash, findActiveLegacyTokenByHash } from "../db/queries/credentials";
 import type { AppEnv } from "./app-env";
+import { assertCredentialLookupAllowed, countFailedCredentialLookup } from "./credential-failures";
 import type { EndpointName } from "./endpoints";
 import { ApiError, unauthorized } from "./errors";
 
@@ -33,8 +34,14 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
       }
       if (!isWellFormedApiKey(key)) throw unauthorized(`The ${API_KEY_HEADER} header does not hold a valid lak_ key.`);
       const hash = await sha256Hex(key);
-      const record = await apiKeyCache.get(hash, nowMs, () => findActiveApiKeyByHash(db, hash));
-      if (!record) throw unauthorized("This API key is unknown or has been revoked.");
+      const record = await apiKeyCache.get(hash, nowMs, () => {
+        assertCredentialLookupAllowed(c, nowMs);
+        return findActiveApiKeyByHash(db, hash);
+      });
+      if (!record) {
+        await countFailedCredentialLookup(c, nowMs);
+        throw unauthorized("This API key is unknown or has been revoked.");
+      }
       if (record.scopes && !record.scopes.includes(endpoint)) {
         throw new ApiError("forbidden", `This key's scopes do not include the ${endpoint} endpoint.`);
       }
@@ -50,8 +57,14 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
       }
       if (!LEGACY_TOKEN_PATTERN.test(legacyToken)) throw unauthorized(`The ${LEGACY_TOKEN_HEADER} header does not hold a valid svc_live_ token.`);
       const hash = await sha256Hex(legacyToken);
-      const record = await legacyTokenCache.get(hash, nowMs, () => findActiveLegacyTokenByHash(db, hash));
-      if (!record) throw unauthorized("This token is unknown or has been revoked.");
+      const record = await legacyTokenCache.get(hash, nowMs, () => {
+        assertCredentialLookupAllowed(c, nowMs);
+        return findActiveLegacyTokenByHash(db, hash);
+      });
+      if (!record) {
+        await countFailedCredentialLookup(c, nowMs);
+        throw unauthorized("This token is unknown or has been revoked.");
+      }
       c.set("principal", { kind: "legacy_token", tokenId: record.id, orgId: record.orgId });
       await next();
       c.header("Deprecation", `@${LEGACY_DEPRECATED_AT}`);

@@ -5,17 +5,29 @@ import { ApiError } from "./errors";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** The size limit middleware; it carries its limit so a test can hold every body route to its own. */
 export const limitBody = (maxSize: number) =>
-  bodyLimit({
-    maxSize,
-    onError: () => {
-      throw new ApiError("payload_too_large", `The request body is over the ${maxSize / (1024 * 1024)} MiB limit.`);
-    },
-  });
+  Object.assign(
+    bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new ApiError("payload_too_large", `The request body is over the ${maxSize / (1024 * 1024)} MiB limit.`);
+      },
+    }),
+    { maxBytes: maxSize },
+  );
 
 export const METHODS_WITH_BODY: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
 
-export const isJsonContentType = (contentType: string | undefined) => /^application\/json\s*(;|$)/i.test(contentType ?? "");
+/**
+ * `application/json`, optionally with `; name=value` parameters: exactly what @hono/zod-openapi's
+ * media-type gate accepts (its jsonRequestRegex, minus `+json` types), so a value we let through is
+ * never refused later by the validator. `application/json;`, `application/json ; charset=utf-8`
+ * and `application/json; charset` are refused here with the contract's 400.
+ */
+const JSON_CONTENT_TYPE = /^application\/json(;\s*[a-zA-Z0-9-]+=[^;]+)*$/i;
+
+export const isJsonContentType = (contentType: string | undefined) => JSON_CONTENT_TYPE.test(contentType ?? "");
 
 /** Bodies are JSON only; anything else is refused before validation runs. */
 export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {

@@ -16,24 +16,31 @@ export function sendError(c: Context<AppEnv>, error: ApiError): Response {
   return c.json(body, error.status, error.extra.headers);
 }
 
+/**
+ * The framework's own 4xx (hono's validators, body limit, media-type gate) in the contract's terms.
+ * A 4xx not listed is the client's fault all the same: it becomes `invalid_request`, never a 500.
+ */
 const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
-  400: "invalid_request",
   401: "unauthorized",
   403: "forbidden",
   404: "not_found",
+  405: "method_not_allowed",
   413: "payload_too_large",
+  429: "rate_limited",
+};
+
+const HTTP_EXCEPTION_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  // Hono's validator reports unparseable JSON as a 400; the media-type gate a wrong Content-Type as a 415.
+  invalid_request: "The request body is missing or is not valid JSON sent as Content-Type: application/json.",
+  payload_too_large: "The request body is over the size limit.",
 };
 
 /** One place turns every failure into the contract's body; nothing unexpected leaks its details. */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return sendError(c, err);
-  if (err instanceof HTTPException) {
-    const code = HTTP_EXCEPTION_CODES[err.status];
-    if (code) {
-      // Hono's validator reports unparseable JSON as a 400 HTTPException.
-      const message = code === "invalid_request" ? "The request body is missing or is not valid JSON." : err.message;
-      return sendError(c, new ApiError(code, message));
-    }
+  if (err instanceof HTTPException && err.status >= 400 && err.status < 500) {
+    const code = HTTP_EXCEPTION_CODES[err.status] ?? "invalid_request";
+    return sendError(c, new ApiError(code, HTTP_EXCEPTION_MESSAGES[code] ?? (err.message || "The request was refused.")));
   }
   if (err instanceof ConfigError) {
     logEvent("error", { event: "invalid_configuration", request_id: c.get("requestId"), variables: err.variables });

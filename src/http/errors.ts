@@ -37,6 +37,9 @@ export class ApiError extends Error {
   }
 }
 
+/** A 422 lists at most this many `details`; `details_truncated` counts the ones left out. */
+export const MAX_VALIDATION_DETAILS = 20;
+
 export const unauthorized = (message: string) => new ApiError("unauthorized", message);
 
 export const ErrorSchema = z
@@ -46,8 +49,17 @@ export const ErrorSchema = z
     request_id: z.string().openapi({ example: "c0a8012e-5b7e-4f0e-9a51-8f1f3b1c2d4e" }),
     details: z
       .array(z.object({ path: z.string(), code: z.string(), message: z.string() }))
+      .max(MAX_VALIDATION_DETAILS)
       .optional()
-      .openapi({ description: "Field-level problems; present on 422 only." }),
+      .openapi({ description: `Field-level problems; present on 422 only, at most ${MAX_VALIDATION_DETAILS} (the first ones found).` }),
+    details_truncated: z
+      .int()
+      .min(1)
+      .optional()
+      .openapi({
+        description: `On a 422 with more than ${MAX_VALIDATION_DETAILS} problems: how many were left out of \`details\`.`,
+        example: 99_980,
+      }),
   })
   .openapi("Error");
 

@@ -3,11 +3,14 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
 import { BROKER_TOKEN_PREFIX, sha256Hex } from "../credentials/tokens";
+import type { Database } from "../db/client";
 import { findActiveBrokerTokenByHash } from "../db/queries/credentials";
 import { endStaffSession, findStaffSession, touchStaffSession } from "../db/queries/staff-sessions";
 import { assessSession } from "../engines/sessions/session-expiry";
+import { describeError, logEvent } from "../lib/log";
 import type { AppEnv } from "./app-env";
 import { isJsonContentType, METHODS_WITH_BODY } from "./body";
+import { assertCredentialLookupAllowed, clientAddress, countFailedCredentialLookup } from "./credential-failures";
 import { ApiError, unauthorized } from "./errors";
 
 /** Sent as `__Host-session`: the prefix makes the browser insist on Secure, Path=/ and no Domain. */
@@ -78,8 +81,20 @@ async function resolveSession(c: Context<AppEnv>, nowMs: number) {
     await endStaffSession(db, idHash);
     return null;
   }
-  if (verdict.touch) await touchStaffSession(db, session.orgId, idHash, new Date(nowMs).toISOString());
+  if (verdict.touch) await keepSessionAlive(db, session.orgId, idHash, nowMs);
   return session;
+}
+
+/**
+ * Pushes the idle clock forward, best effort: if the write fails the request is still answered,
+ * and the next request a minute on tries again (the session lapses only after 30 idle minutes).
+ */
+async function keepSessionAlive(db: Database, orgId: string, idHash: string, nowMs: number): Promise<void> {
+  try {
+    await touchStaffSession(db, orgId, idHash, new Date(nowMs).toISOString());
+  } catch (err) {
+    logEvent("warn", { event: "session_touch_failed", org_id: orgId, ...describeError(err) });
+  }
 }
 
 /**
@@ -94,8 +109,13 @@ export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => 
     if (!token || !BROKER_TOKEN_PATTERN.test(token)) {
       throw unauthorized(`The Authorization header must be "Bearer <broker token>" with a ${BROKER_TOKEN_PREFIX} token.`);
     }
+    const nowMs = Date.now();
+    assertCredentialLookupAllowed(c, nowMs);
     const record = await findActiveBrokerTokenByHash(c.var.db, await sha256Hex(token));
-    if (!record) throw unauthorized("This broker token is unknown or has been revoked.");
+    if (!record) {
+      await countFailedCredentialLookup(c, nowMs);
+      throw unauthorized("This broker token is unknown or has been revoked.");
+    }
     c.set("keyManager", { kind: "broker", tokenId: record.id, orgId: record.orgId });
     return next();
   }
@@ -112,8 +132,7 @@ export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => 
 
 /** Every login attempt costs real scrypt CPU, so attempts are capped per client address. */
 export const limitLoginAttempts = createMiddleware<AppEnv>(async (c, next) => {
-  const client = c.req.header("CF-Connecting-IP") ?? "unknown-client";
-  const { success } = await c.env.PUBLIC_RATE_LIMITER.limit({ key: `login:${client}` });
+  const { success } = await c.env.PUBLIC_RATE_LIMITER.limit({ key: `login:${clientAddress(c)}` });
   if (!success) {
     throw new ApiError("rate_limited", "Too many login attempts from this client; try again in a minute.", { headers: { "Retry-After": "60" } });
   }

@@ -22,9 +22,16 @@ const Scope = z.enum(ENDPOINT_NAMES);
 
 export const CreateApiKeyRequestSchema = z
   .object({
-    label: z.string().trim().min(1).max(100).openapi({ description: "1 to 100 characters, after trimming.", example: "DMS integration" }),
+    label: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      // Labels end up in dashboards, logs and terminals: no NUL, escape sequences or line breaks.
+      .regex(/^\P{Cc}*$/u, "must not contain control characters")
+      .openapi({ description: "1 to 100 characters, after trimming; no control characters (NUL, ESC, CR, LF…).", example: "DMS integration" }),
     permissions: z
-      .union([Permission, z.array(Permission).min(1)])
+      .union([Permission, z.array(Permission).min(1).max(PERMISSIONS.length)])
       .optional()
       .openapi({
         description:
@@ -34,10 +41,11 @@ export const CreateApiKeyRequestSchema = z
     scopes: z
       .array(Scope)
       .min(1)
+      .max(ENDPOINT_NAMES.length)
       .nullable()
       .optional()
       .openapi({
-        description: "Endpoint names this key may call. Omitted or null: every endpoint of the organization.",
+        description: `Endpoint names this key may call (at most ${ENDPOINT_NAMES.length} entries). Omitted or null: every endpoint of the organization.`,
         example: ["lender-route", "stip-check"],
       }),
   })

@@ -1,0 +1,37 @@
+import type { Context } from "hono";
+import { TtlCache } from "../lib/ttl-cache";
+import type { AppEnv } from "./app-env";
+import { ApiError } from "./errors";
+
+/**
+ * A forged but well-formed credential passes the format check and costs a D1 lookup. Failed
+ * lookups are counted per client address with the Rate Limiting binding (its limit: 120 a minute),
+ * and an address over it is refused with 429 before any lookup for a minute. Only failures call
+ * the binding: a valid credential, cached or not, never pays for it.
+ */
+export const CREDENTIAL_FAILURE_WINDOW_SECONDS = 60;
+
+/** Addresses this isolate has seen go over the limit, so their next lookups cost nothing at all. */
+const refusedClients = new TtlCache<true>({ ttlMs: CREDENTIAL_FAILURE_WINDOW_SECONDS * 1000, maxEntries: 10_000 });
+
+/** The caller's address as Cloudflare reports it. */
+export const clientAddress = (c: Context<AppEnv>) => c.req.header("CF-Connecting-IP") ?? "unknown-client";
+
+const tooManyFailures = () =>
+  new ApiError("rate_limited", "Too many unknown or revoked credentials from this client; try again in a minute.", {
+    headers: { "Retry-After": String(CREDENTIAL_FAILURE_WINDOW_SECONDS) },
+  });
+
+/** Throws 429 if this client went over the limit of failed lookups; call it before a credential lookup. */
+export function assertCredentialLookupAllowed(c: Context<AppEnv>, nowMs: number): void {
+  if (refusedClients.peek(clientAddress(c), nowMs)) throw tooManyFailures();
+}
+
+/** Counts a lookup that found nothing; throws 429 once this client is over the limit. */
+export async function countFailedCredentialLookup(c: Context<AppEnv>, nowMs: number): Promise<void> {
+  const client = clientAddress(c);
+  const { success } = await c.env.PUBLIC_RATE_LIMITER.limit({ key: `credential-failure:${client}` });
+  if (success) return;
+  refusedClients.set(client, true, nowMs);
+  throw tooManyFailures();
+}
