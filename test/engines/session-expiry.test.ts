@@ -14,20 +14,26 @@ const iso = (ms: number) => new Date(ms).toISOString();
 describe("staff session expiry", () => {
   const fresh = newSessionTimes(T0);
 
-  it("starts with the absolute expiry 12 hours out", () => {
-    expect(fresh).toEqual({ createdAt: iso(T0), lastSeenAt: iso(T0), expiresAt: iso(T0 + 12 * 3_600_000) });
-    expect(sessionCookieMaxAgeSeconds(fresh, T0)).toBe(12 * 3600);
+  it("states the documented limits once: 30 idle minutes, 12 hours in all, the idle clock written once a minute", () => {
+    expect(SESSION_IDLE_TIMEOUT_MS).toBe(30 * 60_000);
+    expect(SESSION_ABSOLUTE_LIFETIME_MS).toBe(12 * 3_600_000);
+    expect(SESSION_TOUCH_INTERVAL_MS).toBe(60_000);
   });
 
-  it("is valid and untouched within the first minute", () => {
+  it("starts with the absolute expiry one lifetime out, which the cookie's Max-Age matches", () => {
+    expect(fresh).toEqual({ createdAt: iso(T0), lastSeenAt: iso(T0), expiresAt: iso(T0 + SESSION_ABSOLUTE_LIFETIME_MS) });
+    expect(sessionCookieMaxAgeSeconds(fresh, T0)).toBe(SESSION_ABSOLUTE_LIFETIME_MS / 1000);
+  });
+
+  it("is valid and untouched within the touch interval", () => {
     expect(assessSession(fresh, T0 + SESSION_TOUCH_INTERVAL_MS - 1)).toEqual({ valid: true, touch: false });
   });
 
-  it("asks for a touch once a minute has passed since last seen", () => {
+  it("asks for a touch once the touch interval has passed since last seen", () => {
     expect(assessSession(fresh, T0 + SESSION_TOUCH_INTERVAL_MS)).toEqual({ valid: true, touch: true });
   });
 
-  it("expires after 30 idle minutes", () => {
+  it("expires after the idle timeout", () => {
     expect(assessSession(fresh, T0 + SESSION_IDLE_TIMEOUT_MS - 1).valid).toBe(true);
     expect(assessSession(fresh, T0 + SESSION_IDLE_TIMEOUT_MS).valid).toBe(false);
   });
