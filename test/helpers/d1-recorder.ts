@@ -15,6 +15,8 @@ export interface RecordedStatement {
  */
 export function recordingD1(real: D1Database = env.DB) {
   const statements: RecordedStatement[] = [];
+  /** The constraint of every session started, in order. */
+  const sessions: D1SessionConstraint[] = [];
   let held: { match: RegExp; reached: () => void; release: Promise<void> } | undefined;
   let failing: RegExp | undefined;
 
@@ -64,6 +66,7 @@ export function recordingD1(real: D1Database = env.DB) {
     },
     dump: () => real.dump(),
     withSession: (constraint: D1SessionConstraint = "first-unconstrained") => {
+      sessions.push(constraint);
       const session = real.withSession(constraint);
       return { ...recordOn(session, constraint), getBookmark: () => session.getBookmark() };
     },
@@ -72,8 +75,12 @@ export function recordingD1(real: D1Database = env.DB) {
   return {
     DB,
     statements,
+    sessions,
     /** Forgets what was recorded so far. */
-    clear: () => statements.splice(0),
+    clear: () => {
+      statements.splice(0);
+      sessions.splice(0);
+    },
     /** Makes every statement whose SQL matches fail from now on. */
     fail(match: RegExp) {
       failing = match;
