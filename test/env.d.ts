@@ -5,3 +5,9 @@ declare namespace Cloudflare {
     TEST_WRANGLER_CRONS: string[];
   }
 }
+
+/** Vite's `?raw` imports: a file's text, e.g. wrangler.toml for a test that holds code to its values. */
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

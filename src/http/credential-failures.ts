@@ -1,15 +1,18 @@
 import type { Context } from "hono";
 import { TtlCache } from "../lib/ttl-cache";
 import type { AppEnv } from "./app-env";
-import { ApiError } from "./errors";
+import { ApiError, documentedError } from "./errors";
 
 /**
  * A forged but well-formed credential passes the format check and costs a D1 lookup. Failed
- * lookups are counted per client address with the Rate Limiting binding (its limit: 120 a minute),
+ * lookups are counted per client address with PUBLIC_RATE_LIMITER (wrangler.toml: 120 a minute),
  * and an address over it is refused with 429 before any lookup for a minute. Only failures call
  * the binding: a valid credential, cached or not, never pays for it.
  */
+export const CREDENTIAL_FAILURES_PER_MINUTE = 120;
 export const CREDENTIAL_FAILURE_WINDOW_SECONDS = 60;
+
+export const CREDENTIAL_FLOOD_DESCRIPTION = `More than ${CREDENTIAL_FAILURES_PER_MINUTE} unknown or revoked credentials in a minute from this client address (\`rate_limited\`, \`Retry-After: ${CREDENTIAL_FAILURE_WINDOW_SECONDS}\`): credentials this instance has not already verified are refused for a minute.`;
 
 /** Addresses this isolate has seen go over the limit, so their next lookups cost nothing at all. */
 const refusedClients = new TtlCache<true>({ ttlMs: CREDENTIAL_FAILURE_WINDOW_SECONDS * 1000, maxEntries: 10_000 });
@@ -35,3 +38,6 @@ export async function countFailedCredentialLookup(c: Context<AppEnv>, nowMs: num
   refusedClients.set(client, true, nowMs);
   throw tooManyFailures();
 }
+
+/** The 429 of every route that looks a credential up, for the OpenAPI document. */
+export const credentialFloodResponse = { 429: documentedError(CREDENTIAL_FLOOD_DESCRIPTION) } as const;

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CREDENTIAL_FLOOD_DESCRIPTION } from "./credential-failures";
 import { ErrorSchema } from "./errors";
 import { LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER } from "./quota";
 
@@ -32,11 +33,11 @@ const QuotaExceededSchema = ErrorSchema.extend({
   used: z.int().openapi({ description: "Requests counted today." }),
 }).openapi("QuotaExceeded");
 
-/** The 429 every metered route can return. */
+/** The 429s every metered route can return: its quota, or a flood of bad credentials from the caller's address. */
 export const meteredResponses = {
   429: {
-    description: "The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC.",
+    description: `The key's daily quota is used up (\`daily_rate_limit_reached\`); resets at 00:00 UTC. Or: ${CREDENTIAL_FLOOD_DESCRIPTION}`,
     headers: { ...RATE_LIMIT_HEADERS, "Retry-After": { description: "Seconds until the reset.", schema: { type: "integer" } } },
-    content: { "application/json": { schema: QuotaExceededSchema } },
+    content: { "application/json": { schema: z.union([QuotaExceededSchema, ErrorSchema]) } },
   },
 } as const;

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
+import { credentialFloodResponse } from "../../http/credential-failures";
 import { ENDPOINT_NAMES } from "../../http/endpoints";
 import { documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
 import { requireStaffOrBroker } from "../../http/staff-auth";
@@ -12,6 +13,7 @@ export const MAX_RATE_LIMIT = 1_000_000;
 const keyManagementErrors = {
   401: documentedError("No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`)."),
   403: documentedError("A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`)."),
+  ...credentialFloodResponse,
   500: documentedError("Unexpected server error (`internal_error`)."),
 } as const;
 
