@@ -1,0 +1,76 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FEED_MAX_AGE_SECONDS } from "../../src/routes/feeds/feeds.handlers";
+import { recordingD1 } from "../helpers/d1-recorder";
+import { createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
+import { createTestApp } from "../helpers/test-app";
+
+/** README promises that no other test file holds the code to (docs/promises.md lists them all). */
+
+afterEach(() => vi.useRealTimers());
+
+describe("README: a feed may be up to 10 s old", () => {
+  it("answers repeat reads from memory for 10 s, then reads D1 again", async () => {
+    expect(FEED_MAX_AGE_SECONDS).toBe(10);
+    const org = await createOrg();
+    const store = await createStore(org.id);
+    await createUnit(org.id, store.id, { stockedOn: "2026-01-01" });
+    const { key } = await createApiKey(org.id);
+    const d1 = recordingD1();
+    const { request } = createTestApp(undefined, { ...env, DB: d1.DB });
+    const inventoryQueries = async () => {
+      d1.clear();
+      expect((await request("/api/v1/inventory", { headers: { "X-Service-API-Key": key } })).status).toBe(200);
+      return d1.statements.filter((s) => s.sql.includes('"inventory_units"')).length;
+    };
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const t0 = Date.now();
+    expect(await inventoryQueries()).toBe(1);
+    vi.setSystemTime(t0 + FEED_MAX_AGE_SECONDS * 1000 - 1);
+    expect(await inventoryQueries()).toBe(0);
+    vi.setSystemTime(t0 + FEED_MAX_AGE_SECONDS * 1000);
+    expect(await inventoryQueries()).toBe(1);
+  });
+});
+
+describe("README / OpenAPI: a revoked key is refused everywhere within 60 seconds", () => {
+  it("an instance that did not revoke it stops accepting it when its cached copy lapses", async () => {
+    const org = await createOrg();
+    await createStore(org.id);
+    const { id, key } = await createApiKey(org.id);
+    const { request } = createTestApp(undefined, env);
+    const status = async () => (await request("/api/v1/inventory", { headers: { "X-Service-API-Key": key } })).status;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const t0 = Date.now();
+    expect(await status()).toBe(200);
+    // Revoked by another instance: straight in D1, so this instance's cache is not evicted.
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(new Date(t0).toISOString(), id).run();
+    vi.setSystemTime(t0 + 59_999);
+    expect(await status()).toBe(200);
+    vi.setSystemTime(t0 + 60_000);
+    expect(await status()).toBe(401);
+  });
+});
+
+describe("README: login attempts are capped per client address", () => {
+  it("counts attempts per CF-Connecting-IP and answers 429 rate_limited with Retry-After once over", async () => {
+    const counts = new Map<string, number>();
+    const limiter = {
+      limit: async ({ key }: { key: string }) => {
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        return { success: (counts.get(key) ?? 0) <= 3 };
+      },
+    };
+    const { request } = createTestApp(undefined, { ...env, PUBLIC_RATE_LIMITER: limiter as unknown as RateLimit });
+    const attempt = (ip: string) =>
+      request("/api/auth/login", { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip }, body: "{}" });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await attempt("198.51.100.90")).status);
+    expect(statuses).toEqual([422, 422, 422, 429]);
+    const limited = await attempt("198.51.100.90");
+    expect(limited.headers.get("Retry-After")).toBe("60");
+    expect(await limited.json()).toMatchObject({ error: "rate_limited" });
+    expect((await attempt("198.51.100.91")).status).toBe(422);
+    expect([...counts.keys()].sort()).toEqual(["login:198.51.100.90", "login:198.51.100.91"]);
+  });
+});
