@@ -131,4 +131,4 @@ export const OPENAPI_DOCUMENT_CONFIG = {
     { name: "Staff session", description: "Log staff in and out of the key-management pages." },
     { name: "Webhooks", description: "Signed event deliveries to your endpoints; verify each before trusting it." },
   ],
-} as const;
+};
