@@ -120,7 +120,7 @@ export const OPENAPI_DOCUMENT_CONFIG = {
     title: "Dealer Intelligence API",
     version: "1.0.0",
     description:
-      "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.\n\nSend your key in the `X-Service-API-Key` header. Every error has the body `{ error, message, request_id }` (422 adds `details`). Metered responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`. Changes follow docs/versioning.md: additive within `/api/v1`, so ignore fields and enum values you do not know.",
+      "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.\n\nSend your key in the `X-Service-API-Key` header. Every error has the body `{ error, message, request_id }` (422 adds `details`). Metered responses carry `X-Service-RateLimit-Limit`, `X-Service-RateLimit-Remaining` and `X-Service-RateLimit-Reset`. Changes follow docs/versioning.md: additive within `/api/v1`, so ignore fields and enum values you do not know.",
     license: { name: "Proprietary" },
   },
   servers: [{ url: "/", description: "This deployment" }],
