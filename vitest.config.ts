@@ -31,7 +31,7 @@ export default defineConfig(async () => {
     ],
     test: {
       setupFiles: ["./test/setup/apply-migrations.ts"],
-      include: ["test/**/*.test.ts"],
+      include: ["test/**/*.test.ts", "clients/typescript/test/**/*.test.ts"],
     },
   };
 });

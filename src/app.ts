@@ -5,7 +5,7 @@ import { loadConfig } from "./config";
 import { getSessionDb, type ReadConsistency } from "./db/client";
 import type { AppEnv } from "./http/app-env";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/error-handler";
-import { SECURITY_SCHEMES } from "./http/openapi";
+import { OPENAPI_DOCUMENT_CONFIG, SECURITY_SCHEMES } from "./http/openapi";
 import { publicCors } from "./http/public-access";
 import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
 import { openCors, securityHeaders } from "./http/response-headers";
@@ -13,6 +13,7 @@ import { type AppRouter, createRouter } from "./http/router";
 import { staffCors } from "./http/staff-auth";
 import { trackUsage } from "./http/usage";
 import { authRouter } from "./routes/auth";
+import { docsRouter } from "./routes/docs";
 import { feedsRouter } from "./routes/feeds";
 import { keysRouter } from "./routes/keys";
 import { publicRouter } from "./routes/public";
@@ -69,20 +70,14 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", feedsRouter);
   app.route("/", authRouter);
   app.route("/", keysRouter);
+  app.route("/", docsRouter);
   options.mount?.(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);
   app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "BrokerToken", SECURITY_SCHEMES.BrokerToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "StaffSession", SECURITY_SCHEMES.StaffSession);
-  app.doc31("/api/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "Dealer Intelligence API",
-      version: "1.0.0",
-      description: "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.",
-    },
-  });
+  app.doc31("/api/openapi.json", OPENAPI_DOCUMENT_CONFIG);
 
   app.notFound(onNotFound);
   app.onError(onError);

@@ -1,41 +1,73 @@
+import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
+import { EVENT_NAMES } from "../src/events/emit";
+import { documentedWebhook } from "../src/http/openapi";
 import { call } from "./helpers/factories";
+import {
+  documentedEvents,
+  documentedRoutes,
+  fetchOpenApiDocument,
+  hasExample,
+  type OpenApiDocument,
+  type OpenApiOperation,
+  type OpenApiSchema,
+  resolveSchema,
+  servedApiRoutes,
+} from "./helpers/openapi-document";
+import { createTestApp } from "./helpers/test-app";
 
-interface OpenApiSchema {
-  properties?: Record<string, unknown>;
-  allOf?: (OpenApiSchema & { $ref?: string })[];
-}
+const doc = await fetchOpenApiDocument();
+const operations: [string, OpenApiOperation][] = Object.entries(doc.paths).flatMap(([path, byMethod]) =>
+  Object.entries(byMethod).map(([method, operation]): [string, OpenApiOperation] => [`${method} ${path}`, operation]),
+);
 
-interface OpenApiDocument {
-  openapi: string;
-  paths: Record<string, Record<string, { operationId?: string; security?: unknown[]; responses: Record<string, unknown> }>>;
-  components: {
-    securitySchemes: Record<string, { type: string; name?: string; in?: string }>;
-    schemas: Record<string, OpenApiSchema>;
-  };
-}
-
-const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
-
-describe("GET /api/openapi.json", async () => {
-  const res = await call("/api/openapi.json");
-  const doc = await res.json<OpenApiDocument>();
-
-  it("is an OpenAPI 3.1 document", () => {
+describe("GET /api/openapi.json", () => {
+  it("is an OpenAPI 3.1 document", async () => {
+    const res = await call("/api/openapi.json");
     expect(res.status).toBe(200);
     expect(doc.openapi).toBe("3.1.0");
   });
 
-  it("documents every route the Worker serves, each with an operationId", () => {
-    const served = createApp()
-      .routes.filter((r) => r.method !== "ALL" && r.path !== "/api/openapi.json")
-      .map((r) => `${r.method.toLowerCase()} ${toOpenApiPath(r.path)}`);
+  it("documents exactly the API routes the Worker serves", () => {
+    const served = servedApiRoutes(createApp());
     expect(served.length).toBeGreaterThan(0);
-    for (const route of new Set(served)) {
-      const [method, path] = route.split(" ");
-      expect(doc.paths[path]?.[method], `${route} is not in the OpenAPI document`).toBeDefined();
-      expect(doc.paths[path][method].operationId).toBeTruthy();
+    expect(documentedRoutes(doc)).toEqual(served);
+  });
+
+  it("gives every operation an operationId, tags, a summary and a description", () => {
+    for (const [route, operation] of operations) {
+      expect(operation.operationId, route).toBeTruthy();
+      expect(operation.tags?.length, `${route} has no tag`).toBeGreaterThan(0);
+      expect(operation.summary, `${route} has no summary`).toBeTruthy();
+      expect(operation.description, `${route} has no description`).toBeTruthy();
+      expect(operation.security, `${route} does not say which credentials it takes`).toBeDefined();
+    }
+  });
+
+  it("shows an example request (when there is a body) and an example of every JSON success response", () => {
+    for (const [route, operation] of operations) {
+      if (operation.requestBody) expect(hasExample(doc, operation.requestBody.content["application/json"]), `${route} request`).toBe(true);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!status.startsWith("2") || !response.content) continue;
+        expect(hasExample(doc, response.content["application/json"]), `${route} ${status} response`).toBe(true);
+      }
+    }
+  });
+
+  it("documents the error responses every operation can give", () => {
+    for (const [route, operation] of operations) {
+      const statuses = Object.keys(operation.responses);
+      expect(statuses, route).toContain("500");
+      if (operation.requestBody) expect(statuses, `${route} takes a body`).toEqual(expect.arrayContaining(["400", "413", "422"]));
+      // Logout answers 204 with or without a session, so it is the one credentialed route with no 401.
+      if (route.includes(" /api/public-api/")) expect(statuses, `${route} requires credentials`).toContain("401");
+      if (route.includes(" /api/v1/")) expect(statuses, route).toEqual(expect.arrayContaining(["401", "403", "429"]));
+      if (route.includes(" /api/public/") || route.includes(" /api/moat/")) expect(statuses, route).toContain("429");
+      for (const status of statuses.filter((s) => Number(s) >= 400)) {
+        const schema = resolveSchema(doc, operation.responses[status].content?.["application/json"]?.schema);
+        expect(schema, `${route} ${status} has no body schema`).toBeDefined();
+      }
     }
   });
 
@@ -43,21 +75,58 @@ describe("GET /api/openapi.json", async () => {
     expect(doc.components.securitySchemes.ServiceApiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-Service-API-Key" });
     expect(doc.components.securitySchemes.LegacyToken).toMatchObject({ type: "apiKey", in: "header", name: "X-Api-Token" });
     expect(doc.components.securitySchemes.BrokerToken).toMatchObject({ type: "http" });
-    for (const [path, operations] of Object.entries(doc.paths).filter(([p]) => p.startsWith("/api/v1/"))) {
-      for (const operation of Object.values(operations)) {
-        expect(operation.security, path).toContainEqual({ ServiceApiKey: [] });
-        expect(Object.keys(operation.responses), path).toEqual(expect.arrayContaining(["200", "401", "403", "429"]));
-      }
+    for (const [route, operation] of operations.filter(([r]) => r.includes(" /api/v1/"))) {
+      expect(operation.security, route).toContainEqual({ ServiceApiKey: [] });
+      expect(Object.keys(operation.responses), route).toEqual(expect.arrayContaining(["200", "401", "403", "429"]));
     }
   });
 
   it("describes the 429 body with its reset time, limit and count", () => {
-    const resolve = (schema: OpenApiSchema & { $ref?: string }): string[] =>
-      schema.$ref
-        ? resolve(doc.components.schemas[schema.$ref.split("/").at(-1) ?? ""])
-        : [...Object.keys(schema.properties ?? {}), ...(schema.allOf ?? []).flatMap(resolve)];
-    expect(resolve(doc.components.schemas.QuotaExceeded)).toEqual(
+    const properties = (schema: OpenApiSchema | undefined): string[] =>
+      schema?.$ref
+        ? properties(resolveSchema(doc, schema))
+        : [...Object.keys(schema?.properties ?? {}), ...(schema?.allOf ?? []).flatMap(properties)];
+    expect(properties(doc.components.schemas.QuotaExceeded)).toEqual(
       expect.arrayContaining(["error", "message", "request_id", "reset_at", "limit", "used"]),
     );
+  });
+
+  // TODO(lead, after merging the events branch): un-skip. On this branch no event documents its
+  // `data` yet (the events engineer registers them with documentedWebhook), so this cannot pass here.
+  it.skip("documents every event a webhook endpoint can receive, with its data and an example", () => {
+    expect(documentedEvents(doc)).toEqual([...EVENT_NAMES].sort());
+    for (const event of EVENT_NAMES) {
+      const delivery = (doc.webhooks?.[event] ?? doc.webhooks?.[`/${event}`])?.post;
+      expect(delivery?.requestBody?.content["application/json"]?.schema?.properties?.data, event).toBeDefined();
+      expect(hasExample(doc, delivery?.requestBody?.content["application/json"]), event).toBe(true);
+    }
+  });
+});
+
+describe("documentedWebhook", () => {
+  it("puts an event in the webhooks section: envelope, data, signature headers and an example", async () => {
+    const { request } = createTestApp((app) =>
+      app.openAPIRegistry.registerWebhook(
+        documentedWebhook({
+          event: "inventory.aged_alert",
+          summary: "A unit crossed its store's aged threshold",
+          description: "Raised once per crossing.",
+          data: z.object({ stock_no: z.string(), days_on_lot: z.int() }).openapi("TestAgedAlertData"),
+          example: { stock_no: "S24117", days_on_lot: 46 },
+        }),
+      ),
+    );
+    const withEvent = await (await request("/api/openapi.json")).json<OpenApiDocument>();
+    expect(documentedEvents(withEvent)).toEqual(["inventory.aged_alert"]);
+    const delivery = withEvent.webhooks?.["inventory.aged_alert"]?.post;
+    const body = delivery?.requestBody?.content["application/json"];
+    expect(Object.keys(body?.schema?.properties ?? {})).toEqual(["id", "event", "org_id", "store_id", "timestamp", "data"]);
+    expect(body?.example).toMatchObject({ event: "inventory.aged_alert", data: { stock_no: "S24117", days_on_lot: 46 } });
+    expect(delivery?.parameters?.map((p) => `${p.in} ${p.name}`)).toEqual([
+      "header x-service-signature",
+      "header x-service-webhook-id",
+      "header x-service-webhook-timestamp",
+    ]);
+    expect(Object.keys(delivery?.responses ?? {})).toEqual(["200", "410"]);
   });
 });

@@ -41,3 +41,95 @@ export const meteredResponses = {
     content: { "application/json": { schema: z.union([QuotaExceededSchema, ErrorSchema]) } },
   },
 } as const;
+
+/** The headers of every webhook delivery (DESIGN.md §3); receivers verify them before trusting the body. */
+export const WebhookDeliveryHeadersSchema = z.object({
+  "x-service-signature": z.string().openapi({
+    description:
+      'sha256=<hex HMAC-SHA256(endpoint secret, id + "." + timestamp + "." + raw body)>. During a secret rotation two values, space-separated; accept either.',
+    example: "sha256=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd",
+  }),
+  "x-service-webhook-id": z.string().openapi({
+    description: "The delivery's id, the same on every retry: de-duplicate on it for at least 24 hours.",
+    example: "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
+  }),
+  "x-service-webhook-timestamp": z.string().openapi({
+    description: "Unix seconds of this attempt. Reject the delivery when it is more than 300 seconds from your clock.",
+    example: "1795686600",
+  }),
+});
+
+const webhookResponses = {
+  200: { description: "Any 2xx: delivered. Anything else is retried at about +20 min, +2 h and +12 h." },
+  410: { description: "Gone: the endpoint is disabled and receives nothing more until it is re-enabled." },
+} as const;
+
+export interface WebhookEventDoc<Data extends z.ZodType> {
+  /** The event name, e.g. `deal.stip_alert` (src/events/emit.ts EVENT_NAMES). */
+  event: string;
+  summary: string;
+  /** When the event is raised, and what a receiver should do with it. */
+  description: string;
+  /** The event's `data`; registered as `<Name>` when given `.openapi("Name")`. */
+  data: Data;
+  /** A realistic `data`, shown in the reference inside a whole envelope. */
+  example: z.input<Data>;
+}
+
+/**
+ * An event for the OpenAPI document's `webhooks` section: the delivery envelope around its `data`,
+ * the signature headers and what the receiver's status means. Register the result on the app's
+ * registry, `app.openAPIRegistry.registerWebhook(documentedWebhook({ … }))`, so it is keyed by the
+ * bare event name.
+ */
+export function documentedWebhook<Data extends z.ZodType>(doc: WebhookEventDoc<Data>) {
+  const envelope = z.object({
+    id: z.string().openapi({ description: "The event's id; equals the X-Service-Webhook-Id header." }),
+    event: z.literal(doc.event),
+    org_id: z.string(),
+    store_id: z.string().nullable().openapi({ description: "The store the event concerns; null for organization-wide events." }),
+    timestamp: z.iso.datetime().openapi({ description: "When the event was raised (UTC)." }),
+    data: doc.data,
+  });
+  const example = {
+    id: "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
+    event: doc.event,
+    org_id: "org_summit",
+    store_id: "sto_summit_north",
+    timestamp: "2026-11-26T12:30:00.000Z",
+    data: doc.example,
+  };
+  return {
+    method: "post" as const,
+    path: doc.event,
+    operationId: `webhook.${doc.event}`,
+    tags: ["Webhooks"],
+    summary: doc.summary,
+    description: `${doc.description}\n\nSent as a signed \`POST\` to each endpoint subscribed to \`${doc.event}\` (see \`/api/v1/webhooks\`). Verify it with \`verifyWebhook\` from the TypeScript client, or as docs/developer-experience.md shows.`,
+    request: {
+      headers: WebhookDeliveryHeadersSchema,
+      body: { required: true, content: { "application/json": { schema: envelope, example } } },
+    },
+    responses: webhookResponses,
+  };
+}
+
+/** The document's head; the paths, components and webhooks come from the routes' registrations. */
+export const OPENAPI_DOCUMENT_CONFIG = {
+  openapi: "3.1.0",
+  info: {
+    title: "Dealer Intelligence API",
+    version: "1.0.0",
+    description:
+      "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.\n\nSend your key in the `X-Service-API-Key` header. Every error has the body `{ error, message, request_id }` (422 adds `details`). Metered responses carry `X-Service-RateLimit-Limit`, `X-Service-RateLimit-Remaining` and `X-Service-RateLimit-Reset`. Changes follow docs/versioning.md: additive within `/api/v1`, so ignore fields and enum values you do not know.",
+    license: { name: "Proprietary" },
+  },
+  servers: [{ url: "/", description: "This deployment" }],
+  tags: [
+    { name: "Public", description: "No credentials: figures and feeds for marketing sites." },
+    { name: "Feeds", description: "Read-only organization data, with a key." },
+    { name: "Keys", description: "Create, list and revoke API keys (staff session or broker token)." },
+    { name: "Staff session", description: "Log staff in and out of the key-management pages." },
+    { name: "Webhooks", description: "Signed event deliveries to your endpoints; verify each before trusting it." },
+  ],
+};

@@ -8,7 +8,7 @@ export const LogInSchema = z
     email: z.string().trim().toLowerCase().min(1).max(254).openapi({ example: "desk@summit-auto.example" }),
     password: z.string().min(1).max(1024),
   })
-  .openapi("LogInRequest");
+  .openapi("LogInRequest", { example: { email: "desk@summit-auto.example", password: "correct horse battery staple" } });
 
 export const StaffSessionSchema = z
   .object({
@@ -18,7 +18,13 @@ export const StaffSessionSchema = z
       description: "Absolute end of the session. It also ends after 30 minutes without a request, or at logout.",
     }),
   })
-  .openapi("StaffSession");
+  .openapi("StaffSession", {
+    example: {
+      user: { id: "usr_summit_desk", email: "desk@summit-auto.example", name: "Dana Whitfield" },
+      org_id: "org_summit",
+      expires_at: "2026-11-26T21:30:00.000Z",
+    },
+  });
 
 export const logIn = createRoute({
   method: "post",
@@ -41,7 +47,8 @@ export const logIn = createRoute({
     401: documentedError("Unknown email or wrong password; the two are not told apart (`unauthorized`)."),
     413: documentedError("The body is over the size limit (`payload_too_large`)."),
     ...validationErrorResponse,
-    429: documentedError("Too many login attempts from this client (`rate_limited`)."),
+    429: documentedError("Too many login attempts from this client or for this account (`rate_limited`)."),
+    500: documentedError("Unexpected server error (`internal_error`)."),
   },
 });
 
@@ -58,5 +65,6 @@ export const logOut = createRoute({
   responses: {
     204: { description: "Logged out." },
     403: documentedError("Not `application/json`, or the `Origin` is missing or not allowed (`forbidden`)."),
+    500: documentedError("Unexpected server error (`internal_error`)."),
   },
 });

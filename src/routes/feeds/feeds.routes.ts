@@ -18,7 +18,25 @@ export const InventoryUnitSchema = z
   })
   .openapi("InventoryUnit");
 
-export const InventoryFeedSchema = z.object({ count: z.int(), inventory: z.array(InventoryUnitSchema) }).openapi("InventoryFeed");
+export const InventoryFeedSchema = z.object({ count: z.int(), inventory: z.array(InventoryUnitSchema) }).openapi("InventoryFeed", {
+  example: {
+    count: 1,
+    inventory: [
+      {
+        stock_number: "S24117",
+        vin: "3TMCZ5AN8MM401234",
+        year: 2021,
+        make: "Toyota",
+        model: "Tacoma",
+        trim: "SR5",
+        condition: "used",
+        days_in_stock: 61,
+        asking_price: 38_995,
+        store: "Summit Auto North",
+      },
+    ],
+  },
+});
 
 export const SalesSummaryRowSchema = z
   .object({
@@ -32,7 +50,9 @@ export const SalesSummaryRowSchema = z
   })
   .openapi("SalesSummaryRow");
 
-export const SalesSummaryFeedSchema = z.object({ count: z.int(), salesSummary: z.array(SalesSummaryRowSchema) }).openapi("SalesSummaryFeed");
+export const SalesSummaryFeedSchema = z.object({ count: z.int(), salesSummary: z.array(SalesSummaryRowSchema) }).openapi("SalesSummaryFeed", {
+  example: { count: 1, salesSummary: [{ store: "Summit Auto North", saleMonth: "2026-10", units: 142, totalGross: 611_380 }] },
+});
 
 const feedHeaders = {
   ...RATE_LIMIT_HEADERS,
@@ -48,6 +68,8 @@ export const listInventory = createRoute({
   operationId: "listInventory",
   tags: ["Feeds"],
   summary: "The organization's current inventory (at most 500 units, oldest in stock first)",
+  description:
+    "Every store of the key's organization. `days_in_stock` is computed at read time from the stocking date. Also accepts the deprecated `X-Api-Token` (unmetered; answered with `Deprecation`, `Sunset` and `Link` headers, see docs/versioning.md).",
   security: [...serviceKeySecurity, ...legacySecurity],
   middleware: v1Chain("inventory", { legacy: true }),
   responses: {
@@ -63,6 +85,8 @@ export const getSalesSummary = createRoute({
   operationId: "getSalesSummary",
   tags: ["Feeds"],
   summary: "Units and total gross by store and month (at most 200 rows, most recent month first)",
+  description:
+    "Delivered deals of the key's organization grouped by store and sale month; `totalGross` is front plus back gross in USD. Also accepts the deprecated `X-Api-Token` (see docs/versioning.md).",
   security: [...serviceKeySecurity, ...legacySecurity],
   middleware: v1Chain("sales-summary", { legacy: true }),
   responses: {

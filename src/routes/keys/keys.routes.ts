@@ -51,7 +51,9 @@ export const CreateApiKeyRequestSchema = z
         example: ["lender-route", "stip-check"],
       }),
   })
-  .openapi("CreateApiKeyRequest");
+  .openapi("CreateApiKeyRequest", {
+    example: { label: "DMS integration", permissions: ["read"], rate_limit: 1000, scopes: ["inventory", "sales-summary"] },
+  });
 
 const keyFields = {
   id: z.string().openapi({ example: "key_4kQ9bX2mN7pR1sT8" }),
@@ -73,7 +75,18 @@ export const CreatedApiKeySchema = z
       example: "lak_EtRsPOGbI6IEgJZLPhzyu6IcI2oXsq8E0lHuOc",
     }),
   })
-  .openapi("CreatedApiKey");
+  .openapi("CreatedApiKey", {
+    example: {
+      id: "key_4kQ9bX2mN7pR1sT8",
+      key: "lak_EtRsPOGbI6IEgJZLPhzyu6IcI2oXsq8E0lHuOc",
+      key_prefix: "lak_EtRsPOGb",
+      label: "DMS integration",
+      permissions: ["read"],
+      scopes: ["inventory", "sales-summary"],
+      rate_limit: 1000,
+      created_at: "2026-11-26T09:30:00.000Z",
+    },
+  });
 
 export const ApiKeySummarySchema = z
   .object({
@@ -90,7 +103,25 @@ export const ApiKeySummarySchema = z
   })
   .openapi("ApiKeySummary");
 
-export const ApiKeyListSchema = z.object({ count: z.int(), keys: z.array(ApiKeySummarySchema) }).openapi("ApiKeyList");
+export const ApiKeyListSchema = z.object({ count: z.int(), keys: z.array(ApiKeySummarySchema) }).openapi("ApiKeyList", {
+  example: {
+    count: 1,
+    keys: [
+      {
+        id: "key_4kQ9bX2mN7pR1sT8",
+        key_prefix: "lak_EtRsPOGb",
+        label: "DMS integration",
+        permissions: ["read"],
+        scopes: null,
+        rate_limit: 1000,
+        created_at: "2026-11-26T09:30:00.000Z",
+        last_used_at: "2026-11-26T10:02:11.000Z",
+        revoked_at: null,
+        usage_today: 37,
+      },
+    ],
+  },
+});
 
 export const createApiKey = createRoute({
   method: "post",

@@ -12,7 +12,17 @@ export const PlatformStatsSchema = z
     uptime_pct_90d: z.number().openapi({ description: "Percent of the last 90 days' requests not answered with a 5xx." }),
     last_updated: z.iso.datetime().openapi({ description: "When these figures were computed (UTC)." }),
   })
-  .openapi("PlatformStats");
+  .openapi("PlatformStats", {
+    example: {
+      demo_sessions: 412,
+      organizations_evaluated: 37,
+      unique_orgs: 37,
+      deals_through_ai: 18_240,
+      active_rooftops: 52,
+      uptime_pct_90d: 99.98,
+      last_updated: "2026-11-26T09:30:00.000Z",
+    },
+  });
 
 export const MarketFeedEntrySchema = z
   .object({
@@ -31,9 +41,32 @@ export const MarketFeedSchema = z
     last_refresh: z.iso.datetime().nullable().openapi({ description: "When the feed was last refreshed; null before the first refresh." }),
     entries: z.array(MarketFeedEntrySchema),
   })
-  .openapi("MarketFeed");
+  .openapi("MarketFeed", {
+    example: {
+      count: 1,
+      last_refresh: "2026-11-26T06:00:00.000Z",
+      entries: [
+        {
+          id: "mkt_2026_11_25_lender",
+          category: "lender_environment",
+          signal: "Two captive lenders tightened advance caps on used units to 120% of book.",
+          severity: "medium",
+          source: "Dealertrack Credit Availability Index",
+          date: "2026-11-25",
+        },
+      ],
+    },
+  });
 
-const rateLimited = { 429: documentedError("This client made too many requests (`rate_limited`).") };
+const publicErrors = {
+  429: documentedError("This client made too many requests (`rate_limited`); sent with `Retry-After: 60`."),
+  500: documentedError("Unexpected server error (`internal_error`)."),
+};
+
+const publicHeaders = {
+  "Cache-Control": { description: "`public, max-age=60`: figures may be cached for a minute.", schema: { type: "string" as const } },
+  "Access-Control-Allow-Origin": { description: "`*`: any site may read these figures.", schema: { type: "string" as const } },
+};
 
 export const getPlatformStats = createRoute({
   method: "get",
@@ -41,8 +74,14 @@ export const getPlatformStats = createRoute({
   operationId: "getPlatformStats",
   tags: ["Public"],
   summary: "Live platform statistics, for embedding",
+  description:
+    "No credentials; any origin may call it (this is what the `<dealer-intel-stats>` widget from `/embed/stats.js` shows). Computed from the service's own usage records as DESIGN.md §3 defines each figure; answers may be up to 60 seconds old. Each client address gets a burst limit of 120 requests a minute.",
+  security: [],
   middleware: [publicAccess] as const,
-  responses: { 200: { description: "Platform statistics.", content: { "application/json": { schema: PlatformStatsSchema } } }, ...rateLimited },
+  responses: {
+    200: { description: "Platform statistics.", headers: publicHeaders, content: { "application/json": { schema: PlatformStatsSchema } } },
+    ...publicErrors,
+  },
 });
 
 export const getPublicMarketFeed = createRoute({
@@ -51,6 +90,12 @@ export const getPublicMarketFeed = createRoute({
   operationId: "getPublicMarketFeed",
   tags: ["Public"],
   summary: "The 20 most recent market-intelligence entries",
+  description:
+    "No credentials; any origin may call it. Macro signals, lender-environment flags, wholesale-price readings and market alerts, newest first, refreshed nightly. Same burst limit as the statistics.",
+  security: [],
   middleware: [publicAccess] as const,
-  responses: { 200: { description: "Market feed.", content: { "application/json": { schema: MarketFeedSchema } } }, ...rateLimited },
+  responses: {
+    200: { description: "Market feed.", headers: publicHeaders, content: { "application/json": { schema: MarketFeedSchema } } },
+    ...publicErrors,
+  },
 });

@@ -1,0 +1,136 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createApiKey, createOrg, createStore, createUnit } from "../../../test/helpers/factories";
+import { createBrokerToken } from "../../../test/helpers/staff";
+import { createDealerIntelClient, DealerIntelError, unwrap } from "../src";
+
+/** The Worker itself, in this workerd: the client talks to it exactly as it would over the network. */
+const worker = (request: Request) => exports.default.fetch(request);
+const BASE_URL = "https://api.test";
+
+async function orgWithUnit() {
+  const org = await createOrg();
+  const store = await createStore(org.id, { isPrimary: true });
+  const { stockNumber } = await createUnit(org.id, store.id, { stockedOn: "2026-09-01" });
+  return { org, stockNumber };
+}
+
+/** A fetch answering `statuses` in turn, then passing requests to the Worker; it records every call. */
+function flakyWorker(statuses: number[], headers: Record<string, string> = {}) {
+  const calls: { method: string; body: string }[] = [];
+  const fetch = async (request: Request) => {
+    calls.push({ method: request.method, body: await request.clone().text() });
+    const status = statuses[calls.length - 1];
+    if (status === undefined) return worker(request);
+    return Response.json({ error: "internal_error", message: "injected", request_id: `req-${calls.length}` }, { status, headers });
+  };
+  return { fetch, calls };
+}
+
+describe("the TypeScript client against the running Worker", () => {
+  it("reads a feed with the key header, and reports the quota figures from the headers", async () => {
+    const { org, stockNumber } = await orgWithUnit();
+    const { key } = await createApiKey(org.id, { dailyLimit: 50 });
+    const client = createDealerIntelClient({ baseUrl: BASE_URL, apiKey: key, fetch: worker });
+
+    const first = await unwrap(client.GET("/api/v1/inventory"));
+    expect(first.data.inventory.map((unit) => unit.stock_number)).toEqual([stockNumber]);
+    expect(first.quota).toMatchObject({ limit: 50, remaining: 49 });
+    expect(first.quota?.resetAt.getUTCHours()).toBe(0);
+    expect(first.requestId).toBeTruthy();
+
+    const second = await unwrap(client.GET("/api/v1/inventory"));
+    expect(second.quota?.remaining).toBe(48);
+  });
+
+  it("never shows one organization's data to another organization's key", async () => {
+    const a = await orgWithUnit();
+    const b = await orgWithUnit();
+    const { key } = await createApiKey(b.org.id);
+    const { data } = await unwrap(createDealerIntelClient({ baseUrl: BASE_URL, apiKey: key, fetch: worker }).GET("/api/v1/inventory"));
+    expect(data.inventory.map((unit) => unit.stock_number)).toEqual([b.stockNumber]);
+    expect(data.inventory.map((unit) => unit.stock_number)).not.toContain(a.stockNumber);
+  });
+
+  it("calls the public endpoints without a key", async () => {
+    const { data, quota } = await unwrap(createDealerIntelClient({ baseUrl: BASE_URL, fetch: worker }).GET("/api/public/stats"));
+    expect(typeof data.organizations_evaluated).toBe("number");
+    expect(quota).toBeNull();
+  });
+
+  it("throws a typed error with the code, message and request id, and does not retry a 4xx", async () => {
+    const { fetch, calls } = flakyWorker([]);
+    const client = createDealerIntelClient({ baseUrl: BASE_URL, apiKey: "lak_not-a-real-key", fetch });
+    const error = await unwrap(client.GET("/api/v1/inventory")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DealerIntelError);
+    expect(error).toMatchObject({ status: 401, error: "unauthorized", details: [] });
+    expect((error as DealerIntelError).message).toMatch(/X-Service-API-Key/);
+    expect((error as DealerIntelError).requestId).toMatch(/.+/);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("carries the validation details of a 422", async () => {
+    const org = await createOrg();
+    const broker = await createBrokerToken(org.id);
+    const client = createDealerIntelClient({ baseUrl: BASE_URL, fetch: worker, headers: { Authorization: `Bearer ${broker.token}` } });
+    const error = await unwrap(client.POST("/api/public-api/keys", { body: { label: "", rate_limit: 0 } })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 422, error: "validation_error" });
+    expect((error as DealerIntelError).details.map((d) => d.path).sort()).toEqual(["label", "rate_limit"]);
+  });
+
+  it("reports the reset time of a spent quota on the 429", async () => {
+    const { org } = await orgWithUnit();
+    const { key } = await createApiKey(org.id, { dailyLimit: 1 });
+    const client = createDealerIntelClient({ baseUrl: BASE_URL, apiKey: key, fetch: worker });
+    await unwrap(client.GET("/api/v1/inventory"));
+    const error = (await unwrap(client.GET("/api/v1/inventory")).catch((e: unknown) => e)) as DealerIntelError;
+    expect(error).toMatchObject({ status: 429, error: "daily_rate_limit_reached", quota: { limit: 1, remaining: 0 } });
+    expect(error.retryAfterSeconds).toBeGreaterThan(0);
+    expect(error.body).toMatchObject({ limit: 1, used: 1 });
+  });
+});
+
+describe("retries", () => {
+  const noWait = { sleep: async () => {} };
+
+  it("retries 500 and 503 with growing waits, resending the same body, then succeeds", async () => {
+    const org = await createOrg();
+    const broker = await createBrokerToken(org.id);
+    const { fetch, calls } = flakyWorker([503, 500]);
+    const waits: number[] = [];
+    const client = createDealerIntelClient({
+      baseUrl: BASE_URL,
+      fetch,
+      headers: { Authorization: `Bearer ${broker.token}` },
+      retry: { baseDelayMs: 100, sleep: async (ms) => void waits.push(ms) },
+    });
+    const { data } = await unwrap(client.POST("/api/public-api/keys", { body: { label: "retried" } }));
+    expect(data.label).toBe("retried");
+    expect(calls.map((c) => c.body)).toEqual(Array(3).fill(JSON.stringify({ label: "retried" })));
+    expect(waits[0]).toBeLessThanOrEqual(100);
+    expect(waits[1]).toBeLessThanOrEqual(200);
+  });
+
+  it("waits as long as Retry-After asks, within the cap", async () => {
+    const { fetch } = flakyWorker([503], { "Retry-After": "2" });
+    const waits: number[] = [];
+    const client = createDealerIntelClient({ baseUrl: BASE_URL, fetch, retry: { sleep: async (ms) => void waits.push(ms) } });
+    await unwrap(client.GET("/api/public/stats"));
+    expect(waits).toEqual([2000]);
+  });
+
+  it("gives up after the configured retries and throws the last error", async () => {
+    const { fetch, calls } = flakyWorker([500, 500, 500]);
+    const client = createDealerIntelClient({ baseUrl: BASE_URL, fetch, retry: { retries: 2, ...noWait } });
+    const error = await unwrap(client.GET("/api/public/stats")).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 500, error: "internal_error", requestId: "req-3" });
+    expect(calls).toHaveLength(3);
+  });
+
+  it("does not retry a 429 or any other 4xx", async () => {
+    const { fetch, calls } = flakyWorker([429]);
+    const client = createDealerIntelClient({ baseUrl: BASE_URL, fetch, retry: noWait });
+    await expect(unwrap(client.GET("/api/public/stats"))).rejects.toMatchObject({ status: 429 });
+    expect(calls).toHaveLength(1);
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * `npm run test:browser`: the <dealer-intel-stats> widget and the /docs page in a real browser
+ * (Debian's Chromium, driven by playwright-core), against the Worker served by `wrangler dev` with
+ * its static assets, embedded in a page of another origin as a marketing site would.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { apiKeyDisplayPrefix, generateApiKey, newId, sha256Hex } from "../../src/credentials/tokens";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
+const CHROMIUM = "/usr/bin/chromium";
+const API_PORT = 8891;
+const SITE_PORT = 8893;
+const API = `http://127.0.0.1:${API_PORT}`;
+const SITE = `http://127.0.0.1:${SITE_PORT}`;
+
+const persistDir = mkdtempSync(path.join(tmpdir(), "dealer-intel-browser-"));
+const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", X_LOCAL_OBSERVABILITY: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+
+function wrangler(args: string[]) {
+  const result = spawnSync(process.execPath, [WRANGLER, ...args, "--persist-to", persistDir], {
+    cwd: ROOT,
+    env: wranglerEnv,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed`);
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  console.log("Installing Debian's chromium (about 2 minutes)…");
+  for (const args of [["update"], ["install", "-y", "--no-install-recommends", "chromium"]]) {
+    const result = spawnSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    if (result.status !== 0) throw new Error(`apt-get ${args.join(" ")} failed; install chromium by hand`);
+  }
+}
+
+async function waitForWorker(worker: ChildProcess) {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    if (worker.exitCode !== null) throw new Error("wrangler dev exited");
+    try {
+      if ((await fetch(`${API}/api/public/stats`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error("wrangler dev did not answer within 2 minutes");
+}
+
+function stopWorker(worker: ChildProcess | undefined) {
+  // wrangler runs workerd as its child: signal the group this script started.
+  if (worker?.pid && worker.exitCode === null) process.kill(-worker.pid, "SIGTERM");
+}
+
+/** A dealer's marketing page on another origin, embedding the widget as docs/developer-experience.md shows. */
+function marketingSite(): Promise<Server> {
+  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Summit Auto</title></head><body>
+    <h1>Summit Auto</h1>
+    <dealer-intel-stats refresh="5"></dealer-intel-stats>
+    <script src="${API}/embed/stats.js" async></script>
+  </body></html>`;
+  const server = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page));
+  return new Promise((resolve) => server.listen(SITE_PORT, "127.0.0.1", () => resolve(server)));
+}
+
+const figure = (page: Page, key: string) => page.locator(`dealer-intel-stats dd[data-figure="${key}"]`).textContent();
+
+describe("the stats widget and the docs page in Chromium", () => {
+  let worker: ChildProcess | undefined;
+  let site: Server;
+  let browser: Browser;
+
+  before(async () => {
+    ensureChromium();
+    wrangler(["d1", "migrations", "apply", "DB", "--local"]);
+    // One organization with a key that has made calls, so the figures are not all zero.
+    const orgId = newId("org");
+    const key = generateApiKey();
+    wrangler([
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--command",
+      `INSERT INTO organizations (id, name, is_demo) VALUES ('${orgId}', 'Browser Test Motors', 0);
+       INSERT INTO stores (id, org_id, name, is_primary, market_zip) VALUES ('${newId("sto")}', '${orgId}', 'North', 1, '78701');
+       INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by)
+       VALUES ('${newId("key")}', '${orgId}', '${await sha256Hex(key)}', '${apiKeyDisplayPrefix(key)}', 'browser test', '["read"]', NULL, 1000, 'test');`,
+    ]);
+    worker = spawn(
+      process.execPath,
+      [
+        WRANGLER,
+        "dev",
+        "--port",
+        String(API_PORT),
+        "--ip",
+        "127.0.0.1",
+        "--inspector-port",
+        "8892",
+        "--env-file",
+        ".dev.vars.example",
+        "--persist-to",
+        persistDir,
+      ],
+      { cwd: ROOT, env: wranglerEnv, stdio: ["ignore", "ignore", "inherit"], detached: true },
+    );
+    await waitForWorker(worker);
+    for (let i = 0; i < 3; i++) assert.equal((await fetch(`${API}/api/v1/inventory`, { headers: { "X-Service-API-Key": key } })).status, 200);
+    site = await marketingSite();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--no-sandbox",
+        "--headless",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    site?.close();
+    stopWorker(worker);
+    rmSync(persistDir, { recursive: true, force: true });
+  });
+
+  it("renders the live figures, accessibly, and refreshes them", async () => {
+    const page = await browser.newPage();
+    let statsRequests = 0;
+    page.on("request", (request) => {
+      if (request.url() === `${API}/api/public/stats`) statsRequests++;
+    });
+    await page.goto(SITE);
+    await page.locator("dealer-intel-stats[data-state=live]").waitFor();
+    const live = (await (await fetch(`${API}/api/public/stats`)).json()) as Record<string, number>;
+    assert.ok(live.organizations_evaluated >= 1);
+    assert.equal(await figure(page, "organizations_evaluated"), new Intl.NumberFormat("en-US").format(live.organizations_evaluated));
+    assert.equal(await figure(page, "active_rooftops"), String(live.active_rooftops));
+    assert.equal(await figure(page, "uptime_pct_90d"), `${live.uptime_pct_90d}%`);
+    const region = page.getByRole("region", { name: "Dealer Intelligence platform statistics" });
+    assert.equal(await region.getAttribute("aria-busy"), "false");
+    assert.match((await page.getByRole("status").textContent()) ?? "", /^Updated /);
+    assert.equal(await page.getByRole("definition").count(), 5);
+    // refresh="5": a second request within about five seconds.
+    const deadline = Date.now() + 12_000;
+    while (statsRequests < 2 && Date.now() < deadline) await page.waitForTimeout(250);
+    assert.ok(statsRequests >= 2, `expected a refresh, saw ${statsRequests} request(s)`);
+    await page.close();
+  });
+
+  it("says quietly that the figures are unavailable when the API cannot be reached", async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.route(`${API}/api/public/stats`, (route) => route.abort("connectionrefused"));
+    await page.goto(SITE);
+    await page.locator("dealer-intel-stats[data-state=unavailable]").waitFor();
+    assert.equal(await page.getByRole("status").textContent(), "Live platform statistics are unavailable right now.");
+    assert.equal(await page.locator("dealer-intel-stats dl").isVisible(), false);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("keeps the last figures, marked not current, when the API goes down after they were shown", async () => {
+    const page = await browser.newPage();
+    await page.goto(SITE);
+    await page.locator("dealer-intel-stats[data-state=live]").waitFor();
+    const shown = await figure(page, "organizations_evaluated");
+    await page.route(`${API}/api/public/stats`, (route) => route.fulfill({ status: 503, body: "" }));
+    await page.locator("dealer-intel-stats[data-state=stale]").waitFor({ timeout: 12_000 });
+    assert.equal(await figure(page, "organizations_evaluated"), shown);
+    assert.match((await page.getByRole("status").textContent()) ?? "", /\(not current\)$/);
+    await page.close();
+  });
+
+  it("serves /docs with the reference rendered from the Worker's own scripts; nothing reaches another origin", async () => {
+    const page = await browser.newPage();
+    const reachedElsewhere: string[] = [];
+    const blockedByPolicy: string[] = [];
+    page.on("requestfinished", (request) => {
+      if (new URL(request.url()).origin !== API) reachedElsewhere.push(request.url());
+    });
+    page.on("requestfailed", (request) => {
+      if (request.failure()?.errorText === "csp") blockedByPolicy.push(new URL(request.url()).host);
+    });
+    const response = await page.goto(`${API}/docs`);
+    assert.match(response?.headers()["content-security-policy"] ?? "", /script-src 'self'/);
+    await page.getByText("Live platform statistics, for embedding").first().waitFor({ timeout: 30_000 });
+    assert.deepEqual(reachedElsewhere, []);
+    // Scalar still declares its web fonts; the policy stops them in the browser.
+    assert.deepEqual(
+      [...new Set(blockedByPolicy)].filter((host) => host !== "fonts.scalar.com"),
+      [],
+    );
+    await page.close();
+  });
+});
