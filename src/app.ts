@@ -37,6 +37,20 @@ const provideDb = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** The published contract's header; `servers` names the origin that served the document. */
+export function openApiDocument(origin: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Dealer Intelligence API",
+      version: "1.0.0",
+      description: "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.",
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+    },
+    servers: [{ url: origin }],
+  };
+}
+
 export interface AppOptions {
   /** Extra routes behind the whole production stack; tests use it (test/helpers/test-app.ts). */
   mount?: (app: AppRouter) => void;
@@ -75,14 +89,7 @@ export function createApp(options: AppOptions = {}) {
   app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "BrokerToken", SECURITY_SCHEMES.BrokerToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "StaffSession", SECURITY_SCHEMES.StaffSession);
-  app.doc31("/api/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "Dealer Intelligence API",
-      version: "1.0.0",
-      description: "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.",
-    },
-  });
+  app.doc31("/api/openapi.json", (c) => openApiDocument(new URL(c.req.url).origin));
 
   app.notFound(onNotFound);
   app.onError(onError);

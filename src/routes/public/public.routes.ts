@@ -40,7 +40,10 @@ export const getPlatformStats = createRoute({
   path: "/api/public/stats",
   operationId: "getPlatformStats",
   tags: ["Public"],
-  summary: "Live platform statistics, for embedding",
+  summary: "Platform statistics, for embedding",
+  description:
+    "The platform figures DESIGN.md §3 defines, from running totals kept as usage is recorded. Served from a copy that is at most 60 s old (`last_updated` says when it was computed); usage itself reaches those totals within about 10 s of a call. No credential; a per-client burst limit applies.",
+  security: [],
   middleware: [publicAccess] as const,
   responses: { 200: { description: "Platform statistics.", content: { "application/json": { schema: PlatformStatsSchema } } }, ...rateLimited },
 });
@@ -51,6 +54,8 @@ export const getPublicMarketFeed = createRoute({
   operationId: "getPublicMarketFeed",
   tags: ["Public"],
   summary: "The 20 most recent market-intelligence entries",
+  description: "Served from a copy that is at most 60 s old. No credential; a per-client burst limit applies.",
+  security: [],
   middleware: [publicAccess] as const,
   responses: { 200: { description: "Market feed.", content: { "application/json": { schema: MarketFeedSchema } } }, ...rateLimited },
 });
