@@ -22,5 +22,6 @@ export const publicAccess = createMiddleware<AppEnv>(async (c, next) => {
     });
   }
   await next();
-  if (c.res.status === 200) c.header("Cache-Control", `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
+  // On the response itself: c.header() after the handler would copy the whole response.
+  if (c.res.status === 200) c.res.headers.set("Cache-Control", `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
 });
