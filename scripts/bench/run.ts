@@ -27,7 +27,8 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const OUT_DIR = path.join(ROOT, ".bench/dist");
 const ROUNDS = 3;
 const WARMUP_SECONDS = 2;
-const TARGET_RATIO = 0.5;
+/** The ratios to the baseline the issues set: the metered call, and the public embeds (issue 6). */
+const TARGET_RATIOS: Record<string, number> = { metered_v1: 0.6, public_stats: 0.8, public_moat: 0.8 };
 const BASELINE_PATH = "/__bench/baseline";
 
 const args = process.argv.slice(2);
@@ -282,8 +283,10 @@ async function main(): Promise<void> {
       console.log(`| ${name} | ${f.rps} | ${f.p50_ms} | ${f.p99_ms} | ${f.ratio.toFixed(2)} | ${f.vs_metered.toFixed(2)} |`);
     }
     console.log("");
-    const ratio = summary.metered_v1.ratio;
-    console.log(`metered_v1 at ${ratio.toFixed(3)} of the baseline: target ${TARGET_RATIO} ${ratio >= TARGET_RATIO ? "met" : "NOT met"}`);
+    for (const [name, target] of Object.entries(TARGET_RATIOS)) {
+      const ratio = summary[name]?.ratio;
+      if (ratio !== undefined) console.log(`${name} at ${ratio.toFixed(3)} of the baseline: target ${target} ${ratio >= target ? "met" : "NOT met"}`);
+    }
     console.log(
       `bundle ${bundle.gzip_kib} KiB gzip: budget ${bundle.budget_gzip_kib} KiB ${bundle.gzip_kib <= bundle.budget_gzip_kib ? "met" : "NOT met"}`,
     );
