@@ -108,7 +108,7 @@ describe("GET /api/public/stats", () => {
 
 describe("platform statistics from the running totals", () => {
   it("equal DESIGN.md §3's definitions after overlapping flushes from many isolates", async () => {
-    const orgs = [];
+    const orgs: string[] = [];
     for (let i = 0; i < 6; i++) {
       const org = await createOrg({ isDemo: i % 2 === 0 });
       for (let s = 0; s <= i % 3; s++) await createStore(org.id);

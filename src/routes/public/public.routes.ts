@@ -42,7 +42,7 @@ export const getPlatformStats = createRoute({
   tags: ["Public"],
   summary: "Platform statistics, for embedding",
   description:
-    "The platform figures DESIGN.md §3 defines, from running totals kept as usage is recorded. Served from a copy that is at most 60 s old (`last_updated` says when it was computed); usage itself reaches those totals within about 10 s of a call. No credential; a per-client burst limit applies.",
+    "Platform figures (each field says what it counts), from running totals kept as usage is recorded. Served from a copy that is at most 60 s old (`last_updated` says when it was computed); usage itself reaches those totals within about 10 s of a call. No credential; a per-client burst limit applies.",
   security: [],
   middleware: [publicAccess] as const,
   responses: { 200: { description: "Platform statistics.", content: { "application/json": { schema: PlatformStatsSchema } } }, ...rateLimited },
