@@ -7,7 +7,8 @@ import path from "node:path";
 import { createApp, openApiDocument } from "../src/app";
 
 const OUT_DIR = path.resolve(import.meta.dirname, "../.openapi");
-// A deployment's own origin; the linter refuses example.com and localhost servers.
+// The served document names the origin that served it; this file needs one of its own, and the
+// linter refuses example.com and localhost.
 const ORIGIN = "https://dealer-intelligence-api.workers.dev";
 
 mkdirSync(OUT_DIR, { recursive: true });
