@@ -9,14 +9,14 @@ import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { createApp } from "../src/app";
-import { OPENAPI_DOCUMENT_CONFIG } from "../src/http/openapi";
+import { openApiDocument, PUBLISHED_ORIGIN } from "../src/http/openapi";
 import { REPO_ROOT } from "./lib/repo-root";
 
 const CLIENT_DIR = path.join(REPO_ROOT, "clients/typescript");
 const DOCUMENT_FILE = path.join(CLIENT_DIR, "openapi.json");
 const TYPES_FILE = path.join(CLIENT_DIR, "src/schema.d.ts");
 
-const document = createApp().getOpenAPI31Document(OPENAPI_DOCUMENT_CONFIG);
+const document = createApp().getOpenAPI31Document(openApiDocument(PUBLISHED_ORIGIN));
 writeFileSync(DOCUMENT_FILE, `${JSON.stringify(document, null, 2)}\n`);
 
 // openapi-typescript needs TypeScript 5's compiler API, so it lives in the client's workspace

@@ -5,7 +5,7 @@ import { loadConfig } from "./config";
 import { getSessionDb, type ReadConsistency } from "./db/client";
 import type { AppEnv } from "./http/app-env";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/error-handler";
-import { OPENAPI_DOCUMENT_CONFIG, SECURITY_SCHEMES } from "./http/openapi";
+import { openApiDocument, SECURITY_SCHEMES } from "./http/openapi";
 import { publicCors } from "./http/public-access";
 import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
 import { openCors, securityHeaders } from "./http/response-headers";
@@ -77,7 +77,7 @@ export function createApp(options: AppOptions = {}) {
   app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "BrokerToken", SECURITY_SCHEMES.BrokerToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "StaffSession", SECURITY_SCHEMES.StaffSession);
-  app.doc31("/api/openapi.json", OPENAPI_DOCUMENT_CONFIG);
+  app.doc31("/api/openapi.json", (c) => openApiDocument(new URL(c.req.url).origin));
 
   app.notFound(onNotFound);
   app.onError(onError);

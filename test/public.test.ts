@@ -1,6 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { getDb } from "../src/db/client";
+import { computePlatformStatistics } from "../src/db/queries/public-stats";
+import { recordUsage } from "../src/db/queries/usage";
+import { usageBuffer } from "../src/http/usage";
+import { SharedAnswer } from "../src/routes/public/public.service";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
+import { figuresByDefinition, isoDaysAgo, recordingDb, usageSnapshot } from "./helpers/public";
 
 interface Stats {
   demo_sessions: number;
@@ -14,13 +20,52 @@ interface Stats {
 
 const fromClient = (ip: string, headers: Record<string, string> = {}) => ({ headers: { "CF-Connecting-IP": ip, ...headers } });
 
-async function stats(ip = "198.51.100.1") {
-  const res = await call("/api/public/stats", fromClient(ip));
-  expect(res.status).toBe(200);
-  return res.json<Stats>();
-}
-
 describe("GET /api/public/stats", () => {
+  // The first stats request of this file: every later one in the next minute gets this copy.
+  it("serves the running totals, then the same copy for up to 60 s, kept in the Cache API too", async () => {
+    const demo = await createOrg({ isDemo: true });
+    await createStore(demo.id);
+    await createStore(demo.id);
+    await recordUsage(getDb(env.DB), usageSnapshot([{ day: isoDaysAgo(0), keyId: "key_first", orgId: demo.id, dealToolCalls: 2 }]));
+
+    const res = await call("/api/public/stats", fromClient("198.51.100.1"));
+    expect(res.status).toBe(200);
+    const first = await res.json<Stats>();
+    expect(Object.keys(first).sort()).toEqual([
+      "active_rooftops",
+      "deals_through_ai",
+      "demo_sessions",
+      "last_updated",
+      "organizations_evaluated",
+      "unique_orgs",
+      "uptime_pct_90d",
+    ]);
+    const defined = await figuresByDefinition();
+    expect(first).toMatchObject({
+      organizations_evaluated: defined.organizationsEvaluated,
+      unique_orgs: defined.organizationsEvaluated,
+      demo_sessions: defined.demoSessions,
+      deals_through_ai: defined.dealsThroughAi,
+      active_rooftops: defined.activeRooftops,
+    });
+    expect(first.deals_through_ai).toBeGreaterThanOrEqual(2);
+    expect(Date.now() - Date.parse(first.last_updated)).toBeLessThan(60_000);
+
+    // New usage reaches the totals, but callers keep getting the copy until it is 60 s old.
+    const other = await createOrg();
+    await recordUsage(getDb(env.DB), usageSnapshot([{ day: isoDaysAgo(0), keyId: "key_second", orgId: other.id }]));
+    const again = await call("/api/public/stats", fromClient("198.51.100.1"));
+    expect(await again.json()).toEqual(first);
+    const age = Number(again.headers.get("Age"));
+    expect(age).toBeGreaterThanOrEqual(0);
+    expect(age).toBeLessThanOrEqual(60);
+    expect((await computePlatformStatistics(getDb(env.DB), new Date())).organizationsEvaluated).toBe(first.organizations_evaluated + 1);
+
+    // Other isolates of the data center find the copy in the Cache API.
+    const shared = await caches.default.match("https://api.test/api/public/stats");
+    expect(await shared?.json()).toEqual(first);
+  });
+
   it("is open to any origin and cacheable for at most a minute", async () => {
     const res = await call("/api/public/stats", fromClient("198.51.100.2", { Origin: "https://dealer-marketing.example" }));
     expect(res.status).toBe(200);
@@ -41,48 +86,6 @@ describe("GET /api/public/stats", () => {
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
   });
 
-  it("reports live figures computed from authenticated usage", async () => {
-    const before = await stats();
-    expect(Object.keys(before).sort()).toEqual([
-      "active_rooftops",
-      "deals_through_ai",
-      "demo_sessions",
-      "last_updated",
-      "organizations_evaluated",
-      "unique_orgs",
-      "uptime_pct_90d",
-    ]);
-    expect(Date.now() - Date.parse(before.last_updated)).toBeLessThan(60_000);
-
-    const demo = await createOrg({ isDemo: true });
-    await createStore(demo.id);
-    await createStore(demo.id);
-    const { key } = await createApiKey(demo.id);
-    expect((await call("/api/v1/inventory", { key })).status).toBe(200);
-    expect((await call("/api/v1/sales-summary", { key })).status).toBe(200);
-
-    const after = await stats();
-    expect(after.organizations_evaluated).toBe(before.organizations_evaluated + 1);
-    expect(after.unique_orgs).toBe(after.organizations_evaluated);
-    expect(after.demo_sessions).toBe(before.demo_sessions + 1);
-    expect(after.active_rooftops).toBe(before.active_rooftops + 2);
-    // The feeds are not deal tools.
-    expect(after.deals_through_ai).toBe(before.deals_through_ai);
-  });
-
-  it("derives uptime from the share of requests answered without a 5xx", async () => {
-    const today = new Date().toISOString().slice(0, 10);
-    await env.DB.prepare(
-      "INSERT INTO platform_daily (day, requests, server_errors) VALUES (?, 1000, 10) ON CONFLICT(day) DO UPDATE SET requests = 1000, server_errors = 10",
-    )
-      .bind(today)
-      .run();
-    const { uptime_pct_90d } = await stats("198.51.100.3");
-    // 1000 seeded requests, 10 of them 5xx, plus the few this test file itself made.
-    expect(uptime_pct_90d).toBeGreaterThan(98.9);
-    expect(uptime_pct_90d).toBeLessThan(99.1);
-  });
-
   it("has a per-client limit of its own that leaves other clients and keys untouched", async () => {
     const org = await createOrg();
     await createStore(org.id);
@@ -100,6 +103,138 @@ describe("GET /api/public/stats", () => {
     expect((await call("/api/public/stats", fromClient("192.0.2.78"))).status).toBe(200);
     const keyed = await call("/api/v1/inventory", { key });
     expect(keyed.status).toBe(200);
+  });
+});
+
+describe("platform statistics from the running totals", () => {
+  it("equal DESIGN.md §3's definitions after overlapping flushes from many isolates", async () => {
+    const orgs: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const org = await createOrg({ isDemo: i % 2 === 0 });
+      for (let s = 0; s <= i % 3; s++) await createStore(org.id);
+      orgs.push(org.id);
+    }
+    // A fixed pseudo-random sequence: the same (day, credential) pairs and organizations recur
+    // across isolates, some days fall outside the 30-day window, and every flush runs at once.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const flushes = Array.from({ length: 12 }, () =>
+      usageSnapshot(
+        Array.from({ length: 8 }, () => {
+          const org = next(orgs.length);
+          return {
+            day: isoDaysAgo([0, 1, 5, 29, 30, 45][next(6)]),
+            keyId: `key_iso_${org}_${next(3)}`,
+            orgId: orgs[org],
+            requests: 1 + next(4),
+            dealToolCalls: next(3),
+          };
+        }),
+      ),
+    );
+    await Promise.all(flushes.map((snapshot) => recordUsage(getDb(env.DB), snapshot)));
+
+    const figures = await computePlatformStatistics(getDb(env.DB), new Date());
+    expect(figures).toMatchObject(await figuresByDefinition());
+  });
+
+  it("count what the Worker's own usage tracking records for authenticated calls", async () => {
+    await usageBuffer.flush(getDb(env.DB), Date.now()); // what earlier tests' calls left in the buffer
+    const before = await computePlatformStatistics(getDb(env.DB), new Date());
+    const demo = await createOrg({ isDemo: true });
+    await createStore(demo.id);
+    await createStore(demo.id);
+    const { key } = await createApiKey(demo.id);
+    expect((await call("/api/v1/inventory", { key })).status).toBe(200);
+    expect((await call("/api/v1/sales-summary", { key })).status).toBe(200);
+    await usageBuffer.flush(getDb(env.DB), Date.now());
+
+    const after = await computePlatformStatistics(getDb(env.DB), new Date());
+    expect(after.organizationsEvaluated).toBe(before.organizationsEvaluated + 1);
+    // One key, one day: one session however many calls.
+    expect(after.demoSessions).toBe(before.demoSessions + 1);
+    expect(after.activeRooftops).toBe(before.activeRooftops + 2);
+    // The feeds are not deal tools.
+    expect(after.dealsThroughAi).toBe(before.dealsThroughAi);
+  });
+
+  it("derive uptime from the share of the last 90 days' requests answered without a 5xx", async () => {
+    const now = new Date("2031-03-01T12:00:00.000Z");
+    const day = (daysAgo: number) => isoDaysAgo(daysAgo, now.getTime());
+    await env.DB.batch(
+      [
+        [day(0), 1000, 10],
+        [day(89), 1000, 0],
+        [day(90), 1000, 1000], // outside the 90 days
+      ].map(([d, requests, errors]) =>
+        env.DB.prepare("INSERT INTO platform_daily (day, requests, server_errors) VALUES (?, ?, ?)").bind(d, requests, errors),
+      ),
+    );
+    const { uptimePct90d } = await computePlatformStatistics(getDb(env.DB), now);
+    expect(uptimePct90d).toBe(99.5);
+  });
+
+  it("read as many rows with thousands of usage rows as with a few (O(1) in the usage tables)", async () => {
+    const org = await createOrg({ isDemo: true });
+    await createStore(org.id);
+    const days = Array.from({ length: 20 }, (_, i) => isoDaysAgo(i));
+    const flushKeys = (keys: string[]) =>
+      recordUsage(getDb(env.DB), usageSnapshot(keys.flatMap((keyId) => days.map((day) => ({ day, keyId, orgId: org.id, dealToolCalls: 1 })))));
+    const measure = async () => {
+      const { db, batches } = recordingDb();
+      await computePlatformStatistics(db, new Date());
+      return batches;
+    };
+
+    await flushKeys(["key_o1_0"]);
+    const few = await measure();
+    // 2,000 more usage rows of the same organization, on the same days.
+    for (let batch = 0; batch < 10; batch++) await flushKeys(Array.from({ length: 10 }, (_, i) => `key_o1_${batch}_${i}`));
+    const many = await measure();
+
+    expect(few).toHaveLength(1);
+    expect(few[0].rowsRead).toBeGreaterThan(0);
+    expect(many).toEqual(few);
+    expect(await computePlatformStatistics(getDb(env.DB), new Date())).toMatchObject(await figuresByDefinition());
+  });
+});
+
+describe("SharedAnswer (the per-isolate copy and the Cache API)", () => {
+  const counter = () => {
+    let computed = 0;
+    return { compute: async () => ({ n: ++computed }), computed: () => computed };
+  };
+  const background = () => {
+    const pending: Promise<unknown>[] = [];
+    return { waitUntil: (promise: Promise<unknown>) => void pending.push(promise), settled: () => Promise.all(pending) };
+  };
+
+  it("computes once a minute for an isolate, and other isolates reuse that copy without stretching its age", async () => {
+    const path = `/test/shared-${crypto.randomUUID()}`;
+    const url = "https://api.test/anything";
+    const t0 = Date.now();
+    const { compute, computed } = counter();
+    const work = background();
+
+    const isolateA = new SharedAnswer<{ n: number }>({ path, maxAgeMs: 60_000 });
+    expect(await isolateA.get({ url, nowMs: t0, compute, waitUntil: work.waitUntil })).toEqual({ value: { n: 1 }, computedAtMs: t0 });
+    await work.settled();
+    expect(await isolateA.get({ url, nowMs: t0 + 59_999, compute, waitUntil: work.waitUntil })).toEqual({ value: { n: 1 }, computedAtMs: t0 });
+
+    const isolateB = new SharedAnswer<{ n: number }>({ path, maxAgeMs: 60_000 });
+    expect(await isolateB.get({ url, nowMs: t0 + 30_000, compute, waitUntil: work.waitUntil })).toEqual({ value: { n: 1 }, computedAtMs: t0 });
+    expect(computed()).toBe(1);
+
+    // 60 s after the computation, wherever it ran, the copy is not served any more.
+    expect(await isolateB.get({ url, nowMs: t0 + 60_000, compute, waitUntil: work.waitUntil })).toEqual({
+      value: { n: 2 },
+      computedAtMs: t0 + 60_000,
+    });
+    expect((await isolateA.get({ url, nowMs: t0 + 60_001, compute, waitUntil: work.waitUntil })).value.n).toBeGreaterThan(1);
+    await work.settled();
   });
 });
 
@@ -137,5 +272,13 @@ describe("GET /api/moat/public", () => {
     });
     expect(body.entries.at(-1)?.date).toBe("2026-10-06");
     expect(body.last_refresh).toBe("2026-11-24T05:00:00.000Z");
+
+    // A newer entry waits for the copy to expire (at most 60 s).
+    await env.DB.prepare(
+      "INSERT INTO market_feed_entries (id, category, signal, severity, source, date, refreshed_at) VALUES ('mfe-new', 'macro', 'New', 'low', 'FRED', '2026-11-20', '2026-11-25T05:00:00.000Z')",
+    ).run();
+    const again = await call("/api/moat/public", fromClient("198.51.100.9"));
+    expect(await again.json()).toEqual(body);
+    expect(Number(again.headers.get("Age"))).toBeLessThanOrEqual(60);
   });
 });

@@ -28,9 +28,24 @@ export function getDb(d1: D1Database): Database {
   return db;
 }
 
-/** A client bound to one D1 session, for one request. */
+/**
+ * A client bound to one D1 session, for one request. The session and its client are opened on the
+ * first use: most requests (cached feeds and credentials, public answers) never reach D1, and a
+ * drizzle client with the schema costs a noticeable share of a cached request to build.
+ */
 export function getSessionDb(d1: D1Database, consistency: ReadConsistency): Database {
-  // drizzle's D1 driver only calls prepare() and batch(), which a session has as well.
-  const session = d1.withSession(SESSION_CONSTRAINT[consistency]) as unknown as D1Database;
-  return drizzle(session, { schema }) as Database;
+  let db: Database | undefined;
+  const open = () => {
+    // drizzle's D1 driver only calls prepare() and batch(), which a session has as well.
+    const session = d1.withSession(SESSION_CONSTRAINT[consistency]) as unknown as D1Database;
+    db = drizzle(session, { schema }) as Database;
+    return db;
+  };
+  return new Proxy({} as Database, {
+    get(_, property) {
+      const client = db ?? open();
+      const value = Reflect.get(client, property, client);
+      return typeof value === "function" ? value.bind(client) : value;
+    },
+  });
 }

@@ -115,16 +115,20 @@ export function documentedWebhook<Data extends z.ZodType>(doc: WebhookEventDoc<D
 }
 
 /** The document's head; the paths, components and webhooks come from the routes' registrations. */
-export const OPENAPI_DOCUMENT_CONFIG = {
+/** The origin scripts write into a document they build outside a request (the linter refuses localhost). */
+export const PUBLISHED_ORIGIN = "https://dealer-intelligence-api.workers.dev";
+
+/** The published contract's header; `servers` names the origin that served the document. */
+export const openApiDocument = (origin: string) => ({
   openapi: "3.1.0",
   info: {
     title: "Dealer Intelligence API",
     version: "1.0.0",
     description:
       "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.\n\nSend your key in the `X-Service-API-Key` header. Every error has the body `{ error, message, request_id }` (422 adds `details`). Metered responses carry `X-Service-RateLimit-Limit`, `X-Service-RateLimit-Remaining` and `X-Service-RateLimit-Reset`. Changes follow docs/versioning.md: additive within `/api/v1`, so ignore fields and enum values you do not know.",
-    license: { name: "Proprietary" },
+    license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
   },
-  servers: [{ url: "/", description: "This deployment" }],
+  servers: [{ url: origin, description: "This deployment" }],
   tags: [
     { name: "Public", description: "No credentials: figures and feeds for marketing sites." },
     { name: "Feeds", description: "Read-only organization data, with a key." },
@@ -132,4 +136,4 @@ export const OPENAPI_DOCUMENT_CONFIG = {
     { name: "Staff session", description: "Log staff in and out of the key-management pages." },
     { name: "Webhooks", description: "Signed event deliveries to your endpoints; verify each before trusting it." },
   ],
-};
+});

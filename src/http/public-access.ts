@@ -3,7 +3,8 @@ import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 import { openCors } from "./response-headers";
 
-const PUBLIC_MAX_AGE_SECONDS = 60;
+/** How long browsers and CDNs may keep a public answer, and the oldest copy the Worker itself serves. */
+export const PUBLIC_MAX_AGE_SECONDS = 60;
 
 /** Open CORS without credentials: these figures are meant to be embedded on any site. */
 export const publicCors = openCors({ allowMethods: ["GET", "HEAD", "OPTIONS"] });
@@ -21,5 +22,6 @@ export const publicAccess = createMiddleware<AppEnv>(async (c, next) => {
     });
   }
   await next();
-  if (c.res.status === 200) c.header("Cache-Control", `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
+  // On the response itself: c.header() after the handler would copy the whole response.
+  if (c.res.status === 200) c.res.headers.set("Cache-Control", `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
 });

@@ -46,10 +46,6 @@ class UsageBuffer {
     return nowMs - this.lastFlushMs >= FLUSH_INTERVAL_MS;
   }
 
-  hasKeyUsage(): boolean {
-    return this.snapshot.keys.size > 0;
-  }
-
   /**
    * Hands what has been counted to the caller's own write; on failure the counts go back into the
    * buffer for the next flush. Each flush is a promise of the request that started it: no request

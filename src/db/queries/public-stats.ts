@@ -10,26 +10,29 @@ export interface PlatformStatistics {
 
 const isoDaysBefore = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
 
-/** The figures DESIGN.md §3 defines, computed from our own usage records in one D1 round trip. */
+/**
+ * The figures DESIGN.md §3 defines, in one D1 round trip that reads O(1) rows of the usage tables:
+ * the running totals (one row), the stores of the organizations active in the last 30 days
+ * (org_activity, one row per organization), and at most 90 rows of per-day request counts.
+ */
 export async function computePlatformStatistics(db: Database, now: Date): Promise<PlatformStatistics> {
   const d1 = db.$client;
   const results = await d1.batch([
-    d1.prepare("SELECT count(DISTINCT org_id) AS n FROM key_usage_daily"),
-    d1.prepare("SELECT count(*) AS n FROM key_usage_daily u JOIN organizations o ON o.id = u.org_id WHERE o.is_demo = 1"),
-    d1.prepare("SELECT coalesce(sum(deal_tool_calls), 0) AS n FROM key_usage_daily"),
+    d1.prepare("SELECT organizations_evaluated, demo_sessions, deals_through_ai FROM platform_rollup WHERE id = 1"),
     d1
-      .prepare("SELECT count(*) AS n FROM stores WHERE org_id IN (SELECT DISTINCT org_id FROM key_usage_daily WHERE day >= ?)")
+      .prepare("SELECT count(*) AS n FROM stores WHERE org_id IN (SELECT org_id FROM org_activity WHERE last_call_day >= ?)")
       .bind(isoDaysBefore(now, 29)),
     d1.prepare("SELECT sum(requests) AS requests, sum(server_errors) AS errors FROM platform_daily WHERE day >= ?").bind(isoDaysBefore(now, 89)),
   ]);
-  const [orgs, demo, deals, rooftops] = results.slice(0, 4).map((r) => (r.results[0] as { n: number } | undefined)?.n ?? 0);
-  const uptime = results[4].results as { requests: number | null; errors: number | null }[];
+  const totals = results[0].results[0] as { organizations_evaluated: number; demo_sessions: number; deals_through_ai: number } | undefined;
+  const rooftops = (results[1].results[0] as { n: number } | undefined)?.n ?? 0;
+  const uptime = results[2].results as { requests: number | null; errors: number | null }[];
   const requests = uptime[0]?.requests ?? 0;
   const errors = uptime[0]?.errors ?? 0;
   return {
-    organizationsEvaluated: orgs,
-    demoSessions: demo,
-    dealsThroughAi: deals,
+    organizationsEvaluated: totals?.organizations_evaluated ?? 0,
+    demoSessions: totals?.demo_sessions ?? 0,
+    dealsThroughAi: totals?.deals_through_ai ?? 0,
     activeRooftops: rooftops,
     uptimePct90d: requests === 0 ? 100 : Math.round(((requests - errors) / requests) * 100_000) / 1000,
   };

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { apiKeys, keyUsageDaily, platformDaily } from "../schema";
+import { apiKeys, keyUsageDaily, orgActivity, platformDaily, platformRollup } from "../schema";
 
 export interface UsageSnapshot {
   /** Keyed by `${day}|${credential id}`: a `lak_` key, or a legacy token (which has no last-used column). */
@@ -8,7 +8,14 @@ export interface UsageSnapshot {
   platform: Map<string, { requests: number; serverErrors: number }>;
 }
 
-/** Adds a batch of counts in one atomic D1 batch; every statement binds only a handful of parameters. */
+/**
+ * Adds a batch of counts in one atomic D1 batch; every statement binds only a handful of parameters.
+ * The same batch keeps the public statistics' running totals (platform_rollup, org_activity): a
+ * total grows only when its "first seen" row (an organization in org_activity, a (day, credential)
+ * row in key_usage_daily) does not exist yet, checked just before the row is written. D1 runs a
+ * batch as one serialized transaction, so flushes from any number of isolates keep the distinct
+ * counts exact.
+ */
 export async function recordUsage(db: Database, snapshot: UsageSnapshot): Promise<void> {
   const statements = [];
   for (const [day, counts] of snapshot.platform) {
@@ -25,9 +32,37 @@ export async function recordUsage(db: Database, snapshot: UsageSnapshot): Promis
         }),
     );
   }
+  const lastCallDayByOrg = new Map<string, string>();
+  let dealToolCalls = 0;
+  for (const [id, counts] of snapshot.keys) {
+    const day = id.split("|")[0];
+    const seen = lastCallDayByOrg.get(counts.orgId);
+    if (!seen || seen < day) lastCallDayByOrg.set(counts.orgId, day);
+    dealToolCalls += counts.dealToolCalls;
+  }
+  for (const [orgId, day] of lastCallDayByOrg) {
+    statements.push(
+      db
+        .update(platformRollup)
+        .set({ organizationsEvaluated: sql`${platformRollup.organizationsEvaluated} + 1` })
+        .where(sql`${platformRollup.id} = 1 AND NOT EXISTS (SELECT 1 FROM ${orgActivity} WHERE ${orgActivity.orgId} = ${orgId})`),
+      db
+        .insert(orgActivity)
+        .values({ orgId, lastCallDay: day })
+        .onConflictDoUpdate({ target: orgActivity.orgId, set: { lastCallDay: sql`max(${orgActivity.lastCallDay}, excluded.last_call_day)` } }),
+    );
+  }
   for (const [id, counts] of snapshot.keys) {
     const [day, keyId] = id.split("|");
     statements.push(
+      db
+        .update(platformRollup)
+        .set({ demoSessions: sql`${platformRollup.demoSessions} + 1` })
+        .where(
+          sql`${platformRollup.id} = 1
+            AND NOT EXISTS (SELECT 1 FROM ${keyUsageDaily} WHERE ${keyUsageDaily.day} = ${day} AND ${keyUsageDaily.keyId} = ${keyId})
+            AND EXISTS (SELECT 1 FROM organizations WHERE id = ${counts.orgId} AND is_demo = 1)`,
+        ),
       db
         .insert(keyUsageDaily)
         .values({ day, keyId, orgId: counts.orgId, requests: counts.requests, dealToolCalls: counts.dealToolCalls })
@@ -44,6 +79,14 @@ export async function recordUsage(db: Database, snapshot: UsageSnapshot): Promis
         db.update(apiKeys).set({ lastUsedAt: counts.lastUsedAt }).where(sql`${apiKeys.id} = ${keyId} AND ${apiKeys.orgId} = ${counts.orgId}`),
       );
     }
+  }
+  if (dealToolCalls > 0) {
+    statements.push(
+      db
+        .update(platformRollup)
+        .set({ dealsThroughAi: sql`${platformRollup.dealsThroughAi} + ${dealToolCalls}` })
+        .where(sql`${platformRollup.id} = 1`),
+    );
   }
   const [first, ...rest] = statements;
   if (first) await db.batch([first, ...rest]);

@@ -244,3 +244,29 @@ export const platformDaily = sqliteTable("platform_daily", {
   requests: integer("requests").notNull().default(0),
   serverErrors: integer("server_errors").notNull().default(0),
 });
+
+/**
+ * The public statistics' running totals (a single row, id 1), kept exact by the usage flush in the
+ * same batch as the rows they summarize, so a statistics read costs O(1) in the usage tables.
+ */
+export const platformRollup = sqliteTable("platform_rollup", {
+  id: integer("id").primaryKey(),
+  /** Organizations with a row in org_activity. */
+  organizationsEvaluated: integer("organizations_evaluated").notNull().default(0),
+  /** key_usage_daily rows (key or legacy token, UTC day) of demo organizations. */
+  demoSessions: integer("demo_sessions").notNull().default(0),
+  /** The sum of key_usage_daily.deal_tool_calls. */
+  dealsThroughAi: integer("deals_through_ai").notNull().default(0),
+});
+
+/** Every organization that has made an authenticated call, and the last UTC day it did (active rooftops). */
+export const orgActivity = sqliteTable(
+  "org_activity",
+  {
+    orgId: text("org_id")
+      .primaryKey()
+      .references(() => organizations.id),
+    lastCallDay: text("last_call_day").notNull(),
+  },
+  (t) => [index("org_activity_last_call_idx").on(t.lastCallDay)],
+);

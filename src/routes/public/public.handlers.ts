@@ -1,33 +1,61 @@
-import type { RouteHandler } from "@hono/zod-openapi";
+import type { RouteHandler, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { latestMarketFeed } from "../../db/queries/market-feed";
 import { computePlatformStatistics } from "../../db/queries/public-stats";
 import type { AppEnv } from "../../http/app-env";
-import { usageBuffer } from "../../http/usage";
-import type { getPlatformStats as getPlatformStatsRoute, getPublicMarketFeed as getPublicMarketFeedRoute } from "./public.routes";
+import { PUBLIC_MAX_AGE_SECONDS } from "../../http/public-access";
+import type {
+  getPlatformStats as getPlatformStatsRoute,
+  getPublicMarketFeed as getPublicMarketFeedRoute,
+  MarketFeedSchema,
+  PlatformStatsSchema,
+} from "./public.routes";
+import { type AnswerCopy, SharedAnswer } from "./public.service";
 
 const MARKET_FEED_SIZE = 20;
+const MAX_AGE_MS = PUBLIC_MAX_AGE_SECONDS * 1000;
+
+const platformStats = new SharedAnswer<z.infer<typeof PlatformStatsSchema>>({ path: "/api/public/stats", maxAgeMs: MAX_AGE_MS });
+const marketFeed = new SharedAnswer<z.infer<typeof MarketFeedSchema>>({ path: "/api/moat/public", maxAgeMs: MAX_AGE_MS });
+
+/** `Age` lets browsers and CDNs count the copy's age against `max-age`, so nobody keeps it past 60 s in all. */
+function withAge<T>(c: Context<AppEnv>, copy: AnswerCopy<T>, nowMs: number): T {
+  c.header("Age", String(Math.floor((nowMs - copy.computedAtMs) / 1000)));
+  return copy.value;
+}
 
 export const getPlatformStats: RouteHandler<typeof getPlatformStatsRoute, AppEnv> = async (c) => {
-  const now = new Date();
-  // Authenticated calls this isolate has counted go in first, so a caller sees its own calls
-  // reflected; request counts alone (uptime) wait for the regular flush.
-  if (usageBuffer.hasKeyUsage()) await usageBuffer.flush(c.var.db, now.getTime());
-  const figures = await computePlatformStatistics(c.var.db, now);
-  return c.json(
-    {
-      demo_sessions: figures.demoSessions,
-      organizations_evaluated: figures.organizationsEvaluated,
-      unique_orgs: figures.organizationsEvaluated,
-      deals_through_ai: figures.dealsThroughAi,
-      active_rooftops: figures.activeRooftops,
-      uptime_pct_90d: figures.uptimePct90d,
-      last_updated: now.toISOString(),
+  const nowMs = Date.now();
+  const copy = await platformStats.get({
+    url: c.req.url,
+    nowMs,
+    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+    compute: async () => {
+      const figures = await computePlatformStatistics(c.var.db, new Date(nowMs));
+      return {
+        demo_sessions: figures.demoSessions,
+        organizations_evaluated: figures.organizationsEvaluated,
+        unique_orgs: figures.organizationsEvaluated,
+        deals_through_ai: figures.dealsThroughAi,
+        active_rooftops: figures.activeRooftops,
+        uptime_pct_90d: figures.uptimePct90d,
+        last_updated: new Date(nowMs).toISOString(),
+      };
     },
-    200,
-  );
+  });
+  return c.json(withAge(c, copy, nowMs), 200);
 };
 
 export const getPublicMarketFeed: RouteHandler<typeof getPublicMarketFeedRoute, AppEnv> = async (c) => {
-  const { entries, lastRefresh } = await latestMarketFeed(c.var.db, MARKET_FEED_SIZE);
-  return c.json({ count: entries.length, last_refresh: lastRefresh, entries }, 200);
+  const nowMs = Date.now();
+  const copy = await marketFeed.get({
+    url: c.req.url,
+    nowMs,
+    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+    compute: async () => {
+      const { entries, lastRefresh } = await latestMarketFeed(c.var.db, MARKET_FEED_SIZE);
+      return { count: entries.length, last_refresh: lastRefresh, entries };
+    },
+  });
+  return c.json(withAge(c, copy, nowMs), 200);
 };
