@@ -10,11 +10,9 @@ import {
   upsertObservation,
 } from "../db/queries/reports";
 import {
-  changeOver,
   entriesForReading,
   type FeedEntry,
-  LENDER_LOOKBACK_PERIODS,
-  lenderTrend,
+  lenderEnvironmentChange,
   MalformedUpstreamError,
   type Observation,
   parseEiaData,
@@ -22,8 +20,7 @@ import {
   SERIES,
 } from "../engines/reports/market";
 import type { SeriesHistory } from "../engines/reports/pulse";
-import type { DomainEvent } from "../events/emit";
-import { commitWithEvents } from "../events/emit";
+import { commitWithEvents, type DomainEvent } from "../events/emit";
 import { describeError, logEvent } from "../lib/log";
 
 export const FRED_OBSERVATIONS_URL = "https://api.stlouisfed.org/fred/series/observations";
@@ -143,25 +140,14 @@ export async function refreshMarketData(env: Env, now: Date): Promise<void> {
   );
   const fresh = entries.filter((e) => !known.has(e.id));
 
-  const events: DomainEvent[] = [];
-  const rate = merged.get(SERIES.bankAuto60) ?? [];
-  const latestRate = rate.at(-1);
-  if (latestRate && newDates.get(SERIES.bankAuto60)?.includes(latestRate.date)) {
-    const changePts = changeOver(rate, LENDER_LOOKBACK_PERIODS);
-    const trend = lenderTrend(changePts, config.lenderEnvironmentChangePts);
-    if (trend === "easing" || trend === "tightening") {
-      const data = {
-        series_id: SERIES.bankAuto60,
-        value: latestRate.value,
-        as_of: latestRate.date,
-        change_pts: changePts,
-        lookback_readings: LENDER_LOOKBACK_PERIODS,
-        threshold_pts: config.lenderEnvironmentChangePts,
-        trend,
-      };
-      for (const orgId of await listOrganizationIds(db)) events.push({ event: "lender.environment_change", orgId, storeId: null, data });
-    }
-  }
+  const change = lenderEnvironmentChange(
+    merged.get(SERIES.bankAuto60) ?? [],
+    newDates.get(SERIES.bankAuto60) ?? [],
+    config.lenderEnvironmentChangePts,
+  );
+  const events: DomainEvent[] = change
+    ? (await listOrganizationIds(db)).map((orgId) => ({ event: "lender.environment_change" as const, orgId, storeId: null, data: change }))
+    : [];
 
   const run = {
     id: newId("mrr"),

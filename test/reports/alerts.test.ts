@@ -48,7 +48,13 @@ beforeAll(async () => {
   const other = await createOrg();
   const otherStore = await createStore(other.id, { isPrimary: true });
   otherKey = (await createApiKey(other.id)).key;
-  await createValuedUnit(other.id, otherStore.id, { stockNumber: "B-AGED", stockedOn: daysAgo(70), cost: 15_000, askingPrice: 21_000, marketValue: 20_000 });
+  await createValuedUnit(other.id, otherStore.id, {
+    stockNumber: "B-AGED",
+    stockedOn: daysAgo(70),
+    cost: 15_000,
+    askingPrice: 21_000,
+    marketValue: 20_000,
+  });
 
   const res = await call("/api/v1/inventory-alerts", { key });
   expect(res.status).toBe(200);

@@ -206,3 +206,25 @@ export function entriesForReading(series: SeriesInfo, history: readonly Observat
   }
   return entries;
 }
+
+/**
+ * The `lender.environment_change` payload when the newest reading of the 60-month bank rate is
+ * new this run and has moved past the threshold over three readings; otherwise null. A reading
+ * raises the event once: on a later run it is no longer new.
+ */
+export function lenderEnvironmentChange(history: readonly Observation[], newDates: readonly string[], thresholdPts: number) {
+  const latest = history.at(-1);
+  if (!latest || !newDates.includes(latest.date)) return null;
+  const changePts = changeOver(history, LENDER_LOOKBACK_PERIODS);
+  const trend = lenderTrend(changePts, thresholdPts);
+  if (trend !== "easing" && trend !== "tightening") return null;
+  return {
+    series_id: SERIES.bankAuto60,
+    value: latest.value,
+    as_of: latest.date,
+    change_pts: changePts,
+    lookback_readings: LENDER_LOOKBACK_PERIODS,
+    threshold_pts: thresholdPts,
+    trend,
+  };
+}
