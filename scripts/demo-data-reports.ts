@@ -114,11 +114,14 @@ function valuations(referenceDate: string, units: readonly UnitRow[], storeRows:
     });
 }
 
-export function buildReportsDemoRows(referenceDate: string, rows: { inventoryUnits: UnitRow[]; stores: StoreRow[] }) {
-  const reference = Date.parse(referenceDate);
+/** Every public series' history up to the reference date (the benchmark seeds it too). */
+export function marketObservationRows(referenceDate: string): InferInsertModel<typeof marketObservations>[] {
   const fetchedAt = `${referenceDate}T00:00:00.000Z`;
-  const marketObservationRows: InferInsertModel<typeof marketObservations>[] = Object.entries(seriesHistory(reference)).flatMap(
-    ([seriesId, observations]) => observations.map((o) => ({ seriesId, date: o.date, value: o.value, fetchedAt })),
+  return Object.entries(seriesHistory(Date.parse(referenceDate))).flatMap(([seriesId, observations]) =>
+    observations.map((o) => ({ seriesId, date: o.date, value: o.value, fetchedAt })),
   );
-  return { marketObservations: marketObservationRows, unitMarketValues: valuations(referenceDate, rows.inventoryUnits, rows.stores) };
+}
+
+export function buildReportsDemoRows(referenceDate: string, rows: { inventoryUnits: UnitRow[]; stores: StoreRow[] }) {
+  return { marketObservations: marketObservationRows(referenceDate), unitMarketValues: valuations(referenceDate, rows.inventoryUnits, rows.stores) };
 }

@@ -11,12 +11,13 @@ import { TtlCache } from "../../lib/ttl-cache";
 const PULSE_FEED_ENTRIES = 20;
 
 /**
- * Per-isolate copies. Alerts follow the units, which change a few times a day: 10 seconds. A
- * briefing is fixed for its day once stored, and the public series change nightly: 60 seconds.
+ * Per-isolate copies for a minute: units and deals change a few times a day (and days on lot
+ * once a day), a briefing is fixed for its day once stored, and the public series change nightly.
  */
-const alertReports = new TtlCache<ReturnType<typeof alertReportBody>>({ ttlMs: 10_000, maxEntries: 256 });
-const briefings = new TtlCache<BriefingBody>({ ttlMs: 60_000, maxEntries: 1024 });
-const pulses = new TtlCache<MarketPulse>({ ttlMs: 60_000, maxEntries: 4 });
+const REPORT_CACHE_MS = 60_000;
+const alertReports = new TtlCache<ReturnType<typeof alertReportBody>>({ ttlMs: REPORT_CACHE_MS, maxEntries: 256 });
+const briefings = new TtlCache<BriefingBody>({ ttlMs: REPORT_CACHE_MS, maxEntries: 1024 });
+const pulses = new TtlCache<MarketPulse>({ ttlMs: REPORT_CACHE_MS, maxEntries: 4 });
 
 export function inventoryAlerts(db: Database, orgId: string, now: Date) {
   return alertReports.get(orgId, now.getTime(), async () => {
