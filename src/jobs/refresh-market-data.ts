@@ -100,7 +100,12 @@ export async function refreshMarketData(env: Env, now: Date): Promise<void> {
 
   for (const { series, observations } of histories) {
     merged.set(series.id, observations);
-    if (series.provider === "manual") continue;
+    if (series.provider === "manual") {
+      // An operator enters these readings; the newest gets its feed entry once (its id is fixed).
+      const latest = observations.at(-1);
+      newDates.set(series.id, latest ? [latest.date] : []);
+      continue;
+    }
     let readings: Observation[];
     try {
       readings = await fetchReadings(series, { fred: config.fredApiKey, eia: config.eiaApiKey });

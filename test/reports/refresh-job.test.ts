@@ -91,6 +91,17 @@ afterEach(() => {
 
 describe("the 05:00 market refresh", () => {
   it("stores the readings, skips FRED's '.' values and derives feed entries, a lender-tightening alert among them", async () => {
+    // Manheim has no API: an operator enters its readings, and the refresh publishes the newest.
+    await env.DB.batch(
+      [
+        ["2025-11-01", 205.4],
+        ["2026-11-01", 209.9],
+      ].map(([date, value]) =>
+        env.DB.prepare(
+          "INSERT INTO market_observations (series_id, date, value, fetched_at) VALUES ('MANHEIM_UVVI', ?, ?, '2026-11-20T00:00:00Z')",
+        ).bind(date, value),
+      ),
+    );
     upstream = healthyUpstream();
     installFakeUpstream();
     await refreshMarketData(jobEnv(), NIGHT);
@@ -115,7 +126,10 @@ describe("the 05:00 market refresh", () => {
     expect(feed.count).toBe(Math.min(20, entries.length));
     expect(feed.last_refresh).toBe(NIGHT.toISOString());
     const categories = new Set(entries.map((e) => e.category));
-    expect([...categories].sort()).toEqual(["dealer_market", "lender_environment", "macro"]);
+    expect([...categories].sort()).toEqual(["dealer_market", "lender_environment", "macro", "wholesale_index"]);
+    const manheim = entries.find((e) => e.id === "mkt_MANHEIM_UVVI_2026-11-01");
+    expect(manheim).toMatchObject({ category: "wholesale_index", severity: "medium" });
+    expect(manheim?.signal).toContain("+2.2% year over year");
     const alert = entries.find((e) => e.id === "mkt_RIFLPBCIANM60NM_2026-11-01_alert");
     expect(alert).toMatchObject({ category: "dealer_market", severity: "high" });
     expect(alert?.signal).toContain("tightening");
