@@ -16,10 +16,13 @@ import {
   inventoryUnits,
   legacyTokens,
   marketFeedEntries,
+  marketObservations,
   organizations,
   staffUsers,
   stores,
+  unitMarketValues,
 } from "../src/db/schema";
+import { buildReportsDemoRows } from "./demo-data-reports";
 
 // ---------------------------------------------------------------------------------------------
 // Public contract
@@ -173,6 +176,7 @@ export const DEAL_HISTORY_MONTHS = 24;
 
 export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary } {
   const rows = buildDemoRows(input);
+  const reports = buildReportsDemoRows(input.referenceDate, rows);
   const rowCounts: Record<string, number> = {};
   const insert = <T extends SQLiteTable>(table: T, tableRows: InferInsertModel<T>[]) => {
     rowCounts[getTableName(table)] = tableRows.length;
@@ -190,6 +194,8 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
     ...insert(deals, rows.deals),
     ...insert(dealStips, rows.dealStips),
     ...insert(marketFeedEntries, rows.marketFeedEntries),
+    ...insert(marketObservations, reports.marketObservations),
+    ...insert(unitMarketValues, reports.unitMarketValues),
   ];
   return { statements, summary: { referenceDate: input.referenceDate, rowCounts } };
 }

@@ -17,6 +17,7 @@ import { docsRouter } from "./routes/docs";
 import { feedsRouter } from "./routes/feeds";
 import { keysRouter } from "./routes/keys";
 import { publicRouter } from "./routes/public";
+import { reportsRouter } from "./routes/reports";
 
 /** Vars and secrets are checked at the first request; a bad one is a logged 500, not a later surprise. */
 const provideConfig = createMiddleware<AppEnv>(async (c, next) => {
@@ -71,6 +72,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", authRouter);
   app.route("/", keysRouter);
   app.route("/", docsRouter);
+  app.route("/", reportsRouter);
   options.mount?.(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);

@@ -18,11 +18,27 @@ const ConfigSchema = z.object({
     .string()
     .transform((list) => list.split(",").map((item) => item.trim()))
     .pipe(z.array(origin).min(1)),
+  // Public data feeds (docs/reports.md): without a key the nightly refresh records a failure and keeps the last data.
+  FRED_API_KEY: z
+    .string()
+    .regex(/^[a-z0-9]{32}$/, "must be a 32-character FRED API key")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  EIA_API_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9]{20,64}$/, "must be an EIA API key")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  /** Points the 60-month bank auto rate must move over three readings to count as a lender-environment change (DOMAIN §8.4). */
+  LENDER_ENVIRONMENT_CHANGE_PTS: z.coerce.number().positive().max(5).default(0.25),
 });
 
 export interface Config {
   passwordPepper: string;
   staffAllowedOrigins: readonly string[];
+  fredApiKey: string | undefined;
+  eiaApiKey: string | undefined;
+  lenderEnvironmentChangePts: number;
 }
 
 export class ConfigError extends Error {
@@ -42,7 +58,13 @@ export function loadConfig(env: Env): Config {
   if (!parsed.success) {
     throw new ConfigError([...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))]);
   }
-  const config = { passwordPepper: parsed.data.PASSWORD_PEPPER, staffAllowedOrigins: parsed.data.STAFF_ALLOWED_ORIGINS };
+  const config = {
+    passwordPepper: parsed.data.PASSWORD_PEPPER,
+    staffAllowedOrigins: parsed.data.STAFF_ALLOWED_ORIGINS,
+    fredApiKey: parsed.data.FRED_API_KEY,
+    eiaApiKey: parsed.data.EIA_API_KEY,
+    lenderEnvironmentChangePts: parsed.data.LENDER_ENVIRONMENT_CHANGE_PTS,
+  };
   checked.set(env, config);
   return config;
 }

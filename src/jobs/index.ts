@@ -1,5 +1,7 @@
 import { describeError, logEvent } from "../lib/log";
+import { buildMorningBriefings } from "./build-morning-briefings";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
+import { refreshMarketData } from "./refresh-market-data";
 
 export type Job = (env: Env, now: Date) => Promise<void>;
 
@@ -9,6 +11,8 @@ export type Job = (env: Env, now: Date) => Promise<void>;
  */
 export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
   "15 0 * * *": [purgeLapsedSessions],
+  "0 5 * * *": [refreshMarketData],
+  "0 6 * * *": [buildMorningBriefings],
 };
 
 /** Runs every job of the cron; one job's failure is logged and does not stop the next. */

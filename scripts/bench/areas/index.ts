@@ -1,5 +1,6 @@
 import type { BenchArea } from "../scenario";
 import { publicArea } from "./public";
+import { reportsBench } from "./reports";
 
 /** Every endpoint area's scenarios; an area adds its module here. */
-export const BENCH_AREAS: readonly BenchArea[] = [publicArea];
+export const BENCH_AREAS: readonly BenchArea[] = [publicArea, reportsBench];

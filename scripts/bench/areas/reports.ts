@@ -1,0 +1,134 @@
+import { marketObservationRows } from "../../demo-data-reports";
+import type { BenchArea } from "../scenario";
+
+const DAY_MS = 86_400_000;
+const MODELS = [
+  ["Toyota", "RAV4", "suv", 31_000],
+  ["Toyota", "Camry", "car", 27_000],
+  ["Honda", "CR-V", "suv", 30_000],
+  ["Honda", "Civic", "car", 23_000],
+  ["Ford", "F-150", "truck", 42_000],
+  ["Chevrolet", "Equinox", "suv", 26_000],
+] as const;
+const STIPS = ["Proof of income", "Proof of residence", "Proof of insurance", "References"];
+
+const tuple = (row: unknown[]) => `(${row.map((v) => (typeof v === "number" ? String(v) : `'${String(v).replaceAll("'", "''")}'`)).join(", ")})`;
+
+/** A small deterministic stream, so every bench run seeds the same store. */
+function stream(seed: number) {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/**
+ * A store as a dealer's looks: 120 units of mixed age (a fifth past 45 days) with valuations,
+ * 160 deals over the last 60 days, 12 of them waiting for funding with open stips, and the
+ * public series history the pulse reads.
+ */
+export const reportsBench: BenchArea = {
+  name: "reports",
+  async seed(db, { orgId, storeId }) {
+    const random = stream(42);
+    const now = Date.now();
+    const day = (daysAgo: number) => new Date(now - daysAgo * DAY_MS).toISOString().slice(0, 10);
+    const units: unknown[][] = [];
+    const valuations: unknown[][] = [];
+    for (let i = 0; i < 120; i++) {
+      const [make, model, type, price] = MODELS[i % MODELS.length];
+      const condition = i % 3 === 0 ? "new" : "used";
+      const age = Math.floor(random() * (i % 5 === 0 ? 120 : 45));
+      const market = Math.round(price * (condition === "new" ? 1 : 0.75) * (0.9 + random() * 0.2));
+      const cost = Math.round(market * (condition === "new" ? 0.92 : 0.8));
+      const asking = Math.round((market * (0.97 + random() * 0.1)) / 100) * 100 - 5;
+      const id = `unit_bench_rep_${i}`;
+      const vin = `VINBENCHREP${String(i).padStart(6, "0")}`;
+      units.push([
+        id,
+        orgId,
+        storeId,
+        `R${1000 + i}`,
+        vin,
+        2023,
+        make,
+        model,
+        "Base",
+        condition,
+        type,
+        condition === "new" ? 12 : 38_000,
+        day(age),
+        cost,
+        asking,
+        "in_stock",
+      ]);
+      valuations.push([id, orgId, market, day(0), "bench"]);
+    }
+    const deals: unknown[][] = [];
+    const stips: unknown[][] = [];
+    for (let i = 0; i < 160; i++) {
+      const [make, model, , price] = MODELS[Math.floor(random() * MODELS.length)];
+      const waiting = i < 12;
+      const id = `deal_bench_rep_${i}`;
+      const soldOn = day(waiting ? i : Math.floor(random() * 60));
+      deals.push([
+        id,
+        orgId,
+        storeId,
+        `RB${10_000 + i}`,
+        soldOn,
+        waiting ? "submitted" : "funded",
+        `VINBENCHDEAL${String(i).padStart(5, "0")}`,
+        2023,
+        make,
+        model,
+        i % 3 === 0 ? "new" : "used",
+        "car",
+        price,
+        "Harbor Point Bank",
+        560 + Math.floor(random() * 260),
+        Math.round(price * 0.85),
+        Math.round(800 + random() * 2000),
+        Math.round(900 + random() * 1500),
+      ]);
+      if (waiting) stips.push([`stip_bench_rep_${i}`, orgId, id, STIPS[i % STIPS.length], "outstanding", soldOn]);
+    }
+    const observations = marketObservationRows(day(0)).map((o) => [o.seriesId, o.date, o.value, o.fetchedAt]);
+    // Literal multi-row inserts: a few statements rather than hundreds through Miniflare's proxy.
+    const insert = async (head: string, rows: unknown[][]) => {
+      for (let i = 0; i < rows.length; i += 100)
+        await db
+          .prepare(
+            `${head} VALUES ${rows
+              .slice(i, i + 100)
+              .map(tuple)
+              .join(", ")}`,
+          )
+          .run();
+    };
+    await insert(
+      "INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)",
+      units,
+    );
+    await insert("INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source)", valuations);
+    await insert(
+      "INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, lender, beacon, amount_financed, front_gross, back_gross)",
+      deals,
+    );
+    await insert("INSERT INTO deal_stips (id, org_id, deal_id, stip, state, requested_on)", stips);
+    await insert("INSERT OR IGNORE INTO market_observations (series_id, date, value, fetched_at)", observations);
+  },
+  scenarios: ({ key }) => [
+    { name: "inventory-alerts", path: "/api/v1/inventory-alerts", headers: { "X-Service-API-Key": key }, metered: true },
+    {
+      name: "morning-briefing",
+      path: "/api/v1/morning-briefing",
+      method: "POST",
+      body: { role: "gm" },
+      headers: { "X-Service-API-Key": key },
+      metered: true,
+    },
+    { name: "market-pulse", path: "/api/v1/market-pulse", headers: { "X-Service-API-Key": key }, metered: true },
+  ],
+};

@@ -1,0 +1,265 @@
+import { and, asc, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { AlertUnit, StoreSettings } from "../../engines/reports/alerts";
+import { type BriefingDeal, type OpenStip, PIPELINE_STATUSES, type Role } from "../../engines/reports/briefings";
+import type { FeedEntry, Observation } from "../../engines/reports/market";
+import type { SeriesHistory } from "../../engines/reports/pulse";
+import type { Database } from "../client";
+import {
+  dealStips,
+  deals,
+  inventoryUnits,
+  marketFeedEntries,
+  marketObservations,
+  marketRefreshFailures,
+  marketRefreshRuns,
+  marketSeries,
+  morningBriefings,
+  organizations,
+  stores,
+  unitMarketValues,
+} from "../schema";
+
+const storeSettingsColumns = {
+  id: stores.id,
+  packNew: stores.packNew,
+  packUsed: stores.packUsed,
+  holdingCostPerDay: stores.holdingCostPerDay,
+  floorplanAprNew: stores.floorplanAprNew,
+  floorplanAprUsed: stores.floorplanAprUsed,
+  reconCar: stores.reconCar,
+  reconTruck: stores.reconTruck,
+  reconSuv: stores.reconSuv,
+  reconVan: stores.reconVan,
+  agedThresholdDays: stores.agedThresholdDays,
+};
+
+const alertUnitColumns = {
+  stockNumber: inventoryUnits.stockNumber,
+  storeId: inventoryUnits.storeId,
+  year: inventoryUnits.year,
+  make: inventoryUnits.make,
+  model: inventoryUnits.model,
+  trim: inventoryUnits.trim,
+  condition: inventoryUnits.condition,
+  vehicleType: inventoryUnits.vehicleType,
+  stockedOn: inventoryUnits.stockedOn,
+  cost: inventoryUnits.cost,
+  askingPrice: inventoryUnits.askingPrice,
+  marketValue: unitMarketValues.marketValue,
+};
+
+function unitsInStock(db: Database, orgId: string, storeId?: string) {
+  return db
+    .select(alertUnitColumns)
+    .from(inventoryUnits)
+    .leftJoin(unitMarketValues, and(eq(unitMarketValues.unitId, inventoryUnits.id), eq(unitMarketValues.orgId, inventoryUnits.orgId)))
+    .where(and(eq(inventoryUnits.orgId, orgId), eq(inventoryUnits.status, "in_stock"), storeId ? eq(inventoryUnits.storeId, storeId) : undefined));
+}
+
+/** Every unit in stock across the organization's stores, with each store's settings, in one round trip. */
+export async function loadAlertInputs(db: Database, orgId: string): Promise<{ units: AlertUnit[]; stores: Map<string, StoreSettings> }> {
+  const [units, storeRows] = await db.batch([unitsInStock(db, orgId), db.select(storeSettingsColumns).from(stores).where(eq(stores.orgId, orgId))]);
+  return { units, stores: new Map(storeRows.map((s) => [s.id, s])) };
+}
+
+/** The organization's store `storeId`, or its primary store when none is named; null when it is not the org's. */
+export async function findOrgStore(db: Database, orgId: string, storeId: string | undefined) {
+  const rows = await db
+    .select({ id: stores.id })
+    .from(stores)
+    .where(and(eq(stores.orgId, orgId), storeId ? eq(stores.id, storeId) : eq(stores.isPrimary, true)))
+    .orderBy(asc(stores.id))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findBriefing(db: Database, orgId: string, storeId: string, role: Role, day: string) {
+  const rows = await db
+    .select({ body: morningBriefings.body })
+    .from(morningBriefings)
+    .where(
+      and(eq(morningBriefings.orgId, orgId), eq(morningBriefings.storeId, storeId), eq(morningBriefings.role, role), eq(morningBriefings.day, day)),
+    )
+    .limit(1);
+  return rows[0]?.body ?? null;
+}
+
+/** Roles whose briefing for the day already exists at the store. */
+export async function existingBriefingRoles(db: Database, orgId: string, storeId: string, day: string): Promise<Set<Role>> {
+  const rows = await db
+    .select({ role: morningBriefings.role })
+    .from(morningBriefings)
+    .where(and(eq(morningBriefings.orgId, orgId), eq(morningBriefings.storeId, storeId), eq(morningBriefings.day, day)));
+  return new Set(rows.map((r) => r.role));
+}
+
+/** The first briefing stored for (store, role, day) stands: a second build the same day adds nothing. */
+export function insertBriefing(
+  db: Database,
+  row: { orgId: string; storeId: string; role: Role; day: string; generatedAt: string; body: unknown },
+): BatchItem<"sqlite"> {
+  return db.insert(morningBriefings).values(row).onConflictDoNothing();
+}
+
+/** What a store's briefings are built from: its settings, units in stock, recent and pipeline deals, open stips. */
+export async function loadBriefingData(db: Database, orgId: string, storeId: string, dealsSince: string) {
+  const [storeRows, units, dealRows, stips] = await db.batch([
+    db
+      .select(storeSettingsColumns)
+      .from(stores)
+      .where(and(eq(stores.orgId, orgId), eq(stores.id, storeId))),
+    unitsInStock(db, orgId, storeId),
+    db
+      .select({
+        dealNumber: deals.dealNumber,
+        soldOn: deals.soldOn,
+        status: deals.status,
+        condition: deals.condition,
+        make: deals.make,
+        model: deals.model,
+        sellingPrice: deals.sellingPrice,
+        lender: deals.lender,
+        beacon: deals.beacon,
+        amountFinanced: deals.amountFinanced,
+        frontGross: deals.frontGross,
+        backGross: deals.backGross,
+      })
+      .from(deals)
+      .where(
+        and(eq(deals.orgId, orgId), eq(deals.storeId, storeId), or(gte(deals.soldOn, dealsSince), inArray(deals.status, [...PIPELINE_STATUSES]))),
+      ),
+    db
+      .select({ dealNumber: deals.dealNumber, stip: dealStips.stip, state: dealStips.state, requestedOn: dealStips.requestedOn })
+      .from(dealStips)
+      .innerJoin(deals, and(eq(deals.id, dealStips.dealId), eq(deals.orgId, dealStips.orgId)))
+      .where(and(eq(dealStips.orgId, orgId), eq(deals.storeId, storeId), ne(dealStips.state, "cleared"), ne(deals.status, "unwound"))),
+  ]);
+  const store = storeRows[0];
+  if (!store) return null;
+  return { store, units: units as AlertUnit[], deals: dealRows as BriefingDeal[], openStips: stips as OpenStip[] };
+}
+
+// --- public market data (not owned by any organization) -----------------------------------------
+
+const seriesColumns = {
+  id: marketSeries.id,
+  provider: marketSeries.provider,
+  name: marketSeries.name,
+  category: marketSeries.category,
+  unit: marketSeries.unit,
+  frequency: marketSeries.frequency,
+  fallbackFor: marketSeries.fallbackFor,
+  source: marketSeries.source,
+};
+
+export function listEnabledSeries(db: Database) {
+  return db.select(seriesColumns).from(marketSeries).where(eq(marketSeries.enabled, true)).orderBy(asc(marketSeries.id));
+}
+
+/**
+ * Each enabled series with its newest `perSeries` readings (oldest first), and the newest feed
+ * entries: everything the pulse and the refresh read, in one round trip.
+ */
+export async function loadMarketData(db: Database, perSeries: number, feedLimit: number): Promise<{ histories: SeriesHistory[]; feed: FeedEntry[] }> {
+  const ranked = db.$with("ranked").as(
+    db
+      .select({
+        seriesId: marketObservations.seriesId,
+        date: marketObservations.date,
+        value: marketObservations.value,
+        rank: sql<number>`row_number() over (partition by ${marketObservations.seriesId} order by ${marketObservations.date} desc)`.as("rank"),
+      })
+      .from(marketObservations),
+  );
+  const [series, observations, feed] = await db.batch([
+    listEnabledSeries(db),
+    db
+      .with(ranked)
+      .select({ seriesId: ranked.seriesId, date: ranked.date, value: ranked.value })
+      .from(ranked)
+      .where(sql`${ranked.rank} <= ${perSeries}`)
+      .orderBy(asc(ranked.seriesId), asc(ranked.date)),
+    db
+      .select({
+        id: marketFeedEntries.id,
+        category: marketFeedEntries.category,
+        signal: marketFeedEntries.signal,
+        severity: marketFeedEntries.severity,
+        source: marketFeedEntries.source,
+        date: marketFeedEntries.date,
+      })
+      .from(marketFeedEntries)
+      .orderBy(desc(marketFeedEntries.date), desc(marketFeedEntries.id))
+      .limit(feedLimit),
+  ]);
+  const bySeries = new Map<string, Observation[]>();
+  for (const o of observations) bySeries.set(o.seriesId, [...(bySeries.get(o.seriesId) ?? []), { date: o.date, value: o.value }]);
+  return { histories: series.map((s) => ({ series: s, observations: bySeries.get(s.id) ?? [] })), feed };
+}
+
+/** A new reading, or a revised value; an unchanged reading is left alone so a re-run writes nothing. */
+export function upsertObservation(db: Database, seriesId: string, observation: Observation, fetchedAt: string): BatchItem<"sqlite"> {
+  return db
+    .insert(marketObservations)
+    .values({ seriesId, date: observation.date, value: observation.value, fetchedAt })
+    .onConflictDoUpdate({
+      target: [marketObservations.seriesId, marketObservations.date],
+      set: { value: observation.value, fetchedAt },
+      setWhere: sql`${marketObservations.value} <> excluded.value`,
+    });
+}
+
+/** Feed entry ids are derived from their reading, so an entry is written once. */
+export function insertFeedEntries(db: Database, entries: readonly FeedEntry[], refreshedAt: string): BatchItem<"sqlite">[] {
+  // 7 columns: at most 14 rows per statement (100 bound parameters).
+  const statements: BatchItem<"sqlite">[] = [];
+  for (let i = 0; i < entries.length; i += 14) {
+    statements.push(
+      db
+        .insert(marketFeedEntries)
+        .values(entries.slice(i, i + 14).map((e) => ({ ...e, refreshedAt })))
+        .onConflictDoNothing(),
+    );
+  }
+  return statements;
+}
+
+export function insertRefreshRun(
+  db: Database,
+  run: { id: string; startedAt: string; finishedAt: string; status: "ok" | "partial"; observationsAdded: number; entriesAdded: number },
+  failures: readonly { id: string; seriesId: string; reason: string }[],
+): BatchItem<"sqlite">[] {
+  const statements: BatchItem<"sqlite">[] = [db.insert(marketRefreshRuns).values(run)];
+  for (let i = 0; i < failures.length; i += 20) {
+    statements.push(
+      db.insert(marketRefreshFailures).values(failures.slice(i, i + 20).map((f) => ({ ...f, runId: run.id, occurredAt: run.finishedAt }))),
+    );
+  }
+  return statements;
+}
+
+/** Existing feed entry ids among `ids` (to count what a run really adds). */
+export async function existingFeedEntryIds(db: Database, ids: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < ids.length; i += 90) {
+    const rows = await db
+      .select({ id: marketFeedEntries.id })
+      .from(marketFeedEntries)
+      .where(inArray(marketFeedEntries.id, ids.slice(i, i + 90)));
+    for (const r of rows) found.add(r.id);
+  }
+  return found;
+}
+
+// --- jobs: work across organizations --------------------------------------------------------------
+
+/** Every organization's id, for events every organization receives (the lender environment). */
+export async function listOrganizationIds(db: Database): Promise<string[]> {
+  return (await db.select({ id: organizations.id }).from(organizations).orderBy(asc(organizations.id))).map((r) => r.id);
+}
+
+/** Every store of every organization, for the nightly briefings. */
+export function listAllStores(db: Database) {
+  return db.select({ id: stores.id, orgId: stores.orgId }).from(stores).orderBy(asc(stores.orgId), asc(stores.id));
+}

@@ -1,0 +1,34 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { pulseBody } from "../../engines/reports/bodies";
+import { DEFAULT_ROLE } from "../../engines/reports/briefings";
+import type { AppEnv } from "../../http/app-env";
+import type {
+  createMorningBriefing as createMorningBriefingRoute,
+  getInventoryAlerts as getInventoryAlertsRoute,
+  getMarketPulse as getMarketPulseRoute,
+} from "./reports.routes";
+import * as reports from "./reports.service";
+
+export const getInventoryAlerts: RouteHandler<typeof getInventoryAlertsRoute, AppEnv> = async (c) => {
+  return c.json(await reports.inventoryAlerts(c.var.db, c.var.principal.orgId, new Date()), 200);
+};
+
+export const createMorningBriefing: RouteHandler<typeof createMorningBriefingRoute, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const briefing = await reports.morningBriefing(
+    c.var.db,
+    {
+      orgId: c.var.principal.orgId,
+      role: body.role ?? DEFAULT_ROLE,
+      storeId: body.store_id,
+      lenderThresholdPts: c.var.config.lenderEnvironmentChangePts,
+    },
+    new Date(),
+  );
+  return c.json(briefing, 200);
+};
+
+export const getMarketPulse: RouteHandler<typeof getMarketPulseRoute, AppEnv> = async (c) => {
+  const pulse = await reports.marketPulse(c.var.db, c.var.config.lenderEnvironmentChangePts, new Date());
+  return c.json(pulseBody(pulse), 200);
+};

@@ -1,0 +1,59 @@
+import type { Database } from "../../db/client";
+import { findBriefing, findOrgStore, insertBriefing, loadAlertInputs, loadBriefingData, loadMarketData } from "../../db/queries/reports";
+import { buildAlertReport } from "../../engines/reports/alerts";
+import { alertReportBody, type BriefingBody, briefingBody } from "../../engines/reports/bodies";
+import { briefingDealsSince, buildBriefing, type Role } from "../../engines/reports/briefings";
+import { buildMarketPulse, type MarketPulse, PULSE_HISTORY_READINGS } from "../../engines/reports/pulse";
+import { ApiError } from "../../http/errors";
+import { TtlCache } from "../../lib/ttl-cache";
+
+/** Feed entries the pulse picks its alerts from. */
+const PULSE_FEED_ENTRIES = 20;
+
+/**
+ * Per-isolate copies for a minute: units and deals change a few times a day (and days on lot
+ * once a day), a briefing is fixed for its day once stored, and the public series change nightly.
+ */
+const REPORT_CACHE_MS = 60_000;
+const alertReports = new TtlCache<ReturnType<typeof alertReportBody>>({ ttlMs: REPORT_CACHE_MS, maxEntries: 256 });
+const briefings = new TtlCache<BriefingBody>({ ttlMs: REPORT_CACHE_MS, maxEntries: 1024 });
+const pulses = new TtlCache<MarketPulse>({ ttlMs: REPORT_CACHE_MS, maxEntries: 4 });
+
+export function inventoryAlerts(db: Database, orgId: string, now: Date) {
+  return alertReports.get(orgId, now.getTime(), async () => {
+    const { units, stores } = await loadAlertInputs(db, orgId);
+    return alertReportBody(buildAlertReport(units, stores, now));
+  });
+}
+
+export async function marketPulse(db: Database, lenderThresholdPts: number, now: Date): Promise<MarketPulse> {
+  return pulses.get(String(lenderThresholdPts), now.getTime(), async () => {
+    const { histories, feed } = await loadMarketData(db, PULSE_HISTORY_READINGS, PULSE_FEED_ENTRIES);
+    return buildMarketPulse(histories, feed, lenderThresholdPts);
+  });
+}
+
+/** Today's stored briefing; the first request of a day that has none builds and stores it. */
+export async function morningBriefing(
+  db: Database,
+  request: { orgId: string; role: Role; storeId: string | undefined; lenderThresholdPts: number },
+  now: Date,
+): Promise<BriefingBody> {
+  const day = now.toISOString().slice(0, 10);
+  const cacheKey = `${request.orgId}:${request.storeId ?? ""}:${request.role}:${day}`;
+  return briefings.get(cacheKey, now.getTime(), async () => {
+    const store = await findOrgStore(db, request.orgId, request.storeId);
+    if (!store) {
+      throw new ApiError("not_found", request.storeId ? "No such store in this organization." : "The organization has no primary store.");
+    }
+    const stored = await findBriefing(db, request.orgId, store.id, request.role, day);
+    if (stored) return stored as BriefingBody;
+    const data = await loadBriefingData(db, request.orgId, store.id, briefingDealsSince(now));
+    if (!data) throw new ApiError("not_found", "No such store in this organization.");
+    const pulse = await marketPulse(db, request.lenderThresholdPts, now);
+    const body = briefingBody(buildBriefing({ role: request.role, ...data, pulse }, now));
+    await insertBriefing(db, { orgId: request.orgId, storeId: store.id, role: request.role, day, generatedAt: body.generated_at, body });
+    // A concurrent request may have stored one first; the stored one is the day's briefing.
+    return ((await findBriefing(db, request.orgId, store.id, request.role, day)) as BriefingBody | null) ?? body;
+  });
+}

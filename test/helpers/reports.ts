@@ -1,0 +1,72 @@
+import { env } from "cloudflare:workers";
+import { buildDemoSeed, type DemoCredentials } from "../../scripts/demo-data";
+import {
+  apiKeyDisplayPrefix,
+  BROKER_TOKEN_PREFIX,
+  generateApiKey,
+  generateToken,
+  LEGACY_TOKEN_PREFIX,
+  newId,
+  sha256Hex,
+} from "../../src/credentials/tokens";
+
+export const today = () => new Date().toISOString().slice(0, 10);
+export const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+/** Seeds the demo organizations as of today and returns a working key for each. */
+export async function seedDemoOrgs(): Promise<{ summitKey: string; lakesideKey: string }> {
+  const summitKey = generateApiKey();
+  const lakesideKey = generateApiKey();
+  const org = async (apiKey: string, email: string) => ({
+    apiKeyHash: await sha256Hex(apiKey),
+    apiKeyPrefix: apiKeyDisplayPrefix(apiKey),
+    brokerTokenHash: await sha256Hex(generateToken(BROKER_TOKEN_PREFIX)),
+    staffEmail: email,
+    // Staff logins are not used by these tests.
+    staffPasswordHash: "scrypt$unused",
+  });
+  const credentials: DemoCredentials = {
+    summit: { ...(await org(summitKey, "desk@summit.reports.test")), legacyTokenHash: await sha256Hex(generateToken(LEGACY_TOKEN_PREFIX, 32)) },
+    lakeside: await org(lakesideKey, "gm@lakeside.reports.test"),
+  };
+  const { statements } = buildDemoSeed({ referenceDate: today(), credentials });
+  await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
+  return { summitKey, lakesideKey };
+}
+
+/** A unit with every figure the alert engine reads, and optionally a stored valuation. */
+export async function createValuedUnit(
+  orgId: string,
+  storeId: string,
+  unit: { stockNumber: string; stockedOn: string; cost: number; askingPrice: number; marketValue?: number; condition?: "new" | "used" | "cpo" },
+) {
+  const id = newId("unit");
+  const statements = [
+    env.DB.prepare(
+      `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price)
+       VALUES (?, ?, ?, ?, ?, 2022, 'Toyota', 'Camry', 'SE', ?, 'car', 31000, ?, ?, ?)`,
+    ).bind(
+      id,
+      orgId,
+      storeId,
+      unit.stockNumber,
+      `VIN${unit.stockNumber}`.slice(0, 17),
+      unit.condition ?? "used",
+      unit.stockedOn,
+      unit.cost,
+      unit.askingPrice,
+    ),
+  ];
+  if (unit.marketValue !== undefined) {
+    statements.push(
+      env.DB.prepare("INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source) VALUES (?, ?, ?, ?, 'test')").bind(
+        id,
+        orgId,
+        unit.marketValue,
+        today(),
+      ),
+    );
+  }
+  await env.DB.batch(statements);
+  return { id };
+}
