@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { getDb } from "../../src/db/client";
+import { latestMarketFeed, MARKET_FEED_SIZE } from "../../src/db/queries/market-feed";
 import { refreshMarketData } from "../../src/jobs/refresh-market-data";
-import { call } from "../helpers/factories";
 
 /** The bindings the job uses, with or without the upstream keys (secrets in production). */
 const jobEnv = (
@@ -76,7 +77,11 @@ const counts = async () =>
       "SELECT (SELECT count(*) FROM market_observations) AS observations, (SELECT count(*) FROM market_feed_entries) AS entries",
     )
   )[0];
-const publicFeed = async () => (await call("/api/moat/public")).json() as Promise<{ count: number; last_refresh: string; entries: { id: string }[] }>;
+/** What GET /api/moat/public publishes, read where it reads it (the endpoint serves a copy up to 60 s old). */
+const publicFeed = async () => {
+  const { entries, lastRefresh } = await latestMarketFeed(getDb(env.DB), MARKET_FEED_SIZE);
+  return { count: entries.length, last_refresh: lastRefresh, entries };
+};
 const lastRun = async () =>
   (
     await all<{ id: string; status: string; observations_added: number; entries_added: number }>(

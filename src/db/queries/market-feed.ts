@@ -2,6 +2,9 @@ import { desc, max } from "drizzle-orm";
 import type { Database } from "../client";
 import { marketFeedEntries } from "../schema";
 
+/** How many entries GET /api/moat/public publishes (SPEC §4.1). */
+export const MARKET_FEED_SIZE = 20;
+
 export async function latestMarketFeed(db: Database, limit: number) {
   const [entries, refreshed] = await db.batch([
     db

@@ -1,6 +1,6 @@
 import type { RouteHandler, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { latestMarketFeed } from "../../db/queries/market-feed";
+import { latestMarketFeed, MARKET_FEED_SIZE } from "../../db/queries/market-feed";
 import { computePlatformStatistics } from "../../db/queries/public-stats";
 import type { AppEnv } from "../../http/app-env";
 import { PUBLIC_MAX_AGE_SECONDS } from "../../http/public-access";
@@ -12,7 +12,6 @@ import type {
 } from "./public.routes";
 import { type AnswerCopy, SharedAnswer } from "./public.service";
 
-const MARKET_FEED_SIZE = 20;
 const MAX_AGE_MS = PUBLIC_MAX_AGE_SECONDS * 1000;
 
 const platformStats = new SharedAnswer<z.infer<typeof PlatformStatsSchema>>({ path: "/api/public/stats", maxAgeMs: MAX_AGE_MS });
