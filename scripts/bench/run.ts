@@ -77,7 +77,13 @@ function serve(): Miniflare {
       LOGIN_RATE_LIMITER: { namespace_id: "1002", simple: { limit: 10, period: 60 as const } },
     },
     queueProducers: { WEBHOOKS: "webhooks" },
-    bindings: { STAFF_ALLOWED_ORIGINS: "https://staff.bench.test", PASSWORD_PEPPER: "bench-pepper-not-a-secret" },
+    bindings: {
+      STAFF_ALLOWED_ORIGINS: "https://staff.bench.test",
+      PASSWORD_PEPPER: "bench-pepper-not-a-secret",
+      COMPLIANCE_HASH_SALT: "bench-salt-not-a-secret",
+      // The refresh job never runs in the benchmark; the config check still wants the three addresses.
+      ...Object.fromEntries(["OFAC_SDN_URL", "OFAC_ALT_URL", "OFAC_COMMENTS_URL"].map((name) => [name, "https://ofac.bench.invalid/list.csv"])),
+    },
   };
   return new Miniflare(
     convertV4MiniflareOptions({

@@ -1,5 +1,6 @@
 import { describeError, logEvent } from "../lib/log";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
+import { refreshSanctionsList } from "./refresh-sanctions-list";
 
 export type Job = (env: Env, now: Date) => Promise<void>;
 
@@ -9,6 +10,7 @@ export type Job = (env: Env, now: Date) => Promise<void>;
  */
 export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
   "15 0 * * *": [purgeLapsedSessions],
+  "30 4 * * *": [refreshSanctionsList],
 };
 
 /** Runs every job of the cron; one job's failure is logged and does not stop the next. */

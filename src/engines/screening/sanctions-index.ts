@@ -9,8 +9,9 @@
  * (FAQ 249 filters candidates on the first letter); a screening compares the entered parts with
  * the parts of their group only, then scores in full just the names holding a close part.
  */
-import type { DobPrecision } from "./ofac-csv";
+
 import { jaroWinkler, nameParts, partSimilarity, soundex } from "./names";
+import type { DobPrecision } from "./ofac-csv";
 
 export interface ScreeningEntryRow {
   entNum: number;
@@ -50,7 +51,22 @@ interface IndexedEntry {
 }
 
 /** Sounds that transliteration swaps at the start of a name share a group (Usama/Osama, Qadhafi/Gaddafi). */
-const INITIAL_GROUP: Record<string, string> = { A: "A", E: "A", I: "A", O: "A", U: "A", Y: "A", C: "K", G: "K", K: "K", Q: "K", S: "S", Z: "S", V: "V", W: "V" };
+const INITIAL_GROUP: Record<string, string> = {
+  A: "A",
+  E: "A",
+  I: "A",
+  O: "A",
+  U: "A",
+  Y: "A",
+  C: "K",
+  G: "K",
+  K: "K",
+  Q: "K",
+  S: "S",
+  Z: "S",
+  V: "V",
+  W: "V",
+};
 const initialGroup = (part: string) => INITIAL_GROUP[part[0]] ?? part[0];
 
 /** A list part at least this close to an entered part makes its names candidates for full scoring. */
