@@ -19,6 +19,9 @@ export function nameParts(name: string): string[] {
   return normalised ? normalised.split(" ") : [];
 }
 
+let scratchA = new Uint8Array(64);
+let scratchB = new Uint8Array(64);
+
 /** Jaro-Winkler similarity, 0..1: window ⌊max/2⌋−1, common prefix up to 4, p = 0.1. */
 export function jaroWinkler(a: string, b: string): number {
   if (a === b) return a.length === 0 ? 0 : 1;
@@ -26,8 +29,13 @@ export function jaroWinkler(a: string, b: string): number {
   const lb = b.length;
   if (la === 0 || lb === 0) return 0;
   const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
-  const matchedA = new Uint8Array(la);
-  const matchedB = new Uint8Array(lb);
+  // Scratch flags reused across calls: screening runs thousands of comparisons per request.
+  if (la > scratchA.length || lb > scratchB.length) {
+    scratchA = new Uint8Array(Math.max(la, scratchA.length * 2));
+    scratchB = new Uint8Array(Math.max(lb, scratchB.length * 2));
+  }
+  const matchedA = scratchA.fill(0, 0, la);
+  const matchedB = scratchB.fill(0, 0, lb);
   let matches = 0;
   for (let i = 0; i < la; i++) {
     const lo = Math.max(0, i - window);

@@ -38,6 +38,8 @@ interface IndexedName {
   listed: string;
   kind: "primary" | "aka" | "fka" | "nka";
   parts: string[];
+  /** Each part's id in the index's distinct parts. */
+  partIds: number[];
   /** Given names first (`USAMA BIN LADIN`), as a customer's name is entered. */
   forward: string;
   /** In list order without the comma (`BIN LADIN USAMA`). */
@@ -81,6 +83,8 @@ export interface SanctionsIndex {
   partSoundex: string[];
   postings: number[][];
   groups: Map<string, number[]>;
+  /** Memo of `closeListedParts`, per entered part; it lives and dies with the index (one list). */
+  closePartsCache: Map<string, [number, number][]>;
 }
 
 function forwardOrder(listed: string): { forward: string; reversed: string } {
@@ -100,7 +104,7 @@ export function buildSanctionsIndex(rows: { entries: ScreeningEntryRow[]; aliase
   const names: IndexedName[] = [];
   const add = (entNum: number, listed: string, kind: IndexedName["kind"]) => {
     const parts = nameParts(listed);
-    if (parts.length > 0) names.push({ entNum, listed, kind, parts, ...forwardOrder(listed) });
+    if (parts.length > 0) names.push({ entNum, listed, kind, parts, partIds: [], ...forwardOrder(listed) });
   };
   for (const e of rows.entries) if (entries.has(e.entNum)) add(e.entNum, e.name, "primary");
   for (const a of rows.aliases) {
@@ -128,8 +132,9 @@ export function buildSanctionsIndex(rows: { entries: ScreeningEntryRow[]; aliase
       }
       postings[id].push(nameId);
     }
+    name.partIds = name.parts.map((part) => partIds.get(part) as number);
   });
-  return { names, entries, parts, partIds, partSoundex, postings, groups };
+  return { names, entries, parts, partIds, partSoundex, postings, groups, closePartsCache: new Map() };
 }
 
 export type DobAssessment = "match" | "near" | "conflict" | "not_listed";
@@ -170,6 +175,12 @@ export interface SanctionsMatch {
   dob: DobAssessment;
 }
 
+function bitCount(bits: number): number {
+  let n = 0;
+  for (let b = bits; b !== 0; b &= b - 1) n++;
+  return n;
+}
+
 const round1 = (x: number) => Math.round(x * 1000) / 10;
 
 /**
@@ -189,28 +200,46 @@ function wholeNameSimilarity(a: string, b: string): number {
   return jaroWinkler(a, b) * (1 - (0.5 * Math.abs(a.length - b.length)) / Math.max(a.length, b.length));
 }
 
-function scoreName(
-  name: IndexedName,
-  enteredCount: number,
-  enteredForward: string,
-  similarity: (i: number, partId: number) => number,
-  partIds: Map<string, number>,
-) {
-  const listedBest = new Array<number>(name.parts.length).fill(0);
+/**
+ * How far technique A may lift technique B. Whole-name Jaro-Winkler rewards a shared first name
+ * with its prefix bonus ("DAVID TAYLOR" and "DAVID GOTMAN" score 0.87), so it may add to the part
+ * score, for names split or ordered differently, but not stand alone.
+ */
+const MAX_WHOLE_NAME_LIFT = 0.1;
+
+/** Technique B for one listed name, from the similarities of each entered part to each listed part. */
+function namePartsScore(name: IndexedName, enteredCount: number, similarity: (i: number, partId: number) => number): number {
+  const listedBest = new Float64Array(name.partIds.length);
   let enteredSum = 0;
   for (let i = 0; i < enteredCount; i++) {
     let top = 0;
-    name.parts.forEach((part, j) => {
-      const s = similarity(i, partIds.get(part) as number);
+    for (let j = 0; j < name.partIds.length; j++) {
+      const s = similarity(i, name.partIds[j]);
       if (s > top) top = s;
       if (s > listedBest[j]) listedBest[j] = s;
-    });
+    }
     enteredSum += top;
   }
-  const coverage = listedBest.reduce((a, b) => a + b, 0) / name.parts.length;
-  const partsScore = ENTERED_PARTS_WEIGHT * (enteredSum / enteredCount) + (1 - ENTERED_PARTS_WEIGHT) * coverage;
-  const fullScore = Math.max(wholeNameSimilarity(enteredForward, name.forward), wholeNameSimilarity(enteredForward, name.reversed));
-  return { partsScore, fullScore, nameScore: Math.max(partsScore, fullScore) };
+  let covered = 0;
+  for (const s of listedBest) covered += s;
+  return ENTERED_PARTS_WEIGHT * (enteredSum / enteredCount) + (1 - ENTERED_PARTS_WEIGHT) * (covered / name.partIds.length);
+}
+
+/** Entered parts whose close listed parts an index remembers; most screenings repeat common given names. */
+const CLOSE_PARTS_CACHE_SIZE = 4096;
+
+/** The listed parts of the entered part's initial group at least CANDIDATE_PART_SIMILARITY close, with their similarity. */
+function closeListedParts(index: SanctionsIndex, part: string, partSoundex: string): [number, number][] {
+  const cached = index.closePartsCache.get(part);
+  if (cached) return cached;
+  const close: [number, number][] = [];
+  for (const partId of index.groups.get(initialGroup(part)) ?? []) {
+    const s = partSimilarity(part, index.parts[partId], partSoundex, index.partSoundex[partId]);
+    if (s >= CANDIDATE_PART_SIMILARITY) close.push([partId, s]);
+  }
+  if (index.closePartsCache.size >= CLOSE_PARTS_CACHE_SIZE) index.closePartsCache.clear();
+  index.closePartsCache.set(part, close);
+  return close;
 }
 
 /** The best-scoring listed individual for this person, or null when no name part comes close. */
@@ -220,31 +249,44 @@ export function screenPerson(index: SanctionsIndex, person: { firstName: string;
   const enteredForward = entered.join(" ");
   const enteredSoundex = entered.map(soundex);
 
-  // Similarity of entered part i to list part id, computed at most once per screening (-1: not yet).
-  const memo = entered.map(() => new Float64Array(index.parts.length).fill(-1));
+  // Similarity of entered part i to listed part id, computed at most once per screening.
+  const memo = entered.map(() => new Map<number, number>());
   const similarity = (i: number, partId: number) => {
-    let s = memo[i][partId];
-    if (s < 0) {
+    let s = memo[i].get(partId);
+    if (s === undefined) {
       s = partSimilarity(entered[i], index.parts[partId], enteredSoundex[i], index.partSoundex[partId]);
-      memo[i][partId] = s;
+      memo[i].set(partId, s);
     }
     return s;
   };
 
-  const candidates = new Set<number>();
+  // Which entered parts (bit i) each listed name comes close on.
+  const closeParts = new Uint32Array(index.names.length);
+  const touched: number[] = [];
   entered.forEach((part, i) => {
-    for (const partId of index.groups.get(initialGroup(part)) ?? []) {
-      if (similarity(i, partId) >= CANDIDATE_PART_SIMILARITY) for (const nameId of index.postings[partId]) candidates.add(nameId);
+    for (const [partId, s] of closeListedParts(index, part, enteredSoundex[i])) {
+      memo[i].set(partId, s);
+      for (const nameId of index.postings[partId]) {
+        if (closeParts[nameId] === 0) touched.push(nameId);
+        closeParts[nameId] |= 1 << i;
+      }
     }
   });
+  // OFAC FAQ 5: one name of two matching is not a match, so a name must come close on two entered parts.
+  const needed = Math.min(2, entered.length);
+  const candidates = touched.filter((nameId) => bitCount(closeParts[nameId]) >= needed);
 
   let best: SanctionsMatch | null = null;
   for (const nameId of candidates) {
     const name = index.names[nameId];
-    const scored = scoreName(name, entered.length, enteredForward, (i, partId) => similarity(i, partId), index.partIds);
+    const partsScore = namePartsScore(name, entered.length, similarity);
+    // Technique A can lift B by MAX_WHOLE_NAME_LIFT at most and the date of birth only lowers:
+    // a name that cannot beat the best so far is not scored further.
+    if (best && round1(partsScore + MAX_WHOLE_NAME_LIFT) < best.score) continue;
+    const fullScore = Math.max(wholeNameSimilarity(enteredForward, name.forward), wholeNameSimilarity(enteredForward, name.reversed));
+    const nameScore = round1(Math.max(partsScore, Math.min(fullScore, partsScore + MAX_WHOLE_NAME_LIFT)));
     const entry = index.entries.get(name.entNum) as IndexedEntry;
     const dob = assessDob(person.dob, entry.dobs);
-    const nameScore = round1(scored.nameScore);
     const score = Math.max(0, nameScore - (dob === "conflict" ? DOB_CONFLICT_PENALTY : 0));
     if (best && (best.score > score || (best.score === score && best.name_score >= nameScore))) continue;
     best = {
@@ -255,8 +297,8 @@ export function screenPerson(index: SanctionsIndex, person: { firstName: string;
       programs: entry.programs ? entry.programs.split(/\]\s*\[/).map((p) => p.replace(/[[\]]/g, "").trim()) : [],
       score,
       name_score: nameScore,
-      full_name_score: round1(scored.fullScore),
-      name_parts_score: round1(scored.partsScore),
+      full_name_score: round1(fullScore),
+      name_parts_score: round1(partsScore),
       dob,
     };
   }
