@@ -2,6 +2,7 @@ import { loadConfig } from "../config";
 import { sha256Hex } from "../credentials/tokens";
 import { type Database, getDb } from "../db/client";
 import { getListInForce, renewListInForce, writeSanctionsList } from "../db/queries/compliance";
+import { planSanctionsLoad, sanctionsListId } from "../engines/screening/list-load";
 import { type ParsedSanctionsList, parseSanctionsList } from "../engines/screening/ofac-csv";
 import { logEvent } from "../lib/log";
 
@@ -13,8 +14,6 @@ export interface SanctionsFiles {
 
 /** A download that is cut short: the refresh keeps the list in force rather than wait. */
 const DOWNLOAD_TIMEOUT_MS = 60_000;
-/** A new list with fewer than this share of the entries in force is taken for a truncated file. */
-const MIN_ENTRY_SHARE = 0.5;
 
 /** SHA-256 of the three files, so a list loaded twice is recognised. */
 export const sanctionsContentHash = (files: SanctionsFiles) => sha256Hex(`${files.sdn}\u0000${files.alt}\u0000${files.comments}`);
@@ -34,14 +33,11 @@ export async function loadSanctionsList(
   const contentHash = await sanctionsContentHash(files);
   const current = await getListInForce(db);
   const loadedAt = meta.now.toISOString();
-  if (current?.contentHash === contentHash) {
+  if (current && planSanctionsLoad(current, { contentHash, entryCount: list.entries.length }) === "renew") {
     await renewListInForce(db, current.id, loadedAt, meta.source);
     return { outcome: "renewed" };
   }
-  if (current && list.entries.length < current.entryCount * MIN_ENTRY_SHARE) {
-    throw new Error(`the new list has ${list.entries.length} entries against ${current.entryCount} in force; refusing a truncated file`);
-  }
-  await writeSanctionsList(db, list, { id: `sdn_${contentHash.slice(0, 16)}`, version: meta.version, source: meta.source, contentHash, loadedAt });
+  await writeSanctionsList(db, list, { id: sanctionsListId(contentHash), version: meta.version, source: meta.source, contentHash, loadedAt });
   return { outcome: "loaded", list };
 }
 
