@@ -23,8 +23,8 @@ CREATE TABLE `compliance_checks` (
 );
 --> statement-breakpoint
 CREATE INDEX `compliance_checks_org_checked_idx` ON `compliance_checks` (`org_id`,`checked_at`);--> statement-breakpoint
-CREATE INDEX `compliance_checks_org_ssn_dob_idx` ON `compliance_checks` (`org_id`,`ssn_dob_hash`);--> statement-breakpoint
-CREATE INDEX `compliance_checks_org_name_zip_idx` ON `compliance_checks` (`org_id`,`name_zip_hash`);--> statement-breakpoint
+CREATE INDEX `compliance_checks_org_ssn_dob_idx` ON `compliance_checks` (`org_id`,`ssn_dob_hash`,`name_hash`);--> statement-breakpoint
+CREATE INDEX `compliance_checks_org_name_zip_idx` ON `compliance_checks` (`org_id`,`name_zip_hash`,`dob_hash`);--> statement-breakpoint
 CREATE TABLE `compliance_settings` (
 	`org_id` text PRIMARY KEY NOT NULL,
 	`hold_score` real NOT NULL,

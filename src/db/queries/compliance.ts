@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { ParsedSanctionsList } from "../../engines/screening/ofac-csv";
 import type { Database } from "../client";
 import { complianceChecks, complianceSettings, sanctionsAliases, sanctionsDobs, sanctionsEntries, sanctionsLists } from "../schema";
@@ -37,7 +38,8 @@ export async function getScreeningRows(db: Database, listId: string) {
     db
       .select({ entNum: sanctionsAliases.entNum, altType: sanctionsAliases.altType, name: sanctionsAliases.name })
       .from(sanctionsAliases)
-      .where(eq(sanctionsAliases.listId, listId)),
+      .innerJoin(sanctionsEntries, and(eq(sanctionsEntries.listId, sanctionsAliases.listId), eq(sanctionsEntries.entNum, sanctionsAliases.entNum)))
+      .where(and(eq(sanctionsAliases.listId, listId), eq(sanctionsEntries.sdnType, "individual"))),
     db
       .select({
         entNum: sanctionsDobs.entNum,
@@ -155,25 +157,27 @@ export async function getComplianceSettings(db: Database, orgId: string) {
 
 export type ComplianceSettings = NonNullable<Awaited<ReturnType<typeof getComplianceSettings>>>;
 
-/** Whether this organization screened the same SSN-4 + DOB under another name, or the same name + ZIP with another DOB. */
+/**
+ * Whether this organization screened the same SSN-4 + DOB under another name, or the same name +
+ * ZIP with another DOB. Each test is two index seeks ("another" = below or above the hash), so
+ * its cost does not grow with how often the same customer was screened.
+ */
 export async function getIdentityHistory(
   db: Database,
   orgId: string,
   hashes: { nameHash: string; dobHash: string; ssnDobHash: string | null; nameZipHash: string | null },
 ) {
-  const matches = [
-    hashes.ssnDobHash ? eq(complianceChecks.ssnDobHash, hashes.ssnDobHash) : undefined,
-    hashes.nameZipHash ? eq(complianceChecks.nameZipHash, hashes.nameZipHash) : undefined,
-  ].filter((c) => c !== undefined);
-  if (matches.length === 0) return { ssnDobSeenWithOtherName: false, nameZipSeenWithOtherDob: false };
-  const [row] = await db
-    .select({
-      otherName: sql<number>`coalesce(max(${complianceChecks.ssnDobHash} = ${hashes.ssnDobHash} and ${complianceChecks.nameHash} <> ${hashes.nameHash}), 0)`,
-      otherDob: sql<number>`coalesce(max(${complianceChecks.nameZipHash} = ${hashes.nameZipHash} and ${complianceChecks.dobHash} <> ${hashes.dobHash}), 0)`,
-    })
-    .from(complianceChecks)
-    .where(and(eq(complianceChecks.orgId, orgId), or(...matches)));
-  return { ssnDobSeenWithOtherName: row?.otherName === 1, nameZipSeenWithOtherDob: row?.otherDob === 1 };
+  const c = complianceChecks;
+  const seenWithOther = (key: AnySQLiteColumn, keyValue: string | null, other: AnySQLiteColumn, otherValue: string) =>
+    keyValue === null
+      ? sql`0`
+      : sql`(EXISTS (SELECT 1 FROM ${c} WHERE ${c.orgId} = ${orgId} AND ${key} = ${keyValue} AND ${other} < ${otherValue})
+          OR EXISTS (SELECT 1 FROM ${c} WHERE ${c.orgId} = ${orgId} AND ${key} = ${keyValue} AND ${other} > ${otherValue}))`;
+  const row = await db.get<{ other_name: number; other_dob: number }>(
+    sql`SELECT ${seenWithOther(c.ssnDobHash, hashes.ssnDobHash, c.nameHash, hashes.nameHash)} AS other_name,
+               ${seenWithOther(c.nameZipHash, hashes.nameZipHash, c.dobHash, hashes.dobHash)} AS other_dob`,
+  );
+  return { ssnDobSeenWithOtherName: row?.other_name === 1, nameZipSeenWithOtherDob: row?.other_dob === 1 };
 }
 
 export type NewComplianceCheck = Omit<typeof complianceChecks.$inferInsert, "orgId">;

@@ -140,7 +140,7 @@ export const ComplianceCheckRecordSchema = z
       max_list_age_days: 45,
       list_version: "2026-11-26",
       list_loaded_at: "2026-11-26T04:30:12.000Z",
-      matched_ent_num: 6365,
+      matched_ent_num: 23343,
       red_flags: [],
       safeguards_flags: [],
       key_id: "key_4kQ9bX2mN7pR1sT8",
