@@ -87,13 +87,17 @@ export interface SanctionsIndex {
   closePartsCache: Map<string, [number, number][]>;
 }
 
-function forwardOrder(listed: string): { forward: string; reversed: string } {
+/** The name's parts in list order, and its two orders as strings ("LAST, First" → "FIRST LAST" and "LAST FIRST"). */
+function splitListedName(listed: string): { parts: string[]; forward: string; reversed: string } {
   const comma = listed.indexOf(",");
-  const plain = nameParts(listed).join(" ");
-  if (comma < 0) return { forward: plain, reversed: plain };
-  const surname = nameParts(listed.slice(0, comma)).join(" ");
-  const given = nameParts(listed.slice(comma + 1)).join(" ");
-  return { forward: [given, surname].filter(Boolean).join(" "), reversed: plain };
+  if (comma < 0) {
+    const parts = nameParts(listed);
+    const plain = parts.join(" ");
+    return { parts, forward: plain, reversed: plain };
+  }
+  const surname = nameParts(listed.slice(0, comma));
+  const given = nameParts(listed.slice(comma + 1));
+  return { parts: [...surname, ...given], forward: [...given, ...surname].join(" "), reversed: [...surname, ...given].join(" ") };
 }
 
 export function buildSanctionsIndex(rows: { entries: ScreeningEntryRow[]; aliases: ScreeningAliasRow[]; dobs: ScreeningDobRow[] }): SanctionsIndex {
@@ -103,8 +107,8 @@ export function buildSanctionsIndex(rows: { entries: ScreeningEntryRow[]; aliase
 
   const names: IndexedName[] = [];
   const add = (entNum: number, listed: string, kind: IndexedName["kind"]) => {
-    const parts = nameParts(listed);
-    if (parts.length > 0) names.push({ entNum, listed, kind, parts, partIds: [], ...forwardOrder(listed) });
+    const split = splitListedName(listed);
+    if (split.parts.length > 0) names.push({ entNum, listed, kind, partIds: [], ...split });
   };
   for (const e of rows.entries) if (entries.has(e.entNum)) add(e.entNum, e.name, "primary");
   for (const a of rows.aliases) {
