@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -8,6 +9,17 @@ function wranglerCrons(): string[] {
   const match = readFileSync(path.join(import.meta.dirname, "wrangler.toml"), "utf8").match(/^crons\s*=\s*(\[[^\]]*\])/m);
   if (!match) throw new Error("wrangler.toml has no [triggers] crons");
   return JSON.parse(match[1]);
+}
+
+/** The repository's dated copy of OFAC's files, so compliance tests screen against the real list. */
+function ofacFiles() {
+  const read = (file: string) => gunzipSync(readFileSync(path.join(import.meta.dirname, "data/ofac", file))).toString("utf8");
+  return {
+    TEST_OFAC_SDN: read("sdn.csv.gz"),
+    TEST_OFAC_ALT: read("alt.csv.gz"),
+    TEST_OFAC_COMMENTS: read("sdn_comments.csv.gz"),
+    TEST_OFAC_VERSION: readFileSync(path.join(import.meta.dirname, "data/ofac/VERSION"), "utf8").trim(),
+  };
 }
 
 export default defineConfig(async () => {
@@ -23,8 +35,10 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             TEST_WRANGLER_CRONS: wranglerCrons(),
+            ...ofacFiles(),
             STAFF_ALLOWED_ORIGINS: "https://staff.example.test",
             PASSWORD_PEPPER: "test-pepper-not-a-secret",
+            COMPLIANCE_HASH_SALT: "test-salt-not-a-secret",
           },
         },
       }),

@@ -4,6 +4,7 @@ import { DEV_PORT, publishDemoCredentials, seedLocalDemoData, todayUtc } from ".
 import { ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
 import { applyLocalMigrations, WRANGLER_BIN, wranglerEnv } from "./lib/local-d1";
 import { REPO_ROOT } from "./lib/repo-root";
+import { DEMO_OFAC_DIR, loadSanctionsListFromDir } from "./lib/sanctions-list";
 import { d1Execute } from "./lib/wrangler-d1";
 
 /** `npm run dev`: migrate, seed an empty database, show the credentials, then serve. */
@@ -15,6 +16,11 @@ async function main() {
   if (organizationCount === 0) {
     const { referenceDate, rowCounts } = await seedLocalDemoData(secrets, todayUtc());
     console.log(`Empty database: seeded the demo data as of ${referenceDate} (${rowCounts.inventory_units} units, ${rowCounts.deals} deals).`);
+  }
+  const [{ n: listCount }] = d1Execute<{ n: number }>("SELECT count(*) AS n FROM sanctions_lists", { remote: false });
+  if (listCount === 0) {
+    const list = await loadSanctionsListFromDir(DEMO_OFAC_DIR, { remote: false });
+    console.log(`No sanctions list: loaded the dated demo copy of OFAC's SDN list (${list.version}, ${list.entries} entries).`);
   }
   publishDemoCredentials(secrets);
 

@@ -13,6 +13,7 @@ import { type AppRouter, createRouter } from "./http/router";
 import { staffCors } from "./http/staff-auth";
 import { trackUsage } from "./http/usage";
 import { authRouter } from "./routes/auth";
+import { complianceRouter } from "./routes/compliance";
 import { docsRouter } from "./routes/docs";
 import { feedsRouter } from "./routes/feeds";
 import { keysRouter } from "./routes/keys";
@@ -73,6 +74,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", keysRouter);
   app.route("/", docsRouter);
   app.route("/", reportsRouter);
+  app.route("/", complianceRouter);
   options.mount?.(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);

@@ -12,8 +12,18 @@ const origin = z.string().refine((value) => {
   }
 }, "must be an origin such as https://app.example.com");
 
+const secret = z.string().min(16, "must be a random string of at least 16 characters");
+
+/** Where the sanctions-list refresh downloads (wrangler.toml: OFAC's Sanctions List Service; a test server in tests). */
+const downloadUrl = z.url({ protocol: /^https?$/ });
+
 const ConfigSchema = z.object({
-  PASSWORD_PEPPER: z.string().min(16, "must be a random string of at least 16 characters"),
+  PASSWORD_PEPPER: secret,
+  /** Key of the HMAC that stands in for a screened person in the compliance audit trail. */
+  COMPLIANCE_HASH_SALT: secret,
+  OFAC_SDN_URL: downloadUrl,
+  OFAC_ALT_URL: downloadUrl,
+  OFAC_COMMENTS_URL: downloadUrl,
   STAFF_ALLOWED_ORIGINS: z
     .string()
     .transform((list) => list.split(",").map((item) => item.trim()))
@@ -35,6 +45,8 @@ const ConfigSchema = z.object({
 
 export interface Config {
   passwordPepper: string;
+  complianceHashSalt: string;
+  ofacUrls: { sdn: string; alt: string; comments: string };
   staffAllowedOrigins: readonly string[];
   fredApiKey: string | undefined;
   eiaApiKey: string | undefined;
@@ -58,12 +70,15 @@ export function loadConfig(env: Env): Config {
   if (!parsed.success) {
     throw new ConfigError([...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))]);
   }
+  const data = parsed.data;
   const config = {
-    passwordPepper: parsed.data.PASSWORD_PEPPER,
-    staffAllowedOrigins: parsed.data.STAFF_ALLOWED_ORIGINS,
-    fredApiKey: parsed.data.FRED_API_KEY,
-    eiaApiKey: parsed.data.EIA_API_KEY,
-    lenderEnvironmentChangePts: parsed.data.LENDER_ENVIRONMENT_CHANGE_PTS,
+    passwordPepper: data.PASSWORD_PEPPER,
+    complianceHashSalt: data.COMPLIANCE_HASH_SALT,
+    ofacUrls: { sdn: data.OFAC_SDN_URL, alt: data.OFAC_ALT_URL, comments: data.OFAC_COMMENTS_URL },
+    staffAllowedOrigins: data.STAFF_ALLOWED_ORIGINS,
+    fredApiKey: data.FRED_API_KEY,
+    eiaApiKey: data.EIA_API_KEY,
+    lenderEnvironmentChangePts: data.LENDER_ENVIRONMENT_CHANGE_PTS,
   };
   checked.set(env, config);
   return config;

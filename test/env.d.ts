@@ -3,6 +3,11 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     /** `[triggers] crons` of wrangler.toml (vitest.config.ts). */
     TEST_WRANGLER_CRONS: string[];
+    /** OFAC's sdn.csv, alt.csv and sdn_comments.csv from data/ofac/, and their publication date (vitest.config.ts). */
+    TEST_OFAC_SDN: string;
+    TEST_OFAC_ALT: string;
+    TEST_OFAC_COMMENTS: string;
+    TEST_OFAC_VERSION: string;
   }
 }
 

@@ -125,7 +125,13 @@ function serve(): Miniflare {
     // The real binding allows 120 a minute per client; the benchmark measures the route, not 429s.
     serviceBindings: { PUBLIC_RATE_LIMITER: { name: "bench-ratelimit", entrypoint: "RateLimiter" } },
     queueProducers: { WEBHOOKS: "webhooks" },
-    bindings: { STAFF_ALLOWED_ORIGINS: "https://staff.bench.test", PASSWORD_PEPPER: "bench-pepper-not-a-secret" },
+    bindings: {
+      STAFF_ALLOWED_ORIGINS: "https://staff.bench.test",
+      PASSWORD_PEPPER: "bench-pepper-not-a-secret",
+      COMPLIANCE_HASH_SALT: "bench-salt-not-a-secret",
+      // The refresh job never runs in the benchmark; the config check still wants the three addresses.
+      ...Object.fromEntries(["OFAC_SDN_URL", "OFAC_ALT_URL", "OFAC_COMMENTS_URL"].map((name) => [name, "https://ofac.bench.invalid/list.csv"])),
+    },
   };
   return new Miniflare(
     convertV4MiniflareOptions({
@@ -241,7 +247,11 @@ async function main(): Promise<void> {
     ];
     const scenarios = allScenarios.filter((s) => !only || s.name === "baseline" || s.name === "metered_v1" || only.includes(s.name));
 
+    // The first call of each scenario, untimed by autocannon, is timed here: for a route that builds
+    // a per-isolate cache on first use (the compliance index), it is that cache's cold cost.
+    const firstCallMs: Record<string, number> = {};
     for (const scenario of scenarios) {
+      const started = performance.now();
       const res = await fetch(new URL(scenario.path, url), {
         method: scenario.method ?? "GET",
         headers: requestHeaders(scenario),
@@ -251,6 +261,7 @@ async function main(): Promise<void> {
       // Without a Remaining figure the quota failed open, and the run would measure the wrong path.
       if (scenario.metered && !res.headers.has("X-Service-RateLimit-Remaining")) throw new Error(`${scenario.name} was not metered`);
       await res.arrayBuffer();
+      firstCallMs[scenario.name] = Math.round(performance.now() - started);
       await load(url, scenario, WARMUP_SECONDS);
     }
 
@@ -277,10 +288,10 @@ async function main(): Promise<void> {
     }
 
     console.log(`\n${machine()}; ${connections} connections, ${duration} s per scenario, median of ${ROUNDS} interleaved rounds\n`);
-    console.log("| scenario | req/s | p50 ms | p99 ms | vs baseline | vs metered_v1 |");
-    console.log("|---|---:|---:|---:|---:|---:|");
+    console.log("| scenario | req/s | p50 ms | p99 ms | vs baseline | vs metered_v1 | first call ms |");
+    console.log("|---|---:|---:|---:|---:|---:|---:|");
     for (const [name, f] of Object.entries(summary)) {
-      console.log(`| ${name} | ${f.rps} | ${f.p50_ms} | ${f.p99_ms} | ${f.ratio.toFixed(2)} | ${f.vs_metered.toFixed(2)} |`);
+      console.log(`| ${name} | ${f.rps} | ${f.p50_ms} | ${f.p99_ms} | ${f.ratio.toFixed(2)} | ${f.vs_metered.toFixed(2)} | ${firstCallMs[name]} |`);
     }
     console.log("");
     for (const [name, target] of Object.entries(TARGET_RATIOS)) {

@@ -2,6 +2,7 @@ import { describeError, logEvent } from "../lib/log";
 import { buildMorningBriefings } from "./build-morning-briefings";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
 import { refreshMarketData } from "./refresh-market-data";
+import { refreshSanctionsList } from "./refresh-sanctions-list";
 
 export type Job = (env: Env, now: Date) => Promise<void>;
 
@@ -13,6 +14,7 @@ export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
   "15 0 * * *": [purgeLapsedSessions],
   "0 5 * * *": [refreshMarketData],
   "0 6 * * *": [buildMorningBriefings],
+  "30 4 * * *": [refreshSanctionsList],
 };
 
 /** Runs every job of the cron; one job's failure is logged and does not stop the next. */

@@ -1,6 +1,7 @@
 import type { BenchArea } from "../scenario";
+import { complianceBench } from "./compliance";
 import { publicArea } from "./public";
 import { reportsBench } from "./reports";
 
 /** Every endpoint area's scenarios; an area adds its module here. */
-export const BENCH_AREAS: readonly BenchArea[] = [publicArea, reportsBench];
+export const BENCH_AREAS: readonly BenchArea[] = [publicArea, reportsBench, complianceBench];

@@ -1,3 +1,5 @@
 /** Every table, one file per area; drizzle-kit reads this file (drizzle.config.ts). */
+
+export * from "./compliance";
 export * from "./platform";
 export * from "./reports";

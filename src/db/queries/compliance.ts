@@ -1,0 +1,223 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { ParsedSanctionsList } from "../../engines/screening/ofac-csv";
+import type { Database } from "../client";
+import { complianceChecks, complianceSettings, sanctionsAliases, sanctionsDobs, sanctionsEntries, sanctionsLists } from "../schema";
+
+/** The sanctions list in force: the newest successful load. The list is public reference data, shared by every organization. */
+export async function getListInForce(db: Database) {
+  const [row] = await db
+    .select({
+      id: sanctionsLists.id,
+      version: sanctionsLists.version,
+      loadedAt: sanctionsLists.loadedAt,
+      contentHash: sanctionsLists.contentHash,
+      entryCount: sanctionsLists.entryCount,
+    })
+    .from(sanctionsLists)
+    .orderBy(desc(sanctionsLists.loadedAt))
+    .limit(1);
+  return row ?? null;
+}
+
+export type ListInForce = NonNullable<Awaited<ReturnType<typeof getListInForce>>>;
+
+/** What screening a person needs of one list: individuals, their strong aliases and dates of birth. */
+export async function getScreeningRows(db: Database, listId: string) {
+  const individuals = and(eq(sanctionsEntries.listId, listId), eq(sanctionsEntries.sdnType, "individual"));
+  const [entries, aliases, dobs] = await db.batch([
+    db
+      .select({
+        entNum: sanctionsEntries.entNum,
+        name: sanctionsEntries.name,
+        sdnType: sanctionsEntries.sdnType,
+        programs: sanctionsEntries.programs,
+      })
+      .from(sanctionsEntries)
+      .where(individuals),
+    db
+      .select({ entNum: sanctionsAliases.entNum, altType: sanctionsAliases.altType, name: sanctionsAliases.name })
+      .from(sanctionsAliases)
+      .innerJoin(sanctionsEntries, and(eq(sanctionsEntries.listId, sanctionsAliases.listId), eq(sanctionsEntries.entNum, sanctionsAliases.entNum)))
+      .where(and(eq(sanctionsAliases.listId, listId), eq(sanctionsEntries.sdnType, "individual"))),
+    db
+      .select({
+        entNum: sanctionsDobs.entNum,
+        from: sanctionsDobs.fromDate,
+        to: sanctionsDobs.toDate,
+        precision: sanctionsDobs.precision,
+        circa: sanctionsDobs.circa,
+      })
+      .from(sanctionsDobs)
+      .where(eq(sanctionsDobs.listId, listId)),
+  ]);
+  return { entries, aliases, dobs };
+}
+
+/** A list's metadata, written last: the row that puts a loaded list in force. */
+export interface SanctionsListMeta {
+  id: string;
+  version: string;
+  source: string;
+  contentHash: string;
+  loadedAt: string;
+}
+
+export interface RawStatement {
+  sql: string;
+  params: (string | number)[];
+}
+
+/** D1 binds at most 100 parameters per statement. */
+const MAX_PARAMS = 100;
+
+function multiRowInserts(table: string, columns: string[], rows: (string | number)[][]): RawStatement[] {
+  const perStatement = Math.floor(MAX_PARAMS / columns.length);
+  const statements: RawStatement[] = [];
+  const placeholders = `(${columns.map(() => "?").join(", ")})`;
+  for (let i = 0; i < rows.length; i += perStatement) {
+    const chunk = rows.slice(i, i + perStatement);
+    statements.push({
+      sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${chunk.map(() => placeholders).join(", ")}`,
+      params: chunk.flat(),
+    });
+  }
+  return statements;
+}
+
+/**
+ * A whole load as plain SQL, in order, for the scheduled refresh (bound through D1) and the
+ * operator command (inlined for `wrangler d1 execute`) alike:
+ * 1. `rows`: clear what an earlier failed load left, then insert this list's rows under its id;
+ * 2. `activate`: insert the list's row (from then on it is the list in force) and delete every
+ *    other list. Until step 2 succeeds the previous list stays in force.
+ */
+export function sanctionsListLoad(list: ParsedSanctionsList, meta: SanctionsListMeta): { rows: RawStatement[]; activate: RawStatement[] } {
+  const orphans = ["sanctions_entries", "sanctions_aliases", "sanctions_dobs"].map((table) => ({
+    sql: `DELETE FROM ${table} WHERE list_id NOT IN (SELECT id FROM sanctions_lists)`,
+    params: [],
+  }));
+  const seq = new Map<number, number>();
+  const rows = [
+    ...orphans,
+    ...multiRowInserts(
+      "sanctions_entries",
+      ["list_id", "ent_num", "name", "sdn_type", "programs"],
+      list.entries.map((e) => [meta.id, e.entNum, e.name, e.sdnType, e.programs]),
+    ),
+    ...multiRowInserts(
+      "sanctions_aliases",
+      ["list_id", "alt_num", "ent_num", "alt_type", "name"],
+      list.aliases.map((a) => [meta.id, a.altNum, a.entNum, a.altType, a.name]),
+    ),
+    ...multiRowInserts(
+      "sanctions_dobs",
+      ["list_id", "ent_num", "seq", "text", "from_date", "to_date", "precision", "circa"],
+      list.dobs.map((d) => {
+        const n = (seq.get(d.entNum) ?? 0) + 1;
+        seq.set(d.entNum, n);
+        return [meta.id, d.entNum, n, d.text, d.from, d.to, d.precision, d.circa ? 1 : 0];
+      }),
+    ),
+  ];
+  const activate: RawStatement[] = [
+    {
+      sql: "INSERT INTO sanctions_lists (id, version, source, content_hash, loaded_at, entry_count, alias_count, dob_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      params: [meta.id, meta.version, meta.source, meta.contentHash, meta.loadedAt, list.entries.length, list.aliases.length, list.dobs.length],
+    },
+    ...["sanctions_entries", "sanctions_aliases", "sanctions_dobs"].map((table) => ({
+      sql: `DELETE FROM ${table} WHERE list_id <> ?`,
+      params: [meta.id],
+    })),
+    { sql: "DELETE FROM sanctions_lists WHERE id <> ?", params: [meta.id] },
+  ];
+  return { rows, activate };
+}
+
+/** The same files again: the list in force is current as of now (its age restarts). */
+export async function renewListInForce(db: Database, listId: string, loadedAt: string, source: string): Promise<void> {
+  await db.update(sanctionsLists).set({ loadedAt, source }).where(eq(sanctionsLists.id, listId));
+}
+
+/** The organization's screening settings, or the defaults row ('*'). */
+export async function getComplianceSettings(db: Database, orgId: string) {
+  const rows = await db
+    .select({
+      orgId: complianceSettings.orgId,
+      holdScore: complianceSettings.holdScore,
+      flagScore: complianceSettings.flagScore,
+      maxListAgeDays: complianceSettings.maxListAgeDays,
+      minimumAge: complianceSettings.minimumAge,
+      maximumAge: complianceSettings.maximumAge,
+    })
+    .from(complianceSettings)
+    .where(inArray(complianceSettings.orgId, [orgId, "*"]));
+  return rows.find((r) => r.orgId === orgId) ?? rows.find((r) => r.orgId === "*") ?? null;
+}
+
+export type ComplianceSettings = NonNullable<Awaited<ReturnType<typeof getComplianceSettings>>>;
+
+/**
+ * Whether this organization screened the same SSN-4 + DOB under another name, or the same name +
+ * ZIP with another DOB. Each test is two index seeks ("another" = below or above the hash), so
+ * its cost does not grow with how often the same customer was screened.
+ */
+export async function getIdentityHistory(
+  db: Database,
+  orgId: string,
+  hashes: { nameHash: string; dobHash: string; ssnDobHash: string | null; nameZipHash: string | null },
+) {
+  const c = complianceChecks;
+  const seenWithOther = (key: AnySQLiteColumn, keyValue: string | null, other: AnySQLiteColumn, otherValue: string) =>
+    keyValue === null
+      ? sql`0`
+      : sql`(EXISTS (SELECT 1 FROM ${c} WHERE ${c.orgId} = ${orgId} AND ${key} = ${keyValue} AND ${other} < ${otherValue})
+          OR EXISTS (SELECT 1 FROM ${c} WHERE ${c.orgId} = ${orgId} AND ${key} = ${keyValue} AND ${other} > ${otherValue}))`;
+  const row = await db.get<{ other_name: number; other_dob: number }>(
+    sql`SELECT ${seenWithOther(c.ssnDobHash, hashes.ssnDobHash, c.nameHash, hashes.nameHash)} AS other_name,
+               ${seenWithOther(c.nameZipHash, hashes.nameZipHash, c.dobHash, hashes.dobHash)} AS other_dob`,
+  );
+  return { ssnDobSeenWithOtherName: row?.other_name === 1, nameZipSeenWithOtherDob: row?.other_dob === 1 };
+}
+
+export type NewComplianceCheck = Omit<typeof complianceChecks.$inferInsert, "orgId">;
+
+/** The audit row's insert, unexecuted, so it can share a batch with the events it raises. */
+export function insertComplianceCheck(db: Database, orgId: string, check: NewComplianceCheck) {
+  return db.insert(complianceChecks).values({ ...check, orgId });
+}
+
+export async function getComplianceCheck(db: Database, orgId: string, checkId: string) {
+  const [row] = await db
+    .select({
+      id: complianceChecks.id,
+      keyId: complianceChecks.keyId,
+      result: complianceChecks.result,
+      triggeredRule: complianceChecks.triggeredRule,
+      score: complianceChecks.score,
+      holdScore: complianceChecks.holdScore,
+      flagScore: complianceChecks.flagScore,
+      maxListAgeDays: complianceChecks.maxListAgeDays,
+      listVersion: complianceChecks.listVersion,
+      listLoadedAt: complianceChecks.listLoadedAt,
+      matchedEntNum: complianceChecks.matchedEntNum,
+      redFlags: complianceChecks.redFlags,
+      safeguardsFlags: complianceChecks.safeguardsFlags,
+      checkedAt: complianceChecks.checkedAt,
+    })
+    .from(complianceChecks)
+    .where(and(eq(complianceChecks.id, checkId), eq(complianceChecks.orgId, orgId)));
+  return row ?? null;
+}
+
+/** Statements per D1 batch while loading rows (each batch is one round trip). */
+const LOAD_BATCH_STATEMENTS = 100;
+
+/** Runs a load (see `sanctionsListLoad`) through D1; on any failure the previous list stays in force. */
+export async function writeSanctionsList(db: Database, list: ParsedSanctionsList, meta: SanctionsListMeta): Promise<void> {
+  const d1 = db.$client;
+  const prepare = (s: RawStatement) => d1.prepare(s.sql).bind(...s.params);
+  const { rows, activate } = sanctionsListLoad(list, meta);
+  for (let i = 0; i < rows.length; i += LOAD_BATCH_STATEMENTS) await d1.batch(rows.slice(i, i + LOAD_BATCH_STATEMENTS).map(prepare));
+  await d1.batch(activate.map(prepare));
+}

@@ -1,0 +1,116 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { TriggeredRule } from "../../engines/screening/decision";
+import { organizations } from "./platform";
+
+/**
+ * One row per sanctions list successfully loaded. The newest is the one in force; its entries,
+ * aliases and dates of birth carry its id. A load writes its rows first and this row last, so a
+ * load that fails half-way leaves the previous list in force (docs/compliance.md).
+ */
+export const sanctionsLists = sqliteTable("sanctions_lists", {
+  id: text("id").primaryKey(),
+  /** The publication date (YYYY-MM-DD) of the files. */
+  version: text("version").notNull(),
+  /** `file:<dir>` for the operator command, or the download URL of sdn.csv. */
+  source: text("source").notNull(),
+  /** SHA-256 of the files, so a refresh that finds the same files only renews `loaded_at`. */
+  contentHash: text("content_hash").notNull(),
+  /** The list's age is the time since this: its last successful load. */
+  loadedAt: text("loaded_at").notNull(),
+  entryCount: integer("entry_count").notNull(),
+  aliasCount: integer("alias_count").notNull(),
+  dobCount: integer("dob_count").notNull(),
+});
+
+export const sanctionsEntries = sqliteTable(
+  "sanctions_entries",
+  {
+    listId: text("list_id").notNull(),
+    entNum: integer("ent_num").notNull(),
+    name: text("name").notNull(),
+    sdnType: text("sdn_type").notNull(),
+    programs: text("programs").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.listId, t.entNum] }), index("sanctions_entries_list_type_idx").on(t.listId, t.sdnType)],
+);
+
+export const sanctionsAliases = sqliteTable(
+  "sanctions_aliases",
+  {
+    listId: text("list_id").notNull(),
+    altNum: integer("alt_num").notNull(),
+    entNum: integer("ent_num").notNull(),
+    altType: text("alt_type").notNull(),
+    name: text("name").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.listId, t.altNum] })],
+);
+
+export const sanctionsDobs = sqliteTable(
+  "sanctions_dobs",
+  {
+    listId: text("list_id").notNull(),
+    entNum: integer("ent_num").notNull(),
+    seq: integer("seq").notNull(),
+    text: text("text").notNull(),
+    fromDate: text("from_date").notNull(),
+    toDate: text("to_date").notNull(),
+    precision: text("precision", { enum: ["day", "month", "year"] }).notNull(),
+    circa: integer("circa", { mode: "boolean" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.listId, t.entNum, t.seq] })],
+);
+
+/**
+ * Screening settings. The row with `org_id` '*' holds the defaults (DOMAIN.md §7.3: hold ≥ 95,
+ * flag ≥ 85; list older than 45 days is stale; ages 18–110), written by the reference migration;
+ * an organization's own row overrides them.
+ */
+export const complianceSettings = sqliteTable("compliance_settings", {
+  orgId: text("org_id").primaryKey(),
+  holdScore: real("hold_score").notNull(),
+  flagScore: real("flag_score").notNull(),
+  maxListAgeDays: integer("max_list_age_days").notNull(),
+  minimumAge: integer("minimum_age").notNull(),
+  maximumAge: integer("maximum_age").notNull(),
+  updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+});
+
+/**
+ * The audit trail: every check, with the person only as keyed hashes (HMAC-SHA256 with the
+ * COMPLIANCE_HASH_SALT secret). Names, the date of birth, SSN digits and the ZIP are never stored.
+ */
+export const complianceChecks = sqliteTable(
+  "compliance_checks",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    keyId: text("key_id").notNull(),
+    result: text("result", { enum: ["pass", "flag", "hold"] }).notNull(),
+    triggeredRule: text("triggered_rule").$type<TriggeredRule>(),
+    score: real("score").notNull(),
+    holdScore: real("hold_score").notNull(),
+    flagScore: real("flag_score").notNull(),
+    maxListAgeDays: integer("max_list_age_days").notNull(),
+    listVersion: text("list_version"),
+    listLoadedAt: text("list_loaded_at"),
+    /** The SDN entry (public list data) of the best match at or above the flag line. */
+    matchedEntNum: integer("matched_ent_num"),
+    redFlags: text("red_flags", { mode: "json" }).$type<string[]>().notNull(),
+    safeguardsFlags: text("safeguards_flags", { mode: "json" }).$type<string[]>().notNull(),
+    personHash: text("person_hash").notNull(),
+    ssnDobHash: text("ssn_dob_hash"),
+    nameZipHash: text("name_zip_hash"),
+    nameHash: text("name_hash").notNull(),
+    dobHash: text("dob_hash").notNull(),
+    checkedAt: text("checked_at").notNull(),
+  },
+  (t) => [
+    index("compliance_checks_org_checked_idx").on(t.orgId, t.checkedAt),
+    index("compliance_checks_org_ssn_dob_idx").on(t.orgId, t.ssnDobHash, t.nameHash),
+    index("compliance_checks_org_name_zip_idx").on(t.orgId, t.nameZipHash, t.dobHash),
+  ],
+);

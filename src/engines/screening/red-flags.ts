@@ -1,0 +1,135 @@
+/**
+ * Identity-theft red flags (FTC Red Flags Rule, 16 CFR 681 Supplement A, category 3: suspicious
+ * personal identifying information) that a name, date of birth, SSN last four and ZIP allow
+ * (DOMAIN.md §7.4), and Safeguards Rule checks on how the request itself handled customer
+ * information (16 CFR 314.4(c), DOMAIN.md §7.5).
+ */
+import { US_ZIP_BITS_BASE64 } from "./us-zip-table";
+
+export interface ScreeningFlag {
+  code: string;
+  field: string;
+  message: string;
+}
+
+export interface ScreenedPerson {
+  firstName: string;
+  lastName: string;
+  /** YYYY-MM-DD, a real date. */
+  dob: string;
+  ssnLast4?: string;
+  addressZip?: string;
+}
+
+/** What this organization's earlier checks say about the same identifiers (salted hashes only). */
+export interface IdentityHistory {
+  /** The same SSN last four and date of birth were checked under a different name. */
+  ssnDobSeenWithOtherName: boolean;
+  /** The same name and ZIP were checked with a different date of birth. */
+  nameZipSeenWithOtherDob: boolean;
+}
+
+export interface AgeLimits {
+  minimumAge: number;
+  maximumAge: number;
+}
+
+let zipBits: Uint8Array | null = null;
+
+/** Whether a five-digit ZIP exists in the USPS-derived table (built from the `zipcodes` package). */
+export function zipExists(zip: string): boolean {
+  if (!zipBits) zipBits = Uint8Array.from(atob(US_ZIP_BITS_BASE64), (c) => c.charCodeAt(0));
+  const n = Number(zip);
+  return (zipBits[n >> 3] & (1 << (n & 7))) !== 0;
+}
+
+/** Whole years from a YYYY-MM-DD birth date to `now` (UTC). */
+export function ageOn(dob: string, now: Date): number {
+  const [y, m, d] = dob.split("-").map(Number);
+  const today = [now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()];
+  return today[0] - y - (today[1] < m || (today[1] === m && today[2] < d) ? 1 : 0);
+}
+
+// Letters of any script, combining marks, spaces, hyphens, apostrophes and periods (O'Brien, St. John).
+const NAME_CHARACTERS = /^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u;
+
+export function identityRedFlags(person: ScreenedPerson, now: Date, ages: AgeLimits, history: IdentityHistory): ScreeningFlag[] {
+  const flags: ScreeningFlag[] = [];
+  for (const [field, value] of [
+    ["first_name", person.firstName],
+    ["last_name", person.lastName],
+  ] as const) {
+    if (!NAME_CHARACTERS.test(value.trim())) {
+      flags.push({ code: "name_has_digits_or_symbols", field, message: "A name holds digits or symbols that names do not have." });
+    }
+  }
+
+  const today = now.toISOString().slice(0, 10);
+  const age = ageOn(person.dob, now);
+  if (person.dob > today) flags.push({ code: "dob_in_future", field: "dob", message: "The date of birth is in the future." });
+  else if (age < ages.minimumAge) {
+    flags.push({ code: "dob_under_minimum_age", field: "dob", message: `The date of birth makes the customer younger than ${ages.minimumAge}.` });
+  } else if (age > ages.maximumAge) {
+    flags.push({ code: "dob_over_maximum_age", field: "dob", message: `The date of birth makes the customer older than ${ages.maximumAge}.` });
+  }
+
+  if (person.ssnLast4 === "0000") {
+    flags.push({ code: "ssn_never_issued", field: "ssn_last4", message: "No Social Security number ends in 0000: that serial is never issued." });
+  }
+  if (person.addressZip !== undefined && !zipExists(person.addressZip)) {
+    flags.push({ code: "zip_not_found", field: "address_zip", message: "The ZIP code does not exist." });
+  }
+  if (history.ssnDobSeenWithOtherName) {
+    flags.push({
+      code: "ssn_shared_with_other_name",
+      field: "ssn_last4",
+      message: "This SSN last four and date of birth were screened before under a different name.",
+    });
+  }
+  if (history.nameZipSeenWithOtherDob) {
+    flags.push({
+      code: "dob_differs_from_file",
+      field: "dob",
+      message: "This name and ZIP were screened before with a different date of birth.",
+    });
+  }
+  return flags;
+}
+
+/** How the request reached us, as far as the Safeguards Rule asks of it. */
+export interface RequestHandling {
+  /** Sent over TLS (or from this machine, in development). */
+  encryptedInTransit: boolean;
+  /** Body fields beyond the five the check uses; discarded, never stored. */
+  unrequestedFields: string[];
+  /** Body fields whose value looks like a full nine-digit SSN. */
+  fullSsnFields: string[];
+}
+
+export function safeguardsFlags(handling: RequestHandling): ScreeningFlag[] {
+  const flags: ScreeningFlag[] = [];
+  if (!handling.encryptedInTransit) {
+    flags.push({
+      code: "not_encrypted_in_transit",
+      field: "request",
+      message: "Customer information was sent without TLS; 16 CFR 314.4(c)(3) requires encryption in transit.",
+    });
+  }
+  for (const field of handling.fullSsnFields) {
+    flags.push({
+      code: "full_ssn_sent",
+      field,
+      message:
+        "A full Social Security number was sent; only the last four digits are needed (data minimisation, 16 CFR 314.4(c)(6)). It was discarded.",
+    });
+  }
+  const others = handling.unrequestedFields.filter((f) => !handling.fullSsnFields.includes(f));
+  if (others.length > 0) {
+    flags.push({
+      code: "unrequested_fields_discarded",
+      field: others.join(","),
+      message: "Fields the check does not use were sent; they were discarded and not stored (16 CFR 314.4(c)(6)).",
+    });
+  }
+  return flags;
+}

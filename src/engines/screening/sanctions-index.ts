@@ -1,0 +1,310 @@
+/**
+ * The in-memory index one isolate builds from a loaded list, and the screening of one person
+ * against it, as OFAC's Sanctions List Search scores names (DOMAIN.md §7.2, FAQ 249):
+ * technique A, Jaro-Winkler on the whole name; technique B, each name part against the list
+ * name's parts by Jaro-Winkler and Soundex, averaged over the entered parts; the higher of the two,
+ * 0–100. Only individuals, by primary name and strong aliases (alt.csv).
+ *
+ * Speed: the index keeps each distinct name part once, grouped by the sound of its first letter
+ * (FAQ 249 filters candidates on the first letter); a screening compares the entered parts with
+ * the parts of their group only, then scores in full just the names holding a close part.
+ */
+
+import { jaroWinkler, nameParts, partSimilarity, soundex } from "./names";
+import type { DobPrecision } from "./ofac-csv";
+
+export interface ScreeningEntryRow {
+  entNum: number;
+  name: string;
+  sdnType: string;
+  programs: string;
+}
+export interface ScreeningAliasRow {
+  entNum: number;
+  altType: string;
+  name: string;
+}
+export interface ScreeningDobRow {
+  entNum: number;
+  from: string;
+  to: string;
+  precision: DobPrecision;
+  circa: boolean;
+}
+
+interface IndexedName {
+  entNum: number;
+  /** As OFAC writes it, e.g. `BIN LADIN, Usama`. */
+  listed: string;
+  kind: "primary" | "aka" | "fka" | "nka";
+  parts: string[];
+  /** Each part's id in the index's distinct parts. */
+  partIds: number[];
+  /** Given names first (`USAMA BIN LADIN`), as a customer's name is entered. */
+  forward: string;
+  /** In list order without the comma (`BIN LADIN USAMA`). */
+  reversed: string;
+}
+
+interface IndexedEntry {
+  name: string;
+  programs: string;
+  dobs: ScreeningDobRow[];
+}
+
+/** Sounds that transliteration swaps at the start of a name share a group (Usama/Osama, Qadhafi/Gaddafi). */
+const INITIAL_GROUP: Record<string, string> = {
+  A: "A",
+  E: "A",
+  I: "A",
+  O: "A",
+  U: "A",
+  Y: "A",
+  C: "K",
+  G: "K",
+  K: "K",
+  Q: "K",
+  S: "S",
+  Z: "S",
+  V: "V",
+  W: "V",
+};
+const initialGroup = (part: string) => INITIAL_GROUP[part[0]] ?? part[0];
+
+/** A list part at least this close to an entered part makes its names candidates for full scoring. */
+const CANDIDATE_PART_SIMILARITY = 0.8;
+
+export interface SanctionsIndex {
+  names: IndexedName[];
+  entries: Map<number, IndexedEntry>;
+  /** Distinct name parts and, per part, the names holding it. */
+  parts: string[];
+  partIds: Map<string, number>;
+  partSoundex: string[];
+  postings: number[][];
+  groups: Map<string, number[]>;
+  /** Memo of `closeListedParts`, per entered part; it lives and dies with the index (one list). */
+  closePartsCache: Map<string, [number, number][]>;
+}
+
+/** The name's parts in list order, and its two orders as strings ("LAST, First" → "FIRST LAST" and "LAST FIRST"). */
+function splitListedName(listed: string): { parts: string[]; forward: string; reversed: string } {
+  const comma = listed.indexOf(",");
+  if (comma < 0) {
+    const parts = nameParts(listed);
+    const plain = parts.join(" ");
+    return { parts, forward: plain, reversed: plain };
+  }
+  const surname = nameParts(listed.slice(0, comma));
+  const given = nameParts(listed.slice(comma + 1));
+  return { parts: [...surname, ...given], forward: [...given, ...surname].join(" "), reversed: [...surname, ...given].join(" ") };
+}
+
+export function buildSanctionsIndex(rows: { entries: ScreeningEntryRow[]; aliases: ScreeningAliasRow[]; dobs: ScreeningDobRow[] }): SanctionsIndex {
+  const entries = new Map<number, IndexedEntry>();
+  for (const e of rows.entries) if (e.sdnType === "individual") entries.set(e.entNum, { name: e.name, programs: e.programs, dobs: [] });
+  for (const dob of rows.dobs) entries.get(dob.entNum)?.dobs.push(dob);
+
+  const names: IndexedName[] = [];
+  const add = (entNum: number, listed: string, kind: IndexedName["kind"]) => {
+    const split = splitListedName(listed);
+    if (split.parts.length > 0) names.push({ entNum, listed, kind, partIds: [], ...split });
+  };
+  for (const e of rows.entries) if (entries.has(e.entNum)) add(e.entNum, e.name, "primary");
+  for (const a of rows.aliases) {
+    if (entries.has(a.entNum)) add(a.entNum, a.name, a.altType === "fka" || a.altType === "nka" ? a.altType : "aka");
+  }
+
+  const partIds = new Map<string, number>();
+  const parts: string[] = [];
+  const partSoundex: string[] = [];
+  const postings: number[][] = [];
+  const groups = new Map<string, number[]>();
+  names.forEach((name, nameId) => {
+    for (const part of new Set(name.parts)) {
+      let id = partIds.get(part);
+      if (id === undefined) {
+        id = parts.length;
+        partIds.set(part, id);
+        parts.push(part);
+        partSoundex.push(soundex(part));
+        postings.push([]);
+        const group = initialGroup(part);
+        const members = groups.get(group);
+        if (members) members.push(id);
+        else groups.set(group, [id]);
+      }
+      postings[id].push(nameId);
+    }
+    name.partIds = name.parts.map((part) => partIds.get(part) as number);
+  });
+  return { names, entries, parts, partIds, partSoundex, postings, groups, closePartsCache: new Map() };
+}
+
+export type DobAssessment = "match" | "near" | "conflict" | "not_listed";
+
+/** Years either side a listed date of birth still counts as near (DOMAIN.md §7.3: a conflict is > 1 year). */
+const DOB_TOLERANCE_YEARS = 1;
+const CIRCA_TOLERANCE_YEARS = 2;
+
+export function assessDob(dob: string, listed: readonly ScreeningDobRow[]): DobAssessment {
+  if (listed.length === 0) return "not_listed";
+  if (listed.some((d) => dob >= d.from && dob <= d.to)) return "match";
+  const year = Number(dob.slice(0, 4));
+  const near = listed.some((d) => {
+    const tolerance = d.circa ? CIRCA_TOLERANCE_YEARS : DOB_TOLERANCE_YEARS;
+    return year >= Number(d.from.slice(0, 4)) - tolerance && year <= Number(d.to.slice(0, 4)) + tolerance;
+  });
+  return near ? "near" : "conflict";
+}
+
+/**
+ * Points a date of birth that contradicts every listed one takes off the name score: an exact
+ * name with a contradicting date falls from 100 to the default flag line (85), so it is still
+ * reviewed by a person but not held.
+ */
+export const DOB_CONFLICT_PENALTY = 15;
+
+export interface SanctionsMatch {
+  ent_num: number;
+  sdn_name: string;
+  matched_name: string;
+  matched_as: IndexedName["kind"];
+  programs: string[];
+  /** Final score, 0–100: the name score less the date-of-birth penalty. */
+  score: number;
+  name_score: number;
+  full_name_score: number;
+  name_parts_score: number;
+  dob: DobAssessment;
+}
+
+function bitCount(bits: number): number {
+  let n = 0;
+  for (let b = bits; b !== 0; b &= b - 1) n++;
+  return n;
+}
+
+const round1 = (x: number) => Math.round(x * 1000) / 10;
+
+/**
+ * Share of technique B that comes from the entered parts (each against its closest listed part);
+ * the rest is how much of the listed name they cover, so an entered name that matches two of a
+ * listed name's four parts scores below one that matches all of them.
+ */
+const ENTERED_PARTS_WEIGHT = 0.8;
+
+/**
+ * Technique A: Jaro-Winkler of the whole names, less half the share by which their lengths differ.
+ * Its prefix bonus alone would make "MARIA GARCIA" look like "MARIA GILMAN FRANCO"; technique B
+ * already scores names with extra parts, so A is kept for names of about the same length (one
+ * written as two words, or in another order).
+ */
+function wholeNameSimilarity(a: string, b: string): number {
+  return jaroWinkler(a, b) * (1 - (0.5 * Math.abs(a.length - b.length)) / Math.max(a.length, b.length));
+}
+
+/**
+ * How far technique A may lift technique B. Whole-name Jaro-Winkler rewards a shared first name
+ * with its prefix bonus ("DAVID TAYLOR" and "DAVID GOTMAN" score 0.87), so it may add to the part
+ * score, for names split or ordered differently, but not stand alone.
+ */
+const MAX_WHOLE_NAME_LIFT = 0.1;
+
+/** Technique B for one listed name, from the similarities of each entered part to each listed part. */
+function namePartsScore(name: IndexedName, enteredCount: number, similarity: (i: number, partId: number) => number): number {
+  const listedBest = new Float64Array(name.partIds.length);
+  let enteredSum = 0;
+  for (let i = 0; i < enteredCount; i++) {
+    let top = 0;
+    for (let j = 0; j < name.partIds.length; j++) {
+      const s = similarity(i, name.partIds[j]);
+      if (s > top) top = s;
+      if (s > listedBest[j]) listedBest[j] = s;
+    }
+    enteredSum += top;
+  }
+  let covered = 0;
+  for (const s of listedBest) covered += s;
+  return ENTERED_PARTS_WEIGHT * (enteredSum / enteredCount) + (1 - ENTERED_PARTS_WEIGHT) * (covered / name.partIds.length);
+}
+
+/** Entered parts whose close listed parts an index remembers; most screenings repeat common given names. */
+const CLOSE_PARTS_CACHE_SIZE = 4096;
+
+/** The listed parts of the entered part's initial group at least CANDIDATE_PART_SIMILARITY close, with their similarity. */
+function closeListedParts(index: SanctionsIndex, part: string, partSoundex: string): [number, number][] {
+  const cached = index.closePartsCache.get(part);
+  if (cached) return cached;
+  const close: [number, number][] = [];
+  for (const partId of index.groups.get(initialGroup(part)) ?? []) {
+    const s = partSimilarity(part, index.parts[partId], partSoundex, index.partSoundex[partId]);
+    if (s >= CANDIDATE_PART_SIMILARITY) close.push([partId, s]);
+  }
+  if (index.closePartsCache.size >= CLOSE_PARTS_CACHE_SIZE) index.closePartsCache.clear();
+  index.closePartsCache.set(part, close);
+  return close;
+}
+
+/** The best-scoring listed individual for this person, or null when no name part comes close. */
+export function screenPerson(index: SanctionsIndex, person: { firstName: string; lastName: string; dob: string }): SanctionsMatch | null {
+  const entered = [...nameParts(person.firstName), ...nameParts(person.lastName)];
+  if (entered.length === 0) return null;
+  const enteredForward = entered.join(" ");
+  const enteredSoundex = entered.map(soundex);
+
+  // Similarity of entered part i to listed part id, computed at most once per screening.
+  const memo = entered.map(() => new Map<number, number>());
+  const similarity = (i: number, partId: number) => {
+    let s = memo[i].get(partId);
+    if (s === undefined) {
+      s = partSimilarity(entered[i], index.parts[partId], enteredSoundex[i], index.partSoundex[partId]);
+      memo[i].set(partId, s);
+    }
+    return s;
+  };
+
+  // Which entered parts (bit i) each listed name comes close on.
+  const closeParts = new Uint32Array(index.names.length);
+  const touched: number[] = [];
+  entered.forEach((part, i) => {
+    for (const [partId, s] of closeListedParts(index, part, enteredSoundex[i])) {
+      memo[i].set(partId, s);
+      for (const nameId of index.postings[partId]) {
+        if (closeParts[nameId] === 0) touched.push(nameId);
+        closeParts[nameId] |= 1 << i;
+      }
+    }
+  });
+  // OFAC FAQ 5: one name of two matching is not a match, so a name must come close on two entered parts.
+  const needed = Math.min(2, entered.length);
+  const candidates = touched.filter((nameId) => bitCount(closeParts[nameId]) >= needed);
+
+  let best: SanctionsMatch | null = null;
+  for (const nameId of candidates) {
+    const name = index.names[nameId];
+    const partsScore = namePartsScore(name, entered.length, similarity);
+    // Technique A can lift B by MAX_WHOLE_NAME_LIFT at most and the date of birth only lowers:
+    // a name that cannot beat the best so far is not scored further.
+    if (best && round1(partsScore + MAX_WHOLE_NAME_LIFT) < best.score) continue;
+    const fullScore = Math.max(wholeNameSimilarity(enteredForward, name.forward), wholeNameSimilarity(enteredForward, name.reversed));
+    const nameScore = round1(Math.max(partsScore, Math.min(fullScore, partsScore + MAX_WHOLE_NAME_LIFT)));
+    const entry = index.entries.get(name.entNum) as IndexedEntry;
+    const dob = assessDob(person.dob, entry.dobs);
+    const score = Math.max(0, nameScore - (dob === "conflict" ? DOB_CONFLICT_PENALTY : 0));
+    if (best && (best.score > score || (best.score === score && best.name_score >= nameScore))) continue;
+    best = {
+      ent_num: name.entNum,
+      sdn_name: entry.name,
+      matched_name: name.listed,
+      matched_as: name.kind,
+      programs: entry.programs ? entry.programs.split(/\]\s*\[/).map((p) => p.replace(/[[\]]/g, "").trim()) : [],
+      score,
+      name_score: nameScore,
+      full_name_score: round1(fullScore),
+      name_parts_score: round1(partsScore),
+      dob,
+    };
+  }
+  return best;
+}

@@ -1,0 +1,165 @@
+import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { ValidationDetail } from "../../src/http/errors";
+import type { ComplianceCheckResultSchema } from "../../src/routes/compliance/compliance.routes";
+import { complianceCheck, loadRealList } from "../helpers/compliance";
+import { call, createApiKey, createOrg } from "../helpers/factories";
+
+const DAY_MS = 86_400_000;
+// Loading the whole real list into D1 takes several seconds in workerd.
+const LOAD_TIMEOUT_MS = 60_000;
+const clean = { first_name: "Emily", last_name: "Carter", dob: "1988-04-12", ssn_last4: "4821", address_zip: "78704" };
+
+/** The service re-reads the list in force at most once a minute; tests that change it move the clock past that. */
+function advanceClock(ms: number) {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Date.now() + ms);
+}
+
+afterEach(() => vi.useRealTimers());
+
+type CheckBody = z.infer<typeof ComplianceCheckResultSchema> & { details: ValidationDetail[] };
+type Match = NonNullable<CheckBody["screening"]["match"]>;
+
+async function check(key: string, body: unknown) {
+  const res = await call("/api/v1/compliance-check", complianceCheck(key, body));
+  return { res, body: (await res.json()) as CheckBody };
+}
+
+describe("POST /api/v1/compliance-check", () => {
+  let key: string;
+  let orgId: string;
+  beforeAll(async () => {
+    orgId = (await createOrg()).id;
+    key = (await createApiKey(orgId)).key;
+  });
+
+  it("fails closed with no list loaded: a clean customer is flagged, never passed", async () => {
+    const { res, body } = await check(key, clean);
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ result: "flag", ofac_match: false, triggered_rule: "ofac_list_unavailable", red_flags: [] });
+    expect(body.screening.list).toBeNull();
+  });
+
+  it(
+    "passes a clean customer once the real list is loaded, and names the list version",
+    async () => {
+      await loadRealList();
+      advanceClock(2 * 60_000);
+      const { body } = await check(key, clean);
+      expect(body).toMatchObject({ result: "pass", ofac_match: false, triggered_rule: null });
+      expect(body.screening.list).toMatchObject({ version: env.TEST_OFAC_VERSION, max_age_days: 45 });
+      expect(body.screening.score).toBeLessThan(85);
+      expect(body.screening.match).toBeNull();
+    },
+    LOAD_TIMEOUT_MS,
+  );
+
+  it("holds a listed individual by primary name, with the entry and the rule", async () => {
+    const { body } = await check(key, { first_name: "Ramzan", last_name: "Kadyrov", dob: "1976-10-05" });
+    expect(body).toMatchObject({ result: "hold", ofac_match: true, triggered_rule: "ofac_sdn_match" });
+    expect(body.screening.match).toMatchObject({ sdn_name: expect.stringMatching(/^KADYROV, Ramzan/), dob: "match" });
+    expect((body.screening.match as Match).score).toBeGreaterThanOrEqual(95);
+  });
+
+  it("flags a listed name whose date of birth contradicts the list, instead of holding it", async () => {
+    const { body } = await check(key, { first_name: "Ramzan", last_name: "Kadyrov", dob: "1990-01-01" });
+    expect(body).toMatchObject({ result: "flag", triggered_rule: "ofac_potential_match", ofac_match: false });
+    expect((body.screening.match as Match).dob).toBe("conflict");
+  });
+
+  it("flags a clean name with identity red flags, each as {code, field, message}", async () => {
+    const { body } = await check(key, { ...clean, ssn_last4: "0000", address_zip: "00000" });
+    expect(body).toMatchObject({ result: "flag", triggered_rule: "identity_red_flag" });
+    expect(body.red_flags.map((f) => f.code).sort()).toEqual(["ssn_never_issued", "zip_not_found"]);
+    expect(body.red_flags[0]).toEqual({ code: expect.any(String), field: expect.any(String), message: expect.any(String) });
+  });
+
+  it("flags the same SSN last four and date of birth seen under another name in this organization", async () => {
+    await check(key, { first_name: "Paul", last_name: "Whitman", dob: "1979-02-03", ssn_last4: "7311" });
+    const { body } = await check(key, { first_name: "Peter", last_name: "Langley", dob: "1979-02-03", ssn_last4: "7311" });
+    expect(body.red_flags.map((f) => f.code)).toContain("ssn_shared_with_other_name");
+    // Another organization's history is not this one's.
+    const other = await createApiKey((await createOrg()).id);
+    const { body: elsewhere } = await check(other.key, { first_name: "Peter", last_name: "Langley", dob: "1979-02-03", ssn_last4: "7311" });
+    expect(elsewhere.red_flags).toEqual([]);
+  });
+
+  it("reports a full SSN and unrequested fields as safeguards flags and stores none of them", async () => {
+    const { body } = await check(key, { ...clean, ssn: "123-45-6789", email: "emily@example.com" });
+    expect(body.safeguards_flags.map((f) => f.code)).toEqual(["full_ssn_sent", "unrequested_fields_discarded"]);
+    expect(body.result).toBe("pass");
+    const row = await env.DB.prepare("SELECT * FROM compliance_checks WHERE id = ?").bind(body.check_id).first();
+    expect(JSON.stringify(row)).not.toMatch(/6789|emily/i);
+  });
+
+  it("answers 422 with details for missing or malformed fields", async () => {
+    const { res, body } = await check(key, { first_name: "A", last_name: "B", dob: "1990-02-30", ssn_last4: "123", address_zip: "1234" });
+    expect(res.status).toBe(422);
+    expect(body.details.map((d) => d.path).sort()).toEqual(["address_zip", "dob", "ssn_last4"]);
+    const missing = await check(key, { first_name: "A" });
+    expect(missing.body.details.map((d) => d.path).sort()).toEqual(["dob", "last_name"]);
+  });
+
+  it("refuses a key whose scopes leave out compliance-check", async () => {
+    const scoped = await createApiKey(orgId, { scopes: ["lender-route"] });
+    expect((await check(scoped.key, clean)).res.status).toBe(403);
+  });
+
+  it("fails closed on a list older than the organization's limit", async () => {
+    const stale = await createOrg();
+    const staleKey = (await createApiKey(stale.id)).key;
+    await env.DB.prepare(
+      "INSERT INTO compliance_settings (org_id, hold_score, flag_score, max_list_age_days, minimum_age, maximum_age) VALUES (?, 95, 85, 10, 18, 110)",
+    )
+      .bind(stale.id)
+      .run();
+    advanceClock(11 * DAY_MS);
+    const { body } = await check(staleKey, clean);
+    expect(body).toMatchObject({ result: "flag", triggered_rule: "ofac_list_stale" });
+    expect(body.screening.list?.age_days).toBeGreaterThan(10);
+    // A listed name still holds on a stale list: the match is real.
+    const held = await check(staleKey, { first_name: "Ramzan", last_name: "Kadyrov", dob: "1976-10-05" });
+    expect(held.body.result).toBe("hold");
+    // Under the default limit (45 days) the same list is still current.
+    expect((await check(key, clean)).body.result).toBe("pass");
+  });
+});
+
+describe("the audit trail", () => {
+  it("records every check without the person's name, date of birth or SSN digits, and shows it to its own organization only", async () => {
+    const org = await createOrg();
+    const { key, id: keyId } = await createApiKey(org.id);
+    const person = { first_name: "Ramzan", last_name: "Kadyrov", dob: "1976-10-05", ssn_last4: "9051", address_zip: "10001" };
+    const { body } = await check(key, person);
+    expect(body.result).toBe("hold");
+
+    const row = await env.DB.prepare("SELECT * FROM compliance_checks WHERE id = ?").bind(body.check_id).first<Record<string, unknown>>();
+    const stored = JSON.stringify(row);
+    for (const value of ["Ramzan", "RAMZAN", "Kadyrov", "KADYROV", "1976-10-05", "19761005", "9051", "10001"]) expect(stored).not.toContain(value);
+    expect(row).toMatchObject({ org_id: org.id, key_id: keyId, result: "hold", triggered_rule: "ofac_sdn_match", hold_score: 95, flag_score: 85 });
+    expect(row?.person_hash).toMatch(/^[0-9a-f]{64}$/);
+
+    const got = await call(`/api/v1/compliance-checks/${body.check_id}`, { key });
+    expect(got.status).toBe(200);
+    expect(await got.json()).toMatchObject({
+      check_id: body.check_id,
+      result: "hold",
+      ofac_match: true,
+      triggered_rule: "ofac_sdn_match",
+      score: body.screening.score,
+      hold_threshold: 95,
+      flag_threshold: 85,
+      list_version: env.TEST_OFAC_VERSION,
+      matched_ent_num: (body.screening.match as Match).ent_num,
+      key_id: keyId,
+      checked_at: body.checked_at,
+    });
+
+    const stranger = await createApiKey((await createOrg()).id);
+    const hidden = await call(`/api/v1/compliance-checks/${body.check_id}`, { key: stranger.key });
+    expect(hidden.status).toBe(404);
+    expect(await hidden.json()).toMatchObject({ error: "not_found" });
+  });
+});

@@ -1,0 +1,184 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { decideScreening } from "../../src/engines/screening/decision";
+import { jaroWinkler, normaliseName, soundex } from "../../src/engines/screening/names";
+import { parseDobs } from "../../src/engines/screening/ofac-csv";
+import { ageOn, identityRedFlags, safeguardsFlags, zipExists } from "../../src/engines/screening/red-flags";
+import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../src/engines/screening/sanctions-index";
+import { realSanctionsList } from "../helpers/compliance";
+
+const NOW = new Date("2026-11-26T12:00:00Z");
+const AGES = { minimumAge: 18, maximumAge: 110 };
+const NO_HISTORY = { ssnDobSeenWithOtherName: false, nameZipSeenWithOtherDob: false };
+const THRESHOLDS = { holdScore: 95, flagScore: 85, maxListAgeDays: 45 };
+
+describe("name similarity", () => {
+  it("computes Jaro-Winkler as published (MARTHA/MARHTA, DWAYNE/DUANE, DIXON/DICKSONX)", () => {
+    expect(jaroWinkler("MARTHA", "MARHTA")).toBeCloseTo(0.961, 3);
+    expect(jaroWinkler("DWAYNE", "DUANE")).toBeCloseTo(0.84, 2);
+    expect(jaroWinkler("DIXON", "DICKSONX")).toBeCloseTo(0.813, 3);
+    expect(jaroWinkler("SMITH", "SMITH")).toBe(1);
+  });
+
+  it("computes American Soundex (Robert, Rupert, Tymczak, Pfister, Ashcraft)", () => {
+    expect(["ROBERT", "RUPERT", "TYMCZAK", "PFISTER", "ASHCRAFT"].map(soundex)).toEqual(["R163", "R163", "T522", "P236", "A261"]);
+  });
+
+  it("normalises accents, apostrophes and punctuation", () => {
+    expect(normaliseName("  José  O'Brien-Núñez ")).toBe("JOSE OBRIEN NUNEZ");
+  });
+});
+
+describe("dates of birth in OFAC remarks", () => {
+  it("keeps each form's precision: day, month, year, circa, ranges, alt.", () => {
+    const dobs = parseDobs(1, "DOB 12 Jan 1982; alt. DOB Mar 1980; DOB circa 1960; DOB 1951 to 1953; POB Cairo; nationality Egypt.");
+    expect(dobs.map(({ from, to, precision, circa }) => ({ from, to, precision, circa }))).toEqual([
+      { from: "1982-01-12", to: "1982-01-12", precision: "day", circa: false },
+      { from: "1980-03-01", to: "1980-03-31", precision: "month", circa: false },
+      { from: "1960-01-01", to: "1960-12-31", precision: "year", circa: true },
+      { from: "1951-01-01", to: "1953-12-31", precision: "year", circa: false },
+    ]);
+  });
+});
+
+describe("screening against the real SDN list", () => {
+  let index: SanctionsIndex;
+  beforeAll(() => {
+    index = buildSanctionsIndex(realSanctionsList());
+  });
+  const screen = (firstName: string, lastName: string, dob = "1970-01-01") => screenPerson(index, { firstName, lastName, dob });
+
+  it.each([
+    ["Ramzan", "Kadyrov", "1976-10-05", "KADYROV, Ramzan Akhmatovich"],
+    ["Nicolas", "Maduro Moros", "1962-11-23", "MADURO MOROS, Nicolas"],
+    ["Ousmane Illiassou", "Djibo", "1984-05-05", "DJIBO, Ousmane Illiassou"],
+    ["Hasan", "Nasrallah", "1960-08-31", "NASRALLAH, Hasan"],
+  ])("holds %s %s (listed as %s)", (first, last, dob, listed) => {
+    const match = screen(first, last, dob);
+    expect(match?.sdn_name).toBe(listed);
+    expect(match?.score).toBeGreaterThanOrEqual(95);
+  });
+
+  it("holds on a strong alias (alt.csv) and says so", () => {
+    const match = screen("Osama", "bin Laden", "1957-03-10");
+    expect(match).toMatchObject({ matched_name: "BIN LADEN, Osama", matched_as: "aka" });
+    expect(match?.sdn_name).toMatch(/^BIN LADIN, Usama/);
+    expect(match?.score).toBeGreaterThanOrEqual(95);
+  });
+
+  it.each([
+    ["Ramzan", "Kadyrof", "1976-10-05"],
+    ["Nicolas", "Madura Moros", "1962-11-23"],
+    ["Hassan", "Nasralah", "1960-08-31"],
+    ["Ousmane", "Djibbo", "1984-05-05"],
+  ])("scores the typo or transliteration %s %s at flag level or above", (first, last, dob) => {
+    expect(screen(first, last, dob)?.score ?? 0).toBeGreaterThanOrEqual(85);
+  });
+
+  it.each([
+    ["John", "Smith"],
+    ["Mary", "Johnson"],
+    ["Michael", "Brown"],
+    ["Jennifer", "Davis"],
+    ["James", "Williams"],
+    ["Robert", "Miller"],
+    ["Linda", "Anderson"],
+    ["David", "Taylor"],
+    ["Susan", "Lee"],
+    ["Jessica", "White"],
+    ["Karen", "Robinson"],
+    ["Emily", "Carter"],
+  ])("passes the common American name %s %s", (first, last) => {
+    expect(screen(first, last, "1985-06-15")?.score ?? 0).toBeLessThan(85);
+  });
+
+  it("lowers a near match whose date of birth contradicts every listed one", () => {
+    const listedDob = screen("Ramzan", "Kadyrov", "1976-10-05");
+    const otherDob = screen("Ramzan", "Kadyrov", "1990-01-01");
+    expect(listedDob?.dob).toBe("match");
+    expect(otherDob).toMatchObject({ ent_num: listedDob?.ent_num, dob: "conflict" });
+    expect(otherDob?.score).toBe((listedDob?.score ?? 0) - 15);
+    expect(otherDob?.score).toBeLessThan(95);
+  });
+
+  it("screens individuals only", () => {
+    // "BANCO NACIONAL DE CUBA" is an entity: a person of that name is not matched to it.
+    expect(screen("Banco Nacional", "de Cuba")?.sdn_name ?? "").not.toBe("BANCO NACIONAL DE CUBA");
+  });
+
+  it("screens in well under 5 ms once the index is built", () => {
+    for (let i = 0; i < 20; i++) screen("Michael", "Brown");
+    const started = performance.now();
+    for (let i = 0; i < 50; i++) screen("Michael", "Brown");
+    const ms = (performance.now() - started) / 50;
+    expect(ms).toBeLessThan(5);
+  });
+});
+
+describe("identity red flags", () => {
+  const person = { firstName: "Emily", lastName: "Carter", dob: "1988-04-12", ssnLast4: "4821", addressZip: "78704" };
+  const codes = (overrides: Partial<typeof person>, history = NO_HISTORY) =>
+    identityRedFlags({ ...person, ...overrides }, NOW, AGES, history).map((f) => `${f.code}:${f.field}`);
+
+  it("raises none for a plausible customer", () => expect(codes({})).toEqual([]));
+  it("SSN last four 0000", () => expect(codes({ ssnLast4: "0000" })).toEqual(["ssn_never_issued:ssn_last4"]));
+  it("a date of birth in the future", () => expect(codes({ dob: "2027-01-01" })).toEqual(["dob_in_future:dob"]));
+  it("under 18", () => expect(codes({ dob: "2008-11-27" })).toEqual(["dob_under_minimum_age:dob"]));
+  it("18 today is not under 18", () => expect(codes({ dob: "2008-11-26" })).toEqual([]));
+  it("over 110", () => expect(codes({ dob: "1915-01-01" })).toEqual(["dob_over_maximum_age:dob"]));
+  it("a ZIP that does not exist", () => expect(codes({ addressZip: "00000" })).toEqual(["zip_not_found:address_zip"]));
+  it("names with digits or symbols", () =>
+    expect(codes({ firstName: "Em1ly", lastName: "Carter$" })).toEqual([
+      "name_has_digits_or_symbols:first_name",
+      "name_has_digits_or_symbols:last_name",
+    ]));
+  it("accepts accents, hyphens, apostrophes and periods", () => expect(codes({ firstName: "José-Luis", lastName: "O'Brien St. Núñez" })).toEqual([]));
+  it("SSN and DOB seen with another name; name and ZIP seen with another DOB", () =>
+    expect(codes({}, { ssnDobSeenWithOtherName: true, nameZipSeenWithOtherDob: true })).toEqual([
+      "ssn_shared_with_other_name:ssn_last4",
+      "dob_differs_from_file:dob",
+    ]));
+
+  it("knows real ZIP codes from the compact table", () => {
+    expect(["10001", "90210", "78704", "99501", "00501"].map(zipExists)).toEqual([true, true, true, true, true]);
+    expect(["00000", "99999", "00100"].map(zipExists)).toEqual([false, false, false]);
+  });
+
+  it("counts age in whole years", () => expect(ageOn("1988-11-27", NOW)).toBe(37));
+});
+
+describe("safeguards flags", () => {
+  it("reports transport without TLS, a full SSN and unrequested fields", () => {
+    const flags = safeguardsFlags({ encryptedInTransit: false, unrequestedFields: ["ssn", "email"], fullSsnFields: ["ssn"] });
+    expect(flags.map((f) => `${f.code}:${f.field}`)).toEqual([
+      "not_encrypted_in_transit:request",
+      "full_ssn_sent:ssn",
+      "unrequested_fields_discarded:email",
+    ]);
+  });
+});
+
+describe("the decision", () => {
+  const fresh = { loaded: true as const, loadedAt: "2026-11-25T04:30:00Z" };
+  const match = (score: number) => ({ score }) as Parameters<typeof decideScreening>[0]["match"];
+  const decide = (over: Partial<Parameters<typeof decideScreening>[0]>) =>
+    decideScreening({ list: fresh, match: null, redFlags: [], thresholds: THRESHOLDS, now: NOW, ...over });
+
+  it("holds at the hold threshold, flags at the flag threshold, passes below", () => {
+    expect(decide({ match: match(95) })).toMatchObject({ result: "hold", triggeredRule: "ofac_sdn_match", ofacMatch: true });
+    expect(decide({ match: match(94.9) })).toMatchObject({ result: "flag", triggeredRule: "ofac_potential_match", ofacMatch: false });
+    expect(decide({ match: match(84.9) })).toMatchObject({ result: "pass", triggeredRule: null });
+  });
+
+  it("fails closed: never pass without a list or with a stale one", () => {
+    expect(decide({ list: { loaded: false } })).toMatchObject({ result: "flag", triggeredRule: "ofac_list_unavailable" });
+    expect(decide({ list: { loaded: true, loadedAt: "2026-10-11T00:00:00Z" } })).toMatchObject({ result: "flag", triggeredRule: "ofac_list_stale" });
+    expect(decide({ list: { loaded: true, loadedAt: "2026-10-13T00:00:00Z" } })).toMatchObject({ result: "pass" });
+  });
+
+  it("flags on a red flag alone", () => {
+    expect(decide({ redFlags: [{ code: "zip_not_found", field: "address_zip", message: "" }] })).toMatchObject({
+      result: "flag",
+      triggeredRule: "identity_red_flag",
+    });
+  });
+});

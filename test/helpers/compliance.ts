@@ -1,0 +1,21 @@
+import { env } from "cloudflare:workers";
+import { getDb } from "../../src/db/client";
+import { parseSanctionsList } from "../../src/engines/screening/ofac-csv";
+import { loadSanctionsList, type SanctionsFiles } from "../../src/jobs/refresh-sanctions-list";
+
+/** The real OFAC files (data/ofac/, passed in by vitest.config.ts). */
+export const realOfacFiles = (): SanctionsFiles => ({ sdn: env.TEST_OFAC_SDN, alt: env.TEST_OFAC_ALT, comments: env.TEST_OFAC_COMMENTS });
+
+let parsed: ReturnType<typeof parseSanctionsList> | null = null;
+export function realSanctionsList() {
+  parsed ??= parseSanctionsList(realOfacFiles());
+  return parsed;
+}
+
+/** Puts the real list in force in this test file's D1, loaded at `now`. */
+export function loadRealList(now = new Date()) {
+  return loadSanctionsList(getDb(env.DB), realOfacFiles(), { version: env.TEST_OFAC_VERSION, source: "file:data/ofac", now });
+}
+
+export const complianceCheck = (key: string, body: unknown) =>
+  ({ method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }) as const;
