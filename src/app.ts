@@ -12,6 +12,7 @@ import { openCors, securityHeaders } from "./http/response-headers";
 import { type AppRouter, createRouter } from "./http/router";
 import { staffCors } from "./http/staff-auth";
 import { trackUsage } from "./http/usage";
+import { appraisalRouter } from "./routes/appraisal";
 import { authRouter } from "./routes/auth";
 import { feedsRouter } from "./routes/feeds";
 import { keysRouter } from "./routes/keys";
@@ -69,6 +70,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", feedsRouter);
   app.route("/", authRouter);
   app.route("/", keysRouter);
+  app.route("/", appraisalRouter);
   options.mount?.(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);

@@ -18,11 +18,17 @@ const ConfigSchema = z.object({
     .string()
     .transform((list) => list.split(",").map((item) => item.trim()))
     .pipe(z.array(origin).min(1)),
+  /** Workers AI model for trade photos (used only when an `AI` binding exists; docs/appraisal.md). */
+  APPRAISAL_VISION_MODEL: z.string().min(1).default("@cf/meta/llama-4-scout-17b-16e-instruct"),
+  /** SPEC §7: the AI call is bounded by 30 s; tests set a shorter bound. */
+  APPRAISAL_VISION_TIMEOUT_MS: z.coerce.number().int().min(1).max(30_000).default(30_000),
 });
 
 export interface Config {
   passwordPepper: string;
   staffAllowedOrigins: readonly string[];
+  appraisalVisionModel: string;
+  appraisalVisionTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -42,7 +48,12 @@ export function loadConfig(env: Env): Config {
   if (!parsed.success) {
     throw new ConfigError([...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))]);
   }
-  const config = { passwordPepper: parsed.data.PASSWORD_PEPPER, staffAllowedOrigins: parsed.data.STAFF_ALLOWED_ORIGINS };
+  const config = {
+    passwordPepper: parsed.data.PASSWORD_PEPPER,
+    staffAllowedOrigins: parsed.data.STAFF_ALLOWED_ORIGINS,
+    appraisalVisionModel: parsed.data.APPRAISAL_VISION_MODEL,
+    appraisalVisionTimeoutMs: parsed.data.APPRAISAL_VISION_TIMEOUT_MS,
+  };
   checked.set(env, config);
   return config;
 }

@@ -1,0 +1,148 @@
+/**
+ * Reconditioning estimate from the condition notes (a keyword table, DOMAIN.md §6.4) and what a
+ * vision model saw in the photos, priced from the organization's recon table.
+ */
+import type { ReconItem, ReconKeyword, VisionFinding } from "./types";
+
+export interface ReconLine {
+  itemKey: string;
+  count: number;
+  amount: number;
+  sources: ("notes" | "photos" | "standard")[];
+}
+
+export interface ReconEstimate {
+  lines: ReconLine[];
+  total: number;
+}
+
+/** A clause with one of these words says the item is absent: "no dings", "non-smoker", "smoke-free". */
+const NEGATORS = new Set(["no", "not", "never", "without", "non", "none", "zero", "free", "nothing"]);
+/** …or, next to the keyword, fine: "new tires", "brakes recently replaced", "normal wear and tear" — unless the clause says something is due. */
+const ALREADY_DONE = new Set(["normal", "new", "newer", "replaced", "fixed", "repaired", "fresh", "good", "great", "excellent", "perfect"]);
+const STILL_DUE = new Set(["need", "needs", "needed", "due", "worn", "bald", "low", "soon", "should", "will"]);
+/** Words a list continues with: "no rips, stains or tears" keeps the "no" across the commas. */
+const CONNECTORS = new Set(["or", "nor", "and", "any", "&"]);
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  single: 1,
+  two: 2,
+  pair: 2,
+  couple: 2,
+  three: 3,
+  few: 3,
+  several: 3,
+  multiple: 3,
+  some: 2,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  many: 5,
+  numerous: 5,
+  lots: 5,
+};
+
+const tokenize = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9&]+/g, " ")
+    .trim()
+    .split(" ")
+    .filter(Boolean);
+
+/** Sentences and comma parts, also split where a new claim starts ("but", "except"). */
+function clauses(notes: string): string[][] {
+  return notes
+    .split(/[.;!?\n\r,]+|\b(?:but|however|although|though|except|besides)\b/i)
+    .map(tokenize)
+    .filter((tokens) => tokens.length > 0);
+}
+
+/** Keywords match at the start of a word ("ding" → "dings"); short ones (cel, rim) only whole or plural. */
+function matchesAt(tokens: string[], at: number, keyword: string[]): boolean {
+  return keyword.every((part, i) => {
+    const token = tokens[at + i];
+    if (token === undefined) return false;
+    return part.length <= 3 ? token === part || token === `${part}s` : token.startsWith(part);
+  });
+}
+
+interface ClauseMatch {
+  itemKey: string;
+  at: number;
+  length: number;
+  weak: boolean;
+}
+
+function countBefore(tokens: string[], at: number, keywordToken: string, matchedToken: string): number {
+  for (let i = at - 1; i >= Math.max(0, at - 3); i--) {
+    const token = tokens[i];
+    if (/^\d+$/.test(token)) return Number(token);
+    if (token in NUMBER_WORDS) return NUMBER_WORDS[token];
+  }
+  // "dings" with no number: more than one.
+  return matchedToken.length > keywordToken.length && matchedToken.endsWith("s") ? 2 : 1;
+}
+
+/** Line-item counts the notes imply, by item key. */
+export function reconFromNotes(notes: string, keywords: readonly ReconKeyword[]): Map<string, number> {
+  const table = keywords.map((row) => ({ ...row, tokens: tokenize(row.keyword) })).filter((row) => row.tokens.length > 0);
+  const keywordTokens = new Set(table.flatMap((row) => row.tokens));
+  const counts = new Map<string, number>();
+  let previousNegated = false;
+  for (const tokens of clauses(notes)) {
+    const matches: ClauseMatch[] = [];
+    tokens.forEach((_, at) => {
+      for (const row of table) {
+        if (matchesAt(tokens, at, row.tokens)) matches.push({ itemKey: row.itemKey, at, length: row.tokens.length, weak: row.weak });
+      }
+    });
+    const onlyListWords = tokens.every((t) => CONNECTORS.has(t) || [...keywordTokens].some((k) => t.startsWith(k)));
+    const negated: boolean = tokens.some((t) => NEGATORS.has(t)) || (previousNegated && onlyListWords);
+    const due = tokens.some((t) => STILL_DUE.has(t));
+    previousNegated = negated;
+    if (negated || matches.length === 0) continue;
+    const strong = matches.some((m) => !m.weak);
+    const seen = new Set<number>();
+    for (const match of matches) {
+      if ((match.weak && strong) || seen.has(match.at)) continue;
+      seen.add(match.at);
+      const nearby = tokens.slice(Math.max(0, match.at - 3), match.at + match.length + 2);
+      if (!due && nearby.some((t) => ALREADY_DONE.has(t))) continue;
+      const keyword = table.find((row) => row.itemKey === match.itemKey && matchesAt(tokens, match.at, row.tokens));
+      const lastKeywordToken = keyword?.tokens[keyword.tokens.length - 1] ?? "";
+      const count = countBefore(tokens, match.at, lastKeywordToken, tokens[match.at + match.length - 1]);
+      counts.set(match.itemKey, (counts.get(match.itemKey) ?? 0) + count);
+    }
+  }
+  return counts;
+}
+
+/**
+ * Prices the lines: the notes' counts and the photos' findings for the same item are the same
+ * damage seen twice, so the larger count stands; items marked `always` (the detail) are added.
+ */
+export function estimateRecon(notes: string | undefined, items: readonly ReconItem[], keywords: readonly ReconKeyword[], findings: readonly VisionFinding[]): ReconEstimate {
+  const fromNotes = notes ? reconFromNotes(notes, keywords) : new Map<string, number>();
+  const fromPhotos = new Map(findings.map((f) => [f.itemKey, f.count]));
+  const lines: ReconLine[] = [];
+  for (const item of items) {
+    const notesCount = fromNotes.get(item.itemKey) ?? 0;
+    const photosCount = fromPhotos.get(item.itemKey) ?? 0;
+    const sources: ReconLine["sources"] = [];
+    if (notesCount > 0) sources.push("notes");
+    if (photosCount > 0) sources.push("photos");
+    if (sources.length === 0 && item.always) sources.push("standard");
+    if (sources.length === 0) continue;
+    const count = item.additionalCost === null ? 1 : Math.min(item.maxCount, Math.max(1, notesCount, photosCount));
+    const amount = Math.round(item.cost + (count - 1) * (item.additionalCost ?? 0));
+    lines.push({ itemKey: item.itemKey, count, amount, sources });
+  }
+  return { lines, total: lines.reduce((sum, line) => sum + line.amount, 0) };
+}
