@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { type AppraisalBody, appraise, createCompSale, createCompUnit, daysAgo, type ErrorBody, THIS_YEAR } from "../helpers/appraisal";
+import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 
 async function dealer() {
   const org = await createOrg();
@@ -40,15 +40,20 @@ describe("POST /api/v1/trade-appraisal — depreciation model", () => {
     expect(body.market_note).toContain("No photos were sent.");
   });
 
-  it("discounts high mileage beyond 150,000 miles and never values a unit below $1,500", async () => {
+  it("discounts high mileage beyond 150,000 miles; a unit that cannot earn its gross gets 0 and a wholesale note", async () => {
     const { key } = await dealer();
-    const worn = await (await appraise(key, { year: THIS_YEAR - 10, make: "Honda", model: "Civic", mileage: 240_000, condition_notes: "runs" })).json<AppraisalBody>();
+    const worn = await (
+      await appraise(key, { year: THIS_YEAR - 10, make: "Honda", model: "Civic", mileage: 240_000, condition_notes: "runs" })
+    ).json<AppraisalBody>();
     // compact_car $24,000 × 28.475% (age 10.5) = $6,834 base; 98,250 miles over the expected 141,750 at
     // 0.35 × 0.06834 $/mi = −$2,350, capped at −30% (−$2,050.20); −10% ($683.40) beyond 150,000 miles → $4,100.
     expect(worn.market_value_estimate).toBe(4_100);
     expect(worn.market_note).toContain("− $683 beyond 150,000 miles");
-    const junk = await (await appraise(key, { year: 1985, make: "Yugo", model: "GV", mileage: 400_000, condition_notes: "Check engine light on, bald tires" })).json<AppraisalBody>();
-    expect(junk.market_value_estimate).toBe(1_500);
+    const junk = await (
+      await appraise(key, { year: 1985, make: "Yugo", model: "GV", mileage: 900_000, condition_notes: "Check engine light on, bald tires" })
+    ).json<AppraisalBody>();
+    // Generic class $35,000 × the 10% residual floor = $3,500; −30% (capped) and −10% for the miles → $2,100.
+    expect(junk.market_value_estimate).toBe(2_100);
     expect(junk.max_acquisition).toBe(0);
     expect(junk.negotiation_floor).toBe(0);
     expect(junk.market_note).toContain("the generic new-price class");
@@ -73,7 +78,8 @@ describe("POST /api/v1/trade-appraisal — comparables", () => {
     await createCompSale(org.id, store.id, { ...accord, year: THIS_YEAR - 3, price: 90_000, soldOn: daysAgo(200) });
     // Another organization's Accords at any price never count.
     const other = await dealer();
-    for (let i = 0; i < 5; i++) await createCompUnit(other.org.id, other.store.id, { ...accord, year: THIS_YEAR - 3, mileage: 40_000, price: 60_000 });
+    for (let i = 0; i < 5; i++)
+      await createCompUnit(other.org.id, other.store.id, { ...accord, year: THIS_YEAR - 3, mileage: 40_000, price: 60_000 });
 
     const res = await appraise(key, {
       year: THIS_YEAR - 3,
@@ -129,7 +135,9 @@ describe("POST /api/v1/trade-appraisal — the store's economics", () => {
   it("prices against the primary store's pack, holding cost and target front gross", async () => {
     const { org, key } = await dealer();
     const { env } = await import("cloudflare:workers");
-    await env.DB.prepare("UPDATE stores SET pack_used = 800, holding_cost_per_day = 40, target_front_gross_used_pct = 10, target_front_gross_used_min = 2000 WHERE org_id = ?")
+    await env.DB.prepare(
+      "UPDATE stores SET pack_used = 800, holding_cost_per_day = 40, target_front_gross_used_pct = 10, target_front_gross_used_min = 2000 WHERE org_id = ?",
+    )
       .bind(org.id)
       .run();
     const body = await (
@@ -205,7 +213,36 @@ describe("POST /api/v1/trade-appraisal — validation", () => {
     await createStore(org.id, { isPrimary: true });
     const { key } = await createApiKey(org.id, { scopes: ["lender-route"] });
     expect((await appraise(key, valid)).status).toBe(403);
-    const anonymous = await call("/api/v1/trade-appraisal", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(valid) });
+    const anonymous = await call("/api/v1/trade-appraisal", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(valid),
+    });
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("POST /api/v1/trade-appraisal — tuning without a deploy", () => {
+  it("an organization's own rows replace the defaults for it alone", async () => {
+    const tuned = await dealer();
+    const standard = await dealer();
+    const { env } = await import("cloudflare:workers");
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO appraisal_recon_items (org_id, item_key, label, cost, additional_cost, max_count, always) VALUES (?, 'detail', 'Full detail', 350, NULL, 1, 1)",
+      ).bind(tuned.org.id),
+      env.DB.prepare("INSERT INTO appraisal_regional_index (org_id, zip_prefix, market_index, label) VALUES (?, '787', 1.1, 'Austin')").bind(
+        tuned.org.id,
+      ),
+    ]);
+    const camry = { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 74_250, market_zip: "78701", condition_notes: "clean" };
+    const mine = await (await appraise(tuned.key, camry)).json<AppraisalBody>();
+    const theirs = await (await appraise(standard.key, camry)).json<AppraisalBody>();
+    // At the expected mileage there is no adjustment: $29,000 × 43.2% = $12,528, × 1.10 in Austin.
+    expect(theirs.market_value_estimate).toBe(12_528);
+    expect(mine.market_value_estimate).toBe(Math.round(12_528 * 1.1));
+    expect(mine.recon_estimate).toEqual({ detail: 350, total: 350 });
+    expect(theirs.recon_estimate).toEqual({ detail: 200, total: 200 });
+    expect(mine.market_note).toContain("regional index 1.10 (Austin, ZIP 78701)");
   });
 });

@@ -25,7 +25,22 @@ export async function createCompUnit(orgId: string, storeId: string, unit: CompU
     `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Base', ?, 'car', ?, ?, ?, ?, ?)`,
   )
-    .bind(newId("unit"), orgId, storeId, stockNumber, vin, unit.year, unit.make, unit.model, unit.condition ?? "used", unit.mileage, daysAgo(20), unit.price * 0.85, unit.price, unit.status ?? "in_stock")
+    .bind(
+      newId("unit"),
+      orgId,
+      storeId,
+      stockNumber,
+      vin,
+      unit.year,
+      unit.make,
+      unit.model,
+      unit.condition ?? "used",
+      unit.mileage,
+      daysAgo(20),
+      unit.price * 0.85,
+      unit.price,
+      unit.status ?? "in_stock",
+    )
     .run();
   return { vin };
 }
@@ -41,16 +56,30 @@ export async function createCompSale(
     `INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, front_gross, back_gross)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'car', ?, 1500, 1200)`,
   )
-    .bind(id, orgId, storeId, id, sale.soldOn, sale.status ?? "funded", sale.vin ?? newId("V").slice(0, 17), sale.year, sale.make, sale.model, sale.condition ?? "used", sale.price)
+    .bind(
+      id,
+      orgId,
+      storeId,
+      id,
+      sale.soldOn,
+      sale.status ?? "funded",
+      sale.vin ?? newId("V").slice(0, 17),
+      sale.year,
+      sale.make,
+      sale.model,
+      sale.condition ?? "used",
+      sale.price,
+    )
     .run();
 }
 
-/** A data URI whose first bytes are `head`, padded with zero bytes to `totalBytes`. */
+/** A data URI whose first bytes are `head`, padded with zero bytes to exactly `totalBytes` (at least the head, rounded up to 3). */
 export function photo(mediaType: string, head: number[], totalBytes = 1024): string {
   const headBytes = [...head];
   while (headBytes.length % 3 !== 0) headBytes.push(0);
-  const padding = Math.max(0, Math.ceil((totalBytes - headBytes.length) / 3));
-  return `data:${mediaType};base64,${btoa(String.fromCharCode(...headBytes))}${"AAAA".repeat(padding)}`;
+  const rest = Math.max(0, totalBytes - headBytes.length);
+  const tail = ["", "AA==", "AAA="][rest % 3];
+  return `data:${mediaType};base64,${btoa(String.fromCharCode(...headBytes))}${"AAAA".repeat(Math.floor(rest / 3))}${tail}`;
 }
 
 const ascii = (text: string) => [...text].map((ch) => ch.charCodeAt(0));

@@ -47,12 +47,18 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
     );
   }
   const scarce = `${plural(input.comps.length, "comparable unit")} in this organization's stock and sales of the last ${reference.settings.compSoldWithinDays} days, ${reference.settings.minComps} needed`;
-  const cls = valuation.classMatch === "default" ? `the generic new-price class (${vehicle} is not in the class table)` : `new-price class ${valuation.classKey}`;
+  const cls =
+    valuation.classMatch === "default"
+      ? `the generic new-price class (${vehicle} is not in the class table)`
+      : `new-price class ${valuation.classKey}`;
   const mileage =
     valuation.mileageAdjustment >= 0
       ? `+ ${usd(valuation.mileageAdjustment)} for mileage under the expected ${valuation.expectedMiles.toLocaleString("en-US")}`
       : `− ${usd(-valuation.mileageAdjustment)} for mileage over the expected ${valuation.expectedMiles.toLocaleString("en-US")}`;
-  const penalty = valuation.highMileagePenalty > 0 ? ` − ${usd(valuation.highMileagePenalty)} beyond ${reference.settings.highMileageThreshold.toLocaleString("en-US")} miles` : "";
+  const penalty =
+    valuation.highMileagePenalty > 0
+      ? ` − ${usd(valuation.highMileagePenalty)} beyond ${reference.settings.highMileageThreshold.toLocaleString("en-US")} miles`
+      : "";
   return (
     `Market value ${usd(valuation.value)} from the depreciation model (${scarce}): ${cls} ${usd(valuation.newPrice)} new × ` +
     `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}.`
@@ -82,10 +88,16 @@ export function appraise(input: AppraisalInput): Appraisal {
       ? valueFromComparables(input.subject, input.comps, reference, input.now)
       : valueFromModel(input.subject, input.marketZip, reference, input.now);
   const market = valuation.value;
-  const recon = estimateRecon(input.subject.conditionNotes, reference.reconItems, reference.reconKeywords, photos.status === "analysed" ? photos.findings : []);
+  const recon = estimateRecon(
+    input.subject.conditionNotes,
+    reference.reconItems,
+    reference.reconKeywords,
+    photos.status === "analysed" ? photos.findings : [],
+  );
 
   // DOMAIN.md §3.4: a flat daily figure, plus a share of the value on dearer units.
-  const holdingPerDay = store.holdingCostPerDay + (market >= settings.holdingHighValueThreshold ? (settings.holdingHighValueDailyPct / 100) * market : 0);
+  const holdingPerDay =
+    store.holdingCostPerDay + (market >= settings.holdingHighValueThreshold ? (settings.holdingHighValueDailyPct / 100) * market : 0);
   const holding = Math.round(holdingPerDay * settings.daysToSell);
   const targetFrontGross = Math.round(Math.max(store.targetFrontGrossUsedMin, (store.targetFrontGrossUsedPct / 100) * market));
   const uncapped = market - recon.total - store.packUsed - targetFrontGross - holding;

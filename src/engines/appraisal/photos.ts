@@ -39,7 +39,11 @@ export function checkPhoto(dataUri: string): PhotoCheck {
   }
   const head = Uint8Array.from(atob(data.slice(0, 16)), (ch) => ch.charCodeAt(0));
   if (!SIGNATURES[mediaType](head)) {
-    return { ok: false, code: "type_mismatch", message: `The photo's bytes are not a ${mediaType.slice("image/".length).toUpperCase()} image, as its data URI declares.` };
+    return {
+      ok: false,
+      code: "type_mismatch",
+      message: `The photo's bytes are not a ${mediaType.slice("image/".length).toUpperCase()} image, as its data URI declares.`,
+    };
   }
   return { ok: true, mediaType, bytes };
 }

@@ -80,20 +80,34 @@ interface ClauseMatch {
   weak: boolean;
 }
 
-function countBefore(tokens: string[], at: number, keywordToken: string, matchedToken: string): number {
+/** Words that can count what follows a keyword too ("curb rash on two wheels"); "a" and "some" only count before it. */
+const COUNT_AFTER = new Set(["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "couple", "few", "several", "multiple"]);
+/** Larger figures next to a keyword are sizes, years or miles, not counts. */
+const MAX_FIGURE = 99;
+
+/** An explicit count near the keyword, not across "and"/"or" — "3 small dings", "scratches on 3 panels" — else 1. */
+function countNear(tokens: string[], at: number, length: number): number {
+  const figure = (token: string) => (/^\d+$/.test(token) && Number(token) <= MAX_FIGURE ? Number(token) : null);
   for (let i = at - 1; i >= Math.max(0, at - 3); i--) {
-    const token = tokens[i];
-    if (/^\d+$/.test(token)) return Number(token);
-    if (token in NUMBER_WORDS) return NUMBER_WORDS[token];
+    if (CONNECTORS.has(tokens[i])) break;
+    const count = figure(tokens[i]) ?? NUMBER_WORDS[tokens[i]];
+    if (count) return count;
   }
-  // "dings" with no number: more than one.
-  return matchedToken.length > keywordToken.length && matchedToken.endsWith("s") ? 2 : 1;
+  for (let i = at + length; i < Math.min(tokens.length, at + length + 3); i++) {
+    if (CONNECTORS.has(tokens[i])) break;
+    const count = figure(tokens[i]) ?? (COUNT_AFTER.has(tokens[i]) ? NUMBER_WORDS[tokens[i]] : undefined);
+    if (count) return count;
+  }
+  return 1;
 }
+
+/** Two keywords of one item this close together describe one defect ("brakes squeak", "tires are bald"). */
+const SAME_DEFECT_SPAN = 2;
 
 /** Line-item counts the notes imply, by item key. */
 export function reconFromNotes(notes: string, keywords: readonly ReconKeyword[]): Map<string, number> {
   const table = keywords.map((row) => ({ ...row, tokens: tokenize(row.keyword) })).filter((row) => row.tokens.length > 0);
-  const keywordTokens = new Set(table.flatMap((row) => row.tokens));
+  const keywordTokens = [...new Set(table.flatMap((row) => row.tokens))];
   const counts = new Map<string, number>();
   let previousNegated = false;
   for (const tokens of clauses(notes)) {
@@ -103,22 +117,28 @@ export function reconFromNotes(notes: string, keywords: readonly ReconKeyword[])
         if (matchesAt(tokens, at, row.tokens)) matches.push({ itemKey: row.itemKey, at, length: row.tokens.length, weak: row.weak });
       }
     });
-    const onlyListWords = tokens.every((t) => CONNECTORS.has(t) || [...keywordTokens].some((k) => t.startsWith(k)));
+    const onlyListWords = tokens.every((t) => CONNECTORS.has(t) || keywordTokens.some((k) => t.startsWith(k)));
     const negated: boolean = tokens.some((t) => NEGATORS.has(t)) || (previousNegated && onlyListWords);
     const due = tokens.some((t) => STILL_DUE.has(t));
     previousNegated = negated;
     if (negated || matches.length === 0) continue;
-    const strong = matches.some((m) => !m.weak);
-    const seen = new Set<number>();
-    for (const match of matches) {
-      if ((match.weak && strong) || seen.has(match.at)) continue;
-      seen.add(match.at);
+    // A weak keyword yields to another item's keyword in the clause: "rock chips on the hood paint" is paint.
+    const strongItems = new Set(matches.filter((m) => !m.weak).map((m) => m.itemKey));
+    const last = new Map<string, { end: number; count: number }>();
+    for (const match of matches.sort((a, b) => a.at - b.at)) {
+      if (match.weak && [...strongItems].some((item) => item !== match.itemKey)) continue;
       const nearby = tokens.slice(Math.max(0, match.at - 3), match.at + match.length + 2);
       if (!due && nearby.some((t) => ALREADY_DONE.has(t))) continue;
-      const keyword = table.find((row) => row.itemKey === match.itemKey && matchesAt(tokens, match.at, row.tokens));
-      const lastKeywordToken = keyword?.tokens[keyword.tokens.length - 1] ?? "";
-      const count = countBefore(tokens, match.at, lastKeywordToken, tokens[match.at + match.length - 1]);
-      counts.set(match.itemKey, (counts.get(match.itemKey) ?? 0) + count);
+      const count = countNear(tokens, match.at, match.length);
+      const previous = last.get(match.itemKey);
+      const total = counts.get(match.itemKey) ?? 0;
+      if (previous && match.at - previous.end <= SAME_DEFECT_SPAN) {
+        counts.set(match.itemKey, total - previous.count + Math.max(previous.count, count));
+        last.set(match.itemKey, { end: match.at + match.length, count: Math.max(previous.count, count) });
+      } else {
+        counts.set(match.itemKey, total + count);
+        last.set(match.itemKey, { end: match.at + match.length, count });
+      }
     }
   }
   return counts;
@@ -128,7 +148,12 @@ export function reconFromNotes(notes: string, keywords: readonly ReconKeyword[])
  * Prices the lines: the notes' counts and the photos' findings for the same item are the same
  * damage seen twice, so the larger count stands; items marked `always` (the detail) are added.
  */
-export function estimateRecon(notes: string | undefined, items: readonly ReconItem[], keywords: readonly ReconKeyword[], findings: readonly VisionFinding[]): ReconEstimate {
+export function estimateRecon(
+  notes: string | undefined,
+  items: readonly ReconItem[],
+  keywords: readonly ReconKeyword[],
+  findings: readonly VisionFinding[],
+): ReconEstimate {
   const fromNotes = notes ? reconFromNotes(notes, keywords) : new Map<string, number>();
   const fromPhotos = new Map(findings.map((f) => [f.itemKey, f.count]));
   const lines: ReconLine[] = [];

@@ -123,9 +123,7 @@ function priceClass(reference: AppraisalReference, make: string, model: string) 
 
 /** The longest ZIP prefix in the index that `zip` starts with; none: a neutral 1.00. */
 export function regionalIndexFor(reference: AppraisalReference, zip: string) {
-  const match = reference.regionalIndex
-    .filter((row) => zip.startsWith(row.zipPrefix))
-    .sort((a, b) => b.zipPrefix.length - a.zipPrefix.length)[0];
+  const match = reference.regionalIndex.filter((row) => zip.startsWith(row.zipPrefix)).sort((a, b) => b.zipPrefix.length - a.zipPrefix.length)[0];
   return match ? { index: match.marketIndex, label: match.label } : { index: 1, label: "no regional index" };
 }
 

@@ -47,18 +47,19 @@ export const TradeAppraisalRequestSchema = z
 export const TradeAppraisalSchema = z
   .object({
     max_acquisition: z.number().openapi({
-      description: "The most the unit can cost and still earn the store's target front gross, retailed at market, after recon, pack and holding cost.",
+      description:
+        "The most the unit can cost and still earn the store's target front gross, retailed at market, after recon, pack and holding cost.",
       example: 15812,
     }),
     negotiation_floor: z.number().openapi({ description: "The opening offer: 7% (at least $500) below the max acquisition.", example: 14705 }),
     market_value_estimate: z.number().openapi({ description: "Expected retail value, USD.", example: 22140 }),
-    recon_estimate: z
-      .record(z.string(), z.number())
-      .openapi({
-        description: "Line-item costs (USD) keyed by item name, plus `total`.",
-        example: { windshield_replacement: 400, door_ding_repair: 225, tires_set_of_4: 800, detail: 200, total: 1625 },
-      }),
-    market_note: z.string().openapi({ description: "How each figure was reached: the valuation method, comparables and their freshness, recon, photos, max acquisition and floor." }),
+    recon_estimate: z.record(z.string(), z.number()).openapi({
+      description: "Line-item costs (USD) keyed by item name, plus `total`.",
+      example: { windshield_replacement: 400, door_ding_repair: 225, tires_set_of_4: 800, detail: 200, total: 1625 },
+    }),
+    market_note: z.string().openapi({
+      description: "How each figure was reached: the valuation method, comparables and their freshness, recon, photos, max acquisition and floor.",
+    }),
     confidence: z.enum(["medium", "high"]).openapi({ description: "`high` when a vision model analysed the photos." }),
     valuation_method: z.enum(["comparables", "depreciation_model"]),
     comparables_used: z.int().openapi({ description: "Comparable units behind the market value; 0 on the depreciation model." }),
@@ -83,6 +84,8 @@ export const appraiseTrade = createRoute({
     ...payloadTooLargeResponse,
     ...validationErrorResponse,
     ...meteredResponses,
-    503: documentedError("The vision model did not answer within 30 seconds (`upstream_timeout`); retry, or send the condition notes without photos."),
+    503: documentedError(
+      "The vision model did not answer within 30 seconds (`upstream_timeout`); retry, or send the condition notes without photos.",
+    ),
   },
 });

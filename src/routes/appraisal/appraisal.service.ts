@@ -1,9 +1,9 @@
 import type { z } from "@hono/zod-openapi";
+import type { Database } from "../../db/client";
+import { loadAppraisalReference, loadPricingData } from "../../db/queries/appraisal";
 import { appraise } from "../../engines/appraisal/appraise";
 import { checkPhoto } from "../../engines/appraisal/photos";
 import type { AppraisalReference, Comparable, PhotoAnalysis, VisionFinding } from "../../engines/appraisal/types";
-import type { Database } from "../../db/client";
-import { loadAppraisalReference, loadPricingData } from "../../db/queries/appraisal";
 import { ApiError, type ValidationDetail } from "../../http/errors";
 import { describeError, logEvent } from "../../lib/log";
 import { TtlCache } from "../../lib/ttl-cache";
@@ -47,7 +47,9 @@ async function analysePhotos(photos: string[], reference: AppraisalReference, de
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort();
-      reject(new ApiError("upstream_timeout", "The vision model did not answer within 30 seconds; retry, or send the condition notes without photos."));
+      reject(
+        new ApiError("upstream_timeout", "The vision model did not answer within 30 seconds; retry, or send the condition notes without photos."),
+      );
     }, deps.visionTimeoutMs);
   });
   const items = reference.reconItems.map(({ itemKey, label }) => ({ itemKey, label }));
@@ -70,7 +72,14 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
   const reference = await references.get(orgId, now.getTime(), () => loadAppraisalReference(db, orgId));
   const soldSince = new Date(now.getTime() - reference.settings.compSoldWithinDays * DAY_MS).toISOString().slice(0, 10);
   const [pricing, photos] = await Promise.all([
-    loadPricingData(db, orgId, { make: body.make, model: body.model, yearFrom: body.year - 1, yearTo: body.year + 1, soldSince, limit: MAX_COMPS_PER_SOURCE }),
+    loadPricingData(db, orgId, {
+      make: body.make,
+      model: body.model,
+      yearFrom: body.year - 1,
+      yearTo: body.year + 1,
+      soldSince,
+      limit: MAX_COMPS_PER_SOURCE,
+    }),
     analysePhotos(body.photos ?? [], reference, deps),
   ]);
   if (!pricing.store) throw new ApiError("not_found", "This organization has no store whose settings could price the trade.");
