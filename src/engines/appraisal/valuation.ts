@@ -108,7 +108,7 @@ export interface ModelValuation {
   highMileagePenalty: number;
 }
 
-const same = (a: string, b: string) => a.localeCompare(b, "en", { sensitivity: "base" }) === 0;
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 function priceClass(reference: AppraisalReference, make: string, model: string) {
   const byModel = reference.modelClasses.find((row) => same(row.make, make) && same(row.model, model));

@@ -15,8 +15,14 @@ type TradeAppraisalRequest = z.infer<typeof TradeAppraisalRequestSchema>;
 const DAY_MS = 86_400_000;
 const MAX_COMPS_PER_SOURCE = 200;
 
-/** The reference tables change when a dealer group tunes them; a minute's delay is fine and saves a round trip per call. */
-const references = new TtlCache<AppraisalReference>({ ttlMs: 60_000, maxEntries: 256 });
+/**
+ * The reference tables change when a dealer group tunes them, and an organization's stock and
+ * sales a few times a day: each isolate answers repeat appraisals from a copy up to a minute old
+ * instead of asking D1 every time (docs/appraisal.md).
+ */
+const CACHE_TTL_MS = 60_000;
+const references = new TtlCache<AppraisalReference>({ ttlMs: CACHE_TTL_MS, maxEntries: 256 });
+const pricingData = new TtlCache<Awaited<ReturnType<typeof loadPricingData>>>({ ttlMs: CACHE_TTL_MS, maxEntries: 1024 });
 
 /** The rules zod cannot state: the model year against today, and each photo's content. One 422 lists them all. */
 function checkRequest(body: TradeAppraisalRequest, now: Date) {
