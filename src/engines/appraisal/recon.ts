@@ -104,10 +104,22 @@ function countNear(tokens: string[], at: number, length: number): number {
 /** Two keywords of one item this close together describe one defect ("brakes squeak", "tires are bald"). */
 const SAME_DEFECT_SPAN = 2;
 
+/** The keyword table tokenized once per table (an organization's tables are reused across calls). */
+const compiledTables = new WeakMap<readonly ReconKeyword[], { table: (ReconKeyword & { tokens: string[] })[]; keywordTokens: string[] }>();
+
+function compile(keywords: readonly ReconKeyword[]) {
+  let compiled = compiledTables.get(keywords);
+  if (!compiled) {
+    const table = keywords.map((row) => ({ ...row, tokens: tokenize(row.keyword) })).filter((row) => row.tokens.length > 0);
+    compiled = { table, keywordTokens: [...new Set(table.flatMap((row) => row.tokens))] };
+    compiledTables.set(keywords, compiled);
+  }
+  return compiled;
+}
+
 /** Line-item counts the notes imply, by item key. */
 export function reconFromNotes(notes: string, keywords: readonly ReconKeyword[]): Map<string, number> {
-  const table = keywords.map((row) => ({ ...row, tokens: tokenize(row.keyword) })).filter((row) => row.tokens.length > 0);
-  const keywordTokens = [...new Set(table.flatMap((row) => row.tokens))];
+  const { table, keywordTokens } = compile(keywords);
   const counts = new Map<string, number>();
   let previousNegated = false;
   for (const tokens of clauses(notes)) {

@@ -12,21 +12,22 @@ export function vehicleAge(year: number, now: Date) {
   return { whole, fractional: Math.max(0, now.getUTCFullYear() - year + 0.5) };
 }
 
-/** % of the new price retained at `age` years, interpolated between the curve's whole years. */
+/** % of the new price retained at `age` years, interpolated between the curve's nearest points (one pass, no sort). */
 export function residualPct(curve: AppraisalReference["retentionCurve"], age: number, floorPct: number): number {
-  const points = [...curve].sort((a, b) => a.ageYears - b.ageYears);
-  if (points.length === 0) throw new Error("appraisal_retention_curve has no rows");
-  let pct = points[points.length - 1].residualPct;
-  if (age <= points[0].ageYears) pct = points[0].residualPct;
-  else {
-    for (let i = 1; i < points.length; i++) {
-      const [lo, hi] = [points[i - 1], points[i]];
-      if (age <= hi.ageYears) {
-        pct = lo.residualPct + ((hi.residualPct - lo.residualPct) * (age - lo.ageYears)) / (hi.ageYears - lo.ageYears);
-        break;
-      }
-    }
+  if (curve.length === 0) throw new Error("appraisal_retention_curve has no rows");
+  let below = curve[0];
+  let above = curve[0];
+  for (const point of curve) {
+    if (point.ageYears <= age && (below.ageYears > age || point.ageYears > below.ageYears)) below = point;
+    if (point.ageYears >= age && (above.ageYears < age || point.ageYears < above.ageYears)) above = point;
   }
+  // Outside the curve: its nearest end.
+  if (below.ageYears > age) below = above;
+  if (above.ageYears < age) above = below;
+  const pct =
+    above.ageYears === below.ageYears
+      ? below.residualPct
+      : below.residualPct + ((above.residualPct - below.residualPct) * (age - below.ageYears)) / (above.ageYears - below.ageYears);
   return Math.max(pct, floorPct);
 }
 
