@@ -131,6 +131,29 @@ describe("POST /api/v1/trade-appraisal — comparables", () => {
   });
 });
 
+describe("POST /api/v1/trade-appraisal — per-isolate copy", () => {
+  it("answers a repeat appraisal within a minute without reading the comparables or tables from D1 again", async () => {
+    const { org, store, key } = await dealer();
+    const { env } = await import("cloudflare:workers");
+    const { vi } = await import("vitest");
+    for (let i = 0; i < 3; i++)
+      await createCompUnit(org.id, store.id, { make: "Kia", model: "Telluride", year: THIS_YEAR - 2, mileage: 30_000, price: 36_000 });
+    const trade = { year: THIS_YEAR - 2, make: "Kia", model: "Telluride", mileage: 30_000, condition_notes: "clean" };
+    const first = await (await appraise(key, trade)).json<AppraisalBody>();
+    const session = env.DB.withSession("first-unconstrained");
+    const prepare = vi.spyOn(session, "prepare");
+    vi.spyOn(env.DB, "withSession").mockReturnValue(session);
+    try {
+      const again = await appraise(key, trade);
+      expect(await again.json<AppraisalBody>()).toEqual(first);
+      const reads = prepare.mock.calls.map(([query]) => query).filter((query) => /inventory_units|"deals"|appraisal_|"stores"/.test(query));
+      expect(reads).toEqual([]);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+});
+
 describe("POST /api/v1/trade-appraisal — the store's economics", () => {
   it("prices against the primary store's pack, holding cost and target front gross", async () => {
     const { org, key } = await dealer();
@@ -189,6 +212,13 @@ describe("POST /api/v1/trade-appraisal — validation", () => {
   ])("422 for %s", async (_, body, path) => {
     const { key } = await dealer();
     expect((await problems(key, body)).map((d) => d.path)).toContain(path);
+  });
+
+  it("treats null optional fields as absent", async () => {
+    const { key } = await dealer();
+    const res = await appraise(key, { ...valid, trim: null, market_zip: null, photos: null });
+    expect(res.status).toBe(200);
+    expect((await problems(key, { ...valid, condition_notes: null, photos: null })).map((d) => d.path)).toEqual(["condition_notes"]);
   });
 
   it("accepts next year's model year and 0 or 1,000,000 miles", async () => {

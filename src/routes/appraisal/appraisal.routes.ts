@@ -17,21 +17,21 @@ export const TradeAppraisalRequestSchema = z
       .openapi({ description: "Model year, 1981 (the 17-character VIN era) to next year's model year.", example: 2021 }),
     make: z.string().trim().min(1).max(40).openapi({ example: "Toyota" }),
     model: z.string().trim().min(1).max(60).openapi({ example: "Camry" }),
-    trim: z.string().trim().max(60).optional().openapi({ example: "SE" }),
+    trim: z.string().trim().max(60).nullish().openapi({ example: "SE" }),
     mileage: z.int().min(0).max(1_000_000).openapi({ description: "Odometer miles, 0 to 1,000,000.", example: 48200 }),
-    condition_notes: z.string().trim().max(4000).optional().openapi({
+    condition_notes: z.string().trim().max(4000).nullish().openapi({
       description: "Free text as a desk manager writes it; recon line items are read from it. Required unless `photos` are sent.",
       example: "Small crack in windshield, couple of door dings on the driver side, rear tires worn. Non-smoker.",
     }),
     market_zip: z
       .string()
       .regex(/^\d{5}$/, "must be five digits")
-      .optional()
+      .nullish()
       .openapi({ description: "Five-digit ZIP of the market; default the primary store's.", example: "80234" }),
     photos: z
       .array(z.string().max(APPRAISAL_BODY_LIMIT_BYTES))
       .max(MAX_PHOTOS)
-      .optional()
+      .nullish()
       .openapi({
         description:
           "At most 6 data-URI images (`data:image/jpeg|png|webp;base64,…`), each at most 5 MiB decoded, whose bytes match the declared type. Required unless `condition_notes` are sent.",

@@ -77,15 +77,10 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
   checkRequest(body, now);
   const reference = await references.get(orgId, now.getTime(), () => loadAppraisalReference(db, orgId));
   const soldSince = new Date(now.getTime() - reference.settings.compSoldWithinDays * DAY_MS).toISOString().slice(0, 10);
+  const query = { make: body.make, model: body.model, yearFrom: body.year - 1, yearTo: body.year + 1, soldSince, limit: MAX_COMPS_PER_SOURCE };
+  const cacheKey = JSON.stringify([orgId, query.make.toLowerCase(), query.model.toLowerCase(), body.year, soldSince]);
   const [pricing, photos] = await Promise.all([
-    loadPricingData(db, orgId, {
-      make: body.make,
-      model: body.model,
-      yearFrom: body.year - 1,
-      yearTo: body.year + 1,
-      soldSince,
-      limit: MAX_COMPS_PER_SOURCE,
-    }),
+    pricingData.get(cacheKey, now.getTime(), () => loadPricingData(db, orgId, query)),
     analysePhotos(body.photos ?? [], reference, deps),
   ]);
   if (!pricing.store) throw new ApiError("not_found", "This organization has no store whose settings could price the trade.");
@@ -95,7 +90,14 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
     ...pricing.sold.map((sale) => ({ source: "sold" as const, year: sale.year, mileage: sale.mileage, price: sale.price, observedOn: sale.soldOn })),
   ];
   const result = appraise({
-    subject: { year: body.year, make: body.make, model: body.model, trim: body.trim, mileage: body.mileage, conditionNotes: body.condition_notes },
+    subject: {
+      year: body.year,
+      make: body.make,
+      model: body.model,
+      trim: body.trim ?? undefined,
+      mileage: body.mileage,
+      conditionNotes: body.condition_notes ?? undefined,
+    },
     marketZip: body.market_zip ?? pricing.store.marketZip,
     store: pricing.store,
     reference,
