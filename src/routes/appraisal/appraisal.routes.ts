@@ -73,7 +73,7 @@ export const appraiseTrade = createRoute({
   tags: ["Deal tools"],
   summary: "Appraise a trade-in: market value, recon, max acquisition and negotiation floor",
   description:
-    "Market value from the organization's own comparable units (same make and model, model year ±1, adjusted for year and mileage) when there are at least three, else from a depreciation model (new-price class, retention curve, regional index, mileage). Recon from the condition notes and, when a vision model is configured, the photos. Reads only; body up to 8 MiB.",
+    "Market value from the organization's own comparable units (same make and model, model year ±1, adjusted for year and mileage) when there are enough (3 by default), else from a depreciation model (new-price class, retention curve, regional index, mileage). Recon from the condition notes and, when a vision model is configured, the photos. Reads only; body up to 8 MiB.",
   security: serviceKeySecurity,
   middleware: v1Chain("trade-appraisal", { body: { maxBytes: APPRAISAL_BODY_LIMIT_BYTES }, reads: "nearest-replica" }),
   request: { body: { content: { "application/json": { schema: TradeAppraisalRequestSchema } }, required: true } },
