@@ -12,6 +12,7 @@ import { openCors, securityHeaders } from "./http/response-headers";
 import { type AppRouter, createRouter } from "./http/router";
 import { staffCors } from "./http/staff-auth";
 import { trackUsage } from "./http/usage";
+import { appraisalRouter } from "./routes/appraisal";
 import { authRouter } from "./routes/auth";
 import { complianceRouter } from "./routes/compliance";
 import { docsRouter } from "./routes/docs";
@@ -75,6 +76,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", docsRouter);
   app.route("/", reportsRouter);
   app.route("/", complianceRouter);
+  app.route("/", appraisalRouter);
   options.mount?.(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);

@@ -41,6 +41,10 @@ const ConfigSchema = z.object({
     .or(z.literal("").transform(() => undefined)),
   /** Points the 60-month bank auto rate must move over three readings to count as a lender-environment change (DOMAIN §8.4). */
   LENDER_ENVIRONMENT_CHANGE_PTS: z.coerce.number().positive().max(5).default(0.25),
+  /** Workers AI model for trade photos (used only when an `AI` binding exists; docs/appraisal.md). */
+  APPRAISAL_VISION_MODEL: z.string().min(1).default("@cf/meta/llama-4-scout-17b-16e-instruct"),
+  /** SPEC §7: the AI call is bounded by 30 s; tests set a shorter bound. */
+  APPRAISAL_VISION_TIMEOUT_MS: z.coerce.number().int().min(1).max(30_000).default(30_000),
 });
 
 export interface Config {
@@ -51,6 +55,8 @@ export interface Config {
   fredApiKey: string | undefined;
   eiaApiKey: string | undefined;
   lenderEnvironmentChangePts: number;
+  appraisalVisionModel: string;
+  appraisalVisionTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -79,6 +85,8 @@ export function loadConfig(env: Env): Config {
     fredApiKey: data.FRED_API_KEY,
     eiaApiKey: data.EIA_API_KEY,
     lenderEnvironmentChangePts: data.LENDER_ENVIRONMENT_CHANGE_PTS,
+    appraisalVisionModel: data.APPRAISAL_VISION_MODEL,
+    appraisalVisionTimeoutMs: data.APPRAISAL_VISION_TIMEOUT_MS,
   };
   checked.set(env, config);
   return config;

@@ -1,7 +1,8 @@
 import type { BenchArea } from "../scenario";
+import { appraisalBench } from "./appraisal";
 import { complianceBench } from "./compliance";
 import { publicArea } from "./public";
 import { reportsBench } from "./reports";
 
 /** Every endpoint area's scenarios; an area adds its module here. */
-export const BENCH_AREAS: readonly BenchArea[] = [publicArea, reportsBench, complianceBench];
+export const BENCH_AREAS: readonly BenchArea[] = [publicArea, reportsBench, complianceBench, appraisalBench];

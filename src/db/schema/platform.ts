@@ -32,6 +32,9 @@ export const stores = sqliteTable(
     reconSuv: real("recon_suv").notNull().default(1300),
     reconVan: real("recon_van").notNull().default(1200),
     agedThresholdDays: integer("aged_threshold_days").notNull().default(45),
+    /** Front gross a used unit must earn, as % of its retail price with a floor in USD (DOMAIN.md §3.2). */
+    targetFrontGrossUsedPct: real("target_front_gross_used_pct").notNull().default(8),
+    targetFrontGrossUsedMin: real("target_front_gross_used_min").notNull().default(1200),
     createdAt: createdAt(),
   },
   (t) => [index("stores_org_idx").on(t.orgId)],

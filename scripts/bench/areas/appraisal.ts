@@ -1,0 +1,79 @@
+import type { BenchArea } from "../scenario";
+
+const YEAR = new Date().getUTCFullYear();
+const DAY_MS = 86_400_000;
+const isoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
+
+/** A JPEG-signed data URI of about `bytes` (a desk phone's photo, downscaled by the app before upload). */
+function jpegPhoto(bytes: number): string {
+  const head = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
+  return `data:image/jpeg;base64,${Buffer.concat([head, Buffer.alloc(bytes - head.length, 0x5a)]).toString("base64")}`;
+}
+
+const NOTES = "Small crack in windshield, couple of door dings on the driver side, rear tires worn. Non-smoker, no warning lights.";
+
+/** Trade appraisal: twelve used Camrys in stock and eight sold, so the comparables path runs. */
+export const appraisalBench: BenchArea = {
+  name: "appraisal",
+  async seed(db, { orgId, storeId }) {
+    const units = Array.from({ length: 12 }, (_, i) =>
+      db
+        .prepare(
+          `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
+           VALUES (?, ?, ?, ?, ?, ?, 'Toyota', 'Camry', 'SE', 'used', 'car', ?, ?, ?, ?, 'in_stock')`,
+        )
+        .bind(
+          `unit_appraisal_${i}`,
+          orgId,
+          storeId,
+          `APR${i}`,
+          `VINAPPRAISAL${String(i).padStart(5, "0")}`,
+          YEAR - 4 + (i % 3),
+          38_000 + i * 2_500,
+          isoDay(5 + i * 3),
+          19_000 + i * 150,
+          22_995 + (i % 4) * 500,
+        ),
+    );
+    const sales = Array.from({ length: 8 }, (_, i) =>
+      db
+        .prepare(
+          `INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, front_gross, back_gross)
+           VALUES (?, ?, ?, ?, ?, 'funded', ?, ?, 'Toyota', 'Camry', 'used', 'car', ?, 1500, 1200)`,
+        )
+        .bind(
+          `deal_appraisal_${i}`,
+          orgId,
+          storeId,
+          `APR-D${i}`,
+          isoDay(7 + i * 15),
+          `VINAPPRSOLD${String(i).padStart(6, "0")}`,
+          YEAR - 4 + (i % 3),
+          21_500 + i * 250,
+        ),
+    );
+    await db.batch([...units, ...sales]);
+  },
+  scenarios: ({ key }) => {
+    const headers = { "X-Service-API-Key": key };
+    const trade = { year: YEAR - 3, make: "Toyota", model: "Camry", trim: "SE", mileage: 48_200, market_zip: "78701" };
+    return [
+      {
+        name: "trade_appraisal",
+        path: "/api/v1/trade-appraisal",
+        method: "POST",
+        headers,
+        metered: true,
+        body: { ...trade, condition_notes: NOTES },
+      },
+      {
+        name: "trade_appraisal_photos",
+        path: "/api/v1/trade-appraisal",
+        method: "POST",
+        headers,
+        metered: true,
+        body: { ...trade, condition_notes: NOTES, photos: [jpegPhoto(150_000), jpegPhoto(150_000)] },
+      },
+    ];
+  },
+};

@@ -1,0 +1,111 @@
+import { and, asc, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Database } from "../client";
+import {
+  appraisalModelClasses,
+  appraisalPriceClasses,
+  appraisalReconItems,
+  appraisalReconKeywords,
+  appraisalRegionalIndex,
+  appraisalRetentionCurve,
+  appraisalSettings,
+  deals,
+  inventoryUnits,
+  stores,
+} from "../schema";
+
+type OrgRow = { orgId: string | null };
+
+/** The organization's rows replace the defaults (org_id NULL) that share their key. */
+function resolve<T extends OrgRow>(rows: T[], key: (row: T) => string): Omit<T, "orgId">[] {
+  const byKey = new Map<string, T>();
+  for (const row of rows) {
+    const k = key(row);
+    if (row.orgId !== null || !byKey.has(k)) byKey.set(k, row);
+  }
+  return [...byKey.values()].map(({ orgId: _, ...rest }) => rest);
+}
+
+const defaultsOr = (column: AnySQLiteColumn, orgId: string) => or(isNull(column), eq(column, orgId));
+
+/** The appraisal tables as they apply to one organization, in one round trip. */
+export async function loadAppraisalReference(db: Database, orgId: string) {
+  const [settings, reconItems, reconKeywords, priceClasses, modelClasses, curve, regional] = await db.batch([
+    db.select().from(appraisalSettings).where(defaultsOr(appraisalSettings.orgId, orgId)),
+    db.select().from(appraisalReconItems).where(defaultsOr(appraisalReconItems.orgId, orgId)).orderBy(asc(appraisalReconItems.itemKey)),
+    db.select().from(appraisalReconKeywords).where(defaultsOr(appraisalReconKeywords.orgId, orgId)),
+    db.select().from(appraisalPriceClasses).where(defaultsOr(appraisalPriceClasses.orgId, orgId)),
+    db.select().from(appraisalModelClasses).where(defaultsOr(appraisalModelClasses.orgId, orgId)),
+    db.select().from(appraisalRetentionCurve).where(defaultsOr(appraisalRetentionCurve.orgId, orgId)),
+    db.select().from(appraisalRegionalIndex).where(defaultsOr(appraisalRegionalIndex.orgId, orgId)),
+  ]);
+  const [resolvedSettings] = resolve(settings, () => "settings");
+  if (!resolvedSettings) throw new Error("appraisal_settings has no default row");
+  // A curve is one shape: an organization's own curve replaces the default one whole.
+  const ownCurve = curve.some((row) => row.orgId === orgId);
+  return {
+    settings: resolvedSettings,
+    reconItems: resolve(reconItems, (row) => row.itemKey),
+    reconKeywords: resolve(reconKeywords, (row) => row.keyword.toLowerCase()),
+    priceClasses: resolve(priceClasses, (row) => row.classKey),
+    modelClasses: resolve(modelClasses, (row) => `${row.make.toLowerCase()}|${row.model.toLowerCase()}`),
+    retentionCurve: curve.filter((row) => (row.orgId === orgId) === ownCurve).map(({ ageYears, residualPct }) => ({ ageYears, residualPct })),
+    regionalIndex: resolve(regional, (row) => row.zipPrefix),
+  };
+}
+
+export interface ComparableQuery {
+  make: string;
+  model: string;
+  yearFrom: number;
+  yearTo: number;
+  /** YYYY-MM-DD: sales before this day are too old to compare. */
+  soldSince: string;
+  limit: number;
+}
+
+/**
+ * The store that prices the trade (the primary one) and the organization's comparable used units:
+ * in stock at their asking price, and sold (not unwound) at their selling price, with the
+ * odometer of the sold unit when the inventory still has it. One round trip.
+ */
+export async function loadPricingData(db: Database, orgId: string, query: ComparableQuery) {
+  const sameVehicle = <T extends typeof inventoryUnits | typeof deals>(table: T) =>
+    and(
+      eq(table.orgId, orgId),
+      sql`lower(${table.make}) = ${query.make.toLowerCase()}`,
+      sql`lower(${table.model}) = ${query.model.toLowerCase()}`,
+      gte(table.year, query.yearFrom),
+      sql`${table.year} <= ${query.yearTo}`,
+      inArray(table.condition, ["used", "cpo"]),
+    );
+  const [store, inStock, sold] = await db.batch([
+    db
+      .select({
+        name: stores.name,
+        marketZip: stores.marketZip,
+        packUsed: stores.packUsed,
+        holdingCostPerDay: stores.holdingCostPerDay,
+        targetFrontGrossUsedPct: stores.targetFrontGrossUsedPct,
+        targetFrontGrossUsedMin: stores.targetFrontGrossUsedMin,
+      })
+      .from(stores)
+      .where(eq(stores.orgId, orgId))
+      .orderBy(desc(stores.isPrimary), asc(stores.createdAt), asc(stores.id))
+      .limit(1),
+    db
+      .select({ year: inventoryUnits.year, mileage: inventoryUnits.mileage, price: inventoryUnits.askingPrice })
+      .from(inventoryUnits)
+      .where(and(sameVehicle(inventoryUnits), eq(inventoryUnits.status, "in_stock")))
+      .orderBy(desc(inventoryUnits.stockedOn))
+      .limit(query.limit),
+    db
+      .select({ year: deals.year, mileage: inventoryUnits.mileage, price: deals.sellingPrice, soldOn: deals.soldOn })
+      .from(deals)
+      .leftJoin(inventoryUnits, and(eq(inventoryUnits.orgId, deals.orgId), eq(inventoryUnits.vin, deals.vin)))
+      .where(and(sameVehicle(deals), ne(deals.status, "unwound"), gte(deals.soldOn, query.soldSince)))
+      .orderBy(desc(deals.soldOn))
+      .limit(query.limit),
+  ]);
+  return { store: store[0] ?? null, inStock, sold };
+}

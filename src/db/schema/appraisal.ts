@@ -1,0 +1,117 @@
+import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * Trade-appraisal reference data (DOMAIN.md §6). Rows with a null `org_id` are the shipped
+ * defaults (migrations/*_appraisal_reference.sql); a row with an organization's id replaces the
+ * default with the same key for that organization only, so a dealer group tunes its appraisals
+ * without a deploy.
+ */
+const orgId = () => text("org_id");
+
+/** One row per organization (null: the defaults). Figures from DOMAIN.md §6.1–6.5. */
+export const appraisalSettings = sqliteTable(
+  "appraisal_settings",
+  {
+    orgId: orgId(),
+    /** Fewer comparable units than this and the depreciation model prices the trade. */
+    minComps: integer("min_comps").notNull(),
+    /** Sold deals older than this are not comparables. */
+    compSoldWithinDays: integer("comp_sold_within_days").notNull(),
+    expectedMilesPerYear: real("expected_miles_per_year").notNull(),
+    mileageRateFloor: real("mileage_rate_floor").notNull(),
+    /** $/mile per $25,000 of base value, for ages 0–3. */
+    mileageRatePer25k: real("mileage_rate_per_25k").notNull(),
+    mileageFactorAge4To7: real("mileage_factor_age_4_to_7").notNull(),
+    mileageFactorAge8Plus: real("mileage_factor_age_8_plus").notNull(),
+    mileageAdjCapPct: real("mileage_adj_cap_pct").notNull(),
+    highMileageThreshold: integer("high_mileage_threshold").notNull(),
+    highMileagePenaltyPct: real("high_mileage_penalty_pct").notNull(),
+    residualFloorPct: real("residual_floor_pct").notNull(),
+    valueFloor: real("value_floor").notNull(),
+    daysToSell: integer("days_to_sell").notNull(),
+    /** Above this market value the daily holding cost adds `holding_high_value_daily_pct` of the value. */
+    holdingHighValueThreshold: real("holding_high_value_threshold").notNull(),
+    holdingHighValueDailyPct: real("holding_high_value_daily_pct").notNull(),
+    negotiationDiscountPct: real("negotiation_discount_pct").notNull(),
+    negotiationMinGap: real("negotiation_min_gap").notNull(),
+  },
+  (t) => [index("appraisal_settings_org_idx").on(t.orgId)],
+);
+
+/** Recon line items and what each costs; `additional_cost` prices each further occurrence (dings, panels). */
+export const appraisalReconItems = sqliteTable(
+  "appraisal_recon_items",
+  {
+    orgId: orgId(),
+    itemKey: text("item_key").notNull(),
+    label: text("label").notNull(),
+    cost: real("cost").notNull(),
+    additionalCost: real("additional_cost"),
+    maxCount: integer("max_count").notNull().default(1),
+    /** Added to every appraisal (the detail). */
+    always: integer("always", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [index("appraisal_recon_items_org_idx").on(t.orgId)],
+);
+
+/**
+ * Condition-note keywords (matched at the start of a word, case-insensitive) and the line item each
+ * implies. A `weak` keyword (crack, chip) counts only in a clause no other keyword matched, so
+ * "rock chips on the hood" is paint, not a windshield.
+ */
+export const appraisalReconKeywords = sqliteTable(
+  "appraisal_recon_keywords",
+  {
+    orgId: orgId(),
+    keyword: text("keyword").notNull(),
+    itemKey: text("item_key").notNull(),
+    weak: integer("weak", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [index("appraisal_recon_keywords_org_idx").on(t.orgId)],
+);
+
+/** New-price classes: what a vehicle of the class costs new, the base of the depreciation model. */
+export const appraisalPriceClasses = sqliteTable(
+  "appraisal_price_classes",
+  {
+    orgId: orgId(),
+    classKey: text("class_key").notNull(),
+    newPrice: real("new_price").notNull(),
+  },
+  (t) => [index("appraisal_price_classes_org_idx").on(t.orgId)],
+);
+
+/** Make and model → price class; model `*` is the make's fallback, make `*` the last resort. */
+export const appraisalModelClasses = sqliteTable(
+  "appraisal_model_classes",
+  {
+    orgId: orgId(),
+    make: text("make").notNull(),
+    model: text("model").notNull(),
+    classKey: text("class_key").notNull(),
+  },
+  (t) => [index("appraisal_model_classes_org_idx").on(t.orgId)],
+);
+
+/** Residual value (% of new) by whole years of age (DOMAIN.md §6.1); fractional ages interpolate. */
+export const appraisalRetentionCurve = sqliteTable(
+  "appraisal_retention_curve",
+  {
+    orgId: orgId(),
+    ageYears: integer("age_years").notNull(),
+    residualPct: real("residual_pct").notNull(),
+  },
+  (t) => [index("appraisal_retention_curve_org_idx").on(t.orgId)],
+);
+
+/** Market index by ZIP prefix (1–5 digits; the longest matching prefix wins; none: 1.00). */
+export const appraisalRegionalIndex = sqliteTable(
+  "appraisal_regional_index",
+  {
+    orgId: orgId(),
+    zipPrefix: text("zip_prefix").notNull(),
+    marketIndex: real("market_index").notNull(),
+    label: text("label").notNull(),
+  },
+  (t) => [index("appraisal_regional_index_org_idx").on(t.orgId)],
+);

@@ -1,0 +1,49 @@
+/** Checks a trade photo sent as a data URI: a declared image type, base64 that decodes, bytes of that type. */
+
+export const MAX_PHOTOS = 6;
+export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
+
+const MEDIA_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+export type PhotoMediaType = (typeof MEDIA_TYPES)[number];
+
+const DATA_URI = /^data:(image\/[a-z0-9.+-]+);base64,/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+const startsWith = (bytes: Uint8Array, at: number, expected: readonly number[]) => expected.every((b, i) => bytes[at + i] === b);
+const ascii = (text: string) => [...text].map((ch) => ch.charCodeAt(0));
+
+/** File signatures: JPEG FF D8 FF; PNG 89 50 4E 47 0D 0A 1A 0A; WebP "RIFF" size "WEBP". */
+const SIGNATURES: Record<PhotoMediaType, (head: Uint8Array) => boolean> = {
+  "image/jpeg": (head) => startsWith(head, 0, [0xff, 0xd8, 0xff]),
+  "image/png": (head) => startsWith(head, 0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  "image/webp": (head) => startsWith(head, 0, ascii("RIFF")) && startsWith(head, 8, ascii("WEBP")),
+};
+
+export type PhotoCheck = { ok: true; mediaType: PhotoMediaType; bytes: number } | { ok: false; code: string; message: string };
+
+/** Validates without decoding the whole image: the alphabet is checked and only the first 12 bytes decoded. */
+export function checkPhoto(dataUri: string): PhotoCheck {
+  const header = DATA_URI.exec(dataUri);
+  if (!header) return { ok: false, code: "invalid_data_uri", message: "Send each photo as a data URI: data:image/jpeg;base64,…" };
+  const mediaType = header[1].toLowerCase() as PhotoMediaType;
+  if (!MEDIA_TYPES.includes(mediaType)) {
+    return { ok: false, code: "unsupported_type", message: `${header[1]} is not accepted; send JPEG, PNG or WebP.` };
+  }
+  const data = dataUri.slice(header[0].length);
+  if (data.length === 0 || data.length % 4 !== 0 || !BASE64.test(data)) {
+    return { ok: false, code: "invalid_base64", message: "The photo's base64 does not decode." };
+  }
+  const bytes = (data.length / 4) * 3 - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
+  if (bytes > MAX_PHOTO_BYTES) {
+    return { ok: false, code: "too_big", message: `The photo is ${(bytes / 1024 / 1024).toFixed(1)} MiB; each may be at most 5 MiB.` };
+  }
+  const head = Uint8Array.from(atob(data.slice(0, 16)), (ch) => ch.charCodeAt(0));
+  if (!SIGNATURES[mediaType](head)) {
+    return {
+      ok: false,
+      code: "type_mismatch",
+      message: `The photo's bytes are not a ${mediaType.slice("image/".length).toUpperCase()} image, as its data URI declares.`,
+    };
+  }
+  return { ok: true, mediaType, bytes };
+}

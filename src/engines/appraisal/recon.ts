@@ -1,0 +1,185 @@
+/**
+ * Reconditioning estimate from the condition notes (a keyword table, DOMAIN.md §6.4) and what a
+ * vision model saw in the photos, priced from the organization's recon table.
+ */
+import type { ReconItem, ReconKeyword, VisionFinding } from "./types";
+
+export interface ReconLine {
+  itemKey: string;
+  count: number;
+  amount: number;
+  sources: ("notes" | "photos" | "standard")[];
+}
+
+export interface ReconEstimate {
+  lines: ReconLine[];
+  total: number;
+}
+
+/** A clause with one of these words says the item is absent: "no dings", "non-smoker", "smoke-free". */
+const NEGATORS = new Set(["no", "not", "never", "without", "non", "none", "zero", "free", "nothing"]);
+/** …or, next to the keyword, fine: "new tires", "brakes recently replaced", "normal wear and tear" — unless the clause says something is due. */
+const ALREADY_DONE = new Set(["normal", "new", "newer", "replaced", "fixed", "repaired", "fresh", "good", "great", "excellent", "perfect"]);
+const STILL_DUE = new Set(["need", "needs", "needed", "due", "worn", "bald", "low", "soon", "should", "will"]);
+/** Words a list continues with: "no rips, stains or tears" keeps the "no" across the commas. */
+const CONNECTORS = new Set(["or", "nor", "and", "any", "&"]);
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  single: 1,
+  two: 2,
+  pair: 2,
+  couple: 2,
+  three: 3,
+  few: 3,
+  several: 3,
+  multiple: 3,
+  some: 2,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  many: 5,
+  numerous: 5,
+  lots: 5,
+};
+
+const tokenize = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9&]+/g, " ")
+    .trim()
+    .split(" ")
+    .filter(Boolean);
+
+/** Sentences and comma parts, also split where a new claim starts ("but", "except"). */
+function clauses(notes: string): string[][] {
+  return notes
+    .split(/[.;!?\n\r,]+|\b(?:but|however|although|though|except|besides)\b/i)
+    .map(tokenize)
+    .filter((tokens) => tokens.length > 0);
+}
+
+/** Keywords match at the start of a word ("ding" → "dings"); short ones (cel, rim) only whole or plural. */
+function matchesAt(tokens: string[], at: number, keyword: string[]): boolean {
+  return keyword.every((part, i) => {
+    const token = tokens[at + i];
+    if (token === undefined) return false;
+    return part.length <= 3 ? token === part || token === `${part}s` : token.startsWith(part);
+  });
+}
+
+interface ClauseMatch {
+  itemKey: string;
+  at: number;
+  length: number;
+  weak: boolean;
+}
+
+/** Words that can count what follows a keyword too ("curb rash on two wheels"); "a" and "some" only count before it. */
+const COUNT_AFTER = new Set(["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "couple", "few", "several", "multiple"]);
+/** Larger figures next to a keyword are sizes, years or miles, not counts. */
+const MAX_FIGURE = 99;
+
+/** An explicit count near the keyword, not across "and"/"or" — "3 small dings", "scratches on 3 panels" — else 1. */
+function countNear(tokens: string[], at: number, length: number): number {
+  const figure = (token: string) => (/^\d+$/.test(token) && Number(token) <= MAX_FIGURE ? Number(token) : null);
+  for (let i = at - 1; i >= Math.max(0, at - 3); i--) {
+    if (CONNECTORS.has(tokens[i])) break;
+    const count = figure(tokens[i]) ?? NUMBER_WORDS[tokens[i]];
+    if (count) return count;
+  }
+  for (let i = at + length; i < Math.min(tokens.length, at + length + 3); i++) {
+    if (CONNECTORS.has(tokens[i])) break;
+    const count = figure(tokens[i]) ?? (COUNT_AFTER.has(tokens[i]) ? NUMBER_WORDS[tokens[i]] : undefined);
+    if (count) return count;
+  }
+  return 1;
+}
+
+/** Two keywords of one item this close together describe one defect ("brakes squeak", "tires are bald"). */
+const SAME_DEFECT_SPAN = 2;
+
+/** The keyword table tokenized once per table (an organization's tables are reused across calls). */
+const compiledTables = new WeakMap<readonly ReconKeyword[], { table: (ReconKeyword & { tokens: string[] })[]; keywordTokens: string[] }>();
+
+function compile(keywords: readonly ReconKeyword[]) {
+  let compiled = compiledTables.get(keywords);
+  if (!compiled) {
+    const table = keywords.map((row) => ({ ...row, tokens: tokenize(row.keyword) })).filter((row) => row.tokens.length > 0);
+    compiled = { table, keywordTokens: [...new Set(table.flatMap((row) => row.tokens))] };
+    compiledTables.set(keywords, compiled);
+  }
+  return compiled;
+}
+
+/** Line-item counts the notes imply, by item key. */
+export function reconFromNotes(notes: string, keywords: readonly ReconKeyword[]): Map<string, number> {
+  const { table, keywordTokens } = compile(keywords);
+  const counts = new Map<string, number>();
+  let previousNegated = false;
+  for (const tokens of clauses(notes)) {
+    const matches: ClauseMatch[] = [];
+    tokens.forEach((_, at) => {
+      for (const row of table) {
+        if (matchesAt(tokens, at, row.tokens)) matches.push({ itemKey: row.itemKey, at, length: row.tokens.length, weak: row.weak });
+      }
+    });
+    const onlyListWords = tokens.every((t) => CONNECTORS.has(t) || keywordTokens.some((k) => t.startsWith(k)));
+    const negated: boolean = tokens.some((t) => NEGATORS.has(t)) || (previousNegated && onlyListWords);
+    const due = tokens.some((t) => STILL_DUE.has(t));
+    previousNegated = negated;
+    if (negated || matches.length === 0) continue;
+    // A weak keyword yields to another item's keyword in the clause: "rock chips on the hood paint" is paint.
+    const strongItems = new Set(matches.filter((m) => !m.weak).map((m) => m.itemKey));
+    const last = new Map<string, { end: number; count: number }>();
+    for (const match of matches.sort((a, b) => a.at - b.at)) {
+      if (match.weak && [...strongItems].some((item) => item !== match.itemKey)) continue;
+      const nearby = tokens.slice(Math.max(0, match.at - 3), match.at + match.length + 2);
+      if (!due && nearby.some((t) => ALREADY_DONE.has(t))) continue;
+      const count = countNear(tokens, match.at, match.length);
+      const previous = last.get(match.itemKey);
+      const total = counts.get(match.itemKey) ?? 0;
+      if (previous && match.at - previous.end <= SAME_DEFECT_SPAN) {
+        counts.set(match.itemKey, total - previous.count + Math.max(previous.count, count));
+        last.set(match.itemKey, { end: match.at + match.length, count: Math.max(previous.count, count) });
+      } else {
+        counts.set(match.itemKey, total + count);
+        last.set(match.itemKey, { end: match.at + match.length, count });
+      }
+    }
+  }
+  return counts;
+}
+
+/**
+ * Prices the lines: the notes' counts and the photos' findings for the same item are the same
+ * damage seen twice, so the larger count stands; items marked `always` (the detail) are added.
+ */
+export function estimateRecon(
+  notes: string | undefined,
+  items: readonly ReconItem[],
+  keywords: readonly ReconKeyword[],
+  findings: readonly VisionFinding[],
+): ReconEstimate {
+  const fromNotes = notes ? reconFromNotes(notes, keywords) : new Map<string, number>();
+  const fromPhotos = new Map(findings.map((f) => [f.itemKey, f.count]));
+  const lines: ReconLine[] = [];
+  for (const item of items) {
+    const notesCount = fromNotes.get(item.itemKey) ?? 0;
+    const photosCount = fromPhotos.get(item.itemKey) ?? 0;
+    const sources: ReconLine["sources"] = [];
+    if (notesCount > 0) sources.push("notes");
+    if (photosCount > 0) sources.push("photos");
+    if (sources.length === 0 && item.always) sources.push("standard");
+    if (sources.length === 0) continue;
+    const count = item.additionalCost === null ? 1 : Math.min(item.maxCount, Math.max(1, notesCount, photosCount));
+    const amount = Math.round(item.cost + (count - 1) * (item.additionalCost ?? 0));
+    lines.push({ itemKey: item.itemKey, count, amount, sources });
+  }
+  return { lines, total: lines.reduce((sum, line) => sum + line.amount, 0) };
+}

@@ -1,0 +1,89 @@
+/** The inputs of a trade appraisal: table rows (already resolved for the organization) and the unit. */
+
+export interface AppraisalSettings {
+  minComps: number;
+  compSoldWithinDays: number;
+  expectedMilesPerYear: number;
+  mileageRateFloor: number;
+  mileageRatePer25k: number;
+  mileageFactorAge4To7: number;
+  mileageFactorAge8Plus: number;
+  mileageAdjCapPct: number;
+  highMileageThreshold: number;
+  highMileagePenaltyPct: number;
+  residualFloorPct: number;
+  valueFloor: number;
+  daysToSell: number;
+  holdingHighValueThreshold: number;
+  holdingHighValueDailyPct: number;
+  negotiationDiscountPct: number;
+  negotiationMinGap: number;
+}
+
+export interface ReconItem {
+  itemKey: string;
+  label: string;
+  cost: number;
+  /** Cost of each occurrence after the first; null: the item is priced once. */
+  additionalCost: number | null;
+  maxCount: number;
+  always: boolean;
+}
+
+export interface ReconKeyword {
+  keyword: string;
+  itemKey: string;
+  weak: boolean;
+}
+
+export interface AppraisalReference {
+  settings: AppraisalSettings;
+  reconItems: ReconItem[];
+  reconKeywords: ReconKeyword[];
+  priceClasses: { classKey: string; newPrice: number }[];
+  modelClasses: { make: string; model: string; classKey: string }[];
+  retentionCurve: { ageYears: number; residualPct: number }[];
+  regionalIndex: { zipPrefix: string; marketIndex: number; label: string }[];
+}
+
+/** The pricing store's figures that bound what the dealer can pay. */
+export interface StoreEconomics {
+  name: string;
+  marketZip: string;
+  packUsed: number;
+  holdingCostPerDay: number;
+  targetFrontGrossUsedPct: number;
+  targetFrontGrossUsedMin: number;
+}
+
+/** A unit of the organization's own: in stock (asking price, today) or sold (selling price, on the sale date). */
+export interface Comparable {
+  source: "in_stock" | "sold";
+  year: number;
+  /** Null for a sale whose unit's odometer is not on file: it is taken at the expected mileage. */
+  mileage: number | null;
+  price: number;
+  /** YYYY-MM-DD the price was observed. */
+  observedOn: string;
+}
+
+export interface VisionFinding {
+  itemKey: string;
+  count: number;
+}
+
+/** What became of the photos. */
+export type PhotoAnalysis =
+  | { status: "none" }
+  | { status: "not_configured"; photos: number }
+  | { status: "failed"; photos: number }
+  | { status: "analysed"; photos: number; findings: VisionFinding[] };
+
+export interface AppraisalSubject {
+  year: number;
+  make: string;
+  model: string;
+  trim?: string;
+  mileage: number;
+  conditionNotes?: string;
+}

@@ -1,0 +1,154 @@
+/**
+ * Market value of a trade (DOMAIN.md §6.1–6.3): from the organization's own comparable units when
+ * there are enough of them, else from the depreciation model. Pure: rows and `now` in.
+ */
+import type { AppraisalReference, AppraisalSettings, AppraisalSubject, Comparable } from "./types";
+
+const DAY_MS = 86_400_000;
+
+/** Model-year age as DOMAIN.md §6.2 counts it: current model year − year + 0.5, never below 0. */
+export function vehicleAge(year: number, now: Date) {
+  const whole = Math.max(0, now.getUTCFullYear() - year);
+  return { whole, fractional: Math.max(0, now.getUTCFullYear() - year + 0.5) };
+}
+
+/** % of the new price retained at `age` years, interpolated between the curve's nearest points (one pass, no sort). */
+export function residualPct(curve: AppraisalReference["retentionCurve"], age: number, floorPct: number): number {
+  if (curve.length === 0) throw new Error("appraisal_retention_curve has no rows");
+  let below = curve[0];
+  let above = curve[0];
+  for (const point of curve) {
+    if (point.ageYears <= age && (below.ageYears > age || point.ageYears > below.ageYears)) below = point;
+    if (point.ageYears >= age && (above.ageYears < age || point.ageYears < above.ageYears)) above = point;
+  }
+  // Outside the curve: its nearest end.
+  if (below.ageYears > age) below = above;
+  if (above.ageYears < age) above = below;
+  const pct =
+    above.ageYears === below.ageYears
+      ? below.residualPct
+      : below.residualPct + ((above.residualPct - below.residualPct) * (age - below.ageYears)) / (above.ageYears - below.ageYears);
+  return Math.max(pct, floorPct);
+}
+
+/**
+ * USD to add for being `referenceMiles − actualMiles` under the reference (negative when over):
+ * a per-mile rate that rises with value and falls with age, capped at a share of the value.
+ */
+export function mileageAdjustment(settings: AppraisalSettings, baseValue: number, wholeAge: number, referenceMiles: number, actualMiles: number) {
+  const ageFactor = wholeAge <= 3 ? 1 : wholeAge <= 7 ? settings.mileageFactorAge4To7 : settings.mileageFactorAge8Plus;
+  const ratePerMile = Math.max(settings.mileageRateFloor, (settings.mileageRatePer25k * baseValue) / 25_000) * ageFactor;
+  const cap = (settings.mileageAdjCapPct / 100) * baseValue;
+  const amount = Math.min(cap, Math.max(-cap, (referenceMiles - actualMiles) * ratePerMile));
+  return { amount, ratePerMile };
+}
+
+const highMileagePenalty = (settings: AppraisalSettings, baseValue: number, miles: number) =>
+  miles > settings.highMileageThreshold ? (settings.highMileagePenaltyPct / 100) * baseValue : 0;
+
+export interface ComparablesValuation {
+  method: "comparables";
+  value: number;
+  comps: number;
+  inStock: number;
+  sold: number;
+  /** Days since the most recent sale among the comparables; null when none was sold. */
+  latestSaleDaysAgo: number | null;
+  yearRange: [number, number];
+}
+
+/** Median of the comparables, each moved to the subject's model year (retention curve) and mileage. */
+export function valueFromComparables(
+  subject: AppraisalSubject,
+  comps: readonly Comparable[],
+  reference: AppraisalReference,
+  now: Date,
+): ComparablesValuation {
+  const { settings, retentionCurve } = reference;
+  const age = vehicleAge(subject.year, now);
+  const subjectResidual = residualPct(retentionCurve, age.fractional, settings.residualFloorPct);
+  const adjusted = comps.map((comp) => {
+    const compAge = vehicleAge(comp.year, now);
+    const yearAdjusted = (comp.price * subjectResidual) / residualPct(retentionCurve, compAge.fractional, settings.residualFloorPct);
+    const compMiles = comp.mileage ?? settings.expectedMilesPerYear * compAge.fractional;
+    // Only the part of the beyond-150k discount the comparable did not already carry.
+    const penalty = highMileagePenalty(settings, yearAdjusted, subject.mileage) - highMileagePenalty(settings, yearAdjusted, compMiles);
+    return yearAdjusted + mileageAdjustment(settings, yearAdjusted, age.whole, compMiles, subject.mileage).amount - penalty;
+  });
+  const sorted = adjusted.sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const saleDays = comps
+    .filter((comp) => comp.source === "sold")
+    .map((comp) => Math.max(0, Math.round((Date.parse(now.toISOString().slice(0, 10)) - Date.parse(comp.observedOn)) / DAY_MS)));
+  const years = comps.map((comp) => comp.year);
+  return {
+    method: "comparables",
+    value: Math.max(settings.valueFloor, Math.round(median)),
+    comps: comps.length,
+    inStock: comps.length - saleDays.length,
+    sold: saleDays.length,
+    latestSaleDaysAgo: saleDays.length > 0 ? Math.min(...saleDays) : null,
+    yearRange: [Math.min(...years), Math.max(...years)],
+  };
+}
+
+export interface ModelValuation {
+  method: "depreciation_model";
+  value: number;
+  classKey: string;
+  /** How specific the class match was: the model itself, the make's fallback, or the last resort. */
+  classMatch: "model" | "make" | "default";
+  newPrice: number;
+  ageYears: number;
+  residualPct: number;
+  regionalIndex: number;
+  regionLabel: string;
+  expectedMiles: number;
+  mileageAdjustment: number;
+  highMileagePenalty: number;
+}
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+function priceClass(reference: AppraisalReference, make: string, model: string) {
+  const byModel = reference.modelClasses.find((row) => same(row.make, make) && same(row.model, model));
+  const byMake = reference.modelClasses.find((row) => same(row.make, make) && row.model === "*");
+  const fallback = reference.modelClasses.find((row) => row.make === "*" && row.model === "*");
+  const match = byModel ? ("model" as const) : byMake ? ("make" as const) : ("default" as const);
+  const classKey = (byModel ?? byMake ?? fallback)?.classKey;
+  const priced = reference.priceClasses.find((row) => row.classKey === classKey);
+  if (!classKey || !priced) throw new Error("appraisal_model_classes has no `*`/`*` row priced in appraisal_price_classes");
+  return { classKey, classMatch: match, newPrice: priced.newPrice };
+}
+
+/** The longest ZIP prefix in the index that `zip` starts with; none: a neutral 1.00. */
+export function regionalIndexFor(reference: AppraisalReference, zip: string) {
+  const match = reference.regionalIndex.filter((row) => zip.startsWith(row.zipPrefix)).sort((a, b) => b.zipPrefix.length - a.zipPrefix.length)[0];
+  return match ? { index: match.marketIndex, label: match.label } : { index: 1, label: "no regional index" };
+}
+
+/** New-price class × retained share × regional index, then the mileage adjustment (DOMAIN.md §6.1–6.3). */
+export function valueFromModel(subject: AppraisalSubject, zip: string, reference: AppraisalReference, now: Date): ModelValuation {
+  const { settings } = reference;
+  const cls = priceClass(reference, subject.make, subject.model);
+  const age = vehicleAge(subject.year, now);
+  const residual = residualPct(reference.retentionCurve, age.fractional, settings.residualFloorPct);
+  const region = regionalIndexFor(reference, zip);
+  const base = cls.newPrice * (residual / 100) * region.index;
+  const expectedMiles = settings.expectedMilesPerYear * age.fractional;
+  const adjustment = mileageAdjustment(settings, base, age.whole, expectedMiles, subject.mileage).amount;
+  const penalty = highMileagePenalty(settings, base, subject.mileage);
+  return {
+    method: "depreciation_model",
+    value: Math.max(settings.valueFloor, Math.round(base + adjustment - penalty)),
+    ...cls,
+    ageYears: age.fractional,
+    residualPct: residual,
+    regionalIndex: region.index,
+    regionLabel: region.label,
+    expectedMiles: Math.round(expectedMiles),
+    mileageAdjustment: Math.round(adjustment),
+    highMileagePenalty: Math.round(penalty),
+  };
+}

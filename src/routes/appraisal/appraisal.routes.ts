@@ -1,0 +1,91 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { MAX_PHOTOS } from "../../engines/appraisal/photos";
+import { commonErrorResponses, documentedError, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
+import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
+import { v1Chain } from "../../http/v1-chain";
+
+export const APPRAISAL_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+export const EARLIEST_MODEL_YEAR = 1981;
+
+const EXAMPLE_PHOTO = "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8U";
+
+export const TradeAppraisalRequestSchema = z
+  .object({
+    year: z
+      .int()
+      .min(EARLIEST_MODEL_YEAR)
+      .openapi({ description: "Model year, 1981 (the 17-character VIN era) to next year's model year.", example: 2021 }),
+    make: z.string().trim().min(1).max(40).openapi({ example: "Toyota" }),
+    model: z.string().trim().min(1).max(60).openapi({ example: "Camry" }),
+    trim: z.string().trim().max(60).nullish().openapi({ example: "SE" }),
+    mileage: z.int().min(0).max(1_000_000).openapi({ description: "Odometer miles, 0 to 1,000,000.", example: 48200 }),
+    condition_notes: z.string().trim().max(4000).nullish().openapi({
+      description: "Free text as a desk manager writes it; recon line items are read from it. Required unless `photos` are sent.",
+      example: "Small crack in windshield, couple of door dings on the driver side, rear tires worn. Non-smoker.",
+    }),
+    market_zip: z
+      .string()
+      .regex(/^\d{5}$/, "must be five digits")
+      .nullish()
+      .openapi({ description: "Five-digit ZIP of the market; default the primary store's.", example: "80234" }),
+    photos: z
+      .array(z.string().max(APPRAISAL_BODY_LIMIT_BYTES))
+      .max(MAX_PHOTOS)
+      .nullish()
+      .openapi({
+        description:
+          "At most 6 data-URI images (`data:image/jpeg|png|webp;base64,…`), each at most 5 MiB decoded, whose bytes match the declared type. Required unless `condition_notes` are sent.",
+        example: [EXAMPLE_PHOTO],
+      }),
+  })
+  .refine((body) => Boolean(body.condition_notes) || (body.photos?.length ?? 0) > 0, {
+    path: ["condition_notes"],
+    message: "Send condition_notes, photos, or both.",
+  })
+  .openapi("TradeAppraisalRequest");
+
+export const TradeAppraisalSchema = z
+  .object({
+    max_acquisition: z.number().openapi({
+      description:
+        "The most the unit can cost and still earn the store's target front gross, retailed at market, after recon, pack and holding cost.",
+      example: 15812,
+    }),
+    negotiation_floor: z.number().openapi({ description: "The opening offer: 7% (at least $500) below the max acquisition.", example: 14705 }),
+    market_value_estimate: z.number().openapi({ description: "Expected retail value, USD.", example: 22140 }),
+    recon_estimate: z.record(z.string(), z.number()).openapi({
+      description: "Line-item costs (USD) keyed by item name, plus `total`.",
+      example: { windshield_replacement: 400, door_ding_repair: 225, tires_set_of_4: 800, detail: 200, total: 1625 },
+    }),
+    market_note: z.string().openapi({
+      description: "How each figure was reached: the valuation method, comparables and their freshness, recon, photos, max acquisition and floor.",
+    }),
+    confidence: z.enum(["medium", "high"]).openapi({ description: "`high` when a vision model analysed the photos." }),
+    valuation_method: z.enum(["comparables", "depreciation_model"]),
+    comparables_used: z.int().openapi({ description: "Comparable units behind the market value; 0 on the depreciation model." }),
+  })
+  .openapi("TradeAppraisal");
+
+export const appraiseTrade = createRoute({
+  method: "post",
+  path: "/api/v1/trade-appraisal",
+  operationId: "appraiseTrade",
+  tags: ["Deal tools"],
+  summary: "Appraise a trade-in: market value, recon, max acquisition and negotiation floor",
+  description:
+    "Market value from the organization's own comparable units (same make and model, model year ±1, adjusted for year and mileage) when there are enough (3 by default), else from a depreciation model (new-price class, retention curve, regional index, mileage). Recon from the condition notes and, when a vision model is configured, the photos. Reads only; body up to 8 MiB.",
+  security: serviceKeySecurity,
+  middleware: v1Chain("trade-appraisal", { body: { maxBytes: APPRAISAL_BODY_LIMIT_BYTES }, reads: "nearest-replica" }),
+  request: { body: { content: { "application/json": { schema: TradeAppraisalRequestSchema } }, required: true } },
+  responses: {
+    200: { description: "The appraisal.", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: TradeAppraisalSchema } } },
+    ...commonErrorResponses,
+    404: documentedError("The organization has no store whose settings could price the trade (`not_found`)."),
+    ...payloadTooLargeResponse,
+    ...validationErrorResponse,
+    ...meteredResponses,
+    503: documentedError(
+      "The vision model did not answer within 30 seconds (`upstream_timeout`); retry, or send the condition notes without photos.",
+    ),
+  },
+});

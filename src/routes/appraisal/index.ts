@@ -1,0 +1,5 @@
+import { createRouter } from "../../http/router";
+import * as handlers from "./appraisal.handlers";
+import * as routes from "./appraisal.routes";
+
+export const appraisalRouter = createRouter().openapi(routes.appraiseTrade, handlers.appraiseTrade);

@@ -1,0 +1,278 @@
+import { describe, expect, it } from "vitest";
+import { type AppraisalBody, appraise, createCompSale, createCompUnit, daysAgo, type ErrorBody, THIS_YEAR } from "../helpers/appraisal";
+import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+
+async function dealer() {
+  const org = await createOrg();
+  const store = await createStore(org.id, { isPrimary: true });
+  const { key } = await createApiKey(org.id);
+  return { org, store, key };
+}
+
+describe("POST /api/v1/trade-appraisal — depreciation model", () => {
+  it("prices a unit with no comparables from the new-price class, retention curve and mileage (hand-computed)", async () => {
+    const { key } = await dealer();
+    const res = await appraise(key, {
+      year: THIS_YEAR - 5,
+      make: "Toyota",
+      model: "Camry",
+      trim: "SE",
+      mileage: 60_000,
+      market_zip: "78701",
+      condition_notes: "Small crack in windshield. Two door dings on the passenger side.",
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json<AppraisalBody>();
+    // midsize_car $29,000 × 43.2% (age 5.5: halfway between 45% and 41.4%) = $12,528 base; expected miles
+    // 13,500 × 5.5 = 74,250; rate max(0.03, 0.25 × 12,528 / 25,000) × 0.6 (age 5) = 0.075168 $/mi;
+    // 14,250 miles under → +$1,071.14 → $13,599.
+    expect(body.market_value_estimate).toBe(13_599);
+    expect(body.recon_estimate).toEqual({ windshield_replacement: 400, door_ding_repair: 225, detail: 200, total: 825 });
+    // 13,599 − 825 recon − 500 pack − 1,200 target front gross (8% = 1,088 < 1,200 minimum) − 30 × $35 holding = 10,024.
+    expect(body.max_acquisition).toBe(10_024);
+    // 7% of 10,024 = 701.68 below → 9,322.
+    expect(body.negotiation_floor).toBe(9_322);
+    expect(body.confidence).toBe("medium");
+    expect(body.valuation_method).toBe("depreciation_model");
+    expect(body.comparables_used).toBe(0);
+    expect(body.market_note).toContain("depreciation model (0 comparable units");
+    expect(body.market_note).toContain("new-price class midsize_car $29,000");
+    expect(body.market_note).toContain("No photos were sent.");
+  });
+
+  it("discounts high mileage beyond 150,000 miles; a unit that cannot earn its gross gets 0 and a wholesale note", async () => {
+    const { key } = await dealer();
+    const worn = await (
+      await appraise(key, { year: THIS_YEAR - 10, make: "Honda", model: "Civic", mileage: 240_000, condition_notes: "runs" })
+    ).json<AppraisalBody>();
+    // compact_car $24,000 × 28.475% (age 10.5) = $6,834 base; 98,250 miles over the expected 141,750 at
+    // 0.35 × 0.06834 $/mi = −$2,350, capped at −30% (−$2,050.20); −10% ($683.40) beyond 150,000 miles → $4,100.
+    expect(worn.market_value_estimate).toBe(4_100);
+    expect(worn.market_note).toContain("− $683 beyond 150,000 miles");
+    const junk = await (
+      await appraise(key, { year: 1985, make: "Yugo", model: "GV", mileage: 900_000, condition_notes: "Check engine light on, bald tires" })
+    ).json<AppraisalBody>();
+    // Generic class $35,000 × the 10% residual floor = $3,500; −30% (capped) and −10% for the miles → $2,100.
+    expect(junk.market_value_estimate).toBe(2_100);
+    expect(junk.max_acquisition).toBe(0);
+    expect(junk.negotiation_floor).toBe(0);
+    expect(junk.market_note).toContain("the generic new-price class");
+    expect(junk.market_note).toContain("wholesale it");
+  });
+});
+
+describe("POST /api/v1/trade-appraisal — comparables", () => {
+  it("takes the median of the organization's comparable units, each adjusted to the subject's year and mileage (hand-computed)", async () => {
+    const { org, store, key } = await dealer();
+    const accord = { make: "Honda", model: "Accord" };
+    await createCompUnit(org.id, store.id, { ...accord, year: THIS_YEAR - 3, mileage: 40_000, price: 24_000 });
+    await createCompUnit(org.id, store.id, { ...accord, year: THIS_YEAR - 3, mileage: 50_000, price: 23_000 });
+    await createCompUnit(org.id, store.id, { ...accord, year: THIS_YEAR - 2, mileage: 40_000, price: 26_600 });
+    await createCompSale(org.id, store.id, { ...accord, year: THIS_YEAR - 3, price: 22_000, soldOn: daysAgo(10) });
+    // Not comparable: two model years off, another model, a new unit, an unwound deal, a sale older than 180 days, sold inventory.
+    await createCompUnit(org.id, store.id, { ...accord, year: THIS_YEAR - 5, mileage: 40_000, price: 9_000 });
+    await createCompUnit(org.id, store.id, { make: "Honda", model: "Civic", year: THIS_YEAR - 3, mileage: 40_000, price: 9_000 });
+    await createCompUnit(org.id, store.id, { ...accord, year: THIS_YEAR - 3, mileage: 10, price: 90_000, condition: "new" });
+    await createCompUnit(org.id, store.id, { ...accord, year: THIS_YEAR - 3, mileage: 40_000, price: 90_000, status: "sold" });
+    await createCompSale(org.id, store.id, { ...accord, year: THIS_YEAR - 3, price: 90_000, soldOn: daysAgo(5), status: "unwound" });
+    await createCompSale(org.id, store.id, { ...accord, year: THIS_YEAR - 3, price: 90_000, soldOn: daysAgo(200) });
+    // Another organization's Accords at any price never count.
+    const other = await dealer();
+    for (let i = 0; i < 5; i++)
+      await createCompUnit(other.org.id, other.store.id, { ...accord, year: THIS_YEAR - 3, mileage: 40_000, price: 60_000 });
+
+    const res = await appraise(key, {
+      year: THIS_YEAR - 3,
+      make: "honda",
+      model: "ACCORD",
+      mileage: 40_000,
+      condition_notes: "Clean, no dings or scratches, new tires. Non-smoker.",
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json<AppraisalBody>();
+    // 24,000 as is; 23,000 + 10,000 mi × 0.23 = 25,300; 26,600 × 56.5% / 66.5% = 22,600 (a year newer);
+    // the sale at 22,000 with no odometer on file is taken at 47,250 expected miles: + 7,250 × 0.22 = 23,595.
+    // Median of 22,600 / 23,595 / 24,000 / 25,300 = 23,797.5.
+    expect(body.market_value_estimate).toBe(23_798);
+    expect(body.valuation_method).toBe("comparables");
+    expect(body.comparables_used).toBe(4);
+    expect(body.recon_estimate).toEqual({ detail: 200, total: 200 });
+    // 23,798 − 200 − 500 − 1,904 (8%) − 1,050 = 20,144; floor 7% below: 18,733.92.
+    expect(body.max_acquisition).toBe(20_144);
+    expect(body.negotiation_floor).toBe(18_734);
+    expect(body.market_note).toContain("from 4 comparable units of this organization");
+    expect(body.market_note).toContain("3 in stock at today's asking price, 1 sold in the last 180 days, the latest 10 days ago");
+  });
+
+  it("uses the sold unit's odometer when the inventory still has it", async () => {
+    const { org, store, key } = await dealer();
+    const rav4 = { make: "Toyota", model: "RAV4", year: THIS_YEAR - 2 };
+    for (const soldOn of [daysAgo(3), daysAgo(30), daysAgo(60)]) {
+      const { vin } = await createCompUnit(org.id, store.id, { ...rav4, mileage: 20_000, price: 30_000, status: "sold" });
+      await createCompSale(org.id, store.id, { ...rav4, price: 30_000, soldOn, vin });
+    }
+    const body = await (await appraise(key, { ...rav4, mileage: 20_000, condition_notes: "clean" })).json<AppraisalBody>();
+    expect(body.market_value_estimate).toBe(30_000);
+    expect(body.market_note).toContain("0 in stock at today's asking price, 3 sold in the last 180 days, the latest 3 days ago");
+  });
+
+  it("falls back to the model when the organization has fewer than three comparables, whatever other organizations have", async () => {
+    const { org, store, key } = await dealer();
+    const other = await dealer();
+    const tacoma = { make: "Toyota", model: "Tacoma", year: THIS_YEAR - 4, mileage: 54_000 };
+    await createCompUnit(org.id, store.id, { ...tacoma, price: 31_000 });
+    await createCompUnit(org.id, store.id, { ...tacoma, price: 32_000 });
+    for (let i = 0; i < 6; i++) await createCompUnit(other.org.id, other.store.id, { ...tacoma, price: 31_500 });
+    const mine = await (await appraise(key, { ...tacoma, condition_notes: "clean" })).json<AppraisalBody>();
+    expect(mine.valuation_method).toBe("depreciation_model");
+    expect(mine.market_note).toContain("2 comparable units in this organization's stock and sales of the last 180 days, 3 needed");
+    const theirs = await (await appraise(other.key, { ...tacoma, condition_notes: "clean" })).json<AppraisalBody>();
+    expect(theirs).toMatchObject({ valuation_method: "comparables", comparables_used: 6, market_value_estimate: 31_500 });
+  });
+});
+
+describe("POST /api/v1/trade-appraisal — per-isolate copy", () => {
+  it("answers a repeat appraisal within a minute without reading the comparables or tables from D1 again", async () => {
+    const { org, store, key } = await dealer();
+    const { env } = await import("cloudflare:workers");
+    const { vi } = await import("vitest");
+    for (let i = 0; i < 3; i++)
+      await createCompUnit(org.id, store.id, { make: "Kia", model: "Telluride", year: THIS_YEAR - 2, mileage: 30_000, price: 36_000 });
+    const trade = { year: THIS_YEAR - 2, make: "Kia", model: "Telluride", mileage: 30_000, condition_notes: "clean" };
+    const first = await (await appraise(key, trade)).json<AppraisalBody>();
+    const session = env.DB.withSession("first-unconstrained");
+    const prepare = vi.spyOn(session, "prepare");
+    vi.spyOn(env.DB, "withSession").mockReturnValue(session);
+    try {
+      const again = await appraise(key, trade);
+      expect(await again.json<AppraisalBody>()).toEqual(first);
+      const reads = prepare.mock.calls.map(([query]) => query).filter((query) => /inventory_units|"deals"|appraisal_|"stores"/.test(query));
+      expect(reads).toEqual([]);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+});
+
+describe("POST /api/v1/trade-appraisal — the store's economics", () => {
+  it("prices against the primary store's pack, holding cost and target front gross", async () => {
+    const { org, key } = await dealer();
+    const { env } = await import("cloudflare:workers");
+    await env.DB.prepare(
+      "UPDATE stores SET pack_used = 800, holding_cost_per_day = 40, target_front_gross_used_pct = 10, target_front_gross_used_min = 2000 WHERE org_id = ?",
+    )
+      .bind(org.id)
+      .run();
+    const body = await (
+      await appraise(key, { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 60_000, condition_notes: "clean" })
+    ).json<AppraisalBody>();
+    // 13,599 − 200 detail − 800 pack − 2,000 (10% = 1,360 < 2,000) − 30 × 40.
+    expect(body.max_acquisition).toBe(13_599 - 200 - 800 - 2_000 - 1_200);
+    expect(body.market_note).toContain("pack $800");
+  });
+
+  it("answers 404 for an organization without a store", async () => {
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    const res = await appraise(key, { year: 2020, make: "Toyota", model: "Camry", mileage: 50_000, condition_notes: "clean" });
+    expect(res.status).toBe(404);
+    expect((await res.json<ErrorBody>()).error).toBe("not_found");
+  });
+});
+
+describe("POST /api/v1/trade-appraisal — validation", () => {
+  const valid = { year: 2020, make: "Toyota", model: "Camry", mileage: 50_000, condition_notes: "clean" };
+
+  async function problems(key: string, body: unknown) {
+    const res = await appraise(key, body);
+    expect(res.status).toBe(422);
+    const error = await res.json<ErrorBody>();
+    expect(error.error).toBe("validation_error");
+    return error.details ?? [];
+  }
+
+  it.each([
+    ["year missing", { ...valid, year: undefined }, "year"],
+    ["make missing", { ...valid, make: undefined }, "make"],
+    ["model missing", { ...valid, model: undefined }, "model"],
+    ["mileage missing", { ...valid, mileage: undefined }, "mileage"],
+    ["empty make", { ...valid, make: "  " }, "make"],
+    ["year before 1981", { ...valid, year: 1980 }, "year"],
+    ["year past next model year", { ...valid, year: THIS_YEAR + 2 }, "year"],
+    ["fractional year", { ...valid, year: 2020.5 }, "year"],
+    ["negative mileage", { ...valid, mileage: -1 }, "mileage"],
+    ["mileage over 1,000,000", { ...valid, mileage: 1_000_001 }, "mileage"],
+    ["mileage as text", { ...valid, mileage: "50000" }, "mileage"],
+    ["four-digit ZIP", { ...valid, market_zip: "8023" }, "market_zip"],
+    ["ZIP+4", { ...valid, market_zip: "80234-1234" }, "market_zip"],
+    ["letters in ZIP", { ...valid, market_zip: "8O234" }, "market_zip"],
+    ["neither notes nor photos", { ...valid, condition_notes: undefined }, "condition_notes"],
+    ["empty notes and no photos", { ...valid, condition_notes: "   ", photos: [] }, "condition_notes"],
+    ["over 4,000 characters of notes", { ...valid, condition_notes: "x".repeat(4001) }, "condition_notes"],
+  ])("422 for %s", async (_, body, path) => {
+    const { key } = await dealer();
+    expect((await problems(key, body)).map((d) => d.path)).toContain(path);
+  });
+
+  it("treats null optional fields as absent", async () => {
+    const { key } = await dealer();
+    const res = await appraise(key, { ...valid, trim: null, market_zip: null, photos: null });
+    expect(res.status).toBe(200);
+    expect((await problems(key, { ...valid, condition_notes: null, photos: null })).map((d) => d.path)).toEqual(["condition_notes"]);
+  });
+
+  it("accepts next year's model year and 0 or 1,000,000 miles", async () => {
+    const { key } = await dealer();
+    for (const body of [
+      { ...valid, year: THIS_YEAR + 1, mileage: 0 },
+      { ...valid, year: 1981, mileage: 1_000_000 },
+    ]) {
+      expect((await appraise(key, body)).status).toBe(200);
+    }
+  });
+
+  it("413 for a body over 8 MiB, before validation", async () => {
+    const { key } = await dealer();
+    const res = await appraise(key, { ...valid, photos: ["x".repeat(8 * 1024 * 1024 + 1)] });
+    expect(res.status).toBe(413);
+    expect((await res.json<ErrorBody>()).error).toBe("payload_too_large");
+  });
+
+  it("refuses a key of another scope (403) and no key (401)", async () => {
+    const org = await createOrg();
+    await createStore(org.id, { isPrimary: true });
+    const { key } = await createApiKey(org.id, { scopes: ["lender-route"] });
+    expect((await appraise(key, valid)).status).toBe(403);
+    const anonymous = await call("/api/v1/trade-appraisal", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(valid),
+    });
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("POST /api/v1/trade-appraisal — tuning without a deploy", () => {
+  it("an organization's own rows replace the defaults for it alone", async () => {
+    const tuned = await dealer();
+    const standard = await dealer();
+    const { env } = await import("cloudflare:workers");
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO appraisal_recon_items (org_id, item_key, label, cost, additional_cost, max_count, always) VALUES (?, 'detail', 'Full detail', 350, NULL, 1, 1)",
+      ).bind(tuned.org.id),
+      env.DB.prepare("INSERT INTO appraisal_regional_index (org_id, zip_prefix, market_index, label) VALUES (?, '787', 1.1, 'Austin')").bind(
+        tuned.org.id,
+      ),
+    ]);
+    const camry = { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 74_250, market_zip: "78701", condition_notes: "clean" };
+    const mine = await (await appraise(tuned.key, camry)).json<AppraisalBody>();
+    const theirs = await (await appraise(standard.key, camry)).json<AppraisalBody>();
+    // At the expected mileage there is no adjustment: $29,000 × 43.2% = $12,528, × 1.10 in Austin.
+    expect(theirs.market_value_estimate).toBe(12_528);
+    expect(mine.market_value_estimate).toBe(Math.round(12_528 * 1.1));
+    expect(mine.recon_estimate).toEqual({ detail: 350, total: 350 });
+    expect(theirs.recon_estimate).toEqual({ detail: 200, total: 200 });
+    expect(mine.market_note).toContain("regional index 1.10 (Austin, ZIP 78701)");
+  });
+});
