@@ -300,7 +300,7 @@ function sqlLiteral(value: unknown): string {
 }
 
 /** Rows are typed by the drizzle schema, so a renamed column breaks the build instead of the seed. */
-function insertOrIgnore<T extends SQLiteTable>(table: T, rows: InferInsertModel<T>[]): string[] {
+export function insertOrIgnore<T extends SQLiteTable>(table: T, rows: InferInsertModel<T>[]): string[] {
   if (rows.length === 0) return [];
   const columns = getTableColumns(table);
   const keys = Object.keys(rows[0]);
