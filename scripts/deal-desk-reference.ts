@@ -9,7 +9,6 @@ import type {
   creditTiers,
   fiProducts,
   frontGrossTargets,
-  KNOWN_ISSUES,
   knownIssueRules,
   LENDER_TYPES,
   lenderPrograms,
@@ -19,7 +18,6 @@ import type {
 } from "../src/db/schema/deal-desk";
 
 type LenderType = (typeof LENDER_TYPES)[number];
-type Issue = (typeof KNOWN_ISSUES)[number];
 
 export const CREDIT_TIER_ROWS: InferInsertModel<typeof creditTiers>[] = [
   ["super_prime", 781, 850, 5.18, 6.82, 1.0, 130, 0.2, 84, 1.0, 2.0, 1.5, 1800],

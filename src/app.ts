@@ -13,6 +13,7 @@ import { type AppRouter, createRouter } from "./http/router";
 import { staffCors } from "./http/staff-auth";
 import { trackUsage } from "./http/usage";
 import { authRouter } from "./routes/auth";
+import { dealDeskRouter } from "./routes/deal-desk";
 import { feedsRouter } from "./routes/feeds";
 import { keysRouter } from "./routes/keys";
 import { publicRouter } from "./routes/public";
@@ -69,6 +70,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", feedsRouter);
   app.route("/", authRouter);
   app.route("/", keysRouter);
+  app.route("/", dealDeskRouter);
   options.mount?.(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);
