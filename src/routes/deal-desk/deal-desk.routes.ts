@@ -34,15 +34,10 @@ const TermMonths = z
   .int()
   .refine((v) => (TERM_MONTHS as readonly number[]).includes(v), { message: "term_months must be one of 24, 36, 48, 60, 72, 84" })
   .openapi({ description: "24, 36, 48, 60, 72 or 84.", example: 72 });
-const StoreId = z
-  .string()
-  .min(1)
-  .max(64)
-  .optional()
-  .openapi({
-    description: "The store whose panel, settings and history apply; default the organization's primary store.",
-    example: "sto_summit_north",
-  });
+const StoreId = z.string().min(1).max(64).optional().openapi({
+  description: "The store whose panel, settings and history apply; default the organization's primary store.",
+  example: "sto_summit_north",
+});
 
 const downUnderPrice = (body: { down_payment: number; vehicle_price: number }, ctx: z.RefinementCtx) => {
   if (body.down_payment >= body.vehicle_price) {
