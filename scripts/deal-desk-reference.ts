@@ -4,7 +4,7 @@
  * `deal_desk_reference` migration, which is what deployments load; the demo seed reads the same
  * rows to generate a history that fits the programs. Pure (no node:), like the demo data.
  */
-import type { InferInsertModel } from "drizzle-orm";
+import type { InferInsertModel, InferSelectModel } from "drizzle-orm";
 import type {
   creditTiers,
   fiProducts,
@@ -329,7 +329,7 @@ export const STIP_TYPE_ROWS: InferInsertModel<typeof stipTypes>[] = [
   source: `DOMAIN ${source}`,
 }));
 
-type Rule = InferInsertModel<typeof stipRules>;
+type Rule = InferSelectModel<typeof stipRules>;
 const rules: Omit<Rule, "id">[] = [];
 const rule = (
   triggerKind: Rule["triggerKind"],

@@ -15,11 +15,14 @@ import {
   deals,
   inventoryUnits,
   legacyTokens,
+  lenderDecisions,
   marketFeedEntries,
   organizations,
   staffUsers,
+  storeLenderPanel,
   stores,
 } from "../src/db/schema";
+import { dealDeskDemoRows } from "./demo-data-deal-desk";
 
 // ---------------------------------------------------------------------------------------------
 // Public contract
@@ -173,6 +176,7 @@ export const DEAL_HISTORY_MONTHS = 24;
 
 export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary } {
   const rows = buildDemoRows(input);
+  const desk = dealDeskDemoRows(rows.stores, rows.deals);
   const rowCounts: Record<string, number> = {};
   const insert = <T extends SQLiteTable>(table: T, tableRows: InferInsertModel<T>[]) => {
     rowCounts[getTableName(table)] = tableRows.length;
@@ -189,6 +193,8 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
     ...insert(inventoryUnits, rows.inventoryUnits),
     ...insert(deals, rows.deals),
     ...insert(dealStips, rows.dealStips),
+    ...insert(storeLenderPanel, desk.panel),
+    ...insert(lenderDecisions, desk.decisions),
     ...insert(marketFeedEntries, rows.marketFeedEntries),
   ];
   return { statements, summary: { referenceDate: input.referenceDate, rowCounts } };
@@ -329,7 +335,7 @@ export function insertOrIgnore<T extends SQLiteTable>(table: T, rows: InferInser
 // Randomness and dates
 
 /** mulberry32: tiny, fast and identical on every JavaScript engine, which is all a demo needs. */
-class Random {
+export class Random {
   private state: number;
 
   /** Each store and purpose gets its own stream, so adding data in one place never shifts another. */

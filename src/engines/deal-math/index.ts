@@ -66,14 +66,15 @@ export const roundTo = (value: number, places: number) => Math.round(value * 10 
 /** DOMAIN §4.1: P = A·r / (1 − (1 + r)^−n), r = APR/12; P = A/n at 0%. Unrounded. */
 export function monthlyPayment(principal: number, aprPct: number, termMonths: number): number {
   const r = aprPct / 100 / 12;
-  if (r === 0) return principal / termMonths;
+  // A rate too small to move 1 + r is 0% in floating point (and would divide by zero).
+  if (1 + r === 1) return principal / termMonths;
   return (principal * r) / (1 - (1 + r) ** -termMonths);
 }
 
 /** DOMAIN §4.1 back-solve: A = P·(1 − (1 + r)^−n) / r. */
 export function principalFor(payment: number, aprPct: number, termMonths: number): number {
   const r = aprPct / 100 / 12;
-  if (r === 0) return payment * termMonths;
+  if (1 + r === 1) return payment * termMonths;
   return (payment * (1 - (1 + r) ** -termMonths)) / r;
 }
 
