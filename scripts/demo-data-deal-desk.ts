@@ -52,6 +52,13 @@ export const DEMO_TOUGH_LENDERS: readonly { storeId: string; lender: string; ban
   { storeId: "sto_lakeside_main", lender: "Mountain Lakes Federal Credit Union", band: "near_prime", declineRate: 0.85 },
 ];
 
+/**
+ * How much of a program's fit turns into approvals per band (DEFAULT): lower bands come with
+ * thinner files, higher LTVs and more income questions than the score margin alone shows
+ * (DOMAIN §1.3 market LTVs, §1.4 PTI caps), so first-look approvals fall with the band.
+ */
+const BAND_APPROVAL_FACTOR: Record<CreditTier, number> = { super_prime: 1.1, prime: 1, near_prime: 0.85, subprime: 0.7, deep_subprime: 0.55 };
+
 const PRIOR_ATTEMPTS: readonly (readonly [number, number])[] = [
   [0, 0.5],
   [1, 0.35],
@@ -118,7 +125,7 @@ export function dealDeskDemoRows(storeRows: readonly InferInsertModel<typeof sto
       const program = random.pick(regular);
       if (tried.has(program.id)) continue;
       tried.add(program.id);
-      const fit = programFit(beacon - program.minScore, 15, null, 0);
+      const fit = Math.min(0.97, programFit(beacon - program.minScore, 15, null, 0) * BAND_APPROVAL_FACTOR[band]);
       const roll = random.next();
       decisions.push(decide(program, roll < fit * 0.85 ? "approved" : roll < fit ? "countered" : "declined"));
     }
