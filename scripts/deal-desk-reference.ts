@@ -384,7 +384,7 @@ export const STIP_RULE_ROWS: Rule[] = rules.map((r, i) => ({ id: `sr_${String(i 
 // ---------------------------------------------------------------------------------------------
 // F&I products (DOMAIN §5)
 
-export const FI_PRODUCT_ROWS: InferInsertModel<typeof fiProducts>[] = [
+export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
   {
     product: "vsc",
     label: "Vehicle service contract",
