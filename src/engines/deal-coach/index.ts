@@ -5,6 +5,7 @@
  */
 import {
   type Condition,
+  compareText,
   formatPct,
   formatUsd,
   markupCap,
@@ -176,7 +177,7 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
       typical_profit: p.typicalProfit,
       objection: `"${p.objection}" ${p.wordTrack}`,
     }))
-    .sort((a, b) => b.penetration_rate - a.penetration_rate || a.product.localeCompare(b.product));
+    .sort((a, b) => b.penetration_rate - a.penetration_rate || compareText(a.product, b.product));
 
   const notes = [
     equity < 0

@@ -8,6 +8,7 @@
 import {
   type Condition,
   type CreditTier,
+  compareText,
   formatPct,
   formatUsd,
   type KnownIssue,
@@ -21,7 +22,7 @@ import {
   type VehicleAdjustmentRow,
   type VehicleType,
 } from "../deal-math";
-import { type LenderType, predictStips, type StipProgram, type StipRuleRow, type StipTypeRow, stipBurdenHours } from "../stips";
+import { type LenderType, type PredictedStip, predictStips, type StipProgram, type StipRuleRow, type StipTypeRow, stipBurdenHours } from "../stips";
 
 export interface LenderProgramRow extends StipProgram {
   id: string;
@@ -129,7 +130,8 @@ interface Knockout {
 interface Evaluated {
   program: LenderProgramRow;
   knockouts: Knockout[];
-  pick: LenderPick;
+  /** Only for a program no rule knocked out. */
+  pick: LenderPick | null;
 }
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
@@ -159,6 +161,7 @@ function evaluate(
   reference: RoutingReference,
   calibration: Calibration,
   currentYear: number,
+  stipsFor: (program: LenderProgramRow) => PredictedStip[],
 ): Evaluated {
   const knockouts: Knockout[] = [];
   const issues = profile.knownIssues;
@@ -244,10 +247,11 @@ function evaluate(
     }
   }
 
+  if (knockouts.length > 0) return { program, knockouts, pick: null };
   const fit = programFit(profile.beacon - program.minScore, maxLtv - ltv, ptiHeadroom, issues.length);
   const history = calibration.get(program.id)?.[tier.tier] ?? NO_HISTORY;
   const confidence = roundTo(calibratedConfidence(fit, history), 2);
-  const stips = predictStips({ tier: tier.tier, knownIssues: issues }, program, reference.stipRules, reference.stipTypes);
+  const stips = stipsFor(program);
   const reasons = [
     `program fit ${fit.toFixed(2)}: score ${profile.beacon} vs minimum ${program.minScore}, LTV ${roundTo(ltv, 1)}% vs ${maxLtv}% maximum${issues.length ? `, ${issues.length} known issue(s)` : ""}`,
   ];
@@ -281,7 +285,7 @@ function evaluate(
 /** Likelihood first (to the cent of a point, so near-ties fall to the next keys), then fewer stip hours, faster funding, name. */
 function byRank(a: LenderPick, b: LenderPick): number {
   return (
-    b.confidence - a.confidence || a.stip_burden_hours - b.stip_burden_hours || a.funding_days - b.funding_days || a.lender.localeCompare(b.lender)
+    b.confidence - a.confidence || a.stip_burden_hours - b.stip_burden_hours || a.funding_days - b.funding_days || compareText(a.lender, b.lender)
   );
 }
 
@@ -294,10 +298,20 @@ export function routeDeal(
 ): RouteResult {
   const tier = tierFor(reference.tiers, profile.beacon);
   const ltv = ((profile.vehiclePrice - profile.downPayment) / (profile.bookValue ?? profile.vehiclePrice)) * 100;
-  const evaluated = panel.map((program) => evaluate(profile, program, tier, ltv, reference, calibration, currentYear));
+  // The stips depend on the program's type and base stips only: a handful of distinct sets per panel.
+  const stipSets = new Map<string, PredictedStip[]>();
+  const stipsFor = (program: LenderProgramRow) => {
+    const key = `${program.type}|${program.baseStips.join("|")}`;
+    let stips = stipSets.get(key);
+    if (!stips) {
+      stips = predictStips({ tier: tier.tier, knownIssues: profile.knownIssues }, program, reference.stipRules, reference.stipTypes);
+      stipSets.set(key, stips);
+    }
+    return stips;
+  };
+  const evaluated = panel.map((program) => evaluate(profile, program, tier, ltv, reference, calibration, currentYear, stipsFor));
 
-  const fitting = evaluated.filter((e) => e.knockouts.length === 0);
-  const ranked = fitting.map((e) => e.pick).sort(byRank);
+  const ranked = evaluated.flatMap((e) => (e.pick ? [e.pick] : [])).sort(byRank);
   const poorFits = ranked.filter((p) => p.confidence < POOR_FIT_CONFIDENCE);
   const candidates = ranked.filter((p) => p.confidence >= POOR_FIT_CONFIDENCE);
   const [primary = null, backup = null] = candidates;
@@ -305,7 +319,7 @@ export function routeDeal(
   const avoided = [
     ...evaluated
       .filter((e) => e.knockouts.length > 0)
-      .sort((a, b) => a.program.name.localeCompare(b.program.name))
+      .sort((a, b) => compareText(a.program.name, b.program.name))
       .map((e) => ({ lender: e.program.name, rule: e.knockouts[0].rule, heading: e.knockouts[0].heading, reasons: e.knockouts.map((k) => k.text) })),
     ...poorFits.map((p) => ({
       lender: p.lender,
@@ -319,9 +333,7 @@ export function routeDeal(
   const avoidReason = [...groups.entries()].map(([heading, lenders]) => `${heading}: ${lenders.join(", ")}`).join("; ");
 
   const primaryProgram = primary ? panel.find((p) => p.id === primary.lender_id)! : null;
-  const predicted = primaryProgram
-    ? predictStips({ tier: tier.tier, knownIssues: profile.knownIssues }, primaryProgram, reference.stipRules, reference.stipTypes).map((s) => s.stip)
-    : [];
+  const predicted = primaryProgram ? stipsFor(primaryProgram).map((s) => s.stip) : [];
 
   return {
     primary,
@@ -351,7 +363,7 @@ function routingNote(
   if (!primary) {
     const counts = new Map<string, number>();
     for (const a of avoided) counts.set(a.heading, (counts.get(a.heading) ?? 0) + 1);
-    const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3);
+    const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).slice(0, 3);
     const blockers = top.map(([heading, n]) => `${heading} (${n})`).join("; ");
     const advice = ltv > 100 ? " More cash down or a lower-priced unit brings the LTV inside more programs." : "";
     return `No program on this store's ${panelSize}-lender panel fits ${deal}. Main blockers: ${blockers}.${advice} Do not shotgun the deal.`;

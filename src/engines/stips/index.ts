@@ -2,7 +2,7 @@
  * Stip prediction (DOMAIN §2): which documents a lender will ask for on a profile, from the
  * editable trigger matrix (`stip_rules`), the program's base stips and the document rules.
  */
-import { type CreditTier, type KnownIssue, roundTo, TIER_LABEL } from "../deal-math";
+import { type CreditTier, compareText, type KnownIssue, roundTo, TIER_LABEL } from "../deal-math";
 
 export type IncomeType = "w2" | "self_employed" | "itin" | "fixed";
 export type StipPriority = "required" | "likely";
@@ -117,7 +117,7 @@ export function predictStips(
   }
   return [...found.entries()]
     .map(([stip, { priority, reasons }]) => ({ stip, priority, reasons, turnaround_hours: stipTypes.get(stip)?.turnaroundHours ?? 24 }))
-    .sort((a, b) => rank(a.priority) - rank(b.priority) || b.turnaround_hours - a.turnaround_hours || a.stip.localeCompare(b.stip));
+    .sort((a, b) => rank(a.priority) - rank(b.priority) || b.turnaround_hours - a.turnaround_hours || compareText(a.stip, b.stip));
 }
 
 /** Customer-side hours to gather every required stip, one after another: the routing tiebreak. */
@@ -206,7 +206,7 @@ export function closestNames(typed: string, names: readonly string[], count = 3)
   const needle = typed.trim().toLowerCase();
   return names
     .map((name) => ({ name, contains: needle.length >= 3 && name.toLowerCase().includes(needle) ? 0 : 1, distance: nameDistance(needle, name) }))
-    .sort((a, b) => a.contains - b.contains || a.distance - b.distance || a.name.localeCompare(b.name))
+    .sort((a, b) => a.contains - b.contains || a.distance - b.distance || compareText(a.name, b.name))
     .slice(0, count)
     .map((m) => m.name);
 }

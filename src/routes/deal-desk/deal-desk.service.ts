@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import * as desk from "../../db/queries/deal-desk";
 import { coachDeal } from "../../engines/deal-coach";
-import { type CreditTier, type KnownIssue, tierFor, type VehicleType } from "../../engines/deal-math";
+import { type CreditTier, compareText, type KnownIssue, tierFor, type VehicleType } from "../../engines/deal-math";
 import { calculateGross } from "../../engines/gross";
 import { type Calibration, type DecisionCounts, type RoutingReference, routeDeal } from "../../engines/lender-routing";
 import { checkStips, closestNames } from "../../engines/stips";
@@ -75,7 +75,7 @@ async function loadStoreDesk(db: Database, reference: DealDeskReference, orgId: 
   }
   return {
     store,
-    panel: history.panelProgramIds.flatMap((id) => reference.programsById.get(id) ?? []).sort((a, b) => a.name.localeCompare(b.name)),
+    panel: history.panelProgramIds.flatMap((id) => reference.programsById.get(id) ?? []).sort((a, b) => compareText(a.name, b.name)),
     calibration,
     turnaround: new Map(
       [...turnaround].map(([id, t]) => [
