@@ -112,7 +112,8 @@ export interface RouteResult {
   backup: LenderPick | null;
   avoid: string[];
   avoid_reason: string;
-  avoid_details: { lender: string; rule: string; reasons: string[] }[];
+  /** Per avoided lender, the first rule it broke (rules in the order of the knock-out checks). */
+  avoid_details: { lender: string; rule: string; reason: string }[];
   predicted_stips: string[];
   routing_note: string;
   tier: CreditTier;
@@ -129,7 +130,7 @@ interface Knockout {
 
 interface Evaluated {
   program: LenderProgramRow;
-  knockouts: Knockout[];
+  knockout: Knockout | null;
   /** Only for a program no rule knocked out. */
   pick: LenderPick | null;
 }
@@ -163,19 +164,20 @@ function evaluate(
   currentYear: number,
   stipsFor: (program: LenderProgramRow) => PredictedStip[],
 ): Evaluated {
-  const knockouts: Knockout[] = [];
+  // The first rule a program breaks is the one reported; the rest are not worth computing.
+  const out = (knockout: Knockout): Evaluated => ({ program, knockout, pick: null });
   const issues = profile.knownIssues;
   const adjustment = reference.vehicleAdjustments.get(profile.vehicleType);
 
   if (profile.beacon < program.minScore) {
-    knockouts.push({
+    return out({
       rule: "score_below_minimum",
       heading: `score ${profile.beacon} under the program minimum`,
       text: `score ${profile.beacon} is under its ${program.minScore} minimum`,
     });
   }
   if (profile.beacon > program.maxScore) {
-    knockouts.push({
+    return out({
       rule: "score_above_program",
       heading: `poor fit: ${TIER_LABEL[tier.tier]} paper at a higher-rate lender`,
       text: `score ${profile.beacon} is above its ${program.maxScore} ceiling; better-rate programs fit`,
@@ -184,12 +186,12 @@ function evaluate(
   for (const issue of issues) {
     if (!program[ACCEPTS[issue]]) {
       const label = reference.issueRules.get(issue)?.label ?? issue;
-      knockouts.push({ rule: `no_${issue}`, heading: `does not take a ${label}`, text: `does not take a ${label}` });
+      return out({ rule: `no_${issue}`, heading: `does not take a ${label}`, text: `does not take a ${label}` });
     }
   }
   const maxLtv = program.maxLtv + (adjustment?.ltvAdd ?? 0);
   if (ltv > maxLtv) {
-    knockouts.push({
+    return out({
       rule: "ltv_over_maximum",
       heading: `LTV ${roundTo(ltv, 1)}% over the program maximum`,
       text: `LTV ${roundTo(ltv, 1)}% is over its ${maxLtv}% maximum`,
@@ -199,7 +201,7 @@ function evaluate(
   const requiredDownPct = program.minDownPct + extraDown;
   const downPct = (profile.downPayment / profile.vehiclePrice) * 100;
   if (downPct + 1e-9 < requiredDownPct) {
-    knockouts.push({
+    return out({
       rule: "down_payment_short",
       heading: "down payment short of the program's requirement",
       text: `needs ${requiredDownPct}% down (${formatUsd(Math.ceil((profile.vehiclePrice * requiredDownPct) / 100))}); the deal has ${roundTo(downPct, 1)}%`,
@@ -209,21 +211,21 @@ function evaluate(
   const termCap = Math.min(program.maxTerm, ...issueTermCaps);
   const term = profile.termMonths ?? Math.min(DEFAULT_TERM_MONTHS, termCap);
   if (profile.termMonths !== undefined && profile.termMonths > termCap) {
-    knockouts.push({
+    return out({
       rule: "term_over_limit",
       heading: `${profile.termMonths}-month term over the program limit`,
       text: `writes at most ${termCap} months on this profile`,
     });
   }
   if (profile.vehicleYear !== undefined && currentYear - profile.vehicleYear > program.vehicleMaxAge) {
-    knockouts.push({
+    return out({
       rule: "vehicle_too_old",
       heading: "vehicle older than the program allows",
       text: `takes vehicles up to ${program.vehicleMaxAge} years old`,
     });
   }
   if (profile.mileage !== undefined && profile.mileage > program.vehicleMaxMiles) {
-    knockouts.push({
+    return out({
       rule: "mileage_over_limit",
       heading: "mileage over the program limit",
       text: `takes vehicles up to ${program.vehicleMaxMiles.toLocaleString("en-US")} miles`,
@@ -239,7 +241,7 @@ function evaluate(
     const pti = payment / profile.monthlyIncome;
     ptiHeadroom = program.maxPti - pti;
     if (pti > program.maxPti) {
-      knockouts.push({
+      return out({
         rule: "pti_over_cap",
         heading: "payment-to-income over the program cap",
         text: `payment ${formatUsd(Math.round(payment))} is ${roundTo(pti * 100, 1)}% of income, over its ${program.maxPti * 100}% cap`,
@@ -247,7 +249,6 @@ function evaluate(
     }
   }
 
-  if (knockouts.length > 0) return { program, knockouts, pick: null };
   const fit = programFit(profile.beacon - program.minScore, maxLtv - ltv, ptiHeadroom, issues.length);
   const history = calibration.get(program.id)?.[tier.tier] ?? NO_HISTORY;
   const confidence = roundTo(calibratedConfidence(fit, history), 2);
@@ -265,7 +266,7 @@ function evaluate(
 
   return {
     program,
-    knockouts,
+    knockout: null,
     pick: {
       lender: program.name,
       lender_id: program.id,
@@ -318,14 +319,13 @@ export function routeDeal(
 
   const avoided = [
     ...evaluated
-      .filter((e) => e.knockouts.length > 0)
-      .sort((a, b) => compareText(a.program.name, b.program.name))
-      .map((e) => ({ lender: e.program.name, rule: e.knockouts[0].rule, heading: e.knockouts[0].heading, reasons: e.knockouts.map((k) => k.text) })),
+      .flatMap((e) => (e.knockout ? [{ lender: e.program.name, rule: e.knockout.rule, heading: e.knockout.heading, reason: e.knockout.text }] : []))
+      .sort((a, b) => compareText(a.lender, b.lender)),
     ...poorFits.map((p) => ({
       lender: p.lender,
       rule: "low_approval_likelihood",
       heading: `approval likelihood under ${POOR_FIT_CONFIDENCE}`,
-      reasons: [`calibrated approval likelihood ${p.confidence.toFixed(2)}`, ...p.reasons],
+      reason: `calibrated approval likelihood ${p.confidence.toFixed(2)}; ${p.reasons.join("; ")}`,
     })),
   ];
   const groups = new Map<string, string[]>();
@@ -340,7 +340,7 @@ export function routeDeal(
     backup,
     avoid: avoided.map((a) => a.lender),
     avoid_reason: avoidReason,
-    avoid_details: avoided.map(({ lender, rule, reasons }) => ({ lender, rule, reasons })),
+    avoid_details: avoided.map(({ lender, rule, reason }) => ({ lender, rule, reason })),
     predicted_stips: predicted,
     routing_note: routingNote(profile, tier, ltv, panel.length, candidates.length, primary, backup, avoided),
     tier: tier.tier,

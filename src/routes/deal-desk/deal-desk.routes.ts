@@ -93,7 +93,9 @@ export const LenderRouteResultSchema = z
     backup: LenderPickSchema,
     avoid: z.array(z.string()),
     avoid_reason: z.string().openapi({ description: "Each rule that knocked lenders out, with the lenders it knocked out." }),
-    avoid_details: z.array(z.object({ lender: z.string(), rule: z.string(), reasons: z.array(z.string()) })),
+    avoid_details: z
+      .array(z.object({ lender: z.string(), rule: z.string(), reason: z.string() }))
+      .openapi({ description: "Per avoided lender, the first rule it broke." }),
     predicted_stips: z.array(z.string()),
     routing_note: z.string(),
     tier: z.string(),
@@ -119,7 +121,7 @@ export const LenderRouteResultSchema = z
       backup: null,
       avoid: ["Harbor Point Bank"],
       avoid_reason: "score 612 under the program minimum: Harbor Point Bank",
-      avoid_details: [{ lender: "Harbor Point Bank", rule: "score_below_minimum", reasons: ["score 612 is under its 660 minimum"] }],
+      avoid_details: [{ lender: "Harbor Point Bank", rule: "score_below_minimum", reason: "score 612 is under its 660 minimum" }],
       predicted_stips: ["Proof of residence", "Proof of income", "References", "Proof of insurance", "Driver's license"],
       routing_note: "612 near prime, LTV 88.6%, charge_off: 9 of 42 panel programs fit. Send to Keystone Auto Finance first …",
       tier: "near_prime",
@@ -245,7 +247,7 @@ export const DealCoachRequestSchema = z
     store_id: StoreId,
   })
   .superRefine(downUnderPrice)
-  .openapi("DealCoachRequest", {
+  .openapi("DealDeskCoachRequest", {
     example: { beacon: 688, vehicle_price: 32995, trade_value: 14000, trade_payoff: 17500, down_payment: 2000, desired_payment: 550 },
   });
 
@@ -273,7 +275,7 @@ export const DealCoachResultSchema = z
     notes: z.string(),
     store_id: z.string(),
   })
-  .openapi("DealCoachResult", {
+  .openapi("DealDeskCoachResult", {
     example: {
       recommended_pencil: {
         selling_price: 32995,
