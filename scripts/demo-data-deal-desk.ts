@@ -84,24 +84,26 @@ export function dealDeskDemoRows(storeRows: readonly InferInsertModel<typeof sto
 
   const decisions: Decision[] = [];
   for (const deal of dealRows) {
-    if (!deal.lender || deal.beacon == null || !deal.submittedOn || deal.status === "submitted") continue;
+    // Every financed deal, whatever its status today, so a rerun on a later day adds no rows (ids are per deal).
+    if (!deal.lender || deal.beacon == null) continue;
     const storePanel = panels.get(deal.storeId) ?? [];
     const funder = programsByName.get(deal.lender);
     if (!funder) continue;
     const beacon = deal.beacon;
     const band = tierFor(CREDIT_TIER_ROWS, beacon).tier;
     const random = new Random(`${deal.id}:lender-decisions`);
+    let attempt = 0;
     const decide = (program: Program, decision: Decision["decision"]): Decision => {
       const stips = predictStips({ tier: band, knownIssues: [] }, program, STIP_RULE_ROWS, stipTypes)
         .filter((s) => s.priority === "required" || random.chance(0.5))
         .map((s) => s.stip);
       return {
-        id: `ld_${deal.id.slice("deal_".length)}_${decisions.length}`,
+        id: `ld_${deal.id.slice("deal_".length)}_${++attempt}`,
         orgId: deal.orgId,
         storeId: deal.storeId,
         programId: program.id,
         dealId: deal.id,
-        submittedOn: deal.submittedOn!,
+        submittedOn: deal.submittedOn ?? deal.soldOn,
         scoreBand: band,
         decision,
         stipsAsked: decision === "declined" ? [] : stips,
