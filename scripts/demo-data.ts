@@ -15,13 +15,16 @@ import {
   deals,
   inventoryUnits,
   legacyTokens,
+  lenderDecisions,
   marketFeedEntries,
   marketObservations,
   organizations,
   staffUsers,
+  storeLenderPanel,
   stores,
   unitMarketValues,
 } from "../src/db/schema";
+import { dealDeskDemoRows } from "./demo-data-deal-desk";
 import { buildReportsDemoRows } from "./demo-data-reports";
 
 // ---------------------------------------------------------------------------------------------
@@ -177,6 +180,7 @@ export const DEAL_HISTORY_MONTHS = 24;
 export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary } {
   const rows = buildDemoRows(input);
   const reports = buildReportsDemoRows(input.referenceDate, rows);
+  const desk = dealDeskDemoRows(rows.stores, rows.deals);
   const rowCounts: Record<string, number> = {};
   const insert = <T extends SQLiteTable>(table: T, tableRows: InferInsertModel<T>[]) => {
     rowCounts[getTableName(table)] = tableRows.length;
@@ -193,6 +197,8 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
     ...insert(inventoryUnits, rows.inventoryUnits),
     ...insert(deals, rows.deals),
     ...insert(dealStips, rows.dealStips),
+    ...insert(storeLenderPanel, desk.panel),
+    ...insert(lenderDecisions, desk.decisions),
     ...insert(marketFeedEntries, rows.marketFeedEntries),
     ...insert(marketObservations, reports.marketObservations),
     ...insert(unitMarketValues, reports.unitMarketValues),
@@ -306,7 +312,7 @@ function sqlLiteral(value: unknown): string {
 }
 
 /** Rows are typed by the drizzle schema, so a renamed column breaks the build instead of the seed. */
-function insertOrIgnore<T extends SQLiteTable>(table: T, rows: InferInsertModel<T>[]): string[] {
+export function insertOrIgnore<T extends SQLiteTable>(table: T, rows: InferInsertModel<T>[]): string[] {
   if (rows.length === 0) return [];
   const columns = getTableColumns(table);
   const keys = Object.keys(rows[0]);
@@ -335,7 +341,7 @@ function insertOrIgnore<T extends SQLiteTable>(table: T, rows: InferInsertModel<
 // Randomness and dates
 
 /** mulberry32: tiny, fast and identical on every JavaScript engine, which is all a demo needs. */
-class Random {
+export class Random {
   private state: number;
 
   /** Each store and purpose gets its own stream, so adding data in one place never shifts another. */

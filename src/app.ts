@@ -15,6 +15,7 @@ import { trackUsage } from "./http/usage";
 import { appraisalRouter } from "./routes/appraisal";
 import { authRouter } from "./routes/auth";
 import { complianceRouter } from "./routes/compliance";
+import { dealDeskRouter } from "./routes/deal-desk";
 import { docsRouter } from "./routes/docs";
 import { feedsRouter } from "./routes/feeds";
 import { keysRouter } from "./routes/keys";
@@ -77,6 +78,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", reportsRouter);
   app.route("/", complianceRouter);
   app.route("/", appraisalRouter);
+  app.route("/", dealDeskRouter);
   options.mount?.(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);

@@ -17,6 +17,8 @@ const TABLES = [
   "deals",
   "deal_stips",
   "market_feed_entries",
+  "store_lender_panel",
+  "lender_decisions",
 ] as const;
 
 const summitKey = generateApiKey();
@@ -71,12 +73,13 @@ describe("demo seed", () => {
     expect(buildDemoSeed({ referenceDate: REFERENCE_DATE, credentials }).statements).toEqual(statements);
   });
 
+  // Three applications of ~30k rows (two years of deals, stips and lender decisions) outlast the default 5 s on a busy machine.
   it("duplicates nothing when run again, the same day or months later", async () => {
     await apply(statements);
     expect(await rowCounts()).toEqual(countsAfterFirstRun);
     await apply(buildDemoSeed({ referenceDate: "2027-03-01", credentials: await hashCredentials() }).statements);
     expect(await rowCounts()).toEqual(countsAfterFirstRun);
-  });
+  }, 30_000);
 
   it("creates two demo organizations, with two stores and one store, one primary each", async () => {
     const orgs = await all<{ id: string; stores: number; primaries: number }>(

@@ -1,5 +1,6 @@
 /** Every table, one file per area; drizzle-kit reads this file (drizzle.config.ts). */
 export * from "./appraisal";
 export * from "./compliance";
+export * from "./deal-desk";
 export * from "./platform";
 export * from "./reports";

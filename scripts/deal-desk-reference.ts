@@ -1,0 +1,476 @@
+/**
+ * The deal desk's reference rows, every figure from /work/shared/DOMAIN.md (section in `source`
+ * or in the comment). `npx tsx scripts/render-deal-desk-reference.ts` writes them into the
+ * `deal_desk_reference` migration, which is what deployments load; the demo seed reads the same
+ * rows to generate a history that fits the programs. Pure (no node:), like the demo data.
+ */
+import type { InferInsertModel, InferSelectModel } from "drizzle-orm";
+import type {
+  creditTiers,
+  fiProducts,
+  frontGrossTargets,
+  knownIssueRules,
+  LENDER_TYPES,
+  lenderPrograms,
+  stipRules,
+  stipTypes,
+  vehicleTypeAdjustments,
+} from "../src/db/schema/deal-desk";
+
+type LenderType = (typeof LENDER_TYPES)[number];
+
+export const CREDIT_TIER_ROWS: InferInsertModel<typeof creditTiers>[] = [
+  ["super_prime", 781, 850, 5.18, 6.82, 1.0, 130, 0.2, 84, 1.0, 2.0, 1.5, 1800],
+  ["prime", 661, 780, 6.7, 9.06, 1.0, 125, 0.2, 84, 1.0, 2.0, 1.5, 1800],
+  ["near_prime", 601, 660, 9.83, 13.74, 1.5, 115, 0.18, 75, 1.0, 2.0, 1.5, 2000],
+  ["subprime", 501, 600, 13.22, 18.99, 2.0, 110, 0.15, 72, 0, 0, 0, 1500],
+  ["deep_subprime", 300, 500, 15.81, 21.58, 2.5, 100, 0.15, 60, 0, 0, 0, 1500],
+].map(([tier, scoreMin, scoreMax, newApr, usedApr, aprSpread, maxLtv, maxPti, maxTerm, standardMarkup, capShort, capLong, backGross]) => ({
+  tier: tier as InferInsertModel<typeof creditTiers>["tier"],
+  scoreMin: scoreMin as number,
+  scoreMax: scoreMax as number,
+  newApr: newApr as number,
+  usedApr: usedApr as number,
+  aprSpread: aprSpread as number,
+  maxLtv: maxLtv as number,
+  maxPti: maxPti as number,
+  maxTerm: maxTerm as number,
+  standardMarkup: standardMarkup as number,
+  markupCapShortTerm: capShort as number,
+  markupCapLongTerm: capLong as number,
+  backGrossTarget: backGross as number,
+  source:
+    "DOMAIN §10.1 (APR: Experian SAFM Q1 2025, §1.2); reserve caps §4.2 (2.0 pts ≤ 60 mo, 1.5 pts 61–84, none below 601); back-gross targets §3.2",
+}));
+
+export const VEHICLE_TYPE_ADJUSTMENT_ROWS: InferInsertModel<typeof vehicleTypeAdjustments>[] = [
+  { vehicleType: "car", ltvAdd: 0, aprAdd: 0 },
+  { vehicleType: "truck", ltvAdd: 5, aprAdd: -0.1 },
+  { vehicleType: "suv", ltvAdd: 5, aprAdd: -0.1 },
+  { vehicleType: "van", ltvAdd: 0, aprAdd: 0.1 },
+];
+
+export const KNOWN_ISSUE_ROWS: InferInsertModel<typeof knownIssueRules>[] = [
+  { issue: "repo", label: "repossession", extraDownPct: 10, rateAdd: 2.0, maxTerm: null, source: "DOMAIN §1.6 default issue matrix" },
+  { issue: "bk7", label: "Chapter 7 bankruptcy", extraDownPct: 0, rateAdd: 1.5, maxTerm: null, source: "DOMAIN §1.6" },
+  { issue: "bk13", label: "Chapter 13 bankruptcy", extraDownPct: 0, rateAdd: 3.0, maxTerm: null, source: "DOMAIN §1.6 (trustee letter required)" },
+  { issue: "itin", label: "ITIN borrower", extraDownPct: 15, rateAdd: 0, maxTerm: 60, source: "DOMAIN §1.6" },
+  { issue: "thin_file", label: "thin credit file", extraDownPct: 0, rateAdd: 2.0, maxTerm: 72, source: "DOMAIN §1.6 (CU +2% evidence)" },
+  { issue: "charge_off", label: "charge-off", extraDownPct: 0, rateAdd: 1.0, maxTerm: null, source: "DOMAIN §1.6 (paid → normal tier +1.0)" },
+];
+
+export const FRONT_GROSS_TARGET_ROWS: InferInsertModel<typeof frontGrossTargets>[] = [
+  { condition: "new", targetPct: 3, minAmount: 1000, source: "DOMAIN §3.2 DEFAULT front-gross targets" },
+  { condition: "used", targetPct: 8, minAmount: 1200, source: "DOMAIN §3.2 DEFAULT front-gross targets (used margin 6–8%)" },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Lender programs (DOMAIN §10.3 fields; type defaults from §1.3–1.8, §4.2)
+
+type Program = InferInsertModel<typeof lenderPrograms>;
+type ProgramDefaults = Omit<Program, "id" | "name" | "type">;
+
+const ACCEPTS_NONE = {
+  acceptsRepo: false,
+  acceptsBk7: false,
+  acceptsBk13: false,
+  acceptsItin: false,
+  acceptsThinFile: false,
+  acceptsChargeOff: false,
+};
+
+/** Per lender type: §1.3 LTV, §1.4 PTI, §1.5 terms/age/miles, §1.6 issues, §1.8 funding days, §4.2 reserve. */
+const TYPE_DEFAULTS: Record<LenderType, ProgramDefaults> = {
+  captive: {
+    ...ACCEPTS_NONE,
+    acceptsBk7: true,
+    acceptsThinFile: true,
+    minScore: 620,
+    maxScore: 850,
+    maxLtv: 125,
+    maxPti: 0.2,
+    maxTerm: 84,
+    minDownPct: 0,
+    vehicleMaxAge: 6,
+    vehicleMaxMiles: 80_000,
+    rateMargin: -0.5,
+    rateAdd: {},
+    markupCap: 2.0,
+    flatFee: 0,
+    fundingDays: 2,
+    turnaroundHours: 24,
+    baseStips: ["Driver's license", "Proof of insurance"],
+  },
+  bank: {
+    ...ACCEPTS_NONE,
+    acceptsChargeOff: true,
+    minScore: 660,
+    maxScore: 850,
+    maxLtv: 120,
+    maxPti: 0.2,
+    maxTerm: 84,
+    minDownPct: 0,
+    vehicleMaxAge: 8,
+    vehicleMaxMiles: 100_000,
+    rateMargin: 0,
+    rateAdd: {},
+    markupCap: 2.0,
+    flatFee: 0,
+    fundingDays: 3,
+    turnaroundHours: 36,
+    baseStips: ["Driver's license", "Proof of insurance"],
+  },
+  credit_union: {
+    ...ACCEPTS_NONE,
+    acceptsItin: true,
+    acceptsThinFile: true,
+    acceptsChargeOff: true,
+    minScore: 620,
+    maxScore: 850,
+    maxLtv: 115,
+    maxPti: 0.18,
+    maxTerm: 84,
+    minDownPct: 0,
+    vehicleMaxAge: 10,
+    vehicleMaxMiles: 150_000,
+    rateMargin: -1.0,
+    rateAdd: {},
+    markupCap: 0,
+    flatFee: 200,
+    fundingDays: 4,
+    turnaroundHours: 48,
+    baseStips: ["Driver's license", "Proof of insurance"],
+  },
+  subprime: {
+    ...ACCEPTS_NONE,
+    acceptsRepo: true,
+    acceptsBk7: true,
+    acceptsThinFile: true,
+    acceptsChargeOff: true,
+    minScore: 500,
+    maxScore: 680,
+    maxLtv: 120,
+    maxPti: 0.15,
+    maxTerm: 72,
+    minDownPct: 10,
+    vehicleMaxAge: 10,
+    vehicleMaxMiles: 120_000,
+    rateMargin: 1.0,
+    rateAdd: {},
+    markupCap: 0,
+    flatFee: 0,
+    fundingDays: 7,
+    turnaroundHours: 96,
+    baseStips: ["Driver's license", "Proof of insurance", "Proof of income", "Proof of residence"],
+  },
+  specialty: {
+    acceptsRepo: true,
+    acceptsBk7: true,
+    acceptsBk13: true,
+    acceptsItin: true,
+    acceptsThinFile: true,
+    acceptsChargeOff: true,
+    minScore: 300,
+    maxScore: 640,
+    maxLtv: 110,
+    maxPti: 0.15,
+    maxTerm: 60,
+    minDownPct: 15,
+    vehicleMaxAge: 12,
+    vehicleMaxMiles: 150_000,
+    rateMargin: 1.5,
+    rateAdd: {},
+    markupCap: 0,
+    flatFee: 0,
+    fundingDays: 10,
+    turnaroundHours: 168,
+    baseStips: ["Driver's license", "Proof of insurance", "Proof of income", "Proof of residence", "References"],
+  },
+  bhph: {
+    acceptsRepo: true,
+    acceptsBk7: true,
+    acceptsBk13: true,
+    acceptsItin: true,
+    acceptsThinFile: true,
+    acceptsChargeOff: true,
+    minScore: 300,
+    maxScore: 620,
+    maxLtv: 100,
+    maxPti: 0.2,
+    maxTerm: 48,
+    minDownPct: 20,
+    vehicleMaxAge: 15,
+    vehicleMaxMiles: 200_000,
+    rateMargin: 3.0,
+    rateAdd: {},
+    markupCap: 0,
+    flatFee: 0,
+    fundingDays: 0,
+    turnaroundHours: 4,
+    baseStips: ["Driver's license", "Proof of income", "Proof of residence", "References"],
+  },
+};
+
+/** [name, type, overrides]. Names are fictional (§10.3); the first nine are the demo stores' historic lenders. */
+const PROGRAM_SPECS: readonly (readonly [string, LenderType, Partial<ProgramDefaults>])[] = [
+  ["Crestline Motor Credit", "captive", {}],
+  ["Harbor Point Bank", "bank", {}],
+  ["Prairie State Bank Auto Finance", "bank", { minScore: 600, maxLtv: 115, rateMargin: 0.25 }],
+  ["Lakeshore Savings Bank", "bank", { minScore: 640, maxLtv: 120 }],
+  ["Riverbend Community Credit Union", "credit_union", {}],
+  ["Tri-County Teachers Credit Union", "credit_union", { minScore: 660, maxLtv: 125, rateMargin: -1.25 }],
+  ["Second Gear Acceptance", "subprime", { minScore: 480, maxScore: 660, maxLtv: 130 }],
+  ["Keystone Auto Finance", "subprime", { minScore: 500, maxScore: 680 }],
+  ["Fresh Start Auto Lending", "specialty", { maxScore: 620 }],
+  // Captives
+  ["Altamont Motor Credit", "captive", { minScore: 640, maxLtv: 120 }],
+  ["Meridian Motors Acceptance", "captive", { acceptsThinFile: true, rateMargin: -0.75 }],
+  ["Northstar Auto Credit", "captive", { minScore: 600, maxLtv: 120, maxTerm: 75, rateMargin: 0 }],
+  ["Pinnacle Vehicle Finance", "captive", { minScore: 680, maxLtv: 130, rateMargin: -1.0 }],
+  ["Corsa Captive Finance", "captive", { acceptsBk7: false, maxTerm: 72 }],
+  ["Bluewater Motor Credit", "captive", { minScore: 660, vehicleMaxAge: 5 }],
+  ["Ironwood Automotive Financial", "captive", { minScore: 620, maxLtv: 115, rateMargin: -0.25 }],
+  // Banks
+  ["Granite Trust Bank", "bank", { minScore: 700, maxLtv: 125, rateMargin: -0.25 }],
+  ["Copperfield National Bank", "bank", { minScore: 680 }],
+  ["Westgate Bank Auto Lending", "bank", { minScore: 620, maxLtv: 115, maxTerm: 75, rateMargin: 0.5 }],
+  ["First Lantern Bank", "bank", { minScore: 660, maxLtv: 125 }],
+  ["Oak Hollow Bank", "bank", { minScore: 640, acceptsChargeOff: false }],
+  ["Silver Creek Bank", "bank", { minScore: 720, maxLtv: 130, rateMargin: -0.5 }],
+  ["Three Rivers National Bank", "bank", { minScore: 650, maxTerm: 75 }],
+  ["Beacon Hill Savings Bank", "bank", { minScore: 690, maxLtv: 120, vehicleMaxAge: 7 }],
+  ["Redstone Bank Indirect", "bank", { minScore: 610, maxLtv: 110, maxTerm: 72, rateMargin: 0.75, acceptsBk7: true }],
+  ["Cedar Valley Bank", "bank", { minScore: 670, maxLtv: 125 }],
+  // Credit unions
+  ["Mountain Lakes Federal Credit Union", "credit_union", { minScore: 640, maxLtv: 120 }],
+  ["Public Servants Credit Union", "credit_union", { minScore: 600, maxLtv: 110, rateMargin: -0.5 }],
+  ["Heartland Farmers Credit Union", "credit_union", { minScore: 650, maxLtv: 125, acceptsItin: false }],
+  ["Millworkers Credit Union", "credit_union", { minScore: 580, maxLtv: 100, maxTerm: 72, rateMargin: 0 }],
+  ["Bayview Federal Credit Union", "credit_union", { minScore: 680, maxLtv: 125, rateMargin: -1.25 }],
+  ["Canyon State Credit Union", "credit_union", { minScore: 620, acceptsThinFile: false }],
+  ["Evergreen Nurses Credit Union", "credit_union", { minScore: 660, maxLtv: 120 }],
+  ["Union Rail Credit Union", "credit_union", { minScore: 600, maxLtv: 115, maxTerm: 75, rateMargin: -0.5 }],
+  // Subprime finance companies
+  ["Roadrunner Auto Finance", "subprime", { minScore: 520, maxScore: 700, maxLtv: 125 }],
+  ["Milestone Acceptance Corp", "subprime", { minScore: 480, maxScore: 640, maxLtv: 115, rateMargin: 1.5 }],
+  ["Brightpath Auto Credit", "subprime", { minScore: 540, maxScore: 720, maxLtv: 125, rateMargin: 0.5, maxTerm: 75 }],
+  ["Open Road Finance", "subprime", { minScore: 500, maxScore: 660, acceptsRepo: false }],
+  ["Cornerstone Auto Acceptance", "subprime", { minScore: 460, maxScore: 640, maxLtv: 110, maxTerm: 66, rateMargin: 2.0 }],
+  ["Fairway Auto Capital", "subprime", { minScore: 520, maxScore: 680, acceptsBk7: false }],
+  ["Turnpike Acceptance", "subprime", { minScore: 500, maxScore: 700, maxLtv: 130, vehicleMaxMiles: 100_000 }],
+  ["Signal Auto Finance", "subprime", { minScore: 480, maxScore: 660, acceptsThinFile: false, rateMargin: 1.25 }],
+  ["Lodestar Motor Credit", "subprime", { minScore: 540, maxScore: 700, maxLtv: 120, acceptsItin: true }],
+  // Specialty (BK, ITIN, deep subprime)
+  ["New Chapter Auto Finance", "specialty", { minScore: 300, maxScore: 660, maxLtv: 115, rateAdd: { bk13: 2.5, bk7: 1.0 } }],
+  ["Bridgeway ITIN Auto Loans", "specialty", { minScore: 300, maxScore: 760, maxLtv: 100, acceptsBk13: false, rateMargin: 0.5 }],
+  ["Phoenix Rebuild Credit", "specialty", { minScore: 300, maxScore: 600, maxLtv: 105, rateMargin: 2.0 }],
+  ["Clear Slate Acceptance", "specialty", { minScore: 350, maxScore: 640, acceptsItin: false }],
+  ["Trustee-Ready Auto Finance", "specialty", { minScore: 300, maxScore: 680, maxLtv: 110, rateAdd: { bk13: 2.0 }, acceptsItin: false }],
+  ["Passport Auto Lending", "specialty", { minScore: 300, maxScore: 720, maxLtv: 105, acceptsBk13: false, acceptsBk7: false }],
+  // Buy-here-pay-here / in-house
+  ["Main Street In-House Finance", "bhph", {}],
+  ["Lot Line Buy Here Pay Here", "bhph", { maxLtv: 95, minDownPct: 25 }],
+  ["Drive Today In-House", "bhph", { maxTerm: 42, rateMargin: 3.5 }],
+  ["Keys Now Finance", "bhph", { maxScore: 580, maxLtv: 90 }],
+];
+
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_|_$/g, "");
+
+export const LENDER_PROGRAM_ROWS: Program[] = PROGRAM_SPECS.map(([name, type, overrides]) => ({
+  id: `lp_${slug(name)}`,
+  name,
+  type,
+  ...TYPE_DEFAULTS[type],
+  ...overrides,
+}));
+
+// ---------------------------------------------------------------------------------------------
+// Stips (DOMAIN §2.1 document rules, §2.2 trigger matrix and default hours)
+
+export const STIP_TYPE_ROWS: InferInsertModel<typeof stipTypes>[] = [
+  ["Driver's license", "valid, unexpired, showing the current address (name-change document if needed)", 0.5, "§2.1 planetmotorsfl.com [C]"],
+  ["Proof of insurance", "card or declarations page naming the lender as loss payee, before delivery", 2, "§2.1 financeglass.com [C]"],
+  ["Proof of income", "most recent computer-generated pay stub with YTD earnings, issued within 40 days", 4, "§2.1 Capital One [A]"],
+  [
+    "Pay stub",
+    "computer-generated with YTD earnings and taxes, issued within 40 days; 90+ days on the job to count OT/bonus",
+    4,
+    "§2.1 Capital One [A]",
+  ],
+  ["W-2", "prior-year W-2 or year-end stub between Jan 1 and Apr 15", 24, "§2.1 Capital One [A]"],
+  [
+    "Proof of residence",
+    "utility bill in the applicant's name dated within 30 days, matching the application address",
+    12,
+    "§2.1 autodirectms.com [C]",
+  ],
+  ["References", "5–6 personal references not living with the applicant (subprime); 3–5 elsewhere", 2, "§2.1 carapprovalpro [C]"],
+  ["Bank statements", "3 most recent statements, all pages and transactions", 24, "§2.1 autodirectms.com [C]; Capital One [A]"],
+  ["Tax returns", "2 years of returns with Schedule C (self-employed 2+ years)", 72, "§2.1 Capital One [A]"],
+  ["Business license", "current license showing 2+ years in business", 24, "§2.2 DEFAULT"],
+  ["Award letter", "current award letter plus the latest bank statement showing the deposit", 48, "§2.1 help.motolease.net [A]"],
+  ["ITIN letter", "IRS ITIN assignment letter (CP565); number is 9 digits starting with 9", 48, "§2.1 financeglass.com [C]"],
+  ["Passport or consular ID", "unexpired passport or consular ID matching the application name", 2, "§2.1 financeglass.com [C]"],
+  ["Down payment proof", "cashier's check or transfer receipt for the full down payment", 4, "§2.1 financeglass.com [C]"],
+  ["BK discharge papers", "Chapter 7 discharge order", 48, "§2.1 ntrial.com [C]"],
+  ["Trustee permission letter", "Chapter 13 trustee approval letter or court order authorising the new debt", 120, "§2.1 ntrial.com [C]"],
+  ["Plan payment history", "Chapter 13 plan payment ledger showing on-time payments", 48, "§2.2 DEFAULT"],
+  ["Proof deficiency paid", "letter or receipt showing the repo deficiency or charge-off balance paid", 48, "§1.6 safefed.org [A]"],
+  ["Employment verification", "HR phone number the lender can call, or an employer letter on letterhead", 24, "§2.1 autodirectms.com [C]"],
+  ["Co-signer documents", "co-signer's license, proof of income and proof of residence", 48, "§2.2 DEFAULT"],
+].map(([stip, rule, turnaroundHours, source]) => ({
+  stip: stip as string,
+  rule: rule as string,
+  turnaroundHours: turnaroundHours as number,
+  source: `DOMAIN ${source}`,
+}));
+
+type Rule = InferSelectModel<typeof stipRules>;
+const rules: Omit<Rule, "id">[] = [];
+const rule = (
+  triggerKind: Rule["triggerKind"],
+  triggerValue: string,
+  priority: Rule["priority"],
+  stips: string[],
+  replaces: string | null = null,
+) => {
+  for (const stip of stips) rules.push({ triggerKind, triggerValue, lenderType: null, stip, priority, replaces });
+};
+const REQUIRED = "required" as const;
+const LIKELY = "likely" as const;
+
+for (const tier of ["subprime", "deep_subprime"]) {
+  rule("tier", tier, REQUIRED, ["Proof of income", "Proof of residence", "Driver's license", "Proof of insurance"]);
+  rule("tier", tier, LIKELY, ["References", "Bank statements"]);
+}
+rule("tier", "near_prime", REQUIRED, ["Proof of income", "Driver's license", "Proof of insurance"]);
+rule("tier", "near_prime", LIKELY, ["Proof of residence"]);
+for (const tier of ["prime", "super_prime"]) {
+  rule("tier", tier, REQUIRED, ["Driver's license", "Proof of insurance"]);
+  rule("tier", tier, LIKELY, ["Proof of income"]);
+}
+rule("income_type", "w2", REQUIRED, ["Pay stub"], "Proof of income");
+rule("income_type", "w2", LIKELY, ["W-2"]);
+rule("income_type", "self_employed", REQUIRED, ["Bank statements"], "Proof of income");
+rule("income_type", "self_employed", LIKELY, ["Tax returns", "Business license"]);
+rule("income_type", "fixed", REQUIRED, ["Award letter"], "Proof of income");
+rule("income_type", "fixed", LIKELY, ["Bank statements"]);
+for (const kind of ["income_type", "issue"] as const) {
+  rule(kind, "itin", REQUIRED, ["ITIN letter", "Passport or consular ID", "Proof of income", "Proof of residence"]);
+  rule(kind, "itin", LIKELY, ["References", "Down payment proof"]);
+}
+rule("issue", "bk7", REQUIRED, ["BK discharge papers"]);
+rule("issue", "bk7", LIKELY, ["Proof of income", "Proof of residence"]);
+rule("issue", "bk13", REQUIRED, ["Trustee permission letter"]);
+rule("issue", "bk13", LIKELY, ["Plan payment history"]);
+for (const issue of ["repo", "charge_off"]) {
+  rule("issue", issue, REQUIRED, ["Proof of income", "Proof of residence", "References"]);
+  rule("issue", issue, LIKELY, ["Proof deficiency paid"]);
+}
+rule("issue", "thin_file", REQUIRED, ["Proof of income", "Proof of residence", "References"]);
+rule("issue", "thin_file", LIKELY, ["Employment verification", "Co-signer documents"]);
+// Finance companies verify references and residence on every deal (§2.1: 5–6 references for subprime).
+for (const lenderType of ["subprime", "specialty", "bhph"] as const) {
+  rules.push({ triggerKind: "lender_type", triggerValue: lenderType, lenderType, stip: "References", priority: REQUIRED, replaces: null });
+  rules.push({ triggerKind: "lender_type", triggerValue: lenderType, lenderType, stip: "Employment verification", priority: LIKELY, replaces: null });
+}
+
+export const STIP_RULE_ROWS: Rule[] = rules.map((r, i) => ({ id: `sr_${String(i + 1).padStart(3, "0")}`, ...r }));
+
+// ---------------------------------------------------------------------------------------------
+// F&I products (DOMAIN §5)
+
+export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
+  {
+    product: "vsc",
+    label: "Vehicle service contract",
+    penetrationNew: 0.45,
+    penetrationUsed: 0.48,
+    penetrationHighLtv: null,
+    financedOnly: false,
+    typicalProfit: 1000,
+    objection: "I never buy warranties.",
+    wordTrack:
+      "Totally fair. The factory coverage on this one ends soon; one transmission or AC repair after that runs $2,000–$4,000. This caps that at your deductible for about the cost of a coffee a day.",
+    source: "DOMAIN §5: NADA 2018 45.7% new / 47.6% used; cost $800 / sell $1,800",
+  },
+  {
+    product: "gap",
+    label: "GAP protection",
+    penetrationNew: 0.35,
+    penetrationUsed: 0.35,
+    penetrationHighLtv: 0.45,
+    financedOnly: true,
+    typicalProfit: 561,
+    objection: "GAP is a scam.",
+    wordTrack:
+      "Let's look at your numbers: today you'd owe more than the car is worth. If it's totaled or stolen, insurance pays the value, not the loan, and GAP pays the difference so you're not making payments on a car you don't have.",
+    source: "DOMAIN §5: 34.9% (2011), 38.5% franchised 2023; 0.45 when LTV > 110%; cost $189 / sell $750",
+  },
+  {
+    product: "tire_wheel",
+    label: "Tire & wheel",
+    penetrationNew: 0.22,
+    penetrationUsed: 0.22,
+    penetrationHighLtv: null,
+    financedOnly: false,
+    typicalProfit: 312,
+    objection: "I don't want to add to my payment.",
+    wordTrack: "I hear you. It works out to under 40 cents a day; one bent wheel and tire on a pothole is $400 or more out of pocket.",
+    source: "DOMAIN §5: ~22% (2023); ~$312 profit per unit sold",
+  },
+  {
+    product: "prepaid_maintenance",
+    label: "Prepaid maintenance",
+    penetrationNew: 0.2,
+    penetrationUsed: 0.2,
+    penetrationHighLtv: null,
+    financedOnly: false,
+    typicalProfit: 350,
+    objection: "I'll just pay for oil changes as I go.",
+    wordTrack:
+      "You will pay for them either way; this locks today's prices for the services the car needs and keeps the service record the next buyer pays more for.",
+    source: "DOMAIN §5 (penetration DEFAULT 0.20; profit DEFAULT)",
+  },
+  {
+    product: "appearance",
+    label: "Appearance protection (paint & fabric)",
+    penetrationNew: 0.15,
+    penetrationUsed: 0.15,
+    penetrationHighLtv: null,
+    financedOnly: false,
+    typicalProfit: 400,
+    objection: "I keep my cars clean.",
+    wordTrack: "That's exactly who it's for: it keeps the finish and seats at trade-in condition, which is worth more than its cost when you sell.",
+    source: "DOMAIN §5 (most other products below 20%; DEFAULT 0.15; profit DEFAULT)",
+  },
+  {
+    product: "theft_etch",
+    label: "Theft deterrent / etch",
+    penetrationNew: 0.15,
+    penetrationUsed: 0.15,
+    penetrationHighLtv: null,
+    financedOnly: false,
+    typicalProfit: 200,
+    objection: "My insurance covers theft.",
+    wordTrack:
+      "It does, after the deductible; etch makes the car a worse target and pays toward your deductible and replacement if it's stolen anyway.",
+    source: "DOMAIN §5 ('penetrated well'; DEFAULT 0.15; profit DEFAULT)",
+  },
+  {
+    product: "key_replacement",
+    label: "Key replacement",
+    penetrationNew: 0.12,
+    penetrationUsed: 0.12,
+    penetrationHighLtv: null,
+    financedOnly: false,
+    typicalProfit: 250,
+    objection: "I've never lost a key.",
+    wordTrack: "Good, and a modern smart key is $300–$600 to replace and program; this covers every key on the car for the whole term.",
+    source: "DOMAIN §5 (DEFAULT 0.12; profit DEFAULT)",
+  },
+];

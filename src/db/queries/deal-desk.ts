@@ -1,0 +1,71 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Database } from "../client";
+import {
+  creditTiers,
+  fiProducts,
+  frontGrossTargets,
+  knownIssueRules,
+  lenderDecisions,
+  lenderPrograms,
+  stipRules,
+  stipTypes,
+  storeLenderPanel,
+  stores,
+  vehicleTypeAdjustments,
+} from "../schema";
+
+/**
+ * The deal desk's reference tables, read in one round trip. They belong to no organization (like
+ * the market feed): every organization routes over the same program matrix, through its own panel.
+ */
+export async function loadDealDeskReference(db: Database) {
+  const [tiers, adjustments, issues, targets, programs, stipTypeRows, stipRuleRows, products] = await db.batch([
+    db.select().from(creditTiers).orderBy(desc(creditTiers.scoreMin)),
+    db.select().from(vehicleTypeAdjustments),
+    db.select().from(knownIssueRules),
+    db.select().from(frontGrossTargets),
+    db.select().from(lenderPrograms).orderBy(asc(lenderPrograms.name)),
+    db.select().from(stipTypes),
+    db.select().from(stipRules).orderBy(asc(stipRules.id)),
+    db.select().from(fiProducts).orderBy(asc(fiProducts.product)),
+  ]);
+  return { tiers, adjustments, issues, targets, programs, stipTypes: stipTypeRows, stipRules: stipRuleRows, fiProducts: products };
+}
+
+/** The store's settings; without `storeId`, the organization's primary store (else its first). Null when not this organization's. */
+export async function findDeskStore(db: Database, orgId: string, storeId: string | undefined) {
+  const rows = await db
+    .select()
+    .from(stores)
+    .where(storeId === undefined ? eq(stores.orgId, orgId) : and(eq(stores.orgId, orgId), eq(stores.id, storeId)))
+    .orderBy(desc(stores.isPrimary), asc(stores.id))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/**
+ * A store's panel and its decision history aggregated per program and score band, in one round
+ * trip: what routing calibrates with and what stip-check quotes turnaround from.
+ */
+export async function loadStoreLenderHistory(db: Database, orgId: string, storeId: string) {
+  const [panel, decisions] = await db.batch([
+    db
+      .select({ programId: storeLenderPanel.programId })
+      .from(storeLenderPanel)
+      .where(and(eq(storeLenderPanel.orgId, orgId), eq(storeLenderPanel.storeId, storeId))),
+    db
+      .select({
+        programId: lenderDecisions.programId,
+        scoreBand: lenderDecisions.scoreBand,
+        approved: sql<number>`sum(${lenderDecisions.decision} = 'approved')`,
+        countered: sql<number>`sum(${lenderDecisions.decision} = 'countered')`,
+        declined: sql<number>`sum(${lenderDecisions.decision} = 'declined')`,
+        timed: sql<number>`count(${lenderDecisions.turnaroundHours})`,
+        turnaroundSum: sql<number>`coalesce(sum(${lenderDecisions.turnaroundHours}), 0)`,
+      })
+      .from(lenderDecisions)
+      .where(and(eq(lenderDecisions.orgId, orgId), eq(lenderDecisions.storeId, storeId)))
+      .groupBy(lenderDecisions.programId, lenderDecisions.scoreBand),
+  ]);
+  return { panelProgramIds: panel.map((p) => p.programId), decisions };
+}

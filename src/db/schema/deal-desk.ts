@@ -1,0 +1,174 @@
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { organizations, stores } from "./platform";
+
+/**
+ * Deal-desk tables. Reference data (tiers, the 53 lender programs, stip rules, F&I benchmarks)
+ * ships in the `deal_desk_reference` migration so a dealer group can tune rows without a deploy;
+ * each row carries the DOMAIN.md section its figures come from.
+ */
+
+export const CREDIT_TIERS = ["super_prime", "prime", "near_prime", "subprime", "deep_subprime"] as const;
+export const LENDER_TYPES = ["captive", "bank", "credit_union", "subprime", "specialty", "bhph"] as const;
+export const KNOWN_ISSUES = ["repo", "bk7", "bk13", "itin", "thin_file", "charge_off"] as const;
+export const INCOME_TYPES = ["w2", "self_employed", "itin", "fixed"] as const;
+export const VEHICLE_TYPES = ["car", "truck", "suv", "van"] as const;
+export const LENDER_DECISIONS = ["approved", "countered", "declined"] as const;
+export const STIP_PRIORITIES = ["required", "likely"] as const;
+
+/** DOMAIN §10.1: score bands, Experian Q1 2025 APRs, caps, reserve and back-gross conventions (§3.2, §4.2). */
+export const creditTiers = sqliteTable("credit_tiers", {
+  tier: text("tier", { enum: CREDIT_TIERS }).primaryKey(),
+  scoreMin: integer("score_min").notNull(),
+  scoreMax: integer("score_max").notNull(),
+  newApr: real("new_apr").notNull(),
+  usedApr: real("used_apr").notNull(),
+  /** Half-width of the quoted rate range, points. */
+  aprSpread: real("apr_spread").notNull(),
+  maxLtv: real("max_ltv").notNull(),
+  maxPti: real("max_pti").notNull(),
+  maxTerm: integer("max_term").notNull(),
+  /** Dealer markup a desk quotes by default (one standard markup for every buyer, §4.2). */
+  standardMarkup: real("standard_markup").notNull(),
+  markupCapShortTerm: real("markup_cap_short_term").notNull(),
+  markupCapLongTerm: real("markup_cap_long_term").notNull(),
+  backGrossTarget: real("back_gross_target").notNull(),
+  source: text("source").notNull(),
+});
+
+/** DOMAIN §10.2 (DEFAULT, no source). */
+export const vehicleTypeAdjustments = sqliteTable("vehicle_type_adjustments", {
+  vehicleType: text("vehicle_type", { enum: VEHICLE_TYPES }).primaryKey(),
+  ltvAdd: real("ltv_add").notNull(),
+  aprAdd: real("apr_add").notNull(),
+});
+
+/** DOMAIN §1.6 default issue matrix: what an issue costs on any program that takes it. */
+export const knownIssueRules = sqliteTable("known_issue_rules", {
+  issue: text("issue", { enum: KNOWN_ISSUES }).primaryKey(),
+  label: text("label").notNull(),
+  extraDownPct: real("extra_down_pct").notNull(),
+  rateAdd: real("rate_add").notNull(),
+  /** Longest term a program may write with this issue; null: the program's own limit. */
+  maxTerm: integer("max_term"),
+  source: text("source").notNull(),
+});
+
+/** DOMAIN §3.2 front-gross targets by condition. */
+export const frontGrossTargets = sqliteTable("front_gross_targets", {
+  condition: text("condition", { enum: ["new", "used"] }).primaryKey(),
+  targetPct: real("target_pct").notNull(),
+  minAmount: real("min_amount").notNull(),
+  source: text("source").notNull(),
+});
+
+/** The lender-program matrix (DOMAIN §10.3): fictional programs over the lender types of §1.7. */
+export const lenderPrograms = sqliteTable("lender_programs", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  type: text("type", { enum: LENDER_TYPES }).notNull(),
+  minScore: integer("min_score").notNull(),
+  maxScore: integer("max_score").notNull(),
+  maxLtv: real("max_ltv").notNull(),
+  maxPti: real("max_pti").notNull(),
+  maxTerm: integer("max_term").notNull(),
+  minDownPct: real("min_down_pct").notNull(),
+  vehicleMaxAge: integer("vehicle_max_age").notNull(),
+  vehicleMaxMiles: integer("vehicle_max_miles").notNull(),
+  acceptsRepo: integer("accepts_repo", { mode: "boolean" }).notNull(),
+  acceptsBk7: integer("accepts_bk7", { mode: "boolean" }).notNull(),
+  acceptsBk13: integer("accepts_bk13", { mode: "boolean" }).notNull(),
+  acceptsItin: integer("accepts_itin", { mode: "boolean" }).notNull(),
+  acceptsThinFile: integer("accepts_thin_file", { mode: "boolean" }).notNull(),
+  acceptsChargeOff: integer("accepts_charge_off", { mode: "boolean" }).notNull(),
+  /** Points over the tier's average APR this program's buy rate sits (negative: under). */
+  rateMargin: real("rate_margin").notNull(),
+  /** Per-issue rate add-ons in points, overriding `known_issue_rules.rate_add`. */
+  rateAdd: text("rate_add", { mode: "json" }).$type<Partial<Record<(typeof KNOWN_ISSUES)[number], number>>>().notNull(),
+  markupCap: real("markup_cap").notNull(),
+  flatFee: real("flat_fee").notNull(),
+  fundingDays: integer("funding_days").notNull(),
+  /** Hours from submission to stips cleared when a store has no history with the lender. */
+  turnaroundHours: real("turnaround_hours").notNull(),
+  baseStips: text("base_stips", { mode: "json" }).$type<string[]>().notNull(),
+});
+
+/** Which programs a store routes to. */
+export const storeLenderPanel = sqliteTable(
+  "store_lender_panel",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    storeId: text("store_id")
+      .notNull()
+      .references(() => stores.id),
+    programId: text("program_id")
+      .notNull()
+      .references(() => lenderPrograms.id),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.programId] }), index("store_lender_panel_org_idx").on(t.orgId, t.storeId)],
+);
+
+/** Each submission of a deal to a lender and what came back; calibrates routing per store. */
+export const lenderDecisions = sqliteTable(
+  "lender_decisions",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    storeId: text("store_id")
+      .notNull()
+      .references(() => stores.id),
+    programId: text("program_id")
+      .notNull()
+      .references(() => lenderPrograms.id),
+    /** The deal, when the submission came from one in `deals`. */
+    dealId: text("deal_id"),
+    submittedOn: text("submitted_on").notNull(),
+    scoreBand: text("score_band", { enum: CREDIT_TIERS }).notNull(),
+    decision: text("decision", { enum: LENDER_DECISIONS }).notNull(),
+    stipsAsked: text("stips_asked", { mode: "json" }).$type<string[]>().notNull(),
+    /** Submission to stips cleared; null when declined. */
+    turnaroundHours: real("turnaround_hours"),
+  },
+  (t) => [index("lender_decisions_store_idx").on(t.orgId, t.storeId, t.programId)],
+);
+
+/** DOMAIN §2.1: each stip, its document rule and the default hours a customer needs to produce it (§2.2). */
+export const stipTypes = sqliteTable("stip_types", {
+  stip: text("stip").primaryKey(),
+  rule: text("rule").notNull(),
+  turnaroundHours: real("turnaround_hours").notNull(),
+  source: text("source").notNull(),
+});
+
+/** DOMAIN §2.2 trigger matrix: which profile fact asks for which stip, and how surely. */
+export const stipRules = sqliteTable("stip_rules", {
+  id: text("id").primaryKey(),
+  triggerKind: text("trigger_kind", { enum: ["tier", "income_type", "issue", "lender_type"] }).notNull(),
+  triggerValue: text("trigger_value").notNull(),
+  /** Only for programs of this type; null for every type. */
+  lenderType: text("lender_type", { enum: LENDER_TYPES }),
+  stip: text("stip")
+    .notNull()
+    .references(() => stipTypes.stip),
+  priority: text("priority", { enum: STIP_PRIORITIES }).notNull(),
+  /** A more specific document that stands in for a generic one (a pay stub for proof of income). */
+  replaces: text("replaces"),
+});
+
+/** DOMAIN §5 penetration benchmarks and typical profit; objection word tracks are editable content. */
+export const fiProducts = sqliteTable("fi_products", {
+  product: text("product").primaryKey(),
+  label: text("label").notNull(),
+  penetrationNew: real("penetration_new").notNull(),
+  penetrationUsed: real("penetration_used").notNull(),
+  /** Penetration when LTV is over 110% (GAP); null: no change. */
+  penetrationHighLtv: real("penetration_high_ltv"),
+  financedOnly: integer("financed_only", { mode: "boolean" }).notNull(),
+  typicalProfit: real("typical_profit").notNull(),
+  objection: text("objection").notNull(),
+  wordTrack: text("word_track").notNull(),
+  source: text("source").notNull(),
+});

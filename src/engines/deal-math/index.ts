@@ -1,0 +1,94 @@
+/** Shared arithmetic of the deal-desk engines: credit tiers, rates and the amortization formula (DOMAIN §1.2, §4.1). */
+
+export type CreditTier = "super_prime" | "prime" | "near_prime" | "subprime" | "deep_subprime";
+export type VehicleType = "car" | "truck" | "suv" | "van";
+export type Condition = "new" | "used";
+export type KnownIssue = "repo" | "bk7" | "bk13" | "itin" | "thin_file" | "charge_off";
+
+export interface TierRow {
+  tier: CreditTier;
+  scoreMin: number;
+  scoreMax: number;
+  newApr: number;
+  usedApr: number;
+  aprSpread: number;
+  maxLtv: number;
+  maxPti: number;
+  maxTerm: number;
+  standardMarkup: number;
+  markupCapShortTerm: number;
+  markupCapLongTerm: number;
+  backGrossTarget: number;
+}
+
+export interface VehicleAdjustmentRow {
+  vehicleType: VehicleType;
+  ltvAdd: number;
+  aprAdd: number;
+}
+
+export interface KnownIssueRow {
+  issue: KnownIssue;
+  label: string;
+  extraDownPct: number;
+  rateAdd: number;
+  maxTerm: number | null;
+}
+
+export const TIER_LABEL: Record<CreditTier, string> = {
+  super_prime: "super prime",
+  prime: "prime",
+  near_prime: "near prime",
+  subprime: "subprime",
+  deep_subprime: "deep subprime",
+};
+
+/** The tier whose band holds the score; tiers are the rows of `credit_tiers`. */
+export function tierFor(tiers: readonly TierRow[], beacon: number): TierRow {
+  const tier = tiers.find((t) => beacon >= t.scoreMin && beacon <= t.scoreMax);
+  if (!tier) throw new Error(`no credit tier covers score ${beacon}`);
+  return tier;
+}
+
+/** The tier's average APR for the condition plus the vehicle-type adjustment (DOMAIN §10.2), points. */
+export function tierApr(tier: TierRow, condition: Condition, adjustment: VehicleAdjustmentRow | undefined): number {
+  return (condition === "new" ? tier.newApr : tier.usedApr) + (adjustment?.aprAdd ?? 0);
+}
+
+/** DOMAIN §4.2: the reserve cap for the term (≤ 60 months vs longer). */
+export function markupCap(tier: TierRow, termMonths: number): number {
+  return termMonths <= 60 ? tier.markupCapShortTerm : tier.markupCapLongTerm;
+}
+
+export const roundCents = (amount: number) => Math.round(amount * 100) / 100;
+export const roundTo = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** DOMAIN §4.1: P = A·r / (1 − (1 + r)^−n), r = APR/12; P = A/n at 0%. Unrounded. */
+export function monthlyPayment(principal: number, aprPct: number, termMonths: number): number {
+  const r = aprPct / 100 / 12;
+  // A rate too small to move 1 + r is 0% in floating point (and would divide by zero).
+  if (1 + r === 1) return principal / termMonths;
+  return (principal * r) / (1 - (1 + r) ** -termMonths);
+}
+
+/** DOMAIN §4.1 back-solve: A = P·(1 − (1 + r)^−n) / r. */
+export function principalFor(payment: number, aprPct: number, termMonths: number): number {
+  const r = aprPct / 100 / 12;
+  if (1 + r === 1) return payment * termMonths;
+  return (payment * (1 - (1 + r) ** -termMonths)) / r;
+}
+
+/** "$1,234" or "$1,234.50"; "-$80" below zero. */
+export function formatUsd(amount: number): string {
+  const cents = Math.round(Math.abs(amount) * 100);
+  const digits = Math.floor(cents / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const fraction = cents % 100 === 0 ? "" : `.${String(cents % 100).padStart(2, "0")}`;
+  return `${amount < 0 && cents > 0 ? "-" : ""}$${digits}${fraction}`;
+}
+
+export const formatPct = (value: number) => `${roundTo(value, 2).toFixed(2)}%`;
+
+/** Code-unit order: the same on every runtime and locale, and far cheaper than localeCompare. */
+export const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,212 @@
+/**
+ * Stip prediction (DOMAIN §2): which documents a lender will ask for on a profile, from the
+ * editable trigger matrix (`stip_rules`), the program's base stips and the document rules.
+ */
+import { type CreditTier, compareText, type KnownIssue, roundTo, TIER_LABEL } from "../deal-math";
+
+export type IncomeType = "w2" | "self_employed" | "itin" | "fixed";
+export type StipPriority = "required" | "likely";
+export type LenderType = "captive" | "bank" | "credit_union" | "subprime" | "specialty" | "bhph";
+
+export interface StipTypeRow {
+  stip: string;
+  rule: string;
+  turnaroundHours: number;
+}
+
+export interface StipRuleRow {
+  triggerKind: "tier" | "income_type" | "issue" | "lender_type";
+  triggerValue: string;
+  lenderType: LenderType | null;
+  stip: string;
+  priority: StipPriority;
+  replaces: string | null;
+}
+
+export interface StipProgram {
+  name: string;
+  type: LenderType;
+  baseStips: string[];
+  turnaroundHours: number;
+}
+
+export interface StipProfile {
+  tier: CreditTier;
+  knownIssues: readonly KnownIssue[];
+  incomeType?: IncomeType;
+}
+
+export interface PredictedStip {
+  stip: string;
+  priority: StipPriority;
+  /** What asked for it: "program", "tier:subprime", "issue:bk13", … */
+  reasons: string[];
+  turnaround_hours: number;
+}
+
+/** A store's submissions to one lender that came back with a turnaround. */
+export interface LenderTurnaroundHistory {
+  submissions: number;
+  avgTurnaroundHours: number | null;
+}
+
+/** Fewer timed submissions than this and the program's default turnaround is quoted instead. */
+export const MIN_TURNAROUND_HISTORY = 3;
+
+export const LENDER_TYPE_LABEL: Record<LenderType, string> = {
+  captive: "captive",
+  bank: "bank",
+  credit_union: "credit union",
+  subprime: "subprime finance company",
+  specialty: "specialty lender",
+  bhph: "buy-here-pay-here",
+};
+
+const rank = (p: StipPriority) => (p === "required" ? 0 : 1);
+const stronger = (a: StipPriority, b: StipPriority): StipPriority => (rank(a) <= rank(b) ? a : b);
+
+function fires(rule: StipRuleRow, profile: StipProfile, program: StipProgram): boolean {
+  if (rule.lenderType !== null && rule.lenderType !== program.type) return false;
+  switch (rule.triggerKind) {
+    case "tier":
+      return rule.triggerValue === profile.tier;
+    case "income_type":
+      return rule.triggerValue === profile.incomeType;
+    case "issue":
+      return profile.knownIssues.includes(rule.triggerValue as KnownIssue);
+    case "lender_type":
+      return rule.triggerValue === program.type;
+  }
+}
+
+/** Required before likely, then the slowest to produce first (what to chase today), then by name. */
+export function predictStips(
+  profile: StipProfile,
+  program: StipProgram,
+  rules: readonly StipRuleRow[],
+  stipTypes: ReadonlyMap<string, StipTypeRow>,
+): PredictedStip[] {
+  const found = new Map<string, { priority: StipPriority; reasons: string[] }>();
+  const add = (stip: string, priority: StipPriority, reason: string) => {
+    const entry = found.get(stip);
+    if (!entry) found.set(stip, { priority, reasons: [reason] });
+    else {
+      entry.priority = stronger(entry.priority, priority);
+      if (!entry.reasons.includes(reason)) entry.reasons.push(reason);
+    }
+  };
+  for (const stip of program.baseStips) add(stip, "required", "program");
+  const replacements: StipRuleRow[] = [];
+  for (const rule of rules) {
+    if (!fires(rule, profile, program)) continue;
+    add(
+      rule.stip,
+      rule.priority,
+      `${rule.triggerKind === "lender_type" ? "lender_type" : rule.triggerKind.replace("_type", "")}:${rule.triggerValue}`,
+    );
+    if (rule.replaces) replacements.push(rule);
+  }
+  // A specific document (a pay stub) stands in for the generic one (proof of income) and inherits its priority.
+  for (const rule of replacements) {
+    const generic = found.get(rule.replaces!);
+    const specific = found.get(rule.stip);
+    if (!generic || !specific) continue;
+    specific.priority = stronger(specific.priority, generic.priority);
+    specific.reasons.push(...generic.reasons.filter((r) => !specific.reasons.includes(r)));
+    found.delete(rule.replaces!);
+  }
+  return [...found.entries()]
+    .map(([stip, { priority, reasons }]) => ({ stip, priority, reasons, turnaround_hours: stipTypes.get(stip)?.turnaroundHours ?? 24 }))
+    .sort((a, b) => rank(a.priority) - rank(b.priority) || b.turnaround_hours - a.turnaround_hours || compareText(a.stip, b.stip));
+}
+
+/** Customer-side hours to gather every required stip, one after another: the routing tiebreak. */
+export function stipBurdenHours(stips: readonly PredictedStip[]): number {
+  return stips.filter((s) => s.priority === "required").reduce((sum, s) => sum + s.turnaround_hours, 0);
+}
+
+export interface StipCheckInput extends StipProfile {
+  beacon: number;
+}
+
+export interface StipCheckResult {
+  lender: string;
+  lender_type: LenderType;
+  required_stips: { stip: string; priority: StipPriority; reason: string; turnaround_hours: number }[];
+  submission_tip: string;
+  avg_turnaround_hours: number;
+  turnaround_source: "store_history" | "program_default";
+}
+
+const ISSUE_TEXT: Record<KnownIssue, string> = {
+  repo: "a repo",
+  bk7: "a Chapter 7",
+  bk13: "an open Chapter 13",
+  itin: "an ITIN",
+  thin_file: "a thin file",
+  charge_off: "a charge-off",
+};
+
+export function checkStips(
+  input: StipCheckInput,
+  program: StipProgram,
+  rules: readonly StipRuleRow[],
+  stipTypes: ReadonlyMap<string, StipTypeRow>,
+  history: LenderTurnaroundHistory,
+): StipCheckResult {
+  const stips = predictStips(input, program, rules, stipTypes);
+  const required = stips.filter((s) => s.priority === "required");
+  const slowest = required[0];
+  const facts = [`${input.beacon} (${TIER_LABEL[input.tier]})`, ...input.knownIssues.map((i) => ISSUE_TEXT[i])];
+  if (input.incomeType) facts.push(`${input.incomeType.replace("_", "-")} income`);
+  const tip = [
+    `${program.name} (${LENDER_TYPE_LABEL[program.type]}) on ${facts.join(", ")}: have all ${required.length} required stips in the jacket before you submit.`,
+  ];
+  if (slowest)
+    tip.push(
+      `Start with the ${slowest.stip.toLowerCase()}, the slowest to get (about ${slowest.turnaround_hours} h): ${stipTypes.get(slowest.stip)?.rule ?? "original document"}.`,
+    );
+  const proof = required.find((s) => ["Pay stub", "Proof of income", "Bank statements", "Award letter"].includes(s.stip) && s !== slowest);
+  if (proof) tip.push(`${proof.stip}: ${stipTypes.get(proof.stip)?.rule}.`);
+  if (input.knownIssues.includes("bk13") && slowest?.stip !== "Trustee permission letter") {
+    tip.push("Chapter 13: no funding without the trustee's written permission to incur the debt.");
+  }
+  const likely = stips.filter((s) => s.priority === "likely").map((s) => s.stip.toLowerCase());
+  if (likely.length > 0) tip.push(`Have ${likely.join(", ")} ready in case the callback asks.`);
+  tip.push("A stip you cannot produce: get it waived before sending, or don't send the package.");
+
+  const useHistory = history.avgTurnaroundHours !== null && history.submissions >= MIN_TURNAROUND_HISTORY;
+  return {
+    lender: program.name,
+    lender_type: program.type,
+    required_stips: stips.map((s) => ({ stip: s.stip, priority: s.priority, reason: s.reasons.join(", "), turnaround_hours: s.turnaround_hours })),
+    submission_tip: tip.join(" "),
+    avg_turnaround_hours: roundTo(useHistory ? history.avgTurnaroundHours! : program.turnaroundHours, 1),
+    turnaround_source: useHistory ? "store_history" : "program_default",
+  };
+}
+
+/** Levenshtein distance, case-insensitive: how far a typed lender name is from a program's. */
+export function nameDistance(a: string, b: string): number {
+  const s = a.toLowerCase();
+  const t = b.toLowerCase();
+  let previous = Array.from({ length: t.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= s.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= t.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[t.length];
+}
+
+/** The names nearest to what was typed: containing matches first, then by edit distance. */
+export function closestNames(typed: string, names: readonly string[], count = 3): string[] {
+  const needle = typed.trim().toLowerCase();
+  return names
+    .map((name) => ({ name, contains: needle.length >= 3 && name.toLowerCase().includes(needle) ? 0 : 1, distance: nameDistance(needle, name) }))
+    .sort((a, b) => a.contains - b.contains || a.distance - b.distance || compareText(a.name, b.name))
+    .slice(0, count)
+    .map((m) => m.name);
+}

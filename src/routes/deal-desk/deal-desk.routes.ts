@@ -1,0 +1,370 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { commonErrorResponses, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
+import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
+import { v1Chain } from "../../http/v1-chain";
+
+export const TERM_MONTHS = [24, 36, 48, 60, 72, 84] as const;
+const KNOWN_ISSUE_VALUES = ["repo", "bk7", "bk13", "itin", "thin_file", "charge_off"] as const;
+const MAX_USD = 10_000_000;
+
+const Beacon = z.int().min(300).max(850).openapi({ description: "Customer credit score, 300 to 850.", example: 640 });
+const Usd = (description: string) =>
+  z
+    .number()
+    .min(0)
+    .max(MAX_USD)
+    .openapi({ description: `${description} USD.` });
+const PositiveUsd = (description: string) =>
+  z
+    .number()
+    .positive()
+    .max(MAX_USD)
+    .openapi({ description: `${description} USD, above 0.` });
+const VehicleType = z.enum(["car", "truck", "suv", "van"]);
+const Condition = z
+  .enum(["new", "used"])
+  .default("used")
+  .openapi({ description: "Extension. Picks the new or used APR, pack and floor-plan rate. Default `used`." });
+const KnownIssues = z
+  .array(z.enum(KNOWN_ISSUE_VALUES))
+  .max(KNOWN_ISSUE_VALUES.length)
+  .default([])
+  .openapi({ description: "Any of `repo`, `bk7`, `bk13`, `itin`, `thin_file`, `charge_off`.", example: ["bk13"] });
+const TermMonths = z
+  .int()
+  .refine((v) => (TERM_MONTHS as readonly number[]).includes(v), { message: "term_months must be one of 24, 36, 48, 60, 72, 84" })
+  .openapi({ description: "24, 36, 48, 60, 72 or 84.", example: 72 });
+const StoreId = z.string().min(1).max(64).optional().openapi({
+  description: "The store whose panel, settings and history apply; default the organization's primary store.",
+  example: "sto_summit_north",
+});
+
+const downUnderPrice = (body: { down_payment: number; vehicle_price: number }, ctx: z.RefinementCtx) => {
+  if (body.down_payment >= body.vehicle_price) {
+    ctx.addIssue({ code: "custom", path: ["down_payment"], message: "down_payment must be less than vehicle_price (nothing would be financed)" });
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// lender-route
+
+export const LenderRouteRequestSchema = z
+  .object({
+    beacon: Beacon,
+    down_payment: Usd("Cash down,"),
+    vehicle_price: PositiveUsd("Selling price,"),
+    vehicle_type: VehicleType,
+    known_issues: KnownIssues,
+    term_months: TermMonths.optional(),
+    condition: Condition,
+    book_value: PositiveUsd("Extension. Book retail the LTV is measured against; default vehicle_price,").optional(),
+    monthly_income: PositiveUsd("Extension. Gross monthly income; enables each program's payment-to-income cap,").optional(),
+    vehicle_year: z.int().min(1980).max(2100).optional().openapi({ description: "Extension. Model year; checks each program's vehicle-age limit." }),
+    mileage: z.int().min(0).max(1_000_000).optional().openapi({ description: "Extension. Odometer; checks each program's mileage limit." }),
+    store_id: StoreId,
+  })
+  .superRefine(downUnderPrice)
+  .openapi("DealDeskLenderRouteRequest", {
+    example: { beacon: 612, down_payment: 2500, vehicle_price: 21995, vehicle_type: "suv", known_issues: ["charge_off"], term_months: 72 },
+  });
+
+const LenderPickSchema = z
+  .object({
+    lender: z.string(),
+    lender_id: z.string(),
+    lender_type: z.enum(["captive", "bank", "credit_union", "subprime", "specialty", "bhph"]),
+    rate_range: z.string().openapi({ description: "Tier APR plus program margin and issue add-ons, ± the tier spread.", example: "12.24% - 15.24%" }),
+    confidence: z.number().min(0).max(1).openapi({ description: "Calibrated approval likelihood, 0 to 1." }),
+    program_fit: z.number().openapi({ description: "The prior: program fit before the store's history." }),
+    history: z
+      .object({ approved: z.number(), countered: z.number(), declined: z.number() })
+      .openapi({ description: "This store's decisions from the lender in the deal's score band." }),
+    term_months: z.int(),
+    funding_days: z.int(),
+    stip_burden_hours: z.number(),
+    reasons: z.array(z.string()),
+  })
+  .nullable()
+  .openapi("DealDeskLenderPick");
+
+export const LenderRouteResultSchema = z
+  .object({
+    primary: LenderPickSchema,
+    backup: LenderPickSchema,
+    avoid: z.array(z.string()),
+    avoid_reason: z.string().openapi({ description: "Each rule that knocked lenders out, with the lenders it knocked out." }),
+    avoid_details: z
+      .array(z.object({ lender: z.string(), rule: z.string(), reason: z.string() }))
+      .openapi({ description: "Per avoided lender, the first rule it broke." }),
+    predicted_stips: z.array(z.string()),
+    routing_note: z.string(),
+    tier: z.string(),
+    ltv: z.number(),
+    panel_size: z.int(),
+    store_id: z.string(),
+  })
+  .openapi("DealDeskLenderRouteResult", {
+    example: {
+      primary: {
+        lender: "Keystone Auto Finance",
+        lender_id: "lp_keystone_auto_finance",
+        lender_type: "subprime",
+        rate_range: "18.99% - 22.99%",
+        confidence: 0.78,
+        program_fit: 0.69,
+        history: { approved: 41, countered: 6, declined: 7 },
+        term_months: 72,
+        funding_days: 7,
+        stip_burden_hours: 20.5,
+        reasons: ["program fit 0.69: score 612 vs minimum 500, LTV 88.6% vs 125% maximum, 1 known issue(s)"],
+      },
+      backup: null,
+      avoid: ["Harbor Point Bank"],
+      avoid_reason: "score 612 under the program minimum: Harbor Point Bank",
+      avoid_details: [{ lender: "Harbor Point Bank", rule: "score_below_minimum", reason: "score 612 is under its 660 minimum" }],
+      predicted_stips: ["Proof of residence", "Proof of income", "References", "Proof of insurance", "Driver's license"],
+      routing_note: "612 near prime, LTV 88.6%, charge_off: 9 of 42 panel programs fit. Send to Keystone Auto Finance first …",
+      tier: "near_prime",
+      ltv: 88.6,
+      panel_size: 42,
+      store_id: "sto_summit_north",
+    },
+  });
+
+// ---------------------------------------------------------------------------------------------
+// stip-check
+
+export const StipCheckRequestSchema = z
+  .object({
+    lender: z
+      .string()
+      .trim()
+      .min(1)
+      .max(120)
+      .openapi({ description: "A lender program's name (case-insensitive).", example: "Fresh Start Auto Lending" }),
+    beacon: Beacon,
+    known_issues: KnownIssues,
+    income_type: z.enum(["w2", "self_employed", "itin", "fixed"]).optional(),
+    store_id: StoreId,
+  })
+  .openapi("DealDeskStipCheckRequest", { example: { lender: "Fresh Start Auto Lending", beacon: 548, known_issues: ["bk13"], income_type: "w2" } });
+
+export const StipCheckResultSchema = z
+  .object({
+    lender: z.string(),
+    lender_type: z.enum(["captive", "bank", "credit_union", "subprime", "specialty", "bhph"]),
+    required_stips: z.array(
+      z.object({
+        stip: z.string(),
+        priority: z.enum(["required", "likely"]),
+        reason: z.string().openapi({ description: "What asked for it: program, tier:…, income:…, issue:…, lender_type:…" }),
+        turnaround_hours: z.number().openapi({ description: "Typical hours for a customer to produce it." }),
+      }),
+    ),
+    submission_tip: z.string(),
+    avg_turnaround_hours: z.number(),
+    turnaround_source: z.enum(["store_history", "program_default"]),
+    store_id: z.string(),
+  })
+  .openapi("DealDeskStipCheckResult", {
+    example: {
+      lender: "Fresh Start Auto Lending",
+      lender_type: "specialty",
+      required_stips: [{ stip: "Trustee permission letter", priority: "required", reason: "issue:bk13", turnaround_hours: 120 }],
+      submission_tip: "Fresh Start Auto Lending (specialty lender) on 548 (subprime), an open Chapter 13, w2 income: have all 7 required stips …",
+      avg_turnaround_hours: 151.2,
+      turnaround_source: "store_history",
+      store_id: "sto_summit_north",
+    },
+  });
+
+// ---------------------------------------------------------------------------------------------
+// gross-calc
+
+export const GrossCalcRequestSchema = z
+  .object({
+    purchase_price: PositiveUsd("What the store paid (ACV or invoice),"),
+    selling_price: PositiveUsd("Selling price,"),
+    vehicle_type: VehicleType.default("car").openapi({ description: "Default `car`; selects the store's recon allocation." }),
+    days_on_lot: z.int().min(0).max(3650).default(0).openapi({ description: "Days since acquisition, default 0." }),
+    condition: Condition,
+    store_id: StoreId,
+  })
+  .openapi("DealDeskGrossCalcRequest", { example: { purchase_price: 18500, selling_price: 22995, vehicle_type: "suv", days_on_lot: 52 } });
+
+export const GrossCalcResultSchema = z
+  .object({
+    true_cost: z.number(),
+    holding_cost_allocated: z.number(),
+    pack: z.number(),
+    front_gross: z.number(),
+    front_gross_pct: z.number(),
+    pricing_recommendation: z.string(),
+    aged_flag: z.boolean(),
+    breakdown: z.object({
+      purchase_price: z.number(),
+      recon: z.number(),
+      floor_plan_interest: z.number(),
+      daily_holding: z.number(),
+      pack: z.number(),
+    }),
+    daily_carrying_cost: z.number(),
+    target_front_gross: z.number(),
+    aged_threshold_days: z.int(),
+    store_id: z.string(),
+  })
+  .openapi("DealDeskGrossCalcResult", {
+    example: {
+      true_cost: 22136.01,
+      holding_cost_allocated: 2036.01,
+      pack: 500,
+      front_gross: 858.99,
+      front_gross_pct: 3.74,
+      pricing_recommendation: "Aged: 52 days (threshold 45). Front gross $858.99 is still positive; price to move now …",
+      aged_flag: true,
+      breakdown: { purchase_price: 18500, recon: 1300, floor_plan_interest: 224.01, daily_holding: 1820, pack: 500 },
+      daily_carrying_cost: 39.31,
+      target_front_gross: 1839.6,
+      aged_threshold_days: 45,
+      store_id: "sto_summit_north",
+    },
+  });
+
+// ---------------------------------------------------------------------------------------------
+// deal-coach
+
+export const DealCoachRequestSchema = z
+  .object({
+    beacon: Beacon,
+    vehicle_price: PositiveUsd("Asking price,"),
+    trade_value: Usd("Trade ACV, default 0;").default(0),
+    trade_payoff: Usd("Payoff owed on the trade, default 0;").default(0),
+    down_payment: Usd("Cash down, default 0;").default(0),
+    desired_payment: PositiveUsd("The monthly payment the customer wants,").optional(),
+    term_months: TermMonths.optional(),
+    condition: Condition,
+    vehicle_cost: PositiveUsd("Extension. The unit's cost; default: the asking price carries the target front gross,").optional(),
+    store_id: StoreId,
+  })
+  .superRefine(downUnderPrice)
+  .openapi("DealDeskCoachRequest", {
+    example: { beacon: 688, vehicle_price: 32995, trade_value: 14000, trade_payoff: 17500, down_payment: 2000, desired_payment: 550 },
+  });
+
+export const DealCoachResultSchema = z
+  .object({
+    recommended_pencil: z.object({
+      selling_price: z.number(),
+      rate: z.number().openapi({ description: "Contract APR, percent: buy rate plus a markup within the cap." }),
+      buy_rate: z.number(),
+      term: z.int(),
+      payment: z.number(),
+      amount_financed: z.number(),
+      front_gross: z.number(),
+      back_gross_target: z.number(),
+    }),
+    trade_equity: z.number(),
+    ltv: z.number(),
+    tier: z.string(),
+    desired_payment_met: z.boolean().nullable(),
+    fi_products: z.array(
+      z.object({ product: z.string(), label: z.string(), penetration_rate: z.number(), typical_profit: z.number(), objection: z.string() }),
+    ),
+    funding_risk: z.enum(["low", "medium", "high"]),
+    risk_reasons: z.array(z.string()),
+    notes: z.string(),
+    store_id: z.string(),
+  })
+  .openapi("DealDeskCoachResult", {
+    example: {
+      recommended_pencil: {
+        selling_price: 32995,
+        rate: 10.06,
+        buy_rate: 9.06,
+        term: 84,
+        payment: 571.55,
+        amount_financed: 34495,
+        front_gross: 2639.6,
+        back_gross_target: 1800,
+      },
+      trade_equity: -3500,
+      ltv: 104.5,
+      tier: "prime",
+      desired_payment_met: false,
+      fi_products: [
+        { product: "vsc", label: "Vehicle service contract", penetration_rate: 0.48, typical_profit: 1000, objection: '"I never buy warranties." …' },
+      ],
+      funding_risk: "medium",
+      risk_reasons: ["$3,500 negative equity rolled into the loan"],
+      notes: "Trade is $3,500 upside down …",
+      store_id: "sto_summit_north",
+    },
+  });
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+
+const dealToolResponses = (description: string, schema: z.ZodType) => ({
+  200: { description, headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema } } },
+  ...commonErrorResponses,
+  ...notFoundResponse,
+  ...payloadTooLargeResponse,
+  ...validationErrorResponse,
+  ...meteredResponses,
+});
+
+export const routeLender = createRoute({
+  method: "post",
+  path: "/api/v1/lender-route",
+  operationId: "routeLender",
+  tags: ["Deal desk"],
+  summary: "Route a deal to the store's best-fitting lenders",
+  description:
+    "Filters the store's lender panel by hard rules (score band, LTV, down payment, term, known issues, vehicle age/mileage, payment-to-income), ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial), then stip burden and days to fund. `store_id` of another organization: 404.",
+  security: serviceKeySecurity,
+  middleware: v1Chain("lender-route", { body: true, reads: "nearest-replica" }),
+  request: { body: { required: true, content: { "application/json": { schema: LenderRouteRequestSchema } } } },
+  responses: dealToolResponses("Primary and backup lender, lenders to avoid and why, predicted stips.", LenderRouteResultSchema),
+});
+
+export const checkStips = createRoute({
+  method: "post",
+  path: "/api/v1/stip-check",
+  operationId: "checkStips",
+  tags: ["Deal desk"],
+  summary: "Predict the stips a lender will ask for on a profile",
+  description:
+    "The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix; turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default.",
+  security: serviceKeySecurity,
+  middleware: v1Chain("stip-check", { body: true, reads: "nearest-replica" }),
+  request: { body: { required: true, content: { "application/json": { schema: StipCheckRequestSchema } } } },
+  responses: dealToolResponses("Stips with priorities, a submission tip and the expected turnaround.", StipCheckResultSchema),
+});
+
+export const calculateGross = createRoute({
+  method: "post",
+  path: "/api/v1/gross-calc",
+  operationId: "calculateGross",
+  tags: ["Deal desk"],
+  summary: "True-cost front gross of a unit at a selling price",
+  description:
+    "True cost = purchase price + the store's recon allocation for the vehicle type + holding cost for the days on lot (floor-plan interest at the store's APR plus its daily holding cost) + the store's pack.",
+  security: serviceKeySecurity,
+  middleware: v1Chain("gross-calc", { body: true, reads: "nearest-replica" }),
+  request: { body: { required: true, content: { "application/json": { schema: GrossCalcRequestSchema } } } },
+  responses: dealToolResponses("True cost, front gross and a pricing recommendation.", GrossCalcResultSchema),
+});
+
+export const coachDeal = createRoute({
+  method: "post",
+  path: "/api/v1/deal-coach",
+  operationId: "coachDeal",
+  tags: ["Deal desk"],
+  summary: "A first pencil, F&I menu and funding risk for a deal",
+  description:
+    "Trade equity, amount financed, the tier's buy rate plus a markup within the reserve cap, and a term and price that reach the desired payment when they can (else what it would take); payment by the amortization formula to the cent.",
+  security: serviceKeySecurity,
+  middleware: v1Chain("deal-coach", { body: true, reads: "nearest-replica" }),
+  request: { body: { required: true, content: { "application/json": { schema: DealCoachRequestSchema } } } },
+  responses: dealToolResponses("The recommended pencil, products with word tracks and funding risk.", DealCoachResultSchema),
+});

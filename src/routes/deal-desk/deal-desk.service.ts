@@ -1,0 +1,186 @@
+import type { z } from "@hono/zod-openapi";
+import type { Database } from "../../db/client";
+import * as desk from "../../db/queries/deal-desk";
+import { coachDeal } from "../../engines/deal-coach";
+import { type CreditTier, compareText, type KnownIssue, tierFor, type VehicleType } from "../../engines/deal-math";
+import { calculateGross } from "../../engines/gross";
+import { type Calibration, type DecisionCounts, type RoutingReference, routeDeal } from "../../engines/lender-routing";
+import { checkStips, closestNames } from "../../engines/stips";
+import { ApiError } from "../../http/errors";
+import { TtlCache } from "../../lib/ttl-cache";
+import type { DealCoachRequestSchema, GrossCalcRequestSchema, LenderRouteRequestSchema, StipCheckRequestSchema } from "./deal-desk.routes";
+
+/**
+ * Reference rows change only with a migration or an operator's edit, so each isolate keeps them
+ * for 5 minutes. A store's settings, panel and decision counts are kept for 60 seconds: a new
+ * decision or a settings change shows within a minute, and a request never reads row by row.
+ */
+export const REFERENCE_TTL_SECONDS = 300;
+export const STORE_DESK_TTL_SECONDS = 60;
+
+type Reference = Awaited<ReturnType<typeof desk.loadDealDeskReference>>;
+type Program = Reference["programs"][number];
+
+interface DealDeskReference {
+  routing: RoutingReference;
+  programs: readonly Program[];
+  programsById: ReadonlyMap<string, Program>;
+  programsByName: ReadonlyMap<string, Program>;
+  fiProducts: Reference["fiProducts"];
+  frontGrossTargets: Reference["targets"];
+}
+
+interface StoreDesk {
+  store: NonNullable<Awaited<ReturnType<typeof desk.findDeskStore>>>;
+  panel: readonly Program[];
+  calibration: Calibration;
+  turnaround: ReadonlyMap<string, { submissions: number; avgTurnaroundHours: number | null }>;
+}
+
+const referenceCache = new TtlCache<DealDeskReference>({ ttlMs: REFERENCE_TTL_SECONDS * 1000, maxEntries: 1 });
+const storeDeskCache = new TtlCache<StoreDesk | null>({ ttlMs: STORE_DESK_TTL_SECONDS * 1000, maxEntries: 2_000 });
+
+async function loadReference(db: Database): Promise<DealDeskReference> {
+  const rows = await desk.loadDealDeskReference(db);
+  return {
+    routing: {
+      tiers: rows.tiers,
+      vehicleAdjustments: new Map(rows.adjustments.map((a) => [a.vehicleType, a])),
+      issueRules: new Map(rows.issues.map((i) => [i.issue, i])),
+      stipRules: rows.stipRules,
+      stipTypes: new Map(rows.stipTypes.map((s) => [s.stip, s])),
+    },
+    programs: rows.programs,
+    programsById: new Map(rows.programs.map((p) => [p.id, p])),
+    programsByName: new Map(rows.programs.map((p) => [p.name.toLowerCase(), p])),
+    fiProducts: rows.fiProducts,
+    frontGrossTargets: rows.targets,
+  };
+}
+
+async function loadStoreDesk(db: Database, reference: DealDeskReference, orgId: string, storeId: string | undefined): Promise<StoreDesk | null> {
+  const store = await desk.findDeskStore(db, orgId, storeId);
+  if (!store) return null;
+  const history = await desk.loadStoreLenderHistory(db, orgId, store.id);
+  const calibration = new Map<string, Partial<Record<CreditTier, DecisionCounts>>>();
+  const turnaround = new Map<string, { submissions: number; turnaroundSum: number }>();
+  for (const row of history.decisions) {
+    const bands = calibration.get(row.programId) ?? {};
+    bands[row.scoreBand] = { approved: Number(row.approved), countered: Number(row.countered), declined: Number(row.declined) };
+    calibration.set(row.programId, bands);
+    const timed = turnaround.get(row.programId) ?? { submissions: 0, turnaroundSum: 0 };
+    timed.submissions += Number(row.timed);
+    timed.turnaroundSum += Number(row.turnaroundSum);
+    turnaround.set(row.programId, timed);
+  }
+  return {
+    store,
+    panel: history.panelProgramIds.flatMap((id) => reference.programsById.get(id) ?? []).sort((a, b) => compareText(a.name, b.name)),
+    calibration,
+    turnaround: new Map(
+      [...turnaround].map(([id, t]) => [
+        id,
+        { submissions: t.submissions, avgTurnaroundHours: t.submissions > 0 ? t.turnaroundSum / t.submissions : null },
+      ]),
+    ),
+  };
+}
+
+/** The reference rows and the store's desk, from this isolate's memory when fresh. Another organization's store: 404. */
+async function context(db: Database, orgId: string, storeId: string | undefined, nowMs: number) {
+  const reference = await referenceCache.get("reference", nowMs, () => loadReference(db));
+  const store = await storeDeskCache.get(`${orgId}\u0000${storeId ?? ""}`, nowMs, () => loadStoreDesk(db, reference, orgId, storeId));
+  if (!store) {
+    throw new ApiError("not_found", storeId === undefined ? "This organization has no store." : "This organization has no store with that id.");
+  }
+  return { reference, desk: store };
+}
+
+const uniqueIssues = (issues: readonly KnownIssue[]) => [...new Set(issues)];
+
+export async function routeLender(db: Database, orgId: string, body: z.infer<typeof LenderRouteRequestSchema>, now: Date) {
+  const { reference, desk: store } = await context(db, orgId, body.store_id, now.getTime());
+  const result = routeDeal(
+    {
+      beacon: body.beacon,
+      downPayment: body.down_payment,
+      vehiclePrice: body.vehicle_price,
+      vehicleType: body.vehicle_type as VehicleType,
+      condition: body.condition,
+      knownIssues: uniqueIssues(body.known_issues),
+      termMonths: body.term_months,
+      bookValue: body.book_value,
+      monthlyIncome: body.monthly_income,
+      vehicleYear: body.vehicle_year,
+      mileage: body.mileage,
+    },
+    store.panel,
+    reference.routing,
+    store.calibration,
+    now.getUTCFullYear(),
+  );
+  return { ...result, store_id: store.store.id };
+}
+
+export async function stipCheck(db: Database, orgId: string, body: z.infer<typeof StipCheckRequestSchema>, now: Date) {
+  const { reference, desk: store } = await context(db, orgId, body.store_id, now.getTime());
+  const program = reference.programsByName.get(body.lender.toLowerCase());
+  if (!program) {
+    const suggestions = closestNames(
+      body.lender,
+      reference.programs.map((p) => p.name),
+    );
+    throw new ApiError("validation_error", "The request body is invalid.", {
+      details: [
+        { path: "lender", code: "unknown_lender", message: `Unknown lender "${body.lender}". Closest program names: ${suggestions.join("; ")}.` },
+      ],
+      body: { suggestions },
+    });
+  }
+  const tier = tierFor(reference.routing.tiers, body.beacon).tier;
+  const history = store.turnaround.get(program.id) ?? { submissions: 0, avgTurnaroundHours: null };
+  const result = checkStips(
+    { beacon: body.beacon, tier, knownIssues: uniqueIssues(body.known_issues), incomeType: body.income_type },
+    program,
+    reference.routing.stipRules,
+    reference.routing.stipTypes,
+    history,
+  );
+  return { ...result, store_id: store.store.id };
+}
+
+export async function grossCalc(db: Database, orgId: string, body: z.infer<typeof GrossCalcRequestSchema>, now: Date) {
+  const { reference, desk: store } = await context(db, orgId, body.store_id, now.getTime());
+  const result = calculateGross(
+    {
+      purchasePrice: body.purchase_price,
+      sellingPrice: body.selling_price,
+      vehicleType: body.vehicle_type,
+      daysOnLot: body.days_on_lot,
+      condition: body.condition,
+    },
+    store.store,
+    reference.frontGrossTargets,
+  );
+  return { ...result, store_id: store.store.id };
+}
+
+export async function dealCoach(db: Database, orgId: string, body: z.infer<typeof DealCoachRequestSchema>, now: Date) {
+  const { reference, desk: store } = await context(db, orgId, body.store_id, now.getTime());
+  const result = coachDeal(
+    {
+      beacon: body.beacon,
+      vehiclePrice: body.vehicle_price,
+      tradeValue: body.trade_value,
+      tradePayoff: body.trade_payoff,
+      downPayment: body.down_payment,
+      desiredPayment: body.desired_payment,
+      termMonths: body.term_months,
+      condition: body.condition,
+      vehicleCost: body.vehicle_cost,
+    },
+    body.condition === "new" ? store.store.packNew : store.store.packUsed,
+    { tiers: reference.routing.tiers, frontGrossTargets: reference.frontGrossTargets, fiProducts: reference.fiProducts },
+  );
+  return { ...result, store_id: store.store.id };
+}

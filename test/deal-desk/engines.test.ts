@@ -1,0 +1,332 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { STIP_RULE_ROWS, STIP_TYPE_ROWS } from "../../scripts/deal-desk-reference";
+import { coachDeal } from "../../src/engines/deal-coach";
+import { monthlyPayment, principalFor, roundCents } from "../../src/engines/deal-math";
+import { calculateGross } from "../../src/engines/gross";
+import { type Calibration, calibratedConfidence, type DecisionCounts, type RouteProfile, routeDeal } from "../../src/engines/lender-routing";
+import { checkStips, closestNames } from "../../src/engines/stips";
+import { COACH_REFERENCE, DEFAULT_STORE, PROGRAMS, program, ROUTING_REFERENCE } from "../helpers/deal-desk-reference";
+
+const NO_HISTORY: Calibration = new Map();
+const FRONT_GROSS_TARGETS = COACH_REFERENCE.frontGrossTargets;
+const stipTypes = new Map(STIP_TYPE_ROWS.map((s) => [s.stip, s]));
+
+describe("payment math (DOMAIN §4.1)", () => {
+  it("prices $25,000 at 6% over 60 months at $483.32", () => {
+    expect(roundCents(monthlyPayment(25_000, 6, 60))).toBe(483.32);
+    expect(roundCents(monthlyPayment(27_000, 10.06, 60))).toBe(574.47);
+    expect(monthlyPayment(12_000, 0, 48)).toBe(250);
+  });
+
+  it("inverts: principal(payment(rate, term, principal)) is the principal", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 500, max: 250_000, noNaN: true }),
+        fc.double({ min: 0, max: 35, noNaN: true }),
+        fc.constantFrom(24, 36, 48, 60, 72, 84),
+        (principal, apr, term) => {
+          const back = principalFor(monthlyPayment(principal, apr, term), apr, term);
+          expect(Math.abs(back - principal)).toBeLessThan(principal * 1e-9 + 1e-6);
+        },
+      ),
+    );
+  });
+});
+
+describe("true-cost gross (DOMAIN §3)", () => {
+  it("breaks down an aged SUV: purchase + recon + floor plan + daily holding + pack", () => {
+    const result = calculateGross(
+      { purchasePrice: 18_500, sellingPrice: 22_995, vehicleType: "suv", daysOnLot: 52, condition: "used" },
+      DEFAULT_STORE,
+      FRONT_GROSS_TARGETS,
+    );
+    // Floor plan 18,500 × 8.5% ÷ 365 × 52 = 224.03; holding 35 × 52 = 1,820.
+    expect(result.breakdown).toEqual({ purchase_price: 18_500, recon: 1300, floor_plan_interest: 224.03, daily_holding: 1820, pack: 500 });
+    expect(result.holding_cost_allocated).toBe(2044.03);
+    expect(result.true_cost).toBe(22_344.03);
+    expect(result.pack).toBe(500);
+    expect(result.front_gross).toBe(650.97);
+    expect(result.front_gross_pct).toBe(2.83);
+    expect(result.aged_flag).toBe(true);
+    expect(result.pricing_recommendation).toContain("Aged: 52 days (threshold 45)");
+    expect(result.pricing_recommendation).toContain("$22,345");
+  });
+
+  it("flags a unit at exactly the threshold, and calls a 60-day unit a wholesale candidate", () => {
+    const at = (days: number) =>
+      calculateGross(
+        { purchasePrice: 20_000, sellingPrice: 24_000, vehicleType: "car", daysOnLot: days, condition: "used" },
+        DEFAULT_STORE,
+        FRONT_GROSS_TARGETS,
+      );
+    expect(at(44).aged_flag).toBe(false);
+    expect(at(45).aged_flag).toBe(true);
+    expect(at(60).pricing_recommendation).toMatch(/^Wholesale candidate/);
+    expect(at(0).holding_cost_allocated).toBe(0);
+  });
+
+  it("never lowers true cost when the unit sits longer", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1000, max: 150_000, noNaN: true }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.constantFrom("car", "truck", "suv", "van"),
+        fc.constantFrom("new", "used"),
+        (purchasePrice, a, b, vehicleType, condition) => {
+          const cost = (daysOnLot: number) =>
+            calculateGross(
+              { purchasePrice, sellingPrice: purchasePrice * 1.1, vehicleType, daysOnLot, condition },
+              DEFAULT_STORE,
+              FRONT_GROSS_TARGETS,
+            ).true_cost;
+          expect(cost(Math.max(a, b))).toBeGreaterThanOrEqual(cost(Math.min(a, b)));
+        },
+      ),
+    );
+  });
+});
+
+describe("lender routing", () => {
+  const bk13Panel = [
+    "Keystone Auto Finance",
+    "Second Gear Acceptance",
+    "Bridgeway ITIN Auto Loans",
+    "Fresh Start Auto Lending",
+    "New Chapter Auto Finance",
+    "Trustee-Ready Auto Finance",
+  ].map(program);
+  const bk13Deal = (bookValue: number): RouteProfile => ({
+    beacon: 560,
+    downPayment: 3000,
+    vehiclePrice: 20_000,
+    vehicleType: "car",
+    condition: "used",
+    knownIssues: ["bk13"],
+    bookValue,
+  });
+
+  it("knocks out the lenders that refuse a Chapter 13 and those a 125% LTV is over, by name and rule", () => {
+    const result = routeDeal(bk13Deal(13_600), bk13Panel, ROUTING_REFERENCE, NO_HISTORY, 2026);
+    expect(result.ltv).toBe(125);
+    expect(result.primary).toBeNull();
+    expect(result.backup).toBeNull();
+    const rules = Object.fromEntries(result.avoid_details.map((a) => [a.lender, a.rule]));
+    expect(rules).toEqual({
+      "Keystone Auto Finance": "no_bk13",
+      "Second Gear Acceptance": "no_bk13",
+      "Bridgeway ITIN Auto Loans": "no_bk13",
+      "Fresh Start Auto Lending": "ltv_over_maximum",
+      "New Chapter Auto Finance": "ltv_over_maximum",
+      "Trustee-Ready Auto Finance": "ltv_over_maximum",
+    });
+    expect(result.avoid_reason).toContain(
+      "does not take a Chapter 13 bankruptcy: Bridgeway ITIN Auto Loans, Keystone Auto Finance, Second Gear Acceptance",
+    );
+    expect(result.avoid_reason).toContain(
+      "LTV 125% over the program maximum: Fresh Start Auto Lending, New Chapter Auto Finance, Trustee-Ready Auto Finance",
+    );
+    expect(result.routing_note).toMatch(/^No program on this store's 6-lender panel fits 560 subprime, LTV 125%, bk13/);
+    expect(result.predicted_stips).toEqual([]);
+  });
+
+  it("at 100% LTV routes to the specialty lender with the most headroom, priced with its BK13 add-on", () => {
+    const result = routeDeal(bk13Deal(17_000), bk13Panel, ROUTING_REFERENCE, NO_HISTORY, 2026);
+    // Fit = 0.30 + 0.35 (score margin ≥ 80) + 0.20 × LTV headroom/20 + 0.05 (no income) − 0.07 (one issue).
+    expect(result.primary).toMatchObject({ lender: "New Chapter Auto Finance", confidence: 0.78, rate_range: "20.99% - 24.99%", funding_days: 10 });
+    // Fresh Start and Trustee-Ready tie at 0.73 with the same stips and funding days: by name.
+    expect(result.backup).toMatchObject({ lender: "Fresh Start Auto Lending", confidence: 0.73 });
+    expect(result.avoid).toEqual(["Bridgeway ITIN Auto Loans", "Keystone Auto Finance", "Second Gear Acceptance"]);
+    expect(result.predicted_stips[0]).toBe("Trustee permission letter");
+  });
+
+  it("gives the same answer to the same input", () => {
+    const a = routeDeal(bk13Deal(17_000), PROGRAMS, ROUTING_REFERENCE, NO_HISTORY, 2026);
+    const b = routeDeal(bk13Deal(17_000), [...PROGRAMS].reverse(), ROUTING_REFERENCE, NO_HISTORY, 2026);
+    expect(b).toEqual(a);
+  });
+
+  it("updates the program-fit prior with the store's decisions (Beta-Binomial, prior worth 10 submissions)", () => {
+    expect(calibratedConfidence(0.7, { approved: 0, countered: 0, declined: 0 })).toBeCloseTo(0.7, 10);
+    expect(calibratedConfidence(0.7, { approved: 2, countered: 0, declined: 18 })).toBeCloseTo(9 / 30, 10);
+    expect(calibratedConfidence(0.7, { approved: 1, countered: 2, declined: 0 })).toBeCloseTo(9 / 13, 10);
+  });
+
+  it("moves a lender's confidence and rank when the store's history says it declines that band", () => {
+    const deal: RouteProfile = { beacon: 700, downPayment: 3000, vehiclePrice: 28_000, vehicleType: "car", condition: "used", knownIssues: [] };
+    const before = routeDeal(deal, PROGRAMS, ROUTING_REFERENCE, NO_HISTORY, 2026);
+    const top = before.primary!;
+    const history: Calibration = new Map([[top.lender_id, { prime: { approved: 3, countered: 1, declined: 26 } }]]);
+    const after = routeDeal(deal, PROGRAMS, ROUTING_REFERENCE, history, 2026);
+    expect(after.primary!.lender).not.toBe(top.lender);
+    expect(after.avoid_details.find((a) => a.lender === top.lender)).toMatchObject({ rule: "low_approval_likelihood" });
+    // Another band's history leaves this deal alone.
+    const otherBand: Calibration = new Map([[top.lender_id, { near_prime: { approved: 0, countered: 0, declined: 40 } }]]);
+    expect(routeDeal(deal, PROGRAMS, ROUTING_REFERENCE, otherBand, 2026).primary).toEqual(top);
+  });
+
+  it("never lowers a lender's confidence when the score rises", () => {
+    const counts = fc.record({ approved: fc.nat(40), countered: fc.nat(10), declined: fc.nat(40) });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 300, max: 850 }),
+        fc.integer({ min: 300, max: 850 }),
+        fc.double({ min: 5000, max: 80_000, noNaN: true }),
+        fc.double({ min: 0, max: 0.4, noNaN: true }),
+        fc.subarray(["repo", "bk7", "bk13", "itin", "thin_file", "charge_off"] as const),
+        fc.option(fc.double({ min: 1500, max: 20_000, noNaN: true }), { nil: undefined }),
+        counts,
+        (s1, s2, price, downShare, issues, income, history) => {
+          const [low, high] = s1 <= s2 ? [s1, s2] : [s2, s1];
+          const sameEveryBand: Record<string, DecisionCounts> = Object.fromEntries(
+            ["super_prime", "prime", "near_prime", "subprime", "deep_subprime"].map((band) => [band, history]),
+          );
+          const calibration: Calibration = new Map(PROGRAMS.map((p) => [p.id, sameEveryBand]));
+          const at = (beacon: number) => {
+            const profile: RouteProfile = {
+              beacon,
+              downPayment: price * downShare,
+              vehiclePrice: price,
+              vehicleType: "car",
+              condition: "used",
+              knownIssues: issues,
+              monthlyIncome: income,
+            };
+            const result = routeDeal(profile, PROGRAMS, { ...ROUTING_REFERENCE, stipRules: [] }, calibration, 2026);
+            return new Map([result.primary, result.backup].filter((p) => p !== null).map((p) => [p!.lender, p!.confidence]));
+          };
+          const lowPicks = at(low);
+          const highPicks = at(high);
+          for (const [lender, confidence] of lowPicks) {
+            if (highPicks.has(lender)) expect(highPicks.get(lender)!).toBeGreaterThanOrEqual(confidence);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("stip prediction (DOMAIN §2.2)", () => {
+  it("asks a specialty lender's Chapter 13, W-2 subprime file for the trustee letter first and a pay stub for income", () => {
+    const result = checkStips(
+      { beacon: 548, tier: "subprime", knownIssues: ["bk13"], incomeType: "w2" },
+      program("Fresh Start Auto Lending"),
+      STIP_RULE_ROWS,
+      stipTypes,
+      { submissions: 0, avgTurnaroundHours: null },
+    );
+    expect(result.required_stips.map((s) => [s.stip, s.priority])).toEqual([
+      ["Trustee permission letter", "required"],
+      ["Proof of residence", "required"],
+      ["Pay stub", "required"],
+      ["Proof of insurance", "required"],
+      ["References", "required"],
+      ["Driver's license", "required"],
+      ["Plan payment history", "likely"],
+      ["Bank statements", "likely"],
+      ["Employment verification", "likely"],
+      ["W-2", "likely"],
+    ]);
+    expect(result.submission_tip).toContain("trustee permission letter");
+    expect(result.submission_tip).toContain("issued within 40 days");
+    expect(result.avg_turnaround_hours).toBe(168);
+    expect(result.turnaround_source).toBe("program_default");
+  });
+
+  it("asks a prime file at a captive only for license and insurance, income likely; quotes the store's turnaround when it has 3+", () => {
+    const result = checkStips({ beacon: 790, tier: "super_prime", knownIssues: [] }, program("Crestline Motor Credit"), STIP_RULE_ROWS, stipTypes, {
+      submissions: 4,
+      avgTurnaroundHours: 18.25,
+    });
+    expect(result.required_stips.map((s) => [s.stip, s.priority])).toEqual([
+      ["Proof of insurance", "required"],
+      ["Driver's license", "required"],
+      ["Proof of income", "likely"],
+    ]);
+    expect(result.avg_turnaround_hours).toBe(18.3);
+    expect(result.turnaround_source).toBe("store_history");
+  });
+
+  it("suggests the closest program names for a mistyped lender", () => {
+    const names = PROGRAMS.map((p) => p.name);
+    expect(closestNames("Fresh Start", names)[0]).toBe("Fresh Start Auto Lending");
+    expect(closestNames("Harbour Pointe Bank", names)[0]).toBe("Harbor Point Bank");
+  });
+});
+
+describe("deal coaching", () => {
+  it("pencils a prime deal with negative equity rolled in, payment to the cent", () => {
+    const result = coachDeal(
+      { beacon: 700, vehiclePrice: 30_000, tradeValue: 10_000, tradePayoff: 12_500, downPayment: 3000, termMonths: 60, condition: "used" },
+      500,
+      COACH_REFERENCE,
+    );
+    // Prime used buy rate 9.06% + the 1.0-pt standard markup (cap 2.0 at ≤ 60 months); A = 30,000 − 3,000 + 2,500.
+    expect(result.recommended_pencil).toEqual({
+      selling_price: 30_000,
+      rate: 10.06,
+      buy_rate: 9.06,
+      term: 60,
+      payment: 627.66,
+      amount_financed: 29_500,
+      front_gross: 2400,
+      back_gross_target: 1800,
+    });
+    expect(result.trade_equity).toBe(-2500);
+    expect(result.funding_risk).toBe("medium");
+    expect(result.notes).toContain("Trade is $2,500 upside down");
+    expect(result.fi_products[0]).toMatchObject({ product: "vsc", penetration_rate: 0.48 });
+    expect(result.fi_products.find((p) => p.product === "gap")!.objection).toContain("GAP is a scam");
+  });
+
+  it("drops the markup and then the price to reach the desired payment, never below zero front gross", () => {
+    const result = coachDeal(
+      {
+        beacon: 700,
+        vehiclePrice: 30_000,
+        tradeValue: 10_000,
+        tradePayoff: 12_500,
+        downPayment: 3000,
+        termMonths: 60,
+        desiredPayment: 600,
+        condition: "used",
+      },
+      500,
+      COACH_REFERENCE,
+    );
+    expect(result.desired_payment_met).toBe(true);
+    expect(result.recommended_pencil.rate).toBe(9.06);
+    expect(result.recommended_pencil.payment).toBeLessThanOrEqual(600);
+    expect(result.recommended_pencil.selling_price).toBeLessThan(30_000);
+    expect(result.recommended_pencil.front_gross).toBeGreaterThanOrEqual(0);
+  });
+
+  it("says what it would take when the payment is out of reach", () => {
+    const result = coachDeal(
+      { beacon: 700, vehiclePrice: 30_000, tradeValue: 0, tradePayoff: 0, downPayment: 0, desiredPayment: 250, condition: "used" },
+      500,
+      COACH_REFERENCE,
+    );
+    expect(result.desired_payment_met).toBe(false);
+    expect(result.recommended_pencil.front_gross).toBe(0);
+    expect(result.notes).toMatch(/out of reach.*It would take \$[\d,]+ more cash down/);
+  });
+
+  it("offers no GAP on a cash deal and flags deep subprime over the advance as high risk", () => {
+    const cash = coachDeal(
+      { beacon: 760, vehiclePrice: 20_000, tradeValue: 21_000, tradePayoff: 0, downPayment: 0, condition: "used" },
+      500,
+      COACH_REFERENCE,
+    );
+    expect(cash.fi_products.map((p) => p.product)).not.toContain("gap");
+    const deep = coachDeal(
+      { beacon: 480, vehiclePrice: 18_000, tradeValue: 4000, tradePayoff: 9000, downPayment: 500, condition: "used" },
+      500,
+      COACH_REFERENCE,
+    );
+    expect(deep.funding_risk).toBe("high");
+    expect(deep.fi_products.find((p) => p.product === "gap")!.penetration_rate).toBe(0.45);
+  });
+});

@@ -1,0 +1,44 @@
+import {
+  CREDIT_TIER_ROWS,
+  FI_PRODUCT_ROWS,
+  FRONT_GROSS_TARGET_ROWS,
+  KNOWN_ISSUE_ROWS,
+  LENDER_PROGRAM_ROWS,
+  STIP_RULE_ROWS,
+  STIP_TYPE_ROWS,
+  VEHICLE_TYPE_ADJUSTMENT_ROWS,
+} from "../../scripts/deal-desk-reference";
+import type { RoutingReference } from "../../src/engines/lender-routing";
+
+/** The shipped reference rows, shaped as the service hands them to the engines. */
+export const ROUTING_REFERENCE: RoutingReference = {
+  tiers: [...CREDIT_TIER_ROWS].sort((a, b) => b.scoreMin - a.scoreMin),
+  vehicleAdjustments: new Map(VEHICLE_TYPE_ADJUSTMENT_ROWS.map((a) => [a.vehicleType, a])),
+  issueRules: new Map(KNOWN_ISSUE_ROWS.map((i) => [i.issue, { ...i, maxTerm: i.maxTerm ?? null }])),
+  stipRules: STIP_RULE_ROWS,
+  stipTypes: new Map(STIP_TYPE_ROWS.map((s) => [s.stip, s])),
+};
+
+export const PROGRAMS = LENDER_PROGRAM_ROWS;
+export const program = (name: string) => {
+  const found = LENDER_PROGRAMS_BY_NAME.get(name);
+  if (!found) throw new Error(`no program ${name}`);
+  return found;
+};
+const LENDER_PROGRAMS_BY_NAME = new Map(LENDER_PROGRAM_ROWS.map((p) => [p.name, p]));
+
+export const COACH_REFERENCE = { tiers: ROUTING_REFERENCE.tiers, frontGrossTargets: FRONT_GROSS_TARGET_ROWS, fiProducts: FI_PRODUCT_ROWS };
+
+/** DOMAIN §10.4 store defaults (the `stores` column defaults). */
+export const DEFAULT_STORE = {
+  packNew: 300,
+  packUsed: 500,
+  holdingCostPerDay: 35,
+  floorplanAprNew: 7.0,
+  floorplanAprUsed: 8.5,
+  reconCar: 1200,
+  reconTruck: 1400,
+  reconSuv: 1300,
+  reconVan: 1200,
+  agedThresholdDays: 45,
+};

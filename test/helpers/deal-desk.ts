@@ -1,0 +1,42 @@
+import { env } from "cloudflare:workers";
+import { newId } from "../../src/credentials/tokens";
+import { call, createApiKey, createOrg, createStore } from "./factories";
+
+/** An organization with a primary store whose panel holds the named programs (default: every program), and a key. */
+export async function createDeskOrg(options: { programIds?: string[] } = {}) {
+  const org = await createOrg();
+  const store = await createStore(org.id, { isPrimary: true });
+  const programIds = options.programIds ?? (await env.DB.prepare("SELECT id FROM lender_programs").all<{ id: string }>()).results.map((r) => r.id);
+  await addToPanel(org.id, store.id, programIds);
+  const { key } = await createApiKey(org.id);
+  return { orgId: org.id, storeId: store.id, key };
+}
+
+export async function addToPanel(orgId: string, storeId: string, programIds: string[]) {
+  await env.DB.batch(
+    programIds.map((id) => env.DB.prepare("INSERT INTO store_lender_panel (org_id, store_id, program_id) VALUES (?, ?, ?)").bind(orgId, storeId, id)),
+  );
+}
+
+/** `count` submissions of one decision to a program in a score band, each with the given turnaround. */
+export async function addDecisions(
+  orgId: string,
+  storeId: string,
+  programId: string,
+  scoreBand: string,
+  decision: "approved" | "countered" | "declined",
+  count: number,
+  turnaroundHours: number | null = null,
+) {
+  const statements = Array.from({ length: count }, () =>
+    env.DB.prepare(
+      `INSERT INTO lender_decisions (id, org_id, store_id, program_id, submitted_on, score_band, decision, stips_asked, turnaround_hours)
+       VALUES (?, ?, ?, ?, '2026-06-01', ?, ?, '[]', ?)`,
+    ).bind(newId("ld"), orgId, storeId, programId, scoreBand, decision, turnaroundHours),
+  );
+  for (let i = 0; i < statements.length; i += 50) await env.DB.batch(statements.slice(i, i + 50));
+}
+
+export function post(path: string, key: string, body: unknown) {
+  return call(path, { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+}
