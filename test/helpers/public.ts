@@ -2,7 +2,6 @@ import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import type { Database } from "../../src/db/client";
 import type { UsageSnapshot } from "../../src/db/queries/usage";
-import * as schema from "../../src/db/schema";
 
 export const isoDaysAgo = (days: number, nowMs = Date.now()) => new Date(nowMs - days * 86_400_000).toISOString().slice(0, 10);
 
@@ -55,5 +54,5 @@ export function recordingDb() {
       return results;
     },
   } as unknown as D1Database;
-  return { db: drizzle(d1, { schema }) as Database, batches };
+  return { db: drizzle(d1) as Database, batches };
 }
