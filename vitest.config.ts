@@ -45,6 +45,8 @@ export default defineConfig(async () => {
     ],
     test: {
       setupFiles: ["./test/setup/apply-migrations.ts"],
+      // CI shares 2 cores between workerd and vitest; a 5 s default fails slow machines, not code.
+      testTimeout: 30_000,
       include: ["test/**/*.test.ts", "clients/typescript/test/**/*.test.ts"],
     },
   };

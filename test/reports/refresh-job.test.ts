@@ -10,7 +10,11 @@ const jobEnv = (
     FRED_API_KEY: "abcdefghij0123456789abcdefghij01",
     EIA_API_KEY: "EIAtestKey0123456789abcd",
   },
-) => ({ DB: env.DB, WEBHOOKS: env.WEBHOOKS, PASSWORD_PEPPER: env.PASSWORD_PEPPER, STAFF_ALLOWED_ORIGINS: env.STAFF_ALLOWED_ORIGINS, ...keys }) as Env;
+) => {
+  // The test's own keys replace whatever the test environment sets for the public feeds.
+  const { FRED_API_KEY: _fred, EIA_API_KEY: _eia, ...rest } = env as Env & { FRED_API_KEY?: string; EIA_API_KEY?: string };
+  return { ...rest, ...keys } as Env;
+};
 const NIGHT = new Date("2026-11-26T05:00:00.000Z");
 
 type Reply = { status?: number; body: unknown };
