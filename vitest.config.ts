@@ -25,12 +25,21 @@ export default defineConfig(async () => {
             TEST_WRANGLER_CRONS: wranglerCrons(),
             STAFF_ALLOWED_ORIGINS: "https://staff.example.test",
             PASSWORD_PEPPER: "test-pepper-not-a-secret",
+            WEBHOOK_SECRETS_KEY: "dGVzdC13ZWJob29rLWtleS0zMi1ieXRlcy1sb25nISE=",
+            WEBHOOK_ALLOW_LOCALHOST: "true",
+          },
+          // As wrangler.toml (Miniflare's defaults differ: batch 5, 2 retries), but batches close after 1 s so tests wait less.
+          queueConsumers: {
+            webhooks: { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3, deadLetterQueue: "webhooks-dlq" },
+            "webhooks-dlq": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3 },
           },
         },
       }),
     ],
     test: {
       setupFiles: ["./test/setup/apply-migrations.ts"],
+      // A local HTTP receiver for webhook deliveries (test/setup/webhook-receiver.ts).
+      globalSetup: ["./test/setup/webhook-receiver.ts"],
       include: ["test/**/*.test.ts"],
     },
   };

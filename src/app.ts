@@ -16,6 +16,7 @@ import { authRouter } from "./routes/auth";
 import { feedsRouter } from "./routes/feeds";
 import { keysRouter } from "./routes/keys";
 import { publicRouter } from "./routes/public";
+import { webhooksRouter } from "./routes/webhooks";
 
 /** Vars and secrets are checked at the first request; a bad one is a logged 500, not a later surprise. */
 const provideConfig = createMiddleware<AppEnv>(async (c, next) => {
@@ -57,8 +58,8 @@ export function createApp(options: AppOptions = {}) {
   app.use(
     "/api/v1/*",
     openCors({
-      allowMethods: ["GET", "POST", "OPTIONS"],
-      allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type"],
+      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+      allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type", "Authorization"],
       exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id", "Deprecation", "Sunset", "Link"],
     }),
   );
@@ -69,6 +70,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", feedsRouter);
   app.route("/", authRouter);
   app.route("/", keysRouter);
+  app.route("/", webhooksRouter);
   options.mount?.(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);

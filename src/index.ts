@@ -1,13 +1,22 @@
 import { createApp } from "./app";
+import { consumeDeadLetters, consumeWebhooks } from "./events/consumer";
+import type { WebhookMessage } from "./events/messages";
 import { runScheduledJobs } from "./jobs";
 
 export { QuotaCounter } from "./durable-objects/quota-counter";
 
 const app = createApp();
 
+/** The dead-letter queue of `webhooks` (wrangler.toml). */
+export const WEBHOOKS_DLQ = "webhooks-dlq";
+
 export default {
   fetch: app.fetch,
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(runScheduledJobs(controller.cron, env, new Date(controller.scheduledTime)));
   },
-} satisfies ExportedHandler<Env>;
+  async queue(batch, env) {
+    if (batch.queue === WEBHOOKS_DLQ) await consumeDeadLetters(batch, env);
+    else await consumeWebhooks(batch, env);
+  },
+} satisfies ExportedHandler<Env, WebhookMessage>;

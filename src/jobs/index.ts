@@ -1,5 +1,7 @@
 import { describeError, logEvent } from "../lib/log";
+import { raiseAgedInventoryAlerts } from "./aged-inventory-alerts";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
+import { sweepOutbox } from "./sweep-outbox";
 
 export type Job = (env: Env, now: Date) => Promise<void>;
 
@@ -8,7 +10,8 @@ export type Job = (env: Env, now: Date) => Promise<void>;
  * A test holds this map and wrangler.toml to the same set of crons.
  */
 export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
-  "15 0 * * *": [purgeLapsedSessions],
+  "15 0 * * *": [purgeLapsedSessions, raiseAgedInventoryAlerts],
+  "*/5 * * * *": [sweepOutbox],
 };
 
 /** Runs every job of the cron; one job's failure is logged and does not stop the next. */
