@@ -31,7 +31,7 @@ export async function consumeOne(bindings: Env, body: WebhookMessage, attempts: 
   // getQueueResult does not report the delay a retry asked for, so the call itself is watched.
   const retry = vi.spyOn(batch.messages[0], "retry");
   const ctx = createExecutionContext();
-  await worker.queue(batch, bindings, ctx);
+  await (worker.queue as ExportedHandlerQueueHandler<Env, WebhookMessage>)(batch, bindings, ctx);
   const result = await getQueueResult(batch, ctx);
   const retried = result.retryMessages.length === 1;
   return { acked: result.explicitAcks.length === 1, retry: retried ? { delaySeconds: retry.mock.calls[0]?.[0]?.delaySeconds ?? 0 } : null };
