@@ -14,6 +14,7 @@ import { staffCors } from "./http/staff-auth";
 import { trackUsage } from "./http/usage";
 import { authRouter } from "./routes/auth";
 import { feedsRouter } from "./routes/feeds";
+import { ingestRouter } from "./routes/ingest";
 import { keysRouter } from "./routes/keys";
 import { publicRouter } from "./routes/public";
 import { webhooksRouter } from "./routes/webhooks";
@@ -71,6 +72,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", authRouter);
   app.route("/", keysRouter);
   app.route("/", webhooksRouter);
+  app.route("/", ingestRouter);
   options.mount?.(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);

@@ -82,6 +82,17 @@ async function resolveSession(c: Context<AppEnv>, nowMs: number) {
   return session;
 }
 
+/** The active broker token of an `Authorization: Bearer <broker token>` header, or a 401. */
+export async function brokerTokenFromAuthorization(c: Context<AppEnv>, authorization: string) {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+  if (!token || !BROKER_TOKEN_PATTERN.test(token)) {
+    throw unauthorized(`The Authorization header must be "Bearer <broker token>" with a ${BROKER_TOKEN_PREFIX} token.`);
+  }
+  const record = await findActiveBrokerTokenByHash(c.var.db, await sha256Hex(token));
+  if (!record) throw unauthorized("This broker token is unknown or has been revoked.");
+  return record;
+}
+
 /**
  * Key management accepts either credential. `Authorization: Bearer <broker token>` wins when
  * present and is not subject to the Origin rule (no browser sends it on its own); otherwise the
@@ -90,12 +101,7 @@ async function resolveSession(c: Context<AppEnv>, nowMs: number) {
 export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => {
   const authorization = c.req.header("Authorization");
   if (authorization !== undefined) {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-    if (!token || !BROKER_TOKEN_PATTERN.test(token)) {
-      throw unauthorized(`The Authorization header must be "Bearer <broker token>" with a ${BROKER_TOKEN_PREFIX} token.`);
-    }
-    const record = await findActiveBrokerTokenByHash(c.var.db, await sha256Hex(token));
-    if (!record) throw unauthorized("This broker token is unknown or has been revoked.");
+    const record = await brokerTokenFromAuthorization(c, authorization);
     c.set("keyManager", { kind: "broker", tokenId: record.id, orgId: record.orgId });
     return next();
   }
