@@ -25,7 +25,12 @@ function instrumentedD1(options: { failBatches?: boolean } = {}) {
             const statement = t.prepare(query);
             return new Proxy(statement, {
               get(s, p) {
-                if (p === "bind") return (...values: unknown[]) => (boundCounts.push(values.length), s.bind(...values));
+                if (p === "bind") {
+                  return (...values: unknown[]) => {
+                    boundCounts.push(values.length);
+                    return s.bind(...values);
+                  };
+                }
                 return passThrough(s, p);
               },
             });
