@@ -17,7 +17,7 @@ import { feedsRouter } from "./routes/feeds";
 import { ingestRouter } from "./routes/ingest";
 import { keysRouter } from "./routes/keys";
 import { publicRouter } from "./routes/public";
-import { webhooksRouter } from "./routes/webhooks";
+import { documentWebhookEvents, webhooksRouter } from "./routes/webhooks";
 
 /** Vars and secrets are checked at the first request; a bad one is a logged 500, not a later surprise. */
 const provideConfig = createMiddleware<AppEnv>(async (c, next) => {
@@ -75,6 +75,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", ingestRouter);
   options.mount?.(app);
 
+  documentWebhookEvents(app);
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);
   app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "BrokerToken", SECURITY_SCHEMES.BrokerToken);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
+import { EVENT_NAMES } from "../src/events/emit";
 import { call } from "./helpers/factories";
 
 interface OpenApiSchema {
@@ -63,5 +64,16 @@ describe("GET /api/openapi.json", async () => {
     expect(resolve(doc.components.schemas.QuotaExceeded)).toEqual(
       expect.arrayContaining(["error", "message", "request_id", "reset_at", "limit", "used"]),
     );
+  });
+});
+
+describe("the webhooks section", async () => {
+  const doc = await (await call("/api/openapi.json")).json<{ webhooks: Record<string, unknown>; components: { schemas: Record<string, unknown> } }>();
+
+  it("documents every event partners can subscribe to, with its envelope and data", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_NAMES].sort());
+    expect(JSON.stringify(doc.webhooks["inventory.aged_alert"])).toContain("#/components/schemas/WebhookEvent_inventory_aged");
+    const aged = JSON.stringify(doc.components.schemas.WebhookEvent_inventory_aged_alert);
+    for (const field of ["id", "org_id", "store_id", "timestamp", "stock_no", "days_on_lot", "recommendation"]) expect(aged).toContain(`"${field}"`);
   });
 });

@@ -74,7 +74,10 @@ describe("POST /api/v1/ingest/deals", () => {
 
   it("takes CSV, with stips as name=state pairs", async () => {
     const { org, store, key } = await setup();
-    const csv = toCsv([{ ...deal("C1", store.id), stips: "proof_of_income=outstanding;insurance=cleared" }, { ...deal("C2", store.id), lender: "", beacon: "" }]);
+    const csv = toCsv([
+      { ...deal("C1", store.id), stips: "proof_of_income=outstanding;insurance=cleared" },
+      { ...deal("C2", store.id), lender: "", beacon: "" },
+    ]);
     const res = await postDeals({ key }, csv, true);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ received: 2, created: 2, stip_alerts: 2 });
@@ -88,7 +91,13 @@ describe("POST /api/v1/ingest/deals", () => {
     const other = await setup();
     const res = await postDeals(
       { key },
-      { deals: [deal("E1", store.id, { stips: [{ stip: "x", state: "outstanding" }] }), deal("E2", store.id, { status: "lost" }), deal("E3", other.store.id)] },
+      {
+        deals: [
+          deal("E1", store.id, { stips: [{ stip: "x", state: "outstanding" }] }),
+          deal("E2", store.id, { status: "lost" }),
+          deal("E3", other.store.id),
+        ],
+      },
     );
     expect(res.status).toBe(422);
     expect((await res.json<{ details: { path: string }[] }>()).details.map((d) => d.path)).toEqual(["deals.1.status"]);

@@ -11,3 +11,6 @@ export const webhooksRouter = createRouter()
   .openapi(routes.listWebhookDeliveries, handlers.listWebhookDeliveries)
   .openapi(routes.redeliverWebhookDelivery, handlers.redeliverWebhookDelivery)
   .openapi(routes.testWebhookEndpoint, handlers.testWebhookEndpoint);
+
+/** Registered on the app itself: a sub-router's webhooks would be merged under a "/" path prefix. */
+export { documentWebhookEvents } from "./webhooks.events";
