@@ -77,7 +77,18 @@ function serve(): Miniflare {
       LOGIN_RATE_LIMITER: { namespace_id: "1002", simple: { limit: 10, period: 60 as const } },
     },
     queueProducers: { WEBHOOKS: "webhooks" },
-    bindings: { STAFF_ALLOWED_ORIGINS: "https://staff.bench.test", PASSWORD_PEPPER: "bench-pepper-not-a-secret" },
+    // As wrangler.toml's [[queues.consumers]].
+    queueConsumers: {
+      webhooks: { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 3, deadLetterQueue: "webhooks-dlq" },
+      "webhooks-dlq": { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 3 },
+    },
+    bindings: {
+      STAFF_ALLOWED_ORIGINS: "https://staff.bench.test",
+      PASSWORD_PEPPER: "bench-pepper-not-a-secret",
+      WEBHOOK_SECRETS_KEY: "YmVuY2gtd2ViaG9vay1rZXktMzItYnl0ZXMtbG9uZyE=",
+      // The delivery measurement's receiver listens on 127.0.0.1.
+      WEBHOOK_ALLOW_LOCALHOST: "true",
+    },
   };
   return new Miniflare(
     convertV4MiniflareOptions({
@@ -231,6 +242,16 @@ async function main(): Promise<void> {
     console.log("");
     const ratio = summary.metered_v1.ratio;
     console.log(`metered_v1 at ${ratio.toFixed(3)} of the baseline: target ${TARGET_RATIO} ${ratio >= TARGET_RATIO ? "met" : "NOT met"}`);
+    const measurements = [];
+    for (const m of BENCH_AREAS.flatMap((area) => area.measurements ?? [])) {
+      if (only && !only.includes(m.name)) continue;
+      measurements.push(...(await m.run(url, fixture)));
+    }
+    if (measurements.length > 0) {
+      console.log("\n| measurement | detail | time | rate |\n|---|---|---:|---:|");
+      for (const m of measurements) console.log(`| ${m.name} | ${m.detail} | ${m.value} ${m.unit} | ${m.rate} ${m.rateUnit} |`);
+    }
+    if (json && measurements.length > 0) console.log(JSON.stringify({ measurements }));
     if (json) console.log(JSON.stringify(summary));
   } finally {
     await mf.dispose();
