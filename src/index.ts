@@ -1,14 +1,11 @@
 import { createApp } from "./app";
-import { consumeDeadLetters, consumeWebhooks } from "./events/consumer";
+import { consumeDeadLetters, consumeWebhooks, WEBHOOKS_DLQ } from "./events/consumer";
 import type { WebhookMessage } from "./events/messages";
 import { runScheduledJobs } from "./jobs";
 
 export { QuotaCounter } from "./durable-objects/quota-counter";
 
 const app = createApp();
-
-/** The dead-letter queue of `webhooks` (wrangler.toml). */
-export const WEBHOOKS_DLQ = "webhooks-dlq";
 
 export default {
   fetch: app.fetch,

@@ -21,6 +21,9 @@ import { decryptSecret } from "./signing";
  */
 export const RETRY_DELAYS_SECONDS = [20 * 60, 2 * 3600, 12 * 3600] as const;
 
+/** The dead-letter queue of `webhooks` (wrangler.toml). Not exported from src/index.ts: the entry may export handlers only. */
+export const WEBHOOKS_DLQ = "webhooks-dlq";
+
 type Now = () => Date;
 
 async function fanOut(env: Env, message: Extract<WebhookMessage, { kind: "event" }>, now: Date): Promise<void> {
@@ -78,24 +81,29 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
   return outcome === "retrying" ? "retry" : "done";
 }
 
-/** The WEBHOOKS consumer: every message is acked or retried on its own, never the whole batch. */
-export async function consumeWebhooks(batch: MessageBatch<WebhookMessage>, env: Env, now: Now = () => new Date()): Promise<void> {
-  for (const msg of batch.messages) {
-    try {
-      if (msg.body.kind === "event") {
-        await fanOut(env, msg.body, now());
-        msg.ack();
-      } else if ((await attemptDelivery(env, msg.body, now())) === "done") {
-        msg.ack();
-      } else {
-        // After the last delay the queue's max_retries is spent, and this retry moves it to the dead-letter queue.
-        msg.retry({ delaySeconds: RETRY_DELAYS_SECONDS[msg.attempts - 1] ?? 0 });
-      }
-    } catch (error) {
-      logEvent("error", { event: "webhook_message_failed", kind: msg.body.kind, attempts: msg.attempts, ...describeError(error) });
+async function handleMessage(msg: Message<WebhookMessage>, env: Env, now: Now): Promise<void> {
+  try {
+    if (msg.body.kind === "event") {
+      await fanOut(env, msg.body, now());
+      msg.ack();
+    } else if ((await attemptDelivery(env, msg.body, now())) === "done") {
+      msg.ack();
+    } else {
+      // After the last delay the queue's max_retries is spent, and this retry moves it to the dead-letter queue.
       msg.retry({ delaySeconds: RETRY_DELAYS_SECONDS[msg.attempts - 1] ?? 0 });
     }
+  } catch (error) {
+    logEvent("error", { event: "webhook_message_failed", kind: msg.body.kind, attempts: msg.attempts, ...describeError(error) });
+    msg.retry({ delaySeconds: RETRY_DELAYS_SECONDS[msg.attempts - 1] ?? 0 });
   }
+}
+
+/**
+ * The WEBHOOKS consumer: every message is acked or retried on its own, never the whole batch, and
+ * the messages of a batch run side by side, so one slow receiver (up to 10 s) does not hold up the rest.
+ */
+export async function consumeWebhooks(batch: MessageBatch<WebhookMessage>, env: Env, now: Now = () => new Date()): Promise<void> {
+  await Promise.all(batch.messages.map((msg) => handleMessage(msg, env, now)));
 }
 
 /**

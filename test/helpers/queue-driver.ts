@@ -1,8 +1,9 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
+import { WEBHOOKS_DLQ } from "../../src/events/consumer";
 import type { WebhookMessage } from "../../src/events/messages";
-import worker, { WEBHOOKS_DLQ } from "../../src/index";
+import worker from "../../src/index";
 
 /** A stand-in WEBHOOKS queue that keeps what is sent, so a test can run the consumer step by step. */
 export function capturingQueue(options: { failSends?: boolean } = {}) {
