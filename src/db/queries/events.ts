@@ -247,12 +247,18 @@ export async function reopenDelivery(db: Database, orgId: string, endpointId: st
   return row !== undefined;
 }
 
-/** An endpoint's deliveries, newest first, each with its attempts. */
-export async function listDeliveries(db: Database, orgId: string, endpointId: string, limit: number) {
+/** An endpoint's deliveries (or the one named), newest first, each with its attempts. */
+export async function listDeliveries(db: Database, orgId: string, endpointId: string, limit: number, deliveryId?: string) {
   const deliveries = await db
     .select()
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpointId)))
+    .where(
+      and(
+        eq(webhookDeliveries.orgId, orgId),
+        eq(webhookDeliveries.endpointId, endpointId),
+        deliveryId === undefined ? undefined : eq(webhookDeliveries.id, deliveryId),
+      ),
+    )
     .orderBy(desc(webhookDeliveries.createdAt), desc(sql`rowid`))
     .limit(limit);
   if (deliveries.length === 0) return [];

@@ -121,7 +121,7 @@ export async function redeliver(env: Pick<Env, "WEBHOOKS">, db: Database, orgId:
     throw new ApiError("not_found", "This endpoint has no delivery with that id.");
   }
   await sendMessages(env.WEBHOOKS, [{ kind: "delivery", orgId, deliveryId }]);
-  const [delivery] = (await queries.listDeliveries(db, orgId, endpointId, 100)).filter((d) => d.id === deliveryId);
+  const [delivery] = await queries.listDeliveries(db, orgId, endpointId, 1, deliveryId);
   return toDeliveryFields(delivery);
 }
 
