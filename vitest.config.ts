@@ -39,6 +39,13 @@ export default defineConfig(async () => {
             STAFF_ALLOWED_ORIGINS: "https://staff.example.test",
             PASSWORD_PEPPER: "test-pepper-not-a-secret",
             COMPLIANCE_HASH_SALT: "test-salt-not-a-secret",
+            WEBHOOK_SECRETS_KEY: "dGVzdC13ZWJob29rLWtleS0zMi1ieXRlcy1sb25nISE=",
+            WEBHOOK_ALLOW_LOCALHOST: "true",
+          },
+          // As wrangler.toml (Miniflare's defaults differ: batch 5, 2 retries), but batches close after 1 s so tests wait less.
+          queueConsumers: {
+            webhooks: { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3, deadLetterQueue: "webhooks-dlq" },
+            "webhooks-dlq": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3 },
           },
         },
       }),
@@ -47,6 +54,8 @@ export default defineConfig(async () => {
       setupFiles: ["./test/setup/apply-migrations.ts"],
       // CI shares 2 cores between workerd and vitest; a 5 s default fails slow machines, not code.
       testTimeout: 30_000,
+      // A local HTTP receiver for webhook deliveries (test/setup/webhook-receiver.ts).
+      globalSetup: ["./test/setup/webhook-receiver.ts"],
       include: ["test/**/*.test.ts", "clients/typescript/test/**/*.test.ts"],
     },
   };

@@ -18,9 +18,11 @@ import { complianceRouter } from "./routes/compliance";
 import { dealDeskRouter } from "./routes/deal-desk";
 import { docsRouter } from "./routes/docs";
 import { feedsRouter } from "./routes/feeds";
+import { ingestRouter } from "./routes/ingest";
 import { keysRouter } from "./routes/keys";
 import { publicRouter } from "./routes/public";
 import { reportsRouter } from "./routes/reports";
+import { documentWebhookEvents, webhooksRouter } from "./routes/webhooks";
 
 /** Vars and secrets are checked at the first request; a bad one is a logged 500, not a later surprise. */
 const provideConfig = createMiddleware<AppEnv>(async (c, next) => {
@@ -62,8 +64,8 @@ export function createApp(options: AppOptions = {}) {
   app.use(
     "/api/v1/*",
     openCors({
-      allowMethods: ["GET", "POST", "OPTIONS"],
-      allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type"],
+      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+      allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type", "Authorization"],
       exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id", "Deprecation", "Sunset", "Link"],
     }),
   );
@@ -79,8 +81,11 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", complianceRouter);
   app.route("/", appraisalRouter);
   app.route("/", dealDeskRouter);
+  app.route("/", webhooksRouter);
+  app.route("/", ingestRouter);
   options.mount?.(app);
 
+  documentWebhookEvents(app);
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);
   app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "BrokerToken", SECURITY_SCHEMES.BrokerToken);

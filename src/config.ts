@@ -16,6 +16,14 @@ const secret = z.string().min(16, "must be a random string of at least 16 charac
 
 /** Where the sanctions-list refresh downloads (wrangler.toml: OFAC's Sanctions List Service; a test server in tests). */
 const downloadUrl = z.url({ protocol: /^https?$/ });
+/** base64 of exactly 32 bytes: an AES-256-GCM key. */
+const aes256KeyBase64 = z.string().refine((value) => {
+  try {
+    return atob(value).length === 32;
+  } catch {
+    return false;
+  }
+}, "must be base64 of 32 random bytes (openssl rand -base64 32)");
 
 const ConfigSchema = z.object({
   PASSWORD_PEPPER: secret,
@@ -45,6 +53,9 @@ const ConfigSchema = z.object({
   APPRAISAL_VISION_MODEL: z.string().min(1).default("@cf/meta/llama-4-scout-17b-16e-instruct"),
   /** SPEC §7: the AI call is bounded by 30 s; tests set a shorter bound. */
   APPRAISAL_VISION_TIMEOUT_MS: z.coerce.number().int().min(1).max(30_000).default(30_000),
+  WEBHOOK_SECRETS_KEY: aes256KeyBase64,
+  /** Development only: lets webhooks point at http://localhost and http://127.0.0.1. */
+  WEBHOOK_ALLOW_LOCALHOST: z.enum(["true", "false"]).optional(),
 });
 
 export interface Config {
@@ -57,6 +68,9 @@ export interface Config {
   lenderEnvironmentChangePts: number;
   appraisalVisionModel: string;
   appraisalVisionTimeoutMs: number;
+  /** Encrypts webhook signing secrets at rest. */
+  webhookSecretsKey: string;
+  webhookAllowLocalhost: boolean;
 }
 
 export class ConfigError extends Error {
@@ -87,6 +101,8 @@ export function loadConfig(env: Env): Config {
     lenderEnvironmentChangePts: data.LENDER_ENVIRONMENT_CHANGE_PTS,
     appraisalVisionModel: data.APPRAISAL_VISION_MODEL,
     appraisalVisionTimeoutMs: data.APPRAISAL_VISION_TIMEOUT_MS,
+    webhookSecretsKey: data.WEBHOOK_SECRETS_KEY,
+    webhookAllowLocalhost: data.WEBHOOK_ALLOW_LOCALHOST === "true",
   };
   checked.set(env, config);
   return config;

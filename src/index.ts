@@ -1,4 +1,6 @@
 import { createApp } from "./app";
+import { consumeDeadLetters, consumeWebhooks, WEBHOOKS_DLQ } from "./events/consumer";
+import type { WebhookMessage } from "./events/messages";
 import { runScheduledJobs } from "./jobs";
 
 export { QuotaCounter } from "./durable-objects/quota-counter";
@@ -10,4 +12,8 @@ export default {
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(runScheduledJobs(controller.cron, env, new Date(controller.scheduledTime)));
   },
-} satisfies ExportedHandler<Env>;
+  async queue(batch, env) {
+    if (batch.queue === WEBHOOKS_DLQ) await consumeDeadLetters(batch, env);
+    else await consumeWebhooks(batch, env);
+  },
+} satisfies ExportedHandler<Env, WebhookMessage>;

@@ -125,12 +125,20 @@ function serve(): Miniflare {
     // The real binding allows 120 a minute per client; the benchmark measures the route, not 429s.
     serviceBindings: { PUBLIC_RATE_LIMITER: { name: "bench-ratelimit", entrypoint: "RateLimiter" } },
     queueProducers: { WEBHOOKS: "webhooks" },
+    // As wrangler.toml's [[queues.consumers]].
+    queueConsumers: {
+      webhooks: { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 3, deadLetterQueue: "webhooks-dlq" },
+      "webhooks-dlq": { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 3 },
+    },
     bindings: {
       STAFF_ALLOWED_ORIGINS: "https://staff.bench.test",
       PASSWORD_PEPPER: "bench-pepper-not-a-secret",
       COMPLIANCE_HASH_SALT: "bench-salt-not-a-secret",
       // The refresh job never runs in the benchmark; the config check still wants the three addresses.
       ...Object.fromEntries(["OFAC_SDN_URL", "OFAC_ALT_URL", "OFAC_COMMENTS_URL"].map((name) => [name, "https://ofac.bench.invalid/list.csv"])),
+      WEBHOOK_SECRETS_KEY: "YmVuY2gtd2ViaG9vay1rZXktMzItYnl0ZXMtbG9uZyE=",
+      // The delivery measurement's receiver listens on 127.0.0.1.
+      WEBHOOK_ALLOW_LOCALHOST: "true",
     },
   };
   return new Miniflare(
@@ -301,7 +309,16 @@ async function main(): Promise<void> {
     console.log(
       `bundle ${bundle.gzip_kib} KiB gzip: budget ${bundle.budget_gzip_kib} KiB ${bundle.gzip_kib <= bundle.budget_gzip_kib ? "met" : "NOT met"}`,
     );
-    if (json) console.log(JSON.stringify({ ...summary, bundle }));
+    const measurements = [];
+    for (const m of BENCH_AREAS.flatMap((area) => area.measurements ?? [])) {
+      if (only && !only.includes(m.name)) continue;
+      measurements.push(...(await m.run(url, fixture)));
+    }
+    if (measurements.length > 0) {
+      console.log("\n| measurement | detail | time | rate |\n|---|---|---:|---:|");
+      for (const m of measurements) console.log(`| ${m.name} | ${m.detail} | ${m.value} ${m.unit} | ${m.rate} ${m.rateUnit} |`);
+    }
+    if (json) console.log(JSON.stringify({ ...summary, bundle, ...(measurements.length > 0 ? { measurements } : {}) }));
   } finally {
     await mf.dispose();
   }

@@ -17,9 +17,21 @@ export interface Scenario {
   metered?: boolean;
 }
 
-/** One endpoint area's part of the benchmark: the rows its scenarios need, and the scenarios. */
+/** A figure that is not a request rate (a bulk job's duration, a background throughput). */
+export interface Measurement {
+  name: string;
+  detail: string;
+  value: number;
+  unit: string;
+  rate: number;
+  rateUnit: string;
+}
+
+/** One endpoint area's part of the benchmark: the rows its scenarios need, the scenarios, and other measurements. */
 export interface BenchArea {
   name: string;
   seed?: (db: D1Database, fixture: BenchFixture) => Promise<void>;
   scenarios: (fixture: BenchFixture) => Scenario[];
+  /** Run once each, after the request-rate rounds, against the same Worker. */
+  measurements?: { name: string; run: (url: URL, fixture: BenchFixture) => Promise<Measurement[]> }[];
 }

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { BROKER_TOKEN_PREFIX, isWellFormedApiKey, LEGACY_TOKEN_PREFIX } from "../../src/credentials/tokens";
 import { REPO_ROOT } from "./repo-root";
@@ -19,11 +19,31 @@ export interface DemoSecrets {
   lakeside: DemoOrgSecrets;
 }
 
-/** A fresh clone has no .dev.vars; the committed example holds working local-only values. */
+/**
+ * A fresh clone has no .dev.vars; the committed example holds working local-only values. An
+ * existing .dev.vars gains the variables the example added since it was made (its own values are
+ * never changed), so an older checkout keeps working after a pull.
+ */
 export function ensureDevVars(): void {
-  if (existsSync(DEV_VARS)) return;
-  copyFileSync(DEV_VARS_EXAMPLE, DEV_VARS);
-  console.log("Created .dev.vars from .dev.vars.example.");
+  if (!existsSync(DEV_VARS)) {
+    copyFileSync(DEV_VARS_EXAMPLE, DEV_VARS);
+    console.log("Created .dev.vars from .dev.vars.example.");
+    return;
+  }
+  const existing = readFileSync(DEV_VARS, "utf8");
+  const added = missingDevVarLines(existing, readFileSync(DEV_VARS_EXAMPLE, "utf8"));
+  if (added.length === 0) return;
+  appendFileSync(DEV_VARS, `${existing.endsWith("\n") || existing === "" ? "" : "\n"}# Added from .dev.vars.example\n${added.join("\n")}\n`);
+  console.log(`Added to .dev.vars from .dev.vars.example: ${added.map((line) => line.split("=")[0].trim()).join(", ")}.`);
+}
+
+/** The example's variable lines whose names the current .dev.vars does not define. */
+export function missingDevVarLines(current: string, example: string): string[] {
+  const defined = parseDevVars(current);
+  return example.split(/\r?\n/).filter((line) => {
+    const name = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1];
+    return name !== undefined && !(name in defined);
+  });
 }
 
 /** The part of the dotenv format .dev.vars uses: `KEY = "value"`, `KEY=value`, `# comments`. */

@@ -1,5 +1,8 @@
 import type { BatchItem } from "drizzle-orm/batch";
+import { newId } from "../credentials/tokens";
 import type { Database } from "../db/client";
+import { insertOutboxRows, runBatch } from "../db/queries/events";
+import { enqueueEvents } from "./messages";
 
 /** The events partners can subscribe to (SPEC §6). */
 export const EVENT_NAMES = [
@@ -23,19 +26,20 @@ export interface DomainEvent {
 /**
  * Writes a change and the events it raises together: the change's statements and one outbox row
  * per event go in one D1 batch (atomic), then the events are handed to the webhook queue. Every
- * source of an event calls this, so no event is raised without its change or lost after it.
- *
- * TODO(events issue): the outbox table, the queue send and the sweeper. Until they exist the
- * change is written and the events go nowhere.
+ * source of an event calls this, so no event is raised without its change or lost after it: if
+ * the queue send fails, the outbox sweeper (src/jobs/sweep-outbox.ts) sends it later.
+ * Returns the recorded events' ids (the envelope `id`), in the order given.
  */
 export async function commitWithEvents(
   env: Pick<Env, "WEBHOOKS">,
   db: Database,
   statements: BatchItem<"sqlite">[],
   events: DomainEvent[],
-  _now: Date,
-): Promise<void> {
-  void env;
-  void events;
-  if (statements.length > 0) await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  now: Date,
+): Promise<string[]> {
+  const occurredAt = now.toISOString();
+  const rows = events.map((e) => ({ id: newId("evt"), orgId: e.orgId, storeId: e.storeId, event: e.event, data: e.data, occurredAt }));
+  await runBatch(db, [...statements, ...insertOutboxRows(db, rows)]);
+  await enqueueEvents(env, db, rows, now);
+  return rows.map((r) => r.id);
 }

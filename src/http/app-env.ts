@@ -5,8 +5,10 @@ import type { EndpointName } from "./endpoints";
 
 /** Who is calling, once a credential has been checked; every query below it is scoped by `orgId`. */
 export type Principal =
-  | { kind: "api_key"; keyId: string; orgId: string; dailyLimit: number }
-  | { kind: "legacy_token"; tokenId: string; orgId: string };
+  | { kind: "api_key"; keyId: string; orgId: string; dailyLimit: number; permissions: readonly string[] }
+  | { kind: "legacy_token"; tokenId: string; orgId: string }
+  /** A broker token, on the ingestion endpoints only; unmetered, like key management. */
+  | { kind: "broker_token"; tokenId: string; orgId: string };
 
 /** Who is managing an organization's keys: a logged-in staff member, or a broker token bound to it. */
 export type KeyManager = { kind: "staff"; userId: string; orgId: string } | { kind: "broker"; tokenId: string; orgId: string };

@@ -45,7 +45,7 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
       if (record.scopes && !record.scopes.includes(endpoint)) {
         throw new ApiError("forbidden", `This key's scopes do not include the ${endpoint} endpoint.`);
       }
-      c.set("principal", { kind: "api_key", keyId: record.id, orgId: record.orgId, dailyLimit: record.dailyLimit });
+      c.set("principal", { kind: "api_key", keyId: record.id, orgId: record.orgId, dailyLimit: record.dailyLimit, permissions: record.permissions });
       return next();
     }
 

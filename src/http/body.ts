@@ -38,3 +38,14 @@ export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
 });
+
+export const isCsvContentType = (contentType: string | undefined) => /^text\/csv\s*(;|$)/i.test(contentType ?? "");
+
+/** The ingestion endpoints take JSON or CSV (RFC 4180, UTF-8, a header row). */
+export const requireJsonOrCsvBody = createMiddleware<AppEnv>(async (c, next) => {
+  const contentType = c.req.header("Content-Type");
+  if (METHODS_WITH_BODY.has(c.req.method) && !isJsonContentType(contentType) && !isCsvContentType(contentType)) {
+    throw new ApiError("invalid_request", "Send the request body as Content-Type: application/json or text/csv.");
+  }
+  await next();
+});

@@ -10,6 +10,7 @@ export const ENDPOINT_NAMES = [
   "inventory",
   "sales-summary",
   "webhooks",
+  "ingest",
 ] as const;
 
 export type EndpointName = (typeof ENDPOINT_NAMES)[number];

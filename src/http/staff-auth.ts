@@ -85,6 +85,22 @@ async function resolveSession(c: Context<AppEnv>, nowMs: number) {
   return session;
 }
 
+/** The active broker token of an `Authorization: Bearer <broker token>` header, or a 401. */
+export async function brokerTokenFromAuthorization(c: Context<AppEnv>, authorization: string) {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+  if (!token || !BROKER_TOKEN_PATTERN.test(token)) {
+    throw unauthorized(`The Authorization header must be "Bearer <broker token>" with a ${BROKER_TOKEN_PREFIX} token.`);
+  }
+  const nowMs = Date.now();
+  assertCredentialLookupAllowed(c, nowMs);
+  const record = await findActiveBrokerTokenByHash(c.var.db, await sha256Hex(token));
+  if (!record) {
+    await countFailedCredentialLookup(c, nowMs);
+    throw unauthorized("This broker token is unknown or has been revoked.");
+  }
+  return record;
+}
+
 /**
  * Pushes the idle clock forward, best effort: if the write fails the request is still answered,
  * and the next request a minute on tries again (the session lapses only after 30 idle minutes).
@@ -105,17 +121,7 @@ async function keepSessionAlive(db: Database, orgId: string, idHash: string, now
 export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => {
   const authorization = c.req.header("Authorization");
   if (authorization !== undefined) {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-    if (!token || !BROKER_TOKEN_PATTERN.test(token)) {
-      throw unauthorized(`The Authorization header must be "Bearer <broker token>" with a ${BROKER_TOKEN_PREFIX} token.`);
-    }
-    const nowMs = Date.now();
-    assertCredentialLookupAllowed(c, nowMs);
-    const record = await findActiveBrokerTokenByHash(c.var.db, await sha256Hex(token));
-    if (!record) {
-      await countFailedCredentialLookup(c, nowMs);
-      throw unauthorized("This broker token is unknown or has been revoked.");
-    }
+    const record = await brokerTokenFromAuthorization(c, authorization);
     c.set("keyManager", { kind: "broker", tokenId: record.id, orgId: record.orgId });
     return next();
   }

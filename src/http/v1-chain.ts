@@ -2,8 +2,9 @@ import { createMiddleware } from "hono/factory";
 import { getSessionDb, type ReadConsistency } from "../db/client";
 import type { AppEnv } from "./app-env";
 import { requireCredential } from "./auth";
-import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "./body";
+import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody, requireJsonOrCsvBody } from "./body";
 import type { EndpointName } from "./endpoints";
+import { requireIngestCredential } from "./ingest-auth";
 import { meterQuota } from "./quota";
 
 export interface V1ChainOptions {
@@ -16,6 +17,11 @@ export interface V1ChainOptions {
    * only computes from data (the deal tools) sets `nearest-replica` too. Default for bodies: primary.
    */
   reads?: ReadConsistency;
+  /**
+   * The ingestion endpoints: a broker token or a key with the `ingest` permission, and a JSON or
+   * CSV body (the endpoint name must be `ingest`).
+   */
+  ingest?: boolean;
 }
 
 const readFromNearestReplica = createMiddleware<AppEnv>(async (c, next) => {
@@ -29,10 +35,10 @@ const readFromNearestReplica = createMiddleware<AppEnv>(async (c, next) => {
  * none can forget a step.
  */
 export function v1Chain(endpoint: EndpointName, options: V1ChainOptions = {}) {
-  const chain = [requireCredential(endpoint, { legacy: options.legacy }), meterQuota];
+  const chain = [options.ingest ? requireIngestCredential : requireCredential(endpoint, { legacy: options.legacy }), meterQuota];
   if (options.body) {
     const maxBytes = options.body === true ? DEFAULT_BODY_LIMIT_BYTES : options.body.maxBytes;
-    chain.push(limitBody(maxBytes), requireJsonBody);
+    chain.push(limitBody(maxBytes), options.ingest ? requireJsonOrCsvBody : requireJsonBody);
     if (options.reads === "nearest-replica") chain.push(readFromNearestReplica);
   }
   return chain;

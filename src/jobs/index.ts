@@ -1,8 +1,10 @@
 import { describeError, logEvent } from "../lib/log";
+import { raiseAgedInventoryAlerts } from "./aged-inventory-alerts";
 import { buildMorningBriefings } from "./build-morning-briefings";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
 import { refreshMarketData } from "./refresh-market-data";
 import { refreshSanctionsList } from "./refresh-sanctions-list";
+import { sweepOutbox } from "./sweep-outbox";
 
 export type Job = (env: Env, now: Date) => Promise<void>;
 
@@ -11,10 +13,11 @@ export type Job = (env: Env, now: Date) => Promise<void>;
  * A test holds this map and wrangler.toml to the same set of crons.
  */
 export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
-  "15 0 * * *": [purgeLapsedSessions],
+  "15 0 * * *": [purgeLapsedSessions, raiseAgedInventoryAlerts],
+  "30 4 * * *": [refreshSanctionsList],
   "0 5 * * *": [refreshMarketData],
   "0 6 * * *": [buildMorningBriefings],
-  "30 4 * * *": [refreshSanctionsList],
+  "*/5 * * * *": [sweepOutbox],
 };
 
 /** Runs every job of the cron; one job's failure is logged and does not stop the next. */

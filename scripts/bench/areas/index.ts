@@ -2,8 +2,9 @@ import type { BenchArea } from "../scenario";
 import { appraisalBench } from "./appraisal";
 import { complianceBench } from "./compliance";
 import { dealDeskArea } from "./deal-desk";
+import { eventsArea } from "./events";
 import { publicArea } from "./public";
 import { reportsBench } from "./reports";
 
 /** Every endpoint area's scenarios; an area adds its module here. */
-export const BENCH_AREAS: readonly BenchArea[] = [publicArea, dealDeskArea, appraisalBench, complianceBench, reportsBench];
+export const BENCH_AREAS: readonly BenchArea[] = [publicArea, dealDeskArea, appraisalBench, complianceBench, reportsBench, eventsArea];

@@ -7,12 +7,13 @@ export interface ApiKeyRecord {
   orgId: string;
   scopes: string[] | null;
   dailyLimit: number;
+  permissions: string[];
 }
 
 /** Looked up by hash, so no secret is ever compared character by character. Revoked keys are not found. */
 export async function findActiveApiKeyByHash(db: Database, keyHash: string): Promise<ApiKeyRecord | null> {
   const [row] = await db
-    .select({ id: apiKeys.id, orgId: apiKeys.orgId, scopes: apiKeys.scopes, dailyLimit: apiKeys.dailyLimit })
+    .select({ id: apiKeys.id, orgId: apiKeys.orgId, scopes: apiKeys.scopes, dailyLimit: apiKeys.dailyLimit, permissions: apiKeys.permissions })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
     .limit(1);

@@ -2,5 +2,6 @@
 export * from "./appraisal";
 export * from "./compliance";
 export * from "./deal-desk";
+export * from "./events";
 export * from "./platform";
 export * from "./reports";

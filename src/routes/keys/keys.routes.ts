@@ -5,8 +5,8 @@ import { ENDPOINT_NAMES } from "../../http/endpoints";
 import { documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
 import { requireStaffOrBroker } from "../../http/staff-auth";
 
-/** The documented permission set. Every key reads; nothing else exists yet. */
-export const PERMISSIONS = ["read"] as const;
+/** The documented permission set: every key reads; `ingest` also lets it push DMS data (/api/v1/ingest). */
+export const PERMISSIONS = ["read", "ingest"] as const;
 export const DEFAULT_RATE_LIMIT = 100;
 export const MAX_RATE_LIMIT = 1_000_000;
 
@@ -37,7 +37,7 @@ export const CreateApiKeyRequestSchema = z
       .optional()
       .openapi({
         description:
-          'Documented set: `read`. Accepts a single string (`"read"`) or an array (`["read"]`); always stored and returned as an array. Default `["read"]`.',
+          'Documented set: `read`, `ingest` (may push inventory and deals to /api/v1/ingest). Accepts a single string (`"read"`) or an array (`["read"]`); always stored and returned as an array. Default `["read"]`.',
       }),
     rate_limit: z.int().min(1).max(MAX_RATE_LIMIT).default(DEFAULT_RATE_LIMIT).openapi({ description: "Requests per UTC day, 1 to 1,000,000." }),
     scopes: z

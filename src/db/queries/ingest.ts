@@ -1,0 +1,216 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Database } from "../client";
+import { dealStips, deals, inventoryUnits, stores } from "../schema";
+import { chunk } from "./events";
+
+/**
+ * Bulk writes bind each chunk of rows as ONE JSON parameter read back with json_each, so a
+ * statement binds a handful of parameters whatever its row count (D1 allows 100), and 5,000 rows
+ * are about ten statements in one batch. The JSON stays far below D1's 2 MB value limit.
+ */
+export const ROWS_PER_STATEMENT = 500;
+
+const inList = (values: string[]) => sql`(select value from json_each(${JSON.stringify(values)}))`;
+
+export async function listStoreIds(db: Database, orgId: string): Promise<Set<string>> {
+  const rows = await db.select({ id: stores.id }).from(stores).where(eq(stores.orgId, orgId));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The organization's units with these stock numbers, whatever their store or status. */
+export async function findUnitsByStockNumber(db: Database, orgId: string, stockNumbers: string[]) {
+  const found = await Promise.all(
+    chunk(stockNumbers, ROWS_PER_STATEMENT * 2).map((part) =>
+      db
+        .select()
+        .from(inventoryUnits)
+        .where(and(eq(inventoryUnits.orgId, orgId), sql`${inventoryUnits.stockNumber} in ${inList(part)}`)),
+    ),
+  );
+  return found.flat();
+}
+
+export interface UnitRow {
+  id: string;
+  stock_number: string;
+  vin: string;
+  year: number;
+  make: string;
+  model: string;
+  trim: string;
+  condition: string;
+  vehicle_type: string;
+  mileage: number;
+  stocked_on: string;
+  cost: number;
+  asking_price: number;
+}
+
+/** `json_extract(value, '$.<name>')` of the json_each row being inserted. */
+const fromJson = (name: string) => sql.raw(`json_extract(value, '$.${name}')`);
+const NOW = sql.raw(`strftime('%Y-%m-%dT%H:%M:%fZ','now')`);
+/** Every listed column takes the inserted row's value on conflict. */
+const fromExcluded = (columns: Record<string, { name: string }>) =>
+  Object.fromEntries(Object.entries(columns).map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]));
+
+/**
+ * Inserts or updates (by stock number) units of one store, back in stock. For the caller's batch.
+ * (insert…select lists every column of the table in order; `WHERE true` keeps SQLite from
+ * reading ON CONFLICT as a join constraint.)
+ */
+export function upsertUnits(db: Database, orgId: string, storeId: string, units: UnitRow[]): BatchItem<"sqlite">[] {
+  const u = inventoryUnits;
+  return chunk(units, ROWS_PER_STATEMENT).map((part) =>
+    db
+      .insert(u)
+      .select(
+        sql`SELECT ${fromJson("id")}, ${orgId}, ${storeId}, ${fromJson("stock_number")}, ${fromJson("vin")}, ${fromJson("year")}, ${fromJson("make")},
+                   ${fromJson("model")}, ${fromJson("trim")}, ${fromJson("condition")}, ${fromJson("vehicle_type")}, ${fromJson("mileage")},
+                   ${fromJson("stocked_on")}, ${fromJson("cost")}, ${fromJson("asking_price")}, 'in_stock', ${NOW}
+            FROM json_each(${JSON.stringify(part)}) WHERE true`,
+      )
+      .onConflictDoUpdate({
+        target: [u.orgId, u.stockNumber],
+        set: {
+          ...fromExcluded({
+            storeId: u.storeId,
+            vin: u.vin,
+            year: u.year,
+            make: u.make,
+            model: u.model,
+            trim: u.trim,
+            condition: u.condition,
+            vehicleType: u.vehicleType,
+            mileage: u.mileage,
+            stockedOn: u.stockedOn,
+            cost: u.cost,
+            askingPrice: u.askingPrice,
+          }),
+          status: "in_stock",
+        },
+      }),
+  );
+}
+
+/** Units in stock at the store that the snapshot does not list leave inventory. For the caller's batch. */
+export function markAbsentUnitsSold(db: Database, orgId: string, storeId: string, listed: string[]): BatchItem<"sqlite"> {
+  return db
+    .update(inventoryUnits)
+    .set({ status: "sold" })
+    .where(
+      and(
+        eq(inventoryUnits.orgId, orgId),
+        eq(inventoryUnits.storeId, storeId),
+        eq(inventoryUnits.status, "in_stock"),
+        sql`${inventoryUnits.stockNumber} not in ${inList(listed)}`,
+      ),
+    )
+    .returning({ stockNumber: inventoryUnits.stockNumber });
+}
+
+/** The organization's deals with these numbers, with their stips. */
+export async function findDealsByNumber(db: Database, orgId: string, dealNumbers: string[]) {
+  const parts = await Promise.all(
+    chunk(dealNumbers, ROWS_PER_STATEMENT * 2).map(async (part) => {
+      const found = await db
+        .select()
+        .from(deals)
+        .where(and(eq(deals.orgId, orgId), sql`${deals.dealNumber} in ${inList(part)}`));
+      const stips =
+        found.length === 0
+          ? []
+          : await db
+              .select()
+              .from(dealStips)
+              .where(and(eq(dealStips.orgId, orgId), sql`${dealStips.dealId} in ${inList(found.map((d) => d.id))}`));
+      return found.map((deal) => ({ ...deal, stips: stips.filter((s) => s.dealId === deal.id) }));
+    }),
+  );
+  return parts.flat();
+}
+
+export interface DealRow {
+  id: string;
+  deal_number: string;
+  store_id: string;
+  sold_on: string;
+  submitted_on: string | null;
+  funded_on: string | null;
+  status: string;
+  vin: string;
+  year: number;
+  make: string;
+  model: string;
+  condition: string;
+  vehicle_type: string;
+  selling_price: number;
+  lender: string | null;
+  beacon: number | null;
+  amount_financed: number | null;
+  front_gross: number;
+  back_gross: number;
+}
+
+export function upsertDeals(db: Database, orgId: string, rows: DealRow[]): BatchItem<"sqlite">[] {
+  const d = deals;
+  return chunk(rows, ROWS_PER_STATEMENT).map((part) =>
+    db
+      .insert(d)
+      .select(
+        sql`SELECT ${fromJson("id")}, ${orgId}, ${fromJson("store_id")}, ${fromJson("deal_number")}, ${fromJson("sold_on")}, ${fromJson("submitted_on")},
+                   ${fromJson("funded_on")}, ${fromJson("status")}, ${fromJson("vin")}, ${fromJson("year")}, ${fromJson("make")}, ${fromJson("model")},
+                   ${fromJson("condition")}, ${fromJson("vehicle_type")}, ${fromJson("selling_price")}, ${fromJson("lender")}, ${fromJson("beacon")},
+                   ${fromJson("amount_financed")}, ${fromJson("front_gross")}, ${fromJson("back_gross")}, ${NOW}
+            FROM json_each(${JSON.stringify(part)}) WHERE true`,
+      )
+      .onConflictDoUpdate({
+        target: [d.orgId, d.dealNumber],
+        set: fromExcluded({
+          storeId: d.storeId,
+          soldOn: d.soldOn,
+          submittedOn: d.submittedOn,
+          fundedOn: d.fundedOn,
+          status: d.status,
+          vin: d.vin,
+          year: d.year,
+          make: d.make,
+          model: d.model,
+          condition: d.condition,
+          vehicleType: d.vehicleType,
+          sellingPrice: d.sellingPrice,
+          lender: d.lender,
+          beacon: d.beacon,
+          amountFinanced: d.amountFinanced,
+          frontGross: d.frontGross,
+          backGross: d.backGross,
+        }),
+      }),
+  );
+}
+
+export interface StipRow {
+  id: string;
+  deal_number: string;
+  stip: string;
+  state: string;
+  requested_on: string;
+  cleared_on: string | null;
+}
+
+/** Stips are attached by deal number, so they follow the deal row this same batch wrote. */
+export function upsertStips(db: Database, orgId: string, rows: StipRow[]): BatchItem<"sqlite">[] {
+  return chunk(rows, ROWS_PER_STATEMENT).map((part) =>
+    db
+      .insert(dealStips)
+      .select(
+        sql`SELECT ${fromJson("id")}, ${orgId}, (SELECT d.id FROM deals d WHERE d.org_id = ${orgId} AND d.deal_number = ${fromJson("deal_number")}),
+                   ${fromJson("stip")}, ${fromJson("state")}, ${fromJson("requested_on")}, ${fromJson("cleared_on")}
+            FROM json_each(${JSON.stringify(part)}) WHERE true`,
+      )
+      .onConflictDoUpdate({
+        target: dealStips.id,
+        set: fromExcluded({ state: dealStips.state, requestedOn: dealStips.requestedOn, clearedOn: dealStips.clearedOn }),
+      }),
+  );
+}

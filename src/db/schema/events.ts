@@ -1,0 +1,114 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { organizations } from "./platform";
+
+const now = () => sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
+
+/**
+ * Every event raised, written in the same D1 batch as the change that raised it (the outbox).
+ * `enqueued_at` stays null until the Queue accepted it; the sweeper re-sends such rows.
+ */
+export const eventOutbox = sqliteTable(
+  "event_outbox",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    storeId: text("store_id"),
+    event: text("event").notNull(),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** ISO-8601 UTC: the envelope's `timestamp`. */
+    occurredAt: text("occurred_at").notNull(),
+    enqueuedAt: text("enqueued_at"),
+  },
+  (t) => [index("event_outbox_org_idx").on(t.orgId, t.occurredAt), index("event_outbox_unsent_idx").on(t.enqueuedAt, t.occurredAt)],
+);
+
+/** A partner's receiving URL. The signing secret is stored AES-GCM encrypted: it is needed again to sign. */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    /** JSON array of event names. */
+    events: text("events", { mode: "json" }).$type<string[]>().notNull(),
+    /** base64(iv ‖ AES-GCM ciphertext) of the `whsec_` secret. */
+    secretCiphertext: text("secret_ciphertext").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    /** Why the service disabled it (e.g. the receiver answered 410); null when a user did. */
+    disabledReason: text("disabled_reason"),
+    createdAt: text("created_at").notNull().default(now()),
+    updatedAt: text("updated_at").notNull().default(now()),
+  },
+  (t) => [index("webhook_endpoints_org_idx").on(t.orgId)],
+);
+
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+
+/** One event to one endpoint; its attempts are in `webhook_attempts`. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => eventOutbox.id),
+    event: text("event").notNull(),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    lastResponseStatus: integer("last_response_status"),
+    lastError: text("last_error"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_endpoint_event_idx").on(t.endpointId, t.eventId),
+    index("webhook_deliveries_org_endpoint_idx").on(t.orgId, t.endpointId, t.createdAt),
+  ],
+);
+
+/** Every HTTP attempt of a delivery, kept for the deliveries log. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    orgId: text("org_id").notNull(),
+    attemptedAt: text("attempted_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    responseStatus: integer("response_status"),
+    error: text("error"),
+    outcome: text("outcome", { enum: ["delivered", "retrying", "failed", "disabled"] }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.attempt] })],
+);
+
+/**
+ * A unit that crossed its store's aged threshold, recorded once per stocking, so each crossing
+ * alerts once however often the job runs.
+ */
+export const agedInventoryAlerts = sqliteTable(
+  "aged_inventory_alerts",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    stockNumber: text("stock_number").notNull(),
+    stockedOn: text("stocked_on").notNull(),
+    alertedAt: text("alerted_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.stockNumber, t.stockedOn] })],
+);

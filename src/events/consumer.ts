@@ -1,0 +1,126 @@
+import { loadConfig } from "../config";
+import { getDb } from "../db/client";
+import {
+  claimDeliveryAttempt,
+  createDeliveries,
+  failPendingDelivery,
+  findDelivery,
+  findOutboxEvent,
+  listSubscribedEndpoints,
+  markOutboxUnsent,
+  recordAttempt,
+} from "../db/queries/events";
+import { describeError, logEvent } from "../lib/log";
+import { envelopeOf, postSigned } from "./delivery";
+import { sendMessages, type WebhookMessage } from "./messages";
+import { decryptSecret } from "./signing";
+
+/**
+ * Delay before each retry (DESIGN.md §3, PLATFORM.md §1.5 option A): about +20 min, +2 h, +12 h
+ * after the failed attempt. The queue's max_retries is 3, so a fourth failure goes to the dead-letter queue.
+ */
+export const RETRY_DELAYS_SECONDS = [20 * 60, 2 * 3600, 12 * 3600] as const;
+
+/** The dead-letter queue of `webhooks` (wrangler.toml). Not exported from src/index.ts: the entry may export handlers only. */
+export const WEBHOOKS_DLQ = "webhooks-dlq";
+
+type Now = () => Date;
+
+async function fanOut(env: Env, message: Extract<WebhookMessage, { kind: "event" }>, now: Date): Promise<void> {
+  const db = getDb(env.DB);
+  const event = await findOutboxEvent(db, message.orgId, message.eventId);
+  if (!event) return;
+  const endpoints = await listSubscribedEndpoints(db, message.orgId, event.event);
+  const pending = await createDeliveries(
+    db,
+    message.orgId,
+    event.id,
+    event.event,
+    endpoints.map((e) => e.id),
+    now.toISOString(),
+  );
+  await sendMessages(
+    env.WEBHOOKS,
+    pending.map((d) => ({ kind: "delivery", orgId: message.orgId, deliveryId: d.id })),
+  );
+}
+
+/** One attempt of one delivery; returns whether the message should be retried. */
+async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind: "delivery" }>, now: Date): Promise<"done" | "retry"> {
+  const db = getDb(env.DB);
+  const found = await findDelivery(db, message.orgId, message.deliveryId);
+  if (found === null || found.delivery.status !== "pending") return "done";
+  if (!found.endpoint.enabled) {
+    await failPendingDelivery(db, message.orgId, message.deliveryId, now.toISOString(), "The endpoint is disabled.");
+    return "done";
+  }
+  const attempt = await claimDeliveryAttempt(db, message.orgId, message.deliveryId);
+  if (attempt === null) return "done";
+
+  const secret = await decryptSecret(loadConfig(env).webhookSecretsKey, found.endpoint.secretCiphertext);
+  const body = JSON.stringify(envelopeOf(found.event));
+  const result = await postSigned(found.endpoint.url, secret, found.event.id, body, now);
+  const gone = result.responseStatus === 410;
+  const outcome = result.delivered ? "delivered" : gone ? "disabled" : "retrying";
+  await recordAttempt(
+    db,
+    message.orgId,
+    { deliveryId: found.delivery.id, endpointId: found.endpoint.id },
+    { attempt, attemptedAt: now.toISOString(), durationMs: result.durationMs, responseStatus: result.responseStatus, error: result.error, outcome },
+    result.delivered ? "delivered" : gone ? "failed" : "pending",
+  );
+  if (!result.delivered) {
+    logEvent("warn", {
+      event: "webhook_attempt_failed",
+      org_id: message.orgId,
+      delivery_id: found.delivery.id,
+      attempt,
+      status: result.responseStatus,
+    });
+  }
+  return outcome === "retrying" ? "retry" : "done";
+}
+
+async function handleMessage(msg: Message<WebhookMessage>, env: Env, now: Now): Promise<void> {
+  try {
+    if (msg.body.kind === "event") {
+      await fanOut(env, msg.body, now());
+      msg.ack();
+    } else if ((await attemptDelivery(env, msg.body, now())) === "done") {
+      msg.ack();
+    } else {
+      // After the last delay the queue's max_retries is spent, and this retry moves it to the dead-letter queue.
+      msg.retry({ delaySeconds: RETRY_DELAYS_SECONDS[msg.attempts - 1] ?? 0 });
+    }
+  } catch (error) {
+    logEvent("error", { event: "webhook_message_failed", kind: msg.body.kind, attempts: msg.attempts, ...describeError(error) });
+    msg.retry({ delaySeconds: RETRY_DELAYS_SECONDS[msg.attempts - 1] ?? 0 });
+  }
+}
+
+/**
+ * The WEBHOOKS consumer: every message is acked or retried on its own, never the whole batch, and
+ * the messages of a batch run side by side, so one slow receiver (up to 10 s) does not hold up the rest.
+ */
+export async function consumeWebhooks(batch: MessageBatch<WebhookMessage>, env: Env, now: Now = () => new Date()): Promise<void> {
+  await Promise.all(batch.messages.map((msg) => handleMessage(msg, env, now)));
+}
+
+/**
+ * The dead-letter queue's consumer: a delivery that spent its retries is marked failed; a fan-out
+ * that kept failing is handed back to the outbox sweeper.
+ */
+export async function consumeDeadLetters(batch: MessageBatch<WebhookMessage>, env: Env, now: Now = () => new Date()): Promise<void> {
+  const db = getDb(env.DB);
+  for (const msg of batch.messages) {
+    const body = msg.body;
+    if (body.kind === "delivery") {
+      await failPendingDelivery(db, body.orgId, body.deliveryId, now().toISOString());
+      logEvent("error", { event: "webhook_delivery_dead_lettered", org_id: body.orgId, delivery_id: body.deliveryId });
+    } else {
+      await markOutboxUnsent(db, body.orgId, body.eventId);
+      logEvent("error", { event: "webhook_fanout_dead_lettered", org_id: body.orgId, event_id: body.eventId });
+    }
+    msg.ack();
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Webhook secrets and signatures (DESIGN.md §3). The secret is `whsec_` + base64 of 32 random
+ * bytes; the signature is HMAC-SHA256 keyed with the secret string exactly as shown to the
+ * partner (UTF-8), over `id + "." + timestamp + "." + body`, sent as `sha256=<hex>`.
+ */
+
+export const WEBHOOK_SECRET_PREFIX = "whsec_";
+const IV_BYTES = 12;
+
+const encoder = new TextEncoder();
+
+const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const toHex = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+export function generateWebhookSecret(): string {
+  return `${WEBHOOK_SECRET_PREFIX}${toBase64(crypto.getRandomValues(new Uint8Array(32)))}`;
+}
+
+/** The master key from the WEBHOOK_SECRETS_KEY Worker secret (base64 of 32 bytes; checked by src/config.ts). */
+async function masterKey(masterKeyBase64: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", fromBase64(masterKeyBase64), "AES-GCM", false, ["encrypt", "decrypt"]);
+}
+
+/** base64(iv ‖ ciphertext); a fresh random IV per secret. */
+export async function encryptSecret(masterKeyBase64: string, secret: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await masterKey(masterKeyBase64), encoder.encode(secret));
+  const out = new Uint8Array(IV_BYTES + sealed.byteLength);
+  out.set(iv);
+  out.set(new Uint8Array(sealed), IV_BYTES);
+  return toBase64(out);
+}
+
+export async function decryptSecret(masterKeyBase64: string, ciphertext: string): Promise<string> {
+  const bytes = fromBase64(ciphertext);
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: bytes.slice(0, IV_BYTES) },
+    await masterKey(masterKeyBase64),
+    bytes.slice(IV_BYTES),
+  );
+  return new TextDecoder().decode(plain);
+}
+
+/** The `X-Service-Signature` value for one attempt. */
+export async function signWebhook(secret: string, id: string, timestamp: number, body: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${id}.${timestamp}.${body}`));
+  return `sha256=${toHex(mac)}`;
+}

@@ -1,0 +1,30 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../http/app-env";
+import { isCsvContentType } from "../../http/body";
+import {
+  IngestDealsSchema,
+  IngestInventorySchema,
+  type ingestDeals as ingestDealsRoute,
+  type ingestInventory as ingestInventoryRoute,
+} from "./ingest.routes";
+import * as ingest from "./ingest.service";
+
+/**
+ * The body, JSON or CSV. The route's validator has checked a JSON body already (its types leave
+ * `json` out because the body may be CSV); a CSV body is parsed and checked by the service.
+ */
+async function bodyOf(c: { req: { header(name: string): string | undefined; text(): Promise<string> } }) {
+  const contentType = c.req.header("Content-Type");
+  const validatedJson = (c.req as unknown as { valid(target: "json"): unknown }).valid("json");
+  return { contentType, json: validatedJson, csv: isCsvContentType(contentType) ? await c.req.text() : null };
+}
+
+export const ingestInventory: RouteHandler<typeof ingestInventoryRoute, AppEnv> = async (c) => {
+  const body = ingest.readBody(IngestInventorySchema, await bodyOf(c), "units");
+  return c.json(await ingest.ingestInventory(c.var.db, c.var.principal.orgId, c.req.valid("query").store_id, body), 200);
+};
+
+export const ingestDeals: RouteHandler<typeof ingestDealsRoute, AppEnv> = async (c) => {
+  const body = ingest.readBody(IngestDealsSchema, await bodyOf(c), "deals");
+  return c.json(await ingest.ingestDeals(c.env, c.var.db, c.var.principal.orgId, body, new Date()), 200);
+};

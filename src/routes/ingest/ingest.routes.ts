@@ -1,0 +1,208 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { DEAL_STATUSES, STIP_STATES } from "../../db/schema";
+import { commonErrorResponses, documentedError, payloadTooLargeResponse } from "../../http/errors";
+import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
+import { v1Chain } from "../../http/v1-chain";
+
+export const MAX_INGEST_ROWS = 5000;
+/** 5,000 rows of either kind fit in well under 4 MiB of JSON. */
+const INGEST_MAX_BYTES = 4 * 1024 * 1024;
+
+const isoDate = z.iso.date().openapi({ example: "2026-10-02" });
+const text = (max: number) => z.string().trim().min(1).max(max);
+const money = z.number().min(0).max(10_000_000);
+const CONDITIONS = ["new", "used", "cpo"] as const;
+const VEHICLE_TYPES = ["car", "truck", "suv", "van"] as const;
+
+export const IngestInventoryUnitSchema = z
+  .object({
+    stock_number: text(40).openapi({ example: "U24117" }),
+    vin: z
+      .string()
+      .trim()
+      .regex(/^[A-HJ-NPR-Z0-9]{17}$/i, "must be a 17-character VIN (no I, O or Q)")
+      .openapi({ example: "4T1G11AK5NU712345" }),
+    year: z.int().min(1980).max(2100).openapi({ example: 2022 }),
+    make: text(40).openapi({ example: "Toyota" }),
+    model: text(60).openapi({ example: "Camry" }),
+    trim: z.string().trim().max(60).default("").openapi({ example: "SE" }),
+    condition: z.enum(CONDITIONS),
+    vehicle_type: z.enum(VEHICLE_TYPES),
+    mileage: z.int().min(0).max(2_000_000).openapi({ example: 31250 }),
+    stocked_on: isoDate.openapi({ description: "The day the dealer took ownership (the aging clock starts here)." }),
+    cost: money.openapi({ example: 21400 }),
+    asking_price: money.openapi({ example: 24995 }),
+  })
+  .openapi("IngestInventoryUnit");
+
+export const IngestInventorySchema = z.object({ units: z.array(IngestInventoryUnitSchema).max(MAX_INGEST_ROWS) }).openapi("IngestInventorySnapshot");
+
+export const IngestStipSchema = z
+  .object({
+    stip: text(60).openapi({ example: "proof_of_income" }),
+    state: z.enum(STIP_STATES),
+    requested_on: isoDate.optional().openapi({ description: "Default: the day it is first ingested." }),
+    cleared_on: isoDate.optional().openapi({ description: "Default, when `state` is `cleared`: the day the clearing is first ingested." }),
+  })
+  .openapi("IngestStip");
+
+export const IngestDealSchema = z
+  .object({
+    deal_number: text(40).openapi({ example: "D-10442" }),
+    store_id: text(64).openapi({ example: "sto_summit_north" }),
+    status: z.enum(DEAL_STATUSES),
+    sold_on: isoDate,
+    submitted_on: isoDate.optional(),
+    funded_on: isoDate.optional(),
+    vin: IngestInventoryUnitSchema.shape.vin,
+    year: IngestInventoryUnitSchema.shape.year,
+    make: IngestInventoryUnitSchema.shape.make,
+    model: IngestInventoryUnitSchema.shape.model,
+    condition: z.enum(CONDITIONS),
+    vehicle_type: z.enum(VEHICLE_TYPES),
+    selling_price: money.openapi({ example: 27950 }),
+    lender: text(80).optional().openapi({ description: "Omit for cash deals.", example: "Ally Financial" }),
+    beacon: z.int().min(300).max(900).optional().openapi({ example: 684 }),
+    amount_financed: money.optional().openapi({ example: 24100 }),
+    front_gross: z.number().min(-1_000_000).max(1_000_000).openapi({ example: 1850 }),
+    back_gross: z.number().min(-1_000_000).max(1_000_000).openapi({ example: 1320 }),
+    stips: z
+      .array(IngestStipSchema)
+      .max(30)
+      .optional()
+      .openapi({ description: "The deal's stipulations as the DMS has them now. Omitted: the deal's stips are left as they are." }),
+  })
+  .openapi("IngestDeal");
+
+export const IngestDealsSchema = z.object({ deals: z.array(IngestDealSchema).max(MAX_INGEST_ROWS) }).openapi("IngestDeals");
+
+export const IngestInventoryResultSchema = z
+  .object({
+    store_id: z.string(),
+    received: z.int().openapi({ description: "Units in the snapshot.", example: 212 }),
+    created: z.int().openapi({ example: 4 }),
+    updated: z.int().openapi({ description: "Units already known whose fields changed (or that came back into stock).", example: 9 }),
+    unchanged: z.int().openapi({ example: 199 }),
+    removed: z.int().openapi({ description: "Units in stock at this store that the snapshot no longer lists; they left inventory.", example: 3 }),
+  })
+  .openapi("IngestInventoryResult");
+
+export const IngestDealsResultSchema = z
+  .object({
+    received: z.int().openapi({ example: 40 }),
+    created: z.int().openapi({ example: 2 }),
+    updated: z.int().openapi({ example: 5 }),
+    unchanged: z.int().openapi({ example: 33 }),
+    stip_alerts: z
+      .int()
+      .openapi({ description: "`deal.stip_alert` events raised (a new stip, or one cleared, on a deal in the funding pipeline).", example: 3 }),
+  })
+  .openapi("IngestDealsResult");
+
+const ingestSecurity = [...serviceKeySecurity, { BrokerToken: [] }];
+const csvBody = { schema: { type: "string" as const, description: "RFC 4180 CSV, UTF-8, with a header row naming the fields." } };
+const errors = {
+  ...commonErrorResponses,
+  400: documentedError("Body missing, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`)."),
+  403: documentedError("The key lacks the `ingest` permission or scope (`forbidden`)."),
+  ...meteredResponses,
+  ...payloadTooLargeResponse,
+  422: documentedError(
+    "Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2).",
+  ),
+};
+
+export const ingestInventory = createRoute({
+  method: "put",
+  path: "/api/v1/ingest/inventory",
+  operationId: "ingestInventory",
+  tags: ["Ingestion"],
+  summary: "Replace one store's inventory with the DMS's snapshot",
+  description: `Upserts every unit (by stock number) and takes units the snapshot does not list out of inventory (status \`sold\`). Up to ${MAX_INGEST_ROWS} units; all or nothing; sending the same snapshot again changes nothing. A broker token or a key with the \`ingest\` permission.`,
+  security: ingestSecurity,
+  middleware: v1Chain("ingest", { ingest: true, body: { maxBytes: INGEST_MAX_BYTES } }),
+  request: {
+    query: z.object({ store_id: text(64).openapi({ description: "The store this snapshot is for.", example: "sto_summit_north" }) }),
+    body: {
+      description: "JSON `{ units: [...] }`, or CSV with the unit fields as columns.",
+      content: {
+        "application/json": {
+          schema: IngestInventorySchema,
+          example: {
+            units: [
+              {
+                stock_number: "U24117",
+                vin: "4T1G11AK5NU712345",
+                year: 2022,
+                make: "Toyota",
+                model: "Camry",
+                trim: "SE",
+                condition: "used",
+                vehicle_type: "car",
+                mileage: 31250,
+                stocked_on: "2026-10-02",
+                cost: 21400,
+                asking_price: 24995,
+              },
+            ],
+          },
+        },
+        "text/csv": csvBody,
+      },
+    },
+  },
+  responses: {
+    200: { description: "Applied.", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: IngestInventoryResultSchema } } },
+    ...errors,
+  },
+});
+
+export const ingestDeals = createRoute({
+  method: "post",
+  path: "/api/v1/ingest/deals",
+  operationId: "ingestDeals",
+  tags: ["Ingestion"],
+  summary: "Upsert deals with their status and stips",
+  description: `Upserts each deal by deal number, and its stips by name. A stip that is new, or newly cleared, on a deal in the funding pipeline (pending, submitted, approved) raises \`deal.stip_alert\`. Up to ${MAX_INGEST_ROWS} deals; all or nothing; sending the same request again changes nothing. In CSV the \`stips\` column lists \`name=state\` pairs separated by \`;\`.`,
+  security: ingestSecurity,
+  middleware: v1Chain("ingest", { ingest: true, body: { maxBytes: INGEST_MAX_BYTES } }),
+  request: {
+    body: {
+      description: "JSON `{ deals: [...] }`, or CSV with the deal fields as columns.",
+      content: {
+        "application/json": {
+          schema: IngestDealsSchema,
+          example: {
+            deals: [
+              {
+                deal_number: "D-10442",
+                store_id: "sto_summit_north",
+                status: "submitted",
+                sold_on: "2026-11-20",
+                submitted_on: "2026-11-21",
+                vin: "1HGCV1F34NA012345",
+                year: 2022,
+                make: "Honda",
+                model: "Accord",
+                condition: "used",
+                vehicle_type: "car",
+                selling_price: 27950,
+                lender: "Ally Financial",
+                beacon: 684,
+                amount_financed: 24100,
+                front_gross: 1850,
+                back_gross: 1320,
+                stips: [{ stip: "proof_of_income", state: "outstanding" }],
+              },
+            ],
+          },
+        },
+        "text/csv": csvBody,
+      },
+    },
+  },
+  responses: {
+    200: { description: "Applied.", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: IngestDealsResultSchema } } },
+    ...errors,
+  },
+});

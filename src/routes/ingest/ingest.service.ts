@@ -1,0 +1,310 @@
+import type { z } from "@hono/zod-openapi";
+import { parse } from "csv-parse/browser/esm/sync";
+import { newId } from "../../credentials/tokens";
+import type { Database } from "../../db/client";
+import * as ingest from "../../db/queries/ingest";
+import { commitWithEvents, type DomainEvent } from "../../events/emit";
+import { ApiError, type ValidationDetail } from "../../http/errors";
+import { validationError } from "../../http/router";
+import type { IngestDealSchema, IngestDealsSchema, IngestInventorySchema } from "./ingest.routes";
+
+type Deal = z.infer<typeof IngestDealSchema>;
+
+/** Deals whose stips still matter: not yet funded, not unwound. */
+const PIPELINE_STATUSES = new Set(["pending", "submitted", "approved"]);
+
+const NUMERIC_FIELDS = new Set([
+  "year",
+  "mileage",
+  "cost",
+  "asking_price",
+  "selling_price",
+  "beacon",
+  "amount_financed",
+  "front_gross",
+  "back_gross",
+]);
+
+/**
+ * CSV cells are text: numeric columns become numbers (a cell that is not a number stays text, so
+ * validation names its row and field), empty cells are left out, and a deal's `stips` cell
+ * (`name=state;name=state`) becomes the list JSON carries.
+ */
+function csvRecord(record: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [column, cell] of Object.entries(record)) {
+    if (cell === "") continue;
+    if (NUMERIC_FIELDS.has(column)) {
+      const n = Number(cell);
+      out[column] = Number.isFinite(n) ? n : cell;
+    } else if (column === "stips") {
+      out.stips = cell
+        .split(";")
+        .filter((pair) => pair.trim() !== "")
+        .map((pair) => {
+          const [stip, state] = pair.split("=").map((part) => part.trim());
+          return { stip, state };
+        });
+    } else {
+      out[column] = cell;
+    }
+  }
+  return out;
+}
+
+function parseCsv(body: string): Record<string, unknown>[] {
+  try {
+    const records = parse(body, { columns: true, bom: true, trim: true, skip_empty_lines: true }) as Record<string, string>[];
+    return records.map(csvRecord);
+  } catch (error) {
+    const line = (error as { lines?: number }).lines;
+    throw new ApiError(
+      "invalid_request",
+      `The CSV body could not be parsed${line ? ` (near line ${line})` : ""}: ${(error as Error).message.slice(0, 200)}`,
+    );
+  }
+}
+
+/** The body as the route's schema sees it: JSON was validated by the route; CSV is parsed and validated here, the same way. */
+export function readBody<T extends z.ZodType>(schema: T, body: { json: unknown; csv: string | null }, listName: string): z.infer<T> {
+  if (body.csv === null) return body.json as z.infer<T>;
+  const parsed = schema.safeParse({ [listName]: parseCsv(body.csv) });
+  if (!parsed.success) throw validationError(parsed.error, "body");
+  return parsed.data;
+}
+
+function assertUnique<T>(rows: T[], key: (row: T) => string, listName: string, field: string): void {
+  const seen = new Map<string, number>();
+  const details: ValidationDetail[] = [];
+  rows.forEach((row, index) => {
+    const first = seen.get(key(row));
+    if (first !== undefined) details.push({ path: `${listName}.${index}.${field}`, code: "duplicate", message: `Also in row ${first}.` });
+    else seen.set(key(row), index);
+  });
+  if (details.length > 0) throw new ApiError("validation_error", `Each ${field} may appear once per request.`, { details: details.slice(0, 100) });
+}
+
+const sameValues = (stored: Record<string, unknown>, incoming: Record<string, unknown>, fields: string[]) =>
+  fields.every((f) => (stored[f] ?? null) === (incoming[f] ?? null));
+
+const UNIT_FIELDS = [
+  "store_id",
+  "vin",
+  "year",
+  "make",
+  "model",
+  "trim",
+  "condition",
+  "vehicle_type",
+  "mileage",
+  "stocked_on",
+  "cost",
+  "asking_price",
+  "status",
+];
+
+export async function ingestInventory(db: Database, orgId: string, storeId: string, body: z.infer<typeof IngestInventorySchema>) {
+  if (!(await ingest.listStoreIds(db, orgId)).has(storeId)) {
+    throw new ApiError("validation_error", "This organization has no store with that id.", {
+      details: [{ path: "store_id", code: "unknown_store", message: "No such store in this organization." }],
+    });
+  }
+  const units = body.units;
+  assertUnique(units, (u) => u.stock_number, "units", "stock_number");
+  const existing = new Map(
+    (
+      await ingest.findUnitsByStockNumber(
+        db,
+        orgId,
+        units.map((u) => u.stock_number),
+      )
+    ).map((u) => [u.stockNumber, u]),
+  );
+
+  let created = 0;
+  let updated = 0;
+  const changed: ingest.UnitRow[] = [];
+  for (const unit of units) {
+    const stored = existing.get(unit.stock_number);
+    const row = { ...unit, id: stored?.id ?? newId("unit") };
+    if (!stored) {
+      created++;
+      changed.push(row);
+      continue;
+    }
+    const storedFields = {
+      store_id: stored.storeId,
+      vin: stored.vin,
+      year: stored.year,
+      make: stored.make,
+      model: stored.model,
+      trim: stored.trim,
+      condition: stored.condition,
+      vehicle_type: stored.vehicleType,
+      mileage: stored.mileage,
+      stocked_on: stored.stockedOn,
+      cost: stored.cost,
+      asking_price: stored.askingPrice,
+      status: stored.status,
+    };
+    if (!sameValues(storedFields, { ...unit, store_id: storeId, status: "in_stock" }, UNIT_FIELDS)) {
+      updated++;
+      changed.push(row);
+    }
+  }
+
+  // One batch: the snapshot lands whole or not at all, and a concurrent read sees it before or after.
+  const [removedRows] = await db.batch([
+    ingest.markAbsentUnitsSold(
+      db,
+      orgId,
+      storeId,
+      units.map((u) => u.stock_number),
+    ),
+    ...ingest.upsertUnits(db, orgId, storeId, changed),
+  ]);
+  return {
+    store_id: storeId,
+    received: units.length,
+    created,
+    updated,
+    unchanged: units.length - created - updated,
+    removed: (removedRows as unknown[]).length,
+  };
+}
+
+const DEAL_FIELDS = [
+  "store_id",
+  "sold_on",
+  "submitted_on",
+  "funded_on",
+  "status",
+  "vin",
+  "year",
+  "make",
+  "model",
+  "condition",
+  "vehicle_type",
+  "selling_price",
+  "lender",
+  "beacon",
+  "amount_financed",
+  "front_gross",
+  "back_gross",
+];
+
+type StoredDeal = Awaited<ReturnType<typeof ingest.findDealsByNumber>>[number];
+
+function storedDealFields(d: StoredDeal): Record<string, unknown> {
+  return {
+    store_id: d.storeId,
+    sold_on: d.soldOn,
+    submitted_on: d.submittedOn,
+    funded_on: d.fundedOn,
+    status: d.status,
+    vin: d.vin,
+    year: d.year,
+    make: d.make,
+    model: d.model,
+    condition: d.condition,
+    vehicle_type: d.vehicleType,
+    selling_price: d.sellingPrice,
+    lender: d.lender,
+    beacon: d.beacon,
+    amount_financed: d.amountFinanced,
+    front_gross: d.frontGross,
+    back_gross: d.backGross,
+  };
+}
+
+/** The stip writes and `deal.stip_alert` events of one deal: new stips, and stips newly cleared. */
+function stipChanges(orgId: string, deal: Deal, stored: StoredDeal | undefined, today: string) {
+  const rows: ingest.StipRow[] = [];
+  const events: DomainEvent[] = [];
+  const inPipeline = PIPELINE_STATUSES.has(deal.status);
+  for (const stip of deal.stips ?? []) {
+    const previous = stored?.stips.find((s) => s.stip === stip.stip);
+    const clearedOn = stip.state === "cleared" ? (stip.cleared_on ?? previous?.clearedOn ?? today) : null;
+    const row = {
+      id: previous?.id ?? newId("stp"),
+      deal_number: deal.deal_number,
+      stip: stip.stip,
+      state: stip.state,
+      requested_on: stip.requested_on ?? previous?.requestedOn ?? today,
+      cleared_on: clearedOn,
+    };
+    if (previous && previous.state === row.state && previous.requestedOn === row.requested_on && previous.clearedOn === row.cleared_on) continue;
+    rows.push(row);
+    const change = !previous ? "added" : stip.state === "cleared" && previous.state !== "cleared" ? "cleared" : null;
+    if (inPipeline && change) {
+      events.push({
+        event: "deal.stip_alert",
+        orgId,
+        storeId: deal.store_id,
+        data: { deal_number: deal.deal_number, deal_status: deal.status, lender: deal.lender ?? null, stip: stip.stip, change, state: stip.state },
+      });
+    }
+  }
+  return { rows, events };
+}
+
+export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, body: z.infer<typeof IngestDealsSchema>, now: Date) {
+  const deals = body.deals;
+  assertUnique(deals, (d) => d.deal_number, "deals", "deal_number");
+  const storeIds = await ingest.listStoreIds(db, orgId);
+  const unknownStores = deals.flatMap((d, index) =>
+    storeIds.has(d.store_id) ? [] : [{ path: `deals.${index}.store_id`, code: "unknown_store", message: "No such store in this organization." }],
+  );
+  if (unknownStores.length > 0)
+    throw new ApiError("validation_error", "Some deals name a store this organization does not have.", { details: unknownStores.slice(0, 100) });
+
+  const existing = new Map(
+    (
+      await ingest.findDealsByNumber(
+        db,
+        orgId,
+        deals.map((d) => d.deal_number),
+      )
+    ).map((d) => [d.dealNumber, d]),
+  );
+  const today = now.toISOString().slice(0, 10);
+  let created = 0;
+  let updated = 0;
+  const dealRows: ingest.DealRow[] = [];
+  const stipRows: ingest.StipRow[] = [];
+  const events: DomainEvent[] = [];
+  for (const deal of deals) {
+    const stored = existing.get(deal.deal_number);
+    const row: ingest.DealRow = {
+      id: stored?.id ?? newId("deal"),
+      deal_number: deal.deal_number,
+      store_id: deal.store_id,
+      sold_on: deal.sold_on,
+      submitted_on: deal.submitted_on ?? null,
+      funded_on: deal.funded_on ?? null,
+      status: deal.status,
+      vin: deal.vin,
+      year: deal.year,
+      make: deal.make,
+      model: deal.model,
+      condition: deal.condition,
+      vehicle_type: deal.vehicle_type,
+      selling_price: deal.selling_price,
+      lender: deal.lender ?? null,
+      beacon: deal.beacon ?? null,
+      amount_financed: deal.amount_financed ?? null,
+      front_gross: deal.front_gross,
+      back_gross: deal.back_gross,
+    };
+    const stips = stipChanges(orgId, deal, stored, today);
+    const dealChanged = !stored || !sameValues(storedDealFields(stored), row as unknown as Record<string, unknown>, DEAL_FIELDS);
+    if (!stored) created++;
+    else if (dealChanged || stips.rows.length > 0) updated++;
+    if (dealChanged) dealRows.push(row);
+    stipRows.push(...stips.rows);
+    events.push(...stips.events);
+  }
+
+  await commitWithEvents(env, db, [...ingest.upsertDeals(db, orgId, dealRows), ...ingest.upsertStips(db, orgId, stipRows)], events, now);
+  return { received: deals.length, created, updated, unchanged: deals.length - created - updated, stip_alerts: events.length };
+}

@@ -1,0 +1,47 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import { deleteWebhookEndpoint as deleteEndpointRow, listWebhookEndpoints as listEndpointRows } from "../../db/queries/events";
+import type { AppEnv } from "../../http/app-env";
+import { ApiError } from "../../http/errors";
+import type * as routes from "./webhooks.routes";
+import * as webhooks from "./webhooks.service";
+
+export const createWebhookEndpoint: RouteHandler<typeof routes.createWebhookEndpoint, AppEnv> = async (c) => {
+  const created = await webhooks.createEndpoint(c.var.db, c.var.config, c.var.principal.orgId, c.req.valid("json"));
+  return c.json(created, 201, { "Cache-Control": "no-store" });
+};
+
+export const listWebhookEndpoints: RouteHandler<typeof routes.listWebhookEndpoints, AppEnv> = async (c) => {
+  const endpoints = (await listEndpointRows(c.var.db, c.var.principal.orgId)).map(webhooks.toEndpointFields);
+  return c.json({ count: endpoints.length, endpoints }, 200);
+};
+
+export const getWebhookEndpoint: RouteHandler<typeof routes.getWebhookEndpoint, AppEnv> = async (c) => {
+  const row = await webhooks.getEndpoint(c.var.db, c.var.principal.orgId, c.req.valid("param").id);
+  return c.json(webhooks.toEndpointFields(row), 200);
+};
+
+export const updateWebhookEndpoint: RouteHandler<typeof routes.updateWebhookEndpoint, AppEnv> = async (c) => {
+  const row = await webhooks.updateEndpoint(c.var.db, c.var.config, c.var.principal.orgId, c.req.valid("param").id, c.req.valid("json"), new Date());
+  return c.json(webhooks.toEndpointFields(row), 200);
+};
+
+export const deleteWebhookEndpoint: RouteHandler<typeof routes.deleteWebhookEndpoint, AppEnv> = async (c) => {
+  if (!(await deleteEndpointRow(c.var.db, c.var.principal.orgId, c.req.valid("param").id))) {
+    throw new ApiError("not_found", "This organization has no webhook endpoint with that id.");
+  }
+  return c.body(null, 204);
+};
+
+export const listWebhookDeliveries: RouteHandler<typeof routes.listWebhookDeliveries, AppEnv> = async (c) => {
+  const deliveries = await webhooks.listEndpointDeliveries(c.var.db, c.var.principal.orgId, c.req.valid("param").id, c.req.valid("query").limit);
+  return c.json({ count: deliveries.length, deliveries }, 200);
+};
+
+export const redeliverWebhookDelivery: RouteHandler<typeof routes.redeliverWebhookDelivery, AppEnv> = async (c) => {
+  const { id, delivery_id } = c.req.valid("param");
+  return c.json(await webhooks.redeliver(c.env, c.var.db, c.var.principal.orgId, id, delivery_id, new Date()), 202);
+};
+
+export const testWebhookEndpoint: RouteHandler<typeof routes.testWebhookEndpoint, AppEnv> = async (c) => {
+  return c.json(await webhooks.ping(c.var.db, c.var.config, c.var.principal.orgId, c.req.valid("param").id, new Date()), 200);
+};

@@ -1,0 +1,256 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { DELIVERY_STATUSES } from "../../db/schema";
+import { EVENT_NAMES } from "../../events/emit";
+import { commonErrorResponses, documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
+import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
+import { v1Chain } from "../../http/v1-chain";
+
+export const MAX_ENDPOINTS_PER_ORG = 20;
+const DELIVERIES_PAGE_MAX = 100;
+
+const EventName = z.enum(EVENT_NAMES);
+const EXAMPLE_ID = "whk_7fQ2mZp9LkR4sT1v";
+
+const url = z.string().trim().max(2048).openapi({
+  description:
+    "Where events are POSTed. https only, no user name or password, not a loopback, private, link-local or internal address. (`http://localhost` and `http://127.0.0.1` only in local development.)",
+  example: "https://dms.example.com/hooks/dealer-intelligence",
+});
+const events = z
+  .array(EventName)
+  .min(1)
+  .max(EVENT_NAMES.length)
+  .openapi({ description: "The event types to send here.", example: ["compliance.hold_triggered", "inventory.aged_alert"] });
+const description = z
+  .string()
+  .trim()
+  .max(200)
+  .openapi({ description: "A note for your team, up to 200 characters.", example: "Desk manager alerts" });
+
+export const CreateWebhookEndpointSchema = z.object({ url, events, description: description.optional() }).openapi("WebhooksCreateEndpoint");
+
+export const UpdateWebhookEndpointSchema = z
+  .object({
+    url: url.optional(),
+    events: events.optional(),
+    description: description.optional(),
+    enabled: z.boolean().optional().openapi({ description: "false stops deliveries; true resumes them (also after a 410 disabled it)." }),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: "Send at least one of url, events, description, enabled." })
+  .openapi("WebhooksUpdateEndpoint", { example: { enabled: false } });
+
+const endpointFields = {
+  id: z.string().openapi({ example: EXAMPLE_ID }),
+  url: z.string().openapi({ example: "https://dms.example.com/hooks/dealer-intelligence" }),
+  description: z.string(),
+  events: z.array(EventName),
+  enabled: z.boolean(),
+  disabled_reason: z.string().nullable().openapi({ description: "Why the service disabled the endpoint (a 410 answer); null otherwise." }),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+};
+
+export const WebhookEndpointSchema = z.object(endpointFields).openapi("WebhooksEndpoint");
+export const CreatedWebhookEndpointSchema = z
+  .object({
+    ...endpointFields,
+    secret: z.string().openapi({
+      description: "The signing secret. Shown in this response only; verify `X-Service-Signature` with it (docs/webhooks.md).",
+      example: "whsec_q0Jm0n6pVYpQ1l3b7rZ7b7gk8n0S9mQ3b3P5bqS3Jp4=",
+    }),
+  })
+  .openapi("WebhooksCreatedEndpoint");
+export const WebhookEndpointListSchema = z.object({ count: z.int(), endpoints: z.array(WebhookEndpointSchema) }).openapi("WebhooksEndpointList");
+
+export const WebhookAttemptSchema = z
+  .object({
+    attempt: z.int().openapi({ example: 1 }),
+    attempted_at: z.iso.datetime(),
+    duration_ms: z.int().openapi({ example: 182 }),
+    response_status: z.int().nullable().openapi({ description: "The receiver's HTTP status; null when it did not answer.", example: 503 }),
+    error: z.string().nullable().openapi({ example: "The receiver answered HTTP 503." }),
+    outcome: z.enum(["delivered", "retrying", "failed", "disabled"]),
+  })
+  .openapi("WebhooksAttempt");
+
+export const WebhookDeliverySchema = z
+  .object({
+    id: z.string().openapi({ example: "dlv_3bT9xQ2mN7pR1sK8" }),
+    event_id: z.string().openapi({ description: "The envelope `id` and `X-Service-Webhook-Id`.", example: "evt_9pQ2mZ7LkR4sT1vB" }),
+    event: EventName,
+    status: z.enum(DELIVERY_STATUSES),
+    attempt_count: z.int(),
+    last_response_status: z.int().nullable(),
+    last_error: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    attempts: z.array(WebhookAttemptSchema),
+  })
+  .openapi("WebhooksDelivery");
+export const WebhookDeliveryListSchema = z.object({ count: z.int(), deliveries: z.array(WebhookDeliverySchema) }).openapi("WebhooksDeliveryList");
+
+export const WebhookTestResultSchema = z
+  .object({
+    delivered: z.boolean(),
+    response_status: z.int().nullable().openapi({ example: 200 }),
+    duration_ms: z.int().openapi({ example: 143 }),
+    error: z.string().nullable(),
+  })
+  .openapi("WebhooksTestResult");
+
+const idParam = z
+  .string()
+  .min(1)
+  .max(64)
+  .openapi({ param: { name: "id", in: "path" }, example: EXAMPLE_ID });
+const deliveryIdParam = z
+  .string()
+  .min(1)
+  .max(64)
+  .openapi({ param: { name: "delivery_id", in: "path" }, example: "dlv_3bT9xQ2mN7pR1sK8" });
+
+const json = <T extends z.ZodType>(schema: T, desc: string) => ({
+  description: desc,
+  headers: RATE_LIMIT_HEADERS,
+  content: { "application/json": { schema } },
+});
+
+const common = { tags: ["Webhooks"], security: serviceKeySecurity };
+const errors = { ...commonErrorResponses, ...meteredResponses } as const;
+
+export const createWebhookEndpoint = createRoute({
+  ...common,
+  method: "post",
+  path: "/api/v1/webhooks",
+  operationId: "createWebhookEndpoint",
+  summary: "Register a URL to receive events",
+  description: `The signing secret is returned once, in this response. At most ${MAX_ENDPOINTS_PER_ORG} endpoints per organization.`,
+  middleware: v1Chain("webhooks", { body: true }),
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: CreateWebhookEndpointSchema,
+          example: { url: "https://dms.example.com/hooks/dealer-intelligence", events: ["compliance.hold_triggered"], description: "F&I desk" },
+        },
+      },
+    },
+  },
+  responses: {
+    201: json(CreatedWebhookEndpointSchema, "Created; sent with `Cache-Control: no-store`."),
+    ...errors,
+    ...payloadTooLargeResponse,
+    ...validationErrorResponse,
+  },
+});
+
+export const listWebhookEndpoints = createRoute({
+  ...common,
+  method: "get",
+  path: "/api/v1/webhooks",
+  operationId: "listWebhookEndpoints",
+  summary: "The organization's webhook endpoints, newest first",
+  description: "Never the secrets.",
+  middleware: v1Chain("webhooks"),
+  responses: { 200: json(WebhookEndpointListSchema, "Endpoints."), ...errors },
+});
+
+export const getWebhookEndpoint = createRoute({
+  ...common,
+  method: "get",
+  path: "/api/v1/webhooks/{id}",
+  operationId: "getWebhookEndpoint",
+  summary: "One webhook endpoint",
+  description: "Another organization's endpoint answers 404.",
+  middleware: v1Chain("webhooks"),
+  request: { params: z.object({ id: idParam }) },
+  responses: { 200: json(WebhookEndpointSchema, "The endpoint."), ...errors, ...notFoundResponse },
+});
+
+export const updateWebhookEndpoint = createRoute({
+  ...common,
+  method: "patch",
+  path: "/api/v1/webhooks/{id}",
+  operationId: "updateWebhookEndpoint",
+  summary: "Change an endpoint's URL, events or description, or disable or enable it",
+  description: "Fields left out are unchanged. The secret is never changed here.",
+  middleware: v1Chain("webhooks", { body: true }),
+  request: {
+    params: z.object({ id: idParam }),
+    body: { required: true, content: { "application/json": { schema: UpdateWebhookEndpointSchema } } },
+  },
+  responses: {
+    200: json(WebhookEndpointSchema, "The endpoint after the change."),
+    ...errors,
+    ...notFoundResponse,
+    ...payloadTooLargeResponse,
+    ...validationErrorResponse,
+  },
+});
+
+export const deleteWebhookEndpoint = createRoute({
+  ...common,
+  method: "delete",
+  path: "/api/v1/webhooks/{id}",
+  operationId: "deleteWebhookEndpoint",
+  summary: "Delete an endpoint with its delivery log",
+  description: "Pending deliveries to it are dropped.",
+  middleware: v1Chain("webhooks"),
+  request: { params: z.object({ id: idParam }) },
+  responses: { 204: { description: "Deleted.", headers: RATE_LIMIT_HEADERS }, ...errors, ...notFoundResponse },
+});
+
+export const listWebhookDeliveries = createRoute({
+  ...common,
+  method: "get",
+  path: "/api/v1/webhooks/{id}/deliveries",
+  operationId: "listWebhookDeliveries",
+  summary: "An endpoint's deliveries, newest first, with every attempt",
+  description: `Status \`pending\` (queued or waiting for a retry), \`delivered\` (a 2xx answer) or \`failed\` (retries spent, a 410, or the endpoint disabled). At most ${DELIVERIES_PAGE_MAX} per call.`,
+  middleware: v1Chain("webhooks"),
+  request: {
+    params: z.object({ id: idParam }),
+    query: z.object({
+      limit: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(DELIVERIES_PAGE_MAX)
+        .default(50)
+        .openapi({ description: `1 to ${DELIVERIES_PAGE_MAX}, default 50.`, example: 20 }),
+    }),
+  },
+  responses: { 200: json(WebhookDeliveryListSchema, "Deliveries."), ...errors, ...notFoundResponse, ...validationErrorResponse },
+});
+
+export const redeliverWebhookDelivery = createRoute({
+  ...common,
+  method: "post",
+  path: "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver",
+  operationId: "redeliverWebhookDelivery",
+  summary: "Send a delivery again",
+  description:
+    "Queues the same event (same `id`, so receivers de-duplicate it) for a new round of attempts with the same retry schedule. The endpoint must be enabled.",
+  middleware: v1Chain("webhooks"),
+  request: { params: z.object({ id: idParam, delivery_id: deliveryIdParam }) },
+  responses: {
+    202: json(WebhookDeliverySchema, "Queued; the delivery is `pending` again."),
+    ...errors,
+    ...notFoundResponse,
+    422: documentedError("The endpoint is disabled; enable it first (`validation_error`)."),
+  },
+});
+
+export const testWebhookEndpoint = createRoute({
+  ...common,
+  method: "post",
+  path: "/api/v1/webhooks/{id}/test",
+  operationId: "testWebhookEndpoint",
+  summary: "Send a signed ping now and report the answer",
+  description:
+    "POSTs a `webhook.test` envelope, signed like every delivery, and waits for the answer (10 s at most). Not retried and not in the delivery log. Works on a disabled endpoint too.",
+  middleware: v1Chain("webhooks"),
+  request: { params: z.object({ id: idParam }) },
+  responses: { 200: json(WebhookTestResultSchema, "What the receiver answered."), ...errors, ...notFoundResponse },
+});

@@ -1,0 +1,138 @@
+import type { z } from "@hono/zod-openapi";
+import type { Config } from "../../config";
+import { newId } from "../../credentials/tokens";
+import type { Database } from "../../db/client";
+import * as queries from "../../db/queries/events";
+import { envelopeOf, postSigned } from "../../events/delivery";
+import { sendMessages } from "../../events/messages";
+import { decryptSecret, encryptSecret, generateWebhookSecret } from "../../events/signing";
+import { webhookUrlProblem } from "../../events/url-policy";
+import { ApiError } from "../../http/errors";
+import { type CreateWebhookEndpointSchema, MAX_ENDPOINTS_PER_ORG, type UpdateWebhookEndpointSchema } from "./webhooks.routes";
+
+function assertUsableUrl(config: Config, url: string): void {
+  const problem = webhookUrlProblem(url, config.webhookAllowLocalhost);
+  if (problem)
+    throw new ApiError("validation_error", "The webhook URL is not allowed.", {
+      details: [{ path: "url", code: "invalid_url", message: `The URL ${problem}.` }],
+    });
+}
+
+const notFound = () => new ApiError("not_found", "This organization has no webhook endpoint with that id.");
+
+export function toEndpointFields(row: queries.WebhookEndpointRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    events: row.events as z.infer<typeof CreateWebhookEndpointSchema>["events"],
+    enabled: row.enabled,
+    disabled_reason: row.disabledReason,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+export async function createEndpoint(db: Database, config: Config, orgId: string, input: z.infer<typeof CreateWebhookEndpointSchema>) {
+  assertUsableUrl(config, input.url);
+  if ((await queries.listWebhookEndpoints(db, orgId)).length >= MAX_ENDPOINTS_PER_ORG) {
+    throw new ApiError("validation_error", `An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints.`, {
+      details: [{ path: "url", code: "too_many_endpoints", message: "Delete an endpoint first." }],
+    });
+  }
+  const secret = generateWebhookSecret();
+  const row = await queries.insertWebhookEndpoint(db, orgId, {
+    id: newId("whk"),
+    url: input.url,
+    description: input.description ?? "",
+    events: [...new Set(input.events)],
+    secretCiphertext: await encryptSecret(config.webhookSecretsKey, secret),
+  });
+  return { ...toEndpointFields(row), secret };
+}
+
+export async function getEndpoint(db: Database, orgId: string, id: string) {
+  const row = await queries.findWebhookEndpoint(db, orgId, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function updateEndpoint(
+  db: Database,
+  config: Config,
+  orgId: string,
+  id: string,
+  input: z.infer<typeof UpdateWebhookEndpointSchema>,
+  now: Date,
+) {
+  if (input.url !== undefined) assertUsableUrl(config, input.url);
+  const row = await queries.updateWebhookEndpoint(
+    db,
+    orgId,
+    id,
+    {
+      ...(input.url === undefined ? {} : { url: input.url }),
+      ...(input.description === undefined ? {} : { description: input.description }),
+      ...(input.events === undefined ? {} : { events: [...new Set(input.events)] }),
+      // Any explicit enable or disable replaces the service's reason for disabling.
+      ...(input.enabled === undefined ? {} : { enabled: input.enabled, disabledReason: null }),
+    },
+    now.toISOString(),
+  );
+  if (!row) throw notFound();
+  return row;
+}
+
+export function toDeliveryFields(delivery: Awaited<ReturnType<typeof queries.listDeliveries>>[number]) {
+  return {
+    id: delivery.id,
+    event_id: delivery.eventId,
+    event: delivery.event as z.infer<typeof CreateWebhookEndpointSchema>["events"][number],
+    status: delivery.status,
+    attempt_count: delivery.attemptCount,
+    last_response_status: delivery.lastResponseStatus,
+    last_error: delivery.lastError,
+    created_at: delivery.createdAt,
+    updated_at: delivery.updatedAt,
+    attempts: delivery.attempts.map((a) => ({
+      attempt: a.attempt,
+      attempted_at: a.attemptedAt,
+      duration_ms: a.durationMs,
+      response_status: a.responseStatus,
+      error: a.error,
+      outcome: a.outcome,
+    })),
+  };
+}
+
+export async function listEndpointDeliveries(db: Database, orgId: string, endpointId: string, limit: number) {
+  await getEndpoint(db, orgId, endpointId);
+  return (await queries.listDeliveries(db, orgId, endpointId, limit)).map(toDeliveryFields);
+}
+
+export async function redeliver(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, endpointId: string, deliveryId: string, now: Date) {
+  const endpoint = await getEndpoint(db, orgId, endpointId);
+  if (!endpoint.enabled) {
+    throw new ApiError("validation_error", "The endpoint is disabled; enable it before redelivering.", {
+      details: [{ path: "id", code: "endpoint_disabled", message: 'PATCH the endpoint with {"enabled": true} first.' }],
+    });
+  }
+  if (!(await queries.reopenDelivery(db, orgId, endpointId, deliveryId, now.toISOString()))) {
+    throw new ApiError("not_found", "This endpoint has no delivery with that id.");
+  }
+  await sendMessages(env.WEBHOOKS, [{ kind: "delivery", orgId, deliveryId }]);
+  const [delivery] = await queries.listDeliveries(db, orgId, endpointId, 1, deliveryId);
+  return toDeliveryFields(delivery);
+}
+
+/** A signed `webhook.test` envelope, sent now; nothing is recorded. */
+export async function ping(db: Database, config: Config, orgId: string, endpointId: string, now: Date) {
+  const endpoint = await getEndpoint(db, orgId, endpointId);
+  const envelope = {
+    ...envelopeOf({ id: newId("evt"), event: "webhook.test", orgId, storeId: null, occurredAt: now.toISOString(), data: {} }),
+    data: { message: "A test event from Dealer Intelligence. No action is needed." },
+  };
+  const secret = await decryptSecret(config.webhookSecretsKey, endpoint.secretCiphertext);
+  const result = await postSigned(endpoint.url, secret, envelope.id, JSON.stringify(envelope), now);
+  return { delivered: result.delivered, response_status: result.responseStatus, duration_ms: result.durationMs, error: result.error };
+}

@@ -1,0 +1,207 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
+import { commitWithEvents } from "../../src/events/emit";
+import { webhookUrlProblem } from "../../src/events/url-policy";
+import { createEndpoint, eventually, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
+import { call, createApiKey, createOrg } from "../helpers/factories";
+import { createTestApp } from "../helpers/test-app";
+
+const JSON_HEADERS = { "Content-Type": "application/json" };
+const send = (path: string, key: string, method: string, body?: unknown) =>
+  call(path, { method, key, headers: JSON_HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
+
+async function orgWithKey(scopes?: string[]) {
+  const org = await createOrg();
+  return { org, key: (await createApiKey(org.id, { scopes })).key };
+}
+
+describe("webhook endpoints", () => {
+  it("creates, lists, reads, updates and deletes an endpoint; the secret is shown once and stored encrypted", async () => {
+    const { key } = await orgWithKey();
+    const created = await createEndpoint(key, { url: "https://hooks.example.com/di", events: ["inventory.aged_alert"], description: "Used desk" });
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+
+    const listed = await (await call("/api/v1/webhooks", { key })).json<{ count: number; endpoints: Record<string, unknown>[] }>();
+    expect(listed.count).toBe(1);
+    expect(listed.endpoints[0]).toMatchObject({
+      id: created.id,
+      url: "https://hooks.example.com/di",
+      events: ["inventory.aged_alert"],
+      enabled: true,
+    });
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+    const stored = await env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?").bind(created.id).first();
+    expect(JSON.stringify(stored)).not.toContain(created.secret.slice(6));
+
+    const updated = await send(`/api/v1/webhooks/${created.id}`, key, "PATCH", {
+      events: ["deal.stip_alert", "compliance.hold_triggered"],
+      enabled: false,
+    });
+    expect(updated.status).toBe(200);
+    expect(await updated.json()).toMatchObject({
+      events: ["deal.stip_alert", "compliance.hold_triggered"],
+      enabled: false,
+      url: "https://hooks.example.com/di",
+    });
+    expect(await (await call(`/api/v1/webhooks/${created.id}`, { key })).json()).toMatchObject({ enabled: false, description: "Used desk" });
+
+    expect((await send(`/api/v1/webhooks/${created.id}`, key, "DELETE")).status).toBe(204);
+    expect((await call(`/api/v1/webhooks/${created.id}`, { key })).status).toBe(404);
+    expect((await send(`/api/v1/webhooks/${created.id}`, key, "DELETE")).status).toBe(404);
+  });
+
+  it("refuses unknown event names, an empty update and over-long fields with 422 details", async () => {
+    const { key } = await orgWithKey();
+    const bad = await send("/api/v1/webhooks", key, "POST", { url: "https://hooks.example.com/x", events: ["deal.created"] });
+    expect(bad.status).toBe(422);
+    expect((await bad.json<{ details: { path: string }[] }>()).details[0].path).toMatch(/^events/);
+    const created = await createEndpoint(key, { url: "https://hooks.example.com/y", events: ["deal.stip_alert"] });
+    expect((await send(`/api/v1/webhooks/${created.id}`, key, "PATCH", {})).status).toBe(422);
+    expect(
+      (await send("/api/v1/webhooks", key, "POST", { url: `https://a.example.com/${"x".repeat(3000)}`, events: ["deal.stip_alert"] })).status,
+    ).toBe(422);
+  });
+
+  it.each([
+    ["http://hooks.example.com/x", "https"],
+    ["https://user:pass@hooks.example.com/x", "user name or password"],
+    ["https://127.0.0.1/x", "this machine"],
+    ["https://10.1.2.3/x", "private"],
+    ["https://192.168.0.10/x", "private"],
+    ["https://172.16.5.4/x", "private"],
+    ["https://169.254.169.254/latest/meta-data", "link-local"],
+    ["https://[::1]/x", "loopback"],
+    ["https://[fe80::1]/x", "link-local"],
+    ["https://[fd00::1]/x", "private"],
+    ["https://[::ffff:127.0.0.1]/x", "loopback"],
+    ["https://2130706433/x", "this machine"],
+    ["https://localhost/x", "this machine"],
+    ["https://db.internal/x", "internal"],
+    ["ftp://hooks.example.com/x", "https"],
+  ])("refuses %s", async (url, reason) => {
+    const { key } = await orgWithKey();
+    const res = await send("/api/v1/webhooks", key, "POST", { url, events: ["deal.stip_alert"] });
+    expect(res.status).toBe(422);
+    const body = await res.json<{ details: { path: string; message: string }[] }>();
+    expect(body.details[0].path).toBe("url");
+    expect(body.details[0].message.toLowerCase()).toContain(reason.split(" ")[0].toLowerCase());
+  });
+
+  it("allows http://localhost and http://127.0.0.1 only with the development flag", async () => {
+    expect(webhookUrlProblem("http://localhost:9000/hook", true)).toBeNull();
+    expect(webhookUrlProblem("http://127.0.0.1:9000/hook", true)).toBeNull();
+    expect(webhookUrlProblem("http://10.0.0.1/hook", true)).not.toBeNull();
+
+    const { org } = await orgWithKey();
+    const { key } = await createApiKey(org.id);
+    const { request } = createTestApp(undefined, { ...env, WEBHOOK_ALLOW_LOCALHOST: "false" });
+    for (const url of ["http://localhost:9000/hook", "http://127.0.0.1:9000/hook"]) {
+      const res = await request("/api/v1/webhooks", {
+        method: "POST",
+        headers: { ...JSON_HEADERS, "X-Service-API-Key": key },
+        body: JSON.stringify({ url, events: ["deal.stip_alert"] }),
+      });
+      expect(res.status).toBe(422);
+    }
+  });
+
+  it("needs the webhooks scope", async () => {
+    const { key } = await orgWithKey(["inventory"]);
+    expect((await call("/api/v1/webhooks", { key })).status).toBe(403);
+    const { key: scoped } = await orgWithKey(["webhooks"]);
+    expect((await call("/api/v1/webhooks", { key: scoped })).status).toBe(200);
+  });
+
+  it("another organization's endpoint and deliveries answer 404 and never appear in its lists", async () => {
+    const a = await orgWithKey();
+    const b = await orgWithKey();
+    const endpoint = await createEndpoint(a.key, { url: receiverUrl("ok", "isolation-a"), events: ["deal.stip_alert"] });
+    await commitWithEvents(
+      env,
+      getDb(env.DB),
+      [],
+      [{ event: "deal.stip_alert", orgId: a.org.id, storeId: null, data: { deal_number: "D1" } }],
+      new Date(),
+    );
+    const deliveries = await eventually(async () => {
+      const body = await (await call(`/api/v1/webhooks/${endpoint.id}/deliveries`, { key: a.key })).json<{ deliveries: { id: string }[] }>();
+      return body.deliveries.length > 0 && body.deliveries;
+    });
+
+    const paths = [
+      ["GET", `/api/v1/webhooks/${endpoint.id}`],
+      ["PATCH", `/api/v1/webhooks/${endpoint.id}`],
+      ["DELETE", `/api/v1/webhooks/${endpoint.id}`],
+      ["GET", `/api/v1/webhooks/${endpoint.id}/deliveries`],
+      ["POST", `/api/v1/webhooks/${endpoint.id}/deliveries/${deliveries[0].id}/redeliver`],
+      ["POST", `/api/v1/webhooks/${endpoint.id}/test`],
+    ];
+    for (const [method, path] of paths) {
+      const res = await send(path, b.key, method, method === "PATCH" ? { enabled: false } : undefined);
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    expect(await (await call("/api/v1/webhooks", { key: b.key })).json()).toEqual({ count: 0, endpoints: [] });
+    // B's events never reach A's endpoint.
+    await commitWithEvents(env, getDb(env.DB), [], [{ event: "deal.stip_alert", orgId: b.org.id, storeId: null, data: {} }], new Date());
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await receivedBy("isolation-a")).length).toBe(1);
+    expect(await (await call(`/api/v1/webhooks/${endpoint.id}`, { key: a.key })).json()).toMatchObject({ enabled: true });
+  });
+});
+
+describe("test ping and redelivery", () => {
+  it("POST /test sends a signed webhook.test envelope and reports the answer", async () => {
+    const { org, key } = await orgWithKey();
+    const endpoint = await createEndpoint(key, { url: receiverUrl("ok", "ping-1"), events: ["deal.stip_alert"] });
+    await tellReceiverSecret("ping-1", endpoint.secret);
+    const res = await call(`/api/v1/webhooks/${endpoint.id}/test`, { method: "POST", key });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ delivered: true, response_status: 204, error: null });
+    const [received] = await receivedBy("ping-1");
+    expect(received.verified).toBe(true);
+    expect(JSON.parse(received.body)).toMatchObject({ event: "webhook.test", org_id: org.id, store_id: null });
+
+    const failing = await createEndpoint(key, { url: receiverUrl("always-fail", "ping-2"), events: ["deal.stip_alert"] });
+    expect(await (await call(`/api/v1/webhooks/${failing.id}/test`, { method: "POST", key })).json()).toMatchObject({
+      delivered: false,
+      response_status: 503,
+      error: expect.stringContaining("503"),
+    });
+  });
+
+  it("redelivers a delivery with the same webhook id and records the new attempt", async () => {
+    const { org, key } = await orgWithKey();
+    const endpoint = await createEndpoint(key, { url: receiverUrl("ok", "redeliver-1"), events: ["deal.stip_alert"] });
+    await tellReceiverSecret("redeliver-1", endpoint.secret);
+    await commitWithEvents(
+      env,
+      getDb(env.DB),
+      [],
+      [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: { deal_number: "R1" } }],
+      new Date(),
+    );
+    const deliveriesPath = `/api/v1/webhooks/${endpoint.id}/deliveries`;
+    type Deliveries = { deliveries: { id: string; status: string; attempts: { attempt: number }[] }[] };
+    const [first] = await eventually(async () => {
+      const body = await (await call(deliveriesPath, { key })).json<Deliveries>();
+      return body.deliveries[0]?.status === "delivered" && body.deliveries;
+    });
+
+    const res = await call(`${deliveriesPath}/${first.id}/redeliver`, { method: "POST", key });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toMatchObject({ id: first.id, status: "pending" });
+    await eventually(async () => {
+      const body = await (await call(deliveriesPath, { key })).json<Deliveries>();
+      return body.deliveries[0].status === "delivered" && body.deliveries[0].attempts.length === 2;
+    });
+    const received = await receivedBy("redeliver-1");
+    expect(received).toHaveLength(2);
+    expect(received.every((r) => r.verified)).toBe(true);
+    expect(received[0].headers["x-service-webhook-id"]).toBe(received[1].headers["x-service-webhook-id"]);
+
+    expect((await call(`${deliveriesPath}/dlv_nope/redeliver`, { method: "POST", key })).status).toBe(404);
+    await send(`/api/v1/webhooks/${endpoint.id}`, key, "PATCH", { enabled: false });
+    expect((await call(`${deliveriesPath}/${first.id}/redeliver`, { method: "POST", key })).status).toBe(422);
+  });
+});

@@ -1,0 +1,165 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
+import { commitWithEvents } from "../../src/events/emit";
+import worker from "../../src/index";
+import { createEndpoint, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
+import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { capturingQueue, consumeDeadLetter, consumeOne } from "../helpers/queue-driver";
+
+/**
+ * These tests run the consumer one message at a time with a capturing queue, because the real
+ * retries wait 20 minutes and more; the end-to-end path through the real queue is in delivery.test.ts.
+ */
+async function raiseEventTo(name: string, behaviour: Parameters<typeof receiverUrl>[0]) {
+  const org = await createOrg();
+  const store = await createStore(org.id);
+  const { key } = await createApiKey(org.id);
+  const endpoint = await createEndpoint(key, { url: receiverUrl(behaviour, name), events: ["inventory.aged_alert"] });
+  await tellReceiverSecret(name, endpoint.secret);
+  const queue = capturingQueue();
+  await commitWithEvents(
+    queue.env,
+    getDb(env.DB),
+    [],
+    [{ event: "inventory.aged_alert", orgId: org.id, storeId: store.id, data: { stock_no: "A1", days_on_lot: 45, recommendation: "Reprice" } }],
+    new Date(),
+  );
+  const [eventMessage] = queue.sent.splice(0);
+  expect(eventMessage.kind).toBe("event");
+  expect(await consumeOne(queue.env, eventMessage, 1)).toMatchObject({ acked: true });
+  const [deliveryMessage] = queue.sent.splice(0);
+  expect(deliveryMessage.kind).toBe("delivery");
+  return { org, key, endpoint, queue, deliveryMessage };
+}
+
+async function deliveriesOf(key: string, endpointId: string) {
+  const res = await call(`/api/v1/webhooks/${endpointId}/deliveries`, { key });
+  return (
+    await res.json<{
+      deliveries: {
+        id: string;
+        status: string;
+        attempt_count: number;
+        attempts: { attempt: number; response_status: number | null; outcome: string }[];
+      }[];
+    }>()
+  ).deliveries;
+}
+
+it("a receiver that fails twice is retried at +20 min and +2 h, then delivered; every attempt is recorded", async () => {
+  const { key, endpoint, queue, deliveryMessage } = await raiseEventTo("fail-twice-1", "fail-twice");
+  expect(await consumeOne(queue.env, deliveryMessage, 1)).toEqual({ acked: false, retry: { delaySeconds: 1200 } });
+  expect(await consumeOne(queue.env, deliveryMessage, 2)).toEqual({ acked: false, retry: { delaySeconds: 7200 } });
+  expect(await consumeOne(queue.env, deliveryMessage, 3)).toEqual({ acked: true, retry: null });
+
+  const [delivery] = await deliveriesOf(key, endpoint.id);
+  expect(delivery.status).toBe("delivered");
+  expect(delivery.attempts.map((a) => [a.attempt, a.response_status, a.outcome])).toEqual([
+    [1, 500, "retrying"],
+    [2, 500, "retrying"],
+    [3, 200, "delivered"],
+  ]);
+  const received = await receivedBy("fail-twice-1");
+  expect(received.every((r) => r.verified)).toBe(true);
+  // One event, one id on every attempt, so the receiver can de-duplicate.
+  expect(new Set(received.map((r) => r.headers["x-service-webhook-id"])).size).toBe(1);
+});
+
+it("a receiver that always fails gets three retries (+20 min, +2 h, +12 h), then the dead-letter queue marks the delivery failed", async () => {
+  const { key, endpoint, queue, deliveryMessage } = await raiseEventTo("always-fail-1", "always-fail");
+  const delays = [];
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    const outcome = await consumeOne(queue.env, deliveryMessage, attempt);
+    expect(outcome.acked).toBe(false);
+    delays.push(outcome.retry?.delaySeconds ?? 0);
+  }
+  // The fourth retry() exceeds max_retries = 3 (wrangler.toml), which moves the message to the dead-letter queue.
+  expect(delays).toEqual([1200, 7200, 43200, 0]);
+  expect((await deliveriesOf(key, endpoint.id))[0].status).toBe("pending");
+
+  expect(await consumeDeadLetter(queue.env, deliveryMessage)).toMatchObject({ acked: true });
+  const [delivery] = await deliveriesOf(key, endpoint.id);
+  expect(delivery).toMatchObject({ status: "failed", attempt_count: 4 });
+  expect(delivery.attempts).toHaveLength(4);
+  expect((await receivedBy("always-fail-1")).length).toBe(4);
+});
+
+it("a redirect is a failure and is not followed", async () => {
+  const { key, endpoint, queue, deliveryMessage } = await raiseEventTo("redirect-1", "redirect");
+  expect((await consumeOne(queue.env, deliveryMessage, 1)).retry).not.toBeNull();
+  expect((await receivedBy("redirect-1")).map((r) => r.behaviour)).toEqual(["redirect"]);
+  expect((await deliveriesOf(key, endpoint.id))[0].attempts[0]).toMatchObject({ response_status: 302, outcome: "retrying" });
+});
+
+it("a 410 disables the endpoint, fails the delivery and is not retried; later events are not sent to it", async () => {
+  const { org, key, endpoint, queue, deliveryMessage } = await raiseEventTo("gone-1", "gone");
+  expect(await consumeOne(queue.env, deliveryMessage, 1)).toEqual({ acked: true, retry: null });
+  const [delivery] = await deliveriesOf(key, endpoint.id);
+  expect(delivery).toMatchObject({ status: "failed", attempts: [expect.objectContaining({ response_status: 410, outcome: "disabled" })] });
+  const after = await (await call(`/api/v1/webhooks/${endpoint.id}`, { key })).json();
+  expect(after).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining("410") });
+
+  await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "inventory.aged_alert", orgId: org.id, storeId: null, data: {} }], new Date());
+  await consumeOne(queue.env, queue.sent.splice(0)[0], 1);
+  expect(queue.sent).toEqual([]);
+});
+
+it("a message that is delivered twice (at-least-once) reaches the receiver once", async () => {
+  const { queue, deliveryMessage } = await raiseEventTo("duplicate-1", "ok");
+  await consumeOne(queue.env, deliveryMessage, 1);
+  expect(await consumeOne(queue.env, deliveryMessage, 1)).toMatchObject({ acked: true });
+  expect((await receivedBy("duplicate-1")).length).toBe(1);
+});
+
+it("the sweeper re-sends events the queue never accepted, and only those", async () => {
+  const org = await createOrg();
+  const down = capturingQueue({ failSends: true });
+  const now = new Date();
+  const [lostId] = await commitWithEvents(down.env, getDb(env.DB), [], [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }], now);
+  expect(await listOutboxEvents(org.id)).toEqual([expect.objectContaining({ id: lostId, enqueued: false })]);
+
+  const up = capturingQueue();
+  const sweep = async (at: Date) => {
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: at, cron: "*/5 * * * *" }), up.env, ctx);
+    await waitOnExecutionContext(ctx);
+  };
+  // Within the grace period the row may still be on its way from its request: left alone.
+  await sweep(new Date(now.getTime() + 30_000));
+  expect(up.sent.filter((m) => m.kind === "event" && m.eventId === lostId)).toEqual([]);
+
+  await sweep(new Date(now.getTime() + 5 * 60_000));
+  expect(up.sent).toContainEqual({ kind: "event", orgId: org.id, eventId: lostId });
+  expect((await listOutboxEvents(org.id))[0].enqueued).toBe(true);
+
+  up.sent.length = 0;
+  await sweep(new Date(now.getTime() + 10 * 60_000));
+  expect(up.sent.filter((m) => m.kind === "event" && m.eventId === lostId)).toEqual([]);
+});
+
+it("a fan-out that dead-letters goes back to the outbox for the sweeper", async () => {
+  const org = await createOrg();
+  const queue = capturingQueue();
+  const [id] = await commitWithEvents(
+    queue.env,
+    getDb(env.DB),
+    [],
+    [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }],
+    new Date(),
+  );
+  expect(await consumeDeadLetter(queue.env, { kind: "event", orgId: org.id, eventId: id })).toMatchObject({ acked: true });
+  expect((await listOutboxEvents(org.id))[0]).toMatchObject({ id, enqueued: false });
+});
+
+it("the change and its events land together: a failing statement writes no event", async () => {
+  const org = await createOrg();
+  const db = getDb(env.DB);
+  const duplicateOrg = db.run(sql`INSERT INTO organizations (id, name) VALUES (${org.id}, 'duplicate')`);
+  await expect(
+    commitWithEvents(capturingQueue().env, db, [duplicateOrg], [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }], new Date()),
+  ).rejects.toThrow();
+  expect(await listOutboxEvents(org.id)).toEqual([]);
+});

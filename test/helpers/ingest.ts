@@ -1,0 +1,84 @@
+import { env } from "cloudflare:workers";
+import { apiKeyDisplayPrefix, generateApiKey, newId, sha256Hex } from "../../src/credentials/tokens";
+import { call } from "./factories";
+
+/** A `lak_` key with the `ingest` permission. */
+export async function createIngestKey(orgId: string, scopes: string[] | null = null) {
+  const key = generateApiKey();
+  await env.DB.prepare(
+    `INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by)
+     VALUES (?, ?, ?, ?, 'ingest key', '["read","ingest"]', ?, 100000, 'test')`,
+  )
+    .bind(newId("key"), orgId, await sha256Hex(key), apiKeyDisplayPrefix(key), scopes ? JSON.stringify(scopes) : null)
+    .run();
+  return key;
+}
+
+export function unit(i: number, overrides: Record<string, unknown> = {}) {
+  return {
+    stock_number: `S${String(i).padStart(5, "0")}`,
+    vin: `1HGCM82633A${String(i).padStart(6, "0")}`,
+    year: 2020 + (i % 5),
+    make: "Honda",
+    model: "Accord",
+    trim: "EX",
+    condition: "used",
+    vehicle_type: "car",
+    mileage: 20000 + i,
+    stocked_on: "2026-10-01",
+    cost: 18000 + i,
+    asking_price: 21000 + i,
+    ...overrides,
+  };
+}
+
+export function deal(number: string, storeId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    deal_number: number,
+    store_id: storeId,
+    status: "submitted",
+    sold_on: "2026-11-20",
+    submitted_on: "2026-11-21",
+    vin: "1HGCV1F34NA012345",
+    year: 2022,
+    make: "Honda",
+    model: "Accord",
+    condition: "used",
+    vehicle_type: "car",
+    selling_price: 27950,
+    lender: "Ally Financial",
+    beacon: 684,
+    amount_financed: 24100,
+    front_gross: 1850,
+    back_gross: 1320,
+    ...overrides,
+  };
+}
+
+/** Rows as CSV with a header row (cells quoted when needed). */
+export function toCsv(rows: Record<string, unknown>[]): string {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const cell = (v: unknown) => {
+    const text = v === undefined || v === null ? "" : String(v);
+    return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  return [columns.join(","), ...rows.map((r) => columns.map((c) => cell(r[c])).join(","))].join("\n");
+}
+
+type Auth = { key: string } | { broker: string };
+
+export function ingestCall(path: string, auth: Auth, body: unknown, options: { method?: string; csv?: boolean } = {}) {
+  const headers: Record<string, string> = { "Content-Type": options.csv ? "text/csv" : "application/json" };
+  if ("broker" in auth) headers.Authorization = `Bearer ${auth.broker}`;
+  return call(path, {
+    method: options.method ?? "POST",
+    key: "key" in auth ? auth.key : undefined,
+    headers,
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export const putInventory = (storeId: string, auth: Auth, body: unknown, csv = false) =>
+  ingestCall(`/api/v1/ingest/inventory?store_id=${storeId}`, auth, body, { method: "PUT", csv });
+
+export const postDeals = (auth: Auth, body: unknown, csv = false) => ingestCall("/api/v1/ingest/deals", auth, body, { csv });

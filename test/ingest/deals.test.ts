@@ -1,0 +1,134 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { listOutboxEvents } from "../helpers/events";
+import { createApiKey, createOrg, createStore } from "../helpers/factories";
+import { createIngestKey, deal, postDeals, toCsv } from "../helpers/ingest";
+import { createBrokerToken } from "../helpers/staff";
+
+async function setup() {
+  const org = await createOrg();
+  const store = await createStore(org.id);
+  return { org, store, key: await createIngestKey(org.id) };
+}
+
+const stipsOf = async (orgId: string, dealNumber: string) =>
+  (
+    await env.DB.prepare(
+      `SELECT s.stip, s.state, s.cleared_on FROM deal_stips s JOIN deals d ON d.id = s.deal_id AND d.org_id = s.org_id
+       WHERE s.org_id = ? AND d.deal_number = ? ORDER BY s.stip`,
+    )
+      .bind(orgId, dealNumber)
+      .all()
+  ).results;
+
+describe("POST /api/v1/ingest/deals", () => {
+  it("upserts deals and their stips; a new or cleared stip on a pipeline deal raises deal.stip_alert; a replay changes nothing", async () => {
+    const { org, store, key } = await setup();
+    const first = await postDeals(
+      { key },
+      {
+        deals: [
+          deal("D1", store.id, { stips: [{ stip: "proof_of_income", state: "outstanding" }] }),
+          deal("D2", store.id, { status: "funded", funded_on: "2026-11-24", stips: [{ stip: "title", state: "outstanding" }] }),
+        ],
+      },
+    );
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ received: 2, created: 2, updated: 0, unchanged: 0, stip_alerts: 1 });
+    const [added] = await listOutboxEvents(org.id, "deal.stip_alert");
+    expect(added).toMatchObject({
+      store_id: store.id,
+      data: { deal_number: "D1", stip: "proof_of_income", change: "added", state: "outstanding", deal_status: "submitted", lender: "Ally Financial" },
+    });
+
+    const cleared = {
+      deals: [
+        deal("D1", store.id, {
+          status: "approved",
+          stips: [
+            { stip: "proof_of_income", state: "cleared", cleared_on: "2026-11-25" },
+            { stip: "proof_of_residence", state: "received" },
+          ],
+        }),
+      ],
+    };
+    expect(await (await postDeals({ key }, cleared)).json()).toMatchObject({ updated: 1, stip_alerts: 2 });
+    const alerts = await listOutboxEvents(org.id, "deal.stip_alert");
+    expect(alerts.map((e) => [e.data.stip, e.data.change]).sort()).toEqual(
+      [
+        ["proof_of_income", "added"],
+        ["proof_of_income", "cleared"],
+        ["proof_of_residence", "added"],
+      ].sort(),
+    );
+    expect(await stipsOf(org.id, "D1")).toEqual([
+      { stip: "proof_of_income", state: "cleared", cleared_on: "2026-11-25" },
+      { stip: "proof_of_residence", state: "received", cleared_on: null },
+    ]);
+
+    expect(await (await postDeals({ key }, cleared)).json()).toEqual({ received: 1, created: 0, updated: 0, unchanged: 1, stip_alerts: 0 });
+    expect(await listOutboxEvents(org.id, "deal.stip_alert")).toHaveLength(3);
+    const row = await env.DB.prepare("SELECT status, lender FROM deals WHERE org_id = ? AND deal_number = 'D1'").bind(org.id).first();
+    expect(row).toEqual({ status: "approved", lender: "Ally Financial" });
+  });
+
+  it("takes CSV, with stips as name=state pairs", async () => {
+    const { org, store, key } = await setup();
+    const csv = toCsv([
+      { ...deal("C1", store.id), stips: "proof_of_income=outstanding;insurance=cleared" },
+      { ...deal("C2", store.id), lender: "", beacon: "" },
+    ]);
+    const res = await postDeals({ key }, csv, true);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ received: 2, created: 2, stip_alerts: 2 });
+    expect((await stipsOf(org.id, "C1")).map((s) => s.stip)).toEqual(["insurance", "proof_of_income"]);
+    const cash = await env.DB.prepare("SELECT lender, beacon FROM deals WHERE org_id = ? AND deal_number = 'C2'").bind(org.id).first();
+    expect(cash).toEqual({ lender: null, beacon: null });
+  });
+
+  it("reports row errors by row and field and writes nothing, events included", async () => {
+    const { org, store, key } = await setup();
+    const other = await setup();
+    const res = await postDeals(
+      { key },
+      {
+        deals: [
+          deal("E1", store.id, { stips: [{ stip: "x", state: "outstanding" }] }),
+          deal("E2", store.id, { status: "lost" }),
+          deal("E3", other.store.id),
+        ],
+      },
+    );
+    expect(res.status).toBe(422);
+    expect((await res.json<{ details: { path: string }[] }>()).details.map((d) => d.path)).toEqual(["deals.1.status"]);
+
+    const foreignStore = await postDeals({ key }, { deals: [deal("E1", store.id), deal("E3", other.store.id)] });
+    expect(foreignStore.status).toBe(422);
+    expect((await foreignStore.json<{ details: { path: string }[] }>()).details).toEqual([expect.objectContaining({ path: "deals.1.store_id" })]);
+
+    const csv = toCsv([deal("E4", store.id), { ...deal("E5", store.id), year: "20x1" }]);
+    const csvRes = await postDeals({ key }, csv, true);
+    expect((await csvRes.json<{ details: { path: string }[] }>()).details.map((d) => d.path)).toEqual(["deals.1.year"]);
+
+    const written = await env.DB.prepare("SELECT count(*) AS n FROM deals WHERE org_id = ?").bind(org.id).first<{ n: number }>();
+    expect(written?.n).toBe(0);
+    expect(await listOutboxEvents(org.id)).toEqual([]);
+  });
+
+  it("keeps each organization's deals apart: the same deal number in two organizations, a broker token bound to one", async () => {
+    const a = await setup();
+    const b = await setup();
+    const { token } = await createBrokerToken(b.org.id);
+    expect((await postDeals({ key: a.key }, { deals: [deal("SAME", a.store.id, { front_gross: 100 })] })).status).toBe(200);
+    expect((await postDeals({ broker: token }, { deals: [deal("SAME", b.store.id, { front_gross: 200 })] })).status).toBe(200);
+    const rows = await env.DB.prepare("SELECT org_id, front_gross FROM deals WHERE deal_number = 'SAME' AND org_id IN (?, ?) ORDER BY front_gross")
+      .bind(a.org.id, b.org.id)
+      .all();
+    expect(rows.results).toEqual([
+      { org_id: a.org.id, front_gross: 100 },
+      { org_id: b.org.id, front_gross: 200 },
+    ]);
+    expect((await postDeals({ broker: token }, { deals: [deal("X", a.store.id)] })).status).toBe(422);
+    expect((await postDeals({ key: (await createApiKey(a.org.id)).key }, { deals: [] })).status).toBe(403);
+  });
+});

@@ -1,0 +1,130 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
+import { createIngestKey, putInventory, toCsv, unit } from "../helpers/ingest";
+import { createBrokerToken } from "../helpers/staff";
+
+async function setup() {
+  const org = await createOrg();
+  const store = await createStore(org.id);
+  const key = await createIngestKey(org.id);
+  return { org, store, key };
+}
+
+const stockOf = async (orgId: string, storeId: string) =>
+  (
+    await env.DB.prepare("SELECT stock_number, status, asking_price FROM inventory_units WHERE org_id = ? AND store_id = ? ORDER BY stock_number")
+      .bind(orgId, storeId)
+      .all<{ stock_number: string; status: string; asking_price: number }>()
+  ).results;
+
+describe("PUT /api/v1/ingest/inventory", () => {
+  it("upserts the snapshot, takes absent units out of inventory, and a replay changes nothing", async () => {
+    const { org, store, key } = await setup();
+    await createUnit(org.id, store.id, { stockNumber: "GONE1", stockedOn: "2026-09-01" });
+    const first = await putInventory(store.id, { key }, { units: [unit(1), unit(2), unit(3)] });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ store_id: store.id, received: 3, created: 3, updated: 0, unchanged: 0, removed: 1 });
+
+    const second = await putInventory(store.id, { key }, { units: [unit(1), unit(2, { asking_price: 19999 })] });
+    expect(await second.json()).toMatchObject({ created: 0, updated: 1, unchanged: 1, removed: 1 });
+    const before = await stockOf(org.id, store.id);
+    expect(before).toEqual([
+      { stock_number: "GONE1", status: "sold", asking_price: 24995 },
+      { stock_number: "S00001", status: "in_stock", asking_price: 21001 },
+      { stock_number: "S00002", status: "in_stock", asking_price: 19999 },
+      { stock_number: "S00003", status: "sold", asking_price: 21003 },
+    ]);
+
+    const replay = await putInventory(store.id, { key }, { units: [unit(1), unit(2, { asking_price: 19999 })] });
+    expect(await replay.json()).toMatchObject({ created: 0, updated: 0, unchanged: 2, removed: 0 });
+    expect(await stockOf(org.id, store.id)).toEqual(before);
+
+    // A unit that comes back in a later snapshot is in stock again.
+    expect(await (await putInventory(store.id, { key }, { units: [unit(1), unit(2, { asking_price: 19999 }), unit(3)] })).json()).toMatchObject({
+      updated: 1,
+    });
+    const feed = await (await call("/api/v1/inventory", { key: (await createApiKey(org.id)).key })).json<{ count: number }>();
+    expect(feed.count).toBe(3);
+  });
+
+  it("takes CSV with the same fields and the same result", async () => {
+    const { org, store, key } = await setup();
+    const res = await putInventory(store.id, { key }, toCsv([unit(10), unit(11, { trim: 'LX, "base"' })]), true);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ received: 2, created: 2 });
+    const row = await env.DB.prepare("SELECT trim, mileage, cost FROM inventory_units WHERE org_id = ? AND stock_number = 'S00011'")
+      .bind(org.id)
+      .first();
+    expect(row).toEqual({ trim: 'LX, "base"', mileage: 20011, cost: 18011 });
+    // The same rows as JSON: nothing to change.
+    expect(await (await putInventory(store.id, { key }, { units: [unit(10), unit(11, { trim: 'LX, "base"' })] })).json()).toMatchObject({
+      unchanged: 2,
+    });
+  });
+
+  it("answers row errors with the row and field, and writes nothing", async () => {
+    const { org, store, key } = await setup();
+    const units = [unit(1), unit(2, { vin: "SHORT" }), unit(3, { stocked_on: "yesterday" }), unit(1)];
+    const res = await putInventory(store.id, { key }, { units });
+    expect(res.status).toBe(422);
+    const body = await res.json<{ details: { path: string }[] }>();
+    expect(body.details.map((d) => d.path)).toEqual(expect.arrayContaining(["units.1.vin", "units.2.stocked_on"]));
+    expect(await stockOf(org.id, store.id)).toEqual([]);
+
+    const csv = toCsv([unit(1), unit(2, { mileage: "lots" })]);
+    const csvRes = await putInventory(store.id, { key }, csv, true);
+    expect(csvRes.status).toBe(422);
+    expect((await csvRes.json<{ details: { path: string }[] }>()).details).toEqual([expect.objectContaining({ path: "units.1.mileage" })]);
+
+    const dup = await putInventory(store.id, { key }, { units: [unit(1), unit(1)] });
+    expect(dup.status).toBe(422);
+    expect((await dup.json<{ details: { path: string }[] }>()).details[0].path).toBe("units.1.stock_number");
+    expect((await putInventory(store.id, { key }, 'stock_number,vin\n"unterminated,x', true)).status).toBe(400);
+    expect(await stockOf(org.id, store.id)).toEqual([]);
+  });
+
+  it("lands 5,000 rows whole, or none of them when one statement fails", async () => {
+    const { org, store, key } = await setup();
+    const units = Array.from({ length: 5000 }, (_, i) => unit(i));
+    const res = await putInventory(store.id, { key }, { units });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ received: 5000, created: 5000 });
+    expect((await stockOf(org.id, store.id)).length).toBe(5000);
+
+    expect((await putInventory(store.id, { key }, { units: [...units, unit(5000)] })).status).toBe(422);
+  });
+
+  it("accepts a broker token of the organization; refuses keys without the ingest permission and other organizations' stores", async () => {
+    const { org, store } = await setup();
+    const { token } = await createBrokerToken(org.id);
+    expect((await putInventory(store.id, { broker: token }, { units: [unit(1)] })).status).toBe(200);
+
+    const readOnly = await createApiKey(org.id);
+    expect((await putInventory(store.id, { key: readOnly.key }, { units: [unit(1)] })).status).toBe(403);
+    const wrongScope = await createIngestKey(org.id, ["inventory"]);
+    expect((await putInventory(store.id, { key: wrongScope }, { units: [unit(1)] })).status).toBe(403);
+
+    const other = await setup();
+    const res = await putInventory(store.id, { key: other.key }, { units: [unit(7)] });
+    expect(res.status).toBe(422);
+    expect((await res.json<{ details: { path: string }[] }>()).details[0].path).toBe("store_id");
+    const { token: otherBroker } = await createBrokerToken(other.org.id);
+    expect((await putInventory(store.id, { broker: otherBroker }, { units: [unit(7)] })).status).toBe(422);
+    expect(await stockOf(org.id, store.id)).toEqual([{ stock_number: "S00001", status: "in_stock", asking_price: 21001 }]);
+    expect(await stockOf(other.org.id, store.id)).toEqual([]);
+  });
+
+  it("refuses bodies that are neither JSON nor CSV, and more than 5,000 rows", async () => {
+    const { store, key } = await setup();
+    const res = await call(`/api/v1/ingest/inventory?store_id=${store.id}`, {
+      method: "PUT",
+      key,
+      headers: { "Content-Type": "text/plain" },
+      body: "x",
+    });
+    expect(res.status).toBe(400);
+    const tooMany = await putInventory(store.id, { key }, { units: Array.from({ length: 5001 }, (_, i) => unit(i)) });
+    expect(tooMany.status).toBe(422);
+  });
+});
