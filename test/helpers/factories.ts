@@ -19,12 +19,15 @@ export async function createStore(orgId: string, options: { name?: string; isPri
   return { id, name };
 }
 
-export async function createApiKey(orgId: string, options: { scopes?: string[] | null; dailyLimit?: number; revoked?: boolean } = {}) {
+export async function createApiKey(
+  orgId: string,
+  options: { scopes?: string[] | null; permissions?: string[]; dailyLimit?: number; revoked?: boolean } = {},
+) {
   const key = generateApiKey();
   const id = newId("key");
   await env.DB.prepare(
     `INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by, revoked_at)
-     VALUES (?, ?, ?, ?, ?, '["read"]', ?, ?, 'test', ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'test', ?)`,
   )
     .bind(
       id,
@@ -32,6 +35,7 @@ export async function createApiKey(orgId: string, options: { scopes?: string[] |
       await sha256Hex(key),
       apiKeyDisplayPrefix(key),
       "test key",
+      JSON.stringify(options.permissions ?? ["read"]),
       options.scopes ? JSON.stringify(options.scopes) : null,
       options.dailyLimit ?? 1000,
       options.revoked ? new Date().toISOString() : null,

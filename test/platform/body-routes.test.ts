@@ -3,6 +3,7 @@ import type { RouteConfig } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { METHODS_WITH_BODY } from "../../src/http/body";
+import { PERMISSIONS } from "../../src/routes/keys/keys.routes";
 import { createApiKey, createOrg } from "../helpers/factories";
 import { createBrokerToken, createStaffUser, logIn, STAFF_ORIGIN } from "../helpers/staff";
 import { createTestApp } from "../helpers/test-app";
@@ -40,7 +41,8 @@ function authKindOf(route: RouteConfig): AuthKind {
 describe("every body-taking route", async () => {
   const org = await createOrg();
   const credentials = {
-    api_key: { "X-Service-API-Key": (await createApiKey(org.id)).key },
+    // Every permission, so each route is refused for its body alone.
+    api_key: { "X-Service-API-Key": (await createApiKey(org.id, { permissions: [...PERMISSIONS] })).key },
     broker: { Authorization: `Bearer ${(await createBrokerToken(org.id)).token}` },
     staff: { Cookie: await logIn(await createStaffUser(org.id)), Origin: STAFF_ORIGIN },
     none: {},
