@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ValidationDetail } from "../../src/http/errors";
 import type { ComplianceCheckResultSchema } from "../../src/routes/compliance/compliance.routes";
 import { complianceCheck, loadRealList } from "../helpers/compliance";
+import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg } from "../helpers/factories";
 
 const DAY_MS = 86_400_000;
@@ -140,6 +141,14 @@ describe("the audit trail", () => {
     for (const value of ["Ramzan", "RAMZAN", "Kadyrov", "KADYROV", "1976-10-05", "19761005", "9051", "10001"]) expect(stored).not.toContain(value);
     expect(row).toMatchObject({ org_id: org.id, key_id: keyId, result: "hold", triggered_rule: "ofac_sdn_match", hold_score: 95, flag_score: 85 });
     expect(row?.person_hash).toMatch(/^[0-9a-f]{64}$/);
+
+    // The hold raised its event with the audit row (the outbox), carrying no personal data either.
+    const raised = await listOutboxEvents(org.id, "compliance.hold_triggered");
+    expect(raised).toHaveLength(1);
+    expect(raised[0]).toMatchObject({ org_id: org.id, data: { check_id: body.check_id, triggered_rule: "ofac_sdn_match" } });
+    for (const value of ["Ramzan", "Kadyrov", "1976-10-05", "9051", "10001"]) expect(JSON.stringify(raised)).not.toContain(value);
+    await check(key, clean);
+    expect(await listOutboxEvents(org.id, "compliance.hold_triggered")).toHaveLength(1);
 
     const got = await call(`/api/v1/compliance-checks/${body.check_id}`, { key });
     expect(got.status).toBe(200);

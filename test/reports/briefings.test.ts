@@ -2,6 +2,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
+import { listOutboxEvents } from "../helpers/events";
 import { call } from "../helpers/factories";
 import { seedDemoOrgs, today } from "../helpers/reports";
 
@@ -148,10 +149,20 @@ describe("POST /api/v1/morning-briefing", () => {
       await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "0 6 * * *" }), env, ctx);
       await waitOnExecutionContext(ctx);
     };
-    await run();
     const count = () => scalar("SELECT count(*) AS n FROM morning_briefings WHERE day = ?", today());
-    expect(await count()).toBe(3 * 6);
+    // Each briefing the job builds raises one morning_briefing.ready; those built earlier on request raise none.
+    const ready = async () => {
+      const orgs = ["org_summit", "org_lakeside"];
+      return (await Promise.all(orgs.map((org) => listOutboxEvents(org, "morning_briefing.ready")))).flat();
+    };
+    const builtBefore = await count();
     await run();
     expect(await count()).toBe(3 * 6);
+    const raised = await ready();
+    expect(raised).toHaveLength(3 * 6 - builtBefore);
+    expect(new Set(raised.map((e) => `${e.store_id}|${(e.data as { role: string }).role}`)).size).toBe(raised.length);
+    await run();
+    expect(await count()).toBe(3 * 6);
+    expect(await ready()).toHaveLength(raised.length);
   });
 });
