@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { getDb } from "../src/db/client";
 import { computePlatformStatistics } from "../src/db/queries/public-stats";
 import { recordUsage } from "../src/db/queries/usage";
+import { ClientWindowCounter, PUBLIC_REQUESTS_PER_MINUTE } from "../src/http/public-access";
 import { usageBuffer } from "../src/http/usage";
 import { SharedAnswer } from "../src/routes/public/public.service";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
@@ -90,6 +91,10 @@ describe("GET /api/public/stats", () => {
     const org = await createOrg();
     await createStore(org.id);
     const { key } = await createApiKey(org.id, { dailyLimit: 5 });
+    // The count is per minute: start the flood just after a minute begins, so it cannot straddle two.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Math.ceil(Date.now() / 60_000) * 60_000 + 1_000);
+    onTestFinished(() => vi.useRealTimers());
     const statuses: number[] = [];
     for (let i = 0; i < 125; i++) statuses.push((await call("/api/public/stats", fromClient("192.0.2.77"))).status);
     expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true);
@@ -97,7 +102,9 @@ describe("GET /api/public/stats", () => {
 
     const limited = await call("/api/public/stats", fromClient("192.0.2.77"));
     expect(limited.status).toBe(429);
-    expect(limited.headers.get("Retry-After")).toBe("60");
+    // Until the minute's window ends.
+    expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers.get("Retry-After"))).toBeLessThanOrEqual(60);
     expect(await limited.json()).toMatchObject({ error: "rate_limited" });
 
     expect((await call("/api/public/stats", fromClient("192.0.2.78"))).status).toBe(200);
@@ -280,5 +287,17 @@ describe("GET /api/moat/public", () => {
     const again = await call("/api/moat/public", fromClient("198.51.100.9"));
     expect(await again.json()).toEqual(body);
     expect(Number(again.headers.get("Age"))).toBeLessThanOrEqual(60);
+  });
+});
+
+describe("ClientWindowCounter", () => {
+  const minute = Date.UTC(2026, 10, 26, 4, 0);
+
+  it("admits 120 requests a client a minute, then says how long until the next minute", () => {
+    const counter = new ClientWindowCounter();
+    for (let i = 0; i < PUBLIC_REQUESTS_PER_MINUTE; i++) expect(counter.take("a", minute + 15_000)).toBe(0);
+    expect(counter.take("a", minute + 15_000)).toBe(45);
+    expect(counter.take("b", minute + 15_000)).toBe(0);
+    expect(counter.take("a", minute + 60_000)).toBe(0);
   });
 });

@@ -38,3 +38,18 @@ export function probeApp(endpoint: EndpointName) {
   );
   return { request: (query: string, headers: Record<string, string>) => request(`/api/v1/probe${query}`, { headers }) };
 }
+
+/**
+ * A Rate Limiting binding that admits `limit` calls per key and never resets, so a test that
+ * crosses a minute boundary (the real binding's window) still sees the limit reached.
+ */
+export function countingRateLimiter(limit: number) {
+  const counts = new Map<string, number>();
+  const binding = {
+    limit: async ({ key }: { key: string }) => {
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      return { success: (counts.get(key) ?? 0) <= limit };
+    },
+  };
+  return { binding: binding as unknown as RateLimit, counts };
+}

@@ -11,7 +11,7 @@ import wranglerToml from "../../wrangler.toml?raw";
 import { recordingD1 } from "../helpers/d1-recorder";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { ageSession, brokerCall, createBrokerToken, createStaffUser, logIn, loginRequest, STAFF_ORIGIN } from "../helpers/staff";
-import { createTestApp } from "../helpers/test-app";
+import { countingRateLimiter, createTestApp } from "../helpers/test-app";
 
 interface ErrorBody {
   error: string;
@@ -229,7 +229,11 @@ describe("a flood of forged well-formed keys from one client address", { timeout
     await createStore(org.id);
     const { key: validKey } = await createApiKey(org.id);
     const d1 = recordingD1();
-    const { request } = createTestApp(undefined, { ...env, DB: d1.DB });
+    const { request } = createTestApp(undefined, {
+      ...env,
+      DB: d1.DB,
+      PUBLIC_RATE_LIMITER: countingRateLimiter(CREDENTIAL_FAILURES_PER_MINUTE).binding,
+    });
     const fromFlooder = (key: string) => request("/api/v1/inventory", { headers: { "X-Service-API-Key": key, "CF-Connecting-IP": "203.0.113.99" } });
 
     // A valid key used before the flood is cached; its requests never ask the limiter.
@@ -254,9 +258,10 @@ describe("a flood of forged well-formed keys from one client address", { timeout
   });
 
   it("counts forged broker tokens the same way", async () => {
+    const { request } = createTestApp(undefined, { ...env, PUBLIC_RATE_LIMITER: countingRateLimiter(CREDENTIAL_FAILURES_PER_MINUTE).binding });
     const statuses: number[] = [];
     for (let i = 0; i < CREDENTIAL_FAILURES_PER_MINUTE + 2; i++) {
-      const res = await call("/api/public-api/keys", {
+      const res = await request("/api/public-api/keys", {
         headers: { Authorization: `Bearer dbt_${"x".repeat(36)}${String(i).padStart(4, "0")}`, "CF-Connecting-IP": "203.0.113.101" },
       });
       statuses.push(res.status);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { FEED_MAX_AGE_SECONDS } from "../../src/routes/feeds/feeds.handlers";
 import { recordingD1 } from "../helpers/d1-recorder";
 import { createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
-import { createTestApp } from "../helpers/test-app";
+import { countingRateLimiter, createTestApp } from "../helpers/test-app";
 
 /** README promises that no other test file holds the code to (docs/promises.md lists them all). */
 
@@ -54,14 +54,9 @@ describe("README / OpenAPI: a revoked key is refused everywhere within 60 second
 
 describe("README: login attempts are capped per client address", () => {
   it("counts attempts per CF-Connecting-IP and answers 429 rate_limited with Retry-After once over", async () => {
-    const counts = new Map<string, number>();
-    const limiter = {
-      limit: async ({ key }: { key: string }) => {
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-        return { success: (counts.get(key) ?? 0) <= 3 };
-      },
-    };
-    const { request } = createTestApp(undefined, { ...env, PUBLIC_RATE_LIMITER: limiter as unknown as RateLimit });
+    const limiter = countingRateLimiter(3);
+    const counts = limiter.counts;
+    const { request } = createTestApp(undefined, { ...env, PUBLIC_RATE_LIMITER: limiter.binding });
     const attempt = (ip: string) =>
       request("/api/auth/login", { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip }, body: "{}" });
     const statuses = [];
