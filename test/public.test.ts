@@ -94,7 +94,9 @@ describe("GET /api/public/stats", () => {
     // The count is per minute: start the flood just after a minute begins, so it cannot straddle two.
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Math.ceil(Date.now() / 60_000) * 60_000 + 1_000);
-    onTestFinished(() => vi.useRealTimers());
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const statuses: number[] = [];
     for (let i = 0; i < 125; i++) statuses.push((await call("/api/public/stats", fromClient("192.0.2.77"))).status);
     expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true);

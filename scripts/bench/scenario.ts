@@ -13,6 +13,8 @@ export interface Scenario {
   /** Sent as JSON with Content-Type: application/json. */
   body?: unknown;
   headers?: Record<string, string>;
+  /** Each request from another client address (the public endpoints' per-client limit would refuse one client's load). */
+  manyClients?: boolean;
   /** The answer must carry the quota headers (else the quota failed open and the run is void). */
   metered?: boolean;
 }

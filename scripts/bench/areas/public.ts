@@ -18,7 +18,7 @@ export const publicArea: BenchArea = {
     );
   },
   scenarios: () => [
-    { name: "public_stats", path: "/api/public/stats" },
-    { name: "public_moat", path: "/api/moat/public" },
+    { name: "public_stats", path: "/api/public/stats", manyClients: true },
+    { name: "public_moat", path: "/api/moat/public", manyClients: true },
   ],
 };
