@@ -81,7 +81,8 @@ describe("the stats widget and the docs page in Chromium", () => {
   before(async () => {
     ensureChromium();
     wrangler(["d1", "migrations", "apply", "DB", "--local"]);
-    // One organization with a key that has made calls, so the figures are not all zero.
+    // One organization that has made calls, so the figures are not all zero. Calls reach the running
+    // totals only at the next usage flush, so the test writes its share of them directly.
     const orgId = newId("org");
     const key = generateApiKey();
     wrangler([
@@ -93,7 +94,9 @@ describe("the stats widget and the docs page in Chromium", () => {
       `INSERT INTO organizations (id, name, is_demo) VALUES ('${orgId}', 'Browser Test Motors', 0);
        INSERT INTO stores (id, org_id, name, is_primary, market_zip) VALUES ('${newId("sto")}', '${orgId}', 'North', 1, '78701');
        INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by)
-       VALUES ('${newId("key")}', '${orgId}', '${await sha256Hex(key)}', '${apiKeyDisplayPrefix(key)}', 'browser test', '["read"]', NULL, 1000, 'test');`,
+       VALUES ('${newId("key")}', '${orgId}', '${await sha256Hex(key)}', '${apiKeyDisplayPrefix(key)}', 'browser test', '["read"]', NULL, 1000, 'test');
+       INSERT INTO org_activity (org_id, last_call_day) VALUES ('${orgId}', date('now'));
+       UPDATE platform_rollup SET organizations_evaluated = organizations_evaluated + 1 WHERE id = 1;`,
     ]);
     worker = spawn(
       process.execPath,
