@@ -1828,7 +1828,8 @@ export interface components {
             };
             /** @description Up to five high- and medium-severity market-feed entries, newest first. */
             market_alerts: components["schemas"]["ReportsMarketAlert"][];
-            wholesale_index: components["schemas"]["ReportsPulseFigure"] & (Record<string, never> | null);
+            /** @description Manheim Used Vehicle Value Index. */
+            wholesale_index: components["schemas"]["ReportsPulseFigure"] | null;
         };
         /**
          * @example {

@@ -181,7 +181,8 @@ export const MarketPulseSchema = z
       threshold_pts: z.number(),
       rates: z.array(PulseFigureSchema).openapi({ description: "Bank auto-loan rates, prime and SOFR." }),
     }),
-    wholesale_index: PulseFigureSchema.nullable().openapi({ description: "Manheim Used Vehicle Value Index." }),
+    // A union, not .nullable(): on a registered schema that documents an allOf that null cannot satisfy.
+    wholesale_index: z.union([PulseFigureSchema, z.null()]).openapi({ description: "Manheim Used Vehicle Value Index." }),
     market_alerts: z.array(FeedAlertSchema).openapi({ description: "Up to five high- and medium-severity market-feed entries, newest first." }),
   })
   .openapi("ReportsMarketPulse", {
