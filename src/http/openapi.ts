@@ -74,6 +74,8 @@ export interface WebhookEventDoc<Data extends z.ZodType> {
   data: Data;
   /** A realistic `data`, shown in the reference inside a whole envelope. */
   example: z.input<Data>;
+  /** Raised for the organization as a whole: the example envelope's `store_id` is null. */
+  orgWide?: boolean;
 }
 
 /**
@@ -95,7 +97,7 @@ export function documentedWebhook<Data extends z.ZodType>(doc: WebhookEventDoc<D
     id: "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
     event: doc.event,
     org_id: "org_summit",
-    store_id: "sto_summit_north",
+    store_id: doc.orgWide ? null : "sto_summit_north",
     timestamp: "2026-11-26T12:30:00.000Z",
     data: doc.example,
   };
@@ -104,6 +106,8 @@ export function documentedWebhook<Data extends z.ZodType>(doc: WebhookEventDoc<D
     path: doc.event,
     operationId: `webhook.${doc.event}`,
     tags: ["Webhooks"],
+    // The service calls the receiver; the signature headers, not a credential, prove the sender.
+    security: [],
     summary: doc.summary,
     description: `${doc.description}\n\nSent as a signed \`POST\` to each endpoint subscribed to \`${doc.event}\` (see \`/api/v1/webhooks\`). Verify it with \`verifyWebhook\` from the TypeScript client, or as docs/developer-experience.md shows.`,
     request: {
@@ -114,7 +118,6 @@ export function documentedWebhook<Data extends z.ZodType>(doc: WebhookEventDoc<D
   };
 }
 
-/** The document's head; the paths, components and webhooks come from the routes' registrations. */
 /** The origin scripts write into a document they build outside a request (the linter refuses localhost). */
 export const PUBLISHED_ORIGIN = "https://dealer-intelligence-api.workers.dev";
 

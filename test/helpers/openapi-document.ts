@@ -34,8 +34,9 @@ export interface OpenApiDocument {
   };
 }
 
-export async function fetchOpenApiDocument(): Promise<OpenApiDocument> {
-  const res = await exports.default.fetch("https://api.test/api/openapi.json");
+/** The document as the Worker serves it at `origin` (its `servers` names that origin). */
+export async function fetchOpenApiDocument(origin = "https://api.test"): Promise<OpenApiDocument> {
+  const res = await exports.default.fetch(`${origin}/api/openapi.json`);
   return res.json<OpenApiDocument>();
 }
 

@@ -128,6 +128,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/compliance-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Screen a customer before deal submission (OFAC SDN list, identity red flags, safeguards)
+         * @description Scores the name against the individuals of OFAC's SDN list (primary names and strong aliases) as OFAC's Sanctions List Search does, checks the FTC Red Flags the fields allow, and records the check in the organization's audit trail with the person only as keyed hashes. Fails closed: with no list loaded or a list older than the organization's limit the result is never `pass`. A `hold` raises `compliance.hold_triggered`. The service surfaces; the dealer decides.
+         */
+        post: operations["createComplianceCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance-checks/{check_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One check from the organization's compliance audit trail
+         * @description What was decided, by which rule, score, thresholds and list version, with which key and when. Holds no personal data.
+         */
+        get: operations["getComplianceCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deal-coach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A first pencil, F&I menu and funding risk for a deal
+         * @description Trade equity, amount financed, the tier's buy rate plus a markup within the reserve cap, and a term and price that reach the desired payment when they can (else what it would take); payment by the amortization formula to the cent.
+         */
+        post: operations["coachDeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gross-calc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * True-cost front gross of a unit at a selling price
+         * @description True cost = purchase price + the store's recon allocation for the vehicle type + holding cost for the days on lot (floor-plan interest at the store's APR plus its daily holding cost) + the store's pack.
+         */
+        post: operations["calculateGross"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ingest/deals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert deals with their status and stips
+         * @description Upserts each deal by deal number, and its stips by name. A stip that is new, or newly cleared, on a deal in the funding pipeline (pending, submitted, approved) raises `deal.stip_alert`. Up to 5000 deals; all or nothing; sending the same request again changes nothing. In CSV the `stips` column lists `name=state` pairs separated by `;`.
+         */
+        post: operations["ingestDeals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ingest/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace one store's inventory with the DMS's snapshot
+         * @description Upserts every unit (by stock number) and takes units the snapshot does not list out of inventory (status `sold`). Up to 5000 units; all or nothing; sending the same snapshot again changes nothing. A broker token or a key with the `ingest` permission.
+         */
+        put: operations["ingestInventory"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/inventory": {
         parameters: {
             query?: never;
@@ -142,6 +262,86 @@ export interface paths {
         get: operations["listInventory"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inventory-alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Units that need a decision today, with what to do
+         * @description Every unit in stock across the organization's stores that is aged, overpriced, under water on its floor plan or a wholesale candidate, largest exposure first. Computed from today's date at request time, so a unit that crosses its threshold today is listed today.
+         */
+        get: operations["getInventoryAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lender-route": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Route a deal to the store's best-fitting lenders
+         * @description Filters the store's lender panel by hard rules (score band, LTV, down payment, term, known issues, vehicle age/mileage, payment-to-income), ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial), then stip burden and days to fund. `store_id` of another organization: 404.
+         */
+        post: operations["routeLender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/market-pulse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Consumer sentiment, lender environment, gas price and key market alerts
+         * @description Built from the public series refreshed nightly (FRED, EIA; Manheim entered monthly). Every figure carries its value, the change from the prior reading, `as_of` and `source`.
+         */
+        get: operations["getMarketPulse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/morning-briefing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A role's morning briefing for one store
+         * @description Returns the briefing built overnight (06:00 UTC) for the role and store; if today's has not been built yet, builds it now and stores it for the rest of the day. Send `{}` for the used-car manager's briefing of the primary store.
+         */
+        post: operations["createMorningBriefing"];
         delete?: never;
         options?: never;
         head?: never;
@@ -168,8 +368,271 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stip-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Predict the stips a lender will ask for on a profile
+         * @description The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix; turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default.
+         */
+        post: operations["checkStips"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trade-appraisal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Appraise a trade-in: market value, recon, max acquisition and negotiation floor
+         * @description Market value from the organization's own comparable units (same make and model, model year ±1, adjusted for year and mileage) when there are enough (3 by default), else from a depreciation model (new-price class, retention curve, regional index, mileage). Recon from the condition notes and, when a vision model is configured, the photos. Reads only; body up to 8 MiB.
+         */
+        post: operations["appraiseTrade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's webhook endpoints, newest first
+         * @description Never the secrets.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a URL to receive events
+         * @description The signing secret is returned once, in this response. At most 20 endpoints per organization.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint
+         * @description Another organization's endpoint answers 404.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint with its delivery log
+         * @description Pending deliveries to it are dropped.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's URL, events or description, or disable or enable it
+         * @description Fields left out are unchanged. The secret is never changed here.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's deliveries, newest first, with every attempt
+         * @description Status `pending` (queued or waiting for a retry), `delivered` (a 2xx answer) or `failed` (retries spent, a 410, or the endpoint disabled). At most 100 per call.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Queues the same event (same `id`, so receivers de-duplicate it) for a new round of attempts with the same retry schedule. The endpoint must be enabled.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed ping now and report the answer
+         * @description POSTs a `webhook.test` envelope, signed like every delivery, and waits for the answer (10 s at most). Not retried and not in the delivery log. Works on a disabled endpoint too.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "compliance.hold_triggered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A compliance check answered `hold`
+         * @description Raised by `POST /api/v1/compliance-check` when its result is `hold`: high priority, a person must review the deal.
+         *
+         *     Sent as a signed `POST` to each endpoint subscribed to `compliance.hold_triggered` (see `/api/v1/webhooks`). Verify it with `verifyWebhook` from the TypeScript client, or as docs/developer-experience.md shows.
+         */
+        post: operations["webhook.compliance.hold_triggered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.stip_alert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A deal in the funding pipeline got a new stip, or one was cleared
+         * @description Raised by DMS ingestion (`POST /api/v1/ingest/deals`) for a deal that is pending, submitted or approved.
+         *
+         *     Sent as a signed `POST` to each endpoint subscribed to `deal.stip_alert` (see `/api/v1/webhooks`). Verify it with `verifyWebhook` from the TypeScript client, or as docs/developer-experience.md shows.
+         */
+        post: operations["webhook.deal.stip_alert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.aged_alert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A unit crossed its store's aged threshold
+         * @description Raised by the daily aged-inventory job once per crossing of the store's threshold (default 45 days).
+         *
+         *     Sent as a signed `POST` to each endpoint subscribed to `inventory.aged_alert` (see `/api/v1/webhooks`). Verify it with `verifyWebhook` from the TypeScript client, or as docs/developer-experience.md shows.
+         */
+        post: operations["webhook.inventory.aged_alert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lender.environment_change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The lender environment moved materially
+         * @description Raised for every organization by the nightly market refresh when a new reading of the 60-month bank auto-loan rate has moved past the threshold over the last readings.
+         *
+         *     Sent as a signed `POST` to each endpoint subscribed to `lender.environment_change` (see `/api/v1/webhooks`). Verify it with `verifyWebhook` from the TypeScript client, or as docs/developer-experience.md shows.
+         */
+        post: operations["webhook.lender.environment_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "morning_briefing.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A store's morning briefing for a role is ready
+         * @description Raised by the nightly briefing job (06:00 UTC) for each store and role; fetch it with `POST /api/v1/morning-briefing`.
+         *
+         *     Sent as a signed `POST` to each endpoint subscribed to `morning_briefing.ready` (see `/api/v1/webhooks`). Verify it with `verifyWebhook` from the TypeScript client, or as docs/developer-experience.md shows.
+         */
+        post: operations["webhook.morning_briefing.ready"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -230,6 +693,170 @@ export interface components {
         };
         /**
          * @example {
+         *       "check_id": "chk_7mQ2xV9pL4sT1wZ8",
+         *       "result": "hold",
+         *       "ofac_match": true,
+         *       "triggered_rule": "ofac_sdn_match",
+         *       "score": 100,
+         *       "hold_threshold": 95,
+         *       "flag_threshold": 85,
+         *       "max_list_age_days": 45,
+         *       "list_version": "2026-11-26",
+         *       "list_loaded_at": "2026-11-26T04:30:12.000Z",
+         *       "matched_ent_num": 23343,
+         *       "red_flags": [],
+         *       "safeguards_flags": [],
+         *       "key_id": "key_4kQ9bX2mN7pR1sT8",
+         *       "checked_at": "2026-11-26T15:04:05.000Z"
+         *     }
+         */
+        ComplianceCheckRecord: {
+            check_id: string;
+            /** Format: date-time */
+            checked_at: string;
+            flag_threshold: number;
+            hold_threshold: number;
+            /** @description The API key that ran the check. */
+            key_id: string;
+            /** Format: date-time */
+            list_loaded_at: string | null;
+            list_version: string | null;
+            matched_ent_num: number | null;
+            max_list_age_days: number;
+            ofac_match: boolean;
+            /** @description Codes of the red flags raised. */
+            red_flags: string[];
+            /** @enum {string} */
+            result: "pass" | "flag" | "hold";
+            /** @description Codes of the safeguards flags raised. */
+            safeguards_flags: string[];
+            score: number;
+            /**
+             * @description Why the result is not `pass`: `ofac_sdn_match` (hold), `ofac_list_unavailable` or `ofac_list_stale` (the check fails closed), `ofac_potential_match`, `identity_red_flag`. null on `pass`.
+             * @enum {string|null}
+             */
+            triggered_rule: "ofac_sdn_match" | "ofac_list_unavailable" | "ofac_list_stale" | "ofac_potential_match" | "identity_red_flag" | null;
+        };
+        ComplianceCheckRequest: {
+            /**
+             * @description Five-digit US ZIP of the customer's address.
+             * @example 78704
+             */
+            address_zip?: string;
+            /**
+             * @description Date of birth, YYYY-MM-DD.
+             * @example 1984-06-12
+             */
+            dob: string;
+            /** @example Maria */
+            first_name: string;
+            /** @example Hernandez */
+            last_name: string;
+            /**
+             * @description Last four digits of the SSN; never stored.
+             * @example 4821
+             */
+            ssn_last4?: string;
+        };
+        /**
+         * @example {
+         *       "check_id": "chk_7mQ2xV9pL4sT1wZ8",
+         *       "result": "pass",
+         *       "ofac_match": false,
+         *       "triggered_rule": null,
+         *       "red_flags": [],
+         *       "safeguards_flags": [],
+         *       "checked_at": "2026-11-26T15:04:05.000Z",
+         *       "screening": {
+         *         "score": 71.3,
+         *         "hold_threshold": 95,
+         *         "flag_threshold": 85,
+         *         "list": {
+         *           "version": "2026-11-26",
+         *           "loaded_at": "2026-11-26T04:30:12.000Z",
+         *           "age_days": 0.4,
+         *           "max_age_days": 45
+         *         },
+         *         "match": null
+         *       }
+         *     }
+         */
+        ComplianceCheckResult: {
+            /** @example chk_7mQ2xV9pL4sT1wZ8 */
+            check_id: string;
+            /** Format: date-time */
+            checked_at: string;
+            /** @description True on a hold. */
+            ofac_match: boolean;
+            /** @description Identity-theft red flags (FTC Red Flags Rule); any one flags the check. */
+            red_flags: components["schemas"]["ComplianceFlag"][];
+            /**
+             * @description `hold`: do not proceed with the deal (SPEC §3 rule 1).
+             * @enum {string}
+             */
+            result: "pass" | "flag" | "hold";
+            /** @description How the request handled customer information (FTC Safeguards Rule); reported, they do not change the result. */
+            safeguards_flags: components["schemas"]["ComplianceFlag"][];
+            screening: {
+                flag_threshold: number;
+                hold_threshold: number;
+                /** @description null when no list is loaded (the result is then never `pass`). */
+                list: {
+                    age_days: number;
+                    /** Format: date-time */
+                    loaded_at: string;
+                    max_age_days: number;
+                    /** @description Publication date of the list screened against. */
+                    version: string;
+                } | null;
+                match: components["schemas"]["ComplianceSanctionsMatch"];
+                /** @description Highest sanctions score of any listed individual, 0–100 (0 when no list is loaded). */
+                score: number;
+            };
+            /**
+             * @description Why the result is not `pass`: `ofac_sdn_match` (hold), `ofac_list_unavailable` or `ofac_list_stale` (the check fails closed), `ofac_potential_match`, `identity_red_flag`. null on `pass`.
+             * @enum {string|null}
+             */
+            triggered_rule: "ofac_sdn_match" | "ofac_list_unavailable" | "ofac_list_stale" | "ofac_potential_match" | "identity_red_flag" | null;
+        };
+        ComplianceFlag: {
+            /** @example zip_not_found */
+            code: string;
+            /**
+             * @description The request field concerned (`request` for the request as a whole).
+             * @example address_zip
+             */
+            field: string;
+            /** @example The ZIP code does not exist. */
+            message: string;
+        };
+        /** @description The best match when its score reaches the flag threshold. */
+        ComplianceSanctionsMatch: {
+            /**
+             * @description The entered date of birth against the entry's.
+             * @enum {string}
+             */
+            dob: "match" | "near" | "conflict" | "not_listed";
+            /** @description The SDN entry's number (OFAC `ent_num`). */
+            ent_num: number;
+            /** @description Technique A: Jaro-Winkler of the whole names (discounted for a difference in length). */
+            full_name_score: number;
+            /** @enum {string} */
+            matched_as: "primary" | "aka" | "fka" | "nka";
+            /** @description The listed name (primary or alias) that scored highest. */
+            matched_name: string;
+            /** @description Technique B: each entered name part against the listed parts, by Jaro-Winkler and Soundex. */
+            name_parts_score: number;
+            /** @description The higher of the two techniques below. */
+            name_score: number;
+            programs: string[];
+            /** @description 0–100: the name score less 15 when the date of birth contradicts every listed one. */
+            score: number;
+            /** @description The entry's primary name as OFAC lists it. */
+            sdn_name: string;
+        } | null;
+        /**
+         * @example {
          *       "label": "DMS integration",
          *       "permissions": [
          *         "read"
@@ -243,25 +870,25 @@ export interface components {
          */
         CreateApiKeyRequest: {
             /**
-             * @description 1 to 100 characters, after trimming.
+             * @description 1 to 100 characters, after trimming; no control characters (NUL, ESC, CR, LF…).
              * @example DMS integration
              */
             label: string;
-            /** @description Documented set: `read`. Accepts a single string (`"read"`) or an array (`["read"]`); always stored and returned as an array. Default `["read"]`. */
-            permissions?: "read" | "read"[];
+            /** @description Documented set: `read`, `ingest` (may push inventory and deals to /api/v1/ingest). Accepts a single string (`"read"`) or an array (`["read"]`); always stored and returned as an array. Default `["read"]`. */
+            permissions?: ("read" | "ingest") | ("read" | "ingest")[];
             /**
              * @description Requests per UTC day, 1 to 1,000,000.
              * @default 100
              */
             rate_limit?: number;
             /**
-             * @description Endpoint names this key may call. Omitted or null: every endpoint of the organization.
+             * @description Endpoint names this key may call (at most 13 entries). Omitted or null: every endpoint of the organization.
              * @example [
              *       "lender-route",
              *       "stip-check"
              *     ]
              */
-            scopes?: ("lender-route" | "stip-check" | "gross-calc" | "deal-coach" | "trade-appraisal" | "compliance-check" | "morning-briefing" | "inventory-alerts" | "market-pulse" | "inventory" | "sales-summary" | "webhooks")[] | null;
+            scopes?: ("lender-route" | "stip-check" | "gross-calc" | "deal-coach" | "trade-appraisal" | "compliance-check" | "morning-briefing" | "inventory-alerts" | "market-pulse" | "inventory" | "sales-summary" | "webhooks" | "ingest")[] | null;
         };
         /**
          * @example {
@@ -307,13 +934,434 @@ export interface components {
             /** @description Endpoint names; null: every endpoint of the organization. */
             scopes: string[] | null;
         };
+        /**
+         * @example {
+         *       "beacon": 688,
+         *       "vehicle_price": 32995,
+         *       "trade_value": 14000,
+         *       "trade_payoff": 17500,
+         *       "down_payment": 2000,
+         *       "desired_payment": 550
+         *     }
+         */
+        DealDeskCoachRequest: {
+            /**
+             * @description Customer credit score, 300 to 850.
+             * @example 640
+             */
+            beacon: number;
+            /**
+             * @description Extension. Picks the new or used APR, pack and floor-plan rate. Default `used`.
+             * @default used
+             * @enum {string}
+             */
+            condition?: "new" | "used";
+            /** @description The monthly payment the customer wants, USD, above 0. */
+            desired_payment?: number;
+            /**
+             * @description Cash down, default 0; USD.
+             * @default 0
+             */
+            down_payment?: number;
+            /**
+             * @description The store whose panel, settings and history apply; default the organization's primary store.
+             * @example sto_summit_north
+             */
+            store_id?: string;
+            /**
+             * @description 24, 36, 48, 60, 72 or 84.
+             * @example 72
+             */
+            term_months?: number;
+            /**
+             * @description Payoff owed on the trade, default 0; USD.
+             * @default 0
+             */
+            trade_payoff?: number;
+            /**
+             * @description Trade ACV, default 0; USD.
+             * @default 0
+             */
+            trade_value?: number;
+            /** @description Extension. The unit's cost; default: the asking price carries the target front gross, USD, above 0. */
+            vehicle_cost?: number;
+            /** @description Asking price, USD, above 0. */
+            vehicle_price: number;
+        };
+        /**
+         * @example {
+         *       "recommended_pencil": {
+         *         "selling_price": 32995,
+         *         "rate": 10.06,
+         *         "buy_rate": 9.06,
+         *         "term": 84,
+         *         "payment": 571.55,
+         *         "amount_financed": 34495,
+         *         "front_gross": 2639.6,
+         *         "back_gross_target": 1800
+         *       },
+         *       "trade_equity": -3500,
+         *       "ltv": 104.5,
+         *       "tier": "prime",
+         *       "desired_payment_met": false,
+         *       "fi_products": [
+         *         {
+         *           "product": "vsc",
+         *           "label": "Vehicle service contract",
+         *           "penetration_rate": 0.48,
+         *           "typical_profit": 1000,
+         *           "objection": "\"I never buy warranties.\" …"
+         *         }
+         *       ],
+         *       "funding_risk": "medium",
+         *       "risk_reasons": [
+         *         "$3,500 negative equity rolled into the loan"
+         *       ],
+         *       "notes": "Trade is $3,500 upside down …",
+         *       "store_id": "sto_summit_north"
+         *     }
+         */
+        DealDeskCoachResult: {
+            desired_payment_met: boolean | null;
+            fi_products: {
+                label: string;
+                objection: string;
+                penetration_rate: number;
+                product: string;
+                typical_profit: number;
+            }[];
+            /** @enum {string} */
+            funding_risk: "low" | "medium" | "high";
+            ltv: number;
+            notes: string;
+            recommended_pencil: {
+                amount_financed: number;
+                back_gross_target: number;
+                buy_rate: number;
+                front_gross: number;
+                payment: number;
+                /** @description Contract APR, percent: buy rate plus a markup within the cap. */
+                rate: number;
+                selling_price: number;
+                term: number;
+            };
+            risk_reasons: string[];
+            store_id: string;
+            tier: string;
+            trade_equity: number;
+        };
+        /**
+         * @example {
+         *       "purchase_price": 18500,
+         *       "selling_price": 22995,
+         *       "vehicle_type": "suv",
+         *       "days_on_lot": 52
+         *     }
+         */
+        DealDeskGrossCalcRequest: {
+            /**
+             * @description Extension. Picks the new or used APR, pack and floor-plan rate. Default `used`.
+             * @default used
+             * @enum {string}
+             */
+            condition?: "new" | "used";
+            /**
+             * @description Days since acquisition, default 0.
+             * @default 0
+             */
+            days_on_lot?: number;
+            /** @description What the store paid (ACV or invoice), USD, above 0. */
+            purchase_price: number;
+            /** @description Selling price, USD, above 0. */
+            selling_price: number;
+            /**
+             * @description The store whose panel, settings and history apply; default the organization's primary store.
+             * @example sto_summit_north
+             */
+            store_id?: string;
+            /**
+             * @description Default `car`; selects the store's recon allocation.
+             * @default car
+             * @enum {string}
+             */
+            vehicle_type?: "car" | "truck" | "suv" | "van";
+        };
+        /**
+         * @example {
+         *       "true_cost": 22136.01,
+         *       "holding_cost_allocated": 2036.01,
+         *       "pack": 500,
+         *       "front_gross": 858.99,
+         *       "front_gross_pct": 3.74,
+         *       "pricing_recommendation": "Aged: 52 days (threshold 45). Front gross $858.99 is still positive; price to move now …",
+         *       "aged_flag": true,
+         *       "breakdown": {
+         *         "purchase_price": 18500,
+         *         "recon": 1300,
+         *         "floor_plan_interest": 224.01,
+         *         "daily_holding": 1820,
+         *         "pack": 500
+         *       },
+         *       "daily_carrying_cost": 39.31,
+         *       "target_front_gross": 1839.6,
+         *       "aged_threshold_days": 45,
+         *       "store_id": "sto_summit_north"
+         *     }
+         */
+        DealDeskGrossCalcResult: {
+            aged_flag: boolean;
+            aged_threshold_days: number;
+            breakdown: {
+                daily_holding: number;
+                floor_plan_interest: number;
+                pack: number;
+                purchase_price: number;
+                recon: number;
+            };
+            daily_carrying_cost: number;
+            front_gross: number;
+            front_gross_pct: number;
+            holding_cost_allocated: number;
+            pack: number;
+            pricing_recommendation: string;
+            store_id: string;
+            target_front_gross: number;
+            true_cost: number;
+        };
+        DealDeskLenderPick: {
+            /** @description Calibrated approval likelihood, 0 to 1. */
+            confidence: number;
+            funding_days: number;
+            /** @description This store's decisions from the lender in the deal's score band. */
+            history: {
+                approved: number;
+                countered: number;
+                declined: number;
+            };
+            lender: string;
+            lender_id: string;
+            /** @enum {string} */
+            lender_type: "captive" | "bank" | "credit_union" | "subprime" | "specialty" | "bhph";
+            /** @description The prior: program fit before the store's history. */
+            program_fit: number;
+            /**
+             * @description Tier APR plus program margin and issue add-ons, ± the tier spread.
+             * @example 12.24% - 15.24%
+             */
+            rate_range: string;
+            reasons: string[];
+            stip_burden_hours: number;
+            term_months: number;
+        } | null;
+        /**
+         * @example {
+         *       "beacon": 612,
+         *       "down_payment": 2500,
+         *       "vehicle_price": 21995,
+         *       "vehicle_type": "suv",
+         *       "known_issues": [
+         *         "charge_off"
+         *       ],
+         *       "term_months": 72
+         *     }
+         */
+        DealDeskLenderRouteRequest: {
+            /**
+             * @description Customer credit score, 300 to 850.
+             * @example 640
+             */
+            beacon: number;
+            /** @description Extension. Book retail the LTV is measured against; default vehicle_price, USD, above 0. */
+            book_value?: number;
+            /**
+             * @description Extension. Picks the new or used APR, pack and floor-plan rate. Default `used`.
+             * @default used
+             * @enum {string}
+             */
+            condition?: "new" | "used";
+            /** @description Cash down, USD. */
+            down_payment: number;
+            /**
+             * @description Any of `repo`, `bk7`, `bk13`, `itin`, `thin_file`, `charge_off`.
+             * @default []
+             * @example [
+             *       "bk13"
+             *     ]
+             */
+            known_issues?: ("repo" | "bk7" | "bk13" | "itin" | "thin_file" | "charge_off")[];
+            /** @description Extension. Odometer; checks each program's mileage limit. */
+            mileage?: number;
+            /** @description Extension. Gross monthly income; enables each program's payment-to-income cap, USD, above 0. */
+            monthly_income?: number;
+            /**
+             * @description The store whose panel, settings and history apply; default the organization's primary store.
+             * @example sto_summit_north
+             */
+            store_id?: string;
+            /**
+             * @description 24, 36, 48, 60, 72 or 84.
+             * @example 72
+             */
+            term_months?: number;
+            /** @description Selling price, USD, above 0. */
+            vehicle_price: number;
+            /** @enum {string} */
+            vehicle_type: "car" | "truck" | "suv" | "van";
+            /** @description Extension. Model year; checks each program's vehicle-age limit. */
+            vehicle_year?: number;
+        };
+        /**
+         * @example {
+         *       "primary": {
+         *         "lender": "Keystone Auto Finance",
+         *         "lender_id": "lp_keystone_auto_finance",
+         *         "lender_type": "subprime",
+         *         "rate_range": "18.99% - 22.99%",
+         *         "confidence": 0.78,
+         *         "program_fit": 0.69,
+         *         "history": {
+         *           "approved": 41,
+         *           "countered": 6,
+         *           "declined": 7
+         *         },
+         *         "term_months": 72,
+         *         "funding_days": 7,
+         *         "stip_burden_hours": 20.5,
+         *         "reasons": [
+         *           "program fit 0.69: score 612 vs minimum 500, LTV 88.6% vs 125% maximum, 1 known issue(s)"
+         *         ]
+         *       },
+         *       "backup": null,
+         *       "avoid": [
+         *         "Harbor Point Bank"
+         *       ],
+         *       "avoid_reason": "score 612 under the program minimum: Harbor Point Bank",
+         *       "avoid_details": [
+         *         {
+         *           "lender": "Harbor Point Bank",
+         *           "rule": "score_below_minimum",
+         *           "reason": "score 612 is under its 660 minimum"
+         *         }
+         *       ],
+         *       "predicted_stips": [
+         *         "Proof of residence",
+         *         "Proof of income",
+         *         "References",
+         *         "Proof of insurance",
+         *         "Driver's license"
+         *       ],
+         *       "routing_note": "612 near prime, LTV 88.6%, charge_off: 9 of 42 panel programs fit. Send to Keystone Auto Finance first …",
+         *       "tier": "near_prime",
+         *       "ltv": 88.6,
+         *       "panel_size": 42,
+         *       "store_id": "sto_summit_north"
+         *     }
+         */
+        DealDeskLenderRouteResult: {
+            avoid: string[];
+            /** @description Per avoided lender, the first rule it broke. */
+            avoid_details: {
+                lender: string;
+                reason: string;
+                rule: string;
+            }[];
+            /** @description Each rule that knocked lenders out, with the lenders it knocked out. */
+            avoid_reason: string;
+            backup: components["schemas"]["DealDeskLenderPick"];
+            ltv: number;
+            panel_size: number;
+            predicted_stips: string[];
+            primary: components["schemas"]["DealDeskLenderPick"];
+            routing_note: string;
+            store_id: string;
+            tier: string;
+        };
+        /**
+         * @example {
+         *       "lender": "Fresh Start Auto Lending",
+         *       "beacon": 548,
+         *       "known_issues": [
+         *         "bk13"
+         *       ],
+         *       "income_type": "w2"
+         *     }
+         */
+        DealDeskStipCheckRequest: {
+            /**
+             * @description Customer credit score, 300 to 850.
+             * @example 640
+             */
+            beacon: number;
+            /** @enum {string} */
+            income_type?: "w2" | "self_employed" | "itin" | "fixed";
+            /**
+             * @description Any of `repo`, `bk7`, `bk13`, `itin`, `thin_file`, `charge_off`.
+             * @default []
+             * @example [
+             *       "bk13"
+             *     ]
+             */
+            known_issues?: ("repo" | "bk7" | "bk13" | "itin" | "thin_file" | "charge_off")[];
+            /**
+             * @description A lender program's name (case-insensitive).
+             * @example Fresh Start Auto Lending
+             */
+            lender: string;
+            /**
+             * @description The store whose panel, settings and history apply; default the organization's primary store.
+             * @example sto_summit_north
+             */
+            store_id?: string;
+        };
+        /**
+         * @example {
+         *       "lender": "Fresh Start Auto Lending",
+         *       "lender_type": "specialty",
+         *       "required_stips": [
+         *         {
+         *           "stip": "Trustee permission letter",
+         *           "priority": "required",
+         *           "reason": "issue:bk13",
+         *           "turnaround_hours": 120
+         *         }
+         *       ],
+         *       "submission_tip": "Fresh Start Auto Lending (specialty lender) on 548 (subprime), an open Chapter 13, w2 income: have all 7 required stips …",
+         *       "avg_turnaround_hours": 151.2,
+         *       "turnaround_source": "store_history",
+         *       "store_id": "sto_summit_north"
+         *     }
+         */
+        DealDeskStipCheckResult: {
+            avg_turnaround_hours: number;
+            lender: string;
+            /** @enum {string} */
+            lender_type: "captive" | "bank" | "credit_union" | "subprime" | "specialty" | "bhph";
+            required_stips: {
+                /** @enum {string} */
+                priority: "required" | "likely";
+                /** @description What asked for it: program, tier:…, income:…, issue:…, lender_type:… */
+                reason: string;
+                stip: string;
+                /** @description Typical hours for a customer to produce it. */
+                turnaround_hours: number;
+            }[];
+            store_id: string;
+            submission_tip: string;
+            /** @enum {string} */
+            turnaround_source: "store_history" | "program_default";
+        };
         Error: {
-            /** @description Field-level problems; present on 422 only. */
+            /** @description Field-level problems; present on 422 only, at most 20 (the first ones found). */
             details?: {
                 code: string;
                 message: string;
                 path: string;
             }[];
+            /**
+             * @description On a 422 with more than 20 problems: how many were left out of `details`.
+             * @example 99980
+             */
+            details_truncated?: number;
             /**
              * @example unauthorized
              * @enum {string}
@@ -323,6 +1371,152 @@ export interface components {
             message: string;
             /** @example c0a8012e-5b7e-4f0e-9a51-8f1f3b1c2d4e */
             request_id: string;
+        };
+        IngestDeal: {
+            /** @example 24100 */
+            amount_financed?: number;
+            /** @example 1320 */
+            back_gross: number;
+            /** @example 684 */
+            beacon?: number;
+            /** @enum {string} */
+            condition: "new" | "used" | "cpo";
+            /** @example D-10442 */
+            deal_number: string;
+            /** @example 1850 */
+            front_gross: number;
+            /**
+             * Format: date
+             * @example 2026-10-02
+             */
+            funded_on?: string;
+            /**
+             * @description Omit for cash deals.
+             * @example Ally Financial
+             */
+            lender?: string;
+            /** @example Toyota */
+            make: string;
+            /** @example Camry */
+            model: string;
+            /** @example 27950 */
+            selling_price: number;
+            /**
+             * Format: date
+             * @example 2026-10-02
+             */
+            sold_on: string;
+            /** @enum {string} */
+            status: "pending" | "submitted" | "approved" | "funded" | "unwound";
+            /** @description The deal's stipulations as the DMS has them now. Omitted: the deal's stips are left as they are. */
+            stips?: components["schemas"]["IngestStip"][];
+            /** @example sto_summit_north */
+            store_id: string;
+            /**
+             * Format: date
+             * @example 2026-10-02
+             */
+            submitted_on?: string;
+            /** @enum {string} */
+            vehicle_type: "car" | "truck" | "suv" | "van";
+            /** @example 4T1G11AK5NU712345 */
+            vin: string;
+            /** @example 2022 */
+            year: number;
+        };
+        IngestDeals: {
+            deals: components["schemas"]["IngestDeal"][];
+        };
+        IngestDealsResult: {
+            /** @example 2 */
+            created: number;
+            /** @example 40 */
+            received: number;
+            /**
+             * @description `deal.stip_alert` events raised (a new stip, or one cleared, on a deal in the funding pipeline).
+             * @example 3
+             */
+            stip_alerts: number;
+            /** @example 33 */
+            unchanged: number;
+            /** @example 5 */
+            updated: number;
+        };
+        IngestInventoryResult: {
+            /** @example 4 */
+            created: number;
+            /**
+             * @description Units in the snapshot.
+             * @example 212
+             */
+            received: number;
+            /**
+             * @description Units in stock at this store that the snapshot no longer lists; they left inventory.
+             * @example 3
+             */
+            removed: number;
+            store_id: string;
+            /** @example 199 */
+            unchanged: number;
+            /**
+             * @description Units already known whose fields changed (or that came back into stock).
+             * @example 9
+             */
+            updated: number;
+        };
+        IngestInventorySnapshot: {
+            units: components["schemas"]["IngestInventoryUnit"][];
+        };
+        IngestInventoryUnit: {
+            /** @example 24995 */
+            asking_price: number;
+            /** @enum {string} */
+            condition: "new" | "used" | "cpo";
+            /** @example 21400 */
+            cost: number;
+            /** @example Toyota */
+            make: string;
+            /** @example 31250 */
+            mileage: number;
+            /** @example Camry */
+            model: string;
+            /** @example U24117 */
+            stock_number: string;
+            /**
+             * Format: date
+             * @description The day the dealer took ownership (the aging clock starts here).
+             * @example 2026-10-02
+             */
+            stocked_on: string;
+            /**
+             * @default
+             * @example SE
+             */
+            trim?: string;
+            /** @enum {string} */
+            vehicle_type: "car" | "truck" | "suv" | "van";
+            /** @example 4T1G11AK5NU712345 */
+            vin: string;
+            /** @example 2022 */
+            year: number;
+        };
+        IngestStip: {
+            /**
+             * Format: date
+             * @description Default, when `state` is `cleared`: the day the clearing is first ingested.
+             * @example 2026-10-02
+             */
+            cleared_on?: string;
+            /**
+             * Format: date
+             * @description Default: the day it is first ingested.
+             * @example 2026-10-02
+             */
+            requested_on?: string;
+            /** @enum {string} */
+            state: "outstanding" | "received" | "cleared";
+            /** @example proof_of_income */
+            stip: string;
         };
         /**
          * @example {
@@ -454,6 +1648,265 @@ export interface components {
             /** @description Requests counted today. */
             used: number;
         };
+        ReportsAlertReport: {
+            /** @description Largest exposure first. */
+            alerts: components["schemas"]["ReportsInventoryAlert"][];
+            /** @description Cost tied up in those units (cost + recon + accrued floor-plan interest). */
+            total_aged_exposure_usd: number;
+            /** @description Units at or past their store's aged threshold. */
+            total_aged_units: number;
+        };
+        ReportsBriefingFigure: {
+            /** @description The next action this figure calls for. */
+            action: string;
+            /** @description The benchmark and its source, when there is one. */
+            benchmark: string | null;
+            /** @description Stable within the section. */
+            id: string;
+            label: string;
+            /** @enum {string} */
+            unit: "count" | "usd" | "days" | "percent";
+            value: number;
+        };
+        ReportsBriefingSection: {
+            figures: components["schemas"]["ReportsBriefingFigure"][];
+            /** @description gm: aged_inventory, lender_flags, funding_pipeline; used_car_manager: acquisition_targets, wholesale_recommendations; fi_director: stip_alerts, funding_risk; bdc_manager: units_to_promote, stip_callbacks; sales_manager: pace, gross_per_unit; new_car_manager: new_units_by_age. */
+            id: string;
+            title: string;
+        };
+        /**
+         * @example {
+         *       "stock_no": "N10042",
+         *       "store_id": "sto_summit_north",
+         *       "year": 2021,
+         *       "make": "Honda",
+         *       "model": "CR-V",
+         *       "condition": "used",
+         *       "days_on_lot": 52,
+         *       "list_price": 27495,
+         *       "market_value": 25900,
+         *       "market_value_source": "valuation",
+         *       "alert_type": "aged_and_overpriced",
+         *       "conditions": [
+         *         "aged_and_overpriced"
+         *       ],
+         *       "recommendation": "Reprice from $27,495 to $25,795 today: 6.2% over market $25,900 at 52 days; wholesale review at 60 days (about $22,025).",
+         *       "recommended_price": 25795,
+         *       "wholesale_est": 22025,
+         *       "exposure_usd": 22786
+         *     }
+         */
+        ReportsInventoryAlert: {
+            /**
+             * @description Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all): `wholesale_candidate` — pre-owned unit at 60+ days, or past the store's aged threshold with projected front gross after holding cost below zero, or cost + recon at or above market value; `equity_below_floorplan` — market value under the floor-plan payoff (cost) plus interest accrued; `aged_and_overpriced` — both of the next two; `aged` — days on lot at or past the store's aged threshold (default 45); `overpriced` — list price above market value × 1.03.
+             * @enum {string}
+             */
+            alert_type: "wholesale_candidate" | "equity_below_floorplan" | "aged_and_overpriced" | "aged" | "overpriced";
+            /** @enum {string} */
+            condition: "new" | "used" | "cpo";
+            /** @description Every alert kind that applies to the unit. */
+            conditions: ("wholesale_candidate" | "equity_below_floorplan" | "aged_and_overpriced" | "aged" | "overpriced")[];
+            /** @description Days since the dealer took ownership, computed from today's UTC date. */
+            days_on_lot: number;
+            /** @description Cost tied up in the unit: cost + recon + floor-plan interest accrued. */
+            exposure_usd: number;
+            list_price: number;
+            make: string;
+            /** @description Retail market value today, USD. */
+            market_value: number;
+            /**
+             * @description `valuation`: the unit's stored valuation feed value; `estimate`: no valuation, estimated from cost and days on lot (docs/reports.md).
+             * @enum {string}
+             */
+            market_value_source: "valuation" | "estimate";
+            model: string;
+            /** @description What to do, with the numbers: reprice to what, or wholesale now at what. */
+            recommendation: string;
+            /** @description The price the recommendation names (new list price, or the wholesale figure). */
+            recommended_price: number;
+            stock_no: string;
+            store_id: string;
+            /** @description Estimated wholesale (auction) value: 85% of market value. */
+            wholesale_est: number;
+            year: number;
+        };
+        ReportsMarketAlert: {
+            category: string;
+            /** Format: date */
+            date: string;
+            id: string;
+            /** @enum {string} */
+            severity: "high" | "medium" | "low";
+            signal: string;
+            source: string;
+        };
+        /**
+         * @example {
+         *       "as_of": "2026-11-24",
+         *       "consumer_sentiment": {
+         *         "series_id": "UMCSENT",
+         *         "name": "Consumer sentiment (University of Michigan)",
+         *         "unit": "index",
+         *         "value": 53.6,
+         *         "change": -1.5,
+         *         "prior_as_of": "2026-09-01",
+         *         "as_of": "2026-10-01",
+         *         "source": "FRED UMCSENT (University of Michigan consumer sentiment)",
+         *         "reading": "weak"
+         *       },
+         *       "gas_price": null,
+         *       "lender_environment": {
+         *         "trend": "stable",
+         *         "change_pts": -0.15,
+         *         "threshold_pts": 0.25,
+         *         "rates": []
+         *       },
+         *       "wholesale_index": null,
+         *       "market_alerts": []
+         *     }
+         */
+        ReportsMarketPulse: {
+            /**
+             * Format: date
+             * @description The newest reading's date; null before any data exists.
+             */
+            as_of: string | null;
+            consumer_sentiment: {
+                /**
+                 * Format: date
+                 * @description Date of the reading.
+                 */
+                as_of: string;
+                /** @description Change from the prior reading; null when there is none. */
+                change: number | null;
+                name: string;
+                /** Format: date */
+                prior_as_of: string | null;
+                /**
+                 * @description < 60 weak, 60–80 neutral, > 80 strong.
+                 * @enum {string}
+                 */
+                reading: "weak" | "neutral" | "strong";
+                /** @example UMCSENT */
+                series_id: string;
+                source: string;
+                /** @description `index`, `usd_per_gallon` or `percent`. */
+                unit: string;
+                value: number;
+            } | null;
+            /** @description EIA weekly U.S. regular gasoline; FRED's GASREGW mirror when EIA is behind. */
+            gas_price: {
+                /**
+                 * Format: date
+                 * @description Date of the reading.
+                 */
+                as_of: string;
+                /** @description Change from the prior reading; null when there is none. */
+                change: number | null;
+                /** @description True at or above $3.50/gal. */
+                favour_fuel_efficient: boolean;
+                name: string;
+                /** Format: date */
+                prior_as_of: string | null;
+                /** @example UMCSENT */
+                series_id: string;
+                source: string;
+                /** @description `index`, `usd_per_gallon` or `percent`. */
+                unit: string;
+                value: number;
+            } | null;
+            lender_environment: {
+                change_pts: number | null;
+                /** @description Bank auto-loan rates, prime and SOFR. */
+                rates: components["schemas"]["ReportsPulseFigure"][];
+                threshold_pts: number;
+                /**
+                 * @description From the 60-month bank auto rate's change over three readings against `threshold_pts`.
+                 * @enum {string|null}
+                 */
+                trend: "easing" | "stable" | "tightening" | null;
+            };
+            /** @description Up to five high- and medium-severity market-feed entries, newest first. */
+            market_alerts: components["schemas"]["ReportsMarketAlert"][];
+            /** @description Manheim Used Vehicle Value Index. */
+            wholesale_index: components["schemas"]["ReportsPulseFigure"] | null;
+        };
+        /**
+         * @example {
+         *       "role": "gm",
+         *       "store_id": "sto_summit_north",
+         *       "generated_at": "2026-11-26T06:00:00.000Z",
+         *       "alerts": [],
+         *       "total_aged_units": 41,
+         *       "total_aged_exposure_usd": 1187450,
+         *       "sections": [
+         *         {
+         *           "id": "funding_pipeline",
+         *           "title": "Funding pipeline",
+         *           "figures": [
+         *             {
+         *               "id": "oldest_contract_days",
+         *               "label": "Oldest contract in transit: N-2611-0007 with Keystone Auto Finance",
+         *               "value": 11,
+         *               "unit": "days",
+         *               "benchmark": "≤ 7 days",
+         *               "action": "Escalate N-2611-0007 with Keystone Auto Finance's funding desk."
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        ReportsMorningBriefing: {
+            /** @description The five largest exposures in the role's part of the lot (new units for the new-car manager, pre-owned for the used-car manager, all otherwise). */
+            alerts: components["schemas"]["ReportsInventoryAlert"][];
+            /**
+             * Format: date-time
+             * @description When the briefing was built (overnight, or at the day's first request).
+             */
+            generated_at: string;
+            /** @enum {string} */
+            role: "gm" | "used_car_manager" | "fi_director" | "bdc_manager" | "sales_manager" | "new_car_manager";
+            sections: components["schemas"]["ReportsBriefingSection"][];
+            store_id: string;
+            /** @description Cost tied up in those units (cost + recon + accrued floor-plan interest). */
+            total_aged_exposure_usd: number;
+            /** @description Units at or past their store's aged threshold. */
+            total_aged_units: number;
+        };
+        /**
+         * @example {
+         *       "role": "gm",
+         *       "store_id": "sto_summit_north"
+         *     }
+         */
+        ReportsMorningBriefingRequest: {
+            /**
+             * @description Whose briefing; default `used_car_manager`. Any other value is a 422.
+             * @enum {string}
+             */
+            role?: "gm" | "used_car_manager" | "fi_director" | "bdc_manager" | "sales_manager" | "new_car_manager";
+            /** @description One of the organization's stores; default its primary store. */
+            store_id?: string;
+        };
+        ReportsPulseFigure: {
+            /**
+             * Format: date
+             * @description Date of the reading.
+             */
+            as_of: string;
+            /** @description Change from the prior reading; null when there is none. */
+            change: number | null;
+            name: string;
+            /** Format: date */
+            prior_as_of: string | null;
+            /** @example UMCSENT */
+            series_id: string;
+            source: string;
+            /** @description `index`, `usd_per_gallon` or `percent`. */
+            unit: string;
+            value: number;
+        };
         /**
          * @example {
          *       "count": 1,
@@ -503,6 +1956,272 @@ export interface components {
                 name: string;
             };
         };
+        TradeAppraisal: {
+            /** @description Comparable units behind the market value; 0 on the depreciation model. */
+            comparables_used: number;
+            /**
+             * @description `high` when a vision model analysed the photos.
+             * @enum {string}
+             */
+            confidence: "medium" | "high";
+            /** @description How each figure was reached: the valuation method, comparables and their freshness, recon, photos, max acquisition and floor. */
+            market_note: string;
+            /**
+             * @description Expected retail value, USD.
+             * @example 22140
+             */
+            market_value_estimate: number;
+            /**
+             * @description The most the unit can cost and still earn the store's target front gross, retailed at market, after recon, pack and holding cost.
+             * @example 15812
+             */
+            max_acquisition: number;
+            /**
+             * @description The opening offer: 7% (at least $500) below the max acquisition.
+             * @example 14705
+             */
+            negotiation_floor: number;
+            /**
+             * @description Line-item costs (USD) keyed by item name, plus `total`.
+             * @example {
+             *       "windshield_replacement": 400,
+             *       "door_ding_repair": 225,
+             *       "tires_set_of_4": 800,
+             *       "detail": 200,
+             *       "total": 1625
+             *     }
+             */
+            recon_estimate: {
+                [key: string]: number;
+            };
+            /** @enum {string} */
+            valuation_method: "comparables" | "depreciation_model";
+        };
+        TradeAppraisalRequest: {
+            /**
+             * @description Free text as a desk manager writes it; recon line items are read from it. Required unless `photos` are sent.
+             * @example Small crack in windshield, couple of door dings on the driver side, rear tires worn. Non-smoker.
+             */
+            condition_notes?: string | null;
+            /** @example Toyota */
+            make: string;
+            /**
+             * @description Five-digit ZIP of the market; default the primary store's.
+             * @example 80234
+             */
+            market_zip?: string | null;
+            /**
+             * @description Odometer miles, 0 to 1,000,000.
+             * @example 48200
+             */
+            mileage: number;
+            /** @example Camry */
+            model: string;
+            /**
+             * @description At most 6 data-URI images (`data:image/jpeg|png|webp;base64,…`), each at most 5 MiB decoded, whose bytes match the declared type. Required unless `condition_notes` are sent.
+             * @example [
+             *       "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8U"
+             *     ]
+             */
+            photos?: string[] | null;
+            /** @example SE */
+            trim?: string | null;
+            /**
+             * @description Model year, 1981 (the 17-character VIN era) to next year's model year.
+             * @example 2021
+             */
+            year: number;
+        };
+        WebhookComplianceHoldTriggeredData: {
+            /** @description The compliance check, as in its audit trail. */
+            check_id: string;
+            /** @description The matched OFAC SDN entry, if any. */
+            ent_num: number | null;
+            /** @description The best sanctions-list match score, 0 to 100. */
+            score: number;
+            /** @enum {string|null} */
+            triggered_rule: "ofac_sdn_match" | "ofac_list_unavailable" | "ofac_list_stale" | "ofac_potential_match" | "identity_red_flag" | null;
+        };
+        WebhookDealStipAlertData: {
+            /** @enum {string} */
+            change: "added" | "cleared";
+            deal_number: string;
+            /** @enum {string} */
+            deal_status: "pending" | "submitted" | "approved";
+            /** @description Null for a deal sent without a lender. */
+            lender: string | null;
+            /** @enum {string} */
+            state: "outstanding" | "received" | "cleared";
+            stip: string;
+        };
+        WebhookInventoryAgedAlertData: {
+            /** @description Days since the dealer took ownership. */
+            days_on_lot: number;
+            /** @description `Wholesale candidate: …` at 60 days or when holding cost has eaten the front gross, else `Reprice to market now: …` (DOMAIN.md §3.6). */
+            recommendation: string;
+            stock_no: string;
+        };
+        WebhookLenderEnvironmentChangeData: {
+            /** Format: date */
+            as_of: string;
+            /** @description Percentage points moved over `lookback_readings` readings. */
+            change_pts: number;
+            lookback_readings: number;
+            /** @description The FRED series. */
+            series_id: string;
+            threshold_pts: number;
+            /** @enum {string} */
+            trend: "easing" | "tightening";
+            /** @description The newest reading, percent. */
+            value: number;
+        };
+        WebhookMorningBriefingReadyData: {
+            /** @description How many alerts the briefing holds. */
+            alerts: number;
+            /** Format: date */
+            day: string;
+            /** Format: date-time */
+            generated_at: string;
+            /** @enum {string} */
+            role: "gm" | "used_car_manager" | "fi_director" | "bdc_manager" | "sales_manager" | "new_car_manager";
+            total_aged_units: number;
+        };
+        WebhooksAttempt: {
+            /** @example 1 */
+            attempt: number;
+            /** Format: date-time */
+            attempted_at: string;
+            /** @example 182 */
+            duration_ms: number;
+            /** @example The receiver answered HTTP 503. */
+            error: string | null;
+            /** @enum {string} */
+            outcome: "delivered" | "retrying" | "failed" | "disabled";
+            /**
+             * @description The receiver's HTTP status; null when it did not answer.
+             * @example 503
+             */
+            response_status: number | null;
+        };
+        WebhooksCreatedEndpoint: {
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** @description Why the service disabled the endpoint (a 410 answer); null otherwise. */
+            disabled_reason: string | null;
+            enabled: boolean;
+            events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered")[];
+            /** @example whk_7fQ2mZp9LkR4sT1v */
+            id: string;
+            /**
+             * @description The signing secret. Shown in this response only; verify `X-Service-Signature` with it (docs/webhooks.md).
+             * @example whsec_q0Jm0n6pVYpQ1l3b7rZ7b7gk8n0S9mQ3b3P5bqS3Jp4=
+             */
+            secret: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @example https://dms.example.com/hooks/dealer-intelligence */
+            url: string;
+        };
+        WebhooksCreateEndpoint: {
+            /**
+             * @description A note for your team, up to 200 characters.
+             * @example Desk manager alerts
+             */
+            description?: string;
+            /**
+             * @description The event types to send here.
+             * @example [
+             *       "compliance.hold_triggered",
+             *       "inventory.aged_alert"
+             *     ]
+             */
+            events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered")[];
+            /**
+             * @description Where events are POSTed. https only, no user name or password, not a loopback, private, link-local or internal address. (`http://localhost` and `http://127.0.0.1` only in local development.)
+             * @example https://dms.example.com/hooks/dealer-intelligence
+             */
+            url: string;
+        };
+        WebhooksDelivery: {
+            attempt_count: number;
+            attempts: components["schemas"]["WebhooksAttempt"][];
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            event: "morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered";
+            /**
+             * @description The envelope `id` and `X-Service-Webhook-Id`.
+             * @example evt_9pQ2mZ7LkR4sT1vB
+             */
+            event_id: string;
+            /** @example dlv_3bT9xQ2mN7pR1sK8 */
+            id: string;
+            last_error: string | null;
+            last_response_status: number | null;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhooksDeliveryList: {
+            count: number;
+            deliveries: components["schemas"]["WebhooksDelivery"][];
+        };
+        WebhooksEndpoint: {
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** @description Why the service disabled the endpoint (a 410 answer); null otherwise. */
+            disabled_reason: string | null;
+            enabled: boolean;
+            events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered")[];
+            /** @example whk_7fQ2mZp9LkR4sT1v */
+            id: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @example https://dms.example.com/hooks/dealer-intelligence */
+            url: string;
+        };
+        WebhooksEndpointList: {
+            count: number;
+            endpoints: components["schemas"]["WebhooksEndpoint"][];
+        };
+        WebhooksTestResult: {
+            delivered: boolean;
+            /** @example 143 */
+            duration_ms: number;
+            error: string | null;
+            /** @example 200 */
+            response_status: number | null;
+        };
+        /**
+         * @example {
+         *       "enabled": false
+         *     }
+         */
+        WebhooksUpdateEndpoint: {
+            /**
+             * @description A note for your team, up to 200 characters.
+             * @example Desk manager alerts
+             */
+            description?: string;
+            /** @description false stops deliveries; true resumes them (also after a 410 disabled it). */
+            enabled?: boolean;
+            /**
+             * @description The event types to send here.
+             * @example [
+             *       "compliance.hold_triggered",
+             *       "inventory.aged_alert"
+             *     ]
+             */
+            events?: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered")[];
+            /**
+             * @description Where events are POSTed. https only, no user name or password, not a loopback, private, link-local or internal address. (`http://localhost` and `http://127.0.0.1` only in local development.)
+             * @example https://dms.example.com/hooks/dealer-intelligence
+             */
+            url?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -512,9 +2231,30 @@ export interface components {
 }
 export type SchemaApiKeyList = components['schemas']['ApiKeyList'];
 export type SchemaApiKeySummary = components['schemas']['ApiKeySummary'];
+export type SchemaComplianceCheckRecord = components['schemas']['ComplianceCheckRecord'];
+export type SchemaComplianceCheckRequest = components['schemas']['ComplianceCheckRequest'];
+export type SchemaComplianceCheckResult = components['schemas']['ComplianceCheckResult'];
+export type SchemaComplianceFlag = components['schemas']['ComplianceFlag'];
+export type SchemaComplianceSanctionsMatch = components['schemas']['ComplianceSanctionsMatch'];
 export type SchemaCreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
 export type SchemaCreatedApiKey = components['schemas']['CreatedApiKey'];
+export type SchemaDealDeskCoachRequest = components['schemas']['DealDeskCoachRequest'];
+export type SchemaDealDeskCoachResult = components['schemas']['DealDeskCoachResult'];
+export type SchemaDealDeskGrossCalcRequest = components['schemas']['DealDeskGrossCalcRequest'];
+export type SchemaDealDeskGrossCalcResult = components['schemas']['DealDeskGrossCalcResult'];
+export type SchemaDealDeskLenderPick = components['schemas']['DealDeskLenderPick'];
+export type SchemaDealDeskLenderRouteRequest = components['schemas']['DealDeskLenderRouteRequest'];
+export type SchemaDealDeskLenderRouteResult = components['schemas']['DealDeskLenderRouteResult'];
+export type SchemaDealDeskStipCheckRequest = components['schemas']['DealDeskStipCheckRequest'];
+export type SchemaDealDeskStipCheckResult = components['schemas']['DealDeskStipCheckResult'];
 export type SchemaError = components['schemas']['Error'];
+export type SchemaIngestDeal = components['schemas']['IngestDeal'];
+export type SchemaIngestDeals = components['schemas']['IngestDeals'];
+export type SchemaIngestDealsResult = components['schemas']['IngestDealsResult'];
+export type SchemaIngestInventoryResult = components['schemas']['IngestInventoryResult'];
+export type SchemaIngestInventorySnapshot = components['schemas']['IngestInventorySnapshot'];
+export type SchemaIngestInventoryUnit = components['schemas']['IngestInventoryUnit'];
+export type SchemaIngestStip = components['schemas']['IngestStip'];
 export type SchemaInventoryFeed = components['schemas']['InventoryFeed'];
 export type SchemaInventoryUnit = components['schemas']['InventoryUnit'];
 export type SchemaLogInRequest = components['schemas']['LogInRequest'];
@@ -522,9 +2262,34 @@ export type SchemaMarketFeed = components['schemas']['MarketFeed'];
 export type SchemaMarketFeedEntry = components['schemas']['MarketFeedEntry'];
 export type SchemaPlatformStats = components['schemas']['PlatformStats'];
 export type SchemaQuotaExceeded = components['schemas']['QuotaExceeded'];
+export type SchemaReportsAlertReport = components['schemas']['ReportsAlertReport'];
+export type SchemaReportsBriefingFigure = components['schemas']['ReportsBriefingFigure'];
+export type SchemaReportsBriefingSection = components['schemas']['ReportsBriefingSection'];
+export type SchemaReportsInventoryAlert = components['schemas']['ReportsInventoryAlert'];
+export type SchemaReportsMarketAlert = components['schemas']['ReportsMarketAlert'];
+export type SchemaReportsMarketPulse = components['schemas']['ReportsMarketPulse'];
+export type SchemaReportsMorningBriefing = components['schemas']['ReportsMorningBriefing'];
+export type SchemaReportsMorningBriefingRequest = components['schemas']['ReportsMorningBriefingRequest'];
+export type SchemaReportsPulseFigure = components['schemas']['ReportsPulseFigure'];
 export type SchemaSalesSummaryFeed = components['schemas']['SalesSummaryFeed'];
 export type SchemaSalesSummaryRow = components['schemas']['SalesSummaryRow'];
 export type SchemaStaffSession = components['schemas']['StaffSession'];
+export type SchemaTradeAppraisal = components['schemas']['TradeAppraisal'];
+export type SchemaTradeAppraisalRequest = components['schemas']['TradeAppraisalRequest'];
+export type SchemaWebhookComplianceHoldTriggeredData = components['schemas']['WebhookComplianceHoldTriggeredData'];
+export type SchemaWebhookDealStipAlertData = components['schemas']['WebhookDealStipAlertData'];
+export type SchemaWebhookInventoryAgedAlertData = components['schemas']['WebhookInventoryAgedAlertData'];
+export type SchemaWebhookLenderEnvironmentChangeData = components['schemas']['WebhookLenderEnvironmentChangeData'];
+export type SchemaWebhookMorningBriefingReadyData = components['schemas']['WebhookMorningBriefingReadyData'];
+export type SchemaWebhooksAttempt = components['schemas']['WebhooksAttempt'];
+export type SchemaWebhooksCreatedEndpoint = components['schemas']['WebhooksCreatedEndpoint'];
+export type SchemaWebhooksCreateEndpoint = components['schemas']['WebhooksCreateEndpoint'];
+export type SchemaWebhooksDelivery = components['schemas']['WebhooksDelivery'];
+export type SchemaWebhooksDeliveryList = components['schemas']['WebhooksDeliveryList'];
+export type SchemaWebhooksEndpoint = components['schemas']['WebhooksEndpoint'];
+export type SchemaWebhooksEndpointList = components['schemas']['WebhooksEndpointList'];
+export type SchemaWebhooksTestResult = components['schemas']['WebhooksTestResult'];
+export type SchemaWebhooksUpdateEndpoint = components['schemas']['WebhooksUpdateEndpoint'];
 export type $defs = Record<string, never>;
 export interface operations {
     logIn: {
@@ -721,6 +2486,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server error (`internal_error`). */
             500: {
                 headers: {
@@ -799,6 +2573,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server error (`internal_error`). */
             500: {
                 headers: {
@@ -855,6 +2638,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected server error (`internal_error`). */
             500: {
                 headers: {
@@ -898,6 +2690,705 @@ export interface operations {
                 };
             };
             /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createComplianceCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "first_name": "Maria",
+                 *       "last_name": "Hernandez",
+                 *       "dob": "1984-06-12",
+                 *       "ssn_last4": "4821",
+                 *       "address_zip": "78704"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ComplianceCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description The check's result. Sent with `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComplianceCheckResult"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getComplianceCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                check_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit record. Sent with `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComplianceCheckRecord"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    coachDeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DealDeskCoachRequest"];
+            };
+        };
+        responses: {
+            /** @description The recommended pencil, products with word tracks and funding risk. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DealDeskCoachResult"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    calculateGross: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DealDeskGrossCalcRequest"];
+            };
+        };
+        responses: {
+            /** @description True cost, front gross and a pricing recommendation. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DealDeskGrossCalcResult"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ingestDeals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON `{ deals: [...] }`, or CSV with the deal fields as columns. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "deals": [
+                 *         {
+                 *           "deal_number": "D-10442",
+                 *           "store_id": "sto_summit_north",
+                 *           "status": "submitted",
+                 *           "sold_on": "2026-11-20",
+                 *           "submitted_on": "2026-11-21",
+                 *           "vin": "1HGCV1F34NA012345",
+                 *           "year": 2022,
+                 *           "make": "Honda",
+                 *           "model": "Accord",
+                 *           "condition": "used",
+                 *           "vehicle_type": "car",
+                 *           "selling_price": 27950,
+                 *           "lender": "Ally Financial",
+                 *           "beacon": 684,
+                 *           "amount_financed": 24100,
+                 *           "front_gross": 1850,
+                 *           "back_gross": 1320,
+                 *           "stips": [
+                 *             {
+                 *               "stip": "proof_of_income",
+                 *               "state": "outstanding"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["IngestDeals"];
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Applied. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": 1,
+                     *       "created": 1,
+                     *       "updated": 0,
+                     *       "unchanged": 0,
+                     *       "stip_alerts": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IngestDealsResult"];
+                };
+            };
+            /** @description Body missing, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the `ingest` permission or scope (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ingestInventory: {
+        parameters: {
+            query: {
+                /** @description The store this snapshot is for. */
+                store_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON `{ units: [...] }`, or CSV with the unit fields as columns. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "units": [
+                 *         {
+                 *           "stock_number": "U24117",
+                 *           "vin": "4T1G11AK5NU712345",
+                 *           "year": 2022,
+                 *           "make": "Toyota",
+                 *           "model": "Camry",
+                 *           "trim": "SE",
+                 *           "condition": "used",
+                 *           "vehicle_type": "car",
+                 *           "mileage": 31250,
+                 *           "stocked_on": "2026-10-02",
+                 *           "cost": 21400,
+                 *           "asking_price": 24995
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["IngestInventorySnapshot"];
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Applied. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "store_id": "sto_summit_north",
+                     *       "received": 176,
+                     *       "created": 4,
+                     *       "updated": 9,
+                     *       "unchanged": 163,
+                     *       "removed": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IngestInventoryResult"];
+                };
+            };
+            /** @description Body missing, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the `ingest` permission or scope (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -961,7 +3452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. */
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
             429: {
                 headers: {
                     /** @description Seconds until the reset. */
@@ -975,7 +3466,434 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QuotaExceeded"];
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInventoryAlerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alert report (SPEC §2.8). */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "alerts": [
+                     *         {
+                     *           "stock_no": "N10071",
+                     *           "store_id": "sto_summit_north",
+                     *           "year": 2026,
+                     *           "make": "Toyota",
+                     *           "model": "Highlander",
+                     *           "condition": "new",
+                     *           "days_on_lot": 63,
+                     *           "list_price": 51435,
+                     *           "market_value": 52450,
+                     *           "market_value_source": "valuation",
+                     *           "alert_type": "aged",
+                     *           "conditions": [
+                     *             "aged"
+                     *           ],
+                     *           "recommendation": "Reprice to $50,795 (97% of market $52,450) to turn it before 60 days; $2,205 of holding cost so far.",
+                     *           "recommended_price": 50795,
+                     *           "wholesale_est": 44575,
+                     *           "exposure_usd": 47964
+                     *         },
+                     *         {
+                     *           "stock_no": "S10048",
+                     *           "store_id": "sto_summit_south",
+                     *           "year": 2016,
+                     *           "make": "Chevrolet",
+                     *           "model": "Equinox",
+                     *           "condition": "used",
+                     *           "days_on_lot": 46,
+                     *           "list_price": 6995,
+                     *           "market_value": 6900,
+                     *           "market_value_source": "valuation",
+                     *           "alert_type": "wholesale_candidate",
+                     *           "conditions": [
+                     *             "wholesale_candidate",
+                     *             "aged"
+                     *           ],
+                     *           "recommendation": "Wholesale now at about $5,875: 46 days on lot, projected front gross $-1,536 after $1,748 holding cost; each further day costs $38 to hold.",
+                     *           "recommended_price": 5875,
+                     *           "wholesale_est": 5875,
+                     *           "exposure_usd": 6191
+                     *         }
+                     *       ],
+                     *       "total_aged_units": 100,
+                     *       "total_aged_exposure_usd": 2613433
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReportsAlertReport"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    routeLender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DealDeskLenderRouteRequest"];
+            };
+        };
+        responses: {
+            /** @description Primary and backup lender, lenders to avoid and why, predicted stips. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DealDeskLenderRouteResult"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMarketPulse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The market pulse. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportsMarketPulse"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMorningBriefing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportsMorningBriefingRequest"];
+            };
+        };
+        responses: {
+            /** @description The briefing. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportsMorningBriefing"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
@@ -1042,7 +3960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. */
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
             429: {
                 headers: {
                     /** @description Seconds until the reset. */
@@ -1056,7 +3974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QuotaExceeded"];
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
@@ -1067,6 +3985,1489 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    checkStips: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DealDeskStipCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description Stips with priorities, a submission tip and the expected turnaround. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DealDeskStipCheckResult"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    appraiseTrade: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "year": 2021,
+                 *       "make": "Toyota",
+                 *       "model": "Camry",
+                 *       "trim": "SE",
+                 *       "mileage": 48200,
+                 *       "condition_notes": "Small crack in windshield, couple of door dings on the driver side, rear tires worn. Non-smoker."
+                 *     }
+                 */
+                "application/json": components["schemas"]["TradeAppraisalRequest"];
+            };
+        };
+        responses: {
+            /** @description The appraisal. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "max_acquisition": 11581,
+                     *       "negotiation_floor": 10770,
+                     *       "market_value_estimate": 16039,
+                     *       "recon_estimate": {
+                     *         "detail": 200,
+                     *         "door_ding_repair": 225,
+                     *         "tires_set_of_4": 800,
+                     *         "windshield_replacement": 400,
+                     *         "total": 1625
+                     *       },
+                     *       "market_note": "Market value $16,039 from 13 comparable units of this organization (2021–2022 Toyota Camry: 1 in stock at today's asking price, 12 sold in the last 180 days, the latest 19 days ago), each adjusted to a 2021 at 48,200 miles; the median. Recon $1,625: 3 lines from the condition notes and photos, plus the standard items. No photos were sent. Max acquisition $11,581 = market $16,039 − recon $1,625 − pack $500 − target front gross $1,283 (8% of market, at least $1,200) − holding $1,050 (30 days × $35) at Summit Auto North. Negotiation floor $10,770: open 7% (at least $500) below the max acquisition. Confidence medium.",
+                     *       "confidence": "medium",
+                     *       "valuation_method": "comparables",
+                     *       "comparables_used": 13
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TradeAppraisal"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The organization has no store whose settings could price the trade (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The vision model did not answer within 30 seconds (`upstream_timeout`); retry, or send the condition notes without photos. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Endpoints. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "endpoints": [
+                     *         {
+                     *           "id": "whk_7fQ2mZp9LkR4sT1v",
+                     *           "url": "https://dms.example.com/hooks/dealer-intelligence",
+                     *           "description": "Desk manager alerts",
+                     *           "events": [
+                     *             "compliance.hold_triggered",
+                     *             "inventory.aged_alert"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-11-26T04:06:43.787Z",
+                     *           "updated_at": "2026-11-26T04:06:43.787Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhooksEndpointList"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://dms.example.com/hooks/dealer-intelligence",
+                 *       "events": [
+                 *         "compliance.hold_triggered"
+                 *       ],
+                 *       "description": "F&I desk"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhooksCreateEndpoint"];
+            };
+        };
+        responses: {
+            /** @description Created; sent with `Cache-Control: no-store`. */
+            201: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whk_7fQ2mZp9LkR4sT1v",
+                     *       "url": "https://dms.example.com/hooks/dealer-intelligence",
+                     *       "description": "Desk manager alerts",
+                     *       "events": [
+                     *         "compliance.hold_triggered",
+                     *         "inventory.aged_alert"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-26T04:06:43.787Z",
+                     *       "updated_at": "2026-11-26T04:06:43.787Z",
+                     *       "secret": "whsec_jaTHshp6J/YRxyNzVNnpy9rq73+vEN2uLulTXwZKmno="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhooksCreatedEndpoint"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whk_7fQ2mZp9LkR4sT1v",
+                     *       "url": "https://dms.example.com/hooks/dealer-intelligence",
+                     *       "description": "Desk manager alerts",
+                     *       "events": [
+                     *         "compliance.hold_triggered",
+                     *         "inventory.aged_alert"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-26T04:06:43.787Z",
+                     *       "updated_at": "2026-11-26T04:06:43.787Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhooksEndpoint"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhooksUpdateEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint after the change. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whk_7fQ2mZp9LkR4sT1v",
+                     *       "url": "https://dms.example.com/hooks/dealer-intelligence",
+                     *       "description": "Desk manager alerts",
+                     *       "events": [
+                     *         "compliance.hold_triggered",
+                     *         "inventory.aged_alert"
+                     *       ],
+                     *       "enabled": false,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-26T04:06:43.787Z",
+                     *       "updated_at": "2026-11-26T04:06:45.969Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhooksEndpoint"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description 1 to 100, default 50. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "dlv_3bT9xQ2mN7pR1sK8",
+                     *           "event_id": "evt_9pQ2mZ7LkR4sT1vB",
+                     *           "event": "inventory.aged_alert",
+                     *           "status": "delivered",
+                     *           "attempt_count": 1,
+                     *           "last_response_status": 204,
+                     *           "last_error": null,
+                     *           "created_at": "2026-11-26T04:06:44.839Z",
+                     *           "updated_at": "2026-11-26T04:06:45.889Z",
+                     *           "attempts": [
+                     *             {
+                     *               "attempt": 1,
+                     *               "attempted_at": "2026-11-26T04:06:45.889Z",
+                     *               "duration_ms": 182,
+                     *               "response_status": 204,
+                     *               "error": null,
+                     *               "outcome": "delivered"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhooksDeliveryList"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; the delivery is `pending` again. */
+            202: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_3bT9xQ2mN7pR1sK8",
+                     *       "event_id": "evt_9pQ2mZ7LkR4sT1vB",
+                     *       "event": "inventory.aged_alert",
+                     *       "status": "pending",
+                     *       "attempt_count": 1,
+                     *       "last_response_status": 204,
+                     *       "last_error": null,
+                     *       "created_at": "2026-11-26T04:06:44.839Z",
+                     *       "updated_at": "2026-11-26T04:06:45.947Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "attempted_at": "2026-11-26T04:06:45.889Z",
+                     *           "duration_ms": 182,
+                     *           "response_status": 204,
+                     *           "error": null,
+                     *           "outcome": "delivered"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhooksDelivery"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint is disabled; enable it first (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the receiver answered. */
+            200: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "delivered": true,
+                     *       "response_status": 204,
+                     *       "duration_ms": 143,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhooksTestResult"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhook.compliance.hold_triggered": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256(endpoint secret, id + "." + timestamp + "." + raw body)>. During a secret rotation two values, space-separated; accept either. */
+                "x-service-signature": string;
+                /** @description The delivery's id, the same on every retry: de-duplicate on it for at least 24 hours. */
+                "x-service-webhook-id": string;
+                /** @description Unix seconds of this attempt. Reject the delivery when it is more than 300 seconds from your clock. */
+                "x-service-webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
+                 *       "event": "compliance.hold_triggered",
+                 *       "org_id": "org_summit",
+                 *       "store_id": null,
+                 *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "data": {
+                 *         "check_id": "chk_Tqbx4XzXqy3kmvmH",
+                 *         "triggered_rule": "ofac_sdn_match",
+                 *         "score": 100,
+                 *         "ent_num": 23343
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: components["schemas"]["WebhookComplianceHoldTriggeredData"];
+                    /** @enum {string} */
+                    event: "compliance.hold_triggered";
+                    /** @description The event's id; equals the X-Service-Webhook-Id header. */
+                    id: string;
+                    org_id: string;
+                    /** @description The store the event concerns; null for organization-wide events. */
+                    store_id: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When the event was raised (UTC).
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else is retried at about +20 min, +2 h and +12 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.deal.stip_alert": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256(endpoint secret, id + "." + timestamp + "." + raw body)>. During a secret rotation two values, space-separated; accept either. */
+                "x-service-signature": string;
+                /** @description The delivery's id, the same on every retry: de-duplicate on it for at least 24 hours. */
+                "x-service-webhook-id": string;
+                /** @description Unix seconds of this attempt. Reject the delivery when it is more than 300 seconds from your clock. */
+                "x-service-webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
+                 *       "event": "deal.stip_alert",
+                 *       "org_id": "org_summit",
+                 *       "store_id": "sto_summit_north",
+                 *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "data": {
+                 *         "deal_number": "D-10442",
+                 *         "deal_status": "submitted",
+                 *         "lender": "Ally Financial",
+                 *         "stip": "proof_of_income",
+                 *         "change": "added",
+                 *         "state": "outstanding"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: components["schemas"]["WebhookDealStipAlertData"];
+                    /** @enum {string} */
+                    event: "deal.stip_alert";
+                    /** @description The event's id; equals the X-Service-Webhook-Id header. */
+                    id: string;
+                    org_id: string;
+                    /** @description The store the event concerns; null for organization-wide events. */
+                    store_id: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When the event was raised (UTC).
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else is retried at about +20 min, +2 h and +12 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.inventory.aged_alert": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256(endpoint secret, id + "." + timestamp + "." + raw body)>. During a secret rotation two values, space-separated; accept either. */
+                "x-service-signature": string;
+                /** @description The delivery's id, the same on every retry: de-duplicate on it for at least 24 hours. */
+                "x-service-webhook-id": string;
+                /** @description Unix seconds of this attempt. Reject the delivery when it is more than 300 seconds from your clock. */
+                "x-service-webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
+                 *       "event": "inventory.aged_alert",
+                 *       "org_id": "org_summit",
+                 *       "store_id": "sto_summit_north",
+                 *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "data": {
+                 *         "stock_no": "N10154",
+                 *         "days_on_lot": 45,
+                 *         "recommendation": "Reprice to market now: 45 days on the lot (store threshold 45); about $1575 of holding cost so far."
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: components["schemas"]["WebhookInventoryAgedAlertData"];
+                    /** @enum {string} */
+                    event: "inventory.aged_alert";
+                    /** @description The event's id; equals the X-Service-Webhook-Id header. */
+                    id: string;
+                    org_id: string;
+                    /** @description The store the event concerns; null for organization-wide events. */
+                    store_id: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When the event was raised (UTC).
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else is retried at about +20 min, +2 h and +12 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.lender.environment_change": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256(endpoint secret, id + "." + timestamp + "." + raw body)>. During a secret rotation two values, space-separated; accept either. */
+                "x-service-signature": string;
+                /** @description The delivery's id, the same on every retry: de-duplicate on it for at least 24 hours. */
+                "x-service-webhook-id": string;
+                /** @description Unix seconds of this attempt. Reject the delivery when it is more than 300 seconds from your clock. */
+                "x-service-webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
+                 *       "event": "lender.environment_change",
+                 *       "org_id": "org_summit",
+                 *       "store_id": null,
+                 *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "data": {
+                 *         "series_id": "RIFLPBCIANM60NM",
+                 *         "value": 7.9,
+                 *         "as_of": "2026-11-01",
+                 *         "change_pts": 0.31,
+                 *         "lookback_readings": 3,
+                 *         "threshold_pts": 0.25,
+                 *         "trend": "tightening"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: components["schemas"]["WebhookLenderEnvironmentChangeData"];
+                    /** @enum {string} */
+                    event: "lender.environment_change";
+                    /** @description The event's id; equals the X-Service-Webhook-Id header. */
+                    id: string;
+                    org_id: string;
+                    /** @description The store the event concerns; null for organization-wide events. */
+                    store_id: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When the event was raised (UTC).
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else is retried at about +20 min, +2 h and +12 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.morning_briefing.ready": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256(endpoint secret, id + "." + timestamp + "." + raw body)>. During a secret rotation two values, space-separated; accept either. */
+                "x-service-signature": string;
+                /** @description The delivery's id, the same on every retry: de-duplicate on it for at least 24 hours. */
+                "x-service-webhook-id": string;
+                /** @description Unix seconds of this attempt. Reject the delivery when it is more than 300 seconds from your clock. */
+                "x-service-webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
+                 *       "event": "morning_briefing.ready",
+                 *       "org_id": "org_summit",
+                 *       "store_id": "sto_summit_north",
+                 *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "data": {
+                 *         "role": "used_car_manager",
+                 *         "day": "2026-11-26",
+                 *         "generated_at": "2026-11-26T06:00:06.101Z",
+                 *         "total_aged_units": 40,
+                 *         "alerts": 5
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: components["schemas"]["WebhookMorningBriefingReadyData"];
+                    /** @enum {string} */
+                    event: "morning_briefing.ready";
+                    /** @description The event's id; equals the X-Service-Webhook-Id header. */
+                    id: string;
+                    org_id: string;
+                    /** @description The store the event concerns; null for organization-wide events. */
+                    store_id: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When the event was raised (UTC).
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else is retried at about +20 min, +2 h and +12 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

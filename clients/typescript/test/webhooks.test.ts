@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { verifyWebhook, WebhookVerificationError } from "../src";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { EVENT_NAMES } from "../../../src/events/emit";
+import { verifyWebhook, type WebhookEvent, WebhookVerificationError } from "../src";
 
 const SECRET = "whsec_q0Jm0n6pVYpQ1l3b7rZ7b7gk8n0S9mQ3b3P5bqS3Jp4=";
 const NOW = Date.UTC(2026, 10, 26, 12, 30, 0);
@@ -37,6 +38,13 @@ const failure = (promise: Promise<unknown>) =>
   );
 
 describe("verifyWebhook", () => {
+  it("types the event as the union of the five documented events, each with its own data", () => {
+    expectTypeOf<WebhookEvent["event"]>().toEqualTypeOf<(typeof EVENT_NAMES)[number]>();
+    expectTypeOf<keyof Extract<WebhookEvent, { event: "inventory.aged_alert" }>["data"]>().toEqualTypeOf<
+      "stock_no" | "days_on_lot" | "recommendation"
+    >();
+  });
+
   it("returns the event of a correctly signed delivery, from Fetch headers or a plain header object", async () => {
     expect(await verifyWebhook(SECRET, new Headers(delivery()), body, { now: NOW })).toEqual(event);
     const nodeStyle = Object.fromEntries(Object.entries(delivery()).map(([name, value]) => [name.toLowerCase(), value]));

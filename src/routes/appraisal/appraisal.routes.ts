@@ -76,9 +76,46 @@ export const appraiseTrade = createRoute({
     "Market value from the organization's own comparable units (same make and model, model year ±1, adjusted for year and mileage) when there are enough (3 by default), else from a depreciation model (new-price class, retention curve, regional index, mileage). Recon from the condition notes and, when a vision model is configured, the photos. Reads only; body up to 8 MiB.",
   security: serviceKeySecurity,
   middleware: v1Chain("trade-appraisal", { body: { maxBytes: APPRAISAL_BODY_LIMIT_BYTES }, reads: "nearest-replica" }),
-  request: { body: { content: { "application/json": { schema: TradeAppraisalRequestSchema } }, required: true } },
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: TradeAppraisalRequestSchema,
+          example: {
+            year: 2021,
+            make: "Toyota",
+            model: "Camry",
+            trim: "SE",
+            mileage: 48200,
+            condition_notes: "Small crack in windshield, couple of door dings on the driver side, rear tires worn. Non-smoker.",
+          },
+        },
+      },
+    },
+  },
   responses: {
-    200: { description: "The appraisal.", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: TradeAppraisalSchema } } },
+    200: {
+      description: "The appraisal.",
+      headers: RATE_LIMIT_HEADERS,
+      content: {
+        "application/json": {
+          schema: TradeAppraisalSchema,
+          // The answer to the example request with the demo organization org_summit's key.
+          example: {
+            max_acquisition: 11581,
+            negotiation_floor: 10770,
+            market_value_estimate: 16039,
+            recon_estimate: { detail: 200, door_ding_repair: 225, tires_set_of_4: 800, windshield_replacement: 400, total: 1625 },
+            market_note:
+              "Market value $16,039 from 13 comparable units of this organization (2021–2022 Toyota Camry: 1 in stock at today's asking price, 12 sold in the last 180 days, the latest 19 days ago), each adjusted to a 2021 at 48,200 miles; the median. Recon $1,625: 3 lines from the condition notes and photos, plus the standard items. No photos were sent. Max acquisition $11,581 = market $16,039 − recon $1,625 − pack $500 − target front gross $1,283 (8% of market, at least $1,200) − holding $1,050 (30 days × $35) at Summit Auto North. Negotiation floor $10,770: open 7% (at least $500) below the max acquisition. Confidence medium.",
+            confidence: "medium",
+            valuation_method: "comparables",
+            comparables_used: 13,
+          },
+        },
+      },
+    },
     ...commonErrorResponses,
     404: documentedError("The organization has no store whose settings could price the trade (`not_found`)."),
     ...payloadTooLargeResponse,

@@ -20,7 +20,8 @@ export const IngestInventoryUnitSchema = z
     vin: z
       .string()
       .trim()
-      .regex(/^[A-HJ-NPR-Z0-9]{17}$/i, "must be a 17-character VIN (no I, O or Q)")
+      // Case-insensitive by listing both cases: a regex flag is lost in the document's `pattern`.
+      .regex(/^[A-HJ-NPR-Za-hj-npr-z0-9]{17}$/, "must be a 17-character VIN (no I, O or Q)")
       .openapi({ example: "4T1G11AK5NU712345" }),
     year: z.int().min(1980).max(2100).openapi({ example: 2022 }),
     make: text(40).openapi({ example: "Toyota" }),
@@ -152,7 +153,17 @@ export const ingestInventory = createRoute({
     },
   },
   responses: {
-    200: { description: "Applied.", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: IngestInventoryResultSchema } } },
+    200: {
+      description: "Applied.",
+      headers: RATE_LIMIT_HEADERS,
+      content: {
+        "application/json": {
+          schema: IngestInventoryResultSchema,
+          // A demo store's 175 units with 3 sold, 9 repriced and 4 new ones stocked.
+          example: { store_id: "sto_summit_north", received: 176, created: 4, updated: 9, unchanged: 163, removed: 3 },
+        },
+      },
+    },
     ...errors,
   },
 });
@@ -202,7 +213,17 @@ export const ingestDeals = createRoute({
     },
   },
   responses: {
-    200: { description: "Applied.", headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema: IngestDealsResultSchema } } },
+    200: {
+      description: "Applied.",
+      headers: RATE_LIMIT_HEADERS,
+      content: {
+        "application/json": {
+          schema: IngestDealsResultSchema,
+          // The answer to the example request: a new submitted deal with an outstanding stip.
+          example: { received: 1, created: 1, updated: 0, unchanged: 0, stip_alerts: 1 },
+        },
+      },
+    },
     ...errors,
   },
 });

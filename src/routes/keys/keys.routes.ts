@@ -31,7 +31,12 @@ export const CreateApiKeyRequestSchema = z
       .max(100)
       // Labels end up in dashboards, logs and terminals: no NUL, escape sequences or line breaks.
       .regex(/^\P{Cc}*$/u, "must not contain control characters")
-      .openapi({ description: "1 to 100 characters, after trimming; no control characters (NUL, ESC, CR, LF…).", example: "DMS integration" }),
+      // The document would carry the regex flag as "/u" inside the pattern; JSON Schema patterns are Unicode-aware already.
+      .openapi({
+        description: "1 to 100 characters, after trimming; no control characters (NUL, ESC, CR, LF…).",
+        pattern: "^\\P{Cc}*$",
+        example: "DMS integration",
+      }),
     permissions: z
       .union([Permission, z.array(Permission).min(1).max(PERMISSIONS.length)])
       .optional()

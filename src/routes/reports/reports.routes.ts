@@ -181,7 +181,8 @@ export const MarketPulseSchema = z
       threshold_pts: z.number(),
       rates: z.array(PulseFigureSchema).openapi({ description: "Bank auto-loan rates, prime and SOFR." }),
     }),
-    wholesale_index: PulseFigureSchema.nullable().openapi({ description: "Manheim Used Vehicle Value Index." }),
+    // A union, not .nullable(): on a registered schema that documents an allOf that null cannot satisfy.
+    wholesale_index: z.union([PulseFigureSchema, z.null()]).openapi({ description: "Manheim Used Vehicle Value Index." }),
     market_alerts: z.array(FeedAlertSchema).openapi({ description: "Up to five high- and medium-severity market-feed entries, newest first." }),
   })
   .openapi("ReportsMarketPulse", {
@@ -205,11 +206,56 @@ export const MarketPulseSchema = z
     },
   });
 
-const ok = (description: string, schema: z.ZodType) => ({
+const ok = (description: string, schema: z.ZodType, example?: unknown) => ({
   description,
   headers: RATE_LIMIT_HEADERS,
-  content: { "application/json": { schema } },
+  content: { "application/json": { schema, example } },
 });
+
+/** The first and last of the demo organization org_summit's alerts (its report lists 118). */
+const ALERT_REPORT_EXAMPLE = {
+  alerts: [
+    {
+      stock_no: "N10071",
+      store_id: "sto_summit_north",
+      year: 2026,
+      make: "Toyota",
+      model: "Highlander",
+      condition: "new",
+      days_on_lot: 63,
+      list_price: 51435,
+      market_value: 52450,
+      market_value_source: "valuation",
+      alert_type: "aged",
+      conditions: ["aged"],
+      recommendation: "Reprice to $50,795 (97% of market $52,450) to turn it before 60 days; $2,205 of holding cost so far.",
+      recommended_price: 50795,
+      wholesale_est: 44575,
+      exposure_usd: 47964,
+    },
+    {
+      stock_no: "S10048",
+      store_id: "sto_summit_south",
+      year: 2016,
+      make: "Chevrolet",
+      model: "Equinox",
+      condition: "used",
+      days_on_lot: 46,
+      list_price: 6995,
+      market_value: 6900,
+      market_value_source: "valuation",
+      alert_type: "wholesale_candidate",
+      conditions: ["wholesale_candidate", "aged"],
+      recommendation:
+        "Wholesale now at about $5,875: 46 days on lot, projected front gross $-1,536 after $1,748 holding cost; each further day costs $38 to hold.",
+      recommended_price: 5875,
+      wholesale_est: 5875,
+      exposure_usd: 6191,
+    },
+  ],
+  total_aged_units: 100,
+  total_aged_exposure_usd: 2613433,
+};
 
 export const getInventoryAlerts = createRoute({
   method: "get",
@@ -221,7 +267,11 @@ export const getInventoryAlerts = createRoute({
     "Every unit in stock across the organization's stores that is aged, overpriced, under water on its floor plan or a wholesale candidate, largest exposure first. Computed from today's date at request time, so a unit that crosses its threshold today is listed today.",
   security: serviceKeySecurity,
   middleware: v1Chain("inventory-alerts", { reads: "nearest-replica" }),
-  responses: { 200: ok("The alert report (SPEC §2.8).", ReportsAlertReportSchema), ...commonErrorResponses, ...meteredResponses },
+  responses: {
+    200: ok("The alert report (SPEC §2.8).", ReportsAlertReportSchema, ALERT_REPORT_EXAMPLE),
+    ...commonErrorResponses,
+    ...meteredResponses,
+  },
 });
 
 export const createMorningBriefing = createRoute({

@@ -1,114 +1,123 @@
 import { z } from "@hono/zod-openapi";
+import { STIP_STATES } from "../../db/schema";
+import { ROLES } from "../../engines/reports/briefings";
+import type { TriggeredRule } from "../../engines/screening/decision";
 import type { EventName } from "../../events/emit";
+import { documentedWebhook, type WebhookEventDoc } from "../../http/openapi";
 import type { AppRouter } from "../../http/router";
 
+const TRIGGERED_RULES = [
+  "ofac_sdn_match",
+  "ofac_list_unavailable",
+  "ofac_list_stale",
+  "ofac_potential_match",
+  "identity_red_flag",
+] as const satisfies readonly TriggeredRule[];
+
 /**
- * What each event's `data` holds, for the OpenAPI document's `webhooks` section. The payloads of
- * compliance.hold_triggered, morning_briefing.ready and lender.environment_change are set where
- * those events are raised (compliance check, nightly jobs); these schemas describe them.
+ * Each event's `data`, as its source sends it: the compliance check (hold), the nightly jobs
+ * (src/jobs: briefing ready, lender environment change, aged alert) and DMS ingestion (stip alert).
+ * The examples are what those sources raised for the demo organization org_summit.
  */
-const EVENT_DATA: Record<EventName, { summary: string; data: z.ZodType }> = {
+const EVENTS: { [Name in EventName]: Omit<WebhookEventDoc<z.ZodType>, "event"> } = {
   "inventory.aged_alert": {
-    summary: "A unit crossed its store's aged threshold (default 45 days); once per crossing.",
-    data: z.object({
-      stock_no: z.string().openapi({ example: "U24117" }),
-      days_on_lot: z.int().openapi({ description: "Days since the dealer took ownership.", example: 45 }),
-      recommendation: z.string().openapi({
-        description:
-          "`Wholesale candidate: …` at 60 days or when holding cost has eaten the front gross, else `Reprice to market now: …` (DOMAIN.md §3.6).",
-        example: "Reprice to market now: 45 days on the lot (store threshold 45); about $1575 of holding cost so far.",
-      }),
-    }),
+    summary: "A unit crossed its store's aged threshold",
+    description: "Raised by the daily aged-inventory job once per crossing of the store's threshold (default 45 days).",
+    data: z
+      .object({
+        stock_no: z.string(),
+        days_on_lot: z.int().openapi({ description: "Days since the dealer took ownership." }),
+        recommendation: z.string().openapi({
+          description:
+            "`Wholesale candidate: …` at 60 days or when holding cost has eaten the front gross, else `Reprice to market now: …` (DOMAIN.md §3.6).",
+        }),
+      })
+      .openapi("WebhookInventoryAgedAlertData"),
+    example: {
+      stock_no: "N10154",
+      days_on_lot: 45,
+      recommendation: "Reprice to market now: 45 days on the lot (store threshold 45); about $1575 of holding cost so far.",
+    },
   },
   "deal.stip_alert": {
-    summary: "A deal in the funding pipeline (pending, submitted, approved) got a new stip, or one was cleared (raised by DMS ingestion).",
-    data: z.object({
-      deal_number: z.string().openapi({ example: "D-10442" }),
-      deal_status: z.enum(["pending", "submitted", "approved"]),
-      lender: z.string().nullable().openapi({ example: "Ally Financial" }),
-      stip: z.string().openapi({ example: "proof_of_income" }),
-      change: z.enum(["added", "cleared"]),
-      state: z.enum(["outstanding", "received", "cleared"]),
-    }),
+    summary: "A deal in the funding pipeline got a new stip, or one was cleared",
+    description: "Raised by DMS ingestion (`POST /api/v1/ingest/deals`) for a deal that is pending, submitted or approved.",
+    data: z
+      .object({
+        deal_number: z.string(),
+        deal_status: z.enum(["pending", "submitted", "approved"]),
+        lender: z.string().nullable().openapi({ description: "Null for a deal sent without a lender." }),
+        stip: z.string(),
+        change: z.enum(["added", "cleared"]),
+        state: z.enum(STIP_STATES),
+      })
+      .openapi("WebhookDealStipAlertData"),
+    example: {
+      deal_number: "D-10442",
+      deal_status: "submitted",
+      lender: "Ally Financial",
+      stip: "proof_of_income",
+      change: "added",
+      state: "outstanding",
+    },
   },
   "compliance.hold_triggered": {
-    summary: "POST /api/v1/compliance-check answered `hold` (high priority: needs human review).",
-    data: z.object({
-      check_id: z.string().openapi({ description: "The compliance check, as in its audit trail." }),
-      triggered_rule: z.string().nullable(),
-      score: z.number().openapi({ description: "The best sanctions-list match score." }),
-      ent_num: z.int().nullable().openapi({ description: "The matched OFAC SDN entry, if any." }),
-    }),
+    summary: "A compliance check answered `hold`",
+    description: "Raised by `POST /api/v1/compliance-check` when its result is `hold`: high priority, a person must review the deal.",
+    orgWide: true,
+    data: z
+      .object({
+        check_id: z.string().openapi({ description: "The compliance check, as in its audit trail." }),
+        triggered_rule: z.enum(TRIGGERED_RULES).nullable(),
+        score: z.number().openapi({ description: "The best sanctions-list match score, 0 to 100." }),
+        ent_num: z.int().nullable().openapi({ description: "The matched OFAC SDN entry, if any." }),
+      })
+      .openapi("WebhookComplianceHoldTriggeredData"),
+    example: { check_id: "chk_Tqbx4XzXqy3kmvmH", triggered_rule: "ofac_sdn_match", score: 100, ent_num: 23343 },
   },
   "morning_briefing.ready": {
-    summary: "The nightly briefing for a store and role is ready (GET it from /api/v1/morning-briefing).",
-    data: z.object({
-      role: z.string().openapi({ example: "desk_manager" }),
-      day: z.iso.date(),
-      generated_at: z.iso.datetime(),
-      total_aged_units: z.int(),
-      alerts: z.int().openapi({ description: "How many alerts the briefing holds." }),
-    }),
+    summary: "A store's morning briefing for a role is ready",
+    description: "Raised by the nightly briefing job (06:00 UTC) for each store and role; fetch it with `POST /api/v1/morning-briefing`.",
+    data: z
+      .object({
+        role: z.enum(ROLES),
+        day: z.iso.date(),
+        generated_at: z.iso.datetime(),
+        total_aged_units: z.int(),
+        alerts: z.int().openapi({ description: "How many alerts the briefing holds." }),
+      })
+      .openapi("WebhookMorningBriefingReadyData"),
+    example: { role: "used_car_manager", day: "2026-11-26", generated_at: "2026-11-26T06:00:06.101Z", total_aged_units: 40, alerts: 5 },
   },
   "lender.environment_change": {
-    summary: "A material move in the lender environment (the 60-month bank auto-loan rate moved past the threshold).",
-    data: z.object({
-      series_id: z.string(),
-      value: z.number(),
-      as_of: z.iso.date(),
-      change_pts: z.number(),
-      lookback_readings: z.int(),
-      threshold_pts: z.number(),
-      trend: z.enum(["easing", "tightening"]),
-    }),
+    summary: "The lender environment moved materially",
+    description:
+      "Raised for every organization by the nightly market refresh when a new reading of the 60-month bank auto-loan rate has moved past the threshold over the last readings.",
+    orgWide: true,
+    data: z
+      .object({
+        series_id: z.string().openapi({ description: "The FRED series." }),
+        value: z.number().openapi({ description: "The newest reading, percent." }),
+        as_of: z.iso.date(),
+        change_pts: z.number().openapi({ description: "Percentage points moved over `lookback_readings` readings." }),
+        lookback_readings: z.int(),
+        threshold_pts: z.number(),
+        trend: z.enum(["easing", "tightening"]),
+      })
+      .openapi("WebhookLenderEnvironmentChangeData"),
+    example: {
+      series_id: "RIFLPBCIANM60NM",
+      value: 7.9,
+      as_of: "2026-11-01",
+      change_pts: 0.31,
+      lookback_readings: 3,
+      threshold_pts: 0.25,
+      trend: "tightening",
+    },
   },
 };
 
-const SIGNATURE_HEADERS = z.object({
-  "X-Service-Signature": z.string().openapi({
-    description: 'sha256=<hex HMAC-SHA256(secret, id + "." + timestamp + "." + raw body)>, keyed with the whole `whsec_…` secret string.',
-    example: "sha256=5f1c…",
-  }),
-  "X-Service-Webhook-Id": z
-    .string()
-    .openapi({ description: "The event id; the same on every retry. De-duplicate on it.", example: "evt_9pQ2mZ7LkR4sT1vB" }),
-  "X-Service-Webhook-Timestamp": z
-    .string()
-    .openapi({ description: "Unix seconds of this attempt. Reject if more than 300 s off.", example: "1764115200" }),
-});
-
-/** Registers every event in the document's `webhooks` section. */
-export function documentWebhookEvents(router: AppRouter): void {
-  for (const [event, { summary, data }] of Object.entries(EVENT_DATA)) {
-    const name = event.replace(".", "_");
-    router.openAPIRegistry.registerWebhook({
-      method: "post",
-      path: event,
-      operationId: `webhook_${name}`,
-      tags: ["Webhooks"],
-      summary,
-      description:
-        "POSTed to every enabled endpoint subscribed to this event. 2xx acknowledges; anything else (redirects included) is retried at about +20 min, +2 h and +12 h; a 410 disables the endpoint. See docs/webhooks.md.",
-      request: {
-        headers: SIGNATURE_HEADERS,
-        body: {
-          content: {
-            "application/json": {
-              schema: z
-                .object({
-                  id: z.string().openapi({ example: "evt_9pQ2mZ7LkR4sT1vB" }),
-                  event: z.literal(event),
-                  org_id: z.string(),
-                  store_id: z.string().nullable().openapi({ description: "Null for organization-wide events." }),
-                  timestamp: z.iso.datetime().openapi({ description: "When the event happened (UTC)." }),
-                  data,
-                })
-                .openapi(`WebhookEvent_${name}`),
-            },
-          },
-        },
-      },
-      responses: { 200: { description: "Any 2xx acknowledges the delivery." }, 410: { description: "Gone: the endpoint is disabled." } },
-    });
-  }
+/** Registers every event in the document's `webhooks` section (on the app: see ./index.ts). */
+export function documentWebhookEvents(app: AppRouter): void {
+  for (const [event, doc] of Object.entries(EVENTS)) app.openAPIRegistry.registerWebhook(documentedWebhook({ event, ...doc }));
 }

@@ -109,11 +109,35 @@ const deliveryIdParam = z
   .max(64)
   .openapi({ param: { name: "delivery_id", in: "path" }, example: "dlv_3bT9xQ2mN7pR1sK8" });
 
-const json = <T extends z.ZodType>(schema: T, desc: string) => ({
+const json = <T extends z.ZodType>(schema: T, desc: string, example: z.input<T>) => ({
   description: desc,
   headers: RATE_LIMIT_HEADERS,
-  content: { "application/json": { schema } },
+  content: { "application/json": { schema, example } },
 });
+
+// Examples: what the API answered for the demo organization org_summit (only the URL is the example receiver's).
+const ENDPOINT_EXAMPLE = {
+  id: EXAMPLE_ID,
+  url: "https://dms.example.com/hooks/dealer-intelligence",
+  description: "Desk manager alerts",
+  events: ["compliance.hold_triggered", "inventory.aged_alert"],
+  enabled: true,
+  disabled_reason: null,
+  created_at: "2026-11-26T04:06:43.787Z",
+  updated_at: "2026-11-26T04:06:43.787Z",
+} satisfies z.input<typeof WebhookEndpointSchema>;
+const DELIVERY_EXAMPLE = {
+  id: "dlv_3bT9xQ2mN7pR1sK8",
+  event_id: "evt_9pQ2mZ7LkR4sT1vB",
+  event: "inventory.aged_alert",
+  status: "delivered",
+  attempt_count: 1,
+  last_response_status: 204,
+  last_error: null,
+  created_at: "2026-11-26T04:06:44.839Z",
+  updated_at: "2026-11-26T04:06:45.889Z",
+  attempts: [{ attempt: 1, attempted_at: "2026-11-26T04:06:45.889Z", duration_ms: 182, response_status: 204, error: null, outcome: "delivered" }],
+} satisfies z.input<typeof WebhookDeliverySchema>;
 
 const common = { tags: ["Webhooks"], security: serviceKeySecurity };
 const errors = { ...commonErrorResponses, ...meteredResponses } as const;
@@ -138,7 +162,10 @@ export const createWebhookEndpoint = createRoute({
     },
   },
   responses: {
-    201: json(CreatedWebhookEndpointSchema, "Created; sent with `Cache-Control: no-store`."),
+    201: json(CreatedWebhookEndpointSchema, "Created; sent with `Cache-Control: no-store`.", {
+      ...ENDPOINT_EXAMPLE,
+      secret: "whsec_jaTHshp6J/YRxyNzVNnpy9rq73+vEN2uLulTXwZKmno=",
+    }),
     ...errors,
     ...payloadTooLargeResponse,
     ...validationErrorResponse,
@@ -153,7 +180,7 @@ export const listWebhookEndpoints = createRoute({
   summary: "The organization's webhook endpoints, newest first",
   description: "Never the secrets.",
   middleware: v1Chain("webhooks"),
-  responses: { 200: json(WebhookEndpointListSchema, "Endpoints."), ...errors },
+  responses: { 200: json(WebhookEndpointListSchema, "Endpoints.", { count: 1, endpoints: [ENDPOINT_EXAMPLE] }), ...errors },
 });
 
 export const getWebhookEndpoint = createRoute({
@@ -165,7 +192,7 @@ export const getWebhookEndpoint = createRoute({
   description: "Another organization's endpoint answers 404.",
   middleware: v1Chain("webhooks"),
   request: { params: z.object({ id: idParam }) },
-  responses: { 200: json(WebhookEndpointSchema, "The endpoint."), ...errors, ...notFoundResponse },
+  responses: { 200: json(WebhookEndpointSchema, "The endpoint.", ENDPOINT_EXAMPLE), ...errors, ...notFoundResponse },
 });
 
 export const updateWebhookEndpoint = createRoute({
@@ -181,7 +208,11 @@ export const updateWebhookEndpoint = createRoute({
     body: { required: true, content: { "application/json": { schema: UpdateWebhookEndpointSchema } } },
   },
   responses: {
-    200: json(WebhookEndpointSchema, "The endpoint after the change."),
+    200: json(WebhookEndpointSchema, "The endpoint after the change.", {
+      ...ENDPOINT_EXAMPLE,
+      enabled: false,
+      updated_at: "2026-11-26T04:06:45.969Z",
+    }),
     ...errors,
     ...notFoundResponse,
     ...payloadTooLargeResponse,
@@ -221,7 +252,12 @@ export const listWebhookDeliveries = createRoute({
         .openapi({ description: `1 to ${DELIVERIES_PAGE_MAX}, default 50.`, example: 20 }),
     }),
   },
-  responses: { 200: json(WebhookDeliveryListSchema, "Deliveries."), ...errors, ...notFoundResponse, ...validationErrorResponse },
+  responses: {
+    200: json(WebhookDeliveryListSchema, "Deliveries.", { count: 1, deliveries: [DELIVERY_EXAMPLE] }),
+    ...errors,
+    ...notFoundResponse,
+    ...validationErrorResponse,
+  },
 });
 
 export const redeliverWebhookDelivery = createRoute({
@@ -235,7 +271,11 @@ export const redeliverWebhookDelivery = createRoute({
   middleware: v1Chain("webhooks"),
   request: { params: z.object({ id: idParam, delivery_id: deliveryIdParam }) },
   responses: {
-    202: json(WebhookDeliverySchema, "Queued; the delivery is `pending` again."),
+    202: json(WebhookDeliverySchema, "Queued; the delivery is `pending` again.", {
+      ...DELIVERY_EXAMPLE,
+      status: "pending",
+      updated_at: "2026-11-26T04:06:45.947Z",
+    }),
     ...errors,
     ...notFoundResponse,
     422: documentedError("The endpoint is disabled; enable it first (`validation_error`)."),
@@ -252,5 +292,14 @@ export const testWebhookEndpoint = createRoute({
     "POSTs a `webhook.test` envelope, signed like every delivery, and waits for the answer (10 s at most). Not retried and not in the delivery log. Works on a disabled endpoint too.",
   middleware: v1Chain("webhooks"),
   request: { params: z.object({ id: idParam }) },
-  responses: { 200: json(WebhookTestResultSchema, "What the receiver answered."), ...errors, ...notFoundResponse },
+  responses: {
+    200: json(WebhookTestResultSchema, "What the receiver answered.", {
+      delivered: true,
+      response_status: 204,
+      duration_ms: 143,
+      error: null,
+    }),
+    ...errors,
+    ...notFoundResponse,
+  },
 });
