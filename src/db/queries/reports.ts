@@ -19,6 +19,7 @@ import {
   stores,
   unitMarketValues,
 } from "../schema";
+import { newestFeedEntries } from "./market-feed";
 
 const storeSettingsColumns = {
   id: stores.id,
@@ -180,18 +181,7 @@ export async function loadMarketData(db: Database, perSeries: number, feedLimit:
       .from(ranked)
       .where(sql`${ranked.rank} <= ${perSeries}`)
       .orderBy(asc(ranked.seriesId), asc(ranked.date)),
-    db
-      .select({
-        id: marketFeedEntries.id,
-        category: marketFeedEntries.category,
-        signal: marketFeedEntries.signal,
-        severity: marketFeedEntries.severity,
-        source: marketFeedEntries.source,
-        date: marketFeedEntries.date,
-      })
-      .from(marketFeedEntries)
-      .orderBy(desc(marketFeedEntries.date), desc(marketFeedEntries.id))
-      .limit(feedLimit),
+    newestFeedEntries(db, feedLimit),
   ]);
   const bySeries = new Map<string, Observation[]>();
   for (const o of observations) bySeries.set(o.seriesId, [...(bySeries.get(o.seriesId) ?? []), { date: o.date, value: o.value }]);

@@ -3,6 +3,7 @@
  * Thresholds are DOMAIN.md §3.6 defaults; the store's own settings (aged threshold, holding cost,
  * floor-plan APR, recon, pack) come in with its row.
  */
+import type { GrossStoreSettings } from "../gross";
 
 export const ALERT_TYPES = ["wholesale_candidate", "equity_below_floorplan", "aged_and_overpriced", "aged", "overpriced"] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
@@ -27,19 +28,8 @@ export interface AlertUnit {
   marketValue: number | null;
 }
 
-export interface StoreSettings {
-  id: string;
-  packNew: number;
-  packUsed: number;
-  holdingCostPerDay: number;
-  floorplanAprNew: number;
-  floorplanAprUsed: number;
-  reconCar: number;
-  reconTruck: number;
-  reconSuv: number;
-  reconVan: number;
-  agedThresholdDays: number;
-}
+/** The store figures the true-cost engine uses, and the store they belong to. */
+export type StoreSettings = GrossStoreSettings & { id: string };
 
 /** "Priced above market" = list price > market × 1.03 (DOMAIN §3.6). */
 export const OVERPRICED_RATIO = 1.03;
