@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
 import { latestMarketFeed, MARKET_FEED_SIZE } from "../../src/db/queries/market-feed";
 import { refreshMarketData } from "../../src/jobs/refresh-market-data";
+import { listOutboxEvents } from "../helpers/events";
+import { createOrg } from "../helpers/factories";
 
 /** The bindings the job uses, with or without the upstream keys (secrets in production). */
 const jobEnv = (
@@ -53,6 +55,8 @@ function healthyUpstream(): Record<string, Reply> {
 }
 
 let upstream: Record<string, Reply>;
+/** An organization that exists before the first refresh, to receive its lender-environment event. */
+let watcherOrgId: string;
 let requested: URL[];
 
 function installFakeUpstream() {
@@ -111,9 +115,16 @@ describe("the 05:00 market refresh", () => {
         ).bind(date, value),
       ),
     );
+    watcherOrgId = (await createOrg()).id;
     upstream = healthyUpstream();
     installFakeUpstream();
     await refreshMarketData(jobEnv(), NIGHT);
+
+    // The 60-month bank rate rose 0.31 points over three readings (threshold 0.25): every
+    // organization hears of it, once.
+    const changes = await listOutboxEvents(watcherOrgId, "lender.environment_change");
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ org_id: watcherOrgId, store_id: null });
 
     const sentiment = await all<{ date: string; value: number }>(
       "SELECT date, value FROM market_observations WHERE series_id = 'UMCSENT' ORDER BY date",
@@ -158,6 +169,7 @@ describe("the 05:00 market refresh", () => {
     installFakeUpstream();
     await refreshMarketData(jobEnv(), new Date(NIGHT.getTime() + 60_000));
     expect(await counts()).toEqual(before);
+    expect(await listOutboxEvents(watcherOrgId, "lender.environment_change")).toHaveLength(1);
     expect(await publicFeed()).toEqual(feedBefore);
     expect((await lastRun()).entries_added).toBe(0);
   });
