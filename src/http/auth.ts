@@ -67,9 +67,10 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
       }
       c.set("principal", { kind: "legacy_token", tokenId: record.id, orgId: record.orgId });
       await next();
-      c.header("Deprecation", `@${LEGACY_DEPRECATED_AT}`);
-      c.header("Sunset", LEGACY_SUNSET);
-      c.header("Link", '</api/openapi.json>; rel="deprecation"; type="application/json"');
+      // On the response itself: c.header() after the handler would copy the whole response.
+      c.res.headers.set("Deprecation", `@${LEGACY_DEPRECATED_AT}`);
+      c.res.headers.set("Sunset", LEGACY_SUNSET);
+      c.res.headers.set("Link", '</api/openapi.json>; rel="deprecation"; type="application/json"');
       return;
     }
 
