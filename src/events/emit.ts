@@ -28,7 +28,8 @@ export interface DomainEvent {
  * per event go in one D1 batch (atomic), then the events are handed to the webhook queue. Every
  * source of an event calls this, so no event is raised without its change or lost after it: if
  * the queue send fails, the outbox sweeper (src/jobs/sweep-outbox.ts) sends it later.
- * Returns the recorded events' ids (the envelope `id`), in the order given.
+ * Returns the recorded events' ids (the envelope `id`) and the change's statement results, each in
+ * the order given.
  */
 export async function commitWithEvents(
   env: Pick<Env, "WEBHOOKS">,
@@ -36,10 +37,10 @@ export async function commitWithEvents(
   statements: BatchItem<"sqlite">[],
   events: DomainEvent[],
   now: Date,
-): Promise<string[]> {
+): Promise<{ eventIds: string[]; results: unknown[] }> {
   const occurredAt = now.toISOString();
   const rows = events.map((e) => ({ id: newId("evt"), orgId: e.orgId, storeId: e.storeId, event: e.event, data: e.data, occurredAt }));
-  await runBatch(db, [...statements, ...insertOutboxRows(db, rows)]);
+  const results = await runBatch(db, [...statements, ...insertOutboxRows(db, rows)]);
   await enqueueEvents(env, db, rows, now);
-  return rows.map((r) => r.id);
+  return { eventIds: rows.map((r) => r.id), results: results.slice(0, statements.length) };
 }

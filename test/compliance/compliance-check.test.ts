@@ -87,6 +87,22 @@ describe("POST /api/v1/compliance-check", () => {
     expect(elsewhere.red_flags).toEqual([]);
   });
 
+  it("flags one of two simultaneous checks of the same SSN last four and date of birth under different names", async () => {
+    const ssnAndDob = { dob: "1981-06-14", ssn_last4: "5902", address_zip: "78704" };
+    const [first, second] = await Promise.all([
+      check(key, { ...ssnAndDob, first_name: "Laura", last_name: "Benson" }),
+      check(key, { ...ssnAndDob, first_name: "Maria", last_name: "Okafor" }),
+    ]);
+    const flagged = [first.body, second.body].filter((b) => b.red_flags.some((f) => f.code === "ssn_shared_with_other_name"));
+    expect(flagged).toHaveLength(1);
+    expect(flagged[0]).toMatchObject({ result: "flag", triggered_rule: "identity_red_flag" });
+    // What the caller was told is what the audit trail holds.
+    const stored = await env.DB.prepare("SELECT result, triggered_rule, red_flags FROM compliance_checks WHERE id = ?")
+      .bind(flagged[0].check_id)
+      .first();
+    expect(stored).toEqual({ result: "flag", triggered_rule: "identity_red_flag", red_flags: JSON.stringify(["ssn_shared_with_other_name"]) });
+  });
+
   it("reports a full SSN and unrequested fields as safeguards flags and stores none of them", async () => {
     const { body } = await check(key, { ...clean, ssn: "123-45-6789", email: "emily@example.com" });
     expect(body.safeguards_flags.map((f) => f.code)).toEqual(["full_ssn_sent", "unrequested_fields_discarded"]);

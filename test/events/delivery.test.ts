@@ -14,14 +14,16 @@ async function setup(name: string, behaviour: Parameters<typeof receiverUrl>[0] 
   return { org, store, key, endpoint };
 }
 
-const raiseHold = (orgId: string, storeId: string) =>
-  commitWithEvents(
-    env,
-    getDb(env.DB),
-    [],
-    [{ event: "compliance.hold_triggered", orgId, storeId, data: { check_id: "chk_1", reasons: ["ofac_match"] } }],
-    new Date(),
-  );
+const raiseHold = async (orgId: string, storeId: string) =>
+  (
+    await commitWithEvents(
+      env,
+      getDb(env.DB),
+      [],
+      [{ event: "compliance.hold_triggered", orgId, storeId, data: { check_id: "chk_1", reasons: ["ofac_match"] } }],
+      new Date(),
+    )
+  ).eventIds;
 
 describe("delivery end to end through the queue", () => {
   it("POSTs the signed envelope to the receiver, which verifies it with its secret", async () => {

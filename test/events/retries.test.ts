@@ -118,7 +118,9 @@ it("the sweeper re-sends events the queue never accepted, and only those", async
   const org = await createOrg();
   const down = capturingQueue({ failSends: true });
   const now = new Date();
-  const [lostId] = await commitWithEvents(down.env, getDb(env.DB), [], [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }], now);
+  const {
+    eventIds: [lostId],
+  } = await commitWithEvents(down.env, getDb(env.DB), [], [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }], now);
   expect(await listOutboxEvents(org.id)).toEqual([expect.objectContaining({ id: lostId, enqueued: false })]);
 
   const up = capturingQueue();
@@ -143,13 +145,9 @@ it("the sweeper re-sends events the queue never accepted, and only those", async
 it("a fan-out that dead-letters goes back to the outbox for the sweeper", async () => {
   const org = await createOrg();
   const queue = capturingQueue();
-  const [id] = await commitWithEvents(
-    queue.env,
-    getDb(env.DB),
-    [],
-    [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }],
-    new Date(),
-  );
+  const {
+    eventIds: [id],
+  } = await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }], new Date());
   expect(await consumeDeadLetter(queue.env, { kind: "event", orgId: org.id, eventId: id })).toMatchObject({ acked: true });
   expect((await listOutboxEvents(org.id))[0]).toMatchObject({ id, enqueued: false });
 });

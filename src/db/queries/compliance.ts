@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { TriggeredRule } from "../../engines/screening/decision";
 import type { ParsedSanctionsList } from "../../engines/screening/ofac-csv";
 import type { Database } from "../client";
 import { complianceChecks, complianceSettings, sanctionsAliases, sanctionsDobs, sanctionsEntries, sanctionsLists } from "../schema";
@@ -157,34 +158,58 @@ export async function getComplianceSettings(db: Database, orgId: string) {
 
 export type ComplianceSettings = NonNullable<Awaited<ReturnType<typeof getComplianceSettings>>>;
 
+/** What a check records whatever the organization's history shows. */
+export type NewComplianceCheck = Omit<typeof complianceChecks.$inferInsert, "orgId" | "result" | "triggeredRule" | "redFlags">;
+
+/** What a check records that depends on the history: one per entry of `IDENTITY_HISTORIES`, in its order. */
+export interface HistoryOutcome {
+  result: "pass" | "flag" | "hold";
+  triggeredRule: TriggeredRule | null;
+  redFlags: string[];
+}
+
 /**
- * Whether this organization screened the same SSN-4 + DOB under another name, or the same name +
- * ZIP with another DOB. Each test is two index seeks ("another" = below or above the hash), so
- * its cost does not grow with how often the same customer was screened.
+ * The audit row's insert, unexecuted, so it can share a batch with the events it raises. Reading
+ * the organization's history and recording the check are one statement: SQLite evaluates whether
+ * the same SSN-4 + DOB was screened under another name and the same name + ZIP with another DOB
+ * (each two index seeks: "another" is below or above the hash), then inserts the outcome that
+ * history selects. So of two simultaneous checks the later always sees the earlier, and a check
+ * costs one round trip to the primary. It returns the stored `redFlags`, which say which outcome.
  */
-export async function getIdentityHistory(
-  db: Database,
-  orgId: string,
-  hashes: { nameHash: string; dobHash: string; ssnDobHash: string | null; nameZipHash: string | null },
-) {
+export function recordComplianceCheck(db: Database, orgId: string, check: NewComplianceCheck, outcomes: readonly HistoryOutcome[]) {
   const c = complianceChecks;
-  const seenWithOther = (key: AnySQLiteColumn, keyValue: string | null, other: AnySQLiteColumn, otherValue: string) =>
-    keyValue === null
+  const seenWithOther = (key: AnySQLiteColumn, keyValue: string | null | undefined, other: AnySQLiteColumn, otherValue: string) =>
+    keyValue == null
       ? sql`0`
       : sql`(EXISTS (SELECT 1 FROM ${c} WHERE ${c.orgId} = ${orgId} AND ${key} = ${keyValue} AND ${other} < ${otherValue})
           OR EXISTS (SELECT 1 FROM ${c} WHERE ${c.orgId} = ${orgId} AND ${key} = ${keyValue} AND ${other} > ${otherValue}))`;
-  const row = await db.get<{ other_name: number; other_dob: number }>(
-    sql`SELECT ${seenWithOther(c.ssnDobHash, hashes.ssnDobHash, c.nameHash, hashes.nameHash)} AS other_name,
-               ${seenWithOther(c.nameZipHash, hashes.nameZipHash, c.dobHash, hashes.dobHash)} AS other_dob`,
-  );
-  return { ssnDobSeenWithOtherName: row?.other_name === 1, nameZipSeenWithOtherDob: row?.other_dob === 1 };
-}
-
-export type NewComplianceCheck = Omit<typeof complianceChecks.$inferInsert, "orgId">;
-
-/** The audit row's insert, unexecuted, so it can share a batch with the events it raises. */
-export function insertComplianceCheck(db: Database, orgId: string, check: NewComplianceCheck) {
-  return db.insert(complianceChecks).values({ ...check, orgId });
+  // Bit 0 and bit 1 as in IDENTITY_HISTORIES.
+  const history = sql`${seenWithOther(c.ssnDobHash, check.ssnDobHash, c.nameHash, check.nameHash)}
+    + 2 * ${seenWithOther(c.nameZipHash, check.nameZipHash, c.dobHash, check.dobHash)}`;
+  const byHistory = (values: readonly unknown[]) =>
+    sql`CASE history.seen ${sql.join(
+      values.map((value, seen) => sql`WHEN ${sql.raw(String(seen))} THEN ${value}`),
+      sql` `,
+    )} END`;
+  const row: Record<keyof typeof c.$inferSelect, unknown> = {
+    ...check,
+    orgId,
+    listVersion: check.listVersion ?? null,
+    listLoadedAt: check.listLoadedAt ?? null,
+    matchedEntNum: check.matchedEntNum ?? null,
+    ssnDobHash: check.ssnDobHash ?? null,
+    nameZipHash: check.nameZipHash ?? null,
+    safeguardsFlags: JSON.stringify(check.safeguardsFlags),
+    result: byHistory(outcomes.map((o) => o.result)),
+    triggeredRule: byHistory(outcomes.map((o) => o.triggeredRule)),
+    redFlags: byHistory(outcomes.map((o) => JSON.stringify(o.redFlags))),
+  };
+  // INSERT … SELECT lists every column in the table's order.
+  const selected = Object.keys(getTableColumns(c)).map((name) => sql`${row[name as keyof typeof row]}`);
+  return db
+    .insert(c)
+    .select(sql`SELECT ${sql.join(selected, sql`, `)} FROM (SELECT ${history} AS seen) AS history`)
+    .returning({ redFlags: c.redFlags });
 }
 
 export async function getComplianceCheck(db: Database, orgId: string, checkId: string) {

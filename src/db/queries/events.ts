@@ -14,8 +14,8 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** One atomic D1 batch of any number of statements (none: nothing to do). */
-export async function runBatch(db: Database, statements: BatchItem<"sqlite">[]): Promise<void> {
-  if (statements.length > 0) await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+export async function runBatch(db: Database, statements: BatchItem<"sqlite">[]): Promise<unknown[]> {
+  return statements.length > 0 ? db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]) : [];
 }
 
 export type OutboxRow = typeof eventOutbox.$inferSelect;

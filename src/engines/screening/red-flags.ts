@@ -29,6 +29,17 @@ export interface IdentityHistory {
   nameZipSeenWithOtherDob: boolean;
 }
 
+/**
+ * Every history a check can meet, indexed by what it shows: bit 0 set when the SSN last four and
+ * date of birth were seen under another name, bit 1 when the name and ZIP were seen with another
+ * date of birth. The audit insert (src/db/queries/compliance.ts) reads the history and picks the
+ * outcome at that index in one statement.
+ */
+export const IDENTITY_HISTORIES: readonly IdentityHistory[] = [0, 1, 2, 3].map((bits) => ({
+  ssnDobSeenWithOtherName: (bits & 1) !== 0,
+  nameZipSeenWithOtherDob: (bits & 2) !== 0,
+}));
+
 export interface AgeLimits {
   minimumAge: number;
   maximumAge: number;

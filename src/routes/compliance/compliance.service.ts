@@ -4,15 +4,14 @@ import type { Database } from "../../db/client";
 import {
   type ComplianceSettings,
   getComplianceSettings,
-  getIdentityHistory,
   getListInForce,
   getScreeningRows,
-  insertComplianceCheck,
   type ListInForce,
+  recordComplianceCheck,
 } from "../../db/queries/compliance";
 import { decideScreening } from "../../engines/screening/decision";
 import { normaliseName } from "../../engines/screening/names";
-import { identityRedFlags, type RequestHandling, safeguardsFlags } from "../../engines/screening/red-flags";
+import { IDENTITY_HISTORIES, identityRedFlags, type RequestHandling, safeguardsFlags } from "../../engines/screening/red-flags";
 import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../engines/screening/sanctions-index";
 import { commitWithEvents } from "../../events/emit";
 import { TtlCache } from "../../lib/ttl-cache";
@@ -97,56 +96,74 @@ export async function runComplianceCheck(
 ) {
   const settings = await settingsByOrg.get(caller.orgId, now.getTime(), () => getComplianceSettings(db, caller.orgId));
   if (!settings) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
-  const list = await listInForce.get("list", now.getTime(), () => getListInForce(db));
-  const index = list ? await sanctionsIndexFor(db, list) : null;
+  const listState = await listInForce.get("list", now.getTime(), () => getListInForce(db));
+  const index = listState ? await sanctionsIndexFor(db, listState) : null;
   const hashes = await personHashes(caller.salt, input);
-  const history = await getIdentityHistory(db, caller.orgId, hashes);
 
   const person = { firstName: input.first_name, lastName: input.last_name, dob: input.dob };
   const match = index ? screenPerson(index, person) : null;
-  const redFlags = identityRedFlags({ ...person, ssnLast4: input.ssn_last4, addressZip: input.address_zip }, now, settings, history);
   const handlingFlags = safeguardsFlags(handling);
   const thresholds = { holdScore: settings.holdScore, flagScore: settings.flagScore, maxListAgeDays: settings.maxListAgeDays };
-  const decision = decideScreening({
-    list: list && index ? { loaded: true, loadedAt: list.loadedAt } : { loaded: false },
-    match,
-    redFlags,
-    thresholds,
-    now,
+  const list = listState && index ? listState : null;
+  // The result for each history the organization's earlier checks can show; the audit insert
+  // reads the history and records the matching one in the same statement.
+  const outcomes = IDENTITY_HISTORIES.map((history) => {
+    const redFlags = identityRedFlags({ ...person, ssnLast4: input.ssn_last4, addressZip: input.address_zip }, now, settings, history);
+    const decision = decideScreening({
+      list: list ? { loaded: true, loadedAt: list.loadedAt } : { loaded: false },
+      match,
+      redFlags,
+      thresholds,
+      now,
+    });
+    return { redFlags, decision };
   });
+  // A hold comes from the list alone, so every outcome agrees on it.
+  const { decision: listDecision } = outcomes[0];
   const reported = match && match.score >= settings.flagScore ? match : null;
 
   const checkId = newId("chk");
   const checkedAt = now.toISOString();
-  const audit = insertComplianceCheck(db, caller.orgId, {
-    id: checkId,
-    keyId: caller.keyId,
-    result: decision.result,
-    triggeredRule: decision.triggeredRule,
-    score: match?.score ?? 0,
-    holdScore: settings.holdScore,
-    flagScore: settings.flagScore,
-    maxListAgeDays: settings.maxListAgeDays,
-    listVersion: index ? (list?.version ?? null) : null,
-    listLoadedAt: index ? (list?.loadedAt ?? null) : null,
-    matchedEntNum: reported?.ent_num ?? null,
-    redFlags: redFlags.map((f) => f.code),
-    safeguardsFlags: handlingFlags.map((f) => f.code),
-    ...hashes,
-    checkedAt,
-  });
+  const audit = recordComplianceCheck(
+    db,
+    caller.orgId,
+    {
+      id: checkId,
+      keyId: caller.keyId,
+      score: match?.score ?? 0,
+      holdScore: settings.holdScore,
+      flagScore: settings.flagScore,
+      maxListAgeDays: settings.maxListAgeDays,
+      listVersion: list?.version ?? null,
+      listLoadedAt: list?.loadedAt ?? null,
+      matchedEntNum: reported?.ent_num ?? null,
+      safeguardsFlags: handlingFlags.map((f) => f.code),
+      ...hashes,
+      checkedAt,
+    },
+    outcomes.map(({ redFlags, decision }) => ({
+      result: decision.result,
+      triggeredRule: decision.triggeredRule,
+      redFlags: redFlags.map((f) => f.code),
+    })),
+  );
   const events =
-    decision.result === "hold"
+    listDecision.result === "hold"
       ? [
           {
             event: "compliance.hold_triggered" as const,
             orgId: caller.orgId,
             storeId: null,
-            data: { check_id: checkId, triggered_rule: decision.triggeredRule, score: match?.score ?? 0, ent_num: reported?.ent_num ?? null },
+            data: { check_id: checkId, triggered_rule: listDecision.triggeredRule, score: match?.score ?? 0, ent_num: reported?.ent_num ?? null },
           },
         ]
       : [];
-  await commitWithEvents(env, db, [audit], events, now);
+  const { results } = await commitWithEvents(env, db, [audit], events, now);
+  const [stored] = results[0] as { redFlags: string[] }[];
+  const storedCodes = stored.redFlags.join();
+  const recorded = outcomes.find((o) => o.redFlags.map((f) => f.code).join() === storedCodes);
+  if (!recorded) throw new Error("the recorded compliance check matches none of its outcomes");
+  const { redFlags, decision } = recorded;
 
   return {
     check_id: checkId,
@@ -161,7 +178,7 @@ export async function runComplianceCheck(
       hold_threshold: settings.holdScore,
       flag_threshold: settings.flagScore,
       list:
-        list && index && decision.listAgeDays !== null
+        list && decision.listAgeDays !== null
           ? { version: list.version, loaded_at: list.loadedAt, age_days: decision.listAgeDays, max_age_days: settings.maxListAgeDays }
           : null,
       match: reported,
