@@ -104,6 +104,23 @@ describe("POST /api/v1/trade-appraisal — comparables", () => {
     expect(body.market_note).toContain("3 in stock at today's asking price, 1 sold in the last 180 days, the latest 10 days ago");
   });
 
+  it("prices from the subject's own trim when enough comparables share it, else from every trim", async () => {
+    const { org, store, key } = await dealer();
+    const highlander = { make: "Toyota", model: "Highlander", year: THIS_YEAR - 3, mileage: 36_000 };
+    for (let i = 0; i < 3; i++) await createCompUnit(org.id, store.id, { ...highlander, trim: "XLE", price: 30_000 });
+    for (let i = 0; i < 3; i++) await createCompUnit(org.id, store.id, { ...highlander, trim: "LE", price: 24_000 });
+    const appraised = async (trim?: string) => (await appraise(key, { ...highlander, trim, condition_notes: "clean" })).json<AppraisalBody>();
+
+    const xle = await appraised("xle");
+    expect(xle).toMatchObject({ valuation_method: "comparables", comparables_used: 3, market_value_estimate: 30_000 });
+    expect(xle.market_note).toContain(`${THIS_YEAR - 3}–${THIS_YEAR - 3} Toyota Highlander xle:`);
+    // Same year and mileage as the subject, so each comparable counts at its price: the median of 24k ×3 and 30k ×3.
+    expect(await appraised()).toMatchObject({ comparables_used: 6, market_value_estimate: 27_000 });
+    const limited = await appraised("Limited");
+    expect(limited).toMatchObject({ comparables_used: 6, market_value_estimate: 27_000 });
+    expect(limited.market_note).toContain("Toyota Highlander (fewer than 3 of them Limited, so every trim):");
+  });
+
   it("uses the sold unit's odometer when the inventory still has it", async () => {
     const { org, store, key } = await dealer();
     const rav4 = { make: "Toyota", model: "RAV4", year: THIS_YEAR - 2 };

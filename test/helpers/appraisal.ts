@@ -10,6 +10,7 @@ export interface CompUnit {
   year: number;
   make: string;
   model: string;
+  trim?: string;
   mileage: number;
   price: number;
   condition?: "new" | "used" | "cpo";
@@ -23,7 +24,7 @@ export async function createCompUnit(orgId: string, storeId: string, unit: CompU
   const vin = unit.vin ?? newId("V").slice(0, 17);
   await env.DB.prepare(
     `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Base', ?, 'car', ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'car', ?, ?, ?, ?, ?)`,
   )
     .bind(
       newId("unit"),
@@ -34,6 +35,7 @@ export async function createCompUnit(orgId: string, storeId: string, unit: CompU
       unit.year,
       unit.make,
       unit.model,
+      unit.trim ?? "Base",
       unit.condition ?? "used",
       unit.mileage,
       daysAgo(20),

@@ -2024,7 +2024,10 @@ export interface components {
              *     ]
              */
             photos?: string[] | null;
-            /** @example SE */
+            /**
+             * @description When enough of the organization's comparable units share this trim (its comparables minimum, 3 by default), only they set the market value.
+             * @example SE
+             */
             trim?: string | null;
             /**
              * @description Model year, 1981 (the 17-character VIN era) to next year's model year.

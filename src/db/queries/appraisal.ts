@@ -67,7 +67,7 @@ export interface ComparableQuery {
 /**
  * The store that prices the trade (the primary one) and the organization's comparable used units:
  * in stock at their asking price, and sold (not unwound) at their selling price, with the
- * odometer of the sold unit when the inventory still has it. One round trip.
+ * odometer and trim of the sold unit when the inventory still has it. One round trip.
  */
 export async function loadPricingData(db: Database, orgId: string, query: ComparableQuery) {
   const sameVehicle = <T extends typeof inventoryUnits | typeof deals>(table: T) =>
@@ -94,13 +94,13 @@ export async function loadPricingData(db: Database, orgId: string, query: Compar
       .orderBy(desc(stores.isPrimary), asc(stores.createdAt), asc(stores.id))
       .limit(1),
     db
-      .select({ year: inventoryUnits.year, mileage: inventoryUnits.mileage, price: inventoryUnits.askingPrice })
+      .select({ year: inventoryUnits.year, trim: inventoryUnits.trim, mileage: inventoryUnits.mileage, price: inventoryUnits.askingPrice })
       .from(inventoryUnits)
       .where(and(sameVehicle(inventoryUnits), eq(inventoryUnits.status, "in_stock")))
       .orderBy(desc(inventoryUnits.stockedOn))
       .limit(query.limit),
     db
-      .select({ year: deals.year, mileage: inventoryUnits.mileage, price: deals.sellingPrice, soldOn: deals.soldOn })
+      .select({ year: deals.year, trim: inventoryUnits.trim, mileage: inventoryUnits.mileage, price: deals.sellingPrice, soldOn: deals.soldOn })
       .from(deals)
       .leftJoin(inventoryUnits, and(eq(inventoryUnits.orgId, deals.orgId), eq(inventoryUnits.vin, deals.vin)))
       .where(and(sameVehicle(deals), ne(deals.status, "unwound"), gte(deals.soldOn, query.soldSince)))

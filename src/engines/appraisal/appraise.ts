@@ -34,17 +34,32 @@ const usd = (amount: number) => `${amount < 0 ? "-" : ""}$${thousands(Math.abs(a
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const pct = (value: number) => `${Number(value.toFixed(1))}%`;
 
-function valuationSentence(input: AppraisalInput, valuation: ComparablesValuation | ModelValuation): string {
+/**
+ * Trim moves price within a model, so the subject's own trim prices it when enough comparables
+ * share it; otherwise every trim of the model does.
+ */
+function comparablesOfTrim(subject: AppraisalSubject, comps: readonly Comparable[], minComps: number) {
+  const trim = subject.trim?.toLowerCase();
+  const sameTrim = trim ? comps.filter((comp) => comp.trim?.toLowerCase() === trim) : [];
+  return sameTrim.length >= minComps ? { comps: sameTrim, sameTrim: true } : { comps, sameTrim: false };
+}
+
+function valuationSentence(input: AppraisalInput, valuation: ComparablesValuation | ModelValuation, sameTrim: boolean): string {
   const { subject, reference } = input;
   const vehicle = `${subject.make} ${subject.model}`;
   if (valuation.method === "comparables") {
+    const trims = sameTrim
+      ? ` ${subject.trim}`
+      : subject.trim
+        ? ` (fewer than ${reference.settings.minComps} of them ${subject.trim}, so every trim)`
+        : "";
     const sold =
       valuation.sold > 0
         ? `${valuation.sold} sold in the last ${reference.settings.compSoldWithinDays} days, the latest ${plural(valuation.latestSaleDaysAgo ?? 0, "day")} ago`
         : "none sold recently";
     return (
       `Market value ${usd(valuation.value)} from ${plural(valuation.comps, "comparable unit")} of this organization ` +
-      `(${valuation.yearRange[0]}–${valuation.yearRange[1]} ${vehicle}: ${valuation.inStock} in stock at today's asking price, ${sold}), ` +
+      `(${valuation.yearRange[0]}–${valuation.yearRange[1]} ${vehicle}${trims}: ${valuation.inStock} in stock at today's asking price, ${sold}), ` +
       `each adjusted to a ${subject.year} at ${thousands(subject.mileage)} miles; the median.`
     );
   }
@@ -85,9 +100,10 @@ function photoSentence(photos: PhotoAnalysis): string {
 export function appraise(input: AppraisalInput): Appraisal {
   const { reference, store, photos } = input;
   const { settings } = reference;
+  const { comps, sameTrim } = comparablesOfTrim(input.subject, input.comps, settings.minComps);
   const valuation =
-    input.comps.length >= settings.minComps
-      ? valueFromComparables(input.subject, input.comps, reference, input.now)
+    comps.length >= settings.minComps
+      ? valueFromComparables(input.subject, comps, reference, input.now)
       : valueFromModel(input.subject, input.marketZip, reference, input.now);
   const market = valuation.value;
   const recon = estimateRecon(
@@ -113,7 +129,7 @@ export function appraise(input: AppraisalInput): Appraisal {
 
   const reconSources = recon.lines.filter((l) => !l.sources.includes("standard")).length;
   const note = [
-    valuationSentence(input, valuation),
+    valuationSentence(input, valuation, sameTrim),
     `Recon ${usd(recon.total)}: ${plural(reconSources, "line")} from the condition notes and photos, plus the standard items.`,
     photoSentence(photos),
     `Max acquisition ${usd(maxAcquisition)} = market ${usd(market)} − recon ${usd(recon.total)} − pack ${usd(store.packUsed)} − target front gross ` +

@@ -60,6 +60,8 @@ export interface StoreEconomics {
 export interface Comparable {
   source: "in_stock" | "sold";
   year: number;
+  /** Null for a sale whose unit is no longer in the inventory (deals do not carry the trim). */
+  trim: string | null;
   /** Null for a sale whose unit's odometer is not on file: it is taken at the expected mileage. */
   mileage: number | null;
   price: number;

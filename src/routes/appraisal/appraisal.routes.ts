@@ -17,7 +17,11 @@ export const TradeAppraisalRequestSchema = z
       .openapi({ description: "Model year, 1981 (the 17-character VIN era) to next year's model year.", example: 2021 }),
     make: z.string().trim().min(1).max(40).openapi({ example: "Toyota" }),
     model: z.string().trim().min(1).max(60).openapi({ example: "Camry" }),
-    trim: z.string().trim().max(60).nullish().openapi({ example: "SE" }),
+    trim: z.string().trim().max(60).nullish().openapi({
+      description:
+        "When enough of the organization's comparable units share this trim (its comparables minimum, 3 by default), only they set the market value.",
+      example: "SE",
+    }),
     mileage: z.int().min(0).max(1_000_000).openapi({ description: "Odometer miles, 0 to 1,000,000.", example: 48200 }),
     condition_notes: z.string().trim().max(4000).nullish().openapi({
       description: "Free text as a desk manager writes it; recon line items are read from it. Required unless `photos` are sent.",

@@ -86,8 +86,8 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
   if (!pricing.store) throw new ApiError("not_found", "This organization has no store whose settings could price the trade.");
   const today = now.toISOString().slice(0, 10);
   const comps: Comparable[] = [
-    ...pricing.inStock.map((unit) => ({ source: "in_stock" as const, year: unit.year, mileage: unit.mileage, price: unit.price, observedOn: today })),
-    ...pricing.sold.map((sale) => ({ source: "sold" as const, year: sale.year, mileage: sale.mileage, price: sale.price, observedOn: sale.soldOn })),
+    ...pricing.inStock.map((unit) => ({ source: "in_stock" as const, ...unit, observedOn: today })),
+    ...pricing.sold.map(({ soldOn, ...sale }) => ({ source: "sold" as const, ...sale, observedOn: soldOn })),
   ];
   const result = appraise({
     subject: {
