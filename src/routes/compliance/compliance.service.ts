@@ -17,6 +17,7 @@ import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../en
 import { commitWithEvents } from "../../events/emit";
 import { TtlCache } from "../../lib/ttl-cache";
 import type { ComplianceCheckRequestSchema } from "./compliance.routes";
+import { usZipSet } from "./us-zip-set";
 
 /**
  * Per isolate: which list is in force (re-read at most once a minute, so a refresh is picked up
@@ -104,7 +105,8 @@ export async function runComplianceCheck(
 
   const person = { firstName: input.first_name, lastName: input.last_name, dob: input.dob };
   const match = index ? screenPerson(index, person) : null;
-  const redFlags = identityRedFlags({ ...person, ssnLast4: input.ssn_last4, addressZip: input.address_zip }, now, settings, history);
+  const usZips = await usZipSet(db);
+  const redFlags = identityRedFlags({ ...person, ssnLast4: input.ssn_last4, addressZip: input.address_zip }, now, settings, history, usZips);
   const handlingFlags = safeguardsFlags(handling);
   const thresholds = { holdScore: settings.holdScore, flagScore: settings.flagScore, maxListAgeDays: settings.maxListAgeDays };
   const decision = decideScreening({
