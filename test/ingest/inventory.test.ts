@@ -79,6 +79,14 @@ describe("PUT /api/v1/ingest/inventory", () => {
     const badQuote = await putInventory(store.id, { key }, `${header}\nS00022,"1HGCM82633A"000022,2022\n`, true);
     expect(badQuote.status).toBe(400);
     expect((await badQuote.json<{ message: string }>()).message).toMatch(/near line 2/);
+    const repeated = await putInventory(
+      store.id,
+      { key },
+      `${header},cost\nS00023,1HGCM82633A000023,2022,Honda,Accord,EX,used,car,1,2026-10-01,18023,21023,1\n`,
+      true,
+    );
+    expect(repeated.status).toBe(400);
+    expect((await repeated.json<{ message: string }>()).message).toMatch(/names a column more than once: cost/);
     expect((await stockOf(org.id, store.id)).map((u) => u.stock_number)).toEqual(["S00020"]);
   });
 

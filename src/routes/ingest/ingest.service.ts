@@ -55,7 +55,7 @@ function csvRecord(record: Record<string, string>): Record<string, unknown> {
 function parseCsv(body: string): Record<string, unknown>[] {
   // The delimiter is given so Papa Parse never guesses it; any quoting or field-count problem it
   // reports refuses the whole body (it would otherwise recover and keep going).
-  const { data, errors } = Papa.parse<Record<string, string>>(body, {
+  const { data, errors, meta } = Papa.parse<Record<string, string>>(body, {
     header: true,
     delimiter: ",",
     skipEmptyLines: true,
@@ -73,6 +73,10 @@ function parseCsv(body: string): Record<string, unknown>[] {
           : "";
     throw new ApiError("invalid_request", `The CSV body could not be parsed${where}: ${error.message.slice(0, 200)}`);
   }
+  // Papa Parse renames a repeated column (`price`, `price_1`) and the schema would drop the copy.
+  const repeated = Object.values(meta.renamedHeaders ?? {});
+  if (repeated.length > 0)
+    throw new ApiError("invalid_request", `The CSV header names a column more than once: ${[...new Set(repeated)].join(", ").slice(0, 200)}.`);
   return data.map(csvRecord);
 }
 
