@@ -63,6 +63,33 @@ describe("PUT /api/v1/ingest/inventory", () => {
     });
   });
 
+  it("reads RFC 4180 CSV (BOM, CRLF, quoted commas, quotes and line breaks, blank lines) and refuses malformed CSV with a 400 naming where", async () => {
+    const { org, store, key } = await setup();
+    const header = "stock_number,vin,year,make,model,trim,condition,vehicle_type,mileage,stocked_on,cost,asking_price";
+    const csv = `\ufeff${header}\r\n S00020 ,1HGCM82633A000020,2022,Honda,Accord,"EX, ""sport""\r\npack",used,car,20020,2026-10-01,18020,21020\r\n\r\n`;
+    const res = await putInventory(store.id, { key }, csv, true);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ received: 1, created: 1 });
+    const row = await env.DB.prepare("SELECT trim, mileage FROM inventory_units WHERE org_id = ? AND stock_number = 'S00020'").bind(org.id).first();
+    expect(row).toEqual({ trim: 'EX, "sport"\r\npack', mileage: 20020 });
+
+    const ragged = await putInventory(store.id, { key }, `${header}\nS00021,1HGCM82633A000021,2022\n`, true);
+    expect(ragged.status).toBe(400);
+    expect((await ragged.json<{ message: string }>()).message).toMatch(/data row 0.*Too few fields/);
+    const badQuote = await putInventory(store.id, { key }, `${header}\nS00022,"1HGCM82633A"000022,2022\n`, true);
+    expect(badQuote.status).toBe(400);
+    expect((await badQuote.json<{ message: string }>()).message).toMatch(/near line 2/);
+    const repeated = await putInventory(
+      store.id,
+      { key },
+      `${header},cost\nS00023,1HGCM82633A000023,2022,Honda,Accord,EX,used,car,1,2026-10-01,18023,21023,1\n`,
+      true,
+    );
+    expect(repeated.status).toBe(400);
+    expect((await repeated.json<{ message: string }>()).message).toMatch(/names a column more than once: cost/);
+    expect((await stockOf(org.id, store.id)).map((u) => u.stock_number)).toEqual(["S00020"]);
+  });
+
   it("answers row errors with the row and field, and writes nothing", async () => {
     const { org, store, key } = await setup();
     const units = [unit(1), unit(2, { vin: "SHORT" }), unit(3, { stocked_on: "yesterday" }), unit(1)];

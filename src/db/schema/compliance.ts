@@ -114,3 +114,15 @@ export const complianceChecks = sqliteTable(
     index("compliance_checks_org_name_zip_idx").on(t.orgId, t.nameZipHash, t.dobHash),
   ],
 );
+
+/**
+ * The five-digit ZIP codes that exist, per country (only 'US'), as a bit set: bit n set ⇔ ZIP n
+ * exists, base64. Reference data written by the `zip_codes_reference` migration, which
+ * scripts/build-zip-table.ts renders from the `zipcodes` package; kept out of the Worker bundle.
+ */
+export const zipCodeSets = sqliteTable("zip_code_sets", {
+  country: text("country").primaryKey(),
+  source: text("source").notNull(),
+  zipCount: integer("zip_count").notNull(),
+  bitsBase64: text("bits_base64").notNull(),
+});

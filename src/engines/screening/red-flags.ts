@@ -4,8 +4,6 @@
  * (DOMAIN.md §7.4), and Safeguards Rule checks on how the request itself handled customer
  * information (16 CFR 314.4(c), DOMAIN.md §7.5).
  */
-import { US_ZIP_BITS_BASE64 } from "./us-zip-table";
-
 export interface ScreeningFlag {
   code: string;
   field: string;
@@ -45,13 +43,20 @@ export interface AgeLimits {
   maximumAge: number;
 }
 
-let zipBits: Uint8Array | null = null;
+/**
+ * The five-digit US ZIP codes that exist: bit n set ⇔ ZIP n (as a number, 0–99999) exists. Built
+ * from the `zipcodes` package by scripts/build-zip-table.ts and stored in D1 (`zip_code_sets`),
+ * not in the bundle; the caller loads it and passes it in.
+ */
+export type UsZipSet = Uint8Array;
 
-/** Whether a five-digit ZIP exists in the USPS-derived table (built from the `zipcodes` package). */
-export function zipExists(zip: string): boolean {
-  if (!zipBits) zipBits = Uint8Array.from(atob(US_ZIP_BITS_BASE64), (c) => c.charCodeAt(0));
+export function decodeZipSet(bitsBase64: string): UsZipSet {
+  return Uint8Array.from(atob(bitsBase64), (c) => c.charCodeAt(0));
+}
+
+export function zipExists(usZips: UsZipSet, zip: string): boolean {
   const n = Number(zip);
-  return (zipBits[n >> 3] & (1 << (n & 7))) !== 0;
+  return (usZips[n >> 3] & (1 << (n & 7))) !== 0;
 }
 
 /** Whole years from a YYYY-MM-DD birth date to `now` (UTC). */
@@ -64,7 +69,7 @@ export function ageOn(dob: string, now: Date): number {
 // Letters of any script, combining marks, spaces, hyphens, apostrophes and periods (O'Brien, St. John).
 const NAME_CHARACTERS = /^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u;
 
-export function identityRedFlags(person: ScreenedPerson, now: Date, ages: AgeLimits, history: IdentityHistory): ScreeningFlag[] {
+export function identityRedFlags(person: ScreenedPerson, now: Date, ages: AgeLimits, history: IdentityHistory, usZips: UsZipSet): ScreeningFlag[] {
   const flags: ScreeningFlag[] = [];
   for (const [field, value] of [
     ["first_name", person.firstName],
@@ -87,7 +92,7 @@ export function identityRedFlags(person: ScreenedPerson, now: Date, ages: AgeLim
   if (person.ssnLast4 === "0000") {
     flags.push({ code: "ssn_never_issued", field: "ssn_last4", message: "No Social Security number ends in 0000: that serial is never issued." });
   }
-  if (person.addressZip !== undefined && !zipExists(person.addressZip)) {
+  if (person.addressZip !== undefined && !zipExists(usZips, person.addressZip)) {
     flags.push({ code: "zip_not_found", field: "address_zip", message: "The ZIP code does not exist." });
   }
   if (history.ssnDobSeenWithOtherName) {

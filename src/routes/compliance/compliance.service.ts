@@ -16,6 +16,7 @@ import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../en
 import { commitWithEvents } from "../../events/emit";
 import { TtlCache } from "../../lib/ttl-cache";
 import type { ComplianceCheckRequestSchema } from "./compliance.routes";
+import { usZipSet } from "./us-zip-set";
 
 /**
  * Per isolate: which list is in force (re-read at most once a minute, so a refresh is picked up
@@ -98,7 +99,7 @@ export async function runComplianceCheck(
   if (!settings) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
   const listState = await listInForce.get("list", now.getTime(), () => getListInForce(db));
   const index = listState ? await sanctionsIndexFor(db, listState) : null;
-  const hashes = await personHashes(caller.salt, input);
+  const [hashes, usZips] = await Promise.all([personHashes(caller.salt, input), usZipSet(db)]);
 
   const person = { firstName: input.first_name, lastName: input.last_name, dob: input.dob };
   const match = index ? screenPerson(index, person) : null;
@@ -108,7 +109,7 @@ export async function runComplianceCheck(
   // The result for each history the organization's earlier checks can show; the audit insert
   // reads the history and records the matching one in the same statement.
   const outcomes = IDENTITY_HISTORIES.map((history) => {
-    const redFlags = identityRedFlags({ ...person, ssnLast4: input.ssn_last4, addressZip: input.address_zip }, now, settings, history);
+    const redFlags = identityRedFlags({ ...person, ssnLast4: input.ssn_last4, addressZip: input.address_zip }, now, settings, history, usZips);
     const decision = decideScreening({
       list: list ? { loaded: true, loadedAt: list.loadedAt } : { loaded: false },
       match,

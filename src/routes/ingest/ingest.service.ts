@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { parse } from "csv-parse/browser/esm/sync";
+import Papa from "papaparse";
 import { newId } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import * as ingest from "../../db/queries/ingest";
@@ -53,16 +53,31 @@ function csvRecord(record: Record<string, string>): Record<string, unknown> {
 }
 
 function parseCsv(body: string): Record<string, unknown>[] {
-  try {
-    const records = parse(body, { columns: true, bom: true, trim: true, skip_empty_lines: true }) as Record<string, string>[];
-    return records.map(csvRecord);
-  } catch (error) {
-    const line = (error as { lines?: number }).lines;
-    throw new ApiError(
-      "invalid_request",
-      `The CSV body could not be parsed${line ? ` (near line ${line})` : ""}: ${(error as Error).message.slice(0, 200)}`,
-    );
+  // The delimiter is given so Papa Parse never guesses it; any quoting or field-count problem it
+  // reports refuses the whole body (it would otherwise recover and keep going).
+  const { data, errors, meta } = Papa.parse<Record<string, string>>(body, {
+    header: true,
+    delimiter: ",",
+    skipEmptyLines: true,
+    transformHeader: (header) => header.trim(),
+    transform: (cell) => cell.trim(),
+  });
+  const [error] = errors;
+  if (error) {
+    // Quoting errors carry the offending character's offset; field-count errors the data row (from 0, as in 422 paths).
+    const where =
+      error.index !== undefined
+        ? ` (near line ${body.slice(0, error.index).split("\n").length})`
+        : error.row !== undefined
+          ? ` (data row ${error.row})`
+          : "";
+    throw new ApiError("invalid_request", `The CSV body could not be parsed${where}: ${error.message.slice(0, 200)}`);
   }
+  // Papa Parse renames a repeated column (`price`, `price_1`) and the schema would drop the copy.
+  const repeated = Object.values(meta.renamedHeaders ?? {});
+  if (repeated.length > 0)
+    throw new ApiError("invalid_request", `The CSV header names a column more than once: ${[...new Set(repeated)].join(", ").slice(0, 200)}.`);
+  return data.map(csvRecord);
 }
 
 /** The body as the route's schema sees it: JSON was validated by the route; CSV is parsed and validated here, the same way. */
