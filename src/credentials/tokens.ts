@@ -1,4 +1,5 @@
 import { crc32 } from "node:zlib";
+import { toHex } from "../lib/hex";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -53,7 +54,7 @@ export function generateToken(prefix: string, length = 40): string {
 
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(digest);
 }
 
 export function newId(prefix: string): string {

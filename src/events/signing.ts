@@ -4,6 +4,8 @@
  * partner (UTF-8), over `id + "." + timestamp + "." + body`, sent as `sha256=<hex>`.
  */
 
+import { toHex } from "../lib/hex";
+
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
 const IV_BYTES = 12;
 
@@ -11,7 +13,6 @@ const encoder = new TextEncoder();
 
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-const toHex = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
 export function generateWebhookSecret(): string {
   return `${WEBHOOK_SECRET_PREFIX}${toBase64(crypto.getRandomValues(new Uint8Array(32)))}`;

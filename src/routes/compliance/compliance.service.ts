@@ -14,6 +14,7 @@ import { normaliseName } from "../../engines/screening/names";
 import { IDENTITY_HISTORIES, identityRedFlags, type RequestHandling, safeguardsFlags } from "../../engines/screening/red-flags";
 import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../engines/screening/sanctions-index";
 import { commitWithEvents } from "../../events/emit";
+import { toHex } from "../../lib/hex";
 import { TtlCache } from "../../lib/ttl-cache";
 import type { ComplianceCheckRequestSchema } from "./compliance.routes";
 import { usZipSet } from "./us-zip-set";
@@ -50,7 +51,7 @@ async function keyedHash(salt: string, value: string): Promise<string> {
     hmacKey = { salt, key };
   }
   const mac = await crypto.subtle.sign("HMAC", hmacKey.key, new TextEncoder().encode(value));
-  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(mac);
 }
 
 async function personHashes(salt: string, input: z.infer<typeof ComplianceCheckRequestSchema>) {
