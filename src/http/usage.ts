@@ -12,7 +12,15 @@ import { DEAL_TOOL_ENDPOINTS, type EndpointName } from "./endpoints";
  */
 const FLUSH_INTERVAL_MS = 10_000;
 
-const isoDay = (nowMs: number) => new Date(nowMs).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+let today = { day: -1, iso: "" };
+
+/** YYYY-MM-DD (UTC) of `nowMs`. Every request asks, so each day's string is made once. */
+function isoDay(nowMs: number): string {
+  const day = Math.floor(nowMs / DAY_MS);
+  if (day !== today.day) today = { day, iso: new Date(day * DAY_MS).toISOString().slice(0, 10) };
+  return today.iso;
+}
 
 class UsageBuffer {
   private snapshot: UsageSnapshot = { keys: new Map(), platform: new Map() };
@@ -34,11 +42,11 @@ class UsageBuffer {
       isApiKey: principal.kind === "api_key",
       requests: 0,
       dealToolCalls: 0,
-      lastUsedAt: "",
+      lastUsedAtMs: 0,
     };
     entry.requests += 1;
     if (dealToolCall) entry.dealToolCalls += 1;
-    entry.lastUsedAt = new Date(nowMs).toISOString();
+    entry.lastUsedAtMs = nowMs;
     this.snapshot.keys.set(id, entry);
   }
 

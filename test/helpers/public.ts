@@ -15,7 +15,7 @@ export function usageSnapshot(calls: { day: string; keyId: string; orgId: string
       isApiKey: false,
       requests,
       dealToolCalls: call.dealToolCalls ?? 0,
-      lastUsedAt: `${call.day}T12:00:00.000Z`,
+      lastUsedAtMs: Date.parse(`${call.day}T12:00:00.000Z`),
     });
     const day = snapshot.platform.get(call.day) ?? { requests: 0, serverErrors: 0 };
     day.requests += requests;

@@ -4,7 +4,7 @@ import { apiKeys, keyUsageDaily, orgActivity, platformDaily, platformRollup } fr
 
 export interface UsageSnapshot {
   /** Keyed by `${day}|${credential id}`: a `lak_` key, or a legacy token (which has no last-used column). */
-  keys: Map<string, { orgId: string; isApiKey: boolean; requests: number; dealToolCalls: number; lastUsedAt: string }>;
+  keys: Map<string, { orgId: string; isApiKey: boolean; requests: number; dealToolCalls: number; lastUsedAtMs: number }>;
   platform: Map<string, { requests: number; serverErrors: number }>;
 }
 
@@ -76,7 +76,10 @@ export async function recordUsage(db: Database, snapshot: UsageSnapshot): Promis
     );
     if (counts.isApiKey) {
       statements.push(
-        db.update(apiKeys).set({ lastUsedAt: counts.lastUsedAt }).where(sql`${apiKeys.id} = ${keyId} AND ${apiKeys.orgId} = ${counts.orgId}`),
+        db
+          .update(apiKeys)
+          .set({ lastUsedAt: new Date(counts.lastUsedAtMs).toISOString() })
+          .where(sql`${apiKeys.id} = ${keyId} AND ${apiKeys.orgId} = ${counts.orgId}`),
       );
     }
   }
