@@ -161,8 +161,8 @@ function serve(): Miniflare {
   );
 }
 
-/** The schema from migrations/, then one organization with five units, a lak_ key and a legacy token. */
-async function migrateAndSeed(mf: Miniflare): Promise<BenchFixture> {
+/** The schema from migrations/, then the platform scenarios' organization and the areas' one, with what each area seeds. */
+async function migrateAndSeed(mf: Miniflare): Promise<{ platform: BenchFixture; areas: BenchFixture }> {
   const db = await mf.getD1Database("DB", "api");
   const migrations = readdirSync(path.join(ROOT, "migrations"))
     .filter((f) => f.endsWith(".sql"))
@@ -176,32 +176,41 @@ async function migrateAndSeed(mf: Miniflare): Promise<BenchFixture> {
       await db.prepare(statement).run();
     }
   }
+  const platform = await seedOrganization(db, "bench");
+  // The areas seed hundreds of units and deals: in their own organization, so the metered_v1 feed
+  // keeps its five units whatever areas exist (it answered 125 once the reports area seeded here).
+  const areas = await seedOrganization(db, "bench_areas");
+  for (const area of BENCH_AREAS) await area.seed?.(db, areas);
+  return { platform, areas };
+}
+
+/** An organization with a store, five units, a `lak_` key with a limit of 1,000,000,000 and a legacy token. */
+async function seedOrganization(db: D1Database, name: string): Promise<BenchFixture> {
   const key = generateApiKey();
   const legacyToken = generateToken(LEGACY_TOKEN_PREFIX, 32);
+  const [orgId, storeId] = [`org_${name}`, `sto_${name}`];
   await db.batch([
-    db.prepare("INSERT INTO organizations (id, name, is_demo) VALUES ('org_bench', 'Bench Motors', 0)"),
-    db.prepare("INSERT INTO stores (id, org_id, name, is_primary, market_zip) VALUES ('sto_bench', 'org_bench', 'Bench Store', 1, '78701')"),
+    db.prepare("INSERT INTO organizations (id, name, is_demo) VALUES (?, 'Bench Motors', 0)").bind(orgId),
+    db.prepare("INSERT INTO stores (id, org_id, name, is_primary, market_zip) VALUES (?, ?, 'Bench Store', 1, '78701')").bind(storeId, orgId),
     ...Array.from({ length: 5 }, (_, i) =>
       db
         .prepare(
           `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
-         VALUES (?, 'org_bench', 'sto_bench', ?, ?, 2022, 'Toyota', 'Camry', 'SE', 'used', 'car', 31000, '2026-10-0${i + 1}', 21000, 24995, 'in_stock')`,
+         VALUES (?, ?, ?, ?, ?, 2022, 'Toyota', 'Camry', 'SE', 'used', 'car', 31000, '2026-10-0${i + 1}', 21000, 24995, 'in_stock')`,
         )
-        .bind(`unit_bench_${i}`, `B${i}`, `VINBENCH0000000${i}`),
+        .bind(`unit_${name}_${i}`, orgId, storeId, `B${i}`, `VIN${name.toUpperCase()}${i}`.padEnd(17, "0")),
     ),
     db
       .prepare(
         `INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by)
-       VALUES ('key_bench', 'org_bench', ?, ?, 'bench', '["read"]', NULL, 1000000000, 'bench')`,
+       VALUES (?, ?, ?, ?, 'bench', '["read"]', NULL, 1000000000, 'bench')`,
       )
-      .bind(await sha256Hex(key), apiKeyDisplayPrefix(key)),
+      .bind(`key_${name}`, orgId, await sha256Hex(key), apiKeyDisplayPrefix(key)),
     db
-      .prepare("INSERT INTO legacy_tokens (id, org_id, token_hash, label) VALUES ('lgt_bench', 'org_bench', ?, 'bench')")
-      .bind(await sha256Hex(legacyToken)),
+      .prepare("INSERT INTO legacy_tokens (id, org_id, token_hash, label) VALUES (?, ?, ?, 'bench')")
+      .bind(`lgt_${name}`, orgId, await sha256Hex(legacyToken)),
   ]);
-  const fixture: BenchFixture = { key, legacyToken, orgId: "org_bench", storeId: "sto_bench" };
-  for (const area of BENCH_AREAS) await area.seed?.(db, fixture);
-  return fixture;
+  return { key, legacyToken, orgId, storeId };
 }
 
 async function load(url: URL, scenario: Scenario, seconds: number): Promise<Figures> {
@@ -253,14 +262,14 @@ async function main(): Promise<void> {
   const mf = serve();
   try {
     const url = await mf.ready;
-    const fixture = await migrateAndSeed(mf);
-    const { key, legacyToken } = fixture;
+    const { platform, areas } = await migrateAndSeed(mf);
+    const { key, legacyToken } = platform;
     const allScenarios: Scenario[] = [
       { name: "baseline", path: BASELINE_PATH },
       { name: "metered_v1", path: "/api/v1/inventory", headers: { "X-Service-API-Key": key }, metered: true },
       // The same route without the quota (legacy tokens are not metered): what metering costs.
       { name: "unmetered_v1", path: "/api/v1/inventory", headers: { "X-Api-Token": legacyToken } },
-      ...BENCH_AREAS.flatMap((area) => area.scenarios(fixture)),
+      ...BENCH_AREAS.flatMap((area) => area.scenarios(areas)),
     ];
     const scenarios = allScenarios.filter((s) => !only || s.name === "baseline" || s.name === "metered_v1" || only.includes(s.name));
 
@@ -321,7 +330,7 @@ async function main(): Promise<void> {
     const measurements = [];
     for (const m of BENCH_AREAS.flatMap((area) => area.measurements ?? [])) {
       if (only && !only.includes(m.name)) continue;
-      measurements.push(...(await m.run(url, fixture)));
+      measurements.push(...(await m.run(url, areas)));
     }
     if (measurements.length > 0) {
       console.log("\n| measurement | detail | time | rate |\n|---|---|---:|---:|");
