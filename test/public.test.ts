@@ -31,6 +31,7 @@ describe("GET /api/public/stats", () => {
 
     const res = await call("/api/public/stats", fromClient("198.51.100.1"));
     expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("application/json");
     const first = await res.json<Stats>();
     expect(Object.keys(first).sort()).toEqual([
       "active_rooftops",
@@ -229,20 +230,20 @@ describe("SharedAnswer (the per-isolate copy and the Cache API)", () => {
     const work = background();
 
     const isolateA = new SharedAnswer<{ n: number }>({ path, maxAgeMs: 60_000 });
-    expect(await isolateA.get({ url, nowMs: t0, compute, waitUntil: work.waitUntil })).toEqual({ value: { n: 1 }, computedAtMs: t0 });
+    expect(await isolateA.get({ url, nowMs: t0, compute, waitUntil: work.waitUntil })).toEqual({ json: '{"n":1}', computedAtMs: t0 });
     await work.settled();
-    expect(await isolateA.get({ url, nowMs: t0 + 59_999, compute, waitUntil: work.waitUntil })).toEqual({ value: { n: 1 }, computedAtMs: t0 });
+    expect(await isolateA.get({ url, nowMs: t0 + 59_999, compute, waitUntil: work.waitUntil })).toEqual({ json: '{"n":1}', computedAtMs: t0 });
 
     const isolateB = new SharedAnswer<{ n: number }>({ path, maxAgeMs: 60_000 });
-    expect(await isolateB.get({ url, nowMs: t0 + 30_000, compute, waitUntil: work.waitUntil })).toEqual({ value: { n: 1 }, computedAtMs: t0 });
+    expect(await isolateB.get({ url, nowMs: t0 + 30_000, compute, waitUntil: work.waitUntil })).toEqual({ json: '{"n":1}', computedAtMs: t0 });
     expect(computed()).toBe(1);
 
     // 60 s after the computation, wherever it ran, the copy is not served any more.
     expect(await isolateB.get({ url, nowMs: t0 + 60_000, compute, waitUntil: work.waitUntil })).toEqual({
-      value: { n: 2 },
+      json: '{"n":2}',
       computedAtMs: t0 + 60_000,
     });
-    expect((await isolateA.get({ url, nowMs: t0 + 60_001, compute, waitUntil: work.waitUntil })).value.n).toBeGreaterThan(1);
+    expect(JSON.parse((await isolateA.get({ url, nowMs: t0 + 60_001, compute, waitUntil: work.waitUntil })).json).n).toBeGreaterThan(1);
     await work.settled();
   });
 });
@@ -268,6 +269,7 @@ describe("GET /api/moat/public", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
     expect(res.headers.get("Cache-Control")).toMatch(/^public, max-age=([1-5]?\d|60)$/);
+    expect(res.headers.get("Content-Type")).toBe("application/json");
     const body = await res.json<{ count: number; last_refresh: string; entries: { id: string; date: string }[] }>();
     expect(body.count).toBe(20);
     expect(body.entries).toHaveLength(20);

@@ -1,5 +1,5 @@
 import type { RouteHandler, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, TypedResponse } from "hono";
 import { latestMarketFeed, MARKET_FEED_SIZE } from "../../db/queries/market-feed";
 import { computePlatformStatistics } from "../../db/queries/public-stats";
 import type { AppEnv } from "../../http/app-env";
@@ -17,10 +17,15 @@ const MAX_AGE_MS = PUBLIC_MAX_AGE_SECONDS * 1000;
 const platformStats = new SharedAnswer<z.infer<typeof PlatformStatsSchema>>({ path: "/api/public/stats", maxAgeMs: MAX_AGE_MS });
 const marketFeed = new SharedAnswer<z.infer<typeof MarketFeedSchema>>({ path: "/api/moat/public", maxAgeMs: MAX_AGE_MS });
 
-/** `Age` lets browsers and CDNs count the copy's age against `max-age`, so nobody keeps it past 60 s in all. */
-function withAge<T>(c: Context<AppEnv>, copy: AnswerCopy<T>, nowMs: number): T {
-  c.header("Age", String(Math.floor((nowMs - copy.computedAtMs) / 1000)));
-  return copy.value;
+/**
+ * The copy's JSON as the route's 200, typed as `c.json` of its schema would be. `Age` lets browsers
+ * and CDNs count the copy's age against `max-age`, so nobody keeps it past 60 s in all.
+ */
+function sendCopy<T>(c: Context<AppEnv>, copy: AnswerCopy, nowMs: number) {
+  return c.body(copy.json, 200, {
+    "Content-Type": "application/json",
+    Age: String(Math.floor((nowMs - copy.computedAtMs) / 1000)),
+  }) as unknown as TypedResponse<T, 200, "json">;
 }
 
 export const getPlatformStats: RouteHandler<typeof getPlatformStatsRoute, AppEnv> = async (c) => {
@@ -42,7 +47,7 @@ export const getPlatformStats: RouteHandler<typeof getPlatformStatsRoute, AppEnv
       };
     },
   });
-  return c.json(withAge(c, copy, nowMs), 200);
+  return sendCopy<z.infer<typeof PlatformStatsSchema>>(c, copy, nowMs);
 };
 
 export const getPublicMarketFeed: RouteHandler<typeof getPublicMarketFeedRoute, AppEnv> = async (c) => {
@@ -56,5 +61,5 @@ export const getPublicMarketFeed: RouteHandler<typeof getPublicMarketFeedRoute, 
       return { count: entries.length, last_refresh: lastRefresh, entries };
     },
   });
-  return c.json(withAge(c, copy, nowMs), 200);
+  return sendCopy<z.infer<typeof MarketFeedSchema>>(c, copy, nowMs);
 };
