@@ -58,6 +58,7 @@ beforeAll(async () => {
 
   const res = await call("/api/v1/inventory-alerts", { key });
   expect(res.status).toBe(200);
+  expect(res.headers.get("Content-Type")).toBe("application/json");
   report = await res.json();
 });
 

@@ -36,6 +36,7 @@ const brief = (key: string, body: unknown) =>
 async function briefing(body: unknown, key = keys.summitKey): Promise<Briefing> {
   const res = await brief(key, body);
   expect(res.status).toBe(200);
+  expect(res.headers.get("Content-Type")).toBe("application/json");
   return res.json();
 }
 

@@ -26,6 +26,7 @@ beforeAll(async () => {
   keys = await seedDemoOrgs();
   const res = await call("/api/v1/market-pulse", { key: keys.summitKey });
   expect(res.status).toBe(200);
+  expect(res.headers.get("Content-Type")).toBe("application/json");
   pulse = await res.json();
 });
 

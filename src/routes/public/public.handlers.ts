@@ -1,8 +1,9 @@
 import type { RouteHandler, z } from "@hono/zod-openapi";
-import type { Context, TypedResponse } from "hono";
+import type { Context } from "hono";
 import { latestMarketFeed, MARKET_FEED_SIZE } from "../../db/queries/market-feed";
 import { computePlatformStatistics } from "../../db/queries/public-stats";
 import type { AppEnv } from "../../http/app-env";
+import { jsonText } from "../../http/cached-json";
 import { PUBLIC_MAX_AGE_SECONDS } from "../../http/public-access";
 import type {
   getPlatformStats as getPlatformStatsRoute,
@@ -17,15 +18,9 @@ const MAX_AGE_MS = PUBLIC_MAX_AGE_SECONDS * 1000;
 const platformStats = new SharedAnswer<z.infer<typeof PlatformStatsSchema>>({ path: "/api/public/stats", maxAgeMs: MAX_AGE_MS });
 const marketFeed = new SharedAnswer<z.infer<typeof MarketFeedSchema>>({ path: "/api/moat/public", maxAgeMs: MAX_AGE_MS });
 
-/**
- * The copy's JSON as the route's 200, typed as `c.json` of its schema would be. `Age` lets browsers
- * and CDNs count the copy's age against `max-age`, so nobody keeps it past 60 s in all.
- */
+/** The copy's JSON. `Age` lets browsers and CDNs count the copy's age against `max-age`, so nobody keeps it past 60 s in all. */
 function sendCopy<T>(c: Context<AppEnv>, copy: AnswerCopy, nowMs: number) {
-  return c.body(copy.json, 200, {
-    "Content-Type": "application/json",
-    Age: String(Math.floor((nowMs - copy.computedAtMs) / 1000)),
-  }) as unknown as TypedResponse<T, 200, "json">;
+  return jsonText<T>(c, copy.json, { Age: String(Math.floor((nowMs - copy.computedAtMs) / 1000)) });
 }
 
 export const getPlatformStats: RouteHandler<typeof getPlatformStatsRoute, AppEnv> = async (c) => {

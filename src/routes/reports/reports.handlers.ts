@@ -2,6 +2,7 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import { pulseBody } from "../../engines/reports/bodies";
 import { DEFAULT_ROLE } from "../../engines/reports/briefings";
 import type { AppEnv } from "../../http/app-env";
+import { cachedJson } from "../../http/cached-json";
 import type {
   createMorningBriefing as createMorningBriefingRoute,
   getInventoryAlerts as getInventoryAlertsRoute,
@@ -10,7 +11,7 @@ import type {
 import * as reports from "./reports.service";
 
 export const getInventoryAlerts: RouteHandler<typeof getInventoryAlertsRoute, AppEnv> = async (c) => {
-  return c.json(await reports.inventoryAlerts(c.var.db, c.var.principal.orgId, new Date()), 200);
+  return cachedJson(c, await reports.inventoryAlerts(c.var.db, c.var.principal.orgId, new Date()));
 };
 
 export const createMorningBriefing: RouteHandler<typeof createMorningBriefingRoute, AppEnv> = async (c) => {
@@ -25,10 +26,10 @@ export const createMorningBriefing: RouteHandler<typeof createMorningBriefingRou
     },
     new Date(),
   );
-  return c.json(briefing, 200);
+  return cachedJson(c, briefing);
 };
 
 export const getMarketPulse: RouteHandler<typeof getMarketPulseRoute, AppEnv> = async (c) => {
   const pulse = await reports.marketPulse(c.var.db, c.var.config.lenderEnvironmentChangePts, new Date());
-  return c.json(pulseBody(pulse), 200);
+  return cachedJson(c, pulse, pulseBody);
 };
