@@ -6,7 +6,8 @@ const serialized = new WeakMap<object, string>();
  * `c.json(body)` for an answer held in a per-isolate cache: its JSON is made once per cached value
  * and kept beside it while the value lives, instead of once per request (serializing the cached
  * inventory-alerts report on every call cost it about 40% of its throughput in `npm run bench`).
- * `project` turns the cached value into the response body; cached values are never mutated.
+ * `project` turns the cached value into the response body (one projection per cached value: the
+ * JSON is kept by value); cached values are never mutated.
  */
 export function cachedJson<S extends object, T = S>(c: Context, source: S, project?: (source: S) => T) {
   let text = serialized.get(source);
