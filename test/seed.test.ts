@@ -4,6 +4,7 @@ import { buildDemoSeed, DEAL_HISTORY_MONTHS, type DemoCredentials } from "../scr
 import { hashPassword } from "../src/credentials/password";
 import { apiKeyDisplayPrefix, BROKER_TOKEN_PREFIX, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../src/credentials/tokens";
 import { call } from "./helpers/factories";
+import { all } from "./helpers/sql";
 
 const REFERENCE_DATE = "2026-11-20";
 const TABLES = [
@@ -46,14 +47,6 @@ async function apply(statements: string[]) {
 async function rowCounts(): Promise<Record<string, number>> {
   const row = await env.DB.prepare(`SELECT ${TABLES.map((t) => `(SELECT count(*) FROM ${t}) AS ${t}`).join(", ")}`).first<Record<string, number>>();
   return row!;
-}
-
-async function all<T>(sql: string, ...params: unknown[]): Promise<T[]> {
-  return (
-    await env.DB.prepare(sql)
-      .bind(...params)
-      .all<T>()
-  ).results;
 }
 
 describe("demo seed", () => {

@@ -5,14 +5,7 @@ import { buildDemoSeed, type DemoCredentials } from "../../scripts/demo-data";
 import { DEMO_TOUGH_LENDERS } from "../../scripts/demo-data-deal-desk";
 import { post } from "../helpers/deal-desk";
 import { createApiKey } from "../helpers/factories";
-
-async function all<T>(sql: string, ...params: unknown[]): Promise<T[]> {
-  return (
-    await env.DB.prepare(sql)
-      .bind(...params)
-      .all<T>()
-  ).results;
-}
+import { all } from "../helpers/sql";
 
 describe("reference migration", () => {
   it("ships the 53 programs over the six lender types, and every row the reference module holds", async () => {

@@ -5,6 +5,7 @@ import { latestMarketFeed, MARKET_FEED_SIZE } from "../../src/db/queries/market-
 import { refreshMarketData } from "../../src/jobs/refresh-market-data";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg } from "../helpers/factories";
+import { all } from "../helpers/sql";
 
 /** The bindings the job uses, with or without the upstream keys (secrets in production). */
 const jobEnv = (
@@ -72,13 +73,6 @@ function installFakeUpstream() {
   });
 }
 
-async function all<T>(sql: string, ...params: unknown[]): Promise<T[]> {
-  return (
-    await env.DB.prepare(sql)
-      .bind(...params)
-      .all<T>()
-  ).results;
-}
 const counts = async () =>
   (
     await all<{ observations: number; entries: number }>(
