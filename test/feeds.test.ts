@@ -181,5 +181,7 @@ describe("browser access to the feeds", () => {
     expect(exposed).toEqual(expect.arrayContaining(["X-Service-RateLimit-Remaining", "X-Service-RateLimit-Limit", "X-Service-RateLimit-Reset"]));
     expect(res.headers.get("X-Service-RateLimit-Remaining")).not.toBeNull();
     expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(res.headers.get("Content-Type")).toBe("application/json");
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
   });
 });

@@ -9,13 +9,17 @@ const serialized = new WeakMap<object, string>();
  * `project` turns the cached value into the response body (one projection per cached value: the
  * JSON is kept by value); cached values are never mutated.
  */
-export function cachedJson<S extends object, T = S>(c: Context, source: S, project?: (source: S) => T) {
+export function cachedJson<S extends object, T = S>(
+  c: Context,
+  source: S,
+  { project, headers }: { project?: (source: S) => T; headers?: Record<string, string> } = {},
+) {
   let text = serialized.get(source);
   if (text === undefined) {
     text = JSON.stringify(project ? project(source) : source);
     serialized.set(source, text);
   }
-  return jsonText<T>(c, text);
+  return jsonText<T>(c, text, headers);
 }
 
 /** A JSON body already serialized, as the route's 200, typed as `c.json` of a `T` would be. */

@@ -1,6 +1,7 @@
 import type { RouteHandler, z } from "@hono/zod-openapi";
 import * as feeds from "../../db/queries/feeds";
 import type { AppEnv } from "../../http/app-env";
+import { cachedJson } from "../../http/cached-json";
 import { TtlCache } from "../../lib/ttl-cache";
 import type {
   getSalesSummary as getSalesSummaryRoute,
@@ -44,7 +45,7 @@ export const listInventory: RouteHandler<typeof listInventoryRoute, AppEnv> = as
       })),
     };
   });
-  return c.json(feed, 200, { "Cache-Control": CACHE_CONTROL });
+  return cachedJson(c, feed, { headers: { "Cache-Control": CACHE_CONTROL } });
 };
 
 export const getSalesSummary: RouteHandler<typeof getSalesSummaryRoute, AppEnv> = async (c) => {
@@ -52,5 +53,5 @@ export const getSalesSummary: RouteHandler<typeof getSalesSummaryRoute, AppEnv> 
     const rows = await feeds.salesSummary(c.var.db, c.var.principal.orgId, SALES_SUMMARY_LIMIT);
     return { count: rows.length, salesSummary: rows };
   });
-  return c.json(feed, 200, { "Cache-Control": CACHE_CONTROL });
+  return cachedJson(c, feed, { headers: { "Cache-Control": CACHE_CONTROL } });
 };

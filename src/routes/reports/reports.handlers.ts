@@ -31,5 +31,5 @@ export const createMorningBriefing: RouteHandler<typeof createMorningBriefingRou
 
 export const getMarketPulse: RouteHandler<typeof getMarketPulseRoute, AppEnv> = async (c) => {
   const pulse = await reports.marketPulse(c.var.db, c.var.config.lenderEnvironmentChangePts, new Date());
-  return cachedJson(c, pulse, pulseBody);
+  return cachedJson(c, pulse, { project: pulseBody });
 };
