@@ -11,50 +11,44 @@ import type {
   MarketFeedSchema,
   PlatformStatsSchema,
 } from "./public.routes";
-import { type AnswerCopy, SharedAnswer } from "./public.service";
+import { SharedAnswer } from "./public.service";
 
 const MAX_AGE_MS = PUBLIC_MAX_AGE_SECONDS * 1000;
 
 const platformStats = new SharedAnswer<z.infer<typeof PlatformStatsSchema>>({ path: "/api/public/stats", maxAgeMs: MAX_AGE_MS });
 const marketFeed = new SharedAnswer<z.infer<typeof MarketFeedSchema>>({ path: "/api/moat/public", maxAgeMs: MAX_AGE_MS });
 
-/** The copy's JSON. `Age` lets browsers and CDNs count the copy's age against `max-age`, so nobody keeps it past 60 s in all. */
-function sendCopy<T>(c: Context<AppEnv>, copy: AnswerCopy, nowMs: number) {
+/**
+ * The shared answer's copy, computed only when none is fresh. `Age` lets browsers and CDNs count
+ * the copy's age against `max-age`, so nobody keeps it past 60 s in all.
+ */
+async function serveShared<T>(c: Context<AppEnv>, shared: SharedAnswer<T>, compute: (now: Date) => Promise<T>) {
+  const nowMs = Date.now();
+  const copy = await shared.get({
+    url: c.req.url,
+    nowMs,
+    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+    compute: () => compute(new Date(nowMs)),
+  });
   return jsonText<T>(c, copy.json, { Age: String(Math.floor((nowMs - copy.computedAtMs) / 1000)) });
 }
 
-export const getPlatformStats: RouteHandler<typeof getPlatformStatsRoute, AppEnv> = async (c) => {
-  const nowMs = Date.now();
-  const copy = await platformStats.get({
-    url: c.req.url,
-    nowMs,
-    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-    compute: async () => {
-      const figures = await computePlatformStatistics(c.var.db, new Date(nowMs));
-      return {
-        demo_sessions: figures.demoSessions,
-        organizations_evaluated: figures.organizationsEvaluated,
-        unique_orgs: figures.organizationsEvaluated,
-        deals_through_ai: figures.dealsThroughAi,
-        active_rooftops: figures.activeRooftops,
-        uptime_pct_90d: figures.uptimePct90d,
-        last_updated: new Date(nowMs).toISOString(),
-      };
-    },
+export const getPlatformStats: RouteHandler<typeof getPlatformStatsRoute, AppEnv> = (c) =>
+  serveShared(c, platformStats, async (now) => {
+    const figures = await computePlatformStatistics(c.var.db, now);
+    return {
+      demo_sessions: figures.demoSessions,
+      organizations_evaluated: figures.organizationsEvaluated,
+      unique_orgs: figures.organizationsEvaluated,
+      deals_through_ai: figures.dealsThroughAi,
+      active_rooftops: figures.activeRooftops,
+      uptime_pct_90d: figures.uptimePct90d,
+      last_updated: now.toISOString(),
+    };
   });
-  return sendCopy<z.infer<typeof PlatformStatsSchema>>(c, copy, nowMs);
-};
 
-export const getPublicMarketFeed: RouteHandler<typeof getPublicMarketFeedRoute, AppEnv> = async (c) => {
-  const nowMs = Date.now();
-  const copy = await marketFeed.get({
-    url: c.req.url,
-    nowMs,
-    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-    compute: async () => {
-      const { entries, lastRefresh } = await latestMarketFeed(c.var.db, MARKET_FEED_SIZE);
-      return { count: entries.length, last_refresh: lastRefresh, entries };
-    },
+export const getPublicMarketFeed: RouteHandler<typeof getPublicMarketFeedRoute, AppEnv> = (c) =>
+  serveShared(c, marketFeed, async () => {
+    const { entries, lastRefresh } = await latestMarketFeed(c.var.db, MARKET_FEED_SIZE);
+    return { count: entries.length, last_refresh: lastRefresh, entries };
   });
-  return sendCopy<z.infer<typeof MarketFeedSchema>>(c, copy, nowMs);
-};
