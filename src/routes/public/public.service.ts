@@ -5,7 +5,7 @@ import { describeError, logEvent } from "../../lib/log";
  * serialization per request cost the 20-entry market feed a tenth of its throughput), and when it
  * was computed (in whichever isolate computed it).
  */
-export interface AnswerCopy {
+interface AnswerCopy {
   json: string;
   computedAtMs: number;
 }
