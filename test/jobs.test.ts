@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { SCHEDULE } from "../src/jobs";
 import { createOrg } from "./helpers/factories";
@@ -46,4 +46,24 @@ it("every cron in wrangler.toml runs at least one job, and every scheduled job h
     .filter(([, jobs]) => jobs.length > 0)
     .map(([cron]) => cron);
   expect([...scheduled].sort()).toEqual([...env.TEST_WRANGLER_CRONS].sort());
+});
+
+it("a failing job's log line names the job, whatever the bundle calls its function", async () => {
+  const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+  vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("network down"));
+  try {
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.UTC(2026, 10, 26, 4, 30), cron: "30 4 * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx).catch(() => {});
+    const failed = errors.mock.calls.map(([line]) => JSON.parse(String(line))).find((line) => line.event === "scheduled_job_failed");
+    expect(failed).toMatchObject({ cron: "30 4 * * *", job: "refresh-sanctions-list", error: "TypeError" });
+  } finally {
+    vi.restoreAllMocks();
+  }
+});
+
+it("every scheduled job has its own name", () => {
+  const names = Object.values(SCHEDULE).flatMap((jobs) => jobs.map((job) => job.name));
+  expect(new Set(names).size).toBe(names.length);
+  for (const name of names) expect(name).toMatch(/^[a-z]+(-[a-z]+)+$/);
 });

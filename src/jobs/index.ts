@@ -6,18 +6,28 @@ import { refreshMarketData } from "./refresh-market-data";
 import { refreshSanctionsList } from "./refresh-sanctions-list";
 import { sweepOutbox } from "./sweep-outbox";
 
-export type Job = (env: Env, now: Date) => Promise<void>;
+/**
+ * A job and the name its log lines carry. The name is data, not `run.name`: the bundle is built
+ * with keep_names = false, so a function's own name is whatever the minifier left (e.g. "pE").
+ */
+export interface Job {
+  name: string;
+  run: (env: Env, now: Date) => Promise<void>;
+}
 
 /**
  * Cron expression (exactly as in wrangler.toml's `[triggers] crons`) → the jobs it runs, in order.
  * A test holds this map and wrangler.toml to the same set of crons.
  */
 export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
-  "15 0 * * *": [purgeLapsedSessions, raiseAgedInventoryAlerts],
-  "30 4 * * *": [refreshSanctionsList],
-  "0 5 * * *": [refreshMarketData],
-  "0 6 * * *": [buildMorningBriefings],
-  "*/5 * * * *": [sweepOutbox],
+  "15 0 * * *": [
+    { name: "purge-lapsed-sessions", run: purgeLapsedSessions },
+    { name: "aged-inventory-alerts", run: raiseAgedInventoryAlerts },
+  ],
+  "30 4 * * *": [{ name: "refresh-sanctions-list", run: refreshSanctionsList }],
+  "0 5 * * *": [{ name: "refresh-market-data", run: refreshMarketData }],
+  "0 6 * * *": [{ name: "build-morning-briefings", run: buildMorningBriefings }],
+  "*/5 * * * *": [{ name: "sweep-outbox", run: sweepOutbox }],
 };
 
 /** Runs every job of the cron; one job's failure is logged and does not stop the next. */
@@ -30,7 +40,7 @@ export async function runScheduledJobs(cron: string, env: Env, now: Date): Promi
   const failures: unknown[] = [];
   for (const job of jobs) {
     try {
-      await job(env, now);
+      await job.run(env, now);
     } catch (error) {
       logEvent("error", { event: "scheduled_job_failed", cron, job: job.name, ...describeError(error) });
       failures.push(error);

@@ -26,7 +26,7 @@ describe("the daily sanctions-list refresh", () => {
   const sample = { sdn: head(real.sdn, 600), alt: head(real.alt, 600), comments: real.comments };
 
   it('runs on its own cron, "30 4 * * *"', () => {
-    expect(SCHEDULE["30 4 * * *"]).toContain(refreshSanctionsList);
+    expect(SCHEDULE["30 4 * * *"].map((job) => job.run)).toContain(refreshSanctionsList);
   });
 
   it("downloads OFAC's three files from the configured addresses and puts the list in force, dated by Last-Modified", async () => {

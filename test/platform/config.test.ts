@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import wranglerToml from "../../wrangler.toml?raw";
 import { createTestApp } from "../helpers/test-app";
 
 afterEach(() => vi.restoreAllMocks());
@@ -43,5 +44,12 @@ describe("Worker configuration is checked at the first request", () => {
     const { res, log } = await firstRequestWith({});
     expect(res.status).toBe(200);
     expect(log).toBe("");
+  });
+});
+
+describe("production is observable (wrangler.toml)", () => {
+  it("keeps every log line in Workers Logs and uploads source maps for readable stack traces", () => {
+    expect(wranglerToml).toMatch(/^upload_source_maps = true$/m);
+    expect(wranglerToml).toMatch(/^\[observability\]\nenabled = true\nhead_sampling_rate = 1$/m);
   });
 });
