@@ -69,13 +69,17 @@ describe("daily quota on /api/v1/*", () => {
     const body = await res.json<Record<string, unknown>>();
     expect(body).toEqual({
       error: "daily_rate_limit_reached",
-      message: "daily rate limit reached",
+      message: expect.stringMatching(/^daily rate limit reached: /),
       request_id: res.headers.get("X-Request-Id"),
       reset_at: new Date(resetAtMs).toISOString(),
       limit: 2,
       used: 2,
     });
     expect(body.reset_at).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/);
+    // The message says when the quota comes back and how to get a larger one.
+    expect(body.message).toContain(`resets at ${body.reset_at}`);
+    expect(body.message).toContain("its 2 calls");
+    expect(body.message).toContain("rate_limit (POST /api/public-api/keys)");
     const retryAfter = Number(res.headers.get("Retry-After"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(Math.abs(retryAfter - (resetAtMs - Date.now()) / 1000)).toBeLessThan(5);

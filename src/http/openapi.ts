@@ -27,7 +27,9 @@ export const RATE_LIMIT_HEADERS = {
 
 const QuotaExceededSchema = ErrorSchema.extend({
   error: z.literal("daily_rate_limit_reached"),
-  message: z.literal("daily rate limit reached"),
+  message: z.string().startsWith("daily rate limit reached").openapi({
+    description: 'Starts with the contract\'s sentence, "daily rate limit reached", then says when the quota resets and how to get a larger one.',
+  }),
   reset_at: z.iso.datetime().openapi({ description: "The next 00:00 UTC, when the quota resets." }),
   limit: z.int().openapi({ description: "The key's daily limit." }),
   used: z.int().openapi({ description: "Requests counted today." }),

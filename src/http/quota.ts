@@ -127,6 +127,21 @@ function counterFor(namespace: Env["QUOTA"], keyId: string, limit: number, nowMs
 }
 
 /**
+ * What happened and what to do, after the contract's sentence (SPEC's 429, variant A, is exactly
+ * "daily rate limit reached"; clients that compare it still find it at the start).
+ */
+export function dailyLimitMessage(limit: number, nowMs: number): string {
+  const resetAt = new Date(nextResetMs(nowMs)).toISOString();
+  const minutes = Math.ceil(secondsUntilReset(nowMs) / 60);
+  const wait = minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
+  return (
+    `daily rate limit reached: this key has made its ${limit} calls for today (UTC). ` +
+    `The quota resets at ${resetAt} (in ${wait}; Retry-After gives the seconds). ` +
+    "For a higher limit, create a key with a larger rate_limit (POST /api/public-api/keys) and use it instead."
+  );
+}
+
+/**
  * Counts every admitted `lak_` call against the key's daily quota and refuses the rest with 429.
  * Runs after the credential check, so 401s and 403s never count; legacy tokens are not metered.
  * If the counter cannot be reached the request is served (fail open, see docs/quota.md).
@@ -156,7 +171,7 @@ export const meterQuota = createMiddleware<AppEnv>(async (c, next) => {
   }
 
   if (decision && !decision.admitted) {
-    throw new ApiError("daily_rate_limit_reached", "daily rate limit reached", {
+    throw new ApiError("daily_rate_limit_reached", dailyLimitMessage(limit, nowMs), {
       headers: { ...headers, [REMAINING_HEADER]: "0", "Retry-After": String(secondsUntilReset(nowMs)) },
       body: { reset_at: new Date(nextResetMs(nowMs)).toISOString(), limit, used: decision.used },
     });

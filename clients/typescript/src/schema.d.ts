@@ -1638,8 +1638,8 @@ export interface components {
             error?: "daily_rate_limit_reached";
             /** @description The key's daily limit. */
             limit: number;
-            /** @enum {string} */
-            message?: "daily rate limit reached";
+            /** @description Starts with the contract's sentence, "daily rate limit reached", then says when the quota resets and how to get a larger one. */
+            message?: string;
             /**
              * Format: date-time
              * @description The next 00:00 UTC, when the quota resets.
