@@ -79,8 +79,9 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", docsRouter);
   app.route("/", reportsRouter);
   app.route("/", complianceRouter);
-  app.route("/", appraisalRouter);
+  // The reference lists a tag's operations in this order: the deal desk's own four, then appraisal.
   app.route("/", dealDeskRouter);
+  app.route("/", appraisalRouter);
   app.route("/", webhooksRouter);
   app.route("/", ingestRouter);
   options.mount?.(app);

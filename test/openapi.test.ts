@@ -45,6 +45,20 @@ describe("GET /api/openapi.json", () => {
     }
   });
 
+  it("declares every tag its operations and webhooks use, each with a description, and no tag without an operation", () => {
+    const declared = (doc.tags ?? []).map((tag) => tag.name);
+    const used = new Set(
+      [...operations, ...Object.entries(doc.webhooks ?? {}).map(([name, item]) => [name, item.post] as const)].flatMap(
+        ([, operation]) => operation?.tags ?? [],
+      ),
+    );
+    expect(new Set(declared)).toEqual(used);
+    for (const tag of doc.tags ?? []) expect(tag.description, tag.name).toBeTruthy();
+    // The product before the plumbing: the deal tools are the first group a reader meets.
+    expect(declared[0]).toBe("Deal desk");
+    expect(doc.paths["/api/v1/trade-appraisal"].post?.tags).toEqual(["Deal desk"]);
+  });
+
   it("shows an example request (when there is a body) and an example of every JSON success response", () => {
     for (const [route, operation] of operations) {
       if (operation.requestBody) expect(hasExample(doc, operation.requestBody.content["application/json"]), `${route} request`).toBe(true);

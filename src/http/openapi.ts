@@ -129,16 +129,27 @@ export const openApiDocument = (origin: string) => ({
   info: {
     title: "Dealer Intelligence API",
     version: "1.0.0",
-    description:
-      "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.\n\nSend your key in the `X-Service-API-Key` header. Every error has the body `{ error, message, request_id }` (422 adds `details`). Metered responses carry `X-Service-RateLimit-Limit`, `X-Service-RateLimit-Remaining` and `X-Service-RateLimit-Reset`. Changes follow docs/versioning.md: additive within `/api/v1`, so ignore fields and enum values you do not know.",
+    description: [
+      "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.",
+      "## Getting a key",
+      "Send your key in the `X-Service-API-Key` header. A key is created with `POST /api/public-api/keys` (see **Keys** below) by your organization's staff, logged in, or by your integration partner with its broker token; the raw key is shown once. Running the service locally (`npm run dev`), the demo keys are printed at start-up.",
+      "## Guides",
+      "[Errors](/docs/guides/errors) · [Quota and rate-limit headers](/docs/guides/quota) · [Webhooks](/docs/guides/webhooks) · [Versioning](/docs/guides/versioning) · [Ingestion](/docs/guides/ingestion) · [Consistency](/docs/guides/consistency) · [all guides](/docs/guides/)",
+      "Every error has the body `{ error, message, request_id }` (422 adds `details`). Metered responses carry `X-Service-RateLimit-Limit`, `X-Service-RateLimit-Remaining` and `X-Service-RateLimit-Reset`. Changes are additive within `/api/v1`, so ignore fields and enum values you do not know.",
+    ].join("\n\n"),
     license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
   },
   servers: [{ url: origin, description: "This deployment" }],
+  // Every tag an operation uses, in the order a reader meets them: the deal tools first.
   tags: [
-    { name: "Public", description: "No credentials: figures and feeds for marketing sites." },
+    { name: "Deal desk", description: "Tools for one deal: lender routing, stips, true-cost gross, coaching and trade appraisal." },
+    { name: "Compliance", description: "Sanctions (OFAC SDN) and identity red-flag screening, with an audit record of each check." },
+    { name: "Reports", description: "Aged-inventory alerts, role briefings and the market pulse, from your own data." },
     { name: "Feeds", description: "Read-only organization data, with a key." },
+    { name: "Ingestion", description: "Push inventory snapshots and deals from your DMS." },
+    { name: "Webhooks", description: "Signed event deliveries to your endpoints; verify each before trusting it." },
     { name: "Keys", description: "Create, list and revoke API keys (staff session or broker token)." },
     { name: "Staff session", description: "Log staff in and out of the key-management pages." },
-    { name: "Webhooks", description: "Signed event deliveries to your endpoints; verify each before trusting it." },
+    { name: "Public", description: "No credentials: figures and feeds for marketing sites." },
   ],
 });

@@ -26,6 +26,7 @@ export interface OpenApiOperation {
 
 export interface OpenApiDocument {
   openapi: string;
+  tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
   webhooks?: Record<string, Record<string, OpenApiOperation>>;
   components: {

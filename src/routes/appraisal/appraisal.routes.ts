@@ -74,7 +74,7 @@ export const appraiseTrade = createRoute({
   method: "post",
   path: "/api/v1/trade-appraisal",
   operationId: "appraiseTrade",
-  tags: ["Deal tools"],
+  tags: ["Deal desk"],
   summary: "Appraise a trade-in: market value, recon, max acquisition and negotiation floor",
   description:
     "Market value from the organization's own comparable units (same make and model, model year ±1, adjusted for year and mileage) when there are enough (3 by default), else from a depreciation model (new-price class, retention curve, regional index, mileage). Recon from the condition notes and, when a vision model is configured, the photos. Reads only; body up to 8 MiB.",

@@ -24,10 +24,11 @@ const DOCS_PAGE = `<!doctype html>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>Dealer Intelligence API reference</title>
+    <link rel="icon" href="data:,">
   </head>
   <body>
     <noscript>The interactive reference needs JavaScript. The document itself is at <a href="/api/openapi.json">/api/openapi.json</a>.</noscript>
-    <div id="api-reference"></div>
+    <div id="reference"></div>
     <script src="/docs/scalar.js"></script>
     <script src="/docs/init.js"></script>
   </body>

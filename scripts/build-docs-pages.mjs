@@ -1,0 +1,88 @@
+// Renders the guides (docs/*.md, docs/domain/*.md) into public/docs/guides/ (git-ignored), where
+// Workers Static Assets serve them at /docs/guides/<name>: the reference page links them, and a
+// guide's link to another guide (`quota.md`) becomes a link to that page. Runs on every
+// `npm install` (postinstall) and before `npm run dev`, so the served pages follow the files.
+// micromark: CommonMark + GFM tables, and raw HTML in a guide is escaped, not passed through.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { micromark } from "micromark";
+import { gfm, gfmHtml } from "micromark-extension-gfm";
+
+const root = path.join(import.meta.dirname, "..");
+const docsDir = path.join(root, "docs");
+const outDir = path.join(root, "public/docs/guides");
+
+/** Guides are every Markdown file of docs/ and one folder below it. */
+function guideFiles() {
+  const files = [];
+  for (const entry of readdirSync(docsDir, { withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith(".md")) files.push(entry.name);
+    if (entry.isDirectory()) {
+      for (const name of readdirSync(path.join(docsDir, entry.name))) if (name.endsWith(".md")) files.push(`${entry.name}/${name}`);
+    }
+  }
+  return files.sort();
+}
+
+const escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/**
+ * A link to another guide keeps working as a page link; a link into the rest of the repository
+ * (source files, the README, the CHANGELOG) has no page here, so it stays as its text.
+ */
+function rewriteLinks(html, file) {
+  return html.replace(/<a href="([^"]*)">(.*?)<\/a>/g, (whole, href, text) => {
+    if (/^(https?:|mailto:|#|\/)/.test(href)) return whole;
+    const guide = href.match(/^([^#]*?)\.md(#.*)?$/);
+    const inDocs = guide && !path.posix.normalize(path.posix.join(path.posix.dirname(file), guide[1])).startsWith("..");
+    return inDocs ? `<a href="${guide[1]}${guide[2] ?? ""}">${text}</a>` : text;
+  });
+}
+
+function page(title, body, depth) {
+  const up = "../".repeat(depth);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Dealer Intelligence API</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${up}guides.css">
+</head>
+<body>
+<nav><a href="/docs">API reference</a> · <a href="${up}./">Guides</a></nav>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+const STYLE = `body{font:16px/1.55 system-ui,sans-serif;max-width:52rem;margin:0 auto;padding:1rem 1.25rem;color:#1b1f24}
+nav{margin-bottom:1.5rem;font-size:.9rem}a{color:#0b5cad}code,pre{font:.9em ui-monospace,monospace;background:#f3f4f6}
+pre{padding:.75rem;overflow:auto}table{border-collapse:collapse;display:block;overflow:auto}th,td{border:1px solid #d0d7de;padding:.3rem .6rem;text-align:left;vertical-align:top}
+`;
+
+export function buildDocsPages() {
+  rmSync(outDir, { recursive: true, force: true });
+  const index = [];
+  for (const file of guideFiles()) {
+    const markdown = readFileSync(path.join(docsDir, file), "utf8");
+    const title = markdown.match(/^#\s+(.+)$/m)?.[1] ?? file;
+    const html = rewriteLinks(micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] }), file);
+    const target = path.join(outDir, file.replace(/\.md$/, ".html"));
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, page(title, html, file.split("/").length - 1));
+    index.push(`<li><a href="${file.replace(/\.md$/, "")}">${escapeHtml(title)}</a></li>`);
+  }
+  writeFileSync(path.join(outDir, "guides.css"), STYLE);
+  writeFileSync(path.join(outDir, "index.html"), page("Guides", `<h1>Guides</h1>\n<ul>\n${index.join("\n")}\n</ul>`, 0));
+  return index.length;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(`build-docs-pages: ${buildDocsPages()} guides in public/docs/guides/`);
+}
