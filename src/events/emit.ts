@@ -1,7 +1,8 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { newId } from "../credentials/tokens";
+import { runBatch } from "../db/batch";
 import type { Database } from "../db/client";
-import { insertOutboxRows, runBatch } from "../db/queries/events";
+import { insertOutboxRows } from "../db/queries/events";
 import { enqueueEvents } from "./messages";
 
 /** The events partners can subscribe to (SPEC §6). */

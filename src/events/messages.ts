@@ -1,5 +1,6 @@
+import { chunk } from "../db/batch";
 import type { Database } from "../db/client";
-import { chunk, markOutboxEnqueued } from "../db/queries/events";
+import { markOutboxEnqueued } from "../db/queries/events";
 import { describeError, logEvent } from "../lib/log";
 
 /**

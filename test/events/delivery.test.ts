@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { commitWithEvents } from "../../src/events/emit";
+import { MAX_ENDPOINTS_PER_ORG } from "../../src/routes/webhooks/webhooks.routes";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 
@@ -51,5 +52,26 @@ describe("delivery end to end through the queue", () => {
     });
     expect(log.deliveries[0].attempts).toEqual([expect.objectContaining({ attempt: 1, response_status: 204, outcome: "delivered" })]);
     expect((await listOutboxEvents(org.id))[0]).toMatchObject({ id: eventId, enqueued: true });
+  });
+
+  it(`an organization with the most endpoints allowed (${MAX_ENDPOINTS_PER_ORG}), all subscribed to one event, gets it at every one`, async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id);
+    const { key } = await createApiKey(org.id);
+    const names = Array.from({ length: MAX_ENDPOINTS_PER_ORG }, (_, i) => `fan-out-${i}`);
+    for (const name of names) {
+      const endpoint = await createEndpoint(key, { url: receiverUrl("ok", name), events: ["compliance.hold_triggered"] });
+      await tellReceiverSecret(name, endpoint.secret);
+    }
+    const [eventId] = await raiseHold(org.id, store.id);
+
+    const received = await eventually(async () => {
+      const logs = await Promise.all(names.map(receivedBy));
+      return logs.every((log) => log.length > 0) && logs;
+    }, 20_000);
+    for (const [delivery] of received) {
+      expect(delivery.verified).toBe(true);
+      expect(delivery.headers["x-service-webhook-id"]).toBe(eventId);
+    }
   });
 });

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { inChunks } from "../batch";
 import type { Database } from "../client";
 import { agedInventoryAlerts } from "../schema";
-import { chunk, MAX_BOUND_PARAMETERS } from "./events";
 
 /**
  * In-stock units, in every organization, that reached their store's aged threshold within the
@@ -44,7 +44,7 @@ export function insertAgedAlertMarkers(
   units: { stockNumber: string; stockedOn: string }[],
   alertedAt: string,
 ): BatchItem<"sqlite">[] {
-  return chunk(units, Math.floor(MAX_BOUND_PARAMETERS / 4)).map((part) =>
+  return inChunks(units, (part) =>
     db
       .insert(agedInventoryAlerts)
       .values(part.map((u) => ({ orgId, stockNumber: u.stockNumber, stockedOn: u.stockedOn, alertedAt })))

@@ -2,6 +2,7 @@ import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { TriggeredRule } from "../../engines/screening/decision";
 import type { ParsedSanctionsList } from "../../engines/screening/ofac-csv";
+import { chunk, MAX_BOUND_PARAMETERS } from "../batch";
 import type { Database } from "../client";
 import { complianceChecks, complianceSettings, sanctionsAliases, sanctionsDobs, sanctionsEntries, sanctionsLists } from "../schema";
 
@@ -69,21 +70,13 @@ export interface RawStatement {
   params: (string | number)[];
 }
 
-/** D1 binds at most 100 parameters per statement. */
-const MAX_PARAMS = 100;
-
+/** One parameter per listed column and row, as many rows per statement as D1's limit allows. */
 function multiRowInserts(table: string, columns: string[], rows: (string | number)[][]): RawStatement[] {
-  const perStatement = Math.floor(MAX_PARAMS / columns.length);
-  const statements: RawStatement[] = [];
   const placeholders = `(${columns.map(() => "?").join(", ")})`;
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const chunk = rows.slice(i, i + perStatement);
-    statements.push({
-      sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${chunk.map(() => placeholders).join(", ")}`,
-      params: chunk.flat(),
-    });
-  }
-  return statements;
+  return chunk(rows, Math.floor(MAX_BOUND_PARAMETERS / columns.length)).map((part) => ({
+    sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${part.map(() => placeholders).join(", ")}`,
+    params: part.flat(),
+  }));
 }
 
 /**

@@ -1,37 +1,22 @@
 import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { newId } from "../../credentials/tokens";
+import { inChunks, runBatch } from "../batch";
 import type { Database } from "../client";
 import { eventOutbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
-
-/** D1 binds at most 100 parameters per statement; rows per multi-row insert = floor(100 / columns). */
-export const MAX_BOUND_PARAMETERS = 100;
-
-export function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/** One atomic D1 batch of any number of statements (none: nothing to do). */
-export async function runBatch(db: Database, statements: BatchItem<"sqlite">[]): Promise<unknown[]> {
-  return statements.length > 0 ? db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]) : [];
-}
 
 export type OutboxRow = typeof eventOutbox.$inferSelect;
 type NewOutboxRow = typeof eventOutbox.$inferInsert;
 
-const OUTBOX_COLUMNS = 7;
-
 /** The outbox inserts for these events, chunked under the bound-parameter limit (for the caller's batch). */
 export function insertOutboxRows(db: Database, rows: NewOutboxRow[]): BatchItem<"sqlite">[] {
-  return chunk(rows, Math.floor(MAX_BOUND_PARAMETERS / OUTBOX_COLUMNS)).map((part) => db.insert(eventOutbox).values(part));
+  return inChunks(rows, (part) => db.insert(eventOutbox).values(part));
 }
 
 export async function markOutboxEnqueued(db: Database, ids: string[], at: string): Promise<void> {
   await runBatch(
     db,
-    chunk(ids, MAX_BOUND_PARAMETERS - 1).map((part) => db.update(eventOutbox).set({ enqueuedAt: at }).where(inArray(eventOutbox.id, part))),
+    inChunks(ids, (part) => db.update(eventOutbox).set({ enqueuedAt: at }).where(inArray(eventOutbox.id, part))),
   );
 }
 
@@ -147,13 +132,11 @@ export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
  * event's deliveries that have not been attempted yet, to be queued.
  */
 export async function createDeliveries(db: Database, orgId: string, eventId: string, event: string, endpointIds: string[], at: string) {
-  const inserts: BatchItem<"sqlite">[] = chunk(endpointIds, Math.floor(MAX_BOUND_PARAMETERS / 8)).map((part) =>
-    db
-      .insert(webhookDeliveries)
-      .values(part.map((endpointId) => ({ id: newId("dlv"), orgId, endpointId, eventId, event, createdAt: at, updatedAt: at })))
-      .onConflictDoNothing(),
+  const rows = endpointIds.map((endpointId) => ({ id: newId("dlv"), orgId, endpointId, eventId, event, createdAt: at, updatedAt: at }));
+  await runBatch(
+    db,
+    inChunks(rows, (part) => db.insert(webhookDeliveries).values(part).onConflictDoNothing()),
   );
-  await runBatch(db, inserts);
   return db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
@@ -264,15 +247,14 @@ export async function listDeliveries(db: Database, orgId: string, endpointId: st
   if (deliveries.length === 0) return [];
   const attempts = (
     await Promise.all(
-      chunk(
+      inChunks(
         deliveries.map((d) => d.id),
-        MAX_BOUND_PARAMETERS - 1,
-      ).map((ids) =>
-        db
-          .select()
-          .from(webhookAttempts)
-          .where(and(eq(webhookAttempts.orgId, orgId), inArray(webhookAttempts.deliveryId, ids)))
-          .orderBy(webhookAttempts.attempt),
+        (ids) =>
+          db
+            .select()
+            .from(webhookAttempts)
+            .where(and(eq(webhookAttempts.orgId, orgId), inArray(webhookAttempts.deliveryId, ids)))
+            .orderBy(webhookAttempts.attempt),
       ),
     )
   ).flat();

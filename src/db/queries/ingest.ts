@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { chunk } from "../batch";
 import type { Database } from "../client";
 import { dealStips, deals, inventoryUnits, stores } from "../schema";
-import { chunk } from "./events";
 
 /**
  * Bulk writes bind each chunk of rows as ONE JSON parameter read back with json_each, so a

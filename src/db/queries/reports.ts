@@ -4,6 +4,7 @@ import type { AlertUnit, StoreSettings } from "../../engines/reports/alerts";
 import { type BriefingDeal, type OpenStip, PIPELINE_STATUSES, type Role } from "../../engines/reports/briefings";
 import type { FeedEntry, Observation } from "../../engines/reports/market";
 import type { SeriesHistory } from "../../engines/reports/pulse";
+import { inChunks } from "../batch";
 import type { Database } from "../client";
 import {
   dealStips,
@@ -202,17 +203,10 @@ export function upsertObservation(db: Database, seriesId: string, observation: O
 
 /** Feed entry ids are derived from their reading, so an entry is written once. */
 export function insertFeedEntries(db: Database, entries: readonly FeedEntry[], refreshedAt: string): BatchItem<"sqlite">[] {
-  // 7 columns: at most 14 rows per statement (100 bound parameters).
-  const statements: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < entries.length; i += 14) {
-    statements.push(
-      db
-        .insert(marketFeedEntries)
-        .values(entries.slice(i, i + 14).map((e) => ({ ...e, refreshedAt })))
-        .onConflictDoNothing(),
-    );
-  }
-  return statements;
+  return inChunks(
+    entries.map((e) => ({ ...e, refreshedAt })),
+    (part) => db.insert(marketFeedEntries).values(part).onConflictDoNothing(),
+  );
 }
 
 export function insertRefreshRun(
@@ -220,25 +214,20 @@ export function insertRefreshRun(
   run: { id: string; startedAt: string; finishedAt: string; status: "ok" | "partial"; observationsAdded: number; entriesAdded: number },
   failures: readonly { id: string; seriesId: string; reason: string }[],
 ): BatchItem<"sqlite">[] {
-  const statements: BatchItem<"sqlite">[] = [db.insert(marketRefreshRuns).values(run)];
-  for (let i = 0; i < failures.length; i += 20) {
-    statements.push(
-      db.insert(marketRefreshFailures).values(failures.slice(i, i + 20).map((f) => ({ ...f, runId: run.id, occurredAt: run.finishedAt }))),
-    );
-  }
-  return statements;
+  return [
+    db.insert(marketRefreshRuns).values(run),
+    ...inChunks(
+      failures.map((f) => ({ ...f, runId: run.id, occurredAt: run.finishedAt })),
+      (part) => db.insert(marketRefreshFailures).values(part),
+    ),
+  ];
 }
 
 /** Existing feed entry ids among `ids` (to count what a run really adds). */
 export async function existingFeedEntryIds(db: Database, ids: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
-  for (let i = 0; i < ids.length; i += 90) {
-    const rows = await db
-      .select({ id: marketFeedEntries.id })
-      .from(marketFeedEntries)
-      .where(inArray(marketFeedEntries.id, ids.slice(i, i + 90)));
-    for (const r of rows) found.add(r.id);
-  }
+  const selects = inChunks(ids, (part) => db.select({ id: marketFeedEntries.id }).from(marketFeedEntries).where(inArray(marketFeedEntries.id, part)));
+  for (const select of selects) for (const r of await select) found.add(r.id);
   return found;
 }
 

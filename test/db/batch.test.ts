@@ -1,0 +1,229 @@
+import { env } from "cloudflare:workers";
+import { asc, eq, inArray, like } from "drizzle-orm";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { newId } from "../../src/credentials/tokens";
+import { inChunks, MAX_BOUND_PARAMETERS, runBatch } from "../../src/db/batch";
+import { getDb } from "../../src/db/client";
+import { insertAgedAlertMarkers } from "../../src/db/queries/aged-alerts";
+import { sanctionsListLoad } from "../../src/db/queries/compliance";
+import { createDeliveries, insertOutboxRows, listOutboxEvents, markOutboxEnqueued } from "../../src/db/queries/events";
+import { existingFeedEntryIds, insertFeedEntries, insertRefreshRun } from "../../src/db/queries/reports";
+import {
+  agedInventoryAlerts,
+  eventOutbox,
+  marketFeedEntries,
+  marketRefreshFailures,
+  sanctionsAliases,
+  sanctionsDobs,
+  sanctionsEntries,
+  webhookDeliveries,
+  webhookEndpoints,
+} from "../../src/db/schema";
+import { createOrg } from "../helpers/factories";
+
+const db = getDb(env.DB);
+const AT = "2026-11-26T10:00:00.000Z";
+
+/** Past two statements' worth for every table (the smallest part is 11 rows, the largest 99 values). */
+const MAX_ROWS = 250;
+/** Each run writes through D1, so a few sizes per table, always including 1 and the most. */
+const rowCounts = (property: (n: number) => Promise<void>) =>
+  fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: MAX_ROWS }), property), { numRuns: 6, examples: [[1], [MAX_ROWS]] });
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id));
+
+describe("every chunked table takes 1..N rows through the helper and gives back exactly those rows", () => {
+  it("event_outbox (and the IN list that marks them enqueued)", async () => {
+    const org = await createOrg();
+    await rowCounts(async (n) => {
+      const rows = range(n).map((i) => ({
+        id: newId("evt"),
+        orgId: org.id,
+        storeId: i % 3 === 0 ? null : `sto_${i}`,
+        event: "inventory.aged_alert",
+        data: { i },
+        occurredAt: AT,
+      }));
+      await runBatch(db, insertOutboxRows(db, rows));
+      const ids = rows.map((r) => r.id);
+      await markOutboxEnqueued(db, ids, AT);
+      const all = (await listOutboxEvents(db, org.id, 10_000)).filter((r) => ids.includes(r.id));
+      expect(byId(all)).toEqual(byId(rows.map((r) => ({ ...r, enqueuedAt: AT }))));
+    });
+  });
+
+  it("webhook_deliveries: one per endpoint of the event", async () => {
+    const org = await createOrg();
+    await rowCounts(async (n) => {
+      const endpoints = range(n).map((i) => ({
+        id: newId("whe"),
+        orgId: org.id,
+        url: `https://example.test/${i}`,
+        events: ["inventory.aged_alert"],
+        secretCiphertext: "x",
+      }));
+      const event = { id: newId("evt"), orgId: org.id, storeId: null, event: "inventory.aged_alert", data: {}, occurredAt: AT };
+      await runBatch(db, insertOutboxRows(db, [event]));
+      await runBatch(
+        db,
+        inChunks(endpoints, (part) => db.insert(webhookEndpoints).values(part)),
+      );
+      const pending = await createDeliveries(
+        db,
+        org.id,
+        event.id,
+        event.event,
+        endpoints.map((e) => e.id),
+        AT,
+      );
+      const stored = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id));
+      expect(stored.map((d) => d.endpointId).sort()).toEqual(endpoints.map((e) => e.id).sort());
+      expect(byId(pending)).toEqual(byId(stored.map((d) => ({ id: d.id }))));
+      expect(stored.every((d) => d.status === "pending" && d.attemptCount === 0 && d.createdAt === AT)).toBe(true);
+      // The fan-out runs again on a redelivered message: nothing is added.
+      await createDeliveries(
+        db,
+        org.id,
+        event.id,
+        event.event,
+        endpoints.map((e) => e.id),
+        AT,
+      );
+      expect(await db.$count(webhookDeliveries, eq(webhookDeliveries.eventId, event.id))).toBe(n);
+    });
+  });
+
+  it("aged_inventory_alerts", async () => {
+    await rowCounts(async (n) => {
+      const org = await createOrg();
+      const units = range(n).map((i) => ({ stockNumber: `A${i}`, stockedOn: "2026-10-01" }));
+      await runBatch(db, insertAgedAlertMarkers(db, org.id, units, AT));
+      const stored = await db.select().from(agedInventoryAlerts).where(eq(agedInventoryAlerts.orgId, org.id));
+      expect(stored.map((r) => r.stockNumber).sort()).toEqual(units.map((u) => u.stockNumber).sort());
+      expect(stored.every((r) => r.stockedOn === "2026-10-01" && r.alertedAt === AT)).toBe(true);
+    });
+  });
+
+  it("market_feed_entries (and the IN list that finds existing ids)", async () => {
+    await rowCounts(async (n) => {
+      const prefix = newId("feed");
+      const entries = range(n).map((i) => ({
+        id: `${prefix}-${i}`,
+        category: "rates",
+        signal: `signal ${i}`,
+        severity: "low" as const,
+        source: "test",
+        date: "2026-11-26",
+      }));
+      await runBatch(db, insertFeedEntries(db, entries, AT));
+      const stored = await db
+        .select()
+        .from(marketFeedEntries)
+        .where(like(marketFeedEntries.id, `${prefix}-%`));
+      expect(byId(stored)).toEqual(byId(entries.map((e) => ({ ...e, refreshedAt: AT }))));
+      const asked = [...entries.map((e) => e.id), `${prefix}-missing`];
+      expect([...(await existingFeedEntryIds(db, asked))].sort()).toEqual(entries.map((e) => e.id).sort());
+    });
+  });
+
+  it("market_refresh_failures", async () => {
+    await rowCounts(async (n) => {
+      const run = { id: newId("run"), startedAt: AT, finishedAt: AT, status: "partial" as const, observationsAdded: 0, entriesAdded: 0 };
+      const failures = range(n).map((i) => ({ id: newId("mrf"), seriesId: `series-${i}`, reason: `reason ${i}` }));
+      await runBatch(db, insertRefreshRun(db, run, failures));
+      const stored = await db.select().from(marketRefreshFailures).where(eq(marketRefreshFailures.runId, run.id));
+      expect(byId(stored)).toEqual(byId(failures.map((f) => ({ ...f, runId: run.id, occurredAt: AT }))));
+    });
+  });
+
+  it("sanctions entries, aliases and dates of birth (the load's raw statements)", async () => {
+    await rowCounts(async (n) => {
+      const meta = { id: newId("sdn"), version: "test", source: "test", contentHash: "x", loadedAt: AT };
+      const list = {
+        entries: range(n).map((i) => ({ entNum: i, name: `NAME ${i}`, sdnType: "individual", programs: "SDGT" })),
+        aliases: range(n).map((i) => ({ entNum: i, altNum: i, altType: "aka", name: `ALIAS ${i}` })),
+        dobs: range(n).map((i) => ({
+          entNum: i,
+          text: "1970",
+          from: "1970-01-01",
+          to: "1970-12-31",
+          precision: "year" as const,
+          circa: i % 2 === 0,
+        })),
+      };
+      const { rows } = sanctionsListLoad(list, meta);
+      expect(Math.max(...rows.map((s) => s.params.length))).toBeLessThanOrEqual(MAX_BOUND_PARAMETERS);
+      await env.DB.batch(rows.map((s) => env.DB.prepare(s.sql).bind(...s.params)));
+      const [entries, aliases, dobs] = await db.batch([
+        db.select().from(sanctionsEntries).where(eq(sanctionsEntries.listId, meta.id)).orderBy(asc(sanctionsEntries.entNum)),
+        db.select().from(sanctionsAliases).where(eq(sanctionsAliases.listId, meta.id)).orderBy(asc(sanctionsAliases.altNum)),
+        db.select().from(sanctionsDobs).where(eq(sanctionsDobs.listId, meta.id)).orderBy(asc(sanctionsDobs.entNum)),
+      ]);
+      expect(entries.map((e) => e.name)).toEqual(list.entries.map((e) => e.name));
+      expect(aliases.map((a) => a.name)).toEqual(list.aliases.map((a) => a.name));
+      expect(dobs.map((d) => [d.entNum, d.seq, Boolean(d.circa)])).toEqual(list.dobs.map((d) => [d.entNum, 1, d.circa]));
+    });
+  });
+});
+
+describe("inChunks", () => {
+  const outboxRow = fc.record({
+    id: fc.string({ minLength: 1, maxLength: 12 }),
+    // Absent, null or a value: an absent column binds nothing, so rows bind 5 to 6 parameters.
+    storeId: fc.oneof(fc.constant(undefined), fc.constant(null), fc.string({ maxLength: 8 })),
+    data: fc.integer().map((i) => ({ i })),
+  });
+
+  /** The statements for these rows, each with the rows it inserts. */
+  const outboxInserts = (rows: { id: string; storeId?: string | null; data: Record<string, number> }[]) => {
+    const parts = new Map<unknown, unknown[]>();
+    const statements = inChunks(rows, (part) => {
+      const statement = db.insert(eventOutbox).values(part.map((r) => ({ ...r, orgId: "org", event: "inventory.aged_alert", occurredAt: AT })));
+      parts.set(statement, part);
+      return statement;
+    });
+    return statements.map((statement) => ({ params: statement.toSQL().params.length, rows: parts.get(statement) ?? [] }));
+  };
+
+  it("no statement it builds binds more than 100 parameters, and together they insert every row once, in order", () => {
+    fc.assert(
+      fc.property(fc.array(outboxRow, { minLength: 1, maxLength: 300, size: "max" }), (rows) => {
+        const statements = outboxInserts(rows);
+        for (const s of statements) expect(s.params).toBeLessThanOrEqual(MAX_BOUND_PARAMETERS);
+        expect(statements.flatMap((s) => s.rows)).toEqual(rows);
+      }),
+    );
+  });
+
+  it("fills each statement: rows alike take as many per statement as fit (9 parameters a delivery: 11, not 12)", () => {
+    const rows = range(20).map((i) => ({
+      id: `dlv_${i}`,
+      orgId: "org",
+      endpointId: `whe_${i}`,
+      eventId: "evt",
+      event: "e",
+      createdAt: AT,
+      updatedAt: AT,
+    }));
+    const statements = inChunks(rows, (part) => db.insert(webhookDeliveries).values(part).onConflictDoNothing());
+    expect(statements.map((s) => s.toSQL().params.length)).toEqual([99, 81]);
+  });
+
+  it("counts what a statement binds besides its items (an IN list beside the value it sets)", () => {
+    const ids = range(250).map((i) => `id_${i}`);
+    const statements = inChunks(ids, (part) => db.select().from(eventOutbox).where(inArray(eventOutbox.id, part)));
+    const withSet = inChunks(ids, (part) => db.update(eventOutbox).set({ enqueuedAt: AT }).where(inArray(eventOutbox.id, part)));
+    expect(statements.map((s) => s.toSQL().params.length)).toEqual([100, 100, 50]);
+    expect(withSet.map((s) => s.toSQL().params.length)).toEqual([100, 100, 53]);
+  });
+
+  it("builds nothing for no items, and refuses an item that alone binds more than D1 allows", () => {
+    expect(inChunks([], () => db.select().from(eventOutbox))).toEqual([]);
+    const wide = range(MAX_BOUND_PARAMETERS + 1).map((i) => `v${i}`);
+    expect(() => inChunks([wide], (part) => db.select().from(eventOutbox).where(inArray(eventOutbox.id, part.flat())))).toThrow(
+      /binds 101 parameters/,
+    );
+  });
+});
