@@ -18,6 +18,7 @@ import { complianceRouter } from "./routes/compliance";
 import { dealDeskRouter } from "./routes/deal-desk";
 import { docsRouter } from "./routes/docs";
 import { feedsRouter } from "./routes/feeds";
+import { healthRouter } from "./routes/health";
 import { ingestRouter } from "./routes/ingest";
 import { keysRouter } from "./routes/keys";
 import { publicRouter } from "./routes/public";
@@ -66,12 +67,13 @@ export function createApp(options: AppOptions = {}) {
     openCors({
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
       allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type", "Authorization"],
-      exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id", "Deprecation", "Sunset", "Link"],
+      exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id", "X-Service-Version", "Deprecation", "Sunset", "Link"],
     }),
   );
   app.use("/api/auth/*", staffCors);
   app.use("/api/public-api/*", staffCors);
 
+  app.route("/", healthRouter);
   app.route("/", publicRouter);
   app.route("/", feedsRouter);
   app.route("/", authRouter);

@@ -1,4 +1,5 @@
 import { createMiddleware } from "hono/factory";
+import { SERVICE_VERSION } from "../version";
 import type { AppEnv } from "./app-env";
 
 /**
@@ -13,6 +14,8 @@ const SECURITY_HEADERS: [string, string][] = [
   ["Referrer-Policy", "no-referrer"],
   // Cross-origin reads are the point of the public and data APIs; CORS, not CORP, governs them.
   ["Cross-Origin-Resource-Policy", "cross-origin"],
+  // Not a security header, but set in the same pass: which release answered (see GET /health).
+  ["X-Service-Version", SERVICE_VERSION],
 ];
 
 export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {

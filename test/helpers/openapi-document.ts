@@ -44,7 +44,7 @@ export async function fetchOpenApiDocument(origin = "https://api.test"): Promise
 /** `METHOD /path/{param}` for every API route the app serves (pages such as /docs are not API routes). */
 export function servedApiRoutes(app: AppRouter): string[] {
   const routes = app.routes
-    .filter((r) => r.method !== "ALL" && r.path.startsWith("/api/") && r.path !== "/api/openapi.json")
+    .filter((r) => r.method !== "ALL" && (r.path.startsWith("/api/") || r.path === "/health") && r.path !== "/api/openapi.json")
     .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, "{$1}")}`);
   return [...new Set(routes)].sort();
 }

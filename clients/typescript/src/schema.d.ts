@@ -520,6 +520,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is the service up: its version, its clock and its database
+         * @description No credentials, not metered. `200` when the Worker runs and D1 answers; `503` with the same body when D1 does not. For uptime monitors and deploy checks.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "compliance.hold_triggered": {
@@ -1371,6 +1391,51 @@ export interface components {
             message: string;
             /** @example c0a8012e-5b7e-4f0e-9a51-8f1f3b1c2d4e */
             request_id: string;
+        };
+        /**
+         * @example {
+         *       "status": "ok",
+         *       "version": "0.1.0",
+         *       "deployment": {
+         *         "id": "2f1c7a5e-…",
+         *         "tag": "",
+         *         "timestamp": "2026-11-26T09:12:00.000Z"
+         *       },
+         *       "time": "2026-11-26T10:30:00.000Z",
+         *       "checks": {
+         *         "d1": "ok"
+         *       }
+         *     }
+         */
+        Health: {
+            checks: {
+                /**
+                 * @description The database answered a trivial query.
+                 * @enum {string}
+                 */
+                d1: "ok" | "unreachable";
+            };
+            /** @description The deployed Worker version (Cloudflare's version metadata); null where none is bound. */
+            deployment: {
+                id: string;
+                tag: string;
+                timestamp: string;
+            } | null;
+            /**
+             * @description `ok` when every check passed.
+             * @enum {string}
+             */
+            status: "ok" | "unavailable";
+            /**
+             * Format: date-time
+             * @description The server's clock (UTC).
+             */
+            time: string;
+            /**
+             * @description The service release; equals the `X-Service-Version` header.
+             * @example 0.1.0
+             */
+            version: string;
         };
         IngestDeal: {
             /** @example 24100 */
@@ -2251,6 +2316,7 @@ export type SchemaDealDeskLenderRouteResult = components['schemas']['DealDeskLen
 export type SchemaDealDeskStipCheckRequest = components['schemas']['DealDeskStipCheckRequest'];
 export type SchemaDealDeskStipCheckResult = components['schemas']['DealDeskStipCheckResult'];
 export type SchemaError = components['schemas']['Error'];
+export type SchemaHealth = components['schemas']['Health'];
 export type SchemaIngestDeal = components['schemas']['IngestDeal'];
 export type SchemaIngestDeals = components['schemas']['IngestDeals'];
 export type SchemaIngestDealsResult = components['schemas']['IngestDealsResult'];
@@ -5140,6 +5206,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up. */
+            200: {
+                headers: {
+                    /** @description `no-store`: every call checks again. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database did not answer. */
+            503: {
+                headers: {
+                    /** @description `no-store`: every call checks again. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
