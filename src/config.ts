@@ -25,53 +25,56 @@ const aes256KeyBase64 = z.string().refine((value) => {
   }
 }, "must be base64 of 32 random bytes (openssl rand -base64 32)");
 
-const ConfigSchema = z.object({
-  PASSWORD_PEPPER: secret,
-  /** Key of the HMAC that stands in for a screened person in the compliance audit trail. */
-  COMPLIANCE_HASH_SALT: secret,
-  OFAC_SDN_URL: downloadUrl,
-  OFAC_ALT_URL: downloadUrl,
-  OFAC_COMMENTS_URL: downloadUrl,
-  STAFF_ALLOWED_ORIGINS: z
-    .string()
-    .transform((list) => list.split(",").map((item) => item.trim()))
-    .pipe(z.array(origin).min(1)),
-  // Public data feeds (docs/reports.md): without a key the nightly refresh records a failure and keeps the last data.
-  FRED_API_KEY: z
-    .string()
-    .regex(/^[a-z0-9]{32}$/, "must be a 32-character FRED API key")
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
-  EIA_API_KEY: z
-    .string()
-    .regex(/^[A-Za-z0-9]{20,64}$/, "must be an EIA API key")
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
-  /** Points the 60-month bank auto rate must move over three readings to count as a lender-environment change (DOMAIN §8.4). */
-  LENDER_ENVIRONMENT_CHANGE_PTS: z.coerce.number().positive().max(5).default(0.25),
-  /** Workers AI model for trade photos (used only when an `AI` binding exists; docs/appraisal.md). */
-  APPRAISAL_VISION_MODEL: z.string().min(1).default("@cf/meta/llama-4-scout-17b-16e-instruct"),
-  /** SPEC §7: the AI call is bounded by 30 s; tests set a shorter bound. */
-  APPRAISAL_VISION_TIMEOUT_MS: z.coerce.number().int().min(1).max(30_000).default(30_000),
-  WEBHOOK_SECRETS_KEY: aes256KeyBase64,
-  /** Development only: lets webhooks point at http://localhost and http://127.0.0.1. */
-  WEBHOOK_ALLOW_LOCALHOST: z.enum(["true", "false"]).optional(),
-});
+/** The vars as the Worker receives them, and (after the transform) as the code reads them: one declaration of both. */
+const ConfigSchema = z
+  .object({
+    PASSWORD_PEPPER: secret,
+    /** Key of the HMAC that stands in for a screened person in the compliance audit trail. */
+    COMPLIANCE_HASH_SALT: secret,
+    OFAC_SDN_URL: downloadUrl,
+    OFAC_ALT_URL: downloadUrl,
+    OFAC_COMMENTS_URL: downloadUrl,
+    STAFF_ALLOWED_ORIGINS: z
+      .string()
+      .transform((list) => list.split(",").map((item) => item.trim()))
+      .pipe(z.array(origin).min(1)),
+    // Public data feeds (docs/reports.md): without a key the nightly refresh records a failure and keeps the last data.
+    FRED_API_KEY: z
+      .string()
+      .regex(/^[a-z0-9]{32}$/, "must be a 32-character FRED API key")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    EIA_API_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9]{20,64}$/, "must be an EIA API key")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    /** Points the 60-month bank auto rate must move over three readings to count as a lender-environment change (docs/domain/reports.md). */
+    LENDER_ENVIRONMENT_CHANGE_PTS: z.coerce.number().positive().max(5).default(0.25),
+    /** Workers AI model for trade photos (used only when an `AI` binding exists; docs/appraisal.md). */
+    APPRAISAL_VISION_MODEL: z.string().min(1).default("@cf/meta/llama-4-scout-17b-16e-instruct"),
+    /** The AI call is bounded by 30 s (docs/appraisal.md); tests set a shorter bound. */
+    APPRAISAL_VISION_TIMEOUT_MS: z.coerce.number().int().min(1).max(30_000).default(30_000),
+    /** Encrypts webhook signing secrets at rest. */
+    WEBHOOK_SECRETS_KEY: aes256KeyBase64,
+    /** Development only: lets webhooks point at http://localhost and http://127.0.0.1. */
+    WEBHOOK_ALLOW_LOCALHOST: z.enum(["true", "false"]).optional(),
+  })
+  .transform((vars) => ({
+    passwordPepper: vars.PASSWORD_PEPPER,
+    complianceHashSalt: vars.COMPLIANCE_HASH_SALT,
+    ofacUrls: { sdn: vars.OFAC_SDN_URL, alt: vars.OFAC_ALT_URL, comments: vars.OFAC_COMMENTS_URL },
+    staffAllowedOrigins: vars.STAFF_ALLOWED_ORIGINS as readonly string[],
+    fredApiKey: vars.FRED_API_KEY,
+    eiaApiKey: vars.EIA_API_KEY,
+    lenderEnvironmentChangePts: vars.LENDER_ENVIRONMENT_CHANGE_PTS,
+    appraisalVisionModel: vars.APPRAISAL_VISION_MODEL,
+    appraisalVisionTimeoutMs: vars.APPRAISAL_VISION_TIMEOUT_MS,
+    webhookSecretsKey: vars.WEBHOOK_SECRETS_KEY,
+    webhookAllowLocalhost: vars.WEBHOOK_ALLOW_LOCALHOST === "true",
+  }));
 
-export interface Config {
-  passwordPepper: string;
-  complianceHashSalt: string;
-  ofacUrls: { sdn: string; alt: string; comments: string };
-  staffAllowedOrigins: readonly string[];
-  fredApiKey: string | undefined;
-  eiaApiKey: string | undefined;
-  lenderEnvironmentChangePts: number;
-  appraisalVisionModel: string;
-  appraisalVisionTimeoutMs: number;
-  /** Encrypts webhook signing secrets at rest. */
-  webhookSecretsKey: string;
-  webhookAllowLocalhost: boolean;
-}
+export type Config = z.infer<typeof ConfigSchema>;
 
 export class ConfigError extends Error {
   constructor(readonly variables: string[]) {
@@ -90,20 +93,7 @@ export function loadConfig(env: Env): Config {
   if (!parsed.success) {
     throw new ConfigError([...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))]);
   }
-  const data = parsed.data;
-  const config = {
-    passwordPepper: data.PASSWORD_PEPPER,
-    complianceHashSalt: data.COMPLIANCE_HASH_SALT,
-    ofacUrls: { sdn: data.OFAC_SDN_URL, alt: data.OFAC_ALT_URL, comments: data.OFAC_COMMENTS_URL },
-    staffAllowedOrigins: data.STAFF_ALLOWED_ORIGINS,
-    fredApiKey: data.FRED_API_KEY,
-    eiaApiKey: data.EIA_API_KEY,
-    lenderEnvironmentChangePts: data.LENDER_ENVIRONMENT_CHANGE_PTS,
-    appraisalVisionModel: data.APPRAISAL_VISION_MODEL,
-    appraisalVisionTimeoutMs: data.APPRAISAL_VISION_TIMEOUT_MS,
-    webhookSecretsKey: data.WEBHOOK_SECRETS_KEY,
-    webhookAllowLocalhost: data.WEBHOOK_ALLOW_LOCALHOST === "true",
-  };
+  const config = parsed.data;
   checked.set(env, config);
   return config;
 }
