@@ -1,45 +1,76 @@
+import ipaddr from "ipaddr.js";
+
 /**
- * Where a webhook may point (SSRF rules, PLATFORM.md §10 item 11): https only, no user or
- * password in the URL, no loopback, private, link-local or otherwise internal IP literals or
- * names. `http://localhost` and `http://127.0.0.1` are allowed only when the development flag
+ * Where a webhook may point (SSRF rules, docs/webhooks.md#url-rules): https only, no user or
+ * password in the URL, no IP literal in any IANA special-purpose block, no internal name.
+ * `http://localhost` and `http://127.0.0.1` are allowed only when the development flag
  * (WEBHOOK_ALLOW_LOCALHOST) is on, so `npm run dev` can deliver to a receiver on the same machine.
  * Names are checked as written: the Workers runtime gives no DNS answer to check before fetching.
+ *
+ * The host is judged after the WHATWG URL parser has normalised it (lower case, IDNA to
+ * punycode, fullwidth forms folded, every IPv4 spelling written as a dotted quad) and after its
+ * trailing dot is dropped: `localhost.` is the same DNS name as `localhost`.
  */
 
 const LOCAL_DEV_HOSTS = new Set(["localhost", "127.0.0.1"]);
-const INTERNAL_NAME = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa)$/i;
 
-function ipv4Octets(host: string): number[] | null {
-  const parts = host.split(".");
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p))) return null;
-  const octets = parts.map(Number);
-  return octets.every((o) => o <= 255) ? octets : null;
+/**
+ * Names only a local resolver answers: RFC 6761 (localhost, invalid), mDNS (local), RFC 8375
+ * (home.arpa), ICANN's private-use `internal`, and the de facto private suffixes.
+ */
+const INTERNAL_NAME = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|invalid)$/;
+
+/** The only IPv6 block IANA allocates for global unicast; everything outside it is reserved or special. */
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR("2000::/3");
+
+/** The last 32 bits as an IPv4 address. */
+const lowIpv4 = (parts: number[]) => ipaddr.fromByteArray(new ipaddr.IPv6(parts).toByteArray().slice(12)) as ipaddr.IPv4;
+
+/**
+ * IPv6 forms that carry an IPv4 address the packet ends up at: judged by that IPv4 address.
+ * (IPv4-compatible ::/96 is deprecated and never routed: refused as outside 2000::/3.)
+ */
+const CARRIES_IPV4: { form: string; prefix: [ipaddr.IPv6, number]; ipv4: (parts: number[]) => ipaddr.IPv4 }[] = [
+  { form: "an IPv4-mapped", prefix: ipaddr.IPv6.parseCIDR("::ffff:0:0/96"), ipv4: lowIpv4 },
+  { form: "an IPv4-translated (RFC 6145)", prefix: ipaddr.IPv6.parseCIDR("::ffff:0:0:0/96"), ipv4: lowIpv4 },
+  { form: "a NAT64 (64:ff9b::/96)", prefix: ipaddr.IPv6.parseCIDR("64:ff9b::/96"), ipv4: lowIpv4 },
+  {
+    form: "a 6to4 (2002::/16)",
+    prefix: ipaddr.IPv6.parseCIDR("2002::/16"),
+    ipv4: (parts) => new ipaddr.IPv4([parts[1] >> 8, parts[1] & 0xff, parts[2] >> 8, parts[2] & 0xff]),
+  },
+];
+
+/** ipaddr.js range names, as the user reads them. Any other name is still refused, with its own name. */
+const RANGE_WORDS: Record<string, string> = {
+  loopback: "this machine (a loopback address)",
+  unspecified: "an unspecified address",
+  private: "a private address",
+  carrierGradeNat: "a private (shared, carrier-grade NAT) address",
+  uniqueLocal: "a private (unique local) address",
+  deprecatedSiteLocal: "a private (site-local) address",
+  linkLocal: "a link-local address",
+  multicast: "a multicast address",
+  broadcast: "the broadcast address",
+};
+
+const describeRange = (range: string) => RANGE_WORDS[range] ?? `a special-purpose address (${range})`;
+
+function ipv4Problem(address: ipaddr.IPv4): string | null {
+  const range = address.range();
+  return range === "unicast" ? null : `must not point at ${describeRange(range)}`;
 }
 
-function isInternalIpv4([a, b]: number[]): boolean {
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 198 && (b === 18 || b === 19)) ||
-    a >= 224
-  );
-}
-
-function isInternalIpv6(host: string): boolean {
-  const h = host.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
-  if (mapped) {
-    const octets = ipv4Octets(mapped[1]);
-    return octets === null || isInternalIpv4(octets);
+function ipv6Problem(address: ipaddr.IPv6): string | null {
+  const carrier = CARRIES_IPV4.find((form) => address.match(form.prefix));
+  if (carrier) {
+    const problem = ipv4Problem(carrier.ipv4(address.parts));
+    return problem && `${problem}, carried in ${carrier.form} IPv6 address`;
   }
-  // WHATWG URL writes a mapped address in hex (::ffff:7f00:1): refuse every mapped form but the dotted one above.
-  if (h.startsWith("::ffff:")) return true;
-  return h === "::" || h === "::1" || /^f[cd]/.test(h) || /^fe[89ab]/.test(h) || h.startsWith("ff");
+  const range: string = address.range();
+  if (range !== "unicast") return `must not point at ${describeRange(range)}`;
+  if (!address.match(GLOBAL_UNICAST)) return "must not point at a reserved IPv6 address (outside 2000::/3)";
+  return null;
 }
 
 /** Null when the URL may be used, else why not (shown to the user). */
@@ -51,13 +82,17 @@ export function webhookUrlProblem(raw: string, allowLocalhost: boolean): string 
     return "must be an absolute URL";
   }
   if (url.username || url.password) return "must not carry a user name or password";
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (url.hostname.startsWith("[")) {
+    if (url.protocol !== "https:") return "must use https";
+    return ipv6Problem(ipaddr.IPv6.parse(url.hostname.slice(1, -1)));
+  }
+  // The URL parser keeps a DNS name's trailing dot (an IPv4 literal's it drops).
+  const host = url.hostname.endsWith(".") ? url.hostname.slice(0, -1) : url.hostname;
   if (url.protocol === "http:" && allowLocalhost && LOCAL_DEV_HOSTS.has(host)) return null;
   if (url.protocol !== "https:") return "must use https";
-  if (LOCAL_DEV_HOSTS.has(host) || INTERNAL_NAME.test(host)) return "must not point at this machine or an internal name";
-  const octets = ipv4Octets(host);
-  if (octets && isInternalIpv4(octets)) return "must not point at a loopback, private or link-local address";
-  if (host.includes(":") && isInternalIpv6(host)) return "must not point at a loopback, private or link-local address";
-  if (!host.includes(".") && !host.includes(":")) return "must use a fully qualified host name";
+  if (ipaddr.IPv4.isValidFourPartDecimal(host)) return ipv4Problem(ipaddr.IPv4.parse(host));
+  if (host.split(".").includes("")) return "must have a valid host name";
+  if (INTERNAL_NAME.test(host)) return "must not point at this machine or an internal name";
+  if (!host.includes(".")) return "must use a fully qualified host name";
   return null;
 }
