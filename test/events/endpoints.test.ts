@@ -106,6 +106,39 @@ describe("webhook endpoints", () => {
     }
   });
 
+  it("holds the 20-endpoint cap under 30 simultaneous creates: exactly 20 stored, the rest answered 422 too_many_endpoints", async () => {
+    const { org, key } = await orgWithKey();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        send("/api/v1/webhooks", key, "POST", { url: `https://hooks.example.com/cap/${i}`, events: ["deal.stip_alert"] }),
+      ),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(10);
+    for (const res of answers.filter((r) => r.status === 422)) {
+      expect(await res.json()).toMatchObject({ error: "validation_error", details: [{ path: "url", code: "too_many_endpoints" }] });
+    }
+    const created = answers.find((res) => res.status === 201);
+    expect(await created?.json()).toMatchObject({
+      enabled: true,
+      description: "",
+      disabled_reason: null,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+    });
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE org_id = ?").bind(org.id).first<{ n: number }>();
+    expect(stored?.n).toBe(20);
+    // Room again after a delete: the cap counts what is stored, not what was ever created.
+    const { endpoints } = await (await call("/api/v1/webhooks", { key })).json<{ endpoints: { id: string }[] }>();
+    expect((await send(`/api/v1/webhooks/${endpoints[0].id}`, key, "DELETE")).status).toBe(204);
+    expect((await send("/api/v1/webhooks", key, "POST", { url: "https://hooks.example.com/cap/again", events: ["deal.stip_alert"] })).status).toBe(
+      201,
+    );
+    expect((await send("/api/v1/webhooks", key, "POST", { url: "https://hooks.example.com/cap/over", events: ["deal.stip_alert"] })).status).toBe(
+      422,
+    );
+  });
+
   it("needs the webhooks scope", async () => {
     const { key } = await orgWithKey(["inventory"]);
     expect((await call("/api/v1/webhooks", { key })).status).toBe(403);

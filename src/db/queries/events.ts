@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, inArray, is, isNull, lt, SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { newId } from "../../credentials/tokens";
 import { inChunks, runBatch } from "../batch";
@@ -56,12 +56,29 @@ export async function listOutboxEvents(db: Database, orgId: string, limit: numbe
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 
-export async function insertWebhookEndpoint(db: Database, orgId: string, row: Omit<typeof webhookEndpoints.$inferInsert, "orgId">) {
+/**
+ * Inserts the endpoint only while the organization has fewer than `cap`: the count and the
+ * insert are one statement (`INSERT … SELECT … WHERE (SELECT count(*) …) < cap`), so simultaneous
+ * creates cannot all see room. Null when the cap is reached.
+ */
+export async function insertWebhookEndpointUnderCap(
+  db: Database,
+  orgId: string,
+  row: Omit<typeof webhookEndpoints.$inferInsert, "orgId">,
+  cap: number,
+): Promise<WebhookEndpointRow | null> {
+  const values: Record<string, unknown> = { ...row, orgId };
+  // Every column in table order, as drizzle's own VALUES would write it: the given value, else the column's default.
+  const selected = Object.entries(getTableColumns(webhookEndpoints)).map(([key, column]) => {
+    if (values[key] !== undefined) return sql.param(values[key], column);
+    return is(column.default, SQL) ? column.default : sql.param(column.default ?? null, column);
+  });
+  const ownCount = db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.orgId, orgId));
   const [created] = await db
     .insert(webhookEndpoints)
-    .values({ ...row, orgId })
+    .select(sql`select ${sql.join(selected, sql`, `)} where (${ownCount}) < ${cap}`)
     .returning();
-  return created;
+  return created ?? null;
 }
 
 export async function listWebhookEndpoints(db: Database, orgId: string) {

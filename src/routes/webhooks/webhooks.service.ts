@@ -35,19 +35,24 @@ export function toEndpointFields(row: queries.WebhookEndpointRow) {
 
 export async function createEndpoint(db: Database, config: Config, orgId: string, input: z.infer<typeof CreateWebhookEndpointSchema>) {
   assertUsableUrl(config, input.url);
-  if ((await queries.listWebhookEndpoints(db, orgId)).length >= MAX_ENDPOINTS_PER_ORG) {
+  const secret = generateWebhookSecret();
+  const row = await queries.insertWebhookEndpointUnderCap(
+    db,
+    orgId,
+    {
+      id: newId("whk"),
+      url: input.url,
+      description: input.description ?? "",
+      events: [...new Set(input.events)],
+      secretCiphertext: await encryptSecret(config.webhookSecretsKey, secret),
+    },
+    MAX_ENDPOINTS_PER_ORG,
+  );
+  if (!row) {
     throw new ApiError("validation_error", `An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints.`, {
       details: [{ path: "url", code: "too_many_endpoints", message: "Delete an endpoint first." }],
     });
   }
-  const secret = generateWebhookSecret();
-  const row = await queries.insertWebhookEndpoint(db, orgId, {
-    id: newId("whk"),
-    url: input.url,
-    description: input.description ?? "",
-    events: [...new Set(input.events)],
-    secretCiphertext: await encryptSecret(config.webhookSecretsKey, secret),
-  });
   return { ...toEndpointFields(row), secret };
 }
 
