@@ -1,6 +1,6 @@
 import { chunk } from "../db/batch";
 import type { Database } from "../db/client";
-import { markOutboxEnqueued } from "../db/queries/events";
+import { markOutboxEnqueued, markRedeliveriesSent } from "../db/queries/events";
 import { describeError, logEvent } from "../lib/log";
 
 /**
@@ -18,29 +18,51 @@ export async function sendMessages(queue: Queue<WebhookMessage>, messages: Webho
 }
 
 /**
- * Hands recorded events to the queue and marks them sent. A failure is logged, not thrown: the
- * change is already committed, and the sweeper re-sends what the queue never accepted.
+ * Sends messages the database says are owed, then marks them sent. A failure is logged, not
+ * thrown: what is owed is already committed, and the outbox sweeper re-sends what the queue never
+ * accepted. Returns how many were sent.
  */
-export async function enqueueEvents(env: Pick<Env, "WEBHOOKS">, db: Database, events: { id: string; orgId: string }[], now: Date): Promise<number> {
-  if (events.length === 0) return 0;
+async function sendOwed(queue: Queue<WebhookMessage>, messages: WebhookMessage[], markSent: () => Promise<void>): Promise<number> {
+  if (messages.length === 0) return 0;
+  const kind = messages[0].kind;
   try {
-    await sendMessages(
-      env.WEBHOOKS,
-      events.map((e) => ({ kind: "event", orgId: e.orgId, eventId: e.id })),
-    );
+    await sendMessages(queue, messages);
   } catch (error) {
-    logEvent("error", { event: "webhook_enqueue_failed", events: events.length, ...describeError(error) });
+    logEvent("error", { event: "webhook_enqueue_failed", kind, messages: messages.length, ...describeError(error) });
     return 0;
   }
   try {
-    await markOutboxEnqueued(
-      db,
-      events.map((e) => e.id),
-      now.toISOString(),
-    );
+    await markSent();
   } catch (error) {
-    // Sent but not marked: the sweeper sends it again, and the fan-out ignores the duplicate.
-    logEvent("warn", { event: "webhook_outbox_mark_failed", events: events.length, ...describeError(error) });
+    // Sent but not marked: the sweeper sends it again; the fan-out ignores a duplicate event, the consumer a delivered delivery.
+    logEvent("warn", { event: "webhook_outbox_mark_failed", kind, messages: messages.length, ...describeError(error) });
   }
-  return events.length;
+  return messages.length;
+}
+
+/** Hands recorded events to the queue and marks them sent (`event_outbox.enqueued_at`). */
+export async function enqueueEvents(env: Pick<Env, "WEBHOOKS">, db: Database, events: { id: string; orgId: string }[], now: Date): Promise<number> {
+  return sendOwed(
+    env.WEBHOOKS,
+    events.map((e) => ({ kind: "event", orgId: e.orgId, eventId: e.id })),
+    () =>
+      markOutboxEnqueued(
+        db,
+        events.map((e) => e.id),
+        now.toISOString(),
+      ),
+  );
+}
+
+/** Hands reopened deliveries to the queue and marks them sent (`webhook_deliveries.redeliver_requested_at` cleared). */
+export async function enqueueRedeliveries(env: Pick<Env, "WEBHOOKS">, db: Database, deliveries: { id: string; orgId: string }[]): Promise<number> {
+  return sendOwed(
+    env.WEBHOOKS,
+    deliveries.map((d) => ({ kind: "delivery", orgId: d.orgId, deliveryId: d.id })),
+    () =>
+      markRedeliveriesSent(
+        db,
+        deliveries.map((d) => d.id),
+      ),
+  );
 }

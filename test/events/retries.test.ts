@@ -8,6 +8,7 @@ import worker from "../../src/index";
 import { createEndpoint, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { capturingQueue, consumeDeadLetter, consumeOne } from "../helpers/queue-driver";
+import { createTestApp } from "../helpers/test-app";
 
 /**
  * These tests run the consumer one message at a time with a capturing queue, because the real
@@ -160,4 +161,38 @@ it("the change and its events land together: a failing statement writes no event
     commitWithEvents(capturingQueue().env, db, [duplicateOrg], [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }], new Date()),
   ).rejects.toThrow();
   expect(await listOutboxEvents(org.id)).toEqual([]);
+});
+
+it("a redelivery whose queue send fails is kept in the outbox: answered 202, and the sweeper sends it once the queue is back", async () => {
+  const { key, endpoint, queue, deliveryMessage } = await raiseEventTo("redeliver-outage-1", "ok");
+  expect(await consumeOne(queue.env, deliveryMessage, 1)).toMatchObject({ acked: true });
+  const deliveryId = (deliveryMessage as Extract<typeof deliveryMessage, { kind: "delivery" }>).deliveryId;
+
+  const down = capturingQueue({ failSends: true });
+  const { request } = createTestApp(undefined, down.env);
+  const requestedAt = Date.now();
+  const res = await request(`/api/v1/webhooks/${endpoint.id}/deliveries/${deliveryId}/redeliver`, {
+    method: "POST",
+    headers: { "X-Service-API-Key": key },
+  });
+  expect(res.status).toBe(202);
+  expect(await res.json()).toMatchObject({ id: deliveryId, status: "pending", attempt_count: 1 });
+
+  const up = capturingQueue();
+  const sweep = async (at: number) => {
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: new Date(at), cron: "*/5 * * * *" }), up.env, ctx);
+    await waitOnExecutionContext(ctx);
+    return up.sent.splice(0).filter((m) => m.kind === "delivery" && m.deliveryId === deliveryId);
+  };
+  // Within the grace period its own request may still be sending it: left alone.
+  expect(await sweep(requestedAt + 30_000)).toEqual([]);
+  const [resent] = await sweep(requestedAt + 5 * 60_000);
+  expect(resent).toEqual(deliveryMessage);
+  expect(await sweep(requestedAt + 10 * 60_000)).toEqual([]);
+
+  expect(await consumeOne(up.env, resent, 1)).toMatchObject({ acked: true });
+  const [delivery] = await deliveriesOf(key, endpoint.id);
+  expect(delivery).toMatchObject({ status: "delivered", attempt_count: 2 });
+  expect((await receivedBy("redeliver-outage-1")).length).toBe(2);
 });

@@ -237,14 +237,35 @@ export async function failPendingDelivery(db: Database, orgId: string, deliveryI
     .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending")));
 }
 
-/** Puts a delivery back to pending for a manual redelivery; its attempts so far are kept. */
+/**
+ * Puts a delivery back to pending for a manual redelivery, owing the queue its message until
+ * `markRedeliveriesSent`; its attempts so far are kept.
+ */
 export async function reopenDelivery(db: Database, orgId: string, endpointId: string, deliveryId: string, at: string): Promise<boolean> {
   const [row] = await db
     .update(webhookDeliveries)
-    .set({ status: "pending", updatedAt: at })
+    .set({ status: "pending", updatedAt: at, redeliverRequestedAt: at })
     .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, deliveryId)))
     .returning({ id: webhookDeliveries.id });
   return row !== undefined;
+}
+
+/** The queue accepted these redeliveries' messages. */
+export async function markRedeliveriesSent(db: Database, ids: string[]): Promise<void> {
+  await runBatch(
+    db,
+    inChunks(ids, (part) => db.update(webhookDeliveries).set({ redeliverRequestedAt: null }).where(inArray(webhookDeliveries.id, part))),
+  );
+}
+
+/** Every organization's redeliveries the queue never accepted, asked for before `before` (system job: not per org). */
+export async function listUnsentRedeliveries(db: Database, before: string, limit: number) {
+  return db
+    .select({ id: webhookDeliveries.id, orgId: webhookDeliveries.orgId })
+    .from(webhookDeliveries)
+    .where(lt(webhookDeliveries.redeliverRequestedAt, before))
+    .orderBy(webhookDeliveries.redeliverRequestedAt)
+    .limit(limit);
 }
 
 /** An endpoint's deliveries (or the one named), newest first, each with its attempts. */

@@ -71,10 +71,13 @@ export const webhookDeliveries = sqliteTable(
     lastError: text("last_error"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    /** When a manual redelivery was asked for and its queue message not yet accepted; the outbox sweeper sends it. */
+    redeliverRequestedAt: text("redeliver_requested_at"),
   },
   (t) => [
     uniqueIndex("webhook_deliveries_endpoint_event_idx").on(t.endpointId, t.eventId),
     index("webhook_deliveries_org_endpoint_idx").on(t.orgId, t.endpointId, t.createdAt),
+    index("webhook_deliveries_redeliver_idx").on(t.redeliverRequestedAt).where(sql`${t.redeliverRequestedAt} is not null`),
   ],
 );
 

@@ -4,7 +4,7 @@ import { newId } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import * as queries from "../../db/queries/events";
 import { envelopeOf, postSigned } from "../../events/delivery";
-import { sendMessages } from "../../events/messages";
+import { enqueueRedeliveries } from "../../events/messages";
 import { decryptSecret, encryptSecret, generateWebhookSecret } from "../../events/signing";
 import { webhookUrlProblem } from "../../events/url-policy";
 import { ApiError } from "../../http/errors";
@@ -125,7 +125,8 @@ export async function redeliver(env: Pick<Env, "WEBHOOKS">, db: Database, orgId:
   if (!(await queries.reopenDelivery(db, orgId, endpointId, deliveryId, now.toISOString()))) {
     throw new ApiError("not_found", "This endpoint has no delivery with that id.");
   }
-  await sendMessages(env.WEBHOOKS, [{ kind: "delivery", orgId, deliveryId }]);
+  // Recorded first, sent second: if the queue refuses it, the outbox sweeper sends it within minutes.
+  await enqueueRedeliveries(env, db, [{ id: deliveryId, orgId }]);
   const [delivery] = await queries.listDeliveries(db, orgId, endpointId, 1, deliveryId);
   return toDeliveryFields(delivery);
 }
