@@ -12,7 +12,7 @@ import {
 } from "../db/queries/events";
 import { describeError, logEvent } from "../lib/log";
 import { envelopeOf, postSigned } from "./delivery";
-import { sendMessages, type WebhookMessage } from "./messages";
+import { sendMessages, type WebhookMessage, WebhookMessageSchema } from "./messages";
 import { decryptSecret } from "./signing";
 
 /**
@@ -81,19 +81,40 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
   return outcome === "retrying" ? "retry" : "done";
 }
 
+/**
+ * The message's body if this code can act on it. Anything else (a null body, an unknown kind, a
+ * missing id) no retry can fix: it is logged, by its id and the shape it lacks, never its
+ * content, and acked on its own.
+ */
+function readMessage(msg: Message<unknown>): WebhookMessage | null {
+  const parsed = WebhookMessageSchema.safeParse(msg.body);
+  if (parsed.success) return parsed.data;
+  logEvent("error", {
+    event: "webhook_message_malformed",
+    message_id: msg.id,
+    attempts: msg.attempts,
+    body_type: msg.body === null ? "null" : typeof msg.body,
+    issues: parsed.error.issues.map((issue) => ({ path: issue.path.join("."), code: issue.code })),
+  });
+  msg.ack();
+  return null;
+}
+
 async function handleMessage(msg: Message<WebhookMessage>, env: Env, now: Now): Promise<void> {
+  const body = readMessage(msg);
+  if (body === null) return;
   try {
-    if (msg.body.kind === "event") {
-      await fanOut(env, msg.body, now());
+    if (body.kind === "event") {
+      await fanOut(env, body, now());
       msg.ack();
-    } else if ((await attemptDelivery(env, msg.body, now())) === "done") {
+    } else if ((await attemptDelivery(env, body, now())) === "done") {
       msg.ack();
     } else {
       // After the last delay the queue's max_retries is spent, and this retry moves it to the dead-letter queue.
       msg.retry({ delaySeconds: RETRY_DELAYS_SECONDS[msg.attempts - 1] ?? 0 });
     }
   } catch (error) {
-    logEvent("error", { event: "webhook_message_failed", kind: msg.body.kind, attempts: msg.attempts, ...describeError(error) });
+    logEvent("error", { event: "webhook_message_failed", kind: body.kind, attempts: msg.attempts, ...describeError(error) });
     msg.retry({ delaySeconds: RETRY_DELAYS_SECONDS[msg.attempts - 1] ?? 0 });
   }
 }
@@ -113,7 +134,8 @@ export async function consumeWebhooks(batch: MessageBatch<WebhookMessage>, env: 
 export async function consumeDeadLetters(batch: MessageBatch<WebhookMessage>, env: Env, now: Now = () => new Date()): Promise<void> {
   const db = getDb(env.DB);
   for (const msg of batch.messages) {
-    const body = msg.body;
+    const body = readMessage(msg);
+    if (body === null) continue;
     if (body.kind === "delivery") {
       await failPendingDelivery(db, body.orgId, body.deliveryId, now().toISOString());
       logEvent("error", { event: "webhook_delivery_dead_lettered", org_id: body.orgId, delivery_id: body.deliveryId });

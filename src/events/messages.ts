@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { chunk } from "../db/batch";
 import type { Database } from "../db/client";
 import { markOutboxEnqueued, markRedeliveriesSent } from "../db/queries/events";
@@ -8,7 +9,12 @@ import { describeError, logEvent } from "../lib/log";
  * subscribed endpoints (creating their deliveries); a `delivery` message is one delivery, retried
  * on its own, so one failing receiver never delays another.
  */
-export type WebhookMessage = { kind: "event"; orgId: string; eventId: string } | { kind: "delivery"; orgId: string; deliveryId: string };
+export const WebhookMessageSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("event"), orgId: z.string().min(1), eventId: z.string().min(1) }),
+  z.object({ kind: z.literal("delivery"), orgId: z.string().min(1), deliveryId: z.string().min(1) }),
+]);
+
+export type WebhookMessage = z.infer<typeof WebhookMessageSchema>;
 
 /** sendBatch takes at most 100 messages. */
 const SEND_BATCH_MAX = 100;

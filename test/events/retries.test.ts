@@ -1,9 +1,11 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
-import { expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
+import { WEBHOOKS_DLQ } from "../../src/events/consumer";
 import { commitWithEvents } from "../../src/events/emit";
+import type { WebhookMessage } from "../../src/events/messages";
 import worker from "../../src/index";
 import { createEndpoint, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
@@ -195,4 +197,44 @@ it("a redelivery whose queue send fails is kept in the outbox: answered 202, and
   const [delivery] = await deliveriesOf(key, endpoint.id);
   expect(delivery).toMatchObject({ status: "delivered", attempt_count: 2 });
   expect((await receivedBy("redeliver-outage-1")).length).toBe(2);
+});
+
+describe("a malformed queue message is logged and acked on its own, never retried with its batch", () => {
+  const MALFORMED: [string, unknown][] = [
+    ["a null body", null],
+    ["a string body", "whsec_not-a-message"],
+    ["an unknown kind", { kind: "surprise", orgId: "org_x", deliveryId: "dlv_x" }],
+    ["a delivery without its id", { kind: "delivery", orgId: "org_x" }],
+  ];
+
+  for (const queueName of ["webhooks", WEBHOOKS_DLQ]) {
+    it.each(MALFORMED)(`${queueName}: %s next to a good delivery`, async (label, body) => {
+      const name = `malformed-${queueName}-${label.replaceAll(" ", "-")}`;
+      const { key, endpoint, queue, deliveryMessage } = await raiseEventTo(name, "ok");
+      const batch = createMessageBatch<WebhookMessage>(queueName, [
+        { id: `${name}-bad`, timestamp: new Date(), attempts: 1, body: body as WebhookMessage },
+        { id: `${name}-good`, timestamp: new Date(), attempts: 1, body: deliveryMessage },
+      ]);
+      const errors = vi.spyOn(console, "error");
+      const ctx = createExecutionContext();
+      // A throw here would retry the whole batch, the good delivery with it.
+      await expect((worker.queue as ExportedHandlerQueueHandler<Env, WebhookMessage>)(batch, queue.env, ctx)).resolves.toBeUndefined();
+      const result = await getQueueResult(batch, ctx);
+      expect(result).toMatchObject({ retryBatch: { retry: false }, ackAll: false, retryMessages: [] });
+      expect(result.explicitAcks.sort()).toEqual([`${name}-bad`, `${name}-good`]);
+
+      const logged = errors.mock.calls.map(([line]) => String(line)).filter((line) => line.includes(`${name}-bad`));
+      errors.mockRestore();
+      expect(logged).toEqual([expect.stringContaining('"event":"webhook_message_malformed"')]);
+      expect(logged[0]).not.toContain("whsec_");
+
+      if (queueName === "webhooks") {
+        expect((await receivedBy(name)).length).toBe(1);
+        expect((await deliveriesOf(key, endpoint.id))[0]).toMatchObject({ status: "delivered", attempt_count: 1 });
+      } else {
+        // The dead-letter consumer marks the good delivery failed, as for any dead-lettered delivery.
+        expect((await deliveriesOf(key, endpoint.id))[0]).toMatchObject({ status: "failed" });
+      }
+    });
+  }
 });
