@@ -30,12 +30,22 @@ const readFromNearestReplica = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /**
- * The whole middleware chain of an `/api/v1/*` route, in order: credential and scope, the daily
- * quota, then for a body the size limit and the JSON content type. Every v1 route uses it, so
- * none can forget a step.
+ * Every answer of an authenticated route is the caller's own (its organization's data, its quota
+ * figures), so no shared or browser cache may keep it. Set after the rest of the chain, so it
+ * covers the refusals (401, 403, 400, 404, 422, 429) as well as the successes.
+ */
+const noStore = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  c.res.headers.set("Cache-Control", "no-store");
+});
+
+/**
+ * The whole middleware chain of an `/api/v1/*` route, in order: `Cache-Control: no-store` on
+ * whatever it answers, credential and scope, the daily quota, then for a body the size limit and
+ * the JSON content type. Every v1 route uses it, so none can forget a step.
  */
 export function v1Chain(endpoint: EndpointName, options: V1ChainOptions = {}) {
-  const chain = [options.ingest ? requireIngestCredential : requireCredential(endpoint, { legacy: options.legacy }), meterQuota];
+  const chain = [noStore, options.ingest ? requireIngestCredential : requireCredential(endpoint, { legacy: options.legacy }), meterQuota];
   if (options.body) {
     const maxBytes = options.body === true ? DEFAULT_BODY_LIMIT_BYTES : options.body.maxBytes;
     chain.push(limitBody(maxBytes), options.ingest ? requireJsonOrCsvBody : requireJsonBody);

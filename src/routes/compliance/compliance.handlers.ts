@@ -18,7 +18,7 @@ export const createComplianceCheck: RouteHandler<typeof createComplianceCheckRou
     handling,
     new Date(),
   );
-  return c.json(result, 200, { "Cache-Control": "no-store" });
+  return c.json(result, 200);
 };
 
 export const getComplianceCheck: RouteHandler<typeof getComplianceCheckRoute, AppEnv> = async (c) => {
@@ -43,6 +43,5 @@ export const getComplianceCheck: RouteHandler<typeof getComplianceCheckRoute, Ap
       checked_at: row.checkedAt,
     },
     200,
-    { "Cache-Control": "no-store" },
   );
 };

@@ -23,7 +23,6 @@ export const FEED_MAX_AGE_SECONDS = 10;
 const FEED_CACHE = { ttlMs: FEED_MAX_AGE_SECONDS * 1000, maxEntries: 256 };
 const inventoryFeeds = new TtlCache<z.infer<typeof InventoryFeedSchema>>(FEED_CACHE);
 const salesSummaryFeeds = new TtlCache<z.infer<typeof SalesSummaryFeedSchema>>(FEED_CACHE);
-const CACHE_CONTROL = "no-store";
 
 export const listInventory: RouteHandler<typeof listInventoryRoute, AppEnv> = async (c) => {
   const now = new Date();
@@ -45,7 +44,7 @@ export const listInventory: RouteHandler<typeof listInventoryRoute, AppEnv> = as
       })),
     };
   });
-  return cachedJson(c, feed, { headers: { "Cache-Control": CACHE_CONTROL } });
+  return cachedJson(c, feed);
 };
 
 export const getSalesSummary: RouteHandler<typeof getSalesSummaryRoute, AppEnv> = async (c) => {
@@ -53,5 +52,5 @@ export const getSalesSummary: RouteHandler<typeof getSalesSummaryRoute, AppEnv> 
     const rows = await feeds.salesSummary(c.var.db, c.var.principal.orgId, SALES_SUMMARY_LIMIT);
     return { count: rows.length, salesSummary: rows };
   });
-  return cachedJson(c, feed, { headers: { "Cache-Control": CACHE_CONTROL } });
+  return cachedJson(c, feed);
 };

@@ -7,7 +7,7 @@ import * as webhooks from "./webhooks.service";
 
 export const createWebhookEndpoint: RouteHandler<typeof routes.createWebhookEndpoint, AppEnv> = async (c) => {
   const created = await webhooks.createEndpoint(c.var.db, c.var.config, c.var.principal.orgId, c.req.valid("json"));
-  return c.json(created, 201, { "Cache-Control": "no-store" });
+  return c.json(created, 201);
 };
 
 export const listWebhookEndpoints: RouteHandler<typeof routes.listWebhookEndpoints, AppEnv> = async (c) => {
