@@ -1,4 +1,4 @@
-import type { webhooks } from "./schema";
+import type { webhooks } from "./schema.js";
 
 /** Every event's envelope; `data` differs by event (see the `webhooks` section of the document). */
 export interface WebhookEnvelope<Name extends string = string, Data = Record<string, unknown>> {
