@@ -9,6 +9,7 @@ export {
   verifyWebhook,
   type WebhookEnvelope,
   type WebhookEvent,
+  type WebhookTestEvent,
   WebhookVerificationError,
   type WebhookVerificationFailure,
 } from "./webhooks.js";
