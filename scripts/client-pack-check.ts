@@ -24,7 +24,8 @@ const COMPILERS = {
 const EXPECTED_FILES = ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/schema.d.ts", "dist/webhooks.js"];
 
 // Without npm's own variables (set when this runs under `npm run`), the nested npm sees only the empty project.
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+const env = { ...process.env };
+for (const name of Object.keys(env)) if (/^npm_/i.test(name)) delete env[name];
 const run = (command: string, args: string[], cwd: string) =>
   execFileSync(command, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
