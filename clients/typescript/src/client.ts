@@ -1,8 +1,8 @@
 import createFetchClient from "openapi-fetch";
-import { DealerIntelError } from "./errors";
-import { type Quota, readQuota } from "./quota";
-import { type RetryOptions, retryingFetch } from "./retry";
-import type { paths } from "./schema";
+import { DealerIntelError } from "./errors.js";
+import { type Quota, readQuota } from "./quota.js";
+import { type RetryOptions, retryingFetch } from "./retry.js";
+import type { paths } from "./schema.js";
 
 export interface DealerIntelClientOptions {
   /** The API's origin, e.g. `https://api.dealer-intelligence.example`. */

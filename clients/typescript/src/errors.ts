@@ -1,5 +1,5 @@
-import { type Quota, readQuota } from "./quota";
-import type { components } from "./schema";
+import { type Quota, readQuota } from "./quota.js";
+import type { components } from "./schema.js";
 
 export type ErrorBody = components["schemas"]["Error"];
 export type ErrorCode = ErrorBody["error"];

@@ -1,14 +1,15 @@
-export { createDealerIntelClient, type DealerIntelClient, type DealerIntelClientOptions, type Unwrapped, unwrap } from "./client";
-export { DealerIntelError, type ErrorBody, type ErrorCode, type ValidationDetail } from "./errors";
-export { type Quota, readQuota } from "./quota";
-export type { RetryOptions } from "./retry";
-export type { components, operations, paths, webhooks } from "./schema";
+export { createDealerIntelClient, type DealerIntelClient, type DealerIntelClientOptions, type Unwrapped, unwrap } from "./client.js";
+export { DealerIntelError, type ErrorBody, type ErrorCode, type ValidationDetail } from "./errors.js";
+export { type Quota, readQuota } from "./quota.js";
+export type { RetryOptions } from "./retry.js";
+export type { components, operations, paths, webhooks } from "./schema.js";
 export {
   type HeaderSource,
   type VerifyWebhookOptions,
   verifyWebhook,
   type WebhookEnvelope,
   type WebhookEvent,
+  type WebhookTestEvent,
   WebhookVerificationError,
   type WebhookVerificationFailure,
-} from "./webhooks";
+} from "./webhooks.js";

@@ -1,4 +1,4 @@
-import type { webhooks } from "./schema";
+import type { webhooks } from "./schema.js";
 
 /** Every event's envelope; `data` differs by event (see the `webhooks` section of the document). */
 export interface WebhookEnvelope<Name extends string = string, Data = Record<string, unknown>> {
@@ -14,8 +14,18 @@ type DocumentedEvent = {
   [Name in keyof webhooks]: webhooks[Name] extends { post: { requestBody: { content: { "application/json": infer Delivery } } } } ? Delivery : never;
 }[keyof webhooks];
 
-/** The union of the documented events, discriminated by `event`; the generic envelope until events are documented. */
-export type WebhookEvent = string extends keyof webhooks ? WebhookEnvelope : DocumentedEvent;
+/**
+ * The ping `POST /api/v1/webhooks/{id}/test` sends to check an endpoint: signed like every
+ * delivery, but not retried, not in the delivery log, and sent whatever events the endpoint
+ * subscribes to. Answer it 2xx and do nothing else.
+ */
+export type WebhookTestEvent = WebhookEnvelope<"webhook.test", { message: string }>;
+
+/**
+ * The union of the documented events and the test ping, discriminated by `event`; the generic
+ * envelope stands in for the documented events until there are any.
+ */
+export type WebhookEvent = (string extends keyof webhooks ? WebhookEnvelope : DocumentedEvent) | WebhookTestEvent;
 
 export type WebhookVerificationFailure = "missing_header" | "malformed_timestamp" | "stale_timestamp" | "bad_signature" | "malformed_body";
 

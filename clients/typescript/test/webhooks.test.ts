@@ -1,7 +1,10 @@
+import { exports } from "cloudflare:workers";
 import { createHmac } from "node:crypto";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { EVENT_NAMES } from "../../../src/events/emit";
-import { verifyWebhook, type WebhookEvent, WebhookVerificationError } from "../src";
+import { createEndpoint, receivedBy, receiverUrl } from "../../../test/helpers/events";
+import { createApiKey, createOrg } from "../../../test/helpers/factories";
+import { createDealerIntelClient, unwrap, verifyWebhook, type WebhookEvent, type WebhookTestEvent, WebhookVerificationError } from "../src";
 
 const SECRET = "whsec_q0Jm0n6pVYpQ1l3b7rZ7b7gk8n0S9mQ3b3P5bqS3Jp4=";
 const NOW = Date.UTC(2026, 10, 26, 12, 30, 0);
@@ -38,8 +41,9 @@ const failure = (promise: Promise<unknown>) =>
   );
 
 describe("verifyWebhook", () => {
-  it("types the event as the union of the five documented events, each with its own data", () => {
-    expectTypeOf<WebhookEvent["event"]>().toEqualTypeOf<(typeof EVENT_NAMES)[number]>();
+  it("types the event as the union of the five documented events and the test ping, each with its own data", () => {
+    expectTypeOf<WebhookEvent["event"]>().toEqualTypeOf<(typeof EVENT_NAMES)[number] | "webhook.test">();
+    expectTypeOf<Extract<WebhookEvent, { event: "webhook.test" }>["data"]>().toEqualTypeOf<{ message: string }>();
     expectTypeOf<keyof Extract<WebhookEvent, { event: "inventory.aged_alert" }>["data"]>().toEqualTypeOf<
       "stock_no" | "days_on_lot" | "recommendation"
     >();
@@ -79,6 +83,21 @@ describe("verifyWebhook", () => {
     const rotated = `${sign("whsec_new-secret", event.id, NOW_SECONDS, body)} ${sign(SECRET, event.id, NOW_SECONDS, body)}`;
     expect(await failure(verifyWebhook(SECRET, delivery({ signature: rotated }), body, { now: NOW }))).toBe("verified");
     expect(await failure(verifyWebhook("whsec_new-secret", delivery({ signature: rotated }), body, { now: NOW }))).toBe("verified");
+  });
+
+  it("verifies the Worker's real test ping and narrows it to webhook.test", async () => {
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    const endpoint = await createEndpoint(key, { url: receiverUrl("ok", "client-ping"), events: ["deal.stip_alert"] });
+    const api = createDealerIntelClient({ baseUrl: "https://api.test", apiKey: key, fetch: (request) => exports.default.fetch(request) });
+    const { data } = await unwrap(api.POST("/api/v1/webhooks/{id}/test", { params: { path: { id: endpoint.id } } }));
+    expect(data.delivered).toBe(true);
+
+    const [received] = await receivedBy("client-ping");
+    const ping = await verifyWebhook(endpoint.secret, received.headers, received.body);
+    if (ping.event !== "webhook.test") throw new Error(`expected the test ping, got ${ping.event}`);
+    expectTypeOf(ping).toEqualTypeOf<WebhookTestEvent>();
+    expect(ping).toMatchObject({ org_id: org.id, data: { message: expect.any(String) } });
   });
 
   it("names what is missing or malformed", async () => {
