@@ -113,6 +113,16 @@ async function main() {
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
+    // Its own process group does not get the terminal's Ctrl-C: stop it and remove the copy here.
+    const running = server;
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      process.once(signal, () => {
+        void stopWorker(running).finally(() => {
+          rmSync(dir, { recursive: true, force: true });
+          process.exit(130);
+        });
+      });
+    }
     // Each chunk of its output stamped with the seconds since the start, to show which step is slow.
     const stamp = (chunk: Buffer) => logStream.write(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${chunk}`);
     server.stdout?.on("data", stamp);
