@@ -7,7 +7,8 @@ import type { DemoOrgSecrets, DemoSecrets } from "./dev-vars";
 import { executeLocalSqlFile } from "./local-d1";
 import { REPO_ROOT } from "./repo-root";
 
-export const DEV_PORT = 8787;
+/** 8787 as the README says; `npm run test:readme` sets DEV_PORT to run a second server beside a developer's. */
+export const DEV_PORT = Number(process.env.DEV_PORT ?? 8787);
 const BASE_URL = `http://localhost:${DEV_PORT}`;
 const SEED_SQL = path.join(REPO_ROOT, ".wrangler", "seed.sql");
 const CREDENTIALS_FILE = path.join(REPO_ROOT, "demo-credentials.json");

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { stopWorker, waitForWorker } from "../../scripts/lib/worker-process";
 import { apiKeyDisplayPrefix, generateApiKey, newId, sha256Hex } from "../../src/credentials/tokens";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -40,24 +41,6 @@ function ensureChromium() {
     const result = spawnSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
     if (result.status !== 0) throw new Error(`apt-get ${args.join(" ")} failed; install chromium by hand`);
   }
-}
-
-async function waitForWorker(worker: ChildProcess) {
-  for (let attempt = 0; attempt < 240; attempt++) {
-    if (worker.exitCode !== null) throw new Error("wrangler dev exited");
-    try {
-      if ((await fetch(`${API}/api/public/stats`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error("wrangler dev did not answer within 2 minutes");
-}
-
-function stopWorker(worker: ChildProcess | undefined) {
-  // wrangler runs workerd as its child: signal the group this script started.
-  if (worker?.pid && worker.exitCode === null) process.kill(-worker.pid, "SIGTERM");
 }
 
 /** A dealer's marketing page on another origin, embedding the widget as docs/developer-experience.md shows. */
@@ -116,7 +99,7 @@ describe("the stats widget and the docs page in Chromium", () => {
       ],
       { cwd: ROOT, env: wranglerEnv, stdio: ["ignore", "ignore", "inherit"], detached: true },
     );
-    await waitForWorker(worker);
+    await waitForWorker(worker, `${API}/api/public/stats`);
     for (let i = 0; i < 3; i++) assert.equal((await fetch(`${API}/api/v1/inventory`, { headers: { "X-Service-API-Key": key } })).status, 200);
     site = await marketingSite();
     browser = await chromium.launch({
@@ -136,7 +119,7 @@ describe("the stats widget and the docs page in Chromium", () => {
   after(async () => {
     await browser?.close();
     site?.close();
-    stopWorker(worker);
+    await stopWorker(worker);
     rmSync(persistDir, { recursive: true, force: true });
   });
 

@@ -78,7 +78,8 @@ export function ingestCall(path: string, auth: Auth, body: unknown, options: { m
   });
 }
 
-export const putInventory = (storeId: string, auth: Auth, body: unknown, csv = false) =>
-  ingestCall(`/api/v1/ingest/inventory?store_id=${storeId}`, auth, body, { method: "PUT", csv });
+/** `query` adds parameters after `store_id` (e.g. `{ confirm_removals: "3" }`). */
+export const putInventory = (storeId: string, auth: Auth, body: unknown, csv = false, query: Record<string, string> = {}) =>
+  ingestCall(`/api/v1/ingest/inventory?${new URLSearchParams({ store_id: storeId, ...query })}`, auth, body, { method: "PUT", csv });
 
 export const postDeals = (auth: Auth, body: unknown, csv = false) => ingestCall("/api/v1/ingest/deals", auth, body, { csv });

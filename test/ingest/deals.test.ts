@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { listOutboxEvents } from "../helpers/events";
-import { createApiKey, createOrg, createStore } from "../helpers/factories";
-import { createIngestKey, deal, postDeals, toCsv } from "../helpers/ingest";
+import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { createIngestKey, deal, postDeals, putInventory, toCsv, unit } from "../helpers/ingest";
 import { createBrokerToken } from "../helpers/staff";
 
 async function setup() {
@@ -103,8 +103,8 @@ describe("POST /api/v1/ingest/deals", () => {
     expect((await res.json<{ details: { path: string }[] }>()).details.map((d) => d.path)).toEqual(["deals.1.status"]);
 
     const foreignStore = await postDeals({ key }, { deals: [deal("E1", store.id), deal("E3", other.store.id)] });
-    expect(foreignStore.status).toBe(422);
-    expect((await foreignStore.json<{ details: { path: string }[] }>()).details).toEqual([expect.objectContaining({ path: "deals.1.store_id" })]);
+    expect(foreignStore.status).toBe(404);
+    expect((await foreignStore.json<{ message: string }>()).message).toBe("This organization has no store with that id (deals.1.store_id).");
 
     const csv = toCsv([deal("E4", store.id), { ...deal("E5", store.id), year: "20x1" }]);
     const csvRes = await postDeals({ key }, csv, true);
@@ -128,7 +128,65 @@ describe("POST /api/v1/ingest/deals", () => {
       { org_id: a.org.id, front_gross: 100 },
       { org_id: b.org.id, front_gross: 200 },
     ]);
-    expect((await postDeals({ broker: token }, { deals: [deal("X", a.store.id)] })).status).toBe(422);
+    expect((await postDeals({ broker: token }, { deals: [deal("X", a.store.id)] })).status).toBe(404);
     expect((await postDeals({ key: (await createApiKey(a.org.id)).key }, { deals: [] })).status).toBe(403);
+  });
+
+  it("a store of another organization, or none at all, is the deal desk's 404 on both ingestion endpoints", async () => {
+    const { org, key } = await setup();
+    const other = await setup();
+    const deskKey = (await createApiKey(org.id)).key;
+    for (const storeId of [other.store.id, "sto_does_not_exist"]) {
+      const desk = await call("/api/v1/lender-route", {
+        method: "POST",
+        key: deskKey,
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ store_id: storeId, beacon: 700, down_payment: 3000, vehicle_price: 20000, vehicle_type: "car" }),
+      });
+      expect(desk.status).toBe(404);
+      const deskAnswer = await desk.json<{ error: string; message: string }>();
+      const inventory = await putInventory(storeId, { key }, { units: [unit(1)] });
+      expect(inventory.status).toBe(404);
+      expect(await inventory.json()).toMatchObject({ error: deskAnswer.error, message: deskAnswer.message });
+      const deals = await postDeals({ key }, { deals: [deal("F1", storeId)] });
+      expect(deals.status).toBe(404);
+      expect(await deals.json()).toMatchObject({ error: deskAnswer.error, message: expect.stringContaining(deskAnswer.message.replace(/\.$/, "")) });
+    }
+  });
+
+  it("refuses a deal that lists a stip twice, naming it; a replay changes nothing and raises nothing", async () => {
+    const { org, store, key } = await setup();
+    const twice = {
+      deals: [
+        deal("T1", store.id, {
+          stips: [
+            { stip: "proof_of_income", state: "outstanding" },
+            { stip: "insurance", state: "received" },
+            { stip: "proof_of_income", state: "cleared" },
+          ],
+        }),
+      ],
+    };
+    for (let replay = 0; replay < 3; replay++) {
+      const res = await postDeals({ key }, twice);
+      expect(res.status).toBe(422);
+      const body = await res.json<{ message: string; details: { path: string; code: string; message: string }[] }>();
+      expect(body.message).toMatch(/proof_of_income/);
+      expect(body.details).toEqual([{ path: "deals.0.stips.2.stip", code: "duplicate", message: "proof_of_income is also stip 0 of this deal." }]);
+    }
+    const csv = await postDeals({ key }, toCsv([{ ...deal("T2", store.id), stips: "title=outstanding;title=cleared" }]), true);
+    expect(csv.status).toBe(422);
+    expect((await csv.json<{ details: { path: string }[] }>()).details.map((d) => d.path)).toEqual(["deals.0.stips.1.stip"]);
+    expect(await stipsOf(org.id, "T1")).toEqual([]);
+    expect(await listOutboxEvents(org.id)).toEqual([]);
+
+    // Listed once, the same payload replayed twice: the second and third change nothing and raise nothing.
+    const once = { deals: [deal("T1", store.id, { stips: [{ stip: "proof_of_income", state: "cleared", cleared_on: "2026-11-25" }] })] };
+    expect(await (await postDeals({ key }, once)).json()).toMatchObject({ created: 1, stip_alerts: 1 });
+    for (let replay = 0; replay < 2; replay++) {
+      expect(await (await postDeals({ key }, once)).json()).toEqual({ received: 1, created: 0, updated: 0, unchanged: 1, stip_alerts: 0 });
+    }
+    expect(await listOutboxEvents(org.id, "deal.stip_alert")).toHaveLength(1);
+    expect(await stipsOf(org.id, "T1")).toEqual([{ stip: "proof_of_income", state: "cleared", cleared_on: "2026-11-25" }]);
   });
 });

@@ -22,7 +22,8 @@ describe("PUT /api/v1/ingest/inventory", () => {
   it("upserts the snapshot, takes absent units out of inventory, and a replay changes nothing", async () => {
     const { org, store, key } = await setup();
     await createUnit(org.id, store.id, { stockNumber: "GONE1", stockedOn: "2026-09-01" });
-    const first = await putInventory(store.id, { key }, { units: [unit(1), unit(2), unit(3)] });
+    // The store's only unit in stock leaves: more than half of it, so the count is confirmed.
+    const first = await putInventory(store.id, { key }, { units: [unit(1), unit(2), unit(3)] }, false, { confirm_removals: "1" });
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ store_id: store.id, received: 3, created: 3, updated: 0, unchanged: 0, removed: 1 });
 
@@ -132,12 +133,16 @@ describe("PUT /api/v1/ingest/inventory", () => {
     const wrongScope = await createIngestKey(org.id, ["inventory"]);
     expect((await putInventory(store.id, { key: wrongScope }, { units: [unit(1)] })).status).toBe(403);
 
+    // Another organization's store reads like no store at all, as on the deal desk.
     const other = await setup();
-    const res = await putInventory(store.id, { key: other.key }, { units: [unit(7)] });
-    expect(res.status).toBe(422);
-    expect((await res.json<{ details: { path: string }[] }>()).details[0].path).toBe("store_id");
+    const foreign = await putInventory(store.id, { key: other.key }, { units: [unit(7)] });
+    const missing = await putInventory("sto_does_not_exist", { key: other.key }, { units: [unit(7)] });
+    for (const res of [foreign, missing]) {
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ error: "not_found", message: "This organization has no store with that id." });
+    }
     const { token: otherBroker } = await createBrokerToken(other.org.id);
-    expect((await putInventory(store.id, { broker: otherBroker }, { units: [unit(7)] })).status).toBe(422);
+    expect((await putInventory(store.id, { broker: otherBroker }, { units: [unit(7)] })).status).toBe(404);
     expect(await stockOf(org.id, store.id)).toEqual([{ stock_number: "S00001", status: "in_stock", asking_price: 21001 }]);
     expect(await stockOf(other.org.id, store.id)).toEqual([]);
   });

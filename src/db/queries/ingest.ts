@@ -93,6 +93,18 @@ export function upsertUnits(db: Database, orgId: string, storeId: string, units:
   );
 }
 
+/** The units in stock at the store, and how many of them the snapshot does not list: what applying it would remove. */
+export async function countSnapshotRemovals(db: Database, orgId: string, storeId: string, listed: string[]) {
+  const [counts] = await db
+    .select({
+      inStock: sql<number>`count(*)`,
+      absent: sql<number>`coalesce(sum(${inventoryUnits.stockNumber} not in ${inList(listed)}), 0)`,
+    })
+    .from(inventoryUnits)
+    .where(and(eq(inventoryUnits.orgId, orgId), eq(inventoryUnits.storeId, storeId), eq(inventoryUnits.status, "in_stock")));
+  return counts;
+}
+
 /** Units in stock at the store that the snapshot does not list leave inventory. For the caller's batch. */
 export function markAbsentUnitsSold(db: Database, orgId: string, storeId: string, listed: string[]): BatchItem<"sqlite"> {
   return db

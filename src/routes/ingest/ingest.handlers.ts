@@ -21,7 +21,9 @@ async function bodyOf(c: { req: { header(name: string): string | undefined; text
 
 export const ingestInventory: RouteHandler<typeof ingestInventoryRoute, AppEnv> = async (c) => {
   const body = ingest.readBody(IngestInventorySchema, await bodyOf(c), "units");
-  return c.json(await ingest.ingestInventory(c.var.db, c.var.principal.orgId, c.req.valid("query").store_id, body), 200);
+  const query = c.req.valid("query");
+  const safety = { allowEmpty: query.allow_empty === "true", confirmRemovals: query.confirm_removals };
+  return c.json(await ingest.ingestInventory(c.var.db, c.var.principal.orgId, query.store_id, body, safety), 200);
 };
 
 export const ingestDeals: RouteHandler<typeof ingestDealsRoute, AppEnv> = async (c) => {

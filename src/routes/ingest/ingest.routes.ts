@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { DEAL_STATUSES, STIP_STATES } from "../../db/schema";
-import { commonErrorResponses, documentedError, payloadTooLargeResponse } from "../../http/errors";
+import { commonErrorResponses, documentedError, ErrorSchema, payloadTooLargeResponse } from "../../http/errors";
 import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
 import { v1Chain } from "../../http/v1-chain";
 
@@ -50,7 +50,7 @@ export const IngestStipSchema = z
 export const IngestDealSchema = z
   .object({
     deal_number: text(40).openapi({ example: "D-10442" }),
-    store_id: text(64).openapi({ example: "sto_summit_north" }),
+    store_id: text(64).openapi({ description: "A store of this organization (else 404).", example: "sto_summit_north" }),
     status: z.enum(DEAL_STATUSES),
     sold_on: isoDate,
     submitted_on: isoDate.optional(),
@@ -67,11 +67,10 @@ export const IngestDealSchema = z
     amount_financed: money.optional().openapi({ example: 24100 }),
     front_gross: z.number().min(-1_000_000).max(1_000_000).openapi({ example: 1850 }),
     back_gross: z.number().min(-1_000_000).max(1_000_000).openapi({ example: 1320 }),
-    stips: z
-      .array(IngestStipSchema)
-      .max(30)
-      .optional()
-      .openapi({ description: "The deal's stipulations as the DMS has them now. Omitted: the deal's stips are left as they are." }),
+    stips: z.array(IngestStipSchema).max(30).optional().openapi({
+      description:
+        "The deal's stipulations as the DMS has them now, each name once (a name listed twice is a 422, detail code `duplicate`). Omitted: the deal's stips are left as they are.",
+    }),
   })
   .openapi("IngestDeal");
 
@@ -100,17 +99,26 @@ export const IngestDealsResultSchema = z
   })
   .openapi("IngestDealsResult");
 
+/** The 422 of a snapshot refused for what it would remove: the counts, so a client can check and confirm them. */
+const SnapshotRefusedSchema = ErrorSchema.extend({
+  error: z.literal("validation_error"),
+  in_stock: z.int().openapi({ description: "Units in stock at the store now.", example: 175 }),
+  would_remove: z
+    .int()
+    .openapi({ description: "Of those, the units the snapshot does not list: what it would take out of inventory.", example: 172 }),
+}).openapi("SnapshotRefused");
+
 const ingestSecurity = [...serviceKeySecurity, { BrokerToken: [] }];
 const csvBody = { schema: { type: "string" as const, description: "RFC 4180 CSV, UTF-8, with a header row naming the fields." } };
+const ROW_PROBLEMS =
+  "Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2).";
 const errors = {
   ...commonErrorResponses,
-  400: documentedError("Body missing, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`)."),
+  400: documentedError("Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`)."),
   403: documentedError("The key lacks the `ingest` permission or scope (`forbidden`)."),
   ...meteredResponses,
   ...payloadTooLargeResponse,
-  422: documentedError(
-    "Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2).",
-  ),
+  422: documentedError(ROW_PROBLEMS),
 };
 
 export const ingestInventory = createRoute({
@@ -119,11 +127,27 @@ export const ingestInventory = createRoute({
   operationId: "ingestInventory",
   tags: ["Ingestion"],
   summary: "Replace one store's inventory with the DMS's snapshot",
-  description: `Upserts every unit (by stock number) and takes units the snapshot does not list out of inventory (status \`sold\`). Up to ${MAX_INGEST_ROWS} units; all or nothing; sending the same snapshot again changes nothing. A broker token or a key with the \`ingest\` permission.`,
+  description: `Upserts every unit (by stock number) and takes units the snapshot does not list out of inventory (status \`sold\`). Up to ${MAX_INGEST_ROWS} units; all or nothing; sending the same snapshot again changes nothing. A broker token or a key with the \`ingest\` permission.
+
+Nothing is removed by accident: a snapshot with no units is refused unless \`allow_empty=true\`, and one that would take more than half of the store's units in stock out of inventory is refused unless \`confirm_removals\` gives that number (the refusal says it). Exactly half goes through.`,
   security: ingestSecurity,
   middleware: v1Chain("ingest", { ingest: true, body: { maxBytes: INGEST_MAX_BYTES } }),
   request: {
-    query: z.object({ store_id: text(64).openapi({ description: "The store this snapshot is for.", example: "sto_summit_north" }) }),
+    query: z.object({
+      store_id: text(64).openapi({
+        description: "The store this snapshot is for. A store of another organization, or no store at all: 404 `not_found`.",
+        example: "sto_summit_north",
+      }),
+      allow_empty: z.enum(["true", "false"]).default("false").openapi({
+        description:
+          "`true`: a snapshot listing no units is applied (every unit in stock at the store leaves inventory). Without it such a snapshot is a 422 (detail code `empty_snapshot`) and nothing is written.",
+      }),
+      confirm_removals: z.coerce.number().int().min(0).optional().openapi({
+        description:
+          "The number of units the snapshot takes out of inventory, as the caller expects it. Required when that is more than half the units in stock at the store (else a 422 with detail code `removals_unconfirmed`); when given it must equal that number (else a 422 with detail code `removals_mismatch`). Either refusal carries `in_stock` and `would_remove`; nothing is written.",
+        example: 3,
+      }),
+    }),
     body: {
       description: "JSON `{ units: [...] }`, or CSV with the unit fields as columns.",
       content: {
@@ -165,6 +189,11 @@ export const ingestInventory = createRoute({
       },
     },
     ...errors,
+    404: documentedError("`store_id` names no store of this organization (`not_found`); nothing was written."),
+    422: {
+      description: `${ROW_PROBLEMS} Or the snapshot was refused for what it would remove (detail codes \`empty_snapshot\`, \`removals_unconfirmed\`, \`removals_mismatch\`; the body adds \`in_stock\` and \`would_remove\`).`,
+      content: { "application/json": { schema: z.union([SnapshotRefusedSchema, ErrorSchema]) } },
+    },
   },
 });
 
@@ -174,7 +203,7 @@ export const ingestDeals = createRoute({
   operationId: "ingestDeals",
   tags: ["Ingestion"],
   summary: "Upsert deals with their status and stips",
-  description: `Upserts each deal by deal number, and its stips by name. A stip that is new, or newly cleared, on a deal in the funding pipeline (pending, submitted, approved) raises \`deal.stip_alert\`. Up to ${MAX_INGEST_ROWS} deals; all or nothing; sending the same request again changes nothing. In CSV the \`stips\` column lists \`name=state\` pairs separated by \`;\`.`,
+  description: `Upserts each deal by deal number, and its stips by name. A stip that is new, or newly cleared, on a deal in the funding pipeline (pending, submitted, approved) raises \`deal.stip_alert\`. Up to ${MAX_INGEST_ROWS} deals; all or nothing; sending the same request again changes nothing and raises nothing. A deal lists each stip once (a name twice is a 422 naming it). In CSV the \`stips\` column lists \`name=state\` pairs separated by \`;\`.`,
   security: ingestSecurity,
   middleware: v1Chain("ingest", { ingest: true, body: { maxBytes: INGEST_MAX_BYTES } }),
   request: {
@@ -225,5 +254,6 @@ export const ingestDeals = createRoute({
       },
     },
     ...errors,
+    404: documentedError("A deal's `store_id` names no store of this organization (`not_found`; the message names the rows); nothing was written."),
   },
 });

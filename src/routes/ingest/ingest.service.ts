@@ -53,6 +53,12 @@ function csvRecord(record: Record<string, string>): Record<string, unknown> {
 }
 
 function parseCsv(body: string): Record<string, unknown>[] {
+  // An empty body is a missing body, as for JSON; curl sends one when `--data-binary @file` names no file.
+  if (body.replace(/^\ufeff/, "").trim() === "")
+    throw new ApiError(
+      "invalid_request",
+      "The CSV body is empty: send the header row and one row per record (is the file you meant to send there?).",
+    );
   // The delimiter is given so Papa Parse never guesses it; any quoting or field-count problem it
   // reports refuses the whole body (it would otherwise recover and keep going).
   const { data, errors, meta } = Papa.parse<Record<string, string>>(body, {
@@ -88,15 +94,82 @@ export function readBody<T extends z.ZodType>(schema: T, body: { json: unknown; 
   return parsed.data;
 }
 
-function assertUnique<T>(rows: T[], key: (row: T) => string, listName: string, field: string): void {
+/** Rows whose key an earlier row has already, with that earlier row's index. */
+function repeatedRows<T>(rows: T[], key: (row: T) => string) {
   const seen = new Map<string, number>();
-  const details: ValidationDetail[] = [];
+  const repeated: { index: number; key: string; first: number }[] = [];
   rows.forEach((row, index) => {
     const first = seen.get(key(row));
-    if (first !== undefined) details.push({ path: `${listName}.${index}.${field}`, code: "duplicate", message: `Also in row ${first}.` });
+    if (first !== undefined) repeated.push({ index, key: key(row), first });
     else seen.set(key(row), index);
   });
+  return repeated;
+}
+
+function assertUnique<T>(rows: T[], key: (row: T) => string, listName: string, field: string): void {
+  const details = repeatedRows(rows, key).map(
+    (r): ValidationDetail => ({ path: `${listName}.${r.index}.${field}`, code: "duplicate", message: `Also in row ${r.first}.` }),
+  );
   if (details.length > 0) throw new ApiError("validation_error", `Each ${field} may appear once per request.`, { details: details.slice(0, 100) });
+}
+
+/**
+ * Stips are matched by name, so a name listed twice in one deal has no single state: both rows
+ * would be stored and every replay would flip them (and raise an alert every other time).
+ */
+function assertStipsUniquePerDeal(deals: Deal[]): void {
+  const repeated = deals.flatMap((deal, dealIndex) => repeatedRows(deal.stips ?? [], (s) => s.stip).map((r) => ({ ...r, dealIndex })));
+  if (repeated.length === 0) return;
+  const names = [...new Set(repeated.map((r) => r.key))].join(", ");
+  throw new ApiError("validation_error", `A deal may list each stip once; listed more than once: ${names.slice(0, 200)}.`, {
+    details: repeated.slice(0, 100).map((r) => ({
+      path: `deals.${r.dealIndex}.stips.${r.index}.stip`,
+      code: "duplicate",
+      message: `${r.key} is also stip ${r.first} of this deal.`,
+    })),
+  });
+}
+
+/** The deal desk's answer for a store id that is not the organization's, whether it exists elsewhere or not. */
+const storeNotFound = (where?: string) => new ApiError("not_found", `This organization has no store with that id${where ? ` (${where})` : ""}.`);
+
+export interface SnapshotSafety {
+  /** The caller says an empty snapshot is meant. */
+  allowEmpty: boolean;
+  /** The number of units the caller expects the snapshot to take out of inventory. */
+  confirmRemovals: number | undefined;
+}
+
+/**
+ * An empty snapshot, or one that takes most of a store out of inventory, is more often a wrong or
+ * missing file than a real sale-out: it is applied only when the caller says so (docs/ingestion.md).
+ */
+function assertDeliberateRemovals(storeId: string, listed: number, counts: { inStock: number; absent: number }, safety: SnapshotSafety): void {
+  const { inStock, absent } = counts;
+  const refuse = (path: string, code: string, message: string) =>
+    new ApiError("validation_error", message, { details: [{ path, code, message }], body: { in_stock: inStock, would_remove: absent } });
+  const emptyAllowed = listed === 0 && safety.allowEmpty;
+  if (listed === 0 && !emptyAllowed) {
+    throw refuse(
+      "units",
+      "empty_snapshot",
+      `The snapshot lists no units: applied, it would take all ${inStock} units in stock at ${storeId} out of inventory. If the store really has none left, send it again with allow_empty=true; otherwise check the body you sent.`,
+    );
+  }
+  if (safety.confirmRemovals !== undefined && safety.confirmRemovals !== absent) {
+    throw refuse(
+      "confirm_removals",
+      "removals_mismatch",
+      `confirm_removals=${safety.confirmRemovals}, but this snapshot would take ${absent} of the ${inStock} units in stock at ${storeId} out of inventory. Check the snapshot; if ${absent} is right, send it with confirm_removals=${absent}.`,
+    );
+  }
+  if (absent * 2 > inStock && safety.confirmRemovals === undefined && !emptyAllowed) {
+    throw refuse(
+      "confirm_removals",
+      "removals_unconfirmed",
+      `This snapshot would take ${absent} of the ${inStock} units in stock at ${storeId} out of inventory, more than half. If that is right, send it again with confirm_removals=${absent}.`,
+    );
+  }
 }
 
 const sameValues = (stored: Record<string, unknown>, incoming: Record<string, unknown>, fields: string[]) =>
@@ -118,23 +191,19 @@ const UNIT_FIELDS = [
   "status",
 ];
 
-export async function ingestInventory(db: Database, orgId: string, storeId: string, body: z.infer<typeof IngestInventorySchema>) {
-  if (!(await ingest.listStoreIds(db, orgId)).has(storeId)) {
-    throw new ApiError("validation_error", "This organization has no store with that id.", {
-      details: [{ path: "store_id", code: "unknown_store", message: "No such store in this organization." }],
-    });
-  }
+export async function ingestInventory(
+  db: Database,
+  orgId: string,
+  storeId: string,
+  body: z.infer<typeof IngestInventorySchema>,
+  safety: SnapshotSafety,
+) {
+  if (!(await ingest.listStoreIds(db, orgId)).has(storeId)) throw storeNotFound();
   const units = body.units;
   assertUnique(units, (u) => u.stock_number, "units", "stock_number");
-  const existing = new Map(
-    (
-      await ingest.findUnitsByStockNumber(
-        db,
-        orgId,
-        units.map((u) => u.stock_number),
-      )
-    ).map((u) => [u.stockNumber, u]),
-  );
+  const stockNumbers = units.map((u) => u.stock_number);
+  assertDeliberateRemovals(storeId, units.length, await ingest.countSnapshotRemovals(db, orgId, storeId, stockNumbers), safety);
+  const existing = new Map((await ingest.findUnitsByStockNumber(db, orgId, stockNumbers)).map((u) => [u.stockNumber, u]));
 
   let created = 0;
   let updated = 0;
@@ -170,12 +239,7 @@ export async function ingestInventory(db: Database, orgId: string, storeId: stri
 
   // One batch: the snapshot lands whole or not at all, and a concurrent read sees it before or after.
   const [removedRows] = await db.batch([
-    ingest.markAbsentUnitsSold(
-      db,
-      orgId,
-      storeId,
-      units.map((u) => u.stock_number),
-    ),
+    ingest.markAbsentUnitsSold(db, orgId, storeId, stockNumbers),
     ...ingest.upsertUnits(db, orgId, storeId, changed),
   ]);
   return {
@@ -266,12 +330,13 @@ function stipChanges(orgId: string, deal: Deal, stored: StoredDeal | undefined, 
 export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, body: z.infer<typeof IngestDealsSchema>, now: Date) {
   const deals = body.deals;
   assertUnique(deals, (d) => d.deal_number, "deals", "deal_number");
+  assertStipsUniquePerDeal(deals);
   const storeIds = await ingest.listStoreIds(db, orgId);
-  const unknownStores = deals.flatMap((d, index) =>
-    storeIds.has(d.store_id) ? [] : [{ path: `deals.${index}.store_id`, code: "unknown_store", message: "No such store in this organization." }],
-  );
-  if (unknownStores.length > 0)
-    throw new ApiError("validation_error", "Some deals name a store this organization does not have.", { details: unknownStores.slice(0, 100) });
+  const unknownStores = deals.flatMap((d, index) => (storeIds.has(d.store_id) ? [] : [`deals.${index}.store_id`]));
+  if (unknownStores.length > 0) {
+    const more = unknownStores.length > 5 ? ` and ${unknownStores.length - 5} more` : "";
+    throw storeNotFound(`${unknownStores.slice(0, 5).join(", ")}${more}`);
+  }
 
   const existing = new Map(
     (
