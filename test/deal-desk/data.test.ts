@@ -1,9 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CREDIT_TIER_ROWS, FI_PRODUCT_ROWS, LENDER_PROGRAM_ROWS, STIP_RULE_ROWS, STIP_TYPE_ROWS } from "../../scripts/deal-desk-reference";
-import { buildDemoSeed, type DemoCredentials } from "../../scripts/demo-data";
 import { DEMO_TOUGH_LENDERS } from "../../scripts/demo-data-deal-desk";
-import { post } from "../helpers/deal-desk";
+import { loadDemoSeed, post } from "../helpers/deal-desk";
 import { createApiKey } from "../helpers/factories";
 import { all } from "../helpers/sql";
 
@@ -32,18 +31,7 @@ describe("reference migration", () => {
 });
 
 describe("demo deal-desk data", () => {
-  const credentials = (): DemoCredentials => {
-    const org = { apiKeyHash: "0".repeat(64), apiKeyPrefix: "lak_demo", brokerTokenHash: "1".repeat(64), staffPasswordHash: "x" };
-    return {
-      summit: { ...org, staffEmail: "desk@summit.test", legacyTokenHash: "2".repeat(64) },
-      lakeside: { ...org, apiKeyHash: "3".repeat(64), brokerTokenHash: "4".repeat(64), staffEmail: "gm@lakeside.test" },
-    };
-  };
-
-  beforeAll(async () => {
-    const { statements } = buildDemoSeed({ referenceDate: "2026-11-20", credentials: credentials() });
-    await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
-  });
+  beforeAll(() => loadDemoSeed());
 
   it("puts 42 of the 53 programs on each demo store's panel, the lenders that funded its deals among them", async () => {
     const panels = await all<{ store_id: string; n: number }>(
