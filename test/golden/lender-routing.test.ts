@@ -233,7 +233,8 @@ describe("properties", () => {
     tradeValue: fc.option(fc.integer({ min: 0, max: 20_000 }), { nil: undefined }),
     tradePayoff: fc.option(fc.integer({ min: 0, max: 25_000 }), { nil: undefined }),
   });
-  const profileOf = (beacon: number, d: fc.RecordValue<typeof dealArb> extends never ? never : any): RouteProfile => ({
+  type Deal = typeof dealArb extends fc.Arbitrary<infer T> ? T : never;
+  const profileOf = (beacon: number, d: Deal): RouteProfile => ({
     beacon,
     downPayment: Math.round(d.price * d.downShare),
     vehiclePrice: d.price,
@@ -244,13 +245,13 @@ describe("properties", () => {
     tradePayoff: d.tradePayoff,
   });
   const allPicks = (result: RouteResult): LenderPick[] => [result.primary, result.backup].filter((p): p is LenderPick => p !== null);
-  const bestRate = (beacon: number, d: unknown) => {
+  const bestRate = (beacon: number, d: Deal) => {
     const result = routeDeal(profileOf(beacon, d), PROGRAMS, ROUTING_REFERENCE, new Map(), AS_OF);
     // Every program that fits, not only the top two: the lowest rate the customer qualifies for.
     const fitting = PROGRAMS.filter((p) => !result.avoid.includes(p.name));
     return fitting.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...fitting.map((p) => expectedRate(beacon, d, p.name)));
   };
-  const expectedRate = (beacon: number, d: unknown, name: string) =>
+  const expectedRate = (beacon: number, d: Deal, name: string) =>
     routeDeal(profileOf(beacon, d), [program(name)], ROUTING_REFERENCE, new Map(), AS_OF).primary?.expected_rate ?? Number.POSITIVE_INFINITY;
 
   it("lowering a customer's score never improves the best rate they qualify for", () => {
@@ -309,7 +310,7 @@ describe("properties", () => {
       fc.property(fc.integer({ min: 300, max: 850 }), dealArb, (beacon, d) => {
         fc.pre(d.issues.length > 0 && amountFinanced(profileOf(beacon, d)).amount > 0);
         const result = routeDeal(profileOf(beacon, d), PROGRAMS, ROUTING_REFERENCE, new Map(), AS_OF);
-        for (const pick of allPicks(result)) for (const issue of d.issues as KnownIssue[]) expect(program(pick.lender)[ACCEPTS[issue]]).toBe(true);
+        for (const pick of allPicks(result)) for (const issue of d.issues) expect(program(pick.lender)[ACCEPTS[issue]]).toBe(true);
       }),
       { numRuns: 300 },
     );
