@@ -4,7 +4,8 @@ import { organizations, stores } from "./platform";
 /**
  * Deal-desk tables. Reference data (tiers, the 53 lender programs, stip rules, F&I benchmarks)
  * ships in the `deal_desk_reference` migration so a dealer group can tune rows without a deploy;
- * each row carries the DOMAIN.md section its figures come from.
+ * each row carries the source of its figures (the rules pages are docs/domain/lender-routing.md,
+ * docs/domain/stips.md and docs/domain/deal-math.md).
  */
 
 export const CREDIT_TIERS = ["super_prime", "prime", "near_prime", "subprime", "deep_subprime"] as const;

@@ -385,7 +385,7 @@ export const routeLender = createRoute({
   tags: ["Deal desk"],
   summary: "Route a deal to the store's best-fitting lenders",
   description:
-    "Filters the store's lender panel by hard rules (score band, LTV, down payment, term, known issues, vehicle age/mileage, payment-to-income), ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial), then stip burden and days to fund. `store_id` of another organization: 404.",
+    "Filters the store's lender panel by hard rules (score band, LTV on the whole amount financed — trade, negative equity, taxes and fees when given —, down payment, term, known issues, vehicle age/mileage, payment-to-income), then ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial) in coarse buckets (≥ 0.8 / 0.5–0.8 / < 0.5), then the customer's expected rate, then days to fund, then stip burden. A down-tier placement (prime paper at a subprime or BHPH lender, or a score 40+ over the program's ceiling) is never primary while an in-tier program approves with ≥ 0.5; when it is, the note says why. Nothing to finance (cash down and trade equity cover the price): 422. A field the body does not declare: 422 naming it. `store_id` of another organization: 404. Rules: docs/domain/lender-routing.md.",
   security: serviceKeySecurity,
   middleware: v1Chain("lender-route", { body: true, reads: "nearest-replica" }),
   request: { body: { required: true, content: { "application/json": { schema: LenderRouteRequestSchema } } } },
@@ -399,7 +399,7 @@ export const checkStips = createRoute({
   tags: ["Deal desk"],
   summary: "Predict the stips a lender will ask for on a profile",
   description:
-    "The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix; turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default.",
+    "The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix (a seasonal rule, like the prior-year W-2 from Jan 1 to Apr 15, only in its window); turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default. With `vehicle_price` the answer states the deal's amount financed and LTV. A field the body does not declare: 422 naming it. Rules: docs/domain/stips.md.",
   security: serviceKeySecurity,
   middleware: v1Chain("stip-check", { body: true, reads: "nearest-replica" }),
   request: { body: { required: true, content: { "application/json": { schema: StipCheckRequestSchema } } } },
