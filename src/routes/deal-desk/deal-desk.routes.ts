@@ -39,6 +39,12 @@ const StoreId = z.string().min(1).max(64).optional().openapi({
   example: "sto_summit_north",
 });
 
+const downUnderPrice = (body: { down_payment: number; vehicle_price: number }, ctx: z.RefinementCtx) => {
+  if (body.down_payment >= body.vehicle_price) {
+    ctx.addIssue({ code: "custom", path: ["down_payment"], message: "down_payment must be less than vehicle_price (nothing would be financed)" });
+  }
+};
+
 /** The optional deal figures lender routing and stip-check use for the amount financed (docs/domain/deal-math.md#amount-financed). */
 const DealFigures = {
   trade_value: Usd(
@@ -311,7 +317,7 @@ export const DealCoachRequestSchema = z
     vehicle_cost: PositiveUsd("Extension. The unit's cost; default: the asking price carries the target front gross,").optional(),
     store_id: StoreId,
   })
-  .superRefine(somethingToFinance)
+  .superRefine(downUnderPrice)
   .openapi("DealDeskCoachRequest", {
     example: { beacon: 688, vehicle_price: 32995, trade_value: 14000, trade_payoff: 17500, down_payment: 2000, desired_payment: 550 },
   });
