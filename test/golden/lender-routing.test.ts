@@ -21,6 +21,7 @@ import { createApiKey } from "../helpers/factories";
 
 const NORTH = "sto_summit_north";
 const SOUTH = "sto_summit_south";
+const NAME: Record<string, string> = { [NORTH]: "Summit North", [SOUTH]: "Summit South" };
 const SETTINGS = ROUTING_REFERENCE.settings;
 const AS_OF = new Date("2026-11-20T15:00:00Z");
 const HIGHER_COST = ["subprime", "bhph"];
@@ -51,7 +52,7 @@ const clean = (beacon: number, store: string, extra: Record<string, unknown> = {
 
 describe("ranking: approval bucket, then the customer's rate (docs/domain/lender-routing.md#ranking)", () => {
   for (const store of [NORTH, SOUTH]) {
-    it(`a clean 670 at 86% LTV goes to the credit union first at ${store}, not the subprime finance company`, async () => {
+    it(`a clean 670 at 86% LTV goes to the credit union first at ${NAME[store]}, not the subprime finance company`, async () => {
       const result = await route(clean(670, store));
       expect(result.ltv).toBe(86);
       expect(result.primary).toMatchObject({ lender: "Tri-County Teachers Credit Union", lender_type: "credit_union", rate_range: "6.81% - 8.81%" });
@@ -60,9 +61,10 @@ describe("ranking: approval bucket, then the customer's rate (docs/domain/lender
     });
 
     for (const beacon of [620, 635, 650]) {
-      it(`a clean ${beacon} near-prime at 86% LTV at ${store} is sent to a bank or credit union first, never a subprime finance company`, async () => {
+      it(`a clean ${beacon} near-prime at 86% LTV at ${NAME[store]} goes to a bank or credit union first and second, never a subprime finance company`, async () => {
         const result = await route(clean(beacon, store));
         expect(HIGHER_COST).not.toContain(result.primary!.lender_type);
+        expect(HIGHER_COST).not.toContain(result.backup!.lender_type);
         expect(result.primary!.down_tier).toBe(false);
         expect(result.primary!.confidence).toBeGreaterThanOrEqual(SETTINGS.approvalBucketLow);
       });

@@ -370,11 +370,13 @@ function byRank(a: LenderPick, b: LenderPick): number {
   );
 }
 
-/** A down-tier placement is never primary while an in-tier program approves at the low bucket edge or better. */
-function primaryFirst(ranked: LenderPick[], settings: RoutingSettings): LenderPick[] {
-  if (ranked.length === 0 || !ranked[0].down_tier) return ranked;
-  const inTier = ranked.find((p) => !p.down_tier && p.confidence >= settings.approvalBucketLow);
-  return inTier ? [inTier, ...ranked.filter((p) => p !== inTier)] : ranked;
+/**
+ * A down-tier placement is never primary, nor backup ahead of an in-tier program, while an in-tier
+ * program approves at the low bucket edge or better (docs/domain/lender-routing.md#down-tier-placement).
+ */
+function inTierFirst(ranked: readonly LenderPick[], settings: RoutingSettings): LenderPick[] {
+  const approvingInTier = (p: LenderPick) => !p.down_tier && p.confidence >= settings.approvalBucketLow;
+  return [...ranked.filter(approvingInTier), ...ranked.filter((p) => !approvingInTier(p))];
 }
 
 export function routeDeal(
@@ -404,7 +406,7 @@ export function routeDeal(
 
   const ranked = evaluated.flatMap((e) => (e.pick ? [e.pick] : [])).sort(byRank);
   const poorFits = ranked.filter((p) => p.confidence < POOR_FIT_CONFIDENCE);
-  const candidates = primaryFirst(
+  const candidates = inTierFirst(
     ranked.filter((p) => p.confidence >= POOR_FIT_CONFIDENCE),
     reference.settings,
   );
