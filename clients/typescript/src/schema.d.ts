@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Route a deal to the store's best-fitting lenders
-         * @description Filters the store's lender panel by hard rules (score band, LTV, down payment, term, known issues, vehicle age/mileage, payment-to-income), ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial), then stip burden and days to fund. `store_id` of another organization: 404.
+         * @description Filters the store's lender panel by hard rules (score band, LTV on the whole amount financed — trade, negative equity, taxes and fees when given —, down payment, term, known issues, vehicle age/mileage, payment-to-income), then ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial) in coarse buckets (≥ 0.8 / 0.5–0.8 / < 0.5), then the customer's expected rate, then days to fund, then stip burden. A down-tier placement (prime paper at a subprime or BHPH lender, or a score 40+ over the program's ceiling) is never primary while an in-tier program approves with ≥ 0.5; when it is, the note says why. Nothing to finance (cash down and trade equity cover the price): 422. A field the body does not declare: 422 naming it. `store_id` of another organization: 404. Rules: docs/domain/lender-routing.md.
          */
         post: operations["routeLender"];
         delete?: never;
@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Predict the stips a lender will ask for on a profile
-         * @description The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix; turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default.
+         * @description The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix (a seasonal rule, like the prior-year W-2 from Jan 1 to Apr 15, only in its window); turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default. With `vehicle_price` the answer states the deal's amount financed and LTV. A field the body does not declare: 422 naming it. Rules: docs/domain/stips.md.
          */
         post: operations["checkStips"];
         delete?: never;
@@ -1129,8 +1129,17 @@ export interface components {
             true_cost: number;
         };
         DealDeskLenderPick: {
+            /**
+             * @description The coarse approval bucket the ranking uses first (default edges 0.8 and 0.5).
+             * @enum {string}
+             */
+            approval_bucket: "high" | "medium" | "low";
             /** @description Calibrated approval likelihood, 0 to 1. */
             confidence: number;
+            /** @description A down-tier placement: prime paper at a lender far below it; never primary while an in-tier program approves. */
+            down_tier: boolean;
+            /** @description The customer's expected contract rate here, percent (the middle of `rate_range`). */
+            expected_rate: number;
             funding_days: number;
             /** @description This store's decisions from the lender in the deal's score band. */
             history: {
@@ -1181,6 +1190,8 @@ export interface components {
             condition?: "new" | "used";
             /** @description Cash down, USD. */
             down_payment: number;
+            /** @description Title, registration and dealer fees financed. Absent: the LTV excludes them, USD. */
+            fees?: number;
             /**
              * @description Any of `repo`, `bk7`, `bk13`, `itin`, `thin_file`, `charge_off`.
              * @default []
@@ -1198,11 +1209,17 @@ export interface components {
              * @example sto_summit_north
              */
             store_id?: string;
+            /** @description Sales tax financed. Absent: the LTV excludes taxes, USD. */
+            taxes?: number;
             /**
              * @description 24, 36, 48, 60, 72 or 84.
              * @example 72
              */
             term_months?: number;
+            /** @description Payoff owed on the trade. Absent with a `trade_value`: the LTV excludes the payoff, USD. */
+            trade_payoff?: number;
+            /** @description Trade ACV; with `trade_payoff`, the net trade (negative equity is added to the amount financed). Absent: the LTV excludes any trade, USD. */
+            trade_value?: number;
             /** @description Selling price, USD, above 0. */
             vehicle_price: number;
             /** @enum {string} */
@@ -1217,7 +1234,10 @@ export interface components {
          *         "lender_id": "lp_keystone_auto_finance",
          *         "lender_type": "subprime",
          *         "rate_range": "18.99% - 22.99%",
+         *         "expected_rate": 20.99,
          *         "confidence": 0.78,
+         *         "approval_bucket": "medium",
+         *         "down_tier": false,
          *         "program_fit": 0.69,
          *         "history": {
          *           "approved": 41,
@@ -1253,11 +1273,20 @@ export interface components {
          *       "routing_note": "612 near prime, LTV 88.6%, charge_off: 9 of 42 panel programs fit. Send to Keystone Auto Finance first …",
          *       "tier": "near_prime",
          *       "ltv": 88.6,
+         *       "amount_financed": 19495,
+         *       "negative_equity": 0,
+         *       "ltv_excludes": [
+         *         "trade",
+         *         "taxes",
+         *         "title and fees"
+         *       ],
          *       "panel_size": 42,
          *       "store_id": "sto_summit_north"
          *     }
          */
         DealDeskLenderRouteResult: {
+            /** @description Price − cash down − net trade (negative equity added) + taxes + fees, as supplied. */
+            amount_financed: number;
             avoid: string[];
             /** @description Per avoided lender, the first rule it broke. */
             avoid_details: {
@@ -1268,7 +1297,12 @@ export interface components {
             /** @description Each rule that knocked lenders out, with the lenders it knocked out. */
             avoid_reason: string;
             backup: components["schemas"]["DealDeskLenderPick"];
+            /** @description Amount financed ÷ book value, percent. */
             ltv: number;
+            /** @description The inputs the request did not supply, which the LTV therefore leaves out. */
+            ltv_excludes: ("trade" | "trade payoff" | "trade value" | "taxes" | "title and fees")[];
+            /** @description Trade payoff over its value, rolled into the amount financed. */
+            negative_equity: number;
             panel_size: number;
             predicted_stips: string[];
             primary: components["schemas"]["DealDeskLenderPick"];
@@ -1292,6 +1326,12 @@ export interface components {
              * @example 640
              */
             beacon: number;
+            /** @description Book retail the LTV is measured against; default vehicle_price, USD, above 0. */
+            book_value?: number;
+            /** @description Cash down, default 0, USD. */
+            down_payment?: number;
+            /** @description Title, registration and dealer fees financed. Absent: the LTV excludes them, USD. */
+            fees?: number;
             /** @enum {string} */
             income_type?: "w2" | "self_employed" | "itin" | "fixed";
             /**
@@ -1312,6 +1352,14 @@ export interface components {
              * @example sto_summit_north
              */
             store_id?: string;
+            /** @description Sales tax financed. Absent: the LTV excludes taxes, USD. */
+            taxes?: number;
+            /** @description Payoff owed on the trade. Absent with a `trade_value`: the LTV excludes the payoff, USD. */
+            trade_payoff?: number;
+            /** @description Trade ACV; with `trade_payoff`, the net trade (negative equity is added to the amount financed). Absent: the LTV excludes any trade, USD. */
+            trade_value?: number;
+            /** @description Selling price; with it the answer states the deal's amount financed and LTV, USD, above 0. */
+            vehicle_price?: number;
         };
         /**
          * @example {
@@ -1328,14 +1376,23 @@ export interface components {
          *       "submission_tip": "Fresh Start Auto Lending (specialty lender) on 548 (subprime), an open Chapter 13, w2 income: have all 7 required stips …",
          *       "avg_turnaround_hours": 151.2,
          *       "turnaround_source": "store_history",
+         *       "amount_financed": null,
+         *       "ltv": null,
+         *       "ltv_excludes": [],
          *       "store_id": "sto_summit_north"
          *     }
          */
         DealDeskStipCheckResult: {
+            /** @description With `vehicle_price`: the amount financed; else null. */
+            amount_financed: number | null;
             avg_turnaround_hours: number;
             lender: string;
             /** @enum {string} */
             lender_type: "captive" | "bank" | "credit_union" | "subprime" | "specialty" | "bhph";
+            /** @description With `vehicle_price`: amount financed ÷ book value, percent; else null. */
+            ltv: number | null;
+            /** @description The inputs the LTV leaves out because the request did not supply them. */
+            ltv_excludes: string[];
             required_stips: {
                 /** @enum {string} */
                 priority: "required" | "likely";
@@ -2346,7 +2403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2567,7 +2624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2776,7 +2833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2976,7 +3033,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3086,7 +3143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3684,7 +3741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3873,7 +3930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4064,7 +4121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4202,7 +4259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4436,7 +4493,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4756,7 +4813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4886,7 +4943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
