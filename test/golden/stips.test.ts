@@ -3,7 +3,7 @@
  * engine with the shipped trigger matrix; turnaround and deal figures go through HTTP against a
  * store's own history. Each names the rule on docs/domain/stips.md that decides it.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { STIP_RULE_ROWS, STIP_TYPE_ROWS } from "../../scripts/deal-desk-reference";
 import type { CreditTier, KnownIssue } from "../../src/engines/deal-math";
 import { checkStips, type IncomeType, inSeason, MIN_TURNAROUND_HISTORY } from "../../src/engines/stips";
@@ -32,6 +32,27 @@ describe("the W-2 window (docs/domain/stips.md#w-2-window)", () => {
     const result = check("Harbor Point Bank", { beacon: 700, tier: "prime", incomeType: "w2", asOf: JUNE });
     expect(result.required_stips.map((s) => s.stip)).not.toContain("W-2");
     expect(result.required_stips.map((s) => s.stip)).toContain("Pay stub");
+  });
+
+  describe("through stip-check, on the day of the request", () => {
+    afterEach(() => vi.useRealTimers());
+    const w2Stips = async (day: Date) => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(day);
+      const { key } = await createDeskOrg({ programIds: ["lp_harbor_point_bank"] });
+      const res = await post("/api/v1/stip-check", key, { lender: "Harbor Point Bank", beacon: 700, income_type: "w2" });
+      return (await res.json<{ required_stips: { stip: string; reason: string }[] }>()).required_stips;
+    };
+
+    it("a W-2 earner checked on April 10 is told to bring last year's W-2, and why", async () => {
+      expect(await w2Stips(new Date("2026-04-10T16:00:00Z"))).toContainEqual(
+        expect.objectContaining({ stip: "W-2", reason: "income:w2 (season 01-01 to 04-15)" }),
+      );
+    });
+
+    it("a W-2 earner checked on October 10 is not", async () => {
+      expect((await w2Stips(new Date("2026-10-10T16:00:00Z"))).map((s) => s.stip)).not.toContain("W-2");
+    });
   });
 
   it("counts Jan 1 and Apr 15 in tax season, and Dec 31 and Apr 16 out of it", () => {
