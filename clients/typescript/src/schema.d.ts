@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Upsert deals with their status and stips
-         * @description Upserts each deal by deal number, and its stips by name. A stip that is new, or newly cleared, on a deal in the funding pipeline (pending, submitted, approved) raises `deal.stip_alert`. Up to 5000 deals; all or nothing; sending the same request again changes nothing. In CSV the `stips` column lists `name=state` pairs separated by `;`.
+         * @description Upserts each deal by deal number, and its stips by name. A stip that is new, or newly cleared, on a deal in the funding pipeline (pending, submitted, approved) raises `deal.stip_alert`. Up to 5000 deals; all or nothing; sending the same request again changes nothing and raises nothing. A deal lists each stip once (a name twice is a 422 naming it). In CSV the `stips` column lists `name=state` pairs separated by `;`.
          */
         post: operations["ingestDeals"];
         delete?: never;
@@ -239,6 +239,8 @@ export interface paths {
         /**
          * Replace one store's inventory with the DMS's snapshot
          * @description Upserts every unit (by stock number) and takes units the snapshot does not list out of inventory (status `sold`). Up to 5000 units; all or nothing; sending the same snapshot again changes nothing. A broker token or a key with the `ingest` permission.
+         *
+         *     Nothing is removed by accident: a snapshot with no units is refused unless `allow_empty=true`, and one that would take more than half of the store's units in stock out of inventory is refused unless `confirm_removals` gives that number (the refusal says it). Exactly half goes through.
          */
         put: operations["ingestInventory"];
         post?: never;
@@ -299,7 +301,7 @@ export interface paths {
         put?: never;
         /**
          * Route a deal to the store's best-fitting lenders
-         * @description Filters the store's lender panel by hard rules (score band, LTV, down payment, term, known issues, vehicle age/mileage, payment-to-income), ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial), then stip burden and days to fund. `store_id` of another organization: 404.
+         * @description Filters the store's lender panel by hard rules (score band, LTV on the whole amount financed — trade, negative equity, taxes and fees when given —, down payment, term, known issues, vehicle age/mileage, payment-to-income), then ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial) in coarse buckets (≥ 0.8 / 0.5–0.8 / < 0.5), then the customer's expected rate, then days to fund, then stip burden. A down-tier placement (prime paper at a subprime or BHPH lender, or a score 40+ over the program's ceiling) is never primary while an in-tier program approves with ≥ 0.5; when it is, the note says why. Nothing to finance (cash down and trade equity cover the price): 422. A field the body does not declare: 422 naming it. `store_id` of another organization: 404. Rules: docs/domain/lender-routing.md.
          */
         post: operations["routeLender"];
         delete?: never;
@@ -379,7 +381,7 @@ export interface paths {
         put?: never;
         /**
          * Predict the stips a lender will ask for on a profile
-         * @description The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix; turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default.
+         * @description The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix (a seasonal rule, like the prior-year W-2 from Jan 1 to Apr 15, only in its window); turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default. With `vehicle_price` the answer states the deal's amount financed and LTV. A field the body does not declare: 422 naming it. Rules: docs/domain/stips.md.
          */
         post: operations["checkStips"];
         delete?: never;
@@ -1149,8 +1151,17 @@ export interface components {
             true_cost: number;
         };
         DealDeskLenderPick: {
+            /**
+             * @description The coarse approval bucket the ranking uses first (default edges 0.8 and 0.5).
+             * @enum {string}
+             */
+            approval_bucket: "high" | "medium" | "low";
             /** @description Calibrated approval likelihood, 0 to 1. */
             confidence: number;
+            /** @description A down-tier placement: prime paper at a lender far below it; never primary while an in-tier program approves. */
+            down_tier: boolean;
+            /** @description The customer's expected contract rate here, percent (the middle of `rate_range`). */
+            expected_rate: number;
             funding_days: number;
             /** @description This store's decisions from the lender in the deal's score band. */
             history: {
@@ -1201,6 +1212,8 @@ export interface components {
             condition?: "new" | "used";
             /** @description Cash down, USD. */
             down_payment: number;
+            /** @description Title, registration and dealer fees financed. Absent: the LTV excludes them, USD. */
+            fees?: number;
             /**
              * @description Any of `repo`, `bk7`, `bk13`, `itin`, `thin_file`, `charge_off`.
              * @default []
@@ -1218,11 +1231,17 @@ export interface components {
              * @example sto_summit_north
              */
             store_id?: string;
+            /** @description Sales tax financed. Absent: the LTV excludes taxes, USD. */
+            taxes?: number;
             /**
              * @description 24, 36, 48, 60, 72 or 84.
              * @example 72
              */
             term_months?: number;
+            /** @description Payoff owed on the trade. Absent with a `trade_value`: the LTV excludes the payoff, USD. */
+            trade_payoff?: number;
+            /** @description Trade ACV; with `trade_payoff`, the net trade (negative equity is added to the amount financed). Absent: the LTV excludes any trade, USD. */
+            trade_value?: number;
             /** @description Selling price, USD, above 0. */
             vehicle_price: number;
             /** @enum {string} */
@@ -1237,7 +1256,10 @@ export interface components {
          *         "lender_id": "lp_keystone_auto_finance",
          *         "lender_type": "subprime",
          *         "rate_range": "18.99% - 22.99%",
+         *         "expected_rate": 20.99,
          *         "confidence": 0.78,
+         *         "approval_bucket": "medium",
+         *         "down_tier": false,
          *         "program_fit": 0.69,
          *         "history": {
          *           "approved": 41,
@@ -1273,11 +1295,20 @@ export interface components {
          *       "routing_note": "612 near prime, LTV 88.6%, charge_off: 9 of 42 panel programs fit. Send to Keystone Auto Finance first …",
          *       "tier": "near_prime",
          *       "ltv": 88.6,
+         *       "amount_financed": 19495,
+         *       "negative_equity": 0,
+         *       "ltv_excludes": [
+         *         "trade",
+         *         "taxes",
+         *         "title and fees"
+         *       ],
          *       "panel_size": 42,
          *       "store_id": "sto_summit_north"
          *     }
          */
         DealDeskLenderRouteResult: {
+            /** @description Price − cash down − net trade (negative equity added) + taxes + fees, as supplied. */
+            amount_financed: number;
             avoid: string[];
             /** @description Per avoided lender, the first rule it broke. */
             avoid_details: {
@@ -1288,7 +1319,12 @@ export interface components {
             /** @description Each rule that knocked lenders out, with the lenders it knocked out. */
             avoid_reason: string;
             backup: components["schemas"]["DealDeskLenderPick"];
+            /** @description Amount financed ÷ book value, percent. */
             ltv: number;
+            /** @description The inputs the request did not supply, which the LTV therefore leaves out. */
+            ltv_excludes: ("trade" | "trade payoff" | "trade value" | "taxes" | "title and fees")[];
+            /** @description Trade payoff over its value, rolled into the amount financed. */
+            negative_equity: number;
             panel_size: number;
             predicted_stips: string[];
             primary: components["schemas"]["DealDeskLenderPick"];
@@ -1312,6 +1348,12 @@ export interface components {
              * @example 640
              */
             beacon: number;
+            /** @description Book retail the LTV is measured against; default vehicle_price, USD, above 0. */
+            book_value?: number;
+            /** @description Cash down, default 0, USD. */
+            down_payment?: number;
+            /** @description Title, registration and dealer fees financed. Absent: the LTV excludes them, USD. */
+            fees?: number;
             /** @enum {string} */
             income_type?: "w2" | "self_employed" | "itin" | "fixed";
             /**
@@ -1332,6 +1374,14 @@ export interface components {
              * @example sto_summit_north
              */
             store_id?: string;
+            /** @description Sales tax financed. Absent: the LTV excludes taxes, USD. */
+            taxes?: number;
+            /** @description Payoff owed on the trade. Absent with a `trade_value`: the LTV excludes the payoff, USD. */
+            trade_payoff?: number;
+            /** @description Trade ACV; with `trade_payoff`, the net trade (negative equity is added to the amount financed). Absent: the LTV excludes any trade, USD. */
+            trade_value?: number;
+            /** @description Selling price; with it the answer states the deal's amount financed and LTV, USD, above 0. */
+            vehicle_price?: number;
         };
         /**
          * @example {
@@ -1348,14 +1398,23 @@ export interface components {
          *       "submission_tip": "Fresh Start Auto Lending (specialty lender) on 548 (subprime), an open Chapter 13, w2 income: have all 7 required stips …",
          *       "avg_turnaround_hours": 151.2,
          *       "turnaround_source": "store_history",
+         *       "amount_financed": null,
+         *       "ltv": null,
+         *       "ltv_excludes": [],
          *       "store_id": "sto_summit_north"
          *     }
          */
         DealDeskStipCheckResult: {
+            /** @description With `vehicle_price`: the amount financed; else null. */
+            amount_financed: number | null;
             avg_turnaround_hours: number;
             lender: string;
             /** @enum {string} */
             lender_type: "captive" | "bank" | "credit_union" | "subprime" | "specialty" | "bhph";
+            /** @description With `vehicle_price`: amount financed ÷ book value, percent; else null. */
+            ltv: number | null;
+            /** @description The inputs the LTV leaves out because the request did not supply them. */
+            ltv_excludes: string[];
             required_stips: {
                 /** @enum {string} */
                 priority: "required" | "likely";
@@ -1473,9 +1532,12 @@ export interface components {
             sold_on: string;
             /** @enum {string} */
             status: "pending" | "submitted" | "approved" | "funded" | "unwound";
-            /** @description The deal's stipulations as the DMS has them now. Omitted: the deal's stips are left as they are. */
+            /** @description The deal's stipulations as the DMS has them now, each name once (a name listed twice is a 422, detail code `duplicate`). Omitted: the deal's stips are left as they are. */
             stips?: components["schemas"]["IngestStip"][];
-            /** @example sto_summit_north */
+            /**
+             * @description A store of this organization (else 404).
+             * @example sto_summit_north
+             */
             store_id: string;
             /**
              * Format: date
@@ -1997,6 +2059,20 @@ export interface components {
             totalGross: number;
             units: number;
         };
+        SnapshotRefused: components["schemas"]["Error"] & {
+            /** @enum {string} */
+            error?: "validation_error";
+            /**
+             * @description Units in stock at the store now.
+             * @example 175
+             */
+            in_stock: number;
+            /**
+             * @description Of those, the units the snapshot does not list: what it would take out of inventory.
+             * @example 172
+             */
+            would_remove: number;
+        };
         /**
          * @example {
          *       "user": {
@@ -2342,6 +2418,7 @@ export type SchemaReportsMorningBriefingRequest = components['schemas']['Reports
 export type SchemaReportsPulseFigure = components['schemas']['ReportsPulseFigure'];
 export type SchemaSalesSummaryFeed = components['schemas']['SalesSummaryFeed'];
 export type SchemaSalesSummaryRow = components['schemas']['SalesSummaryRow'];
+export type SchemaSnapshotRefused = components['schemas']['SnapshotRefused'];
 export type SchemaStaffSession = components['schemas']['StaffSession'];
 export type SchemaTradeAppraisal = components['schemas']['TradeAppraisal'];
 export type SchemaTradeAppraisalRequest = components['schemas']['TradeAppraisalRequest'];
@@ -2412,7 +2489,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2633,7 +2710,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2842,7 +2919,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3042,7 +3119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3152,7 +3229,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3259,7 +3336,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestDealsResult"];
                 };
             };
-            /** @description Body missing, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3279,6 +3356,15 @@ export interface operations {
             };
             /** @description The key lacks the `ingest` permission or scope (`forbidden`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A deal's `store_id` names no store of this organization (`not_found`; the message names the rows); nothing was written. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3335,7 +3421,11 @@ export interface operations {
     ingestInventory: {
         parameters: {
             query: {
-                /** @description The store this snapshot is for. */
+                /** @description `true`: a snapshot listing no units is applied (every unit in stock at the store leaves inventory). Without it such a snapshot is a 422 (detail code `empty_snapshot`) and nothing is written. */
+                allow_empty?: "true" | "false";
+                /** @description The number of units the snapshot takes out of inventory, as the caller expects it. Required when that is more than half the units in stock at the store (else a 422 with detail code `removals_unconfirmed`); when given it must equal that number (else a 422 with detail code `removals_mismatch`). Either refusal carries `in_stock` and `would_remove`; nothing is written. */
+                confirm_removals?: number | null;
+                /** @description The store this snapshot is for. A store of another organization, or no store at all: 404 `not_found`. */
                 store_id: string;
             };
             header?: never;
@@ -3395,7 +3485,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestInventoryResult"];
                 };
             };
-            /** @description Body missing, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3422,6 +3512,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `store_id` names no store of this organization (`not_found`); nothing was written. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -3431,13 +3530,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). */
+            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). Or the snapshot was refused for what it would remove (detail codes `empty_snapshot`, `removals_unconfirmed`, `removals_mismatch`; the body adds `in_stock` and `would_remove`). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SnapshotRefused"] | components["schemas"]["Error"];
                 };
             };
             /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
@@ -3750,7 +3849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3939,7 +4038,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4130,7 +4229,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4268,7 +4367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4502,7 +4601,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4822,7 +4921,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4952,7 +5051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -10,7 +10,7 @@ export const EARLIEST_MODEL_YEAR = 1981;
 const EXAMPLE_PHOTO = "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8U";
 
 export const TradeAppraisalRequestSchema = z
-  .object({
+  .strictObject({
     year: z
       .int()
       .min(EARLIEST_MODEL_YEAR)

@@ -11,7 +11,7 @@ const isRealDate = (value: string) => {
 const personName = (example: string) => z.string().trim().min(1).max(100).openapi({ example });
 
 export const ComplianceCheckRequestSchema = z
-  .object({
+  .strictObject({
     first_name: personName("Maria"),
     last_name: personName("Hernandez"),
     dob: z
