@@ -1,0 +1,50 @@
+-- Trade appraisal judgment (issue 15): retention by class, age-declining expected miles, a +10% low-mileage
+-- cap, major mechanical and title words, one damage one line. Rules and sources: docs/domain/appraisal.md.
+-- Expected miles per year by age band (docs/domain/appraisal.md#expected-miles); replaces the flat 13,500.
+CREATE TABLE `appraisal_expected_miles` (
+	`org_id` text,
+	`from_age_years` real NOT NULL,
+	`miles_per_year` real NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `appraisal_expected_miles_org_idx` ON `appraisal_expected_miles` (`org_id`);--> statement-breakpoint
+INSERT INTO appraisal_expected_miles (org_id, from_age_years, miles_per_year) VALUES (NULL, 0, 13500), (NULL, 5, 10000), (NULL, 8, 7800);--> statement-breakpoint
+ALTER TABLE `appraisal_settings` DROP COLUMN `expected_miles_per_year`;--> statement-breakpoint
+-- docs/domain/appraisal.md#mileage-adjustment-caps: +10% for low miles, −30% for high miles.
+ALTER TABLE `appraisal_settings` RENAME COLUMN `mileage_adj_cap_pct` TO `mileage_deduction_cap_pct`;--> statement-breakpoint
+ALTER TABLE `appraisal_settings` ADD `mileage_bonus_cap_pct` real DEFAULT 10 NOT NULL;--> statement-breakpoint
+-- docs/domain/appraisal.md#appraise-to-wholesale: auction proceeds ≈ 90% of retail market (low end of 90–95%), then fees and a margin (DEFAULT).
+ALTER TABLE `appraisal_settings` ADD `wholesale_proceeds_pct` real DEFAULT 90 NOT NULL;--> statement-breakpoint
+ALTER TABLE `appraisal_settings` ADD `wholesale_fees` real DEFAULT 500 NOT NULL;--> statement-breakpoint
+ALTER TABLE `appraisal_settings` ADD `wholesale_margin` real DEFAULT 500 NOT NULL;--> statement-breakpoint
+-- docs/domain/appraisal.md#retention-by-class: the curve's loss scaled per class (iSeeCars five-year study).
+CREATE TABLE `appraisal_retention_classes` (
+	`org_id` text,
+	`retention_class` text NOT NULL,
+	`loss_scale` real NOT NULL,
+	`low_mileage_bonus` integer DEFAULT true NOT NULL,
+	`name_words` text DEFAULT '' NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `appraisal_retention_classes_org_idx` ON `appraisal_retention_classes` (`org_id`);--> statement-breakpoint
+INSERT INTO appraisal_retention_classes (org_id, retention_class, loss_scale, low_mileage_bonus, name_words) VALUES (NULL, 'standard', 1.0, 1, ''), (NULL, 'ev', 1.29, 0, 'electric,ev,e-tron,lightning,bev'), (NULL, 'hybrid', 0.89, 1, 'hybrid,plug-in,phev'), (NULL, 'truck', 0.89, 1, '');--> statement-breakpoint
+ALTER TABLE `appraisal_price_classes` ADD `retention_class` text DEFAULT 'standard' NOT NULL;--> statement-breakpoint
+UPDATE appraisal_price_classes SET retention_class = 'ev' WHERE org_id IS NULL AND class_key = 'electric_car';--> statement-breakpoint
+UPDATE appraisal_price_classes SET retention_class = 'truck' WHERE org_id IS NULL AND class_key IN ('midsize_truck', 'fullsize_truck', 'heavy_duty_truck');--> statement-breakpoint
+-- docs/domain/appraisal.md#one-damage-one-line: a line dropped when the same clause names damage of one of these items.
+ALTER TABLE `appraisal_recon_items` ADD `included_in` text DEFAULT '' NOT NULL;--> statement-breakpoint
+-- docs/domain/appraisal.md#appraise-to-wholesale: non-null = no retail line; the unit goes to wholesale, less this share (DEFAULT).
+ALTER TABLE `appraisal_recon_items` ADD `wholesale_discount_pct` real;--> statement-breakpoint
+UPDATE appraisal_recon_items SET included_in = 'paint_panel' WHERE org_id IS NULL AND item_key = 'door_ding_repair';--> statement-breakpoint
+UPDATE appraisal_recon_items SET included_in = 'engine_major_repair' WHERE org_id IS NULL AND item_key = 'odor_removal';--> statement-breakpoint
+-- docs/domain/appraisal.md#major-mechanical: dealer cost near the low-middle of the installed ranges (tpautorepair.net, winenfood.com 2025 [C]; engine DEFAULT).
+INSERT INTO appraisal_recon_items (org_id, item_key, label, cost, additional_cost, max_count, always, included_in, wholesale_discount_pct) VALUES (NULL, 'transmission_replacement', 'Transmission replacement (remanufactured automatic, installed)', 4500, NULL, 1, 0, 'transmission_replacement_cvt,transmission_replacement_manual', NULL), (NULL, 'transmission_replacement_cvt', 'CVT replacement (installed)', 5000, NULL, 1, 0, '', NULL), (NULL, 'transmission_replacement_manual', 'Manual transmission or clutch repair', 2500, NULL, 1, 0, '', NULL), (NULL, 'engine_major_repair', 'Major engine repair (knock, head gasket, smoke, overheating)', 4000, NULL, 1, 0, '', NULL), (NULL, 'frame_damage', 'Frame damage', 0, NULL, 1, 0, '', 25), (NULL, 'flood_damage', 'Flood or water damage', 0, NULL, 1, 0, '', 50), (NULL, 'branded_title', 'Salvage or rebuilt title', 0, NULL, 1, 0, '', 40), (NULL, 'airbag_fault', 'Airbag (SRS) light or deployed airbag', 0, NULL, 1, 0, '', 15);--> statement-breakpoint
+-- docs/domain/appraisal.md#one-damage-one-line: a part word names where, not what.
+ALTER TABLE `appraisal_recon_keywords` ADD `part` integer DEFAULT false NOT NULL;--> statement-breakpoint
+UPDATE appraisal_recon_keywords SET part = 1 WHERE org_id IS NULL AND keyword IN ('bumper', 'fender', 'quarter panel', 'rim', 'dash');--> statement-breakpoint
+UPDATE appraisal_recon_keywords SET item_key = 'airbag_fault' WHERE org_id IS NULL AND keyword = 'airbag light';--> statement-breakpoint
+-- Unpainted parts: a cosmetic word on them is not a paint line; the item has no recon row, so the note says it was not priced.
+INSERT INTO appraisal_recon_keywords (org_id, keyword, item_key, weak, part) VALUES (NULL, 'bed liner', 'unpainted_part', 0, 1), (NULL, 'bedliner', 'unpainted_part', 0, 1), (NULL, 'bed mat', 'unpainted_part', 0, 1), (NULL, 'plastic trim', 'unpainted_part', 0, 1), (NULL, 'cladding', 'unpainted_part', 0, 1), (NULL, 'running board', 'unpainted_part', 0, 1), (NULL, 'mud flap', 'unpainted_part', 0, 1), (NULL, 'tonneau', 'unpainted_part', 0, 1), (NULL, 'step bar', 'unpainted_part', 0, 1);--> statement-breakpoint
+INSERT INTO appraisal_recon_keywords (org_id, keyword, item_key, weak, part) VALUES (NULL, 'transmission slip', 'transmission_replacement', 0, 0), (NULL, 'slipping transmission', 'transmission_replacement', 0, 0), (NULL, 'trans slip', 'transmission_replacement', 0, 0), (NULL, 'slips out of gear', 'transmission_replacement', 0, 0), (NULL, 'won t shift', 'transmission_replacement', 0, 0), (NULL, 'wont shift', 'transmission_replacement', 0, 0), (NULL, 'will not shift', 'transmission_replacement', 0, 0), (NULL, 'doesn t shift', 'transmission_replacement', 0, 0), (NULL, 'grinding gear', 'transmission_replacement', 0, 0), (NULL, 'grinds gear', 'transmission_replacement', 0, 0), (NULL, 'transmission fail', 'transmission_replacement', 0, 0), (NULL, 'failed transmission', 'transmission_replacement', 0, 0), (NULL, 'bad transmission', 'transmission_replacement', 0, 0), (NULL, 'transmission problem', 'transmission_replacement', 0, 0), (NULL, 'transmission issue', 'transmission_replacement', 0, 0), (NULL, 'harsh shift', 'transmission_replacement', 0, 0), (NULL, 'hard shift', 'transmission_replacement', 0, 0), (NULL, 'cvt slip', 'transmission_replacement_cvt', 0, 0), (NULL, 'slipping cvt', 'transmission_replacement_cvt', 0, 0), (NULL, 'cvt transmission slip', 'transmission_replacement_cvt', 0, 0), (NULL, 'cvt fail', 'transmission_replacement_cvt', 0, 0), (NULL, 'bad cvt', 'transmission_replacement_cvt', 0, 0), (NULL, 'cvt shudder', 'transmission_replacement_cvt', 0, 0), (NULL, 'cvt whine', 'transmission_replacement_cvt', 0, 0), (NULL, 'cvt problem', 'transmission_replacement_cvt', 0, 0), (NULL, 'cvt issue', 'transmission_replacement_cvt', 0, 0), (NULL, 'clutch slip', 'transmission_replacement_manual', 0, 0), (NULL, 'slipping clutch', 'transmission_replacement_manual', 0, 0), (NULL, 'clutch fail', 'transmission_replacement_manual', 0, 0), (NULL, 'worn clutch', 'transmission_replacement_manual', 0, 0), (NULL, 'bad clutch', 'transmission_replacement_manual', 0, 0), (NULL, 'manual transmission grind', 'transmission_replacement_manual', 0, 0);--> statement-breakpoint
+INSERT INTO appraisal_recon_keywords (org_id, keyword, item_key, weak, part) VALUES (NULL, 'knock', 'engine_major_repair', 0, 0), (NULL, 'head gasket', 'engine_major_repair', 0, 0), (NULL, 'overheat', 'engine_major_repair', 0, 0), (NULL, 'runs hot', 'engine_major_repair', 0, 0), (NULL, 'engine smok', 'engine_major_repair', 0, 0), (NULL, 'motor smok', 'engine_major_repair', 0, 0), (NULL, 'exhaust smok', 'engine_major_repair', 0, 0), (NULL, 'smok from exhaust', 'engine_major_repair', 0, 0), (NULL, 'smok from the exhaust', 'engine_major_repair', 0, 0), (NULL, 'smok from tailpipe', 'engine_major_repair', 0, 0), (NULL, 'smok from the tailpipe', 'engine_major_repair', 0, 0), (NULL, 'smok from the engine', 'engine_major_repair', 0, 0), (NULL, 'smok from engine', 'engine_major_repair', 0, 0), (NULL, 'smok under the hood', 'engine_major_repair', 0, 0), (NULL, 'blue smok', 'engine_major_repair', 0, 0), (NULL, 'white smok', 'engine_major_repair', 0, 0), (NULL, 'black smok', 'engine_major_repair', 0, 0), (NULL, 'smokes on start', 'engine_major_repair', 0, 0), (NULL, 'smokes at idle', 'engine_major_repair', 0, 0), (NULL, 'burns oil', 'engine_major_repair', 0, 0), (NULL, 'burning oil', 'engine_major_repair', 0, 0);--> statement-breakpoint
+INSERT INTO appraisal_recon_keywords (org_id, keyword, item_key, weak, part) VALUES (NULL, 'frame damage', 'frame_damage', 0, 0), (NULL, 'damaged frame', 'frame_damage', 0, 0), (NULL, 'bent frame', 'frame_damage', 0, 0), (NULL, 'frame is bent', 'frame_damage', 0, 0), (NULL, 'frame rot', 'frame_damage', 0, 0), (NULL, 'unibody damage', 'frame_damage', 0, 0), (NULL, 'flood', 'flood_damage', 0, 0), (NULL, 'water damage', 'flood_damage', 0, 0), (NULL, 'submerged', 'flood_damage', 0, 0), (NULL, 'salvage', 'branded_title', 0, 0), (NULL, 'rebuilt title', 'branded_title', 0, 0), (NULL, 'branded title', 'branded_title', 0, 0), (NULL, 'reconstructed title', 'branded_title', 0, 0), (NULL, 'srs light', 'airbag_fault', 0, 0), (NULL, 'airbag deploy', 'airbag_fault', 0, 0), (NULL, 'deployed airbag', 'airbag_fault', 0, 0);
