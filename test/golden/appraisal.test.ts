@@ -74,7 +74,13 @@ describe("major mechanical and title words (docs/domain/appraisal.md#major-mecha
   });
 
   it("a smoker's car that smells of smoke gets an ozone treatment, not an engine", () => {
-    const result = trade({ year: 2018, make: "Toyota", model: "Camry", mileage: 80_000, conditionNotes: "Previous owner was a smoker, smells of smoke." });
+    const result = trade({
+      year: 2018,
+      make: "Toyota",
+      model: "Camry",
+      mileage: 80_000,
+      conditionNotes: "Previous owner was a smoker, smells of smoke.",
+    });
     expect(lines(result).odor_removal).toBe(250);
     expect(lines(result).engine_major_repair).toBeUndefined();
   });
@@ -115,7 +121,13 @@ describe("major mechanical and title words (docs/domain/appraisal.md#major-mecha
   });
 
   it("a flood car is bought at no more than half its auction value less fees", () => {
-    const result = trade({ year: 2020, make: "Toyota", model: "Camry", mileage: 50_000, conditionNotes: "Flood car from the hurricane, carpets replaced." });
+    const result = trade({
+      year: 2020,
+      make: "Toyota",
+      model: "Camry",
+      mileage: 50_000,
+      conditionNotes: "Flood car from the hurricane, carpets replaced.",
+    });
     expect(result.appraisedTo).toBe("wholesale");
     expect(result.maxAcquisition).toBeLessThanOrEqual(Math.round(result.marketValue * 0.9 * 0.5) - 1_000);
   });
@@ -149,13 +161,23 @@ describe("one damage, one line (docs/domain/appraisal.md#one-damage-one-line)", 
   });
 
   it("a dent with cracked paint goes to the body shop: one paint line, no PDR", () => {
-    const result = trade({ year: 2021, make: "Toyota", model: "Camry", mileage: 40_000, conditionNotes: "dent on the driver door with cracked paint" });
+    const result = trade({
+      year: 2021,
+      make: "Toyota",
+      model: "Camry",
+      mileage: 40_000,
+      conditionNotes: "dent on the driver door with cracked paint",
+    });
     expect(lines(result)).toEqual({ paint_panel: 500, detail: 200 });
   });
 
   it("a scratch on the rear bumper is one panel; scratches on the bumper and the fender are two", () => {
-    expect(lines(trade({ year: 2021, make: "Honda", model: "Civic", mileage: 40_000, conditionNotes: "scratch on the rear bumper" })).paint_panel).toBe(500);
-    expect(lines(trade({ year: 2021, make: "Honda", model: "Civic", mileage: 40_000, conditionNotes: "scratches on bumper and fender" })).paint_panel).toBe(1_000);
+    expect(
+      lines(trade({ year: 2021, make: "Honda", model: "Civic", mileage: 40_000, conditionNotes: "scratch on the rear bumper" })).paint_panel,
+    ).toBe(500);
+    expect(
+      lines(trade({ year: 2021, make: "Honda", model: "Civic", mileage: 40_000, conditionNotes: "scratches on bumper and fender" })).paint_panel,
+    ).toBe(1_000);
   });
 
   it("a cracked bumper is a bumper refinish, not a windshield", () => {
@@ -191,8 +213,12 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
   });
 
   it("a 5½-year-old car is expected at 72,500 miles and an 8½-year-old at 101,400: the bands start at 5 and 8 years", () => {
-    expect(modelValuation(trade({ year: 2021, make: "Toyota", model: "Camry", mileage: 72_500, conditionNotes: "clean" })).expectedMiles).toBe(72_500);
-    expect(modelValuation(trade({ year: 2018, make: "Toyota", model: "Camry", mileage: 101_400, conditionNotes: "clean" })).expectedMiles).toBe(101_400);
+    expect(modelValuation(trade({ year: 2021, make: "Toyota", model: "Camry", mileage: 72_500, conditionNotes: "clean" })).expectedMiles).toBe(
+      72_500,
+    );
+    expect(modelValuation(trade({ year: 2018, make: "Toyota", model: "Camry", mileage: 101_400, conditionNotes: "clean" })).expectedMiles).toBe(
+      101_400,
+    );
   });
 
   it("a 2024 Camry with 3k miles gets exactly the +10% low-mileage cap, not 30%", () => {

@@ -2,11 +2,11 @@ import { and, asc, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-o
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
 import {
+  appraisalExpectedMiles,
   appraisalModelClasses,
   appraisalPriceClasses,
   appraisalReconItems,
   appraisalReconKeywords,
-  appraisalExpectedMiles,
   appraisalRegionalIndex,
   appraisalRetentionClasses,
   appraisalRetentionCurve,

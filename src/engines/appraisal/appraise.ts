@@ -58,7 +58,9 @@ function retentionWords(retention: RetentionClass): string {
 
 /** "transmission replacement $4,500 (\"transmission slips\")": each line with the notes' words that named it. */
 function reconSentence(recon: ReconEstimate, items: AppraisalReference["reconItems"]): string {
-  const lines = recon.lines.map((line) => {
+  // The notes' and photos' lines first, the standard items (the detail) after them.
+  const ordered = [...recon.lines].sort((a, b) => Number(a.sources.includes("standard")) - Number(b.sources.includes("standard")));
+  const lines = ordered.map((line) => {
     const label = items.find((item) => item.itemKey === line.itemKey)?.label ?? line.itemKey;
     const count = line.count > 1 ? ` ×${line.count}` : "";
     const said = recon.said.get(line.itemKey);
@@ -66,7 +68,9 @@ function reconSentence(recon: ReconEstimate, items: AppraisalReference["reconIte
     return `${label}${count} ${usd(line.amount)} (${why})`;
   });
   const notPriced =
-    recon.notPriced.length > 0 ? ` Named in the notes but not priced (no recon line for it): ${recon.notPriced.map((w) => `"${w}"`).join(", ")}.` : "";
+    recon.notPriced.length > 0
+      ? ` Named in the notes but not priced (no recon line for it): ${recon.notPriced.map((w) => `"${w}"`).join(", ")}.`
+      : "";
   return `Recon ${usd(recon.total)}: ${lines.join("; ")}.${notPriced}`;
 }
 

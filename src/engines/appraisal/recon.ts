@@ -218,7 +218,15 @@ const includedInByTable = new WeakMap<readonly ReconItem[], Map<string, string[]
 function includedInOf(items: readonly ReconItem[]) {
   let parsed = includedInByTable.get(items);
   if (!parsed) {
-    parsed = new Map(items.map((item) => [item.itemKey, item.includedIn.split(",").map((key) => key.trim()).filter(Boolean)]));
+    parsed = new Map(
+      items.map((item) => [
+        item.itemKey,
+        item.includedIn
+          .split(",")
+          .map((key) => key.trim())
+          .filter(Boolean),
+      ]),
+    );
     includedInByTable.set(items, parsed);
   }
   return parsed;

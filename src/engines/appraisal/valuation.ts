@@ -49,7 +49,11 @@ export function expectedMiles(schedule: AppraisalReference["expectedMiles"], age
 /** The retention class: a class word in the model or trim ("Hybrid"), else the price class's (docs/domain/appraisal.md#retention-by-class). */
 export function retentionClassFor(reference: AppraisalReference, subject: Pick<AppraisalSubject, "make" | "model" | "trim">): RetentionClass {
   const words = new Set(`${subject.model} ${subject.trim ?? ""}`.toLowerCase().split(/[^a-z0-9-]+/));
-  const classWords = (row: RetentionClass) => row.nameWords.split(",").map((word) => word.trim().toLowerCase()).filter(Boolean);
+  const classWords = (row: RetentionClass) =>
+    row.nameWords
+      .split(",")
+      .map((word) => word.trim().toLowerCase())
+      .filter(Boolean);
   // The steepest class first: a name that says both "electric" and "hybrid" is priced as the riskier.
   const byName = [...reference.retentionClasses]
     .sort((a, b) => b.lossScale - a.lossScale)
@@ -120,7 +124,9 @@ export function valueFromComparables(
     const compMiles = comp.mileage ?? expectedMiles(reference.expectedMiles, compAge.fractional);
     // Only the part of the beyond-150k discount the comparable did not already carry.
     const penalty = highMileagePenalty(settings, yearAdjusted, subject.mileage) - highMileagePenalty(settings, yearAdjusted, compMiles);
-    return yearAdjusted + mileageAdjustment(settings, yearAdjusted, age.whole, compMiles, subject.mileage, retention.lowMileageBonus).amount - penalty;
+    return (
+      yearAdjusted + mileageAdjustment(settings, yearAdjusted, age.whole, compMiles, subject.mileage, retention.lowMileageBonus).amount - penalty
+    );
   });
   const sorted = adjusted.sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
