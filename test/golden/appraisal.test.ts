@@ -233,6 +233,12 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
     expect(over.highMileagePenalty).toBe(Math.round(over.classCurveValue * 0.1));
   });
 
+  it("a 2016 Civic with 260k takes exactly the −30% high-mileage cap and the extra −10% beyond 150k, no more", () => {
+    const worn = modelValuation(trade({ year: 2016, make: "Honda", model: "Civic", mileage: 260_000, conditionNotes: "runs" }));
+    expect(worn.mileageAdjustment).toBe(-Math.round(worn.classCurveValue * 0.3));
+    expect(worn.highMileagePenalty).toBe(Math.round(worn.classCurveValue * 0.1));
+  });
+
   it("a 2019 F-150 keeps more of its new price than a 2019 car: trucks lose ×0.89", () => {
     const truck = modelValuation(trade({ year: 2019, make: "Ford", model: "F-150", mileage: 90_000, conditionNotes: "clean" }));
     const car = modelValuation(trade({ year: 2019, make: "Toyota", model: "Camry", mileage: 90_000, conditionNotes: "clean" }));
