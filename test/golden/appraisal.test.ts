@@ -67,8 +67,8 @@ describe("major mechanical and title words (docs/domain/appraisal.md#major-mecha
     expect(lines(result).odor_removal).toBeUndefined();
   });
 
-  it("an engine that smokes is the engine too", () => {
-    const result = trade({ year: 2014, make: "Ford", model: "Escape", mileage: 130_000, conditionNotes: "Engine smokes when warm." });
+  it("an engine that is smoking is the engine too, not an ozone treatment", () => {
+    const result = trade({ year: 2014, make: "Ford", model: "Escape", mileage: 130_000, conditionNotes: "Engine is smoking when warm." });
     expect(lines(result).engine_major_repair).toBeDefined();
     expect(lines(result).odor_removal).toBeUndefined();
   });

@@ -78,12 +78,22 @@ function clauses(notes: string): string[][] {
 }
 
 /** Keywords match at the start of a word ("ding" → "dings"); short ones (cel, rim) only whole or plural. */
-function matchesAt(tokens: string[], at: number, keyword: string[]): boolean {
-  return keyword.every((part, i) => {
-    const token = tokens[at + i];
-    if (token === undefined) return false;
-    return part.length <= 3 ? token === part || token === `${part}s` : token.startsWith(part);
-  });
+const wordMatches = (token: string, part: string) => (part.length <= 3 ? token === part || token === `${part}s` : token.startsWith(part));
+
+/** A phrase's later words may sit a few words on: "transmission is slipping", "smoke coming from the exhaust". */
+const PHRASE_GAP = 3;
+
+/** Where `keyword` matched from `at` ends (exclusive), or -1. */
+function matchEnd(tokens: string[], at: number, keyword: string[]): number {
+  if (!wordMatches(tokens[at], keyword[0])) return -1;
+  let end = at + 1;
+  for (const part of keyword.slice(1)) {
+    const window = tokens.slice(end, end + PHRASE_GAP + 1);
+    const offset = window.findIndex((token) => wordMatches(token, part));
+    if (offset < 0) return -1;
+    end += offset + 1;
+  }
+  return end;
 }
 
 interface ClauseMatch {
@@ -109,14 +119,13 @@ function resolveClause(matches: ClauseMatch[], includedIn: ReadonlyMap<string, r
     const part = m.weak ? nearestPart(m) : undefined;
     return part ? { ...m, itemKey: part.itemKey, weak: false } : m;
   });
-  const damageItems = new Set(adopted.filter((m) => !m.weak && !m.part).map((m) => m.itemKey));
-  const anchorItems = new Set(adopted.filter((m) => !m.weak).map((m) => m.itemKey));
+  // Inclusion first: "a ding and a scratch on the door" is one paint repair, the scratch included.
+  const namedDamage = new Set(adopted.filter((m) => !m.part).map((m) => m.itemKey));
+  const standing = adopted.filter((m) => !(includedIn.get(m.itemKey) ?? []).some((item) => namedDamage.has(item)));
+  const damageItems = new Set(standing.filter((m) => !m.weak && !m.part).map((m) => m.itemKey));
+  const anchorItems = new Set(standing.filter((m) => !m.weak).map((m) => m.itemKey));
   const others = (items: Set<string>, itemKey: string) => [...items].some((item) => item !== itemKey);
-  return adopted.filter((m) => {
-    if (m.weak && others(anchorItems, m.itemKey)) return false;
-    if (m.part && others(damageItems, m.itemKey)) return false;
-    return !(includedIn.get(m.itemKey) ?? []).some((item) => damageItems.has(item));
-  });
+  return standing.filter((m) => !(m.weak && others(anchorItems, m.itemKey)) && !(m.part && others(damageItems, m.itemKey)));
 }
 
 /** Words that can count what follows a keyword too ("curb rash on two wheels"); "a" and "some" only count before it. */
@@ -177,7 +186,8 @@ export function reconFromNotes(
     const found: ClauseMatch[] = [];
     tokens.forEach((_, at) => {
       for (const row of table) {
-        if (matchesAt(tokens, at, row.tokens)) found.push({ itemKey: row.itemKey, at, length: row.tokens.length, weak: row.weak, part: row.part });
+        const end = matchEnd(tokens, at, row.tokens);
+        if (end > 0) found.push({ itemKey: row.itemKey, at, length: end - at, weak: row.weak, part: row.part });
       }
     });
     const matches = resolveClause(found, includedIn);
