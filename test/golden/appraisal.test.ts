@@ -251,6 +251,10 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
     const hybrid = trade({ year: 2020, make: "Toyota", model: "RAV4", trim: "XLE Hybrid", mileage: 70_000, conditionNotes: "clean" });
     expect(modelValuation(hybrid).retention.retentionClass).toBe("hybrid");
     expect(hybrid.marketValue).toBeGreaterThan(plain.marketValue);
+    // Entered as the model name, it is still a RAV4 (compact_suv), on the hybrid curve.
+    const named = trade({ year: 2020, make: "Toyota", model: "RAV4 Hybrid", mileage: 70_000, conditionNotes: "clean" });
+    expect(modelValuation(named).classKey).toBe("compact_suv");
+    expect(named.marketValue).toBe(hybrid.marketValue);
   });
 
   describe("properties", () => {

@@ -49,11 +49,6 @@ export function expectedMiles(schedule: AppraisalReference["expectedMiles"], age
 /** The retention class: a class word in the model or trim ("Hybrid"), else the price class's (docs/domain/appraisal.md#retention-by-class). */
 export function retentionClassFor(reference: AppraisalReference, subject: Pick<AppraisalSubject, "make" | "model" | "trim">): RetentionClass {
   const words = new Set(`${subject.model} ${subject.trim ?? ""}`.toLowerCase().split(/[^a-z0-9-]+/));
-  const classWords = (row: RetentionClass) =>
-    row.nameWords
-      .split(",")
-      .map((word) => word.trim().toLowerCase())
-      .filter(Boolean);
   // The steepest class first: a name that says both "electric" and "hybrid" is priced as the riskier.
   const byName = [...reference.retentionClasses]
     .sort((a, b) => b.lossScale - a.lossScale)
@@ -168,8 +163,22 @@ export interface ModelValuation {
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
+const classWords = (row: RetentionClass) =>
+  row.nameWords
+    .split(",")
+    .map((word) => word.trim().toLowerCase())
+    .filter(Boolean);
+
 function priceClass(reference: AppraisalReference, make: string, model: string) {
-  const byModel = reference.modelClasses.find((row) => same(row.make, make) && same(row.model, model));
+  // "RAV4 Hybrid" and "F-150 Lightning" are priced as the RAV4 and the F-150; the class word sets their retention.
+  const allClassWords = new Set(reference.retentionClasses.flatMap(classWords));
+  const baseModel = model
+    .split(/\s+/)
+    .filter((word) => !allClassWords.has(word.toLowerCase()))
+    .join(" ");
+  const byModel =
+    reference.modelClasses.find((row) => same(row.make, make) && same(row.model, model)) ??
+    reference.modelClasses.find((row) => same(row.make, make) && same(row.model, baseModel));
   const byMake = reference.modelClasses.find((row) => same(row.make, make) && row.model === "*");
   const fallback = reference.modelClasses.find((row) => row.make === "*" && row.model === "*");
   const match = byModel ? ("model" as const) : byMake ? ("make" as const) : ("default" as const);
