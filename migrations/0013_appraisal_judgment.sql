@@ -27,7 +27,7 @@ CREATE TABLE `appraisal_retention_classes` (
 );
 --> statement-breakpoint
 CREATE INDEX `appraisal_retention_classes_org_idx` ON `appraisal_retention_classes` (`org_id`);--> statement-breakpoint
-INSERT INTO appraisal_retention_classes (org_id, retention_class, loss_scale, low_mileage_bonus, name_words) VALUES (NULL, 'standard', 1.0, 1, ''), (NULL, 'ev', 1.29, 0, 'electric,ev,e-tron,lightning,bev'), (NULL, 'hybrid', 0.89, 1, 'hybrid,plug-in,phev'), (NULL, 'truck', 0.89, 1, '');--> statement-breakpoint
+INSERT INTO appraisal_retention_classes (org_id, retention_class, loss_scale, low_mileage_bonus, name_words) VALUES (NULL, 'standard', 1.0, 1, ''), (NULL, 'ev', 1.07, 0, 'electric,ev,e-tron,lightning,bev'), (NULL, 'hybrid', 0.89, 1, 'hybrid,plug-in,phev'), (NULL, 'truck', 0.89, 1, '');--> statement-breakpoint
 ALTER TABLE `appraisal_price_classes` ADD `retention_class` text DEFAULT 'standard' NOT NULL;--> statement-breakpoint
 UPDATE appraisal_price_classes SET retention_class = 'ev' WHERE org_id IS NULL AND class_key = 'electric_car';--> statement-breakpoint
 UPDATE appraisal_price_classes SET retention_class = 'truck' WHERE org_id IS NULL AND class_key IN ('midsize_truck', 'fullsize_truck', 'heavy_duty_truck');--> statement-breakpoint

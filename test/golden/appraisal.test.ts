@@ -205,6 +205,15 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
     expect(modelValuation(result).mileageAdjustment).toBe(0);
   });
 
+  it("a five-year-old EV has lost about 59% of its new price, as the market measured, not 71%", () => {
+    const ev = reference.retentionClasses.find((row) => row.retentionClass === "ev");
+    if (!ev) throw new Error("no ev retention class");
+    const lost = (100 - residualPct(reference.retentionCurve, 5, 0)) * ev.lossScale;
+    // iSeeCars: EVs lose 58.8% in five years (docs/domain/appraisal.md#retention-by-class).
+    expect(lost).toBeGreaterThan(56);
+    expect(lost).toBeLessThan(62);
+  });
+
   it("140k on a 2012 is about what a 14-year-old car is expected to show, not 'low' for a +$1,990 bonus", () => {
     const valuation = modelValuation(trade({ ...BMW_328I, conditionNotes: "clean" }));
     // 13,500 × 5 + 10,000 × 3 + 7,800 × 6.5 = 148,200 (not 13,500 × 14.5 = 195,750).
