@@ -103,9 +103,8 @@ export async function runComplianceCheck(
   const [hashes, usZips] = await Promise.all([personHashes(caller.salt, input), usZipSet(db)]);
 
   const person = { firstName: input.first_name, lastName: input.last_name, dob: input.dob };
-  const match = index ? screenPerson(index, person) : null;
+  const match = index ? screenPerson(index, person, { holdScore: settings.holdScore, flagScore: settings.flagScore }) : null;
   const handlingFlags = safeguardsFlags(handling);
-  const thresholds = { holdScore: settings.holdScore, flagScore: settings.flagScore, maxListAgeDays: settings.maxListAgeDays };
   const list = listState && index ? listState : null;
   // The result for each history the organization's earlier checks can show; the audit insert
   // reads the history and records the matching one in the same statement.
@@ -115,14 +114,15 @@ export async function runComplianceCheck(
       list: list ? { loaded: true, loadedAt: list.loadedAt } : { loaded: false },
       match,
       redFlags,
-      thresholds,
+      limit: settings,
       now,
     });
     return { redFlags, decision };
   });
   // A hold comes from the list alone, so every outcome agrees on it.
   const { decision: listDecision } = outcomes[0];
-  const reported = match && match.score >= settings.flagScore ? match : null;
+  // A listed name ruled out below the flag line is not worth showing; one ruled out above it says why it did not count.
+  const reported = match && (match.outcome !== "pass" || match.score >= settings.flagScore) ? match : null;
 
   const checkId = newId("chk");
   const checkedAt = now.toISOString();
