@@ -150,8 +150,8 @@ export interface NameCoverage {
   givenName: boolean;
   /** The listed first name is among the customer's other parts. */
   firstName: boolean;
-  /** Every customer part (particles aside) is one of the listed given names. */
-  allGivenNames: boolean;
+  /** Every customer part (particles aside) is a part of the listed name, and there are at least two. */
+  allListedParts: boolean;
 }
 
 export function nameCoverage(entered: readonly string[], listed: ListedNameParts): NameCoverage {
@@ -174,7 +174,7 @@ export function nameCoverage(entered: readonly string[], listed: ListedNameParts
     surname: surnameAt.size > 0,
     givenName: others.some((w) => listed.given.some((g) => samePart(w.part, g))),
     firstName: first !== undefined && others.some((w) => samePart(w.part, first)),
-    allGivenNames: words.length >= 2 && words.every((w) => listed.given.some((g) => samePart(w.part, g))),
+    allListedParts: words.length >= 2 && words.every((w) => listed.parts.some((p) => samePart(w.part, p))),
   };
 }
 
@@ -202,9 +202,10 @@ export const MATCH_RULES = {
     outcome: "flag",
     reason: "The listed surname and a given name match at or above the flag line and the date of birth does not conflict; not confirmed.",
   },
-  "given-names-and-birth-day": {
+  "partial-name-and-birth-day": {
     outcome: "flag",
-    reason: "Only given names match, but the date of birth is the listed date to the day: several similarities, reviewed by a person.",
+    reason:
+      "The listed surname is absent, but every part of the customer's name is in the listed name and the date of birth is the listed date to the day: several similarities, reviewed by a person.",
   },
   "given-names-only": {
     outcome: "pass",
@@ -250,7 +251,7 @@ export function ruleOnName(input: {
   }
   if (nameScore < lines.flagScore) return "below-flag-line";
   const coverage = input.coverage();
-  if (!coverage.surname) return coverage.allGivenNames && input.sameBirthDay ? "given-names-and-birth-day" : "given-names-only";
+  if (!coverage.surname) return coverage.allListedParts && input.sameBirthDay ? "partial-name-and-birth-day" : "given-names-only";
   if (!coverage.givenName) return "surname-only";
   if (dob === "conflict") return "conflicting-date-of-birth";
   if (nameScore >= lines.holdScore && coverage.firstName && input.sameBirthDay) return "both-names-and-birth-date";
