@@ -8,6 +8,7 @@ import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import fc from "fast-check";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import rulesPage from "../../docs/domain/screening.md?raw";
 import { decideScreening } from "../../src/engines/screening/decision";
 import { assessDob, CIRCA_NEAR_YEARS, DOB_NEAR_YEARS, MATCH_RULES, type MatchRule, ruleOnName } from "../../src/engines/screening/match-rules";
 import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../src/engines/screening/sanctions-index";
@@ -244,6 +245,40 @@ describe(`false positives on ${commonCustomers().length} common names (${page("f
     for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
       const held = commonCustomers(seed).filter((c) => screen(c.firstName, c.lastName, c.dob)?.outcome === "hold");
       expect(held).toEqual([]);
+    }
+  });
+});
+
+describe("the rules page", () => {
+  const anchors = new Set(
+    [...rulesPage.matchAll(/^#{2,3} (.+)$/gm)].map((m) =>
+      m[1]
+        .toLowerCase()
+        .replace(/[^a-z0-9 -]/g, "")
+        .replace(/ /g, "-"),
+    ),
+  );
+  const text = rulesPage.replace(/\s+/g, " ");
+
+  it("has a heading for every rule, and every reason is the page's sentence under it, word for word", () => {
+    for (const [rule, { reason }] of Object.entries(MATCH_RULES)) {
+      expect(anchors, rule).toContain(rule);
+      expect(text, rule).toContain(`**${reason}**`);
+    }
+  });
+
+  it("has the headings the code links to", () => {
+    for (const anchor of [
+      "matching-method",
+      "thresholds",
+      "what-the-surname-is",
+      "date-of-birth",
+      "pass-flag-hold",
+      "stale-list-fails-closed",
+      "identity-hashes-per-organization",
+      "false-positives-on-common-names",
+    ]) {
+      expect(anchors).toContain(anchor);
     }
   });
 });
