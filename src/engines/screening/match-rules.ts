@@ -3,7 +3,7 @@
  * says so (docs/domain/screening.md#pass-flag-hold). Each rule's id is its heading's anchor on
  * that page and its reason is the page's sentence.
  */
-import { initialGroup, partSimilarity, soundex } from "./names";
+import { initialGroup, nameParts, partSimilarity, soundex } from "./names";
 import type { DobPrecision } from "./ofac-csv";
 
 export interface ScreeningDobRow {
@@ -96,16 +96,16 @@ export interface ListedNameParts {
  * double surname) is the surname, and so is a word after `de` or a hyphen (a married name:
  * SIEIRO DE NORIEGA, ZELEN-KARADZIC).
  */
-export function listedNameParts(listed: string, split: (text: string) => string[]): ListedNameParts {
+export function listedNameParts(listed: string): ListedNameParts {
   const comma = listed.indexOf(",");
   if (comma < 0) {
-    const parts = split(listed);
+    const parts = nameParts(listed);
     const last = parts.slice(-1);
     return { parts, forward: parts, surnames: last, surnameJoined: last.join(""), given: parts.slice(0, -1).filter((p) => !isParticle(p)) };
   }
   const surnameText = listed.slice(0, comma);
-  const surnameParts = split(surnameText);
-  const given = split(listed.slice(comma + 1));
+  const surnameParts = nameParts(surnameText);
+  const given = nameParts(listed.slice(comma + 1));
   const core = surnameParts.filter((p) => !isParticle(p));
   const surnames = new Set(core.slice(0, 1));
   // Words that follow `de`/`del` or a hyphen are a surname of their own.
@@ -115,7 +115,7 @@ export function listedNameParts(listed: string, split: (text: string) => string[
     if (word === "-") after = true;
     else if (/^\s+$/.test(word) || word === "") continue;
     else {
-      const [part] = split(word);
+      const [part] = nameParts(word);
       if (part && after && !isParticle(part)) surnames.add(part);
       after = part === "DE" || part === "DEL";
     }

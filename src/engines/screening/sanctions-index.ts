@@ -80,7 +80,7 @@ export interface SanctionsIndex {
 
 /** The name's parts in list order, and its two orders as strings ("LAST, First" → "FIRST LAST" and "LAST FIRST"). */
 function splitListedName(listed: string): { parts: string[]; reading: ListedNameParts; forward: string; reversed: string } {
-  const reading = listedNameParts(listed, nameParts);
+  const reading = listedNameParts(listed);
   return { parts: reading.parts, reading, forward: reading.forward.join(" "), reversed: reading.parts.join(" ") };
 }
 
