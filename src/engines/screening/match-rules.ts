@@ -88,6 +88,10 @@ export interface ListedNameParts {
   surnameJoined: string;
   /** The given names, particles left out; the first is the listed first name. */
   given: string[];
+  /** The parts sorted, and both orders without spaces: what an exact name is compared with. */
+  sortedKey: string;
+  joined: string;
+  joinedForward: string;
 }
 
 /**
@@ -101,7 +105,13 @@ export function listedNameParts(listed: string): ListedNameParts {
   if (comma < 0) {
     const parts = nameParts(listed);
     const last = parts.slice(-1);
-    return { parts, forward: parts, surnames: last, surnameJoined: last.join(""), given: parts.slice(0, -1).filter((p) => !isParticle(p)) };
+    return withExactKeys({
+      parts,
+      forward: parts,
+      surnames: last,
+      surnameJoined: last.join(""),
+      given: parts.slice(0, -1).filter((p) => !isParticle(p)),
+    });
   }
   const surnameText = listed.slice(0, comma);
   const surnameParts = nameParts(surnameText);
@@ -120,26 +130,38 @@ export function listedNameParts(listed: string): ListedNameParts {
       after = part === "DE" || part === "DEL";
     }
   }
-  return {
+  return withExactKeys({
     parts: [...surnameParts, ...given],
     forward: [...given, ...surnameParts],
     surnames: surnames.size > 0 ? [...surnames] : surnameParts.slice(-1),
     surnameJoined: surnameParts.join(""),
     given: given.filter((p) => !isParticle(p)),
-  };
+  });
+}
+
+function withExactKeys(name: Omit<ListedNameParts, "sortedKey" | "joined" | "joinedForward">): ListedNameParts {
+  return { ...name, sortedKey: sortedKey(name.parts), joined: name.parts.join(""), joinedForward: name.forward.join("") };
 }
 
 /** Two name parts are the same name when their part similarity reaches this (the index's candidate line). */
 export const SAME_PART_SIMILARITY = 0.8;
 
-const samePart = (a: string, b: string) =>
+export const samePart = (a: string, b: string) =>
   initialGroup(a) === initialGroup(b) && partSimilarity(a, b, soundex(a), soundex(b)) >= SAME_PART_SIMILARITY;
 
-/** Every part of the listed name and no other, in any order, or the same letters with the spaces moved ("Binladin"). */
-export function isExactName(entered: readonly string[], listed: ListedNameParts): boolean {
-  const sortedKey = (parts: readonly string[]) => [...parts].sort().join(" ");
+/** Whether entered part `i` is the same name as a listed part; a screening passes a memo of `samePart`. */
+export type SameAsEntered = (i: number, listedPart: string) => boolean;
+
+const sortedKey = (parts: readonly string[]) => [...parts].sort().join(" ");
+
+/**
+ * The test "every part of the listed name and no other, in any order, or the same letters with the
+ * spaces moved ("Binladin")" for one customer's name, against any number of listed names.
+ */
+export function exactNameTest(entered: readonly string[]): (listed: ListedNameParts) => boolean {
+  const key = sortedKey(entered);
   const joined = entered.join("");
-  return sortedKey(entered) === sortedKey(listed.parts) || joined === listed.parts.join("") || joined === listed.forward.join("");
+  return (listed) => key === listed.sortedKey || joined === listed.joined || joined === listed.joinedForward;
 }
 
 /** What the customer's name carries of the listed name, beyond an exact match. */
@@ -154,12 +176,16 @@ export interface NameCoverage {
   allListedParts: boolean;
 }
 
-export function nameCoverage(entered: readonly string[], listed: ListedNameParts): NameCoverage {
+export function nameCoverage(
+  entered: readonly string[],
+  listed: ListedNameParts,
+  same: SameAsEntered = (i, listedPart) => samePart(entered[i], listedPart),
+): NameCoverage {
   const words = entered.map((part, i) => ({ part, i })).filter((w) => !isParticle(w.part));
   // A customer may write the surname as one word ("Alzawahiri") or in two ("Nasr Allah").
   const surnameAt = new Set<number>();
-  for (const { part, i } of words) {
-    if (listed.surnames.some((s) => samePart(part, s)) || samePart(part, listed.surnameJoined)) surnameAt.add(i);
+  for (const { i } of words) {
+    if (listed.surnames.some((s) => same(i, s)) || same(i, listed.surnameJoined)) surnameAt.add(i);
   }
   for (let i = 0; i + 1 < entered.length; i++) {
     const pair = entered[i] + entered[i + 1];
@@ -172,9 +198,9 @@ export function nameCoverage(entered: readonly string[], listed: ListedNameParts
   const [first] = listed.given;
   return {
     surname: surnameAt.size > 0,
-    givenName: others.some((w) => listed.given.some((g) => samePart(w.part, g))),
-    firstName: first !== undefined && others.some((w) => samePart(w.part, first)),
-    allListedParts: words.length >= 2 && words.every((w) => listed.parts.some((p) => samePart(w.part, p))),
+    givenName: others.some((w) => listed.given.some((g) => same(w.i, g))),
+    firstName: first !== undefined && others.some((w) => same(w.i, first)),
+    allListedParts: words.length >= 2 && words.every((w) => listed.parts.some((p) => same(w.i, p))),
   };
 }
 

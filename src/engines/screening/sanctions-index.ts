@@ -13,7 +13,7 @@
 
 import {
   assessDob,
-  isExactName,
+  exactNameTest,
   type ListedNameParts,
   listedNameParts,
   MATCH_RULES,
@@ -24,6 +24,7 @@ import {
   type ScoreLines,
   type ScreeningDobRow,
   sameBirthDay,
+  samePart,
 } from "./match-rules";
 import { initialGroup, jaroWinkler, nameParts, partSimilarity, soundex } from "./names";
 
@@ -145,6 +146,12 @@ export interface SanctionsMatch {
 
 const OUTCOME_RANK: Record<MatchOutcome, number> = { pass: 0, flag: 1, hold: 2 };
 
+/** A listed name decides instead of the best so far when its rule goes further, or as far with a higher score. */
+function beats(outcome: MatchOutcome, score: number, best: SanctionsMatch): boolean {
+  const rankDelta = OUTCOME_RANK[outcome] - OUTCOME_RANK[best.outcome];
+  return rankDelta > 0 || (rankDelta === 0 && score > best.score);
+}
+
 function bitCount(bits: number): number {
   let n = 0;
   for (let b = bits; b !== 0; b &= b - 1) n++;
@@ -253,32 +260,44 @@ export function screenPerson(
   const needed = Math.min(2, entered.length);
   const candidates = touched.filter((nameId) => bitCount(closeParts[nameId]) >= needed);
 
+  // Whether entered part i is the same name as a listed part: the same listed parts recur across candidates.
+  const sameMemo = entered.map(() => new Map<string, boolean>());
+  const same = (i: number, listedPart: string) => {
+    let isSame = sameMemo[i].get(listedPart);
+    if (isSame === undefined) {
+      isSame = samePart(entered[i], listedPart);
+      sameMemo[i].set(listedPart, isSame);
+    }
+    return isSame;
+  };
+
+  const isExact = exactNameTest(entered);
+
   let best: SanctionsMatch | null = null;
-  for (const nameId of candidates) {
+  // Best part scores first, so the best so far is found early and most names need no full scoring.
+  const ranked = candidates.map((nameId) => ({ nameId, partsScore: namePartsScore(index.names[nameId], entered.length, similarity) }));
+  ranked.sort((a, b) => b.partsScore - a.partsScore);
+  for (const { nameId, partsScore } of ranked) {
     const name = index.names[nameId];
-    const partsScore = namePartsScore(name, entered.length, similarity);
-    const exact = isExactName(entered, name.reading);
-    // Technique A lifts B by MAX_WHOLE_NAME_LIFT at most: a name that can reach neither the flag
-    // line nor the best so far, and is not exact, cannot decide the screening.
-    const ceiling = round1(partsScore + MAX_WHOLE_NAME_LIFT);
-    if (best && !exact && ceiling < lines.flagScore && ceiling < best.score) continue;
-    const fullScore = Math.max(wholeNameSimilarity(enteredForward, name.forward), wholeNameSimilarity(enteredForward, name.reversed));
-    const nameScore = round1(Math.max(partsScore, Math.min(fullScore, partsScore + MAX_WHOLE_NAME_LIFT)));
+    const exact = isExact(name.reading);
     const entry = index.entries.get(name.entNum) as IndexedEntry;
-    const dob = assessDob(person.dob, entry.dobs);
-    const rule = ruleOnName({
-      nameScore,
+    const facts = {
       exact,
-      coverage: () => nameCoverage(entered, name.reading),
-      dob,
+      coverage: () => nameCoverage(entered, name.reading, same),
+      dob: assessDob(person.dob, entry.dobs),
       sameBirthDay: sameBirthDay(person.dob, entry.dobs),
       lines,
-    });
+    };
+    // Technique A lifts B by MAX_WHOLE_NAME_LIFT at most, and a higher score never makes a rule
+    // go less far: a name whose rule at that ceiling cannot beat the best so far is not scored in full.
+    const ceiling = round1(partsScore + MAX_WHOLE_NAME_LIFT);
+    if (best && !beats(MATCH_RULES[ruleOnName({ ...facts, nameScore: ceiling })].outcome, ceiling, best)) continue;
+    const fullScore = Math.max(wholeNameSimilarity(enteredForward, name.forward), wholeNameSimilarity(enteredForward, name.reversed));
+    const nameScore = round1(Math.max(partsScore, Math.min(fullScore, partsScore + MAX_WHOLE_NAME_LIFT)));
+    const rule = ruleOnName({ ...facts, nameScore });
     const { outcome, reason } = MATCH_RULES[rule];
-    if (best) {
-      const rankDelta = OUTCOME_RANK[outcome] - OUTCOME_RANK[best.outcome];
-      if (rankDelta < 0 || (rankDelta === 0 && best.score >= nameScore)) continue;
-    }
+    if (best && !beats(outcome, nameScore, best)) continue;
+    const dob = facts.dob;
     best = {
       ent_num: name.entNum,
       sdn_name: entry.name,
