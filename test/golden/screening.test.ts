@@ -19,6 +19,7 @@ import {
   type MatchRule,
   ruleOnName,
 } from "../../src/engines/screening/match-rules";
+import { identityRedFlags } from "../../src/engines/screening/red-flags";
 import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../src/engines/screening/sanctions-index";
 import type { ComplianceCheckResultSchema } from "../../src/routes/compliance/compliance.routes";
 import { commonCustomers } from "../compliance/common-names";
@@ -420,6 +421,19 @@ describe("edges pinned so a boundary moved by one is caught", () => {
     expect(screen("Ming", "Liu", "1988-07-03")?.outcome ?? "pass").toBe("pass");
     // And the other way: Kassem and Qasem sound alike (K250, Q250), so Jaro-Winkler is kept whole and the transliteration flags.
     expect(screen("Kassem", "Soleimani", "1957-03-11")).toMatchObject({ matched_name: "SOLEIMANI, Qasem", outcome: "flag", score: 91.1 });
+  });
+
+  it(`the age limits: 18 today and 110 until the 111th birthday are inside them; a day short of 18, or 111 today, is not (${page("identity-red-flags")})`, () => {
+    const now = new Date("2026-11-26T12:00:00Z");
+    const noHistory = { ssnDobSeenWithOtherName: false, nameZipSeenWithOtherDob: false };
+    const flags = (dob: string) =>
+      identityRedFlags({ firstName: "Emily", lastName: "Carter", dob }, now, { minimumAge: 18, maximumAge: 110 }, noHistory, new Uint8Array(0)).map(
+        (f) => f.code,
+      );
+    expect(flags("2008-11-26")).toEqual([]);
+    expect(flags("2008-11-27")).toEqual(["dob_under_minimum_age"]);
+    expect(flags("1915-11-27")).toEqual([]);
+    expect(flags("1915-11-26")).toEqual(["dob_over_maximum_age"]);
   });
 
   it(`the stale-list check: exactly the limit is current, one day past it is stale (${page("stale-list-fails-closed")})`, () => {
