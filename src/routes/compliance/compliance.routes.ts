@@ -83,11 +83,9 @@ export const ComplianceCheckResultSchema = z
       .openapi({ description: "How the request handled customer information (FTC Safeguards Rule); reported, they do not change the result." }),
     checked_at: z.iso.datetime(),
     screening: z.object({
-      score: z
-        .number()
-        .openapi({
-          description: "The name score of the listed individual that decides the screening, 0–100 (0 when none comes close or no list is loaded).",
-        }),
+      score: z.number().openapi({
+        description: "The name score of the listed individual that decides the screening, 0–100 (0 when none comes close or no list is loaded).",
+      }),
       hold_threshold: z.number(),
       flag_threshold: z.number(),
       list: z
