@@ -1,8 +1,8 @@
 /**
  * Identity-theft red flags (FTC Red Flags Rule, 16 CFR 681 Supplement A, category 3: suspicious
  * personal identifying information) that a name, date of birth, SSN last four and ZIP allow
- * (DOMAIN.md §7.4), and Safeguards Rule checks on how the request itself handled customer
- * information (16 CFR 314.4(c), DOMAIN.md §7.5).
+ * (docs/domain/screening.md#identity-red-flags), and Safeguards Rule checks on how the request itself handled customer
+ * information (16 CFR 314.4(c), docs/compliance.md#safeguards-flags).
  */
 export interface ScreeningFlag {
   code: string;
