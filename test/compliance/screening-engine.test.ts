@@ -208,13 +208,9 @@ describe("identity red flags", () => {
 });
 
 describe("safeguards flags", () => {
-  it("reports transport without TLS, a full SSN and unrequested fields", () => {
-    const flags = safeguardsFlags({ encryptedInTransit: false, unrequestedFields: ["ssn", "email"], fullSsnFields: ["ssn"] });
-    expect(flags.map((f) => `${f.code}:${f.field}`)).toEqual([
-      "not_encrypted_in_transit:request",
-      "full_ssn_sent:ssn",
-      "unrequested_fields_discarded:email",
-    ]);
+  it("reports transport without TLS, and nothing over TLS", () => {
+    expect(safeguardsFlags({ encryptedInTransit: false }).map((f) => `${f.code}:${f.field}`)).toEqual(["not_encrypted_in_transit:request"]);
+    expect(safeguardsFlags({ encryptedInTransit: true })).toEqual([]);
   });
 });
 

@@ -80,25 +80,11 @@ async function personHashes(key: CryptoKey, input: z.infer<typeof ComplianceChec
   return { personHash, nameHash, dobHash, ssnDobHash, nameZipHash };
 }
 
-const REQUEST_FIELDS = new Set(["first_name", "last_name", "dob", "ssn_last4", "address_zip"]);
-const FULL_SSN = /^\d{3}-?\d{2}-?\d{4}$/;
-
-/** What the Safeguards checks need to know of the raw request; nothing of it is kept. */
-export function describeHandling(url: string, rawBody: unknown): RequestHandling {
+/** What the Safeguards checks need to know of the request: only how it travelled. */
+export function describeHandling(url: string): RequestHandling {
   const { protocol, hostname } = new URL(url);
   const local = hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]";
-  const body = rawBody !== null && typeof rawBody === "object" ? (rawBody as Record<string, unknown>) : {};
-  const unrequestedFields = Object.keys(body)
-    .filter((k) => !REQUEST_FIELDS.has(k))
-    .slice(0, 20);
-  return {
-    encryptedInTransit: protocol === "https:" || local,
-    unrequestedFields,
-    fullSsnFields: Object.entries(body)
-      .filter(([, v]) => typeof v === "string" && FULL_SSN.test(v.trim()))
-      .map(([k]) => k)
-      .slice(0, 20),
-  };
+  return { encryptedInTransit: protocol === "https:" || local };
 }
 
 export async function runComplianceCheck(
