@@ -1,7 +1,7 @@
 /** Successful calls to these count as `deals_through_ai` in the platform statistics. */
 const DEAL_TOOLS = ["lender-route", "stip-check", "gross-calc", "deal-coach", "trade-appraisal", "compliance-check"] as const;
 
-/** Endpoint names double as key scopes (DESIGN.md §3). */
+/** Endpoint names double as key scopes (a key's `scopes`: POST /api/public-api/keys in the OpenAPI document). */
 export const ENDPOINT_NAMES = [
   ...DEAL_TOOLS,
   "morning-briefing",

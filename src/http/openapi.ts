@@ -44,7 +44,7 @@ export const meteredResponses = {
   },
 } as const;
 
-/** The headers of every webhook delivery (DESIGN.md §3); receivers verify them before trusting the body. */
+/** The headers of every webhook delivery (docs/webhooks.md); receivers verify them before trusting the body. */
 export const WebhookDeliveryHeadersSchema = z.object({
   "x-service-signature": z.string().openapi({
     description:

@@ -127,7 +127,7 @@ function counterFor(namespace: Env["QUOTA"], keyId: string, limit: number, nowMs
 }
 
 /**
- * What happened and what to do, after the contract's sentence (SPEC's 429, variant A, is exactly
+ * What happened and what to do, after the contract's sentence (the original 429 message is exactly
  * "daily rate limit reached"; clients that compare it still find it at the start).
  */
 export function dailyLimitMessage(limit: number, nowMs: number): string {

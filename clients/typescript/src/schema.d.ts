@@ -117,7 +117,7 @@ export interface paths {
         };
         /**
          * Live platform statistics, for embedding
-         * @description No credentials; any origin may call it (this is what the `<dealer-intel-stats>` widget from `/embed/stats.js` shows). Computed from the service's own usage records as DESIGN.md §3 defines each figure; answers may be up to 60 seconds old. Each client address gets a burst limit of 120 requests a minute.
+         * @description No credentials; any origin may call it (this is what the `<dealer-intel-stats>` widget from `/embed/stats.js` shows). Computed from the service's own usage records, each figure as [the public guide](/docs/guides/public#the-figures) defines it; answers may be up to 60 seconds old. Each client address gets a burst limit of 120 requests a minute.
          */
         get: operations["getPlatformStats"];
         put?: never;
@@ -813,7 +813,7 @@ export interface components {
             /** @description Identity-theft red flags (FTC Red Flags Rule); any one flags the check. */
             red_flags: components["schemas"]["ComplianceFlag"][];
             /**
-             * @description `hold`: do not proceed with the deal (SPEC §3 rule 1).
+             * @description `hold`: do not proceed with the deal (docs/compliance.md).
              * @enum {string}
              */
             result: "pass" | "flag" | "hold";
@@ -832,7 +832,7 @@ export interface components {
                     version: string;
                 } | null;
                 match: components["schemas"]["ComplianceSanctionsMatch"];
-                /** @description Highest sanctions score of any listed individual, 0–100 (0 when no list is loaded). */
+                /** @description The name score of the listed individual that decides the screening, 0–100 (0 when none comes close or no list is loaded). */
                 score: number;
             };
             /**
@@ -852,7 +852,7 @@ export interface components {
             /** @example The ZIP code does not exist. */
             message: string;
         };
-        /** @description The best match when its score reaches the flag threshold. */
+        /** @description The listed name that decides the screening, when it holds or flags, or scores at or above the flag threshold and was ruled out (its rule says why). */
         ComplianceSanctionsMatch: {
             /**
              * @description The entered date of birth against the entry's.
@@ -871,8 +871,21 @@ export interface components {
             name_parts_score: number;
             /** @description The higher of the two techniques below. */
             name_score: number;
+            /**
+             * @description What this listed name means for the deal; `pass` when it is ruled out.
+             * @enum {string}
+             */
+            outcome: "hold" | "flag" | "pass";
             programs: string[];
-            /** @description 0–100: the name score less 15 when the date of birth contradicts every listed one. */
+            /** @description The rule's sentence from docs/domain/screening.md. */
+            reason: string;
+            /**
+             * @description The rule that decides it: a heading of docs/domain/screening.md (e.g. `given-names-only`).
+             * @example exact-full-name
+             * @enum {string}
+             */
+            rule: "exact-full-name" | "both-names-and-birth-date" | "exact-name-near-date-of-birth" | "exact-name-conflicting-date-of-birth" | "potential-match" | "partial-name-and-birth-day" | "given-names-only" | "surname-only" | "conflicting-date-of-birth" | "below-flag-line";
+            /** @description 0–100: the name score (the date of birth is weighed by the rule, not the score). */
             score: number;
             /** @description The entry's primary name as OFAC lists it. */
             sdn_name: string;
@@ -2098,6 +2111,11 @@ export interface components {
             };
         };
         TradeAppraisal: {
+            /**
+             * @description `wholesale` when the notes name frame damage, flood, a salvage or rebuilt title, or an airbag fault: no retail recon line prices those (docs/domain/appraisal.md#appraise-to-wholesale).
+             * @enum {string}
+             */
+            appraised_to: "retail" | "wholesale";
             /** @description Comparable units behind the market value; 0 on the depreciation model. */
             comparables_used: number;
             /**
@@ -2105,6 +2123,8 @@ export interface components {
              * @enum {string}
              */
             confidence: "medium" | "high";
+            /** @description True when appraised to wholesale: the number is provisional until someone inspects the unit. */
+            manual_inspection_required: boolean;
             /** @description How each figure was reached: the valuation method, comparables and their freshness, recon, photos, max acquisition and floor. */
             market_note: string;
             /**
@@ -2113,7 +2133,7 @@ export interface components {
              */
             market_value_estimate: number;
             /**
-             * @description The most the unit can cost and still earn the store's target front gross, retailed at market, after recon, pack and holding cost.
+             * @description The most the unit can cost and still earn the store's target front gross, retailed at market, after recon, pack and holding cost; appraised to wholesale, no more than its auction value less fees and a margin.
              * @example 15812
              */
             max_acquisition: number;
@@ -4303,9 +4323,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "max_acquisition": 11581,
-                     *       "negotiation_floor": 10770,
-                     *       "market_value_estimate": 16039,
+                     *       "max_acquisition": 16052,
+                     *       "negotiation_floor": 14928,
+                     *       "market_value_estimate": 20899,
                      *       "recon_estimate": {
                      *         "detail": 200,
                      *         "door_ding_repair": 225,
@@ -4313,7 +4333,9 @@ export interface operations {
                      *         "windshield_replacement": 400,
                      *         "total": 1625
                      *       },
-                     *       "market_note": "Market value $16,039 from 13 comparable units of this organization (2021–2022 Toyota Camry: 1 in stock at today's asking price, 12 sold in the last 180 days, the latest 19 days ago), each adjusted to a 2021 at 48,200 miles; the median. Recon $1,625: 3 lines from the condition notes and photos, plus the standard items. No photos were sent. Max acquisition $11,581 = market $16,039 − recon $1,625 − pack $500 − target front gross $1,283 (8% of market, at least $1,200) − holding $1,050 (30 days × $35) at Summit Auto North. Negotiation floor $10,770: open 7% (at least $500) below the max acquisition. Confidence medium.",
+                     *       "market_note": "Market value $20,899 from 13 comparable units of this organization (2021–2022 Toyota Camry (fewer than 3 of them SE, so every trim): 1 in stock at today's asking price, 12 sold in the last 180 days, the latest 19 days ago), each adjusted to a 2021 at 48,200 miles; the median. Recon $1,625: Paintless dent repair ×2 $225 (\"couple of door dings on the driver side\"); Set of four tires, installed $800 (\"rear tires worn\"); Windshield replacement $400 (\"small crack in windshield\"); Reconditioning detail $200 (standard). No photos were sent. Max acquisition $16,052 = market $20,899 − recon $1,625 − pack $500 − target front gross $1,672 (8% of market, at least $1,200) − holding $1,050 (30 days × $35) at Summit Auto North. Negotiation floor $14,928: open 7% (at least $500) below the max acquisition. Confidence medium.",
+                     *       "appraised_to": "retail",
+                     *       "manual_inspection_required": false,
                      *       "confidence": "medium",
                      *       "valuation_method": "comparables",
                      *       "comparables_used": 13

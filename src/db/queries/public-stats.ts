@@ -11,7 +11,7 @@ export interface PlatformStatistics {
 const isoDaysBefore = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * The figures DESIGN.md §3 defines, in one D1 round trip that reads O(1) rows of the usage tables:
+ * The figures docs/public.md defines, in one D1 round trip that reads O(1) rows of the usage tables:
  * the running totals (one row), the stores of the organizations active in the last 30 days
  * (org_activity, one row per organization), and at most 90 rows of per-day request counts.
  */

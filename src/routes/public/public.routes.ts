@@ -75,7 +75,7 @@ export const getPlatformStats = createRoute({
   tags: ["Public"],
   summary: "Live platform statistics, for embedding",
   description:
-    "No credentials; any origin may call it (this is what the `<dealer-intel-stats>` widget from `/embed/stats.js` shows). Computed from the service's own usage records as DESIGN.md §3 defines each figure; answers may be up to 60 seconds old. Each client address gets a burst limit of 120 requests a minute.",
+    "No credentials; any origin may call it (this is what the `<dealer-intel-stats>` widget from `/embed/stats.js` shows). Computed from the service's own usage records, each figure as [the public guide](/docs/guides/public#the-figures) defines it; answers may be up to 60 seconds old. Each client address gets a burst limit of 120 requests a minute.",
   security: [],
   middleware: [publicAccess] as const,
   responses: {
