@@ -26,6 +26,8 @@ const storeSettingsColumns = {
   packNew: stores.packNew,
   packUsed: stores.packUsed,
   holdingCostPerDay: stores.holdingCostPerDay,
+  holdingHighValueCost: stores.holdingHighValueCost,
+  holdingHighValueDailyPct: stores.holdingHighValueDailyPct,
   floorplanAprNew: stores.floorplanAprNew,
   floorplanAprUsed: stores.floorplanAprUsed,
   reconCar: stores.reconCar,
@@ -33,6 +35,7 @@ const storeSettingsColumns = {
   reconSuv: stores.reconSuv,
   reconVan: stores.reconVan,
   agedThresholdDays: stores.agedThresholdDays,
+  agedThresholdDaysNew: stores.agedThresholdDaysNew,
 };
 
 const alertUnitColumns = {
@@ -202,13 +205,13 @@ export function upsertObservation(db: Database, seriesId: string, observation: O
 
 /** Feed entry ids are derived from their reading, so an entry is written once. */
 export function insertFeedEntries(db: Database, entries: readonly FeedEntry[], refreshedAt: string): BatchItem<"sqlite">[] {
-  // 7 columns: at most 14 rows per statement (100 bound parameters).
+  // 8 columns (with is_demo's default): at most 12 rows per statement (100 bound parameters).
   const statements: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < entries.length; i += 14) {
+  for (let i = 0; i < entries.length; i += 12) {
     statements.push(
       db
         .insert(marketFeedEntries)
-        .values(entries.slice(i, i + 14).map((e) => ({ ...e, refreshedAt })))
+        .values(entries.slice(i, i + 12).map((e) => ({ ...e, refreshedAt })))
         .onConflictDoNothing(),
     );
   }

@@ -15,6 +15,8 @@ export function alertBody(a: InventoryAlert) {
     model: a.model,
     condition: a.condition,
     days_on_lot: a.daysOnLot,
+    owner: a.owner,
+    aged_threshold_days: a.agedThresholdDays,
     list_price: a.listPrice,
     market_value: a.marketValue,
     market_value_source: a.marketValueSource,

@@ -1,6 +1,6 @@
 /**
- * Public market series: parsing what FRED and EIA return (DOMAIN.md §8.1–8.2), the feed entries
- * a new reading produces, and the lender-environment signal. Scoring defaults are DOMAIN §8.4.
+ * Public market series: parsing what FRED and EIA return (docs/domain/reports.md#market-pulse-sources), the feed entries
+ * a new reading produces, and the lender-environment signal. Scoring defaults: docs/domain/reports.md#market-pulse-sources.
  */
 
 export type SeriesCategory = "macro" | "lender_environment" | "wholesale_index";
@@ -41,15 +41,15 @@ export const SERIES = {
   wholesaleIndex: "MANHEIM_UVVI",
 } as const;
 
-/** DOMAIN §8.4: sentiment < 60 weak, 60–80 neutral, > 80 strong. */
+/** docs/domain/reports.md#market-pulse-sources: sentiment < 60 weak, 60–80 neutral, > 80 strong. */
 export const SENTIMENT_WEAK_BELOW = 60;
 export const SENTIMENT_STRONG_ABOVE = 80;
-/** DOMAIN §8.4: gas at or above $3.50 favours fuel-efficient stock. */
+/** docs/domain/reports.md#market-pulse-sources: gas at or above $3.50 favours fuel-efficient stock. */
 export const GAS_FUEL_EFFICIENT_AT = 3.5;
-/** DOMAIN §8.4: lender environment from the 60-month rate's change vs 3 periods ago, ±0.25 pt (configurable). */
+/** docs/domain/reports.md#market-pulse-sources: lender environment from the 60-month rate's change vs 3 periods ago, ±0.25 pt (configurable). */
 export const DEFAULT_LENDER_CHANGE_PTS = 0.25;
 export const LENDER_LOOKBACK_PERIODS = 3;
-/** DOMAIN §8.3: wholesale values "rising" above +2% year over year. */
+/** docs/domain/reports.md#market-pulse-sources: wholesale values "rising" above +2% year over year. */
 export const WHOLESALE_RISING_YOY_PCT = 2;
 
 export class MalformedUpstreamError extends Error {
@@ -118,7 +118,7 @@ function formatValue(series: SeriesInfo, value: number): string {
 
 /**
  * The feed entries a new reading produces: one for the reading itself and, when it crosses a
- * DOMAIN §8 threshold, a `dealer_market` alert. Ids are derived from the series and date, so
+ * docs/domain/reports.md#market-pulse-sources threshold, a `dealer_market` alert. Ids are derived from the series and date, so
  * deriving twice yields the same rows. `history` is the series sorted oldest first and contains
  * the reading.
  */

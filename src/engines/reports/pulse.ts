@@ -1,6 +1,6 @@
 /**
  * Market pulse: the newest reading of each public series with its change from the prior reading,
- * the lender environment's direction and the feed's key alerts. Scoring is DOMAIN.md §8.4.
+ * the lender environment's direction and the feed's key alerts. Scoring: docs/domain/reports.md#market-pulse-sources.
  */
 import {
   changeOver,
