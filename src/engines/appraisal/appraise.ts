@@ -3,6 +3,7 @@
  * retailed at market, it still earns the store's target front gross after recon, pack and
  * holding cost, and the opening number below that. Every figure is explained in the note.
  */
+import { dailyHoldingCost, holdingFiguresOf } from "../holding-cost";
 import { estimateRecon, type ReconEstimate } from "./recon";
 import type { AppraisalReference, AppraisalSubject, Comparable, PhotoAnalysis, StoreEconomics } from "./types";
 import { type ComparablesValuation, type ModelValuation, valueFromComparables, valueFromModel } from "./valuation";
@@ -113,9 +114,8 @@ export function appraise(input: AppraisalInput): Appraisal {
     photos.status === "analysed" ? photos.findings : [],
   );
 
-  // DOMAIN.md §3.4: a flat daily figure, plus a share of the value on dearer units.
-  const holdingPerDay =
-    store.holdingCostPerDay + (market >= settings.holdingHighValueThreshold ? (settings.holdingHighValueDailyPct / 100) * market : 0);
+  // The one holding-cost function (docs/domain/gross.md#holding-cost), on the value the trade is bought against.
+  const holdingPerDay = dailyHoldingCost(market, holdingFiguresOf(store));
   const holding = Math.round(holdingPerDay * settings.daysToSell);
   const targetFrontGross = Math.round(Math.max(store.targetFrontGrossUsedMin, (store.targetFrontGrossUsedPct / 100) * market));
   const uncapped = market - recon.total - store.packUsed - targetFrontGross - holding;

@@ -52,6 +52,8 @@ export interface StoreEconomics {
   marketZip: string;
   packUsed: number;
   holdingCostPerDay: number;
+  holdingHighValueCost: number;
+  holdingHighValueDailyPct: number;
   targetFrontGrossUsedPct: number;
   targetFrontGrossUsedMin: number;
 }
