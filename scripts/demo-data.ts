@@ -26,6 +26,7 @@ import {
 } from "../src/db/schema";
 import { dealDeskDemoRows } from "./demo-data-deal-desk";
 import { buildReportsDemoRows } from "./demo-data-reports";
+import { demoSourceLabel } from "../src/engines/reports/market";
 
 // ---------------------------------------------------------------------------------------------
 // Public contract
@@ -1084,8 +1085,10 @@ function marketFeed(reference: Day): InferInsertModel<typeof marketFeedEntries>[
     category,
     signal,
     severity,
-    source,
+    // Illustrative values: the label and the flag say so (docs/domain/reports.md#demo-market-data).
+    source: demoSourceLabel(source),
     date: isoDay(reference - daysBefore),
     refreshedAt,
+    isDemo: true,
   }));
 }

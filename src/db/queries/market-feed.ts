@@ -15,6 +15,7 @@ export function newestFeedEntries(db: Database, limit: number) {
       severity: marketFeedEntries.severity,
       source: marketFeedEntries.source,
       date: marketFeedEntries.date,
+      demo: marketFeedEntries.isDemo,
     })
     .from(marketFeedEntries)
     .orderBy(desc(marketFeedEntries.date), desc(marketFeedEntries.id))

@@ -61,6 +61,7 @@ function figureBody(f: PulseFigure) {
     prior_as_of: f.priorAsOf,
     as_of: f.asOf,
     source: f.source,
+    demo: f.demo,
   };
 }
 

@@ -19,6 +19,8 @@ export interface SeriesInfo {
 export interface Observation {
   date: string;
   value: number;
+  /** A seeded demo value, not a published reading (docs/domain/reports.md#demo-market-data). */
+  demo?: boolean;
 }
 
 export interface FeedEntry {
@@ -28,7 +30,12 @@ export interface FeedEntry {
   severity: Severity;
   source: string;
   date: string;
+  /** A seeded demo entry, not a published one (docs/domain/reports.md#demo-market-data). */
+  demo: boolean;
 }
+
+/** What a demo value's source label says, so no demo figure passes for a published one. */
+export const demoSourceLabel = (source: string) => `DEMO VALUE (seeded, not published): modelled on ${source}`;
 
 /** The series every part of the reports reads by name. */
 export const SERIES = {
@@ -139,6 +146,7 @@ export function entriesForReading(series: SeriesInfo, history: readonly Observat
     severity,
     source: series.source,
     date,
+    demo: false,
   });
   // A daily rate (prime, SOFR) is news only when it moves.
   if (series.frequency === "daily" && change === 0) return [];

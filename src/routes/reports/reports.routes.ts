@@ -158,6 +158,7 @@ const PulseFigureFields = {
   prior_as_of: z.iso.date().nullable(),
   as_of: z.iso.date().openapi({ description: "Date of the reading." }),
   source: z.string(),
+  demo: z.boolean().openapi({ description: "True for a seeded demo value (its `source` says so too), never a published reading." }),
 };
 const PulseFigureSchema = z.object(PulseFigureFields).openapi("ReportsPulseFigure");
 
@@ -169,6 +170,7 @@ const FeedAlertSchema = z
     severity: z.enum(["high", "medium", "low"]),
     source: z.string(),
     date: z.iso.date(),
+    demo: z.boolean().openapi({ description: "True for a seeded demo entry (its `source` says so too)." }),
   })
   .openapi("ReportsMarketAlert");
 
