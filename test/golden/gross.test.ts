@@ -112,8 +112,8 @@ describe("sunk cost is not a price (docs/domain/gross.md#sunk-cost-is-not-a-pric
   it("at 30 days a unit under its gross target is told to hold, never to price up", () => {
     const r = gross({ purchasePrice: 20_000, sellingPrice: 22_995, daysOnLot: 30, marketValue: 24_000 });
     expect(r.front_gross).toBeLessThan(r.target_front_gross);
-    expect(r.aging_stage).toBe("watch");
     expect(r.pricing_recommendation).not.toMatch(/or more/);
+    expect(r.aging_stage).toBe("watch");
     expect(r.pricing_recommendation).toContain("Hold the price, do not raise it");
   });
 
