@@ -24,9 +24,9 @@ import {
   stores,
   unitMarketValues,
 } from "../src/db/schema";
+import { demoSourceLabel } from "../src/engines/reports/market";
 import { dealDeskDemoRows } from "./demo-data-deal-desk";
 import { buildReportsDemoRows } from "./demo-data-reports";
-import { demoSourceLabel } from "../src/engines/reports/market";
 
 // ---------------------------------------------------------------------------------------------
 // Public contract

@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 import { decideAging, expectedAuctionProceeds, valueRetained } from "../../src/engines/aged-inventory/recommendation";
 import { calculateGross, type GrossInput } from "../../src/engines/gross";
 import { dailyHoldingCost, holdingCostFor, holdingFiguresOf } from "../../src/engines/holding-cost";
-import { COACH_REFERENCE, DEFAULT_STORE } from "../helpers/deal-desk-reference";
 import { post } from "../helpers/deal-desk";
+import { COACH_REFERENCE, DEFAULT_STORE } from "../helpers/deal-desk-reference";
 import { createApiKey, createOrg, createStore } from "../helpers/factories";
 
 const TARGETS = COACH_REFERENCE.frontGrossTargets;
@@ -56,7 +56,9 @@ describe("holding cost (docs/domain/gross.md#holding-cost)", () => {
   it("a store that carries units at $50 a day, and 0.2% over $25,000, gets its own figure on gross-calc", async () => {
     const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
-    await env.DB.prepare("UPDATE stores SET holding_cost_per_day = 50, holding_high_value_cost = 25000, holding_high_value_daily_pct = 0.2 WHERE id = ?")
+    await env.DB.prepare(
+      "UPDATE stores SET holding_cost_per_day = 50, holding_high_value_cost = 25000, holding_high_value_daily_pct = 0.2 WHERE id = ?",
+    )
       .bind(store.id)
       .run();
     const { key } = await createApiKey(org.id);
@@ -258,13 +260,25 @@ describe("wholesale value curve (docs/domain/gross.md#wholesale-value-curve)", (
 
   it("an aged used unit's retail price never exceeds its asking price in the shared policy", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 45, max: 400 }), fc.integer({ min: 5_000, max: 90_000 }), fc.double({ min: 0.7, max: 1.3, noNaN: true }), (days, asking, ratio) => {
-        const d = decideAging(
-          { condition: "used", daysOnLot: days, askingPrice: asking, marketValue: Math.round(asking * ratio), costBasis: asking * 0.8, projectedFrontGross: 0 },
-          DEFAULT_STORE,
-        );
-        expect(d.retailPrice).toBeLessThanOrEqual(asking);
-      }),
+      fc.property(
+        fc.integer({ min: 45, max: 400 }),
+        fc.integer({ min: 5_000, max: 90_000 }),
+        fc.double({ min: 0.7, max: 1.3, noNaN: true }),
+        (days, asking, ratio) => {
+          const d = decideAging(
+            {
+              condition: "used",
+              daysOnLot: days,
+              askingPrice: asking,
+              marketValue: Math.round(asking * ratio),
+              costBasis: asking * 0.8,
+              projectedFrontGross: 0,
+            },
+            DEFAULT_STORE,
+          );
+          expect(d.retailPrice).toBeLessThanOrEqual(asking);
+        },
+      ),
     );
   });
 });

@@ -48,7 +48,9 @@ type UnitSpec = [stock: string, days: number, cost: number, asking: number, mark
 
 /** Every retail price a recommendation asks for. */
 const retailAsks = (text: string) =>
-  [...text.matchAll(/(?:retail it this week at|Reprice to|price it at|Retail it now at|hold at) \$([\d,]+)/g)].map((m) => Number(m[1].replaceAll(",", "")));
+  [...text.matchAll(/(?:retail it this week at|Reprice to|price it at|Retail it now at|hold at) \$([\d,]+)/g)].map((m) =>
+    Number(m[1].replaceAll(",", "")),
+  );
 /** Every deadline a recommendation sets, in days from today ("turn it before 60 days" names none: -1). */
 const deadlines = (text: string) => [
   ...[...text.matchAll(/in the (-?\d+) days before/g)].map((m) => Number(m[1])),
@@ -62,14 +64,23 @@ async function orgWithUnits(units: UnitSpec[], settings = "") {
   if (settings) await env.DB.prepare(`UPDATE stores SET ${settings} WHERE id = ?`).bind(store.id).run();
   const { key } = await createApiKey(org.id);
   for (const [stockNumber, days, cost, askingPrice, marketValue, condition] of units) {
-    await createValuedUnit(org.id, store.id, { stockNumber, stockedOn: daysAgo(days), cost, askingPrice, marketValue, condition: condition ?? "used" });
+    await createValuedUnit(org.id, store.id, {
+      stockNumber,
+      stockedOn: daysAgo(days),
+      cost,
+      askingPrice,
+      marketValue,
+      condition: condition ?? "used",
+    });
   }
   return { orgId: org.id, storeId: store.id, key };
 }
 
-const alertsOf = async (key: string) => (await (await call("/api/v1/inventory-alerts", { key })).json<{ alerts: Alert[]; total_aged_units: number }>());
+const alertsOf = async (key: string) => await (await call("/api/v1/inventory-alerts", { key })).json<{ alerts: Alert[]; total_aged_units: number }>();
 const briefingOf = async (key: string, role: string) =>
-  (await call("/api/v1/morning-briefing", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ role }) })).json<Briefing>();
+  (
+    await call("/api/v1/morning-briefing", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ role }) })
+  ).json<Briefing>();
 const figure = (b: Briefing, section: string, id: string) => b.sections.find((s) => s.id === section)?.figures.find((f) => f.id === id);
 
 // Store defaults: used aged at 45, new at 90; car recon $1,200; pack $500 used / $300 new; $35 a day; floor plan 8.5% used, 7% new.
@@ -254,10 +265,30 @@ describe("the aged-inventory job (docs/domain/reports.md#new-units-age-different
     const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
     const now = Date.UTC(2026, 10, 26, 0, 15);
-    const before = (days: number) => new Date(now - days * 86_400_000).toISOString().slice(0, 10);
-    await createValuedUnit(org.id, store.id, { stockNumber: `J-NEW45-${org.id}`, stockedOn: before(45), cost: 30_000, askingPrice: 33_000, marketValue: 33_000, condition: "new" });
-    await createValuedUnit(org.id, store.id, { stockNumber: `J-NEW90-${org.id}`, stockedOn: before(90), cost: 30_000, askingPrice: 33_000, marketValue: 33_000, condition: "new" });
-    await createValuedUnit(org.id, store.id, { stockNumber: `J-USED45-${org.id}`, stockedOn: before(45), cost: 18_000, askingPrice: 24_995, marketValue: 25_000 });
+    const stockedDaysBefore = (days: number) => new Date(now - days * 86_400_000).toISOString().slice(0, 10);
+    await createValuedUnit(org.id, store.id, {
+      stockNumber: `J-NEW45-${org.id}`,
+      stockedOn: stockedDaysBefore(45),
+      cost: 30_000,
+      askingPrice: 33_000,
+      marketValue: 33_000,
+      condition: "new",
+    });
+    await createValuedUnit(org.id, store.id, {
+      stockNumber: `J-NEW90-${org.id}`,
+      stockedOn: stockedDaysBefore(90),
+      cost: 30_000,
+      askingPrice: 33_000,
+      marketValue: 33_000,
+      condition: "new",
+    });
+    await createValuedUnit(org.id, store.id, {
+      stockNumber: `J-USED45-${org.id}`,
+      stockedOn: stockedDaysBefore(45),
+      cost: 18_000,
+      askingPrice: 24_995,
+      marketValue: 25_000,
+    });
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "15 0 * * *" }), capturingQueue().env, ctx);
     await waitOnExecutionContext(ctx);
@@ -335,12 +366,16 @@ describe("demo market data (docs/domain/reports.md#demo-market-data)", () => {
 
   it("the market pulse marks seeded readings as demo; a published reading for the same date clears it", async () => {
     const pulse = async () =>
-      (await call("/api/v1/market-pulse", { key: summitKey })).json<{ consumer_sentiment: { value: number; as_of: string; source: string; demo: boolean } }>();
+      (await call("/api/v1/market-pulse", { key: summitKey })).json<{
+        consumer_sentiment: { value: number; as_of: string; source: string; demo: boolean };
+      }>();
     const seeded = (await pulse()).consumer_sentiment;
     expect(seeded.demo).toBe(true);
     expect(seeded.source).toMatch(/^DEMO VALUE/);
     await getDb(env.DB).batch([upsertObservation(getDb(env.DB), "UMCSENT", { date: seeded.as_of, value: seeded.value }, new Date().toISOString())]);
-    const row = await env.DB.prepare("SELECT is_demo AS demo FROM market_observations WHERE series_id = 'UMCSENT' AND date = ?").bind(seeded.as_of).first<{ demo: number }>();
+    const row = await env.DB.prepare("SELECT is_demo AS demo FROM market_observations WHERE series_id = 'UMCSENT' AND date = ?")
+      .bind(seeded.as_of)
+      .first<{ demo: number }>();
     expect(row?.demo).toBe(0);
   });
 });

@@ -114,8 +114,7 @@ export function decideAging(unit: UnitAging, thresholds: AgingThresholds): Aging
   const overpriced = isOverpriced(unit.askingPrice, unit.marketValue);
   const aged = unit.daysOnLot >= thresholdDays;
   const wholesaleCandidate =
-    !isNew &&
-    (unit.daysOnLot >= WHOLESALE_DAYS || (unit.projectedFrontGross < 0 && aged) || unit.costBasis / unit.marketValue >= 1);
+    !isNew && (unit.daysOnLot >= WHOLESALE_DAYS || (unit.projectedFrontGross < 0 && aged) || unit.costBasis / unit.marketValue >= 1);
   const stage: AgingStage = wholesaleCandidate ? "wholesale" : aged ? "aged" : unit.daysOnLot >= FRESH_DAYS ? "watch" : "fresh";
   const retailPrice =
     stage === "wholesale" || stage === "aged"

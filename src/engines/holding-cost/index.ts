@@ -36,6 +36,10 @@ export function floorPlanInterest(cost: number, aprPct: number, days: number): n
 }
 
 /** A store row's figures in the shape above. */
-export function holdingFiguresOf(store: { holdingCostPerDay: number; holdingHighValueCost: number; holdingHighValueDailyPct: number }): HoldingCostFigures {
+export function holdingFiguresOf(store: {
+  holdingCostPerDay: number;
+  holdingHighValueCost: number;
+  holdingHighValueDailyPct: number;
+}): HoldingCostFigures {
   return { perDay: store.holdingCostPerDay, highValueCost: store.holdingHighValueCost, highValueDailyPct: store.holdingHighValueDailyPct };
 }

@@ -4,11 +4,11 @@
  * store's own settings (aged thresholds, holding cost, floor-plan APR, recon, pack) come in with its row.
  */
 import {
-  auctionPhrase,
   agingSentence,
+  auctionPhrase,
   decideAging,
-  NEW_UNIT_ACTIONS,
   estimateMarketValue as estimateFromCost,
+  NEW_UNIT_ACTIONS,
   type Owner,
 } from "../aged-inventory/recommendation";
 import { formatUsd } from "../deal-math";
@@ -112,7 +112,14 @@ export function evaluateUnit(unit: AlertUnit, store: StoreSettings, now: Date): 
   const holdingToDate = holdingCostFor(unit.cost, days, figures);
   const expectedSale = Math.min(unit.askingPrice, marketValue);
   const projectedFrontGross = expectedSale - unit.cost - reconAllocation - pack - holdingToDate;
-  const aging = { condition: unit.condition, daysOnLot: days, askingPrice: unit.askingPrice, marketValue, costBasis: unit.cost + reconAllocation, projectedFrontGross };
+  const aging = {
+    condition: unit.condition,
+    daysOnLot: days,
+    askingPrice: unit.askingPrice,
+    marketValue,
+    costBasis: unit.cost + reconAllocation,
+    projectedFrontGross,
+  };
   const decision = decideAging(aging, store);
 
   const aged = days >= decision.thresholdDays;

@@ -215,11 +215,13 @@ export const GrossCalcResultSchema = z
     market_value: z.number().openapi({ description: "The market value the advice uses: the one sent, or an estimate from cost and age." }),
     market_value_source: z.enum(["request", "estimate"]),
     aging_stage: z.enum(["fresh", "watch", "aged", "wholesale"]).openapi({
-      description: "fresh < 30 days; watch 30 days to the aged threshold; aged; wholesale (used units only). Rules: docs/domain/gross.md#aging-conventions.",
+      description:
+        "fresh < 30 days; watch 30 days to the aged threshold; aged; wholesale (used units only). Rules: docs/domain/gross.md#aging-conventions.",
     }),
     owner: z.enum(["used_car_manager", "new_car_manager"]),
     expected_auction_proceeds: z.number().nullable().openapi({
-      description: "Market value × the wholesale value curve at this age (docs/domain/gross.md#wholesale-value-curve); null for a new unit, never wholesaled.",
+      description:
+        "Market value × the wholesale value curve at this age (docs/domain/gross.md#wholesale-value-curve); null for a new unit, never wholesaled.",
     }),
     store_id: z.string(),
   })

@@ -32,10 +32,13 @@ export const ReportsAlertSchema = z
     }),
     alert_type: z.enum(ALERT_TYPES).openapi({ description: ALERT_TYPE_DESCRIPTION }),
     conditions: z.array(z.enum(ALERT_TYPES)).openapi({ description: "Every alert kind that applies to the unit." }),
-    owner: z.enum(["used_car_manager", "new_car_manager"]).openapi({ description: "Who decides: the used-car manager for used and CPO units, the new-car manager for new units." }),
+    owner: z
+      .enum(["used_car_manager", "new_car_manager"])
+      .openapi({ description: "Who decides: the used-car manager for used and CPO units, the new-car manager for new units." }),
     aged_threshold_days: z.int().openapi({ description: "The unit's aged threshold: the store's used or new-unit threshold." }),
     recommendation: z.string().openapi({
-      description: "What to do, with the numbers: retail toward market at what price (never above the asking price once aged), or wholesale at the expected auction proceeds.",
+      description:
+        "What to do, with the numbers: retail toward market at what price (never above the asking price once aged), or wholesale at the expected auction proceeds.",
     }),
     recommended_price: z.number().openapi({
       description: "The price the recommendation names: the retail price toward market, or the expected auction proceeds for a wholesale candidate.",
