@@ -32,6 +32,7 @@ const retailAsks = (text: string) => [
 const deadlines = (text: string) => [
   ...[...text.matchAll(/in the (-?\d+) days before/g)].map((m) => Number(m[1])),
   ...[...text.matchAll(/ages in (-?\d+) days/g)].map((m) => Number(m[1])),
+  ...[...text.matchAll(/cushion in (-?\d+) days/g)].map((m) => Number(m[1])),
   ...[...text.matchAll(/before (\d+) days/g)].map(() => -1), // "turn it before 60 days" names no distance: never allowed
 ];
 

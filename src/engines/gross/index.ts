@@ -147,7 +147,9 @@ function advice(
   const toAged = decision.thresholdDays - input.daysOnLot;
   if (f.frontGross >= f.targetGross) {
     const cushion = roundCents(f.frontGross - f.targetGross);
-    return `Healthy: front gross clears the ${formatUsd(f.targetGross)} target. Hold the price; holding cost eats the ${formatUsd(cushion)} cushion in ${Math.floor(cushion / f.dailyCarry)} days and the unit ages in ${toAged} days at ${formatUsd(f.dailyCarry)} a day.`;
+    const cushionDays = Math.floor(cushion / f.dailyCarry);
+    const eaten = cushionDays >= 1 ? `in ${cushionDays} days` : "within a day";
+    return `Healthy: front gross clears the ${formatUsd(f.targetGross)} target. Hold the price; holding cost eats the ${formatUsd(cushion)} cushion ${eaten} and the unit ages in ${toAged} days at ${formatUsd(f.dailyCarry)} a day.`;
   }
   const short = `Front gross is under the ${formatUsd(f.targetGross)} target (${f.target.targetPct}% of price, at least ${formatUsd(f.target.minAmount)})`;
   // "Hold at $X or more" only while the unit is fresh and priced under market (docs/domain/gross.md#sunk-cost-is-not-a-price).
