@@ -5,7 +5,10 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
+import { loadAppraisalReference } from "../../src/db/queries/appraisal";
 import { decideAging, expectedAuctionProceeds, valueRetained } from "../../src/engines/aged-inventory/recommendation";
+import { appraise } from "../../src/engines/appraisal/appraise";
 import { calculateGross, type GrossInput } from "../../src/engines/gross";
 import { dailyHoldingCost, holdingCostFor, holdingFiguresOf } from "../../src/engines/holding-cost";
 import { post } from "../helpers/deal-desk";
@@ -69,6 +72,29 @@ describe("holding cost (docs/domain/gross.md#holding-cost)", () => {
     // 50 + 0.2% × 28,000 = $106 a day.
     expect(body.daily_carrying_cost).toBe(106);
     expect(body.holding_cost_allocated).toBe(1060);
+  });
+
+  it("a store carrying units at $50 a day and 0.2% over $25,000 appraises a $42,208 trade with the same $134.42 a day gross-calc would use", async () => {
+    const reference = await loadAppraisalReference(getDb(env.DB), (await createOrg()).id);
+    const store = { name: "Own Figures", marketZip: "80234", packUsed: 500, targetFrontGrossUsedPct: 8, targetFrontGrossUsedMin: 1200 };
+    const figures = { holdingCostPerDay: 50, holdingHighValueCost: 25_000, holdingHighValueDailyPct: 0.2 };
+    const trade = appraise({
+      subject: { year: 2025, make: "Ford", model: "F-150", mileage: 0, conditionNotes: "clean" },
+      marketZip: "80234",
+      store: { ...store, ...figures },
+      reference,
+      comps: [],
+      photos: { status: "none" },
+      now: new Date("2026-11-26T12:00:00Z"),
+    });
+    const onTheLot = calculateGross(
+      { purchasePrice: trade.marketValue, sellingPrice: trade.marketValue, vehicleType: "truck", daysOnLot: 30, condition: "used" },
+      { ...DEFAULT_STORE, ...figures },
+      TARGETS,
+    );
+    // 50 + 0.2% × 42,208 = $134.42 a day in both engines.
+    expect(onTheLot.daily_carrying_cost).toBe(134.42);
+    expect(trade.note).toContain("(30 days × $134)");
   });
 
   it("holding cost never goes down when a unit costs more or sits longer", () => {
