@@ -339,7 +339,7 @@ function newUnitsByAge(c: Context): Section {
     ["0_30", 0, 30, "Fresh: hold price."],
     ["31_60", 31, 60, "Spiff or feature in this week's ads before they age."],
     ["61_90", 61, 90, "Apply available OEM incentives and price to move."],
-    ["over_90", 91, Number.POSITIVE_INFINITY, "Dealer-trade or demo; floor-plan curtailments may be due."],
+    ["over_90", 91, Number.POSITIVE_INFINITY, `Aged (new units age at ${c.store.agedThresholdDaysNew} days): ${NEW_UNIT_ACTIONS}.`],
   ];
   const figures: Figure[] = buckets.map(([id, min, max, action]) => {
     const count = c.units.filter((u) => {
