@@ -143,7 +143,7 @@ export function auctionPhrase(marketValue: number, days: number): string {
 }
 
 /** The actions an aged new unit has: never wholesale. */
-export const NEW_UNIT_ACTIONS = "dealer-trade it, put it in demo service or apply the OEM incentive, and plan the floor-plan curtailment";
+export const NEW_UNIT_ACTIONS = "dealer-trade, demo service or OEM incentive; plan the floor-plan curtailment";
 
 /**
  * The sentence for a unit's stage, with the figures it rests on. `dailyHolding` is the unit's
