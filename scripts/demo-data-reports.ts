@@ -118,7 +118,7 @@ function valuations(referenceDate: string, units: readonly UnitRow[], storeRows:
 export function marketObservationRows(referenceDate: string): InferInsertModel<typeof marketObservations>[] {
   const fetchedAt = `${referenceDate}T00:00:00.000Z`;
   return Object.entries(seriesHistory(Date.parse(referenceDate))).flatMap(([seriesId, observations]) =>
-    observations.map((o) => ({ seriesId, date: o.date, value: o.value, fetchedAt })),
+    observations.map((o) => ({ seriesId, date: o.date, value: o.value, fetchedAt, isDemo: true })),
   );
 }
 

@@ -24,6 +24,7 @@ import {
   stores,
   unitMarketValues,
 } from "../src/db/schema";
+import { demoSourceLabel } from "../src/engines/reports/market";
 import { dealDeskDemoRows } from "./demo-data-deal-desk";
 import { buildReportsDemoRows } from "./demo-data-reports";
 
@@ -1096,8 +1097,10 @@ function marketFeed(reference: Day): InferInsertModel<typeof marketFeedEntries>[
     category,
     signal,
     severity,
-    source,
+    // Illustrative values: the label and the flag say so (docs/domain/reports.md#demo-market-data).
+    source: demoSourceLabel(source),
     date: isoDay(reference - daysBefore),
     refreshedAt,
+    isDemo: true,
   }));
 }

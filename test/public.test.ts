@@ -280,6 +280,7 @@ describe("GET /api/moat/public", () => {
       severity: "high",
       source: "FRED",
       date: "2026-10-25",
+      demo: false,
     });
     expect(body.entries.at(-1)?.date).toBe("2026-10-06");
     expect(body.last_refresh).toBe("2026-11-24T05:00:00.000Z");

@@ -1,6 +1,6 @@
 import { getDb } from "../db/client";
 import { insertAgedAlertMarkers, listNewlyAgedUnits } from "../db/queries/aged-alerts";
-import { agedRecommendation } from "../engines/aged-inventory/recommendation";
+import { evaluateUnit } from "../engines/reports/alerts";
 import { commitWithEvents, type DomainEvent } from "../events/emit";
 import { logEvent } from "../lib/log";
 
@@ -11,7 +11,7 @@ import { logEvent } from "../lib/log";
 const LOOKBACK_DAYS = 7;
 const UNITS_PER_RUN = 5000;
 
-/** Daily: `inventory.aged_alert` for each unit that crossed its store's aged threshold; each crossing once. */
+/** Daily: `inventory.aged_alert` for each unit that crossed its aged threshold (new or used); each crossing once. */
 export async function raiseAgedInventoryAlerts(env: Env, now: Date): Promise<void> {
   const db = getDb(env.DB);
   const units = await listNewlyAgedUnits(db, now.toISOString().slice(0, 10), LOOKBACK_DAYS, UNITS_PER_RUN);
@@ -21,7 +21,8 @@ export async function raiseAgedInventoryAlerts(env: Env, now: Date): Promise<voi
       event: "inventory.aged_alert",
       orgId,
       storeId: u.storeId,
-      data: { stock_no: u.stockNumber, days_on_lot: u.daysOnLot, recommendation: agedRecommendation(u).text },
+      // The same answer the inventory-alerts report gives for the unit (an aged unit always has one).
+      data: { stock_no: u.stockNumber, days_on_lot: u.daysOnLot, recommendation: evaluateUnit(u.unit, u.store, now)?.recommendation ?? "" },
     }));
     await commitWithEvents(env, db, insertAgedAlertMarkers(db, orgId, orgUnits, now.toISOString()), events, now);
   }

@@ -18,6 +18,8 @@ const STORE: StoreEconomics = {
   marketZip: "78701",
   packUsed: 500,
   holdingCostPerDay: 35,
+  holdingHighValueCost: 30_000,
+  holdingHighValueDailyPct: 0.1,
   targetFrontGrossUsedPct: 8,
   targetFrontGrossUsedMin: 1200,
 };

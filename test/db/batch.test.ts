@@ -116,13 +116,14 @@ describe("every chunked table takes 1..N rows through the helper and gives back 
         severity: "low" as const,
         source: "test",
         date: "2026-11-26",
+        demo: i % 2 === 0,
       }));
       await runBatch(db, insertFeedEntries(db, entries, AT));
       const stored = await db
         .select()
         .from(marketFeedEntries)
         .where(like(marketFeedEntries.id, `${prefix}-%`));
-      expect(byId(stored)).toEqual(byId(entries.map((e) => ({ ...e, refreshedAt: AT }))));
+      expect(byId(stored)).toEqual(byId(entries.map(({ demo, ...e }) => ({ ...e, isDemo: demo, refreshedAt: AT }))));
       const asked = [...entries.map((e) => e.id), `${prefix}-missing`];
       expect([...(await existingFeedEntryIds(db, asked))].sort()).toEqual(entries.map((e) => e.id).sort());
     });

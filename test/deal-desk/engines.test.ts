@@ -36,23 +36,26 @@ describe("payment math (DOMAIN §4.1)", () => {
   });
 });
 
-describe("true-cost gross (DOMAIN §3)", () => {
+describe("true-cost gross (docs/domain/gross.md)", () => {
   it("breaks down an aged SUV: purchase + recon + floor plan + daily holding + pack", () => {
     const result = calculateGross(
       { purchasePrice: 18_500, sellingPrice: 22_995, vehicleType: "suv", daysOnLot: 52, condition: "used" },
       DEFAULT_STORE,
       FRONT_GROSS_TARGETS,
     );
-    // Floor plan 18,500 × 8.5% ÷ 365 × 52 = 224.03; holding 35 × 52 = 1,820.
-    expect(result.breakdown).toEqual({ purchase_price: 18_500, recon: 1300, floor_plan_interest: 224.03, daily_holding: 1820, pack: 500 });
-    expect(result.holding_cost_allocated).toBe(2044.03);
-    expect(result.true_cost).toBe(22_344.03);
+    // All-in holding 35 × 52 = 1,820 (docs/domain/gross.md#holding-cost), of which floor plan 18,500 × 8.5% ÷ 365 × 52 = 224.03.
+    expect(result.breakdown).toEqual({ purchase_price: 18_500, recon: 1300, floor_plan_interest: 224.03, daily_holding: 1595.97, pack: 500 });
+    expect(result.holding_cost_allocated).toBe(1820);
+    expect(result.true_cost).toBe(22_120);
     expect(result.pack).toBe(500);
-    expect(result.front_gross).toBe(650.97);
-    expect(result.front_gross_pct).toBe(2.83);
+    expect(result.front_gross).toBe(875);
+    expect(result.front_gross_pct).toBe(3.81);
     expect(result.aged_flag).toBe(true);
-    expect(result.pricing_recommendation).toContain("Aged: 52 days (threshold 45)");
-    expect(result.pricing_recommendation).toContain("$22,345");
+    // Market estimated at 19,800 / 0.88 × 95.8% = $21,550: under true cost past the threshold, so a wholesale candidate.
+    expect(result.market_value).toBe(21_550);
+    expect(result.pricing_recommendation).toMatch(/^Wholesale candidate: 52 days on the lot \(aged at 45\)/);
+    expect(result.pricing_recommendation).toContain("retail it this week at $21,495");
+    expect(result.expected_auction_proceeds).toBe(20_650);
   });
 
   it("flags a unit at exactly the threshold, and calls a 60-day unit a wholesale candidate", () => {
@@ -64,7 +67,7 @@ describe("true-cost gross (DOMAIN §3)", () => {
       );
     expect(at(44).aged_flag).toBe(false);
     expect(at(45).aged_flag).toBe(true);
-    expect(at(60).pricing_recommendation).toMatch(/^Wholesale candidate/);
+    expect(at(60).pricing_recommendation).toMatch(/^Wholesale candidate: 60 days on the lot/);
     expect(at(0).holding_cost_allocated).toBe(0);
   });
 

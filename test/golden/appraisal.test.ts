@@ -22,6 +22,8 @@ const STORE: StoreEconomics = {
   marketZip: "80234",
   packUsed: 500,
   holdingCostPerDay: 35,
+  holdingHighValueCost: 30_000,
+  holdingHighValueDailyPct: 0.1,
   targetFrontGrossUsedPct: 8,
   targetFrontGrossUsedMin: 1200,
 };

@@ -31,11 +31,13 @@ const LENDER_PROGRAMS_BY_NAME = new Map(LENDER_PROGRAM_ROWS.map((p) => [p.name, 
 
 export const COACH_REFERENCE = { tiers: ROUTING_REFERENCE.tiers, frontGrossTargets: FRONT_GROSS_TARGET_ROWS, fiProducts: FI_PRODUCT_ROWS };
 
-/** DOMAIN §10.4 store defaults (the `stores` column defaults). */
+/** Store defaults (the `stores` column defaults; docs/domain/gross.md). */
 export const DEFAULT_STORE = {
   packNew: 300,
   packUsed: 500,
   holdingCostPerDay: 35,
+  holdingHighValueCost: 30_000,
+  holdingHighValueDailyPct: 0.1,
   floorplanAprNew: 7.0,
   floorplanAprUsed: 8.5,
   reconCar: 1200,
@@ -43,4 +45,5 @@ export const DEFAULT_STORE = {
   reconSuv: 1300,
   reconVan: 1200,
   agedThresholdDays: 45,
+  agedThresholdDaysNew: 90,
 };

@@ -1,10 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { expectedAuctionProceeds } from "../../src/engines/aged-inventory/recommendation";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createValuedUnit, daysAgo } from "../helpers/reports";
 
 interface Alert {
   stock_no: string;
   store_id: string;
+  condition: string;
   days_on_lot: number;
   list_price: number;
   market_value: number;
@@ -89,9 +91,13 @@ describe("GET /api/v1/inventory-alerts", () => {
     const aged = byStock("A-AGED")!;
     expect(aged.recommended_price).toBe(24_195); // 97% of market, under a round hundred
     const wholesale = byStock("A-WHOLESALE")!;
-    expect(wholesale.wholesale_est).toBe(17_000); // 85% of market
-    expect(wholesale.recommendation).toContain("Wholesale now at about $17,000");
-    for (const alert of report.alerts) expect(alert.wholesale_est).toBe(Math.round((alert.market_value * 0.85) / 25) * 25);
+    // Expected auction proceeds at 65 days: 95% at 60 days less 5 points a month, 94.2% of market.
+    expect(wholesale.wholesale_est).toBe(18_825);
+    expect(wholesale.recommendation).toContain("wholesale at about $18,825 (expected auction proceeds: 94.2% of market $20,000 at 65 days)");
+    for (const alert of report.alerts) {
+      if (alert.condition === "new") expect(alert.wholesale_est).toBe(alert.market_value);
+      else expect(alert.wholesale_est).toBe(expectedAuctionProceeds(alert.market_value, alert.days_on_lot));
+    }
   });
 
   it("estimates market value from cost when the unit has no valuation, and says so", () => {

@@ -94,7 +94,7 @@ describe("POST /api/v1/morning-briefing", () => {
     const b = await briefing({ role: "gm" });
     expect(figure(b, "aged_inventory", "aged_units")?.value).toBe(b.total_aged_units);
     const agedUnits = await scalar(
-      "SELECT count(*) AS n FROM inventory_units WHERE store_id = 'sto_summit_north' AND status = 'in_stock' AND julianday(?) - julianday(stocked_on) >= 45",
+      "SELECT count(*) AS n FROM inventory_units WHERE store_id = 'sto_summit_north' AND status = 'in_stock' AND julianday(?) - julianday(stocked_on) >= CASE condition WHEN 'new' THEN 90 ELSE 45 END",
       today(),
     );
     expect(b.total_aged_units).toBe(agedUnits);

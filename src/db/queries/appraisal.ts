@@ -95,6 +95,8 @@ export async function loadPricingData(db: Database, orgId: string, query: Compar
         marketZip: stores.marketZip,
         packUsed: stores.packUsed,
         holdingCostPerDay: stores.holdingCostPerDay,
+        holdingHighValueCost: stores.holdingHighValueCost,
+        holdingHighValueDailyPct: stores.holdingHighValueDailyPct,
         targetFrontGrossUsedPct: stores.targetFrontGrossUsedPct,
         targetFrontGrossUsedMin: stores.targetFrontGrossUsedMin,
       })

@@ -2,7 +2,7 @@ import { desc, max } from "drizzle-orm";
 import type { Database } from "../client";
 import { marketFeedEntries } from "../schema";
 
-/** How many entries GET /api/moat/public publishes (SPEC §4.1). */
+/** How many entries GET /api/moat/public publishes (docs/public.md). */
 export const MARKET_FEED_SIZE = 20;
 
 /** The newest feed entries, newest first, in their published shape (a query to run or batch). */
@@ -15,6 +15,7 @@ export function newestFeedEntries(db: Database, limit: number) {
       severity: marketFeedEntries.severity,
       source: marketFeedEntries.source,
       date: marketFeedEntries.date,
+      demo: marketFeedEntries.isDemo,
     })
     .from(marketFeedEntries)
     .orderBy(desc(marketFeedEntries.date), desc(marketFeedEntries.id))

@@ -27,6 +27,8 @@ const storeSettingsColumns = {
   packNew: stores.packNew,
   packUsed: stores.packUsed,
   holdingCostPerDay: stores.holdingCostPerDay,
+  holdingHighValueCost: stores.holdingHighValueCost,
+  holdingHighValueDailyPct: stores.holdingHighValueDailyPct,
   floorplanAprNew: stores.floorplanAprNew,
   floorplanAprUsed: stores.floorplanAprUsed,
   reconCar: stores.reconCar,
@@ -34,6 +36,7 @@ const storeSettingsColumns = {
   reconSuv: stores.reconSuv,
   reconVan: stores.reconVan,
   agedThresholdDays: stores.agedThresholdDays,
+  agedThresholdDaysNew: stores.agedThresholdDaysNew,
 };
 
 const alertUnitColumns = {
@@ -170,6 +173,7 @@ export async function loadMarketData(db: Database, perSeries: number, feedLimit:
         seriesId: marketObservations.seriesId,
         date: marketObservations.date,
         value: marketObservations.value,
+        demo: marketObservations.isDemo,
         rank: sql<number>`row_number() over (partition by ${marketObservations.seriesId} order by ${marketObservations.date} desc)`.as("rank"),
       })
       .from(marketObservations),
@@ -178,14 +182,14 @@ export async function loadMarketData(db: Database, perSeries: number, feedLimit:
     listEnabledSeries(db),
     db
       .with(ranked)
-      .select({ seriesId: ranked.seriesId, date: ranked.date, value: ranked.value })
+      .select({ seriesId: ranked.seriesId, date: ranked.date, value: ranked.value, demo: ranked.demo })
       .from(ranked)
       .where(sql`${ranked.rank} <= ${perSeries}`)
       .orderBy(asc(ranked.seriesId), asc(ranked.date)),
     newestFeedEntries(db, feedLimit),
   ]);
   const bySeries = new Map<string, Observation[]>();
-  for (const o of observations) bySeries.set(o.seriesId, [...(bySeries.get(o.seriesId) ?? []), { date: o.date, value: o.value }]);
+  for (const o of observations) bySeries.set(o.seriesId, [...(bySeries.get(o.seriesId) ?? []), { date: o.date, value: o.value, demo: o.demo }]);
   return { histories: series.map((s) => ({ series: s, observations: bySeries.get(s.id) ?? [] })), feed };
 }
 
@@ -196,15 +200,16 @@ export function upsertObservation(db: Database, seriesId: string, observation: O
     .values({ seriesId, date: observation.date, value: observation.value, fetchedAt })
     .onConflictDoUpdate({
       target: [marketObservations.seriesId, marketObservations.date],
-      set: { value: observation.value, fetchedAt },
-      setWhere: sql`${marketObservations.value} <> excluded.value`,
+      // A published reading replaces a seeded demo one even at the same value.
+      set: { value: observation.value, fetchedAt, isDemo: false },
+      setWhere: sql`${marketObservations.value} <> excluded.value or ${marketObservations.isDemo} = 1`,
     });
 }
 
 /** Feed entry ids are derived from their reading, so an entry is written once. */
 export function insertFeedEntries(db: Database, entries: readonly FeedEntry[], refreshedAt: string): BatchItem<"sqlite">[] {
   return inChunks(
-    entries.map((e) => ({ ...e, refreshedAt })),
+    entries.map(({ demo, ...e }) => ({ ...e, isDemo: demo, refreshedAt })),
     (part) => db.insert(marketFeedEntries).values(part).onConflictDoNothing(),
   );
 }

@@ -29,9 +29,6 @@ export const appraisalSettings = sqliteTable(
     residualFloorPct: real("residual_floor_pct").notNull(),
     valueFloor: real("value_floor").notNull(),
     daysToSell: integer("days_to_sell").notNull(),
-    /** Above this market value the daily holding cost adds `holding_high_value_daily_pct` of the value. */
-    holdingHighValueThreshold: real("holding_high_value_threshold").notNull(),
-    holdingHighValueDailyPct: real("holding_high_value_daily_pct").notNull(),
     negotiationDiscountPct: real("negotiation_discount_pct").notNull(),
     negotiationMinGap: real("negotiation_min_gap").notNull(),
     /** Most a low mileage adds, % of the base. */

@@ -11,7 +11,7 @@ export const organizations = sqliteTable("organizations", {
   createdAt: createdAt(),
 });
 
-/** A rooftop. Its settings feed the gross, aging and alert engines; defaults come from DOMAIN.md §10.4. */
+/** A rooftop. Its settings feed the gross, aging and alert engines; defaults are docs/domain/gross.md. */
 export const stores = sqliteTable(
   "stores",
   {
@@ -24,14 +24,21 @@ export const stores = sqliteTable(
     marketZip: text("market_zip").notNull(),
     packNew: real("pack_new").notNull().default(300),
     packUsed: real("pack_used").notNull().default(500),
+    /** All-in daily holding cost under `holding_high_value_cost` (docs/domain/gross.md#holding-cost). */
     holdingCostPerDay: real("holding_cost_per_day").notNull().default(35),
+    /** Cost at and above which a unit also carries `holding_high_value_daily_pct` % of its cost per day. */
+    holdingHighValueCost: real("holding_high_value_cost").notNull().default(30000),
+    holdingHighValueDailyPct: real("holding_high_value_daily_pct").notNull().default(0.1),
     floorplanAprNew: real("floorplan_apr_new").notNull().default(7.0),
     floorplanAprUsed: real("floorplan_apr_used").notNull().default(8.5),
     reconCar: real("recon_car").notNull().default(1200),
     reconTruck: real("recon_truck").notNull().default(1400),
     reconSuv: real("recon_suv").notNull().default(1300),
     reconVan: real("recon_van").notNull().default(1200),
+    /** Used and CPO units are aged at this many days (docs/domain/reports.md#aged-alert-thresholds). */
     agedThresholdDays: integer("aged_threshold_days").notNull().default(45),
+    /** New units are aged at this many days (docs/domain/reports.md#new-units-age-differently). */
+    agedThresholdDaysNew: integer("aged_threshold_days_new").notNull().default(90),
     /** Front gross a used unit must earn, as % of its retail price with a floor in USD (DOMAIN.md §3.2). */
     targetFrontGrossUsedPct: real("target_front_gross_used_pct").notNull().default(8),
     targetFrontGrossUsedMin: real("target_front_gross_used_min").notNull().default(1200),
@@ -222,6 +229,8 @@ export const marketFeedEntries = sqliteTable(
     source: text("source").notNull(),
     date: text("date").notNull(),
     refreshedAt: text("refreshed_at").notNull(),
+    /** A seeded demo entry, not a published reading (docs/domain/reports.md#demo-market-data). */
+    isDemo: integer("is_demo", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("market_feed_date_idx").on(t.date)],
 );

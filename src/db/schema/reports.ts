@@ -56,6 +56,8 @@ export const marketObservations = sqliteTable(
     date: text("date").notNull(),
     value: real("value").notNull(),
     fetchedAt: text("fetched_at").notNull(),
+    /** A seeded demo value, not a published reading (docs/domain/reports.md#demo-market-data). */
+    isDemo: integer("is_demo", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.seriesId, t.date] })],
 );

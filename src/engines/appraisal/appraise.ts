@@ -5,6 +5,7 @@
  * wholesale (frame, flood, title, airbag) is bought at no more than its auction value less fees.
  * Every figure is explained in the note, in the rules page's words.
  */
+import { dailyHoldingCost, holdingFiguresOf } from "../holding-cost";
 import { estimateRecon, type ReconEstimate } from "./recon";
 import type { AppraisalReference, AppraisalSubject, Comparable, PhotoAnalysis, RetentionClass, StoreEconomics } from "./types";
 import { type ComparablesValuation, type ModelValuation, valueFromComparables, valueFromModel } from "./valuation";
@@ -148,9 +149,8 @@ export function appraise(input: AppraisalInput): Appraisal {
     photos.status === "analysed" ? photos.findings : [],
   );
 
-  // DOMAIN.md §3.4: a flat daily figure, plus a share of the value on dearer units.
-  const holdingPerDay =
-    store.holdingCostPerDay + (market >= settings.holdingHighValueThreshold ? (settings.holdingHighValueDailyPct / 100) * market : 0);
+  // The one holding-cost function (docs/domain/gross.md#holding-cost), on the value the trade is bought against.
+  const holdingPerDay = dailyHoldingCost(market, holdingFiguresOf(store));
   const holding = Math.round(holdingPerDay * settings.daysToSell);
   const targetFrontGross = Math.round(Math.max(store.targetFrontGrossUsedMin, (store.targetFrontGrossUsedPct / 100) * market));
   const uncapped = market - recon.total - store.packUsed - targetFrontGross - holding;

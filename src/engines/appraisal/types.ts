@@ -14,8 +14,6 @@ export interface AppraisalSettings {
   residualFloorPct: number;
   valueFloor: number;
   daysToSell: number;
-  holdingHighValueThreshold: number;
-  holdingHighValueDailyPct: number;
   negotiationDiscountPct: number;
   negotiationMinGap: number;
   wholesaleProceedsPct: number;
@@ -71,6 +69,8 @@ export interface StoreEconomics {
   marketZip: string;
   packUsed: number;
   holdingCostPerDay: number;
+  holdingHighValueCost: number;
+  holdingHighValueDailyPct: number;
   targetFrontGrossUsedPct: number;
   targetFrontGrossUsedMin: number;
 }

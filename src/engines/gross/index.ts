@@ -1,14 +1,27 @@
 /**
- * True-cost gross (SPEC §2.7; DOMAIN §3): true cost = purchase price + the store's recon
- * allocation for the vehicle type + holding cost for the days on lot (floor-plan interest at the
- * store's APR plus its daily holding cost) + pack.
+ * True-cost gross (docs/deal-desk.md; rules docs/domain/gross.md): true cost = purchase price +
+ * the store's recon allocation for the vehicle type + the all-in holding cost for the days on lot
+ * (docs/domain/gross.md#holding-cost, floor-plan interest included) + pack. The pricing advice is
+ * the shared aging policy (docs/domain/gross.md#sunk-cost-is-not-a-price).
  */
+import {
+  type AgingStage,
+  agingSentence,
+  decideAging,
+  estimateMarketValue,
+  FRESH_DAYS,
+  listPriceAtOrBelow,
+  type Owner,
+} from "../aged-inventory/recommendation";
 import { type Condition, formatUsd, roundCents, roundTo, type VehicleType } from "../deal-math";
+import { dailyHoldingCost, floorPlanInterest, holdingCostFor, holdingFiguresOf } from "../holding-cost";
 
 export interface GrossStoreSettings {
   packNew: number;
   packUsed: number;
   holdingCostPerDay: number;
+  holdingHighValueCost: number;
+  holdingHighValueDailyPct: number;
   floorplanAprNew: number;
   floorplanAprUsed: number;
   reconCar: number;
@@ -16,6 +29,7 @@ export interface GrossStoreSettings {
   reconSuv: number;
   reconVan: number;
   agedThresholdDays: number;
+  agedThresholdDaysNew: number;
 }
 
 export interface FrontGrossTargetRow {
@@ -30,6 +44,8 @@ export interface GrossInput {
   vehicleType: VehicleType;
   daysOnLot: number;
   condition: Condition;
+  /** Retail market value of the unit; estimated from its cost when absent. */
+  marketValue?: number;
 }
 
 export interface GrossResult {
@@ -50,15 +66,18 @@ export interface GrossResult {
   daily_carrying_cost: number;
   target_front_gross: number;
   aged_threshold_days: number;
+  market_value: number;
+  market_value_source: "request" | "estimate";
+  aging_stage: AgingStage;
+  owner: Owner;
+  /** Expected auction proceeds (used units); null for new units, which are never wholesaled. */
+  expected_auction_proceeds: number | null;
 }
-
-/** DOMAIN §3.6: a wholesale candidate at 60 days, or underwater past the aged threshold. */
-export const WHOLESALE_DAYS = 60;
 
 const RECON: Record<VehicleType, keyof GrossStoreSettings> = { car: "reconCar", truck: "reconTruck", suv: "reconSuv", van: "reconVan" };
 
-export function recon(settings: GrossStoreSettings, vehicleType: VehicleType, condition: Condition): number {
-  // New units arrive retail-ready (PDI is the factory's); the §3.5 allocation is a used-unit cost.
+export function recon(settings: GrossStoreSettings, vehicleType: VehicleType, condition: Condition | "cpo"): number {
+  // New units arrive retail-ready (PDI is the factory's); the standard allocation is a used-unit cost (docs/domain/gross.md#recon-allocation).
   return condition === "new" ? 0 : settings[RECON[vehicleType]];
 }
 
@@ -66,18 +85,30 @@ export function calculateGross(input: GrossInput, settings: GrossStoreSettings, 
   const pack = input.condition === "new" ? settings.packNew : settings.packUsed;
   const apr = input.condition === "new" ? settings.floorplanAprNew : settings.floorplanAprUsed;
   const reconAllocation = recon(settings, input.vehicleType, input.condition);
-  // DOMAIN §3.3: daily floor-plan interest = cost × APR ÷ 365.
-  const dailyInterest = (input.purchasePrice * apr) / 100 / 365;
-  const floorPlanInterest = roundCents(dailyInterest * input.daysOnLot);
-  const dailyHolding = roundCents(settings.holdingCostPerDay * input.daysOnLot);
-  const holding = roundCents(floorPlanInterest + dailyHolding);
+  const figures = holdingFiguresOf(settings);
+  // The all-in daily figure already holds the floor-plan interest; the breakdown shows its share.
+  const dailyCarry = dailyHoldingCost(input.purchasePrice, figures);
+  const holding = holdingCostFor(input.purchasePrice, input.daysOnLot, figures);
+  const interest = floorPlanInterest(input.purchasePrice, apr, input.daysOnLot);
   const trueCost = roundCents(input.purchasePrice + reconAllocation + holding + pack);
   const frontGross = roundCents(input.sellingPrice - trueCost);
   const frontGrossPct = roundTo((frontGross / input.sellingPrice) * 100, 2);
-  const agedFlag = input.daysOnLot >= settings.agedThresholdDays;
-  const dailyCarry = roundCents(dailyInterest + settings.holdingCostPerDay);
+  const marketValue =
+    input.marketValue ?? estimateMarketValue(input.condition, input.purchasePrice + reconAllocation, input.sellingPrice, input.daysOnLot);
+  const aging = {
+    condition: input.condition,
+    daysOnLot: input.daysOnLot,
+    askingPrice: input.sellingPrice,
+    marketValue,
+    costBasis: input.purchasePrice + reconAllocation,
+    projectedFrontGross: roundCents(Math.min(input.sellingPrice, marketValue) - trueCost),
+  };
+  const decision = decideAging(aging, settings);
   const target = targets.find((t) => t.condition === input.condition) ?? { targetPct: 8, minAmount: 1200 };
   const targetGross = roundCents(Math.max((input.sellingPrice * target.targetPct) / 100, target.minAmount));
+  const facts = `True cost ${formatUsd(trueCost)}, front gross ${formatUsd(frontGross)} at ${formatUsd(input.sellingPrice)}${
+    input.marketValue === undefined ? ` (market estimated at ${formatUsd(marketValue)} from cost; send market_value for a better answer)` : ""
+  }.`;
 
   return {
     true_cost: trueCost,
@@ -85,49 +116,48 @@ export function calculateGross(input: GrossInput, settings: GrossStoreSettings, 
     pack,
     front_gross: frontGross,
     front_gross_pct: frontGrossPct,
-    pricing_recommendation: recommendation(input, settings, { trueCost, frontGross, dailyCarry, targetGross, agedFlag, target }),
-    aged_flag: agedFlag,
+    pricing_recommendation: `${advice(input, aging, decision, { trueCost, frontGross, dailyCarry, targetGross, target })} ${facts}`,
+    aged_flag: input.daysOnLot >= decision.thresholdDays,
     breakdown: {
       purchase_price: input.purchasePrice,
       recon: reconAllocation,
-      floor_plan_interest: floorPlanInterest,
-      daily_holding: dailyHolding,
+      floor_plan_interest: interest,
+      daily_holding: roundCents(holding - interest),
       pack,
     },
     daily_carrying_cost: dailyCarry,
     target_front_gross: targetGross,
-    aged_threshold_days: settings.agedThresholdDays,
+    aged_threshold_days: decision.thresholdDays,
+    market_value: marketValue,
+    market_value_source: input.marketValue === undefined ? "estimate" : "request",
+    aging_stage: decision.stage,
+    owner: decision.owner,
+    expected_auction_proceeds: decision.auctionProceeds,
   };
 }
 
-function recommendation(
+function advice(
   input: GrossInput,
-  settings: GrossStoreSettings,
-  f: {
-    trueCost: number;
-    frontGross: number;
-    dailyCarry: number;
-    targetGross: number;
-    agedFlag: boolean;
-    target: { targetPct: number; minAmount: number };
-  },
+  aging: Parameters<typeof agingSentence>[0],
+  decision: ReturnType<typeof decideAging>,
+  f: { trueCost: number; frontGross: number; dailyCarry: number; targetGross: number; target: { targetPct: number; minAmount: number } },
 ): string {
-  const carry = `Each more day costs ${formatUsd(f.dailyCarry)} (floor plan plus holding).`;
-  // The price that earns the target gross: P − cost ≥ max(pct·P, min).
-  const targetPrice = Math.ceil(Math.max(f.trueCost / (1 - f.target.targetPct / 100), f.trueCost + f.target.minAmount));
-  if (input.daysOnLot >= WHOLESALE_DAYS || (f.agedFlag && f.frontGross < 0)) {
-    return `Wholesale candidate: ${input.daysOnLot} days on lot (aged at ${settings.agedThresholdDays}) with front gross ${formatUsd(f.frontGross)}. Retail it this week at ${formatUsd(Math.ceil(f.trueCost))} or more (true cost) or send it to auction; ${carry}`;
+  const stageSentence = agingSentence(aging, decision, f.dailyCarry);
+  if (decision.stage === "wholesale" || decision.stage === "aged" || decision.overpriced) return stageSentence;
+  const toAged = decision.thresholdDays - input.daysOnLot;
+  if (f.frontGross >= f.targetGross) {
+    const cushion = roundCents(f.frontGross - f.targetGross);
+    const cushionDays = Math.floor(cushion / f.dailyCarry);
+    const eaten = cushionDays >= 1 ? `in ${cushionDays} days` : "within a day";
+    return `Healthy: front gross clears the ${formatUsd(f.targetGross)} target. Hold the price; holding cost eats the ${formatUsd(cushion)} cushion ${eaten} and the unit ages in ${toAged} days at ${formatUsd(f.dailyCarry)} a day.`;
   }
-  if (f.frontGross < 0) {
-    return `Selling ${formatUsd(f.frontGross * -1)} under true cost ${formatUsd(f.trueCost)}. Do not go below ${formatUsd(Math.ceil(f.trueCost))}; ${formatUsd(targetPrice)} earns the ${formatUsd(f.targetGross)} target gross. ${carry}`;
+  const short = `Front gross is under the ${formatUsd(f.targetGross)} target (${f.target.targetPct}% of price, at least ${formatUsd(f.target.minAmount)})`;
+  // "Hold at $X or more" only while the unit is fresh and priced under market (docs/domain/gross.md#sunk-cost-is-not-a-price).
+  if (input.daysOnLot < FRESH_DAYS && input.sellingPrice < aging.marketValue) {
+    // The price that earns the target gross (P − cost ≥ max(pct·P, min)), capped at the market.
+    const targetPrice = Math.ceil(Math.max(f.trueCost / (1 - f.target.targetPct / 100), f.trueCost + f.target.minAmount));
+    const hold = Math.max(input.sellingPrice, Math.min(targetPrice, listPriceAtOrBelow(aging.marketValue)));
+    return `${short}. Fresh and priced under market ${formatUsd(aging.marketValue)}: hold at ${formatUsd(hold)} or more, or make the rest on the back end; it ages in ${toAged} days at ${formatUsd(f.dailyCarry)} a day.`;
   }
-  if (f.agedFlag) {
-    return `Aged: ${input.daysOnLot} days (threshold ${settings.agedThresholdDays}). Front gross ${formatUsd(f.frontGross)} is still positive; price to move now (floor ${formatUsd(Math.ceil(f.trueCost))}) before holding cost takes the rest: at ${formatUsd(f.dailyCarry)} a day it is gone in ${Math.floor(f.frontGross / f.dailyCarry)} days.`;
-  }
-  if (f.frontGross < f.targetGross) {
-    return `Front gross ${formatUsd(f.frontGross)} is under the ${formatUsd(f.targetGross)} target (${f.target.targetPct}% of price, at least ${formatUsd(f.target.minAmount)}). Hold at ${formatUsd(targetPrice)} or more, or make it up on the back end. ${carry}`;
-  }
-  const daysLeft = Math.floor((f.frontGross - f.targetGross) / f.dailyCarry);
-  const toAged = settings.agedThresholdDays - input.daysOnLot;
-  return `Healthy: front gross ${formatUsd(f.frontGross)} clears the ${formatUsd(f.targetGross)} target. Hold the price; holding cost eats the ${formatUsd(roundCents(f.frontGross - f.targetGross))} cushion in ${daysLeft} days and the unit ages in ${toAged} days. ${carry}`;
+  return `${short}; make the rest on the back end. ${stageSentence}`;
 }

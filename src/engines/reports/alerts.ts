@@ -1,9 +1,19 @@
 /**
- * Inventory alerts (SPEC §2.8): which units need a decision today, and what to do about each.
- * Thresholds are DOMAIN.md §3.6 defaults; the store's own settings (aged threshold, holding cost,
- * floor-plan APR, recon, pack) come in with its row.
+ * Inventory alerts (docs/reports.md): which units need a decision today, what to do about each
+ * and who decides. Thresholds and sentences: docs/domain/reports.md#aged-alert-thresholds; the
+ * store's own settings (aged thresholds, holding cost, floor-plan APR, recon, pack) come in with its row.
  */
-import type { GrossStoreSettings } from "../gross";
+import {
+  agingSentence,
+  auctionPhrase,
+  decideAging,
+  estimateMarketValue as estimateFromCost,
+  NEW_UNIT_ACTIONS,
+  type Owner,
+} from "../aged-inventory/recommendation";
+import { formatUsd } from "../deal-math";
+import { type GrossStoreSettings, recon } from "../gross";
+import { dailyHoldingCost, floorPlanInterest, holdingCostFor, holdingFiguresOf } from "../holding-cost";
 
 export const ALERT_TYPES = ["wholesale_candidate", "equity_below_floorplan", "aged_and_overpriced", "aged", "overpriced"] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
@@ -31,20 +41,7 @@ export interface AlertUnit {
 /** The store figures the true-cost engine uses, and the store they belong to. */
 export type StoreSettings = GrossStoreSettings & { id: string };
 
-/** "Priced above market" = list price > market × 1.03 (DOMAIN §3.6). */
-export const OVERPRICED_RATIO = 1.03;
-/** Wholesale candidate at 60 days whatever else (DOMAIN §3.6, 60-day turn policy). */
-export const WHOLESALE_DAYS = 60;
-/** A wholesale buyer pays about 85% of retail market (dealers buy at 82–85% cost-to-market, DOMAIN §6.5). */
-export const WHOLESALE_TO_MARKET = 0.85;
-/** An aged unit priced at market is repriced to 97% of it, inside the 98–100% listing band it has outlived (PRODUCT §4). */
-export const AGED_REPRICE_TO_MARKET = 0.97;
-/**
- * Without a valuation, market value is estimated: a new unit is worth its MSRP (its asking
- * price); a pre-owned unit was bought at high-80s cost-to-market (DOMAIN §3.1, 0.88 of cost +
- * recon) and keeps about 98% of that at 30 days, 95% at 60 and 90% at 90 (DOMAIN §3.6).
- */
-export const ESTIMATE_COST_TO_MARKET = 0.88;
+export { OVERPRICED_RATIO, WHOLESALE_DAYS } from "../aged-inventory/recommendation";
 
 const DAY_MS = 86_400_000;
 
@@ -56,6 +53,10 @@ export interface InventoryAlert {
   model: string;
   condition: Condition;
   daysOnLot: number;
+  /** The unit's aged threshold: the store's used one, or its new one for a new unit. */
+  agedThresholdDays: number;
+  /** Who decides: the used-car manager for used and CPO units, the new-car manager for new ones. */
+  owner: Owner;
   listPrice: number;
   marketValue: number;
   marketValueSource: "valuation" | "estimate";
@@ -63,13 +64,16 @@ export interface InventoryAlert {
   /** Every kind that applies; `alertType` is the most urgent of them. */
   conditions: AlertType[];
   recommendation: string;
-  /** The price the recommendation names (reprice target, or the wholesale figure). */
+  /** The price the recommendation names (retail price toward market, or the auction figure for a wholesale). */
   recommendedPrice: number;
+  /** Expected auction proceeds (used units); a new unit's is what the market pays, it is never wholesaled. */
   wholesaleEst: number;
   /** Cost tied up in the unit so far: cost + recon + floor-plan interest accrued. */
   exposureUsd: number;
   accruedInterestUsd: number;
   projectedFrontGrossUsd: number;
+  /** All-in holding cost per day (docs/domain/gross.md#holding-cost). */
+  dailyHoldingUsd: number;
 }
 
 export interface AlertReport {
@@ -84,92 +88,60 @@ export function daysBetween(fromDay: string, now: Date): number {
 }
 
 export function reconFor(store: StoreSettings, unit: Pick<AlertUnit, "condition" | "vehicleType">): number {
-  if (unit.condition === "new") return 0;
-  return { car: store.reconCar, truck: store.reconTruck, suv: store.reconSuv, van: store.reconVan }[unit.vehicleType];
+  return recon(store, unit.vehicleType, unit.condition);
 }
 
-/** Share of appraisal a unit keeps after `days` on the lot (DOMAIN §3.6: 98% at 30, 95% at 60, 90% at 90). */
-export function valueRetained(days: number): number {
-  const points: [number, number][] = [
-    [0, 1],
-    [30, 0.98],
-    [60, 0.95],
-    [90, 0.9],
-  ];
-  for (let i = 1; i < points.length; i++) {
-    const [d1, v1] = points[i];
-    const [d0, v0] = points[i - 1];
-    if (days <= d1) return v0 + ((v1 - v0) * (days - d0)) / (d1 - d0);
-  }
-  return Math.max(0.75, 0.9 - ((days - 90) * 0.05) / 30);
-}
-
+/** A unit's market value when no valuation is on file (docs/domain/reports.md#market-value-estimate). */
 export function estimateMarketValue(unit: AlertUnit, store: StoreSettings, days: number): number {
-  if (unit.condition === "new") return unit.askingPrice;
-  return roundTo(((unit.cost + reconFor(store, unit)) / ESTIMATE_COST_TO_MARKET) * valueRetained(days), 25);
+  return estimateFromCost(unit.condition, unit.cost + reconFor(store, unit), unit.askingPrice, days);
 }
 
-const roundTo = (amount: number, step: number) => Math.round(amount / step) * step;
-/** Dealer-style list price just under a round hundred: 23,495 rather than 23,512. */
-const listPriceAtOrBelow = (amount: number) => Math.floor(amount / 100) * 100 - 5;
-const usd = (amount: number) => `$${Math.round(amount).toLocaleString("en-US")}`;
+/** Whole dollars, "-$570" below zero. */
+const usd = (amount: number) => formatUsd(Math.round(amount));
 
 export function evaluateUnit(unit: AlertUnit, store: StoreSettings, now: Date): InventoryAlert | null {
   const days = daysBetween(unit.stockedOn, now);
   const marketValue = unit.marketValue ?? estimateMarketValue(unit, store, days);
   const isNew = unit.condition === "new";
-  const recon = reconFor(store, unit);
+  const reconAllocation = reconFor(store, unit);
   const pack = isNew ? store.packNew : store.packUsed;
   const apr = isNew ? store.floorplanAprNew : store.floorplanAprUsed;
-  const accruedInterest = (unit.cost * (apr / 100) * days) / 365;
-  const holdingToDate = store.holdingCostPerDay * days;
+  const accruedInterest = floorPlanInterest(unit.cost, apr, days);
+  const figures = holdingFiguresOf(store);
+  const dailyHolding = dailyHoldingCost(unit.cost, figures);
+  const holdingToDate = holdingCostFor(unit.cost, days, figures);
   const expectedSale = Math.min(unit.askingPrice, marketValue);
-  const projectedFrontGross = expectedSale - unit.cost - recon - pack - holdingToDate;
-  const wholesaleEst = roundTo(marketValue * WHOLESALE_TO_MARKET, 25);
+  const projectedFrontGross = expectedSale - unit.cost - reconAllocation - pack - holdingToDate;
+  const aging = {
+    condition: unit.condition,
+    daysOnLot: days,
+    askingPrice: unit.askingPrice,
+    marketValue,
+    costBasis: unit.cost + reconAllocation,
+    projectedFrontGross,
+  };
+  const decision = decideAging(aging, store);
 
-  const aged = days >= store.agedThresholdDays;
-  const overpriced = unit.askingPrice > marketValue * OVERPRICED_RATIO;
-  const equityBelow = marketValue - unit.cost - accruedInterest < 0;
-  const wholesale =
-    !isNew && (days >= WHOLESALE_DAYS || (projectedFrontGross < 0 && days >= store.agedThresholdDays) || (unit.cost + recon) / marketValue >= 1);
+  const aged = days >= decision.thresholdDays;
+  const equityBelow = isEquityBelowFloorPlan(marketValue, unit.cost, accruedInterest);
 
   const conditions: AlertType[] = [];
-  if (wholesale) conditions.push("wholesale_candidate");
+  if (decision.wholesaleCandidate) conditions.push("wholesale_candidate");
   if (equityBelow) conditions.push("equity_below_floorplan");
-  if (aged && overpriced) conditions.push("aged_and_overpriced");
+  if (aged && decision.overpriced) conditions.push("aged_and_overpriced");
   else if (aged) conditions.push("aged");
-  else if (overpriced) conditions.push("overpriced");
+  else if (decision.overpriced) conditions.push("overpriced");
   if (conditions.length === 0) return null;
   const alertType = conditions[0];
 
-  const premiumPct = Math.round(((unit.askingPrice - marketValue) / marketValue) * 1000) / 10;
-  let recommendation: string;
-  let recommendedPrice: number;
-  switch (alertType) {
-    case "wholesale_candidate":
-    case "equity_below_floorplan": {
-      recommendedPrice = wholesaleEst;
-      const why =
-        alertType === "equity_below_floorplan"
-          ? `market ${usd(marketValue)} is ${usd(unit.cost + accruedInterest - marketValue)} under the floor-plan payoff plus ${usd(accruedInterest)} interest`
-          : `${days} days on lot, projected front gross ${usd(projectedFrontGross)} after ${usd(holdingToDate)} holding cost`;
-      recommendation = `Wholesale now at about ${usd(wholesaleEst)}: ${why}; each further day costs ${usd(store.holdingCostPerDay)} to hold.`;
-      if (isNew) recommendation = `Dealer-trade or price to ${usd(listPriceAtOrBelow(marketValue * AGED_REPRICE_TO_MARKET))}: ${why}.`;
-      if (isNew) recommendedPrice = listPriceAtOrBelow(marketValue * AGED_REPRICE_TO_MARKET);
-      break;
-    }
-    case "aged_and_overpriced":
-      recommendedPrice = listPriceAtOrBelow(marketValue);
-      recommendation = `Reprice from ${usd(unit.askingPrice)} to ${usd(recommendedPrice)} today: ${premiumPct}% over market ${usd(marketValue)} at ${days} days; wholesale review at ${WHOLESALE_DAYS} days (about ${usd(wholesaleEst)}).`;
-      break;
-    case "aged":
-      recommendedPrice = listPriceAtOrBelow(marketValue * AGED_REPRICE_TO_MARKET);
-      recommendation = `Reprice to ${usd(recommendedPrice)} (97% of market ${usd(marketValue)}) to turn it before ${WHOLESALE_DAYS} days; ${usd(holdingToDate)} of holding cost so far.`;
-      break;
-    case "overpriced":
-      recommendedPrice = listPriceAtOrBelow(marketValue);
-      recommendation = `Reprice from ${usd(unit.askingPrice)} to ${usd(recommendedPrice)}: ${premiumPct}% over market ${usd(marketValue)} slows the turn.`;
-      break;
+  let recommendation = agingSentence(aging, decision, dailyHolding);
+  let recommendedPrice = decision.retailPrice;
+  if (alertType === "wholesale_candidate") recommendedPrice = decision.auctionProceeds ?? decision.retailPrice;
+  if (alertType === "equity_below_floorplan") {
+    const under = `Equity below floor-plan cost: market ${usd(marketValue)} is ${usd(unit.cost + accruedInterest - marketValue)} under the floor-plan payoff ${usd(unit.cost)} plus ${usd(accruedInterest)} interest`;
+    recommendation = isNew
+      ? `${under}. For the new-car manager: ${NEW_UNIT_ACTIONS} before the gap grows; each more day costs ${usd(dailyHolding)} to hold.`
+      : `${under}. Retail it now at ${usd(decision.retailPrice)} (not above the ${usd(unit.askingPrice)} asking price) or ${auctionPhrase(marketValue, days)}; each more day costs ${usd(dailyHolding)} to hold.`;
   }
 
   return {
@@ -180,6 +152,8 @@ export function evaluateUnit(unit: AlertUnit, store: StoreSettings, now: Date): 
     model: unit.model,
     condition: unit.condition,
     daysOnLot: days,
+    agedThresholdDays: decision.thresholdDays,
+    owner: decision.owner,
     listPrice: unit.askingPrice,
     marketValue,
     marketValueSource: unit.marketValue === null ? "estimate" : "valuation",
@@ -187,11 +161,17 @@ export function evaluateUnit(unit: AlertUnit, store: StoreSettings, now: Date): 
     conditions,
     recommendation,
     recommendedPrice,
-    wholesaleEst,
-    exposureUsd: Math.round(unit.cost + recon + accruedInterest),
+    wholesaleEst: decision.auctionProceeds ?? marketValue,
+    exposureUsd: Math.round(unit.cost + reconAllocation + accruedInterest),
     accruedInterestUsd: Math.round(accruedInterest),
     projectedFrontGrossUsd: Math.round(projectedFrontGross),
+    dailyHoldingUsd: dailyHolding,
   };
+}
+
+/** "Equity below floor-plan cost" = market value − floor-plan payoff − accrued interest < 0 (docs/domain/reports.md#equity-below-floor-plan). */
+export function isEquityBelowFloorPlan(marketValue: number, floorPlanPayoff: number, accruedInterest: number): boolean {
+  return marketValue - floorPlanPayoff - accruedInterest < 0;
 }
 
 /**
@@ -208,8 +188,8 @@ export function buildAlertReport(units: readonly AlertUnit[], stores: ReadonlyMa
     const alert = evaluateUnit(unit, store, now);
     if (!alert) continue;
     alerts.push(alert);
-    // Every unit past the threshold has an alert (aged at least).
-    if (alert.daysOnLot >= store.agedThresholdDays) {
+    // Every unit past its threshold (new or used) has an alert (aged at least).
+    if (alert.daysOnLot >= alert.agedThresholdDays) {
       totalAgedUnits += 1;
       totalAgedExposureUsd += alert.exposureUsd;
     }

@@ -15,6 +15,8 @@ export function alertBody(a: InventoryAlert) {
     model: a.model,
     condition: a.condition,
     days_on_lot: a.daysOnLot,
+    owner: a.owner,
+    aged_threshold_days: a.agedThresholdDays,
     list_price: a.listPrice,
     market_value: a.marketValue,
     market_value_source: a.marketValueSource,
@@ -59,6 +61,7 @@ function figureBody(f: PulseFigure) {
     prior_as_of: f.priorAsOf,
     as_of: f.asOf,
     source: f.source,
+    demo: f.demo,
   };
 }
 

@@ -1,9 +1,12 @@
 /**
- * Role morning briefings: the §2.8 alert envelope for the role's part of the lot plus a few
+ * Role morning briefings: the inventory-alert envelope for the role's part of the lot plus a few
  * sections of figures, each with its next action. A five-minute read: about 20 figures at most
- * (PRODUCT.md §4, "brief ≤ 21 metrics"). Benchmarks are DOMAIN.md §3, §9 and PRODUCT.md §4.
+ * (docs/reports.md). Benchmarks: docs/domain/reports.md#briefing-kpis. Every sentence with a
+ * number is computed from the store's figures.
  */
-import { type AlertUnit, buildAlertReport, daysBetween, type InventoryAlert, reconFor, type StoreSettings, WHOLESALE_DAYS } from "./alerts";
+import { isNewUnit, NEW_UNIT_ACTIONS, OWNER_TITLE, WHOLESALE_DAYS } from "../aged-inventory/recommendation";
+import { dailyHoldingCost, holdingFiguresOf } from "../holding-cost";
+import { type AlertUnit, buildAlertReport, daysBetween, type InventoryAlert, reconFor, type StoreSettings } from "./alerts";
 import type { MarketPulse } from "./pulse";
 
 export const ROLES = ["gm", "used_car_manager", "fi_director", "bdc_manager", "sales_manager", "new_car_manager"] as const;
@@ -73,21 +76,21 @@ export interface Briefing {
 
 /** Alerts a briefing carries: the largest exposures only, so the whole briefing stays near 20 figures. */
 export const BRIEFING_ALERT_LIMIT = 5;
-/** DOMAIN §9: contracts in transit target ≤ 7 days. */
+/** Contracts in transit target ≤ 7 days (docs/domain/reports.md#briefing-kpis). */
 export const TRANSIT_TARGET_DAYS = 7;
-/** PRODUCT §4: funding SLA alert at day 5 (missed stips are the usual cause). */
+/** Funding SLA alert at day 5, missed stips being the usual cause (docs/reports.md). */
 export const STIP_ALERT_DAYS = 5;
-/** DOMAIN §9: % of inventory over 60 days, target under 10%. */
+/** Share of used inventory over 60 days: target under 10% (docs/domain/reports.md#briefing-kpis). */
 export const OVER_60_TARGET_PCT = 10;
-/** DOMAIN §9 / §3.6: used days supply 30–45 target. */
+/** Used days supply 30–45 target (docs/domain/reports.md#briefing-kpis). */
 export const USED_DAYS_SUPPLY_TARGET = [30, 45] as const;
-/** DOMAIN §3.6: national new days supply ~66 (May 2025). */
+/** National new days supply ~66, May 2025 (docs/domain/reports.md#new-units-age-differently). */
 export const NEW_DAYS_SUPPLY_MARKET = 66;
-/** PRODUCT §4: "velocity" when a model's days supply is under 35. */
+/** "Velocity" when a model's days supply is under 35 (docs/reports.md). */
 export const VELOCITY_DAYS_SUPPLY = 35;
-/** DOMAIN §3.2 Q3 2025 averages (Presidio/NCM). */
+/** Q3 2025 averages, Presidio/NCM (docs/domain/reports.md#briefing-kpis). */
 export const BENCHMARK_GPVR = { new: 1840, used: 1306, fi: 1666 } as const;
-/** DOMAIN §3.2: used front-gross target 8% of price, at least $1,200; §6.5 target days to sell 30. */
+/** Used front-gross target 8% of price, at least $1,200; 30 target days to sell (docs/domain/gross.md#front-gross-targets). */
 const USED_TARGET_MARGIN = 0.08;
 const USED_TARGET_MIN = 1200;
 const TARGET_DAYS_TO_SELL = 30;
@@ -132,19 +135,35 @@ const SECTIONS: Record<Role, (c: Context) => Section[]> = {
 
 // --- inventory ----------------------------------------------------------------------------------
 
+/** KPI "% of inventory over 60 days" (strictly more than 60) counts used and CPO units: new units age at their own threshold. */
+export const OVER_60_DAYS = 60;
+
+/**
+ * The fewest units to move out (sold or wholesaled: they leave the count too) so the share over
+ * 60 days is under the target: the smallest n with (over − n) / (total − n) < target.
+ */
+export function unitsToMoveForShare(over: number, total: number, targetPct: number): number {
+  let n = 0;
+  // Integer comparison, (over − n)·100 < target·(total − n), so no rounding decides it.
+  while (n < over && (over - n) * 100 >= targetPct * (total - n)) n += 1;
+  return n;
+}
+
 function over60Figure(c: Context): Figure {
-  const over60 = c.units.filter((u) => daysBetween(u.stockedOn, c.now) > 60).length;
-  const share = pct(over60, c.units.length);
+  const used = c.units.filter((u) => !isNewUnit(u.condition));
+  const over60 = used.filter((u) => daysBetween(u.stockedOn, c.now) > OVER_60_DAYS).length;
+  const share = pct(over60, used.length);
+  const move = unitsToMoveForShare(over60, used.length, OVER_60_TARGET_PCT);
   return {
     id: "share_over_60_days",
-    label: `Units over 60 days: ${over60} of ${c.units.length}`,
+    label: `Used units over ${OVER_60_DAYS} days: ${over60} of ${used.length}`,
     value: share,
     unit: "percent",
-    benchmark: `under ${OVER_60_TARGET_PCT}% (DOMAIN §9)`,
+    benchmark: `under ${OVER_60_TARGET_PCT}% (docs/domain/reports.md#briefing-kpis)`,
     action:
-      share > OVER_60_TARGET_PCT
-        ? `Move ${over60 - Math.floor((c.units.length * OVER_60_TARGET_PCT) / 100)} units past 60 days out (reprice or wholesale) to get under ${OVER_60_TARGET_PCT}%.`
-        : "Within target: keep the 45-day review cadence.",
+      move > 0
+        ? `Move ${move} of the ${over60} used units past ${OVER_60_DAYS} days out (retail toward market or wholesale) to bring the share from ${share}% to ${pct(over60 - move, used.length - move)}% (${over60 - move} of ${used.length - move}), under ${OVER_60_TARGET_PCT}%.`
+        : `Within target: keep the ${c.store.agedThresholdDays}-day review cadence.`,
   };
 }
 
@@ -152,35 +171,53 @@ function wholesaleCandidates(c: Context) {
   return c.report.alerts.filter((a) => a.conditions.includes("wholesale_candidate"));
 }
 
+/** Units at or past their own aged threshold (new units age at the store's new-unit threshold). */
+function agedAlerts(c: Context) {
+  return c.report.alerts.filter((a) => a.daysOnLot >= a.agedThresholdDays);
+}
+
 function agedInventory(c: Context): Section {
   const candidates = wholesaleCandidates(c);
-  const accrued = sum(c.report.alerts.filter((a) => a.daysOnLot >= c.store.agedThresholdDays).map((a) => a.accruedInterestUsd));
+  const aged = agedAlerts(c);
+  const accrued = sum(aged.map((a) => a.accruedInterestUsd));
+  const agedUsed = aged.filter((a) => a.owner === "used_car_manager");
+  const agedNew = aged.filter((a) => a.owner === "new_car_manager");
+  const exposure = (alerts: readonly InventoryAlert[]) => usd(sum(alerts.map((a) => a.exposureUsd)));
   return {
     id: "aged_inventory",
     title: "Aged inventory",
     figures: [
       {
         id: "aged_units",
-        label: `Units at or past ${c.store.agedThresholdDays} days, cost tied up ${usd(c.report.totalAgedExposureUsd)}`,
+        label: `Units at or past their aged threshold (used ${c.store.agedThresholdDays} days, new ${c.store.agedThresholdDaysNew}), cost tied up ${usd(c.report.totalAgedExposureUsd)}`,
         value: c.report.totalAgedUnits,
         unit: "count",
         benchmark: null,
         action:
           c.report.totalAgedUnits > 0
-            ? `Hold the used-car manager to a reprice-or-wholesale decision on all ${c.report.totalAgedUnits} today.`
+            ? [
+                agedUsed.length > 0
+                  ? `Hold the ${OWNER_TITLE.used_car_manager} to a retail-toward-market or wholesale decision on the ${agedUsed.length} used units (${exposure(agedUsed)} tied up) today.`
+                  : "",
+                agedNew.length > 0
+                  ? `Ask the ${OWNER_TITLE.new_car_manager} for a plan on the ${agedNew.length} new units past ${c.store.agedThresholdDaysNew} days (${exposure(agedNew)} tied up): ${NEW_UNIT_ACTIONS}.`
+                  : "",
+              ]
+                .filter(Boolean)
+                .join(" ")
             : "No aged units: nothing to decide.",
       },
       {
         id: "wholesale_candidates",
-        label: `Wholesale candidates, about ${usd(sum(candidates.map((a) => a.wholesaleEst)))} at auction`,
+        label: `Used wholesale candidates, about ${usd(sum(candidates.map((a) => a.wholesaleEst)))} in expected auction proceeds`,
         value: candidates.length,
         unit: "count",
-        benchmark: `wholesale decision at ${WHOLESALE_DAYS} days (DOMAIN §3.6)`,
+        benchmark: `wholesale decision at ${WHOLESALE_DAYS} days (docs/domain/reports.md#wholesale-candidate)`,
         action: candidates.length > 0 ? `Approve the ${candidates.length} wholesale moves to stop their holding cost.` : "None to approve.",
       },
       {
         id: "aged_floorplan_interest",
-        label: "Floor-plan interest accrued on aged units",
+        label: `Floor-plan interest accrued on the ${aged.length} aged units`,
         value: accrued,
         unit: "usd",
         benchmark: null,
@@ -202,10 +239,10 @@ function wholesaleRecommendations(c: Context): Section {
     figures: [
       {
         id: "wholesale_candidates",
-        label: `Wholesale candidates, about ${usd(sum(candidates.map((a) => a.wholesaleEst)))} at auction`,
+        label: `Wholesale candidates, about ${usd(sum(candidates.map((a) => a.wholesaleEst)))} in expected auction proceeds`,
         value: candidates.length,
         unit: "count",
-        benchmark: `wholesale at ${WHOLESALE_DAYS} days or when gross after holding cost turns negative (DOMAIN §3.6)`,
+        benchmark: `wholesale at ${WHOLESALE_DAYS} days or when gross after holding cost turns negative (docs/domain/reports.md#wholesale-candidate)`,
         action:
           candidates.length > 0
             ? `Send ${candidates
@@ -220,7 +257,7 @@ function wholesaleRecommendations(c: Context): Section {
         label: `Pre-owned days supply (${c.units.length} in stock, ${usedSold} retailed in 30 days)`,
         value: daysSupply,
         unit: "days",
-        benchmark: `${low}–${high} days; market 42 (DOMAIN §9)`,
+        benchmark: `${low}–${high} days; market 42 (docs/domain/reports.md#briefing-kpis)`,
         action:
           usedSold === 0
             ? "No retail sales in 30 days: review pricing on the whole lot."
@@ -257,16 +294,17 @@ function acquisitionTargets(c: Context): Section {
   const recon = c.units.length > 0 ? avg(c.units.map((u) => reconFor(c.store, u))) : c.store.reconCar;
   const figures: Figure[] = targets.map((t) => {
     const retail = avg(t.deals.map((d) => d.sellingPrice));
-    // DOMAIN §6.5: max acquisition = retail − recon − pack − target front gross − holding × days to sell.
-    const maxBuy =
-      retail - recon - c.store.packUsed - Math.max(USED_TARGET_MIN, retail * USED_TARGET_MARGIN) - c.store.holdingCostPerDay * TARGET_DAYS_TO_SELL;
+    // Max acquisition = retail − recon − pack − target front gross − holding × days to sell, holding on
+    // the unit's value as the appraisal engine carries it (docs/domain/gross.md#holding-cost).
+    const holding = dailyHoldingCost(retail, holdingFiguresOf(c.store)) * TARGET_DAYS_TO_SELL;
+    const maxBuy = retail - recon - c.store.packUsed - Math.max(USED_TARGET_MIN, retail * USED_TARGET_MARGIN) - holding;
     const toBuy = Math.max(1, Math.ceil(perDay(t.deals.length) * TARGET_DAYS_TO_SELL) - t.stock);
     return {
       id: `acquire_${t.model.toLowerCase().replaceAll(/[^a-z0-9]+/g, "_")}`,
       label: `${t.model}: ${t.deals.length} retailed in ${VELOCITY_WINDOW_DAYS} days, ${t.stock} in stock (days supply)`,
       value: t.daysSupply,
       unit: "days",
-      benchmark: `under ${VELOCITY_DAYS_SUPPLY} days is a velocity model (PRODUCT §4)`,
+      benchmark: `under ${VELOCITY_DAYS_SUPPLY} days is a velocity model (docs/reports.md)`,
       action: `Acquire ${toBuy} at or below ${usd(maxBuy)} each (average retail ${usd(retail)}).`,
     };
   });
@@ -287,7 +325,7 @@ function acquisitionTargets(c: Context): Section {
       label: `U.S. regular gasoline, ${gas.asOf} (${gas.source})`,
       value: gas.value,
       unit: "usd",
-      benchmark: "$3.50/gal shifts demand (DOMAIN §8.4)",
+      benchmark: "$3.50/gal shifts demand (docs/domain/reports.md#market-pulse-sources)",
       action: gas.favourFuelEfficient
         ? "At or above $3.50: favour fuel-efficient cars and hybrids at auction; bid trucks and large SUVs lighter."
         : "Below $3.50: no shift in mix needed.",
@@ -301,7 +339,7 @@ function newUnitsByAge(c: Context): Section {
     ["0_30", 0, 30, "Fresh: hold price."],
     ["31_60", 31, 60, "Spiff or feature in this week's ads before they age."],
     ["61_90", 61, 90, "Apply available OEM incentives and price to move."],
-    ["over_90", 91, Number.POSITIVE_INFINITY, "Dealer-trade or demo; floor-plan curtailments may be due."],
+    ["over_90", 91, Number.POSITIVE_INFINITY, `Aged (new units age at ${c.store.agedThresholdDaysNew} days): ${NEW_UNIT_ACTIONS}.`],
   ];
   const figures: Figure[] = buckets.map(([id, min, max, action]) => {
     const count = c.units.filter((u) => {
@@ -324,7 +362,7 @@ function newUnitsByAge(c: Context): Section {
     label: `New days supply (${c.units.length} in stock, ${newSold} retailed in 30 days)`,
     value: daysSupply,
     unit: "days",
-    benchmark: `national ~${NEW_DAYS_SUPPLY_MARKET} days (DOMAIN §3.6)`,
+    benchmark: `national ~${NEW_DAYS_SUPPLY_MARKET} days (docs/domain/reports.md#new-units-age-differently)`,
     action:
       newSold === 0
         ? "No new retail sales in 30 days: check allocation and pricing."
@@ -395,7 +433,7 @@ function fundingPipeline(c: Context): Section {
         label: "Average days since contract of deals waiting",
         value: Math.round(avg(waiting.map((d) => d.days)) * 10) / 10,
         unit: "days",
-        benchmark: `contracts in transit ≤ ${TRANSIT_TARGET_DAYS} days (DOMAIN §9)`,
+        benchmark: `contracts in transit ≤ ${TRANSIT_TARGET_DAYS} days (docs/domain/reports.md#briefing-kpis)`,
         action:
           late.length > 0 ? `${late.length} deals are past ${TRANSIT_TARGET_DAYS} days: ask for a funding date on each today.` : "Within target.",
       },
@@ -438,7 +476,7 @@ function lenderFlags(c: Context): Section {
           : "60-month bank auto rate: no reading yet",
         value: env.changePts ?? 0,
         unit: "percent",
-        benchmark: `±${env.thresholdPts} pt marks easing or tightening (DOMAIN §8.4)`,
+        benchmark: `±${env.thresholdPts} pt marks easing or tightening (docs/domain/reports.md#market-pulse-sources)`,
         action:
           env.trend === "tightening"
             ? "Tightening: expect lower advances; structure near-prime deals with more cash down."
@@ -485,7 +523,7 @@ function stipAlerts(c: Context): Section {
         label: `Stips open more than ${STIP_ALERT_DAYS} days`,
         value: aged.length,
         unit: "count",
-        benchmark: `funding SLA alert at day ${STIP_ALERT_DAYS} (PRODUCT §4)`,
+        benchmark: `funding SLA alert at day ${STIP_ALERT_DAYS} (docs/reports.md)`,
         action:
           aged.length > 0
             ? `Chase ${[...new Set(aged.map((s) => s.dealNumber))].slice(0, 3).join(", ")} first: missed stips are the main cause of funding delays.`
@@ -518,7 +556,7 @@ function fundingRisk(c: Context): Section {
         label: `Contracts in transit past ${TRANSIT_TARGET_DAYS} days, ${usd(sum(late.map((d) => d.amountFinanced ?? 0)))} financed`,
         value: late.length,
         unit: "count",
-        benchmark: `≤ ${TRANSIT_TARGET_DAYS} days; special finance averages 14 (DOMAIN §1.8)`,
+        benchmark: `≤ ${TRANSIT_TARGET_DAYS} days; special finance averages 14 (docs/domain/reports.md#briefing-kpis)`,
         action: late.length > 0 ? "Call each lender for the missing item and a funding date." : "Nothing past target.",
       },
       {
@@ -534,7 +572,7 @@ function fundingRisk(c: Context): Section {
         label: `F&I gross per retail unit, last 30 days (${recent.length} deals)`,
         value: Math.round(pru),
         unit: "usd",
-        benchmark: `${usd(BENCHMARK_GPVR.fi)} national average (DOMAIN §3.2)`,
+        benchmark: `${usd(BENCHMARK_GPVR.fi)} national average (docs/domain/reports.md#briefing-kpis)`,
         action:
           pru < BENCHMARK_GPVR.fi
             ? `${usd(BENCHMARK_GPVR.fi - pru)} under the benchmark: present the full menu on every deal.`
@@ -564,7 +602,7 @@ function stipCallbacks(c: Context): Section {
       label: `Deal ${call.dealNumber}: ${call.stips.map((s) => s.stip).join(", ")}`,
       value: call.days,
       unit: "days" as const,
-      benchmark: `day ${STIP_ALERT_DAYS} funding SLA (PRODUCT §4)`,
+      benchmark: `day ${STIP_ALERT_DAYS} funding SLA (docs/reports.md)`,
       action: `Call the customer for ${call.stips.map((s) => s.stip).join(" and ")}; offer a pick-up or upload link.`,
     })),
   ];
@@ -634,7 +672,7 @@ function grossPerUnit(c: Context): Section {
     label: `${label} month to date (last month ${usd(lastValue)})`,
     value,
     unit: "usd",
-    benchmark: `${usd(benchmark)} national average (DOMAIN §3.2)`,
+    benchmark: `${usd(benchmark)} national average (docs/domain/reports.md#briefing-kpis)`,
     action:
       value < benchmark
         ? `${usd(benchmark - value)} under the benchmark${value < lastValue ? " and under last month" : ""}: ${fix}`

@@ -1,6 +1,6 @@
 /**
- * Public market series: parsing what FRED and EIA return (DOMAIN.md §8.1–8.2), the feed entries
- * a new reading produces, and the lender-environment signal. Scoring defaults are DOMAIN §8.4.
+ * Public market series: parsing what FRED and EIA return (docs/domain/reports.md#market-pulse-sources), the feed entries
+ * a new reading produces, and the lender-environment signal. Scoring defaults: docs/domain/reports.md#market-pulse-sources.
  */
 
 export type SeriesCategory = "macro" | "lender_environment" | "wholesale_index";
@@ -19,6 +19,8 @@ export interface SeriesInfo {
 export interface Observation {
   date: string;
   value: number;
+  /** A seeded demo value, not a published reading (docs/domain/reports.md#demo-market-data). */
+  demo?: boolean;
 }
 
 export interface FeedEntry {
@@ -28,7 +30,12 @@ export interface FeedEntry {
   severity: Severity;
   source: string;
   date: string;
+  /** A seeded demo entry, not a published one (docs/domain/reports.md#demo-market-data). */
+  demo: boolean;
 }
+
+/** What a demo value's source label says, so no demo figure passes for a published one. */
+export const demoSourceLabel = (source: string) => `DEMO VALUE (seeded, not published): modelled on ${source}`;
 
 /** The series every part of the reports reads by name. */
 export const SERIES = {
@@ -41,15 +48,15 @@ export const SERIES = {
   wholesaleIndex: "MANHEIM_UVVI",
 } as const;
 
-/** DOMAIN §8.4: sentiment < 60 weak, 60–80 neutral, > 80 strong. */
+/** docs/domain/reports.md#market-pulse-sources: sentiment < 60 weak, 60–80 neutral, > 80 strong. */
 export const SENTIMENT_WEAK_BELOW = 60;
 export const SENTIMENT_STRONG_ABOVE = 80;
-/** DOMAIN §8.4: gas at or above $3.50 favours fuel-efficient stock. */
+/** docs/domain/reports.md#market-pulse-sources: gas at or above $3.50 favours fuel-efficient stock. */
 export const GAS_FUEL_EFFICIENT_AT = 3.5;
-/** DOMAIN §8.4: lender environment from the 60-month rate's change vs 3 periods ago, ±0.25 pt (configurable). */
+/** docs/domain/reports.md#market-pulse-sources: lender environment from the 60-month rate's change vs 3 periods ago, ±0.25 pt (configurable). */
 export const DEFAULT_LENDER_CHANGE_PTS = 0.25;
 export const LENDER_LOOKBACK_PERIODS = 3;
-/** DOMAIN §8.3: wholesale values "rising" above +2% year over year. */
+/** docs/domain/reports.md#market-pulse-sources: wholesale values "rising" above +2% year over year. */
 export const WHOLESALE_RISING_YOY_PCT = 2;
 
 export class MalformedUpstreamError extends Error {
@@ -118,7 +125,7 @@ function formatValue(series: SeriesInfo, value: number): string {
 
 /**
  * The feed entries a new reading produces: one for the reading itself and, when it crosses a
- * DOMAIN §8 threshold, a `dealer_market` alert. Ids are derived from the series and date, so
+ * docs/domain/reports.md#market-pulse-sources threshold, a `dealer_market` alert. Ids are derived from the series and date, so
  * deriving twice yields the same rows. `history` is the series sorted oldest first and contains
  * the reading.
  */
@@ -139,6 +146,7 @@ export function entriesForReading(series: SeriesInfo, history: readonly Observat
     severity,
     source: series.source,
     date,
+    demo: false,
   });
   // A daily rate (prime, SOFR) is news only when it moves.
   if (series.frequency === "daily" && change === 0) return [];

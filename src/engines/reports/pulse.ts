@@ -1,9 +1,10 @@
 /**
  * Market pulse: the newest reading of each public series with its change from the prior reading,
- * the lender environment's direction and the feed's key alerts. Scoring is DOMAIN.md §8.4.
+ * the lender environment's direction and the feed's key alerts. Scoring: docs/domain/reports.md#market-pulse-sources.
  */
 import {
   changeOver,
+  demoSourceLabel,
   type FeedEntry,
   GAS_FUEL_EFFICIENT_AT,
   LENDER_LOOKBACK_PERIODS,
@@ -30,6 +31,8 @@ export interface PulseFigure {
   priorAsOf: string | null;
   asOf: string;
   source: string;
+  /** The reading is a seeded demo value: `source` says so too. */
+  demo: boolean;
 }
 
 export interface MarketPulse {
@@ -66,7 +69,8 @@ export function figureOf(history: SeriesHistory | undefined): PulseFigure | null
     change: prior ? Math.round((latest.value - prior.value) * 10_000) / 10_000 : null,
     priorAsOf: prior?.date ?? null,
     asOf: latest.date,
-    source: history.series.source,
+    source: latest.demo ? demoSourceLabel(history.series.source) : history.series.source,
+    demo: latest.demo === true,
   };
 }
 

@@ -259,6 +259,7 @@ export const GrossCalcRequestSchema = z
     vehicle_type: VehicleType.default("car").openapi({ description: "Default `car`; selects the store's recon allocation." }),
     days_on_lot: z.int().min(0).max(3650).default(0).openapi({ description: "Days since acquisition, default 0." }),
     condition: Condition,
+    market_value: PositiveUsd("Retail market value of the unit, optional: without it the market is estimated from cost and age;").optional(),
     store_id: StoreId,
   })
   .openapi("DealDeskGrossCalcRequest", { example: { purchase_price: 18500, selling_price: 22995, vehicle_type: "suv", days_on_lot: 52 } });
@@ -282,21 +283,38 @@ export const GrossCalcResultSchema = z
     daily_carrying_cost: z.number(),
     target_front_gross: z.number(),
     aged_threshold_days: z.int(),
+    market_value: z.number().openapi({ description: "The market value the advice uses: the one sent, or an estimate from cost and age." }),
+    market_value_source: z.enum(["request", "estimate"]),
+    aging_stage: z.enum(["fresh", "watch", "aged", "wholesale"]).openapi({
+      description:
+        "fresh < 30 days; watch 30 days to the aged threshold; aged; wholesale (used units only). Rules: docs/domain/gross.md#aging-conventions.",
+    }),
+    owner: z.enum(["used_car_manager", "new_car_manager"]),
+    expected_auction_proceeds: z.number().nullable().openapi({
+      description:
+        "Market value × the wholesale value curve at this age (docs/domain/gross.md#wholesale-value-curve); null for a new unit, never wholesaled.",
+    }),
     store_id: z.string(),
   })
   .openapi("DealDeskGrossCalcResult", {
     example: {
-      true_cost: 22136.01,
-      holding_cost_allocated: 2036.01,
+      true_cost: 22120,
+      holding_cost_allocated: 1820,
       pack: 500,
-      front_gross: 858.99,
-      front_gross_pct: 3.74,
-      pricing_recommendation: "Aged: 52 days (threshold 45). Front gross $858.99 is still positive; price to move now …",
+      front_gross: 875,
+      front_gross_pct: 3.81,
+      pricing_recommendation:
+        "Wholesale candidate: 52 days on the lot (aged at 45) with projected front gross -$570 after holding cost. Sunk cost is not a price: retail it this week at $21,495 (toward market $21,550, not above the $22,995 asking price) or wholesale at about $20,650 …",
       aged_flag: true,
-      breakdown: { purchase_price: 18500, recon: 1300, floor_plan_interest: 224.01, daily_holding: 1820, pack: 500 },
-      daily_carrying_cost: 39.31,
+      breakdown: { purchase_price: 18500, recon: 1300, floor_plan_interest: 224.03, daily_holding: 1595.97, pack: 500 },
+      daily_carrying_cost: 35,
       target_front_gross: 1839.6,
       aged_threshold_days: 45,
+      market_value: 21550,
+      market_value_source: "estimate",
+      aging_stage: "wholesale",
+      owner: "used_car_manager",
+      expected_auction_proceeds: 20650,
       store_id: "sto_summit_north",
     },
   });

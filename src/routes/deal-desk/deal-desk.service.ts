@@ -177,6 +177,7 @@ export async function grossCalc(db: Database, orgId: string, body: z.infer<typeo
       vehicleType: body.vehicle_type,
       daysOnLot: body.days_on_lot,
       condition: body.condition,
+      marketValue: body.market_value,
     },
     store.store,
     reference.frontGrossTargets,

@@ -32,6 +32,7 @@ export const MarketFeedEntrySchema = z
     severity: z.enum(["high", "medium", "low"]),
     source: z.string(),
     date: z.iso.date(),
+    demo: z.boolean().openapi({ description: "True for a seeded demo entry (its `source` says so too), never a published one." }),
   })
   .openapi("MarketFeedEntry");
 
@@ -53,6 +54,7 @@ export const MarketFeedSchema = z
           severity: "medium",
           source: "Dealertrack Credit Availability Index",
           date: "2026-11-25",
+          demo: false,
         },
       ],
     },

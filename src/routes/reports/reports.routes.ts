@@ -7,11 +7,12 @@ import { v1Chain } from "../../http/v1-chain";
 
 const ALERT_TYPE_DESCRIPTION = [
   "Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all):",
-  "`wholesale_candidate` — pre-owned unit at 60+ days, or past the store's aged threshold with projected front gross after holding cost below zero, or cost + recon at or above market value;",
+  "`wholesale_candidate` — pre-owned unit at 60+ days, or past the store's aged threshold with projected front gross after holding cost below zero, or cost + recon at or above market value (never a new unit);",
   "`equity_below_floorplan` — market value under the floor-plan payoff (cost) plus interest accrued;",
   "`aged_and_overpriced` — both of the next two;",
-  "`aged` — days on lot at or past the store's aged threshold (default 45);",
+  "`aged` — days on lot at or past the unit's aged threshold: the store's used threshold (default 45) for used and CPO units, its new-unit threshold (default 90) for new units;",
   "`overpriced` — list price above market value × 1.03.",
+  "Rules and wording: docs/domain/reports.md.",
 ].join(" ");
 
 export const ReportsAlertSchema = z
@@ -31,9 +32,21 @@ export const ReportsAlertSchema = z
     }),
     alert_type: z.enum(ALERT_TYPES).openapi({ description: ALERT_TYPE_DESCRIPTION }),
     conditions: z.array(z.enum(ALERT_TYPES)).openapi({ description: "Every alert kind that applies to the unit." }),
-    recommendation: z.string().openapi({ description: "What to do, with the numbers: reprice to what, or wholesale now at what." }),
-    recommended_price: z.number().openapi({ description: "The price the recommendation names (new list price, or the wholesale figure)." }),
-    wholesale_est: z.number().openapi({ description: "Estimated wholesale (auction) value: 85% of market value." }),
+    owner: z
+      .enum(["used_car_manager", "new_car_manager"])
+      .openapi({ description: "Who decides: the used-car manager for used and CPO units, the new-car manager for new units." }),
+    aged_threshold_days: z.int().openapi({ description: "The unit's aged threshold: the store's used or new-unit threshold." }),
+    recommendation: z.string().openapi({
+      description:
+        "What to do, with the numbers: retail toward market at what price (never above the asking price once aged), or wholesale at the expected auction proceeds.",
+    }),
+    recommended_price: z.number().openapi({
+      description: "The price the recommendation names: the retail price toward market, or the expected auction proceeds for a wholesale candidate.",
+    }),
+    wholesale_est: z.number().openapi({
+      description:
+        "Expected auction proceeds: market value × the wholesale value curve at the unit's age (98% at 30 days, 95% at 60, 90% at 90; docs/domain/gross.md#wholesale-value-curve). For a new unit, which is never wholesaled, its market value.",
+    }),
     exposure_usd: z.number().openapi({ description: "Cost tied up in the unit: cost + recon + floor-plan interest accrued." }),
   })
   .openapi("ReportsInventoryAlert", {
@@ -48,11 +61,14 @@ export const ReportsAlertSchema = z
       list_price: 27495,
       market_value: 25900,
       market_value_source: "valuation",
+      owner: "used_car_manager",
+      aged_threshold_days: 45,
       alert_type: "aged_and_overpriced",
       conditions: ["aged_and_overpriced"],
-      recommendation: "Reprice from $27,495 to $25,795 today: 6.2% over market $25,900 at 52 days; wholesale review at 60 days (about $22,025).",
+      recommendation:
+        "Aged: 52 days (aged at 45). Reprice to $25,795 (toward market $25,900, not above the $27,495 asking price) to turn it in the 8 days before its 60-day wholesale review; each more day costs $35 to hold.",
       recommended_price: 25795,
-      wholesale_est: 22025,
+      wholesale_est: 24800,
       exposure_usd: 22786,
     },
   });
@@ -145,6 +161,7 @@ const PulseFigureFields = {
   prior_as_of: z.iso.date().nullable(),
   as_of: z.iso.date().openapi({ description: "Date of the reading." }),
   source: z.string(),
+  demo: z.boolean().openapi({ description: "True for a seeded demo value (its `source` says so too), never a published reading." }),
 };
 const PulseFigureSchema = z.object(PulseFigureFields).openapi("ReportsPulseFigure");
 
@@ -156,6 +173,7 @@ const FeedAlertSchema = z
     severity: z.enum(["high", "medium", "low"]),
     source: z.string(),
     date: z.iso.date(),
+    demo: z.boolean().openapi({ description: "True for a seeded demo entry (its `source` says so too)." }),
   })
   .openapi("ReportsMarketAlert");
 
@@ -268,7 +286,7 @@ export const getInventoryAlerts = createRoute({
   security: serviceKeySecurity,
   middleware: v1Chain("inventory-alerts", { reads: "nearest-replica" }),
   responses: {
-    200: ok("The alert report (SPEC §2.8).", ReportsAlertReportSchema, ALERT_REPORT_EXAMPLE),
+    200: ok("The alert report (docs/reports.md).", ReportsAlertReportSchema, ALERT_REPORT_EXAMPLE),
     ...commonErrorResponses,
     ...meteredResponses,
   },

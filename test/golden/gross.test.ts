@@ -1,0 +1,313 @@
+/**
+ * Golden scenarios for true-cost gross and the aging policy, as a desk or used-car manager states
+ * them. Each names the rule that decides it (docs/domain/gross.md#…).
+ */
+import { env } from "cloudflare:workers";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
+import { loadAppraisalReference } from "../../src/db/queries/appraisal";
+import { decideAging, expectedAuctionProceeds, valueRetained } from "../../src/engines/aged-inventory/recommendation";
+import { appraise } from "../../src/engines/appraisal/appraise";
+import { calculateGross, type GrossInput } from "../../src/engines/gross";
+import { dailyHoldingCost, holdingCostFor, holdingFiguresOf } from "../../src/engines/holding-cost";
+import { post } from "../helpers/deal-desk";
+import { COACH_REFERENCE, DEFAULT_STORE } from "../helpers/deal-desk-reference";
+import { createApiKey, createOrg, createStore } from "../helpers/factories";
+
+const TARGETS = COACH_REFERENCE.frontGrossTargets;
+const FIGURES = holdingFiguresOf(DEFAULT_STORE);
+const gross = (input: Partial<GrossInput> & Pick<GrossInput, "purchasePrice" | "sellingPrice" | "daysOnLot">) =>
+  calculateGross({ vehicleType: "car", condition: "used", ...input }, DEFAULT_STORE, TARGETS);
+
+/** Every dollar figure a sentence names right after `lead` (e.g. "retail it this week at $21,495"). */
+const pricesAfter = (text: string, lead: string) =>
+  [...text.matchAll(new RegExp(`${lead} \\$([\\d,]+)`, "g"))].map((m) => Number(m[1].replaceAll(",", "")));
+/** Every retail price a recommendation asks for. */
+const retailAsks = (text: string) => [
+  ...pricesAfter(text, "retail it this week at"),
+  ...pricesAfter(text, "Reprice to"),
+  ...pricesAfter(text, "price it at"),
+  ...pricesAfter(text, "hold at"),
+  ...pricesAfter(text, "Retail it now at"),
+];
+/** Every deadline a recommendation sets, in days from today. */
+const deadlines = (text: string) => [
+  ...[...text.matchAll(/in the (-?\d+) days before/g)].map((m) => Number(m[1])),
+  ...[...text.matchAll(/ages in (-?\d+) days/g)].map((m) => Number(m[1])),
+  ...[...text.matchAll(/cushion in (-?\d+) days/g)].map((m) => Number(m[1])),
+  ...[...text.matchAll(/before (\d+) days/g)].map(() => -1), // "turn it before 60 days" names no distance: never allowed
+];
+
+describe("holding cost (docs/domain/gross.md#holding-cost)", () => {
+  it("a $45,000 unit carries $80 a day in gross-calc, the same figure the appraisal engine uses", () => {
+    expect(gross({ purchasePrice: 45_000, sellingPrice: 49_995, daysOnLot: 10 }).daily_carrying_cost).toBe(80);
+    expect(dailyHoldingCost(45_000, FIGURES)).toBe(80);
+  });
+
+  it("a $29,999 unit carries $35 a day all-in; at $30,000 it carries $65", () => {
+    expect(gross({ purchasePrice: 29_999, sellingPrice: 33_995, daysOnLot: 10 }).daily_carrying_cost).toBe(35);
+    expect(gross({ purchasePrice: 30_000, sellingPrice: 33_995, daysOnLot: 10 }).daily_carrying_cost).toBe(65);
+  });
+
+  it("the floor-plan interest is inside the $35, not on top of it: 52 days on an $18,500 car is $1,820 of holding", () => {
+    const r = gross({ purchasePrice: 18_500, sellingPrice: 22_995, daysOnLot: 52 });
+    expect(r.holding_cost_allocated).toBe(1820);
+    expect(r.breakdown.floor_plan_interest + r.breakdown.daily_holding).toBeCloseTo(1820, 2);
+    expect(r.true_cost).toBe(r.breakdown.purchase_price + r.breakdown.recon + r.holding_cost_allocated + r.pack);
+  });
+
+  it("a store that carries units at $50 a day, and 0.2% over $25,000, gets its own figure on gross-calc", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id, { isPrimary: true });
+    await env.DB.prepare(
+      "UPDATE stores SET holding_cost_per_day = 50, holding_high_value_cost = 25000, holding_high_value_daily_pct = 0.2 WHERE id = ?",
+    )
+      .bind(store.id)
+      .run();
+    const { key } = await createApiKey(org.id);
+    const res = await post("/api/v1/gross-calc", key, { purchase_price: 28_000, selling_price: 31_995, days_on_lot: 10, market_value: 32_000 });
+    expect(res.status).toBe(200);
+    const body = await res.json<{ daily_carrying_cost: number; holding_cost_allocated: number }>();
+    // 50 + 0.2% × 28,000 = $106 a day.
+    expect(body.daily_carrying_cost).toBe(106);
+    expect(body.holding_cost_allocated).toBe(1060);
+  });
+
+  it("a store carrying units at $50 a day and 0.2% over $25,000 appraises a late-model F-150 trade with the same daily figure gross-calc would use", async () => {
+    const reference = await loadAppraisalReference(getDb(env.DB), (await createOrg()).id);
+    const store = { name: "Own Figures", marketZip: "80234", packUsed: 500, targetFrontGrossUsedPct: 8, targetFrontGrossUsedMin: 1200 };
+    const figures = { holdingCostPerDay: 50, holdingHighValueCost: 25_000, holdingHighValueDailyPct: 0.2 };
+    const trade = appraise({
+      subject: { year: 2025, make: "Ford", model: "F-150", mileage: 0, conditionNotes: "clean" },
+      marketZip: "80234",
+      store: { ...store, ...figures },
+      reference,
+      comps: [],
+      photos: { status: "none" },
+      now: new Date("2026-11-26T12:00:00Z"),
+    });
+    const onTheLot = calculateGross(
+      { purchasePrice: trade.marketValue, sellingPrice: trade.marketValue, vehicleType: "truck", daysOnLot: 30, condition: "used" },
+      { ...DEFAULT_STORE, ...figures },
+      TARGETS,
+    );
+    // 50 + 0.2% × the trade's market value, in both engines.
+    const daily = Math.round((50 + 0.002 * trade.marketValue) * 100) / 100;
+    expect(trade.marketValue).toBeGreaterThan(25_000);
+    expect(onTheLot.daily_carrying_cost).toBe(daily);
+    expect(trade.note).toContain(`(30 days × $${Math.round(daily)})`);
+  });
+
+  it("holding cost never goes down when a unit costs more or sits longer", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 500, max: 200_000, noNaN: true }),
+        fc.double({ min: 500, max: 200_000, noNaN: true }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 0, max: 400 }),
+        (c1, c2, d1, d2) => {
+          const [lo, hi] = c1 <= c2 ? [c1, c2] : [c2, c1];
+          const [short, long] = d1 <= d2 ? [d1, d2] : [d2, d1];
+          expect(dailyHoldingCost(hi, FIGURES)).toBeGreaterThanOrEqual(dailyHoldingCost(lo, FIGURES));
+          expect(holdingCostFor(lo, long, FIGURES)).toBeGreaterThanOrEqual(holdingCostFor(lo, short, FIGURES));
+          expect(holdingCostFor(hi, long, FIGURES)).toBeGreaterThanOrEqual(holdingCostFor(lo, long, FIGURES));
+        },
+      ),
+    );
+  });
+});
+
+describe("sunk cost is not a price (docs/domain/gross.md#sunk-cost-is-not-a-price)", () => {
+  it("a used unit at 95 days listed at $22,995 is never told to retail above $22,995", () => {
+    const r = gross({ purchasePrice: 19_500, sellingPrice: 22_995, daysOnLot: 95, vehicleType: "suv", marketValue: 22_500 });
+    expect(r.true_cost).toBeGreaterThan(22_995);
+    expect(r.pricing_recommendation).not.toMatch(/or more|true cost\)/);
+    const asks = retailAsks(r.pricing_recommendation);
+    expect(asks.length).toBeGreaterThan(0);
+    for (const price of asks) expect(price).toBeLessThanOrEqual(22_995);
+  });
+
+  it("at 95 days it is offered at expected auction proceeds, 89.2% of a $22,500 market, not at 85%", () => {
+    const r = gross({ purchasePrice: 19_500, sellingPrice: 22_995, daysOnLot: 95, marketValue: 22_500 });
+    expect(r.aging_stage).toBe("wholesale");
+    expect(r.expected_auction_proceeds).toBe(20_075);
+    expect(r.pricing_recommendation).toContain("wholesale at about $20,075 (expected auction proceeds: 89.2% of market $22,500 at 95 days)");
+  });
+
+  it("at 120 days, listed at $22,995 against a $21,000 market, it moves to $20,995 — toward the market, not up to cost", () => {
+    const r = gross({ purchasePrice: 20_000, sellingPrice: 22_995, daysOnLot: 120, marketValue: 21_000 });
+    expect(pricesAfter(r.pricing_recommendation, "retail it this week at")).toEqual([20_995]);
+  });
+
+  it("at 30 days a unit under its gross target is told to hold, never to price up", () => {
+    const r = gross({ purchasePrice: 20_000, sellingPrice: 22_995, daysOnLot: 30, marketValue: 24_000 });
+    expect(r.front_gross).toBeLessThan(r.target_front_gross);
+    expect(r.pricing_recommendation).not.toMatch(/or more/);
+    expect(r.aging_stage).toBe("watch");
+    expect(r.pricing_recommendation).toContain("Hold the price, do not raise it");
+  });
+
+  it("a 10-day unit priced $1,000 under market with thin gross may hold at a higher price, never above the market", () => {
+    const r = gross({ purchasePrice: 20_000, sellingPrice: 22_995, daysOnLot: 10, marketValue: 23_995 });
+    expect(r.aging_stage).toBe("fresh");
+    const [hold] = pricesAfter(r.pricing_recommendation, "hold at");
+    expect(hold).toBeGreaterThanOrEqual(22_995);
+    expect(hold).toBeLessThanOrEqual(23_995);
+  });
+
+  it("a 10-day unit already priced at market is not told to hold 'or more'", () => {
+    const r = gross({ purchasePrice: 20_000, sellingPrice: 22_995, daysOnLot: 10, marketValue: 22_995 });
+    expect(r.pricing_recommendation).not.toMatch(/or more/);
+  });
+
+  it("no aged recommendation ever asks above the current price", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 5_000, max: 80_000 }),
+        fc.double({ min: 0.8, max: 1.4, noNaN: true }),
+        fc.double({ min: 0.8, max: 1.2, noNaN: true }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.constantFrom("new", "used") as fc.Arbitrary<"new" | "used">,
+        fc.boolean(),
+        (cost, markup, marketRatio, days, condition, withMarket) => {
+          const sellingPrice = Math.round(cost * markup);
+          const marketValue = withMarket ? Math.round(sellingPrice * marketRatio) : undefined;
+          const r = gross({ purchasePrice: cost, sellingPrice, daysOnLot: days, condition, marketValue });
+          if (days >= 30) expect(r.pricing_recommendation).not.toMatch(/or more/);
+          if (r.aged_flag || r.aging_stage === "wholesale") {
+            for (const price of retailAsks(r.pricing_recommendation)) expect(price).toBeLessThanOrEqual(sellingPrice);
+          }
+        },
+      ),
+    );
+  });
+
+  it("every deadline in a recommendation is still ahead of the unit", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 5_000, max: 80_000 }),
+        fc.double({ min: 0.8, max: 1.4, noNaN: true }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.constantFrom("new", "used") as fc.Arbitrary<"new" | "used">,
+        (cost, markup, days, condition) => {
+          const r = gross({ purchasePrice: cost, sellingPrice: Math.round(cost * markup), daysOnLot: days, condition });
+          for (const d of deadlines(r.pricing_recommendation)) expect(d).toBeGreaterThan(0);
+        },
+      ),
+    );
+  });
+});
+
+describe("aging conventions (docs/domain/gross.md#aging-conventions)", () => {
+  const at = (days: number, condition: "new" | "used" = "used") =>
+    gross({ purchasePrice: 18_000, sellingPrice: 23_995, daysOnLot: days, condition, marketValue: 24_500 });
+
+  it("a used unit at 29 days is fresh, at 30 it is on watch", () => {
+    expect(at(29).aging_stage).toBe("fresh");
+    expect(at(30).aging_stage).toBe("watch");
+  });
+
+  it("a used unit at 44 days is not aged; at 45 it is, and gets a deadline 15 days ahead", () => {
+    expect(at(44).aged_flag).toBe(false);
+    expect(at(45).aged_flag).toBe(true);
+    expect(at(45).pricing_recommendation).toContain("in the 15 days before its 60-day wholesale review");
+  });
+
+  it("a used unit at 59 days has one day to its wholesale review; at 60 it is a wholesale candidate", () => {
+    expect(at(59).aging_stage).toBe("aged");
+    expect(at(59).pricing_recommendation).toContain("in the 1 days before its 60-day wholesale review");
+    expect(at(60).aging_stage).toBe("wholesale");
+    expect(at(60).pricing_recommendation).toMatch(/^Wholesale candidate: 60 days on the lot/);
+  });
+
+  it("a new unit at 60 days is not aged and never a wholesale candidate", () => {
+    const r = at(60, "new");
+    expect(r.aged_flag).toBe(false);
+    expect(r.aged_threshold_days).toBe(90);
+    expect(r.pricing_recommendation).not.toMatch(/wholesale/i);
+    expect(r.expected_auction_proceeds).toBeNull();
+  });
+
+  it("a new unit at 89 days is not aged; at 90 the new-car manager dealer-trades, demos or incentivises it and plans the curtailment", () => {
+    expect(at(89, "new").aged_flag).toBe(false);
+    const r = at(90, "new");
+    expect(r.aged_flag).toBe(true);
+    expect(r.owner).toBe("new_car_manager");
+    expect(r.pricing_recommendation).toMatch(/dealer-trade.*demo.*OEM incentive.*curtailment/);
+    expect(r.pricing_recommendation).not.toMatch(/wholesale/i);
+  });
+
+  it("a used unit at 50 days under water after holding cost is a wholesale candidate with both exits priced", () => {
+    const r = gross({ purchasePrice: 21_000, sellingPrice: 23_995, daysOnLot: 50, marketValue: 23_500 });
+    expect(r.aging_stage).toBe("wholesale");
+    // Market $23,500 − true cost $24,450 (21,000 + recon 1,200 + 50 × $35 + pack 500).
+    expect(r.pricing_recommendation).toContain("projected front gross -$950 after holding cost");
+    expect(pricesAfter(r.pricing_recommendation, "retail it this week at")[0]).toBeLessThanOrEqual(23_995);
+    expect(r.pricing_recommendation).toContain("wholesale at about $22,550 (expected auction proceeds: 96% of market $23,500 at 50 days)");
+  });
+
+  it("a 10-day used unit bought at or above its market is a wholesale candidate (cost-to-market 100%)", () => {
+    const r = gross({ purchasePrice: 22_300, sellingPrice: 23_995, daysOnLot: 10, marketValue: 23_500 });
+    expect(r.aging_stage).toBe("wholesale");
+    expect(r.pricing_recommendation).toContain("cost plus recon $23,500 is 100% of market $23,500");
+  });
+
+  it("a healthy 10-day unit holds its price and says how many days until it ages", () => {
+    const r = gross({ purchasePrice: 16_000, sellingPrice: 22_995, daysOnLot: 10, marketValue: 23_000 });
+    expect(r.pricing_recommendation).toMatch(/^Healthy/);
+    expect(r.pricing_recommendation).toContain("the unit ages in 35 days");
+  });
+});
+
+describe("priced above market (docs/domain/reports.md#aged-alert-thresholds)", () => {
+  it("a fresh unit listed exactly 3% over market is left alone; a dollar more is repriced to just under market", () => {
+    const exactly = gross({ purchasePrice: 18_000, sellingPrice: 25_750, daysOnLot: 10, marketValue: 25_000 });
+    const over = gross({ purchasePrice: 18_000, sellingPrice: 25_751, daysOnLot: 10, marketValue: 25_000 });
+    expect(exactly.pricing_recommendation).not.toMatch(/^Reprice/);
+    expect(over.pricing_recommendation).toMatch(/^Reprice from \$25,751 to \$24,995/);
+  });
+});
+
+describe("wholesale value curve (docs/domain/gross.md#wholesale-value-curve)", () => {
+  it("a clean unit brings 98% of market at 30 days, 95% at 60, 90% at 90", () => {
+    expect(valueRetained(30)).toBeCloseTo(0.98, 10);
+    expect(valueRetained(60)).toBeCloseTo(0.95, 10);
+    expect(valueRetained(90)).toBeCloseTo(0.9, 10);
+    expect(expectedAuctionProceeds(25_000, 55)).toBe(23_875);
+  });
+
+  it("expected auction proceeds never rise as a unit ages, and stay between 75% and 100% of market", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 720 }), fc.integer({ min: 0, max: 720 }), (a, b) => {
+        expect(valueRetained(Math.max(a, b))).toBeLessThanOrEqual(valueRetained(Math.min(a, b)));
+        expect(valueRetained(a)).toBeGreaterThanOrEqual(0.75);
+        expect(valueRetained(a)).toBeLessThanOrEqual(1);
+      }),
+    );
+  });
+
+  it("an aged used unit's retail price never exceeds its asking price in the shared policy", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 45, max: 400 }),
+        fc.integer({ min: 5_000, max: 90_000 }),
+        fc.double({ min: 0.7, max: 1.3, noNaN: true }),
+        (days, asking, ratio) => {
+          const d = decideAging(
+            {
+              condition: "used",
+              daysOnLot: days,
+              askingPrice: asking,
+              marketValue: Math.round(asking * ratio),
+              costBasis: asking * 0.8,
+              projectedFrontGross: 0,
+            },
+            DEFAULT_STORE,
+          );
+          expect(d.retailPrice).toBeLessThanOrEqual(asking);
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,381 @@
+/**
+ * Golden scenarios for the inventory alerts, the briefings, the aged-inventory job and the
+ * market data, as a GM or used-car manager states them. Each names the rule that decides it
+ * (docs/domain/reports.md#… or docs/domain/gross.md#…). Inventories are built with factories.
+ */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
+import { upsertObservation } from "../../src/db/queries/reports";
+import { type AlertUnit, evaluateUnit, type StoreSettings } from "../../src/engines/reports/alerts";
+import { unitsToMoveForShare } from "../../src/engines/reports/briefings";
+import worker from "../../src/index";
+import { DEFAULT_STORE } from "../helpers/deal-desk-reference";
+import { listOutboxEvents } from "../helpers/events";
+import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { capturingQueue } from "../helpers/queue-driver";
+import { createValuedUnit, daysAgo, seedDemoOrgs } from "../helpers/reports";
+
+interface Alert {
+  stock_no: string;
+  condition: string;
+  days_on_lot: number;
+  owner: string;
+  aged_threshold_days: number;
+  list_price: number;
+  market_value: number;
+  alert_type: string;
+  conditions: string[];
+  recommendation: string;
+  recommended_price: number;
+  wholesale_est: number;
+}
+interface Figure {
+  id: string;
+  label: string;
+  value: number;
+  action: string;
+}
+interface Briefing {
+  total_aged_units: number;
+  sections: { id: string; figures: Figure[] }[];
+}
+
+type Condition = "new" | "used";
+type UnitSpec = [stock: string, days: number, cost: number, asking: number, market: number, condition?: Condition];
+
+/** Every retail price a recommendation asks for. */
+const retailAsks = (text: string) =>
+  [...text.matchAll(/(?:retail it this week at|Reprice to|price it at|Retail it now at|hold at) \$([\d,]+)/g)].map((m) =>
+    Number(m[1].replaceAll(",", "")),
+  );
+/** Every deadline a recommendation sets, in days from today ("turn it before 60 days" names none: -1). */
+const deadlines = (text: string) => [
+  ...[...text.matchAll(/in the (-?\d+) days before/g)].map((m) => Number(m[1])),
+  ...[...text.matchAll(/ages in (-?\d+) days/g)].map((m) => Number(m[1])),
+  ...[...text.matchAll(/before \d+ days/g)].map(() => -1),
+];
+
+async function orgWithUnits(units: UnitSpec[], settings = "") {
+  const org = await createOrg();
+  const store = await createStore(org.id, { isPrimary: true });
+  if (settings) await env.DB.prepare(`UPDATE stores SET ${settings} WHERE id = ?`).bind(store.id).run();
+  const { key } = await createApiKey(org.id);
+  for (const [stockNumber, days, cost, askingPrice, marketValue, condition] of units) {
+    await createValuedUnit(org.id, store.id, {
+      stockNumber,
+      stockedOn: daysAgo(days),
+      cost,
+      askingPrice,
+      marketValue,
+      condition: condition ?? "used",
+    });
+  }
+  return { orgId: org.id, storeId: store.id, key };
+}
+
+const alertsOf = async (key: string) => await (await call("/api/v1/inventory-alerts", { key })).json<{ alerts: Alert[]; total_aged_units: number }>();
+const briefingOf = async (key: string, role: string) =>
+  (
+    await call("/api/v1/morning-briefing", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ role }) })
+  ).json<Briefing>();
+const figure = (b: Briefing, section: string, id: string) => b.sections.find((s) => s.id === section)?.figures.find((f) => f.id === id);
+
+// Store defaults: used aged at 45, new at 90; car recon $1,200; pack $500 used / $300 new; $35 a day; floor plan 8.5% used, 7% new.
+const LOT: UnitSpec[] = [
+  ["N155", 155, 38_000, 41_995, 41_500, "new"],
+  ["N60", 60, 30_000, 32_995, 33_000, "new"],
+  ["N95-EQ", 95, 40_000, 41_000, 39_000, "new"],
+  ["U55", 55, 22_500, 25_000, 25_000],
+  ["U95", 95, 19_500, 22_995, 22_500],
+  ["U50-OVER", 50, 18_000, 26_500, 25_000],
+  ["U44", 44, 18_000, 24_995, 25_000],
+  ["U45", 45, 18_000, 24_995, 25_000],
+  ["U59", 59, 15_000, 19_995, 20_000],
+  ["U60", 60, 15_000, 19_995, 20_000],
+  ["R103", 10, 18_000, 25_750, 25_000],
+  ["R103-PLUS", 10, 18_000, 25_751, 25_000],
+  ["EQ0", 0, 30_000, 30_000, 30_000, "new"],
+  ["EQ-1", 0, 30_000, 30_000, 29_999, "new"],
+];
+
+let lot: { key: string; alerts: Alert[]; totalAged: number; gm: Briefing };
+const unit = (stock: string) => lot.alerts.find((a) => a.stock_no === stock);
+let summitKey: string;
+
+beforeAll(async () => {
+  // The demo seed first: a briefing caches the market pulse for a minute in this isolate.
+  ({ summitKey } = await seedDemoOrgs());
+  const { key } = await orgWithUnits(LOT);
+  const report = await alertsOf(key);
+  lot = { key, alerts: report.alerts, totalAged: report.total_aged_units, gm: await briefingOf(key, "gm") };
+});
+
+describe("new units age differently (docs/domain/reports.md#new-units-age-differently)", () => {
+  it("a new unit at 155 days is never told to 'turn it before 60 days': the new-car manager dealer-trades, demos or incentivises it", () => {
+    const a = unit("N155")!;
+    expect(a.alert_type).toBe("aged");
+    expect(a.owner).toBe("new_car_manager");
+    expect(a.recommendation).not.toMatch(/before 60 days/);
+    expect(a.recommendation).toMatch(/dealer-trade.*demo.*OEM incentive.*curtailment/);
+    for (const d of deadlines(a.recommendation)) expect(d).toBeGreaterThan(0);
+  });
+
+  it("a new unit at 60 days, priced at market, needs no decision yet (new units age at 90)", () => {
+    expect(unit("N60")).toBeUndefined();
+  });
+
+  it("a new unit under its floor-plan payoff is never sent to wholesale", () => {
+    const a = unit("N95-EQ")!;
+    expect(a.conditions).not.toContain("wholesale_candidate");
+    expect(a.alert_type).toBe("equity_below_floorplan");
+    expect(a.recommendation).not.toMatch(/wholesale/i);
+    expect(a.recommendation).toMatch(/new-car manager/);
+  });
+
+  it("every new unit's alert says its threshold is 90 days and its owner the new-car manager; every used one 45 and the used-car manager", () => {
+    for (const a of lot.alerts) {
+      expect(a.aged_threshold_days).toBe(a.condition === "new" ? 90 : 45);
+      expect(a.owner).toBe(a.condition === "new" ? "new_car_manager" : "used_car_manager");
+    }
+  });
+});
+
+describe("wholesale candidate (docs/domain/reports.md#wholesale-candidate)", () => {
+  it("a 55-day used unit priced at its $25,000 market goes to auction at about $23,875 (95.5%), not at 85%", () => {
+    const a = unit("U55")!;
+    expect(a.alert_type).toBe("wholesale_candidate");
+    expect(a.wholesale_est).toBe(23_875);
+    expect(a.recommendation).toContain("wholesale at about $23,875 (expected auction proceeds: 95.5% of market $25,000 at 55 days)");
+  });
+
+  it("a used unit at 95 days listed at $22,995 is never told to retail above $22,995", () => {
+    const a = unit("U95")!;
+    expect(a.alert_type).toBe("wholesale_candidate");
+    const asks = retailAsks(a.recommendation);
+    expect(asks.length).toBeGreaterThan(0);
+    for (const price of asks) expect(price).toBeLessThanOrEqual(22_995);
+    expect(a.wholesale_est).toBe(20_075);
+  });
+
+  it("a used unit at 59 days has a deadline one day ahead; at 60 days it is a wholesale candidate", () => {
+    expect(unit("U59")?.alert_type).toBe("aged");
+    expect(unit("U59")?.recommendation).toContain("in the 1 days before its 60-day wholesale review");
+    expect(unit("U60")?.alert_type).toBe("wholesale_candidate");
+  });
+});
+
+describe("aged alert thresholds (docs/domain/reports.md#aged-alert-thresholds)", () => {
+  it("a used unit at 44 days is not aged; at 45 it is, handed to the used-car manager", () => {
+    expect(unit("U44")).toBeUndefined();
+    expect(unit("U45")?.alert_type).toBe("aged");
+    expect(unit("U45")?.owner).toBe("used_car_manager");
+  });
+
+  it("an aged used unit listed 6% over market is repriced to just under market, never above its asking price", () => {
+    const a = unit("U50-OVER")!;
+    expect(a.alert_type).toBe("aged_and_overpriced");
+    expect(a.recommended_price).toBe(24_995);
+    expect(a.recommendation).toContain("in the 10 days before its 60-day wholesale review");
+  });
+
+  it("a unit listed at exactly 3% over market is not overpriced; a dollar more is", () => {
+    expect(unit("R103")).toBeUndefined();
+    expect(unit("R103-PLUS")?.alert_type).toBe("overpriced");
+    expect(unit("R103-PLUS")?.recommended_price).toBe(24_995);
+  });
+
+  it("equity exactly at the floor-plan payoff is not below it; a dollar under is", () => {
+    expect(unit("EQ0")).toBeUndefined();
+    expect(unit("EQ-1")?.alert_type).toBe("equity_below_floorplan");
+  });
+
+  it("the aged total counts new units from 90 days and used units from 45", () => {
+    // Used U55, U95, U50-OVER, U45, U59, U60 and new N155, N95-EQ.
+    expect(lot.totalAged).toBe(8);
+  });
+});
+
+describe("the GM's briefing (docs/domain/reports.md#briefing-kpis)", () => {
+  it("the GM's aged bucket hands used units to the used-car manager and new units to the new-car manager, never wholesale for new", () => {
+    const f = figure(lot.gm, "aged_inventory", "aged_units")!;
+    expect(f.value).toBe(8);
+    expect(f.action).toMatch(/used-car manager to a retail-toward-market or wholesale decision on the 6 used units/);
+    expect(f.action).toMatch(/new-car manager for a plan on the 2 new units past 90 days.*dealer-trade/);
+    expect(f.action).not.toMatch(/new units[^.]*wholesale/);
+  });
+
+  it("the GM's aged floor-plan interest sums only the aged units' interest, not every alert's", () => {
+    const apr = (c?: Condition) => (c === "new" ? 7 : 8.5);
+    const aged = LOT.filter(([, days, , , , c]) => days >= (c === "new" ? 90 : 45));
+    const expected = aged.reduce((sum, [, days, cost, , , c]) => sum + Math.round((cost * apr(c) * days) / 100 / 365), 0);
+    // R103-PLUS (10 days, $42 accrued) has an alert but is not aged.
+    expect(figure(lot.gm, "aged_inventory", "aged_floorplan_interest")?.value).toBe(expected);
+  });
+
+  it("with 4 of 20 used units past 60 days the GM is told to move 3 (1 of 17 is under 10%), not 2; a unit at exactly 60 and new units do not count", async () => {
+    const units: UnitSpec[] = [
+      ["O61", 61, 15_000, 19_995, 20_000],
+      ["O70", 70, 15_000, 19_995, 20_000],
+      ["O80", 80, 15_000, 19_995, 20_000],
+      ["O100", 100, 15_000, 19_995, 20_000],
+      ["AT60", 60, 15_000, 19_995, 20_000],
+      ...Array.from({ length: 15 }, (_, i): UnitSpec => [`F${i}`, 10, 15_000, 19_995, 20_000]),
+      ["NEW120-A", 120, 30_000, 33_000, 33_000, "new"],
+      ["NEW120-B", 120, 30_000, 33_000, 33_000, "new"],
+    ];
+    const { key } = await orgWithUnits(units);
+    const gm = await briefingOf(key, "gm");
+    const f = figure(gm, "aged_inventory", "share_over_60_days")!;
+    expect(f.label).toBe("Used units over 60 days: 4 of 20");
+    expect(f.value).toBe(20);
+    expect(f.action).toMatch(/^Move 3 of the 4 used units past 60 days out/);
+    expect(f.action).toContain("(1 of 17)");
+  });
+
+  it("a store within the over-60 target keeps its own review cadence, not a templated 45 days", async () => {
+    const { key } = await orgWithUnits([["W10", 10, 15_000, 19_995, 20_000]], "aged_threshold_days = 40");
+    const f = figure(await briefingOf(key, "gm"), "aged_inventory", "share_over_60_days")!;
+    expect(f.action).toBe("Within target: keep the 40-day review cadence.");
+  });
+
+  it("38 of 195 used units over 60 days needs 21 moved to get under 10%, not 19", () => {
+    expect(unitsToMoveForShare(38, 195, 10)).toBe(21);
+    expect(unitsToMoveForShare(39, 200, 10)).toBe(22);
+    expect(unitsToMoveForShare(19, 200, 10)).toBe(0);
+  });
+
+  it("the units to move are the fewest that bring the share under the target", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 400 }), fc.integer({ min: 1, max: 50 }), (total, over, target) => {
+        const o = Math.min(over, total);
+        const n = unitsToMoveForShare(o, total, target);
+        const under = (k: number) => o - k === 0 || ((o - k) * 100) / (total - k) < target;
+        expect(under(n)).toBe(true);
+        if (n > 0) expect(under(n - 1)).toBe(false);
+      }),
+    );
+  });
+});
+
+describe("the aged-inventory job (docs/domain/reports.md#new-units-age-differently)", () => {
+  it("alerts a new unit when it reaches 90 days, not 45, and says the same as the inventory-alerts report", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id, { isPrimary: true });
+    const now = Date.UTC(2026, 10, 26, 0, 15);
+    const stockedDaysBefore = (days: number) => new Date(now - days * 86_400_000).toISOString().slice(0, 10);
+    await createValuedUnit(org.id, store.id, {
+      stockNumber: `J-NEW45-${org.id}`,
+      stockedOn: stockedDaysBefore(45),
+      cost: 30_000,
+      askingPrice: 33_000,
+      marketValue: 33_000,
+      condition: "new",
+    });
+    await createValuedUnit(org.id, store.id, {
+      stockNumber: `J-NEW90-${org.id}`,
+      stockedOn: stockedDaysBefore(90),
+      cost: 30_000,
+      askingPrice: 33_000,
+      marketValue: 33_000,
+      condition: "new",
+    });
+    await createValuedUnit(org.id, store.id, {
+      stockNumber: `J-USED45-${org.id}`,
+      stockedOn: stockedDaysBefore(45),
+      cost: 18_000,
+      askingPrice: 24_995,
+      marketValue: 25_000,
+    });
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "15 0 * * *" }), capturingQueue().env, ctx);
+    await waitOnExecutionContext(ctx);
+    const events = await listOutboxEvents(org.id, "inventory.aged_alert");
+    const byStock = new Map(events.map((e) => [e.data.stock_no as string, e.data.recommendation as string]));
+    expect([...byStock.keys()].sort()).toEqual([`J-NEW90-${org.id}`, `J-USED45-${org.id}`].sort());
+    expect(byStock.get(`J-NEW90-${org.id}`)).toMatch(/^Aged new unit: 90 days \(new units age at 90\)/);
+    expect(byStock.get(`J-USED45-${org.id}`)).toMatch(/^Aged: 45 days \(aged at 45\)/);
+  });
+});
+
+describe("every alert, any unit (docs/domain/gross.md#sunk-cost-is-not-a-price)", () => {
+  const store: StoreSettings = { ...DEFAULT_STORE, id: "sto_prop" };
+  const now = new Date("2026-11-26T12:00:00Z");
+  const unitArb = fc.record({
+    days: fc.integer({ min: 0, max: 400 }),
+    cost: fc.integer({ min: 5_000, max: 90_000 }),
+    markup: fc.double({ min: 0.8, max: 1.5, noNaN: true }),
+    marketRatio: fc.option(fc.double({ min: 0.7, max: 1.3, noNaN: true }), { nil: null }),
+    condition: fc.constantFrom("new", "used", "cpo") as fc.Arbitrary<"new" | "used" | "cpo">,
+  });
+  const build = (u: { days: number; cost: number; markup: number; marketRatio: number | null; condition: "new" | "used" | "cpo" }): AlertUnit => {
+    const askingPrice = Math.round(u.cost * u.markup);
+    return {
+      stockNumber: "P1",
+      storeId: store.id,
+      year: 2022,
+      make: "Toyota",
+      model: "Camry",
+      trim: "SE",
+      condition: u.condition,
+      vehicleType: "car",
+      stockedOn: new Date(now.getTime() - u.days * 86_400_000).toISOString().slice(0, 10),
+      cost: u.cost,
+      askingPrice,
+      marketValue: u.marketRatio === null ? null : Math.round(askingPrice * u.marketRatio),
+    };
+  };
+
+  it("no aged recommendation ever asks above the current price", () => {
+    fc.assert(
+      fc.property(unitArb, (u) => {
+        const a = evaluateUnit(build(u), store, now);
+        if (!a || a.daysOnLot < a.agedThresholdDays) return;
+        for (const price of retailAsks(a.recommendation)) expect(price).toBeLessThanOrEqual(a.listPrice);
+        if (a.alertType !== "wholesale_candidate") expect(a.recommendedPrice).toBeLessThanOrEqual(a.listPrice);
+      }),
+    );
+  });
+
+  it("every deadline in a recommendation is ahead of the unit, and a new unit is never wholesaled", () => {
+    fc.assert(
+      fc.property(unitArb, (u) => {
+        const a = evaluateUnit(build(u), store, now);
+        if (!a) return;
+        for (const d of deadlines(a.recommendation)) expect(d).toBeGreaterThan(0);
+        if (a.condition === "new") {
+          expect(a.conditions).not.toContain("wholesale_candidate");
+          expect(a.recommendation).not.toMatch(/wholesale/i);
+        }
+      }),
+    );
+  });
+});
+
+describe("demo market data (docs/domain/reports.md#demo-market-data)", () => {
+  it("the seeded market feed says every entry is a demo value, in its source label and its flag", async () => {
+    const feed = await (await call("/api/moat/public")).json<{ entries: { source: string; demo: boolean }[] }>();
+    expect(feed.entries.length).toBeGreaterThan(0);
+    for (const e of feed.entries) {
+      expect(e.demo).toBe(true);
+      expect(e.source).toMatch(/^DEMO VALUE \(seeded, not published\): modelled on /);
+    }
+  });
+
+  it("the market pulse marks seeded readings as demo; a published reading for the same date clears it", async () => {
+    const pulse = async () =>
+      (await call("/api/v1/market-pulse", { key: summitKey })).json<{
+        consumer_sentiment: { value: number; as_of: string; source: string; demo: boolean };
+      }>();
+    const seeded = (await pulse()).consumer_sentiment;
+    expect(seeded.demo).toBe(true);
+    expect(seeded.source).toMatch(/^DEMO VALUE/);
+    await getDb(env.DB).batch([upsertObservation(getDb(env.DB), "UMCSENT", { date: seeded.as_of, value: seeded.value }, new Date().toISOString())]);
+    const row = await env.DB.prepare("SELECT is_demo AS demo FROM market_observations WHERE series_id = 'UMCSENT' AND date = ?")
+      .bind(seeded.as_of)
+      .first<{ demo: number }>();
+    expect(row?.demo).toBe(0);
+  });
+});
