@@ -1,6 +1,8 @@
 import {
   CREDIT_TIER_ROWS,
+  FACTORY_WARRANTY_ROWS,
   FI_PRODUCT_ROWS,
+  FI_WORD_TRACK_ROWS,
   FRONT_GROSS_TARGET_ROWS,
   KNOWN_ISSUE_ROWS,
   LENDER_PROGRAM_ROWS,
@@ -27,7 +29,13 @@ export const program = (name: string) => {
 };
 const LENDER_PROGRAMS_BY_NAME = new Map(LENDER_PROGRAM_ROWS.map((p) => [p.name, p]));
 
-export const COACH_REFERENCE = { tiers: ROUTING_REFERENCE.tiers, frontGrossTargets: FRONT_GROSS_TARGET_ROWS, fiProducts: FI_PRODUCT_ROWS };
+export const COACH_REFERENCE = {
+  tiers: ROUTING_REFERENCE.tiers,
+  frontGrossTargets: FRONT_GROSS_TARGET_ROWS,
+  fiProducts: FI_PRODUCT_ROWS,
+  wordTracks: FI_WORD_TRACK_ROWS,
+  warrantyTerms: FACTORY_WARRANTY_ROWS,
+};
 
 /** DOMAIN §10.4 store defaults (the `stores` column defaults). */
 export const DEFAULT_STORE = {

@@ -2,7 +2,9 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import {
   creditTiers,
+  factoryWarrantyTerms,
   fiProducts,
+  fiWordTracks,
   frontGrossTargets,
   knownIssueRules,
   lenderDecisions,
@@ -19,7 +21,7 @@ import {
  * the market feed): every organization routes over the same program matrix, through its own panel.
  */
 export async function loadDealDeskReference(db: Database) {
-  const [tiers, adjustments, issues, targets, programs, stipTypeRows, stipRuleRows, products] = await db.batch([
+  const [tiers, adjustments, issues, targets, programs, stipTypeRows, stipRuleRows, products, wordTracks, warrantyTerms] = await db.batch([
     db.select().from(creditTiers).orderBy(desc(creditTiers.scoreMin)),
     db.select().from(vehicleTypeAdjustments),
     db.select().from(knownIssueRules),
@@ -28,8 +30,21 @@ export async function loadDealDeskReference(db: Database) {
     db.select().from(stipTypes),
     db.select().from(stipRules).orderBy(asc(stipRules.id)),
     db.select().from(fiProducts).orderBy(asc(fiProducts.product)),
+    db.select().from(fiWordTracks).orderBy(asc(fiWordTracks.product), asc(fiWordTracks.rank)),
+    db.select().from(factoryWarrantyTerms).orderBy(asc(factoryWarrantyTerms.months)),
   ]);
-  return { tiers, adjustments, issues, targets, programs, stipTypes: stipTypeRows, stipRules: stipRuleRows, fiProducts: products };
+  return {
+    tiers,
+    adjustments,
+    issues,
+    targets,
+    programs,
+    stipTypes: stipTypeRows,
+    stipRules: stipRuleRows,
+    fiProducts: products,
+    wordTracks,
+    warrantyTerms,
+  };
 }
 
 /** The store's settings; without `storeId`, the organization's primary store (else its first). Null when not this organization's. */
