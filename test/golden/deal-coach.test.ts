@@ -277,8 +277,10 @@ describe(`properties (${RULES}#word-track-truth-rule)`, () => {
         const age = deal.vehicleYear !== undefined ? Math.max(0, (2026 - deal.vehicleYear) * 12 + 10) : deal.condition === "new" ? 0 : undefined;
         const miles = deal.mileage ?? (deal.condition === "new" ? 0 : undefined);
         for (const p of result.fi_products) {
-          const track = p.word_track ?? "";
+          // What the customer hears: the objection line as answered (the track, or why there is none).
+          const track = p.objection;
           expect(track).not.toMatch(/[{}]/);
+          if (p.word_track) expect(track).toContain(p.word_track);
           if (/more than it's worth|owe more/.test(track)) {
             expect(financed).toBeGreaterThan(deal.vehiclePrice);
             expect(usd(track)).toEqual([financed, deal.vehiclePrice, Math.round((financed - deal.vehiclePrice) * 100) / 100]);
@@ -308,8 +310,9 @@ describe(`properties (${RULES}#word-track-truth-rule)`, () => {
           if (/past its factory coverage/.test(track)) {
             expect((age !== undefined && age >= 60) || (miles !== undefined && miles >= 60_000)).toBe(true);
           }
+          if (/ends soon/.test(track)) expect(soon, "'ends soon' only as the in-window claim with its figures").not.toBeNull();
           if (deal.condition === "used" && (deal.vehicleYear === undefined || deal.mileage === undefined)) {
-            expect(track).not.toMatch(/ends in about|ends at/);
+            expect(track).not.toMatch(/ends soon|ends in about|ends at/);
           }
         }
       }),
