@@ -43,7 +43,7 @@ async function coached(body: Record<string, unknown>): Promise<Coached> {
   expect(status, JSON.stringify(json)).toBe(200);
   return json;
 }
-const product = (result: Coached, name: string) => {
+const product = (result: { fi_products: Product[] }, name: string) => {
   const found = result.fi_products.find((p) => p.product === name);
   if (!found) throw new Error(`no ${name} on the menu`);
   return found;
@@ -137,6 +137,36 @@ describe(`the service-contract track and factory coverage (${RULES}#factory-warr
   it("a car with 40,000 miles and no model year gets no coverage claim: its age could have ended the powertrain term", async () => {
     const vsc = product(await coached({ beacon: 720, vehicle_price: 18_000, mileage: 40_000 }), "vsc");
     expect(vsc.word_track_claim).toBe("no_deal_fact");
+  });
+});
+
+describe(`the coverage window by the calendar (${RULES}#factory-warranty-coverage)`, () => {
+  // Engine level, so the month is fixed: age counts from January of the model year.
+  const vsc = (now: string, vehicleYear: number, mileage: number) =>
+    product(
+      coachDeal(
+        { beacon: 720, vehiclePrice: 27_000, tradeValue: 0, tradePayoff: 0, downPayment: 3000, condition: "used", vehicleYear, mileage },
+        500,
+        COACH_REFERENCE,
+        new Date(now),
+      ),
+      "vsc",
+    );
+
+  it("in January 2026 a 2024 with 10,000 miles has exactly 12 months of bumper-to-bumper left: that is 'ends soon'", () => {
+    const track = vsc("2026-01-15T12:00:00Z", 2024, 10_000);
+    expect(track.word_track_claim).toBe("coverage_ends_soon");
+    expect(track.word_track).toContain("ends in about 12 months or 26,000 miles");
+  });
+
+  it("in December 2025 the same 2024 has 13 months left: 'after the factory coverage ends', not 'soon'", () => {
+    expect(vsc("2025-12-15T12:00:00Z", 2024, 10_000).word_track_claim).toBe("coverage_ends_later");
+  });
+
+  it("in January 2026 a 2023 is three years in: past bumper-to-bumper, and its powertrain coverage is what ends later", () => {
+    const track = vsc("2026-01-15T12:00:00Z", 2023, 20_000);
+    expect(track.word_track_claim).toBe("coverage_ends_later");
+    expect(track.word_track).toContain("factory powertrain coverage today; after the factory coverage ends at 5 years/60,000 miles");
   });
 });
 
