@@ -266,15 +266,10 @@ export const DealCoachRequestSchema = z
       description: "Extension. Model year; with `mileage`, lets the service-contract word track say when factory coverage ends.",
       example: 2023,
     }),
-    mileage: z
-      .int()
-      .min(0)
-      .max(1_000_000)
-      .optional()
-      .openapi({
-        description: "Extension. Odometer; with `vehicle_year`, lets the service-contract word track say when factory coverage ends.",
-        example: 28_500,
-      }),
+    mileage: z.int().min(0).max(1_000_000).optional().openapi({
+      description: "Extension. Odometer; with `vehicle_year`, lets the service-contract word track say when factory coverage ends.",
+      example: 28_500,
+    }),
     store_id: StoreId,
   })
   .superRefine(somethingFinanced)
