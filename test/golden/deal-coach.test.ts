@@ -31,6 +31,8 @@ interface ErrorBody {
 }
 
 const RULES = "docs/domain/deal-coach.md";
+/** Engine-level cases fix the clock; HTTP cases run on today's date, so their model years are relative. */
+const NOW = new Date("2026-11-26T12:00:00Z");
 const YEAR = new Date().getUTCFullYear();
 
 async function coach(body: Record<string, unknown>) {
@@ -239,10 +241,30 @@ describe(`funding risk at the tier's advance (${RULES}#funding-risk)`, () => {
     const at = await coached({ beacon: 720, vehicle_price: 20_000, trade_payoff: 5000 });
     expect(at.ltv).toBe(125);
     expect(at.funding_risk).toBe("medium");
-    expect(at.risk_reasons).toContain("LTV 125% is within 10 points of the 125% tier advance");
+    expect(at.risk_reasons).toContain("LTV 125% is less than 10 points under the 125% tier advance");
     const over = await coached({ beacon: 720, vehicle_price: 20_000, trade_payoff: 5020 });
     expect(over.ltv).toBe(125.1);
     expect(over.funding_risk).toBe("high");
+  });
+});
+
+describe(`funding risk 10 points under the advance (${RULES}#funding-risk)`, () => {
+  it("a clean file exactly 10 points under its tier's advance is low risk; a tenth of a point closer is medium", () => {
+    // Engine level: with the shipped rows only negative equity lifts LTV, and that is a risk of its own.
+    const reference = { ...COACH_REFERENCE, tiers: COACH_REFERENCE.tiers.map((t) => ({ ...t, maxLtv: 100 })) };
+    const risk = (downPayment: number) =>
+      coachDeal(
+        { beacon: 720, vehiclePrice: 20_000, tradeValue: 0, tradePayoff: 0, downPayment, condition: "used", termMonths: 60 },
+        500,
+        reference,
+        NOW,
+      );
+    expect(risk(2000)).toMatchObject({ ltv: 90, funding_risk: "low" });
+    expect(risk(1980)).toMatchObject({
+      ltv: 90.1,
+      funding_risk: "medium",
+      risk_reasons: ["LTV 90.1% is less than 10 points under the 100% tier advance"],
+    });
   });
 });
 
@@ -258,7 +280,6 @@ describe(`GAP penetration at high LTV (${RULES}#penetration-adjustments)`, () =>
 });
 
 describe(`reserve cap (${RULES}#reserve-cap)`, () => {
-  const NOW = new Date("2026-11-26T12:00:00Z");
   const deal: CoachInput = { beacon: 720, vehiclePrice: 30_000, tradeValue: 0, tradePayoff: 0, downPayment: 5000, condition: "used" };
 
   it("on a tier whose standard markup is 2 points, 60 months carries all 2 and 72 months only the 1.5-point cap", () => {
@@ -276,7 +297,6 @@ describe(`reserve cap (${RULES}#reserve-cap)`, () => {
 // ---------------------------------------------------------------------------------------------
 // Properties over generated deals (engine level, the shipped reference rows).
 
-const NOW = new Date("2026-11-26T12:00:00Z");
 const deals = fc
   .record({
     beacon: fc.integer({ min: 300, max: 850 }),

@@ -207,7 +207,8 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
   const risks: { level: "medium" | "high"; reason: string }[] = [];
   if (ltv > tier.maxLtv)
     risks.push({ level: "high", reason: `LTV ${ltv}% is over the ${tier.maxLtv}% advance typical for ${TIER_LABEL[tier.tier]}` });
-  else if (ltv > tier.maxLtv - 10) risks.push({ level: "medium", reason: `LTV ${ltv}% is within 10 points of the ${tier.maxLtv}% tier advance` });
+  else if (ltv > tier.maxLtv - 10)
+    risks.push({ level: "medium", reason: `LTV ${ltv}% is less than 10 points under the ${tier.maxLtv}% tier advance` });
   if (tier.tier === "deep_subprime")
     risks.push({ level: "high", reason: `deep subprime (${input.beacon}): specialty lenders, heavy stips, ~10 days to fund` });
   else if (tier.tier === "subprime")
