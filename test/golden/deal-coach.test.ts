@@ -84,6 +84,12 @@ describe(`word tracks state facts of this deal or none (${RULES}#word-track-trut
 });
 
 describe(`the service-contract track and factory coverage (${RULES}#factory-warranty-coverage)`, () => {
+  it("a leftover new car from two model years back still starts its factory coverage at delivery: nothing 'ends soon'", async () => {
+    const vsc = product(await coached({ beacon: 760, vehicle_price: 41_000, condition: "new", vehicle_year: YEAR - 2, mileage: 15 }), "vsc");
+    expect(vsc.word_track_claim).toBe("coverage_ends_later");
+    expect(vsc.word_track).toContain("after the factory coverage ends at 3 years/36,000 miles");
+  });
+
   it("a seven-year-old car with 72,000 miles is never told its factory coverage 'ends soon': it is past it", async () => {
     const vsc = product(await coached({ beacon: 720, vehicle_price: 16_000, vehicle_year: YEAR - 7, mileage: 72_000 }), "vsc");
     expect(vsc.objection).not.toMatch(/ends soon|ends in about/);
@@ -112,16 +118,13 @@ describe(`the service-contract track and factory coverage (${RULES}#factory-warr
     expect(vsc.word_track).toMatch(/factory bumper-to-bumper coverage \(3 years\/36,000 miles\) ends in about \d+ months? or 6,000 miles/);
   });
 
-  it("a one-year-old car 12,000 miles from the end of bumper-to-bumper (24,000 on the clock) is inside the window: ends soon", async () => {
-    const vsc = product(await coached({ beacon: 720, vehicle_price: 29_000, vehicle_year: YEAR - 1, mileage: 24_000 }), "vsc");
-    expect(vsc.word_track_claim).toBe("coverage_ends_soon");
-    expect(vsc.word_track).toContain("or 12,000 miles");
-  });
-
-  it("a one-year-old car 12,001 miles from the end of bumper-to-bumper is outside the window: 'after it ends', not 'soon'", async () => {
-    const vsc = product(await coached({ beacon: 720, vehicle_price: 29_000, vehicle_year: YEAR - 1, mileage: 23_999 }), "vsc");
-    expect(vsc.word_track_claim).toBe("coverage_ends_later");
-    expect(vsc.word_track).toContain("after the factory coverage ends at 3 years/36,000 miles");
+  it("a one-year-old car is inside the 12,000-mile window at 24,000 miles ('ends soon') and outside it at 23,999 ('after it ends')", async () => {
+    const at = product(await coached({ beacon: 720, vehicle_price: 29_000, vehicle_year: YEAR - 1, mileage: 24_000 }), "vsc");
+    expect(at.word_track_claim).toBe("coverage_ends_soon");
+    expect(at.word_track).toContain("or 12,000 miles");
+    const outside = product(await coached({ beacon: 720, vehicle_price: 29_000, vehicle_year: YEAR - 1, mileage: 23_999 }), "vsc");
+    expect(outside.word_track_claim).toBe("coverage_ends_later");
+    expect(outside.word_track).toContain("after the factory coverage ends at 3 years/36,000 miles");
   });
 
   it("a four-year-old car with 45,000 miles is past bumper-to-bumper; it is the powertrain coverage that ends soon", async () => {
@@ -155,13 +158,10 @@ describe(`the coverage window by the calendar (${RULES}#factory-warranty-coverag
       "vsc",
     );
 
-  it("in January 2026 a 2024 with 10,000 miles has exactly 12 months of bumper-to-bumper left: that is 'ends soon'", () => {
+  it("a 2024 with 10,000 miles has exactly 12 months of bumper-to-bumper left in January 2026 ('ends soon'), 13 in December 2025 ('after it ends')", () => {
     const track = vsc("2026-01-15T12:00:00Z", 2024, 10_000);
     expect(track.word_track_claim).toBe("coverage_ends_soon");
     expect(track.word_track).toContain("ends in about 12 months or 26,000 miles");
-  });
-
-  it("in December 2025 the same 2024 has 13 months left: 'after the factory coverage ends', not 'soon'", () => {
     expect(vsc("2025-12-15T12:00:00Z", 2024, 10_000).word_track_claim).toBe("coverage_ends_later");
   });
 
@@ -324,7 +324,7 @@ describe(`properties (${RULES}#word-track-truth-rule)`, () => {
         const result = coachDeal(deal, 500, COACH_REFERENCE, NOW);
         const financed = result.recommended_pencil.amount_financed;
         const negativeEquity = deal.tradePayoff - deal.tradeValue;
-        const age = deal.vehicleYear !== undefined ? Math.max(0, (2026 - deal.vehicleYear) * 12 + 10) : deal.condition === "new" ? 0 : undefined;
+        const age = deal.condition === "new" ? 0 : deal.vehicleYear !== undefined ? Math.max(0, (2026 - deal.vehicleYear) * 12 + 10) : undefined;
         const miles = deal.mileage ?? (deal.condition === "new" ? 0 : undefined);
         for (const p of result.fi_products) {
           // What the customer hears: the objection line as answered (the track, or why there is none).

@@ -303,8 +303,8 @@ const termText = (t: WarrantyTermRow) =>
 
 /**
  * docs/domain/deal-coach.md#factory-warranty-coverage: where the unit stands against each factory
- * term, shortest first. Age counts from January of the model year (the in-service date is not on
- * the request); a new unit without a year or odometer is at month 0 and 0 miles. A term is over
+ * term, shortest first. A used unit's age counts from January of its model year (the in-service
+ * date is not on the request); a new unit is at month 0, and at 0 miles without an odometer. A term is over
  * when either its months or its miles are used up, so a known figure past a limit settles "ended"
  * alone, while "ends soon" and "ends later" need both figures.
  */
@@ -315,8 +315,9 @@ export function factoryCoverage(
   mileage: number | undefined,
   now: Date,
 ): Coverage {
+  // A new unit's coverage starts at delivery, whatever its model year.
   const ageMonths =
-    vehicleYear !== undefined ? Math.max(0, (now.getUTCFullYear() - vehicleYear) * 12 + now.getUTCMonth()) : condition === "new" ? 0 : undefined;
+    condition === "new" ? 0 : vehicleYear !== undefined ? Math.max(0, (now.getUTCFullYear() - vehicleYear) * 12 + now.getUTCMonth()) : undefined;
   const miles = mileage ?? (condition === "new" ? 0 : undefined);
   const ordered = [...terms].sort((a, b) => a.months - b.months || a.miles - b.miles);
   for (const term of ordered) {
@@ -390,6 +391,9 @@ function checkClaim(claim: WordTrackClaim, facts: DealFacts): { values: Record<s
         : { whyNot: coverage.status === "unknown" ? coverage.why : "factory coverage has not ended" };
     case "no_deal_fact":
       return { values: {} };
+    default:
+      // A row edited to a claim the coach cannot check is never sent.
+      return { whyNot: `the coach cannot check claim "${claim satisfies never}"` };
   }
 }
 
