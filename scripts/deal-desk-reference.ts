@@ -501,6 +501,15 @@ export const FI_WORD_TRACK_ROWS: InferSelectModel<typeof fiWordTracks>[] = [
     source: `${TRACK_RULE} (DOMAIN §5, 2026-11-26: only when LTV > 100% or the trade carried negative equity)`,
   },
   {
+    id: "gap_balance_ahead_of_value",
+    product: "gap",
+    claim: "balance_ahead_of_value",
+    rank: 30,
+    template:
+      "Let's look at your numbers: a year into this {term}-month loan you'd still owe about {balance_after_year}, while a car like this is worth about {value_after_year} by then on average. If it's totaled or stolen while the balance runs ahead of the value, insurance pays the value, not the loan, and GAP pays the difference.",
+    source: `${TRACK_RULE} (balance after 12 payments against the average depreciation curve, KBB via DOMAIN §6.1)`,
+  },
+  {
     id: "vsc_coverage_ends_soon",
     product: "vsc",
     claim: "coverage_ends_soon",

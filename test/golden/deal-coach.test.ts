@@ -4,10 +4,10 @@
  * warranty terms come from the shipped D1 rows.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type CoachInput, coachDeal } from "../../src/engines/deal-coach";
 import { createDeskOrg, post } from "../helpers/deal-desk";
-import { COACH_REFERENCE } from "../helpers/deal-desk-reference";
+import { COACH_REFERENCE, coachReferenceWithCurve } from "../helpers/deal-desk-reference";
 
 interface Product {
   product: string;
@@ -58,7 +58,7 @@ describe(`word tracks state facts of this deal or none (${RULES}#word-track-trut
     const gap = product(result, "gap");
     expect(gap.objection).not.toMatch(/more than (the car|it)('s| is) worth|owe more/i);
     expect(gap.word_track).toBeNull();
-    expect(gap.objection).toContain("No word track: none is true for this deal (LTV 83% is not over 100%; the trade carries no negative equity)");
+    expect(gap.objection).toContain("No word track: none is true for this deal (LTV 83% is not over 100%; the trade carries no negative equity;");
   });
 
   it("a $3,500 upside-down trade at 104.5% LTV: the GAP track says they'd owe $1,500 more than the car is worth", async () => {
@@ -76,10 +76,26 @@ describe(`word tracks state facts of this deal or none (${RULES}#word-track-trut
     expect(gap.word_track).not.toMatch(/worth today|owe more/);
   });
 
-  it("a loan of exactly the price (100% LTV, nothing down, no trade) gets no GAP track: 100% is not over 100%", async () => {
+  it("a used car financed at exactly its price (100% LTV) never hears 'more than it's worth'; without its model year, no GAP track", async () => {
     const result = await coached({ beacon: 720, vehicle_price: 30_000 });
     expect(result.ltv).toBe(100);
     expect(product(result, "gap").word_track).toBeNull();
+  });
+
+  it("a new $38,000 car financed in full over 84 months: GAP shows about $33,738 still owed a year in against about $31,920 average value", async () => {
+    const result = await coached({ beacon: 760, vehicle_price: 38_000, condition: "new", term_months: 84 });
+    const gap = product(result, "gap");
+    expect(gap.word_track_claim).toBe("balance_ahead_of_value");
+    expect(gap.word_track).toContain(
+      "a year into this 84-month loan you'd still owe about $33,738, while a car like this is worth about $31,920 by then on average",
+    );
+    expect(gap.word_track).not.toMatch(/more than it's worth|owe more/);
+  });
+
+  it("the same car with $8,000 down over 60 months stays ahead of its balance: no GAP track", async () => {
+    const gap = product(await coached({ beacon: 760, vehicle_price: 38_000, condition: "new", down_payment: 8000, term_months: 60 }), "gap");
+    expect(gap.word_track).toBeNull();
+    expect(gap.objection).toContain("a year in, the balance ($24,884) is not above the car's average value ($31,920)");
   });
 });
 
@@ -183,13 +199,10 @@ describe(`nothing financed means no rate, term or payment (${RULES}#nothing-fina
     );
   });
 
-  it("cash down plus trade equity exactly equal to the price finance nothing: 422", async () => {
+  it("cash down plus trade equity exactly equal to the price finance nothing (422); one dollar less is a loan, and it is coached", async () => {
     const { status, json } = await coach({ beacon: 760, vehicle_price: 20_000, trade_value: 15_000, down_payment: 5000 });
     expect(status).toBe(422);
     expect(json.details[0].message).toContain("= $0. This is a cash deal;");
-  });
-
-  it("one dollar left to finance is a loan, and it is coached", async () => {
     const result = await coached({ beacon: 760, vehicle_price: 20_000, trade_value: 14_999, down_payment: 5000 });
     expect(result.recommended_pencil.amount_financed).toBe(1);
     expect(result.recommended_pencil.payment).toBeGreaterThan(0);
@@ -317,11 +330,25 @@ const TERMS = [
   { label: "powertrain", months: 60, miles: 60_000 },
 ];
 
+/** Residual % at a (fractional) age, linear between the curve's whole years: the property's own oracle. */
+const residual = (curve: { ageYears: number; residualPct: number }[], age: number) => {
+  const below = [...curve].reverse().find((p) => p.ageYears <= age) ?? curve[0];
+  const above = curve.find((p) => p.ageYears >= age) ?? curve[curve.length - 1];
+  return above.ageYears === below.ageYears
+    ? below.residualPct
+    : below.residualPct + ((above.residualPct - below.residualPct) * (age - below.ageYears)) / (above.ageYears - below.ageYears);
+};
+
 describe(`properties (${RULES}#word-track-truth-rule)`, () => {
+  let reference: Awaited<ReturnType<typeof coachReferenceWithCurve>>;
+  beforeAll(async () => {
+    reference = await coachReferenceWithCurve();
+  });
+
   it("no word track states a fact the deal contradicts", () => {
     fc.assert(
       fc.property(deals, (deal) => {
-        const result = coachDeal(deal, 500, COACH_REFERENCE, NOW);
+        const result = coachDeal(deal, 500, reference, NOW);
         const financed = result.recommended_pencil.amount_financed;
         const negativeEquity = deal.tradePayoff - deal.tradeValue;
         const age = deal.condition === "new" ? 0 : deal.vehicleYear !== undefined ? Math.max(0, (2026 - deal.vehicleYear) * 12 + 10) : undefined;
@@ -336,6 +363,17 @@ describe(`properties (${RULES}#word-track-truth-rule)`, () => {
             expect(usd(track)).toEqual([financed, deal.vehiclePrice, Math.round((financed - deal.vehiclePrice) * 100) / 100]);
           }
           if (/still owed on your trade/.test(track)) expect(usd(track)).toEqual([negativeEquity]);
+          if (/a year into this/.test(track)) {
+            const { rate, payment, term } = result.recommended_pencil;
+            const r = rate / 100 / 12;
+            const balance = financed * (1 + r) ** 12 - (payment * ((1 + r) ** 12 - 1)) / r;
+            const value = (deal.vehiclePrice * residual(reference.retentionCurve, age! / 12 + 1)) / residual(reference.retentionCurve, age! / 12);
+            expect(term).toBeGreaterThan(12);
+            expect(balance).toBeGreaterThan(value);
+            const [owed, worth] = usd(track);
+            expect(Math.abs(owed - balance)).toBeLessThan(1);
+            expect(Math.abs(worth - value)).toBeLessThan(1);
+          }
           if (p.word_track_claim?.startsWith("coverage_")) {
             expect(age !== undefined || miles !== undefined, "a coverage claim needs the unit's age or its odometer").toBe(true);
           }

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import {
+  appraisalRetentionCurve,
   creditTiers,
   factoryWarrantyTerms,
   fiProducts,
@@ -21,18 +22,25 @@ import {
  * the market feed): every organization routes over the same program matrix, through its own panel.
  */
 export async function loadDealDeskReference(db: Database) {
-  const [tiers, adjustments, issues, targets, programs, stipTypeRows, stipRuleRows, products, wordTracks, warrantyTerms] = await db.batch([
-    db.select().from(creditTiers).orderBy(desc(creditTiers.scoreMin)),
-    db.select().from(vehicleTypeAdjustments),
-    db.select().from(knownIssueRules),
-    db.select().from(frontGrossTargets),
-    db.select().from(lenderPrograms).orderBy(asc(lenderPrograms.name)),
-    db.select().from(stipTypes),
-    db.select().from(stipRules).orderBy(asc(stipRules.id)),
-    db.select().from(fiProducts).orderBy(asc(fiProducts.product)),
-    db.select().from(fiWordTracks).orderBy(asc(fiWordTracks.product), asc(fiWordTracks.rank)),
-    db.select().from(factoryWarrantyTerms).orderBy(asc(factoryWarrantyTerms.months)),
-  ]);
+  const [tiers, adjustments, issues, targets, programs, stipTypeRows, stipRuleRows, products, wordTracks, warrantyTerms, retentionCurve] =
+    await db.batch([
+      db.select().from(creditTiers).orderBy(desc(creditTiers.scoreMin)),
+      db.select().from(vehicleTypeAdjustments),
+      db.select().from(knownIssueRules),
+      db.select().from(frontGrossTargets),
+      db.select().from(lenderPrograms).orderBy(asc(lenderPrograms.name)),
+      db.select().from(stipTypes),
+      db.select().from(stipRules).orderBy(asc(stipRules.id)),
+      db.select().from(fiProducts).orderBy(asc(fiProducts.product)),
+      db.select().from(fiWordTracks).orderBy(asc(fiWordTracks.product), asc(fiWordTracks.rank)),
+      db.select().from(factoryWarrantyTerms).orderBy(asc(factoryWarrantyTerms.months)),
+      // The shared default depreciation curve (the appraisal's rows without an organization): the coach projects a unit's value with it.
+      db
+        .select({ ageYears: appraisalRetentionCurve.ageYears, residualPct: appraisalRetentionCurve.residualPct })
+        .from(appraisalRetentionCurve)
+        .where(isNull(appraisalRetentionCurve.orgId))
+        .orderBy(asc(appraisalRetentionCurve.ageYears)),
+    ]);
   return {
     tiers,
     adjustments,
@@ -44,6 +52,7 @@ export async function loadDealDeskReference(db: Database) {
     fiProducts: products,
     wordTracks,
     warrantyTerms,
+    retentionCurve,
   };
 }
 

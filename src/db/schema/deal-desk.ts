@@ -177,6 +177,7 @@ export const fiProducts = sqliteTable("fi_products", {
 export const WORD_TRACK_CLAIMS = [
   "owes_more_than_worth",
   "negative_equity_rolled",
+  "balance_ahead_of_value",
   "coverage_ends_soon",
   "coverage_ends_later",
   "coverage_ended",

@@ -4,6 +4,8 @@
  * down to a zero-gross floor) and says what it would take when it cannot; F&I products with
  * penetration and word tracks that state facts of this deal or none; funding risk.
  */
+
+import { residualPct } from "../appraisal/valuation";
 import {
   type Condition,
   compareText,
@@ -38,6 +40,7 @@ export interface FiProductRow {
 export type WordTrackClaim =
   | "owes_more_than_worth"
   | "negative_equity_rolled"
+  | "balance_ahead_of_value"
   | "coverage_ends_soon"
   | "coverage_ends_later"
   | "coverage_ended"
@@ -83,6 +86,8 @@ export interface CoachReference {
   fiProducts: readonly FiProductRow[];
   wordTracks: readonly WordTrackRow[];
   warrantyTerms: readonly WarrantyTermRow[];
+  /** Residual % of the new price by age (the appraisal curve), to project a unit's value a year out. */
+  retentionCurve: { ageYears: number; residualPct: number }[];
 }
 
 export interface CoachResult {
@@ -221,7 +226,7 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
   if (met === false) risks.push({ level: "medium", reason: "the customer's payment is not met; expect a re-desk" });
   const fundingRisk = risks.some((r) => r.level === "high") ? "high" : risks.length > 0 ? "medium" : "low";
 
-  const facts = dealFacts(input, chosen.amountFinanced, ltv, equity, reference.warrantyTerms, now);
+  const facts = dealFacts(input, chosen, ltv, equity, reference, now);
   const fiProducts = reference.fiProducts
     .filter((p) => !p.financedOnly || chosen.amountFinanced > 0)
     .map((p) => {
@@ -295,6 +300,9 @@ interface DealFacts {
   equity: number;
   coverage: Coverage;
   coverageTerms: string;
+  term: number;
+  /** A year into the loan: what is still owed and the unit's average value; null without the unit's age. */
+  yearOut: { balance: number; value: number } | null;
 }
 
 const plural = (n: number, unit: string) => `${n.toLocaleString("en-US")} ${unit}${n === 1 ? "" : "s"}`;
@@ -303,21 +311,16 @@ const termText = (t: WarrantyTermRow) =>
 
 /**
  * docs/domain/deal-coach.md#factory-warranty-coverage: where the unit stands against each factory
- * term, shortest first. A used unit's age counts from January of its model year (the in-service
- * date is not on the request); a new unit is at month 0, and at 0 miles without an odometer. A term is over
+ * term, shortest first; a new unit without an odometer is at 0 miles. A term is over
  * when either its months or its miles are used up, so a known figure past a limit settles "ended"
  * alone, while "ends soon" and "ends later" need both figures.
  */
-export function factoryCoverage(
+function factoryCoverage(
   terms: readonly WarrantyTermRow[],
   condition: Condition,
-  vehicleYear: number | undefined,
+  ageMonths: number | undefined,
   mileage: number | undefined,
-  now: Date,
 ): Coverage {
-  // A new unit's coverage starts at delivery, whatever its model year.
-  const ageMonths =
-    condition === "new" ? 0 : vehicleYear !== undefined ? Math.max(0, (now.getUTCFullYear() - vehicleYear) * 12 + now.getUTCMonth()) : undefined;
   const miles = mileage ?? (condition === "new" ? 0 : undefined);
   const ordered = [...terms].sort((a, b) => a.months - b.months || a.miles - b.miles);
   for (const term of ordered) {
@@ -339,13 +342,41 @@ export function factoryCoverage(
   return { status: "ended", last, endedAt };
 }
 
-function dealFacts(input: CoachInput, financed: number, ltv: number, equity: number, terms: readonly WarrantyTermRow[], now: Date): DealFacts {
+/**
+ * Months since the unit's factory coverage began: a new unit's starts at delivery whatever its model
+ * year; a used unit's is counted from January of its model year (the in-service date is not on the
+ * request). Undefined for a used unit without a year.
+ */
+function unitAgeMonths(condition: Condition, vehicleYear: number | undefined, now: Date): number | undefined {
+  if (condition === "new") return 0;
+  return vehicleYear === undefined ? undefined : Math.max(0, (now.getUTCFullYear() - vehicleYear) * 12 + now.getUTCMonth());
+}
+
+/**
+ * docs/domain/deal-coach.md#balance-a-year-out: the balance after 12 payments at the contract rate,
+ * and the price carried a year down the average depreciation curve from the unit's age.
+ */
+function yearOut(pencil: Pencil, price: number, ageMonths: number | undefined, curve: CoachReference["retentionCurve"]) {
+  if (ageMonths === undefined || pencil.term <= 12 || curve.length === 0) return null;
+  const r = pencil.rate / 100 / 12;
+  const growth = (1 + r) ** 12;
+  const balance = 1 + r === 1 ? pencil.amountFinanced - 12 * pencil.payment : pencil.amountFinanced * growth - (pencil.payment * (growth - 1)) / r;
+  const age = ageMonths / 12;
+  const value = (price * residualPct(curve, age + 1, 0)) / residualPct(curve, age, 0);
+  return { balance: roundCents(balance), value: roundCents(value) };
+}
+
+function dealFacts(input: CoachInput, pencil: Pencil, ltv: number, equity: number, reference: CoachReference, now: Date): DealFacts {
+  const terms = reference.warrantyTerms;
+  const ageMonths = unitAgeMonths(input.condition, input.vehicleYear, now);
   return {
-    amountFinanced: financed,
+    amountFinanced: pencil.amountFinanced,
     vehiclePrice: input.vehiclePrice,
     ltv,
     equity,
-    coverage: factoryCoverage(terms, input.condition, input.vehicleYear, input.mileage, now),
+    term: pencil.term,
+    yearOut: yearOut(pencil, input.vehiclePrice, ageMonths, reference.retentionCurve),
+    coverage: factoryCoverage(terms, input.condition, ageMonths, input.mileage),
     coverageTerms: [...terms]
       .sort((a, b) => a.months - b.months)
       .map((t) => `${termText(t)} ${t.label}`)
@@ -368,6 +399,21 @@ function checkClaim(claim: WordTrackClaim, facts: DealFacts): { values: Record<s
             },
           }
         : { whyNot: `LTV ${facts.ltv}% is not over 100%` };
+    case "balance_ahead_of_value": {
+      const { yearOut: year } = facts;
+      if (year === null) return { whyNot: "without the unit's age (or on a loan of 12 months or less) no track projects its value" };
+      return year.balance > year.value
+        ? {
+            values: {
+              term: String(facts.term),
+              balance_after_year: formatUsd(Math.round(year.balance)),
+              value_after_year: formatUsd(Math.round(year.value)),
+            },
+          }
+        : {
+            whyNot: `a year in, the balance (${formatUsd(Math.round(year.balance))}) is not above the car's average value (${formatUsd(Math.round(year.value))})`,
+          };
+    }
     case "negative_equity_rolled":
       return facts.equity < 0 ? { values: { negative_equity: formatUsd(-facts.equity) } } : { whyNot: "the trade carries no negative equity" };
     case "coverage_ends_soon":

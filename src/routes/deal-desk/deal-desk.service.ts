@@ -29,6 +29,7 @@ interface DealDeskReference {
   fiProducts: Reference["fiProducts"];
   wordTracks: Reference["wordTracks"];
   warrantyTerms: Reference["warrantyTerms"];
+  retentionCurve: Reference["retentionCurve"];
   frontGrossTargets: Reference["targets"];
 }
 
@@ -58,6 +59,7 @@ async function loadReference(db: Database): Promise<DealDeskReference> {
     fiProducts: rows.fiProducts,
     wordTracks: rows.wordTracks,
     warrantyTerms: rows.warrantyTerms,
+    retentionCurve: rows.retentionCurve,
     frontGrossTargets: rows.targets,
   };
 }
@@ -192,6 +194,7 @@ export async function dealCoach(db: Database, orgId: string, body: z.infer<typeo
       fiProducts: reference.fiProducts,
       wordTracks: reference.wordTracks,
       warrantyTerms: reference.warrantyTerms,
+      retentionCurve: reference.retentionCurve,
     },
     now,
   );
