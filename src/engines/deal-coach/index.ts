@@ -127,7 +127,7 @@ export const DEFAULT_COACH_TERM = 72;
 type FinancedInput = Pick<CoachInput, "vehiclePrice" | "downPayment" | "tradeValue" | "tradePayoff">;
 
 /** Amount financed = price − cash down − net trade (negative equity added), before tax, title and fees. */
-export const amountFinanced = (input: FinancedInput, price = input.vehiclePrice) =>
+const amountFinanced = (input: FinancedInput, price = input.vehiclePrice) =>
   roundCents(price - input.downPayment - (input.tradeValue - input.tradePayoff));
 
 /**
@@ -159,7 +159,7 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
   const equity = roundCents(input.tradeValue - input.tradePayoff);
   const target = reference.frontGrossTargets.find((t) => t.condition === input.condition) ?? { targetPct: 8, minAmount: 1200 };
   const targetGross = Math.max((input.vehiclePrice * target.targetPct) / 100, target.minAmount);
-  // Front gross = price − cost − pack (§3.1). Without a cost, the asking price is assumed to carry the target gross.
+  // Front gross = price − cost − pack (docs/domain/deal-coach.md#coaching-structure). Without a cost, the asking price is assumed to carry the target gross.
   const costBasis = input.vehicleCost !== undefined ? input.vehicleCost + pack : input.vehiclePrice - targetGross;
   const rateFor = (term: number, withMarkup: boolean) =>
     roundTo(buyRate + (withMarkup ? Math.min(tier.standardMarkup, markupCap(tier, term)) : 0), 2);
