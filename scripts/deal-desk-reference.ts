@@ -7,7 +7,9 @@
 import type { InferInsertModel, InferSelectModel } from "drizzle-orm";
 import type {
   creditTiers,
+  factoryWarrantyTerms,
   fiProducts,
+  fiWordTracks,
   frontGrossTargets,
   knownIssueRules,
   LENDER_TYPES,
@@ -434,9 +436,8 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: false,
     typicalProfit: 1000,
     objection: "I never buy warranties.",
-    wordTrack:
-      "Totally fair. The factory coverage on this one ends soon; one transmission or AC repair after that runs $2,000–$4,000. This caps that at your deductible for about the cost of a coffee a day.",
     source: "DOMAIN §5: NADA 2018 45.7% new / 47.6% used; cost $800 / sell $1,800",
+    highLtvPct: null,
   },
   {
     product: "gap",
@@ -447,9 +448,8 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: true,
     typicalProfit: 561,
     objection: "GAP is a scam.",
-    wordTrack:
-      "Let's look at your numbers: today you'd owe more than the car is worth. If it's totaled or stolen, insurance pays the value, not the loan, and GAP pays the difference so you're not making payments on a car you don't have.",
     source: "DOMAIN §5: 34.9% (2011), 38.5% franchised 2023; 0.45 when LTV > 110%; cost $189 / sell $750",
+    highLtvPct: 110,
   },
   {
     product: "tire_wheel",
@@ -460,8 +460,8 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: false,
     typicalProfit: 312,
     objection: "I don't want to add to my payment.",
-    wordTrack: "I hear you. It works out to under 40 cents a day; one bent wheel and tire on a pothole is $400 or more out of pocket.",
     source: "DOMAIN §5: ~22% (2023); ~$312 profit per unit sold",
+    highLtvPct: null,
   },
   {
     product: "prepaid_maintenance",
@@ -472,9 +472,8 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: false,
     typicalProfit: 350,
     objection: "I'll just pay for oil changes as I go.",
-    wordTrack:
-      "You will pay for them either way; this locks today's prices for the services the car needs and keeps the service record the next buyer pays more for.",
     source: "DOMAIN §5 (penetration DEFAULT 0.20; profit DEFAULT)",
+    highLtvPct: null,
   },
   {
     product: "appearance",
@@ -485,8 +484,8 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: false,
     typicalProfit: 400,
     objection: "I keep my cars clean.",
-    wordTrack: "That's exactly who it's for: it keeps the finish and seats at trade-in condition, which is worth more than its cost when you sell.",
     source: "DOMAIN §5 (most other products below 20%; DEFAULT 0.15; profit DEFAULT)",
+    highLtvPct: null,
   },
   {
     product: "theft_etch",
@@ -497,9 +496,8 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: false,
     typicalProfit: 200,
     objection: "My insurance covers theft.",
-    wordTrack:
-      "It does, after the deductible; etch makes the car a worse target and pays toward your deductible and replacement if it's stolen anyway.",
     source: "DOMAIN §5 ('penetrated well'; DEFAULT 0.15; profit DEFAULT)",
+    highLtvPct: null,
   },
   {
     product: "key_replacement",
@@ -510,7 +508,142 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: false,
     typicalProfit: 250,
     objection: "I've never lost a key.",
-    wordTrack: "Good, and a modern smart key is $300–$600 to replace and program; this covers every key on the car for the whole term.",
     source: "DOMAIN §5 (DEFAULT 0.12; profit DEFAULT)",
+    highLtvPct: null,
+  },
+];
+
+const TRACK_RULE = "docs/domain/deal-coach.md#word-track-truth-rule";
+const REPAIR_COST = "one major repair commonly runs $2,000–$4,000";
+
+/**
+ * Objection word tracks (content, not researched facts: DOMAIN §5 asks for editable templates).
+ * `{name}` placeholders are facts of the deal the coach fills in; a track whose claim the deal
+ * does not bear out is not sent. Per product the lowest `rank` that is true wins.
+ */
+export const FI_WORD_TRACK_ROWS: InferSelectModel<typeof fiWordTracks>[] = [
+  {
+    id: "gap_owes_more_than_worth",
+    product: "gap",
+    claim: "owes_more_than_worth",
+    rank: 10,
+    template:
+      "Let's look at your numbers: you'd owe {amount_financed} on a {vehicle_price} car, {amount_over_value} more than it's worth today (LTV {ltv}). If it's totaled or stolen, insurance pays the car's value, not the loan, and GAP pays the difference so you're not making payments on a car you don't have.",
+    source: `${TRACK_RULE} (DOMAIN §5, 2026-11-26: only when LTV > 100% or the trade carried negative equity)`,
+  },
+  {
+    id: "gap_negative_equity_rolled",
+    product: "gap",
+    claim: "negative_equity_rolled",
+    rank: 20,
+    template:
+      "Let's look at your numbers: the {negative_equity} still owed on your trade is rolled into this loan. If the car is totaled or stolen, insurance pays the car's value, not what's owed on it, and GAP pays the difference so you're not making payments on a car you don't have.",
+    source: `${TRACK_RULE} (DOMAIN §5, 2026-11-26: only when LTV > 100% or the trade carried negative equity)`,
+  },
+  {
+    id: "gap_balance_ahead_of_value",
+    product: "gap",
+    claim: "balance_ahead_of_value",
+    rank: 30,
+    template:
+      "Let's look at your numbers: a year into this {term}-month loan you'd still owe about {balance_after_year}, while a car like this is worth about {value_after_year} by then on average. If it's totaled or stolen while the balance runs ahead of the value, insurance pays the value, not the loan, and GAP pays the difference.",
+    source: `${TRACK_RULE} (balance after 12 payments against the average depreciation curve, KBB via DOMAIN §6.1)`,
+  },
+  {
+    id: "vsc_coverage_ends_soon",
+    product: "vsc",
+    claim: "coverage_ends_soon",
+    rank: 10,
+    template: `Totally fair. This car's factory {coverage} coverage ({coverage_term}) ends in about {coverage_left}, whichever comes first; ${REPAIR_COST} after that. This caps a covered repair at your deductible.`,
+    source: `${TRACK_RULE} (DOMAIN §5, 2026-11-26: "ends soon" only within ~12 months/12,000 miles of the basic or powertrain warranty)`,
+  },
+  {
+    id: "vsc_coverage_ends_later",
+    product: "vsc",
+    claim: "coverage_ends_later",
+    rank: 20,
+    template: `Totally fair. It's under factory {coverage} coverage today; after the factory coverage ends at {coverage_term}, ${REPAIR_COST}. This picks up there and caps a covered repair at your deductible.`,
+    source: `${TRACK_RULE} (DOMAIN §5, 2026-11-26: otherwise "after the factory coverage ends at …")`,
+  },
+  {
+    id: "vsc_coverage_ended",
+    product: "vsc",
+    claim: "coverage_ended",
+    rank: 30,
+    template: `Totally fair. {coverage_ended_at} this car is past its factory coverage ({coverage_terms}), so repairs are yours from day one; ${REPAIR_COST}. This caps a covered repair at your deductible.`,
+    source: `${TRACK_RULE} (DOMAIN §5, 2026-11-26)`,
+  },
+  {
+    id: "vsc_no_deal_fact",
+    product: "vsc",
+    claim: "no_deal_fact",
+    rank: 90,
+    template: `Totally fair. Once factory coverage runs out, repairs are yours; ${REPAIR_COST}. This caps a covered repair at your deductible.`,
+    source: `${TRACK_RULE} (no vehicle year or mileage: no coverage-timing claim)`,
+  },
+  {
+    id: "tire_wheel_no_deal_fact",
+    product: "tire_wheel",
+    claim: "no_deal_fact",
+    rank: 90,
+    template:
+      "I hear you. One bent wheel and tire from a pothole commonly runs $400 or more out of pocket; let's look at what this costs per day against that.",
+    source: `${TRACK_RULE} (DOMAIN §5: "I don't want to add to my payment" → show cost per day)`,
+  },
+  {
+    id: "prepaid_maintenance_no_deal_fact",
+    product: "prepaid_maintenance",
+    claim: "no_deal_fact",
+    rank: 90,
+    template:
+      "You will pay for them either way; this locks today's prices for the services the car needs and keeps the service record the next buyer pays more for.",
+    source: TRACK_RULE,
+  },
+  {
+    id: "appearance_no_deal_fact",
+    product: "appearance",
+    claim: "no_deal_fact",
+    rank: 90,
+    template: "That's exactly who it's for: it keeps the finish and seats at trade-in condition, which is worth more than its cost when you sell.",
+    source: TRACK_RULE,
+  },
+  {
+    id: "theft_etch_no_deal_fact",
+    product: "theft_etch",
+    claim: "no_deal_fact",
+    rank: 90,
+    template:
+      "It does, after the deductible; etch makes the car a worse target and pays toward your deductible and replacement if it's stolen anyway.",
+    source: TRACK_RULE,
+  },
+  {
+    id: "key_replacement_no_deal_fact",
+    product: "key_replacement",
+    claim: "no_deal_fact",
+    rank: 90,
+    template: "Good, and a modern smart key commonly costs $300–$600 to replace and program; this covers the keys on the car for the product's term.",
+    source: TRACK_RULE,
+  },
+];
+
+/** DOMAIN §5 (clarified 2026-11-26): the common factory terms and the ~12-month/12,000-mile "ends soon" window. */
+export const FACTORY_WARRANTY_ROWS: InferSelectModel<typeof factoryWarrantyTerms>[] = [
+  {
+    coverage: "basic",
+    label: "bumper-to-bumper",
+    months: 36,
+    miles: 36_000,
+    endsSoonMonths: 12,
+    endsSoonMiles: 12_000,
+    source: "DOMAIN §5 (2026-11-26): basic commonly 3 yr/36,000 mi; ends soon within ~12 months/12,000 miles (DEFAULT)",
+  },
+  {
+    coverage: "powertrain",
+    label: "powertrain",
+    months: 60,
+    miles: 60_000,
+    endsSoonMonths: 12,
+    endsSoonMiles: 12_000,
+    source: "DOMAIN §5 (2026-11-26): powertrain commonly 5 yr/60,000 mi; ends soon within ~12 months/12,000 miles (DEFAULT)",
   },
 ];

@@ -1,13 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   CREDIT_TIER_ROWS,
+  FACTORY_WARRANTY_ROWS,
   FI_PRODUCT_ROWS,
+  FI_WORD_TRACK_ROWS,
   LENDER_PROGRAM_ROWS,
   LENDER_ROUTING_SETTINGS_ROW,
   STIP_RULE_ROWS,
   STIP_TYPE_ROWS,
 } from "../../scripts/deal-desk-reference";
 import { DEMO_TOUGH_LENDERS } from "../../scripts/demo-data-deal-desk";
+import { compareText } from "../../src/engines/deal-math";
 import { loadDemoSeed, post } from "../helpers/deal-desk";
 import { createApiKey } from "../helpers/factories";
 import { all } from "../helpers/sql";
@@ -45,6 +48,19 @@ describe("reference migration", () => {
     expect(await all("SELECT tier, new_apr, used_apr FROM credit_tiers WHERE tier = 'near_prime'")).toEqual([
       { tier: "near_prime", new_apr: 9.83, used_apr: 13.74 },
     ]);
+  });
+
+  it("ships the coach's word tracks, warranty terms and GAP's high-LTV threshold exactly as the reference module holds them", async () => {
+    const tracks = await all("SELECT id, product, claim, rank, template, source FROM fi_word_tracks ORDER BY id");
+    expect(tracks).toEqual([...FI_WORD_TRACK_ROWS].sort((a, b) => compareText(a.id, b.id)));
+    const terms = await all(
+      "SELECT coverage, label, months, miles, ends_soon_months AS endsSoonMonths, ends_soon_miles AS endsSoonMiles, source FROM factory_warranty_terms ORDER BY months",
+    );
+    expect(terms).toEqual(FACTORY_WARRANTY_ROWS);
+    const thresholds = await all<{ product: string; high_ltv_pct: number | null }>("SELECT product, high_ltv_pct FROM fi_products ORDER BY product");
+    expect(thresholds).toEqual(
+      FI_PRODUCT_ROWS.map((p) => ({ product: p.product, high_ltv_pct: p.highLtvPct })).sort((a, b) => compareText(a.product, b.product)),
+    );
   });
 });
 

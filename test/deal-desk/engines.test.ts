@@ -269,11 +269,14 @@ describe("stip prediction (DOMAIN §2.2)", () => {
 });
 
 describe("deal coaching", () => {
+  const COACH_NOW = new Date("2026-11-26T12:00:00Z");
+
   it("pencils a prime deal with negative equity rolled in, payment to the cent", () => {
     const result = coachDeal(
       { beacon: 700, vehiclePrice: 30_000, tradeValue: 10_000, tradePayoff: 12_500, downPayment: 3000, termMonths: 60, condition: "used" },
       500,
       COACH_REFERENCE,
+      COACH_NOW,
     );
     // Prime used buy rate 9.06% + the 1.0-pt standard markup (cap 2.0 at ≤ 60 months); A = 30,000 − 3,000 + 2,500.
     expect(result.recommended_pencil).toEqual({
@@ -307,6 +310,7 @@ describe("deal coaching", () => {
       },
       500,
       COACH_REFERENCE,
+      COACH_NOW,
     );
     expect(result.desired_payment_met).toBe(true);
     expect(result.recommended_pencil.rate).toBe(9.06);
@@ -320,23 +324,27 @@ describe("deal coaching", () => {
       { beacon: 700, vehiclePrice: 30_000, tradeValue: 0, tradePayoff: 0, downPayment: 0, desiredPayment: 250, condition: "used" },
       500,
       COACH_REFERENCE,
+      COACH_NOW,
     );
     expect(result.desired_payment_met).toBe(false);
     expect(result.recommended_pencil.front_gross).toBe(0);
     expect(result.notes).toMatch(/out of reach.*It would take \$[\d,]+ more cash down/);
   });
 
-  it("offers no GAP on a cash deal and flags deep subprime over the advance as high risk", () => {
-    const cash = coachDeal(
-      { beacon: 760, vehiclePrice: 20_000, tradeValue: 21_000, tradePayoff: 0, downPayment: 0, condition: "used" },
-      500,
-      COACH_REFERENCE,
-    );
-    expect(cash.fi_products.map((p) => p.product)).not.toContain("gap");
+  it("quotes no rate on a cash deal and flags deep subprime over the advance as high risk", () => {
+    expect(() =>
+      coachDeal(
+        { beacon: 760, vehiclePrice: 20_000, tradeValue: 21_000, tradePayoff: 0, downPayment: 0, condition: "used" },
+        500,
+        COACH_REFERENCE,
+        COACH_NOW,
+      ),
+    ).toThrow(/Nothing is financed/);
     const deep = coachDeal(
       { beacon: 480, vehiclePrice: 18_000, tradeValue: 4000, tradePayoff: 9000, downPayment: 500, condition: "used" },
       500,
       COACH_REFERENCE,
+      COACH_NOW,
     );
     expect(deep.funding_risk).toBe("high");
     expect(deep.fi_products.find((p) => p.product === "gap")!.penetration_rate).toBe(0.45);

@@ -1,6 +1,8 @@
 import {
   CREDIT_TIER_ROWS,
+  FACTORY_WARRANTY_ROWS,
   FI_PRODUCT_ROWS,
+  FI_WORD_TRACK_ROWS,
   FRONT_GROSS_TARGET_ROWS,
   KNOWN_ISSUE_ROWS,
   LENDER_PROGRAM_ROWS,
@@ -10,6 +12,7 @@ import {
   VEHICLE_TYPE_ADJUSTMENT_ROWS,
 } from "../../scripts/deal-desk-reference";
 import type { RoutingReference } from "../../src/engines/lender-routing";
+import { all } from "./sql";
 
 /** The shipped reference rows, shaped as the service hands them to the engines. */
 export const ROUTING_REFERENCE: RoutingReference = {
@@ -29,7 +32,23 @@ export const program = (name: string) => {
 };
 const LENDER_PROGRAMS_BY_NAME = new Map(LENDER_PROGRAM_ROWS.map((p) => [p.name, p]));
 
-export const COACH_REFERENCE = { tiers: ROUTING_REFERENCE.tiers, frontGrossTargets: FRONT_GROSS_TARGET_ROWS, fiProducts: FI_PRODUCT_ROWS };
+export const COACH_REFERENCE = {
+  tiers: ROUTING_REFERENCE.tiers,
+  frontGrossTargets: FRONT_GROSS_TARGET_ROWS,
+  fiProducts: FI_PRODUCT_ROWS,
+  wordTracks: FI_WORD_TRACK_ROWS,
+  warrantyTerms: FACTORY_WARRANTY_ROWS,
+  // Without a curve no track projects a unit's value; coachReferenceWithCurve() adds the shipped one.
+  retentionCurve: [] as { ageYears: number; residualPct: number }[],
+};
+
+/** COACH_REFERENCE with the shipped default depreciation curve (the appraisal's rows without an organization). */
+export async function coachReferenceWithCurve() {
+  const retentionCurve = await all<{ ageYears: number; residualPct: number }>(
+    "SELECT age_years AS ageYears, residual_pct AS residualPct FROM appraisal_retention_curve WHERE org_id IS NULL ORDER BY age_years",
+  );
+  return { ...COACH_REFERENCE, retentionCurve };
+}
 
 /** Store defaults (the `stores` column defaults; docs/domain/gross.md). */
 export const DEFAULT_STORE = {

@@ -179,7 +179,7 @@ export interface paths {
         put?: never;
         /**
          * A first pencil, F&I menu and funding risk for a deal
-         * @description Trade equity, amount financed, the tier's buy rate plus a markup within the reserve cap, and a term and price that reach the desired payment when they can (else what it would take); payment by the amortization formula to the cent.
+         * @description Trade equity, amount financed, the tier's buy rate plus a markup within the reserve cap, and a term and price that reach the desired payment when they can (else what it would take); payment by the amortization formula to the cent. F&I word tracks state facts of this deal or none. When cash down and trade equity cover the price nothing is financed: 422 naming `down_payment` (and `trade_value`), no rate, term or payment.
          */
         post: operations["coachDeal"];
         delete?: never;
@@ -999,6 +999,11 @@ export interface components {
              */
             down_payment?: number;
             /**
+             * @description Extension. Odometer; with `vehicle_year`, lets the service-contract word track say when factory coverage ends.
+             * @example 28500
+             */
+            mileage?: number;
+            /**
              * @description The store whose panel, settings and history apply; default the organization's primary store.
              * @example sto_summit_north
              */
@@ -1022,6 +1027,11 @@ export interface components {
             vehicle_cost?: number;
             /** @description Asking price, USD, above 0. */
             vehicle_price: number;
+            /**
+             * @description Extension. Model year; with `mileage`, lets the service-contract word track say when factory coverage ends.
+             * @example 2023
+             */
+            vehicle_year?: number;
         };
         /**
          * @example {
@@ -1045,7 +1055,9 @@ export interface components {
          *           "label": "Vehicle service contract",
          *           "penetration_rate": 0.48,
          *           "typical_profit": 1000,
-         *           "objection": "\"I never buy warranties.\" …"
+         *           "objection": "\"I never buy warranties.\" Totally fair. Once factory coverage runs out, …",
+         *           "word_track": "Totally fair. Once factory coverage runs out, …",
+         *           "word_track_claim": "no_deal_fact"
          *         }
          *       ],
          *       "funding_risk": "medium",
@@ -1060,10 +1072,18 @@ export interface components {
             desired_payment_met: boolean | null;
             fi_products: {
                 label: string;
+                /** @description The objection in quotes, then its word track, or why no track is true for this deal. */
                 objection: string;
                 penetration_rate: number;
                 product: string;
                 typical_profit: number;
+                /** @description The track sent: it states facts of this deal or none. Null when no track is true. */
+                word_track: string | null;
+                /**
+                 * @description The fact of the deal the track states (`no_deal_fact`: none).
+                 * @enum {string|null}
+                 */
+                word_track_claim: "owes_more_than_worth" | "negative_equity_rolled" | "balance_ahead_of_value" | "coverage_ends_soon" | "coverage_ends_later" | "coverage_ended" | "no_deal_fact" | null;
             }[];
             /** @enum {string} */
             funding_risk: "low" | "medium" | "high";
@@ -1105,6 +1125,8 @@ export interface components {
              * @default 0
              */
             days_on_lot?: number;
+            /** @description Retail market value of the unit, optional: without it the market is estimated from cost and age; USD, above 0. */
+            market_value?: number;
             /** @description What the store paid (ACV or invoice), USD, above 0. */
             purchase_price: number;
             /** @description Selling price, USD, above 0. */
@@ -1123,29 +1145,39 @@ export interface components {
         };
         /**
          * @example {
-         *       "true_cost": 22136.01,
-         *       "holding_cost_allocated": 2036.01,
+         *       "true_cost": 22120,
+         *       "holding_cost_allocated": 1820,
          *       "pack": 500,
-         *       "front_gross": 858.99,
-         *       "front_gross_pct": 3.74,
-         *       "pricing_recommendation": "Aged: 52 days (threshold 45). Front gross $858.99 is still positive; price to move now …",
+         *       "front_gross": 875,
+         *       "front_gross_pct": 3.81,
+         *       "pricing_recommendation": "Wholesale candidate: 52 days on the lot (aged at 45) with projected front gross -$570 after holding cost. Sunk cost is not a price: retail it this week at $21,495 (toward market $21,550, not above the $22,995 asking price) or wholesale at about $20,650 …",
          *       "aged_flag": true,
          *       "breakdown": {
          *         "purchase_price": 18500,
          *         "recon": 1300,
-         *         "floor_plan_interest": 224.01,
-         *         "daily_holding": 1820,
+         *         "floor_plan_interest": 224.03,
+         *         "daily_holding": 1595.97,
          *         "pack": 500
          *       },
-         *       "daily_carrying_cost": 39.31,
+         *       "daily_carrying_cost": 35,
          *       "target_front_gross": 1839.6,
          *       "aged_threshold_days": 45,
+         *       "market_value": 21550,
+         *       "market_value_source": "estimate",
+         *       "aging_stage": "wholesale",
+         *       "owner": "used_car_manager",
+         *       "expected_auction_proceeds": 20650,
          *       "store_id": "sto_summit_north"
          *     }
          */
         DealDeskGrossCalcResult: {
             aged_flag: boolean;
             aged_threshold_days: number;
+            /**
+             * @description fresh < 30 days; watch 30 days to the aged threshold; aged; wholesale (used units only). Rules: docs/domain/gross.md#aging-conventions.
+             * @enum {string}
+             */
+            aging_stage: "fresh" | "watch" | "aged" | "wholesale";
             breakdown: {
                 daily_holding: number;
                 floor_plan_interest: number;
@@ -1154,9 +1186,17 @@ export interface components {
                 recon: number;
             };
             daily_carrying_cost: number;
+            /** @description Market value × the wholesale value curve at this age (docs/domain/gross.md#wholesale-value-curve); null for a new unit, never wholesaled. */
+            expected_auction_proceeds: number | null;
             front_gross: number;
             front_gross_pct: number;
             holding_cost_allocated: number;
+            /** @description The market value the advice uses: the one sent, or an estimate from cost and age. */
+            market_value: number;
+            /** @enum {string} */
+            market_value_source: "request" | "estimate";
+            /** @enum {string} */
+            owner: "used_car_manager" | "new_car_manager";
             pack: number;
             pricing_recommendation: string;
             store_id: string;
@@ -1718,7 +1758,8 @@ export interface components {
          *           "signal": "Two captive lenders tightened advance caps on used units to 120% of book.",
          *           "severity": "medium",
          *           "source": "Dealertrack Credit Availability Index",
-         *           "date": "2026-11-25"
+         *           "date": "2026-11-25",
+         *           "demo": false
          *         }
          *       ]
          *     }
@@ -1737,6 +1778,8 @@ export interface components {
             category: string;
             /** Format: date */
             date: string;
+            /** @description True for a seeded demo entry (its `source` says so too), never a published one. */
+            demo: boolean;
             id: string;
             /** @enum {string} */
             severity: "high" | "medium" | "low";
@@ -1826,19 +1869,23 @@ export interface components {
          *       "list_price": 27495,
          *       "market_value": 25900,
          *       "market_value_source": "valuation",
+         *       "owner": "used_car_manager",
+         *       "aged_threshold_days": 45,
          *       "alert_type": "aged_and_overpriced",
          *       "conditions": [
          *         "aged_and_overpriced"
          *       ],
-         *       "recommendation": "Reprice from $27,495 to $25,795 today: 6.2% over market $25,900 at 52 days; wholesale review at 60 days (about $22,025).",
+         *       "recommendation": "Aged: 52 days (aged at 45). Reprice to $25,795 (toward market $25,900, not above the $27,495 asking price) to turn it in the 8 days before its 60-day wholesale review; each more day costs $35 to hold.",
          *       "recommended_price": 25795,
-         *       "wholesale_est": 22025,
+         *       "wholesale_est": 24800,
          *       "exposure_usd": 22786
          *     }
          */
         ReportsInventoryAlert: {
+            /** @description The unit's aged threshold: the store's used or new-unit threshold. */
+            aged_threshold_days: number;
             /**
-             * @description Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all): `wholesale_candidate` — pre-owned unit at 60+ days, or past the store's aged threshold with projected front gross after holding cost below zero, or cost + recon at or above market value; `equity_below_floorplan` — market value under the floor-plan payoff (cost) plus interest accrued; `aged_and_overpriced` — both of the next two; `aged` — days on lot at or past the store's aged threshold (default 45); `overpriced` — list price above market value × 1.03.
+             * @description Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all): `wholesale_candidate` — pre-owned unit at 60+ days, or past the store's aged threshold with projected front gross after holding cost below zero, or cost + recon at or above market value (never a new unit); `equity_below_floorplan` — market value under the floor-plan payoff (cost) plus interest accrued; `aged_and_overpriced` — both of the next two; `aged` — days on lot at or past the unit's aged threshold: the store's used threshold (default 45) for used and CPO units, its new-unit threshold (default 90) for new units; `overpriced` — list price above market value × 1.03. Rules and wording: docs/domain/reports.md.
              * @enum {string}
              */
             alert_type: "wholesale_candidate" | "equity_below_floorplan" | "aged_and_overpriced" | "aged" | "overpriced";
@@ -1860,13 +1907,18 @@ export interface components {
              */
             market_value_source: "valuation" | "estimate";
             model: string;
-            /** @description What to do, with the numbers: reprice to what, or wholesale now at what. */
+            /**
+             * @description Who decides: the used-car manager for used and CPO units, the new-car manager for new units.
+             * @enum {string}
+             */
+            owner: "used_car_manager" | "new_car_manager";
+            /** @description What to do, with the numbers: retail toward market at what price (never above the asking price once aged), or wholesale at the expected auction proceeds. */
             recommendation: string;
-            /** @description The price the recommendation names (new list price, or the wholesale figure). */
+            /** @description The price the recommendation names: the retail price toward market, or the expected auction proceeds for a wholesale candidate. */
             recommended_price: number;
             stock_no: string;
             store_id: string;
-            /** @description Estimated wholesale (auction) value: 85% of market value. */
+            /** @description Expected auction proceeds: market value × the wholesale value curve at the unit's age (98% at 30 days, 95% at 60, 90% at 90; docs/domain/gross.md#wholesale-value-curve). For a new unit, which is never wholesaled, its market value. */
             wholesale_est: number;
             year: number;
         };
@@ -1874,6 +1926,8 @@ export interface components {
             category: string;
             /** Format: date */
             date: string;
+            /** @description True for a seeded demo entry (its `source` says so too). */
+            demo: boolean;
             id: string;
             /** @enum {string} */
             severity: "high" | "medium" | "low";
@@ -1919,6 +1973,8 @@ export interface components {
                 as_of: string;
                 /** @description Change from the prior reading; null when there is none. */
                 change: number | null;
+                /** @description True for a seeded demo value (its `source` says so too), never a published reading. */
+                demo: boolean;
                 name: string;
                 /** Format: date */
                 prior_as_of: string | null;
@@ -1943,6 +1999,8 @@ export interface components {
                 as_of: string;
                 /** @description Change from the prior reading; null when there is none. */
                 change: number | null;
+                /** @description True for a seeded demo value (its `source` says so too), never a published reading. */
+                demo: boolean;
                 /** @description True at or above $3.50/gal. */
                 favour_fuel_efficient: boolean;
                 name: string;
@@ -2037,6 +2095,8 @@ export interface components {
             as_of: string;
             /** @description Change from the prior reading; null when there is none. */
             change: number | null;
+            /** @description True for a seeded demo value (its `source` says so too), never a published reading. */
+            demo: boolean;
             name: string;
             /** Format: date */
             prior_as_of: string | null;
@@ -3677,7 +3737,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The alert report (SPEC §2.8). */
+            /** @description The alert report (docs/reports.md). */
             200: {
                 headers: {
                     /** @description The key's daily request limit. */

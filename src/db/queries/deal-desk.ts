@@ -1,8 +1,11 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import {
+  appraisalRetentionCurve,
   creditTiers,
+  factoryWarrantyTerms,
   fiProducts,
+  fiWordTracks,
   frontGrossTargets,
   knownIssueRules,
   lenderDecisions,
@@ -20,7 +23,20 @@ import {
  * the market feed): every organization routes over the same program matrix, through its own panel.
  */
 export async function loadDealDeskReference(db: Database) {
-  const [tiers, adjustments, issues, targets, programs, stipTypeRows, stipRuleRows, products, routingSettings] = await db.batch([
+  const [
+    tiers,
+    adjustments,
+    issues,
+    targets,
+    programs,
+    stipTypeRows,
+    stipRuleRows,
+    products,
+    routingSettings,
+    wordTracks,
+    warrantyTerms,
+    retentionCurve,
+  ] = await db.batch([
     db.select().from(creditTiers).orderBy(desc(creditTiers.scoreMin)),
     db.select().from(vehicleTypeAdjustments),
     db.select().from(knownIssueRules),
@@ -30,6 +46,14 @@ export async function loadDealDeskReference(db: Database) {
     db.select().from(stipRules).orderBy(asc(stipRules.id)),
     db.select().from(fiProducts).orderBy(asc(fiProducts.product)),
     db.select().from(lenderRoutingSettings).where(eq(lenderRoutingSettings.id, "default")),
+    db.select().from(fiWordTracks).orderBy(asc(fiWordTracks.product), asc(fiWordTracks.rank)),
+    db.select().from(factoryWarrantyTerms).orderBy(asc(factoryWarrantyTerms.months)),
+    // The shared default depreciation curve (the appraisal's rows without an organization): the coach projects a unit's value with it.
+    db
+      .select({ ageYears: appraisalRetentionCurve.ageYears, residualPct: appraisalRetentionCurve.residualPct })
+      .from(appraisalRetentionCurve)
+      .where(isNull(appraisalRetentionCurve.orgId))
+      .orderBy(asc(appraisalRetentionCurve.ageYears)),
   ]);
   const [settings] = routingSettings;
   if (!settings) throw new Error("lender_routing_settings has no 'default' row (migration 0014)");
@@ -43,6 +67,9 @@ export async function loadDealDeskReference(db: Database) {
     stipRules: stipRuleRows,
     fiProducts: products,
     routingSettings: settings,
+    wordTracks,
+    warrantyTerms,
+    retentionCurve,
   };
 }
 

@@ -175,17 +175,55 @@ export const lenderRoutingSettings = sqliteTable("lender_routing_settings", {
   source: text("source").notNull(),
 });
 
-/** F&I penetration benchmarks and typical profit (docs/domain/deal-coach.md); objection word tracks are editable content. */
+/** F&I penetration benchmarks and typical profit: docs/domain/deal-coach.md#fi-penetration-defaults. */
 export const fiProducts = sqliteTable("fi_products", {
   product: text("product").primaryKey(),
   label: text("label").notNull(),
   penetrationNew: real("penetration_new").notNull(),
   penetrationUsed: real("penetration_used").notNull(),
-  /** Penetration when LTV is over 110% (GAP); null: no change. */
+  /** Penetration when LTV is over `highLtvPct` (GAP); null: no change. */
   penetrationHighLtv: real("penetration_high_ltv"),
   financedOnly: integer("financed_only", { mode: "boolean" }).notNull(),
   typicalProfit: real("typical_profit").notNull(),
   objection: text("objection").notNull(),
-  wordTrack: text("word_track").notNull(),
+  source: text("source").notNull(),
+  /** LTV (percent) above which `penetrationHighLtv` applies. */
+  highLtvPct: real("high_ltv_pct"),
+});
+
+export const WORD_TRACK_CLAIMS = [
+  "owes_more_than_worth",
+  "negative_equity_rolled",
+  "balance_ahead_of_value",
+  "coverage_ends_soon",
+  "coverage_ends_later",
+  "coverage_ended",
+  "no_deal_fact",
+] as const;
+
+/**
+ * Objection word tracks as editable templates (docs/domain/deal-coach.md#word-track-truth-rule).
+ * `claim` names the fact of the deal the template states; the coach sends the first track by
+ * `rank` whose claim the deal bears out, and none when no track is true.
+ */
+export const fiWordTracks = sqliteTable("fi_word_tracks", {
+  id: text("id").primaryKey(),
+  product: text("product")
+    .notNull()
+    .references(() => fiProducts.product),
+  claim: text("claim", { enum: WORD_TRACK_CLAIMS }).notNull(),
+  rank: integer("rank").notNull(),
+  template: text("template").notNull(),
+  source: text("source").notNull(),
+});
+
+/** Factory warranty terms and the "ends soon" window (docs/domain/deal-coach.md#factory-warranty-coverage). */
+export const factoryWarrantyTerms = sqliteTable("factory_warranty_terms", {
+  coverage: text("coverage").primaryKey(),
+  label: text("label").notNull(),
+  months: integer("months").notNull(),
+  miles: integer("miles").notNull(),
+  endsSoonMonths: integer("ends_soon_months").notNull(),
+  endsSoonMiles: integer("ends_soon_miles").notNull(),
   source: text("source").notNull(),
 });

@@ -1,11 +1,15 @@
 /**
- * Deal coaching (SPEC §2.10; DOMAIN §3.2, §4, §5): a first pencil that reaches the customer's
- * payment when it can (longer term, then no markup, then price down to a zero-gross floor) and
- * says what it would take when it cannot; F&I products with penetration and word tracks; funding risk.
+ * Deal coaching (docs/deal-desk.md#post-apiv1deal-coach; rules: docs/domain/deal-coach.md): a first
+ * pencil that reaches the customer's payment when it can (longer term, then no markup, then price
+ * down to a zero-gross floor) and says what it would take when it cannot; F&I products with
+ * penetration and word tracks that state facts of this deal or none; funding risk.
  */
+
+import { residualPct } from "../appraisal/valuation";
 import {
   type Condition,
   compareText,
+  amountFinanced as dealAmountFinanced,
   formatPct,
   formatUsd,
   markupCap,
@@ -26,10 +30,39 @@ export interface FiProductRow {
   penetrationNew: number;
   penetrationUsed: number;
   penetrationHighLtv: number | null;
+  /** LTV (percent) above which `penetrationHighLtv` applies. */
+  highLtvPct: number | null;
   financedOnly: boolean;
   typicalProfit: number;
   objection: string;
-  wordTrack: string;
+}
+
+/** The fact of the deal a word track states (docs/domain/deal-coach.md#word-track-truth-rule). */
+export type WordTrackClaim =
+  | "owes_more_than_worth"
+  | "negative_equity_rolled"
+  | "balance_ahead_of_value"
+  | "coverage_ends_soon"
+  | "coverage_ends_later"
+  | "coverage_ended"
+  | "no_deal_fact";
+
+export interface WordTrackRow {
+  id: string;
+  product: string;
+  claim: WordTrackClaim;
+  rank: number;
+  /** Text with `{name}` placeholders the coach fills with figures of the deal. */
+  template: string;
+}
+
+export interface WarrantyTermRow {
+  coverage: string;
+  label: string;
+  months: number;
+  miles: number;
+  endsSoonMonths: number;
+  endsSoonMiles: number;
 }
 
 export interface CoachInput {
@@ -43,12 +76,19 @@ export interface CoachInput {
   condition: Condition;
   /** Dealer cost of the unit; without it the asking price is taken to carry the target front gross. */
   vehicleCost?: number;
+  /** Model year and odometer: without them (on a used unit) no track claims when factory coverage ends. */
+  vehicleYear?: number;
+  mileage?: number;
 }
 
 export interface CoachReference {
   tiers: readonly TierRow[];
   frontGrossTargets: readonly FrontGrossTargetRow[];
   fiProducts: readonly FiProductRow[];
+  wordTracks: readonly WordTrackRow[];
+  warrantyTerms: readonly WarrantyTermRow[];
+  /** Residual % of the new price by age (the appraisal curve), to project a unit's value a year out. */
+  retentionCurve: { ageYears: number; residualPct: number }[];
 }
 
 export interface CoachResult {
@@ -66,18 +106,42 @@ export interface CoachResult {
   ltv: number;
   tier: string;
   desired_payment_met: boolean | null;
-  fi_products: { product: string; label: string; penetration_rate: number; typical_profit: number; objection: string }[];
+  fi_products: {
+    product: string;
+    label: string;
+    penetration_rate: number;
+    typical_profit: number;
+    objection: string;
+    word_track: string | null;
+    word_track_claim: WordTrackClaim | null;
+  }[];
   funding_risk: "low" | "medium" | "high";
   risk_reasons: string[];
   notes: string;
 }
 
-/** Terms a desk quotes (the request's allowed values, SPEC §4.3). */
+/** Terms a desk quotes (the request's allowed values, docs/deal-desk.md). */
 export const STANDARD_TERMS = [24, 36, 48, 60, 72, 84] as const;
-/** Without a desired payment or term the pencil uses the longest standard term up to this (avg ≈ 68 months, DOMAIN §1.2). */
+/** Without a desired payment or term the pencil uses the longest standard term up to this (docs/domain/deal-coach.md#coaching-structure). */
 export const DEFAULT_COACH_TERM = 72;
-/** GAP sells more above this LTV (DOMAIN §5). */
-export const HIGH_LTV_PCT = 110;
+
+type FinancedInput = Pick<CoachInput, "vehiclePrice" | "downPayment" | "tradeValue" | "tradePayoff">;
+
+/** Amount financed at `price` (docs/domain/deal-math.md#amount-financed); the coach takes no taxes or fees. */
+const amountFinanced = (input: FinancedInput, price = input.vehiclePrice) =>
+  dealAmountFinanced({ vehiclePrice: price, downPayment: input.downPayment, tradeValue: input.tradeValue, tradePayoff: input.tradePayoff }).amount;
+
+/**
+ * docs/domain/deal-coach.md#nothing-financed: when cash down and trade equity cover the price there
+ * is no loan, so no rate, term or payment to quote. The sentence says why; null when a loan remains.
+ */
+export function nothingFinancedReason(input: FinancedInput): string | null {
+  const financed = amountFinanced(input);
+  if (financed > 0) return null;
+  const equity = roundCents(input.tradeValue - input.tradePayoff);
+  const trade = equity === 0 ? "" : ` ${equity > 0 ? "−" : "+"} ${equity > 0 ? "trade equity" : "negative equity"} ${formatUsd(Math.abs(equity))}`;
+  return `Nothing is financed: amount financed = price ${formatUsd(input.vehiclePrice)} − cash down ${formatUsd(input.downPayment)}${trade} = ${formatUsd(financed)}. This is a cash deal${financed < 0 ? ` with ${formatUsd(-financed)} due back to the customer` : ""}; there is no rate, term or payment to quote.`;
+}
 
 interface Pencil {
   sellingPrice: number;
@@ -87,27 +151,23 @@ interface Pencil {
   payment: number;
 }
 
-export function coachDeal(input: CoachInput, pack: number, reference: CoachReference): CoachResult {
+export function coachDeal(input: CoachInput, pack: number, reference: CoachReference, now: Date): CoachResult {
+  const nothingFinanced = nothingFinancedReason(input);
+  // The route answers 422 first; an engine caller that skips it gets no rate quoted either.
+  if (nothingFinanced !== null) throw new RangeError(nothingFinanced);
   const tier = tierFor(reference.tiers, input.beacon);
   const buyRate = roundTo(tierApr(tier, input.condition, undefined), 2);
   const equity = roundCents(input.tradeValue - input.tradePayoff);
   const target = reference.frontGrossTargets.find((t) => t.condition === input.condition) ?? { targetPct: 8, minAmount: 1200 };
   const targetGross = Math.max((input.vehiclePrice * target.targetPct) / 100, target.minAmount);
-  // Front gross = price − cost − pack (§3.1). Without a cost, the asking price is assumed to carry the target gross.
+  // Front gross = price − cost − pack (docs/domain/deal-coach.md#coaching-structure). Without a cost, the asking price is assumed to carry the target gross.
   const costBasis = input.vehicleCost !== undefined ? input.vehicleCost + pack : input.vehiclePrice - targetGross;
-  const financed = (price: number) => roundCents(price - input.downPayment - equity);
   const rateFor = (term: number, withMarkup: boolean) =>
     roundTo(buyRate + (withMarkup ? Math.min(tier.standardMarkup, markupCap(tier, term)) : 0), 2);
   const pencil = (price: number, term: number, withMarkup: boolean): Pencil => {
-    const amountFinanced = financed(price);
+    const financed = amountFinanced(input, price);
     const rate = rateFor(term, withMarkup);
-    return {
-      sellingPrice: price,
-      rate,
-      term,
-      amountFinanced,
-      payment: amountFinanced > 0 ? roundCents(monthlyPayment(amountFinanced, rate, term)) : 0,
-    };
+    return { sellingPrice: price, rate, term, amountFinanced: financed, payment: roundCents(monthlyPayment(financed, rate, term)) };
   };
 
   const terms = input.termMonths !== undefined ? [input.termMonths] : STANDARD_TERMS.filter((t) => t <= tier.maxTerm);
@@ -153,7 +213,8 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
   const risks: { level: "medium" | "high"; reason: string }[] = [];
   if (ltv > tier.maxLtv)
     risks.push({ level: "high", reason: `LTV ${ltv}% is over the ${tier.maxLtv}% advance typical for ${TIER_LABEL[tier.tier]}` });
-  else if (ltv > tier.maxLtv - 10) risks.push({ level: "medium", reason: `LTV ${ltv}% is within 10 points of the ${tier.maxLtv}% tier advance` });
+  else if (ltv > tier.maxLtv - 10)
+    risks.push({ level: "medium", reason: `LTV ${ltv}% is less than 10 points under the ${tier.maxLtv}% tier advance` });
   if (tier.tier === "deep_subprime")
     risks.push({ level: "high", reason: `deep subprime (${input.beacon}): specialty lenders, heavy stips, ~10 days to fund` });
   else if (tier.tier === "subprime")
@@ -166,17 +227,26 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
   if (met === false) risks.push({ level: "medium", reason: "the customer's payment is not met; expect a re-desk" });
   const fundingRisk = risks.some((r) => r.level === "high") ? "high" : risks.length > 0 ? "medium" : "low";
 
-  const financedDeal = chosen.amountFinanced > 0;
+  const facts = dealFacts(input, chosen, ltv, equity, reference, now);
   const fiProducts = reference.fiProducts
-    .filter((p) => financedDeal || !p.financedOnly)
-    .map((p) => ({
-      product: p.product,
-      label: p.label,
-      penetration_rate:
-        p.penetrationHighLtv !== null && ltv > HIGH_LTV_PCT ? p.penetrationHighLtv : input.condition === "new" ? p.penetrationNew : p.penetrationUsed,
-      typical_profit: p.typicalProfit,
-      objection: `"${p.objection}" ${p.wordTrack}`,
-    }))
+    .filter((p) => !p.financedOnly || chosen.amountFinanced > 0)
+    .map((p) => {
+      const track = wordTrackFor(p, reference.wordTracks, facts);
+      return {
+        product: p.product,
+        label: p.label,
+        penetration_rate:
+          p.penetrationHighLtv !== null && p.highLtvPct !== null && ltv > p.highLtvPct
+            ? p.penetrationHighLtv
+            : input.condition === "new"
+              ? p.penetrationNew
+              : p.penetrationUsed,
+        typical_profit: p.typicalProfit,
+        objection: `"${p.objection}" ${track.text ?? track.whyNone}`,
+        word_track: track.text,
+        word_track_claim: track.claim,
+      };
+    })
     .sort((a, b) => b.penetration_rate - a.penetration_rate || compareText(a.product, b.product));
 
   const notes = [
@@ -185,7 +255,7 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
       : input.tradeValue > 0
         ? `Trade equity ${formatUsd(equity)} goes toward the deal.`
         : "",
-    `Amount financed ${formatUsd(chosen.amountFinanced)} = price ${formatUsd(chosen.sellingPrice)} − down ${formatUsd(input.downPayment)} ${equity >= 0 ? "− trade equity" : "+ negative equity"} ${formatUsd(Math.abs(equity))} (before tax, title and fees).`,
+    `Amount financed ${formatUsd(chosen.amountFinanced)} = price ${formatUsd(chosen.sellingPrice)} − cash down ${formatUsd(input.downPayment)} ${equity >= 0 ? "− trade equity" : "+ negative equity"} ${formatUsd(Math.abs(equity))} (before tax, title and fees).`,
     `${TIER_LABEL[tier.tier]} buy rate ${formatPct(buyRate)}; contract rate ${formatPct(chosen.rate)} over ${chosen.term} months.`,
     ...steps,
     shortfall,
@@ -213,5 +283,199 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
     funding_risk: fundingRisk,
     risk_reasons: risks.map((r) => r.reason),
     notes: notes.join(" "),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Word tracks: docs/domain/deal-coach.md#word-track-truth-rule
+
+type Coverage =
+  | { status: "unknown"; why: string }
+  | { status: "ends_soon" | "ends_later"; term: WarrantyTermRow; monthsLeft: number; milesLeft: number }
+  | { status: "ended"; last: WarrantyTermRow; endedAt: string };
+
+interface DealFacts {
+  amountFinanced: number;
+  vehiclePrice: number;
+  ltv: number;
+  equity: number;
+  coverage: Coverage;
+  coverageTerms: string;
+  term: number;
+  /** A year into the loan: what is still owed and the unit's average value; null without the unit's age. */
+  yearOut: { balance: number; value: number } | null;
+}
+
+const plural = (n: number, unit: string) => `${n.toLocaleString("en-US")} ${unit}${n === 1 ? "" : "s"}`;
+const termText = (t: WarrantyTermRow) =>
+  `${t.months % 12 === 0 ? plural(t.months / 12, "year") : plural(t.months, "month")}/${plural(t.miles, "mile")}`;
+
+/**
+ * docs/domain/deal-coach.md#factory-warranty-coverage: where the unit stands against each factory
+ * term, shortest first; a new unit without an odometer is at 0 miles. A term is over
+ * when either its months or its miles are used up, so a known figure past a limit settles "ended"
+ * alone, while "ends soon" and "ends later" need both figures.
+ */
+function factoryCoverage(
+  terms: readonly WarrantyTermRow[],
+  condition: Condition,
+  ageMonths: number | undefined,
+  mileage: number | undefined,
+): Coverage {
+  const miles = mileage ?? (condition === "new" ? 0 : undefined);
+  const ordered = [...terms].sort((a, b) => a.months - b.months || a.miles - b.miles);
+  for (const term of ordered) {
+    const endedByTime = ageMonths !== undefined && ageMonths >= term.months;
+    const endedByMiles = miles !== undefined && miles >= term.miles;
+    if (endedByTime || endedByMiles) continue;
+    if (ageMonths === undefined || miles === undefined) {
+      return { status: "unknown", why: "without the vehicle's model year and mileage no track says when factory coverage ends" };
+    }
+    const monthsLeft = term.months - ageMonths;
+    const milesLeft = term.miles - miles;
+    const soon = monthsLeft <= term.endsSoonMonths || milesLeft <= term.endsSoonMiles;
+    return { status: soon ? "ends_soon" : "ends_later", term, monthsLeft, milesLeft };
+  }
+  const last = ordered[ordered.length - 1];
+  if (last === undefined) return { status: "unknown", why: "no factory warranty terms are configured" };
+  const endedAt =
+    miles !== undefined && miles >= last.miles ? `At ${plural(miles, "mile")}` : `At ${plural(Math.floor((ageMonths ?? 0) / 12), "year")} old`;
+  return { status: "ended", last, endedAt };
+}
+
+/**
+ * Months since the unit's factory coverage began: a new unit's starts at delivery whatever its model
+ * year; a used unit's is counted from January of its model year (the in-service date is not on the
+ * request). Undefined for a used unit without a year.
+ */
+function unitAgeMonths(condition: Condition, vehicleYear: number | undefined, now: Date): number | undefined {
+  if (condition === "new") return 0;
+  return vehicleYear === undefined ? undefined : Math.max(0, (now.getUTCFullYear() - vehicleYear) * 12 + now.getUTCMonth());
+}
+
+/**
+ * docs/domain/deal-coach.md#balance-a-year-out: the balance after 12 payments at the contract rate,
+ * and the price carried a year down the average depreciation curve from the unit's age.
+ */
+function yearOut(pencil: Pencil, price: number, ageMonths: number | undefined, curve: CoachReference["retentionCurve"]) {
+  if (ageMonths === undefined || pencil.term <= 12 || curve.length === 0) return null;
+  const r = pencil.rate / 100 / 12;
+  const growth = (1 + r) ** 12;
+  const balance = 1 + r === 1 ? pencil.amountFinanced - 12 * pencil.payment : pencil.amountFinanced * growth - (pencil.payment * (growth - 1)) / r;
+  const age = ageMonths / 12;
+  const value = (price * residualPct(curve, age + 1, 0)) / residualPct(curve, age, 0);
+  return { balance: roundCents(balance), value: roundCents(value) };
+}
+
+function dealFacts(input: CoachInput, pencil: Pencil, ltv: number, equity: number, reference: CoachReference, now: Date): DealFacts {
+  const terms = reference.warrantyTerms;
+  const ageMonths = unitAgeMonths(input.condition, input.vehicleYear, now);
+  return {
+    amountFinanced: pencil.amountFinanced,
+    vehiclePrice: input.vehiclePrice,
+    ltv,
+    equity,
+    term: pencil.term,
+    yearOut: yearOut(pencil, input.vehiclePrice, ageMonths, reference.retentionCurve),
+    coverage: factoryCoverage(terms, input.condition, ageMonths, input.mileage),
+    coverageTerms: [...terms]
+      .sort((a, b) => a.months - b.months)
+      .map((t) => `${termText(t)} ${t.label}`)
+      .join(", "),
+  };
+}
+
+/** Whether the deal bears out the claim, with the figures its template may name; else why not. */
+function checkClaim(claim: WordTrackClaim, facts: DealFacts): { values: Record<string, string> } | { whyNot: string } {
+  const { coverage } = facts;
+  switch (claim) {
+    case "owes_more_than_worth":
+      return facts.amountFinanced > facts.vehiclePrice
+        ? {
+            values: {
+              amount_financed: formatUsd(facts.amountFinanced),
+              vehicle_price: formatUsd(facts.vehiclePrice),
+              amount_over_value: formatUsd(facts.amountFinanced - facts.vehiclePrice),
+              ltv: `${facts.ltv}%`,
+            },
+          }
+        : { whyNot: `LTV ${facts.ltv}% is not over 100%` };
+    case "balance_ahead_of_value": {
+      const { yearOut: year } = facts;
+      if (year === null) return { whyNot: "without the unit's age (or on a loan of 12 months or less) no track projects its value" };
+      return year.balance > year.value
+        ? {
+            values: {
+              term: String(facts.term),
+              balance_after_year: formatUsd(Math.round(year.balance)),
+              value_after_year: formatUsd(Math.round(year.value)),
+            },
+          }
+        : {
+            whyNot: `a year in, the balance (${formatUsd(Math.round(year.balance))}) is not above the car's average value (${formatUsd(Math.round(year.value))})`,
+          };
+    }
+    case "negative_equity_rolled":
+      return facts.equity < 0 ? { values: { negative_equity: formatUsd(-facts.equity) } } : { whyNot: "the trade carries no negative equity" };
+    case "coverage_ends_soon":
+    case "coverage_ends_later":
+      if (coverage.status === "unknown") return { whyNot: coverage.why };
+      if (coverage.status !== (claim === "coverage_ends_soon" ? "ends_soon" : "ends_later")) {
+        return {
+          whyNot: `factory coverage ${coverage.status === "ended" ? "has ended" : coverage.status === "ends_soon" ? "ends soon" : "does not end soon"}`,
+        };
+      }
+      return {
+        values: {
+          coverage: coverage.term.label,
+          coverage_term: termText(coverage.term),
+          coverage_left: `${plural(coverage.monthsLeft, "month")} or ${plural(coverage.milesLeft, "mile")}`,
+        },
+      };
+    case "coverage_ended":
+      return coverage.status === "ended"
+        ? { values: { coverage_ended_at: coverage.endedAt, coverage_terms: facts.coverageTerms } }
+        : { whyNot: coverage.status === "unknown" ? coverage.why : "factory coverage has not ended" };
+    case "no_deal_fact":
+      return { values: {} };
+    default:
+      // A row edited to a claim the coach cannot check is never sent.
+      return { whyNot: `the coach cannot check claim "${claim satisfies never}"` };
+  }
+}
+
+/** Fills `{name}` placeholders; null when the template names a figure the deal does not supply. */
+function render(template: string, values: Record<string, string>): string | null {
+  let complete = true;
+  const text = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) complete = false;
+    return value ?? "";
+  });
+  return complete ? text : null;
+}
+
+/** The product's first track (by rank) that is true for the deal; none when no track is (a template that cannot be true is not sent). */
+function wordTrackFor(
+  product: FiProductRow,
+  tracks: readonly WordTrackRow[],
+  facts: DealFacts,
+): { text: string | null; claim: WordTrackClaim | null; whyNone: string } {
+  const whyNot: string[] = [];
+  const candidates = tracks.filter((t) => t.product === product.product).sort((a, b) => a.rank - b.rank || compareText(a.id, b.id));
+  for (const track of candidates) {
+    const check = checkClaim(track.claim, facts);
+    if ("whyNot" in check) {
+      if (!whyNot.includes(check.whyNot)) whyNot.push(check.whyNot);
+      continue;
+    }
+    const text = render(track.template, check.values);
+    if (text !== null) return { text, claim: track.claim, whyNone: "" };
+    whyNot.push(`track ${track.id} names a figure this deal does not have`);
+  }
+  return {
+    text: null,
+    claim: null,
+    whyNone: `No word track: none is true for this deal (${whyNot.length > 0 ? whyNot.join("; ") : "no track is configured"}).`,
   };
 }

@@ -1,4 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { WORD_TRACK_CLAIMS } from "../../db/schema/deal-desk";
+import { nothingFinancedReason } from "../../engines/deal-coach";
 import { commonErrorResponses, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
 import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
 import { v1Chain } from "../../http/v1-chain";
@@ -38,12 +40,6 @@ const StoreId = z.string().min(1).max(64).optional().openapi({
   description: "The store whose panel, settings and history apply; default the organization's primary store.",
   example: "sto_summit_north",
 });
-
-const downUnderPrice = (body: { down_payment: number; vehicle_price: number }, ctx: z.RefinementCtx) => {
-  if (body.down_payment >= body.vehicle_price) {
-    ctx.addIssue({ code: "custom", path: ["down_payment"], message: "down_payment must be less than vehicle_price (nothing would be financed)" });
-  }
-};
 
 /** The optional deal figures lender routing and stip-check use for the amount financed (docs/domain/deal-math.md#amount-financed). */
 const DealFigures = {
@@ -322,6 +318,22 @@ export const GrossCalcResultSchema = z
 // ---------------------------------------------------------------------------------------------
 // deal-coach
 
+/** docs/domain/deal-coach.md#nothing-financed: a cash deal gets a 422 naming the fields that cover the price. */
+const somethingFinanced = (
+  body: { vehicle_price: number; down_payment: number; trade_value: number; trade_payoff: number },
+  ctx: z.RefinementCtx,
+) => {
+  const reason = nothingFinancedReason({
+    vehiclePrice: body.vehicle_price,
+    downPayment: body.down_payment,
+    tradeValue: body.trade_value,
+    tradePayoff: body.trade_payoff,
+  });
+  if (reason === null) return;
+  const fields = body.trade_value > body.trade_payoff ? ["down_payment", "trade_value"] : ["down_payment"];
+  for (const field of fields) ctx.addIssue({ code: "custom", path: [field], message: reason });
+};
+
 export const DealCoachRequestSchema = z
   .strictObject({
     beacon: Beacon,
@@ -333,9 +345,17 @@ export const DealCoachRequestSchema = z
     term_months: TermMonths.optional(),
     condition: Condition,
     vehicle_cost: PositiveUsd("Extension. The unit's cost; default: the asking price carries the target front gross,").optional(),
+    vehicle_year: z.int().min(1980).max(2100).optional().openapi({
+      description: "Extension. Model year; with `mileage`, lets the service-contract word track say when factory coverage ends.",
+      example: 2023,
+    }),
+    mileage: z.int().min(0).max(1_000_000).optional().openapi({
+      description: "Extension. Odometer; with `vehicle_year`, lets the service-contract word track say when factory coverage ends.",
+      example: 28_500,
+    }),
     store_id: StoreId,
   })
-  .superRefine(downUnderPrice)
+  .superRefine(somethingFinanced)
   .openapi("DealDeskCoachRequest", {
     example: { beacon: 688, vehicle_price: 32995, trade_value: 14000, trade_payoff: 17500, down_payment: 2000, desired_payment: 550 },
   });
@@ -357,7 +377,21 @@ export const DealCoachResultSchema = z
     tier: z.string(),
     desired_payment_met: z.boolean().nullable(),
     fi_products: z.array(
-      z.object({ product: z.string(), label: z.string(), penetration_rate: z.number(), typical_profit: z.number(), objection: z.string() }),
+      z.object({
+        product: z.string(),
+        label: z.string(),
+        penetration_rate: z.number(),
+        typical_profit: z.number(),
+        objection: z.string().openapi({ description: "The objection in quotes, then its word track, or why no track is true for this deal." }),
+        word_track: z
+          .string()
+          .nullable()
+          .openapi({ description: "The track sent: it states facts of this deal or none. Null when no track is true." }),
+        word_track_claim: z
+          .enum(WORD_TRACK_CLAIMS)
+          .nullable()
+          .openapi({ description: "The fact of the deal the track states (`no_deal_fact`: none)." }),
+      }),
     ),
     funding_risk: z.enum(["low", "medium", "high"]),
     risk_reasons: z.array(z.string()),
@@ -381,7 +415,15 @@ export const DealCoachResultSchema = z
       tier: "prime",
       desired_payment_met: false,
       fi_products: [
-        { product: "vsc", label: "Vehicle service contract", penetration_rate: 0.48, typical_profit: 1000, objection: '"I never buy warranties." …' },
+        {
+          product: "vsc",
+          label: "Vehicle service contract",
+          penetration_rate: 0.48,
+          typical_profit: 1000,
+          objection: '"I never buy warranties." Totally fair. Once factory coverage runs out, …',
+          word_track: "Totally fair. Once factory coverage runs out, …",
+          word_track_claim: "no_deal_fact",
+        },
       ],
       funding_risk: "medium",
       risk_reasons: ["$3,500 negative equity rolled into the loan"],
@@ -451,7 +493,7 @@ export const coachDeal = createRoute({
   tags: ["Deal desk"],
   summary: "A first pencil, F&I menu and funding risk for a deal",
   description:
-    "Trade equity, amount financed, the tier's buy rate plus a markup within the reserve cap, and a term and price that reach the desired payment when they can (else what it would take); payment by the amortization formula to the cent.",
+    "Trade equity, amount financed, the tier's buy rate plus a markup within the reserve cap, and a term and price that reach the desired payment when they can (else what it would take); payment by the amortization formula to the cent. F&I word tracks state facts of this deal or none. When cash down and trade equity cover the price nothing is financed: 422 naming `down_payment` (and `trade_value`), no rate, term or payment.",
   security: serviceKeySecurity,
   middleware: v1Chain("deal-coach", { body: true, reads: "nearest-replica" }),
   request: { body: { required: true, content: { "application/json": { schema: DealCoachRequestSchema } } } },

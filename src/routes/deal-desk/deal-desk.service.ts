@@ -27,6 +27,9 @@ interface DealDeskReference {
   programsById: ReadonlyMap<string, Program>;
   programsByName: ReadonlyMap<string, Program>;
   fiProducts: Reference["fiProducts"];
+  wordTracks: Reference["wordTracks"];
+  warrantyTerms: Reference["warrantyTerms"];
+  retentionCurve: Reference["retentionCurve"];
   frontGrossTargets: Reference["targets"];
 }
 
@@ -55,6 +58,9 @@ async function loadReference(db: Database): Promise<DealDeskReference> {
     programsById: new Map(rows.programs.map((p) => [p.id, p])),
     programsByName: new Map(rows.programs.map((p) => [p.name.toLowerCase(), p])),
     fiProducts: rows.fiProducts,
+    wordTracks: rows.wordTracks,
+    warrantyTerms: rows.warrantyTerms,
+    retentionCurve: rows.retentionCurve,
     frontGrossTargets: rows.targets,
   };
 }
@@ -198,9 +204,19 @@ export async function dealCoach(db: Database, orgId: string, body: z.infer<typeo
       termMonths: body.term_months,
       condition: body.condition,
       vehicleCost: body.vehicle_cost,
+      vehicleYear: body.vehicle_year,
+      mileage: body.mileage,
     },
     body.condition === "new" ? store.store.packNew : store.store.packUsed,
-    { tiers: reference.routing.tiers, frontGrossTargets: reference.frontGrossTargets, fiProducts: reference.fiProducts },
+    {
+      tiers: reference.routing.tiers,
+      frontGrossTargets: reference.frontGrossTargets,
+      fiProducts: reference.fiProducts,
+      wordTracks: reference.wordTracks,
+      warrantyTerms: reference.warrantyTerms,
+      retentionCurve: reference.retentionCurve,
+    },
+    now,
   );
   return { ...result, store_id: store.store.id };
 }
