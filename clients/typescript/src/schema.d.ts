@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Upsert deals with their status and stips
-         * @description Upserts each deal by deal number, and its stips by name. A stip that is new, or newly cleared, on a deal in the funding pipeline (pending, submitted, approved) raises `deal.stip_alert`. Up to 5000 deals; all or nothing; sending the same request again changes nothing. In CSV the `stips` column lists `name=state` pairs separated by `;`.
+         * @description Upserts each deal by deal number, and its stips by name. A stip that is new, or newly cleared, on a deal in the funding pipeline (pending, submitted, approved) raises `deal.stip_alert`. Up to 5000 deals; all or nothing; sending the same request again changes nothing and raises nothing. A deal lists each stip once (a name twice is a 422 naming it). In CSV the `stips` column lists `name=state` pairs separated by `;`.
          */
         post: operations["ingestDeals"];
         delete?: never;
@@ -239,6 +239,8 @@ export interface paths {
         /**
          * Replace one store's inventory with the DMS's snapshot
          * @description Upserts every unit (by stock number) and takes units the snapshot does not list out of inventory (status `sold`). Up to 5000 units; all or nothing; sending the same snapshot again changes nothing. A broker token or a key with the `ingest` permission.
+         *
+         *     Nothing is removed by accident: a snapshot with no units is refused unless `allow_empty=true`, and one that would take more than half of the store's units in stock out of inventory is refused unless `confirm_removals` gives that number (the refusal says it). Exactly half goes through.
          */
         put: operations["ingestInventory"];
         post?: never;
@@ -469,7 +471,7 @@ export interface paths {
         };
         /**
          * An endpoint's deliveries, newest first, with every attempt
-         * @description Status `pending` (queued or waiting for a retry), `delivered` (a 2xx answer) or `failed` (retries spent, a 410, or the endpoint disabled). At most 100 per call.
+         * @description Status `pending` (queued or waiting for a retry), `delivered` (a 2xx answer) or `failed` (retries spent, a 410, or the endpoint disabled). Each attempt keeps the body sent and the first KiB of the answer for 30 days. Pages of `limit` (default 50, at most 100); while `has_more` is true, pass `next_cursor` as `starting_after` for the next, older page.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -514,6 +516,30 @@ export interface paths {
          * @description POSTs a `webhook.test` envelope, signed like every delivery, and waits for the answer (10 s at most). Not retried and not in the delivery log. Works on a disabled endpoint too.
          */
         post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a sample of any event type to this endpoint
+         * @description Like `stripe trigger`, without waiting for a cron or a deal: queues one signed delivery of the event type to this endpoint only (never to your other endpoints, which may be production receivers), through the same outbox, queue, retries and delivery log as a real event.
+         *
+         *     The envelope's `data` is the example of the event in this document's `webhooks` section, `sample` is `true` (ignore such events in production) and `store_id` is your primary store. The endpoint must be enabled; it need not be subscribed to the event.
+         *
+         *     `npm run webhook:trigger -- --event deal.stip_alert [--endpoint <id>]` calls it against the local server.
+         */
+        post: operations["triggerWebhookEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1473,9 +1499,12 @@ export interface components {
             sold_on: string;
             /** @enum {string} */
             status: "pending" | "submitted" | "approved" | "funded" | "unwound";
-            /** @description The deal's stipulations as the DMS has them now. Omitted: the deal's stips are left as they are. */
+            /** @description The deal's stipulations as the DMS has them now, each name once (a name listed twice is a 422, detail code `duplicate`). Omitted: the deal's stips are left as they are. */
             stips?: components["schemas"]["IngestStip"][];
-            /** @example sto_summit_north */
+            /**
+             * @description A store of this organization (else 404).
+             * @example sto_summit_north
+             */
             store_id: string;
             /**
              * Format: date
@@ -1997,6 +2026,20 @@ export interface components {
             totalGross: number;
             units: number;
         };
+        SnapshotRefused: components["schemas"]["Error"] & {
+            /** @enum {string} */
+            error?: "validation_error";
+            /**
+             * @description Units in stock at the store now.
+             * @example 175
+             */
+            in_stock: number;
+            /**
+             * @description Of those, the units the snapshot does not list: what it would take out of inventory.
+             * @example 172
+             */
+            would_remove: number;
+        };
         /**
          * @example {
          *       "user": {
@@ -2165,6 +2208,18 @@ export interface components {
             error: string | null;
             /** @enum {string} */
             outcome: "delivered" | "retrying" | "failed" | "disabled";
+            /** @description The envelope exactly as POSTed (the signature is over these bytes). Null once the attempt is older than the 30-day retention. */
+            request_body: string | null;
+            /**
+             * @description The first 1024 bytes of the receiver's answer, when it is text (`text/*`, JSON, XML, a form; no Content-Type is taken as text). Null when it did not answer, answered nothing or answered binary, and once the attempt is older than 30 days.
+             * @example upstream unavailable
+             */
+            response_body: string | null;
+            /**
+             * @description The answer's whole size in bytes, counted up to 1 MiB; null when it did not answer.
+             * @example 20
+             */
+            response_body_bytes: number | null;
             /**
              * @description The receiver's HTTP status; null when it did not answer.
              * @example 503
@@ -2227,14 +2282,21 @@ export interface components {
             id: string;
             last_error: string | null;
             last_response_status: number | null;
+            /** @description A sample sent by `POST /api/v1/webhooks/{id}/trigger`, not a real event. */
+            sample: boolean;
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             /** Format: date-time */
             updated_at: string;
         };
         WebhooksDeliveryList: {
+            /** @description Deliveries on this page. */
             count: number;
             deliveries: components["schemas"]["WebhooksDelivery"][];
+            /** @description Older deliveries follow; ask for them with `starting_after=<next_cursor>`. */
+            has_more: boolean;
+            /** @description Pass as `starting_after` for the next page; null on the last page. */
+            next_cursor: string | null;
         };
         WebhooksEndpoint: {
             /** Format: date-time */
@@ -2262,6 +2324,18 @@ export interface components {
             error: string | null;
             /** @example 200 */
             response_status: number | null;
+        };
+        /**
+         * @example {
+         *       "event": "deal.stip_alert"
+         *     }
+         */
+        WebhooksTriggerEvent: {
+            /**
+             * @description The event type to send a sample of; the endpoint need not be subscribed to it.
+             * @enum {string}
+             */
+            event: "morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered";
         };
         /**
          * @example {
@@ -2342,6 +2416,7 @@ export type SchemaReportsMorningBriefingRequest = components['schemas']['Reports
 export type SchemaReportsPulseFigure = components['schemas']['ReportsPulseFigure'];
 export type SchemaSalesSummaryFeed = components['schemas']['SalesSummaryFeed'];
 export type SchemaSalesSummaryRow = components['schemas']['SalesSummaryRow'];
+export type SchemaSnapshotRefused = components['schemas']['SnapshotRefused'];
 export type SchemaStaffSession = components['schemas']['StaffSession'];
 export type SchemaTradeAppraisal = components['schemas']['TradeAppraisal'];
 export type SchemaTradeAppraisalRequest = components['schemas']['TradeAppraisalRequest'];
@@ -2358,6 +2433,7 @@ export type SchemaWebhooksDeliveryList = components['schemas']['WebhooksDelivery
 export type SchemaWebhooksEndpoint = components['schemas']['WebhooksEndpoint'];
 export type SchemaWebhooksEndpointList = components['schemas']['WebhooksEndpointList'];
 export type SchemaWebhooksTestResult = components['schemas']['WebhooksTestResult'];
+export type SchemaWebhooksTriggerEvent = components['schemas']['WebhooksTriggerEvent'];
 export type SchemaWebhooksUpdateEndpoint = components['schemas']['WebhooksUpdateEndpoint'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -3259,7 +3335,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestDealsResult"];
                 };
             };
-            /** @description Body missing, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3279,6 +3355,15 @@ export interface operations {
             };
             /** @description The key lacks the `ingest` permission or scope (`forbidden`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A deal's `store_id` names no store of this organization (`not_found`; the message names the rows); nothing was written. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3335,7 +3420,11 @@ export interface operations {
     ingestInventory: {
         parameters: {
             query: {
-                /** @description The store this snapshot is for. */
+                /** @description `true`: a snapshot listing no units is applied (every unit in stock at the store leaves inventory). Without it such a snapshot is a 422 (detail code `empty_snapshot`) and nothing is written. */
+                allow_empty?: "true" | "false";
+                /** @description The number of units the snapshot takes out of inventory, as the caller expects it. Required when that is more than half the units in stock at the store (else a 422 with detail code `removals_unconfirmed`); when given it must equal that number (else a 422 with detail code `removals_mismatch`). Either refusal carries `in_stock` and `would_remove`; nothing is written. */
+                confirm_removals?: number | null;
+                /** @description The store this snapshot is for. A store of another organization, or no store at all: 404 `not_found`. */
                 store_id: string;
             };
             header?: never;
@@ -3395,7 +3484,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestInventoryResult"];
                 };
             };
-            /** @description Body missing, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3422,6 +3511,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `store_id` names no store of this organization (`not_found`); nothing was written. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -3431,13 +3529,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). */
+            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). Or the snapshot was refused for what it would remove (detail codes `empty_snapshot`, `removals_unconfirmed`, `removals_mismatch`; the body adds `in_stock` and `would_remove`). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SnapshotRefused"] | components["schemas"]["Error"];
                 };
             };
             /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
@@ -4864,6 +4962,8 @@ export interface operations {
             query?: {
                 /** @description 1 to 100, default 50. */
                 limit?: number;
+                /** @description The previous page's `next_cursor`: this page starts with the next older delivery. An unknown cursor answers 422. */
+                starting_after?: string;
             };
             header?: never;
             path: {
@@ -4899,6 +4999,7 @@ export interface operations {
                      *           "last_error": null,
                      *           "created_at": "2026-11-26T04:06:44.839Z",
                      *           "updated_at": "2026-11-26T04:06:45.889Z",
+                     *           "sample": false,
                      *           "attempts": [
                      *             {
                      *               "attempt": 1,
@@ -4906,11 +5007,16 @@ export interface operations {
                      *               "duration_ms": 182,
                      *               "response_status": 204,
                      *               "error": null,
-                     *               "outcome": "delivered"
+                     *               "outcome": "delivered",
+                     *               "request_body": "{\"id\":\"evt_9pQ2mZ7LkR4sT1vB\",\"event\":\"inventory.aged_alert\",\"org_id\":\"org_summit\",\"store_id\":\"sto_summit_north\",\"timestamp\":\"2026-11-26T04:06:44.839Z\",\"sample\":false,\"data\":{\"stock_no\":\"N10154\",\"days_on_lot\":45,\"recommendation\":\"Reprice to market now: 45 days on the lot (store threshold 45); about $1575 of holding cost so far.\"}}",
+                     *               "response_body": null,
+                     *               "response_body_bytes": 0
                      *             }
                      *           ]
                      *         }
-                     *       ]
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["WebhooksDeliveryList"];
@@ -4952,7 +5058,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description `limit` out of range, or `starting_after` is not a delivery of this endpoint (`validation_error`, detail code `invalid_cursor`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5024,6 +5130,7 @@ export interface operations {
                      *       "last_error": null,
                      *       "created_at": "2026-11-26T04:06:44.839Z",
                      *       "updated_at": "2026-11-26T04:06:45.947Z",
+                     *       "sample": false,
                      *       "attempts": [
                      *         {
                      *           "attempt": 1,
@@ -5031,7 +5138,10 @@ export interface operations {
                      *           "duration_ms": 182,
                      *           "response_status": 204,
                      *           "error": null,
-                     *           "outcome": "delivered"
+                     *           "outcome": "delivered",
+                     *           "request_body": "{\"id\":\"evt_9pQ2mZ7LkR4sT1vB\",\"event\":\"inventory.aged_alert\",\"org_id\":\"org_summit\",\"store_id\":\"sto_summit_north\",\"timestamp\":\"2026-11-26T04:06:44.839Z\",\"sample\":false,\"data\":{\"stock_no\":\"N10154\",\"days_on_lot\":45,\"recommendation\":\"Reprice to market now: 45 days on the lot (store threshold 45); about $1575 of holding cost so far.\"}}",
+                     *           "response_body": null,
+                     *           "response_body_bytes": 0
                      *         }
                      *       ]
                      *     }
@@ -5210,6 +5320,133 @@ export interface operations {
             };
         };
     };
+    triggerWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhooksTriggerEvent"];
+            };
+        };
+        responses: {
+            /** @description Queued; poll the deliveries list for its attempts. */
+            202: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_3bT9xQ2mN7pR1sK8",
+                     *       "event_id": "evt_9pQ2mZ7LkR4sT1vB",
+                     *       "event": "deal.stip_alert",
+                     *       "status": "pending",
+                     *       "attempt_count": 0,
+                     *       "last_response_status": null,
+                     *       "last_error": null,
+                     *       "created_at": "2026-11-26T04:06:44.839Z",
+                     *       "updated_at": "2026-11-26T04:06:44.839Z",
+                     *       "sample": true,
+                     *       "attempts": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhooksDelivery"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unknown event type or field (`validation_error`), or the endpoint is disabled (detail code `endpoint_disabled`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -5273,8 +5510,9 @@ export interface operations {
                  *       "id": "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
                  *       "event": "compliance.hold_triggered",
                  *       "org_id": "org_summit",
-                 *       "store_id": null,
+                 *       "store_id": "sto_summit_north",
                  *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "sample": false,
                  *       "data": {
                  *         "check_id": "chk_Tqbx4XzXqy3kmvmH",
                  *         "triggered_rule": "ofac_sdn_match",
@@ -5290,8 +5528,10 @@ export interface operations {
                     /** @description The event's id; equals the X-Service-Webhook-Id header. */
                     id: string;
                     org_id: string;
-                    /** @description The store the event concerns; null for organization-wide events. */
-                    store_id: string | null;
+                    /** @description True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production. */
+                    sample: boolean;
+                    /** @description The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store. */
+                    store_id: string;
                     /**
                      * Format: date-time
                      * @description When the event was raised (UTC).
@@ -5340,6 +5580,7 @@ export interface operations {
                  *       "org_id": "org_summit",
                  *       "store_id": "sto_summit_north",
                  *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "sample": false,
                  *       "data": {
                  *         "deal_number": "D-10442",
                  *         "deal_status": "submitted",
@@ -5357,8 +5598,10 @@ export interface operations {
                     /** @description The event's id; equals the X-Service-Webhook-Id header. */
                     id: string;
                     org_id: string;
-                    /** @description The store the event concerns; null for organization-wide events. */
-                    store_id: string | null;
+                    /** @description True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production. */
+                    sample: boolean;
+                    /** @description The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store. */
+                    store_id: string;
                     /**
                      * Format: date-time
                      * @description When the event was raised (UTC).
@@ -5407,6 +5650,7 @@ export interface operations {
                  *       "org_id": "org_summit",
                  *       "store_id": "sto_summit_north",
                  *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "sample": false,
                  *       "data": {
                  *         "stock_no": "N10154",
                  *         "days_on_lot": 45,
@@ -5421,8 +5665,10 @@ export interface operations {
                     /** @description The event's id; equals the X-Service-Webhook-Id header. */
                     id: string;
                     org_id: string;
-                    /** @description The store the event concerns; null for organization-wide events. */
-                    store_id: string | null;
+                    /** @description True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production. */
+                    sample: boolean;
+                    /** @description The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store. */
+                    store_id: string;
                     /**
                      * Format: date-time
                      * @description When the event was raised (UTC).
@@ -5469,8 +5715,9 @@ export interface operations {
                  *       "id": "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
                  *       "event": "lender.environment_change",
                  *       "org_id": "org_summit",
-                 *       "store_id": null,
+                 *       "store_id": "sto_summit_north",
                  *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "sample": false,
                  *       "data": {
                  *         "series_id": "RIFLPBCIANM60NM",
                  *         "value": 7.9,
@@ -5489,8 +5736,10 @@ export interface operations {
                     /** @description The event's id; equals the X-Service-Webhook-Id header. */
                     id: string;
                     org_id: string;
-                    /** @description The store the event concerns; null for organization-wide events. */
-                    store_id: string | null;
+                    /** @description True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production. */
+                    sample: boolean;
+                    /** @description The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store. */
+                    store_id: string;
                     /**
                      * Format: date-time
                      * @description When the event was raised (UTC).
@@ -5539,6 +5788,7 @@ export interface operations {
                  *       "org_id": "org_summit",
                  *       "store_id": "sto_summit_north",
                  *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "sample": false,
                  *       "data": {
                  *         "role": "used_car_manager",
                  *         "day": "2026-11-26",
@@ -5555,8 +5805,10 @@ export interface operations {
                     /** @description The event's id; equals the X-Service-Webhook-Id header. */
                     id: string;
                     org_id: string;
-                    /** @description The store the event concerns; null for organization-wide events. */
-                    store_id: string | null;
+                    /** @description True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production. */
+                    sample: boolean;
+                    /** @description The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store. */
+                    store_id: string;
                     /**
                      * Format: date-time
                      * @description When the event was raised (UTC).
