@@ -144,7 +144,7 @@ describe("documentedWebhook", () => {
     expect(documentedEvents(withEvent)).toContain("test.unit_aged");
     const delivery = withEvent.webhooks?.["test.unit_aged"]?.post;
     const body = delivery?.requestBody?.content["application/json"];
-    expect(Object.keys(body?.schema?.properties ?? {})).toEqual(["id", "event", "org_id", "store_id", "timestamp", "data"]);
+    expect(Object.keys(body?.schema?.properties ?? {})).toEqual(["id", "event", "org_id", "store_id", "timestamp", "sample", "data"]);
     expect(body?.example).toMatchObject({ event: "test.unit_aged", data: { stock_no: "S24117", days_on_lot: 46 } });
     expect(delivery?.parameters?.map((p) => `${p.in} ${p.name}`)).toEqual([
       "header x-service-signature",

@@ -11,7 +11,7 @@ import { REPO_ROOT } from "./repo-root";
 export const DEV_PORT = Number(process.env.DEV_PORT ?? 8787);
 const BASE_URL = `http://localhost:${DEV_PORT}`;
 const SEED_SQL = path.join(REPO_ROOT, ".wrangler", "seed.sql");
-const CREDENTIALS_FILE = path.join(REPO_ROOT, "demo-credentials.json");
+export const CREDENTIALS_FILE = path.join(REPO_ROOT, "demo-credentials.json");
 
 export const todayUtc = () => new Date().toISOString().slice(0, 10);
 

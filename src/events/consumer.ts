@@ -6,6 +6,7 @@ import {
   failPendingDelivery,
   findDelivery,
   findOutboxEvent,
+  findPrimaryStoreId,
   listSubscribedEndpoints,
   markOutboxUnsent,
   recordAttempt,
@@ -58,7 +59,8 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
   if (attempt === null) return "done";
 
   const secret = await decryptSecret(loadConfig(env).webhookSecretsKey, found.endpoint.secretCiphertext);
-  const body = JSON.stringify(envelopeOf(found.event));
+  const storeId = found.event.storeId ?? (await findPrimaryStoreId(db, message.orgId));
+  const body = JSON.stringify(envelopeOf({ ...found.event, storeId }));
   const result = await postSigned(found.endpoint.url, secret, found.event.id, body, now);
   const gone = result.responseStatus === 410;
   const outcome = result.delivered ? "delivered" : gone ? "disabled" : "retrying";
@@ -66,7 +68,17 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
     db,
     message.orgId,
     { deliveryId: found.delivery.id, endpointId: found.endpoint.id },
-    { attempt, attemptedAt: now.toISOString(), durationMs: result.durationMs, responseStatus: result.responseStatus, error: result.error, outcome },
+    {
+      attempt,
+      attemptedAt: now.toISOString(),
+      durationMs: result.durationMs,
+      responseStatus: result.responseStatus,
+      error: result.error,
+      outcome,
+      requestBody: body,
+      responseBody: result.responseBody,
+      responseBytes: result.responseBytes,
+    },
     result.delivered ? "delivered" : gone ? "failed" : "pending",
   );
   if (!result.delivered) {

@@ -74,10 +74,8 @@ export interface WebhookEventDoc<Data extends z.ZodType> {
   description: string;
   /** The event's `data`; registered as `<Name>` when given `.openapi("Name")`. */
   data: Data;
-  /** A realistic `data`, shown in the reference inside a whole envelope. */
+  /** A realistic `data`, shown in the reference inside a whole envelope, and the `data` of a sample of the event. */
   example: z.input<Data>;
-  /** Raised for the organization as a whole: the example envelope's `store_id` is null. */
-  orgWide?: boolean;
 }
 
 /**
@@ -91,16 +89,24 @@ export function documentedWebhook<Data extends z.ZodType>(doc: WebhookEventDoc<D
     id: z.string().openapi({ description: "The event's id; equals the X-Service-Webhook-Id header." }),
     event: z.literal(doc.event),
     org_id: z.string(),
-    store_id: z.string().nullable().openapi({ description: "The store the event concerns; null for organization-wide events." }),
+    store_id: z.string().openapi({
+      description:
+        "The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store.",
+    }),
     timestamp: z.iso.datetime().openapi({ description: "When the event was raised (UTC)." }),
+    sample: z.boolean().openapi({
+      description:
+        "True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production.",
+    }),
     data: doc.data,
   });
   const example = {
     id: "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
     event: doc.event,
     org_id: "org_summit",
-    store_id: doc.orgWide ? null : "sto_summit_north",
+    store_id: "sto_summit_north",
     timestamp: "2026-11-26T12:30:00.000Z",
+    sample: false,
     data: doc.example,
   };
   return {

@@ -2,6 +2,7 @@ import { describeError, logEvent } from "../lib/log";
 import { raiseAgedInventoryAlerts } from "./aged-inventory-alerts";
 import { buildMorningBriefings } from "./build-morning-briefings";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
+import { purgeWebhookBodies } from "./purge-webhook-bodies";
 import { refreshMarketData } from "./refresh-market-data";
 import { refreshSanctionsList } from "./refresh-sanctions-list";
 import { sweepOutbox } from "./sweep-outbox";
@@ -23,6 +24,7 @@ export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
   "15 0 * * *": [
     { name: "purge-lapsed-sessions", run: purgeLapsedSessions },
     { name: "aged-inventory-alerts", run: raiseAgedInventoryAlerts },
+    { name: "purge-webhook-bodies", run: purgeWebhookBodies },
   ],
   "30 4 * * *": [{ name: "refresh-sanctions-list", run: refreshSanctionsList }],
   "0 5 * * *": [{ name: "refresh-market-data", run: refreshMarketData }],

@@ -42,6 +42,7 @@ describe("delivery end to end through the queue", () => {
       org_id: org.id,
       store_id: store.id,
       timestamp: expect.stringMatching(/Z$/),
+      sample: false,
       data: { check_id: "chk_1", reasons: ["ofac_match"] },
     });
 

@@ -4,7 +4,7 @@ import { getDb } from "../../src/db/client";
 import { commitWithEvents } from "../../src/events/emit";
 import { webhookUrlProblem } from "../../src/events/url-policy";
 import { createEndpoint, eventually, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
-import { call, createApiKey, createOrg } from "../helpers/factories";
+import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createTestApp } from "../helpers/test-app";
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
@@ -169,9 +169,11 @@ describe("webhook endpoints", () => {
       ["GET", `/api/v1/webhooks/${endpoint.id}/deliveries`],
       ["POST", `/api/v1/webhooks/${endpoint.id}/deliveries/${deliveries[0].id}/redeliver`],
       ["POST", `/api/v1/webhooks/${endpoint.id}/test`],
+      ["POST", `/api/v1/webhooks/${endpoint.id}/trigger`],
     ];
     for (const [method, path] of paths) {
-      const res = await send(path, b.key, method, method === "PATCH" ? { enabled: false } : undefined);
+      const body = method === "PATCH" ? { enabled: false } : path.endsWith("/trigger") ? { event: "deal.stip_alert" } : undefined;
+      const res = await send(path, b.key, method, body);
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     expect(await (await call("/api/v1/webhooks", { key: b.key })).json()).toEqual({ count: 0, endpoints: [] });
@@ -186,6 +188,7 @@ describe("webhook endpoints", () => {
 describe("test ping and redelivery", () => {
   it("POST /test sends a signed webhook.test envelope and reports the answer", async () => {
     const { org, key } = await orgWithKey();
+    const store = await createStore(org.id, { isPrimary: true });
     const endpoint = await createEndpoint(key, { url: receiverUrl("ok", "ping-1"), events: ["deal.stip_alert"] });
     await tellReceiverSecret("ping-1", endpoint.secret);
     const res = await call(`/api/v1/webhooks/${endpoint.id}/test`, { method: "POST", key });
@@ -193,7 +196,7 @@ describe("test ping and redelivery", () => {
     expect(await res.json()).toMatchObject({ delivered: true, response_status: 204, error: null });
     const [received] = await receivedBy("ping-1");
     expect(received.verified).toBe(true);
-    expect(JSON.parse(received.body)).toMatchObject({ event: "webhook.test", org_id: org.id, store_id: null });
+    expect(JSON.parse(received.body)).toMatchObject({ event: "webhook.test", org_id: org.id, store_id: store.id, sample: true });
 
     const failing = await createEndpoint(key, { url: receiverUrl("always-fail", "ping-2"), events: ["deal.stip_alert"] });
     expect(await (await call(`/api/v1/webhooks/${failing.id}/test`, { method: "POST", key })).json()).toMatchObject({

@@ -2,7 +2,9 @@
  * A webhook receiver on 127.0.0.1, started once for the test run (vitest globalSetup, in Node),
  * that the Worker under test delivers to for real. Behaviour by path:
  * `POST /hook/<behaviour>/<name>` where behaviour is `ok` (204), `fail-twice` (500, 500, then 200),
- * `always-fail` (503), `gone` (410) or `redirect` (302 to /hook/ok/<name>).
+ * `always-fail` (503, "receiver says hi"), `gone` (410), `redirect` (302 to /hook/ok/<name>),
+ * `long-answer` (200 with 6001 bytes of UTF-8 text: "a" then 3000 "é") or `binary-answer` (200 with
+ * 2048 bytes of application/octet-stream).
  * `PUT /secret/<name>` with the `whsec_` secret makes the receiver verify signatures for <name>;
  * `GET /log/<name>` lists what <name> received, each with `verified` (signature and ±300 s checked).
  */
@@ -85,6 +87,13 @@ export default async function setup(project: TestProject) {
             : behaviour === "redirect"
               ? 302
               : 503;
+    if (behaviour === "long-answer" || behaviour === "binary-answer") {
+      received.push({ behaviour, status: 200, headers, body, verified });
+      logs.set(name, received);
+      if (behaviour === "long-answer") res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" }).end(`a${"é".repeat(3000)}`);
+      else res.writeHead(200, { "Content-Type": "application/octet-stream" }).end(Buffer.alloc(2048, 7));
+      return;
+    }
     received.push({ behaviour, status, headers, body, verified });
     logs.set(name, received);
     res.writeHead(status, status === 302 ? { Location: `/hook/ok/${name}` } : {}).end(status === 204 ? undefined : "receiver says hi");

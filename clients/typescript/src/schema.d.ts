@@ -471,7 +471,7 @@ export interface paths {
         };
         /**
          * An endpoint's deliveries, newest first, with every attempt
-         * @description Status `pending` (queued or waiting for a retry), `delivered` (a 2xx answer) or `failed` (retries spent, a 410, or the endpoint disabled). At most 100 per call.
+         * @description Status `pending` (queued or waiting for a retry), `delivered` (a 2xx answer) or `failed` (retries spent, a 410, or the endpoint disabled). Each attempt keeps the body sent and the first KiB of the answer for 30 days. Pages of `limit` (default 50, at most 100); while `has_more` is true, pass `next_cursor` as `starting_after` for the next, older page.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -516,6 +516,30 @@ export interface paths {
          * @description POSTs a `webhook.test` envelope, signed like every delivery, and waits for the answer (10 s at most). Not retried and not in the delivery log. Works on a disabled endpoint too.
          */
         post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a sample of any event type to this endpoint
+         * @description Like `stripe trigger`, without waiting for a cron or a deal: queues one signed delivery of the event type to this endpoint only (never to your other endpoints, which may be production receivers), through the same outbox, queue, retries and delivery log as a real event.
+         *
+         *     The envelope's `data` is the example of the event in this document's `webhooks` section, `sample` is `true` (ignore such events in production) and `store_id` is your primary store. The endpoint must be enabled; it need not be subscribed to the event.
+         *
+         *     `npm run webhook:trigger -- --event deal.stip_alert [--endpoint <id>]` calls it against the local server.
+         */
+        post: operations["triggerWebhookEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2321,6 +2345,18 @@ export interface components {
             error: string | null;
             /** @enum {string} */
             outcome: "delivered" | "retrying" | "failed" | "disabled";
+            /** @description The envelope exactly as POSTed (the signature is over these bytes). Null once the attempt is older than the 30-day retention. */
+            request_body: string | null;
+            /**
+             * @description The first 1024 bytes of the receiver's answer, when it is text (`text/*`, JSON, XML, a form; no Content-Type is taken as text). Null when it did not answer, answered nothing or answered binary, and once the attempt is older than 30 days.
+             * @example upstream unavailable
+             */
+            response_body: string | null;
+            /**
+             * @description The answer's whole size in bytes, counted up to 1 MiB; null when it did not answer.
+             * @example 20
+             */
+            response_body_bytes: number | null;
             /**
              * @description The receiver's HTTP status; null when it did not answer.
              * @example 503
@@ -2383,14 +2419,21 @@ export interface components {
             id: string;
             last_error: string | null;
             last_response_status: number | null;
+            /** @description A sample sent by `POST /api/v1/webhooks/{id}/trigger`, not a real event. */
+            sample: boolean;
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             /** Format: date-time */
             updated_at: string;
         };
         WebhooksDeliveryList: {
+            /** @description Deliveries on this page. */
             count: number;
             deliveries: components["schemas"]["WebhooksDelivery"][];
+            /** @description Older deliveries follow; ask for them with `starting_after=<next_cursor>`. */
+            has_more: boolean;
+            /** @description Pass as `starting_after` for the next page; null on the last page. */
+            next_cursor: string | null;
         };
         WebhooksEndpoint: {
             /** Format: date-time */
@@ -2418,6 +2461,18 @@ export interface components {
             error: string | null;
             /** @example 200 */
             response_status: number | null;
+        };
+        /**
+         * @example {
+         *       "event": "deal.stip_alert"
+         *     }
+         */
+        WebhooksTriggerEvent: {
+            /**
+             * @description The event type to send a sample of; the endpoint need not be subscribed to it.
+             * @enum {string}
+             */
+            event: "morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered";
         };
         /**
          * @example {
@@ -2515,6 +2570,7 @@ export type SchemaWebhooksDeliveryList = components['schemas']['WebhooksDelivery
 export type SchemaWebhooksEndpoint = components['schemas']['WebhooksEndpoint'];
 export type SchemaWebhooksEndpointList = components['schemas']['WebhooksEndpointList'];
 export type SchemaWebhooksTestResult = components['schemas']['WebhooksTestResult'];
+export type SchemaWebhooksTriggerEvent = components['schemas']['WebhooksTriggerEvent'];
 export type SchemaWebhooksUpdateEndpoint = components['schemas']['WebhooksUpdateEndpoint'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -5045,6 +5101,8 @@ export interface operations {
             query?: {
                 /** @description 1 to 100, default 50. */
                 limit?: number;
+                /** @description The previous page's `next_cursor`: this page starts with the next older delivery. An unknown cursor answers 422. */
+                starting_after?: string;
             };
             header?: never;
             path: {
@@ -5080,6 +5138,7 @@ export interface operations {
                      *           "last_error": null,
                      *           "created_at": "2026-11-26T04:06:44.839Z",
                      *           "updated_at": "2026-11-26T04:06:45.889Z",
+                     *           "sample": false,
                      *           "attempts": [
                      *             {
                      *               "attempt": 1,
@@ -5087,11 +5146,16 @@ export interface operations {
                      *               "duration_ms": 182,
                      *               "response_status": 204,
                      *               "error": null,
-                     *               "outcome": "delivered"
+                     *               "outcome": "delivered",
+                     *               "request_body": "{\"id\":\"evt_9pQ2mZ7LkR4sT1vB\",\"event\":\"inventory.aged_alert\",\"org_id\":\"org_summit\",\"store_id\":\"sto_summit_north\",\"timestamp\":\"2026-11-26T04:06:44.839Z\",\"sample\":false,\"data\":{\"stock_no\":\"N10154\",\"days_on_lot\":45,\"recommendation\":\"Reprice to market now: 45 days on the lot (store threshold 45); about $1575 of holding cost so far.\"}}",
+                     *               "response_body": null,
+                     *               "response_body_bytes": 0
                      *             }
                      *           ]
                      *         }
-                     *       ]
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["WebhooksDeliveryList"];
@@ -5133,7 +5197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description `limit` out of range, or `starting_after` is not a delivery of this endpoint (`validation_error`, detail code `invalid_cursor`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5205,6 +5269,7 @@ export interface operations {
                      *       "last_error": null,
                      *       "created_at": "2026-11-26T04:06:44.839Z",
                      *       "updated_at": "2026-11-26T04:06:45.947Z",
+                     *       "sample": false,
                      *       "attempts": [
                      *         {
                      *           "attempt": 1,
@@ -5212,7 +5277,10 @@ export interface operations {
                      *           "duration_ms": 182,
                      *           "response_status": 204,
                      *           "error": null,
-                     *           "outcome": "delivered"
+                     *           "outcome": "delivered",
+                     *           "request_body": "{\"id\":\"evt_9pQ2mZ7LkR4sT1vB\",\"event\":\"inventory.aged_alert\",\"org_id\":\"org_summit\",\"store_id\":\"sto_summit_north\",\"timestamp\":\"2026-11-26T04:06:44.839Z\",\"sample\":false,\"data\":{\"stock_no\":\"N10154\",\"days_on_lot\":45,\"recommendation\":\"Reprice to market now: 45 days on the lot (store threshold 45); about $1575 of holding cost so far.\"}}",
+                     *           "response_body": null,
+                     *           "response_body_bytes": 0
                      *         }
                      *       ]
                      *     }
@@ -5391,6 +5459,133 @@ export interface operations {
             };
         };
     };
+    triggerWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhooksTriggerEvent"];
+            };
+        };
+        responses: {
+            /** @description Queued; poll the deliveries list for its attempts. */
+            202: {
+                headers: {
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_3bT9xQ2mN7pR1sK8",
+                     *       "event_id": "evt_9pQ2mZ7LkR4sT1vB",
+                     *       "event": "deal.stip_alert",
+                     *       "status": "pending",
+                     *       "attempt_count": 0,
+                     *       "last_response_status": null,
+                     *       "last_error": null,
+                     *       "created_at": "2026-11-26T04:06:44.839Z",
+                     *       "updated_at": "2026-11-26T04:06:44.839Z",
+                     *       "sample": true,
+                     *       "attempts": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhooksDelivery"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unknown event type or field (`validation_error`), or the endpoint is disabled (detail code `endpoint_disabled`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -5454,8 +5649,9 @@ export interface operations {
                  *       "id": "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
                  *       "event": "compliance.hold_triggered",
                  *       "org_id": "org_summit",
-                 *       "store_id": null,
+                 *       "store_id": "sto_summit_north",
                  *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "sample": false,
                  *       "data": {
                  *         "check_id": "chk_Tqbx4XzXqy3kmvmH",
                  *         "triggered_rule": "ofac_sdn_match",
@@ -5471,8 +5667,10 @@ export interface operations {
                     /** @description The event's id; equals the X-Service-Webhook-Id header. */
                     id: string;
                     org_id: string;
-                    /** @description The store the event concerns; null for organization-wide events. */
-                    store_id: string | null;
+                    /** @description True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production. */
+                    sample: boolean;
+                    /** @description The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store. */
+                    store_id: string;
                     /**
                      * Format: date-time
                      * @description When the event was raised (UTC).
@@ -5521,6 +5719,7 @@ export interface operations {
                  *       "org_id": "org_summit",
                  *       "store_id": "sto_summit_north",
                  *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "sample": false,
                  *       "data": {
                  *         "deal_number": "D-10442",
                  *         "deal_status": "submitted",
@@ -5538,8 +5737,10 @@ export interface operations {
                     /** @description The event's id; equals the X-Service-Webhook-Id header. */
                     id: string;
                     org_id: string;
-                    /** @description The store the event concerns; null for organization-wide events. */
-                    store_id: string | null;
+                    /** @description True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production. */
+                    sample: boolean;
+                    /** @description The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store. */
+                    store_id: string;
                     /**
                      * Format: date-time
                      * @description When the event was raised (UTC).
@@ -5588,6 +5789,7 @@ export interface operations {
                  *       "org_id": "org_summit",
                  *       "store_id": "sto_summit_north",
                  *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "sample": false,
                  *       "data": {
                  *         "stock_no": "N10154",
                  *         "days_on_lot": 45,
@@ -5602,8 +5804,10 @@ export interface operations {
                     /** @description The event's id; equals the X-Service-Webhook-Id header. */
                     id: string;
                     org_id: string;
-                    /** @description The store the event concerns; null for organization-wide events. */
-                    store_id: string | null;
+                    /** @description True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production. */
+                    sample: boolean;
+                    /** @description The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store. */
+                    store_id: string;
                     /**
                      * Format: date-time
                      * @description When the event was raised (UTC).
@@ -5650,8 +5854,9 @@ export interface operations {
                  *       "id": "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
                  *       "event": "lender.environment_change",
                  *       "org_id": "org_summit",
-                 *       "store_id": null,
+                 *       "store_id": "sto_summit_north",
                  *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "sample": false,
                  *       "data": {
                  *         "series_id": "RIFLPBCIANM60NM",
                  *         "value": 7.9,
@@ -5670,8 +5875,10 @@ export interface operations {
                     /** @description The event's id; equals the X-Service-Webhook-Id header. */
                     id: string;
                     org_id: string;
-                    /** @description The store the event concerns; null for organization-wide events. */
-                    store_id: string | null;
+                    /** @description True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production. */
+                    sample: boolean;
+                    /** @description The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store. */
+                    store_id: string;
                     /**
                      * Format: date-time
                      * @description When the event was raised (UTC).
@@ -5720,6 +5927,7 @@ export interface operations {
                  *       "org_id": "org_summit",
                  *       "store_id": "sto_summit_north",
                  *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "sample": false,
                  *       "data": {
                  *         "role": "used_car_manager",
                  *         "day": "2026-11-26",
@@ -5736,8 +5944,10 @@ export interface operations {
                     /** @description The event's id; equals the X-Service-Webhook-Id header. */
                     id: string;
                     org_id: string;
-                    /** @description The store the event concerns; null for organization-wide events. */
-                    store_id: string | null;
+                    /** @description True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production. */
+                    sample: boolean;
+                    /** @description The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store. */
+                    store_id: string;
                     /**
                      * Format: date-time
                      * @description When the event was raised (UTC).

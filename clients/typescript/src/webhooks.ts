@@ -5,8 +5,11 @@ export interface WebhookEnvelope<Name extends string = string, Data = Record<str
   id: string;
   event: Name;
   org_id: string;
-  store_id: string | null;
+  /** The event's store, else the organization's primary store. */
+  store_id: string;
   timestamp: string;
+  /** True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, the test ping): ignore it in production. */
+  sample: boolean;
   data: Data;
 }
 

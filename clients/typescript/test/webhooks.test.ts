@@ -16,6 +16,7 @@ const event = {
   org_id: "org_summit",
   store_id: "sto_summit_north",
   timestamp: "2026-11-26T12:30:00.000Z",
+  sample: false,
   data: { stock_no: "S24117", days_on_lot: 46, recommendation: "wholesale" },
 };
 const body = JSON.stringify(event);

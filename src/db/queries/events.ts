@@ -1,9 +1,9 @@
-import { and, count, desc, eq, getTableColumns, inArray, is, isNull, lt, SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, inArray, is, isNotNull, isNull, lt, SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { newId } from "../../credentials/tokens";
 import { inChunks, runBatch } from "../batch";
 import type { Database } from "../client";
-import { eventOutbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
+import { eventOutbox, stores, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
 
 export type OutboxRow = typeof eventOutbox.$inferSelect;
 type NewOutboxRow = typeof eventOutbox.$inferInsert;
@@ -50,6 +50,20 @@ export async function findOutboxEvent(db: Database, orgId: string, id: string): 
 /** An organization's events, newest first (the test helper and support use it). */
 export async function listOutboxEvents(db: Database, orgId: string, limit: number) {
   return db.select().from(eventOutbox).where(eq(eventOutbox.orgId, orgId)).orderBy(desc(eventOutbox.occurredAt), desc(sql`rowid`)).limit(limit);
+}
+
+/**
+ * The organization's primary store (`is_primary`, else its oldest store): the `store_id` of an
+ * envelope whose event has no store of its own (docs/webhooks.md#the-delivery).
+ */
+export async function findPrimaryStoreId(db: Database, orgId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: stores.id })
+    .from(stores)
+    .where(eq(stores.orgId, orgId))
+    .orderBy(desc(stores.isPrimary), asc(stores.createdAt), asc(stores.id))
+    .limit(1);
+  return row?.id ?? null;
 }
 
 // --- endpoints -------------------------------------------------------------------------------
@@ -198,6 +212,9 @@ export interface AttemptRecord {
   responseStatus: number | null;
   error: string | null;
   outcome: "delivered" | "retrying" | "failed" | "disabled";
+  requestBody: string;
+  responseBody: string | null;
+  responseBytes: number | null;
 }
 
 /** Records an attempt and the delivery's state after it, together; a 410 also disables the endpoint. */
@@ -268,20 +285,82 @@ export async function listUnsentRedeliveries(db: Database, before: string, limit
     .limit(limit);
 }
 
-/** An endpoint's deliveries (or the one named), newest first, each with its attempts. */
-export async function listDeliveries(db: Database, orgId: string, endpointId: string, limit: number, deliveryId?: string) {
-  const deliveries = await db
-    .select()
+/**
+ * A sample event for one endpoint (`POST /api/v1/webhooks/{id}/trigger`): its outbox row and its
+ * one delivery in one batch. The row is marked enqueued because it is never fanned out (only this
+ * endpoint gets it); the delivery owes the queue its message, as a manual redelivery does, so the
+ * outbox sweeper sends it if the queue refuses it now.
+ */
+export async function insertSampleDelivery(
+  db: Database,
+  orgId: string,
+  sample: { eventId: string; deliveryId: string; endpointId: string; event: string; data: Record<string, unknown> },
+  at: string,
+): Promise<void> {
+  await db.batch([
+    db
+      .insert(eventOutbox)
+      .values({ id: sample.eventId, orgId, storeId: null, event: sample.event, data: sample.data, occurredAt: at, enqueuedAt: at, sample: true }),
+    db.insert(webhookDeliveries).values({
+      id: sample.deliveryId,
+      orgId,
+      endpointId: sample.endpointId,
+      eventId: sample.eventId,
+      event: sample.event,
+      createdAt: at,
+      updatedAt: at,
+      redeliverRequestedAt: at,
+    }),
+  ]);
+}
+
+/** Clears the request and response bodies of attempts made before `before` (system job: every organization). */
+export async function purgeAttemptBodies(db: Database, before: string): Promise<number> {
+  const result = await db
+    .update(webhookAttempts)
+    .set({ requestBody: null, responseBody: null })
+    .where(and(isNotNull(webhookAttempts.requestBody), lt(webhookAttempts.attemptedAt, before)));
+  return result.meta.changes;
+}
+
+/** Where a page of deliveries starts: after this delivery of the endpoint (null when it is not one of them). */
+export async function findDeliveryCursor(db: Database, orgId: string, endpointId: string, deliveryId: string) {
+  const [row] = await db
+    .select({ createdAt: webhookDeliveries.createdAt, rowid: sql<number>`rowid` })
     .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, deliveryId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export type DeliveryCursor = NonNullable<Awaited<ReturnType<typeof findDeliveryCursor>>>;
+
+/**
+ * An endpoint's deliveries (or the one named), newest first (created_at, then rowid: a total
+ * order, so pages never skip or repeat one), each with its attempts and whether it is a sample.
+ */
+export async function listDeliveries(
+  db: Database,
+  orgId: string,
+  endpointId: string,
+  page: { limit: number; after?: DeliveryCursor; deliveryId?: string },
+) {
+  const deliveries = await db
+    .select({ ...getTableColumns(webhookDeliveries), sample: eventOutbox.sample })
+    .from(webhookDeliveries)
+    .innerJoin(eventOutbox, and(eq(eventOutbox.id, webhookDeliveries.eventId), eq(eventOutbox.orgId, webhookDeliveries.orgId)))
     .where(
       and(
         eq(webhookDeliveries.orgId, orgId),
         eq(webhookDeliveries.endpointId, endpointId),
-        deliveryId === undefined ? undefined : eq(webhookDeliveries.id, deliveryId),
+        page.deliveryId === undefined ? undefined : eq(webhookDeliveries.id, page.deliveryId),
+        page.after === undefined
+          ? undefined
+          : sql`(${webhookDeliveries.createdAt}, ${webhookDeliveries}.rowid) < (${page.after.createdAt}, ${page.after.rowid})`,
       ),
     )
-    .orderBy(desc(webhookDeliveries.createdAt), desc(sql`rowid`))
-    .limit(limit);
+    .orderBy(desc(webhookDeliveries.createdAt), desc(sql`${webhookDeliveries}.rowid`))
+    .limit(page.limit);
   if (deliveries.length === 0) return [];
   const attempts = (
     await Promise.all(

@@ -21,6 +21,8 @@ export const eventOutbox = sqliteTable(
     /** ISO-8601 UTC: the envelope's `timestamp`. */
     occurredAt: text("occurred_at").notNull(),
     enqueuedAt: text("enqueued_at"),
+    /** A sample sent on request (`POST /api/v1/webhooks/{id}/trigger`), not something that happened. */
+    sample: integer("sample", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("event_outbox_org_idx").on(t.orgId, t.occurredAt), index("event_outbox_unsent_idx").on(t.enqueuedAt, t.occurredAt)],
 );
@@ -81,7 +83,10 @@ export const webhookDeliveries = sqliteTable(
   ],
 );
 
-/** Every HTTP attempt of a delivery, kept for the deliveries log. */
+/**
+ * Every HTTP attempt of a delivery, kept for the deliveries log. The bodies are cleared after the
+ * retention (src/jobs/purge-webhook-bodies.ts); the rest of the row stays.
+ */
 export const webhookAttempts = sqliteTable(
   "webhook_attempts",
   {
@@ -95,8 +100,17 @@ export const webhookAttempts = sqliteTable(
     responseStatus: integer("response_status"),
     error: text("error"),
     outcome: text("outcome", { enum: ["delivered", "retrying", "failed", "disabled"] }).notNull(),
+    /** The envelope exactly as POSTed (event data only: the secret and signature are never stored). */
+    requestBody: text("request_body"),
+    /** The first KiB of the receiver's answer when it is text; null for no answer, an empty or a binary one. */
+    responseBody: text("response_body"),
+    /** The size of the receiver's answer, counted up to 1 MiB; null when it did not answer. */
+    responseBytes: integer("response_bytes"),
   },
-  (t) => [primaryKey({ columns: [t.deliveryId, t.attempt] })],
+  (t) => [
+    primaryKey({ columns: [t.deliveryId, t.attempt] }),
+    index("webhook_attempts_bodies_idx").on(t.attemptedAt).where(sql`${t.requestBody} is not null`),
+  ],
 );
 
 /**

@@ -10,6 +10,7 @@ export const webhooksRouter = createRouter()
   .openapi(routes.deleteWebhookEndpoint, handlers.deleteWebhookEndpoint)
   .openapi(routes.listWebhookDeliveries, handlers.listWebhookDeliveries)
   .openapi(routes.redeliverWebhookDelivery, handlers.redeliverWebhookDelivery)
+  .openapi(routes.triggerWebhookEvent, handlers.triggerWebhookEvent)
   .openapi(routes.testWebhookEndpoint, handlers.testWebhookEndpoint);
 
 /** Registered on the app itself: a sub-router's webhooks would be merged under a "/" path prefix. */

@@ -17,9 +17,10 @@ const TRIGGERED_RULES = [
 /**
  * Each event's `data`, as its source sends it: the compliance check (hold), the nightly jobs
  * (src/jobs: briefing ready, lender environment change, aged alert) and DMS ingestion (stip alert).
- * The examples are what those sources raised for the demo organization org_summit.
+ * The examples are what those sources raised for the demo organization org_summit; a sample
+ * event (`POST /api/v1/webhooks/{id}/trigger`) sends the same `data`.
  */
-const EVENTS: { [Name in EventName]: Omit<WebhookEventDoc<z.ZodType>, "event"> } = {
+const EVENTS: { [Name in EventName]: Omit<WebhookEventDoc<z.ZodObject>, "event"> } = {
   "inventory.aged_alert": {
     summary: "A unit crossed its store's aged threshold",
     description: "Raised by the daily aged-inventory job once per crossing of the store's threshold (default 45 days).",
@@ -64,7 +65,6 @@ const EVENTS: { [Name in EventName]: Omit<WebhookEventDoc<z.ZodType>, "event"> }
   "compliance.hold_triggered": {
     summary: "A compliance check answered `hold`",
     description: "Raised by `POST /api/v1/compliance-check` when its result is `hold`: high priority, a person must review the deal.",
-    orgWide: true,
     data: z
       .object({
         check_id: z.string().openapi({ description: "The compliance check, as in its audit trail." }),
@@ -93,7 +93,6 @@ const EVENTS: { [Name in EventName]: Omit<WebhookEventDoc<z.ZodType>, "event"> }
     summary: "The lender environment moved materially",
     description:
       "Raised for every organization by the nightly market refresh when a new reading of the 60-month bank auto-loan rate has moved past the threshold over the last readings.",
-    orgWide: true,
     data: z
       .object({
         series_id: z.string().openapi({ description: "The FRED series." }),
@@ -116,6 +115,11 @@ const EVENTS: { [Name in EventName]: Omit<WebhookEventDoc<z.ZodType>, "event"> }
     },
   },
 };
+
+/** The `data` of a sample `event` (`POST /api/v1/webhooks/{id}/trigger`): the example this document shows. */
+export function sampleEventData(event: EventName): Record<string, unknown> {
+  return EVENTS[event].example;
+}
 
 /** Registers every event in the document's `webhooks` section (on the app: see ./index.ts). */
 export function documentWebhookEvents(app: AppRouter): void {

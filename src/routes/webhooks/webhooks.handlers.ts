@@ -33,13 +33,28 @@ export const deleteWebhookEndpoint: RouteHandler<typeof routes.deleteWebhookEndp
 };
 
 export const listWebhookDeliveries: RouteHandler<typeof routes.listWebhookDeliveries, AppEnv> = async (c) => {
-  const deliveries = await webhooks.listEndpointDeliveries(c.var.db, c.var.principal.orgId, c.req.valid("param").id, c.req.valid("query").limit);
-  return c.json({ count: deliveries.length, deliveries }, 200);
+  const { limit, starting_after } = c.req.valid("query");
+  return c.json(
+    await webhooks.listEndpointDeliveries(c.var.db, c.var.principal.orgId, c.req.valid("param").id, { limit, startingAfter: starting_after }),
+    200,
+  );
 };
 
 export const redeliverWebhookDelivery: RouteHandler<typeof routes.redeliverWebhookDelivery, AppEnv> = async (c) => {
   const { id, delivery_id } = c.req.valid("param");
   return c.json(await webhooks.redeliver(c.env, c.var.db, c.var.principal.orgId, id, delivery_id, new Date()), 202);
+};
+
+export const triggerWebhookEvent: RouteHandler<typeof routes.triggerWebhookEvent, AppEnv> = async (c) => {
+  const delivery = await webhooks.triggerSample(
+    c.env,
+    c.var.db,
+    c.var.principal.orgId,
+    c.req.valid("param").id,
+    c.req.valid("json").event,
+    new Date(),
+  );
+  return c.json(delivery, 202);
 };
 
 export const testWebhookEndpoint: RouteHandler<typeof routes.testWebhookEndpoint, AppEnv> = async (c) => {

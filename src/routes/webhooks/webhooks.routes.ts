@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { DELIVERY_STATUSES } from "../../db/schema";
+import { RESPONSE_PREVIEW_BYTES, WEBHOOK_BODY_RETENTION_DAYS } from "../../events/delivery";
 import { EVENT_NAMES } from "../../events/emit";
 import { commonErrorResponses, documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
 import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
@@ -70,6 +71,23 @@ export const WebhookAttemptSchema = z
     response_status: z.int().nullable().openapi({ description: "The receiver's HTTP status; null when it did not answer.", example: 503 }),
     error: z.string().nullable().openapi({ example: "The receiver answered HTTP 503." }),
     outcome: z.enum(["delivered", "retrying", "failed", "disabled"]),
+    request_body: z
+      .string()
+      .nullable()
+      .openapi({
+        description: `The envelope exactly as POSTed (the signature is over these bytes). Null once the attempt is older than the ${WEBHOOK_BODY_RETENTION_DAYS}-day retention.`,
+      }),
+    response_body: z
+      .string()
+      .nullable()
+      .openapi({
+        description: `The first ${RESPONSE_PREVIEW_BYTES} bytes of the receiver's answer, when it is text (\`text/*\`, JSON, XML, a form; no Content-Type is taken as text). Null when it did not answer, answered nothing or answered binary, and once the attempt is older than ${WEBHOOK_BODY_RETENTION_DAYS} days.`,
+        example: "upstream unavailable",
+      }),
+    response_body_bytes: z
+      .int()
+      .nullable()
+      .openapi({ description: "The answer's whole size in bytes, counted up to 1 MiB; null when it did not answer.", example: 20 }),
   })
   .openapi("WebhooksAttempt");
 
@@ -78,6 +96,7 @@ export const WebhookDeliverySchema = z
     id: z.string().openapi({ example: "dlv_3bT9xQ2mN7pR1sK8" }),
     event_id: z.string().openapi({ description: "The envelope `id` and `X-Service-Webhook-Id`.", example: "evt_9pQ2mZ7LkR4sT1vB" }),
     event: EventName,
+    sample: z.boolean().openapi({ description: "A sample sent by `POST /api/v1/webhooks/{id}/trigger`, not a real event." }),
     status: z.enum(DELIVERY_STATUSES),
     attempt_count: z.int(),
     last_response_status: z.int().nullable(),
@@ -87,7 +106,20 @@ export const WebhookDeliverySchema = z
     attempts: z.array(WebhookAttemptSchema),
   })
   .openapi("WebhooksDelivery");
-export const WebhookDeliveryListSchema = z.object({ count: z.int(), deliveries: z.array(WebhookDeliverySchema) }).openapi("WebhooksDeliveryList");
+export const WebhookDeliveryListSchema = z
+  .object({
+    count: z.int().openapi({ description: "Deliveries on this page." }),
+    deliveries: z.array(WebhookDeliverySchema),
+    has_more: z.boolean().openapi({ description: "Older deliveries follow; ask for them with `starting_after=<next_cursor>`." }),
+    next_cursor: z.string().nullable().openapi({ description: "Pass as `starting_after` for the next page; null on the last page." }),
+  })
+  .openapi("WebhooksDeliveryList");
+
+export const TriggerWebhookEventSchema = z
+  .strictObject({
+    event: EventName.openapi({ description: "The event type to send a sample of; the endpoint need not be subscribed to it." }),
+  })
+  .openapi("WebhooksTriggerEvent", { example: { event: "deal.stip_alert" } });
 
 export const WebhookTestResultSchema = z
   .object({
@@ -136,7 +168,21 @@ const DELIVERY_EXAMPLE = {
   last_error: null,
   created_at: "2026-11-26T04:06:44.839Z",
   updated_at: "2026-11-26T04:06:45.889Z",
-  attempts: [{ attempt: 1, attempted_at: "2026-11-26T04:06:45.889Z", duration_ms: 182, response_status: 204, error: null, outcome: "delivered" }],
+  sample: false,
+  attempts: [
+    {
+      attempt: 1,
+      attempted_at: "2026-11-26T04:06:45.889Z",
+      duration_ms: 182,
+      response_status: 204,
+      error: null,
+      outcome: "delivered",
+      request_body:
+        '{"id":"evt_9pQ2mZ7LkR4sT1vB","event":"inventory.aged_alert","org_id":"org_summit","store_id":"sto_summit_north","timestamp":"2026-11-26T04:06:44.839Z","sample":false,"data":{"stock_no":"N10154","days_on_lot":45,"recommendation":"Reprice to market now: 45 days on the lot (store threshold 45); about $1575 of holding cost so far."}}',
+      response_body: null,
+      response_body_bytes: 0,
+    },
+  ],
 } satisfies z.input<typeof WebhookDeliverySchema>;
 
 const common = { tags: ["Webhooks"], security: serviceKeySecurity };
@@ -238,7 +284,7 @@ export const listWebhookDeliveries = createRoute({
   path: "/api/v1/webhooks/{id}/deliveries",
   operationId: "listWebhookDeliveries",
   summary: "An endpoint's deliveries, newest first, with every attempt",
-  description: `Status \`pending\` (queued or waiting for a retry), \`delivered\` (a 2xx answer) or \`failed\` (retries spent, a 410, or the endpoint disabled). At most ${DELIVERIES_PAGE_MAX} per call.`,
+  description: `Status \`pending\` (queued or waiting for a retry), \`delivered\` (a 2xx answer) or \`failed\` (retries spent, a 410, or the endpoint disabled). Each attempt keeps the body sent and the first KiB of the answer for ${WEBHOOK_BODY_RETENTION_DAYS} days. Pages of \`limit\` (default 50, at most ${DELIVERIES_PAGE_MAX}); while \`has_more\` is true, pass \`next_cursor\` as \`starting_after\` for the next, older page.`,
   middleware: v1Chain("webhooks"),
   request: {
     params: z.object({ id: idParam }),
@@ -250,13 +296,19 @@ export const listWebhookDeliveries = createRoute({
         .max(DELIVERIES_PAGE_MAX)
         .default(50)
         .openapi({ description: `1 to ${DELIVERIES_PAGE_MAX}, default 50.`, example: 20 }),
+      starting_after: z.string().min(1).max(64).optional().openapi({
+        description: "The previous page's `next_cursor`: this page starts with the next older delivery. An unknown cursor answers 422.",
+        example: "dlv_3bT9xQ2mN7pR1sK8",
+      }),
     }),
   },
   responses: {
-    200: json(WebhookDeliveryListSchema, "Deliveries.", { count: 1, deliveries: [DELIVERY_EXAMPLE] }),
+    200: json(WebhookDeliveryListSchema, "Deliveries.", { count: 1, deliveries: [DELIVERY_EXAMPLE], has_more: false, next_cursor: null }),
     ...errors,
     ...notFoundResponse,
-    ...validationErrorResponse,
+    422: documentedError(
+      "`limit` out of range, or `starting_after` is not a delivery of this endpoint (`validation_error`, detail code `invalid_cursor`).",
+    ),
   },
 });
 
@@ -279,6 +331,40 @@ export const redeliverWebhookDelivery = createRoute({
     ...errors,
     ...notFoundResponse,
     422: documentedError("The endpoint is disabled; enable it first (`validation_error`)."),
+  },
+});
+
+export const triggerWebhookEvent = createRoute({
+  ...common,
+  method: "post",
+  path: "/api/v1/webhooks/{id}/trigger",
+  operationId: "triggerWebhookEvent",
+  summary: "Send a sample of any event type to this endpoint",
+  description: [
+    "Like `stripe trigger`, without waiting for a cron or a deal: queues one signed delivery of the event type to this endpoint only (never to your other endpoints, which may be production receivers), through the same outbox, queue, retries and delivery log as a real event.",
+    "The envelope's `data` is the example of the event in this document's `webhooks` section, `sample` is `true` (ignore such events in production) and `store_id` is your primary store. The endpoint must be enabled; it need not be subscribed to the event.",
+    "`npm run webhook:trigger -- --event deal.stip_alert [--endpoint <id>]` calls it against the local server.",
+  ].join("\n\n"),
+  middleware: v1Chain("webhooks", { body: true }),
+  request: {
+    params: z.object({ id: idParam }),
+    body: { required: true, content: { "application/json": { schema: TriggerWebhookEventSchema } } },
+  },
+  responses: {
+    202: json(WebhookDeliverySchema, "Queued; poll the deliveries list for its attempts.", {
+      ...DELIVERY_EXAMPLE,
+      event: "deal.stip_alert",
+      sample: true,
+      status: "pending",
+      attempt_count: 0,
+      last_response_status: null,
+      updated_at: DELIVERY_EXAMPLE.created_at,
+      attempts: [],
+    }),
+    ...errors,
+    ...notFoundResponse,
+    ...payloadTooLargeResponse,
+    422: documentedError("An unknown event type or field (`validation_error`), or the endpoint is disabled (detail code `endpoint_disabled`)."),
   },
 });
 

@@ -4,10 +4,12 @@ import { newId } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import * as queries from "../../db/queries/events";
 import { envelopeOf, postSigned } from "../../events/delivery";
+import type { EventName } from "../../events/emit";
 import { enqueueRedeliveries } from "../../events/messages";
 import { decryptSecret, encryptSecret, generateWebhookSecret } from "../../events/signing";
 import { webhookUrlProblem } from "../../events/url-policy";
 import { ApiError } from "../../http/errors";
+import { sampleEventData } from "./webhooks.events";
 import { type CreateWebhookEndpointSchema, MAX_ENDPOINTS_PER_ORG, type UpdateWebhookEndpointSchema } from "./webhooks.routes";
 
 function assertUsableUrl(config: Config, url: string): void {
@@ -92,7 +94,8 @@ export function toDeliveryFields(delivery: Awaited<ReturnType<typeof queries.lis
   return {
     id: delivery.id,
     event_id: delivery.eventId,
-    event: delivery.event as z.infer<typeof CreateWebhookEndpointSchema>["events"][number],
+    event: delivery.event as EventName,
+    sample: delivery.sample,
     status: delivery.status,
     attempt_count: delivery.attemptCount,
     last_response_status: delivery.lastResponseStatus,
@@ -106,38 +109,88 @@ export function toDeliveryFields(delivery: Awaited<ReturnType<typeof queries.lis
       response_status: a.responseStatus,
       error: a.error,
       outcome: a.outcome,
+      request_body: a.requestBody,
+      response_body: a.responseBody,
+      response_body_bytes: a.responseBytes,
     })),
   };
 }
 
-export async function listEndpointDeliveries(db: Database, orgId: string, endpointId: string, limit: number) {
+/** One page, newest first; `startingAfter` is the previous page's `next_cursor` (a delivery id). */
+export async function listEndpointDeliveries(db: Database, orgId: string, endpointId: string, page: { limit: number; startingAfter?: string }) {
   await getEndpoint(db, orgId, endpointId);
-  return (await queries.listDeliveries(db, orgId, endpointId, limit)).map(toDeliveryFields);
+  let after: queries.DeliveryCursor | undefined;
+  if (page.startingAfter !== undefined) {
+    after = (await queries.findDeliveryCursor(db, orgId, endpointId, page.startingAfter)) ?? undefined;
+    if (!after) {
+      throw new ApiError("validation_error", "starting_after is not a delivery of this endpoint.", {
+        details: [
+          { path: "starting_after", code: "invalid_cursor", message: "Pass the next_cursor of a previous page of this endpoint's deliveries." },
+        ],
+      });
+    }
+  }
+  // One more than asked for says whether another page follows.
+  const rows = await queries.listDeliveries(db, orgId, endpointId, { limit: page.limit + 1, after });
+  const deliveries = rows.slice(0, page.limit).map(toDeliveryFields);
+  const hasMore = rows.length > page.limit;
+  return { count: deliveries.length, deliveries, has_more: hasMore, next_cursor: hasMore ? deliveries[deliveries.length - 1].id : null };
 }
 
-export async function redeliver(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, endpointId: string, deliveryId: string, now: Date) {
+async function getEnabledEndpoint(db: Database, orgId: string, endpointId: string, action: string) {
   const endpoint = await getEndpoint(db, orgId, endpointId);
   if (!endpoint.enabled) {
-    throw new ApiError("validation_error", "The endpoint is disabled; enable it before redelivering.", {
+    throw new ApiError("validation_error", `The endpoint is disabled; enable it before ${action}.`, {
       details: [{ path: "id", code: "endpoint_disabled", message: 'PATCH the endpoint with {"enabled": true} first.' }],
     });
   }
+  return endpoint;
+}
+
+async function getDelivery(db: Database, orgId: string, endpointId: string, deliveryId: string) {
+  const [delivery] = await queries.listDeliveries(db, orgId, endpointId, { limit: 1, deliveryId });
+  return toDeliveryFields(delivery);
+}
+
+export async function redeliver(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, endpointId: string, deliveryId: string, now: Date) {
+  await getEnabledEndpoint(db, orgId, endpointId, "redelivering");
   if (!(await queries.reopenDelivery(db, orgId, endpointId, deliveryId, now.toISOString()))) {
     throw new ApiError("not_found", "This endpoint has no delivery with that id.");
   }
   // Recorded first, sent second: if the queue refuses it, the outbox sweeper sends it within minutes.
   await enqueueRedeliveries(env, db, [{ id: deliveryId, orgId }]);
-  const [delivery] = await queries.listDeliveries(db, orgId, endpointId, 1, deliveryId);
-  return toDeliveryFields(delivery);
+  return getDelivery(db, orgId, endpointId, deliveryId);
+}
+
+/**
+ * A sample of `event` for this endpoint only, queued like a redelivery (recorded first, then sent;
+ * the sweeper sends it if the queue refuses it), with the documented example as its data.
+ */
+export async function triggerSample(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, endpointId: string, event: EventName, now: Date) {
+  await getEnabledEndpoint(db, orgId, endpointId, "triggering events");
+  const deliveryId = newId("dlv");
+  await queries.insertSampleDelivery(
+    db,
+    orgId,
+    { eventId: newId("evt"), deliveryId, endpointId, event, data: sampleEventData(event) },
+    now.toISOString(),
+  );
+  await enqueueRedeliveries(env, db, [{ id: deliveryId, orgId }]);
+  return getDelivery(db, orgId, endpointId, deliveryId);
 }
 
 /** A signed `webhook.test` envelope, sent now; nothing is recorded. */
 export async function ping(db: Database, config: Config, orgId: string, endpointId: string, now: Date) {
   const endpoint = await getEndpoint(db, orgId, endpointId);
-  const envelope = {
-    ...envelopeOf({ id: newId("evt"), event: "webhook.test", orgId, storeId: null, occurredAt: now.toISOString(), data: {} }),
+  const envelope = envelopeOf({
+    id: newId("evt"),
+    event: "webhook.test",
+    orgId,
+    storeId: await queries.findPrimaryStoreId(db, orgId),
+    occurredAt: now.toISOString(),
+    sample: true,
     data: { message: "A test event from Dealer Intelligence. No action is needed." },
-  };
+  });
   const secret = await decryptSecret(config.webhookSecretsKey, endpoint.secretCiphertext);
   const result = await postSigned(endpoint.url, secret, envelope.id, JSON.stringify(envelope), now);
   return { delivered: result.delivered, response_status: result.responseStatus, duration_ms: result.durationMs, error: result.error };
