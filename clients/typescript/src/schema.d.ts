@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Upsert deals with their status and stips
-         * @description Upserts each deal by deal number, and its stips by name. A stip that is new, or newly cleared, on a deal in the funding pipeline (pending, submitted, approved) raises `deal.stip_alert`. Up to 5000 deals; all or nothing; sending the same request again changes nothing. In CSV the `stips` column lists `name=state` pairs separated by `;`.
+         * @description Upserts each deal by deal number, and its stips by name. A stip that is new, or newly cleared, on a deal in the funding pipeline (pending, submitted, approved) raises `deal.stip_alert`. Up to 5000 deals; all or nothing; sending the same request again changes nothing and raises nothing. A deal lists each stip once (a name twice is a 422 naming it). In CSV the `stips` column lists `name=state` pairs separated by `;`.
          */
         post: operations["ingestDeals"];
         delete?: never;
@@ -239,6 +239,8 @@ export interface paths {
         /**
          * Replace one store's inventory with the DMS's snapshot
          * @description Upserts every unit (by stock number) and takes units the snapshot does not list out of inventory (status `sold`). Up to 5000 units; all or nothing; sending the same snapshot again changes nothing. A broker token or a key with the `ingest` permission.
+         *
+         *     Nothing is removed by accident: a snapshot with no units is refused unless `allow_empty=true`, and one that would take more than half of the store's units in stock out of inventory is refused unless `confirm_removals` gives that number (the refusal says it). Exactly half goes through.
          */
         put: operations["ingestInventory"];
         post?: never;
@@ -256,8 +258,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The organization's current inventory (at most 500 units, oldest in stock first)
+         * The organization's current inventory (at most 500 units, oldest in stock first), by store, by page or by change
          * @description Every store of the key's organization. `days_in_stock` is computed at read time from the stocking date. Also accepts the deprecated `X-Api-Token` (unmetered; answered with `Deprecation`, `Sunset` and `Link` headers, see docs/versioning.md).
+         *
+         *     Without parameters the answer is the contract's: `count` and `inventory`, at most 500 units. With any parameter (docs/feeds.md) the answer adds `has_more`, `next_cursor` and each unit's `store_id` and `updated_at`; with `updated_since` it lists every unit changed since then, ordered by change, and `removed` names those that left inventory.
          */
         get: operations["listInventory"];
         put?: never;
@@ -356,8 +360,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Units and total gross by store and month (at most 200 rows, most recent month first)
+         * Units and total gross by store and month (at most 200 rows, most recent month first), by store, by page or by change
          * @description Delivered deals of the key's organization grouped by store and sale month; `totalGross` is front plus back gross in USD. Also accepts the deprecated `X-Api-Token` (see docs/versioning.md).
+         *
+         *     Without parameters the answer is the contract's: `count` and `salesSummary`, at most 200 rows. With any parameter (docs/feeds.md) the answer adds `has_more`, `next_cursor` and each row's `store_id` and `updated_at`; with `updated_since` it lists only the rows holding a deal changed since then, recomputed whole (a row whose deals were all unwound comes back with 0 units).
          */
         get: operations["getSalesSummary"];
         put?: never;
@@ -1473,9 +1479,12 @@ export interface components {
             sold_on: string;
             /** @enum {string} */
             status: "pending" | "submitted" | "approved" | "funded" | "unwound";
-            /** @description The deal's stipulations as the DMS has them now. Omitted: the deal's stips are left as they are. */
+            /** @description The deal's stipulations as the DMS has them now, each name once (a name listed twice is a 422, detail code `duplicate`). Omitted: the deal's stips are left as they are. */
             stips?: components["schemas"]["IngestStip"][];
-            /** @example sto_summit_north */
+            /**
+             * @description A store of this organization (else 404).
+             * @example sto_summit_north
+             */
             store_id: string;
             /**
              * Format: date
@@ -1603,8 +1612,15 @@ export interface components {
          *     }
          */
         InventoryFeed: {
+            /** @description Units in `inventory` (in this page). */
             count: number;
+            /** @description Whether another page follows. Present when the call has any query parameter. */
+            has_more?: boolean;
             inventory: components["schemas"]["InventoryUnit"][];
+            /** @description Pass as `cursor` (with the same `store_id` and `updated_since`) for the next page; null on the last page. Present when the call has any query parameter. */
+            next_cursor?: string | null;
+            /** @description With `updated_since` only: units that left inventory (sold, or absent from a DMS snapshot) since then, in this page. */
+            removed?: components["schemas"]["RemovedUnit"][];
         };
         InventoryUnit: {
             asking_price: number;
@@ -1617,7 +1633,11 @@ export interface components {
             stock_number: string;
             /** @description Store name. */
             store: string;
+            /** @description The store's id. Present when the call has any query parameter. */
+            store_id?: string;
             trim: string;
+            /** @description ISO-8601 UTC time of the last change (docs/feeds.md#what-updated-means); the highest one seen is the next `updated_since`. Present when the call has any query parameter. */
+            updated_at?: string;
             vin: string;
             year: number;
         };
@@ -1712,6 +1732,13 @@ export interface components {
             reset_at: string;
             /** @description Requests counted today. */
             used: number;
+        };
+        RemovedUnit: {
+            stock_number: string;
+            store: string;
+            store_id: string;
+            /** @description When the unit left inventory (ISO-8601 UTC). */
+            updated_at: string;
         };
         ReportsAlertReport: {
             /** @description Largest exposure first. */
@@ -1987,15 +2014,37 @@ export interface components {
          */
         SalesSummaryFeed: {
             count: number;
+            /** @description Whether another page follows. Present when the call has any query parameter. */
+            has_more?: boolean;
+            /** @description Pass as `cursor` (with the same `store_id` and `updated_since`) for the next page; null on the last page. Present when the call has any query parameter. */
+            next_cursor?: string | null;
             salesSummary: components["schemas"]["SalesSummaryRow"][];
         };
         SalesSummaryRow: {
             /** @example 2026-10 */
             saleMonth: string;
             store: string;
+            /** @description The store's id. Present when the call has any query parameter. */
+            store_id?: string;
             /** @description Front plus back gross, USD. */
             totalGross: number;
             units: number;
+            /** @description ISO-8601 UTC time of the last change (docs/feeds.md#what-updated-means); the highest one seen is the next `updated_since`. Present when the call has any query parameter. */
+            updated_at?: string;
+        };
+        SnapshotRefused: components["schemas"]["Error"] & {
+            /** @enum {string} */
+            error?: "validation_error";
+            /**
+             * @description Units in stock at the store now.
+             * @example 175
+             */
+            in_stock: number;
+            /**
+             * @description Of those, the units the snapshot does not list: what it would take out of inventory.
+             * @example 172
+             */
+            would_remove: number;
         };
         /**
          * @example {
@@ -2331,6 +2380,7 @@ export type SchemaMarketFeed = components['schemas']['MarketFeed'];
 export type SchemaMarketFeedEntry = components['schemas']['MarketFeedEntry'];
 export type SchemaPlatformStats = components['schemas']['PlatformStats'];
 export type SchemaQuotaExceeded = components['schemas']['QuotaExceeded'];
+export type SchemaRemovedUnit = components['schemas']['RemovedUnit'];
 export type SchemaReportsAlertReport = components['schemas']['ReportsAlertReport'];
 export type SchemaReportsBriefingFigure = components['schemas']['ReportsBriefingFigure'];
 export type SchemaReportsBriefingSection = components['schemas']['ReportsBriefingSection'];
@@ -2342,6 +2392,7 @@ export type SchemaReportsMorningBriefingRequest = components['schemas']['Reports
 export type SchemaReportsPulseFigure = components['schemas']['ReportsPulseFigure'];
 export type SchemaSalesSummaryFeed = components['schemas']['SalesSummaryFeed'];
 export type SchemaSalesSummaryRow = components['schemas']['SalesSummaryRow'];
+export type SchemaSnapshotRefused = components['schemas']['SnapshotRefused'];
 export type SchemaStaffSession = components['schemas']['StaffSession'];
 export type SchemaTradeAppraisal = components['schemas']['TradeAppraisal'];
 export type SchemaTradeAppraisalRequest = components['schemas']['TradeAppraisalRequest'];
@@ -3259,7 +3310,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestDealsResult"];
                 };
             };
-            /** @description Body missing, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3279,6 +3330,15 @@ export interface operations {
             };
             /** @description The key lacks the `ingest` permission or scope (`forbidden`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A deal's `store_id` names no store of this organization (`not_found`; the message names the rows); nothing was written. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3335,7 +3395,11 @@ export interface operations {
     ingestInventory: {
         parameters: {
             query: {
-                /** @description The store this snapshot is for. */
+                /** @description `true`: a snapshot listing no units is applied (every unit in stock at the store leaves inventory). Without it such a snapshot is a 422 (detail code `empty_snapshot`) and nothing is written. */
+                allow_empty?: "true" | "false";
+                /** @description The number of units the snapshot takes out of inventory, as the caller expects it. Required when that is more than half the units in stock at the store (else a 422 with detail code `removals_unconfirmed`); when given it must equal that number (else a 422 with detail code `removals_mismatch`). Either refusal carries `in_stock` and `would_remove`; nothing is written. */
+                confirm_removals?: number | null;
+                /** @description The store this snapshot is for. A store of another organization, or no store at all: 404 `not_found`. */
                 store_id: string;
             };
             header?: never;
@@ -3395,7 +3459,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestInventoryResult"];
                 };
             };
-            /** @description Body missing, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3422,6 +3486,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `store_id` names no store of this organization (`not_found`); nothing was written. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -3431,13 +3504,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). */
+            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). Or the snapshot was refused for what it would remove (detail codes `empty_snapshot`, `removals_unconfirmed`, `removals_mismatch`; the body adds `in_stock` and `would_remove`). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SnapshotRefused"] | components["schemas"]["Error"];
                 };
             };
             /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
@@ -3470,7 +3543,16 @@ export interface operations {
     };
     listInventory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `next_cursor` of the previous page, unchanged; the next page starts right after its last row (oldest in stock first, then stock number; with `updated_since`, by change time, then stock number). Another feed's, organization's or filters' cursor, or a damaged one: 422 `validation_error` (detail codes `cursor_mismatch`, `invalid_cursor`). */
+                cursor?: string;
+                /** @description Rows per page, 1 to 500; default 500 (the whole list up to the contract's cap). */
+                limit?: number;
+                /** @description Only this store. A store of another organization, or no store at all: 404 `not_found`. */
+                store_id?: string;
+                /** @description ISO-8601 date-time with `Z` or an offset: only what changed at or after it (docs/feeds.md#what-updated-means), ordered by the change. Use the highest `updated_at` of the previous sync. */
+                updated_since?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3480,7 +3562,7 @@ export interface operations {
             /** @description Inventory. */
             200: {
                 headers: {
-                    /** @description `no-store`. The feed itself may be up to 10 seconds old: the service answers repeat reads from memory. */
+                    /** @description `no-store`. A call without parameters may be up to 10 seconds old (the service answers repeat reads from memory); a call with any parameter reads the database. */
                     "Cache-Control"?: string;
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
@@ -3514,6 +3596,24 @@ export interface operations {
             };
             /** @description The key's scopes do not include this endpoint (`forbidden`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A query parameter is invalid (`validation_error`; details name it): `limit` out of range, `updated_since` not an ISO-8601 date-time, or a cursor that is not this list's. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3978,7 +4078,16 @@ export interface operations {
     };
     getSalesSummary: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `next_cursor` of the previous page, unchanged; the next page starts right after its last row (most recent month first, then store name and id). Another feed's, organization's or filters' cursor, or a damaged one: 422 `validation_error` (detail codes `cursor_mismatch`, `invalid_cursor`). */
+                cursor?: string;
+                /** @description Rows per page, 1 to 200; default 200 (the whole list up to the contract's cap). */
+                limit?: number;
+                /** @description Only this store. A store of another organization, or no store at all: 404 `not_found`. */
+                store_id?: string;
+                /** @description ISO-8601 date-time with `Z` or an offset: only what changed at or after it (docs/feeds.md#what-updated-means), ordered by the change. Use the highest `updated_at` of the previous sync. */
+                updated_since?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3988,7 +4097,7 @@ export interface operations {
             /** @description Sales summary. */
             200: {
                 headers: {
-                    /** @description `no-store`. The feed itself may be up to 10 seconds old: the service answers repeat reads from memory. */
+                    /** @description `no-store`. A call without parameters may be up to 10 seconds old (the service answers repeat reads from memory); a call with any parameter reads the database. */
                     "Cache-Control"?: string;
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
@@ -4022,6 +4131,24 @@ export interface operations {
             };
             /** @description The key's scopes do not include this endpoint (`forbidden`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A query parameter is invalid (`validation_error`; details name it): `limit` out of range, `updated_since` not an ISO-8601 date-time, or a cursor that is not this list's. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
