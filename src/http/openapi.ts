@@ -145,7 +145,10 @@ export const openApiDocument = (origin: string) => ({
     { name: "Deal desk", description: "Tools for one deal: lender routing, stips, true-cost gross, coaching and trade appraisal." },
     { name: "Compliance", description: "Sanctions (OFAC SDN) and identity red-flag screening, with an audit record of each check." },
     { name: "Reports", description: "Aged-inventory alerts, role briefings and the market pulse, from your own data." },
-    { name: "Feeds", description: "Read-only organization data, with a key: whole, by store, by page or only what changed (guide: /docs/guides/feeds)." },
+    {
+      name: "Feeds",
+      description: "Read-only organization data, with a key: whole, by store, by page or only what changed (guide: /docs/guides/feeds).",
+    },
     { name: "Ingestion", description: "Push inventory snapshots and deals from your DMS." },
     { name: "Webhooks", description: "Signed event deliveries to your endpoints; verify each before trusting it." },
     { name: "Keys", description: "Create, list and revoke API keys (staff session or broker token)." },

@@ -61,12 +61,9 @@ export const InventoryFeedSchema = z
   .object({
     count: z.int().openapi({ description: "Units in `inventory` (in this page)." }),
     inventory: z.array(InventoryUnitSchema),
-    removed: z
-      .array(RemovedUnitSchema)
-      .optional()
-      .openapi({
-        description: "With `updated_since` only: units that left inventory (sold, or absent from a DMS snapshot) since then, in this page.",
-      }),
+    removed: z.array(RemovedUnitSchema).optional().openapi({
+      description: "With `updated_since` only: units that left inventory (sold, or absent from a DMS snapshot) since then, in this page.",
+    }),
     ...pagingFields,
   })
   .openapi("InventoryFeed", {
