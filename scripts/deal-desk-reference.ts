@@ -12,6 +12,7 @@ import type {
   knownIssueRules,
   LENDER_TYPES,
   lenderPrograms,
+  lenderRoutingSettings,
   stipRules,
   stipTypes,
   vehicleTypeAdjustments,
@@ -337,8 +338,19 @@ const rule = (
   priority: Rule["priority"],
   stips: string[],
   replaces: string | null = null,
+  season: { activeFrom: string; activeUntil: string } | null = null,
 ) => {
-  for (const stip of stips) rules.push({ triggerKind, triggerValue, lenderType: null, stip, priority, replaces });
+  for (const stip of stips)
+    rules.push({
+      triggerKind,
+      triggerValue,
+      lenderType: null,
+      stip,
+      priority,
+      replaces,
+      activeFrom: season?.activeFrom ?? null,
+      activeUntil: season?.activeUntil ?? null,
+    });
 };
 const REQUIRED = "required" as const;
 const LIKELY = "likely" as const;
@@ -354,7 +366,8 @@ for (const tier of ["prime", "super_prime"]) {
   rule("tier", tier, LIKELY, ["Proof of income"]);
 }
 rule("income_type", "w2", REQUIRED, ["Pay stub"], "Proof of income");
-rule("income_type", "w2", LIKELY, ["W-2"]);
+// Tax season only (§2.1 Capital One: "Jan 1–Apr 15 also prior-year W-2"); set by migration 0014.
+rule("income_type", "w2", LIKELY, ["W-2"], null, { activeFrom: "01-01", activeUntil: "04-15" });
 rule("income_type", "self_employed", REQUIRED, ["Bank statements"], "Proof of income");
 rule("income_type", "self_employed", LIKELY, ["Tax returns", "Business license"]);
 rule("income_type", "fixed", REQUIRED, ["Award letter"], "Proof of income");
@@ -375,9 +388,36 @@ rule("issue", "thin_file", REQUIRED, ["Proof of income", "Proof of residence", "
 rule("issue", "thin_file", LIKELY, ["Employment verification", "Co-signer documents"]);
 // Finance companies verify references and residence on every deal (§2.1: 5–6 references for subprime).
 for (const lenderType of ["subprime", "specialty", "bhph"] as const) {
-  rules.push({ triggerKind: "lender_type", triggerValue: lenderType, lenderType, stip: "References", priority: REQUIRED, replaces: null });
-  rules.push({ triggerKind: "lender_type", triggerValue: lenderType, lenderType, stip: "Employment verification", priority: LIKELY, replaces: null });
+  rules.push({
+    triggerKind: "lender_type",
+    triggerValue: lenderType,
+    lenderType,
+    stip: "References",
+    priority: REQUIRED,
+    replaces: null,
+    activeFrom: null,
+    activeUntil: null,
+  });
+  rules.push({
+    triggerKind: "lender_type",
+    triggerValue: lenderType,
+    lenderType,
+    stip: "Employment verification",
+    priority: LIKELY,
+    replaces: null,
+    activeFrom: null,
+    activeUntil: null,
+  });
 }
+
+/** Lender routing's ranking figures (§1.9 DEFAULT), as migration 0014 ships them. */
+export const LENDER_ROUTING_SETTINGS_ROW: InferSelectModel<typeof lenderRoutingSettings> = {
+  id: "default",
+  approvalBucketHigh: 0.8,
+  approvalBucketLow: 0.5,
+  downTierScoreMargin: 40,
+  source: "DOMAIN §1.9 DEFAULT ranking (buckets ≥ 0.8 / 0.5–0.8 / < 0.5; down-tier = score ≥ program ceiling + 40)",
+};
 
 export const STIP_RULE_ROWS: Rule[] = rules.map((r, i) => ({ id: `sr_${String(i + 1).padStart(3, "0")}`, ...r }));
 

@@ -94,7 +94,7 @@ export function dealDeskDemoRows(storeRows: readonly InferInsertModel<typeof sto
     const random = new Random(`${deal.id}:lender-decisions`);
     let attempt = 0;
     const decide = (program: Program, decision: Decision["decision"]): Decision => {
-      const stips = predictStips({ tier: band, knownIssues: [] }, program, STIP_RULE_ROWS, stipTypes)
+      const stips = predictStips({ tier: band, knownIssues: [], asOf: new Date(deal.submittedOn ?? deal.soldOn) }, program, STIP_RULE_ROWS, stipTypes)
         .filter((s) => s.priority === "required" || random.chance(0.5))
         .map((s) => s.stip);
       return {

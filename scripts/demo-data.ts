@@ -530,13 +530,33 @@ function vin(random: Random, model: Model, year: number): string {
   return `${withoutCheck.slice(0, 8)}${check}${withoutCheck.slice(9)}`;
 }
 
-/** KBB residuals for years 0–5 (DOMAIN §6.1), then −8%/yr with a 10% floor. */
-function residual(ageYears: number): number {
-  const curve = [1, 0.84, 0.72, 0.61, 0.52, 0.45];
+/**
+ * Share of the original MSRP a used unit lists for in today's (2026) used market, standard class:
+ * the five-year loss of gas cars in iSeeCars' 2025 study (45.6%, docs/domain/appraisal.md#retention-by-class),
+ * reached along the KBB curve's shape, then −8%/yr with a 12% floor. Calibrated with the make
+ * scales below so the demo's used lots average near Cox's $25k listing at ~71k miles (§3.6).
+ */
+const USED_MARKET_LOSS = [0, 0.14, 0.23, 0.31, 0.39, 0.456];
+
+/**
+ * Demo calibration, not a sourced figure: the makes that hold value best lose less (iSeeCars
+ * rankings put Toyota, Honda and Subaru among the lowest five-year losses, luxury makes among the
+ * highest); trucks lose ×0.89 as in docs/domain/appraisal.md#retention-by-class.
+ */
+const MAKE_LOSS_SCALE: Record<string, number> = { Toyota: 0.65, Honda: 0.75, Subaru: 0.8, BMW: 1.25 };
+
+function usedMarketRetention(ageYears: number, model: Model): number {
+  const scale = (MAKE_LOSS_SCALE[model.make] ?? 1) * (model.type === "truck" ? 0.89 : 1);
+  const at = (y: number) =>
+    y < USED_MARKET_LOSS.length ? 1 - USED_MARKET_LOSS[y] * scale : Math.max(0.12, (1 - USED_MARKET_LOSS[5] * scale) * 0.92 ** (y - 5));
   if (ageYears <= 0) return 1;
   const whole = Math.floor(ageYears);
-  const at = (y: number) => (y < curve.length ? curve[y] : Math.max(0.1, 0.45 * 0.92 ** (y - 5)));
   return at(whole) + (at(whole + 1) - at(whole)) * (ageYears - whole);
+}
+
+/** docs/domain/appraisal.md#expected-miles: 13,500 a year for 5 years, 10,000 for years 6–8, 7,800 after. */
+function expectedMilesAt(age: number): number {
+  return 13_500 * Math.min(age, 5) + 10_000 * Math.max(0, Math.min(age, 8) - 5) + 7_800 * Math.max(0, age - 8);
 }
 
 interface Vehicle {
@@ -565,13 +585,6 @@ const USED_AGE_YEARS: readonly (readonly [number, number])[] = [
   [12, 0.3],
 ];
 
-/**
- * The KBB curve describes depreciation from MSRP; wholesale values still sit far above their
- * pre-2021 level (Manheim ≈ 205, DOMAIN §8.3), and this premium brings the average used price
- * near Cox's $25k listing average (§3.6).
- */
-const USED_MARKET_PREMIUM = 1.12;
-
 /** New units carry next year's model from September on, as dealers do. */
 function currentModelYear(random: Random, on: Day): number {
   return monthOf(on) >= 8 && random.chance(0.6) ? yearOf(on) + 1 : yearOf(on);
@@ -590,8 +603,7 @@ function vehicle(random: Random, store: DemoStore, condition: Condition, on: Day
   const modelYearAge = yearOf(on) - year;
   // Prices climb ~2.5%/yr, so an older unit's original MSRP was lower.
   const originalMsrp = model.msrp * (1 + 0.09 * trimIndex) * (1 - 0.025 * modelYearAge);
-  // DOMAIN §6.2: expected miles = 13,500 × (model-year age + 0.5).
-  const expectedMiles = 13_500 * Math.max(0, modelYearAge + 0.5);
+  const expectedMiles = expectedMilesAt(Math.max(0, modelYearAge + 0.5));
   let mileage = condition === "new" ? random.int(4, 45) : Math.round(expectedMiles * Math.max(0.45, random.normal(1, 0.25)));
   if (condition === "cpo") mileage = Math.min(mileage, random.int(52_000, 79_000));
   const mileageAdjustment =
@@ -599,7 +611,7 @@ function vehicle(random: Random, store: DemoStore, condition: Condition, on: Day
   const marketValue =
     condition === "new"
       ? originalMsrp
-      : originalMsrp * residual(modelYearAge) * mileageAdjustment * USED_MARKET_PREMIUM * (condition === "cpo" ? 1.05 : 1);
+      : originalMsrp * usedMarketRetention(modelYearAge, model) * mileageAdjustment * (condition === "cpo" ? 1.05 : 1);
   return { model, trim: model.trims[trimIndex], year, condition, mileage, marketValue, vin: vin(random, model, year) };
 }
 
@@ -642,13 +654,13 @@ function storeInventory(store: DemoStore, reference: Day) {
       cost = roundCents(unit.marketValue * random.between(0.9, 0.94));
       askingPrice = Math.round(unit.marketValue / 5) * 5;
     } else {
-      // Used: asking ≈ cost + recon + target margin (8% of price, at least $1,200; DOMAIN §3.2).
+      // Used: bought at 84–88% cost-to-market with recon (DOMAIN §3.1: sold in the high 80s to low 90s),
+      // listed near the market (price-to-market at listing near 99%, Cox).
       const recon = store.settings.recon[unit.model.type];
-      cost = Math.round(unit.marketValue * random.between(0.8, 0.86) - recon);
-      const target = Math.max(cost + recon + 1200, (cost + recon) / 0.92);
+      cost = Math.round(unit.marketValue * random.between(0.84, 0.88) - recon);
       // Some units age because they were priced over the market; keep that visible in the data.
-      const overpricing = daysInStock > 60 && random.chance(0.5) ? random.between(1.03, 1.08) : random.between(0.98, 1.03);
-      askingPrice = listPrice(target * overpricing);
+      const priceToMarket = daysInStock > 60 && random.chance(0.5) ? random.between(1.03, 1.08) : random.between(0.97, 1.03);
+      askingPrice = listPrice(Math.max(unit.marketValue * priceToMarket, cost + recon + 1200));
     }
     units.push({
       stockNumber: `${store.code}${10000 + n}`,

@@ -17,7 +17,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { REPO_ROOT } from "./lib/repo-root";
-import { stopWorker, waitForWorker } from "./lib/worker-process";
+import { stopWorker } from "./lib/worker-process";
 
 const README_PORT = "localhost:8787";
 const EXPECTED_STATUS = /#\s*→\s*(\d{3})\s*$/;
@@ -92,14 +92,43 @@ function runCurl(command: string, variables: string[], cwd: string): { status: n
   };
 }
 
+/**
+ * What a developer sees in the first minute of `npm run dev`: the demo credentials printed last,
+ * below wrangler's banner and binding tables, and public figures that already count the demo
+ * organizations (npm run dev makes one call with each demo key once the server answers).
+ */
+async function firstMinuteProblems(output: string, base: string): Promise<string[]> {
+  const problems: string[] = [];
+  if (output.lastIndexOf("Demo credentials") < output.indexOf("Ready on")) {
+    problems.push("npm run dev printed the demo credentials before wrangler's output, where they scroll away");
+  }
+  // The usage of the first call is written just after its answer (src/http/usage.ts).
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const stats = (await (await fetch(`${base}/api/public/stats`)).json()) as { organizations_evaluated: number; active_rooftops: number };
+  if (!(stats.organizations_evaluated >= 1 && stats.active_rooftops >= 1)) {
+    problems.push(`the public figures are zeros in the first minute of a fresh server: ${JSON.stringify(stats)}`);
+  }
+  console.log(`${problems.length ? "FAIL" : "ok  "} first minute: credentials printed last; public figures ${JSON.stringify(stats)}`);
+  return problems;
+}
+
+/** Waits until the server has printed `text` (or fails when it exits or takes over two minutes). */
+async function waitForOutput(server: ChildProcess, output: () => string, text: string): Promise<void> {
+  for (const deadline = Date.now() + 120_000; !output().includes(text); ) {
+    if (server.exitCode !== null) throw new Error(`npm run dev exited (code ${server.exitCode}) before printing "${text}"`);
+    if (Date.now() > deadline) throw new Error(`npm run dev did not print "${text}" within two minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 async function main() {
   const started = performance.now();
   const lines = readmeCommands(readFileSync(path.join(REPO_ROOT, "README.md"), "utf8"));
   const port = await freePort();
   const local = (command: string) => command.replaceAll(README_PORT, `localhost:${port}`);
   const dir = copyOfWorkingTree();
-  const example = readFileSync(path.join(dir, ".dev.vars.example"), "utf8");
-  writeFileSync(path.join(dir, ".dev.vars"), example.replace(/^STAFF_ALLOWED_ORIGINS\s*=.*$/m, `STAFF_ALLOWED_ORIGINS = "http://localhost:${port}"`));
+  // npm run dev makes the copy's .dev.vars, its staff origin on this port (scripts/lib/dev-vars.ts).
+  rmSync(path.join(dir, ".dev.vars"), { force: true });
   const log = path.join(dir, "npm-run-dev.log");
   const logStream = createWriteStream(log);
   console.log(`npm run dev in ${dir} on :${port} (the commands' ${README_PORT} is rewritten to localhost:${port})`);
@@ -125,10 +154,16 @@ async function main() {
     }
     // Each chunk of its output stamped with the seconds since the start, to show which step is slow.
     const stamp = (chunk: Buffer) => logStream.write(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${chunk}`);
-    server.stdout?.on("data", stamp);
+    let output = "";
+    server.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      stamp(chunk);
+    });
     server.stderr?.on("data", stamp);
-    await waitForWorker(server, `http://localhost:${port}/api/public/stats`);
+    // Not polled: npm run dev's own first calls are to be the server's first requests, as on a developer's machine.
+    await waitForOutput(server, () => output, "Demo credentials");
     console.log(`ready after ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    failures.push(...(await firstMinuteProblems(output, `http://localhost:${port}`)));
 
     const variables: string[] = [];
     for (const line of lines) {

@@ -1,11 +1,11 @@
-import { publishDemoCredentials, seedLocalDemoData, todayUtc } from "./lib/demo-seed";
+import { DEV_PORT, publishDemoCredentials, seedLocalDemoData, todayUtc } from "./lib/demo-seed";
 import { ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
 import { applyLocalMigrations } from "./lib/local-d1";
 import { d1Execute } from "./lib/wrangler-d1";
 
 /** `npm run seed`: local D1 migrated and holding the demo data, credentials printed. */
 async function main() {
-  ensureDevVars();
+  ensureDevVars(DEV_PORT);
   const secrets = readDemoSecrets();
   applyLocalMigrations();
   const { referenceDate, rowCounts } = await seedLocalDemoData(secrets, todayUtc());

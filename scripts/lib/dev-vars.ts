@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BROKER_TOKEN_PREFIX, isWellFormedApiKey, LEGACY_TOKEN_PREFIX } from "../../src/credentials/tokens";
 import { REPO_ROOT } from "./repo-root";
@@ -20,21 +20,32 @@ export interface DemoSecrets {
 }
 
 /**
- * A fresh clone has no .dev.vars; the committed example holds working local-only values. An
- * existing .dev.vars gains the variables the example added since it was made (its own values are
- * never changed), so an older checkout keeps working after a pull.
+ * A fresh clone has no .dev.vars; the committed example holds working local-only values, with the
+ * staff origin moved to the port this server runs on. An existing .dev.vars gains the variables
+ * the example added since it was made (its own values are never changed), so an older checkout
+ * keeps working after a pull; if its staff origins miss this port, that is said.
  */
-export function ensureDevVars(): void {
+export function ensureDevVars(port: number): void {
   if (!existsSync(DEV_VARS)) {
-    copyFileSync(DEV_VARS_EXAMPLE, DEV_VARS);
+    writeFileSync(DEV_VARS, devVarsForPort(readFileSync(DEV_VARS_EXAMPLE, "utf8"), port));
     console.log("Created .dev.vars from .dev.vars.example.");
     return;
   }
   const existing = readFileSync(DEV_VARS, "utf8");
   const added = missingDevVarLines(existing, readFileSync(DEV_VARS_EXAMPLE, "utf8"));
-  if (added.length === 0) return;
-  appendFileSync(DEV_VARS, `${existing.endsWith("\n") || existing === "" ? "" : "\n"}# Added from .dev.vars.example\n${added.join("\n")}\n`);
-  console.log(`Added to .dev.vars from .dev.vars.example: ${added.map((line) => line.split("=")[0].trim()).join(", ")}.`);
+  if (added.length > 0) {
+    appendFileSync(DEV_VARS, `${existing.endsWith("\n") || existing === "" ? "" : "\n"}# Added from .dev.vars.example\n${added.join("\n")}\n`);
+    console.log(`Added to .dev.vars from .dev.vars.example: ${added.map((line) => line.split("=")[0].trim()).join(", ")}.`);
+  }
+  const origins = parseDevVars(readFileSync(DEV_VARS, "utf8")).STAFF_ALLOWED_ORIGINS ?? "";
+  if (!origins.split(",").some((origin) => origin.trim() === `http://localhost:${port}`)) {
+    console.warn(`.dev.vars: STAFF_ALLOWED_ORIGINS does not list http://localhost:${port}, so staff logins from this server's pages are refused.`);
+  }
+}
+
+/** The example's .dev.vars with its own local origin (the example's port) moved to `port`. */
+export function devVarsForPort(example: string, port: number): string {
+  return example.replace(/^(STAFF_ALLOWED_ORIGINS\s*=.*)$/m, (line) => line.replace(/http:\/\/localhost:\d+/, `http://localhost:${port}`));
 }
 
 /** The example's variable lines whose names the current .dev.vars does not define. */

@@ -77,6 +77,10 @@ export const commonErrorResponses = {
   500: documentedError("Unexpected server error (`internal_error`); retry with exponential backoff."),
 } as const;
 
-export const validationErrorResponse = { 422: documentedError("The body parsed but failed validation (`validation_error`).") } as const;
+export const validationErrorResponse = {
+  422: documentedError(
+    "The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields).",
+  ),
+} as const;
 export const notFoundResponse = { 404: documentedError("No such resource in this organization (`not_found`).") } as const;
 export const payloadTooLargeResponse = { 413: documentedError("The body is over the size limit (`payload_too_large`).") } as const;

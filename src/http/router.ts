@@ -11,7 +11,16 @@ export type AppRouter = OpenAPIHono<AppEnv>;
  * counts the rest.
  */
 export function validationError(error: z.ZodError, target: string): ApiError {
-  const { issues } = error;
+  // An undeclared field is one detail per field, its path naming it (docs/versioning.md#unknown-request-fields).
+  const issues = error.issues.flatMap((issue): { path: PropertyKey[]; code: string; message: string }[] =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({
+          code: issue.code,
+          path: [...issue.path, key],
+          message: `Unknown field "${key}": not part of this endpoint's body.`,
+        }))
+      : [issue],
+  );
   const details = issues.slice(0, MAX_VALIDATION_DETAILS).map((issue) => ({
     path: issue.path.map(String).join(".") || target,
     code: issue.code,

@@ -31,7 +31,8 @@ describe("recon from real trade-in descriptions", () => {
     ["No accidents. No rips, stains or tears. Smoke-free and pet-free.", { detail: 200, total: 200 }],
     [
       "Rear bumper has scratches and a dent, windshield chip, pet hair throughout, brakes squeak when stopping.",
-      { windshield_replacement: 400, door_ding_repair: 150, paint_panel: 500, brakes_pads_rotors: 450, odor_removal: 250, detail: 200, total: 1950 },
+      // Scratches and a dent on one bumper: broken paint, so one refinish and no PDR (docs/domain/appraisal.md#one-damage-one-line).
+      { windshield_replacement: 400, paint_panel: 500, brakes_pads_rotors: 450, odor_removal: 250, detail: 200, total: 1800 },
     ],
     [
       "Hail damage, about 15 dings on roof and hood. Interior stains on the back seat.",

@@ -24,14 +24,14 @@ describe("POST /api/v1/trade-appraisal — depreciation model", () => {
     expect(res.status).toBe(200);
     const body = await res.json<AppraisalBody>();
     // midsize_car $29,000 × 43.2% (age 5.5: halfway between 45% and 41.4%) = $12,528 base; expected miles
-    // 13,500 × 5.5 = 74,250; rate max(0.03, 0.25 × 12,528 / 25,000) × 0.6 (age 5) = 0.075168 $/mi;
-    // 14,250 miles under → +$1,071.14 → $13,599.
-    expect(body.market_value_estimate).toBe(13_599);
+    // 13,500 × 5 + 10,000 × 0.5 = 72,500 (docs/domain/appraisal.md#expected-miles); rate max(0.03, 0.25 × 12,528 / 25,000)
+    // × 0.6 (age 5) = 0.075168 $/mi; 12,500 miles under → +$939.60 → $13,468.
+    expect(body.market_value_estimate).toBe(13_468);
     expect(body.recon_estimate).toEqual({ windshield_replacement: 400, door_ding_repair: 225, detail: 200, total: 825 });
-    // 13,599 − 825 recon − 500 pack − 1,200 target front gross (8% = 1,088 < 1,200 minimum) − 30 × $35 holding = 10,024.
-    expect(body.max_acquisition).toBe(10_024);
-    // 7% of 10,024 = 701.68 below → 9,322.
-    expect(body.negotiation_floor).toBe(9_322);
+    // 13,468 − 825 recon − 500 pack − 1,200 target front gross (8% = 1,077 < 1,200 minimum) − 30 × $35 holding = 9,893.
+    expect(body.max_acquisition).toBe(9_893);
+    // 7% of 9,893 = 692.51 below → 9,200.
+    expect(body.negotiation_floor).toBe(9_200);
     expect(body.confidence).toBe("medium");
     expect(body.valuation_method).toBe("depreciation_model");
     expect(body.comparables_used).toBe(0);
@@ -45,8 +45,8 @@ describe("POST /api/v1/trade-appraisal — depreciation model", () => {
     const worn = await (
       await appraise(key, { year: THIS_YEAR - 10, make: "Honda", model: "Civic", mileage: 240_000, condition_notes: "runs" })
     ).json<AppraisalBody>();
-    // compact_car $24,000 × 28.475% (age 10.5) = $6,834 base; 98,250 miles over the expected 141,750 at
-    // 0.35 × 0.06834 $/mi = −$2,350, capped at −30% (−$2,050.20); −10% ($683.40) beyond 150,000 miles → $4,100.
+    // compact_car $24,000 × 28.475% (age 10.5) = $6,834 base; 123,000 miles over the expected 117,000 at
+    // 0.35 × 0.06834 $/mi = −$2,942, capped at −30% (−$2,050.20); −10% ($683.40) beyond 150,000 miles → $4,100.
     expect(worn.market_value_estimate).toBe(4_100);
     expect(worn.market_note).toContain("− $683 beyond 150,000 miles");
     const junk = await (
@@ -183,8 +183,8 @@ describe("POST /api/v1/trade-appraisal — the store's economics", () => {
     const body = await (
       await appraise(key, { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 60_000, condition_notes: "clean" })
     ).json<AppraisalBody>();
-    // 13,599 − 200 detail − 800 pack − 2,000 (10% = 1,360 < 2,000) − 30 × 40.
-    expect(body.max_acquisition).toBe(13_599 - 200 - 800 - 2_000 - 1_200);
+    // 13,468 − 200 detail − 800 pack − 2,000 (10% = 1,347 < 2,000) − 30 × 40.
+    expect(body.max_acquisition).toBe(13_468 - 200 - 800 - 2_000 - 1_200);
     expect(body.market_note).toContain("pack $800");
   });
 
@@ -282,7 +282,7 @@ describe("POST /api/v1/trade-appraisal — tuning without a deploy", () => {
         tuned.org.id,
       ),
     ]);
-    const camry = { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 74_250, market_zip: "78701", condition_notes: "clean" };
+    const camry = { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 72_500, market_zip: "78701", condition_notes: "clean" };
     const mine = await (await appraise(tuned.key, camry)).json<AppraisalBody>();
     const theirs = await (await appraise(standard.key, camry)).json<AppraisalBody>();
     // At the expected mileage there is no adjustment: $29,000 × 43.2% = $12,528, × 1.10 in Austin.

@@ -22,7 +22,7 @@ const STORE: StoreEconomics = {
   targetFrontGrossUsedMin: 1200,
 };
 
-describe("depreciation model (DOMAIN.md §6.1–6.3)", () => {
+describe("depreciation model (docs/domain/appraisal.md#depreciation-model)", () => {
   it("counts age as current model year − year + 0.5, never below 0", () => {
     expect(vehicleAge(2021, NOW)).toEqual({ whole: 5, fractional: 5.5 });
     expect(vehicleAge(2027, NOW)).toEqual({ whole: 0, fractional: 0 });
@@ -35,18 +35,19 @@ describe("depreciation model (DOMAIN.md §6.1–6.3)", () => {
     expect(residualPct(reference.retentionCurve, 40, 10)).toBe(10);
   });
 
-  it("values a late-model unit with few miles up to the +30% cap", () => {
-    // F-150 (fullsize_truck $45,000), 2025: age 1.5, residual 78% → $35,100; 20,250 expected, 0 driven:
-    // rate max(0.03, 0.25 × 35,100 / 25,000) = 0.351 $/mi → +$7,107.75 (under the $10,530 cap).
+  it("values a late-model truck with few miles on the truck curve, up to the +10% cap", () => {
+    // F-150 (fullsize_truck $45,000, retention class truck), 2025: age 1.5, the curve's 22% loss × 0.89 = 19.58%
+    // → 80.42% retained → $36,189; 20,250 expected, 0 driven: rate max(0.03, 0.25 × 36,189 / 25,000) = 0.362 $/mi
+    // → +$7,328, capped at +10% = $3,618.90 (docs/domain/appraisal.md#mileage-adjustment-caps).
     const value = valueFromModel({ year: 2025, make: "Ford", model: "F-150", mileage: 0 }, "80234", reference, NOW);
     expect(value).toMatchObject({
       classKey: "fullsize_truck",
       classMatch: "model",
-      residualPct: 78,
       expectedMiles: 20_250,
-      mileageAdjustment: 7_108,
+      mileageAdjustment: 3_619,
     });
-    expect(value.value).toBe(42_208);
+    expect(value.residualPct).toBeCloseTo(80.42, 6);
+    expect(value.value).toBe(39_808);
   });
 
   it("never values a unit below the $1,500 floor", () => {
@@ -64,8 +65,8 @@ describe("depreciation model (DOMAIN.md §6.1–6.3)", () => {
       photos: { status: "none" },
       now: NOW,
     });
-    // 42,208 − 200 − 500 − 3,377 (8%) − 30 × (35 + 42.208) = 2,316.24 holding.
-    expect(result.maxAcquisition).toBe(42_208 - 200 - 500 - 3_377 - 2_316);
-    expect(result.note).toContain("holding $2,316 (30 days × $77)");
+    // 39,808 − 200 − 500 − 3,185 (8%) − 30 × (35 + 39.808) = 2,244.24 holding.
+    expect(result.maxAcquisition).toBe(39_808 - 200 - 500 - 3_185 - 2_244);
+    expect(result.note).toContain("holding $2,244 (30 days × $75)");
   });
 });

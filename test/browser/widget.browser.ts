@@ -43,16 +43,59 @@ function ensureChromium() {
   }
 }
 
-/** A dealer's marketing page on another origin, embedding the widget as docs/developer-experience.md shows. */
+/**
+ * A dealer's marketing site on another origin, embedding the widget as docs/developer-experience.md
+ * shows: `/` with the two lines, `/styled` with the chosen figures, a threshold, the compact format
+ * and the page's own CSS for the widget's parts.
+ */
 function marketingSite(): Promise<Server> {
-  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Summit Auto</title></head><body>
+  const page = (widget: string, style = "") => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Summit Auto</title>
+    <style>${style}</style></head><body>
     <h1>Summit Auto</h1>
-    <dealer-intel-stats refresh="5"></dealer-intel-stats>
+    ${widget}
     <script src="${API}/embed/stats.js" async></script>
   </body></html>`;
-  const server = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page));
+  const pages: Record<string, string> = {
+    "/": page(`<dealer-intel-stats refresh="5"></dealer-intel-stats>`),
+    "/styled": page(
+      `<dealer-intel-stats figures="deals_through_ai, active_rooftops trade_ins organizations_evaluated" hide-below="active_rooftops:10 organizations_evaluated:12345" format="compact"></dealer-intel-stats>`,
+      `dealer-intel-stats::part(figure-deals_through_ai) { color: rgb(200, 30, 40); }
+       dealer-intel-stats::part(value) { font-size: 40px; }
+       dealer-intel-stats::part(label label-organizations_evaluated) { text-transform: uppercase; }`,
+    ),
+  };
+  const server = createServer((req, res) => {
+    const html = pages[req.url ?? ""];
+    if (html) res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(html);
+    else res.writeHead(404).end();
+  });
   return new Promise((resolve) => server.listen(SITE_PORT, "127.0.0.1", () => resolve(server)));
 }
+
+/** Fixed figures large enough to show the compact format, answered as the API would (any origin). */
+const FIXED_STATS = {
+  demo_sessions: 0,
+  organizations_evaluated: 12_345,
+  unique_orgs: 12_345,
+  deals_through_ai: 1_234_567,
+  active_rooftops: 9,
+  uptime_pct_90d: 99.95,
+  last_updated: "2026-11-26T09:30:00.000Z",
+};
+const serveFixedStats = (page: Page) =>
+  page.route(`${API}/api/public/stats`, (route) => route.fulfill({ json: FIXED_STATS, headers: { "Access-Control-Allow-Origin": "*" } }));
+
+/** The figures as the widget shows them, in display order: `[key, label, value]`. */
+const shownFigures = (page: Page) =>
+  page
+    .locator("dealer-intel-stats")
+    .evaluate((widget) =>
+      [...(widget.shadowRoot?.querySelectorAll("dd") ?? [])].map((value) => [
+        value.dataset.figure,
+        value.previousElementSibling?.textContent,
+        value.textContent,
+      ]),
+    );
 
 const figure = (page: Page, key: string) => page.locator(`dealer-intel-stats dd[data-figure="${key}"]`).textContent();
 
@@ -169,6 +212,119 @@ describe("the stats widget and the docs page in Chromium", () => {
     await page.locator("dealer-intel-stats[data-state=stale]").waitFor({ timeout: 12_000 });
     assert.equal(await figure(page, "organizations_evaluated"), shown);
     assert.match((await page.getByRole("status").textContent()) ?? "", /\(not current\)$/);
+    // An attribute changed now re-renders the figures it still has, and they stay marked not current.
+    await page.locator("dealer-intel-stats").evaluate((widget) => widget.setAttribute("figures", "organizations_evaluated"));
+    assert.equal(await page.getByRole("definition").count(), 1);
+    assert.equal(await figure(page, "organizations_evaluated"), shown);
+    assert.equal(await page.locator("dealer-intel-stats").getAttribute("data-state"), "stale");
+    assert.match((await page.getByRole("status").textContent()) ?? "", /\(not current\)$/);
+    await page.close();
+  });
+
+  it("shows the figures a site chooses, in its order, hides one under its minimum, compacts large numbers, and names an unknown figure once", async () => {
+    const page = await browser.newPage();
+    const warnings: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "warning") warnings.push(message.text());
+    });
+    await serveFixedStats(page);
+    await page.goto(`${SITE}/styled`);
+    await page.locator("dealer-intel-stats[data-state=live]").waitFor();
+    // figures="deals_through_ai, active_rooftops trade_ins organizations_evaluated"
+    // hide-below="active_rooftops:10 organizations_evaluated:12345": 9 rooftops are under 10; 12,345 is not under 12,345.
+    assert.deepEqual(await shownFigures(page), [
+      ["deals_through_ai", "Deals through AI", "1.2M"],
+      ["organizations_evaluated", "Dealer groups evaluating", "12.3K"],
+    ]);
+    assert.equal(await page.getByRole("definition").count(), 2);
+    assert.deepEqual(warnings, [
+      '<dealer-intel-stats>: unknown figure "trade_ins" ignored; known: organizations_evaluated, active_rooftops, deals_through_ai, demo_sessions, uptime_pct_90d',
+    ]);
+    await page.close();
+  });
+
+  it("lets the page's CSS style each figure, label and value through ::part", async () => {
+    const page = await browser.newPage();
+    await serveFixedStats(page);
+    await page.goto(`${SITE}/styled`);
+    await page.locator("dealer-intel-stats[data-state=live]").waitFor();
+    const style = (selector: string, property: string) =>
+      page
+        .locator(`dealer-intel-stats ${selector}`)
+        .evaluate((element, name) => element.ownerDocument.defaultView?.getComputedStyle(element).getPropertyValue(name), property);
+    // ::part(figure-deals_through_ai) { color: rgb(200, 30, 40) }, inherited by its label and value.
+    assert.equal(await style('[part~="figure-deals_through_ai"]', "color"), "rgb(200, 30, 40)");
+    assert.equal(await style('dd[data-figure="deals_through_ai"]', "color"), "rgb(200, 30, 40)");
+    assert.notEqual(await style('dd[data-figure="organizations_evaluated"]', "color"), "rgb(200, 30, 40)");
+    // ::part(value) { font-size: 40px } reaches every value.
+    assert.equal(await style('dd[data-figure="deals_through_ai"]', "font-size"), "40px");
+    assert.equal(await style('dd[data-figure="organizations_evaluated"]', "font-size"), "40px");
+    // ::part(label label-organizations_evaluated) { text-transform: uppercase } reaches that label only.
+    assert.equal(await style('[part~="label-organizations_evaluated"]', "text-transform"), "uppercase");
+    assert.equal(await style('[part~="label-deals_through_ai"]', "text-transform"), "none");
+    await page.close();
+  });
+
+  it("re-renders at once, without another request, when the site changes an attribute", async () => {
+    const page = await browser.newPage();
+    const warnings: string[] = [];
+    const errors: string[] = [];
+    let statsRequests = 0;
+    page.on("console", (message) => {
+      if (message.type() === "warning") warnings.push(message.text());
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("request", (request) => {
+      if (request.url() === `${API}/api/public/stats`) statsRequests++;
+    });
+    await serveFixedStats(page);
+    await page.goto(`${SITE}/styled`);
+    await page.locator("dealer-intel-stats[data-state=live]").waitFor();
+    /** Sets the attributes (null removes one) and reads the figures in the same task: the re-render is synchronous. */
+    const change = (attributes: Record<string, string | null>) =>
+      page.locator("dealer-intel-stats").evaluate((widget, changes) => {
+        for (const [name, value] of Object.entries(changes)) {
+          if (name === "page-lang") widget.ownerDocument.documentElement.lang = value ?? "";
+          else if (value === null) widget.removeAttribute(name);
+          else widget.setAttribute(name, value);
+        }
+        return [...(widget.shadowRoot?.querySelectorAll("dd") ?? [])].map((value) => [value.dataset.figure, value.textContent]);
+      }, attributes);
+
+    // The minimum moved by one either way: 9 rooftops are shown from a minimum of 9, 12,345 organizations hidden at 12,346.
+    assert.deepEqual(
+      await change({
+        figures: "uptime_pct_90d organizations_evaluated active_rooftops",
+        "hide-below": "active_rooftops:9, organizations_evaluated: 12346",
+      }),
+      [
+        ["uptime_pct_90d", "99.95%"],
+        ["active_rooftops", "9"],
+      ],
+    );
+    assert.deepEqual(await change({ "hide-below": null, format: null }), [
+      ["uptime_pct_90d", "99.95%"],
+      ["organizations_evaluated", "12,345"],
+      ["active_rooftops", "9"],
+    ]);
+    // All five in the default order; the element's lang, then the page's, sets the number format.
+    assert.deepEqual(await change({ figures: null, format: "compact", lang: "de-DE" }), [
+      ["organizations_evaluated", "12.345"],
+      ["active_rooftops", "9"],
+      ["deals_through_ai", "1,2\u00a0Mio."],
+      ["demo_sessions", "0"],
+      ["uptime_pct_90d", "99,95%"],
+    ]);
+    assert.deepEqual((await change({ lang: null, "page-lang": "de-DE", format: null }))[2], ["deals_through_ai", "1.234.567"]);
+    // A language tag Intl rejects falls back to the browser's language, with one warning.
+    assert.equal((await change({ lang: "en_US" })).length, 5);
+    assert.equal((await change({ format: "compact" })).length, 5);
+    assert.deepEqual(
+      warnings.filter((warning) => warning.includes("lang")),
+      ['<dealer-intel-stats>: lang "en_US" is not a language tag; using the browser\'s'],
+    );
+    assert.equal(statsRequests, 1);
+    assert.deepEqual(errors, []);
     await page.close();
   });
 

@@ -103,12 +103,17 @@ describe("POST /api/v1/compliance-check", () => {
     expect(stored).toEqual({ result: "flag", triggered_rule: "identity_red_flag", red_flags: JSON.stringify(["ssn_shared_with_other_name"]) });
   });
 
-  it("reports a full SSN and unrequested fields as safeguards flags and stores none of them", async () => {
-    const { body } = await check(key, { ...clean, ssn: "123-45-6789", email: "emily@example.com" });
-    expect(body.safeguards_flags.map((f) => f.code)).toEqual(["full_ssn_sent", "unrequested_fields_discarded"]);
-    expect(body.result).toBe("pass");
-    const row = await env.DB.prepare("SELECT * FROM compliance_checks WHERE id = ?").bind(body.check_id).first();
-    expect(JSON.stringify(row)).not.toMatch(/6789|emily/i);
+  it("refuses a full SSN or any other undeclared field with a 422 naming the field (never its value), and stores nothing", async () => {
+    const count = async () => (await env.DB.prepare("SELECT count(*) AS n FROM compliance_checks").first<{ n: number }>())!.n;
+    const before = await count();
+    const { res, body } = await check(key, { ...clean, ssn: "123-45-6789", email: "emily@example.com" });
+    expect(res.status).toBe(422);
+    expect(body.details.map((d) => [d.path, d.code])).toEqual([
+      ["ssn", "unrecognized_keys"],
+      ["email", "unrecognized_keys"],
+    ]);
+    expect(JSON.stringify(body)).not.toMatch(/6789|emily/i);
+    expect(await count()).toBe(before);
   });
 
   it("answers 422 with details for missing or malformed fields", async () => {

@@ -1,9 +1,14 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CREDIT_TIER_ROWS, FI_PRODUCT_ROWS, LENDER_PROGRAM_ROWS, STIP_RULE_ROWS, STIP_TYPE_ROWS } from "../../scripts/deal-desk-reference";
-import { buildDemoSeed, type DemoCredentials } from "../../scripts/demo-data";
+import {
+  CREDIT_TIER_ROWS,
+  FI_PRODUCT_ROWS,
+  LENDER_PROGRAM_ROWS,
+  LENDER_ROUTING_SETTINGS_ROW,
+  STIP_RULE_ROWS,
+  STIP_TYPE_ROWS,
+} from "../../scripts/deal-desk-reference";
 import { DEMO_TOUGH_LENDERS } from "../../scripts/demo-data-deal-desk";
-import { post } from "../helpers/deal-desk";
+import { loadDemoSeed, post } from "../helpers/deal-desk";
 import { createApiKey } from "../helpers/factories";
 import { all } from "../helpers/sql";
 
@@ -24,6 +29,18 @@ describe("reference migration", () => {
       stip_rules: STIP_RULE_ROWS.length,
       products: FI_PRODUCT_ROWS.length,
     });
+    // Migration 0014: the ranking figures and the W-2 window, as the reference module holds them.
+    expect(await all("SELECT approval_bucket_high, approval_bucket_low, down_tier_score_margin FROM lender_routing_settings")).toEqual([
+      {
+        approval_bucket_high: LENDER_ROUTING_SETTINGS_ROW.approvalBucketHigh,
+        approval_bucket_low: LENDER_ROUTING_SETTINGS_ROW.approvalBucketLow,
+        down_tier_score_margin: LENDER_ROUTING_SETTINGS_ROW.downTierScoreMargin,
+      },
+    ]);
+    const seasonal = await all("SELECT id, active_from, active_until FROM stip_rules WHERE active_from IS NOT NULL ORDER BY id");
+    expect(seasonal).toEqual(
+      STIP_RULE_ROWS.filter((r) => r.activeFrom !== null).map((r) => ({ id: r.id, active_from: r.activeFrom, active_until: r.activeUntil })),
+    );
     // Experian Q1 2025 (DOMAIN §1.2) as the tier APRs.
     expect(await all("SELECT tier, new_apr, used_apr FROM credit_tiers WHERE tier = 'near_prime'")).toEqual([
       { tier: "near_prime", new_apr: 9.83, used_apr: 13.74 },
@@ -32,18 +49,7 @@ describe("reference migration", () => {
 });
 
 describe("demo deal-desk data", () => {
-  const credentials = (): DemoCredentials => {
-    const org = { apiKeyHash: "0".repeat(64), apiKeyPrefix: "lak_demo", brokerTokenHash: "1".repeat(64), staffPasswordHash: "x" };
-    return {
-      summit: { ...org, staffEmail: "desk@summit.test", legacyTokenHash: "2".repeat(64) },
-      lakeside: { ...org, apiKeyHash: "3".repeat(64), brokerTokenHash: "4".repeat(64), staffEmail: "gm@lakeside.test" },
-    };
-  };
-
-  beforeAll(async () => {
-    const { statements } = buildDemoSeed({ referenceDate: "2026-11-20", credentials: credentials() });
-    await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
-  });
+  beforeAll(() => loadDemoSeed());
 
   it("puts 42 of the 53 programs on each demo store's panel, the lenders that funded its deals among them", async () => {
     const panels = await all<{ store_id: string; n: number }>(

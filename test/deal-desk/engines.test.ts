@@ -9,6 +9,8 @@ import { checkStips, closestNames } from "../../src/engines/stips";
 import { COACH_REFERENCE, DEFAULT_STORE, PROGRAMS, program, ROUTING_REFERENCE } from "../helpers/deal-desk-reference";
 
 const NO_HISTORY: Calibration = new Map();
+/** In tax season, so a W-2 file is asked for the prior-year W-2 (docs/domain/stips.md#w-2-window). */
+const AS_OF = new Date("2026-03-02T15:00:00Z");
 const FRONT_GROSS_TARGETS = COACH_REFERENCE.frontGrossTargets;
 const stipTypes = new Map(STIP_TYPE_ROWS.map((s) => [s.stip, s]));
 
@@ -108,7 +110,7 @@ describe("lender routing", () => {
   });
 
   it("knocks out the lenders that refuse a Chapter 13 and those a 125% LTV is over, by name and rule", () => {
-    const result = routeDeal(bk13Deal(13_600), bk13Panel, ROUTING_REFERENCE, NO_HISTORY, 2026);
+    const result = routeDeal(bk13Deal(13_600), bk13Panel, ROUTING_REFERENCE, NO_HISTORY, AS_OF);
     expect(result.ltv).toBe(125);
     expect(result.primary).toBeNull();
     expect(result.backup).toBeNull();
@@ -131,19 +133,20 @@ describe("lender routing", () => {
     expect(result.predicted_stips).toEqual([]);
   });
 
-  it("at 100% LTV routes to the specialty lender with the most headroom, priced with its BK13 add-on", () => {
-    const result = routeDeal(bk13Deal(17_000), bk13Panel, ROUTING_REFERENCE, NO_HISTORY, 2026);
-    // Fit = 0.30 + 0.35 (score margin ≥ 80) + 0.20 × LTV headroom/20 + 0.05 (no income) − 0.07 (one issue).
-    expect(result.primary).toMatchObject({ lender: "New Chapter Auto Finance", confidence: 0.78, rate_range: "20.99% - 24.99%", funding_days: 10 });
-    // Fresh Start and Trustee-Ready tie at 0.73 with the same stips and funding days: by name.
-    expect(result.backup).toMatchObject({ lender: "Fresh Start Auto Lending", confidence: 0.73 });
+  it("at 100% LTV routes to the specialty lender with the lowest rate among those in the same approval bucket, priced with its BK13 add-on", () => {
+    const result = routeDeal(bk13Deal(17_000), bk13Panel, ROUTING_REFERENCE, NO_HISTORY, AS_OF);
+    // Fit = 0.30 + 0.35 (score margin ≥ 80) + 0.20 × LTV headroom/20 + 0.05 (no income) − 0.07 (one issue):
+    // 0.78, 0.73 and 0.73, all in the 0.5–0.8 bucket, so the customer's rate decides
+    // (docs/domain/lender-routing.md#ranking): Trustee-Ready's BK13 add-on is 2.0 pts, New Chapter's 2.5, Fresh Start's the default 3.0.
+    expect(result.primary).toMatchObject({ lender: "Trustee-Ready Auto Finance", confidence: 0.73, rate_range: "20.49% - 24.49%", funding_days: 10 });
+    expect(result.backup).toMatchObject({ lender: "New Chapter Auto Finance", confidence: 0.78, expected_rate: 22.99 });
     expect(result.avoid).toEqual(["Bridgeway ITIN Auto Loans", "Keystone Auto Finance", "Second Gear Acceptance"]);
     expect(result.predicted_stips[0]).toBe("Trustee permission letter");
   });
 
   it("gives the same answer to the same input", () => {
-    const a = routeDeal(bk13Deal(17_000), PROGRAMS, ROUTING_REFERENCE, NO_HISTORY, 2026);
-    const b = routeDeal(bk13Deal(17_000), [...PROGRAMS].reverse(), ROUTING_REFERENCE, NO_HISTORY, 2026);
+    const a = routeDeal(bk13Deal(17_000), PROGRAMS, ROUTING_REFERENCE, NO_HISTORY, AS_OF);
+    const b = routeDeal(bk13Deal(17_000), [...PROGRAMS].reverse(), ROUTING_REFERENCE, NO_HISTORY, AS_OF);
     expect(b).toEqual(a);
   });
 
@@ -155,15 +158,15 @@ describe("lender routing", () => {
 
   it("moves a lender's confidence and rank when the store's history says it declines that band", () => {
     const deal: RouteProfile = { beacon: 700, downPayment: 3000, vehiclePrice: 28_000, vehicleType: "car", condition: "used", knownIssues: [] };
-    const before = routeDeal(deal, PROGRAMS, ROUTING_REFERENCE, NO_HISTORY, 2026);
+    const before = routeDeal(deal, PROGRAMS, ROUTING_REFERENCE, NO_HISTORY, AS_OF);
     const top = before.primary!;
     const history: Calibration = new Map([[top.lender_id, { prime: { approved: 3, countered: 1, declined: 26 } }]]);
-    const after = routeDeal(deal, PROGRAMS, ROUTING_REFERENCE, history, 2026);
+    const after = routeDeal(deal, PROGRAMS, ROUTING_REFERENCE, history, AS_OF);
     expect(after.primary!.lender).not.toBe(top.lender);
     expect(after.avoid_details.find((a) => a.lender === top.lender)).toMatchObject({ rule: "low_approval_likelihood" });
     // Another band's history leaves this deal alone.
     const otherBand: Calibration = new Map([[top.lender_id, { near_prime: { approved: 0, countered: 0, declined: 40 } }]]);
-    expect(routeDeal(deal, PROGRAMS, ROUTING_REFERENCE, otherBand, 2026).primary).toEqual(top);
+    expect(routeDeal(deal, PROGRAMS, ROUTING_REFERENCE, otherBand, AS_OF).primary).toEqual(top);
   });
 
   it("never lowers a lender's confidence when the score rises", () => {
@@ -193,7 +196,7 @@ describe("lender routing", () => {
               knownIssues: issues,
               monthlyIncome: income,
             };
-            const result = routeDeal(profile, PROGRAMS, { ...ROUTING_REFERENCE, stipRules: [] }, calibration, 2026);
+            const result = routeDeal(profile, PROGRAMS, { ...ROUTING_REFERENCE, stipRules: [] }, calibration, AS_OF);
             return new Map([result.primary, result.backup].filter((p) => p !== null).map((p) => [p!.lender, p!.confidence]));
           };
           const lowPicks = at(low);
@@ -211,7 +214,7 @@ describe("lender routing", () => {
 describe("stip prediction (DOMAIN §2.2)", () => {
   it("asks a specialty lender's Chapter 13, W-2 subprime file for the trustee letter first and a pay stub for income", () => {
     const result = checkStips(
-      { beacon: 548, tier: "subprime", knownIssues: ["bk13"], incomeType: "w2" },
+      { beacon: 548, tier: "subprime", knownIssues: ["bk13"], incomeType: "w2", asOf: AS_OF },
       program("Fresh Start Auto Lending"),
       STIP_RULE_ROWS,
       stipTypes,
@@ -236,10 +239,16 @@ describe("stip prediction (DOMAIN §2.2)", () => {
   });
 
   it("asks a prime file at a captive only for license and insurance, income likely; quotes the store's turnaround when it has 3+", () => {
-    const result = checkStips({ beacon: 790, tier: "super_prime", knownIssues: [] }, program("Crestline Motor Credit"), STIP_RULE_ROWS, stipTypes, {
-      submissions: 4,
-      avgTurnaroundHours: 18.25,
-    });
+    const result = checkStips(
+      { beacon: 790, tier: "super_prime", knownIssues: [], asOf: AS_OF },
+      program("Crestline Motor Credit"),
+      STIP_RULE_ROWS,
+      stipTypes,
+      {
+        submissions: 4,
+        avgTurnaroundHours: 18.25,
+      },
+    );
     expect(result.required_stips.map((s) => [s.stip, s.priority])).toEqual([
       ["Proof of insurance", "required"],
       ["Driver's license", "required"],

@@ -4,6 +4,7 @@ import {
   FRONT_GROSS_TARGET_ROWS,
   KNOWN_ISSUE_ROWS,
   LENDER_PROGRAM_ROWS,
+  LENDER_ROUTING_SETTINGS_ROW,
   STIP_RULE_ROWS,
   STIP_TYPE_ROWS,
   VEHICLE_TYPE_ADJUSTMENT_ROWS,
@@ -12,6 +13,7 @@ import type { RoutingReference } from "../../src/engines/lender-routing";
 
 /** The shipped reference rows, shaped as the service hands them to the engines. */
 export const ROUTING_REFERENCE: RoutingReference = {
+  settings: LENDER_ROUTING_SETTINGS_ROW,
   tiers: [...CREDIT_TIER_ROWS].sort((a, b) => b.scoreMin - a.scoreMin),
   vehicleAdjustments: new Map(VEHICLE_TYPE_ADJUSTMENT_ROWS.map((a) => [a.vehicleType, a])),
   issueRules: new Map(KNOWN_ISSUE_ROWS.map((i) => [i.issue, { ...i, maxTerm: i.maxTerm ?? null }])),

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { buildDemoSeed, type DemoCredentials } from "../../scripts/demo-data";
 import { newId } from "../../src/credentials/tokens";
 import { call, createApiKey, createOrg, createStore } from "./factories";
 
@@ -39,4 +40,15 @@ export async function addDecisions(
 
 export function post(path: string, key: string, body: unknown) {
   return call(path, { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+}
+
+/** The demo seed (both demo organizations, their stores, panels and two years of lender decisions) as of a day. */
+export async function loadDemoSeed(referenceDate = "2026-11-20") {
+  const org = { apiKeyHash: "0".repeat(64), apiKeyPrefix: "lak_demo", brokerTokenHash: "1".repeat(64), staffPasswordHash: "x" };
+  const credentials: DemoCredentials = {
+    summit: { ...org, staffEmail: "desk@summit.test", legacyTokenHash: "2".repeat(64) },
+    lakeside: { ...org, apiKeyHash: "3".repeat(64), brokerTokenHash: "4".repeat(64), staffEmail: "gm@lakeside.test" },
+  };
+  const { statements } = buildDemoSeed({ referenceDate, credentials });
+  await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
 }

@@ -303,7 +303,7 @@ export interface paths {
         put?: never;
         /**
          * Route a deal to the store's best-fitting lenders
-         * @description Filters the store's lender panel by hard rules (score band, LTV, down payment, term, known issues, vehicle age/mileage, payment-to-income), ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial), then stip burden and days to fund. `store_id` of another organization: 404.
+         * @description Filters the store's lender panel by hard rules (score band, LTV on the whole amount financed — trade, negative equity, taxes and fees when given —, down payment, term, known issues, vehicle age/mileage, payment-to-income), then ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial) in coarse buckets (≥ 0.8 / 0.5–0.8 / < 0.5), then the customer's expected rate, then days to fund, then stip burden. A down-tier placement (prime paper at a subprime or BHPH lender, or a score 40+ over the program's ceiling) is never primary while an in-tier program approves with ≥ 0.5; when it is, the note says why. Nothing to finance (cash down and trade equity cover the price): 422. A field the body does not declare: 422 naming it. `store_id` of another organization: 404. Rules: docs/domain/lender-routing.md.
          */
         post: operations["routeLender"];
         delete?: never;
@@ -385,7 +385,7 @@ export interface paths {
         put?: never;
         /**
          * Predict the stips a lender will ask for on a profile
-         * @description The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix; turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default.
+         * @description The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix (a seasonal rule, like the prior-year W-2 from Jan 1 to Apr 15, only in its window); turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default. With `vehicle_price` the answer states the deal's amount financed and LTV. A field the body does not declare: 422 naming it. Rules: docs/domain/stips.md.
          */
         post: operations["checkStips"];
         delete?: never;
@@ -817,7 +817,7 @@ export interface components {
             /** @description Identity-theft red flags (FTC Red Flags Rule); any one flags the check. */
             red_flags: components["schemas"]["ComplianceFlag"][];
             /**
-             * @description `hold`: do not proceed with the deal (SPEC §3 rule 1).
+             * @description `hold`: do not proceed with the deal (docs/compliance.md).
              * @enum {string}
              */
             result: "pass" | "flag" | "hold";
@@ -836,7 +836,7 @@ export interface components {
                     version: string;
                 } | null;
                 match: components["schemas"]["ComplianceSanctionsMatch"];
-                /** @description Highest sanctions score of any listed individual, 0–100 (0 when no list is loaded). */
+                /** @description The name score of the listed individual that decides the screening, 0–100 (0 when none comes close or no list is loaded). */
                 score: number;
             };
             /**
@@ -856,7 +856,7 @@ export interface components {
             /** @example The ZIP code does not exist. */
             message: string;
         };
-        /** @description The best match when its score reaches the flag threshold. */
+        /** @description The listed name that decides the screening, when it holds or flags, or scores at or above the flag threshold and was ruled out (its rule says why). */
         ComplianceSanctionsMatch: {
             /**
              * @description The entered date of birth against the entry's.
@@ -875,8 +875,21 @@ export interface components {
             name_parts_score: number;
             /** @description The higher of the two techniques below. */
             name_score: number;
+            /**
+             * @description What this listed name means for the deal; `pass` when it is ruled out.
+             * @enum {string}
+             */
+            outcome: "hold" | "flag" | "pass";
             programs: string[];
-            /** @description 0–100: the name score less 15 when the date of birth contradicts every listed one. */
+            /** @description The rule's sentence from docs/domain/screening.md. */
+            reason: string;
+            /**
+             * @description The rule that decides it: a heading of docs/domain/screening.md (e.g. `given-names-only`).
+             * @example exact-full-name
+             * @enum {string}
+             */
+            rule: "exact-full-name" | "both-names-and-birth-date" | "exact-name-near-date-of-birth" | "exact-name-conflicting-date-of-birth" | "potential-match" | "partial-name-and-birth-day" | "given-names-only" | "surname-only" | "conflicting-date-of-birth" | "below-flag-line";
+            /** @description 0–100: the name score (the date of birth is weighed by the rule, not the score). */
             score: number;
             /** @description The entry's primary name as OFAC lists it. */
             sdn_name: string;
@@ -1155,8 +1168,17 @@ export interface components {
             true_cost: number;
         };
         DealDeskLenderPick: {
+            /**
+             * @description The coarse approval bucket the ranking uses first (default edges 0.8 and 0.5).
+             * @enum {string}
+             */
+            approval_bucket: "high" | "medium" | "low";
             /** @description Calibrated approval likelihood, 0 to 1. */
             confidence: number;
+            /** @description A down-tier placement: prime paper at a lender far below it; never primary while an in-tier program approves. */
+            down_tier: boolean;
+            /** @description The customer's expected contract rate here, percent (the middle of `rate_range`). */
+            expected_rate: number;
             funding_days: number;
             /** @description This store's decisions from the lender in the deal's score band. */
             history: {
@@ -1207,6 +1229,8 @@ export interface components {
             condition?: "new" | "used";
             /** @description Cash down, USD. */
             down_payment: number;
+            /** @description Title, registration and dealer fees financed. Absent: the LTV excludes them, USD. */
+            fees?: number;
             /**
              * @description Any of `repo`, `bk7`, `bk13`, `itin`, `thin_file`, `charge_off`.
              * @default []
@@ -1224,11 +1248,17 @@ export interface components {
              * @example sto_summit_north
              */
             store_id?: string;
+            /** @description Sales tax financed. Absent: the LTV excludes taxes, USD. */
+            taxes?: number;
             /**
              * @description 24, 36, 48, 60, 72 or 84.
              * @example 72
              */
             term_months?: number;
+            /** @description Payoff owed on the trade. Absent with a `trade_value`: the LTV excludes the payoff, USD. */
+            trade_payoff?: number;
+            /** @description Trade ACV; with `trade_payoff`, the net trade (negative equity is added to the amount financed). Absent: the LTV excludes any trade, USD. */
+            trade_value?: number;
             /** @description Selling price, USD, above 0. */
             vehicle_price: number;
             /** @enum {string} */
@@ -1243,7 +1273,10 @@ export interface components {
          *         "lender_id": "lp_keystone_auto_finance",
          *         "lender_type": "subprime",
          *         "rate_range": "18.99% - 22.99%",
+         *         "expected_rate": 20.99,
          *         "confidence": 0.78,
+         *         "approval_bucket": "medium",
+         *         "down_tier": false,
          *         "program_fit": 0.69,
          *         "history": {
          *           "approved": 41,
@@ -1279,11 +1312,20 @@ export interface components {
          *       "routing_note": "612 near prime, LTV 88.6%, charge_off: 9 of 42 panel programs fit. Send to Keystone Auto Finance first …",
          *       "tier": "near_prime",
          *       "ltv": 88.6,
+         *       "amount_financed": 19495,
+         *       "negative_equity": 0,
+         *       "ltv_excludes": [
+         *         "trade",
+         *         "taxes",
+         *         "title and fees"
+         *       ],
          *       "panel_size": 42,
          *       "store_id": "sto_summit_north"
          *     }
          */
         DealDeskLenderRouteResult: {
+            /** @description Price − cash down − net trade (negative equity added) + taxes + fees, as supplied. */
+            amount_financed: number;
             avoid: string[];
             /** @description Per avoided lender, the first rule it broke. */
             avoid_details: {
@@ -1294,7 +1336,12 @@ export interface components {
             /** @description Each rule that knocked lenders out, with the lenders it knocked out. */
             avoid_reason: string;
             backup: components["schemas"]["DealDeskLenderPick"];
+            /** @description Amount financed ÷ book value, percent. */
             ltv: number;
+            /** @description The inputs the request did not supply, which the LTV therefore leaves out. */
+            ltv_excludes: ("trade" | "trade payoff" | "trade value" | "taxes" | "title and fees")[];
+            /** @description Trade payoff over its value, rolled into the amount financed. */
+            negative_equity: number;
             panel_size: number;
             predicted_stips: string[];
             primary: components["schemas"]["DealDeskLenderPick"];
@@ -1318,6 +1365,12 @@ export interface components {
              * @example 640
              */
             beacon: number;
+            /** @description Book retail the LTV is measured against; default vehicle_price, USD, above 0. */
+            book_value?: number;
+            /** @description Cash down, default 0, USD. */
+            down_payment?: number;
+            /** @description Title, registration and dealer fees financed. Absent: the LTV excludes them, USD. */
+            fees?: number;
             /** @enum {string} */
             income_type?: "w2" | "self_employed" | "itin" | "fixed";
             /**
@@ -1338,6 +1391,14 @@ export interface components {
              * @example sto_summit_north
              */
             store_id?: string;
+            /** @description Sales tax financed. Absent: the LTV excludes taxes, USD. */
+            taxes?: number;
+            /** @description Payoff owed on the trade. Absent with a `trade_value`: the LTV excludes the payoff, USD. */
+            trade_payoff?: number;
+            /** @description Trade ACV; with `trade_payoff`, the net trade (negative equity is added to the amount financed). Absent: the LTV excludes any trade, USD. */
+            trade_value?: number;
+            /** @description Selling price; with it the answer states the deal's amount financed and LTV, USD, above 0. */
+            vehicle_price?: number;
         };
         /**
          * @example {
@@ -1354,14 +1415,23 @@ export interface components {
          *       "submission_tip": "Fresh Start Auto Lending (specialty lender) on 548 (subprime), an open Chapter 13, w2 income: have all 7 required stips …",
          *       "avg_turnaround_hours": 151.2,
          *       "turnaround_source": "store_history",
+         *       "amount_financed": null,
+         *       "ltv": null,
+         *       "ltv_excludes": [],
          *       "store_id": "sto_summit_north"
          *     }
          */
         DealDeskStipCheckResult: {
+            /** @description With `vehicle_price`: the amount financed; else null. */
+            amount_financed: number | null;
             avg_turnaround_hours: number;
             lender: string;
             /** @enum {string} */
             lender_type: "captive" | "bank" | "credit_union" | "subprime" | "specialty" | "bhph";
+            /** @description With `vehicle_price`: amount financed ÷ book value, percent; else null. */
+            ltv: number | null;
+            /** @description The inputs the LTV leaves out because the request did not supply them. */
+            ltv_excludes: string[];
             required_stips: {
                 /** @enum {string} */
                 priority: "required" | "likely";
@@ -2071,6 +2141,11 @@ export interface components {
             };
         };
         TradeAppraisal: {
+            /**
+             * @description `wholesale` when the notes name frame damage, flood, a salvage or rebuilt title, or an airbag fault: no retail recon line prices those (docs/domain/appraisal.md#appraise-to-wholesale).
+             * @enum {string}
+             */
+            appraised_to: "retail" | "wholesale";
             /** @description Comparable units behind the market value; 0 on the depreciation model. */
             comparables_used: number;
             /**
@@ -2078,6 +2153,8 @@ export interface components {
              * @enum {string}
              */
             confidence: "medium" | "high";
+            /** @description True when appraised to wholesale: the number is provisional until someone inspects the unit. */
+            manual_inspection_required: boolean;
             /** @description How each figure was reached: the valuation method, comparables and their freshness, recon, photos, max acquisition and floor. */
             market_note: string;
             /**
@@ -2086,7 +2163,7 @@ export interface components {
              */
             market_value_estimate: number;
             /**
-             * @description The most the unit can cost and still earn the store's target front gross, retailed at market, after recon, pack and holding cost.
+             * @description The most the unit can cost and still earn the store's target front gross, retailed at market, after recon, pack and holding cost; appraised to wholesale, no more than its auction value less fees and a margin.
              * @example 15812
              */
             max_acquisition: number;
@@ -2463,7 +2540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2684,7 +2761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2893,7 +2970,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3093,7 +3170,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3203,7 +3280,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3850,7 +3927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4039,7 +4116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4257,7 +4334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4331,9 +4408,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "max_acquisition": 11581,
-                     *       "negotiation_floor": 10770,
-                     *       "market_value_estimate": 16039,
+                     *       "max_acquisition": 16052,
+                     *       "negotiation_floor": 14928,
+                     *       "market_value_estimate": 20899,
                      *       "recon_estimate": {
                      *         "detail": 200,
                      *         "door_ding_repair": 225,
@@ -4341,7 +4418,9 @@ export interface operations {
                      *         "windshield_replacement": 400,
                      *         "total": 1625
                      *       },
-                     *       "market_note": "Market value $16,039 from 13 comparable units of this organization (2021–2022 Toyota Camry: 1 in stock at today's asking price, 12 sold in the last 180 days, the latest 19 days ago), each adjusted to a 2021 at 48,200 miles; the median. Recon $1,625: 3 lines from the condition notes and photos, plus the standard items. No photos were sent. Max acquisition $11,581 = market $16,039 − recon $1,625 − pack $500 − target front gross $1,283 (8% of market, at least $1,200) − holding $1,050 (30 days × $35) at Summit Auto North. Negotiation floor $10,770: open 7% (at least $500) below the max acquisition. Confidence medium.",
+                     *       "market_note": "Market value $20,899 from 13 comparable units of this organization (2021–2022 Toyota Camry (fewer than 3 of them SE, so every trim): 1 in stock at today's asking price, 12 sold in the last 180 days, the latest 19 days ago), each adjusted to a 2021 at 48,200 miles; the median. Recon $1,625: Paintless dent repair ×2 $225 (\"couple of door dings on the driver side\"); Set of four tires, installed $800 (\"rear tires worn\"); Windshield replacement $400 (\"small crack in windshield\"); Reconditioning detail $200 (standard). No photos were sent. Max acquisition $16,052 = market $20,899 − recon $1,625 − pack $500 − target front gross $1,672 (8% of market, at least $1,200) − holding $1,050 (30 days × $35) at Summit Auto North. Negotiation floor $14,928: open 7% (at least $500) below the max acquisition. Confidence medium.",
+                     *       "appraised_to": "retail",
+                     *       "manual_inspection_required": false,
                      *       "confidence": "medium",
                      *       "valuation_method": "comparables",
                      *       "comparables_used": 13
@@ -4395,7 +4474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4629,7 +4708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4949,7 +5028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5079,7 +5158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -2,11 +2,13 @@ import { and, asc, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-o
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
 import {
+  appraisalExpectedMiles,
   appraisalModelClasses,
   appraisalPriceClasses,
   appraisalReconItems,
   appraisalReconKeywords,
   appraisalRegionalIndex,
+  appraisalRetentionClasses,
   appraisalRetentionCurve,
   appraisalSettings,
   deals,
@@ -30,7 +32,7 @@ const defaultsOr = (column: AnySQLiteColumn, orgId: string) => or(isNull(column)
 
 /** The appraisal tables as they apply to one organization, in one round trip. */
 export async function loadAppraisalReference(db: Database, orgId: string) {
-  const [settings, reconItems, reconKeywords, priceClasses, modelClasses, curve, regional] = await db.batch([
+  const [settings, reconItems, reconKeywords, priceClasses, modelClasses, curve, regional, retentionClasses, expectedMiles] = await db.batch([
     db.select().from(appraisalSettings).where(defaultsOr(appraisalSettings.orgId, orgId)),
     db.select().from(appraisalReconItems).where(defaultsOr(appraisalReconItems.orgId, orgId)).orderBy(asc(appraisalReconItems.itemKey)),
     db.select().from(appraisalReconKeywords).where(defaultsOr(appraisalReconKeywords.orgId, orgId)),
@@ -38,11 +40,14 @@ export async function loadAppraisalReference(db: Database, orgId: string) {
     db.select().from(appraisalModelClasses).where(defaultsOr(appraisalModelClasses.orgId, orgId)),
     db.select().from(appraisalRetentionCurve).where(defaultsOr(appraisalRetentionCurve.orgId, orgId)),
     db.select().from(appraisalRegionalIndex).where(defaultsOr(appraisalRegionalIndex.orgId, orgId)),
+    db.select().from(appraisalRetentionClasses).where(defaultsOr(appraisalRetentionClasses.orgId, orgId)),
+    db.select().from(appraisalExpectedMiles).where(defaultsOr(appraisalExpectedMiles.orgId, orgId)),
   ]);
   const [resolvedSettings] = resolve(settings, () => "settings");
   if (!resolvedSettings) throw new Error("appraisal_settings has no default row");
-  // A curve is one shape: an organization's own curve replaces the default one whole.
+  // A curve is one shape: an organization's own curve (or mileage schedule) replaces the default one whole.
   const ownCurve = curve.some((row) => row.orgId === orgId);
+  const ownSchedule = expectedMiles.some((row) => row.orgId === orgId);
   return {
     settings: resolvedSettings,
     reconItems: resolve(reconItems, (row) => row.itemKey),
@@ -51,6 +56,10 @@ export async function loadAppraisalReference(db: Database, orgId: string) {
     modelClasses: resolve(modelClasses, (row) => `${row.make.toLowerCase()}|${row.model.toLowerCase()}`),
     retentionCurve: curve.filter((row) => (row.orgId === orgId) === ownCurve).map(({ ageYears, residualPct }) => ({ ageYears, residualPct })),
     regionalIndex: resolve(regional, (row) => row.zipPrefix),
+    retentionClasses: resolve(retentionClasses, (row) => row.retentionClass),
+    expectedMiles: expectedMiles
+      .filter((row) => (row.orgId === orgId) === ownSchedule)
+      .map(({ fromAgeYears, milesPerYear }) => ({ fromAgeYears, milesPerYear })),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   knownIssueRules,
   lenderDecisions,
   lenderPrograms,
+  lenderRoutingSettings,
   stipRules,
   stipTypes,
   storeLenderPanel,
@@ -19,7 +20,7 @@ import {
  * the market feed): every organization routes over the same program matrix, through its own panel.
  */
 export async function loadDealDeskReference(db: Database) {
-  const [tiers, adjustments, issues, targets, programs, stipTypeRows, stipRuleRows, products] = await db.batch([
+  const [tiers, adjustments, issues, targets, programs, stipTypeRows, stipRuleRows, products, routingSettings] = await db.batch([
     db.select().from(creditTiers).orderBy(desc(creditTiers.scoreMin)),
     db.select().from(vehicleTypeAdjustments),
     db.select().from(knownIssueRules),
@@ -28,8 +29,21 @@ export async function loadDealDeskReference(db: Database) {
     db.select().from(stipTypes),
     db.select().from(stipRules).orderBy(asc(stipRules.id)),
     db.select().from(fiProducts).orderBy(asc(fiProducts.product)),
+    db.select().from(lenderRoutingSettings).where(eq(lenderRoutingSettings.id, "default")),
   ]);
-  return { tiers, adjustments, issues, targets, programs, stipTypes: stipTypeRows, stipRules: stipRuleRows, fiProducts: products };
+  const [settings] = routingSettings;
+  if (!settings) throw new Error("lender_routing_settings has no 'default' row (migration 0014)");
+  return {
+    tiers,
+    adjustments,
+    issues,
+    targets,
+    programs,
+    stipTypes: stipTypeRows,
+    stipRules: stipRuleRows,
+    fiProducts: products,
+    routingSettings: settings,
+  };
 }
 
 /** The store's settings; without `storeId`, the organization's primary store (else its first). Null when not this organization's. */

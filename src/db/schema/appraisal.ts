@@ -1,14 +1,14 @@
 import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
- * Trade-appraisal reference data (DOMAIN.md §6). Rows with a null `org_id` are the shipped
+ * Trade-appraisal reference data (rules: docs/domain/appraisal.md). Rows with a null `org_id` are the shipped
  * defaults (migrations/*_appraisal_reference.sql); a row with an organization's id replaces the
  * default with the same key for that organization only, so a dealer group tunes its appraisals
  * without a deploy.
  */
 const orgId = () => text("org_id");
 
-/** One row per organization (null: the defaults). Figures from DOMAIN.md §6.1–6.5. */
+/** One row per organization (null: the defaults). Figures: docs/domain/appraisal.md. */
 export const appraisalSettings = sqliteTable(
   "appraisal_settings",
   {
@@ -17,13 +17,13 @@ export const appraisalSettings = sqliteTable(
     minComps: integer("min_comps").notNull(),
     /** Sold deals older than this are not comparables. */
     compSoldWithinDays: integer("comp_sold_within_days").notNull(),
-    expectedMilesPerYear: real("expected_miles_per_year").notNull(),
     mileageRateFloor: real("mileage_rate_floor").notNull(),
     /** $/mile per $25,000 of base value, for ages 0–3. */
     mileageRatePer25k: real("mileage_rate_per_25k").notNull(),
     mileageFactorAge4To7: real("mileage_factor_age_4_to_7").notNull(),
     mileageFactorAge8Plus: real("mileage_factor_age_8_plus").notNull(),
-    mileageAdjCapPct: real("mileage_adj_cap_pct").notNull(),
+    /** Most a high mileage takes off, % of the base (docs/domain/appraisal.md#mileage-adjustment-caps). */
+    mileageDeductionCapPct: real("mileage_deduction_cap_pct").notNull(),
     highMileageThreshold: integer("high_mileage_threshold").notNull(),
     highMileagePenaltyPct: real("high_mileage_penalty_pct").notNull(),
     residualFloorPct: real("residual_floor_pct").notNull(),
@@ -34,6 +34,12 @@ export const appraisalSettings = sqliteTable(
     holdingHighValueDailyPct: real("holding_high_value_daily_pct").notNull(),
     negotiationDiscountPct: real("negotiation_discount_pct").notNull(),
     negotiationMinGap: real("negotiation_min_gap").notNull(),
+    /** Most a low mileage adds, % of the base. */
+    mileageBonusCapPct: real("mileage_bonus_cap_pct").notNull().default(10),
+    /** Appraised to wholesale: auction proceeds as % of retail market, less fees and a margin (docs/domain/appraisal.md#appraise-to-wholesale). */
+    wholesaleProceedsPct: real("wholesale_proceeds_pct").notNull().default(90),
+    wholesaleFees: real("wholesale_fees").notNull().default(500),
+    wholesaleMargin: real("wholesale_margin").notNull().default(500),
   },
   (t) => [index("appraisal_settings_org_idx").on(t.orgId)],
 );
@@ -50,6 +56,10 @@ export const appraisalReconItems = sqliteTable(
     maxCount: integer("max_count").notNull().default(1),
     /** Added to every appraisal (the detail). */
     always: integer("always", { mode: "boolean" }).notNull().default(false),
+    /** Comma-separated item keys: when one clause names damage of one of them, this line is part of that repair (one damage, one line). */
+    includedIn: text("included_in").notNull().default(""),
+    /** Set: no retail line; the unit is appraised to wholesale, this % off the auction value (docs/domain/appraisal.md#appraise-to-wholesale). */
+    wholesaleDiscountPct: real("wholesale_discount_pct"),
   },
   (t) => [index("appraisal_recon_items_org_idx").on(t.orgId)],
 );
@@ -66,6 +76,8 @@ export const appraisalReconKeywords = sqliteTable(
     keyword: text("keyword").notNull(),
     itemKey: text("item_key").notNull(),
     weak: integer("weak", { mode: "boolean" }).notNull().default(false),
+    /** The keyword names a part (where), not damage (what): docs/domain/appraisal.md#one-damage-one-line. */
+    part: integer("part", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("appraisal_recon_keywords_org_idx").on(t.orgId)],
 );
@@ -77,6 +89,8 @@ export const appraisalPriceClasses = sqliteTable(
     orgId: orgId(),
     classKey: text("class_key").notNull(),
     newPrice: real("new_price").notNull(),
+    /** Key into appraisal_retention_classes. */
+    retentionClass: text("retention_class").notNull().default("standard"),
   },
   (t) => [index("appraisal_price_classes_org_idx").on(t.orgId)],
 );
@@ -93,7 +107,7 @@ export const appraisalModelClasses = sqliteTable(
   (t) => [index("appraisal_model_classes_org_idx").on(t.orgId)],
 );
 
-/** Residual value (% of new) by whole years of age (DOMAIN.md §6.1); fractional ages interpolate. */
+/** Residual value (% of new) by whole years of age (docs/domain/appraisal.md#depreciation-curve); fractional ages interpolate. */
 export const appraisalRetentionCurve = sqliteTable(
   "appraisal_retention_curve",
   {
@@ -114,4 +128,32 @@ export const appraisalRegionalIndex = sqliteTable(
     label: text("label").notNull(),
   },
   (t) => [index("appraisal_regional_index_org_idx").on(t.orgId)],
+);
+
+/**
+ * Retention classes (docs/domain/appraisal.md#retention-by-class): the curve's loss × `loss_scale`;
+ * `name_words` (comma-separated) in the model or trim put a unit in the class whatever its price class.
+ */
+export const appraisalRetentionClasses = sqliteTable(
+  "appraisal_retention_classes",
+  {
+    orgId: orgId(),
+    retentionClass: text("retention_class").notNull(),
+    lossScale: real("loss_scale").notNull(),
+    /** False: a low mileage never lifts the unit above its class curve (EVs). */
+    lowMileageBonus: integer("low_mileage_bonus", { mode: "boolean" }).notNull().default(true),
+    nameWords: text("name_words").notNull().default(""),
+  },
+  (t) => [index("appraisal_retention_classes_org_idx").on(t.orgId)],
+);
+
+/** Expected miles a year from an age on (docs/domain/appraisal.md#expected-miles); an organization's rows replace the schedule whole. */
+export const appraisalExpectedMiles = sqliteTable(
+  "appraisal_expected_miles",
+  {
+    orgId: orgId(),
+    fromAgeYears: real("from_age_years").notNull(),
+    milesPerYear: real("miles_per_year").notNull(),
+  },
+  (t) => [index("appraisal_expected_miles_org_idx").on(t.orgId)],
 );

@@ -63,9 +63,9 @@ export const sanctionsDobs = sqliteTable(
 );
 
 /**
- * Screening settings. The row with `org_id` '*' holds the defaults (DOMAIN.md §7.3: hold ≥ 95,
- * flag ≥ 85; list older than 45 days is stale; ages 18–110), written by the reference migration;
- * an organization's own row overrides them.
+ * Screening settings. The row with `org_id` '*' holds the defaults (hold ≥ 95, flag ≥ 85:
+ * docs/domain/screening.md#thresholds; a list older than 45 days is stale; ages 18–110), written
+ * by the reference migration; an organization's own row overrides them.
  */
 export const complianceSettings = sqliteTable("compliance_settings", {
   orgId: text("org_id").primaryKey(),
@@ -78,8 +78,10 @@ export const complianceSettings = sqliteTable("compliance_settings", {
 });
 
 /**
- * The audit trail: every check, with the person only as keyed hashes (HMAC-SHA256 with the
- * COMPLIANCE_HASH_SALT secret). Names, the date of birth, SSN digits and the ZIP are never stored.
+ * The audit trail: every check, with the person only as keyed hashes (HMAC-SHA256 under the
+ * organization's own key, derived from the COMPLIANCE_HASH_SALT secret:
+ * docs/domain/screening.md#identity-hashes-per-organization). Names, the date of birth, SSN digits
+ * and the ZIP are never stored.
  */
 export const complianceChecks = sqliteTable(
   "compliance_checks",

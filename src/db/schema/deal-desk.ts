@@ -4,7 +4,8 @@ import { organizations, stores } from "./platform";
 /**
  * Deal-desk tables. Reference data (tiers, the 53 lender programs, stip rules, F&I benchmarks)
  * ships in the `deal_desk_reference` migration so a dealer group can tune rows without a deploy;
- * each row carries the DOMAIN.md section its figures come from.
+ * each row carries the source of its figures (the rules pages are docs/domain/lender-routing.md,
+ * docs/domain/stips.md and docs/domain/deal-math.md).
  */
 
 export const CREDIT_TIERS = ["super_prime", "prime", "near_prime", "subprime", "deep_subprime"] as const;
@@ -15,7 +16,7 @@ export const VEHICLE_TYPES = ["car", "truck", "suv", "van"] as const;
 export const LENDER_DECISIONS = ["approved", "countered", "declined"] as const;
 export const STIP_PRIORITIES = ["required", "likely"] as const;
 
-/** DOMAIN §10.1: score bands, Experian Q1 2025 APRs, caps, reserve and back-gross conventions (§3.2, §4.2). */
+/** Score bands, Experian Q1 2025 APRs, caps, reserve and back-gross conventions (docs/domain/lender-routing.md#credit-tiers, docs/domain/deal-math.md#reserve-caps). */
 export const creditTiers = sqliteTable("credit_tiers", {
   tier: text("tier", { enum: CREDIT_TIERS }).primaryKey(),
   scoreMin: integer("score_min").notNull(),
@@ -27,7 +28,7 @@ export const creditTiers = sqliteTable("credit_tiers", {
   maxLtv: real("max_ltv").notNull(),
   maxPti: real("max_pti").notNull(),
   maxTerm: integer("max_term").notNull(),
-  /** Dealer markup a desk quotes by default (one standard markup for every buyer, §4.2). */
+  /** Dealer markup a desk quotes by default (one standard markup for every buyer, docs/domain/deal-math.md#reserve-caps). */
   standardMarkup: real("standard_markup").notNull(),
   markupCapShortTerm: real("markup_cap_short_term").notNull(),
   markupCapLongTerm: real("markup_cap_long_term").notNull(),
@@ -35,14 +36,14 @@ export const creditTiers = sqliteTable("credit_tiers", {
   source: text("source").notNull(),
 });
 
-/** DOMAIN §10.2 (DEFAULT, no source). */
+/** docs/domain/lender-routing.md#vehicle-type-adjustments (DEFAULT, no source). */
 export const vehicleTypeAdjustments = sqliteTable("vehicle_type_adjustments", {
   vehicleType: text("vehicle_type", { enum: VEHICLE_TYPES }).primaryKey(),
   ltvAdd: real("ltv_add").notNull(),
   aprAdd: real("apr_add").notNull(),
 });
 
-/** DOMAIN §1.6 default issue matrix: what an issue costs on any program that takes it. */
+/** docs/domain/lender-routing.md#known-issues: what an issue costs on any program that takes it. */
 export const knownIssueRules = sqliteTable("known_issue_rules", {
   issue: text("issue", { enum: KNOWN_ISSUES }).primaryKey(),
   label: text("label").notNull(),
@@ -53,7 +54,7 @@ export const knownIssueRules = sqliteTable("known_issue_rules", {
   source: text("source").notNull(),
 });
 
-/** DOMAIN §3.2 front-gross targets by condition. */
+/** Front-gross targets by condition (docs/domain/gross.md). */
 export const frontGrossTargets = sqliteTable("front_gross_targets", {
   condition: text("condition", { enum: ["new", "used"] }).primaryKey(),
   targetPct: real("target_pct").notNull(),
@@ -61,7 +62,7 @@ export const frontGrossTargets = sqliteTable("front_gross_targets", {
   source: text("source").notNull(),
 });
 
-/** The lender-program matrix (DOMAIN §10.3): fictional programs over the lender types of §1.7. */
+/** The lender-program matrix: fictional programs over the lender types of docs/domain/lender-routing.md#lender-types. */
 export const lenderPrograms = sqliteTable("lender_programs", {
   id: text("id").primaryKey(),
   name: text("name").notNull().unique(),
@@ -135,7 +136,7 @@ export const lenderDecisions = sqliteTable(
   (t) => [index("lender_decisions_store_idx").on(t.orgId, t.storeId, t.programId)],
 );
 
-/** DOMAIN §2.1: each stip, its document rule and the default hours a customer needs to produce it (§2.2). */
+/** Each stip, its document rule and the default hours a customer needs to produce it (docs/domain/stips.md#stip-types). */
 export const stipTypes = sqliteTable("stip_types", {
   stip: text("stip").primaryKey(),
   rule: text("rule").notNull(),
@@ -143,7 +144,7 @@ export const stipTypes = sqliteTable("stip_types", {
   source: text("source").notNull(),
 });
 
-/** DOMAIN §2.2 trigger matrix: which profile fact asks for which stip, and how surely. */
+/** The trigger matrix (docs/domain/stips.md#trigger-matrix): which profile fact asks for which stip, and how surely. */
 export const stipRules = sqliteTable("stip_rules", {
   id: text("id").primaryKey(),
   triggerKind: text("trigger_kind", { enum: ["tier", "income_type", "issue", "lender_type"] }).notNull(),
@@ -156,9 +157,25 @@ export const stipRules = sqliteTable("stip_rules", {
   priority: text("priority", { enum: STIP_PRIORITIES }).notNull(),
   /** A more specific document that stands in for a generic one (a pay stub for proof of income). */
   replaces: text("replaces"),
+  /** First day of the year (MM-DD) the rule applies, with `activeUntil`; null: all year (docs/domain/stips.md#w-2-window). */
+  activeFrom: text("active_from"),
+  /** Last day of the year (MM-DD, inclusive) the rule applies; null: all year. */
+  activeUntil: text("active_until"),
 });
 
-/** DOMAIN §5 penetration benchmarks and typical profit; objection word tracks are editable content. */
+/** The ranking figures of lender routing (docs/domain/lender-routing.md#ranking): one row, `default`. */
+export const lenderRoutingSettings = sqliteTable("lender_routing_settings", {
+  id: text("id").primaryKey(),
+  /** Calibrated approval at or above this is the top bucket. */
+  approvalBucketHigh: real("approval_bucket_high").notNull(),
+  /** At or above this (and under the top edge) the middle bucket; under it the low bucket. */
+  approvalBucketLow: real("approval_bucket_low").notNull(),
+  /** A customer this many points or more over a program's score ceiling is a down-tier placement there. */
+  downTierScoreMargin: integer("down_tier_score_margin").notNull(),
+  source: text("source").notNull(),
+});
+
+/** F&I penetration benchmarks and typical profit (docs/domain/deal-coach.md); objection word tracks are editable content. */
 export const fiProducts = sqliteTable("fi_products", {
   product: text("product").primaryKey(),
   label: text("label").notNull(),

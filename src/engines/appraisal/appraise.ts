@@ -1,10 +1,12 @@
 /**
- * A trade appraisal (DOMAIN.md §6.5): market value, recon, then what the unit may cost so that,
- * retailed at market, it still earns the store's target front gross after recon, pack and
- * holding cost, and the opening number below that. Every figure is explained in the note.
+ * A trade appraisal (docs/domain/appraisal.md#max-acquisition): market value, recon, then what the
+ * unit may cost so that, retailed at market, it still earns the store's target front gross after
+ * recon, pack and holding cost, and the opening number below that; a unit the notes take to
+ * wholesale (frame, flood, title, airbag) is bought at no more than its auction value less fees.
+ * Every figure is explained in the note, in the rules page's words.
  */
 import { estimateRecon, type ReconEstimate } from "./recon";
-import type { AppraisalReference, AppraisalSubject, Comparable, PhotoAnalysis, StoreEconomics } from "./types";
+import type { AppraisalReference, AppraisalSubject, Comparable, PhotoAnalysis, RetentionClass, StoreEconomics } from "./types";
 import { type ComparablesValuation, type ModelValuation, valueFromComparables, valueFromModel } from "./valuation";
 
 export interface AppraisalInput {
@@ -24,6 +26,9 @@ export interface Appraisal {
   recon: ReconEstimate;
   maxAcquisition: number;
   negotiationFloor: number;
+  /** `wholesale`: a condition in the notes rules out retail; a manual inspection must confirm the number. */
+  appraisedTo: "retail" | "wholesale";
+  manualInspectionRequired: boolean;
   confidence: "medium" | "high";
   note: string;
 }
@@ -44,6 +49,31 @@ function comparablesOfTrim(subject: AppraisalSubject, comps: readonly Comparable
   return sameTrim.length >= minComps ? { comps: sameTrim, sameTrim: true } : { comps, sameTrim: false };
 }
 
+/** "(retention class ev: the curve's loss × 1.29)"; nothing for the standard class. */
+function retentionWords(retention: RetentionClass): string {
+  if (retention.lossScale === 1 && retention.lowMileageBonus) return "";
+  const bonus = retention.lowMileageBonus ? "" : ", no low-mileage bonus";
+  return ` (retention class ${retention.retentionClass}: the curve's loss × ${retention.lossScale}${bonus})`;
+}
+
+/** "transmission replacement $4,500 (\"transmission slips\")": each line with the notes' words that named it. */
+function reconSentence(recon: ReconEstimate, items: AppraisalReference["reconItems"]): string {
+  // The notes' and photos' lines first, the standard items (the detail) after them.
+  const ordered = [...recon.lines].sort((a, b) => Number(a.sources.includes("standard")) - Number(b.sources.includes("standard")));
+  const lines = ordered.map((line) => {
+    const label = items.find((item) => item.itemKey === line.itemKey)?.label ?? line.itemKey;
+    const count = line.count > 1 ? ` ×${line.count}` : "";
+    const said = recon.said.get(line.itemKey);
+    const why = line.sources.includes("standard") ? "standard" : said ? said.map((words) => `"${words}"`).join(", ") : "photos";
+    return `${label}${count} ${usd(line.amount)} (${why})`;
+  });
+  const notPriced =
+    recon.notPriced.length > 0
+      ? ` Named in the notes but not priced (no recon line for it): ${recon.notPriced.map((w) => `"${w}"`).join(", ")}.`
+      : "";
+  return `Recon ${usd(recon.total)}: ${lines.join("; ")}.${notPriced}`;
+}
+
 function valuationSentence(input: AppraisalInput, valuation: ComparablesValuation | ModelValuation, sameTrim: boolean): string {
   const { subject, reference } = input;
   const vehicle = `${subject.make} ${subject.model}`;
@@ -60,7 +90,7 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
     return (
       `Market value ${usd(valuation.value)} from ${plural(valuation.comps, "comparable unit")} of this organization ` +
       `(${valuation.yearRange[0]}–${valuation.yearRange[1]} ${vehicle}${trims}: ${valuation.inStock} in stock at today's asking price, ${sold}), ` +
-      `each adjusted to a ${subject.year} at ${thousands(subject.mileage)} miles; the median.`
+      `each adjusted to a ${subject.year} at ${thousands(subject.mileage)} miles${retentionWords(valuation.retention)}; the median.`
     );
   }
   const scarce = `${plural(input.comps.length, "comparable unit")} in this organization's stock and sales of the last ${reference.settings.compSoldWithinDays} days, ${reference.settings.minComps} needed`;
@@ -68,17 +98,22 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
     valuation.classMatch === "default"
       ? `the generic new-price class (${vehicle} is not in the class table)`
       : `new-price class ${valuation.classKey}`;
+  const retention = retentionWords(valuation.retention);
   const mileage =
-    valuation.mileageAdjustment >= 0
+    valuation.mileageAdjustment > 0
       ? `+ ${usd(valuation.mileageAdjustment)} for mileage under the expected ${thousands(valuation.expectedMiles)}`
-      : `− ${usd(-valuation.mileageAdjustment)} for mileage over the expected ${thousands(valuation.expectedMiles)}`;
+      : valuation.mileageAdjustment < 0
+        ? `− ${usd(-valuation.mileageAdjustment)} for mileage over the expected ${thousands(valuation.expectedMiles)}`
+        : input.subject.mileage < valuation.expectedMiles && !valuation.retention.lowMileageBonus
+          ? `+ $0 for mileage under the expected ${thousands(valuation.expectedMiles)} (no low-mileage bonus: never above the ${valuation.retention.retentionClass} class curve)`
+          : `+ $0 for mileage at the expected ${thousands(valuation.expectedMiles)}`;
   const penalty =
     valuation.highMileagePenalty > 0
       ? ` − ${usd(valuation.highMileagePenalty)} beyond ${thousands(reference.settings.highMileageThreshold)} miles`
       : "";
   return (
     `Market value ${usd(valuation.value)} from the depreciation model (${scarce}): ${cls} ${usd(valuation.newPrice)} new × ` +
-    `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}.`
+    `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years${retention} × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}.`
   );
 }
 
@@ -119,7 +154,9 @@ export function appraise(input: AppraisalInput): Appraisal {
   const holding = Math.round(holdingPerDay * settings.daysToSell);
   const targetFrontGross = Math.round(Math.max(store.targetFrontGrossUsedMin, (store.targetFrontGrossUsedPct / 100) * market));
   const uncapped = market - recon.total - store.packUsed - targetFrontGross - holding;
-  const maxAcquisition = Math.max(0, Math.round(uncapped));
+  const retailMax = Math.max(0, Math.round(uncapped));
+  const wholesale = wholesaleAppraisal(recon, market, settings);
+  const maxAcquisition = wholesale ? Math.min(retailMax, wholesale.max) : retailMax;
   const gap = Math.max(settings.negotiationMinGap, (settings.negotiationDiscountPct / 100) * maxAcquisition);
   const negotiationFloor = Math.max(0, Math.round(maxAcquisition - gap));
 
@@ -127,17 +164,49 @@ export function appraise(input: AppraisalInput): Appraisal {
   const genericValue = valuation.method === "depreciation_model" && valuation.classMatch === "default";
   const confidence = photos.status === "analysed" && !genericValue ? "high" : "medium";
 
-  const reconSources = recon.lines.filter((l) => !l.sources.includes("standard")).length;
+  const retailWords = wholesale ? "The retail figure would be" : "Max acquisition";
   const note = [
     valuationSentence(input, valuation, sameTrim),
-    `Recon ${usd(recon.total)}: ${plural(reconSources, "line")} from the condition notes and photos, plus the standard items.`,
+    reconSentence(recon, reference.reconItems),
     photoSentence(photos),
-    `Max acquisition ${usd(maxAcquisition)} = market ${usd(market)} − recon ${usd(recon.total)} − pack ${usd(store.packUsed)} − target front gross ` +
+    ...(wholesale ? [wholesale.sentence(maxAcquisition)] : []),
+    `${retailWords} ${usd(retailMax)} = market ${usd(market)} − recon ${usd(recon.total)} − pack ${usd(store.packUsed)} − target front gross ` +
       `${usd(targetFrontGross)} (${pct(store.targetFrontGrossUsedPct)} of market, at least ${usd(store.targetFrontGrossUsedMin)}) − holding ${usd(holding)} ` +
       `(${settings.daysToSell} days × ${usd(holdingPerDay)}) at ${store.name}${uncapped < 0 ? `; the unit cannot earn that retail (${usd(uncapped)}), so wholesale it` : ""}.`,
     `Negotiation floor ${usd(negotiationFloor)}: open ${pct(settings.negotiationDiscountPct)} (at least ${usd(settings.negotiationMinGap)}) below the max acquisition.`,
     `Confidence ${confidence}.`,
   ].join(" ");
 
-  return { marketValue: market, valuation, recon, maxAcquisition, negotiationFloor, confidence, note };
+  return {
+    marketValue: market,
+    valuation,
+    recon,
+    maxAcquisition,
+    negotiationFloor,
+    appraisedTo: wholesale ? "wholesale" : "retail",
+    manualInspectionRequired: wholesale !== null,
+    confidence,
+    note,
+  };
+}
+
+/**
+ * Appraise to wholesale (docs/domain/appraisal.md#appraise-to-wholesale): a frame, flood, title
+ * or airbag condition is no retail recon line; the unit is worth its auction value — a share of
+ * the retail market, less the condition's discount (the largest when several are named) — less
+ * fees and a margin, and a manual inspection must confirm it. Null when the notes name none.
+ */
+function wholesaleAppraisal(recon: ReconEstimate, market: number, settings: AppraisalReference["settings"]) {
+  if (recon.wholesale.length === 0) return null;
+  const worst = recon.wholesale.reduce((a, b) => (b.discountPct > a.discountPct ? b : a));
+  const auction = Math.round(market * (settings.wholesaleProceedsPct / 100) * (1 - worst.discountPct / 100));
+  const max = Math.max(0, auction - settings.wholesaleFees - settings.wholesaleMargin);
+  const named = recon.wholesale.map((condition) => condition.label.toLowerCase()).join(", ");
+  return {
+    max,
+    sentence: (maxAcquisition: number) =>
+      `Appraised to wholesale, manual inspection required: the notes name ${named}, which no retail recon line prices. ` +
+      `Max acquisition ${usd(maxAcquisition)}: auction value ${usd(auction)} (${pct(settings.wholesaleProceedsPct)} of market, less ${pct(worst.discountPct)} for ${worst.label.toLowerCase()}) ` +
+      `− fees ${usd(settings.wholesaleFees)} − margin ${usd(settings.wholesaleMargin)} = ${usd(max)}, and never above the retail figure.`,
+  };
 }

@@ -1,6 +1,6 @@
 /**
- * Reconditioning estimate from the condition notes (a keyword table, DOMAIN.md §6.4) and what a
- * vision model saw in the photos, priced from the organization's recon table.
+ * Reconditioning estimate from the condition notes (a keyword table, docs/domain/appraisal.md#recon-keywords)
+ * and what a vision model saw in the photos, priced from the organization's recon table.
  */
 import type { ReconItem, ReconKeyword, VisionFinding } from "./types";
 
@@ -11,9 +11,22 @@ export interface ReconLine {
   sources: ("notes" | "photos" | "standard")[];
 }
 
+/** A condition the notes name that takes the unit to wholesale instead of a retail line. */
+export interface WholesaleCondition {
+  itemKey: string;
+  label: string;
+  discountPct: number;
+}
+
 export interface ReconEstimate {
   lines: ReconLine[];
   total: number;
+  /** Frame, flood, title brand, airbag: the unit is appraised to wholesale (docs/domain/appraisal.md#appraise-to-wholesale). */
+  wholesale: WholesaleCondition[];
+  /** What the notes name that no recon row prices, in the notes' own words. */
+  notPriced: string[];
+  /** The notes' clauses that named each item. */
+  said: Map<string, string[]>;
 }
 
 /** A clause with one of these words says the item is absent: "no dings", "non-smoker", "smoke-free". */
@@ -65,12 +78,22 @@ function clauses(notes: string): string[][] {
 }
 
 /** Keywords match at the start of a word ("ding" → "dings"); short ones (cel, rim) only whole or plural. */
-function matchesAt(tokens: string[], at: number, keyword: string[]): boolean {
-  return keyword.every((part, i) => {
-    const token = tokens[at + i];
-    if (token === undefined) return false;
-    return part.length <= 3 ? token === part || token === `${part}s` : token.startsWith(part);
-  });
+const wordMatches = (token: string, part: string) => (part.length <= 3 ? token === part || token === `${part}s` : token.startsWith(part));
+
+/** A phrase's later words may sit a few words on: "transmission is slipping", "smoke coming from the exhaust". */
+const PHRASE_GAP = 3;
+
+/** Where `keyword` matched from `at` ends (exclusive), or -1. */
+function matchEnd(tokens: string[], at: number, keyword: string[]): number {
+  if (!wordMatches(tokens[at], keyword[0])) return -1;
+  let end = at + 1;
+  for (const part of keyword.slice(1)) {
+    const window = tokens.slice(end, end + PHRASE_GAP + 1);
+    const offset = window.findIndex((token) => wordMatches(token, part));
+    if (offset < 0) return -1;
+    end += offset + 1;
+  }
+  return end;
 }
 
 interface ClauseMatch {
@@ -78,6 +101,31 @@ interface ClauseMatch {
   at: number;
   length: number;
   weak: boolean;
+  part: boolean;
+}
+
+/**
+ * One damage, one line (docs/domain/appraisal.md#one-damage-one-line), within one clause:
+ * a weak damage word (scratch, crack) takes the item of the part it is on ("bed liner scratches",
+ * "cracked bumper"), else yields to another item's word; a part word names where, so it yields to
+ * another item's damage ("dent on the bumper" is the dent); a line whose `included_in` item is
+ * named by damage in the same clause is part of that repair ("dent with broken paint" is paint).
+ */
+function resolveClause(matches: ClauseMatch[], includedIn: ReadonlyMap<string, readonly string[]>): ClauseMatch[] {
+  const parts = matches.filter((m) => m.part);
+  const nearestPart = (m: ClauseMatch) =>
+    parts.reduce<ClauseMatch | undefined>((best, p) => (best && Math.abs(best.at - m.at) <= Math.abs(p.at - m.at) ? best : p), undefined);
+  const adopted = matches.map((m) => {
+    const part = m.weak ? nearestPart(m) : undefined;
+    return part ? { ...m, itemKey: part.itemKey, weak: false } : m;
+  });
+  // Inclusion first: "a ding and a scratch on the door" is one paint repair, the scratch included.
+  const namedDamage = new Set(adopted.filter((m) => !m.part).map((m) => m.itemKey));
+  const standing = adopted.filter((m) => !(includedIn.get(m.itemKey) ?? []).some((item) => namedDamage.has(item)));
+  const damageItems = new Set(standing.filter((m) => !m.weak && !m.part).map((m) => m.itemKey));
+  const anchorItems = new Set(standing.filter((m) => !m.weak).map((m) => m.itemKey));
+  const others = (items: Set<string>, itemKey: string) => [...items].some((item) => item !== itemKey);
+  return standing.filter((m) => !(m.weak && others(anchorItems, m.itemKey)) && !(m.part && others(damageItems, m.itemKey)));
 }
 
 /** Words that can count what follows a keyword too ("curb rash on two wheels"); "a" and "some" only count before it. */
@@ -117,31 +165,49 @@ function compile(keywords: readonly ReconKeyword[]) {
   return compiled;
 }
 
-/** Line-item counts the notes imply, by item key. */
-export function reconFromNotes(notes: string, keywords: readonly ReconKeyword[]): Map<string, number> {
+export interface NotesReading {
+  /** Line-item counts the notes imply, by item key. */
+  counts: Map<string, number>;
+  /** The words that named each item, as written ("transmission slips"). */
+  words: Map<string, string[]>;
+}
+
+/** What the notes imply, by item key; `includedIn` is each item's `included_in` list. */
+export function reconFromNotes(
+  notes: string,
+  keywords: readonly ReconKeyword[],
+  includedIn: ReadonlyMap<string, readonly string[]> = new Map(),
+): NotesReading {
   const { table, keywordTokens } = compile(keywords);
   const counts = new Map<string, number>();
+  const words = new Map<string, string[]>();
   let previousNegated = false;
   for (const tokens of clauses(notes)) {
-    const matches: ClauseMatch[] = [];
+    const found: ClauseMatch[] = [];
     tokens.forEach((_, at) => {
       for (const row of table) {
-        if (matchesAt(tokens, at, row.tokens)) matches.push({ itemKey: row.itemKey, at, length: row.tokens.length, weak: row.weak });
+        const end = matchEnd(tokens, at, row.tokens);
+        if (end > 0) found.push({ itemKey: row.itemKey, at, length: end - at, weak: row.weak, part: row.part });
       }
     });
+    const matches = resolveClause(found, includedIn);
     const onlyListWords = tokens.every((t) => CONNECTORS.has(t) || keywordTokens.some((k) => t.startsWith(k)));
     const negated: boolean = tokens.some((t) => NEGATORS.has(t)) || (previousNegated && onlyListWords);
     const due = tokens.some((t) => STILL_DUE.has(t));
     previousNegated = negated;
     if (negated || matches.length === 0) continue;
-    // A weak keyword yields to another item's keyword in the clause: "rock chips on the hood paint" is paint.
-    const strongItems = new Set(matches.filter((m) => !m.weak).map((m) => m.itemKey));
+    // Where an item's damage is named, its parts say where, not how many: "scratch on the rear bumper" is one panel.
+    const damagedItems = new Set(matches.filter((m) => !m.part).map((m) => m.itemKey));
+    const partsOf = (itemKey: string) => matches.filter((m) => m.part && m.itemKey === itemKey).length;
     const last = new Map<string, { end: number; count: number }>();
     for (const match of matches.sort((a, b) => a.at - b.at)) {
-      if (match.weak && [...strongItems].some((item) => item !== match.itemKey)) continue;
+      if (match.part && damagedItems.has(match.itemKey)) continue;
       const nearby = tokens.slice(Math.max(0, match.at - 3), match.at + match.length + 2);
       if (!due && nearby.some((t) => ALREADY_DONE.has(t))) continue;
-      const count = countNear(tokens, match.at, match.length);
+      const said = tokens.join(" ");
+      if (!words.get(match.itemKey)?.includes(said)) words.set(match.itemKey, [...(words.get(match.itemKey) ?? []), said]);
+      // Scratches on two named panels are two panels.
+      const count = Math.max(countNear(tokens, match.at, match.length), match.part ? 1 : partsOf(match.itemKey));
       const previous = last.get(match.itemKey);
       const total = counts.get(match.itemKey) ?? 0;
       if (previous && match.at - previous.end <= SAME_DEFECT_SPAN) {
@@ -153,12 +219,34 @@ export function reconFromNotes(notes: string, keywords: readonly ReconKeyword[])
       }
     }
   }
-  return counts;
+  return { counts, words };
+}
+
+/** Each item's `included_in` list, parsed once per table. */
+const includedInByTable = new WeakMap<readonly ReconItem[], Map<string, string[]>>();
+
+function includedInOf(items: readonly ReconItem[]) {
+  let parsed = includedInByTable.get(items);
+  if (!parsed) {
+    parsed = new Map(
+      items.map((item) => [
+        item.itemKey,
+        item.includedIn
+          .split(",")
+          .map((key) => key.trim())
+          .filter(Boolean),
+      ]),
+    );
+    includedInByTable.set(items, parsed);
+  }
+  return parsed;
 }
 
 /**
  * Prices the lines: the notes' counts and the photos' findings for the same item are the same
  * damage seen twice, so the larger count stands; items marked `always` (the detail) are added.
+ * A wholesale condition (frame, flood, title, airbag) is no line: it is returned for the
+ * wholesale appraisal; what the notes name that no row prices is returned by name.
  */
 export function estimateRecon(
   notes: string | undefined,
@@ -166,9 +254,11 @@ export function estimateRecon(
   keywords: readonly ReconKeyword[],
   findings: readonly VisionFinding[],
 ): ReconEstimate {
-  const fromNotes = notes ? reconFromNotes(notes, keywords) : new Map<string, number>();
+  const reading: NotesReading = notes ? reconFromNotes(notes, keywords, includedInOf(items)) : { counts: new Map(), words: new Map() };
+  const fromNotes = reading.counts;
   const fromPhotos = new Map(findings.map((f) => [f.itemKey, f.count]));
   const lines: ReconLine[] = [];
+  const wholesale: WholesaleCondition[] = [];
   for (const item of items) {
     const notesCount = fromNotes.get(item.itemKey) ?? 0;
     const photosCount = fromPhotos.get(item.itemKey) ?? 0;
@@ -177,9 +267,15 @@ export function estimateRecon(
     if (photosCount > 0) sources.push("photos");
     if (sources.length === 0 && item.always) sources.push("standard");
     if (sources.length === 0) continue;
+    if (item.wholesaleDiscountPct !== null) {
+      wholesale.push({ itemKey: item.itemKey, label: item.label, discountPct: item.wholesaleDiscountPct });
+      continue;
+    }
     const count = item.additionalCost === null ? 1 : Math.min(item.maxCount, Math.max(1, notesCount, photosCount));
     const amount = Math.round(item.cost + (count - 1) * (item.additionalCost ?? 0));
     lines.push({ itemKey: item.itemKey, count, amount, sources });
   }
-  return { lines, total: lines.reduce((sum, line) => sum + line.amount, 0) };
+  const priced = new Set(items.map((item) => item.itemKey));
+  const notPriced = [...reading.words].filter(([itemKey]) => !priced.has(itemKey)).flatMap(([, said]) => said);
+  return { lines, total: lines.reduce((sum, line) => sum + line.amount, 0), wholesale, notPriced, said: reading.words };
 }

@@ -3,12 +3,12 @@
 export interface AppraisalSettings {
   minComps: number;
   compSoldWithinDays: number;
-  expectedMilesPerYear: number;
   mileageRateFloor: number;
   mileageRatePer25k: number;
   mileageFactorAge4To7: number;
   mileageFactorAge8Plus: number;
-  mileageAdjCapPct: number;
+  mileageDeductionCapPct: number;
+  mileageBonusCapPct: number;
   highMileageThreshold: number;
   highMileagePenaltyPct: number;
   residualFloorPct: number;
@@ -18,6 +18,9 @@ export interface AppraisalSettings {
   holdingHighValueDailyPct: number;
   negotiationDiscountPct: number;
   negotiationMinGap: number;
+  wholesaleProceedsPct: number;
+  wholesaleFees: number;
+  wholesaleMargin: number;
 }
 
 export interface ReconItem {
@@ -28,21 +31,37 @@ export interface ReconItem {
   additionalCost: number | null;
   maxCount: number;
   always: boolean;
+  /** Comma-separated item keys whose damage, named in the same clause, includes this line. */
+  includedIn: string;
+  /** Set: not a retail line; the unit is appraised to wholesale, this % off the auction value. */
+  wholesaleDiscountPct: number | null;
 }
 
 export interface ReconKeyword {
   keyword: string;
   itemKey: string;
   weak: boolean;
+  /** Names a part (where), not damage (what). */
+  part: boolean;
+}
+
+export interface RetentionClass {
+  retentionClass: string;
+  lossScale: number;
+  lowMileageBonus: boolean;
+  /** Comma-separated words that, in the model or trim, put a unit in this class. */
+  nameWords: string;
 }
 
 export interface AppraisalReference {
   settings: AppraisalSettings;
   reconItems: ReconItem[];
   reconKeywords: ReconKeyword[];
-  priceClasses: { classKey: string; newPrice: number }[];
+  priceClasses: { classKey: string; newPrice: number; retentionClass: string }[];
   modelClasses: { make: string; model: string; classKey: string }[];
   retentionCurve: { ageYears: number; residualPct: number }[];
+  retentionClasses: RetentionClass[];
+  expectedMiles: { fromAgeYears: number; milesPerYear: number }[];
   regionalIndex: { zipPrefix: string; marketIndex: number; label: string }[];
 }
 

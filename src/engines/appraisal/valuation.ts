@@ -1,12 +1,12 @@
 /**
- * Market value of a trade (DOMAIN.md §6.1–6.3): from the organization's own comparable units when
- * there are enough of them, else from the depreciation model. Pure: rows and `now` in.
+ * Market value of a trade (docs/domain/appraisal.md#valuation): from the organization's own
+ * comparable units when there are enough of them, else from the depreciation model. Pure: rows and `now` in.
  */
-import type { AppraisalReference, AppraisalSettings, AppraisalSubject, Comparable } from "./types";
+import type { AppraisalReference, AppraisalSettings, AppraisalSubject, Comparable, RetentionClass } from "./types";
 
 const DAY_MS = 86_400_000;
 
-/** Model-year age as DOMAIN.md §6.2 counts it: current model year − year + 0.5, never below 0. */
+/** Model-year age as docs/domain/appraisal.md#expected-miles counts it: current model year − year + 0.5, never below 0. */
 export function vehicleAge(year: number, now: Date) {
   const whole = Math.max(0, now.getUTCFullYear() - year);
   return { whole, fractional: Math.max(0, now.getUTCFullYear() - year + 0.5) };
@@ -31,15 +31,58 @@ export function residualPct(curve: AppraisalReference["retentionCurve"], age: nu
   return Math.max(pct, floorPct);
 }
 
+/** The class's retained share: the curve's loss at `age` × the class's loss scale (docs/domain/appraisal.md#retention-by-class). */
+export function classResidualPct(curve: AppraisalReference["retentionCurve"], age: number, floorPct: number, lossScale: number): number {
+  return Math.max(floorPct, 100 - (100 - residualPct(curve, age, 0)) * lossScale);
+}
+
+/** Miles a unit of `age` is expected to have: each age band's yearly miles over the years spent in it (docs/domain/appraisal.md#expected-miles). */
+export function expectedMiles(schedule: AppraisalReference["expectedMiles"], age: number): number {
+  if (schedule.length === 0) throw new Error("appraisal_expected_miles has no rows");
+  const bands = [...schedule].sort((a, b) => a.fromAgeYears - b.fromAgeYears);
+  return bands.reduce((miles, band, i) => {
+    const until = Math.min(age, bands[i + 1]?.fromAgeYears ?? Number.POSITIVE_INFINITY);
+    return miles + band.milesPerYear * Math.max(0, until - band.fromAgeYears);
+  }, 0);
+}
+
+/** The retention class: a class word in the model or trim ("Hybrid"), else the price class's (docs/domain/appraisal.md#retention-by-class). */
+export function retentionClassFor(reference: AppraisalReference, subject: Pick<AppraisalSubject, "make" | "model" | "trim">): RetentionClass {
+  const words = new Set(`${subject.model} ${subject.trim ?? ""}`.toLowerCase().split(/[^a-z0-9-]+/));
+  // The steepest class first: a name that says both "electric" and "hybrid" is priced as the riskier.
+  const byName = [...reference.retentionClasses]
+    .sort((a, b) => b.lossScale - a.lossScale)
+    .find((row) => classWords(row).some((word) => words.has(word)));
+  if (byName) return byName;
+  const { retentionClass } = priceClass(reference, subject.make, subject.model);
+  return (
+    reference.retentionClasses.find((row) => row.retentionClass === retentionClass) ?? {
+      retentionClass,
+      lossScale: 1,
+      lowMileageBonus: true,
+      nameWords: "",
+    }
+  );
+}
+
 /**
  * USD to add for being `referenceMiles − actualMiles` under the reference (negative when over):
- * a per-mile rate that rises with value and falls with age, capped at a share of the value.
+ * a per-mile rate that rises with value and falls with age, capped at +10% / −30% of the value
+ * (docs/domain/appraisal.md#mileage-adjustment-caps); no bonus at all for a class that takes none (EVs).
  */
-export function mileageAdjustment(settings: AppraisalSettings, baseValue: number, wholeAge: number, referenceMiles: number, actualMiles: number) {
+export function mileageAdjustment(
+  settings: AppraisalSettings,
+  baseValue: number,
+  wholeAge: number,
+  referenceMiles: number,
+  actualMiles: number,
+  lowMileageBonus: boolean,
+) {
   const ageFactor = wholeAge <= 3 ? 1 : wholeAge <= 7 ? settings.mileageFactorAge4To7 : settings.mileageFactorAge8Plus;
   const ratePerMile = Math.max(settings.mileageRateFloor, (settings.mileageRatePer25k * baseValue) / 25_000) * ageFactor;
-  const cap = (settings.mileageAdjCapPct / 100) * baseValue;
-  const amount = Math.min(cap, Math.max(-cap, (referenceMiles - actualMiles) * ratePerMile));
+  const bonusCap = lowMileageBonus ? (settings.mileageBonusCapPct / 100) * baseValue : 0;
+  const deductionCap = (settings.mileageDeductionCapPct / 100) * baseValue;
+  const amount = Math.min(bonusCap, Math.max(-deductionCap, (referenceMiles - actualMiles) * ratePerMile));
   return { amount, ratePerMile };
 }
 
@@ -55,9 +98,10 @@ export interface ComparablesValuation {
   /** Days since the most recent sale among the comparables; null when none was sold. */
   latestSaleDaysAgo: number | null;
   yearRange: [number, number];
+  retention: RetentionClass;
 }
 
-/** Median of the comparables, each moved to the subject's model year (retention curve) and mileage. */
+/** Median of the comparables, each moved to the subject's model year (its class's curve) and mileage. */
 export function valueFromComparables(
   subject: AppraisalSubject,
   comps: readonly Comparable[],
@@ -65,15 +109,19 @@ export function valueFromComparables(
   now: Date,
 ): ComparablesValuation {
   const { settings, retentionCurve } = reference;
+  const retention = retentionClassFor(reference, subject);
+  const residual = (age: number) => classResidualPct(retentionCurve, age, settings.residualFloorPct, retention.lossScale);
   const age = vehicleAge(subject.year, now);
-  const subjectResidual = residualPct(retentionCurve, age.fractional, settings.residualFloorPct);
+  const subjectResidual = residual(age.fractional);
   const adjusted = comps.map((comp) => {
     const compAge = vehicleAge(comp.year, now);
-    const yearAdjusted = (comp.price * subjectResidual) / residualPct(retentionCurve, compAge.fractional, settings.residualFloorPct);
-    const compMiles = comp.mileage ?? settings.expectedMilesPerYear * compAge.fractional;
+    const yearAdjusted = (comp.price * subjectResidual) / residual(compAge.fractional);
+    const compMiles = comp.mileage ?? expectedMiles(reference.expectedMiles, compAge.fractional);
     // Only the part of the beyond-150k discount the comparable did not already carry.
     const penalty = highMileagePenalty(settings, yearAdjusted, subject.mileage) - highMileagePenalty(settings, yearAdjusted, compMiles);
-    return yearAdjusted + mileageAdjustment(settings, yearAdjusted, age.whole, compMiles, subject.mileage).amount - penalty;
+    return (
+      yearAdjusted + mileageAdjustment(settings, yearAdjusted, age.whole, compMiles, subject.mileage, retention.lowMileageBonus).amount - penalty
+    );
   });
   const sorted = adjusted.sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -90,6 +138,7 @@ export function valueFromComparables(
     sold: saleDays.length,
     latestSaleDaysAgo: saleDays.length > 0 ? Math.min(...saleDays) : null,
     yearRange: [Math.min(...years), Math.max(...years)],
+    retention,
   };
 }
 
@@ -102,6 +151,9 @@ export interface ModelValuation {
   newPrice: number;
   ageYears: number;
   residualPct: number;
+  retention: RetentionClass;
+  /** New price × class residual × regional index: the class curve, before the mileage. */
+  classCurveValue: number;
   regionalIndex: number;
   regionLabel: string;
   expectedMiles: number;
@@ -111,15 +163,29 @@ export interface ModelValuation {
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
+const classWords = (row: RetentionClass) =>
+  row.nameWords
+    .split(",")
+    .map((word) => word.trim().toLowerCase())
+    .filter(Boolean);
+
 function priceClass(reference: AppraisalReference, make: string, model: string) {
-  const byModel = reference.modelClasses.find((row) => same(row.make, make) && same(row.model, model));
+  // "RAV4 Hybrid" and "F-150 Lightning" are priced as the RAV4 and the F-150; the class word sets their retention.
+  const allClassWords = new Set(reference.retentionClasses.flatMap(classWords));
+  const baseModel = model
+    .split(/\s+/)
+    .filter((word) => !allClassWords.has(word.toLowerCase()))
+    .join(" ");
+  const byModel =
+    reference.modelClasses.find((row) => same(row.make, make) && same(row.model, model)) ??
+    reference.modelClasses.find((row) => same(row.make, make) && same(row.model, baseModel));
   const byMake = reference.modelClasses.find((row) => same(row.make, make) && row.model === "*");
   const fallback = reference.modelClasses.find((row) => row.make === "*" && row.model === "*");
   const match = byModel ? ("model" as const) : byMake ? ("make" as const) : ("default" as const);
   const classKey = (byModel ?? byMake ?? fallback)?.classKey;
   const priced = reference.priceClasses.find((row) => row.classKey === classKey);
   if (!classKey || !priced) throw new Error("appraisal_model_classes has no `*`/`*` row priced in appraisal_price_classes");
-  return { classKey, classMatch: match, newPrice: priced.newPrice };
+  return { classKey, classMatch: match, newPrice: priced.newPrice, retentionClass: priced.retentionClass };
 }
 
 /** The longest ZIP prefix in the index that `zip` starts with; none: a neutral 1.00. */
@@ -128,16 +194,17 @@ export function regionalIndexFor(reference: AppraisalReference, zip: string) {
   return match ? { index: match.marketIndex, label: match.label } : { index: 1, label: "no regional index" };
 }
 
-/** New-price class × retained share × regional index, then the mileage adjustment (DOMAIN.md §6.1–6.3). */
+/** New-price class × the class's retained share × regional index, then the mileage (docs/domain/appraisal.md#depreciation-model). */
 export function valueFromModel(subject: AppraisalSubject, zip: string, reference: AppraisalReference, now: Date): ModelValuation {
   const { settings } = reference;
-  const cls = priceClass(reference, subject.make, subject.model);
+  const { retentionClass: _, ...cls } = priceClass(reference, subject.make, subject.model);
+  const retention = retentionClassFor(reference, subject);
   const age = vehicleAge(subject.year, now);
-  const residual = residualPct(reference.retentionCurve, age.fractional, settings.residualFloorPct);
+  const residual = classResidualPct(reference.retentionCurve, age.fractional, settings.residualFloorPct, retention.lossScale);
   const region = regionalIndexFor(reference, zip);
   const base = cls.newPrice * (residual / 100) * region.index;
-  const expectedMiles = settings.expectedMilesPerYear * age.fractional;
-  const adjustment = mileageAdjustment(settings, base, age.whole, expectedMiles, subject.mileage).amount;
+  const expected = expectedMiles(reference.expectedMiles, age.fractional);
+  const adjustment = mileageAdjustment(settings, base, age.whole, expected, subject.mileage, retention.lowMileageBonus).amount;
   const penalty = highMileagePenalty(settings, base, subject.mileage);
   return {
     method: "depreciation_model",
@@ -145,9 +212,11 @@ export function valueFromModel(subject: AppraisalSubject, zip: string, reference
     ...cls,
     ageYears: age.fractional,
     residualPct: residual,
+    retention,
+    classCurveValue: Math.round(base),
     regionalIndex: region.index,
     regionLabel: region.label,
-    expectedMiles: Math.round(expectedMiles),
+    expectedMiles: Math.round(expected),
     mileageAdjustment: Math.round(adjustment),
     highMileagePenalty: Math.round(penalty),
   };

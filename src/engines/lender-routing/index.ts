@@ -1,16 +1,22 @@
 /**
- * Lender routing (SPEC §2.5, §4.3; PRODUCT §3.1): knock out the store's panel programs a deal
- * breaks by hard rule, then rank the rest by calibrated approval likelihood, expected stip
- * burden and days to fund. Calibration is Beta-Binomial: the program-fit score is the prior
- * mean (worth PRIOR_WEIGHT submissions), updated by the store's own decisions from that lender
- * in the deal's score band.
+ * Lender routing (docs/domain/lender-routing.md, contract in docs/deal-desk.md): knock out the
+ * store's panel programs a deal breaks by hard rule, then rank the rest as a desk manager does
+ * (docs/domain/lender-routing.md#ranking): calibrated approval in coarse buckets, then the
+ * customer's rate, then days to fund, then stip burden; a down-tier placement is never primary
+ * while an in-tier program approves. Calibration is Beta-Binomial: the program-fit score is the
+ * prior mean (worth PRIOR_WEIGHT submissions), updated by the store's own decisions from that
+ * lender in the deal's score band.
  */
 import {
+  type AmountFinanced,
+  amountFinanced,
   type Condition,
   type CreditTier,
   compareText,
+  type FinancedInputs,
   formatPct,
   formatUsd,
+  joinWords,
   type KnownIssue,
   type KnownIssueRow,
   monthlyPayment,
@@ -22,7 +28,17 @@ import {
   type VehicleAdjustmentRow,
   type VehicleType,
 } from "../deal-math";
-import { type LenderType, type PredictedStip, predictStips, type StipProgram, type StipRuleRow, type StipTypeRow, stipBurdenHours } from "../stips";
+import {
+  LENDER_TYPE_LABEL,
+  type LenderType,
+  ltvSentence,
+  type PredictedStip,
+  predictStips,
+  type StipProgram,
+  type StipRuleRow,
+  type StipTypeRow,
+  stipBurdenHours,
+} from "../stips";
 
 export interface LenderProgramRow extends StipProgram {
   id: string;
@@ -54,7 +70,15 @@ export interface DecisionCounts {
 /** A store's decisions per program and score band. */
 export type Calibration = ReadonlyMap<string, Partial<Record<CreditTier, DecisionCounts>>>;
 
+/** The ranking figures, rows of `lender_routing_settings` (docs/domain/lender-routing.md#ranking). */
+export interface RoutingSettings {
+  approvalBucketHigh: number;
+  approvalBucketLow: number;
+  downTierScoreMargin: number;
+}
+
 export interface RoutingReference {
+  settings: RoutingSettings;
   tiers: readonly TierRow[];
   vehicleAdjustments: ReadonlyMap<VehicleType, VehicleAdjustmentRow>;
   issueRules: ReadonlyMap<KnownIssue, KnownIssueRow>;
@@ -62,10 +86,8 @@ export interface RoutingReference {
   stipTypes: ReadonlyMap<string, StipTypeRow>;
 }
 
-export interface RouteProfile {
+export interface RouteProfile extends FinancedInputs {
   beacon: number;
-  downPayment: number;
-  vehiclePrice: number;
   vehicleType: VehicleType;
   condition: Condition;
   knownIssues: readonly KnownIssue[];
@@ -81,7 +103,7 @@ export interface RouteProfile {
 export const PRIOR_WEIGHT = 10;
 /** A fitting program below this calibrated likelihood is listed under `avoid` as a poor fit. */
 export const POOR_FIT_CONFIDENCE = 0.35;
-/** The term priced when the request names none (Experian Q4 2024 average ≈ 68 months, §1.2), capped by the program. */
+/** The term priced when the request names none (Experian Q4 2024 average ≈ 68 months, docs/domain/lender-routing.md#terms), capped by the program. */
 export const DEFAULT_TERM_MONTHS = 72;
 
 const ACCEPTS: Record<KnownIssue, keyof LenderProgramRow> = {
@@ -93,12 +115,19 @@ const ACCEPTS: Record<KnownIssue, keyof LenderProgramRow> = {
   charge_off: "acceptsChargeOff",
 };
 
+export type ApprovalBucket = "high" | "medium" | "low";
+
 export interface LenderPick {
   lender: string;
   lender_id: string;
   lender_type: LenderType;
   rate_range: string;
+  /** The customer's expected contract rate here (the middle of `rate_range`), the second ranking key. */
+  expected_rate: number;
   confidence: number;
+  approval_bucket: ApprovalBucket;
+  /** Prime paper at a lender far below it (docs/domain/lender-routing.md#down-tier-placement). */
+  down_tier: boolean;
   program_fit: number;
   history: DecisionCounts;
   term_months: number;
@@ -118,6 +147,10 @@ export interface RouteResult {
   routing_note: string;
   tier: CreditTier;
   ltv: number;
+  amount_financed: number;
+  negative_equity: number;
+  /** Inputs the request did not supply, so the LTV leaves them out (docs/domain/deal-math.md#amount-financed). */
+  ltv_excludes: string[];
   panel_size: number;
 }
 
@@ -130,6 +163,7 @@ interface Knockout {
 
 interface Evaluated {
   program: LenderProgramRow;
+  downTier: boolean;
   knockout: Knockout | null;
   /** Only for a program no rule knocked out. */
   pick: LenderPick | null;
@@ -137,7 +171,7 @@ interface Evaluated {
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 
-/** DOMAIN §10.3 "Confidence = f(score margin, LTV/PTI headroom, issue count)": a DEFAULT formula, monotone in the score. */
+/** Program fit, the prior of approval (docs/domain/lender-routing.md#approval-likelihood): a DEFAULT formula, monotone in the score. */
 export function programFit(scoreMargin: number, ltvHeadroomPts: number, ptiHeadroom: number | null, issueCount: number): number {
   const scoreFit = clamp(scoreMargin / 80, 0, 1);
   const ltvFit = clamp(ltvHeadroomPts / 20, 0, 1);
@@ -154,20 +188,45 @@ export function calibratedConfidence(fit: number, counts: DecisionCounts): numbe
 
 const NO_HISTORY: DecisionCounts = { approved: 0, countered: 0, declined: 0 };
 
+/** The coarse approval bucket: ≥ high edge, ≥ low edge, under it (docs/domain/lender-routing.md#ranking). */
+export function approvalBucket(confidence: number, settings: RoutingSettings): ApprovalBucket {
+  if (confidence >= settings.approvalBucketHigh) return "high";
+  return confidence >= settings.approvalBucketLow ? "medium" : "low";
+}
+
+const PRIME_PAPER: ReadonlySet<CreditTier> = new Set(["super_prime", "prime", "near_prime"]);
+const HIGHER_COST_LENDERS: ReadonlySet<LenderType> = new Set(["subprime", "bhph"]);
+
+/**
+ * A down-tier placement (docs/domain/lender-routing.md#down-tier-placement): the customer's score
+ * is at least the margin over the program's ceiling, or prime / near-prime paper at a subprime or
+ * buy-here-pay-here lender.
+ */
+export function isDownTier(
+  beacon: number,
+  tier: CreditTier,
+  program: Pick<LenderProgramRow, "maxScore" | "type">,
+  settings: RoutingSettings,
+): boolean {
+  return beacon >= program.maxScore + settings.downTierScoreMargin || (PRIME_PAPER.has(tier) && HIGHER_COST_LENDERS.has(program.type));
+}
+
 function evaluate(
   profile: RouteProfile,
   program: LenderProgramRow,
   tier: TierRow,
-  ltv: number,
+  deal: { financed: AmountFinanced; ltv: number },
   reference: RoutingReference,
   calibration: Calibration,
   currentYear: number,
   stipsFor: (program: LenderProgramRow) => PredictedStip[],
 ): Evaluated {
+  const downTier = isDownTier(profile.beacon, tier.tier, program, reference.settings);
   // The first rule a program breaks is the one reported; the rest are not worth computing.
-  const out = (knockout: Knockout): Evaluated => ({ program, knockout, pick: null });
+  const out = (knockout: Knockout): Evaluated => ({ program, downTier, knockout, pick: null });
   const issues = profile.knownIssues;
   const adjustment = reference.vehicleAdjustments.get(profile.vehicleType);
+  const { financed, ltv } = deal;
 
   if (profile.beacon < program.minScore) {
     return out({
@@ -176,18 +235,20 @@ function evaluate(
       text: `score ${profile.beacon} is under its ${program.minScore} minimum`,
     });
   }
-  if (profile.beacon > program.maxScore) {
-    return out({
-      rule: "score_above_program",
-      heading: `poor fit: ${TIER_LABEL[tier.tier]} paper at a higher-rate lender`,
-      text: `score ${profile.beacon} is above its ${program.maxScore} ceiling; better-rate programs fit`,
-    });
-  }
   for (const issue of issues) {
     if (!program[ACCEPTS[issue]]) {
       const label = reference.issueRules.get(issue)?.label ?? issue;
       return out({ rule: `no_${issue}`, heading: `does not take a ${label}`, text: `does not take a ${label}` });
     }
+  }
+  // Score ceilings apply to clean files: a program that takes the customer's known issue is never
+  // knocked out for a high score (docs/domain/lender-routing.md#known-issues).
+  if (issues.length === 0 && profile.beacon > program.maxScore) {
+    return out({
+      rule: "score_above_program",
+      heading: `poor fit: ${TIER_LABEL[tier.tier]} paper at a higher-rate lender`,
+      text: `score ${profile.beacon} is above its ${program.maxScore} ceiling; better-rate programs fit`,
+    });
   }
   const maxLtv = program.maxLtv + (adjustment?.ltvAdd ?? 0);
   if (ltv > maxLtv) {
@@ -199,7 +260,8 @@ function evaluate(
   }
   const extraDown = issues.reduce((sum, issue) => sum + (reference.issueRules.get(issue)?.extraDownPct ?? 0), 0);
   const requiredDownPct = program.minDownPct + extraDown;
-  const downPct = (profile.downPayment / profile.vehiclePrice) * 100;
+  // Positive trade equity is down payment to a lender (docs/domain/lender-routing.md#down-payment).
+  const downPct = ((profile.downPayment + financed.tradeEquity) / profile.vehiclePrice) * 100;
   if (downPct + 1e-9 < requiredDownPct) {
     return out({
       rule: "down_payment_short",
@@ -235,7 +297,7 @@ function evaluate(
   const issueAdd = issues.reduce((sum, issue) => sum + (program.rateAdd[issue] ?? reference.issueRules.get(issue)?.rateAdd ?? 0), 0);
   const rate = Math.max(0, tierApr(tier, profile.condition, adjustment) + program.rateMargin + issueAdd);
   const low = Math.max(0, rate - tier.aprSpread);
-  const payment = monthlyPayment(profile.vehiclePrice - profile.downPayment, rate, term);
+  const payment = monthlyPayment(financed.amount, rate, term);
   let ptiHeadroom: number | null = null;
   if (profile.monthlyIncome !== undefined) {
     const pti = payment / profile.monthlyIncome;
@@ -263,16 +325,25 @@ function evaluate(
     );
   } else reasons.push(`no store history with this lender in the ${TIER_LABEL[tier.tier]} band: program fit alone`);
   if (issueAdd > 0) reasons.push(`rate includes ${roundTo(issueAdd, 2)} pts for ${issues.join(", ")}`);
+  if (downTier) {
+    reasons.push(
+      `down-tier placement: ${TIER_LABEL[tier.tier]} paper at a ${LENDER_TYPE_LABEL[program.type]} whose programs run to ${program.maxScore}`,
+    );
+  }
 
   return {
     program,
+    downTier,
     knockout: null,
     pick: {
       lender: program.name,
       lender_id: program.id,
       lender_type: program.type,
       rate_range: `${formatPct(low)} - ${formatPct(rate + tier.aprSpread)}`,
+      expected_rate: roundTo(rate, 2),
       confidence,
+      approval_bucket: approvalBucket(confidence, reference.settings),
+      down_tier: downTier,
       program_fit: roundTo(fit, 2),
       history: { ...history },
       term_months: term,
@@ -283,11 +354,29 @@ function evaluate(
   };
 }
 
-/** Likelihood first (to the cent of a point, so near-ties fall to the next keys), then fewer stip hours, faster funding, name. */
+const BUCKET_ORDER: Record<ApprovalBucket, number> = { high: 0, medium: 1, low: 2 };
+
+/**
+ * docs/domain/lender-routing.md#ranking: approval bucket, then the customer's expected rate, then
+ * faster funding, then fewer stip hours, then name.
+ */
 function byRank(a: LenderPick, b: LenderPick): number {
   return (
-    b.confidence - a.confidence || a.stip_burden_hours - b.stip_burden_hours || a.funding_days - b.funding_days || compareText(a.lender, b.lender)
+    BUCKET_ORDER[a.approval_bucket] - BUCKET_ORDER[b.approval_bucket] ||
+    a.expected_rate - b.expected_rate ||
+    a.funding_days - b.funding_days ||
+    a.stip_burden_hours - b.stip_burden_hours ||
+    compareText(a.lender, b.lender)
   );
+}
+
+/**
+ * A down-tier placement is never primary, nor backup ahead of an in-tier program, while an in-tier
+ * program approves at the low bucket edge or better (docs/domain/lender-routing.md#down-tier-placement).
+ */
+function inTierFirst(ranked: readonly LenderPick[], settings: RoutingSettings): LenderPick[] {
+  const approvingInTier = (p: LenderPick) => !p.down_tier && p.confidence >= settings.approvalBucketLow;
+  return [...ranked.filter(approvingInTier), ...ranked.filter((p) => !approvingInTier(p))];
 }
 
 export function routeDeal(
@@ -295,26 +384,32 @@ export function routeDeal(
   panel: readonly LenderProgramRow[],
   reference: RoutingReference,
   calibration: Calibration,
-  currentYear: number,
+  asOf: Date,
 ): RouteResult {
   const tier = tierFor(reference.tiers, profile.beacon);
-  const ltv = ((profile.vehiclePrice - profile.downPayment) / (profile.bookValue ?? profile.vehiclePrice)) * 100;
+  const financed = amountFinanced(profile);
+  const ltv = (financed.amount / (profile.bookValue ?? profile.vehiclePrice)) * 100;
   // The stips depend on the program's type and base stips only: a handful of distinct sets per panel.
   const stipSets = new Map<string, PredictedStip[]>();
   const stipsFor = (program: LenderProgramRow) => {
     const key = `${program.type}|${program.baseStips.join("|")}`;
     let stips = stipSets.get(key);
     if (!stips) {
-      stips = predictStips({ tier: tier.tier, knownIssues: profile.knownIssues }, program, reference.stipRules, reference.stipTypes);
+      stips = predictStips({ tier: tier.tier, knownIssues: profile.knownIssues, asOf }, program, reference.stipRules, reference.stipTypes);
       stipSets.set(key, stips);
     }
     return stips;
   };
-  const evaluated = panel.map((program) => evaluate(profile, program, tier, ltv, reference, calibration, currentYear, stipsFor));
+  const evaluated = panel.map((program) =>
+    evaluate(profile, program, tier, { financed, ltv }, reference, calibration, asOf.getUTCFullYear(), stipsFor),
+  );
 
   const ranked = evaluated.flatMap((e) => (e.pick ? [e.pick] : [])).sort(byRank);
   const poorFits = ranked.filter((p) => p.confidence < POOR_FIT_CONFIDENCE);
-  const candidates = ranked.filter((p) => p.confidence >= POOR_FIT_CONFIDENCE);
+  const candidates = inTierFirst(
+    ranked.filter((p) => p.confidence >= POOR_FIT_CONFIDENCE),
+    reference.settings,
+  );
   const [primary = null, backup = null] = candidates;
 
   const avoided = [
@@ -342,37 +437,73 @@ export function routeDeal(
     avoid_reason: avoidReason,
     avoid_details: avoided.map(({ lender, rule, reason }) => ({ lender, rule, reason })),
     predicted_stips: predicted,
-    routing_note: routingNote(profile, tier, ltv, panel.length, candidates.length, primary, backup, avoided),
+    routing_note: routingNote(
+      { profile, tier, ltv, financed },
+      panel.length,
+      candidates.length,
+      primary,
+      backup,
+      avoided,
+      primary?.down_tier ? whyNoInTier(evaluated, candidates, reference.settings) : null,
+    ),
     tier: tier.tier,
     ltv: roundTo(ltv, 1),
+    amount_financed: financed.amount,
+    negative_equity: financed.negativeEquity,
+    ltv_excludes: financed.excludes,
     panel_size: panel.length,
   };
 }
 
+/**
+ * Why no in-tier program is primary: what knocked the in-tier programs out, most common first,
+ * and how many fit with approval under the low bucket edge.
+ */
+function whyNoInTier(evaluated: readonly Evaluated[], candidates: readonly LenderPick[], settings: RoutingSettings): string {
+  const inTier = evaluated.filter((e) => !e.downTier);
+  if (inTier.length === 0) return "the panel has no in-tier program for this score";
+  const counts = new Map<string, number>();
+  for (const e of inTier) if (e.knockout) counts.set(e.knockout.heading, (counts.get(e.knockout.heading) ?? 0) + 1);
+  const weak = candidates.filter((p) => !p.down_tier).length + inTier.filter((e) => e.pick && !candidates.includes(e.pick)).length;
+  if (weak > 0) counts.set(`approval likelihood under ${settings.approvalBucketLow}`, weak);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))
+    .map(([heading, n]) => `${heading} (${n})`)
+    .join("; ");
+}
+
 function routingNote(
-  profile: RouteProfile,
-  tier: TierRow,
-  ltv: number,
+  deal: { profile: RouteProfile; tier: TierRow; ltv: number; financed: AmountFinanced },
   panelSize: number,
   fitCount: number,
   primary: LenderPick | null,
   backup: LenderPick | null,
   avoided: { rule: string; heading: string }[],
+  downTierWhy: string | null,
 ): string {
-  const deal = `${profile.beacon} ${TIER_LABEL[tier.tier]}, LTV ${roundTo(ltv, 1)}%${profile.knownIssues.length ? `, ${profile.knownIssues.join("/")}` : ""}`;
+  const { profile, tier, ltv, financed } = deal;
+  const dealText = `${profile.beacon} ${TIER_LABEL[tier.tier]}, LTV ${roundTo(ltv, 1)}%${profile.knownIssues.length ? `, ${profile.knownIssues.join("/")}` : ""}`;
+  const basis = `${ltvSentence(ltv, financed)}.`;
   if (!primary) {
     const counts = new Map<string, number>();
     for (const a of avoided) counts.set(a.heading, (counts.get(a.heading) ?? 0) + 1);
     const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).slice(0, 3);
     const blockers = top.map(([heading, n]) => `${heading} (${n})`).join("; ");
     const advice = ltv > 100 ? " More cash down or a lower-priced unit brings the LTV inside more programs." : "";
-    return `No program on this store's ${panelSize}-lender panel fits ${deal}. Main blockers: ${blockers}.${advice} Do not shotgun the deal.`;
+    return `No program on this store's ${panelSize}-lender panel fits ${dealText}. Main blockers: ${blockers}.${advice} Do not shotgun the deal. ${basis}`;
   }
   const parts = [
-    `${deal}: ${fitCount} of ${panelSize} panel programs fit.`,
-    `Send to ${primary.lender} first (approval likelihood ${primary.confidence.toFixed(2)}, ${primary.funding_days} days to fund, ~${primary.stip_burden_hours} h of stips).`,
+    `${dealText}: ${fitCount} of ${panelSize} panel programs fit.`,
+    `Send to ${primary.lender} first (approval likelihood ${primary.confidence.toFixed(2)}, expected rate ${formatPct(primary.expected_rate)}, ${primary.funding_days} days to fund, ~${primary.stip_burden_hours} h of stips).`,
   ];
-  if (backup) parts.push(`Backup: ${backup.lender} (${backup.confidence.toFixed(2)}).`);
+  if (downTierWhy !== null) {
+    const issues = profile.knownIssues.length > 0 ? ` with ${joinWords(profile.knownIssues)}` : "";
+    parts.push(
+      `Down-tier placement: no ${TIER_LABEL[tier.tier]} program approves this structure${issues}: ${downTierWhy}. The customer pays a higher rate here than their score would earn.`,
+    );
+  }
+  if (backup) parts.push(`Backup: ${backup.lender} (${backup.confidence.toFixed(2)}, ${formatPct(backup.expected_rate)}).`);
   parts.push("Submit to the top two or three, not the whole panel: shotgunning hurts look-to-book.");
+  parts.push(basis);
   return parts.join(" ");
 }

@@ -1,14 +1,15 @@
 /**
- * The result of a compliance check from its parts (DOMAIN.md §7.3): a sanctions match at or above
- * the hold line holds the deal; otherwise a missing or stale list, a potential match or a red flag
- * flags it; only a fresh list, no match and no red flag pass. It surfaces; people decide (SPEC §3).
+ * The result of a compliance check from its parts (docs/domain/screening.md#pass-flag-hold): a
+ * listed name whose rule holds holds the deal; otherwise a missing or stale list
+ * (docs/domain/screening.md#stale-list-fails-closed), a listed name whose rule flags, or a red flag
+ * flags it; only a fresh list, no flagged name and no red flag pass. It surfaces; people decide
+ * (docs/compliance.md).
  */
 import type { ScreeningFlag } from "./red-flags";
 import type { SanctionsMatch } from "./sanctions-index";
 
-export interface ScreeningThresholds {
-  holdScore: number;
-  flagScore: number;
+export interface ListAgeLimit {
+  /** A list older than this many days is stale; exactly this old is still current. */
   maxListAgeDays: number;
 }
 
@@ -29,23 +30,22 @@ export function decideScreening(input: {
   list: ListState;
   match: SanctionsMatch | null;
   redFlags: readonly ScreeningFlag[];
-  thresholds: ScreeningThresholds;
+  limit: ListAgeLimit;
   now: Date;
 }): ScreeningDecision {
-  const { list, match, redFlags, thresholds, now } = input;
+  const { list, match, redFlags, limit, now } = input;
   const listAgeDays = list.loaded ? Math.max(0, (now.getTime() - Date.parse(list.loadedAt)) / DAY_MS) : null;
-  const score = match?.score ?? 0;
   const decided = (result: ScreeningDecision["result"], triggeredRule: TriggeredRule | null): ScreeningDecision => ({
     result,
     triggeredRule,
     ofacMatch: result === "hold",
     listAgeDays: listAgeDays === null ? null : Math.round(listAgeDays * 10) / 10,
   });
-  if (score >= thresholds.holdScore) return decided("hold", "ofac_sdn_match");
+  if (match?.outcome === "hold") return decided("hold", "ofac_sdn_match");
   // Fails closed: without a current list a clean screening proves nothing.
   if (listAgeDays === null) return decided("flag", "ofac_list_unavailable");
-  if (listAgeDays > thresholds.maxListAgeDays) return decided("flag", "ofac_list_stale");
-  if (score >= thresholds.flagScore) return decided("flag", "ofac_potential_match");
+  if (listAgeDays > limit.maxListAgeDays) return decided("flag", "ofac_list_stale");
+  if (match?.outcome === "flag") return decided("flag", "ofac_potential_match");
   if (redFlags.length > 0) return decided("flag", "identity_red_flag");
   return decided("pass", null);
 }

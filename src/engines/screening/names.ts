@@ -1,4 +1,4 @@
-/** Name normalisation and the two similarity measures of OFAC's Sanctions List Search (DOMAIN.md §7.2). */
+/** Name normalisation and the two similarity measures of OFAC's Sanctions List Search (docs/domain/screening.md#matching-method). */
 
 /**
  * Upper-case Latin letters and single spaces: accents dropped (NFKD), apostrophes removed
@@ -113,3 +113,22 @@ export function partSimilarity(a: string, b: string, soundexA: string, soundexB:
   const jw = jaroWinkler(a, b);
   return soundexA.slice(1) === soundexB.slice(1) ? jw : jw * UNLIKE_SOUND_FACTOR;
 }
+
+/** Sounds that transliteration swaps at the start of a name share a group (Usama/Osama, Qadhafi/Gaddafi). */
+const INITIAL_GROUP: Record<string, string> = {
+  A: "A",
+  E: "A",
+  I: "A",
+  O: "A",
+  U: "A",
+  Y: "A",
+  C: "K",
+  G: "K",
+  K: "K",
+  Q: "K",
+  S: "S",
+  Z: "S",
+  V: "V",
+  W: "V",
+};
+export const initialGroup = (part: string) => INITIAL_GROUP[part[0]] ?? part[0];

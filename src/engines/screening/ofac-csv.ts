@@ -1,5 +1,5 @@
 /**
- * OFAC's legacy CSV files (sdn.csv, alt.csv, sdn_comments.csv; DOMAIN.md §7.1): no header row,
+ * OFAC's legacy CSV files (sdn.csv, alt.csv, sdn_comments.csv; docs/compliance.md#the-sanctions-list): no header row,
  * comma-separated, text in double quotes, null written `-0-`, records ending CR LF (CR alone in the
  * spec), the file possibly closed by a 0x1A byte. Pure, so the operator command (Node) and the
  * scheduled refresh (Worker) parse alike.

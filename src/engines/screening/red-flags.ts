@@ -1,8 +1,8 @@
 /**
  * Identity-theft red flags (FTC Red Flags Rule, 16 CFR 681 Supplement A, category 3: suspicious
  * personal identifying information) that a name, date of birth, SSN last four and ZIP allow
- * (DOMAIN.md §7.4), and Safeguards Rule checks on how the request itself handled customer
- * information (16 CFR 314.4(c), DOMAIN.md §7.5).
+ * (docs/domain/screening.md#identity-red-flags), and Safeguards Rule checks on how the request itself handled customer
+ * information (16 CFR 314.4(c), docs/compliance.md#safeguards-flags).
  */
 export interface ScreeningFlag {
   code: string;
@@ -112,40 +112,22 @@ export function identityRedFlags(person: ScreenedPerson, now: Date, ages: AgeLim
   return flags;
 }
 
-/** How the request reached us, as far as the Safeguards Rule asks of it. */
+/**
+ * How the request reached us, as far as the Safeguards Rule asks of it. A body field the check does
+ * not declare (a full SSN, an email…) never gets this far: the schema refuses it with a 422 naming
+ * the field, never its value (docs/domain/screening.md), so nothing of it is read or stored.
+ */
 export interface RequestHandling {
-  /** Sent over TLS (or from this machine, in development). */
   encryptedInTransit: boolean;
-  /** Body fields beyond the five the check uses; discarded, never stored. */
-  unrequestedFields: string[];
-  /** Body fields whose value looks like a full nine-digit SSN. */
-  fullSsnFields: string[];
 }
 
 export function safeguardsFlags(handling: RequestHandling): ScreeningFlag[] {
-  const flags: ScreeningFlag[] = [];
-  if (!handling.encryptedInTransit) {
-    flags.push({
+  if (handling.encryptedInTransit) return [];
+  return [
+    {
       code: "not_encrypted_in_transit",
       field: "request",
       message: "Customer information was sent without TLS; 16 CFR 314.4(c)(3) requires encryption in transit.",
-    });
-  }
-  for (const field of handling.fullSsnFields) {
-    flags.push({
-      code: "full_ssn_sent",
-      field,
-      message:
-        "A full Social Security number was sent; only the last four digits are needed (data minimisation, 16 CFR 314.4(c)(6)). It was discarded.",
-    });
-  }
-  const others = handling.unrequestedFields.filter((f) => !handling.fullSsnFields.includes(f));
-  if (others.length > 0) {
-    flags.push({
-      code: "unrequested_fields_discarded",
-      field: others.join(","),
-      message: "Fields the check does not use were sent; they were discarded and not stored (16 CFR 314.4(c)(6)).",
-    });
-  }
-  return flags;
+    },
+  ];
 }

@@ -1,17 +1,34 @@
 /**
  * The in-memory index one isolate builds from a loaded list, and the screening of one person
- * against it, as OFAC's Sanctions List Search scores names (DOMAIN.md §7.2, FAQ 249):
+ * against it, as OFAC's Sanctions List Search scores names (docs/domain/screening.md#matching-method, FAQ 249):
  * technique A, Jaro-Winkler on the whole name; technique B, each name part against the list
  * name's parts by Jaro-Winkler and Soundex, averaged over the entered parts; the higher of the two,
- * 0–100. Only individuals, by primary name and strong aliases (alt.csv).
+ * 0–100. Only individuals, by primary name and strong aliases (alt.csv). The rules of
+ * match-rules.ts then decide what the best-scoring listed name means: hold, flag or pass.
  *
  * Speed: the index keeps each distinct name part once, grouped by the sound of its first letter
  * (FAQ 249 filters candidates on the first letter); a screening compares the entered parts with
  * the parts of their group only, then scores in full just the names holding a close part.
  */
 
-import { jaroWinkler, nameParts, partSimilarity, soundex } from "./names";
-import type { DobPrecision } from "./ofac-csv";
+import {
+  assessDob,
+  exactNameTest,
+  type ListedNameParts,
+  listedNameParts,
+  MATCH_RULES,
+  type MatchOutcome,
+  type MatchRule,
+  nameCoverage,
+  ruleOnName,
+  type ScoreLines,
+  type ScreeningDobRow,
+  sameBirthDay,
+  samePart,
+} from "./match-rules";
+import { initialGroup, jaroWinkler, nameParts, partSimilarity, soundex } from "./names";
+
+export type { ScreeningDobRow } from "./match-rules";
 
 export interface ScreeningEntryRow {
   entNum: number;
@@ -24,20 +41,14 @@ export interface ScreeningAliasRow {
   altType: string;
   name: string;
 }
-export interface ScreeningDobRow {
-  entNum: number;
-  from: string;
-  to: string;
-  precision: DobPrecision;
-  circa: boolean;
-}
-
 interface IndexedName {
   entNum: number;
   /** As OFAC writes it, e.g. `BIN LADIN, Usama`. */
   listed: string;
   kind: "primary" | "aka" | "fka" | "nka";
   parts: string[];
+  /** Its surname, given names and first name, as the rules read them. */
+  reading: ListedNameParts;
   /** Each part's id in the index's distinct parts. */
   partIds: number[];
   /** Given names first (`USAMA BIN LADIN`), as a customer's name is entered. */
@@ -51,25 +62,6 @@ interface IndexedEntry {
   programs: string;
   dobs: ScreeningDobRow[];
 }
-
-/** Sounds that transliteration swaps at the start of a name share a group (Usama/Osama, Qadhafi/Gaddafi). */
-const INITIAL_GROUP: Record<string, string> = {
-  A: "A",
-  E: "A",
-  I: "A",
-  O: "A",
-  U: "A",
-  Y: "A",
-  C: "K",
-  G: "K",
-  K: "K",
-  Q: "K",
-  S: "S",
-  Z: "S",
-  V: "V",
-  W: "V",
-};
-const initialGroup = (part: string) => INITIAL_GROUP[part[0]] ?? part[0];
 
 /** A list part at least this close to an entered part makes its names candidates for full scoring. */
 const CANDIDATE_PART_SIMILARITY = 0.8;
@@ -88,16 +80,9 @@ export interface SanctionsIndex {
 }
 
 /** The name's parts in list order, and its two orders as strings ("LAST, First" → "FIRST LAST" and "LAST FIRST"). */
-function splitListedName(listed: string): { parts: string[]; forward: string; reversed: string } {
-  const comma = listed.indexOf(",");
-  if (comma < 0) {
-    const parts = nameParts(listed);
-    const plain = parts.join(" ");
-    return { parts, forward: plain, reversed: plain };
-  }
-  const surname = nameParts(listed.slice(0, comma));
-  const given = nameParts(listed.slice(comma + 1));
-  return { parts: [...surname, ...given], forward: [...given, ...surname].join(" "), reversed: [...surname, ...given].join(" ") };
+function splitListedName(listed: string): { parts: string[]; reading: ListedNameParts; forward: string; reversed: string } {
+  const reading = listedNameParts(listed);
+  return { parts: reading.parts, reading, forward: reading.forward.join(" "), reversed: reading.parts.join(" ") };
 }
 
 export function buildSanctionsIndex(rows: { entries: ScreeningEntryRow[]; aliases: ScreeningAliasRow[]; dobs: ScreeningDobRow[] }): SanctionsIndex {
@@ -141,42 +126,30 @@ export function buildSanctionsIndex(rows: { entries: ScreeningEntryRow[]; aliase
   return { names, entries, parts, partIds, partSoundex, postings, groups, closePartsCache: new Map() };
 }
 
-export type DobAssessment = "match" | "near" | "conflict" | "not_listed";
-
-/** Years either side a listed date of birth still counts as near (DOMAIN.md §7.3: a conflict is > 1 year). */
-const DOB_TOLERANCE_YEARS = 1;
-const CIRCA_TOLERANCE_YEARS = 2;
-
-export function assessDob(dob: string, listed: readonly ScreeningDobRow[]): DobAssessment {
-  if (listed.length === 0) return "not_listed";
-  if (listed.some((d) => dob >= d.from && dob <= d.to)) return "match";
-  const year = Number(dob.slice(0, 4));
-  const near = listed.some((d) => {
-    const tolerance = d.circa ? CIRCA_TOLERANCE_YEARS : DOB_TOLERANCE_YEARS;
-    return year >= Number(d.from.slice(0, 4)) - tolerance && year <= Number(d.to.slice(0, 4)) + tolerance;
-  });
-  return near ? "near" : "conflict";
-}
-
-/**
- * Points a date of birth that contradicts every listed one takes off the name score: an exact
- * name with a contradicting date falls from 100 to the default flag line (85), so it is still
- * reviewed by a person but not held.
- */
-export const DOB_CONFLICT_PENALTY = 15;
-
 export interface SanctionsMatch {
   ent_num: number;
   sdn_name: string;
   matched_name: string;
   matched_as: IndexedName["kind"];
   programs: string[];
-  /** Final score, 0–100: the name score less the date-of-birth penalty. */
+  /** The name score, 0–100: the higher of the two techniques. */
   score: number;
   name_score: number;
   full_name_score: number;
   name_parts_score: number;
-  dob: DobAssessment;
+  dob: ReturnType<typeof assessDob>;
+  /** What this listed name means for the deal, the rule that decides it (an anchor of docs/domain/screening.md) and why. */
+  outcome: MatchOutcome;
+  rule: MatchRule;
+  reason: string;
+}
+
+const OUTCOME_RANK: Record<MatchOutcome, number> = { pass: 0, flag: 1, hold: 2 };
+
+/** A listed name decides instead of the best so far when its rule goes further, or as far with a higher score. */
+function beats(outcome: MatchOutcome, score: number, best: SanctionsMatch): boolean {
+  const rankDelta = OUTCOME_RANK[outcome] - OUTCOME_RANK[best.outcome];
+  return rankDelta > 0 || (rankDelta === 0 && score > best.score);
 }
 
 function bitCount(bits: number): number {
@@ -246,8 +219,15 @@ function closeListedParts(index: SanctionsIndex, part: string, partSoundex: stri
   return close;
 }
 
-/** The best-scoring listed individual for this person, or null when no name part comes close. */
-export function screenPerson(index: SanctionsIndex, person: { firstName: string; lastName: string; dob: string }): SanctionsMatch | null {
+/**
+ * The listed individual that decides this person's screening: the one whose rule goes furthest
+ * (hold, then flag, then pass), the highest name score among equals; null when no name part comes close.
+ */
+export function screenPerson(
+  index: SanctionsIndex,
+  person: { firstName: string; lastName: string; dob: string },
+  lines: ScoreLines,
+): SanctionsMatch | null {
   const entered = [...nameParts(person.firstName), ...nameParts(person.lastName)];
   if (entered.length === 0) return null;
   const enteredForward = entered.join(" ");
@@ -280,30 +260,58 @@ export function screenPerson(index: SanctionsIndex, person: { firstName: string;
   const needed = Math.min(2, entered.length);
   const candidates = touched.filter((nameId) => bitCount(closeParts[nameId]) >= needed);
 
+  // Whether entered part i is the same name as a listed part: the same listed parts recur across candidates.
+  const sameMemo = entered.map(() => new Map<string, boolean>());
+  const same = (i: number, listedPart: string) => {
+    let isSame = sameMemo[i].get(listedPart);
+    if (isSame === undefined) {
+      isSame = samePart(entered[i], listedPart);
+      sameMemo[i].set(listedPart, isSame);
+    }
+    return isSame;
+  };
+
+  const isExact = exactNameTest(entered);
+
   let best: SanctionsMatch | null = null;
-  for (const nameId of candidates) {
+  // Best part scores first, so the best so far is found early and most names need no full scoring.
+  const ranked = candidates.map((nameId) => ({ nameId, partsScore: namePartsScore(index.names[nameId], entered.length, similarity) }));
+  ranked.sort((a, b) => b.partsScore - a.partsScore);
+  for (const { nameId, partsScore } of ranked) {
     const name = index.names[nameId];
-    const partsScore = namePartsScore(name, entered.length, similarity);
-    // Technique A can lift B by MAX_WHOLE_NAME_LIFT at most and the date of birth only lowers:
-    // a name that cannot beat the best so far is not scored further.
-    if (best && round1(partsScore + MAX_WHOLE_NAME_LIFT) < best.score) continue;
+    const exact = isExact(name.reading);
+    const entry = index.entries.get(name.entNum) as IndexedEntry;
+    const facts = {
+      exact,
+      coverage: () => nameCoverage(entered, name.reading, same),
+      dob: assessDob(person.dob, entry.dobs),
+      sameBirthDay: sameBirthDay(person.dob, entry.dobs),
+      lines,
+    };
+    // Technique A lifts B by MAX_WHOLE_NAME_LIFT at most, and a higher score never makes a rule
+    // go less far: a name whose rule at that ceiling cannot beat the best so far is not scored in full.
+    const ceiling = round1(partsScore + MAX_WHOLE_NAME_LIFT);
+    if (best && !beats(MATCH_RULES[ruleOnName({ ...facts, nameScore: ceiling })].outcome, ceiling, best)) continue;
     const fullScore = Math.max(wholeNameSimilarity(enteredForward, name.forward), wholeNameSimilarity(enteredForward, name.reversed));
     const nameScore = round1(Math.max(partsScore, Math.min(fullScore, partsScore + MAX_WHOLE_NAME_LIFT)));
-    const entry = index.entries.get(name.entNum) as IndexedEntry;
-    const dob = assessDob(person.dob, entry.dobs);
-    const score = Math.max(0, nameScore - (dob === "conflict" ? DOB_CONFLICT_PENALTY : 0));
-    if (best && (best.score > score || (best.score === score && best.name_score >= nameScore))) continue;
+    const rule = ruleOnName({ ...facts, nameScore });
+    const { outcome, reason } = MATCH_RULES[rule];
+    if (best && !beats(outcome, nameScore, best)) continue;
+    const dob = facts.dob;
     best = {
       ent_num: name.entNum,
       sdn_name: entry.name,
       matched_name: name.listed,
       matched_as: name.kind,
       programs: entry.programs ? entry.programs.split(/\]\s*\[/).map((p) => p.replace(/[[\]]/g, "").trim()) : [],
-      score,
+      score: nameScore,
       name_score: nameScore,
       full_name_score: round1(fullScore),
       name_parts_score: round1(partsScore),
       dob,
+      outcome,
+      rule,
+      reason,
     };
   }
   return best;

@@ -1,8 +1,8 @@
 /**
- * Stip prediction (DOMAIN §2): which documents a lender will ask for on a profile, from the
- * editable trigger matrix (`stip_rules`), the program's base stips and the document rules.
+ * Stip prediction (docs/domain/stips.md): which documents a lender will ask for on a profile, from
+ * the editable trigger matrix (`stip_rules`), the program's base stips and the document rules.
  */
-import { type CreditTier, compareText, type KnownIssue, roundTo, TIER_LABEL } from "../deal-math";
+import { type AmountFinanced, type CreditTier, compareText, formatUsd, joinWords, type KnownIssue, roundTo, TIER_LABEL } from "../deal-math";
 
 export type IncomeType = "w2" | "self_employed" | "itin" | "fixed";
 export type StipPriority = "required" | "likely";
@@ -21,6 +21,9 @@ export interface StipRuleRow {
   stip: string;
   priority: StipPriority;
   replaces: string | null;
+  /** The rule applies only from this day of the year (MM-DD) to `activeUntil`, inclusive; null: all year. */
+  activeFrom: string | null;
+  activeUntil: string | null;
 }
 
 export interface StipProgram {
@@ -34,6 +37,8 @@ export interface StipProfile {
   tier: CreditTier;
   knownIssues: readonly KnownIssue[];
   incomeType?: IncomeType;
+  /** The day the deal is submitted: seasonal rules (the W-2 in tax season) depend on it. */
+  asOf: Date;
 }
 
 export interface PredictedStip {
@@ -50,7 +55,7 @@ export interface LenderTurnaroundHistory {
   avgTurnaroundHours: number | null;
 }
 
-/** Fewer timed submissions than this and the program's default turnaround is quoted instead. */
+/** Fewer timed submissions than this and the program's default turnaround is quoted instead (docs/domain/stips.md#turnaround). */
 export const MIN_TURNAROUND_HISTORY = 3;
 
 export const LENDER_TYPE_LABEL: Record<LenderType, string> = {
@@ -65,8 +70,21 @@ export const LENDER_TYPE_LABEL: Record<LenderType, string> = {
 const rank = (p: StipPriority) => (p === "required" ? 0 : 1);
 const stronger = (a: StipPriority, b: StipPriority): StipPriority => (rank(a) <= rank(b) ? a : b);
 
+/** MM-DD of the day in UTC, the form of `active_from` / `active_until`. */
+const monthDay = (day: Date) => day.toISOString().slice(5, 10);
+
+/** Whether a seasonal rule's window holds the day (a window may wrap the new year: from > until). */
+export function inSeason(rule: Pick<StipRuleRow, "activeFrom" | "activeUntil">, day: Date): boolean {
+  if (rule.activeFrom === null || rule.activeUntil === null) return true;
+  const today = monthDay(day);
+  return rule.activeFrom <= rule.activeUntil
+    ? today >= rule.activeFrom && today <= rule.activeUntil
+    : today >= rule.activeFrom || today <= rule.activeUntil;
+}
+
 function fires(rule: StipRuleRow, profile: StipProfile, program: StipProgram): boolean {
   if (rule.lenderType !== null && rule.lenderType !== program.type) return false;
+  if (!inSeason(rule, profile.asOf)) return false;
   switch (rule.triggerKind) {
     case "tier":
       return rule.triggerValue === profile.tier;
@@ -99,11 +117,8 @@ export function predictStips(
   const replacements: StipRuleRow[] = [];
   for (const rule of rules) {
     if (!fires(rule, profile, program)) continue;
-    add(
-      rule.stip,
-      rule.priority,
-      `${rule.triggerKind === "lender_type" ? "lender_type" : rule.triggerKind.replace("_type", "")}:${rule.triggerValue}`,
-    );
+    const trigger = `${rule.triggerKind === "lender_type" ? "lender_type" : rule.triggerKind.replace("_type", "")}:${rule.triggerValue}`;
+    add(rule.stip, rule.priority, rule.activeFrom !== null ? `${trigger} (season ${rule.activeFrom} to ${rule.activeUntil})` : trigger);
     if (rule.replaces) replacements.push(rule);
   }
   // A specific document (a pay stub) stands in for the generic one (proof of income) and inherits its priority.
@@ -127,6 +142,8 @@ export function stipBurdenHours(stips: readonly PredictedStip[]): number {
 
 export interface StipCheckInput extends StipProfile {
   beacon: number;
+  /** The deal's amount financed and LTV, when the request gave the price. */
+  deal?: { financed: AmountFinanced; ltv: number };
 }
 
 export interface StipCheckResult {
@@ -136,6 +153,9 @@ export interface StipCheckResult {
   submission_tip: string;
   avg_turnaround_hours: number;
   turnaround_source: "store_history" | "program_default";
+  amount_financed: number | null;
+  ltv: number | null;
+  ltv_excludes: string[];
 }
 
 const ISSUE_TEXT: Record<KnownIssue, string> = {
@@ -168,6 +188,7 @@ export function checkStips(
     );
   const proof = required.find((s) => ["Pay stub", "Proof of income", "Bank statements", "Award letter"].includes(s.stip) && s !== slowest);
   if (proof) tip.push(`${proof.stip}: ${stipTypes.get(proof.stip)?.rule}.`);
+  if (input.deal) tip.push(`${ltvSentence(input.deal.ltv, input.deal.financed)}.`);
   if (input.knownIssues.includes("bk13") && slowest?.stip !== "Trustee permission letter") {
     tip.push("Chapter 13: no funding without the trustee's written permission to incur the debt.");
   }
@@ -183,7 +204,20 @@ export function checkStips(
     submission_tip: tip.join(" "),
     avg_turnaround_hours: roundTo(useHistory ? history.avgTurnaroundHours! : program.turnaroundHours, 1),
     turnaround_source: useHistory ? "store_history" : "program_default",
+    amount_financed: input.deal ? input.deal.financed.amount : null,
+    ltv: input.deal ? roundTo(input.deal.ltv, 1) : null,
+    ltv_excludes: input.deal ? input.deal.financed.excludes : [],
   };
+}
+
+/**
+ * "LTV 116.9% on $24,900 financed (incl. $6,000 negative equity); excludes taxes and title and
+ * fees (not supplied)": the words of docs/domain/deal-math.md#amount-financed.
+ */
+export function ltvSentence(ltv: number, financed: AmountFinanced): string {
+  const equity = financed.negativeEquity > 0 ? ` (incl. ${formatUsd(financed.negativeEquity)} negative equity)` : "";
+  const excluded = financed.excludes.length > 0 ? `; excludes ${joinWords(financed.excludes)} (not supplied)` : "";
+  return `LTV ${roundTo(ltv, 1)}% on ${formatUsd(financed.amount)} financed${equity}${excluded}`;
 }
 
 /** Levenshtein distance, case-insensitive: how far a typed lender name is from a program's. */

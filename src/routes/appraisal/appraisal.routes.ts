@@ -10,7 +10,7 @@ export const EARLIEST_MODEL_YEAR = 1981;
 const EXAMPLE_PHOTO = "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8U";
 
 export const TradeAppraisalRequestSchema = z
-  .object({
+  .strictObject({
     year: z
       .int()
       .min(EARLIEST_MODEL_YEAR)
@@ -52,8 +52,15 @@ export const TradeAppraisalSchema = z
   .object({
     max_acquisition: z.number().openapi({
       description:
-        "The most the unit can cost and still earn the store's target front gross, retailed at market, after recon, pack and holding cost.",
+        "The most the unit can cost and still earn the store's target front gross, retailed at market, after recon, pack and holding cost; appraised to wholesale, no more than its auction value less fees and a margin.",
       example: 15812,
+    }),
+    appraised_to: z.enum(["retail", "wholesale"]).openapi({
+      description:
+        "`wholesale` when the notes name frame damage, flood, a salvage or rebuilt title, or an airbag fault: no retail recon line prices those (docs/domain/appraisal.md#appraise-to-wholesale).",
+    }),
+    manual_inspection_required: z.boolean().openapi({
+      description: "True when appraised to wholesale: the number is provisional until someone inspects the unit.",
     }),
     negotiation_floor: z.number().openapi({ description: "The opening offer: 7% (at least $500) below the max acquisition.", example: 14705 }),
     market_value_estimate: z.number().openapi({ description: "Expected retail value, USD.", example: 22140 }),
@@ -107,12 +114,14 @@ export const appraiseTrade = createRoute({
           schema: TradeAppraisalSchema,
           // The answer to the example request with the demo organization org_summit's key.
           example: {
-            max_acquisition: 11581,
-            negotiation_floor: 10770,
-            market_value_estimate: 16039,
+            max_acquisition: 16052,
+            negotiation_floor: 14928,
+            market_value_estimate: 20899,
             recon_estimate: { detail: 200, door_ding_repair: 225, tires_set_of_4: 800, windshield_replacement: 400, total: 1625 },
             market_note:
-              "Market value $16,039 from 13 comparable units of this organization (2021–2022 Toyota Camry: 1 in stock at today's asking price, 12 sold in the last 180 days, the latest 19 days ago), each adjusted to a 2021 at 48,200 miles; the median. Recon $1,625: 3 lines from the condition notes and photos, plus the standard items. No photos were sent. Max acquisition $11,581 = market $16,039 − recon $1,625 − pack $500 − target front gross $1,283 (8% of market, at least $1,200) − holding $1,050 (30 days × $35) at Summit Auto North. Negotiation floor $10,770: open 7% (at least $500) below the max acquisition. Confidence medium.",
+              'Market value $20,899 from 13 comparable units of this organization (2021–2022 Toyota Camry (fewer than 3 of them SE, so every trim): 1 in stock at today\'s asking price, 12 sold in the last 180 days, the latest 19 days ago), each adjusted to a 2021 at 48,200 miles; the median. Recon $1,625: Paintless dent repair ×2 $225 ("couple of door dings on the driver side"); Set of four tires, installed $800 ("rear tires worn"); Windshield replacement $400 ("small crack in windshield"); Reconditioning detail $200 (standard). No photos were sent. Max acquisition $16,052 = market $20,899 − recon $1,625 − pack $500 − target front gross $1,672 (8% of market, at least $1,200) − holding $1,050 (30 days × $35) at Summit Auto North. Negotiation floor $14,928: open 7% (at least $500) below the max acquisition. Confidence medium.',
+            appraised_to: "retail",
+            manual_inspection_required: false,
             confidence: "medium",
             valuation_method: "comparables",
             comparables_used: 13,

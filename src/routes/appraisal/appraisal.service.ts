@@ -110,6 +110,8 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
     negotiation_floor: result.negotiationFloor,
     market_value_estimate: result.marketValue,
     recon_estimate: { ...Object.fromEntries(result.recon.lines.map((line) => [line.itemKey, line.amount])), total: result.recon.total },
+    appraised_to: result.appraisedTo,
+    manual_inspection_required: result.manualInspectionRequired,
     market_note: result.note,
     confidence: result.confidence,
     valuation_method: result.valuation.method,

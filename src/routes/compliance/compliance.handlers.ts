@@ -9,7 +9,7 @@ const keyIdOf = (principal: Principal) => (principal.kind === "api_key" ? princi
 
 export const createComplianceCheck: RouteHandler<typeof createComplianceCheckRoute, AppEnv> = async (c) => {
   const input = c.req.valid("json");
-  const handling = describeHandling(c.req.url, await c.req.json());
+  const handling = describeHandling(c.req.url);
   const result = await runComplianceCheck(
     c.env,
     c.var.db,

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { MATCH_RULES, type MatchRule } from "../../engines/screening/match-rules";
 import { commonErrorResponses, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
 import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
 import { v1Chain } from "../../http/v1-chain";
@@ -11,7 +12,7 @@ const isRealDate = (value: string) => {
 const personName = (example: string) => z.string().trim().min(1).max(100).openapi({ example });
 
 export const ComplianceCheckRequestSchema = z
-  .object({
+  .strictObject({
     first_name: personName("Maria"),
     last_name: personName("Hernandez"),
     dob: z
@@ -54,20 +55,26 @@ const SanctionsMatchSchema = z
     matched_name: z.string().openapi({ description: "The listed name (primary or alias) that scored highest." }),
     matched_as: z.enum(["primary", "aka", "fka", "nka"]),
     programs: z.array(z.string()),
-    score: z.number().openapi({ description: "0–100: the name score less 15 when the date of birth contradicts every listed one." }),
+    score: z.number().openapi({ description: "0–100: the name score (the date of birth is weighed by the rule, not the score)." }),
     name_score: z.number().openapi({ description: "The higher of the two techniques below." }),
     full_name_score: z.number().openapi({ description: "Technique A: Jaro-Winkler of the whole names (discounted for a difference in length)." }),
     name_parts_score: z
       .number()
       .openapi({ description: "Technique B: each entered name part against the listed parts, by Jaro-Winkler and Soundex." }),
     dob: z.enum(["match", "near", "conflict", "not_listed"]).openapi({ description: "The entered date of birth against the entry's." }),
+    outcome: z.enum(["hold", "flag", "pass"]).openapi({ description: "What this listed name means for the deal; `pass` when it is ruled out." }),
+    rule: z.enum(Object.keys(MATCH_RULES) as [MatchRule, ...MatchRule[]]).openapi({
+      description: "The rule that decides it: a heading of docs/domain/screening.md (e.g. `given-names-only`).",
+      example: "exact-full-name",
+    }),
+    reason: z.string().openapi({ description: "The rule's sentence from docs/domain/screening.md." }),
   })
   .openapi("ComplianceSanctionsMatch");
 
 export const ComplianceCheckResultSchema = z
   .object({
     check_id: z.string().openapi({ example: "chk_7mQ2xV9pL4sT1wZ8" }),
-    result: z.enum(["pass", "flag", "hold"]).openapi({ description: "`hold`: do not proceed with the deal (SPEC §3 rule 1)." }),
+    result: z.enum(["pass", "flag", "hold"]).openapi({ description: "`hold`: do not proceed with the deal (docs/compliance.md)." }),
     ofac_match: z.boolean().openapi({ description: "True on a hold." }),
     triggered_rule: triggeredRule,
     red_flags: z.array(FlagSchema).openapi({ description: "Identity-theft red flags (FTC Red Flags Rule); any one flags the check." }),
@@ -76,7 +83,9 @@ export const ComplianceCheckResultSchema = z
       .openapi({ description: "How the request handled customer information (FTC Safeguards Rule); reported, they do not change the result." }),
     checked_at: z.iso.datetime(),
     screening: z.object({
-      score: z.number().openapi({ description: "Highest sanctions score of any listed individual, 0–100 (0 when no list is loaded)." }),
+      score: z.number().openapi({
+        description: "The name score of the listed individual that decides the screening, 0–100 (0 when none comes close or no list is loaded).",
+      }),
       hold_threshold: z.number(),
       flag_threshold: z.number(),
       list: z
@@ -88,7 +97,10 @@ export const ComplianceCheckResultSchema = z
         })
         .nullable()
         .openapi({ description: "null when no list is loaded (the result is then never `pass`)." }),
-      match: SanctionsMatchSchema.nullable().openapi({ description: "The best match when its score reaches the flag threshold." }),
+      match: SanctionsMatchSchema.nullable().openapi({
+        description:
+          "The listed name that decides the screening, when it holds or flags, or scores at or above the flag threshold and was ruled out (its rule says why).",
+      }),
     }),
   })
   .openapi("ComplianceCheckResult", {

@@ -42,21 +42,34 @@ async function sanctionsIndexFor(db: Database, list: ListInForce): Promise<Sanct
   return index;
 }
 
-let hmacKey: { salt: string; key: CryptoKey } | null = null;
+const encoder = new TextEncoder();
+/** Per isolate: each organization's hash key under the current secret (derivation is cheap, but not free per check). */
+const ORG_KEYS_MAX = 1024;
+let orgKeys: { salt: string; cache: TtlCache<CryptoKey> } | null = null;
 
-/** HMAC-SHA256 under COMPLIANCE_HASH_SALT: stable per person within a deployment, useless without the secret. */
-async function keyedHash(salt: string, value: string): Promise<string> {
-  if (hmacKey?.salt !== salt) {
-    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(salt), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    hmacKey = { salt, key };
-  }
-  const mac = await crypto.subtle.sign("HMAC", hmacKey.key, new TextEncoder().encode(value));
-  return toHex(mac);
+/**
+ * The organization's own HMAC-SHA256 key: HKDF-SHA256 of COMPLIANCE_HASH_SALT with the
+ * organization id as `info` (docs/domain/screening.md#identity-hashes-per-organization). The same
+ * person hashes alike within one organization, so its repeat-customer red flags still work, and
+ * differently in every other, so the audit table cannot link a customer across organizations.
+ */
+function orgHashKey(salt: string, orgId: string, nowMs: number): Promise<CryptoKey> {
+  if (orgKeys?.salt !== salt) orgKeys = { salt, cache: new TtlCache<CryptoKey>({ ttlMs: Number.POSITIVE_INFINITY, maxEntries: ORG_KEYS_MAX }) };
+  return orgKeys.cache.get(orgId, nowMs, async () => {
+    const secret = await crypto.subtle.importKey("raw", encoder.encode(salt), "HKDF", false, ["deriveKey"]);
+    return crypto.subtle.deriveKey(
+      { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(orgId) },
+      secret,
+      { name: "HMAC", hash: "SHA-256", length: 256 },
+      false,
+      ["sign"],
+    );
+  });
 }
 
-async function personHashes(salt: string, input: z.infer<typeof ComplianceCheckRequestSchema>) {
+async function personHashes(key: CryptoKey, input: z.infer<typeof ComplianceCheckRequestSchema>) {
   const name = normaliseName(`${input.first_name} ${input.last_name}`);
-  const hash = (...parts: string[]) => keyedHash(salt, parts.join("\u001f"));
+  const hash = async (...parts: string[]) => toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(parts.join("\u001f"))));
   const [personHash, nameHash, dobHash, ssnDobHash, nameZipHash] = await Promise.all([
     hash("person", name, input.dob, input.ssn_last4 ?? "", input.address_zip ?? ""),
     hash("name", name),
@@ -67,25 +80,11 @@ async function personHashes(salt: string, input: z.infer<typeof ComplianceCheckR
   return { personHash, nameHash, dobHash, ssnDobHash, nameZipHash };
 }
 
-const REQUEST_FIELDS = new Set(["first_name", "last_name", "dob", "ssn_last4", "address_zip"]);
-const FULL_SSN = /^\d{3}-?\d{2}-?\d{4}$/;
-
-/** What the Safeguards checks need to know of the raw request; nothing of it is kept. */
-export function describeHandling(url: string, rawBody: unknown): RequestHandling {
+/** What the Safeguards checks need to know of the request: only how it travelled. */
+export function describeHandling(url: string): RequestHandling {
   const { protocol, hostname } = new URL(url);
   const local = hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]";
-  const body = rawBody !== null && typeof rawBody === "object" ? (rawBody as Record<string, unknown>) : {};
-  const unrequestedFields = Object.keys(body)
-    .filter((k) => !REQUEST_FIELDS.has(k))
-    .slice(0, 20);
-  return {
-    encryptedInTransit: protocol === "https:" || local,
-    unrequestedFields,
-    fullSsnFields: Object.entries(body)
-      .filter(([, v]) => typeof v === "string" && FULL_SSN.test(v.trim()))
-      .map(([k]) => k)
-      .slice(0, 20),
-  };
+  return { encryptedInTransit: protocol === "https:" || local };
 }
 
 export async function runComplianceCheck(
@@ -100,12 +99,12 @@ export async function runComplianceCheck(
   if (!settings) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
   const listState = await listInForce.get("list", now.getTime(), () => getListInForce(db));
   const index = listState ? await sanctionsIndexFor(db, listState) : null;
-  const [hashes, usZips] = await Promise.all([personHashes(caller.salt, input), usZipSet(db)]);
+  const hashKey = await orgHashKey(caller.salt, caller.orgId, now.getTime());
+  const [hashes, usZips] = await Promise.all([personHashes(hashKey, input), usZipSet(db)]);
 
   const person = { firstName: input.first_name, lastName: input.last_name, dob: input.dob };
-  const match = index ? screenPerson(index, person) : null;
+  const match = index ? screenPerson(index, person, { holdScore: settings.holdScore, flagScore: settings.flagScore }) : null;
   const handlingFlags = safeguardsFlags(handling);
-  const thresholds = { holdScore: settings.holdScore, flagScore: settings.flagScore, maxListAgeDays: settings.maxListAgeDays };
   const list = listState && index ? listState : null;
   // The result for each history the organization's earlier checks can show; the audit insert
   // reads the history and records the matching one in the same statement.
@@ -115,14 +114,15 @@ export async function runComplianceCheck(
       list: list ? { loaded: true, loadedAt: list.loadedAt } : { loaded: false },
       match,
       redFlags,
-      thresholds,
+      limit: settings,
       now,
     });
     return { redFlags, decision };
   });
   // A hold comes from the list alone, so every outcome agrees on it.
   const { decision: listDecision } = outcomes[0];
-  const reported = match && match.score >= settings.flagScore ? match : null;
+  // A listed name ruled out below the flag line is not worth showing; one ruled out above it says why it did not count.
+  const reported = match && (match.outcome !== "pass" || match.score >= settings.flagScore) ? match : null;
 
   const checkId = newId("chk");
   const checkedAt = now.toISOString();

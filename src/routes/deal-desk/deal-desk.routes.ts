@@ -45,11 +45,46 @@ const downUnderPrice = (body: { down_payment: number; vehicle_price: number }, c
   }
 };
 
+/** The optional deal figures lender routing and stip-check use for the amount financed (docs/domain/deal-math.md#amount-financed). */
+const DealFigures = {
+  trade_value: Usd(
+    "Trade ACV; with `trade_payoff`, the net trade (negative equity is added to the amount financed). Absent: the LTV excludes any trade,",
+  ).optional(),
+  trade_payoff: Usd("Payoff owed on the trade. Absent with a `trade_value`: the LTV excludes the payoff,").optional(),
+  taxes: Usd("Sales tax financed. Absent: the LTV excludes taxes,").optional(),
+  fees: Usd("Title, registration and dealer fees financed. Absent: the LTV excludes them,").optional(),
+};
+
+interface FinancedFields {
+  vehicle_price?: number;
+  down_payment?: number;
+  trade_value?: number;
+  trade_payoff?: number;
+  taxes?: number;
+  fees?: number;
+}
+
+/**
+ * Nothing to finance is a 422 naming the fields that cover the price, never a rate and term
+ * (docs/domain/deal-math.md#nothing-to-finance): price − cash down − net trade + taxes + fees ≤ 0.
+ */
+const somethingToFinance = (body: FinancedFields, ctx: z.RefinementCtx) => {
+  if (body.vehicle_price === undefined) return;
+  const down = body.down_payment ?? 0;
+  const tradeEquity = (body.trade_value ?? 0) - (body.trade_payoff ?? 0);
+  const amount = body.vehicle_price - down - tradeEquity + (body.taxes ?? 0) + (body.fees ?? 0);
+  if (amount > 0) return;
+  const covering = tradeEquity > 0 ? `cash down ${down} and trade equity ${tradeEquity}` : `cash down ${down}`;
+  const message = `nothing to finance: ${covering} cover the ${body.vehicle_price} price with taxes and fees (amount financed ${amount}); a cash deal gets no rate or term`;
+  ctx.addIssue({ code: "custom", path: ["down_payment"], message });
+  if (tradeEquity > 0) ctx.addIssue({ code: "custom", path: ["trade_value"], message });
+};
+
 // ---------------------------------------------------------------------------------------------
 // lender-route
 
 export const LenderRouteRequestSchema = z
-  .object({
+  .strictObject({
     beacon: Beacon,
     down_payment: Usd("Cash down,"),
     vehicle_price: PositiveUsd("Selling price,"),
@@ -61,9 +96,10 @@ export const LenderRouteRequestSchema = z
     monthly_income: PositiveUsd("Extension. Gross monthly income; enables each program's payment-to-income cap,").optional(),
     vehicle_year: z.int().min(1980).max(2100).optional().openapi({ description: "Extension. Model year; checks each program's vehicle-age limit." }),
     mileage: z.int().min(0).max(1_000_000).optional().openapi({ description: "Extension. Odometer; checks each program's mileage limit." }),
+    ...DealFigures,
     store_id: StoreId,
   })
-  .superRefine(downUnderPrice)
+  .superRefine(somethingToFinance)
   .openapi("DealDeskLenderRouteRequest", {
     example: { beacon: 612, down_payment: 2500, vehicle_price: 21995, vehicle_type: "suv", known_issues: ["charge_off"], term_months: 72 },
   });
@@ -74,7 +110,14 @@ const LenderPickSchema = z
     lender_id: z.string(),
     lender_type: z.enum(["captive", "bank", "credit_union", "subprime", "specialty", "bhph"]),
     rate_range: z.string().openapi({ description: "Tier APR plus program margin and issue add-ons, ± the tier spread.", example: "12.24% - 15.24%" }),
+    expected_rate: z.number().openapi({ description: "The customer's expected contract rate here, percent (the middle of `rate_range`)." }),
     confidence: z.number().min(0).max(1).openapi({ description: "Calibrated approval likelihood, 0 to 1." }),
+    approval_bucket: z
+      .enum(["high", "medium", "low"])
+      .openapi({ description: "The coarse approval bucket the ranking uses first (default edges 0.8 and 0.5)." }),
+    down_tier: z
+      .boolean()
+      .openapi({ description: "A down-tier placement: prime paper at a lender far below it; never primary while an in-tier program approves." }),
     program_fit: z.number().openapi({ description: "The prior: program fit before the store's history." }),
     history: z
       .object({ approved: z.number(), countered: z.number(), declined: z.number() })
@@ -99,7 +142,12 @@ export const LenderRouteResultSchema = z
     predicted_stips: z.array(z.string()),
     routing_note: z.string(),
     tier: z.string(),
-    ltv: z.number(),
+    ltv: z.number().openapi({ description: "Amount financed ÷ book value, percent." }),
+    amount_financed: z.number().openapi({ description: "Price − cash down − net trade (negative equity added) + taxes + fees, as supplied." }),
+    negative_equity: z.number().openapi({ description: "Trade payoff over its value, rolled into the amount financed." }),
+    ltv_excludes: z
+      .array(z.enum(["trade", "trade payoff", "trade value", "taxes", "title and fees"]))
+      .openapi({ description: "The inputs the request did not supply, which the LTV therefore leaves out." }),
     panel_size: z.int(),
     store_id: z.string(),
   })
@@ -110,7 +158,10 @@ export const LenderRouteResultSchema = z
         lender_id: "lp_keystone_auto_finance",
         lender_type: "subprime",
         rate_range: "18.99% - 22.99%",
+        expected_rate: 20.99,
         confidence: 0.78,
+        approval_bucket: "medium",
+        down_tier: false,
         program_fit: 0.69,
         history: { approved: 41, countered: 6, declined: 7 },
         term_months: 72,
@@ -126,6 +177,9 @@ export const LenderRouteResultSchema = z
       routing_note: "612 near prime, LTV 88.6%, charge_off: 9 of 42 panel programs fit. Send to Keystone Auto Finance first …",
       tier: "near_prime",
       ltv: 88.6,
+      amount_financed: 19495,
+      negative_equity: 0,
+      ltv_excludes: ["trade", "taxes", "title and fees"],
       panel_size: 42,
       store_id: "sto_summit_north",
     },
@@ -135,7 +189,7 @@ export const LenderRouteResultSchema = z
 // stip-check
 
 export const StipCheckRequestSchema = z
-  .object({
+  .strictObject({
     lender: z
       .string()
       .trim()
@@ -145,7 +199,18 @@ export const StipCheckRequestSchema = z
     beacon: Beacon,
     known_issues: KnownIssues,
     income_type: z.enum(["w2", "self_employed", "itin", "fixed"]).optional(),
+    vehicle_price: PositiveUsd("Selling price; with it the answer states the deal's amount financed and LTV,").optional(),
+    down_payment: Usd("Cash down, default 0,").optional(),
+    book_value: PositiveUsd("Book retail the LTV is measured against; default vehicle_price,").optional(),
+    ...DealFigures,
     store_id: StoreId,
+  })
+  .superRefine((body, ctx) => {
+    if (body.vehicle_price !== undefined) return somethingToFinance(body, ctx);
+    for (const field of ["down_payment", "book_value", "trade_value", "trade_payoff", "taxes", "fees"] as const) {
+      if (body[field] !== undefined)
+        ctx.addIssue({ code: "custom", path: [field], message: `${field} needs vehicle_price (the LTV is measured on the price)` });
+    }
   })
   .openapi("DealDeskStipCheckRequest", { example: { lender: "Fresh Start Auto Lending", beacon: 548, known_issues: ["bk13"], income_type: "w2" } });
 
@@ -164,6 +229,9 @@ export const StipCheckResultSchema = z
     submission_tip: z.string(),
     avg_turnaround_hours: z.number(),
     turnaround_source: z.enum(["store_history", "program_default"]),
+    amount_financed: z.number().nullable().openapi({ description: "With `vehicle_price`: the amount financed; else null." }),
+    ltv: z.number().nullable().openapi({ description: "With `vehicle_price`: amount financed ÷ book value, percent; else null." }),
+    ltv_excludes: z.array(z.string()).openapi({ description: "The inputs the LTV leaves out because the request did not supply them." }),
     store_id: z.string(),
   })
   .openapi("DealDeskStipCheckResult", {
@@ -174,6 +242,9 @@ export const StipCheckResultSchema = z
       submission_tip: "Fresh Start Auto Lending (specialty lender) on 548 (subprime), an open Chapter 13, w2 income: have all 7 required stips …",
       avg_turnaround_hours: 151.2,
       turnaround_source: "store_history",
+      amount_financed: null,
+      ltv: null,
+      ltv_excludes: [],
       store_id: "sto_summit_north",
     },
   });
@@ -182,7 +253,7 @@ export const StipCheckResultSchema = z
 // gross-calc
 
 export const GrossCalcRequestSchema = z
-  .object({
+  .strictObject({
     purchase_price: PositiveUsd("What the store paid (ACV or invoice),"),
     selling_price: PositiveUsd("Selling price,"),
     vehicle_type: VehicleType.default("car").openapi({ description: "Default `car`; selects the store's recon allocation." }),
@@ -234,7 +305,7 @@ export const GrossCalcResultSchema = z
 // deal-coach
 
 export const DealCoachRequestSchema = z
-  .object({
+  .strictObject({
     beacon: Beacon,
     vehicle_price: PositiveUsd("Asking price,"),
     trade_value: Usd("Trade ACV, default 0;").default(0),
@@ -320,7 +391,7 @@ export const routeLender = createRoute({
   tags: ["Deal desk"],
   summary: "Route a deal to the store's best-fitting lenders",
   description:
-    "Filters the store's lender panel by hard rules (score band, LTV, down payment, term, known issues, vehicle age/mileage, payment-to-income), ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial), then stip burden and days to fund. `store_id` of another organization: 404.",
+    "Filters the store's lender panel by hard rules (score band, LTV on the whole amount financed — trade, negative equity, taxes and fees when given —, down payment, term, known issues, vehicle age/mileage, payment-to-income), then ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial) in coarse buckets (≥ 0.8 / 0.5–0.8 / < 0.5), then the customer's expected rate, then days to fund, then stip burden. A down-tier placement (prime paper at a subprime or BHPH lender, or a score 40+ over the program's ceiling) is never primary while an in-tier program approves with ≥ 0.5; when it is, the note says why. Nothing to finance (cash down and trade equity cover the price): 422. A field the body does not declare: 422 naming it. `store_id` of another organization: 404. Rules: docs/domain/lender-routing.md.",
   security: serviceKeySecurity,
   middleware: v1Chain("lender-route", { body: true, reads: "nearest-replica" }),
   request: { body: { required: true, content: { "application/json": { schema: LenderRouteRequestSchema } } } },
@@ -334,7 +405,7 @@ export const checkStips = createRoute({
   tags: ["Deal desk"],
   summary: "Predict the stips a lender will ask for on a profile",
   description:
-    "The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix; turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default.",
+    "The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix (a seasonal rule, like the prior-year W-2 from Jan 1 to Apr 15, only in its window); turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default. With `vehicle_price` the answer states the deal's amount financed and LTV. A field the body does not declare: 422 naming it. Rules: docs/domain/stips.md.",
   security: serviceKeySecurity,
   middleware: v1Chain("stip-check", { body: true, reads: "nearest-replica" }),
   request: { body: { required: true, content: { "application/json": { schema: StipCheckRequestSchema } } } },

@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import * as desk from "../../db/queries/deal-desk";
 import { coachDeal } from "../../engines/deal-coach";
-import { type CreditTier, compareText, type KnownIssue, tierFor, type VehicleType } from "../../engines/deal-math";
+import { amountFinanced, type CreditTier, compareText, type KnownIssue, tierFor, type VehicleType } from "../../engines/deal-math";
 import { calculateGross } from "../../engines/gross";
 import { type Calibration, type DecisionCounts, type RoutingReference, routeDeal } from "../../engines/lender-routing";
 import { checkStips, closestNames } from "../../engines/stips";
@@ -44,6 +44,7 @@ async function loadReference(db: Database): Promise<DealDeskReference> {
   const rows = await desk.loadDealDeskReference(db);
   return {
     routing: {
+      settings: rows.routingSettings,
       tiers: rows.tiers,
       vehicleAdjustments: new Map(rows.adjustments.map((a) => [a.vehicleType, a])),
       issueRules: new Map(rows.issues.map((i) => [i.issue, i])),
@@ -105,6 +106,10 @@ export async function routeLender(db: Database, orgId: string, body: z.infer<typ
       beacon: body.beacon,
       downPayment: body.down_payment,
       vehiclePrice: body.vehicle_price,
+      tradeValue: body.trade_value,
+      tradePayoff: body.trade_payoff,
+      taxes: body.taxes,
+      fees: body.fees,
       vehicleType: body.vehicle_type as VehicleType,
       condition: body.condition,
       knownIssues: uniqueIssues(body.known_issues),
@@ -117,7 +122,7 @@ export async function routeLender(db: Database, orgId: string, body: z.infer<typ
     store.panel,
     reference.routing,
     store.calibration,
-    now.getUTCFullYear(),
+    now,
   );
   return { ...result, store_id: store.store.id };
 }
@@ -140,13 +145,27 @@ export async function stipCheck(db: Database, orgId: string, body: z.infer<typeo
   const tier = tierFor(reference.routing.tiers, body.beacon).tier;
   const history = store.turnaround.get(program.id) ?? { submissions: 0, avgTurnaroundHours: null };
   const result = checkStips(
-    { beacon: body.beacon, tier, knownIssues: uniqueIssues(body.known_issues), incomeType: body.income_type },
+    { beacon: body.beacon, tier, knownIssues: uniqueIssues(body.known_issues), incomeType: body.income_type, asOf: now, deal: stipDeal(body) },
     program,
     reference.routing.stipRules,
     reference.routing.stipTypes,
     history,
   );
   return { ...result, store_id: store.store.id };
+}
+
+/** The deal's amount financed and LTV, when the stip-check request gave a price (docs/domain/deal-math.md#amount-financed). */
+function stipDeal(body: z.infer<typeof StipCheckRequestSchema>) {
+  if (body.vehicle_price === undefined) return undefined;
+  const financed = amountFinanced({
+    vehiclePrice: body.vehicle_price,
+    downPayment: body.down_payment ?? 0,
+    tradeValue: body.trade_value,
+    tradePayoff: body.trade_payoff,
+    taxes: body.taxes,
+    fees: body.fees,
+  });
+  return { financed, ltv: (financed.amount / (body.book_value ?? body.vehicle_price)) * 100 };
 }
 
 export async function grossCalc(db: Database, orgId: string, body: z.infer<typeof GrossCalcRequestSchema>, now: Date) {

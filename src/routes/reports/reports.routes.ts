@@ -66,7 +66,7 @@ const envelope = {
 export const ReportsAlertReportSchema = z.object(envelope).openapi("ReportsAlertReport");
 
 export const BriefingRequestSchema = z
-  .object({
+  .strictObject({
     role: z
       .enum(ROLES)
       .optional()

@@ -1,0 +1,374 @@
+/**
+ * Golden trades: each test name is what a used-car manager would say about the trade, and each
+ * asserts the answer the manager would sign, naming the rule on docs/domain/appraisal.md that
+ * decides it. The issue-15 defects are here as they were reported (they failed before the fix).
+ */
+import { env } from "cloudflare:workers";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildDemoSeed, type DemoCredentials } from "../../scripts/demo-data";
+import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../../src/credentials/tokens";
+import { getDb } from "../../src/db/client";
+import { loadAppraisalReference } from "../../src/db/queries/appraisal";
+import { type Appraisal, appraise } from "../../src/engines/appraisal/appraise";
+import type { AppraisalReference, AppraisalSubject, StoreEconomics } from "../../src/engines/appraisal/types";
+import { residualPct } from "../../src/engines/appraisal/valuation";
+import { call, createOrg } from "../helpers/factories";
+
+const NOW = new Date("2026-11-26T12:00:00Z");
+/** Summit Auto North's economics, as the demo seeds them. */
+const STORE: StoreEconomics = {
+  name: "Summit Auto North",
+  marketZip: "80234",
+  packUsed: 500,
+  holdingCostPerDay: 35,
+  targetFrontGrossUsedPct: 8,
+  targetFrontGrossUsedMin: 1200,
+};
+
+let reference: AppraisalReference;
+beforeAll(async () => {
+  reference = await loadAppraisalReference(getDb(env.DB), (await createOrg()).id);
+});
+
+/** A trade priced by the depreciation model (no comparables), as the desk would enter it. */
+function trade(subject: AppraisalSubject, tables: AppraisalReference = reference): Appraisal {
+  return appraise({ subject, marketZip: "80234", store: STORE, reference: tables, comps: [], photos: { status: "none" }, now: NOW });
+}
+
+const lines = (result: Appraisal) => Object.fromEntries(result.recon.lines.map((line) => [line.itemKey, line.amount]));
+const modelValuation = (result: Appraisal) => {
+  if (result.valuation.method !== "depreciation_model") throw new Error("expected the depreciation model");
+  return result.valuation;
+};
+
+const BMW_328I = { year: 2012, make: "BMW", model: "328i", mileage: 140_000 };
+
+describe("major mechanical and title words (docs/domain/appraisal.md#major-mechanical, #appraise-to-wholesale)", () => {
+  it("a 2012 328i with 140k and a slipping transmission is bought with the transmission priced, never at retail with $350 recon", () => {
+    const result = trade({ ...BMW_328I, conditionNotes: "check engine light, transmission slips" });
+    // Before: market $12,190, recon $350 (detail + diagnostic), max acquisition $9,090, transmission not named.
+    expect(lines(result).transmission_replacement).toBeGreaterThanOrEqual(3_000);
+    expect(lines(result).transmission_replacement).toBeLessThanOrEqual(7_500);
+    expect(result.recon.total).toBeGreaterThan(3_350);
+    expect(result.note).toContain('"transmission slips"');
+    expect(result.maxAcquisition).toBeLessThan(9_090 - 3_000);
+  });
+
+  it("engine knock is a major engine repair of $2,500–$7,000, not a detail", () => {
+    const result = trade({ year: 2015, make: "Honda", model: "Accord", mileage: 120_000, conditionNotes: "Engine knock at idle." });
+    expect(lines(result).engine_major_repair).toBeGreaterThanOrEqual(2_500);
+    expect(lines(result).engine_major_repair).toBeLessThanOrEqual(7_000);
+  });
+
+  it("blue smoke from the exhaust is the engine, not a smoker's car", () => {
+    const result = trade({ year: 2014, make: "Subaru", model: "Outback", mileage: 150_000, conditionNotes: "Blue smoke from exhaust on startup." });
+    expect(lines(result).engine_major_repair).toBeGreaterThanOrEqual(2_500);
+    expect(lines(result).odor_removal).toBeUndefined();
+  });
+
+  it("an engine that is smoking is the engine too, not an ozone treatment", () => {
+    const result = trade({ year: 2014, make: "Ford", model: "Escape", mileage: 130_000, conditionNotes: "Engine is smoking when warm." });
+    expect(lines(result).engine_major_repair).toBeDefined();
+    expect(lines(result).odor_removal).toBeUndefined();
+  });
+
+  it("a smoker's car that smells of smoke gets an ozone treatment, not an engine", () => {
+    const result = trade({
+      year: 2018,
+      make: "Toyota",
+      model: "Camry",
+      mileage: 80_000,
+      conditionNotes: "Previous owner was a smoker, smells of smoke.",
+    });
+    expect(lines(result).odor_removal).toBe(250);
+    expect(lines(result).engine_major_repair).toBeUndefined();
+  });
+
+  it("a CVT that slips is priced as a CVT ($3,500–$8,000), not a conventional automatic", () => {
+    const result = trade({ year: 2016, make: "Nissan", model: "Altima", mileage: 110_000, conditionNotes: "CVT transmission slips on the highway." });
+    expect(lines(result).transmission_replacement_cvt).toBeGreaterThanOrEqual(3_500);
+    expect(lines(result).transmission_replacement_cvt).toBeLessThanOrEqual(8_000);
+    expect(lines(result).transmission_replacement).toBeUndefined();
+  });
+
+  it("a slipping clutch on a manual is a clutch job ($1,800–$3,500), not an automatic transmission", () => {
+    const result = trade({ year: 2017, make: "Subaru", model: "WRX", mileage: 90_000, conditionNotes: "Clutch slips in third gear." });
+    expect(lines(result).transmission_replacement_manual).toBeGreaterThanOrEqual(1_800);
+    expect(lines(result).transmission_replacement_manual).toBeLessThanOrEqual(3_500);
+    expect(lines(result).transmission_replacement).toBeUndefined();
+  });
+
+  it("when the store's recon table cannot price a slipping transmission, the note says it was not priced", () => {
+    const withoutTransmission = { ...reference, reconItems: reference.reconItems.filter((item) => item.itemKey !== "transmission_replacement") };
+    const result = trade({ ...BMW_328I, conditionNotes: "check engine light, transmission slips" }, withoutTransmission);
+    expect(result.note).toMatch(/not priced[^.]*"transmission slips"/);
+  });
+
+  it("a frame-damaged Accord goes to wholesale with a manual inspection, never retailed with a paint line", () => {
+    const accord = { year: 2019, make: "Honda", model: "Accord", mileage: 70_000 };
+    const clean = trade({ ...accord, conditionNotes: "Runs well." });
+    const framed = trade({ ...accord, conditionNotes: "Runs well. Frame damage on the left front rail." });
+    expect(framed.appraisedTo).toBe("wholesale");
+    expect(framed.manualInspectionRequired).toBe(true);
+    expect(framed.note).toContain("Appraised to wholesale, manual inspection required");
+    expect(framed.note).toContain("frame damage");
+    expect(framed.recon.lines.some((line) => line.itemKey === "paint_panel")).toBe(false);
+    // Auction value 90% of market less 25% for the frame, less $500 fees and a $500 margin.
+    expect(framed.maxAcquisition).toBe(Math.round(framed.marketValue * 0.9 * 0.75) - 1_000);
+    expect(clean.appraisedTo).toBe("retail");
+    expect(framed.maxAcquisition).toBeLessThan(clean.maxAcquisition);
+  });
+
+  it("a flood car is bought at no more than half its auction value less fees", () => {
+    const result = trade({
+      year: 2020,
+      make: "Toyota",
+      model: "Camry",
+      mileage: 50_000,
+      conditionNotes: "Flood car from the hurricane, carpets replaced.",
+    });
+    expect(result.appraisedTo).toBe("wholesale");
+    expect(result.maxAcquisition).toBeLessThanOrEqual(Math.round(result.marketValue * 0.9 * 0.5) - 1_000);
+  });
+
+  it("a salvage title and a rebuilt title are never retail trades", () => {
+    for (const notes of ["Salvage title, drives fine.", "Rebuilt title after a rear hit."]) {
+      const result = trade({ year: 2019, make: "Ford", model: "F-150", mileage: 80_000, conditionNotes: notes });
+      expect(result.appraisedTo, notes).toBe("wholesale");
+      expect(result.note, notes).toContain("salvage or rebuilt title");
+    }
+  });
+
+  it("an airbag light is an inspection and a wholesale number, not a $150 diagnostic", () => {
+    const result = trade({ year: 2017, make: "Mazda", model: "CX-5", mileage: 90_000, conditionNotes: "Airbag light on." });
+    expect(lines(result).warning_light_diagnostic).toBeUndefined();
+    expect(result.appraisedTo).toBe("wholesale");
+    expect(result.note).toContain("airbag");
+  });
+});
+
+describe("one damage, one line (docs/domain/appraisal.md#one-damage-one-line)", () => {
+  it("a small dent on the rear bumper is one PDR line, not PDR and paint", () => {
+    const result = trade({ year: 2021, make: "Toyota", model: "Camry", mileage: 40_000, conditionNotes: "small dent on rear bumper" });
+    expect(lines(result)).toEqual({ door_ding_repair: 150, detail: 200 });
+  });
+
+  it("bed liner scratches are not a paint panel, and the note says they were not priced", () => {
+    const result = trade({ year: 2020, make: "Ford", model: "F-150", mileage: 60_000, conditionNotes: "bed liner scratches" });
+    expect(lines(result).paint_panel).toBeUndefined();
+    expect(result.note).toMatch(/not priced[^.]*"bed liner scratches"/);
+  });
+
+  it("a dent with cracked paint goes to the body shop: one paint line, no PDR", () => {
+    const result = trade({
+      year: 2021,
+      make: "Toyota",
+      model: "Camry",
+      mileage: 40_000,
+      conditionNotes: "dent on the driver door with cracked paint",
+    });
+    expect(lines(result)).toEqual({ paint_panel: 500, detail: 200 });
+  });
+
+  it("a scratch on the rear bumper is one panel; scratches on the bumper and the fender are two", () => {
+    expect(
+      lines(trade({ year: 2021, make: "Honda", model: "Civic", mileage: 40_000, conditionNotes: "scratch on the rear bumper" })).paint_panel,
+    ).toBe(500);
+    expect(
+      lines(trade({ year: 2021, make: "Honda", model: "Civic", mileage: 40_000, conditionNotes: "scratches on bumper and fender" })).paint_panel,
+    ).toBe(1_000);
+  });
+
+  it("a cracked bumper is a bumper refinish, not a windshield", () => {
+    const result = trade({ year: 2021, make: "Honda", model: "Civic", mileage: 40_000, conditionNotes: "cracked front bumper" });
+    expect(lines(result)).toEqual({ paint_panel: 500, detail: 200 });
+  });
+});
+
+describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-class, #expected-miles, #mileage-adjustment-caps)", () => {
+  /** New price × the curve with its loss scaled by the class: what an EV may never exceed. */
+  const evClassCurve = (year: number) => {
+    const ev = reference.retentionClasses.find((row) => row.retentionClass === "ev");
+    if (!ev) throw new Error("no ev retention class");
+    const age = Math.max(0, NOW.getUTCFullYear() - year + 0.5);
+    const retained = Math.max(reference.settings.residualFloorPct, 100 - (100 - residualPct(reference.retentionCurve, age, 0)) * ev.lossScale);
+    return 45_000 * (retained / 100);
+  };
+
+  it("a 2023 Model 3 with 15k miles is bought on the EV curve, not at $33,052", () => {
+    const result = trade({ year: 2023, make: "Tesla", model: "Model 3", mileage: 15_000, conditionNotes: "clean" });
+    // Before: $45,000 × 56.5% + the +30% low-mileage cap = $33,052.
+    expect(result.marketValue).toBeLessThanOrEqual(Math.round(evClassCurve(2023)));
+    expect(result.marketValue).toBeLessThan(25_000);
+    expect(result.note).toContain("retention class ev");
+    expect(modelValuation(result).mileageAdjustment).toBe(0);
+  });
+
+  it("a five-year-old EV has lost about 59% of its new price, as the market measured, not 71%", () => {
+    const ev = reference.retentionClasses.find((row) => row.retentionClass === "ev");
+    if (!ev) throw new Error("no ev retention class");
+    const lost = (100 - residualPct(reference.retentionCurve, 5, 0)) * ev.lossScale;
+    // iSeeCars: EVs lose 58.8% in five years (docs/domain/appraisal.md#retention-by-class).
+    expect(lost).toBeGreaterThan(56);
+    expect(lost).toBeLessThan(62);
+  });
+
+  it("140k on a 2012 is about what a 14-year-old car is expected to show, not 'low' for a +$1,990 bonus", () => {
+    const valuation = modelValuation(trade({ ...BMW_328I, conditionNotes: "clean" }));
+    // 13,500 × 5 + 10,000 × 3 + 7,800 × 6.5 = 148,200 (not 13,500 × 14.5 = 195,750).
+    expect(valuation.expectedMiles).toBe(148_200);
+    expect(Math.abs(valuation.mileageAdjustment)).toBeLessThan(500);
+  });
+
+  it("a 5½-year-old car is expected at 72,500 miles and an 8½-year-old at 101,400: the bands start at 5 and 8 years", () => {
+    expect(modelValuation(trade({ year: 2021, make: "Toyota", model: "Camry", mileage: 72_500, conditionNotes: "clean" })).expectedMiles).toBe(
+      72_500,
+    );
+    expect(modelValuation(trade({ year: 2018, make: "Toyota", model: "Camry", mileage: 101_400, conditionNotes: "clean" })).expectedMiles).toBe(
+      101_400,
+    );
+  });
+
+  it("a 2024 Camry with 3k miles gets exactly the +10% low-mileage cap, not 30%", () => {
+    const valuation = modelValuation(trade({ year: 2024, make: "Toyota", model: "Camry", mileage: 3_000, conditionNotes: "clean" }));
+    expect(valuation.mileageAdjustment).toBe(Math.round(valuation.classCurveValue * 0.1));
+  });
+
+  it("a 2016 Civic over 150,000 miles loses the extra 10%; at exactly 150,000 it does not", () => {
+    const civic = { year: 2016, make: "Honda", model: "Civic", conditionNotes: "clean" };
+    expect(modelValuation(trade({ ...civic, mileage: 150_000 })).highMileagePenalty).toBe(0);
+    const over = modelValuation(trade({ ...civic, mileage: 150_001 }));
+    expect(over.highMileagePenalty).toBe(Math.round(over.classCurveValue * 0.1));
+  });
+
+  it("a 2016 Civic with 260k takes exactly the −30% high-mileage cap and the extra −10% beyond 150k, no more", () => {
+    const worn = modelValuation(trade({ year: 2016, make: "Honda", model: "Civic", mileage: 260_000, conditionNotes: "runs" }));
+    expect(worn.mileageAdjustment).toBe(-Math.round(worn.classCurveValue * 0.3));
+    expect(worn.highMileagePenalty).toBe(Math.round(worn.classCurveValue * 0.1));
+  });
+
+  it("a 2019 F-150 keeps more of its new price than a 2019 car: trucks lose ×0.89", () => {
+    const truck = modelValuation(trade({ year: 2019, make: "Ford", model: "F-150", mileage: 90_000, conditionNotes: "clean" }));
+    const car = modelValuation(trade({ year: 2019, make: "Toyota", model: "Camry", mileage: 90_000, conditionNotes: "clean" }));
+    expect(truck.retention.retentionClass).toBe("truck");
+    expect(100 - truck.residualPct).toBeCloseTo((100 - car.residualPct) * 0.89, 6);
+  });
+
+  it("a RAV4 Hybrid holds more than a plain RAV4 of the same year and miles", () => {
+    const plain = trade({ year: 2020, make: "Toyota", model: "RAV4", trim: "XLE", mileage: 70_000, conditionNotes: "clean" });
+    const hybrid = trade({ year: 2020, make: "Toyota", model: "RAV4", trim: "XLE Hybrid", mileage: 70_000, conditionNotes: "clean" });
+    expect(modelValuation(hybrid).retention.retentionClass).toBe("hybrid");
+    expect(hybrid.marketValue).toBeGreaterThan(plain.marketValue);
+    // Entered as the model name, it is still a RAV4 (compact_suv), on the hybrid curve.
+    const named = trade({ year: 2020, make: "Toyota", model: "RAV4 Hybrid", mileage: 70_000, conditionNotes: "clean" });
+    expect(modelValuation(named).classKey).toBe("compact_suv");
+    expect(named.marketValue).toBe(hybrid.marketValue);
+  });
+
+  describe("properties", () => {
+    const years = fc.integer({ min: 1995, max: 2027 });
+    const miles = fc.integer({ min: 0, max: 400_000 });
+    const vehicles = fc.constantFrom(
+      { make: "Toyota", model: "Camry" },
+      { make: "Tesla", model: "Model 3" },
+      { make: "Ford", model: "F-150" },
+      { make: "Toyota", model: "RAV4", trim: "Hybrid" },
+      { make: "BMW", model: "328i" },
+    );
+
+    it("a higher mileage never raises the value", () => {
+      fc.assert(
+        fc.property(vehicles, years, miles, miles, (vehicle, year, a, b) => {
+          const [low, high] = a <= b ? [a, b] : [b, a];
+          const value = (mileage: number) => trade({ ...vehicle, year, mileage, conditionNotes: "clean" }).marketValue;
+          expect(value(high)).toBeLessThanOrEqual(value(low));
+        }),
+      );
+    });
+
+    it("an EV never appraises above its class curve, whatever its miles", () => {
+      fc.assert(
+        fc.property(years, miles, (year, mileage) => {
+          const result = trade({ year, make: "Tesla", model: "Model Y", mileage, conditionNotes: "clean" });
+          expect(result.marketValue).toBeLessThanOrEqual(Math.max(reference.settings.valueFloor, Math.round(evClassCurve(year))));
+        }),
+      );
+    });
+
+    it("adding a damage word never raises max acquisition", () => {
+      const clauses = [
+        "Small dent on rear bumper",
+        "bed liner scratches",
+        "transmission slips",
+        "CVT slips",
+        "engine knock",
+        "blue smoke from exhaust",
+        "smells of smoke",
+        "frame damage",
+        "flood damage",
+        "salvage title",
+        "airbag light on",
+        "check engine light",
+        "bald tires",
+        "cracked windshield",
+        "3 door dings",
+        "scratches on bumper and fender",
+        "brakes grind",
+      ];
+      const notes = fc.subarray(clauses);
+      fc.assert(
+        fc.property(years, miles, notes, fc.constantFrom(...clauses), (year, mileage, base, added) => {
+          const offer = (said: string[]) =>
+            trade({ year, make: "Honda", model: "Accord", mileage, conditionNotes: said.length > 0 ? said.join(". ") : "clean" }).maxAcquisition;
+          expect(offer([...base, added])).toBeLessThanOrEqual(offer(base));
+        }),
+      );
+    });
+  });
+});
+
+describe("the demo store's comparables (docs/domain/appraisal.md#comparables)", () => {
+  const key = generateApiKey();
+
+  beforeAll(async () => {
+    const secrets = async (email: string) => ({
+      apiKeyHash: await sha256Hex(key),
+      apiKeyPrefix: apiKeyDisplayPrefix(key),
+      brokerTokenHash: await sha256Hex(`${email}:broker`),
+      staffEmail: email,
+      staffPasswordHash: "not-used",
+    });
+    const credentials: DemoCredentials = {
+      summit: { ...(await secrets("desk@summit.test")), legacyTokenHash: await sha256Hex("legacy") },
+      lakeside: { ...(await secrets("gm@lakeside.test")), apiKeyHash: await sha256Hex(`${key}:lakeside`) },
+    };
+    const { statements } = buildDemoSeed({ referenceDate: new Date().toISOString().slice(0, 10), credentials });
+    await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
+  });
+
+  it("a 2022 RAV4 XLE with 41k at Summit is valued at today's market, not 15% under it", async () => {
+    const res = await call("/api/v1/trade-appraisal", {
+      method: "POST",
+      key,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ year: NOW.getUTCFullYear() - 4, make: "Toyota", model: "RAV4", trim: "XLE", mileage: 41_000, condition_notes: "clean" }),
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json<{ market_value_estimate: number; valuation_method: string }>();
+    expect(body.valuation_method).toBe("comparables");
+    // Before: $21,854, about 15% under a market near $25,700; within ±10% of that market now.
+    expect(body.market_value_estimate).toBeGreaterThanOrEqual(23_100);
+    expect(body.market_value_estimate).toBeLessThanOrEqual(28_300);
+  });
+
+  it("the demo's used lots list like the 2026 US market (Cox: about $25k and 71k miles)", async () => {
+    const row = await env.DB.prepare(
+      "SELECT avg(asking_price) AS price, avg(mileage) AS miles FROM inventory_units WHERE status = 'in_stock' AND condition IN ('used', 'cpo')",
+    ).first<{ price: number; miles: number }>();
+    expect(row?.price).toBeGreaterThanOrEqual(21_000);
+    expect(row?.price).toBeLessThanOrEqual(29_000);
+    expect(row?.miles).toBeGreaterThanOrEqual(45_000);
+    expect(row?.miles).toBeLessThanOrEqual(85_000);
+  });
+});

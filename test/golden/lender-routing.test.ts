@@ -1,0 +1,320 @@
+/**
+ * Golden deals for lender routing, as a desk manager states them, against the demo stores' panels
+ * and two years of their lender decisions (calibration matters). Each names the rule on
+ * docs/domain/lender-routing.md (or docs/domain/deal-math.md) that decides it.
+ */
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { amountFinanced, type KnownIssue } from "../../src/engines/deal-math";
+import {
+  approvalBucket,
+  type Calibration,
+  isDownTier,
+  type LenderPick,
+  type RouteProfile,
+  type RouteResult,
+  routeDeal,
+} from "../../src/engines/lender-routing";
+import { loadDemoSeed, post } from "../helpers/deal-desk";
+import { PROGRAMS, program, ROUTING_REFERENCE } from "../helpers/deal-desk-reference";
+import { createApiKey } from "../helpers/factories";
+
+const NORTH = "sto_summit_north";
+const SOUTH = "sto_summit_south";
+const NAME: Record<string, string> = { [NORTH]: "Summit North", [SOUTH]: "Summit South" };
+const SETTINGS = ROUTING_REFERENCE.settings;
+const AS_OF = new Date("2026-11-20T15:00:00Z");
+const HIGHER_COST = ["subprime", "bhph"];
+
+type Route = RouteResult & { store_id: string };
+let key: string;
+
+beforeAll(async () => {
+  await loadDemoSeed();
+  key = (await createApiKey("org_summit")).key;
+});
+
+async function route(body: Record<string, unknown>): Promise<Route> {
+  const res = await post("/api/v1/lender-route", key, body);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return res.json<Route>();
+}
+
+/** $25,000 car, $3,500 down: 86% LTV. */
+const clean = (beacon: number, store: string, extra: Record<string, unknown> = {}) => ({
+  beacon,
+  down_payment: 3500,
+  vehicle_price: 25_000,
+  vehicle_type: "car",
+  store_id: store,
+  ...extra,
+});
+
+describe("ranking: approval bucket, then the customer's rate (docs/domain/lender-routing.md#ranking)", () => {
+  for (const store of [NORTH, SOUTH]) {
+    it(`a clean 670 at 86% LTV goes to the credit union first at ${NAME[store]}, not the subprime finance company`, async () => {
+      const result = await route(clean(670, store));
+      expect(result.ltv).toBe(86);
+      expect(result.primary).toMatchObject({ lender: "Tri-County Teachers Credit Union", lender_type: "credit_union", rate_range: "6.81% - 8.81%" });
+      expect(result.primary!.down_tier).toBe(false);
+      expect(HIGHER_COST).not.toContain(result.backup!.lender_type);
+    });
+
+    for (const beacon of [620, 635, 650]) {
+      it(`a clean ${beacon} near-prime at 86% LTV at ${NAME[store]} goes to a bank or credit union first and second, never a subprime finance company`, async () => {
+        const result = await route(clean(beacon, store));
+        expect(HIGHER_COST).not.toContain(result.primary!.lender_type);
+        expect(HIGHER_COST).not.toContain(result.backup!.lender_type);
+        expect(result.primary!.down_tier).toBe(false);
+        expect(result.primary!.confidence).toBeGreaterThanOrEqual(SETTINGS.approvalBucketLow);
+      });
+    }
+  }
+
+  it("at Summit South the 670 goes where the store's history says it gets approved: the credit union's 82 submissions", async () => {
+    const result = await route(clean(670, SOUTH));
+    const history = result.primary!.history;
+    expect(history.approved + history.countered + history.declined).toBe(82);
+    expect(result.primary!.approval_bucket).toBe("high");
+    expect(result.routing_note).toContain("expected rate 7.81%");
+  });
+
+  it("a clean 720 never goes to the lender that declines prime paper at Summit North (First Lantern Bank)", async () => {
+    const result = await route({ beacon: 720, down_payment: 4000, vehicle_price: 26_000, vehicle_type: "car", store_id: NORTH });
+    expect(result.primary!.lender).not.toBe("First Lantern Bank");
+    expect(result.avoid).toContain("First Lantern Bank");
+  });
+
+  it("between two lenders in the same approval bucket, the one with the lower rate for the customer goes first", async () => {
+    const result = await route(clean(720, SOUTH));
+    const [primary, backup] = [result.primary!, result.backup!];
+    expect(primary.approval_bucket).toBe(backup.approval_bucket);
+    expect(primary.expected_rate).toBeLessThanOrEqual(backup.expected_rate);
+  });
+
+  it("a 560 subprime customer at a subprime finance company is an in-tier placement, not a down-tier one", async () => {
+    const result = await route(clean(560, NORTH, { down_payment: 4000 }));
+    expect(result.primary).not.toBeNull();
+    expect(result.primary!.down_tier).toBe(false);
+    expect(result.routing_note).not.toContain("Down-tier placement");
+  });
+});
+
+describe("down-tier placement (docs/domain/lender-routing.md#down-tier-placement)", () => {
+  it("a clean 670 at 128% LTV, which no prime program writes, goes down-tier and the answer says why", async () => {
+    const result = await route(clean(670, NORTH, { down_payment: 2500, book_value: 17_578 }));
+    expect(result.ltv).toBe(128);
+    expect(result.primary!.down_tier).toBe(true);
+    expect(result.routing_note).toContain("Down-tier placement: no prime program approves this structure");
+    expect(result.routing_note).toMatch(/LTV 128% over the program maximum \(\d+\)/);
+    expect(result.primary!.reasons.join(" ")).toContain("down-tier placement: prime paper at a subprime finance company");
+  });
+});
+
+describe("known issues (docs/domain/lender-routing.md#known-issues)", () => {
+  it("a 720 with a repo goes to a program that takes repos, its high score knocking none of them out", async () => {
+    const result = await route(clean(720, NORTH, { down_payment: 6000, known_issues: ["repo"] }));
+    expect(result.primary).not.toBeNull();
+    expect(program(result.primary!.lender).acceptsRepo).toBe(true);
+    const repoTakers = new Set(PROGRAMS.filter((p) => p.acceptsRepo).map((p) => p.name));
+    for (const avoided of result.avoid_details) if (repoTakers.has(avoided.lender)) expect(avoided.rule).not.toBe("score_above_program");
+    expect(result.routing_note).toContain("no prime program approves this structure with repo");
+  });
+
+  it("a 700 with a discharged Chapter 7 goes to a captive that takes it, not a subprime lender", async () => {
+    const result = await route(clean(700, SOUTH, { known_issues: ["bk7"] }));
+    expect(result.primary!.lender_type).toBe("captive");
+    expect(program(result.primary!.lender).acceptsBk7).toBe(true);
+    expect(result.primary!.down_tier).toBe(false);
+  });
+});
+
+describe("the whole amount financed (docs/domain/deal-math.md#amount-financed)", () => {
+  const upsideDown = {
+    beacon: 690,
+    down_payment: 2000,
+    vehicle_price: 20_000,
+    vehicle_type: "car",
+    trade_value: 8000,
+    trade_payoff: 13_380,
+    store_id: NORTH,
+  };
+
+  it("a trade $5,380 upside down puts the deal at 116.9% LTV, not 90%", async () => {
+    const result = await route(upsideDown);
+    expect(result).toMatchObject({ ltv: 116.9, amount_financed: 23_380, negative_equity: 5380, ltv_excludes: ["taxes", "title and fees"] });
+    expect(result.routing_note).toContain(
+      "LTV 116.9% on $23,380 financed (incl. $5,380 negative equity); excludes taxes and title and fees (not supplied)",
+    );
+  });
+
+  it("the negative equity knocks out the programs whose LTV cap it breaks", async () => {
+    const result = await route(upsideDown);
+    expect(result.avoid_details).toContainEqual(expect.objectContaining({ lender: "Riverbend Community Credit Union", rule: "ltv_over_maximum" }));
+  });
+
+  it("with taxes and fees supplied the LTV excludes nothing and counts them", async () => {
+    const result = await route({ ...upsideDown, taxes: 1200, fees: 450 });
+    expect(result).toMatchObject({ amount_financed: 25_030, ltv: 125.2, ltv_excludes: [] });
+  });
+
+  it("a deal without trade figures says its LTV excludes any trade", async () => {
+    const result = await route(clean(700, NORTH));
+    expect(result.ltv_excludes).toEqual(["trade", "taxes", "title and fees"]);
+    expect(result.routing_note).toContain("excludes trade, taxes and title and fees (not supplied)");
+  });
+
+  it("trade equity and cash down that cover the price are told there is nothing to finance (422), not quoted a rate and term", async () => {
+    const res = await post("/api/v1/lender-route", key, { ...upsideDown, down_payment: 5000, trade_value: 17_000, trade_payoff: 0 });
+    expect(res.status).toBe(422);
+    const body = await res.json<{ details: { path: string; message: string }[] }>();
+    expect(body.details.map((d) => d.path)).toEqual(["down_payment", "trade_value"]);
+    expect(body.details[0].message).toContain("nothing to finance");
+    expect(body.details[0].message).toContain("amount financed -2000");
+  });
+
+  it("a misspelt trade field is refused by name rather than silently dropped", async () => {
+    const res = await post("/api/v1/lender-route", key, { ...upsideDown, trade_payof: 13_380 });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ details: [{ path: "trade_payof", code: "unrecognized_keys" }] });
+  });
+});
+
+describe("edges the ranking turns on (docs/domain/lender-routing.md#ranking)", () => {
+  it("puts 0.80 in the top bucket and 0.79 below it; 0.50 in the middle and 0.49 in the low one", () => {
+    expect(approvalBucket(0.8, SETTINGS)).toBe("high");
+    expect(approvalBucket(0.79, SETTINGS)).toBe("medium");
+    expect(approvalBucket(0.5, SETTINGS)).toBe("medium");
+    expect(approvalBucket(0.49, SETTINGS)).toBe("low");
+  });
+
+  it("calls a customer exactly 40 points over a program's ceiling down-tier there, and 39 points not", () => {
+    const specialty = program("Bridgeway ITIN Auto Loans"); // specialty, ceiling 760
+    expect(isDownTier(800, "super_prime", specialty, SETTINGS)).toBe(true);
+    expect(isDownTier(799, "super_prime", specialty, SETTINGS)).toBe(false);
+  });
+
+  it("keeps a down-tier program off the top while an in-tier one approves at exactly 0.50, not at 0.49", () => {
+    // A 670 with a charge-off at 90% LTV: the in-tier credit union's approval is set by its store history.
+    const profile: RouteProfile = {
+      beacon: 670,
+      downPayment: 2000,
+      vehiclePrice: 20_000,
+      vehicleType: "car",
+      condition: "used",
+      knownIssues: ["charge_off"],
+    };
+    const panel = [program("Public Servants Credit Union"), program("Brightpath Auto Credit")];
+    const withHistory = (approved: number, declined: number): Calibration =>
+      new Map([[program("Public Servants Credit Union").id, { prime: { approved, countered: 0, declined } }]]);
+    const first = (calibration: Calibration) => routeDeal(profile, panel, ROUTING_REFERENCE, calibration, AS_OF).primary!;
+    // Fit 0.5x as the prior worth 10; the history sets the posterior to 0.50 and to 0.49.
+    const fit = routeDeal(profile, panel, ROUTING_REFERENCE, new Map(), AS_OF).primary;
+    expect(fit).not.toBeNull();
+    const at = (target: number) => {
+      for (let declined = 0; declined < 400; declined++) {
+        for (let approved = 0; approved < 400; approved++) {
+          const pick = routeDeal(profile, panel, ROUTING_REFERENCE, withHistory(approved, declined), AS_OF);
+          const cu = [pick.primary, pick.backup].find((p) => p?.lender === "Public Servants Credit Union");
+          if (cu?.confidence === target) return withHistory(approved, declined);
+        }
+      }
+      throw new Error(`no history gives ${target}`);
+    };
+    expect(first(at(0.5)).lender).toBe("Public Servants Credit Union");
+    expect(first(at(0.49)).lender).toBe("Brightpath Auto Credit");
+  });
+});
+
+describe("properties", () => {
+  const issuesArb = fc.subarray(["repo", "bk7", "bk13", "itin", "thin_file", "charge_off"] as KnownIssue[], { maxLength: 2 });
+  const dealArb = fc.record({
+    price: fc.integer({ min: 8000, max: 60_000 }),
+    downShare: fc.double({ min: 0, max: 0.3, noNaN: true }),
+    issues: issuesArb,
+    tradeValue: fc.option(fc.integer({ min: 0, max: 20_000 }), { nil: undefined }),
+    tradePayoff: fc.option(fc.integer({ min: 0, max: 25_000 }), { nil: undefined }),
+  });
+  type Deal = typeof dealArb extends fc.Arbitrary<infer T> ? T : never;
+  const profileOf = (beacon: number, d: Deal): RouteProfile => ({
+    beacon,
+    downPayment: Math.round(d.price * d.downShare),
+    vehiclePrice: d.price,
+    vehicleType: "car",
+    condition: "used",
+    knownIssues: d.issues,
+    tradeValue: d.tradeValue,
+    tradePayoff: d.tradePayoff,
+  });
+  const allPicks = (result: RouteResult): LenderPick[] => [result.primary, result.backup].filter((p): p is LenderPick => p !== null);
+  const bestRate = (beacon: number, d: Deal) => {
+    const result = routeDeal(profileOf(beacon, d), PROGRAMS, ROUTING_REFERENCE, new Map(), AS_OF);
+    // Every program that fits, not only the top two: the lowest rate the customer qualifies for.
+    const fitting = PROGRAMS.filter((p) => !result.avoid.includes(p.name));
+    return fitting.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...fitting.map((p) => expectedRate(beacon, d, p.name)));
+  };
+  const expectedRate = (beacon: number, d: Deal, name: string) =>
+    routeDeal(profileOf(beacon, d), [program(name)], ROUTING_REFERENCE, new Map(), AS_OF).primary?.expected_rate ?? Number.POSITIVE_INFINITY;
+
+  it("lowering a customer's score never improves the best rate they qualify for", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 300, max: 850 }), fc.integer({ min: 1, max: 120 }), dealArb, (beacon, drop, d) => {
+        const lower = Math.max(300, beacon - drop);
+        const amount = amountFinanced(profileOf(beacon, d)).amount;
+        fc.pre(amount > 0);
+        expect(bestRate(lower, d)).toBeGreaterThanOrEqual(bestRate(beacon, d));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("lowering a customer's score never lowers the rate any one program quotes them", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 300, max: 850 }),
+        fc.integer({ min: 1, max: 200 }),
+        dealArb,
+        fc.constantFrom(...PROGRAMS.map((p) => p.name)),
+        (beacon, drop, d, name) => {
+          fc.pre(amountFinanced(profileOf(beacon, d)).amount > 0);
+          const high = expectedRate(beacon, d, name);
+          const low = expectedRate(Math.max(300, beacon - drop), d, name);
+          if (Number.isFinite(high) && Number.isFinite(low)) expect(low).toBeGreaterThanOrEqual(high);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("adding negative equity never lowers the LTV", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 300, max: 850 }), dealArb, fc.integer({ min: 1, max: 15_000 }), (beacon, d, extraPayoff) => {
+        const before = profileOf(beacon, d);
+        const after = { ...before, tradeValue: before.tradeValue ?? 0, tradePayoff: (before.tradePayoff ?? 0) + extraPayoff };
+        fc.pre(amountFinanced(before).amount > 0);
+        const ltv = (p: RouteProfile) => routeDeal(p, PROGRAMS.slice(0, 5), ROUTING_REFERENCE, new Map(), AS_OF).ltv;
+        expect(ltv(after)).toBeGreaterThanOrEqual(ltv(before));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a known issue never leaves the customer at a program that refuses it", () => {
+    const ACCEPTS = {
+      repo: "acceptsRepo",
+      bk7: "acceptsBk7",
+      bk13: "acceptsBk13",
+      itin: "acceptsItin",
+      thin_file: "acceptsThinFile",
+      charge_off: "acceptsChargeOff",
+    } as const;
+    fc.assert(
+      fc.property(fc.integer({ min: 300, max: 850 }), dealArb, (beacon, d) => {
+        fc.pre(d.issues.length > 0 && amountFinanced(profileOf(beacon, d)).amount > 0);
+        const result = routeDeal(profileOf(beacon, d), PROGRAMS, ROUTING_REFERENCE, new Map(), AS_OF);
+        for (const pick of allPicks(result)) for (const issue of d.issues) expect(program(pick.lender)[ACCEPTS[issue]]).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
