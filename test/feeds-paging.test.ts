@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Database } from "../src/db/client";
+import { type Database, getDb } from "../src/db/client";
 import * as feeds from "../src/db/queries/feeds";
+import { inventoryPage } from "../src/routes/feeds/feeds.service";
 import { call, createApiKey, createDeal, createOrg, createStore, createUnit } from "./helpers/factories";
 import { createIngestKey, putInventory, unit } from "./helpers/ingest";
 
@@ -125,6 +127,42 @@ describe("inventory paging", () => {
       await env.DB.prepare("UPDATE inventory_units SET status = 'sold' WHERE org_id = ? AND stock_number = 'D-20'").bind(org.id).run();
     });
     expect(pages.flatMap((p) => p.inventory.map((u) => u.stock_number))).toEqual(["A-40", "B-30", "C-30", "E-10", "F-NEW"]);
+  });
+
+  it("the plain call is served from the 10 s cache as before; a paged call reads the database", async () => {
+    const { org, store, key } = await orgWithUnits();
+    expect((await inventory(key)).body.count).toBe(5);
+    await createUnit(org.id, store.id, { stockNumber: "F-LATE", stockedOn: daysAgo(1) });
+    expect((await inventory(key)).body.count).toBe(5);
+    expect((await inventory(key, { limit: 500 })).body.count).toBe(6);
+  });
+
+  it("property: for any units (many sharing a stocking day) and any page size, the pages put together are the unpaged list", async () => {
+    const db = getDb(env.DB);
+    const now = new Date();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.stringMatching(/^[A-Z0-9-]{1,6}$/), { minLength: 0, maxLength: 25 }),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 25, maxLength: 25 }),
+        fc.integer({ min: 1, max: 7 }),
+        async (stockNumbers, days, limit) => {
+          const org = await createOrg();
+          const store = await createStore(org.id);
+          for (const [i, stockNumber] of stockNumbers.entries()) await createUnit(org.id, store.id, { stockNumber, stockedOn: daysAgo(days[i]) });
+          const whole = (await feeds.listInventory(db, org.id, now, { limit: 500 })).map((u) => u.stockNumber);
+          const walked: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await inventoryPage(db, org.id, now, { limit, cursor });
+            expect(page.rows.length).toBeLessThanOrEqual(limit);
+            walked.push(...page.rows.map((u) => u.stockNumber));
+            cursor = page.nextCursor ?? undefined;
+          } while (cursor && walked.length <= whole.length);
+          expect(walked).toEqual(whole);
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it("limit is bounded: 0 and 501 are 422s that name the parameter", async () => {
