@@ -362,7 +362,7 @@ describe("sales-summary paging, store_id and updated_since", () => {
   });
 
   it("with updated_since, re-sends only the months holding a changed deal, recomputed whole; a month whose deals were all unwound comes back with 0 units", async () => {
-    const { org, august, key } = await orgWithSales();
+    const { org, north, august, key } = await orgWithSales();
     await env.DB.prepare("UPDATE deals SET updated_at = '2026-01-01T00:00:00.000Z' WHERE org_id = ?").bind(org.id).run();
     const since = "2026-06-01T00:00:00Z";
     expect((await salesSummary(key, { updated_since: since })).body.salesSummary).toEqual([]);
@@ -371,6 +371,10 @@ describe("sales-summary paging, store_id and updated_since", () => {
     expect(body.salesSummary).toEqual([
       { store: "B South", saleMonth: "2026-08", units: 0, totalGross: 0, store_id: expect.any(String), updated_at: expect.any(String) },
     ]);
+    // A change late in a month re-sends the month whole, deals earlier in it included.
+    await createDeal(org.id, north.id, { soldOn: "2026-09-28", frontGross: 100, backGross: 0 });
+    const september = (await salesSummary(key, { updated_since: "2026-06-01T00:00:00Z", store_id: north.id })).body.salesSummary;
+    expect(september.map((r) => [r.saleMonth, r.units, r.totalGross])).toEqual([["2026-09", 2, 2800]]);
     // The unpaged answer leaves the month out, as before.
     expect((await salesSummary(key)).body.salesSummary.map((r) => r.saleMonth)).toEqual(["2026-10", "2026-09", "2026-09"]);
   });
@@ -434,9 +438,13 @@ describe("indexes: a page is a range read of an index, not a scan and sort of th
     expect(plan.find((step) => step.includes("deals"))).toMatch(new RegExp(`USING (COVERING )?INDEX ${index} \\(org_id=\\? AND .*sold_on<\\?\\)`));
   });
 
-  it("sales summary with updated_since finds the changed deals by index", async () => {
+  it("sales summary with updated_since finds the changed deals by index, then reads their stores from the earliest changed month", async () => {
     const plan = await plansOf((db) => feeds.salesSummary(db, "org_x", { ...page, updatedSince: "2026-11-01T00:00:00.000Z" }));
-    expect(plan.join("\n")).toContain("deals_org_updated_idx");
-    expect(plan.join("\n")).not.toMatch(/SCAN deals\b/);
+    expect(plan.join("\n")).toContain("SEARCH c USING INDEX deals_org_updated_idx");
+    // Then only the changed stores' deals from the earliest changed month on.
+    expect(plan.find((step) => step.startsWith("SEARCH deals"))).toMatch(
+      /INDEX deals_org_store_sold_idx \(org_id=\? AND store_id=\? AND sold_on>\?\)/,
+    );
+    expect(plan.join("\n")).not.toMatch(/SCAN (deals|c)\b/);
   });
 });

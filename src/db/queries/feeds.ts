@@ -78,8 +78,8 @@ const saleMonth = sql<string>`substr(${deals.soldOn}, 1, 7)`;
  *
  * With `updatedSince`, only the (store, month) rows holding a deal changed since then, each
  * recomputed whole; a row whose deals were all unwound meanwhile comes back with 0 units, so a
- * client holding it learns it is gone. The changed deals are found by index first, and only their
- * rows' deals are read.
+ * client holding it learns it is gone. The changed deals are found by index first; then only the
+ * deals of their stores from the earliest changed month on are read.
  */
 export async function salesSummary(db: Database, orgId: string, query: FeedQuery, after?: SalesSummaryAfter) {
   const counted = sql`${deals.status} <> 'unwound'`;
@@ -89,9 +89,13 @@ export async function salesSummary(db: Database, orgId: string, query: FeedQuery
     query.updatedSince === undefined ? ne(deals.status, "unwound") : undefined,
   ];
   if (query.updatedSince !== undefined) {
-    const changed = sql`(SELECT DISTINCT c.store_id, substr(c.sold_on, 1, 7) FROM ${deals} c
-      WHERE c.org_id = ${orgId} AND c.updated_at >= ${query.updatedSince}${query.storeId === undefined ? sql`` : sql` AND c.store_id = ${query.storeId}`})`;
-    conditions.push(sql`(${deals.storeId}, ${saleMonth}) IN ${changed}`);
+    const changedDeals = sql`FROM ${deals} c WHERE c.org_id = ${orgId} AND c.updated_at >= ${query.updatedSince}${
+      query.storeId === undefined ? sql`` : sql` AND c.store_id = ${query.storeId}`
+    }`;
+    conditions.push(sql`(${deals.storeId}, ${saleMonth}) IN (SELECT DISTINCT c.store_id, substr(c.sold_on, 1, 7) ${changedDeals})`);
+    // Changes are mostly in recent months: starting at the earliest changed month ('YYYY-MM' sorts
+    // before its first day) keeps the read to those months' deals of the changed stores.
+    conditions.push(sql`${deals.soldOn} >= (SELECT substr(min(c.sold_on), 1, 7) ${changedDeals})`);
   }
   if (after) {
     // The range lets the (org, sold_on) index skip the months already paged.
