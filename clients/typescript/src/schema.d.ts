@@ -258,8 +258,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The organization's current inventory (at most 500 units, oldest in stock first)
+         * The organization's current inventory (at most 500 units, oldest in stock first), by store, by page or by change
          * @description Every store of the key's organization. `days_in_stock` is computed at read time from the stocking date. Also accepts the deprecated `X-Api-Token` (unmetered; answered with `Deprecation`, `Sunset` and `Link` headers, see docs/versioning.md).
+         *
+         *     Without parameters the answer is the contract's: `count` and `inventory`, at most 500 units. With any parameter (docs/feeds.md) the answer adds `has_more`, `next_cursor` and each unit's `store_id` and `updated_at`; with `updated_since` it lists every unit changed since then, ordered by change, and `removed` names those that left inventory.
          */
         get: operations["listInventory"];
         put?: never;
@@ -358,8 +360,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Units and total gross by store and month (at most 200 rows, most recent month first)
+         * Units and total gross by store and month (at most 200 rows, most recent month first), by store, by page or by change
          * @description Delivered deals of the key's organization grouped by store and sale month; `totalGross` is front plus back gross in USD. Also accepts the deprecated `X-Api-Token` (see docs/versioning.md).
+         *
+         *     Without parameters the answer is the contract's: `count` and `salesSummary`, at most 200 rows. With any parameter (docs/feeds.md) the answer adds `has_more`, `next_cursor` and each row's `store_id` and `updated_at`; with `updated_since` it lists only the rows holding a deal changed since then, recomputed whole (a row whose deals were all unwound comes back with 0 units).
          */
         get: operations["getSalesSummary"];
         put?: never;
@@ -1742,8 +1746,15 @@ export interface components {
          *     }
          */
         InventoryFeed: {
+            /** @description Units in `inventory` (in this page). */
             count: number;
+            /** @description Whether another page follows. Present when the call has any query parameter. */
+            has_more?: boolean;
             inventory: components["schemas"]["InventoryUnit"][];
+            /** @description Pass as `cursor` (with the same `store_id` and `updated_since`) for the next page; null on the last page. Present when the call has any query parameter. */
+            next_cursor?: string | null;
+            /** @description With `updated_since` only: units that left inventory (sold, or absent from a DMS snapshot) since then, in this page. */
+            removed?: components["schemas"]["RemovedUnit"][];
         };
         InventoryUnit: {
             asking_price: number;
@@ -1756,7 +1767,11 @@ export interface components {
             stock_number: string;
             /** @description Store name. */
             store: string;
+            /** @description The store's id. Present when the call has any query parameter. */
+            store_id?: string;
             trim: string;
+            /** @description ISO-8601 UTC time of the last change (docs/feeds.md#what-updated-means); the highest one seen is the next `updated_since`. Present when the call has any query parameter. */
+            updated_at?: string;
             vin: string;
             year: number;
         };
@@ -1854,6 +1869,13 @@ export interface components {
             reset_at: string;
             /** @description Requests counted today. */
             used: number;
+        };
+        RemovedUnit: {
+            stock_number: string;
+            store: string;
+            store_id: string;
+            /** @description When the unit left inventory (ISO-8601 UTC). */
+            updated_at: string;
         };
         ReportsAlertReport: {
             /** @description Largest exposure first. */
@@ -2146,15 +2168,23 @@ export interface components {
          */
         SalesSummaryFeed: {
             count: number;
+            /** @description Whether another page follows. Present when the call has any query parameter. */
+            has_more?: boolean;
+            /** @description Pass as `cursor` (with the same `store_id` and `updated_since`) for the next page; null on the last page. Present when the call has any query parameter. */
+            next_cursor?: string | null;
             salesSummary: components["schemas"]["SalesSummaryRow"][];
         };
         SalesSummaryRow: {
             /** @example 2026-10 */
             saleMonth: string;
             store: string;
+            /** @description The store's id. Present when the call has any query parameter. */
+            store_id?: string;
             /** @description Front plus back gross, USD. */
             totalGross: number;
             units: number;
+            /** @description ISO-8601 UTC time of the last change (docs/feeds.md#what-updated-means); the highest one seen is the next `updated_since`. Present when the call has any query parameter. */
+            updated_at?: string;
         };
         SnapshotRefused: components["schemas"]["Error"] & {
             /** @enum {string} */
@@ -2542,6 +2572,7 @@ export type SchemaMarketFeed = components['schemas']['MarketFeed'];
 export type SchemaMarketFeedEntry = components['schemas']['MarketFeedEntry'];
 export type SchemaPlatformStats = components['schemas']['PlatformStats'];
 export type SchemaQuotaExceeded = components['schemas']['QuotaExceeded'];
+export type SchemaRemovedUnit = components['schemas']['RemovedUnit'];
 export type SchemaReportsAlertReport = components['schemas']['ReportsAlertReport'];
 export type SchemaReportsBriefingFigure = components['schemas']['ReportsBriefingFigure'];
 export type SchemaReportsBriefingSection = components['schemas']['ReportsBriefingSection'];
@@ -3705,7 +3736,16 @@ export interface operations {
     };
     listInventory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `next_cursor` of the previous page, unchanged; the next page starts right after its last row (oldest in stock first, then stock number; with `updated_since`, by change time, then stock number). Another feed's, organization's or filters' cursor, or a damaged one: 422 `validation_error` (detail codes `cursor_mismatch`, `invalid_cursor`). */
+                cursor?: string;
+                /** @description Rows per page, 1 to 500; default 500 (the whole list up to the contract's cap). */
+                limit?: number;
+                /** @description Only this store. A store of another organization, or no store at all: 404 `not_found`. */
+                store_id?: string;
+                /** @description ISO-8601 date-time with `Z` or an offset: only what changed at or after it (docs/feeds.md#what-updated-means), ordered by the change. Use the highest `updated_at` of the previous sync. */
+                updated_since?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3715,7 +3755,7 @@ export interface operations {
             /** @description Inventory. */
             200: {
                 headers: {
-                    /** @description `no-store`. The feed itself may be up to 10 seconds old: the service answers repeat reads from memory. */
+                    /** @description `no-store`. A call without parameters may be up to 10 seconds old (the service answers repeat reads from memory); a call with any parameter reads the database. */
                     "Cache-Control"?: string;
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
@@ -3749,6 +3789,24 @@ export interface operations {
             };
             /** @description The key's scopes do not include this endpoint (`forbidden`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A query parameter is invalid (`validation_error`; details name it): `limit` out of range, `updated_since` not an ISO-8601 date-time, or a cursor that is not this list's. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4213,7 +4271,16 @@ export interface operations {
     };
     getSalesSummary: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `next_cursor` of the previous page, unchanged; the next page starts right after its last row (most recent month first, then store name and id). Another feed's, organization's or filters' cursor, or a damaged one: 422 `validation_error` (detail codes `cursor_mismatch`, `invalid_cursor`). */
+                cursor?: string;
+                /** @description Rows per page, 1 to 200; default 200 (the whole list up to the contract's cap). */
+                limit?: number;
+                /** @description Only this store. A store of another organization, or no store at all: 404 `not_found`. */
+                store_id?: string;
+                /** @description ISO-8601 date-time with `Z` or an offset: only what changed at or after it (docs/feeds.md#what-updated-means), ordered by the change. Use the highest `updated_at` of the previous sync. */
+                updated_since?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4223,7 +4290,7 @@ export interface operations {
             /** @description Sales summary. */
             200: {
                 headers: {
-                    /** @description `no-store`. The feed itself may be up to 10 seconds old: the service answers repeat reads from memory. */
+                    /** @description `no-store`. A call without parameters may be up to 10 seconds old (the service answers repeat reads from memory); a call with any parameter reads the database. */
                     "Cache-Control"?: string;
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
@@ -4257,6 +4324,24 @@ export interface operations {
             };
             /** @description The key's scopes do not include this endpoint (`forbidden`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A query parameter is invalid (`validation_error`; details name it): `limit` out of range, `updated_since` not an ISO-8601 date-time, or a cursor that is not this list's. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,8 +3,9 @@ import { appraisalBench } from "./appraisal";
 import { complianceBench } from "./compliance";
 import { dealDeskArea } from "./deal-desk";
 import { eventsArea } from "./events";
+import { feedsArea } from "./feeds";
 import { publicArea } from "./public";
 import { reportsBench } from "./reports";
 
 /** Every endpoint area's scenarios; an area adds its module here. */
-export const BENCH_AREAS: readonly BenchArea[] = [publicArea, dealDeskArea, appraisalBench, complianceBench, reportsBench, eventsArea];
+export const BENCH_AREAS: readonly BenchArea[] = [publicArea, dealDeskArea, appraisalBench, complianceBench, reportsBench, eventsArea, feedsArea];

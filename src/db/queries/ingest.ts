@@ -56,6 +56,8 @@ const fromExcluded = (columns: Record<string, { name: string }>) =>
 
 /**
  * Inserts or updates (by stock number) units of one store, back in stock. For the caller's batch.
+ * A new row's created_at and updated_at are now; on an update, migration 0021's trigger moves
+ * updated_at only when a value changed, so re-sending a snapshot leaves `updated_since` quiet.
  * (insert…select lists every column of the table in order; `WHERE true` keeps SQLite from
  * reading ON CONFLICT as a join constraint.)
  */
@@ -67,7 +69,7 @@ export function upsertUnits(db: Database, orgId: string, storeId: string, units:
       .select(
         sql`SELECT ${fromJson("id")}, ${orgId}, ${storeId}, ${fromJson("stock_number")}, ${fromJson("vin")}, ${fromJson("year")}, ${fromJson("make")},
                    ${fromJson("model")}, ${fromJson("trim")}, ${fromJson("condition")}, ${fromJson("vehicle_type")}, ${fromJson("mileage")},
-                   ${fromJson("stocked_on")}, ${fromJson("cost")}, ${fromJson("asking_price")}, 'in_stock', ${NOW}
+                   ${fromJson("stocked_on")}, ${fromJson("cost")}, ${fromJson("asking_price")}, 'in_stock', ${NOW}, ${NOW}
             FROM json_each(${JSON.stringify(part)}) WHERE true`,
       )
       .onConflictDoUpdate({
@@ -173,7 +175,7 @@ export function upsertDeals(db: Database, orgId: string, rows: DealRow[]): Batch
         sql`SELECT ${fromJson("id")}, ${orgId}, ${fromJson("store_id")}, ${fromJson("deal_number")}, ${fromJson("sold_on")}, ${fromJson("submitted_on")},
                    ${fromJson("funded_on")}, ${fromJson("status")}, ${fromJson("vin")}, ${fromJson("year")}, ${fromJson("make")}, ${fromJson("model")},
                    ${fromJson("condition")}, ${fromJson("vehicle_type")}, ${fromJson("selling_price")}, ${fromJson("lender")}, ${fromJson("beacon")},
-                   ${fromJson("amount_financed")}, ${fromJson("front_gross")}, ${fromJson("back_gross")}, ${NOW}
+                   ${fromJson("amount_financed")}, ${fromJson("front_gross")}, ${fromJson("back_gross")}, ${NOW}, ${NOW}
             FROM json_each(${JSON.stringify(part)}) WHERE true`,
       )
       .onConflictDoUpdate({

@@ -151,10 +151,14 @@ export const inventoryUnits = sqliteTable(
       .notNull()
       .default("in_stock"),
     createdAt: createdAt(),
+    /** When a column last changed (triggers of migration 0021 keep it); `updated_since` reads it (docs/feeds.md). */
+    updatedAt: text("updated_at"),
   },
   (t) => [
     uniqueIndex("inventory_org_stock_idx").on(t.orgId, t.stockNumber),
-    index("inventory_org_status_stocked_idx").on(t.orgId, t.status, t.stockedOn),
+    index("inventory_org_status_stocked_stock_idx").on(t.orgId, t.status, t.stockedOn, t.stockNumber),
+    index("inventory_org_store_status_stocked_idx").on(t.orgId, t.storeId, t.status, t.stockedOn, t.stockNumber),
+    index("inventory_org_updated_idx").on(t.orgId, t.updatedAt, t.stockNumber),
   ],
 );
 
@@ -190,11 +194,15 @@ export const deals = sqliteTable(
     frontGross: real("front_gross").notNull(),
     backGross: real("back_gross").notNull(),
     createdAt: createdAt(),
+    /** When a column last changed (triggers of migration 0021 keep it); `updated_since` reads it (docs/feeds.md). */
+    updatedAt: text("updated_at"),
   },
   (t) => [
     uniqueIndex("deals_org_number_idx").on(t.orgId, t.dealNumber),
     index("deals_org_sold_idx").on(t.orgId, t.soldOn),
     index("deals_org_status_idx").on(t.orgId, t.status),
+    index("deals_org_store_sold_idx").on(t.orgId, t.storeId, t.soldOn),
+    index("deals_org_updated_idx").on(t.orgId, t.updatedAt),
   ],
 );
 

@@ -1,7 +1,36 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { commonErrorResponses } from "../../http/errors";
+import { commonErrorResponses, documentedError, notFoundResponse } from "../../http/errors";
 import { legacySecurity, meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
 import { v1Chain } from "../../http/v1-chain";
+import { INVENTORY_PAGE_MAX, SALES_SUMMARY_PAGE_MAX } from "./feeds.service";
+
+/** Fields only a call with parameters gets: a client that sends none sees the contract's answer. */
+const ONLY_WITH_PARAMETERS = "Present when the call has any query parameter.";
+const pagingFields = {
+  has_more: z
+    .boolean()
+    .optional()
+    .openapi({ description: `Whether another page follows. ${ONLY_WITH_PARAMETERS}` }),
+  next_cursor: z
+    .string()
+    .nullable()
+    .optional()
+    .openapi({
+      description: `Pass as \`cursor\` (with the same \`store_id\` and \`updated_since\`) for the next page; null on the last page. ${ONLY_WITH_PARAMETERS}`,
+    }),
+};
+const changeFields = {
+  store_id: z
+    .string()
+    .optional()
+    .openapi({ description: `The store's id. ${ONLY_WITH_PARAMETERS}` }),
+  updated_at: z
+    .string()
+    .optional()
+    .openapi({
+      description: `ISO-8601 UTC time of the last change (docs/feeds.md#what-updated-means); the highest one seen is the next \`updated_since\`. ${ONLY_WITH_PARAMETERS}`,
+    }),
+};
 
 export const InventoryUnitSchema = z
   .object({
@@ -15,28 +44,47 @@ export const InventoryUnitSchema = z
     days_in_stock: z.int().openapi({ description: "Days since the dealer took ownership, computed at read time." }),
     asking_price: z.number(),
     store: z.string().openapi({ description: "Store name." }),
+    ...changeFields,
   })
   .openapi("InventoryUnit");
 
-export const InventoryFeedSchema = z.object({ count: z.int(), inventory: z.array(InventoryUnitSchema) }).openapi("InventoryFeed", {
-  example: {
-    count: 1,
-    inventory: [
-      {
-        stock_number: "S24117",
-        vin: "3TMCZ5AN8MM401234",
-        year: 2021,
-        make: "Toyota",
-        model: "Tacoma",
-        trim: "SR5",
-        condition: "used",
-        days_in_stock: 61,
-        asking_price: 38_995,
-        store: "Summit Auto North",
-      },
-    ],
-  },
-});
+export const RemovedUnitSchema = z
+  .object({
+    stock_number: z.string(),
+    store: z.string(),
+    store_id: z.string(),
+    updated_at: z.string().openapi({ description: "When the unit left inventory (ISO-8601 UTC)." }),
+  })
+  .openapi("RemovedUnit");
+
+export const InventoryFeedSchema = z
+  .object({
+    count: z.int().openapi({ description: "Units in `inventory` (in this page)." }),
+    inventory: z.array(InventoryUnitSchema),
+    removed: z.array(RemovedUnitSchema).optional().openapi({
+      description: "With `updated_since` only: units that left inventory (sold, or absent from a DMS snapshot) since then, in this page.",
+    }),
+    ...pagingFields,
+  })
+  .openapi("InventoryFeed", {
+    example: {
+      count: 1,
+      inventory: [
+        {
+          stock_number: "S24117",
+          vin: "3TMCZ5AN8MM401234",
+          year: 2021,
+          make: "Toyota",
+          model: "Tacoma",
+          trim: "SR5",
+          condition: "used",
+          days_in_stock: 61,
+          asking_price: 38_995,
+          store: "Summit Auto North",
+        },
+      ],
+    },
+  });
 
 export const SalesSummaryRowSchema = z
   .object({
@@ -47,19 +95,60 @@ export const SalesSummaryRowSchema = z
       .openapi({ example: "2026-10" }),
     units: z.int(),
     totalGross: z.number().openapi({ description: "Front plus back gross, USD." }),
+    ...changeFields,
   })
   .openapi("SalesSummaryRow");
 
-export const SalesSummaryFeedSchema = z.object({ count: z.int(), salesSummary: z.array(SalesSummaryRowSchema) }).openapi("SalesSummaryFeed", {
-  example: { count: 1, salesSummary: [{ store: "Summit Auto North", saleMonth: "2026-10", units: 142, totalGross: 611_380 }] },
-});
+export const SalesSummaryFeedSchema = z
+  .object({ count: z.int(), salesSummary: z.array(SalesSummaryRowSchema), ...pagingFields })
+  .openapi("SalesSummaryFeed", {
+    example: { count: 1, salesSummary: [{ store: "Summit Auto North", saleMonth: "2026-10", units: 142, totalGross: 611_380 }] },
+  });
 
 const feedHeaders = {
   ...RATE_LIMIT_HEADERS,
   "Cache-Control": {
-    description: "`no-store`. The feed itself may be up to 10 seconds old: the service answers repeat reads from memory.",
+    description:
+      "`no-store`. A call without parameters may be up to 10 seconds old (the service answers repeat reads from memory); a call with any parameter reads the database.",
     schema: { type: "string" as const },
   },
+};
+
+/** `store_id`, `updated_since`, `limit`, `cursor`: the same on both feeds but for the page size. */
+const feedQuery = (pageMax: number, orderedBy: string) =>
+  z.object({
+    store_id: z.string().trim().min(1).max(64).optional().openapi({
+      description: "Only this store. A store of another organization, or no store at all: 404 `not_found`.",
+      example: "sto_summit_north",
+    }),
+    updated_since: z.iso.datetime({ offset: true }).optional().openapi({
+      description:
+        "ISO-8601 date-time with `Z` or an offset: only what changed at or after it (docs/feeds.md#what-updated-means), ordered by the change. Use the highest `updated_at` of the previous sync.",
+      example: "2026-11-26T06:00:00Z",
+    }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(pageMax)
+      .optional()
+      .openapi({ description: `Rows per page, 1 to ${pageMax}; default ${pageMax} (the whole list up to the contract's cap).`, example: 100 }),
+    cursor: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .openapi({
+        description: `\`next_cursor\` of the previous page, unchanged; the next page starts right after its last row (${orderedBy}). Another feed's, organization's or filters' cursor, or a damaged one: 422 \`validation_error\` (detail codes \`cursor_mismatch\`, \`invalid_cursor\`).`,
+      }),
+  });
+
+const feedErrors = {
+  ...commonErrorResponses,
+  ...notFoundResponse,
+  422: documentedError(
+    "A query parameter is invalid (`validation_error`; details name it): `limit` out of range, `updated_since` not an ISO-8601 date-time, or a cursor that is not this list's.",
+  ),
 };
 
 export const listInventory = createRoute({
@@ -67,14 +156,18 @@ export const listInventory = createRoute({
   path: "/api/v1/inventory",
   operationId: "listInventory",
   tags: ["Feeds"],
-  summary: "The organization's current inventory (at most 500 units, oldest in stock first)",
-  description:
-    "Every store of the key's organization. `days_in_stock` is computed at read time from the stocking date. Also accepts the deprecated `X-Api-Token` (unmetered; answered with `Deprecation`, `Sunset` and `Link` headers, see docs/versioning.md).",
+  summary: `The organization's current inventory (at most ${INVENTORY_PAGE_MAX} units, oldest in stock first), by store, by page or by change`,
+  description: `Every store of the key's organization. \`days_in_stock\` is computed at read time from the stocking date. Also accepts the deprecated \`X-Api-Token\` (unmetered; answered with \`Deprecation\`, \`Sunset\` and \`Link\` headers, see docs/versioning.md).
+
+Without parameters the answer is the contract's: \`count\` and \`inventory\`, at most ${INVENTORY_PAGE_MAX} units. With any parameter (docs/feeds.md) the answer adds \`has_more\`, \`next_cursor\` and each unit's \`store_id\` and \`updated_at\`; with \`updated_since\` it lists every unit changed since then, ordered by change, and \`removed\` names those that left inventory.`,
   security: [...serviceKeySecurity, ...legacySecurity],
   middleware: v1Chain("inventory", { legacy: true }),
+  request: {
+    query: feedQuery(INVENTORY_PAGE_MAX, "oldest in stock first, then stock number; with `updated_since`, by change time, then stock number"),
+  },
   responses: {
     200: { description: "Inventory.", headers: feedHeaders, content: { "application/json": { schema: InventoryFeedSchema } } },
-    ...commonErrorResponses,
+    ...feedErrors,
     ...meteredResponses,
   },
 });
@@ -84,14 +177,16 @@ export const getSalesSummary = createRoute({
   path: "/api/v1/sales-summary",
   operationId: "getSalesSummary",
   tags: ["Feeds"],
-  summary: "Units and total gross by store and month (at most 200 rows, most recent month first)",
-  description:
-    "Delivered deals of the key's organization grouped by store and sale month; `totalGross` is front plus back gross in USD. Also accepts the deprecated `X-Api-Token` (see docs/versioning.md).",
+  summary: `Units and total gross by store and month (at most ${SALES_SUMMARY_PAGE_MAX} rows, most recent month first), by store, by page or by change`,
+  description: `Delivered deals of the key's organization grouped by store and sale month; \`totalGross\` is front plus back gross in USD. Also accepts the deprecated \`X-Api-Token\` (see docs/versioning.md).
+
+Without parameters the answer is the contract's: \`count\` and \`salesSummary\`, at most ${SALES_SUMMARY_PAGE_MAX} rows. With any parameter (docs/feeds.md) the answer adds \`has_more\`, \`next_cursor\` and each row's \`store_id\` and \`updated_at\`; with \`updated_since\` it lists only the rows holding a deal changed since then, recomputed whole (a row whose deals were all unwound comes back with 0 units).`,
   security: [...serviceKeySecurity, ...legacySecurity],
   middleware: v1Chain("sales-summary", { legacy: true }),
+  request: { query: feedQuery(SALES_SUMMARY_PAGE_MAX, "most recent month first, then store name and id") },
   responses: {
     200: { description: "Sales summary.", headers: feedHeaders, content: { "application/json": { schema: SalesSummaryFeedSchema } } },
-    ...commonErrorResponses,
+    ...feedErrors,
     ...meteredResponses,
   },
 });
