@@ -28,7 +28,7 @@ const unitColumns = {
   store: stores.name,
   storeId: inventoryUnits.storeId,
   status: inventoryUnits.status,
-  // Never null: migration 0021's insert trigger fills it.
+  // Never null: migration 0020's insert trigger fills it.
   updatedAt: sql<string>`${inventoryUnits.updatedAt}`,
 };
 

@@ -56,7 +56,7 @@ const fromExcluded = (columns: Record<string, { name: string }>) =>
 
 /**
  * Inserts or updates (by stock number) units of one store, back in stock. For the caller's batch.
- * A new row's created_at and updated_at are now; on an update, migration 0021's trigger moves
+ * A new row's created_at and updated_at are now; on an update, migration 0020's trigger moves
  * updated_at only when a value changed, so re-sending a snapshot leaves `updated_since` quiet.
  * (insert…select lists every column of the table in order; `WHERE true` keeps SQLite from
  * reading ON CONFLICT as a join constraint.)

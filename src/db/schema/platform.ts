@@ -151,7 +151,7 @@ export const inventoryUnits = sqliteTable(
       .notNull()
       .default("in_stock"),
     createdAt: createdAt(),
-    /** When a column last changed (triggers of migration 0021 keep it); `updated_since` reads it (docs/feeds.md). */
+    /** When a column last changed (triggers of migration 0020 keep it); `updated_since` reads it (docs/feeds.md). */
     updatedAt: text("updated_at"),
   },
   (t) => [
@@ -194,7 +194,7 @@ export const deals = sqliteTable(
     frontGross: real("front_gross").notNull(),
     backGross: real("back_gross").notNull(),
     createdAt: createdAt(),
-    /** When a column last changed (triggers of migration 0021 keep it); `updated_since` reads it (docs/feeds.md). */
+    /** When a column last changed (triggers of migration 0020 keep it); `updated_since` reads it (docs/feeds.md). */
     updatedAt: text("updated_at"),
   },
   (t) => [
