@@ -15,6 +15,16 @@ describe("GET /health", () => {
     expect(Date.parse(body.time)).toBeGreaterThanOrEqual(before - 1000);
   });
 
+  it("shares the public burst limit: the 121st call in a minute from one address is a 429 with Retry-After", async () => {
+    const headers = { "CF-Connecting-IP": "198.51.100.77" };
+    const statuses = [];
+    for (let i = 0; i < 120; i++) statuses.push((await call("/health", { headers })).status);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    const refused = await call("/health", { headers });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+  });
+
   it("answers 503 with the same body when the database does not answer", async () => {
     const broken = { ...env, DB: { ...env.DB, prepare: () => ({ first: () => Promise.reject(new Error("D1 down")) }) } } as unknown as Env;
     const res = await createTestApp(undefined, broken).request("/health");

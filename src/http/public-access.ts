@@ -43,9 +43,9 @@ const publicClients = new ClientWindowCounter();
 
 /**
  * A per-client burst limit of its own (by client address, see ClientWindowCounter); it never
- * touches a key's daily quota. Successful answers may be cached by browsers and CDNs for a minute.
+ * touches a key's daily quota. Shared by every endpoint that takes no credential.
  */
-export const publicAccess = createMiddleware<AppEnv>(async (c, next) => {
+export const publicBurstLimit = createMiddleware<AppEnv>(async (c, next) => {
   const client = c.req.header("CF-Connecting-IP") ?? "unknown-client";
   const retryAfter = publicClients.take(client, Date.now());
   if (retryAfter > 0) {
@@ -54,6 +54,13 @@ export const publicAccess = createMiddleware<AppEnv>(async (c, next) => {
     });
   }
   await next();
-  // On the response itself: c.header() after the handler would copy the whole response.
-  if (c.res.status === 200) c.res.headers.set("Cache-Control", `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
+});
+
+/** The public figures: the burst limit, and successful answers may be cached by browsers and CDNs for a minute. */
+export const publicAccess = createMiddleware<AppEnv>(async (c, next) => {
+  await publicBurstLimit(c, async () => {
+    await next();
+    // On the response itself: c.header() after the handler would copy the whole response.
+    if (c.res.status === 200) c.res.headers.set("Cache-Control", `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
+  });
 });

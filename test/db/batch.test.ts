@@ -45,6 +45,7 @@ describe("every chunked table takes 1..N rows through the helper and gives back 
         event: "inventory.aged_alert",
         data: { i },
         occurredAt: AT,
+        sample: i % 2 === 0,
       }));
       await runBatch(db, insertOutboxRows(db, rows));
       const ids = rows.map((r) => r.id);

@@ -559,7 +559,7 @@ export interface paths {
         };
         /**
          * Is the service up: its version, its clock and its database
-         * @description No credentials, not metered. `200` when the Worker runs and D1 answers; `503` with the same body when D1 does not. For uptime monitors and deploy checks.
+         * @description No credentials, not metered; the public endpoints' burst limit (120 a minute per client address) applies. `200` when the Worker runs and D1 answers; `503` with the same body when D1 does not. For uptime monitors and deploy checks.
          */
         get: operations["getHealth"];
         put?: never;
@@ -1992,6 +1992,7 @@ export interface components {
          *         "prior_as_of": "2026-09-01",
          *         "as_of": "2026-10-01",
          *         "source": "FRED UMCSENT (University of Michigan consumer sentiment)",
+         *         "demo": false,
          *         "reading": "weak"
          *       },
          *       "gas_price": null,
@@ -3873,7 +3874,7 @@ export interface operations {
                      *           "make": "Toyota",
                      *           "model": "Highlander",
                      *           "condition": "new",
-                     *           "days_on_lot": 63,
+                     *           "days_on_lot": 96,
                      *           "list_price": 51435,
                      *           "market_value": 52450,
                      *           "market_value_source": "valuation",
@@ -3881,35 +3882,39 @@ export interface operations {
                      *           "conditions": [
                      *             "aged"
                      *           ],
-                     *           "recommendation": "Reprice to $50,795 (97% of market $52,450) to turn it before 60 days; $2,205 of holding cost so far.",
+                     *           "owner": "new_car_manager",
+                     *           "aged_threshold_days": 90,
+                     *           "recommendation": "Aged new unit: 96 days (new units age at 90). For the new-car manager: dealer-trade, demo service or OEM incentive; plan the floor-plan curtailment; price it at $50,795 (toward market $52,450, not above the $51,435 asking price); each more day costs $82 to hold.",
                      *           "recommended_price": 50795,
-                     *           "wholesale_est": 44575,
-                     *           "exposure_usd": 47964
+                     *           "wholesale_est": 52450,
+                     *           "exposure_usd": 54762
                      *         },
                      *         {
                      *           "stock_no": "S10048",
                      *           "store_id": "sto_summit_south",
-                     *           "year": 2016,
+                     *           "year": 2019,
                      *           "make": "Chevrolet",
                      *           "model": "Equinox",
                      *           "condition": "used",
-                     *           "days_on_lot": 46,
-                     *           "list_price": 6995,
-                     *           "market_value": 6900,
+                     *           "days_on_lot": 64,
+                     *           "list_price": 16995,
+                     *           "market_value": 16400,
                      *           "market_value_source": "valuation",
                      *           "alert_type": "wholesale_candidate",
                      *           "conditions": [
                      *             "wholesale_candidate",
                      *             "aged"
                      *           ],
-                     *           "recommendation": "Wholesale now at about $5,875: 46 days on lot, projected front gross $-1,536 after $1,748 holding cost; each further day costs $38 to hold.",
-                     *           "recommended_price": 5875,
-                     *           "wholesale_est": 5875,
-                     *           "exposure_usd": 6191
+                     *           "owner": "used_car_manager",
+                     *           "aged_threshold_days": 45,
+                     *           "recommendation": "Wholesale candidate: 64 days on the lot (wholesale review at 60). Sunk cost is not a price: retail it this week at $16,395 (toward market $16,400, not above the $16,995 asking price) or wholesale at about $15,475 (expected auction proceeds: 94.3% of market $16,400 at 64 days); each more day costs $35 to hold.",
+                     *           "recommended_price": 15475,
+                     *           "wholesale_est": 15475,
+                     *           "exposure_usd": 17040
                      *         }
                      *       ],
-                     *       "total_aged_units": 100,
-                     *       "total_aged_exposure_usd": 2613433
+                     *       "total_aged_units": 36,
+                     *       "total_aged_exposure_usd": 812433
                      *     }
                      */
                     "application/json": components["schemas"]["ReportsAlertReport"];
@@ -5689,6 +5694,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description This client made too many requests (`rate_limited`); sent with `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected server error (`internal_error`). */

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { databaseAnswers } from "../../db/queries/health";
 import { documentedError } from "../../http/errors";
+import { publicBurstLimit } from "../../http/public-access";
 import { createRouter } from "../../http/router";
 import { SERVICE_VERSION } from "../../version";
 
@@ -34,11 +35,13 @@ export const getHealth = createRoute({
   tags: ["Public"],
   summary: "Is the service up: its version, its clock and its database",
   description:
-    "No credentials, not metered. `200` when the Worker runs and D1 answers; `503` with the same body when D1 does not. For uptime monitors and deploy checks.",
+    "No credentials, not metered; the public endpoints' burst limit (120 a minute per client address) applies. `200` when the Worker runs and D1 answers; `503` with the same body when D1 does not. For uptime monitors and deploy checks.",
   security: [],
+  middleware: [publicBurstLimit] as const,
   responses: {
     200: { description: "Up.", headers: noStore, content: { "application/json": { schema: HealthSchema } } },
     503: { description: "The database did not answer.", headers: noStore, content: { "application/json": { schema: HealthSchema } } },
+    429: documentedError("This client made too many requests (`rate_limited`); sent with `Retry-After`."),
     500: documentedError("Unexpected server error (`internal_error`)."),
   },
 });

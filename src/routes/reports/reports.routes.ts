@@ -1,4 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { agingSentence, decideAging, type UnitAging } from "../../engines/aged-inventory/recommendation";
+import { dailyHoldingCost } from "../../engines/holding-cost";
 import { ALERT_TYPES } from "../../engines/reports/alerts";
 import { DEFAULT_ROLE, ROLES } from "../../engines/reports/briefings";
 import { commonErrorResponses, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
@@ -215,6 +217,7 @@ export const MarketPulseSchema = z
         prior_as_of: "2026-09-01",
         as_of: "2026-10-01",
         source: "FRED UMCSENT (University of Michigan consumer sentiment)",
+        demo: false,
         reading: "weak",
       },
       gas_price: null,
@@ -230,49 +233,70 @@ const ok = (description: string, schema: z.ZodType, example?: unknown) => ({
   content: { "application/json": { schema, example } },
 });
 
-/** The first and last of the demo organization org_summit's alerts (its report lists 118). */
+/**
+ * A new unit aged at the new-unit threshold and a used wholesale candidate, their sentences and
+ * prices computed by the engine (docs/domain/reports.md), so the documented answer cannot say what
+ * the engine would not.
+ */
+function exampleAlert(unit: UnitAging & { stock_no: string; store_id: string; year: number; make: string; model: string; cost: number }) {
+  const decision = decideAging(unit, { agedThresholdDays: 45, agedThresholdDaysNew: 90 });
+  const daily = dailyHoldingCost(unit.cost, { perDay: 35, highValueCost: 30_000, highValueDailyPct: 0.1 });
+  const alertType = decision.wholesaleCandidate ? ("wholesale_candidate" as const) : ("aged" as const);
+  return {
+    stock_no: unit.stock_no,
+    store_id: unit.store_id,
+    year: unit.year,
+    make: unit.make,
+    model: unit.model,
+    condition: unit.condition,
+    days_on_lot: unit.daysOnLot,
+    list_price: unit.askingPrice,
+    market_value: unit.marketValue,
+    market_value_source: "valuation" as const,
+    alert_type: alertType,
+    conditions: decision.wholesaleCandidate ? (["wholesale_candidate", "aged"] as const) : (["aged"] as const),
+    owner: decision.owner,
+    aged_threshold_days: decision.thresholdDays,
+    recommendation: agingSentence(unit, decision, daily),
+    recommended_price: decision.wholesaleCandidate && decision.auctionProceeds !== null ? decision.auctionProceeds : decision.retailPrice,
+    wholesale_est: decision.auctionProceeds ?? unit.marketValue,
+    exposure_usd: Math.round(unit.costBasis + daily * unit.daysOnLot),
+  };
+}
+
 const ALERT_REPORT_EXAMPLE = {
   alerts: [
-    {
+    exampleAlert({
       stock_no: "N10071",
       store_id: "sto_summit_north",
       year: 2026,
       make: "Toyota",
       model: "Highlander",
       condition: "new",
-      days_on_lot: 63,
-      list_price: 51435,
-      market_value: 52450,
-      market_value_source: "valuation",
-      alert_type: "aged",
-      conditions: ["aged"],
-      recommendation: "Reprice to $50,795 (97% of market $52,450) to turn it before 60 days; $2,205 of holding cost so far.",
-      recommended_price: 50795,
-      wholesale_est: 44575,
-      exposure_usd: 47964,
-    },
-    {
+      daysOnLot: 96,
+      askingPrice: 51_435,
+      marketValue: 52_450,
+      cost: 46_900,
+      costBasis: 46_900,
+      projectedFrontGross: 1_200,
+    }),
+    exampleAlert({
       stock_no: "S10048",
       store_id: "sto_summit_south",
-      year: 2016,
+      year: 2019,
       make: "Chevrolet",
       model: "Equinox",
       condition: "used",
-      days_on_lot: 46,
-      list_price: 6995,
-      market_value: 6900,
-      market_value_source: "valuation",
-      alert_type: "wholesale_candidate",
-      conditions: ["wholesale_candidate", "aged"],
-      recommendation:
-        "Wholesale now at about $5,875: 46 days on lot, projected front gross $-1,536 after $1,748 holding cost; each further day costs $38 to hold.",
-      recommended_price: 5875,
-      wholesale_est: 5875,
-      exposure_usd: 6191,
-    },
+      daysOnLot: 64,
+      askingPrice: 16_995,
+      marketValue: 16_400,
+      cost: 13_900,
+      costBasis: 14_800,
+      projectedFrontGross: -240,
+    }),
   ],
-  total_aged_units: 100,
-  total_aged_exposure_usd: 2613433,
+  total_aged_units: 36,
+  total_aged_exposure_usd: 812_433,
 };
 
 export const getInventoryAlerts = createRoute({
