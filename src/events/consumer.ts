@@ -17,7 +17,7 @@ import { sendMessages, type WebhookMessage, WebhookMessageSchema } from "./messa
 import { decryptSecret } from "./signing";
 
 /**
- * Delay before each retry (DESIGN.md §3, PLATFORM.md §1.5 option A): about +20 min, +2 h, +12 h
+ * Delay before each retry (docs/webhooks.md#answers-retries-dead-letters): about +20 min, +2 h, +12 h
  * after the failed attempt. The queue's max_retries is 3, so a fourth failure goes to the dead-letter queue.
  */
 export const RETRY_DELAYS_SECONDS = [20 * 60, 2 * 3600, 12 * 3600] as const;

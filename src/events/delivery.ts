@@ -11,7 +11,7 @@ export const WEBHOOK_BODY_RETENTION_DAYS = 30;
 const RESPONSE_COUNT_LIMIT = 1024 * 1024;
 
 /**
- * The body partners receive (docs/webhooks.md#the-delivery): SPEC's envelope plus `id` and `sample`;
+ * The body partners receive (docs/webhooks.md#the-delivery): the contract's envelope plus `id` and `sample`;
  * `timestamp` is when the event happened. `storeId` is the event's own store, else the
  * organization's primary store (`findPrimaryStoreId`).
  */

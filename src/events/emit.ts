@@ -5,7 +5,7 @@ import type { Database } from "../db/client";
 import { insertOutboxRows } from "../db/queries/events";
 import { enqueueEvents } from "./messages";
 
-/** The events partners can subscribe to (SPEC §6). */
+/** The events partners can subscribe to (docs/webhooks.md#events). */
 export const EVENT_NAMES = [
   "morning_briefing.ready",
   "deal.stip_alert",

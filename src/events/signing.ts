@@ -1,5 +1,5 @@
 /**
- * Webhook secrets and signatures (DESIGN.md §3). The secret is `whsec_` + base64 of 32 random
+ * Webhook secrets and signatures (docs/webhooks.md#verifying-the-signature). The secret is `whsec_` + base64 of 32 random
  * bytes; the signature is HMAC-SHA256 keyed with the secret string exactly as shown to the
  * partner (UTF-8), over `id + "." + timestamp + "." + body`, sent as `sha256=<hex>`.
  */

@@ -627,7 +627,7 @@ export interface webhooks {
         put?: never;
         /**
          * A unit crossed its store's aged threshold
-         * @description Raised by the daily aged-inventory job once per crossing of the store's threshold (default 45 days).
+         * @description Raised by the daily aged-inventory job once per crossing of the unit's aged threshold: the store's used threshold (default 45 days) or, for a new unit, its new-unit threshold (default 90 days).
          *
          *     Sent as a signed `POST` to each endpoint subscribed to `inventory.aged_alert` (see `/api/v1/webhooks`). Verify it with `verifyWebhook` from the TypeScript client, or as docs/developer-experience.md shows.
          */
@@ -2336,7 +2336,7 @@ export interface components {
         WebhookInventoryAgedAlertData: {
             /** @description Days since the dealer took ownership. */
             days_on_lot: number;
-            /** @description `Wholesale candidate: …` at 60 days or when holding cost has eaten the front gross, else `Reprice to market now: …` (DOMAIN.md §3.6). */
+            /** @description The alert report's sentence for the unit (`GET /api/v1/inventory-alerts`): for a used unit `Aged: …` with a price toward market, never above the asking price, or `Wholesale candidate: …` with the expected auction proceeds; for a new unit `Aged new unit: …` with the new-car manager's actions (docs/domain/reports.md). */
             recommendation: string;
             stock_no: string;
         };
@@ -5890,9 +5890,9 @@ export interface operations {
                  *       "timestamp": "2026-11-26T12:30:00.000Z",
                  *       "sample": false,
                  *       "data": {
-                 *         "stock_no": "N10154",
+                 *         "stock_no": "S10154",
                  *         "days_on_lot": 45,
-                 *         "recommendation": "Reprice to market now: 45 days on the lot (store threshold 45); about $1575 of holding cost so far."
+                 *         "recommendation": "Aged: 45 days (aged at 45). Reprice to $22,395 (toward market $22,400, not above the $22,995 asking price) to turn it in the 15 days before its 60-day wholesale review; each more day costs $35 to hold."
                  *       }
                  *     }
                  */

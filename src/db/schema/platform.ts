@@ -39,7 +39,7 @@ export const stores = sqliteTable(
     agedThresholdDays: integer("aged_threshold_days").notNull().default(45),
     /** New units are aged at this many days (docs/domain/reports.md#new-units-age-differently). */
     agedThresholdDaysNew: integer("aged_threshold_days_new").notNull().default(90),
-    /** Front gross a used unit must earn, as % of its retail price with a floor in USD (DOMAIN.md §3.2). */
+    /** Front gross a used unit must earn, as % of its retail price with a floor in USD (docs/domain/gross.md#front-gross-targets). */
     targetFrontGrossUsedPct: real("target_front_gross_used_pct").notNull().default(8),
     targetFrontGrossUsedMin: real("target_front_gross_used_min").notNull().default(1200),
     createdAt: createdAt(),

@@ -23,21 +23,23 @@ const TRIGGERED_RULES = [
 const EVENTS: { [Name in EventName]: Omit<WebhookEventDoc<z.ZodObject>, "event"> } = {
   "inventory.aged_alert": {
     summary: "A unit crossed its store's aged threshold",
-    description: "Raised by the daily aged-inventory job once per crossing of the store's threshold (default 45 days).",
+    description:
+      "Raised by the daily aged-inventory job once per crossing of the unit's aged threshold: the store's used threshold (default 45 days) or, for a new unit, its new-unit threshold (default 90 days).",
     data: z
       .object({
         stock_no: z.string(),
         days_on_lot: z.int().openapi({ description: "Days since the dealer took ownership." }),
         recommendation: z.string().openapi({
           description:
-            "`Wholesale candidate: …` at 60 days or when holding cost has eaten the front gross, else `Reprice to market now: …` (DOMAIN.md §3.6).",
+            "The alert report's sentence for the unit (`GET /api/v1/inventory-alerts`): for a used unit `Aged: …` with a price toward market, never above the asking price, or `Wholesale candidate: …` with the expected auction proceeds; for a new unit `Aged new unit: …` with the new-car manager's actions (docs/domain/reports.md).",
         }),
       })
       .openapi("WebhookInventoryAgedAlertData"),
     example: {
-      stock_no: "N10154",
+      stock_no: "S10154",
       days_on_lot: 45,
-      recommendation: "Reprice to market now: 45 days on the lot (store threshold 45); about $1575 of holding cost so far.",
+      recommendation:
+        "Aged: 45 days (aged at 45). Reprice to $22,395 (toward market $22,400, not above the $22,995 asking price) to turn it in the 15 days before its 60-day wholesale review; each more day costs $35 to hold.",
     },
   },
   "deal.stip_alert": {
