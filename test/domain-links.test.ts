@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
 
 // Vite reads these at build time: the test sees the files as they are in the repository.
