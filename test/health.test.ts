@@ -18,7 +18,9 @@ describe("GET /health", () => {
   it("shares the public burst limit: the 121st call in a minute from one address is a 429 with Retry-After", async () => {
     // The limit counts fixed one-minute windows: the clock stays in one of them for the whole test.
     vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2026, 10, 26, 12, 0, 30) });
-    onTestFinished(() => vi.useRealTimers());
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const headers = { "CF-Connecting-IP": "198.51.100.77" };
     const statuses = [];
     for (let i = 0; i < 120; i++) statuses.push((await call("/health", { headers })).status);
