@@ -23,7 +23,7 @@ import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX
 import { runWrangler } from "../lib/local-d1";
 import { BENCH_AREAS } from "./areas";
 import type { BenchFixture, Scenario } from "./scenario";
-import { type BundleFigures, bundleFigures, describeBundle, describeStartup, measureStartup, median } from "./startup";
+import { type BundleFigures, bundleFigures, compatibilityDate, describeBundle, describeStartup, measureStartup, median } from "./startup";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const OUT_DIR = path.join(ROOT, ".bench/dist");
@@ -76,12 +76,6 @@ function build(): BundleSize {
     ...bundleFigures(output),
     parts_kib: Object.fromEntries(parts.map(([part, n]) => [part, Number((n / 1024).toFixed(1))])),
   };
-}
-
-function compatibilityDate(): string {
-  const match = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8").match(/^compatibility_date\s*=\s*"([^"]+)"/m);
-  if (!match) throw new Error("wrangler.toml has no compatibility_date");
-  return match[1];
 }
 
 const IN_MEMORY_RATE_LIMITER = `

@@ -8,6 +8,13 @@ import { BUNDLE_CEILING_KIB, STARTUP_BUDGET_RATIO, STARTUP_RUNS } from "./budget
 /** A bare Hono + zod Worker, built with the API's settings: the reference for the start-up budget. */
 const FIXTURE_CONFIG = path.join(REPO_ROOT, "scripts/bench/startup-fixture/wrangler.toml");
 
+/** The API's compatibility date (wrangler.toml), which the bench's Workers and the fixture run with too. */
+export function compatibilityDate(): string {
+  const match = readFileSync(path.join(REPO_ROOT, "wrangler.toml"), "utf8").match(/^compatibility_date\s*=\s*"([^"]+)"/m);
+  if (!match) throw new Error("wrangler.toml has no compatibility_date");
+  return match[1];
+}
+
 export interface StartupFigures {
   /** Start-up CPU (ms) of each profile, run by run (the two Workers were profiled alternately). */
   api_ms: number[];
@@ -48,7 +55,9 @@ export function measureStartup(): { startup: StartupFigures; bundle: BundleFigur
     const apiBundle = path.join(dir, "api.bundle");
     const fixtureBundle = path.join(dir, "fixture.bundle");
     const build = runWrangler(["deploy", "--dry-run", "--outfile", apiBundle], { captureStdout: true });
-    runWrangler(["deploy", "--dry-run", "--config", FIXTURE_CONFIG, "--outfile", fixtureBundle], { captureStdout: true });
+    runWrangler(["deploy", "--dry-run", "--config", FIXTURE_CONFIG, "--compatibility-date", compatibilityDate(), "--outfile", fixtureBundle], {
+      captureStdout: true,
+    });
     const profile = (bundle: string, run: number) => {
       const file = path.join(dir, `${path.basename(bundle, ".bundle")}-${run}.cpuprofile`);
       runWrangler(["check", "startup", "--worker", bundle, "--outfile", file], { captureStdout: true });
