@@ -6,7 +6,7 @@
 /** Start-up CPU (the median of STARTUP_RUNS profiles) may be at most this multiple of a bare Hono + zod Worker's. */
 export const STARTUP_BUDGET_RATIO = 1.2;
 
-/** Profiles per Worker: start-up on a shared machine varies by a factor of two from one run to the next. */
+/** Profiles per Worker: on a shared machine one start-up can take two to four times another. */
 export const STARTUP_RUNS = 5;
 
 /**
