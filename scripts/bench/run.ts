@@ -7,9 +7,10 @@
  * autocannon (chosen over wrk, whose latency percentiles were implausible on these machines; see
  * PERF-NOTES). Rounds are interleaved so drift on a shared machine hits every scenario alike; each
  * figure is the median of the rounds and each ratio the median of the per-round ratios to the
- * baseline (and to `metered_v1`, the reference the endpoint issues name). It also reports the
- * bundle's size as `wrangler deploy` does (minified, gzip) against a budget. `--json` ends the
- * output with one line holding those figures (scenario → figures, and `bundle`). `--only` runs the named scenarios (the baseline and
+ * baseline (and to `metered_v1`, the reference the endpoint issues name). It first reports the
+ * bundle's size as `wrangler deploy` does (minified, gzip) against its ceiling, and start-up CPU
+ * against a bare Hono + zod Worker's (the figures `npm run check:startup` checks; scripts/bench/budgets.ts).
+ * `--json` ends the output with one line holding those figures (scenario → figures, `bundle` and `startup`). `--only` runs the named scenarios (the baseline and
  * `metered_v1` always run). Any answer other than 2xx aborts the run. Each endpoint area adds its
  * scenarios, and the rows they need, in scripts/bench/areas/ (listed in scripts/bench/areas/index.ts).
  */
@@ -22,6 +23,7 @@ import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX
 import { runWrangler } from "../lib/local-d1";
 import { BENCH_AREAS } from "./areas";
 import type { BenchFixture, Scenario } from "./scenario";
+import { type BundleFigures, bundleFigures, compatibilityDate, describeBundle, describeStartup, measureStartup, median } from "./startup";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const OUT_DIR = path.join(ROOT, ".bench/dist");
@@ -51,21 +53,14 @@ interface Figures {
 }
 
 /** The Worker's size as `wrangler deploy` reports it, and the largest packages' share of the minified bundle. */
-interface BundleSize {
-  upload_kib: number;
-  gzip_kib: number;
-  budget_gzip_kib: number;
+interface BundleSize extends BundleFigures {
   /** Minified bytes (KiB) each package, and our own src/, puts into the bundle (esbuild's metafile). */
   parts_kib: Record<string, number>;
 }
 
-const GZIP_BUDGET_KIB = 175;
-
 /** The Worker exactly as `wrangler deploy` bundles it (minified, per wrangler.toml), and its size. */
 function build(): BundleSize {
   const output = runWrangler(["deploy", "--dry-run", "--outdir", OUT_DIR, "--metafile"], { captureStdout: true });
-  const size = output.match(/Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/);
-  if (!size) throw new Error(`wrangler did not report the bundle size:\n${output}`);
   const meta = JSON.parse(readFileSync(path.join(OUT_DIR, "bundle-meta.json"), "utf8")) as {
     outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
   };
@@ -78,17 +73,9 @@ function build(): BundleSize {
   }
   const parts = [...bytes].filter(([, n]) => n >= 1024).sort((a, b) => b[1] - a[1]);
   return {
-    upload_kib: Number(size[1]),
-    gzip_kib: Number(size[2]),
-    budget_gzip_kib: GZIP_BUDGET_KIB,
+    ...bundleFigures(output),
     parts_kib: Object.fromEntries(parts.map(([part, n]) => [part, Number((n / 1024).toFixed(1))])),
   };
-}
-
-function compatibilityDate(): string {
-  const match = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8").match(/^compatibility_date\s*=\s*"([^"]+)"/m);
-  if (!match) throw new Error("wrangler.toml has no compatibility_date");
-  return match[1];
 }
 
 const IN_MEMORY_RATE_LIMITER = `
@@ -244,11 +231,6 @@ function requestHeaders(scenario: Scenario): Record<string, string> {
   return { ...(scenario.body === undefined ? {} : { "Content-Type": "application/json" }), ...scenario.headers };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
-
 function machine(): string {
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   return `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}`;
@@ -257,8 +239,10 @@ function machine(): string {
 async function main(): Promise<void> {
   const bundle = build();
   const parts = Object.entries(bundle.parts_kib).map(([part, kib]) => `${part} ${kib}`);
-  console.log(`bundle: ${bundle.upload_kib} KiB minified, ${bundle.gzip_kib} KiB gzip (budget ${bundle.budget_gzip_kib} KiB gzip)`);
-  console.log(`  minified KiB by package: ${parts.join(", ")}\n`);
+  console.log(describeBundle(bundle));
+  console.log(`  minified KiB by package: ${parts.join(", ")}`);
+  const { startup } = measureStartup();
+  console.log(`${describeStartup(startup).join("\n")}\n`);
   const mf = serve();
   try {
     const url = await mf.ready;
@@ -324,9 +308,8 @@ async function main(): Promise<void> {
       const ratio = summary[name]?.ratio;
       if (ratio !== undefined) console.log(`${name} at ${ratio.toFixed(3)} of the baseline: target ${target} ${ratio >= target ? "met" : "NOT met"}`);
     }
-    console.log(
-      `bundle ${bundle.gzip_kib} KiB gzip: budget ${bundle.budget_gzip_kib} KiB ${bundle.gzip_kib <= bundle.budget_gzip_kib ? "met" : "NOT met"}`,
-    );
+    console.log(describeBundle(bundle));
+    console.log(describeStartup(startup)[0]);
     const measurements = [];
     for (const m of BENCH_AREAS.flatMap((area) => area.measurements ?? [])) {
       if (only && !only.includes(m.name)) continue;
@@ -336,7 +319,7 @@ async function main(): Promise<void> {
       console.log("\n| measurement | detail | time | rate |\n|---|---|---:|---:|");
       for (const m of measurements) console.log(`| ${m.name} | ${m.detail} | ${m.value} ${m.unit} | ${m.rate} ${m.rateUnit} |`);
     }
-    if (json) console.log(JSON.stringify({ ...summary, bundle, ...(measurements.length > 0 ? { measurements } : {}) }));
+    if (json) console.log(JSON.stringify({ ...summary, bundle, startup, ...(measurements.length > 0 ? { measurements } : {}) }));
   } finally {
     await mf.dispose();
   }
