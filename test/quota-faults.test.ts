@@ -80,6 +80,18 @@ describe("the quota counter restarting mid-day", () => {
     expect(statuses(responses)).toEqual({ 200: 30, 429: 20 });
     expect((await counter(id).usage(Date.now())).used).toBe(30);
   });
+
+  it("admits no more than the limit when the object aborts itself while a burst is in flight", async () => {
+    const { id, key } = await keyWithInventory(30);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    for (let i = 0; i < 10; i++) expect((await call("/api/v1/inventory", { key })).status).toBe(200);
+    const burst = Promise.all(Array.from({ length: 40 }, () => call("/api/v1/inventory", { key })));
+    await expect(runInDurableObject(counter(id), (_instance: QuotaCounter, state) => state.abort("test restart"))).rejects.toThrow();
+    // Every call in flight fails with `durableObjectReset`; retried on a fresh stub, each is counted, none served uncounted.
+    expect(statuses(await burst)).toEqual({ 200: 20, 429: 20 });
+    expect(warn.mock.calls.filter(([line]) => String(line).includes('"decision":"fail_open"'))).toEqual([]);
+    expect((await counter(id).usage(Date.now())).used).toBe(30);
+  });
 });
 
 describe("a request crossing 00:00 UTC", () => {
