@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { parseOfacCsv } from "../../src/engines/screening/ofac-csv";
+import { OfacFormatError, parseOfacCsv } from "../../src/engines/screening/ofac-csv";
 import { loadRealList, realSanctionsList } from "../helpers/compliance";
 
 const LOAD_TIMEOUT_MS = 60_000;
@@ -16,6 +16,14 @@ describe("OFAC CSV format", () => {
       ["36", "AEROCARIBBEAN AIRLINES", null, "CUBA"],
       ["306", 'BANCO "NACIONAL", CUBA', null, "CUBA"],
     ]);
+  });
+
+  it("keeps a line break inside quotes, reads CR-only records, and refuses an unterminated quote", () => {
+    expect(parseOfacCsv('1,"Line one\r\nline two"\r2,-0- \r')).toEqual([
+      ["1", "Line one\r\nline two"],
+      ["2", null],
+    ]);
+    expect(() => parseOfacCsv('1,"never closed\r\n2,"x"\r\n')).toThrow(OfacFormatError);
   });
 });
 

@@ -1,9 +1,10 @@
 /**
  * OFAC's legacy CSV files (sdn.csv, alt.csv, sdn_comments.csv; docs/compliance.md#the-sanctions-list): no header row,
  * comma-separated, text in double quotes, null written `-0-`, records ending CR LF (CR alone in the
- * spec), the file possibly closed by a 0x1A byte. Pure, so the operator command (Node) and the
- * scheduled refresh (Worker) parse alike.
+ * spec), the file possibly closed by a 0x1A byte. Pure (Papa Parse is a pure package), so the
+ * operator command (Node) and the scheduled refresh (Worker) parse alike.
  */
+import Papa from "papaparse";
 
 export type DobPrecision = "day" | "month" | "year";
 
@@ -48,47 +49,22 @@ export class OfacFormatError extends Error {
 }
 
 const NULL_FIELD = "-0-";
+/** The DOS end-of-file byte OFAC may close a file with. */
+const END_OF_FILE = "\u001a";
 
-/** Records of one file, each a list of fields (`-0-` read as null). Quotes may hold commas and line breaks. */
+const withoutEndOfFile = (text: string) => {
+  const end = text.lastIndexOf(END_OF_FILE);
+  return end >= 0 && text.slice(end + 1).trim() === "" ? text.slice(0, end) : text;
+};
+
+/**
+ * Records of one file, each a list of fields (`-0-`, written with a trailing space, read as null).
+ * Papa Parse handles quotes holding commas, doubled quotes and line breaks, and detects the line ending.
+ */
 export function parseOfacCsv(text: string): (string | null)[][] {
-  const records: (string | null)[][] = [];
-  let fields: (string | null)[] = [];
-  let field = "";
-  let quoted = false;
-  let inQuotes = false;
-  const endField = () => {
-    const value = quoted ? field : field.trim();
-    fields.push(!quoted && value === NULL_FIELD ? null : value);
-    field = "";
-    quoted = false;
-  };
-  const endRecord = () => {
-    endField();
-    if (fields.length > 1 || fields[0]) records.push(fields);
-    fields = [];
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inQuotes) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else inQuotes = false;
-      } else field += ch;
-    } else if (ch === '"') {
-      inQuotes = true;
-      quoted = true;
-    } else if (ch === ",") endField();
-    else if (ch === "\r" || ch === "\n") {
-      if (ch === "\r" && text[i + 1] === "\n") i++;
-      endRecord();
-    } else if (ch === "\u001a") break;
-    else field += ch;
-  }
-  if (inQuotes) throw new OfacFormatError("unterminated quoted field");
-  if (field || fields.length > 0) endRecord();
-  return records;
+  const { data, errors } = Papa.parse<string[]>(withoutEndOfFile(text), { delimiter: ",", skipEmptyLines: "greedy" });
+  if (errors.length > 0) throw new OfacFormatError(`${errors[0].message} (record ${(errors[0].row ?? 0) + 1})`);
+  return data.map((fields) => fields.map((field) => (field.trim() === NULL_FIELD ? null : field)));
 }
 
 const MONTHS: Record<string, number> = { Jan: 1, Feb: 2, Mar: 3, Apr: 4, May: 5, Jun: 6, Jul: 7, Aug: 8, Sep: 9, Oct: 10, Nov: 11, Dec: 12 };
