@@ -3,7 +3,7 @@
  * briefings and the aged-inventory job share. Rules: docs/domain/gross.md#aging-conventions,
  * #sunk-cost-is-not-a-price and #wholesale-value-curve; docs/domain/reports.md#new-units-age-differently.
  */
-import { formatUsd } from "../deal-math";
+import { formatWholeUsd } from "../format";
 
 export type Condition = "new" | "used" | "cpo";
 export type Owner = "used_car_manager" | "new_car_manager";
@@ -133,13 +133,11 @@ export function decideAging(unit: UnitAging, thresholds: AgingThresholds): Aging
   };
 }
 
-/** Whole dollars, "-$570" below zero. */
-const usd = (amount: number) => formatUsd(Math.round(amount));
 const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
 
 /** "Wholesale at about $X (expected auction proceeds: 95% of market $Y at 60 days)". */
 export function auctionPhrase(marketValue: number, days: number): string {
-  return `wholesale at about ${usd(expectedAuctionProceeds(marketValue, days))} (expected auction proceeds: ${pct(valueRetained(days))} of market ${usd(marketValue)} at ${days} days)`;
+  return `wholesale at about ${formatWholeUsd(expectedAuctionProceeds(marketValue, days))} (expected auction proceeds: ${pct(valueRetained(days))} of market ${formatWholeUsd(marketValue)} at ${days} days)`;
 }
 
 /** The actions an aged new unit has: never wholesale. */
@@ -151,15 +149,15 @@ export const NEW_UNIT_ACTIONS = "dealer-trade, demo service or OEM incentive; pl
  */
 export function agingSentence(unit: UnitAging, decision: AgingDecision, dailyHolding: number): string {
   const days = unit.daysOnLot;
-  const carry = `each more day costs ${usd(dailyHolding)} to hold`;
-  const toMarket = `${usd(decision.retailPrice)} (toward market ${usd(unit.marketValue)}, not above the ${usd(unit.askingPrice)} asking price)`;
+  const carry = `each more day costs ${formatWholeUsd(dailyHolding)} to hold`;
+  const toMarket = `${formatWholeUsd(decision.retailPrice)} (toward market ${formatWholeUsd(unit.marketValue)}, not above the ${formatWholeUsd(unit.askingPrice)} asking price)`;
   if (isNewUnit(unit.condition)) {
     if (decision.stage === "aged") {
       return `Aged new unit: ${days} days (new units age at ${decision.thresholdDays}). For the new-car manager: ${NEW_UNIT_ACTIONS}; price it at ${toMarket}; ${carry}.`;
     }
     const ahead = `it ages in ${decision.thresholdDays - days} days (new units age at ${decision.thresholdDays})`;
     return decision.overpriced
-      ? `Reprice from ${usd(unit.askingPrice)} to ${usd(decision.retailPrice)}: ${pct(unit.askingPrice / unit.marketValue - 1)} over market ${usd(unit.marketValue)}; ${ahead}.`
+      ? `Reprice from ${formatWholeUsd(unit.askingPrice)} to ${formatWholeUsd(decision.retailPrice)}: ${pct(unit.askingPrice / unit.marketValue - 1)} over market ${formatWholeUsd(unit.marketValue)}; ${ahead}.`
       : `Hold the price: ${ahead}.`;
   }
   switch (decision.stage) {
@@ -168,20 +166,20 @@ export function agingSentence(unit: UnitAging, decision: AgingDecision, dailyHol
         days >= WHOLESALE_DAYS
           ? `${days} days on the lot (wholesale review at ${WHOLESALE_DAYS})`
           : unit.costBasis / unit.marketValue >= 1
-            ? `cost plus recon ${usd(unit.costBasis)} is ${pct(unit.costBasis / unit.marketValue)} of market ${usd(unit.marketValue)}`
-            : `${days} days on the lot (aged at ${decision.thresholdDays}) with projected front gross ${usd(unit.projectedFrontGross)} after holding cost`;
+            ? `cost plus recon ${formatWholeUsd(unit.costBasis)} is ${pct(unit.costBasis / unit.marketValue)} of market ${formatWholeUsd(unit.marketValue)}`
+            : `${days} days on the lot (aged at ${decision.thresholdDays}) with projected front gross ${formatWholeUsd(unit.projectedFrontGross)} after holding cost`;
       return `Wholesale candidate: ${why}. Sunk cost is not a price: retail it this week at ${toMarket} or ${auctionPhrase(unit.marketValue, days)}; ${carry}.`;
     }
     case "aged":
       return `Aged: ${days} days (aged at ${decision.thresholdDays}). Reprice to ${toMarket} to turn it in the ${WHOLESALE_DAYS - days} days before its ${WHOLESALE_DAYS}-day wholesale review; ${carry}.`;
     case "watch":
       return decision.overpriced
-        ? `Reprice from ${usd(unit.askingPrice)} to ${usd(decision.retailPrice)}: ${pct(unit.askingPrice / unit.marketValue - 1)} over market ${usd(unit.marketValue)} at ${days} days; it ages in ${decision.thresholdDays - days} days.`
+        ? `Reprice from ${formatWholeUsd(unit.askingPrice)} to ${formatWholeUsd(decision.retailPrice)}: ${pct(unit.askingPrice / unit.marketValue - 1)} over market ${formatWholeUsd(unit.marketValue)} at ${days} days; it ages in ${decision.thresholdDays - days} days.`
         : `Hold the price, do not raise it: ${days} days on the lot, aged in ${decision.thresholdDays - days} days; ${carry}.`;
     case "fresh":
       if (decision.overpriced) {
-        return `Reprice from ${usd(unit.askingPrice)} to ${usd(decision.retailPrice)}: ${pct(unit.askingPrice / unit.marketValue - 1)} over market ${usd(unit.marketValue)} slows the turn.`;
+        return `Reprice from ${formatWholeUsd(unit.askingPrice)} to ${formatWholeUsd(decision.retailPrice)}: ${pct(unit.askingPrice / unit.marketValue - 1)} over market ${formatWholeUsd(unit.marketValue)} slows the turn.`;
       }
-      return `Fresh: ${days} days on the lot, priced ${unit.askingPrice < unit.marketValue ? `under market ${usd(unit.marketValue)}` : `at market ${usd(unit.marketValue)}`}; ${carry}.`;
+      return `Fresh: ${days} days on the lot, priced ${unit.askingPrice < unit.marketValue ? `under market ${formatWholeUsd(unit.marketValue)}` : `at market ${formatWholeUsd(unit.marketValue)}`}; ${carry}.`;
   }
 }

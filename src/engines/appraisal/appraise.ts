@@ -5,6 +5,7 @@
  * wholesale (frame, flood, title, airbag) is bought at no more than its auction value less fees.
  * Every figure is explained in the note, in the rules page's words.
  */
+import { formatCount, formatWholeUsd } from "../format";
 import { dailyHoldingCost, holdingFiguresOf } from "../holding-cost";
 import { estimateRecon, type ReconEstimate } from "./recon";
 import type { AppraisalReference, AppraisalSubject, Comparable, PhotoAnalysis, RetentionClass, StoreEconomics } from "./types";
@@ -34,9 +35,6 @@ export interface Appraisal {
   note: string;
 }
 
-/** 12,345 — by hand: Intl formatting costs more CPU than the rest of the appraisal. */
-const thousands = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-const usd = (amount: number) => `${amount < 0 ? "-" : ""}$${thousands(Math.abs(amount))}`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const pct = (value: number) => `${Number(value.toFixed(1))}%`;
 
@@ -66,13 +64,13 @@ function reconSentence(recon: ReconEstimate, items: AppraisalReference["reconIte
     const count = line.count > 1 ? ` ×${line.count}` : "";
     const said = recon.said.get(line.itemKey);
     const why = line.sources.includes("standard") ? "standard" : said ? said.map((words) => `"${words}"`).join(", ") : "photos";
-    return `${label}${count} ${usd(line.amount)} (${why})`;
+    return `${label}${count} ${formatWholeUsd(line.amount)} (${why})`;
   });
   const notPriced =
     recon.notPriced.length > 0
       ? ` Named in the notes but not priced (no recon line for it): ${recon.notPriced.map((w) => `"${w}"`).join(", ")}.`
       : "";
-  return `Recon ${usd(recon.total)}: ${lines.join("; ")}.${notPriced}`;
+  return `Recon ${formatWholeUsd(recon.total)}: ${lines.join("; ")}.${notPriced}`;
 }
 
 function valuationSentence(input: AppraisalInput, valuation: ComparablesValuation | ModelValuation, sameTrim: boolean): string {
@@ -89,9 +87,9 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
         ? `${valuation.sold} sold in the last ${reference.settings.compSoldWithinDays} days, the latest ${plural(valuation.latestSaleDaysAgo ?? 0, "day")} ago`
         : "none sold recently";
     return (
-      `Market value ${usd(valuation.value)} from ${plural(valuation.comps, "comparable unit")} of this organization ` +
+      `Market value ${formatWholeUsd(valuation.value)} from ${plural(valuation.comps, "comparable unit")} of this organization ` +
       `(${valuation.yearRange[0]}–${valuation.yearRange[1]} ${vehicle}${trims}: ${valuation.inStock} in stock at today's asking price, ${sold}), ` +
-      `each adjusted to a ${subject.year} at ${thousands(subject.mileage)} miles${retentionWords(valuation.retention)}; the median.`
+      `each adjusted to a ${subject.year} at ${formatCount(subject.mileage)} miles${retentionWords(valuation.retention)}; the median.`
     );
   }
   const scarce = `${plural(input.comps.length, "comparable unit")} in this organization's stock and sales of the last ${reference.settings.compSoldWithinDays} days, ${reference.settings.minComps} needed`;
@@ -102,18 +100,18 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
   const retention = retentionWords(valuation.retention);
   const mileage =
     valuation.mileageAdjustment > 0
-      ? `+ ${usd(valuation.mileageAdjustment)} for mileage under the expected ${thousands(valuation.expectedMiles)}`
+      ? `+ ${formatWholeUsd(valuation.mileageAdjustment)} for mileage under the expected ${formatCount(valuation.expectedMiles)}`
       : valuation.mileageAdjustment < 0
-        ? `− ${usd(-valuation.mileageAdjustment)} for mileage over the expected ${thousands(valuation.expectedMiles)}`
+        ? `− ${formatWholeUsd(-valuation.mileageAdjustment)} for mileage over the expected ${formatCount(valuation.expectedMiles)}`
         : input.subject.mileage < valuation.expectedMiles && !valuation.retention.lowMileageBonus
-          ? `+ $0 for mileage under the expected ${thousands(valuation.expectedMiles)} (no low-mileage bonus: never above the ${valuation.retention.retentionClass} class curve)`
-          : `+ $0 for mileage at the expected ${thousands(valuation.expectedMiles)}`;
+          ? `+ $0 for mileage under the expected ${formatCount(valuation.expectedMiles)} (no low-mileage bonus: never above the ${valuation.retention.retentionClass} class curve)`
+          : `+ $0 for mileage at the expected ${formatCount(valuation.expectedMiles)}`;
   const penalty =
     valuation.highMileagePenalty > 0
-      ? ` − ${usd(valuation.highMileagePenalty)} beyond ${thousands(reference.settings.highMileageThreshold)} miles`
+      ? ` − ${formatWholeUsd(valuation.highMileagePenalty)} beyond ${formatCount(reference.settings.highMileageThreshold)} miles`
       : "";
   return (
-    `Market value ${usd(valuation.value)} from the depreciation model (${scarce}): ${cls} ${usd(valuation.newPrice)} new × ` +
+    `Market value ${formatWholeUsd(valuation.value)} from the depreciation model (${scarce}): ${cls} ${formatWholeUsd(valuation.newPrice)} new × ` +
     `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years${retention} × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}.`
   );
 }
@@ -170,10 +168,10 @@ export function appraise(input: AppraisalInput): Appraisal {
     reconSentence(recon, reference.reconItems),
     photoSentence(photos),
     ...(wholesale ? [wholesale.sentence(maxAcquisition)] : []),
-    `${retailWords} ${usd(retailMax)} = market ${usd(market)} − recon ${usd(recon.total)} − pack ${usd(store.packUsed)} − target front gross ` +
-      `${usd(targetFrontGross)} (${pct(store.targetFrontGrossUsedPct)} of market, at least ${usd(store.targetFrontGrossUsedMin)}) − holding ${usd(holding)} ` +
-      `(${settings.daysToSell} days × ${usd(holdingPerDay)}) at ${store.name}${uncapped < 0 ? `; the unit cannot earn that retail (${usd(uncapped)}), so wholesale it` : ""}.`,
-    `Negotiation floor ${usd(negotiationFloor)}: open ${pct(settings.negotiationDiscountPct)} (at least ${usd(settings.negotiationMinGap)}) below the max acquisition.`,
+    `${retailWords} ${formatWholeUsd(retailMax)} = market ${formatWholeUsd(market)} − recon ${formatWholeUsd(recon.total)} − pack ${formatWholeUsd(store.packUsed)} − target front gross ` +
+      `${formatWholeUsd(targetFrontGross)} (${pct(store.targetFrontGrossUsedPct)} of market, at least ${formatWholeUsd(store.targetFrontGrossUsedMin)}) − holding ${formatWholeUsd(holding)} ` +
+      `(${settings.daysToSell} days × ${formatWholeUsd(holdingPerDay)}) at ${store.name}${uncapped < 0 ? `; the unit cannot earn that retail (${formatWholeUsd(uncapped)}), so wholesale it` : ""}.`,
+    `Negotiation floor ${formatWholeUsd(negotiationFloor)}: open ${pct(settings.negotiationDiscountPct)} (at least ${formatWholeUsd(settings.negotiationMinGap)}) below the max acquisition.`,
     `Confidence ${confidence}.`,
   ].join(" ");
 
@@ -206,7 +204,7 @@ function wholesaleAppraisal(recon: ReconEstimate, market: number, settings: Appr
     max,
     sentence: (maxAcquisition: number) =>
       `Appraised to wholesale, manual inspection required: the notes name ${named}, which no retail recon line prices. ` +
-      `Max acquisition ${usd(maxAcquisition)}: auction value ${usd(auction)} (${pct(settings.wholesaleProceedsPct)} of market, less ${pct(worst.discountPct)} for ${worst.label.toLowerCase()}) ` +
-      `− fees ${usd(settings.wholesaleFees)} − margin ${usd(settings.wholesaleMargin)} = ${usd(max)}, and never above the retail figure.`,
+      `Max acquisition ${formatWholeUsd(maxAcquisition)}: auction value ${formatWholeUsd(auction)} (${pct(settings.wholesaleProceedsPct)} of market, less ${pct(worst.discountPct)} for ${worst.label.toLowerCase()}) ` +
+      `− fees ${formatWholeUsd(settings.wholesaleFees)} − margin ${formatWholeUsd(settings.wholesaleMargin)} = ${formatWholeUsd(max)}, and never above the retail figure.`,
   };
 }

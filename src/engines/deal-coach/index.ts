@@ -11,7 +11,6 @@ import {
   compareText,
   amountFinanced as dealAmountFinanced,
   formatPct,
-  formatUsd,
   markupCap,
   monthlyPayment,
   principalFor,
@@ -22,6 +21,7 @@ import {
   tierApr,
   tierFor,
 } from "../deal-math";
+import { formatCount, formatUsd } from "../format";
 import type { FrontGrossTargetRow } from "../gross";
 
 export interface FiProductRow {
@@ -306,7 +306,7 @@ interface DealFacts {
   yearOut: { balance: number; value: number } | null;
 }
 
-const plural = (n: number, unit: string) => `${n.toLocaleString("en-US")} ${unit}${n === 1 ? "" : "s"}`;
+const plural = (n: number, unit: string) => `${formatCount(n)} ${unit}${n === 1 ? "" : "s"}`;
 const termText = (t: WarrantyTermRow) =>
   `${t.months % 12 === 0 ? plural(t.months / 12, "year") : plural(t.months, "month")}/${plural(t.miles, "mile")}`;
 

@@ -129,16 +129,6 @@ export function joinWords(words: readonly string[]): string {
   return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
 }
 
-/** "$1,234" or "$1,234.50"; "-$80" below zero. */
-export function formatUsd(amount: number): string {
-  const cents = Math.round(Math.abs(amount) * 100);
-  const digits = Math.floor(cents / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const fraction = cents % 100 === 0 ? "" : `.${String(cents % 100).padStart(2, "0")}`;
-  return `${amount < 0 && cents > 0 ? "-" : ""}$${digits}${fraction}`;
-}
-
 export const formatPct = (value: number) => `${roundTo(value, 2).toFixed(2)}%`;
 
 /** Code-unit order: the same on every runtime and locale, and far cheaper than localeCompare. */

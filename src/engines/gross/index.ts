@@ -13,7 +13,8 @@ import {
   listPriceAtOrBelow,
   type Owner,
 } from "../aged-inventory/recommendation";
-import { type Condition, formatUsd, roundCents, roundTo, type VehicleType } from "../deal-math";
+import { type Condition, roundCents, roundTo, type VehicleType } from "../deal-math";
+import { formatUsd } from "../format";
 import { dailyHoldingCost, floorPlanInterest, holdingCostFor, holdingFiguresOf } from "../holding-cost";
 
 export interface GrossStoreSettings {

@@ -15,7 +15,6 @@ import {
   compareText,
   type FinancedInputs,
   formatPct,
-  formatUsd,
   joinWords,
   type KnownIssue,
   type KnownIssueRow,
@@ -28,6 +27,7 @@ import {
   type VehicleAdjustmentRow,
   type VehicleType,
 } from "../deal-math";
+import { formatCount, formatUsd } from "../format";
 import {
   LENDER_TYPE_LABEL,
   type LenderType,
@@ -290,7 +290,7 @@ function evaluate(
     return out({
       rule: "mileage_over_limit",
       heading: "mileage over the program limit",
-      text: `takes vehicles up to ${program.vehicleMaxMiles.toLocaleString("en-US")} miles`,
+      text: `takes vehicles up to ${formatCount(program.vehicleMaxMiles)} miles`,
     });
   }
 

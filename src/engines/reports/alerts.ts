@@ -11,7 +11,7 @@ import {
   NEW_UNIT_ACTIONS,
   type Owner,
 } from "../aged-inventory/recommendation";
-import { formatUsd } from "../deal-math";
+import { formatWholeUsd } from "../format";
 import { type GrossStoreSettings, recon } from "../gross";
 import { dailyHoldingCost, floorPlanInterest, holdingCostFor, holdingFiguresOf } from "../holding-cost";
 
@@ -96,9 +96,6 @@ export function estimateMarketValue(unit: AlertUnit, store: StoreSettings, days:
   return estimateFromCost(unit.condition, unit.cost + reconFor(store, unit), unit.askingPrice, days);
 }
 
-/** Whole dollars, "-$570" below zero. */
-const usd = (amount: number) => formatUsd(Math.round(amount));
-
 export function evaluateUnit(unit: AlertUnit, store: StoreSettings, now: Date): InventoryAlert | null {
   const days = daysBetween(unit.stockedOn, now);
   const marketValue = unit.marketValue ?? estimateMarketValue(unit, store, days);
@@ -138,10 +135,10 @@ export function evaluateUnit(unit: AlertUnit, store: StoreSettings, now: Date): 
   let recommendedPrice = decision.retailPrice;
   if (alertType === "wholesale_candidate") recommendedPrice = decision.auctionProceeds ?? decision.retailPrice;
   if (alertType === "equity_below_floorplan") {
-    const under = `Equity below floor-plan cost: market ${usd(marketValue)} is ${usd(unit.cost + accruedInterest - marketValue)} under the floor-plan payoff ${usd(unit.cost)} plus ${usd(accruedInterest)} interest`;
+    const under = `Equity below floor-plan cost: market ${formatWholeUsd(marketValue)} is ${formatWholeUsd(unit.cost + accruedInterest - marketValue)} under the floor-plan payoff ${formatWholeUsd(unit.cost)} plus ${formatWholeUsd(accruedInterest)} interest`;
     recommendation = isNew
-      ? `${under}. For the new-car manager: ${NEW_UNIT_ACTIONS} before the gap grows; each more day costs ${usd(dailyHolding)} to hold.`
-      : `${under}. Retail it now at ${usd(decision.retailPrice)} (not above the ${usd(unit.askingPrice)} asking price) or ${auctionPhrase(marketValue, days)}; each more day costs ${usd(dailyHolding)} to hold.`;
+      ? `${under}. For the new-car manager: ${NEW_UNIT_ACTIONS} before the gap grows; each more day costs ${formatWholeUsd(dailyHolding)} to hold.`
+      : `${under}. Retail it now at ${formatWholeUsd(decision.retailPrice)} (not above the ${formatWholeUsd(unit.askingPrice)} asking price) or ${auctionPhrase(marketValue, days)}; each more day costs ${formatWholeUsd(dailyHolding)} to hold.`;
   }
 
   return {

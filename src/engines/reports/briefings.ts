@@ -5,6 +5,7 @@
  * number is computed from the store's figures.
  */
 import { isNewUnit, NEW_UNIT_ACTIONS, OWNER_TITLE, WHOLESALE_DAYS } from "../aged-inventory/recommendation";
+import { formatWholeUsd } from "../format";
 import { dailyHoldingCost, holdingFiguresOf } from "../holding-cost";
 import { type AlertUnit, buildAlertReport, daysBetween, type InventoryAlert, reconFor, type StoreSettings } from "./alerts";
 import type { MarketPulse } from "./pulse";
@@ -97,7 +98,6 @@ const TARGET_DAYS_TO_SELL = 30;
 const VELOCITY_WINDOW_DAYS = 60;
 
 const DAY_MS = 86_400_000;
-const usd = (n: number) => `$${Math.round(n).toLocaleString("en-US")}`;
 const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
@@ -182,14 +182,14 @@ function agedInventory(c: Context): Section {
   const accrued = sum(aged.map((a) => a.accruedInterestUsd));
   const agedUsed = aged.filter((a) => a.owner === "used_car_manager");
   const agedNew = aged.filter((a) => a.owner === "new_car_manager");
-  const exposure = (alerts: readonly InventoryAlert[]) => usd(sum(alerts.map((a) => a.exposureUsd)));
+  const exposure = (alerts: readonly InventoryAlert[]) => formatWholeUsd(sum(alerts.map((a) => a.exposureUsd)));
   return {
     id: "aged_inventory",
     title: "Aged inventory",
     figures: [
       {
         id: "aged_units",
-        label: `Units at or past their aged threshold (used ${c.store.agedThresholdDays} days, new ${c.store.agedThresholdDaysNew}), cost tied up ${usd(c.report.totalAgedExposureUsd)}`,
+        label: `Units at or past their aged threshold (used ${c.store.agedThresholdDays} days, new ${c.store.agedThresholdDaysNew}), cost tied up ${formatWholeUsd(c.report.totalAgedExposureUsd)}`,
         value: c.report.totalAgedUnits,
         unit: "count",
         benchmark: null,
@@ -209,7 +209,7 @@ function agedInventory(c: Context): Section {
       },
       {
         id: "wholesale_candidates",
-        label: `Used wholesale candidates, about ${usd(sum(candidates.map((a) => a.wholesaleEst)))} in expected auction proceeds`,
+        label: `Used wholesale candidates, about ${formatWholeUsd(sum(candidates.map((a) => a.wholesaleEst)))} in expected auction proceeds`,
         value: candidates.length,
         unit: "count",
         benchmark: `wholesale decision at ${WHOLESALE_DAYS} days (docs/domain/reports.md#wholesale-candidate)`,
@@ -239,7 +239,7 @@ function wholesaleRecommendations(c: Context): Section {
     figures: [
       {
         id: "wholesale_candidates",
-        label: `Wholesale candidates, about ${usd(sum(candidates.map((a) => a.wholesaleEst)))} in expected auction proceeds`,
+        label: `Wholesale candidates, about ${formatWholeUsd(sum(candidates.map((a) => a.wholesaleEst)))} in expected auction proceeds`,
         value: candidates.length,
         unit: "count",
         benchmark: `wholesale at ${WHOLESALE_DAYS} days or when gross after holding cost turns negative (docs/domain/reports.md#wholesale-candidate)`,
@@ -247,7 +247,7 @@ function wholesaleRecommendations(c: Context): Section {
           candidates.length > 0
             ? `Send ${candidates
                 .slice(0, 3)
-                .map((a) => `${a.stockNumber} (~${usd(a.wholesaleEst)})`)
+                .map((a) => `${a.stockNumber} (~${formatWholeUsd(a.wholesaleEst)})`)
                 .join(", ")}${candidates.length > 3 ? ` and ${candidates.length - 3} more` : ""} to auction this week.`
             : "No wholesale candidates today.",
       },
@@ -305,7 +305,7 @@ function acquisitionTargets(c: Context): Section {
       value: t.daysSupply,
       unit: "days",
       benchmark: `under ${VELOCITY_DAYS_SUPPLY} days is a velocity model (docs/reports.md)`,
-      action: `Acquire ${toBuy} at or below ${usd(maxBuy)} each (average retail ${usd(retail)}).`,
+      action: `Acquire ${toBuy} at or below ${formatWholeUsd(maxBuy)} each (average retail ${formatWholeUsd(retail)}).`,
     };
   });
   if (figures.length === 0) {
@@ -385,7 +385,7 @@ function unitsToPromote(c: Context): Section {
     value: a.recommendedPrice,
     unit: "usd",
     benchmark: null,
-    action: `Feature it in today's outbound and email campaign at ${usd(a.recommendedPrice)}; invite past shoppers of ${a.model}s.`,
+    action: `Feature it in today's outbound and email campaign at ${formatWholeUsd(a.recommendedPrice)}; invite past shoppers of ${a.model}s.`,
   }));
   if (figures.length === 0) {
     figures.push({
@@ -422,7 +422,7 @@ function fundingPipeline(c: Context): Section {
     figures: [
       {
         id: "deals_waiting",
-        label: `Deals waiting for funding, ${usd(sum(waiting.map((d) => d.amountFinanced ?? 0)))} financed`,
+        label: `Deals waiting for funding, ${formatWholeUsd(sum(waiting.map((d) => d.amountFinanced ?? 0)))} financed`,
         value: waiting.length,
         unit: "count",
         benchmark: null,
@@ -553,7 +553,7 @@ function fundingRisk(c: Context): Section {
     figures: [
       {
         id: "contracts_past_target",
-        label: `Contracts in transit past ${TRANSIT_TARGET_DAYS} days, ${usd(sum(late.map((d) => d.amountFinanced ?? 0)))} financed`,
+        label: `Contracts in transit past ${TRANSIT_TARGET_DAYS} days, ${formatWholeUsd(sum(late.map((d) => d.amountFinanced ?? 0)))} financed`,
         value: late.length,
         unit: "count",
         benchmark: `≤ ${TRANSIT_TARGET_DAYS} days; special finance averages 14 (docs/domain/reports.md#briefing-kpis)`,
@@ -572,10 +572,10 @@ function fundingRisk(c: Context): Section {
         label: `F&I gross per retail unit, last 30 days (${recent.length} deals)`,
         value: Math.round(pru),
         unit: "usd",
-        benchmark: `${usd(BENCHMARK_GPVR.fi)} national average (docs/domain/reports.md#briefing-kpis)`,
+        benchmark: `${formatWholeUsd(BENCHMARK_GPVR.fi)} national average (docs/domain/reports.md#briefing-kpis)`,
         action:
           pru < BENCHMARK_GPVR.fi
-            ? `${usd(BENCHMARK_GPVR.fi - pru)} under the benchmark: present the full menu on every deal.`
+            ? `${formatWholeUsd(BENCHMARK_GPVR.fi - pru)} under the benchmark: present the full menu on every deal.`
             : "At or above the benchmark: keep the menu process.",
       },
     ],
@@ -669,13 +669,13 @@ function grossPerUnit(c: Context): Section {
     Math.round(avg(deals.filter((d) => (d.condition === "new") === newUnits).map((d) => d.frontGross)));
   const figure = (id: string, label: string, value: number, lastValue: number, benchmark: number, fix: string): Figure => ({
     id,
-    label: `${label} month to date (last month ${usd(lastValue)})`,
+    label: `${label} month to date (last month ${formatWholeUsd(lastValue)})`,
     value,
     unit: "usd",
-    benchmark: `${usd(benchmark)} national average (docs/domain/reports.md#briefing-kpis)`,
+    benchmark: `${formatWholeUsd(benchmark)} national average (docs/domain/reports.md#briefing-kpis)`,
     action:
       value < benchmark
-        ? `${usd(benchmark - value)} under the benchmark${value < lastValue ? " and under last month" : ""}: ${fix}`
+        ? `${formatWholeUsd(benchmark - value)} under the benchmark${value < lastValue ? " and under last month" : ""}: ${fix}`
         : "At or above the benchmark: keep the process.",
   });
   return {

@@ -2,7 +2,8 @@
  * Stip prediction (docs/domain/stips.md): which documents a lender will ask for on a profile, from
  * the editable trigger matrix (`stip_rules`), the program's base stips and the document rules.
  */
-import { type AmountFinanced, type CreditTier, compareText, formatUsd, joinWords, type KnownIssue, roundTo, TIER_LABEL } from "../deal-math";
+import { type AmountFinanced, type CreditTier, compareText, joinWords, type KnownIssue, roundTo, TIER_LABEL } from "../deal-math";
+import { formatUsd } from "../format";
 
 export type IncomeType = "w2" | "self_employed" | "itin" | "fixed";
 export type StipPriority = "required" | "likely";
