@@ -122,6 +122,14 @@ describe("POST /api/v1/compliance-check", () => {
     expect(body.details.map((d) => d.path).sort()).toEqual(["address_zip", "dob", "ssn_last4"]);
     const missing = await check(key, { first_name: "A" });
     expect(missing.body.details.map((d) => d.path).sort()).toEqual(["dob", "last_name"]);
+    // 1900 was not a leap year; a date with a time or without zero padding is not YYYY-MM-DD.
+    for (const dob of ["1900-02-29", "1984-06-12T00:00:00Z", "1984-6-12"]) {
+      const { res, body } = await check(key, { ...clean, dob });
+      expect([res.status, body.details]).toEqual([
+        422,
+        [{ path: "dob", code: "invalid_format", message: "must be a real calendar date, YYYY-MM-DD" }],
+      ]);
+    }
   });
 
   it("refuses a key whose scopes leave out compliance-check", async () => {

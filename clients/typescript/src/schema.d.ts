@@ -794,6 +794,7 @@ export interface components {
              */
             address_zip?: string;
             /**
+             * Format: date
              * @description Date of birth, YYYY-MM-DD.
              * @example 1984-06-12
              */

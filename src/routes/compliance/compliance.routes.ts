@@ -4,21 +4,14 @@ import { commonErrorResponses, notFoundResponse, payloadTooLargeResponse, valida
 import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
 import { v1Chain } from "../../http/v1-chain";
 
-const isRealDate = (value: string) => {
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-};
-
 const personName = (example: string) => z.string().trim().min(1).max(100).openapi({ example });
 
 export const ComplianceCheckRequestSchema = z
   .strictObject({
     first_name: personName("Maria"),
     last_name: personName("Hernandez"),
-    dob: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD")
-      .refine(isRealDate, "must be a real calendar date")
+    dob: z.iso
+      .date({ error: "must be a real calendar date, YYYY-MM-DD" })
       .openapi({ description: "Date of birth, YYYY-MM-DD.", example: "1984-06-12" }),
     ssn_last4: z
       .string()
