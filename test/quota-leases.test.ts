@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { acquire, type CounterState, DAY_MS, MAX_LEASE } from "../src/engines/quota/policy";
+import { DAY_MS } from "../src/engines/dates";
+import { acquire, type CounterState, MAX_LEASE } from "../src/engines/quota/policy";
 import { LeaseTable } from "../src/http/quota";
 
 const MIDNIGHT = Date.UTC(2031, 0, 1);

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DAY_MS, nextResetMs } from "../src/engines/quota/policy";
+import { DAY_MS } from "../src/engines/dates";
+import { nextResetMs } from "../src/engines/quota/policy";
 import { call, createApiKey, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
 import { probeApp } from "./helpers/test-app";
 

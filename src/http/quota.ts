@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import { leaseCap, nextLeaseRequest, nextResetMs, type QuotaGrant, secondsUntilReset, utcDay } from "../engines/quota/policy";
+import { utcDay } from "../engines/dates";
+import { leaseCap, nextLeaseRequest, nextResetMs, type QuotaGrant, secondsUntilReset } from "../engines/quota/policy";
 import { describeError, logEvent } from "../lib/log";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";

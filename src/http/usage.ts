@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { type Database, getDb } from "../db/client";
 import { recordUsage, type UsageSnapshot } from "../db/queries/usage";
+import { isoDay, utcDay } from "../engines/dates";
 import { describeError, logEvent } from "../lib/log";
 import type { AppEnv, Principal } from "./app-env";
 import { DEAL_TOOL_ENDPOINTS, type EndpointName } from "./endpoints";
@@ -12,13 +13,12 @@ import { DEAL_TOOL_ENDPOINTS, type EndpointName } from "./endpoints";
  */
 const FLUSH_INTERVAL_MS = 10_000;
 
-const DAY_MS = 86_400_000;
 let today = { day: -1, iso: "" };
 
 /** YYYY-MM-DD (UTC) of `nowMs`. Every request asks, so each day's string is made once. */
-function isoDay(nowMs: number): string {
-  const day = Math.floor(nowMs / DAY_MS);
-  if (day !== today.day) today = { day, iso: new Date(day * DAY_MS).toISOString().slice(0, 10) };
+function usageDay(nowMs: number): string {
+  const day = utcDay(nowMs);
+  if (day !== today.day) today = { day, iso: isoDay(nowMs) };
   return today.iso;
 }
 
@@ -27,7 +27,7 @@ class UsageBuffer {
   private lastFlushMs = 0;
 
   recordResponse(nowMs: number, status: number): void {
-    const day = isoDay(nowMs);
+    const day = usageDay(nowMs);
     const entry = this.snapshot.platform.get(day) ?? { requests: 0, serverErrors: 0 };
     entry.requests += 1;
     if (status >= 500) entry.serverErrors += 1;
@@ -36,7 +36,7 @@ class UsageBuffer {
 
   recordAuthenticatedCall(nowMs: number, principal: Principal, dealToolCall: boolean): void {
     const credentialId = principal.kind === "api_key" ? principal.keyId : principal.tokenId;
-    const id = `${isoDay(nowMs)}|${credentialId}`;
+    const id = `${usageDay(nowMs)}|${credentialId}`;
     const entry = this.snapshot.keys.get(id) ?? {
       orgId: principal.orgId,
       isApiKey: principal.kind === "api_key",

@@ -1,5 +1,6 @@
 import { getDb } from "../db/client";
 import { insertAgedAlertMarkers, listNewlyAgedUnits } from "../db/queries/aged-alerts";
+import { isoDay } from "../engines/dates";
 import { evaluateUnit } from "../engines/reports/alerts";
 import { commitWithEvents, type DomainEvent } from "../events/emit";
 import { logEvent } from "../lib/log";
@@ -14,7 +15,7 @@ const UNITS_PER_RUN = 5000;
 /** Daily: `inventory.aged_alert` for each unit that crossed its aged threshold (new or used); each crossing once. */
 export async function raiseAgedInventoryAlerts(env: Env, now: Date): Promise<void> {
   const db = getDb(env.DB);
-  const units = await listNewlyAgedUnits(db, now.toISOString().slice(0, 10), LOOKBACK_DAYS, UNITS_PER_RUN);
+  const units = await listNewlyAgedUnits(db, isoDay(now), LOOKBACK_DAYS, UNITS_PER_RUN);
   const byOrg = Map.groupBy(units, (u) => u.orgId);
   for (const [orgId, orgUnits] of byOrg) {
     const events: DomainEvent[] = orgUnits.map((u) => ({

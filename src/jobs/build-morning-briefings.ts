@@ -1,6 +1,7 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
 import { existingBriefingRoles, insertBriefing, listAllStores, loadBriefingData, loadMarketData } from "../db/queries/reports";
+import { isoDay } from "../engines/dates";
 import { briefingBody } from "../engines/reports/bodies";
 import { briefingDealsSince, buildBriefing, ROLES } from "../engines/reports/briefings";
 import { buildMarketPulse, PULSE_HISTORY_READINGS } from "../engines/reports/pulse";
@@ -15,7 +16,7 @@ import { describeError, logEvent } from "../lib/log";
 export async function buildMorningBriefings(env: Env, now: Date): Promise<void> {
   const config = loadConfig(env);
   const db = getDb(env.DB);
-  const day = now.toISOString().slice(0, 10);
+  const day = isoDay(now);
   const market = await loadMarketData(db, PULSE_HISTORY_READINGS, 20);
   const pulse = buildMarketPulse(market.histories, market.feed, config.lenderEnvironmentChangePts);
   const dealsSince = briefingDealsSince(now);

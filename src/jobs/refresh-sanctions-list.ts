@@ -2,6 +2,7 @@ import { loadConfig } from "../config";
 import { sha256Hex } from "../credentials/tokens";
 import { type Database, getDb } from "../db/client";
 import { getListInForce, renewListInForce, writeSanctionsList } from "../db/queries/compliance";
+import { isoDay } from "../engines/dates";
 import { planSanctionsLoad, sanctionsListId } from "../engines/screening/list-load";
 import { type ParsedSanctionsList, parseSanctionsList } from "../engines/screening/ofac-csv";
 import { logEvent } from "../lib/log";
@@ -57,7 +58,7 @@ export async function refreshSanctionsList(env: Env, now: Date): Promise<void> {
   const [sdn, alt, comments] = await Promise.all([download(ofacUrls.sdn), download(ofacUrls.alt), download(ofacUrls.comments)]);
   // The CSV files carry no date; the publication date is the server's Last-Modified, else today.
   const published = sdn.lastModified ? new Date(sdn.lastModified) : now;
-  const version = (Number.isNaN(published.getTime()) ? now : published).toISOString().slice(0, 10);
+  const version = isoDay(Number.isNaN(published.getTime()) ? now : published);
   const result = await loadSanctionsList(
     getDb(env.DB),
     { sdn: sdn.text, alt: alt.text, comments: comments.text },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { DAY_MS, utcDay } from "../../src/engines/dates";
 import {
   acquire,
   type CounterState,
-  DAY_MS,
   exactFloor,
   leaseCap,
   MAX_LEASE,
@@ -10,7 +10,6 @@ import {
   nextResetMs,
   secondsUntilReset,
   usage,
-  utcDay,
 } from "../../src/engines/quota/policy";
 
 const MIDNIGHT = Date.UTC(2026, 10, 19);

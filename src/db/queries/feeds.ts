@@ -1,8 +1,7 @@
 import { and, asc, desc, eq, gte, ne, type SQL, sql } from "drizzle-orm";
+import { daysSince } from "../../engines/dates";
 import type { Database } from "../client";
 import { deals, inventoryUnits, stores } from "../schema";
-
-const DAY_MS = 86_400_000;
 
 /** Where a page starts and what it is filtered by; every query is also scoped to one organization. */
 export interface FeedQuery {
@@ -59,8 +58,7 @@ export async function listInventory(db: Database, orgId: string, now: Date, quer
     .where(and(...conditions))
     .orderBy(...order)
     .limit(query.limit);
-  const today = Date.parse(now.toISOString().slice(0, 10));
-  return rows.map((unit) => ({ ...unit, daysInStock: Math.max(0, Math.round((today - Date.parse(unit.stockedOn)) / DAY_MS)) }));
+  return rows.map((unit) => ({ ...unit, daysInStock: daysSince(unit.stockedOn, now) }));
 }
 
 /** The last row of the previous sales-summary page. */

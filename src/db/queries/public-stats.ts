@@ -1,3 +1,4 @@
+import { daysBefore, isoDay } from "../../engines/dates";
 import type { Database } from "../client";
 
 export interface PlatformStatistics {
@@ -7,8 +8,6 @@ export interface PlatformStatistics {
   activeRooftops: number;
   uptimePct90d: number;
 }
-
-const isoDaysBefore = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * The figures docs/public.md defines, in one D1 round trip that reads O(1) rows of the usage tables:
@@ -21,8 +20,8 @@ export async function computePlatformStatistics(db: Database, now: Date): Promis
     d1.prepare("SELECT organizations_evaluated, demo_sessions, deals_through_ai FROM platform_rollup WHERE id = 1"),
     d1
       .prepare("SELECT count(*) AS n FROM stores WHERE org_id IN (SELECT org_id FROM org_activity WHERE last_call_day >= ?)")
-      .bind(isoDaysBefore(now, 29)),
-    d1.prepare("SELECT sum(requests) AS requests, sum(server_errors) AS errors FROM platform_daily WHERE day >= ?").bind(isoDaysBefore(now, 89)),
+      .bind(isoDay(daysBefore(now, 29))),
+    d1.prepare("SELECT sum(requests) AS requests, sum(server_errors) AS errors FROM platform_daily WHERE day >= ?").bind(isoDay(daysBefore(now, 89))),
   ]);
   const totals = results[0].results[0] as { organizations_evaluated: number; demo_sessions: number; deals_through_ai: number } | undefined;
   const rooftops = (results[1].results[0] as { n: number } | undefined)?.n ?? 0;

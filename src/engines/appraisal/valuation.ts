@@ -2,9 +2,8 @@
  * Market value of a trade (docs/domain/appraisal.md#valuation): from the organization's own
  * comparable units when there are enough of them, else from the depreciation model. Pure: rows and `now` in.
  */
+import { daysSince } from "../dates";
 import type { AppraisalReference, AppraisalSettings, AppraisalSubject, Comparable, RetentionClass } from "./types";
-
-const DAY_MS = 86_400_000;
 
 /** Model-year age as docs/domain/appraisal.md#expected-miles counts it: current model year − year + 0.5, never below 0. */
 export function vehicleAge(year: number, now: Date) {
@@ -126,9 +125,7 @@ export function valueFromComparables(
   const sorted = adjusted.sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   const median = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  const saleDays = comps
-    .filter((comp) => comp.source === "sold")
-    .map((comp) => Math.max(0, Math.round((Date.parse(now.toISOString().slice(0, 10)) - Date.parse(comp.observedOn)) / DAY_MS)));
+  const saleDays = comps.filter((comp) => comp.source === "sold").map((comp) => daysSince(comp.observedOn, now));
   const years = comps.map((comp) => comp.year);
   return {
     method: "comparables",

@@ -3,7 +3,7 @@
  * cover. No clock, no storage: callers pass `nowMs`, so tests cross midnight without fake timers.
  */
 
-export const DAY_MS = 86_400_000;
+import { DAY_MS, utcDay } from "../dates";
 
 /** Below this many remaining requests (or 10% of the limit, if larger) every grant is a single request. */
 export const EXACT_FLOOR_MIN = 100;
@@ -38,8 +38,6 @@ export interface QuotaUsage {
   limit: number | null;
   resetAtMs: number;
 }
-
-export const utcDay = (nowMs: number) => Math.floor(nowMs / DAY_MS);
 
 export const resetAtMsOfDay = (day: number) => (day + 1) * DAY_MS;
 

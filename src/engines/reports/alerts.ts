@@ -11,6 +11,7 @@ import {
   NEW_UNIT_ACTIONS,
   type Owner,
 } from "../aged-inventory/recommendation";
+import { daysSince } from "../dates";
 import { formatWholeUsd } from "../format";
 import { type GrossStoreSettings, recon } from "../gross";
 import { dailyHoldingCost, floorPlanInterest, holdingCostFor, holdingFiguresOf } from "../holding-cost";
@@ -42,8 +43,6 @@ export interface AlertUnit {
 export type StoreSettings = GrossStoreSettings & { id: string };
 
 export { OVERPRICED_RATIO, WHOLESALE_DAYS } from "../aged-inventory/recommendation";
-
-const DAY_MS = 86_400_000;
 
 export interface InventoryAlert {
   stockNumber: string;
@@ -82,11 +81,6 @@ export interface AlertReport {
   totalAgedExposureUsd: number;
 }
 
-export function daysBetween(fromDay: string, now: Date): number {
-  const today = Date.parse(now.toISOString().slice(0, 10));
-  return Math.max(0, Math.round((today - Date.parse(fromDay)) / DAY_MS));
-}
-
 export function reconFor(store: StoreSettings, unit: Pick<AlertUnit, "condition" | "vehicleType">): number {
   return recon(store, unit.vehicleType, unit.condition);
 }
@@ -97,7 +91,7 @@ export function estimateMarketValue(unit: AlertUnit, store: StoreSettings, days:
 }
 
 export function evaluateUnit(unit: AlertUnit, store: StoreSettings, now: Date): InventoryAlert | null {
-  const days = daysBetween(unit.stockedOn, now);
+  const days = daysSince(unit.stockedOn, now);
   const marketValue = unit.marketValue ?? estimateMarketValue(unit, store, days);
   const isNew = unit.condition === "new";
   const reconAllocation = reconFor(store, unit);

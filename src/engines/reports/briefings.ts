@@ -5,9 +5,10 @@
  * number is computed from the store's figures.
  */
 import { isNewUnit, NEW_UNIT_ACTIONS, OWNER_TITLE, WHOLESALE_DAYS } from "../aged-inventory/recommendation";
+import { daysBefore, daysSince, isoDay } from "../dates";
 import { formatWholeUsd } from "../format";
 import { dailyHoldingCost, holdingFiguresOf } from "../holding-cost";
-import { type AlertUnit, buildAlertReport, daysBetween, type InventoryAlert, reconFor, type StoreSettings } from "./alerts";
+import { type AlertUnit, buildAlertReport, type InventoryAlert, reconFor, type StoreSettings } from "./alerts";
 import type { MarketPulse } from "./pulse";
 
 export const ROLES = ["gm", "used_car_manager", "fi_director", "bdc_manager", "sales_manager", "new_car_manager"] as const;
@@ -97,9 +98,7 @@ const USED_TARGET_MIN = 1200;
 const TARGET_DAYS_TO_SELL = 30;
 const VELOCITY_WINDOW_DAYS = 60;
 
-const DAY_MS = 86_400_000;
 const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const avg = (xs: readonly number[]) => (xs.length === 0 ? 0 : sum(xs) / xs.length);
 
@@ -151,7 +150,7 @@ export function unitsToMoveForShare(over: number, total: number, targetPct: numb
 
 function over60Figure(c: Context): Figure {
   const used = c.units.filter((u) => !isNewUnit(u.condition));
-  const over60 = used.filter((u) => daysBetween(u.stockedOn, c.now) > OVER_60_DAYS).length;
+  const over60 = used.filter((u) => daysSince(u.stockedOn, c.now) > OVER_60_DAYS).length;
   const share = pct(over60, used.length);
   const move = unitsToMoveForShare(over60, used.length, OVER_60_TARGET_PCT);
   return {
@@ -343,7 +342,7 @@ function newUnitsByAge(c: Context): Section {
   ];
   const figures: Figure[] = buckets.map(([id, min, max, action]) => {
     const count = c.units.filter((u) => {
-      const d = daysBetween(u.stockedOn, c.now);
+      const d = daysSince(u.stockedOn, c.now);
       return d >= min && d <= max;
     }).length;
     return {
@@ -405,11 +404,11 @@ function unitsToPromote(c: Context): Section {
 function pipeline(c: Context) {
   return c.deals
     .filter((d) => (PIPELINE_STATUSES as readonly string[]).includes(d.status) && d.lender !== null)
-    .map((d) => ({ ...d, days: daysBetween(d.soldOn, c.now) }));
+    .map((d) => ({ ...d, days: daysSince(d.soldOn, c.now) }));
 }
 
 function inLastDays(day: string, now: Date, days: number): boolean {
-  return daysBetween(day, now) < days && day <= isoDay(now.getTime());
+  return daysSince(day, now) < days && day <= isoDay(now);
 }
 
 function fundingPipeline(c: Context): Section {
@@ -501,7 +500,7 @@ function lenderFlags(c: Context): Section {
 }
 
 function stipAlerts(c: Context): Section {
-  const aged = c.openStips.filter((s) => daysBetween(s.requestedOn, c.now) > STIP_ALERT_DAYS);
+  const aged = c.openStips.filter((s) => daysSince(s.requestedOn, c.now) > STIP_ALERT_DAYS);
   const byType = new Map<string, number>();
   for (const s of c.openStips) byType.set(s.stip, (byType.get(s.stip) ?? 0) + 1);
   const common = [...byType.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
@@ -586,7 +585,7 @@ function stipCallbacks(c: Context): Section {
   const byDeal = new Map<string, OpenStip[]>();
   for (const s of c.openStips) if (s.state === "outstanding") byDeal.set(s.dealNumber, [...(byDeal.get(s.dealNumber) ?? []), s]);
   const calls = [...byDeal.entries()]
-    .map(([dealNumber, stips]) => ({ dealNumber, stips, days: Math.max(...stips.map((s) => daysBetween(s.requestedOn, c.now))) }))
+    .map(([dealNumber, stips]) => ({ dealNumber, stips, days: Math.max(...stips.map((s) => daysSince(s.requestedOn, c.now))) }))
     .sort((a, b) => b.days - a.days || a.dealNumber.localeCompare(b.dealNumber));
   const figures: Figure[] = [
     {
@@ -620,7 +619,7 @@ function monthWindows(now: Date) {
   const lastMonthDays = new Date(Date.UTC(y, m, 0)).getUTCDate();
   const lastMonthSamePoint = isoDay(Date.UTC(y, m - 1, Math.min(dayOfMonth, lastMonthDays)));
   const daysInMonth = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return { today: isoDay(now.getTime()), monthStart, lastMonthStart, lastMonthSamePoint, dayOfMonth, daysInMonth };
+  return { today: isoDay(now), monthStart, lastMonthStart, lastMonthSamePoint, dayOfMonth, daysInMonth };
 }
 
 function pace(c: Context): Section {
@@ -712,5 +711,5 @@ function grossPerUnit(c: Context): Section {
 
 /** The oldest sale any briefing reads: the first day of last month, or the velocity window's start if earlier. */
 export function briefingDealsSince(now: Date): string {
-  return isoDay(Math.min(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1), now.getTime() - VELOCITY_WINDOW_DAYS * DAY_MS));
+  return isoDay(Math.min(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1), daysBefore(now, VELOCITY_WINDOW_DAYS).getTime()));
 }

@@ -5,6 +5,7 @@
  * flags it; only a fresh list, no flagged name and no red flag pass. It surfaces; people decide
  * (docs/compliance.md).
  */
+import { daysElapsed } from "../dates";
 import type { ScreeningFlag } from "./red-flags";
 import type { SanctionsMatch } from "./sanctions-index";
 
@@ -24,8 +25,6 @@ export interface ScreeningDecision {
   listAgeDays: number | null;
 }
 
-const DAY_MS = 86_400_000;
-
 export function decideScreening(input: {
   list: ListState;
   match: SanctionsMatch | null;
@@ -34,7 +33,7 @@ export function decideScreening(input: {
   now: Date;
 }): ScreeningDecision {
   const { list, match, redFlags, limit, now } = input;
-  const listAgeDays = list.loaded ? Math.max(0, (now.getTime() - Date.parse(list.loadedAt)) / DAY_MS) : null;
+  const listAgeDays = list.loaded ? Math.max(0, daysElapsed(Date.parse(list.loadedAt), now.getTime())) : null;
   const decided = (result: ScreeningDecision["result"], triggeredRule: TriggeredRule | null): ScreeningDecision => ({
     result,
     triggeredRule,

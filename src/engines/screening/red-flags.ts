@@ -4,6 +4,8 @@
  * (docs/domain/screening.md#identity-red-flags), and Safeguards Rule checks on how the request itself handled customer
  * information (16 CFR 314.4(c), docs/compliance.md#safeguards-flags).
  */
+import { isoDay } from "../dates";
+
 export interface ScreeningFlag {
   code: string;
   field: string;
@@ -80,7 +82,7 @@ export function identityRedFlags(person: ScreenedPerson, now: Date, ages: AgeLim
     }
   }
 
-  const today = now.toISOString().slice(0, 10);
+  const today = isoDay(now);
   const age = ageOn(person.dob, now);
   if (person.dob > today) flags.push({ code: "dob_in_future", field: "dob", message: "The date of birth is in the future." });
   else if (age < ages.minimumAge) {

@@ -4,6 +4,7 @@ import { loadAppraisalReference, loadPricingData } from "../../db/queries/apprai
 import { appraise } from "../../engines/appraisal/appraise";
 import { checkPhoto } from "../../engines/appraisal/photos";
 import type { AppraisalReference, Comparable, PhotoAnalysis, VisionFinding } from "../../engines/appraisal/types";
+import { daysBefore, isoDay } from "../../engines/dates";
 import { ApiError, type ValidationDetail } from "../../http/errors";
 import { describeError, logEvent } from "../../lib/log";
 import { TtlCache } from "../../lib/ttl-cache";
@@ -12,7 +13,6 @@ import type { VisionAnalyzer } from "./appraisal.vision";
 
 type TradeAppraisalRequest = z.infer<typeof TradeAppraisalRequestSchema>;
 
-const DAY_MS = 86_400_000;
 const MAX_COMPS_PER_SOURCE = 200;
 
 /**
@@ -76,7 +76,7 @@ async function analysePhotos(photos: string[], reference: AppraisalReference, de
 export async function appraiseTrade(db: Database, orgId: string, body: TradeAppraisalRequest, deps: AppraisalDeps, now: Date) {
   checkRequest(body, now);
   const reference = await references.get(orgId, now.getTime(), () => loadAppraisalReference(db, orgId));
-  const soldSince = new Date(now.getTime() - reference.settings.compSoldWithinDays * DAY_MS).toISOString().slice(0, 10);
+  const soldSince = isoDay(daysBefore(now, reference.settings.compSoldWithinDays));
   const query = { make: body.make, model: body.model, yearFrom: body.year - 1, yearTo: body.year + 1, soldSince, limit: MAX_COMPS_PER_SOURCE };
   const cacheKey = JSON.stringify([orgId, query.make.toLowerCase(), query.model.toLowerCase(), body.year, soldSince]);
   const [pricing, photos] = await Promise.all([
@@ -84,7 +84,7 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
     analysePhotos(body.photos ?? [], reference, deps),
   ]);
   if (!pricing.store) throw new ApiError("not_found", "This organization has no store whose settings could price the trade.");
-  const today = now.toISOString().slice(0, 10);
+  const today = isoDay(now);
   const comps: Comparable[] = [
     ...pricing.inStock.map((unit) => ({ source: "in_stock" as const, ...unit, observedOn: today })),
     ...pricing.sold.map(({ soldOn, ...sale }) => ({ source: "sold" as const, ...sale, observedOn: soldOn })),
