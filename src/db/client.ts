@@ -3,7 +3,7 @@ import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 /**
  * Queries use the query builder with tables imported from ./schema, never the relational
  * `db.query` API, so clients are built without the schema: drizzle walks every table of a schema
- * it is given, which cost ~0.4 ms per client (one or two per request) once the tables grew.
+ * it is given, a measurable share of every request once the tables grew (BENCHMARKS.md#figures-behind-choices-in-the-code).
  */
 export type Database = DrizzleD1Database & { $client: D1Database };
 

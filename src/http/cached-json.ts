@@ -4,8 +4,8 @@ const serialized = new WeakMap<object, string>();
 
 /**
  * `c.json(body)` for an answer held in a per-isolate cache: its JSON is made once per cached value
- * and kept beside it while the value lives, instead of once per request (serializing the cached
- * inventory-alerts report on every call cost it about 40% of its throughput in `npm run bench`).
+ * and kept beside it while the value lives, instead of once per request (serializing a cached
+ * report on every call was a large share of its cost: BENCHMARKS.md#figures-behind-choices-in-the-code).
  * `project` turns the cached value into the response body (one projection per cached value: the
  * JSON is kept by value); cached values are never mutated.
  */

@@ -10,7 +10,8 @@ export const EXACT_FLOOR_MIN = 100;
 const EXACT_FLOOR_SHARE = 0.1;
 /**
  * The most requests one lease may cover. Each lease costs a Durable Object call (a storage commit),
- * so this sets how often a busy isolate calls the counter; 50 measured 12% slower than 200.
+ * so this sets how often a busy isolate calls the counter: smaller leases measured slower
+ * (BENCHMARKS.md#figures-behind-choices-in-the-code).
  */
 export const MAX_LEASE = 200;
 /** Nor more than this share of the day's limit, which bounds what leases can strand on a small limit. */

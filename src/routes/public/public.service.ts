@@ -1,9 +1,8 @@
 import { describeError, logEvent } from "../../lib/log";
 
 /**
- * One copy of a public answer, as the JSON every caller receives (serialized once per copy: a
- * serialization per request cost the 20-entry market feed a tenth of its throughput), and when it
- * was computed (in whichever isolate computed it).
+ * One copy of a public answer, as the JSON every caller receives (serialized once per copy, not
+ * per request: BENCHMARKS.md#figures-behind-choices-in-the-code), and when it was computed (in whichever isolate computed it).
  */
 interface AnswerCopy {
   json: string;
