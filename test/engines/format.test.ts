@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatCount, formatUsd, formatWholeUsd } from "../../src/engines/format";
+import { formatCount, formatUsd, formatUsdCents, formatWholeUsd } from "../../src/engines/format";
 
 describe("money and counts in answers", () => {
   it("writes dollars with thousands separators, cents only when there are any, and the sign before the $", () => {
@@ -14,6 +14,13 @@ describe("money and counts in answers", () => {
     expect(formatUsd(0)).toBe("$0");
     expect(formatUsd(-0.001)).toBe("$0");
     expect(formatUsd(999.999)).toBe("$1,000");
+  });
+
+  it("writes a price per unit with its cents even when whole", () => {
+    expect(formatUsdCents(3.5)).toBe("$3.50");
+    expect(formatUsdCents(4)).toBe("$4.00");
+    expect(formatUsdCents(3.456)).toBe("$3.46");
+    expect(formatUsdCents(1234.5)).toBe("$1,234.50");
   });
 
   it("rounds to the dollar half away from zero, and never writes -$0", () => {

@@ -5,11 +5,15 @@
  */
 
 const USD = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", trailingZeroDisplay: "stripIfInteger", signDisplay: "negative" });
+const USD_CENTS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", signDisplay: "negative" });
 const WHOLE_USD = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0, signDisplay: "negative" });
 const COUNT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
 /** "$1,234" or "$1,234.50"; "-$80" below zero; "$0" for an amount that rounds to zero cents. */
 export const formatUsd = (amount: number) => USD.format(amount);
+
+/** A price per unit, always with cents: "$3.50" a gallon. */
+export const formatUsdCents = (amount: number) => USD_CENTS.format(amount);
 
 /** To the dollar: "$1,235" for 1234.5, "-$570" below zero. */
 export const formatWholeUsd = (amount: number) => WHOLE_USD.format(amount);

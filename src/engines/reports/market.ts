@@ -2,6 +2,7 @@
  * Public market series: parsing what FRED and EIA return (docs/domain/reports.md#market-pulse-sources), the feed entries
  * a new reading produces, and the lender-environment signal. Scoring defaults: docs/domain/reports.md#market-pulse-sources.
  */
+import { formatUsdCents } from "../format";
 
 export type SeriesCategory = "macro" | "lender_environment" | "wholesale_index";
 export type Severity = "high" | "medium" | "low";
@@ -118,7 +119,7 @@ const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 *
 const signed = (n: number, digits: number) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${Math.abs(n).toFixed(digits)}`;
 
 function formatValue(series: SeriesInfo, value: number): string {
-  if (series.unit === "usd_per_gallon") return `$${value.toFixed(2)}/gal`;
+  if (series.unit === "usd_per_gallon") return `${formatUsdCents(value)}/gal`;
   if (series.unit === "percent") return `${value.toFixed(2)}%`;
   return value.toFixed(1);
 }
@@ -178,8 +179,8 @@ export function entriesForReading(series: SeriesInfo, history: readonly Observat
           "dealer_market",
           "medium",
           current.value >= GAS_FUEL_EFFICIENT_AT
-            ? `Gasoline rose to ${formatValue(series, current.value)}, at or above $${GAS_FUEL_EFFICIENT_AT.toFixed(2)}: stock and promote fuel-efficient units; expect slower large trucks and SUVs.`
-            : `Gasoline fell to ${formatValue(series, current.value)}, below $${GAS_FUEL_EFFICIENT_AT.toFixed(2)}: demand for trucks and SUVs should firm.`,
+            ? `Gasoline rose to ${formatValue(series, current.value)}, at or above ${formatUsdCents(GAS_FUEL_EFFICIENT_AT)}: stock and promote fuel-efficient units; expect slower large trucks and SUVs.`
+            : `Gasoline fell to ${formatValue(series, current.value)}, below ${formatUsdCents(GAS_FUEL_EFFICIENT_AT)}: demand for trucks and SUVs should firm.`,
         ),
       );
     }
