@@ -2,7 +2,7 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { QuotaCounter } from "../src/durable-objects/quota-counter";
-import { DAY_MS } from "../src/engines/quota/policy";
+import { DAY_MS } from "../src/engines/dates";
 import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
 
 /** Faults the daily quota must survive (docs/reliability.md#faults-survived). */
