@@ -3150,15 +3150,6 @@ export interface operations {
                     "application/json": components["schemas"]["ComplianceCheckRecord"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
                 headers: {
@@ -3770,15 +3761,6 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryFeed"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
                 headers: {
@@ -3918,15 +3900,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ReportsAlertReport"];
-                };
-            };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
@@ -4107,15 +4080,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReportsMarketPulse"];
-                };
-            };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
@@ -4307,15 +4271,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SalesSummaryFeed"];
-                };
-            };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
@@ -4685,15 +4640,6 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksEndpointList"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
                 headers: {
@@ -4907,15 +4853,6 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksEndpoint"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
                 headers: {
@@ -4994,15 +4931,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
             };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
@@ -5251,15 +5179,6 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksDeliveryList"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
                 headers: {
@@ -5378,15 +5297,6 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksDelivery"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
                 headers: {
@@ -5483,15 +5393,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WebhooksTestResult"];
-                };
-            };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */

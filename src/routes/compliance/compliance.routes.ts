@@ -1,8 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { MATCH_RULES, type MatchRule } from "../../engines/screening/match-rules";
-import { commonErrorResponses, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
-import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
-import { v1Chain } from "../../http/v1-chain";
+import { notFoundResponse } from "../../http/errors";
+import { v1Route } from "../../http/v1-chain";
 
 const isRealDate = (value: string) => {
   const date = new Date(`${value}T00:00:00Z`);
@@ -160,7 +159,7 @@ export const ComplianceCheckRecordSchema = z
     },
   });
 
-export const createComplianceCheck = createRoute({
+export const createComplianceCheck = v1Route({
   method: "post",
   path: "/api/v1/compliance-check",
   operationId: "createComplianceCheck",
@@ -168,8 +167,9 @@ export const createComplianceCheck = createRoute({
   summary: "Screen a customer before deal submission (OFAC SDN list, identity red flags, safeguards)",
   description:
     "Scores the name against the individuals of OFAC's SDN list (primary names and strong aliases) as OFAC's Sanctions List Search does, checks the FTC Red Flags the fields allow, and records the check in the organization's audit trail with the person only as keyed hashes. Fails closed: with no list loaded or a list older than the organization's limit the result is never `pass`. A `hold` raises `compliance.hold_triggered`. The service surfaces; the dealer decides.",
-  security: serviceKeySecurity,
-  middleware: v1Chain("compliance-check", { body: true }),
+  endpoint: "compliance-check",
+  body: true,
+  reads: "primary",
   request: {
     body: {
       content: {
@@ -184,25 +184,20 @@ export const createComplianceCheck = createRoute({
   responses: {
     200: {
       description: "The check's result. Sent with `Cache-Control: no-store`.",
-      headers: RATE_LIMIT_HEADERS,
       content: { "application/json": { schema: ComplianceCheckResultSchema } },
     },
-    ...commonErrorResponses,
-    ...payloadTooLargeResponse,
-    ...validationErrorResponse,
-    ...meteredResponses,
   },
 });
 
-export const getComplianceCheck = createRoute({
+export const getComplianceCheck = v1Route({
   method: "get",
   path: "/api/v1/compliance-checks/{check_id}",
   operationId: "getComplianceCheck",
   tags: ["Compliance"],
   summary: "One check from the organization's compliance audit trail",
   description: "What was decided, by which rule, score, thresholds and list version, with which key and when. Holds no personal data.",
-  security: serviceKeySecurity,
-  middleware: v1Chain("compliance-check", { reads: "nearest-replica" }),
+  endpoint: "compliance-check",
+  reads: "nearest-replica",
   request: {
     params: z.object({
       check_id: z
@@ -215,11 +210,8 @@ export const getComplianceCheck = createRoute({
   responses: {
     200: {
       description: "The audit record. Sent with `Cache-Control: no-store`.",
-      headers: RATE_LIMIT_HEADERS,
       content: { "application/json": { schema: ComplianceCheckRecordSchema } },
     },
-    ...commonErrorResponses,
     ...notFoundResponse,
-    ...meteredResponses,
   },
 });
