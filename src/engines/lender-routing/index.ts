@@ -28,9 +28,9 @@ import {
   type VehicleAdjustmentRow,
   type VehicleType,
 } from "../deal-math";
+import type { LenderType } from "../deal-math/vocabulary";
 import {
   LENDER_TYPE_LABEL,
-  type LenderType,
   ltvSentence,
   type PredictedStip,
   predictStips,

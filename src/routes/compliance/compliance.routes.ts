@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { TRIGGERED_RULES } from "../../engines/screening/decision";
 import { MATCH_RULES, type MatchRule } from "../../engines/screening/match-rules";
 import { notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
@@ -39,8 +40,6 @@ const FlagSchema = z
     message: z.string().openapi({ example: "The ZIP code does not exist." }),
   })
   .openapi("ComplianceFlag");
-
-const TRIGGERED_RULES = ["ofac_sdn_match", "ofac_list_unavailable", "ofac_list_stale", "ofac_potential_match", "identity_red_flag"] as const;
 
 const triggeredRule = z.enum(TRIGGERED_RULES).nullable().openapi({
   description:

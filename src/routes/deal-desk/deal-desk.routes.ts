@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { WORD_TRACK_CLAIMS } from "../../db/schema/deal-desk";
 import { nothingFinancedReason } from "../../engines/deal-coach";
+import { DEAL_CONDITIONS, INCOME_TYPES, KNOWN_ISSUES, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 import { notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 
 export const TERM_MONTHS = [24, 36, 48, 60, 72, 84] as const;
-const KNOWN_ISSUE_VALUES = ["repo", "bk7", "bk13", "itin", "thin_file", "charge_off"] as const;
 const MAX_USD = 10_000_000;
 
 const Beacon = z.int().min(300).max(850).openapi({ description: "Customer credit score, 300 to 850.", example: 640 });
@@ -21,14 +21,14 @@ const PositiveUsd = (description: string) =>
     .positive()
     .max(MAX_USD)
     .openapi({ description: `${description} USD, above 0.` });
-const VehicleType = z.enum(["car", "truck", "suv", "van"]);
+const VehicleType = z.enum(VEHICLE_TYPES);
 const Condition = z
-  .enum(["new", "used"])
+  .enum(DEAL_CONDITIONS)
   .default("used")
   .openapi({ description: "Extension. Picks the new or used APR, pack and floor-plan rate. Default `used`." });
 const KnownIssues = z
-  .array(z.enum(KNOWN_ISSUE_VALUES))
-  .max(KNOWN_ISSUE_VALUES.length)
+  .array(z.enum(KNOWN_ISSUES))
+  .max(KNOWN_ISSUES.length)
   .default([])
   .openapi({ description: "Any of `repo`, `bk7`, `bk13`, `itin`, `thin_file`, `charge_off`.", example: ["bk13"] });
 const TermMonths = z
@@ -103,7 +103,7 @@ const LenderPickSchema = z
   .object({
     lender: z.string(),
     lender_id: z.string(),
-    lender_type: z.enum(["captive", "bank", "credit_union", "subprime", "specialty", "bhph"]),
+    lender_type: z.enum(LENDER_TYPES),
     rate_range: z.string().openapi({ description: "Tier APR plus program margin and issue add-ons, ± the tier spread.", example: "12.24% - 15.24%" }),
     expected_rate: z.number().openapi({ description: "The customer's expected contract rate here, percent (the middle of `rate_range`)." }),
     confidence: z.number().min(0).max(1).openapi({ description: "Calibrated approval likelihood, 0 to 1." }),
@@ -193,7 +193,7 @@ export const StipCheckRequestSchema = z
       .openapi({ description: "A lender program's name (case-insensitive).", example: "Fresh Start Auto Lending" }),
     beacon: Beacon,
     known_issues: KnownIssues,
-    income_type: z.enum(["w2", "self_employed", "itin", "fixed"]).optional(),
+    income_type: z.enum(INCOME_TYPES).optional(),
     vehicle_price: PositiveUsd("Selling price; with it the answer states the deal's amount financed and LTV,").optional(),
     down_payment: Usd("Cash down, default 0,").optional(),
     book_value: PositiveUsd("Book retail the LTV is measured against; default vehicle_price,").optional(),
@@ -212,7 +212,7 @@ export const StipCheckRequestSchema = z
 export const StipCheckResultSchema = z
   .object({
     lender: z.string(),
-    lender_type: z.enum(["captive", "bank", "credit_union", "subprime", "specialty", "bhph"]),
+    lender_type: z.enum(LENDER_TYPES),
     required_stips: z.array(
       z.object({
         stip: z.string(),

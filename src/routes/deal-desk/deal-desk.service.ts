@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import * as desk from "../../db/queries/deal-desk";
 import { coachDeal } from "../../engines/deal-coach";
-import { amountFinanced, type CreditTier, compareText, type KnownIssue, tierFor, type VehicleType } from "../../engines/deal-math";
+import { amountFinanced, type CreditTier, compareText, type KnownIssue, tierFor } from "../../engines/deal-math";
 import { calculateGross } from "../../engines/gross";
 import { type Calibration, type DecisionCounts, type RoutingReference, routeDeal } from "../../engines/lender-routing";
 import { checkStips, closestNames } from "../../engines/stips";
@@ -116,7 +116,7 @@ export async function routeLender(db: Database, orgId: string, body: z.infer<typ
       tradePayoff: body.trade_payoff,
       taxes: body.taxes,
       fees: body.fees,
-      vehicleType: body.vehicle_type as VehicleType,
+      vehicleType: body.vehicle_type,
       condition: body.condition,
       knownIssues: uniqueIssues(body.known_issues),
       termMonths: body.term_months,

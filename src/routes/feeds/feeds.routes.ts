@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
 import { documentedError, notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 import { INVENTORY_PAGE_MAX, SALES_SUMMARY_PAGE_MAX } from "./feeds.service";
@@ -39,7 +40,7 @@ export const InventoryUnitSchema = z
     make: z.string(),
     model: z.string(),
     trim: z.string(),
-    condition: z.enum(["new", "used", "cpo"]),
+    condition: z.enum(UNIT_CONDITIONS),
     days_in_stock: z.int().openapi({ description: "Days since the dealer took ownership, computed at read time." }),
     asking_price: z.number(),
     store: z.string().openapi({ description: "Store name." }),

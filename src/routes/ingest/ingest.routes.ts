@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { DEAL_STATUSES, STIP_STATES } from "../../db/schema";
+import { UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 import { documentedError, ErrorSchema } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 
@@ -10,8 +11,6 @@ const INGEST_MAX_BYTES = 4 * 1024 * 1024;
 const isoDate = z.iso.date().openapi({ example: "2026-10-02" });
 const text = (max: number) => z.string().trim().min(1).max(max);
 const money = z.number().min(0).max(10_000_000);
-const CONDITIONS = ["new", "used", "cpo"] as const;
-const VEHICLE_TYPES = ["car", "truck", "suv", "van"] as const;
 
 export const IngestInventoryUnitSchema = z
   .object({
@@ -26,7 +25,7 @@ export const IngestInventoryUnitSchema = z
     make: text(40).openapi({ example: "Toyota" }),
     model: text(60).openapi({ example: "Camry" }),
     trim: z.string().trim().max(60).default("").openapi({ example: "SE" }),
-    condition: z.enum(CONDITIONS),
+    condition: z.enum(UNIT_CONDITIONS),
     vehicle_type: z.enum(VEHICLE_TYPES),
     mileage: z.int().min(0).max(2_000_000).openapi({ example: 31250 }),
     stocked_on: isoDate.openapi({ description: "The day the dealer took ownership (the aging clock starts here)." }),
@@ -58,7 +57,7 @@ export const IngestDealSchema = z
     year: IngestInventoryUnitSchema.shape.year,
     make: IngestInventoryUnitSchema.shape.make,
     model: IngestInventoryUnitSchema.shape.model,
-    condition: z.enum(CONDITIONS),
+    condition: z.enum(UNIT_CONDITIONS),
     vehicle_type: z.enum(VEHICLE_TYPES),
     selling_price: money.openapi({ example: 27950 }),
     lender: text(80).optional().openapi({ description: "Omit for cash deals.", example: "Ally Financial" }),

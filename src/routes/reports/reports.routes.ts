@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { agingSentence, decideAging, type UnitAging } from "../../engines/aged-inventory/recommendation";
+import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
 import { dailyHoldingCost } from "../../engines/holding-cost";
 import { ALERT_TYPES } from "../../engines/reports/alerts";
 import { DEFAULT_ROLE, ROLES } from "../../engines/reports/briefings";
@@ -23,7 +24,7 @@ export const ReportsAlertSchema = z
     year: z.int(),
     make: z.string(),
     model: z.string(),
-    condition: z.enum(["new", "used", "cpo"]),
+    condition: z.enum(UNIT_CONDITIONS),
     days_on_lot: z.int().openapi({ description: "Days since the dealer took ownership, computed from today's UTC date." }),
     list_price: z.number(),
     market_value: z.number().openapi({ description: "Retail market value today, USD." }),
