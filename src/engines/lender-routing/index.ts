@@ -379,7 +379,7 @@ function inTierFirst(ranked: readonly LenderPick[], settings: RoutingSettings): 
   return [...ranked.filter(approvingInTier), ...ranked.filter((p) => !approvingInTier(p))];
 }
 
-export function routeDeal(
+export function routeLender(
   profile: RouteProfile,
   panel: readonly LenderProgramRow[],
   reference: RoutingReference,
