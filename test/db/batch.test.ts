@@ -7,8 +7,9 @@ import { inChunks, MAX_BOUND_PARAMETERS, runBatch } from "../../src/db/batch";
 import { getDb } from "../../src/db/client";
 import { insertAgedAlertMarkers } from "../../src/db/queries/aged-alerts";
 import { sanctionsListLoad } from "../../src/db/queries/compliance";
-import { createDeliveries, insertOutboxRows, listOutboxEvents, markOutboxEnqueued } from "../../src/db/queries/events";
+import { insertOutboxRows, listOutboxEvents, markOutboxEnqueued } from "../../src/db/queries/events";
 import { existingFeedEntryIds, insertFeedEntries, insertRefreshRun } from "../../src/db/queries/reports";
+import { createDeliveries } from "../../src/db/queries/webhooks";
 import {
   agedInventoryAlerts,
   eventOutbox,

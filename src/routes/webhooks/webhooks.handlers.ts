@@ -1,5 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import { deleteWebhookEndpoint as deleteEndpointRow, listWebhookEndpoints as listEndpointRows } from "../../db/queries/events";
+import { deleteWebhookEndpoint as deleteEndpointRow, listWebhookEndpoints as listEndpointRows } from "../../db/queries/webhooks";
 import type { AppEnv } from "../../http/app-env";
 import { ApiError } from "../../http/errors";
 import type * as routes from "./webhooks.routes";

@@ -2,7 +2,8 @@ import type { z } from "@hono/zod-openapi";
 import type { Config } from "../../config";
 import { newId } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
-import * as queries from "../../db/queries/events";
+import { findPrimaryStoreId } from "../../db/queries/events";
+import * as queries from "../../db/queries/webhooks";
 import { envelopeOf, postSigned } from "../../events/delivery";
 import type { EventName } from "../../events/emit";
 import { enqueueRedeliveries } from "../../events/messages";
@@ -186,7 +187,7 @@ export async function ping(db: Database, config: Config, orgId: string, endpoint
     id: newId("evt"),
     event: "webhook.test",
     orgId,
-    storeId: await queries.findPrimaryStoreId(db, orgId),
+    storeId: await findPrimaryStoreId(db, orgId),
     occurredAt: now.toISOString(),
     sample: true,
     data: { message: "A test event from Dealer Intelligence. No action is needed." },
