@@ -1,7 +1,7 @@
 /** Webhook endpoints, their deliveries and attempts (docs/webhooks.md); the outbox they are fed from is in ./events.ts. */
 import { and, count, desc, eq, getTableColumns, inArray, is, isNotNull, lt, SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { newId } from "../../credentials/tokens";
+import { newId } from "../../lib/ids";
 import { inChunks, runBatch } from "../batch";
 import type { Database } from "../client";
 import { eventOutbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";

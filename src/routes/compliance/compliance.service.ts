@@ -1,5 +1,4 @@
 import type { z } from "@hono/zod-openapi";
-import { newId } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import {
   type ComplianceSettings,
@@ -17,6 +16,7 @@ import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../en
 import { commitWithEvents } from "../../events/emit";
 import { ApiError } from "../../http/errors";
 import { toHex } from "../../lib/hex";
+import { newId } from "../../lib/ids";
 import { TtlCache } from "../../lib/ttl-cache";
 import type { ComplianceCheckRequestSchema } from "./compliance.routes";
 import { usZipSet } from "./us-zip-set";

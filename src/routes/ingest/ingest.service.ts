@@ -1,11 +1,11 @@
 import type { z } from "@hono/zod-openapi";
 import Papa from "papaparse";
-import { newId } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import * as queries from "../../db/queries/ingest";
 import { commitWithEvents, type DomainEvent } from "../../events/emit";
 import { ApiError, type ValidationDetail } from "../../http/errors";
 import { validationError } from "../../http/router";
+import { newId } from "../../lib/ids";
 import type { IngestDealSchema, IngestDealsSchema, IngestInventorySchema } from "./ingest.routes";
 
 type Deal = z.infer<typeof IngestDealSchema>;

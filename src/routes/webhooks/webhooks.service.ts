@@ -1,6 +1,5 @@
 import type { z } from "@hono/zod-openapi";
 import type { Config } from "../../config";
-import { newId } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import { findPrimaryStoreId } from "../../db/queries/events";
 import * as queries from "../../db/queries/webhooks";
@@ -10,6 +9,7 @@ import { enqueueRedeliveries } from "../../events/messages";
 import { decryptSecret, encryptSecret, generateWebhookSecret } from "../../events/signing";
 import { webhookUrlProblem } from "../../events/url-policy";
 import { ApiError } from "../../http/errors";
+import { newId } from "../../lib/ids";
 import { sampleEventData } from "./webhooks.events";
 import { type CreateWebhookEndpointSchema, MAX_ENDPOINTS_PER_ORG, type UpdateWebhookEndpointSchema } from "./webhooks.routes";
 
