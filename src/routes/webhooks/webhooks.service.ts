@@ -59,6 +59,16 @@ export async function createEndpoint(db: Database, config: Config, orgId: string
   return { ...toEndpointFields(row), secret };
 }
 
+export async function listEndpoints(db: Database, orgId: string) {
+  const endpoints = (await queries.listWebhookEndpoints(db, orgId)).map(toEndpointFields);
+  return { count: endpoints.length, endpoints };
+}
+
+/** Deletes the endpoint with its deliveries and their attempts. */
+export async function deleteEndpoint(db: Database, orgId: string, id: string): Promise<void> {
+  if (!(await queries.deleteWebhookEndpoint(db, orgId, id))) throw notFound();
+}
+
 export async function getEndpoint(db: Database, orgId: string, id: string) {
   const row = await queries.findWebhookEndpoint(db, orgId, id);
   if (!row) throw notFound();
