@@ -1,13 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import {
-  CREDIT_TIERS,
-  DEAL_CONDITIONS,
-  INCOME_TYPES,
-  KNOWN_ISSUES,
-  type KnownIssue,
-  LENDER_TYPES,
-  VEHICLE_TYPES,
-} from "../../engines/deal-math/vocabulary";
+import { CREDIT_TIERS, DEAL_CONDITIONS, KNOWN_ISSUES, type KnownIssue, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 import { organizations, stores } from "./platform";
 
 /**
