@@ -42,6 +42,8 @@ export default defineConfig(async () => {
             WEBHOOK_SECRETS_KEY: "dGVzdC13ZWJob29rLWtleS0zMi1ieXRlcy1sb25nISE=",
             WEBHOOK_ALLOW_LOCALHOST: "true",
           },
+          // A second database standing in for a D1 read replica that lags the primary (test/platform/replica-lag.test.ts).
+          d1Databases: { LAGGING_REPLICA: "lagging-replica" },
           // As wrangler.toml (Miniflare's defaults differ: batch 5, 2 retries), but batches close after 1 s so tests wait less.
           queueConsumers: {
             webhooks: { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3, deadLetterQueue: "webhooks-dlq" },

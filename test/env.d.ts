@@ -8,6 +8,8 @@ declare namespace Cloudflare {
     TEST_OFAC_ALT: string;
     TEST_OFAC_COMMENTS: string;
     TEST_OFAC_VERSION: string;
+    /** A second database standing in for a lagging D1 read replica (test/helpers/lagging-replica.ts). */
+    LAGGING_REPLICA: D1Database;
   }
 }
 

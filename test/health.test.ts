@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { version } from "../package.json";
 import { call } from "./helpers/factories";
 import { createTestApp } from "./helpers/test-app";
@@ -16,6 +16,11 @@ describe("GET /health", () => {
   });
 
   it("shares the public burst limit: the 121st call in a minute from one address is a 429 with Retry-After", async () => {
+    // The limit counts fixed one-minute windows: the clock stays in one of them for the whole test.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2026, 10, 26, 12, 0, 30) });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const headers = { "CF-Connecting-IP": "198.51.100.77" };
     const statuses = [];
     for (let i = 0; i < 120; i++) statuses.push((await call("/health", { headers })).status);

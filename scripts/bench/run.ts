@@ -8,28 +8,21 @@
  * PERF-NOTES). Rounds are interleaved so drift on a shared machine hits every scenario alike; each
  * figure is the median of the rounds and each ratio the median of the per-round ratios to the
  * baseline (and to `metered_v1`, the reference the endpoint issues name). It also reports the
- * bundle's size as `wrangler deploy` does (minified, gzip) against a budget. `--json` ends the
- * output with one line holding those figures (scenario → figures, and `bundle`). `--only` runs the named scenarios (the baseline and
+ * bundle's size as `wrangler deploy` does (minified, gzip) against its ceiling, and start-up CPU against a bare Hono + zod Worker's (scripts/bench/budgets.ts). `--json` ends the
+ * output with one line holding those figures (scenario → figures, `bundle` and `startup`). `--only` runs the named scenarios (the baseline and
  * `metered_v1` always run). Any answer other than 2xx aborts the run. Each endpoint area adds its
  * scenarios, and the rows they need, in scripts/bench/areas/ (listed in scripts/bench/areas/index.ts).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
-import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../../src/credentials/tokens";
-import { runWrangler } from "../lib/local-d1";
 import { BENCH_AREAS } from "./areas";
-import type { BenchFixture, Scenario } from "./scenario";
+import type { Scenario } from "./scenario";
+import { describeBundle, describeStartup, measureStartup, median } from "./startup";
+import { BASELINE_PATH, build, machine, migrateAndSeed, serve } from "./worker";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const OUT_DIR = path.join(ROOT, ".bench/dist");
 const ROUNDS = 3;
 const WARMUP_SECONDS = 2;
 /** The ratios to the baseline the issues set: the metered call, and the public embeds (issue 6). */
 const TARGET_RATIOS: Record<string, number> = { metered_v1: 0.6, public_stats: 0.8, public_moat: 0.8 };
-const BASELINE_PATH = "/__bench/baseline";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -48,169 +41,6 @@ interface Figures {
   rps: number;
   p50_ms: number;
   p99_ms: number;
-}
-
-/** The Worker's size as `wrangler deploy` reports it, and the largest packages' share of the minified bundle. */
-interface BundleSize {
-  upload_kib: number;
-  gzip_kib: number;
-  budget_gzip_kib: number;
-  /** Minified bytes (KiB) each package, and our own src/, puts into the bundle (esbuild's metafile). */
-  parts_kib: Record<string, number>;
-}
-
-const GZIP_BUDGET_KIB = 175;
-
-/** The Worker exactly as `wrangler deploy` bundles it (minified, per wrangler.toml), and its size. */
-function build(): BundleSize {
-  const output = runWrangler(["deploy", "--dry-run", "--outdir", OUT_DIR, "--metafile"], { captureStdout: true });
-  const size = output.match(/Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/);
-  if (!size) throw new Error(`wrangler did not report the bundle size:\n${output}`);
-  const meta = JSON.parse(readFileSync(path.join(OUT_DIR, "bundle-meta.json"), "utf8")) as {
-    outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
-  };
-  const bundle = Object.entries(meta.outputs).find(([file]) => file.endsWith("index.js"));
-  if (!bundle) throw new Error("esbuild's metafile lists no index.js");
-  const bytes = new Map<string, number>();
-  for (const [input, { bytesInOutput }] of Object.entries(bundle[1].inputs)) {
-    const part = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? "src (our code)";
-    bytes.set(part, (bytes.get(part) ?? 0) + bytesInOutput);
-  }
-  const parts = [...bytes].filter(([, n]) => n >= 1024).sort((a, b) => b[1] - a[1]);
-  return {
-    upload_kib: Number(size[1]),
-    gzip_kib: Number(size[2]),
-    budget_gzip_kib: GZIP_BUDGET_KIB,
-    parts_kib: Object.fromEntries(parts.map(([part, n]) => [part, Number((n / 1024).toFixed(1))])),
-  };
-}
-
-function compatibilityDate(): string {
-  const match = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8").match(/^compatibility_date\s*=\s*"([^"]+)"/m);
-  if (!match) throw new Error("wrangler.toml has no compatibility_date");
-  return match[1];
-}
-
-const IN_MEMORY_RATE_LIMITER = `
-import { WorkerEntrypoint } from "cloudflare:workers";
-const LIMIT = 1_000_000_000;
-const PERIOD_MS = 60_000;
-const windows = new Map();
-export class RateLimiter extends WorkerEntrypoint {
-  limit({ key }) {
-    const epoch = Math.floor(Date.now() / PERIOD_MS);
-    const window = windows.get(key);
-    const count = window && window.epoch === epoch ? window.count : 0;
-    if (count >= LIMIT) return { success: false };
-    windows.set(key, { epoch, count: count + 1 });
-    return { success: true };
-  }
-}
-export default { fetch: () => new Response(null, { status: 404 }) };
-`;
-
-/**
- * Every Worker sits behind Miniflare's own entry Worker, which routes by path, so the baseline and
- * the API pay the same serving overhead and the ratios compare like with like. (Miniflare's direct
- * sockets skip that hop; BENCHMARKS.md says how the ratios move then.)
- */
-function serve(): Miniflare {
-  const date = compatibilityDate();
-  const apiBindings = {
-    modules: true,
-    compatibilityDate: date,
-    d1Databases: { DB: "bench-db" },
-    durableObjects: { QUOTA: { className: "QuotaCounter", useSQLite: true } },
-    ratelimits: { LOGIN_RATE_LIMITER: { namespace_id: "1002", simple: { limit: 10, period: 60 as const } } },
-    // The real binding allows 120 a minute per client; the benchmark measures the route, not 429s.
-    serviceBindings: { PUBLIC_RATE_LIMITER: { name: "bench-ratelimit", entrypoint: "RateLimiter" } },
-    queueProducers: { WEBHOOKS: "webhooks" },
-    // As wrangler.toml's [[queues.consumers]].
-    queueConsumers: {
-      webhooks: { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 3, deadLetterQueue: "webhooks-dlq" },
-      "webhooks-dlq": { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 3 },
-    },
-    bindings: {
-      STAFF_ALLOWED_ORIGINS: "https://staff.bench.test",
-      PASSWORD_PEPPER: "bench-pepper-not-a-secret",
-      COMPLIANCE_HASH_SALT: "bench-salt-not-a-secret",
-      // The refresh job never runs in the benchmark; the config check still wants the three addresses.
-      ...Object.fromEntries(["OFAC_SDN_URL", "OFAC_ALT_URL", "OFAC_COMMENTS_URL"].map((name) => [name, "https://ofac.bench.invalid/list.csv"])),
-      WEBHOOK_SECRETS_KEY: "YmVuY2gtd2ViaG9vay1rZXktMzItYnl0ZXMtbG9uZyE=",
-      // The delivery measurement's receiver listens on 127.0.0.1.
-      WEBHOOK_ALLOW_LOCALHOST: "true",
-    },
-  };
-  return new Miniflare(
-    convertV4MiniflareOptions({
-      workers: [
-        { name: "api", scriptPath: path.join(OUT_DIR, "index.js"), ...apiBindings },
-        // Cloudflare's rate-limit binding counts in memory on the machine that serves the request;
-        // Miniflare's stand-in commits a Durable Object SQLite row per call, which alone held the
-        // public endpoints to about 0.2 of the baseline. This one counts in memory, like production.
-        { name: "bench-ratelimit", modules: true, script: IN_MEMORY_RATE_LIMITER, compatibilityDate: date },
-        {
-          name: "baseline",
-          modules: true,
-          script: `export default { fetch() { return new Response('{"ok":true}', { headers: { "Content-Type": "application/json" } }); } };`,
-          compatibilityDate: date,
-          routes: [`*${BASELINE_PATH}`],
-        },
-      ],
-    }),
-  );
-}
-
-/** The schema from migrations/, then the platform scenarios' organization and the areas' one, with what each area seeds. */
-async function migrateAndSeed(mf: Miniflare): Promise<{ platform: BenchFixture; areas: BenchFixture }> {
-  const db = await mf.getD1Database("DB", "api");
-  const migrations = readdirSync(path.join(ROOT, "migrations"))
-    .filter((f) => f.endsWith(".sql"))
-    .sort();
-  for (const file of migrations) {
-    const sql = readFileSync(path.join(ROOT, "migrations", file), "utf8");
-    for (const statement of sql
-      .split("--> statement-breakpoint")
-      .map((s) => s.trim())
-      .filter(Boolean)) {
-      await db.prepare(statement).run();
-    }
-  }
-  const platform = await seedOrganization(db, "bench");
-  // The areas seed hundreds of units and deals: in their own organization, so the metered_v1 feed
-  // keeps its five units whatever areas exist (it answered 125 once the reports area seeded here).
-  const areas = await seedOrganization(db, "bench_areas");
-  for (const area of BENCH_AREAS) await area.seed?.(db, areas);
-  return { platform, areas };
-}
-
-/** An organization with a store, five units, a `lak_` key with a limit of 1,000,000,000 and a legacy token. */
-async function seedOrganization(db: D1Database, name: string): Promise<BenchFixture> {
-  const key = generateApiKey();
-  const legacyToken = generateToken(LEGACY_TOKEN_PREFIX, 32);
-  const [orgId, storeId] = [`org_${name}`, `sto_${name}`];
-  await db.batch([
-    db.prepare("INSERT INTO organizations (id, name, is_demo) VALUES (?, 'Bench Motors', 0)").bind(orgId),
-    db.prepare("INSERT INTO stores (id, org_id, name, is_primary, market_zip) VALUES (?, ?, 'Bench Store', 1, '78701')").bind(storeId, orgId),
-    ...Array.from({ length: 5 }, (_, i) =>
-      db
-        .prepare(
-          `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
-         VALUES (?, ?, ?, ?, ?, 2022, 'Toyota', 'Camry', 'SE', 'used', 'car', 31000, '2026-10-0${i + 1}', 21000, 24995, 'in_stock')`,
-        )
-        .bind(`unit_${name}_${i}`, orgId, storeId, `B${i}`, `VIN${name.toUpperCase()}${i}`.padEnd(17, "0")),
-    ),
-    db
-      .prepare(
-        `INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by)
-       VALUES (?, ?, ?, ?, 'bench', '["read"]', NULL, 1000000000, 'bench')`,
-      )
-      .bind(`key_${name}`, orgId, await sha256Hex(key), apiKeyDisplayPrefix(key)),
-    db
-      .prepare("INSERT INTO legacy_tokens (id, org_id, token_hash, label) VALUES (?, ?, ?, 'bench')")
-      .bind(`lgt_${name}`, orgId, await sha256Hex(legacyToken)),
-  ]);
-  return { key, legacyToken, orgId, storeId };
 }
 
 async function load(url: URL, scenario: Scenario, seconds: number): Promise<Figures> {
@@ -244,21 +74,13 @@ function requestHeaders(scenario: Scenario): Record<string, string> {
   return { ...(scenario.body === undefined ? {} : { "Content-Type": "application/json" }), ...scenario.headers };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
-
-function machine(): string {
-  const cpu = cpus()[0]?.model ?? "unknown CPU";
-  return `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}`;
-}
-
 async function main(): Promise<void> {
   const bundle = build();
   const parts = Object.entries(bundle.parts_kib).map(([part, kib]) => `${part} ${kib}`);
-  console.log(`bundle: ${bundle.upload_kib} KiB minified, ${bundle.gzip_kib} KiB gzip (budget ${bundle.budget_gzip_kib} KiB gzip)`);
-  console.log(`  minified KiB by package: ${parts.join(", ")}\n`);
+  console.log(describeBundle(bundle));
+  console.log(`  minified KiB by package: ${parts.join(", ")}`);
+  const { startup } = measureStartup();
+  console.log(`${describeStartup(startup).join("\n")}\n`);
   const mf = serve();
   try {
     const url = await mf.ready;
@@ -324,9 +146,8 @@ async function main(): Promise<void> {
       const ratio = summary[name]?.ratio;
       if (ratio !== undefined) console.log(`${name} at ${ratio.toFixed(3)} of the baseline: target ${target} ${ratio >= target ? "met" : "NOT met"}`);
     }
-    console.log(
-      `bundle ${bundle.gzip_kib} KiB gzip: budget ${bundle.budget_gzip_kib} KiB ${bundle.gzip_kib <= bundle.budget_gzip_kib ? "met" : "NOT met"}`,
-    );
+    console.log(describeBundle(bundle));
+    console.log(describeStartup(startup)[0]);
     const measurements = [];
     for (const m of BENCH_AREAS.flatMap((area) => area.measurements ?? [])) {
       if (only && !only.includes(m.name)) continue;
@@ -336,7 +157,7 @@ async function main(): Promise<void> {
       console.log("\n| measurement | detail | time | rate |\n|---|---|---:|---:|");
       for (const m of measurements) console.log(`| ${m.name} | ${m.detail} | ${m.value} ${m.unit} | ${m.rate} ${m.rateUnit} |`);
     }
-    if (json) console.log(JSON.stringify({ ...summary, bundle, ...(measurements.length > 0 ? { measurements } : {}) }));
+    if (json) console.log(JSON.stringify({ ...summary, bundle, startup, ...(measurements.length > 0 ? { measurements } : {}) }));
   } finally {
     await mf.dispose();
   }

@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { apiKeyCache, legacyTokenCache } from "../credentials/credential-cache";
 import { isWellFormedApiKey, LEGACY_TOKEN_PREFIX, sha256Hex } from "../credentials/tokens";
+import { getDb } from "../db/client";
 import { findActiveApiKeyByHash, findActiveLegacyTokenByHash } from "../db/queries/credentials";
 import type { AppEnv } from "./app-env";
 import { assertCredentialLookupAllowed, countFailedCredentialLookup } from "./credential-failures";
@@ -24,7 +25,10 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
   return createMiddleware<AppEnv>(async (c, next) => {
     const key = c.req.header(API_KEY_HEADER);
     const legacyToken = c.req.header(LEGACY_TOKEN_HEADER);
-    const db = c.get("db");
+    // Credentials are read at the primary, not through the request's (maybe replica) session: a key
+    // created or revoked a moment ago must count at once (docs/consistency.md). A key is looked up
+    // once a minute per isolate (the credential cache), so the primary's round trip is rare.
+    const db = getDb(c.env.DB);
     c.set("endpoint", endpoint);
     const nowMs = Date.now();
 

@@ -103,12 +103,16 @@ export class LeaseTable {
 
 const leases = new LeaseTable();
 
-/** Durable Object errors say whether trying again can help; an overloaded object is never retried. */
-const isRetryable = (error: unknown) =>
-  typeof error === "object" &&
-  error !== null &&
-  (error as { retryable?: unknown }).retryable === true &&
-  (error as { overloaded?: unknown }).overloaded !== true;
+/**
+ * Durable Object errors say whether trying again can help; an overloaded object is never retried.
+ * A call cut off by the object's reset (crash, deploy, eviction) is retried too: otherwise every
+ * call in flight at a restart was served uncounted (docs/reliability.md#faults-survived).
+ */
+const isRetryable = (error: unknown) => {
+  if (typeof error !== "object" || error === null) return false;
+  const { retryable, overloaded, durableObjectReset } = error as { retryable?: unknown; overloaded?: unknown; durableObjectReset?: unknown };
+  return (retryable === true || durableObjectReset === true) && overloaded !== true;
+};
 
 /**
  * One retry on a fresh stub (a failed stub may stay broken), only for errors the runtime marks

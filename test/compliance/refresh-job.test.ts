@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SCHEDULE } from "../../src/jobs";
+import { runScheduledJobs, SCHEDULE } from "../../src/jobs";
 import { refreshSanctionsList } from "../../src/jobs/refresh-sanctions-list";
-import { realOfacFiles } from "../helpers/compliance";
+import { complianceCheck, realOfacFiles } from "../helpers/compliance";
+import { call, createApiKey, createOrg } from "../helpers/factories";
 
 /** The first `n` records of a real file (records end with CR LF). */
 const head = (text: string, n: number) => `${text.split("\r\n").slice(0, n).join("\r\n")}\r\n`;
@@ -19,7 +20,10 @@ function serve(files: { sdn: string; alt: string; comments: string }, options: {
 
 const listInForce = () => env.DB.prepare("SELECT id, version, loaded_at, entry_count FROM sanctions_lists").all();
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 describe("the daily sanctions-list refresh", () => {
   const real = realOfacFiles();
@@ -70,5 +74,99 @@ describe("the daily sanctions-list refresh", () => {
     expect(results).toEqual([expect.objectContaining({ version: "2026-12-01", entry_count: 900 })]);
     expect((await env.DB.prepare("SELECT count(*) AS n FROM sanctions_entries").first())?.n).toBe(900);
     expect((await env.DB.prepare("SELECT count(DISTINCT list_id) AS n FROM sanctions_aliases").first())?.n).toBe(1);
+  });
+});
+
+describe("the sanctions download failing at each step", () => {
+  const real = realOfacFiles();
+  const files = { sdn: head(real.sdn, 900), alt: head(real.alt, 900), comments: real.comments };
+  const CRON = "30 4 * * *";
+
+  /**
+   * OFAC's server as the refresh meets it: each file by URL, `hang` on one never answering (until
+   * the job's timeout aborts it) and `reset` on one sending half the file, then breaking the connection.
+   */
+  function upstream(fault: { url: string; kind: "hang" | "reset" | "status"; status?: number }) {
+    const urls = { [env.OFAC_SDN_URL]: files.sdn, [env.OFAC_ALT_URL]: files.alt, [env.OFAC_COMMENTS_URL]: files.comments };
+    return vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url !== fault.url) return new Response(urls[url]);
+      if (fault.kind === "status") return new Response("unavailable", { status: fault.status });
+      if (fault.kind === "hang") {
+        const signal = init?.signal;
+        return new Promise<Response>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason)));
+      }
+      const half = urls[url].slice(0, urls[url].length / 2);
+      return new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(half));
+            controller.error(new Error("connection reset"));
+          },
+        }),
+      );
+    });
+  }
+
+  /** Runs the cron as the scheduler does and returns the job failure it logged. */
+  async function runCron(at: string) {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    await expect(runScheduledJobs(CRON, env, new Date(at))).rejects.toThrow(AggregateError);
+    const logged = errors.mock.calls.map(([line]) => JSON.parse(String(line)));
+    errors.mockRestore();
+    return logged.filter((line) => line.event === "scheduled_job_failed");
+  }
+
+  it("a file that never arrives is given up on at the 60 s timeout: logged, and the list in force kept", async () => {
+    const before = (await listInForce()).results;
+    const realTimeout = AbortSignal.timeout.bind(AbortSignal);
+    const timeouts = vi.spyOn(AbortSignal, "timeout").mockImplementation(() => realTimeout(20));
+    upstream({ url: env.OFAC_ALT_URL, kind: "hang" });
+    expect(await runCron("2026-12-03T04:30:00Z")).toEqual([
+      expect.objectContaining({ level: "error", cron: CRON, job: "refresh-sanctions-list", error: "TimeoutError" }),
+    ]);
+    expect(timeouts).toHaveBeenCalledWith(60_000);
+    expect((await listInForce()).results).toEqual(before);
+  });
+
+  it.each([
+    ["the connection breaking half-way through a file", { kind: "reset" as const }, "Error"],
+    ["one file of three answering 503", { kind: "status" as const, status: 503 }, "Error"],
+  ])("%s: logged, and the list in force kept", async (_label, fault, error) => {
+    const before = (await listInForce()).results;
+    upstream({ url: env.OFAC_COMMENTS_URL, ...fault });
+    expect(await runCron("2026-12-04T04:30:00Z")).toEqual([expect.objectContaining({ job: "refresh-sanctions-list", error })]);
+    expect((await listInForce()).results).toEqual(before);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM sanctions_entries").first())?.n).toBe(900);
+  });
+
+  it("a half file is refused as truncated, not loaded: logged, and the list in force kept", async () => {
+    const before = (await listInForce()).results;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
+      const url = input instanceof Request ? input.url : String(input);
+      const whole = { [env.OFAC_SDN_URL]: files.sdn, [env.OFAC_ALT_URL]: files.alt, [env.OFAC_COMMENTS_URL]: files.comments }[url];
+      // A proxy that stops at a record boundary: the file parses, with a third of its entries.
+      return new Response(url === env.OFAC_SDN_URL ? head(real.sdn, 300) : whole);
+    });
+    expect(await runCron("2026-12-05T04:30:00Z")).toEqual([
+      expect.objectContaining({ job: "refresh-sanctions-list", message: expect.stringMatching(/truncated/) }),
+    ]);
+    expect((await listInForce()).results).toEqual(before);
+  });
+
+  it("dealers see the list in force in every check, and once refreshes keep failing past 45 days the check fails closed", async () => {
+    const [inForce] = (await listInForce()).results as { version: string; loaded_at: string }[];
+    const { key } = await createApiKey((await createOrg()).id);
+    const person = { first_name: "Emily", last_name: "Carter", dob: "1988-04-12", ssn_last4: "4821", address_zip: "78704" };
+    const check = async () => (await call("/api/v1/compliance-check", complianceCheck(key, person))).json<Record<string, unknown>>();
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.parse(inForce.loaded_at) + 45 * 86_400_000);
+    expect(await check()).toMatchObject({
+      result: "pass",
+      screening: { list: { version: inForce.version, loaded_at: inForce.loaded_at, age_days: 45, max_age_days: 45 } },
+    });
+    vi.setSystemTime(Date.parse(inForce.loaded_at) + 46 * 86_400_000);
+    expect(await check()).toMatchObject({ result: "flag", triggered_rule: "ofac_list_stale", screening: { list: { age_days: 46 } } });
   });
 });

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
 import { WEBHOOKS_DLQ } from "../../src/events/consumer";
+import { DELIVERY_TIMEOUT_MS } from "../../src/events/delivery";
 import { commitWithEvents } from "../../src/events/emit";
 import type { WebhookMessage } from "../../src/events/messages";
 import worker from "../../src/index";
@@ -46,7 +47,7 @@ async function deliveriesOf(key: string, endpointId: string) {
         id: string;
         status: string;
         attempt_count: number;
-        attempts: { attempt: number; response_status: number | null; outcome: string }[];
+        attempts: { attempt: number; response_status: number | null; outcome: string; error: string | null; duration_ms: number }[];
       }[];
     }>()
   ).deliveries;
@@ -88,6 +89,39 @@ it("a receiver that always fails gets three retries (+20 min, +2 h, +12 h), then
   expect(delivery).toMatchObject({ status: "failed", attempt_count: 4 });
   expect(delivery.attempts).toHaveLength(4);
   expect((await receivedBy("always-fail-1")).length).toBe(4);
+});
+
+it("a receiver that answers too slowly twice, then 500s, has every attempt recorded and the delivery failed by the dead-letter queue", async () => {
+  const { key, endpoint, queue, deliveryMessage } = await raiseEventTo("slow-then-fail-1", "slow-then-fail");
+  // The receiver holds its first two answers for 1 s; the 10 s delivery timeout is cut to 100 ms so the test waits little.
+  const realTimeout = AbortSignal.timeout.bind(AbortSignal);
+  const timeouts = vi.spyOn(AbortSignal, "timeout").mockImplementation(() => realTimeout(100));
+  const outcomes = [];
+  for (let attempt = 1; attempt <= 4; attempt++) outcomes.push(await consumeOne(queue.env, deliveryMessage, attempt));
+  expect(timeouts.mock.calls).toEqual(Array(4).fill([DELIVERY_TIMEOUT_MS]));
+  timeouts.mockRestore();
+  expect(DELIVERY_TIMEOUT_MS).toBe(10_000);
+  expect(outcomes.map((o) => o.retry?.delaySeconds)).toEqual([1200, 7200, 43200, 0]);
+  expect((await deliveriesOf(key, endpoint.id))[0].status).toBe("pending");
+
+  expect(await consumeDeadLetter(queue.env, deliveryMessage)).toMatchObject({ acked: true });
+  const [delivery] = await deliveriesOf(key, endpoint.id);
+  expect(delivery).toMatchObject({ status: "failed", attempt_count: 4 });
+  expect(delivery.attempts.map((a) => [a.attempt, a.response_status, a.error])).toEqual([
+    [1, null, "No answer within 10 s."],
+    [2, null, "No answer within 10 s."],
+    [3, 500, "The receiver answered HTTP 500."],
+    [4, 500, "The receiver answered HTTP 500."],
+  ]);
+  // The last attempt's own outcome still reads "retrying": the dead-letter consumer fails the delivery, not the attempt (docs/reliability.md).
+  expect(delivery.attempts.map((a) => a.outcome)).toEqual(Array(4).fill("retrying"));
+  // The attempts cut off waited for the timeout, not for the receiver's late answer.
+  expect(delivery.attempts.slice(0, 2).every((a) => a.duration_ms >= 100 && a.duration_ms < 1_000)).toBe(true);
+  const received = await receivedBy("slow-then-fail-1");
+  expect(received.map((r) => r.status)).toEqual([200, 200, 500, 500]);
+  expect(received.every((r) => r.verified)).toBe(true);
+  // One event id on every attempt: a receiver that did act on a late one can de-duplicate.
+  expect(new Set(received.map((r) => r.headers["x-service-webhook-id"])).size).toBe(1);
 });
 
 it("a redirect is a failure and is not followed", async () => {

@@ -27,7 +27,10 @@ export async function listOutboxEvents(orgId: string, event?: EventName) {
 }
 
 /** The local receiver (test/setup/webhook-receiver.ts): a URL with the given behaviour, unique per test. */
-export function receiverUrl(behaviour: "ok" | "fail-twice" | "always-fail" | "gone" | "redirect" | "long-answer" | "binary-answer", name: string) {
+export function receiverUrl(
+  behaviour: "ok" | "fail-twice" | "always-fail" | "gone" | "redirect" | "long-answer" | "binary-answer" | "slow-then-fail",
+  name: string,
+) {
   return `${inject("webhookReceiverUrl")}/hook/${behaviour}/${name}`;
 }
 

@@ -20,7 +20,11 @@ const jobEnv = (
 };
 const NIGHT = new Date("2026-11-26T05:00:00.000Z");
 
-type Reply = { status?: number; body: unknown };
+/**
+ * An upstream's answer; `fault` makes it fail on the way: `hang` never answers (until the job's
+ * timeout aborts the request), `reset` sends `body` then breaks the connection.
+ */
+type Reply = { status?: number; body: unknown; fault?: "hang" | "reset" };
 const fred = (...observations: [string, string][]): Reply => ({
   body: {
     units: "lin",
@@ -62,14 +66,27 @@ let requested: URL[];
 
 function installFakeUpstream() {
   requested = [];
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL) => {
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     requested.push(url);
     const id = url.hostname === "api.eia.gov" ? "EIA" : (url.searchParams.get("series_id") ?? "");
     const reply = upstream[id];
     if (!reply) return new Response(JSON.stringify({ error_code: 400, error_message: "Bad Request." }), { status: 400 });
     const text = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
-    return new Response(text, { status: reply.status ?? 200, headers: { "Content-Type": "application/json" } });
+    if (reply.fault === "hang") {
+      const signal = init?.signal;
+      return new Promise<Response>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason)));
+    }
+    const body =
+      reply.fault === "reset"
+        ? new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(text));
+              controller.error(new Error("connection reset"));
+            },
+          })
+        : text;
+    return new Response(body, { status: reply.status ?? 200, headers: { "Content-Type": "application/json" } });
   });
 }
 
@@ -221,5 +238,68 @@ describe("the 05:00 market refresh", () => {
     expect(failures.find((f) => f.series_id === "UMCSENT")?.reason).toBe("FRED_API_KEY is not configured");
     expect(failures.find((f) => f.series_id === "EMM_EPMR_PTE_NUS_DPG")?.reason).toBe("EIA_API_KEY is not configured");
     expect(await publicFeed()).toEqual(feedBefore);
+  });
+});
+
+describe("the market upstreams failing at each step", () => {
+  /** The job's upstream timeout, shortened so a hung upstream is given up on in milliseconds. */
+  function shortenTimeouts() {
+    const realTimeout = AbortSignal.timeout.bind(AbortSignal);
+    return vi.spyOn(AbortSignal, "timeout").mockImplementation(() => realTimeout(20));
+  }
+
+  it("an upstream that never answers is given up on at the timeout: the failure is recorded and logged, the other series and the feed kept", async () => {
+    const before = await counts();
+    const feedBefore = await publicFeed();
+    const timeouts = shortenTimeouts();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    upstream = { ...healthyUpstream(), UMCSENT: { body: "", fault: "hang" }, EIA: { body: "", fault: "hang" } };
+    installFakeUpstream();
+    await refreshMarketData(jobEnv(), new Date("2026-12-05T05:00:00.000Z"));
+    expect(timeouts).toHaveBeenCalledWith(15_000);
+    const run = await lastRun();
+    expect(run.status).toBe("partial");
+    expect(await failuresOf(run.id)).toEqual([
+      { series_id: "EMM_EPMR_PTE_NUS_DPG", reason: "request failed (TimeoutError)" },
+      { series_id: "UMCSENT", reason: "request failed (TimeoutError)" },
+    ]);
+    const logged = warn.mock.calls.map(([line]) => JSON.parse(String(line)));
+    expect(logged).toContainEqual(
+      expect.objectContaining({ event: "market_series_refresh_failed", series: "UMCSENT", reason: "request failed (TimeoutError)" }),
+    );
+    // The reason never carries the request's URL, which holds the API key.
+    expect(JSON.stringify(logged)).not.toContain("api_key");
+    expect(await counts()).toEqual(before);
+    expect(await publicFeed()).toEqual(feedBefore);
+  });
+
+  it.each([
+    ["a 503", { status: 503, body: "Service Unavailable" }, "HTTP 503"],
+    ["a 429", { status: 429, body: { error_code: 429 } }, "HTTP 429"],
+    ["a body cut off mid-way", { body: '{"observations":[{"date":"2026-12-0' }, "body is not JSON"],
+    ["a connection reset mid-body", { ...fred(["2026-12-05", "51.0"]), fault: "reset" as const }, "body is not JSON"],
+    ["an empty 200", { body: "" }, "body is not JSON"],
+    ["a date that is not a date", fred(["yesterday", "51.0"]), "an observation has no YYYY-MM-DD date"],
+    ["a value that is not a number", fred(["2026-12-05", "fifty"]), "observation 2026-12-05 has a non-numeric value"],
+  ])("%s from FRED keeps the series' readings and records why", async (_label, reply, reason) => {
+    const stored = await all("SELECT date, value FROM market_observations WHERE series_id = 'UMCSENT' ORDER BY date");
+    const feedBefore = await publicFeed();
+    upstream = { ...healthyUpstream(), UMCSENT: reply };
+    installFakeUpstream();
+    await refreshMarketData(jobEnv(), new Date("2026-12-06T05:00:00.000Z"));
+    const run = await lastRun();
+    expect(run.status).toBe("partial");
+    expect(await failuresOf(run.id)).toEqual([{ series_id: "UMCSENT", reason }]);
+    expect(await all("SELECT date, value FROM market_observations WHERE series_id = 'UMCSENT' ORDER BY date")).toEqual(stored);
+    expect(await publicFeed()).toEqual(feedBefore);
+  });
+
+  it("garbage from EIA is recorded against EIA's series and keeps its weeks", async () => {
+    const stored = await all("SELECT date FROM market_observations WHERE series_id = 'EMM_EPMR_PTE_NUS_DPG' ORDER BY date");
+    upstream = { ...healthyUpstream(), EIA: { body: { response: { data: "maintenance" } } } };
+    installFakeUpstream();
+    await refreshMarketData(jobEnv(), new Date("2026-12-07T05:00:00.000Z"));
+    expect(await failuresOf((await lastRun()).id)).toEqual([{ series_id: "EMM_EPMR_PTE_NUS_DPG", reason: "EIA body has no response.data array" }]);
+    expect(await all("SELECT date FROM market_observations WHERE series_id = 'EMM_EPMR_PTE_NUS_DPG' ORDER BY date")).toEqual(stored);
   });
 });

@@ -3,8 +3,9 @@
  * that the Worker under test delivers to for real. Behaviour by path:
  * `POST /hook/<behaviour>/<name>` where behaviour is `ok` (204), `fail-twice` (500, 500, then 200),
  * `always-fail` (503, "receiver says hi"), `gone` (410), `redirect` (302 to /hook/ok/<name>),
- * `long-answer` (200 with 6001 bytes of UTF-8 text: "a" then 3000 "é") or `binary-answer` (200 with
- * 2048 bytes of application/octet-stream).
+ * `long-answer` (200 with 6001 bytes of UTF-8 text: "a" then 3000 "é"), `binary-answer` (200 with
+ * 2048 bytes of application/octet-stream) or `slow-then-fail` (the first two answers: 200 after
+ * SLOW_ANSWER_MS, too late for a sender with a shorter timeout; then 500).
  * `PUT /secret/<name>` with the `whsec_` secret makes the receiver verify signatures for <name>;
  * `GET /log/<name>` lists what <name> received, each with `verified` (signature and ±300 s checked).
  */
@@ -28,6 +29,8 @@ export interface ReceivedDelivery {
 }
 
 const TOLERANCE_SECONDS = 300;
+/** How long `slow-then-fail` holds its first answers; tests shorten the delivery timeout below it. */
+const SLOW_ANSWER_MS = 1_000;
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -87,6 +90,14 @@ export default async function setup(project: TestProject) {
             : behaviour === "redirect"
               ? 302
               : 503;
+    if (behaviour === "slow-then-fail") {
+      const slow = received.length < 2;
+      received.push({ behaviour, status: slow ? 200 : 500, headers, body, verified });
+      logs.set(name, received);
+      if (slow) setTimeout(() => res.writeHead(200).end("too late"), SLOW_ANSWER_MS);
+      else res.writeHead(500).end("receiver says hi");
+      return;
+    }
     if (behaviour === "long-answer" || behaviour === "binary-answer") {
       received.push({ behaviour, status: 200, headers, body, verified });
       logs.set(name, received);

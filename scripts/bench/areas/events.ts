@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../../src/credentials/tokens";
 import type { BenchArea, BenchFixture, Measurement } from "../scenario";
 
-const brokerToken = generateToken(BROKER_TOKEN_PREFIX);
+export const brokerToken = generateToken(BROKER_TOKEN_PREFIX);
 const UNITS = 5000;
 const DELIVERIES = 500;
 

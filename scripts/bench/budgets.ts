@@ -1,0 +1,16 @@
+/**
+ * What users feel of the Worker's size, checked by `npm run check:startup` (in .ci/run) and
+ * reported by `npm run bench`; BENCHMARKS.md ("Start-up and bundle budgets") has the measurements.
+ */
+
+/** Start-up CPU (the median of STARTUP_RUNS profiles) may be at most this multiple of a bare Hono + zod Worker's. */
+export const STARTUP_BUDGET_RATIO = 1.2;
+
+/** Profiles per Worker: on a shared machine one start-up can take two to four times another. */
+export const STARTUP_RUNS = 5;
+
+/**
+ * The minified bundle as `wrangler deploy` uploads it: 593.4 KiB on 2026-11-26 (with only zod's
+ * index patch), plus 25% for growth. Parsing and compiling it is most of start-up.
+ */
+export const BUNDLE_CEILING_KIB = 742;
