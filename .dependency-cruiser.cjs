@@ -1,7 +1,7 @@
 /**
- * The direction of imports in src/ (DESIGN.md §5): db/ and engines/ never reach up into http/ or
- * routes/; engines import nothing but engines and the pure packages below (no runtime, no
- * database, no environment). `npm run lint` checks it in CI.
+ * The direction of imports in src/ (README, "Development"): db/, events/, jobs/ and durable-objects/
+ * never reach up into http/ or routes/; engines import nothing but engines and the pure packages
+ * below (no runtime, no database, no environment). `npm run lint` checks it in CI.
  */
 
 /** Packages an engine may import: no I/O, no globals of a runtime, the same answer in Node and workerd. */
@@ -18,10 +18,10 @@ module.exports = {
     },
     {
       name: "db-below-http",
-      comment: "src/db/ never imports from the HTTP layer, the routes, the jobs or the events.",
+      comment: "src/db/ never imports from the HTTP layer, the routes, the jobs, the events or the credentials (ids come from src/lib/ids.ts).",
       severity: "error",
       from: { path: "^src/db/" },
-      to: { path: "^src/(http|routes|jobs|events)/" },
+      to: { path: "^src/(http|routes|jobs|events|credentials|durable-objects)/" },
     },
     {
       name: "http-below-routes",
@@ -29,6 +29,27 @@ module.exports = {
       severity: "error",
       from: { path: "^src/http/" },
       to: { path: "^src/routes/" },
+    },
+    {
+      name: "events-below-http",
+      comment: "The outbox and webhook delivery (src/events/) run from requests, the queue and the cron alike: no HTTP layer, routes or jobs.",
+      severity: "error",
+      from: { path: "^src/events/" },
+      to: { path: "^src/(http|routes|jobs|durable-objects)/" },
+    },
+    {
+      name: "jobs-below-http",
+      comment: "Scheduled jobs (src/jobs/) call db/, engines/ and events/, never the HTTP layer or an endpoint group.",
+      severity: "error",
+      from: { path: "^src/jobs/" },
+      to: { path: "^src/(http|routes|durable-objects)/" },
+    },
+    {
+      name: "durable-objects-thin",
+      comment: "A Durable Object is storage in, an engine call, storage out: it imports engines/ and lib/ only.",
+      severity: "error",
+      from: { path: "^src/durable-objects/" },
+      to: { path: "^src/", pathNot: "^src/(durable-objects|engines|lib)/" },
     },
     {
       name: "routes-independent",

@@ -9,7 +9,8 @@
  * the Worker does not cache broker tokens. `--persist-to <dir>` picks the local state directory.
  */
 import { parseArgs } from "node:util";
-import { BROKER_TOKEN_PREFIX, generateToken, newId, sha256Hex } from "../src/credentials/tokens";
+import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../src/credentials/tokens";
+import { newId } from "../src/lib/ids";
 import { type D1Target, d1Execute, sqlString } from "./lib/wrangler-d1";
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

@@ -12,15 +12,13 @@ import type {
   fiWordTracks,
   frontGrossTargets,
   knownIssueRules,
-  LENDER_TYPES,
   lenderPrograms,
   lenderRoutingSettings,
   stipRules,
   stipTypes,
   vehicleTypeAdjustments,
 } from "../src/db/schema/deal-desk";
-
-type LenderType = (typeof LENDER_TYPES)[number];
+import type { LenderType } from "../src/engines/deal-math/vocabulary";
 
 export const CREDIT_TIER_ROWS: InferInsertModel<typeof creditTiers>[] = [
   ["super_prime", 781, 850, 5.18, 6.82, 1.0, 130, 0.2, 84, 1.0, 2.0, 1.5, 1800],

@@ -12,7 +12,7 @@ import { type CreditTier, tierFor } from "../src/engines/deal-math";
 import { programFit } from "../src/engines/lender-routing";
 import { predictStips } from "../src/engines/stips";
 import { CREDIT_TIER_ROWS, LENDER_PROGRAM_ROWS, STIP_RULE_ROWS, STIP_TYPE_ROWS } from "./deal-desk-reference";
-import { Random } from "./demo-data";
+import { Random } from "./lib/random";
 
 /** Programs each demo store does not route to: the in-house (BHPH) programs and seven more. */
 const OFF_PANEL: Record<string, string[]> = {

@@ -2,12 +2,12 @@ import { createMiddleware } from "hono/factory";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { loadConfig } from "./config";
-import { getSessionDb, type ReadConsistency } from "./db/client";
 import type { AppEnv } from "./http/app-env";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/error-handler";
 import { openApiDocument, SECURITY_SCHEMES } from "./http/openapi";
 import { publicCors } from "./http/public-access";
 import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
+import { readsFrom } from "./http/read-consistency";
 import { openCors, securityHeaders } from "./http/response-headers";
 import { type AppRouter, createRouter } from "./http/router";
 import { staffCors } from "./http/staff-auth";
@@ -31,20 +31,6 @@ const provideConfig = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/**
- * Reads of GET requests start at the nearest D1 replica; everything else, and key management
- * (whose lists must show a key created a moment ago), starts at the primary. See docs/consistency.md.
- */
-export function readConsistencyFor(method: string, path: string): ReadConsistency {
-  const reading = method === "GET" || method === "HEAD";
-  return reading && !path.startsWith("/api/public-api/") ? "nearest-replica" : "primary";
-}
-
-const provideDb = createMiddleware<AppEnv>(async (c, next) => {
-  c.set("db", getSessionDb(c.env.DB, readConsistencyFor(c.req.method, c.req.path)));
-  await next();
-});
-
 export interface AppOptions {
   /** Extra routes behind the whole production stack; tests use it (test/helpers/test-app.ts). */
   mount?: (app: AppRouter) => void;
@@ -57,7 +43,8 @@ export function createApp(options: AppOptions = {}) {
   app.use(securityHeaders);
   app.use(trackUsage);
   app.use(provideConfig);
-  app.use(provideDb);
+  // Reads start at the primary unless the route declares otherwise (docs/consistency.md).
+  app.use(readsFrom("primary"));
   app.use(methodNotAllowed({ app, onMethodNotAllowed }));
   app.use("/api/public/*", publicCors);
   app.use("/api/moat/*", publicCors);

@@ -1,7 +1,6 @@
 import { crc32 } from "node:zlib";
 import { toHex } from "../lib/hex";
-
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+import { BASE62, randomBase62 } from "../lib/ids";
 
 export const API_KEY_PREFIX = "lak_";
 export const LEGACY_TOKEN_PREFIX = "svc_live_";
@@ -9,17 +8,6 @@ export const BROKER_TOKEN_PREFIX = "dbt_";
 const API_KEY_RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const API_KEY_PATTERN = /^lak_[0-9A-Za-z]{38}$/;
-
-/** Uniform base62 characters: bytes ≥ 248 are rejected so no character is favoured. */
-export function randomBase62(length: number): string {
-  let out = "";
-  while (out.length < length) {
-    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
-    }
-  }
-  return out;
-}
 
 function base62Checksum(body: string): string {
   let n = crc32(body);
@@ -55,8 +43,4 @@ export function generateToken(prefix: string, length = 40): string {
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return toHex(digest);
-}
-
-export function newId(prefix: string): string {
-  return `${prefix}_${randomBase62(16)}`;
 }

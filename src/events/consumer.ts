@@ -1,16 +1,14 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
+import { findOutboxEvent, findPrimaryStoreId, markOutboxUnsent } from "../db/queries/events";
 import {
   claimDeliveryAttempt,
   createDeliveries,
   failPendingDelivery,
   findDelivery,
-  findOutboxEvent,
-  findPrimaryStoreId,
   listSubscribedEndpoints,
-  markOutboxUnsent,
   recordAttempt,
-} from "../db/queries/events";
+} from "../db/queries/webhooks";
 import { describeError, logEvent } from "../lib/log";
 import { envelopeOf, postSigned } from "./delivery";
 import { sendMessages, type WebhookMessage, WebhookMessageSchema } from "./messages";

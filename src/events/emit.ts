@@ -1,8 +1,8 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import { newId } from "../credentials/tokens";
 import { runBatch } from "../db/batch";
 import type { Database } from "../db/client";
 import { insertOutboxRows } from "../db/queries/events";
+import { newId } from "../lib/ids";
 import { enqueueEvents } from "./messages";
 
 /** The events partners can subscribe to (docs/webhooks.md#events). */

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { chunk } from "../db/batch";
 import type { Database } from "../db/client";
-import { markOutboxEnqueued, markRedeliveriesSent } from "../db/queries/events";
+import { markOutboxEnqueued } from "../db/queries/events";
+import { markRedeliveriesSent } from "../db/queries/webhooks";
 import { describeError, logEvent } from "../lib/log";
 
 /**

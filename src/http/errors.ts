@@ -69,14 +69,6 @@ export const documentedError = (description: string) => ({
   content: { "application/json": { schema: ErrorSchema } },
 });
 
-/** The error responses every authenticated JSON route can return, for the OpenAPI document. */
-export const commonErrorResponses = {
-  400: documentedError("Malformed or missing JSON body (`invalid_request`)."),
-  401: documentedError("Missing, malformed, unknown or revoked credentials (`unauthorized`)."),
-  403: documentedError("The key's scopes do not include this endpoint (`forbidden`)."),
-  500: documentedError("Unexpected server error (`internal_error`); retry with exponential backoff."),
-} as const;
-
 export const validationErrorResponse = {
   422: documentedError(
     "The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields).",

@@ -1,6 +1,6 @@
-import { z } from "@hono/zod-openapi";
+import { type RouteConfig, z } from "@hono/zod-openapi";
 import { CREDENTIAL_FLOOD_DESCRIPTION } from "./credential-failures";
-import { ErrorSchema } from "./errors";
+import { documentedError, ErrorSchema, payloadTooLargeResponse, validationErrorResponse } from "./errors";
 import { LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER } from "./quota";
 
 export const SECURITY_SCHEMES = {
@@ -15,8 +15,14 @@ export const SECURITY_SCHEMES = {
   StaffSession: { type: "apiKey", in: "cookie", name: "__Host-session", description: "A staff session from POST /api/auth/login." },
 } as const;
 
-export const serviceKeySecurity = [{ ServiceApiKey: [] }];
-export const legacySecurity = [{ LegacyToken: [] }];
+const serviceKeySecurity = [{ ServiceApiKey: [] }];
+
+/** Which credentials a `/api/v1` route accepts, for the document: what `v1Chain` checks for the same options. */
+export const v1Security = (options: { legacy?: boolean; ingest?: boolean }): Record<string, string[]>[] => [
+  ...serviceKeySecurity,
+  ...(options.legacy ? [{ LegacyToken: [] }] : []),
+  ...(options.ingest ? [{ BrokerToken: [] }] : []),
+];
 
 /** On every metered response, whatever its status. */
 export const RATE_LIMIT_HEADERS = {
@@ -43,6 +49,31 @@ export const meteredResponses = {
     content: { "application/json": { schema: z.union([QuotaExceededSchema, ErrorSchema]) } },
   },
 } as const;
+
+/**
+ * The errors the `/api/v1` middleware chain itself answers with, for the document, from the same
+ * options as the chain (`v1Route`): credential (401), scope or permission (403), quota (429), and
+ * for a body its content type (400), size (413) and validation (422). A route adds only its own.
+ */
+export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean }): RouteConfig["responses"] {
+  return {
+    401: documentedError("Missing, malformed, unknown or revoked credentials (`unauthorized`)."),
+    403: options.ingest
+      ? documentedError("The key lacks the `ingest` permission or scope (`forbidden`).")
+      : documentedError("The key's scopes do not include this endpoint (`forbidden`)."),
+    500: documentedError("Unexpected server error (`internal_error`); retry with exponential backoff."),
+    ...meteredResponses,
+    ...(options.body
+      ? {
+          400: options.ingest
+            ? documentedError("Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`).")
+            : documentedError("Malformed or missing JSON body (`invalid_request`)."),
+          ...payloadTooLargeResponse,
+          ...validationErrorResponse,
+        }
+      : {}),
+  };
+}
 
 /** The headers of every webhook delivery (docs/webhooks.md); receivers verify them before trusting the body. */
 export const WebhookDeliveryHeadersSchema = z.object({

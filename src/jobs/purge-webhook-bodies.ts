@@ -1,5 +1,5 @@
 import { getDb } from "../db/client";
-import { purgeAttemptBodies } from "../db/queries/events";
+import { purgeAttemptBodies } from "../db/queries/webhooks";
 import { daysBefore } from "../engines/dates";
 import { WEBHOOK_BODY_RETENTION_DAYS } from "../events/delivery";
 import { logEvent } from "../lib/log";

@@ -1,5 +1,4 @@
 import { loadConfig } from "../config";
-import { newId } from "../credentials/tokens";
 import { getDb } from "../db/client";
 import {
   existingFeedEntryIds,
@@ -21,6 +20,7 @@ import {
 } from "../engines/reports/market";
 import type { SeriesHistory } from "../engines/reports/pulse";
 import { commitWithEvents, type DomainEvent } from "../events/emit";
+import { newId } from "../lib/ids";
 import { describeError, logEvent } from "../lib/log";
 
 export const FRED_OBSERVATIONS_URL = "https://api.stlouisfed.org/fred/series/observations";

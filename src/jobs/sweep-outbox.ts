@@ -1,5 +1,6 @@
 import { getDb } from "../db/client";
-import { listUnsentOutbox, listUnsentRedeliveries } from "../db/queries/events";
+import { listUnsentOutbox } from "../db/queries/events";
+import { listUnsentRedeliveries } from "../db/queries/webhooks";
 import { enqueueEvents, enqueueRedeliveries } from "../events/messages";
 import { logEvent } from "../lib/log";
 

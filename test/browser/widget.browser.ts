@@ -12,7 +12,8 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { stopWorker, waitForWorker } from "../../scripts/lib/worker-process";
-import { apiKeyDisplayPrefix, generateApiKey, newId, sha256Hex } from "../../src/credentials/tokens";
+import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../../src/credentials/tokens";
+import { newId } from "../../src/lib/ids";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");

@@ -2,13 +2,13 @@ import { env } from "cloudflare:workers";
 import { asc, eq, inArray, like } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { newId } from "../../src/credentials/tokens";
 import { inChunks, MAX_BOUND_PARAMETERS, runBatch } from "../../src/db/batch";
 import { getDb } from "../../src/db/client";
 import { insertAgedAlertMarkers } from "../../src/db/queries/aged-alerts";
 import { sanctionsListLoad } from "../../src/db/queries/compliance";
-import { createDeliveries, insertOutboxRows, listOutboxEvents, markOutboxEnqueued } from "../../src/db/queries/events";
+import { insertOutboxRows, listOutboxEvents, markOutboxEnqueued } from "../../src/db/queries/events";
 import { existingFeedEntryIds, insertFeedEntries, insertRefreshRun } from "../../src/db/queries/reports";
+import { createDeliveries } from "../../src/db/queries/webhooks";
 import {
   agedInventoryAlerts,
   eventOutbox,
@@ -20,6 +20,7 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from "../../src/db/schema";
+import { newId } from "../../src/lib/ids";
 import { createOrg } from "../helpers/factories";
 
 const db = getDb(env.DB);

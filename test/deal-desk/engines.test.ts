@@ -4,7 +4,7 @@ import { STIP_RULE_ROWS, STIP_TYPE_ROWS } from "../../scripts/deal-desk-referenc
 import { coachDeal } from "../../src/engines/deal-coach";
 import { monthlyPayment, principalFor, roundCents } from "../../src/engines/deal-math";
 import { calculateGross } from "../../src/engines/gross";
-import { type Calibration, calibratedConfidence, type DecisionCounts, type RouteProfile, routeDeal } from "../../src/engines/lender-routing";
+import { type Calibration, calibratedConfidence, type DecisionCounts, type RouteProfile, routeLender } from "../../src/engines/lender-routing";
 import { checkStips, closestNames } from "../../src/engines/stips";
 import { COACH_REFERENCE, DEFAULT_STORE, PROGRAMS, program, ROUTING_REFERENCE } from "../helpers/deal-desk-reference";
 
@@ -113,7 +113,7 @@ describe("lender routing", () => {
   });
 
   it("knocks out the lenders that refuse a Chapter 13 and those a 125% LTV is over, by name and rule", () => {
-    const result = routeDeal(bk13Deal(13_600), bk13Panel, ROUTING_REFERENCE, NO_HISTORY, AS_OF);
+    const result = routeLender(bk13Deal(13_600), bk13Panel, ROUTING_REFERENCE, NO_HISTORY, AS_OF);
     expect(result.ltv).toBe(125);
     expect(result.primary).toBeNull();
     expect(result.backup).toBeNull();
@@ -137,7 +137,7 @@ describe("lender routing", () => {
   });
 
   it("at 100% LTV routes to the specialty lender with the lowest rate among those in the same approval bucket, priced with its BK13 add-on", () => {
-    const result = routeDeal(bk13Deal(17_000), bk13Panel, ROUTING_REFERENCE, NO_HISTORY, AS_OF);
+    const result = routeLender(bk13Deal(17_000), bk13Panel, ROUTING_REFERENCE, NO_HISTORY, AS_OF);
     // Fit = 0.30 + 0.35 (score margin ≥ 80) + 0.20 × LTV headroom/20 + 0.05 (no income) − 0.07 (one issue):
     // 0.78, 0.73 and 0.73, all in the 0.5–0.8 bucket, so the customer's rate decides
     // (docs/domain/lender-routing.md#ranking): Trustee-Ready's BK13 add-on is 2.0 pts, New Chapter's 2.5, Fresh Start's the default 3.0.
@@ -148,8 +148,8 @@ describe("lender routing", () => {
   });
 
   it("gives the same answer to the same input", () => {
-    const a = routeDeal(bk13Deal(17_000), PROGRAMS, ROUTING_REFERENCE, NO_HISTORY, AS_OF);
-    const b = routeDeal(bk13Deal(17_000), [...PROGRAMS].reverse(), ROUTING_REFERENCE, NO_HISTORY, AS_OF);
+    const a = routeLender(bk13Deal(17_000), PROGRAMS, ROUTING_REFERENCE, NO_HISTORY, AS_OF);
+    const b = routeLender(bk13Deal(17_000), [...PROGRAMS].reverse(), ROUTING_REFERENCE, NO_HISTORY, AS_OF);
     expect(b).toEqual(a);
   });
 
@@ -161,15 +161,15 @@ describe("lender routing", () => {
 
   it("moves a lender's confidence and rank when the store's history says it declines that band", () => {
     const deal: RouteProfile = { beacon: 700, downPayment: 3000, vehiclePrice: 28_000, vehicleType: "car", condition: "used", knownIssues: [] };
-    const before = routeDeal(deal, PROGRAMS, ROUTING_REFERENCE, NO_HISTORY, AS_OF);
+    const before = routeLender(deal, PROGRAMS, ROUTING_REFERENCE, NO_HISTORY, AS_OF);
     const top = before.primary!;
     const history: Calibration = new Map([[top.lender_id, { prime: { approved: 3, countered: 1, declined: 26 } }]]);
-    const after = routeDeal(deal, PROGRAMS, ROUTING_REFERENCE, history, AS_OF);
+    const after = routeLender(deal, PROGRAMS, ROUTING_REFERENCE, history, AS_OF);
     expect(after.primary!.lender).not.toBe(top.lender);
     expect(after.avoid_details.find((a) => a.lender === top.lender)).toMatchObject({ rule: "low_approval_likelihood" });
     // Another band's history leaves this deal alone.
     const otherBand: Calibration = new Map([[top.lender_id, { near_prime: { approved: 0, countered: 0, declined: 40 } }]]);
-    expect(routeDeal(deal, PROGRAMS, ROUTING_REFERENCE, otherBand, AS_OF).primary).toEqual(top);
+    expect(routeLender(deal, PROGRAMS, ROUTING_REFERENCE, otherBand, AS_OF).primary).toEqual(top);
   });
 
   it("never lowers a lender's confidence when the score rises", () => {
@@ -199,7 +199,7 @@ describe("lender routing", () => {
               knownIssues: issues,
               monthlyIncome: income,
             };
-            const result = routeDeal(profile, PROGRAMS, { ...ROUTING_REFERENCE, stipRules: [] }, calibration, AS_OF);
+            const result = routeLender(profile, PROGRAMS, { ...ROUTING_REFERENCE, stipRules: [] }, calibration, AS_OF);
             return new Map([result.primary, result.backup].filter((p) => p !== null).map((p) => [p!.lender, p!.confidence]));
           };
           const lowPicks = at(low);

@@ -1,13 +1,13 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { newId } from "../../src/credentials/tokens";
 import { getDb } from "../../src/db/client";
 import { RESPONSE_PREVIEW_BYTES, WEBHOOK_BODY_RETENTION_DAYS } from "../../src/events/delivery";
 import { commitWithEvents, EVENT_NAMES, type EventName } from "../../src/events/emit";
 import worker from "../../src/index";
 import { SCHEDULE } from "../../src/jobs";
 import { purgeWebhookBodies } from "../../src/jobs/purge-webhook-bodies";
+import { newId } from "../../src/lib/ids";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { capturingQueue, consumeOne } from "../helpers/queue-driver";

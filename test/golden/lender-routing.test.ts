@@ -13,7 +13,7 @@ import {
   type LenderPick,
   type RouteProfile,
   type RouteResult,
-  routeDeal,
+  routeLender,
 } from "../../src/engines/lender-routing";
 import { loadDemoSeed, post } from "../helpers/deal-desk";
 import { PROGRAMS, program, ROUTING_REFERENCE } from "../helpers/deal-desk-reference";
@@ -207,14 +207,14 @@ describe("edges the ranking turns on (docs/domain/lender-routing.md#ranking)", (
     const panel = [program("Public Servants Credit Union"), program("Brightpath Auto Credit")];
     const withHistory = (approved: number, declined: number): Calibration =>
       new Map([[program("Public Servants Credit Union").id, { prime: { approved, countered: 0, declined } }]]);
-    const first = (calibration: Calibration) => routeDeal(profile, panel, ROUTING_REFERENCE, calibration, AS_OF).primary!;
+    const first = (calibration: Calibration) => routeLender(profile, panel, ROUTING_REFERENCE, calibration, AS_OF).primary!;
     // Fit 0.5x as the prior worth 10; the history sets the posterior to 0.50 and to 0.49.
-    const fit = routeDeal(profile, panel, ROUTING_REFERENCE, new Map(), AS_OF).primary;
+    const fit = routeLender(profile, panel, ROUTING_REFERENCE, new Map(), AS_OF).primary;
     expect(fit).not.toBeNull();
     const at = (target: number) => {
       for (let declined = 0; declined < 400; declined++) {
         for (let approved = 0; approved < 400; approved++) {
-          const pick = routeDeal(profile, panel, ROUTING_REFERENCE, withHistory(approved, declined), AS_OF);
+          const pick = routeLender(profile, panel, ROUTING_REFERENCE, withHistory(approved, declined), AS_OF);
           const cu = [pick.primary, pick.backup].find((p) => p?.lender === "Public Servants Credit Union");
           if (cu?.confidence === target) return withHistory(approved, declined);
         }
@@ -248,13 +248,13 @@ describe("properties", () => {
   });
   const allPicks = (result: RouteResult): LenderPick[] => [result.primary, result.backup].filter((p): p is LenderPick => p !== null);
   const bestRate = (beacon: number, d: Deal) => {
-    const result = routeDeal(profileOf(beacon, d), PROGRAMS, ROUTING_REFERENCE, new Map(), AS_OF);
+    const result = routeLender(profileOf(beacon, d), PROGRAMS, ROUTING_REFERENCE, new Map(), AS_OF);
     // Every program that fits, not only the top two: the lowest rate the customer qualifies for.
     const fitting = PROGRAMS.filter((p) => !result.avoid.includes(p.name));
     return fitting.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...fitting.map((p) => expectedRate(beacon, d, p.name)));
   };
   const expectedRate = (beacon: number, d: Deal, name: string) =>
-    routeDeal(profileOf(beacon, d), [program(name)], ROUTING_REFERENCE, new Map(), AS_OF).primary?.expected_rate ?? Number.POSITIVE_INFINITY;
+    routeLender(profileOf(beacon, d), [program(name)], ROUTING_REFERENCE, new Map(), AS_OF).primary?.expected_rate ?? Number.POSITIVE_INFINITY;
 
   it("lowering a customer's score never improves the best rate they qualify for", () => {
     fc.assert(
@@ -292,7 +292,7 @@ describe("properties", () => {
         const before = profileOf(beacon, d);
         const after = { ...before, tradeValue: before.tradeValue ?? 0, tradePayoff: (before.tradePayoff ?? 0) + extraPayoff };
         fc.pre(amountFinanced(before).amount > 0);
-        const ltv = (p: RouteProfile) => routeDeal(p, PROGRAMS.slice(0, 5), ROUTING_REFERENCE, new Map(), AS_OF).ltv;
+        const ltv = (p: RouteProfile) => routeLender(p, PROGRAMS.slice(0, 5), ROUTING_REFERENCE, new Map(), AS_OF).ltv;
         expect(ltv(after)).toBeGreaterThanOrEqual(ltv(before));
       }),
       { numRuns: 200 },
@@ -311,7 +311,7 @@ describe("properties", () => {
     fc.assert(
       fc.property(fc.integer({ min: 300, max: 850 }), dealArb, (beacon, d) => {
         fc.pre(d.issues.length > 0 && amountFinanced(profileOf(beacon, d)).amount > 0);
-        const result = routeDeal(profileOf(beacon, d), PROGRAMS, ROUTING_REFERENCE, new Map(), AS_OF);
+        const result = routeLender(profileOf(beacon, d), PROGRAMS, ROUTING_REFERENCE, new Map(), AS_OF);
         for (const pick of allPicks(result)) for (const issue of d.issues) expect(program(pick.lender)[ACCEPTS[issue]]).toBe(true);
       }),
       { numRuns: 300 },

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { STIP_RULE_ROWS, STIP_TYPE_ROWS } from "../../scripts/deal-desk-reference";
 import type { CreditTier, KnownIssue } from "../../src/engines/deal-math";
-import { checkStips, type IncomeType, inSeason, MIN_TURNAROUND_HISTORY } from "../../src/engines/stips";
+import type { IncomeType } from "../../src/engines/deal-math/vocabulary";
+import { checkStips, inSeason, MIN_TURNAROUND_HISTORY } from "../../src/engines/stips";
 import { addDecisions, createDeskOrg, post } from "../helpers/deal-desk";
 import { program } from "../helpers/deal-desk-reference";
 

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { newId } from "../../src/credentials/tokens";
+import { newId } from "../../src/lib/ids";
 import { call } from "./factories";
 
 export const THIS_YEAR = new Date().getUTCFullYear();

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { buildDemoSeed, type DemoCredentials } from "../../scripts/demo-data";
-import { newId } from "../../src/credentials/tokens";
+import { newId } from "../../src/lib/ids";
 import { call, createApiKey, createOrg, createStore } from "./factories";
 
 /** An organization with a primary store whose panel holds the named programs (default: every program), and a key. */

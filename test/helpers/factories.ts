@@ -1,5 +1,6 @@
 import { env, exports } from "cloudflare:workers";
-import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, newId, sha256Hex } from "../../src/credentials/tokens";
+import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../../src/credentials/tokens";
+import { newId } from "../../src/lib/ids";
 
 /** Storage is shared by the tests of one file, so every factory makes rows with fresh ids. */
 export async function createOrg(options: { name?: string; isDemo?: boolean } = {}) {

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
-import { apiKeyDisplayPrefix, generateApiKey, newId, sha256Hex } from "../../src/credentials/tokens";
+import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../../src/credentials/tokens";
+import { newId } from "../../src/lib/ids";
 import { call } from "./factories";
 
 /** A `lak_` key with the `ingest` permission. */

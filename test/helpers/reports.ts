@@ -6,9 +6,9 @@ import {
   generateApiKey,
   generateToken,
   LEGACY_TOKEN_PREFIX,
-  newId,
   sha256Hex,
 } from "../../src/credentials/tokens";
+import { newId } from "../../src/lib/ids";
 
 export const today = () => new Date().toISOString().slice(0, 10);
 export const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);

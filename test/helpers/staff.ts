@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { hashPassword } from "../../src/credentials/password";
-import { BROKER_TOKEN_PREFIX, generateToken, newId, sha256Hex } from "../../src/credentials/tokens";
+import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../src/credentials/tokens";
+import { newId } from "../../src/lib/ids";
 import { call } from "./factories";
 
 /** The one origin the test bindings allow (vitest.config.ts). */

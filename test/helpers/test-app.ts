@@ -1,9 +1,9 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { type AppOptions, createApp } from "../../src/app";
 import type { EndpointName } from "../../src/http/endpoints";
-import { v1Chain } from "../../src/http/v1-chain";
+import { v1Route } from "../../src/http/v1-chain";
 
 /** The production app with `extra` routes mounted behind the same middleware stack and error handling. */
 export function createTestApp(mount: AppOptions["mount"], bindings: Env = env) {
@@ -25,11 +25,12 @@ export function createTestApp(mount: AppOptions["mount"], bindings: Env = env) {
 export function probeApp(endpoint: EndpointName) {
   const { request } = createTestApp((app) =>
     app.openapi(
-      createRoute({
+      v1Route({
+        endpoint,
+        reads: "nearest-replica",
         method: "get",
         path: "/api/v1/probe",
         operationId: "probe",
-        middleware: v1Chain(endpoint),
         request: { query: z.object({ n: z.coerce.number().int().optional() }) },
         responses: { 200: { description: "ok", content: { "application/json": { schema: z.object({ n: z.int().nullable() }) } } } },
       }),

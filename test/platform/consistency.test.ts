@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { v1Chain } from "../../src/http/v1-chain";
+import { v1Route } from "../../src/http/v1-chain";
 import { recordingD1 } from "../helpers/d1-recorder";
 import { createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { brokerCall, createBrokerToken } from "../helpers/staff";
@@ -18,21 +18,35 @@ describe("read consistency", async () => {
   const { key } = await createApiKey(org.id);
   const { token } = await createBrokerToken(org.id);
   const d1 = recordingD1();
+  const probe = async (c: { var: { db: { $client: D1Database } }; body: (data: null, status: 200) => Response }) => {
+    await c.var.db.$client.prepare("SELECT 1 AS probe").all();
+    return c.body(null, 200);
+  };
   const { request } = createTestApp(
     (app) =>
-      app.openapi(
-        createRoute({
-          method: "post",
-          path: "/api/v1/probe-compute",
-          middleware: v1Chain("lender-route", { body: true, reads: "nearest-replica" }),
-          request: { body: { content: { "application/json": { schema: z.object({}) } }, required: true } },
-          responses: { 200: { description: "ok" } },
-        }),
-        async (c) => {
-          await c.var.db.$client.prepare("SELECT 1 AS probe_compute").all();
-          return c.body(null, 200);
-        },
-      ),
+      app
+        .openapi(
+          v1Route({
+            endpoint: "lender-route",
+            body: true,
+            reads: "nearest-replica",
+            method: "post",
+            path: "/api/v1/probe-compute",
+            request: { body: { content: { "application/json": { schema: z.object({}) } }, required: true } },
+            responses: { 200: { description: "ok" } },
+          }),
+          probe,
+        )
+        .openapi(
+          v1Route({
+            endpoint: "inventory",
+            reads: "primary",
+            method: "get",
+            path: "/api/v1/probe-primary",
+            responses: { 200: { description: "ok" } },
+          }),
+          probe,
+        ),
     { ...env, DB: d1.DB },
   );
 
@@ -57,15 +71,17 @@ describe("read consistency", async () => {
     expect(new Set(d1.sessions)).toEqual(new Set(["first-unconstrained"]));
   });
 
-  it("a POST that only computes reads from the nearest replica when its route says so", async () => {
+  it("a POST that only computes reads from the nearest replica when its route says so, from its first statement", async () => {
     const sessions = await sessionsOf("/api/v1/probe-compute", {
       method: "POST",
       headers: { "X-Service-API-Key": key, "Content-Type": "application/json" },
       body: "{}",
     });
-    expect(sessions).toContain("first-unconstrained");
-    const probe = d1.statements.find((s) => s.sql.includes("probe_compute"));
-    expect(probe?.session).toBe("first-unconstrained");
+    expect(sessions).toEqual(new Set(["first-unconstrained"]));
+  });
+
+  it("a GET whose route declares the primary reads from the primary", async () => {
+    expect(await sessionsOf("/api/v1/probe-primary", { headers: { "X-Service-API-Key": key } })).toEqual(new Set(["first-primary"]));
   });
 
   it("creating a key starts at the primary", async () => {

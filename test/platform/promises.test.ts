@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FEED_MAX_AGE_SECONDS } from "../../src/routes/feeds/feeds.handlers";
+import { FEED_MAX_AGE_SECONDS } from "../../src/routes/feeds/feeds.service";
 import { recordingD1 } from "../helpers/d1-recorder";
 import { createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { countingRateLimiter, createTestApp } from "../helpers/test-app";

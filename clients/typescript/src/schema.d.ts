@@ -3151,15 +3151,6 @@ export interface operations {
                     "application/json": components["schemas"]["ComplianceCheckRecord"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
                 headers: {
@@ -3771,15 +3762,6 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryFeed"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
                 headers: {
@@ -3919,15 +3901,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ReportsAlertReport"];
-                };
-            };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
@@ -4108,15 +4081,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReportsMarketPulse"];
-                };
-            };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
@@ -4308,15 +4272,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SalesSummaryFeed"];
-                };
-            };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
@@ -4686,15 +4641,6 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksEndpointList"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
                 headers: {
@@ -4908,15 +4854,6 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksEndpoint"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
                 headers: {
@@ -4995,15 +4932,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
             };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
@@ -5252,15 +5180,6 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksDeliveryList"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
                 headers: {
@@ -5379,15 +5298,6 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksDelivery"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
             401: {
                 headers: {
@@ -5484,15 +5394,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WebhooksTestResult"];
-                };
-            };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */

@@ -167,7 +167,7 @@ export interface HistoryOutcome {
  * the same SSN-4 + DOB was screened under another name and the same name + ZIP with another DOB
  * (each two index seeks: "another" is below or above the hash), then inserts the outcome that
  * history selects. So of two simultaneous checks the later always sees the earlier, and a check
- * costs one round trip to the primary. It returns the stored `redFlags`, which say which outcome.
+ * costs one round trip to the primary. It returns `outcome`: the index into `outcomes` SQLite chose.
  */
 export function recordComplianceCheck(db: Database, orgId: string, check: NewComplianceCheck, outcomes: readonly HistoryOutcome[]) {
   const c = complianceChecks;
@@ -199,10 +199,14 @@ export function recordComplianceCheck(db: Database, orgId: string, check: NewCom
   };
   // INSERT … SELECT lists every column in the table's order.
   const selected = Object.keys(getTableColumns(c)).map((name) => sql`${row[name as keyof typeof row]}`);
-  return db
-    .insert(c)
-    .select(sql`SELECT ${sql.join(selected, sql`, `)} FROM (SELECT ${history} AS seen) AS history`)
-    .returning({ redFlags: c.redFlags });
+  return (
+    db
+      .insert(c)
+      .select(sql`SELECT ${sql.join(selected, sql`, `)} FROM (SELECT ${history} AS seen) AS history`)
+      // RETURNING sees only the inserted table, so it evaluates the history again in the same
+      // statement; the new row cannot count towards its own history (its name and DOB are its own).
+      .returning({ outcome: sql<number>`${history}`.mapWith(Number) })
+  );
 }
 
 export async function getComplianceCheck(db: Database, orgId: string, checkId: string) {

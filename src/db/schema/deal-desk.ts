@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { CREDIT_TIERS, DEAL_CONDITIONS, KNOWN_ISSUES, type KnownIssue, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 import { organizations, stores } from "./platform";
 
 /**
@@ -8,11 +9,6 @@ import { organizations, stores } from "./platform";
  * docs/domain/stips.md and docs/domain/deal-math.md).
  */
 
-export const CREDIT_TIERS = ["super_prime", "prime", "near_prime", "subprime", "deep_subprime"] as const;
-export const LENDER_TYPES = ["captive", "bank", "credit_union", "subprime", "specialty", "bhph"] as const;
-export const KNOWN_ISSUES = ["repo", "bk7", "bk13", "itin", "thin_file", "charge_off"] as const;
-export const INCOME_TYPES = ["w2", "self_employed", "itin", "fixed"] as const;
-export const VEHICLE_TYPES = ["car", "truck", "suv", "van"] as const;
 export const LENDER_DECISIONS = ["approved", "countered", "declined"] as const;
 export const STIP_PRIORITIES = ["required", "likely"] as const;
 
@@ -56,7 +52,7 @@ export const knownIssueRules = sqliteTable("known_issue_rules", {
 
 /** Front-gross targets by condition (docs/domain/gross.md). */
 export const frontGrossTargets = sqliteTable("front_gross_targets", {
-  condition: text("condition", { enum: ["new", "used"] }).primaryKey(),
+  condition: text("condition", { enum: DEAL_CONDITIONS }).primaryKey(),
   targetPct: real("target_pct").notNull(),
   minAmount: real("min_amount").notNull(),
   source: text("source").notNull(),
@@ -84,7 +80,7 @@ export const lenderPrograms = sqliteTable("lender_programs", {
   /** Points over the tier's average APR this program's buy rate sits (negative: under). */
   rateMargin: real("rate_margin").notNull(),
   /** Per-issue rate add-ons in points, overriding `known_issue_rules.rate_add`. */
-  rateAdd: text("rate_add", { mode: "json" }).$type<Partial<Record<(typeof KNOWN_ISSUES)[number], number>>>().notNull(),
+  rateAdd: text("rate_add", { mode: "json" }).$type<Partial<Record<KnownIssue, number>>>().notNull(),
   markupCap: real("markup_cap").notNull(),
   flatFee: real("flat_fee").notNull(),
   fundingDays: integer("funding_days").notNull(),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 
 /** ISO-8601 UTC timestamps are stored as text so they sort and read the same everywhere. */
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
@@ -140,8 +141,8 @@ export const inventoryUnits = sqliteTable(
     make: text("make").notNull(),
     model: text("model").notNull(),
     trim: text("trim").notNull(),
-    condition: text("condition", { enum: ["new", "used", "cpo"] }).notNull(),
-    vehicleType: text("vehicle_type", { enum: ["car", "truck", "suv", "van"] }).notNull(),
+    condition: text("condition", { enum: UNIT_CONDITIONS }).notNull(),
+    vehicleType: text("vehicle_type", { enum: VEHICLE_TYPES }).notNull(),
     mileage: integer("mileage").notNull(),
     /** YYYY-MM-DD the dealer took ownership; days in stock are derived from it at read time. */
     stockedOn: text("stocked_on").notNull(),
@@ -184,8 +185,8 @@ export const deals = sqliteTable(
     year: integer("year").notNull(),
     make: text("make").notNull(),
     model: text("model").notNull(),
-    condition: text("condition", { enum: ["new", "used", "cpo"] }).notNull(),
-    vehicleType: text("vehicle_type", { enum: ["car", "truck", "suv", "van"] }).notNull(),
+    condition: text("condition", { enum: UNIT_CONDITIONS }).notNull(),
+    vehicleType: text("vehicle_type", { enum: VEHICLE_TYPES }).notNull(),
     sellingPrice: real("selling_price").notNull(),
     /** Null for cash deals. */
     lender: text("lender"),

@@ -3,10 +3,9 @@
  * amortization formula (docs/domain/deal-math.md).
  */
 
-export type CreditTier = "super_prime" | "prime" | "near_prime" | "subprime" | "deep_subprime";
-export type VehicleType = "car" | "truck" | "suv" | "van";
-export type Condition = "new" | "used";
-export type KnownIssue = "repo" | "bk7" | "bk13" | "itin" | "thin_file" | "charge_off";
+import type { Condition, CreditTier, KnownIssue, VehicleType } from "./vocabulary";
+
+export type { Condition, CreditTier, KnownIssue, VehicleType } from "./vocabulary";
 
 export interface TierRow {
   tier: CreditTier;

@@ -27,10 +27,10 @@ import {
   type VehicleAdjustmentRow,
   type VehicleType,
 } from "../deal-math";
+import type { LenderType } from "../deal-math/vocabulary";
 import { formatCount, formatUsd } from "../format";
 import {
   LENDER_TYPE_LABEL,
-  type LenderType,
   ltvSentence,
   type PredictedStip,
   predictStips,
@@ -379,7 +379,7 @@ function inTierFirst(ranked: readonly LenderPick[], settings: RoutingSettings): 
   return [...ranked.filter(approvingInTier), ...ranked.filter((p) => !approvingInTier(p))];
 }
 
-export function routeDeal(
+export function routeLender(
   profile: RouteProfile,
   panel: readonly LenderProgramRow[],
   reference: RoutingReference,

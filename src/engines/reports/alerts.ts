@@ -12,15 +12,13 @@ import {
   type Owner,
 } from "../aged-inventory/recommendation";
 import { daysSince } from "../dates";
+import type { UnitCondition, VehicleType } from "../deal-math/vocabulary";
 import { formatWholeUsd } from "../format";
 import { type GrossStoreSettings, recon } from "../gross";
 import { dailyHoldingCost, floorPlanInterest, holdingCostFor, holdingFiguresOf } from "../holding-cost";
 
 export const ALERT_TYPES = ["wholesale_candidate", "equity_below_floorplan", "aged_and_overpriced", "aged", "overpriced"] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
-
-export type Condition = "new" | "used" | "cpo";
-export type VehicleType = "car" | "truck" | "suv" | "van";
 
 export interface AlertUnit {
   stockNumber: string;
@@ -29,7 +27,7 @@ export interface AlertUnit {
   make: string;
   model: string;
   trim: string;
-  condition: Condition;
+  condition: UnitCondition;
   vehicleType: VehicleType;
   /** YYYY-MM-DD the dealer took ownership. */
   stockedOn: string;
@@ -50,7 +48,7 @@ export interface InventoryAlert {
   year: number;
   make: string;
   model: string;
-  condition: Condition;
+  condition: UnitCondition;
   daysOnLot: number;
   /** The unit's aged threshold: the store's used one, or its new one for a new unit. */
   agedThresholdDays: number;

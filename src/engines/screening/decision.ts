@@ -16,7 +16,8 @@ export interface ListAgeLimit {
 
 export type ListState = { loaded: false } | { loaded: true; loadedAt: string };
 
-export type TriggeredRule = "ofac_sdn_match" | "ofac_list_unavailable" | "ofac_list_stale" | "ofac_potential_match" | "identity_red_flag";
+export const TRIGGERED_RULES = ["ofac_sdn_match", "ofac_list_unavailable", "ofac_list_stale", "ofac_potential_match", "identity_red_flag"] as const;
+export type TriggeredRule = (typeof TRIGGERED_RULES)[number];
 
 export interface ScreeningDecision {
   result: "pass" | "flag" | "hold";

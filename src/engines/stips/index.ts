@@ -3,11 +3,10 @@
  * the editable trigger matrix (`stip_rules`), the program's base stips and the document rules.
  */
 import { type AmountFinanced, type CreditTier, compareText, joinWords, type KnownIssue, roundTo, TIER_LABEL } from "../deal-math";
+import type { IncomeType, LenderType } from "../deal-math/vocabulary";
 import { formatUsd } from "../format";
 
-export type IncomeType = "w2" | "self_employed" | "itin" | "fixed";
 export type StipPriority = "required" | "likely";
-export type LenderType = "captive" | "bank" | "credit_union" | "subprime" | "specialty" | "bhph";
 
 export interface StipTypeRow {
   stip: string;

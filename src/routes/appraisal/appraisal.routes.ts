@@ -1,8 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { MAX_PHOTOS } from "../../engines/appraisal/photos";
-import { commonErrorResponses, documentedError, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
-import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
-import { v1Chain } from "../../http/v1-chain";
+import { documentedError } from "../../http/errors";
+import { v1Route } from "../../http/v1-chain";
 
 export const APPRAISAL_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 export const EARLIEST_MODEL_YEAR = 1981;
@@ -77,7 +76,7 @@ export const TradeAppraisalSchema = z
   })
   .openapi("TradeAppraisal");
 
-export const appraiseTrade = createRoute({
+export const appraiseTrade = v1Route({
   method: "post",
   path: "/api/v1/trade-appraisal",
   operationId: "appraiseTrade",
@@ -85,8 +84,9 @@ export const appraiseTrade = createRoute({
   summary: "Appraise a trade-in: market value, recon, max acquisition and negotiation floor",
   description:
     "Market value from the organization's own comparable units (same make and model, model year ±1, adjusted for year and mileage) when there are enough (3 by default), else from a depreciation model (new-price class, retention curve, regional index, mileage). Recon from the condition notes and, when a vision model is configured, the photos. Reads only; body up to 8 MiB.",
-  security: serviceKeySecurity,
-  middleware: v1Chain("trade-appraisal", { body: { maxBytes: APPRAISAL_BODY_LIMIT_BYTES }, reads: "nearest-replica" }),
+  endpoint: "trade-appraisal",
+  body: { maxBytes: APPRAISAL_BODY_LIMIT_BYTES },
+  reads: "nearest-replica",
   request: {
     body: {
       required: true,
@@ -108,7 +108,6 @@ export const appraiseTrade = createRoute({
   responses: {
     200: {
       description: "The appraisal.",
-      headers: RATE_LIMIT_HEADERS,
       content: {
         "application/json": {
           schema: TradeAppraisalSchema,
@@ -129,11 +128,7 @@ export const appraiseTrade = createRoute({
         },
       },
     },
-    ...commonErrorResponses,
     404: documentedError("The organization has no store whose settings could price the trade (`not_found`)."),
-    ...payloadTooLargeResponse,
-    ...validationErrorResponse,
-    ...meteredResponses,
     503: documentedError(
       "The vision model did not answer within 30 seconds (`upstream_timeout`); retry, or send the condition notes without photos.",
     ),

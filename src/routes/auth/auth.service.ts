@@ -1,9 +1,10 @@
 import { verifyPassword } from "../../credentials/password";
-import { randomBase62, sha256Hex } from "../../credentials/tokens";
+import { sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import { endStaffSession, findStaffUserByEmail, startStaffSession } from "../../db/queries/staff-sessions";
 import { newSessionTimes, SESSION_IDLE_TIMEOUT_MS, sessionCookieMaxAgeSeconds } from "../../engines/sessions/session-expiry";
 import { unauthorized } from "../../http/errors";
+import { randomBase62 } from "../../lib/ids";
 
 const SESSION_ID_LENGTH = 43; // 43 base62 characters ≈ 256 bits
 

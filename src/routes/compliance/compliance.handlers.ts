@@ -1,9 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import { getComplianceCheck as findComplianceCheck } from "../../db/queries/compliance";
 import type { AppEnv, Principal } from "../../http/app-env";
-import { ApiError } from "../../http/errors";
 import type { createComplianceCheck as createComplianceCheckRoute, getComplianceCheck as getComplianceCheckRoute } from "./compliance.routes";
-import { describeHandling, runComplianceCheck } from "./compliance.service";
+import { describeHandling, findComplianceCheck, runComplianceCheck } from "./compliance.service";
 
 const keyIdOf = (principal: Principal) => (principal.kind === "api_key" ? principal.keyId : principal.tokenId);
 
@@ -22,26 +20,6 @@ export const createComplianceCheck: RouteHandler<typeof createComplianceCheckRou
 };
 
 export const getComplianceCheck: RouteHandler<typeof getComplianceCheckRoute, AppEnv> = async (c) => {
-  const row = await findComplianceCheck(c.var.db, c.var.principal.orgId, c.req.valid("param").check_id);
-  if (!row) throw new ApiError("not_found", "This organization has no compliance check with that id.");
-  return c.json(
-    {
-      check_id: row.id,
-      result: row.result,
-      ofac_match: row.result === "hold",
-      triggered_rule: row.triggeredRule,
-      score: row.score,
-      hold_threshold: row.holdScore,
-      flag_threshold: row.flagScore,
-      max_list_age_days: row.maxListAgeDays,
-      list_version: row.listVersion,
-      list_loaded_at: row.listLoadedAt,
-      matched_ent_num: row.matchedEntNum,
-      red_flags: row.redFlags,
-      safeguards_flags: row.safeguardsFlags,
-      key_id: row.keyId,
-      checked_at: row.checkedAt,
-    },
-    200,
-  );
+  const check = await findComplianceCheck(c.var.db, c.var.principal.orgId, c.req.valid("param").check_id);
+  return c.json(check, 200);
 };

@@ -1,8 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { TRIGGERED_RULES } from "../../engines/screening/decision";
 import { MATCH_RULES, type MatchRule } from "../../engines/screening/match-rules";
-import { commonErrorResponses, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
-import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
-import { v1Chain } from "../../http/v1-chain";
+import { notFoundResponse } from "../../http/errors";
+import { v1Route } from "../../http/v1-chain";
 
 const personName = (example: string) => z.string().trim().min(1).max(100).openapi({ example });
 
@@ -33,8 +33,6 @@ const FlagSchema = z
     message: z.string().openapi({ example: "The ZIP code does not exist." }),
   })
   .openapi("ComplianceFlag");
-
-const TRIGGERED_RULES = ["ofac_sdn_match", "ofac_list_unavailable", "ofac_list_stale", "ofac_potential_match", "identity_red_flag"] as const;
 
 const triggeredRule = z.enum(TRIGGERED_RULES).nullable().openapi({
   description:
@@ -153,7 +151,7 @@ export const ComplianceCheckRecordSchema = z
     },
   });
 
-export const createComplianceCheck = createRoute({
+export const createComplianceCheck = v1Route({
   method: "post",
   path: "/api/v1/compliance-check",
   operationId: "createComplianceCheck",
@@ -161,8 +159,9 @@ export const createComplianceCheck = createRoute({
   summary: "Screen a customer before deal submission (OFAC SDN list, identity red flags, safeguards)",
   description:
     "Scores the name against the individuals of OFAC's SDN list (primary names and strong aliases) as OFAC's Sanctions List Search does, checks the FTC Red Flags the fields allow, and records the check in the organization's audit trail with the person only as keyed hashes. Fails closed: with no list loaded or a list older than the organization's limit the result is never `pass`. A `hold` raises `compliance.hold_triggered`. The service surfaces; the dealer decides.",
-  security: serviceKeySecurity,
-  middleware: v1Chain("compliance-check", { body: true }),
+  endpoint: "compliance-check",
+  body: true,
+  reads: "primary",
   request: {
     body: {
       content: {
@@ -177,25 +176,20 @@ export const createComplianceCheck = createRoute({
   responses: {
     200: {
       description: "The check's result. Sent with `Cache-Control: no-store`.",
-      headers: RATE_LIMIT_HEADERS,
       content: { "application/json": { schema: ComplianceCheckResultSchema } },
     },
-    ...commonErrorResponses,
-    ...payloadTooLargeResponse,
-    ...validationErrorResponse,
-    ...meteredResponses,
   },
 });
 
-export const getComplianceCheck = createRoute({
+export const getComplianceCheck = v1Route({
   method: "get",
   path: "/api/v1/compliance-checks/{check_id}",
   operationId: "getComplianceCheck",
   tags: ["Compliance"],
   summary: "One check from the organization's compliance audit trail",
   description: "What was decided, by which rule, score, thresholds and list version, with which key and when. Holds no personal data.",
-  security: serviceKeySecurity,
-  middleware: v1Chain("compliance-check", { reads: "nearest-replica" }),
+  endpoint: "compliance-check",
+  reads: "nearest-replica",
   request: {
     params: z.object({
       check_id: z
@@ -208,11 +202,8 @@ export const getComplianceCheck = createRoute({
   responses: {
     200: {
       description: "The audit record. Sent with `Cache-Control: no-store`.",
-      headers: RATE_LIMIT_HEADERS,
       content: { "application/json": { schema: ComplianceCheckRecordSchema } },
     },
-    ...commonErrorResponses,
     ...notFoundResponse,
-    ...meteredResponses,
   },
 });

@@ -1,8 +1,8 @@
 import type { z } from "@hono/zod-openapi";
-import { newId } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import {
   type ComplianceSettings,
+  getComplianceCheck,
   getComplianceSettings,
   getListInForce,
   getScreeningRows,
@@ -14,7 +14,9 @@ import { normaliseName } from "../../engines/screening/names";
 import { IDENTITY_HISTORIES, identityRedFlags, type RequestHandling, safeguardsFlags } from "../../engines/screening/red-flags";
 import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../engines/screening/sanctions-index";
 import { commitWithEvents } from "../../events/emit";
+import { ApiError } from "../../http/errors";
 import { toHex } from "../../lib/hex";
+import { newId } from "../../lib/ids";
 import { TtlCache } from "../../lib/ttl-cache";
 import type { ComplianceCheckRequestSchema } from "./compliance.routes";
 import { usZipSet } from "./us-zip-set";
@@ -161,11 +163,8 @@ export async function runComplianceCheck(
         ]
       : [];
   const { results } = await commitWithEvents(env, db, [audit], events, now);
-  const [stored] = results[0] as { redFlags: string[] }[];
-  const storedCodes = stored.redFlags.join();
-  const recorded = outcomes.find((o) => o.redFlags.map((f) => f.code).join() === storedCodes);
-  if (!recorded) throw new Error("the recorded compliance check matches none of its outcomes");
-  const { redFlags, decision } = recorded;
+  const [{ outcome }] = results[0] as { outcome: number }[];
+  const { redFlags, decision } = outcomes[outcome];
 
   return {
     check_id: checkId,
@@ -185,5 +184,28 @@ export async function runComplianceCheck(
           : null,
       match: reported,
     },
+  };
+}
+
+/** A recorded check as the organization's audit trail shows it (GET /api/v1/compliance-checks/{check_id}). */
+export async function findComplianceCheck(db: Database, orgId: string, checkId: string) {
+  const row = await getComplianceCheck(db, orgId, checkId);
+  if (!row) throw new ApiError("not_found", "This organization has no compliance check with that id.");
+  return {
+    check_id: row.id,
+    result: row.result,
+    ofac_match: row.result === "hold",
+    triggered_rule: row.triggeredRule,
+    score: row.score,
+    hold_threshold: row.holdScore,
+    flag_threshold: row.flagScore,
+    max_list_age_days: row.maxListAgeDays,
+    list_version: row.listVersion,
+    list_loaded_at: row.listLoadedAt,
+    matched_ent_num: row.matchedEntNum,
+    red_flags: row.redFlags,
+    safeguards_flags: row.safeguardsFlags,
+    key_id: row.keyId,
+    checked_at: row.checkedAt,
   };
 }

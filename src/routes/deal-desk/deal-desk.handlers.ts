@@ -12,10 +12,10 @@ export const routeLender: RouteHandler<typeof routeLenderRoute, AppEnv> = async 
   c.json(await deskService.routeLender(c.var.db, c.var.principal.orgId, c.req.valid("json"), new Date()), 200);
 
 export const checkStips: RouteHandler<typeof checkStipsRoute, AppEnv> = async (c) =>
-  c.json(await deskService.stipCheck(c.var.db, c.var.principal.orgId, c.req.valid("json"), new Date()), 200);
+  c.json(await deskService.checkStips(c.var.db, c.var.principal.orgId, c.req.valid("json"), new Date()), 200);
 
 export const calculateGross: RouteHandler<typeof calculateGrossRoute, AppEnv> = async (c) =>
-  c.json(await deskService.grossCalc(c.var.db, c.var.principal.orgId, c.req.valid("json"), new Date()), 200);
+  c.json(await deskService.calculateGross(c.var.db, c.var.principal.orgId, c.req.valid("json"), new Date()), 200);
 
 export const coachDeal: RouteHandler<typeof coachDealRoute, AppEnv> = async (c) =>
-  c.json(await deskService.dealCoach(c.var.db, c.var.principal.orgId, c.req.valid("json"), new Date()), 200);
+  c.json(await deskService.coachDeal(c.var.db, c.var.principal.orgId, c.req.valid("json"), new Date()), 200);

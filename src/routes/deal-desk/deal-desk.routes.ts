@@ -1,12 +1,11 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { WORD_TRACK_CLAIMS } from "../../db/schema/deal-desk";
 import { nothingFinancedReason } from "../../engines/deal-coach";
-import { commonErrorResponses, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
-import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
-import { v1Chain } from "../../http/v1-chain";
+import { DEAL_CONDITIONS, INCOME_TYPES, KNOWN_ISSUES, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
+import { notFoundResponse } from "../../http/errors";
+import { v1Route } from "../../http/v1-chain";
 
 export const TERM_MONTHS = [24, 36, 48, 60, 72, 84] as const;
-const KNOWN_ISSUE_VALUES = ["repo", "bk7", "bk13", "itin", "thin_file", "charge_off"] as const;
 const MAX_USD = 10_000_000;
 
 const Beacon = z.int().min(300).max(850).openapi({ description: "Customer credit score, 300 to 850.", example: 640 });
@@ -22,14 +21,14 @@ const PositiveUsd = (description: string) =>
     .positive()
     .max(MAX_USD)
     .openapi({ description: `${description} USD, above 0.` });
-const VehicleType = z.enum(["car", "truck", "suv", "van"]);
+const VehicleType = z.enum(VEHICLE_TYPES);
 const Condition = z
-  .enum(["new", "used"])
+  .enum(DEAL_CONDITIONS)
   .default("used")
   .openapi({ description: "Extension. Picks the new or used APR, pack and floor-plan rate. Default `used`." });
 const KnownIssues = z
-  .array(z.enum(KNOWN_ISSUE_VALUES))
-  .max(KNOWN_ISSUE_VALUES.length)
+  .array(z.enum(KNOWN_ISSUES))
+  .max(KNOWN_ISSUES.length)
   .default([])
   .openapi({ description: "Any of `repo`, `bk7`, `bk13`, `itin`, `thin_file`, `charge_off`.", example: ["bk13"] });
 const TermMonths = z
@@ -104,7 +103,7 @@ const LenderPickSchema = z
   .object({
     lender: z.string(),
     lender_id: z.string(),
-    lender_type: z.enum(["captive", "bank", "credit_union", "subprime", "specialty", "bhph"]),
+    lender_type: z.enum(LENDER_TYPES),
     rate_range: z.string().openapi({ description: "Tier APR plus program margin and issue add-ons, ± the tier spread.", example: "12.24% - 15.24%" }),
     expected_rate: z.number().openapi({ description: "The customer's expected contract rate here, percent (the middle of `rate_range`)." }),
     confidence: z.number().min(0).max(1).openapi({ description: "Calibrated approval likelihood, 0 to 1." }),
@@ -194,7 +193,7 @@ export const StipCheckRequestSchema = z
       .openapi({ description: "A lender program's name (case-insensitive).", example: "Fresh Start Auto Lending" }),
     beacon: Beacon,
     known_issues: KnownIssues,
-    income_type: z.enum(["w2", "self_employed", "itin", "fixed"]).optional(),
+    income_type: z.enum(INCOME_TYPES).optional(),
     vehicle_price: PositiveUsd("Selling price; with it the answer states the deal's amount financed and LTV,").optional(),
     down_payment: Usd("Cash down, default 0,").optional(),
     book_value: PositiveUsd("Book retail the LTV is measured against; default vehicle_price,").optional(),
@@ -213,7 +212,7 @@ export const StipCheckRequestSchema = z
 export const StipCheckResultSchema = z
   .object({
     lender: z.string(),
-    lender_type: z.enum(["captive", "bank", "credit_union", "subprime", "specialty", "bhph"]),
+    lender_type: z.enum(LENDER_TYPES),
     required_stips: z.array(
       z.object({
         stip: z.string(),
@@ -436,15 +435,11 @@ export const DealCoachResultSchema = z
 // Routes
 
 const dealToolResponses = (description: string, schema: z.ZodType) => ({
-  200: { description, headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema } } },
-  ...commonErrorResponses,
+  200: { description, content: { "application/json": { schema } } },
   ...notFoundResponse,
-  ...payloadTooLargeResponse,
-  ...validationErrorResponse,
-  ...meteredResponses,
 });
 
-export const routeLender = createRoute({
+export const routeLender = v1Route({
   method: "post",
   path: "/api/v1/lender-route",
   operationId: "routeLender",
@@ -452,13 +447,14 @@ export const routeLender = createRoute({
   summary: "Route a deal to the store's best-fitting lenders",
   description:
     "Filters the store's lender panel by hard rules (score band, LTV on the whole amount financed — trade, negative equity, taxes and fees when given —, down payment, term, known issues, vehicle age/mileage, payment-to-income), then ranks the rest by approval likelihood calibrated to the store's own decisions (Beta-Binomial) in coarse buckets (≥ 0.8 / 0.5–0.8 / < 0.5), then the customer's expected rate, then days to fund, then stip burden. A down-tier placement (prime paper at a subprime or BHPH lender, or a score 40+ over the program's ceiling) is never primary while an in-tier program approves with ≥ 0.5; when it is, the note says why. Nothing to finance (cash down and trade equity cover the price): 422. A field the body does not declare: 422 naming it. `store_id` of another organization: 404. Rules: docs/domain/lender-routing.md.",
-  security: serviceKeySecurity,
-  middleware: v1Chain("lender-route", { body: true, reads: "nearest-replica" }),
+  endpoint: "lender-route",
+  body: true,
+  reads: "nearest-replica",
   request: { body: { required: true, content: { "application/json": { schema: LenderRouteRequestSchema } } } },
   responses: dealToolResponses("Primary and backup lender, lenders to avoid and why, predicted stips.", LenderRouteResultSchema),
 });
 
-export const checkStips = createRoute({
+export const checkStips = v1Route({
   method: "post",
   path: "/api/v1/stip-check",
   operationId: "checkStips",
@@ -466,13 +462,14 @@ export const checkStips = createRoute({
   summary: "Predict the stips a lender will ask for on a profile",
   description:
     "The lender must be a known program (422 with the closest names otherwise). Stips come from the editable trigger matrix (a seasonal rule, like the prior-year W-2 from Jan 1 to Apr 15, only in its window); turnaround is the store's own average with the lender when it has at least 3 timed submissions, else the program default. With `vehicle_price` the answer states the deal's amount financed and LTV. A field the body does not declare: 422 naming it. Rules: docs/domain/stips.md.",
-  security: serviceKeySecurity,
-  middleware: v1Chain("stip-check", { body: true, reads: "nearest-replica" }),
+  endpoint: "stip-check",
+  body: true,
+  reads: "nearest-replica",
   request: { body: { required: true, content: { "application/json": { schema: StipCheckRequestSchema } } } },
   responses: dealToolResponses("Stips with priorities, a submission tip and the expected turnaround.", StipCheckResultSchema),
 });
 
-export const calculateGross = createRoute({
+export const calculateGross = v1Route({
   method: "post",
   path: "/api/v1/gross-calc",
   operationId: "calculateGross",
@@ -480,13 +477,14 @@ export const calculateGross = createRoute({
   summary: "True-cost front gross of a unit at a selling price",
   description:
     "True cost = purchase price + the store's recon allocation for the vehicle type + holding cost for the days on lot (floor-plan interest at the store's APR plus its daily holding cost) + the store's pack.",
-  security: serviceKeySecurity,
-  middleware: v1Chain("gross-calc", { body: true, reads: "nearest-replica" }),
+  endpoint: "gross-calc",
+  body: true,
+  reads: "nearest-replica",
   request: { body: { required: true, content: { "application/json": { schema: GrossCalcRequestSchema } } } },
   responses: dealToolResponses("True cost, front gross and a pricing recommendation.", GrossCalcResultSchema),
 });
 
-export const coachDeal = createRoute({
+export const coachDeal = v1Route({
   method: "post",
   path: "/api/v1/deal-coach",
   operationId: "coachDeal",
@@ -494,8 +492,9 @@ export const coachDeal = createRoute({
   summary: "A first pencil, F&I menu and funding risk for a deal",
   description:
     "Trade equity, amount financed, the tier's buy rate plus a markup within the reserve cap, and a term and price that reach the desired payment when they can (else what it would take); payment by the amortization formula to the cent. F&I word tracks state facts of this deal or none. When cash down and trade equity cover the price nothing is financed: 422 naming `down_payment` (and `trade_value`), no rate, term or payment.",
-  security: serviceKeySecurity,
-  middleware: v1Chain("deal-coach", { body: true, reads: "nearest-replica" }),
+  endpoint: "deal-coach",
+  body: true,
+  reads: "nearest-replica",
   request: { body: { required: true, content: { "application/json": { schema: DealCoachRequestSchema } } } },
   responses: dealToolResponses("The recommended pencil, products with word tracks and funding risk.", DealCoachResultSchema),
 });

@@ -1,11 +1,11 @@
 import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
-import * as desk from "../../db/queries/deal-desk";
-import { coachDeal } from "../../engines/deal-coach";
-import { amountFinanced, type CreditTier, compareText, type KnownIssue, tierFor, type VehicleType } from "../../engines/deal-math";
-import { calculateGross } from "../../engines/gross";
-import { type Calibration, type DecisionCounts, type RoutingReference, routeDeal } from "../../engines/lender-routing";
-import { checkStips, closestNames } from "../../engines/stips";
+import * as queries from "../../db/queries/deal-desk";
+import * as dealCoach from "../../engines/deal-coach";
+import { amountFinanced, type CreditTier, compareText, type KnownIssue, tierFor } from "../../engines/deal-math";
+import * as gross from "../../engines/gross";
+import * as lenderRouting from "../../engines/lender-routing";
+import * as stips from "../../engines/stips";
 import { ApiError } from "../../http/errors";
 import { TtlCache } from "../../lib/ttl-cache";
 import type { DealCoachRequestSchema, GrossCalcRequestSchema, LenderRouteRequestSchema, StipCheckRequestSchema } from "./deal-desk.routes";
@@ -18,11 +18,11 @@ import type { DealCoachRequestSchema, GrossCalcRequestSchema, LenderRouteRequest
 export const REFERENCE_TTL_SECONDS = 300;
 export const STORE_DESK_TTL_SECONDS = 60;
 
-type Reference = Awaited<ReturnType<typeof desk.loadDealDeskReference>>;
+type Reference = Awaited<ReturnType<typeof queries.loadDealDeskReference>>;
 type Program = Reference["programs"][number];
 
 interface DealDeskReference {
-  routing: RoutingReference;
+  routing: lenderRouting.RoutingReference;
   programs: readonly Program[];
   programsById: ReadonlyMap<string, Program>;
   programsByName: ReadonlyMap<string, Program>;
@@ -34,9 +34,9 @@ interface DealDeskReference {
 }
 
 interface StoreDesk {
-  store: NonNullable<Awaited<ReturnType<typeof desk.findDeskStore>>>;
+  store: NonNullable<Awaited<ReturnType<typeof queries.findDeskStore>>>;
   panel: readonly Program[];
-  calibration: Calibration;
+  calibration: lenderRouting.Calibration;
   turnaround: ReadonlyMap<string, { submissions: number; avgTurnaroundHours: number | null }>;
 }
 
@@ -44,7 +44,7 @@ const referenceCache = new TtlCache<DealDeskReference>({ ttlMs: REFERENCE_TTL_SE
 const storeDeskCache = new TtlCache<StoreDesk | null>({ ttlMs: STORE_DESK_TTL_SECONDS * 1000, maxEntries: 2_000 });
 
 async function loadReference(db: Database): Promise<DealDeskReference> {
-  const rows = await desk.loadDealDeskReference(db);
+  const rows = await queries.loadDealDeskReference(db);
   return {
     routing: {
       settings: rows.routingSettings,
@@ -66,10 +66,10 @@ async function loadReference(db: Database): Promise<DealDeskReference> {
 }
 
 async function loadStoreDesk(db: Database, reference: DealDeskReference, orgId: string, storeId: string | undefined): Promise<StoreDesk | null> {
-  const store = await desk.findDeskStore(db, orgId, storeId);
+  const store = await queries.findDeskStore(db, orgId, storeId);
   if (!store) return null;
-  const history = await desk.loadStoreLenderHistory(db, orgId, store.id);
-  const calibration = new Map<string, Partial<Record<CreditTier, DecisionCounts>>>();
+  const history = await queries.loadStoreLenderHistory(db, orgId, store.id);
+  const calibration = new Map<string, Partial<Record<CreditTier, lenderRouting.DecisionCounts>>>();
   const turnaround = new Map<string, { submissions: number; turnaroundSum: number }>();
   for (const row of history.decisions) {
     const bands = calibration.get(row.programId) ?? {};
@@ -96,18 +96,18 @@ async function loadStoreDesk(db: Database, reference: DealDeskReference, orgId: 
 /** The reference rows and the store's desk, from this isolate's memory when fresh. Another organization's store: 404. */
 async function context(db: Database, orgId: string, storeId: string | undefined, nowMs: number) {
   const reference = await referenceCache.get("reference", nowMs, () => loadReference(db));
-  const store = await storeDeskCache.get(`${orgId}\u0000${storeId ?? ""}`, nowMs, () => loadStoreDesk(db, reference, orgId, storeId));
-  if (!store) {
+  const desk = await storeDeskCache.get(`${orgId}\u0000${storeId ?? ""}`, nowMs, () => loadStoreDesk(db, reference, orgId, storeId));
+  if (!desk) {
     throw new ApiError("not_found", storeId === undefined ? "This organization has no store." : "This organization has no store with that id.");
   }
-  return { reference, desk: store };
+  return { reference, desk };
 }
 
 const uniqueIssues = (issues: readonly KnownIssue[]) => [...new Set(issues)];
 
 export async function routeLender(db: Database, orgId: string, body: z.infer<typeof LenderRouteRequestSchema>, now: Date) {
-  const { reference, desk: store } = await context(db, orgId, body.store_id, now.getTime());
-  const result = routeDeal(
+  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
+  const result = lenderRouting.routeLender(
     {
       beacon: body.beacon,
       downPayment: body.down_payment,
@@ -116,7 +116,7 @@ export async function routeLender(db: Database, orgId: string, body: z.infer<typ
       tradePayoff: body.trade_payoff,
       taxes: body.taxes,
       fees: body.fees,
-      vehicleType: body.vehicle_type as VehicleType,
+      vehicleType: body.vehicle_type,
       condition: body.condition,
       knownIssues: uniqueIssues(body.known_issues),
       termMonths: body.term_months,
@@ -125,19 +125,19 @@ export async function routeLender(db: Database, orgId: string, body: z.infer<typ
       vehicleYear: body.vehicle_year,
       mileage: body.mileage,
     },
-    store.panel,
+    desk.panel,
     reference.routing,
-    store.calibration,
+    desk.calibration,
     now,
   );
-  return { ...result, store_id: store.store.id };
+  return { ...result, store_id: desk.store.id };
 }
 
-export async function stipCheck(db: Database, orgId: string, body: z.infer<typeof StipCheckRequestSchema>, now: Date) {
-  const { reference, desk: store } = await context(db, orgId, body.store_id, now.getTime());
+export async function checkStips(db: Database, orgId: string, body: z.infer<typeof StipCheckRequestSchema>, now: Date) {
+  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
   const program = reference.programsByName.get(body.lender.toLowerCase());
   if (!program) {
-    const suggestions = closestNames(
+    const suggestions = stips.closestNames(
       body.lender,
       reference.programs.map((p) => p.name),
     );
@@ -149,15 +149,15 @@ export async function stipCheck(db: Database, orgId: string, body: z.infer<typeo
     });
   }
   const tier = tierFor(reference.routing.tiers, body.beacon).tier;
-  const history = store.turnaround.get(program.id) ?? { submissions: 0, avgTurnaroundHours: null };
-  const result = checkStips(
+  const history = desk.turnaround.get(program.id) ?? { submissions: 0, avgTurnaroundHours: null };
+  const result = stips.checkStips(
     { beacon: body.beacon, tier, knownIssues: uniqueIssues(body.known_issues), incomeType: body.income_type, asOf: now, deal: stipDeal(body) },
     program,
     reference.routing.stipRules,
     reference.routing.stipTypes,
     history,
   );
-  return { ...result, store_id: store.store.id };
+  return { ...result, store_id: desk.store.id };
 }
 
 /** The deal's amount financed and LTV, when the stip-check request gave a price (docs/domain/deal-math.md#amount-financed). */
@@ -174,9 +174,9 @@ function stipDeal(body: z.infer<typeof StipCheckRequestSchema>) {
   return { financed, ltv: (financed.amount / (body.book_value ?? body.vehicle_price)) * 100 };
 }
 
-export async function grossCalc(db: Database, orgId: string, body: z.infer<typeof GrossCalcRequestSchema>, now: Date) {
-  const { reference, desk: store } = await context(db, orgId, body.store_id, now.getTime());
-  const result = calculateGross(
+export async function calculateGross(db: Database, orgId: string, body: z.infer<typeof GrossCalcRequestSchema>, now: Date) {
+  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
+  const result = gross.calculateGross(
     {
       purchasePrice: body.purchase_price,
       sellingPrice: body.selling_price,
@@ -185,15 +185,15 @@ export async function grossCalc(db: Database, orgId: string, body: z.infer<typeo
       condition: body.condition,
       marketValue: body.market_value,
     },
-    store.store,
+    desk.store,
     reference.frontGrossTargets,
   );
-  return { ...result, store_id: store.store.id };
+  return { ...result, store_id: desk.store.id };
 }
 
-export async function dealCoach(db: Database, orgId: string, body: z.infer<typeof DealCoachRequestSchema>, now: Date) {
-  const { reference, desk: store } = await context(db, orgId, body.store_id, now.getTime());
-  const result = coachDeal(
+export async function coachDeal(db: Database, orgId: string, body: z.infer<typeof DealCoachRequestSchema>, now: Date) {
+  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
+  const result = dealCoach.coachDeal(
     {
       beacon: body.beacon,
       vehiclePrice: body.vehicle_price,
@@ -207,7 +207,7 @@ export async function dealCoach(db: Database, orgId: string, body: z.infer<typeo
       vehicleYear: body.vehicle_year,
       mileage: body.mileage,
     },
-    body.condition === "new" ? store.store.packNew : store.store.packUsed,
+    body.condition === "new" ? desk.store.packNew : desk.store.packUsed,
     {
       tiers: reference.routing.tiers,
       frontGrossTargets: reference.frontGrossTargets,
@@ -218,5 +218,5 @@ export async function dealCoach(db: Database, orgId: string, body: z.infer<typeo
     },
     now,
   );
-  return { ...result, store_id: store.store.id };
+  return { ...result, store_id: desk.store.id };
 }

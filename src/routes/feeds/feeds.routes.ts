@@ -1,7 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { commonErrorResponses, documentedError, notFoundResponse } from "../../http/errors";
-import { legacySecurity, meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
-import { v1Chain } from "../../http/v1-chain";
+import { z } from "@hono/zod-openapi";
+import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
+import { documentedError, notFoundResponse } from "../../http/errors";
+import { v1Route } from "../../http/v1-chain";
 import { INVENTORY_PAGE_MAX, SALES_SUMMARY_PAGE_MAX } from "./feeds.service";
 
 /** Fields only a call with parameters gets: a client that sends none sees the contract's answer. */
@@ -40,7 +40,7 @@ export const InventoryUnitSchema = z
     make: z.string(),
     model: z.string(),
     trim: z.string(),
-    condition: z.enum(["new", "used", "cpo"]),
+    condition: z.enum(UNIT_CONDITIONS),
     days_in_stock: z.int().openapi({ description: "Days since the dealer took ownership, computed at read time." }),
     asking_price: z.number(),
     store: z.string().openapi({ description: "Store name." }),
@@ -106,7 +106,6 @@ export const SalesSummaryFeedSchema = z
   });
 
 const feedHeaders = {
-  ...RATE_LIMIT_HEADERS,
   "Cache-Control": {
     description:
       "`no-store`. A call without parameters may be up to 10 seconds old (the service answers repeat reads from memory); a call with any parameter reads the database.",
@@ -144,14 +143,13 @@ const feedQuery = (pageMax: number, orderedBy: string) =>
   });
 
 const feedErrors = {
-  ...commonErrorResponses,
   ...notFoundResponse,
   422: documentedError(
     "A query parameter is invalid (`validation_error`; details name it): `limit` out of range, `updated_since` not an ISO-8601 date-time, or a cursor that is not this list's.",
   ),
 };
 
-export const listInventory = createRoute({
+export const listInventory = v1Route({
   method: "get",
   path: "/api/v1/inventory",
   operationId: "listInventory",
@@ -160,19 +158,19 @@ export const listInventory = createRoute({
   description: `Every store of the key's organization. \`days_in_stock\` is computed at read time from the stocking date. Also accepts the deprecated \`X-Api-Token\` (unmetered; answered with \`Deprecation\`, \`Sunset\` and \`Link\` headers, see docs/versioning.md).
 
 Without parameters the answer is the contract's: \`count\` and \`inventory\`, at most ${INVENTORY_PAGE_MAX} units. With any parameter (docs/feeds.md) the answer adds \`has_more\`, \`next_cursor\` and each unit's \`store_id\` and \`updated_at\`; with \`updated_since\` it lists every unit changed since then, ordered by change, and \`removed\` names those that left inventory.`,
-  security: [...serviceKeySecurity, ...legacySecurity],
-  middleware: v1Chain("inventory", { legacy: true }),
+  endpoint: "inventory",
+  legacy: true,
+  reads: "nearest-replica",
   request: {
     query: feedQuery(INVENTORY_PAGE_MAX, "oldest in stock first, then stock number; with `updated_since`, by change time, then stock number"),
   },
   responses: {
     200: { description: "Inventory.", headers: feedHeaders, content: { "application/json": { schema: InventoryFeedSchema } } },
     ...feedErrors,
-    ...meteredResponses,
   },
 });
 
-export const getSalesSummary = createRoute({
+export const getSalesSummary = v1Route({
   method: "get",
   path: "/api/v1/sales-summary",
   operationId: "getSalesSummary",
@@ -181,12 +179,12 @@ export const getSalesSummary = createRoute({
   description: `Delivered deals of the key's organization grouped by store and sale month; \`totalGross\` is front plus back gross in USD. Also accepts the deprecated \`X-Api-Token\` (see docs/versioning.md).
 
 Without parameters the answer is the contract's: \`count\` and \`salesSummary\`, at most ${SALES_SUMMARY_PAGE_MAX} rows. With any parameter (docs/feeds.md) the answer adds \`has_more\`, \`next_cursor\` and each row's \`store_id\` and \`updated_at\`; with \`updated_since\` it lists only the rows holding a deal changed since then, recomputed whole (a row whose deals were all unwound comes back with 0 units).`,
-  security: [...serviceKeySecurity, ...legacySecurity],
-  middleware: v1Chain("sales-summary", { legacy: true }),
+  endpoint: "sales-summary",
+  legacy: true,
+  reads: "nearest-replica",
   request: { query: feedQuery(SALES_SUMMARY_PAGE_MAX, "most recent month first, then store name and id") },
   responses: {
     200: { description: "Sales summary.", headers: feedHeaders, content: { "application/json": { schema: SalesSummaryFeedSchema } } },
     ...feedErrors,
-    ...meteredResponses,
   },
 });

@@ -2,6 +2,7 @@ import type { Database } from "../../db/client";
 import * as feeds from "../../db/queries/feeds";
 import { findOrgStore } from "../../db/queries/reports";
 import { ApiError } from "../../http/errors";
+import { TtlCache } from "../../lib/ttl-cache";
 import { decodeCursor, encodeCursor, type FeedCursor } from "./feed-cursor";
 
 /** The most rows one answer holds: the contract's caps (docs/feeds.md), with or without paging. */
@@ -81,4 +82,80 @@ export function salesSummaryPage(db: Database, orgId: string, params: FeedParams
     },
     (row) => [row.saleMonth, row.store, row.storeId],
   );
+}
+
+/**
+ * Dealer tools poll these feeds, and the data behind them changes a few times a day, so each
+ * isolate answers an organization's repeat reads from memory for a few seconds instead of asking
+ * D1 every time. Clients must not cache: the URL is the same for every key, and each response
+ * carries that call's quota figures. Only the call without parameters is cached: a sync that
+ * pages or asks for changes must see the database as it is, page after page (docs/feeds.md).
+ */
+export const FEED_MAX_AGE_SECONDS = 10;
+const FEED_CACHE = { ttlMs: FEED_MAX_AGE_SECONDS * 1000, maxEntries: 256 };
+
+type UnitRow = Awaited<ReturnType<typeof feeds.listInventory>>[number];
+
+const contractUnit = (u: UnitRow) => ({
+  stock_number: u.stockNumber,
+  vin: u.vin,
+  year: u.year,
+  make: u.make,
+  model: u.model,
+  trim: u.trim,
+  condition: u.condition,
+  days_in_stock: u.daysInStock,
+  asking_price: u.askingPrice,
+  store: u.store,
+});
+
+const inventoryFeeds = new TtlCache<{ count: number; inventory: ReturnType<typeof contractUnit>[] }>(FEED_CACHE);
+type SalesSummaryRow = Awaited<ReturnType<typeof feeds.salesSummary>>[number];
+const salesSummaryFeeds = new TtlCache<{ count: number; salesSummary: Pick<SalesSummaryRow, "store" | "saleMonth" | "units" | "totalGross">[] }>(
+  FEED_CACHE,
+);
+
+/** The inventory feed: for a plain call the cached contract answer (`cached`), else one page read now. */
+export async function inventoryFeed(db: Database, orgId: string, now: Date, params: FeedParams) {
+  if (isPlainCall(params)) {
+    const feed = await inventoryFeeds.get(orgId, now.getTime(), async () => {
+      const units = await feeds.listInventory(db, orgId, now, { limit: INVENTORY_PAGE_MAX });
+      return { count: units.length, inventory: units.map(contractUnit) };
+    });
+    return { cached: feed };
+  }
+  const page = await inventoryPage(db, orgId, now, params);
+  const inStock = page.rows.filter((u) => u.status === "in_stock");
+  const removed = page.rows.filter((u) => u.status !== "in_stock");
+  return {
+    page: {
+      count: inStock.length,
+      inventory: inStock.map((u) => ({ ...contractUnit(u), store_id: u.storeId, updated_at: u.updatedAt })),
+      ...(params.updated_since === undefined
+        ? {}
+        : { removed: removed.map((u) => ({ stock_number: u.stockNumber, store: u.store, store_id: u.storeId, updated_at: u.updatedAt })) }),
+      has_more: page.nextCursor !== null,
+      next_cursor: page.nextCursor,
+    },
+  };
+}
+
+/** The sales summary: for a plain call the cached contract answer (`cached`), else one page read now. */
+export async function salesSummaryFeed(db: Database, orgId: string, now: Date, params: FeedParams) {
+  if (isPlainCall(params)) {
+    const feed = await salesSummaryFeeds.get(orgId, now.getTime(), async () => {
+      const rows = await feeds.salesSummary(db, orgId, { limit: SALES_SUMMARY_PAGE_MAX });
+      return { count: rows.length, salesSummary: rows.map(({ store, saleMonth, units, totalGross }) => ({ store, saleMonth, units, totalGross })) };
+    });
+    return { cached: feed };
+  }
+  const page = await salesSummaryPage(db, orgId, params);
+  return {
+    page: {
+      count: page.rows.length,
+      salesSummary: page.rows.map(({ storeId, updatedAt, ...row }) => ({ ...row, store_id: storeId, updated_at: updatedAt })),
+      has_more: page.nextCursor !== null,
+      next_cursor: page.nextCursor,
+    },
+  };
 }

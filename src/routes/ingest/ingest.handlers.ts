@@ -7,7 +7,7 @@ import {
   type ingestDeals as ingestDealsRoute,
   type ingestInventory as ingestInventoryRoute,
 } from "./ingest.routes";
-import * as ingest from "./ingest.service";
+import * as ingestService from "./ingest.service";
 
 /**
  * The body, JSON or CSV. The route's validator has checked a JSON body already (its types leave
@@ -20,13 +20,13 @@ async function bodyOf(c: { req: { header(name: string): string | undefined; text
 }
 
 export const ingestInventory: RouteHandler<typeof ingestInventoryRoute, AppEnv> = async (c) => {
-  const body = ingest.readBody(IngestInventorySchema, await bodyOf(c), "units");
+  const body = ingestService.readBody(IngestInventorySchema, await bodyOf(c), "units");
   const query = c.req.valid("query");
   const safety = { allowEmpty: query.allow_empty === "true", confirmRemovals: query.confirm_removals };
-  return c.json(await ingest.ingestInventory(c.var.db, c.var.principal.orgId, query.store_id, body, safety), 200);
+  return c.json(await ingestService.ingestInventory(c.var.db, c.var.principal.orgId, query.store_id, body, safety), 200);
 };
 
 export const ingestDeals: RouteHandler<typeof ingestDealsRoute, AppEnv> = async (c) => {
-  const body = ingest.readBody(IngestDealsSchema, await bodyOf(c), "deals");
-  return c.json(await ingest.ingestDeals(c.env, c.var.db, c.var.principal.orgId, body, new Date()), 200);
+  const body = ingestService.readBody(IngestDealsSchema, await bodyOf(c), "deals");
+  return c.json(await ingestService.ingestDeals(c.env, c.var.db, c.var.principal.orgId, body, new Date()), 200);
 };

@@ -1,8 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { DEAL_STATUSES, STIP_STATES } from "../../db/schema";
-import { commonErrorResponses, documentedError, ErrorSchema, payloadTooLargeResponse } from "../../http/errors";
-import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
-import { v1Chain } from "../../http/v1-chain";
+import { UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
+import { documentedError, ErrorSchema } from "../../http/errors";
+import { v1Route } from "../../http/v1-chain";
 
 export const MAX_INGEST_ROWS = 5000;
 /** 5,000 rows of either kind fit in well under 4 MiB of JSON. */
@@ -11,8 +11,6 @@ const INGEST_MAX_BYTES = 4 * 1024 * 1024;
 const isoDate = z.iso.date().openapi({ example: "2026-10-02" });
 const text = (max: number) => z.string().trim().min(1).max(max);
 const money = z.number().min(0).max(10_000_000);
-const CONDITIONS = ["new", "used", "cpo"] as const;
-const VEHICLE_TYPES = ["car", "truck", "suv", "van"] as const;
 
 export const IngestInventoryUnitSchema = z
   .object({
@@ -27,7 +25,7 @@ export const IngestInventoryUnitSchema = z
     make: text(40).openapi({ example: "Toyota" }),
     model: text(60).openapi({ example: "Camry" }),
     trim: z.string().trim().max(60).default("").openapi({ example: "SE" }),
-    condition: z.enum(CONDITIONS),
+    condition: z.enum(UNIT_CONDITIONS),
     vehicle_type: z.enum(VEHICLE_TYPES),
     mileage: z.int().min(0).max(2_000_000).openapi({ example: 31250 }),
     stocked_on: isoDate.openapi({ description: "The day the dealer took ownership (the aging clock starts here)." }),
@@ -59,7 +57,7 @@ export const IngestDealSchema = z
     year: IngestInventoryUnitSchema.shape.year,
     make: IngestInventoryUnitSchema.shape.make,
     model: IngestInventoryUnitSchema.shape.model,
-    condition: z.enum(CONDITIONS),
+    condition: z.enum(UNIT_CONDITIONS),
     vehicle_type: z.enum(VEHICLE_TYPES),
     selling_price: money.openapi({ example: 27950 }),
     lender: text(80).optional().openapi({ description: "Omit for cash deals.", example: "Ally Financial" }),
@@ -108,20 +106,11 @@ const SnapshotRefusedSchema = ErrorSchema.extend({
     .openapi({ description: "Of those, the units the snapshot does not list: what it would take out of inventory.", example: 172 }),
 }).openapi("SnapshotRefused");
 
-const ingestSecurity = [...serviceKeySecurity, { BrokerToken: [] }];
 const csvBody = { schema: { type: "string" as const, description: "RFC 4180 CSV, UTF-8, with a header row naming the fields." } };
 const ROW_PROBLEMS =
   "Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2).";
-const errors = {
-  ...commonErrorResponses,
-  400: documentedError("Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`)."),
-  403: documentedError("The key lacks the `ingest` permission or scope (`forbidden`)."),
-  ...meteredResponses,
-  ...payloadTooLargeResponse,
-  422: documentedError(ROW_PROBLEMS),
-};
 
-export const ingestInventory = createRoute({
+export const ingestInventory = v1Route({
   method: "put",
   path: "/api/v1/ingest/inventory",
   operationId: "ingestInventory",
@@ -130,8 +119,10 @@ export const ingestInventory = createRoute({
   description: `Upserts every unit (by stock number) and takes units the snapshot does not list out of inventory (status \`sold\`). Up to ${MAX_INGEST_ROWS} units; all or nothing; sending the same snapshot again changes nothing. A broker token or a key with the \`ingest\` permission.
 
 Nothing is removed by accident: a snapshot with no units is refused unless \`allow_empty=true\`, and one that would take more than half of the store's units in stock out of inventory is refused unless \`confirm_removals\` gives that number (the refusal says it). Exactly half goes through.`,
-  security: ingestSecurity,
-  middleware: v1Chain("ingest", { ingest: true, body: { maxBytes: INGEST_MAX_BYTES } }),
+  endpoint: "ingest",
+  ingest: true,
+  body: { maxBytes: INGEST_MAX_BYTES },
+  reads: "primary",
   request: {
     query: z.object({
       store_id: text(64).openapi({
@@ -179,7 +170,6 @@ Nothing is removed by accident: a snapshot with no units is refused unless \`all
   responses: {
     200: {
       description: "Applied.",
-      headers: RATE_LIMIT_HEADERS,
       content: {
         "application/json": {
           schema: IngestInventoryResultSchema,
@@ -188,7 +178,6 @@ Nothing is removed by accident: a snapshot with no units is refused unless \`all
         },
       },
     },
-    ...errors,
     404: documentedError("`store_id` names no store of this organization (`not_found`); nothing was written."),
     422: {
       description: `${ROW_PROBLEMS} Or the snapshot was refused for what it would remove (detail codes \`empty_snapshot\`, \`removals_unconfirmed\`, \`removals_mismatch\`; the body adds \`in_stock\` and \`would_remove\`).`,
@@ -197,15 +186,17 @@ Nothing is removed by accident: a snapshot with no units is refused unless \`all
   },
 });
 
-export const ingestDeals = createRoute({
+export const ingestDeals = v1Route({
   method: "post",
   path: "/api/v1/ingest/deals",
   operationId: "ingestDeals",
   tags: ["Ingestion"],
   summary: "Upsert deals with their status and stips",
   description: `Upserts each deal by deal number, and its stips by name. A stip that is new, or newly cleared, on a deal in the funding pipeline (pending, submitted, approved) raises \`deal.stip_alert\`. Up to ${MAX_INGEST_ROWS} deals; all or nothing; sending the same request again changes nothing and raises nothing. A deal lists each stip once (a name twice is a 422 naming it). In CSV the \`stips\` column lists \`name=state\` pairs separated by \`;\`.`,
-  security: ingestSecurity,
-  middleware: v1Chain("ingest", { ingest: true, body: { maxBytes: INGEST_MAX_BYTES } }),
+  endpoint: "ingest",
+  ingest: true,
+  body: { maxBytes: INGEST_MAX_BYTES },
+  reads: "primary",
   request: {
     body: {
       description: "JSON `{ deals: [...] }`, or CSV with the deal fields as columns.",
@@ -244,7 +235,6 @@ export const ingestDeals = createRoute({
   responses: {
     200: {
       description: "Applied.",
-      headers: RATE_LIMIT_HEADERS,
       content: {
         "application/json": {
           schema: IngestDealsResultSchema,
@@ -253,7 +243,7 @@ export const ingestDeals = createRoute({
         },
       },
     },
-    ...errors,
+    422: documentedError(ROW_PROBLEMS),
     404: documentedError("A deal's `store_id` names no store of this organization (`not_found`; the message names the rows); nothing was written."),
   },
 });

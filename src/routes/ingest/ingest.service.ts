@@ -1,11 +1,11 @@
 import type { z } from "@hono/zod-openapi";
 import Papa from "papaparse";
-import { newId } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
-import * as ingest from "../../db/queries/ingest";
+import * as queries from "../../db/queries/ingest";
 import { commitWithEvents, type DomainEvent } from "../../events/emit";
 import { ApiError, type ValidationDetail } from "../../http/errors";
 import { validationError } from "../../http/router";
+import { newId } from "../../lib/ids";
 import type { IngestDealSchema, IngestDealsSchema, IngestInventorySchema } from "./ingest.routes";
 
 type Deal = z.infer<typeof IngestDealSchema>;
@@ -198,16 +198,16 @@ export async function ingestInventory(
   body: z.infer<typeof IngestInventorySchema>,
   safety: SnapshotSafety,
 ) {
-  if (!(await ingest.listStoreIds(db, orgId)).has(storeId)) throw storeNotFound();
+  if (!(await queries.listStoreIds(db, orgId)).has(storeId)) throw storeNotFound();
   const units = body.units;
   assertUnique(units, (u) => u.stock_number, "units", "stock_number");
   const stockNumbers = units.map((u) => u.stock_number);
-  assertDeliberateRemovals(storeId, units.length, await ingest.countSnapshotRemovals(db, orgId, storeId, stockNumbers), safety);
-  const existing = new Map((await ingest.findUnitsByStockNumber(db, orgId, stockNumbers)).map((u) => [u.stockNumber, u]));
+  assertDeliberateRemovals(storeId, units.length, await queries.countSnapshotRemovals(db, orgId, storeId, stockNumbers), safety);
+  const existing = new Map((await queries.findUnitsByStockNumber(db, orgId, stockNumbers)).map((u) => [u.stockNumber, u]));
 
   let created = 0;
   let updated = 0;
-  const changed: ingest.UnitRow[] = [];
+  const changed: queries.UnitRow[] = [];
   for (const unit of units) {
     const stored = existing.get(unit.stock_number);
     const row = { ...unit, id: stored?.id ?? newId("unit") };
@@ -239,8 +239,8 @@ export async function ingestInventory(
 
   // One batch: the snapshot lands whole or not at all, and a concurrent read sees it before or after.
   const [removedRows] = await db.batch([
-    ingest.markAbsentUnitsSold(db, orgId, storeId, stockNumbers),
-    ...ingest.upsertUnits(db, orgId, storeId, changed),
+    queries.markAbsentUnitsSold(db, orgId, storeId, stockNumbers),
+    ...queries.upsertUnits(db, orgId, storeId, changed),
   ]);
   return {
     store_id: storeId,
@@ -272,7 +272,7 @@ const DEAL_FIELDS = [
   "back_gross",
 ];
 
-type StoredDeal = Awaited<ReturnType<typeof ingest.findDealsByNumber>>[number];
+type StoredDeal = Awaited<ReturnType<typeof queries.findDealsByNumber>>[number];
 
 function storedDealFields(d: StoredDeal): Record<string, unknown> {
   return {
@@ -298,7 +298,7 @@ function storedDealFields(d: StoredDeal): Record<string, unknown> {
 
 /** The stip writes and `deal.stip_alert` events of one deal: new stips, and stips newly cleared. */
 function stipChanges(orgId: string, deal: Deal, stored: StoredDeal | undefined, today: string) {
-  const rows: ingest.StipRow[] = [];
+  const rows: queries.StipRow[] = [];
   const events: DomainEvent[] = [];
   const inPipeline = PIPELINE_STATUSES.has(deal.status);
   for (const stip of deal.stips ?? []) {
@@ -331,7 +331,7 @@ export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgI
   const deals = body.deals;
   assertUnique(deals, (d) => d.deal_number, "deals", "deal_number");
   assertStipsUniquePerDeal(deals);
-  const storeIds = await ingest.listStoreIds(db, orgId);
+  const storeIds = await queries.listStoreIds(db, orgId);
   const unknownStores = deals.flatMap((d, index) => (storeIds.has(d.store_id) ? [] : [`deals.${index}.store_id`]));
   if (unknownStores.length > 0) {
     const more = unknownStores.length > 5 ? ` and ${unknownStores.length - 5} more` : "";
@@ -340,7 +340,7 @@ export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgI
 
   const existing = new Map(
     (
-      await ingest.findDealsByNumber(
+      await queries.findDealsByNumber(
         db,
         orgId,
         deals.map((d) => d.deal_number),
@@ -350,12 +350,12 @@ export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgI
   const today = now.toISOString().slice(0, 10);
   let created = 0;
   let updated = 0;
-  const dealRows: ingest.DealRow[] = [];
-  const stipRows: ingest.StipRow[] = [];
+  const dealRows: queries.DealRow[] = [];
+  const stipRows: queries.StipRow[] = [];
   const events: DomainEvent[] = [];
   for (const deal of deals) {
     const stored = existing.get(deal.deal_number);
-    const row: ingest.DealRow = {
+    const row: queries.DealRow = {
       id: stored?.id ?? newId("deal"),
       deal_number: deal.deal_number,
       store_id: deal.store_id,
@@ -385,6 +385,6 @@ export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgI
     events.push(...stips.events);
   }
 
-  await commitWithEvents(env, db, [...ingest.upsertDeals(db, orgId, dealRows), ...ingest.upsertStips(db, orgId, stipRows)], events, now);
+  await commitWithEvents(env, db, [...queries.upsertDeals(db, orgId, dealRows), ...queries.upsertStips(db, orgId, stipRows)], events, now);
   return { received: deals.length, created, updated, unchanged: deals.length - created - updated, stip_alerts: events.length };
 }

@@ -1,9 +1,10 @@
 import type { z } from "@hono/zod-openapi";
 import { evictApiKey } from "../../credentials/credential-cache";
-import { apiKeyDisplayPrefix, generateApiKey, newId, sha256Hex } from "../../credentials/tokens";
+import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import { type ApiKeyMetadata, insertApiKey, listApiKeys, revokeApiKey } from "../../db/queries/api-keys";
 import type { KeyManager } from "../../http/app-env";
+import { newId } from "../../lib/ids";
 import { describeError, logEvent } from "../../lib/log";
 import type { CreateApiKeyRequestSchema } from "./keys.routes";
 

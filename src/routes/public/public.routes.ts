@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { documentedError } from "../../http/errors";
 import { publicAccess } from "../../http/public-access";
+import { readsFrom } from "../../http/read-consistency";
 
 export const PlatformStatsSchema = z
   .object({
@@ -79,7 +80,7 @@ export const getPlatformStats = createRoute({
   description:
     "No credentials; any origin may call it (this is what the `<dealer-intel-stats>` widget from `/embed/stats.js` shows). Computed from the service's own usage records, each figure as [the public guide](/docs/guides/public#the-figures) defines it; answers may be up to 60 seconds old. Each client address gets a burst limit of 120 requests a minute.",
   security: [],
-  middleware: [publicAccess] as const,
+  middleware: [readsFrom("nearest-replica"), publicAccess] as const,
   responses: {
     200: { description: "Platform statistics.", headers: publicHeaders, content: { "application/json": { schema: PlatformStatsSchema } } },
     ...publicErrors,
@@ -95,7 +96,7 @@ export const getPublicMarketFeed = createRoute({
   description:
     "No credentials; any origin may call it. Macro signals, lender-environment flags, wholesale-price readings and market alerts, newest first, refreshed nightly. Same burst limit as the statistics.",
   security: [],
-  middleware: [publicAccess] as const,
+  middleware: [readsFrom("nearest-replica"), publicAccess] as const,
   responses: {
     200: { description: "Market feed.", headers: publicHeaders, content: { "application/json": { schema: MarketFeedSchema } } },
     ...publicErrors,

@@ -1,11 +1,11 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { agingSentence, decideAging, type UnitAging } from "../../engines/aged-inventory/recommendation";
+import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
 import { dailyHoldingCost } from "../../engines/holding-cost";
 import { ALERT_TYPES } from "../../engines/reports/alerts";
 import { DEFAULT_ROLE, ROLES } from "../../engines/reports/briefings";
-import { commonErrorResponses, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
-import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
-import { v1Chain } from "../../http/v1-chain";
+import { notFoundResponse } from "../../http/errors";
+import { v1Route } from "../../http/v1-chain";
 
 const ALERT_TYPE_DESCRIPTION = [
   "Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all):",
@@ -24,7 +24,7 @@ export const ReportsAlertSchema = z
     year: z.int(),
     make: z.string(),
     model: z.string(),
-    condition: z.enum(["new", "used", "cpo"]),
+    condition: z.enum(UNIT_CONDITIONS),
     days_on_lot: z.int().openapi({ description: "Days since the dealer took ownership, computed from today's UTC date." }),
     list_price: z.number(),
     market_value: z.number().openapi({ description: "Retail market value today, USD." }),
@@ -229,7 +229,6 @@ export const MarketPulseSchema = z
 
 const ok = (description: string, schema: z.ZodType, example?: unknown) => ({
   description,
-  headers: RATE_LIMIT_HEADERS,
   content: { "application/json": { schema, example } },
 });
 
@@ -299,7 +298,7 @@ const ALERT_REPORT_EXAMPLE = {
   total_aged_exposure_usd: 812_433,
 };
 
-export const getInventoryAlerts = createRoute({
+export const getInventoryAlerts = v1Route({
   method: "get",
   path: "/api/v1/inventory-alerts",
   operationId: "getInventoryAlerts",
@@ -307,16 +306,14 @@ export const getInventoryAlerts = createRoute({
   summary: "Units that need a decision today, with what to do",
   description:
     "Every unit in stock across the organization's stores that is aged, overpriced, under water on its floor plan or a wholesale candidate, largest exposure first. Computed from today's date at request time, so a unit that crosses its threshold today is listed today.",
-  security: serviceKeySecurity,
-  middleware: v1Chain("inventory-alerts", { reads: "nearest-replica" }),
+  endpoint: "inventory-alerts",
+  reads: "nearest-replica",
   responses: {
     200: ok("The alert report (docs/reports.md).", ReportsAlertReportSchema, ALERT_REPORT_EXAMPLE),
-    ...commonErrorResponses,
-    ...meteredResponses,
   },
 });
 
-export const createMorningBriefing = createRoute({
+export const createMorningBriefing = v1Route({
   method: "post",
   path: "/api/v1/morning-briefing",
   operationId: "createMorningBriefing",
@@ -324,20 +321,17 @@ export const createMorningBriefing = createRoute({
   summary: "A role's morning briefing for one store",
   description:
     "Returns the briefing built overnight (06:00 UTC) for the role and store; if today's has not been built yet, builds it now and stores it for the rest of the day. Send `{}` for the used-car manager's briefing of the primary store.",
-  security: serviceKeySecurity,
-  middleware: v1Chain("morning-briefing", { body: true, reads: "nearest-replica" }),
+  endpoint: "morning-briefing",
+  body: true,
+  reads: "nearest-replica",
   request: { body: { required: true, content: { "application/json": { schema: BriefingRequestSchema } } } },
   responses: {
     200: ok("The briefing.", BriefingSchema),
-    ...commonErrorResponses,
     ...notFoundResponse,
-    ...payloadTooLargeResponse,
-    ...validationErrorResponse,
-    ...meteredResponses,
   },
 });
 
-export const getMarketPulse = createRoute({
+export const getMarketPulse = v1Route({
   method: "get",
   path: "/api/v1/market-pulse",
   operationId: "getMarketPulse",
@@ -345,7 +339,7 @@ export const getMarketPulse = createRoute({
   summary: "Consumer sentiment, lender environment, gas price and key market alerts",
   description:
     "Built from the public series refreshed nightly (FRED, EIA; Manheim entered monthly). Every figure carries its value, the change from the prior reading, `as_of` and `source`.",
-  security: serviceKeySecurity,
-  middleware: v1Chain("market-pulse", { reads: "nearest-replica" }),
-  responses: { 200: ok("The market pulse.", MarketPulseSchema), ...commonErrorResponses, ...meteredResponses },
+  endpoint: "market-pulse",
+  reads: "nearest-replica",
+  responses: { 200: ok("The market pulse.", MarketPulseSchema) },
 });

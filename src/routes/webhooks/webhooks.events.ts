@@ -1,18 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { STIP_STATES } from "../../db/schema";
 import { ROLES } from "../../engines/reports/briefings";
-import type { TriggeredRule } from "../../engines/screening/decision";
+import { TRIGGERED_RULES } from "../../engines/screening/decision";
 import type { EventName } from "../../events/emit";
 import { documentedWebhook, type WebhookEventDoc } from "../../http/openapi";
 import type { AppRouter } from "../../http/router";
-
-const TRIGGERED_RULES = [
-  "ofac_sdn_match",
-  "ofac_list_unavailable",
-  "ofac_list_stale",
-  "ofac_potential_match",
-  "identity_red_flag",
-] as const satisfies readonly TriggeredRule[];
 
 /**
  * Each event's `data`, as its source sends it: the compliance check (hold), the nightly jobs

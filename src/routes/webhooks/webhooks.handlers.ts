@@ -1,7 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import { deleteWebhookEndpoint as deleteEndpointRow, listWebhookEndpoints as listEndpointRows } from "../../db/queries/events";
 import type { AppEnv } from "../../http/app-env";
-import { ApiError } from "../../http/errors";
 import type * as routes from "./webhooks.routes";
 import * as webhooks from "./webhooks.service";
 
@@ -11,8 +9,7 @@ export const createWebhookEndpoint: RouteHandler<typeof routes.createWebhookEndp
 };
 
 export const listWebhookEndpoints: RouteHandler<typeof routes.listWebhookEndpoints, AppEnv> = async (c) => {
-  const endpoints = (await listEndpointRows(c.var.db, c.var.principal.orgId)).map(webhooks.toEndpointFields);
-  return c.json({ count: endpoints.length, endpoints }, 200);
+  return c.json(await webhooks.listEndpoints(c.var.db, c.var.principal.orgId), 200);
 };
 
 export const getWebhookEndpoint: RouteHandler<typeof routes.getWebhookEndpoint, AppEnv> = async (c) => {
@@ -26,9 +23,7 @@ export const updateWebhookEndpoint: RouteHandler<typeof routes.updateWebhookEndp
 };
 
 export const deleteWebhookEndpoint: RouteHandler<typeof routes.deleteWebhookEndpoint, AppEnv> = async (c) => {
-  if (!(await deleteEndpointRow(c.var.db, c.var.principal.orgId, c.req.valid("param").id))) {
-    throw new ApiError("not_found", "This organization has no webhook endpoint with that id.");
-  }
+  await webhooks.deleteEndpoint(c.var.db, c.var.principal.orgId, c.req.valid("param").id);
   return c.body(null, 204);
 };
 

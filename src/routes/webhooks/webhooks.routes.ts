@@ -1,10 +1,9 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { DELIVERY_STATUSES } from "../../db/schema";
 import { RESPONSE_PREVIEW_BYTES, WEBHOOK_BODY_RETENTION_DAYS } from "../../events/delivery";
 import { EVENT_NAMES } from "../../events/emit";
-import { commonErrorResponses, documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
-import { meteredResponses, RATE_LIMIT_HEADERS, serviceKeySecurity } from "../../http/openapi";
-import { v1Chain } from "../../http/v1-chain";
+import { documentedError, notFoundResponse } from "../../http/errors";
+import { v1Route } from "../../http/v1-chain";
 
 export const MAX_ENDPOINTS_PER_ORG = 20;
 const DELIVERIES_PAGE_MAX = 100;
@@ -143,7 +142,6 @@ const deliveryIdParam = z
 
 const json = <T extends z.ZodType>(schema: T, desc: string, example: z.input<T>) => ({
   description: desc,
-  headers: RATE_LIMIT_HEADERS,
   content: { "application/json": { schema, example } },
 });
 
@@ -185,17 +183,18 @@ const DELIVERY_EXAMPLE = {
   ],
 } satisfies z.input<typeof WebhookDeliverySchema>;
 
-const common = { tags: ["Webhooks"], security: serviceKeySecurity };
-const errors = { ...commonErrorResponses, ...meteredResponses } as const;
+const common = { tags: ["Webhooks"] };
 
-export const createWebhookEndpoint = createRoute({
+export const createWebhookEndpoint = v1Route({
   ...common,
   method: "post",
   path: "/api/v1/webhooks",
   operationId: "createWebhookEndpoint",
   summary: "Register a URL to receive events",
   description: `The signing secret is returned once, in this response. At most ${MAX_ENDPOINTS_PER_ORG} endpoints per organization.`,
-  middleware: v1Chain("webhooks", { body: true }),
+  endpoint: "webhooks",
+  body: true,
+  reads: "primary",
   request: {
     body: {
       required: true,
@@ -212,43 +211,44 @@ export const createWebhookEndpoint = createRoute({
       ...ENDPOINT_EXAMPLE,
       secret: "whsec_jaTHshp6J/YRxyNzVNnpy9rq73+vEN2uLulTXwZKmno=",
     }),
-    ...errors,
-    ...payloadTooLargeResponse,
-    ...validationErrorResponse,
   },
 });
 
-export const listWebhookEndpoints = createRoute({
+export const listWebhookEndpoints = v1Route({
   ...common,
   method: "get",
   path: "/api/v1/webhooks",
   operationId: "listWebhookEndpoints",
   summary: "The organization's webhook endpoints, newest first",
   description: "Never the secrets.",
-  middleware: v1Chain("webhooks"),
-  responses: { 200: json(WebhookEndpointListSchema, "Endpoints.", { count: 1, endpoints: [ENDPOINT_EXAMPLE] }), ...errors },
+  endpoint: "webhooks",
+  reads: "nearest-replica",
+  responses: { 200: json(WebhookEndpointListSchema, "Endpoints.", { count: 1, endpoints: [ENDPOINT_EXAMPLE] }) },
 });
 
-export const getWebhookEndpoint = createRoute({
+export const getWebhookEndpoint = v1Route({
   ...common,
   method: "get",
   path: "/api/v1/webhooks/{id}",
   operationId: "getWebhookEndpoint",
   summary: "One webhook endpoint",
   description: "Another organization's endpoint answers 404.",
-  middleware: v1Chain("webhooks"),
+  endpoint: "webhooks",
+  reads: "nearest-replica",
   request: { params: z.object({ id: idParam }) },
-  responses: { 200: json(WebhookEndpointSchema, "The endpoint.", ENDPOINT_EXAMPLE), ...errors, ...notFoundResponse },
+  responses: { 200: json(WebhookEndpointSchema, "The endpoint.", ENDPOINT_EXAMPLE), ...notFoundResponse },
 });
 
-export const updateWebhookEndpoint = createRoute({
+export const updateWebhookEndpoint = v1Route({
   ...common,
   method: "patch",
   path: "/api/v1/webhooks/{id}",
   operationId: "updateWebhookEndpoint",
   summary: "Change an endpoint's URL, events or description, or disable or enable it",
   description: "Fields left out are unchanged. The secret is never changed here.",
-  middleware: v1Chain("webhooks", { body: true }),
+  endpoint: "webhooks",
+  body: true,
+  reads: "primary",
   request: {
     params: z.object({ id: idParam }),
     body: { required: true, content: { "application/json": { schema: UpdateWebhookEndpointSchema } } },
@@ -259,33 +259,32 @@ export const updateWebhookEndpoint = createRoute({
       enabled: false,
       updated_at: "2026-11-26T04:06:45.969Z",
     }),
-    ...errors,
     ...notFoundResponse,
-    ...payloadTooLargeResponse,
-    ...validationErrorResponse,
   },
 });
 
-export const deleteWebhookEndpoint = createRoute({
+export const deleteWebhookEndpoint = v1Route({
   ...common,
   method: "delete",
   path: "/api/v1/webhooks/{id}",
   operationId: "deleteWebhookEndpoint",
   summary: "Delete an endpoint with its delivery log",
   description: "Pending deliveries to it are dropped.",
-  middleware: v1Chain("webhooks"),
+  endpoint: "webhooks",
+  reads: "primary",
   request: { params: z.object({ id: idParam }) },
-  responses: { 204: { description: "Deleted.", headers: RATE_LIMIT_HEADERS }, ...errors, ...notFoundResponse },
+  responses: { 204: { description: "Deleted." }, ...notFoundResponse },
 });
 
-export const listWebhookDeliveries = createRoute({
+export const listWebhookDeliveries = v1Route({
   ...common,
   method: "get",
   path: "/api/v1/webhooks/{id}/deliveries",
   operationId: "listWebhookDeliveries",
   summary: "An endpoint's deliveries, newest first, with every attempt",
   description: `Status \`pending\` (queued or waiting for a retry), \`delivered\` (a 2xx answer) or \`failed\` (retries spent, a 410, or the endpoint disabled). Each attempt keeps the body sent and the first KiB of the answer for ${WEBHOOK_BODY_RETENTION_DAYS} days. Pages of \`limit\` (default 50, at most ${DELIVERIES_PAGE_MAX}); while \`has_more\` is true, pass \`next_cursor\` as \`starting_after\` for the next, older page.`,
-  middleware: v1Chain("webhooks"),
+  endpoint: "webhooks",
+  reads: "nearest-replica",
   request: {
     params: z.object({ id: idParam }),
     query: z.object({
@@ -304,7 +303,6 @@ export const listWebhookDeliveries = createRoute({
   },
   responses: {
     200: json(WebhookDeliveryListSchema, "Deliveries.", { count: 1, deliveries: [DELIVERY_EXAMPLE], has_more: false, next_cursor: null }),
-    ...errors,
     ...notFoundResponse,
     422: documentedError(
       "`limit` out of range, or `starting_after` is not a delivery of this endpoint (`validation_error`, detail code `invalid_cursor`).",
@@ -312,7 +310,7 @@ export const listWebhookDeliveries = createRoute({
   },
 });
 
-export const redeliverWebhookDelivery = createRoute({
+export const redeliverWebhookDelivery = v1Route({
   ...common,
   method: "post",
   path: "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver",
@@ -320,7 +318,8 @@ export const redeliverWebhookDelivery = createRoute({
   summary: "Send a delivery again",
   description:
     "Queues the same event (same `id`, so receivers de-duplicate it) for a new round of attempts with the same retry schedule. The endpoint must be enabled.",
-  middleware: v1Chain("webhooks"),
+  endpoint: "webhooks",
+  reads: "primary",
   request: { params: z.object({ id: idParam, delivery_id: deliveryIdParam }) },
   responses: {
     202: json(WebhookDeliverySchema, "Queued; the delivery is `pending` again.", {
@@ -328,13 +327,12 @@ export const redeliverWebhookDelivery = createRoute({
       status: "pending",
       updated_at: "2026-11-26T04:06:45.947Z",
     }),
-    ...errors,
     ...notFoundResponse,
     422: documentedError("The endpoint is disabled; enable it first (`validation_error`)."),
   },
 });
 
-export const triggerWebhookEvent = createRoute({
+export const triggerWebhookEvent = v1Route({
   ...common,
   method: "post",
   path: "/api/v1/webhooks/{id}/trigger",
@@ -345,7 +343,9 @@ export const triggerWebhookEvent = createRoute({
     "The envelope's `data` is the example of the event in this document's `webhooks` section, `sample` is `true` (ignore such events in production) and `store_id` is your primary store. The endpoint must be enabled; it need not be subscribed to the event.",
     "`npm run webhook:trigger -- --event deal.stip_alert [--endpoint <id>]` calls it against the local server.",
   ].join("\n\n"),
-  middleware: v1Chain("webhooks", { body: true }),
+  endpoint: "webhooks",
+  body: true,
+  reads: "primary",
   request: {
     params: z.object({ id: idParam }),
     body: { required: true, content: { "application/json": { schema: TriggerWebhookEventSchema } } },
@@ -361,14 +361,12 @@ export const triggerWebhookEvent = createRoute({
       updated_at: DELIVERY_EXAMPLE.created_at,
       attempts: [],
     }),
-    ...errors,
     ...notFoundResponse,
-    ...payloadTooLargeResponse,
     422: documentedError("An unknown event type or field (`validation_error`), or the endpoint is disabled (detail code `endpoint_disabled`)."),
   },
 });
 
-export const testWebhookEndpoint = createRoute({
+export const testWebhookEndpoint = v1Route({
   ...common,
   method: "post",
   path: "/api/v1/webhooks/{id}/test",
@@ -376,7 +374,8 @@ export const testWebhookEndpoint = createRoute({
   summary: "Send a signed ping now and report the answer",
   description:
     "POSTs a `webhook.test` envelope, signed like every delivery, and waits for the answer (10 s at most). Not retried and not in the delivery log. Works on a disabled endpoint too.",
-  middleware: v1Chain("webhooks"),
+  endpoint: "webhooks",
+  reads: "primary",
   request: { params: z.object({ id: idParam }) },
   responses: {
     200: json(WebhookTestResultSchema, "What the receiver answered.", {
@@ -385,7 +384,6 @@ export const testWebhookEndpoint = createRoute({
       duration_ms: 143,
       error: null,
     }),
-    ...errors,
     ...notFoundResponse,
   },
 });

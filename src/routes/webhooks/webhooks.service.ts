@@ -1,14 +1,15 @@
 import type { z } from "@hono/zod-openapi";
 import type { Config } from "../../config";
-import { newId } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
-import * as queries from "../../db/queries/events";
+import { findPrimaryStoreId } from "../../db/queries/events";
+import * as queries from "../../db/queries/webhooks";
 import { envelopeOf, postSigned } from "../../events/delivery";
 import type { EventName } from "../../events/emit";
 import { enqueueRedeliveries } from "../../events/messages";
 import { decryptSecret, encryptSecret, generateWebhookSecret } from "../../events/signing";
 import { webhookUrlProblem } from "../../events/url-policy";
 import { ApiError } from "../../http/errors";
+import { newId } from "../../lib/ids";
 import { sampleEventData } from "./webhooks.events";
 import { type CreateWebhookEndpointSchema, MAX_ENDPOINTS_PER_ORG, type UpdateWebhookEndpointSchema } from "./webhooks.routes";
 
@@ -56,6 +57,16 @@ export async function createEndpoint(db: Database, config: Config, orgId: string
     });
   }
   return { ...toEndpointFields(row), secret };
+}
+
+export async function listEndpoints(db: Database, orgId: string) {
+  const endpoints = (await queries.listWebhookEndpoints(db, orgId)).map(toEndpointFields);
+  return { count: endpoints.length, endpoints };
+}
+
+/** Deletes the endpoint with its deliveries and their attempts. */
+export async function deleteEndpoint(db: Database, orgId: string, id: string): Promise<void> {
+  if (!(await queries.deleteWebhookEndpoint(db, orgId, id))) throw notFound();
 }
 
 export async function getEndpoint(db: Database, orgId: string, id: string) {
@@ -186,7 +197,7 @@ export async function ping(db: Database, config: Config, orgId: string, endpoint
     id: newId("evt"),
     event: "webhook.test",
     orgId,
-    storeId: await queries.findPrimaryStoreId(db, orgId),
+    storeId: await findPrimaryStoreId(db, orgId),
     occurredAt: now.toISOString(),
     sample: true,
     data: { message: "A test event from Dealer Intelligence. No action is needed." },
