@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { acquire, type CounterState, DAY_MS, MAX_LEASE } from "../src/engines/quota/policy";
-import { LeaseTable } from "../src/http/quota";
+import { acquire, type CounterState, DAY_MS, MAX_LEASE } from "../../src/engines/quota/policy";
+import { LeaseTable } from "../../src/http/quota";
 
 const MIDNIGHT = Date.UTC(2031, 0, 1);
 
