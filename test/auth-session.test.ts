@@ -2,14 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashPassword } from "../src/credentials/password";
 import { DUMMY_PASSWORD_HASH } from "../src/routes/auth/auth.service";
+import type { ErrorBody } from "./helpers/bodies";
 import { call, createOrg } from "./helpers/factories";
 import { ageSession, cookiePair, createStaffUser, logIn, loginRequest, STAFF_ORIGIN, sessionIdHash, staffCall } from "./helpers/staff";
-
-interface ErrorBody {
-  error: string;
-  message: string;
-  request_id: string;
-}
 
 const KEYS = "/api/public-api/keys";
 

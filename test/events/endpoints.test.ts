@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { commitWithEvents } from "../../src/events/emit";
 import { webhookUrlProblem } from "../../src/events/url-policy";
+import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhooks.routes";
 import { createEndpoint, eventually, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createTestApp } from "../helpers/test-app";
@@ -218,9 +220,8 @@ describe("test ping and redelivery", () => {
       new Date(),
     );
     const deliveriesPath = `/api/v1/webhooks/${endpoint.id}/deliveries`;
-    type Deliveries = { deliveries: { id: string; status: string; attempts: { attempt: number }[] }[] };
     const [first] = await eventually(async () => {
-      const body = await (await call(deliveriesPath, { key })).json<Deliveries>();
+      const body = await (await call(deliveriesPath, { key })).json<z.infer<typeof WebhookDeliveryListSchema>>();
       return body.deliveries[0]?.status === "delivered" && body.deliveries;
     });
 
@@ -228,7 +229,7 @@ describe("test ping and redelivery", () => {
     expect(res.status).toBe(202);
     expect(await res.json()).toMatchObject({ id: first.id, status: "pending" });
     await eventually(async () => {
-      const body = await (await call(deliveriesPath, { key })).json<Deliveries>();
+      const body = await (await call(deliveriesPath, { key })).json<z.infer<typeof WebhookDeliveryListSchema>>();
       return body.deliveries[0].status === "delivered" && body.deliveries[0].attempts.length === 2;
     });
     const received = await receivedBy("redeliver-1");
