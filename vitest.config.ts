@@ -12,6 +12,9 @@ import { readOfacFiles } from "./test/helpers/ofac-files.ts";
  */
 const NODE_TESTS = ["test/engines/**/*.test.ts", "test/unit/**/*.test.ts"];
 
+// CI shares 2 cores between workerd and vitest; a 5 s default fails slow machines, not code.
+const testTimeout = 30_000;
+
 /** The crons wrangler.toml schedules, so a test can hold src/jobs to the same set. */
 function wranglerCrons(): string[] {
   const match = readFileSync(path.join(import.meta.dirname, "wrangler.toml"), "utf8").match(/^crons\s*=\s*(\[[^\]]*\])/m);
@@ -56,8 +59,7 @@ export default defineConfig(async () => {
     test: {
       name: "workerd",
       setupFiles: ["./test/setup/apply-migrations.ts"],
-      // CI shares 2 cores between workerd and vitest; a 5 s default fails slow machines, not code.
-      testTimeout: 30_000,
+      testTimeout,
       // A local HTTP receiver for webhook deliveries (test/setup/webhook-receiver.ts).
       globalSetup: ["./test/setup/webhook-receiver.ts"],
       include: ["test/**/*.test.ts", "clients/typescript/test/**/*.test.ts"],
@@ -66,7 +68,7 @@ export default defineConfig(async () => {
   };
   return {
     test: {
-      projects: [{ test: { name: "node", environment: "node", include: NODE_TESTS } }, workerd],
+      projects: [{ test: { name: "node", environment: "node", include: NODE_TESTS, testTimeout } }, workerd],
     },
   };
 });
