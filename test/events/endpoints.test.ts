@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { commitWithEvents } from "../../src/events/emit";
 import { webhookUrlProblem } from "../../src/events/url-policy";
-import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhooks.routes";
+import type { WebhookDeliveryListSchema, WebhookEndpointListSchema } from "../../src/routes/webhooks/webhooks.routes";
 import type { ErrorBody } from "../helpers/bodies";
 import { createEndpoint, eventually, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
@@ -25,7 +25,7 @@ describe("webhook endpoints", () => {
     const created = await createEndpoint(key, { url: "https://hooks.example.com/di", events: ["inventory.aged_alert"], description: "Used desk" });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
 
-    const listed = await (await call("/api/v1/webhooks", { key })).json<{ count: number; endpoints: Record<string, unknown>[] }>();
+    const listed = await (await call("/api/v1/webhooks", { key })).json<z.infer<typeof WebhookEndpointListSchema>>();
     expect(listed.count).toBe(1);
     expect(listed.endpoints[0]).toMatchObject({
       id: created.id,
@@ -132,7 +132,7 @@ describe("webhook endpoints", () => {
     const stored = await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE org_id = ?").bind(org.id).first<{ n: number }>();
     expect(stored?.n).toBe(20);
     // Room again after a delete: the cap counts what is stored, not what was ever created.
-    const { endpoints } = await (await call("/api/v1/webhooks", { key })).json<{ endpoints: { id: string }[] }>();
+    const { endpoints } = await (await call("/api/v1/webhooks", { key })).json<z.infer<typeof WebhookEndpointListSchema>>();
     expect((await send(`/api/v1/webhooks/${endpoints[0].id}`, key, "DELETE")).status).toBe(204);
     expect((await send("/api/v1/webhooks", key, "POST", { url: "https://hooks.example.com/cap/again", events: ["deal.stip_alert"] })).status).toBe(
       201,
@@ -161,7 +161,7 @@ describe("webhook endpoints", () => {
       new Date(),
     );
     const deliveries = await eventually(async () => {
-      const body = await (await call(`/api/v1/webhooks/${endpoint.id}/deliveries`, { key: a.key })).json<{ deliveries: { id: string }[] }>();
+      const body = await (await call(`/api/v1/webhooks/${endpoint.id}/deliveries`, { key: a.key })).json<z.infer<typeof WebhookDeliveryListSchema>>();
       return body.deliveries.length > 0 && body.deliveries;
     });
 

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
 import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { createIngestKey, putInventory, toCsv, unit } from "../helpers/ingest";
@@ -46,7 +48,7 @@ describe("PUT /api/v1/ingest/inventory", () => {
     expect(await (await putInventory(store.id, { key }, { units: [unit(1), unit(2, { asking_price: 19999 }), unit(3)] })).json()).toMatchObject({
       updated: 1,
     });
-    const feed = await (await call("/api/v1/inventory", { key: (await createApiKey(org.id)).key })).json<{ count: number }>();
+    const feed = await (await call("/api/v1/inventory", { key: (await createApiKey(org.id)).key })).json<z.infer<typeof InventoryFeedSchema>>();
     expect(feed.count).toBe(3);
   });
 
