@@ -1,8 +1,19 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+// With its extension: vite loads this config natively, without a bundler to resolve it.
+import { readOfacFiles } from "./test/helpers/ofac-files.ts";
+
+/**
+ * Pure tests (engines, caches, policies, parsers) run in Node: no workerd to start, which costs
+ * every workerd test file seconds. A file here that imports `cloudflare:*` fails to resolve, so a
+ * test that needs the Worker, D1 or a binding cannot land in the wrong project unnoticed.
+ */
+const NODE_TESTS = ["test/engines/**/*.test.ts", "test/unit/**/*.test.ts"];
+
+// CI shares 2 cores between workerd and vitest; a 5 s default fails slow machines, not code.
+const testTimeout = 30_000;
 
 /** The crons wrangler.toml schedules, so a test can hold src/jobs to the same set. */
 function wranglerCrons(): string[] {
@@ -13,19 +24,14 @@ function wranglerCrons(): string[] {
 
 /** The repository's dated copy of OFAC's files, so compliance tests screen against the real list. */
 function ofacFiles() {
-  const read = (file: string) => gunzipSync(readFileSync(path.join(import.meta.dirname, "data/ofac", file))).toString("utf8");
-  return {
-    TEST_OFAC_SDN: read("sdn.csv.gz"),
-    TEST_OFAC_ALT: read("alt.csv.gz"),
-    TEST_OFAC_COMMENTS: read("sdn_comments.csv.gz"),
-    TEST_OFAC_VERSION: readFileSync(path.join(import.meta.dirname, "data/ofac/VERSION"), "utf8").trim(),
-  };
+  const { sdn, alt, comments, version } = readOfacFiles();
+  return { TEST_OFAC_SDN: sdn, TEST_OFAC_ALT: alt, TEST_OFAC_COMMENTS: comments, TEST_OFAC_VERSION: version };
 }
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   if (migrations.length === 0) throw new Error("no D1 migrations found in ./migrations");
-  return {
+  const workerd = {
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
@@ -53,12 +59,18 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
+      name: "workerd",
       setupFiles: ["./test/setup/apply-migrations.ts"],
-      // CI shares 2 cores between workerd and vitest; a 5 s default fails slow machines, not code.
-      testTimeout: 30_000,
+      testTimeout,
       // A local HTTP receiver for webhook deliveries (test/setup/webhook-receiver.ts).
       globalSetup: ["./test/setup/webhook-receiver.ts"],
       include: ["test/**/*.test.ts", "clients/typescript/test/**/*.test.ts"],
+      exclude: [...configDefaults.exclude, ...NODE_TESTS],
+    },
+  };
+  return {
+    test: {
+      projects: [{ test: { name: "node", environment: "node", include: NODE_TESTS, testTimeout } }, workerd],
     },
   };
 });

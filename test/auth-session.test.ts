@@ -1,15 +1,12 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { hashPassword } from "../src/credentials/password";
 import { DUMMY_PASSWORD_HASH } from "../src/routes/auth/auth.service";
+import type { ApiKeyListSchema } from "../src/routes/keys/keys.routes";
+import type { ErrorBody } from "./helpers/bodies";
 import { call, createOrg } from "./helpers/factories";
 import { ageSession, cookiePair, createStaffUser, logIn, loginRequest, STAFF_ORIGIN, sessionIdHash, staffCall } from "./helpers/staff";
-
-interface ErrorBody {
-  error: string;
-  message: string;
-  request_id: string;
-}
 
 const KEYS = "/api/public-api/keys";
 
@@ -198,7 +195,7 @@ describe("CSRF rules on cookie-authenticated writes", () => {
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(await res.json()).toMatchObject({ error: "forbidden" });
     }
-    const listed = await (await staffCall(KEYS, cookie)).json<{ count: number }>();
+    const listed = await (await staffCall(KEYS, cookie)).json<z.infer<typeof ApiKeyListSchema>>();
     expect(listed.count).toBe(0);
   });
 

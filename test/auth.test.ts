@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "./helpers/bodies";
 import { call, createApiKey, createLegacyToken, createOrg, createStore } from "./helpers/factories";
 import { probeApp } from "./helpers/test-app";
 
 async function errorOf(res: Response) {
-  return await res.json<{ error: string; message: string }>();
+  return await res.json<ErrorBody>();
 }
 
 describe("key authentication on /api/v1/*", async () => {

@@ -1,14 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ErrorBody } from "./helpers/bodies";
 import { call, createOrg } from "./helpers/factories";
 import { createBrokerToken } from "./helpers/staff";
-
-interface ErrorBody {
-  error: string;
-  message: string;
-  request_id: string;
-  details?: { path: string; code: string; message: string }[];
-}
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,46 +1,19 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { drizzle } from "drizzle-orm/d1";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Database, getDb } from "../src/db/client";
 import * as feeds from "../src/db/queries/feeds";
+import type { InventoryFeedSchema, SalesSummaryFeedSchema } from "../src/routes/feeds/feeds.routes";
 import { inventoryPage } from "../src/routes/feeds/feeds.service";
+import type { ErrorBody } from "./helpers/bodies";
 import { call, createApiKey, createDeal, createOrg, createStore, createUnit } from "./helpers/factories";
 import { createIngestKey, putInventory, unit } from "./helpers/ingest";
 
-interface Unit {
-  stock_number: string;
-  days_in_stock: number;
-  store: string;
-  store_id?: string;
-  updated_at?: string;
-}
-interface InventoryPage {
-  count: number;
-  inventory: Unit[];
-  removed?: { stock_number: string; store: string; store_id: string; updated_at: string }[];
-  has_more?: boolean;
-  next_cursor?: string | null;
-}
-interface SalesRow {
-  store: string;
-  saleMonth: string;
-  units: number;
-  totalGross: number;
-  store_id?: string;
-  updated_at?: string;
-}
-interface SalesPage {
-  count: number;
-  salesSummary: SalesRow[];
-  has_more?: boolean;
-  next_cursor?: string | null;
-}
-interface ErrorBody {
-  error: string;
-  message: string;
-  details?: { path: string; code: string; message: string }[];
-}
+type InventoryPage = z.infer<typeof InventoryFeedSchema>;
+type SalesPage = z.infer<typeof SalesSummaryFeedSchema>;
+type SalesRow = SalesPage["salesSummary"][number];
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 const query = (params: Record<string, string | number | undefined>) =>

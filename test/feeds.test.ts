@@ -1,15 +1,11 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import type { InventoryFeedSchema, SalesSummaryFeedSchema } from "../src/routes/feeds/feeds.routes";
 import { call, createApiKey, createDeal, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
 
-interface InventoryBody {
-  count: number;
-  inventory: { stock_number: string; days_in_stock: number; store: string; [field: string]: unknown }[];
-}
-interface SalesBody {
-  count: number;
-  salesSummary: { store: string; saleMonth: string; units: number; totalGross: number }[];
-}
+type InventoryBody = z.infer<typeof InventoryFeedSchema>;
+type SalesBody = z.infer<typeof SalesSummaryFeedSchema>;
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 

@@ -1,26 +1,15 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../src/credentials/tokens";
+import type { ApiKeyListSchema, CreatedApiKeySchema } from "../src/routes/keys/keys.routes";
 import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
 import { brokerCall, createBrokerToken, createStaffUser, logIn, staffCall } from "./helpers/staff";
 
 const KEYS = "/api/public-api/keys";
 
-interface CreatedKey {
-  id: string;
-  key: string;
-  key_prefix: string;
-  label: string;
-  permissions: string[];
-  scopes: string[] | null;
-  rate_limit: number;
-  created_at: string;
-}
-
-interface KeyList {
-  count: number;
-  keys: (Omit<CreatedKey, "key"> & { last_used_at: string | null; revoked_at: string | null; usage_today: number | null })[];
-}
+type CreatedKey = z.infer<typeof CreatedApiKeySchema>;
+type KeyList = z.infer<typeof ApiKeyListSchema>;
 
 /** An organization with one unit in stock, a staff member's session and a broker token. */
 async function orgWithManagers() {

@@ -1,23 +1,17 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { getDb } from "../src/db/client";
 import { computePlatformStatistics } from "../src/db/queries/public-stats";
 import { recordUsage } from "../src/db/queries/usage";
 import { ClientWindowCounter, PUBLIC_REQUESTS_PER_MINUTE } from "../src/http/public-access";
 import { usageBuffer } from "../src/http/usage";
+import type { MarketFeedSchema, PlatformStatsSchema } from "../src/routes/public/public.routes";
 import { SharedAnswer } from "../src/routes/public/public.service";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
 import { figuresByDefinition, isoDaysAgo, recordingDb, usageSnapshot } from "./helpers/public";
 
-interface Stats {
-  demo_sessions: number;
-  organizations_evaluated: number;
-  unique_orgs: number;
-  deals_through_ai: number;
-  active_rooftops: number;
-  uptime_pct_90d: number;
-  last_updated: string;
-}
+type Stats = z.infer<typeof PlatformStatsSchema>;
 
 const fromClient = (ip: string, headers: Record<string, string> = {}) => ({ headers: { "CF-Connecting-IP": ip, ...headers } });
 
@@ -270,7 +264,7 @@ describe("GET /api/moat/public", () => {
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
     expect(res.headers.get("Cache-Control")).toMatch(/^public, max-age=([1-5]?\d|60)$/);
     expect(res.headers.get("Content-Type")).toBe("application/json");
-    const body = await res.json<{ count: number; last_refresh: string; entries: { id: string; date: string }[] }>();
+    const body = await res.json<z.infer<typeof MarketFeedSchema>>();
     expect(body.count).toBe(20);
     expect(body.entries).toHaveLength(20);
     expect(body.entries[0]).toEqual({

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildDemoSeed, DEAL_HISTORY_MONTHS, type DemoCredentials } from "../scripts/demo-data";
 import { hashPassword } from "../src/credentials/password";
 import { apiKeyDisplayPrefix, BROKER_TOKEN_PREFIX, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../src/credentials/tokens";
+import type { InventoryFeedSchema } from "../src/routes/feeds/feeds.routes";
 import { call } from "./helpers/factories";
 import { all } from "./helpers/sql";
 
@@ -157,13 +159,13 @@ describe("demo seed", () => {
   it("lets each demo key read its own organization's inventory and nothing else", async () => {
     const summit = await call("/api/v1/inventory", { key: summitKey });
     expect(summit.status).toBe(200);
-    const summitBody = await summit.json<{ count: number; inventory: { store: string }[] }>();
+    const summitBody = await summit.json<z.infer<typeof InventoryFeedSchema>>();
     expect(summitBody.count).toBeGreaterThan(0);
     expect(summitBody.count).toBeLessThanOrEqual(500);
     expect(new Set(summitBody.inventory.map((u) => u.store))).toEqual(new Set(["Summit Auto North", "Summit Auto South"]));
 
     const lakeside = await call("/api/v1/inventory", { key: lakesideKey });
-    const lakesideBody = await lakeside.json<{ inventory: { store: string }[] }>();
+    const lakesideBody = await lakeside.json<z.infer<typeof InventoryFeedSchema>>();
     expect(new Set(lakesideBody.inventory.map((u) => u.store))).toEqual(new Set(["Lakeside Motors"]));
   });
 });

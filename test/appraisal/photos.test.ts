@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { checkPhoto, MAX_PHOTO_BYTES } from "../../src/engines/appraisal/photos";
-import { type AppraisalBody, appraise, type ErrorBody, JPEG_HEAD, jpeg, PNG_HEAD, photo, THIS_YEAR, WEBP_HEAD } from "../helpers/appraisal";
+import { type AppraisalBody, appraise, JPEG_HEAD, jpeg, PNG_HEAD, photo, THIS_YEAR, WEBP_HEAD } from "../helpers/appraisal";
+import type { ErrorBody } from "../helpers/bodies";
 import { createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createTestApp } from "../helpers/test-app";
 

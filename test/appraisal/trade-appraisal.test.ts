@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type AppraisalBody, appraise, createCompSale, createCompUnit, daysAgo, type ErrorBody, THIS_YEAR } from "../helpers/appraisal";
+import { type AppraisalBody, appraise, createCompSale, createCompUnit, daysAgo, THIS_YEAR } from "../helpers/appraisal";
+import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 
 async function dealer() {

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import type { ComplianceCheckResultSchema } from "../../src/routes/compliance/compliance.routes";
 import { complianceCheck } from "../helpers/compliance";
 import { call, createApiKey, createOrg } from "../helpers/factories";
 
@@ -8,7 +10,10 @@ const person = { first_name: "Emily", last_name: "Carter", dob: "1988-04-12", ss
 
 async function zipFlags(key: string, address_zip: string) {
   const res = await call("/api/v1/compliance-check", complianceCheck(key, { ...person, address_zip }));
-  return { status: res.status, codes: res.status === 200 ? (await res.json<{ red_flags: { code: string }[] }>()).red_flags.map((f) => f.code) : [] };
+  return {
+    status: res.status,
+    codes: res.status === 200 ? (await res.json<z.infer<typeof ComplianceCheckResultSchema>>()).red_flags.map((f) => f.code) : [],
+  };
 }
 
 describe("the US ZIP set, kept in D1 and loaded once per isolate", () => {

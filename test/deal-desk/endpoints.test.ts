@@ -1,28 +1,14 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import type { LenderRouteResultSchema } from "../../src/routes/deal-desk/deal-desk.routes";
+import type { ErrorBody } from "../helpers/bodies";
 import { addDecisions, addToPanel, createDeskOrg, post } from "../helpers/deal-desk";
 import { call, createApiKey, createStore } from "../helpers/factories";
 
-interface Pick {
-  lender: string;
-  lender_id: string;
-  confidence: number;
-  history: { approved: number; countered: number; declined: number };
-}
-interface RouteBody {
-  primary: Pick | null;
-  backup: Pick | null;
-  avoid: string[];
-  avoid_reason: string;
-  predicted_stips: string[];
-  routing_note: string;
-  store_id: string;
-}
-interface ErrorBody {
-  error: string;
-  details?: { path: string; code: string; message: string }[];
-  suggestions?: string[];
-}
+type RouteBody = z.infer<typeof LenderRouteResultSchema>;
+// The OpenAPI document does not declare `suggestions` on the stip check's 422 (yet): the one field typed by hand.
+type UnknownLenderBody = ErrorBody & { suggestions?: string[] };
 
 const PRIME_DEAL = { beacon: 700, down_payment: 3000, vehicle_price: 28_000, vehicle_type: "car" };
 const STIP_BODY = { lender: "Harbor Point Bank", beacon: 700 };
@@ -117,7 +103,7 @@ describe("POST /api/v1/stip-check", () => {
     const { key } = await createDeskOrg();
     const res = await post("/api/v1/stip-check", key, { lender: "Harbour Pointe Bank", beacon: 700 });
     expect(res.status).toBe(422);
-    const body = await res.json<ErrorBody>();
+    const body = await res.json<UnknownLenderBody>();
     expect(body.error).toBe("validation_error");
     expect(body.details![0]).toMatchObject({ path: "lender", code: "unknown_lender" });
     expect(body.details![0].message).toContain("Harbor Point Bank");

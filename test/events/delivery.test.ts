@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { commitWithEvents } from "../../src/events/emit";
+import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhooks.routes";
 import { MAX_ENDPOINTS_PER_ORG } from "../../src/routes/webhooks/webhooks.routes";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
@@ -48,7 +50,7 @@ describe("delivery end to end through the queue", () => {
 
     const log = await eventually(async () => {
       const res = await call(`/api/v1/webhooks/${endpoint.id}/deliveries`, { key });
-      const body = await res.json<{ deliveries: { status: string; attempts: unknown[] }[] }>();
+      const body = await res.json<z.infer<typeof WebhookDeliveryListSchema>>();
       return body.deliveries[0]?.status === "delivered" && body;
     });
     expect(log.deliveries[0].attempts).toEqual([expect.objectContaining({ attempt: 1, response_status: 204, outcome: "delivered" })]);

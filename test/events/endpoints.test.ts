@@ -1,8 +1,11 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { commitWithEvents } from "../../src/events/emit";
 import { webhookUrlProblem } from "../../src/events/url-policy";
+import type { WebhookDeliveryListSchema, WebhookEndpointListSchema } from "../../src/routes/webhooks/webhooks.routes";
+import type { ErrorBody } from "../helpers/bodies";
 import { createEndpoint, eventually, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createTestApp } from "../helpers/test-app";
@@ -22,7 +25,7 @@ describe("webhook endpoints", () => {
     const created = await createEndpoint(key, { url: "https://hooks.example.com/di", events: ["inventory.aged_alert"], description: "Used desk" });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
 
-    const listed = await (await call("/api/v1/webhooks", { key })).json<{ count: number; endpoints: Record<string, unknown>[] }>();
+    const listed = await (await call("/api/v1/webhooks", { key })).json<z.infer<typeof WebhookEndpointListSchema>>();
     expect(listed.count).toBe(1);
     expect(listed.endpoints[0]).toMatchObject({
       id: created.id,
@@ -55,7 +58,7 @@ describe("webhook endpoints", () => {
     const { key } = await orgWithKey();
     const bad = await send("/api/v1/webhooks", key, "POST", { url: "https://hooks.example.com/x", events: ["deal.created"] });
     expect(bad.status).toBe(422);
-    expect((await bad.json<{ details: { path: string }[] }>()).details[0].path).toMatch(/^events/);
+    expect((await bad.json<ErrorBody>()).details?.[0].path).toMatch(/^events/);
     const created = await createEndpoint(key, { url: "https://hooks.example.com/y", events: ["deal.stip_alert"] });
     expect((await send(`/api/v1/webhooks/${created.id}`, key, "PATCH", {})).status).toBe(422);
     expect(
@@ -83,9 +86,9 @@ describe("webhook endpoints", () => {
     const { key } = await orgWithKey();
     const res = await send("/api/v1/webhooks", key, "POST", { url, events: ["deal.stip_alert"] });
     expect(res.status).toBe(422);
-    const body = await res.json<{ details: { path: string; message: string }[] }>();
-    expect(body.details[0].path).toBe("url");
-    expect(body.details[0].message.toLowerCase()).toContain(reason.split(" ")[0].toLowerCase());
+    const body = await res.json<ErrorBody>();
+    expect(body.details?.[0].path).toBe("url");
+    expect(body.details?.[0].message.toLowerCase()).toContain(reason.split(" ")[0].toLowerCase());
   });
 
   it("allows http://localhost and http://127.0.0.1 only with the development flag", async () => {
@@ -129,7 +132,7 @@ describe("webhook endpoints", () => {
     const stored = await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE org_id = ?").bind(org.id).first<{ n: number }>();
     expect(stored?.n).toBe(20);
     // Room again after a delete: the cap counts what is stored, not what was ever created.
-    const { endpoints } = await (await call("/api/v1/webhooks", { key })).json<{ endpoints: { id: string }[] }>();
+    const { endpoints } = await (await call("/api/v1/webhooks", { key })).json<z.infer<typeof WebhookEndpointListSchema>>();
     expect((await send(`/api/v1/webhooks/${endpoints[0].id}`, key, "DELETE")).status).toBe(204);
     expect((await send("/api/v1/webhooks", key, "POST", { url: "https://hooks.example.com/cap/again", events: ["deal.stip_alert"] })).status).toBe(
       201,
@@ -158,7 +161,7 @@ describe("webhook endpoints", () => {
       new Date(),
     );
     const deliveries = await eventually(async () => {
-      const body = await (await call(`/api/v1/webhooks/${endpoint.id}/deliveries`, { key: a.key })).json<{ deliveries: { id: string }[] }>();
+      const body = await (await call(`/api/v1/webhooks/${endpoint.id}/deliveries`, { key: a.key })).json<z.infer<typeof WebhookDeliveryListSchema>>();
       return body.deliveries.length > 0 && body.deliveries;
     });
 
@@ -218,9 +221,8 @@ describe("test ping and redelivery", () => {
       new Date(),
     );
     const deliveriesPath = `/api/v1/webhooks/${endpoint.id}/deliveries`;
-    type Deliveries = { deliveries: { id: string; status: string; attempts: { attempt: number }[] }[] };
     const [first] = await eventually(async () => {
-      const body = await (await call(deliveriesPath, { key })).json<Deliveries>();
+      const body = await (await call(deliveriesPath, { key })).json<z.infer<typeof WebhookDeliveryListSchema>>();
       return body.deliveries[0]?.status === "delivered" && body.deliveries;
     });
 
@@ -228,7 +230,7 @@ describe("test ping and redelivery", () => {
     expect(res.status).toBe(202);
     expect(await res.json()).toMatchObject({ id: first.id, status: "pending" });
     await eventually(async () => {
-      const body = await (await call(deliveriesPath, { key })).json<Deliveries>();
+      const body = await (await call(deliveriesPath, { key })).json<z.infer<typeof WebhookDeliveryListSchema>>();
       return body.deliveries[0].status === "delivered" && body.deliveries[0].attempts.length === 2;
     });
     const received = await receivedBy("redeliver-1");

@@ -1,5 +1,6 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
@@ -8,6 +9,7 @@ import { DELIVERY_TIMEOUT_MS } from "../../src/events/delivery";
 import { commitWithEvents } from "../../src/events/emit";
 import type { WebhookMessage } from "../../src/events/messages";
 import worker from "../../src/index";
+import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhooks.routes";
 import { createEndpoint, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { capturingQueue, consumeDeadLetter, consumeOne } from "../helpers/queue-driver";
@@ -41,16 +43,7 @@ async function raiseEventTo(name: string, behaviour: Parameters<typeof receiverU
 
 async function deliveriesOf(key: string, endpointId: string) {
   const res = await call(`/api/v1/webhooks/${endpointId}/deliveries`, { key });
-  return (
-    await res.json<{
-      deliveries: {
-        id: string;
-        status: string;
-        attempt_count: number;
-        attempts: { attempt: number; response_status: number | null; outcome: string; error: string | null; duration_ms: number }[];
-      }[];
-    }>()
-  ).deliveries;
+  return (await res.json<z.infer<typeof WebhookDeliveryListSchema>>()).deliveries;
 }
 
 it("a receiver that fails twice is retried at +20 min and +2 h, then delivered; every attempt is recorded", async () => {

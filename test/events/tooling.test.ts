@@ -1,5 +1,6 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { RESPONSE_PREVIEW_BYTES, WEBHOOK_BODY_RETENTION_DAYS } from "../../src/events/delivery";
@@ -8,6 +9,7 @@ import worker from "../../src/index";
 import { SCHEDULE } from "../../src/jobs";
 import { purgeWebhookBodies } from "../../src/jobs/purge-webhook-bodies";
 import { newId } from "../../src/lib/ids";
+import type { WebhookDeliveryListSchema, WebhookDeliverySchema } from "../../src/routes/webhooks/webhooks.routes";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { capturingQueue, consumeOne } from "../helpers/queue-driver";
@@ -16,29 +18,8 @@ import { createTestApp } from "../helpers/test-app";
 const JSON_HEADERS = { "Content-Type": "application/json" };
 const DAY_MS = 86_400_000;
 
-interface Attempt {
-  attempt: number;
-  attempted_at: string;
-  response_status: number | null;
-  outcome: string;
-  request_body: string | null;
-  response_body: string | null;
-  response_body_bytes: number | null;
-}
-interface Delivery {
-  id: string;
-  event_id: string;
-  event: string;
-  sample: boolean;
-  status: string;
-  attempts: Attempt[];
-}
-interface DeliveryPage {
-  count: number;
-  deliveries: Delivery[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+type DeliveryPage = z.infer<typeof WebhookDeliveryListSchema>;
+type Delivery = z.infer<typeof WebhookDeliverySchema>;
 
 /** An organization whose primary store is not its first, a key, and an endpoint on the local receiver. */
 async function setup(name: string, behaviour: Parameters<typeof receiverUrl>[0] = "ok", events: EventName[] = ["deal.stip_alert"]) {

@@ -6,8 +6,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CoachInput, coachDeal } from "../../src/engines/deal-coach";
-import { createDeskOrg, post } from "../helpers/deal-desk";
-import { COACH_REFERENCE, coachReferenceWithCurve } from "../helpers/deal-desk-reference";
+import { coachReferenceWithCurve, createDeskOrg, post } from "../helpers/deal-desk";
+import { COACH_REFERENCE } from "../helpers/deal-desk-reference";
 
 interface Product {
   product: string;

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { newId } from "../../src/lib/ids";
+import type { TradeAppraisalSchema } from "../../src/routes/appraisal/appraisal.routes";
 import { call } from "./factories";
 
 export const THIS_YEAR = new Date().getUTCFullYear();
@@ -95,19 +97,5 @@ export function appraise(key: string, body: unknown) {
   return call("/api/v1/trade-appraisal", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 }
 
-export interface AppraisalBody {
-  max_acquisition: number;
-  negotiation_floor: number;
-  market_value_estimate: number;
-  recon_estimate: Record<string, number>;
-  market_note: string;
-  confidence: "medium" | "high";
-  valuation_method: "comparables" | "depreciation_model";
-  comparables_used: number;
-}
-
-export interface ErrorBody {
-  error: string;
-  message: string;
-  details?: { path: string; code: string; message: string }[];
-}
+/** The answer of POST /api/v1/trade-appraisal, as its route declares it. */
+export type AppraisalBody = z.infer<typeof TradeAppraisalSchema>;

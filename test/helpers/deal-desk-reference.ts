@@ -12,9 +12,8 @@ import {
   VEHICLE_TYPE_ADJUSTMENT_ROWS,
 } from "../../scripts/deal-desk-reference";
 import type { RoutingReference } from "../../src/engines/lender-routing";
-import { all } from "./sql";
 
-/** The shipped reference rows, shaped as the service hands them to the engines. */
+/** The shipped reference rows, shaped as the service hands them to the engines (pure: the Node project's engine tests use it). */
 export const ROUTING_REFERENCE: RoutingReference = {
   settings: LENDER_ROUTING_SETTINGS_ROW,
   tiers: [...CREDIT_TIER_ROWS].sort((a, b) => b.scoreMin - a.scoreMin),
@@ -38,17 +37,9 @@ export const COACH_REFERENCE = {
   fiProducts: FI_PRODUCT_ROWS,
   wordTracks: FI_WORD_TRACK_ROWS,
   warrantyTerms: FACTORY_WARRANTY_ROWS,
-  // Without a curve no track projects a unit's value; coachReferenceWithCurve() adds the shipped one.
+  // Without a curve no track projects a unit's value; coachReferenceWithCurve() (helpers/deal-desk.ts) adds the shipped one.
   retentionCurve: [] as { ageYears: number; residualPct: number }[],
 };
-
-/** COACH_REFERENCE with the shipped default depreciation curve (the appraisal's rows without an organization). */
-export async function coachReferenceWithCurve() {
-  const retentionCurve = await all<{ ageYears: number; residualPct: number }>(
-    "SELECT age_years AS ageYears, residual_pct AS residualPct FROM appraisal_retention_curve WHERE org_id IS NULL ORDER BY age_years",
-  );
-  return { ...COACH_REFERENCE, retentionCurve };
-}
 
 /** Store defaults (the `stores` column defaults; docs/domain/gross.md). */
 export const DEFAULT_STORE = {

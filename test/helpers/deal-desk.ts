@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { buildDemoSeed, type DemoCredentials } from "../../scripts/demo-data";
 import { newId } from "../../src/lib/ids";
+import { COACH_REFERENCE } from "./deal-desk-reference";
 import { call, createApiKey, createOrg, createStore } from "./factories";
+import { all } from "./sql";
 
 /** An organization with a primary store whose panel holds the named programs (default: every program), and a key. */
 export async function createDeskOrg(options: { programIds?: string[] } = {}) {
@@ -51,4 +53,12 @@ export async function loadDemoSeed(referenceDate = "2026-11-20") {
   };
   const { statements } = buildDemoSeed({ referenceDate, credentials });
   await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
+}
+
+/** COACH_REFERENCE with the shipped default depreciation curve (the appraisal's rows without an organization). */
+export async function coachReferenceWithCurve() {
+  const retentionCurve = await all<{ ageYears: number; residualPct: number }>(
+    "SELECT age_years AS ageYears, residual_pct AS residualPct FROM appraisal_retention_curve WHERE org_id IS NULL ORDER BY age_years",
+  );
+  return { ...COACH_REFERENCE, retentionCurve };
 }

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { inject } from "vitest";
 import { getDb } from "../../src/db/client";
 import { listOutboxEvents as listOutboxRows } from "../../src/db/queries/events";
 import type { EventName } from "../../src/events/emit";
+import type { CreatedWebhookEndpointSchema } from "../../src/routes/webhooks/webhooks.routes";
 import type { ReceivedDelivery } from "../setup/webhook-receiver";
 import { call } from "./factories";
 
@@ -47,7 +49,7 @@ export async function receivedBy(name: string): Promise<ReceivedDelivery[]> {
 export async function createEndpoint(key: string, body: { url: string; events: EventName[]; description?: string }) {
   const res = await call("/api/v1/webhooks", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   if (res.status !== 201) throw new Error(`endpoint creation answered ${res.status}: ${await res.text()}`);
-  return res.json<{ id: string; secret: string; url: string; events: string[]; enabled: boolean }>();
+  return res.json<z.infer<typeof CreatedWebhookEndpointSchema>>();
 }
 
 /** Polls until `check` returns a value (the queue consumer runs on its own schedule). */

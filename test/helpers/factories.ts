@@ -1,22 +1,27 @@
 import { env, exports } from "cloudflare:workers";
 import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../../src/credentials/tokens";
+import { getDb } from "../../src/db/client";
+import { apiKeys, type DEAL_STATUSES, deals, inventoryUnits, legacyTokens, organizations, stores } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
+
+/** Rows go in through the schema (src/db/schema), so a renamed or new NOT NULL column breaks the factory at compile time. */
+const db = () => getDb(env.DB);
 
 /** Storage is shared by the tests of one file, so every factory makes rows with fresh ids. */
 export async function createOrg(options: { name?: string; isDemo?: boolean } = {}) {
   const id = newId("org");
-  await env.DB.prepare("INSERT INTO organizations (id, name, is_demo) VALUES (?, ?, ?)")
-    .bind(id, options.name ?? `Org ${id}`, options.isDemo ? 1 : 0)
-    .run();
+  await db()
+    .insert(organizations)
+    .values({ id, name: options.name ?? `Org ${id}`, isDemo: options.isDemo ?? false });
   return { id };
 }
 
 export async function createStore(orgId: string, options: { name?: string; isPrimary?: boolean } = {}) {
   const id = newId("sto");
   const name = options.name ?? `Store ${id}`;
-  await env.DB.prepare("INSERT INTO stores (id, org_id, name, is_primary, market_zip) VALUES (?, ?, ?, ?, ?)")
-    .bind(id, orgId, name, options.isPrimary ? 1 : 0, "78701")
-    .run();
+  await db()
+    .insert(stores)
+    .values({ id, orgId, name, isPrimary: options.isPrimary ?? false, marketZip: "78701" });
   return { id, name };
 }
 
@@ -26,31 +31,29 @@ export async function createApiKey(
 ) {
   const key = generateApiKey();
   const id = newId("key");
-  await env.DB.prepare(
-    `INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by, revoked_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'test', ?)`,
-  )
-    .bind(
+  await db()
+    .insert(apiKeys)
+    .values({
       id,
       orgId,
-      await sha256Hex(key),
-      apiKeyDisplayPrefix(key),
-      "test key",
-      JSON.stringify(options.permissions ?? ["read"]),
-      options.scopes ? JSON.stringify(options.scopes) : null,
-      options.dailyLimit ?? 1000,
-      options.revoked ? new Date().toISOString() : null,
-    )
-    .run();
+      keyHash: await sha256Hex(key),
+      keyPrefix: apiKeyDisplayPrefix(key),
+      label: "test key",
+      permissions: options.permissions ?? ["read"],
+      scopes: options.scopes ?? null,
+      dailyLimit: options.dailyLimit ?? 1000,
+      createdBy: "test",
+      revokedAt: options.revoked ? new Date().toISOString() : null,
+    });
   return { id, key };
 }
 
 export async function createLegacyToken(orgId: string) {
   const token = generateToken(LEGACY_TOKEN_PREFIX, 32);
   const id = newId("lgt");
-  await env.DB.prepare("INSERT INTO legacy_tokens (id, org_id, token_hash, label) VALUES (?, ?, ?, 'test legacy')")
-    .bind(id, orgId, await sha256Hex(token))
-    .run();
+  await db()
+    .insert(legacyTokens)
+    .values({ id, orgId, tokenHash: await sha256Hex(token), label: "test legacy" });
   return { id, token };
 }
 
@@ -60,36 +63,54 @@ export async function createUnit(
   options: { stockNumber?: string; stockedOn: string; askingPrice?: number; status?: "in_stock" | "sold" },
 ) {
   const stockNumber = options.stockNumber ?? newId("STK");
-  await env.DB.prepare(
-    `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
-     VALUES (?, ?, ?, ?, ?, 2022, 'Toyota', 'Camry', 'SE', 'used', 'car', 31000, ?, 21000, ?, ?)`,
-  )
-    .bind(
-      newId("unit"),
+  await db()
+    .insert(inventoryUnits)
+    .values({
+      id: newId("unit"),
       orgId,
       storeId,
       stockNumber,
-      `VIN${stockNumber}`.slice(0, 17),
-      options.stockedOn,
-      options.askingPrice ?? 24995,
-      options.status ?? "in_stock",
-    )
-    .run();
+      vin: `VIN${stockNumber}`.slice(0, 17),
+      year: 2022,
+      make: "Toyota",
+      model: "Camry",
+      trim: "SE",
+      condition: "used",
+      vehicleType: "car",
+      mileage: 31000,
+      stockedOn: options.stockedOn,
+      cost: 21000,
+      askingPrice: options.askingPrice ?? 24995,
+      status: options.status ?? "in_stock",
+    });
   return { stockNumber };
 }
 
 export async function createDeal(
   orgId: string,
   storeId: string,
-  options: { soldOn: string; frontGross: number; backGross: number; status?: string },
+  options: { soldOn: string; frontGross: number; backGross: number; status?: (typeof DEAL_STATUSES)[number] },
 ) {
   const id = newId("deal");
-  await env.DB.prepare(
-    `INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, front_gross, back_gross)
-     VALUES (?, ?, ?, ?, ?, ?, '1HGCM82633A004352', 2021, 'Honda', 'Accord', 'used', 'car', 25000, ?, ?)`,
-  )
-    .bind(id, orgId, storeId, id, options.soldOn, options.status ?? "funded", options.frontGross, options.backGross)
-    .run();
+  await db()
+    .insert(deals)
+    .values({
+      id,
+      orgId,
+      storeId,
+      dealNumber: id,
+      soldOn: options.soldOn,
+      status: options.status ?? "funded",
+      vin: "1HGCM82633A004352",
+      year: 2021,
+      make: "Honda",
+      model: "Accord",
+      condition: "used",
+      vehicleType: "car",
+      sellingPrice: 25000,
+      frontGross: options.frontGross,
+      backGross: options.backGross,
+    });
   return { id };
 }
 

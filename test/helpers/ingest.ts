@@ -1,18 +1,8 @@
-import { env } from "cloudflare:workers";
-import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../../src/credentials/tokens";
-import { newId } from "../../src/lib/ids";
-import { call } from "./factories";
+import { call, createApiKey } from "./factories";
 
 /** A `lak_` key with the `ingest` permission. */
 export async function createIngestKey(orgId: string, scopes: string[] | null = null) {
-  const key = generateApiKey();
-  await env.DB.prepare(
-    `INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by)
-     VALUES (?, ?, ?, ?, 'ingest key', '["read","ingest"]', ?, 100000, 'test')`,
-  )
-    .bind(newId("key"), orgId, await sha256Hex(key), apiKeyDisplayPrefix(key), scopes ? JSON.stringify(scopes) : null)
-    .run();
-  return key;
+  return (await createApiKey(orgId, { permissions: ["read", "ingest"], scopes, dailyLimit: 100_000 })).key;
 }
 
 export function unit(i: number, overrides: Record<string, unknown> = {}) {

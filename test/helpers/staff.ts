@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { hashPassword } from "../../src/credentials/password";
 import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../src/credentials/tokens";
+import { getDb } from "../../src/db/client";
+import { brokerTokens, staffUsers } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { call } from "./factories";
 
@@ -11,18 +13,18 @@ export async function createStaffUser(orgId: string, options: { password?: strin
   const id = newId("usr");
   const email = `${id.toLowerCase()}@staff.example.test`;
   const password = options.password ?? `pw-${id}`;
-  await env.DB.prepare("INSERT INTO staff_users (id, org_id, email, name, password_hash) VALUES (?, ?, ?, ?, ?)")
-    .bind(id, orgId, email, `Staff ${id}`, await hashPassword(password, env.PASSWORD_PEPPER))
-    .run();
+  await getDb(env.DB)
+    .insert(staffUsers)
+    .values({ id, orgId, email, name: `Staff ${id}`, passwordHash: await hashPassword(password, env.PASSWORD_PEPPER) });
   return { id, email, password };
 }
 
 export async function createBrokerToken(orgId: string, options: { revoked?: boolean } = {}) {
   const token = generateToken(BROKER_TOKEN_PREFIX);
   const id = newId("brk");
-  await env.DB.prepare("INSERT INTO broker_tokens (id, org_id, token_hash, label, revoked_at) VALUES (?, ?, ?, 'test broker', ?)")
-    .bind(id, orgId, await sha256Hex(token), options.revoked ? new Date().toISOString() : null)
-    .run();
+  await getDb(env.DB)
+    .insert(brokerTokens)
+    .values({ id, orgId, tokenHash: await sha256Hex(token), label: "test broker", revokedAt: options.revoked ? new Date().toISOString() : null });
   return { id, token };
 }
 

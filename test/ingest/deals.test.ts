@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../helpers/bodies";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, toCsv, unit } from "../helpers/ingest";
@@ -100,15 +101,15 @@ describe("POST /api/v1/ingest/deals", () => {
       },
     );
     expect(res.status).toBe(422);
-    expect((await res.json<{ details: { path: string }[] }>()).details.map((d) => d.path)).toEqual(["deals.1.status"]);
+    expect((await res.json<ErrorBody>()).details?.map((d) => d.path)).toEqual(["deals.1.status"]);
 
     const foreignStore = await postDeals({ key }, { deals: [deal("E1", store.id), deal("E3", other.store.id)] });
     expect(foreignStore.status).toBe(404);
-    expect((await foreignStore.json<{ message: string }>()).message).toBe("This organization has no store with that id (deals.1.store_id).");
+    expect((await foreignStore.json<ErrorBody>()).message).toBe("This organization has no store with that id (deals.1.store_id).");
 
     const csv = toCsv([deal("E4", store.id), { ...deal("E5", store.id), year: "20x1" }]);
     const csvRes = await postDeals({ key }, csv, true);
-    expect((await csvRes.json<{ details: { path: string }[] }>()).details.map((d) => d.path)).toEqual(["deals.1.year"]);
+    expect((await csvRes.json<ErrorBody>()).details?.map((d) => d.path)).toEqual(["deals.1.year"]);
 
     const written = await env.DB.prepare("SELECT count(*) AS n FROM deals WHERE org_id = ?").bind(org.id).first<{ n: number }>();
     expect(written?.n).toBe(0);
@@ -144,7 +145,7 @@ describe("POST /api/v1/ingest/deals", () => {
         body: JSON.stringify({ store_id: storeId, beacon: 700, down_payment: 3000, vehicle_price: 20000, vehicle_type: "car" }),
       });
       expect(desk.status).toBe(404);
-      const deskAnswer = await desk.json<{ error: string; message: string }>();
+      const deskAnswer = await desk.json<ErrorBody>();
       const inventory = await putInventory(storeId, { key }, { units: [unit(1)] });
       expect(inventory.status).toBe(404);
       expect(await inventory.json()).toMatchObject({ error: deskAnswer.error, message: deskAnswer.message });
@@ -170,13 +171,13 @@ describe("POST /api/v1/ingest/deals", () => {
     for (let replay = 0; replay < 3; replay++) {
       const res = await postDeals({ key }, twice);
       expect(res.status).toBe(422);
-      const body = await res.json<{ message: string; details: { path: string; code: string; message: string }[] }>();
+      const body = await res.json<ErrorBody>();
       expect(body.message).toMatch(/proof_of_income/);
       expect(body.details).toEqual([{ path: "deals.0.stips.2.stip", code: "duplicate", message: "proof_of_income is also stip 0 of this deal." }]);
     }
     const csv = await postDeals({ key }, toCsv([{ ...deal("T2", store.id), stips: "title=outstanding;title=cleared" }]), true);
     expect(csv.status).toBe(422);
-    expect((await csv.json<{ details: { path: string }[] }>()).details.map((d) => d.path)).toEqual(["deals.0.stips.1.stip"]);
+    expect((await csv.json<ErrorBody>()).details?.map((d) => d.path)).toEqual(["deals.0.stips.1.stip"]);
     expect(await stipsOf(org.id, "T1")).toEqual([]);
     expect(await listOutboxEvents(org.id)).toEqual([]);
 

@@ -1,5 +1,8 @@
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
+import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { createIngestKey, putInventory, toCsv, unit } from "../helpers/ingest";
 import { createBrokerToken } from "../helpers/staff";
@@ -45,7 +48,7 @@ describe("PUT /api/v1/ingest/inventory", () => {
     expect(await (await putInventory(store.id, { key }, { units: [unit(1), unit(2, { asking_price: 19999 }), unit(3)] })).json()).toMatchObject({
       updated: 1,
     });
-    const feed = await (await call("/api/v1/inventory", { key: (await createApiKey(org.id)).key })).json<{ count: number }>();
+    const feed = await (await call("/api/v1/inventory", { key: (await createApiKey(org.id)).key })).json<z.infer<typeof InventoryFeedSchema>>();
     expect(feed.count).toBe(3);
   });
 
@@ -76,10 +79,10 @@ describe("PUT /api/v1/ingest/inventory", () => {
 
     const ragged = await putInventory(store.id, { key }, `${header}\nS00021,1HGCM82633A000021,2022\n`, true);
     expect(ragged.status).toBe(400);
-    expect((await ragged.json<{ message: string }>()).message).toMatch(/data row 0.*Too few fields/);
+    expect((await ragged.json<ErrorBody>()).message).toMatch(/data row 0.*Too few fields/);
     const badQuote = await putInventory(store.id, { key }, `${header}\nS00022,"1HGCM82633A"000022,2022\n`, true);
     expect(badQuote.status).toBe(400);
-    expect((await badQuote.json<{ message: string }>()).message).toMatch(/near line 2/);
+    expect((await badQuote.json<ErrorBody>()).message).toMatch(/near line 2/);
     const repeated = await putInventory(
       store.id,
       { key },
@@ -87,7 +90,7 @@ describe("PUT /api/v1/ingest/inventory", () => {
       true,
     );
     expect(repeated.status).toBe(400);
-    expect((await repeated.json<{ message: string }>()).message).toMatch(/names a column more than once: cost/);
+    expect((await repeated.json<ErrorBody>()).message).toMatch(/names a column more than once: cost/);
     expect((await stockOf(org.id, store.id)).map((u) => u.stock_number)).toEqual(["S00020"]);
   });
 
@@ -96,18 +99,18 @@ describe("PUT /api/v1/ingest/inventory", () => {
     const units = [unit(1), unit(2, { vin: "SHORT" }), unit(3, { stocked_on: "yesterday" }), unit(1)];
     const res = await putInventory(store.id, { key }, { units });
     expect(res.status).toBe(422);
-    const body = await res.json<{ details: { path: string }[] }>();
-    expect(body.details.map((d) => d.path)).toEqual(expect.arrayContaining(["units.1.vin", "units.2.stocked_on"]));
+    const body = await res.json<ErrorBody>();
+    expect(body.details?.map((d) => d.path)).toEqual(expect.arrayContaining(["units.1.vin", "units.2.stocked_on"]));
     expect(await stockOf(org.id, store.id)).toEqual([]);
 
     const csv = toCsv([unit(1), unit(2, { mileage: "lots" })]);
     const csvRes = await putInventory(store.id, { key }, csv, true);
     expect(csvRes.status).toBe(422);
-    expect((await csvRes.json<{ details: { path: string }[] }>()).details).toEqual([expect.objectContaining({ path: "units.1.mileage" })]);
+    expect((await csvRes.json<ErrorBody>()).details).toEqual([expect.objectContaining({ path: "units.1.mileage" })]);
 
     const dup = await putInventory(store.id, { key }, { units: [unit(1), unit(1)] });
     expect(dup.status).toBe(422);
-    expect((await dup.json<{ details: { path: string }[] }>()).details[0].path).toBe("units.1.stock_number");
+    expect((await dup.json<ErrorBody>()).details?.[0].path).toBe("units.1.stock_number");
     expect((await putInventory(store.id, { key }, 'stock_number,vin\n"unterminated,x', true)).status).toBe(400);
     expect(await stockOf(org.id, store.id)).toEqual([]);
   });

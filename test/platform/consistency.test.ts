@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { v1Route } from "../../src/http/v1-chain";
+import type { ApiKeyListSchema, CreatedApiKeySchema } from "../../src/routes/keys/keys.routes";
 import { recordingD1 } from "../helpers/d1-recorder";
 import { createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { brokerCall, createBrokerToken } from "../helpers/staff";
@@ -100,8 +101,8 @@ describe("read consistency", async () => {
   it("a key created is in the key list at once", async () => {
     const created = await brokerCall("/api/public-api/keys", token, { method: "POST", body: { label: "just made" } });
     expect(created.status).toBe(201);
-    const { id } = await created.json<{ id: string }>();
+    const { id } = await created.json<z.infer<typeof CreatedApiKeySchema>>();
     const list = await brokerCall("/api/public-api/keys", token);
-    expect((await list.json<{ keys: { id: string }[] }>()).keys.map((k) => k.id)).toContain(id);
+    expect((await list.json<z.infer<typeof ApiKeyListSchema>>()).keys.map((k) => k.id)).toContain(id);
   });
 });

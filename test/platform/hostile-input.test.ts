@@ -8,17 +8,11 @@ import { isJsonContentType } from "../../src/http/body";
 import { CREDENTIAL_FAILURES_PER_MINUTE } from "../../src/http/credential-failures";
 import { MAX_VALIDATION_DETAILS } from "../../src/http/errors";
 import wranglerToml from "../../wrangler.toml?raw";
+import type { ErrorBody } from "../helpers/bodies";
 import { recordingD1 } from "../helpers/d1-recorder";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { ageSession, brokerCall, createBrokerToken, createStaffUser, logIn, loginRequest, STAFF_ORIGIN } from "../helpers/staff";
 import { countingRateLimiter, createTestApp } from "../helpers/test-app";
-
-interface ErrorBody {
-  error: string;
-  message: string;
-  details?: { path: string; code: string; message: string }[];
-  details_truncated?: number;
-}
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../helpers/bodies";
 import { createDeskOrg, post } from "../helpers/deal-desk";
 
 /**
@@ -23,7 +24,7 @@ describe("unknown body fields on every engine endpoint", () => {
 
     const res = await post(path, key, { ...body, trade_valeu: 8000, surprise: true });
     expect(res.status).toBe(422);
-    const error = await res.json<{ error: string; details: { path: string; code: string; message: string }[] }>();
+    const error = await res.json<ErrorBody>();
     expect(error.error).toBe("validation_error");
     expect(error.details).toEqual([
       { path: "trade_valeu", code: "unrecognized_keys", message: 'Unknown field "trade_valeu": not part of this endpoint\'s body.' },

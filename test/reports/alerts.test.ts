@@ -1,28 +1,11 @@
+import type { z } from "@hono/zod-openapi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectedAuctionProceeds } from "../../src/engines/aged-inventory/recommendation";
+import type { ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createValuedUnit, daysAgo } from "../helpers/reports";
 
-interface Alert {
-  stock_no: string;
-  store_id: string;
-  condition: string;
-  days_on_lot: number;
-  list_price: number;
-  market_value: number;
-  market_value_source: string;
-  alert_type: string;
-  conditions: string[];
-  recommendation: string;
-  recommended_price: number;
-  wholesale_est: number;
-  exposure_usd: number;
-}
-interface Report {
-  alerts: Alert[];
-  total_aged_units: number;
-  total_aged_exposure_usd: number;
-}
+type Report = z.infer<typeof ReportsAlertReportSchema>;
 
 const usd = (n: number) => `$${Math.round(n).toLocaleString("en-US")}`;
 let key: string;

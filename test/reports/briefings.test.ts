@@ -1,28 +1,14 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
+import type { BriefingSchema } from "../../src/routes/reports/reports.routes";
 import { listOutboxEvents } from "../helpers/events";
 import { call } from "../helpers/factories";
 import { seedDemoOrgs, today } from "../helpers/reports";
 
-interface Figure {
-  id: string;
-  label: string;
-  value: number;
-  unit: string;
-  benchmark: string | null;
-  action: string;
-}
-interface Briefing {
-  role: string;
-  store_id: string;
-  generated_at: string;
-  alerts: { stock_no: string; store_id: string; condition: string }[];
-  total_aged_units: number;
-  total_aged_exposure_usd: number;
-  sections: { id: string; title: string; figures: Figure[] }[];
-}
+type Briefing = z.infer<typeof BriefingSchema>;
 
 let keys: { summitKey: string; lakesideKey: string };
 

@@ -98,7 +98,7 @@ export const IngestDealsResultSchema = z
   .openapi("IngestDealsResult");
 
 /** The 422 of a snapshot refused for what it would remove: the counts, so a client can check and confirm them. */
-const SnapshotRefusedSchema = ErrorSchema.extend({
+export const SnapshotRefusedSchema = ErrorSchema.extend({
   error: z.literal("validation_error"),
   in_stock: z.int().openapi({ description: "Units in stock at the store now.", example: 175 }),
   would_remove: z

@@ -1,15 +1,13 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../src/db/client";
 import { loadAppraisalReference } from "../../src/db/queries/appraisal";
 import { appraise } from "../../src/engines/appraisal/appraise";
 import type { AppraisalReference, StoreEconomics } from "../../src/engines/appraisal/types";
 import { residualPct, valueFromModel, vehicleAge } from "../../src/engines/appraisal/valuation";
-import { createOrg } from "../helpers/factories";
+import { ORG_WITHOUT_OWN_ROWS, referenceDb } from "../helpers/reference-d1";
 
 let reference: AppraisalReference;
 beforeAll(async () => {
-  reference = await loadAppraisalReference(getDb(env.DB), (await createOrg()).id);
+  reference = await loadAppraisalReference(referenceDb(), ORG_WITHOUT_OWN_ROWS);
 });
 
 const NOW = new Date("2026-11-26T12:00:00Z");

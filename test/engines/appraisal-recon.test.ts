@@ -1,15 +1,13 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../src/db/client";
 import { loadAppraisalReference } from "../../src/db/queries/appraisal";
 import { estimateRecon } from "../../src/engines/appraisal/recon";
 import type { AppraisalReference } from "../../src/engines/appraisal/types";
-import { createOrg } from "../helpers/factories";
+import { ORG_WITHOUT_OWN_ROWS, referenceDb } from "../helpers/reference-d1";
 
 /** The shipped keyword and cost tables (migrations), as an organization without its own rows sees them. */
 let reference: AppraisalReference;
 beforeAll(async () => {
-  reference = await loadAppraisalReference(getDb(env.DB), (await createOrg()).id);
+  reference = await loadAppraisalReference(referenceDb(), ORG_WITHOUT_OWN_ROWS);
 });
 
 const recon = (notes: string) => {

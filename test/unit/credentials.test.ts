@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "../src/credentials/password";
-import { apiKeyDisplayPrefix, generateApiKey, isWellFormedApiKey } from "../src/credentials/tokens";
+import { hashPassword, verifyPassword } from "../../src/credentials/password";
+import { apiKeyDisplayPrefix, generateApiKey, isWellFormedApiKey } from "../../src/credentials/tokens";
 
 describe("API key format", () => {
   it("generates lak_ keys of 32 random characters and a 6-character checksum that validate", () => {

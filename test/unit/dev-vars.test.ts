@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { devVarsForPort, missingDevVarLines } from "../scripts/lib/dev-vars";
+import { devVarsForPort, missingDevVarLines } from "../../scripts/lib/dev-vars";
 
 it("npm run dev adds to an existing .dev.vars the variables .dev.vars.example gained, and keeps the developer's values", () => {
   const current = 'PASSWORD_PEPPER = "mine"\n# a comment\n';

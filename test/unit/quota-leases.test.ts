@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS } from "../src/engines/dates";
-import { acquire, type CounterState, MAX_LEASE } from "../src/engines/quota/policy";
-import { LeaseTable } from "../src/http/quota";
+import { DAY_MS } from "../../src/engines/dates";
+import { acquire, type CounterState, MAX_LEASE } from "../../src/engines/quota/policy";
+import { LeaseTable } from "../../src/http/quota";
 
 const MIDNIGHT = Date.UTC(2031, 0, 1);
 

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 
 // Vite reads these at build time: the test sees the files as they are in the repository.
-const sources = import.meta.glob("../src/**/*.ts", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
-const pages = import.meta.glob("../docs/**/*.md", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const sources = import.meta.glob("../../src/**/*.ts", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const pages = import.meta.glob("../../docs/**/*.md", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
 const slug = (heading: string) =>
@@ -25,7 +25,7 @@ describe("src/ cites the rules pages, and only pages that exist", () => {
 
   it("every cited page and anchor exists", () => {
     const broken = citations.filter(({ page, anchor }) => {
-      const text = pages[`../docs/${page}`];
+      const text = pages[`../../docs/${page}`];
       return text === undefined || (anchor !== undefined && !anchorsOf(text).has(anchor));
     });
     expect(broken.map((c) => `${c.file}: docs/${c.page}${c.anchor ? `#${c.anchor}` : ""}`)).toEqual([]);

@@ -1,11 +1,11 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decideScreening } from "../../src/engines/screening/decision";
 import { jaroWinkler, normaliseName, soundex } from "../../src/engines/screening/names";
-import { parseDobs } from "../../src/engines/screening/ofac-csv";
+import { parseDobs, parseSanctionsList } from "../../src/engines/screening/ofac-csv";
 import { ageOn, decodeZipSet, identityRedFlags, safeguardsFlags, type UsZipSet, zipExists } from "../../src/engines/screening/red-flags";
 import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../src/engines/screening/sanctions-index";
-import { realSanctionsList } from "../helpers/compliance";
+import { readOfacFiles } from "../helpers/ofac-files";
+import { referenceD1 } from "../helpers/reference-d1";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 const AGES = { minimumAge: 18, maximumAge: 110 };
@@ -45,7 +45,7 @@ describe("dates of birth in OFAC remarks", () => {
 describe("screening against the real SDN list", () => {
   let index: SanctionsIndex;
   beforeAll(() => {
-    index = buildSanctionsIndex(realSanctionsList());
+    index = buildSanctionsIndex(parseSanctionsList(readOfacFiles()));
   });
   const screen = (firstName: string, lastName: string, dob = "1970-01-01") => screenPerson(index, { firstName, lastName, dob }, LINES);
 
@@ -170,10 +170,10 @@ describe("screening against the real SDN list", () => {
 });
 
 describe("identity red flags", () => {
-  // The set the reference migration put in this file's D1, as the service loads it.
+  // The set the reference migration ships, as the service loads it.
   let usZips: UsZipSet;
   beforeAll(async () => {
-    const bits = await env.DB.prepare("SELECT bits_base64 FROM zip_code_sets WHERE country = 'US'").first<string>("bits_base64");
+    const bits = await referenceD1().prepare("SELECT bits_base64 FROM zip_code_sets WHERE country = 'US'").first<string>("bits_base64");
     usZips = decodeZipSet(bits ?? "");
   });
   const person = { firstName: "Emily", lastName: "Carter", dob: "1988-04-12", ssnLast4: "4821", addressZip: "78704" };
