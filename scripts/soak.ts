@@ -32,7 +32,7 @@ import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../src/credentia
 import { appraisalBench } from "./bench/areas/appraisal";
 import { complianceBench } from "./bench/areas/compliance";
 import { dealDeskArea } from "./bench/areas/deal-desk";
-import { brokerToken } from "./bench/areas/events";
+import { brokerToken, submittedDeal } from "./bench/areas/events";
 import { feedsArea } from "./bench/areas/feeds";
 import { publicArea } from "./bench/areas/public";
 import type { BenchFixture, Scenario } from "./bench/scenario";
@@ -116,23 +116,7 @@ function snapshot(): Scenario {
 /** Two new deals waiting on proof of income, and the two of the previous batch with it cleared: four stip alerts. */
 function dealBatch(): Scenario {
   const n = dealBatchCount++;
-  const deal = (i: number, state: "outstanding" | "cleared") => ({
-    deal_number: `SOAK-${i}`,
-    store_id: SOAK_STORE,
-    status: "submitted",
-    sold_on: "2026-11-20",
-    vin: "1HGCV1F34NA012345",
-    year: 2022,
-    make: "Honda",
-    model: "Accord",
-    condition: "used",
-    vehicle_type: "car",
-    selling_price: 27_950,
-    lender: "Ally Financial",
-    front_gross: 1850,
-    back_gross: 1320,
-    stips: [{ stip: "proof_of_income", state }],
-  });
+  const deal = (i: number, state: "outstanding" | "cleared") => submittedDeal(`SOAK-${i}`, SOAK_STORE, state);
   const fresh = [2 * n, 2 * n + 1].map((i) => deal(i, "outstanding"));
   const cleared = n === 0 ? [] : [2 * n - 2, 2 * n - 1].map((i) => deal(i, "cleared"));
   return {

@@ -12,6 +12,27 @@ import type { AddressInfo } from "node:net";
 import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../../src/credentials/tokens";
 import type { BenchArea, BenchFixture, Measurement } from "../scenario";
 
+/** A submitted deal whose one stip, proof of income, is outstanding or cleared: each change raises a `deal.stip_alert`. */
+export function submittedDeal(dealNumber: string, storeId: string, state: "outstanding" | "cleared") {
+  return {
+    deal_number: dealNumber,
+    store_id: storeId,
+    status: "submitted",
+    sold_on: "2026-11-20",
+    vin: "1HGCV1F34NA012345",
+    year: 2022,
+    make: "Honda",
+    model: "Accord",
+    condition: "used",
+    vehicle_type: "car",
+    selling_price: 27_950,
+    lender: "Ally Financial",
+    front_gross: 1850,
+    back_gross: 1320,
+    stips: [{ stip: "proof_of_income", state }],
+  };
+}
+
 export const brokerToken = generateToken(BROKER_TOKEN_PREFIX);
 const UNITS = 5000;
 const DELIVERIES = 500;
@@ -103,23 +124,7 @@ async function measureDelivery(url: URL, fixture: BenchFixture): Promise<Measure
       },
     );
     secret = endpoint.secret;
-    const deals = Array.from({ length: DELIVERIES }, (_, i) => ({
-      deal_number: `BENCH-${i}`,
-      store_id: fixture.storeId,
-      status: "submitted",
-      sold_on: "2026-11-20",
-      vin: "1HGCV1F34NA012345",
-      year: 2022,
-      make: "Honda",
-      model: "Accord",
-      condition: "used",
-      vehicle_type: "car",
-      selling_price: 27_950,
-      lender: "Ally Financial",
-      front_gross: 1850,
-      back_gross: 1320,
-      stips: [{ stip: "proof_of_income", state: "outstanding" }],
-    }));
+    const deals = Array.from({ length: DELIVERIES }, (_, i) => submittedDeal(`BENCH-${i}`, fixture.storeId, "outstanding"));
     await send(url, "POST", "/api/v1/ingest/deals", { Authorization: `Bearer ${brokerToken}` }, { deals });
     const started = performance.now();
     const timeout = setTimeout(() => done(), 120_000);
