@@ -1916,16 +1916,16 @@ export interface components {
          *       "list_price": 27495,
          *       "market_value": 25900,
          *       "market_value_source": "valuation",
-         *       "owner": "used_car_manager",
-         *       "aged_threshold_days": 45,
          *       "alert_type": "aged_and_overpriced",
          *       "conditions": [
          *         "aged_and_overpriced"
          *       ],
-         *       "recommendation": "Aged: 52 days (aged at 45). Reprice to $25,795 (toward market $25,900, not above the $27,495 asking price) to turn it in the 8 days before its 60-day wholesale review; each more day costs $35 to hold.",
-         *       "recommended_price": 25795,
+         *       "owner": "used_car_manager",
+         *       "aged_threshold_days": 45,
+         *       "recommendation": "Aged: 52 days (aged at 45). Reprice to $25,895 (toward market $25,900, not above the $27,495 asking price) to turn it in the 8 days before its 60-day wholesale review; each more day costs $35 to hold.",
+         *       "recommended_price": 25895,
          *       "wholesale_est": 24800,
-         *       "exposure_usd": 22786
+         *       "exposure_usd": 24120
          *     }
          */
         ReportsInventoryAlert: {

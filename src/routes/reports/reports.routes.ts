@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { agingSentence, decideAging, type UnitAging } from "../../engines/aged-inventory/recommendation";
+import { agingSentence, decideAging, OVERPRICED_RATIO, type UnitAging, WHOLESALE_DAYS } from "../../engines/aged-inventory/recommendation";
 import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
 import { dailyHoldingCost } from "../../engines/holding-cost";
 import { ALERT_TYPES } from "../../engines/reports/alerts";
@@ -9,11 +9,11 @@ import { v1Route } from "../../http/v1-chain";
 
 const ALERT_TYPE_DESCRIPTION = [
   "Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all):",
-  "`wholesale_candidate` — pre-owned unit at 60+ days, or past the store's aged threshold with projected front gross after holding cost below zero, or cost + recon at or above market value (never a new unit);",
+  `\`wholesale_candidate\` — pre-owned unit at ${WHOLESALE_DAYS}+ days, or past the store's aged threshold with projected front gross after holding cost below zero, or cost + recon at or above market value (never a new unit);`,
   "`equity_below_floorplan` — market value under the floor-plan payoff (cost) plus interest accrued;",
   "`aged_and_overpriced` — both of the next two;",
   "`aged` — days on lot at or past the unit's aged threshold: the store's used threshold (default 45) for used and CPO units, its new-unit threshold (default 90) for new units;",
-  "`overpriced` — list price above market value × 1.03.",
+  `\`overpriced\` — list price above market value × ${OVERPRICED_RATIO}.`,
   "Rules and wording: docs/domain/reports.md.",
 ].join(" ");
 
@@ -52,27 +52,20 @@ export const ReportsAlertSchema = z
     exposure_usd: z.number().openapi({ description: "Cost tied up in the unit: cost + recon + floor-plan interest accrued." }),
   })
   .openapi("ReportsInventoryAlert", {
-    example: {
+    example: exampleAlert({
       stock_no: "N10042",
       store_id: "sto_summit_north",
       year: 2021,
       make: "Honda",
       model: "CR-V",
       condition: "used",
-      days_on_lot: 52,
-      list_price: 27495,
-      market_value: 25900,
-      market_value_source: "valuation",
-      owner: "used_car_manager",
-      aged_threshold_days: 45,
-      alert_type: "aged_and_overpriced",
-      conditions: ["aged_and_overpriced"],
-      recommendation:
-        "Aged: 52 days (aged at 45). Reprice to $25,795 (toward market $25,900, not above the $27,495 asking price) to turn it in the 8 days before its 60-day wholesale review; each more day costs $35 to hold.",
-      recommended_price: 25795,
-      wholesale_est: 24800,
-      exposure_usd: 22786,
-    },
+      daysOnLot: 52,
+      askingPrice: 27_495,
+      marketValue: 25_900,
+      cost: 21_400,
+      costBasis: 22_300,
+      projectedFrontGross: 1_900,
+    }),
   });
 
 const envelope = {
@@ -240,7 +233,11 @@ const ok = (description: string, schema: z.ZodType, example?: unknown) => ({
 function exampleAlert(unit: UnitAging & { stock_no: string; store_id: string; year: number; make: string; model: string; cost: number }) {
   const decision = decideAging(unit, { agedThresholdDays: 45, agedThresholdDaysNew: 90 });
   const daily = dailyHoldingCost(unit.cost, { perDay: 35, highValueCost: 30_000, highValueDailyPct: 0.1 });
-  const alertType = decision.wholesaleCandidate ? ("wholesale_candidate" as const) : ("aged" as const);
+  const alertType = decision.wholesaleCandidate
+    ? ("wholesale_candidate" as const)
+    : decision.overpriced
+      ? ("aged_and_overpriced" as const)
+      : ("aged" as const);
   return {
     stock_no: unit.stock_no,
     store_id: unit.store_id,
@@ -253,7 +250,7 @@ function exampleAlert(unit: UnitAging & { stock_no: string; store_id: string; ye
     market_value: unit.marketValue,
     market_value_source: "valuation" as const,
     alert_type: alertType,
-    conditions: decision.wholesaleCandidate ? (["wholesale_candidate", "aged"] as const) : (["aged"] as const),
+    conditions: decision.wholesaleCandidate ? (["wholesale_candidate", "aged"] as const) : [alertType],
     owner: decision.owner,
     aged_threshold_days: decision.thresholdDays,
     recommendation: agingSentence(unit, decision, daily),
