@@ -20,5 +20,7 @@ export const publicArea: BenchArea = {
   scenarios: () => [
     { name: "public_stats", path: "/api/public/stats", manyClients: true },
     { name: "public_moat", path: "/api/moat/public", manyClients: true },
+    // No credential, one trivial D1 query per call: what an uptime monitor pays.
+    { name: "health", path: "/health", manyClients: true },
   ],
 };
