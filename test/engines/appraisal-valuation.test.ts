@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadAppraisalReference } from "../../src/db/queries/appraisal";
 import { appraise } from "../../src/engines/appraisal/appraise";
-import type { AppraisalReference, StoreEconomics } from "../../src/engines/appraisal/types";
+import type { AppraisalReference } from "../../src/engines/appraisal/types";
 import { residualPct, valueFromModel, vehicleAge } from "../../src/engines/appraisal/valuation";
+import { appraisalStore } from "../helpers/deal-desk-reference";
 import { ORG_WITHOUT_OWN_ROWS, referenceDb } from "../helpers/reference-d1";
 
 let reference: AppraisalReference;
@@ -11,16 +12,7 @@ beforeAll(async () => {
 });
 
 const NOW = new Date("2026-11-26T12:00:00Z");
-const STORE: StoreEconomics = {
-  name: "Test Store",
-  marketZip: "78701",
-  packUsed: 500,
-  holdingCostPerDay: 35,
-  holdingHighValueCost: 30_000,
-  holdingHighValueDailyPct: 0.1,
-  targetFrontGrossUsedPct: 8,
-  targetFrontGrossUsedMin: 1200,
-};
+const STORE = appraisalStore("Test Store", "78701");
 
 describe("depreciation model (docs/domain/appraisal.md#depreciation-model)", () => {
   it("counts age as current model year − year + 0.5, never below 0", () => {

@@ -11,22 +11,14 @@ import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../../src/creden
 import { getDb } from "../../src/db/client";
 import { loadAppraisalReference } from "../../src/db/queries/appraisal";
 import { type Appraisal, appraise } from "../../src/engines/appraisal/appraise";
-import type { AppraisalReference, AppraisalSubject, StoreEconomics } from "../../src/engines/appraisal/types";
+import type { AppraisalReference, AppraisalSubject } from "../../src/engines/appraisal/types";
 import { residualPct } from "../../src/engines/appraisal/valuation";
+import { appraisalStore } from "../helpers/deal-desk-reference";
 import { call, createOrg } from "../helpers/factories";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 /** Summit Auto North's economics, as the demo seeds them. */
-const STORE: StoreEconomics = {
-  name: "Summit Auto North",
-  marketZip: "80234",
-  packUsed: 500,
-  holdingCostPerDay: 35,
-  holdingHighValueCost: 30_000,
-  holdingHighValueDailyPct: 0.1,
-  targetFrontGrossUsedPct: 8,
-  targetFrontGrossUsedMin: 1200,
-};
+const STORE = appraisalStore("Summit Auto North", "80234");
 
 let reference: AppraisalReference;
 beforeAll(async () => {

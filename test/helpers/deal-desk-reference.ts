@@ -11,6 +11,7 @@ import {
   STIP_TYPE_ROWS,
   VEHICLE_TYPE_ADJUSTMENT_ROWS,
 } from "../../scripts/deal-desk-reference";
+import type { StoreEconomics } from "../../src/engines/appraisal/types";
 import type { RoutingReference } from "../../src/engines/lender-routing";
 
 /** The shipped reference rows, shaped as the service hands them to the engines (pure: the Node project's engine tests use it). */
@@ -57,3 +58,19 @@ export const DEFAULT_STORE = {
   agedThresholdDays: 45,
   agedThresholdDaysNew: 90,
 };
+
+/** A store's economics as the trade-appraisal engine reads them, from the shipped defaults above. */
+export function appraisalStore(name: string, marketZip: string): StoreEconomics {
+  const used = FRONT_GROSS_TARGET_ROWS.find((row) => row.condition === "used");
+  if (!used) throw new Error("no used front-gross target row");
+  return {
+    name,
+    marketZip,
+    packUsed: DEFAULT_STORE.packUsed,
+    holdingCostPerDay: DEFAULT_STORE.holdingCostPerDay,
+    holdingHighValueCost: DEFAULT_STORE.holdingHighValueCost,
+    holdingHighValueDailyPct: DEFAULT_STORE.holdingHighValueDailyPct,
+    targetFrontGrossUsedPct: used.targetPct,
+    targetFrontGrossUsedMin: used.minAmount,
+  };
+}
