@@ -47,10 +47,16 @@ export interface DemoCredentials {
   lakeside: DemoOrgCredentials;
 }
 
+/** One organization to generate, with the hashes of the credentials it is seeded with. */
+export interface DemoOrgSeed {
+  organization: DemoOrganization;
+  credentials: DemoOrgCredentials & { legacyTokenHash?: string };
+}
+
 export interface DemoSeedInput {
   /** YYYY-MM-DD; every date in the data is relative to it. */
   referenceDate: string;
-  credentials: DemoCredentials;
+  organizations: readonly DemoOrgSeed[];
 }
 
 export interface DemoSeedSummary {
@@ -62,7 +68,7 @@ export interface DemoSeedSummary {
 type VehicleType = "car" | "truck" | "suv" | "van";
 type Condition = "new" | "used" | "cpo";
 
-interface DemoStore {
+export interface DemoStore {
   id: string;
   name: string;
   primary: boolean;
@@ -86,8 +92,9 @@ interface DemoStore {
   };
 }
 
-interface DemoOrganization {
-  key: keyof DemoCredentials;
+export interface DemoOrganization {
+  /** Short, unique among the seeded organizations: ids of keys, tokens and units are derived from it. */
+  key: string;
   id: string;
   name: string;
   staffUser: { id: string; name: string };
@@ -177,6 +184,11 @@ export const DEMO_ORGANIZATIONS: readonly DemoOrganization[] = [
   },
 ];
 
+/** The two demo organizations with their credentials' hashes, as `buildDemoSeed` takes them. */
+export function demoOrgSeeds(credentials: DemoCredentials): DemoOrgSeed[] {
+  return DEMO_ORGANIZATIONS.map((organization) => ({ organization, credentials: credentials[organization.key as keyof DemoCredentials] }));
+}
+
 export const DEAL_HISTORY_MONTHS = 24;
 
 export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary } {
@@ -221,7 +233,7 @@ interface DemoRows {
   marketFeedEntries: InferInsertModel<typeof marketFeedEntries>[];
 }
 
-function buildDemoRows({ referenceDate, credentials }: DemoSeedInput): DemoRows {
+function buildDemoRows({ referenceDate, organizations: seeds }: DemoSeedInput): DemoRows {
   const reference = parseDay(referenceDate);
   const rows: DemoRows = {
     organizations: [],
@@ -236,8 +248,7 @@ function buildDemoRows({ referenceDate, credentials }: DemoSeedInput): DemoRows 
     marketFeedEntries: marketFeed(reference),
   };
 
-  for (const org of DEMO_ORGANIZATIONS) {
-    const secrets: DemoOrgCredentials & { legacyTokenHash?: string } = credentials[org.key];
+  for (const { organization: org, credentials: secrets } of seeds) {
     rows.organizations.push({ id: org.id, name: org.name, isDemo: true });
     rows.staffUsers.push({
       id: org.staffUser.id,

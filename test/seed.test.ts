@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDemoSeed, DEAL_HISTORY_MONTHS, type DemoCredentials } from "../scripts/demo-data";
+import { buildDemoSeed, DEAL_HISTORY_MONTHS, type DemoCredentials, demoOrgSeeds } from "../scripts/demo-data";
 import { hashPassword } from "../src/credentials/password";
 import { apiKeyDisplayPrefix, BROKER_TOKEN_PREFIX, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../src/credentials/tokens";
 import type { InventoryFeedSchema } from "../src/routes/feeds/feeds.routes";
@@ -58,21 +58,21 @@ describe("demo seed", () => {
 
   beforeAll(async () => {
     credentials = await hashCredentials();
-    statements = buildDemoSeed({ referenceDate: REFERENCE_DATE, credentials }).statements;
+    statements = buildDemoSeed({ referenceDate: REFERENCE_DATE, organizations: demoOrgSeeds(credentials) }).statements;
     await apply(statements);
     countsAfterFirstRun = await rowCounts();
   });
 
   it("keeps every statement under D1's 100 KB limit and builds the same statements twice", () => {
     for (const statement of statements) expect(new TextEncoder().encode(statement).length).toBeLessThan(100_000);
-    expect(buildDemoSeed({ referenceDate: REFERENCE_DATE, credentials }).statements).toEqual(statements);
+    expect(buildDemoSeed({ referenceDate: REFERENCE_DATE, organizations: demoOrgSeeds(credentials) }).statements).toEqual(statements);
   });
 
   // Three applications of ~30k rows (two years of deals, stips and lender decisions) outlast the default 5 s on a busy machine.
   it("duplicates nothing when run again, the same day or months later", async () => {
     await apply(statements);
     expect(await rowCounts()).toEqual(countsAfterFirstRun);
-    await apply(buildDemoSeed({ referenceDate: "2027-03-01", credentials: await hashCredentials() }).statements);
+    await apply(buildDemoSeed({ referenceDate: "2027-03-01", organizations: demoOrgSeeds(await hashCredentials()) }).statements);
     expect(await rowCounts()).toEqual(countsAfterFirstRun);
   }, 30_000);
 

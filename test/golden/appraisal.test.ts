@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDemoSeed, type DemoCredentials } from "../../scripts/demo-data";
+import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../scripts/demo-data";
 import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../../src/credentials/tokens";
 import { getDb } from "../../src/db/client";
 import { loadAppraisalReference } from "../../src/db/queries/appraisal";
@@ -337,7 +337,7 @@ describe("the demo store's comparables (docs/domain/appraisal.md#comparables)", 
       summit: { ...(await secrets("desk@summit.test")), legacyTokenHash: await sha256Hex("legacy") },
       lakeside: { ...(await secrets("gm@lakeside.test")), apiKeyHash: await sha256Hex(`${key}:lakeside`) },
     };
-    const { statements } = buildDemoSeed({ referenceDate: new Date().toISOString().slice(0, 10), credentials });
+    const { statements } = buildDemoSeed({ referenceDate: new Date().toISOString().slice(0, 10), organizations: demoOrgSeeds(credentials) });
     await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
   });
 

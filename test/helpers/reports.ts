@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { buildDemoSeed, type DemoCredentials } from "../../scripts/demo-data";
+import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../scripts/demo-data";
 import {
   apiKeyDisplayPrefix,
   BROKER_TOKEN_PREFIX,
@@ -29,7 +29,7 @@ export async function seedDemoOrgs(): Promise<{ summitKey: string; lakesideKey: 
     summit: { ...(await org(summitKey, "desk@summit.reports.test")), legacyTokenHash: await sha256Hex(generateToken(LEGACY_TOKEN_PREFIX, 32)) },
     lakeside: await org(lakesideKey, "gm@lakeside.reports.test"),
   };
-  const { statements } = buildDemoSeed({ referenceDate: today(), credentials });
+  const { statements } = buildDemoSeed({ referenceDate: today(), organizations: demoOrgSeeds(credentials) });
   await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
   return { summitKey, lakesideKey };
 }
