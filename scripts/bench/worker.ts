@@ -15,6 +15,8 @@ import { type BundleFigures, bundleFigures, compatibilityDate } from "./startup"
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const OUT_DIR = path.join(ROOT, ".bench/dist");
+const BENCH_ENTRY = "scripts/bench/entry.ts";
+const BENCH_OUT_DIR = path.join(ROOT, ".bench/dist-bench");
 export const BASELINE_PATH = "/__bench/baseline";
 
 /** The Worker's size as `wrangler deploy` reports it, and the largest packages' share of the minified bundle. */
@@ -23,8 +25,12 @@ export interface BundleSize extends BundleFigures {
   parts_kib: Record<string, number>;
 }
 
-/** The Worker exactly as `wrangler deploy` bundles it (minified, per wrangler.toml), and its size. */
+/**
+ * The Worker exactly as `wrangler deploy` bundles it (minified, per wrangler.toml), and its size;
+ * then the Worker that is served, the same with the baseline routes (scripts/bench/entry.ts).
+ */
 export function build(): BundleSize {
+  runWrangler(["deploy", BENCH_ENTRY, "--dry-run", "--outdir", BENCH_OUT_DIR], { captureStdout: true });
   const output = runWrangler(["deploy", "--dry-run", "--outdir", OUT_DIR, "--metafile"], { captureStdout: true });
   const meta = JSON.parse(readFileSync(path.join(OUT_DIR, "bundle-meta.json"), "utf8")) as {
     outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
@@ -96,7 +102,7 @@ export function serve(): Miniflare {
   return new Miniflare(
     convertV4MiniflareOptions({
       workers: [
-        { name: "api", scriptPath: path.join(OUT_DIR, "index.js"), ...apiBindings },
+        { name: "api", scriptPath: path.join(BENCH_OUT_DIR, "entry.js"), ...apiBindings },
         // Cloudflare's rate-limit binding counts in memory on the machine that serves the request;
         // Miniflare's stand-in commits a Durable Object SQLite row per call, which alone held the
         // public endpoints to about 0.2 of the baseline. This one counts in memory, like production.
