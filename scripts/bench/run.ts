@@ -19,12 +19,13 @@
  * its scenarios, and the rows they need, in scripts/bench/areas/ (listed in areas/index.ts).
  */
 import { loadavg } from "node:os";
-import autocannon from "autocannon";
 import { BENCH_AREAS } from "./areas";
 import { APPRAISAL_PHOTOS } from "./areas/appraisal";
+import { type Figures, load, requestHeaders } from "./load";
 import type { Scenario } from "./scenario";
+import { benchScenarios } from "./scenarios";
 import { describeBundle, describeStartup, measureStartup, median } from "./startup";
-import { BASELINE_PATH, build, machine, migrateAndSeed, serve } from "./worker";
+import { build, machine, migrateAndSeed, serve } from "./worker";
 
 const ROUNDS = 3;
 const WARMUP_SECONDS = 2;
@@ -58,43 +59,6 @@ const only = args
   .find((a) => a.startsWith("--only="))
   ?.slice("--only=".length)
   .split(",");
-
-interface Figures {
-  rps: number;
-  p50_ms: number;
-  p99_ms: number;
-}
-
-async function load(url: URL, scenario: Scenario, seconds: number): Promise<Figures> {
-  const result = await autocannon({
-    url: new URL(scenario.path, url).href,
-    connections,
-    duration: seconds,
-    method: scenario.method ?? "GET",
-    headers: requestHeaders(scenario),
-    body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
-    requests: scenario.manyClients ? [{ setupRequest: fromAnotherClient }] : undefined,
-  });
-  const failures = result.non2xx + result.errors + result.timeouts;
-  if (failures > 0) {
-    throw new Error(
-      `${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts out of ${result.requests.sent}`,
-    );
-  }
-  return { rps: result.requests.average, p50_ms: result.latency.p50, p99_ms: result.latency.p99 };
-}
-
-/** Visitors of many sites, each well under the public per-client limit (120 a minute). */
-const CLIENT_ADDRESSES = 20_000;
-let clientCounter = 0;
-function fromAnotherClient(request: autocannon.Request): autocannon.Request {
-  const n = clientCounter++ % CLIENT_ADDRESSES;
-  return { ...request, headers: { ...request.headers, "CF-Connecting-IP": `10.${(n >> 8) & 255}.${n & 255}.1` } };
-}
-
-function requestHeaders(scenario: Scenario): Record<string, string> {
-  return { ...(scenario.body === undefined ? {} : { "Content-Type": "application/json" }), ...scenario.headers };
-}
 
 /**
  * Events, deliveries and retries that one scenario leaves to the queue consumer would be served on
@@ -133,7 +97,7 @@ async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: 
     for (const scenario of scenarios) {
       const drained = await drainQueue(db);
       drainMs[scenario.name] = Math.max(drainMs[scenario.name] ?? 0, drained);
-      const f = await load(url, scenario, duration);
+      const f = await load(url, scenario, duration, connections);
       figures[scenario.name] = f;
       console.log(
         `run ${run} round ${round}  ${scenario.name.padEnd(22)} ${f.rps.toFixed(0).padStart(7)} req/s  p50 ${f.p50_ms} ms  p99 ${f.p99_ms} ms  (queue drained in ${drained} ms)`,
@@ -189,20 +153,7 @@ async function main(): Promise<void> {
     const url = await mf.ready;
     const { platform, areas } = await migrateAndSeed(mf);
     const db = await mf.getD1Database("DB", "api");
-    const { key, legacyToken } = platform;
-    const allScenarios: Scenario[] = [
-      { name: "baseline", path: BASELINE_PATH },
-      {
-        name: "metered_v1",
-        path: "/api/v1/inventory",
-        headers: { "X-Service-API-Key": key },
-        metered: true,
-        target: { of: "baseline", ratio: 0.75 },
-      },
-      // The same route without the quota (legacy tokens are not metered): what metering costs.
-      { name: "unmetered_v1", path: "/api/v1/inventory", headers: { "X-Api-Token": legacyToken } },
-      ...BENCH_AREAS.flatMap((area) => area.scenarios(areas)),
-    ];
+    const allScenarios = benchScenarios(platform, areas);
     // A scenario runs with the ones its target and its body cost compare it with.
     const wanted = only && new Set([...only, ...allScenarios.filter((s) => only.includes(s.name)).flatMap((s) => (s.target ? [s.target.of] : []))]);
     if (wanted?.has(BODY_COST.scenario)) for (const name of [BODY_COST.without, BODY_COST.echo, BODY_COST.echoWithout]) wanted.add(name);
@@ -224,7 +175,7 @@ async function main(): Promise<void> {
       if (scenario.metered && !res.headers.has("X-Service-RateLimit-Remaining")) throw new Error(`${scenario.name} was not metered`);
       await res.arrayBuffer();
       firstCallMs[scenario.name] = Math.round(performance.now() - started);
-      await load(url, scenario, WARMUP_SECONDS);
+      await load(url, scenario, WARMUP_SECONDS, connections);
     }
 
     const runs: { summary: Summary; load: string }[] = [];

@@ -17,6 +17,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const OUT_DIR = path.join(ROOT, ".bench/dist");
 const BENCH_ENTRY = "scripts/bench/entry.ts";
 const BENCH_OUT_DIR = path.join(ROOT, ".bench/dist-bench");
+const PROFILE_OUT_DIR = path.join(ROOT, ".bench/dist-profile");
 export const BASELINE_PATH = "/__bench/baseline";
 
 /** The Worker's size as `wrangler deploy` reports it, and the largest packages' share of the minified bundle. */
@@ -49,6 +50,12 @@ export function build(): BundleSize {
   };
 }
 
+/** The served Worker unminified, so a CPU profile's frames carry their names and esbuild's module comments. */
+export function buildForProfile(): string {
+  runWrangler(["deploy", BENCH_ENTRY, "--dry-run", "--outdir", PROFILE_OUT_DIR, "--minify=false"], { captureStdout: true });
+  return path.join(PROFILE_OUT_DIR, "entry.js");
+}
+
 const IN_MEMORY_RATE_LIMITER = `
 import { WorkerEntrypoint } from "cloudflare:workers";
 const LIMIT = 1_000_000_000;
@@ -72,7 +79,7 @@ export default { fetch: () => new Response(null, { status: 404 }) };
  * the API pay the same serving overhead and the ratios compare like with like. (Miniflare's direct
  * sockets skip that hop; BENCHMARKS.md says how the ratios move then.)
  */
-export function serve(): Miniflare {
+export function serve(options: { scriptPath?: string; inspectorPort?: number } = {}): Miniflare {
   const date = compatibilityDate();
   const apiBindings = {
     modules: true,
@@ -101,8 +108,9 @@ export function serve(): Miniflare {
   };
   return new Miniflare(
     convertV4MiniflareOptions({
+      inspectorPort: options.inspectorPort,
       workers: [
-        { name: "api", scriptPath: path.join(BENCH_OUT_DIR, "entry.js"), ...apiBindings },
+        { name: "api", scriptPath: options.scriptPath ?? path.join(BENCH_OUT_DIR, "entry.js"), ...apiBindings },
         // Cloudflare's rate-limit binding counts in memory on the machine that serves the request;
         // Miniflare's stand-in commits a Durable Object SQLite row per call, which alone held the
         // public endpoints to about 0.2 of the baseline. This one counts in memory, like production.
