@@ -10,6 +10,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { connectInspector } from "./inspector";
 import { load, requestHeaders } from "./load";
 import { benchScenarios } from "./scenarios";
 import { buildForProfile, migrateAndSeed, serve } from "./worker";
@@ -33,33 +34,6 @@ interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
-}
-
-/** One DevTools-protocol session on the API Worker's inspector target. */
-async function inspect(): Promise<(method: string, params?: object) => Promise<Record<string, unknown>>> {
-  const targets = (await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()) as { id: string; webSocketDebuggerUrl: string }[];
-  const target = targets.find((t) => t.id.endsWith(":api"));
-  if (!target) throw new Error(`no inspector target for the api Worker among ${targets.map((t) => t.id).join(", ")}`);
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => {
-    socket.addEventListener("open", resolve, { once: true });
-    socket.addEventListener("error", reject, { once: true });
-  });
-  let nextId = 1;
-  const waiting = new Map<number, (result: Record<string, unknown>) => void>();
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, unknown>; error?: unknown };
-    if (message.id === undefined) return;
-    if (message.error) throw new Error(`inspector: ${JSON.stringify(message.error)}`);
-    waiting.get(message.id)?.(message.result ?? {});
-    waiting.delete(message.id);
-  });
-  return (method, params = {}) =>
-    new Promise((resolve) => {
-      const id = nextId++;
-      waiting.set(id, resolve);
-      socket.send(JSON.stringify({ id, method, params }));
-    });
 }
 
 /** The module each line of the unminified bundle belongs to, from esbuild's `// path` comments. */
@@ -125,7 +99,7 @@ async function main(): Promise<void> {
     await first.arrayBuffer();
     await load(url, scenario, 2, connections);
 
-    const send = await inspect();
+    const send = await connectInspector(INSPECTOR_PORT);
     await send("Profiler.enable");
     await send("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
     await send("Profiler.start");
