@@ -1,6 +1,9 @@
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { sha256Hex } from "../src/credentials/tokens";
+import { getDb } from "../src/db/client";
+import { findActiveApiKeyByHash } from "../src/db/queries/credentials";
 import type { ApiKeyListSchema, CreatedApiKeySchema, RotatedApiKeySchema } from "../src/routes/keys/keys.routes";
 import type { ErrorBody } from "./helpers/bodies";
 import { call, createOrg, createStore, createUnit } from "./helpers/factories";
@@ -57,6 +60,18 @@ describe("POST /api/public-api/keys/{id}/rotate", () => {
     // Past the cache's minute the lookup itself no longer finds it.
     vi.setSystemTime(t0 + 2 * HOUR_MS + 61_000);
     expect(await status(old.key)).toBe(401);
+  });
+
+  it("the credential lookup itself does not find a key whose end has passed (no cache involved)", async () => {
+    const { broker, old } = await orgWithKey();
+    const rotated = await (await rotate(broker.token, old.id, { overlap_hours: 1 })).json<Rotated>();
+    const hash = await sha256Hex(old.key);
+    const end = rotated.previous_key.expires_at;
+    expect(await findActiveApiKeyByHash(getDb(env.DB), hash, new Date(Date.parse(end) - 1).toISOString())).toMatchObject({
+      id: old.id,
+      expiresAt: end,
+    });
+    expect(await findActiveApiKeyByHash(getDb(env.DB), hash, end)).toBeNull();
   });
 
   it("defaults to a 24-hour overlap and lists the old key's end; the new key's quota counts from zero", async () => {
