@@ -122,7 +122,7 @@ export const LenderPanelPutSchema = z
         example: ["Fresh Start Auto Lending", "lp_harbor_point_bank"],
       }),
   })
-  .openapi("SettingsLenderPanelPut");
+  .openapi("SettingsLenderPanelPut", { example: { programs: ["Fresh Start Auto Lending", "lp_harbor_point_bank"] } });
 
 /**
  * The screening thresholds a manager may set: within the practice docs/domain/screening.md#tuning
@@ -199,7 +199,25 @@ export const SettingsAuditListSchema = z
     has_more: z.boolean(),
     next_cursor: z.string().nullable().openapi({ description: "Pass as `cursor` for the next, older page; null on the last page." }),
   })
-  .openapi("SettingsAuditList");
+  .openapi("SettingsAuditList", {
+    example: {
+      count: 1,
+      entries: [
+        {
+          id: "set_4kQ9bX2mN7pR1sT8",
+          store_id: "sto_summit_north",
+          area: "store",
+          field: "aged_threshold_days",
+          old_value: 45,
+          new_value: 60,
+          actor: "staff:usr_summit_desk",
+          changed_at: "2026-11-26T13:10:00.000Z",
+        },
+      ],
+      has_more: false,
+      next_cursor: null,
+    },
+  });
 
 const common = { tags: ["Settings"], security: staffOrBrokerSecurity };
 const storeIdParam = z.object({

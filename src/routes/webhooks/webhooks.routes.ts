@@ -46,12 +46,9 @@ const endpointFields = {
   events: z.array(EventName),
   enabled: z.boolean(),
   disabled_reason: z.string().nullable().openapi({ description: "Why the service disabled the endpoint (a 410 answer); null otherwise." }),
-  previous_secret_expires_at: z.iso
-    .datetime()
-    .nullable()
-    .openapi({
-      description: "After a secret rotation: until this moment deliveries are also signed with the previous secret; null when none signs.",
-    }),
+  previous_secret_expires_at: z.iso.datetime().nullable().openapi({
+    description: "After a secret rotation: until this moment deliveries are also signed with the previous secret; null when none signs.",
+  }),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 };
