@@ -9,9 +9,11 @@ import type {
 } from "../src/routes/settings/settings.routes";
 import type { ErrorBody } from "./helpers/bodies";
 import { complianceCheck } from "./helpers/compliance";
+import { recordingD1 } from "./helpers/d1-recorder";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
 import { createValuedUnit, daysAgo } from "./helpers/reports";
 import { brokerCall, createBrokerToken, createStaffUser, logIn, staffCall } from "./helpers/staff";
+import { createTestApp } from "./helpers/test-app";
 
 type Store = z.infer<typeof StoreSettingsSchema>;
 type Panel = z.infer<typeof LenderPanelSchema>;
@@ -67,6 +69,21 @@ describe("store settings", () => {
     const again = await staffCall(`/api/settings/stores/${store.id}`, cookie, { method: "PATCH", body: { aged_threshold_days: 60 } });
     expect(again.status).toBe(200);
     expect(await auditRows(org.id)).toHaveLength(2);
+  });
+
+  it("writes nothing when the audit row cannot be written: the change and its row are one batch", async () => {
+    const { org, store, broker } = await newOrgWithBroker();
+    const d1 = recordingD1();
+    d1.fail(/insert into "settings_audit"/);
+    const { request } = createTestApp(undefined, { ...env, DB: d1.DB });
+    const res = await request(`/api/settings/stores/${store.id}`, {
+      method: "PATCH",
+      headers: { Authorization: `Bearer ${broker.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ aged_threshold_days: 70 }),
+    });
+    expect(res.status).toBe(500);
+    expect(await (await brokerCall(`/api/settings/stores/${store.id}`, broker.token)).json()).toMatchObject({ aged_threshold_days: 45 });
+    expect(await auditRows(org.id)).toEqual([]);
   });
 
   it("refuses out-of-range values and unknown fields with 422, changing nothing", async () => {
