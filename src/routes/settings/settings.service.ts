@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import * as queries from "../../db/queries/settings";
+import { compareText } from "../../engines/deal-math";
 import { ApiError, MAX_VALIDATION_DETAILS } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import {
@@ -133,7 +134,7 @@ export async function replaceLenderPanel(
 ) {
   await assertOwnStore(db, orgId, storeId);
   const [current, programs] = await Promise.all([queries.listLenderPanel(db, orgId, storeId), queries.listLenderProgramNames(db)]);
-  const next = resolvePrograms(input.programs, programs).sort((a, b) => a.name.localeCompare(b.name));
+  const next = resolvePrograms(input.programs, programs).sort((a, b) => compareText(a.name, b.name));
   const beforeIds = current.map((p) => p.id).sort();
   const afterIds = next.map((p) => p.id).sort();
   if (JSON.stringify(beforeIds) !== JSON.stringify(afterIds)) {
