@@ -23,6 +23,7 @@ import { ingestRouter } from "./routes/ingest";
 import { keysRouter } from "./routes/keys";
 import { publicRouter } from "./routes/public";
 import { reportsRouter } from "./routes/reports";
+import { settingsRouter } from "./routes/settings";
 import { documentWebhookEvents, webhooksRouter } from "./routes/webhooks";
 
 /** Vars and secrets are checked at the first request; a bad one is a logged 500, not a later surprise. */
@@ -59,12 +60,14 @@ export function createApp(options: AppOptions = {}) {
   );
   app.use("/api/auth/*", staffCors);
   app.use("/api/public-api/*", staffCors);
+  app.use("/api/settings/*", staffCors);
 
   app.route("/", healthRouter);
   app.route("/", publicRouter);
   app.route("/", feedsRouter);
   app.route("/", authRouter);
   app.route("/", keysRouter);
+  app.route("/", settingsRouter);
   app.route("/", docsRouter);
   app.route("/", reportsRouter);
   app.route("/", complianceRouter);

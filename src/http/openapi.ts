@@ -188,7 +188,12 @@ export const openApiDocument = (origin: string) => ({
     },
     { name: "Ingestion", description: "Push inventory snapshots and deals from your DMS." },
     { name: "Webhooks", description: "Signed event deliveries to your endpoints; verify each before trusting it." },
-    { name: "Keys", description: "Create, list and revoke API keys (staff session or broker token)." },
+    { name: "Keys", description: "Create, list, rotate and revoke API keys (staff session or broker token)." },
+    {
+      name: "Settings",
+      description:
+        "Each store's economics and lender panel and the organization's screening thresholds, with an audit log of every change (staff session or broker token).",
+    },
     { name: "Staff session", description: "Log staff in and out of the key-management pages." },
     { name: "Public", description: "No credentials: figures and feeds for marketing sites." },
   ],

@@ -8,10 +8,10 @@ import { findActiveBrokerTokenByHash } from "../db/queries/credentials";
 import { endStaffSession, findStaffSession, touchStaffSession } from "../db/queries/staff-sessions";
 import { assessSession } from "../engines/sessions/session-expiry";
 import { describeError, logEvent } from "../lib/log";
-import type { AppEnv } from "./app-env";
+import type { AppEnv, KeyManager } from "./app-env";
 import { isJsonContentType, METHODS_WITH_BODY } from "./body";
-import { assertCredentialLookupAllowed, clientAddress, countFailedCredentialLookup } from "./credential-failures";
-import { ApiError, unauthorized } from "./errors";
+import { assertCredentialLookupAllowed, clientAddress, countFailedCredentialLookup, credentialFloodResponse } from "./credential-failures";
+import { ApiError, documentedError, unauthorized } from "./errors";
 
 /** Sent as `__Host-session`: the prefix makes the browser insist on Secure, Path=/ and no Domain. */
 export const SESSION_COOKIE = "session";
@@ -25,7 +25,7 @@ function isAllowedOrigin(c: Context<AppEnv>, origin: string | undefined): origin
 const credentialedCors = cors({
   origin: (origin) => origin,
   credentials: true,
-  allowMethods: ["GET", "POST", "DELETE"],
+  allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
   allowHeaders: ["Content-Type", "Authorization"],
   exposeHeaders: ["X-Request-Id"],
   maxAge: 600,
@@ -135,6 +135,19 @@ export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => 
   c.set("keyManager", { kind: "staff", userId: session.userId, orgId: session.orgId });
   return next();
 });
+
+/** The errors `requireStaffOrBroker` answers, for the OpenAPI document of every route behind it. */
+export const staffOrBrokerErrors = {
+  401: documentedError("No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`)."),
+  403: documentedError("A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`)."),
+  ...credentialFloodResponse,
+  500: documentedError("Unexpected server error (`internal_error`)."),
+} as const;
+
+export const staffOrBrokerSecurity: Record<string, string[]>[] = [{ StaffSession: [] }, { BrokerToken: [] }];
+
+/** Who did it, as key rows (`created_by`) and the settings audit log record it: `staff:<user id>` or `broker:<token id>`. */
+export const managerActor = (manager: KeyManager) => (manager.kind === "staff" ? `staff:${manager.userId}` : `broker:${manager.tokenId}`);
 
 /** Every login attempt costs real scrypt CPU, so attempts are capped per client address. */
 export const limitLoginAttempts = createMiddleware<AppEnv>(async (c, next) => {

@@ -41,6 +41,9 @@ export const webhookEndpoints = sqliteTable(
     events: text("events", { mode: "json" }).$type<string[]>().notNull(),
     /** base64(iv ‖ AES-GCM ciphertext) of the `whsec_` secret. */
     secretCiphertext: text("secret_ciphertext").notNull(),
+    /** After a rotation: the previous secret, encrypted the same way, which also signs until `previous_secret_expires_at`. */
+    previousSecretCiphertext: text("previous_secret_ciphertext"),
+    previousSecretExpiresAt: text("previous_secret_expires_at"),
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
     /** Why the service disabled it (e.g. the receiver answered 410); null when a user did. */
     disabledReason: text("disabled_reason"),

@@ -5,3 +5,4 @@ export * from "./deal-desk";
 export * from "./events";
 export * from "./platform";
 export * from "./reports";
+export * from "./settings";

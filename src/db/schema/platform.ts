@@ -97,6 +97,8 @@ export const apiKeys = sqliteTable(
     createdAt: createdAt(),
     revokedAt: text("revoked_at"),
     lastUsedAt: text("last_used_at"),
+    /** A rotated key works until this moment (ISO-8601 UTC), then is refused; null: no end. */
+    expiresAt: text("expires_at"),
   },
   (t) => [index("api_keys_org_idx").on(t.orgId)],
 );
