@@ -55,7 +55,8 @@ export const meteredResponses = {
  * options as the chain (`v1Route`): credential (401), scope or permission (403), quota (429), and
  * for a body its content type (400), size (413) and validation (422). A route adds only its own.
  */
-export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean }): RouteConfig["responses"] {
+export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean; idempotent?: boolean }): RouteConfig["responses"] {
+  const malformedKey = options.idempotent ? " Or a malformed `Idempotency-Key` (`invalid_request`)." : "";
   return {
     401: documentedError("Missing, malformed, unknown or revoked credentials (`unauthorized`)."),
     403: options.ingest
@@ -66,8 +67,8 @@ export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean }):
     ...(options.body
       ? {
           400: options.ingest
-            ? documentedError("Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`).")
-            : documentedError("Malformed or missing JSON body (`invalid_request`)."),
+            ? documentedError(`Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (\`invalid_request\`).${malformedKey}`)
+            : documentedError(`Malformed or missing JSON body (\`invalid_request\`).${malformedKey}`),
           ...payloadTooLargeResponse,
           ...validationErrorResponse,
         }

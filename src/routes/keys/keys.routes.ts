@@ -2,7 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
 import { credentialFloodResponse } from "../../http/credential-failures";
 import { ENDPOINT_NAMES } from "../../http/endpoints";
-import { documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
+import { documentedError, notFoundResponse, payloadTooLargeResponse } from "../../http/errors";
+import { IdempotencyKeyHeaders, idempotent, idempotentResponses } from "../../http/idempotency";
 import { requireStaffOrBroker } from "../../http/staff-auth";
 
 /** The documented permission set: every key reads; `ingest` also lets it push DMS data (/api/v1/ingest). */
@@ -137,17 +138,20 @@ export const createApiKey = createRoute({
   description:
     "Authenticated by a staff session cookie (then `Content-Type: application/json` and an allowed `Origin` are required) or by `Authorization: Bearer <broker token>`; the key belongs to the session's or the token's organization. The raw key is in this response only.",
   security: keyManagementSecurity,
-  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
-  request: { body: { content: { "application/json": { schema: CreateApiKeyRequestSchema } }, required: true } },
+  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, idempotent] as const,
+  request: {
+    headers: IdempotencyKeyHeaders,
+    body: { content: { "application/json": { schema: CreateApiKeyRequestSchema } }, required: true },
+  },
   responses: {
     201: {
       description: "Created. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: CreatedApiKeySchema } },
     },
-    400: documentedError("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
+    400: documentedError("Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`)."),
     ...keyManagementErrors,
     ...payloadTooLargeResponse,
-    ...validationErrorResponse,
+    ...idempotentResponses,
   },
 });
 

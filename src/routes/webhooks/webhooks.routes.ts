@@ -194,6 +194,7 @@ export const createWebhookEndpoint = v1Route({
   description: `The signing secret is returned once, in this response. At most ${MAX_ENDPOINTS_PER_ORG} endpoints per organization.`,
   endpoint: "webhooks",
   body: true,
+  idempotent: true,
   reads: "primary",
   request: {
     body: {
