@@ -1527,7 +1527,7 @@ export interface components {
              * @example unauthorized
              * @enum {string}
              */
-            error: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "validation_error" | "rate_limited" | "daily_rate_limit_reached" | "internal_error" | "upstream_timeout";
+            error: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "idempotency_in_progress" | "payload_too_large" | "validation_error" | "idempotency_key_reused" | "rate_limited" | "daily_rate_limit_reached" | "internal_error" | "upstream_timeout";
             /** @example A valid X-Service-API-Key header is required. */
             message: string;
             /** @example c0a8012e-5b7e-4f0e-9a51-8f1f3b1c2d4e */
@@ -1578,6 +1578,11 @@ export interface components {
              */
             version: string;
         };
+        /**
+         * @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        IdempotencyKey: string;
         IngestDeal: {
             /** @example 24100 */
             amount_financed?: number;
@@ -2535,7 +2540,10 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+        IdempotencyKey: components["schemas"]["IdempotencyKey"];
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -2560,6 +2568,7 @@ export type SchemaDealDeskStipCheckRequest = components['schemas']['DealDeskStip
 export type SchemaDealDeskStipCheckResult = components['schemas']['DealDeskStipCheckResult'];
 export type SchemaError = components['schemas']['Error'];
 export type SchemaHealth = components['schemas']['Health'];
+export type SchemaIdempotencyKey = components['schemas']['IdempotencyKey'];
 export type SchemaIngestDeal = components['schemas']['IngestDeal'];
 export type SchemaIngestDeals = components['schemas']['IngestDeals'];
 export type SchemaIngestDealsResult = components['schemas']['IngestDealsResult'];
@@ -2605,6 +2614,7 @@ export type SchemaWebhooksEndpointList = components['schemas']['WebhooksEndpoint
 export type SchemaWebhooksTestResult = components['schemas']['WebhooksTestResult'];
 export type SchemaWebhooksTriggerEvent = components['schemas']['WebhooksTriggerEvent'];
 export type SchemaWebhooksUpdateEndpoint = components['schemas']['WebhooksUpdateEndpoint'];
+export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type $defs = Record<string, never>;
 export interface operations {
     logIn: {
@@ -2824,7 +2834,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2843,7 +2856,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2870,6 +2883,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -2879,7 +2903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`; an undeclared field too, `details[].code` `unrecognized_keys`), or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3018,7 +3042,10 @@ export interface operations {
     createComplianceCheck: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3052,7 +3079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ComplianceCheckResult"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
+            /** @description Malformed or missing JSON body (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3079,6 +3106,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -3088,7 +3126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`; an undeclared field too, `details[].code` `unrecognized_keys`), or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3429,7 +3467,10 @@ export interface operations {
     ingestDeals: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3496,7 +3537,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestDealsResult"];
                 };
             };
-            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3526,6 +3567,17 @@ export interface operations {
             /** @description A deal's `store_id` names no store of this organization (`not_found`; the message names the rows); nothing was written. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3588,7 +3640,10 @@ export interface operations {
                 /** @description The store this snapshot is for. A store of another organization, or no store at all: 404 `not_found`. */
                 store_id: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3645,7 +3700,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestInventoryResult"];
                 };
             };
-            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3675,6 +3730,17 @@ export interface operations {
             /** @description `store_id` names no store of this organization (`not_found`); nothing was written. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4690,7 +4756,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4740,7 +4809,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksCreatedEndpoint"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
+            /** @description Malformed or missing JSON body (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4767,6 +4836,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -4776,7 +4856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`; an undeclared field too, `details[].code` `unrecognized_keys`), or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
