@@ -5,14 +5,14 @@
  */
 
 interface DocumentLike {
-  paths?: Record<string, Record<string, { parameters?: { $ref?: string }[] } | unknown>>;
+  paths?: object;
 }
 
 const PARAMETER_REF = "#/components/parameters/IdempotencyKey";
 
 export function idempotentOperations(document: DocumentLike): string[] {
   return Object.entries(document.paths ?? {})
-    .flatMap(([path, operations]) =>
+    .flatMap(([path, operations]: [string, object]) =>
       Object.entries(operations).flatMap(([method, operation]) => {
         const parameters = (operation as { parameters?: { $ref?: string }[] }).parameters ?? [];
         return parameters.some((parameter) => parameter.$ref === PARAMETER_REF) ? [`${method.toUpperCase()} ${path}`] : [];
