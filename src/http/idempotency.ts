@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -59,8 +59,8 @@ async function errorCodeOf(response: Response): Promise<string | null> {
  * `Idempotent-Replayed: true`; with anything else 422 `idempotency_key_reused`; while the first is
  * running 409 `idempotency_in_progress`.
  */
-export function idempotentFor(scope: IdempotencyScope): MiddlewareHandler<AppEnv> {
-  return createMiddleware<AppEnv>(async (c, next) => {
+export function idempotentFor(scope: IdempotencyScope): MiddlewareHandler<AppEnv> & { takesIdempotencyKey: true } {
+  const middleware = createMiddleware<AppEnv>(async (c, next) => {
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     if (header === undefined) return next();
     const key = parseIdempotencyKey(header);
@@ -130,6 +130,8 @@ export function idempotentFor(scope: IdempotencyScope): MiddlewareHandler<AppEnv
       logEvent("error", { event: "idempotency_answer_not_stored", request_id: requestId, ...describeError(error) });
     }
   });
+  // Marked, so a test can hold the routes that document the header to the routes that run this.
+  return Object.assign(middleware, { takesIdempotencyKey: true as const });
 }
 
 /** The middleware for a route whose caller belongs to an organization (API key, broker token, staff session). */
@@ -151,18 +153,29 @@ export const IdempotencyKeyParameter = z
  */
 export const IdempotencyKeyHeaders = z.object({ [IDEMPOTENCY_KEY_HEADER]: IdempotencyKeyParameter });
 
-/** The answers the middleware adds, for a route's `responses` (422 also covers the schema's validation). */
-export const idempotentResponses = {
-  409: {
-    ...documentedError(
-      `A request with the same \`${IDEMPOTENCY_KEY_HEADER}\` is still being processed (\`idempotency_in_progress\`); retry after \`Retry-After\` seconds.`,
-    ),
-    headers: { "Retry-After": { description: "Seconds to wait: 1.", schema: { type: "integer" } } },
-  },
-  422: documentedError(
-    `The body parsed but failed validation (\`validation_error\`; an undeclared field too, \`details[].code\` \`unrecognized_keys\`), or the \`${IDEMPOTENCY_KEY_HEADER}\` was first used with a different method, path or body (\`idempotency_key_reused\`).`,
-  ),
-} as const;
+const KEY_REUSED = `the \`${IDEMPOTENCY_KEY_HEADER}\` was first used with a different method, path or body (\`idempotency_key_reused\`)`;
+
+/**
+ * A route's `responses` with the answers the middleware adds: 409 while the first request runs, and
+ * `idempotency_key_reused` beside whatever the route's 422 already says.
+ */
+export function withIdempotencyResponses<Responses extends RouteConfig["responses"]>(responses: Responses): Responses {
+  const own = responses[422];
+  const reused =
+    own && !("$ref" in own)
+      ? { ...own, description: `${own.description} Or ${KEY_REUSED}.` }
+      : documentedError(`${KEY_REUSED.charAt(0).toUpperCase()}${KEY_REUSED.slice(1)}.`);
+  return {
+    ...responses,
+    409: {
+      ...documentedError(
+        `A request with the same \`${IDEMPOTENCY_KEY_HEADER}\` is still being processed (\`idempotency_in_progress\`); retry after \`Retry-After\` seconds.`,
+      ),
+      headers: { "Retry-After": { description: "Seconds to wait: 1.", schema: { type: "integer" } } },
+    },
+    422: reused,
+  };
+}
 
 /** Headers the browser may send and read on routes that take the key (CORS). */
 export const IDEMPOTENCY_CORS = { allowHeaders: [IDEMPOTENCY_KEY_HEADER], exposeHeaders: [IDEMPOTENT_REPLAYED_HEADER] } as const;

@@ -6,7 +6,7 @@ import type { AppEnv } from "./app-env";
 import { requireCredential } from "./auth";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody, requireJsonOrCsvBody } from "./body";
 import type { EndpointName } from "./endpoints";
-import { IdempotencyKeyHeaders, idempotent, idempotentResponses } from "./idempotency";
+import { IdempotencyKeyHeaders, idempotent, withIdempotencyResponses } from "./idempotency";
 import { requireIngestCredential } from "./ingest-auth";
 import { RATE_LIMIT_HEADERS, v1ErrorResponses, v1Security } from "./openapi";
 import { meterQuota } from "./quota";
@@ -103,6 +103,7 @@ function withIdempotencyKeyHeader(request: RouteConfig["request"]): RouteConfig[
 export function v1Route<Declaration extends V1RouteDeclaration>(declaration: Declaration) {
   const { endpoint, reads, legacy, body, ingest, idempotent, responses, ...route } = declaration;
   const options = { reads, legacy, body, ingest, idempotent };
+  const chainAndOwn = { ...v1ErrorResponses(options), ...withRateLimitHeaders(responses) };
   const config: Omit<Declaration, keyof V1ChainOptions | "endpoint" | "responses"> & {
     security: Record<string, string[]>[];
     middleware: MiddlewareHandler<AppEnv>[];
@@ -113,11 +114,7 @@ export function v1Route<Declaration extends V1RouteDeclaration>(declaration: Dec
     security: v1Security(options),
     middleware: v1Chain(endpoint, options),
     // Typed as the route's own: a handler answers its successes, the chain's errors are thrown.
-    responses: {
-      ...v1ErrorResponses(options),
-      ...(idempotent ? idempotentResponses : {}),
-      ...withRateLimitHeaders(responses),
-    } as Declaration["responses"],
+    responses: (idempotent ? withIdempotencyResponses(chainAndOwn) : chainAndOwn) as Declaration["responses"],
   };
   return createRoute(config);
 }

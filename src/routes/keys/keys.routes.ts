@@ -2,8 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
 import { credentialFloodResponse } from "../../http/credential-failures";
 import { ENDPOINT_NAMES } from "../../http/endpoints";
-import { documentedError, notFoundResponse, payloadTooLargeResponse } from "../../http/errors";
-import { IdempotencyKeyHeaders, idempotent, idempotentResponses } from "../../http/idempotency";
+import { documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
+import { IdempotencyKeyHeaders, idempotent, withIdempotencyResponses } from "../../http/idempotency";
 import { requireStaffOrBroker } from "../../http/staff-auth";
 
 /** The documented permission set: every key reads; `ingest` also lets it push DMS data (/api/v1/ingest). */
@@ -143,7 +143,7 @@ export const createApiKey = createRoute({
     headers: IdempotencyKeyHeaders,
     body: { content: { "application/json": { schema: CreateApiKeyRequestSchema } }, required: true },
   },
-  responses: {
+  responses: withIdempotencyResponses({
     201: {
       description: "Created. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: CreatedApiKeySchema } },
@@ -151,8 +151,8 @@ export const createApiKey = createRoute({
     400: documentedError("Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`)."),
     ...keyManagementErrors,
     ...payloadTooLargeResponse,
-    ...idempotentResponses,
-  },
+    ...validationErrorResponse,
+  }),
 });
 
 export const listApiKeys = createRoute({
