@@ -135,6 +135,16 @@ describe("Idempotency-Key on webhook endpoint creation", () => {
     expect(JSON.stringify(await rowsOf(org.id))).not.toContain(created.secret);
   });
 
+  it("shares keys between the credentials of one organization: another API key of it gets the replay", async () => {
+    const org = await createOrg();
+    const [first, second] = [(await createApiKey(org.id)).key, (await createApiKey(org.id)).key];
+    const created = await post("/api/v1/webhooks", apiKeyHeader(first), endpoint, "whk-shared-in-org");
+    const again = await post("/api/v1/webhooks", apiKeyHeader(second), endpoint, "whk-shared-in-org");
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await again.json()).toEqual(await created.json());
+    expect(await webhookCount(org.id)).toBe(1);
+  });
+
   it("keeps each organization's keys apart: the same key string creates in both and never replays the other's answer", async () => {
     const [a, b] = [await createOrg(), await createOrg()];
     const keyA = (await createApiKey(a.id)).key;
@@ -173,6 +183,10 @@ describe("Idempotency-Key on compliance checks", () => {
     expect((await post("/api/v1/compliance-check", apiKeyHeader(key), person, "check-2")).status).toBe(200);
     const spent = await post("/api/v1/compliance-check", apiKeyHeader(key), person, "check-3");
     expect(spent.status).toBe(429);
+    // A replay repeats an answer already paid for: it is served with the quota spent.
+    const replayWhenSpent = await post("/api/v1/compliance-check", apiKeyHeader(key), person, "check-1");
+    expect(replayWhenSpent.status).toBe(200);
+    expect(replayWhenSpent.headers.get("Idempotent-Replayed")).toBe("true");
     // A 429 is not kept: the key is free again for tomorrow's attempt.
     expect((await rowsOf(org.id)).map((row) => row.key).sort()).toEqual(["check-1", "check-2"]);
   });
@@ -199,6 +213,19 @@ describe("Idempotency-Key on ingestion", () => {
     const replay = await post("/api/v1/ingest/deals", apiKeyHeader(key), body, "race-1");
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await replay.json()).toEqual(answered);
+  });
+
+  it("keeps the handler's own 404 (a store of another organization) and replays it", async () => {
+    const org = await createOrg();
+    const foreignStore = await createStore((await createOrg()).id);
+    const key = await createIngestKey(org.id);
+    const path = `/api/v1/ingest/inventory?store_id=${foreignStore.id}`;
+    const first = await post(path, apiKeyHeader(key), { units: [] }, "inv-404", "PUT");
+    expect(first.status).toBe(404);
+    const replay = await post(path, apiKeyHeader(key), { units: [] }, "inv-404", "PUT");
+    expect(replay.status).toBe(404);
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await replay.json()).toEqual(await first.json());
   });
 
   it("takes the query into the fingerprint on PUT /api/v1/ingest/inventory", async () => {
@@ -262,6 +289,31 @@ describe("the 24-hour window", () => {
     const again = await post("/api/public-api/keys", broker, { label: "second" }, "k-lapsed");
     expect(again.status).toBe(201);
     expect(await keyLabels(org.id)).toEqual(["first", "second"]);
+  });
+});
+
+describe("a reservation whose request died", () => {
+  async function reserveByHand(scope: string, key: string, ageMs: number, body: unknown) {
+    // The fingerprint of the request below, so only the reservation's age decides.
+    const bytes = new TextEncoder().encode(`POST /api/public-api/keys\n${JSON.stringify(body)}`);
+    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, fingerprint, request_id, created_at) VALUES (?, ?, ?, 'dead-request', ?)")
+      .bind(scope, key, digest, new Date(Date.now() - ageMs).toISOString())
+      .run();
+  }
+
+  it("holds the key (409) for up to 5 minutes, then the key runs anew", async () => {
+    const org = await createOrg();
+    const broker = brokerHeader((await createBrokerToken(org.id)).token);
+    const body = { label: "after a crash" };
+    await reserveByHand(org.id, "k-recent-crash", 60_000, body);
+    await reserveByHand(org.id, "k-old-crash", 6 * 60_000, body);
+    const held = await post("/api/public-api/keys", broker, body, "k-recent-crash");
+    expect(held.status).toBe(409);
+    expect(await held.json()).toMatchObject({ error: "idempotency_in_progress" });
+    const taken = await post("/api/public-api/keys", broker, body, "k-old-crash");
+    expect(taken.status).toBe(201);
+    expect(await keyLabels(org.id)).toEqual(["after a crash"]);
   });
 });
 
