@@ -154,26 +154,27 @@ export const IdempotencyKeyParameter = z
 export const IdempotencyKeyHeaders = z.object({ [IDEMPOTENCY_KEY_HEADER]: IdempotencyKeyParameter });
 
 const KEY_REUSED = `the \`${IDEMPOTENCY_KEY_HEADER}\` was first used with a different method, path or body (\`idempotency_key_reused\`)`;
+const IN_PROGRESS = `a request with the same \`${IDEMPOTENCY_KEY_HEADER}\` is still being processed (\`idempotency_in_progress\`); retry after \`Retry-After\` seconds`;
+
+type DocumentedResponse = Exclude<RouteConfig["responses"][string], { $ref: string }>;
+
+const capitalized = (sentence: string) => `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
+
+/** The route's own answer for a status with `addition` after its text, or the addition alone. */
+function alongside(own: RouteConfig["responses"][string] | undefined, addition: string): DocumentedResponse {
+  return own && !("$ref" in own) ? { ...own, description: `${own.description} Or ${addition}.` } : documentedError(capitalized(addition));
+}
 
 /**
- * A route's `responses` with the answers the middleware adds: 409 while the first request runs, and
- * `idempotency_key_reused` beside whatever the route's 422 already says.
+ * A route's `responses` with the answers the middleware adds: 409 while the first request runs,
+ * 422 for a key reused on another request, each beside whatever the route already says for them.
  */
 export function withIdempotencyResponses<Responses extends RouteConfig["responses"]>(responses: Responses): Responses {
-  const own = responses[422];
-  const reused =
-    own && !("$ref" in own)
-      ? { ...own, description: `${own.description} Or ${KEY_REUSED}.` }
-      : documentedError(`${KEY_REUSED.charAt(0).toUpperCase()}${KEY_REUSED.slice(1)}.`);
+  const inProgress = alongside(responses[409], IN_PROGRESS);
   return {
     ...responses,
-    409: {
-      ...documentedError(
-        `A request with the same \`${IDEMPOTENCY_KEY_HEADER}\` is still being processed (\`idempotency_in_progress\`); retry after \`Retry-After\` seconds.`,
-      ),
-      headers: { "Retry-After": { description: "Seconds to wait: 1.", schema: { type: "integer" } } },
-    },
-    422: reused,
+    409: { ...inProgress, headers: { ...inProgress.headers, "Retry-After": { description: "Seconds to wait: 1.", schema: { type: "integer" } } } },
+    422: alongside(responses[422], KEY_REUSED),
   };
 }
 

@@ -6,7 +6,7 @@ import type { AppEnv } from "./app-env";
 import { requireCredential } from "./auth";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody, requireJsonOrCsvBody } from "./body";
 import type { EndpointName } from "./endpoints";
-import { IdempotencyKeyHeaders, idempotent, withIdempotencyResponses } from "./idempotency";
+import { IdempotencyKeyHeaders, idempotent as replayRepeatedCreates, withIdempotencyResponses } from "./idempotency";
 import { requireIngestCredential } from "./ingest-auth";
 import { RATE_LIMIT_HEADERS, v1ErrorResponses, v1Security } from "./openapi";
 import { meterQuota } from "./quota";
@@ -48,8 +48,9 @@ const noStore = createMiddleware<AppEnv>(async (c, next) => {
 /**
  * The whole middleware chain of an `/api/v1/*` route, in order: `Cache-Control: no-store` on
  * whatever it answers, the D1 session its reads start in, credential and scope, the daily quota,
- * then for a body the size limit and the content type. Declared through `v1Route`, so none can
- * forget a step and the document says what it does.
+ * then for a body the size limit and the content type. On a create that takes `Idempotency-Key`
+ * the body checks and the key come before the quota, so a replay is not metered. Declared through
+ * `v1Route`, so none can forget a step and the document says what it does.
  */
 export function v1Chain(endpoint: EndpointName, options: V1ChainOptions) {
   const bodyChecks: MiddlewareHandler<AppEnv>[] = [];
@@ -61,12 +62,12 @@ export function v1Chain(endpoint: EndpointName, options: V1ChainOptions) {
     noStore,
     readsFrom(options.reads),
     options.ingest ? requireIngestCredential : requireCredential(endpoint, { legacy: options.legacy }),
-    ...(options.idempotent ? [...bodyChecks, idempotent, meterQuota] : [meterQuota, ...bodyChecks]),
+    ...(options.idempotent ? [...bodyChecks, replayRepeatedCreates, meterQuota] : [meterQuota, ...bodyChecks]),
   ];
 }
 
 /** Statuses the chain answers itself: a route documents them through its options, never by hand. */
-type ChainStatus = 400 | 401 | 403 | 409 | 413 | 429 | 500;
+type ChainStatus = 400 | 401 | 403 | 413 | 429 | 500;
 type OwnResponses = RouteConfig["responses"] & { [S in ChainStatus]?: never };
 
 export type V1RouteDeclaration = Omit<RouteConfig, "security" | "middleware" | "responses"> &
