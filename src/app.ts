@@ -4,6 +4,7 @@ import { requestId } from "hono/request-id";
 import { loadConfig } from "./config";
 import type { AppEnv } from "./http/app-env";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/error-handler";
+import { IDEMPOTENCY_CORS, IdempotencyKeyParameter } from "./http/idempotency";
 import { openApiDocument, SECURITY_SCHEMES } from "./http/openapi";
 import { publicCors } from "./http/public-access";
 import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
@@ -54,8 +55,16 @@ export function createApp(options: AppOptions = {}) {
     "/api/v1/*",
     openCors({
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-      allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type", "Authorization"],
-      exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id", "X-Service-Version", "Deprecation", "Sunset", "Link"],
+      allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type", "Authorization", ...IDEMPOTENCY_CORS.allowHeaders],
+      exposeHeaders: [
+        ...RATE_LIMIT_EXPOSED_HEADERS,
+        "X-Request-Id",
+        "X-Service-Version",
+        "Deprecation",
+        "Sunset",
+        "Link",
+        ...IDEMPOTENCY_CORS.exposeHeaders,
+      ],
     }),
   );
   app.use("/api/auth/*", staffCors);
@@ -79,6 +88,7 @@ export function createApp(options: AppOptions = {}) {
   options.mount?.(app);
 
   documentWebhookEvents(app);
+  app.openAPIRegistry.registerParameter("IdempotencyKey", IdempotencyKeyParameter);
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);
   app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "BrokerToken", SECURITY_SCHEMES.BrokerToken);

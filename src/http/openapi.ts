@@ -55,7 +55,8 @@ export const meteredResponses = {
  * options as the chain (`v1Route`): credential (401), scope or permission (403), quota (429), and
  * for a body its content type (400), size (413) and validation (422). A route adds only its own.
  */
-export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean }): RouteConfig["responses"] {
+export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean; idempotent?: boolean }): RouteConfig["responses"] {
+  const malformedKey = options.idempotent ? " Or a malformed `Idempotency-Key` (`invalid_request`)." : "";
   return {
     401: documentedError("Missing, malformed, unknown or revoked credentials (`unauthorized`)."),
     403: options.ingest
@@ -66,8 +67,8 @@ export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean }):
     ...(options.body
       ? {
           400: options.ingest
-            ? documentedError("Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`).")
-            : documentedError("Malformed or missing JSON body (`invalid_request`)."),
+            ? documentedError(`Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (\`invalid_request\`).${malformedKey}`)
+            : documentedError(`Malformed or missing JSON body (\`invalid_request\`).${malformedKey}`),
           ...payloadTooLargeResponse,
           ...validationErrorResponse,
         }
@@ -171,7 +172,7 @@ export const openApiDocument = (origin: string) => ({
       "## Getting a key",
       "Send your key in the `X-Service-API-Key` header. A key is created with `POST /api/public-api/keys` (see **Keys** below) by your organization's staff, logged in, or by your integration partner with its broker token; the raw key is shown once. Running the service locally (`npm run dev`), the demo keys are printed at start-up.",
       "## Guides",
-      "[Errors](/docs/guides/errors) · [Quota and rate-limit headers](/docs/guides/quota) · [Webhooks](/docs/guides/webhooks) · [Versioning](/docs/guides/versioning) · [Ingestion](/docs/guides/ingestion) · [Feeds: paging and changes](/docs/guides/feeds) · [Consistency](/docs/guides/consistency) · [all guides](/docs/guides/)",
+      "[Errors](/docs/guides/errors) · [Quota and rate-limit headers](/docs/guides/quota) · [Webhooks](/docs/guides/webhooks) · [Versioning](/docs/guides/versioning) · [Ingestion](/docs/guides/ingestion) · [Retrying creates: Idempotency-Key](/docs/guides/idempotency) · [Feeds: paging and changes](/docs/guides/feeds) · [Consistency](/docs/guides/consistency) · [all guides](/docs/guides/)",
       "Every error has the body `{ error, message, request_id }` (422 adds `details`). Metered responses carry `X-Service-RateLimit-Limit`, `X-Service-RateLimit-Remaining` and `X-Service-RateLimit-Reset`. Changes are additive within `/api/v1`, so ignore fields and enum values you do not know.",
     ].join("\n\n"),
     license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },

@@ -12,6 +12,7 @@ import type { AppEnv, KeyManager } from "./app-env";
 import { isJsonContentType, METHODS_WITH_BODY } from "./body";
 import { assertCredentialLookupAllowed, clientAddress, countFailedCredentialLookup, credentialFloodResponse } from "./credential-failures";
 import { ApiError, documentedError, unauthorized } from "./errors";
+import { IDEMPOTENCY_CORS } from "./idempotency";
 
 /** Sent as `__Host-session`: the prefix makes the browser insist on Secure, Path=/ and no Domain. */
 export const SESSION_COOKIE = "session";
@@ -26,8 +27,8 @@ const credentialedCors = cors({
   origin: (origin) => origin,
   credentials: true,
   allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
-  allowHeaders: ["Content-Type", "Authorization"],
-  exposeHeaders: ["X-Request-Id"],
+  allowHeaders: ["Content-Type", "Authorization", ...IDEMPOTENCY_CORS.allowHeaders],
+  exposeHeaders: ["X-Request-Id", ...IDEMPOTENCY_CORS.exposeHeaders],
   maxAge: 600,
 });
 

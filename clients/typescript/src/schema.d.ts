@@ -1687,7 +1687,7 @@ export interface components {
              * @example unauthorized
              * @enum {string}
              */
-            error: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "validation_error" | "rate_limited" | "daily_rate_limit_reached" | "internal_error" | "upstream_timeout";
+            error: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "validation_error" | "idempotency_key_reused" | "rate_limited" | "daily_rate_limit_reached" | "internal_error" | "upstream_timeout";
             /** @example A valid X-Service-API-Key header is required. */
             message: string;
             /** @example c0a8012e-5b7e-4f0e-9a51-8f1f3b1c2d4e */
@@ -1738,6 +1738,11 @@ export interface components {
              */
             version: string;
         };
+        /**
+         * @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        IdempotencyKey: string;
         IngestDeal: {
             /** @example 24100 */
             amount_financed?: number;
@@ -3101,7 +3106,10 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+        IdempotencyKey: components["schemas"]["IdempotencyKey"];
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -3126,6 +3134,7 @@ export type SchemaDealDeskStipCheckRequest = components['schemas']['DealDeskStip
 export type SchemaDealDeskStipCheckResult = components['schemas']['DealDeskStipCheckResult'];
 export type SchemaError = components['schemas']['Error'];
 export type SchemaHealth = components['schemas']['Health'];
+export type SchemaIdempotencyKey = components['schemas']['IdempotencyKey'];
 export type SchemaIngestDeal = components['schemas']['IngestDeal'];
 export type SchemaIngestDeals = components['schemas']['IngestDeals'];
 export type SchemaIngestDealsResult = components['schemas']['IngestDealsResult'];
@@ -3184,6 +3193,7 @@ export type SchemaWebhooksRotateSecret = components['schemas']['WebhooksRotateSe
 export type SchemaWebhooksTestResult = components['schemas']['WebhooksTestResult'];
 export type SchemaWebhooksTriggerEvent = components['schemas']['WebhooksTriggerEvent'];
 export type SchemaWebhooksUpdateEndpoint = components['schemas']['WebhooksUpdateEndpoint'];
+export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type $defs = Record<string, never>;
 export interface operations {
     logIn: {
@@ -3403,7 +3413,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3422,7 +3435,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3449,6 +3462,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -3458,7 +3482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3555,7 +3579,10 @@ export interface operations {
     rotateApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -3576,7 +3603,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedApiKey"];
                 };
             };
-            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3612,9 +3639,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key is revoked, or already rotated and running out its overlap (`conflict`). */
+            /** @description The key is revoked, or already rotated and running out its overlap (`conflict`). Or a request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3630,7 +3659,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4303,7 +4332,10 @@ export interface operations {
     createComplianceCheck: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4337,7 +4369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ComplianceCheckResult"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
+            /** @description Malformed or missing JSON body (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4364,6 +4396,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -4373,7 +4416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4714,7 +4757,10 @@ export interface operations {
     ingestDeals: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4781,7 +4827,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestDealsResult"];
                 };
             };
-            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4817,6 +4863,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -4826,7 +4883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). */
+            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4873,7 +4930,10 @@ export interface operations {
                 /** @description The store this snapshot is for. A store of another organization, or no store at all: 404 `not_found`. */
                 store_id: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4930,7 +4990,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestInventoryResult"];
                 };
             };
-            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4966,6 +5026,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -4975,7 +5046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). Or the snapshot was refused for what it would remove (detail codes `empty_snapshot`, `removals_unconfirmed`, `removals_mismatch`; the body adds `in_stock` and `would_remove`). */
+            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). Or the snapshot was refused for what it would remove (detail codes `empty_snapshot`, `removals_unconfirmed`, `removals_mismatch`; the body adds `in_stock` and `would_remove`). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5976,7 +6047,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6027,7 +6101,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksCreatedEndpoint"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
+            /** @description Malformed or missing JSON body (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6054,6 +6128,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -6063,7 +6148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6654,7 +6739,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -6698,7 +6786,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksRotatedSecret"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
+            /** @description Malformed or missing JSON body (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6734,6 +6822,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -6743,7 +6842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
 import { ENDPOINT_NAMES } from "../../http/endpoints";
 import { documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
+import { IdempotencyKeyHeaders, idempotent, withIdempotencyResponses } from "../../http/idempotency";
 import { requireStaffOrBroker, staffOrBrokerErrors, staffOrBrokerSecurity } from "../../http/staff-auth";
 
 /** The documented permission set: every key reads; `ingest` also lets it push DMS data (/api/v1/ingest). */
@@ -166,18 +167,21 @@ export const createApiKey = createRoute({
   description:
     "Authenticated by a staff session cookie (then `Content-Type: application/json` and an allowed `Origin` are required) or by `Authorization: Bearer <broker token>`; the key belongs to the session's or the token's organization. The raw key is in this response only.",
   security: staffOrBrokerSecurity,
-  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
-  request: { body: { content: { "application/json": { schema: CreateApiKeyRequestSchema } }, required: true } },
-  responses: {
+  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, idempotent] as const,
+  request: {
+    headers: IdempotencyKeyHeaders,
+    body: { content: { "application/json": { schema: CreateApiKeyRequestSchema } }, required: true },
+  },
+  responses: withIdempotencyResponses({
     201: {
       description: "Created. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: CreatedApiKeySchema } },
     },
-    400: documentedError("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
+    400: documentedError("Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`)."),
     ...staffOrBrokerErrors,
     ...payloadTooLargeResponse,
     ...validationErrorResponse,
-  },
+  }),
 });
 
 export const listApiKeys = createRoute({
@@ -233,8 +237,9 @@ export const rotateApiKey = createRoute({
   description:
     "Creates a key with the old one's label, permissions, scopes and rate limit (the raw key is in this response only) and gives the old key an end: now + `overlap_hours`. Until then both work; from then on the old key is refused (401). The new key's daily quota counts from zero (docs/quota.md#rotating-a-key). With `overlap_hours` 0 the old key is refused at once by this instance and within 60 seconds by every other, as after a revocation. With a session cookie, `Content-Type: application/json` and an allowed `Origin` are required.",
   security: staffOrBrokerSecurity,
-  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
+  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, idempotent] as const,
   request: {
+    headers: IdempotencyKeyHeaders,
     params: z.object({
       id: z
         .string()
@@ -244,16 +249,16 @@ export const rotateApiKey = createRoute({
     }),
     body: { content: { "application/json": { schema: RotateApiKeyRequestSchema } }, required: true },
   },
-  responses: {
+  responses: withIdempotencyResponses({
     201: {
       description: "The new key, and when the old one ends. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: RotatedApiKeySchema } },
     },
-    400: documentedError("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
+    400: documentedError("Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`)."),
     ...staffOrBrokerErrors,
     ...notFoundResponse,
     409: documentedError("The key is revoked, or already rotated and running out its overlap (`conflict`)."),
     ...payloadTooLargeResponse,
     ...validationErrorResponse,
-  },
+  }),
 });

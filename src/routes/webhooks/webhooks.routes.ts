@@ -221,6 +221,7 @@ export const createWebhookEndpoint = v1Route({
   description: `The signing secret is returned once, in this response. At most ${MAX_ENDPOINTS_PER_ORG} endpoints per organization.`,
   endpoint: "webhooks",
   body: true,
+  idempotent: true,
   reads: "primary",
   request: {
     body: {
@@ -427,6 +428,7 @@ export const rotateWebhookSecret = v1Route({
   ].join("\n\n"),
   endpoint: "webhooks",
   body: true,
+  idempotent: true,
   reads: "primary",
   request: {
     params: z.object({ id: idParam }),
