@@ -132,13 +132,19 @@ export async function loadBriefingData(db: Database, orgId: string, storeId: str
       })
       .from(deals)
       .where(
-        and(eq(deals.orgId, orgId), eq(deals.storeId, storeId), or(gte(deals.soldOn, dealsSince), inArray(deals.status, [...PIPELINE_STATUSES]))),
+        // Each branch whole, so SQLite reads the two index ranges (recent sales, the funding pipeline)
+        // instead of every deal the store ever sold.
+        or(
+          and(eq(deals.orgId, orgId), eq(deals.storeId, storeId), gte(deals.soldOn, dealsSince)),
+          and(eq(deals.orgId, orgId), eq(deals.storeId, storeId), inArray(deals.status, [...PIPELINE_STATUSES])),
+        ),
       ),
     db
       .select({ dealNumber: deals.dealNumber, stip: dealStips.stip, state: dealStips.state, requestedOn: dealStips.requestedOn })
       .from(dealStips)
       .innerJoin(deals, and(eq(deals.id, dealStips.dealId), eq(deals.orgId, dealStips.orgId)))
-      .where(and(eq(dealStips.orgId, orgId), eq(deals.storeId, storeId), ne(dealStips.state, "cleared"), ne(deals.status, "unwound"))),
+      // The literal condition lets SQLite use the open-stips partial index (deal_stips_org_open_idx).
+      .where(and(eq(dealStips.orgId, orgId), eq(deals.storeId, storeId), sql`${dealStips.state} <> 'cleared'`, ne(deals.status, "unwound"))),
   ]);
   const store = storeRows[0];
   if (!store) return null;
