@@ -2,6 +2,8 @@ import { createApp } from "./app";
 import { consumeDeadLetters, consumeWebhooks, WEBHOOKS_DLQ } from "./events/consumer";
 import type { WebhookMessage } from "./events/messages";
 import { runScheduledJobs } from "./jobs";
+import { consumeJobs } from "./jobs/consumer";
+import { JOBS_QUEUE, type JobMessage } from "./jobs/queue";
 
 export { QuotaCounter } from "./durable-objects/quota-counter";
 
@@ -13,7 +15,8 @@ export default {
     ctx.waitUntil(runScheduledJobs(controller.cron, env, new Date(controller.scheduledTime)));
   },
   async queue(batch, env) {
-    if (batch.queue === WEBHOOKS_DLQ) await consumeDeadLetters(batch, env);
-    else await consumeWebhooks(batch, env);
+    if (batch.queue === JOBS_QUEUE) await consumeJobs(batch, env);
+    else if (batch.queue === WEBHOOKS_DLQ) await consumeDeadLetters(batch as MessageBatch<WebhookMessage>, env);
+    else await consumeWebhooks(batch as MessageBatch<WebhookMessage>, env);
   },
-} satisfies ExportedHandler<Env, WebhookMessage>;
+} satisfies ExportedHandler<Env, WebhookMessage | JobMessage>;

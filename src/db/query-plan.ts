@@ -14,7 +14,7 @@ export interface PlanLine {
  * customer, so a request that scans one gets slower as the organization (or every organization) grows.
  */
 export const TENANT_TABLES: ReadonlySet<string> = new Set(
-  Object.values(schema)
+  (Object.values(schema) as unknown[])
     .filter((value): value is SQLiteTable => is(value, SQLiteTable))
     .map((table) => getTableConfig(table))
     .filter((config) => config.columns.some((column) => column.name === "org_id"))

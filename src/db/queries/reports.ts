@@ -249,7 +249,7 @@ export async function listOrganizationIds(db: Database): Promise<string[]> {
   return (await db.select({ id: organizations.id }).from(organizations).orderBy(asc(organizations.id))).map((r) => r.id);
 }
 
-/** Every store of every organization, for the nightly briefings. */
-export function listAllStores(db: Database) {
-  return db.select({ id: stores.id, orgId: stores.orgId }).from(stores).orderBy(asc(stores.orgId), asc(stores.id));
+/** An organization's store ids, for its nightly briefings. */
+export async function listStoreIds(db: Database, orgId: string): Promise<string[]> {
+  return (await db.select({ id: stores.id }).from(stores).where(eq(stores.orgId, orgId)).orderBy(asc(stores.id))).map((r) => r.id);
 }
