@@ -29,7 +29,7 @@ export interface RetentionRule {
 }
 
 export const RETENTION_RULES: readonly RetentionRule[] = [
-  { table: "morning_briefings", keptDays: 90, age: { column: morningBriefings.day, holds: "day" } },
+  { table: "morning_briefings", keptDays: 14, age: { column: morningBriefings.day, holds: "day" } },
   // A finished delivery; its attempts go with it (ON DELETE CASCADE).
   {
     table: "webhook_deliveries",
