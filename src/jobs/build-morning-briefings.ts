@@ -43,7 +43,10 @@ export async function buildStoreBriefings(env: Env, orgId: string, storeId: stri
   const existing = await existingBriefingRoles(db, orgId, storeId, day);
   const missing = ROLES.filter((role) => !existing.has(role));
   if (missing.length === 0) return;
-  const [market, data] = await Promise.all([loadMarketData(db, PULSE_HISTORY_READINGS, 20), loadBriefingData(db, orgId, storeId, briefingDealsSince(now))]);
+  const [market, data] = await Promise.all([
+    loadMarketData(db, PULSE_HISTORY_READINGS, 20),
+    loadBriefingData(db, orgId, storeId, briefingDealsSince(now)),
+  ]);
   if (!data) return;
   const pulse = buildMarketPulse(market.histories, market.feed, config.lenderEnvironmentChangePts);
   const statements = [];

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
+import { deleteExpiredRows, RETENTION_RULES } from "../../src/db/queries/retention";
 import { explainQueryPlan, TENANT_TABLES, tenantTableScans } from "../../src/db/query-plan";
 import { seedDemoOrgs } from "../helpers/reports";
 import { createBrokerToken } from "../helpers/staff";
@@ -52,11 +54,23 @@ describe("query plans of the request paths", () => {
     broker = (await createBrokerToken("org_summit")).token;
   });
 
-  const json = (body: unknown) => ({ method: "POST", headers: { "Content-Type": "application/json", "X-Service-API-Key": key }, body: JSON.stringify(body) });
+  const json = (body: unknown) => ({
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Service-API-Key": key },
+    body: JSON.stringify(body),
+  });
   const get = (path: string) => request(path, { headers: { "X-Service-API-Key": key } });
 
   it("finds every tenant table", () => {
-    for (const table of ["deals", "deal_stips", "inventory_units", "morning_briefings", "compliance_checks", "lender_decisions", "webhook_deliveries"])
+    for (const table of [
+      "deals",
+      "deal_stips",
+      "inventory_units",
+      "morning_briefings",
+      "compliance_checks",
+      "lender_decisions",
+      "webhook_deliveries",
+    ])
       expect(TENANT_TABLES).toContain(table);
   });
 
@@ -73,12 +87,21 @@ describe("query plans of the request paths", () => {
       () => request("/api/v1/morning-briefing", json({ role: "gm" })),
       () => request("/api/v1/morning-briefing", json({ role: "fi_director", store_id: "sto_summit_south" })),
       () => get("/api/v1/market-pulse"),
-      () => request("/api/v1/lender-route", json({ beacon: 560, down_payment: 3000, vehicle_price: 20000, vehicle_type: "car", known_issues: ["bk13"] })),
+      () =>
+        request("/api/v1/lender-route", json({ beacon: 560, down_payment: 3000, vehicle_price: 20000, vehicle_type: "car", known_issues: ["bk13"] })),
       () => request("/api/v1/stip-check", json({ lender: "Fresh Start Auto Lending", beacon: 548, known_issues: ["bk13"], income_type: "w2" })),
       () => request("/api/v1/gross-calc", json({ purchase_price: 18500, selling_price: 22995, vehicle_type: "suv", days_on_lot: 52 })),
-      () => request("/api/v1/deal-coach", json({ beacon: 700, vehicle_price: 30000, trade_value: 10000, trade_payoff: 12500, down_payment: 3000, term_months: 60 })),
+      () =>
+        request(
+          "/api/v1/deal-coach",
+          json({ beacon: 700, vehicle_price: 30000, trade_value: 10000, trade_payoff: 12500, down_payment: 3000, term_months: 60 }),
+        ),
       () => request("/api/v1/trade-appraisal", json({ year: 2022, make: "Toyota", model: "RAV4", mileage: 41000, condition_notes: "needs tires" })),
-      () => request("/api/v1/compliance-check", json({ first_name: "Jane", last_name: "Doe", dob: "1980-01-01", ssn_last4: "1234", address_zip: "78704" })),
+      () =>
+        request(
+          "/api/v1/compliance-check",
+          json({ first_name: "Jane", last_name: "Doe", dob: "1980-01-01", ssn_last4: "1234", address_zip: "78704" }),
+        ),
       () => request("/api/v1/webhooks", json({ url: "https://hooks.example.test/a", events: ["deal.stip_alert"] })),
       () => get("/api/v1/webhooks"),
       () => request("/api/public-api/keys", { headers: { Authorization: `Bearer ${broker}` } }),
@@ -113,5 +136,17 @@ describe("query plans of the request paths", () => {
     ])
       expect(lines).toContain(search);
     expect(lines.join("\n")).not.toMatch(/SEARCH deal_stips USING INDEX deal_stips_org_deal_idx \(org_id=\?\)$/m);
+  });
+
+  it("each retention rule finds its expired rows by an index, never by reading its whole table", async () => {
+    const purging = bindingRecorder(env.DB);
+    for (const rule of RETENTION_RULES) await deleteExpiredRows(getDb(purging.DB), rule, new Date(), 500);
+    expect(purging.statements.size).toBeGreaterThanOrEqual(RETENTION_RULES.length);
+    const scans: string[] = [];
+    for (const [sql, params] of purging.statements) {
+      const plan = await explainQueryPlan(env.DB, sql, params);
+      for (const line of plan) if (/^SCAN (?!CONSTANT ROW)/.test(line.detail)) scans.push(`${line.detail}  ←  ${sql}`);
+    }
+    expect(scans).toEqual([]);
   });
 });

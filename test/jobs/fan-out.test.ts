@@ -62,7 +62,10 @@ describe("crons fan out through the jobs queue: the cron's own work does not gro
     await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "0 6 * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
     const day = new Date().toISOString().slice(0, 10);
-    await eventually(async () => (await count("SELECT count(*) AS n FROM morning_briefings WHERE org_id = ? AND day = ?", org.id, day)) === 12, 20_000);
+    await eventually(
+      async () => (await count("SELECT count(*) AS n FROM morning_briefings WHERE org_id = ? AND day = ?", org.id, day)) === 12,
+      20_000,
+    );
     const ready = await listOutboxEvents(org.id, "morning_briefing.ready");
     expect(new Set(ready.map((e) => e.store_id))).toEqual(new Set(stores.map((s) => s.id)));
     expect(ready).toHaveLength(12);

@@ -39,7 +39,14 @@ describe("purge-expired-records (00:15): every growing table keeps its rows for 
       ["gm", briefings.expired],
       ["fi_director", briefings.kept],
     ] as const)
-      await run("INSERT INTO morning_briefings (org_id, store_id, role, day, generated_at, body) VALUES (?, ?, ?, ?, ?, '{}')", o, store.id, role, isoDay(when), when.toISOString());
+      await run(
+        "INSERT INTO morning_briefings (org_id, store_id, role, day, generated_at, body) VALUES (?, ?, ?, ?, ?, '{}')",
+        o,
+        store.id,
+        role,
+        isoDay(when),
+        when.toISOString(),
+      );
 
     // Outbox events: sent and unreferenced (deleted), never sent (kept for the sweeper), referenced by a
     // delivery still pending (kept with it), and recent.
@@ -90,7 +97,12 @@ describe("purge-expired-records (00:15): every growing table keeps its rows for 
       ["OLD", alerts.expired],
       ["NEW", alerts.kept],
     ] as const)
-      await run("INSERT INTO aged_inventory_alerts (org_id, stock_number, stocked_on, alerted_at) VALUES (?, ?, '2026-01-01', ?)", o, stock, when.toISOString());
+      await run(
+        "INSERT INTO aged_inventory_alerts (org_id, stock_number, stocked_on, alerted_at) VALUES (?, ?, '2026-01-01', ?)",
+        o,
+        stock,
+        when.toISOString(),
+      );
 
     const checks = at("compliance_checks");
     for (const [id, when] of [
@@ -134,7 +146,9 @@ describe("purge-expired-records (00:15): every growing table keeps its rows for 
 
     expect([...tested].sort()).toEqual(RETENTION_RULES.map((r) => r.table).sort());
     const consumed = await runCron("15 0 * * *", NOW);
-    expect(consumed.filter((m) => m.job === "purge-expired-records").map((m) => (m as { table: string }).table)).toEqual(RETENTION_RULES.map((r) => r.table));
+    expect(consumed.filter((m) => m.job === "purge-expired-records").map((m) => (m as { table: string }).table)).toEqual(
+      RETENTION_RULES.map((r) => r.table),
+    );
 
     expect(await ids("SELECT role AS id FROM morning_briefings WHERE org_id = ?", o)).toEqual(["fi_director"]);
     expect(await ids("SELECT id FROM webhook_deliveries WHERE org_id = ?", o)).toEqual([`dlv_new-${o}`, `dlv_pending-${o}`]);
@@ -166,7 +180,13 @@ describe("purge-expired-records (00:15): every growing table keeps its rows for 
       isoDay(oldest),
       oldest.toISOString(),
     );
-    await run("INSERT INTO morning_briefings (org_id, store_id, role, day, generated_at, body) VALUES (?, ?, 'gm', ?, ?, '{}')", org.id, store.id, isoDay(NOW), new Date(NOW).toISOString());
+    await run(
+      "INSERT INTO morning_briefings (org_id, store_id, role, day, generated_at, body) VALUES (?, ?, 'gm', ?, ?, '{}')",
+      org.id,
+      store.id,
+      isoDay(NOW),
+      new Date(NOW).toISOString(),
+    );
     const consumed = await runCron("15 0 * * *", NOW);
     const briefingPurges = consumed.filter((m) => m.job === "purge-expired-records" && m.table === "morning_briefings");
     expect(briefingPurges).toHaveLength(2);

@@ -3,8 +3,8 @@ import type { z } from "@hono/zod-openapi";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BriefingSchema } from "../../src/routes/reports/reports.routes";
 import { listOutboxEvents } from "../helpers/events";
-import { runCron } from "../helpers/queue-driver";
 import { call } from "../helpers/factories";
+import { runCron } from "../helpers/queue-driver";
 import { seedDemoOrgs, today } from "../helpers/reports";
 
 type Briefing = z.infer<typeof BriefingSchema>;
