@@ -38,7 +38,10 @@ SELECT `org_id`, `store_id`, substr(`sold_on`, 1, 7), coalesce(sum(`status` <> '
 	round(total(CASE WHEN `status` <> 'unwound' THEN `front_gross` + `back_gross` END), 2),
 	max(CASE WHEN `status` <> 'unwound' THEN `updated_at` END), max(`updated_at`)
 FROM `deals` GROUP BY `org_id`, `store_id`, substr(`sold_on`, 1, 7);--> statement-breakpoint
--- A new deal: its month, once 0020's trigger has stamped updated_at (that stamp is an update, below).
+-- Each trigger recomputes one (store, month) row whole, from that month's deals of the store (by
+-- deals_org_store_sold_idx). 0020's triggers stamp updated_at with an UPDATE of their own, so a
+-- row is recomputed after the stamp, when it holds the deal's final values.
+-- A new deal whose writer set updated_at (otherwise 0020's stamp, an update, recomputes it).
 CREATE TRIGGER `sales_monthly_on_deal_insert` AFTER INSERT ON `deals`
 FOR EACH ROW WHEN NEW.`updated_at` IS NOT NULL
 BEGIN
@@ -51,10 +54,24 @@ BEGIN
 		AND `sold_on` >= substr(NEW.`sold_on`, 1, 7) AND `sold_on` < substr(NEW.`sold_on`, 1, 7) || '-99'
 	GROUP BY `org_id`, `store_id` HAVING max(`updated_at`) IS NOT NULL;
 END;--> statement-breakpoint
--- A changed deal: its old month and its new one (the same one unless it moved).
+-- A changed deal: its (new) month. Also on the change itself, not only on its stamp: a stamp in
+-- the same millisecond as the previous one changes nothing 0020 could see.
 CREATE TRIGGER `sales_monthly_on_deal_update` AFTER UPDATE ON `deals`
 FOR EACH ROW WHEN NEW.`updated_at` IS NOT OLD.`updated_at` OR NEW.`store_id` IS NOT OLD.`store_id` OR NEW.`sold_on` IS NOT OLD.`sold_on`
 	OR NEW.`status` IS NOT OLD.`status` OR NEW.`front_gross` IS NOT OLD.`front_gross` OR NEW.`back_gross` IS NOT OLD.`back_gross`
+BEGIN
+	DELETE FROM `sales_monthly` WHERE `org_id` = NEW.`org_id` AND `store_id` = NEW.`store_id` AND `sale_month` = substr(NEW.`sold_on`, 1, 7);
+	INSERT INTO `sales_monthly` (`org_id`, `store_id`, `sale_month`, `units`, `total_gross`, `sold_updated_at`, `updated_at`)
+	SELECT `org_id`, `store_id`, substr(NEW.`sold_on`, 1, 7), coalesce(sum(`status` <> 'unwound'), 0),
+		round(total(CASE WHEN `status` <> 'unwound' THEN `front_gross` + `back_gross` END), 2),
+		max(CASE WHEN `status` <> 'unwound' THEN `updated_at` END), max(`updated_at`)
+	FROM `deals` WHERE `org_id` = NEW.`org_id` AND `store_id` = NEW.`store_id`
+		AND `sold_on` >= substr(NEW.`sold_on`, 1, 7) AND `sold_on` < substr(NEW.`sold_on`, 1, 7) || '-99'
+	GROUP BY `org_id`, `store_id` HAVING max(`updated_at`) IS NOT NULL;
+END;--> statement-breakpoint
+-- A deal moved to another store or month leaves its old row.
+CREATE TRIGGER `sales_monthly_on_deal_move` AFTER UPDATE ON `deals`
+FOR EACH ROW WHEN NEW.`store_id` IS NOT OLD.`store_id` OR substr(NEW.`sold_on`, 1, 7) IS NOT substr(OLD.`sold_on`, 1, 7)
 BEGIN
 	DELETE FROM `sales_monthly` WHERE `org_id` = OLD.`org_id` AND `store_id` = OLD.`store_id` AND `sale_month` = substr(OLD.`sold_on`, 1, 7);
 	INSERT INTO `sales_monthly` (`org_id`, `store_id`, `sale_month`, `units`, `total_gross`, `sold_updated_at`, `updated_at`)
@@ -63,14 +80,6 @@ BEGIN
 		max(CASE WHEN `status` <> 'unwound' THEN `updated_at` END), max(`updated_at`)
 	FROM `deals` WHERE `org_id` = OLD.`org_id` AND `store_id` = OLD.`store_id`
 		AND `sold_on` >= substr(OLD.`sold_on`, 1, 7) AND `sold_on` < substr(OLD.`sold_on`, 1, 7) || '-99'
-	GROUP BY `org_id`, `store_id` HAVING max(`updated_at`) IS NOT NULL;
-	DELETE FROM `sales_monthly` WHERE `org_id` = NEW.`org_id` AND `store_id` = NEW.`store_id` AND `sale_month` = substr(NEW.`sold_on`, 1, 7);
-	INSERT INTO `sales_monthly` (`org_id`, `store_id`, `sale_month`, `units`, `total_gross`, `sold_updated_at`, `updated_at`)
-	SELECT `org_id`, `store_id`, substr(NEW.`sold_on`, 1, 7), coalesce(sum(`status` <> 'unwound'), 0),
-		round(total(CASE WHEN `status` <> 'unwound' THEN `front_gross` + `back_gross` END), 2),
-		max(CASE WHEN `status` <> 'unwound' THEN `updated_at` END), max(`updated_at`)
-	FROM `deals` WHERE `org_id` = NEW.`org_id` AND `store_id` = NEW.`store_id`
-		AND `sold_on` >= substr(NEW.`sold_on`, 1, 7) AND `sold_on` < substr(NEW.`sold_on`, 1, 7) || '-99'
 	GROUP BY `org_id`, `store_id` HAVING max(`updated_at`) IS NOT NULL;
 END;--> statement-breakpoint
 CREATE TRIGGER `sales_monthly_on_deal_delete` AFTER DELETE ON `deals`
