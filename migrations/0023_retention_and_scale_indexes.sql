@@ -5,6 +5,10 @@
 -- The briefing's open stips: only stips not yet cleared, so the read is the store's pipeline, not
 -- every stip the organization ever had. The query repeats the literal condition to use it.
 CREATE INDEX `deal_stips_org_open_idx` ON `deal_stips` (`org_id`,`deal_id`) WHERE `state` <> 'cleared';--> statement-breakpoint
+-- The foreign key from deal_stips to deals is checked by deal_id alone (when a deal is deleted or
+-- its id changes), which the (org_id, deal_id) index cannot serve: the check read every stip of
+-- every organization, and EXPLAIN showed that scan in every upsert of deals.
+CREATE INDEX `deal_stips_deal_idx` ON `deal_stips` (`deal_id`);--> statement-breakpoint
 -- The briefing's pipeline deals of one store (status in the funding statuses).
 CREATE INDEX `deals_org_store_status_idx` ON `deals` (`org_id`,`store_id`,`status`);--> statement-breakpoint
 -- Lender calibration groups a store's decisions by program and score band: a covering index in

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
+import { listNewlyAgedUnits } from "../../src/db/queries/aged-alerts";
 import { deleteExpiredRows, RETENTION_RULES } from "../../src/db/queries/retention";
 import { explainQueryPlan, TENANT_TABLES, tenantTableScans } from "../../src/db/query-plan";
 import { seedDemoOrgs } from "../helpers/reports";
@@ -113,7 +114,41 @@ describe("query plans of the request paths", () => {
       expect(res.status, await res.clone().text()).toBeLessThan(300);
     }
     const endpoints = (await (await get("/api/v1/webhooks")).json()) as { endpoints: { id: string }[] };
-    expect((await get(`/api/v1/webhooks/${endpoints.endpoints[0].id}/deliveries`)).status).toBe(200);
+    const endpointId = endpoints.endpoints[0].id;
+    expect((await get(`/api/v1/webhooks/${endpointId}/deliveries`)).status).toBe(200);
+    expect((await request(`/api/v1/webhooks/${endpointId}/trigger`, json({ event: "deal.stip_alert" }))).status).toBeLessThan(300);
+    const check = (await (await request("/api/v1/compliance-check", json({ first_name: "Ann", last_name: "Lee", dob: "1970-02-03" }))).json()) as {
+      check_id: string;
+    };
+    expect((await get(`/api/v1/compliance-checks/${check.check_id}`)).status).toBe(200);
+    const brokerJson = (method: string, body: unknown) => ({
+      method,
+      headers: { Authorization: `Bearer ${broker}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const deal = {
+      deal_number: "QP-1",
+      store_id: "sto_summit_north",
+      status: "submitted",
+      sold_on: "2026-11-20",
+      vin: "1HGCV1F34NA012345",
+      year: 2022,
+      make: "Honda",
+      model: "Accord",
+      condition: "used",
+      vehicle_type: "car",
+      selling_price: 27950,
+      lender: "Ally Financial",
+      front_gross: 1850,
+      back_gross: 1320,
+      stips: [{ stip: "proof_of_income", state: "outstanding" }],
+    };
+    for (const body of [{ deals: [deal] }, { deals: [{ ...deal, status: "funded", stips: [{ stip: "proof_of_income", state: "cleared" }] }] }])
+      expect((await request("/api/v1/ingest/deals", brokerJson("POST", body))).status).toBeLessThan(300);
+    const created = (await (await request("/api/public-api/keys", brokerJson("POST", { label: "plan", rate_limit: 10 }))).json()) as { id: string };
+    expect(
+      (await request(`/api/public-api/keys/${created.id}`, { method: "DELETE", headers: { Authorization: `Bearer ${broker}` } })).status,
+    ).toBeLessThan(300);
 
     const scans: string[] = [];
     const lines: string[] = [];
@@ -148,5 +183,14 @@ describe("query plans of the request paths", () => {
       for (const line of plan) if (/^SCAN (?!CONSTANT ROW)/.test(line.detail)) scans.push(`${line.detail}  ←  ${sql}`);
     }
     expect(scans).toEqual([]);
+  });
+
+  it("the aged-alerts job reads only an organization's stockings that can have crossed in its window", async () => {
+    const aging = bindingRecorder(env.DB);
+    await listNewlyAgedUnits(getDb(aging.DB), "org_summit", new Date().toISOString().slice(0, 10), 7, 1000);
+    const [[sql, params]] = aging.statements;
+    const plan = (await explainQueryPlan(env.DB, sql, params)).map((line) => line.detail);
+    expect(plan).toContain("SEARCH u USING INDEX inventory_org_status_stocked_stock_idx (org_id=? AND status=? AND stocked_on>? AND stocked_on<?)");
+    expect(tenantTableScans(await explainQueryPlan(env.DB, sql, params))).toEqual([]);
   });
 });

@@ -36,6 +36,10 @@ export async function listNewlyAgedUnits(db: Database, orgId: string, today: str
     JOIN stores s ON s.id = u.store_id AND s.org_id = u.org_id
     LEFT JOIN unit_market_values v ON v.unit_id = u.id AND v.org_id = u.org_id
     WHERE u.org_id = ${orgId} AND u.status = 'in_stock'
+      -- Only the stockings that can have crossed in the window, by any of the organization's
+      -- thresholds: a range of the (org, status, stocked_on) index, not every unit in stock.
+      AND u.stocked_on > date(${today}, '-' || ((SELECT max(max(aged_threshold_days, aged_threshold_days_new)) FROM stores WHERE org_id = ${orgId}) + ${lookbackDays}) || ' days')
+      AND u.stocked_on <= date(${today}, '-' || (SELECT min(min(aged_threshold_days, aged_threshold_days_new)) FROM stores WHERE org_id = ${orgId}) || ' days')
       AND julianday(${today}) - julianday(u.stocked_on) >= ${THRESHOLD}
       AND julianday(${today}) - julianday(u.stocked_on) < ${THRESHOLD} + ${lookbackDays}
       AND NOT EXISTS (

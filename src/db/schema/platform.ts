@@ -256,6 +256,7 @@ export const dealStips = sqliteTable(
   },
   (t) => [
     index("deal_stips_org_deal_idx").on(t.orgId, t.dealId),
+    index("deal_stips_deal_idx").on(t.dealId),
     index("deal_stips_org_open_idx").on(t.orgId, t.dealId).where(sql`${t.state} <> 'cleared'`),
   ],
 );
