@@ -64,7 +64,7 @@ export function retentionCutoff(rule: RetentionRule, now: Date): string {
 
 /**
  * Deletes at most `limit` of the rule's expired rows, oldest first, found by the age column's
- * index (a bounded statement however much has expired; D1 limits: /work/shared/PLATFORM.md §8.1).
+ * index (a bounded statement however much has expired: a D1 statement runs at most 30 s).
  * Returns how many rows of the rule's table it deleted.
  */
 export async function deleteExpiredRows(db: Database, rule: RetentionRule, now: Date, limit: number): Promise<number> {
