@@ -1,6 +1,6 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
-import { existingBriefingRoles, insertBriefing, listOrganizationIds, listStoreIds, loadBriefingData, loadMarketData } from "../db/queries/reports";
+import { existingBriefingRoles, insertNewBriefing, listOrganizationIds, listStoreIds, loadBriefingData, loadMarketData } from "../db/queries/reports";
 import { isoDay } from "../engines/dates";
 import { briefingBody } from "../engines/reports/bodies";
 import { briefingDealsSince, buildBriefing, ROLES } from "../engines/reports/briefings";
@@ -34,7 +34,8 @@ export async function enqueueStoreBriefings(env: Env, orgId: string, now: Date):
 /**
  * Every role's briefing for one store, stored for the day with a `morning_briefing.ready` event
  * each. A briefing already stored for the day (built on an early request, or by an earlier
- * delivery of the same message) is kept and raises nothing again.
+ * delivery of the same message) is kept and raises nothing again; one stored while this build ran
+ * fails its batch, and the queue's retry finds it stored.
  */
 export async function buildStoreBriefings(env: Env, orgId: string, storeId: string, now: Date): Promise<void> {
   const config = loadConfig(env);
@@ -53,7 +54,7 @@ export async function buildStoreBriefings(env: Env, orgId: string, storeId: stri
   const events: DomainEvent[] = [];
   for (const role of missing) {
     const body = briefingBody(buildBriefing({ role, ...data, pulse }, now));
-    statements.push(insertBriefing(db, { orgId, storeId, role, day, generatedAt: body.generated_at, body }));
+    statements.push(insertNewBriefing(db, { orgId, storeId, role, day, generatedAt: body.generated_at, body }));
     events.push({
       event: "morning_briefing.ready",
       orgId,

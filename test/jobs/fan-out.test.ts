@@ -93,4 +93,23 @@ describe("crons fan out through the jobs queue: the cron's own work does not gro
     await consumeJob(bindings, message, 2);
     expect((await listOutboxEvents(org.id, "inventory.aged_alert")).map((e) => e.data.stock_no)).toEqual([`A45-${org.id}`]);
   });
+
+  it("the same message running twice at once stores and raises each briefing and each alert once (the second retries and finds them)", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id);
+    const now = Date.UTC(2026, 10, 26, 6, 0);
+    await createUnit(org.id, store.id, { stockNumber: `C45-${org.id}`, stockedOn: new Date(now - 45 * DAY).toISOString().slice(0, 10) });
+    const bindings = capturingQueue().env;
+    for (const message of [
+      { job: "store-morning-briefings", orgId: org.id, storeId: store.id, scheduledTime: now },
+      { job: "aged-inventory-alerts", orgId: org.id, scheduledTime: now },
+    ] satisfies JobMessage[]) {
+      const twice = await Promise.all([consumeJob(bindings, message), consumeJob(bindings, message)]);
+      // A retried one runs again, as the queue would, and adds nothing.
+      for (const run of twice) if (!run.acked) expect((await consumeJob(bindings, message, 2)).acked).toBe(true);
+    }
+    expect(await count("SELECT count(*) AS n FROM morning_briefings WHERE store_id = ?", store.id)).toBe(6);
+    expect(await listOutboxEvents(org.id, "morning_briefing.ready")).toHaveLength(6);
+    expect(await listOutboxEvents(org.id, "inventory.aged_alert")).toHaveLength(1);
+  });
 });

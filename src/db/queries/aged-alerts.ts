@@ -71,7 +71,11 @@ export async function listNewlyAgedUnits(db: Database, orgId: string, today: str
   });
 }
 
-/** The markers that make each crossing alert once (for the caller's batch). */
+/**
+ * The markers that make each crossing alert once, for the caller's batch with the alerts' events:
+ * a marker that exists already (the same organization's message running twice at once) fails the
+ * batch, so its events are not written twice.
+ */
 export function insertAgedAlertMarkers(
   db: Database,
   orgId: string,
@@ -79,9 +83,6 @@ export function insertAgedAlertMarkers(
   alertedAt: string,
 ): BatchItem<"sqlite">[] {
   return inChunks(units, (part) =>
-    db
-      .insert(agedInventoryAlerts)
-      .values(part.map((u) => ({ orgId, stockNumber: u.stockNumber, stockedOn: u.stockedOn, alertedAt })))
-      .onConflictDoNothing(),
+    db.insert(agedInventoryAlerts).values(part.map((u) => ({ orgId, stockNumber: u.stockNumber, stockedOn: u.stockedOn, alertedAt }))),
   );
 }

@@ -99,12 +99,20 @@ export async function existingBriefingRoles(db: Database, orgId: string, storeId
   return new Set(rows.map((r) => r.role));
 }
 
+type BriefingRow = { orgId: string; storeId: string; role: Role; day: string; generatedAt: string; body: unknown };
+
 /** The first briefing stored for (store, role, day) stands: a second build the same day adds nothing. */
-export function insertBriefing(
-  db: Database,
-  row: { orgId: string; storeId: string; role: Role; day: string; generatedAt: string; body: unknown },
-): BatchItem<"sqlite"> {
+export function insertBriefing(db: Database, row: BriefingRow): BatchItem<"sqlite"> {
   return db.insert(morningBriefings).values(row).onConflictDoNothing();
+}
+
+/**
+ * A briefing the caller's batch stores with its event: the batch fails when the briefing exists
+ * already (stored meanwhile by a request or by the same job message delivered twice), so no
+ * event is raised for a briefing the batch did not store.
+ */
+export function insertNewBriefing(db: Database, row: BriefingRow): BatchItem<"sqlite"> {
+  return db.insert(morningBriefings).values(row);
 }
 
 /** What a store's briefings are built from: its settings, units in stock, recent and pipeline deals, open stips. */
