@@ -1,11 +1,10 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { v1Route } from "../src/http/v1-chain";
-import worker from "../src/index";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
 import { createIngestKey, deal } from "./helpers/ingest";
+import { runCron } from "./helpers/queue-driver";
 import { createBrokerToken } from "./helpers/staff";
 import { createTestApp } from "./helpers/test-app";
 
@@ -37,11 +36,7 @@ async function webhookCount(orgId: string) {
   return (await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE org_id = ?").bind(orgId).first<{ n: number }>())?.n;
 }
 
-async function runDailyPurge(now: Date) {
-  const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime: now, cron: "15 0 * * *" }), env, ctx);
-  await waitOnExecutionContext(ctx);
-}
+const runDailyPurge = (now: Date) => runCron("15 0 * * *", now);
 
 describe("Idempotency-Key on key creation (broker token)", () => {
   it("replays the first answer, raw key included, creates one key, and stores the answer encrypted", async () => {

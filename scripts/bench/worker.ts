@@ -89,11 +89,12 @@ export function serve(options: { scriptPath?: string; inspectorPort?: number } =
     ratelimits: { LOGIN_RATE_LIMITER: { namespace_id: "1002", simple: { limit: 10, period: 60 as const } } },
     // The real binding allows 120 a minute per client; the benchmark measures the route, not 429s.
     serviceBindings: { PUBLIC_RATE_LIMITER: { name: "bench-ratelimit", entrypoint: "RateLimiter" } },
-    queueProducers: { WEBHOOKS: "webhooks" },
+    queueProducers: { WEBHOOKS: "webhooks", JOBS: "jobs" },
     // As wrangler.toml's [[queues.consumers]].
     queueConsumers: {
       webhooks: { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 3, deadLetterQueue: "webhooks-dlq" },
       "webhooks-dlq": { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 3 },
+      jobs: { maxBatchSize: 1, maxBatchTimeout: 5, maxRetries: 3 },
     },
     bindings: {
       STAFF_ALLOWED_ORIGINS: "https://staff.bench.test",

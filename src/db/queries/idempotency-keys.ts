@@ -78,9 +78,3 @@ export async function completeIdempotencyKey(
 export async function releaseIdempotencyKey(db: Database, scope: string, key: string, requestId: string): Promise<void> {
   await db.delete(idempotencyKeys).where(heldBy(scope, key, requestId));
 }
-
-/** Deletes every key first used before `before`; returns how many. */
-export async function deleteIdempotencyKeysBefore(db: Database, before: string): Promise<number> {
-  const result = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, before));
-  return result.meta.changes;
-}

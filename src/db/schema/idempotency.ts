@@ -3,7 +3,7 @@ import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlit
 /**
  * One `Idempotency-Key` per scope (the caller's organization): the request it was first sent with
  * (as a fingerprint) and, once answered, the answer to replay (docs/idempotency.md). Rows older
- * than 24 h are purged by the `purge-idempotency-keys` job.
+ * than 24 h are deleted by the `purge-expired-records` job (docs/retention.md).
  */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
