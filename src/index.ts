@@ -1,14 +1,16 @@
 import { createApp } from "./app";
+import { withQueryLog } from "./db/query-log";
 import { consumeDeadLetters, consumeWebhooks, WEBHOOKS_DLQ } from "./events/consumer";
 import type { WebhookMessage } from "./events/messages";
 import { runScheduledJobs } from "./jobs";
 
+export { OrgStorage } from "./durable-objects/org-storage";
 export { QuotaCounter } from "./durable-objects/quota-counter";
 
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  fetch: (request, env, ctx) => app.fetch(request, withQueryLog(env), ctx),
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(runScheduledJobs(controller.cron, env, new Date(controller.scheduledTime)));
   },
