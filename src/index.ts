@@ -12,10 +12,10 @@ const app = createApp();
 export default {
   fetch: (request, env, ctx) => app.fetch(request, withQueryLog(env), ctx),
   async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduledJobs(controller.cron, env, new Date(controller.scheduledTime)));
+    ctx.waitUntil(runScheduledJobs(controller.cron, withQueryLog(env), new Date(controller.scheduledTime)));
   },
   async queue(batch, env) {
-    if (batch.queue === WEBHOOKS_DLQ) await consumeDeadLetters(batch, env);
-    else await consumeWebhooks(batch, env);
+    if (batch.queue === WEBHOOKS_DLQ) await consumeDeadLetters(batch, withQueryLog(env));
+    else await consumeWebhooks(batch, withQueryLog(env));
   },
 } satisfies ExportedHandler<Env, WebhookMessage>;
