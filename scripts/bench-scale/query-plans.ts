@@ -79,7 +79,7 @@ export function explainAll(db: DatabaseSync, statements: LoggedStatement[]): Pla
   for (const s of statements) {
     const key = normalized(s.sql);
     const entry = distinct.get(key) ?? { first: s, phases: new Set<string>(), calls: 0 };
-    entry.phases.add(s.phase);
+    entry.phases.add(s.phase.replace(/#first$/, ""));
     entry.calls += 1;
     distinct.set(key, entry);
   }

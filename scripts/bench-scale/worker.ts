@@ -26,6 +26,8 @@ export interface BenchWorker {
   statements: LoggedStatement[];
   /** Log lines of failed scheduled jobs. */
   jobFailures: string[];
+  /** The last lines of wrangler's other output (to explain a failure). */
+  outputTail(): string;
   setPhase(phase: string): void;
   stop(): Promise<void>;
 }
@@ -88,6 +90,7 @@ export async function startWorker(persistTo: string): Promise<BenchWorker> {
     url,
     statements,
     jobFailures,
+    outputTail: () => tail,
     setPhase: (next) => {
       phase = next;
     },
