@@ -283,6 +283,8 @@ interface LevelResult {
   prototype_load_ms: { small: number; large: number };
   /** One run of each cron's jobs over every store (GET /__scheduled), and the jobs that failed. */
   cron_ms: Record<string, number | string>;
+  /** Statements one run of each cron made: D1 allows 1,000 per invocation (PLATFORM.md §8.1). */
+  cron_statements: Record<string, number>;
   job_failures: string[];
   ingestion_ms_per_1000: { created: number; unchanged: number; hourly_50_changed: number };
   database_bytes: number;
@@ -325,6 +327,11 @@ function printLevel(r: LevelResult) {
   );
   console.log(
     `one database saturates at ~${r.saturates_at_stores.size.toLocaleString("en-US")} stores by size, ~${r.saturates_at_stores.writer_time.toLocaleString("en-US")} by writer time`,
+  );
+  console.log(
+    `crons over every store (statements): ${Object.entries(r.cron_statements)
+      .map(([c, n]) => `${c} → ${n}`)
+      .join(", ")}`,
   );
   console.log(
     `crons over every store (ms): ${Object.entries(r.cron_ms)
@@ -496,6 +503,7 @@ async function main() {
         endpoints,
         prototype_load_ms: prototypeLoad,
         cron_ms: crons,
+        cron_statements: Object.fromEntries(CRONS.map((cron) => [cron, worker.statements.filter((st) => st.phase === `cron ${cron}`).length])),
         job_failures: worker.jobFailures,
         ingestion_ms_per_1000: { created: ingestion.created.ms, unchanged: ingestion.unchanged.ms, hourly_50_changed: ingestion.hourly.ms },
         database_bytes: bytes,
