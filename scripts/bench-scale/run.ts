@@ -18,7 +18,7 @@
  * - ingestion of a 1,000-unit snapshot (new, unchanged, hourly with 50 changed);
  * - the database's size, and the writer's busy time per store per day under an assumed daily mix
  *   (WRITE_MIX below), hence where one database saturates: 10 GB, or 86,400 s of writer time a day.
- * Prints a table per level and writes .bench/scale.json. `--smoke`: 10 stores, 3 calls (about 2 min).
+ * Prints a table per level and writes .bench/scale.json. `--smoke`: 10 stores, 3 calls (about 70 s).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
