@@ -1,3 +1,4 @@
+import { withQueryLog } from "./db/query-log";
 import { consumeDeadLetters, consumeWebhooks, WEBHOOKS_DLQ } from "./events/consumer";
 import type { WebhookMessage } from "./events/messages";
 import type { AppRouter } from "./http/router";
@@ -8,14 +9,15 @@ import { JOBS_QUEUE, type JobMessage } from "./jobs/queue";
 /** The Worker's handlers around an app: the entry (src/index.ts) and the benchmark's entry share them. */
 export function createWorker(app: AppRouter) {
   return {
-    fetch: app.fetch,
+    fetch: (request, env, ctx) => app.fetch(request, withQueryLog(env), ctx),
     async scheduled(controller, env, ctx) {
-      ctx.waitUntil(runScheduledJobs(controller.cron, env, new Date(controller.scheduledTime)));
+      ctx.waitUntil(runScheduledJobs(controller.cron, withQueryLog(env), new Date(controller.scheduledTime)));
     },
     async queue(batch, env) {
-      if (batch.queue === JOBS_QUEUE) await consumeJobs(batch as MessageBatch<JobMessage>, env);
-      else if (batch.queue === WEBHOOKS_DLQ) await consumeDeadLetters(batch as MessageBatch<WebhookMessage>, env);
-      else await consumeWebhooks(batch as MessageBatch<WebhookMessage>, env);
+      const bindings = withQueryLog(env);
+      if (batch.queue === JOBS_QUEUE) await consumeJobs(batch as MessageBatch<JobMessage>, bindings);
+      else if (batch.queue === WEBHOOKS_DLQ) await consumeDeadLetters(batch as MessageBatch<WebhookMessage>, bindings);
+      else await consumeWebhooks(batch as MessageBatch<WebhookMessage>, bindings);
     },
   } satisfies ExportedHandler<Env, WebhookMessage | JobMessage>;
 }

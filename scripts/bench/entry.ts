@@ -16,6 +16,7 @@ import { newId } from "../../src/lib/ids";
 import { createWorker } from "../../src/worker";
 import { METERED_ECHO_PATH, METERED_WRITE_PATH } from "./floor-paths";
 
+export { OrgStorage } from "../../src/durable-objects/org-storage";
 export { QuotaCounter } from "../../src/durable-objects/quota-counter";
 
 const Party = z.strictObject({

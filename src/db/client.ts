@@ -1,4 +1,5 @@
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 
 /**
  * Queries use the query builder with tables imported from ./schema, never the relational
@@ -6,6 +7,12 @@ import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
  * it is given, a measurable share of every request once the tables grew (BENCHMARKS.md#figures-behind-choices-in-the-code).
  */
 export type Database = DrizzleD1Database & { $client: D1Database };
+
+/**
+ * Any drizzle SQLite client: D1, or an organization's own SQLite in a Durable Object (the storage
+ * prototype, docs/scaling.md). A read query typed with it runs unchanged on either.
+ */
+export type SqliteReader = BaseSQLiteDatabase<"sync" | "async", unknown>;
 
 /**
  * Where a request's reads may start (D1 read replication, Sessions API). `nearest-replica` reads

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, lte, type SQL, sql } from "drizzle-orm";
 import { daysSince } from "../../engines/dates";
-import type { Database } from "../client";
+import type { Database, SqliteReader } from "../client";
 import { inventoryUnits, salesMonthly, stores } from "../schema";
 
 /** Where a page starts and what it is filtered by; every query is also scoped to one organization. */
@@ -38,7 +38,7 @@ const unitColumns = {
  * sold ones included, by (updated_at, stock number), so a unit changed during a walk shows again
  * at the end with its new values instead of being missed. Both orders end an index.
  */
-export async function listInventory(db: Database, orgId: string, now: Date, query: FeedQuery, after?: InventoryAfter) {
+export async function listInventory(db: SqliteReader, orgId: string, now: Date, query: FeedQuery, after?: InventoryAfter) {
   const u = inventoryUnits;
   const conditions: (SQL | undefined)[] = [eq(u.orgId, orgId), query.storeId === undefined ? undefined : eq(u.storeId, query.storeId)];
   let order: SQL[];

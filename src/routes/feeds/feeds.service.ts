@@ -52,7 +52,15 @@ async function readPage<T>(
   return { rows: page, nextCursor };
 }
 
-export function inventoryPage(db: Database, orgId: string, now: Date, params: FeedParams) {
+/** Reads one page of units; D1's query by default, an organization's storage object in the prototype (docs/scaling.md). */
+export type InventoryReader = (
+  orgId: string,
+  now: Date,
+  query: feeds.FeedQuery,
+  after?: feeds.InventoryAfter,
+) => ReturnType<typeof feeds.listInventory>;
+
+export function inventoryPage(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
   const changes = params.updated_since !== undefined;
   return readPage(
     db,
@@ -63,7 +71,7 @@ export function inventoryPage(db: Database, orgId: string, now: Date, params: Fe
     (query, after) => {
       const [key, stockNumber] = after ?? [];
       const position = after === undefined ? undefined : changes ? { updatedAt: key, stockNumber } : { stockedOn: key, stockNumber };
-      return feeds.listInventory(db, orgId, now, query, position);
+      return read ? read(orgId, now, query, position) : feeds.listInventory(db, orgId, now, query, position);
     },
     (unit) => [changes ? unit.updatedAt : unit.stockedOn, unit.stockNumber],
   );
@@ -124,19 +132,22 @@ export async function inventoryFeed(db: Database, orgId: string, now: Date, para
     });
     return { cached: feed };
   }
-  const page = await inventoryPage(db, orgId, now, params);
+  return { page: await inventoryPageAnswer(db, orgId, now, params) };
+}
+
+/** One page of the inventory feed as the paged call answers it. */
+export async function inventoryPageAnswer(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
+  const page = await inventoryPage(db, orgId, now, params, read);
   const inStock = page.rows.filter((u) => u.status === "in_stock");
   const removed = page.rows.filter((u) => u.status !== "in_stock");
   return {
-    page: {
-      count: inStock.length,
-      inventory: inStock.map((u) => ({ ...contractUnit(u), store_id: u.storeId, updated_at: u.updatedAt })),
-      ...(params.updated_since === undefined
-        ? {}
-        : { removed: removed.map((u) => ({ stock_number: u.stockNumber, store: u.store, store_id: u.storeId, updated_at: u.updatedAt })) }),
-      has_more: page.nextCursor !== null,
-      next_cursor: page.nextCursor,
-    },
+    count: inStock.length,
+    inventory: inStock.map((u) => ({ ...contractUnit(u), store_id: u.storeId, updated_at: u.updatedAt })),
+    ...(params.updated_since === undefined
+      ? {}
+      : { removed: removed.map((u) => ({ stock_number: u.stockNumber, store: u.store, store_id: u.storeId, updated_at: u.updatedAt })) }),
+    has_more: page.nextCursor !== null,
+    next_cursor: page.nextCursor,
   };
 }
 

@@ -1,0 +1,7 @@
+/** Development-only vars, never set in wrangler.toml (so `wrangler types` does not list them). */
+interface Env {
+  /** `1`: every bound D1 statement is logged for `npm run bench:scale` (src/db/query-log.ts). */
+  QUERY_LOG?: string;
+  /** `1`: the per-organization storage prototype's routes answer (src/routes/feeds/org-storage-prototype.ts). */
+  ORG_STORAGE_PROTOTYPE?: string;
+}
