@@ -13,7 +13,7 @@ describe("docs/retention.md states what the purge does", () => {
     (table, days) => {
       const line = row(table);
       expect(line, table).toBeDefined();
-      expect(line).toContain(`${days.toLocaleString("en-US")} days`);
+      expect(line).toContain(days === 1 ? "1 day" : `${days.toLocaleString("en-US")} days`);
       expect(line).toContain("`purge-expired-records`");
     },
   );
