@@ -2,7 +2,15 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { hashPassword } from "../../src/credentials/password";
 import { apiKeyDisplayPrefix, sha256Hex } from "../../src/credentials/tokens";
-import { buildDemoSeed, DEMO_ORGANIZATIONS, type DemoCredentials, type DemoOrgCredentials, type DemoSeedSummary, demoOrgSeeds } from "../demo-data";
+import {
+  buildDemoSeed,
+  DEMO_ORGANIZATIONS,
+  type DemoCredentials,
+  type DemoOrgCredentials,
+  type DemoSeedSummary,
+  demoOrgSeeds,
+} from "../../src/demo/demo-data";
+import { DEMO_DEAL_DESK_REFERENCE } from "../deal-desk-reference";
 import type { DemoOrgSecrets, DemoSecrets } from "./dev-vars";
 import { executeLocalSqlFile } from "./local-d1";
 import { REPO_ROOT } from "./repo-root";
@@ -34,7 +42,11 @@ async function hashDemoSecrets(secrets: DemoSecrets): Promise<DemoCredentials> {
 
 /** Rows that already exist are kept (INSERT OR IGNORE), so this is safe to run at any time. */
 export async function seedLocalDemoData(secrets: DemoSecrets, referenceDate: string): Promise<DemoSeedSummary> {
-  const { statements, summary } = buildDemoSeed({ referenceDate, organizations: demoOrgSeeds(await hashDemoSecrets(secrets)) });
+  const { statements, summary } = buildDemoSeed({
+    referenceDate,
+    organizations: demoOrgSeeds(await hashDemoSecrets(secrets)),
+    dealDeskReference: DEMO_DEAL_DESK_REFERENCE,
+  });
   mkdirSync(path.dirname(SEED_SQL), { recursive: true });
   writeFileSync(SEED_SQL, `${statements.join("\n")}\n`);
   executeLocalSqlFile(SEED_SQL);

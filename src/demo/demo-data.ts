@@ -23,11 +23,11 @@ import {
   storeLenderPanel,
   stores,
   unitMarketValues,
-} from "../src/db/schema";
-import { demoSourceLabel } from "../src/engines/reports/market";
-import { dealDeskDemoRows } from "./demo-data-deal-desk";
+} from "../db/schema";
+import { demoSourceLabel } from "../engines/reports/market";
+import { type DemoDealDeskReference, dealDeskDemoRows } from "./demo-data-deal-desk";
 import { buildReportsDemoRows } from "./demo-data-reports";
-import { Random } from "./lib/random";
+import { Random } from "./random";
 
 // ---------------------------------------------------------------------------------------------
 // Public contract
@@ -51,12 +51,23 @@ export interface DemoCredentials {
 export interface DemoOrgSeed {
   organization: DemoOrganization;
   credentials: DemoOrgCredentials & { legacyTokenHash?: string };
+  /** Generate it as a self-serve sandbox (docs/sandboxes.md), refused from this ISO time on. */
+  sandbox?: { expiresAt: string };
 }
 
 export interface DemoSeedInput {
   /** YYYY-MM-DD; every date in the data is relative to it. */
   referenceDate: string;
   organizations: readonly DemoOrgSeed[];
+  /** The deal desk's reference rows the lender history is drawn against (src/demo/demo-data-deal-desk.ts). */
+  dealDeskReference: DemoDealDeskReference;
+  /** Months of deal history (default DEAL_HISTORY_MONTHS); a sandbox takes fewer, to be created quickly. */
+  historyMonths?: number;
+  /**
+   * The market feed and the public series' history belong to no organization; a sandbox created
+   * in production must not add demo entries to them. Default true (the local seed, the tests).
+   */
+  sharedRows?: boolean;
 }
 
 export interface DemoSeedSummary {
@@ -194,7 +205,8 @@ export const DEAL_HISTORY_MONTHS = 24;
 export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary } {
   const rows = buildDemoRows(input);
   const reports = buildReportsDemoRows(input.referenceDate, rows);
-  const desk = dealDeskDemoRows(rows.stores, rows.deals);
+  const desk = dealDeskDemoRows(input.dealDeskReference, rows.stores, rows.deals);
+  const shared = input.sharedRows ?? true;
   const rowCounts: Record<string, number> = {};
   const insert = <T extends SQLiteTable>(table: T, tableRows: InferInsertModel<T>[]) => {
     rowCounts[getTableName(table)] = tableRows.length;
@@ -213,8 +225,8 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
     ...insert(dealStips, rows.dealStips),
     ...insert(storeLenderPanel, desk.panel),
     ...insert(lenderDecisions, desk.decisions),
-    ...insert(marketFeedEntries, rows.marketFeedEntries),
-    ...insert(marketObservations, reports.marketObservations),
+    ...(shared ? insert(marketFeedEntries, rows.marketFeedEntries) : []),
+    ...(shared ? insert(marketObservations, reports.marketObservations) : []),
     ...insert(unitMarketValues, reports.unitMarketValues),
   ];
   return { statements, summary: { referenceDate: input.referenceDate, rowCounts } };
@@ -233,7 +245,7 @@ interface DemoRows {
   marketFeedEntries: InferInsertModel<typeof marketFeedEntries>[];
 }
 
-function buildDemoRows({ referenceDate, organizations: seeds }: DemoSeedInput): DemoRows {
+function buildDemoRows({ referenceDate, organizations: seeds, historyMonths = DEAL_HISTORY_MONTHS }: DemoSeedInput): DemoRows {
   const reference = parseDay(referenceDate);
   const rows: DemoRows = {
     organizations: [],
@@ -248,8 +260,8 @@ function buildDemoRows({ referenceDate, organizations: seeds }: DemoSeedInput): 
     marketFeedEntries: marketFeed(reference),
   };
 
-  for (const { organization: org, credentials: secrets } of seeds) {
-    rows.organizations.push({ id: org.id, name: org.name, isDemo: true });
+  for (const { organization: org, credentials: secrets, sandbox } of seeds) {
+    rows.organizations.push({ id: org.id, name: org.name, isDemo: true, isSandbox: sandbox !== undefined, expiresAt: sandbox?.expiresAt ?? null });
     rows.staffUsers.push({
       id: org.staffUser.id,
       orgId: org.id,
@@ -297,7 +309,7 @@ function buildDemoRows({ referenceDate, organizations: seeds }: DemoSeedInput): 
         unitNumber += 1;
         rows.inventoryUnits.push({ id: `unit_${org.key}_${String(unitNumber).padStart(4, "0")}`, orgId: org.id, storeId: store.id, ...unit });
       }
-      const history = storeDeals(org, store, reference);
+      const history = storeDeals(org, store, reference, historyMonths);
       rows.deals.push(...history.deals);
       rows.dealStips.push(...history.stips);
     }
@@ -761,12 +773,12 @@ const WEEKDAY_WEIGHT = [0.35, 1, 0.95, 0.95, 1, 1.1, 1.4];
 const MONTH_WEIGHT = [0.85, 0.95, 1.15, 1.05, 1.08, 1, 1, 1.03, 0.95, 0.95, 0.92, 1.1];
 
 /**
- * Maps a fixed number of deals onto the 24 calendar months before the reference date. The count
+ * Maps a fixed number of deals onto the calendar months (24 by default) before the reference date. The count
  * never depends on the date (so ids stay stable); deals are spread by stratified sampling through
  * the cumulative daily weights, which puts every month, however short, in the history.
  */
-function saleDays(random: Random, count: number, reference: Day): Day[] {
-  const first = firstDayOfMonthsBefore(reference, DEAL_HISTORY_MONTHS - 1);
+function saleDays(random: Random, count: number, reference: Day, months: number): Day[] {
+  const first = firstDayOfMonthsBefore(reference, months - 1);
   const cumulative: number[] = [];
   let total = 0;
   for (let day = first; day <= reference; day++) {
@@ -793,11 +805,11 @@ function saleDays(random: Random, count: number, reference: Day): Day[] {
 type DealStatus = InferInsertModel<typeof deals>["status"];
 type StipState = InferInsertModel<typeof dealStips>["state"];
 
-function storeDeals(org: DemoOrganization, store: DemoStore, reference: Day) {
+function storeDeals(org: DemoOrganization, store: DemoStore, reference: Day, months: number) {
   const dealRows: InferInsertModel<typeof deals>[] = [];
   const stips: InferInsertModel<typeof dealStips>[] = [];
-  const count = store.dealsPerMonth * DEAL_HISTORY_MONTHS;
-  const days = saleDays(new Random(`${store.id}:sale-days`), count, reference);
+  const count = store.dealsPerMonth * months;
+  const days = saleDays(new Random(`${store.id}:sale-days`), count, reference, months);
 
   for (let i = 0; i < count; i++) {
     const soldOn = days[i];

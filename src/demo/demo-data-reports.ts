@@ -5,8 +5,8 @@
  * units it generated. Levels follow DOMAIN.md §8 (the readings of late 2025).
  */
 import type { InferInsertModel } from "drizzle-orm";
-import type { inventoryUnits, marketObservations, stores, unitMarketValues } from "../src/db/schema";
-import { estimateMarketValue, type StoreSettings } from "../src/engines/reports/alerts";
+import type { inventoryUnits, marketObservations, stores, unitMarketValues } from "../db/schema";
+import { estimateMarketValue, type StoreSettings } from "../engines/reports/alerts";
 
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
