@@ -21,6 +21,7 @@ import { feedsRouter } from "./routes/feeds";
 import { healthRouter } from "./routes/health";
 import { ingestRouter } from "./routes/ingest";
 import { keysRouter } from "./routes/keys";
+import { operatorRouter } from "./routes/operator";
 import { publicRouter } from "./routes/public";
 import { reportsRouter } from "./routes/reports";
 import { documentWebhookEvents, webhooksRouter } from "./routes/webhooks";
@@ -54,7 +55,7 @@ export function createApp(options: AppOptions = {}) {
     openCors({
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
       allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type", "Authorization"],
-      exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id", "X-Service-Version", "Deprecation", "Sunset", "Link"],
+      exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id", "X-Service-Version", "X-Service-Mode", "Deprecation", "Sunset", "Link"],
     }),
   );
   app.use("/api/auth/*", staffCors);
@@ -73,6 +74,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", appraisalRouter);
   app.route("/", webhooksRouter);
   app.route("/", ingestRouter);
+  app.route("/", operatorRouter);
   options.mount?.(app);
 
   documentWebhookEvents(app);
@@ -80,6 +82,7 @@ export function createApp(options: AppOptions = {}) {
   app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "BrokerToken", SECURITY_SCHEMES.BrokerToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "StaffSession", SECURITY_SCHEMES.StaffSession);
+  app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", SECURITY_SCHEMES.OperatorToken);
   app.doc31("/api/openapi.json", (c) => openApiDocument(new URL(c.req.url).origin));
 
   app.notFound(onNotFound);

@@ -4,7 +4,12 @@ import { documentedError, ErrorSchema, payloadTooLargeResponse, validationErrorR
 import { LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER } from "./quota";
 
 export const SECURITY_SCHEMES = {
-  ServiceApiKey: { type: "apiKey", in: "header", name: "X-Service-API-Key", description: "A `lak_` key; metered against its daily quota." },
+  ServiceApiKey: {
+    type: "apiKey",
+    in: "header",
+    name: "X-Service-API-Key",
+    description: "A `lak_` key (or a sandbox's `lak_test_` key, answered with `X-Service-Mode: test`); metered against its daily quota.",
+  },
   LegacyToken: {
     type: "apiKey",
     in: "header",
@@ -13,6 +18,11 @@ export const SECURITY_SCHEMES = {
   },
   BrokerToken: { type: "http", scheme: "bearer", description: "A broker token, bound to one organization, for creating keys." },
   StaffSession: { type: "apiKey", in: "cookie", name: "__Host-session", description: "A staff session from POST /api/auth/login." },
+  OperatorToken: {
+    type: "http",
+    scheme: "bearer",
+    description: "A `dot_` operator token (`npm run operator-token -- issue`), on /api/operator only; never a dealer credential.",
+  },
 } as const;
 
 const serviceKeySecurity = [{ ServiceApiKey: [] }];

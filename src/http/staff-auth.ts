@@ -9,9 +9,11 @@ import { endStaffSession, findStaffSession, touchStaffSession } from "../db/quer
 import { assessSession } from "../engines/sessions/session-expiry";
 import { describeError, logEvent } from "../lib/log";
 import type { AppEnv } from "./app-env";
+import { SERVICE_MODE_HEADER } from "./auth";
 import { isJsonContentType, METHODS_WITH_BODY } from "./body";
 import { assertCredentialLookupAllowed, clientAddress, countFailedCredentialLookup } from "./credential-failures";
 import { ApiError, unauthorized } from "./errors";
+import { assertOrgInStanding } from "./org-standing";
 
 /** Sent as `__Host-session`: the prefix makes the browser insist on Secure, Path=/ and no Domain. */
 export const SESSION_COOKIE = "session";
@@ -81,6 +83,7 @@ async function resolveSession(c: Context<AppEnv>, nowMs: number) {
     await endStaffSession(db, idHash);
     return null;
   }
+  assertOrgInStanding(session.org, nowMs);
   if (verdict.touch) await keepSessionAlive(db, session.orgId, idHash, nowMs);
   return session;
 }
@@ -98,6 +101,7 @@ export async function brokerTokenFromAuthorization(c: Context<AppEnv>, authoriza
     await countFailedCredentialLookup(c, nowMs);
     throw unauthorized("This broker token is unknown or has been revoked.");
   }
+  assertOrgInStanding(record.org, nowMs);
   return record;
 }
 
@@ -113,6 +117,12 @@ async function keepSessionAlive(db: Database, orgId: string, idHash: string, now
   }
 }
 
+/** A sandbox's key management is marked like its keys' answers (docs/sandboxes.md). */
+async function nextMarkingMode(c: Context<AppEnv>, next: () => Promise<void>): Promise<void> {
+  await next();
+  c.res.headers.set(SERVICE_MODE_HEADER, c.var.keyManager.isSandbox ? "test" : "live");
+}
+
 /**
  * Key management accepts either credential. `Authorization: Bearer <broker token>` wins when
  * present and is not subject to the Origin rule (no browser sends it on its own); otherwise the
@@ -122,8 +132,8 @@ export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => 
   const authorization = c.req.header("Authorization");
   if (authorization !== undefined) {
     const record = await brokerTokenFromAuthorization(c, authorization);
-    c.set("keyManager", { kind: "broker", tokenId: record.id, orgId: record.orgId });
-    return next();
+    c.set("keyManager", { kind: "broker", tokenId: record.id, orgId: record.orgId, isSandbox: record.org.isSandbox });
+    return nextMarkingMode(c, next);
   }
 
   // Checked before the session is looked up, so a forged request does not even keep it alive.
@@ -132,8 +142,8 @@ export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => 
   if (!session) {
     throw unauthorized("Log in with POST /api/auth/login, or send Authorization: Bearer <broker token>.");
   }
-  c.set("keyManager", { kind: "staff", userId: session.userId, orgId: session.orgId });
-  return next();
+  c.set("keyManager", { kind: "staff", userId: session.userId, orgId: session.orgId, isSandbox: session.org.isSandbox });
+  return nextMarkingMode(c, next);
 });
 
 /** Every login attempt costs real scrypt CPU, so attempts are capped per client address. */

@@ -1,6 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../client";
-import { apiKeys, brokerTokens, legacyTokens } from "../schema";
+import { apiKeys, brokerTokens, legacyTokens, operatorTokens, organizations } from "../schema";
+
+/** The organization's standing, read with every credential: suspended, sandbox, expiry. */
+const orgStanding = { suspendedAt: organizations.suspendedAt, isSandbox: organizations.isSandbox, expiresAt: organizations.expiresAt };
 
 export interface ApiKeyRecord {
   id: string;
@@ -8,13 +11,22 @@ export interface ApiKeyRecord {
   scopes: string[] | null;
   dailyLimit: number;
   permissions: string[];
+  org: { suspendedAt: string | null; isSandbox: boolean; expiresAt: string | null };
 }
 
 /** Looked up by hash, so no secret is ever compared character by character. Revoked keys are not found. */
 export async function findActiveApiKeyByHash(db: Database, keyHash: string): Promise<ApiKeyRecord | null> {
   const [row] = await db
-    .select({ id: apiKeys.id, orgId: apiKeys.orgId, scopes: apiKeys.scopes, dailyLimit: apiKeys.dailyLimit, permissions: apiKeys.permissions })
+    .select({
+      id: apiKeys.id,
+      orgId: apiKeys.orgId,
+      scopes: apiKeys.scopes,
+      dailyLimit: apiKeys.dailyLimit,
+      permissions: apiKeys.permissions,
+      org: orgStanding,
+    })
     .from(apiKeys)
+    .innerJoin(organizations, eq(organizations.id, apiKeys.orgId))
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
     .limit(1);
   return row ?? null;
@@ -23,9 +35,20 @@ export async function findActiveApiKeyByHash(db: Database, keyHash: string): Pro
 /** Broker and legacy tokens share one shape; either kind is found by hash only while not revoked. */
 async function findActiveTokenByHash(db: Database, table: typeof brokerTokens | typeof legacyTokens, tokenHash: string) {
   const [row] = await db
-    .select({ id: table.id, orgId: table.orgId })
+    .select({ id: table.id, orgId: table.orgId, org: orgStanding })
     .from(table)
+    .innerJoin(organizations, eq(organizations.id, table.orgId))
     .where(and(eq(table.tokenHash, tokenHash), isNull(table.revokedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** An operator token by hash, while not revoked. */
+export async function findActiveOperatorTokenByHash(db: Database, tokenHash: string) {
+  const [row] = await db
+    .select({ id: operatorTokens.id })
+    .from(operatorTokens)
+    .where(and(eq(operatorTokens.tokenHash, tokenHash), isNull(operatorTokens.revokedAt)))
     .limit(1);
   return row ?? null;
 }
@@ -33,3 +56,5 @@ async function findActiveTokenByHash(db: Database, table: typeof brokerTokens | 
 export const findActiveLegacyTokenByHash = (db: Database, tokenHash: string) => findActiveTokenByHash(db, legacyTokens, tokenHash);
 
 export const findActiveBrokerTokenByHash = (db: Database, tokenHash: string) => findActiveTokenByHash(db, brokerTokens, tokenHash);
+
+export type LegacyTokenRecord = NonNullable<Awaited<ReturnType<typeof findActiveLegacyTokenByHash>>>;

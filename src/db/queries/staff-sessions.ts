@@ -1,7 +1,7 @@
 import { and, eq, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../client";
-import { staffSessions, staffUsers } from "../schema";
+import { organizations, staffSessions, staffUsers } from "../schema";
 
 /**
  * Login and session lookups run before any organization is known: they find the organization,
@@ -56,8 +56,10 @@ export async function findStaffSession(db: Database, idHash: string) {
       createdAt: staffSessions.createdAt,
       lastSeenAt: staffSessions.lastSeenAt,
       expiresAt: staffSessions.expiresAt,
+      org: { suspendedAt: organizations.suspendedAt, isSandbox: organizations.isSandbox, expiresAt: organizations.expiresAt },
     })
     .from(staffSessions)
+    .innerJoin(organizations, eq(organizations.id, staffSessions.orgId))
     .where(eq(staffSessions.idHash, idHash))
     .limit(1);
   return row ?? null;

@@ -1,9 +1,11 @@
 import type { z } from "@hono/zod-openapi";
 import { evictApiKey } from "../../credentials/credential-cache";
-import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../../credentials/tokens";
+import { TEST_KEY_DAILY_LIMIT } from "../../credentials/sandbox-limits";
+import { apiKeyDisplayPrefix, apiKeyMode, generateApiKey, sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import { type ApiKeyMetadata, insertApiKey, listApiKeys, revokeApiKey } from "../../db/queries/api-keys";
 import type { KeyManager } from "../../http/app-env";
+import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import { describeError, logEvent } from "../../lib/log";
 import type { CreateApiKeyRequestSchema } from "./keys.routes";
@@ -14,6 +16,7 @@ export function toKeyFields(row: ApiKeyMetadata) {
   return {
     id: row.id,
     key_prefix: row.keyPrefix,
+    mode: apiKeyMode(row.keyPrefix),
     label: row.label,
     permissions: row.permissions,
     scopes: row.scopes,
@@ -22,9 +25,17 @@ export function toKeyFields(row: ApiKeyMetadata) {
   };
 }
 
-/** Only the hash and a display prefix are stored; the raw key leaves in this one response. */
+/**
+ * Only the hash and a display prefix are stored; the raw key leaves in this one response. A
+ * sandbox's keys are `lak_test_` keys, held to the test quota.
+ */
 export async function createKey(db: Database, manager: KeyManager, input: z.infer<typeof CreateApiKeyRequestSchema>) {
-  const key = generateApiKey();
+  if (manager.isSandbox && input.rate_limit > TEST_KEY_DAILY_LIMIT) {
+    throw new ApiError("validation_error", "The request body is invalid.", {
+      details: [{ path: "rate_limit", code: "too_big", message: `A sandbox's test keys allow at most ${TEST_KEY_DAILY_LIMIT} requests a day.` }],
+    });
+  }
+  const key = generateApiKey(manager.isSandbox ? "test" : "live");
   const permissions = input.permissions === undefined ? ["read"] : [input.permissions].flat();
   const row = await insertApiKey(db, manager.orgId, {
     id: newId("key"),
