@@ -24,6 +24,7 @@ import { keysRouter } from "./routes/keys";
 import { operatorRouter } from "./routes/operator";
 import { publicRouter } from "./routes/public";
 import { reportsRouter } from "./routes/reports";
+import { sandboxesRouter } from "./routes/sandboxes";
 import { documentWebhookEvents, webhooksRouter } from "./routes/webhooks";
 
 /** Vars and secrets are checked at the first request; a bad one is a logged 500, not a later surprise. */
@@ -75,6 +76,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", webhooksRouter);
   app.route("/", ingestRouter);
   app.route("/", operatorRouter);
+  app.route("/", sandboxesRouter);
   options.mount?.(app);
 
   documentWebhookEvents(app);

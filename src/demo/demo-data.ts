@@ -8,6 +8,7 @@
  */
 import { getTableColumns, getTableName, type InferInsertModel } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { TEST_KEY_DAILY_LIMIT } from "../credentials/sandbox-limits";
 import {
   apiKeys,
   brokerTokens,
@@ -277,7 +278,7 @@ function buildDemoRows({ referenceDate, organizations: seeds, historyMonths = DE
       label: "Demo key",
       permissions: ["read"],
       scopes: null,
-      dailyLimit: 1000,
+      dailyLimit: sandbox ? TEST_KEY_DAILY_LIMIT : 1000,
       createdBy: "seed",
     });
     rows.brokerTokens.push({ id: `brk_${org.key}_demo`, orgId: org.id, tokenHash: secrets.brokerTokenHash, label: "Demo broker token" });

@@ -1,6 +1,7 @@
 import { describeError, logEvent } from "../lib/log";
 import { raiseAgedInventoryAlerts } from "./aged-inventory-alerts";
 import { buildMorningBriefings } from "./build-morning-briefings";
+import { purgeExpiredSandboxes } from "./purge-expired-sandboxes";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
 import { purgeWebhookBodies } from "./purge-webhook-bodies";
 import { refreshMarketData } from "./refresh-market-data";
@@ -25,6 +26,7 @@ export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
     { name: "purge-lapsed-sessions", run: purgeLapsedSessions },
     { name: "aged-inventory-alerts", run: raiseAgedInventoryAlerts },
     { name: "purge-webhook-bodies", run: purgeWebhookBodies },
+    { name: "purge-expired-sandboxes", run: purgeExpiredSandboxes },
   ],
   "30 4 * * *": [{ name: "refresh-sanctions-list", run: refreshSanctionsList }],
   "0 5 * * *": [{ name: "refresh-market-data", run: refreshMarketData }],
