@@ -14,6 +14,9 @@ import { DEMO_DEAL_DESK_REFERENCE } from "../deal-desk-reference";
 import type { DemoOrgSecrets, DemoSecrets } from "./dev-vars";
 import { executeLocalSqlFile } from "./local-d1";
 import { REPO_ROOT } from "./repo-root";
+import { tokenInsertSql } from "./token-command";
+import { OPERATOR_TOKEN_KIND } from "./token-kinds";
+import { d1Execute } from "./wrangler-d1";
 
 /** 8787 as the README says; `npm run test:readme` sets DEV_PORT to run a second server beside a developer's. */
 export const DEV_PORT = Number(process.env.DEV_PORT ?? 8787);
@@ -53,10 +56,18 @@ export async function seedLocalDemoData(secrets: DemoSecrets, referenceDate: str
   return summary;
 }
 
-/** The shape tools outside the repository read; keep it stable. */
+/** The local operator token's row; INSERT OR IGNORE, so it is safe on every start (an older database gains it). */
+export async function seedLocalOperatorToken(secrets: DemoSecrets): Promise<void> {
+  d1Execute(await tokenInsertSql(OPERATOR_TOKEN_KIND, { id: "opt_local_dev", raw: secrets.operatorToken, label: "Local operator token" }), {
+    remote: false,
+  });
+}
+
+/** The shape tools outside the repository read; keep it stable (fields are only added). */
 function credentialsDocument(secrets: DemoSecrets) {
   return {
     base_url: BASE_URL,
+    operator_token: secrets.operatorToken,
     orgs: DEMO_ORGANIZATIONS.map((org) => {
       const orgSecrets: DemoOrgSecrets & { legacyToken?: string } = secrets[org.key as "summit" | "lakeside"];
       return {
@@ -76,8 +87,12 @@ export function publishDemoCredentials(secrets: DemoSecrets): void {
   const document = credentialsDocument(secrets);
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(document, null, 2)}\n`);
 
-  const line = (label: string, value: string) => `    ${label.padEnd(14)}${value}`;
-  const lines = [`Demo credentials (local only, from .dev.vars) for ${document.base_url}`];
+  const line = (label: string, value: string) => `    ${label.padEnd(16)}${value}`;
+  const lines = [
+    `Demo credentials (local only, from .dev.vars) for ${document.base_url}`,
+    "",
+    line("operator token", `${document.operator_token}   header Authorization: Bearer, on /api/operator`),
+  ];
   for (const org of document.orgs) {
     lines.push(
       "",
