@@ -179,9 +179,9 @@ export const openApiDocument = (origin: string) => ({
     description: [
       "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.",
       "## Getting a key",
-      "Send your key in the `X-Service-API-Key` header. A key is created with `POST /api/public-api/keys` (see **Keys** below) by your organization's staff, logged in, or by your integration partner with its broker token; the raw key is shown once. Running the service locally (`npm run dev`), the demo keys are printed at start-up.",
+      "Send your key in the `X-Service-API-Key` header. To try the service now, `POST /api/sandboxes` (no credential) creates a sandbox seeded with demo data and returns a `lak_test_` key for it (see **Sandboxes**; guide: [Sandboxes](/docs/guides/sandboxes)). A live key is created with `POST /api/public-api/keys` (see **Keys** below) by your organization's staff, logged in, or by your integration partner with its broker token; the raw key is shown once. Running the service locally (`npm run dev`), the demo keys are printed at start-up.",
       "## Guides",
-      "[Errors](/docs/guides/errors) · [Quota and rate-limit headers](/docs/guides/quota) · [Webhooks](/docs/guides/webhooks) · [Versioning](/docs/guides/versioning) · [Ingestion](/docs/guides/ingestion) · [Feeds: paging and changes](/docs/guides/feeds) · [Consistency](/docs/guides/consistency) · [all guides](/docs/guides/)",
+      "[Errors](/docs/guides/errors) · [Quota and rate-limit headers](/docs/guides/quota) · [Webhooks](/docs/guides/webhooks) · [Versioning](/docs/guides/versioning) · [Ingestion](/docs/guides/ingestion) · [Feeds: paging and changes](/docs/guides/feeds) · [Consistency](/docs/guides/consistency) · [Sandboxes](/docs/guides/sandboxes) · [all guides](/docs/guides/)",
       "Every error has the body `{ error, message, request_id }` (422 adds `details`). Metered responses carry `X-Service-RateLimit-Limit`, `X-Service-RateLimit-Remaining` and `X-Service-RateLimit-Reset`. Changes are additive within `/api/v1`, so ignore fields and enum values you do not know.",
     ].join("\n\n"),
     license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
@@ -198,8 +198,18 @@ export const openApiDocument = (origin: string) => ({
     },
     { name: "Ingestion", description: "Push inventory snapshots and deals from your DMS." },
     { name: "Webhooks", description: "Signed event deliveries to your endpoints; verify each before trusting it." },
+    {
+      name: "Sandboxes",
+      description:
+        "One call, no credential: a sandbox organization on demo data and a `lak_test_` key for it, for 30 days (guide: /docs/guides/sandboxes).",
+    },
     { name: "Keys", description: "Create, list and revoke API keys (staff session or broker token)." },
     { name: "Staff session", description: "Log staff in and out of the key-management pages." },
     { name: "Public", description: "No credentials: figures and feeds for marketing sites." },
+    {
+      name: "Operator",
+      description:
+        "The service operator's onboarding, with an operator token (`dot_`, `npm run operator-token`): organizations (create, suspend, reinstate), stores, staff users and broker tokens. Never reachable with a dealer credential.",
+    },
   ],
 });

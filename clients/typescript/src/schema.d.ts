@@ -64,6 +64,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/operator/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List organizations, oldest first
+         * @description Live organizations by default; `include_sandboxes=true` adds the sandboxes.
+         */
+        get: operations["operatorListOrganizations"];
+        put?: never;
+        /**
+         * Create an organization
+         * @description A live organization with no stores, staff or credentials yet: add them with the calls below.
+         */
+        post: operations["operatorCreateOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an organization
+         * @description A live organization or a sandbox, with its standing (suspended, expiry).
+         */
+        get: operations["operatorGetOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/broker-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an organization's broker tokens, active and revoked, newest first
+         * @description Metadata only; never the token or its hash.
+         */
+        get: operations["operatorListBrokerTokens"];
+        put?: never;
+        /**
+         * Issue a broker token for an organization
+         * @description The raw token is in this response only; only its SHA-256 is stored. Sent with `Cache-Control: no-store`.
+         */
+        post: operations["operatorCreateBrokerToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/broker-tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a broker token
+         * @description Refused at once (broker tokens are not cached). Keys it created stay valid; revoke them with DELETE /api/public-api/keys/{id}.
+         */
+        delete: operations["operatorRevokeBrokerToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reinstate a suspended organization
+         * @description Its credentials work again (keys within 60 seconds on every instance).
+         */
+        post: operations["operatorReinstateOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/staff-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a staff user (a login) of an organization
+         * @description The user logs in with POST /api/auth/login. The password is stored as a scrypt hash and never returned.
+         */
+        post: operations["operatorCreateStaffUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an organization's stores
+         * @description Every store of the organization, with its settings.
+         */
+        get: operations["operatorListStores"];
+        put?: never;
+        /**
+         * Create a store (a rooftop) of an organization
+         * @description Every setting is optional; what is left out takes the shipped default, and the answer shows the store as stored.
+         */
+        post: operations["operatorCreateStore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an organization
+         * @description From the next request on, its broker tokens and staff sessions are refused with 403 `organization_suspended`, and so are its keys: at once by the instance that suspended it, within 60 seconds by every other (each instance keeps a verified key for up to a minute). Nothing is deleted; suspending again keeps the first time.
+         */
+        post: operations["operatorSuspendOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public-api/keys": {
         parameters: {
             query?: never;
@@ -122,6 +294,26 @@ export interface paths {
         get: operations["getPlatformStats"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sandboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a sandbox: the real service on demo data, with a test key
+         * @description No credential and no body. A new organization seeded with the demo data (two stores, a few hundred units, months of deals, an open funding pipeline) and a `lak_test_` key (1000 requests a day) that reaches this sandbox only; live keys never reach it. It expires after 30 days and is then purged. At most 5 a minute and 10 a UTC day per client address. See docs/sandboxes.md.
+         */
+        post: operations["createSandbox"];
         delete?: never;
         options?: never;
         head?: never;
@@ -692,6 +884,7 @@ export interface components {
          *         {
          *           "id": "key_4kQ9bX2mN7pR1sT8",
          *           "key_prefix": "lak_EtRsPOGb",
+         *           "mode": "live",
          *           "label": "DMS integration",
          *           "permissions": [
          *             "read"
@@ -727,6 +920,12 @@ export interface components {
              */
             last_used_at: string | null;
             /**
+             * @description `test`: a sandbox's `lak_test_` key (docs/sandboxes.md), answered with `X-Service-Mode: test`; `live`: a `lak_` key.
+             * @example live
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
              * @example [
              *       "read"
              *     ]
@@ -740,6 +939,34 @@ export interface components {
             scopes: string[] | null;
             /** @description Requests counted against today's (UTC) quota by the key's counter. Above 100 a day this can run a little ahead of calls served, as running instances reserve small blocks of quota. null if the counter could not be read. */
             usage_today: number | null;
+        };
+        BrokerToken: {
+            /** Format: date-time */
+            created_at: string;
+            /** @example brk_4kQ9bX2mN7pR1sT8 */
+            id: string;
+            label: string;
+            org_id: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
+        /**
+         * @example {
+         *       "count": 1,
+         *       "broker_tokens": [
+         *         {
+         *           "id": "brk_4kQ9bX2mN7pR1sT8",
+         *           "org_id": "org_acme",
+         *           "label": "Acme DMS broker",
+         *           "created_at": "2026-11-26T09:33:00.000Z",
+         *           "revoked_at": null
+         *         }
+         *       ]
+         *     }
+         */
+        BrokerTokenList: {
+            broker_tokens: components["schemas"]["BrokerToken"][];
+            count: number;
         };
         /**
          * @example {
@@ -941,7 +1168,7 @@ export interface components {
             /** @description Documented set: `read`, `ingest` (may push inventory and deals to /api/v1/ingest). Accepts a single string (`"read"`) or an array (`["read"]`); always stored and returned as an array. Default `["read"]`. */
             permissions?: ("read" | "ingest") | ("read" | "ingest")[];
             /**
-             * @description Requests per UTC day, 1 to 1,000,000.
+             * @description Requests per UTC day, 1 to 1,000,000; in a sandbox at most 1000 (a `lak_test_` key).
              * @default 100
              */
             rate_limit?: number;
@@ -956,9 +1183,19 @@ export interface components {
         };
         /**
          * @example {
+         *       "label": "Acme DMS broker"
+         *     }
+         */
+        CreateBrokerTokenRequest: {
+            /** @example Acme DMS broker */
+            label: string;
+        };
+        /**
+         * @example {
          *       "id": "key_4kQ9bX2mN7pR1sT8",
          *       "key": "lak_EtRsPOGbI6IEgJZLPhzyu6IcI2oXsq8E0lHuOc",
          *       "key_prefix": "lak_EtRsPOGb",
+         *       "mode": "live",
          *       "label": "DMS integration",
          *       "permissions": [
          *         "read"
@@ -988,6 +1225,12 @@ export interface components {
             key_prefix: string;
             label: string;
             /**
+             * @description `test`: a sandbox's `lak_test_` key (docs/sandboxes.md), answered with `X-Service-Mode: test`; `live`: a `lak_` key.
+             * @example live
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
              * @example [
              *       "read"
              *     ]
@@ -997,6 +1240,109 @@ export interface components {
             rate_limit: number;
             /** @description Endpoint names; null: every endpoint of the organization. */
             scopes: string[] | null;
+        };
+        /**
+         * @example {
+         *       "id": "brk_4kQ9bX2mN7pR1sT8",
+         *       "org_id": "org_acme",
+         *       "label": "Acme DMS broker",
+         *       "created_at": "2026-11-26T09:33:00.000Z",
+         *       "token": "dbt_55wXaCsEY6KmRqPQDnnOdrQ9wz798vmft4byDsns"
+         *     }
+         */
+        CreatedBrokerToken: {
+            /** Format: date-time */
+            created_at: string;
+            /** @example brk_4kQ9bX2mN7pR1sT8 */
+            id: string;
+            label: string;
+            org_id: string;
+            /**
+             * @description The raw `dbt_` token, for `Authorization: Bearer` on key management and ingestion. Shown in this response only.
+             * @example dbt_55wXaCsEY6KmRqPQDnnOdrQ9wz798vmft4byDsns
+             */
+            token: string;
+        };
+        /**
+         * @example {
+         *       "id": "org_acme",
+         *       "name": "Acme Motors"
+         *     }
+         */
+        CreateOrganizationRequest: {
+            /**
+             * @description `org_` and 2 to 59 lower-case letters, digits or `_` (not `org_sbx_…`). Omitted: one is generated.
+             * @example org_acme
+             */
+            id?: string;
+            /** @example Acme Motors */
+            name: string;
+        };
+        /**
+         * @example {
+         *       "email": "gm@acme-motors.example",
+         *       "name": "Jordan Reyes",
+         *       "password": "correct-horse-battery-staple"
+         *     }
+         */
+        CreateStaffUserRequest: {
+            /**
+             * Format: email
+             * @description The login; unique across all organizations (409 `conflict` when taken).
+             * @example gm@acme-motors.example
+             */
+            email: string;
+            /** @example Jordan Reyes */
+            name: string;
+            /**
+             * @description 12 to 200 characters; stored only as a scrypt hash, never returned.
+             * @example correct-horse-battery-staple
+             */
+            password: string;
+        };
+        /**
+         * @description Settings left out take the shipped defaults (docs/domain/gross.md, docs/domain/reports.md); the answer shows them.
+         * @example {
+         *       "id": "sto_acme_main",
+         *       "name": "Acme Motors Main Street",
+         *       "market_zip": "78701",
+         *       "is_primary": true,
+         *       "pack_used": 650
+         *     }
+         */
+        CreateStoreRequest: {
+            aged_threshold_days?: number;
+            aged_threshold_days_new?: number;
+            floorplan_apr_new?: number;
+            floorplan_apr_used?: number;
+            holding_cost_per_day?: number;
+            holding_high_value_cost?: number;
+            holding_high_value_daily_pct?: number;
+            /**
+             * @description `sto_` and 2 to 59 lower-case letters, digits or `_`. Omitted: one is generated.
+             * @example sto_acme_main
+             */
+            id?: string;
+            /**
+             * @description The organization's primary store (reports default to it).
+             * @default false
+             */
+            is_primary?: boolean;
+            /**
+             * @description The store's market ZIP code (five digits).
+             * @example 78701
+             */
+            market_zip: string;
+            /** @example Acme Motors Main Street */
+            name: string;
+            pack_new?: number;
+            pack_used?: number;
+            recon_car?: number;
+            recon_suv?: number;
+            recon_truck?: number;
+            recon_van?: number;
+            target_front_gross_used_min?: number;
+            target_front_gross_used_pct?: number;
         };
         /**
          * @example {
@@ -1527,7 +1873,7 @@ export interface components {
              * @example unauthorized
              * @enum {string}
              */
-            error: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "validation_error" | "rate_limited" | "daily_rate_limit_reached" | "internal_error" | "upstream_timeout";
+            error: "invalid_request" | "unauthorized" | "forbidden" | "organization_suspended" | "sandbox_expired" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "validation_error" | "rate_limited" | "daily_rate_limit_reached" | "internal_error" | "upstream_timeout";
             /** @example A valid X-Service-API-Key header is required. */
             message: string;
             /** @example c0a8012e-5b7e-4f0e-9a51-8f1f3b1c2d4e */
@@ -1825,6 +2171,57 @@ export interface components {
             severity: "high" | "medium" | "low";
             signal: string;
             source: string;
+        };
+        /**
+         * @example {
+         *       "id": "org_acme",
+         *       "name": "Acme Motors",
+         *       "is_sandbox": false,
+         *       "is_demo": false,
+         *       "suspended_at": null,
+         *       "expires_at": null,
+         *       "created_at": "2026-11-26T09:30:00.000Z"
+         *     }
+         */
+        Organization: {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description A sandbox's expiry; null for a live organization.
+             */
+            expires_at: string | null;
+            id: string;
+            /** @description Seeded with the demo data (the local demo organizations and every sandbox). */
+            is_demo: boolean;
+            /** @description A self-serve sandbox (docs/sandboxes.md). */
+            is_sandbox: boolean;
+            name: string;
+            /**
+             * Format: date-time
+             * @description Set while suspended: its keys, broker tokens and staff sessions are refused (403 `organization_suspended`).
+             */
+            suspended_at: string | null;
+        };
+        /**
+         * @example {
+         *       "count": 1,
+         *       "organizations": [
+         *         {
+         *           "id": "org_acme",
+         *           "name": "Acme Motors",
+         *           "is_sandbox": false,
+         *           "is_demo": false,
+         *           "suspended_at": null,
+         *           "expires_at": null,
+         *           "created_at": "2026-11-26T09:30:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        OrganizationList: {
+            count: number;
+            organizations: components["schemas"]["Organization"][];
         };
         /**
          * @example {
@@ -2188,6 +2585,64 @@ export interface components {
             /** @description ISO-8601 UTC time of the last change (docs/feeds.md#what-updated-means); the highest one seen is the next `updated_since`. Present when the call has any query parameter. */
             updated_at?: string;
         };
+        /**
+         * @example {
+         *       "organization_id": "org_sbx_k3v9q2m7x1c4",
+         *       "name": "Sandbox k3v9q2m7x1c4 (demo data of Summit Auto Group)",
+         *       "mode": "test",
+         *       "expires_at": "2026-12-26T09:30:00.000Z",
+         *       "api_key": "lak_test_4Hq8sVx2LmN0pRtY7wZc1bKd9fGj3aE5uT6yXk",
+         *       "daily_limit": 1000,
+         *       "broker_token": "dbt_Vb7Kq2Rz8Lm4Np1Xc6Jt3Hs9Gd5Fw0Ya2Eu7Qi",
+         *       "stores": [
+         *         {
+         *           "id": "sto_sbx_k3v9q2m7x1c4_north",
+         *           "name": "Summit Auto North",
+         *           "is_primary": true
+         *         },
+         *         {
+         *           "id": "sto_sbx_k3v9q2m7x1c4_south",
+         *           "name": "Summit Auto South",
+         *           "is_primary": false
+         *         }
+         *       ]
+         *     }
+         */
+        Sandbox: {
+            /**
+             * @description A `lak_test_` key for `X-Service-API-Key`, on this sandbox only. Shown in this response only.
+             * @example lak_test_4Hq8sVx2LmN0pRtY7wZc1bKd9fGj3aE5uT6yXk
+             */
+            api_key: string;
+            /**
+             * @description A `dbt_` broker token of the sandbox, for `Authorization: Bearer` on /api/public-api/keys (its keys are `lak_test_` keys) and ingestion. Shown in this response only.
+             * @example dbt_Vb7Kq2Rz8Lm4Np1Xc6Jt3Hs9Gd5Fw0Ya2Eu7Qi
+             */
+            broker_token: string;
+            /**
+             * @description The test key's requests per UTC day; no test key can be raised above it.
+             * @example 1000
+             */
+            daily_limit: number;
+            /**
+             * Format: date-time
+             * @description 30 days after creation. From then on its keys and broker token are refused (403 `sandbox_expired`); the nightly purge deletes it and all its data.
+             */
+            expires_at: string;
+            /**
+             * @description Every answer to the sandbox's keys carries `X-Service-Mode: test`.
+             * @enum {string}
+             */
+            mode: "test";
+            name: string;
+            /** @example org_sbx_k3v9q2m7x1c4 */
+            organization_id: string;
+            stores: {
+                id: string;
+                is_primary: boolean;
+                name: string;
+            }[];
+        };
         SnapshotRefused: components["schemas"]["Error"] & {
             /** @enum {string} */
             error?: "validation_error";
@@ -2225,6 +2680,106 @@ export interface components {
                 id: string;
                 name: string;
             };
+        };
+        /**
+         * @example {
+         *       "id": "usr_8sK2mQ4vX9pL1nR7",
+         *       "org_id": "org_acme",
+         *       "email": "gm@acme-motors.example",
+         *       "name": "Jordan Reyes",
+         *       "created_at": "2026-11-26T09:32:00.000Z"
+         *     }
+         */
+        StaffUser: {
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            id: string;
+            name: string;
+            org_id: string;
+        };
+        /**
+         * @example {
+         *       "id": "sto_acme_main",
+         *       "org_id": "org_acme",
+         *       "name": "Acme Motors Main Street",
+         *       "market_zip": "78701",
+         *       "is_primary": true,
+         *       "pack_new": 300,
+         *       "pack_used": 650,
+         *       "holding_cost_per_day": 35,
+         *       "holding_high_value_cost": 30000,
+         *       "holding_high_value_daily_pct": 0.1,
+         *       "floorplan_apr_new": 7,
+         *       "floorplan_apr_used": 8.5,
+         *       "recon_car": 1200,
+         *       "recon_truck": 1400,
+         *       "recon_suv": 1300,
+         *       "recon_van": 1200,
+         *       "aged_threshold_days": 45,
+         *       "aged_threshold_days_new": 90,
+         *       "target_front_gross_used_pct": 8,
+         *       "target_front_gross_used_min": 1200,
+         *       "created_at": "2026-11-26T09:31:00.000Z"
+         *     }
+         */
+        Store: {
+            aged_threshold_days: number;
+            aged_threshold_days_new: number;
+            /** Format: date-time */
+            created_at: string;
+            floorplan_apr_new: number;
+            floorplan_apr_used: number;
+            holding_cost_per_day: number;
+            holding_high_value_cost: number;
+            holding_high_value_daily_pct: number;
+            id: string;
+            is_primary: boolean;
+            market_zip: string;
+            name: string;
+            org_id: string;
+            pack_new: number;
+            pack_used: number;
+            recon_car: number;
+            recon_suv: number;
+            recon_truck: number;
+            recon_van: number;
+            target_front_gross_used_min: number;
+            target_front_gross_used_pct: number;
+        };
+        /**
+         * @example {
+         *       "count": 1,
+         *       "stores": [
+         *         {
+         *           "id": "sto_acme_main",
+         *           "org_id": "org_acme",
+         *           "name": "Acme Motors Main Street",
+         *           "market_zip": "78701",
+         *           "is_primary": true,
+         *           "pack_new": 300,
+         *           "pack_used": 650,
+         *           "holding_cost_per_day": 35,
+         *           "holding_high_value_cost": 30000,
+         *           "holding_high_value_daily_pct": 0.1,
+         *           "floorplan_apr_new": 7,
+         *           "floorplan_apr_used": 8.5,
+         *           "recon_car": 1200,
+         *           "recon_truck": 1400,
+         *           "recon_suv": 1300,
+         *           "recon_van": 1200,
+         *           "aged_threshold_days": 45,
+         *           "aged_threshold_days_new": 90,
+         *           "target_front_gross_used_pct": 8,
+         *           "target_front_gross_used_min": 1200,
+         *           "created_at": "2026-11-26T09:31:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        StoreList: {
+            count: number;
+            stores: components["schemas"]["Store"][];
         };
         TradeAppraisal: {
             /**
@@ -2542,13 +3097,20 @@ export interface components {
 }
 export type SchemaApiKeyList = components['schemas']['ApiKeyList'];
 export type SchemaApiKeySummary = components['schemas']['ApiKeySummary'];
+export type SchemaBrokerToken = components['schemas']['BrokerToken'];
+export type SchemaBrokerTokenList = components['schemas']['BrokerTokenList'];
 export type SchemaComplianceCheckRecord = components['schemas']['ComplianceCheckRecord'];
 export type SchemaComplianceCheckRequest = components['schemas']['ComplianceCheckRequest'];
 export type SchemaComplianceCheckResult = components['schemas']['ComplianceCheckResult'];
 export type SchemaComplianceFlag = components['schemas']['ComplianceFlag'];
 export type SchemaComplianceSanctionsMatch = components['schemas']['ComplianceSanctionsMatch'];
 export type SchemaCreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
+export type SchemaCreateBrokerTokenRequest = components['schemas']['CreateBrokerTokenRequest'];
 export type SchemaCreatedApiKey = components['schemas']['CreatedApiKey'];
+export type SchemaCreatedBrokerToken = components['schemas']['CreatedBrokerToken'];
+export type SchemaCreateOrganizationRequest = components['schemas']['CreateOrganizationRequest'];
+export type SchemaCreateStaffUserRequest = components['schemas']['CreateStaffUserRequest'];
+export type SchemaCreateStoreRequest = components['schemas']['CreateStoreRequest'];
 export type SchemaDealDeskCoachRequest = components['schemas']['DealDeskCoachRequest'];
 export type SchemaDealDeskCoachResult = components['schemas']['DealDeskCoachResult'];
 export type SchemaDealDeskGrossCalcRequest = components['schemas']['DealDeskGrossCalcRequest'];
@@ -2572,6 +3134,8 @@ export type SchemaInventoryUnit = components['schemas']['InventoryUnit'];
 export type SchemaLogInRequest = components['schemas']['LogInRequest'];
 export type SchemaMarketFeed = components['schemas']['MarketFeed'];
 export type SchemaMarketFeedEntry = components['schemas']['MarketFeedEntry'];
+export type SchemaOrganization = components['schemas']['Organization'];
+export type SchemaOrganizationList = components['schemas']['OrganizationList'];
 export type SchemaPlatformStats = components['schemas']['PlatformStats'];
 export type SchemaQuotaExceeded = components['schemas']['QuotaExceeded'];
 export type SchemaRemovedUnit = components['schemas']['RemovedUnit'];
@@ -2586,8 +3150,12 @@ export type SchemaReportsMorningBriefingRequest = components['schemas']['Reports
 export type SchemaReportsPulseFigure = components['schemas']['ReportsPulseFigure'];
 export type SchemaSalesSummaryFeed = components['schemas']['SalesSummaryFeed'];
 export type SchemaSalesSummaryRow = components['schemas']['SalesSummaryRow'];
+export type SchemaSandbox = components['schemas']['Sandbox'];
 export type SchemaSnapshotRefused = components['schemas']['SnapshotRefused'];
 export type SchemaStaffSession = components['schemas']['StaffSession'];
+export type SchemaStaffUser = components['schemas']['StaffUser'];
+export type SchemaStore = components['schemas']['Store'];
+export type SchemaStoreList = components['schemas']['StoreList'];
 export type SchemaTradeAppraisal = components['schemas']['TradeAppraisal'];
 export type SchemaTradeAppraisalRequest = components['schemas']['TradeAppraisalRequest'];
 export type SchemaWebhookComplianceHoldTriggeredData = components['schemas']['WebhookComplianceHoldTriggeredData'];
@@ -2746,6 +3314,784 @@ export interface operations {
                 };
             };
             /** @description This client made too many requests (`rate_limited`); sent with `Retry-After: 60`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorListOrganizations: {
+        parameters: {
+            query?: {
+                /** @description Also list sandboxes (default: live organizations only). */
+                include_sandboxes?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organizations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationList"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorCreateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrganizationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An organization with that id exists (`conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorGetOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorListBrokerTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokerTokenList"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorCreateBrokerToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBrokerTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Issued. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedBrokerToken"];
+                };
+            };
+            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorRevokeBrokerToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such organization, or no active broker token with that id in it (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorReinstateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reinstated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorCreateStaffUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateStaffUserRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffUser"];
+                };
+            };
+            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A staff user with that e-mail address exists, in this or another organization (`conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorListStores: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stores, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoreList"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorCreateStore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateStoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, with every setting (the defaults where none was given). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Store"];
+                };
+            };
+            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A store with that id exists (`conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorSuspendOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Suspended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3005,6 +4351,44 @@ export interface operations {
                 };
             };
             /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created. Sent with `Cache-Control: no-store` and `X-Service-Mode: test`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description More than 5 sandboxes a minute or 10 a UTC day from this client address (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); nothing of the sandbox is kept. */
             500: {
                 headers: {
                     [name: string]: unknown;

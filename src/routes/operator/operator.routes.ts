@@ -37,6 +37,16 @@ const idParam = (name: string, example: string) =>
     .openapi({ param: { name, in: "path" }, example });
 const OrgParams = z.object({ org_id: idParam("org_id", "org_acme") });
 
+const ORGANIZATION_EXAMPLE = {
+  id: "org_acme",
+  name: "Acme Motors",
+  is_sandbox: false,
+  is_demo: false,
+  suspended_at: null,
+  expires_at: null,
+  created_at: "2026-11-26T09:30:00.000Z",
+};
+
 export const OrganizationSchema = z
   .object({
     id: z.string(),
@@ -50,17 +60,7 @@ export const OrganizationSchema = z
     expires_at: z.iso.datetime().nullable().openapi({ description: "A sandbox's expiry; null for a live organization." }),
     created_at: z.iso.datetime(),
   })
-  .openapi("Organization", {
-    example: {
-      id: "org_acme",
-      name: "Acme Motors",
-      is_sandbox: false,
-      is_demo: false,
-      suspended_at: null,
-      expires_at: null,
-      created_at: "2026-11-26T09:30:00.000Z",
-    },
-  });
+  .openapi("Organization", { example: ORGANIZATION_EXAMPLE });
 
 const ORG_ID_PATTERN = /^org_[a-z0-9][a-z0-9_]{1,58}$/;
 const STORE_ID_PATTERN = /^sto_[a-z0-9][a-z0-9_]{1,58}$/;
@@ -78,7 +78,7 @@ export const CreateOrganizationRequestSchema = z
       }),
     name: displayText(200).openapi({ example: "Acme Motors" }),
   })
-  .openapi("CreateOrganizationRequest");
+  .openapi("CreateOrganizationRequest", { example: { id: "org_acme", name: "Acme Motors" } });
 
 const StoreSettingFields = {
   pack_new: z.number().min(0).max(100_000).optional(),
@@ -98,6 +98,30 @@ const StoreSettingFields = {
   target_front_gross_used_min: z.number().min(0).max(1_000_000).optional(),
 };
 
+const STORE_EXAMPLE = {
+  id: "sto_acme_main",
+  org_id: "org_acme",
+  name: "Acme Motors Main Street",
+  market_zip: "78701",
+  is_primary: true,
+  pack_new: 300,
+  pack_used: 650,
+  holding_cost_per_day: 35,
+  holding_high_value_cost: 30000,
+  holding_high_value_daily_pct: 0.1,
+  floorplan_apr_new: 7,
+  floorplan_apr_used: 8.5,
+  recon_car: 1200,
+  recon_truck: 1400,
+  recon_suv: 1300,
+  recon_van: 1200,
+  aged_threshold_days: 45,
+  aged_threshold_days_new: 90,
+  target_front_gross_used_pct: 8,
+  target_front_gross_used_min: 1200,
+  created_at: "2026-11-26T09:31:00.000Z",
+};
+
 export const CreateStoreRequestSchema = z
   .object({
     id: z
@@ -115,6 +139,7 @@ export const CreateStoreRequestSchema = z
   })
   .openapi("CreateStoreRequest", {
     description: "Settings left out take the shipped defaults (docs/domain/gross.md, docs/domain/reports.md); the answer shows them.",
+    example: { id: "sto_acme_main", name: "Acme Motors Main Street", market_zip: "78701", is_primary: true, pack_used: 650 },
   });
 
 export const StoreSchema = z
@@ -127,7 +152,7 @@ export const StoreSchema = z
     ...Object.fromEntries(Object.entries(StoreSettingFields).map(([name, field]) => [name, field.unwrap()])),
     created_at: z.iso.datetime(),
   })
-  .openapi("Store");
+  .openapi("Store", { example: STORE_EXAMPLE });
 
 export const CreateStaffUserRequestSchema = z
   .object({
@@ -142,15 +167,25 @@ export const CreateStaffUserRequestSchema = z
       .max(200)
       .openapi({ description: "12 to 200 characters; stored only as a scrypt hash, never returned.", example: "correct-horse-battery-staple" }),
   })
-  .openapi("CreateStaffUserRequest");
+  .openapi("CreateStaffUserRequest", {
+    example: { email: "gm@acme-motors.example", name: "Jordan Reyes", password: "correct-horse-battery-staple" },
+  });
 
 export const StaffUserSchema = z
   .object({ id: z.string(), org_id: z.string(), email: z.string(), name: z.string(), created_at: z.iso.datetime() })
-  .openapi("StaffUser");
+  .openapi("StaffUser", {
+    example: {
+      id: "usr_8sK2mQ4vX9pL1nR7",
+      org_id: "org_acme",
+      email: "gm@acme-motors.example",
+      name: "Jordan Reyes",
+      created_at: "2026-11-26T09:32:00.000Z",
+    },
+  });
 
 export const CreateBrokerTokenRequestSchema = z
   .object({ label: displayText(100).openapi({ example: "Acme DMS broker" }) })
-  .openapi("CreateBrokerTokenRequest");
+  .openapi("CreateBrokerTokenRequest", { example: { label: "Acme DMS broker" } });
 
 const brokerTokenFields = {
   id: z.string().openapi({ example: "brk_4kQ9bX2mN7pR1sT8" }),
@@ -169,7 +204,15 @@ export const CreatedBrokerTokenSchema = z
       example: "dbt_55wXaCsEY6KmRqPQDnnOdrQ9wz798vmft4byDsns",
     }),
   })
-  .openapi("CreatedBrokerToken");
+  .openapi("CreatedBrokerToken", {
+    example: {
+      id: "brk_4kQ9bX2mN7pR1sT8",
+      org_id: "org_acme",
+      label: "Acme DMS broker",
+      created_at: "2026-11-26T09:33:00.000Z",
+      token: "dbt_55wXaCsEY6KmRqPQDnnOdrQ9wz798vmft4byDsns",
+    },
+  });
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 
@@ -197,6 +240,7 @@ export const listOrganizations = createRoute({
   operationId: "operatorListOrganizations",
   tags: [TAG],
   summary: "List organizations, oldest first",
+  description: "Live organizations by default; `include_sandboxes=true` adds the sandboxes.",
   security: operatorSecurity,
   middleware: [requireOperator] as const,
   request: {
@@ -209,7 +253,12 @@ export const listOrganizations = createRoute({
     }),
   },
   responses: {
-    200: json(z.object({ count: z.int(), organizations: z.array(OrganizationSchema) }).openapi("OrganizationList"), "The organizations."),
+    200: json(
+      z
+        .object({ count: z.int(), organizations: z.array(OrganizationSchema) })
+        .openapi("OrganizationList", { example: { count: 1, organizations: [ORGANIZATION_EXAMPLE] } }),
+      "The organizations.",
+    ),
     ...validationErrorResponse,
     ...operatorErrors,
   },
@@ -221,6 +270,7 @@ export const getOrganization = createRoute({
   operationId: "operatorGetOrganization",
   tags: [TAG],
   summary: "Get an organization",
+  description: "A live organization or a sandbox, with its standing (suspended, expiry).",
   security: operatorSecurity,
   middleware: [requireOperator] as const,
   request: { params: OrgParams },
@@ -260,6 +310,7 @@ export const createStore = createRoute({
   operationId: "operatorCreateStore",
   tags: [TAG],
   summary: "Create a store (a rooftop) of an organization",
+  description: "Every setting is optional; what is left out takes the shipped default, and the answer shows the store as stored.",
   security: operatorSecurity,
   middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
   request: { params: OrgParams, body: { content: { "application/json": { schema: CreateStoreRequestSchema } }, required: true } },
@@ -278,11 +329,15 @@ export const listStores = createRoute({
   operationId: "operatorListStores",
   tags: [TAG],
   summary: "List an organization's stores",
+  description: "Every store of the organization, with its settings.",
   security: operatorSecurity,
   middleware: [requireOperator] as const,
   request: { params: OrgParams },
   responses: {
-    200: json(z.object({ count: z.int(), stores: z.array(StoreSchema) }).openapi("StoreList"), "The stores, oldest first."),
+    200: json(
+      z.object({ count: z.int(), stores: z.array(StoreSchema) }).openapi("StoreList", { example: { count: 1, stores: [STORE_EXAMPLE] } }),
+      "The stores, oldest first.",
+    ),
     ...orgNotFound,
     ...operatorErrors,
   },
@@ -331,7 +386,17 @@ export const listBrokerTokens = createRoute({
   middleware: [requireOperator] as const,
   request: { params: OrgParams },
   responses: {
-    200: json(z.object({ count: z.int(), broker_tokens: z.array(BrokerTokenSchema) }).openapi("BrokerTokenList"), "The tokens."),
+    200: json(
+      z.object({ count: z.int(), broker_tokens: z.array(BrokerTokenSchema) }).openapi("BrokerTokenList", {
+        example: {
+          count: 1,
+          broker_tokens: [
+            { id: "brk_4kQ9bX2mN7pR1sT8", org_id: "org_acme", label: "Acme DMS broker", created_at: "2026-11-26T09:33:00.000Z", revoked_at: null },
+          ],
+        },
+      }),
+      "The tokens.",
+    ),
     ...orgNotFound,
     ...operatorErrors,
   },

@@ -24,7 +24,21 @@ export const SandboxSchema = z
     }),
     stores: z.array(z.object({ id: z.string(), name: z.string(), is_primary: z.boolean() })),
   })
-  .openapi("Sandbox");
+  .openapi("Sandbox", {
+    example: {
+      organization_id: "org_sbx_k3v9q2m7x1c4",
+      name: "Sandbox k3v9q2m7x1c4 (demo data of Summit Auto Group)",
+      mode: "test",
+      expires_at: "2026-12-26T09:30:00.000Z",
+      api_key: "lak_test_4Hq8sVx2LmN0pRtY7wZc1bKd9fGj3aE5uT6yXk",
+      daily_limit: 1000,
+      broker_token: "dbt_Vb7Kq2Rz8Lm4Np1Xc6Jt3Hs9Gd5Fw0Ya2Eu7Qi",
+      stores: [
+        { id: "sto_sbx_k3v9q2m7x1c4_north", name: "Summit Auto North", is_primary: true },
+        { id: "sto_sbx_k3v9q2m7x1c4_south", name: "Summit Auto South", is_primary: false },
+      ],
+    },
+  });
 
 export const createSandbox = createRoute({
   method: "post",
