@@ -1,16 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { generateToken, OPERATOR_TOKEN_PREFIX, sha256Hex } from "../src/credentials/tokens";
 import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
+import { createOperatorToken } from "./helpers/operator";
 import { brokerCall, createBrokerToken, createStaffUser, logIn, staffCall } from "./helpers/staff";
-
-async function createOperatorToken(options: { revoked?: boolean } = {}) {
-  const token = generateToken(OPERATOR_TOKEN_PREFIX);
-  await env.DB.prepare("INSERT INTO operator_tokens (id, token_hash, label, revoked_at) VALUES (?, ?, 'test operator', ?)")
-    .bind(`opt_${crypto.randomUUID()}`, await sha256Hex(token), options.revoked ? new Date().toISOString() : null)
-    .run();
-  return token;
-}
 
 const operatorCall = (token: string, path: string, init: { method?: string; body?: unknown } = {}) => brokerCall(`/api/operator${path}`, token, init);
 

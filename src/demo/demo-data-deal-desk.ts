@@ -1,6 +1,5 @@
 /**
- * Demo rows of the deal desk: each store's lender panel (42 of the 53 programs, SPEC §4.3
- * Variant B) and two years of lender decisions derived from the demo deals. Every financed deal
+ * Demo rows of the deal desk: each store's lender panel (42 of the 53 programs, docs/domain/lender-routing.md) and two years of lender decisions derived from the demo deals. Every financed deal
  * was approved (or countered) by the lender that funded it; about half were first sent to one or
  * two other panel lenders, whose answers follow the program fit (the routing engine's prior).
  * A few lenders decline one band far more than their program suggests, so calibration has
@@ -56,7 +55,7 @@ export const DEMO_TOUGH_LENDERS: readonly { storeId: string; lender: string; ban
 /**
  * How much of a program's fit turns into approvals per band (DEFAULT): lower bands come with
  * thinner files, higher LTVs and more income questions than the score margin alone shows
- * (DOMAIN §1.3 market LTVs, §1.4 PTI caps), so first-look approvals fall with the band.
+ * (market LTVs and PTI caps: docs/domain/deal-math.md), so first-look approvals fall with the band.
  */
 const BAND_APPROVAL_FACTOR: Record<CreditTier, number> = { super_prime: 1.1, prime: 1, near_prime: 0.85, subprime: 0.7, deep_subprime: 0.55 };
 

@@ -4,7 +4,7 @@
  * Pure on purpose (no node:, no fs, no process): the seed script runs it in Node and the tests
  * run it inside workerd. Every id is fixed and every random draw comes from a stream seeded by a
  * constant, so the rows are a function of (reference date, credentials) only and a rerun on any
- * later day inserts nothing. Figures follow /work/shared/DOMAIN.md (section numbers below).
+ * later day inserts nothing. Figures follow the domain notes in docs/domain/ (cited below).
  */
 import { getTableColumns, getTableName, type InferInsertModel } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -113,7 +113,7 @@ export interface DemoOrganization {
   stores: DemoStore[];
 }
 
-/** Settings are DOMAIN §10.4 defaults with small per-store variations, so store-level math differs visibly. */
+/** Settings are the docs/domain/gross.md defaults with small per-store variations, so store-level math differs visibly. */
 export const DEMO_ORGANIZATIONS: readonly DemoOrganization[] = [
   {
     key: "summit",
@@ -595,7 +595,7 @@ const listPrice = (amount: number) => Math.round(amount / 500) * 500 - 5;
 // ---------------------------------------------------------------------------------------------
 // Inventory
 
-/** Days-in-stock buckets (DOMAIN §3.6, vAuto buckets); new units age longer than used ones. */
+/** Days-in-stock buckets (vAuto buckets, docs/domain/reports.md); new units age longer than used ones. */
 const AGE_BUCKETS: Record<"new" | "preowned", readonly (readonly [readonly [number, number], number])[]> = {
   new: [
     [[0, 30], 0.4],
@@ -628,7 +628,7 @@ function storeInventory(store: DemoStore, reference: Day) {
       cost = roundCents(unit.marketValue * random.between(0.9, 0.94));
       askingPrice = Math.round(unit.marketValue / 5) * 5;
     } else {
-      // Used: bought at 84–88% cost-to-market with recon (DOMAIN §3.1: sold in the high 80s to low 90s),
+      // Used: bought at 84–88% cost-to-market with recon (docs/domain/appraisal.md: sold in the high 80s to low 90s),
       // listed near the market (price-to-market at listing near 99%, Cox).
       const recon = store.settings.recon[unit.model.type];
       cost = Math.round(unit.marketValue * random.between(0.84, 0.88) - recon);
@@ -667,7 +667,7 @@ interface Lender {
   maxScore: number;
 }
 
-/** Fictional lenders (DOMAIN §10.3), a panel of nine as PRODUCT §4 suggests. */
+/** Fictional lenders (docs/domain/lender-routing.md), a panel of nine. */
 const LENDERS: Lender[] = [
   { name: "Crestline Motor Credit", type: "captive", minScore: 620, maxScore: 850 },
   { name: "Harbor Point Bank", type: "bank", minScore: 660, maxScore: 850 },
@@ -680,12 +680,12 @@ const LENDERS: Lender[] = [
   { name: "Fresh Start Auto Lending", type: "specialty", minScore: 300, maxScore: 620 },
 ];
 
-/** DOMAIN §1.8 default funding days by lender type. */
+/** Default funding days by lender type (docs/domain/lender-routing.md). */
 const FUNDING_DAYS: Record<LenderType, number> = { captive: 2, bank: 3, credit_union: 4, subprime: 7, specialty: 10 };
 
 type Tier = "super_prime" | "prime" | "near_prime" | "subprime" | "deep_subprime";
 
-/** DOMAIN §1.1 bands; the mix follows TransUnion/Experian shares (§1.2). */
+/** Credit bands of docs/domain/deal-math.md; the mix follows TransUnion/Experian shares. */
 const TIERS: readonly (readonly [{ tier: Tier; min: number; max: number }, number])[] = [
   [{ tier: "super_prime", min: 781, max: 850 }, 0.31],
   [{ tier: "prime", min: 661, max: 780 }, 0.4],
@@ -716,7 +716,7 @@ function pickLender(random: Random, tier: Tier, beacon: number, condition: Condi
   return random.weighted(eligible.map((lender) => [lender, LENDER_PREFERENCE[tier][lender.type]] as const));
 }
 
-/** DOMAIN §5 penetration and typical dealer profit per product sold. */
+/** F&I penetration (docs/domain/deal-coach.md) and typical dealer profit per product sold. */
 const FI_PRODUCTS = [
   { name: "vsc", penetrationNew: 0.45, penetrationUsed: 0.48, profit: 1000, financedOnly: false },
   { name: "gap", penetrationNew: 0.35, penetrationUsed: 0.35, profit: 560, financedOnly: true },
@@ -727,7 +727,7 @@ const FI_PRODUCTS = [
   { name: "theft_etch", penetrationNew: 0.15, penetrationUsed: 0.15, profit: 200, financedOnly: false },
 ] as const;
 
-/** Stip names as DOMAIN §2.1 lists them; which ones a deal gets follows the §2.2 trigger matrix. */
+/** Stip names as docs/domain/stips.md lists them; which ones a deal gets follows its trigger matrix. */
 const STIP = {
   driversLicense: "Driver's license",
   insurance: "Proof of insurance",
@@ -769,7 +769,7 @@ const TRANSIT_DAYS: readonly (readonly [number, number])[] = [
   [5, 1],
 ];
 
-/** Saturdays are busy, Sundays quiet; spring (tax refunds) and December sell more (DOMAIN §8.4). */
+/** Saturdays are busy, Sundays quiet; spring (tax refunds) and December sell more (docs/domain/reports.md). */
 const WEEKDAY_WEIGHT = [0.35, 1, 0.95, 0.95, 1, 1.1, 1.4];
 const MONTH_WEIGHT = [0.85, 0.95, 1.15, 1.05, 1.08, 1, 1, 1.03, 0.95, 0.95, 0.92, 1.1];
 
@@ -827,7 +827,7 @@ function storeDeals(org: DemoOrganization, store: DemoStore, reference: Day, mon
     const unit = vehicle(random, store, condition, soldOn);
     const sellingPrice = Math.round(unit.marketValue * (condition === "new" ? random.between(0.95, 1) : random.between(0.96, 1.02)));
 
-    // DOMAIN §3.2: new GPVR ≈ $1,800–3,500, used ≈ $1,300–1,600, a few deals under water.
+    // docs/domain/gross.md: new GPVR ≈ $1,800–3,500, used ≈ $1,300–1,600, a few deals under water.
     const frontGross = roundCents(Math.max(-2500, sellingPrice * random.normal(condition === "new" ? 0.05 : 0.065, 0.035)));
 
     let productProfit = 0;
@@ -838,7 +838,7 @@ function storeDeals(org: DemoOrganization, store: DemoStore, reference: Day, mon
     const downPayment = sellingPrice * random.between(tier === "deep_subprime" ? 0.15 : 0.05, 0.2);
     // Price plus ~7.5% tax and fees, plus products at retail (about twice their profit), less cash down.
     const amountFinanced = isCash ? null : Math.round(sellingPrice * 1.075 + 695 + productProfit * 2.1 - downPayment);
-    // DOMAIN §4.2: prime paper pays rate reserve; subprime pays a flat fee; deep subprime costs an acquisition fee.
+    // docs/domain/gross.md: prime paper pays rate reserve; subprime pays a flat fee; deep subprime costs an acquisition fee.
     const reserve =
       amountFinanced === null
         ? 0
@@ -853,7 +853,7 @@ function storeDeals(org: DemoOrganization, store: DemoStore, reference: Day, mon
 
     const submitDelay = random.weighted(SUBMIT_DELAY_DAYS);
     const stipDelay = Math.round((stipNames.length - 2) * random.between(0, 2.5));
-    // Contracts in transit: e-contracts fund in a day, mailed ones take 3–4 business days (PRODUCT §4).
+    // Contracts in transit: e-contracts fund in a day, mailed ones take 3–4 business days.
     const transitDays = random.weighted(TRANSIT_DAYS);
     const fundingDelay = lender ? submitDelay + FUNDING_DAYS[lender.type] + stipDelay + transitDays : 0;
     const unwinds = random.chance(0.015);
@@ -957,7 +957,7 @@ const SOURCE = {
   coxIncentives: "Cox Automotive / Dealertrack new-vehicle financing data",
 } as const;
 
-/** [days before the reference date, category, severity, source, signal]; values are plausible per DOMAIN §8. */
+/** [days before the reference date, category, severity, source, signal]; values are plausible per docs/domain/reports.md. */
 const MARKET_SIGNALS: readonly (readonly [number, string, "high" | "medium" | "low", string, string])[] = [
   [
     1,
