@@ -194,11 +194,17 @@ describe("the sandbox purge (00:15 cron)", () => {
     const expired = (await createSandbox()).sandbox;
     const current = (await createSandbox()).sandbox;
     const live = await liveOrgWithUnit();
-    // Rows the seed does not write: usage and a staff session.
+    // Rows the seed does not write: usage and activity (flushed in batches, so written here directly).
     await call("/api/v1/inventory", { key: expired.api_key });
-    await env.DB.prepare("INSERT INTO org_activity (org_id, last_call_day) VALUES (?, '2026-11-01') ON CONFLICT DO NOTHING")
-      .bind(expired.organization_id)
-      .run();
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO org_activity (org_id, last_call_day) VALUES (?, '2026-11-01') ON CONFLICT DO NOTHING").bind(
+        expired.organization_id,
+      ),
+      env.DB.prepare("INSERT INTO key_usage_daily (day, key_id, org_id, requests) VALUES ('2026-11-01', ?, ?, 3) ON CONFLICT DO NOTHING").bind(
+        `key_sbx_${expired.organization_id}`,
+        expired.organization_id,
+      ),
+    ]);
     // The same cron raises aged-inventory alerts (and their events): rows it adds, not rows the purge keeps.
     const kept = async (orgId: string) => {
       const { aged_inventory_alerts, event_outbox, ...rest } = await rowsPerTable(orgId);
