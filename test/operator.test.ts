@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
 import { createOperatorToken } from "./helpers/operator";
-import { brokerCall, createBrokerToken, createStaffUser, logIn, staffCall } from "./helpers/staff";
+import { brokerCall, createBrokerToken, createStaffUser, logIn, loginRequest, staffCall } from "./helpers/staff";
 
 const operatorCall = (token: string, path: string, init: { method?: string; body?: unknown } = {}) => brokerCall(`/api/operator${path}`, token, init);
 
@@ -100,6 +100,11 @@ describe("the operator API", () => {
       expect(res.status).toBe(403);
       expect((await res.json<{ error: string }>()).error).toBe("organization_suspended");
     }
+    // A new login is refused too, once the password is right (a wrong one stays a plain 401).
+    const user = await createStaffUser(target.org.id);
+    const login = await loginRequest(user.email, user.password);
+    expect(login.status).toBe(403);
+    expect((await loginRequest(user.email, "wrong-password-here")).status).toBe(401);
     expect((await call("/api/v1/inventory", { key: other.key })).status).toBe(200);
     expect((await brokerCall("/api/public-api/keys", other.broker.token)).status).toBe(200);
     expect((await staffCall("/api/public-api/keys", other.cookie)).status).toBe(200);

@@ -68,9 +68,9 @@ export const meteredResponses = {
 export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean }): RouteConfig["responses"] {
   return {
     401: documentedError("Missing, malformed, unknown or revoked credentials (`unauthorized`)."),
-    403: options.ingest
-      ? documentedError("The key lacks the `ingest` permission or scope (`forbidden`).")
-      : documentedError("The key's scopes do not include this endpoint (`forbidden`)."),
+    403: documentedError(
+      `${options.ingest ? "The key lacks the `ingest` permission or scope" : "The key's scopes do not include this endpoint"} (\`forbidden\`); or its organization is suspended (\`organization_suspended\`) or a sandbox past its expiry (\`sandbox_expired\`).`,
+    ),
     500: documentedError("Unexpected server error (`internal_error`); retry with exponential backoff."),
     ...meteredResponses,
     ...(options.body

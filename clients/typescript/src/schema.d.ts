@@ -3217,6 +3217,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The right password, but the organization is suspended (`organization_suspended`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -4138,7 +4147,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4207,7 +4216,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4281,7 +4290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4454,7 +4463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4544,7 +4553,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4636,7 +4645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4746,7 +4755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4898,7 +4907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the `ingest` permission or scope (`forbidden`). */
+            /** @description The key lacks the `ingest` permission or scope (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5047,7 +5056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the `ingest` permission or scope (`forbidden`). */
+            /** @description The key lacks the `ingest` permission or scope (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5155,7 +5164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5296,7 +5305,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5379,7 +5388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5476,7 +5485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5559,7 +5568,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5667,7 +5676,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5768,7 +5777,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5908,7 +5917,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6034,7 +6043,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6142,7 +6151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6247,7 +6256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6326,7 +6335,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6435,7 +6444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6573,7 +6582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6691,7 +6700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6789,7 +6798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6898,7 +6907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -9,8 +9,16 @@ import { organizations, staffSessions, staffUsers } from "../schema";
  */
 export async function findStaffUserByEmail(db: Database, email: string) {
   const [row] = await db
-    .select({ id: staffUsers.id, orgId: staffUsers.orgId, email: staffUsers.email, name: staffUsers.name, passwordHash: staffUsers.passwordHash })
+    .select({
+      id: staffUsers.id,
+      orgId: staffUsers.orgId,
+      email: staffUsers.email,
+      name: staffUsers.name,
+      passwordHash: staffUsers.passwordHash,
+      org: { suspendedAt: organizations.suspendedAt, isSandbox: organizations.isSandbox, expiresAt: organizations.expiresAt },
+    })
     .from(staffUsers)
+    .innerJoin(organizations, eq(organizations.id, staffUsers.orgId))
     // Stored addresses may carry capitals (rows can be written by hand); callers pass lower case.
     .where(sql`lower(${staffUsers.email}) = ${email}`)
     .limit(1);

@@ -13,7 +13,9 @@ export const MAX_RATE_LIMIT = 1_000_000;
 
 const keyManagementErrors = {
   401: documentedError("No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`)."),
-  403: documentedError("A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`)."),
+  403: documentedError(
+    "A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`).",
+  ),
   ...credentialFloodResponse,
   500: documentedError("Unexpected server error (`internal_error`)."),
 } as const;
