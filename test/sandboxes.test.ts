@@ -3,9 +3,13 @@ import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { apiKeyDisplayPrefix, generateApiKey, hmacSha256Hex, sha256Hex } from "../src/credentials/tokens";
+import { getDb } from "../src/db/client";
+import { computePlatformStatistics } from "../src/db/queries/public-stats";
+import { recordUsage } from "../src/db/queries/usage";
 import worker from "../src/index";
 import type { SandboxSchema } from "../src/routes/sandboxes/sandboxes.routes";
 import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
+import { figuresByDefinition, isoDaysAgo, usageSnapshot } from "./helpers/public";
 import { brokerCall } from "./helpers/staff";
 
 type Sandbox = z.infer<typeof SandboxSchema>;
@@ -186,6 +190,20 @@ describe("POST /api/sandboxes", () => {
     expect((await createSandbox()).sandbox.api_key).toMatch(/^lak_test_/);
     const { results } = await env.DB.prepare("SELECT day, address_hash, count FROM sandbox_requests").all();
     expect(JSON.stringify(results)).not.toContain("198.51.100.");
+  });
+});
+
+describe("sandboxes in the public figures", () => {
+  it("count as demo sessions, never as organizations evaluated or as rooftops", async () => {
+    const { sandbox } = await createSandbox();
+    const db = getDb(env.DB);
+    const before = await computePlatformStatistics(db, new Date());
+    await recordUsage(db, usageSnapshot([{ day: isoDaysAgo(0), keyId: `key_${sandbox.organization_id}`, orgId: sandbox.organization_id }]));
+    const after = await computePlatformStatistics(db, new Date());
+    expect(after.demoSessions).toBe(before.demoSessions + 1);
+    expect(after.organizationsEvaluated).toBe(before.organizationsEvaluated);
+    expect(after.activeRooftops).toBe(before.activeRooftops);
+    expect(after).toMatchObject(await figuresByDefinition());
   });
 });
 
