@@ -131,6 +131,11 @@ describe("POST /api/sandboxes", () => {
     const liveView = await stockNumbers(live.key);
     expect(liveView.numbers).toEqual([live.unit.stockNumber]);
 
+    const sandboxAlerts = await call("/api/v1/inventory-alerts", { key: sandbox.api_key });
+    expect(sandboxAlerts.status).toBe(200);
+    const sandboxAlertText = await sandboxAlerts.text();
+    expect(sandboxAlertText).toContain(`"${sandbox.stores[0].id}"`);
+    expect(sandboxAlertText).not.toContain(live.unit.stockNumber);
     const sandboxUnits = await env.DB.prepare("SELECT stock_number FROM inventory_units WHERE org_id = ?").bind(sandbox.organization_id).all<{
       stock_number: string;
     }>();

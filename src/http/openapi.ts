@@ -39,6 +39,10 @@ export const RATE_LIMIT_HEADERS = {
   [LIMIT_HEADER]: { description: "The key's daily request limit.", schema: { type: "integer" } },
   [REMAINING_HEADER]: { description: "Requests left today (UTC).", schema: { type: "integer" } },
   [RESET_HEADER]: { description: "Next 00:00 UTC, as Unix seconds.", schema: { type: "integer" } },
+  "X-Service-Mode": {
+    description: "On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key.",
+    schema: { type: "string", enum: ["live", "test"] },
+  },
 } as const;
 
 const QuotaExceededSchema = ErrorSchema.extend({

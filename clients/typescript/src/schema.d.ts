@@ -4433,6 +4433,8 @@ export interface operations {
             /** @description The check's result. Sent with `Cache-Control: no-store`. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4495,6 +4497,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4532,6 +4536,8 @@ export interface operations {
             /** @description The audit record. Sent with `Cache-Control: no-store`. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4576,6 +4582,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4615,6 +4623,8 @@ export interface operations {
             /** @description The recommended pencil, products with word tracks and funding risk. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4686,6 +4696,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4725,6 +4737,8 @@ export interface operations {
             /** @description True cost, front gross and a pricing recommendation. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4796,6 +4810,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4868,6 +4884,8 @@ export interface operations {
             /** @description Applied. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4948,6 +4966,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5016,6 +5036,8 @@ export interface operations {
             /** @description Applied. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5097,6 +5119,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5143,6 +5167,8 @@ export interface operations {
                 headers: {
                     /** @description `no-store`. A call without parameters may be up to 10 seconds old (the service answers repeat reads from memory); a call with any parameter reads the database. */
                     "Cache-Control"?: string;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5196,6 +5222,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5231,6 +5259,8 @@ export interface operations {
             /** @description The alert report (docs/reports.md). */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5319,6 +5349,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5358,6 +5390,8 @@ export interface operations {
             /** @description Primary and backup lender, lenders to avoid and why, predicted stips. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5429,6 +5463,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5464,6 +5500,8 @@ export interface operations {
             /** @description The market pulse. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5499,6 +5537,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5538,6 +5578,8 @@ export interface operations {
             /** @description The briefing. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5609,6 +5651,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5655,6 +5699,8 @@ export interface operations {
                 headers: {
                     /** @description `no-store`. A call without parameters may be up to 10 seconds old (the service answers repeat reads from memory); a call with any parameter reads the database. */
                     "Cache-Control"?: string;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5708,6 +5754,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5747,6 +5795,8 @@ export interface operations {
             /** @description Stips with priorities, a submission tip and the expected turnaround. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5818,6 +5868,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5867,6 +5919,8 @@ export interface operations {
             /** @description The appraisal. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5958,6 +6012,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6002,6 +6058,8 @@ export interface operations {
             /** @description Endpoints. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6057,6 +6115,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6105,6 +6165,8 @@ export interface operations {
             /** @description Created; sent with `Cache-Control: no-store`. */
             201: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6183,6 +6245,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6220,6 +6284,8 @@ export interface operations {
             /** @description The endpoint. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6279,6 +6345,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6316,6 +6384,8 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6358,6 +6428,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6399,6 +6471,8 @@ export interface operations {
             /** @description The endpoint after the change. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6485,6 +6559,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6527,6 +6603,8 @@ export interface operations {
             /** @description Deliveries. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6614,6 +6692,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6652,6 +6732,8 @@ export interface operations {
             /** @description Queued; the delivery is `pending` again. */
             202: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6732,6 +6814,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6769,6 +6853,8 @@ export interface operations {
             /** @description What the receiver answered. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6821,6 +6907,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6862,6 +6950,8 @@ export interface operations {
             /** @description Queued; poll the deliveries list for its attempts. */
             202: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6948,6 +7038,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
