@@ -41,7 +41,8 @@ export const RATE_LIMIT_HEADERS = {
   [RESET_HEADER]: { description: "Next 00:00 UTC, as Unix seconds.", schema: { type: "integer" } },
   "X-Service-Mode": {
     description: "On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key.",
-    schema: { type: "string", enum: ["live", "test"] },
+    // A mutable array: the document's types take no readonly one (this object is `as const`).
+    schema: { type: "string", enum: ["live", "test"] as string[] },
   },
 } as const;
 
