@@ -6,7 +6,7 @@ import { loadDealDeskReference } from "../../db/queries/deal-desk";
 import { countSandboxRequest, deleteSandbox, tablesWithOrgId } from "../../db/queries/sandboxes";
 import { buildDemoSeed, DEMO_ORGANIZATIONS, type DemoOrganization } from "../../demo/demo-data";
 import { ApiError } from "../../http/errors";
-import { BASE62, randomBase62 } from "../../lib/ids";
+import { randomBase62 } from "../../lib/ids";
 import { describeError, logEvent } from "../../lib/log";
 
 /**
@@ -22,11 +22,12 @@ const STATEMENTS_PER_BATCH = 25;
 /** The template: Summit Auto Group's two stores and mix, under fresh ids. */
 const TEMPLATE = DEMO_ORGANIZATIONS[0];
 
-const lowerAlphanumeric = (length: number) =>
-  randomBase62(length * 2)
-    .replaceAll(/[A-Z]/g, "")
-    .slice(0, length)
-    .padEnd(length, BASE62[Math.floor(Math.random() * 10)]);
+/** Uniform over [0-9a-z]: base62's upper-case letters are dropped, so ids stay lower-case like the demo's. */
+function lowerAlphanumeric(length: number): string {
+  let out = "";
+  while (out.length < length) out += randomBase62(length).replaceAll(/[A-Z]/g, "");
+  return out.slice(0, length);
+}
 
 function sandboxOrganization(suffix: string): DemoOrganization {
   return {
