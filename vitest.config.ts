@@ -54,6 +54,7 @@ export default defineConfig(async () => {
           queueConsumers: {
             webhooks: { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3, deadLetterQueue: "webhooks-dlq" },
             "webhooks-dlq": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3 },
+            jobs: { maxBatchSize: 1, maxBatchTimeout: 1, maxRetries: 3 },
           },
         },
       }),

@@ -10,14 +10,17 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { createApp } from "../src/app";
 import { openApiDocument, PUBLISHED_ORIGIN } from "../src/http/openapi";
+import { idempotentOperations, idempotentOperationsModule } from "./lib/idempotent-operations";
 import { REPO_ROOT } from "./lib/repo-root";
 
 const CLIENT_DIR = path.join(REPO_ROOT, "clients/typescript");
 const DOCUMENT_FILE = path.join(CLIENT_DIR, "openapi.json");
 const TYPES_FILE = path.join(CLIENT_DIR, "src/schema.d.ts");
+const IDEMPOTENT_FILE = path.join(CLIENT_DIR, "src/idempotent-operations.ts");
 
 const document = createApp().getOpenAPI31Document(openApiDocument(PUBLISHED_ORIGIN));
 writeFileSync(DOCUMENT_FILE, `${JSON.stringify(document, null, 2)}\n`);
+writeFileSync(IDEMPOTENT_FILE, idempotentOperationsModule(idempotentOperations(document)));
 
 // openapi-typescript needs TypeScript 5's compiler API, so it lives in the client's workspace
 // (with typescript@5) rather than beside the root's TypeScript 7.

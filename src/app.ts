@@ -4,6 +4,7 @@ import { requestId } from "hono/request-id";
 import { loadConfig } from "./config";
 import type { AppEnv } from "./http/app-env";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/error-handler";
+import { IDEMPOTENCY_CORS, IdempotencyKeyParameter } from "./http/idempotency";
 import { openApiDocument, SECURITY_SCHEMES } from "./http/openapi";
 import { publicCors } from "./http/public-access";
 import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
@@ -25,6 +26,7 @@ import { operatorRouter } from "./routes/operator";
 import { publicRouter } from "./routes/public";
 import { reportsRouter } from "./routes/reports";
 import { sandboxesRouter } from "./routes/sandboxes";
+import { settingsRouter } from "./routes/settings";
 import { documentWebhookEvents, webhooksRouter } from "./routes/webhooks";
 
 /** Vars and secrets are checked at the first request; a bad one is a logged 500, not a later surprise. */
@@ -55,18 +57,29 @@ export function createApp(options: AppOptions = {}) {
     "/api/v1/*",
     openCors({
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-      allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type", "Authorization"],
-      exposeHeaders: [...RATE_LIMIT_EXPOSED_HEADERS, "X-Request-Id", "X-Service-Version", "X-Service-Mode", "Deprecation", "Sunset", "Link"],
+      allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type", "Authorization", ...IDEMPOTENCY_CORS.allowHeaders],
+      exposeHeaders: [
+        ...RATE_LIMIT_EXPOSED_HEADERS,
+        "X-Request-Id",
+        "X-Service-Version",
+        "X-Service-Mode",
+        "Deprecation",
+        "Sunset",
+        "Link",
+        ...IDEMPOTENCY_CORS.exposeHeaders,
+      ],
     }),
   );
   app.use("/api/auth/*", staffCors);
   app.use("/api/public-api/*", staffCors);
+  app.use("/api/settings/*", staffCors);
 
   app.route("/", healthRouter);
   app.route("/", publicRouter);
   app.route("/", feedsRouter);
   app.route("/", authRouter);
   app.route("/", keysRouter);
+  app.route("/", settingsRouter);
   app.route("/", docsRouter);
   app.route("/", reportsRouter);
   app.route("/", complianceRouter);
@@ -80,6 +93,7 @@ export function createApp(options: AppOptions = {}) {
   options.mount?.(app);
 
   documentWebhookEvents(app);
+  app.openAPIRegistry.registerParameter("IdempotencyKey", IdempotencyKeyParameter);
   app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);
   app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "BrokerToken", SECURITY_SCHEMES.BrokerToken);

@@ -1,19 +1,6 @@
 import { createApp } from "./app";
-import { consumeDeadLetters, consumeWebhooks, WEBHOOKS_DLQ } from "./events/consumer";
-import type { WebhookMessage } from "./events/messages";
-import { runScheduledJobs } from "./jobs";
+import { createWorker } from "./worker";
 
 export { QuotaCounter } from "./durable-objects/quota-counter";
 
-const app = createApp();
-
-export default {
-  fetch: app.fetch,
-  async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduledJobs(controller.cron, env, new Date(controller.scheduledTime)));
-  },
-  async queue(batch, env) {
-    if (batch.queue === WEBHOOKS_DLQ) await consumeDeadLetters(batch, env);
-    else await consumeWebhooks(batch, env);
-  },
-} satisfies ExportedHandler<Env, WebhookMessage>;
+export default createWorker(createApp());

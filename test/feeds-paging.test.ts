@@ -402,22 +402,20 @@ describe("indexes: a page is a range read of an index, not a scan and sort of th
   });
 
   it.each([
-    ["next page", {}, "deals_org_sold_idx"],
-    ["one store", { storeId: "sto_x" }, "deals_org_store_sold_idx"],
-  ] as const)("sales summary, %s: reads only the months from the cursor on", async (_name, filters, index) => {
+    ["next page", {}, "sales_monthly_org_month_idx \\(org_id=\\? AND sale_month<\\?\\)"],
+    ["one store", { storeId: "sto_x" }, "sqlite_autoindex_sales_monthly_1 \\(org_id=\\? AND store_id=\\? AND sale_month<\\?\\)"],
+  ] as const)("sales summary, %s: reads only the months from the cursor on, from the monthly rollup", async (_name, filters, index) => {
     const plan = await plansOf((db) =>
       feeds.salesSummary(db, "org_x", { ...page, ...filters }, { saleMonth: "2026-09", store: "A", storeId: "sto_a" }),
     );
-    expect(plan.find((step) => step.includes("deals"))).toMatch(new RegExp(`USING (COVERING )?INDEX ${index} \\(org_id=\\? AND .*sold_on<\\?\\)`));
+    expect(plan.find((step) => step.includes("sales_monthly"))).toMatch(new RegExp(`USING (COVERING )?INDEX ${index}`));
+    // The deals themselves are not read: a page reads the rows it returns.
+    expect(plan.join("\n")).not.toMatch(/\bdeals\b|SCAN sales_monthly|TEMP B-TREE FOR ORDER BY/);
   });
 
-  it("sales summary with updated_since finds the changed deals by index, then reads their stores from the earliest changed month", async () => {
+  it("sales summary with updated_since reads the changed (store, month) rows by index", async () => {
     const plan = await plansOf((db) => feeds.salesSummary(db, "org_x", { ...page, updatedSince: "2026-11-01T00:00:00.000Z" }));
-    expect(plan.join("\n")).toContain("SEARCH c USING INDEX deals_org_updated_idx");
-    // Then only the changed stores' deals from the earliest changed month on.
-    expect(plan.find((step) => step.startsWith("SEARCH deals"))).toMatch(
-      /INDEX deals_org_store_sold_idx \(org_id=\? AND store_id=\? AND sold_on>\?\)/,
-    );
-    expect(plan.join("\n")).not.toMatch(/SCAN (deals|c)\b/);
+    expect(plan.join("\n")).toContain("SEARCH sales_monthly USING INDEX sales_monthly_org_updated_idx (org_id=? AND updated_at>?)");
+    expect(plan.join("\n")).not.toMatch(/\bdeals\b|SCAN sales_monthly/);
   });
 });

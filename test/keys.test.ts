@@ -166,7 +166,20 @@ describe("GET /api/public-api/keys", () => {
     expect(list.keys.map((k) => k.id)).toEqual([second.id, first.id]);
     expect(list.keys.map((k) => k.id)).not.toContain(foreign.id);
     expect(Object.keys(list.keys[0]).sort()).toEqual(
-      ["id", "key_prefix", "mode", "label", "permissions", "scopes", "rate_limit", "created_at", "last_used_at", "revoked_at", "usage_today"].sort(),
+      [
+        "id",
+        "key_prefix",
+        "mode",
+        "label",
+        "permissions",
+        "scopes",
+        "rate_limit",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+        "expires_at",
+        "usage_today",
+      ].sort(),
     );
     expect(list.keys[0]).toMatchObject({ label: "second", scopes: ["inventory"], usage_today: 0, revoked_at: null });
     expect(list.keys[1]).toMatchObject({ label: "first", key_prefix: first.key_prefix, usage_today: 3, revoked_at: null });

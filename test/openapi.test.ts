@@ -77,7 +77,8 @@ describe("GET /api/openapi.json", () => {
       // The v1 chain refuses a body's content type with a 400; a route without a body has no such check.
       else if (route.includes(" /api/v1/")) expect(statuses, `${route} takes no body`).not.toContain("400");
       // Logout answers 204 with or without a session, so it is the one credentialed route with no 401.
-      if (route.includes(" /api/public-api/")) expect(statuses, `${route} requires credentials`).toContain("401");
+      if (route.includes(" /api/public-api/") || route.includes(" /api/settings/"))
+        expect(statuses, `${route} requires credentials`).toContain("401");
       if (route.includes(" /api/v1/")) expect(statuses, route).toEqual(expect.arrayContaining(["401", "403", "429"]));
       if (route.includes(" /api/public/") || route.includes(" /api/moat/")) expect(statuses, route).toContain("429");
       for (const status of statuses.filter((s) => Number(s) >= 400)) {

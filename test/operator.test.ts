@@ -126,6 +126,25 @@ describe("the operator API", () => {
   });
 });
 
+describe("operator creates with Idempotency-Key", () => {
+  it("replays the first answer (the same broker token) instead of issuing a second", async () => {
+    const operator = await createOperatorToken();
+    const org = await createOrg();
+    const issue = () =>
+      call(`/api/operator/organizations/${org.id}/broker-tokens`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${operator}`, "Content-Type": "application/json", "Idempotency-Key": "issue-once" },
+        body: JSON.stringify({ label: "once" }),
+      });
+    const first = await (await issue()).json<{ id: string; token: string }>();
+    const replay = await issue();
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await replay.json()).toMatchObject({ id: first.id, token: first.token });
+    const listed = await (await operatorCall(operator, `/organizations/${org.id}/broker-tokens`)).json<{ count: number }>();
+    expect(listed.count).toBe(1);
+  });
+});
+
 describe("operator and dealer credentials never stand in for each other", () => {
   it("refuses every dealer credential, none, and a revoked operator token on /api/operator (401)", async () => {
     const dealer = await liveOrg();

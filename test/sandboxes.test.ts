@@ -185,7 +185,7 @@ describe("POST /api/sandboxes", () => {
   it("caps sandboxes per client address and day, counted by a keyed hash of the address (never the address)", async () => {
     const address = freshAddress();
     const day = new Date().toISOString().slice(0, 10);
-    const hash = await hmacSha256Hex(env.PASSWORD_PEPPER, `sandbox-address:${address}`);
+    const hash = hmacSha256Hex(env.PASSWORD_PEPPER, `sandbox-address:${address}`);
     await env.DB.prepare("INSERT INTO sandbox_requests (day, address_hash, count) VALUES (?, ?, 10)").bind(day, hash).run();
     const res = await call("/api/sandboxes", { method: "POST", headers: { "CF-Connecting-IP": address } });
     expect(res.status).toBe(429);
@@ -195,6 +195,29 @@ describe("POST /api/sandboxes", () => {
     expect((await createSandbox()).sandbox.api_key).toMatch(/^lak_test_/);
     const { results } = await env.DB.prepare("SELECT day, address_hash, count FROM sandbox_requests").all();
     expect(JSON.stringify(results)).not.toContain("198.51.100.");
+  });
+});
+
+describe("POST /api/sandboxes with Idempotency-Key", () => {
+  it("answers a retry from the same client with the same sandbox, created once and counted once", async () => {
+    const address = freshAddress();
+    const send = (from: string) => call("/api/sandboxes", { method: "POST", headers: { "CF-Connecting-IP": from, "Idempotency-Key": "retry-me-1" } });
+    const first = await send(address);
+    expect(first.status).toBe(201);
+    const again = await send(address);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    const [a, b] = [await first.json<Sandbox>(), await again.json<Sandbox>()];
+    expect(b.organization_id).toBe(a.organization_id);
+    const day = new Date().toISOString().slice(0, 10);
+    const counted = await env.DB.prepare("SELECT count FROM sandbox_requests WHERE day = ? AND address_hash = ?")
+      .bind(day, hmacSha256Hex(env.PASSWORD_PEPPER, `sandbox-address:${address}`))
+      .first<{ count: number }>();
+    expect(counted?.count).toBe(1);
+    // The same key from another client is another client's key.
+    const other = await send(freshAddress());
+    expect(other.status).toBe(201);
+    expect((await other.json<Sandbox>()).organization_id).not.toBe(a.organization_id);
   });
 });
 

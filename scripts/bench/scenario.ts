@@ -6,6 +6,19 @@ export interface BenchFixture {
   storeId: string;
 }
 
+/** A scenario's target: at least `ratio` of the `of` scenario's requests per second, in the same run. */
+export interface Target {
+  of: string;
+  ratio: number;
+}
+
+/** GET endpoints against the metered feed call (issue 19). */
+export const READ_TARGET: Target = { of: "metered_v1", ratio: 0.85 };
+/** POST engines against the metered chain that parses, validates and answers a 1 KiB body. */
+export const ENGINE_TARGET: Target = { of: "metered_echo", ratio: 0.85 };
+/** Endpoints that must record before answering, against the metered chain plus one audit-row INSERT. */
+export const RECORDING_TARGET: Target = { of: "metered_write", ratio: 0.8 };
+
 export interface Scenario {
   name: string;
   path: string;
@@ -17,6 +30,7 @@ export interface Scenario {
   manyClients?: boolean;
   /** The answer must carry the quota headers (else the quota failed open and the run is void). */
   metered?: boolean;
+  target?: Target;
 }
 
 /** A figure that is not a request rate (a bulk job's duration, a background throughput). */

@@ -15,6 +15,9 @@ import { type BundleFigures, bundleFigures, compatibilityDate } from "./startup"
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const OUT_DIR = path.join(ROOT, ".bench/dist");
+const BENCH_ENTRY = "scripts/bench/entry.ts";
+const BENCH_OUT_DIR = path.join(ROOT, ".bench/dist-bench");
+const PROFILE_OUT_DIR = path.join(ROOT, ".bench/dist-profile");
 export const BASELINE_PATH = "/__bench/baseline";
 
 /** The Worker's size as `wrangler deploy` reports it, and the largest packages' share of the minified bundle. */
@@ -23,8 +26,12 @@ export interface BundleSize extends BundleFigures {
   parts_kib: Record<string, number>;
 }
 
-/** The Worker exactly as `wrangler deploy` bundles it (minified, per wrangler.toml), and its size. */
+/**
+ * The Worker exactly as `wrangler deploy` bundles it (minified, per wrangler.toml), and its size;
+ * then the Worker that is served, the same with the baseline routes (scripts/bench/entry.ts).
+ */
 export function build(): BundleSize {
+  runWrangler(["deploy", BENCH_ENTRY, "--dry-run", "--outdir", BENCH_OUT_DIR], { captureStdout: true });
   const output = runWrangler(["deploy", "--dry-run", "--outdir", OUT_DIR, "--metafile"], { captureStdout: true });
   const meta = JSON.parse(readFileSync(path.join(OUT_DIR, "bundle-meta.json"), "utf8")) as {
     outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
@@ -41,6 +48,12 @@ export function build(): BundleSize {
     ...bundleFigures(output),
     parts_kib: Object.fromEntries(parts.map(([part, n]) => [part, Number((n / 1024).toFixed(1))])),
   };
+}
+
+/** The served Worker unminified, so a CPU profile's frames carry their names and esbuild's module comments. */
+export function buildForProfile(): string {
+  runWrangler(["deploy", BENCH_ENTRY, "--dry-run", "--outdir", PROFILE_OUT_DIR, "--minify=false"], { captureStdout: true });
+  return path.join(PROFILE_OUT_DIR, "entry.js");
 }
 
 const IN_MEMORY_RATE_LIMITER = `
@@ -66,7 +79,7 @@ export default { fetch: () => new Response(null, { status: 404 }) };
  * the API pay the same serving overhead and the ratios compare like with like. (Miniflare's direct
  * sockets skip that hop; BENCHMARKS.md says how the ratios move then.)
  */
-export function serve(): Miniflare {
+export function serve(options: { scriptPath?: string; inspectorPort?: number } = {}): Miniflare {
   const date = compatibilityDate();
   const apiBindings = {
     modules: true,
@@ -76,11 +89,12 @@ export function serve(): Miniflare {
     ratelimits: { LOGIN_RATE_LIMITER: { namespace_id: "1002", simple: { limit: 10, period: 60 as const } } },
     // The real binding allows 120 a minute per client; the benchmark measures the route, not 429s.
     serviceBindings: { PUBLIC_RATE_LIMITER: { name: "bench-ratelimit", entrypoint: "RateLimiter" } },
-    queueProducers: { WEBHOOKS: "webhooks" },
+    queueProducers: { WEBHOOKS: "webhooks", JOBS: "jobs" },
     // As wrangler.toml's [[queues.consumers]].
     queueConsumers: {
       webhooks: { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 3, deadLetterQueue: "webhooks-dlq" },
       "webhooks-dlq": { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 3 },
+      jobs: { maxBatchSize: 1, maxBatchTimeout: 5, maxRetries: 3 },
     },
     bindings: {
       STAFF_ALLOWED_ORIGINS: "https://staff.bench.test",
@@ -95,8 +109,9 @@ export function serve(): Miniflare {
   };
   return new Miniflare(
     convertV4MiniflareOptions({
+      inspectorPort: options.inspectorPort,
       workers: [
-        { name: "api", scriptPath: path.join(OUT_DIR, "index.js"), ...apiBindings },
+        { name: "api", scriptPath: options.scriptPath ?? path.join(BENCH_OUT_DIR, "entry.js"), ...apiBindings },
         // Cloudflare's rate-limit binding counts in memory on the machine that serves the request;
         // Miniflare's stand-in commits a Durable Object SQLite row per call, which alone held the
         // public endpoints to about 0.2 of the baseline. This one counts in memory, like production.

@@ -12,7 +12,7 @@ import {
 import { describeError, logEvent } from "../lib/log";
 import { envelopeOf, postSigned } from "./delivery";
 import { sendMessages, type WebhookMessage, WebhookMessageSchema } from "./messages";
-import { decryptSecret } from "./signing";
+import { signingSecrets } from "./signing";
 
 /**
  * Delay before each retry (docs/webhooks.md#answers-retries-dead-letters): about +20 min, +2 h, +12 h
@@ -56,10 +56,10 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
   const attempt = await claimDeliveryAttempt(db, message.orgId, message.deliveryId);
   if (attempt === null) return "done";
 
-  const secret = await decryptSecret(loadConfig(env).webhookSecretsKey, found.endpoint.secretCiphertext);
+  const secrets = await signingSecrets(loadConfig(env).webhookSecretsKey, found.endpoint, now);
   const storeId = found.event.storeId ?? (await findPrimaryStoreId(db, message.orgId));
   const body = JSON.stringify(envelopeOf({ ...found.event, storeId }));
-  const result = await postSigned(found.endpoint.url, secret, found.event.id, body, now);
+  const result = await postSigned(found.endpoint.url, secrets, found.event.id, body, now);
   const gone = result.responseStatus === 410;
   const outcome = result.delivered ? "delivered" : gone ? "disabled" : "retrying";
   await recordAttempt(

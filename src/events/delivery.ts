@@ -68,17 +68,17 @@ async function readAnswer(response: Response): Promise<{ body: string | null; by
 }
 
 /**
- * One signed POST. 2xx is delivered; any other answer (3xx included: redirects are not followed)
+ * One POST signed with each of `secrets` (docs/webhooks.md#rotating-the-signing-secret). 2xx is delivered; any other answer (3xx included: redirects are not followed)
  * or no answer within 10 s is a failure. The first KiB of the answer is kept for the delivery log.
  */
-export async function postSigned(url: string, secret: string, webhookId: string, body: string, now: Date): Promise<AttemptResult> {
+export async function postSigned(url: string, secrets: readonly string[], webhookId: string, body: string, now: Date): Promise<AttemptResult> {
   const timestamp = Math.floor(now.getTime() / 1000);
   const headers = {
     "Content-Type": "application/json",
     "User-Agent": "DealerIntelligence-Webhooks/1.0",
     "X-Service-Webhook-Id": webhookId,
     "X-Service-Webhook-Timestamp": String(timestamp),
-    "X-Service-Signature": await signWebhook(secret, webhookId, timestamp, body),
+    "X-Service-Signature": await signWebhook(secrets, webhookId, timestamp, body),
   };
   const started = Date.now();
   try {

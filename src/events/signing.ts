@@ -43,9 +43,32 @@ export async function decryptSecret(masterKeyBase64: string, ciphertext: string)
   return new TextDecoder().decode(plain);
 }
 
-/** The `X-Service-Signature` value for one attempt. */
-export async function signWebhook(secret: string, id: string, timestamp: number, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${id}.${timestamp}.${body}`));
-  return `sha256=${toHex(mac)}`;
+/**
+ * The `X-Service-Signature` value for one attempt: one `sha256=` value per secret, space-separated,
+ * the current secret's first (two during a rotation's overlap).
+ */
+export async function signWebhook(secrets: readonly string[], id: string, timestamp: number, body: string): Promise<string> {
+  const signed = encoder.encode(`${id}.${timestamp}.${body}`);
+  const values = await Promise.all(
+    secrets.map(async (secret) => {
+      const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      return `sha256=${toHex(await crypto.subtle.sign("HMAC", key, signed))}`;
+    }),
+  );
+  return values.join(" ");
+}
+
+/** An endpoint's stored secrets: the current one, and the one a rotation replaced with its end. */
+export interface StoredSecrets {
+  secretCiphertext: string;
+  previousSecretCiphertext: string | null;
+  previousSecretExpiresAt: string | null;
+}
+
+/** The secrets that sign at `now`: the current one, then the previous one while its overlap lasts. */
+export async function signingSecrets(masterKeyBase64: string, stored: StoredSecrets, now: Date): Promise<string[]> {
+  const current = await decryptSecret(masterKeyBase64, stored.secretCiphertext);
+  const overlapping =
+    stored.previousSecretCiphertext !== null && stored.previousSecretExpiresAt !== null && Date.parse(stored.previousSecretExpiresAt) > now.getTime();
+  return overlapping ? [current, await decryptSecret(masterKeyBase64, stored.previousSecretCiphertext as string)] : [current];
 }

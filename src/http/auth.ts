@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { apiKeyCache, legacyTokenCache } from "../credentials/credential-cache";
 import { apiKeyMode, isWellFormedApiKey, LEGACY_TOKEN_PREFIX, sha256Hex } from "../credentials/tokens";
 import { getDb } from "../db/client";
-import { findActiveApiKeyByHash, findActiveLegacyTokenByHash } from "../db/queries/credentials";
+import { type ApiKeyRecord, findActiveApiKeyByHash, findActiveLegacyTokenByHash } from "../db/queries/credentials";
 import type { AppEnv } from "./app-env";
 import { assertCredentialLookupAllowed, countFailedCredentialLookup } from "./credential-failures";
 import type { EndpointName } from "./endpoints";
@@ -19,6 +19,8 @@ const LEGACY_DEPRECATED_AT = Date.UTC(2026, 10, 1) / 1000;
 const LEGACY_SUNSET = "Wed, 30 Jun 2027 23:59:59 GMT";
 
 const LEGACY_TOKEN_PATTERN = new RegExp(`^${LEGACY_TOKEN_PREFIX}[0-9A-Za-z]{16,64}$`);
+
+const isExpired = (record: ApiKeyRecord, nowMs: number) => record.expiresAt !== null && Date.parse(record.expiresAt) <= nowMs;
 
 /**
  * Authenticates a `/api/v1/*` call for one endpoint. `lak_` keys work everywhere their scopes
@@ -44,11 +46,15 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
       const hash = await sha256Hex(key);
       const record = await apiKeyCache.get(hash, nowMs, () => {
         assertCredentialLookupAllowed(c, nowMs);
-        return findActiveApiKeyByHash(db, hash);
+        return findActiveApiKeyByHash(db, hash, new Date(nowMs).toISOString());
       });
       if (!record) {
         await countFailedCredentialLookup(c, nowMs);
         throw unauthorized("This API key is unknown or has been revoked.");
+      }
+      // A cached record outlives a rotated key's end by up to a minute: the end is checked here.
+      if (isExpired(record, nowMs)) {
+        throw unauthorized("This API key was rotated and its overlap has ended: use the key that replaced it.");
       }
       // The organization's standing rides in the cached record: a suspension reaches other
       // isolates within the cache's 60 s (at once in the isolate that suspended), expiry at once.

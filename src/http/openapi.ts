@@ -70,7 +70,8 @@ export const meteredResponses = {
  * options as the chain (`v1Route`): credential (401), scope or permission (403), quota (429), and
  * for a body its content type (400), size (413) and validation (422). A route adds only its own.
  */
-export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean }): RouteConfig["responses"] {
+export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean; idempotent?: boolean }): RouteConfig["responses"] {
+  const malformedKey = options.idempotent ? " Or a malformed `Idempotency-Key` (`invalid_request`)." : "";
   return {
     401: documentedError("Missing, malformed, unknown or revoked credentials (`unauthorized`)."),
     403: documentedError(
@@ -81,8 +82,8 @@ export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean }):
     ...(options.body
       ? {
           400: options.ingest
-            ? documentedError("Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`).")
-            : documentedError("Malformed or missing JSON body (`invalid_request`)."),
+            ? documentedError(`Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (\`invalid_request\`).${malformedKey}`)
+            : documentedError(`Malformed or missing JSON body (\`invalid_request\`).${malformedKey}`),
           ...payloadTooLargeResponse,
           ...validationErrorResponse,
         }
@@ -186,7 +187,7 @@ export const openApiDocument = (origin: string) => ({
       "## Getting a key",
       "Send your key in the `X-Service-API-Key` header. To try the service now, `POST /api/sandboxes` (no credential) creates a sandbox seeded with demo data and returns a `lak_test_` key for it (see **Sandboxes**; guide: [Sandboxes](/docs/guides/sandboxes)). A live key is created with `POST /api/public-api/keys` (see **Keys** below) by your organization's staff, logged in, or by your integration partner with its broker token; the raw key is shown once. Running the service locally (`npm run dev`), the demo keys are printed at start-up.",
       "## Guides",
-      "[Errors](/docs/guides/errors) · [Quota and rate-limit headers](/docs/guides/quota) · [Webhooks](/docs/guides/webhooks) · [Versioning](/docs/guides/versioning) · [Ingestion](/docs/guides/ingestion) · [Feeds: paging and changes](/docs/guides/feeds) · [Consistency](/docs/guides/consistency) · [Sandboxes](/docs/guides/sandboxes) · [all guides](/docs/guides/)",
+      "[Errors](/docs/guides/errors) · [Quota and rate-limit headers](/docs/guides/quota) · [Webhooks](/docs/guides/webhooks) · [Versioning](/docs/guides/versioning) · [Ingestion](/docs/guides/ingestion) · [Retrying creates: Idempotency-Key](/docs/guides/idempotency) · [Feeds: paging and changes](/docs/guides/feeds) · [Consistency](/docs/guides/consistency) · [Sandboxes](/docs/guides/sandboxes) · [all guides](/docs/guides/)",
       "Every error has the body `{ error, message, request_id }` (422 adds `details`). Metered responses carry `X-Service-RateLimit-Limit`, `X-Service-RateLimit-Remaining` and `X-Service-RateLimit-Reset`. Changes are additive within `/api/v1`, so ignore fields and enum values you do not know.",
     ].join("\n\n"),
     license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
@@ -208,7 +209,12 @@ export const openApiDocument = (origin: string) => ({
       description:
         "One call, no credential: a sandbox organization on demo data and a `lak_test_` key for it, for 30 days (guide: /docs/guides/sandboxes).",
     },
-    { name: "Keys", description: "Create, list and revoke API keys (staff session or broker token)." },
+    { name: "Keys", description: "Create, list, rotate and revoke API keys (staff session or broker token)." },
+    {
+      name: "Settings",
+      description:
+        "Each store's economics and lender panel and the organization's screening thresholds, with an audit log of every change (staff session or broker token).",
+    },
     { name: "Staff session", description: "Log staff in and out of the key-management pages." },
     { name: "Public", description: "No credentials: figures and feeds for marketing sites." },
     {

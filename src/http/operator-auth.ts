@@ -4,6 +4,7 @@ import { findActiveOperatorTokenByHash } from "../db/queries/credentials";
 import type { AppEnv } from "./app-env";
 import { assertCredentialLookupAllowed, countFailedCredentialLookup } from "./credential-failures";
 import { unauthorized } from "./errors";
+import { idempotentFor } from "./idempotency";
 
 const OPERATOR_TOKEN_PATTERN = new RegExp(`^${OPERATOR_TOKEN_PREFIX}[0-9A-Za-z]{40}$`);
 
@@ -28,4 +29,10 @@ export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   c.set("operatorTokenId", record.id);
   c.header("Cache-Control", "no-store");
   await next();
+});
+
+/** `Idempotency-Key` on the operator's creates: an operator belongs to no organization, so its token names the scope. */
+export const operatorIdempotent = idempotentFor((c) => {
+  const tokenId = c.get("operatorTokenId");
+  return tokenId ? `operator:${tokenId}` : undefined;
 });

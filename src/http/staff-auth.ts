@@ -8,11 +8,12 @@ import { findActiveBrokerTokenByHash } from "../db/queries/credentials";
 import { endStaffSession, findStaffSession, touchStaffSession } from "../db/queries/staff-sessions";
 import { assessSession } from "../engines/sessions/session-expiry";
 import { describeError, logEvent } from "../lib/log";
-import type { AppEnv } from "./app-env";
+import type { AppEnv, KeyManager } from "./app-env";
 import { SERVICE_MODE_HEADER } from "./auth";
 import { isJsonContentType, METHODS_WITH_BODY } from "./body";
-import { assertCredentialLookupAllowed, clientAddress, countFailedCredentialLookup } from "./credential-failures";
-import { ApiError, unauthorized } from "./errors";
+import { assertCredentialLookupAllowed, clientAddress, countFailedCredentialLookup, credentialFloodResponse } from "./credential-failures";
+import { ApiError, documentedError, unauthorized } from "./errors";
+import { IDEMPOTENCY_CORS } from "./idempotency";
 import { assertOrgInStanding } from "./org-standing";
 
 /** Sent as `__Host-session`: the prefix makes the browser insist on Secure, Path=/ and no Domain. */
@@ -27,9 +28,9 @@ function isAllowedOrigin(c: Context<AppEnv>, origin: string | undefined): origin
 const credentialedCors = cors({
   origin: (origin) => origin,
   credentials: true,
-  allowMethods: ["GET", "POST", "DELETE"],
-  allowHeaders: ["Content-Type", "Authorization"],
-  exposeHeaders: ["X-Request-Id"],
+  allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+  allowHeaders: ["Content-Type", "Authorization", ...IDEMPOTENCY_CORS.allowHeaders],
+  exposeHeaders: ["X-Request-Id", ...IDEMPOTENCY_CORS.exposeHeaders],
   maxAge: 600,
 });
 
@@ -145,6 +146,21 @@ export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => 
   c.set("keyManager", { kind: "staff", userId: session.userId, orgId: session.orgId, isSandbox: session.org.isSandbox });
   return nextMarkingMode(c, next);
 });
+
+/** The errors `requireStaffOrBroker` answers, for the OpenAPI document of every route behind it. */
+export const staffOrBrokerErrors = {
+  401: documentedError("No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`)."),
+  403: documentedError(
+    "A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`).",
+  ),
+  ...credentialFloodResponse,
+  500: documentedError("Unexpected server error (`internal_error`)."),
+} as const;
+
+export const staffOrBrokerSecurity: Record<string, string[]>[] = [{ StaffSession: [] }, { BrokerToken: [] }];
+
+/** Who did it, as key rows (`created_by`) and the settings audit log record it: `staff:<user id>` or `broker:<token id>`. */
+export const managerActor = (manager: KeyManager) => (manager.kind === "staff" ? `staff:${manager.userId}` : `broker:${manager.tokenId}`);
 
 /** Every login attempt costs real scrypt CPU, so attempts are capped per client address. */
 export const limitLoginAttempts = createMiddleware<AppEnv>(async (c, next) => {

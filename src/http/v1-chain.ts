@@ -1,4 +1,4 @@
-import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { ReadConsistency } from "../db/client";
@@ -6,6 +6,7 @@ import type { AppEnv } from "./app-env";
 import { requireCredential } from "./auth";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody, requireJsonOrCsvBody } from "./body";
 import type { EndpointName } from "./endpoints";
+import { IdempotencyKeyHeaders, idempotent as replayRepeatedCreates, withIdempotencyResponses } from "./idempotency";
 import { requireIngestCredential } from "./ingest-auth";
 import { RATE_LIMIT_HEADERS, v1ErrorResponses, v1Security } from "./openapi";
 import { meterQuota } from "./quota";
@@ -26,6 +27,12 @@ export interface V1ChainOptions {
    * CSV body (the endpoint name must be `ingest`).
    */
   ingest?: boolean;
+  /**
+   * A create that takes `Idempotency-Key` (docs/idempotency.md). The body checks then run before
+   * the quota, so that the key's fingerprint is taken from a bounded body and a replay is answered
+   * without being metered.
+   */
+  idempotent?: boolean;
 }
 
 /**
@@ -41,21 +48,22 @@ const noStore = createMiddleware<AppEnv>(async (c, next) => {
 /**
  * The whole middleware chain of an `/api/v1/*` route, in order: `Cache-Control: no-store` on
  * whatever it answers, the D1 session its reads start in, credential and scope, the daily quota,
- * then for a body the size limit and the content type. Declared through `v1Route`, so none can
- * forget a step and the document says what it does.
+ * then for a body the size limit and the content type. On a create that takes `Idempotency-Key`
+ * the body checks and the key come before the quota, so a replay is not metered. Declared through
+ * `v1Route`, so none can forget a step and the document says what it does.
  */
 export function v1Chain(endpoint: EndpointName, options: V1ChainOptions) {
-  const chain = [
+  const bodyChecks: MiddlewareHandler<AppEnv>[] = [];
+  if (options.body) {
+    const maxBytes = options.body === true ? DEFAULT_BODY_LIMIT_BYTES : options.body.maxBytes;
+    bodyChecks.push(limitBody(maxBytes), options.ingest ? requireJsonOrCsvBody : requireJsonBody);
+  }
+  return [
     noStore,
     readsFrom(options.reads),
     options.ingest ? requireIngestCredential : requireCredential(endpoint, { legacy: options.legacy }),
-    meterQuota,
+    ...(options.idempotent ? [...bodyChecks, replayRepeatedCreates, meterQuota] : [meterQuota, ...bodyChecks]),
   ];
-  if (options.body) {
-    const maxBytes = options.body === true ? DEFAULT_BODY_LIMIT_BYTES : options.body.maxBytes;
-    chain.push(limitBody(maxBytes), options.ingest ? requireJsonOrCsvBody : requireJsonBody);
-  }
-  return chain;
 }
 
 /** Statuses the chain answers itself: a route documents them through its options, never by hand. */
@@ -81,24 +89,33 @@ function withRateLimitHeaders<Responses extends RouteConfig["responses"]>(respon
   ) as Responses;
 }
 
+/** The route's request with the `Idempotency-Key` header beside any headers it declares. */
+function withIdempotencyKeyHeader(request: RouteConfig["request"]): RouteConfig["request"] {
+  const declared = request?.headers;
+  if (declared !== undefined && !(declared instanceof z.ZodObject)) throw new Error("v1Route: declare request.headers as a z.object");
+  return { ...request, headers: declared ? declared.extend(IdempotencyKeyHeaders.shape) : IdempotencyKeyHeaders };
+}
+
 /**
  * One `/api/v1` operation from one declaration: its middleware chain, OpenAPI security and the
  * errors and rate-limit headers the chain produces all come from the same options, so the document
  * cannot promise what the chain does not do.
  */
 export function v1Route<Declaration extends V1RouteDeclaration>(declaration: Declaration) {
-  const { endpoint, reads, legacy, body, ingest, responses, ...route } = declaration;
-  const options = { reads, legacy, body, ingest };
+  const { endpoint, reads, legacy, body, ingest, idempotent, responses, ...route } = declaration;
+  const options = { reads, legacy, body, ingest, idempotent };
+  const chainAndOwn = { ...v1ErrorResponses(options), ...withRateLimitHeaders(responses) };
   const config: Omit<Declaration, keyof V1ChainOptions | "endpoint" | "responses"> & {
     security: Record<string, string[]>[];
     middleware: MiddlewareHandler<AppEnv>[];
     responses: Declaration["responses"];
   } = {
     ...route,
+    ...(idempotent ? { request: withIdempotencyKeyHeader(route.request) } : {}),
     security: v1Security(options),
     middleware: v1Chain(endpoint, options),
     // Typed as the route's own: a handler answers its successes, the chain's errors are thrown.
-    responses: { ...v1ErrorResponses(options), ...withRateLimitHeaders(responses) } as Declaration["responses"],
+    responses: (idempotent ? withIdempotencyResponses(chainAndOwn) : chainAndOwn) as Declaration["responses"],
   };
   return createRoute(config);
 }

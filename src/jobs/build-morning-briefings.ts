@@ -1,53 +1,67 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
-import { existingBriefingRoles, insertBriefing, listAllStores, loadBriefingData, loadMarketData } from "../db/queries/reports";
+import { existingBriefingRoles, insertNewBriefing, listOrganizationIds, listStoreIds, loadBriefingData, loadMarketData } from "../db/queries/reports";
 import { isoDay } from "../engines/dates";
 import { briefingBody } from "../engines/reports/bodies";
 import { briefingDealsSince, buildBriefing, ROLES } from "../engines/reports/briefings";
 import { buildMarketPulse, PULSE_HISTORY_READINGS } from "../engines/reports/pulse";
 import { commitWithEvents, type DomainEvent } from "../events/emit";
-import { describeError, logEvent } from "../lib/log";
+import { logEvent } from "../lib/log";
+import { enqueueJobs } from "./queue";
 
 /**
- * 06:00 UTC, after the market refresh: every role's briefing for every store, stored for the
- * day with a `morning_briefing.ready` event each. A briefing already stored for the day (built on
- * an early request, or by an earlier run) is kept and raises nothing again.
+ * 06:00 UTC, after the market refresh: one `organization-morning-briefings` message per
+ * organization on the jobs queue; each becomes one `store-morning-briefings` message per store
+ * (src/jobs/consumer.ts), so no invocation's work grows with the number of stores.
  */
 export async function buildMorningBriefings(env: Env, now: Date): Promise<void> {
+  const orgIds = await listOrganizationIds(getDb(env.DB));
+  await enqueueJobs(
+    env,
+    orgIds.map((orgId) => ({ job: "organization-morning-briefings", orgId, scheduledTime: now.getTime() })),
+  );
+  logEvent("info", { event: "morning_briefings_enqueued", organizations: orgIds.length });
+}
+
+export async function enqueueStoreBriefings(env: Env, orgId: string, now: Date): Promise<void> {
+  const storeIds = await listStoreIds(getDb(env.DB), orgId);
+  await enqueueJobs(
+    env,
+    storeIds.map((storeId) => ({ job: "store-morning-briefings", orgId, storeId, scheduledTime: now.getTime() })),
+  );
+}
+
+/**
+ * Every role's briefing for one store, stored for the day with a `morning_briefing.ready` event
+ * each. A briefing already stored for the day (built on an early request, or by an earlier
+ * delivery of the same message) is kept and raises nothing again; one stored while this build ran
+ * fails its batch, and the queue's retry finds it stored.
+ */
+export async function buildStoreBriefings(env: Env, orgId: string, storeId: string, now: Date): Promise<void> {
   const config = loadConfig(env);
   const db = getDb(env.DB);
   const day = isoDay(now);
-  const market = await loadMarketData(db, PULSE_HISTORY_READINGS, 20);
+  const existing = await existingBriefingRoles(db, orgId, storeId, day);
+  const missing = ROLES.filter((role) => !existing.has(role));
+  if (missing.length === 0) return;
+  const [market, data] = await Promise.all([
+    loadMarketData(db, PULSE_HISTORY_READINGS, 20),
+    loadBriefingData(db, orgId, storeId, briefingDealsSince(now)),
+  ]);
+  if (!data) return;
   const pulse = buildMarketPulse(market.histories, market.feed, config.lenderEnvironmentChangePts);
-  const dealsSince = briefingDealsSince(now);
-  let built = 0;
-  const failed: string[] = [];
-  for (const store of await listAllStores(db)) {
-    try {
-      const existing = await existingBriefingRoles(db, store.orgId, store.id, day);
-      const missing = ROLES.filter((role) => !existing.has(role));
-      if (missing.length === 0) continue;
-      const data = await loadBriefingData(db, store.orgId, store.id, dealsSince);
-      if (!data) continue;
-      const statements = [];
-      const events: DomainEvent[] = [];
-      for (const role of missing) {
-        const body = briefingBody(buildBriefing({ role, ...data, pulse }, now));
-        statements.push(insertBriefing(db, { orgId: store.orgId, storeId: store.id, role, day, generatedAt: body.generated_at, body }));
-        events.push({
-          event: "morning_briefing.ready",
-          orgId: store.orgId,
-          storeId: store.id,
-          data: { role, day, generated_at: body.generated_at, total_aged_units: body.total_aged_units, alerts: body.alerts.length },
-        });
-      }
-      await commitWithEvents(env, db, statements, events, now);
-      built += missing.length;
-    } catch (error) {
-      failed.push(store.id);
-      logEvent("error", { event: "morning_briefing_failed", store: store.id, ...describeError(error) });
-    }
+  const statements = [];
+  const events: DomainEvent[] = [];
+  for (const role of missing) {
+    const body = briefingBody(buildBriefing({ role, ...data, pulse }, now));
+    statements.push(insertNewBriefing(db, { orgId, storeId, role, day, generatedAt: body.generated_at, body }));
+    events.push({
+      event: "morning_briefing.ready",
+      orgId,
+      storeId,
+      data: { role, day, generated_at: body.generated_at, total_aged_units: body.total_aged_units, alerts: body.alerts.length },
+    });
   }
-  logEvent("info", { event: "morning_briefings_built", day, built, failed: failed.length });
-  if (failed.length > 0) throw new Error(`briefings failed for ${failed.length} store(s)`);
+  await commitWithEvents(env, db, statements, events, now);
+  logEvent("info", { event: "morning_briefings_built", org_id: orgId, store: storeId, day, built: missing.length });
 }

@@ -1,6 +1,7 @@
 import { describeError, logEvent } from "../lib/log";
 import { raiseAgedInventoryAlerts } from "./aged-inventory-alerts";
 import { buildMorningBriefings } from "./build-morning-briefings";
+import { purgeExpiredRecords } from "./purge-expired-records";
 import { purgeExpiredSandboxes } from "./purge-expired-sandboxes";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
 import { purgeWebhookBodies } from "./purge-webhook-bodies";
@@ -19,14 +20,18 @@ export interface Job {
 
 /**
  * Cron expression (exactly as in wrangler.toml's `[triggers] crons`) → the jobs it runs, in order.
- * A test holds this map and wrangler.toml to the same set of crons.
+ * A test holds this map and wrangler.toml to the same set of crons. A job whose work grows with
+ * the organizations or stores only enqueues it on the jobs queue (src/jobs/queue.ts), one message
+ * per organization or rule, and the consumer (src/jobs/consumer.ts) does one unit per message.
  */
 export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
   "15 0 * * *": [
+    // First: an expired sandbox is gone before the alerts fan out over the organizations.
+    { name: "purge-expired-sandboxes", run: purgeExpiredSandboxes },
     { name: "purge-lapsed-sessions", run: purgeLapsedSessions },
     { name: "aged-inventory-alerts", run: raiseAgedInventoryAlerts },
     { name: "purge-webhook-bodies", run: purgeWebhookBodies },
-    { name: "purge-expired-sandboxes", run: purgeExpiredSandboxes },
+    { name: "purge-expired-records", run: purgeExpiredRecords },
   ],
   "30 4 * * *": [{ name: "refresh-sanctions-list", run: refreshSanctionsList }],
   "0 5 * * *": [{ name: "refresh-market-data", run: refreshMarketData }],

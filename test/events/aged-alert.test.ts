@@ -1,19 +1,13 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import worker from "../../src/index";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore, createUnit } from "../helpers/factories";
-import { capturingQueue } from "../helpers/queue-driver";
+import { runCron } from "../helpers/queue-driver";
 
 const DAY = 86_400_000;
 const dateDaysBefore = (now: number, days: number) => new Date(now - days * DAY).toISOString().slice(0, 10);
 
-async function runDailyJobs(at: number) {
-  const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime: new Date(at), cron: "15 0 * * *" }), capturingQueue().env, ctx);
-  await waitOnExecutionContext(ctx);
-}
+const runDailyJobs = (at: number) => runCron("15 0 * * *", at);
 
 it("the daily job alerts each unit that crossed its store's aged threshold, once per crossing", async () => {
   const org = await createOrg();

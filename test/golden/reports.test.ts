@@ -3,7 +3,6 @@
  * market data, as a GM or used-car manager states them. Each names the rule that decides it
  * (docs/domain/reports.md#… or docs/domain/gross.md#…). Inventories are built with factories.
  */
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -11,11 +10,10 @@ import { getDb } from "../../src/db/client";
 import { upsertObservation } from "../../src/db/queries/reports";
 import { type AlertUnit, evaluateUnit, type StoreSettings } from "../../src/engines/reports/alerts";
 import { unitsToMoveForShare } from "../../src/engines/reports/briefings";
-import worker from "../../src/index";
 import { DEFAULT_STORE } from "../helpers/deal-desk-reference";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
-import { capturingQueue } from "../helpers/queue-driver";
+import { runCron } from "../helpers/queue-driver";
 import { createValuedUnit, daysAgo, seedDemoOrgs } from "../helpers/reports";
 
 interface Alert {
@@ -289,9 +287,7 @@ describe("the aged-inventory job (docs/domain/reports.md#new-units-age-different
       askingPrice: 24_995,
       marketValue: 25_000,
     });
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "15 0 * * *" }), capturingQueue().env, ctx);
-    await waitOnExecutionContext(ctx);
+    await runCron("15 0 * * *", now);
     const events = await listOutboxEvents(org.id, "inventory.aged_alert");
     const byStock = new Map(events.map((e) => [e.data.stock_no as string, e.data.recommendation as string]));
     expect([...byStock.keys()].sort()).toEqual([`J-NEW90-${org.id}`, `J-USED45-${org.id}`].sort());

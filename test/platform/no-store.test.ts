@@ -82,6 +82,8 @@ describe("Cache-Control: no-store on every /api/v1 answer", async () => {
 
   it("saw successes too, not only refusals", () => {
     const succeeded = [...statuses].filter(([, seen]) => seen.some((status) => status >= 200 && status < 300)).map(([name]) => name);
-    expect(succeeded.length).toBeGreaterThan(v1Routes.length / 2);
+    // A route with a path parameter is probed with an id no organization has, so it answers 404: only the others can succeed.
+    const withoutPathParameters = v1Routes.filter((route) => !route.path.includes("{"));
+    expect(succeeded.length).toBeGreaterThan(withoutPathParameters.length / 2);
   });
 });

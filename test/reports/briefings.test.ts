@@ -1,11 +1,10 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import type { BriefingSchema } from "../../src/routes/reports/reports.routes";
 import { listOutboxEvents } from "../helpers/events";
 import { call } from "../helpers/factories";
+import { runCron } from "../helpers/queue-driver";
 import { seedDemoOrgs, today } from "../helpers/reports";
 
 type Briefing = z.infer<typeof BriefingSchema>;
@@ -131,11 +130,7 @@ describe("POST /api/v1/morning-briefing", () => {
   });
 
   it("the 06:00 job builds every role for every store once; a second run adds nothing", async () => {
-    const run = async () => {
-      const ctx = createExecutionContext();
-      await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "0 6 * * *" }), env, ctx);
-      await waitOnExecutionContext(ctx);
-    };
+    const run = () => runCron("0 6 * * *", new Date(), env);
     const count = () => scalar("SELECT count(*) AS n FROM morning_briefings WHERE day = ?", today());
     // Each briefing the job builds raises one morning_briefing.ready; those built earlier on request raise none.
     const ready = async () => {

@@ -48,8 +48,11 @@ export function verifySignature(secret: string, headers: Record<string, string>,
   const signature = headers["x-service-signature"] ?? "";
   if (!id || !Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > TOLERANCE_SECONDS) return false;
   const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("hex")}`);
-  const given = Buffer.from(signature);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  // During a secret rotation the header holds two values, space-separated: either may match.
+  return signature.split(" ").some((value) => {
+    const given = Buffer.from(value);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
 
 export default async function setup(project: TestProject) {

@@ -280,6 +280,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public-api/keys/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a key with a new one, both working during an overlap
+         * @description Creates a key with the old one's label, permissions, scopes and rate limit (the raw key is in this response only) and gives the old key an end: now + `overlap_hours`. Until then both work; from then on the old key is refused (401). The new key's daily quota counts from zero (docs/quota.md#rotating-a-key). With `overlap_hours` 0 the old key is refused at once by this instance and within 60 seconds by every other, as after a revocation. With a session cookie, `Content-Type: application/json` and an allowed `Origin` are required.
+         */
+        post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/stats": {
         parameters: {
             query?: never;
@@ -314,6 +334,118 @@ export interface paths {
          * @description No credential and no body. A new organization seeded with the demo data (two stores, a few hundred units, months of deals, an open funding pipeline) and a `lak_test_` key (1000 requests a day) that reaches this sandbox only; live keys never reach it. It expires after 30 days and is then purged. At most 5 a minute and 10 a UTC day per client address. See docs/sandboxes.md.
          */
         post: operations["createSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every settings change, newest first
+         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. One entry per field changed: who, when, the value before and after. Pages of `limit` (default 50, at most 100); while `has_more`, pass `next_cursor` as `cursor` for the next, older page.
+         */
+        get: operations["listSettingsAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's screening thresholds
+         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. The values `POST /api/v1/compliance-check` applies, whether they are the defaults, and the defaults.
+         */
+        get: operations["getComplianceSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the organization's screening thresholds
+         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. Fields left out keep their value in force. Ranges follow docs/domain/screening.md#tuning; `hold_score` must be at least `flag_score`. Each change is audited like a store's; checks apply it within 60 seconds.
+         */
+        patch: operations["updateComplianceSettings"];
+        trace?: never;
+    };
+    "/api/settings/stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every store's settings
+         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. What the gross, aging, alert and appraisal engines read for each store (docs/settings.md).
+         */
+        get: operations["listStoreSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/stores/{store_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One store's settings
+         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's.
+         */
+        get: operations["getStoreSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change some of a store's settings
+         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. Fields left out are unchanged. Each field whose value changes is written to the audit log (`GET /api/settings/audit`) in the same D1 batch as the change; a body that changes nothing writes nothing. The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).
+         */
+        patch: operations["updateStoreSettings"];
+        trace?: never;
+    };
+    "/api/settings/stores/{store_id}/lender-panel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The programs a store routes deals to
+         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. The store's panel over the shared lender matrix, by name; `POST /api/v1/lender-route` ranks these.
+         */
+        get: operations["getLenderPanel"];
+        /**
+         * Replace a store's lender panel
+         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. The panel becomes exactly the programs sent, in one D1 batch with its audit row (field `programs`, the sorted program ids before and after); the same panel again writes nothing. Routing sees it within 60 seconds.
+         */
+        put: operations["replaceLenderPanel"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -698,6 +830,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the endpoint's signing secret, signing with both during an overlap
+         * @description Returns the new secret, once. Until `previous_secret_expires_at` (now + `overlap_hours`) every delivery's `X-Service-Signature` carries two values, `sha256=<new> sha256=<old>`, so a receiver can switch secrets without dropping a delivery; after it, only the new one.
+         *
+         *     Rotating again during an overlap drops the oldest secret at once (the current one becomes the previous). With `overlap_hours` 0 the old secret stops signing at once.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/{id}/test": {
         parameters: {
             query?: never;
@@ -894,6 +1048,7 @@ export interface components {
          *           "created_at": "2026-11-26T09:30:00.000Z",
          *           "last_used_at": "2026-11-26T10:02:11.000Z",
          *           "revoked_at": null,
+         *           "expires_at": null,
          *           "usage_today": 37
          *         }
          *       ]
@@ -906,6 +1061,11 @@ export interface components {
         ApiKeySummary: {
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description A rotated key works until this moment, then is refused (401); null: no end.
+             */
+            expires_at: string | null;
             /** @example key_4kQ9bX2mN7pR1sT8 */
             id: string;
             /**
@@ -1873,7 +2033,7 @@ export interface components {
              * @example unauthorized
              * @enum {string}
              */
-            error: "invalid_request" | "unauthorized" | "forbidden" | "organization_suspended" | "sandbox_expired" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "validation_error" | "rate_limited" | "daily_rate_limit_reached" | "internal_error" | "upstream_timeout";
+            error: "invalid_request" | "unauthorized" | "forbidden" | "organization_suspended" | "sandbox_expired" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "validation_error" | "idempotency_key_reused" | "rate_limited" | "daily_rate_limit_reached" | "internal_error" | "upstream_timeout";
             /** @example A valid X-Service-API-Key header is required. */
             message: string;
             /** @example c0a8012e-5b7e-4f0e-9a51-8f1f3b1c2d4e */
@@ -1924,6 +2084,11 @@ export interface components {
              */
             version: string;
         };
+        /**
+         * @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        IdempotencyKey: string;
         IngestDeal: {
             /** @example 24100 */
             amount_financed?: number;
@@ -2554,6 +2719,82 @@ export interface components {
         };
         /**
          * @example {
+         *       "overlap_hours": 24
+         *     }
+         */
+        RotateApiKeyRequest: {
+            /**
+             * @description How long the old key keeps working beside the new one, 0 to 168 hours; default 24.
+             * @default 24
+             */
+            overlap_hours?: number;
+        };
+        /**
+         * @example {
+         *       "id": "key_9mN2pQ7rT4sV1xK8",
+         *       "key": "lak_EtRsPOGbI6IEgJZLPhzyu6IcI2oXsq8E0lHuOc",
+         *       "key_prefix": "lak_EtRsPOGb",
+         *       "label": "DMS integration",
+         *       "permissions": [
+         *         "read"
+         *       ],
+         *       "scopes": [
+         *         "inventory",
+         *         "sales-summary"
+         *       ],
+         *       "rate_limit": 1000,
+         *       "created_at": "2026-11-26T09:30:00.000Z",
+         *       "previous_key": {
+         *         "id": "key_4kQ9bX2mN7pR1sT8",
+         *         "expires_at": "2026-11-27T09:30:00.000Z"
+         *       }
+         *     }
+         */
+        RotatedApiKey: {
+            /** Format: date-time */
+            created_at: string;
+            /** @example key_4kQ9bX2mN7pR1sT8 */
+            id: string;
+            /**
+             * @description The raw key. Shown in this response only; it cannot be retrieved again.
+             * @example lak_EtRsPOGbI6IEgJZLPhzyu6IcI2oXsq8E0lHuOc
+             */
+            key: string;
+            /**
+             * @description The first characters of the key, to recognise it; never enough to use it.
+             * @example lak_EtRsPOGb
+             */
+            key_prefix: string;
+            label: string;
+            /**
+             * @description `test`: a sandbox's `lak_test_` key (docs/sandboxes.md), answered with `X-Service-Mode: test`; `live`: a `lak_` key.
+             * @example live
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
+             * @example [
+             *       "read"
+             *     ]
+             */
+            permissions: string[];
+            /** @description The key this one replaces. */
+            previous_key: {
+                /**
+                 * Format: date-time
+                 * @description The old key is refused (401) from this moment.
+                 */
+                expires_at: string;
+                /** @example key_4kQ9bX2mN7pR1sT8 */
+                id: string;
+            };
+            /** @description Requests per UTC day. */
+            rate_limit: number;
+            /** @description Endpoint names; null: every endpoint of the organization. */
+            scopes: string[] | null;
+        };
+        /**
+         * @example {
          *       "count": 1,
          *       "salesSummary": [
          *         {
@@ -2642,6 +2883,298 @@ export interface components {
                 is_primary: boolean;
                 name: string;
             }[];
+        };
+        SettingsAuditEntry: {
+            /**
+             * @description `staff:<user id>`, `broker:<token id>` or `operator:<id>`.
+             * @example staff:usr_summit_desk
+             */
+            actor: string;
+            /** @enum {string} */
+            area: "store" | "lender_panel" | "compliance";
+            /** Format: date-time */
+            changed_at: string;
+            /**
+             * @description The field as the settings endpoints name it; `programs` for a lender panel.
+             * @example aged_threshold_days
+             */
+            field: string;
+            /** @example set_4kQ9bX2mN7pR1sT8 */
+            id: string;
+            /** @example 60 */
+            new_value?: unknown;
+            /**
+             * @description The value before (a lender panel: its program ids, sorted).
+             * @example 45
+             */
+            old_value?: unknown;
+            /** @description Null for an organization-wide setting (`compliance`). */
+            store_id: string | null;
+        };
+        /**
+         * @example {
+         *       "count": 1,
+         *       "entries": [
+         *         {
+         *           "id": "set_4kQ9bX2mN7pR1sT8",
+         *           "store_id": "sto_summit_north",
+         *           "area": "store",
+         *           "field": "aged_threshold_days",
+         *           "old_value": 45,
+         *           "new_value": 60,
+         *           "actor": "staff:usr_summit_desk",
+         *           "changed_at": "2026-11-26T13:10:00.000Z"
+         *         }
+         *       ],
+         *       "has_more": false,
+         *       "next_cursor": null
+         *     }
+         */
+        SettingsAuditList: {
+            /** @description Entries on this page. */
+            count: number;
+            entries: components["schemas"]["SettingsAuditEntry"][];
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next, older page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "hold_score": 95,
+         *       "flag_score": 82,
+         *       "max_list_age_days": 45,
+         *       "minimum_age": 18,
+         *       "maximum_age": 110,
+         *       "is_default": false,
+         *       "defaults": {
+         *         "hold_score": 95,
+         *         "flag_score": 85,
+         *         "max_list_age_days": 45,
+         *         "minimum_age": 18,
+         *         "maximum_age": 110
+         *       },
+         *       "updated_at": "2026-11-26T13:10:00.000Z"
+         *     }
+         */
+        SettingsCompliance: {
+            /** @description The service's defaults, for comparison. */
+            defaults: {
+                /** @description Match score at and above which a listed name flags the deal for a person to compare. 80 to 95. */
+                flag_score: number;
+                /** @description Match score at and above which a listed name holds the deal; at least `flag_score`. 85 to 100. */
+                hold_score: number;
+                /** @description A sanctions list older than this many days is stale and every check flags. 1 to 45. */
+                max_list_age_days: number;
+                /** @description A customer older than this is an identity red flag. 100 to 120. */
+                maximum_age: number;
+                /** @description A customer younger than this is an identity red flag. 18 to 21. */
+                minimum_age: number;
+            };
+            /** @description Match score at and above which a listed name flags the deal for a person to compare. 80 to 95. */
+            flag_score: number;
+            /** @description Match score at and above which a listed name holds the deal; at least `flag_score`. 85 to 100. */
+            hold_score: number;
+            /** @description True while the organization has changed nothing: the values are the service's defaults. */
+            is_default: boolean;
+            /** @description A sanctions list older than this many days is stale and every check flags. 1 to 45. */
+            max_list_age_days: number;
+            /** @description A customer older than this is an identity red flag. 100 to 120. */
+            maximum_age: number;
+            /** @description A customer younger than this is an identity red flag. 18 to 21. */
+            minimum_age: number;
+            /**
+             * Format: date-time
+             * @description The organization's last change; null while `is_default`.
+             */
+            updated_at: string | null;
+        };
+        /**
+         * @example {
+         *       "flag_score": 82
+         *     }
+         */
+        SettingsCompliancePatch: {
+            /** @description Match score at and above which a listed name flags the deal for a person to compare. 80 to 95. */
+            flag_score?: number;
+            /** @description Match score at and above which a listed name holds the deal; at least `flag_score`. 85 to 100. */
+            hold_score?: number;
+            /** @description A sanctions list older than this many days is stale and every check flags. 1 to 45. */
+            max_list_age_days?: number;
+            /** @description A customer older than this is an identity red flag. 100 to 120. */
+            maximum_age?: number;
+            /** @description A customer younger than this is an identity red flag. 18 to 21. */
+            minimum_age?: number;
+        };
+        /**
+         * @example {
+         *       "store_id": "sto_summit_north",
+         *       "count": 2,
+         *       "programs": [
+         *         {
+         *           "id": "lp_fresh_start_auto_lending",
+         *           "name": "Fresh Start Auto Lending",
+         *           "type": "specialty"
+         *         },
+         *         {
+         *           "id": "lp_harbor_point_bank",
+         *           "name": "Harbor Point Bank",
+         *           "type": "bank"
+         *         }
+         *       ]
+         *     }
+         */
+        SettingsLenderPanel: {
+            count: number;
+            programs: {
+                /** @example lp_fresh_start_auto_lending */
+                id: string;
+                /** @example Fresh Start Auto Lending */
+                name: string;
+                /** @example specialty */
+                type: string;
+            }[];
+            store_id: string;
+        };
+        /**
+         * @example {
+         *       "programs": [
+         *         "Fresh Start Auto Lending",
+         *         "lp_harbor_point_bank"
+         *       ]
+         *     }
+         */
+        SettingsLenderPanelPut: {
+            /**
+             * @description The whole panel: each entry a program id (`lp_…`) or its name (any case) from the shared lender matrix; at most 100, repeats count once. An empty list leaves the store with no lender to route to.
+             * @example [
+             *       "Fresh Start Auto Lending",
+             *       "lp_harbor_point_bank"
+             *     ]
+             */
+            programs: string[];
+        };
+        /**
+         * @example {
+         *       "store_id": "sto_summit_north",
+         *       "name": "Summit Auto North",
+         *       "pack_new": 300,
+         *       "pack_used": 500,
+         *       "holding_cost_per_day": 35,
+         *       "holding_high_value_cost": 30000,
+         *       "holding_high_value_daily_pct": 0.1,
+         *       "floorplan_apr_new": 7,
+         *       "floorplan_apr_used": 8.5,
+         *       "recon_car": 1200,
+         *       "recon_truck": 1400,
+         *       "recon_suv": 1300,
+         *       "recon_van": 1200,
+         *       "aged_threshold_days": 45,
+         *       "aged_threshold_days_new": 90,
+         *       "target_front_gross_used_pct": 8,
+         *       "target_front_gross_used_min": 1200
+         *     }
+         */
+        SettingsStore: {
+            /** @description Used and CPO units are aged from this many days in stock (inventory alerts, the aged-alert webhook). Whole days, 1 to 365. */
+            aged_threshold_days: number;
+            /** @description New units are aged from this many days in stock. Whole days, 1 to 365. */
+            aged_threshold_days_new: number;
+            /** @description Floorplan APR on new units, percent, 0 to 30. */
+            floorplan_apr_new: number;
+            /** @description Floorplan APR on used units, percent, 0 to 30. */
+            floorplan_apr_used: number;
+            /** @description All-in daily holding cost of a unit under `holding_high_value_cost`. USD, 0 to 500. */
+            holding_cost_per_day: number;
+            /** @description Unit cost at and above which a unit also carries `holding_high_value_daily_pct` of its cost per day. USD, 0 to 1,000,000. */
+            holding_high_value_cost: number;
+            /** @description Percent of a high-value unit's cost it costs per day, 0 to 1 (0.1 = 0.1 % a day). */
+            holding_high_value_daily_pct: number;
+            name: string;
+            /** @description Pack added to a new unit's cost (docs/domain/gross.md). USD, 0 to 5,000. */
+            pack_new: number;
+            /** @description Pack added to a used unit's cost. USD, 0 to 5,000. */
+            pack_used: number;
+            /** @description Average reconditioning of a used car. USD, 0 to 20,000. */
+            recon_car: number;
+            /** @description Average reconditioning of a used SUV. USD, 0 to 20,000. */
+            recon_suv: number;
+            /** @description Average reconditioning of a used truck. USD, 0 to 20,000. */
+            recon_truck: number;
+            /** @description Average reconditioning of a used van. USD, 0 to 20,000. */
+            recon_van: number;
+            store_id: string;
+            /** @description Floor of the used front-gross target. USD, 0 to 20,000. */
+            target_front_gross_used_min: number;
+            /** @description Front gross a used unit must earn, percent of its retail price, 0 to 50. */
+            target_front_gross_used_pct: number;
+        };
+        /**
+         * @example {
+         *       "count": 1,
+         *       "stores": [
+         *         {
+         *           "store_id": "sto_summit_north",
+         *           "name": "Summit Auto North",
+         *           "pack_new": 300,
+         *           "pack_used": 500,
+         *           "holding_cost_per_day": 35,
+         *           "holding_high_value_cost": 30000,
+         *           "holding_high_value_daily_pct": 0.1,
+         *           "floorplan_apr_new": 7,
+         *           "floorplan_apr_used": 8.5,
+         *           "recon_car": 1200,
+         *           "recon_truck": 1400,
+         *           "recon_suv": 1300,
+         *           "recon_van": 1200,
+         *           "aged_threshold_days": 45,
+         *           "aged_threshold_days_new": 90,
+         *           "target_front_gross_used_pct": 8,
+         *           "target_front_gross_used_min": 1200
+         *         }
+         *       ]
+         *     }
+         */
+        SettingsStoreList: {
+            count: number;
+            stores: components["schemas"]["SettingsStore"][];
+        };
+        /**
+         * @example {
+         *       "aged_threshold_days": 60,
+         *       "pack_used": 650
+         *     }
+         */
+        SettingsStorePatch: {
+            /** @description Used and CPO units are aged from this many days in stock (inventory alerts, the aged-alert webhook). Whole days, 1 to 365. */
+            aged_threshold_days?: number;
+            /** @description New units are aged from this many days in stock. Whole days, 1 to 365. */
+            aged_threshold_days_new?: number;
+            /** @description Floorplan APR on new units, percent, 0 to 30. */
+            floorplan_apr_new?: number;
+            /** @description Floorplan APR on used units, percent, 0 to 30. */
+            floorplan_apr_used?: number;
+            /** @description All-in daily holding cost of a unit under `holding_high_value_cost`. USD, 0 to 500. */
+            holding_cost_per_day?: number;
+            /** @description Unit cost at and above which a unit also carries `holding_high_value_daily_pct` of its cost per day. USD, 0 to 1,000,000. */
+            holding_high_value_cost?: number;
+            /** @description Percent of a high-value unit's cost it costs per day, 0 to 1 (0.1 = 0.1 % a day). */
+            holding_high_value_daily_pct?: number;
+            /** @description Pack added to a new unit's cost (docs/domain/gross.md). USD, 0 to 5,000. */
+            pack_new?: number;
+            /** @description Pack added to a used unit's cost. USD, 0 to 5,000. */
+            pack_used?: number;
+            /** @description Average reconditioning of a used car. USD, 0 to 20,000. */
+            recon_car?: number;
+            /** @description Average reconditioning of a used SUV. USD, 0 to 20,000. */
+            recon_suv?: number;
+            /** @description Average reconditioning of a used truck. USD, 0 to 20,000. */
+            recon_truck?: number;
+            /** @description Average reconditioning of a used van. USD, 0 to 20,000. */
+            recon_van?: number;
+            /** @description Floor of the used front-gross target. USD, 0 to 20,000. */
+            target_front_gross_used_min?: number;
+            /** @description Front gross a used unit must earn, percent of its retail price, 0 to 50. */
+            target_front_gross_used_pct?: number;
         };
         SnapshotRefused: components["schemas"]["Error"] & {
             /** @enum {string} */
@@ -2961,6 +3494,11 @@ export interface components {
             /** @example whk_7fQ2mZp9LkR4sT1v */
             id: string;
             /**
+             * Format: date-time
+             * @description After a secret rotation: until this moment deliveries are also signed with the previous secret; null when none signs.
+             */
+            previous_secret_expires_at: string | null;
+            /**
              * @description The signing secret. Shown in this response only; verify `X-Service-Signature` with it (docs/webhooks.md).
              * @example whsec_q0Jm0n6pVYpQ1l3b7rZ7b7gk8n0S9mQ3b3P5bqS3Jp4=
              */
@@ -3032,6 +3570,11 @@ export interface components {
             events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered")[];
             /** @example whk_7fQ2mZp9LkR4sT1v */
             id: string;
+            /**
+             * Format: date-time
+             * @description After a secret rotation: until this moment deliveries are also signed with the previous secret; null when none signs.
+             */
+            previous_secret_expires_at: string | null;
             /** Format: date-time */
             updated_at: string;
             /** @example https://dms.example.com/hooks/dealer-intelligence */
@@ -3040,6 +3583,40 @@ export interface components {
         WebhooksEndpointList: {
             count: number;
             endpoints: components["schemas"]["WebhooksEndpoint"][];
+        };
+        WebhooksRotatedSecret: {
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** @description Why the service disabled the endpoint (a 410 answer); null otherwise. */
+            disabled_reason: string | null;
+            enabled: boolean;
+            events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered")[];
+            /** @example whk_7fQ2mZp9LkR4sT1v */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Until this moment every delivery carries both signatures.
+             */
+            previous_secret_expires_at: string;
+            /** @description The new signing secret. Shown in this response only. */
+            secret: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @example https://dms.example.com/hooks/dealer-intelligence */
+            url: string;
+        };
+        /**
+         * @example {
+         *       "overlap_hours": 24
+         *     }
+         */
+        WebhooksRotateSecret: {
+            /**
+             * @description How long deliveries carry the old secret's signature beside the new one, 0 to 168 hours; default 24.
+             * @default 24
+             */
+            overlap_hours?: number;
         };
         WebhooksTestResult: {
             delivered: boolean;
@@ -3090,7 +3667,10 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+        IdempotencyKey: components["schemas"]["IdempotencyKey"];
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -3122,6 +3702,7 @@ export type SchemaDealDeskStipCheckRequest = components['schemas']['DealDeskStip
 export type SchemaDealDeskStipCheckResult = components['schemas']['DealDeskStipCheckResult'];
 export type SchemaError = components['schemas']['Error'];
 export type SchemaHealth = components['schemas']['Health'];
+export type SchemaIdempotencyKey = components['schemas']['IdempotencyKey'];
 export type SchemaIngestDeal = components['schemas']['IngestDeal'];
 export type SchemaIngestDeals = components['schemas']['IngestDeals'];
 export type SchemaIngestDealsResult = components['schemas']['IngestDealsResult'];
@@ -3148,9 +3729,20 @@ export type SchemaReportsMarketPulse = components['schemas']['ReportsMarketPulse
 export type SchemaReportsMorningBriefing = components['schemas']['ReportsMorningBriefing'];
 export type SchemaReportsMorningBriefingRequest = components['schemas']['ReportsMorningBriefingRequest'];
 export type SchemaReportsPulseFigure = components['schemas']['ReportsPulseFigure'];
+export type SchemaRotateApiKeyRequest = components['schemas']['RotateApiKeyRequest'];
+export type SchemaRotatedApiKey = components['schemas']['RotatedApiKey'];
 export type SchemaSalesSummaryFeed = components['schemas']['SalesSummaryFeed'];
 export type SchemaSalesSummaryRow = components['schemas']['SalesSummaryRow'];
 export type SchemaSandbox = components['schemas']['Sandbox'];
+export type SchemaSettingsAuditEntry = components['schemas']['SettingsAuditEntry'];
+export type SchemaSettingsAuditList = components['schemas']['SettingsAuditList'];
+export type SchemaSettingsCompliance = components['schemas']['SettingsCompliance'];
+export type SchemaSettingsCompliancePatch = components['schemas']['SettingsCompliancePatch'];
+export type SchemaSettingsLenderPanel = components['schemas']['SettingsLenderPanel'];
+export type SchemaSettingsLenderPanelPut = components['schemas']['SettingsLenderPanelPut'];
+export type SchemaSettingsStore = components['schemas']['SettingsStore'];
+export type SchemaSettingsStoreList = components['schemas']['SettingsStoreList'];
+export type SchemaSettingsStorePatch = components['schemas']['SettingsStorePatch'];
 export type SchemaSnapshotRefused = components['schemas']['SnapshotRefused'];
 export type SchemaStaffSession = components['schemas']['StaffSession'];
 export type SchemaStaffUser = components['schemas']['StaffUser'];
@@ -3170,9 +3762,12 @@ export type SchemaWebhooksDelivery = components['schemas']['WebhooksDelivery'];
 export type SchemaWebhooksDeliveryList = components['schemas']['WebhooksDeliveryList'];
 export type SchemaWebhooksEndpoint = components['schemas']['WebhooksEndpoint'];
 export type SchemaWebhooksEndpointList = components['schemas']['WebhooksEndpointList'];
+export type SchemaWebhooksRotatedSecret = components['schemas']['WebhooksRotatedSecret'];
+export type SchemaWebhooksRotateSecret = components['schemas']['WebhooksRotateSecret'];
 export type SchemaWebhooksTestResult = components['schemas']['WebhooksTestResult'];
 export type SchemaWebhooksTriggerEvent = components['schemas']['WebhooksTriggerEvent'];
 export type SchemaWebhooksUpdateEndpoint = components['schemas']['WebhooksUpdateEndpoint'];
+export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type $defs = Record<string, never>;
 export interface operations {
     logIn: {
@@ -3404,7 +3999,10 @@ export interface operations {
     operatorCreateOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3423,7 +4021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
-            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3441,9 +4039,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An organization with that id exists (`conflict`). */
+            /** @description An organization with that id exists (`conflict`). Or a request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3459,7 +4059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3607,7 +4207,10 @@ export interface operations {
     operatorCreateBrokerToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 org_id: string;
             };
@@ -3628,7 +4231,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedBrokerToken"];
                 };
             };
-            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3655,6 +4258,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -3664,7 +4278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3811,7 +4425,10 @@ export interface operations {
     operatorCreateStaffUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 org_id: string;
             };
@@ -3832,7 +4449,7 @@ export interface operations {
                     "application/json": components["schemas"]["StaffUser"];
                 };
             };
-            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3859,9 +4476,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A staff user with that e-mail address exists, in this or another organization (`conflict`). */
+            /** @description A staff user with that e-mail address exists, in this or another organization (`conflict`). Or a request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3877,7 +4496,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3967,7 +4586,10 @@ export interface operations {
     operatorCreateStore: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 org_id: string;
             };
@@ -3988,7 +4610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Store"];
                 };
             };
-            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4015,9 +4637,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store with that id exists (`conflict`). */
+            /** @description A store with that id exists (`conflict`). Or a request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4033,7 +4657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4179,7 +4803,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4198,7 +4825,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4225,6 +4852,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -4234,7 +4872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4328,6 +4966,118 @@ export interface operations {
             };
         };
     };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key, and when the old one ends. Sent with `Cache-Control: no-store`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedApiKey"];
+                };
+            };
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is revoked, or already rotated and running out its overlap (`conflict`). Or a request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPlatformStats: {
         parameters: {
             query?: never;
@@ -4373,7 +5123,10 @@ export interface operations {
     createSandbox: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4386,6 +5139,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description A malformed `Idempotency-Key` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description More than 5 sandboxes a minute or 10 a UTC day from this client address (`rate_limited`, with `Retry-After`). */
@@ -4408,10 +5190,612 @@ export interface operations {
             };
         };
     };
-    createComplianceCheck: {
+    listSettingsAudit: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous page, unchanged. */
+                cursor?: string;
+                /** @description 1 to 100, default 50. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the log. Sent with `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsAuditList"];
+                };
+            };
+            /** @description No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `limit` out of range, or a `cursor` this list did not make (`validation_error`, `invalid_cursor` or `cursor_mismatch`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getComplianceSettings: {
         parameters: {
             query?: never;
             header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thresholds in force. Sent with `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsCompliance"];
+                };
+            };
+            /** @description No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateComplianceSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsCompliancePatch"];
+            };
+        };
+        responses: {
+            /** @description The thresholds after the change. Sent with `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsCompliance"];
+                };
+            };
+            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A value out of its range, `hold_score` below `flag_score` (`details[].code` `hold_below_flag`), or an undeclared field (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStoreSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization's stores, by id. Sent with `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsStoreList"];
+                };
+            };
+            /** @description No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStoreSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                store_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store's settings. Sent with `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsStore"];
+                };
+            };
+            /** @description No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No store with that id in the caller's organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateStoreSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                store_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsStorePatch"];
+            };
+        };
+        responses: {
+            /** @description The store's settings after the change. Sent with `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsStore"];
+                };
+            };
+            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No store with that id in the caller's organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A value out of its range, or a field this endpoint does not declare (`validation_error`, `unrecognized_keys`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLenderPanel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                store_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The panel. Sent with `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsLenderPanel"];
+                };
+            };
+            /** @description No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No store with that id in the caller's organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceLenderPanel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                store_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsLenderPanelPut"];
+            };
+        };
+        responses: {
+            /** @description The panel after the change. Sent with `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsLenderPanel"];
+                };
+            };
+            /** @description Body missing, not JSON or not sent as `application/json` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No store with that id in the caller's organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A program that is not in the lender matrix (`validation_error`; `details[].code` `unknown_lender_program`, the message names it), or a field this endpoint does not declare. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createComplianceCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4447,7 +5831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ComplianceCheckResult"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
+            /** @description Malformed or missing JSON body (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4474,6 +5858,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -4483,7 +5878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4838,7 +6233,10 @@ export interface operations {
     ingestDeals: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4907,7 +6305,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestDealsResult"];
                 };
             };
-            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4943,6 +6341,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -4952,7 +6361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). */
+            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5001,7 +6410,10 @@ export interface operations {
                 /** @description The store this snapshot is for. A store of another organization, or no store at all: 404 `not_found`. */
                 store_id: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5060,7 +6472,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestInventoryResult"];
                 };
             };
-            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). */
+            /** @description Body missing or empty, not JSON or CSV, or CSV that cannot be parsed (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5096,6 +6508,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -5105,7 +6528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). Or the snapshot was refused for what it would remove (detail codes `empty_snapshot`, `removals_unconfirmed`, `removals_mismatch`; the body adds `in_stock` and `would_remove`). */
+            /** @description Row-level problems (`validation_error`); nothing was written. Each detail's `path` is `units.<row>.<field>` or `deals.<row>.<field>`, the row counted from 0 in the JSON array or the CSV's data rows (CSV line = row + 2). Or the snapshot was refused for what it would remove (detail codes `empty_snapshot`, `removals_unconfirmed`, `removals_mismatch`; the body adds `in_stock` and `would_remove`). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6083,6 +7506,7 @@ export interface operations {
                      *           ],
                      *           "enabled": true,
                      *           "disabled_reason": null,
+                     *           "previous_secret_expires_at": null,
                      *           "created_at": "2026-11-26T04:06:43.787Z",
                      *           "updated_at": "2026-11-26T04:06:43.787Z"
                      *         }
@@ -6143,7 +7567,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6187,6 +7614,7 @@ export interface operations {
                      *       ],
                      *       "enabled": true,
                      *       "disabled_reason": null,
+                     *       "previous_secret_expires_at": null,
                      *       "created_at": "2026-11-26T04:06:43.787Z",
                      *       "updated_at": "2026-11-26T04:06:43.787Z",
                      *       "secret": "whsec_jaTHshp6J/YRxyNzVNnpy9rq73+vEN2uLulTXwZKmno="
@@ -6195,7 +7623,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhooksCreatedEndpoint"];
                 };
             };
-            /** @description Malformed or missing JSON body (`invalid_request`). */
+            /** @description Malformed or missing JSON body (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6222,6 +7650,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -6231,7 +7670,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6306,6 +7745,7 @@ export interface operations {
                      *       ],
                      *       "enabled": true,
                      *       "disabled_reason": null,
+                     *       "previous_secret_expires_at": null,
                      *       "created_at": "2026-11-26T04:06:43.787Z",
                      *       "updated_at": "2026-11-26T04:06:43.787Z"
                      *     }
@@ -6493,6 +7933,7 @@ export interface operations {
                      *       ],
                      *       "enabled": false,
                      *       "disabled_reason": null,
+                     *       "previous_secret_expires_at": null,
                      *       "created_at": "2026-11-26T04:06:43.787Z",
                      *       "updated_at": "2026-11-26T04:06:45.969Z"
                      *     }
@@ -6801,6 +8242,153 @@ export interface operations {
                 };
             };
             /** @description The endpoint is disabled; enable it first (`validation_error`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhooksRotateSecret"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret; sent with `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whk_7fQ2mZp9LkR4sT1v",
+                     *       "url": "https://dms.example.com/hooks/dealer-intelligence",
+                     *       "description": "Desk manager alerts",
+                     *       "events": [
+                     *         "compliance.hold_triggered",
+                     *         "inventory.aged_alert"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "previous_secret_expires_at": "2026-11-27T04:06:45.969Z",
+                     *       "created_at": "2026-11-26T04:06:43.787Z",
+                     *       "updated_at": "2026-11-26T04:06:45.969Z",
+                     *       "secret": "whsec_jaTHshp6J/YRxyNzVNnpy9rq73+vEN2uLulTXwZKmno="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhooksRotatedSecret"];
+                };
+            };
+            /** @description Malformed or missing JSON body (`invalid_request`). Or a malformed `Idempotency-Key` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,4 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApiKey, createOrg, createStore, createUnit } from "../../../test/helpers/factories";
 import { createBrokerToken } from "../../../test/helpers/staff";
@@ -17,9 +17,9 @@ async function orgWithUnit() {
 
 /** A fetch answering `statuses` in turn, then passing requests to the Worker; it records every call. */
 function flakyWorker(statuses: number[], headers: Record<string, string> = {}) {
-  const calls: { method: string; body: string }[] = [];
+  const calls: { method: string; body: string; idempotencyKey: string | null }[] = [];
   const fetch = async (request: Request) => {
-    calls.push({ method: request.method, body: await request.clone().text() });
+    calls.push({ method: request.method, body: await request.clone().text(), idempotencyKey: request.headers.get("Idempotency-Key") });
     const status = statuses[calls.length - 1];
     if (status === undefined) return worker(request);
     return Response.json({ error: "internal_error", message: "injected", request_id: `req-${calls.length}` }, { status, headers });
@@ -132,5 +132,92 @@ describe("retries", () => {
     const client = createDealerIntelClient({ baseUrl: BASE_URL, fetch, retry: noWait });
     await expect(unwrap(client.GET("/api/public/stats"))).rejects.toMatchObject({ status: 429 });
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe("idempotency keys", () => {
+  const noWait = { sleep: async () => {} };
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  async function brokerClient(fetch: (request: Request) => Promise<Response>) {
+    const org = await createOrg();
+    const broker = await createBrokerToken(org.id);
+    const client = createDealerIntelClient({ baseUrl: BASE_URL, fetch, headers: { Authorization: `Bearer ${broker.token}` }, retry: noWait });
+    const labels = async () =>
+      (await env.DB.prepare("SELECT label FROM api_keys WHERE org_id = ?").bind(org.id).all<{ label: string }>()).results.map((r) => r.label);
+    return { client, labels };
+  }
+
+  it("sends a fresh key on each create, and the same key on every retry of it", async () => {
+    const { fetch, calls } = flakyWorker([503, 500]);
+    const { client, labels } = await brokerClient(fetch);
+    await unwrap(client.POST("/api/public-api/keys", { body: { label: "retried" } }));
+    const [key] = calls.map((c) => c.idempotencyKey);
+    expect(key).toMatch(UUID);
+    expect(calls.map((c) => c.idempotencyKey)).toEqual([key, key, key]);
+
+    await unwrap(client.POST("/api/public-api/keys", { body: { label: "retried" } }));
+    expect(calls[3].idempotencyKey).toMatch(UUID);
+    expect(calls[3].idempotencyKey).not.toBe(key);
+    expect(await labels()).toEqual(["retried", "retried"]);
+  });
+
+  it("retries a create whose answer was lost on the network, and the server creates once", async () => {
+    let attempts = 0;
+    const lossy = async (request: Request) => {
+      attempts += 1;
+      const response = await worker(request);
+      if (attempts === 1) throw new TypeError("fetch failed: connection reset");
+      return response;
+    };
+    const { client, labels } = await brokerClient(lossy);
+    const { data, response } = await unwrap(client.POST("/api/public-api/keys", { body: { label: "once" } }));
+    expect(attempts).toBe(2);
+    expect(response.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(data.key).toMatch(/^lak_/);
+    expect(await labels()).toEqual(["once"]);
+  });
+
+  it("waits out a 409 idempotency_in_progress with the same key", async () => {
+    const keys: (string | null)[] = [];
+    const busyOnce = async (request: Request) => {
+      keys.push(request.headers.get("Idempotency-Key"));
+      if (keys.length === 1) {
+        return Response.json(
+          { error: "idempotency_in_progress", message: "busy", request_id: "r" },
+          { status: 409, headers: { "Retry-After": "1" } },
+        );
+      }
+      return worker(request);
+    };
+    const { client, labels } = await brokerClient(busyOnce);
+    await unwrap(client.POST("/api/public-api/keys", { body: { label: "waited" } }));
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await labels()).toEqual(["waited"]);
+  });
+
+  it("keeps a key the caller passes", async () => {
+    const { fetch, calls } = flakyWorker([500]);
+    const { client } = await brokerClient(fetch);
+    await unwrap(client.POST("/api/public-api/keys", { body: { label: "mine" }, params: { header: { "Idempotency-Key": "order-4711" } } }));
+    expect(calls.map((c) => c.idempotencyKey)).toEqual(["order-4711", "order-4711"]);
+  });
+
+  it("sends no key where the server takes none, and does not retry such a write after a network error", async () => {
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    const seen: (string | null)[] = [];
+    const unreachable = async (request: Request) => {
+      seen.push(request.headers.get("Idempotency-Key"));
+      throw new TypeError("fetch failed");
+    };
+    const client = createDealerIntelClient({ baseUrl: BASE_URL, apiKey: key, fetch: unreachable, retry: noWait });
+    await expect(client.POST("/api/v1/gross-calc", { body: { purchase_price: 18500, selling_price: 22995, vehicle_type: "suv" } })).rejects.toThrow(
+      "fetch failed",
+    );
+    expect(seen).toEqual([null]);
+    await expect(client.GET("/api/v1/inventory")).rejects.toThrow("fetch failed");
+    expect(seen).toEqual([null, null, null, null, null]);
   });
 });

@@ -1,4 +1,4 @@
-import type { BenchArea } from "../scenario";
+import { type BenchArea, ENGINE_TARGET } from "../scenario";
 
 const YEAR = new Date().getUTCFullYear();
 const DAY_MS = 86_400_000;
@@ -9,6 +9,9 @@ function jpegPhoto(bytes: number): string {
   const head = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
   return `data:image/jpeg;base64,${Buffer.concat([head, Buffer.alloc(bytes - head.length, 0x5a)]).toString("base64")}`;
 }
+
+/** Two photos of about 150 KB each: the photo scenario's body, also fed to `metered_echo_photos`. */
+export const APPRAISAL_PHOTOS = [jpegPhoto(150_000), jpegPhoto(150_000)];
 
 const NOTES = "Small crack in windshield, couple of door dings on the driver side, rear tires worn. Non-smoker, no warning lights.";
 
@@ -64,6 +67,7 @@ export const appraisalBench: BenchArea = {
         method: "POST",
         headers,
         metered: true,
+        target: ENGINE_TARGET,
         body: { ...trade, condition_notes: NOTES },
       },
       {
@@ -72,7 +76,7 @@ export const appraisalBench: BenchArea = {
         method: "POST",
         headers,
         metered: true,
-        body: { ...trade, condition_notes: NOTES, photos: [jpegPhoto(150_000), jpegPhoto(150_000)] },
+        body: { ...trade, condition_notes: NOTES, photos: APPRAISAL_PHOTOS },
       },
     ];
   },

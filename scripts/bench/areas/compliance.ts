@@ -6,7 +6,7 @@ import { parseSanctionsList } from "../../../src/engines/screening/ofac-csv";
 import { buildSanctionsIndex, screenPerson } from "../../../src/engines/screening/sanctions-index";
 import { loadSanctionsList, type SanctionsFiles } from "../../../src/jobs/refresh-sanctions-list";
 import { DEMO_OFAC_DIR } from "../../lib/sanctions-list";
-import type { BenchArea, Measurement } from "../scenario";
+import { type BenchArea, type Measurement, RECORDING_TARGET } from "../scenario";
 
 const read = (file: string) => gunzipSync(readFileSync(path.join(DEMO_OFAC_DIR, file))).toString("utf8");
 const demoFiles = (): SanctionsFiles => ({ sdn: read("sdn.csv.gz"), alt: read("alt.csv.gz"), comments: read("sdn_comments.csv.gz") });
@@ -72,6 +72,7 @@ export const complianceBench: BenchArea = {
       headers: { "X-Service-API-Key": key },
       body: PASS_PERSON,
       metered: true,
+      target: RECORDING_TARGET,
     },
     {
       name: "compliance_hold",
@@ -80,6 +81,7 @@ export const complianceBench: BenchArea = {
       headers: { "X-Service-API-Key": key },
       body: HOLD_PERSON,
       metered: true,
+      target: RECORDING_TARGET,
     },
   ],
   measurements: [{ name: "screening_match", run: measureMatch }],

@@ -1,4 +1,4 @@
-import type { BenchArea, BenchFixture } from "../scenario";
+import { type BenchArea, type BenchFixture, ENGINE_TARGET } from "../scenario";
 
 /** The bench store routes to every program except the in-house (BHPH) ones, with a year of decisions to calibrate from. */
 async function seed(db: D1Database, { orgId, storeId }: BenchFixture): Promise<void> {
@@ -33,6 +33,7 @@ export const dealDeskArea: BenchArea = {
       body,
       headers: { "X-Service-API-Key": key },
       metered: true,
+      target: ENGINE_TARGET,
     });
     return [
       post("lender_route", "/api/v1/lender-route", {

@@ -1,5 +1,6 @@
 import type { BenchArea } from "../scenario";
 import { appraisalBench } from "./appraisal";
+import { baselinesArea } from "./baselines";
 import { complianceBench } from "./compliance";
 import { dealDeskArea } from "./deal-desk";
 import { eventsArea } from "./events";
@@ -8,4 +9,13 @@ import { publicArea } from "./public";
 import { reportsBench } from "./reports";
 
 /** Every endpoint area's scenarios; an area adds its module here. */
-export const BENCH_AREAS: readonly BenchArea[] = [publicArea, dealDeskArea, appraisalBench, complianceBench, reportsBench, eventsArea, feedsArea];
+export const BENCH_AREAS: readonly BenchArea[] = [
+  baselinesArea,
+  publicArea,
+  dealDeskArea,
+  appraisalBench,
+  complianceBench,
+  reportsBench,
+  eventsArea,
+  feedsArea,
+];

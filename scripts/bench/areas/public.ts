@@ -1,4 +1,7 @@
-import type { BenchArea } from "../scenario";
+import type { BenchArea, Target } from "../scenario";
+
+/** The embeds against the bare Worker (issue 6). */
+const EMBED_TARGET: Target = { of: "baseline", ratio: 0.8 };
 
 /**
  * The embeds marketing sites load: no credential, and answered from the shared copy (at most 60 s
@@ -18,8 +21,8 @@ export const publicArea: BenchArea = {
     );
   },
   scenarios: () => [
-    { name: "public_stats", path: "/api/public/stats", manyClients: true },
-    { name: "public_moat", path: "/api/moat/public", manyClients: true },
+    { name: "public_stats", path: "/api/public/stats", manyClients: true, target: EMBED_TARGET },
+    { name: "public_moat", path: "/api/moat/public", manyClients: true, target: EMBED_TARGET },
     // No credential, one trivial D1 query per call: what an uptime monitor pays.
     { name: "health", path: "/health", manyClients: true },
   ],

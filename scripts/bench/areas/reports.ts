@@ -1,5 +1,5 @@
 import { marketObservationRows } from "../../../src/demo/demo-data-reports";
-import type { BenchArea } from "../scenario";
+import { type BenchArea, ENGINE_TARGET, READ_TARGET } from "../scenario";
 
 const DAY_MS = 86_400_000;
 const MODELS = [
@@ -120,7 +120,7 @@ export const reportsBench: BenchArea = {
     await insert("INSERT OR IGNORE INTO market_observations (series_id, date, value, fetched_at)", observations);
   },
   scenarios: ({ key }) => [
-    { name: "inventory-alerts", path: "/api/v1/inventory-alerts", headers: { "X-Service-API-Key": key }, metered: true },
+    { name: "inventory-alerts", path: "/api/v1/inventory-alerts", headers: { "X-Service-API-Key": key }, metered: true, target: READ_TARGET },
     {
       name: "morning-briefing",
       path: "/api/v1/morning-briefing",
@@ -128,7 +128,8 @@ export const reportsBench: BenchArea = {
       body: { role: "gm" },
       headers: { "X-Service-API-Key": key },
       metered: true,
+      target: ENGINE_TARGET,
     },
-    { name: "market-pulse", path: "/api/v1/market-pulse", headers: { "X-Service-API-Key": key }, metered: true },
+    { name: "market-pulse", path: "/api/v1/market-pulse", headers: { "X-Service-API-Key": key }, metered: true, target: READ_TARGET },
   ],
 };

@@ -9,12 +9,12 @@ import { agedInventoryAlerts } from "../schema";
 const THRESHOLD = sql.raw("CASE WHEN u.condition = 'new' THEN s.aged_threshold_days_new ELSE s.aged_threshold_days END");
 
 /**
- * In-stock units, in every organization, that reached their aged threshold (new and used age
+ * The organization's in-stock units that reached their aged threshold (new and used age
  * differently: docs/domain/reports.md#new-units-age-differently) within the last `lookbackDays`
- * days and have not been alerted for this stocking (system job: not per org), with what the
- * alert engine reads about each and its store. Days on the lot count from `stocked_on` to `today`.
+ * days and have not been alerted for this stocking, with what the alert engine reads about each
+ * and its store. Days on the lot count from `stocked_on` to `today`.
  */
-export async function listNewlyAgedUnits(db: Database, today: string, lookbackDays: number, limit: number) {
+export async function listNewlyAgedUnits(db: Database, orgId: string, today: string, lookbackDays: number, limit: number) {
   const rows = await db.all<
     Omit<AlertUnit, "marketValue"> & {
       orgId: string;
@@ -35,13 +35,17 @@ export async function listNewlyAgedUnits(db: Database, today: string, lookbackDa
     FROM inventory_units u
     JOIN stores s ON s.id = u.store_id AND s.org_id = u.org_id
     LEFT JOIN unit_market_values v ON v.unit_id = u.id AND v.org_id = u.org_id
-    WHERE u.status = 'in_stock'
+    WHERE u.org_id = ${orgId} AND u.status = 'in_stock'
+      -- Only the stockings that can have crossed in the window, by any of the organization's
+      -- thresholds: a range of the (org, status, stocked_on) index, not every unit in stock.
+      AND u.stocked_on > date(${today}, '-' || ((SELECT max(max(aged_threshold_days, aged_threshold_days_new)) FROM stores WHERE org_id = ${orgId}) + ${lookbackDays}) || ' days')
+      AND u.stocked_on <= date(${today}, '-' || (SELECT min(min(aged_threshold_days, aged_threshold_days_new)) FROM stores WHERE org_id = ${orgId}) || ' days')
       AND julianday(${today}) - julianday(u.stocked_on) >= ${THRESHOLD}
       AND julianday(${today}) - julianday(u.stocked_on) < ${THRESHOLD} + ${lookbackDays}
       AND NOT EXISTS (
         SELECT 1 FROM aged_inventory_alerts a
         WHERE a.org_id = u.org_id AND a.stock_number = u.stock_number AND a.stocked_on = u.stocked_on)
-    ORDER BY u.org_id, u.stocked_on
+    ORDER BY u.stocked_on
     LIMIT ${limit}`);
   return rows.map((r) => {
     const store = Object.fromEntries(
@@ -67,7 +71,11 @@ export async function listNewlyAgedUnits(db: Database, today: string, lookbackDa
   });
 }
 
-/** The markers that make each crossing alert once (for the caller's batch). */
+/**
+ * The markers that make each crossing alert once, for the caller's batch with the alerts' events:
+ * a marker that exists already (the same organization's message running twice at once) fails the
+ * batch, so its events are not written twice.
+ */
 export function insertAgedAlertMarkers(
   db: Database,
   orgId: string,
@@ -75,9 +83,6 @@ export function insertAgedAlertMarkers(
   alertedAt: string,
 ): BatchItem<"sqlite">[] {
   return inChunks(units, (part) =>
-    db
-      .insert(agedInventoryAlerts)
-      .values(part.map((u) => ({ orgId, stockNumber: u.stockNumber, stockedOn: u.stockedOn, alertedAt })))
-      .onConflictDoNothing(),
+    db.insert(agedInventoryAlerts).values(part.map((u) => ({ orgId, stockNumber: u.stockNumber, stockedOn: u.stockedOn, alertedAt }))),
   );
 }

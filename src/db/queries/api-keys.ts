@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { apiKeys } from "../schema";
 
@@ -23,6 +23,7 @@ const keyMetadata = {
   createdAt: apiKeys.createdAt,
   lastUsedAt: apiKeys.lastUsedAt,
   revokedAt: apiKeys.revokedAt,
+  expiresAt: apiKeys.expiresAt,
 };
 
 export async function insertApiKey(db: Database, orgId: string, key: NewApiKey) {
@@ -52,4 +53,37 @@ export async function revokeApiKey(db: Database, orgId: string, id: string, revo
     .where(and(eq(apiKeys.id, id), eq(apiKeys.orgId, orgId)))
     .returning({ keyHash: apiKeys.keyHash });
   return row?.keyHash ?? null;
+}
+
+export async function findApiKey(db: Database, orgId: string, id: string) {
+  const [row] = await db
+    .select(keyMetadata)
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.orgId, orgId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The successor key and the old key's end, in one batch. The old key's end is set only while it
+ * is neither revoked nor already expiring; `rotated` is null when that condition failed (a
+ * concurrent rotation or revocation won), and the successor is then deleted again.
+ */
+export async function rotateApiKey(db: Database, orgId: string, oldId: string, successor: NewApiKey, expiresAt: string) {
+  const [ended, [created]] = await db.batch([
+    db
+      .update(apiKeys)
+      .set({ expiresAt })
+      .where(and(eq(apiKeys.id, oldId), eq(apiKeys.orgId, orgId), isNull(apiKeys.revokedAt), isNull(apiKeys.expiresAt)))
+      .returning({ keyHash: apiKeys.keyHash }),
+    db
+      .insert(apiKeys)
+      .values({ ...successor, orgId })
+      .returning(keyMetadata),
+  ]);
+  if (ended.length === 0) {
+    await db.delete(apiKeys).where(and(eq(apiKeys.id, successor.id), eq(apiKeys.orgId, orgId)));
+    return null;
+  }
+  return { created, oldKeyHash: ended[0].keyHash };
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, or } from "drizzle-orm";
 import type { Database } from "../client";
 import { apiKeys, brokerTokens, legacyTokens, operatorTokens, organizations } from "../schema";
 
@@ -11,11 +11,16 @@ export interface ApiKeyRecord {
   scopes: string[] | null;
   dailyLimit: number;
   permissions: string[];
+  /** A rotated key's end (ISO-8601 UTC): the record may be cached past it, so it is checked at each use. */
+  expiresAt: string | null;
   org: { suspendedAt: string | null; isSandbox: boolean; expiresAt: string | null };
 }
 
-/** Looked up by hash, so no secret is ever compared character by character. Revoked keys are not found. */
-export async function findActiveApiKeyByHash(db: Database, keyHash: string): Promise<ApiKeyRecord | null> {
+/**
+ * Looked up by hash, so no secret is ever compared character by character. Revoked keys, and
+ * rotated keys whose overlap ended before `now` (ISO-8601 UTC), are not found.
+ */
+export async function findActiveApiKeyByHash(db: Database, keyHash: string, now: string): Promise<ApiKeyRecord | null> {
   const [row] = await db
     .select({
       id: apiKeys.id,
@@ -23,11 +28,12 @@ export async function findActiveApiKeyByHash(db: Database, keyHash: string): Pro
       scopes: apiKeys.scopes,
       dailyLimit: apiKeys.dailyLimit,
       permissions: apiKeys.permissions,
+      expiresAt: apiKeys.expiresAt,
       org: orgStanding,
     })
     .from(apiKeys)
     .innerJoin(organizations, eq(organizations.id, apiKeys.orgId))
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now))))
     .limit(1);
   return row ?? null;
 }

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gte, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lte, type SQL, sql } from "drizzle-orm";
 import { daysSince } from "../../engines/dates";
 import type { Database } from "../client";
-import { deals, inventoryUnits, stores } from "../schema";
+import { inventoryUnits, salesMonthly, stores } from "../schema";
 
 /** Where a page starts and what it is filtered by; every query is also scoped to one organization. */
 export interface FeedQuery {
@@ -68,53 +68,41 @@ export interface SalesSummaryAfter {
   storeId: string;
 }
 
-const saleMonth = sql<string>`substr(${deals.soldOn}, 1, 7)`;
-
 /**
  * Units and total gross (front + back) per store and month of sale; unwound deals are not sales.
  * Most recent month first, then by store name and id, which no two rows share.
  *
  * With `updatedSince`, only the (store, month) rows holding a deal changed since then, each
  * recomputed whole; a row whose deals were all unwound meanwhile comes back with 0 units, so a
- * client holding it learns it is gone. The changed deals are found by index first; then only the
- * deals of their stores from the earliest changed month on are read.
+ * client holding it learns it is gone. Both read `sales_monthly` (one row per store and month,
+ * kept by triggers on `deals`) by index in the page order: a page reads the rows it returns.
  */
 export async function salesSummary(db: Database, orgId: string, query: FeedQuery, after?: SalesSummaryAfter) {
-  const counted = sql`${deals.status} <> 'unwound'`;
+  const m = salesMonthly;
   const conditions: (SQL | undefined)[] = [
-    eq(deals.orgId, orgId),
-    query.storeId === undefined ? undefined : eq(deals.storeId, query.storeId),
-    query.updatedSince === undefined ? ne(deals.status, "unwound") : undefined,
+    eq(m.orgId, orgId),
+    query.storeId === undefined ? undefined : eq(m.storeId, query.storeId),
+    query.updatedSince === undefined ? gt(m.units, 0) : gte(m.updatedAt, query.updatedSince),
   ];
-  if (query.updatedSince !== undefined) {
-    const changedDeals = sql`FROM ${deals} c WHERE c.org_id = ${orgId} AND c.updated_at >= ${query.updatedSince}${
-      query.storeId === undefined ? sql`` : sql` AND c.store_id = ${query.storeId}`
-    }`;
-    conditions.push(sql`(${deals.storeId}, ${saleMonth}) IN (SELECT DISTINCT c.store_id, substr(c.sold_on, 1, 7) ${changedDeals})`);
-    // Changes are mostly in recent months: starting at the earliest changed month ('YYYY-MM' sorts
-    // before its first day) keeps the read to those months' deals of the changed stores.
-    conditions.push(sql`${deals.soldOn} >= (SELECT substr(min(c.sold_on), 1, 7) ${changedDeals})`);
-  }
   if (after) {
-    // The range lets the (org, sold_on) index skip the months already paged.
-    conditions.push(sql`${deals.soldOn} < ${`${after.saleMonth}-99`}`);
+    conditions.push(lte(m.saleMonth, after.saleMonth));
     conditions.push(
-      sql`(${saleMonth} < ${after.saleMonth} OR (${saleMonth} = ${after.saleMonth} AND (${stores.name}, ${deals.storeId}) > (${after.store}, ${after.storeId})))`,
+      sql`(${m.saleMonth} < ${after.saleMonth} OR (${m.saleMonth} = ${after.saleMonth} AND (${stores.name}, ${m.storeId}) > (${after.store}, ${after.storeId})))`,
     );
   }
   return db
     .select({
       store: stores.name,
-      storeId: deals.storeId,
-      saleMonth,
-      units: sql<number>`coalesce(sum(${counted}), 0)`,
-      totalGross: sql<number>`round(total(CASE WHEN ${counted} THEN ${deals.frontGross} + ${deals.backGross} END), 2)`,
-      updatedAt: sql<string>`max(${deals.updatedAt})`,
+      storeId: m.storeId,
+      saleMonth: m.saleMonth,
+      units: m.units,
+      totalGross: m.totalGross,
+      // Unpaged, a row's time is its sales' latest change; with updatedSince, any deal's (an unwind too).
+      updatedAt: query.updatedSince === undefined ? sql<string>`${m.soldUpdatedAt}` : m.updatedAt,
     })
-    .from(deals)
-    .innerJoin(stores, and(eq(stores.id, deals.storeId), eq(stores.orgId, deals.orgId)))
+    .from(m)
+    .innerJoin(stores, and(eq(stores.id, m.storeId), eq(stores.orgId, m.orgId)))
     .where(and(...conditions))
-    .groupBy(deals.storeId, saleMonth)
-    .orderBy(desc(saleMonth), asc(stores.name), asc(deals.storeId))
+    .orderBy(desc(m.saleMonth), asc(stores.name), asc(m.storeId))
     .limit(query.limit);
 }

@@ -99,12 +99,20 @@ export async function existingBriefingRoles(db: Database, orgId: string, storeId
   return new Set(rows.map((r) => r.role));
 }
 
+type BriefingRow = { orgId: string; storeId: string; role: Role; day: string; generatedAt: string; body: unknown };
+
 /** The first briefing stored for (store, role, day) stands: a second build the same day adds nothing. */
-export function insertBriefing(
-  db: Database,
-  row: { orgId: string; storeId: string; role: Role; day: string; generatedAt: string; body: unknown },
-): BatchItem<"sqlite"> {
+export function insertBriefing(db: Database, row: BriefingRow): BatchItem<"sqlite"> {
   return db.insert(morningBriefings).values(row).onConflictDoNothing();
+}
+
+/**
+ * A briefing the caller's batch stores with its event: the batch fails when the briefing exists
+ * already (stored meanwhile by a request or by the same job message delivered twice), so no
+ * event is raised for a briefing the batch did not store.
+ */
+export function insertNewBriefing(db: Database, row: BriefingRow): BatchItem<"sqlite"> {
+  return db.insert(morningBriefings).values(row);
 }
 
 /** What a store's briefings are built from: its settings, units in stock, recent and pipeline deals, open stips. */
@@ -132,13 +140,19 @@ export async function loadBriefingData(db: Database, orgId: string, storeId: str
       })
       .from(deals)
       .where(
-        and(eq(deals.orgId, orgId), eq(deals.storeId, storeId), or(gte(deals.soldOn, dealsSince), inArray(deals.status, [...PIPELINE_STATUSES]))),
+        // Each branch whole, so SQLite reads the two index ranges (recent sales, the funding pipeline)
+        // instead of every deal the store ever sold.
+        or(
+          and(eq(deals.orgId, orgId), eq(deals.storeId, storeId), gte(deals.soldOn, dealsSince)),
+          and(eq(deals.orgId, orgId), eq(deals.storeId, storeId), inArray(deals.status, [...PIPELINE_STATUSES])),
+        ),
       ),
     db
       .select({ dealNumber: deals.dealNumber, stip: dealStips.stip, state: dealStips.state, requestedOn: dealStips.requestedOn })
       .from(dealStips)
       .innerJoin(deals, and(eq(deals.id, dealStips.dealId), eq(deals.orgId, dealStips.orgId)))
-      .where(and(eq(dealStips.orgId, orgId), eq(deals.storeId, storeId), ne(dealStips.state, "cleared"), ne(deals.status, "unwound"))),
+      // The literal condition lets SQLite use the open-stips partial index (deal_stips_org_open_idx).
+      .where(and(eq(dealStips.orgId, orgId), eq(deals.storeId, storeId), sql`${dealStips.state} <> 'cleared'`, ne(deals.status, "unwound"))),
   ]);
   const store = storeRows[0];
   if (!store) return null;
@@ -243,7 +257,7 @@ export async function listOrganizationIds(db: Database): Promise<string[]> {
   return (await db.select({ id: organizations.id }).from(organizations).orderBy(asc(organizations.id))).map((r) => r.id);
 }
 
-/** Every store of every organization, for the nightly briefings. */
-export function listAllStores(db: Database) {
-  return db.select({ id: stores.id, orgId: stores.orgId }).from(stores).orderBy(asc(stores.orgId), asc(stores.id));
+/** An organization's store ids, for its nightly briefings. */
+export async function listStoreIds(db: Database, orgId: string): Promise<string[]> {
+  return (await db.select({ id: stores.id }).from(stores).where(eq(stores.orgId, orgId)).orderBy(asc(stores.id))).map((r) => r.id);
 }

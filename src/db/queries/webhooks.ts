@@ -61,6 +61,31 @@ export async function updateWebhookEndpoint(
   return row ?? null;
 }
 
+/**
+ * The new secret signs from now on; the one it replaces moves to `previous_secret_ciphertext` (the
+ * right-hand sides read the row before the update) and signs beside it until `previousExpiresAt`.
+ * A secret that was still in a previous overlap is dropped.
+ */
+export async function rotateWebhookSecret(
+  db: Database,
+  orgId: string,
+  id: string,
+  rotation: { secretCiphertext: string; previousExpiresAt: string },
+  updatedAt: string,
+): Promise<WebhookEndpointRow | null> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({
+      previousSecretCiphertext: sql`${webhookEndpoints.secretCiphertext}`,
+      previousSecretExpiresAt: rotation.previousExpiresAt,
+      secretCiphertext: rotation.secretCiphertext,
+      updatedAt,
+    })
+    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)))
+    .returning();
+  return row ?? null;
+}
+
 /** Deletes the endpoint with its deliveries and their attempts. False when the org has no such endpoint. */
 export async function deleteWebhookEndpoint(db: Database, orgId: string, id: string): Promise<boolean> {
   const ownDeliveries = db

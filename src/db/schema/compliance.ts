@@ -112,6 +112,7 @@ export const complianceChecks = sqliteTable(
   },
   (t) => [
     index("compliance_checks_org_checked_idx").on(t.orgId, t.checkedAt),
+    index("compliance_checks_checked_idx").on(t.checkedAt),
     index("compliance_checks_org_ssn_dob_idx").on(t.orgId, t.ssnDobHash, t.nameHash),
     index("compliance_checks_org_name_zip_idx").on(t.orgId, t.nameZipHash, t.dobHash),
   ],

@@ -129,7 +129,7 @@ export const lenderDecisions = sqliteTable(
     /** Submission to stips cleared; null when declined. */
     turnaroundHours: real("turnaround_hours"),
   },
-  (t) => [index("lender_decisions_store_idx").on(t.orgId, t.storeId, t.programId)],
+  (t) => [index("lender_decisions_store_calibration_idx").on(t.orgId, t.storeId, t.programId, t.scoreBand, t.decision, t.turnaroundHours)],
 );
 
 /** Each stip, its document rule and the default hours a customer needs to produce it (docs/domain/stips.md#stip-types). */

@@ -24,7 +24,11 @@ export const eventOutbox = sqliteTable(
     /** A sample sent on request (`POST /api/v1/webhooks/{id}/trigger`), not something that happened. */
     sample: integer("sample", { mode: "boolean" }).notNull().default(false),
   },
-  (t) => [index("event_outbox_org_idx").on(t.orgId, t.occurredAt), index("event_outbox_unsent_idx").on(t.enqueuedAt, t.occurredAt)],
+  (t) => [
+    index("event_outbox_org_idx").on(t.orgId, t.occurredAt),
+    index("event_outbox_unsent_idx").on(t.enqueuedAt, t.occurredAt),
+    index("event_outbox_occurred_idx").on(t.occurredAt),
+  ],
 );
 
 /** A partner's receiving URL. The signing secret is stored AES-GCM encrypted: it is needed again to sign. */
@@ -41,6 +45,9 @@ export const webhookEndpoints = sqliteTable(
     events: text("events", { mode: "json" }).$type<string[]>().notNull(),
     /** base64(iv ‖ AES-GCM ciphertext) of the `whsec_` secret. */
     secretCiphertext: text("secret_ciphertext").notNull(),
+    /** After a rotation: the previous secret, encrypted the same way, which also signs until `previous_secret_expires_at`. */
+    previousSecretCiphertext: text("previous_secret_ciphertext"),
+    previousSecretExpiresAt: text("previous_secret_expires_at"),
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
     /** Why the service disabled it (e.g. the receiver answered 410); null when a user did. */
     disabledReason: text("disabled_reason"),
@@ -80,6 +87,8 @@ export const webhookDeliveries = sqliteTable(
     uniqueIndex("webhook_deliveries_endpoint_event_idx").on(t.endpointId, t.eventId),
     index("webhook_deliveries_org_endpoint_idx").on(t.orgId, t.endpointId, t.createdAt),
     index("webhook_deliveries_redeliver_idx").on(t.redeliverRequestedAt).where(sql`${t.redeliverRequestedAt} is not null`),
+    index("webhook_deliveries_created_idx").on(t.createdAt),
+    index("webhook_deliveries_event_idx").on(t.eventId),
   ],
 );
 
@@ -127,5 +136,5 @@ export const agedInventoryAlerts = sqliteTable(
     stockedOn: text("stocked_on").notNull(),
     alertedAt: text("alerted_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.stockNumber, t.stockedOn] })],
+  (t) => [primaryKey({ columns: [t.orgId, t.stockNumber, t.stockedOn] }), index("aged_inventory_alerts_alerted_idx").on(t.alertedAt)],
 );

@@ -3,5 +3,7 @@ export * from "./appraisal";
 export * from "./compliance";
 export * from "./deal-desk";
 export * from "./events";
+export * from "./idempotency";
 export * from "./platform";
 export * from "./reports";
+export * from "./settings";

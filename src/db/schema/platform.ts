@@ -126,6 +126,8 @@ export const apiKeys = sqliteTable(
     createdAt: createdAt(),
     revokedAt: text("revoked_at"),
     lastUsedAt: text("last_used_at"),
+    /** A rotated key works until this moment (ISO-8601 UTC), then is refused; null: no end. */
+    expiresAt: text("expires_at"),
   },
   (t) => [index("api_keys_org_idx").on(t.orgId)],
 );
@@ -189,6 +191,8 @@ export const inventoryUnits = sqliteTable(
     index("inventory_org_status_stocked_stock_idx").on(t.orgId, t.status, t.stockedOn, t.stockNumber),
     index("inventory_org_store_status_stocked_idx").on(t.orgId, t.storeId, t.status, t.stockedOn, t.stockNumber),
     index("inventory_org_updated_idx").on(t.orgId, t.updatedAt, t.stockNumber),
+    index("inventory_org_make_model_idx").on(t.orgId, sql`lower(${t.make})`, sql`lower(${t.model})`, t.year),
+    index("inventory_org_vin_idx").on(t.orgId, t.vin),
   ],
 );
 
@@ -233,6 +237,34 @@ export const deals = sqliteTable(
     index("deals_org_status_idx").on(t.orgId, t.status),
     index("deals_org_store_sold_idx").on(t.orgId, t.storeId, t.soldOn),
     index("deals_org_updated_idx").on(t.orgId, t.updatedAt),
+    index("deals_org_store_status_idx").on(t.orgId, t.storeId, t.status),
+    index("deals_org_make_model_idx").on(t.orgId, sql`lower(${t.make})`, sql`lower(${t.model})`, t.soldOn),
+  ],
+);
+
+/**
+ * Units and total gross per store and month of sale (`sale_month` 'YYYY-MM'), kept by triggers on
+ * `deals` (migration 0023), so the sales summary reads the rows it returns. `units` and
+ * `total_gross` count deals not unwound; `sold_updated_at` is the latest change of those,
+ * `updated_at` of any deal of the month (an unwind included).
+ */
+export const salesMonthly = sqliteTable(
+  "sales_monthly",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    storeId: text("store_id").notNull(),
+    saleMonth: text("sale_month").notNull(),
+    units: integer("units").notNull(),
+    totalGross: real("total_gross").notNull(),
+    soldUpdatedAt: text("sold_updated_at"),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.storeId, t.saleMonth] }),
+    index("sales_monthly_org_month_idx").on(t.orgId, t.saleMonth),
+    index("sales_monthly_org_updated_idx").on(t.orgId, t.updatedAt),
   ],
 );
 
@@ -253,7 +285,11 @@ export const dealStips = sqliteTable(
     requestedOn: text("requested_on").notNull(),
     clearedOn: text("cleared_on"),
   },
-  (t) => [index("deal_stips_org_deal_idx").on(t.orgId, t.dealId)],
+  (t) => [
+    index("deal_stips_org_deal_idx").on(t.orgId, t.dealId),
+    index("deal_stips_deal_idx").on(t.dealId),
+    index("deal_stips_org_open_idx").on(t.orgId, t.dealId).where(sql`${t.state} <> 'cleared'`),
+  ],
 );
 
 /** The public market-intelligence feed; not owned by any organization. */

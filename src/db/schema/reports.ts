@@ -107,5 +107,9 @@ export const morningBriefings = sqliteTable(
     /** The response body, as JSON. */
     body: text("body", { mode: "json" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.storeId, t.role, t.day] }), index("morning_briefings_org_idx").on(t.orgId)],
+  (t) => [
+    primaryKey({ columns: [t.storeId, t.role, t.day] }),
+    index("morning_briefings_org_idx").on(t.orgId),
+    index("morning_briefings_day_idx").on(t.day),
+  ],
 );

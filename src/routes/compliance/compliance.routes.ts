@@ -161,6 +161,7 @@ export const createComplianceCheck = v1Route({
     "Scores the name against the individuals of OFAC's SDN list (primary names and strong aliases) as OFAC's Sanctions List Search does, checks the FTC Red Flags the fields allow, and records the check in the organization's audit trail with the person only as keyed hashes. Fails closed: with no list loaded or a list older than the organization's limit the result is never `pass`. A `hold` raises `compliance.hold_triggered`. The service surfaces; the dealer decides.",
   endpoint: "compliance-check",
   body: true,
+  idempotent: true,
   reads: "primary",
   request: {
     body: {

@@ -122,6 +122,7 @@ Nothing is removed by accident: a snapshot with no units is refused unless \`all
   endpoint: "ingest",
   ingest: true,
   body: { maxBytes: INGEST_MAX_BYTES },
+  idempotent: true,
   reads: "primary",
   request: {
     query: z.object({
@@ -196,6 +197,7 @@ export const ingestDeals = v1Route({
   endpoint: "ingest",
   ingest: true,
   body: { maxBytes: INGEST_MAX_BYTES },
+  idempotent: true,
   reads: "primary",
   request: {
     body: {

@@ -1,7 +1,12 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../http/app-env";
 import { ApiError } from "../../http/errors";
-import type { createApiKey as createApiKeyRoute, listApiKeys as listApiKeysRoute, revokeApiKey as revokeApiKeyRoute } from "./keys.routes";
+import type {
+  createApiKey as createApiKeyRoute,
+  listApiKeys as listApiKeysRoute,
+  revokeApiKey as revokeApiKeyRoute,
+  rotateApiKey as rotateApiKeyRoute,
+} from "./keys.routes";
 import * as keys from "./keys.service";
 
 export const createApiKey: RouteHandler<typeof createApiKeyRoute, AppEnv> = async (c) => {
@@ -22,4 +27,10 @@ export const revokeApiKey: RouteHandler<typeof revokeApiKeyRoute, AppEnv> = asyn
     throw new ApiError("not_found", "This organization has no key with that id.");
   }
   return c.body(null, 204);
+};
+
+export const rotateApiKey: RouteHandler<typeof rotateApiKeyRoute, AppEnv> = async (c) => {
+  const rotated = await keys.rotateKey(c.var.db, c.var.keyManager, c.req.valid("param").id, c.req.valid("json").overlap_hours, Date.now());
+  c.header("Cache-Control", "no-store");
+  return c.json(rotated, 201);
 };

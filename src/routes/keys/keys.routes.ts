@@ -1,26 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { TEST_KEY_DAILY_LIMIT } from "../../credentials/sandbox-limits";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
-import { credentialFloodResponse } from "../../http/credential-failures";
 import { ENDPOINT_NAMES } from "../../http/endpoints";
 import { documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
-import { requireStaffOrBroker } from "../../http/staff-auth";
+import { IdempotencyKeyHeaders, idempotent, withIdempotencyResponses } from "../../http/idempotency";
+import { requireStaffOrBroker, staffOrBrokerErrors, staffOrBrokerSecurity } from "../../http/staff-auth";
 
 /** The documented permission set: every key reads; `ingest` also lets it push DMS data (/api/v1/ingest). */
 export const PERMISSIONS = ["read", "ingest"] as const;
 export const DEFAULT_RATE_LIMIT = 100;
 export const MAX_RATE_LIMIT = 1_000_000;
-
-const keyManagementErrors = {
-  401: documentedError("No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`)."),
-  403: documentedError(
-    "A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`).",
-  ),
-  ...credentialFloodResponse,
-  500: documentedError("Unexpected server error (`internal_error`)."),
-} as const;
-
-const keyManagementSecurity: Record<string, string[]>[] = [{ StaffSession: [] }, { BrokerToken: [] }];
 
 const Permission = z.enum(PERMISSIONS);
 const Scope = z.enum(ENDPOINT_NAMES);
@@ -114,6 +103,7 @@ export const ApiKeySummarySchema = z
       .nullable()
       .openapi({ description: "Last authenticated call; recorded in batches, so up to about a minute behind." }),
     revoked_at: z.iso.datetime().nullable(),
+    expires_at: z.iso.datetime().nullable().openapi({ description: "A rotated key works until this moment, then is refused (401); null: no end." }),
     usage_today: z.int().nullable().openapi({
       description:
         "Requests counted against today's (UTC) quota by the key's counter. Above 100 a day this can run a little ahead of calls served, as running instances reserve small blocks of quota. null if the counter could not be read.",
@@ -136,11 +126,49 @@ export const ApiKeyListSchema = z.object({ count: z.int(), keys: z.array(ApiKeyS
         created_at: "2026-11-26T09:30:00.000Z",
         last_used_at: "2026-11-26T10:02:11.000Z",
         revoked_at: null,
+        expires_at: null,
         usage_today: 37,
       },
     ],
   },
 });
+
+export const MAX_ROTATION_OVERLAP_HOURS = 168;
+
+export const RotateApiKeyRequestSchema = z
+  .strictObject({
+    overlap_hours: z
+      .int()
+      .min(0)
+      .max(MAX_ROTATION_OVERLAP_HOURS)
+      .default(24)
+      .openapi({ description: `How long the old key keeps working beside the new one, 0 to ${MAX_ROTATION_OVERLAP_HOURS} hours; default 24.` }),
+  })
+  .openapi("RotateApiKeyRequest", { example: { overlap_hours: 24 } });
+
+export const RotatedApiKeySchema = z
+  .object({
+    ...CreatedApiKeySchema.shape,
+    previous_key: z
+      .object({
+        id: z.string().openapi({ example: "key_4kQ9bX2mN7pR1sT8" }),
+        expires_at: z.iso.datetime().openapi({ description: "The old key is refused (401) from this moment." }),
+      })
+      .openapi({ description: "The key this one replaces." }),
+  })
+  .openapi("RotatedApiKey", {
+    example: {
+      id: "key_9mN2pQ7rT4sV1xK8",
+      key: "lak_EtRsPOGbI6IEgJZLPhzyu6IcI2oXsq8E0lHuOc",
+      key_prefix: "lak_EtRsPOGb",
+      label: "DMS integration",
+      permissions: ["read"],
+      scopes: ["inventory", "sales-summary"],
+      rate_limit: 1000,
+      created_at: "2026-11-26T09:30:00.000Z",
+      previous_key: { id: "key_4kQ9bX2mN7pR1sT8", expires_at: "2026-11-27T09:30:00.000Z" },
+    },
+  });
 
 export const createApiKey = createRoute({
   method: "post",
@@ -150,19 +178,22 @@ export const createApiKey = createRoute({
   summary: "Create an API key for the caller's organization",
   description:
     "Authenticated by a staff session cookie (then `Content-Type: application/json` and an allowed `Origin` are required) or by `Authorization: Bearer <broker token>`; the key belongs to the session's or the token's organization. The raw key is in this response only.",
-  security: keyManagementSecurity,
-  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
-  request: { body: { content: { "application/json": { schema: CreateApiKeyRequestSchema } }, required: true } },
-  responses: {
+  security: staffOrBrokerSecurity,
+  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, idempotent] as const,
+  request: {
+    headers: IdempotencyKeyHeaders,
+    body: { content: { "application/json": { schema: CreateApiKeyRequestSchema } }, required: true },
+  },
+  responses: withIdempotencyResponses({
     201: {
       description: "Created. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: CreatedApiKeySchema } },
     },
-    400: documentedError("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
-    ...keyManagementErrors,
+    400: documentedError("Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`)."),
+    ...staffOrBrokerErrors,
     ...payloadTooLargeResponse,
     ...validationErrorResponse,
-  },
+  }),
 });
 
 export const listApiKeys = createRoute({
@@ -172,14 +203,14 @@ export const listApiKeys = createRoute({
   tags: ["Keys"],
   summary: "List the organization's keys, active and revoked, newest first",
   description: "Metadata, today's usage and last use only; never the key or its hash.",
-  security: keyManagementSecurity,
+  security: staffOrBrokerSecurity,
   middleware: [requireStaffOrBroker] as const,
   responses: {
     200: {
       description: "The organization's keys. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: ApiKeyListSchema } },
     },
-    ...keyManagementErrors,
+    ...staffOrBrokerErrors,
   },
 });
 
@@ -191,7 +222,7 @@ export const revokeApiKey = createRoute({
   summary: "Revoke a key",
   description:
     "The key is refused everywhere within 60 seconds (at once by the instance that revoked it). Revoking a revoked key answers 204 again and keeps the first revocation time. With a session cookie, an allowed `Origin` is required.",
-  security: keyManagementSecurity,
+  security: staffOrBrokerSecurity,
   middleware: [requireStaffOrBroker] as const,
   request: {
     params: z.object({
@@ -204,7 +235,42 @@ export const revokeApiKey = createRoute({
   },
   responses: {
     204: { description: "Revoked." },
-    ...keyManagementErrors,
+    ...staffOrBrokerErrors,
     ...notFoundResponse,
   },
+});
+
+export const rotateApiKey = createRoute({
+  method: "post",
+  path: "/api/public-api/keys/{id}/rotate",
+  operationId: "rotateApiKey",
+  tags: ["Keys"],
+  summary: "Replace a key with a new one, both working during an overlap",
+  description:
+    "Creates a key with the old one's label, permissions, scopes and rate limit (the raw key is in this response only) and gives the old key an end: now + `overlap_hours`. Until then both work; from then on the old key is refused (401). The new key's daily quota counts from zero (docs/quota.md#rotating-a-key). With `overlap_hours` 0 the old key is refused at once by this instance and within 60 seconds by every other, as after a revocation. With a session cookie, `Content-Type: application/json` and an allowed `Origin` are required.",
+  security: staffOrBrokerSecurity,
+  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, idempotent] as const,
+  request: {
+    headers: IdempotencyKeyHeaders,
+    params: z.object({
+      id: z
+        .string()
+        .min(1)
+        .max(100)
+        .openapi({ param: { name: "id", in: "path" }, example: "key_4kQ9bX2mN7pR1sT8" }),
+    }),
+    body: { content: { "application/json": { schema: RotateApiKeyRequestSchema } }, required: true },
+  },
+  responses: withIdempotencyResponses({
+    201: {
+      description: "The new key, and when the old one ends. Sent with `Cache-Control: no-store`.",
+      content: { "application/json": { schema: RotatedApiKeySchema } },
+    },
+    400: documentedError("Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`)."),
+    ...staffOrBrokerErrors,
+    ...notFoundResponse,
+    409: documentedError("The key is revoked, or already rotated and running out its overlap (`conflict`)."),
+    ...payloadTooLargeResponse,
+    ...validationErrorResponse,
+  }),
 });

@@ -3,14 +3,13 @@ import { evictApiKey } from "../../credentials/credential-cache";
 import { TEST_KEY_DAILY_LIMIT } from "../../credentials/sandbox-limits";
 import { apiKeyDisplayPrefix, apiKeyMode, generateApiKey, sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
-import { type ApiKeyMetadata, insertApiKey, listApiKeys, revokeApiKey } from "../../db/queries/api-keys";
+import { type ApiKeyMetadata, findApiKey, insertApiKey, listApiKeys, type NewApiKey, revokeApiKey, rotateApiKey } from "../../db/queries/api-keys";
 import type { KeyManager } from "../../http/app-env";
 import { ApiError } from "../../http/errors";
+import { managerActor } from "../../http/staff-auth";
 import { newId } from "../../lib/ids";
 import { describeError, logEvent } from "../../lib/log";
 import type { CreateApiKeyRequestSchema } from "./keys.routes";
-
-const createdBy = (manager: KeyManager) => (manager.kind === "staff" ? `staff:${manager.userId}` : `broker:${manager.tokenId}`);
 
 export function toKeyFields(row: ApiKeyMetadata) {
   return {
@@ -26,28 +25,59 @@ export function toKeyFields(row: ApiKeyMetadata) {
 }
 
 /**
- * Only the hash and a display prefix are stored; the raw key leaves in this one response. A
- * sandbox's keys are `lak_test_` keys, held to the test quota.
+ * A fresh key and the row that stores it: only the hash and a display prefix, never the key. A
+ * sandbox's keys are `lak_test_` keys (docs/sandboxes.md), a live organization's `lak_` keys.
  */
+async function newKeyRow(manager: KeyManager, grants: Pick<NewApiKey, "label" | "permissions" | "scopes" | "dailyLimit">) {
+  const key = generateApiKey(manager.isSandbox ? "test" : "live");
+  const row: NewApiKey = {
+    id: newId("key"),
+    keyHash: await sha256Hex(key),
+    keyPrefix: apiKeyDisplayPrefix(key),
+    ...grants,
+    createdBy: managerActor(manager),
+  };
+  return { key, row };
+}
+
+/** The raw key leaves in this one response. A sandbox's keys are held to the test quota. */
 export async function createKey(db: Database, manager: KeyManager, input: z.infer<typeof CreateApiKeyRequestSchema>) {
   if (manager.isSandbox && input.rate_limit > TEST_KEY_DAILY_LIMIT) {
     throw new ApiError("validation_error", "The request body is invalid.", {
       details: [{ path: "rate_limit", code: "too_big", message: `A sandbox's test keys allow at most ${TEST_KEY_DAILY_LIMIT} requests a day.` }],
     });
   }
-  const key = generateApiKey(manager.isSandbox ? "test" : "live");
   const permissions = input.permissions === undefined ? ["read"] : [input.permissions].flat();
-  const row = await insertApiKey(db, manager.orgId, {
-    id: newId("key"),
-    keyHash: await sha256Hex(key),
-    keyPrefix: apiKeyDisplayPrefix(key),
+  const { key, row } = await newKeyRow(manager, {
     label: input.label,
     permissions: [...new Set(permissions)],
     scopes: input.scopes ? [...new Set(input.scopes)] : null,
     dailyLimit: input.rate_limit,
-    createdBy: createdBy(manager),
   });
-  return { ...toKeyFields(row), key };
+  return { ...toKeyFields(await insertApiKey(db, manager.orgId, row)), key };
+}
+
+const notFound = () => new ApiError("not_found", "This organization has no key with that id.");
+const alreadyEnding = () =>
+  new ApiError("conflict", "This key is revoked or already rotated (it has an end); rotate the key that replaced it, or create a new one.");
+
+/**
+ * A successor with the same label, permissions, scopes and rate limit; the old key keeps working
+ * until now + `overlapHours`, then is refused. The successor's quota counts from zero (its own
+ * counter: docs/quota.md#rotating-a-key). With no overlap this instance refuses the old key at
+ * once and the others within 60 s, as for a revocation.
+ */
+export async function rotateKey(db: Database, manager: KeyManager, id: string, overlapHours: number, nowMs: number) {
+  const old = await findApiKey(db, manager.orgId, id);
+  if (!old) throw notFound();
+  if (old.revokedAt !== null || old.expiresAt !== null) throw alreadyEnding();
+  const { key, row } = await newKeyRow(manager, { label: old.label, permissions: old.permissions, scopes: old.scopes, dailyLimit: old.dailyLimit });
+  const expiresAt = new Date(nowMs + overlapHours * 3_600_000).toISOString();
+  const rotated = await rotateApiKey(db, manager.orgId, id, row, expiresAt);
+  if (!rotated) throw alreadyEnding();
+  // This isolate's cached record has no end yet: drop it, so the end counts here from now on.
+  evictApiKey(rotated.oldKeyHash);
+  return { ...toKeyFields(rotated.created), key, previous_key: { id, expires_at: expiresAt } };
 }
 
 async function usageToday(env: Env, row: ApiKeyMetadata, nowMs: number): Promise<number | null> {
@@ -70,6 +100,7 @@ export async function listKeysWithUsage(env: Env, db: Database, orgId: string, n
       ...toKeyFields(row),
       last_used_at: row.lastUsedAt,
       revoked_at: row.revokedAt,
+      expires_at: row.expiresAt,
       usage_today: await usageToday(env, row, nowMs),
     })),
   );

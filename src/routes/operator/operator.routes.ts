@@ -2,7 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
 import { credentialFloodResponse } from "../../http/credential-failures";
 import { documentedError, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
-import { requireOperator } from "../../http/operator-auth";
+import { IdempotencyKeyHeaders, withIdempotencyResponses } from "../../http/idempotency";
+import { operatorIdempotent, requireOperator } from "../../http/operator-auth";
 
 const operatorSecurity: Record<string, string[]>[] = [{ OperatorToken: [] }];
 const TAG = "Operator";
@@ -14,7 +15,7 @@ const operatorErrors = {
 } as const;
 const orgNotFound = { 404: documentedError("No organization with that id (`not_found`).") } as const;
 const bodyErrors = {
-  400: documentedError("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
+  400: documentedError("Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`)."),
   ...payloadTooLargeResponse,
   ...validationErrorResponse,
 } as const;
@@ -224,14 +225,14 @@ export const createOrganization = createRoute({
   summary: "Create an organization",
   description: "A live organization with no stores, staff or credentials yet: add them with the calls below.",
   security: operatorSecurity,
-  middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
-  request: { body: { content: { "application/json": { schema: CreateOrganizationRequestSchema } }, required: true } },
-  responses: {
+  middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, operatorIdempotent] as const,
+  request: { headers: IdempotencyKeyHeaders, body: { content: { "application/json": { schema: CreateOrganizationRequestSchema } }, required: true } },
+  responses: withIdempotencyResponses({
     201: json(OrganizationSchema, "Created."),
     409: documentedError("An organization with that id exists (`conflict`)."),
     ...bodyErrors,
     ...operatorErrors,
-  },
+  }),
 });
 
 export const listOrganizations = createRoute({
@@ -312,15 +313,19 @@ export const createStore = createRoute({
   summary: "Create a store (a rooftop) of an organization",
   description: "Every setting is optional; what is left out takes the shipped default, and the answer shows the store as stored.",
   security: operatorSecurity,
-  middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
-  request: { params: OrgParams, body: { content: { "application/json": { schema: CreateStoreRequestSchema } }, required: true } },
-  responses: {
+  middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, operatorIdempotent] as const,
+  request: {
+    params: OrgParams,
+    headers: IdempotencyKeyHeaders,
+    body: { content: { "application/json": { schema: CreateStoreRequestSchema } }, required: true },
+  },
+  responses: withIdempotencyResponses({
     201: json(StoreSchema, "Created, with every setting (the defaults where none was given)."),
     409: documentedError("A store with that id exists (`conflict`)."),
     ...orgNotFound,
     ...bodyErrors,
     ...operatorErrors,
-  },
+  }),
 });
 
 export const listStores = createRoute({
@@ -351,15 +356,19 @@ export const createStaffUser = createRoute({
   summary: "Create a staff user (a login) of an organization",
   description: "The user logs in with POST /api/auth/login. The password is stored as a scrypt hash and never returned.",
   security: operatorSecurity,
-  middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
-  request: { params: OrgParams, body: { content: { "application/json": { schema: CreateStaffUserRequestSchema } }, required: true } },
-  responses: {
+  middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, operatorIdempotent] as const,
+  request: {
+    params: OrgParams,
+    headers: IdempotencyKeyHeaders,
+    body: { content: { "application/json": { schema: CreateStaffUserRequestSchema } }, required: true },
+  },
+  responses: withIdempotencyResponses({
     201: json(StaffUserSchema, "Created."),
     409: documentedError("A staff user with that e-mail address exists, in this or another organization (`conflict`)."),
     ...orgNotFound,
     ...bodyErrors,
     ...operatorErrors,
-  },
+  }),
 });
 
 export const createBrokerToken = createRoute({
@@ -370,9 +379,13 @@ export const createBrokerToken = createRoute({
   summary: "Issue a broker token for an organization",
   description: "The raw token is in this response only; only its SHA-256 is stored. Sent with `Cache-Control: no-store`.",
   security: operatorSecurity,
-  middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
-  request: { params: OrgParams, body: { content: { "application/json": { schema: CreateBrokerTokenRequestSchema } }, required: true } },
-  responses: { 201: json(CreatedBrokerTokenSchema, "Issued."), ...orgNotFound, ...bodyErrors, ...operatorErrors },
+  middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, operatorIdempotent] as const,
+  request: {
+    params: OrgParams,
+    headers: IdempotencyKeyHeaders,
+    body: { content: { "application/json": { schema: CreateBrokerTokenRequestSchema } }, required: true },
+  },
+  responses: withIdempotencyResponses({ 201: json(CreatedBrokerTokenSchema, "Issued."), ...orgNotFound, ...bodyErrors, ...operatorErrors }),
 });
 
 export const listBrokerTokens = createRoute({

@@ -39,6 +39,9 @@ function sandboxOrganization(suffix: string): DemoOrganization {
   };
 }
 
+/** The client address as it is stored (daily counts, Idempotency-Key scope): keyed, never raw. */
+export const sandboxAddressHash = (pepper: string, address: string) => hmacSha256Hex(pepper, `sandbox-address:${address}`);
+
 /** 429 past the address's burst (the Workers binding) or its exact daily cap (D1, by a keyed hash of the address). */
 export async function admitSandboxRequest(env: Env, db: Database, pepper: string, address: string, now: Date): Promise<void> {
   const { success } = await env.SANDBOX_RATE_LIMITER.limit({ key: `sandbox:${address}` });
@@ -48,7 +51,7 @@ export async function admitSandboxRequest(env: Env, db: Database, pepper: string
     });
   }
   const day = now.toISOString().slice(0, 10);
-  const count = await countSandboxRequest(db, day, await hmacSha256Hex(pepper, `sandbox-address:${address}`));
+  const count = await countSandboxRequest(db, day, sandboxAddressHash(pepper, address));
   if (count > SANDBOXES_PER_ADDRESS_PER_DAY) {
     const secondsToMidnight = Math.ceil((Date.parse(day) + DAY_MS - now.getTime()) / 1000);
     throw new ApiError(

@@ -11,7 +11,8 @@ export const webhooksRouter = createRouter()
   .openapi(routes.listWebhookDeliveries, handlers.listWebhookDeliveries)
   .openapi(routes.redeliverWebhookDelivery, handlers.redeliverWebhookDelivery)
   .openapi(routes.triggerWebhookEvent, handlers.triggerWebhookEvent)
-  .openapi(routes.testWebhookEndpoint, handlers.testWebhookEndpoint);
+  .openapi(routes.testWebhookEndpoint, handlers.testWebhookEndpoint)
+  .openapi(routes.rotateWebhookSecret, handlers.rotateWebhookSecret);
 
 /** Registered on the app itself: a sub-router's webhooks would be merged under a "/" path prefix. */
 export { documentWebhookEvents } from "./webhooks.events";

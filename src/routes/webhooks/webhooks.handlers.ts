@@ -55,3 +55,8 @@ export const triggerWebhookEvent: RouteHandler<typeof routes.triggerWebhookEvent
 export const testWebhookEndpoint: RouteHandler<typeof routes.testWebhookEndpoint, AppEnv> = async (c) => {
   return c.json(await webhooks.ping(c.var.db, c.var.config, c.var.principal.orgId, c.req.valid("param").id, new Date()), 200);
 };
+
+export const rotateWebhookSecret: RouteHandler<typeof routes.rotateWebhookSecret, AppEnv> = async (c) => {
+  const { overlap_hours } = c.req.valid("json");
+  return c.json(await webhooks.rotateSecret(c.var.db, c.var.config, c.var.principal.orgId, c.req.valid("param").id, overlap_hours, new Date()), 200);
+};

@@ -46,6 +46,9 @@ const endpointFields = {
   events: z.array(EventName),
   enabled: z.boolean(),
   disabled_reason: z.string().nullable().openapi({ description: "Why the service disabled the endpoint (a 410 answer); null otherwise." }),
+  previous_secret_expires_at: z.iso.datetime().nullable().openapi({
+    description: "After a secret rotation: until this moment deliveries are also signed with the previous secret; null when none signs.",
+  }),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 };
@@ -114,6 +117,29 @@ export const WebhookDeliveryListSchema = z
   })
   .openapi("WebhooksDeliveryList");
 
+export const MAX_SECRET_OVERLAP_HOURS = 168;
+
+export const RotateWebhookSecretSchema = z
+  .strictObject({
+    overlap_hours: z
+      .int()
+      .min(0)
+      .max(MAX_SECRET_OVERLAP_HOURS)
+      .default(24)
+      .openapi({
+        description: `How long deliveries carry the old secret's signature beside the new one, 0 to ${MAX_SECRET_OVERLAP_HOURS} hours; default 24.`,
+      }),
+  })
+  .openapi("WebhooksRotateSecret", { example: { overlap_hours: 24 } });
+
+export const RotatedWebhookSecretSchema = z
+  .object({
+    ...endpointFields,
+    secret: z.string().openapi({ description: "The new signing secret. Shown in this response only." }),
+    previous_secret_expires_at: z.iso.datetime().openapi({ description: "Until this moment every delivery carries both signatures." }),
+  })
+  .openapi("WebhooksRotatedSecret");
+
 export const TriggerWebhookEventSchema = z
   .strictObject({
     event: EventName.openapi({ description: "The event type to send a sample of; the endpoint need not be subscribed to it." }),
@@ -153,6 +179,7 @@ const ENDPOINT_EXAMPLE = {
   events: ["compliance.hold_triggered", "inventory.aged_alert"],
   enabled: true,
   disabled_reason: null,
+  previous_secret_expires_at: null,
   created_at: "2026-11-26T04:06:43.787Z",
   updated_at: "2026-11-26T04:06:43.787Z",
 } satisfies z.input<typeof WebhookEndpointSchema>;
@@ -194,6 +221,7 @@ export const createWebhookEndpoint = v1Route({
   description: `The signing secret is returned once, in this response. At most ${MAX_ENDPOINTS_PER_ORG} endpoints per organization.`,
   endpoint: "webhooks",
   body: true,
+  idempotent: true,
   reads: "primary",
   request: {
     body: {
@@ -383,6 +411,35 @@ export const testWebhookEndpoint = v1Route({
       response_status: 204,
       duration_ms: 143,
       error: null,
+    }),
+    ...notFoundResponse,
+  },
+});
+
+export const rotateWebhookSecret = v1Route({
+  ...common,
+  method: "post",
+  path: "/api/v1/webhooks/{id}/rotate-secret",
+  operationId: "rotateWebhookSecret",
+  summary: "Replace the endpoint's signing secret, signing with both during an overlap",
+  description: [
+    "Returns the new secret, once. Until `previous_secret_expires_at` (now + `overlap_hours`) every delivery's `X-Service-Signature` carries two values, `sha256=<new> sha256=<old>`, so a receiver can switch secrets without dropping a delivery; after it, only the new one.",
+    "Rotating again during an overlap drops the oldest secret at once (the current one becomes the previous). With `overlap_hours` 0 the old secret stops signing at once.",
+  ].join("\n\n"),
+  endpoint: "webhooks",
+  body: true,
+  idempotent: true,
+  reads: "primary",
+  request: {
+    params: z.object({ id: idParam }),
+    body: { required: true, content: { "application/json": { schema: RotateWebhookSecretSchema } } },
+  },
+  responses: {
+    200: json(RotatedWebhookSecretSchema, "The endpoint with its new secret; sent with `Cache-Control: no-store`.", {
+      ...ENDPOINT_EXAMPLE,
+      secret: "whsec_jaTHshp6J/YRxyNzVNnpy9rq73+vEN2uLulTXwZKmno=",
+      previous_secret_expires_at: "2026-11-27T04:06:45.969Z",
+      updated_at: "2026-11-26T04:06:45.969Z",
     }),
     ...notFoundResponse,
   },

@@ -6,7 +6,7 @@ import * as queries from "../../db/queries/webhooks";
 import { envelopeOf, postSigned } from "../../events/delivery";
 import type { EventName } from "../../events/emit";
 import { enqueueRedeliveries } from "../../events/messages";
-import { decryptSecret, encryptSecret, generateWebhookSecret } from "../../events/signing";
+import { encryptSecret, generateWebhookSecret, signingSecrets } from "../../events/signing";
 import { webhookUrlProblem } from "../../events/url-policy";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
@@ -23,6 +23,12 @@ function assertUsableUrl(config: Config, url: string): void {
 
 const notFound = () => new ApiError("not_found", "This organization has no webhook endpoint with that id.");
 
+/** The previous secret's end while it still signs; null once it has ended or when there is none. */
+function previousSecretEnd(row: queries.WebhookEndpointRow, now: Date): string | null {
+  const end = row.previousSecretExpiresAt;
+  return row.previousSecretCiphertext !== null && end !== null && Date.parse(end) > now.getTime() ? end : null;
+}
+
 export function toEndpointFields(row: queries.WebhookEndpointRow) {
   return {
     id: row.id,
@@ -31,6 +37,7 @@ export function toEndpointFields(row: queries.WebhookEndpointRow) {
     events: row.events as z.infer<typeof CreateWebhookEndpointSchema>["events"],
     enabled: row.enabled,
     disabled_reason: row.disabledReason,
+    previous_secret_expires_at: previousSecretEnd(row, new Date()),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
@@ -99,6 +106,21 @@ export async function updateEndpoint(
   );
   if (!row) throw notFound();
   return row;
+}
+
+/** A new secret, shown once; the one it replaces signs beside it for `overlapHours`. */
+export async function rotateSecret(db: Database, config: Config, orgId: string, id: string, overlapHours: number, now: Date) {
+  const secret = generateWebhookSecret();
+  const previousExpiresAt = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
+  const row = await queries.rotateWebhookSecret(
+    db,
+    orgId,
+    id,
+    { secretCiphertext: await encryptSecret(config.webhookSecretsKey, secret), previousExpiresAt },
+    now.toISOString(),
+  );
+  if (!row) throw notFound();
+  return { ...toEndpointFields(row), secret, previous_secret_expires_at: previousExpiresAt };
 }
 
 export function toDeliveryFields(delivery: Awaited<ReturnType<typeof queries.listDeliveries>>[number]) {
@@ -202,7 +224,7 @@ export async function ping(db: Database, config: Config, orgId: string, endpoint
     sample: true,
     data: { message: "A test event from Dealer Intelligence. No action is needed." },
   });
-  const secret = await decryptSecret(config.webhookSecretsKey, endpoint.secretCiphertext);
-  const result = await postSigned(endpoint.url, secret, envelope.id, JSON.stringify(envelope), now);
+  const secrets = await signingSecrets(config.webhookSecretsKey, endpoint, now);
+  const result = await postSigned(endpoint.url, secrets, envelope.id, JSON.stringify(envelope), now);
   return { delivered: result.delivered, response_status: result.responseStatus, duration_ms: result.durationMs, error: result.error };
 }

@@ -1,0 +1,63 @@
+/**
+ * The floors an endpoint is compared with (issue 19): the metered chain and then a 1 KiB JSON
+ * body parsed, validated and answered (`metered_echo`, the floor of the POST engines), or one D1
+ * INSERT of an audit-sized row (`metered_write`, the floor of compliance, which records before it
+ * answers). `metered_echo_photos` sends the echo the photo appraisal's body, so the cost of a MiB
+ * of body can be compared (scripts/bench/run.ts). Routes: scripts/bench/entry.ts.
+ */
+import { METERED_ECHO_PATH, METERED_WRITE_PATH } from "../floor-paths";
+import type { BenchArea } from "../scenario";
+import { APPRAISAL_PHOTOS } from "./appraisal";
+
+const buyer = {
+  first_name: "Emily",
+  last_name: "Carter",
+  email: "emily.carter@example.com",
+  phone: "512-555-0147",
+  address: "4821 Shoal Creek Blvd, Austin TX",
+  zip: "78756",
+};
+
+/** 1 KiB as JSON (checked below): a deal as a desk tool sends it. */
+export const ECHO_BODY = {
+  deal_id: "deal_2026_11_0457",
+  store_id: "sto_bench",
+  buyer,
+  co_buyer: { ...buyer, first_name: "Jordan", email: "jordan.carter@example.com" },
+  vehicle: { vin: "4T1G11AK5NU012345", year: 2022, make: "Toyota", model: "Camry", trim: "SE", mileage: 31_250 },
+  beacon: 684,
+  vehicle_price: 24_995,
+  down_payment: 3_000,
+  trade_value: 9_500,
+  trade_payoff: 7_250,
+  term_months: 72,
+  products: [
+    { name: "Vehicle service contract", price: 2_495, cost: 1_100 },
+    { name: "GAP", price: 895, cost: 250 },
+  ],
+  notes:
+    "Customer wants a payment under 450, prefers the credit union; trade has new tires and one key. Co-buyer is self-employed: " +
+    "two years of returns and a CPA letter promised by Friday morning. Call back after 5pm on the cell; do not text before 9am.",
+};
+
+const echoBytes = JSON.stringify(ECHO_BODY).length;
+if (echoBytes < 960 || echoBytes > 1100) throw new Error(`the echo body is ${echoBytes} bytes, not about 1 KiB`);
+
+export const baselinesArea: BenchArea = {
+  name: "baselines",
+  scenarios: ({ key }) => {
+    const headers = { "X-Service-API-Key": key };
+    return [
+      { name: "metered_echo", path: METERED_ECHO_PATH, method: "POST", headers, metered: true, body: ECHO_BODY },
+      { name: "metered_write", path: METERED_WRITE_PATH, method: "POST", headers, metered: true },
+      {
+        name: "metered_echo_photos",
+        path: METERED_ECHO_PATH,
+        method: "POST",
+        headers,
+        metered: true,
+        body: { ...ECHO_BODY, photos: APPRAISAL_PHOTOS },
+      },
+    ];
+  },
+};

@@ -1,0 +1,115 @@
+/**
+ * The benchmark's Worker: the production app with two baseline routes mounted behind the same
+ * stack, so an endpoint is compared with the floor of its own kind of work (issue 19):
+ * - `metered_echo`: the metered `/api/v1` chain, then a 1 KiB JSON body parsed, validated and
+ *   answered — the floor of a POST engine;
+ * - `metered_write`: the metered chain, then one D1 INSERT of a compliance audit row — the floor
+ *   of an endpoint that must record before it answers.
+ * Built by scripts/bench/worker.ts; the bundle whose size and start-up are budgeted is src/index.ts.
+ */
+import { z } from "@hono/zod-openapi";
+import { createApp } from "../../src/app";
+import { complianceChecks } from "../../src/db/schema";
+import type { AppRouter } from "../../src/http/router";
+import { v1Route } from "../../src/http/v1-chain";
+import { newId } from "../../src/lib/ids";
+import { createWorker } from "../../src/worker";
+import { METERED_ECHO_PATH, METERED_WRITE_PATH } from "./floor-paths";
+
+export { QuotaCounter } from "../../src/durable-objects/quota-counter";
+
+const Party = z.strictObject({
+  first_name: z.string().max(100),
+  last_name: z.string().max(100),
+  email: z.email(),
+  phone: z.string().max(20),
+  address: z.string().max(200),
+  zip: z.string().regex(/^\d{5}$/),
+});
+
+/** About 1 KiB as JSON (ECHO_BODY in scripts/bench/areas/baselines.ts): the size of a deal-desk body. */
+export const EchoBodySchema = z.strictObject({
+  deal_id: z.string().max(50),
+  store_id: z.string().max(50),
+  buyer: Party,
+  co_buyer: Party.nullable(),
+  vehicle: z.strictObject({
+    vin: z.string().length(17),
+    year: z.int().min(1980).max(2030),
+    make: z.string().max(50),
+    model: z.string().max(50),
+    trim: z.string().max(50),
+    mileage: z.int().min(0).max(1_000_000),
+  }),
+  beacon: z.int().min(300).max(900),
+  vehicle_price: z.number().min(0).max(500_000),
+  down_payment: z.number().min(0).max(500_000),
+  trade_value: z.number().min(0).max(500_000),
+  trade_payoff: z.number().min(0).max(500_000),
+  term_months: z.int().min(12).max(96),
+  products: z.array(z.strictObject({ name: z.string().max(50), price: z.number().min(0), cost: z.number().min(0) })).max(10),
+  notes: z.string().max(1000),
+  /** Photos as data URIs, like the trade appraisal's: answered as a count, as the appraisal does. */
+  photos: z.array(z.string().max(8_000_000)).max(10).optional(),
+});
+
+const EchoAnswerSchema = EchoBodySchema.omit({ photos: true }).extend({ photo_count: z.int() });
+
+function mountBaselines(app: AppRouter) {
+  app.openapi(
+    v1Route({
+      method: "post",
+      path: METERED_ECHO_PATH,
+      endpoint: "lender-route",
+      reads: "nearest-replica",
+      body: true,
+      request: { body: { content: { "application/json": { schema: EchoBodySchema } }, required: true } },
+      responses: { 200: { description: "The body, validated", content: { "application/json": { schema: EchoAnswerSchema } } } },
+    }),
+    (c) => {
+      const { photos, ...deal } = c.req.valid("json");
+      return c.json({ ...deal, photo_count: photos?.length ?? 0 }, 200);
+    },
+  );
+  const hash = "0".repeat(64);
+  app.openapi(
+    v1Route({
+      method: "post",
+      path: METERED_WRITE_PATH,
+      endpoint: "compliance-check",
+      reads: "primary",
+      responses: { 200: { description: "The row's id", content: { "application/json": { schema: z.object({ id: z.string() }) } } } },
+    }),
+    async (c) => {
+      const principal = c.var.principal;
+      if (principal.kind !== "api_key") throw new Error("metered_write is called with a lak_ key");
+      const { orgId, keyId } = principal;
+      const id = newId("chk");
+      await c.var.db.insert(complianceChecks).values({
+        id,
+        orgId,
+        keyId,
+        result: "pass",
+        triggeredRule: null,
+        score: 41.5,
+        holdScore: 95,
+        flagScore: 85,
+        maxListAgeDays: 45,
+        listVersion: "2026-11-20",
+        listLoadedAt: new Date().toISOString(),
+        matchedEntNum: null,
+        redFlags: [],
+        safeguardsFlags: [],
+        personHash: hash,
+        ssnDobHash: hash,
+        nameZipHash: hash,
+        nameHash: hash,
+        dobHash: hash,
+        checkedAt: new Date().toISOString(),
+      });
+      return c.json({ id }, 200);
+    },
+  );
+}
+
+export default createWorker(createApp({ mount: mountBaselines }));

@@ -1,0 +1,87 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { DAY_MS, daysBefore, isoDay } from "../../engines/dates";
+import { IDEMPOTENCY_KEY_TTL_MS } from "../../engines/idempotency/idempotency-key";
+import type { Database } from "../client";
+import {
+  agedInventoryAlerts,
+  complianceChecks,
+  eventOutbox,
+  idempotencyKeys,
+  keyUsageDaily,
+  marketRefreshFailures,
+  marketRefreshRuns,
+  morningBriefings,
+  platformDaily,
+  webhookDeliveries,
+} from "../schema";
+
+/**
+ * How long a growing table keeps a row: rows whose `age` column is older than `keptDays` days
+ * (and that match `only`) are deleted. Why each figure: docs/retention.md, which lists these rules.
+ * The age column is a UTC day ('YYYY-MM-DD') or an ISO-8601 UTC time, and indexed (migration 0023).
+ */
+export interface RetentionRule {
+  table: string;
+  keptDays: number;
+  age: { column: SQLiteColumn; holds: "day" | "time" };
+  only?: SQL;
+  /** Rows to delete first that reference the expired ones by `key` (no ON DELETE CASCADE). */
+  dependents?: { table: SQLiteTable; reference: SQLiteColumn; key: SQLiteColumn };
+}
+
+export const RETENTION_RULES: readonly RetentionRule[] = [
+  { table: "morning_briefings", keptDays: 14, age: { column: morningBriefings.day, holds: "day" } },
+  // A finished delivery; its attempts go with it (ON DELETE CASCADE).
+  {
+    table: "webhook_deliveries",
+    keptDays: 90,
+    age: { column: webhookDeliveries.createdAt, holds: "time" },
+    only: sql`${webhookDeliveries.status} <> 'pending'`,
+  },
+  // An event the queue accepted, once no delivery refers to it.
+  {
+    table: "event_outbox",
+    keptDays: 90,
+    age: { column: eventOutbox.occurredAt, holds: "time" },
+    only: sql`${eventOutbox.enqueuedAt} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${webhookDeliveries} d WHERE d.event_id = ${eventOutbox.id})`,
+  },
+  { table: "aged_inventory_alerts", keptDays: 90, age: { column: agedInventoryAlerts.alertedAt, holds: "time" } },
+  // Its answer is replayed for 24 h (docs/idempotency.md); an older key is taken over anyway.
+  { table: "idempotency_keys", keptDays: IDEMPOTENCY_KEY_TTL_MS / DAY_MS, age: { column: idempotencyKeys.createdAt, holds: "time" } },
+  { table: "compliance_checks", keptDays: 3653, age: { column: complianceChecks.checkedAt, holds: "time" } },
+  { table: "key_usage_daily", keptDays: 400, age: { column: keyUsageDaily.day, holds: "day" } },
+  { table: "platform_daily", keptDays: 400, age: { column: platformDaily.day, holds: "day" } },
+  {
+    table: "market_refresh_runs",
+    keptDays: 400,
+    age: { column: marketRefreshRuns.startedAt, holds: "time" },
+    dependents: { table: marketRefreshFailures, reference: marketRefreshFailures.runId, key: marketRefreshRuns.id },
+  },
+];
+
+/** The first instant (or day) a rule keeps at `now`: older rows are expired. */
+export function retentionCutoff(rule: RetentionRule, now: Date): string {
+  const cutoff = daysBefore(now, rule.keptDays);
+  return rule.age.holds === "day" ? isoDay(cutoff) : cutoff.toISOString();
+}
+
+/**
+ * Deletes at most `limit` of the rule's expired rows, oldest first, found by the age column's
+ * index (a bounded statement however much has expired: a D1 statement runs at most 30 s).
+ * Returns how many rows of the rule's table it deleted.
+ */
+export async function deleteExpiredRows(db: Database, rule: RetentionRule, now: Date, limit: number): Promise<number> {
+  const table = rule.age.column.table;
+  const expired = (select: SQL) =>
+    sql`SELECT ${select} FROM ${table} WHERE ${rule.age.column} < ${retentionCutoff(rule, now)}${rule.only ? sql` AND ${rule.only}` : sql``} ORDER BY ${rule.age.column} LIMIT ${limit}`;
+  const dependents = rule.dependents;
+  if (!dependents) {
+    const result = await db.run(sql`DELETE FROM ${table} WHERE rowid IN (${expired(sql`rowid`)})`);
+    return result.meta.changes ?? 0;
+  }
+  // The dependents first (one after the other: a failure between the two leaves only dependents of expired rows deleted).
+  await db.run(sql`DELETE FROM ${dependents.table} WHERE ${dependents.reference} IN (${expired(sql`${dependents.key}`)})`);
+  const result = await db.run(sql`DELETE FROM ${table} WHERE ${dependents.key} IN (${expired(sql`${dependents.key}`)})`);
+  return result.meta.changes ?? 0;
+}
