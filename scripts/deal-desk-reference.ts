@@ -18,6 +18,7 @@ import type {
   stipTypes,
   vehicleTypeAdjustments,
 } from "../src/db/schema/deal-desk";
+import type { DemoDealDeskReference } from "../src/demo/demo-data-deal-desk";
 import type { LenderType } from "../src/engines/deal-math/vocabulary";
 
 export const CREDIT_TIER_ROWS: InferInsertModel<typeof creditTiers>[] = [
@@ -645,3 +646,11 @@ export const FACTORY_WARRANTY_ROWS: InferSelectModel<typeof factoryWarrantyTerms
     source: "DOMAIN §5 (2026-11-26): powertrain commonly 5 yr/60,000 mi; ends soon within ~12 months/12,000 miles (DEFAULT)",
   },
 ];
+
+/** The rows the demo generator draws the lender history against (the Worker reads the same rows from D1). */
+export const DEMO_DEAL_DESK_REFERENCE: DemoDealDeskReference = {
+  tiers: CREDIT_TIER_ROWS as DemoDealDeskReference["tiers"],
+  programs: LENDER_PROGRAM_ROWS as DemoDealDeskReference["programs"],
+  stipRules: STIP_RULE_ROWS as DemoDealDeskReference["stipRules"],
+  stipTypes: STIP_TYPE_ROWS as DemoDealDeskReference["stipTypes"],
+};

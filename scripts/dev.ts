@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-import { DEV_PORT, publishDemoCredentials, seedLocalDemoData, todayUtc } from "./lib/demo-seed";
+import { DEV_PORT, publishDemoCredentials, seedLocalDemoData, seedLocalOperatorToken, todayUtc } from "./lib/demo-seed";
 import { type DemoSecrets, ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
 import { applyLocalMigrations, WRANGLER_BIN, wranglerEnv } from "./lib/local-d1";
 import { REPO_ROOT } from "./lib/repo-root";
@@ -41,6 +41,7 @@ async function main() {
     const { referenceDate, rowCounts } = await seedLocalDemoData(secrets, todayUtc());
     console.log(`Empty database: seeded the demo data as of ${referenceDate} (${rowCounts.inventory_units} units, ${rowCounts.deals} deals).`);
   }
+  await seedLocalOperatorToken(secrets);
   const [{ n: listCount }] = d1Execute<{ n: number }>("SELECT count(*) AS n FROM sanctions_lists", { remote: false });
   if (listCount === 0) {
     const list = await loadSanctionsListFromDir(DEMO_OFAC_DIR, { remote: false });

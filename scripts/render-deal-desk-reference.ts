@@ -15,6 +15,7 @@ import {
   stipTypes,
   vehicleTypeAdjustments,
 } from "../src/db/schema/deal-desk";
+import { insertOrIgnore } from "../src/demo/demo-data";
 import {
   CREDIT_TIER_ROWS,
   FI_PRODUCT_ROWS,
@@ -25,7 +26,6 @@ import {
   STIP_TYPE_ROWS,
   VEHICLE_TYPE_ADJUSTMENT_ROWS,
 } from "./deal-desk-reference";
-import { insertOrIgnore } from "./demo-data";
 import { REPO_ROOT } from "./lib/repo-root";
 
 const dir = path.join(REPO_ROOT, "migrations");

@@ -1,4 +1,4 @@
-import { DEV_PORT, publishDemoCredentials, seedLocalDemoData, todayUtc } from "./lib/demo-seed";
+import { DEV_PORT, publishDemoCredentials, seedLocalDemoData, seedLocalOperatorToken, todayUtc } from "./lib/demo-seed";
 import { ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
 import { applyLocalMigrations } from "./lib/local-d1";
 import { d1Execute } from "./lib/wrangler-d1";
@@ -9,6 +9,7 @@ async function main() {
   const secrets = readDemoSecrets();
   applyLocalMigrations();
   const { referenceDate, rowCounts } = await seedLocalDemoData(secrets, todayUtc());
+  await seedLocalOperatorToken(secrets);
   // Counted from the database, not the seed: on a rerun nothing is inserted and the totals stay put.
   const tables = Object.keys(rowCounts);
   const [totals] = d1Execute<Record<string, number>>(`SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t}) AS ${t}`).join(", ")}`, {

@@ -22,8 +22,10 @@ import { feedsRouter, orgStoragePrototypeRouter } from "./routes/feeds";
 import { healthRouter } from "./routes/health";
 import { ingestRouter } from "./routes/ingest";
 import { keysRouter } from "./routes/keys";
+import { operatorRouter } from "./routes/operator";
 import { publicRouter } from "./routes/public";
 import { reportsRouter } from "./routes/reports";
+import { sandboxesRouter } from "./routes/sandboxes";
 import { settingsRouter } from "./routes/settings";
 import { documentWebhookEvents, webhooksRouter } from "./routes/webhooks";
 
@@ -60,6 +62,7 @@ export function createApp(options: AppOptions = {}) {
         ...RATE_LIMIT_EXPOSED_HEADERS,
         "X-Request-Id",
         "X-Service-Version",
+        "X-Service-Mode",
         "Deprecation",
         "Sunset",
         "Link",
@@ -85,6 +88,8 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", appraisalRouter);
   app.route("/", webhooksRouter);
   app.route("/", ingestRouter);
+  app.route("/", operatorRouter);
+  app.route("/", sandboxesRouter);
   // Development only, answered when ORG_STORAGE_PROTOTYPE=1 (docs/scaling.md); not in the document.
   app.route("/", orgStoragePrototypeRouter);
   options.mount?.(app);
@@ -95,6 +100,7 @@ export function createApp(options: AppOptions = {}) {
   app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "BrokerToken", SECURITY_SCHEMES.BrokerToken);
   app.openAPIRegistry.registerComponent("securitySchemes", "StaffSession", SECURITY_SCHEMES.StaffSession);
+  app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", SECURITY_SCHEMES.OperatorToken);
   app.doc31("/api/openapi.json", (c) => openApiDocument(new URL(c.req.url).origin));
 
   app.notFound(onNotFound);

@@ -45,6 +45,7 @@ describe("POST /api/public-api/keys", () => {
       id: expect.stringMatching(/^key_/),
       key: expect.stringMatching(/^lak_[0-9A-Za-z]{38}$/),
       key_prefix: created.key.slice(0, 12),
+      mode: "live",
       label: "DMS sync",
       permissions: ["read"],
       scopes: null,
@@ -168,6 +169,7 @@ describe("GET /api/public-api/keys", () => {
       [
         "id",
         "key_prefix",
+        "mode",
         "label",
         "permissions",
         "scopes",

@@ -1,9 +1,10 @@
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDemoSeed, DEAL_HISTORY_MONTHS, type DemoCredentials, demoOrgSeeds } from "../scripts/demo-data";
+import { DEMO_DEAL_DESK_REFERENCE } from "../scripts/deal-desk-reference";
 import { hashPassword } from "../src/credentials/password";
 import { apiKeyDisplayPrefix, BROKER_TOKEN_PREFIX, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../src/credentials/tokens";
+import { buildDemoSeed, DEAL_HISTORY_MONTHS, type DemoCredentials, demoOrgSeeds } from "../src/demo/demo-data";
 import type { InventoryFeedSchema } from "../src/routes/feeds/feeds.routes";
 import { call } from "./helpers/factories";
 import { all } from "./helpers/sql";
@@ -58,21 +59,34 @@ describe("demo seed", () => {
 
   beforeAll(async () => {
     credentials = await hashCredentials();
-    statements = buildDemoSeed({ referenceDate: REFERENCE_DATE, organizations: demoOrgSeeds(credentials) }).statements;
+    statements = buildDemoSeed({
+      referenceDate: REFERENCE_DATE,
+      organizations: demoOrgSeeds(credentials),
+      dealDeskReference: DEMO_DEAL_DESK_REFERENCE,
+    }).statements;
     await apply(statements);
     countsAfterFirstRun = await rowCounts();
   });
 
   it("keeps every statement under D1's 100 KB limit and builds the same statements twice", () => {
     for (const statement of statements) expect(new TextEncoder().encode(statement).length).toBeLessThan(100_000);
-    expect(buildDemoSeed({ referenceDate: REFERENCE_DATE, organizations: demoOrgSeeds(credentials) }).statements).toEqual(statements);
+    expect(
+      buildDemoSeed({ referenceDate: REFERENCE_DATE, organizations: demoOrgSeeds(credentials), dealDeskReference: DEMO_DEAL_DESK_REFERENCE })
+        .statements,
+    ).toEqual(statements);
   });
 
   // Three applications of ~30k rows (two years of deals, stips and lender decisions) outlast the default 5 s on a busy machine.
   it("duplicates nothing when run again, the same day or months later", async () => {
     await apply(statements);
     expect(await rowCounts()).toEqual(countsAfterFirstRun);
-    await apply(buildDemoSeed({ referenceDate: "2027-03-01", organizations: demoOrgSeeds(await hashCredentials()) }).statements);
+    await apply(
+      buildDemoSeed({
+        referenceDate: "2027-03-01",
+        organizations: demoOrgSeeds(await hashCredentials()),
+        dealDeskReference: DEMO_DEAL_DESK_REFERENCE,
+      }).statements,
+    );
     expect(await rowCounts()).toEqual(countsAfterFirstRun);
   }, 30_000);
 

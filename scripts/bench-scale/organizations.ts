@@ -6,7 +6,8 @@
 import type { DatabaseSync } from "node:sqlite";
 import { hashPassword } from "../../src/credentials/password";
 import { apiKeyDisplayPrefix, BROKER_TOKEN_PREFIX, generateApiKey, generateToken, sha256Hex } from "../../src/credentials/tokens";
-import { buildDemoSeed, DEMO_ORGANIZATIONS, type DemoOrganization, type DemoOrgSeed } from "../demo-data";
+import { buildDemoSeed, DEMO_ORGANIZATIONS, type DemoOrganization, type DemoOrgSeed } from "../../src/demo/demo-data";
+import { DEMO_DEAL_DESK_REFERENCE } from "../deal-desk-reference";
 
 /**
  * How many organizations of each size each level adds (stores = sum of size × count), as the US
@@ -98,7 +99,7 @@ export async function seedOrganizations(db: DatabaseSync, organizations: DemoOrg
   db.exec("BEGIN");
   // One organization at a time: a 50-store group is ~70 MB of SQL text, all of them several GB.
   for (const seed of seeds) {
-    const { statements, summary } = buildDemoSeed({ referenceDate, organizations: [seed] });
+    const { statements, summary } = buildDemoSeed({ referenceDate, organizations: [seed], dealDeskReference: DEMO_DEAL_DESK_REFERENCE });
     for (const statement of statements) db.exec(statement);
     for (const [table, n] of Object.entries(summary.rowCounts)) rowCounts[table] = (rowCounts[table] ?? 0) + n;
   }

@@ -2,10 +2,21 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { hashPassword } from "../../src/credentials/password";
 import { apiKeyDisplayPrefix, sha256Hex } from "../../src/credentials/tokens";
-import { buildDemoSeed, DEMO_ORGANIZATIONS, type DemoCredentials, type DemoOrgCredentials, type DemoSeedSummary, demoOrgSeeds } from "../demo-data";
+import {
+  buildDemoSeed,
+  DEMO_ORGANIZATIONS,
+  type DemoCredentials,
+  type DemoOrgCredentials,
+  type DemoSeedSummary,
+  demoOrgSeeds,
+} from "../../src/demo/demo-data";
+import { DEMO_DEAL_DESK_REFERENCE } from "../deal-desk-reference";
 import type { DemoOrgSecrets, DemoSecrets } from "./dev-vars";
 import { executeLocalSqlFile } from "./local-d1";
 import { REPO_ROOT } from "./repo-root";
+import { tokenInsertSql } from "./token-command";
+import { OPERATOR_TOKEN_KIND } from "./token-kinds";
+import { d1Execute } from "./wrangler-d1";
 
 /** 8787 as the README says; `npm run test:readme` sets DEV_PORT to run a second server beside a developer's. */
 export const DEV_PORT = Number(process.env.DEV_PORT ?? 8787);
@@ -34,17 +45,29 @@ async function hashDemoSecrets(secrets: DemoSecrets): Promise<DemoCredentials> {
 
 /** Rows that already exist are kept (INSERT OR IGNORE), so this is safe to run at any time. */
 export async function seedLocalDemoData(secrets: DemoSecrets, referenceDate: string): Promise<DemoSeedSummary> {
-  const { statements, summary } = buildDemoSeed({ referenceDate, organizations: demoOrgSeeds(await hashDemoSecrets(secrets)) });
+  const { statements, summary } = buildDemoSeed({
+    referenceDate,
+    organizations: demoOrgSeeds(await hashDemoSecrets(secrets)),
+    dealDeskReference: DEMO_DEAL_DESK_REFERENCE,
+  });
   mkdirSync(path.dirname(SEED_SQL), { recursive: true });
   writeFileSync(SEED_SQL, `${statements.join("\n")}\n`);
   executeLocalSqlFile(SEED_SQL);
   return summary;
 }
 
-/** The shape tools outside the repository read; keep it stable. */
+/** The local operator token's row; INSERT OR IGNORE, so it is safe on every start (an older database gains it). */
+export async function seedLocalOperatorToken(secrets: DemoSecrets): Promise<void> {
+  d1Execute(await tokenInsertSql(OPERATOR_TOKEN_KIND, { id: "opt_local_dev", raw: secrets.operatorToken, label: "Local operator token" }), {
+    remote: false,
+  });
+}
+
+/** The shape tools outside the repository read; keep it stable (fields are only added). */
 function credentialsDocument(secrets: DemoSecrets) {
   return {
     base_url: BASE_URL,
+    operator_token: secrets.operatorToken,
     orgs: DEMO_ORGANIZATIONS.map((org) => {
       const orgSecrets: DemoOrgSecrets & { legacyToken?: string } = secrets[org.key as "summit" | "lakeside"];
       return {
@@ -64,8 +87,12 @@ export function publishDemoCredentials(secrets: DemoSecrets): void {
   const document = credentialsDocument(secrets);
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(document, null, 2)}\n`);
 
-  const line = (label: string, value: string) => `    ${label.padEnd(14)}${value}`;
-  const lines = [`Demo credentials (local only, from .dev.vars) for ${document.base_url}`];
+  const line = (label: string, value: string) => `    ${label.padEnd(16)}${value}`;
+  const lines = [
+    `Demo credentials (local only, from .dev.vars) for ${document.base_url}`,
+    "",
+    line("operator token", `${document.operator_token}   header Authorization: Bearer, on /api/operator`),
+  ];
   for (const org of document.orgs) {
     lines.push(
       "",

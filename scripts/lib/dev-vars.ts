@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { BROKER_TOKEN_PREFIX, isWellFormedApiKey, LEGACY_TOKEN_PREFIX } from "../../src/credentials/tokens";
+import { BROKER_TOKEN_PREFIX, isWellFormedApiKey, LEGACY_TOKEN_PREFIX, OPERATOR_TOKEN_PREFIX } from "../../src/credentials/tokens";
 import { REPO_ROOT } from "./repo-root";
 
 const DEV_VARS = path.join(REPO_ROOT, ".dev.vars");
@@ -15,6 +15,8 @@ export interface DemoOrgSecrets {
 
 export interface DemoSecrets {
   passwordPepper: string;
+  /** The local operator token (/api/operator). */
+  operatorToken: string;
   summit: DemoOrgSecrets & { legacyToken: string };
   lakeside: DemoOrgSecrets;
 }
@@ -85,6 +87,7 @@ export function readDemoSecrets(): DemoSecrets {
 
   const secrets: DemoSecrets = {
     passwordPepper: read("PASSWORD_PEPPER"),
+    operatorToken: read("DEV_OPERATOR_TOKEN", (v) => v.startsWith(OPERATOR_TOKEN_PREFIX), `a ${OPERATOR_TOKEN_PREFIX} token`),
     summit: {
       apiKey: apiKey("DEMO_ORG1_API_KEY"),
       brokerToken: brokerToken("DEMO_ORG1_BROKER_TOKEN"),

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from "../db/queries/credentials";
+import type { ApiKeyRecord, LegacyTokenRecord } from "../db/queries/credentials";
 import { TtlCache } from "../lib/ttl-cache";
 
 /**
@@ -8,9 +8,14 @@ import { TtlCache } from "../lib/ttl-cache";
 const CREDENTIAL_CACHE = { ttlMs: 60_000, maxEntries: 10_000 };
 
 export const apiKeyCache = new TtlCache<ApiKeyRecord | null>(CREDENTIAL_CACHE);
-export const legacyTokenCache = new TtlCache<{ id: string; orgId: string } | null>(CREDENTIAL_CACHE);
+export const legacyTokenCache = new TtlCache<LegacyTokenRecord | null>(CREDENTIAL_CACHE);
 
 /** Called when a key is revoked, so this isolate refuses it from the next request on. */
 export function evictApiKey(keyHash: string): void {
   apiKeyCache.evict(keyHash);
+}
+
+/** Called when an organization is suspended, so this isolate refuses its keys from the next request on. */
+export function evictApiKeys(keyHashes: readonly string[]): void {
+  for (const hash of keyHashes) apiKeyCache.evict(hash);
 }

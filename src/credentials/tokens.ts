@@ -1,13 +1,22 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { BASE62, randomBase62 } from "../lib/ids";
 
 export const API_KEY_PREFIX = "lak_";
+/** A sandbox's keys (docs/sandboxes.md): the same scheme, marked so no one mistakes one for a live key. */
+export const TEST_API_KEY_PREFIX = "lak_test_";
 export const LEGACY_TOKEN_PREFIX = "svc_live_";
 export const BROKER_TOKEN_PREFIX = "dbt_";
+/** The operator API's bearer tokens (/api/operator); never a dealer credential. */
+export const OPERATOR_TOKEN_PREFIX = "dot_";
 const API_KEY_RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
-const API_KEY_PATTERN = /^lak_[0-9A-Za-z]{38}$/;
+const API_KEY_PATTERN = /^lak_(test_)?[0-9A-Za-z]{38}$/;
+
+/** `live` keys reach live organizations only, `test` keys sandboxes only. */
+export type KeyMode = "live" | "test";
+
+export const apiKeyMode = (key: string): KeyMode => (key.startsWith(TEST_API_KEY_PREFIX) ? "test" : "live");
 
 function base62Checksum(body: string): string {
   let n = crc32(body);
@@ -19,21 +28,24 @@ function base62Checksum(body: string): string {
   return out;
 }
 
-export function generateApiKey(): string {
+const keyPrefixFor = (mode: KeyMode) => (mode === "test" ? TEST_API_KEY_PREFIX : API_KEY_PREFIX);
+
+export function generateApiKey(mode: KeyMode = "live"): string {
   const body = randomBase62(API_KEY_RANDOM_LENGTH);
-  return `${API_KEY_PREFIX}${body}${base62Checksum(body)}`;
+  return `${keyPrefixFor(mode)}${body}${base62Checksum(body)}`;
 }
 
 /** A mistyped or invented key fails here, before any database or Durable Object is asked. */
 export function isWellFormedApiKey(key: string): boolean {
   if (!API_KEY_PATTERN.test(key)) return false;
-  const body = key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + API_KEY_RANDOM_LENGTH);
+  const prefixLength = keyPrefixFor(apiKeyMode(key)).length;
+  const body = key.slice(prefixLength, prefixLength + API_KEY_RANDOM_LENGTH);
   return key.endsWith(base62Checksum(body));
 }
 
 /** Enough of the key to recognise it in a list or a log line; never enough to use it. */
 export function apiKeyDisplayPrefix(key: string): string {
-  return key.slice(0, API_KEY_PREFIX.length + 8);
+  return key.slice(0, keyPrefixFor(apiKeyMode(key)).length + 8);
 }
 
 export function generateToken(prefix: string, length = 40): string {
@@ -47,4 +59,9 @@ export function generateToken(prefix: string, length = 40): string {
  */
 export async function sha256Hex(text: string): Promise<string> {
   return createHash("sha256").update(text).digest("hex");
+}
+
+/** A keyed hash, for values that must be matched but whose space is small enough to enumerate (an IP address). */
+export function hmacSha256Hex(secret: string, text: string): string {
+  return createHmac("sha256", secret).update(text).digest("hex");
 }

@@ -10,8 +10,11 @@ export type Principal =
   /** A broker token, on the ingestion endpoints only; unmetered, like key management. */
   | { kind: "broker_token"; tokenId: string; orgId: string };
 
-/** Who is managing an organization's keys: a logged-in staff member, or a broker token bound to it. */
-export type KeyManager = { kind: "staff"; userId: string; orgId: string } | { kind: "broker"; tokenId: string; orgId: string };
+/**
+ * Who is managing an organization's keys: a logged-in staff member, or a broker token bound to it.
+ * `isSandbox`: the organization is a sandbox, so its keys are `lak_test_` keys (docs/sandboxes.md).
+ */
+export type KeyManager = ({ kind: "staff"; userId: string } | { kind: "broker"; tokenId: string }) & { orgId: string; isSandbox: boolean };
 
 export interface AppVariables extends RequestIdVariables {
   /** The vars and secrets, validated once per isolate. */
@@ -23,6 +26,8 @@ export interface AppVariables extends RequestIdVariables {
   endpoint: EndpointName;
   /** Set on key-management routes by `requireStaffOrBroker`. */
   keyManager: KeyManager;
+  /** Set on /api/operator routes by `requireOperator`: the operator token's id. */
+  operatorTokenId: string;
 }
 
 export interface AppEnv {

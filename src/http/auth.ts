@@ -1,15 +1,18 @@
 import { createMiddleware } from "hono/factory";
 import { apiKeyCache, legacyTokenCache } from "../credentials/credential-cache";
-import { isWellFormedApiKey, LEGACY_TOKEN_PREFIX, sha256Hex } from "../credentials/tokens";
+import { apiKeyMode, isWellFormedApiKey, LEGACY_TOKEN_PREFIX, sha256Hex } from "../credentials/tokens";
 import { getDb } from "../db/client";
 import { type ApiKeyRecord, findActiveApiKeyByHash, findActiveLegacyTokenByHash } from "../db/queries/credentials";
 import type { AppEnv } from "./app-env";
 import { assertCredentialLookupAllowed, countFailedCredentialLookup } from "./credential-failures";
 import type { EndpointName } from "./endpoints";
 import { ApiError, unauthorized } from "./errors";
+import { assertKeyModeMatches, assertOrgInStanding } from "./org-standing";
 
 export const API_KEY_HEADER = "X-Service-API-Key";
 export const LEGACY_TOKEN_HEADER = "X-Api-Token";
+/** `test` on every answer to a sandbox's `lak_test_` key, `live` to a `lak_` key (docs/sandboxes.md). */
+export const SERVICE_MODE_HEADER = "X-Service-Mode";
 
 /** RFC 9745 / RFC 8594 values announced for the `svc_live_` scheme. */
 const LEGACY_DEPRECATED_AT = Date.UTC(2026, 10, 1) / 1000;
@@ -39,6 +42,7 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
         throw unauthorized("svc_live_ tokens were issued under an older scheme and must be replaced with a lak_ key.");
       }
       if (!isWellFormedApiKey(key)) throw unauthorized(`The ${API_KEY_HEADER} header does not hold a valid lak_ key.`);
+      const mode = apiKeyMode(key);
       const hash = await sha256Hex(key);
       const record = await apiKeyCache.get(hash, nowMs, () => {
         assertCredentialLookupAllowed(c, nowMs);
@@ -52,11 +56,18 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
       if (isExpired(record, nowMs)) {
         throw unauthorized("This API key was rotated and its overlap has ended: use the key that replaced it.");
       }
+      // The organization's standing rides in the cached record: a suspension reaches other
+      // isolates within the cache's 60 s (at once in the isolate that suspended), expiry at once.
+      assertKeyModeMatches(mode, record.org);
+      assertOrgInStanding(record.org, nowMs);
       if (record.scopes && !record.scopes.includes(endpoint)) {
         throw new ApiError("forbidden", `This key's scopes do not include the ${endpoint} endpoint.`);
       }
       c.set("principal", { kind: "api_key", keyId: record.id, orgId: record.orgId, dailyLimit: record.dailyLimit, permissions: record.permissions });
-      return next();
+      await next();
+      // On the response itself (success or error below this point), like the deprecation headers.
+      c.res.headers.set(SERVICE_MODE_HEADER, mode);
+      return;
     }
 
     if (legacyToken !== undefined) {
@@ -75,6 +86,7 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
         await countFailedCredentialLookup(c, nowMs);
         throw unauthorized("This token is unknown or has been revoked.");
       }
+      assertOrgInStanding(record.org, nowMs);
       c.set("principal", { kind: "legacy_token", tokenId: record.id, orgId: record.orgId });
       await next();
       // On the response itself: c.header() after the handler would copy the whole response.

@@ -5,6 +5,8 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  organization_suspended: 403,
+  sandbox_expired: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

@@ -4,7 +4,12 @@ import { documentedError, ErrorSchema, payloadTooLargeResponse, validationErrorR
 import { LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER } from "./quota";
 
 export const SECURITY_SCHEMES = {
-  ServiceApiKey: { type: "apiKey", in: "header", name: "X-Service-API-Key", description: "A `lak_` key; metered against its daily quota." },
+  ServiceApiKey: {
+    type: "apiKey",
+    in: "header",
+    name: "X-Service-API-Key",
+    description: "A `lak_` key (or a sandbox's `lak_test_` key, answered with `X-Service-Mode: test`); metered against its daily quota.",
+  },
   LegacyToken: {
     type: "apiKey",
     in: "header",
@@ -13,6 +18,11 @@ export const SECURITY_SCHEMES = {
   },
   BrokerToken: { type: "http", scheme: "bearer", description: "A broker token, bound to one organization, for creating keys." },
   StaffSession: { type: "apiKey", in: "cookie", name: "__Host-session", description: "A staff session from POST /api/auth/login." },
+  OperatorToken: {
+    type: "http",
+    scheme: "bearer",
+    description: "A `dot_` operator token (`npm run operator-token -- issue`), on /api/operator only; never a dealer credential.",
+  },
 } as const;
 
 const serviceKeySecurity = [{ ServiceApiKey: [] }];
@@ -29,6 +39,11 @@ export const RATE_LIMIT_HEADERS = {
   [LIMIT_HEADER]: { description: "The key's daily request limit.", schema: { type: "integer" } },
   [REMAINING_HEADER]: { description: "Requests left today (UTC).", schema: { type: "integer" } },
   [RESET_HEADER]: { description: "Next 00:00 UTC, as Unix seconds.", schema: { type: "integer" } },
+  "X-Service-Mode": {
+    description: "On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key.",
+    // A mutable array: the document's types take no readonly one (this object is `as const`).
+    schema: { type: "string", enum: ["live", "test"] as string[] },
+  },
 } as const;
 
 const QuotaExceededSchema = ErrorSchema.extend({
@@ -59,9 +74,9 @@ export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean; id
   const malformedKey = options.idempotent ? " Or a malformed `Idempotency-Key` (`invalid_request`)." : "";
   return {
     401: documentedError("Missing, malformed, unknown or revoked credentials (`unauthorized`)."),
-    403: options.ingest
-      ? documentedError("The key lacks the `ingest` permission or scope (`forbidden`).")
-      : documentedError("The key's scopes do not include this endpoint (`forbidden`)."),
+    403: documentedError(
+      `${options.ingest ? "The key lacks the `ingest` permission or scope" : "The key's scopes do not include this endpoint"} (\`forbidden\`); or its organization is suspended (\`organization_suspended\`) or a sandbox past its expiry (\`sandbox_expired\`).`,
+    ),
     500: documentedError("Unexpected server error (`internal_error`); retry with exponential backoff."),
     ...meteredResponses,
     ...(options.body
@@ -170,9 +185,9 @@ export const openApiDocument = (origin: string) => ({
     description: [
       "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.",
       "## Getting a key",
-      "Send your key in the `X-Service-API-Key` header. A key is created with `POST /api/public-api/keys` (see **Keys** below) by your organization's staff, logged in, or by your integration partner with its broker token; the raw key is shown once. Running the service locally (`npm run dev`), the demo keys are printed at start-up.",
+      "Send your key in the `X-Service-API-Key` header. To try the service now, `POST /api/sandboxes` (no credential) creates a sandbox seeded with demo data and returns a `lak_test_` key for it (see **Sandboxes**; guide: [Sandboxes](/docs/guides/sandboxes)). A live key is created with `POST /api/public-api/keys` (see **Keys** below) by your organization's staff, logged in, or by your integration partner with its broker token; the raw key is shown once. Running the service locally (`npm run dev`), the demo keys are printed at start-up.",
       "## Guides",
-      "[Errors](/docs/guides/errors) · [Quota and rate-limit headers](/docs/guides/quota) · [Webhooks](/docs/guides/webhooks) · [Versioning](/docs/guides/versioning) · [Ingestion](/docs/guides/ingestion) · [Retrying creates: Idempotency-Key](/docs/guides/idempotency) · [Feeds: paging and changes](/docs/guides/feeds) · [Consistency](/docs/guides/consistency) · [all guides](/docs/guides/)",
+      "[Errors](/docs/guides/errors) · [Quota and rate-limit headers](/docs/guides/quota) · [Webhooks](/docs/guides/webhooks) · [Versioning](/docs/guides/versioning) · [Ingestion](/docs/guides/ingestion) · [Retrying creates: Idempotency-Key](/docs/guides/idempotency) · [Feeds: paging and changes](/docs/guides/feeds) · [Consistency](/docs/guides/consistency) · [Sandboxes](/docs/guides/sandboxes) · [all guides](/docs/guides/)",
       "Every error has the body `{ error, message, request_id }` (422 adds `details`). Metered responses carry `X-Service-RateLimit-Limit`, `X-Service-RateLimit-Remaining` and `X-Service-RateLimit-Reset`. Changes are additive within `/api/v1`, so ignore fields and enum values you do not know.",
     ].join("\n\n"),
     license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
@@ -189,6 +204,11 @@ export const openApiDocument = (origin: string) => ({
     },
     { name: "Ingestion", description: "Push inventory snapshots and deals from your DMS." },
     { name: "Webhooks", description: "Signed event deliveries to your endpoints; verify each before trusting it." },
+    {
+      name: "Sandboxes",
+      description:
+        "One call, no credential: a sandbox organization on demo data and a `lak_test_` key for it, for 30 days (guide: /docs/guides/sandboxes).",
+    },
     { name: "Keys", description: "Create, list, rotate and revoke API keys (staff session or broker token)." },
     {
       name: "Settings",
@@ -197,5 +217,10 @@ export const openApiDocument = (origin: string) => ({
     },
     { name: "Staff session", description: "Log staff in and out of the key-management pages." },
     { name: "Public", description: "No credentials: figures and feeds for marketing sites." },
+    {
+      name: "Operator",
+      description:
+        "The service operator's onboarding, with an operator token (`dot_`, `npm run operator-token`): organizations (create, suspend, reinstate), stores, staff users and broker tokens. Never reachable with a dealer credential.",
+    },
   ],
 });

@@ -9,10 +9,12 @@ import { endStaffSession, findStaffSession, touchStaffSession } from "../db/quer
 import { assessSession } from "../engines/sessions/session-expiry";
 import { describeError, logEvent } from "../lib/log";
 import type { AppEnv, KeyManager } from "./app-env";
+import { SERVICE_MODE_HEADER } from "./auth";
 import { isJsonContentType, METHODS_WITH_BODY } from "./body";
 import { assertCredentialLookupAllowed, clientAddress, countFailedCredentialLookup, credentialFloodResponse } from "./credential-failures";
 import { ApiError, documentedError, unauthorized } from "./errors";
 import { IDEMPOTENCY_CORS } from "./idempotency";
+import { assertOrgInStanding } from "./org-standing";
 
 /** Sent as `__Host-session`: the prefix makes the browser insist on Secure, Path=/ and no Domain. */
 export const SESSION_COOKIE = "session";
@@ -82,6 +84,7 @@ async function resolveSession(c: Context<AppEnv>, nowMs: number) {
     await endStaffSession(db, idHash);
     return null;
   }
+  assertOrgInStanding(session.org, nowMs);
   if (verdict.touch) await keepSessionAlive(db, session.orgId, idHash, nowMs);
   return session;
 }
@@ -99,6 +102,7 @@ export async function brokerTokenFromAuthorization(c: Context<AppEnv>, authoriza
     await countFailedCredentialLookup(c, nowMs);
     throw unauthorized("This broker token is unknown or has been revoked.");
   }
+  assertOrgInStanding(record.org, nowMs);
   return record;
 }
 
@@ -114,6 +118,12 @@ async function keepSessionAlive(db: Database, orgId: string, idHash: string, now
   }
 }
 
+/** A sandbox's key management is marked like its keys' answers (docs/sandboxes.md). */
+async function nextMarkingMode(c: Context<AppEnv>, next: () => Promise<void>): Promise<void> {
+  await next();
+  c.res.headers.set(SERVICE_MODE_HEADER, c.var.keyManager.isSandbox ? "test" : "live");
+}
+
 /**
  * Key management accepts either credential. `Authorization: Bearer <broker token>` wins when
  * present and is not subject to the Origin rule (no browser sends it on its own); otherwise the
@@ -123,8 +133,8 @@ export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => 
   const authorization = c.req.header("Authorization");
   if (authorization !== undefined) {
     const record = await brokerTokenFromAuthorization(c, authorization);
-    c.set("keyManager", { kind: "broker", tokenId: record.id, orgId: record.orgId });
-    return next();
+    c.set("keyManager", { kind: "broker", tokenId: record.id, orgId: record.orgId, isSandbox: record.org.isSandbox });
+    return nextMarkingMode(c, next);
   }
 
   // Checked before the session is looked up, so a forged request does not even keep it alive.
@@ -133,14 +143,16 @@ export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => 
   if (!session) {
     throw unauthorized("Log in with POST /api/auth/login, or send Authorization: Bearer <broker token>.");
   }
-  c.set("keyManager", { kind: "staff", userId: session.userId, orgId: session.orgId });
-  return next();
+  c.set("keyManager", { kind: "staff", userId: session.userId, orgId: session.orgId, isSandbox: session.org.isSandbox });
+  return nextMarkingMode(c, next);
 });
 
 /** The errors `requireStaffOrBroker` answers, for the OpenAPI document of every route behind it. */
 export const staffOrBrokerErrors = {
   401: documentedError("No session cookie or broker token, or an expired session, or an unknown or revoked broker token (`unauthorized`)."),
-  403: documentedError("A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`)."),
+  403: documentedError(
+    "A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`).",
+  ),
   ...credentialFloodResponse,
   500: documentedError("Unexpected server error (`internal_error`)."),
 } as const;

@@ -2,6 +2,7 @@ import { describeError, logEvent } from "../lib/log";
 import { raiseAgedInventoryAlerts } from "./aged-inventory-alerts";
 import { buildMorningBriefings } from "./build-morning-briefings";
 import { purgeExpiredRecords } from "./purge-expired-records";
+import { purgeExpiredSandboxes } from "./purge-expired-sandboxes";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
 import { purgeWebhookBodies } from "./purge-webhook-bodies";
 import { refreshMarketData } from "./refresh-market-data";
@@ -25,6 +26,8 @@ export interface Job {
  */
 export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
   "15 0 * * *": [
+    // First: an expired sandbox is gone before the alerts fan out over the organizations.
+    { name: "purge-expired-sandboxes", run: purgeExpiredSandboxes },
     { name: "purge-lapsed-sessions", run: purgeLapsedSessions },
     { name: "aged-inventory-alerts", run: raiseAgedInventoryAlerts },
     { name: "purge-webhook-bodies", run: purgeWebhookBodies },

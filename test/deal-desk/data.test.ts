@@ -9,7 +9,7 @@ import {
   STIP_RULE_ROWS,
   STIP_TYPE_ROWS,
 } from "../../scripts/deal-desk-reference";
-import { DEMO_TOUGH_LENDERS } from "../../scripts/demo-data-deal-desk";
+import { DEMO_TOUGH_LENDERS } from "../../src/demo/demo-data-deal-desk";
 import { compareText } from "../../src/engines/deal-math";
 import { loadDemoSeed, post } from "../helpers/deal-desk";
 import { createApiKey } from "../helpers/factories";

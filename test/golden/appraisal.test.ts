@@ -6,10 +6,11 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../scripts/demo-data";
+import { DEMO_DEAL_DESK_REFERENCE } from "../../scripts/deal-desk-reference";
 import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../../src/credentials/tokens";
 import { getDb } from "../../src/db/client";
 import { loadAppraisalReference } from "../../src/db/queries/appraisal";
+import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
 import { type Appraisal, appraise } from "../../src/engines/appraisal/appraise";
 import type { AppraisalReference, AppraisalSubject } from "../../src/engines/appraisal/types";
 import { residualPct } from "../../src/engines/appraisal/valuation";
@@ -337,7 +338,11 @@ describe("the demo store's comparables (docs/domain/appraisal.md#comparables)", 
       summit: { ...(await secrets("desk@summit.test")), legacyTokenHash: await sha256Hex("legacy") },
       lakeside: { ...(await secrets("gm@lakeside.test")), apiKeyHash: await sha256Hex(`${key}:lakeside`) },
     };
-    const { statements } = buildDemoSeed({ referenceDate: new Date().toISOString().slice(0, 10), organizations: demoOrgSeeds(credentials) });
+    const { statements } = buildDemoSeed({
+      referenceDate: new Date().toISOString().slice(0, 10),
+      organizations: demoOrgSeeds(credentials),
+      dealDeskReference: DEMO_DEAL_DESK_REFERENCE,
+    });
     await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
   });
 

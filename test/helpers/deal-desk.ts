@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
-import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../scripts/demo-data";
+import { DEMO_DEAL_DESK_REFERENCE } from "../../scripts/deal-desk-reference";
+import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
 import { newId } from "../../src/lib/ids";
 import { COACH_REFERENCE } from "./deal-desk-reference";
 import { call, createApiKey, createOrg, createStore } from "./factories";
@@ -51,7 +52,7 @@ export async function loadDemoSeed(referenceDate = "2026-11-20") {
     summit: { ...org, staffEmail: "desk@summit.test", legacyTokenHash: "2".repeat(64) },
     lakeside: { ...org, apiKeyHash: "3".repeat(64), brokerTokenHash: "4".repeat(64), staffEmail: "gm@lakeside.test" },
   };
-  const { statements } = buildDemoSeed({ referenceDate, organizations: demoOrgSeeds(credentials) });
+  const { statements } = buildDemoSeed({ referenceDate, organizations: demoOrgSeeds(credentials), dealDeskReference: DEMO_DEAL_DESK_REFERENCE });
   await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
 }
 

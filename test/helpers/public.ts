@@ -33,11 +33,13 @@ export async function figuresByDefinition(nowMs = Date.now()) {
         .first<{ n: number }>()
     )?.n ?? 0;
   return {
-    organizationsEvaluated: await n("SELECT count(DISTINCT org_id) AS n FROM key_usage_daily"),
+    organizationsEvaluated: await n(
+      "SELECT count(DISTINCT u.org_id) AS n FROM key_usage_daily u JOIN organizations o ON o.id = u.org_id WHERE o.is_sandbox = 0",
+    ),
     demoSessions: await n("SELECT count(*) AS n FROM key_usage_daily u JOIN organizations o ON o.id = u.org_id WHERE o.is_demo = 1"),
     dealsThroughAi: await n("SELECT coalesce(sum(deal_tool_calls), 0) AS n FROM key_usage_daily"),
     activeRooftops: await n(
-      "SELECT count(*) AS n FROM stores WHERE org_id IN (SELECT DISTINCT org_id FROM key_usage_daily WHERE day >= ?)",
+      "SELECT count(*) AS n FROM stores WHERE org_id IN (SELECT DISTINCT u.org_id FROM key_usage_daily u JOIN organizations o ON o.id = u.org_id WHERE o.is_sandbox = 0 AND u.day >= ?)",
       isoDaysAgo(29, nowMs),
     ),
   };

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../scripts/demo-data";
+import { DEMO_DEAL_DESK_REFERENCE } from "../../scripts/deal-desk-reference";
 import {
   apiKeyDisplayPrefix,
   BROKER_TOKEN_PREFIX,
@@ -8,6 +8,7 @@ import {
   LEGACY_TOKEN_PREFIX,
   sha256Hex,
 } from "../../src/credentials/tokens";
+import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
 import { newId } from "../../src/lib/ids";
 
 export const today = () => new Date().toISOString().slice(0, 10);
@@ -29,7 +30,11 @@ export async function seedDemoOrgs(): Promise<{ summitKey: string; lakesideKey: 
     summit: { ...(await org(summitKey, "desk@summit.reports.test")), legacyTokenHash: await sha256Hex(generateToken(LEGACY_TOKEN_PREFIX, 32)) },
     lakeside: await org(lakesideKey, "gm@lakeside.reports.test"),
   };
-  const { statements } = buildDemoSeed({ referenceDate: today(), organizations: demoOrgSeeds(credentials) });
+  const { statements } = buildDemoSeed({
+    referenceDate: today(),
+    organizations: demoOrgSeeds(credentials),
+    dealDeskReference: DEMO_DEAL_DESK_REFERENCE,
+  });
   await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
   return { summitKey, lakesideKey };
 }

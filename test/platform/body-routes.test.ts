@@ -5,6 +5,7 @@ import { createApp } from "../../src/app";
 import { METHODS_WITH_BODY } from "../../src/http/body";
 import { PERMISSIONS } from "../../src/routes/keys/keys.routes";
 import { createApiKey, createOrg } from "../helpers/factories";
+import { createOperatorToken } from "../helpers/operator";
 import { createBrokerToken, createStaffUser, logIn, STAFF_ORIGIN } from "../helpers/staff";
 import { createTestApp } from "../helpers/test-app";
 
@@ -26,7 +27,7 @@ function bodyLimitOf(route: RouteConfig): number | undefined {
   return handlers.find((handler) => typeof handler.maxBytes === "number")?.maxBytes;
 }
 
-type AuthKind = "api_key" | "broker" | "staff" | "none";
+type AuthKind = "api_key" | "broker" | "staff" | "operator" | "none";
 
 /** How to authenticate, from the route's documented `security` (any one alternative will do). */
 function authKindOf(route: RouteConfig): AuthKind {
@@ -34,6 +35,7 @@ function authKindOf(route: RouteConfig): AuthKind {
   if (schemes.has("ServiceApiKey")) return "api_key";
   if (schemes.has("BrokerToken")) return "broker";
   if (schemes.has("StaffSession")) return "staff";
+  if (schemes.has("OperatorToken")) return "operator";
   expect(schemes.size, `${route.method} ${route.path} documents a security scheme this test does not know`).toBe(0);
   return "none";
 }
@@ -45,6 +47,7 @@ describe("every body-taking route", async () => {
     api_key: { "X-Service-API-Key": (await createApiKey(org.id, { permissions: [...PERMISSIONS] })).key },
     broker: { Authorization: `Bearer ${(await createBrokerToken(org.id)).token}` },
     staff: { Cookie: await logIn(await createStaffUser(org.id)), Origin: STAFF_ORIGIN },
+    operator: { Authorization: `Bearer ${await createOperatorToken()}` },
     none: {},
   } satisfies Record<AuthKind, Record<string, string>>;
   const { request } = createTestApp(undefined, env);

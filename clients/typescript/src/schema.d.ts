@@ -64,6 +64,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/operator/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List organizations, oldest first
+         * @description Live organizations by default; `include_sandboxes=true` adds the sandboxes.
+         */
+        get: operations["operatorListOrganizations"];
+        put?: never;
+        /**
+         * Create an organization
+         * @description A live organization with no stores, staff or credentials yet: add them with the calls below.
+         */
+        post: operations["operatorCreateOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an organization
+         * @description A live organization or a sandbox, with its standing (suspended, expiry).
+         */
+        get: operations["operatorGetOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/broker-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an organization's broker tokens, active and revoked, newest first
+         * @description Metadata only; never the token or its hash.
+         */
+        get: operations["operatorListBrokerTokens"];
+        put?: never;
+        /**
+         * Issue a broker token for an organization
+         * @description The raw token is in this response only; only its SHA-256 is stored. Sent with `Cache-Control: no-store`.
+         */
+        post: operations["operatorCreateBrokerToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/broker-tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a broker token
+         * @description Refused at once (broker tokens are not cached). Keys it created stay valid; revoke them with DELETE /api/public-api/keys/{id}.
+         */
+        delete: operations["operatorRevokeBrokerToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reinstate a suspended organization
+         * @description Its credentials work again (keys within 60 seconds on every instance).
+         */
+        post: operations["operatorReinstateOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/staff-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a staff user (a login) of an organization
+         * @description The user logs in with POST /api/auth/login. The password is stored as a scrypt hash and never returned.
+         */
+        post: operations["operatorCreateStaffUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an organization's stores
+         * @description Every store of the organization, with its settings.
+         */
+        get: operations["operatorListStores"];
+        put?: never;
+        /**
+         * Create a store (a rooftop) of an organization
+         * @description Every setting is optional; what is left out takes the shipped default, and the answer shows the store as stored.
+         */
+        post: operations["operatorCreateStore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an organization
+         * @description From the next request on, its broker tokens and staff sessions are refused with 403 `organization_suspended`, and so are its keys: at once by the instance that suspended it, within 60 seconds by every other (each instance keeps a verified key for up to a minute). Nothing is deleted; suspending again keeps the first time.
+         */
+        post: operations["operatorSuspendOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public-api/keys": {
         parameters: {
             query?: never;
@@ -142,6 +314,26 @@ export interface paths {
         get: operations["getPlatformStats"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sandboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a sandbox: the real service on demo data, with a test key
+         * @description No credential and no body. A new organization seeded with the demo data (two stores, a few hundred units, months of deals, an open funding pipeline) and a `lak_test_` key (1000 requests a day) that reaches this sandbox only; live keys never reach it. It expires after 30 days and is then purged. At most 5 a minute and 10 a UTC day per client address. See docs/sandboxes.md.
+         */
+        post: operations["createSandbox"];
         delete?: never;
         options?: never;
         head?: never;
@@ -846,6 +1038,7 @@ export interface components {
          *         {
          *           "id": "key_4kQ9bX2mN7pR1sT8",
          *           "key_prefix": "lak_EtRsPOGb",
+         *           "mode": "live",
          *           "label": "DMS integration",
          *           "permissions": [
          *             "read"
@@ -887,6 +1080,12 @@ export interface components {
              */
             last_used_at: string | null;
             /**
+             * @description `test`: a sandbox's `lak_test_` key (docs/sandboxes.md), answered with `X-Service-Mode: test`; `live`: a `lak_` key.
+             * @example live
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
              * @example [
              *       "read"
              *     ]
@@ -900,6 +1099,34 @@ export interface components {
             scopes: string[] | null;
             /** @description Requests counted against today's (UTC) quota by the key's counter. Above 100 a day this can run a little ahead of calls served, as running instances reserve small blocks of quota. null if the counter could not be read. */
             usage_today: number | null;
+        };
+        BrokerToken: {
+            /** Format: date-time */
+            created_at: string;
+            /** @example brk_4kQ9bX2mN7pR1sT8 */
+            id: string;
+            label: string;
+            org_id: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
+        /**
+         * @example {
+         *       "count": 1,
+         *       "broker_tokens": [
+         *         {
+         *           "id": "brk_4kQ9bX2mN7pR1sT8",
+         *           "org_id": "org_acme",
+         *           "label": "Acme DMS broker",
+         *           "created_at": "2026-11-26T09:33:00.000Z",
+         *           "revoked_at": null
+         *         }
+         *       ]
+         *     }
+         */
+        BrokerTokenList: {
+            broker_tokens: components["schemas"]["BrokerToken"][];
+            count: number;
         };
         /**
          * @example {
@@ -1101,7 +1328,7 @@ export interface components {
             /** @description Documented set: `read`, `ingest` (may push inventory and deals to /api/v1/ingest). Accepts a single string (`"read"`) or an array (`["read"]`); always stored and returned as an array. Default `["read"]`. */
             permissions?: ("read" | "ingest") | ("read" | "ingest")[];
             /**
-             * @description Requests per UTC day, 1 to 1,000,000.
+             * @description Requests per UTC day, 1 to 1,000,000; in a sandbox at most 1000 (a `lak_test_` key).
              * @default 100
              */
             rate_limit?: number;
@@ -1116,9 +1343,19 @@ export interface components {
         };
         /**
          * @example {
+         *       "label": "Acme DMS broker"
+         *     }
+         */
+        CreateBrokerTokenRequest: {
+            /** @example Acme DMS broker */
+            label: string;
+        };
+        /**
+         * @example {
          *       "id": "key_4kQ9bX2mN7pR1sT8",
          *       "key": "lak_EtRsPOGbI6IEgJZLPhzyu6IcI2oXsq8E0lHuOc",
          *       "key_prefix": "lak_EtRsPOGb",
+         *       "mode": "live",
          *       "label": "DMS integration",
          *       "permissions": [
          *         "read"
@@ -1148,6 +1385,12 @@ export interface components {
             key_prefix: string;
             label: string;
             /**
+             * @description `test`: a sandbox's `lak_test_` key (docs/sandboxes.md), answered with `X-Service-Mode: test`; `live`: a `lak_` key.
+             * @example live
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
              * @example [
              *       "read"
              *     ]
@@ -1157,6 +1400,109 @@ export interface components {
             rate_limit: number;
             /** @description Endpoint names; null: every endpoint of the organization. */
             scopes: string[] | null;
+        };
+        /**
+         * @example {
+         *       "id": "brk_4kQ9bX2mN7pR1sT8",
+         *       "org_id": "org_acme",
+         *       "label": "Acme DMS broker",
+         *       "created_at": "2026-11-26T09:33:00.000Z",
+         *       "token": "dbt_55wXaCsEY6KmRqPQDnnOdrQ9wz798vmft4byDsns"
+         *     }
+         */
+        CreatedBrokerToken: {
+            /** Format: date-time */
+            created_at: string;
+            /** @example brk_4kQ9bX2mN7pR1sT8 */
+            id: string;
+            label: string;
+            org_id: string;
+            /**
+             * @description The raw `dbt_` token, for `Authorization: Bearer` on key management and ingestion. Shown in this response only.
+             * @example dbt_55wXaCsEY6KmRqPQDnnOdrQ9wz798vmft4byDsns
+             */
+            token: string;
+        };
+        /**
+         * @example {
+         *       "id": "org_acme",
+         *       "name": "Acme Motors"
+         *     }
+         */
+        CreateOrganizationRequest: {
+            /**
+             * @description `org_` and 2 to 59 lower-case letters, digits or `_` (not `org_sbx_…`). Omitted: one is generated.
+             * @example org_acme
+             */
+            id?: string;
+            /** @example Acme Motors */
+            name: string;
+        };
+        /**
+         * @example {
+         *       "email": "gm@acme-motors.example",
+         *       "name": "Jordan Reyes",
+         *       "password": "correct-horse-battery-staple"
+         *     }
+         */
+        CreateStaffUserRequest: {
+            /**
+             * Format: email
+             * @description The login; unique across all organizations (409 `conflict` when taken).
+             * @example gm@acme-motors.example
+             */
+            email: string;
+            /** @example Jordan Reyes */
+            name: string;
+            /**
+             * @description 12 to 200 characters; stored only as a scrypt hash, never returned.
+             * @example correct-horse-battery-staple
+             */
+            password: string;
+        };
+        /**
+         * @description Settings left out take the shipped defaults (docs/domain/gross.md, docs/domain/reports.md); the answer shows them.
+         * @example {
+         *       "id": "sto_acme_main",
+         *       "name": "Acme Motors Main Street",
+         *       "market_zip": "78701",
+         *       "is_primary": true,
+         *       "pack_used": 650
+         *     }
+         */
+        CreateStoreRequest: {
+            aged_threshold_days?: number;
+            aged_threshold_days_new?: number;
+            floorplan_apr_new?: number;
+            floorplan_apr_used?: number;
+            holding_cost_per_day?: number;
+            holding_high_value_cost?: number;
+            holding_high_value_daily_pct?: number;
+            /**
+             * @description `sto_` and 2 to 59 lower-case letters, digits or `_`. Omitted: one is generated.
+             * @example sto_acme_main
+             */
+            id?: string;
+            /**
+             * @description The organization's primary store (reports default to it).
+             * @default false
+             */
+            is_primary?: boolean;
+            /**
+             * @description The store's market ZIP code (five digits).
+             * @example 78701
+             */
+            market_zip: string;
+            /** @example Acme Motors Main Street */
+            name: string;
+            pack_new?: number;
+            pack_used?: number;
+            recon_car?: number;
+            recon_suv?: number;
+            recon_truck?: number;
+            recon_van?: number;
+            target_front_gross_used_min?: number;
+            target_front_gross_used_pct?: number;
         };
         /**
          * @example {
@@ -1687,7 +2033,7 @@ export interface components {
              * @example unauthorized
              * @enum {string}
              */
-            error: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "validation_error" | "idempotency_key_reused" | "rate_limited" | "daily_rate_limit_reached" | "internal_error" | "upstream_timeout";
+            error: "invalid_request" | "unauthorized" | "forbidden" | "organization_suspended" | "sandbox_expired" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "validation_error" | "idempotency_key_reused" | "rate_limited" | "daily_rate_limit_reached" | "internal_error" | "upstream_timeout";
             /** @example A valid X-Service-API-Key header is required. */
             message: string;
             /** @example c0a8012e-5b7e-4f0e-9a51-8f1f3b1c2d4e */
@@ -1990,6 +2336,57 @@ export interface components {
             severity: "high" | "medium" | "low";
             signal: string;
             source: string;
+        };
+        /**
+         * @example {
+         *       "id": "org_acme",
+         *       "name": "Acme Motors",
+         *       "is_sandbox": false,
+         *       "is_demo": false,
+         *       "suspended_at": null,
+         *       "expires_at": null,
+         *       "created_at": "2026-11-26T09:30:00.000Z"
+         *     }
+         */
+        Organization: {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description A sandbox's expiry; null for a live organization.
+             */
+            expires_at: string | null;
+            id: string;
+            /** @description Seeded with the demo data (the local demo organizations and every sandbox). */
+            is_demo: boolean;
+            /** @description A self-serve sandbox (docs/sandboxes.md). */
+            is_sandbox: boolean;
+            name: string;
+            /**
+             * Format: date-time
+             * @description Set while suspended: its keys, broker tokens and staff sessions are refused (403 `organization_suspended`).
+             */
+            suspended_at: string | null;
+        };
+        /**
+         * @example {
+         *       "count": 1,
+         *       "organizations": [
+         *         {
+         *           "id": "org_acme",
+         *           "name": "Acme Motors",
+         *           "is_sandbox": false,
+         *           "is_demo": false,
+         *           "suspended_at": null,
+         *           "expires_at": null,
+         *           "created_at": "2026-11-26T09:30:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        OrganizationList: {
+            count: number;
+            organizations: components["schemas"]["Organization"][];
         };
         /**
          * @example {
@@ -2370,6 +2767,12 @@ export interface components {
             key_prefix: string;
             label: string;
             /**
+             * @description `test`: a sandbox's `lak_test_` key (docs/sandboxes.md), answered with `X-Service-Mode: test`; `live`: a `lak_` key.
+             * @example live
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
              * @example [
              *       "read"
              *     ]
@@ -2422,6 +2825,64 @@ export interface components {
             units: number;
             /** @description ISO-8601 UTC time of the last change (docs/feeds.md#what-updated-means); the highest one seen is the next `updated_since`. Present when the call has any query parameter. */
             updated_at?: string;
+        };
+        /**
+         * @example {
+         *       "organization_id": "org_sbx_k3v9q2m7x1c4",
+         *       "name": "Sandbox k3v9q2m7x1c4 (demo data of Summit Auto Group)",
+         *       "mode": "test",
+         *       "expires_at": "2026-12-26T09:30:00.000Z",
+         *       "api_key": "lak_test_4Hq8sVx2LmN0pRtY7wZc1bKd9fGj3aE5uT6yXk",
+         *       "daily_limit": 1000,
+         *       "broker_token": "dbt_Vb7Kq2Rz8Lm4Np1Xc6Jt3Hs9Gd5Fw0Ya2Eu7Qi",
+         *       "stores": [
+         *         {
+         *           "id": "sto_sbx_k3v9q2m7x1c4_north",
+         *           "name": "Summit Auto North",
+         *           "is_primary": true
+         *         },
+         *         {
+         *           "id": "sto_sbx_k3v9q2m7x1c4_south",
+         *           "name": "Summit Auto South",
+         *           "is_primary": false
+         *         }
+         *       ]
+         *     }
+         */
+        Sandbox: {
+            /**
+             * @description A `lak_test_` key for `X-Service-API-Key`, on this sandbox only. Shown in this response only.
+             * @example lak_test_4Hq8sVx2LmN0pRtY7wZc1bKd9fGj3aE5uT6yXk
+             */
+            api_key: string;
+            /**
+             * @description A `dbt_` broker token of the sandbox, for `Authorization: Bearer` on /api/public-api/keys (its keys are `lak_test_` keys) and ingestion. Shown in this response only.
+             * @example dbt_Vb7Kq2Rz8Lm4Np1Xc6Jt3Hs9Gd5Fw0Ya2Eu7Qi
+             */
+            broker_token: string;
+            /**
+             * @description The test key's requests per UTC day; no test key can be raised above it.
+             * @example 1000
+             */
+            daily_limit: number;
+            /**
+             * Format: date-time
+             * @description 30 days after creation. From then on its keys and broker token are refused (403 `sandbox_expired`); the nightly purge deletes it and all its data.
+             */
+            expires_at: string;
+            /**
+             * @description Every answer to the sandbox's keys carries `X-Service-Mode: test`.
+             * @enum {string}
+             */
+            mode: "test";
+            name: string;
+            /** @example org_sbx_k3v9q2m7x1c4 */
+            organization_id: string;
+            stores: {
+                id: string;
+                is_primary: boolean;
+                name: string;
+            }[];
         };
         SettingsAuditEntry: {
             /**
@@ -2752,6 +3213,106 @@ export interface components {
                 id: string;
                 name: string;
             };
+        };
+        /**
+         * @example {
+         *       "id": "usr_8sK2mQ4vX9pL1nR7",
+         *       "org_id": "org_acme",
+         *       "email": "gm@acme-motors.example",
+         *       "name": "Jordan Reyes",
+         *       "created_at": "2026-11-26T09:32:00.000Z"
+         *     }
+         */
+        StaffUser: {
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            id: string;
+            name: string;
+            org_id: string;
+        };
+        /**
+         * @example {
+         *       "id": "sto_acme_main",
+         *       "org_id": "org_acme",
+         *       "name": "Acme Motors Main Street",
+         *       "market_zip": "78701",
+         *       "is_primary": true,
+         *       "pack_new": 300,
+         *       "pack_used": 650,
+         *       "holding_cost_per_day": 35,
+         *       "holding_high_value_cost": 30000,
+         *       "holding_high_value_daily_pct": 0.1,
+         *       "floorplan_apr_new": 7,
+         *       "floorplan_apr_used": 8.5,
+         *       "recon_car": 1200,
+         *       "recon_truck": 1400,
+         *       "recon_suv": 1300,
+         *       "recon_van": 1200,
+         *       "aged_threshold_days": 45,
+         *       "aged_threshold_days_new": 90,
+         *       "target_front_gross_used_pct": 8,
+         *       "target_front_gross_used_min": 1200,
+         *       "created_at": "2026-11-26T09:31:00.000Z"
+         *     }
+         */
+        Store: {
+            aged_threshold_days: number;
+            aged_threshold_days_new: number;
+            /** Format: date-time */
+            created_at: string;
+            floorplan_apr_new: number;
+            floorplan_apr_used: number;
+            holding_cost_per_day: number;
+            holding_high_value_cost: number;
+            holding_high_value_daily_pct: number;
+            id: string;
+            is_primary: boolean;
+            market_zip: string;
+            name: string;
+            org_id: string;
+            pack_new: number;
+            pack_used: number;
+            recon_car: number;
+            recon_suv: number;
+            recon_truck: number;
+            recon_van: number;
+            target_front_gross_used_min: number;
+            target_front_gross_used_pct: number;
+        };
+        /**
+         * @example {
+         *       "count": 1,
+         *       "stores": [
+         *         {
+         *           "id": "sto_acme_main",
+         *           "org_id": "org_acme",
+         *           "name": "Acme Motors Main Street",
+         *           "market_zip": "78701",
+         *           "is_primary": true,
+         *           "pack_new": 300,
+         *           "pack_used": 650,
+         *           "holding_cost_per_day": 35,
+         *           "holding_high_value_cost": 30000,
+         *           "holding_high_value_daily_pct": 0.1,
+         *           "floorplan_apr_new": 7,
+         *           "floorplan_apr_used": 8.5,
+         *           "recon_car": 1200,
+         *           "recon_truck": 1400,
+         *           "recon_suv": 1300,
+         *           "recon_van": 1200,
+         *           "aged_threshold_days": 45,
+         *           "aged_threshold_days_new": 90,
+         *           "target_front_gross_used_pct": 8,
+         *           "target_front_gross_used_min": 1200,
+         *           "created_at": "2026-11-26T09:31:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        StoreList: {
+            count: number;
+            stores: components["schemas"]["Store"][];
         };
         TradeAppraisal: {
             /**
@@ -3116,13 +3677,20 @@ export interface components {
 }
 export type SchemaApiKeyList = components['schemas']['ApiKeyList'];
 export type SchemaApiKeySummary = components['schemas']['ApiKeySummary'];
+export type SchemaBrokerToken = components['schemas']['BrokerToken'];
+export type SchemaBrokerTokenList = components['schemas']['BrokerTokenList'];
 export type SchemaComplianceCheckRecord = components['schemas']['ComplianceCheckRecord'];
 export type SchemaComplianceCheckRequest = components['schemas']['ComplianceCheckRequest'];
 export type SchemaComplianceCheckResult = components['schemas']['ComplianceCheckResult'];
 export type SchemaComplianceFlag = components['schemas']['ComplianceFlag'];
 export type SchemaComplianceSanctionsMatch = components['schemas']['ComplianceSanctionsMatch'];
 export type SchemaCreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
+export type SchemaCreateBrokerTokenRequest = components['schemas']['CreateBrokerTokenRequest'];
 export type SchemaCreatedApiKey = components['schemas']['CreatedApiKey'];
+export type SchemaCreatedBrokerToken = components['schemas']['CreatedBrokerToken'];
+export type SchemaCreateOrganizationRequest = components['schemas']['CreateOrganizationRequest'];
+export type SchemaCreateStaffUserRequest = components['schemas']['CreateStaffUserRequest'];
+export type SchemaCreateStoreRequest = components['schemas']['CreateStoreRequest'];
 export type SchemaDealDeskCoachRequest = components['schemas']['DealDeskCoachRequest'];
 export type SchemaDealDeskCoachResult = components['schemas']['DealDeskCoachResult'];
 export type SchemaDealDeskGrossCalcRequest = components['schemas']['DealDeskGrossCalcRequest'];
@@ -3147,6 +3715,8 @@ export type SchemaInventoryUnit = components['schemas']['InventoryUnit'];
 export type SchemaLogInRequest = components['schemas']['LogInRequest'];
 export type SchemaMarketFeed = components['schemas']['MarketFeed'];
 export type SchemaMarketFeedEntry = components['schemas']['MarketFeedEntry'];
+export type SchemaOrganization = components['schemas']['Organization'];
+export type SchemaOrganizationList = components['schemas']['OrganizationList'];
 export type SchemaPlatformStats = components['schemas']['PlatformStats'];
 export type SchemaQuotaExceeded = components['schemas']['QuotaExceeded'];
 export type SchemaRemovedUnit = components['schemas']['RemovedUnit'];
@@ -3163,6 +3733,7 @@ export type SchemaRotateApiKeyRequest = components['schemas']['RotateApiKeyReque
 export type SchemaRotatedApiKey = components['schemas']['RotatedApiKey'];
 export type SchemaSalesSummaryFeed = components['schemas']['SalesSummaryFeed'];
 export type SchemaSalesSummaryRow = components['schemas']['SalesSummaryRow'];
+export type SchemaSandbox = components['schemas']['Sandbox'];
 export type SchemaSettingsAuditEntry = components['schemas']['SettingsAuditEntry'];
 export type SchemaSettingsAuditList = components['schemas']['SettingsAuditList'];
 export type SchemaSettingsCompliance = components['schemas']['SettingsCompliance'];
@@ -3174,6 +3745,9 @@ export type SchemaSettingsStoreList = components['schemas']['SettingsStoreList']
 export type SchemaSettingsStorePatch = components['schemas']['SettingsStorePatch'];
 export type SchemaSnapshotRefused = components['schemas']['SnapshotRefused'];
 export type SchemaStaffSession = components['schemas']['StaffSession'];
+export type SchemaStaffUser = components['schemas']['StaffUser'];
+export type SchemaStore = components['schemas']['Store'];
+export type SchemaStoreList = components['schemas']['StoreList'];
 export type SchemaTradeAppraisal = components['schemas']['TradeAppraisal'];
 export type SchemaTradeAppraisalRequest = components['schemas']['TradeAppraisalRequest'];
 export type SchemaWebhookComplianceHoldTriggeredData = components['schemas']['WebhookComplianceHoldTriggeredData'];
@@ -3231,6 +3805,15 @@ export interface operations {
             };
             /** @description Unknown email or wrong password; the two are not told apart (`unauthorized`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The right password, but the organization is suspended (`organization_suspended`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3354,6 +3937,813 @@ export interface operations {
             };
         };
     };
+    operatorListOrganizations: {
+        parameters: {
+            query?: {
+                /** @description Also list sandboxes (default: live organizations only). */
+                include_sandboxes?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organizations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationList"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorCreateOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrganizationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An organization with that id exists (`conflict`). Or a request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorGetOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorListBrokerTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokerTokenList"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorCreateBrokerToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBrokerTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Issued. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedBrokerToken"];
+                };
+            };
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorRevokeBrokerToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such organization, or no active broker token with that id in it (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorReinstateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reinstated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorCreateStaffUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateStaffUserRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffUser"];
+                };
+            };
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A staff user with that e-mail address exists, in this or another organization (`conflict`). Or a request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorListStores: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stores, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoreList"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorCreateStore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateStoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, with every setting (the defaults where none was given). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Store"];
+                };
+            };
+            /** @description Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A store with that id exists (`conflict`). Or a request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the size limit (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorSuspendOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Suspended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -3381,7 +4771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3453,7 +4843,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3538,7 +4928,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3621,7 +5011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3730,6 +5120,76 @@ export interface operations {
             };
         };
     };
+    createSandbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (docs/idempotency.md): 1 to 255 visible ASCII characters, bare or as a quoted string; a UUID per request is the usual choice. A repeat within 24 h with the same method, path and body gets the first answer again (`Idempotent-Replayed: true`), not counted against the quota. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created. Sent with `Cache-Control: no-store` and `X-Service-Mode: test`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description A malformed `Idempotency-Key` (`invalid_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with the same `Idempotency-Key` is still being processed (`idempotency_in_progress`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 1. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 5 sandboxes a minute or 10 a UTC day from this client address (`rate_limited`, with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); nothing of the sandbox is kept. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listSettingsAudit: {
         parameters: {
             query?: {
@@ -3762,7 +5222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3827,7 +5287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3896,7 +5356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3970,7 +5430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4028,7 +5488,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4108,7 +5568,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4193,7 +5653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4273,7 +5733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`). */
+            /** @description A cookie-authenticated write without `Content-Type: application/json` or from an Origin not allowed (`forbidden`); the organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4357,6 +5817,8 @@ export interface operations {
             /** @description The check's result. Sent with `Cache-Control: no-store`. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4387,7 +5849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4430,6 +5892,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4467,6 +5931,8 @@ export interface operations {
             /** @description The audit record. Sent with `Cache-Control: no-store`. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4488,7 +5954,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4511,6 +5977,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4550,6 +6018,8 @@ export interface operations {
             /** @description The recommended pencil, products with word tracks and funding risk. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4580,7 +6050,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4621,6 +6091,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4660,6 +6132,8 @@ export interface operations {
             /** @description True cost, front gross and a pricing recommendation. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4690,7 +6164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4731,6 +6205,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4806,6 +6282,8 @@ export interface operations {
             /** @description Applied. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4845,7 +6323,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the `ingest` permission or scope (`forbidden`). */
+            /** @description The key lacks the `ingest` permission or scope (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4897,6 +6375,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -4968,6 +6448,8 @@ export interface operations {
             /** @description Applied. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5008,7 +6490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the `ingest` permission or scope (`forbidden`). */
+            /** @description The key lacks the `ingest` permission or scope (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5060,6 +6542,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5106,6 +6590,8 @@ export interface operations {
                 headers: {
                     /** @description `no-store`. A call without parameters may be up to 10 seconds old (the service answers repeat reads from memory); a call with any parameter reads the database. */
                     "Cache-Control"?: string;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5127,7 +6613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5159,6 +6645,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5194,6 +6682,8 @@ export interface operations {
             /** @description The alert report (docs/reports.md). */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5268,7 +6758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5282,6 +6772,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5321,6 +6813,8 @@ export interface operations {
             /** @description Primary and backup lender, lenders to avoid and why, predicted stips. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5351,7 +6845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5392,6 +6886,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5427,6 +6923,8 @@ export interface operations {
             /** @description The market pulse. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5448,7 +6946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5462,6 +6960,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5501,6 +7001,8 @@ export interface operations {
             /** @description The briefing. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5531,7 +7033,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5572,6 +7074,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5618,6 +7122,8 @@ export interface operations {
                 headers: {
                     /** @description `no-store`. A call without parameters may be up to 10 seconds old (the service answers repeat reads from memory); a call with any parameter reads the database. */
                     "Cache-Control"?: string;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5639,7 +7145,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5671,6 +7177,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5710,6 +7218,8 @@ export interface operations {
             /** @description Stips with priorities, a submission tip and the expected turnaround. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5740,7 +7250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5781,6 +7291,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5830,6 +7342,8 @@ export interface operations {
             /** @description The appraisal. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5880,7 +7394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5921,6 +7435,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -5965,6 +7481,8 @@ export interface operations {
             /** @description Endpoints. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6007,7 +7525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6021,6 +7539,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6072,6 +7592,8 @@ export interface operations {
             /** @description Created; sent with `Cache-Control: no-store`. */
             201: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6119,7 +7641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6162,6 +7684,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6199,6 +7723,8 @@ export interface operations {
             /** @description The endpoint. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6236,7 +7762,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6259,6 +7785,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6296,6 +7824,8 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6315,7 +7845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6338,6 +7868,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6379,6 +7911,8 @@ export interface operations {
             /** @description The endpoint after the change. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6425,7 +7959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6466,6 +8000,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6508,6 +8044,8 @@ export interface operations {
             /** @description Deliveries. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6563,7 +8101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6595,6 +8133,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6633,6 +8173,8 @@ export interface operations {
             /** @description Queued; the delivery is `pending` again. */
             202: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6681,7 +8223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6713,6 +8255,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6757,6 +8301,8 @@ export interface operations {
             /** @description The endpoint with its new secret; sent with `Cache-Control: no-store`. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6804,7 +8350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6856,6 +8402,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6893,6 +8441,8 @@ export interface operations {
             /** @description What the receiver answered. */
             200: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6922,7 +8472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6945,6 +8495,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -6986,6 +8538,8 @@ export interface operations {
             /** @description Queued; poll the deliveries list for its attempts. */
             202: {
                 headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */
@@ -7031,7 +8585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's scopes do not include this endpoint (`forbidden`). */
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7072,6 +8626,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the reset. */
                     "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
                     /** @description The key's daily request limit. */
                     "X-Service-RateLimit-Limit"?: number;
                     /** @description Requests left today (UTC). */

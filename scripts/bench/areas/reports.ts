@@ -1,4 +1,4 @@
-import { marketObservationRows } from "../../demo-data-reports";
+import { marketObservationRows } from "../../../src/demo/demo-data-reports";
 import { type BenchArea, ENGINE_TARGET, READ_TARGET } from "../scenario";
 
 const DAY_MS = 86_400_000;

@@ -19,7 +19,10 @@ export async function computePlatformStatistics(db: Database, now: Date): Promis
   const results = await d1.batch([
     d1.prepare("SELECT organizations_evaluated, demo_sessions, deals_through_ai FROM platform_rollup WHERE id = 1"),
     d1
-      .prepare("SELECT count(*) AS n FROM stores WHERE org_id IN (SELECT org_id FROM org_activity WHERE last_call_day >= ?)")
+      // A sandbox's stores are demo copies, not rooftops.
+      .prepare(
+        "SELECT count(*) AS n FROM stores WHERE org_id IN (SELECT a.org_id FROM org_activity a JOIN organizations o ON o.id = a.org_id AND o.is_sandbox = 0 WHERE a.last_call_day >= ?)",
+      )
       .bind(isoDay(daysBefore(now, 29))),
     d1.prepare("SELECT sum(requests) AS requests, sum(server_errors) AS errors FROM platform_daily WHERE day >= ?").bind(isoDay(daysBefore(now, 89))),
   ]);

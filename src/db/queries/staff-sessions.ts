@@ -1,7 +1,7 @@
 import { and, eq, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../client";
-import { staffSessions, staffUsers } from "../schema";
+import { organizations, staffSessions, staffUsers } from "../schema";
 
 /**
  * Login and session lookups run before any organization is known: they find the organization,
@@ -9,8 +9,16 @@ import { staffSessions, staffUsers } from "../schema";
  */
 export async function findStaffUserByEmail(db: Database, email: string) {
   const [row] = await db
-    .select({ id: staffUsers.id, orgId: staffUsers.orgId, email: staffUsers.email, name: staffUsers.name, passwordHash: staffUsers.passwordHash })
+    .select({
+      id: staffUsers.id,
+      orgId: staffUsers.orgId,
+      email: staffUsers.email,
+      name: staffUsers.name,
+      passwordHash: staffUsers.passwordHash,
+      org: { suspendedAt: organizations.suspendedAt, isSandbox: organizations.isSandbox, expiresAt: organizations.expiresAt },
+    })
     .from(staffUsers)
+    .innerJoin(organizations, eq(organizations.id, staffUsers.orgId))
     // Stored addresses may carry capitals (rows can be written by hand); callers pass lower case.
     .where(sql`lower(${staffUsers.email}) = ${email}`)
     .limit(1);
@@ -56,8 +64,10 @@ export async function findStaffSession(db: Database, idHash: string) {
       createdAt: staffSessions.createdAt,
       lastSeenAt: staffSessions.lastSeenAt,
       expiresAt: staffSessions.expiresAt,
+      org: { suspendedAt: organizations.suspendedAt, isSandbox: organizations.isSandbox, expiresAt: organizations.expiresAt },
     })
     .from(staffSessions)
+    .innerJoin(organizations, eq(organizations.id, staffSessions.orgId))
     .where(eq(staffSessions.idHash, idHash))
     .limit(1);
   return row ?? null;

@@ -45,7 +45,11 @@ export async function recordUsage(db: Database, snapshot: UsageSnapshot): Promis
       db
         .update(platformRollup)
         .set({ organizationsEvaluated: sql`${platformRollup.organizationsEvaluated} + 1` })
-        .where(sql`${platformRollup.id} = 1 AND NOT EXISTS (SELECT 1 FROM ${orgActivity} WHERE ${orgActivity.orgId} = ${orgId})`),
+        // A sandbox is not an organization evaluating the service (anyone can create ten a day): not counted.
+        .where(
+          sql`${platformRollup.id} = 1 AND NOT EXISTS (SELECT 1 FROM ${orgActivity} WHERE ${orgActivity.orgId} = ${orgId})
+            AND NOT EXISTS (SELECT 1 FROM organizations WHERE id = ${orgId} AND is_sandbox = 1)`,
+        ),
       db
         .insert(orgActivity)
         .values({ orgId, lastCallDay: day })

@@ -5,12 +5,41 @@ import { UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/deal-math/vocabula
 /** ISO-8601 UTC timestamps are stored as text so they sort and read the same everywhere. */
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
-export const organizations = sqliteTable("organizations", {
+export const organizations = sqliteTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    isDemo: integer("is_demo", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+    /** Set while the organization is suspended: its keys, broker tokens and staff sessions are refused. */
+    suspendedAt: text("suspended_at"),
+    /** A self-serve sandbox (docs/sandboxes.md): `lak_test_` keys only, refused after `expires_at`, then purged. */
+    isSandbox: integer("is_sandbox", { mode: "boolean" }).notNull().default(false),
+    expiresAt: text("expires_at"),
+  },
+  (t) => [index("organizations_sandbox_expiry_idx").on(t.isSandbox, t.expiresAt)],
+);
+
+/** `dot_` bearer tokens of the operator API; bound to no organization, never a dealer credential. */
+export const operatorTokens = sqliteTable("operator_tokens", {
   id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  isDemo: integer("is_demo", { mode: "boolean" }).notNull().default(false),
+  tokenHash: text("token_hash").notNull().unique(),
+  label: text("label").notNull(),
   createdAt: createdAt(),
+  revokedAt: text("revoked_at"),
 });
+
+/** Sandboxes created per client address (a keyed hash, never the address) and UTC day: the exact daily cap. */
+export const sandboxRequests = sqliteTable(
+  "sandbox_requests",
+  {
+    day: text("day").notNull(),
+    addressHash: text("address_hash").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.addressHash] })],
+);
 
 /** A rooftop. Its settings feed the gross, aging and alert engines; defaults are docs/domain/gross.md. */
 export const stores = sqliteTable(

@@ -45,6 +45,7 @@ export const logIn = createRoute({
     },
     400: documentedError("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
     401: documentedError("Unknown email or wrong password; the two are not told apart (`unauthorized`)."),
+    403: documentedError("The right password, but the organization is suspended (`organization_suspended`)."),
     413: documentedError("The body is over the size limit (`payload_too_large`)."),
     ...validationErrorResponse,
     429: documentedError("Too many login attempts from this client or for this account (`rate_limited`)."),

@@ -4,6 +4,7 @@ import type { Database } from "../../db/client";
 import { endStaffSession, findStaffUserByEmail, startStaffSession } from "../../db/queries/staff-sessions";
 import { newSessionTimes, SESSION_IDLE_TIMEOUT_MS, sessionCookieMaxAgeSeconds } from "../../engines/sessions/session-expiry";
 import { unauthorized } from "../../http/errors";
+import { assertOrgInStanding } from "../../http/org-standing";
 import { randomBase62 } from "../../lib/ids";
 
 const SESSION_ID_LENGTH = 43; // 43 base62 characters ≈ 256 bits
@@ -28,6 +29,8 @@ export async function logIn(
   const user = await findStaffUserByEmail(db, credentials.email);
   const passwordOk = await verifyPassword(credentials.password, pepper, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!user || !passwordOk) throw unauthorized("The email or password is incorrect.");
+  // Only after the password: the standing of an organization is not told to someone guessing.
+  assertOrgInStanding(user.org, options.nowMs);
 
   const { nowMs } = options;
   const rawSessionId = randomBase62(SESSION_ID_LENGTH);

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { TEST_KEY_DAILY_LIMIT } from "../../credentials/sandbox-limits";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
 import { ENDPOINT_NAMES } from "../../http/endpoints";
 import { documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
@@ -35,7 +36,12 @@ export const CreateApiKeyRequestSchema = z
         description:
           'Documented set: `read`, `ingest` (may push inventory and deals to /api/v1/ingest). Accepts a single string (`"read"`) or an array (`["read"]`); always stored and returned as an array. Default `["read"]`.',
       }),
-    rate_limit: z.int().min(1).max(MAX_RATE_LIMIT).default(DEFAULT_RATE_LIMIT).openapi({ description: "Requests per UTC day, 1 to 1,000,000." }),
+    rate_limit: z
+      .int()
+      .min(1)
+      .max(MAX_RATE_LIMIT)
+      .default(DEFAULT_RATE_LIMIT)
+      .openapi({ description: `Requests per UTC day, 1 to 1,000,000; in a sandbox at most ${TEST_KEY_DAILY_LIMIT} (a \`lak_test_\` key).` }),
     scopes: z
       .array(Scope)
       .min(1)
@@ -56,6 +62,10 @@ const keyFields = {
   key_prefix: z
     .string()
     .openapi({ description: "The first characters of the key, to recognise it; never enough to use it.", example: "lak_EtRsPOGb" }),
+  mode: z.enum(["live", "test"]).openapi({
+    description: "`test`: a sandbox's `lak_test_` key (docs/sandboxes.md), answered with `X-Service-Mode: test`; `live`: a `lak_` key.",
+    example: "live",
+  }),
   label: z.string(),
   permissions: z.array(z.string()).openapi({ example: ["read"] }),
   scopes: z.array(z.string()).nullable().openapi({ description: "Endpoint names; null: every endpoint of the organization." }),
@@ -76,6 +86,7 @@ export const CreatedApiKeySchema = z
       id: "key_4kQ9bX2mN7pR1sT8",
       key: "lak_EtRsPOGbI6IEgJZLPhzyu6IcI2oXsq8E0lHuOc",
       key_prefix: "lak_EtRsPOGb",
+      mode: "live",
       label: "DMS integration",
       permissions: ["read"],
       scopes: ["inventory", "sales-summary"],
@@ -107,6 +118,7 @@ export const ApiKeyListSchema = z.object({ count: z.int(), keys: z.array(ApiKeyS
       {
         id: "key_4kQ9bX2mN7pR1sT8",
         key_prefix: "lak_EtRsPOGb",
+        mode: "live",
         label: "DMS integration",
         permissions: ["read"],
         scopes: null,

@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { evictApiKey } from "../../credentials/credential-cache";
-import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../../credentials/tokens";
+import { TEST_KEY_DAILY_LIMIT } from "../../credentials/sandbox-limits";
+import { apiKeyDisplayPrefix, apiKeyMode, generateApiKey, sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import { type ApiKeyMetadata, findApiKey, insertApiKey, listApiKeys, type NewApiKey, revokeApiKey, rotateApiKey } from "../../db/queries/api-keys";
 import type { KeyManager } from "../../http/app-env";
@@ -14,6 +15,7 @@ export function toKeyFields(row: ApiKeyMetadata) {
   return {
     id: row.id,
     key_prefix: row.keyPrefix,
+    mode: apiKeyMode(row.keyPrefix),
     label: row.label,
     permissions: row.permissions,
     scopes: row.scopes,
@@ -22,9 +24,12 @@ export function toKeyFields(row: ApiKeyMetadata) {
   };
 }
 
-/** A fresh key and the row that stores it: only the hash and a display prefix, never the key. */
+/**
+ * A fresh key and the row that stores it: only the hash and a display prefix, never the key. A
+ * sandbox's keys are `lak_test_` keys (docs/sandboxes.md), a live organization's `lak_` keys.
+ */
 async function newKeyRow(manager: KeyManager, grants: Pick<NewApiKey, "label" | "permissions" | "scopes" | "dailyLimit">) {
-  const key = generateApiKey();
+  const key = generateApiKey(manager.isSandbox ? "test" : "live");
   const row: NewApiKey = {
     id: newId("key"),
     keyHash: await sha256Hex(key),
@@ -35,8 +40,13 @@ async function newKeyRow(manager: KeyManager, grants: Pick<NewApiKey, "label" | 
   return { key, row };
 }
 
-/** The raw key leaves in this one response. */
+/** The raw key leaves in this one response. A sandbox's keys are held to the test quota. */
 export async function createKey(db: Database, manager: KeyManager, input: z.infer<typeof CreateApiKeyRequestSchema>) {
+  if (manager.isSandbox && input.rate_limit > TEST_KEY_DAILY_LIMIT) {
+    throw new ApiError("validation_error", "The request body is invalid.", {
+      details: [{ path: "rate_limit", code: "too_big", message: `A sandbox's test keys allow at most ${TEST_KEY_DAILY_LIMIT} requests a day.` }],
+    });
+  }
   const permissions = input.permissions === undefined ? ["read"] : [input.permissions].flat();
   const { key, row } = await newKeyRow(manager, {
     label: input.label,

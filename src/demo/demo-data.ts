@@ -4,10 +4,11 @@
  * Pure on purpose (no node:, no fs, no process): the seed script runs it in Node and the tests
  * run it inside workerd. Every id is fixed and every random draw comes from a stream seeded by a
  * constant, so the rows are a function of (reference date, credentials) only and a rerun on any
- * later day inserts nothing. Figures follow /work/shared/DOMAIN.md (section numbers below).
+ * later day inserts nothing. Figures follow the domain notes in docs/domain/ (cited below).
  */
 import { getTableColumns, getTableName, type InferInsertModel } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { TEST_KEY_DAILY_LIMIT } from "../credentials/sandbox-limits";
 import {
   apiKeys,
   brokerTokens,
@@ -23,11 +24,11 @@ import {
   storeLenderPanel,
   stores,
   unitMarketValues,
-} from "../src/db/schema";
-import { demoSourceLabel } from "../src/engines/reports/market";
-import { dealDeskDemoRows } from "./demo-data-deal-desk";
+} from "../db/schema";
+import { demoSourceLabel } from "../engines/reports/market";
+import { type DemoDealDeskReference, dealDeskDemoRows } from "./demo-data-deal-desk";
 import { buildReportsDemoRows } from "./demo-data-reports";
-import { Random } from "./lib/random";
+import { Random } from "./random";
 
 // ---------------------------------------------------------------------------------------------
 // Public contract
@@ -51,12 +52,23 @@ export interface DemoCredentials {
 export interface DemoOrgSeed {
   organization: DemoOrganization;
   credentials: DemoOrgCredentials & { legacyTokenHash?: string };
+  /** Generate it as a self-serve sandbox (docs/sandboxes.md), refused from this ISO time on. */
+  sandbox?: { expiresAt: string };
 }
 
 export interface DemoSeedInput {
   /** YYYY-MM-DD; every date in the data is relative to it. */
   referenceDate: string;
   organizations: readonly DemoOrgSeed[];
+  /** The deal desk's reference rows the lender history is drawn against (src/demo/demo-data-deal-desk.ts). */
+  dealDeskReference: DemoDealDeskReference;
+  /** Months of deal history (default DEAL_HISTORY_MONTHS); a sandbox takes fewer, to be created quickly. */
+  historyMonths?: number;
+  /**
+   * The market feed and the public series' history belong to no organization; a sandbox created
+   * in production must not add demo entries to them. Default true (the local seed, the tests).
+   */
+  sharedRows?: boolean;
 }
 
 export interface DemoSeedSummary {
@@ -101,7 +113,7 @@ export interface DemoOrganization {
   stores: DemoStore[];
 }
 
-/** Settings are DOMAIN §10.4 defaults with small per-store variations, so store-level math differs visibly. */
+/** Settings are the docs/domain/gross.md defaults with small per-store variations, so store-level math differs visibly. */
 export const DEMO_ORGANIZATIONS: readonly DemoOrganization[] = [
   {
     key: "summit",
@@ -194,7 +206,8 @@ export const DEAL_HISTORY_MONTHS = 24;
 export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary } {
   const rows = buildDemoRows(input);
   const reports = buildReportsDemoRows(input.referenceDate, rows);
-  const desk = dealDeskDemoRows(rows.stores, rows.deals);
+  const desk = dealDeskDemoRows(input.dealDeskReference, rows.stores, rows.deals);
+  const shared = input.sharedRows ?? true;
   const rowCounts: Record<string, number> = {};
   const insert = <T extends SQLiteTable>(table: T, tableRows: InferInsertModel<T>[]) => {
     rowCounts[getTableName(table)] = tableRows.length;
@@ -213,8 +226,8 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
     ...insert(dealStips, rows.dealStips),
     ...insert(storeLenderPanel, desk.panel),
     ...insert(lenderDecisions, desk.decisions),
-    ...insert(marketFeedEntries, rows.marketFeedEntries),
-    ...insert(marketObservations, reports.marketObservations),
+    ...(shared ? insert(marketFeedEntries, rows.marketFeedEntries) : []),
+    ...(shared ? insert(marketObservations, reports.marketObservations) : []),
     ...insert(unitMarketValues, reports.unitMarketValues),
   ];
   return { statements, summary: { referenceDate: input.referenceDate, rowCounts } };
@@ -233,7 +246,7 @@ interface DemoRows {
   marketFeedEntries: InferInsertModel<typeof marketFeedEntries>[];
 }
 
-function buildDemoRows({ referenceDate, organizations: seeds }: DemoSeedInput): DemoRows {
+function buildDemoRows({ referenceDate, organizations: seeds, historyMonths = DEAL_HISTORY_MONTHS }: DemoSeedInput): DemoRows {
   const reference = parseDay(referenceDate);
   const rows: DemoRows = {
     organizations: [],
@@ -248,8 +261,8 @@ function buildDemoRows({ referenceDate, organizations: seeds }: DemoSeedInput): 
     marketFeedEntries: marketFeed(reference),
   };
 
-  for (const { organization: org, credentials: secrets } of seeds) {
-    rows.organizations.push({ id: org.id, name: org.name, isDemo: true });
+  for (const { organization: org, credentials: secrets, sandbox } of seeds) {
+    rows.organizations.push({ id: org.id, name: org.name, isDemo: true, isSandbox: sandbox !== undefined, expiresAt: sandbox?.expiresAt ?? null });
     rows.staffUsers.push({
       id: org.staffUser.id,
       orgId: org.id,
@@ -265,7 +278,7 @@ function buildDemoRows({ referenceDate, organizations: seeds }: DemoSeedInput): 
       label: "Demo key",
       permissions: ["read"],
       scopes: null,
-      dailyLimit: 1000,
+      dailyLimit: sandbox ? TEST_KEY_DAILY_LIMIT : 1000,
       createdBy: "seed",
     });
     rows.brokerTokens.push({ id: `brk_${org.key}_demo`, orgId: org.id, tokenHash: secrets.brokerTokenHash, label: "Demo broker token" });
@@ -297,7 +310,7 @@ function buildDemoRows({ referenceDate, organizations: seeds }: DemoSeedInput): 
         unitNumber += 1;
         rows.inventoryUnits.push({ id: `unit_${org.key}_${String(unitNumber).padStart(4, "0")}`, orgId: org.id, storeId: store.id, ...unit });
       }
-      const history = storeDeals(org, store, reference);
+      const history = storeDeals(org, store, reference, historyMonths);
       rows.deals.push(...history.deals);
       rows.dealStips.push(...history.stips);
     }
@@ -582,7 +595,7 @@ const listPrice = (amount: number) => Math.round(amount / 500) * 500 - 5;
 // ---------------------------------------------------------------------------------------------
 // Inventory
 
-/** Days-in-stock buckets (DOMAIN §3.6, vAuto buckets); new units age longer than used ones. */
+/** Days-in-stock buckets (vAuto buckets, docs/domain/reports.md); new units age longer than used ones. */
 const AGE_BUCKETS: Record<"new" | "preowned", readonly (readonly [readonly [number, number], number])[]> = {
   new: [
     [[0, 30], 0.4],
@@ -615,7 +628,7 @@ function storeInventory(store: DemoStore, reference: Day) {
       cost = roundCents(unit.marketValue * random.between(0.9, 0.94));
       askingPrice = Math.round(unit.marketValue / 5) * 5;
     } else {
-      // Used: bought at 84–88% cost-to-market with recon (DOMAIN §3.1: sold in the high 80s to low 90s),
+      // Used: bought at 84–88% cost-to-market with recon (docs/domain/appraisal.md: sold in the high 80s to low 90s),
       // listed near the market (price-to-market at listing near 99%, Cox).
       const recon = store.settings.recon[unit.model.type];
       cost = Math.round(unit.marketValue * random.between(0.84, 0.88) - recon);
@@ -654,7 +667,7 @@ interface Lender {
   maxScore: number;
 }
 
-/** Fictional lenders (DOMAIN §10.3), a panel of nine as PRODUCT §4 suggests. */
+/** Fictional lenders (docs/domain/lender-routing.md), a panel of nine. */
 const LENDERS: Lender[] = [
   { name: "Crestline Motor Credit", type: "captive", minScore: 620, maxScore: 850 },
   { name: "Harbor Point Bank", type: "bank", minScore: 660, maxScore: 850 },
@@ -667,12 +680,12 @@ const LENDERS: Lender[] = [
   { name: "Fresh Start Auto Lending", type: "specialty", minScore: 300, maxScore: 620 },
 ];
 
-/** DOMAIN §1.8 default funding days by lender type. */
+/** Default funding days by lender type (docs/domain/lender-routing.md). */
 const FUNDING_DAYS: Record<LenderType, number> = { captive: 2, bank: 3, credit_union: 4, subprime: 7, specialty: 10 };
 
 type Tier = "super_prime" | "prime" | "near_prime" | "subprime" | "deep_subprime";
 
-/** DOMAIN §1.1 bands; the mix follows TransUnion/Experian shares (§1.2). */
+/** Credit bands of docs/domain/deal-math.md; the mix follows TransUnion/Experian shares. */
 const TIERS: readonly (readonly [{ tier: Tier; min: number; max: number }, number])[] = [
   [{ tier: "super_prime", min: 781, max: 850 }, 0.31],
   [{ tier: "prime", min: 661, max: 780 }, 0.4],
@@ -703,7 +716,7 @@ function pickLender(random: Random, tier: Tier, beacon: number, condition: Condi
   return random.weighted(eligible.map((lender) => [lender, LENDER_PREFERENCE[tier][lender.type]] as const));
 }
 
-/** DOMAIN §5 penetration and typical dealer profit per product sold. */
+/** F&I penetration (docs/domain/deal-coach.md) and typical dealer profit per product sold. */
 const FI_PRODUCTS = [
   { name: "vsc", penetrationNew: 0.45, penetrationUsed: 0.48, profit: 1000, financedOnly: false },
   { name: "gap", penetrationNew: 0.35, penetrationUsed: 0.35, profit: 560, financedOnly: true },
@@ -714,7 +727,7 @@ const FI_PRODUCTS = [
   { name: "theft_etch", penetrationNew: 0.15, penetrationUsed: 0.15, profit: 200, financedOnly: false },
 ] as const;
 
-/** Stip names as DOMAIN §2.1 lists them; which ones a deal gets follows the §2.2 trigger matrix. */
+/** Stip names as docs/domain/stips.md lists them; which ones a deal gets follows its trigger matrix. */
 const STIP = {
   driversLicense: "Driver's license",
   insurance: "Proof of insurance",
@@ -756,17 +769,17 @@ const TRANSIT_DAYS: readonly (readonly [number, number])[] = [
   [5, 1],
 ];
 
-/** Saturdays are busy, Sundays quiet; spring (tax refunds) and December sell more (DOMAIN §8.4). */
+/** Saturdays are busy, Sundays quiet; spring (tax refunds) and December sell more (docs/domain/reports.md). */
 const WEEKDAY_WEIGHT = [0.35, 1, 0.95, 0.95, 1, 1.1, 1.4];
 const MONTH_WEIGHT = [0.85, 0.95, 1.15, 1.05, 1.08, 1, 1, 1.03, 0.95, 0.95, 0.92, 1.1];
 
 /**
- * Maps a fixed number of deals onto the 24 calendar months before the reference date. The count
+ * Maps a fixed number of deals onto the calendar months (24 by default) before the reference date. The count
  * never depends on the date (so ids stay stable); deals are spread by stratified sampling through
  * the cumulative daily weights, which puts every month, however short, in the history.
  */
-function saleDays(random: Random, count: number, reference: Day): Day[] {
-  const first = firstDayOfMonthsBefore(reference, DEAL_HISTORY_MONTHS - 1);
+function saleDays(random: Random, count: number, reference: Day, months: number): Day[] {
+  const first = firstDayOfMonthsBefore(reference, months - 1);
   const cumulative: number[] = [];
   let total = 0;
   for (let day = first; day <= reference; day++) {
@@ -793,11 +806,11 @@ function saleDays(random: Random, count: number, reference: Day): Day[] {
 type DealStatus = InferInsertModel<typeof deals>["status"];
 type StipState = InferInsertModel<typeof dealStips>["state"];
 
-function storeDeals(org: DemoOrganization, store: DemoStore, reference: Day) {
+function storeDeals(org: DemoOrganization, store: DemoStore, reference: Day, months: number) {
   const dealRows: InferInsertModel<typeof deals>[] = [];
   const stips: InferInsertModel<typeof dealStips>[] = [];
-  const count = store.dealsPerMonth * DEAL_HISTORY_MONTHS;
-  const days = saleDays(new Random(`${store.id}:sale-days`), count, reference);
+  const count = store.dealsPerMonth * months;
+  const days = saleDays(new Random(`${store.id}:sale-days`), count, reference, months);
 
   for (let i = 0; i < count; i++) {
     const soldOn = days[i];
@@ -814,7 +827,7 @@ function storeDeals(org: DemoOrganization, store: DemoStore, reference: Day) {
     const unit = vehicle(random, store, condition, soldOn);
     const sellingPrice = Math.round(unit.marketValue * (condition === "new" ? random.between(0.95, 1) : random.between(0.96, 1.02)));
 
-    // DOMAIN §3.2: new GPVR ≈ $1,800–3,500, used ≈ $1,300–1,600, a few deals under water.
+    // docs/domain/gross.md: new GPVR ≈ $1,800–3,500, used ≈ $1,300–1,600, a few deals under water.
     const frontGross = roundCents(Math.max(-2500, sellingPrice * random.normal(condition === "new" ? 0.05 : 0.065, 0.035)));
 
     let productProfit = 0;
@@ -825,7 +838,7 @@ function storeDeals(org: DemoOrganization, store: DemoStore, reference: Day) {
     const downPayment = sellingPrice * random.between(tier === "deep_subprime" ? 0.15 : 0.05, 0.2);
     // Price plus ~7.5% tax and fees, plus products at retail (about twice their profit), less cash down.
     const amountFinanced = isCash ? null : Math.round(sellingPrice * 1.075 + 695 + productProfit * 2.1 - downPayment);
-    // DOMAIN §4.2: prime paper pays rate reserve; subprime pays a flat fee; deep subprime costs an acquisition fee.
+    // docs/domain/gross.md: prime paper pays rate reserve; subprime pays a flat fee; deep subprime costs an acquisition fee.
     const reserve =
       amountFinanced === null
         ? 0
@@ -840,7 +853,7 @@ function storeDeals(org: DemoOrganization, store: DemoStore, reference: Day) {
 
     const submitDelay = random.weighted(SUBMIT_DELAY_DAYS);
     const stipDelay = Math.round((stipNames.length - 2) * random.between(0, 2.5));
-    // Contracts in transit: e-contracts fund in a day, mailed ones take 3–4 business days (PRODUCT §4).
+    // Contracts in transit: e-contracts fund in a day, mailed ones take 3–4 business days.
     const transitDays = random.weighted(TRANSIT_DAYS);
     const fundingDelay = lender ? submitDelay + FUNDING_DAYS[lender.type] + stipDelay + transitDays : 0;
     const unwinds = random.chance(0.015);
@@ -944,7 +957,7 @@ const SOURCE = {
   coxIncentives: "Cox Automotive / Dealertrack new-vehicle financing data",
 } as const;
 
-/** [days before the reference date, category, severity, source, signal]; values are plausible per DOMAIN §8. */
+/** [days before the reference date, category, severity, source, signal]; values are plausible per docs/domain/reports.md. */
 const MARKET_SIGNALS: readonly (readonly [number, string, "high" | "medium" | "low", string, string])[] = [
   [
     1,

@@ -2,11 +2,11 @@
  * Demo data for the reports: a history of every public series (so the market pulse and the feed
  * work offline) and a valuation per unit in stock (so the inventory alerts have market values).
  * Pure and deterministic like scripts/demo-data.ts: a function of the reference date and the
- * units it generated. Levels follow DOMAIN.md §8 (the readings of late 2025).
+ * units it generated. Levels follow docs/domain/reports.md (the readings of late 2025).
  */
 import type { InferInsertModel } from "drizzle-orm";
-import type { inventoryUnits, marketObservations, stores, unitMarketValues } from "../src/db/schema";
-import { estimateMarketValue, type StoreSettings } from "../src/engines/reports/alerts";
+import type { inventoryUnits, marketObservations, stores, unitMarketValues } from "../db/schema";
+import { estimateMarketValue, type StoreSettings } from "../engines/reports/alerts";
 
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

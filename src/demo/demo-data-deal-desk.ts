@@ -1,18 +1,18 @@
 /**
- * Demo rows of the deal desk: each store's lender panel (42 of the 53 programs, SPEC §4.3
- * Variant B) and two years of lender decisions derived from the demo deals. Every financed deal
+ * Demo rows of the deal desk: each store's lender panel (42 of the 53 programs, docs/domain/lender-routing.md) and two years of lender decisions derived from the demo deals. Every financed deal
  * was approved (or countered) by the lender that funded it; about half were first sent to one or
  * two other panel lenders, whose answers follow the program fit (the routing engine's prior).
  * A few lenders decline one band far more than their program suggests, so calibration has
- * something to find. Deterministic, like the rest of the demo data.
+ * something to find. Deterministic, like the rest of the demo data, for the same reference rows:
+ * the seed passes scripts/deal-desk-reference.ts, the Worker (sandboxes) the rows the migrations
+ * shipped to D1, so the Worker bundle does not carry a second copy of the matrix.
  */
 import type { InferInsertModel } from "drizzle-orm";
-import type { deals, lenderDecisions, storeLenderPanel, stores } from "../src/db/schema";
-import { type CreditTier, tierFor } from "../src/engines/deal-math";
-import { programFit } from "../src/engines/lender-routing";
-import { predictStips } from "../src/engines/stips";
-import { CREDIT_TIER_ROWS, LENDER_PROGRAM_ROWS, STIP_RULE_ROWS, STIP_TYPE_ROWS } from "./deal-desk-reference";
-import { Random } from "./lib/random";
+import type { deals, lenderDecisions, storeLenderPanel, stores } from "../db/schema";
+import { type CreditTier, type TierRow, tierFor } from "../engines/deal-math";
+import { programFit } from "../engines/lender-routing";
+import { predictStips, type StipProgram, type StipRuleRow, type StipTypeRow } from "../engines/stips";
+import { Random } from "./random";
 
 /** Programs each demo store does not route to: the in-house (BHPH) programs and seven more. */
 const OFF_PANEL: Record<string, string[]> = {
@@ -55,7 +55,7 @@ export const DEMO_TOUGH_LENDERS: readonly { storeId: string; lender: string; ban
 /**
  * How much of a program's fit turns into approvals per band (DEFAULT): lower bands come with
  * thinner files, higher LTVs and more income questions than the score margin alone shows
- * (DOMAIN §1.3 market LTVs, §1.4 PTI caps), so first-look approvals fall with the band.
+ * (market LTVs and PTI caps: docs/domain/deal-math.md), so first-look approvals fall with the band.
  */
 const BAND_APPROVAL_FACTOR: Record<CreditTier, number> = { super_prime: 1.1, prime: 1, near_prime: 0.85, subprime: 0.7, deep_subprime: 0.55 };
 
@@ -65,19 +65,31 @@ const PRIOR_ATTEMPTS: readonly (readonly [number, number])[] = [
   [2, 0.15],
 ];
 
-const stipTypes = new Map(STIP_TYPE_ROWS.map((s) => [s.stip, s]));
-const programsByName = new Map(LENDER_PROGRAM_ROWS.map((p) => [p.name, p]));
+type Program = StipProgram & { id: string; minScore: number; maxScore: number };
 
-type Program = (typeof LENDER_PROGRAM_ROWS)[number];
+/** The reference rows the history is drawn against: the lender matrix, the credit tiers and the stip rules. */
+export interface DemoDealDeskReference {
+  tiers: readonly TierRow[];
+  programs: readonly Program[];
+  stipRules: readonly StipRuleRow[];
+  stipTypes: readonly StipTypeRow[];
+}
+
 type DealRow = InferInsertModel<typeof deals>;
 type Decision = InferInsertModel<typeof lenderDecisions>;
 
-export function dealDeskDemoRows(storeRows: readonly InferInsertModel<typeof stores>[], dealRows: readonly DealRow[]) {
+export function dealDeskDemoRows(
+  reference: DemoDealDeskReference,
+  storeRows: readonly InferInsertModel<typeof stores>[],
+  dealRows: readonly DealRow[],
+) {
+  const stipTypes = new Map(reference.stipTypes.map((s) => [s.stip, s]));
+  const programsByName = new Map(reference.programs.map((p) => [p.name, p]));
   const panel: InferInsertModel<typeof storeLenderPanel>[] = [];
   const panels = new Map<string, Program[]>();
   for (const store of storeRows) {
     const off = new Set(OFF_PANEL[store.id] ?? []);
-    const programs = LENDER_PROGRAM_ROWS.filter((p) => p.type !== "bhph" && !off.has(p.name));
+    const programs = reference.programs.filter((p) => p.type !== "bhph" && !off.has(p.name));
     panels.set(store.id, programs);
     for (const program of programs) panel.push({ orgId: store.orgId, storeId: store.id, programId: program.id });
   }
@@ -90,11 +102,16 @@ export function dealDeskDemoRows(storeRows: readonly InferInsertModel<typeof sto
     const funder = programsByName.get(deal.lender);
     if (!funder) continue;
     const beacon = deal.beacon;
-    const band = tierFor(CREDIT_TIER_ROWS, beacon).tier;
+    const band = tierFor(reference.tiers, beacon).tier;
     const random = new Random(`${deal.id}:lender-decisions`);
     let attempt = 0;
     const decide = (program: Program, decision: Decision["decision"]): Decision => {
-      const stips = predictStips({ tier: band, knownIssues: [], asOf: new Date(deal.submittedOn ?? deal.soldOn) }, program, STIP_RULE_ROWS, stipTypes)
+      const stips = predictStips(
+        { tier: band, knownIssues: [], asOf: new Date(deal.submittedOn ?? deal.soldOn) },
+        program,
+        reference.stipRules,
+        stipTypes,
+      )
         .filter((s) => s.priority === "required" || random.chance(0.5))
         .map((s) => s.stip);
       return {

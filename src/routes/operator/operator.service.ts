@@ -1,0 +1,146 @@
+import type { z } from "@hono/zod-openapi";
+import { evictApiKeys } from "../../credentials/credential-cache";
+import { hashPassword } from "../../credentials/password";
+import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../credentials/tokens";
+import type { Database } from "../../db/client";
+import * as operator from "../../db/queries/operator";
+import { ApiError } from "../../http/errors";
+import { newId } from "../../lib/ids";
+import type { CreateStaffUserRequestSchema, CreateStoreRequestSchema } from "./operator.routes";
+
+const noSuchOrganization = () => new ApiError("not_found", "No organization with that id.");
+
+export function toOrganization(row: operator.OrganizationRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    is_sandbox: row.isSandbox,
+    is_demo: row.isDemo,
+    suspended_at: row.suspendedAt,
+    expires_at: row.expiresAt,
+    created_at: row.createdAt,
+  };
+}
+
+export async function listOrganizations(db: Database, options: { includeSandboxes: boolean }) {
+  return (await operator.listOrganizations(db, options)).map(toOrganization);
+}
+
+export async function requireOrganization(db: Database, orgId: string) {
+  const org = await operator.findOrganization(db, orgId);
+  if (!org) throw noSuchOrganization();
+  return org;
+}
+
+export async function createOrganization(db: Database, input: { id?: string; name: string }) {
+  const row = await operator.insertOrganization(db, { id: input.id ?? newId("org"), name: input.name });
+  if (!row) throw new ApiError("conflict", "An organization with that id exists.");
+  return toOrganization(row);
+}
+
+/**
+ * The standing is read with every credential; keys are also cached per isolate for up to 60 s,
+ * so this isolate drops the organization's keys at once and the others follow within the minute.
+ */
+export async function setSuspended(db: Database, orgId: string, suspended: boolean, nowMs: number) {
+  const result = await operator.setOrganizationSuspended(db, orgId, suspended ? new Date(nowMs).toISOString() : null);
+  if (!result) throw noSuchOrganization();
+  evictApiKeys(result.keyHashes);
+  return toOrganization(result.org);
+}
+
+export function toStore(row: operator.StoreRow) {
+  return {
+    id: row.id,
+    org_id: row.orgId,
+    name: row.name,
+    market_zip: row.marketZip,
+    is_primary: row.isPrimary,
+    pack_new: row.packNew,
+    pack_used: row.packUsed,
+    holding_cost_per_day: row.holdingCostPerDay,
+    holding_high_value_cost: row.holdingHighValueCost,
+    holding_high_value_daily_pct: row.holdingHighValueDailyPct,
+    floorplan_apr_new: row.floorplanAprNew,
+    floorplan_apr_used: row.floorplanAprUsed,
+    recon_car: row.reconCar,
+    recon_truck: row.reconTruck,
+    recon_suv: row.reconSuv,
+    recon_van: row.reconVan,
+    aged_threshold_days: row.agedThresholdDays,
+    aged_threshold_days_new: row.agedThresholdDaysNew,
+    target_front_gross_used_pct: row.targetFrontGrossUsedPct,
+    target_front_gross_used_min: row.targetFrontGrossUsedMin,
+    created_at: row.createdAt,
+  };
+}
+
+/** Settings the body leaves out are left out of the INSERT, so the column defaults (the shipped figures) apply. */
+export async function createStore(db: Database, orgId: string, input: z.infer<typeof CreateStoreRequestSchema>) {
+  await requireOrganization(db, orgId);
+  const row = await operator.insertStore(db, orgId, {
+    id: input.id ?? newId("sto"),
+    name: input.name,
+    marketZip: input.market_zip,
+    isPrimary: input.is_primary,
+    packNew: input.pack_new,
+    packUsed: input.pack_used,
+    holdingCostPerDay: input.holding_cost_per_day,
+    holdingHighValueCost: input.holding_high_value_cost,
+    holdingHighValueDailyPct: input.holding_high_value_daily_pct,
+    floorplanAprNew: input.floorplan_apr_new,
+    floorplanAprUsed: input.floorplan_apr_used,
+    reconCar: input.recon_car,
+    reconTruck: input.recon_truck,
+    reconSuv: input.recon_suv,
+    reconVan: input.recon_van,
+    agedThresholdDays: input.aged_threshold_days,
+    agedThresholdDaysNew: input.aged_threshold_days_new,
+    targetFrontGrossUsedPct: input.target_front_gross_used_pct,
+    targetFrontGrossUsedMin: input.target_front_gross_used_min,
+  });
+  if (!row) throw new ApiError("conflict", "A store with that id exists.");
+  return toStore(row);
+}
+
+export async function listStores(db: Database, orgId: string) {
+  await requireOrganization(db, orgId);
+  return (await operator.listStores(db, orgId)).map(toStore);
+}
+
+/** The password becomes a scrypt hash here and goes no further: never stored, logged or answered. */
+export async function createStaffUser(db: Database, pepper: string, orgId: string, input: z.infer<typeof CreateStaffUserRequestSchema>) {
+  await requireOrganization(db, orgId);
+  const row = await operator.insertStaffUser(db, orgId, {
+    id: newId("usr"),
+    // Logins are looked up in lower case (findStaffUserByEmail).
+    email: input.email.toLowerCase(),
+    name: input.name,
+    passwordHash: await hashPassword(input.password, pepper),
+  });
+  if (!row) throw new ApiError("conflict", "A staff user with that e-mail address exists.");
+  return { id: row.id, org_id: row.orgId, email: row.email, name: row.name, created_at: row.createdAt };
+}
+
+type BrokerTokenRow = Awaited<ReturnType<typeof operator.listBrokerTokens>>[number];
+const toBrokerToken = (orgId: string, row: BrokerTokenRow) => ({ id: row.id, org_id: orgId, label: row.label, created_at: row.createdAt });
+
+/** Only the SHA-256 is stored; the raw token leaves in this one answer. */
+export async function issueBrokerToken(db: Database, orgId: string, label: string) {
+  await requireOrganization(db, orgId);
+  const token = generateToken(BROKER_TOKEN_PREFIX);
+  const row = await operator.insertBrokerToken(db, orgId, { id: newId("brk"), tokenHash: await sha256Hex(token), label });
+  return { ...toBrokerToken(orgId, row), token };
+}
+
+export async function listBrokerTokens(db: Database, orgId: string) {
+  await requireOrganization(db, orgId);
+  return (await operator.listBrokerTokens(db, orgId)).map((row) => ({ ...toBrokerToken(orgId, row), revoked_at: row.revokedAt }));
+}
+
+export async function revokeBrokerToken(db: Database, orgId: string, tokenId: string, nowMs: number) {
+  await requireOrganization(db, orgId);
+  if (!(await operator.revokeBrokerToken(db, orgId, tokenId, new Date(nowMs).toISOString()))) {
+    throw new ApiError("not_found", "This organization has no active broker token with that id.");
+  }
+}

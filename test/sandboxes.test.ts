@@ -1,0 +1,280 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
+import { describe, expect, it } from "vitest";
+import { apiKeyDisplayPrefix, generateApiKey, hmacSha256Hex, sha256Hex } from "../src/credentials/tokens";
+import { getDb } from "../src/db/client";
+import { computePlatformStatistics } from "../src/db/queries/public-stats";
+import { recordUsage } from "../src/db/queries/usage";
+import worker from "../src/index";
+import type { SandboxSchema } from "../src/routes/sandboxes/sandboxes.routes";
+import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
+import { figuresByDefinition, isoDaysAgo, usageSnapshot } from "./helpers/public";
+import { brokerCall } from "./helpers/staff";
+
+type Sandbox = z.infer<typeof SandboxSchema>;
+
+let addressCounter = 0;
+/** Each test calls from its own address, so the per-address limits of one test never touch another. */
+const freshAddress = () => `198.51.100.${++addressCounter}`;
+
+async function createSandbox(address = freshAddress()) {
+  const started = performance.now();
+  const res = await call("/api/sandboxes", { method: "POST", headers: { "CF-Connecting-IP": address } });
+  const elapsedMs = performance.now() - started;
+  if (res.status !== 201) throw new Error(`sandbox creation failed: ${res.status} ${await res.text()}`);
+  return { sandbox: await res.json<Sandbox>(), res, elapsedMs };
+}
+
+async function stockNumbers(key: string, path = "/api/v1/inventory?limit=500") {
+  const res = await call(path, { key });
+  expect(res.status).toBe(200);
+  return { res, numbers: (await res.json<{ inventory: { stock_number: string }[] }>()).inventory.map((u) => u.stock_number) };
+}
+
+async function liveOrgWithUnit() {
+  const org = await createOrg();
+  const store = await createStore(org.id);
+  const unit = await createUnit(org.id, store.id, { stockedOn: "2026-01-01" });
+  return { org, store, unit, key: (await createApiKey(org.id)).key };
+}
+
+/** Every table with an org_id column, from the schema itself, so a table added later is covered. */
+async function orgIdTables() {
+  const { results: tables } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 4) <> '_cf_'").all<{
+    name: string;
+  }>();
+  const columns = await env.DB.batch<{ name: string }>(tables.map((t) => env.DB.prepare(`PRAGMA table_info("${t.name}")`)));
+  const withOrgId = tables.filter((_, i) => columns[i].results.some((c) => c.name === "org_id")).map((t) => t.name);
+  expect(withOrgId.length).toBeGreaterThan(20);
+  return withOrgId;
+}
+
+async function rowsPerTable(orgId: string) {
+  const counts: Record<string, number> = {};
+  for (const table of await orgIdTables()) {
+    const row = await env.DB.prepare(`SELECT count(*) AS n FROM "${table}" WHERE org_id = ?`).bind(orgId).first<{ n: number }>();
+    counts[table] = row?.n ?? 0;
+  }
+  return counts;
+}
+
+describe("POST /api/sandboxes", () => {
+  it("creates a seeded sandbox with a lak_test_ key marked test in every answer, in about a second", async () => {
+    const { sandbox, res, elapsedMs } = await createSandbox();
+    console.log(`sandbox creation: ${Math.round(elapsedMs)} ms`);
+    expect(res.headers.get("X-Service-Mode")).toBe("test");
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(sandbox).toMatchObject({
+      organization_id: expect.stringMatching(/^org_sbx_[a-z0-9]{12}$/),
+      mode: "test",
+      api_key: expect.stringMatching(/^lak_test_[0-9A-Za-z]{38}$/),
+      broker_token: expect.stringMatching(/^dbt_/),
+      daily_limit: 1000,
+    });
+    expect(Date.parse(sandbox.expires_at) - Date.now()).toBeGreaterThan(29.9 * 86_400_000);
+    expect(sandbox.stores).toHaveLength(2);
+
+    const org = await env.DB.prepare("SELECT is_sandbox, is_demo, expires_at FROM organizations WHERE id = ?").bind(sandbox.organization_id).first();
+    expect(org).toEqual({ is_sandbox: 1, is_demo: 1, expires_at: sandbox.expires_at });
+    const { res: feed, numbers } = await stockNumbers(sandbox.api_key);
+    expect(numbers.length).toBeGreaterThan(100);
+    expect(feed.headers.get("X-Service-Mode")).toBe("test");
+    expect(feed.headers.get("X-Service-RateLimit-Limit")).toBe("1000");
+    // Errors are marked too.
+    const refused = await call("/api/v1/webhooks/whk_nope", { key: sandbox.api_key });
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get("X-Service-Mode")).toBe("test");
+    // A live key's answers say live.
+    const live = await liveOrgWithUnit();
+    expect((await stockNumbers(live.key)).res.headers.get("X-Service-Mode")).toBe("live");
+    // Seeding a sandbox adds no demo entries to the shared market feed.
+    const shared = await env.DB.prepare("SELECT count(*) AS n FROM market_feed_entries WHERE id LIKE 'mkt_demo_%'").first<{ n: number }>();
+    expect(shared?.n).toBe(0);
+  });
+
+  it("keys created with the sandbox's broker token are lak_test_ keys, listed as mode test, held to the test quota", async () => {
+    const { sandbox } = await createSandbox();
+    const created = await brokerCall("/api/public-api/keys", sandbox.broker_token, { method: "POST", body: { label: "trial" } });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("X-Service-Mode")).toBe("test");
+    const key = await created.json<{ key: string; mode: string }>();
+    expect(key.key).toMatch(/^lak_test_/);
+    expect(key.mode).toBe("test");
+    expect((await stockNumbers(key.key)).numbers.length).toBeGreaterThan(100);
+
+    const tooBig = await brokerCall("/api/public-api/keys", sandbox.broker_token, { method: "POST", body: { label: "big", rate_limit: 5000 } });
+    expect(tooBig.status).toBe(422);
+    expect((await tooBig.json<{ details: { path: string }[] }>()).details[0].path).toBe("rate_limit");
+
+    const list = await (await brokerCall("/api/public-api/keys", sandbox.broker_token)).json<{ keys: { mode: string; key_prefix: string }[] }>();
+    expect(list.keys.map((k) => k.mode)).toEqual(["test", "test"]);
+    expect(list.keys.every((k) => k.key_prefix.startsWith("lak_test_"))).toBe(true);
+
+    // A live organization's broker token makes lak_ keys, listed as live.
+    const live = await createOrg();
+    const { createBrokerToken } = await import("./helpers/staff");
+    const broker = await createBrokerToken(live.id);
+    const liveKey = await (await brokerCall("/api/public-api/keys", broker.token, { method: "POST", body: { label: "live" } })).json<{
+      key: string;
+      mode: string;
+    }>();
+    expect(liveKey.key).toMatch(/^lak_[0-9A-Za-z]{38}$/);
+    expect(liveKey.mode).toBe("live");
+  });
+
+  it("a sandbox key never sees a live organization's data, and a live key never a sandbox's (feeds and an engine)", async () => {
+    const { sandbox } = await createSandbox();
+    const live = await liveOrgWithUnit();
+    const sandboxView = await stockNumbers(sandbox.api_key);
+    expect(sandboxView.numbers).not.toContain(live.unit.stockNumber);
+    const liveView = await stockNumbers(live.key);
+    expect(liveView.numbers).toEqual([live.unit.stockNumber]);
+
+    const sandboxAlerts = await call("/api/v1/inventory-alerts", { key: sandbox.api_key });
+    expect(sandboxAlerts.status).toBe(200);
+    const sandboxAlertText = await sandboxAlerts.text();
+    expect(sandboxAlertText).toContain(`"${sandbox.stores[0].id}"`);
+    expect(sandboxAlertText).not.toContain(live.unit.stockNumber);
+    const sandboxUnits = await env.DB.prepare("SELECT stock_number FROM inventory_units WHERE org_id = ?").bind(sandbox.organization_id).all<{
+      stock_number: string;
+    }>();
+    const alerts = await call("/api/v1/inventory-alerts", { key: live.key });
+    expect(alerts.status).toBe(200);
+    const alertText = await alerts.text();
+    for (const { stock_number } of sandboxUnits.results.slice(0, 50)) expect(alertText).not.toContain(`"${stock_number}"`);
+    // The sandbox's store ids are its own: a live key asking for one gets nothing of it.
+    const foreignStore = await call(`/api/v1/inventory?store_id=${sandbox.stores[0].id}`, { key: live.key });
+    expect([404, 422]).toContain(foreignStore.status);
+  });
+
+  it("refuses a lak_ key whose organization is a sandbox and a lak_test_ key whose organization is live (rows written directly)", async () => {
+    const { sandbox } = await createSandbox();
+    const live = await createOrg();
+    const insert = async (orgId: string, key: string) =>
+      env.DB.prepare(
+        "INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by) VALUES (?, ?, ?, ?, 'mismatch', '[\"read\"]', NULL, 100, 'test')",
+      )
+        .bind(`key_${crypto.randomUUID()}`, orgId, await sha256Hex(key), apiKeyDisplayPrefix(key))
+        .run();
+    const liveKeyInSandbox = generateApiKey("live");
+    const testKeyInLive = generateApiKey("test");
+    await insert(sandbox.organization_id, liveKeyInSandbox);
+    await insert(live.id, testKeyInLive);
+    for (const key of [liveKeyInSandbox, testKeyInLive]) {
+      const res = await call("/api/v1/inventory", { key });
+      expect(res.status).toBe(401);
+      expect((await res.json<{ message: string }>()).message).toMatch(/sandbox/);
+    }
+  });
+
+  it("refuses an expired sandbox's key and broker token (403 sandbox_expired) before the purge runs", async () => {
+    const { sandbox } = await createSandbox();
+    await env.DB.prepare("UPDATE organizations SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), sandbox.organization_id)
+      .run();
+    const res = await call("/api/v1/inventory", { key: sandbox.api_key });
+    expect(res.status).toBe(403);
+    const body = await res.json<{ error: string; message: string }>();
+    expect(body.error).toBe("sandbox_expired");
+    expect(body.message).toMatch(/expired/);
+    const broker = await brokerCall("/api/public-api/keys", sandbox.broker_token);
+    expect(broker.status).toBe(403);
+  });
+
+  it("caps sandboxes per client address and day, counted by a keyed hash of the address (never the address)", async () => {
+    const address = freshAddress();
+    const day = new Date().toISOString().slice(0, 10);
+    const hash = hmacSha256Hex(env.PASSWORD_PEPPER, `sandbox-address:${address}`);
+    await env.DB.prepare("INSERT INTO sandbox_requests (day, address_hash, count) VALUES (?, ?, 10)").bind(day, hash).run();
+    const res = await call("/api/sandboxes", { method: "POST", headers: { "CF-Connecting-IP": address } });
+    expect(res.status).toBe(429);
+    expect((await res.json<{ error: string }>()).error).toBe("rate_limited");
+    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // Another address is not affected.
+    expect((await createSandbox()).sandbox.api_key).toMatch(/^lak_test_/);
+    const { results } = await env.DB.prepare("SELECT day, address_hash, count FROM sandbox_requests").all();
+    expect(JSON.stringify(results)).not.toContain("198.51.100.");
+  });
+});
+
+describe("POST /api/sandboxes with Idempotency-Key", () => {
+  it("answers a retry from the same client with the same sandbox, created once and counted once", async () => {
+    const address = freshAddress();
+    const send = (from: string) => call("/api/sandboxes", { method: "POST", headers: { "CF-Connecting-IP": from, "Idempotency-Key": "retry-me-1" } });
+    const first = await send(address);
+    expect(first.status).toBe(201);
+    const again = await send(address);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    const [a, b] = [await first.json<Sandbox>(), await again.json<Sandbox>()];
+    expect(b.organization_id).toBe(a.organization_id);
+    const day = new Date().toISOString().slice(0, 10);
+    const counted = await env.DB.prepare("SELECT count FROM sandbox_requests WHERE day = ? AND address_hash = ?")
+      .bind(day, hmacSha256Hex(env.PASSWORD_PEPPER, `sandbox-address:${address}`))
+      .first<{ count: number }>();
+    expect(counted?.count).toBe(1);
+    // The same key from another client is another client's key.
+    const other = await send(freshAddress());
+    expect(other.status).toBe(201);
+    expect((await other.json<Sandbox>()).organization_id).not.toBe(a.organization_id);
+  });
+});
+
+describe("sandboxes in the public figures", () => {
+  it("count as demo sessions, never as organizations evaluated or as rooftops", async () => {
+    const { sandbox } = await createSandbox();
+    const db = getDb(env.DB);
+    const before = await computePlatformStatistics(db, new Date());
+    await recordUsage(db, usageSnapshot([{ day: isoDaysAgo(0), keyId: `key_${sandbox.organization_id}`, orgId: sandbox.organization_id }]));
+    const after = await computePlatformStatistics(db, new Date());
+    expect(after.demoSessions).toBe(before.demoSessions + 1);
+    expect(after.organizationsEvaluated).toBe(before.organizationsEvaluated);
+    expect(after.activeRooftops).toBe(before.activeRooftops);
+    expect(after).toMatchObject(await figuresByDefinition());
+  });
+});
+
+describe("the sandbox purge (00:15 cron)", () => {
+  it("deletes an expired sandbox and every row of it in every org_id table; live organizations and live sandboxes are untouched", async () => {
+    const expired = (await createSandbox()).sandbox;
+    const current = (await createSandbox()).sandbox;
+    const live = await liveOrgWithUnit();
+    // Rows the seed does not write: usage and activity (flushed in batches, so written here directly).
+    await call("/api/v1/inventory", { key: expired.api_key });
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO org_activity (org_id, last_call_day) VALUES (?, '2026-11-01') ON CONFLICT DO NOTHING").bind(
+        expired.organization_id,
+      ),
+      env.DB.prepare("INSERT INTO key_usage_daily (day, key_id, org_id, requests) VALUES ('2026-11-01', ?, ?, 3) ON CONFLICT DO NOTHING").bind(
+        `key_sbx_${expired.organization_id}`,
+        expired.organization_id,
+      ),
+    ]);
+    // The same cron raises aged-inventory alerts (and their events): rows it adds, not rows the purge keeps.
+    const kept = async (orgId: string) => {
+      const { aged_inventory_alerts, event_outbox, ...rest } = await rowsPerTable(orgId);
+      return rest;
+    };
+    const before = { live: await kept(live.org.id), current: await kept(current.organization_id) };
+    const seeded = await rowsPerTable(expired.organization_id);
+    expect(seeded.inventory_units).toBeGreaterThan(100);
+    expect(seeded.lender_decisions).toBeGreaterThan(0);
+
+    const now = Date.now();
+    await env.DB.prepare("UPDATE organizations SET expires_at = ? WHERE id = ?")
+      .bind(new Date(now - 60_000).toISOString(), expired.organization_id)
+      .run();
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "15 0 * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+
+    const after = await rowsPerTable(expired.organization_id);
+    expect(Object.entries(after).filter(([, n]) => n > 0)).toEqual([]);
+    expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(expired.organization_id).first()).toBeNull();
+    expect(await kept(live.org.id)).toEqual(before.live);
+    // The other sandbox expires 30 days after its creation: the purge leaves it whole.
+    expect(await kept(current.organization_id)).toEqual(before.current);
+    expect(before.current.inventory_units).toBeGreaterThan(100);
+  });
+});
