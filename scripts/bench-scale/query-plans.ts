@@ -1,10 +1,11 @@
 /**
  * EXPLAIN QUERY PLAN for the SQL the Worker really ran (logged by QUERY_LOG=1, src/db/query-log.ts),
- * on the benchmark's D1 file. A full `SCAN` of a tenant table (one with an org_id column) fails
- * the run: its cost grows with every organization's data, not the caller's. `SCAN … USING
- * (COVERING) INDEX` reads an index in order, and `SEARCH` seeks: both are fine.
+ * on the benchmark's D1 file. A full scan of a tenant table (one with an org_id column; the rule is
+ * src/db/query-plan.ts `tenantTableScans`, which the workerd plan test applies too) fails the run:
+ * its cost grows with every organization's data, not the caller's.
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import { TENANT_TABLES, tableAliases, tenantTableScans } from "../../src/db/query-plan";
 
 export interface LoggedStatement {
   sql: string;
@@ -40,32 +41,13 @@ export interface PlannedStatement {
   orgWideReads: { table: string; nested: boolean }[];
 }
 
-export function tenantTables(db: DatabaseSync): Set<string> {
-  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as { name: string }[];
-  return new Set(
-    tables
-      .map((t) => t.name)
-      .filter((name) => (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(name) as { name: string }[]).some((c) => c.name === "org_id")),
-  );
-}
-
-/** The names a statement gives its tables (`FROM "deals" "c"`, `JOIN stores s`): plans name the alias. */
-function aliases(sql: string): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const m of sql.matchAll(/\b(?:from|join)\s+"?(\w+)"?(?:\s+(?:as\s+)?"?(\w+)"?)?/gi)) {
-    map.set(m[1], m[1]);
-    if (m[2] && !/^(where|on|inner|left|cross|join|group|order|limit|using|natural|set|values)$/i.test(m[2])) map.set(m[2], m[1]);
-  }
-  return map;
-}
-
 const normalized = (sql: string) => sql.replace(/\s+/g, " ").trim();
 
 /** An organization has more than this many rows in a table that grows with its business (settings tables stay far below). */
 const GROWING_ROWS_PER_ORG = 1000;
 
 export function explainAll(db: DatabaseSync, statements: LoggedStatement[]): PlannedStatement[] {
-  const tenants = tenantTables(db);
+  const tenants = TENANT_TABLES;
   const largest = new Map<string, number>();
   const growing = (table: string) => {
     if (!tenants.has(table)) return false;
@@ -85,12 +67,11 @@ export function explainAll(db: DatabaseSync, statements: LoggedStatement[]): Pla
   }
   return [...distinct.entries()].map(([sql, { first, phases, calls }]) => {
     const plan = (db.prepare(`EXPLAIN QUERY PLAN ${first.sql}`).all(...first.params) as { detail: string }[]).map((r) => r.detail);
-    const names = aliases(first.sql);
-    const tenantScans = plan.flatMap((detail) => {
-      const scanned = /^SCAN (\w+)$/.exec(detail)?.[1];
-      const table = scanned === undefined ? undefined : (names.get(scanned) ?? scanned);
-      return table !== undefined && tenants.has(table) ? [table] : [];
-    });
+    const names = tableAliases(first.sql);
+    const tenantScans = tenantTableScans(
+      plan.map((detail) => ({ detail })),
+      { sql: first.sql },
+    );
     const orgWideReads = plan.flatMap((detail, i) => {
       const searched = /^SEARCH (\w+) USING (?:COVERING )?INDEX \S+ \(org_id=\?\)/.exec(detail)?.[1];
       const table = searched === undefined ? undefined : (names.get(searched) ?? searched);

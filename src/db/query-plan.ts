@@ -29,16 +29,31 @@ export async function explainQueryPlan(db: D1Database, sql: string, params: read
   return results;
 }
 
+/** The names a statement gives its tables (`FROM "deals" "c"`, `JOIN stores s`): plans name the alias. */
+export function tableAliases(sql: string): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const m of sql.matchAll(/\b(?:from|join)\s+"?(\w+)"?(?:\s+(?:as\s+)?"?(\w+)"?)?/gi)) {
+    names.set(m[1], m[1]);
+    if (m[2] && !/^(where|on|inner|left|cross|join|group|order|limit|using|natural|set|values)$/i.test(m[2])) names.set(m[2], m[1]);
+  }
+  return names;
+}
+
 /**
- * The plan lines that read a whole tenant table ("SCAN deals", "SCAN deals USING INDEX …": a full
- * pass over the index is a scan too). A SEARCH (a bounded range of an index) is what a request
- * path should do; a temporary B-tree for ORDER BY sorts only what the search found.
+ * The tenant tables a plan reads whole ("SCAN deals", "SCAN deals USING INDEX …": a full pass over
+ * an index is a scan too), by table name: with the statement's `sql`, a scan of an alias counts as
+ * its table's. A SEARCH (a bounded range of an index) is what a request path should do; a
+ * temporary B-tree for ORDER BY sorts only what the search found.
  */
-export function tenantTableScans(plan: readonly PlanLine[], tenantTables: ReadonlySet<string> = TENANT_TABLES): string[] {
-  return plan
-    .map((line) => line.detail)
-    .filter((detail) => {
-      const scanned = /^SCAN (\w+)/.exec(detail)?.[1];
-      return scanned !== undefined && tenantTables.has(scanned);
-    });
+export function tenantTableScans(
+  plan: readonly Pick<PlanLine, "detail">[],
+  options: { sql?: string; tenantTables?: ReadonlySet<string> } = {},
+): string[] {
+  const names = options.sql === undefined ? new Map<string, string>() : tableAliases(options.sql);
+  const tenants = options.tenantTables ?? TENANT_TABLES;
+  return plan.flatMap(({ detail }) => {
+    const scanned = /^SCAN (\w+)/.exec(detail)?.[1];
+    const table = scanned === undefined ? undefined : (names.get(scanned) ?? scanned);
+    return table !== undefined && tenants.has(table) ? [table] : [];
+  });
 }

@@ -18,7 +18,7 @@ function database() {
 const logged = (sql: string, params: (string | number)[] = []) => ({ sql, params, phase: "probe" });
 
 describe("bench:scale's EXPLAIN QUERY PLAN check", () => {
-  it("flags a full scan of a tenant table, under its alias too, and nothing that seeks or scans an index", () => {
+  it("flags a full scan of a tenant table, under its alias too, and a full pass over one of its indexes, but not a seek", () => {
     const plans = explainAll(database(), [
       logged('select "id" from "deals" where "deals"."lender" = ?', ["Ally"]),
       logged('select "c"."id" from "deals" "c" where "c"."lender" = ?', ["Ally"]),
@@ -26,7 +26,7 @@ describe("bench:scale's EXPLAIN QUERY PLAN check", () => {
       logged('select count(*) from "deals"'),
       logged('select "tier" from "credit_tiers"'),
     ]);
-    expect(plans.map((p) => p.tenantScans)).toEqual([["deals"], ["deals"], [], [], []]);
+    expect(plans.map((p) => p.tenantScans)).toEqual([["deals"], ["deals"], [], ["deals"], []]);
   });
 
   it("reports reads of every row an organization has in a growing table, and whether a join repeats them", () => {

@@ -104,7 +104,12 @@ export const staffSessions = sqliteTable(
     lastSeenAt: text("last_seen_at").notNull(),
     expiresAt: text("expires_at").notNull(),
   },
-  (t) => [index("staff_sessions_user_idx").on(t.userId)],
+  (t) => [
+    index("staff_sessions_user_idx").on(t.userId),
+    // The nightly purge finds lapsed sessions by either end (migration 0025).
+    index("staff_sessions_expires_idx").on(t.expiresAt),
+    index("staff_sessions_last_seen_idx").on(t.lastSeenAt),
+  ],
 );
 
 export const apiKeys = sqliteTable(
