@@ -11,6 +11,7 @@ import type { ErrorBody } from "./helpers/bodies";
 import { complianceCheck } from "./helpers/compliance";
 import { recordingD1 } from "./helpers/d1-recorder";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
+import { createOperatorToken } from "./helpers/operator";
 import { createValuedUnit, daysAgo } from "./helpers/reports";
 import { brokerCall, createBrokerToken, createStaffUser, logIn, staffCall } from "./helpers/staff";
 import { createTestApp } from "./helpers/test-app";
@@ -334,5 +335,54 @@ describe("isolation", () => {
       headers: { Origin: "https://evil.example" },
     });
     expect(res.status).toBe(403);
+  });
+});
+
+describe("the operator's copy (/api/operator/organizations/{org_id}/settings/…)", () => {
+  const operatorPath = (orgId: string, path: string) => `/api/operator/organizations/${orgId}/settings${path}`;
+
+  it("reads and changes an organization's settings with the operator token, audited as the operator, seen by the organization", async () => {
+    const { org, store, broker } = await newOrgWithBroker();
+    const operator = await createOperatorToken();
+    const read = await brokerCall(operatorPath(org.id, `/stores/${store.id}`), operator);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ store_id: store.id, aged_threshold_days: 45 });
+
+    const changed = await brokerCall(operatorPath(org.id, `/stores/${store.id}`), operator, { method: "PATCH", body: { aged_threshold_days: 30 } });
+    expect(changed.status).toBe(200);
+    const thresholds = await brokerCall(operatorPath(org.id, "/compliance"), operator, { method: "PATCH", body: { flag_score: 86 } });
+    expect(thresholds.status).toBe(200);
+
+    expect(await (await brokerCall(`/api/settings/stores/${store.id}`, broker.token)).json()).toMatchObject({ aged_threshold_days: 30 });
+    const audit = await (await brokerCall("/api/settings/audit", broker.token)).json<AuditList>();
+    expect(audit.entries.map((e) => [e.field, e.actor.split(":")[0]])).toEqual([
+      ["flag_score", "operator"],
+      ["aged_threshold_days", "operator"],
+    ]);
+    const operatorAudit = await (await brokerCall(operatorPath(org.id, "/audit"), operator)).json<AuditList>();
+    expect(operatorAudit.entries).toEqual(audit.entries);
+  });
+
+  it("answers 404 for an organization that does not exist or a store of another organization", async () => {
+    const a = await newOrgWithBroker();
+    const b = await newOrgWithBroker();
+    const operator = await createOperatorToken();
+    expect((await brokerCall(operatorPath("org_nope", "/stores"), operator)).status).toBe(404);
+    expect((await brokerCall(operatorPath(a.org.id, `/stores/${b.store.id}`), operator)).status).toBe(404);
+    expect((await brokerCall(operatorPath(a.org.id, `/stores/${b.store.id}`), operator, { method: "PATCH", body: { pack_used: 1 } })).status).toBe(
+      404,
+    );
+    expect(await (await brokerCall(`/api/settings/stores/${b.store.id}`, b.broker.token)).json()).toMatchObject({ pack_used: 500 });
+  });
+
+  it("takes only the operator token there, and the operator token is not a dealer credential here", async () => {
+    const { org, store, broker } = await newOrgWithBroker();
+    const cookie = await logIn(await createStaffUser(org.id));
+    const { key } = await createApiKey(org.id);
+    const path = operatorPath(org.id, `/stores/${store.id}`);
+    expect((await brokerCall(path, broker.token)).status).toBe(401);
+    expect((await staffCall(path, cookie)).status).toBe(401);
+    expect((await call(path, { key })).status).toBe(401);
+    expect((await brokerCall(`/api/settings/stores/${store.id}`, await createOperatorToken())).status).toBe(401);
   });
 });

@@ -11,10 +11,14 @@ export type Principal =
   | { kind: "broker_token"; tokenId: string; orgId: string };
 
 /**
- * Who is managing an organization's keys: a logged-in staff member, or a broker token bound to it.
- * `isSandbox`: the organization is a sandbox, so its keys are `lak_test_` keys (docs/sandboxes.md).
+ * Who is managing an organization's keys or settings: a logged-in staff member, a broker token
+ * bound to it, or (on the settings only) an operator acting for it. `isSandbox`: the organization
+ * is a sandbox, so its keys are `lak_test_` keys (docs/sandboxes.md).
  */
-export type KeyManager = ({ kind: "staff"; userId: string } | { kind: "broker"; tokenId: string }) & { orgId: string; isSandbox: boolean };
+export type KeyManager = ({ kind: "staff"; userId: string } | { kind: "broker" | "operator"; tokenId: string }) & {
+  orgId: string;
+  isSandbox: boolean;
+};
 
 export interface AppVariables extends RequestIdVariables {
   /** The vars and secrets, validated once per isolate. */

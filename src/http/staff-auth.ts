@@ -160,7 +160,7 @@ export const staffOrBrokerErrors = {
 export const staffOrBrokerSecurity: Record<string, string[]>[] = [{ StaffSession: [] }, { BrokerToken: [] }];
 
 /** Who did it, as key rows (`created_by`) and the settings audit log record it: `staff:<user id>` or `broker:<token id>`. */
-export const managerActor = (manager: KeyManager) => (manager.kind === "staff" ? `staff:${manager.userId}` : `broker:${manager.tokenId}`);
+export const managerActor = (manager: KeyManager) => (manager.kind === "staff" ? `staff:${manager.userId}` : `${manager.kind}:${manager.tokenId}`);
 
 /** Every login attempt costs real scrypt CPU, so attempts are capped per client address. */
 export const limitLoginAttempts = createMiddleware<AppEnv>(async (c, next) => {

@@ -17,7 +17,8 @@ const app = createApp();
 const documentedRoutes = app.openAPIRegistry.definitions.flatMap((definition) => (definition.type === "route" ? [definition.route] : []));
 const bodyRoutes = documentedRoutes.filter((route) => route.request?.body !== undefined);
 const honoPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ":$1");
-const concretePath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, "probe_$1");
+/** The caller's organization where the path names one (the operator's routes find it before the body), a probe id elsewhere. */
+const concretePath = (openApiPath: string, orgId: string) => openApiPath.replace("{org_id}", orgId).replace(/\{(\w+)\}/g, "probe_$1");
 
 /** The body limit among the route's own handlers (`limitBody` carries its limit). */
 function bodyLimitOf(route: RouteConfig): number | undefined {
@@ -54,7 +55,7 @@ describe("every body-taking route", async () => {
   let client = 0;
 
   const send = (route: RouteConfig, body: string, contentType: string) =>
-    request(concretePath(route.path), {
+    request(concretePath(route.path, org.id), {
       method: route.method.toUpperCase(),
       // A fresh client address each time, so per-client limits (login attempts) never interfere.
       headers: { ...credentials[authKindOf(route)], "Content-Type": contentType, "CF-Connecting-IP": `192.0.2.${++client % 250}` },

@@ -3,16 +3,9 @@ import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http
 import { credentialFloodResponse } from "../../http/credential-failures";
 import { documentedError, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
 import { IdempotencyKeyHeaders, withIdempotencyResponses } from "../../http/idempotency";
-import { operatorIdempotent, requireOperator } from "../../http/operator-auth";
+import { operatorErrors, operatorIdempotent, operatorSecurity, requireOperator } from "../../http/operator-auth";
 
-const operatorSecurity: Record<string, string[]>[] = [{ OperatorToken: [] }];
 const TAG = "Operator";
-
-const operatorErrors = {
-  401: documentedError("No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`)."),
-  ...credentialFloodResponse,
-  500: documentedError("Unexpected server error (`internal_error`)."),
-} as const;
 const orgNotFound = { 404: documentedError("No organization with that id (`not_found`).") } as const;
 const bodyErrors = {
   400: documentedError("Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`)."),

@@ -1,7 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { SETTINGS_AREAS } from "../../db/schema";
+import type { AppEnv } from "../../http/app-env";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
 import { documentedError, payloadTooLargeResponse } from "../../http/errors";
+import { actForOrganization, operatorErrors, operatorSecurity, requireOperator } from "../../http/operator-auth";
 import { requireStaffOrBroker, staffOrBrokerErrors, staffOrBrokerSecurity } from "../../http/staff-auth";
 
 /**
@@ -368,3 +371,41 @@ export const listSettingsAudit = createRoute({
     422: documentedError("`limit` out of range, or a `cursor` this list did not make (`validation_error`, `invalid_cursor` or `cursor_mismatch`)."),
   },
 });
+
+const OPERATOR_CALLER =
+  "The operator's copy of the organization's own settings route: `Authorization: Bearer <operator token>`, for the organization in the path; changes are audited as `operator:<token id>`.";
+
+/**
+ * A settings route for the operator (docs/settings.md#the-operator): the same handler under
+ * /api/operator/organizations/{org_id}/settings/…, with the operator token instead of the
+ * organization's staff session or broker token.
+ */
+export function forOperator<Route extends RouteConfig>(route: Route) {
+  const [, ...afterCredential] = route.middleware as readonly MiddlewareHandler<AppEnv>[];
+  const { 401: _unauthorized, 403: _forbidden, 404: _notFound, ...responses } = route.responses;
+  const params = (route.request?.params as z.ZodObject | undefined) ?? z.object({});
+  return createRoute({
+    ...route,
+    tags: ["Operator"],
+    security: operatorSecurity,
+    operationId: `operator${route.operationId?.charAt(0).toUpperCase()}${route.operationId?.slice(1)}`,
+    description: route.description?.replace(CALLERS, OPERATOR_CALLER),
+    path: route.path.replace("/api/settings/", "/api/operator/organizations/{org_id}/settings/"),
+    middleware: [requireOperator, actForOrganization, ...afterCredential],
+    request: {
+      ...route.request,
+      params: params.extend({
+        org_id: z
+          .string()
+          .min(1)
+          .max(100)
+          .openapi({ param: { name: "org_id", in: "path" }, example: "org_summit" }),
+      }),
+    },
+    responses: {
+      ...responses,
+      ...operatorErrors,
+      404: documentedError("No organization with that id, or no store with that id in it (`not_found`)."),
+    },
+  });
+}
