@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
-import { credentialFloodResponse } from "../../http/credential-failures";
 import { documentedError, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
 import { IdempotencyKeyHeaders, withIdempotencyResponses } from "../../http/idempotency";
 import { operatorErrors, operatorIdempotent, operatorSecurity, requireOperator } from "../../http/operator-auth";
