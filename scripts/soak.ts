@@ -41,6 +41,7 @@ import { dealDeskArea } from "./bench/areas/deal-desk";
 import { brokerToken, submittedDeal } from "./bench/areas/events";
 import { feedsArea } from "./bench/areas/feeds";
 import { publicArea } from "./bench/areas/public";
+import { dmsUnit } from "./bench/dms-unit";
 import { connectInspector } from "./bench/inspector";
 import type { BenchFixture, Scenario } from "./bench/scenario";
 import { build, machine, migrateAndSeed, serve } from "./bench/worker";
@@ -101,21 +102,8 @@ function snapshot(): Scenario {
     body: {
       units: Array.from({ length: SNAPSHOT_UNITS }, (_, k) => {
         const i = start + k;
-        return {
-          stock_number: `SOAK${i}`,
-          vin: `1HGCM82633A${String(i).padStart(6, "0")}`,
-          year: 2020 + (i % 5),
-          make: "Honda",
-          model: "Accord",
-          trim: "EX",
-          condition: "used",
-          vehicle_type: "car",
-          mileage: 20_000 + i,
-          stocked_on: "2026-10-01",
-          cost: 18_000 + i,
-          // A price change on a fifth of the units each time.
-          asking_price: 21_000 + i + (snapshotCount % 5 === i % 5 ? snapshotCount : 0),
-        };
+        // A price change on a fifth of the units each time.
+        return dmsUnit(`SOAK${i}`, i, snapshotCount % 5 === i % 5 ? snapshotCount : 0);
       }),
     },
   };

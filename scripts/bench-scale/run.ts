@@ -29,6 +29,7 @@ import { sanctionsListLoad } from "../../src/db/queries/compliance";
 import { sanctionsListId } from "../../src/engines/screening/list-load";
 import { parseSanctionsList } from "../../src/engines/screening/ofac-csv";
 import { sanctionsContentHash } from "../../src/jobs/refresh-sanctions-list";
+import { dmsUnit } from "../bench/dms-unit";
 import { machine } from "../bench/worker";
 import { todayUtc } from "../lib/demo-seed";
 import { runWrangler } from "../lib/local-d1";
@@ -172,20 +173,9 @@ const firstCallStatements = (statements: LoggedStatement[], phase: string) =>
 /** A 1,000-unit snapshot for the ingestion measurement; `changed` units get a new asking price. */
 function snapshot(level: number, changed: number, round: number) {
   return JSON.stringify({
-    units: Array.from({ length: 1000 }, (_, i) => ({
-      stock_number: `L${level}-${String(i).padStart(5, "0")}`,
-      vin: `1HGCM82633A${String(level * 10_000 + i).padStart(6, "0")}`,
-      year: 2020 + (i % 5),
-      make: "Honda",
-      model: "Accord",
-      trim: "EX",
-      condition: "used",
-      vehicle_type: "car",
-      mileage: 20_000 + i,
-      stocked_on: "2026-10-01",
-      cost: 18_000 + i,
-      asking_price: 21_000 + i + (i < changed ? round * 100 : 0),
-    })),
+    units: Array.from({ length: 1000 }, (_, i) =>
+      dmsUnit(`L${level}-${String(i).padStart(5, "0")}`, level * 10_000 + i, i < changed ? round * 100 : 0),
+    ),
   });
 }
 

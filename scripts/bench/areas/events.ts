@@ -10,6 +10,7 @@ import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../../src/credentials/tokens";
+import { dmsUnit } from "../dms-unit";
 import type { BenchArea, BenchFixture, Measurement } from "../scenario";
 
 /** A submitted deal whose one stip, proof of income, is outstanding or cleared: each change raises a `deal.stip_alert`. */
@@ -39,20 +40,7 @@ const DELIVERIES = 500;
 
 function inventory(priceOffset: number) {
   return {
-    units: Array.from({ length: UNITS }, (_, i) => ({
-      stock_number: `BENCH${i}`,
-      vin: `1HGCM82633A${String(i).padStart(6, "0")}`,
-      year: 2020 + (i % 5),
-      make: "Honda",
-      model: "Accord",
-      trim: "EX",
-      condition: "used",
-      vehicle_type: "car",
-      mileage: 20_000 + i,
-      stocked_on: "2026-10-01",
-      cost: 18_000 + i,
-      asking_price: 21_000 + i + priceOffset,
-    })),
+    units: Array.from({ length: UNITS }, (_, i) => dmsUnit(`BENCH${i}`, i, priceOffset)),
   };
 }
 

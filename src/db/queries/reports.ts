@@ -21,23 +21,7 @@ import {
   unitMarketValues,
 } from "../schema";
 import { newestFeedEntries } from "./market-feed";
-
-const storeSettingsColumns = {
-  id: stores.id,
-  packNew: stores.packNew,
-  packUsed: stores.packUsed,
-  holdingCostPerDay: stores.holdingCostPerDay,
-  holdingHighValueCost: stores.holdingHighValueCost,
-  holdingHighValueDailyPct: stores.holdingHighValueDailyPct,
-  floorplanAprNew: stores.floorplanAprNew,
-  floorplanAprUsed: stores.floorplanAprUsed,
-  reconCar: stores.reconCar,
-  reconTruck: stores.reconTruck,
-  reconSuv: stores.reconSuv,
-  reconVan: stores.reconVan,
-  agedThresholdDays: stores.agedThresholdDays,
-  agedThresholdDaysNew: stores.agedThresholdDaysNew,
-};
+import { storeSettingsColumns } from "./settings";
 
 const alertUnitColumns = {
   stockNumber: inventoryUnits.stockNumber,
