@@ -165,6 +165,11 @@ function alongside(own: RouteConfig["responses"][string] | undefined, addition: 
   return own && !("$ref" in own) ? { ...own, description: `${own.description} Or ${addition}.` } : documentedError(capitalized(addition));
 }
 
+/** The 400 of a route that takes a JSON body and an `Idempotency-Key`. */
+export const jsonBodyOrKeyError = {
+  400: documentedError("Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`)."),
+} as const;
+
 /**
  * A route's `responses` with the answers the middleware adds: 409 while the first request runs,
  * 422 for a key reused on another request, each beside whatever the route already says for them.

@@ -3,7 +3,7 @@ import { TEST_KEY_DAILY_LIMIT } from "../../credentials/sandbox-limits";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
 import { ENDPOINT_NAMES } from "../../http/endpoints";
 import { documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
-import { IdempotencyKeyHeaders, idempotent, withIdempotencyResponses } from "../../http/idempotency";
+import { IdempotencyKeyHeaders, idempotent, jsonBodyOrKeyError, withIdempotencyResponses } from "../../http/idempotency";
 import { requireStaffOrBroker, staffOrBrokerErrors, staffOrBrokerSecurity } from "../../http/staff-auth";
 
 /** The documented permission set: every key reads; `ingest` also lets it push DMS data (/api/v1/ingest). */
@@ -189,7 +189,7 @@ export const createApiKey = createRoute({
       description: "Created. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: CreatedApiKeySchema } },
     },
-    400: documentedError("Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`)."),
+    ...jsonBodyOrKeyError,
     ...staffOrBrokerErrors,
     ...payloadTooLargeResponse,
     ...validationErrorResponse,
@@ -266,7 +266,7 @@ export const rotateApiKey = createRoute({
       description: "The new key, and when the old one ends. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: RotatedApiKeySchema } },
     },
-    400: documentedError("Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`)."),
+    ...jsonBodyOrKeyError,
     ...staffOrBrokerErrors,
     ...notFoundResponse,
     409: documentedError("The key is revoked, or already rotated and running out its overlap (`conflict`)."),

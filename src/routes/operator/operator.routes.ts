@@ -1,13 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
 import { documentedError, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
-import { IdempotencyKeyHeaders, withIdempotencyResponses } from "../../http/idempotency";
+import { IdempotencyKeyHeaders, jsonBodyOrKeyError, withIdempotencyResponses } from "../../http/idempotency";
 import { operatorErrors, operatorIdempotent, operatorSecurity, requireOperator } from "../../http/operator-auth";
 
 const TAG = "Operator";
 const orgNotFound = { 404: documentedError("No organization with that id (`not_found`).") } as const;
 const bodyErrors = {
-  400: documentedError("Body missing, not JSON or not sent as `application/json`, or a malformed `Idempotency-Key` (`invalid_request`)."),
+  ...jsonBodyOrKeyError,
   ...payloadTooLargeResponse,
   ...validationErrorResponse,
 } as const;
