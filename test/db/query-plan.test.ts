@@ -4,6 +4,7 @@ import { getDb } from "../../src/db/client";
 import { listNewlyAgedUnits } from "../../src/db/queries/aged-alerts";
 import { deleteExpiredRows, RETENTION_RULES } from "../../src/db/queries/retention";
 import { explainQueryPlan, TENANT_TABLES, tenantTableScans } from "../../src/db/query-plan";
+import { deal } from "../helpers/ingest";
 import { seedDemoOrgs } from "../helpers/reports";
 import { createBrokerToken } from "../helpers/staff";
 import { createTestApp } from "../helpers/test-app";
@@ -126,24 +127,11 @@ describe("query plans of the request paths", () => {
       headers: { Authorization: `Bearer ${broker}`, "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
-    const deal = {
-      deal_number: "QP-1",
-      store_id: "sto_summit_north",
-      status: "submitted",
-      sold_on: "2026-11-20",
-      vin: "1HGCV1F34NA012345",
-      year: 2022,
-      make: "Honda",
-      model: "Accord",
-      condition: "used",
-      vehicle_type: "car",
-      selling_price: 27950,
-      lender: "Ally Financial",
-      front_gross: 1850,
-      back_gross: 1320,
-      stips: [{ stip: "proof_of_income", state: "outstanding" }],
-    };
-    for (const body of [{ deals: [deal] }, { deals: [{ ...deal, status: "funded", stips: [{ stip: "proof_of_income", state: "cleared" }] }] }])
+    const submitted = deal("QP-1", "sto_summit_north", { stips: [{ stip: "proof_of_income", state: "outstanding" }] });
+    for (const body of [
+      { deals: [submitted] },
+      { deals: [{ ...submitted, status: "funded", stips: [{ stip: "proof_of_income", state: "cleared" }] }] },
+    ])
       expect((await request("/api/v1/ingest/deals", brokerJson("POST", body))).status).toBeLessThan(300);
     const created = (await (await request("/api/public-api/keys", brokerJson("POST", { label: "plan", rate_limit: 10 }))).json()) as { id: string };
     expect(

@@ -1,20 +1,14 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import type { AppEnv } from "../../http/app-env";
 import { managerActor } from "../../http/staff-auth";
 import type * as routes from "./settings.routes";
 import * as settings from "./settings.service";
 
-/** Settings are the organization's own: no shared or browser cache keeps them. */
-const noStore = (c: Context<AppEnv>) => c.header("Cache-Control", "no-store");
-
 export const listStoreSettings: RouteHandler<typeof routes.listStoreSettings, AppEnv> = async (c) => {
-  noStore(c);
   return c.json(await settings.listStores(c.var.db, c.var.keyManager.orgId), 200);
 };
 
 export const getStoreSettings: RouteHandler<typeof routes.getStoreSettings, AppEnv> = async (c) => {
-  noStore(c);
   return c.json(await settings.getStore(c.var.db, c.var.keyManager.orgId, c.req.valid("param").store_id), 200);
 };
 
@@ -28,12 +22,10 @@ export const updateStoreSettings: RouteHandler<typeof routes.updateStoreSettings
     managerActor(manager),
     new Date(),
   );
-  noStore(c);
   return c.json(body, 200);
 };
 
 export const getLenderPanel: RouteHandler<typeof routes.getLenderPanel, AppEnv> = async (c) => {
-  noStore(c);
   return c.json(await settings.getLenderPanel(c.var.db, c.var.keyManager.orgId, c.req.valid("param").store_id), 200);
 };
 
@@ -47,23 +39,19 @@ export const replaceLenderPanel: RouteHandler<typeof routes.replaceLenderPanel, 
     managerActor(manager),
     new Date(),
   );
-  noStore(c);
   return c.json(body, 200);
 };
 
 export const getComplianceSettings: RouteHandler<typeof routes.getComplianceSettings, AppEnv> = async (c) => {
-  noStore(c);
   return c.json(await settings.getComplianceSettings(c.var.db, c.var.keyManager.orgId), 200);
 };
 
 export const updateComplianceSettings: RouteHandler<typeof routes.updateComplianceSettings, AppEnv> = async (c) => {
   const manager = c.var.keyManager;
   const body = await settings.updateComplianceSettings(c.var.db, manager.orgId, c.req.valid("json"), managerActor(manager), new Date());
-  noStore(c);
   return c.json(body, 200);
 };
 
 export const listSettingsAudit: RouteHandler<typeof routes.listSettingsAudit, AppEnv> = async (c) => {
-  noStore(c);
   return c.json(await settings.listAudit(c.var.db, c.var.keyManager.orgId, c.req.valid("query")), 200);
 };
