@@ -7,6 +7,7 @@ import { eventsArea } from "./events";
 import { feedsArea } from "./feeds";
 import { publicArea } from "./public";
 import { reportsBench } from "./reports";
+import { settingsArea } from "./settings";
 
 /** Every endpoint area's scenarios; an area adds its module here. */
 export const BENCH_AREAS: readonly BenchArea[] = [
@@ -18,4 +19,5 @@ export const BENCH_AREAS: readonly BenchArea[] = [
   reportsBench,
   eventsArea,
   feedsArea,
+  settingsArea,
 ];
