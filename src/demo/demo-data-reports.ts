@@ -6,10 +6,9 @@
  */
 import type { InferInsertModel } from "drizzle-orm";
 import type { inventoryUnits, marketObservations, stores, unitMarketValues } from "../db/schema";
+import { DAY_MS, isoDay } from "../engines/dates";
 import { estimateMarketValue, type StoreSettings } from "../engines/reports/alerts";
 
-const DAY_MS = 86_400_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** A stable fraction in [0, 1) from a string (FNV-1a), so a unit's valuation never changes between seeds. */

@@ -25,6 +25,7 @@ import {
   stores,
   unitMarketValues,
 } from "../db/schema";
+import { DAY_MS } from "../engines/dates";
 import { demoSourceLabel } from "../engines/reports/market";
 import { type DemoDealDeskReference, dealDeskDemoRows } from "./demo-data-deal-desk";
 import { buildReportsDemoRows } from "./demo-data-reports";
@@ -368,14 +369,13 @@ export function insertOrIgnore<T extends SQLiteTable>(table: T, rows: InferInser
 
 /** Days since 1970-01-01 (UTC), so date arithmetic is integer arithmetic. */
 type Day = number;
-const DAY_MS = 86_400_000;
 
 function parseDay(date: string): Day {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) throw new Error(`referenceDate must be YYYY-MM-DD, got ${date}`);
   return Date.parse(date) / DAY_MS;
 }
 
-const isoDay = (day: Day) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+const dayIso = (day: Day) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 const yearOf = (day: Day) => new Date(day * DAY_MS).getUTCFullYear();
 const monthOf = (day: Day) => new Date(day * DAY_MS).getUTCMonth();
 
@@ -646,7 +646,7 @@ function storeInventory(store: DemoStore, reference: Day) {
       condition,
       vehicleType: unit.model.type,
       mileage: unit.mileage,
-      stockedOn: isoDay(reference - daysInStock),
+      stockedOn: dayIso(reference - daysInStock),
       cost,
       askingPrice,
       status: n > store.inStockUnits ? "sold" : "in_stock",
@@ -886,9 +886,9 @@ function storeDeals(org: DemoOrganization, store: DemoStore, reference: Day, mon
       orgId: org.id,
       storeId: store.id,
       dealNumber: `${store.code}D${String(100000 + i + 1)}`,
-      soldOn: isoDay(soldOn),
-      submittedOn: submittedOn === null ? null : isoDay(submittedOn),
-      fundedOn: fundedOn === null ? null : isoDay(fundedOn),
+      soldOn: dayIso(soldOn),
+      submittedOn: submittedOn === null ? null : dayIso(submittedOn),
+      fundedOn: fundedOn === null ? null : dayIso(fundedOn),
       status,
       vin: unit.vin,
       year: unit.year,
@@ -927,8 +927,8 @@ function storeDeals(org: DemoOrganization, store: DemoStore, reference: Day, mon
         dealId,
         stip,
         state,
-        requestedOn: isoDay(requestedOn),
-        clearedOn: clearedOn === null ? null : isoDay(clearedOn),
+        requestedOn: dayIso(requestedOn),
+        clearedOn: clearedOn === null ? null : dayIso(clearedOn),
       });
     });
   }
@@ -1064,7 +1064,7 @@ const MARKET_SIGNALS: readonly (readonly [number, string, "high" | "medium" | "l
 
 function marketFeed(reference: Day): InferInsertModel<typeof marketFeedEntries>[] {
   // The reference day's start, so a seed never claims a refresh later than the moment it ran.
-  const refreshedAt = `${isoDay(reference)}T00:00:00.000Z`;
+  const refreshedAt = `${dayIso(reference)}T00:00:00.000Z`;
   return MARKET_SIGNALS.map(([daysBefore, category, severity, source, signal], i) => ({
     id: `mkt_demo_${String(i + 1).padStart(3, "0")}`,
     category,
@@ -1072,7 +1072,7 @@ function marketFeed(reference: Day): InferInsertModel<typeof marketFeedEntries>[
     severity,
     // Illustrative values: the label and the flag say so (docs/domain/reports.md#demo-market-data).
     source: demoSourceLabel(source),
-    date: isoDay(reference - daysBefore),
+    date: dayIso(reference - daysBefore),
     refreshedAt,
     isDemo: true,
   }));

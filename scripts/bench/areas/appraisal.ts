@@ -1,8 +1,8 @@
+import { daysBefore, isoDay } from "../../../src/engines/dates";
 import { type BenchArea, ENGINE_TARGET } from "../scenario";
 
 const YEAR = new Date().getUTCFullYear();
-const DAY_MS = 86_400_000;
-const isoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
+const daysAgo = (days: number) => isoDay(daysBefore(new Date(), days));
 
 /** A JPEG-signed data URI of about `bytes` (a desk phone's photo, downscaled by the app before upload). */
 function jpegPhoto(bytes: number): string {
@@ -33,7 +33,7 @@ export const appraisalBench: BenchArea = {
           `VINAPPRAISAL${String(i).padStart(5, "0")}`,
           YEAR - 4 + (i % 3),
           38_000 + i * 2_500,
-          isoDay(5 + i * 3),
+          daysAgo(5 + i * 3),
           19_000 + i * 150,
           22_995 + (i % 4) * 500,
         ),
@@ -49,7 +49,7 @@ export const appraisalBench: BenchArea = {
           orgId,
           storeId,
           `APR-D${i}`,
-          isoDay(7 + i * 15),
+          daysAgo(7 + i * 15),
           `VINAPPRSOLD${String(i).padStart(6, "0")}`,
           YEAR - 4 + (i % 3),
           21_500 + i * 250,

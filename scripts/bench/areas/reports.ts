@@ -1,7 +1,7 @@
 import { marketObservationRows } from "../../../src/demo/demo-data-reports";
+import { daysBefore, isoDay } from "../../../src/engines/dates";
 import { type BenchArea, ENGINE_TARGET, READ_TARGET } from "../scenario";
 
-const DAY_MS = 86_400_000;
 const MODELS = [
   ["Toyota", "RAV4", "suv", 31_000],
   ["Toyota", "Camry", "car", 27_000],
@@ -32,8 +32,8 @@ export const reportsBench: BenchArea = {
   name: "reports",
   async seed(db, { orgId, storeId }) {
     const random = stream(42);
-    const now = Date.now();
-    const day = (daysAgo: number) => new Date(now - daysAgo * DAY_MS).toISOString().slice(0, 10);
+    const now = new Date();
+    const day = (daysAgo: number) => isoDay(daysBefore(now, daysAgo));
     const units: unknown[][] = [];
     const valuations: unknown[][] = [];
     for (let i = 0; i < 120; i++) {

@@ -5,6 +5,7 @@ import type { Database } from "../../db/client";
 import { loadDealDeskReference } from "../../db/queries/deal-desk";
 import { countSandboxRequest, deleteSandbox, tablesWithOrgId } from "../../db/queries/sandboxes";
 import { buildDemoSeed, DEMO_ORGANIZATIONS, type DemoOrganization } from "../../demo/demo-data";
+import { DAY_MS } from "../../engines/dates";
 import { ApiError } from "../../http/errors";
 import { randomBase62 } from "../../lib/ids";
 import { describeError, logEvent } from "../../lib/log";
@@ -15,7 +16,6 @@ import { describeError, logEvent } from "../../lib/log";
  * production D1; 6 months take 0.2–0.5 s and every report and engine still has a history to read.
  */
 export const SANDBOX_HISTORY_MONTHS = 6;
-const DAY_MS = 86_400_000;
 /** Statements per D1 batch: each statement is under 100 KB (insertOrIgnore), a batch a few MB. */
 const STATEMENTS_PER_BATCH = 25;
 
