@@ -54,8 +54,7 @@ export function generateToken(prefix: string, length = 40): string {
 
 /**
  * node:crypto's hash, not `crypto.subtle.digest`: every metered call hashes its key, and the
- * asynchronous digest cost about 110 µs of CPU per call in a workerd profile (10% of a
- * lender-route call; `npm run profile -- lender_route`, BENCHMARKS.md) against a few here.
+ * asynchronous digest was among the top frames of a lender-route profile (BENCHMARKS.md, "Profiles").
  */
 export async function sha256Hex(text: string): Promise<string> {
   return createHash("sha256").update(text).digest("hex");
