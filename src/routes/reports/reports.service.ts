@@ -31,7 +31,7 @@ const pulses = new TtlCache<MarketPulse>({ ttlMs: REPORT_CACHE_MS, maxEntries: 4
 /** Alerts one page holds at most, and the default (docs/reports.md#paging). */
 export const ALERTS_PAGE_MAX = 500;
 /** Units in stock one page reads at most, whatever it finds: what keeps a page's cost flat in the organization's size. */
-export const ALERT_UNITS_PER_PAGE = 1000;
+export const ALERT_UNITS_PER_PAGE = 500;
 
 type AlertReportPage = ReturnType<typeof alertReportBody> & { has_more: boolean; next_cursor: string | null };
 
