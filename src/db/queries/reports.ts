@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { isoDay } from "../../engines/dates";
-import { type AgedTotals, type AlertUnit, agedTotalsByStore, type StoreSettings } from "../../engines/reports/alerts";
+import { type AgedTotals, type AlertUnit, agedTotalsByStore } from "../../engines/reports/alerts";
 import { type BriefingDeal, type OpenStip, PIPELINE_STATUSES, type Role } from "../../engines/reports/briefings";
 import type { FeedEntry, Observation } from "../../engines/reports/market";
 import type { SeriesHistory } from "../../engines/reports/pulse";
@@ -40,18 +40,15 @@ const alertUnitColumns = {
   marketValue: unitMarketValues.marketValue,
 };
 
-function unitsInStock(db: Database, orgId: string, storeId?: string) {
+/** The organization's units in stock: every store's, one store's, or some stores'. */
+function unitsInStock(db: Database, orgId: string, store?: string | readonly string[]) {
+  const inStores =
+    store === undefined ? undefined : typeof store === "string" ? eq(inventoryUnits.storeId, store) : inArray(inventoryUnits.storeId, [...store]);
   return db
     .select(alertUnitColumns)
     .from(inventoryUnits)
     .leftJoin(unitMarketValues, and(eq(unitMarketValues.unitId, inventoryUnits.id), eq(unitMarketValues.orgId, inventoryUnits.orgId)))
-    .where(and(eq(inventoryUnits.orgId, orgId), eq(inventoryUnits.status, "in_stock"), storeId ? eq(inventoryUnits.storeId, storeId) : undefined));
-}
-
-/** Every unit in stock across the organization's stores, with each store's settings, in one round trip. */
-export async function loadAlertInputs(db: Database, orgId: string): Promise<{ units: AlertUnit[]; stores: Map<string, StoreSettings> }> {
-  const [units, storeRows] = await db.batch([unitsInStock(db, orgId), db.select(storeSettingsColumns).from(stores).where(eq(stores.orgId, orgId))]);
-  return { units, stores: new Map(storeRows.map((s) => [s.id, s])) };
+    .where(and(eq(inventoryUnits.orgId, orgId), eq(inventoryUnits.status, "in_stock"), inStores));
 }
 
 /** The last unit of the previous page of the alert report, in its page order. */
