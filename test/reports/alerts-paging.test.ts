@@ -4,6 +4,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../src/db/client";
 import { organizationAgedTotals, refreshAlertTotals } from "../../src/db/queries/reports";
+import { raiseOrganizationAgedAlerts } from "../../src/jobs/aged-inventory-alerts";
 import type { ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, unit as ingestUnit, putInventory } from "../helpers/ingest";
@@ -41,13 +42,11 @@ async function walk(key: string, limit: number): Promise<Report[]> {
 
 let key: string;
 let otherKey: string;
-let orgId: string;
 let whole: Report;
 
 // Two stores, 14 units in stock, of which 10 need a decision and 8 are aged (store defaults: aged at 45 days).
 beforeAll(async () => {
   const org = await createOrg();
-  orgId = org.id;
   const north = await createStore(org.id, { isPrimary: true });
   const south = await createStore(org.id);
   key = (await createApiKey(org.id)).key;
@@ -229,5 +228,30 @@ describe("the aged totals' rollup (inventory_alert_totals)", () => {
     const [row] = await all<{ day: string | null }>("SELECT day FROM inventory_alert_totals WHERE org_id = ?", org.id);
     expect(row.day).toBeNull();
     expect((await organizationAgedTotals(drizzle(env.DB) as Database, org.id, new Date())).totalAgedUnits).toBe(1);
+  });
+
+  it("is recomputed for today and tomorrow by the 00:15 job, for every store of the organization", async () => {
+    const org = await createOrg();
+    const stores = [await createStore(org.id, { isPrimary: true }), await createStore(org.id)];
+    for (const [i, store] of stores.entries()) {
+      await createValuedUnit(org.id, store.id, {
+        stockNumber: `J-${i}`,
+        stockedOn: daysAgo(44),
+        cost: 18_000,
+        askingPrice: 24_995,
+        marketValue: 25_000,
+      });
+    }
+    const rows = () =>
+      all<{ day: string | null; aged_units: number | null; next_aged_units: number | null }>(
+        "SELECT day, aged_units, next_aged_units FROM inventory_alert_totals WHERE org_id = ? ORDER BY store_id",
+        org.id,
+      );
+    expect((await rows()).map((r) => r.day)).toEqual([null, null]);
+    await raiseOrganizationAgedAlerts(env, org.id, new Date());
+    expect(await rows()).toEqual([
+      { day: daysAgo(0), aged_units: 0, next_aged_units: 1 },
+      { day: daysAgo(0), aged_units: 0, next_aged_units: 1 },
+    ]);
   });
 });
