@@ -1,6 +1,6 @@
 import { getDb } from "../db/client";
 import { insertAgedAlertMarkers, listNewlyAgedUnits } from "../db/queries/aged-alerts";
-import { listOrganizationIds } from "../db/queries/reports";
+import { listOrganizationIds, refreshAlertTotals } from "../db/queries/reports";
 import { isoDay } from "../engines/dates";
 import { evaluateUnit } from "../engines/reports/alerts";
 import { commitWithEvents, type DomainEvent } from "../events/emit";
@@ -29,10 +29,13 @@ export async function raiseAgedInventoryAlerts(env: Env, now: Date): Promise<voi
  * `inventory.aged_alert` for each of the organization's units that crossed its aged threshold (new
  * or used), each crossing once: the marker and the event are written together, and a unit with a
  * marker is not found again, so a retried message alerts nothing twice. Returns whether units may
- * be left (a full message), for the consumer to continue.
+ * be left (a full message), for the consumer to continue. First it recomputes the organization's
+ * inventory-alerts totals for today and tomorrow (docs/reports.md#totals), so the report's rollup
+ * stays current across midnight even for stores nothing changed in.
  */
 export async function raiseOrganizationAgedAlerts(env: Env, orgId: string, now: Date): Promise<boolean> {
   const db = getDb(env.DB);
+  await refreshAlertTotals(db, orgId, now);
   const units = await listNewlyAgedUnits(db, orgId, isoDay(now), LOOKBACK_DAYS, UNITS_PER_MESSAGE);
   if (units.length === 0) return false;
   const events: DomainEvent[] = units.map((u) => ({

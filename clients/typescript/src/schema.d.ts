@@ -717,7 +717,9 @@ export interface paths {
         };
         /**
          * Units that need a decision today, with what to do
-         * @description Every unit in stock across the organization's stores that is aged, overpriced, under water on its floor plan or a wholesale candidate, largest exposure first. Computed from today's date at request time, so a unit that crosses its threshold today is listed today.
+         * @description Every unit in stock across the organization's stores that is aged, overpriced, under water on its floor plan or a wholesale candidate. Computed from today's date at request time, so a unit that crosses its threshold today is listed today.
+         *
+         *     Paged (docs/reports.md#paging), so every page costs the same whatever the organization's size: a page examines the next units in stock, oldest in stock first, at most 500, until it holds `limit` alerts (default and most 500), and lists them largest exposure first. When `has_more` is true, pass `next_cursor` as `cursor` for the next page; a page can hold fewer alerts than `limit`, even none, and still have more after it. An organization with at most 500 units in stock and 500 alerts gets them all on the first page, as before paging. `total_aged_units` and `total_aged_exposure_usd` are the whole organization's on every page, from a per-store rollup recomputed whenever a store's units or settings change (docs/reports.md#totals).
          */
         get: operations["getInventoryAlerts"];
         put?: never;
@@ -2553,11 +2555,15 @@ export interface components {
             updated_at: string;
         };
         ReportsAlertReport: {
-            /** @description Largest exposure first. */
+            /** @description This page's alerts, largest exposure first. A page examines the next units in stock (oldest in stock first, at most 500) until it holds `limit` alerts; an organization with more gets the rest on the next pages. */
             alerts: components["schemas"]["ReportsInventoryAlert"][];
-            /** @description Cost tied up in those units (cost + recon + accrued floor-plan interest). */
+            /** @description Whether units in stock remain after this page: follow `next_cursor` until it is null. */
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page (docs/reports.md#paging). */
+            next_cursor: string | null;
+            /** @description Cost tied up in those units (cost + recon + accrued floor-plan interest), across the whole organization. */
             total_aged_exposure_usd: number;
-            /** @description Units at or past their store's aged threshold. */
+            /** @description Units at or past their store's aged threshold, across the whole organization (every page carries the same totals). */
             total_aged_units: number;
         };
         ReportsBriefingFigure: {
@@ -7359,14 +7365,19 @@ export interface operations {
     };
     getInventoryAlerts: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `next_cursor` of the previous page, unchanged; the next page starts right after the last unit the previous one examined (oldest in stock first, then stock number). Another list's or organization's cursor, or a damaged one: 422 `validation_error` (detail codes `cursor_mismatch`, `invalid_cursor`). */
+                cursor?: string;
+                /** @description Alerts per page at most, 1 to 500; default 500. */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The alert report (docs/reports.md). */
+            /** @description One page of the alert report (docs/reports.md). */
             200: {
                 headers: {
                     /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
@@ -7430,7 +7441,9 @@ export interface operations {
                      *         }
                      *       ],
                      *       "total_aged_units": 36,
-                     *       "total_aged_exposure_usd": 812433
+                     *       "total_aged_exposure_usd": 812433,
+                     *       "has_more": false,
+                     *       "next_cursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["ReportsAlertReport"];
@@ -7447,6 +7460,15 @@ export interface operations {
             };
             /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A query parameter is invalid (`validation_error`; details name it): `limit` out of range, or a cursor that is not this list's. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,14 +1,16 @@
 import { and, asc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { AlertUnit, StoreSettings } from "../../engines/reports/alerts";
+import { isoDay } from "../../engines/dates";
+import { type AgedTotals, type AlertUnit, agedTotalsByStore } from "../../engines/reports/alerts";
 import { type BriefingDeal, type OpenStip, PIPELINE_STATUSES, type Role } from "../../engines/reports/briefings";
 import type { FeedEntry, Observation } from "../../engines/reports/market";
 import type { SeriesHistory } from "../../engines/reports/pulse";
-import { inChunks } from "../batch";
+import { chunk, inChunks, MAX_BOUND_PARAMETERS, runBatch } from "../batch";
 import type { Database } from "../client";
 import {
   dealStips,
   deals,
+  inventoryAlertTotals,
   inventoryUnits,
   marketFeedEntries,
   marketObservations,
@@ -38,18 +40,163 @@ const alertUnitColumns = {
   marketValue: unitMarketValues.marketValue,
 };
 
-function unitsInStock(db: Database, orgId: string, storeId?: string) {
+/** The organization's units in stock: every store's, one store's, or some stores'. */
+function unitsInStock(db: Database, orgId: string, store?: string | readonly string[]) {
+  const inStores =
+    store === undefined ? undefined : typeof store === "string" ? eq(inventoryUnits.storeId, store) : inArray(inventoryUnits.storeId, [...store]);
   return db
     .select(alertUnitColumns)
     .from(inventoryUnits)
     .leftJoin(unitMarketValues, and(eq(unitMarketValues.unitId, inventoryUnits.id), eq(unitMarketValues.orgId, inventoryUnits.orgId)))
-    .where(and(eq(inventoryUnits.orgId, orgId), eq(inventoryUnits.status, "in_stock"), storeId ? eq(inventoryUnits.storeId, storeId) : undefined));
+    .where(and(eq(inventoryUnits.orgId, orgId), eq(inventoryUnits.status, "in_stock"), inStores));
 }
 
-/** Every unit in stock across the organization's stores, with each store's settings, in one round trip. */
-export async function loadAlertInputs(db: Database, orgId: string): Promise<{ units: AlertUnit[]; stores: Map<string, StoreSettings> }> {
-  const [units, storeRows] = await db.batch([unitsInStock(db, orgId), db.select(storeSettingsColumns).from(stores).where(eq(stores.orgId, orgId))]);
-  return { units, stores: new Map(storeRows.map((s) => [s.id, s])) };
+/** The last unit of the previous page of the alert report, in its page order. */
+export interface AlertPageAfter {
+  stockedOn: string;
+  stockNumber: string;
+}
+
+/**
+ * Up to `limit` of the organization's units in stock after `after`, oldest in stock first, then by
+ * stock number (unique in an organization): one range of inventory_org_status_stocked_stock_idx,
+ * the inventory feed's order. Each row brings its store's settings, so the page reads only the
+ * stores it holds.
+ */
+export async function loadAlertPage(db: Database, orgId: string, limit: number, after?: AlertPageAfter) {
+  const u = inventoryUnits;
+  const rows = await db
+    .select({ unit: alertUnitColumns, store: storeSettingsColumns })
+    .from(u)
+    .innerJoin(stores, and(eq(stores.id, u.storeId), eq(stores.orgId, u.orgId)))
+    .leftJoin(unitMarketValues, and(eq(unitMarketValues.unitId, u.id), eq(unitMarketValues.orgId, u.orgId)))
+    .where(
+      and(
+        eq(u.orgId, orgId),
+        eq(u.status, "in_stock"),
+        after ? sql`(${u.stockedOn}, ${u.stockNumber}) > (${after.stockedOn}, ${after.stockNumber})` : undefined,
+      ),
+    )
+    .orderBy(asc(u.stockedOn), asc(u.stockNumber))
+    .limit(limit);
+  return { units: rows.map((r) => r.unit), stores: new Map(rows.map((r) => [r.store.id, r.store])) };
+}
+
+const nextDay = (day: string) => isoDay(Date.parse(day) + 86_400_000);
+
+/**
+ * The organization's aged totals today (docs/reports.md#totals): one row of
+ * `inventory_alert_totals` per store. A store whose row is not for today or yesterday (its units
+ * or settings changed since, or nothing has computed it) is computed now and stored.
+ */
+export async function organizationAgedTotals(db: Database, orgId: string, now: Date): Promise<AgedTotals> {
+  const today = isoDay(now);
+  const t = inventoryAlertTotals;
+  const rows = await db
+    .select({
+      storeId: stores.id,
+      day: t.day,
+      agedUnits: t.agedUnits,
+      agedExposureUsd: t.agedExposureUsd,
+      nextAgedUnits: t.nextAgedUnits,
+      nextAgedExposureUsd: t.nextAgedExposureUsd,
+    })
+    .from(stores)
+    .leftJoin(t, and(eq(t.orgId, stores.orgId), eq(t.storeId, stores.id)))
+    .where(eq(stores.orgId, orgId));
+  const totals = { totalAgedUnits: 0, totalAgedExposureUsd: 0 };
+  const stale: string[] = [];
+  for (const row of rows) {
+    const current =
+      row.day === today
+        ? { units: row.agedUnits, exposure: row.agedExposureUsd }
+        : row.day !== null && nextDay(row.day) === today
+          ? { units: row.nextAgedUnits, exposure: row.nextAgedExposureUsd }
+          : null;
+    if (!current || current.units === null || current.exposure === null) {
+      stale.push(row.storeId);
+      continue;
+    }
+    totals.totalAgedUnits += current.units;
+    totals.totalAgedExposureUsd += current.exposure;
+  }
+  if (stale.length > 0) {
+    for (const computed of (await refreshAlertTotals(db, orgId, now, stale)).values()) {
+      totals.totalAgedUnits += computed.totalAgedUnits;
+      totals.totalAgedExposureUsd += computed.totalAgedExposureUsd;
+    }
+  }
+  return totals;
+}
+
+/**
+ * Computes and stores the aged totals of the organization's stores (all, or `storeIds`) for today
+ * and tomorrow, and returns today's. The units, settings and each row's `generation` are read in
+ * one batch (one snapshot); a row is written only if its generation is unchanged since, so totals
+ * of units that changed meanwhile (the triggers of migration 0026 bumped it) are not stored.
+ */
+export async function refreshAlertTotals(db: Database, orgId: string, now: Date, storeIds?: readonly string[]): Promise<Map<string, AgedTotals>> {
+  const t = inventoryAlertTotals;
+  // Each part's statements bind the organization, the status and its store ids; all stores: one org-wide read.
+  const storeScopes = storeIds ? chunk(storeIds, MAX_BOUND_PARAMETERS - 2) : [undefined];
+  const reads = await Promise.all(
+    storeScopes.map((part) =>
+      db.batch([
+        db
+          .select(storeSettingsColumns)
+          .from(stores)
+          .where(and(eq(stores.orgId, orgId), part ? inArray(stores.id, part) : undefined)),
+        db
+          .select({ storeId: t.storeId, generation: t.generation })
+          .from(t)
+          .where(and(eq(t.orgId, orgId), part ? inArray(t.storeId, part) : undefined)),
+        db
+          .select(alertUnitColumns)
+          .from(inventoryUnits)
+          .leftJoin(unitMarketValues, and(eq(unitMarketValues.unitId, inventoryUnits.id), eq(unitMarketValues.orgId, inventoryUnits.orgId)))
+          .where(
+            and(eq(inventoryUnits.orgId, orgId), eq(inventoryUnits.status, "in_stock"), part ? inArray(inventoryUnits.storeId, part) : undefined),
+          ),
+      ]),
+    ),
+  );
+  const settings = new Map(reads.flatMap(([storeRows]) => storeRows.map((s) => [s.id, s] as const)));
+  const generations = new Map(reads.flatMap(([, generationRows]) => generationRows.map((g) => [g.storeId, g.generation] as const)));
+  const units = reads.flatMap(([, , unitRows]) => unitRows);
+  const today = agedTotalsByStore(units, settings, now);
+  const tomorrow = agedTotalsByStore(units, settings, new Date(now.getTime() + 86_400_000));
+  // A store without a row is written at generation 0; a row a trigger created meanwhile starts at 1.
+  const rows = [...today].map(([storeId, totals]) => {
+    const next = tomorrow.get(storeId) ?? totals;
+    return {
+      orgId,
+      storeId,
+      generation: generations.get(storeId) ?? 0,
+      day: isoDay(now),
+      agedUnits: totals.totalAgedUnits,
+      agedExposureUsd: totals.totalAgedExposureUsd,
+      nextAgedUnits: next.totalAgedUnits,
+      nextAgedExposureUsd: next.totalAgedExposureUsd,
+    };
+  });
+  const writes = inChunks(rows, (part) =>
+    db
+      .insert(t)
+      .values(part)
+      .onConflictDoUpdate({
+        target: [t.orgId, t.storeId],
+        set: {
+          day: sql`excluded.day`,
+          agedUnits: sql`excluded.aged_units`,
+          agedExposureUsd: sql`excluded.aged_exposure_usd`,
+          nextAgedUnits: sql`excluded.next_aged_units`,
+          nextAgedExposureUsd: sql`excluded.next_aged_exposure_usd`,
+        },
+        setWhere: sql`${t.generation} IS excluded.generation`,
+      }),
+  );
+  await runBatch(db, writes);
+  return today;
 }
 
 /** The organization's store `storeId`, or its primary store when none is named; null when it is not the org's. */

@@ -113,3 +113,27 @@ export const morningBriefings = sqliteTable(
     index("morning_briefings_day_idx").on(t.day),
   ],
 );
+
+/**
+ * The inventory-alerts report's whole-organization totals, one row per store, for `day` and the day
+ * after (migration 0026; docs/reports.md#totals). Triggers on `inventory_units` and `stores` bump
+ * `generation` and clear `day` whenever what the totals are made of changes; the Worker stores
+ * totals only under the generation it read the units with.
+ */
+export const inventoryAlertTotals = sqliteTable(
+  "inventory_alert_totals",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    storeId: text("store_id").notNull(),
+    generation: integer("generation").notNull().default(0),
+    /** YYYY-MM-DD the totals are for; null once invalidated. */
+    day: text("day"),
+    agedUnits: integer("aged_units"),
+    agedExposureUsd: real("aged_exposure_usd"),
+    nextAgedUnits: integer("next_aged_units"),
+    nextAgedExposureUsd: real("next_aged_exposure_usd"),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.storeId] })],
+);

@@ -163,26 +163,73 @@ export function isEquityBelowFloorPlan(marketValue: number, floorPlanPayoff: num
   return marketValue - floorPlanPayoff - accruedInterest < 0;
 }
 
+/** Units at or past their store's threshold and the cost tied up in them. */
+export interface AgedTotals {
+  totalAgedUnits: number;
+  totalAgedExposureUsd: number;
+}
+
+const byExposure = (a: InventoryAlert, b: InventoryAlert) => b.exposureUsd - a.exposureUsd || a.stockNumber.localeCompare(b.stockNumber);
+
+/** Every unit past its threshold (new or used) has an alert (aged at least), so the alerts hold every aged unit. */
+export function agedTotals(alerts: readonly InventoryAlert[]): AgedTotals {
+  let totalAgedUnits = 0;
+  let totalAgedExposureUsd = 0;
+  for (const alert of alerts) {
+    if (alert.daysOnLot < alert.agedThresholdDays) continue;
+    totalAgedUnits += 1;
+    totalAgedExposureUsd += alert.exposureUsd;
+  }
+  return { totalAgedUnits, totalAgedExposureUsd: Math.round(totalAgedExposureUsd) };
+}
+
+/** The unit's alert with its own store's settings; null when it needs no decision (or its store is not given). */
+function alertFor(unit: AlertUnit, stores: ReadonlyMap<string, StoreSettings>, now: Date): InventoryAlert | null {
+  const store = stores.get(unit.storeId);
+  return store ? evaluateUnit(unit, store, now) : null;
+}
+
+function* alertsOf(units: readonly AlertUnit[], stores: ReadonlyMap<string, StoreSettings>, now: Date): Generator<InventoryAlert> {
+  for (const unit of units) {
+    const alert = alertFor(unit, stores, now);
+    if (alert) yield alert;
+  }
+}
+
 /**
  * Every unit that needs a decision, largest exposure first. `totalAgedUnits` counts units at or
  * past their store's threshold and `totalAgedExposureUsd` the cost tied up in them.
  */
 export function buildAlertReport(units: readonly AlertUnit[], stores: ReadonlyMap<string, StoreSettings>, now: Date): AlertReport {
+  const alerts = [...alertsOf(units, stores, now)].sort(byExposure);
+  return { alerts, ...agedTotals(alerts) };
+}
+
+/** The aged totals of each store's units (a store with none in stock: zeros). */
+export function agedTotalsByStore(units: readonly AlertUnit[], stores: ReadonlyMap<string, StoreSettings>, now: Date): Map<string, AgedTotals> {
+  const alertsByStore = new Map<string, InventoryAlert[]>([...stores.keys()].map((id) => [id, []]));
+  for (const alert of alertsOf(units, stores, now)) alertsByStore.get(alert.storeId)?.push(alert);
+  return new Map([...alertsByStore].map(([storeId, alerts]) => [storeId, agedTotals(alerts)]));
+}
+
+/**
+ * One page of the report (docs/reports.md#paging): `units` in page order, examined in that order
+ * until `limit` alerts are found. Returns those alerts largest exposure first and how many units
+ * were examined, so the next page starts after the last of them.
+ */
+export function buildAlertPage(
+  units: readonly AlertUnit[],
+  stores: ReadonlyMap<string, StoreSettings>,
+  now: Date,
+  limit: number,
+): { alerts: InventoryAlert[]; examined: number } {
   const alerts: InventoryAlert[] = [];
-  let totalAgedUnits = 0;
-  let totalAgedExposureUsd = 0;
+  let examined = 0;
   for (const unit of units) {
-    const store = stores.get(unit.storeId);
-    if (!store) continue;
-    const alert = evaluateUnit(unit, store, now);
-    if (!alert) continue;
-    alerts.push(alert);
-    // Every unit past its threshold (new or used) has an alert (aged at least).
-    if (alert.daysOnLot >= alert.agedThresholdDays) {
-      totalAgedUnits += 1;
-      totalAgedExposureUsd += alert.exposureUsd;
-    }
+    if (alerts.length === limit) break;
+    examined += 1;
+    const alert = alertFor(unit, stores, now);
+    if (alert) alerts.push(alert);
   }
-  alerts.sort((a, b) => b.exposureUsd - a.exposureUsd || a.stockNumber.localeCompare(b.stockNumber));
-  return { alerts, totalAgedUnits, totalAgedExposureUsd: Math.round(totalAgedExposureUsd) };
+  return { alerts: alerts.sort(byExposure), examined };
 }

@@ -1,9 +1,9 @@
 import type { Database } from "../../db/client";
 import * as feeds from "../../db/queries/feeds";
 import { findOrgStore } from "../../db/queries/reports";
+import { decodeCursor, encodeCursor, type FeedCursor } from "../../http/cursor";
 import { ApiError } from "../../http/errors";
 import { TtlCache } from "../../lib/ttl-cache";
-import { decodeCursor, encodeCursor, type FeedCursor } from "./feed-cursor";
 
 /** The most rows one answer holds: the contract's caps (docs/feeds.md), with or without paging. */
 export const INVENTORY_PAGE_MAX = 500;

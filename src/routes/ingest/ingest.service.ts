@@ -2,6 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import Papa from "papaparse";
 import type { Database } from "../../db/client";
 import * as queries from "../../db/queries/ingest";
+import { refreshAlertTotals } from "../../db/queries/reports";
 import { commitWithEvents, type DomainEvent } from "../../events/emit";
 import { ApiError, type ValidationDetail } from "../../http/errors";
 import { validationError } from "../../http/router";
@@ -197,6 +198,7 @@ export async function ingestInventory(
   storeId: string,
   body: z.infer<typeof IngestInventorySchema>,
   safety: SnapshotSafety,
+  now: Date,
 ) {
   if (!(await queries.listStoreIds(db, orgId)).has(storeId)) throw storeNotFound();
   const units = body.units;
@@ -242,6 +244,8 @@ export async function ingestInventory(
     queries.markAbsentUnitsSold(db, orgId, storeId, stockNumbers),
     ...queries.upsertUnits(db, orgId, storeId, changed),
   ]);
+  // The inventory-alerts totals of this store, now rather than on the next report's request (docs/reports.md#totals).
+  if (created + updated + (removedRows as unknown[]).length > 0) await refreshAlertTotals(db, orgId, now, [storeId]);
   return {
     store_id: storeId,
     received: units.length,

@@ -11,7 +11,7 @@ import type {
 import * as reports from "./reports.service";
 
 export const getInventoryAlerts: RouteHandler<typeof getInventoryAlertsRoute, AppEnv> = async (c) => {
-  return cachedJson(c, await reports.inventoryAlerts(c.var.db, c.var.principal.orgId, new Date()));
+  return cachedJson(c, await reports.inventoryAlerts(c.var.db, c.var.principal.orgId, c.req.valid("query"), new Date()));
 };
 
 export const createMorningBriefing: RouteHandler<typeof createMorningBriefingRoute, AppEnv> = async (c) => {

@@ -4,8 +4,9 @@ import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
 import { dailyHoldingCost } from "../../engines/holding-cost";
 import { ALERT_TYPES } from "../../engines/reports/alerts";
 import { DEFAULT_ROLE, ROLES } from "../../engines/reports/briefings";
-import { notFoundResponse } from "../../http/errors";
+import { documentedError, notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
+import { ALERT_UNITS_PER_PAGE, ALERTS_PAGE_MAX } from "./reports.service";
 
 const ALERT_TYPE_DESCRIPTION = [
   "Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all):",
@@ -74,7 +75,39 @@ const envelope = {
   total_aged_exposure_usd: z.number().openapi({ description: "Cost tied up in those units (cost + recon + accrued floor-plan interest)." }),
 };
 
-export const ReportsAlertReportSchema = z.object(envelope).openapi("ReportsAlertReport");
+export const ReportsAlertReportSchema = z
+  .object({
+    ...envelope,
+    alerts: z.array(ReportsAlertSchema).openapi({
+      description: `This page's alerts, largest exposure first. A page examines the next units in stock (oldest in stock first, at most ${ALERT_UNITS_PER_PAGE}) until it holds \`limit\` alerts; an organization with more gets the rest on the next pages.`,
+    }),
+    total_aged_units: z
+      .int()
+      .openapi({ description: "Units at or past their store's aged threshold, across the whole organization (every page carries the same totals)." }),
+    total_aged_exposure_usd: z.number().openapi({
+      description: "Cost tied up in those units (cost + recon + accrued floor-plan interest), across the whole organization.",
+    }),
+    has_more: z.boolean().openapi({ description: "Whether units in stock remain after this page: follow `next_cursor` until it is null." }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .openapi({ description: "Pass as `cursor` for the next page; null on the last page (docs/reports.md#paging)." }),
+  })
+  .openapi("ReportsAlertReport");
+
+const AlertReportQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(ALERTS_PAGE_MAX)
+    .optional()
+    .openapi({ description: `Alerts per page at most, 1 to ${ALERTS_PAGE_MAX}; default ${ALERTS_PAGE_MAX}.`, example: 100 }),
+  cursor: z.string().min(1).max(1024).optional().openapi({
+    description:
+      "`next_cursor` of the previous page, unchanged; the next page starts right after the last unit the previous one examined (oldest in stock first, then stock number). Another list's or organization's cursor, or a damaged one: 422 `validation_error` (detail codes `cursor_mismatch`, `invalid_cursor`).",
+  }),
+});
 
 export const BriefingRequestSchema = z
   .strictObject({
@@ -293,6 +326,8 @@ const ALERT_REPORT_EXAMPLE = {
   ],
   total_aged_units: 36,
   total_aged_exposure_usd: 812_433,
+  has_more: false,
+  next_cursor: null,
 };
 
 export const getInventoryAlerts = v1Route({
@@ -301,12 +336,17 @@ export const getInventoryAlerts = v1Route({
   operationId: "getInventoryAlerts",
   tags: ["Reports"],
   summary: "Units that need a decision today, with what to do",
-  description:
-    "Every unit in stock across the organization's stores that is aged, overpriced, under water on its floor plan or a wholesale candidate, largest exposure first. Computed from today's date at request time, so a unit that crosses its threshold today is listed today.",
+  description: `Every unit in stock across the organization's stores that is aged, overpriced, under water on its floor plan or a wholesale candidate. Computed from today's date at request time, so a unit that crosses its threshold today is listed today.
+
+Paged (docs/reports.md#paging), so every page costs the same whatever the organization's size: a page examines the next units in stock, oldest in stock first, at most ${ALERT_UNITS_PER_PAGE}, until it holds \`limit\` alerts (default and most ${ALERTS_PAGE_MAX}), and lists them largest exposure first. When \`has_more\` is true, pass \`next_cursor\` as \`cursor\` for the next page; a page can hold fewer alerts than \`limit\`, even none, and still have more after it. An organization with at most ${ALERT_UNITS_PER_PAGE} units in stock and ${ALERTS_PAGE_MAX} alerts gets them all on the first page, as before paging. \`total_aged_units\` and \`total_aged_exposure_usd\` are the whole organization's on every page, from a per-store rollup recomputed whenever a store's units or settings change (docs/reports.md#totals).`,
   endpoint: "inventory-alerts",
   reads: "nearest-replica",
+  request: { query: AlertReportQuerySchema },
   responses: {
-    200: ok("The alert report (docs/reports.md).", ReportsAlertReportSchema, ALERT_REPORT_EXAMPLE),
+    200: ok("One page of the alert report (docs/reports.md).", ReportsAlertReportSchema, ALERT_REPORT_EXAMPLE),
+    422: documentedError(
+      "A query parameter is invalid (`validation_error`; details name it): `limit` out of range, or a cursor that is not this list's.",
+    ),
   },
 });
 

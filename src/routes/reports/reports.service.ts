@@ -1,9 +1,18 @@
 import type { Database } from "../../db/client";
-import { findBriefing, findOrgStore, insertBriefing, loadAlertInputs, loadBriefingData, loadMarketData } from "../../db/queries/reports";
-import { buildAlertReport } from "../../engines/reports/alerts";
+import {
+  findBriefing,
+  findOrgStore,
+  insertBriefing,
+  loadAlertPage,
+  loadBriefingData,
+  loadMarketData,
+  organizationAgedTotals,
+} from "../../db/queries/reports";
+import { buildAlertPage } from "../../engines/reports/alerts";
 import { alertReportBody, type BriefingBody, briefingBody } from "../../engines/reports/bodies";
 import { briefingDealsSince, buildBriefing, type Role } from "../../engines/reports/briefings";
 import { buildMarketPulse, type MarketPulse, PULSE_HISTORY_READINGS } from "../../engines/reports/pulse";
+import { decodeCursor, encodeCursor } from "../../http/cursor";
 import { ApiError } from "../../http/errors";
 import { TtlCache } from "../../lib/ttl-cache";
 
@@ -15,14 +24,35 @@ const PULSE_FEED_ENTRIES = 20;
  * once a day), a briefing is fixed for its day once stored, and the public series change nightly.
  */
 const REPORT_CACHE_MS = 60_000;
-const alertReports = new TtlCache<ReturnType<typeof alertReportBody>>({ ttlMs: REPORT_CACHE_MS, maxEntries: 256 });
+const alertReports = new TtlCache<AlertReportPage>({ ttlMs: REPORT_CACHE_MS, maxEntries: 256 });
 const briefings = new TtlCache<BriefingBody>({ ttlMs: REPORT_CACHE_MS, maxEntries: 1024 });
 const pulses = new TtlCache<MarketPulse>({ ttlMs: REPORT_CACHE_MS, maxEntries: 4 });
 
-export function inventoryAlerts(db: Database, orgId: string, now: Date) {
-  return alertReports.get(orgId, now.getTime(), async () => {
-    const { units, stores } = await loadAlertInputs(db, orgId);
-    return alertReportBody(buildAlertReport(units, stores, now));
+/** Alerts one page holds at most, and the default (docs/reports.md#paging). */
+export const ALERTS_PAGE_MAX = 500;
+/** Units in stock one page reads at most, whatever it finds: what keeps a page's cost flat in the organization's size. */
+export const ALERT_UNITS_PER_PAGE = 500;
+
+type AlertReportPage = ReturnType<typeof alertReportBody> & { has_more: boolean; next_cursor: string | null };
+
+/**
+ * One page of the report: the next units in stock after the cursor (oldest in stock first, at most
+ * ALERT_UNITS_PER_PAGE), examined until `limit` alerts are found, shown largest exposure first;
+ * the totals are the whole organization's, from the per-store rollup.
+ */
+export function inventoryAlerts(db: Database, orgId: string, params: { limit?: number; cursor?: string }, now: Date) {
+  const scope = { feed: "inventory-alerts" as const, org: orgId, store: null, since: null };
+  const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, scope);
+  const limit = params.limit ?? ALERTS_PAGE_MAX;
+  return alertReports.get(`${orgId}:${limit}:${params.cursor ?? ""}`, now.getTime(), async (): Promise<AlertReportPage> => {
+    const [page, totals] = await Promise.all([
+      loadAlertPage(db, orgId, ALERT_UNITS_PER_PAGE + 1, after && { stockedOn: after[0], stockNumber: after[1] }),
+      organizationAgedTotals(db, orgId, now),
+    ]);
+    const { alerts, examined } = buildAlertPage(page.units.slice(0, ALERT_UNITS_PER_PAGE), page.stores, now, limit);
+    const last = page.units[examined - 1];
+    const nextCursor = page.units.length > examined && last ? encodeCursor({ ...scope, after: [last.stockedOn, last.stockNumber] }) : null;
+    return { ...alertReportBody({ alerts, ...totals }), has_more: nextCursor !== null, next_cursor: nextCursor };
   });
 }
 

@@ -1,15 +1,16 @@
 import { z } from "@hono/zod-openapi";
-import { ApiError } from "../../http/errors";
+import { ApiError } from "./errors";
 
 /**
- * A cursor is opaque to clients (docs/feeds.md#paging): base64url JSON naming the feed, the
+ * A cursor is opaque to clients (docs/feeds.md#paging; the inventory-alerts report pages the same
+ * way, docs/reports.md#paging): base64url JSON naming the list (`feed`), the
  * organization and filters it was made for, and the sort key of the last row served. The query
  * is always scoped by the caller's organization, so a cursor can never reach another
  * organization's rows; one made for another organization or other filters is refused rather
  * than read as a position in a different list.
  */
 const CursorSchema = z.object({
-  feed: z.enum(["inventory", "sales-summary"]),
+  feed: z.enum(["inventory", "sales-summary", "inventory-alerts"]),
   org: z.string(),
   store: z.string().nullable(),
   since: z.string().nullable(),
