@@ -83,14 +83,18 @@ export async function createDocumentedApp(options: AppOptions = {}): Promise<App
   return app;
 }
 
-/** Builds an app on its first use, once. */
-function onFirstUse(build: () => AppRouter | Promise<AppRouter>) {
-  let app: Promise<AppRouter> | undefined;
+/**
+ * Builds an app on its first use. The app is kept, not the promise of it, so that no request awaits
+ * a promise another request resolves (workerd holds such a continuation until that request ends).
+ * Deployed, building is synchronous work (no I/O), done before any other request can start.
+ */
+function onFirstUse(build: () => Promise<AppRouter>) {
+  let app: AppRouter | undefined;
   // hono's mount() hands the request on untouched, with the bindings and the execution context.
   return mount(
     async (request: Request, env: Env, ctx: ExecutionContext | undefined) => {
-      app ??= Promise.resolve(build());
-      return (await app).fetch(request, env, ctx);
+      app ??= await build();
+      return app.fetch(request, env, ctx);
     },
     { replaceRequest: false },
   );
