@@ -72,11 +72,12 @@ async function stackedApp(routers: Promise<AppRouter[]>): Promise<AppRouter> {
  * and what tests and scripts read the routes and the registry of (scripts/openapi-document.ts).
  */
 export async function createDocumentedApp(options: AppOptions = {}): Promise<AppRouter> {
-  const [app, stack, { documentWebhookEvents }] = await Promise.all([
-    stackedApp(Promise.all(AREAS.map((area) => area.routers())).then((routers) => routers.flat())),
+  const [stack, routers, { documentWebhookEvents }] = await Promise.all([
     import("./app-stack"),
+    Promise.all(AREAS.map((area) => area.routers())),
     import("./routes/webhooks"),
   ]);
+  const app = stack.stackedApp(routers.flat());
   options.mount?.(app);
   documentWebhookEvents(app);
   stack.serveDocument(app, DOCUMENT_PATH);
@@ -103,7 +104,7 @@ function onFirstUse(build: () => Promise<AppRouter>) {
 /**
  * The Worker's app: it sends each request to the app of the area that claims its path, built on
  * that area's first request; the document to the app of every area; any other path to an app
- * without area routes (404 or 405 answered by the same stack, and `options.mount`'s routes).
+ * with no area's routes (the stack's 404, and `options.mount`'s routes).
  */
 export function createApp(options: AppOptions = {}) {
   const app = new Hono<{ Bindings: Env }>();
