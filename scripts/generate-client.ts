@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { createApp } from "../src/app";
+import { createDocumentedApp } from "../src/app";
 import { openApiDocument, PUBLISHED_ORIGIN } from "../src/http/openapi";
 import { idempotentOperations, idempotentOperationsModule } from "./lib/idempotent-operations";
 import { REPO_ROOT } from "./lib/repo-root";
@@ -18,7 +18,7 @@ const DOCUMENT_FILE = path.join(CLIENT_DIR, "openapi.json");
 const TYPES_FILE = path.join(CLIENT_DIR, "src/schema.d.ts");
 const IDEMPOTENT_FILE = path.join(CLIENT_DIR, "src/idempotent-operations.ts");
 
-const document = createApp().getOpenAPI31Document(openApiDocument(PUBLISHED_ORIGIN));
+const document = (await createDocumentedApp()).getOpenAPI31Document(openApiDocument(PUBLISHED_ORIGIN));
 writeFileSync(DOCUMENT_FILE, `${JSON.stringify(document, null, 2)}\n`);
 writeFileSync(IDEMPOTENT_FILE, idempotentOperationsModule(idempotentOperations(document)));
 

@@ -1,109 +1,129 @@
-import { createMiddleware } from "hono/factory";
-import { methodNotAllowed } from "hono/method-not-allowed";
-import { requestId } from "hono/request-id";
-import { loadConfig } from "./config";
-import type { AppEnv } from "./http/app-env";
-import { onError, onMethodNotAllowed, onNotFound } from "./http/error-handler";
-import { IDEMPOTENCY_CORS, IdempotencyKeyParameter } from "./http/idempotency";
-import { openApiDocument, SECURITY_SCHEMES } from "./http/openapi";
-import { publicCors } from "./http/public-access";
-import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
-import { readsFrom } from "./http/read-consistency";
-import { openCors, securityHeaders } from "./http/response-headers";
-import { type AppRouter, createRouter } from "./http/router";
-import { staffCors } from "./http/staff-auth";
-import { trackUsage } from "./http/usage";
-import { appraisalRouter } from "./routes/appraisal";
-import { authRouter } from "./routes/auth";
-import { complianceRouter } from "./routes/compliance";
-import { dealDeskRouter } from "./routes/deal-desk";
-import { docsRouter } from "./routes/docs";
-import { feedsRouter, orgStoragePrototypeRouter } from "./routes/feeds";
-import { healthRouter } from "./routes/health";
-import { ingestRouter } from "./routes/ingest";
-import { keysRouter } from "./routes/keys";
-import { operatorRouter } from "./routes/operator";
-import { publicRouter } from "./routes/public";
-import { reportsRouter } from "./routes/reports";
-import { sandboxesRouter } from "./routes/sandboxes";
-import { settingsRouter } from "./routes/settings";
-import { documentWebhookEvents, webhooksRouter } from "./routes/webhooks";
-
-/** Vars and secrets are checked at the first request; a bad one is a logged 500, not a later surprise. */
-const provideConfig = createMiddleware<AppEnv>(async (c, next) => {
-  c.set("config", loadConfig(c.env));
-  await next();
-});
+import { Hono } from "hono";
+import { mount } from "hono/mount";
+import type { AppRouter } from "./http/router";
 
 export interface AppOptions {
-  /** Extra routes behind the whole production stack; tests use it (test/helpers/test-app.ts). */
+  /**
+   * Extra routes behind the whole production stack; tests and the bench use it (test/helpers/test-app.ts,
+   * scripts/bench/entry.ts). They are served for paths no area claims, and are in the document.
+   */
   mount?: (app: AppRouter) => void;
 }
 
-export function createApp(options: AppOptions = {}) {
-  const app = createRouter();
+/**
+ * A route area: the paths it claims and its routers, built on the area's first request. Building
+ * every area's zod schemas and routes at start-up was most of the Worker's start-up CPU (7x a bare
+ * Hono + zod Worker's, BENCHMARKS.md). wrangler bundles without code splitting, so esbuild turns each
+ * `import()` below into an initializer run on its first call: nothing of an area runs before then.
+ * The first area whose prefix matches a path serves it; every route is reached in its own area
+ * (test/platform/lazy-areas.test.ts), so an area's routes are all that can answer its paths, 405s included.
+ */
+interface Area {
+  /** Each claims the path itself and everything under it (a hono path: `:name` is any one segment). */
+  prefixes: string[];
+  routers: () => Promise<AppRouter[]>;
+}
 
-  app.use(requestId({ headerName: "X-Request-Id" }));
-  app.use(securityHeaders);
-  app.use(trackUsage);
-  app.use(provideConfig);
-  // Reads start at the primary unless the route declares otherwise (docs/consistency.md).
-  app.use(readsFrom("primary"));
-  app.use(methodNotAllowed({ app, onMethodNotAllowed }));
-  app.use("/api/public/*", publicCors);
-  app.use("/api/moat/*", publicCors);
-  // Keys travel in a header, never a cookie, so any origin may call the data API from a browser.
-  app.use(
-    "/api/v1/*",
-    openCors({
-      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-      allowHeaders: ["X-Service-API-Key", "X-Api-Token", "Content-Type", "Authorization", ...IDEMPOTENCY_CORS.allowHeaders],
-      exposeHeaders: [
-        ...RATE_LIMIT_EXPOSED_HEADERS,
-        "X-Request-Id",
-        "X-Service-Version",
-        "X-Service-Mode",
-        "Deprecation",
-        "Sunset",
-        "Link",
-        ...IDEMPOTENCY_CORS.exposeHeaders,
-      ],
+/** In the order the document lists them (the reference shows a tag's operations in this order). */
+const AREAS: Area[] = [
+  { prefixes: ["/health"], routers: async () => [(await import("./routes/health")).healthRouter] },
+  { prefixes: ["/api/public/stats", "/api/moat"], routers: async () => [(await import("./routes/public")).publicRouter] },
+  { prefixes: ["/api/v1/inventory", "/api/v1/sales-summary"], routers: async () => [(await import("./routes/feeds")).feedsRouter] },
+  { prefixes: ["/api/auth"], routers: async () => [(await import("./routes/auth")).authRouter] },
+  { prefixes: ["/api/public-api/keys"], routers: async () => [(await import("./routes/keys")).keysRouter] },
+  // With the operator's copies of the settings routes, claimed before the operator's own area below.
+  {
+    prefixes: ["/api/settings", "/api/operator/organizations/:org_id/settings"],
+    routers: async () => [(await import("./routes/settings")).settingsRouter],
+  },
+  { prefixes: ["/docs"], routers: async () => [(await import("./routes/docs")).docsRouter] },
+  {
+    prefixes: ["/api/v1/inventory-alerts", "/api/v1/market-pulse", "/api/v1/morning-briefing"],
+    routers: async () => [(await import("./routes/reports")).reportsRouter],
+  },
+  {
+    prefixes: ["/api/v1/compliance-check", "/api/v1/compliance-checks"],
+    routers: async () => [(await import("./routes/compliance")).complianceRouter],
+  },
+  // The deal desk's own four, then appraisal, which the reference lists under the same tag.
+  {
+    prefixes: ["/api/v1/deal-coach", "/api/v1/gross-calc", "/api/v1/lender-route", "/api/v1/stip-check"],
+    routers: async () => [(await import("./routes/deal-desk")).dealDeskRouter],
+  },
+  { prefixes: ["/api/v1/trade-appraisal"], routers: async () => [(await import("./routes/appraisal")).appraisalRouter] },
+  { prefixes: ["/api/v1/webhooks"], routers: async () => [(await import("./routes/webhooks")).webhooksRouter] },
+  { prefixes: ["/api/v1/ingest"], routers: async () => [(await import("./routes/ingest")).ingestRouter] },
+  { prefixes: ["/api/operator"], routers: async () => [(await import("./routes/operator")).operatorRouter] },
+  { prefixes: ["/api/sandboxes"], routers: async () => [(await import("./routes/sandboxes")).sandboxesRouter] },
+  // Development only, answered when ORG_STORAGE_PROTOTYPE=1 (docs/scaling.md); not in the document.
+  { prefixes: ["/__prototype"], routers: async () => [(await import("./routes/feeds")).orgStoragePrototypeRouter] },
+];
+
+const DOCUMENT_PATH = "/api/openapi.json";
+
+/** The app of `routers` with the production stack around them (src/app-stack.ts, loaded with the first of them). */
+async function stackedApp(routers: Promise<AppRouter[]>): Promise<AppRouter> {
+  const [stack, loaded] = await Promise.all([import("./app-stack"), routers]);
+  return stack.stackedApp(loaded);
+}
+
+/**
+ * Every area in one app, with the OpenAPI document at /api/openapi.json: what serves the document,
+ * and what tests and scripts read the routes and the registry of (scripts/openapi-document.ts).
+ */
+export async function createDocumentedApp(options: AppOptions = {}): Promise<AppRouter> {
+  const [stack, routers, { documentWebhookEvents }] = await Promise.all([
+    import("./app-stack"),
+    Promise.all(AREAS.map((area) => area.routers())),
+    import("./routes/webhooks"),
+  ]);
+  const app = stack.stackedApp(routers.flat());
+  options.mount?.(app);
+  documentWebhookEvents(app);
+  stack.serveDocument(app, DOCUMENT_PATH);
+  return app;
+}
+
+/**
+ * Builds an app on its first use. The app is kept, not the promise of it, so that no request awaits
+ * a promise another request resolves (workerd holds such a continuation until that request ends).
+ * Deployed, building is synchronous work (no I/O), done before any other request can start.
+ */
+function onFirstUse(build: () => Promise<AppRouter>) {
+  let app: AppRouter | undefined;
+  // hono's mount() hands the request on untouched, with the bindings and the execution context.
+  return mount(
+    async (request: Request, env: Env, ctx: ExecutionContext | undefined) => {
+      app ??= await build();
+      return app.fetch(request, env, ctx);
+    },
+    { replaceRequest: false },
+  );
+}
+
+/**
+ * The Worker's app: it sends each request to the app of the area that claims its path, built on
+ * that area's first request; the document to the app of every area; any other path to an app
+ * with no area's routes (the stack's 404, and `options.mount`'s routes).
+ */
+export function createApp(options: AppOptions = {}) {
+  const app = new Hono<{ Bindings: Env }>();
+  for (const area of AREAS) {
+    const serve = onFirstUse(() => stackedApp(area.routers()));
+    // `/x/*` matches `/x` too.
+    for (const prefix of area.prefixes) app.all(`${prefix}/*`, serve);
+  }
+  app.all(
+    DOCUMENT_PATH,
+    onFirstUse(() => createDocumentedApp(options)),
+  );
+  app.all(
+    "*",
+    onFirstUse(async () => {
+      const rest = await stackedApp(Promise.resolve([]));
+      options.mount?.(rest);
+      return rest;
     }),
   );
-  app.use("/api/auth/*", staffCors);
-  app.use("/api/public-api/*", staffCors);
-  app.use("/api/settings/*", staffCors);
-
-  app.route("/", healthRouter);
-  app.route("/", publicRouter);
-  app.route("/", feedsRouter);
-  app.route("/", authRouter);
-  app.route("/", keysRouter);
-  app.route("/", settingsRouter);
-  app.route("/", docsRouter);
-  app.route("/", reportsRouter);
-  app.route("/", complianceRouter);
-  // The reference lists a tag's operations in this order: the deal desk's own four, then appraisal.
-  app.route("/", dealDeskRouter);
-  app.route("/", appraisalRouter);
-  app.route("/", webhooksRouter);
-  app.route("/", ingestRouter);
-  app.route("/", operatorRouter);
-  app.route("/", sandboxesRouter);
-  // Development only, answered when ORG_STORAGE_PROTOTYPE=1 (docs/scaling.md); not in the document.
-  app.route("/", orgStoragePrototypeRouter);
-  options.mount?.(app);
-
-  documentWebhookEvents(app);
-  app.openAPIRegistry.registerParameter("IdempotencyKey", IdempotencyKeyParameter);
-  app.openAPIRegistry.registerComponent("securitySchemes", "ServiceApiKey", SECURITY_SCHEMES.ServiceApiKey);
-  app.openAPIRegistry.registerComponent("securitySchemes", "LegacyToken", SECURITY_SCHEMES.LegacyToken);
-  app.openAPIRegistry.registerComponent("securitySchemes", "BrokerToken", SECURITY_SCHEMES.BrokerToken);
-  app.openAPIRegistry.registerComponent("securitySchemes", "StaffSession", SECURITY_SCHEMES.StaffSession);
-  app.openAPIRegistry.registerComponent("securitySchemes", "OperatorToken", SECURITY_SCHEMES.OperatorToken);
-  app.doc31("/api/openapi.json", (c) => openApiDocument(new URL(c.req.url).origin));
-
-  app.notFound(onNotFound);
-  app.onError(onError);
   return app;
 }

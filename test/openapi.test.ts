@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../src/app";
+import { createDocumentedApp } from "../src/app";
 import { EVENT_NAMES } from "../src/events/emit";
 import { documentedWebhook } from "../src/http/openapi";
 import { call } from "./helpers/factories";
@@ -29,8 +29,8 @@ describe("GET /api/openapi.json", () => {
     expect(doc.openapi).toBe("3.1.0");
   });
 
-  it("documents exactly the API routes the Worker serves", () => {
-    const served = servedApiRoutes(createApp());
+  it("documents exactly the API routes the Worker serves", async () => {
+    const served = servedApiRoutes(await createDocumentedApp());
     expect(served.length).toBeGreaterThan(0);
     expect(documentedRoutes(doc)).toEqual(served);
   });

@@ -1,4 +1,4 @@
-import { scrypt, timingSafeEqual } from "node:crypto";
+import { nodeCrypto } from "./node-builtins";
 
 /**
  * Native scrypt (node:crypto) rather than WebCrypto PBKDF2, which production caps at 100k
@@ -10,7 +10,9 @@ const KEY_LENGTH = 32;
 
 function derive(password: string, pepper: string, salt: Buffer, params: typeof DEFAULT_PARAMS): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(`${password}${pepper}`, salt, KEY_LENGTH, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+    nodeCrypto().scrypt(`${password}${pepper}`, salt, KEY_LENGTH, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 
@@ -33,5 +35,5 @@ export async function verifyPassword(password: string, pepper: string, stored: s
   if (scheme !== "scrypt" || !hash) return false;
   const expected = Buffer.from(hash, "base64");
   const actual = await derive(password, pepper, Buffer.from(salt, "base64"), { N: Number(N), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return actual.length === expected.length && nodeCrypto().timingSafeEqual(actual, expected);
 }

@@ -1,6 +1,5 @@
-import { createHash, createHmac } from "node:crypto";
-import { crc32 } from "node:zlib";
 import { BASE62, randomBase62 } from "../lib/ids";
+import { nodeCrypto, nodeZlib } from "./node-builtins";
 
 export const API_KEY_PREFIX = "lak_";
 /** A sandbox's keys (docs/sandboxes.md): the same scheme, marked so no one mistakes one for a live key. */
@@ -19,7 +18,7 @@ export type KeyMode = "live" | "test";
 export const apiKeyMode = (key: string): KeyMode => (key.startsWith(TEST_API_KEY_PREFIX) ? "test" : "live");
 
 function base62Checksum(body: string): string {
-  let n = crc32(body);
+  let n = nodeZlib().crc32(body);
   let out = "";
   for (let i = 0; i < CHECKSUM_LENGTH; i++) {
     out = BASE62[n % 62] + out;
@@ -57,10 +56,10 @@ export function generateToken(prefix: string, length = 40): string {
  * asynchronous digest was among the top frames of a lender-route profile (BENCHMARKS.md, "Profiles").
  */
 export async function sha256Hex(text: string): Promise<string> {
-  return createHash("sha256").update(text).digest("hex");
+  return nodeCrypto().createHash("sha256").update(text).digest("hex");
 }
 
 /** A keyed hash, for values that must be matched but whose space is small enough to enumerate (an IP address). */
 export function hmacSha256Hex(secret: string, text: string): string {
-  return createHmac("sha256", secret).update(text).digest("hex");
+  return nodeCrypto().createHmac("sha256", secret).update(text).digest("hex");
 }

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/durable-sqlite";
-import { type FeedQuery, type InventoryAfter, listInventory } from "../db/queries/feeds";
+import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
+import type { FeedQuery, InventoryAfter } from "../db/queries/feeds";
 
 /** One unit as the D1 feed reads it: the columns `listInventory` selects, plus what keys and filters it. */
 export interface OrgStorageUnit {
@@ -57,7 +57,7 @@ export class OrgStorageMismatchError extends Error {
  * organization, so a routing mistake fails instead of answering with the wrong data.
  */
 export class OrgStorage extends DurableObject<Env> {
-  private readonly db = drizzle(this.ctx.storage);
+  private db?: DrizzleSqliteDODatabase;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -96,10 +96,18 @@ export class OrgStorage extends DurableObject<Env> {
     return { units: snapshot.units.length };
   }
 
-  /** One page of the inventory feed: `listInventory`, the D1 feed's own query, on this object's SQLite. */
+  /**
+   * One page of the inventory feed: `listInventory`, the D1 feed's own query, on this object's SQLite.
+   * drizzle and the query module are imported on first use: the Worker exports this class, so
+   * importing them at the top would be paid at every isolate's start-up for a prototype few reach.
+   * The claim stays synchronous, so a wrong organization is refused before anything is awaited.
+   */
   inventory(orgId: string, nowMs: number, query: FeedQuery, after?: InventoryAfter) {
     this.claim(orgId);
-    return listInventory(this.db, orgId, new Date(nowMs), query, after);
+    return Promise.all([import("drizzle-orm/durable-sqlite"), import("../db/queries/feeds")]).then(([{ drizzle }, { listInventory }]) => {
+      this.db ??= drizzle(this.ctx.storage);
+      return listInventory(this.db, orgId, new Date(nowMs), query, after);
+    });
   }
 
   /** The first caller's organization owns the object; any other is refused. */

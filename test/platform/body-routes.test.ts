@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { RouteConfig } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/app";
+import { createDocumentedApp } from "../../src/app";
 import { METHODS_WITH_BODY } from "../../src/http/body";
 import { PERMISSIONS } from "../../src/routes/keys/keys.routes";
 import { createApiKey, createOrg } from "../helpers/factories";
@@ -13,7 +13,7 @@ import { createTestApp } from "../helpers/test-app";
  * Every route of the real app that takes a body, found from the app's own route list (not a list
  * written here), so a route added later is covered the day it is added.
  */
-const app = createApp();
+const app = await createDocumentedApp();
 const documentedRoutes = app.openAPIRegistry.definitions.flatMap((definition) => (definition.type === "route" ? [definition.route] : []));
 const bodyRoutes = documentedRoutes.filter((route) => route.request?.body !== undefined);
 const honoPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ":$1");

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/app";
+import { createDocumentedApp } from "../../src/app";
 import { fetchOpenApiDocument } from "../helpers/openapi-document";
 
 /**
  * The routes that take `Idempotency-Key`, found from the app itself: the document promises the
  * header exactly where the middleware runs, and every create (a POST answering 201) takes it.
  */
-const app = createApp();
+const app = await createDocumentedApp();
 const doc = await fetchOpenApiDocument();
 const honoPath = (openApiPath: string) => openApiPath.replace(/\{(\w+)\}/g, ":$1");
 const PARAMETER_REF = "#/components/parameters/IdempotencyKey";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { RouteConfig } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/app";
+import { createDocumentedApp } from "../../src/app";
 import { PERMISSIONS } from "../../src/routes/keys/keys.routes";
 import { createApiKey, createOrg, createStore } from "../helpers/factories";
 import { fetchOpenApiDocument, type OpenApiDocument } from "../helpers/openapi-document";
@@ -12,7 +12,7 @@ import { createTestApp } from "../helpers/test-app";
  * keep it: every `/api/v1` route, taken from the app's own route table, answers
  * `Cache-Control: no-store` — its successes and its refusals (401, 403, 400, 404, 422) alike.
  */
-const app = createApp();
+const app = await createDocumentedApp();
 const v1Routes = app.openAPIRegistry.definitions
   .flatMap((definition) => (definition.type === "route" ? [definition.route] : []))
   .filter((route) => route.path.startsWith("/api/v1/"));

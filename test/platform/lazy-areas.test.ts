@@ -1,0 +1,23 @@
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createDocumentedApp } from "../../src/app";
+import type { ErrorBody } from "../helpers/bodies";
+
+/**
+ * The Worker serves each path from the app of the one area that claims it, built on first use
+ * (src/app.ts). Every route of every area, called without a credential, must reach its own route:
+ * a path claimed by the wrong area, or by none, answers the stack's 404 ("No endpoint at …") or a 405.
+ */
+const app = await createDocumentedApp();
+const routes = [...new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`))]
+  // The prototype's routes answer 404 unless ORG_STORAGE_PROTOTYPE=1 (test/org-storage.test.ts calls them).
+  .filter((route) => !route.includes(" /__prototype/"));
+
+describe("every route is served by its own area", () => {
+  it.each(routes)("%s", async (route) => {
+    const [method, path] = route.split(" ");
+    const res = await SELF.fetch(`https://api.test${path.replace(/:\w+/g, "x")}`, { method });
+    expect(res.status).not.toBe(405);
+    if (res.status === 404) expect((await res.json<ErrorBody>()).message).not.toMatch(/^No endpoint at/);
+  });
+});
