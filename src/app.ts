@@ -117,6 +117,14 @@ export function createApp(options: AppOptions = {}) {
     DOCUMENT_PATH,
     onFirstUse(() => createDocumentedApp(options)),
   );
+  // An area that cannot be built (a defect that once failed the Worker's start-up) still answers in the
+  // house error shape, and is logged.
+  app.onError(async (err, c) => {
+    const { describeError, logEvent } = await import("./lib/log");
+    const requestId = crypto.randomUUID();
+    logEvent("error", { event: "area_load_failed", request_id: requestId, ...describeError(err) });
+    return c.json({ error: "internal_error", message: "An unexpected error occurred.", request_id: requestId }, 500, { "X-Request-Id": requestId });
+  });
   app.all(
     "*",
     onFirstUse(async () => {
