@@ -97,9 +97,9 @@ export class OrgStorage extends DurableObject<Env> {
   }
 
   /** One page of the inventory feed: `listInventory`, the D1 feed's own query, on this object's SQLite. */
-  inventory(orgId: string, nowMs: number, query: FeedQuery, after?: InventoryAfter) {
+  inventory(orgId: string, query: FeedQuery, after?: InventoryAfter) {
     this.claim(orgId);
-    return listInventory(this.db, orgId, new Date(nowMs), query, after);
+    return listInventory(this.db, orgId, query, after);
   }
 
   /** The first caller's organization owns the object; any other is refused. */
