@@ -21,6 +21,7 @@ interface BuiltStatement {
 }
 
 const boundParameters = (statement: BuiltStatement) => statement.toSQL().params.length;
+const oneItemTooLarge = (bound: number) => new Error(`One item binds ${bound} parameters; D1 allows ${MAX_BOUND_PARAMETERS} per statement.`);
 
 /**
  * `build` over consecutive parts of `items` (the rows of a multi-row insert, the values of an IN
@@ -31,7 +32,13 @@ const boundParameters = (statement: BuiltStatement) => statement.toSQL().params.
  */
 export function inChunks<Item, Statement extends BuiltStatement>(items: readonly Item[], build: (part: Item[]) => Statement): Statement[] {
   if (items.length === 0) return [];
-  const one = boundParameters(build([items[0]]));
+  const first = build([items[0]]);
+  const one = boundParameters(first);
+  // One item (an event's outbox row, a check's mark) needs no part size: it fits or nothing does.
+  if (items.length === 1) {
+    if (one > MAX_BOUND_PARAMETERS) throw oneItemTooLarge(one);
+    return [first];
+  }
   const perItem = boundParameters(build([items[0], items[0]])) - one;
   const fixed = one - perItem;
   const size = perItem === 0 ? items.length : Math.floor((MAX_BOUND_PARAMETERS - fixed) / perItem);
@@ -39,7 +46,7 @@ export function inChunks<Item, Statement extends BuiltStatement>(items: readonly
     const statement = build(part);
     const bound = boundParameters(statement);
     if (bound <= MAX_BOUND_PARAMETERS) return [statement];
-    if (part.length === 1) throw new Error(`One item binds ${bound} parameters; D1 allows ${MAX_BOUND_PARAMETERS} per statement.`);
+    if (part.length === 1) throw oneItemTooLarge(bound);
     const half = Math.ceil(part.length / 2);
     return [...fitted(part.slice(0, half)), ...fitted(part.slice(half))];
   };
