@@ -13,10 +13,10 @@ export function insertOutboxRows(db: Database, rows: NewOutboxRow[]): BatchItem<
 }
 
 export async function markOutboxEnqueued(db: Database, ids: string[], at: string): Promise<void> {
-  const statements = inChunks(ids, (part) => db.update(eventOutbox).set({ enqueuedAt: at }).where(inArray(eventOutbox.id, part)));
-  // A request's one event: a lone statement, without the bookkeeping of a D1 batch.
-  if (statements.length === 1) await statements[0];
-  else await runBatch(db, statements);
+  await runBatch(
+    db,
+    inChunks(ids, (part) => db.update(eventOutbox).set({ enqueuedAt: at }).where(inArray(eventOutbox.id, part))),
+  );
 }
 
 /** A dead-lettered fan-out message hands its event back to the sweeper. */
