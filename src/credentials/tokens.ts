@@ -1,6 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { BASE62, randomBase62 } from "../lib/ids";
+import { shortSha256Hex } from "../lib/sha256";
 
 export const API_KEY_PREFIX = "lak_";
 /** A sandbox's keys (docs/sandboxes.md): the same scheme, marked so no one mistakes one for a live key. */
@@ -53,12 +54,13 @@ export function generateToken(prefix: string, length = 40): string {
 }
 
 /**
- * node:crypto's hash, not `crypto.subtle.digest`: every metered call hashes its key, and the
- * asynchronous digest cost about 110 µs of CPU per call in a workerd profile (10% of a
- * lender-route call; `npm run profile -- lender_route`, BENCHMARKS.md) against a few here.
+ * Not `crypto.subtle.digest`: every metered call hashes its key, and the asynchronous digest cost
+ * about 110 µs of CPU per call in a workerd profile (10% of a lender-route call; `npm run profile
+ * -- lender_route`, BENCHMARKS.md). Short inputs (every credential) are hashed in JavaScript,
+ * longer ones (a sanctions list's content) by node:crypto.
  */
 export async function sha256Hex(text: string): Promise<string> {
-  return createHash("sha256").update(text).digest("hex");
+  return shortSha256Hex(text) ?? createHash("sha256").update(text).digest("hex");
 }
 
 /** A keyed hash, for values that must be matched but whose space is small enough to enumerate (an IP address). */
