@@ -1,5 +1,5 @@
 import { createHash, createHmac } from "node:crypto";
-import { crc32 } from "node:zlib";
+import { crc32OfAscii } from "../lib/crc32";
 import { BASE62, randomBase62 } from "../lib/ids";
 import { shortSha256Hex } from "../lib/sha256";
 
@@ -20,7 +20,7 @@ export type KeyMode = "live" | "test";
 export const apiKeyMode = (key: string): KeyMode => (key.startsWith(TEST_API_KEY_PREFIX) ? "test" : "live");
 
 function base62Checksum(body: string): string {
-  let n = crc32(body);
+  let n = crc32OfAscii(body);
   let out = "";
   for (let i = 0; i < CHECKSUM_LENGTH; i++) {
     out = BASE62[n % 62] + out;
