@@ -1,3 +1,5 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { BASE62, randomBase62 } from "../lib/ids";
 import { nodeCrypto, nodeZlib } from "./node-builtins";
 
@@ -52,11 +54,12 @@ export function generateToken(prefix: string, length = 40): string {
 }
 
 /**
- * node:crypto's hash, not `crypto.subtle.digest`: every metered call hashes its key, and the
- * asynchronous digest was among the top frames of a lender-route profile (BENCHMARKS.md, "Profiles").
+ * @noble/hashes (audited, pure JavaScript), not node:crypto or `crypto.subtle.digest`: every metered
+ * call hashes its key, and in workerd `createHash` builds a Node stream per call and the WebCrypto
+ * digest is asynchronous; each was among the top frames of a metered call's profile (BENCHMARKS.md, "Profiles").
  */
 export async function sha256Hex(text: string): Promise<string> {
-  return nodeCrypto().createHash("sha256").update(text).digest("hex");
+  return bytesToHex(sha256(utf8ToBytes(text)));
 }
 
 /** A keyed hash, for values that must be matched but whose space is small enough to enumerate (an IP address). */

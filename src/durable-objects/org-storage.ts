@@ -102,11 +102,11 @@ export class OrgStorage extends DurableObject<Env> {
    * importing them at the top would be paid at every isolate's start-up for a prototype few reach.
    * The claim stays synchronous, so a wrong organization is refused before anything is awaited.
    */
-  inventory(orgId: string, nowMs: number, query: FeedQuery, after?: InventoryAfter) {
+  inventory(orgId: string, query: FeedQuery, after?: InventoryAfter) {
     this.claim(orgId);
     return Promise.all([import("drizzle-orm/durable-sqlite"), import("../db/queries/feeds")]).then(([{ drizzle }, { listInventory }]) => {
       this.db ??= drizzle(this.ctx.storage);
-      return listInventory(this.db, orgId, new Date(nowMs), query, after);
+      return listInventory(this.db, orgId, query, after);
     });
   }
 

@@ -45,6 +45,11 @@ describe("recon from real trade-in descriptions", () => {
     ["rock chips on the hood paint, otherwise great shape", { paint_panel: 500, detail: 200, total: 700 }],
     ["Scratches on 3 panels and rust on the rocker", { paint_panel: 2000, detail: 200, total: 2200 }],
     ["Oil change due, TPMS light on. Tires in good shape.", { oil_service: 150, warning_light_diagnostic: 150, detail: 200, total: 500 }],
+    // Short keywords (rim, rip, pet) match their plurals too.
+    [
+      "Two bent rims. Rips in the driver seat. Pets rode in back.",
+      { wheel_repair: 300, interior_repair: 300, odor_removal: 250, detail: 200, total: 1050 },
+    ],
   ])("%s", (notes, expected) => {
     expect(recon(notes)).toEqual(expected);
   });

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, lte, type SQL, sql } from "drizzle-orm";
-import { daysSince } from "../../engines/dates";
-import type { Database, SqliteReader } from "../client";
+import { QueryBuilder } from "drizzle-orm/sqlite-core";
+import { type BuiltStatement, type Database, readRowArrays, type SqliteReader } from "../client";
 import { inventoryUnits, salesMonthly, stores } from "../schema";
 
 /** Where a page starts and what it is filtered by; every query is also scoped to one organization. */
@@ -32,33 +32,86 @@ const unitColumns = {
 };
 
 /**
+ * A unit as `listInventory` reads it: one array in `unitColumns`' order. The feeds answer pages of
+ * 100 to 500 units, so rows stay arrays until the answer is built from them, once (BENCHMARKS.md, "Profiles").
+ */
+export type UnitRow = [
+  stockNumber: string,
+  vin: string,
+  year: number,
+  make: string,
+  model: string,
+  trim: string,
+  condition: (typeof inventoryUnits.condition.enumValues)[number],
+  stockedOn: string,
+  askingPrice: number,
+  store: string,
+  storeId: string,
+  status: (typeof inventoryUnits.status.enumValues)[number],
+  updatedAt: string,
+];
+
+const queryBuilder = new QueryBuilder();
+const value = (name: string) => sql.placeholder(name);
+const inventoryStatements = new Map<string, BuiltStatement>();
+
+/** The statement of one kind of page (by store or not, by change or not, first page or not), built on its first use. */
+function inventoryStatement(byStore: boolean, byChange: boolean, afterRow: boolean): BuiltStatement {
+  const shape = `${byStore} ${byChange} ${afterRow}`;
+  let statement = inventoryStatements.get(shape);
+  if (statement) return statement;
+  const u = inventoryUnits;
+  const conditions: (SQL | undefined)[] = [eq(u.orgId, value("orgId")), byStore ? eq(u.storeId, value("storeId")) : undefined];
+  let order: SQL[];
+  if (!byChange) {
+    conditions.push(eq(u.status, "in_stock"));
+    if (afterRow) conditions.push(sql`(${u.stockedOn}, ${u.stockNumber}) > (${value("afterKey")}, ${value("afterStockNumber")})`);
+    order = [asc(u.stockedOn), asc(u.stockNumber)];
+  } else {
+    conditions.push(gte(u.updatedAt, value("updatedSince")));
+    if (afterRow) conditions.push(sql`(${u.updatedAt}, ${u.stockNumber}) > (${value("afterKey")}, ${value("afterStockNumber")})`);
+    order = [asc(u.updatedAt), asc(u.stockNumber)];
+  }
+  statement = queryBuilder
+    .select(unitColumns)
+    .from(u)
+    .innerJoin(stores, and(eq(stores.id, u.storeId), eq(stores.orgId, u.orgId)))
+    .where(and(...conditions))
+    .orderBy(...order)
+    .limit(value("limit"))
+    .toSQL();
+  inventoryStatements.set(shape, statement);
+  return statement;
+}
+
+/**
  * One page of the organization's inventory. Without `updatedSince`: units in stock, oldest in stock
  * first, then by stock number (unique in an organization), so the order is total and a page starts
  * right after the last unit of the one before. With `updatedSince`: every unit changed since then,
  * sold ones included, by (updated_at, stock number), so a unit changed during a walk shows again
  * at the end with its new values instead of being missed. Both orders end an index.
  */
-export async function listInventory(db: SqliteReader, orgId: string, now: Date, query: FeedQuery, after?: InventoryAfter) {
-  const u = inventoryUnits;
-  const conditions: (SQL | undefined)[] = [eq(u.orgId, orgId), query.storeId === undefined ? undefined : eq(u.storeId, query.storeId)];
-  let order: SQL[];
-  if (query.updatedSince === undefined) {
-    conditions.push(eq(u.status, "in_stock"));
-    if (after && "stockedOn" in after) conditions.push(sql`(${u.stockedOn}, ${u.stockNumber}) > (${after.stockedOn}, ${after.stockNumber})`);
-    order = [asc(u.stockedOn), asc(u.stockNumber)];
-  } else {
-    conditions.push(gte(u.updatedAt, query.updatedSince));
-    if (after && "updatedAt" in after) conditions.push(sql`(${u.updatedAt}, ${u.stockNumber}) > (${after.updatedAt}, ${after.stockNumber})`);
-    order = [asc(u.updatedAt), asc(u.stockNumber)];
-  }
-  const rows = await db
-    .select(unitColumns)
-    .from(u)
-    .innerJoin(stores, and(eq(stores.id, u.storeId), eq(stores.orgId, u.orgId)))
-    .where(and(...conditions))
-    .orderBy(...order)
-    .limit(query.limit);
-  return rows.map((unit) => ({ ...unit, daysInStock: daysSince(unit.stockedOn, now) }));
+export function listInventory(db: SqliteReader, orgId: string, query: FeedQuery, after?: InventoryAfter): Promise<UnitRow[]> {
+  const byChange = query.updatedSince !== undefined;
+  const afterKey =
+    after === undefined
+      ? undefined
+      : byChange
+        ? "updatedAt" in after
+          ? after.updatedAt
+          : undefined
+        : "stockedOn" in after
+          ? after.stockedOn
+          : undefined;
+  const statement = inventoryStatement(query.storeId !== undefined, byChange, afterKey !== undefined);
+  return readRowArrays<UnitRow>(db, statement, {
+    orgId,
+    storeId: query.storeId,
+    updatedSince: query.updatedSince,
+    afterKey,
+    afterStockNumber: after?.stockNumber,
+    limit: query.limit,
+  });
 }
 
 /** The last row of the previous sales-summary page. */

@@ -78,7 +78,11 @@ function clauses(notes: string): string[][] {
 }
 
 /** Keywords match at the start of a word ("ding" → "dings"); short ones (cel, rim) only whole or plural. */
-const wordMatches = (token: string, part: string) => (part.length <= 3 ? token === part || token === `${part}s` : token.startsWith(part));
+const SHORT_WORD = 3;
+const wordMatches = (token: string, part: string) =>
+  part.length <= SHORT_WORD
+    ? token === part || (token.length === part.length + 1 && token.endsWith("s") && token.startsWith(part))
+    : token.startsWith(part);
 
 /** A phrase's later words may sit a few words on: "transmission is slipping", "smoke coming from the exhaust". */
 const PHRASE_GAP = 3;
@@ -152,17 +156,48 @@ function countNear(tokens: string[], at: number, length: number): number {
 /** Two keywords of one item this close together describe one defect ("brakes squeak", "tires are bald"). */
 const SAME_DEFECT_SPAN = 2;
 
-/** The keyword table tokenized once per table (an organization's tables are reused across calls). */
-const compiledTables = new WeakMap<readonly ReconKeyword[], { table: (ReconKeyword & { tokens: string[] })[]; keywordTokens: string[] }>();
+interface CompiledTable {
+  table: (ReconKeyword & { tokens: string[] })[];
+  keywordTokens: string[];
+  /** The rows (indexes into `table`, ascending) whose first word a note's word can match: see `rowsStartingAt`. */
+  byFirstWord: Map<string, number[]>;
+}
 
-function compile(keywords: readonly ReconKeyword[]) {
+/** A long first word is found by the first letters every word it starts shares; a short one by itself. */
+const firstWordKey = (part: string) => (part.length <= SHORT_WORD ? part : part.slice(0, SHORT_WORD + 1));
+
+/** The keyword table tokenized and indexed once per table (an organization's tables are reused across calls). */
+const compiledTables = new WeakMap<readonly ReconKeyword[], CompiledTable>();
+
+function compile(keywords: readonly ReconKeyword[]): CompiledTable {
   let compiled = compiledTables.get(keywords);
   if (!compiled) {
     const table = keywords.map((row) => ({ ...row, tokens: tokenize(row.keyword) })).filter((row) => row.tokens.length > 0);
-    compiled = { table, keywordTokens: [...new Set(table.flatMap((row) => row.tokens))] };
+    const byFirstWord = new Map<string, number[]>();
+    for (const [i, row] of table.entries()) {
+      const key = firstWordKey(row.tokens[0]);
+      byFirstWord.set(key, [...(byFirstWord.get(key) ?? []), i]);
+    }
+    compiled = { table, keywordTokens: [...new Set(table.flatMap((row) => row.tokens))], byFirstWord };
     compiledTables.set(keywords, compiled);
   }
   return compiled;
+}
+
+const NONE: readonly number[] = [];
+
+/**
+ * The rows, in table order, whose first word may match `token` (`wordMatches` decides): long
+ * first words sharing its first letters, and a short one equal to it or to it less a plural "s".
+ * Matching every word of the notes against every row was the call's largest cost of its own.
+ */
+function rowsStartingAt(byFirstWord: Map<string, number[]>, token: string): readonly number[] {
+  const long = token.length > SHORT_WORD ? byFirstWord.get(token.slice(0, SHORT_WORD + 1)) : undefined;
+  const short = token.length <= SHORT_WORD ? byFirstWord.get(token) : undefined;
+  const plural = token.length <= SHORT_WORD + 1 && token.endsWith("s") ? byFirstWord.get(token.slice(0, -1)) : undefined;
+  const found = [long, short, plural].filter((rows) => rows !== undefined);
+  if (found.length <= 1) return found[0] ?? NONE;
+  return found.flat().sort((a, b) => a - b);
 }
 
 export interface NotesReading {
@@ -178,21 +213,22 @@ export function reconFromNotes(
   keywords: readonly ReconKeyword[],
   includedIn: ReadonlyMap<string, readonly string[]> = new Map(),
 ): NotesReading {
-  const { table, keywordTokens } = compile(keywords);
+  const { table, keywordTokens, byFirstWord } = compile(keywords);
   const counts = new Map<string, number>();
   const words = new Map<string, string[]>();
   let previousNegated = false;
   for (const tokens of clauses(notes)) {
     const found: ClauseMatch[] = [];
-    tokens.forEach((_, at) => {
-      for (const row of table) {
+    tokens.forEach((token, at) => {
+      for (const i of rowsStartingAt(byFirstWord, token)) {
+        const row = table[i];
         const end = matchEnd(tokens, at, row.tokens);
         if (end > 0) found.push({ itemKey: row.itemKey, at, length: end - at, weak: row.weak, part: row.part });
       }
     });
     const matches = resolveClause(found, includedIn);
-    const onlyListWords = tokens.every((t) => CONNECTORS.has(t) || keywordTokens.some((k) => t.startsWith(k)));
-    const negated: boolean = tokens.some((t) => NEGATORS.has(t)) || (previousNegated && onlyListWords);
+    const onlyListWords = () => tokens.every((t) => CONNECTORS.has(t) || keywordTokens.some((k) => t.startsWith(k)));
+    const negated: boolean = tokens.some((t) => NEGATORS.has(t)) || (previousNegated && onlyListWords());
     const due = tokens.some((t) => STILL_DUE.has(t));
     previousNegated = negated;
     if (negated || matches.length === 0) continue;

@@ -18,4 +18,4 @@ export const daysBefore = (now: Date, days: number) => new Date(now.getTime() - 
 export const daysElapsed = (fromMs: number, toMs: number) => (toMs - fromMs) / DAY_MS;
 
 /** Whole days from the day `day` (`YYYY-MM-DD`) to the UTC day of `now`; 0 for a day not yet past. */
-export const daysSince = (day: string, now: Date) => Math.max(0, Math.round(daysElapsed(Date.parse(day), Date.parse(isoDay(now)))));
+export const daysSince = (day: string, now: Date) => Math.max(0, Math.round(daysElapsed(Date.parse(day), utcDay(now.getTime()) * DAY_MS)));

@@ -1,6 +1,7 @@
 import type { Database } from "../../db/client";
 import * as feeds from "../../db/queries/feeds";
 import { findOrgStore } from "../../db/queries/reports";
+import { daysSince } from "../../engines/dates";
 import { decodeCursor, encodeCursor, type FeedCursor } from "../../http/cursor";
 import { ApiError } from "../../http/errors";
 import { TtlCache } from "../../lib/ttl-cache";
@@ -26,8 +27,10 @@ interface Page<T> {
 }
 
 /**
- * The shared part of a paged read: checks the store, normalizes `updated_since`, reads the
- * cursor, then asks for one row more than the page to learn whether another page follows.
+ * The shared part of a paged read: normalizes `updated_since`, reads the cursor, then asks for one
+ * row more than the page to learn whether another page follows. Rows come only from the
+ * organization's own stores (both queries join them), so the store is looked up only when there
+ * are none: an unknown store is then a 404, as it is before a cursor is judged.
  */
 async function readPage<T>(
   db: Database,
@@ -38,14 +41,23 @@ async function readPage<T>(
   read: (query: feeds.FeedQuery, after: string[] | undefined) => Promise<T[]>,
   sortKey: (row: T) => string[],
 ): Promise<Page<T>> {
-  if (params.store_id !== undefined && !(await findOrgStore(db, orgId, params.store_id))) {
-    throw new ApiError("not_found", "This organization has no store with that id.");
-  }
+  const requireStore = async () => {
+    if (params.store_id !== undefined && !(await findOrgStore(db, orgId, params.store_id))) {
+      throw new ApiError("not_found", "This organization has no store with that id.");
+    }
+  };
   const since = params.updated_since === undefined ? undefined : new Date(params.updated_since).toISOString();
   const scope = { feed, org: orgId, store: params.store_id ?? null, since: since ?? null };
-  const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, scope);
+  let after: string[] | undefined;
+  try {
+    after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, scope);
+  } catch (error) {
+    await requireStore();
+    throw error;
+  }
   const limit = params.limit ?? pageMax;
   const rows = await read({ storeId: params.store_id, updatedSince: since, limit: limit + 1 }, after);
+  if (rows.length === 0) await requireStore();
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const nextCursor = rows.length > limit && last ? encodeCursor({ ...scope, after: sortKey(last) }) : null;
@@ -53,14 +65,9 @@ async function readPage<T>(
 }
 
 /** Reads one page of units; D1's query by default, an organization's storage object in the prototype (docs/scaling.md). */
-export type InventoryReader = (
-  orgId: string,
-  now: Date,
-  query: feeds.FeedQuery,
-  after?: feeds.InventoryAfter,
-) => ReturnType<typeof feeds.listInventory>;
+export type InventoryReader = (orgId: string, query: feeds.FeedQuery, after?: feeds.InventoryAfter) => Promise<feeds.UnitRow[]>;
 
-export function inventoryPage(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
+export function inventoryPage(db: Database, orgId: string, params: FeedParams, read?: InventoryReader) {
   const changes = params.updated_since !== undefined;
   return readPage(
     db,
@@ -71,9 +78,9 @@ export function inventoryPage(db: Database, orgId: string, now: Date, params: Fe
     (query, after) => {
       const [key, stockNumber] = after ?? [];
       const position = after === undefined ? undefined : changes ? { updatedAt: key, stockNumber } : { stockedOn: key, stockNumber };
-      return read ? read(orgId, now, query, position) : feeds.listInventory(db, orgId, now, query, position);
+      return read ? read(orgId, query, position) : feeds.listInventory(db, orgId, query, position);
     },
-    (unit) => [changes ? unit.updatedAt : unit.stockedOn, unit.stockNumber],
+    ([stockNumber, , , , , , , stockedOn, , , , , updatedAt]) => [changes ? updatedAt : stockedOn, stockNumber],
   );
 }
 
@@ -102,20 +109,25 @@ export function salesSummaryPage(db: Database, orgId: string, params: FeedParams
 export const FEED_MAX_AGE_SECONDS = 10;
 const FEED_CACHE = { ttlMs: FEED_MAX_AGE_SECONDS * 1000, maxEntries: 256 };
 
-type UnitRow = Awaited<ReturnType<typeof feeds.listInventory>>[number];
-
-const contractUnit = (u: UnitRow) => ({
-  stock_number: u.stockNumber,
-  vin: u.vin,
-  year: u.year,
-  make: u.make,
-  model: u.model,
-  trim: u.trim,
-  condition: u.condition,
-  days_in_stock: u.daysInStock,
-  asking_price: u.askingPrice,
-  store: u.store,
+/** A unit as the contract's call answers it, straight from its row (the fields in the answer's order). */
+const contractUnit = ([stock_number, vin, year, make, model, trim, condition, stockedOn, asking_price, store]: feeds.UnitRow, now: Date) => ({
+  stock_number,
+  vin,
+  year,
+  make,
+  model,
+  trim,
+  condition,
+  days_in_stock: daysSince(stockedOn, now),
+  asking_price,
+  store,
 });
+
+/** A unit as a call with parameters answers it: the contract's fields, then its store's id and change time. */
+const pagedUnit = (
+  [stock_number, vin, year, make, model, trim, condition, stockedOn, asking_price, store, store_id, , updated_at]: feeds.UnitRow,
+  now: Date,
+) => ({ stock_number, vin, year, make, model, trim, condition, days_in_stock: daysSince(stockedOn, now), asking_price, store, store_id, updated_at });
 
 const inventoryFeeds = new TtlCache<{ count: number; inventory: ReturnType<typeof contractUnit>[] }>(FEED_CACHE);
 type SalesSummaryRow = Awaited<ReturnType<typeof feeds.salesSummary>>[number];
@@ -127,8 +139,8 @@ const salesSummaryFeeds = new TtlCache<{ count: number; salesSummary: Pick<Sales
 export async function inventoryFeed(db: Database, orgId: string, now: Date, params: FeedParams) {
   if (isPlainCall(params)) {
     const feed = await inventoryFeeds.get(orgId, now.getTime(), async () => {
-      const units = await feeds.listInventory(db, orgId, now, { limit: INVENTORY_PAGE_MAX });
-      return { count: units.length, inventory: units.map(contractUnit) };
+      const units = await feeds.listInventory(db, orgId, { limit: INVENTORY_PAGE_MAX });
+      return { count: units.length, inventory: units.map((unit) => contractUnit(unit, now)) };
     });
     return { cached: feed };
   }
@@ -137,15 +149,18 @@ export async function inventoryFeed(db: Database, orgId: string, now: Date, para
 
 /** One page of the inventory feed as the paged call answers it. */
 export async function inventoryPageAnswer(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
-  const page = await inventoryPage(db, orgId, now, params, read);
-  const inStock = page.rows.filter((u) => u.status === "in_stock");
-  const removed = page.rows.filter((u) => u.status !== "in_stock");
+  const page = await inventoryPage(db, orgId, params, read);
+  const inventory: ReturnType<typeof pagedUnit>[] = [];
+  const removed: { stock_number: string; store: string; store_id: string; updated_at: string }[] = [];
+  for (const row of page.rows) {
+    const [stock_number, , , , , , , , , store, store_id, status, updated_at] = row;
+    if (status === "in_stock") inventory.push(pagedUnit(row, now));
+    else removed.push({ stock_number, store, store_id, updated_at });
+  }
   return {
-    count: inStock.length,
-    inventory: inStock.map((u) => ({ ...contractUnit(u), store_id: u.storeId, updated_at: u.updatedAt })),
-    ...(params.updated_since === undefined
-      ? {}
-      : { removed: removed.map((u) => ({ stock_number: u.stockNumber, store: u.store, store_id: u.storeId, updated_at: u.updatedAt })) }),
+    count: inventory.length,
+    inventory,
+    ...(params.updated_since === undefined ? {} : { removed }),
     has_more: page.nextCursor !== null,
     next_cursor: page.nextCursor,
   };

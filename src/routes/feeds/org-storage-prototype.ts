@@ -41,7 +41,6 @@ orgStoragePrototypeRouter.get("/__prototype/org-storage/inventory", async (c) =>
   const params = routes.listInventory.request.query.safeParse(c.req.query());
   if (!params.success) throw validationError(params.error, "query");
   const storage = storageOf(c.env, orgId);
-  const read: InventoryReader = (org, now, query, after) =>
-    storage.inventory(org, now.getTime(), query, after) as unknown as ReturnType<InventoryReader>;
+  const read: InventoryReader = (org, query, after) => storage.inventory(org, query, after) as unknown as ReturnType<InventoryReader>;
   return c.json(await inventoryPageAnswer(c.var.db, orgId, new Date(), params.data, read));
 });
