@@ -1,20 +1,23 @@
 /**
- * The benchmark's Worker: the production app with two baseline routes mounted behind the same
+ * The benchmark's Worker: the production app with three baseline routes mounted behind the same
  * stack, so an endpoint is compared with the floor of its own kind of work (issue 19):
  * - `metered_echo`: the metered `/api/v1` chain, then a 1 KiB JSON body parsed, validated and
  *   answered — the floor of a POST engine;
  * - `metered_write`: the metered chain, then one D1 INSERT of a compliance audit row — the floor
- *   of an endpoint that must record before it answers.
+ *   of an endpoint that must record before it answers;
+ * - `metered_read`: the metered chain, then one indexed D1 SELECT of one row (the key's primary
+ *   store) — the floor of a GET that must read D1 on every call (a page, a settings read).
  * Built by scripts/bench/worker.ts; the bundle whose size and start-up are budgeted is src/index.ts.
  */
 import { z } from "@hono/zod-openapi";
 import { createApp } from "../../src/app";
+import { findOrgStore } from "../../src/db/queries/reports";
 import { complianceChecks } from "../../src/db/schema";
 import type { AppRouter } from "../../src/http/router";
 import { v1Route } from "../../src/http/v1-chain";
 import { newId } from "../../src/lib/ids";
 import { createWorker } from "../../src/worker";
-import { METERED_ECHO_PATH, METERED_WRITE_PATH } from "./floor-paths";
+import { METERED_ECHO_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "./floor-paths";
 
 export { OrgStorage } from "../../src/durable-objects/org-storage";
 export { QuotaCounter } from "../../src/durable-objects/quota-counter";
@@ -71,6 +74,21 @@ function mountBaselines(app: AppRouter) {
       const { photos, ...deal } = c.req.valid("json");
       return c.json({ ...deal, photo_count: photos?.length ?? 0 }, 200);
     },
+  );
+  app.openapi(
+    v1Route({
+      method: "get",
+      path: METERED_READ_PATH,
+      endpoint: "inventory",
+      reads: "nearest-replica",
+      responses: {
+        200: {
+          description: "The key's primary store",
+          content: { "application/json": { schema: z.object({ store: z.object({ id: z.string() }).nullable() }) } },
+        },
+      },
+    }),
+    async (c) => c.json({ store: await findOrgStore(c.var.db, c.var.principal.orgId, undefined) }, 200),
   );
   const hash = "0".repeat(64);
   app.openapi(

@@ -2,10 +2,11 @@
  * The floors an endpoint is compared with (issue 19): the metered chain and then a 1 KiB JSON
  * body parsed, validated and answered (`metered_echo`, the floor of the POST engines), or one D1
  * INSERT of an audit-sized row (`metered_write`, the floor of compliance, which records before it
- * answers). `metered_echo_photos` sends the echo the photo appraisal's body, so the cost of a MiB
+ * answers), or one indexed D1 SELECT of one row (`metered_read`, the floor of a GET that reads D1 on
+ * every call). `metered_echo_photos` sends the echo the photo appraisal's body, so the cost of a MiB
  * of body can be compared (scripts/bench/run.ts). Routes: scripts/bench/entry.ts.
  */
-import { METERED_ECHO_PATH, METERED_WRITE_PATH } from "../floor-paths";
+import { METERED_ECHO_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "../floor-paths";
 import type { BenchArea } from "../scenario";
 import { APPRAISAL_PHOTOS } from "./appraisal";
 
@@ -50,6 +51,7 @@ export const baselinesArea: BenchArea = {
     return [
       { name: "metered_echo", path: METERED_ECHO_PATH, method: "POST", headers, metered: true, body: ECHO_BODY },
       { name: "metered_write", path: METERED_WRITE_PATH, method: "POST", headers, metered: true },
+      { name: "metered_read", path: METERED_READ_PATH, headers, metered: true },
       {
         name: "metered_echo_photos",
         path: METERED_ECHO_PATH,
