@@ -3,7 +3,7 @@ import type { z } from "@hono/zod-openapi";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ValidationDetail } from "../../src/http/errors";
 import type { ComplianceCheckResultSchema } from "../../src/routes/compliance/compliance.routes";
-import { complianceCheck, loadRealList } from "../helpers/compliance";
+import { complianceCheck, loadRealList, setMaxListAge } from "../helpers/compliance";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg } from "../helpers/factories";
 
@@ -140,11 +140,7 @@ describe("POST /api/v1/compliance-check", () => {
   it("fails closed on a list older than the organization's limit", async () => {
     const stale = await createOrg();
     const staleKey = (await createApiKey(stale.id)).key;
-    await env.DB.prepare(
-      "INSERT INTO compliance_settings (org_id, hold_score, flag_score, max_list_age_days, minimum_age, maximum_age) VALUES (?, 95, 85, 10, 18, 110)",
-    )
-      .bind(stale.id)
-      .run();
+    await setMaxListAge(stale.id, 10);
     advanceClock(11 * DAY_MS);
     const { body } = await check(staleKey, clean);
     expect(body).toMatchObject({ result: "flag", triggered_rule: "ofac_list_stale" });

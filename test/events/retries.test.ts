@@ -1,9 +1,9 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
+import { organizations } from "../../src/db/schema";
 import { WEBHOOKS_DLQ } from "../../src/events/consumer";
 import { DELIVERY_TIMEOUT_MS } from "../../src/events/delivery";
 import { commitWithEvents } from "../../src/events/emit";
@@ -185,7 +185,7 @@ it("a fan-out that dead-letters goes back to the outbox for the sweeper", async 
 it("the change and its events land together: a failing statement writes no event", async () => {
   const org = await createOrg();
   const db = getDb(env.DB);
-  const duplicateOrg = db.run(sql`INSERT INTO organizations (id, name) VALUES (${org.id}, 'duplicate')`);
+  const duplicateOrg = db.insert(organizations).values({ id: org.id, name: "duplicate" });
   await expect(
     commitWithEvents(capturingQueue().env, db, [duplicateOrg], [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }], new Date()),
   ).rejects.toThrow();
