@@ -280,17 +280,15 @@ describe("GET /api/moat/public", () => {
     expect(body.last_refresh).toBe("2026-11-24T05:00:00.000Z");
 
     // A newer entry waits for the copy to expire (at most 60 s).
-    await db
-      .insert(marketFeedEntries)
-      .values({
-        id: "mfe-new",
-        category: "macro",
-        signal: "New",
-        severity: "low",
-        source: "FRED",
-        date: "2026-11-20",
-        refreshedAt: "2026-11-25T05:00:00.000Z",
-      });
+    await db.insert(marketFeedEntries).values({
+      id: "mfe-new",
+      category: "macro",
+      signal: "New",
+      severity: "low",
+      source: "FRED",
+      date: "2026-11-20",
+      refreshedAt: "2026-11-25T05:00:00.000Z",
+    });
     const again = await call("/api/moat/public", fromClient("198.51.100.9"));
     expect(await again.json()).toEqual(body);
     expect(Number(again.headers.get("Age"))).toBeLessThanOrEqual(60);

@@ -292,17 +292,15 @@ describe("paging the delivery list", () => {
     const otherDelivery = newId("dlv");
     await db.batch([
       db.insert(eventOutbox).values({ id: otherEvent, orgId: org.id, event: "deal.stip_alert", data: {}, occurredAt: times[0] }),
-      db
-        .insert(webhookDeliveries)
-        .values({
-          id: otherDelivery,
-          orgId: org.id,
-          endpointId: other.id,
-          eventId: otherEvent,
-          event: "deal.stip_alert",
-          createdAt: times[0],
-          updatedAt: times[0],
-        }),
+      db.insert(webhookDeliveries).values({
+        id: otherDelivery,
+        orgId: org.id,
+        endpointId: other.id,
+        eventId: otherEvent,
+        event: "deal.stip_alert",
+        createdAt: times[0],
+        updatedAt: times[0],
+      }),
     ]);
     return { key, endpoint, otherDelivery };
   }
