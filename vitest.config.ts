@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
@@ -11,6 +12,19 @@ import { readOfacFiles } from "./test/helpers/ofac-files.ts";
  * test that needs the Worker, D1 or a binding cannot land in the wrong project unnoticed.
  */
 const NODE_TESTS = ["test/engines/**/*.test.ts", "test/unit/**/*.test.ts"];
+
+/**
+ * Files that wait on the real queues (webhooks delivered to the local receiver, crons fanned out
+ * through JOBS). Consumers run on after the test that fed them, so these files keep a runtime of
+ * their own; every other workerd file shares its runtime with the files before it.
+ */
+const QUEUE_TESTS = [
+  "test/events/**/*.test.ts",
+  "test/jobs/**/*.test.ts",
+  "test/jobs.test.ts",
+  "test/sandboxes.test.ts",
+  "clients/typescript/test/webhooks.test.ts",
+];
 
 // CI shares 2 cores between workerd and vitest; a 5 s default fails slow machines, not code.
 const testTimeout = 30_000;
@@ -31,47 +45,57 @@ function ofacFiles() {
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   if (migrations.length === 0) throw new Error("no D1 migrations found in ./migrations");
-  const workerd = {
-    plugins: [
-      cloudflareTest({
-        wrangler: { configPath: "./wrangler.toml" },
-        main: "./src/index.ts",
-        miniflare: {
-          // Fixed test values, so a developer's .dev.vars never changes what the tests see.
-          bindings: {
-            TEST_MIGRATIONS: migrations,
-            TEST_WRANGLER_CRONS: wranglerCrons(),
-            ...ofacFiles(),
-            STAFF_ALLOWED_ORIGINS: "https://staff.example.test",
-            PASSWORD_PEPPER: "test-pepper-not-a-secret",
-            COMPLIANCE_HASH_SALT: "test-salt-not-a-secret",
-            WEBHOOK_SECRETS_KEY: "dGVzdC13ZWJob29rLWtleS0zMi1ieXRlcy1sb25nISE=",
-            WEBHOOK_ALLOW_LOCALHOST: "true",
-          },
-          // A second database standing in for a D1 read replica that lags the primary (test/platform/replica-lag.test.ts).
-          d1Databases: { LAGGING_REPLICA: "lagging-replica" },
-          // As wrangler.toml (Miniflare's defaults differ: batch 5, 2 retries), but batches close after 1 s so tests wait less.
-          queueConsumers: {
-            webhooks: { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3, deadLetterQueue: "webhooks-dlq" },
-            "webhooks-dlq": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3 },
-            jobs: { maxBatchSize: 1, maxBatchTimeout: 1, maxRetries: 3 },
-          },
-        },
-      }),
-    ],
+  const runtime: Parameters<typeof cloudflareTest>[0] = {
+    wrangler: { configPath: "./wrangler.toml" },
+    main: "./src/index.ts",
+    miniflare: {
+      // Fixed test values, so a developer's .dev.vars never changes what the tests see.
+      bindings: {
+        TEST_MIGRATIONS: migrations,
+        TEST_WRANGLER_CRONS: wranglerCrons(),
+        ...ofacFiles(),
+        STAFF_ALLOWED_ORIGINS: "https://staff.example.test",
+        PASSWORD_PEPPER: "test-pepper-not-a-secret",
+        COMPLIANCE_HASH_SALT: "test-salt-not-a-secret",
+        WEBHOOK_SECRETS_KEY: "dGVzdC13ZWJob29rLWtleS0zMi1ieXRlcy1sb25nISE=",
+        WEBHOOK_ALLOW_LOCALHOST: "true",
+      },
+      // A second database standing in for a D1 read replica that lags the primary (test/platform/replica-lag.test.ts).
+      d1Databases: { LAGGING_REPLICA: "lagging-replica" },
+      // As wrangler.toml (Miniflare's defaults differ: batch 5, 2 retries), but batches close after 1 s so tests wait less.
+      queueConsumers: {
+        webhooks: { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3, deadLetterQueue: "webhooks-dlq" },
+        "webhooks-dlq": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 3 },
+        jobs: { maxBatchSize: 1, maxBatchTimeout: 1, maxRetries: 3 },
+      },
+    },
+  };
+  const workerd = (name: string, isolate: boolean, include: string[], exclude: string[]) => ({
+    plugins: [cloudflareTest(runtime)],
     test: {
-      name: "workerd",
+      name,
+      isolate,
       setupFiles: ["./test/setup/apply-migrations.ts"],
       testTimeout,
       // A local HTTP receiver for webhook deliveries (test/setup/webhook-receiver.ts).
       globalSetup: ["./test/setup/webhook-receiver.ts"],
-      include: ["test/**/*.test.ts", "clients/typescript/test/**/*.test.ts"],
-      exclude: [...configDefaults.exclude, ...NODE_TESTS],
+      include,
+      exclude: [...configDefaults.exclude, ...NODE_TESTS, ...exclude],
     },
-  };
+  });
+  const WORKERD_TESTS = ["test/**/*.test.ts", "clients/typescript/test/**/*.test.ts"];
   return {
     test: {
-      projects: [{ test: { name: "node", environment: "node", include: NODE_TESTS, testTimeout } }, workerd],
+      // vitest's default (cores − 1) runs one file at a time on 2 cores; workerd files mostly wait
+      // (queue batches, webhook receivers), so a second runtime keeps both cores busy.
+      maxWorkers: Math.max(2, availableParallelism() - 1),
+      projects: [
+        { test: { name: "node", environment: "node", include: NODE_TESTS, testTimeout } },
+        // One runtime per worker, reused by the files it runs (each file started its own: ~3 s each);
+        // test/setup/apply-migrations.ts gives every file empty storage and fresh Worker modules.
+        workerd("workerd", false, WORKERD_TESTS, QUEUE_TESTS),
+        workerd("workerd-queues", true, QUEUE_TESTS, []),
+      ],
     },
   };
 });

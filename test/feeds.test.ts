@@ -1,6 +1,9 @@
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import { runBatch } from "../src/db/batch";
+import { getDb } from "../src/db/client";
+import { upsertDeals, upsertUnits } from "../src/db/queries/ingest";
 import type { InventoryFeedSchema, SalesSummaryFeedSchema } from "../src/routes/feeds/feeds.routes";
 import { call, createApiKey, createDeal, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
 
@@ -47,18 +50,23 @@ describe("GET /api/v1/inventory", () => {
   it("caps the list at 500 units, keeping the oldest", async () => {
     const org = await createOrg();
     const store = await createStore(org.id);
-    const values: string[] = [];
-    for (let i = 0; i < 520; i++) {
-      const day = daysAgo(i % 200);
-      values.push(
-        `('u-${org.id}-${i}', '${org.id}', '${store.id}', 'BULK-${i}', 'VINBULK${i}', 2021, 'Ford', 'F-150', 'XLT', 'used', 'truck', 40000, '${day}', 30000, 36000, 'in_stock')`,
-      );
-    }
-    for (let i = 0; i < values.length; i += 100) {
-      await env.DB.prepare(
-        `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status) VALUES ${values.slice(i, i + 100).join(",")}`,
-      ).run();
-    }
+    const units = Array.from({ length: 520 }, (_, i) => ({
+      id: `u-${org.id}-${i}`,
+      stock_number: `BULK-${i}`,
+      vin: `VINBULK${i}`,
+      year: 2021,
+      make: "Ford",
+      model: "F-150",
+      trim: "XLT",
+      condition: "used",
+      vehicle_type: "truck",
+      mileage: 40000,
+      stocked_on: daysAgo(i % 200),
+      cost: 30000,
+      asking_price: 36000,
+    }));
+    const db = getDb(env.DB);
+    await runBatch(db, upsertUnits(db, org.id, store.id, units));
     const { key } = await createApiKey(org.id);
     const body = await (await call("/api/v1/inventory", { key })).json<InventoryBody>();
     expect(body.count).toBe(500);
@@ -97,20 +105,31 @@ describe("GET /api/v1/sales-summary", () => {
   it("caps the summary at 200 rows, dropping the oldest months", async () => {
     const org = await createOrg();
     const stores = await Promise.all(Array.from({ length: 9 }, (_, i) => createStore(org.id, { name: `Store ${i}` })));
-    const rows: string[] = [];
-    for (const store of stores) {
-      for (let m = 0; m < 24; m++) {
-        const month = new Date(Date.UTC(2025, m, 15)).toISOString().slice(0, 10);
-        rows.push(
-          `('d-${store.id}-${m}', '${org.id}', '${store.id}', 'D-${store.id}-${m}', '${month}', 'funded', 'VIN', 2020, 'Kia', 'Soul', 'used', 'car', 18000, 1000, 800)`,
-        );
-      }
-    }
-    for (let i = 0; i < rows.length; i += 50) {
-      await env.DB.prepare(
-        `INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, front_gross, back_gross) VALUES ${rows.slice(i, i + 50).join(",")}`,
-      ).run();
-    }
+    const rows = stores.flatMap((store) =>
+      Array.from({ length: 24 }, (_, m) => ({
+        id: `d-${store.id}-${m}`,
+        deal_number: `D-${store.id}-${m}`,
+        store_id: store.id,
+        sold_on: new Date(Date.UTC(2025, m, 15)).toISOString().slice(0, 10),
+        submitted_on: null,
+        funded_on: null,
+        status: "funded",
+        vin: "VIN",
+        year: 2020,
+        make: "Kia",
+        model: "Soul",
+        condition: "used",
+        vehicle_type: "car",
+        selling_price: 18000,
+        lender: null,
+        beacon: null,
+        amount_financed: null,
+        front_gross: 1000,
+        back_gross: 800,
+      })),
+    );
+    const db = getDb(env.DB);
+    await runBatch(db, upsertDeals(db, org.id, rows));
     const { key } = await createApiKey(org.id);
     const body = await (await call("/api/v1/sales-summary", { key })).json<SalesBody>();
     expect(body.count).toBe(200);

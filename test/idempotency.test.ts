@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import { getDb } from "../src/db/client";
+import { idempotencyKeys } from "../src/db/schema";
 import { v1Route } from "../src/http/v1-chain";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
 import { createIngestKey, deal } from "./helpers/ingest";
@@ -295,9 +297,9 @@ describe("a reservation whose request died", () => {
     // The fingerprint of the request below, so only the reservation's age decides.
     const bytes = new TextEncoder().encode(`POST /api/public-api/keys\n${JSON.stringify(body)}`);
     const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
-    await env.DB.prepare("INSERT INTO idempotency_keys (scope, key, fingerprint, request_id, created_at) VALUES (?, ?, ?, 'dead-request', ?)")
-      .bind(scope, key, digest, new Date(Date.now() - ageMs).toISOString())
-      .run();
+    await getDb(env.DB)
+      .insert(idempotencyKeys)
+      .values({ scope, key, fingerprint: digest, requestId: "dead-request", createdAt: new Date(Date.now() - ageMs).toISOString() });
   }
 
   it("holds the key (409) for up to 5 minutes, then the key runs anew", async () => {

@@ -1,6 +1,8 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, it, vi } from "vitest";
+import { getDb } from "../src/db/client";
+import { staffSessions, staffUsers } from "../src/db/schema";
 import worker from "../src/index";
 import { SCHEDULE } from "../src/jobs";
 import { createOrg } from "./helpers/factories";
@@ -10,9 +12,8 @@ const HOUR = 3_600_000;
 it("the 00:15 job removes lapsed staff sessions and keeps live ones", async () => {
   const org = await createOrg();
   const userId = `usr_${org.id}`;
-  await env.DB.prepare("INSERT INTO staff_users (id, org_id, email, name, password_hash) VALUES (?, ?, ?, 'Desk', 'scrypt$x')")
-    .bind(userId, org.id, `${userId}@example.test`)
-    .run();
+  const db = getDb(env.DB);
+  await db.insert(staffUsers).values({ id: userId, orgId: org.id, email: `${userId}@example.test`, name: "Desk", passwordHash: "scrypt$x" });
   const now = Date.UTC(2026, 10, 25, 0, 15);
   const iso = (ms: number) => new Date(ms).toISOString();
   const sessions = [
@@ -20,17 +21,15 @@ it("the 00:15 job removes lapsed staff sessions and keeps live ones", async () =
     { id: "idle", created: now - 2 * HOUR, lastSeen: now - HOUR, expires: now + 10 * HOUR },
     { id: "expired", created: now - 13 * HOUR, lastSeen: now - 60_000, expires: now - HOUR },
   ];
-  await env.DB.batch(
-    sessions.map((s) =>
-      env.DB.prepare("INSERT INTO staff_sessions (id_hash, user_id, org_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)").bind(
-        `${s.id}-${org.id}`,
-        userId,
-        org.id,
-        iso(s.created),
-        iso(s.lastSeen),
-        iso(s.expires),
-      ),
-    ),
+  await db.insert(staffSessions).values(
+    sessions.map((s) => ({
+      idHash: `${s.id}-${org.id}`,
+      userId,
+      orgId: org.id,
+      createdAt: iso(s.created),
+      lastSeenAt: iso(s.lastSeen),
+      expiresAt: iso(s.expires),
+    })),
   );
 
   const ctx = createExecutionContext();

@@ -1,9 +1,11 @@
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { inChunks, runBatch } from "../src/db/batch";
 import { getDb } from "../src/db/client";
 import { computePlatformStatistics } from "../src/db/queries/public-stats";
 import { recordUsage } from "../src/db/queries/usage";
+import { marketFeedEntries, platformDaily } from "../src/db/schema";
 import { ClientWindowCounter, PUBLIC_REQUESTS_PER_MINUTE } from "../src/http/public-access";
 import { usageBuffer } from "../src/http/usage";
 import type { MarketFeedSchema, PlatformStatsSchema } from "../src/routes/public/public.routes";
@@ -168,15 +170,13 @@ describe("platform statistics from the running totals", () => {
   it("derive uptime from the share of the last 90 days' requests answered without a 5xx", async () => {
     const now = new Date("2031-03-01T12:00:00.000Z");
     const day = (daysAgo: number) => isoDaysAgo(daysAgo, now.getTime());
-    await env.DB.batch(
-      [
-        [day(0), 1000, 10],
-        [day(89), 1000, 0],
-        [day(90), 1000, 1000], // outside the 90 days
-      ].map(([d, requests, errors]) =>
-        env.DB.prepare("INSERT INTO platform_daily (day, requests, server_errors) VALUES (?, ?, ?)").bind(d, requests, errors),
-      ),
-    );
+    await getDb(env.DB)
+      .insert(platformDaily)
+      .values([
+        { day: day(0), requests: 1000, serverErrors: 10 },
+        { day: day(89), requests: 1000, serverErrors: 0 },
+        { day: day(90), requests: 1000, serverErrors: 1000 }, // outside the 90 days
+      ]);
     const { uptimePct90d } = await computePlatformStatistics(getDb(env.DB), now);
     expect(uptimePct90d).toBe(99.5);
   });
@@ -244,20 +244,20 @@ describe("SharedAnswer (the per-isolate copy and the Cache API)", () => {
 
 describe("GET /api/moat/public", () => {
   it("returns the 20 most recent entries in the spec's envelope, open to any origin", async () => {
-    const statements = Array.from({ length: 25 }, (_, i) =>
-      env.DB.prepare(
-        "INSERT INTO market_feed_entries (id, category, signal, severity, source, date, refreshed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      ).bind(
-        `mfe-${i}`,
-        i % 2 ? "macro" : "lender_environment",
-        `Signal ${i}`,
-        i % 3 ? "low" : "high",
-        "FRED",
-        new Date(Date.UTC(2026, 9, 1 + i)).toISOString().slice(0, 10),
-        `2026-11-2${i % 5}T05:00:00.000Z`,
-      ),
+    const entries = Array.from({ length: 25 }, (_, i) => ({
+      id: `mfe-${i}`,
+      category: i % 2 ? "macro" : "lender_environment",
+      signal: `Signal ${i}`,
+      severity: i % 3 ? ("low" as const) : ("high" as const),
+      source: "FRED",
+      date: new Date(Date.UTC(2026, 9, 1 + i)).toISOString().slice(0, 10),
+      refreshedAt: `2026-11-2${i % 5}T05:00:00.000Z`,
+    }));
+    const db = getDb(env.DB);
+    await runBatch(
+      db,
+      inChunks(entries, (part) => db.insert(marketFeedEntries).values(part)),
     );
-    await env.DB.batch(statements);
 
     const res = await call("/api/moat/public", fromClient("198.51.100.9", { Origin: "https://elsewhere.example" }));
     expect(res.status).toBe(200);
@@ -280,9 +280,15 @@ describe("GET /api/moat/public", () => {
     expect(body.last_refresh).toBe("2026-11-24T05:00:00.000Z");
 
     // A newer entry waits for the copy to expire (at most 60 s).
-    await env.DB.prepare(
-      "INSERT INTO market_feed_entries (id, category, signal, severity, source, date, refreshed_at) VALUES ('mfe-new', 'macro', 'New', 'low', 'FRED', '2026-11-20', '2026-11-25T05:00:00.000Z')",
-    ).run();
+    await db.insert(marketFeedEntries).values({
+      id: "mfe-new",
+      category: "macro",
+      signal: "New",
+      severity: "low",
+      source: "FRED",
+      date: "2026-11-20",
+      refreshedAt: "2026-11-25T05:00:00.000Z",
+    });
     const again = await call("/api/moat/public", fromClient("198.51.100.9"));
     expect(await again.json()).toEqual(body);
     expect(Number(again.headers.get("Age"))).toBeLessThanOrEqual(60);

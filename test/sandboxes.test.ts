@@ -2,10 +2,11 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { apiKeyDisplayPrefix, generateApiKey, hmacSha256Hex, sha256Hex } from "../src/credentials/tokens";
+import { generateApiKey, hmacSha256Hex } from "../src/credentials/tokens";
 import { getDb } from "../src/db/client";
 import { computePlatformStatistics } from "../src/db/queries/public-stats";
 import { recordUsage } from "../src/db/queries/usage";
+import { keyUsageDaily, orgActivity, sandboxRequests } from "../src/db/schema";
 import worker from "../src/index";
 import type { SandboxSchema } from "../src/routes/sandboxes/sandboxes.routes";
 import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
@@ -151,16 +152,10 @@ describe("POST /api/sandboxes", () => {
   it("refuses a lak_ key whose organization is a sandbox and a lak_test_ key whose organization is live (rows written directly)", async () => {
     const { sandbox } = await createSandbox();
     const live = await createOrg();
-    const insert = async (orgId: string, key: string) =>
-      env.DB.prepare(
-        "INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by) VALUES (?, ?, ?, ?, 'mismatch', '[\"read\"]', NULL, 100, 'test')",
-      )
-        .bind(`key_${crypto.randomUUID()}`, orgId, await sha256Hex(key), apiKeyDisplayPrefix(key))
-        .run();
     const liveKeyInSandbox = generateApiKey("live");
     const testKeyInLive = generateApiKey("test");
-    await insert(sandbox.organization_id, liveKeyInSandbox);
-    await insert(live.id, testKeyInLive);
+    await createApiKey(sandbox.organization_id, { key: liveKeyInSandbox, dailyLimit: 100 });
+    await createApiKey(live.id, { key: testKeyInLive, dailyLimit: 100 });
     for (const key of [liveKeyInSandbox, testKeyInLive]) {
       const res = await call("/api/v1/inventory", { key });
       expect(res.status).toBe(401);
@@ -186,7 +181,7 @@ describe("POST /api/sandboxes", () => {
     const address = freshAddress();
     const day = new Date().toISOString().slice(0, 10);
     const hash = hmacSha256Hex(env.PASSWORD_PEPPER, `sandbox-address:${address}`);
-    await env.DB.prepare("INSERT INTO sandbox_requests (day, address_hash, count) VALUES (?, ?, 10)").bind(day, hash).run();
+    await getDb(env.DB).insert(sandboxRequests).values({ day, addressHash: hash, count: 10 });
     const res = await call("/api/sandboxes", { method: "POST", headers: { "CF-Connecting-IP": address } });
     expect(res.status).toBe(429);
     expect((await res.json<{ error: string }>()).error).toBe("rate_limited");
@@ -242,14 +237,13 @@ describe("the sandbox purge (00:15 cron)", () => {
     const live = await liveOrgWithUnit();
     // Rows the seed does not write: usage and activity (flushed in batches, so written here directly).
     await call("/api/v1/inventory", { key: expired.api_key });
-    await env.DB.batch([
-      env.DB.prepare("INSERT INTO org_activity (org_id, last_call_day) VALUES (?, '2026-11-01') ON CONFLICT DO NOTHING").bind(
-        expired.organization_id,
-      ),
-      env.DB.prepare("INSERT INTO key_usage_daily (day, key_id, org_id, requests) VALUES ('2026-11-01', ?, ?, 3) ON CONFLICT DO NOTHING").bind(
-        `key_sbx_${expired.organization_id}`,
-        expired.organization_id,
-      ),
+    const db = getDb(env.DB);
+    await db.batch([
+      db.insert(orgActivity).values({ orgId: expired.organization_id, lastCallDay: "2026-11-01" }).onConflictDoNothing(),
+      db
+        .insert(keyUsageDaily)
+        .values({ day: "2026-11-01", keyId: `key_sbx_${expired.organization_id}`, orgId: expired.organization_id, requests: 3 })
+        .onConflictDoNothing(),
     ]);
     // The same cron raises aged-inventory alerts (and their events): rows it adds, not rows the purge keeps.
     const kept = async (orgId: string) => {

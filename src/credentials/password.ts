@@ -6,9 +6,10 @@ import { nodeCrypto } from "./node-builtins";
  * N=2^17 and stays well inside the Worker's 128 MB. Parameters are stored with each hash.
  */
 const DEFAULT_PARAMS = { N: 2 ** 14, r: 8, p: 5 };
+export type ScryptParams = typeof DEFAULT_PARAMS;
 const KEY_LENGTH = 32;
 
-function derive(password: string, pepper: string, salt: Buffer, params: typeof DEFAULT_PARAMS): Promise<Buffer> {
+function derive(password: string, pepper: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   return new Promise((resolve, reject) =>
     nodeCrypto().scrypt(`${password}${pepper}`, salt, KEY_LENGTH, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) =>
       err ? reject(err) : resolve(key),
@@ -21,11 +22,12 @@ function requirePepper(pepper: string): void {
   if (!pepper) throw new Error("PASSWORD_PEPPER is not configured");
 }
 
-export async function hashPassword(password: string, pepper: string): Promise<string> {
+/** `params` other than the defaults only for test fixtures: verifyPassword reads them from the hash. */
+export async function hashPassword(password: string, pepper: string, params: ScryptParams = DEFAULT_PARAMS): Promise<string> {
   requirePepper(pepper);
   const salt = Buffer.from(crypto.getRandomValues(new Uint8Array(16)));
-  const { N, r, p } = DEFAULT_PARAMS;
-  const key = await derive(password, pepper, salt, DEFAULT_PARAMS);
+  const { N, r, p } = params;
+  const key = await derive(password, pepper, salt, params);
   return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 

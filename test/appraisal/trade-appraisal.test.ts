@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { getDb } from "../../src/db/client";
+import { appraisalReconItems, appraisalRegionalIndex } from "../../src/db/schema";
 import { type AppraisalBody, appraise, createCompSale, createCompUnit, daysAgo, THIS_YEAR } from "../helpers/appraisal";
 import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
@@ -152,8 +155,6 @@ describe("POST /api/v1/trade-appraisal — comparables", () => {
 describe("POST /api/v1/trade-appraisal — per-isolate copy", () => {
   it("answers a repeat appraisal within a minute without reading the comparables or tables from D1 again", async () => {
     const { org, store, key } = await dealer();
-    const { env } = await import("cloudflare:workers");
-    const { vi } = await import("vitest");
     for (let i = 0; i < 3; i++)
       await createCompUnit(org.id, store.id, { make: "Kia", model: "Telluride", year: THIS_YEAR - 2, mileage: 30_000, price: 36_000 });
     const trade = { year: THIS_YEAR - 2, make: "Kia", model: "Telluride", mileage: 30_000, condition_notes: "clean" };
@@ -175,7 +176,6 @@ describe("POST /api/v1/trade-appraisal — per-isolate copy", () => {
 describe("POST /api/v1/trade-appraisal — the store's economics", () => {
   it("prices against the primary store's pack, holding cost and target front gross", async () => {
     const { org, key } = await dealer();
-    const { env } = await import("cloudflare:workers");
     await env.DB.prepare(
       "UPDATE stores SET pack_used = 800, holding_cost_per_day = 40, target_front_gross_used_pct = 10, target_front_gross_used_min = 2000 WHERE org_id = ?",
     )
@@ -274,14 +274,12 @@ describe("POST /api/v1/trade-appraisal — tuning without a deploy", () => {
   it("an organization's own rows replace the defaults for it alone", async () => {
     const tuned = await dealer();
     const standard = await dealer();
-    const { env } = await import("cloudflare:workers");
-    await env.DB.batch([
-      env.DB.prepare(
-        "INSERT INTO appraisal_recon_items (org_id, item_key, label, cost, additional_cost, max_count, always) VALUES (?, 'detail', 'Full detail', 350, NULL, 1, 1)",
-      ).bind(tuned.org.id),
-      env.DB.prepare("INSERT INTO appraisal_regional_index (org_id, zip_prefix, market_index, label) VALUES (?, '787', 1.1, 'Austin')").bind(
-        tuned.org.id,
-      ),
+    const db = getDb(env.DB);
+    await db.batch([
+      db
+        .insert(appraisalReconItems)
+        .values({ orgId: tuned.org.id, itemKey: "detail", label: "Full detail", cost: 350, additionalCost: null, maxCount: 1, always: true }),
+      db.insert(appraisalRegionalIndex).values({ orgId: tuned.org.id, zipPrefix: "787", marketIndex: 1.1, label: "Austin" }),
     ]);
     const camry = { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 72_500, market_zip: "78701", condition_notes: "clean" };
     const mine = await (await appraise(tuned.key, camry)).json<AppraisalBody>();

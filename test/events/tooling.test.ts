@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
+import { eventOutbox, webhookDeliveries } from "../../src/db/schema";
 import { RESPONSE_PREVIEW_BYTES, WEBHOOK_BODY_RETENTION_DAYS } from "../../src/events/delivery";
 import { commitWithEvents, EVENT_NAMES, type EventName } from "../../src/events/emit";
 import worker from "../../src/index";
@@ -266,29 +267,40 @@ describe("paging the delivery list", () => {
     const endpoint = await createEndpoint(key, { url: "https://hooks.example.com/paging", events: ["deal.stip_alert"] });
     const other = await createEndpoint(key, { url: "https://hooks.example.com/paging-other", events: ["deal.stip_alert"] });
     const times = ["01", "02", "03", "03", "03", "04", "05"].map((s) => `2026-11-26T10:00:${s}.000Z`);
-    const statements = times.flatMap((at) => {
-      const eventId = newId("evt");
-      return [
-        env.DB.prepare(
-          "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, enqueued_at) VALUES (?, ?, 'deal.stip_alert', '{}', ?, ?)",
-        ).bind(eventId, org.id, at, at),
-        env.DB.prepare(
-          "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'deal.stip_alert', 'delivered', ?, ?)",
-        ).bind(newId("dlv"), org.id, endpoint.id, eventId, at, at),
-      ];
-    });
-    await env.DB.batch(statements);
+    const db = getDb(env.DB);
+    const delivered = times.map((at) => ({ at, eventId: newId("evt") }));
+    await db.batch([
+      db
+        .insert(eventOutbox)
+        .values(
+          delivered.map(({ at, eventId }) => ({ id: eventId, orgId: org.id, event: "deal.stip_alert", data: {}, occurredAt: at, enqueuedAt: at })),
+        ),
+      db.insert(webhookDeliveries).values(
+        delivered.map(({ at, eventId }) => ({
+          id: newId("dlv"),
+          orgId: org.id,
+          endpointId: endpoint.id,
+          eventId,
+          event: "deal.stip_alert",
+          status: "delivered" as const,
+          createdAt: at,
+          updatedAt: at,
+        })),
+      ),
+    ]);
     const otherEvent = newId("evt");
     const otherDelivery = newId("dlv");
-    await env.DB.batch([
-      env.DB.prepare("INSERT INTO event_outbox (id, org_id, event, data, occurred_at) VALUES (?, ?, 'deal.stip_alert', '{}', ?)").bind(
-        otherEvent,
-        org.id,
-        times[0],
-      ),
-      env.DB.prepare(
-        "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, created_at, updated_at) VALUES (?, ?, ?, ?, 'deal.stip_alert', ?, ?)",
-      ).bind(otherDelivery, org.id, other.id, otherEvent, times[0], times[0]),
+    await db.batch([
+      db.insert(eventOutbox).values({ id: otherEvent, orgId: org.id, event: "deal.stip_alert", data: {}, occurredAt: times[0] }),
+      db.insert(webhookDeliveries).values({
+        id: otherDelivery,
+        orgId: org.id,
+        endpointId: other.id,
+        eventId: otherEvent,
+        event: "deal.stip_alert",
+        createdAt: times[0],
+        updatedAt: times[0],
+      }),
     ]);
     return { key, endpoint, otherDelivery };
   }

@@ -3,32 +3,16 @@
  * docs/domain/deal-coach.md that decides it. Deals go through the Worker, so the word tracks and
  * warranty terms come from the shipped D1 rows.
  */
+import type { z } from "@hono/zod-openapi";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CoachInput, coachDeal } from "../../src/engines/deal-coach";
+import type { DealCoachResultSchema } from "../../src/routes/deal-desk/deal-desk.routes";
+import type { ErrorBody } from "../helpers/bodies";
 import { coachReferenceWithCurve, createDeskOrg, post } from "../helpers/deal-desk";
 import { COACH_REFERENCE } from "../helpers/deal-desk-reference";
 
-interface Product {
-  product: string;
-  penetration_rate: number;
-  objection: string;
-  word_track: string | null;
-  word_track_claim: string | null;
-}
-interface Coached {
-  recommended_pencil: { selling_price: number; rate: number; buy_rate: number; term: number; payment: number; amount_financed: number };
-  ltv: number;
-  desired_payment_met: boolean | null;
-  fi_products: Product[];
-  funding_risk: string;
-  risk_reasons: string[];
-  notes: string;
-}
-interface ErrorBody {
-  error: string;
-  details: { path: string; message: string }[];
-}
+type Coached = z.infer<typeof DealCoachResultSchema>;
 
 const RULES = "docs/domain/deal-coach.md";
 /** Engine-level cases fix the clock; HTTP cases run on today's date, so their model years are relative. */
@@ -45,7 +29,7 @@ async function coached(body: Record<string, unknown>): Promise<Coached> {
   expect(status, JSON.stringify(json)).toBe(200);
   return json;
 }
-const product = (result: { fi_products: Product[] }, name: string) => {
+const product = (result: Pick<Coached, "fi_products">, name: string) => {
   const found = result.fi_products.find((p) => p.product === name);
   if (!found) throw new Error(`no ${name} on the menu`);
   return found;
@@ -193,8 +177,8 @@ describe(`nothing financed means no rate, term or payment (${RULES}#nothing-fina
     const { status, json } = await coach({ beacon: 760, vehicle_price: 20_000, trade_value: 17_000, trade_payoff: 0, down_payment: 5000 });
     expect(status).toBe(422);
     expect(json.error).toBe("validation_error");
-    expect(json.details.map((d) => d.path).sort()).toEqual(["down_payment", "trade_value"]);
-    expect(json.details[0].message).toBe(
+    expect(json.details?.map((d) => d.path).sort()).toEqual(["down_payment", "trade_value"]);
+    expect(json.details?.[0].message).toBe(
       "Nothing is financed: amount financed = price $20,000 − cash down $5,000 − trade equity $17,000 = -$2,000. This is a cash deal with $2,000 due back to the customer; there is no rate, term or payment to quote.",
     );
   });
@@ -202,7 +186,7 @@ describe(`nothing financed means no rate, term or payment (${RULES}#nothing-fina
   it("cash down plus trade equity exactly equal to the price finance nothing (422); one dollar less is a loan, and it is coached", async () => {
     const { status, json } = await coach({ beacon: 760, vehicle_price: 20_000, trade_value: 15_000, down_payment: 5000 });
     expect(status).toBe(422);
-    expect(json.details[0].message).toContain("= $0. This is a cash deal;");
+    expect(json.details?.[0].message).toContain("= $0. This is a cash deal;");
     const result = await coached({ beacon: 760, vehicle_price: 20_000, trade_value: 14_999, down_payment: 5000 });
     expect(result.recommended_pencil.amount_financed).toBe(1);
     expect(result.recommended_pencil.payment).toBeGreaterThan(0);

@@ -4,42 +4,23 @@
  * (docs/domain/reports.md#… or docs/domain/gross.md#…). Inventories are built with factories.
  */
 import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { upsertObservation } from "../../src/db/queries/reports";
 import { type AlertUnit, evaluateUnit, type StoreSettings } from "../../src/engines/reports/alerts";
 import { unitsToMoveForShare } from "../../src/engines/reports/briefings";
+import type { BriefingSchema, ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
 import { DEFAULT_STORE } from "../helpers/deal-desk-reference";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { runCron } from "../helpers/queue-driver";
 import { createValuedUnit, daysAgo, seedDemoOrgs } from "../helpers/reports";
 
-interface Alert {
-  stock_no: string;
-  condition: string;
-  days_on_lot: number;
-  owner: string;
-  aged_threshold_days: number;
-  list_price: number;
-  market_value: number;
-  alert_type: string;
-  conditions: string[];
-  recommendation: string;
-  recommended_price: number;
-  wholesale_est: number;
-}
-interface Figure {
-  id: string;
-  label: string;
-  value: number;
-  action: string;
-}
-interface Briefing {
-  total_aged_units: number;
-  sections: { id: string; figures: Figure[] }[];
-}
+type Report = z.infer<typeof ReportsAlertReportSchema>;
+type Alert = Report["alerts"][number];
+type Briefing = z.infer<typeof BriefingSchema>;
 
 type Condition = "new" | "used";
 type UnitSpec = [stock: string, days: number, cost: number, asking: number, market: number, condition?: Condition];
@@ -74,7 +55,7 @@ async function orgWithUnits(units: UnitSpec[], settings = "") {
   return { orgId: org.id, storeId: store.id, key };
 }
 
-const alertsOf = async (key: string) => await (await call("/api/v1/inventory-alerts", { key })).json<{ alerts: Alert[]; total_aged_units: number }>();
+const alertsOf = async (key: string) => await (await call("/api/v1/inventory-alerts", { key })).json<Report>();
 const briefingOf = async (key: string, role: string) =>
   (
     await call("/api/v1/morning-briefing", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ role }) })

@@ -23,7 +23,7 @@ import { identityRedFlags } from "../../src/engines/screening/red-flags";
 import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../src/engines/screening/sanctions-index";
 import type { ComplianceCheckResultSchema } from "../../src/routes/compliance/compliance.routes";
 import { commonCustomers } from "../compliance/common-names";
-import { complianceCheck, loadRealList, realSanctionsList } from "../helpers/compliance";
+import { complianceCheck, loadRealList, realSanctionsList, setMaxListAge } from "../helpers/compliance";
 import { call, createApiKey, createOrg } from "../helpers/factories";
 
 const LINES = { holdScore: 95, flagScore: 85 };
@@ -114,11 +114,7 @@ describe("what the compliance officer signs, through the API", () => {
   it(`a list exactly as old as the group's limit still passes a clean customer; one day past it flags (${page("stale-list-fails-closed")})`, async () => {
     const org = await createOrg();
     const staleKey = (await createApiKey(org.id)).key;
-    await env.DB.prepare(
-      "INSERT INTO compliance_settings (org_id, hold_score, flag_score, max_list_age_days, minimum_age, maximum_age) VALUES (?, 95, 85, 1, 18, 110)",
-    )
-      .bind(org.id)
-      .run();
+    await setMaxListAge(org.id, 1);
     const loadedAt = Date.parse((await env.DB.prepare("SELECT loaded_at FROM sanctions_lists").first<string>("loaded_at")) ?? "");
     const clean = { first_name: "Emily", last_name: "Carter", dob: "1988-04-12" };
     vi.useFakeTimers({ toFake: ["Date"] });

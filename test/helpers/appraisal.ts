@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { newId } from "../../src/lib/ids";
 import type { TradeAppraisalSchema } from "../../src/routes/appraisal/appraisal.routes";
-import { call } from "./factories";
+import { call, createDeal, createUnit, type NewDeal, type NewUnit } from "./factories";
 
 export const THIS_YEAR = new Date().getUTCFullYear();
 
@@ -15,37 +14,27 @@ export interface CompUnit {
   trim?: string;
   mileage: number;
   price: number;
-  condition?: "new" | "used" | "cpo";
-  status?: "in_stock" | "sold";
+  condition?: NewUnit["condition"];
+  status?: NewUnit["status"];
   vin?: string;
 }
 
 /** A used unit of the organization's inventory (a comparable when in stock). */
 export async function createCompUnit(orgId: string, storeId: string, unit: CompUnit) {
-  const stockNumber = newId("STK");
   const vin = unit.vin ?? newId("V").slice(0, 17);
-  await env.DB.prepare(
-    `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'car', ?, ?, ?, ?, ?)`,
-  )
-    .bind(
-      newId("unit"),
-      orgId,
-      storeId,
-      stockNumber,
-      vin,
-      unit.year,
-      unit.make,
-      unit.model,
-      unit.trim ?? "Base",
-      unit.condition ?? "used",
-      unit.mileage,
-      daysAgo(20),
-      unit.price * 0.85,
-      unit.price,
-      unit.status ?? "in_stock",
-    )
-    .run();
+  await createUnit(orgId, storeId, {
+    vin,
+    year: unit.year,
+    make: unit.make,
+    model: unit.model,
+    trim: unit.trim ?? "Base",
+    condition: unit.condition ?? "used",
+    mileage: unit.mileage,
+    stockedOn: daysAgo(20),
+    cost: unit.price * 0.85,
+    askingPrice: unit.price,
+    status: unit.status ?? "in_stock",
+  });
   return { vin };
 }
 
@@ -53,28 +42,29 @@ export async function createCompUnit(orgId: string, storeId: string, unit: CompU
 export async function createCompSale(
   orgId: string,
   storeId: string,
-  sale: { year: number; make: string; model: string; price: number; soldOn: string; vin?: string; status?: string; condition?: string },
+  sale: {
+    year: number;
+    make: string;
+    model: string;
+    price: number;
+    soldOn: string;
+    vin?: string;
+    status?: NewDeal["status"];
+    condition?: NewDeal["condition"];
+  },
 ) {
-  const id = newId("deal");
-  await env.DB.prepare(
-    `INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, front_gross, back_gross)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'car', ?, 1500, 1200)`,
-  )
-    .bind(
-      id,
-      orgId,
-      storeId,
-      id,
-      sale.soldOn,
-      sale.status ?? "funded",
-      sale.vin ?? newId("V").slice(0, 17),
-      sale.year,
-      sale.make,
-      sale.model,
-      sale.condition ?? "used",
-      sale.price,
-    )
-    .run();
+  await createDeal(orgId, storeId, {
+    soldOn: sale.soldOn,
+    status: sale.status ?? "funded",
+    vin: sale.vin ?? newId("V").slice(0, 17),
+    year: sale.year,
+    make: sale.make,
+    model: sale.model,
+    condition: sale.condition ?? "used",
+    sellingPrice: sale.price,
+    frontGross: 1500,
+    backGross: 1200,
+  });
 }
 
 /** A data URI whose first bytes are `head`, padded with zero bytes to exactly `totalBytes` (at least the head, rounded up to 3). */

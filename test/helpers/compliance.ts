@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { getDb } from "../../src/db/client";
+import { saveComplianceSettings } from "../../src/db/queries/settings";
 import { parseSanctionsList } from "../../src/engines/screening/ofac-csv";
 import { loadSanctionsList, type SanctionsFiles } from "../../src/jobs/refresh-sanctions-list";
 
@@ -19,3 +20,9 @@ export function loadRealList(now = new Date()) {
 
 export const complianceCheck = (key: string, body: unknown) =>
   ({ method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }) as const;
+
+/** Gives the organization its own screening settings: the shipped thresholds, with a list older than `maxListAgeDays` stale. */
+export function setMaxListAge(orgId: string, maxListAgeDays: number) {
+  const values = { holdScore: 95, flagScore: 85, maxListAgeDays, minimumAge: 18, maximumAge: 110 };
+  return saveComplianceSettings(getDb(env.DB), orgId, values, new Date().toISOString(), []);
+}

@@ -1,44 +1,67 @@
 import { env } from "cloudflare:workers";
 import { DEMO_DEAL_DESK_REFERENCE } from "../../scripts/deal-desk-reference";
+import { inChunks, runBatch } from "../../src/db/batch";
+import { getDb } from "../../src/db/client";
+import { lenderDecisions, lenderPrograms, storeLenderPanel } from "../../src/db/schema";
 import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
 import { newId } from "../../src/lib/ids";
 import { COACH_REFERENCE } from "./deal-desk-reference";
 import { call, createApiKey, createOrg, createStore } from "./factories";
 import { all } from "./sql";
 
+const db = () => getDb(env.DB);
+
 /** An organization with a primary store whose panel holds the named programs (default: every program), and a key. */
 export async function createDeskOrg(options: { programIds?: string[] } = {}) {
   const org = await createOrg();
   const store = await createStore(org.id, { isPrimary: true });
-  const programIds = options.programIds ?? (await env.DB.prepare("SELECT id FROM lender_programs").all<{ id: string }>()).results.map((r) => r.id);
+  const programIds = options.programIds ?? (await db().select({ id: lenderPrograms.id }).from(lenderPrograms)).map((r) => r.id);
   await addToPanel(org.id, store.id, programIds);
   const { key } = await createApiKey(org.id);
   return { orgId: org.id, storeId: store.id, key };
 }
 
 export async function addToPanel(orgId: string, storeId: string, programIds: string[]) {
-  await env.DB.batch(
-    programIds.map((id) => env.DB.prepare("INSERT INTO store_lender_panel (org_id, store_id, program_id) VALUES (?, ?, ?)").bind(orgId, storeId, id)),
+  await runBatch(
+    db(),
+    inChunks(programIds, (part) =>
+      db()
+        .insert(storeLenderPanel)
+        .values(part.map((programId) => ({ orgId, storeId, programId }))),
+    ),
   );
 }
+
+type NewDecision = typeof lenderDecisions.$inferInsert;
 
 /** `count` submissions of one decision to a program in a score band, each with the given turnaround. */
 export async function addDecisions(
   orgId: string,
   storeId: string,
   programId: string,
-  scoreBand: string,
-  decision: "approved" | "countered" | "declined",
+  scoreBand: NewDecision["scoreBand"],
+  decision: NewDecision["decision"],
   count: number,
   turnaroundHours: number | null = null,
 ) {
-  const statements = Array.from({ length: count }, () =>
-    env.DB.prepare(
-      `INSERT INTO lender_decisions (id, org_id, store_id, program_id, submitted_on, score_band, decision, stips_asked, turnaround_hours)
-       VALUES (?, ?, ?, ?, '2026-06-01', ?, ?, '[]', ?)`,
-    ).bind(newId("ld"), orgId, storeId, programId, scoreBand, decision, turnaroundHours),
+  const rows = Array.from(
+    { length: count },
+    (): NewDecision => ({
+      id: newId("ld"),
+      orgId,
+      storeId,
+      programId,
+      submittedOn: "2026-06-01",
+      scoreBand,
+      decision,
+      stipsAsked: [],
+      turnaroundHours,
+    }),
   );
-  for (let i = 0; i < statements.length; i += 50) await env.DB.batch(statements.slice(i, i + 50));
+  await runBatch(
+    db(),
+    inChunks(rows, (part) => db().insert(lenderDecisions).values(part)),
+  );
 }
 
 export function post(path: string, key: string, body: unknown) {

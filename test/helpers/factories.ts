@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../../src/credentials/tokens";
 import { getDb } from "../../src/db/client";
-import { apiKeys, type DEAL_STATUSES, deals, inventoryUnits, legacyTokens, organizations, stores } from "../../src/db/schema";
+import { apiKeys, deals, inventoryUnits, legacyTokens, organizations, stores } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 
 /** Rows go in through the schema (src/db/schema), so a renamed or new NOT NULL column breaks the factory at compile time. */
@@ -27,9 +27,9 @@ export async function createStore(orgId: string, options: { name?: string; isPri
 
 export async function createApiKey(
   orgId: string,
-  options: { scopes?: string[] | null; permissions?: string[]; dailyLimit?: number; revoked?: boolean } = {},
+  options: { key?: string; scopes?: string[] | null; permissions?: string[]; dailyLimit?: number; revoked?: boolean } = {},
 ) {
-  const key = generateApiKey();
+  const key = options.key ?? generateApiKey();
   const id = newId("key");
   await db()
     .insert(apiKeys)
@@ -57,19 +57,19 @@ export async function createLegacyToken(orgId: string) {
   return { id, token };
 }
 
-export async function createUnit(
-  orgId: string,
-  storeId: string,
-  options: { stockNumber?: string; stockedOn: string; askingPrice?: number; status?: "in_stock" | "sold" },
-) {
-  const stockNumber = options.stockNumber ?? newId("STK");
+export type NewUnit = typeof inventoryUnits.$inferInsert;
+export type NewDeal = typeof deals.$inferInsert;
+
+/** The fields a caller gave: one passed as undefined keeps the factory's default. */
+const given = <T extends object>(fields: T): T => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as T;
+
+/** A used 2022 Camry in stock unless `fields` says otherwise (any column of the schema). */
+export async function createUnit(orgId: string, storeId: string, fields: Partial<Omit<NewUnit, "orgId" | "storeId">> & { stockedOn: string }) {
+  const stockNumber = fields.stockNumber ?? newId("STK");
+  const id = fields.id ?? newId("unit");
   await db()
     .insert(inventoryUnits)
     .values({
-      id: newId("unit"),
-      orgId,
-      storeId,
-      stockNumber,
       vin: `VIN${stockNumber}`.slice(0, 17),
       year: 2022,
       make: "Toyota",
@@ -78,29 +78,30 @@ export async function createUnit(
       condition: "used",
       vehicleType: "car",
       mileage: 31000,
-      stockedOn: options.stockedOn,
       cost: 21000,
-      askingPrice: options.askingPrice ?? 24995,
-      status: options.status ?? "in_stock",
-    });
-  return { stockNumber };
-}
-
-export async function createDeal(
-  orgId: string,
-  storeId: string,
-  options: { soldOn: string; frontGross: number; backGross: number; status?: (typeof DEAL_STATUSES)[number] },
-) {
-  const id = newId("deal");
-  await db()
-    .insert(deals)
-    .values({
+      askingPrice: 24995,
+      status: "in_stock",
+      ...given(fields),
       id,
       orgId,
       storeId,
+      stockNumber,
+    });
+  return { id, stockNumber };
+}
+
+/** A funded used 2021 Accord unless `fields` says otherwise (any column of the schema). */
+export async function createDeal(
+  orgId: string,
+  storeId: string,
+  fields: Partial<Omit<NewDeal, "orgId" | "storeId">> & Pick<NewDeal, "soldOn" | "frontGross" | "backGross">,
+) {
+  const id = fields.id ?? newId("deal");
+  await db()
+    .insert(deals)
+    .values({
       dealNumber: id,
-      soldOn: options.soldOn,
-      status: options.status ?? "funded",
+      status: "funded",
       vin: "1HGCM82633A004352",
       year: 2021,
       make: "Honda",
@@ -108,8 +109,10 @@ export async function createDeal(
       condition: "used",
       vehicleType: "car",
       sellingPrice: 25000,
-      frontGross: options.frontGross,
-      backGross: options.backGross,
+      ...given(fields),
+      id,
+      orgId,
+      storeId,
     });
   return { id };
 }

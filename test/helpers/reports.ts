@@ -8,8 +8,10 @@ import {
   LEGACY_TOKEN_PREFIX,
   sha256Hex,
 } from "../../src/credentials/tokens";
+import { getDb } from "../../src/db/client";
+import { unitMarketValues } from "../../src/db/schema";
 import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
-import { newId } from "../../src/lib/ids";
+import { createUnit, type NewUnit } from "./factories";
 
 export const today = () => new Date().toISOString().slice(0, 10);
 export const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
@@ -43,35 +45,12 @@ export async function seedDemoOrgs(): Promise<{ summitKey: string; lakesideKey: 
 export async function createValuedUnit(
   orgId: string,
   storeId: string,
-  unit: { stockNumber: string; stockedOn: string; cost: number; askingPrice: number; marketValue?: number; condition?: "new" | "used" | "cpo" },
+  unit: { stockNumber: string; stockedOn: string; cost: number; askingPrice: number; marketValue?: number; condition?: NewUnit["condition"] },
 ) {
-  const id = newId("unit");
-  const statements = [
-    env.DB.prepare(
-      `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price)
-       VALUES (?, ?, ?, ?, ?, 2022, 'Toyota', 'Camry', 'SE', ?, 'car', 31000, ?, ?, ?)`,
-    ).bind(
-      id,
-      orgId,
-      storeId,
-      unit.stockNumber,
-      `VIN${unit.stockNumber}`.slice(0, 17),
-      unit.condition ?? "used",
-      unit.stockedOn,
-      unit.cost,
-      unit.askingPrice,
-    ),
-  ];
-  if (unit.marketValue !== undefined) {
-    statements.push(
-      env.DB.prepare("INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source) VALUES (?, ?, ?, ?, 'test')").bind(
-        id,
-        orgId,
-        unit.marketValue,
-        today(),
-      ),
-    );
+  const { marketValue, ...fields } = unit;
+  const { id } = await createUnit(orgId, storeId, fields);
+  if (marketValue !== undefined) {
+    await getDb(env.DB).insert(unitMarketValues).values({ unitId: id, orgId, marketValue, asOf: today(), source: "test" });
   }
-  await env.DB.batch(statements);
   return { id };
 }

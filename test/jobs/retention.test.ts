@@ -1,6 +1,22 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
 import { RETENTION_RULES } from "../../src/db/queries/retention";
+import {
+  agedInventoryAlerts,
+  complianceChecks,
+  type DELIVERY_STATUSES,
+  eventOutbox,
+  idempotencyKeys,
+  keyUsageDaily,
+  marketRefreshFailures,
+  marketRefreshRuns,
+  morningBriefings,
+  platformDaily,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+} from "../../src/db/schema";
 import { isoDay } from "../../src/engines/dates";
 import { createOrg, createStore } from "../helpers/factories";
 import { runCron } from "../helpers/queue-driver";
@@ -28,6 +44,7 @@ describe("purge-expired-records (00:15): every growing table keeps its rows for 
     const org = await createOrg();
     const store = await createStore(org.id);
     const o = org.id;
+    const db = getDb(env.DB);
     const tested = new Set<string>();
     const at = (table: string) => {
       tested.add(table);
@@ -35,126 +52,111 @@ describe("purge-expired-records (00:15): every growing table keeps its rows for 
     };
 
     const briefings = at("morning_briefings");
-    for (const [role, when] of [
-      ["gm", briefings.expired],
-      ["fi_director", briefings.kept],
-    ] as const)
-      await run(
-        "INSERT INTO morning_briefings (org_id, store_id, role, day, generated_at, body) VALUES (?, ?, ?, ?, ?, '{}')",
-        o,
-        store.id,
-        role,
-        isoDay(when),
-        when.toISOString(),
-      );
+    await db.insert(morningBriefings).values(
+      (
+        [
+          ["gm", briefings.expired],
+          ["fi_director", briefings.kept],
+        ] as const
+      ).map(([role, when]) => ({ orgId: o, storeId: store.id, role, day: isoDay(when), generatedAt: when.toISOString(), body: {} })),
+    );
 
     // Outbox events: sent and unreferenced (deleted), never sent (kept for the sweeper), referenced by a
     // delivery still pending (kept with it), and recent.
     const events = at("event_outbox");
     const deliveries = at("webhook_deliveries");
-    const event = (id: string, when: Date, enqueued: boolean) =>
-      run(
-        "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, enqueued_at) VALUES (?, ?, 'deal.stip_alert', '{}', ?, ?)",
-        `${id}-${o}`,
-        o,
-        when.toISOString(),
-        enqueued ? when.toISOString() : null,
-      );
-    await event("evt_old", events.expired, true);
-    await event("evt_unsent", events.expired, false);
-    await event("evt_pending", events.expired, true);
-    await event("evt_delivered", deliveries.expired, true);
-    await event("evt_new", events.kept, true);
-    await run(
-      "INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext) VALUES (?, ?, 'https://hooks.example.test/r', '[\"deal.stip_alert\"]', 'x')",
-      `whk-${o}`,
-      o,
-    );
-    const delivery = async (id: string, eventId: string, status: string, when: Date) => {
-      await run(
-        "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'deal.stip_alert', ?, ?, ?)",
-        `${id}-${o}`,
-        o,
-        `whk-${o}`,
-        `${eventId}-${o}`,
+    const event = (id: string, when: Date, enqueued: boolean) => ({
+      id: `${id}-${o}`,
+      orgId: o,
+      event: "deal.stip_alert",
+      data: {},
+      occurredAt: when.toISOString(),
+      enqueuedAt: enqueued ? when.toISOString() : null,
+    });
+    await db
+      .insert(eventOutbox)
+      .values([
+        event("evt_old", events.expired, true),
+        event("evt_unsent", events.expired, false),
+        event("evt_pending", events.expired, true),
+        event("evt_delivered", deliveries.expired, true),
+        event("evt_new", events.kept, true),
+      ]);
+    await db
+      .insert(webhookEndpoints)
+      .values({ id: `whk-${o}`, orgId: o, url: "https://hooks.example.test/r", events: ["deal.stip_alert"], secretCiphertext: "x" });
+    const delivery = async (id: string, eventId: string, status: (typeof DELIVERY_STATUSES)[number], when: Date) => {
+      const time = when.toISOString();
+      await db.insert(webhookDeliveries).values({
+        id: `${id}-${o}`,
+        orgId: o,
+        endpointId: `whk-${o}`,
+        eventId: `${eventId}-${o}`,
+        event: "deal.stip_alert",
         status,
-        when.toISOString(),
-        when.toISOString(),
-      );
-      await run(
-        "INSERT INTO webhook_attempts (delivery_id, attempt, org_id, attempted_at, duration_ms, outcome) VALUES (?, 1, ?, ?, 10, 'delivered')",
-        `${id}-${o}`,
-        o,
-        when.toISOString(),
-      );
+        createdAt: time,
+        updatedAt: time,
+      });
+      await db
+        .insert(webhookAttempts)
+        .values({ deliveryId: `${id}-${o}`, attempt: 1, orgId: o, attemptedAt: time, durationMs: 10, outcome: "delivered" });
     };
     await delivery("dlv_old", "evt_delivered", "delivered", deliveries.expired);
     await delivery("dlv_pending", "evt_pending", "pending", deliveries.expired);
     await delivery("dlv_new", "evt_new", "failed", deliveries.kept);
 
     const alerts = at("aged_inventory_alerts");
-    for (const [stock, when] of [
-      ["OLD", alerts.expired],
-      ["NEW", alerts.kept],
-    ] as const)
-      await run(
-        "INSERT INTO aged_inventory_alerts (org_id, stock_number, stocked_on, alerted_at) VALUES (?, ?, '2026-01-01', ?)",
-        o,
-        stock,
-        when.toISOString(),
-      );
+    await db.insert(agedInventoryAlerts).values([
+      { orgId: o, stockNumber: "OLD", stockedOn: "2026-01-01", alertedAt: alerts.expired.toISOString() },
+      { orgId: o, stockNumber: "NEW", stockedOn: "2026-01-01", alertedAt: alerts.kept.toISOString() },
+    ]);
 
     const checks = at("compliance_checks");
-    for (const [id, when] of [
-      ["chk_old", checks.expired],
-      ["chk_new", checks.kept],
-    ] as const)
-      await run(
-        `INSERT INTO compliance_checks (id, org_id, key_id, result, score, hold_score, flag_score, max_list_age_days, red_flags,
-           safeguards_flags, person_hash, name_hash, dob_hash, checked_at) VALUES (?, ?, 'key', 'pass', 0, 95, 85, 45, '[]', '[]', 'p', 'n', 'd', ?)`,
-        `${id}-${o}`,
-        o,
-        when.toISOString(),
-      );
+    const check = (id: string, when: Date) => ({
+      id: `${id}-${o}`,
+      orgId: o,
+      keyId: "key",
+      result: "pass" as const,
+      score: 0,
+      holdScore: 95,
+      flagScore: 85,
+      maxListAgeDays: 45,
+      redFlags: [],
+      safeguardsFlags: [],
+      personHash: "p",
+      nameHash: "n",
+      dobHash: "d",
+      checkedAt: when.toISOString(),
+    });
+    await db.insert(complianceChecks).values([check("chk_old", checks.expired), check("chk_new", checks.kept)]);
 
     const usage = at("key_usage_daily");
-    for (const when of [usage.expired, usage.kept])
-      await run("INSERT INTO key_usage_daily (day, key_id, org_id, requests) VALUES (?, ?, ?, 1)", isoDay(when), `key-${o}`, o);
+    await db
+      .insert(keyUsageDaily)
+      .values([usage.expired, usage.kept].map((when) => ({ day: isoDay(when), keyId: `key-${o}`, orgId: o, requests: 1 })));
 
     const platform = at("platform_daily");
-    for (const when of [platform.expired, platform.kept])
-      await run("INSERT INTO platform_daily (day, requests, server_errors) VALUES (?, 5, 0)", isoDay(when));
+    await db.insert(platformDaily).values([platform.expired, platform.kept].map((when) => ({ day: isoDay(when), requests: 5, serverErrors: 0 })));
 
     const runs = at("market_refresh_runs");
     for (const [id, when] of [
       ["mrr_old", runs.expired],
       ["mrr_new", runs.kept],
     ] as const) {
-      await run(
-        "INSERT INTO market_refresh_runs (id, started_at, finished_at, status, observations_added, entries_added) VALUES (?, ?, ?, 'partial', 0, 0)",
-        `${id}-${o}`,
-        when.toISOString(),
-        when.toISOString(),
-      );
-      await run(
-        "INSERT INTO market_refresh_failures (id, run_id, series_id, reason, occurred_at) VALUES (?, ?, 'X', 'HTTP 500', ?)",
-        `mrf-${id}-${o}`,
-        `${id}-${o}`,
-        when.toISOString(),
-      );
+      const time = when.toISOString();
+      await db
+        .insert(marketRefreshRuns)
+        .values({ id: `${id}-${o}`, startedAt: time, finishedAt: time, status: "partial", observationsAdded: 0, entriesAdded: 0 });
+      await db
+        .insert(marketRefreshFailures)
+        .values({ id: `mrf-${id}-${o}`, runId: `${id}-${o}`, seriesId: "X", reason: "HTTP 500", occurredAt: time });
     }
 
     const keys = at("idempotency_keys");
-    for (const [key, when] of [
-      ["old", keys.expired],
-      ["new", keys.kept],
-    ] as const)
-      await run(
-        "INSERT INTO idempotency_keys (scope, key, fingerprint, request_id, created_at) VALUES (?, ?, 'f', 'r', ?)",
-        o,
-        key,
-        when.toISOString(),
-      );
+    await db.insert(idempotencyKeys).values([
+      { scope: o, key: "old", fingerprint: "f", requestId: "r", createdAt: keys.expired.toISOString() },
+      { scope: o, key: "new", fingerprint: "f", requestId: "r", createdAt: keys.kept.toISOString() },
+    ]);
 
     expect([...tested].sort()).toEqual(RETENTION_RULES.map((r) => r.table).sort());
     const consumed = await runCron("15 0 * * *", NOW);
@@ -182,7 +184,8 @@ describe("purge-expired-records (00:15): every growing table keeps its rows for 
     const org = await createOrg();
     const store = await createStore(org.id);
     const oldest = new Date(NOW - (keptDays("morning_briefings") + 1) * DAY);
-    // 6 roles × 1,700 expired days = 10,200 rows: more than one message's 20 statements × 500 rows.
+    // 6 roles × 1,700 expired days = 10,200 rows: more than one message's 20 statements × 500 rows,
+    // generated by SQLite in one statement (through drizzle they would be hundreds of inserts).
     await run(
       `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 1699),
             r(role) AS (VALUES ('gm'), ('used_car_manager'), ('fi_director'), ('bdc_manager'), ('sales_manager'), ('new_car_manager'))
@@ -193,13 +196,9 @@ describe("purge-expired-records (00:15): every growing table keeps its rows for 
       isoDay(oldest),
       oldest.toISOString(),
     );
-    await run(
-      "INSERT INTO morning_briefings (org_id, store_id, role, day, generated_at, body) VALUES (?, ?, 'gm', ?, ?, '{}')",
-      org.id,
-      store.id,
-      isoDay(NOW),
-      new Date(NOW).toISOString(),
-    );
+    await getDb(env.DB)
+      .insert(morningBriefings)
+      .values({ orgId: org.id, storeId: store.id, role: "gm", day: isoDay(NOW), generatedAt: new Date(NOW).toISOString(), body: {} });
     const consumed = await runCron("15 0 * * *", NOW);
     const briefingPurges = consumed.filter((m) => m.job === "purge-expired-records" && m.table === "morning_briefings");
     expect(briefingPurges).toHaveLength(2);

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { runBatch } from "../../src/db/batch";
 import { getDb } from "../../src/db/client";
 import { latestMarketFeed, MARKET_FEED_SIZE } from "../../src/db/queries/market-feed";
+import { upsertObservation } from "../../src/db/queries/reports";
 import { refreshMarketData } from "../../src/jobs/refresh-market-data";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg } from "../helpers/factories";
@@ -116,15 +118,13 @@ afterEach(() => {
 describe("the 05:00 market refresh", () => {
   it("stores the readings, skips FRED's '.' values and derives feed entries, a lender-tightening alert among them", async () => {
     // Manheim has no API: an operator enters its readings, and the refresh publishes the newest.
-    await env.DB.batch(
+    const db = getDb(env.DB);
+    await runBatch(
+      db,
       [
-        ["2025-11-01", 205.4],
-        ["2026-11-01", 209.9],
-      ].map(([date, value]) =>
-        env.DB.prepare(
-          "INSERT INTO market_observations (series_id, date, value, fetched_at) VALUES ('MANHEIM_UVVI', ?, ?, '2026-11-20T00:00:00Z')",
-        ).bind(date, value),
-      ),
+        { date: "2025-11-01", value: 205.4 },
+        { date: "2026-11-01", value: 209.9 },
+      ].map((observation) => upsertObservation(db, "MANHEIM_UVVI", observation, "2026-11-20T00:00:00Z")),
     );
     watcherOrgId = (await createOrg()).id;
     upstream = healthyUpstream();
