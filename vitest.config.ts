@@ -13,19 +13,6 @@ import { readOfacFiles } from "./test/helpers/ofac-files.ts";
  */
 const NODE_TESTS = ["test/engines/**/*.test.ts", "test/unit/**/*.test.ts"];
 
-/**
- * Files that wait on the real queues (webhooks delivered to the local receiver, crons fanned out
- * through JOBS). Consumers run on after the test that fed them, so these files keep a runtime of
- * their own; every other workerd file shares its runtime with the files before it.
- */
-const QUEUE_TESTS = [
-  "test/events/**/*.test.ts",
-  "test/jobs/**/*.test.ts",
-  "test/jobs.test.ts",
-  "test/sandboxes.test.ts",
-  "clients/typescript/test/webhooks.test.ts",
-];
-
 // CI shares 2 cores between workerd and vitest; a 5 s default fails slow machines, not code.
 const testTimeout = 30_000;
 
@@ -70,32 +57,27 @@ export default defineConfig(async () => {
       },
     },
   };
-  const workerd = (name: string, isolate: boolean, include: string[], exclude: string[]) => ({
+  const workerd = {
     plugins: [cloudflareTest(runtime)],
     test: {
-      name,
-      isolate,
+      name: "workerd",
       setupFiles: ["./test/setup/apply-migrations.ts"],
       testTimeout,
       // A local HTTP receiver for webhook deliveries (test/setup/webhook-receiver.ts).
       globalSetup: ["./test/setup/webhook-receiver.ts"],
-      include,
-      exclude: [...configDefaults.exclude, ...NODE_TESTS, ...exclude],
+      include: ["test/**/*.test.ts", "clients/typescript/test/**/*.test.ts"],
+      exclude: [...configDefaults.exclude, ...NODE_TESTS],
     },
-  });
-  const WORKERD_TESTS = ["test/**/*.test.ts", "clients/typescript/test/**/*.test.ts"];
+  };
   return {
     test: {
       // vitest's default (cores − 1) runs one file at a time on 2 cores; workerd files mostly wait
-      // (queue batches, webhook receivers), so a second runtime keeps both cores busy.
+      // (queue batches, webhook receivers), so a second runtime keeps both cores busy. Each workerd
+      // file keeps its own runtime: sharing one between files (isolate: false, storage reset between
+      // them) halved the suite again but hung about one run in three, when a request or queue
+      // consumer the previous file left was still loading a module (BENCHMARKS.md, "Test suite").
       maxWorkers: Math.max(2, availableParallelism() - 1),
-      projects: [
-        { test: { name: "node", environment: "node", include: NODE_TESTS, testTimeout } },
-        // One runtime per worker, reused by the files it runs (each file started its own: ~3 s each);
-        // test/setup/apply-migrations.ts gives every file empty storage and fresh Worker modules.
-        workerd("workerd", false, WORKERD_TESTS, QUEUE_TESTS),
-        workerd("workerd-queues", true, QUEUE_TESTS, []),
-      ],
+      projects: [{ test: { name: "node", environment: "node", include: NODE_TESTS, testTimeout } }, workerd],
     },
   };
 });

@@ -25,7 +25,7 @@ interface Area {
 }
 
 /** In the order the document lists them (the reference shows a tag's operations in this order). */
-const AREAS: Area[] = [
+export const AREAS: readonly Area[] = [
   { prefixes: ["/health"], routers: async () => [(await import("./routes/health")).healthRouter] },
   { prefixes: ["/api/public/stats", "/api/moat"], routers: async () => [(await import("./routes/public")).publicRouter] },
   { prefixes: ["/api/v1/inventory", "/api/v1/sales-summary"], routers: async () => [(await import("./routes/feeds")).feedsRouter] },

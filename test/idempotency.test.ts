@@ -196,9 +196,6 @@ describe("Idempotency-Key on ingestion", () => {
     const key = await createIngestKey(org.id);
     // Enough deals that the first request is still writing when the second arrives.
     const body = { deals: Array.from({ length: 2000 }, (_, i) => deal(`RACE${i}`, store.id)) };
-    // The area is loaded first, as a deployed Worker loads it (no I/O): in the test pool its modules
-    // load over I/O, and workerd holds the second request, waiting on that load, until the first ends.
-    expect((await call("/api/v1/ingest/deals")).status).toBe(405);
     const [one, two] = await Promise.all([
       post("/api/v1/ingest/deals", apiKeyHeader(key), body, "race-1"),
       post("/api/v1/ingest/deals", apiKeyHeader(key), body, "race-1"),
