@@ -74,7 +74,7 @@ export default defineConfig(async () => {
       // vitest's default (cores − 1) runs one file at a time on 2 cores; workerd files mostly wait
       // (queue batches, webhook receivers), so a second runtime keeps both cores busy. Each workerd
       // file keeps its own runtime: sharing one between files (isolate: false, storage reset between
-      // them) halved the suite again but hung about one run in three, when a request or queue
+      // them) halved the suite again but hung one full run in two, when a request or queue
       // consumer the previous file left was still loading a module (BENCHMARKS.md, "Test suite").
       maxWorkers: Math.max(2, availableParallelism() - 1),
       projects: [{ test: { name: "node", environment: "node", include: NODE_TESTS, testTimeout } }, workerd],
