@@ -6,13 +6,13 @@ import type { Database } from "../../src/db/client";
 import { organizationAgedTotals, refreshAlertTotals } from "../../src/db/queries/reports";
 import { raiseOrganizationAgedAlerts } from "../../src/jobs/aged-inventory-alerts";
 import type { ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
+import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, unit as ingestUnit, putInventory } from "../helpers/ingest";
 import { createValuedUnit, daysAgo } from "../helpers/reports";
 import { all } from "../helpers/sql";
 
 type Report = z.infer<typeof ReportsAlertReportSchema>;
-type ErrorBody = { error: string; message: string; request_id: string; details?: { path: string; code: string }[] };
 
 /** The report keeps each page per isolate for 60 s (docs/reports.md): later reads step past it. */
 function laterBy(ms: number) {
