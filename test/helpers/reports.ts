@@ -11,7 +11,7 @@ import {
 import { getDb } from "../../src/db/client";
 import { unitMarketValues } from "../../src/db/schema";
 import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
-import { createUnit, type NewUnit } from "./factories";
+import { createApiKey, createOrg, createStore, createUnit, type NewUnit } from "./factories";
 
 export const today = () => new Date().toISOString().slice(0, 10);
 export const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
@@ -53,4 +53,18 @@ export async function createValuedUnit(
     await getDb(env.DB).insert(unitMarketValues).values({ unitId: id, orgId, marketValue, asOf: today(), source: "test" });
   }
   return { id };
+}
+
+/** Another organization with one aged, valued unit: what an isolation test must never see. Returns its key. */
+export async function createOtherOrgWithAgedUnit(): Promise<string> {
+  const other = await createOrg();
+  const otherStore = await createStore(other.id, { isPrimary: true });
+  await createValuedUnit(other.id, otherStore.id, {
+    stockNumber: "B-AGED",
+    stockedOn: daysAgo(70),
+    cost: 15_000,
+    askingPrice: 21_000,
+    marketValue: 20_000,
+  });
+  return (await createApiKey(other.id)).key;
 }

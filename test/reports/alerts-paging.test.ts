@@ -9,7 +9,7 @@ import type { ReportsAlertReportSchema } from "../../src/routes/reports/reports.
 import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, unit as ingestUnit, putInventory } from "../helpers/ingest";
-import { createValuedUnit, daysAgo } from "../helpers/reports";
+import { createOtherOrgWithAgedUnit, createValuedUnit, daysAgo } from "../helpers/reports";
 import { all } from "../helpers/sql";
 
 type Report = z.infer<typeof ReportsAlertReportSchema>;
@@ -81,16 +81,7 @@ beforeAll(async () => {
     marketValue: 20_000,
   });
 
-  const other = await createOrg();
-  const otherStore = await createStore(other.id, { isPrimary: true });
-  otherKey = (await createApiKey(other.id)).key;
-  await createValuedUnit(other.id, otherStore.id, {
-    stockNumber: "B-AGED",
-    stockedOn: daysAgo(70),
-    cost: 15_000,
-    askingPrice: 21_000,
-    marketValue: 20_000,
-  });
+  otherKey = await createOtherOrgWithAgedUnit();
 
   whole = await page(key);
 });

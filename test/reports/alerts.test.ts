@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { expectedAuctionProceeds } from "../../src/engines/aged-inventory/recommendation";
 import type { ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
-import { createValuedUnit, daysAgo } from "../helpers/reports";
+import { createOtherOrgWithAgedUnit, createValuedUnit, daysAgo } from "../helpers/reports";
 
 type Report = z.infer<typeof ReportsAlertReportSchema>;
 
@@ -30,16 +30,7 @@ beforeAll(async () => {
   await unit("A-YESTERDAY", 44, 18_000, 24_995, 25_000);
   await unit("A-NOVALUE", 10, 20_000, 30_000);
 
-  const other = await createOrg();
-  const otherStore = await createStore(other.id, { isPrimary: true });
-  otherKey = (await createApiKey(other.id)).key;
-  await createValuedUnit(other.id, otherStore.id, {
-    stockNumber: "B-AGED",
-    stockedOn: daysAgo(70),
-    cost: 15_000,
-    askingPrice: 21_000,
-    marketValue: 20_000,
-  });
+  otherKey = await createOtherOrgWithAgedUnit();
 
   const res = await call("/api/v1/inventory-alerts", { key });
   expect(res.status).toBe(200);
