@@ -72,11 +72,12 @@ export default defineConfig(async () => {
   return {
     test: {
       // vitest's default (cores − 1) runs one file at a time on 2 cores; workerd files mostly wait
-      // (queue batches, webhook receivers), so a second runtime keeps both cores busy. Each workerd
+      // (queue batches, webhook receivers), so one runtime more than the cores keeps them busy
+      // (2 cores: 138 s with two runtimes, 105–122 s with three; BENCHMARKS.md). Each workerd
       // file keeps its own runtime: sharing one between files (isolate: false, storage reset between
       // them) halved the suite again but hung one full run in two, when a request or queue
       // consumer the previous file left was still loading a module (BENCHMARKS.md, "Test suite").
-      maxWorkers: Math.max(2, availableParallelism() - 1),
+      maxWorkers: Math.max(3, availableParallelism() + 1),
       projects: [{ test: { name: "node", environment: "node", include: NODE_TESTS, testTimeout } }, workerd],
     },
   };
