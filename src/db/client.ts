@@ -62,8 +62,8 @@ export function getSessionDb(d1: D1Database, consistency: ReadConsistency): Data
   });
 }
 
-/** A statement built once with drizzle (`toSQL()`, its values as `sql.placeholder`s) and run many times. */
-export interface BuiltStatement {
+/** SQL built once with drizzle (`toSQL()`, its values as `sql.placeholder`s) and run many times. */
+export interface SqlTemplate {
   sql: string;
   params: unknown[];
 }
@@ -75,7 +75,7 @@ export interface BuiltStatement {
  */
 export async function readRowArrays<Row extends unknown[]>(
   db: SqliteReader,
-  statement: BuiltStatement,
+  statement: SqlTemplate,
   values: Record<string, unknown>,
 ): Promise<Row[]> {
   const params = fillPlaceholders(statement.params, values);

@@ -1,3 +1,4 @@
+import { dmsUnit } from "../../scripts/bench/dms-unit";
 import { call, createApiKey } from "./factories";
 
 /** A `lak_` key with the `ingest` permission. */
@@ -6,21 +7,7 @@ export async function createIngestKey(orgId: string, scopes: string[] | null = n
 }
 
 export function unit(i: number, overrides: Record<string, unknown> = {}) {
-  return {
-    stock_number: `S${String(i).padStart(5, "0")}`,
-    vin: `1HGCM82633A${String(i).padStart(6, "0")}`,
-    year: 2020 + (i % 5),
-    make: "Honda",
-    model: "Accord",
-    trim: "EX",
-    condition: "used",
-    vehicle_type: "car",
-    mileage: 20000 + i,
-    stocked_on: "2026-10-01",
-    cost: 18000 + i,
-    asking_price: 21000 + i,
-    ...overrides,
-  };
+  return { ...dmsUnit(`S${String(i).padStart(5, "0")}`, i), ...overrides };
 }
 
 export function deal(number: string, storeId: string, overrides: Record<string, unknown> = {}) {

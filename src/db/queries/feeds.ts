@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, lte, type SQL, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
-import { type BuiltStatement, type Database, readRowArrays, type SqliteReader } from "../client";
+import { type Database, readRowArrays, type SqliteReader, type SqlTemplate } from "../client";
 import { inventoryUnits, salesMonthly, stores } from "../schema";
 
 /** Where a page starts and what it is filtered by; every query is also scoped to one organization. */
@@ -53,10 +53,10 @@ export type UnitRow = [
 
 const queryBuilder = new QueryBuilder();
 const value = (name: string) => sql.placeholder(name);
-const inventoryStatements = new Map<string, BuiltStatement>();
+const inventoryStatements = new Map<string, SqlTemplate>();
 
 /** The statement of one kind of page (by store or not, by change or not, first page or not), built on its first use. */
-function inventoryStatement(byStore: boolean, byChange: boolean, afterRow: boolean): BuiltStatement {
+function inventoryStatement(byStore: boolean, byChange: boolean, afterRow: boolean): SqlTemplate {
   const shape = `${byStore} ${byChange} ${afterRow}`;
   let statement = inventoryStatements.get(shape);
   if (statement) return statement;
@@ -84,6 +84,13 @@ function inventoryStatement(byStore: boolean, byChange: boolean, afterRow: boole
   return statement;
 }
 
+/** The ordering key the page starts after: the last row's change time or stocking date, whichever the page is ordered by. */
+function pageStartKey(after: InventoryAfter | undefined, byChange: boolean): string | undefined {
+  if (after === undefined) return undefined;
+  if (byChange) return "updatedAt" in after ? after.updatedAt : undefined;
+  return "stockedOn" in after ? after.stockedOn : undefined;
+}
+
 /**
  * One page of the organization's inventory. Without `updatedSince`: units in stock, oldest in stock
  * first, then by stock number (unique in an organization), so the order is total and a page starts
@@ -93,16 +100,7 @@ function inventoryStatement(byStore: boolean, byChange: boolean, afterRow: boole
  */
 export function listInventory(db: SqliteReader, orgId: string, query: FeedQuery, after?: InventoryAfter): Promise<UnitRow[]> {
   const byChange = query.updatedSince !== undefined;
-  const afterKey =
-    after === undefined
-      ? undefined
-      : byChange
-        ? "updatedAt" in after
-          ? after.updatedAt
-          : undefined
-        : "stockedOn" in after
-          ? after.stockedOn
-          : undefined;
+  const afterKey = pageStartKey(after, byChange);
   const statement = inventoryStatement(query.storeId !== undefined, byChange, afterKey !== undefined);
   return readRowArrays<UnitRow>(db, statement, {
     orgId,
