@@ -356,3 +356,18 @@ describe("demo market data (docs/domain/reports.md#demo-market-data)", () => {
     expect(row?.demo).toBe(0);
   });
 });
+
+describe("an aged unit's price says which rule set it (docs/domain/reports.md)", () => {
+  it("under market, the reprice reads as 97% of market, not 'toward market' (which would read as a raise); over market, toward market", async () => {
+    const { key } = await orgWithUnits([
+      ["UNDER", 50, 18_000, 24_000, 25_000],
+      ["OVER", 50, 18_000, 26_000, 25_000],
+    ]);
+    const { alerts } = await alertsOf(key);
+    const under = alerts.find((a) => a.stock_no === "UNDER")!;
+    const over = alerts.find((a) => a.stock_no === "OVER")!;
+    expect(under.recommendation).toContain("97% of market $25,000, not above the $24,000 asking price");
+    expect(under.recommendation).not.toContain("toward market");
+    expect(over.recommendation).toContain("toward market $25,000, not above the $26,000 asking price");
+  });
+});

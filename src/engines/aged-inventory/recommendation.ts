@@ -150,7 +150,13 @@ export const NEW_UNIT_ACTIONS = "dealer-trade, demo service or OEM incentive; pl
 export function agingSentence(unit: UnitAging, decision: AgingDecision, dailyHolding: number): string {
   const days = unit.daysOnLot;
   const carry = `each more day costs ${formatWholeUsd(dailyHolding)} to hold`;
-  const toMarket = `${formatWholeUsd(decision.retailPrice)} (toward market ${formatWholeUsd(unit.marketValue)}, not above the ${formatWholeUsd(unit.askingPrice)} asking price)`;
+  // As agedRepriceTarget decides: over market it goes toward market; at or under market it goes below
+  // it (97%), which "toward market" would misread as a raise.
+  const basis =
+    unit.askingPrice > unit.marketValue
+      ? `toward market ${formatWholeUsd(unit.marketValue)}`
+      : `${decision.retailPrice < unit.askingPrice ? "" : "already at or under "}${pct(AGED_REPRICE_TO_MARKET)} of market ${formatWholeUsd(unit.marketValue)}`;
+  const toMarket = `${formatWholeUsd(decision.retailPrice)} (${basis}, not above the ${formatWholeUsd(unit.askingPrice)} asking price)`;
   if (isNewUnit(unit.condition)) {
     if (decision.stage === "aged") {
       return `Aged new unit: ${days} days (new units age at ${decision.thresholdDays}). For the new-car manager: ${NEW_UNIT_ACTIONS}; price it at ${toMarket}; ${carry}.`;
