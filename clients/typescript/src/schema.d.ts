@@ -7411,7 +7411,7 @@ export interface operations {
                      *           ],
                      *           "owner": "new_car_manager",
                      *           "aged_threshold_days": 90,
-                     *           "recommendation": "Aged new unit: 96 days (new units age at 90). For the new-car manager: dealer-trade, demo service or OEM incentive; plan the floor-plan curtailment; price it at $50,795 (toward market $52,450, not above the $51,435 asking price); each more day costs $82 to hold.",
+                     *           "recommendation": "Aged new unit: 96 days (new units age at 90). For the new-car manager: dealer-trade, demo service or OEM incentive; plan the floor-plan curtailment; price it at $50,795 (97% of market $52,450, not above the $51,435 asking price); each more day costs $82 to hold.",
                      *           "recommended_price": 50795,
                      *           "wholesale_est": 52450,
                      *           "exposure_usd": 54762
