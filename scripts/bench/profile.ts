@@ -1,5 +1,5 @@
 /**
- * `npm run profile -- <scenario> [--seconds=10] [--connections=50] [--top=25]`
+ * `npm run profile -- <scenario> [--seconds=10] [--connections=50] [--top=25] [--inspector-port=9239]`
  *
  * A workerd CPU profile of one bench scenario under load: the bench's Worker (scripts/bench/entry.ts)
  * built unminified, served as `npm run bench` serves it with Miniflare's inspector open, seeded the
@@ -16,11 +16,12 @@ import { load, requestHeaders } from "./load";
 import { benchScenarios } from "./scenarios";
 import { buildForProfile, migrateAndSeed, serve } from "./worker";
 
-const INSPECTOR_PORT = 9239;
 const SAMPLING_INTERVAL_US = 100;
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
+// Two profiles taken side by side (two checkouts) each need their own inspector port.
+const INSPECTOR_PORT = option("inspector-port", 9239);
 const scenarioName = args.find((a) => !a.startsWith("--"));
 const seconds = option("seconds", 10);
 const connections = option("connections", 50);
