@@ -10,6 +10,15 @@ const CREDENTIAL_CACHE = { ttlMs: 60_000, maxEntries: 10_000 };
 export const apiKeyCache = new TtlCache<ApiKeyRecord | null>(CREDENTIAL_CACHE);
 export const legacyTokenCache = new TtlCache<LegacyTokenRecord | null>(CREDENTIAL_CACHE);
 
+/**
+ * The SHA-256 of each `lak_` key that matched a record here, by the key as sent, for the same 60 s:
+ * checking a key's checksum and hashing it was about a sixth of a metered call's CPU in workerd
+ * (BENCHMARKS.md, "Profiles"). In this isolate's memory only, like the request that carried the key;
+ * never stored, logged or sent. A revoked key still maps to its hash, whose record is then looked up
+ * again and refused.
+ */
+export const verifiedKeyHashes = new TtlCache<string>(CREDENTIAL_CACHE);
+
 /** Called when a key is revoked, so this isolate refuses it from the next request on. */
 export function evictApiKey(keyHash: string): void {
   apiKeyCache.evict(keyHash);

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { apiKeyCache, legacyTokenCache } from "../credentials/credential-cache";
+import { apiKeyCache, legacyTokenCache, verifiedKeyHashes } from "../credentials/credential-cache";
 import { apiKeyMode, isWellFormedApiKey, LEGACY_TOKEN_PREFIX, sha256Hex } from "../credentials/tokens";
 import { getDb } from "../db/client";
 import { type ApiKeyRecord, findActiveApiKeyByHash, findActiveLegacyTokenByHash } from "../db/queries/credentials";
@@ -38,20 +38,26 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
     const nowMs = Date.now();
 
     if (key !== undefined) {
-      if (key.startsWith(LEGACY_TOKEN_PREFIX)) {
-        throw unauthorized("svc_live_ tokens were issued under an older scheme and must be replaced with a lak_ key.");
+      const verifiedHash = verifiedKeyHashes.peek(key, nowMs);
+      let hash = verifiedHash;
+      if (hash === undefined) {
+        if (key.startsWith(LEGACY_TOKEN_PREFIX)) {
+          throw unauthorized("svc_live_ tokens were issued under an older scheme and must be replaced with a lak_ key.");
+        }
+        if (!isWellFormedApiKey(key)) throw unauthorized(`The ${API_KEY_HEADER} header does not hold a valid lak_ key.`);
+        hash = await sha256Hex(key);
       }
-      if (!isWellFormedApiKey(key)) throw unauthorized(`The ${API_KEY_HEADER} header does not hold a valid lak_ key.`);
-      const mode = apiKeyMode(key);
-      const hash = await sha256Hex(key);
-      const record = await apiKeyCache.get(hash, nowMs, () => {
+      const keyHash = hash;
+      const record = await apiKeyCache.get(keyHash, nowMs, () => {
         assertCredentialLookupAllowed(c, nowMs);
-        return findActiveApiKeyByHash(db, hash, new Date(nowMs).toISOString());
+        return findActiveApiKeyByHash(db, keyHash, new Date(nowMs).toISOString());
       });
       if (!record) {
         await countFailedCredentialLookup(c, nowMs);
         throw unauthorized("This API key is unknown or has been revoked.");
       }
+      if (verifiedHash === undefined) verifiedKeyHashes.set(key, keyHash, nowMs);
+      const mode = apiKeyMode(key);
       // A cached record outlives a rotated key's end by up to a minute: the end is checked here.
       if (isExpired(record, nowMs)) {
         throw unauthorized("This API key was rotated and its overlap has ended: use the key that replaced it.");
