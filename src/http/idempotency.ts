@@ -74,8 +74,8 @@ export function idempotentFor(scope: IdempotencyScope): MiddlewareHandler<AppEnv
     // A route that lists this before its credential check is a wiring mistake, not the client's.
     if (owner === undefined) throw new Error("idempotency middleware ran before the caller was authenticated");
 
-    const db = c.var.db;
-    const requestId = c.var.requestId;
+    const db = c.get("db");
+    const requestId = c.get("requestId");
     const fingerprint = await fingerprintOf(c);
     const nowMs = Date.now();
     const reserved = await reserveIdempotencyKey(
@@ -101,7 +101,7 @@ export function idempotentFor(scope: IdempotencyScope): MiddlewareHandler<AppEnv
           headers: { "Retry-After": "1" },
         });
       }
-      const body = await decryptSecret(c.var.config.webhookSecretsKey, stored.responseBodyCiphertext);
+      const body = await decryptSecret(c.get("config").webhookSecretsKey, stored.responseBodyCiphertext);
       const headers: Record<string, string> = { ...JSON.parse(stored.responseHeaders ?? "{}"), [IDEMPOTENT_REPLAYED_HEADER]: "true" };
       return c.newResponse(body, stored.status as ContentfulStatusCode, headers);
     }
@@ -122,7 +122,7 @@ export function idempotentFor(scope: IdempotencyScope): MiddlewareHandler<AppEnv
       await completeIdempotencyKey(db, owner, key, requestId, {
         status: response.status,
         responseHeaders: JSON.stringify(headers),
-        responseBodyCiphertext: await encryptSecret(c.var.config.webhookSecretsKey, await response.clone().text()),
+        responseBodyCiphertext: await encryptSecret(c.get("config").webhookSecretsKey, await response.clone().text()),
         completedAt: new Date().toISOString(),
       });
     } catch (error) {

@@ -22,7 +22,7 @@ export const requireIngestCredential = createMiddleware<AppEnv>(async (c, next) 
     return next();
   }
   return requireIngestKey(c, async () => {
-    const principal = c.var.principal;
+    const principal = c.get("principal");
     if (principal.kind === "api_key" && !principal.permissions.includes(INGEST_PERMISSION)) {
       throw new ApiError("forbidden", `This key lacks the ${INGEST_PERMISSION} permission; create a key with permissions ["read", "ingest"].`);
     }

@@ -22,7 +22,7 @@ export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   }
   const nowMs = Date.now();
   assertCredentialLookupAllowed(c, nowMs);
-  const record = await findActiveOperatorTokenByHash(c.var.db, await sha256Hex(token));
+  const record = await findActiveOperatorTokenByHash(c.get("db"), await sha256Hex(token));
   if (!record) {
     await countFailedCredentialLookup(c, nowMs);
     throw unauthorized("This operator token is unknown or has been revoked.");
@@ -46,9 +46,9 @@ export const operatorErrors = {
  * organization has the id).
  */
 export const actForOrganization = createMiddleware<AppEnv>(async (c, next) => {
-  const org = await findOrganization(c.var.db, c.req.param("org_id") ?? "");
+  const org = await findOrganization(c.get("db"), c.req.param("org_id") ?? "");
   if (!org) throw new ApiError("not_found", "No organization with that id.");
-  c.set("keyManager", { kind: "operator", tokenId: c.var.operatorTokenId, orgId: org.id, isSandbox: org.isSandbox });
+  c.set("keyManager", { kind: "operator", tokenId: c.get("operatorTokenId"), orgId: org.id, isSandbox: org.isSandbox });
   await next();
 });
 

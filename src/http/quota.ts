@@ -152,7 +152,7 @@ export function dailyLimitMessage(limit: number, nowMs: number): string {
  * If the counter cannot be reached the request is served (fail open, see docs/quota.md).
  */
 export const meterQuota = createMiddleware<AppEnv>(async (c, next) => {
-  const principal = c.var.principal;
+  const principal = c.get("principal");
   if (principal.kind !== "api_key") return next();
 
   const nowMs = Date.now();
@@ -163,7 +163,13 @@ export const meterQuota = createMiddleware<AppEnv>(async (c, next) => {
   };
 
   const unavailable = (decision: string) => (error: unknown) =>
-    logEvent("warn", { event: "quota_counter_unavailable", decision, request_id: c.var.requestId, key_id: principal.keyId, ...describeError(error) });
+    logEvent("warn", {
+      event: "quota_counter_unavailable",
+      decision,
+      request_id: c.get("requestId"),
+      key_id: principal.keyId,
+      ...describeError(error),
+    });
   const acquire = counterFor(c.env.QUOTA, principal.keyId, limit, nowMs);
   // A failed lease ahead of need costs nothing now: the requests that find no tokens ask themselves.
   const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work.catch(unavailable("lease_skipped")));

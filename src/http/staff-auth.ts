@@ -22,7 +22,7 @@ const SESSION_ID_PATTERN = /^[0-9A-Za-z]{43}$/;
 const BROKER_TOKEN_PATTERN = new RegExp(`^${BROKER_TOKEN_PREFIX}[0-9A-Za-z]{40}$`);
 
 function isAllowedOrigin(c: Context<AppEnv>, origin: string | undefined): origin is string {
-  return origin !== undefined && c.var.config.staffAllowedOrigins.includes(origin);
+  return origin !== undefined && c.get("config").staffAllowedOrigins.includes(origin);
 }
 
 const credentialedCors = cors({
@@ -76,7 +76,7 @@ export async function sessionIdHashFromCookie(c: Context<AppEnv>): Promise<strin
 async function resolveSession(c: Context<AppEnv>, nowMs: number) {
   const idHash = await sessionIdHashFromCookie(c);
   if (!idHash) return null;
-  const db = c.var.db;
+  const db = c.get("db");
   const session = await findStaffSession(db, idHash);
   if (!session) return null;
   const verdict = assessSession(session, nowMs);
@@ -97,7 +97,7 @@ export async function brokerTokenFromAuthorization(c: Context<AppEnv>, authoriza
   }
   const nowMs = Date.now();
   assertCredentialLookupAllowed(c, nowMs);
-  const record = await findActiveBrokerTokenByHash(c.var.db, await sha256Hex(token));
+  const record = await findActiveBrokerTokenByHash(c.get("db"), await sha256Hex(token));
   if (!record) {
     await countFailedCredentialLookup(c, nowMs);
     throw unauthorized("This broker token is unknown or has been revoked.");
@@ -121,7 +121,7 @@ async function keepSessionAlive(db: Database, orgId: string, idHash: string, now
 /** A sandbox's key management is marked like its keys' answers (docs/sandboxes.md). */
 async function nextMarkingMode(c: Context<AppEnv>, next: () => Promise<void>): Promise<void> {
   await next();
-  c.res.headers.set(SERVICE_MODE_HEADER, c.var.keyManager.isSandbox ? "test" : "live");
+  c.res.headers.set(SERVICE_MODE_HEADER, c.get("keyManager").isSandbox ? "test" : "live");
 }
 
 /**

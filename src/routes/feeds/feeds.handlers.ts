@@ -5,11 +5,11 @@ import type { getSalesSummary as getSalesSummaryRoute, listInventory as listInve
 import { inventoryFeed, salesSummaryFeed } from "./feeds.service";
 
 export const listInventory: RouteHandler<typeof listInventoryRoute, AppEnv> = async (c) => {
-  const feed = await inventoryFeed(c.var.db, c.var.principal.orgId, new Date(), c.req.valid("query"));
+  const feed = await inventoryFeed(c.get("db"), c.get("principal").orgId, new Date(), c.req.valid("query"));
   return feed.cached ? cachedJson<typeof feed.cached>(c, feed.cached) : c.json(feed.page, 200);
 };
 
 export const getSalesSummary: RouteHandler<typeof getSalesSummaryRoute, AppEnv> = async (c) => {
-  const feed = await salesSummaryFeed(c.var.db, c.var.principal.orgId, new Date(), c.req.valid("query"));
+  const feed = await salesSummaryFeed(c.get("db"), c.get("principal").orgId, new Date(), c.req.valid("query"));
   return feed.cached ? cachedJson<typeof feed.cached>(c, feed.cached) : c.json(feed.page, 200);
 };
