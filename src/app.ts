@@ -1,5 +1,4 @@
-import { Hono } from "hono";
-import { mount } from "hono/mount";
+import { getPath } from "hono/utils/url";
 import type { AppRouter } from "./http/router";
 
 export interface AppOptions {
@@ -84,54 +83,64 @@ export async function createDocumentedApp(options: AppOptions = {}): Promise<App
   return app;
 }
 
+type Serve = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
+
 /**
  * Builds an app on its first use. The app is kept, not the promise of it, so that no request awaits
  * a promise another request resolves (workerd holds such a continuation until that request ends).
  * Deployed, building is synchronous work (no I/O), done before any other request can start.
  */
-function onFirstUse(build: () => Promise<AppRouter>) {
+function onFirstUse(build: () => Promise<AppRouter>): Serve {
   let app: AppRouter | undefined;
-  // hono's mount() hands the request on untouched, with the bindings and the execution context.
-  return mount(
-    async (request: Request, env: Env, ctx: ExecutionContext | undefined) => {
-      app ??= await build();
-      return app.fetch(request, env, ctx);
-    },
-    { replaceRequest: false },
+  return async (request, env, ctx) => {
+    app ??= await build();
+    return app.fetch(request, env, ctx);
+  };
+}
+
+/** Whether a path is `prefix` or under it, as hono matches `${prefix}/*` (a `:name` is any one segment). */
+function claims(prefix: string): (path: string) => boolean {
+  const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")}(?:/|$)`);
+  return (path) => pattern.test(path);
+}
+
+/** An area that cannot be built (a defect that once failed the Worker's start-up) still answers in the house error shape, and is logged. */
+async function areaLoadFailed(error: unknown): Promise<Response> {
+  const { describeError, logEvent } = await import("./lib/log");
+  const requestId = crypto.randomUUID();
+  logEvent("error", { event: "area_load_failed", request_id: requestId, ...describeError(error) });
+  return Response.json(
+    { error: "internal_error", message: "An unexpected error occurred.", request_id: requestId },
+    { status: 500, headers: { "X-Request-Id": requestId } },
   );
 }
 
 /**
  * The Worker's app: it sends each request to the app of the area that claims its path, built on
  * that area's first request; the document to the app of every area; any other path to an app
- * with no area's routes (the stack's 404, and `options.mount`'s routes).
+ * with no area's routes (the stack's 404, and `options.mount`'s routes). The path is read as hono
+ * reads it (`getPath`), and picked by a plain scan of the prefixes: a router of its own in front of
+ * each area's was a measurable share of a metered call (BENCHMARKS.md, "Profiles").
  */
 export function createApp(options: AppOptions = {}) {
-  const app = new Hono<{ Bindings: Env }>();
-  for (const area of AREAS) {
-    const serve = onFirstUse(() => stackedApp(area.routers()));
-    // `/x/*` matches `/x` too.
-    for (const prefix of area.prefixes) app.all(`${prefix}/*`, serve);
-  }
-  app.all(
-    DOCUMENT_PATH,
-    onFirstUse(() => createDocumentedApp(options)),
-  );
-  // An area that cannot be built (a defect that once failed the Worker's start-up) still answers in the
-  // house error shape, and is logged.
-  app.onError(async (err, c) => {
-    const { describeError, logEvent } = await import("./lib/log");
-    const requestId = crypto.randomUUID();
-    logEvent("error", { event: "area_load_failed", request_id: requestId, ...describeError(err) });
-    return c.json({ error: "internal_error", message: "An unexpected error occurred.", request_id: requestId }, 500, { "X-Request-Id": requestId });
+  const areas = AREAS.map((area) => {
+    const tests = area.prefixes.map(claims);
+    return { claims: (path: string) => tests.some((test) => test(path)), serve: onFirstUse(() => stackedApp(area.routers())) };
   });
-  app.all(
-    "*",
-    onFirstUse(async () => {
-      const rest = await stackedApp(Promise.resolve([]));
-      options.mount?.(rest);
-      return rest;
-    }),
-  );
-  return app;
+  const document = onFirstUse(() => createDocumentedApp(options));
+  const rest = onFirstUse(async () => {
+    const app = await stackedApp(Promise.resolve([]));
+    options.mount?.(app);
+    return app;
+  });
+  const fetch = async (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {
+    const path = getPath(request);
+    const serve = path === DOCUMENT_PATH ? document : (areas.find((area) => area.claims(path))?.serve ?? rest);
+    try {
+      return await serve(request, env, ctx);
+    } catch (error) {
+      return areaLoadFailed(error);
+    }
+  };
+  return { fetch };
 }

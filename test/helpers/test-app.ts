@@ -10,7 +10,7 @@ export function createTestApp(mount: AppOptions["mount"], bindings: Env = env) {
   const app = createApp({ mount });
   const request = async (path: string, init: RequestInit = {}) => {
     const ctx = createExecutionContext();
-    const response = await app.request(`https://api.test${path}`, init, bindings, ctx);
+    const response = await app.fetch(new Request(`https://api.test${path}`, init), bindings, ctx);
     await waitOnExecutionContext(ctx);
     return response;
   };
