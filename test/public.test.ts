@@ -223,21 +223,26 @@ describe("SharedAnswer (the per-isolate copy and the Cache API)", () => {
     const { compute, computed } = counter();
     const work = background();
 
+    // A copy as the caller reads it: the JSON text and when it was computed.
+    const read = async (answer: Promise<{ json: Uint8Array; computedAtMs: number }>) => {
+      const { json, computedAtMs } = await answer;
+      return { json: new TextDecoder().decode(json), computedAtMs };
+    };
     const isolateA = new SharedAnswer<{ n: number }>({ path, maxAgeMs: 60_000 });
-    expect(await isolateA.get({ url, nowMs: t0, compute, waitUntil: work.waitUntil })).toEqual({ json: '{"n":1}', computedAtMs: t0 });
+    expect(await read(isolateA.get({ url, nowMs: t0, compute, waitUntil: work.waitUntil }))).toEqual({ json: '{"n":1}', computedAtMs: t0 });
     await work.settled();
-    expect(await isolateA.get({ url, nowMs: t0 + 59_999, compute, waitUntil: work.waitUntil })).toEqual({ json: '{"n":1}', computedAtMs: t0 });
+    expect(await read(isolateA.get({ url, nowMs: t0 + 59_999, compute, waitUntil: work.waitUntil }))).toEqual({ json: '{"n":1}', computedAtMs: t0 });
 
     const isolateB = new SharedAnswer<{ n: number }>({ path, maxAgeMs: 60_000 });
-    expect(await isolateB.get({ url, nowMs: t0 + 30_000, compute, waitUntil: work.waitUntil })).toEqual({ json: '{"n":1}', computedAtMs: t0 });
+    expect(await read(isolateB.get({ url, nowMs: t0 + 30_000, compute, waitUntil: work.waitUntil }))).toEqual({ json: '{"n":1}', computedAtMs: t0 });
     expect(computed()).toBe(1);
 
     // 60 s after the computation, wherever it ran, the copy is not served any more.
-    expect(await isolateB.get({ url, nowMs: t0 + 60_000, compute, waitUntil: work.waitUntil })).toEqual({
+    expect(await read(isolateB.get({ url, nowMs: t0 + 60_000, compute, waitUntil: work.waitUntil }))).toEqual({
       json: '{"n":2}',
       computedAtMs: t0 + 60_000,
     });
-    expect(JSON.parse((await isolateA.get({ url, nowMs: t0 + 60_001, compute, waitUntil: work.waitUntil })).json).n).toBeGreaterThan(1);
+    expect(JSON.parse((await read(isolateA.get({ url, nowMs: t0 + 60_001, compute, waitUntil: work.waitUntil }))).json).n).toBeGreaterThan(1);
     await work.settled();
   });
 });

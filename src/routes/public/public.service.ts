@@ -1,13 +1,16 @@
 import { describeError, logEvent } from "../../lib/log";
 
 /**
- * One copy of a public answer, as the JSON every caller receives (serialized once per copy, not
- * per request: BENCHMARKS.md#figures-behind-choices-in-the-code), and when it was computed (in whichever isolate computed it).
+ * One copy of a public answer, as the JSON every caller receives in UTF-8 (serialized and encoded
+ * once per copy, not per request: BENCHMARKS.md#figures-behind-choices-in-the-code), and when it
+ * was computed (in whichever isolate computed it).
  */
 interface AnswerCopy {
-  json: string;
+  json: Uint8Array<ArrayBuffer>;
   computedAtMs: number;
 }
+
+const utf8 = new TextEncoder();
 
 export interface AnswerRequest<T> {
   /** Any URL on the serving origin; the Cache API entry lives under the answer's own path on it. */
@@ -40,12 +43,12 @@ export class SharedAnswer<T> {
     if (shared) {
       const computedAtMs = Number(shared.headers.get(COMPUTED_AT_HEADER));
       if (this.isFresh(computedAtMs, nowMs)) {
-        this.copy = { json: await shared.text(), computedAtMs };
+        this.copy = { json: new Uint8Array(await shared.arrayBuffer()), computedAtMs };
         return this.copy;
       }
       await shared.body?.cancel();
     }
-    const copy = { json: JSON.stringify(await compute()), computedAtMs: nowMs };
+    const copy = { json: utf8.encode(JSON.stringify(await compute())) as Uint8Array<ArrayBuffer>, computedAtMs: nowMs };
     this.copy = copy;
     const stored = new Response(copy.json, {
       headers: {
