@@ -20,6 +20,10 @@ export type KeyManager = ({ kind: "staff"; userId: string } | { kind: "broker" |
   isSandbox: boolean;
 };
 
+/**
+ * Read with `c.get(name)`, never `c.var.name`: hono builds `c.var` as a new object of every variable
+ * on each access, which several reads per call made a measurable share of a metered call.
+ */
 export interface AppVariables extends RequestIdVariables {
   /** The vars and secrets, validated once per isolate. */
   config: Config;

@@ -12,8 +12,8 @@ export const logIn: RouteHandler<typeof logInRoute, AppEnv> = async (c) => {
     throw new ApiError("rate_limited", "Too many login attempts for this account; try again in a minute.", { headers: { "Retry-After": "60" } });
   }
   const session = await auth.logIn(
-    c.var.db,
-    c.var.config.passwordPepper,
+    c.get("db"),
+    c.get("config").passwordPepper,
     { email, password },
     { replacesIdHash: await sessionIdHashFromCookie(c), nowMs: Date.now() },
   );
@@ -24,7 +24,7 @@ export const logIn: RouteHandler<typeof logInRoute, AppEnv> = async (c) => {
 };
 
 export const logOut: RouteHandler<typeof logOutRoute, AppEnv> = async (c) => {
-  await auth.logOut(c.var.db, await sessionIdHashFromCookie(c));
+  await auth.logOut(c.get("db"), await sessionIdHashFromCookie(c));
   clearSessionCookie(c);
   return c.body(null, 204);
 };

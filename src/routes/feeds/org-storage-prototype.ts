@@ -31,16 +31,16 @@ orgStoragePrototypeRouter.use("/__prototype/*", onlyWhenEnabled);
 for (const step of feedChain) orgStoragePrototypeRouter.use("/__prototype/org-storage/*", step);
 
 orgStoragePrototypeRouter.post("/__prototype/org-storage/load", async (c) => {
-  const orgId = c.var.principal.orgId;
-  const snapshot = await orgInventorySnapshot(c.var.db, orgId);
+  const orgId = c.get("principal").orgId;
+  const snapshot = await orgInventorySnapshot(c.get("db"), orgId);
   return c.json(await storageOf(c.env, orgId).load(orgId, snapshot));
 });
 
 orgStoragePrototypeRouter.get("/__prototype/org-storage/inventory", async (c) => {
-  const orgId = c.var.principal.orgId;
+  const orgId = c.get("principal").orgId;
   const params = routes.listInventory.request.query.safeParse(c.req.query());
   if (!params.success) throw validationError(params.error, "query");
   const storage = storageOf(c.env, orgId);
   const read: InventoryReader = (org, query, after) => storage.inventory(org, query, after) as unknown as ReturnType<InventoryReader>;
-  return c.json(await inventoryPageAnswer(c.var.db, orgId, new Date(), params.data, read));
+  return c.json(await inventoryPageAnswer(c.get("db"), orgId, new Date(), params.data, read));
 });

@@ -23,10 +23,10 @@ export const ingestInventory: RouteHandler<typeof ingestInventoryRoute, AppEnv> 
   const body = ingestService.readBody(IngestInventorySchema, await bodyOf(c), "units");
   const query = c.req.valid("query");
   const safety = { allowEmpty: query.allow_empty === "true", confirmRemovals: query.confirm_removals };
-  return c.json(await ingestService.ingestInventory(c.var.db, c.var.principal.orgId, query.store_id, body, safety, new Date()), 200);
+  return c.json(await ingestService.ingestInventory(c.get("db"), c.get("principal").orgId, query.store_id, body, safety, new Date()), 200);
 };
 
 export const ingestDeals: RouteHandler<typeof ingestDealsRoute, AppEnv> = async (c) => {
   const body = ingestService.readBody(IngestDealsSchema, await bodyOf(c), "deals");
-  return c.json(await ingestService.ingestDeals(c.env, c.var.db, c.var.principal.orgId, body, new Date()), 200);
+  return c.json(await ingestService.ingestDeals(c.env, c.get("db"), c.get("principal").orgId, body, new Date()), 200);
 };

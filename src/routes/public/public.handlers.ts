@@ -35,7 +35,7 @@ async function serveShared<T>(c: Context<AppEnv>, shared: SharedAnswer<T>, compu
 
 export const getPlatformStats: RouteHandler<typeof getPlatformStatsRoute, AppEnv> = (c) =>
   serveShared(c, platformStats, async (now) => {
-    const figures = await computePlatformStatistics(c.var.db, now);
+    const figures = await computePlatformStatistics(c.get("db"), now);
     return {
       demo_sessions: figures.demoSessions,
       organizations_evaluated: figures.organizationsEvaluated,
@@ -49,6 +49,6 @@ export const getPlatformStats: RouteHandler<typeof getPlatformStatsRoute, AppEnv
 
 export const getPublicMarketFeed: RouteHandler<typeof getPublicMarketFeedRoute, AppEnv> = (c) =>
   serveShared(c, marketFeed, async () => {
-    const { entries, lastRefresh } = await latestMarketFeed(c.var.db, MARKET_FEED_SIZE);
+    const { entries, lastRefresh } = await latestMarketFeed(c.get("db"), MARKET_FEED_SIZE);
     return { count: entries.length, last_refresh: lastRefresh, entries };
   });

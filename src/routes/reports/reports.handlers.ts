@@ -11,18 +11,18 @@ import type {
 import * as reports from "./reports.service";
 
 export const getInventoryAlerts: RouteHandler<typeof getInventoryAlertsRoute, AppEnv> = async (c) => {
-  return cachedJson(c, await reports.inventoryAlerts(c.var.db, c.var.principal.orgId, c.req.valid("query"), new Date()));
+  return cachedJson(c, await reports.inventoryAlerts(c.get("db"), c.get("principal").orgId, c.req.valid("query"), new Date()));
 };
 
 export const createMorningBriefing: RouteHandler<typeof createMorningBriefingRoute, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const briefing = await reports.morningBriefing(
-    c.var.db,
+    c.get("db"),
     {
-      orgId: c.var.principal.orgId,
+      orgId: c.get("principal").orgId,
       role: body.role ?? DEFAULT_ROLE,
       storeId: body.store_id,
-      lenderThresholdPts: c.var.config.lenderEnvironmentChangePts,
+      lenderThresholdPts: c.get("config").lenderEnvironmentChangePts,
     },
     new Date(),
   );
@@ -30,6 +30,6 @@ export const createMorningBriefing: RouteHandler<typeof createMorningBriefingRou
 };
 
 export const getMarketPulse: RouteHandler<typeof getMarketPulseRoute, AppEnv> = async (c) => {
-  const pulse = await reports.marketPulse(c.var.db, c.var.config.lenderEnvironmentChangePts, new Date());
+  const pulse = await reports.marketPulse(c.get("db"), c.get("config").lenderEnvironmentChangePts, new Date());
   return cachedJson(c, pulse, { project: pulseBody });
 };

@@ -9,7 +9,7 @@ import { sandboxAddressHash } from "./sandboxes.service";
  * A sandbox has no caller yet to own its `Idempotency-Key`: the client address (keyed hash) is the
  * scope, so a retry from the same client gets the same sandbox, not a second one.
  */
-const sandboxIdempotent = idempotentFor((c) => `sandbox-address:${sandboxAddressHash(c.var.config.passwordPepper, clientAddress(c))}`);
+const sandboxIdempotent = idempotentFor((c) => `sandbox-address:${sandboxAddressHash(c.get("config").passwordPepper, clientAddress(c))}`);
 
 export const SandboxSchema = z
   .object({
