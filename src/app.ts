@@ -100,6 +100,9 @@ function onFirstUse(build: () => Promise<AppRouter>): Serve {
 
 /** Whether a path is `prefix` or under it, as hono matches `${prefix}/*` (a `:name` is any one segment). */
 function claims(prefix: string): (path: string) => boolean {
+  if (!prefix.includes(":")) {
+    return (path) => path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47) /* "/" */;
+  }
   const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")}(?:/|$)`);
   return (path) => pattern.test(path);
 }
