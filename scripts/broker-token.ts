@@ -6,8 +6,9 @@
  *   npm run broker-token -- list   --org <org id> [--remote]
  *   npm run broker-token -- revoke --id <token id> [--remote]
  *
- * `issue` prints the token once; only its SHA-256 is stored. Revocation takes effect at once:
- * the Worker does not cache broker tokens. `--persist-to <dir>` picks the local state directory.
+ * `issue` prints the token once; only its SHA-256 is stored. Revocation writes D1 from outside any
+ * Worker instance, so each instance refuses the token once its cached copy lapses: within 60 s
+ * (docs/consistency.md). `--persist-to <dir>` picks the local state directory.
  */
 import { BROKER_TOKEN_PREFIX } from "../src/credentials/tokens";
 import { runTokenCommand } from "./lib/token-command";
@@ -20,5 +21,6 @@ runTokenCommand({
   idPrefix: "brk",
   perOrganization: true,
   usage: "Use it as `Authorization: Bearer <token>`.",
-  afterRevoke: "Keys it created stay valid; revoke them with DELETE /api/public-api/keys/{id}.",
+  afterRevoke:
+    "Every instance refuses it within 60 s (its cached copy lapses). Keys it created stay valid; revoke them with DELETE /api/public-api/keys/{id}.",
 });

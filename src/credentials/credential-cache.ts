@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, LegacyTokenRecord } from "../db/queries/credentials";
+import type { ApiKeyRecord, BrokerTokenRecord, LegacyTokenRecord } from "../db/queries/credentials";
 import { TtlCache } from "../lib/ttl-cache";
 
 /**
@@ -9,6 +9,7 @@ const CREDENTIAL_CACHE = { ttlMs: 60_000, maxEntries: 10_000 };
 
 export const apiKeyCache = new TtlCache<ApiKeyRecord | null>(CREDENTIAL_CACHE);
 export const legacyTokenCache = new TtlCache<LegacyTokenRecord | null>(CREDENTIAL_CACHE);
+export const brokerTokenCache = new TtlCache<BrokerTokenRecord | null>(CREDENTIAL_CACHE);
 
 /**
  * The SHA-256 of each `lak_` key that matched a record here, by the key as sent, for the same 60 s:
@@ -24,7 +25,17 @@ export function evictApiKey(keyHash: string): void {
   apiKeyCache.evict(keyHash);
 }
 
-/** Called when an organization is suspended, so this isolate refuses its keys from the next request on. */
-export function evictApiKeys(keyHashes: readonly string[]): void {
-  for (const hash of keyHashes) apiKeyCache.evict(hash);
+/** Called when an organization is suspended, so this isolate refuses its keys and broker tokens from the next request on. */
+export function evictOrganizationCredentials(hashes: { keyHashes: readonly string[]; brokerTokenHashes: readonly string[] }): void {
+  for (const hash of hashes.keyHashes) apiKeyCache.evict(hash);
+  for (const hash of hashes.brokerTokenHashes) brokerTokenCache.evict(hash);
+}
+
+/**
+ * Called when the operator API revokes a broker token, so this isolate refuses it from the next
+ * request on. `npm run broker-token -- revoke` writes D1 from outside any isolate: every isolate
+ * then refuses the token within the cache's 60 s.
+ */
+export function evictBrokerToken(tokenHash: string): void {
+  brokerTokenCache.evict(tokenHash);
 }

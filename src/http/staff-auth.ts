@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
+import { brokerTokenCache } from "../credentials/credential-cache";
 import { BROKER_TOKEN_PREFIX, sha256Hex } from "../credentials/tokens";
 import type { Database } from "../db/client";
 import { findActiveBrokerTokenByHash } from "../db/queries/credentials";
@@ -96,8 +97,13 @@ export async function brokerTokenFromAuthorization(c: Context<AppEnv>, authoriza
     throw unauthorized(`The Authorization header must be "Bearer <broker token>" with a ${BROKER_TOKEN_PREFIX} token.`);
   }
   const nowMs = Date.now();
-  assertCredentialLookupAllowed(c, nowMs);
-  const record = await findActiveBrokerTokenByHash(c.get("db"), await sha256Hex(token));
+  const hash = await sha256Hex(token);
+  // Looked up once a minute per isolate, as `lak_` keys are (src/http/auth.ts): a revocation reaches
+  // other isolates within the cache's 60 s (docs/consistency.md).
+  const record = await brokerTokenCache.get(hash, nowMs, () => {
+    assertCredentialLookupAllowed(c, nowMs);
+    return findActiveBrokerTokenByHash(c.get("db"), hash);
+  });
   if (!record) {
     await countFailedCredentialLookup(c, nowMs);
     throw unauthorized("This broker token is unknown or has been revoked.");

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../src/credentials/tokens";
 import { FEED_MAX_AGE_SECONDS } from "../../src/routes/feeds/feeds.service";
 import { recordingD1 } from "../helpers/d1-recorder";
 import { createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
+import { createBrokerToken } from "../helpers/staff";
 import { countingRateLimiter, createTestApp } from "../helpers/test-app";
 
 /** README promises that no other test file holds the code to (docs/promises.md lists them all). */
@@ -49,6 +51,47 @@ describe("README / OpenAPI: a revoked key is refused everywhere within 60 second
     expect(await status()).toBe(200);
     vi.setSystemTime(t0 + 60_000);
     expect(await status()).toBe(401);
+  });
+});
+
+describe("README / docs/consistency.md: broker tokens are checked at most once a minute per instance", () => {
+  const storesOf = (request: ReturnType<typeof createTestApp>["request"], token: string) =>
+    request("/api/settings/stores", { headers: { Authorization: `Bearer ${token}` } });
+
+  it("an instance that did not revoke it (npm run broker-token -- revoke writes D1 directly) refuses it when its cached copy lapses", async () => {
+    const org = await createOrg();
+    await createStore(org.id);
+    const { id, token } = await createBrokerToken(org.id);
+    const { request } = createTestApp(undefined, env);
+    const status = async () => (await storesOf(request, token)).status;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const t0 = Date.now();
+    expect(await status()).toBe(200);
+    await env.DB.prepare("UPDATE broker_tokens SET revoked_at = ? WHERE id = ?").bind(new Date(t0).toISOString(), id).run();
+    vi.setSystemTime(t0 + 59_999);
+    expect(await status()).toBe(200);
+    vi.setSystemTime(t0 + 60_000);
+    expect(await status()).toBe(401);
+  });
+
+  it("an unknown token is never cached: it works at once when it is issued, and each token reads its own organization", async () => {
+    const [a, b] = [await createOrg(), await createOrg()];
+    const [storeA, storeB] = [await createStore(a.id), await createStore(b.id)];
+    const { token: tokenB } = await createBrokerToken(b.id);
+    const { request } = createTestApp(undefined, env);
+    const token = generateToken(BROKER_TOKEN_PREFIX);
+    expect((await storesOf(request, token)).status).toBe(401);
+    expect((await storesOf(request, token)).status).toBe(401);
+    await env.DB.prepare("INSERT INTO broker_tokens (id, org_id, token_hash, label) VALUES (?, ?, ?, 'issued after a miss')")
+      .bind(`brk_${crypto.randomUUID().slice(0, 8)}`, a.id, await sha256Hex(token))
+      .run();
+    for (let round = 0; round < 2; round++) {
+      const [ownA, ownB] = [await storesOf(request, token), await storesOf(request, tokenB)];
+      expect((await ownA.json<{ stores: { store_id: string }[] }>()).stores.map((s) => s.store_id)).toEqual([storeA.id]);
+      expect((await ownB.json<{ stores: { store_id: string }[] }>()).stores.map((s) => s.store_id)).toEqual([storeB.id]);
+    }
+    const other = await request(`/api/settings/stores/${storeB.id}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(other.status).toBe(404);
   });
 });
 

@@ -144,7 +144,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a broker token
-         * @description Refused at once (broker tokens are not cached). Keys it created stay valid; revoke them with DELETE /api/public-api/keys/{id}.
+         * @description Refused at once by the instance that revoked it, within 60 seconds by every other (each instance keeps a verified broker token for up to a minute). Keys it created stay valid; revoke them with DELETE /api/public-api/keys/{id}.
          */
         delete: operations["operatorRevokeBrokerToken"];
         options?: never;
@@ -339,7 +339,7 @@ export interface paths {
         put?: never;
         /**
          * Suspend an organization
-         * @description From the next request on, its broker tokens and staff sessions are refused with 403 `organization_suspended`, and so are its keys: at once by the instance that suspended it, within 60 seconds by every other (each instance keeps a verified key for up to a minute). Nothing is deleted; suspending again keeps the first time.
+         * @description From the next request on, its staff sessions are refused with 403 `organization_suspended`, and so are its keys and broker tokens: at once by the instance that suspended it, within 60 seconds by every other (each instance keeps a verified key or broker token for up to a minute). Nothing is deleted; suspending again keeps the first time.
          */
         post: operations["operatorSuspendOrganization"];
         delete?: never;

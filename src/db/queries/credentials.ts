@@ -64,3 +64,4 @@ export const findActiveLegacyTokenByHash = (db: Database, tokenHash: string) => 
 export const findActiveBrokerTokenByHash = (db: Database, tokenHash: string) => findActiveTokenByHash(db, brokerTokens, tokenHash);
 
 export type LegacyTokenRecord = NonNullable<Awaited<ReturnType<typeof findActiveLegacyTokenByHash>>>;
+export type BrokerTokenRecord = NonNullable<Awaited<ReturnType<typeof findActiveBrokerTokenByHash>>>;

@@ -44,16 +44,17 @@ export async function listOrganizations(db: Database, options: { includeSandboxe
  * hashes of its keys, so the caller can drop them from this isolate's credential cache.
  */
 export async function setOrganizationSuspended(db: Database, orgId: string, suspendedAt: string | null) {
-  const [updated, keys] = await db.batch([
+  const [updated, keys, tokens] = await db.batch([
     db
       .update(organizations)
       .set({ suspendedAt: suspendedAt === null ? null : sql`coalesce(${organizations.suspendedAt}, ${suspendedAt})` })
       .where(eq(organizations.id, orgId))
       .returning(organizationFields),
     db.select({ keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.orgId, orgId)),
+    db.select({ tokenHash: brokerTokens.tokenHash }).from(brokerTokens).where(eq(brokerTokens.orgId, orgId)),
   ]);
   const [org] = updated;
-  return org ? { org, keyHashes: keys.map((k) => k.keyHash) } : null;
+  return org ? { org, keyHashes: keys.map((k) => k.keyHash), brokerTokenHashes: tokens.map((t) => t.tokenHash) } : null;
 }
 
 export type NewStore = typeof stores.$inferInsert;
@@ -98,12 +99,12 @@ export async function listBrokerTokens(db: Database, orgId: string) {
   return db.select(brokerTokenFields).from(brokerTokens).where(eq(brokerTokens.orgId, orgId)).orderBy(desc(brokerTokens.createdAt), desc(sql`rowid`));
 }
 
-/** False when the organization has no active token with that id. */
-export async function revokeBrokerToken(db: Database, orgId: string, id: string, revokedAt: string): Promise<boolean> {
-  const rows = await db
+/** The revoked token's hash (for the credential cache), or null when the organization has no active token with that id. */
+export async function revokeBrokerToken(db: Database, orgId: string, id: string, revokedAt: string): Promise<string | null> {
+  const [row] = await db
     .update(brokerTokens)
     .set({ revokedAt })
     .where(and(eq(brokerTokens.id, id), eq(brokerTokens.orgId, orgId), isNull(brokerTokens.revokedAt)))
-    .returning({ id: brokerTokens.id });
-  return rows.length > 0;
+    .returning({ tokenHash: brokerTokens.tokenHash });
+  return row?.tokenHash ?? null;
 }

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import { inChunks, runBatch } from "../batch";
-import type { Database } from "../client";
+import { type Database, readRowArrays, type SqlTemplate } from "../client";
 import { complianceSettings, lenderPrograms, settingsAudit, storeLenderPanel, stores } from "../schema";
 
 /** The columns of `stores` that are settings (docs/settings.md), as the engines read them. */
@@ -24,15 +25,30 @@ export const storeSettingsColumns = {
   targetFrontGrossUsedMin: stores.targetFrontGrossUsedMin,
 };
 
-export type StoreSettingsRow = Awaited<ReturnType<typeof listStoreSettings>>[number];
+export type StoreSettingsRow = NonNullable<Awaited<ReturnType<typeof findStoreSettings>>>;
 export type StoreSettingsPatch = Partial<Omit<StoreSettingsRow, "id" | "name">>;
 export type AuditEntry = Omit<typeof settingsAudit.$inferInsert, "orgId">;
 
-export async function listStoreSettings(db: Database, orgId: string) {
-  return db.select(storeSettingsColumns).from(stores).where(eq(stores.orgId, orgId)).orderBy(asc(stores.id));
+let listStoreSettingsStatement: SqlTemplate | undefined;
+const STORE_SETTINGS_KEYS = Object.keys(storeSettingsColumns) as (keyof StoreSettingsRow)[];
+
+/**
+ * The statement is built on first use and run as arrays: `GET /api/settings/stores` reads it on
+ * every call, and drizzle's query building was the largest share of that call's CPU after D1
+ * itself (BENCHMARKS.md, "Profiles").
+ */
+export async function listStoreSettings(db: Database, orgId: string): Promise<StoreSettingsRow[]> {
+  listStoreSettingsStatement ??= new QueryBuilder()
+    .select(storeSettingsColumns)
+    .from(stores)
+    .where(eq(stores.orgId, sql.placeholder("orgId")))
+    .orderBy(asc(stores.id))
+    .toSQL();
+  const rows = await readRowArrays<unknown[]>(db, listStoreSettingsStatement, { orgId });
+  return rows.map((row) => Object.fromEntries(STORE_SETTINGS_KEYS.map((key, i) => [key, row[i]])) as StoreSettingsRow);
 }
 
-export async function findStoreSettings(db: Database, orgId: string, storeId: string): Promise<StoreSettingsRow | null> {
+export async function findStoreSettings(db: Database, orgId: string, storeId: string) {
   const [row] = await db
     .select(storeSettingsColumns)
     .from(stores)

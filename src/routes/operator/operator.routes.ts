@@ -277,7 +277,7 @@ export const suspendOrganization = createRoute({
   tags: [TAG],
   summary: "Suspend an organization",
   description:
-    "From the next request on, its broker tokens and staff sessions are refused with 403 `organization_suspended`, and so are its keys: at once by the instance that suspended it, within 60 seconds by every other (each instance keeps a verified key for up to a minute). Nothing is deleted; suspending again keeps the first time.",
+    "From the next request on, its staff sessions are refused with 403 `organization_suspended`, and so are its keys and broker tokens: at once by the instance that suspended it, within 60 seconds by every other (each instance keeps a verified key or broker token for up to a minute). Nothing is deleted; suspending again keeps the first time.",
   security: operatorSecurity,
   middleware: [requireOperator] as const,
   request: { params: OrgParams },
@@ -413,7 +413,8 @@ export const revokeBrokerToken = createRoute({
   operationId: "operatorRevokeBrokerToken",
   tags: [TAG],
   summary: "Revoke a broker token",
-  description: "Refused at once (broker tokens are not cached). Keys it created stay valid; revoke them with DELETE /api/public-api/keys/{id}.",
+  description:
+    "Refused at once by the instance that revoked it, within 60 seconds by every other (each instance keeps a verified broker token for up to a minute). Keys it created stay valid; revoke them with DELETE /api/public-api/keys/{id}.",
   security: operatorSecurity,
   middleware: [requireOperator] as const,
   request: { params: OrgParams.extend({ token_id: idParam("token_id", "brk_4kQ9bX2mN7pR1sT8") }) },

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { evictApiKeys } from "../../credentials/credential-cache";
+import { evictBrokerToken, evictOrganizationCredentials } from "../../credentials/credential-cache";
 import { hashPassword } from "../../credentials/password";
 import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
@@ -39,13 +39,13 @@ export async function createOrganization(db: Database, input: { id?: string; nam
 }
 
 /**
- * The standing is read with every credential; keys are also cached per isolate for up to 60 s,
- * so this isolate drops the organization's keys at once and the others follow within the minute.
+ * The standing is read with every credential; keys and broker tokens are also cached per isolate
+ * for up to 60 s, so this isolate drops the organization's at once and the others follow within the minute.
  */
 export async function setSuspended(db: Database, orgId: string, suspended: boolean, nowMs: number) {
   const result = await operator.setOrganizationSuspended(db, orgId, suspended ? new Date(nowMs).toISOString() : null);
   if (!result) throw noSuchOrganization();
-  evictApiKeys(result.keyHashes);
+  evictOrganizationCredentials(result);
   return toOrganization(result.org);
 }
 
@@ -140,7 +140,8 @@ export async function listBrokerTokens(db: Database, orgId: string) {
 
 export async function revokeBrokerToken(db: Database, orgId: string, tokenId: string, nowMs: number) {
   await requireOrganization(db, orgId);
-  if (!(await operator.revokeBrokerToken(db, orgId, tokenId, new Date(nowMs).toISOString()))) {
-    throw new ApiError("not_found", "This organization has no active broker token with that id.");
-  }
+  const tokenHash = await operator.revokeBrokerToken(db, orgId, tokenId, new Date(nowMs).toISOString());
+  if (tokenHash === null) throw new ApiError("not_found", "This organization has no active broker token with that id.");
+  // Refused at once here; other isolates follow within the credential cache's 60 s.
+  evictBrokerToken(tokenHash);
 }
