@@ -2,3 +2,4 @@
 export const METERED_ECHO_PATH = "/api/v1/__bench/metered-echo";
 export const METERED_WRITE_PATH = "/api/v1/__bench/metered-write";
 export const METERED_READ_PATH = "/api/v1/__bench/metered-read";
+export const METERED_PAGE_PATH = "/api/v1/__bench/metered-page";

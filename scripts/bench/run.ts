@@ -5,8 +5,9 @@
  * D1, the QuotaCounter Durable Object, the rate-limit binding and the webhooks queue) next to a
  * bare Worker that returns a constant, and loads each scenario with autocannon (chosen over wrk,
  * whose latency percentiles were implausible on these machines; see PERF-NOTES). The served
- * Worker is the app with two floors mounted (scripts/bench/entry.ts): `metered_echo` and
- * `metered_write`, so each endpoint is held to the floor of its own kind of work (its `target`).
+ * Worker is the app with its floors mounted (scripts/bench/entry.ts: `metered_echo`,
+ * `metered_write`, `metered_read`, `metered_page`), so each endpoint is held to the floor of its
+ * own kind of work (its `target`).
  * Rounds are interleaved so drift on a shared machine hits every scenario alike; before each
  * scenario the queue's leftover work is waited for (and the wait printed). Each figure is the
  * median of the rounds and each ratio the median of the per-round ratios. `--repeat=N` measures

@@ -20,6 +20,11 @@ export const READ_TARGET: Target = { of: "metered_v1", ratio: 0.85 };
  * D1's round trip, not our code (issue 19, as compliance against `metered_write`).
  */
 export const D1_READ_TARGET: Target = { of: "metered_read", ratio: 0.85 };
+/**
+ * Feed pages against the metered chain plus one plain 100-row SELECT of the same columns: against
+ * a one-row read they measured the local D1 turning a hundred rows into JSON and back (BENCHMARKS.md).
+ */
+export const PAGE_READ_TARGET: Target = { of: "metered_page", ratio: 0.85 };
 /** POST engines against the metered chain that parses, validates and answers a 1 KiB body. */
 export const ENGINE_TARGET: Target = { of: "metered_echo", ratio: 0.85 };
 /** Endpoints that must record before answering, against the metered chain plus one audit-row INSERT. */

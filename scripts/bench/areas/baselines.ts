@@ -3,10 +3,10 @@
  * body parsed, validated and answered (`metered_echo`, the floor of the POST engines), or one D1
  * INSERT of an audit-sized row (`metered_write`, the floor of compliance, which records before it
  * answers), or one indexed D1 SELECT of one row (`metered_read`, the floor of a GET that reads D1 on
- * every call). `metered_echo_photos` sends the echo the photo appraisal's body, so the cost of a MiB
+ * every call), or of a page of 100 units (`metered_page`, the floor of a feed page). `metered_echo_photos` sends the echo the photo appraisal's body, so the cost of a MiB
  * of body can be compared (scripts/bench/run.ts). Routes: scripts/bench/entry.ts.
  */
-import { METERED_ECHO_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "../floor-paths";
+import { METERED_ECHO_PATH, METERED_PAGE_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "../floor-paths";
 import type { BenchArea } from "../scenario";
 import { APPRAISAL_PHOTOS } from "./appraisal";
 
@@ -46,12 +46,13 @@ if (echoBytes < 960 || echoBytes > 1100) throw new Error(`the echo body is ${ech
 
 export const baselinesArea: BenchArea = {
   name: "baselines",
-  scenarios: ({ key }) => {
+  scenarios: ({ key, storeId }) => {
     const headers = { "X-Service-API-Key": key };
     return [
       { name: "metered_echo", path: METERED_ECHO_PATH, method: "POST", headers, metered: true, body: ECHO_BODY },
       { name: "metered_write", path: METERED_WRITE_PATH, method: "POST", headers, metered: true },
       { name: "metered_read", path: METERED_READ_PATH, headers, metered: true },
+      { name: "metered_page", path: `${METERED_PAGE_PATH}?store_id=${storeId}`, headers, metered: true },
       {
         name: "metered_echo_photos",
         path: METERED_ECHO_PATH,

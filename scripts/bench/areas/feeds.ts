@@ -1,4 +1,4 @@
-import { type BenchArea, D1_READ_TARGET } from "../scenario";
+import { type BenchArea, PAGE_READ_TARGET } from "../scenario";
 
 /**
  * A DMS syncing by page: a call with parameters skips the per-isolate feed cache (docs/feeds.md),
@@ -13,14 +13,14 @@ export const feedsArea: BenchArea = {
       path: `/api/v1/inventory?store_id=${storeId}&limit=100`,
       headers: { "X-Service-API-Key": key },
       metered: true,
-      target: D1_READ_TARGET,
+      target: PAGE_READ_TARGET,
     },
     {
       name: "inventory_changes",
       path: "/api/v1/inventory?updated_since=2000-01-01T00:00:00Z&limit=100",
       headers: { "X-Service-API-Key": key },
       metered: true,
-      target: D1_READ_TARGET,
+      target: PAGE_READ_TARGET,
     },
   ],
 };
