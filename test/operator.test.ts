@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
+import { call, createApiKey, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
 import { createOperatorToken } from "./helpers/operator";
 import { brokerCall, createBrokerToken, createStaffUser, logIn, loginRequest, staffCall } from "./helpers/staff";
 
@@ -81,18 +81,23 @@ describe("the operator API", () => {
     ).toBe(404);
   });
 
-  it("suspends an organization: its key, broker token and staff session get 403 organization_suspended; reinstating restores them; another organization is untouched", async () => {
+  it("suspends an organization: its key, legacy token, broker token and staff session get 403 organization_suspended; reinstating restores them; another organization is untouched", async () => {
     const operator = await createOperatorToken();
     const target = await liveOrg();
     const other = await liveOrg();
-    // Used once first, so the key sits in this isolate's credential cache when the suspension lands.
+    const legacy = await createLegacyToken(target.org.id);
+    const legacyCall = () => call("/api/v1/inventory", { headers: { "X-Api-Token": legacy.token } });
+    // Used once first, so the credentials sit in this isolate's credential cache when the suspension lands.
     expect((await call("/api/v1/inventory", { key: target.key })).status).toBe(200);
+    expect((await legacyCall()).status).toBe(200);
+    expect((await brokerCall("/api/public-api/keys", target.broker.token)).status).toBe(200);
 
     const suspended = await operatorCall(operator, `/organizations/${target.org.id}/suspend`, { method: "POST" });
     expect(suspended.status).toBe(200);
     expect((await suspended.json<{ suspended_at: string | null }>()).suspended_at).not.toBeNull();
     for (const res of [
       await call("/api/v1/inventory", { key: target.key }),
+      await legacyCall(),
       await brokerCall("/api/public-api/keys", target.broker.token),
       await staffCall("/api/public-api/keys", target.cookie),
     ]) {
@@ -110,6 +115,7 @@ describe("the operator API", () => {
 
     expect((await operatorCall(operator, `/organizations/${target.org.id}/reinstate`, { method: "POST" })).status).toBe(200);
     expect((await call("/api/v1/inventory", { key: target.key })).status).toBe(200);
+    expect((await legacyCall()).status).toBe(200);
     expect((await brokerCall("/api/public-api/keys", target.broker.token)).status).toBe(200);
   });
 

@@ -25,10 +25,15 @@ export function evictApiKey(keyHash: string): void {
   apiKeyCache.evict(keyHash);
 }
 
-/** Called when an organization is suspended, so this isolate refuses its keys and broker tokens from the next request on. */
-export function evictOrganizationCredentials(hashes: { keyHashes: readonly string[]; brokerTokenHashes: readonly string[] }): void {
+/** Called when an organization is suspended, so this isolate refuses all its credentials from the next request on. */
+export function evictOrganizationCredentials(hashes: {
+  keyHashes: readonly string[];
+  brokerTokenHashes: readonly string[];
+  legacyTokenHashes: readonly string[];
+}): void {
   for (const hash of hashes.keyHashes) apiKeyCache.evict(hash);
   for (const hash of hashes.brokerTokenHashes) brokerTokenCache.evict(hash);
+  for (const hash of hashes.legacyTokenHashes) legacyTokenCache.evict(hash);
 }
 
 /**

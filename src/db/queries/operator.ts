@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { apiKeys, brokerTokens, organizations, staffUsers, stores } from "../schema";
+import { apiKeys, brokerTokens, legacyTokens, organizations, staffUsers, stores } from "../schema";
 
 /**
  * The operator API's reads and writes (/api/operator). They act on one organization named by the
@@ -41,10 +41,11 @@ export async function listOrganizations(db: Database, options: { includeSandboxe
 
 /**
  * Suspends (keeping the first suspension time) or reinstates. Returns the organization and the
- * hashes of its keys, so the caller can drop them from this isolate's credential cache.
+ * hashes of its credentials (keys, broker tokens, legacy tokens), so the caller can drop them from
+ * this isolate's credential cache.
  */
 export async function setOrganizationSuspended(db: Database, orgId: string, suspendedAt: string | null) {
-  const [updated, keys, tokens] = await db.batch([
+  const [updated, keys, tokens, legacy] = await db.batch([
     db
       .update(organizations)
       .set({ suspendedAt: suspendedAt === null ? null : sql`coalesce(${organizations.suspendedAt}, ${suspendedAt})` })
@@ -52,9 +53,17 @@ export async function setOrganizationSuspended(db: Database, orgId: string, susp
       .returning(organizationFields),
     db.select({ keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.orgId, orgId)),
     db.select({ tokenHash: brokerTokens.tokenHash }).from(brokerTokens).where(eq(brokerTokens.orgId, orgId)),
+    db.select({ tokenHash: legacyTokens.tokenHash }).from(legacyTokens).where(eq(legacyTokens.orgId, orgId)),
   ]);
   const [org] = updated;
-  return org ? { org, keyHashes: keys.map((k) => k.keyHash), brokerTokenHashes: tokens.map((t) => t.tokenHash) } : null;
+  return org
+    ? {
+        org,
+        keyHashes: keys.map((k) => k.keyHash),
+        brokerTokenHashes: tokens.map((t) => t.tokenHash),
+        legacyTokenHashes: legacy.map((t) => t.tokenHash),
+      }
+    : null;
 }
 
 export type NewStore = typeof stores.$inferInsert;
