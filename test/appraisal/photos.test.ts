@@ -27,6 +27,10 @@ describe("photo checks", () => {
     ["GIF", photo("image/gif", [...new TextEncoder().encode("GIF89a")]), "unsupported_type"],
     ["base64 with characters outside the alphabet", `${jpeg().slice(0, 60)}!!!!`, "invalid_base64"],
     ["base64 of a length that cannot decode", `${jpeg()}A`, "invalid_base64"],
+    // atob, which decodes the photo, skips whitespace: the decoded length refuses it.
+    ["base64 with whitespace in it", `${jpeg().slice(0, 63)}\n \t ${jpeg().slice(63)}`, "invalid_base64"],
+    ["base64 padded before its end", `${jpeg().slice(0, 63)}AA==${jpeg().slice(63)}`, "invalid_base64"],
+    ["base64 in the URL-safe alphabet", `${jpeg().slice(0, 63)}-_-_${jpeg().slice(63)}`, "invalid_base64"],
     ["an empty image", "data:image/png;base64,", "invalid_base64"],
     ["a PNG declared as JPEG", photo("image/jpeg", PNG_HEAD), "type_mismatch"],
     ["a JPEG declared as WebP", photo("image/webp", JPEG_HEAD), "type_mismatch"],
