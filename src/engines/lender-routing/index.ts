@@ -161,12 +161,44 @@ interface Knockout {
   text: string;
 }
 
+/**
+ * A program no rule knocked out: what ranking needs. Its sentences (`rate_range`, `reasons`) are
+ * written by `toPick` only for the programs an answer shows: a panel has a dozen candidates and an
+ * answer shows two of them, and the poor fits.
+ */
+interface Candidate extends Omit<LenderPick, "rate_range" | "reasons"> {
+  program: LenderProgramRow;
+  fit: number;
+  maxLtv: number;
+  issueAdd: number;
+  lowRate: number;
+  highRate: number;
+}
+
 interface Evaluated {
   program: LenderProgramRow;
   downTier: boolean;
   knockout: Knockout | null;
   /** Only for a program no rule knocked out. */
-  pick: LenderPick | null;
+  candidate: Candidate | null;
+}
+
+/** What every program's evaluation shares, computed once per call rather than once per program. */
+interface DealFacts {
+  profile: RouteProfile;
+  tier: TierRow;
+  financed: AmountFinanced;
+  ltv: number;
+  adjustment: VehicleAdjustmentRow | undefined;
+  /** Down payment plus positive trade equity, % of the price (docs/domain/lender-routing.md#down-payment). */
+  downPct: number;
+  /** The known issues' extra down payment, points. */
+  extraDownPct: number;
+  /** The shortest term the known issues allow. */
+  issueTermCap: number;
+  /** The tier's APR for the condition and vehicle type, before the program's margin and the issues. */
+  baseApr: number;
+  currentYear: number;
 }
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
@@ -212,21 +244,17 @@ export function isDownTier(
 }
 
 function evaluate(
-  profile: RouteProfile,
+  deal: DealFacts,
   program: LenderProgramRow,
-  tier: TierRow,
-  deal: { financed: AmountFinanced; ltv: number },
   reference: RoutingReference,
   calibration: Calibration,
-  currentYear: number,
   stipsFor: (program: LenderProgramRow) => PredictedStip[],
 ): Evaluated {
+  const { profile, tier, financed, ltv, adjustment, downPct, currentYear } = deal;
   const downTier = isDownTier(profile.beacon, tier.tier, program, reference.settings);
   // The first rule a program breaks is the one reported; the rest are not worth computing.
-  const out = (knockout: Knockout): Evaluated => ({ program, downTier, knockout, pick: null });
+  const out = (knockout: Knockout): Evaluated => ({ program, downTier, knockout, candidate: null });
   const issues = profile.knownIssues;
-  const adjustment = reference.vehicleAdjustments.get(profile.vehicleType);
-  const { financed, ltv } = deal;
 
   if (profile.beacon < program.minScore) {
     return out({
@@ -258,10 +286,7 @@ function evaluate(
       text: `LTV ${roundTo(ltv, 1)}% is over its ${maxLtv}% maximum`,
     });
   }
-  const extraDown = issues.reduce((sum, issue) => sum + (reference.issueRules.get(issue)?.extraDownPct ?? 0), 0);
-  const requiredDownPct = program.minDownPct + extraDown;
-  // Positive trade equity is down payment to a lender (docs/domain/lender-routing.md#down-payment).
-  const downPct = ((profile.downPayment + financed.tradeEquity) / profile.vehiclePrice) * 100;
+  const requiredDownPct = program.minDownPct + deal.extraDownPct;
   if (downPct + 1e-9 < requiredDownPct) {
     return out({
       rule: "down_payment_short",
@@ -269,8 +294,7 @@ function evaluate(
       text: `needs ${requiredDownPct}% down (${formatUsd(Math.ceil((profile.vehiclePrice * requiredDownPct) / 100))}); the deal has ${roundTo(downPct, 1)}%`,
     });
   }
-  const issueTermCaps = issues.map((issue) => reference.issueRules.get(issue)?.maxTerm ?? Number.POSITIVE_INFINITY);
-  const termCap = Math.min(program.maxTerm, ...issueTermCaps);
+  const termCap = Math.min(program.maxTerm, deal.issueTermCap);
   const term = profile.termMonths ?? Math.min(DEFAULT_TERM_MONTHS, termCap);
   if (profile.termMonths !== undefined && profile.termMonths > termCap) {
     return out({
@@ -295,7 +319,7 @@ function evaluate(
   }
 
   const issueAdd = issues.reduce((sum, issue) => sum + (program.rateAdd[issue] ?? reference.issueRules.get(issue)?.rateAdd ?? 0), 0);
-  const rate = Math.max(0, tierApr(tier, profile.condition, adjustment) + program.rateMargin + issueAdd);
+  const rate = Math.max(0, deal.baseApr + program.rateMargin + issueAdd);
   const low = Math.max(0, rate - tier.aprSpread);
   const payment = monthlyPayment(financed.amount, rate, term);
   let ptiHeadroom: number | null = null;
@@ -314,9 +338,40 @@ function evaluate(
   const fit = programFit(profile.beacon - program.minScore, maxLtv - ltv, ptiHeadroom, issues.length);
   const history = calibration.get(program.id)?.[tier.tier] ?? NO_HISTORY;
   const confidence = roundTo(calibratedConfidence(fit, history), 2);
-  const stips = stipsFor(program);
+  return {
+    program,
+    downTier,
+    knockout: null,
+    candidate: {
+      program,
+      fit,
+      maxLtv,
+      issueAdd,
+      lowRate: low,
+      highRate: rate + tier.aprSpread,
+      lender: program.name,
+      lender_id: program.id,
+      lender_type: program.type,
+      expected_rate: roundTo(rate, 2),
+      confidence,
+      approval_bucket: approvalBucket(confidence, reference.settings),
+      down_tier: downTier,
+      program_fit: roundTo(fit, 2),
+      history,
+      term_months: term,
+      funding_days: program.fundingDays,
+      stip_burden_hours: stipBurdenHours(stipsFor(program)),
+    },
+  };
+}
+
+/** The candidate as the answer shows it, with its rate range and the reasons for its likelihood. */
+function toPick(candidate: Candidate, deal: DealFacts): LenderPick {
+  const { profile, tier, ltv } = deal;
+  const { program, fit, history, issueAdd } = candidate;
+  const issues = profile.knownIssues;
   const reasons = [
-    `program fit ${fit.toFixed(2)}: score ${profile.beacon} vs minimum ${program.minScore}, LTV ${roundTo(ltv, 1)}% vs ${maxLtv}% maximum${issues.length ? `, ${issues.length} known issue(s)` : ""}`,
+    `program fit ${fit.toFixed(2)}: score ${profile.beacon} vs minimum ${program.minScore}, LTV ${roundTo(ltv, 1)}% vs ${candidate.maxLtv}% maximum${issues.length ? `, ${issues.length} known issue(s)` : ""}`,
   ];
   const submissions = history.approved + history.countered + history.declined;
   if (submissions > 0) {
@@ -325,32 +380,26 @@ function evaluate(
     );
   } else reasons.push(`no store history with this lender in the ${TIER_LABEL[tier.tier]} band: program fit alone`);
   if (issueAdd > 0) reasons.push(`rate includes ${roundTo(issueAdd, 2)} pts for ${issues.join(", ")}`);
-  if (downTier) {
+  if (candidate.down_tier) {
     reasons.push(
       `down-tier placement: ${TIER_LABEL[tier.tier]} paper at a ${LENDER_TYPE_LABEL[program.type]} whose programs run to ${program.maxScore}`,
     );
   }
-
   return {
-    program,
-    downTier,
-    knockout: null,
-    pick: {
-      lender: program.name,
-      lender_id: program.id,
-      lender_type: program.type,
-      rate_range: `${formatPct(low)} - ${formatPct(rate + tier.aprSpread)}`,
-      expected_rate: roundTo(rate, 2),
-      confidence,
-      approval_bucket: approvalBucket(confidence, reference.settings),
-      down_tier: downTier,
-      program_fit: roundTo(fit, 2),
-      history: { ...history },
-      term_months: term,
-      funding_days: program.fundingDays,
-      stip_burden_hours: stipBurdenHours(stips),
-      reasons,
-    },
+    lender: candidate.lender,
+    lender_id: candidate.lender_id,
+    lender_type: candidate.lender_type,
+    rate_range: `${formatPct(candidate.lowRate)} - ${formatPct(candidate.highRate)}`,
+    expected_rate: candidate.expected_rate,
+    confidence: candidate.confidence,
+    approval_bucket: candidate.approval_bucket,
+    down_tier: candidate.down_tier,
+    program_fit: candidate.program_fit,
+    history: { ...history },
+    term_months: candidate.term_months,
+    funding_days: candidate.funding_days,
+    stip_burden_hours: candidate.stip_burden_hours,
+    reasons,
   };
 }
 
@@ -360,7 +409,7 @@ const BUCKET_ORDER: Record<ApprovalBucket, number> = { high: 0, medium: 1, low: 
  * docs/domain/lender-routing.md#ranking: approval bucket, then the customer's expected rate, then
  * faster funding, then fewer stip hours, then name.
  */
-function byRank(a: LenderPick, b: LenderPick): number {
+function byRank(a: Candidate, b: Candidate): number {
   return (
     BUCKET_ORDER[a.approval_bucket] - BUCKET_ORDER[b.approval_bucket] ||
     a.expected_rate - b.expected_rate ||
@@ -374,8 +423,8 @@ function byRank(a: LenderPick, b: LenderPick): number {
  * A down-tier placement is never primary, nor backup ahead of an in-tier program, while an in-tier
  * program approves at the low bucket edge or better (docs/domain/lender-routing.md#down-tier-placement).
  */
-function inTierFirst(ranked: readonly LenderPick[], settings: RoutingSettings): LenderPick[] {
-  const approvingInTier = (p: LenderPick) => !p.down_tier && p.confidence >= settings.approvalBucketLow;
+function inTierFirst(ranked: readonly Candidate[], settings: RoutingSettings): Candidate[] {
+  const approvingInTier = (p: Candidate) => !p.down_tier && p.confidence >= settings.approvalBucketLow;
   return [...ranked.filter(approvingInTier), ...ranked.filter((p) => !approvingInTier(p))];
 }
 
@@ -389,22 +438,43 @@ export function routeLender(
   const tier = tierFor(reference.tiers, profile.beacon);
   const financed = amountFinanced(profile);
   const ltv = (financed.amount / (profile.bookValue ?? profile.vehiclePrice)) * 100;
-  // The stips depend on the program's type and base stips only: a handful of distinct sets per panel.
-  const stipSets = new Map<string, PredictedStip[]>();
+  const issueRules = profile.knownIssues.map((issue) => reference.issueRules.get(issue));
+  const adjustment = reference.vehicleAdjustments.get(profile.vehicleType);
+  const deal: DealFacts = {
+    profile,
+    tier,
+    financed,
+    ltv,
+    adjustment,
+    // Positive trade equity is down payment to a lender (docs/domain/lender-routing.md#down-payment).
+    downPct: ((profile.downPayment + financed.tradeEquity) / profile.vehiclePrice) * 100,
+    extraDownPct: issueRules.reduce((sum, rule) => sum + (rule?.extraDownPct ?? 0), 0),
+    issueTermCap: Math.min(...issueRules.map((rule) => rule?.maxTerm ?? Number.POSITIVE_INFINITY)),
+    baseApr: tierApr(tier, profile.condition, adjustment),
+    currentYear: asOf.getUTCFullYear(),
+  };
+  // The stips depend on the program's type and base stips only: a handful of distinct sets per panel,
+  // found by comparing the rows (a key string joined per program cost more than the search).
+  const stipSets: { program: LenderProgramRow; stips: PredictedStip[] }[] = [];
+  const sameStipInputs = (a: LenderProgramRow, b: LenderProgramRow) =>
+    a.type === b.type && a.baseStips.length === b.baseStips.length && a.baseStips.every((stip, i) => stip === b.baseStips[i]);
   const stipsFor = (program: LenderProgramRow) => {
-    const key = `${program.type}|${program.baseStips.join("|")}`;
-    let stips = stipSets.get(key);
-    if (!stips) {
-      stips = predictStips({ tier: tier.tier, knownIssues: profile.knownIssues, asOf }, program, reference.stipRules, reference.stipTypes);
-      stipSets.set(key, stips);
-    }
+    const known = stipSets.find((set) => sameStipInputs(set.program, program));
+    if (known) return known.stips;
+    const stips = predictStips({ tier: tier.tier, knownIssues: profile.knownIssues, asOf }, program, reference.stipRules, reference.stipTypes);
+    stipSets.push({ program, stips });
     return stips;
   };
-  const evaluated = panel.map((program) =>
-    evaluate(profile, program, tier, { financed, ltv }, reference, calibration, asOf.getUTCFullYear(), stipsFor),
-  );
+  const evaluated = panel.map((program) => evaluate(deal, program, reference, calibration, stipsFor));
 
-  const ranked = evaluated.flatMap((e) => (e.pick ? [e.pick] : [])).sort(byRank);
+  // Loops rather than flatMap, which allocates an array per program (a tenth of the engine's time).
+  const ranked: Candidate[] = [];
+  const knockedOut: { lender: string; rule: string; heading: string; reason: string }[] = [];
+  for (const e of evaluated) {
+    if (e.candidate) ranked.push(e.candidate);
+    else if (e.knockout) knockedOut.push({ lender: e.program.name, rule: e.knockout.rule, heading: e.knockout.heading, reason: e.knockout.text });
+  }
+  ranked.sort(byRank);
   const poorFits = ranked.filter((p) => p.confidence < POOR_FIT_CONFIDENCE);
   const candidates = inTierFirst(
     ranked.filter((p) => p.confidence >= POOR_FIT_CONFIDENCE),
@@ -413,32 +483,35 @@ export function routeLender(
   const [primary = null, backup = null] = candidates;
 
   const avoided = [
-    ...evaluated
-      .flatMap((e) => (e.knockout ? [{ lender: e.program.name, rule: e.knockout.rule, heading: e.knockout.heading, reason: e.knockout.text }] : []))
-      .sort((a, b) => compareText(a.lender, b.lender)),
+    ...knockedOut.sort((a, b) => compareText(a.lender, b.lender)),
     ...poorFits.map((p) => ({
       lender: p.lender,
       rule: "low_approval_likelihood",
       heading: `approval likelihood under ${POOR_FIT_CONFIDENCE}`,
-      reason: `calibrated approval likelihood ${p.confidence.toFixed(2)}; ${p.reasons.join("; ")}`,
+      reason: `calibrated approval likelihood ${p.confidence.toFixed(2)}; ${toPick(p, deal).reasons.join("; ")}`,
     })),
   ];
-  const groups = new Map<string, string[]>();
-  for (const a of avoided) groups.set(a.heading, [...(groups.get(a.heading) ?? []), a.lender]);
-  const avoidReason = [...groups.entries()].map(([heading, lenders]) => `${heading}: ${lenders.join(", ")}`).join("; ");
+  // Grouped by rule, whose heading is the same for every program it knocks out in one call (and a
+  // rule is a constant string: no heading built per program is hashed as a key).
+  const groups = new Map<string, { heading: string; lenders: string[] }>();
+  for (const a of avoided) {
+    const group = groups.get(a.rule);
+    if (group) group.lenders.push(a.lender);
+    else groups.set(a.rule, { heading: a.heading, lenders: [a.lender] });
+  }
+  const avoidReason = [...groups.values()].map(({ heading, lenders }) => `${heading}: ${lenders.join(", ")}`).join("; ");
 
-  const primaryProgram = primary ? panel.find((p) => p.id === primary.lender_id)! : null;
-  const predicted = primaryProgram ? stipsFor(primaryProgram).map((s) => s.stip) : [];
+  const predicted = primary ? stipsFor(primary.program).map((s) => s.stip) : [];
 
   return {
-    primary,
-    backup,
+    primary: primary && toPick(primary, deal),
+    backup: backup && toPick(backup, deal),
     avoid: avoided.map((a) => a.lender),
     avoid_reason: avoidReason,
     avoid_details: avoided.map(({ lender, rule, reason }) => ({ lender, rule, reason })),
     predicted_stips: predicted,
     routing_note: routingNote(
-      { profile, tier, ltv, financed },
+      deal,
       panel.length,
       candidates.length,
       primary,
@@ -459,12 +532,12 @@ export function routeLender(
  * Why no in-tier program is primary: what knocked the in-tier programs out, most common first,
  * and how many fit with approval under the low bucket edge.
  */
-function whyNoInTier(evaluated: readonly Evaluated[], candidates: readonly LenderPick[], settings: RoutingSettings): string {
+function whyNoInTier(evaluated: readonly Evaluated[], candidates: readonly Candidate[], settings: RoutingSettings): string {
   const inTier = evaluated.filter((e) => !e.downTier);
   if (inTier.length === 0) return "the panel has no in-tier program for this score";
   const counts = new Map<string, number>();
   for (const e of inTier) if (e.knockout) counts.set(e.knockout.heading, (counts.get(e.knockout.heading) ?? 0) + 1);
-  const weak = candidates.filter((p) => !p.down_tier).length + inTier.filter((e) => e.pick && !candidates.includes(e.pick)).length;
+  const weak = candidates.filter((p) => !p.down_tier).length + inTier.filter((e) => e.candidate && !candidates.includes(e.candidate)).length;
   if (weak > 0) counts.set(`approval likelihood under ${settings.approvalBucketLow}`, weak);
   return [...counts.entries()]
     .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))
@@ -473,11 +546,11 @@ function whyNoInTier(evaluated: readonly Evaluated[], candidates: readonly Lende
 }
 
 function routingNote(
-  deal: { profile: RouteProfile; tier: TierRow; ltv: number; financed: AmountFinanced },
+  deal: DealFacts,
   panelSize: number,
   fitCount: number,
-  primary: LenderPick | null,
-  backup: LenderPick | null,
+  primary: Candidate | null,
+  backup: Candidate | null,
   avoided: { rule: string; heading: string }[],
   downTierWhy: string | null,
 ): string {

@@ -74,17 +74,19 @@ const stronger = (a: StipPriority, b: StipPriority): StipPriority => (rank(a) <=
 const monthDay = (day: Date) => day.toISOString().slice(5, 10);
 
 /** Whether a seasonal rule's window holds the day (a window may wrap the new year: from > until). */
-export function inSeason(rule: Pick<StipRuleRow, "activeFrom" | "activeUntil">, day: Date): boolean {
+export const inSeason = (rule: Pick<StipRuleRow, "activeFrom" | "activeUntil">, day: Date) => inSeasonOn(rule, monthDay(day));
+
+/** `inSeason` for a day already in MM-DD: formatting the day once per prediction, not once per rule. */
+function inSeasonOn(rule: Pick<StipRuleRow, "activeFrom" | "activeUntil">, today: string): boolean {
   if (rule.activeFrom === null || rule.activeUntil === null) return true;
-  const today = monthDay(day);
   return rule.activeFrom <= rule.activeUntil
     ? today >= rule.activeFrom && today <= rule.activeUntil
     : today >= rule.activeFrom || today <= rule.activeUntil;
 }
 
-function fires(rule: StipRuleRow, profile: StipProfile, program: StipProgram): boolean {
+function fires(rule: StipRuleRow, profile: StipProfile, program: StipProgram, today: string): boolean {
   if (rule.lenderType !== null && rule.lenderType !== program.type) return false;
-  if (!inSeason(rule, profile.asOf)) return false;
+  if (!inSeasonOn(rule, today)) return false;
   switch (rule.triggerKind) {
     case "tier":
       return rule.triggerValue === profile.tier;
@@ -114,9 +116,10 @@ export function predictStips(
     }
   };
   for (const stip of program.baseStips) add(stip, "required", "program");
+  const today = monthDay(profile.asOf);
   const replacements: StipRuleRow[] = [];
   for (const rule of rules) {
-    if (!fires(rule, profile, program)) continue;
+    if (!fires(rule, profile, program, today)) continue;
     const trigger = `${rule.triggerKind === "lender_type" ? "lender_type" : rule.triggerKind.replace("_type", "")}:${rule.triggerValue}`;
     add(rule.stip, rule.priority, rule.activeFrom !== null ? `${trigger} (season ${rule.activeFrom} to ${rule.activeUntil})` : trigger);
     if (rule.replaces) replacements.push(rule);
