@@ -171,6 +171,29 @@ describe("POST /api/v1/trade-appraisal — per-isolate copy", () => {
       vi.restoreAllMocks();
     }
   });
+
+  it("prices by an organization's own make/model row once the minute's copy lapses (the engine's index of the table follows the copy)", async () => {
+    const { org, key } = await dealer();
+    const trade = { year: THIS_YEAR - 3, make: "Kia", model: "Telluride", mileage: 36_000, condition_notes: "clean" };
+    const classOf = async () => {
+      const body = await (await appraise(key, trade)).json<AppraisalBody>();
+      return body.market_note.match(/new-price class (\w+)/)?.[1];
+    };
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const t0 = Date.now();
+      expect(await classOf()).toBe("midsize_suv");
+      await env.DB.prepare("INSERT INTO appraisal_model_classes (org_id, make, model, class_key) VALUES (?, 'KIA', 'telluride', 'luxury_suv')")
+        .bind(org.id)
+        .run();
+      vi.setSystemTime(t0 + 59_999);
+      expect(await classOf()).toBe("midsize_suv");
+      vi.setSystemTime(t0 + 60_000);
+      expect(await classOf()).toBe("luxury_suv");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe("POST /api/v1/trade-appraisal — the store's economics", () => {

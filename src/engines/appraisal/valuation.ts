@@ -48,10 +48,9 @@ export function expectedMiles(schedule: AppraisalReference["expectedMiles"], age
 /** The retention class: a class word in the model or trim ("Hybrid"), else the price class's (docs/domain/appraisal.md#retention-by-class). */
 export function retentionClassFor(reference: AppraisalReference, subject: Pick<AppraisalSubject, "make" | "model" | "trim">): RetentionClass {
   const words = new Set(`${subject.model} ${subject.trim ?? ""}`.toLowerCase().split(/[^a-z0-9-]+/));
-  // The steepest class first: a name that says both "electric" and "hybrid" is priced as the riskier.
-  const byName = [...reference.retentionClasses]
-    .sort((a, b) => b.lossScale - a.lossScale)
-    .find((row) => classWords(row).some((word) => words.has(word)));
+  const byName = retentionClassTables(reference.retentionClasses).steepestFirst.find(({ words: classWords }) =>
+    classWords.some((word) => words.has(word)),
+  )?.row;
   if (byName) return byName;
   const { retentionClass } = priceClass(reference, subject.make, subject.model);
   return (
@@ -158,26 +157,68 @@ export interface ModelValuation {
   highMileagePenalty: number;
 }
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
 const classWords = (row: RetentionClass) =>
   row.nameWords
     .split(",")
     .map((word) => word.trim().toLowerCase())
     .filter(Boolean);
 
+/*
+ * The reference tables are an organization's, kept by the service for a minute and reused across
+ * calls (docs/appraisal.md): what every call would derive from a table is derived once per table,
+ * as the recon keywords are (recon.ts). Matching a make and model scanned the 141 model rows three
+ * times per call, lower-casing both sides of every comparison.
+ */
+
+interface RetentionClassTables {
+  /** The steepest class first: a name that says both "electric" and "hybrid" is priced as the riskier. */
+  steepestFirst: { row: RetentionClass; words: string[] }[];
+  allClassWords: ReadonlySet<string>;
+}
+
+const retentionClassTablesByTable = new WeakMap<readonly RetentionClass[], RetentionClassTables>();
+
+function retentionClassTables(classes: readonly RetentionClass[]): RetentionClassTables {
+  let tables = retentionClassTablesByTable.get(classes);
+  if (!tables) {
+    const steepestFirst = [...classes].sort((a, b) => b.lossScale - a.lossScale).map((row) => ({ row, words: classWords(row) }));
+    tables = { steepestFirst, allClassWords: new Set(steepestFirst.flatMap(({ words }) => words)) };
+    retentionClassTablesByTable.set(classes, tables);
+  }
+  return tables;
+}
+
+type ModelClassRow = AppraisalReference["modelClasses"][number];
+
+/** Rows by lower-cased make and model (`*` for a make's fallback row); the first row of a pair wins, as a scan in table order would find it. */
+const modelClassIndexes = new WeakMap<readonly ModelClassRow[], Map<string, ModelClassRow>>();
+const modelKey = (make: string, model: string) => `${make.toLowerCase()}\u0000${model.toLowerCase()}`;
+
+function modelClassIndex(rows: readonly ModelClassRow[]): Map<string, ModelClassRow> {
+  let index = modelClassIndexes.get(rows);
+  if (!index) {
+    index = new Map();
+    for (const row of rows) {
+      const key = modelKey(row.make, row.model);
+      if (!index.has(key)) index.set(key, row);
+    }
+    modelClassIndexes.set(rows, index);
+  }
+  return index;
+}
+
 function priceClass(reference: AppraisalReference, make: string, model: string) {
   // "RAV4 Hybrid" and "F-150 Lightning" are priced as the RAV4 and the F-150; the class word sets their retention.
-  const allClassWords = new Set(reference.retentionClasses.flatMap(classWords));
+  const { allClassWords } = retentionClassTables(reference.retentionClasses);
   const baseModel = model
     .split(/\s+/)
     .filter((word) => !allClassWords.has(word.toLowerCase()))
     .join(" ");
-  const byModel =
-    reference.modelClasses.find((row) => same(row.make, make) && same(row.model, model)) ??
-    reference.modelClasses.find((row) => same(row.make, make) && same(row.model, baseModel));
-  const byMake = reference.modelClasses.find((row) => same(row.make, make) && row.model === "*");
-  const fallback = reference.modelClasses.find((row) => row.make === "*" && row.model === "*");
+  const index = modelClassIndex(reference.modelClasses);
+  const byModel = index.get(modelKey(make, model)) ?? index.get(modelKey(make, baseModel));
+  const byMake = index.get(modelKey(make, "*"));
+  // Only a row that is `*`/`*` as written: the key lower-cases, which changes neither.
+  const fallback = index.get(modelKey("*", "*"));
   const match = byModel ? ("model" as const) : byMake ? ("make" as const) : ("default" as const);
   const classKey = (byModel ?? byMake ?? fallback)?.classKey;
   const priced = reference.priceClasses.find((row) => row.classKey === classKey);

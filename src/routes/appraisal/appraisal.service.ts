@@ -22,7 +22,19 @@ const MAX_COMPS_PER_SOURCE = 200;
  */
 const CACHE_TTL_MS = 60_000;
 const references = new TtlCache<AppraisalReference>({ ttlMs: CACHE_TTL_MS, maxEntries: 256 });
-const pricingData = new TtlCache<Awaited<ReturnType<typeof loadPricingData>>>({ ttlMs: CACHE_TTL_MS, maxEntries: 1024 });
+
+type PricingStore = NonNullable<Awaited<ReturnType<typeof loadPricingData>>["store"]>;
+/** The store and the comparables as the engine takes them, built once per read rather than once per call. */
+const pricingData = new TtlCache<{ store: PricingStore | null; comps: Comparable[] }>({ ttlMs: CACHE_TTL_MS, maxEntries: 1024 });
+
+async function loadComparables(db: Database, orgId: string, query: Parameters<typeof loadPricingData>[2], today: string) {
+  const { store, inStock, sold } = await loadPricingData(db, orgId, query);
+  const comps: Comparable[] = [
+    ...inStock.map((unit) => ({ source: "in_stock" as const, ...unit, observedOn: today })),
+    ...sold.map(({ soldOn, ...sale }) => ({ source: "sold" as const, ...sale, observedOn: soldOn })),
+  ];
+  return { store, comps };
+}
 
 /** The rules zod cannot state: the model year against today, and each photo's content. One 422 lists them all. */
 function checkRequest(body: TradeAppraisalRequest, now: Date) {
@@ -78,17 +90,14 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
   const reference = await references.get(orgId, now.getTime(), () => loadAppraisalReference(db, orgId));
   const soldSince = isoDay(daysBefore(now, reference.settings.compSoldWithinDays));
   const query = { make: body.make, model: body.model, yearFrom: body.year - 1, yearTo: body.year + 1, soldSince, limit: MAX_COMPS_PER_SOURCE };
-  const cacheKey = JSON.stringify([orgId, query.make.toLowerCase(), query.model.toLowerCase(), body.year, soldSince]);
+  // Today is in the key: an in-stock unit's asking price is observed today.
+  const today = isoDay(now);
+  const cacheKey = JSON.stringify([orgId, query.make.toLowerCase(), query.model.toLowerCase(), body.year, soldSince, today]);
   const [pricing, photos] = await Promise.all([
-    pricingData.get(cacheKey, now.getTime(), () => loadPricingData(db, orgId, query)),
+    pricingData.get(cacheKey, now.getTime(), () => loadComparables(db, orgId, query, today)),
     analysePhotos(body.photos ?? [], reference, deps),
   ]);
   if (!pricing.store) throw new ApiError("not_found", "This organization has no store whose settings could price the trade.");
-  const today = isoDay(now);
-  const comps: Comparable[] = [
-    ...pricing.inStock.map((unit) => ({ source: "in_stock" as const, ...unit, observedOn: today })),
-    ...pricing.sold.map(({ soldOn, ...sale }) => ({ source: "sold" as const, ...sale, observedOn: soldOn })),
-  ];
   const result = appraise({
     subject: {
       year: body.year,
@@ -101,7 +110,7 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
     marketZip: body.market_zip ?? pricing.store.marketZip,
     store: pricing.store,
     reference,
-    comps,
+    comps: pricing.comps,
     photos,
     now,
   });
