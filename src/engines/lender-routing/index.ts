@@ -33,11 +33,11 @@ import {
   LENDER_TYPE_LABEL,
   ltvSentence,
   type PredictedStip,
-  predictStips,
   type StipProgram,
   type StipRuleRow,
   type StipTypeRow,
   stipBurdenHours,
+  stipPredictor,
 } from "../stips";
 
 export interface LenderProgramRow extends StipProgram {
@@ -458,10 +458,11 @@ export function routeLender(
   const stipSets: { program: LenderProgramRow; stips: PredictedStip[] }[] = [];
   const sameStipInputs = (a: LenderProgramRow, b: LenderProgramRow) =>
     a.type === b.type && a.baseStips.length === b.baseStips.length && a.baseStips.every((stip, i) => stip === b.baseStips[i]);
+  const predict = stipPredictor({ tier: tier.tier, knownIssues: profile.knownIssues, asOf }, reference.stipRules, reference.stipTypes);
   const stipsFor = (program: LenderProgramRow) => {
     const known = stipSets.find((set) => sameStipInputs(set.program, program));
     if (known) return known.stips;
-    const stips = predictStips({ tier: tier.tier, knownIssues: profile.knownIssues, asOf }, program, reference.stipRules, reference.stipTypes);
+    const stips = predict(program);
     stipSets.push({ program, stips });
     return stips;
   };

@@ -106,6 +106,26 @@ export function predictStips(
   rules: readonly StipRuleRow[],
   stipTypes: ReadonlyMap<string, StipTypeRow>,
 ): PredictedStip[] {
+  return stipPredictor(profile, rules, stipTypes)(program);
+}
+
+/** `predictStips` for one profile and many programs (lender routing's panel): the day is formatted once. */
+export function stipPredictor(
+  profile: StipProfile,
+  rules: readonly StipRuleRow[],
+  stipTypes: ReadonlyMap<string, StipTypeRow>,
+): (program: StipProgram) => PredictedStip[] {
+  const today = monthDay(profile.asOf);
+  return (program) => predictWith(profile, today, program, rules, stipTypes);
+}
+
+function predictWith(
+  profile: StipProfile,
+  today: string,
+  program: StipProgram,
+  rules: readonly StipRuleRow[],
+  stipTypes: ReadonlyMap<string, StipTypeRow>,
+): PredictedStip[] {
   const found = new Map<string, { priority: StipPriority; reasons: string[] }>();
   const add = (stip: string, priority: StipPriority, reason: string) => {
     const entry = found.get(stip);
@@ -116,7 +136,6 @@ export function predictStips(
     }
   };
   for (const stip of program.baseStips) add(stip, "required", "program");
-  const today = monthDay(profile.asOf);
   const replacements: StipRuleRow[] = [];
   for (const rule of rules) {
     if (!fires(rule, profile, program, today)) continue;
