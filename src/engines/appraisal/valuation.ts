@@ -38,11 +38,25 @@ export function classResidualPct(curve: AppraisalReference["retentionCurve"], ag
 /** Miles a unit of `age` is expected to have: each age band's yearly miles over the years spent in it (docs/domain/appraisal.md#expected-miles). */
 export function expectedMiles(schedule: AppraisalReference["expectedMiles"], age: number): number {
   if (schedule.length === 0) throw new Error("appraisal_expected_miles has no rows");
-  const bands = [...schedule].sort((a, b) => a.fromAgeYears - b.fromAgeYears);
+  const bands = bandsByAge(schedule);
   return bands.reduce((miles, band, i) => {
     const until = Math.min(age, bands[i + 1]?.fromAgeYears ?? Number.POSITIVE_INFINITY);
     return miles + band.milesPerYear * Math.max(0, until - band.fromAgeYears);
   }, 0);
+}
+
+type MilesBand = AppraisalReference["expectedMiles"][number];
+
+/** The schedule's bands by age, sorted once per table copy (a comparable sold without its odometer asks for each). */
+const sortedSchedules = new WeakMap<readonly MilesBand[], MilesBand[]>();
+
+function bandsByAge(schedule: readonly MilesBand[]): MilesBand[] {
+  let bands = sortedSchedules.get(schedule);
+  if (!bands) {
+    bands = [...schedule].sort((a, b) => a.fromAgeYears - b.fromAgeYears);
+    sortedSchedules.set(schedule, bands);
+  }
+  return bands;
 }
 
 /** The retention class: a class word in the model or trim ("Hybrid"), else the price class's (docs/domain/appraisal.md#retention-by-class). */
