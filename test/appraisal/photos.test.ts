@@ -14,6 +14,13 @@ async function dealer() {
 
 const camry = { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 60_000 };
 
+/** A 100 KB JPEG's data URI with four base64 characters replaced at `at` (counted from the start of the base64). */
+function withBase64At(at: number, four: string) {
+  const uri = jpeg(100_000);
+  const start = uri.indexOf(",") + 1 + at;
+  return `${uri.slice(0, start)}${four}${uri.slice(start + 4)}`;
+}
+
 describe("photo checks", () => {
   it("accepts JPEG, PNG and WebP whose bytes match the declared type", () => {
     expect(checkPhoto(photo("image/jpeg", JPEG_HEAD))).toMatchObject({ ok: true, mediaType: "image/jpeg" });
@@ -31,6 +38,9 @@ describe("photo checks", () => {
     ["base64 with whitespace in it", `${jpeg().slice(0, 63)}\n \t ${jpeg().slice(63)}`, "invalid_base64"],
     ["base64 padded before its end", `${jpeg().slice(0, 63)}AA==${jpeg().slice(63)}`, "invalid_base64"],
     ["base64 in the URL-safe alphabet", `${jpeg().slice(0, 63)}-_-_${jpeg().slice(63)}`, "invalid_base64"],
+    // The check decodes 64 Ki characters at a time: padding that ends a piece, and a bad character past the first, are still refused.
+    ["base64 padded where a piece of it ends", withBase64At(65_532, "AA=="), "invalid_base64"],
+    ["base64 with a bad character past its first 64 Ki characters", withBase64At(70_000, "!!!!"), "invalid_base64"],
     ["an empty image", "data:image/png;base64,", "invalid_base64"],
     ["a PNG declared as JPEG", photo("image/jpeg", PNG_HEAD), "type_mismatch"],
     ["a JPEG declared as WebP", photo("image/webp", JPEG_HEAD), "type_mismatch"],
