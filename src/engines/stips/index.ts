@@ -84,9 +84,8 @@ function inSeasonOn(rule: Pick<StipRuleRow, "activeFrom" | "activeUntil">, today
     : today >= rule.activeFrom || today <= rule.activeUntil;
 }
 
-function fires(rule: StipRuleRow, profile: StipProfile, program: StipProgram, today: string): boolean {
-  if (rule.lenderType !== null && rule.lenderType !== program.type) return false;
-  if (!inSeasonOn(rule, today)) return false;
+/** Whether the rule's trigger holds for the profile; a lender-type trigger is decided per program (`firesFor`). */
+function firesForProfile(rule: StipRuleRow, profile: StipProfile): boolean {
   switch (rule.triggerKind) {
     case "tier":
       return rule.triggerValue === profile.tier;
@@ -95,8 +94,17 @@ function fires(rule: StipRuleRow, profile: StipProfile, program: StipProgram, to
     case "issue":
       return profile.knownIssues.includes(rule.triggerValue as KnownIssue);
     case "lender_type":
-      return rule.triggerValue === program.type;
+      return true;
   }
+}
+
+const firesFor = (rule: StipRuleRow, program: StipProgram) =>
+  (rule.lenderType === null || rule.lenderType === program.type) && (rule.triggerKind !== "lender_type" || rule.triggerValue === program.type);
+
+/** What asked for the stip, as `reasons` names it ("tier:subprime", "issue:bk13"), with the season of a seasonal rule. */
+function reasonOf(rule: StipRuleRow): string {
+  const trigger = `${rule.triggerKind === "lender_type" ? "lender_type" : rule.triggerKind.replace("_type", "")}:${rule.triggerValue}`;
+  return rule.activeFrom !== null ? `${trigger} (season ${rule.activeFrom} to ${rule.activeUntil})` : trigger;
 }
 
 /** Required before likely, then the slowest to produce first (what to chase today), then by name. */
@@ -109,21 +117,25 @@ export function predictStips(
   return stipPredictor(profile, rules, stipTypes)(program);
 }
 
-/** `predictStips` for one profile and many programs (lender routing's panel): the day is formatted once. */
+/**
+ * `predictStips` for one profile and many programs (lender routing's panel): the rules the day and
+ * the profile leave standing, and their reasons, are found once; per program only its lender type is.
+ */
 export function stipPredictor(
   profile: StipProfile,
   rules: readonly StipRuleRow[],
   stipTypes: ReadonlyMap<string, StipTypeRow>,
 ): (program: StipProgram) => PredictedStip[] {
   const today = monthDay(profile.asOf);
-  return (program) => predictWith(profile, today, program, rules, stipTypes);
+  const standing = rules
+    .filter((rule) => inSeasonOn(rule, today) && firesForProfile(rule, profile))
+    .map((rule) => ({ rule, reason: reasonOf(rule) }));
+  return (program) => predictWith(program, standing, stipTypes);
 }
 
 function predictWith(
-  profile: StipProfile,
-  today: string,
   program: StipProgram,
-  rules: readonly StipRuleRow[],
+  standing: readonly { rule: StipRuleRow; reason: string }[],
   stipTypes: ReadonlyMap<string, StipTypeRow>,
 ): PredictedStip[] {
   const found = new Map<string, { priority: StipPriority; reasons: string[] }>();
@@ -137,10 +149,9 @@ function predictWith(
   };
   for (const stip of program.baseStips) add(stip, "required", "program");
   const replacements: StipRuleRow[] = [];
-  for (const rule of rules) {
-    if (!fires(rule, profile, program, today)) continue;
-    const trigger = `${rule.triggerKind === "lender_type" ? "lender_type" : rule.triggerKind.replace("_type", "")}:${rule.triggerValue}`;
-    add(rule.stip, rule.priority, rule.activeFrom !== null ? `${trigger} (season ${rule.activeFrom} to ${rule.activeUntil})` : trigger);
+  for (const { rule, reason } of standing) {
+    if (!firesFor(rule, program)) continue;
+    add(rule.stip, rule.priority, reason);
     if (rule.replaces) replacements.push(rule);
   }
   // A specific document (a pay stub) stands in for the generic one (proof of income) and inherits its priority.
