@@ -5,8 +5,8 @@ import * as appraisal from "./appraisal.service";
 import { visionAnalyzerFrom } from "./appraisal.vision";
 
 export const appraiseTrade: RouteHandler<typeof appraiseTradeRoute, AppEnv> = async (c) => {
-  const { appraisalVisionModel, appraisalVisionTimeoutMs } = c.var.config;
+  const { appraisalVisionModel, appraisalVisionTimeoutMs } = c.get("config");
   const deps = { vision: visionAnalyzerFrom(c.env, appraisalVisionModel), visionTimeoutMs: appraisalVisionTimeoutMs };
-  const result = await appraisal.appraiseTrade(c.var.db, c.var.principal.orgId, c.req.valid("json"), deps, new Date());
+  const result = await appraisal.appraiseTrade(c.get("db"), c.get("principal").orgId, c.req.valid("json"), deps, new Date());
   return c.json(result, 200);
 };

@@ -9,13 +9,13 @@ import type {
 import * as deskService from "./deal-desk.service";
 
 export const routeLender: RouteHandler<typeof routeLenderRoute, AppEnv> = async (c) =>
-  c.json(await deskService.routeLender(c.var.db, c.var.principal.orgId, c.req.valid("json"), new Date()), 200);
+  c.json(await deskService.routeLender(c.get("db"), c.get("principal").orgId, c.req.valid("json"), new Date()), 200);
 
 export const checkStips: RouteHandler<typeof checkStipsRoute, AppEnv> = async (c) =>
-  c.json(await deskService.checkStips(c.var.db, c.var.principal.orgId, c.req.valid("json"), new Date()), 200);
+  c.json(await deskService.checkStips(c.get("db"), c.get("principal").orgId, c.req.valid("json"), new Date()), 200);
 
 export const calculateGross: RouteHandler<typeof calculateGrossRoute, AppEnv> = async (c) =>
-  c.json(await deskService.calculateGross(c.var.db, c.var.principal.orgId, c.req.valid("json"), new Date()), 200);
+  c.json(await deskService.calculateGross(c.get("db"), c.get("principal").orgId, c.req.valid("json"), new Date()), 200);
 
 export const coachDeal: RouteHandler<typeof coachDealRoute, AppEnv> = async (c) =>
-  c.json(await deskService.coachDeal(c.var.db, c.var.principal.orgId, c.req.valid("json"), new Date()), 200);
+  c.json(await deskService.coachDeal(c.get("db"), c.get("principal").orgId, c.req.valid("json"), new Date()), 200);

@@ -5,17 +5,17 @@ import type * as routes from "./settings.routes";
 import * as settings from "./settings.service";
 
 export const listStoreSettings: RouteHandler<typeof routes.listStoreSettings, AppEnv> = async (c) => {
-  return c.json(await settings.listStores(c.var.db, c.var.keyManager.orgId), 200);
+  return c.json(await settings.listStores(c.get("db"), c.get("keyManager").orgId), 200);
 };
 
 export const getStoreSettings: RouteHandler<typeof routes.getStoreSettings, AppEnv> = async (c) => {
-  return c.json(await settings.getStore(c.var.db, c.var.keyManager.orgId, c.req.valid("param").store_id), 200);
+  return c.json(await settings.getStore(c.get("db"), c.get("keyManager").orgId, c.req.valid("param").store_id), 200);
 };
 
 export const updateStoreSettings: RouteHandler<typeof routes.updateStoreSettings, AppEnv> = async (c) => {
-  const manager = c.var.keyManager;
+  const manager = c.get("keyManager");
   const body = await settings.updateStoreSettings(
-    c.var.db,
+    c.get("db"),
     manager.orgId,
     c.req.valid("param").store_id,
     c.req.valid("json"),
@@ -26,13 +26,13 @@ export const updateStoreSettings: RouteHandler<typeof routes.updateStoreSettings
 };
 
 export const getLenderPanel: RouteHandler<typeof routes.getLenderPanel, AppEnv> = async (c) => {
-  return c.json(await settings.getLenderPanel(c.var.db, c.var.keyManager.orgId, c.req.valid("param").store_id), 200);
+  return c.json(await settings.getLenderPanel(c.get("db"), c.get("keyManager").orgId, c.req.valid("param").store_id), 200);
 };
 
 export const replaceLenderPanel: RouteHandler<typeof routes.replaceLenderPanel, AppEnv> = async (c) => {
-  const manager = c.var.keyManager;
+  const manager = c.get("keyManager");
   const body = await settings.replaceLenderPanel(
-    c.var.db,
+    c.get("db"),
     manager.orgId,
     c.req.valid("param").store_id,
     c.req.valid("json"),
@@ -43,15 +43,15 @@ export const replaceLenderPanel: RouteHandler<typeof routes.replaceLenderPanel, 
 };
 
 export const getComplianceSettings: RouteHandler<typeof routes.getComplianceSettings, AppEnv> = async (c) => {
-  return c.json(await settings.getComplianceSettings(c.var.db, c.var.keyManager.orgId), 200);
+  return c.json(await settings.getComplianceSettings(c.get("db"), c.get("keyManager").orgId), 200);
 };
 
 export const updateComplianceSettings: RouteHandler<typeof routes.updateComplianceSettings, AppEnv> = async (c) => {
-  const manager = c.var.keyManager;
-  const body = await settings.updateComplianceSettings(c.var.db, manager.orgId, c.req.valid("json"), managerActor(manager), new Date());
+  const manager = c.get("keyManager");
+  const body = await settings.updateComplianceSettings(c.get("db"), manager.orgId, c.req.valid("json"), managerActor(manager), new Date());
   return c.json(body, 200);
 };
 
 export const listSettingsAudit: RouteHandler<typeof routes.listSettingsAudit, AppEnv> = async (c) => {
-  return c.json(await settings.listAudit(c.var.db, c.var.keyManager.orgId, c.req.valid("query")), 200);
+  return c.json(await settings.listAudit(c.get("db"), c.get("keyManager").orgId, c.req.valid("query")), 200);
 };
