@@ -126,9 +126,10 @@ async function areaLoadFailed(error: unknown): Promise<Response> {
  * each area's was a measurable share of a metered call (BENCHMARKS.md, "Profiles").
  */
 export function createApp(options: AppOptions = {}) {
-  const areas = AREAS.map((area) => {
-    const tests = area.prefixes.map(claims);
-    return { claims: (path: string) => tests.some((test) => test(path)), serve: onFirstUse(() => stackedApp(area.routers())) };
+  // Every prefix with its area's app, in the areas' order: the first that claims a path serves it.
+  const prefixes = AREAS.flatMap((area) => {
+    const serve = onFirstUse(() => stackedApp(area.routers()));
+    return area.prefixes.map((prefix) => ({ claims: claims(prefix), serve }));
   });
   const document = onFirstUse(() => createDocumentedApp(options));
   const rest = onFirstUse(async () => {
@@ -136,9 +137,13 @@ export function createApp(options: AppOptions = {}) {
     options.mount?.(app);
     return app;
   });
+  const appFor = (path: string): Serve => {
+    if (path === DOCUMENT_PATH) return document;
+    for (const prefix of prefixes) if (prefix.claims(path)) return prefix.serve;
+    return rest;
+  };
   const fetch = async (request: Request, env: Env, ctx: ExecutionContext): Promise<Response> => {
-    const path = getPath(request);
-    const serve = path === DOCUMENT_PATH ? document : (areas.find((area) => area.claims(path))?.serve ?? rest);
+    const serve = appFor(getPath(request));
     try {
       return await serve(request, env, ctx);
     } catch (error) {
