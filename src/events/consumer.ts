@@ -1,6 +1,6 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
-import { findOutboxEvent, findPrimaryStoreId, markOutboxUnsent } from "../db/queries/events";
+import { clearOutboxFannedOut, findOutboxEvent, findPrimaryStoreId } from "../db/queries/events";
 import {
   claimDeliveryAttempt,
   createDeliveries,
@@ -25,6 +25,11 @@ export const WEBHOOKS_DLQ = "webhooks-dlq";
 
 type Now = () => Date;
 
+/**
+ * Creates the event's deliveries and marks it fanned out, in one batch. A duplicate message (the
+ * sweeper re-sends an event still waiting in a backed-up queue) adds no delivery: the insert
+ * ignores an existing (endpoint, event) pair and the first fan-out's time is kept.
+ */
 async function fanOut(env: Env, message: Extract<WebhookMessage, { kind: "event" }>, now: Date): Promise<void> {
   const db = getDb(env.DB);
   const event = await findOutboxEvent(db, message.orgId, message.eventId);
@@ -150,7 +155,7 @@ export async function consumeDeadLetters(batch: MessageBatch<WebhookMessage>, en
       await failPendingDelivery(db, body.orgId, body.deliveryId, now().toISOString());
       logEvent("error", { event: "webhook_delivery_dead_lettered", org_id: body.orgId, delivery_id: body.deliveryId });
     } else {
-      await markOutboxUnsent(db, body.orgId, body.eventId);
+      await clearOutboxFannedOut(db, body.orgId, body.eventId);
       logEvent("error", { event: "webhook_fanout_dead_lettered", org_id: body.orgId, event_id: body.eventId });
     }
     msg.ack();
