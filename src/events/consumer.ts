@@ -1,12 +1,12 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
-import { clearOutboxFannedOut, findOutboxEvent, findPrimaryStoreId } from "../db/queries/events";
+import { clearOutboxFannedOut, findPrimaryStoreId } from "../db/queries/events";
 import {
   claimDeliveryAttempt,
   createDeliveries,
   failPendingDelivery,
   findDelivery,
-  listSubscribedEndpoints,
+  findEventSubscribers,
   recordAttempt,
 } from "../db/queries/webhooks";
 import { describeError, logEvent } from "../lib/log";
@@ -26,23 +26,16 @@ export const WEBHOOKS_DLQ = "webhooks-dlq";
 type Now = () => Date;
 
 /**
- * Creates the event's deliveries and marks it fanned out, in one batch. A duplicate message (the
+ * Two D1 round trips: one read (the event and its subscribers), one batch creating the deliveries
+ * and marking the event fanned out. A duplicate message (the
  * sweeper re-sends an event still waiting in a backed-up queue) adds no delivery: the insert
  * ignores an existing (endpoint, event) pair and the first fan-out's time is kept.
  */
 async function fanOut(env: Env, message: Extract<WebhookMessage, { kind: "event" }>, now: Date): Promise<void> {
   const db = getDb(env.DB);
-  const event = await findOutboxEvent(db, message.orgId, message.eventId);
-  if (!event) return;
-  const endpoints = await listSubscribedEndpoints(db, message.orgId, event.event);
-  const pending = await createDeliveries(
-    db,
-    message.orgId,
-    event.id,
-    event.event,
-    endpoints.map((e) => e.id),
-    now.toISOString(),
-  );
+  const found = await findEventSubscribers(db, message.orgId, message.eventId);
+  if (!found) return;
+  const pending = await createDeliveries(db, message.orgId, message.eventId, found.event, found.endpointIds, now.toISOString());
   await sendMessages(
     env.WEBHOOKS,
     pending.map((d) => ({ kind: "delivery", orgId: message.orgId, deliveryId: d.id })),

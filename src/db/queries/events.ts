@@ -44,15 +44,6 @@ export async function listOutboxNotFannedOut(db: Database, before: string, limit
     .limit(limit);
 }
 
-export async function findOutboxEvent(db: Database, orgId: string, id: string): Promise<OutboxRow | null> {
-  const [row] = await db
-    .select()
-    .from(eventOutbox)
-    .where(and(eq(eventOutbox.orgId, orgId), eq(eventOutbox.id, id)))
-    .limit(1);
-  return row ?? null;
-}
-
 /** An organization's events, newest first (the test helper and support use it). */
 export async function listOutboxEvents(db: Database, orgId: string, limit: number) {
   return db.select().from(eventOutbox).where(eq(eventOutbox.orgId, orgId)).orderBy(desc(eventOutbox.occurredAt), desc(sql`rowid`)).limit(limit);

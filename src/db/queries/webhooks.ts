@@ -104,18 +104,25 @@ export async function deleteWebhookEndpoint(db: Database, orgId: string, id: str
   return deleted.length > 0;
 }
 
-/** Enabled endpoints of the organization subscribed to this event. */
-export async function listSubscribedEndpoints(db: Database, orgId: string, event: string) {
-  return db
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
+/**
+ * What a fan-out needs, in one read: the outbox event's name and the organization's enabled
+ * endpoints subscribed to it. Null when the organization has no such event.
+ */
+export async function findEventSubscribers(db: Database, orgId: string, eventId: string) {
+  const rows = await db
+    .select({ event: eventOutbox.event, endpointId: webhookEndpoints.id })
+    .from(eventOutbox)
+    .leftJoin(
+      webhookEndpoints,
       and(
-        eq(webhookEndpoints.orgId, orgId),
+        eq(webhookEndpoints.orgId, eventOutbox.orgId),
         eq(webhookEndpoints.enabled, true),
-        sql`exists (select 1 from json_each(${webhookEndpoints.events}) where value = ${event})`,
+        sql`exists (select 1 from json_each(${webhookEndpoints.events}) where value = ${eventOutbox.event})`,
       ),
-    );
+    )
+    .where(and(eq(eventOutbox.orgId, orgId), eq(eventOutbox.id, eventId)));
+  if (rows.length === 0) return null;
+  return { event: rows[0].event, endpointIds: rows.flatMap((r) => (r.endpointId === null ? [] : [r.endpointId])) };
 }
 
 // --- deliveries ------------------------------------------------------------------------------
