@@ -27,9 +27,9 @@ type Now = () => Date;
 
 /**
  * Two D1 round trips: one read (the event and its subscribers), one batch creating the deliveries
- * and marking the event fanned out. A duplicate message (the
- * sweeper re-sends an event still waiting in a backed-up queue) adds no delivery: the insert
- * ignores an existing (endpoint, event) pair and the first fan-out's time is kept.
+ * and marking the event fanned out. A duplicate message (the sweeper re-sending an event still
+ * waiting in a backed-up queue) adds no delivery: the insert ignores an existing (endpoint, event)
+ * pair and the first fan-out's time is kept.
  */
 async function fanOut(env: Env, message: Extract<WebhookMessage, { kind: "event" }>, now: Date): Promise<void> {
   const db = getDb(env.DB);
