@@ -529,10 +529,10 @@ async function soak(base: URL, db: D1Database, fixture: BenchFixture): Promise<s
     .bind(fixture.orgId)
     .all<{ status: string; n: number }>();
   const unsent = await db
-    .prepare("SELECT COUNT(*) AS n FROM event_outbox WHERE org_id = ? AND enqueued_at IS NULL")
+    .prepare("SELECT COUNT(*) AS n FROM event_outbox WHERE org_id = ? AND fanned_out_at IS NULL")
     .bind(fixture.orgId)
     .first<number>("n");
-  console.log(`deliveries in D1: ${states.map((s) => `${s.n} ${s.status}`).join(", ") || "none"}; outbox rows not yet queued: ${unsent}`);
+  console.log(`deliveries in D1: ${states.map((s) => `${s.n} ${s.status}`).join(", ") || "none"}; outbox rows not yet fanned out: ${unsent}`);
   if (missing().length > 0)
     failures.push(`${missing().length} of ${expected.length} webhook deliveries never reached the receiver within ${DRAIN_TIMEOUT_MS / 1000} s`);
   if (receiver.badSignatures > 0) failures.push(`${receiver.badSignatures} deliveries with a bad signature`);

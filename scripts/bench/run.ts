@@ -64,18 +64,15 @@ const only = args
 /**
  * Events, deliveries and retries that one scenario leaves to the queue consumer would be served on
  * the same thread as the next scenario's requests and measured as its cost: wait until D1 shows
- * none left — no event unsent, none sent but not yet fanned out to a subscribed endpoint, no
- * delivery pending — and say how long that took.
+ * none left — no outbox row not yet fanned out (the fan-out marks it, whatever the subscriptions),
+ * no delivery pending — and say how long that took.
  */
 async function drainQueue(db: D1Database): Promise<number> {
   const started = performance.now();
   for (;;) {
     const row = await db
       .prepare(
-        `SELECT (SELECT count(*) FROM event_outbox WHERE enqueued_at IS NULL)
-              + (SELECT count(*) FROM event_outbox o WHERE o.enqueued_at IS NOT NULL
-                   AND EXISTS (SELECT 1 FROM webhook_endpoints e, json_each(e.events) j WHERE e.org_id = o.org_id AND e.enabled = 1 AND j.value = o.event)
-                   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id))
+        `SELECT (SELECT count(*) FROM event_outbox WHERE fanned_out_at IS NULL)
               + (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS pending`,
       )
       .first<{ pending: number }>();

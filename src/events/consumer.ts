@@ -1,12 +1,12 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
-import { findOutboxEvent, findPrimaryStoreId, markOutboxUnsent } from "../db/queries/events";
+import { clearOutboxFannedOut, findPrimaryStoreId } from "../db/queries/events";
 import {
   claimDeliveryAttempt,
   createDeliveries,
   failPendingDelivery,
   findDelivery,
-  listSubscribedEndpoints,
+  findEventSubscribers,
   recordAttempt,
 } from "../db/queries/webhooks";
 import { describeError, logEvent } from "../lib/log";
@@ -25,19 +25,17 @@ export const WEBHOOKS_DLQ = "webhooks-dlq";
 
 type Now = () => Date;
 
+/**
+ * Two D1 round trips: one read (the event and its subscribers), one batch creating the deliveries
+ * and marking the event fanned out. A duplicate message (the sweeper re-sending an event still
+ * waiting in a backed-up queue) adds no delivery: the insert ignores an existing (endpoint, event)
+ * pair and the first fan-out's time is kept.
+ */
 async function fanOut(env: Env, message: Extract<WebhookMessage, { kind: "event" }>, now: Date): Promise<void> {
   const db = getDb(env.DB);
-  const event = await findOutboxEvent(db, message.orgId, message.eventId);
-  if (!event) return;
-  const endpoints = await listSubscribedEndpoints(db, message.orgId, event.event);
-  const pending = await createDeliveries(
-    db,
-    message.orgId,
-    event.id,
-    event.event,
-    endpoints.map((e) => e.id),
-    now.toISOString(),
-  );
+  const found = await findEventSubscribers(db, message.orgId, message.eventId);
+  if (!found) return;
+  const pending = await createDeliveries(db, message.orgId, message.eventId, found.event, found.endpointIds, now.toISOString());
   await sendMessages(
     env.WEBHOOKS,
     pending.map((d) => ({ kind: "delivery", orgId: message.orgId, deliveryId: d.id })),
@@ -150,7 +148,7 @@ export async function consumeDeadLetters(batch: MessageBatch<WebhookMessage>, en
       await failPendingDelivery(db, body.orgId, body.deliveryId, now().toISOString());
       logEvent("error", { event: "webhook_delivery_dead_lettered", org_id: body.orgId, delivery_id: body.deliveryId });
     } else {
-      await markOutboxUnsent(db, body.orgId, body.eventId);
+      await clearOutboxFannedOut(db, body.orgId, body.eventId);
       logEvent("error", { event: "webhook_fanout_dead_lettered", org_id: body.orgId, event_id: body.eventId });
     }
     msg.ack();

@@ -26,9 +26,10 @@ export interface DomainEvent {
 
 /**
  * Writes a change and the events it raises together: the change's statements and one outbox row
- * per event go in one D1 batch (atomic), then the events are handed to the webhook queue. Every
- * source of an event calls this, so no event is raised without its change or lost after it: if
- * the queue send fails, the outbox sweeper (src/jobs/sweep-outbox.ts) sends it later.
+ * per event go in one D1 batch (atomic), then the events are handed to the webhook queue; that is
+ * all the caller waits for (the fan-out marks the row, src/events/consumer.ts). Every source of an
+ * event calls this, so no event is raised without its change or lost after it: if the queue send
+ * fails, the outbox sweeper (src/jobs/sweep-outbox.ts) sends it later.
  * Returns the recorded events' ids (the envelope `id`) and the change's statement results, each in
  * the order given.
  */
@@ -42,6 +43,6 @@ export async function commitWithEvents(
   const occurredAt = now.toISOString();
   const rows = events.map((e) => ({ id: newId("evt"), orgId: e.orgId, storeId: e.storeId, event: e.event, data: e.data, occurredAt }));
   const results = await runBatch(db, [...statements, ...insertOutboxRows(db, rows)]);
-  await enqueueEvents(env, db, rows, now);
+  await enqueueEvents(env, rows);
   return { eventIds: rows.map((r) => r.id), results: results.slice(0, statements.length) };
 }

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { chunk } from "../db/batch";
 import type { Database } from "../db/client";
-import { markOutboxEnqueued } from "../db/queries/events";
 import { markRedeliveriesSent } from "../db/queries/webhooks";
 import { describeError, logEvent } from "../lib/log";
 
@@ -25,51 +24,47 @@ export async function sendMessages(queue: Queue<WebhookMessage>, messages: Webho
 }
 
 /**
- * Sends messages the database says are owed, then marks them sent. A failure is logged, not
- * thrown: what is owed is already committed, and the outbox sweeper re-sends what the queue never
- * accepted. Returns how many were sent.
+ * Sends messages the database says are owed. A failure is logged, not thrown: what is owed is
+ * already committed, and the outbox sweeper re-sends it. Returns how many were sent.
  */
-async function sendOwed(queue: Queue<WebhookMessage>, messages: WebhookMessage[], markSent: () => Promise<void>): Promise<number> {
+async function sendOwed(queue: Queue<WebhookMessage>, messages: WebhookMessage[]): Promise<number> {
   if (messages.length === 0) return 0;
-  const kind = messages[0].kind;
   try {
     await sendMessages(queue, messages);
+    return messages.length;
   } catch (error) {
-    logEvent("error", { event: "webhook_enqueue_failed", kind, messages: messages.length, ...describeError(error) });
+    logEvent("error", { event: "webhook_enqueue_failed", kind: messages[0].kind, messages: messages.length, ...describeError(error) });
     return 0;
   }
-  try {
-    await markSent();
-  } catch (error) {
-    // Sent but not marked: the sweeper sends it again; the fan-out ignores a duplicate event, the consumer a delivered delivery.
-    logEvent("warn", { event: "webhook_outbox_mark_failed", kind, messages: messages.length, ...describeError(error) });
-  }
-  return messages.length;
 }
 
-/** Hands recorded events to the queue and marks them sent (`event_outbox.enqueued_at`). */
-export async function enqueueEvents(env: Pick<Env, "WEBHOOKS">, db: Database, events: { id: string; orgId: string }[], now: Date): Promise<number> {
+/**
+ * Hands recorded events to the queue. Nothing is marked here: the fan-out marks its event
+ * (`event_outbox.fanned_out_at`) in the batch that creates the deliveries, so raising an event
+ * costs its request no second D1 round trip.
+ */
+export async function enqueueEvents(env: Pick<Env, "WEBHOOKS">, events: { id: string; orgId: string }[]): Promise<number> {
   return sendOwed(
     env.WEBHOOKS,
     events.map((e) => ({ kind: "event", orgId: e.orgId, eventId: e.id })),
-    () =>
-      markOutboxEnqueued(
-        db,
-        events.map((e) => e.id),
-        now.toISOString(),
-      ),
   );
 }
 
 /** Hands reopened deliveries to the queue and marks them sent (`webhook_deliveries.redeliver_requested_at` cleared). */
 export async function enqueueRedeliveries(env: Pick<Env, "WEBHOOKS">, db: Database, deliveries: { id: string; orgId: string }[]): Promise<number> {
-  return sendOwed(
+  const sent = await sendOwed(
     env.WEBHOOKS,
     deliveries.map((d) => ({ kind: "delivery", orgId: d.orgId, deliveryId: d.id })),
-    () =>
-      markRedeliveriesSent(
-        db,
-        deliveries.map((d) => d.id),
-      ),
   );
+  if (sent === 0) return 0;
+  try {
+    await markRedeliveriesSent(
+      db,
+      deliveries.map((d) => d.id),
+    );
+  } catch (error) {
+    // Sent but not marked: the sweeper sends it again, and the consumer skips a delivery already delivered.
+    logEvent("warn", { event: "webhook_outbox_mark_failed", kind: "delivery", messages: sent, ...describeError(error) });
+  }
+  return sent;
 }

@@ -1,24 +1,32 @@
 import { getDb } from "../db/client";
-import { listUnsentOutbox } from "../db/queries/events";
+import { listOutboxNotFannedOut } from "../db/queries/events";
 import { listUnsentRedeliveries } from "../db/queries/webhooks";
 import { enqueueEvents, enqueueRedeliveries } from "../events/messages";
 import { logEvent } from "../lib/log";
 
-/** Rows younger than this may still be on their way to the queue from the request that wrote them. */
-const GRACE_MS = 2 * 60_000;
+/**
+ * An event is marked only once the consumer fans it out, so a young unmarked row is usually still
+ * waiting in the queue. Re-sending it costs only a duplicate fan-out (no second delivery), but a
+ * backlog would be re-sent on every 5-minute run; 15 minutes covers a normal backlog, and an event
+ * whose send was lost still reaches its receiver within 20 minutes (grace + one cron interval), no
+ * later than a failed delivery's first retry (+20 min, RETRY_DELAYS_SECONDS).
+ */
+const EVENT_GRACE_MS = 15 * 60_000;
+/** A redelivery is marked when its send is accepted: younger than this, its request may still be sending it. */
+const REDELIVERY_GRACE_MS = 2 * 60_000;
 const SWEEP_LIMIT = 1000;
 
 /**
- * Re-sends what the queue never accepted: outbox events (a failed send, or a dead-lettered
- * fan-out) and manual redeliveries (a failed send).
+ * Re-sends what was never acted on: outbox events not fanned out (a failed send, a dead-lettered
+ * fan-out, or one still queued past the grace) and manual redeliveries the queue never accepted.
  */
 export async function sweepOutbox(env: Env, now: Date): Promise<void> {
   const db = getDb(env.DB);
-  const before = new Date(now.getTime() - GRACE_MS).toISOString();
-  const unsent = await listUnsentOutbox(db, before, SWEEP_LIMIT);
-  const sent = await enqueueEvents(env, db, unsent, now);
-  if (unsent.length > 0) logEvent("info", { event: "outbox_swept", found: unsent.length, sent });
-  const redeliveries = await listUnsentRedeliveries(db, before, SWEEP_LIMIT);
+  const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  const notFannedOut = await listOutboxNotFannedOut(db, ago(EVENT_GRACE_MS), SWEEP_LIMIT);
+  const sent = await enqueueEvents(env, notFannedOut);
+  if (notFannedOut.length > 0) logEvent("info", { event: "outbox_swept", found: notFannedOut.length, sent });
+  const redeliveries = await listUnsentRedeliveries(db, ago(REDELIVERY_GRACE_MS), SWEEP_LIMIT);
   const redelivered = await enqueueRedeliveries(env, db, redeliveries);
   if (redeliveries.length > 0) logEvent("info", { event: "redeliveries_swept", found: redeliveries.length, sent: redelivered });
 }

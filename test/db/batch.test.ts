@@ -6,7 +6,7 @@ import { inChunks, MAX_BOUND_PARAMETERS, runBatch } from "../../src/db/batch";
 import { getDb } from "../../src/db/client";
 import { insertAgedAlertMarkers } from "../../src/db/queries/aged-alerts";
 import { sanctionsListLoad } from "../../src/db/queries/compliance";
-import { insertOutboxRows, listOutboxEvents, markOutboxEnqueued } from "../../src/db/queries/events";
+import { insertOutboxRows, listOutboxEvents } from "../../src/db/queries/events";
 import { existingFeedEntryIds, insertFeedEntries, insertRefreshRun } from "../../src/db/queries/reports";
 import { createDeliveries } from "../../src/db/queries/webhooks";
 import {
@@ -36,7 +36,7 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id));
 
 describe("every chunked table takes 1..N rows through the helper and gives back exactly those rows", () => {
-  it("event_outbox (and the IN list that marks them enqueued)", async () => {
+  it("event_outbox", async () => {
     const org = await createOrg();
     await rowCounts(async (n) => {
       const rows = range(n).map((i) => ({
@@ -50,9 +50,8 @@ describe("every chunked table takes 1..N rows through the helper and gives back 
       }));
       await runBatch(db, insertOutboxRows(db, rows));
       const ids = rows.map((r) => r.id);
-      await markOutboxEnqueued(db, ids, AT);
       const all = (await listOutboxEvents(db, org.id, 10_000)).filter((r) => ids.includes(r.id));
-      expect(byId(all)).toEqual(byId(rows.map((r) => ({ ...r, enqueuedAt: AT }))));
+      expect(byId(all)).toEqual(byId(rows.map((r) => ({ ...r, fannedOutAt: null }))));
     });
   });
 
@@ -217,7 +216,7 @@ describe("inChunks", () => {
   it("counts what a statement binds besides its items (an IN list beside the value it sets)", () => {
     const ids = range(250).map((i) => `id_${i}`);
     const statements = inChunks(ids, (part) => db.select().from(eventOutbox).where(inArray(eventOutbox.id, part)));
-    const withSet = inChunks(ids, (part) => db.update(eventOutbox).set({ enqueuedAt: AT }).where(inArray(eventOutbox.id, part)));
+    const withSet = inChunks(ids, (part) => db.update(eventOutbox).set({ fannedOutAt: AT }).where(inArray(eventOutbox.id, part)));
     expect(statements.map((s) => s.toSQL().params.length)).toEqual([100, 100, 50]);
     expect(withSet.map((s) => s.toSQL().params.length)).toEqual([100, 100, 53]);
   });

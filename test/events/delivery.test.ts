@@ -54,7 +54,7 @@ describe("delivery end to end through the queue", () => {
       return body.deliveries[0]?.status === "delivered" && body;
     });
     expect(log.deliveries[0].attempts).toEqual([expect.objectContaining({ attempt: 1, response_status: 204, outcome: "delivered" })]);
-    expect((await listOutboxEvents(org.id))[0]).toMatchObject({ id: eventId, enqueued: true });
+    expect((await listOutboxEvents(org.id))[0]).toMatchObject({ id: eventId, fanned_out: true });
   });
 
   it(`an organization with the most endpoints allowed (${MAX_ENDPOINTS_PER_ORG}), all subscribed to one event, gets it at every one`, async () => {

@@ -145,32 +145,65 @@ it("a message that is delivered twice (at-least-once) reaches the receiver once"
   expect((await receivedBy("duplicate-1")).length).toBe(1);
 });
 
-it("the sweeper re-sends events the queue never accepted, and only those", async () => {
+it("an event is marked fanned out by its fan-out, not by the request that raised it", async () => {
+  const org = await createOrg();
+  const queue = capturingQueue();
+  const {
+    eventIds: [id],
+  } = await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }], new Date());
+  // Sent, but its consumer has not run: not marked (the request made one D1 round trip).
+  expect(queue.sent).toEqual([{ kind: "event", orgId: org.id, eventId: id }]);
+  expect((await listOutboxEvents(org.id))[0]).toMatchObject({ id, fanned_out: false });
+
+  expect(await consumeOne(queue.env, queue.sent.splice(0)[0], 1)).toMatchObject({ acked: true });
+  expect((await listOutboxEvents(org.id))[0]).toMatchObject({ id, fanned_out: true });
+});
+
+it("a duplicate event message (the sweeper re-sending an event still queued) creates no second delivery", async () => {
+  const org = await createOrg();
+  const { key } = await createApiKey(org.id);
+  const endpoint = await createEndpoint(key, { url: receiverUrl("ok", "duplicate-event-1"), events: ["deal.stip_alert"] });
+  await tellReceiverSecret("duplicate-event-1", endpoint.secret);
+  const queue = capturingQueue();
+  await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }], new Date());
+  const [eventMessage] = queue.sent.splice(0);
+  await consumeOne(queue.env, eventMessage, 1);
+  const [deliveryMessage] = queue.sent.splice(0);
+  expect(await consumeOne(queue.env, deliveryMessage, 1)).toMatchObject({ acked: true });
+
+  expect(await consumeOne(queue.env, eventMessage, 1)).toMatchObject({ acked: true });
+  expect(queue.sent).toEqual([]);
+  expect(await deliveriesOf(key, endpoint.id)).toEqual([expect.objectContaining({ status: "delivered" })]);
+  expect((await receivedBy("duplicate-event-1")).length).toBe(1);
+});
+
+it("the sweeper leaves a young event alone (it may still be queued) and re-sends one not fanned out after the grace, once", async () => {
   const org = await createOrg();
   const down = capturingQueue({ failSends: true });
   const now = new Date();
   const {
     eventIds: [lostId],
   } = await commitWithEvents(down.env, getDb(env.DB), [], [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }], now);
-  expect(await listOutboxEvents(org.id)).toEqual([expect.objectContaining({ id: lostId, enqueued: false })]);
+  expect(await listOutboxEvents(org.id)).toEqual([expect.objectContaining({ id: lostId, fanned_out: false })]);
 
   const up = capturingQueue();
   const sweep = async (at: Date) => {
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: at, cron: "*/5 * * * *" }), up.env, ctx);
     await waitOnExecutionContext(ctx);
+    return up.sent.splice(0).filter((m) => m.kind === "event" && m.eventId === lostId);
   };
-  // Within the grace period the row may still be on its way from its request: left alone.
-  await sweep(new Date(now.getTime() + 30_000));
-  expect(up.sent.filter((m) => m.kind === "event" && m.eventId === lostId)).toEqual([]);
+  // Within the 15-minute grace an unmarked event is usually waiting in a backed-up queue: not re-sent every 5 minutes.
+  expect(await sweep(new Date(now.getTime() + 30_000))).toEqual([]);
+  expect(await sweep(new Date(now.getTime() + 10 * 60_000))).toEqual([]);
 
-  await sweep(new Date(now.getTime() + 5 * 60_000));
-  expect(up.sent).toContainEqual({ kind: "event", orgId: org.id, eventId: lostId });
-  expect((await listOutboxEvents(org.id))[0].enqueued).toBe(true);
-
-  up.sent.length = 0;
-  await sweep(new Date(now.getTime() + 10 * 60_000));
-  expect(up.sent.filter((m) => m.kind === "event" && m.eventId === lostId)).toEqual([]);
+  const resent = await sweep(new Date(now.getTime() + 16 * 60_000));
+  expect(resent).toEqual([{ kind: "event", orgId: org.id, eventId: lostId }]);
+  // Sending does not mark it; the fan-out does, and after it the sweeper leaves it alone.
+  expect((await listOutboxEvents(org.id))[0].fanned_out).toBe(false);
+  await consumeOne(up.env, resent[0], 1);
+  expect((await listOutboxEvents(org.id))[0].fanned_out).toBe(true);
+  expect(await sweep(new Date(now.getTime() + 25 * 60_000))).toEqual([]);
 });
 
 it("a fan-out that dead-letters goes back to the outbox for the sweeper", async () => {
@@ -179,8 +212,11 @@ it("a fan-out that dead-letters goes back to the outbox for the sweeper", async 
   const {
     eventIds: [id],
   } = await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }], new Date());
+  // Its deliveries were written (and the event marked) but their send kept failing until the message dead-lettered.
+  await consumeOne(queue.env, queue.sent.splice(0)[0], 1);
+  expect((await listOutboxEvents(org.id))[0]).toMatchObject({ id, fanned_out: true });
   expect(await consumeDeadLetter(queue.env, { kind: "event", orgId: org.id, eventId: id })).toMatchObject({ acked: true });
-  expect((await listOutboxEvents(org.id))[0]).toMatchObject({ id, enqueued: false });
+  expect((await listOutboxEvents(org.id))[0]).toMatchObject({ id, fanned_out: false });
 });
 
 it("the change and its events land together: a failing statement writes no event", async () => {

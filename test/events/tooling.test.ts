@@ -78,7 +78,7 @@ describe("POST /api/v1/webhooks/{id}/trigger: a sample of any event type", () =>
 
     const [logged] = await settledDeliveries(key, endpoint.id, 1);
     expect(logged).toMatchObject({ id: queued.id, sample: true, status: "delivered" });
-    expect((await listOutboxEvents(org.id, "deal.stip_alert"))[0]).toMatchObject({ id: queued.event_id, enqueued: true });
+    expect((await listOutboxEvents(org.id, "deal.stip_alert"))[0]).toMatchObject({ id: queued.event_id, fanned_out: true });
     await new Promise((r) => setTimeout(r, 500));
     expect(await receivedBy("trigger-bystander")).toEqual([]);
     expect((await deliveriesPage(key, bystander.id)).count).toBe(0);
@@ -273,7 +273,7 @@ describe("paging the delivery list", () => {
       db
         .insert(eventOutbox)
         .values(
-          delivered.map(({ at, eventId }) => ({ id: eventId, orgId: org.id, event: "deal.stip_alert", data: {}, occurredAt: at, enqueuedAt: at })),
+          delivered.map(({ at, eventId }) => ({ id: eventId, orgId: org.id, event: "deal.stip_alert", data: {}, occurredAt: at, fannedOutAt: at })),
         ),
       db.insert(webhookDeliveries).values(
         delivered.map(({ at, eventId }) => ({

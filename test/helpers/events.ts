@@ -24,7 +24,7 @@ export async function listOutboxEvents(orgId: string, event?: EventName) {
       store_id: row.storeId,
       timestamp: row.occurredAt,
       data: row.data,
-      enqueued: row.enqueuedAt !== null,
+      fanned_out: row.fannedOutAt !== null,
     }));
 }
 

@@ -61,23 +61,23 @@ describe("purge-expired-records (00:15): every growing table keeps its rows for 
       ).map(([role, when]) => ({ orgId: o, storeId: store.id, role, day: isoDay(when), generatedAt: when.toISOString(), body: {} })),
     );
 
-    // Outbox events: sent and unreferenced (deleted), never sent (kept for the sweeper), referenced by a
+    // Outbox events: fanned out and unreferenced (deleted), never fanned out (kept for the sweeper), referenced by a
     // delivery still pending (kept with it), and recent.
     const events = at("event_outbox");
     const deliveries = at("webhook_deliveries");
-    const event = (id: string, when: Date, enqueued: boolean) => ({
+    const event = (id: string, when: Date, fannedOut: boolean) => ({
       id: `${id}-${o}`,
       orgId: o,
       event: "deal.stip_alert",
       data: {},
       occurredAt: when.toISOString(),
-      enqueuedAt: enqueued ? when.toISOString() : null,
+      fannedOutAt: fannedOut ? when.toISOString() : null,
     });
     await db
       .insert(eventOutbox)
       .values([
         event("evt_old", events.expired, true),
-        event("evt_unsent", events.expired, false),
+        event("evt_not_fanned_out", events.expired, false),
         event("evt_pending", events.expired, true),
         event("evt_delivered", deliveries.expired, true),
         event("evt_new", events.kept, true),
@@ -168,7 +168,7 @@ describe("purge-expired-records (00:15): every growing table keeps its rows for 
     expect(await ids("SELECT id FROM webhook_deliveries WHERE org_id = ?", o)).toEqual([`dlv_new-${o}`, `dlv_pending-${o}`]);
     // A delivery's attempts go with it.
     expect(await ids("SELECT delivery_id AS id FROM webhook_attempts WHERE org_id = ?", o)).toEqual([`dlv_new-${o}`, `dlv_pending-${o}`]);
-    expect(await ids("SELECT id FROM event_outbox WHERE org_id = ?", o)).toEqual([`evt_new-${o}`, `evt_pending-${o}`, `evt_unsent-${o}`]);
+    expect(await ids("SELECT id FROM event_outbox WHERE org_id = ?", o)).toEqual([`evt_new-${o}`, `evt_not_fanned_out-${o}`, `evt_pending-${o}`]);
     expect(await ids("SELECT stock_number AS id FROM aged_inventory_alerts WHERE org_id = ?", o)).toEqual(["NEW"]);
     expect(await ids("SELECT id FROM compliance_checks WHERE org_id = ?", o)).toEqual([`chk_new-${o}`]);
     expect(await ids("SELECT key AS id FROM idempotency_keys WHERE scope = ?", o)).toEqual(["new"]);

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { inChunks, runBatch } from "../batch";
+import { inChunks } from "../batch";
 import type { Database } from "../client";
 import { eventOutbox, stores } from "../schema";
 
@@ -12,38 +12,36 @@ export function insertOutboxRows(db: Database, rows: NewOutboxRow[]): BatchItem<
   return inChunks(rows, (part) => db.insert(eventOutbox).values(part));
 }
 
-export async function markOutboxEnqueued(db: Database, ids: string[], at: string): Promise<void> {
-  await runBatch(
-    db,
-    inChunks(ids, (part) => db.update(eventOutbox).set({ enqueuedAt: at }).where(inArray(eventOutbox.id, part))),
-  );
+/**
+ * Marks the event fanned out: a statement for the batch that creates its deliveries
+ * (`createDeliveries`), so the mark costs no round trip of its own. A repeated fan-out keeps the first time.
+ */
+export function markOutboxFannedOut(db: Database, orgId: string, id: string, at: string) {
+  return db
+    .update(eventOutbox)
+    .set({ fannedOutAt: at })
+    .where(and(eq(eventOutbox.orgId, orgId), eq(eventOutbox.id, id), isNull(eventOutbox.fannedOutAt)));
 }
 
 /** A dead-lettered fan-out message hands its event back to the sweeper. */
-export async function markOutboxUnsent(db: Database, orgId: string, id: string): Promise<void> {
+export async function clearOutboxFannedOut(db: Database, orgId: string, id: string): Promise<void> {
   await db
     .update(eventOutbox)
-    .set({ enqueuedAt: null })
+    .set({ fannedOutAt: null })
     .where(and(eq(eventOutbox.orgId, orgId), eq(eventOutbox.id, id)));
 }
 
-/** Every organization's events the Queue never accepted, older than `before` (system job: not per org). */
-export async function listUnsentOutbox(db: Database, before: string, limit: number) {
+/**
+ * Every organization's events not fanned out yet that occurred before `before` (system job: not per
+ * org): a lost queue send, a dead-lettered fan-out, or a message still waiting in a backed-up queue.
+ */
+export async function listOutboxNotFannedOut(db: Database, before: string, limit: number) {
   return db
     .select({ id: eventOutbox.id, orgId: eventOutbox.orgId })
     .from(eventOutbox)
-    .where(and(isNull(eventOutbox.enqueuedAt), lt(eventOutbox.occurredAt, before)))
+    .where(and(isNull(eventOutbox.fannedOutAt), lt(eventOutbox.occurredAt, before)))
     .orderBy(eventOutbox.occurredAt)
     .limit(limit);
-}
-
-export async function findOutboxEvent(db: Database, orgId: string, id: string): Promise<OutboxRow | null> {
-  const [row] = await db
-    .select()
-    .from(eventOutbox)
-    .where(and(eq(eventOutbox.orgId, orgId), eq(eventOutbox.id, id)))
-    .limit(1);
-  return row ?? null;
 }
 
 /** An organization's events, newest first (the test helper and support use it). */

@@ -39,12 +39,12 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     age: { column: webhookDeliveries.createdAt, holds: "time" },
     only: sql`${webhookDeliveries.status} <> 'pending'`,
   },
-  // An event the queue accepted, once no delivery refers to it.
+  // An event fanned out, once no delivery refers to it.
   {
     table: "event_outbox",
     keptDays: 90,
     age: { column: eventOutbox.occurredAt, holds: "time" },
-    only: sql`${eventOutbox.enqueuedAt} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${webhookDeliveries} d WHERE d.event_id = ${eventOutbox.id})`,
+    only: sql`${eventOutbox.fannedOutAt} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${webhookDeliveries} d WHERE d.event_id = ${eventOutbox.id})`,
   },
   { table: "aged_inventory_alerts", keptDays: 90, age: { column: agedInventoryAlerts.alertedAt, holds: "time" } },
   // Its answer is replayed for 24 h (docs/idempotency.md); an older key is taken over anyway.

@@ -5,6 +5,7 @@ import { newId } from "../../lib/ids";
 import { inChunks, runBatch } from "../batch";
 import type { Database } from "../client";
 import { eventOutbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
+import { markOutboxFannedOut } from "./events";
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -103,18 +104,25 @@ export async function deleteWebhookEndpoint(db: Database, orgId: string, id: str
   return deleted.length > 0;
 }
 
-/** Enabled endpoints of the organization subscribed to this event. */
-export async function listSubscribedEndpoints(db: Database, orgId: string, event: string) {
-  return db
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
+/**
+ * What a fan-out needs, in one read: the outbox event's name and the organization's enabled
+ * endpoints subscribed to it. Null when the organization has no such event.
+ */
+export async function findEventSubscribers(db: Database, orgId: string, eventId: string) {
+  const rows = await db
+    .select({ event: eventOutbox.event, endpointId: webhookEndpoints.id })
+    .from(eventOutbox)
+    .leftJoin(
+      webhookEndpoints,
       and(
-        eq(webhookEndpoints.orgId, orgId),
+        eq(webhookEndpoints.orgId, eventOutbox.orgId),
         eq(webhookEndpoints.enabled, true),
-        sql`exists (select 1 from json_each(${webhookEndpoints.events}) where value = ${event})`,
+        sql`exists (select 1 from json_each(${webhookEndpoints.events}) where value = ${eventOutbox.event})`,
       ),
-    );
+    )
+    .where(and(eq(eventOutbox.orgId, orgId), eq(eventOutbox.id, eventId)));
+  if (rows.length === 0) return null;
+  return { event: rows[0].event, endpointIds: rows.flatMap((r) => (r.endpointId === null ? [] : [r.endpointId])) };
 }
 
 // --- deliveries ------------------------------------------------------------------------------
@@ -122,16 +130,13 @@ export async function listSubscribedEndpoints(db: Database, orgId: string, event
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 /**
- * One pending delivery per (endpoint, event); a repeated fan-out adds nothing. Returns the
- * event's deliveries that have not been attempted yet, to be queued.
+ * The fan-out's one write, one batch: a pending delivery per (endpoint, event) (a repeated fan-out
+ * adds nothing) and the event marked fanned out (`event_outbox.fanned_out_at`). Returns the event's
+ * deliveries that have not been attempted yet, to be queued.
  */
 export async function createDeliveries(db: Database, orgId: string, eventId: string, event: string, endpointIds: string[], at: string) {
   const rows = endpointIds.map((endpointId) => ({ id: newId("dlv"), orgId, endpointId, eventId, event, createdAt: at, updatedAt: at }));
-  await runBatch(
-    db,
-    inChunks(rows, (part) => db.insert(webhookDeliveries).values(part).onConflictDoNothing()),
-  );
-  return db
+  const unattempted = db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .where(
@@ -142,6 +147,12 @@ export async function createDeliveries(db: Database, orgId: string, eventId: str
         eq(webhookDeliveries.attemptCount, 0),
       ),
     );
+  const results = await db.batch([
+    markOutboxFannedOut(db, orgId, eventId, at),
+    ...inChunks(rows, (part) => db.insert(webhookDeliveries).values(part).onConflictDoNothing()),
+    unattempted,
+  ]);
+  return results.at(-1) as Awaited<typeof unattempted>;
 }
 
 /**
@@ -250,8 +261,8 @@ export async function listUnsentRedeliveries(db: Database, before: string, limit
 
 /**
  * A sample event for one endpoint (`POST /api/v1/webhooks/{id}/trigger`): its outbox row and its
- * one delivery in one batch. The row is marked enqueued because it is never fanned out (only this
- * endpoint gets it); the delivery owes the queue its message, as a manual redelivery does, so the
+ * one delivery in one batch. The row is marked fanned out because writing that delivery is its
+ * fan-out (only this endpoint gets it); the delivery owes the queue its message, as a manual redelivery does, so the
  * outbox sweeper sends it if the queue refuses it now.
  */
 export async function insertSampleDelivery(
@@ -263,7 +274,7 @@ export async function insertSampleDelivery(
   await db.batch([
     db
       .insert(eventOutbox)
-      .values({ id: sample.eventId, orgId, storeId: null, event: sample.event, data: sample.data, occurredAt: at, enqueuedAt: at, sample: true }),
+      .values({ id: sample.eventId, orgId, storeId: null, event: sample.event, data: sample.data, occurredAt: at, fannedOutAt: at, sample: true }),
     db.insert(webhookDeliveries).values({
       id: sample.deliveryId,
       orgId,

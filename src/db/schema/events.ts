@@ -6,7 +6,8 @@ const now = () => sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 
 /**
  * Every event raised, written in the same D1 batch as the change that raised it (the outbox).
- * `enqueued_at` stays null until the Queue accepted it; the sweeper re-sends such rows.
+ * `fanned_out_at` stays null until the queue consumer has fanned the event out (created its
+ * deliveries, in the same batch); the sweeper re-sends rows still null after its grace period.
  */
 export const eventOutbox = sqliteTable(
   "event_outbox",
@@ -20,13 +21,13 @@ export const eventOutbox = sqliteTable(
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     /** ISO-8601 UTC: the envelope's `timestamp`. */
     occurredAt: text("occurred_at").notNull(),
-    enqueuedAt: text("enqueued_at"),
+    fannedOutAt: text("fanned_out_at"),
     /** A sample sent on request (`POST /api/v1/webhooks/{id}/trigger`), not something that happened. */
     sample: integer("sample", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     index("event_outbox_org_idx").on(t.orgId, t.occurredAt),
-    index("event_outbox_unsent_idx").on(t.enqueuedAt, t.occurredAt),
+    index("event_outbox_not_fanned_out_idx").on(t.fannedOutAt, t.occurredAt),
     index("event_outbox_occurred_idx").on(t.occurredAt),
   ],
 );
