@@ -10,8 +10,8 @@ export const createComplianceCheck: RouteHandler<typeof createComplianceCheckRou
   const handling = describeHandling(c.req.url);
   const result = await runComplianceCheck(
     c.env,
-    c.var.db,
-    { orgId: c.var.principal.orgId, keyId: keyIdOf(c.var.principal), salt: c.var.config.complianceHashSalt },
+    c.get("db"),
+    { orgId: c.get("principal").orgId, keyId: keyIdOf(c.get("principal")), salt: c.get("config").complianceHashSalt },
     input,
     handling,
     new Date(),
@@ -20,6 +20,6 @@ export const createComplianceCheck: RouteHandler<typeof createComplianceCheckRou
 };
 
 export const getComplianceCheck: RouteHandler<typeof getComplianceCheckRoute, AppEnv> = async (c) => {
-  const check = await findComplianceCheck(c.var.db, c.var.principal.orgId, c.req.valid("param").check_id);
+  const check = await findComplianceCheck(c.get("db"), c.get("principal").orgId, c.req.valid("param").check_id);
   return c.json(check, 200);
 };
