@@ -16,6 +16,7 @@
 import { z } from "@hono/zod-openapi";
 import { and, asc, eq } from "drizzle-orm";
 import { createApp } from "../../src/app";
+import { inventoryPageColumns } from "../../src/db/queries/feeds";
 import { findOrgStore } from "../../src/db/queries/reports";
 import { complianceChecks, inventoryUnits, stores } from "../../src/db/schema";
 import type { AppRouter } from "../../src/http/router";
@@ -111,21 +112,7 @@ function mountBaselines(app: AppRouter) {
       const orgId = c.get("principal").orgId;
       const units = await c
         .get("db")
-        .select({
-          stockNumber: u.stockNumber,
-          vin: u.vin,
-          year: u.year,
-          make: u.make,
-          model: u.model,
-          trim: u.trim,
-          condition: u.condition,
-          stockedOn: u.stockedOn,
-          askingPrice: u.askingPrice,
-          store: stores.name,
-          storeId: u.storeId,
-          status: u.status,
-          updatedAt: u.updatedAt,
-        })
+        .select(inventoryPageColumns)
         .from(u)
         .innerJoin(stores, and(eq(stores.id, u.storeId), eq(stores.orgId, u.orgId)))
         .where(and(eq(u.orgId, orgId), eq(u.storeId, c.req.valid("query").store_id), eq(u.status, "in_stock")))

@@ -14,7 +14,8 @@ export interface FeedQuery {
 /** The last unit of the previous page, in the page order of the query (see `listInventory`). */
 export type InventoryAfter = { stockedOn: string; stockNumber: string } | { updatedAt: string; stockNumber: string };
 
-const unitColumns = {
+/** The columns of an inventory page, in its rows' order (the bench's `metered_page` floor selects the same). */
+export const inventoryPageColumns = {
   stockNumber: inventoryUnits.stockNumber,
   vin: inventoryUnits.vin,
   year: inventoryUnits.year,
@@ -32,7 +33,7 @@ const unitColumns = {
 };
 
 /**
- * A unit as `listInventory` reads it: one array in `unitColumns`' order. The feeds answer pages of
+ * A unit as `listInventory` reads it: one array in `inventoryPageColumns`' order. The feeds answer pages of
  * 100 to 500 units, so rows stay arrays until the answer is built from them, once (BENCHMARKS.md, "Profiles").
  */
 export type UnitRow = [
@@ -73,7 +74,7 @@ function inventoryStatement(byStore: boolean, byChange: boolean, afterRow: boole
     order = [asc(u.updatedAt), asc(u.stockNumber)];
   }
   statement = queryBuilder
-    .select(unitColumns)
+    .select(inventoryPageColumns)
     .from(u)
     .innerJoin(stores, and(eq(stores.id, u.storeId), eq(stores.orgId, u.orgId)))
     .where(and(...conditions))
