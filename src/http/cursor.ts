@@ -20,24 +20,33 @@ const CursorSchema = z.object({
 export type FeedCursor = z.infer<typeof CursorSchema>;
 type CursorScope = Omit<FeedCursor, "after">;
 
-export const encodeCursor = (cursor: FeedCursor): string => Buffer.from(JSON.stringify(cursor)).toString("base64url");
+/** A cursor's text: base64url JSON of what it records (a feed's, or another list's such as the settings audit log). */
+export const cursorText = (payload: object): string => Buffer.from(JSON.stringify(payload)).toString("base64url");
 
-const invalidCursor = (code: string, message: string) =>
+export const encodeCursor = (cursor: FeedCursor): string => cursorText(cursor);
+
+/** A 422 naming the `cursor` parameter, as every paged list answers a cursor it cannot continue from. */
+export const invalidCursor = (code: string, message: string) =>
   new ApiError("validation_error", "The request query is invalid.", { details: [{ path: "cursor", code, message }] });
 
-/** The position `text` continues from, when it was made by this feed for this organization and filters. */
-export function decodeCursor(text: string, scope: CursorScope): string[] {
+/** What a cursor made by `cursorText` records, read by `schema`; any other text is a 422. */
+export function readCursor<T>(text: string, schema: z.ZodType<T>): T {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
   } catch {
     decoded = undefined;
   }
-  const parsed = CursorSchema.safeParse(decoded);
+  const parsed = schema.safeParse(decoded);
   if (!parsed.success) {
     throw invalidCursor("invalid_cursor", "Not a cursor this API made: pass `next_cursor` from the previous page unchanged.");
   }
-  const cursor = parsed.data;
+  return parsed.data;
+}
+
+/** The position `text` continues from, when it was made by this feed for this organization and filters. */
+export function decodeCursor(text: string, scope: CursorScope): string[] {
+  const cursor = readCursor(text, CursorSchema);
   if (cursor.feed !== scope.feed || cursor.org !== scope.org || cursor.store !== scope.store || cursor.since !== scope.since) {
     throw invalidCursor(
       "cursor_mismatch",

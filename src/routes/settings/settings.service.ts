@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import * as queries from "../../db/queries/settings";
 import { compareText } from "../../engines/deal-math";
+import { cursorText, invalidCursor, readCursor } from "../../http/cursor";
 import { ApiError, MAX_VALIDATION_DETAILS } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import {
@@ -219,24 +220,14 @@ const pickValues = (row: queries.ComplianceSettingsValues): queries.ComplianceSe
 /** Opaque to clients: base64url JSON of the list, the organization and the last entry served. */
 const AuditCursorSchema = z.object({ list: z.literal("settings-audit"), org: z.string(), changed_at: z.string(), id: z.string() });
 
-const invalidCursor = (code: string, message: string) =>
-  new ApiError("validation_error", "The request query is invalid.", { details: [{ path: "cursor", code, message }] });
-
 function decodeAuditCursor(text: string, orgId: string): queries.AuditCursor {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-  } catch {
-    decoded = undefined;
-  }
-  const parsed = AuditCursorSchema.safeParse(decoded);
-  if (!parsed.success) throw invalidCursor("invalid_cursor", "Not a cursor this API made: pass `next_cursor` from the previous page unchanged.");
-  if (parsed.data.org !== orgId) throw invalidCursor("cursor_mismatch", "This cursor belongs to another organization's log.");
-  return { changedAt: parsed.data.changed_at, id: parsed.data.id };
+  const cursor = readCursor(text, AuditCursorSchema);
+  if (cursor.org !== orgId) throw invalidCursor("cursor_mismatch", "This cursor belongs to another organization's log.");
+  return { changedAt: cursor.changed_at, id: cursor.id };
 }
 
 const encodeAuditCursor = (orgId: string, row: queries.SettingsAuditRow) =>
-  Buffer.from(JSON.stringify({ list: "settings-audit", org: orgId, changed_at: row.changedAt, id: row.id })).toString("base64url");
+  cursorText({ list: "settings-audit", org: orgId, changed_at: row.changedAt, id: row.id });
 
 export async function listAudit(db: Database, orgId: string, page: { limit: number; cursor?: string }) {
   const after = page.cursor === undefined ? undefined : decodeAuditCursor(page.cursor, orgId);
