@@ -1,6 +1,6 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
-import { clearOutboxFannedOut, findPrimaryStoreId } from "../db/queries/events";
+import { clearOutboxFannedOut, type EventRef, findPrimaryStoreId } from "../db/queries/events";
 import {
   claimDeliveryAttempt,
   createDeliveries,
@@ -26,20 +26,21 @@ export const WEBHOOKS_DLQ = "webhooks-dlq";
 type Now = () => Date;
 
 /**
- * Two D1 round trips: one read (the event and its subscribers), one batch creating the deliveries
- * and marking the event fanned out. A duplicate message (the sweeper re-sending an event still
- * waiting in a backed-up queue) adds no delivery: the insert ignores an existing (endpoint, event)
- * pair and the first fan-out's time is kept.
+ * The queue batch's events fanned out together, in two D1 round trips whatever their number: one
+ * read (the events and their subscribers), one batch creating the deliveries and marking the
+ * events fanned out. A duplicate message (the sweeper re-sending an event still waiting in a
+ * backed-up queue) adds no delivery: the insert ignores an existing (endpoint, event) pair and the
+ * first fan-out's time is kept.
  */
-async function fanOut(env: Env, message: Extract<WebhookMessage, { kind: "event" }>, now: Date): Promise<void> {
+async function fanOut(env: Env, events: readonly EventRef[], now: Date): Promise<"done"> {
   const db = getDb(env.DB);
-  const found = await findEventSubscribers(db, message.orgId, message.eventId);
-  if (!found) return;
-  const pending = await createDeliveries(db, message.orgId, message.eventId, found.event, found.endpointIds, now.toISOString());
+  const found = await findEventSubscribers(db, events);
+  const pending = await createDeliveries(db, found, now.toISOString());
   await sendMessages(
     env.WEBHOOKS,
-    pending.map((d) => ({ kind: "delivery", orgId: message.orgId, deliveryId: d.id })),
+    pending.map((d) => ({ kind: "delivery", orgId: d.orgId, deliveryId: d.id })),
   );
+  return "done";
 }
 
 /** One attempt of one delivery; returns whether the message should be retried. */
@@ -108,31 +109,45 @@ function readMessage(msg: Message<unknown>): WebhookMessage | null {
   return null;
 }
 
-async function handleMessage(msg: Message<WebhookMessage>, env: Env, now: Now): Promise<void> {
-  const body = readMessage(msg);
-  if (body === null) return;
+const retryLater = (msg: Message<unknown>) => msg.retry({ delaySeconds: RETRY_DELAYS_SECONDS[msg.attempts - 1] ?? 0 });
+
+/** Runs `work` for its messages, then acks them, or retries them when it asks to or fails. */
+async function settle(messages: Message<unknown>[], kind: WebhookMessage["kind"], work: () => Promise<"done" | "retry">): Promise<void> {
+  if (messages.length === 0) return;
   try {
-    if (body.kind === "event") {
-      await fanOut(env, body, now());
-      msg.ack();
-    } else if ((await attemptDelivery(env, body, now())) === "done") {
-      msg.ack();
-    } else {
-      // After the last delay the queue's max_retries is spent, and this retry moves it to the dead-letter queue.
-      msg.retry({ delaySeconds: RETRY_DELAYS_SECONDS[msg.attempts - 1] ?? 0 });
+    const outcome = await work();
+    // After the last delay the queue's max_retries is spent, and this retry moves it to the dead-letter queue.
+    for (const msg of messages) {
+      if (outcome === "done") msg.ack();
+      else retryLater(msg);
     }
   } catch (error) {
-    logEvent("error", { event: "webhook_message_failed", kind: body.kind, attempts: msg.attempts, ...describeError(error) });
-    msg.retry({ delaySeconds: RETRY_DELAYS_SECONDS[msg.attempts - 1] ?? 0 });
+    const attempts = Math.max(...messages.map((msg) => msg.attempts));
+    logEvent("error", { event: "webhook_message_failed", kind, messages: messages.length, attempts, ...describeError(error) });
+    for (const msg of messages) retryLater(msg);
   }
 }
 
 /**
- * The WEBHOOKS consumer: every message is acked or retried on its own, never the whole batch, and
- * the messages of a batch run side by side, so one slow receiver (up to 10 s) does not hold up the rest.
+ * The WEBHOOKS consumer: the batch's events are fanned out together (they succeed or are retried
+ * together); each delivery is attempted, acked or retried on its own, side by side with the rest,
+ * so one slow receiver (up to 10 s) does not hold up the others. Never the whole batch.
  */
 export async function consumeWebhooks(batch: MessageBatch<WebhookMessage>, env: Env, now: Now = () => new Date()): Promise<void> {
-  await Promise.all(batch.messages.map((msg) => handleMessage(msg, env, now)));
+  const eventMessages: Message<unknown>[] = [];
+  const events: EventRef[] = [];
+  const deliveries: Promise<void>[] = [];
+  for (const msg of batch.messages) {
+    const body = readMessage(msg);
+    if (body === null) continue;
+    if (body.kind === "event") {
+      eventMessages.push(msg);
+      events.push(body);
+    } else {
+      deliveries.push(settle([msg], "delivery", () => attemptDelivery(env, body, now())));
+    }
+  }
+  await Promise.all([settle(eventMessages, "event", () => fanOut(env, events, now())), ...deliveries]);
 }
 
 /**

@@ -8,7 +8,7 @@ import { insertAgedAlertMarkers } from "../../src/db/queries/aged-alerts";
 import { sanctionsListLoad } from "../../src/db/queries/compliance";
 import { insertOutboxRows, listOutboxEvents } from "../../src/db/queries/events";
 import { existingFeedEntryIds, insertFeedEntries, insertRefreshRun } from "../../src/db/queries/reports";
-import { createDeliveries } from "../../src/db/queries/webhooks";
+import { createDeliveries, findEventSubscribers } from "../../src/db/queries/webhooks";
 import {
   agedInventoryAlerts,
   eventOutbox,
@@ -71,28 +71,57 @@ describe("every chunked table takes 1..N rows through the helper and gives back 
         db,
         inChunks(endpoints, (part) => db.insert(webhookEndpoints).values(part)),
       );
-      const pending = await createDeliveries(
-        db,
-        org.id,
-        event.id,
-        event.event,
-        endpoints.map((e) => e.id),
-        AT,
-      );
+      const fanned = [{ orgId: org.id, eventId: event.id, event: event.event, endpointIds: endpoints.map((e) => e.id) }];
+      const pending = await createDeliveries(db, fanned, AT);
       const stored = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id));
       expect(stored.map((d) => d.endpointId).sort()).toEqual(endpoints.map((e) => e.id).sort());
-      expect(byId(pending)).toEqual(byId(stored.map((d) => ({ id: d.id }))));
+      expect(byId(pending)).toEqual(byId(stored.map((d) => ({ id: d.id, orgId: org.id }))));
       expect(stored.every((d) => d.status === "pending" && d.attemptCount === 0 && d.createdAt === AT)).toBe(true);
       // The fan-out runs again on a redelivered message: nothing is added.
-      await createDeliveries(
-        db,
-        org.id,
-        event.id,
-        event.event,
-        endpoints.map((e) => e.id),
-        AT,
-      );
+      await createDeliveries(db, fanned, AT);
       expect(await db.$count(webhookDeliveries, eq(webhookDeliveries.eventId, event.id))).toBe(n);
+    });
+  });
+
+  it("event_outbox and webhook_deliveries: a fan-out of N events of two organizations, each found, delivered and marked in its own", async () => {
+    const [orgA, orgB] = [await createOrg(), await createOrg()];
+    const endpointOf = (orgId: string) => ({
+      id: newId("whe"),
+      orgId,
+      url: "https://example.test/",
+      events: ["deal.stip_alert"],
+      secretCiphertext: "x",
+    });
+    const [endpointA, endpointB] = [endpointOf(orgA.id), endpointOf(orgB.id)];
+    await db.insert(webhookEndpoints).values([endpointA, endpointB]);
+    await rowCounts(async (n) => {
+      const rows = range(n).map((i) => ({
+        id: newId("evt"),
+        orgId: i % 2 === 0 ? orgA.id : orgB.id,
+        storeId: null,
+        event: "deal.stip_alert",
+        data: {},
+        occurredAt: AT,
+      }));
+      await runBatch(db, insertOutboxRows(db, rows));
+      // One more message names the first event under the other organization: it finds nothing.
+      const refs = [...rows.map((r) => ({ orgId: r.orgId, eventId: r.id })), { orgId: orgB.id, eventId: rows[0].id }];
+      const found = await findEventSubscribers(db, refs);
+      const pending = await createDeliveries(db, found, AT);
+
+      const endpointFor = (orgId: string) => (orgId === orgA.id ? endpointA.id : endpointB.id);
+      expect(found.length).toBe(n);
+      expect(found.every((f) => f.endpointIds.length === 1 && f.endpointIds[0] === endpointFor(f.orgId))).toBe(true);
+      const ids = new Set(rows.map((r) => r.id));
+      const ofThisRun = <T extends { eventId: string }>(all: T[]) => all.filter((r) => ids.has(r.eventId));
+      const ofBothOrgs = [orgA.id, orgB.id];
+      const stored = ofThisRun(await db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.orgId, ofBothOrgs)));
+      expect(stored.map((d) => [d.eventId, d.orgId, d.endpointId]).sort()).toEqual(rows.map((r) => [r.id, r.orgId, endpointFor(r.orgId)]).sort());
+      expect(byId(pending)).toEqual(byId(stored.map((d) => ({ id: d.id, orgId: d.orgId }))));
+      const marks = ofThisRun(
+        await db.select({ eventId: eventOutbox.id, at: eventOutbox.fannedOutAt }).from(eventOutbox).where(inArray(eventOutbox.orgId, ofBothOrgs)),
+      );
+      expect(marks.map((m) => m.at)).toEqual(rows.map(() => AT));
     });
   });
 

@@ -159,6 +159,40 @@ it("an event is marked fanned out by its fan-out, not by the request that raised
   expect((await listOutboxEvents(org.id))[0]).toMatchObject({ id, fanned_out: true });
 });
 
+it("a queue batch's events, of two organizations, are fanned out together: each acked, marked and delivered to its own organization only", async () => {
+  const queue = capturingQueue();
+  const raised = [];
+  for (const name of ["batch-fan-out-a", "batch-fan-out-b"]) {
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    const endpoint = await createEndpoint(key, { url: receiverUrl("ok", name), events: ["deal.stip_alert"] });
+    const { eventIds } = await commitWithEvents(
+      queue.env,
+      getDb(env.DB),
+      [],
+      [1, 2].map(() => ({ event: "deal.stip_alert" as const, orgId: org.id, storeId: null, data: {} })),
+      new Date(),
+    );
+    raised.push({ org, endpoint, eventIds });
+  }
+  const batch = createMessageBatch<WebhookMessage>(
+    "webhooks",
+    queue.sent.splice(0).map((body, i) => ({ id: `batch-fan-out-${i}`, timestamp: new Date(), attempts: 1, body })),
+  );
+  const ctx = createExecutionContext();
+  await (worker.queue as ExportedHandlerQueueHandler<Env, WebhookMessage>)(batch, queue.env, ctx);
+  expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(4);
+
+  const deliveries = queue.sent.splice(0);
+  for (const { org, endpoint, eventIds } of raised) {
+    expect((await listOutboxEvents(org.id)).map((e) => e.fanned_out)).toEqual([true, true]);
+    const key = (await createApiKey(org.id)).key;
+    const own = await deliveriesOf(key, endpoint.id);
+    expect(own.map((d) => d.event_id).sort()).toEqual([...eventIds].sort());
+    expect(deliveries.filter((m) => m.orgId === org.id)).toHaveLength(2);
+  }
+});
+
 it("a duplicate event message (the sweeper re-sending an event still queued) creates no second delivery", async () => {
   const org = await createOrg();
   const { key } = await createApiKey(org.id);

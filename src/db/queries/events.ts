@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { inChunks } from "../batch";
 import type { Database } from "../client";
 import { eventOutbox, stores } from "../schema";
@@ -12,15 +13,28 @@ export function insertOutboxRows(db: Database, rows: NewOutboxRow[]): BatchItem<
   return inChunks(rows, (part) => db.insert(eventOutbox).values(part));
 }
 
+/** An event as a queue message names it: its organization and its id. */
+export interface EventRef {
+  orgId: string;
+  eventId: string;
+}
+
+/** The row's organization and event are one of `events`' pairs: each event scoped by its own organization. */
+export function isOneOfEvents(orgColumn: SQLiteColumn, eventColumn: SQLiteColumn, events: readonly EventRef[]): SQL | undefined {
+  return or(...events.map((e) => and(eq(orgColumn, e.orgId), eq(eventColumn, e.eventId))));
+}
+
 /**
- * Marks the event fanned out: a statement for the batch that creates its deliveries
+ * Marks the events fanned out: statements for the batch that creates their deliveries
  * (`createDeliveries`), so the mark costs no round trip of its own. A repeated fan-out keeps the first time.
  */
-export function markOutboxFannedOut(db: Database, orgId: string, id: string, at: string) {
-  return db
-    .update(eventOutbox)
-    .set({ fannedOutAt: at })
-    .where(and(eq(eventOutbox.orgId, orgId), eq(eventOutbox.id, id), isNull(eventOutbox.fannedOutAt)));
+export function markOutboxFannedOut(db: Database, events: readonly EventRef[], at: string): BatchItem<"sqlite">[] {
+  return inChunks(events, (part) =>
+    db
+      .update(eventOutbox)
+      .set({ fannedOutAt: at })
+      .where(and(isOneOfEvents(eventOutbox.orgId, eventOutbox.id, part), isNull(eventOutbox.fannedOutAt))),
+  );
 }
 
 /** A dead-lettered fan-out message hands its event back to the sweeper. */

@@ -5,7 +5,7 @@ import { newId } from "../../lib/ids";
 import { inChunks, runBatch } from "../batch";
 import type { Database } from "../client";
 import { eventOutbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
-import { markOutboxFannedOut } from "./events";
+import { type EventRef, isOneOfEvents, markOutboxFannedOut } from "./events";
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -104,25 +104,40 @@ export async function deleteWebhookEndpoint(db: Database, orgId: string, id: str
   return deleted.length > 0;
 }
 
+/** An event found for its fan-out, with its organization's enabled endpoints subscribed to it. */
+export interface EventToFanOut extends EventRef {
+  event: string;
+  endpointIds: string[];
+}
+
 /**
- * What a fan-out needs, in one read: the outbox event's name and the organization's enabled
- * endpoints subscribed to it. Null when the organization has no such event.
+ * The fan-out's one read: each event with its organization's enabled endpoints subscribed to it,
+ * one statement for the whole queue batch. Events not in the outbox (purged) are left out.
  */
-export async function findEventSubscribers(db: Database, orgId: string, eventId: string) {
-  const rows = await db
-    .select({ event: eventOutbox.event, endpointId: webhookEndpoints.id })
-    .from(eventOutbox)
-    .leftJoin(
-      webhookEndpoints,
-      and(
-        eq(webhookEndpoints.orgId, eventOutbox.orgId),
-        eq(webhookEndpoints.enabled, true),
-        sql`exists (select 1 from json_each(${webhookEndpoints.events}) where value = ${eventOutbox.event})`,
-      ),
-    )
-    .where(and(eq(eventOutbox.orgId, orgId), eq(eventOutbox.id, eventId)));
-  if (rows.length === 0) return null;
-  return { event: rows[0].event, endpointIds: rows.flatMap((r) => (r.endpointId === null ? [] : [r.endpointId])) };
+export async function findEventSubscribers(db: Database, events: readonly EventRef[]): Promise<EventToFanOut[]> {
+  const reads = inChunks(events, (part) =>
+    db
+      .select({ orgId: eventOutbox.orgId, eventId: eventOutbox.id, event: eventOutbox.event, endpointId: webhookEndpoints.id })
+      .from(eventOutbox)
+      .leftJoin(
+        webhookEndpoints,
+        and(
+          eq(webhookEndpoints.orgId, eventOutbox.orgId),
+          eq(webhookEndpoints.enabled, true),
+          sql`exists (select 1 from json_each(${webhookEndpoints.events}) where value = ${eventOutbox.event})`,
+        ),
+      )
+      .where(isOneOfEvents(eventOutbox.orgId, eventOutbox.id, part)),
+  );
+  const found = new Map<string, EventToFanOut>();
+  // Each part on its own (one for a queue batch): in a D1 batch, rows come back as objects, which
+  // keep only one of the two columns named `id`.
+  for (const row of (await Promise.all(reads)).flat()) {
+    const event = found.get(row.eventId) ?? { orgId: row.orgId, eventId: row.eventId, event: row.event, endpointIds: [] };
+    if (row.endpointId !== null) event.endpointIds.push(row.endpointId);
+    found.set(row.eventId, event);
+  }
+  return [...found.values()];
 }
 
 // --- deliveries ------------------------------------------------------------------------------
@@ -130,29 +145,32 @@ export async function findEventSubscribers(db: Database, orgId: string, eventId:
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 /**
- * The fan-out's one write, one batch: a pending delivery per (endpoint, event) (a repeated fan-out
- * adds nothing) and the event marked fanned out (`event_outbox.fanned_out_at`). Returns the event's
- * deliveries that have not been attempted yet, to be queued.
+ * The fan-out's one write, one batch for the whole queue batch: a pending delivery per (endpoint,
+ * event) (a repeated fan-out adds nothing) and the events marked fanned out
+ * (`event_outbox.fanned_out_at`). Returns the events' deliveries not attempted yet, to be queued.
  */
-export async function createDeliveries(db: Database, orgId: string, eventId: string, event: string, endpointIds: string[], at: string) {
-  const rows = endpointIds.map((endpointId) => ({ id: newId("dlv"), orgId, endpointId, eventId, event, createdAt: at, updatedAt: at }));
-  const unattempted = db
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .where(
-      and(
-        eq(webhookDeliveries.orgId, orgId),
-        eq(webhookDeliveries.eventId, eventId),
-        eq(webhookDeliveries.status, "pending"),
-        eq(webhookDeliveries.attemptCount, 0),
+export async function createDeliveries(db: Database, events: readonly EventToFanOut[], at: string) {
+  const rows = events.flatMap(({ orgId, eventId, event, endpointIds }) =>
+    endpointIds.map((endpointId) => ({ id: newId("dlv"), orgId, endpointId, eventId, event, createdAt: at, updatedAt: at })),
+  );
+  const unattempted = inChunks(events, (part) =>
+    db
+      .select({ id: webhookDeliveries.id, orgId: webhookDeliveries.orgId })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          isOneOfEvents(webhookDeliveries.orgId, webhookDeliveries.eventId, part),
+          eq(webhookDeliveries.status, "pending"),
+          eq(webhookDeliveries.attemptCount, 0),
+        ),
       ),
-    );
-  const results = await db.batch([
-    markOutboxFannedOut(db, orgId, eventId, at),
+  );
+  const results = await runBatch(db, [
+    ...markOutboxFannedOut(db, events, at),
     ...inChunks(rows, (part) => db.insert(webhookDeliveries).values(part).onConflictDoNothing()),
-    unattempted,
+    ...unattempted,
   ]);
-  return results.at(-1) as Awaited<typeof unattempted>;
+  return results.slice(results.length - unattempted.length).flat() as Awaited<(typeof unattempted)[number]>;
 }
 
 /**
