@@ -5,6 +5,9 @@
  *   answered — the floor of a POST engine;
  * - `metered_write`: the metered chain, then one D1 INSERT of a compliance audit row — the floor
  *   of an endpoint that must record before it answers;
+ * - `metered_event`: the same INSERT with a `compliance.hold_triggered` outbox row in its batch,
+ *   then the event handed to the queue (`commitWithEvents`) — what raising an event costs on top
+ *   of recording, with the queue simulator and the fan-out running on the same machine;
  * - `metered_read`: the metered chain, then one indexed D1 SELECT of one row (the key's primary
  *   store) — the floor of a GET that must read D1 on every call (a settings read);
  * - `metered_page`: the metered chain, then one indexed D1 SELECT of a page of 100 units, the
@@ -19,11 +22,13 @@ import { createApp } from "../../src/app";
 import { inventoryPageColumns } from "../../src/db/queries/feeds";
 import { findOrgStore } from "../../src/db/queries/reports";
 import { complianceChecks, inventoryUnits, stores } from "../../src/db/schema";
+import { commitWithEvents } from "../../src/events/emit";
+import type { Principal } from "../../src/http/app-env";
 import type { AppRouter } from "../../src/http/router";
 import { v1Route } from "../../src/http/v1-chain";
 import { newId } from "../../src/lib/ids";
 import { createWorker } from "../../src/worker";
-import { METERED_ECHO_PATH, METERED_PAGE_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "./floor-paths";
+import { METERED_ECHO_PATH, METERED_EVENT_PATH, METERED_PAGE_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "./floor-paths";
 
 export { OrgStorage } from "../../src/durable-objects/org-storage";
 export { QuotaCounter } from "../../src/durable-objects/quota-counter";
@@ -122,44 +127,57 @@ function mountBaselines(app: AppRouter) {
     },
   );
   const hash = "0".repeat(64);
-  app.openapi(
+  const auditRow = (orgId: string, keyId: string, id: string) => ({
+    id,
+    orgId,
+    keyId,
+    result: "pass" as const,
+    triggeredRule: null,
+    score: 41.5,
+    holdScore: 95,
+    flagScore: 85,
+    maxListAgeDays: 45,
+    listVersion: "2026-11-20",
+    listLoadedAt: new Date().toISOString(),
+    matchedEntNum: null,
+    redFlags: [],
+    safeguardsFlags: [],
+    personHash: hash,
+    ssnDobHash: hash,
+    nameZipHash: hash,
+    nameHash: hash,
+    dobHash: hash,
+    checkedAt: new Date().toISOString(),
+  });
+  const recordingRoute = (path: string) =>
     v1Route({
       method: "post",
-      path: METERED_WRITE_PATH,
+      path,
       endpoint: "compliance-check",
       reads: "primary",
       responses: { 200: { description: "The row's id", content: { "application/json": { schema: z.object({ id: z.string() }) } } } },
-    }),
-    async (c) => {
-      const principal = c.get("principal");
-      if (principal.kind !== "api_key") throw new Error("metered_write is called with a lak_ key");
-      const { orgId, keyId } = principal;
-      const id = newId("chk");
-      await c.get("db").insert(complianceChecks).values({
-        id,
-        orgId,
-        keyId,
-        result: "pass",
-        triggeredRule: null,
-        score: 41.5,
-        holdScore: 95,
-        flagScore: 85,
-        maxListAgeDays: 45,
-        listVersion: "2026-11-20",
-        listLoadedAt: new Date().toISOString(),
-        matchedEntNum: null,
-        redFlags: [],
-        safeguardsFlags: [],
-        personHash: hash,
-        ssnDobHash: hash,
-        nameZipHash: hash,
-        nameHash: hash,
-        dobHash: hash,
-        checkedAt: new Date().toISOString(),
-      });
-      return c.json({ id }, 200);
-    },
-  );
+    });
+  const keyOf = (principal: Principal) => {
+    if (principal.kind !== "api_key") throw new Error("the recording floors are called with a lak_ key");
+    return principal;
+  };
+  app.openapi(recordingRoute(METERED_WRITE_PATH), async (c) => {
+    const { orgId, keyId } = keyOf(c.get("principal"));
+    const id = newId("chk");
+    await c
+      .get("db")
+      .insert(complianceChecks)
+      .values(auditRow(orgId, keyId, id));
+    return c.json({ id }, 200);
+  });
+  app.openapi(recordingRoute(METERED_EVENT_PATH), async (c) => {
+    const { orgId, keyId } = keyOf(c.get("principal"));
+    const id = newId("chk");
+    const db = c.get("db");
+    const event = { event: "compliance.hold_triggered" as const, orgId, storeId: null, data: { check_id: id } };
+    await commitWithEvents(c.env, db, [db.insert(complianceChecks).values(auditRow(orgId, keyId, id))], [event], new Date());
+    return c.json({ id }, 200);
+  });
 }
 
 export default createWorker(createApp({ mount: mountBaselines }));

@@ -1,5 +1,6 @@
 /** Where the bench's Worker (scripts/bench/entry.ts) serves the floors; its scenarios (areas/baselines.ts) call them. */
 export const METERED_ECHO_PATH = "/api/v1/__bench/metered-echo";
 export const METERED_WRITE_PATH = "/api/v1/__bench/metered-write";
+export const METERED_EVENT_PATH = "/api/v1/__bench/metered-event";
 export const METERED_READ_PATH = "/api/v1/__bench/metered-read";
 export const METERED_PAGE_PATH = "/api/v1/__bench/metered-page";

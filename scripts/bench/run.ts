@@ -6,7 +6,7 @@
  * bare Worker that returns a constant, and loads each scenario with autocannon (chosen over wrk,
  * whose latency percentiles were implausible on these machines; see PERF-NOTES). The served
  * Worker is the app with its floors mounted (scripts/bench/entry.ts: `metered_echo`,
- * `metered_write`, `metered_read`, `metered_page`), so each endpoint is held to the floor of its
+ * `metered_write`, `metered_event`, `metered_read`, `metered_page`), so each endpoint is held to the floor of its
  * own kind of work (its `target`).
  * Rounds are interleaved so drift on a shared machine hits every scenario alike; before each
  * scenario the queue's leftover work is waited for (and the wait printed). Each figure is the
@@ -16,7 +16,7 @@
  * (scripts/bench/budgets.ts), each scenario's first call (a fresh isolate's cold path) and the
  * load average beside every run. `--json` ends the output with one line holding those figures.
  * `--only` runs the named scenarios (with the baseline, `metered_v1` and the scenarios their
- * targets compare them with). Any answer other than 2xx aborts the run. Each endpoint area adds
+ * targets, or their `alsoOf` floors, compare them with). Any answer other than 2xx aborts the run. Each endpoint area adds
  * its scenarios, and the rows they need, in scripts/bench/areas/ (listed in areas/index.ts).
  */
 import { loadavg } from "node:os";
@@ -84,7 +84,7 @@ async function drainQueue(db: D1Database): Promise<number> {
   }
 }
 
-type Summary = Record<string, Figures & { ratio: number; vs_metered: number; vs_target?: number; drain_ms: number }>;
+type Summary = Record<string, Figures & { ratio: number; vs_metered: number; vs_target?: number; vs_also?: number; drain_ms: number }>;
 
 /** One full set: ROUNDS interleaved rounds of every scenario, each after the queue is drained. */
 async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: number): Promise<Summary> {
@@ -104,14 +104,16 @@ async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: 
     rounds.push(figures);
   }
   const summary: Summary = {};
-  for (const { name, target } of scenarios) {
+  const perRoundRatio = (name: string, of: string) => Number(median(rounds.map((r) => r[name].rps / r[of].rps)).toFixed(3));
+  for (const { name, target, alsoOf } of scenarios) {
     summary[name] = {
       rps: Math.round(median(rounds.map((r) => r[name].rps))),
       p50_ms: median(rounds.map((r) => r[name].p50_ms)),
       p99_ms: median(rounds.map((r) => r[name].p99_ms)),
       ratio: Number(median(rounds.map((r) => r[name].rps / r.baseline.rps)).toFixed(3)),
       vs_metered: Number(median(rounds.map((r) => r[name].rps / r.metered_v1.rps)).toFixed(3)),
-      ...(target && rounds[0][target.of] ? { vs_target: Number(median(rounds.map((r) => r[name].rps / r[target.of].rps)).toFixed(3)) } : {}),
+      ...(target && rounds[0][target.of] ? { vs_target: perRoundRatio(name, target.of) } : {}),
+      ...(alsoOf && rounds[0][alsoOf] ? { vs_also: perRoundRatio(name, alsoOf) } : {}),
       drain_ms: drainMs[name],
     };
   }
@@ -153,7 +155,12 @@ async function main(): Promise<void> {
     const db = await mf.getD1Database("DB", "api");
     const allScenarios = benchScenarios(platform, areas);
     // A scenario runs with the ones its target and its body cost compare it with.
-    const wanted = only && new Set([...only, ...allScenarios.filter((s) => only.includes(s.name)).flatMap((s) => (s.target ? [s.target.of] : []))]);
+    const wanted =
+      only &&
+      new Set([
+        ...only,
+        ...allScenarios.filter((s) => only.includes(s.name)).flatMap((s) => [s.target?.of, s.alsoOf].filter((of) => of !== undefined)),
+      ]);
     if (wanted?.has(BODY_COST.scenario)) for (const name of [BODY_COST.without, BODY_COST.echo, BODY_COST.echoWithout]) wanted.add(name);
     const scenarios = allScenarios.filter((s) => !wanted || s.name === "baseline" || s.name === "metered_v1" || wanted.has(s.name));
 
@@ -196,6 +203,10 @@ async function main(): Promise<void> {
         console.log(
           `| ${name} | ${f.rps} | ${f.p50_ms} | ${f.p99_ms} | ${f.ratio.toFixed(2)} | ${f.vs_metered.toFixed(2)} | ${goal} | ${met} | ${f.drain_ms} | ${firstCallMs[name]} |`,
         );
+      }
+      for (const { name, alsoOf } of scenarios) {
+        const also = summary[name].vs_also;
+        if (alsoOf && also !== undefined) console.log(`\n${name}: ${also.toFixed(2)} of ${alsoOf} (for information; its target is above)`);
       }
       const cost = bodyCost(summary);
       if (cost) {

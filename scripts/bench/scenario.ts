@@ -42,6 +42,8 @@ export interface Scenario {
   /** The answer must carry the quota headers (else the quota failed open and the run is void). */
   metered?: boolean;
   target?: Target;
+  /** Another floor it is compared with for information only: what part of the gap to its target that floor's work explains. */
+  alsoOf?: string;
 }
 
 /** A figure that is not a request rate (a bulk job's duration, a background throughput). */

@@ -2,11 +2,11 @@
  * The floors an endpoint is compared with (issue 19): the metered chain and then a 1 KiB JSON
  * body parsed, validated and answered (`metered_echo`, the floor of the POST engines), or one D1
  * INSERT of an audit-sized row (`metered_write`, the floor of compliance, which records before it
- * answers), or one indexed D1 SELECT of one row (`metered_read`, the floor of a GET that reads D1 on
+ * answers; `metered_event` adds an event raised with it, what a compliance hold does besides), or one indexed D1 SELECT of one row (`metered_read`, the floor of a GET that reads D1 on
  * every call), or of a page of 100 units (`metered_page`, the floor of a feed page). `metered_echo_photos` sends the echo the photo appraisal's body, so the cost of a MiB
  * of body can be compared (scripts/bench/run.ts). Routes: scripts/bench/entry.ts.
  */
-import { METERED_ECHO_PATH, METERED_PAGE_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "../floor-paths";
+import { METERED_ECHO_PATH, METERED_EVENT_PATH, METERED_PAGE_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "../floor-paths";
 import type { BenchArea } from "../scenario";
 import { APPRAISAL_PHOTOS } from "./appraisal";
 
@@ -51,6 +51,7 @@ export const baselinesArea: BenchArea = {
     return [
       { name: "metered_echo", path: METERED_ECHO_PATH, method: "POST", headers, metered: true, body: ECHO_BODY },
       { name: "metered_write", path: METERED_WRITE_PATH, method: "POST", headers, metered: true },
+      { name: "metered_event", path: METERED_EVENT_PATH, method: "POST", headers, metered: true },
       { name: "metered_read", path: METERED_READ_PATH, headers, metered: true },
       { name: "metered_page", path: `${METERED_PAGE_PATH}?store_id=${storeId}`, headers, metered: true },
       {
