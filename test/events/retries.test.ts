@@ -193,6 +193,39 @@ it("a queue batch's events, of two organizations, are fanned out together: each 
   }
 });
 
+it("a queue batch's fan-out that fails retries each of its event messages, with the first retry's delay", async () => {
+  const org = await createOrg();
+  const queue = capturingQueue();
+  await commitWithEvents(
+    queue.env,
+    getDb(env.DB),
+    [],
+    [1, 2].map(() => ({ event: "deal.stip_alert" as const, orgId: org.id, storeId: null, data: {} })),
+    new Date(),
+  );
+  const unreachable = {
+    prepare() {
+      throw new Error("D1 is unreachable");
+    },
+  } as unknown as D1Database;
+  const batch = createMessageBatch<WebhookMessage>(
+    "webhooks",
+    queue.sent.splice(0).map((body, i) => ({ id: `failed-fan-out-${i}`, timestamp: new Date(), attempts: 1, body })),
+  );
+  const retries = batch.messages.map((msg) => vi.spyOn(msg, "retry"));
+  const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+  const ctx = createExecutionContext();
+  await (worker.queue as ExportedHandlerQueueHandler<Env, WebhookMessage>)(batch, { ...queue.env, DB: unreachable }, ctx);
+  const result = await getQueueResult(batch, ctx);
+  const logged = errors.mock.calls.map(([line]) => String(line));
+  errors.mockRestore();
+  expect(result).toMatchObject({ explicitAcks: [], ackAll: false });
+  expect(result.retryMessages.map((m) => m.msgId).sort()).toEqual(["failed-fan-out-0", "failed-fan-out-1"]);
+  expect(retries.map((retry) => retry.mock.calls[0]?.[0])).toEqual([{ delaySeconds: 1200 }, { delaySeconds: 1200 }]);
+  expect(logged).toEqual([expect.stringContaining('"event":"webhook_message_failed","kind":"event","messages":2')]);
+  expect((await listOutboxEvents(org.id)).map((e) => e.fanned_out)).toEqual([false, false]);
+});
+
 it("a duplicate event message (the sweeper re-sending an event still queued) creates no second delivery", async () => {
   const org = await createOrg();
   const { key } = await createApiKey(org.id);
