@@ -38,3 +38,12 @@ function fromAnotherClient(request: autocannon.Request): autocannon.Request {
 export function requestHeaders(scenario: Scenario): Record<string, string> {
   return { ...(scenario.body === undefined ? {} : { "Content-Type": "application/json" }), ...scenario.headers };
 }
+
+/** Hands `of`'s real answer (body and headers, less those the runtime sets) to the bare Worker that serves `to`. */
+export async function copyAnswer(url: URL, of: Scenario, to: Scenario): Promise<void> {
+  const res = await fetch(new URL(of.path, url), { headers: requestHeaders(of) });
+  if (!res.ok) throw new Error(`${of.name} answered ${res.status}`);
+  const headers = Object.fromEntries([...res.headers].filter(([name]) => !["content-length", "date", "x-request-id"].includes(name)));
+  const put = await fetch(new URL(to.path, url), { method: "PUT", body: JSON.stringify({ body: await res.text(), headers }) });
+  if (put.status !== 204) throw new Error(`${to.name} did not take the copy of ${of.name}'s answer: ${put.status}`);
+}

@@ -12,7 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { connectInspector } from "./inspector";
-import { load, requestHeaders } from "./load";
+import { copyAnswer, load, requestHeaders } from "./load";
 import { benchScenarios } from "./scenarios";
 import { buildForProfile, migrateAndSeed, serve } from "./worker";
 
@@ -131,6 +131,8 @@ async function main(): Promise<void> {
     const { platform, areas } = await migrateAndSeed(mf);
     const scenario = benchScenarios(platform, areas).find((s) => s.name === scenarioName);
     if (!scenario) throw new Error(`no scenario named ${scenarioName}`);
+    const original = benchScenarios(platform, areas).find((s) => s.name === scenario.copiesAnswerOf);
+    if (original) await copyAnswer(url, original, scenario);
     const first = await fetch(new URL(scenario.path, url), {
       method: scenario.method ?? "GET",
       headers: requestHeaders(scenario),

@@ -44,6 +44,8 @@ export interface Scenario {
   target?: Target;
   /** Another floor it is compared with for information only: what part of the gap to its target that floor's work explains. */
   alsoOf?: string;
+  /** Served by a bare Worker answering a constant copy of that scenario's answer (copied before this one's first call). */
+  copiesAnswerOf?: string;
 }
 
 /** A figure that is not a request rate (a bulk job's duration, a background throughput). */
