@@ -6,7 +6,7 @@ import { inChunks, MAX_BOUND_PARAMETERS, runBatch } from "../../src/db/batch";
 import { getDb } from "../../src/db/client";
 import { insertAgedAlertMarkers } from "../../src/db/queries/aged-alerts";
 import { sanctionsListLoad } from "../../src/db/queries/compliance";
-import { insertOutboxRows, listOutboxEvents } from "../../src/db/queries/events";
+import { insertOutboxRows, isOneOfEvents, listOutboxEvents } from "../../src/db/queries/events";
 import { existingFeedEntryIds, insertFeedEntries, insertRefreshRun } from "../../src/db/queries/reports";
 import { createDeliveries, findEventSubscribers } from "../../src/db/queries/webhooks";
 import {
@@ -123,6 +123,13 @@ describe("every chunked table takes 1..N rows through the helper and gives back 
       );
       expect(marks.map((m) => m.at)).toEqual(rows.map(() => AT));
     });
+    // No events name no row, never every organization's.
+    expect(
+      await db
+        .select()
+        .from(eventOutbox)
+        .where(isOneOfEvents(eventOutbox.orgId, eventOutbox.id, [])),
+    ).toEqual([]);
   });
 
   it("aged_inventory_alerts", async () => {

@@ -210,7 +210,7 @@ export function recordComplianceCheck(db: Database, orgId: string, check: NewCom
       .insert(c)
       .select(sql`SELECT ${sql.join(selected, sql`, `)} FROM (SELECT ${history} AS seen) AS history`)
       // RETURNING sees only the inserted row: what it recorded names the outcome (evaluating the
-      // history again there cost a tenth of the check's throughput, BENCHMARKS.md "Profiles").
+      // history again there cost about a tenth of a check's throughput, BENCHMARKS.md, 22:03 run).
       .returning({ outcome: sql<number>`json_array(${c.result}, ${c.triggeredRule}, json(${c.redFlags}))`.mapWith(outcomeOf) })
   );
 }

@@ -19,9 +19,12 @@ export interface EventRef {
   eventId: string;
 }
 
-/** The row's organization and event are one of `events`' pairs: each event scoped by its own organization. */
-export function isOneOfEvents(orgColumn: SQLiteColumn, eventColumn: SQLiteColumn, events: readonly EventRef[]): SQL | undefined {
-  return or(...events.map((e) => and(eq(orgColumn, e.orgId), eq(eventColumn, e.eventId))));
+/**
+ * The row's organization and event are one of `events`' pairs: each event scoped by its own
+ * organization. No events match no row (never a missing WHERE).
+ */
+export function isOneOfEvents(orgColumn: SQLiteColumn, eventColumn: SQLiteColumn, events: readonly EventRef[]): SQL {
+  return or(...events.map((e) => and(eq(orgColumn, e.orgId), eq(eventColumn, e.eventId)))) ?? sql`0`;
 }
 
 /**
