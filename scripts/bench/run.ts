@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --duration=10] [-- --connections=50] [-- --only=name,name] [-- --repeat=3]`
+ * `npm run bench [-- --json] [-- --duration=10] [-- --connections=50] [-- --only=name,name] [-- --repeat=3] [-- --paired]`
  *
  * Builds the Worker as `wrangler deploy` would, serves it in workerd through Miniflare's API (with
  * D1, the QuotaCounter Durable Object, the rate-limit binding and the webhooks queue) next to a
@@ -11,7 +11,9 @@
  * Rounds are interleaved so drift on a shared machine hits every scenario alike; before each
  * scenario the queue's leftover work is waited for (and the wait printed). Each figure is the
  * median of the rounds and each ratio the median of the per-round ratios. `--repeat=N` measures
- * the whole set N times and prints each ratio's spread. It also reports the bundle's size
+ * the whole set N times and prints each ratio's spread. `--paired` measures each scenario's target
+ * floor again right before it in every round and takes its ratio to that measurement, so a pair
+ * shares the machine's conditions (the floor's own figures still come from its own place). It also reports the bundle's size
  * (minified, gzip) against its ceiling, start-up CPU against a bare Hono + zod Worker's
  * (scripts/bench/budgets.ts), each scenario's first call (a fresh isolate's cold path) and the
  * load average beside every run. `--json` ends the output with one line holding those figures.
@@ -56,6 +58,8 @@ const json = args.includes("--json");
 const duration = option("duration", 10);
 const connections = option("connections", 50);
 const repeat = option("repeat", 1);
+/** Each scenario's target floor is measured again right before it, and its ratio taken to that measurement. */
+const paired = args.includes("--paired");
 const only = args
   .find((a) => a.startsWith("--only="))
   ?.slice("--only=".length)
@@ -89,10 +93,21 @@ type Summary = Record<string, Figures & { ratio: number; vs_metered: number; vs_
 /** One full set: ROUNDS interleaved rounds of every scenario, each after the queue is drained. */
 async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: number): Promise<Summary> {
   const rounds: Record<string, Figures>[] = [];
+  // With --paired: per round, each scenario's target floor as measured right before it.
+  const pairedFloors: Record<string, Figures>[] = [];
   const drainMs: Record<string, number> = {};
   for (let round = 1; round <= ROUNDS; round++) {
     const figures: Record<string, Figures> = {};
+    const floors: Record<string, Figures> = {};
     for (const scenario of scenarios) {
+      const floor = paired ? scenarios.find((s) => s.name === scenario.target?.of) : undefined;
+      if (floor) {
+        await drainQueue(db);
+        floors[scenario.name] = await load(url, floor, duration, connections);
+        console.log(
+          `run ${run} round ${round}  ${floor.name.padEnd(22)} ${floors[scenario.name].rps.toFixed(0).padStart(7)} req/s  (paired with ${scenario.name})`,
+        );
+      }
       const drained = await drainQueue(db);
       drainMs[scenario.name] = Math.max(drainMs[scenario.name] ?? 0, drained);
       const f = await load(url, scenario, duration, connections);
@@ -102,9 +117,11 @@ async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: 
       );
     }
     rounds.push(figures);
+    pairedFloors.push(floors);
   }
   const summary: Summary = {};
   const perRoundRatio = (name: string, of: string) => Number(median(rounds.map((r) => r[name].rps / r[of].rps)).toFixed(3));
+  const pairedRatio = (name: string) => Number(median(rounds.map((r, i) => r[name].rps / pairedFloors[i][name].rps)).toFixed(3));
   for (const { name, target, alsoOf } of scenarios) {
     summary[name] = {
       rps: Math.round(median(rounds.map((r) => r[name].rps))),
@@ -112,7 +129,7 @@ async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: 
       p99_ms: median(rounds.map((r) => r[name].p99_ms)),
       ratio: Number(median(rounds.map((r) => r[name].rps / r.baseline.rps)).toFixed(3)),
       vs_metered: Number(median(rounds.map((r) => r[name].rps / r.metered_v1.rps)).toFixed(3)),
-      ...(target && rounds[0][target.of] ? { vs_target: perRoundRatio(name, target.of) } : {}),
+      ...(target && rounds[0][target.of] ? { vs_target: pairedFloors[0][name] ? pairedRatio(name) : perRoundRatio(name, target.of) } : {}),
       ...(alsoOf && rounds[0][alsoOf] ? { vs_also: perRoundRatio(name, alsoOf) } : {}),
       drain_ms: drainMs[name],
     };
@@ -195,7 +212,7 @@ async function main(): Promise<void> {
 
     for (const [i, { summary, load }] of runs.entries()) {
       console.log(
-        `\nrun ${i + 1} of ${runs.length}: ${machine()}; load average ${load}; ${connections} connections, ${duration} s per scenario, median of ${ROUNDS} interleaved rounds\n`,
+        `\nrun ${i + 1} of ${runs.length}: ${machine()}; load average ${load}; ${connections} connections, ${duration} s per scenario, median of ${ROUNDS} interleaved rounds${paired ? ", each ratio to a target taken to the floor measured right before it" : ""}\n`,
       );
       console.log("| scenario | req/s | p50 ms | p99 ms | vs baseline | vs metered_v1 | target | vs target | queue wait ms | first call ms |");
       console.log("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|");
