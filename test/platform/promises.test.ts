@@ -11,6 +11,21 @@ import { countingRateLimiter, createTestApp } from "../helpers/test-app";
 
 afterEach(() => vi.useRealTimers());
 
+/**
+ * A credential revoked by another instance, i.e. straight in D1 so this instance's cache is not
+ * evicted: still served until the cached copy's 60 s are up, refused from then on.
+ */
+async function expectRefusedOnceTheCachedCopyLapses(status: () => Promise<number>, revokeInD1: (at: string) => Promise<unknown>) {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  const t0 = Date.now();
+  expect(await status()).toBe(200);
+  await revokeInD1(new Date(t0).toISOString());
+  vi.setSystemTime(t0 + 59_999);
+  expect(await status()).toBe(200);
+  vi.setSystemTime(t0 + 60_000);
+  expect(await status()).toBe(401);
+}
+
 describe("README: a feed may be up to 10 s old", () => {
   it("answers repeat reads from memory for 10 s, then reads D1 again", async () => {
     expect(FEED_MAX_AGE_SECONDS).toBe(10);
@@ -42,15 +57,7 @@ describe("README / OpenAPI: a revoked key is refused everywhere within 60 second
     const { id, key } = await createApiKey(org.id);
     const { request } = createTestApp(undefined, env);
     const status = async () => (await request("/api/v1/inventory", { headers: { "X-Service-API-Key": key } })).status;
-    vi.useFakeTimers({ toFake: ["Date"] });
-    const t0 = Date.now();
-    expect(await status()).toBe(200);
-    // Revoked by another instance: straight in D1, so this instance's cache is not evicted.
-    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(new Date(t0).toISOString(), id).run();
-    vi.setSystemTime(t0 + 59_999);
-    expect(await status()).toBe(200);
-    vi.setSystemTime(t0 + 60_000);
-    expect(await status()).toBe(401);
+    await expectRefusedOnceTheCachedCopyLapses(status, (at) => env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(at, id).run());
   });
 });
 
@@ -64,14 +71,9 @@ describe("README / docs/consistency.md: broker tokens are checked at most once a
     const { id, token } = await createBrokerToken(org.id);
     const { request } = createTestApp(undefined, env);
     const status = async () => (await storesOf(request, token)).status;
-    vi.useFakeTimers({ toFake: ["Date"] });
-    const t0 = Date.now();
-    expect(await status()).toBe(200);
-    await env.DB.prepare("UPDATE broker_tokens SET revoked_at = ? WHERE id = ?").bind(new Date(t0).toISOString(), id).run();
-    vi.setSystemTime(t0 + 59_999);
-    expect(await status()).toBe(200);
-    vi.setSystemTime(t0 + 60_000);
-    expect(await status()).toBe(401);
+    await expectRefusedOnceTheCachedCopyLapses(status, (at) =>
+      env.DB.prepare("UPDATE broker_tokens SET revoked_at = ? WHERE id = ?").bind(at, id).run(),
+    );
   });
 
   it("an unknown token is never cached: it works at once when it is issued, and each token reads its own organization", async () => {
