@@ -22,6 +22,15 @@ const LEGACY_TOKEN_PATTERN = new RegExp(`^${LEGACY_TOKEN_PREFIX}[0-9A-Za-z]{16,6
 
 const isExpired = (record: ApiKeyRecord, nowMs: number) => record.expiresAt !== null && Date.parse(record.expiresAt) <= nowMs;
 
+/** The SHA-256 of a `lak_` key, after refusing a `svc_live_` token or a malformed key in its header. */
+async function hashOfWellFormedKey(key: string): Promise<string> {
+  if (key.startsWith(LEGACY_TOKEN_PREFIX)) {
+    throw unauthorized("svc_live_ tokens were issued under an older scheme and must be replaced with a lak_ key.");
+  }
+  if (!isWellFormedApiKey(key)) throw unauthorized(`The ${API_KEY_HEADER} header does not hold a valid lak_ key.`);
+  return sha256Hex(key);
+}
+
 /**
  * Authenticates a `/api/v1/*` call for one endpoint. `lak_` keys work everywhere their scopes
  * allow; `svc_live_` tokens only where `legacy` is set, unmetered and marked deprecated.
@@ -39,15 +48,7 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
 
     if (key !== undefined) {
       const verifiedHash = verifiedKeyHashes.peek(key, nowMs);
-      let hash = verifiedHash;
-      if (hash === undefined) {
-        if (key.startsWith(LEGACY_TOKEN_PREFIX)) {
-          throw unauthorized("svc_live_ tokens were issued under an older scheme and must be replaced with a lak_ key.");
-        }
-        if (!isWellFormedApiKey(key)) throw unauthorized(`The ${API_KEY_HEADER} header does not hold a valid lak_ key.`);
-        hash = await sha256Hex(key);
-      }
-      const keyHash = hash;
+      const keyHash = verifiedHash ?? (await hashOfWellFormedKey(key));
       const record = await apiKeyCache.get(keyHash, nowMs, () => {
         assertCredentialLookupAllowed(c, nowMs);
         return findActiveApiKeyByHash(db, keyHash, new Date(nowMs).toISOString());
