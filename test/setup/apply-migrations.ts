@@ -1,6 +1,7 @@
 import { applyD1Migrations, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { AREAS } from "../../src/app";
+import { loadQueueConsumers } from "../../src/worker";
 
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 // Every route area of the Worker is built here, one request each, rather than by a file's first
@@ -8,3 +9,9 @@ await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 // a module another request is loading until that request ends, so two concurrent first calls of an
 // area would run one after the other. Deployed, an area loads synchronously, with no I/O (src/app.ts).
 for (const area of AREAS) await (await SELF.fetch(`https://api.test${area.prefixes[0].replace(/:\w+/g, "x")}`, { method: "OPTIONS" })).arrayBuffer();
+// The queue handler's modules too: a batch that arrives after its file's last test (a hold's event,
+// a retry) would load them from the pool as it tears the runtime down, which fails the file
+// ("Cannot load … after the environment was torn down") or kills the run ("Message received from
+// Worker before initialisation", @cloudflare/vitest-plugin's pool asserting its closed socket).
+// Loaded here, tests and the Worker share them (one module graph per runtime), so no batch loads any.
+await loadQueueConsumers();
