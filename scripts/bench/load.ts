@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import type { Scenario } from "./scenario";
 
@@ -5,10 +7,66 @@ export interface Figures {
   rps: number;
   p50_ms: number;
   p99_ms: number;
+  /** CPU the workerd process spent per answered request (µs), or null where /proc cannot tell. */
+  cpu_us: number | null;
+}
+
+const CLOCK_TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+  } catch {
+    return null;
+  }
+})();
+
+/** /proc/<pid>/stat: the command's name, and the fields after it from the 3rd (state) on; null once the process is gone. */
+function processStat(pid: string): { command: string; fields: string[] } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const end = stat.lastIndexOf(")");
+    return { command: stat.slice(stat.indexOf("(") + 1, end), fields: stat.slice(end + 2).split(" ") };
+  } catch {
+    return null;
+  }
+}
+
+/** The workerd processes serving the bench: this process's descendants named workerd (Linux only). */
+function workerdPids(): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  const stats = new Map(entries.map((pid) => [pid, processStat(pid)]));
+  const descends = (pid: string) => {
+    for (let p = stats.get(pid)?.fields[1]; p && p !== "0"; p = stats.get(p)?.fields[1]) if (p === String(process.pid)) return true;
+    return false;
+  };
+  return entries.filter((pid) => stats.get(pid)?.command === "workerd" && descends(pid));
+}
+
+/**
+ * CPU seconds the workerd processes have used (user + system). Unlike requests per second, a
+ * request's CPU barely moves when another program takes the cores: on a shared two-core machine
+ * the same floor's rate varied 1.6× between rounds (BENCHMARKS.md), so the bench prints both.
+ */
+export function workerdCpuSeconds(): number | null {
+  const pids = workerdPids();
+  if (CLOCK_TICKS_PER_SECOND === null || pids.length === 0) return null;
+  let ticks = 0;
+  for (const pid of pids) {
+    const stat = processStat(pid);
+    if (!stat) return null;
+    // utime and stime: the 14th and 15th fields of the whole line.
+    ticks += Number(stat.fields[11]) + Number(stat.fields[12]);
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
 }
 
 /** `connections` concurrent clients on one scenario for `seconds`; any answer but 2xx fails it. */
 export async function load(url: URL, scenario: Scenario, seconds: number, connections: number): Promise<Figures> {
+  const cpuBefore = workerdCpuSeconds();
   const result = await autocannon({
     url: new URL(scenario.path, url).href,
     connections,
@@ -24,7 +82,9 @@ export async function load(url: URL, scenario: Scenario, seconds: number, connec
       `${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts out of ${result.requests.sent}`,
     );
   }
-  return { rps: result.requests.average, p50_ms: result.latency.p50, p99_ms: result.latency.p99 };
+  const cpuAfter = workerdCpuSeconds();
+  const cpu_us = cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) * 1e6) / result.requests.total);
+  return { rps: result.requests.average, p50_ms: result.latency.p50, p99_ms: result.latency.p99, cpu_us };
 }
 
 /** Visitors of many sites, each well under the public per-client limit (120 a minute). */

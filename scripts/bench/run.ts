@@ -15,12 +15,14 @@
  * floor again right before it in every round and takes its ratio to that measurement, so a pair
  * shares the machine's conditions (the floor's own figures still come from its own place). It also reports the bundle's size
  * (minified, gzip) against its ceiling, start-up CPU against a bare Hono + zod Worker's
- * (scripts/bench/budgets.ts), each scenario's first call (a fresh isolate's cold path) and the
- * load average beside every run. `--json` ends the output with one line holding those figures.
+ * (scripts/bench/budgets.ts), each scenario's first call (a fresh isolate's cold path), the CPU
+ * workerd spent per request (and that ratio to the target floor's: the server's share of the cost,
+ * without the load generator's) and, beside every run, the load average and the hypervisor's steal. `--json` ends the output with one line holding those figures.
  * `--only` runs the named scenarios (with the baseline, `metered_v1` and the scenarios their
  * targets, or their `alsoOf` floors, compare them with). Any answer other than 2xx aborts the run. Each endpoint area adds
  * its scenarios, and the rows they need, in scripts/bench/areas/ (listed in areas/index.ts).
  */
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { BENCH_AREAS } from "./areas";
 import { APPRAISAL_PHOTOS } from "./areas/appraisal";
@@ -88,7 +90,10 @@ async function drainQueue(db: D1Database): Promise<number> {
   }
 }
 
-type Summary = Record<string, Figures & { ratio: number; vs_metered: number; vs_target?: number; vs_also?: number; drain_ms: number }>;
+type Summary = Record<
+  string,
+  Figures & { ratio: number; vs_metered: number; vs_target?: number; cpu_vs_target?: number; vs_also?: number; drain_ms: number }
+>;
 
 /** One full set: ROUNDS interleaved rounds of every scenario, each after the queue is drained. */
 async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: number): Promise<Summary> {
@@ -105,7 +110,7 @@ async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: 
         await drainQueue(db);
         floors[scenario.name] = await load(url, floor, duration, connections);
         console.log(
-          `run ${run} round ${round}  ${floor.name.padEnd(22)} ${floors[scenario.name].rps.toFixed(0).padStart(7)} req/s  (paired with ${scenario.name})`,
+          `run ${run} round ${round}  ${floor.name.padEnd(22)} ${floors[scenario.name].rps.toFixed(0).padStart(7)} req/s  ${floors[scenario.name].cpu_us ?? "–"} µs CPU/req  (paired with ${scenario.name})`,
         );
       }
       const drained = await drainQueue(db);
@@ -113,7 +118,7 @@ async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: 
       const f = await load(url, scenario, duration, connections);
       figures[scenario.name] = f;
       console.log(
-        `run ${run} round ${round}  ${scenario.name.padEnd(22)} ${f.rps.toFixed(0).padStart(7)} req/s  p50 ${f.p50_ms} ms  p99 ${f.p99_ms} ms  (queue drained in ${drained} ms)`,
+        `run ${run} round ${round}  ${scenario.name.padEnd(22)} ${f.rps.toFixed(0).padStart(7)} req/s  p50 ${f.p50_ms} ms  p99 ${f.p99_ms} ms  ${f.cpu_us ?? "–"} µs CPU/req  (queue drained in ${drained} ms)`,
       );
     }
     rounds.push(figures);
@@ -122,14 +127,28 @@ async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: 
   const summary: Summary = {};
   const perRoundRatio = (name: string, of: string) => Number(median(rounds.map((r) => r[name].rps / r[of].rps)).toFixed(3));
   const pairedRatio = (name: string) => Number(median(rounds.map((r, i) => r[name].rps / pairedFloors[i][name].rps)).toFixed(3));
+  // The floor's CPU per request over the scenario's: ≥ the target ratio when the scenario costs at most 1/ratio of the floor.
+  const cpuRatio = (name: string, floorOf: (round: number) => Figures) => {
+    const ratios = rounds.map((r, i) => {
+      const floorCpu = floorOf(i).cpu_us;
+      const cpu = r[name].cpu_us;
+      return floorCpu === null || cpu === null ? null : floorCpu / cpu;
+    });
+    return ratios.includes(null) ? undefined : Number(median(ratios as number[]).toFixed(3));
+  };
   for (const { name, target, alsoOf } of scenarios) {
     summary[name] = {
       rps: Math.round(median(rounds.map((r) => r[name].rps))),
       p50_ms: median(rounds.map((r) => r[name].p50_ms)),
       p99_ms: median(rounds.map((r) => r[name].p99_ms)),
+      cpu_us: rounds.some((r) => r[name].cpu_us === null) ? null : median(rounds.map((r) => r[name].cpu_us as number)),
       ratio: Number(median(rounds.map((r) => r[name].rps / r.baseline.rps)).toFixed(3)),
       vs_metered: Number(median(rounds.map((r) => r[name].rps / r.metered_v1.rps)).toFixed(3)),
-      ...(target && rounds[0][target.of] ? { vs_target: pairedFloors[0][name] ? pairedRatio(name) : perRoundRatio(name, target.of) } : {}),
+      ...(target && rounds[0][target.of]
+        ? pairedFloors[0][name]
+          ? { vs_target: pairedRatio(name), cpu_vs_target: cpuRatio(name, (i) => pairedFloors[i][name]) }
+          : { vs_target: perRoundRatio(name, target.of), cpu_vs_target: cpuRatio(name, (i) => rounds[i][target.of]) }
+        : {}),
       ...(alsoOf && rounds[0][alsoOf] ? { vs_also: perRoundRatio(name, alsoOf) } : {}),
       drain_ms: drainMs[name],
     };
@@ -155,6 +174,22 @@ const loadAverage = () =>
   loadavg()
     .map((n) => n.toFixed(2))
     .join(" ");
+
+/** The machine's CPU time so far from /proc/stat (Linux): all of it and what the hypervisor took (steal), in ticks. */
+function machineTicks(): { total: number; steal: number } | null {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] };
+  } catch {
+    return null;
+  }
+}
+
+/** What share of the machine's CPU time the hypervisor gave to other guests between two readings. */
+const stealShare = (before: ReturnType<typeof machineTicks>, after: ReturnType<typeof machineTicks>) =>
+  before && after && after.total > before.total
+    ? `; CPU steal ${(((after.steal - before.steal) / (after.total - before.total)) * 100).toFixed(1)}%`
+    : "";
 const spread = (values: number[]) =>
   values.length > 1 ? `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}` : values[0].toFixed(2);
 
@@ -206,22 +241,26 @@ async function main(): Promise<void> {
     const runs: { summary: Summary; load: string }[] = [];
     for (let run = 1; run <= repeat; run++) {
       const before = loadAverage();
+      const ticks = machineTicks();
       const summary = await measureSet(url, db, scenarios, run);
-      runs.push({ summary, load: `${before} before, ${loadAverage()} after` });
+      runs.push({ summary, load: `${before} before, ${loadAverage()} after${stealShare(ticks, machineTicks())}` });
     }
 
     for (const [i, { summary, load }] of runs.entries()) {
       console.log(
         `\nrun ${i + 1} of ${runs.length}: ${machine()}; load average ${load}; ${connections} connections, ${duration} s per scenario, median of ${ROUNDS} interleaved rounds${paired ? ", each ratio to a target taken to the floor measured right before it" : ""}\n`,
       );
-      console.log("| scenario | req/s | p50 ms | p99 ms | vs baseline | vs metered_v1 | target | vs target | queue wait ms | first call ms |");
-      console.log("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|");
+      console.log(
+        "| scenario | req/s | p50 ms | p99 ms | vs baseline | vs metered_v1 | target | vs target | CPU µs/req | CPU vs target | queue wait ms | first call ms |",
+      );
+      console.log("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|");
       for (const { name, target } of scenarios) {
         const f = summary[name];
         const goal = target ? `≥ ${target.ratio} of ${target.of}` : "";
-        const met = f.vs_target === undefined ? "" : `${f.vs_target.toFixed(2)} ${f.vs_target >= (target?.ratio ?? 0) ? "met" : "**NOT met**"}`;
+        const verdict = (ratio: number | undefined) =>
+          ratio === undefined ? "" : `${ratio.toFixed(2)} ${ratio >= (target?.ratio ?? 0) ? "met" : "**NOT met**"}`;
         console.log(
-          `| ${name} | ${f.rps} | ${f.p50_ms} | ${f.p99_ms} | ${f.ratio.toFixed(2)} | ${f.vs_metered.toFixed(2)} | ${goal} | ${met} | ${f.drain_ms} | ${firstCallMs[name]} |`,
+          `| ${name} | ${f.rps} | ${f.p50_ms} | ${f.p99_ms} | ${f.ratio.toFixed(2)} | ${f.vs_metered.toFixed(2)} | ${goal} | ${verdict(f.vs_target)} | ${f.cpu_us ?? ""} | ${verdict(f.cpu_vs_target)} | ${f.drain_ms} | ${firstCallMs[name]} |`,
         );
       }
       for (const { name, alsoOf } of scenarios) {
@@ -237,11 +276,13 @@ async function main(): Promise<void> {
     }
     if (runs.length > 1) {
       console.log(`\nSpread over ${runs.length} runs (min–max of each run's median ratio):\n`);
-      console.log("| scenario | vs baseline | vs target |\n|---|---:|---:|");
+      console.log("| scenario | vs baseline | vs target | CPU vs target |\n|---|---:|---:|---:|");
       for (const { name, target } of scenarios) {
-        const targetRatios = runs.flatMap(({ summary }) => (summary[name].vs_target === undefined ? [] : [summary[name].vs_target as number]));
+        const ratios = (figure: "vs_target" | "cpu_vs_target") =>
+          runs.flatMap(({ summary }) => (summary[name][figure] === undefined ? [] : [summary[name][figure] as number]));
+        const cpuRatios = ratios("cpu_vs_target");
         console.log(
-          `| ${name} | ${spread(runs.map(({ summary }) => summary[name].ratio))} | ${target ? `${spread(targetRatios)} of ${target.of}` : ""} |`,
+          `| ${name} | ${spread(runs.map(({ summary }) => summary[name].ratio))} | ${target ? `${spread(ratios("vs_target"))} of ${target.of}` : ""} | ${target && cpuRatios.length > 0 ? spread(cpuRatios) : ""} |`,
         );
       }
     }
