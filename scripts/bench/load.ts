@@ -7,7 +7,7 @@ export interface Figures {
   rps: number;
   p50_ms: number;
   p99_ms: number;
-  /** CPU the workerd process spent per answered request (µs), or null where /proc cannot tell. */
+  /** CPU the workerd processes spent per answered request (µs), or null where /proc cannot tell. */
   cpu_us: number | null;
 }
 
@@ -47,9 +47,9 @@ function workerdPids(): string[] {
 }
 
 /**
- * CPU seconds the workerd processes have used (user + system). Unlike requests per second, a
- * request's CPU barely moves when another program takes the cores: on a shared two-core machine
- * the same floor's rate varied 1.6× between rounds (BENCHMARKS.md), so the bench prints both.
+ * CPU seconds the workerd processes have used (user + system): per request, the server's share of
+ * a scenario's cost without the load generator's. It is no steadier than the rate on a busy
+ * machine: both move together when other work slows the cores (BENCHMARKS.md, 2026-11-27 run).
  */
 export function workerdCpuSeconds(): number | null {
   const pids = workerdPids();

@@ -16,8 +16,9 @@
  * shares the machine's conditions (the floor's own figures still come from its own place). It also reports the bundle's size
  * (minified, gzip) against its ceiling, start-up CPU against a bare Hono + zod Worker's
  * (scripts/bench/budgets.ts), each scenario's first call (a fresh isolate's cold path), the CPU
- * workerd spent per request (and that ratio to the target floor's: the server's share of the cost,
- * without the load generator's) and, beside every run, the load average and the hypervisor's steal. `--json` ends the output with one line holding those figures.
+ * workerd spent per request (and the target floor's over the scenario's: the server's share of a
+ * ratio, without the load generator's) and, beside every run, the load average and the
+ * hypervisor's steal. `--json` ends the output with one line holding those figures.
  * `--only` runs the named scenarios (with the baseline, `metered_v1` and the scenarios their
  * targets, or their `alsoOf` floors, compare them with). Any answer other than 2xx aborts the run. Each endpoint area adds
  * its scenarios, and the rows they need, in scripts/bench/areas/ (listed in areas/index.ts).
@@ -127,7 +128,7 @@ async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: 
   const summary: Summary = {};
   const perRoundRatio = (name: string, of: string) => Number(median(rounds.map((r) => r[name].rps / r[of].rps)).toFixed(3));
   const pairedRatio = (name: string) => Number(median(rounds.map((r, i) => r[name].rps / pairedFloors[i][name].rps)).toFixed(3));
-  // The floor's CPU per request over the scenario's: ≥ the target ratio when the scenario costs at most 1/ratio of the floor.
+  // The floor's CPU per request over the scenario's, read like the rate ratio: ≥ the target's ratio is met.
   const cpuRatio = (name: string, floorOf: (round: number) => Figures) => {
     const ratios = rounds.map((r, i) => {
       const floorCpu = floorOf(i).cpu_us;
