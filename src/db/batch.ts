@@ -1,5 +1,5 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Database } from "./client";
+import type { Database, TemplateCall } from "./client";
 
 /** D1 binds at most 100 parameters per statement (a statement over it fails: "too many SQL variables"). */
 export const MAX_BOUND_PARAMETERS = 100;
@@ -10,19 +10,39 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/** A statement a batch takes: drizzle's, or a built template with its values (src/db/client.ts). */
+export type Statement = BatchItem<"sqlite"> | TemplateCall<unknown>;
+
+const isTemplateCall = (statement: Statement): statement is TemplateCall<unknown> => "read" in statement && "params" in statement;
+
 /**
  * One atomic D1 batch of any number of statements (none: nothing to do). A lone statement runs on
  * its own, atomic anyway, without a batch's bookkeeping (about a tenth of a compliance check's CPU,
  * BENCHMARKS.md "Profiles"); its result is what awaiting it gives, for a RETURNING the same rows.
+ * With a built template among them the batch goes through the binding itself: the template's
+ * result is what its `read` makes of its rows, a drizzle statement's its rows as D1 gives them.
  */
-export async function runBatch(db: Database, statements: BatchItem<"sqlite">[]): Promise<unknown[]> {
-  if (statements.length === 1) return [await statements[0]];
-  return statements.length > 0 ? db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]) : [];
+export async function runBatch(db: Database, statements: Statement[]): Promise<unknown[]> {
+  if (!statements.some(isTemplateCall)) {
+    const items = statements as BatchItem<"sqlite">[];
+    if (items.length === 1) return [await items[0]];
+    return items.length > 0 ? db.batch(items as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]) : [];
+  }
+  const d1 = db.$client;
+  const prepared = statements.map((statement) => {
+    const { sql, params } = isTemplateCall(statement) ? statement : (statement as unknown as BuiltStatement).toSQL();
+    return d1.prepare(sql).bind(...params);
+  });
+  const results = prepared.length === 1 ? [await prepared[0].all()] : await d1.batch(prepared);
+  return results.map(({ results: rows }, i) => {
+    const statement = statements[i];
+    return isTemplateCall(statement) ? statement.read(rows as Record<string, unknown>[]) : rows;
+  });
 }
 
-/** A drizzle statement, unexecuted: what it binds is known before it runs. */
+/** A drizzle statement, unexecuted: what it runs and binds is known before it runs. */
 interface BuiltStatement {
-  toSQL(): { params: unknown[] };
+  toSQL(): { sql: string; params: unknown[] };
 }
 
 const boundParameters = (statement: BuiltStatement) => statement.toSQL().params.length;

@@ -69,6 +69,26 @@ export interface SqlTemplate {
 }
 
 /**
+ * A built statement (SqlTemplate) with one call's values, unexecuted, and how to read its rows
+ * (as objects: a D1 batch gives no arrays). `runBatch` runs it, alone or in a batch with drizzle's
+ * statements, so a hot write can skip drizzle's per-call query building and still share a batch.
+ */
+export interface TemplateCall<Result> {
+  sql: string;
+  params: unknown[];
+  read(rows: Record<string, unknown>[]): Result;
+}
+
+/** `statement` with `values` for its placeholders (drizzle refuses a placeholder without one). */
+export function callTemplate<Result>(
+  statement: SqlTemplate,
+  values: Record<string, unknown>,
+  read: (rows: Record<string, unknown>[]) => Result,
+): TemplateCall<Result> {
+  return { sql: statement.sql, params: fillPlaceholders(statement.params, values), read };
+}
+
+/**
  * Runs a built statement and returns its rows as arrays in select order: the prepared statement's
  * `raw()` on D1, the cursor's `raw()` in a Durable Object's SQLite. Hot reads use it to skip
  * drizzle's per-call query building and row mapping (BENCHMARKS.md, "Profiles").

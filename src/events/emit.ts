@@ -1,5 +1,4 @@
-import type { BatchItem } from "drizzle-orm/batch";
-import { runBatch } from "../db/batch";
+import { runBatch, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import { insertOutboxRows } from "../db/queries/events";
 import { newId } from "../lib/ids";
@@ -36,7 +35,7 @@ export interface DomainEvent {
 export async function commitWithEvents(
   env: Pick<Env, "WEBHOOKS">,
   db: Database,
-  statements: BatchItem<"sqlite">[],
+  statements: Statement[],
   events: DomainEvent[],
   now: Date,
 ): Promise<{ eventIds: string[]; results: unknown[] }> {

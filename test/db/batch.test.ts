@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
-import { asc, eq, inArray, like } from "drizzle-orm";
+import { asc, eq, inArray, like, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { inChunks, MAX_BOUND_PARAMETERS, runBatch } from "../../src/db/batch";
-import { getDb } from "../../src/db/client";
+import { callTemplate, getDb } from "../../src/db/client";
 import { insertAgedAlertMarkers } from "../../src/db/queries/aged-alerts";
 import { sanctionsListLoad } from "../../src/db/queries/compliance";
 import { insertOutboxRows, isOneOfEvents, listOutboxEvents } from "../../src/db/queries/events";
@@ -203,6 +203,51 @@ describe("every chunked table takes 1..N rows through the helper and gives back 
       expect(aliases.map((a) => a.name)).toEqual(list.aliases.map((a) => a.name));
       expect(dobs.map((d) => [d.entNum, d.seq, Boolean(d.circa)])).toEqual(list.dobs.map((d) => [d.entNum, 1, d.circa]));
     });
+  });
+});
+
+describe("runBatch with a built template (a statement built once, its values bound per call)", () => {
+  const outboxInsert = () =>
+    db
+      .insert(eventOutbox)
+      .values({ id: sql.placeholder("id"), orgId: sql.placeholder("orgId"), event: "inventory.aged_alert", data: {}, occurredAt: AT })
+      .returning({ id: eventOutbox.id })
+      .toSQL();
+  const outboxIds = async (ids: string[]) =>
+    (await db.select({ id: eventOutbox.id }).from(eventOutbox).where(inArray(eventOutbox.id, ids))).map((r) => r.id).sort();
+
+  it("runs it alone, and its result is what its reader makes of the rows it returns", async () => {
+    const org = await createOrg();
+    const id = newId("evt");
+    const [result] = await runBatch(db, [callTemplate(outboxInsert(), { id, orgId: org.id }, (rows) => rows.map((r) => `read ${r.id}`))]);
+    expect(result).toEqual([`read ${id}`]);
+    expect(await outboxIds([id])).toEqual([id]);
+  });
+
+  it("runs it in one batch with drizzle's statements: all are written, or none when one fails", async () => {
+    const org = await createOrg();
+    const [first, second] = [newId("evt"), newId("evt")];
+    const row = { orgId: org.id, event: "inventory.aged_alert", data: {}, occurredAt: AT };
+    const results = await runBatch(db, [
+      callTemplate(outboxInsert(), { id: first, orgId: org.id }, (rows) => rows.map((r) => r.id)),
+      db.insert(eventOutbox).values({ ...row, id: second }),
+    ]);
+    expect(results[0]).toEqual([first]);
+    expect(await outboxIds([first, second])).toEqual([first, second].sort());
+
+    // The drizzle statement repeats an id: the batch fails and the template's row is not written either.
+    const third = newId("evt");
+    await expect(
+      runBatch(db, [
+        callTemplate(outboxInsert(), { id: third, orgId: org.id }, (rows) => rows),
+        db.insert(eventOutbox).values({ ...row, id: second }),
+      ]),
+    ).rejects.toThrow(/UNIQUE/);
+    expect(await outboxIds([third])).toEqual([]);
+  });
+
+  it("refuses a call that leaves a parameter without a value, rather than binding NULL", () => {
+    expect(() => callTemplate(outboxInsert(), { id: newId("evt") }, (rows) => rows)).toThrow('No value for placeholder "orgId"');
   });
 });
 
