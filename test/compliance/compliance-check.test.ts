@@ -87,6 +87,25 @@ describe("POST /api/v1/compliance-check", () => {
     expect(elsewhere.red_flags).toEqual([]);
   });
 
+  it("flags the same name and ZIP checked before with another date of birth in this organization", async () => {
+    const person = { first_name: "Dana", last_name: "Whitfield", address_zip: "78704" };
+    await check(key, { ...person, dob: "1985-03-09" });
+    const { body } = await check(key, { ...person, dob: "1986-03-09" });
+    expect(body).toMatchObject({ result: "flag", triggered_rule: "identity_red_flag" });
+    expect(body.red_flags.map((f) => f.code)).toEqual(["dob_differs_from_file"]);
+    const other = await createApiKey((await createOrg()).id);
+    const { body: elsewhere } = await check(other.key, { ...person, dob: "1987-03-09" });
+    expect(elsewhere.red_flags).toEqual([]);
+  });
+
+  it("never matches two checks on what neither gave: no SSN digits or no ZIP is no history", async () => {
+    // Same name and date of birth without SSN digits, then the same name with other dates of birth without a ZIP.
+    await check(key, { first_name: "Grace", last_name: "Holloway", dob: "1990-07-21" });
+    const { body: noSsn } = await check(key, { first_name: "Irene", last_name: "Holloway", dob: "1990-07-21" });
+    const { body: noZip } = await check(key, { first_name: "Grace", last_name: "Holloway", dob: "1991-07-21" });
+    expect([noSsn.red_flags, noZip.red_flags]).toEqual([[], []]);
+  });
+
   it("flags one of two simultaneous checks of the same SSN last four and date of birth under different names", async () => {
     const ssnAndDob = { dob: "1981-06-14", ssn_last4: "5902", address_zip: "78704" };
     const [first, second] = await Promise.all([

@@ -3,7 +3,7 @@ import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { TriggeredRule } from "../../engines/screening/decision";
 import type { ParsedSanctionsList } from "../../engines/screening/ofac-csv";
 import { chunk, MAX_BOUND_PARAMETERS } from "../batch";
-import type { Database } from "../client";
+import { callTemplate, type Database, type SqlTemplate, type TemplateCall } from "../client";
 import { complianceChecks, complianceSettings, sanctionsAliases, sanctionsDobs, sanctionsEntries, sanctionsLists } from "../schema";
 
 /** The sanctions list in force: the newest successful load. The list is public reference data, shared by every organization. */
@@ -161,58 +161,80 @@ export interface HistoryOutcome {
   redFlags: string[];
 }
 
+/** The columns whose value the organization's history chooses among the outcomes. */
+const OUTCOME_COLUMNS = ["result", "triggeredRule", "redFlags"] as const;
+type OutcomeColumn = (typeof OUTCOME_COLUMNS)[number];
+const isOutcomeColumn = (name: string): name is OutcomeColumn => (OUTCOME_COLUMNS as readonly string[]).includes(name);
+
+/** Per isolate, the audit insert for each number of outcomes (one in practice), built on its first use. */
+const auditStatements = new Map<number, SqlTemplate>();
+
+/**
+ * The audit insert's SQL, every value a placeholder: a column's by its name, an outcome column's
+ * for history `n` as `<column><n>`. A check without SSN digits or ZIP binds NULL there, which
+ * equals nothing, so that history reads as not seen.
+ */
+function auditStatement(db: Database, outcomeCount: number): SqlTemplate {
+  const built = auditStatements.get(outcomeCount);
+  if (built) return built;
+  const c = complianceChecks;
+  const value = (name: string) => sql.placeholder(name);
+  const seenWithOther = (key: AnySQLiteColumn, keyName: string, other: AnySQLiteColumn, otherName: string) =>
+    sql`(EXISTS (SELECT 1 FROM ${c} WHERE ${c.orgId} = ${value("orgId")} AND ${key} = ${value(keyName)} AND ${other} < ${value(otherName)})
+      OR EXISTS (SELECT 1 FROM ${c} WHERE ${c.orgId} = ${value("orgId")} AND ${key} = ${value(keyName)} AND ${other} > ${value(otherName)}))`;
+  // Bit 0 and bit 1 as in IDENTITY_HISTORIES.
+  const history = sql`${seenWithOther(c.ssnDobHash, "ssnDobHash", c.nameHash, "nameHash")}
+    + 2 * ${seenWithOther(c.nameZipHash, "nameZipHash", c.dobHash, "dobHash")}`;
+  const byHistory = (column: OutcomeColumn) =>
+    sql`CASE history.seen ${sql.join(
+      Array.from({ length: outcomeCount }, (_, seen) => sql`WHEN ${sql.raw(String(seen))} THEN ${value(`${column}${seen}`)}`),
+      sql` `,
+    )} END`;
+  // INSERT … SELECT lists every column in the table's order.
+  const selected = Object.keys(getTableColumns(c)).map((name) => (isOutcomeColumn(name) ? byHistory(name) : sql`${value(name)}`));
+  const statement = db
+    .insert(c)
+    .select(sql`SELECT ${sql.join(selected, sql`, `)} FROM (SELECT ${history} AS seen) AS history`)
+    // RETURNING sees only the inserted row: what it recorded names the outcome (evaluating the
+    // history again there cost about a tenth of a check's throughput, BENCHMARKS.md, 22:03 run).
+    .returning({ recorded: sql<string>`json_array(${c.result}, ${c.triggeredRule}, json(${c.redFlags}))`.as("recorded") })
+    .toSQL();
+  auditStatements.set(outcomeCount, statement);
+  return statement;
+}
+
 /**
  * The audit row's insert, unexecuted, so it can share a batch with the events it raises. Reading
  * the organization's history and recording the check are one statement: SQLite evaluates whether
  * the same SSN-4 + DOB was screened under another name and the same name + ZIP with another DOB
  * (each two index seeks: "another" is below or above the hash), then inserts the outcome that
  * history selects. So of two simultaneous checks the later always sees the earlier, and a check
- * costs one round trip to the primary. It returns `outcome`: the index into `outcomes` SQLite chose.
+ * costs one round trip to the primary. Its result is `[{ outcome }]`: the index into `outcomes`
+ * SQLite chose. The statement is built once: built by drizzle on every check it cost more than a
+ * third of the check's CPU (BENCHMARKS.md, 2026-11-27).
  */
-export function recordComplianceCheck(db: Database, orgId: string, check: NewComplianceCheck, outcomes: readonly HistoryOutcome[]) {
-  const c = complianceChecks;
-  const seenWithOther = (key: AnySQLiteColumn, keyValue: string | null | undefined, other: AnySQLiteColumn, otherValue: string) =>
-    keyValue == null
-      ? sql`0`
-      : sql`(EXISTS (SELECT 1 FROM ${c} WHERE ${c.orgId} = ${orgId} AND ${key} = ${keyValue} AND ${other} < ${otherValue})
-          OR EXISTS (SELECT 1 FROM ${c} WHERE ${c.orgId} = ${orgId} AND ${key} = ${keyValue} AND ${other} > ${otherValue}))`;
-  // Bit 0 and bit 1 as in IDENTITY_HISTORIES.
-  const history = sql`${seenWithOther(c.ssnDobHash, check.ssnDobHash, c.nameHash, check.nameHash)}
-    + 2 * ${seenWithOther(c.nameZipHash, check.nameZipHash, c.dobHash, check.dobHash)}`;
-  const byHistory = (values: readonly unknown[]) =>
-    sql`CASE history.seen ${sql.join(
-      values.map((value, seen) => sql`WHEN ${sql.raw(String(seen))} THEN ${value}`),
-      sql` `,
-    )} END`;
-  const row: Record<keyof typeof c.$inferSelect, unknown> = {
-    ...check,
-    orgId,
-    listVersion: check.listVersion ?? null,
-    listLoadedAt: check.listLoadedAt ?? null,
-    matchedEntNum: check.matchedEntNum ?? null,
-    ssnDobHash: check.ssnDobHash ?? null,
-    nameZipHash: check.nameZipHash ?? null,
-    safeguardsFlags: JSON.stringify(check.safeguardsFlags),
-    result: byHistory(outcomes.map((o) => o.result)),
-    triggeredRule: byHistory(outcomes.map((o) => o.triggeredRule)),
-    redFlags: byHistory(outcomes.map((o) => JSON.stringify(o.redFlags))),
-  };
+export function recordComplianceCheck(
+  db: Database,
+  orgId: string,
+  check: NewComplianceCheck,
+  outcomes: readonly HistoryOutcome[],
+): TemplateCall<{ outcome: number }[]> {
+  const row: Record<string, unknown> = { ...check, orgId, safeguardsFlags: JSON.stringify(check.safeguardsFlags) };
+  const values: Record<string, unknown> = {};
+  for (const name of Object.keys(getTableColumns(complianceChecks))) if (!isOutcomeColumn(name)) values[name] = row[name] ?? null;
+  for (const [seen, o] of outcomes.entries()) {
+    values[`result${seen}`] = o.result;
+    values[`triggeredRule${seen}`] = o.triggeredRule;
+    values[`redFlags${seen}`] = JSON.stringify(o.redFlags);
+  }
   const recordedOutcomes = outcomes.map((o) => JSON.stringify([o.result, o.triggeredRule, o.redFlags]));
-  const outcomeOf = (recorded: string) => {
-    const outcome = recordedOutcomes.indexOf(recorded);
+  const outcomeOf = (recorded: unknown) => {
+    const outcome = recordedOutcomes.indexOf(recorded as string);
     if (outcome < 0) throw new Error(`The audit row recorded ${recorded}, none of the outcomes given`);
     return outcome;
   };
-  // INSERT … SELECT lists every column in the table's order.
-  const selected = Object.keys(getTableColumns(c)).map((name) => sql`${row[name as keyof typeof row]}`);
-  return (
-    db
-      .insert(c)
-      .select(sql`SELECT ${sql.join(selected, sql`, `)} FROM (SELECT ${history} AS seen) AS history`)
-      // RETURNING sees only the inserted row: what it recorded names the outcome (evaluating the
-      // history again there cost about a tenth of a check's throughput, BENCHMARKS.md, 22:03 run).
-      .returning({ outcome: sql<number>`json_array(${c.result}, ${c.triggeredRule}, json(${c.redFlags}))`.mapWith(outcomeOf) })
-  );
+  const statement = auditStatement(db, outcomes.length);
+  return callTemplate(statement, values, (rows) => rows.map((r) => ({ outcome: outcomeOf(r.recorded) })));
 }
 
 export async function getComplianceCheck(db: Database, orgId: string, checkId: string) {
