@@ -162,9 +162,15 @@ export interface HistoryOutcome {
 }
 
 /** The columns whose value the organization's history chooses among the outcomes. */
-const OUTCOME_COLUMNS = ["result", "triggeredRule", "redFlags"] as const;
+const OUTCOME_COLUMNS = ["result", "triggeredRule", "redFlags"] as const satisfies readonly (keyof HistoryOutcome &
+  keyof typeof complianceChecks.$inferSelect)[];
 type OutcomeColumn = (typeof OUTCOME_COLUMNS)[number];
 const isOutcomeColumn = (name: string): name is OutcomeColumn => (OUTCOME_COLUMNS as readonly string[]).includes(name);
+/** The audit table's columns in its order (an INSERT … SELECT lists every one), and those every check sets itself. */
+const AUDIT_COLUMNS = Object.keys(getTableColumns(complianceChecks));
+const CHECK_COLUMNS = AUDIT_COLUMNS.filter((name) => !isOutcomeColumn(name));
+/** The placeholder of an outcome column's value for history `seen`. */
+const outcomeValue = (column: OutcomeColumn, seen: number) => `${column}${seen}`;
 
 /** Per isolate, the audit insert for each number of outcomes (one in practice), built on its first use. */
 const auditStatements = new Map<number, SqlTemplate>();
@@ -187,11 +193,10 @@ function auditStatement(db: Database, outcomeCount: number): SqlTemplate {
     + 2 * ${seenWithOther(c.nameZipHash, "nameZipHash", c.dobHash, "dobHash")}`;
   const byHistory = (column: OutcomeColumn) =>
     sql`CASE history.seen ${sql.join(
-      Array.from({ length: outcomeCount }, (_, seen) => sql`WHEN ${sql.raw(String(seen))} THEN ${value(`${column}${seen}`)}`),
+      Array.from({ length: outcomeCount }, (_, seen) => sql`WHEN ${sql.raw(String(seen))} THEN ${value(outcomeValue(column, seen))}`),
       sql` `,
     )} END`;
-  // INSERT … SELECT lists every column in the table's order.
-  const selected = Object.keys(getTableColumns(c)).map((name) => (isOutcomeColumn(name) ? byHistory(name) : sql`${value(name)}`));
+  const selected = AUDIT_COLUMNS.map((name) => (isOutcomeColumn(name) ? byHistory(name) : sql`${value(name)}`));
   const statement = db
     .insert(c)
     .select(sql`SELECT ${sql.join(selected, sql`, `)} FROM (SELECT ${history} AS seen) AS history`)
@@ -221,11 +226,9 @@ export function recordComplianceCheck(
 ): TemplateCall<{ outcome: number }[]> {
   const row: Record<string, unknown> = { ...check, orgId, safeguardsFlags: JSON.stringify(check.safeguardsFlags) };
   const values: Record<string, unknown> = {};
-  for (const name of Object.keys(getTableColumns(complianceChecks))) if (!isOutcomeColumn(name)) values[name] = row[name] ?? null;
+  for (const name of CHECK_COLUMNS) values[name] = row[name] ?? null;
   for (const [seen, o] of outcomes.entries()) {
-    values[`result${seen}`] = o.result;
-    values[`triggeredRule${seen}`] = o.triggeredRule;
-    values[`redFlags${seen}`] = JSON.stringify(o.redFlags);
+    for (const column of OUTCOME_COLUMNS) values[outcomeValue(column, seen)] = column === "redFlags" ? JSON.stringify(o.redFlags) : o[column];
   }
   const recordedOutcomes = outcomes.map((o) => JSON.stringify([o.result, o.triggeredRule, o.redFlags]));
   const outcomeOf = (recorded: unknown) => {
