@@ -99,10 +99,16 @@ export function requestHeaders(scenario: Scenario): Record<string, string> {
   return { ...(scenario.body === undefined ? {} : { "Content-Type": "application/json" }), ...scenario.headers };
 }
 
-/** Hands `of`'s real answer (body and headers, less those the runtime sets) to the bare Worker that serves `to`. */
+/**
+ * Hands `of`'s real answer (body and headers, less those the runtime sets) to the bare Worker that
+ * serves `to`: the answer the load generator receives, which asks for no compression. (fetch asks
+ * for gzip by default; Miniflare then compresses JSON, and a copied `Content-Encoding: gzip` made
+ * the bare Worker gzip every answer it served: BENCHMARKS.md, "`baseline_answer` gzipped every answer".)
+ */
 export async function copyAnswer(url: URL, of: Scenario, to: Scenario): Promise<void> {
-  const res = await fetch(new URL(of.path, url), { headers: requestHeaders(of) });
+  const res = await fetch(new URL(of.path, url), { headers: { ...requestHeaders(of), "Accept-Encoding": "identity" } });
   if (!res.ok) throw new Error(`${of.name} answered ${res.status}`);
+  if (res.headers.has("content-encoding")) throw new Error(`${of.name} answered compressed; the copy must be the answer autocannon gets`);
   const headers = Object.fromEntries([...res.headers].filter(([name]) => !["content-length", "date", "x-request-id"].includes(name)));
   const put = await fetch(new URL(to.path, url), { method: "PUT", body: JSON.stringify({ body: await res.text(), headers }) });
   if (put.status !== 204) throw new Error(`${to.name} did not take the copy of ${of.name}'s answer: ${put.status}`);
