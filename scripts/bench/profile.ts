@@ -8,7 +8,7 @@
  * prints the functions with the most self time and the modules they belong to (esbuild's unminified
  * output names each module in a `// path` comment), as shares of the busy (non-idle) time.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { connectInspector } from "./inspector";
@@ -84,44 +84,6 @@ function summarize(profile: CpuProfile, bundlePath: string) {
   return busy;
 }
 
-/**
- * CPU time (ms) of the workerd processes this script started (Linux /proc): the API's isolate,
- * D1's simulator and the rest of Miniflare. Unlike the sampled profile it does not count time the
- * thread spent descheduled, so it moves less when other work shares the machine.
- */
-function workerdCpuMs(): number {
-  const stats = readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        return [
-          {
-            pid: Number(pid),
-            comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
-            ppid: Number(fields[1]),
-            ticks: Number(fields[11]) + Number(fields[12]),
-          },
-        ];
-      } catch {
-        return [];
-      }
-    });
-  const ours = new Set([process.pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const s of stats) {
-      if (ours.has(s.ppid) && !ours.has(s.pid)) {
-        ours.add(s.pid);
-        grew = true;
-      }
-    }
-  }
-  const TICKS_PER_SECOND = 100;
-  return stats.filter((s) => ours.has(s.pid) && s.comm.includes("workerd")).reduce((ms, s) => ms + (s.ticks * 1000) / TICKS_PER_SECOND, 0);
-}
-
 async function main(): Promise<void> {
   if (!scenarioName) throw new Error("usage: npm run profile -- <scenario> [--seconds=10] (scenario names: npm run bench prints them)");
   const bundlePath = buildForProfile();
@@ -146,9 +108,7 @@ async function main(): Promise<void> {
     await send("Profiler.enable");
     await send("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
     await send("Profiler.start");
-    const cpuBefore = workerdCpuMs();
     const figures = await load(url, scenario, seconds, connections);
-    const workerdMs = workerdCpuMs() - cpuBefore;
     const { profile } = (await send("Profiler.stop")) as { profile: CpuProfile };
 
     const dir = path.resolve(import.meta.dirname, "../../.bench/profiles");
@@ -160,7 +120,7 @@ async function main(): Promise<void> {
     const requests = figures.rps * seconds;
     console.log(
       `\nbusy ${(busyUs / 1000).toFixed(0)} ms over ${requests.toFixed(0)} requests: ${(busyUs / requests).toFixed(0)} µs of CPU per request` +
-        `; workerd processes ${((1000 * workerdMs) / requests).toFixed(0)} µs per request (with D1's simulator; load average ${loadavg()[0].toFixed(2)})`,
+        `; workerd processes ${figures.cpu_us ?? "–"} µs per request (with D1's simulator; load average ${loadavg()[0].toFixed(2)})`,
     );
   } finally {
     await mf.dispose();
