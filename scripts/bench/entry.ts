@@ -14,6 +14,7 @@
  *   columns and order of an inventory page, read and answered as JSON the plain drizzle way — the
  *   floor of a paged feed read (the local D1 turns each row to JSON and back: a one-row floor
  *   measured that, not our code).
+ * It also serves any request many times inside the isolate for `npm run profile -- --in-isolate`.
  * Built by scripts/bench/worker.ts; the bundle whose size and start-up are budgeted is src/index.ts.
  */
 import { z } from "@hono/zod-openapi";
@@ -28,7 +29,7 @@ import type { AppRouter } from "../../src/http/router";
 import { v1Route } from "../../src/http/v1-chain";
 import { newId } from "../../src/lib/ids";
 import { createWorker } from "../../src/worker";
-import { METERED_ECHO_PATH, METERED_EVENT_PATH, METERED_PAGE_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "./floor-paths";
+import { IN_ISOLATE_PATH, METERED_ECHO_PATH, METERED_EVENT_PATH, METERED_PAGE_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "./floor-paths";
 
 export { OrgStorage } from "../../src/durable-objects/org-storage";
 export { QuotaCounter } from "../../src/durable-objects/quota-counter";
@@ -180,4 +181,29 @@ function mountBaselines(app: AppRouter) {
   });
 }
 
-export default createWorker(createApp({ mount: mountBaselines }));
+const worker = createWorker(createApp({ mount: mountBaselines }));
+
+/**
+ * Serves the request it is given `n` times inside this isolate, one call after another, with the
+ * path in `?path=`: no socket, no Miniflare entry Worker and no load generator in between, so a CPU
+ * profile over it holds our code and workerd's own Request and Response work alone (`npm run
+ * profile -- <scenario> --in-isolate`). Answers the number of calls, or 502 with the first failure.
+ */
+async function serveInIsolate(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const url = new URL(request.url);
+  const target = new URL(url.searchParams.get("path") ?? "/", url);
+  const calls = Number(url.searchParams.get("n") ?? 1);
+  const body = request.method === "GET" ? undefined : await request.text();
+  for (let call = 1; call <= calls; call++) {
+    const answer = await worker.fetch(new Request(target, { method: request.method, headers: request.headers, body }), env, ctx);
+    const text = await answer.text();
+    if (!answer.ok) return new Response(`call ${call} answered ${answer.status}: ${text}`, { status: 502 });
+  }
+  return new Response(String(calls));
+}
+
+export default {
+  ...worker,
+  fetch: (request, env, ctx) =>
+    new URL(request.url).pathname === IN_ISOLATE_PATH ? serveInIsolate(request, env, ctx) : worker.fetch(request, env, ctx),
+} satisfies ExportedHandler<Env, never>;

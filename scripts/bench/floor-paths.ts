@@ -4,3 +4,5 @@ export const METERED_WRITE_PATH = "/api/v1/__bench/metered-write";
 export const METERED_EVENT_PATH = "/api/v1/__bench/metered-event";
 export const METERED_READ_PATH = "/api/v1/__bench/metered-read";
 export const METERED_PAGE_PATH = "/api/v1/__bench/metered-page";
+/** `npm run profile -- <scenario> --in-isolate` serves a scenario's request many times inside the isolate through it (scripts/bench/entry.ts). */
+export const IN_ISOLATE_PATH = "/__bench/in-isolate";

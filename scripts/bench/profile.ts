@@ -1,18 +1,27 @@
 /**
- * `npm run profile -- <scenario> [--seconds=10] [--connections=50] [--top=25] [--inspector-port=9239]`
+ * `npm run profile -- <scenario> [--seconds=10] [--connections=50] [--top=25] [--inspector-port=9239] [--in-isolate]`
  *
  * A workerd CPU profile of one bench scenario under load: the bench's Worker (scripts/bench/entry.ts)
  * built unminified, served as `npm run bench` serves it with Miniflare's inspector open, seeded the
  * same way; V8's sampling profiler runs over the load (sampled every 100 µs) and the profile is
  * written to .bench/profiles/<scenario>.cpuprofile (open it in Chrome DevTools or speedscope). It
  * prints the functions with the most self time and the modules they belong to (esbuild's unminified
- * output names each module in a `// path` comment), as shares of the busy (non-idle) time.
+ * output names each module in a `// path` comment), as shares of the busy (non-idle) time, and what
+ * each middleware and handler costs per request with the native calls it makes.
+ *
+ * `--in-isolate` serves the scenario's request over and over inside the isolate (scripts/bench/entry.ts,
+ * one call at a time) instead of loading it over HTTP: no socket, no Miniflare entry Worker, no load
+ * generator sharing the cores, so the profile holds our
+ * code and workerd's Request and Response work alone. It also times the calls without the profiler
+ * first: the sampled figures have run up to about twice that, so read them as shares.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
+import { IN_ISOLATE_PATH } from "./floor-paths";
 import { connectInspector } from "./inspector";
 import { copyAnswer, load, requestHeaders } from "./load";
+import type { Scenario } from "./scenario";
 import { benchScenarios } from "./scenarios";
 import { buildForProfile, migrateAndSeed, serve } from "./worker";
 
@@ -26,6 +35,7 @@ const scenarioName = args.find((a) => !a.startsWith("--"));
 const seconds = option("seconds", 10);
 const connections = option("connections", 50);
 const top = option("top", 25);
+const inIsolate = args.includes("--in-isolate");
 
 interface ProfileNode {
   id: number;
@@ -56,20 +66,31 @@ function moduleOfLine(bundle: string): (line: number) => string {
   };
 }
 
-function summarize(profile: CpuProfile, bundlePath: string) {
+/** Sampled µs per profile node. */
+function selfTimes(profile: CpuProfile): Map<number, number> {
   const selfUs = new Map<number, number>();
   for (const [i, nodeId] of profile.samples.entries()) selfUs.set(nodeId, (selfUs.get(nodeId) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  const moduleOf = moduleOfLine(readFileSync(bundlePath, "utf8"));
+  return selfUs;
+}
+
+/** A node's module (or V8's pseudo-frame, or the native API) and its name as the tables print it. */
+function frameOf(node: ProfileNode, moduleOf: (line: number) => string): { module: string; name: string } {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const module = url.endsWith("entry.js") ? moduleOf(lineNumber) : functionName.startsWith("(") ? functionName : url || "(native)";
+  return { module, name: `${functionName || "(anonymous)"}  ${module}${url.endsWith("entry.js") ? `:${lineNumber + 1}` : ""}` };
+}
+
+function summarize(profile: CpuProfile, moduleOf: (line: number) => string) {
+  const selfUs = selfTimes(profile);
   const byFunction = new Map<string, number>();
   const byModule = new Map<string, number>();
   let busy = 0;
   for (const node of profile.nodes) {
     const us = selfUs.get(node.id) ?? 0;
-    const { functionName, url, lineNumber } = node.callFrame;
+    const { functionName } = node.callFrame;
     if (us === 0 || functionName === "(idle)" || functionName === "(program)") continue;
     busy += us;
-    const module = url.endsWith("entry.js") ? moduleOf(lineNumber) : functionName.startsWith("(") ? functionName : url || "(native)";
-    const name = `${functionName || "(anonymous)"}  ${module}${url.endsWith("entry.js") ? `:${lineNumber + 1}` : ""}`;
+    const { module, name } = frameOf(node, moduleOf);
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
     byModule.set(module, (byModule.get(module) ?? 0) + us);
   }
@@ -82,6 +103,61 @@ function summarize(profile: CpuProfile, bundlePath: string) {
   table("function (bundle line)", byFunction);
   table("module", byModule);
   return busy;
+}
+
+/**
+ * Each function's time per request with everything it calls, native calls included, up to the next
+ * middleware: hono's `dispatch` (compose) starts the next layer, so a middleware's row is its own work
+ * before and after `await next()`, and a handler's row its whole answer. Rows nest (a handler's row
+ * holds the helpers it calls, which have rows of their own); a function that calls itself counts once.
+ */
+function layerTable(profile: CpuProfile, moduleOf: (line: number) => string, requests: number) {
+  const selfUs = selfTimes(profile);
+  const nameOfNode = (node: ProfileNode) => frameOf(node, moduleOf).name;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const startsLayer = (node: ProfileNode) => node.callFrame.functionName === "dispatch" && nameOfNode(node).includes(" hono:");
+  const totals = new Map<string, number>();
+  // Depth first from the root, with the names open above each node within its layer.
+  const visit = (id: number, open: Set<string>): number => {
+    const node = byId.get(id);
+    if (!node) return 0;
+    const name = nameOfNode(node);
+    const inner = open.has(name) ? open : new Set(open).add(name);
+    let us = selfUs.get(id) ?? 0;
+    for (const child of node.children ?? []) {
+      const childNode = byId.get(child);
+      if (childNode && startsLayer(childNode)) visit(child, new Set());
+      else us += visit(child, inner);
+    }
+    // A `dispatch` frame holds every layer's synchronous start: not a cost of its own.
+    if (!open.has(name) && !startsLayer(node)) totals.set(name, (totals.get(name) ?? 0) + us);
+    return us;
+  };
+  visit(profile.nodes[0].id, new Set());
+  // V8's own frames ((root), (program), (garbage collector)) are not functions of ours.
+  const rows = [...totals].filter(([name]) => !name.split("  ")[1]?.startsWith("(")).sort((a, b) => b[1] - a[1]);
+  console.log("\n| function with what it calls, up to the next middleware | µs per request |\n|---|---:|");
+  for (const [name, us] of rows.slice(0, top)) console.log(`| ${name} | ${(us / requests).toFixed(1)} |`);
+}
+
+/** The scenario's request served `n` at a time inside the isolate for `seconds`: how many calls, and the wall time per call. */
+async function serveInIsolate(url: URL, scenario: Scenario, seconds: number): Promise<{ calls: number; usPerCall: number }> {
+  const loop = new URL(IN_ISOLATE_PATH, url);
+  loop.searchParams.set("path", scenario.path);
+  loop.searchParams.set("n", "200");
+  const started = performance.now();
+  let calls = 0;
+  while (performance.now() - started < seconds * 1000) {
+    const res = await fetch(loop, {
+      method: scenario.method ?? "GET",
+      headers: requestHeaders(scenario),
+      body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${scenario.name} in the isolate: ${text}`);
+    calls += Number(text);
+  }
+  return { calls, usPerCall: ((performance.now() - started) * 1000) / calls };
 }
 
 async function main(): Promise<void> {
@@ -102,25 +178,42 @@ async function main(): Promise<void> {
     });
     if (!first.ok) throw new Error(`${scenario.name} answered ${first.status}: ${await first.text()}`);
     await first.arrayBuffer();
-    await load(url, scenario, 2, connections);
+    if (inIsolate) await serveInIsolate(url, scenario, 2);
+    else await load(url, scenario, 2, connections);
+    // What a call costs without the profiler, which can slow the isolate (up to about 2x, 2026-11-27).
+    const unprofiled = inIsolate ? await serveInIsolate(url, scenario, seconds) : null;
 
     const send = await connectInspector(INSPECTOR_PORT);
     await send("Profiler.enable");
     await send("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
     await send("Profiler.start");
-    const figures = await load(url, scenario, seconds, connections);
+    const figures = inIsolate ? null : await load(url, scenario, seconds, connections);
+    const isolated = inIsolate ? await serveInIsolate(url, scenario, seconds) : null;
     const { profile } = (await send("Profiler.stop")) as { profile: CpuProfile };
 
     const dir = path.resolve(import.meta.dirname, "../../.bench/profiles");
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${scenario.name}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
-    console.log(`${scenario.name}: ${figures.rps.toFixed(0)} req/s under the profiler (${connections} connections, ${seconds} s); profile: ${file}`);
-    const busyUs = summarize(profile, bundlePath);
-    const requests = figures.rps * seconds;
+    if (figures)
+      console.log(
+        `${scenario.name}: ${figures.rps.toFixed(0)} req/s under the profiler (${connections} connections, ${seconds} s); profile: ${file}`,
+      );
+    if (isolated)
+      console.log(
+        `${scenario.name}: ${isolated.calls} calls inside the isolate in ${seconds} s, one at a time, under the profiler; profile: ${file}`,
+      );
+    const moduleOf = moduleOfLine(readFileSync(bundlePath, "utf8"));
+    const busyUs = summarize(profile, moduleOf);
+    const requests = isolated ? isolated.calls : (figures?.rps ?? 0) * seconds;
+    layerTable(profile, moduleOf, requests);
+    const served = isolated
+      ? `${isolated.usPerCall.toFixed(1)} µs per call of wall time under the profiler, ${unprofiled?.usPerCall.toFixed(1)} µs without it ` +
+        "(one call at a time, its Request and the reading of its answer included)"
+      : `workerd processes ${figures?.cpu_us ?? "–"} µs per request`;
     console.log(
       `\nbusy ${(busyUs / 1000).toFixed(0)} ms over ${requests.toFixed(0)} requests: ${(busyUs / requests).toFixed(0)} µs of CPU per request` +
-        `; workerd processes ${figures.cpu_us ?? "–"} µs per request (with D1's simulator; load average ${loadavg()[0].toFixed(2)})`,
+        `; ${served} (with D1's simulator; load average ${loadavg()[0].toFixed(2)})`,
     );
   } finally {
     await mf.dispose();
