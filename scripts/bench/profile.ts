@@ -11,9 +11,9 @@
  *
  * `--in-isolate` serves the scenario's request over and over inside the isolate (scripts/bench/entry.ts,
  * one call at a time) instead of loading it over HTTP: no socket, no Miniflare entry Worker, no load
- * generator sharing the cores, so the profile holds our
- * code and workerd's Request and Response work alone. It also times the calls without the profiler
- * first: the sampled figures have run up to about twice that, so read them as shares.
+ * generator sharing the cores, so the profile holds our code and workerd's Request and Response work
+ * alone. It also times the calls without the profiler first: the sampled figures have run up to
+ * about twice that, so read them as shares.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -140,7 +140,7 @@ function layerTable(profile: CpuProfile, moduleOf: (line: number) => string, req
   for (const [name, us] of rows.slice(0, top)) console.log(`| ${name} | ${(us / requests).toFixed(1)} |`);
 }
 
-/** The scenario's request served `n` at a time inside the isolate for `seconds`: how many calls, and the wall time per call. */
+/** The scenario's request served inside the isolate, 200 calls per request to the Worker, for `seconds`: how many calls, and the wall time per call. */
 async function serveInIsolate(url: URL, scenario: Scenario, seconds: number): Promise<{ calls: number; usPerCall: number }> {
   const loop = new URL(IN_ISOLATE_PATH, url);
   loop.searchParams.set("path", scenario.path);
