@@ -45,7 +45,11 @@ interface Lease {
 export class LeaseTable {
   private readonly leases = new Map<string, Lease>();
 
-  async take(keyId: string, limit: number, nowMs: number, acquire: Acquire, background: Background): Promise<Decision> {
+  /**
+   * Decides one request. A token this isolate holds (most requests) or a quota known to be spent is
+   * decided at once, without a promise; only a request that must ask the counter gets one.
+   */
+  take(keyId: string, limit: number, nowMs: number, acquire: Acquire, background: Background): Decision | Promise<Decision> {
     const lease = this.current(keyId, limit, nowMs);
     if (lease.tokens > 0) {
       lease.tokens -= 1;
@@ -56,6 +60,10 @@ export class LeaseTable {
     }
     // Nothing handed out is ever given back, so once the counter is spent for the day it stays spent.
     if (lease.used >= limit) return { admitted: false, used: lease.used };
+    return this.askCounter(lease, limit, nowMs, acquire);
+  }
+
+  private async askCounter(lease: Lease, limit: number, nowMs: number, acquire: Acquire): Promise<Decision> {
     // Near the end every request is decided alone; and while a block is on its way, asking for one
     // request beats queueing behind it.
     if (lease.refilling || leaseCap(limit, lease.used) <= 1) {
@@ -116,19 +124,18 @@ const isRetryable = (error: unknown) => {
 };
 
 /**
- * One retry on a fresh stub (a failed stub may stay broken), only for errors the runtime marks
- * retryable: `acquire` is not idempotent, so a retry after a lost reply can count a grant twice.
+ * One call to the key's counter, with one retry on a fresh stub (a failed stub may stay broken), only
+ * for errors the runtime marks retryable: `acquire` is not idempotent, so a retry after a lost reply
+ * can count a grant twice.
  */
-function counterFor(namespace: Env["QUOTA"], keyId: string, limit: number, nowMs: number): Acquire {
-  const call = (requested: number) => namespace.get(namespace.idFromName(keyId)).acquire(limit, nowMs, requested);
-  return async (requested) => {
-    try {
-      return await call(requested);
-    } catch (error) {
-      if (!isRetryable(error)) throw error;
-      return call(requested);
-    }
-  };
+async function acquireFromCounter(namespace: Env["QUOTA"], keyId: string, limit: number, nowMs: number, requested: number) {
+  const call = () => namespace.get(namespace.idFromName(keyId)).acquire(limit, nowMs, requested);
+  try {
+    return await call();
+  } catch (error) {
+    if (!isRetryable(error)) throw error;
+    return call();
+  }
 }
 
 /**
@@ -156,38 +163,37 @@ export const meterQuota = createMiddleware<AppEnv>(async (c, next) => {
   if (principal.kind !== "api_key") return next();
 
   const nowMs = Date.now();
-  const limit = principal.dailyLimit;
-  const headers: Record<string, string> = {
-    [LIMIT_HEADER]: String(limit),
-    [RESET_HEADER]: String(nextResetMs(nowMs) / 1000),
-  };
-
-  const unavailable = (decision: string) => (error: unknown) =>
-    logEvent("warn", {
-      event: "quota_counter_unavailable",
-      decision,
-      request_id: c.get("requestId"),
-      key_id: principal.keyId,
-      ...describeError(error),
-    });
-  const acquire = counterFor(c.env.QUOTA, principal.keyId, limit, nowMs);
+  const { keyId, dailyLimit: limit } = principal;
+  const unavailable = (decision: string, error: unknown) =>
+    logEvent("warn", { event: "quota_counter_unavailable", decision, request_id: c.get("requestId"), key_id: keyId, ...describeError(error) });
+  const acquire = (requested: number) => acquireFromCounter(c.env.QUOTA, keyId, limit, nowMs, requested);
   // A failed lease ahead of need costs nothing now: the requests that find no tokens ask themselves.
-  const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work.catch(unavailable("lease_skipped")));
+  const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work.catch((error) => unavailable("lease_skipped", error)));
 
   let decision: Decision | null = null;
   try {
-    decision = await leases.take(principal.keyId, limit, nowMs, acquire, background);
+    const taken = leases.take(keyId, limit, nowMs, acquire, background);
+    // Most calls are decided without a promise; awaiting one anyway would cost every call a turn.
+    decision = taken instanceof Promise ? await taken : taken;
   } catch (error) {
-    unavailable("fail_open")(error);
+    unavailable("fail_open", error);
   }
 
+  const limitHeader = String(limit);
+  const resetHeader = String(nextResetMs(nowMs) / 1000);
   if (decision && !decision.admitted) {
     throw new ApiError("daily_rate_limit_reached", dailyLimitMessage(limit, nowMs), {
-      headers: { ...headers, [REMAINING_HEADER]: "0", "Retry-After": String(secondsUntilReset(nowMs)) },
+      headers: {
+        [LIMIT_HEADER]: limitHeader,
+        [RESET_HEADER]: resetHeader,
+        [REMAINING_HEADER]: "0",
+        "Retry-After": String(secondsUntilReset(nowMs)),
+      },
       body: { reset_at: new Date(nextResetMs(nowMs)).toISOString(), limit, used: decision.used },
     });
   }
-  if (decision) headers[REMAINING_HEADER] = String(decision.remaining);
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  c.header(LIMIT_HEADER, limitHeader);
+  c.header(RESET_HEADER, resetHeader);
+  if (decision) c.header(REMAINING_HEADER, String(decision.remaining));
   await next();
 });

@@ -107,6 +107,23 @@ describe("LeaseTable", () => {
     expect(counter.calls.length).toBe(3);
   });
 
+  // Every metered call that finds a token pays for no promise (BENCHMARKS.md, "Inside the isolate").
+  it("decides a request on a token it holds, or on a spent quota, without a promise", async () => {
+    const limit = 1_000_000;
+    const { counter, work, leases } = await afterFiveRequests(limit, MIDNIGHT + 1);
+    const held = leases.take("key", limit, MIDNIGHT + 1, counter.acquireAt(MIDNIGHT + 1), work.background);
+    expect(held).not.toBeInstanceOf(Promise);
+    expect(held).toMatchObject({ admitted: true });
+
+    // A limit of 1 never leases: the first request asks the counter, and learns the quota is spent.
+    const spent = fakeCounter(1);
+    const small = new LeaseTable();
+    const asked = small.take("key", 1, MIDNIGHT + 1, spent.acquireAt(MIDNIGHT + 1), () => {});
+    expect(asked).toBeInstanceOf(Promise);
+    expect(await asked).toEqual({ admitted: true, remaining: 0 });
+    expect(small.take("key", 1, MIDNIGHT + 1, spent.acquireAt(MIDNIGHT + 1), () => {})).toEqual({ admitted: false, used: 1 });
+  });
+
   it("asks the counter again when the key's limit changes", async () => {
     const counter = fakeCounter(1);
     const leases = new LeaseTable();
