@@ -40,26 +40,31 @@ export function getDb(d1: D1Database): Database {
   return db;
 }
 
+/** One request's session, opened on its first use (see `getSessionDb`). */
+interface LazySession {
+  d1: D1Database;
+  consistency: ReadConsistency;
+  client: Database | undefined;
+}
+
+/** Shared by every request's session, so a request that never reads allocates only its session's two objects. */
+const openOnFirstUse: ProxyHandler<LazySession> = {
+  get(session, property) {
+    // drizzle's D1 driver only calls prepare() and batch(), which a session has as well.
+    session.client ??= drizzle(session.d1.withSession(SESSION_CONSTRAINT[session.consistency]) as unknown as D1Database) as Database;
+    const client = session.client;
+    const value = Reflect.get(client, property, client);
+    return typeof value === "function" ? value.bind(client) : value;
+  },
+};
+
 /**
  * A client bound to one D1 session, for one request. The session and its client are opened on the
  * first use: most requests (cached feeds and credentials, public answers) never reach D1, and
  * opening a session and a client for them was a measurable share of a cached request.
  */
 export function getSessionDb(d1: D1Database, consistency: ReadConsistency): Database {
-  let db: Database | undefined;
-  const open = () => {
-    // drizzle's D1 driver only calls prepare() and batch(), which a session has as well.
-    const session = d1.withSession(SESSION_CONSTRAINT[consistency]) as unknown as D1Database;
-    db = drizzle(session) as Database;
-    return db;
-  };
-  return new Proxy({} as Database, {
-    get(_, property) {
-      const client = db ?? open();
-      const value = Reflect.get(client, property, client);
-      return typeof value === "function" ? value.bind(client) : value;
-    },
-  });
+  return new Proxy<LazySession>({ d1, consistency, client: undefined }, openOnFirstUse) as unknown as Database;
 }
 
 /** SQL built once with drizzle (`toSQL()`, its values as `sql.placeholder`s) and run many times. */
