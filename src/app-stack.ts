@@ -7,21 +7,27 @@ import { createMiddleware } from "hono/factory";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { loadConfig } from "./config";
+import { getSessionDb } from "./db/client";
 import type { AppEnv } from "./http/app-env";
 import { onError, onMethodNotAllowed, onNotFound } from "./http/error-handler";
 import { IDEMPOTENCY_CORS, IdempotencyKeyParameter } from "./http/idempotency";
 import { openApiDocument, SECURITY_SCHEMES } from "./http/openapi";
 import { publicCors } from "./http/public-access";
 import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
-import { readsFrom } from "./http/read-consistency";
 import { openCors, securityHeaders } from "./http/response-headers";
 import { type AppRouter, createRouter } from "./http/router";
 import { staffCors } from "./http/staff-auth";
 import { trackUsage } from "./http/usage";
 
-/** Vars and secrets are checked at the first request; a bad one is a logged 500, not a later surprise. */
-const provideConfig = createMiddleware<AppEnv>(async (c, next) => {
+/**
+ * What every route finds on its context: the configuration, whose vars and secrets are checked at
+ * the first request (a bad one is a logged 500, not a later surprise), and a D1 session whose reads
+ * start at the primary unless the route declares otherwise (docs/consistency.md). One layer for
+ * both: every middleware costs every request a promise and a frame of its own.
+ */
+const provideRequestContext = createMiddleware<AppEnv>(async (c, next) => {
   c.set("config", loadConfig(c.env));
+  c.set("db", getSessionDb(c.env.DB, "primary"));
   await next();
 });
 
@@ -36,9 +42,7 @@ export function stackedApp(routers: AppRouter[]): AppRouter {
   app.use(requestId({ headerName: "X-Request-Id" }));
   app.use(securityHeaders);
   app.use(trackUsage);
-  app.use(provideConfig);
-  // Reads start at the primary unless the route declares otherwise (docs/consistency.md).
-  app.use(readsFrom("primary"));
+  app.use(provideRequestContext);
   app.use(methodNotAllowed({ app, onMethodNotAllowed }));
   app.use("/api/public/*", publicCors);
   app.use("/api/moat/*", publicCors);
