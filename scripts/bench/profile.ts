@@ -1,5 +1,5 @@
 /**
- * `npm run profile -- <scenario> [--seconds=10] [--connections=50] [--top=25] [--inspector-port=9239] [--in-isolate]`
+ * `npm run profile -- <scenario> [--seconds=10] [--connections=50] [--top=25] [--inspector-port=9239] [--in-isolate] [--heap]`
  *
  * A workerd CPU profile of one bench scenario under load: the bench's Worker (scripts/bench/entry.ts)
  * built unminified, served as `npm run bench` serves it with Miniflare's inspector open, seeded the
@@ -14,6 +14,10 @@
  * generator sharing the cores, so the profile holds our code and workerd's Request and Response work
  * alone. It also times the calls without the profiler first: the sampled figures have run up to
  * about twice that, so read them as shares.
+ *
+ * `--heap` then samples what the same load allocates (V8's sampling heap profiler, every 256 bytes,
+ * the garbage collected since included): bytes per request in all and by function. Unlike time,
+ * this repeats to within a percent from run to run, so it shows a change of a few hundred bytes.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -36,6 +40,7 @@ const seconds = option("seconds", 10);
 const connections = option("connections", 50);
 const top = option("top", 25);
 const inIsolate = args.includes("--in-isolate");
+const heap = args.includes("--heap");
 
 interface ProfileNode {
   id: number;
@@ -140,6 +145,30 @@ function layerTable(profile: CpuProfile, moduleOf: (line: number) => string, req
   for (const [name, us] of rows.slice(0, top)) console.log(`| ${name} | ${(us / requests).toFixed(1)} |`);
 }
 
+interface HeapNode {
+  callFrame: ProfileNode["callFrame"];
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** Bytes allocated per request, in all and by the function that allocated them. */
+function allocationTable(head: HeapNode, moduleOf: (line: number) => string, requests: number) {
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  const visit = (node: HeapNode) => {
+    total += node.selfSize;
+    const { name } = frameOf({ id: 0, callFrame: node.callFrame }, moduleOf);
+    byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
+    for (const child of node.children) visit(child);
+  };
+  visit(head);
+  console.log(`\n| function (allocated) | bytes per request |\n|---|---:|`);
+  for (const [name, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`| ${name} | ${(bytes / requests).toFixed(0)} |`);
+  }
+  console.log(`\nallocated ${(total / requests).toFixed(0)} bytes per request (${requests.toFixed(0)} requests)`);
+}
+
 /** The scenario's request served inside the isolate, 200 calls per request to the Worker, for `seconds`: how many calls, and the wall time per call. */
 async function serveInIsolate(url: URL, scenario: Scenario, seconds: number): Promise<{ calls: number; usPerCall: number }> {
   const loop = new URL(IN_ISOLATE_PATH, url);
@@ -215,6 +244,20 @@ async function main(): Promise<void> {
       `\nbusy ${(busyUs / 1000).toFixed(0)} ms over ${requests.toFixed(0)} requests: ${(busyUs / requests).toFixed(0)} µs of CPU per request` +
         `; ${served} (with D1's simulator; load average ${loadavg()[0].toFixed(2)})`,
     );
+
+    if (heap) {
+      await send("HeapProfiler.enable");
+      await send("HeapProfiler.startSampling", {
+        samplingInterval: 256,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
+      const allocating = inIsolate
+        ? (await serveInIsolate(url, scenario, seconds)).calls
+        : (await load(url, scenario, seconds, connections)).rps * seconds;
+      const { profile: sampled } = (await send("HeapProfiler.stopSampling")) as { profile: { head: HeapNode } };
+      allocationTable(sampled.head, moduleOf, allocating);
+    }
   } finally {
     await mf.dispose();
   }
