@@ -43,7 +43,7 @@ import { feedsArea } from "./bench/areas/feeds";
 import { publicArea } from "./bench/areas/public";
 import { dmsUnit } from "./bench/dms-unit";
 import { connectInspector } from "./bench/inspector";
-import type { BenchFixture, Scenario } from "./bench/scenario";
+import { type BenchFixture, requestInit, type Scenario } from "./bench/scenario";
 import { build, machine, migrateAndSeed, serve } from "./bench/worker";
 
 const args = process.argv.slice(2);
@@ -279,12 +279,7 @@ async function startReceiver(): Promise<Receiver> {
 // ---------------------------------------------------------------------------------------------
 
 async function send(base: URL, scenario: Scenario): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(new URL(scenario.path, base), {
-    method: scenario.method ?? "GET",
-    headers: { ...(scenario.body === undefined ? {} : { "Content-Type": "application/json" }), ...scenario.headers },
-    body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
+  const res = await fetch(new URL(scenario.path, base), { ...requestInit(scenario), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   const text = await res.text();
   let body: unknown = text;
   try {

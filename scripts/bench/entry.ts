@@ -189,7 +189,7 @@ const worker = createWorker(createApp({ mount: mountBaselines }));
  * profile over it holds our code and workerd's own Request and Response work alone (`npm run
  * profile -- <scenario> --in-isolate`). Answers the number of calls, or 502 with the first failure.
  */
-async function serveInIsolate(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+async function serveInIsolate(...[request, env, ctx]: Parameters<typeof worker.fetch>): Promise<Response> {
   const url = new URL(request.url);
   const target = new URL(url.searchParams.get("path") ?? "/", url);
   const calls = Number(url.searchParams.get("n") ?? 1);
@@ -204,6 +204,6 @@ async function serveInIsolate(request: Request, env: Env, ctx: ExecutionContext)
 
 export default {
   ...worker,
-  fetch: (request, env, ctx) =>
+  fetch: (...[request, env, ctx]: Parameters<typeof worker.fetch>) =>
     new URL(request.url).pathname === IN_ISOLATE_PATH ? serveInIsolate(request, env, ctx) : worker.fetch(request, env, ctx),
-} satisfies ExportedHandler<Env, never>;
+};

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
-import type { Scenario } from "./scenario";
+import { requestHeaders, requestInit, type Scenario } from "./scenario";
 
 export interface Figures {
   rps: number;
@@ -71,9 +71,7 @@ export async function load(url: URL, scenario: Scenario, seconds: number, connec
     url: new URL(scenario.path, url).href,
     connections,
     duration: seconds,
-    method: scenario.method ?? "GET",
-    headers: requestHeaders(scenario),
-    body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
+    ...requestInit(scenario),
     requests: scenario.manyClients ? [{ setupRequest: fromAnotherClient }] : undefined,
   });
   const failures = result.non2xx + result.errors + result.timeouts;
@@ -93,10 +91,6 @@ let clientCounter = 0;
 function fromAnotherClient(request: autocannon.Request): autocannon.Request {
   const n = clientCounter++ % CLIENT_ADDRESSES;
   return { ...request, headers: { ...request.headers, "CF-Connecting-IP": `10.${(n >> 8) & 255}.${n & 255}.1` } };
-}
-
-export function requestHeaders(scenario: Scenario): Record<string, string> {
-  return { ...(scenario.body === undefined ? {} : { "Content-Type": "application/json" }), ...scenario.headers };
 }
 
 /**

@@ -24,8 +24,8 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import { IN_ISOLATE_PATH } from "./floor-paths";
 import { connectInspector } from "./inspector";
-import { copyAnswer, load, requestHeaders } from "./load";
-import type { Scenario } from "./scenario";
+import { copyAnswer, load } from "./load";
+import { requestInit, type Scenario } from "./scenario";
 import { benchScenarios } from "./scenarios";
 import { buildForProfile, migrateAndSeed, serve } from "./worker";
 
@@ -78,9 +78,9 @@ function selfTimes(profile: CpuProfile): Map<number, number> {
   return selfUs;
 }
 
-/** A node's module (or V8's pseudo-frame, or the native API) and its name as the tables print it. */
-function frameOf(node: ProfileNode, moduleOf: (line: number) => string): { module: string; name: string } {
-  const { functionName, url, lineNumber } = node.callFrame;
+/** A frame's module (or V8's pseudo-frame, or the native API) and its name as the tables print it. */
+function frameOf(callFrame: ProfileNode["callFrame"], moduleOf: (line: number) => string): { module: string; name: string } {
+  const { functionName, url, lineNumber } = callFrame;
   const module = url.endsWith("entry.js") ? moduleOf(lineNumber) : functionName.startsWith("(") ? functionName : url || "(native)";
   return { module, name: `${functionName || "(anonymous)"}  ${module}${url.endsWith("entry.js") ? `:${lineNumber + 1}` : ""}` };
 }
@@ -95,7 +95,7 @@ function summarize(profile: CpuProfile, moduleOf: (line: number) => string) {
     const { functionName } = node.callFrame;
     if (us === 0 || functionName === "(idle)" || functionName === "(program)") continue;
     busy += us;
-    const { module, name } = frameOf(node, moduleOf);
+    const { module, name } = frameOf(node.callFrame, moduleOf);
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
     byModule.set(module, (byModule.get(module) ?? 0) + us);
   }
@@ -118,15 +118,15 @@ function summarize(profile: CpuProfile, moduleOf: (line: number) => string) {
  */
 function layerTable(profile: CpuProfile, moduleOf: (line: number) => string, requests: number) {
   const selfUs = selfTimes(profile);
-  const nameOfNode = (node: ProfileNode) => frameOf(node, moduleOf).name;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const startsLayer = (node: ProfileNode) => node.callFrame.functionName === "dispatch" && nameOfNode(node).includes(" hono:");
+  const names = new Map(profile.nodes.map((node) => [node.id, frameOf(node.callFrame, moduleOf).name]));
+  const startsLayer = (node: ProfileNode) => node.callFrame.functionName === "dispatch" && names.get(node.id)?.includes(" hono:");
   const totals = new Map<string, number>();
   // Depth first from the root, with the names open above each node within its layer.
   const visit = (id: number, open: Set<string>): number => {
     const node = byId.get(id);
-    if (!node) return 0;
-    const name = nameOfNode(node);
+    const name = names.get(id);
+    if (!node || name === undefined) return 0;
     const inner = open.has(name) ? open : new Set(open).add(name);
     let us = selfUs.get(id) ?? 0;
     for (const child of node.children ?? []) {
@@ -157,7 +157,7 @@ function allocationTable(head: HeapNode, moduleOf: (line: number) => string, req
   let total = 0;
   const visit = (node: HeapNode) => {
     total += node.selfSize;
-    const { name } = frameOf({ id: 0, callFrame: node.callFrame }, moduleOf);
+    const { name } = frameOf(node.callFrame, moduleOf);
     byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
     for (const child of node.children) visit(child);
   };
@@ -170,18 +170,14 @@ function allocationTable(head: HeapNode, moduleOf: (line: number) => string, req
 }
 
 /** The scenario's request served inside the isolate, 200 calls per request to the Worker, for `seconds`: how many calls, and the wall time per call. */
-async function serveInIsolate(url: URL, scenario: Scenario, seconds: number): Promise<{ calls: number; usPerCall: number }> {
+async function callInIsolate(url: URL, scenario: Scenario, seconds: number): Promise<{ calls: number; usPerCall: number }> {
   const loop = new URL(IN_ISOLATE_PATH, url);
   loop.searchParams.set("path", scenario.path);
   loop.searchParams.set("n", "200");
   const started = performance.now();
   let calls = 0;
   while (performance.now() - started < seconds * 1000) {
-    const res = await fetch(loop, {
-      method: scenario.method ?? "GET",
-      headers: requestHeaders(scenario),
-      body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
-    });
+    const res = await fetch(loop, requestInit(scenario));
     const text = await res.text();
     if (!res.ok) throw new Error(`${scenario.name} in the isolate: ${text}`);
     calls += Number(text);
@@ -200,49 +196,47 @@ async function main(): Promise<void> {
     if (!scenario) throw new Error(`no scenario named ${scenarioName}`);
     const original = benchScenarios(platform, areas).find((s) => s.name === scenario.copiesAnswerOf);
     if (original) await copyAnswer(url, original, scenario);
-    const first = await fetch(new URL(scenario.path, url), {
-      method: scenario.method ?? "GET",
-      headers: requestHeaders(scenario),
-      body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
-    });
+    const first = await fetch(new URL(scenario.path, url), requestInit(scenario));
     if (!first.ok) throw new Error(`${scenario.name} answered ${first.status}: ${await first.text()}`);
     await first.arrayBuffer();
-    if (inIsolate) await serveInIsolate(url, scenario, 2);
-    else await load(url, scenario, 2, connections);
+
+    /** `seconds` of the scenario's load, in the isolate or over HTTP: how many requests, and what to print of it. */
+    const serve = async (forSeconds: number): Promise<{ requests: number; served: string }> => {
+      if (inIsolate) {
+        const { calls, usPerCall } = await callInIsolate(url, scenario, forSeconds);
+        return {
+          requests: calls,
+          served: `${calls} calls inside the isolate, one at a time: ${usPerCall.toFixed(1)} µs per call of wall time (its Request and the reading of its answer included)`,
+        };
+      }
+      const figures = await load(url, scenario, forSeconds, connections);
+      return {
+        requests: figures.rps * forSeconds,
+        served: `${figures.rps.toFixed(0)} req/s (${connections} connections); workerd processes ${figures.cpu_us ?? "–"} µs per request`,
+      };
+    };
+    await serve(2);
     // What a call costs without the profiler, which can slow the isolate (up to about 2x, 2026-11-27).
-    const unprofiled = inIsolate ? await serveInIsolate(url, scenario, seconds) : null;
+    if (inIsolate) console.log(`${scenario.name} without the profiler, ${seconds} s: ${(await serve(seconds)).served}`);
 
     const send = await connectInspector(INSPECTOR_PORT);
     await send("Profiler.enable");
     await send("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
     await send("Profiler.start");
-    const figures = inIsolate ? null : await load(url, scenario, seconds, connections);
-    const isolated = inIsolate ? await serveInIsolate(url, scenario, seconds) : null;
+    const { requests, served } = await serve(seconds);
     const { profile } = (await send("Profiler.stop")) as { profile: CpuProfile };
 
     const dir = path.resolve(import.meta.dirname, "../../.bench/profiles");
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${scenario.name}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
-    if (figures)
-      console.log(
-        `${scenario.name}: ${figures.rps.toFixed(0)} req/s under the profiler (${connections} connections, ${seconds} s); profile: ${file}`,
-      );
-    if (isolated)
-      console.log(
-        `${scenario.name}: ${isolated.calls} calls inside the isolate in ${seconds} s, one at a time, under the profiler; profile: ${file}`,
-      );
+    console.log(`${scenario.name} under the profiler, ${seconds} s: ${served}; profile: ${file}`);
     const moduleOf = moduleOfLine(readFileSync(bundlePath, "utf8"));
     const busyUs = summarize(profile, moduleOf);
-    const requests = isolated ? isolated.calls : (figures?.rps ?? 0) * seconds;
     layerTable(profile, moduleOf, requests);
-    const served = isolated
-      ? `${isolated.usPerCall.toFixed(1)} µs per call of wall time under the profiler, ${unprofiled?.usPerCall.toFixed(1)} µs without it ` +
-        "(one call at a time, its Request and the reading of its answer included)"
-      : `workerd processes ${figures?.cpu_us ?? "–"} µs per request`;
     console.log(
       `\nbusy ${(busyUs / 1000).toFixed(0)} ms over ${requests.toFixed(0)} requests: ${(busyUs / requests).toFixed(0)} µs of CPU per request` +
-        `; ${served} (with D1's simulator; load average ${loadavg()[0].toFixed(2)})`,
+        ` (with D1's simulator; load average ${loadavg()[0].toFixed(2)})`,
     );
 
     if (heap) {
@@ -252,11 +246,9 @@ async function main(): Promise<void> {
         includeObjectsCollectedByMajorGC: true,
         includeObjectsCollectedByMinorGC: true,
       });
-      const allocating = inIsolate
-        ? (await serveInIsolate(url, scenario, seconds)).calls
-        : (await load(url, scenario, seconds, connections)).rps * seconds;
+      const allocating = await serve(seconds);
       const { profile: sampled } = (await send("HeapProfiler.stopSampling")) as { profile: { head: HeapNode } };
-      allocationTable(sampled.head, moduleOf, allocating);
+      allocationTable(sampled.head, moduleOf, allocating.requests);
     }
   } finally {
     await mf.dispose();

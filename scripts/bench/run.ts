@@ -27,8 +27,8 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { BENCH_AREAS } from "./areas";
 import { APPRAISAL_PHOTOS } from "./areas/appraisal";
-import { copyAnswer, type Figures, load, requestHeaders } from "./load";
-import type { Scenario } from "./scenario";
+import { copyAnswer, type Figures, load } from "./load";
+import { requestInit, type Scenario } from "./scenario";
 import { benchScenarios } from "./scenarios";
 import { describeBundle, describeStartup, measureStartup, median } from "./startup";
 import { build, machine, migrateAndSeed, serve } from "./worker";
@@ -226,11 +226,7 @@ async function main(): Promise<void> {
       // After the original's own first call, so that one stays the isolate's first.
       if (original) await copyAnswer(url, original, scenario);
       const started = performance.now();
-      const res = await fetch(new URL(scenario.path, url), {
-        method: scenario.method ?? "GET",
-        headers: requestHeaders(scenario),
-        body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
-      });
+      const res = await fetch(new URL(scenario.path, url), requestInit(scenario));
       if (!res.ok) throw new Error(`${scenario.name} answered ${res.status}: ${await res.text()}`);
       // Without a Remaining figure the quota failed open, and the run would measure the wrong path.
       if (scenario.metered && !res.headers.has("X-Service-RateLimit-Remaining")) throw new Error(`${scenario.name} was not metered`);

@@ -66,3 +66,21 @@ export interface BenchArea {
   /** Run once each, after the request-rate rounds, against the same Worker. */
   measurements?: { name: string; run: (url: URL, fixture: BenchFixture) => Promise<Measurement[]> }[];
 }
+
+/** The headers of the scenario's request: its own, and the JSON content type when it has a body. */
+export function requestHeaders(scenario: Scenario): Record<string, string> {
+  return { ...(scenario.body === undefined ? {} : { "Content-Type": "application/json" }), ...scenario.headers };
+}
+
+/** The scenario's request: its method, headers and JSON body. */
+export function requestInit(scenario: Scenario): {
+  method: NonNullable<Scenario["method"]>;
+  headers: Record<string, string>;
+  body: string | undefined;
+} {
+  return {
+    method: scenario.method ?? "GET",
+    headers: requestHeaders(scenario),
+    body: scenario.body === undefined ? undefined : JSON.stringify(scenario.body),
+  };
+}
