@@ -169,11 +169,14 @@ function allocationTable(head: HeapNode, moduleOf: (line: number) => string, req
   console.log(`\nallocated ${(total / requests).toFixed(0)} bytes per request (${requests.toFixed(0)} requests)`);
 }
 
-/** The scenario's request served inside the isolate, 200 calls per request to the Worker, for `seconds`: how many calls, and the wall time per call. */
+/** Calls the Worker makes for each request of `callInIsolate`: enough that the request's own cost vanishes. */
+const CALLS_PER_LOOP = 200;
+
+/** The scenario's request served inside the isolate, CALLS_PER_LOOP calls per request to the Worker, for `seconds`: how many calls, and the wall time per call. */
 async function callInIsolate(url: URL, scenario: Scenario, seconds: number): Promise<{ calls: number; usPerCall: number }> {
   const loop = new URL(IN_ISOLATE_PATH, url);
   loop.searchParams.set("path", scenario.path);
-  loop.searchParams.set("n", "200");
+  loop.searchParams.set("n", String(CALLS_PER_LOOP));
   const started = performance.now();
   let calls = 0;
   while (performance.now() - started < seconds * 1000) {
