@@ -30,6 +30,7 @@ import { v1Route } from "../../src/http/v1-chain";
 import { newId } from "../../src/lib/ids";
 import { createWorker } from "../../src/worker";
 import { IN_ISOLATE_PATH, METERED_ECHO_PATH, METERED_EVENT_PATH, METERED_PAGE_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "./floor-paths";
+import { clientAddress } from "./scenario";
 
 export { OrgStorage } from "../../src/durable-objects/org-storage";
 export { QuotaCounter } from "../../src/durable-objects/quota-counter";
@@ -183,19 +184,27 @@ function mountBaselines(app: AppRouter) {
 
 const worker = createWorker(createApp({ mount: mountBaselines }));
 
+/** How many calls `serveInIsolate` has made from another client address. */
+let clientCounter = 0;
+
 /**
  * Serves the request it is given `n` times inside this isolate, one call after another, with the
  * path in `?path=`: no socket, no Miniflare entry Worker and no load generator in between, so a CPU
  * profile over it holds our code and workerd's own Request and Response work alone (`npm run
- * profile -- <scenario> --in-isolate`). Answers the number of calls, or 502 with the first failure.
+ * profile -- <scenario> --in-isolate`). With `?many_clients=1`, each call comes from another client
+ * address, as the load generator sends a public endpoint's. Answers the number of calls, or 502 with
+ * the first failure.
  */
 async function serveInIsolate(...[request, env, ctx]: Parameters<typeof worker.fetch>): Promise<Response> {
   const url = new URL(request.url);
   const target = new URL(url.searchParams.get("path") ?? "/", url);
   const calls = Number(url.searchParams.get("n") ?? 1);
+  const manyClients = url.searchParams.has("many_clients");
   const body = request.method === "GET" ? undefined : await request.text();
   for (let call = 1; call <= calls; call++) {
-    const answer = await worker.fetch(new Request(target, { method: request.method, headers: request.headers, body }), env, ctx);
+    const headers = manyClients ? new Headers(request.headers) : request.headers;
+    if (manyClients) headers.set("CF-Connecting-IP", clientAddress(clientCounter++));
+    const answer = await worker.fetch(new Request(target, { method: request.method, headers, body }), env, ctx);
     const text = await answer.text();
     if (!answer.ok) return new Response(`call ${call} answered ${answer.status}: ${text}`, { status: 502 });
   }

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
-import { requestHeaders, requestInit, type Scenario } from "./scenario";
+import { clientAddress, requestHeaders, requestInit, type Scenario } from "./scenario";
 
 export interface Figures {
   rps: number;
@@ -85,12 +85,9 @@ export async function load(url: URL, scenario: Scenario, seconds: number, connec
   return { rps: result.requests.average, p50_ms: result.latency.p50, p99_ms: result.latency.p99, cpu_us };
 }
 
-/** Visitors of many sites, each well under the public per-client limit (120 a minute). */
-const CLIENT_ADDRESSES = 20_000;
 let clientCounter = 0;
 function fromAnotherClient(request: autocannon.Request): autocannon.Request {
-  const n = clientCounter++ % CLIENT_ADDRESSES;
-  return { ...request, headers: { ...request.headers, "CF-Connecting-IP": `10.${(n >> 8) & 255}.${n & 255}.1` } };
+  return { ...request, headers: { ...request.headers, "CF-Connecting-IP": clientAddress(clientCounter++) } };
 }
 
 /**

@@ -177,6 +177,7 @@ async function callInIsolate(url: URL, scenario: Scenario, seconds: number): Pro
   const loop = new URL(IN_ISOLATE_PATH, url);
   loop.searchParams.set("path", scenario.path);
   loop.searchParams.set("n", String(CALLS_PER_LOOP));
+  if (scenario.manyClients) loop.searchParams.set("many_clients", "1");
   const started = performance.now();
   let calls = 0;
   while (performance.now() - started < seconds * 1000) {

@@ -67,6 +67,15 @@ export interface BenchArea {
   measurements?: { name: string; run: (url: URL, fixture: BenchFixture) => Promise<Measurement[]> }[];
 }
 
+/** Visitors of many sites, each well under the public per-client limit (120 a minute). */
+const CLIENT_ADDRESSES = 20_000;
+
+/** The `n`th visitor's address, for a `manyClients` scenario's `CF-Connecting-IP`: CLIENT_ADDRESSES of them in turn. */
+export function clientAddress(n: number): string {
+  const client = n % CLIENT_ADDRESSES;
+  return `10.${(client >> 8) & 255}.${client & 255}.1`;
+}
+
 /** The headers of the scenario's request: its own, and the JSON content type when it has a body. */
 export function requestHeaders(scenario: Scenario): Record<string, string> {
   return { ...(scenario.body === undefined ? {} : { "Content-Type": "application/json" }), ...scenario.headers };
