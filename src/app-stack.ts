@@ -25,10 +25,10 @@ import { trackUsage } from "./http/usage";
  * start at the primary unless the route declares otherwise (docs/consistency.md). One layer for
  * both: every middleware costs every request a promise and a frame of its own.
  */
-const provideRequestContext = createMiddleware<AppEnv>(async (c, next) => {
+const provideRequestContext = createMiddleware<AppEnv>((c, next) => {
   c.set("config", loadConfig(c.env));
   c.set("db", getSessionDb(c.env.DB, "primary"));
-  await next();
+  return next();
 });
 
 /**

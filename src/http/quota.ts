@@ -158,7 +158,7 @@ export function dailyLimitMessage(limit: number, nowMs: number): string {
  * Runs after the credential check, so 401s and 403s never count; legacy tokens are not metered.
  * If the counter cannot be reached the request is served (fail open, see docs/quota.md).
  */
-export const meterQuota = createMiddleware<AppEnv>(async (c, next) => {
+export const meterQuota = createMiddleware<AppEnv>((c, next) => {
   const principal = c.get("principal");
   if (principal.kind !== "api_key") return next();
 
@@ -169,31 +169,29 @@ export const meterQuota = createMiddleware<AppEnv>(async (c, next) => {
   const acquire = (requested: number) => acquireFromCounter(c.env.QUOTA, keyId, limit, nowMs, requested);
   // A failed lease ahead of need costs nothing now: the requests that find no tokens ask themselves.
   const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work.catch((error) => unavailable("lease_skipped", error)));
+  const decide = (decision: Decision | null) => {
+    if (decision && !decision.admitted) {
+      throw new ApiError("daily_rate_limit_reached", dailyLimitMessage(limit, nowMs), {
+        headers: {
+          [LIMIT_HEADER]: String(limit),
+          [RESET_HEADER]: String(nextResetMs(nowMs) / 1000),
+          [REMAINING_HEADER]: "0",
+          "Retry-After": String(secondsUntilReset(nowMs)),
+        },
+        body: { reset_at: new Date(nextResetMs(nowMs)).toISOString(), limit, used: decision.used },
+      });
+    }
+    c.header(LIMIT_HEADER, String(limit));
+    c.header(RESET_HEADER, String(nextResetMs(nowMs) / 1000));
+    if (decision) c.header(REMAINING_HEADER, String(decision.remaining));
+    return next();
+  };
 
-  let decision: Decision | null = null;
-  try {
-    const taken = leases.take(keyId, limit, nowMs, acquire, background);
-    // Most calls are decided without a promise; awaiting one anyway would cost every call a turn.
-    decision = taken instanceof Promise ? await taken : taken;
-  } catch (error) {
+  const taken = leases.take(keyId, limit, nowMs, acquire, background);
+  // Most calls are decided without a promise: they go on without an async frame or a turn of their own.
+  if (!(taken instanceof Promise)) return decide(taken);
+  return taken.then(decide, (error: unknown) => {
     unavailable("fail_open", error);
-  }
-
-  const limitHeader = String(limit);
-  const resetHeader = String(nextResetMs(nowMs) / 1000);
-  if (decision && !decision.admitted) {
-    throw new ApiError("daily_rate_limit_reached", dailyLimitMessage(limit, nowMs), {
-      headers: {
-        [LIMIT_HEADER]: limitHeader,
-        [RESET_HEADER]: resetHeader,
-        [REMAINING_HEADER]: "0",
-        "Retry-After": String(secondsUntilReset(nowMs)),
-      },
-      body: { reset_at: new Date(nextResetMs(nowMs)).toISOString(), limit, used: decision.used },
-    });
-  }
-  c.header(LIMIT_HEADER, limitHeader);
-  c.header(RESET_HEADER, resetHeader);
-  if (decision) c.header(REMAINING_HEADER, String(decision.remaining));
-  await next();
+    return decide(null);
+  });
 });

@@ -7,7 +7,7 @@ import type { AppEnv } from "./app-env";
  * (docs/consistency.md). A route that declares nothing reads from the primary (the app's default).
  */
 export const readsFrom = (consistency: ReadConsistency) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  createMiddleware<AppEnv>((c, next) => {
     c.set("db", getSessionDb(c.env.DB, consistency));
-    await next();
+    return next();
   });
