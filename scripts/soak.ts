@@ -43,7 +43,7 @@ import { feedsArea } from "./bench/areas/feeds";
 import { publicArea } from "./bench/areas/public";
 import { dmsUnit } from "./bench/dms-unit";
 import { connectInspector } from "./bench/inspector";
-import { type BenchFixture, requestInit, type Scenario } from "./bench/scenario";
+import { type BenchFixture, clientAddress, requestInit, type Scenario } from "./bench/scenario";
 import { build, machine, migrateAndSeed, serve } from "./bench/worker";
 
 const args = process.argv.slice(2);
@@ -124,13 +124,11 @@ function dealBatch(): Scenario {
   };
 }
 
-/** Visitors of many dealer sites, each well under the public per-client limits (as the bench's `manyClients`). */
-const VISITORS = 20_000;
+/** Visitors of many dealer sites, each well under the public per-client limits (the bench's `manyClients` addresses). */
 let visitorCount = 0;
 const fromAnotherVisitor = (request: () => Scenario) => (): Scenario => {
-  const n = visitorCount++ % VISITORS;
   const scenario = request();
-  return { ...scenario, headers: { ...scenario.headers, "CF-Connecting-IP": `10.${(n >> 8) & 255}.${n & 255}.1` } };
+  return { ...scenario, headers: { ...scenario.headers, "CF-Connecting-IP": clientAddress(visitorCount++) } };
 };
 
 function workload(fixture: BenchFixture): Call[] {

@@ -170,19 +170,21 @@ export const meterQuota = createMiddleware<AppEnv>((c, next) => {
   // A failed lease ahead of need costs nothing now: the requests that find no tokens ask themselves.
   const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work.catch((error) => unavailable("lease_skipped", error)));
   const decide = (decision: Decision | null) => {
+    const limitHeader = String(limit);
+    const resetHeader = String(nextResetMs(nowMs) / 1000);
     if (decision && !decision.admitted) {
       throw new ApiError("daily_rate_limit_reached", dailyLimitMessage(limit, nowMs), {
         headers: {
-          [LIMIT_HEADER]: String(limit),
-          [RESET_HEADER]: String(nextResetMs(nowMs) / 1000),
+          [LIMIT_HEADER]: limitHeader,
+          [RESET_HEADER]: resetHeader,
           [REMAINING_HEADER]: "0",
           "Retry-After": String(secondsUntilReset(nowMs)),
         },
         body: { reset_at: new Date(nextResetMs(nowMs)).toISOString(), limit, used: decision.used },
       });
     }
-    c.header(LIMIT_HEADER, String(limit));
-    c.header(RESET_HEADER, String(nextResetMs(nowMs) / 1000));
+    c.header(LIMIT_HEADER, limitHeader);
+    c.header(RESET_HEADER, resetHeader);
     if (decision) c.header(REMAINING_HEADER, String(decision.remaining));
     return next();
   };
