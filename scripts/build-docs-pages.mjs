@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import GithubSlugger from "github-slugger";
 import { micromark } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
 
@@ -32,11 +33,39 @@ const escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").r
  * (source files, the README, the CHANGELOG) has no page here, so it stays as its text.
  */
 function rewriteLinks(html, file) {
-  return html.replace(/<a href="([^"]*)">(.*?)<\/a>/g, (whole, href, text) => {
+  // Link text may wrap a line in the Markdown, so the text matches across newlines.
+  return html.replace(/<a href="([^"]*)">([\s\S]*?)<\/a>/g, (whole, href, text) => {
     if (/^(https?:|mailto:|#|\/)/.test(href)) return whole;
     const guide = href.match(/^([^#]*?)\.md(#.*)?$/);
     const inDocs = guide && !path.posix.normalize(path.posix.join(path.posix.dirname(file), guide[1])).startsWith("..");
     return inDocs ? `<a href="${guide[1]}${guide[2] ?? ""}">${text}</a>` : text;
+  });
+}
+
+/**
+ * Each heading gets the id GitHub gives it (github-slugger is GitHub's algorithm, duplicates
+ * numbered), so a `guide.md#heading` link lands on the heading here as it does on GitHub.
+ */
+function addHeadingIds(html) {
+  const slugger = new GithubSlugger();
+  return html.replace(/<h([1-6])>([\s\S]*?)<\/h\1>/g, (_, level, inner) => {
+    const text = inner
+      .replace(/<[^>]*>/g, "")
+      .replace(/&amp;/g, "&")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"');
+    return `<h${level} id="${escapeHtml(slugger.slug(text))}">${inner}</h${level}>`;
+  });
+}
+
+/** Every guide as its served page: its path under /docs/guides/ (no extension), title and HTML body. */
+export function renderGuides() {
+  return guideFiles().map((file) => {
+    const markdown = readFileSync(path.join(docsDir, file), "utf8");
+    const title = markdown.match(/^#\s+(.+)$/m)?.[1] ?? file;
+    const html = addHeadingIds(rewriteLinks(micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] }), file));
+    return { file, route: file.replace(/\.md$/, ""), title, html };
   });
 }
 
@@ -69,14 +98,11 @@ pre{padding:.75rem;overflow:auto}table{border-collapse:collapse;display:block;ov
 export function buildDocsPages() {
   rmSync(outDir, { recursive: true, force: true });
   const index = [];
-  for (const file of guideFiles()) {
-    const markdown = readFileSync(path.join(docsDir, file), "utf8");
-    const title = markdown.match(/^#\s+(.+)$/m)?.[1] ?? file;
-    const html = rewriteLinks(micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] }), file);
-    const target = path.join(outDir, file.replace(/\.md$/, ".html"));
+  for (const { file, route, title, html } of renderGuides()) {
+    const target = path.join(outDir, `${route}.html`);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, page(title, html, file.split("/").length - 1));
-    index.push(`<li><a href="${file.replace(/\.md$/, "")}">${escapeHtml(title)}</a></li>`);
+    index.push(`<li><a href="${route}">${escapeHtml(title)}</a></li>`);
   }
   writeFileSync(path.join(outDir, "guides.css"), STYLE);
   writeFileSync(path.join(outDir, "index.html"), page("Guides", `<h1>Guides</h1>\n<ul>\n${index.join("\n")}\n</ul>`, 0));
