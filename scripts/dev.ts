@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-import { DEV_PORT, publishDemoCredentials, seedLocalDemoData, seedLocalOperatorToken, todayUtc } from "./lib/demo-seed";
-import { type DemoSecrets, ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
+import { publishDemoCredentials, seedLocalDemoData, seedLocalOperatorToken, todayUtc } from "./lib/demo-seed";
+import { type DemoSecrets, devPort, ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
 import { applyLocalMigrations, WRANGLER_BIN, wranglerEnv } from "./lib/local-d1";
 import { REPO_ROOT } from "./lib/repo-root";
 import { DEMO_OFAC_DIR, loadSanctionsListFromDir } from "./lib/sanctions-list";
@@ -13,8 +13,8 @@ import { d1Execute } from "./lib/wrangler-d1";
  * fresh server. Usage is written by the first request of an isolate and then every 10 s
  * (src/http/usage.ts): a last call after that interval writes the second key's call too.
  */
-async function firstCalls(secrets: DemoSecrets): Promise<void> {
-  const base = `http://127.0.0.1:${DEV_PORT}`;
+async function firstCalls(secrets: DemoSecrets, port: number): Promise<void> {
+  const base = `http://127.0.0.1:${port}`;
   for (const org of [secrets.summit, secrets.lakeside]) {
     const res = await fetch(`${base}/api/v1/inventory`, { headers: { "X-Service-API-Key": org.apiKey } });
     if (!res.ok)
@@ -33,7 +33,8 @@ async function firstCalls(secrets: DemoSecrets): Promise<void> {
 
 /** `npm run dev`: migrate, seed an empty database, serve, then show the credentials (last, below wrangler's tables). */
 async function main() {
-  ensureDevVars(DEV_PORT);
+  const port = devPort();
+  ensureDevVars(port);
   const secrets = readDemoSecrets();
   applyLocalMigrations();
   const [{ n: organizationCount }] = d1Execute<{ n: number }>("SELECT count(*) AS n FROM organizations", { remote: false });
@@ -48,7 +49,7 @@ async function main() {
     console.log(`No sanctions list: loaded the dated demo copy of OFAC's SDN list (${list.version}, ${list.entries} entries).`);
   }
 
-  const server = spawn(process.execPath, [WRANGLER_BIN, "dev", "--port", String(DEV_PORT), "--ip", "127.0.0.1"], {
+  const server = spawn(process.execPath, [WRANGLER_BIN, "dev", "--port", String(port), "--ip", "127.0.0.1"], {
     cwd: REPO_ROOT,
     stdio: ["inherit", "pipe", "inherit"],
     // No local trace store (it grows with every request), and no download of Cloudflare's
@@ -67,9 +68,9 @@ async function main() {
     process.stdout.write(chunk);
     if (ready || !chunk.toString().includes("Ready on")) return;
     ready = true;
-    firstCalls(secrets)
+    firstCalls(secrets, port)
       .catch((error: unknown) => console.warn(`First calls failed: ${error instanceof Error ? error.message : error}`))
-      .finally(() => publishDemoCredentials(secrets));
+      .finally(() => publishDemoCredentials(secrets, port));
   });
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 + constants.signals[signal] : 1)));
 }

@@ -1,11 +1,12 @@
-import { DEV_PORT, publishDemoCredentials, seedLocalDemoData, seedLocalOperatorToken, todayUtc } from "./lib/demo-seed";
-import { ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
+import { publishDemoCredentials, seedLocalDemoData, seedLocalOperatorToken, todayUtc } from "./lib/demo-seed";
+import { devPort, ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
 import { applyLocalMigrations } from "./lib/local-d1";
 import { d1Execute } from "./lib/wrangler-d1";
 
 /** `npm run seed`: local D1 migrated and holding the demo data, credentials printed. */
 async function main() {
-  ensureDevVars(DEV_PORT);
+  const port = devPort();
+  ensureDevVars(port);
   const secrets = readDemoSecrets();
   applyLocalMigrations();
   const { referenceDate, rowCounts } = await seedLocalDemoData(secrets, todayUtc());
@@ -17,7 +18,7 @@ async function main() {
   });
   console.log(`Seeded demo data as of ${referenceDate}; the local database now holds:`);
   console.log(tables.map((t) => `  ${t.padEnd(20)}${totals[t]}`).join("\n"));
-  publishDemoCredentials(secrets);
+  publishDemoCredentials(secrets, port);
 }
 
 main().catch((error: unknown) => {

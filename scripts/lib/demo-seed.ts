@@ -18,9 +18,6 @@ import { tokenInsertSql } from "./token-command";
 import { OPERATOR_TOKEN_KIND } from "./token-kinds";
 import { d1Execute } from "./wrangler-d1";
 
-/** 8787 as the README says; `npm run test:readme` sets DEV_PORT to run a second server beside a developer's. */
-export const DEV_PORT = Number(process.env.DEV_PORT ?? 8787);
-const BASE_URL = `http://localhost:${DEV_PORT}`;
 const SEED_SQL = path.join(REPO_ROOT, ".wrangler", "seed.sql");
 export const CREDENTIALS_FILE = path.join(REPO_ROOT, "demo-credentials.json");
 
@@ -64,9 +61,9 @@ export async function seedLocalOperatorToken(secrets: DemoSecrets): Promise<void
 }
 
 /** The shape tools outside the repository read; keep it stable (fields are only added). */
-function credentialsDocument(secrets: DemoSecrets) {
+function credentialsDocument(secrets: DemoSecrets, port: number) {
   return {
-    base_url: BASE_URL,
+    base_url: `http://localhost:${port}`,
     operator_token: secrets.operatorToken,
     orgs: DEMO_ORGANIZATIONS.map((org) => {
       const orgSecrets: DemoOrgSecrets & { legacyToken?: string } = secrets[org.key as "summit" | "lakeside"];
@@ -83,8 +80,8 @@ function credentialsDocument(secrets: DemoSecrets) {
   };
 }
 
-export function publishDemoCredentials(secrets: DemoSecrets): void {
-  const document = credentialsDocument(secrets);
+export function publishDemoCredentials(secrets: DemoSecrets, port: number): void {
+  const document = credentialsDocument(secrets, port);
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(document, null, 2)}\n`);
 
   const line = (label: string, value: string) => `    ${label.padEnd(16)}${value}`;

@@ -1,7 +1,21 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { BROKER_TOKEN_PREFIX, isWellFormedApiKey, LEGACY_TOKEN_PREFIX, OPERATOR_TOKEN_PREFIX } from "../../src/credentials/tokens";
 import { REPO_ROOT } from "./repo-root";
+
+/**
+ * 8787 as the README says; `npm run dev -- --port 8800` (or DEV_PORT=8800, which `npm run test:readme`
+ * sets to run a second server beside a developer's) serves elsewhere. Any other option, or a port
+ * that is not one, stops the command with a message rather than being ignored.
+ */
+export function devPort(args = process.argv.slice(2), env: Record<string, string | undefined> = process.env): number {
+  const { values } = parseArgs({ args, options: { port: { type: "string" } }, strict: true, allowPositionals: false });
+  const given = values.port ?? env.DEV_PORT ?? "8787";
+  const port = Number(given);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`--port must be a TCP port number (1-65535), not "${given}"`);
+  return port;
+}
 
 const DEV_VARS = path.join(REPO_ROOT, ".dev.vars");
 const DEV_VARS_EXAMPLE = path.join(REPO_ROOT, ".dev.vars.example");

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { devVarsForPort, missingDevVarLines } from "../../scripts/lib/dev-vars";
+import { devPort, devVarsForPort, missingDevVarLines } from "../../scripts/lib/dev-vars";
 
 it("npm run dev adds to an existing .dev.vars the variables .dev.vars.example gained, and keeps the developer's values", () => {
   const current = 'PASSWORD_PEPPER = "mine"\n# a comment\n';
@@ -14,4 +14,13 @@ it("npm run dev on another port writes that port into the new .dev.vars's staff 
     'STAFF_ALLOWED_ORIGINS = "http://localhost:8799,http://localhost:3000"\nPASSWORD_PEPPER = "localhost:8787-is-not-an-origin-here"\n',
   );
   expect(devVarsForPort(example, 8787)).toBe(example);
+});
+
+it("npm run dev serves on --port, else DEV_PORT, else 8787, and refuses an option it does not know", () => {
+  expect(devPort([], {})).toBe(8787);
+  expect(devPort([], { DEV_PORT: "8799" })).toBe(8799);
+  expect(devPort(["--port", "8800"], { DEV_PORT: "8799" })).toBe(8800);
+  expect(devPort(["--port=8801"], {})).toBe(8801);
+  expect(() => devPort(["--prot", "8800"], {})).toThrow(/Unknown option '--prot'/);
+  expect(() => devPort(["--port", "http"], {})).toThrow(/--port must be a TCP port number/);
 });
