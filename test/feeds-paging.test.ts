@@ -71,6 +71,29 @@ describe("inventory paging", () => {
     expect(body.inventory[0]).not.toHaveProperty("store_id");
   });
 
+  it("a call without parameters that stops at the 500-unit cap says so, and its cursor pages on to the rest", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id, { name: "Big Lot" });
+    const { key } = await createApiKey(org.id);
+    await createUnit(org.id, store.id, { stockNumber: "U-0000", stockedOn: daysAgo(100) });
+    // 501 more, copies of that one a day apart in stock number only: 502 units in all.
+    await env.DB.prepare(
+      `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
+       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 501)
+       SELECT 'unit_cap_' || i, org_id, store_id, printf('U-%04d', i), vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status
+       FROM inventory_units, n WHERE org_id = ? AND stock_number = 'U-0000'`,
+    )
+      .bind(org.id)
+      .run();
+    const { body } = await inventory(key);
+    expect(body).toMatchObject({ count: 500, has_more: true });
+    expect(body.next_cursor).toEqual(expect.any(String));
+    const rest = await inventory(key, { cursor: body.next_cursor ?? undefined });
+    expect(rest.body).toMatchObject({ count: 2, has_more: false, next_cursor: null });
+    const all = [...body.inventory, ...rest.body.inventory].map((u) => u.stock_number);
+    expect(new Set(all).size).toBe(502);
+  });
+
   it("walks every unit exactly once, in the unpaged order, across page boundaries that split a tie", async () => {
     const { key, store } = await orgWithUnits();
     const whole = (await inventory(key)).body.inventory.map((u) => u.stock_number);

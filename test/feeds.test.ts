@@ -135,6 +135,10 @@ describe("GET /api/v1/sales-summary", () => {
     expect(body.count).toBe(200);
     expect(body.salesSummary[0].saleMonth).toBe("2026-12");
     expect(body.salesSummary.at(-1)?.saleMonth).toBe("2025-02");
+    // The cut is stated, with the cursor that reads the 16 rows past it.
+    expect(body.has_more).toBe(true);
+    const rest = await (await call(`/api/v1/sales-summary?cursor=${body.next_cursor}`, { key })).json<SalesBody>();
+    expect(rest).toMatchObject({ count: 16, has_more: false, next_cursor: null });
   });
 });
 

@@ -6,17 +6,20 @@ import { INVENTORY_PAGE_MAX, SALES_SUMMARY_PAGE_MAX } from "./feeds.service";
 
 /** Fields only a call with parameters gets: a client that sends none sees the contract's answer. */
 const ONLY_WITH_PARAMETERS = "Present when the call has any query parameter.";
+/** A plain call's answer says when it stopped at the cap, and how to go on. */
+const WITH_PARAMETERS_OR_CAPPED =
+  "Present when the call has any query parameter, and on a call without parameters whose answer stopped at the cap (then `true`, with the cursor of the next page).";
 const pagingFields = {
   has_more: z
     .boolean()
     .optional()
-    .openapi({ description: `Whether another page follows. ${ONLY_WITH_PARAMETERS}` }),
+    .openapi({ description: `Whether another page follows. ${WITH_PARAMETERS_OR_CAPPED}` }),
   next_cursor: z
     .string()
     .nullable()
     .optional()
     .openapi({
-      description: `Pass as \`cursor\` (with the same \`store_id\` and \`updated_since\`) for the next page; null on the last page. ${ONLY_WITH_PARAMETERS}`,
+      description: `Pass as \`cursor\` (with the same \`store_id\` and \`updated_since\`) for the next page; null on the last page. ${WITH_PARAMETERS_OR_CAPPED}`,
     }),
 };
 const changeFields = {
@@ -157,7 +160,7 @@ export const listInventory = v1Route({
   summary: `The organization's current inventory (at most ${INVENTORY_PAGE_MAX} units, oldest in stock first), by store, by page or by change`,
   description: `Every store of the key's organization. \`days_in_stock\` is computed at read time from the stocking date. Also accepts the deprecated \`X-Api-Token\` (unmetered; answered with \`Deprecation\`, \`Sunset\` and \`Link\` headers, see docs/versioning.md).
 
-Without parameters the answer is the contract's: \`count\` and \`inventory\`, at most ${INVENTORY_PAGE_MAX} units. With any parameter (docs/feeds.md) the answer adds \`has_more\`, \`next_cursor\` and each unit's \`store_id\` and \`updated_at\`; with \`updated_since\` it lists every unit changed since then, ordered by change, and \`removed\` names those that left inventory.`,
+Without parameters the answer is the contract's: \`count\` and \`inventory\`, at most ${INVENTORY_PAGE_MAX} units; when there are more, it adds \`has_more: true\` and the \`next_cursor\` of the next page. With any parameter (docs/feeds.md) the answer adds \`has_more\`, \`next_cursor\` and each unit's \`store_id\` and \`updated_at\`; with \`updated_since\` it lists every unit changed since then, ordered by change, and \`removed\` names those that left inventory.`,
   endpoint: "inventory",
   legacy: true,
   reads: "nearest-replica",
@@ -178,7 +181,7 @@ export const getSalesSummary = v1Route({
   summary: `Units and total gross by store and month (at most ${SALES_SUMMARY_PAGE_MAX} rows, most recent month first), by store, by page or by change`,
   description: `Delivered deals of the key's organization grouped by store and sale month; \`totalGross\` is front plus back gross in USD. Also accepts the deprecated \`X-Api-Token\` (see docs/versioning.md).
 
-Without parameters the answer is the contract's: \`count\` and \`salesSummary\`, at most ${SALES_SUMMARY_PAGE_MAX} rows. With any parameter (docs/feeds.md) the answer adds \`has_more\`, \`next_cursor\` and each row's \`store_id\` and \`updated_at\`; with \`updated_since\` it lists only the rows holding a deal changed since then, recomputed whole (a row whose deals were all unwound comes back with 0 units).`,
+Without parameters the answer is the contract's: \`count\` and \`salesSummary\`, at most ${SALES_SUMMARY_PAGE_MAX} rows; when there are more, it adds \`has_more: true\` and the \`next_cursor\` of the next page. With any parameter (docs/feeds.md) the answer adds \`has_more\`, \`next_cursor\` and each row's \`store_id\` and \`updated_at\`; with \`updated_since\` it lists only the rows holding a deal changed since then, recomputed whole (a row whose deals were all unwound comes back with 0 units).`,
   endpoint: "sales-summary",
   legacy: true,
   reads: "nearest-replica",

@@ -129,18 +129,22 @@ const pagedUnit = (
   now: Date,
 ) => ({ stock_number, vin, year, make, model, trim, condition, days_in_stock: daysSince(stockedOn, now), asking_price, store, store_id, updated_at });
 
-const inventoryFeeds = new TtlCache<{ count: number; inventory: ReturnType<typeof contractUnit>[] }>(FEED_CACHE);
+/** A plain call's answer is capped like a page: past the cap it says so, and hands on the cursor of the next page. */
+type CapSign = { has_more?: true; next_cursor?: string };
+const capSign = ({ nextCursor }: Page<unknown>): CapSign => (nextCursor === null ? {} : { has_more: true, next_cursor: nextCursor });
+
+const inventoryFeeds = new TtlCache<{ count: number; inventory: ReturnType<typeof contractUnit>[] } & CapSign>(FEED_CACHE);
 type SalesSummaryRow = Awaited<ReturnType<typeof feeds.salesSummary>>[number];
-const salesSummaryFeeds = new TtlCache<{ count: number; salesSummary: Pick<SalesSummaryRow, "store" | "saleMonth" | "units" | "totalGross">[] }>(
-  FEED_CACHE,
-);
+const salesSummaryFeeds = new TtlCache<
+  { count: number; salesSummary: Pick<SalesSummaryRow, "store" | "saleMonth" | "units" | "totalGross">[] } & CapSign
+>(FEED_CACHE);
 
 /** The inventory feed: for a plain call the cached contract answer (`cached`), else one page read now. */
 export async function inventoryFeed(db: Database, orgId: string, now: Date, params: FeedParams) {
   if (isPlainCall(params)) {
     const feed = await inventoryFeeds.get(orgId, now.getTime(), async () => {
-      const units = await feeds.listInventory(db, orgId, { limit: INVENTORY_PAGE_MAX });
-      return { count: units.length, inventory: units.map((unit) => contractUnit(unit, now)) };
+      const page = await inventoryPage(db, orgId, params);
+      return { count: page.rows.length, inventory: page.rows.map((unit) => contractUnit(unit, now)), ...capSign(page) };
     });
     return { cached: feed };
   }
@@ -170,8 +174,9 @@ export async function inventoryPageAnswer(db: Database, orgId: string, now: Date
 export async function salesSummaryFeed(db: Database, orgId: string, now: Date, params: FeedParams) {
   if (isPlainCall(params)) {
     const feed = await salesSummaryFeeds.get(orgId, now.getTime(), async () => {
-      const rows = await feeds.salesSummary(db, orgId, { limit: SALES_SUMMARY_PAGE_MAX });
-      return { count: rows.length, salesSummary: rows.map(({ store, saleMonth, units, totalGross }) => ({ store, saleMonth, units, totalGross })) };
+      const page = await salesSummaryPage(db, orgId, params);
+      const salesSummary = page.rows.map(({ store, saleMonth, units, totalGross }) => ({ store, saleMonth, units, totalGross }));
+      return { count: page.rows.length, salesSummary, ...capSign(page) };
     });
     return { cached: feed };
   }
