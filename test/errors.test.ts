@@ -15,6 +15,12 @@ describe("error contract", () => {
     expect(body.request_id).toBe(res.headers.get("X-Request-Id"));
   });
 
+  it("answers a path with a trailing slash as a 308 to the path without it, method and query kept", async () => {
+    const res = await call("/api/v1/inventory/?limit=2", { redirect: "manual" });
+    expect(res.status).toBe(308);
+    expect(res.headers.get("Location")).toBe("/api/v1/inventory?limit=2");
+  });
+
   it("answers a known path with the wrong method with 405 and Allow", async () => {
     const res = await call("/api/v1/inventory", { method: "DELETE" });
     expect(res.status).toBe(405);
@@ -74,6 +80,14 @@ describe("error contract", () => {
       const res = await post('{"label": "desk",');
       expect(res.status).toBe(400);
       expect(await res.json<ErrorBody>()).toMatchObject({ error: "invalid_request" });
+    });
+
+    it("names where malformed JSON stops parsing, by line and column, and never quotes the body", async () => {
+      const res = await post('{\n  "label": "desk",\n  "ssn": "123-45-6789",\n}');
+      expect(res.status).toBe(400);
+      const { message } = await res.json<ErrorBody>();
+      expect(message).toContain("line 4, column 1");
+      expect(message).not.toContain("6789");
     });
 
     it("answers a missing body with 400 invalid_request", async () => {

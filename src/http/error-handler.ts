@@ -35,9 +35,34 @@ const HTTP_EXCEPTION_MESSAGES: Partial<Record<ErrorCode, string>> = {
   payload_too_large: "The request body is over the size limit.",
 };
 
+/** Hono's JSON validator drops the parser's error; this is its message for a body it could not parse. */
+const MALFORMED_JSON = "Malformed JSON in request body";
+
+/**
+ * Where a body stops being JSON, as a line and column a developer can find. Only the position is
+ * taken from the parser's message: V8 also quotes the text around it, which may hold personal data.
+ */
+async function jsonErrorPosition(c: Context<AppEnv>): Promise<string | null> {
+  const text = await c.req.text().catch(() => null);
+  if (!text) return null;
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (error) {
+    const position = error instanceof SyntaxError ? /at position (\d+)/.exec(error.message)?.[1] : undefined;
+    const offset = position === undefined ? text.length : Number(position);
+    const before = text.slice(0, offset).split("\n");
+    return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1} (character ${offset + 1})`;
+  }
+}
+
 /** One place turns every failure into the contract's body; nothing unexpected leaks its details. */
-export const onError: ErrorHandler<AppEnv> = (err, c) => {
+export const onError: ErrorHandler<AppEnv> = async (err, c) => {
   if (err instanceof ApiError) return sendError(c, err);
+  if (err instanceof HTTPException && err.status === 400 && err.message === MALFORMED_JSON) {
+    const where = await jsonErrorPosition(c);
+    if (where) return sendError(c, new ApiError("invalid_request", `The request body is not valid JSON: it stops parsing at ${where}.`));
+  }
   if (err instanceof HTTPException && err.status >= 400 && err.status < 500) {
     const code = HTTP_EXCEPTION_CODES[err.status] ?? "invalid_request";
     return sendError(c, new ApiError(code, HTTP_EXCEPTION_MESSAGES[code] ?? (err.message || "The request was refused.")));
@@ -50,7 +75,18 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   return sendError(c, new ApiError("internal_error", "An unexpected error occurred."));
 };
 
-export const onNotFound: NotFoundHandler<AppEnv> = (c) => sendError(c, new ApiError("not_found", `No endpoint at ${c.req.method} ${c.req.path}.`));
+/**
+ * A path with a trailing slash is the same endpoint: a 308 to it without the slash keeps the method
+ * and the body (a 301 would turn a POST into a GET). Any other unknown path is a 404.
+ */
+export const onNotFound: NotFoundHandler<AppEnv> = (c) => {
+  const url = new URL(c.req.url);
+  if (url.pathname.length > 1 && url.pathname.endsWith("/")) {
+    url.pathname = url.pathname.replace(/\/+$/, "");
+    return c.redirect(url.pathname + url.search, 308);
+  }
+  return sendError(c, new ApiError("not_found", `No endpoint at ${c.req.method} ${c.req.path}.`));
+};
 
 export const onMethodNotAllowed = (c: Context<AppEnv>, methods: string[]) =>
   sendError(
