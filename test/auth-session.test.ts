@@ -176,6 +176,7 @@ describe("POST /api/auth/logout", () => {
     const cookie = await logIn(user);
     const noOrigin = await call("/api/auth/logout", { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" } });
     expect(noOrigin.status).toBe(403);
+    expect((await noOrigin.json<{ message: string }>()).message).toContain("STAFF_ALLOWED_ORIGINS");
     const plain = await staffCall("/api/auth/logout", cookie, { method: "POST", headers: { "Content-Type": "text/plain" } });
     expect(plain.status).toBe(403);
     expect((await staffCall(KEYS, cookie)).status).toBe(200);

@@ -58,7 +58,10 @@ function assertCookieWriteAllowed(c: Context<AppEnv>): void {
     throw new ApiError("forbidden", "Session-authenticated writes must be sent as Content-Type: application/json.");
   }
   if (!isAllowedOrigin(c, c.req.header("Origin"))) {
-    throw new ApiError("forbidden", "Session-authenticated writes must come from an allowed Origin.");
+    throw new ApiError(
+      "forbidden",
+      "Session-authenticated writes must come from an allowed Origin: one listed in the deployment's STAFF_ALLOWED_ORIGINS variable (wrangler.toml [vars]; .dev.vars locally).",
+    );
   }
 }
 
