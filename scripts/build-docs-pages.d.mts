@@ -2,3 +2,5 @@
 export type GuidePage = { file: string; route: string; title: string; html: string };
 export function renderGuides(): GuidePage[];
 export function buildDocsPages(): number;
+export const GUIDE_SECTIONS: { heading: string; routes: string[] }[];
+export const UNLISTED_GUIDES: string[];

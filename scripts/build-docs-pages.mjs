@@ -95,18 +95,68 @@ nav{margin-bottom:1.5rem;font-size:.9rem}a{color:#0b5cad}code,pre{font:.9em ui-m
 pre{padding:.75rem;overflow:auto}table{border-collapse:collapse;display:block;overflow:auto}th,td{border:1px solid #d0d7de;padding:.3rem .6rem;text-align:left;vertical-align:top}
 `;
 
+/** The guides index, in the order an integrator reads: each section lists guides by route. */
+export const GUIDE_SECTIONS = [
+  { heading: "Getting started", routes: ["getting-started", "sandboxes", "errors", "quota"] },
+  {
+    heading: "Guides by task",
+    routes: [
+      "feeds",
+      "deal-desk",
+      "appraisal",
+      "compliance",
+      "reports",
+      "public",
+      "webhooks",
+      "ingestion",
+      "settings",
+      "idempotency",
+      "versioning",
+      "consistency",
+    ],
+  },
+  {
+    heading: "The rules behind each engine",
+    routes: [
+      "domain/README",
+      "domain/lender-routing",
+      "domain/stips",
+      "domain/deal-math",
+      "domain/deal-coach",
+      "domain/gross",
+      "domain/appraisal",
+      "domain/screening",
+      "domain/reports",
+      "domain/invariants",
+    ],
+  },
+  { heading: "Operations", routes: ["retention", "scaling", "reliability"] },
+];
+/** Notes for the people who build the service: served (other pages link them) but not in the index. */
+export const UNLISTED_GUIDES = ["promises", "developer-experience"];
+
+/** A title as plain text: Markdown's code ticks are for the page, not for a list of titles. */
+const plainTitle = (title) => title.replace(/`/g, "");
+
 export function buildDocsPages() {
   rmSync(outDir, { recursive: true, force: true });
-  const index = [];
-  for (const { file, route, title, html } of renderGuides()) {
+  const guides = renderGuides();
+  const placed = new Set([...GUIDE_SECTIONS.flatMap((section) => section.routes), ...UNLISTED_GUIDES]);
+  const unplaced = guides.filter((guide) => !placed.has(guide.route)).map((guide) => guide.file);
+  if (unplaced.length > 0) throw new Error(`build-docs-pages: put ${unplaced.join(", ")} in a GUIDE_SECTIONS section or UNLISTED_GUIDES`);
+  for (const { file, route, title, html } of guides) {
     const target = path.join(outDir, `${route}.html`);
     mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, page(title, html, file.split("/").length - 1));
-    index.push(`<li><a href="${route}">${escapeHtml(title)}</a></li>`);
+    writeFileSync(target, page(plainTitle(title), html, file.split("/").length - 1));
   }
+  const titles = new Map(guides.map((guide) => [guide.route, plainTitle(guide.title)]));
+  const sections = GUIDE_SECTIONS.map(
+    ({ heading, routes }) =>
+      `<h2>${escapeHtml(heading)}</h2>\n<ul>\n${routes.map((route) => `<li><a href="${route}">${escapeHtml(titles.get(route) ?? route)}</a></li>`).join("\n")}\n</ul>`,
+  );
   writeFileSync(path.join(outDir, "guides.css"), STYLE);
-  writeFileSync(path.join(outDir, "index.html"), page("Guides", `<h1>Guides</h1>\n<ul>\n${index.join("\n")}\n</ul>`, 0));
-  return index.length;
+  writeFileSync(path.join(outDir, "index.html"), page("Guides", `<h1>Guides</h1>\n${sections.join("\n")}`, 0));
+  return guides.length;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

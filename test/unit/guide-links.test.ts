@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
-import { renderGuides } from "../../scripts/build-docs-pages.mjs";
+import { GUIDE_SECTIONS, renderGuides, UNLISTED_GUIDES } from "../../scripts/build-docs-pages.mjs";
 
 const guides = renderGuides();
 const idsByPath = new Map(guides.map((g) => [`/docs/guides/${g.route}`, new Set([...g.html.matchAll(/ id="([^"]+)"/g)].map(([, id]) => id))]));
@@ -36,6 +36,19 @@ describe("every link on the served guides lands", () => {
       [...html.matchAll(/<a href="([^"]*\.md(?:#[^"]*)?)">/g)].map(([, href]) => `${route}: ${href}`),
     );
     expect(markdownLinks).toEqual([]);
+  });
+});
+
+describe("the guides index", () => {
+  it("places every guide in one section, or among the builders' notes it leaves out, and names no page that does not exist", () => {
+    const listed = [...GUIDE_SECTIONS.flatMap((section) => section.routes), ...UNLISTED_GUIDES];
+    expect([...listed].sort()).toEqual(guides.map((g) => g.route).sort());
+    expect(new Set(listed).size).toBe(listed.length);
+  });
+
+  it("starts with getting started, whose first call runs against the demo or a sandbox key", () => {
+    expect(GUIDE_SECTIONS[0]).toMatchObject({ heading: "Getting started" });
+    expect(GUIDE_SECTIONS[0].routes[0]).toBe("getting-started");
   });
 });
 
