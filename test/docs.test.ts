@@ -18,6 +18,18 @@ describe("GET /docs", () => {
     expect(html).not.toMatch(/<script>(?!<)/);
     expect(html).toContain('href="/api/openapi.json"');
   });
+
+  it("opens on a first call that runs as shown against the deployment that serves it, and the plain inventory call as the sample", async () => {
+    const document = await (await call("/api/openapi.json")).json<{
+      info: { description: string };
+      paths: Record<string, { get: { parameters: { example?: unknown }[] } }>;
+    }>();
+    const description = document.info.description;
+    expect(description.indexOf("## First call")).toBeLessThan(description.indexOf("## Getting a key"));
+    expect(description).toContain("KEY=$(curl -s -X POST https://api.test/api/sandboxes | jq -r .api_key)");
+    expect(description).toContain('curl -H "X-Service-API-Key: $KEY" https://api.test/api/v1/inventory');
+    expect(document.paths["/api/v1/inventory"].get.parameters.filter((p) => p.example !== undefined)).toEqual([]);
+  });
 });
 
 describe("static assets", () => {

@@ -184,6 +184,9 @@ export const openApiDocument = (origin: string) => ({
     version: "1.0.0",
     description: [
       "Lender routing, stip prediction, true-cost gross, deal coaching, trade appraisal, compliance screening and dealer reports.",
+      "## First call",
+      `A sandbox key (no credential needed), then the inventory it holds:\n\n\`\`\`sh\nKEY=$(curl -s -X POST ${origin}/api/sandboxes | jq -r .api_key)\ncurl -H "X-Service-API-Key: $KEY" ${origin}/api/v1/inventory\n\`\`\``,
+      'With the typed client (`@dealer-intel/client`, installed from this repository: [getting started](/docs/guides/getting-started#3-the-typed-client)):\n\n```ts\nconst api = createDealerIntelClient({ baseUrl, apiKey });\nconst { data } = await unwrap(api.GET("/api/v1/inventory"));\n```',
       "## Getting a key",
       "Send your key in the `X-Service-API-Key` header. To try the service now, `POST /api/sandboxes` (no credential) creates a sandbox seeded with demo data and returns a `lak_test_` key for it (see **Sandboxes**; guide: [Sandboxes](/docs/guides/sandboxes)). A live key is created with `POST /api/public-api/keys` (see **Keys** below) by your organization's staff, logged in, or by your integration partner with its broker token; the raw key is shown once. Running the service locally (`npm run dev`), the demo keys are printed at start-up.",
       "## Guides",

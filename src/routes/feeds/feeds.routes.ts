@@ -116,17 +116,19 @@ const feedHeaders = {
   },
 };
 
-/** `store_id`, `updated_since`, `limit`, `cursor`: the same on both feeds but for the page size. */
+/**
+ * `store_id`, `updated_since`, `limit`, `cursor`: the same on both feeds but for the page size. No
+ * parameter carries an `example`: the reference builds its sample request from them, and the
+ * sample should be the plain call a newcomer makes first.
+ */
 const feedQuery = (pageMax: number, orderedBy: string) =>
   z.object({
     store_id: z.string().trim().min(1).max(64).optional().openapi({
-      description: "Only this store. A store of another organization, or no store at all: 404 `not_found`.",
-      example: "sto_summit_north",
+      description: "Only this store (e.g. `sto_summit_north`). A store of another organization, or no store at all: 404 `not_found`.",
     }),
     updated_since: z.iso.datetime({ offset: true }).optional().openapi({
       description:
-        "ISO-8601 date-time with `Z` or an offset: only what changed at or after it (docs/feeds.md#what-updated-means), ordered by the change. Use the highest `updated_at` of the previous sync.",
-      example: "2026-11-26T06:00:00Z",
+        "ISO-8601 date-time with `Z` or an offset (e.g. `2026-11-26T06:00:00Z`): only what changed at or after it (docs/feeds.md#what-updated-means), ordered by the change. Use the highest `updated_at` of the previous sync.",
     }),
     limit: z.coerce
       .number()
@@ -134,7 +136,7 @@ const feedQuery = (pageMax: number, orderedBy: string) =>
       .min(1)
       .max(pageMax)
       .optional()
-      .openapi({ description: `Rows per page, 1 to ${pageMax}; default ${pageMax} (the whole list up to the contract's cap).`, example: 100 }),
+      .openapi({ description: `Rows per page, 1 to ${pageMax}; default ${pageMax} (the whole list up to the contract's cap).` }),
     cursor: z
       .string()
       .min(1)
