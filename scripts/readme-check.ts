@@ -7,8 +7,9 @@
  * It runs on a free port rather than 8787 (a developer's server may be there): `localhost:8787`
  * is rewritten to that port in each command, and the copy's `.dev.vars` (from `.dev.vars.example`)
  * allows that origin for staff writes. The variable lines of the blocks (`KEY=…`) are kept for the
- * commands; lines with a placeholder (`<key id>`) and lines that are not `curl` are skipped and
- * listed. A line fails on a refused connection, a 5xx, or a 4xx unless it ends with `# → <status>`,
+ * commands; one that captures an answer (`KEY_ID=$(curl … | jq -r .id)`) runs once, in its place
+ * in the README, and its value is kept. Lines with a placeholder (`<key id>`) and lines that are not
+ * `curl` are skipped and listed. A line fails on a refused connection, a 5xx, or a 4xx unless it ends with `# → <status>`,
  * which must then be the status.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -93,6 +94,19 @@ function runCurl(command: string, variables: string[], cwd: string): { status: n
 }
 
 /**
+ * A variable line as the later commands need it: a plain assignment as written; one that captures
+ * an answer (`$(…)`) run once, now, after the variables before it, and kept as its value.
+ */
+function resolveVariable(line: string, variables: string[], cwd: string): string {
+  if (!line.includes("$(")) return line;
+  const name = line.slice(0, line.indexOf("="));
+  const result = spawnSync("bash", ["-c", [...variables, line, `printf '%s' "$${name}"`].join("\n")], { cwd, encoding: "utf8" });
+  const value = result.stdout;
+  if (result.status !== 0 || value === "" || value === "null") throw new Error(`README variable line captured nothing: ${line}\n${result.stderr}`);
+  return `${name}='${value.replaceAll("'", "'\\''")}'`;
+}
+
+/**
  * What a developer sees in the first minute of `npm run dev`: the demo credentials printed last,
  * below wrangler's banner and binding tables, and public figures that already count the demo
  * organizations (npm run dev makes one call with each demo key once the server answers).
@@ -167,7 +181,7 @@ async function main() {
 
     const variables: string[] = [];
     for (const line of lines) {
-      if (line.kind === "variable") variables.push(line.command);
+      if (line.kind === "variable") variables.push(resolveVariable(local(line.command), variables, dir));
       if (line.kind !== "curl") continue;
       const { status, exitCode, body, stderr } = runCurl(local(line.command), variables, dir);
       const problem =
