@@ -55,7 +55,7 @@ export type HeaderSource = Headers | Record<string, string | string[] | undefine
 const encoder = new TextEncoder();
 
 /**
- * Checks a delivery as DESIGN.md §3 defines it and returns the event. `rawBody` must be the exact
+ * Checks a delivery as the webhooks guide defines it (docs/webhooks.md, "Verifying the signature") and returns the event. `rawBody` must be the exact
  * bytes received (parsing and re-serialising JSON breaks the signature). Throws a
  * `WebhookVerificationError` when a header is missing, the timestamp is more than
  * `toleranceSeconds` from now (a replay), or no `sha256=` value in `X-Service-Signature` matches
