@@ -4,6 +4,8 @@ import type { components } from "./schema.js";
 export type ErrorBody = components["schemas"]["Error"];
 export type ErrorCode = ErrorBody["error"];
 export type ValidationDetail = NonNullable<ErrorBody["details"]>[number];
+/** The 429 body of a spent daily quota: `reset_at` (ISO date-time), `limit` and `used` beside the error fields. */
+export type QuotaExceededBody = components["schemas"]["QuotaExceeded"];
 
 /** Any non-2xx answer of the API, with what its error body and headers say. */
 export class DealerIntelError extends Error {
@@ -20,8 +22,8 @@ export class DealerIntelError extends Error {
   readonly quota: Quota | null;
   /** Seconds to wait before retrying, from `Retry-After` (429 and some 503s). */
   readonly retryAfterSeconds: number | null;
-  /** The whole JSON body (a 429 adds `reset_at`, `limit` and `used`). */
-  readonly body: Record<string, unknown> | null;
+  /** The whole JSON body; a 429 for a spent quota adds `reset_at` (a string), `limit` and `used`. */
+  readonly body: (Partial<QuotaExceededBody> & Record<string, unknown>) | null;
 
   constructor(response: Response, body: unknown) {
     const parsed = isErrorBody(body) ? body : null;
@@ -33,7 +35,7 @@ export class DealerIntelError extends Error {
     this.quota = readQuota(response.headers);
     const retryAfter = Number(response.headers.get("Retry-After"));
     this.retryAfterSeconds = response.headers.has("Retry-After") && Number.isFinite(retryAfter) ? retryAfter : null;
-    this.body = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : null;
+    this.body = body !== null && typeof body === "object" ? (body as Partial<QuotaExceededBody> & Record<string, unknown>) : null;
   }
 }
 

@@ -87,6 +87,9 @@ describe("the TypeScript client against the running Worker", () => {
     expect(error).toMatchObject({ status: 429, error: "daily_rate_limit_reached", quota: { limit: 1, remaining: 0 } });
     expect(error.retryAfterSeconds).toBeGreaterThan(0);
     expect(error.body).toMatchObject({ limit: 1, used: 1 });
+    // Typed: reset_at is a string on the body, no cast needed.
+    const resetAt: string | undefined = error.body?.reset_at;
+    expect(new Date(resetAt ?? "").getUTCHours()).toBe(0);
   });
 });
 
