@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { chunk } from "../db/batch";
 
-/** The queue the crons fan out through (wrangler.toml); src/index.ts routes its batches to src/jobs/consumer.ts. */
+/** The queue the crons fan out through (wrangler.toml); src/worker.ts routes its batches to src/jobs/consumer.ts. */
 export const JOBS_QUEUE = "jobs";
 
 /**
