@@ -152,20 +152,27 @@ export async function consumeWebhooks(batch: MessageBatch<WebhookMessage>, env: 
 
 /**
  * The dead-letter queue's consumer: a delivery that spent its retries is marked failed; a fan-out
- * that kept failing is handed back to the outbox sweeper.
+ * that kept failing is handed back to the outbox sweeper. A message is acked only once its mark is
+ * written: if D1 refuses the write, it is retried on the delivery schedule (+20 min, +2 h, +12 h:
+ * the dead-letter queue's own max_retries is 3), not dropped with the delivery left `pending`.
  */
 export async function consumeDeadLetters(batch: MessageBatch<WebhookMessage>, env: Env, now: Now = () => new Date()): Promise<void> {
   const db = getDb(env.DB);
   for (const msg of batch.messages) {
     const body = readMessage(msg);
     if (body === null) continue;
-    if (body.kind === "delivery") {
-      await failPendingDelivery(db, body.orgId, body.deliveryId, now().toISOString());
-      logEvent("error", { event: "webhook_delivery_dead_lettered", org_id: body.orgId, delivery_id: body.deliveryId });
-    } else {
-      await clearOutboxFannedOut(db, body.orgId, body.eventId);
-      logEvent("error", { event: "webhook_fanout_dead_lettered", org_id: body.orgId, event_id: body.eventId });
+    try {
+      if (body.kind === "delivery") {
+        await failPendingDelivery(db, body.orgId, body.deliveryId, now().toISOString());
+        logEvent("error", { event: "webhook_delivery_dead_lettered", org_id: body.orgId, delivery_id: body.deliveryId });
+      } else {
+        await clearOutboxFannedOut(db, body.orgId, body.eventId);
+        logEvent("error", { event: "webhook_fanout_dead_lettered", org_id: body.orgId, event_id: body.eventId });
+      }
+      msg.ack();
+    } catch (error) {
+      logEvent("error", { event: "webhook_dead_letter_failed", kind: body.kind, attempts: msg.attempts, ...describeError(error) });
+      retryLater(msg);
     }
-    msg.ack();
   }
 }
