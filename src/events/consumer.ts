@@ -55,12 +55,14 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
   const attempt = await claimDeliveryAttempt(db, message.orgId, message.deliveryId);
   if (attempt === null) return "done";
 
-  const secrets = await signingSecrets(loadConfig(env).webhookSecretsKey, found.endpoint, now);
+  const config = loadConfig(env);
+  const secrets = await signingSecrets(config.webhookSecretsKey, found.endpoint, now);
   const storeId = found.event.storeId ?? (await findPrimaryStoreId(db, message.orgId));
   const body = JSON.stringify(envelopeOf({ ...found.event, storeId }));
-  const result = await postSigned(found.endpoint.url, secrets, found.event.id, body, now);
+  const result = await postSigned(found.endpoint.url, secrets, found.event.id, body, now, config.webhookAllowLocalhost);
   const gone = result.responseStatus === 410;
-  const outcome = result.delivered ? "delivered" : gone ? "disabled" : "retrying";
+  // A URL the rules refuse fails at once: retrying cannot change it; fixing the URL and redelivering can.
+  const outcome = result.delivered ? "delivered" : result.refused ? "failed" : gone ? "disabled" : "retrying";
   await recordAttempt(
     db,
     message.orgId,
@@ -76,7 +78,7 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
       responseBody: result.responseBody,
       responseBytes: result.responseBytes,
     },
-    result.delivered ? "delivered" : gone ? "failed" : "pending",
+    result.delivered ? "delivered" : outcome === "retrying" ? "pending" : "failed",
   );
   if (!result.delivered) {
     logEvent("warn", {
