@@ -1,8 +1,12 @@
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import { purgeExpiredSandboxes } from "../../src/jobs/purge-expired-sandboxes";
 import type { ComplianceSettingsSchema, LenderPanelSchema, StoreSettingsSchema } from "../../src/routes/settings/settings.routes";
-import { createOrg, createStore } from "../helpers/factories";
+import { createEndpoint, listOutboxEvents } from "../helpers/events";
+import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
+import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
+import { createOperatorToken } from "../helpers/operator";
 import { brokerCall, createBrokerToken } from "../helpers/staff";
 
 /**
@@ -160,5 +164,133 @@ describe("PATCH /api/settings/compliance, five at once on an organization with n
     const stored = await (await brokerCall("/api/settings/compliance", broker)).json<Compliance>();
     expect(String(stored.flag_score)).toBe(chain.at(-1));
     expect(stored.is_default).toBe(false);
+  });
+});
+
+describe("webhook endpoints", () => {
+  it("five simultaneous PATCHes: each answer is its own change; the stored endpoint is the last one applied, whole (no field from two requests)", async () => {
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    const endpoint = await createEndpoint(key, { url: "https://hooks.example.com/a", events: ["deal.stip_alert"] });
+    const patches = [1, 2, 3, 4, 5].map((n) => ({ url: `https://hooks.example.com/${n}`, description: `change ${n}` }));
+    const answers = await Promise.all(
+      patches.map((body) =>
+        call(`/api/v1/webhooks/${endpoint.id}`, {
+          method: "PATCH",
+          key,
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual(patches.map(() => 200));
+    const answered = await Promise.all(answers.map((res) => res.json<{ url: string; description: string; updated_at: string }>()));
+    answered.forEach((body, i) => expect(body).toMatchObject(patches[i]));
+    const stored = await env.DB.prepare("SELECT url, description FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first();
+    expect(patches).toContainEqual(stored);
+  });
+
+  it("three simultaneous DELETEs of one endpoint: one 204, two 404, its deliveries gone", async () => {
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    const endpoint = await createEndpoint(key, { url: "https://hooks.example.com/a", events: ["deal.stip_alert"] });
+    const answers = await Promise.all([1, 2, 3].map(() => call(`/api/v1/webhooks/${endpoint.id}`, { method: "DELETE", key })));
+    expect(answers.map((res) => res.status).sort()).toEqual([204, 404, 404]);
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first<{ n: number }>();
+    expect(left?.n).toBe(0);
+  });
+});
+
+describe("ingestion", () => {
+  it("three simultaneous inventory snapshots of one store: each answered 200; the store's stock is exactly one of them", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id);
+    const key = await createIngestKey(org.id);
+    for (let i = 1; i <= 4; i++) await createUnit(org.id, store.id, { stockNumber: unit(i).stock_number as string, stockedOn: "2026-10-01" });
+    const snapshots = [
+      [unit(1), unit(2), unit(3), unit(5)],
+      [unit(1), unit(2), unit(4), unit(6)],
+      [unit(2), unit(3), unit(4), unit(7)],
+    ];
+    const answers = await Promise.all(snapshots.map((units) => putInventory(store.id, { key }, { units })));
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
+    const { results } = await env.DB.prepare(
+      "SELECT stock_number FROM inventory_units WHERE org_id = ? AND store_id = ? AND status = 'in_stock' ORDER BY stock_number",
+    )
+      .bind(org.id, store.id)
+      .all<{ stock_number: string }>();
+    const inStock = results.map((r) => r.stock_number);
+    expect(snapshots.map((units) => units.map((u) => u.stock_number as string).sort())).toContainEqual(inStock);
+  });
+
+  // Known defect, not fixed here (docs/reliability.md, "Simultaneous writes"): each request reads the
+  // deal's stips, finds none, and inserts the stip under a fresh id (deal_stips has no unique
+  // (deal, stip)); today 3 stip rows and 3 alerts. `it.fails` until ingestion is fixed: then make it `it`.
+  it.fails("three simultaneous posts of the same deals: one row per deal, one stip and one deal.stip_alert per new stip", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id);
+    const key = await createIngestKey(org.id);
+    const body = { deals: [deal("C1", store.id, { stips: [{ stip: "proof_of_income", state: "outstanding" }] }), deal("C2", store.id)] };
+    const answers = await Promise.all([1, 2, 3].map(() => postDeals({ key }, body)));
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
+    const said = await Promise.all(answers.map((res) => res.json<{ created: number; stip_alerts: number }>()));
+    const deals = await env.DB.prepare("SELECT deal_number FROM deals WHERE org_id = ? ORDER BY deal_number")
+      .bind(org.id)
+      .all<{ deal_number: string }>();
+    expect(deals.results.map((d) => d.deal_number)).toEqual(["C1", "C2"]);
+    const stips = await env.DB.prepare("SELECT count(*) AS n FROM deal_stips WHERE org_id = ?").bind(org.id).first<{ n: number }>();
+    expect(stips?.n, "stip rows").toBe(1);
+    // The answers' counts add up to what was stored and raised: two deals created, one alert, across all three.
+    expect(
+      said.reduce((sum, b) => sum + b.created, 0),
+      "deals created, summed over the answers",
+    ).toBe(2);
+    const alerts = await listOutboxEvents(org.id, "deal.stip_alert");
+    expect(
+      said.reduce((sum, b) => sum + b.stip_alerts, 0),
+      "alerts, summed over the answers",
+    ).toBe(alerts.length);
+    expect(alerts, "deal.stip_alert events").toHaveLength(1);
+  });
+});
+
+describe("operator creates", () => {
+  it("three simultaneous creates of one store id: one 201, two 409, one row", async () => {
+    const operator = await createOperatorToken();
+    const org = await createOrg();
+    const id = `sto_race_${Date.now()}`;
+    const answers = await Promise.all(
+      [1, 2, 3].map((n) =>
+        brokerCall(`/api/operator/organizations/${org.id}/stores`, operator, {
+          method: "POST",
+          body: { id, name: `Race ${n}`, market_zip: "78701" },
+        }),
+      ),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409]);
+    const winner = await answers.find((res) => res.status === 201)?.json<{ name: string }>();
+    const stored = await env.DB.prepare("SELECT name FROM stores WHERE id = ?").bind(id).all<{ name: string }>();
+    expect(stored.results).toEqual([{ name: winner?.name }]);
+  });
+});
+
+describe("purges", () => {
+  it("the sandbox purge job run twice at once deletes the expired sandbox once, without error, and leaves a live sandbox", async () => {
+    const create = (address: string) => call("/api/sandboxes", { method: "POST", headers: { "CF-Connecting-IP": address } });
+    const expired = await (await create("203.0.113.61")).json<{ organization_id: string }>();
+    const live = await (await create("203.0.113.62")).json<{ organization_id: string }>();
+    await env.DB.prepare("UPDATE organizations SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), expired.organization_id)
+      .run();
+    const now = new Date();
+    await Promise.all([purgeExpiredSandboxes(env, now), purgeExpiredSandboxes(env, now)]);
+    const orgs = await env.DB.prepare("SELECT id FROM organizations WHERE id IN (?, ?)")
+      .bind(expired.organization_id, live.organization_id)
+      .all<{ id: string }>();
+    expect(orgs.results).toEqual([{ id: live.organization_id }]);
+    const units = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?")
+      .bind(expired.organization_id)
+      .first<{ n: number }>();
+    expect(units?.n).toBe(0);
   });
 });
