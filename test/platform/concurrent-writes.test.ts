@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import { limitedClient } from "../../src/http/credential-failures";
 import { purgeExpiredSandboxes } from "../../src/jobs/purge-expired-sandboxes";
+import { sandboxAddressHash } from "../../src/routes/sandboxes/sandboxes.service";
 import type { ComplianceSettingsSchema, LenderPanelSchema, StoreSettingsSchema } from "../../src/routes/settings/settings.routes";
 import { createEndpoint, listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
@@ -271,6 +273,32 @@ describe("operator creates", () => {
     const winner = await answers.find((res) => res.status === 201)?.json<{ name: string }>();
     const stored = await env.DB.prepare("SELECT name FROM stores WHERE id = ?").bind(id).all<{ name: string }>();
     expect(stored.results).toEqual([{ name: winner?.name }]);
+  });
+});
+
+describe("key rotation", () => {
+  it("three simultaneous rotations of one key: one 201, two 409, one successor", async () => {
+    const org = await createOrg();
+    const broker = (await createBrokerToken(org.id)).token;
+    const created = await (await brokerCall("/api/public-api/keys", broker, { method: "POST", body: { label: "rotate me" } })).json<{ id: string }>();
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => brokerCall(`/api/public-api/keys/${created.id}/rotate`, broker, { method: "POST", body: { overlap_hours: 24 } })),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409]);
+    const keys = await env.DB.prepare("SELECT id FROM api_keys WHERE org_id = ? ORDER BY created_at").bind(org.id).all<{ id: string }>();
+    const successor = await answers.find((res) => res.status === 201)?.json<{ id: string }>();
+    expect(keys.results.map((k) => k.id).sort()).toEqual([created.id, successor?.id].sort());
+  });
+});
+
+describe("sandbox creation", () => {
+  it("four simultaneous creations from a client with 8 of its 10 a day used: two created, two 429", async () => {
+    const address = "203.0.113.77";
+    const day = new Date().toISOString().slice(0, 10);
+    const hash = sandboxAddressHash(env.PASSWORD_PEPPER, limitedClient(address));
+    await env.DB.prepare("INSERT INTO sandbox_requests (day, address_hash, count) VALUES (?, ?, 8)").bind(day, hash).run();
+    const answers = await Promise.all([1, 2, 3, 4].map(() => call("/api/sandboxes", { method: "POST", headers: { "CF-Connecting-IP": address } })));
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 201, 429, 429]);
   });
 });
 
