@@ -150,6 +150,23 @@ describe("PUT /api/settings/stores/{id}/lender-panel, five at once", () => {
   });
 });
 
+describe("PUT …/lender-panel, five panels of the same size at once", () => {
+  it("still a true chain: the check compares which programs are stored, not only how many", async () => {
+    const { org, stores, broker } = await orgWithStores();
+    const path = `/api/settings/stores/${stores[0].id}/lender-panel`;
+    const { results: programs } = await env.DB.prepare("SELECT id FROM lender_programs ORDER BY id LIMIT 6").all<{ id: string }>();
+    expect((await brokerCall(path, broker, { method: "PUT", body: { programs: [programs[5].id] } })).status).toBe(200);
+    const panels = programs.slice(0, 5).map((p) => [p.id]);
+    const answers = await Promise.all(panels.map((ids) => brokerCall(path, broker, { method: "PUT", body: { programs: ids } })));
+    expect(answers.map((res) => res.status)).toEqual(panels.map(() => 200));
+    const rows = await auditOf(org.id, "programs");
+    expect(rows).toHaveLength(6);
+    const chain = chainFrom("[]", rows);
+    const stored = (await (await brokerCall(path, broker)).json<Panel>()).programs.map((p) => p.id);
+    expect(JSON.stringify(stored)).toBe(chain.at(-1));
+  });
+});
+
 describe("PATCH /api/settings/compliance, five at once on an organization with no row of its own", () => {
   it("creates the row once; the audit rows are a chain from the default ending at the stored value", async () => {
     const { org, broker } = await orgWithStores();
