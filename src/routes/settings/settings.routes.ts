@@ -171,6 +171,9 @@ const storeIdParam = z.object({
     .max(100)
     .openapi({ param: { name: "store_id", in: "path" }, example: "sto_summit_north" }),
 });
+const keptChanging = {
+  409: documentedError("The settings kept changing under this request (eight other writes came first); send it again (`conflict`)."),
+} as const;
 const storeNotFound = { 404: documentedError("No store with that id in the caller's organization (`not_found`).") } as const;
 const bodyErrors = {
   400: documentedError("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
@@ -241,7 +244,7 @@ export const updateStoreSettings = createRoute({
   },
   responses: {
     200: taggedStore("The store's settings after the change."),
-    409: documentedError("The settings kept changing under this request (eight writes came first); send it again (`conflict`)."),
+    ...keptChanging,
     412: documentedError("`If-Match` names a version the settings no longer are: read them again and decide (`precondition_failed`)."),
     ...bodyErrors,
     ...staffOrBrokerErrors,
@@ -273,6 +276,7 @@ export const replaceLenderPanel = createRoute({
   request: { params: storeIdParam, body: { required: true, content: { "application/json": { schema: LenderPanelPutSchema } } } },
   responses: {
     200: json(LenderPanelSchema, "The panel after the change."),
+    ...keptChanging,
     ...bodyErrors,
     ...staffOrBrokerErrors,
     ...storeNotFound,
@@ -304,6 +308,7 @@ export const updateComplianceSettings = createRoute({
   request: { body: { required: true, content: { "application/json": { schema: ComplianceSettingsPatchSchema } } } },
   responses: {
     200: json(ComplianceSettingsSchema, "The thresholds after the change."),
+    ...keptChanging,
     ...bodyErrors,
     ...staffOrBrokerErrors,
     422: documentedError(
