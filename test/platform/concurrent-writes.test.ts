@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config";
+import { decryptSecret } from "../../src/events/signing";
 import { limitedClient } from "../../src/http/credential-failures";
 import { purgeExpiredSandboxes } from "../../src/jobs/purge-expired-sandboxes";
 import { sandboxAddressHash } from "../../src/routes/sandboxes/sandboxes.service";
@@ -217,6 +219,53 @@ describe("webhook endpoints", () => {
     expect(answers.map((res) => res.status).sort()).toEqual([204, 404, 404]);
     const left = await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first<{ n: number }>();
     expect(left?.n).toBe(0);
+  });
+});
+
+describe("webhook secret rotation", () => {
+  it("three simultaneous rotations: each answers a new secret; the stored pair is two of them in turn (current, and the one it replaced)", async () => {
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    const endpoint = await createEndpoint(key, { url: "https://hooks.example.com/a", events: ["deal.stip_alert"] });
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        call(`/api/v1/webhooks/${endpoint.id}/rotate-secret`, {
+          method: "POST",
+          key,
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ overlap_hours: 24 }),
+        }),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
+    const secrets = await Promise.all(answers.map(async (res) => (await res.json<{ secret: string }>()).secret));
+    expect(new Set(secrets).size).toBe(3);
+    const row = await env.DB.prepare("SELECT secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ?")
+      .bind(endpoint.id)
+      .first<{ secret_ciphertext: string; previous_secret_ciphertext: string }>();
+    const masterKey = loadConfig(env).webhookSecretsKey;
+    const current = await decryptSecret(masterKey, row?.secret_ciphertext ?? "");
+    const previous = await decryptSecret(masterKey, row?.previous_secret_ciphertext ?? "");
+    // One statement per rotation moves the current secret to previous: the last two applied, never the original.
+    expect(secrets).toContain(current);
+    expect(secrets).toContain(previous);
+    expect(previous).not.toBe(current);
+  });
+});
+
+describe("key revocation", () => {
+  it("three simultaneous revocations of one key: all 204, the key revoked once, refused afterwards", async () => {
+    const org = await createOrg();
+    const broker = (await createBrokerToken(org.id)).token;
+    const created = await (await brokerCall("/api/public-api/keys", broker, { method: "POST", body: { label: "revoke me" } })).json<{
+      id: string;
+      key: string;
+    }>();
+    const answers = await Promise.all([1, 2, 3].map(() => brokerCall(`/api/public-api/keys/${created.id}`, broker, { method: "DELETE" })));
+    expect(answers.map((res) => res.status)).toEqual([204, 204, 204]);
+    const row = await env.DB.prepare("SELECT revoked_at FROM api_keys WHERE id = ?").bind(created.id).first<{ revoked_at: string | null }>();
+    expect(row?.revoked_at).not.toBeNull();
+    expect((await call("/api/v1/inventory", { key: created.key })).status).toBe(401);
   });
 });
 
