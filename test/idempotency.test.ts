@@ -314,6 +314,25 @@ describe("a reservation whose request died", () => {
   });
 });
 
+describe("an answered key is never taken over as abandoned", () => {
+  it("a completed key six minutes old still replays, and only one resource exists", async () => {
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    const endpoint = { url: "http://127.0.0.1:9000/hook", events: ["deal.stip_alert"] };
+    const first = await post("/api/v1/webhooks", apiKeyHeader(key), endpoint, "whk-answered-6min");
+    expect(first.status).toBe(201);
+    // Past the 5-minute takeover of an unanswered reservation, well within the 24-hour window.
+    await env.DB.prepare("UPDATE idempotency_keys SET created_at = ? WHERE scope = ? AND key = 'whk-answered-6min'")
+      .bind(new Date(Date.now() - 6 * 60_000).toISOString(), org.id)
+      .run();
+    const again = await post("/api/v1/webhooks", apiKeyHeader(key), endpoint, "whk-answered-6min");
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await again.json()).toEqual(await first.json());
+    expect(await webhookCount(org.id)).toBe(1);
+  });
+});
+
 describe("server errors", () => {
   it("a 5xx is not kept: the retry with the same key runs again", async () => {
     let calls = 0;

@@ -81,6 +81,35 @@ describe("the operator API", () => {
     ).toBe(404);
   });
 
+  it("create-store refuses a setting outside the range the settings PATCH refuses (one schema for both), and creates nothing", async () => {
+    const operator = await createOperatorToken();
+    const org = await createOrg();
+    const store = await createStore(org.id);
+    const broker = (await createBrokerToken(org.id)).token;
+    const outOfRange = [{ pack_used: 50000 }, { holding_high_value_daily_pct: 100 }, { aged_threshold_days: 3650 }];
+    for (const setting of outOfRange) {
+      const [field] = Object.keys(setting);
+      const created = await operatorCall(operator, `/organizations/${org.id}/stores`, {
+        method: "POST",
+        body: { name: "Out of range", market_zip: "78701", ...setting },
+      });
+      expect(created.status, field).toBe(422);
+      expect(await created.json(), field).toMatchObject({ error: "validation_error", details: [expect.objectContaining({ path: field })] });
+      // The settings PATCH answers the same value the same way.
+      const patched = await brokerCall(`/api/settings/stores/${store.id}`, broker, { method: "PATCH", body: setting });
+      expect(patched.status, field).toBe(422);
+    }
+    const stores = await (await operatorCall(operator, `/organizations/${org.id}/stores`)).json<{ count: number }>();
+    expect(stores.count).toBe(1);
+    // The edges of the range are accepted by both.
+    const edge = { pack_used: 5000, holding_high_value_daily_pct: 1, aged_threshold_days: 365 };
+    expect(
+      (await operatorCall(operator, `/organizations/${org.id}/stores`, { method: "POST", body: { name: "Edge", market_zip: "78701", ...edge } }))
+        .status,
+    ).toBe(201);
+    expect((await brokerCall(`/api/settings/stores/${store.id}`, broker, { method: "PATCH", body: edge })).status).toBe(200);
+  });
+
   it("suspends an organization: its key, legacy token, broker token and staff session get 403 organization_suspended; reinstating restores them; another organization is untouched", async () => {
     const operator = await createOperatorToken();
     const target = await liveOrg();

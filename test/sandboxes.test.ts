@@ -7,8 +7,10 @@ import { getDb } from "../src/db/client";
 import { computePlatformStatistics } from "../src/db/queries/public-stats";
 import { recordUsage } from "../src/db/queries/usage";
 import { keyUsageDaily, orgActivity, sandboxRequests } from "../src/db/schema";
+import { limitedClient } from "../src/http/credential-failures";
 import worker from "../src/index";
 import type { SandboxSchema } from "../src/routes/sandboxes/sandboxes.routes";
+import { sandboxAddressHash } from "../src/routes/sandboxes/sandboxes.service";
 import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
 import { figuresByDefinition, isoDaysAgo, usageSnapshot } from "./helpers/public";
 import { brokerCall } from "./helpers/staff";
@@ -175,6 +177,26 @@ describe("POST /api/sandboxes", () => {
     expect(body.message).toMatch(/expired/);
     const broker = await brokerCall("/api/public-api/keys", sandbox.broker_token);
     expect(broker.status).toBe(403);
+    // Still answers to a test key and a sandbox's token: marked test like every other.
+    expect(res.headers.get("X-Service-Mode")).toBe("test");
+    expect(broker.headers.get("X-Service-Mode")).toBe("test");
+  });
+
+  it("marks a test key's refusals X-Service-Mode: test too: a scope 403, an unknown key's 401, a live organization's 401", async () => {
+    const { sandbox } = await createSandbox();
+    const scoped = await createApiKey(sandbox.organization_id, { key: generateApiKey("test"), scopes: ["inventory"] });
+    const outOfScope = await call("/api/v1/sales-summary", { key: scoped.key });
+    expect(outOfScope.status).toBe(403);
+    expect(await outOfScope.json()).toMatchObject({ error: "forbidden" });
+    expect(outOfScope.headers.get("X-Service-Mode")).toBe("test");
+    const unknown = await call("/api/v1/inventory", { key: generateApiKey("test") });
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers.get("X-Service-Mode")).toBe("test");
+    const live = await liveOrgWithUnit();
+    const misplaced = await createApiKey(live.org.id, { key: generateApiKey("test") });
+    const wrongPlace = await call("/api/v1/inventory", { key: misplaced.key });
+    expect(wrongPlace.status).toBe(401);
+    expect(wrongPlace.headers.get("X-Service-Mode")).toBe("test");
   });
 
   it("caps sandboxes per client address and day, counted by a keyed hash of the address (never the address)", async () => {
@@ -190,6 +212,32 @@ describe("POST /api/sandboxes", () => {
     expect((await createSandbox()).sandbox.api_key).toMatch(/^lak_test_/);
     const { results } = await env.DB.prepare("SELECT day, address_hash, count FROM sandbox_requests").all();
     expect(JSON.stringify(results)).not.toContain("198.51.100.");
+  });
+});
+
+describe("sandbox limits count an IPv6 caller by its /64", () => {
+  it("the burst guard (5 a minute) is shared by every address of one /64, not by the next /64", async () => {
+    const network = `2001:db8:${(++addressCounter).toString(16)}:64`;
+    for (let host = 1; host <= 5; host++) await createSandbox(`${network}:${host}::${host}`);
+    const sixth = await call("/api/sandboxes", { method: "POST", headers: { "CF-Connecting-IP": `${network}:ffff:1:2:3` } });
+    expect(sixth.status).toBe(429);
+    expect(await sixth.json()).toMatchObject({ error: "rate_limited" });
+    expect((await createSandbox(`2001:db8:${addressCounter.toString(16)}:65::1`)).sandbox.api_key).toMatch(/^lak_test_/);
+  });
+
+  it("the daily cap is kept per /64 (keyed hash of the network); an IPv4 address and an IPv4-mapped one count as the same client", async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const network = `2001:db8:${(++addressCounter).toString(16)}:64`;
+    const full = (address: string) =>
+      getDb(env.DB)
+        .insert(sandboxRequests)
+        .values({ day, addressHash: sandboxAddressHash(env.PASSWORD_PEPPER, limitedClient(address)), count: 10 });
+    await full(`${network}::1`);
+    const refused = await call("/api/sandboxes", { method: "POST", headers: { "CF-Connecting-IP": `${network}:abcd::99` } });
+    expect(refused.status).toBe(429);
+    expect(limitedClient(`${network}:abcd::99`)).toBe(`${network}::/64`);
+    expect(limitedClient("198.51.100.7")).toBe("198.51.100.7");
+    expect(limitedClient("::ffff:198.51.100.7")).toBe("198.51.100.7");
   });
 });
 

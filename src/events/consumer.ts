@@ -55,12 +55,14 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
   const attempt = await claimDeliveryAttempt(db, message.orgId, message.deliveryId);
   if (attempt === null) return "done";
 
-  const secrets = await signingSecrets(loadConfig(env).webhookSecretsKey, found.endpoint, now);
+  const config = loadConfig(env);
+  const secrets = await signingSecrets(config.webhookSecretsKey, found.endpoint, now);
   const storeId = found.event.storeId ?? (await findPrimaryStoreId(db, message.orgId));
   const body = JSON.stringify(envelopeOf({ ...found.event, storeId }));
-  const result = await postSigned(found.endpoint.url, secrets, found.event.id, body, now);
+  const result = await postSigned(found.endpoint.url, secrets, found.event.id, body, now, config.webhookAllowLocalhost);
   const gone = result.responseStatus === 410;
-  const outcome = result.delivered ? "delivered" : gone ? "disabled" : "retrying";
+  // A URL the rules refuse fails at once: retrying cannot change it; fixing the URL and redelivering can.
+  const outcome = result.delivered ? "delivered" : result.refused ? "failed" : gone ? "disabled" : "retrying";
   await recordAttempt(
     db,
     message.orgId,
@@ -76,7 +78,7 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
       responseBody: result.responseBody,
       responseBytes: result.responseBytes,
     },
-    result.delivered ? "delivered" : gone ? "failed" : "pending",
+    result.delivered ? "delivered" : outcome === "retrying" ? "pending" : "failed",
   );
   if (!result.delivered) {
     logEvent("warn", {
@@ -152,20 +154,27 @@ export async function consumeWebhooks(batch: MessageBatch<WebhookMessage>, env: 
 
 /**
  * The dead-letter queue's consumer: a delivery that spent its retries is marked failed; a fan-out
- * that kept failing is handed back to the outbox sweeper.
+ * that kept failing is handed back to the outbox sweeper. A message is acked only once its mark is
+ * written: if D1 refuses the write, it is retried on the delivery schedule (+20 min, +2 h, +12 h:
+ * the dead-letter queue's own max_retries is 3), not dropped with the delivery left `pending`.
  */
 export async function consumeDeadLetters(batch: MessageBatch<WebhookMessage>, env: Env, now: Now = () => new Date()): Promise<void> {
   const db = getDb(env.DB);
   for (const msg of batch.messages) {
     const body = readMessage(msg);
     if (body === null) continue;
-    if (body.kind === "delivery") {
-      await failPendingDelivery(db, body.orgId, body.deliveryId, now().toISOString());
-      logEvent("error", { event: "webhook_delivery_dead_lettered", org_id: body.orgId, delivery_id: body.deliveryId });
-    } else {
-      await clearOutboxFannedOut(db, body.orgId, body.eventId);
-      logEvent("error", { event: "webhook_fanout_dead_lettered", org_id: body.orgId, event_id: body.eventId });
+    try {
+      if (body.kind === "delivery") {
+        await failPendingDelivery(db, body.orgId, body.deliveryId, now().toISOString());
+        logEvent("error", { event: "webhook_delivery_dead_lettered", org_id: body.orgId, delivery_id: body.deliveryId });
+      } else {
+        await clearOutboxFannedOut(db, body.orgId, body.eventId);
+        logEvent("error", { event: "webhook_fanout_dead_lettered", org_id: body.orgId, event_id: body.eventId });
+      }
+      msg.ack();
+    } catch (error) {
+      logEvent("error", { event: "webhook_dead_letter_failed", kind: body.kind, attempts: msg.attempts, ...describeError(error) });
+      retryLater(msg);
     }
-    msg.ack();
   }
 }

@@ -1,5 +1,6 @@
 import type { OutboxRow } from "../db/queries/events";
 import { signWebhook } from "./signing";
+import { webhookUrlProblem } from "./url-policy";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const MAX_ERROR_LENGTH = 200;
@@ -29,6 +30,8 @@ export function envelopeOf(event: Pick<OutboxRow, "id" | "event" | "orgId" | "oc
 
 export interface AttemptResult {
   delivered: boolean;
+  /** Not sent: the URL breaks a URL rule (the error names it); no retry can change that. */
+  refused: boolean;
   responseStatus: number | null;
   durationMs: number;
   error: string | null;
@@ -70,8 +73,22 @@ async function readAnswer(response: Response): Promise<{ body: string | null; by
 /**
  * One POST signed with each of `secrets` (docs/webhooks.md#rotating-the-signing-secret). 2xx is delivered; any other answer (3xx included: redirects are not followed)
  * or no answer within 10 s is a failure. The first KiB of the answer is kept for the delivery log.
+ * The URL rules are checked here, on every send, not only when the URL was stored: a row written
+ * before a rule existed, or by a migration, is refused (`refused`, the rule in `error`) unsent.
  */
-export async function postSigned(url: string, secrets: readonly string[], webhookId: string, body: string, now: Date): Promise<AttemptResult> {
+export async function postSigned(
+  url: string,
+  secrets: readonly string[],
+  webhookId: string,
+  body: string,
+  now: Date,
+  allowLocalhost: boolean,
+): Promise<AttemptResult> {
+  const problem = webhookUrlProblem(url, allowLocalhost);
+  if (problem !== null) {
+    const error = `Not sent: the URL ${problem} (docs/webhooks.md#url-rules).`;
+    return { delivered: false, refused: true, responseStatus: null, durationMs: 0, error, responseBody: null, responseBytes: null };
+  }
   const timestamp = Math.floor(now.getTime() / 1000);
   const headers = {
     "Content-Type": "application/json",
@@ -87,6 +104,7 @@ export async function postSigned(url: string, secrets: readonly string[], webhoo
     const delivered = response.status >= 200 && response.status < 300;
     return {
       delivered,
+      refused: false,
       responseStatus: response.status,
       durationMs: Date.now() - started,
       error: delivered ? null : `The receiver answered HTTP ${response.status}.`,
@@ -100,6 +118,7 @@ export async function postSigned(url: string, secrets: readonly string[], webhoo
       : `Could not connect: ${error instanceof Error ? error.message : "unknown error"}`;
     return {
       delivered: false,
+      refused: false,
       responseStatus: null,
       durationMs: Date.now() - started,
       error: message.slice(0, MAX_ERROR_LENGTH),

@@ -47,6 +47,10 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
     const nowMs = Date.now();
 
     if (key !== undefined) {
+      const mode = apiKeyMode(key);
+      // Set before any check, so every answer to the key carries it, the refusals below included
+      // (onError's answer takes the headers set on the context; docs/sandboxes.md).
+      c.header(SERVICE_MODE_HEADER, mode);
       const verifiedHash = verifiedKeyHashes.peek(key, nowMs);
       const keyHash = verifiedHash ?? (await hashOfWellFormedKey(key));
       const record = await apiKeyCache.get(keyHash, nowMs, () => {
@@ -58,7 +62,6 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
         throw unauthorized("This API key is unknown or has been revoked.");
       }
       if (verifiedHash === undefined) verifiedKeyHashes.set(key, keyHash, nowMs);
-      const mode = apiKeyMode(key);
       // A cached record outlives a rotated key's end by up to a minute: the end is checked here.
       if (isExpired(record, nowMs)) {
         throw unauthorized("This API key was rotated and its overlap has ended: use the key that replaced it.");

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import ipaddr from "ipaddr.js";
 import { TtlCache } from "../lib/ttl-cache";
 import type { AppEnv } from "./app-env";
 import { ApiError, documentedError } from "./errors";
@@ -19,6 +20,23 @@ const refusedClients = new TtlCache<true>({ ttlMs: CREDENTIAL_FAILURE_WINDOW_SEC
 
 /** The caller's address as Cloudflare reports it. */
 export const clientAddress = (c: Context<AppEnv>) => c.req.header("CF-Connecting-IP") ?? "unknown-client";
+
+/** The leading bytes of an IPv6 address a per-client limit keeps: its /64. */
+const IPV6_NETWORK_BYTES = 8;
+
+/**
+ * The client a per-client limit counts (docs/sandboxes.md#limits): an IPv4 address as it is, an
+ * IPv6 address by its /64 (`2001:db8:1:2::/64`), as rate limiters commonly do: one subscriber is
+ * routinely given a whole /64 or more (RFC 6177), so counting exact IPv6 addresses would give one
+ * client 2^64 allowances. An IPv4-mapped IPv6 address is its IPv4 address.
+ */
+export function limitedClient(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const bytes = parsed.toByteArray().map((byte, i) => (i < IPV6_NETWORK_BYTES ? byte : 0));
+  return `${ipaddr.fromByteArray(bytes).toString()}/${IPV6_NETWORK_BYTES * 8}`;
+}
 
 const tooManyFailures = () =>
   new ApiError("rate_limited", "Too many unknown or revoked credentials from this client; try again in a minute.", {

@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   idempotency_in_progress: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   validation_error: 422,
   idempotency_key_reused: 422,

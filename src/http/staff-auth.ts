@@ -111,6 +111,8 @@ export async function brokerTokenFromAuthorization(c: Context<AppEnv>, authoriza
     await countFailedCredentialLookup(c, nowMs);
     throw unauthorized("This broker token is unknown or has been revoked.");
   }
+  // Before the standing check, so a sandbox's `sandbox_expired` is marked too (docs/sandboxes.md).
+  c.header(SERVICE_MODE_HEADER, record.org.isSandbox ? "test" : "live");
   assertOrgInStanding(record.org, nowMs);
   return record;
 }

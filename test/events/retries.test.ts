@@ -10,6 +10,7 @@ import { commitWithEvents } from "../../src/events/emit";
 import type { WebhookMessage } from "../../src/events/messages";
 import worker from "../../src/index";
 import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhooks.routes";
+import { recordingD1 } from "../helpers/d1-recorder";
 import { createEndpoint, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { capturingQueue, consumeDeadLetter, consumeOne } from "../helpers/queue-driver";
@@ -82,6 +83,19 @@ it("a receiver that always fails gets three retries (+20 min, +2 h, +12 h), then
   expect(delivery).toMatchObject({ status: "failed", attempt_count: 4 });
   expect(delivery.attempts).toHaveLength(4);
   expect((await receivedBy("always-fail-1")).length).toBe(4);
+});
+
+it("a dead-lettered delivery is not acked while D1 refuses its mark: retried, still pending; acked once the mark is written", async () => {
+  const { key, endpoint, queue, deliveryMessage } = await raiseEventTo("dlq-db-down-1", "always-fail");
+  const d1 = recordingD1();
+  d1.fail(/^update "webhook_deliveries"/i);
+  const down = { ...queue.env, DB: d1.DB } as Env;
+  expect(await consumeDeadLetter(down, deliveryMessage)).toEqual({ acked: false, retry: { delaySeconds: 1200 } });
+  expect(d1.statements.some((s) => /^update "webhook_deliveries"/i.test(s.sql))).toBe(true);
+  expect((await deliveriesOf(key, endpoint.id))[0].status).toBe("pending");
+
+  expect(await consumeDeadLetter(queue.env, deliveryMessage)).toMatchObject({ acked: true });
+  expect((await deliveriesOf(key, endpoint.id))[0].status).toBe("failed");
 });
 
 it("a receiver that answers too slowly twice, then 500s, has every attempt recorded and the delivery failed by the dead-letter queue", async () => {

@@ -1,8 +1,11 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { getDb } from "../../src/db/client";
+import { commitWithEvents } from "../../src/events/emit";
 import { webhookUrlProblem } from "../../src/events/url-policy";
 import { createEndpoint } from "../helpers/events";
 import { createApiKey, createOrg } from "../helpers/factories";
+import { capturingQueue, consumeOne } from "../helpers/queue-driver";
 import { createTestApp } from "../helpers/test-app";
 
 /**
@@ -219,4 +222,47 @@ describe("through the API", () => {
       expect(stored.results.map((r) => r.url)).toEqual(["https://hooks.example.com/ok"]);
     });
   }
+});
+
+describe("on every send", () => {
+  it("a stored URL that breaks the rules is never fetched by /test, /trigger or a real delivery; each refusal names the rule", async () => {
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    const endpoint = await createEndpoint(key, { url: "https://hooks.example.com/ok", events: ["deal.stip_alert"] });
+    // As a row stored before a rule existed, or written by a migration, would be.
+    await env.DB.prepare("UPDATE webhook_endpoints SET url = 'https://10.1.2.3/hook' WHERE id = ?").bind(endpoint.id).run();
+    const fetched = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("ok"));
+    const queue = capturingQueue();
+    const { request } = createTestApp(undefined, queue.env);
+    const send = (path: string, body: unknown) =>
+      request(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Service-API-Key": key }, body: JSON.stringify(body) });
+    const rule = /Not sent: the URL must not point at a private address/;
+    try {
+      const test = await send(`/api/v1/webhooks/${endpoint.id}/test`, {});
+      expect(test.status).toBe(200);
+      expect(await test.json()).toMatchObject({ delivered: false, response_status: null, error: expect.stringMatching(rule) });
+
+      expect((await send(`/api/v1/webhooks/${endpoint.id}/trigger`, { event: "deal.stip_alert" })).status).toBe(202);
+      await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "deal.stip_alert", orgId: org.id, storeId: null, data: {} }], new Date());
+      await consumeOne(queue.env, queue.sent.splice(1, 1)[0], 1);
+      const deliveryMessages = queue.sent.splice(0);
+      expect(deliveryMessages).toHaveLength(2);
+      // Refused at once, never retried: no retry can change the URL; fixing it and redelivering can.
+      for (const message of deliveryMessages) expect(await consumeOne(queue.env, message, 1)).toEqual({ acked: true, retry: null });
+
+      const { deliveries } = await (await request(`/api/v1/webhooks/${endpoint.id}/deliveries`, { headers: { "X-Service-API-Key": key } })).json<{
+        deliveries: { status: string; last_error: string; attempts: { outcome: string; error: string; response_status: number | null }[] }[];
+      }>();
+      expect(deliveries).toHaveLength(2);
+      for (const delivery of deliveries) {
+        expect(delivery).toMatchObject({ status: "failed", last_error: expect.stringMatching(rule) });
+        expect(delivery.attempts).toEqual([
+          expect.objectContaining({ outcome: "failed", response_status: null, error: expect.stringMatching(rule) }),
+        ]);
+      }
+      expect(fetched.mock.calls.filter(([input]) => String(input instanceof Request ? input.url : input).includes("10.1.2.3"))).toEqual([]);
+    } finally {
+      fetched.mockRestore();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { getDb } from "../../src/db/client";
-import { saveComplianceSettings } from "../../src/db/queries/settings";
+import { complianceSettings } from "../../src/db/schema";
 import { parseSanctionsList } from "../../src/engines/screening/ofac-csv";
 import { loadSanctionsList, type SanctionsFiles } from "../../src/jobs/refresh-sanctions-list";
 
@@ -24,5 +24,8 @@ export const complianceCheck = (key: string, body: unknown) =>
 /** Gives the organization its own screening settings: the shipped thresholds, with a list older than `maxListAgeDays` stale. */
 export function setMaxListAge(orgId: string, maxListAgeDays: number) {
   const values = { holdScore: 95, flagScore: 85, maxListAgeDays, minimumAge: 18, maximumAge: 110 };
-  return saveComplianceSettings(getDb(env.DB), orgId, values, new Date().toISOString(), []);
+  return getDb(env.DB)
+    .insert(complianceSettings)
+    .values({ orgId, ...values })
+    .onConflictDoUpdate({ target: complianceSettings.orgId, set: values });
 }

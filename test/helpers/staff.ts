@@ -66,10 +66,10 @@ export function staffCall(path: string, cookie: string, init: { method?: string;
   });
 }
 
-export function brokerCall(path: string, token: string, init: { method?: string; body?: unknown } = {}) {
+export function brokerCall(path: string, token: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
   return call(path, {
     method: init.method ?? "GET",
-    headers: { Authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: { Authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { "Content-Type": "application/json" }), ...init.headers },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
 }

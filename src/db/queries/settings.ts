@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, inArray, lt, notExists, or, type SQL, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
-import { inChunks, runBatch } from "../batch";
+import { chunk, runBatch, type Statement } from "../batch";
 import { type Database, readRowArrays, type SqlTemplate } from "../client";
+import { insertRowWhere } from "../guarded";
 import { complianceSettings, lenderPrograms, settingsAudit, storeLenderPanel, stores } from "../schema";
 
 /** The columns of `stores` that are settings (docs/settings.md), as the engines read them. */
@@ -57,18 +58,58 @@ export async function findStoreSettings(db: Database, orgId: string, storeId: st
   return row ?? null;
 }
 
-/** A change of every store field binds more than D1's 100 parameters in one insert: in parts. */
-const auditInserts = (db: Database, orgId: string, entries: readonly AuditEntry[]) =>
-  inChunks(entries, (part) => db.insert(settingsAudit).values(part.map((entry) => ({ ...entry, orgId }))));
+/**
+ * A settings change written only if what it was computed from is still stored: the audit rows go
+ * in first, each only while `unchanged` holds, then the change itself only once the first audit
+ * row is in (its id is fresh, so it stands for "the check passed"). One atomic batch: the rows
+ * record exactly the values they replaced, or nothing is written. False when `unchanged` no
+ * longer held (another change came first): the caller reads again and retries, or refuses.
+ */
+async function writeIfUnchanged(
+  db: Database,
+  orgId: string,
+  unchanged: SQL,
+  audit: readonly AuditEntry[],
+  change: (checked: SQL) => Statement[],
+): Promise<boolean> {
+  const [first] = audit;
+  if (first === undefined) throw new Error("a settings change without an audit row");
+  const checked = exists(
+    db
+      .select({ one: sql`1` })
+      .from(settingsAudit)
+      .where(and(eq(settingsAudit.orgId, orgId), eq(settingsAudit.id, first.id))),
+  );
+  const [written] = await runBatch(db, [
+    ...audit.map((entry) => insertRowWhere(db, settingsAudit, { ...entry, orgId }, unchanged).returning({ id: settingsAudit.id })),
+    ...change(checked),
+  ]);
+  return (written as unknown[]).length === 1;
+}
 
-/** The change and its audit rows in one batch: both are written or neither. */
-export async function updateStoreSettings(db: Database, orgId: string, storeId: string, patch: StoreSettingsPatch, audit: readonly AuditEntry[]) {
-  await runBatch(db, [
+const storeWhere = (orgId: string, storeId: string) => and(eq(stores.orgId, orgId), eq(stores.id, storeId));
+
+/** Applies `patch` only if the store's settings are still `before`, with its audit rows (writeIfUnchanged). */
+export async function updateStoreSettings(
+  db: Database,
+  orgId: string,
+  storeId: string,
+  before: StoreSettingsRow,
+  patch: StoreSettingsPatch,
+  audit: readonly AuditEntry[],
+): Promise<boolean> {
+  const settingKeys = STORE_SETTINGS_KEYS.filter((key) => key !== "id" && key !== "name");
+  const unchanged = exists(
+    db
+      .select({ one: sql`1` })
+      .from(stores)
+      .where(and(storeWhere(orgId, storeId), ...settingKeys.map((key) => eq(storeSettingsColumns[key], before[key])))),
+  );
+  return writeIfUnchanged(db, orgId, unchanged, audit, (checked) => [
     db
       .update(stores)
       .set(patch)
-      .where(and(eq(stores.orgId, orgId), eq(stores.id, storeId))),
-    ...auditInserts(db, orgId, audit),
+      .where(and(storeWhere(orgId, storeId), checked)),
   ]);
 }
 
@@ -87,12 +128,39 @@ export async function listLenderProgramNames(db: Database) {
   return db.select({ id: lenderPrograms.id, name: lenderPrograms.name, type: lenderPrograms.type }).from(lenderPrograms);
 }
 
-/** Replaces the whole panel and records it, in one batch: no reader sees half a panel. */
-export async function replaceLenderPanel(db: Database, orgId: string, storeId: string, programIds: readonly string[], audit: readonly AuditEntry[]) {
-  await runBatch(db, [
-    db.delete(storeLenderPanel).where(and(eq(storeLenderPanel.orgId, orgId), eq(storeLenderPanel.storeId, storeId))),
-    ...inChunks(programIds, (part) => db.insert(storeLenderPanel).values(part.map((programId) => ({ orgId, storeId, programId })))),
-    ...auditInserts(db, orgId, audit),
+const panelWhere = (orgId: string, storeId: string) => and(eq(storeLenderPanel.orgId, orgId), eq(storeLenderPanel.storeId, storeId));
+
+/** Program ids per INSERT of a panel: each binds one, besides the organization, store and check (4). */
+const PANEL_IDS_PER_INSERT = 90;
+
+/**
+ * Replaces the whole panel and records it, in one batch (no reader sees half a panel), only if the
+ * panel is still `beforeIds` (writeIfUnchanged: same count, and every stored id among them).
+ */
+export async function replaceLenderPanel(
+  db: Database,
+  orgId: string,
+  storeId: string,
+  beforeIds: readonly string[],
+  programIds: readonly string[],
+  audit: readonly AuditEntry[],
+): Promise<boolean> {
+  const panelCount = (extra?: SQL) =>
+    db
+      .select({ n: count() })
+      .from(storeLenderPanel)
+      .where(and(panelWhere(orgId, storeId), extra));
+  const unchanged = sql`(${panelCount()}) = ${beforeIds.length} and (${panelCount(inArray(storeLenderPanel.programId, [...beforeIds]))}) = ${beforeIds.length}`;
+  return writeIfUnchanged(db, orgId, unchanged, audit, (checked) => [
+    db.delete(storeLenderPanel).where(and(panelWhere(orgId, storeId), checked)),
+    ...chunk(programIds, PANEL_IDS_PER_INSERT).map((part) =>
+      db.insert(storeLenderPanel).select(
+        sql`select ${orgId}, ${storeId}, column1 from (values ${sql.join(
+          part.map((id) => sql`(${id})`),
+          sql`, `,
+        )}) where ${checked}`,
+      ),
+    ),
   ]);
 }
 
@@ -105,25 +173,33 @@ export async function loadComplianceSettingRows(db: Database, orgId: string) {
   return { own: rows.find((r) => r.orgId === orgId) ?? null, defaults: rows.find((r) => r.orgId === "*") ?? null };
 }
 
-export type ComplianceSettingsValues = Pick<
-  typeof complianceSettings.$inferSelect,
-  "holdScore" | "flagScore" | "maxListAgeDays" | "minimumAge" | "maximumAge"
->;
+const COMPLIANCE_VALUE_KEYS = ["holdScore", "flagScore", "maxListAgeDays", "minimumAge", "maximumAge"] as const;
+export type ComplianceSettingsValues = Pick<typeof complianceSettings.$inferSelect, (typeof COMPLIANCE_VALUE_KEYS)[number]>;
 
-/** Writes the organization's whole row (created from the defaults on its first change) with its audit rows. */
+/**
+ * Writes the organization's whole row (created from the defaults on its first change) with its
+ * audit rows, only if its row is still `before` (none: still absent) (writeIfUnchanged).
+ */
 export async function saveComplianceSettings(
   db: Database,
   orgId: string,
+  before: ComplianceSettingsValues | null,
   values: ComplianceSettingsValues,
   updatedAt: string,
   audit: readonly AuditEntry[],
-) {
-  await runBatch(db, [
+): Promise<boolean> {
+  const own = (extra?: SQL) =>
     db
-      .insert(complianceSettings)
-      .values({ orgId, ...values, updatedAt })
-      .onConflictDoUpdate({ target: complianceSettings.orgId, set: { ...values, updatedAt } }),
-    ...auditInserts(db, orgId, audit),
+      .select({ one: sql`1` })
+      .from(complianceSettings)
+      .where(and(eq(complianceSettings.orgId, orgId), extra));
+  const sameValues = (expected: ComplianceSettingsValues) => and(...COMPLIANCE_VALUE_KEYS.map((key) => eq(complianceSettings[key], expected[key])));
+  const unchanged = before === null ? notExists(own()) : exists(own(sameValues(before)));
+  return writeIfUnchanged(db, orgId, unchanged, audit, (checked) => [
+    insertRowWhere(db, complianceSettings, { orgId, ...values, updatedAt }, checked).onConflictDoUpdate({
+      target: complianceSettings.orgId,
+      set: { ...values, updatedAt },
+    }),
   ]);
 }
 

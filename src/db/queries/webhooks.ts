@@ -1,9 +1,10 @@
 /** Webhook endpoints, their deliveries and attempts (docs/webhooks.md); the outbox they are fed from is in ./events.ts. */
-import { and, count, desc, eq, getTableColumns, inArray, is, isNotNull, lt, SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { newId } from "../../lib/ids";
 import { inChunks, runBatch } from "../batch";
 import type { Database } from "../client";
+import { insertRowWhere } from "../guarded";
 import { eventOutbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
 import { type EventRef, isOneOfEvents, markOutboxFannedOut } from "./events";
 
@@ -20,17 +21,8 @@ export async function insertWebhookEndpointUnderCap(
   row: Omit<typeof webhookEndpoints.$inferInsert, "orgId">,
   cap: number,
 ): Promise<WebhookEndpointRow | null> {
-  const values: Record<string, unknown> = { ...row, orgId };
-  // Every column in table order, as drizzle's own VALUES would write it: the given value, else the column's default.
-  const selected = Object.entries(getTableColumns(webhookEndpoints)).map(([key, column]) => {
-    if (values[key] !== undefined) return sql.param(values[key], column);
-    return is(column.default, SQL) ? column.default : sql.param(column.default ?? null, column);
-  });
   const ownCount = db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.orgId, orgId));
-  const [created] = await db
-    .insert(webhookEndpoints)
-    .select(sql`select ${sql.join(selected, sql`, `)} where (${ownCount}) < ${cap}`)
-    .returning();
+  const [created] = await insertRowWhere(db, webhookEndpoints, { ...row, orgId }, sql`(${ownCount}) < ${cap}`).returning();
   return created ?? null;
 }
 

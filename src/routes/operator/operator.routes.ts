@@ -3,6 +3,7 @@ import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http
 import { documentedError, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
 import { IdempotencyKeyHeaders, jsonBodyOrKeyError, withIdempotencyResponses } from "../../http/idempotency";
 import { operatorErrors, operatorIdempotent, operatorSecurity, requireOperator } from "../../http/operator-auth";
+import { optionalStoreSettingSchemas, storeSettingSchemas } from "../../http/store-setting-fields";
 
 const TAG = "Operator";
 const orgNotFound = { 404: documentedError("No organization with that id (`not_found`).") } as const;
@@ -73,24 +74,6 @@ export const CreateOrganizationRequestSchema = z
   })
   .openapi("CreateOrganizationRequest", { example: { id: "org_acme", name: "Acme Motors" } });
 
-const StoreSettingFields = {
-  pack_new: z.number().min(0).max(100_000).optional(),
-  pack_used: z.number().min(0).max(100_000).optional(),
-  holding_cost_per_day: z.number().min(0).max(10_000).optional(),
-  holding_high_value_cost: z.number().min(0).max(10_000_000).optional(),
-  holding_high_value_daily_pct: z.number().min(0).max(100).optional(),
-  floorplan_apr_new: z.number().min(0).max(100).optional(),
-  floorplan_apr_used: z.number().min(0).max(100).optional(),
-  recon_car: z.number().min(0).max(100_000).optional(),
-  recon_truck: z.number().min(0).max(100_000).optional(),
-  recon_suv: z.number().min(0).max(100_000).optional(),
-  recon_van: z.number().min(0).max(100_000).optional(),
-  aged_threshold_days: z.int().min(1).max(3650).optional(),
-  aged_threshold_days_new: z.int().min(1).max(3650).optional(),
-  target_front_gross_used_pct: z.number().min(0).max(100).optional(),
-  target_front_gross_used_min: z.number().min(0).max(1_000_000).optional(),
-};
-
 const STORE_EXAMPLE = {
   id: "sto_acme_main",
   org_id: "org_acme",
@@ -128,7 +111,8 @@ export const CreateStoreRequestSchema = z
       .regex(/^\d{5}$/)
       .openapi({ description: "The store's market ZIP code (five digits).", example: "78701" }),
     is_primary: z.boolean().default(false).openapi({ description: "The organization's primary store (reports default to it)." }),
-    ...StoreSettingFields,
+    // The settings PATCH's ranges, from the one schema of each (docs/settings.md#the-store-fields-and-their-ranges).
+    ...optionalStoreSettingSchemas,
   })
   .openapi("CreateStoreRequest", {
     description: "Settings left out take the shipped defaults (docs/domain/gross.md, docs/domain/reports.md); the answer shows them.",
@@ -142,7 +126,7 @@ export const StoreSchema = z
     name: z.string(),
     market_zip: z.string(),
     is_primary: z.boolean(),
-    ...Object.fromEntries(Object.entries(StoreSettingFields).map(([name, field]) => [name, field.unwrap()])),
+    ...storeSettingSchemas,
     created_at: z.iso.datetime(),
   })
   .openapi("Store", { example: STORE_EXAMPLE });

@@ -42,16 +42,19 @@ function sandboxOrganization(suffix: string): DemoOrganization {
 /** The client address as it is stored (daily counts, Idempotency-Key scope): keyed, never raw. */
 export const sandboxAddressHash = (pepper: string, address: string) => hmacSha256Hex(pepper, `sandbox-address:${address}`);
 
-/** 429 past the address's burst (the Workers binding) or its exact daily cap (D1, by a keyed hash of the address). */
-export async function admitSandboxRequest(env: Env, db: Database, pepper: string, address: string, now: Date): Promise<void> {
-  const { success } = await env.SANDBOX_RATE_LIMITER.limit({ key: `sandbox:${address}` });
+/**
+ * 429 past the client's burst (the Workers binding) or its exact daily cap (D1, by a keyed hash).
+ * `client` is the address as limits count it: an IPv6 caller by its /64 (`limitedClient`).
+ */
+export async function admitSandboxRequest(env: Env, db: Database, pepper: string, client: string, now: Date): Promise<void> {
+  const { success } = await env.SANDBOX_RATE_LIMITER.limit({ key: `sandbox:${client}` });
   if (!success) {
     throw new ApiError("rate_limited", "Too many sandboxes from this client in a minute; try again in a minute.", {
       headers: { "Retry-After": "60" },
     });
   }
   const day = now.toISOString().slice(0, 10);
-  const count = await countSandboxRequest(db, day, sandboxAddressHash(pepper, address));
+  const count = await countSandboxRequest(db, day, sandboxAddressHash(pepper, client));
   if (count > SANDBOXES_PER_ADDRESS_PER_DAY) {
     const secondsToMidnight = Math.ceil((Date.parse(day) + DAY_MS - now.getTime()) / 1000);
     throw new ApiError(

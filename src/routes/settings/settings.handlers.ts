@@ -9,20 +9,22 @@ export const listStoreSettings: RouteHandler<typeof routes.listStoreSettings, Ap
 };
 
 export const getStoreSettings: RouteHandler<typeof routes.getStoreSettings, AppEnv> = async (c) => {
-  return c.json(await settings.getStore(c.get("db"), c.get("keyManager").orgId, c.req.valid("param").store_id), 200);
+  const { body, etag } = await settings.getStoreWithTag(c.get("db"), c.get("keyManager").orgId, c.req.valid("param").store_id);
+  return c.json(body, 200, { ETag: etag });
 };
 
 export const updateStoreSettings: RouteHandler<typeof routes.updateStoreSettings, AppEnv> = async (c) => {
   const manager = c.get("keyManager");
-  const body = await settings.updateStoreSettings(
+  const { body, etag } = await settings.updateStoreSettings(
     c.get("db"),
     manager.orgId,
     c.req.valid("param").store_id,
     c.req.valid("json"),
     managerActor(manager),
     new Date(),
+    c.req.header("If-Match"),
   );
-  return c.json(body, 200);
+  return c.json(body, 200, { ETag: etag });
 };
 
 export const getLenderPanel: RouteHandler<typeof routes.getLenderPanel, AppEnv> = async (c) => {

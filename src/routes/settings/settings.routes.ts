@@ -6,66 +6,7 @@ import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http
 import { documentedError, payloadTooLargeResponse } from "../../http/errors";
 import { actForOrganization, operatorErrors, operatorSecurity, requireOperator } from "../../http/operator-auth";
 import { requireStaffOrBroker, staffOrBrokerErrors, staffOrBrokerSecurity } from "../../http/staff-auth";
-
-/**
- * Each store setting: its column (src/db/schema/platform.ts) and the range a manager would accept.
- * A value outside it is a typo (a pack of 50,000, an APR of 85) more likely than a policy.
- */
-const money = (max: number, description: string) =>
-  z
-    .number()
-    .min(0)
-    .max(max)
-    .openapi({ description: `${description} USD, 0 to ${max.toLocaleString("en-US")}.` });
-const days = (description: string) =>
-  z
-    .int()
-    .min(1)
-    .max(365)
-    .openapi({ description: `${description} Whole days, 1 to 365.` });
-
-export const STORE_SETTING_FIELDS = {
-  pack_new: { column: "packNew", schema: money(5000, "Pack added to a new unit's cost (docs/domain/gross.md).") },
-  pack_used: { column: "packUsed", schema: money(5000, "Pack added to a used unit's cost.") },
-  holding_cost_per_day: { column: "holdingCostPerDay", schema: money(500, "All-in daily holding cost of a unit under `holding_high_value_cost`.") },
-  holding_high_value_cost: {
-    column: "holdingHighValueCost",
-    schema: money(1_000_000, "Unit cost at and above which a unit also carries `holding_high_value_daily_pct` of its cost per day."),
-  },
-  holding_high_value_daily_pct: {
-    column: "holdingHighValueDailyPct",
-    schema: z.number().min(0).max(1).openapi({ description: "Percent of a high-value unit's cost it costs per day, 0 to 1 (0.1 = 0.1 % a day)." }),
-  },
-  floorplan_apr_new: {
-    column: "floorplanAprNew",
-    schema: z.number().min(0).max(30).openapi({ description: "Floorplan APR on new units, percent, 0 to 30." }),
-  },
-  floorplan_apr_used: {
-    column: "floorplanAprUsed",
-    schema: z.number().min(0).max(30).openapi({ description: "Floorplan APR on used units, percent, 0 to 30." }),
-  },
-  recon_car: { column: "reconCar", schema: money(20_000, "Average reconditioning of a used car.") },
-  recon_truck: { column: "reconTruck", schema: money(20_000, "Average reconditioning of a used truck.") },
-  recon_suv: { column: "reconSuv", schema: money(20_000, "Average reconditioning of a used SUV.") },
-  recon_van: { column: "reconVan", schema: money(20_000, "Average reconditioning of a used van.") },
-  aged_threshold_days: {
-    column: "agedThresholdDays",
-    schema: days("Used and CPO units are aged from this many days in stock (inventory alerts, the aged-alert webhook)."),
-  },
-  aged_threshold_days_new: { column: "agedThresholdDaysNew", schema: days("New units are aged from this many days in stock.") },
-  target_front_gross_used_pct: {
-    column: "targetFrontGrossUsedPct",
-    schema: z.number().min(0).max(50).openapi({ description: "Front gross a used unit must earn, percent of its retail price, 0 to 50." }),
-  },
-  target_front_gross_used_min: { column: "targetFrontGrossUsedMin", schema: money(20_000, "Floor of the used front-gross target.") },
-} as const;
-
-type StoreSettingField = keyof typeof STORE_SETTING_FIELDS;
-type FieldSchemas = { [F in StoreSettingField]: (typeof STORE_SETTING_FIELDS)[F]["schema"] };
-const fieldSchemas = Object.fromEntries(Object.entries(STORE_SETTING_FIELDS).map(([name, field]) => [name, field.schema])) as FieldSchemas;
-const optionalFieldSchemas = Object.fromEntries(Object.entries(fieldSchemas).map(([name, schema]) => [name, schema.optional()])) as {
-  [F in StoreSettingField]: z.ZodOptional<FieldSchemas[F]>;
-};
+import { optionalStoreSettingSchemas, storeSettingSchemas } from "../../http/store-setting-fields";
 
 const STORE_EXAMPLE = {
   store_id: "sto_summit_north",
@@ -88,13 +29,13 @@ const STORE_EXAMPLE = {
 };
 
 export const StoreSettingsSchema = z
-  .object({ store_id: z.string(), name: z.string(), ...fieldSchemas })
+  .object({ store_id: z.string(), name: z.string(), ...storeSettingSchemas })
   .openapi("SettingsStore", { example: STORE_EXAMPLE });
 export const StoreSettingsListSchema = z
   .object({ count: z.int(), stores: z.array(StoreSettingsSchema) })
   .openapi("SettingsStoreList", { example: { count: 1, stores: [STORE_EXAMPLE] } });
 export const StoreSettingsPatchSchema = z
-  .strictObject(optionalFieldSchemas)
+  .strictObject(optionalStoreSettingSchemas)
   .openapi("SettingsStorePatch", { example: { aged_threshold_days: 60, pack_used: 650 } });
 
 const LenderProgramSchema = z.object({
@@ -230,6 +171,9 @@ const storeIdParam = z.object({
     .max(100)
     .openapi({ param: { name: "store_id", in: "path" }, example: "sto_summit_north" }),
 });
+const keptChanging = {
+  409: documentedError("The settings kept changing under this request (eight other writes came first); send it again (`conflict`)."),
+} as const;
 const storeNotFound = { 404: documentedError("No store with that id in the caller's organization (`not_found`).") } as const;
 const bodyErrors = {
   400: documentedError("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
@@ -238,6 +182,16 @@ const bodyErrors = {
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description: `${description} Sent with \`Cache-Control: no-store\`.`,
   content: { "application/json": { schema } },
+});
+/** The store's settings with their entity tag, for `If-Match` on the PATCH. */
+const taggedStore = (description: string) => ({
+  ...json(StoreSettingsSchema, description),
+  headers: {
+    ETag: {
+      description: "The settings' entity tag (strong): send it as `If-Match` on the PATCH to refuse overwriting a change you have not seen.",
+      schema: { type: "string" as const, example: '"5c0b7d3e9a1f4b2c8d6e0f1a2b3c4d5e"' },
+    },
+  },
 });
 const CALLERS =
   "A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's.";
@@ -262,7 +216,7 @@ export const getStoreSettings = createRoute({
   description: CALLERS,
   middleware: [requireStaffOrBroker] as const,
   request: { params: storeIdParam },
-  responses: { 200: json(StoreSettingsSchema, "The store's settings."), ...staffOrBrokerErrors, ...storeNotFound },
+  responses: { 200: taggedStore("The store's settings."), ...staffOrBrokerErrors, ...storeNotFound },
 });
 
 export const updateStoreSettings = createRoute({
@@ -271,11 +225,27 @@ export const updateStoreSettings = createRoute({
   path: "/api/settings/stores/{store_id}",
   operationId: "updateStoreSettings",
   summary: "Change some of a store's settings",
-  description: `${CALLERS} Fields left out are unchanged. Each field whose value changes is written to the audit log (\`GET /api/settings/audit\`) in the same D1 batch as the change; a body that changes nothing writes nothing. The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).`,
+  description: `${CALLERS} Fields left out are unchanged. Each field whose value changes is written to the audit log (\`GET /api/settings/audit\`) in the same D1 batch as the change, with exactly the value it replaced; a body that changes nothing writes nothing. With \`If-Match\` (the \`ETag\` of a read) the change is made only to that version, else 412; without it the last writer wins (docs/settings.md#simultaneous-changes). The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).`,
   middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
-  request: { params: storeIdParam, body: { required: true, content: { "application/json": { schema: StoreSettingsPatchSchema } } } },
+  request: {
+    params: storeIdParam,
+    headers: z.object({
+      "If-Match": z
+        .string()
+        .optional()
+        .openapi({
+          param: { name: "If-Match", in: "header" },
+          description:
+            "The `ETag` of the settings you read (`GET` or a previous `PATCH`), or `*`: the change is made only if the settings are still that version, else 412 `precondition_failed`. Left out: the last writer wins.",
+          example: '"5c0b7d3e9a1f4b2c8d6e0f1a2b3c4d5e"',
+        }),
+    }),
+    body: { required: true, content: { "application/json": { schema: StoreSettingsPatchSchema } } },
+  },
   responses: {
-    200: json(StoreSettingsSchema, "The store's settings after the change."),
+    200: taggedStore("The store's settings after the change."),
+    ...keptChanging,
+    412: documentedError("`If-Match` names a version the settings no longer are: read them again and decide (`precondition_failed`)."),
     ...bodyErrors,
     ...staffOrBrokerErrors,
     ...storeNotFound,
@@ -306,6 +276,7 @@ export const replaceLenderPanel = createRoute({
   request: { params: storeIdParam, body: { required: true, content: { "application/json": { schema: LenderPanelPutSchema } } } },
   responses: {
     200: json(LenderPanelSchema, "The panel after the change."),
+    ...keptChanging,
     ...bodyErrors,
     ...staffOrBrokerErrors,
     ...storeNotFound,
@@ -337,6 +308,7 @@ export const updateComplianceSettings = createRoute({
   request: { body: { required: true, content: { "application/json": { schema: ComplianceSettingsPatchSchema } } } },
   responses: {
     200: json(ComplianceSettingsSchema, "The thresholds after the change."),
+    ...keptChanging,
     ...bodyErrors,
     ...staffOrBrokerErrors,
     422: documentedError(

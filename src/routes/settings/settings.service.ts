@@ -4,13 +4,10 @@ import * as queries from "../../db/queries/settings";
 import { compareText } from "../../engines/deal-math";
 import { cursorText, invalidCursor, readCursor } from "../../http/cursor";
 import { ApiError, MAX_VALIDATION_DETAILS } from "../../http/errors";
+import { entityTag, ifMatchAllows, preconditionFailed } from "../../http/etag";
+import { STORE_SETTING_FIELDS, type StoreSettingField } from "../../http/store-setting-fields";
 import { newId } from "../../lib/ids";
-import {
-  type ComplianceSettingsPatchSchema,
-  type LenderPanelPutSchema,
-  STORE_SETTING_FIELDS,
-  type StoreSettingsPatchSchema,
-} from "./settings.routes";
+import type { ComplianceSettingsPatchSchema, LenderPanelPutSchema, StoreSettingsPatchSchema } from "./settings.routes";
 
 /**
  * Store settings, lender panels and screening thresholds, read and changed with an audit row per
@@ -20,7 +17,6 @@ import {
 
 const storeNotFound = () => new ApiError("not_found", "This organization has no store with that id.");
 
-type StoreSettingField = keyof typeof STORE_SETTING_FIELDS;
 const STORE_FIELD_NAMES = Object.keys(STORE_SETTING_FIELDS) as StoreSettingField[];
 
 export function toStoreFields(row: queries.StoreSettingsRow) {
@@ -61,7 +57,34 @@ const audit = (
   changedAt: now.toISOString(),
 });
 
-/** Applies the fields that change, each audited; a patch that changes nothing writes nothing. */
+/** How often a write re-reads and retries after another change came first, before answering 409. */
+const MAX_WRITE_ATTEMPTS = 8;
+const tooBusy = () => new ApiError("conflict", "These settings kept changing under this request; send it again.");
+
+/**
+ * Runs `attempt` (read, compute, conditional write) until its write lands: each write is checked
+ * against what that attempt read, so its audit rows hold exactly the values replaced. With an
+ * `If-Match` the client has named the version it saw, so a lost race is its 412, not a retry.
+ */
+async function untilWritten<T>(attempt: () => Promise<{ written: true; value: T } | { written: false }>, ifMatch: string | undefined, what: string) {
+  for (let i = 0; i < MAX_WRITE_ATTEMPTS; i++) {
+    const result = await attempt();
+    if (result.written) return result.value;
+    if (ifMatch !== undefined) throw preconditionFailed(what);
+  }
+  throw tooBusy();
+}
+
+/** The store's fields and their entity tag (`ETag`, for `If-Match` on a PATCH). */
+export async function getStoreWithTag(db: Database, orgId: string, storeId: string) {
+  const body = await getStore(db, orgId, storeId);
+  return { body, etag: await entityTag(body) };
+}
+
+/**
+ * Applies the fields that change, each audited; a patch that changes nothing writes nothing.
+ * Without `ifMatch` the last writer wins, and each audit row holds the value its change replaced.
+ */
 export async function updateStoreSettings(
   db: Database,
   orgId: string,
@@ -69,21 +92,30 @@ export async function updateStoreSettings(
   patch: z.infer<typeof StoreSettingsPatchSchema>,
   actor: string,
   now: Date,
+  ifMatch?: string,
 ) {
-  const before = await queries.findStoreSettings(db, orgId, storeId);
-  if (!before) throw storeNotFound();
-  const changes: queries.StoreSettingsPatch = {};
-  const entries: queries.AuditEntry[] = [];
-  for (const name of STORE_FIELD_NAMES) {
-    const value = patch[name];
-    const { column } = STORE_SETTING_FIELDS[name];
-    if (value === undefined || value === before[column]) continue;
-    changes[column] = value;
-    entries.push(audit(storeId, "store", name, before[column], value, actor, now));
-  }
-  if (entries.length === 0) return toStoreFields(before);
-  await queries.updateStoreSettings(db, orgId, storeId, changes, entries);
-  return toStoreFields({ ...before, ...changes });
+  const body = await untilWritten(
+    async () => {
+      const before = await queries.findStoreSettings(db, orgId, storeId);
+      if (!before) throw storeNotFound();
+      if (ifMatch !== undefined && !ifMatchAllows(ifMatch, await entityTag(toStoreFields(before)))) throw preconditionFailed("The store's settings");
+      const changes: queries.StoreSettingsPatch = {};
+      const entries: queries.AuditEntry[] = [];
+      for (const name of STORE_FIELD_NAMES) {
+        const value = patch[name];
+        const { column } = STORE_SETTING_FIELDS[name];
+        if (value === undefined || value === before[column]) continue;
+        changes[column] = value;
+        entries.push(audit(storeId, "store", name, before[column], value, actor, now));
+      }
+      const value = toStoreFields({ ...before, ...changes });
+      if (entries.length === 0) return { written: true, value };
+      return (await queries.updateStoreSettings(db, orgId, storeId, before, changes, entries)) ? { written: true, value } : { written: false };
+    },
+    ifMatch,
+    "The store's settings",
+  );
+  return { body, etag: await entityTag(body) };
 }
 
 async function assertOwnStore(db: Database, orgId: string, storeId: string) {
@@ -134,14 +166,20 @@ export async function replaceLenderPanel(
   now: Date,
 ) {
   await assertOwnStore(db, orgId, storeId);
-  const [current, programs] = await Promise.all([queries.listLenderPanel(db, orgId, storeId), queries.listLenderProgramNames(db)]);
+  const programs = await queries.listLenderProgramNames(db);
   const next = resolvePrograms(input.programs, programs).sort((a, b) => compareText(a.name, b.name));
-  const beforeIds = current.map((p) => p.id).sort();
   const afterIds = next.map((p) => p.id).sort();
-  if (JSON.stringify(beforeIds) !== JSON.stringify(afterIds)) {
-    await queries.replaceLenderPanel(db, orgId, storeId, afterIds, [audit(storeId, "lender_panel", "programs", beforeIds, afterIds, actor, now)]);
-  }
-  return toPanel(storeId, next);
+  return untilWritten(
+    async () => {
+      const beforeIds = (await queries.listLenderPanel(db, orgId, storeId)).map((p) => p.id).sort();
+      const value = toPanel(storeId, next);
+      if (JSON.stringify(beforeIds) === JSON.stringify(afterIds)) return { written: true, value };
+      const entry = audit(storeId, "lender_panel", "programs", beforeIds, afterIds, actor, now);
+      return (await queries.replaceLenderPanel(db, orgId, storeId, beforeIds, afterIds, [entry])) ? { written: true, value } : { written: false };
+    },
+    undefined,
+    "The lender panel",
+  );
 }
 
 const COMPLIANCE_FIELDS = {
@@ -188,25 +226,32 @@ export async function updateComplianceSettings(
   actor: string,
   now: Date,
 ) {
-  const loaded = await loadCompliance(db, orgId);
-  const next: queries.ComplianceSettingsValues = { ...pickValues(loaded.effective) };
-  const entries: queries.AuditEntry[] = [];
-  for (const name of COMPLIANCE_FIELD_NAMES) {
-    const value = patch[name];
-    const column = COMPLIANCE_FIELDS[name];
-    if (value === undefined || value === loaded.effective[column]) continue;
-    next[column] = value;
-    entries.push(audit(null, "compliance", name, loaded.effective[column], value, actor, now));
-  }
-  if (next.holdScore < next.flagScore) {
-    throw new ApiError("validation_error", "hold_score must be at least flag_score.", {
-      details: [{ path: "hold_score", code: "hold_below_flag", message: `hold_score ${next.holdScore} is below flag_score ${next.flagScore}.` }],
-    });
-  }
-  if (entries.length === 0) return complianceBody(loaded, loaded.own?.updatedAt ?? null);
-  const updatedAt = now.toISOString();
-  await queries.saveComplianceSettings(db, orgId, next, updatedAt, entries);
-  return complianceBody({ own: next, defaults: loaded.defaults, effective: next }, updatedAt);
+  return untilWritten(
+    async () => {
+      const loaded = await loadCompliance(db, orgId);
+      const next: queries.ComplianceSettingsValues = { ...pickValues(loaded.effective) };
+      const entries: queries.AuditEntry[] = [];
+      for (const name of COMPLIANCE_FIELD_NAMES) {
+        const value = patch[name];
+        const column = COMPLIANCE_FIELDS[name];
+        if (value === undefined || value === loaded.effective[column]) continue;
+        next[column] = value;
+        entries.push(audit(null, "compliance", name, loaded.effective[column], value, actor, now));
+      }
+      if (next.holdScore < next.flagScore) {
+        throw new ApiError("validation_error", "hold_score must be at least flag_score.", {
+          details: [{ path: "hold_score", code: "hold_below_flag", message: `hold_score ${next.holdScore} is below flag_score ${next.flagScore}.` }],
+        });
+      }
+      if (entries.length === 0) return { written: true, value: complianceBody(loaded, loaded.own?.updatedAt ?? null) };
+      const updatedAt = now.toISOString();
+      const before = loaded.own && pickValues(loaded.own);
+      if (!(await queries.saveComplianceSettings(db, orgId, before, next, updatedAt, entries))) return { written: false };
+      return { written: true, value: complianceBody({ own: next, defaults: loaded.defaults, effective: next }, updatedAt) };
+    },
+    undefined,
+    "The screening thresholds",
+  );
 }
 
 const pickValues = (row: queries.ComplianceSettingsValues): queries.ComplianceSettingsValues => ({

@@ -401,7 +401,7 @@ export const testWebhookEndpoint = v1Route({
   operationId: "testWebhookEndpoint",
   summary: "Send a signed ping now and report the answer",
   description:
-    "POSTs a `webhook.test` envelope, signed like every delivery, and waits for the answer (10 s at most). Not retried and not in the delivery log. Works on a disabled endpoint too.",
+    "POSTs a `webhook.test` envelope, signed like every delivery, and waits for the answer (10 s at most). Not retried and not in the delivery log. Works on a disabled endpoint too. The URL rules are checked again before sending (docs/webhooks.md#url-rules): a stored URL that breaks one is not fetched, and the answer is `delivered: false` with the rule in `error`.",
   endpoint: "webhooks",
   reads: "primary",
   request: { params: z.object({ id: idParam }) },

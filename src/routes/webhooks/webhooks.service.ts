@@ -225,6 +225,6 @@ export async function ping(db: Database, config: Config, orgId: string, endpoint
     data: { message: "A test event from Dealer Intelligence. No action is needed." },
   });
   const secrets = await signingSecrets(config.webhookSecretsKey, endpoint, now);
-  const result = await postSigned(endpoint.url, secrets, envelope.id, JSON.stringify(envelope), now);
+  const result = await postSigned(endpoint.url, secrets, envelope.id, JSON.stringify(envelope), now, config.webhookAllowLocalhost);
   return { delivered: result.delivered, response_status: result.responseStatus, duration_ms: result.durationMs, error: result.error };
 }
