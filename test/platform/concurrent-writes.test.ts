@@ -291,10 +291,8 @@ describe("ingestion", () => {
     expect(snapshots.map((units) => units.map((u) => u.stock_number as string).sort())).toContainEqual(inStock);
   });
 
-  // Known defect, not fixed here (docs/reliability.md, "Simultaneous writes"): each request reads the
-  // deal's stips, finds none, and inserts the stip under a fresh id (deal_stips has no unique
-  // (deal, stip)); today 3 stip rows and 3 alerts. `it.fails` until ingestion is fixed: then make it `it`.
-  it.fails("three simultaneous posts of the same deals: one row per deal, one stip and one deal.stip_alert per new stip", async () => {
+  // Each post's write holds only while the deals and stips it read still stand; the others read again.
+  it("three simultaneous posts of the same deals: one row per deal, one stip and one deal.stip_alert per new stip", async () => {
     const org = await createOrg();
     const store = await createStore(org.id);
     const key = await createIngestKey(org.id);

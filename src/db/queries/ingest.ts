@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { chunk } from "../batch";
 import type { Database } from "../client";
-import { dealStips, deals, inventoryUnits, stores } from "../schema";
+import { dealStips, deals, inventoryUnits, organizations, stores } from "../schema";
 
 /**
  * Bulk writes bind each chunk of rows as ONE JSON parameter read back with json_each, so a
@@ -201,6 +201,42 @@ export function upsertDeals(db: Database, orgId: string, rows: DealRow[]): Batch
         }),
       }),
   );
+}
+
+/** What a deal post read of its deals' stips, to hold the write to it (`unlessDealsChanged`). */
+export interface ReadStip {
+  id: string;
+  state: string;
+  requestedOn: string;
+  clearedOn: string | null;
+}
+
+/**
+ * The error a stale guard raises. SQLite has no RAISE outside triggers, so the guard evaluates
+ * json() of a text that is not JSON, which fails the statement and with it the whole batch; the
+ * batch's other statements bind only JSON that JSON.stringify made, so nothing else fails this way.
+ */
+export const isStaleDealsError = (error: unknown) => error instanceof Error && /malformed JSON/.test(`${error.message} ${error.cause ?? ""}`);
+
+/**
+ * The head of a deal post's batch: it fails the batch unless the deals with these numbers and
+ * their stips are still exactly those the post read (as many deals; as many stips, each with the
+ * state and dates read). A post that decided what is new from a read another post has since
+ * changed would store a stip twice and raise its alert twice; it reads again instead.
+ */
+export function unlessDealsChanged(db: Database, orgId: string, dealNumbers: string[], dealCount: number, read: ReadStip[]): BatchItem<"sqlite"> {
+  const theseDeals = sql`select ${deals.id} from ${deals} where ${deals.orgId} = ${orgId} and ${deals.dealNumber} in ${inList(dealNumbers)}`;
+  const stillAsRead = sql`
+      (select count(*) from (${theseDeals})) = ${dealCount}
+      and (select count(*) from ${dealStips} where ${dealStips.orgId} = ${orgId} and ${dealStips.dealId} in (${theseDeals})) = ${read.length}
+      and (select count(*) from json_each(${JSON.stringify(read)}) j join ${dealStips} s
+             on s.id = json_extract(j.value, '$.id') and s.state = json_extract(j.value, '$.state')
+            and s.requested_on = json_extract(j.value, '$.requestedOn') and s.cleared_on is json_extract(j.value, '$.clearedOn')) = ${read.length}`;
+  // A select the batch can hold (a raw statement cannot join drizzle's D1 batch): one row, its organization's.
+  return db
+    .select({ guard: sql<number>`case when ${stillAsRead} then 1 else json('deals changed since they were read') end` })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
 }
 
 export interface StipRow {

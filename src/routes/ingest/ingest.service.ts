@@ -342,15 +342,25 @@ export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgI
     throw storeNotFound(`${unknownStores.slice(0, 5).join(", ")}${more}`);
   }
 
-  const existing = new Map(
-    (
-      await queries.findDealsByNumber(
-        db,
-        orgId,
-        deals.map((d) => d.deal_number),
-      )
-    ).map((d) => [d.dealNumber, d]),
-  );
+  // Simultaneous posts of the same deals: the write holds only while what was read still stands
+  // (unlessDealsChanged), else the post reads again, so a new stip is stored and alerted once.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeDeals(env, db, orgId, deals, now);
+    } catch (error) {
+      if (!queries.isStaleDealsError(error) || attempt === STALE_READ_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Reads against a changing store are retried this many times; a settings change does the same (eight). */
+const STALE_READ_ATTEMPTS = 8;
+
+async function writeDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, deals: Deal[], now: Date) {
+  const dealNumbers = deals.map((d) => d.deal_number);
+  const read = await queries.findDealsByNumber(db, orgId, dealNumbers);
+  const existing = new Map(read.map((d) => [d.dealNumber, d]));
+  const readStips = read.flatMap((d) => d.stips.map(({ id, state, requestedOn, clearedOn }) => ({ id, state, requestedOn, clearedOn })));
   const today = now.toISOString().slice(0, 10);
   let created = 0;
   let updated = 0;
@@ -389,6 +399,7 @@ export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgI
     events.push(...stips.events);
   }
 
-  await commitWithEvents(env, db, [...queries.upsertDeals(db, orgId, dealRows), ...queries.upsertStips(db, orgId, stipRows)], events, now);
+  const guard = queries.unlessDealsChanged(db, orgId, dealNumbers, read.length, readStips);
+  await commitWithEvents(env, db, [guard, ...queries.upsertDeals(db, orgId, dealRows), ...queries.upsertStips(db, orgId, stipRows)], events, now);
   return { received: deals.length, created, updated, unchanged: deals.length - created - updated, stip_alerts: events.length };
 }
