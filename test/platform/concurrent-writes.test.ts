@@ -206,7 +206,7 @@ describe("webhook endpoints", () => {
     );
     expect(answers.map((res) => res.status)).toEqual(patches.map(() => 200));
     const answered = await Promise.all(answers.map((res) => res.json<{ url: string; description: string; updated_at: string }>()));
-    answered.forEach((body, i) => expect(body).toMatchObject(patches[i]));
+    for (const [i, body] of answered.entries()) expect(body).toMatchObject(patches[i]);
     const stored = await env.DB.prepare("SELECT url, description FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first();
     expect(patches).toContainEqual(stored);
   });
