@@ -10,7 +10,8 @@ type RouteBody = z.infer<typeof LenderRouteResultSchema>;
 // The OpenAPI document does not declare `suggestions` on the stip check's 422 (yet): the one field typed by hand.
 type UnknownLenderBody = ErrorBody & { suggestions?: string[] };
 
-const PRIME_DEAL = { beacon: 700, down_payment: 3000, vehicle_price: 28_000, vehicle_type: "car" };
+// A 2023 car with 30,000 miles: its year and mileage let the programs write 72 months (docs/domain/lender-routing.md#term-limits).
+const PRIME_DEAL = { beacon: 700, down_payment: 3000, vehicle_price: 28_000, vehicle_type: "car", vehicle_year: 2023, mileage: 30_000 };
 const STIP_BODY = { lender: "Harbor Point Bank", beacon: 700 };
 const GROSS_BODY = { purchase_price: 18_500, selling_price: 22_995 };
 const COACH_BODY = { beacon: 700, vehicle_price: 30_000 };

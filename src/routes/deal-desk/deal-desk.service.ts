@@ -19,7 +19,7 @@ export const REFERENCE_TTL_SECONDS = 300;
 export const STORE_DESK_TTL_SECONDS = 60;
 
 type Reference = Awaited<ReturnType<typeof queries.loadDealDeskReference>>;
-type Program = Reference["programs"][number];
+type Program = Reference["programs"][number] & Pick<lenderRouting.LenderProgramRow, "termLimits">;
 
 interface DealDeskReference {
   routing: lenderRouting.RoutingReference;
@@ -45,6 +45,9 @@ const storeDeskCache = new TtlCache<StoreDesk | null>({ ttlMs: STORE_DESK_TTL_SE
 
 async function loadReference(db: Database): Promise<DealDeskReference> {
   const rows = await queries.loadDealDeskReference(db);
+  const ladders = new Map<string, lenderRouting.TermRung[]>();
+  for (const rung of rows.termLimits) ladders.set(rung.programId, [...(ladders.get(rung.programId) ?? []), rung]);
+  const programs = rows.programs.map((p) => ({ ...p, termLimits: ladders.get(p.id) ?? [] }));
   return {
     routing: {
       settings: rows.routingSettings,
@@ -54,9 +57,9 @@ async function loadReference(db: Database): Promise<DealDeskReference> {
       stipRules: rows.stipRules,
       stipTypes: new Map(rows.stipTypes.map((s) => [s.stip, s])),
     },
-    programs: rows.programs,
-    programsById: new Map(rows.programs.map((p) => [p.id, p])),
-    programsByName: new Map(rows.programs.map((p) => [p.name.toLowerCase(), p])),
+    programs,
+    programsById: new Map(programs.map((p) => [p.id, p])),
+    programsByName: new Map(programs.map((p) => [p.name.toLowerCase(), p])),
     fiProducts: rows.fiProducts,
     wordTracks: rows.wordTracks,
     warrantyTerms: rows.warrantyTerms,
@@ -151,7 +154,14 @@ export async function checkStips(db: Database, orgId: string, body: z.infer<type
   const tier = tierFor(reference.routing.tiers, body.beacon).tier;
   const history = desk.turnaround.get(program.id) ?? { submissions: 0, avgTurnaroundHours: null };
   const result = stips.checkStips(
-    { beacon: body.beacon, tier, knownIssues: uniqueIssues(body.known_issues), incomeType: body.income_type, asOf: now, deal: stipDeal(body) },
+    {
+      beacon: body.beacon,
+      tier,
+      knownIssues: uniqueIssues(body.known_issues),
+      incomeType: body.income_type,
+      asOf: now,
+      deal: stipDeal(body, lenderRouting.programMaxLtv(program, body.vehicle_type && reference.routing.vehicleAdjustments.get(body.vehicle_type))),
+    },
     program,
     reference.routing.stipRules,
     reference.routing.stipTypes,
@@ -160,8 +170,11 @@ export async function checkStips(db: Database, orgId: string, body: z.infer<type
   return { ...result, store_id: desk.store.id };
 }
 
-/** The deal's amount financed and LTV, when the stip-check request gave a price (docs/domain/deal-math.md#amount-financed). */
-function stipDeal(body: z.infer<typeof StipCheckRequestSchema>) {
+/**
+ * The deal's amount financed and LTV, when the stip-check request gave a price
+ * (docs/domain/deal-math.md#amount-financed), with the lender's LTV maximum for the vehicle.
+ */
+function stipDeal(body: z.infer<typeof StipCheckRequestSchema>, maxLtv: number): stips.StipDeal | undefined {
   if (body.vehicle_price === undefined) return undefined;
   const financed = amountFinanced({
     vehiclePrice: body.vehicle_price,
@@ -171,7 +184,8 @@ function stipDeal(body: z.infer<typeof StipCheckRequestSchema>) {
     taxes: body.taxes,
     fees: body.fees,
   });
-  return { financed, ltv: (financed.amount / (body.book_value ?? body.vehicle_price)) * 100 };
+  const book = body.book_value ?? body.vehicle_price;
+  return { financed, ltv: (financed.amount / book) * 100, book, maxLtv };
 }
 
 export async function calculateGross(db: Database, orgId: string, body: z.infer<typeof GrossCalcRequestSchema>, now: Date) {
