@@ -108,31 +108,30 @@ async function context(db: Database, orgId: string, storeId: string | undefined,
 
 const uniqueIssues = (issues: readonly KnownIssue[]) => [...new Set(issues)];
 
+/** The request as the engine's profile: every field the schema accepts but `store_id`, which picks the panel and history. */
+export function routeProfile(body: z.infer<typeof LenderRouteRequestSchema>): lenderRouting.RouteProfile {
+  return {
+    beacon: body.beacon,
+    downPayment: body.down_payment,
+    vehiclePrice: body.vehicle_price,
+    tradeValue: body.trade_value,
+    tradePayoff: body.trade_payoff,
+    taxes: body.taxes,
+    fees: body.fees,
+    vehicleType: body.vehicle_type,
+    condition: body.condition,
+    knownIssues: uniqueIssues(body.known_issues),
+    termMonths: body.term_months,
+    bookValue: body.book_value,
+    monthlyIncome: body.monthly_income,
+    vehicleYear: body.vehicle_year,
+    mileage: body.mileage,
+  };
+}
+
 export async function routeLender(db: Database, orgId: string, body: z.infer<typeof LenderRouteRequestSchema>, now: Date) {
   const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
-  const result = lenderRouting.routeLender(
-    {
-      beacon: body.beacon,
-      downPayment: body.down_payment,
-      vehiclePrice: body.vehicle_price,
-      tradeValue: body.trade_value,
-      tradePayoff: body.trade_payoff,
-      taxes: body.taxes,
-      fees: body.fees,
-      vehicleType: body.vehicle_type,
-      condition: body.condition,
-      knownIssues: uniqueIssues(body.known_issues),
-      termMonths: body.term_months,
-      bookValue: body.book_value,
-      monthlyIncome: body.monthly_income,
-      vehicleYear: body.vehicle_year,
-      mileage: body.mileage,
-    },
-    desk.panel,
-    reference.routing,
-    desk.calibration,
-    now,
-  );
+  const result = lenderRouting.routeLender(routeProfile(body), desk.panel, reference.routing, desk.calibration, now);
   return { ...result, store_id: desk.store.id };
 }
 
@@ -151,23 +150,33 @@ export async function checkStips(db: Database, orgId: string, body: z.infer<type
       body: { suggestions },
     });
   }
-  const tier = tierFor(reference.routing.tiers, body.beacon).tier;
   const history = desk.turnaround.get(program.id) ?? { submissions: 0, avgTurnaroundHours: null };
   const result = stips.checkStips(
-    {
-      beacon: body.beacon,
-      tier,
-      knownIssues: uniqueIssues(body.known_issues),
-      incomeType: body.income_type,
-      asOf: now,
-      deal: stipDeal(body, lenderRouting.programMaxLtv(program, body.vehicle_type && reference.routing.vehicleAdjustments.get(body.vehicle_type))),
-    },
+    stipCheckInput(body, program, reference.routing, now),
     program,
     reference.routing.stipRules,
     reference.routing.stipTypes,
     history,
   );
   return { ...result, store_id: desk.store.id };
+}
+
+/** The request as the engine's input for one program: every field but `lender` (the program) and `store_id` (its turnaround history). */
+export function stipCheckInput(
+  body: z.infer<typeof StipCheckRequestSchema>,
+  program: Pick<lenderRouting.LenderProgramRow, "maxLtv">,
+  routing: Pick<lenderRouting.RoutingReference, "tiers" | "vehicleAdjustments">,
+  now: Date,
+): stips.StipCheckInput {
+  const adjustment = body.vehicle_type && routing.vehicleAdjustments.get(body.vehicle_type);
+  return {
+    beacon: body.beacon,
+    tier: tierFor(routing.tiers, body.beacon).tier,
+    knownIssues: uniqueIssues(body.known_issues),
+    incomeType: body.income_type,
+    asOf: now,
+    deal: stipDeal(body, lenderRouting.programMaxLtv(program, adjustment)),
+  };
 }
 
 /**
