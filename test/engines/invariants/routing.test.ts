@@ -14,7 +14,6 @@ import {
   type DecisionCounts,
   type LenderPick,
   type LenderProgramRow,
-  POOR_FIT_CONFIDENCE,
   type RouteProfile,
   type RouteResult,
   routeLender,
