@@ -208,6 +208,8 @@ describe("request rules: anything else is a 422 with field details", () => {
     ["/api/v1/stip-check", "beacon out of range", { ...STIP_BODY, beacon: 900 }, "beacon"],
     ["/api/v1/stip-check", "income_type unknown", { ...STIP_BODY, income_type: "cash" }, "income_type"],
     ["/api/v1/stip-check", "known_issues item unknown", { ...STIP_BODY, known_issues: ["late"] }, "known_issues.0"],
+    ["/api/v1/stip-check", "vehicle_type without a price", { ...STIP_BODY, vehicle_type: "truck" }, "vehicle_type"],
+    ["/api/v1/stip-check", "vehicle_type unknown", { ...STIP_BODY, vehicle_price: 20_000, vehicle_type: "boat" }, "vehicle_type"],
     ["/api/v1/gross-calc", "purchase_price missing", { selling_price: 20_000 }, "purchase_price"],
     ["/api/v1/gross-calc", "selling_price missing", { purchase_price: 18_000 }, "selling_price"],
     ["/api/v1/gross-calc", "selling_price zero", { ...GROSS_BODY, selling_price: 0 }, "selling_price"],
