@@ -632,3 +632,53 @@ describe("down payment: trade equity counts (docs/domain/lender-routing.md#down-
     expect(first(deal(2000, { value: 5000, payoff: 6000 })).primary?.lender).toBe("Keystone Auto Finance");
   });
 });
+
+describe("the edges of the funding limits (docs/domain/lender-routing.md#term-limits, #amount-financed-limits)", () => {
+  // A 740 at a credit union (no minimum amount, vehicles to 10 years and 150,000 miles).
+  const deal = (financed: number, vehicleYear: number, mileage: number, termMonths: number): RouteProfile => ({
+    beacon: 740,
+    downPayment: 0,
+    vehiclePrice: financed,
+    bookValue: 40_000,
+    vehicleType: "car",
+    condition: "used",
+    knownIssues: [],
+    vehicleYear,
+    mileage,
+    termMonths,
+  });
+  const riverbend = [program("Riverbend Community Credit Union")];
+  const writes = (p: RouteProfile) => routeLender(p, riverbend, ROUTING_REFERENCE, new Map(), AS_OF).primary !== null;
+
+  it("72 months: exactly $15,000, 6 model years and 100,000 miles is written; a dollar less, a year older or a mile more is not", () => {
+    expect(writes(deal(15_000, 2020, 100_000, 72))).toBe(true);
+    expect(writes(deal(14_999, 2020, 100_000, 72))).toBe(false);
+    expect(writes(deal(15_000, 2019, 100_000, 72))).toBe(false);
+    expect(writes(deal(15_000, 2020, 100_001, 72))).toBe(false);
+  });
+
+  it("84 months: exactly $25,000, 3 model years and 45,000 miles is written; a dollar less, a year older or a mile more is not", () => {
+    expect(writes(deal(25_000, 2023, 45_000, 84))).toBe(true);
+    expect(writes(deal(24_999, 2023, 45_000, 84))).toBe(false);
+    expect(writes(deal(25_000, 2022, 45_000, 84))).toBe(false);
+    expect(writes(deal(25_000, 2023, 45_001, 84))).toBe(false);
+  });
+
+  it("a bank writes exactly its $150,000 maximum and its $10,000 minimum, not a dollar past either", () => {
+    const at = (financed: number) =>
+      routeLender(
+        { beacon: 800, downPayment: 0, vehiclePrice: financed, vehicleType: "car", condition: "new", knownIssues: [] },
+        [program("Harbor Point Bank")],
+        ROUTING_REFERENCE,
+        new Map(),
+        AS_OF,
+      );
+    expect(at(150_000).primary?.lender).toBe("Harbor Point Bank");
+    expect(at(150_001).avoid_details[0]).toMatchObject({
+      rule: "amount_over_maximum",
+      reason: "writes loans up to $150,000; this deal finances $150,001",
+    });
+    expect(at(10_000).primary?.lender).toBe("Harbor Point Bank");
+    expect(at(9_999).avoid_details[0]).toMatchObject({ rule: "amount_under_minimum" });
+  });
+});
