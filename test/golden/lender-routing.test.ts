@@ -682,3 +682,42 @@ describe("the edges of the funding limits (docs/domain/lender-routing.md#term-li
     expect(at(9_999).avoid_details[0]).toMatchObject({ rule: "amount_under_minimum" });
   });
 });
+
+describe("what the audit of new deals changed (docs/domain/lender-routing.md#routing-notes)", () => {
+  const used = (extra: Partial<RouteProfile>): RouteProfile => ({
+    beacon: 665,
+    downPayment: 2000,
+    vehiclePrice: 18_000,
+    vehicleType: "van",
+    condition: "used",
+    knownIssues: [],
+    vehicleYear: 2018,
+    mileage: 99_999,
+    ...extra,
+  });
+
+  it("a 665 at 60 months on a 99,999-mile van goes to a credit union, and no subprime finance company is offered at 48", () => {
+    const panel = [program("Riverbend Community Credit Union"), program("Keystone Auto Finance")];
+    const result = routeLender(used({ termMonths: 60 }), panel, ROUTING_REFERENCE, new Map(), AS_OF);
+    expect(result.primary).toMatchObject({ lender: "Riverbend Community Credit Union", down_tier: false, term_months: 60 });
+    expect(result.term_options).toEqual([]);
+    expect(result.routing_note).not.toContain("subprime finance compan");
+  });
+
+  it("a 520 with nothing down is told the cash down that meets the nearest down-payment requirement", () => {
+    const result = routeLender(
+      used({ beacon: 520, downPayment: 0, vehiclePrice: 11_000, vehicleType: "car", vehicleYear: 2019, mileage: 60_000 }),
+      [program("Keystone Auto Finance")],
+      ROUTING_REFERENCE,
+      new Map(),
+      AS_OF,
+    );
+    expect(result.primary).toBeNull();
+    expect(result.routing_note).toContain("$1,100 more cash down meets Keystone Auto Finance's 10% down-payment requirement.");
+  });
+
+  it("an ITIN buyer's blocker reads 'does not take an ITIN borrower'", () => {
+    const result = routeLender(used({ knownIssues: ["itin"] }), [program("Harbor Point Bank")], ROUTING_REFERENCE, new Map(), AS_OF);
+    expect(result.avoid_details[0]).toMatchObject({ rule: "no_itin", reason: "does not take an ITIN borrower" });
+  });
+});

@@ -387,7 +387,8 @@ function evaluate(
   for (const issue of issues) {
     if (!program[ACCEPTS[issue]]) {
       const label = reference.issueRules.get(issue)?.label ?? issue;
-      return out({ rule: `no_${issue}`, heading: `does not take a ${label}`, text: `does not take a ${label}` });
+      const words = `does not take ${/^[aeiou]/i.test(label) ? "an" : "a"} ${label}`;
+      return out({ rule: `no_${issue}`, heading: words, text: words });
     }
   }
   // Score ceilings apply to clean files: a program that takes the customer's known issue is never
@@ -651,7 +652,8 @@ export function routeLender(
     const reason = betterFits ? `${knockout.text}; better-rate programs fit` : knockout.text;
     knockedOut.push({ lender: program.name, rule: knockout.rule, heading: knockout.heading, reason });
   }
-  const termOptions = shorterTerms(evaluated, deal, (program, termMonths) =>
+  // A shorter term is offered at a down-tier program only when no in-tier program is the pick (steering, docs/domain/lender-routing.md#down-tier-placement).
+  const termOptions = shorterTerms(evaluated, deal, primary !== null && !primary.down_tier, (program, termMonths) =>
     evaluate({ ...deal, profile: { ...profile, termMonths } }, program, reference, calibration, stipsFor),
   );
 
@@ -712,12 +714,13 @@ export function routeLender(
 function shorterTerms(
   evaluated: readonly Evaluated[],
   deal: DealFacts,
+  inTierPick: boolean,
   atTerm: (program: LenderProgramRow, termMonths: number) => Evaluated,
 ): { term: number; picks: Candidate[] }[] {
   const byTerm = new Map<number, Candidate[]>();
   for (const e of evaluated) {
     const cap = e.knockout?.termCap;
-    if (cap === undefined || deal.profile.termMonths === undefined) continue;
+    if (cap === undefined || deal.profile.termMonths === undefined || (inTierPick && e.downTier)) continue;
     const rerun = atTerm(e.program, cap).candidate;
     if (rerun && rerun.confidence >= POOR_FIT_CONFIDENCE) byTerm.set(cap, [...(byTerm.get(cap) ?? []), rerun]);
   }
@@ -760,16 +763,29 @@ function whoWrites(picks: readonly Candidate[]): string {
   return `${picks.length} ${kind} ${one ? "writes" : "write"} it (${names.join(", ")}${more})`;
 }
 
-/** The LTV knock-out nearest to fitting: the cash down that brings the LTV inside one more program. */
-function nearestLtvFix(evaluated: readonly Evaluated[], deal: DealFacts): string | null {
-  let best: { lender: string; maxLtv: number; over: number } | null = null;
+/**
+ * The LTV and down-payment knock-outs nearest to fitting: the cash down that brings the LTV inside
+ * one more program, and the cash down that meets one more program's down-payment requirement.
+ */
+function nearestCashFixes(evaluated: readonly Evaluated[], deal: DealFacts): string[] {
+  let ltv: { lender: string; maxLtv: number; more: number } | null = null;
+  let down: { lender: string; pct: number; more: number } | null = null;
+  const { profile, financed } = deal;
   for (const e of evaluated) {
-    if (e.knockout?.rule !== "ltv_over_maximum") continue;
-    const maxLtv = programMaxLtv(e.program, deal.adjustment);
-    const over = overAdvance(deal.financed.amount, deal.book, maxLtv);
-    if (best === null || over < best.over) best = { lender: e.program.name, maxLtv, over };
+    if (e.knockout?.rule === "ltv_over_maximum") {
+      const maxLtv = programMaxLtv(e.program, deal.adjustment);
+      const more = Math.ceil(overAdvance(financed.amount, deal.book, maxLtv));
+      if (ltv === null || more < ltv.more) ltv = { lender: e.program.name, maxLtv, more };
+    } else if (e.knockout?.rule === "down_payment_short") {
+      const pct = e.program.minDownPct + deal.extraDownPct;
+      const more = Math.ceil((profile.vehiclePrice * pct) / 100 - profile.downPayment - financed.tradeEquity);
+      if (down === null || more < down.more) down = { lender: e.program.name, pct, more };
+    }
   }
-  return best && `${formatUsd(Math.ceil(best.over))} more cash down brings the LTV inside ${best.lender}'s ${best.maxLtv}% maximum.`;
+  return [
+    ...(ltv ? [`${formatUsd(ltv.more)} more cash down brings the LTV inside ${ltv.lender}'s ${ltv.maxLtv}% maximum.`] : []),
+    ...(down ? [`${formatUsd(down.more)} more cash down meets ${down.lender}'s ${down.pct}% down-payment requirement.`] : []),
+  ];
 }
 
 function routingNote(
@@ -794,13 +810,13 @@ function routingNote(
     termOut > 0 && termOptions.length > 0
       ? `At ${profile.termMonths} months ${termOut} ${termOut === 1 ? "program is" : "programs are"} out on the term; shorter terms open some: ${termOptions.map(({ term, picks }) => `at ${term} months ${whoWrites(picks)}`).join("; ")}.`
       : null;
-  const ltvFix = primary === null || downTierWhy !== null ? nearestLtvFix(evaluated, deal) : null;
+  const cashFixes = primary === null || downTierWhy !== null ? nearestCashFixes(evaluated, deal) : [];
   if (!primary) {
     const counts = new Map<string, number>();
     for (const a of avoided) counts.set(a.heading, (counts.get(a.heading) ?? 0) + 1);
     const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).slice(0, 3);
     const blockers = top.map(([heading, n]) => `${heading} (${n})`).join("; ");
-    const advice = [shorter, ltvFix]
+    const advice = [shorter, ...cashFixes]
       .filter((line) => line !== null)
       .map((line) => ` ${line}`)
       .join("");
@@ -816,7 +832,7 @@ function routingNote(
     parts.push(
       `Down-tier placement: no ${TIER_LABEL[tier.tier]} program approves this structure${issues}: ${downTierWhy}. The customer pays a higher rate here than their score would earn.`,
     );
-    if (ltvFix) parts.push(ltvFix);
+    parts.push(...cashFixes);
   }
   if (backup) parts.push(`Backup: ${backup.lender} (${backup.confidence.toFixed(2)}, ${formatPct(backup.expected_rate)}).`);
   if (shorter) parts.push(shorter);

@@ -265,6 +265,13 @@ describe("lender routing invariants (docs/domain/invariants.md#lender-routing-an
           expect(overMax({ ...profile, downPayment: profile.downPayment + more }, Number(fix[3]))).toBe(0);
           expect(overMax(profile, maxLtvFor(program, profile))).toBeGreaterThan(0);
         }
+        // "$X more cash down meets L's P% down-payment requirement": it does, counting trade equity as lenders do.
+        const downFix = note.match(/\$([\d,]+) more cash down meets .+?'s ([\d.]+)% down-payment requirement/);
+        if (downFix) {
+          const more = Number(downFix[1].replaceAll(",", ""));
+          const equity = amountFinanced(profile).tradeEquity;
+          expect(((profile.downPayment + more + equity) / profile.vehiclePrice) * 100).toBeGreaterThanOrEqual(Number(downFix[2]) - 1e-9);
+        }
       }),
     );
   });
