@@ -14,6 +14,7 @@ import type {
   knownIssueRules,
   lenderPrograms,
   lenderRoutingSettings,
+  lenderTermLimits,
   stipRules,
   stipTypes,
   vehicleTypeAdjustments,
@@ -102,6 +103,8 @@ const TYPE_DEFAULTS: Record<LenderType, ProgramDefaults> = {
     fundingDays: 2,
     turnaroundHours: 24,
     baseStips: ["Driver's license", "Proof of insurance"],
+    minAmount: 10_000,
+    maxAmount: 150_000,
   },
   bank: {
     ...ACCEPTS_NONE,
@@ -121,6 +124,8 @@ const TYPE_DEFAULTS: Record<LenderType, ProgramDefaults> = {
     fundingDays: 3,
     turnaroundHours: 36,
     baseStips: ["Driver's license", "Proof of insurance"],
+    minAmount: 10_000,
+    maxAmount: 150_000,
   },
   credit_union: {
     ...ACCEPTS_NONE,
@@ -142,6 +147,8 @@ const TYPE_DEFAULTS: Record<LenderType, ProgramDefaults> = {
     fundingDays: 4,
     turnaroundHours: 48,
     baseStips: ["Driver's license", "Proof of insurance"],
+    minAmount: 0,
+    maxAmount: 150_000,
   },
   subprime: {
     ...ACCEPTS_NONE,
@@ -164,6 +171,8 @@ const TYPE_DEFAULTS: Record<LenderType, ProgramDefaults> = {
     fundingDays: 7,
     turnaroundHours: 96,
     baseStips: ["Driver's license", "Proof of insurance", "Proof of income", "Proof of residence"],
+    minAmount: 5_000,
+    maxAmount: null,
   },
   specialty: {
     acceptsRepo: true,
@@ -187,6 +196,8 @@ const TYPE_DEFAULTS: Record<LenderType, ProgramDefaults> = {
     fundingDays: 10,
     turnaroundHours: 168,
     baseStips: ["Driver's license", "Proof of insurance", "Proof of income", "Proof of residence", "References"],
+    minAmount: 5_000,
+    maxAmount: null,
   },
   bhph: {
     acceptsRepo: true,
@@ -210,6 +221,8 @@ const TYPE_DEFAULTS: Record<LenderType, ProgramDefaults> = {
     fundingDays: 0,
     turnaroundHours: 4,
     baseStips: ["Driver's license", "Proof of income", "Proof of residence", "References"],
+    minAmount: 0,
+    maxAmount: null,
   },
 };
 
@@ -289,6 +302,55 @@ export const LENDER_PROGRAM_ROWS: Program[] = PROGRAM_SPECS.map(([name, type, ov
   ...TYPE_DEFAULTS[type],
   ...overrides,
 }));
+
+type TermLimit = InferSelectModel<typeof lenderTermLimits>;
+type Rung = Omit<TermLimit, "programId">;
+
+const PRIME_84 = "§1.5: 84 months from $25,000 (cooperativecu.com [A]) on newer units under 45,000 miles (CU rate sheet [C]; age 3 DEFAULT)";
+const PRIME_72 =
+  "§1.5: 72 months from $15,000 (cooperativecu.com [A]); used 72 only on the 6 newest model years (cooperativecu.com [A]); > 100,000 mi ≤ 48 DEFAULT";
+const PRIME_60 = "§1.5 DEFAULT: > 100,000 miles → 48 months at most";
+const AMC = "§1.5 subprime term by mileage (American Motor Credit [C], domestic figures)";
+
+const PRIME_LADDER: Rung[] = [
+  { maxTerm: 84, minAmount: 25_000, maxVehicleAge: 3, maxMileage: 45_000, source: PRIME_84 },
+  { maxTerm: 72, minAmount: 15_000, maxVehicleAge: 6, maxMileage: 100_000, source: PRIME_72 },
+  { maxTerm: 60, minAmount: 0, maxVehicleAge: null, maxMileage: 100_000, source: PRIME_60 },
+  { maxTerm: 48, minAmount: 0, maxVehicleAge: null, maxMileage: null, source: PRIME_60 },
+];
+
+/**
+ * Term ladders per lender type (DOMAIN §1.5; docs/domain/lender-routing.md#term-limits): the
+ * longest rung a deal meets is the longest term the program writes on it.
+ */
+const TERM_LADDERS: Record<LenderType, Rung[]> = {
+  captive: PRIME_LADDER,
+  bank: PRIME_LADDER,
+  credit_union: PRIME_LADDER,
+  subprime: [
+    { maxTerm: 72, minAmount: 0, maxVehicleAge: null, maxMileage: 50_000, source: `${AMC}: 0–50,000 mi 72 months` },
+    { maxTerm: 60, minAmount: 0, maxVehicleAge: null, maxMileage: 80_000, source: `${AMC}: 50–80,000 mi 60 months` },
+    { maxTerm: 48, minAmount: 0, maxVehicleAge: null, maxMileage: 100_000, source: `${AMC}: 80–100,000 mi 48 months` },
+    { maxTerm: 42, minAmount: 0, maxVehicleAge: null, maxMileage: null, source: `${AMC}: 100–120,000 mi 42 months` },
+  ],
+  specialty: [
+    { maxTerm: 60, minAmount: 0, maxVehicleAge: null, maxMileage: 80_000, source: `${AMC}: up to 80,000 mi 60 months` },
+    { maxTerm: 48, minAmount: 0, maxVehicleAge: null, maxMileage: 100_000, source: `${AMC}: 80–100,000 mi 48 months` },
+    { maxTerm: 42, minAmount: 0, maxVehicleAge: null, maxMileage: 120_000, source: `${AMC}: 100–120,000 mi 42 months` },
+    {
+      maxTerm: 36,
+      minAmount: 0,
+      maxVehicleAge: null,
+      maxMileage: null,
+      source: "§1.5 DEFAULT: past American Motor Credit's 120,000-mile table, 36 months",
+    },
+  ],
+  bhph: [{ maxTerm: 48, minAmount: 0, maxVehicleAge: null, maxMileage: null, source: "§1.5 DEFAULT: BHPH 48 months" }],
+};
+
+export const LENDER_TERM_LIMIT_ROWS: TermLimit[] = LENDER_PROGRAM_ROWS.flatMap((p) =>
+  TERM_LADDERS[p.type].map((rung) => ({ programId: p.id, ...rung, source: `DOMAIN ${rung.source}` })),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Stips (DOMAIN §2.1 document rules, §2.2 trigger matrix and default hours)
@@ -417,6 +479,7 @@ export const LENDER_ROUTING_SETTINGS_ROW: InferSelectModel<typeof lenderRoutingS
   approvalBucketHigh: 0.8,
   approvalBucketLow: 0.5,
   downTierScoreMargin: 40,
+  approvalEvidenceZ: 1.2816,
   source: "DOMAIN §1.9 DEFAULT ranking (buckets ≥ 0.8 / 0.5–0.8 / < 0.5; down-tier = score ≥ program ceiling + 40)",
 };
 

@@ -37,7 +37,11 @@ const statements = [
   ...insertOrIgnore(vehicleTypeAdjustments, VEHICLE_TYPE_ADJUSTMENT_ROWS),
   ...insertOrIgnore(knownIssueRules, KNOWN_ISSUE_ROWS),
   ...insertOrIgnore(frontGrossTargets, FRONT_GROSS_TARGET_ROWS),
-  ...insertOrIgnore(lenderPrograms, LENDER_PROGRAM_ROWS),
+  // The amount limits arrive with migration 0028 (with the term ladders), after this one.
+  ...insertOrIgnore(
+    lenderPrograms,
+    LENDER_PROGRAM_ROWS.map(({ minAmount: _min, maxAmount: _max, ...row }) => row),
+  ),
   ...insertOrIgnore(stipTypes, STIP_TYPE_ROWS),
   // The seasonal window columns arrive with migration 0014 (which sets the W-2 window), after this one.
   ...insertOrIgnore(

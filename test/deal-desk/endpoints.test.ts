@@ -10,7 +10,8 @@ type RouteBody = z.infer<typeof LenderRouteResultSchema>;
 // The OpenAPI document does not declare `suggestions` on the stip check's 422 (yet): the one field typed by hand.
 type UnknownLenderBody = ErrorBody & { suggestions?: string[] };
 
-const PRIME_DEAL = { beacon: 700, down_payment: 3000, vehicle_price: 28_000, vehicle_type: "car" };
+// A 2023 car with 30,000 miles: its year and mileage let the programs write 72 months (docs/domain/lender-routing.md#term-limits).
+const PRIME_DEAL = { beacon: 700, down_payment: 3000, vehicle_price: 28_000, vehicle_type: "car", vehicle_year: 2023, mileage: 30_000 };
 const STIP_BODY = { lender: "Harbor Point Bank", beacon: 700 };
 const GROSS_BODY = { purchase_price: 18_500, selling_price: 22_995 };
 const COACH_BODY = { beacon: 700, vehicle_price: 30_000 };
@@ -207,6 +208,8 @@ describe("request rules: anything else is a 422 with field details", () => {
     ["/api/v1/stip-check", "beacon out of range", { ...STIP_BODY, beacon: 900 }, "beacon"],
     ["/api/v1/stip-check", "income_type unknown", { ...STIP_BODY, income_type: "cash" }, "income_type"],
     ["/api/v1/stip-check", "known_issues item unknown", { ...STIP_BODY, known_issues: ["late"] }, "known_issues.0"],
+    ["/api/v1/stip-check", "vehicle_type without a price", { ...STIP_BODY, vehicle_type: "truck" }, "vehicle_type"],
+    ["/api/v1/stip-check", "vehicle_type unknown", { ...STIP_BODY, vehicle_price: 20_000, vehicle_type: "boat" }, "vehicle_type"],
     ["/api/v1/gross-calc", "purchase_price missing", { selling_price: 20_000 }, "purchase_price"],
     ["/api/v1/gross-calc", "selling_price missing", { purchase_price: 18_000 }, "selling_price"],
     ["/api/v1/gross-calc", "selling_price zero", { ...GROSS_BODY, selling_price: 0 }, "selling_price"],

@@ -318,3 +318,406 @@ describe("properties", () => {
     );
   });
 });
+
+describe("funding limits (docs/domain/lender-routing.md#term-limits, #amount-financed-limits)", () => {
+  // A 2016 sedan with 112,000 miles, $13,000 with $1,000 down: $12,000 financed.
+  const highMiler = {
+    beacon: 700,
+    down_payment: 1000,
+    vehicle_price: 13_000,
+    vehicle_type: "car",
+    vehicle_year: 2016,
+    mileage: 112_000,
+    store_id: NORTH,
+  };
+
+  it("a 2016 car with 112,000 miles asking 84 months goes nowhere at 84, and the note names the term the credit unions write it at", async () => {
+    const result = await route({ ...highMiler, term_months: 84 });
+    expect(result.primary).toBeNull();
+    expect(result.term_options).toEqual([{ term_months: 48, lenders: expect.any(Array) }]);
+    const at48 = result.term_options[0].lenders;
+    expect(at48.length).toBeGreaterThan(1);
+    for (const lender of at48) expect(program(lender).type).toBe("credit_union");
+    expect(result.routing_note).toContain(
+      `shorter terms open some: at 48 months ${at48.length} credit unions write it (${at48.slice(0, 3).join(", ")}`,
+    );
+    const cu = result.avoid_details.find((d) => d.lender === at48[0])!;
+    expect(cu).toMatchObject({ rule: "term_over_limit" });
+    expect(cu.reason).toBe("writes at most 48 months on this deal (60 months needs 100,000 miles or fewer)");
+    // The captives and banks are out on the car's age, not on a term they would never write.
+    expect(result.avoid_details.find((d) => d.lender === "Harbor Point Bank")).toMatchObject({
+      rule: "vehicle_too_old",
+      reason: "takes vehicles up to 8 years old; this one is 10",
+    });
+  });
+
+  it("the same car without a term is priced at 48 months, and the answer says why not 60", async () => {
+    const result = await route(highMiler);
+    expect(result.primary!.term_months).toBe(48);
+    expect(result.primary!.reasons).toContain("term 48 months: 60 months needs 100,000 miles or fewer");
+    expect(result.routing_note).toContain("Term 48 months: 60 months needs 100,000 miles or fewer.");
+  });
+
+  it("a $4,000 loan is out at every program whose minimum is above it, with that reason, and goes to a credit union", async () => {
+    const result = await route({
+      beacon: 720,
+      down_payment: 1000,
+      vehicle_price: 5000,
+      vehicle_type: "car",
+      vehicle_year: 2019,
+      mileage: 70_000,
+      store_id: NORTH,
+    });
+    expect(result.amount_financed).toBe(4000);
+    expect(result.primary!.lender_type).toBe("credit_union");
+    expect(result.primary!.term_months).toBe(60);
+    expect(result.avoid_details.find((d) => d.lender === "Harbor Point Bank")).toEqual({
+      lender: "Harbor Point Bank",
+      rule: "amount_under_minimum",
+      reason: "writes loans from $10,000; this deal finances $4,000",
+    });
+  });
+
+  it("the $4,000 loan at 84 months names 60 months, where the credit unions write it", async () => {
+    const result = await route({
+      beacon: 720,
+      down_payment: 1000,
+      vehicle_price: 5000,
+      vehicle_type: "car",
+      vehicle_year: 2019,
+      mileage: 70_000,
+      term_months: 84,
+      store_id: NORTH,
+    });
+    expect(result.primary).toBeNull();
+    expect(result.term_options.map((o) => o.term_months)).toEqual([60]);
+    expect(result.routing_note).toMatch(/at 60 months \d+ credit unions write it/);
+  });
+
+  it("a thin-file first-time buyer asking 84 months is capped at 72 by the thin file, and told which programs write 72", async () => {
+    const result = await route({
+      beacon: 690,
+      down_payment: 3000,
+      vehicle_price: 30_000,
+      vehicle_type: "car",
+      vehicle_year: 2025,
+      mileage: 12_000,
+      known_issues: ["thin_file"],
+      term_months: 84,
+      store_id: NORTH,
+    });
+    expect(result.primary).toBeNull();
+    // 72 at the captives and credit unions; 66 at the subprime finance company whose own limit it is.
+    expect(result.term_options.map((o) => o.term_months)).toEqual([72, 66]);
+    for (const { lenders } of result.term_options) for (const lender of lenders) expect(program(lender).acceptsThinFile).toBe(true);
+    const capped = result.avoid_details.find((d) => d.rule === "term_over_limit")!;
+    expect(capped.reason).toContain("a thin credit file caps the term at 72 months");
+    expect(result.avoid_details.find((d) => d.lender === "Harbor Point Bank")).toMatchObject({ rule: "no_thin_file" });
+  });
+
+  it("a deep-subprime 480 is written to 60 months at most, whatever the program allows", () => {
+    const result = routeLender(
+      {
+        beacon: 480,
+        downPayment: 4000,
+        vehiclePrice: 16_000,
+        vehicleType: "car",
+        condition: "used",
+        knownIssues: [],
+        vehicleYear: 2022,
+        mileage: 40_000,
+        termMonths: 72,
+      },
+      [program("Second Gear Acceptance")],
+      ROUTING_REFERENCE,
+      new Map(),
+      AS_OF,
+    );
+    expect(result.avoid_details[0]).toMatchObject({
+      rule: "term_over_limit",
+      reason: "writes at most 60 months on this deal (deep subprime paper is written to 60 months at most)",
+    });
+    expect(result.term_options).toEqual([{ term_months: 60, lenders: ["Second Gear Acceptance"] }]);
+  });
+});
+
+describe("LTV at the program's maximum (docs/domain/lender-routing.md#ltv-limits)", () => {
+  // Harbor Point Bank advances 120% of book on a car: $24,000 on a $20,000 book.
+  const atBook = (financed: number, vehicleType: "car" | "truck" = "car"): RouteProfile => ({
+    beacon: 740,
+    downPayment: 0,
+    vehiclePrice: financed,
+    bookValue: 20_000,
+    vehicleType,
+    condition: "used",
+    knownIssues: [],
+    vehicleYear: 2024,
+    mileage: 20_000,
+  });
+  const harbor = [program("Harbor Point Bank")];
+
+  it("financing exactly 120% of book at a 120% lender is inside: it routes", () => {
+    const result = routeLender(atBook(24_000), harbor, ROUTING_REFERENCE, new Map(), AS_OF);
+    expect(result.ltv).toBe(120);
+    expect(result.primary?.lender).toBe("Harbor Point Bank");
+  });
+
+  it("a dollar more is over, and the reason says by how much and what fixes it", () => {
+    const result = routeLender(atBook(24_001), harbor, ROUTING_REFERENCE, new Map(), AS_OF);
+    expect(result.primary).toBeNull();
+    expect(result.avoid_details).toEqual([
+      {
+        lender: "Harbor Point Bank",
+        rule: "ltv_over_maximum",
+        reason: "LTV 120.01% is over its 120% maximum: it advances up to $24,000; $1 more cash down brings it inside",
+      },
+    ]);
+    expect(result.routing_note).toContain("$1 more cash down brings the LTV inside Harbor Point Bank's 120% maximum.");
+  });
+
+  it("the same $24,001 on a truck is inside: trucks carry 5 more points", () => {
+    expect(routeLender(atBook(24_001, "truck"), harbor, ROUTING_REFERENCE, new Map(), AS_OF).primary?.lender).toBe("Harbor Point Bank");
+  });
+});
+
+describe("reasons that are true for the deal (docs/domain/lender-routing.md#routing-notes)", () => {
+  it("a clean 720 at 140% LTV, which no program writes, is not told 'better-rate programs fit' by the subprime lenders", async () => {
+    const result = await route({
+      beacon: 720,
+      down_payment: 0,
+      vehicle_price: 28_000,
+      book_value: 20_000,
+      vehicle_type: "car",
+      vehicle_year: 2023,
+      mileage: 30_000,
+      store_id: NORTH,
+    });
+    expect(result.primary).toBeNull();
+    const ceilings = result.avoid_details.filter((d) => d.rule === "score_above_program");
+    expect(ceilings.length).toBeGreaterThan(0);
+    for (const d of ceilings) expect(d.reason).not.toContain("better-rate programs fit");
+    expect(result.routing_note).toContain("more cash down brings the LTV inside");
+  });
+
+  it("a clean 720 at 86% LTV is told the subprime lenders are out on their ceilings because better-rate programs fit", async () => {
+    const result = await route(clean(720, NORTH, { vehicle_year: 2023, mileage: 30_000 }));
+    const ceiling = result.avoid_details.find((d) => d.lender === "Keystone Auto Finance")!;
+    expect(ceiling).toEqual({
+      lender: "Keystone Auto Finance",
+      rule: "score_above_program",
+      reason: "score 720 is over its 680 ceiling for a clean file; better-rate programs fit",
+    });
+  });
+
+  it("a panel where only the subprime finance company fits sends the 560 there, in-tier, and says so plainly", () => {
+    const result = routeLender(
+      {
+        beacon: 560,
+        downPayment: 2500,
+        vehiclePrice: 18_000,
+        vehicleType: "car",
+        condition: "used",
+        knownIssues: [],
+        vehicleYear: 2021,
+        mileage: 48_000,
+      },
+      [program("Harbor Point Bank"), program("Riverbend Community Credit Union"), program("Keystone Auto Finance")],
+      ROUTING_REFERENCE,
+      new Map(),
+      AS_OF,
+    );
+    expect(result.primary).toMatchObject({ lender: "Keystone Auto Finance", down_tier: false, term_months: 72 });
+    expect(result.backup).toBeNull();
+    expect(result.avoid_details.map((d) => d.rule)).toEqual(["score_below_minimum", "score_below_minimum"]);
+    expect(result.routing_note).toMatch(/^560 subprime, LTV 86.1%: 1 of 3 panel programs fit\. Send to Keystone Auto Finance first/);
+    expect(result.routing_note).not.toContain("Down-tier");
+  });
+
+  it("an empty panel is said to be empty, not 'Main blockers: .'", () => {
+    const result = routeLender(
+      { beacon: 700, downPayment: 2000, vehiclePrice: 20_000, vehicleType: "car", condition: "used", knownIssues: [] },
+      [],
+      ROUTING_REFERENCE,
+      new Map(),
+      AS_OF,
+    );
+    expect(result.routing_note).toMatch(/^This store's lender panel is empty: there is no program to send 700 prime, LTV 90% to\./);
+    expect(result.routing_note).not.toContain("Main blockers");
+  });
+});
+
+describe("ranking by evidence (docs/domain/lender-routing.md#approval-evidence)", () => {
+  // A 650 near-prime, $17,000 financed on a $20,000 book: two credit unions at the same rate.
+  const profile: RouteProfile = {
+    beacon: 650,
+    downPayment: 0,
+    vehiclePrice: 17_000,
+    bookValue: 20_000,
+    vehicleType: "car",
+    condition: "used",
+    knownIssues: [],
+    vehicleYear: 2023,
+    mileage: 30_000,
+  };
+  const panel = [program("Heartland Farmers Credit Union"), program("Riverbend Community Credit Union")];
+  const calibration: Calibration = new Map([
+    [panel[0].id, { near_prime: { approved: 1, countered: 0, declined: 0 } }],
+    [panel[1].id, { near_prime: { approved: 11, countered: 0, declined: 5 } }],
+  ]);
+
+  it("0.69 on sixteen decisions goes ahead of 0.59 on one, though the one's name sorts first and the rates are equal", () => {
+    const result = routeLender(profile, panel, ROUTING_REFERENCE, calibration, AS_OF);
+    expect(result.primary).toMatchObject({
+      lender: "Riverbend Community Credit Union",
+      confidence: 0.69,
+      approval_evidence: 0.57,
+      approval_bucket: "medium",
+    });
+    expect(result.backup).toMatchObject({
+      lender: "Heartland Farmers Credit Union",
+      confidence: 0.59,
+      approval_evidence: 0.41,
+      approval_bucket: "low",
+    });
+    expect(result.primary!.expected_rate).toBe(result.backup!.expected_rate);
+  });
+
+  it("renaming the two lenders does not change which goes first", () => {
+    const renamed = [
+      { ...panel[0], name: "Zephyr Farmers Credit Union" },
+      { ...panel[1], name: "Aardvark Community Credit Union" },
+    ];
+    const result = routeLender(profile, renamed, ROUTING_REFERENCE, calibration, AS_OF);
+    expect(result.primary!.lender_id).toBe("lp_riverbend_community_credit_union");
+  });
+});
+
+describe("down payment: trade equity counts (docs/domain/lender-routing.md#down-payment)", () => {
+  // Keystone Auto Finance needs 10% down: $2,000 on a $20,000 car.
+  const deal = (cash: number, trade?: { value: number; payoff: number }): RouteProfile => ({
+    beacon: 580,
+    downPayment: cash,
+    vehiclePrice: 20_000,
+    vehicleType: "car",
+    condition: "used",
+    knownIssues: [],
+    vehicleYear: 2022,
+    mileage: 40_000,
+    tradeValue: trade?.value,
+    tradePayoff: trade?.payoff,
+  });
+  const keystone = [program("Keystone Auto Finance")];
+  const first = (p: RouteProfile) => routeLender(p, keystone, ROUTING_REFERENCE, new Map(), AS_OF);
+
+  it("$1,000 cash and $1,000 of trade equity make the 10%: it routes", () => {
+    expect(first(deal(1000, { value: 5000, payoff: 4000 })).primary?.lender).toBe("Keystone Auto Finance");
+  });
+
+  it("$1,000 cash alone is short, and the reason says what it needs", () => {
+    expect(first(deal(1000)).avoid_details).toEqual([
+      {
+        lender: "Keystone Auto Finance",
+        rule: "down_payment_short",
+        reason: "needs 10% down ($2,000); the deal has 5% (cash down plus trade equity)",
+      },
+    ]);
+  });
+
+  it("$2,000 cash, exactly 10%, is enough; $1,999 is not", () => {
+    expect(first(deal(2000)).primary?.lender).toBe("Keystone Auto Finance");
+    expect(first(deal(1999)).avoid_details[0].rule).toBe("down_payment_short");
+  });
+
+  it("an upside-down trade is not down payment: $2,000 cash with a trade $1,000 under water is still 10%, not 5%", () => {
+    expect(first(deal(2000, { value: 5000, payoff: 6000 })).primary?.lender).toBe("Keystone Auto Finance");
+  });
+});
+
+describe("the edges of the funding limits (docs/domain/lender-routing.md#term-limits, #amount-financed-limits)", () => {
+  // A 740 at a credit union (no minimum amount, vehicles to 10 years and 150,000 miles).
+  const deal = (financed: number, vehicleYear: number, mileage: number, termMonths: number): RouteProfile => ({
+    beacon: 740,
+    downPayment: 0,
+    vehiclePrice: financed,
+    bookValue: 40_000,
+    vehicleType: "car",
+    condition: "used",
+    knownIssues: [],
+    vehicleYear,
+    mileage,
+    termMonths,
+  });
+  const riverbend = [program("Riverbend Community Credit Union")];
+  const writes = (p: RouteProfile) => routeLender(p, riverbend, ROUTING_REFERENCE, new Map(), AS_OF).primary !== null;
+
+  it("72 months: exactly $15,000, 6 model years and 100,000 miles is written; a dollar less, a year older or a mile more is not", () => {
+    expect(writes(deal(15_000, 2020, 100_000, 72))).toBe(true);
+    expect(writes(deal(14_999, 2020, 100_000, 72))).toBe(false);
+    expect(writes(deal(15_000, 2019, 100_000, 72))).toBe(false);
+    expect(writes(deal(15_000, 2020, 100_001, 72))).toBe(false);
+  });
+
+  it("84 months: exactly $25,000, 3 model years and 45,000 miles is written; a dollar less, a year older or a mile more is not", () => {
+    expect(writes(deal(25_000, 2023, 45_000, 84))).toBe(true);
+    expect(writes(deal(24_999, 2023, 45_000, 84))).toBe(false);
+    expect(writes(deal(25_000, 2022, 45_000, 84))).toBe(false);
+    expect(writes(deal(25_000, 2023, 45_001, 84))).toBe(false);
+  });
+
+  it("a bank writes exactly its $150,000 maximum and its $10,000 minimum, not a dollar past either", () => {
+    const at = (financed: number) =>
+      routeLender(
+        { beacon: 800, downPayment: 0, vehiclePrice: financed, vehicleType: "car", condition: "new", knownIssues: [] },
+        [program("Harbor Point Bank")],
+        ROUTING_REFERENCE,
+        new Map(),
+        AS_OF,
+      );
+    expect(at(150_000).primary?.lender).toBe("Harbor Point Bank");
+    expect(at(150_001).avoid_details[0]).toMatchObject({
+      rule: "amount_over_maximum",
+      reason: "writes loans up to $150,000; this deal finances $150,001",
+    });
+    expect(at(10_000).primary?.lender).toBe("Harbor Point Bank");
+    expect(at(9_999).avoid_details[0]).toMatchObject({ rule: "amount_under_minimum" });
+  });
+});
+
+describe("what the audit of new deals changed (docs/domain/lender-routing.md#routing-notes)", () => {
+  const used = (extra: Partial<RouteProfile>): RouteProfile => ({
+    beacon: 665,
+    downPayment: 2000,
+    vehiclePrice: 18_000,
+    vehicleType: "van",
+    condition: "used",
+    knownIssues: [],
+    vehicleYear: 2018,
+    mileage: 99_999,
+    ...extra,
+  });
+
+  it("a 665 at 60 months on a 99,999-mile van goes to a credit union, and no subprime finance company is offered at 48", () => {
+    const panel = [program("Riverbend Community Credit Union"), program("Keystone Auto Finance")];
+    const result = routeLender(used({ termMonths: 60 }), panel, ROUTING_REFERENCE, new Map(), AS_OF);
+    expect(result.primary).toMatchObject({ lender: "Riverbend Community Credit Union", down_tier: false, term_months: 60 });
+    expect(result.term_options).toEqual([]);
+    expect(result.routing_note).not.toContain("subprime finance compan");
+  });
+
+  it("a 520 with nothing down is told the cash down that meets the nearest down-payment requirement", () => {
+    const result = routeLender(
+      used({ beacon: 520, downPayment: 0, vehiclePrice: 11_000, vehicleType: "car", vehicleYear: 2019, mileage: 60_000 }),
+      [program("Keystone Auto Finance")],
+      ROUTING_REFERENCE,
+      new Map(),
+      AS_OF,
+    );
+    expect(result.primary).toBeNull();
+    expect(result.routing_note).toContain("$1,100 more cash down meets Keystone Auto Finance's 10% down-payment requirement.");
+  });
+
+  it("an ITIN buyer's blocker reads 'does not take an ITIN borrower'", () => {
+    const result = routeLender(used({ knownIssues: ["itin"] }), [program("Harbor Point Bank")], ROUTING_REFERENCE, new Map(), AS_OF);
+    expect(result.avoid_details[0]).toMatchObject({ rule: "no_itin", reason: "does not take an ITIN borrower" });
+  });
+});

@@ -207,3 +207,46 @@ describe("stip-check sees the deal (docs/domain/deal-math.md#amount-financed)", 
     expect(await res.json()).toMatchObject({ ltv: null, amount_financed: null, ltv_excludes: [] });
   });
 });
+
+describe("an LTV over the lender's maximum (docs/domain/lender-routing.md#ltv-limits)", () => {
+  // Tri-County Teachers Credit Union advances 125% of book on a car: $25,000 on a $20,000 book.
+  type StipAnswer = { ltv: number; max_ltv: number; down_payment_needed: number; submission_tip: string };
+  const stipCheck = async (body: Record<string, unknown>) => {
+    const { key } = await createDeskOrg({ programIds: ["lp_tri_county_teachers_credit_union"] });
+    const res = await post("/api/v1/stip-check", key, { lender: "Tri-County Teachers Credit Union", beacon: 700, book_value: 20_000, ...body });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return res.json<StipAnswer>();
+  };
+
+  it("a 128%-LTV deal at a 125% lender is told it is over, and that $600 more down fixes it", async () => {
+    const body = await stipCheck({ vehicle_price: 25_600 });
+    expect(body).toMatchObject({ ltv: 128, max_ltv: 125, down_payment_needed: 600 });
+    expect(body.submission_tip).toContain(
+      "The LTV is over Tri-County Teachers Credit Union's 125% maximum: $600 more cash down (or that much off the amount financed) brings it to 125%; as written it will not fund.",
+    );
+  });
+
+  it("exactly 125% is inside: nothing more down, and no over-maximum sentence", async () => {
+    const body = await stipCheck({ vehicle_price: 25_000 });
+    expect(body).toMatchObject({ ltv: 125, max_ltv: 125, down_payment_needed: 0 });
+    expect(body.submission_tip).not.toContain("maximum");
+  });
+
+  it("the same 128% on a truck is inside: the lender's maximum for a truck is 130%", async () => {
+    const body = await stipCheck({ vehicle_price: 25_600, vehicle_type: "truck" });
+    expect(body).toMatchObject({ ltv: 128, max_ltv: 130, down_payment_needed: 0 });
+  });
+
+  it("a cent over the maximum is over: a dollar more down, rounded up", () => {
+    const financed = { amount: 25_000.01, netTrade: 0, negativeEquity: 0, tradeEquity: 0, excludes: [] };
+    const result = checkStips(
+      { beacon: 700, tier: "prime", knownIssues: [], asOf: JUNE, deal: { financed, ltv: 125.00005, book: 20_000, maxLtv: 125 } },
+      program("Tri-County Teachers Credit Union"),
+      STIP_RULE_ROWS,
+      stipTypes,
+      NO_HISTORY,
+    );
+    expect(result.down_payment_needed).toBe(1);
+    expect(result.submission_tip).toContain("$1 more cash down");
+  });
+});

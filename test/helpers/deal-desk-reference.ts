@@ -7,12 +7,13 @@ import {
   KNOWN_ISSUE_ROWS,
   LENDER_PROGRAM_ROWS,
   LENDER_ROUTING_SETTINGS_ROW,
+  LENDER_TERM_LIMIT_ROWS,
   STIP_RULE_ROWS,
   STIP_TYPE_ROWS,
   VEHICLE_TYPE_ADJUSTMENT_ROWS,
 } from "../../scripts/deal-desk-reference";
 import type { StoreEconomics } from "../../src/engines/appraisal/types";
-import type { RoutingReference } from "../../src/engines/lender-routing";
+import type { LenderProgramRow, RoutingReference } from "../../src/engines/lender-routing";
 
 /** The shipped reference rows, shaped as the service hands them to the engines (pure: the Node project's engine tests use it). */
 export const ROUTING_REFERENCE: RoutingReference = {
@@ -24,13 +25,19 @@ export const ROUTING_REFERENCE: RoutingReference = {
   stipTypes: new Map(STIP_TYPE_ROWS.map((s) => [s.stip, s])),
 };
 
-export const PROGRAMS = LENDER_PROGRAM_ROWS;
+/** The shipped programs with their term ladders, as the service hands them to the engine. */
+export const PROGRAMS = LENDER_PROGRAM_ROWS.map((p) => ({
+  ...p,
+  minAmount: p.minAmount ?? 0,
+  maxAmount: p.maxAmount ?? null,
+  termLimits: LENDER_TERM_LIMIT_ROWS.filter((rung) => rung.programId === p.id),
+})) satisfies LenderProgramRow[];
 export const program = (name: string) => {
   const found = LENDER_PROGRAMS_BY_NAME.get(name);
   if (!found) throw new Error(`no program ${name}`);
   return found;
 };
-const LENDER_PROGRAMS_BY_NAME = new Map(LENDER_PROGRAM_ROWS.map((p) => [p.name, p]));
+const LENDER_PROGRAMS_BY_NAME = new Map(PROGRAMS.map((p) => [p.name, p]));
 
 export const COACH_REFERENCE = {
   tiers: ROUTING_REFERENCE.tiers,

@@ -11,6 +11,7 @@ import {
   lenderDecisions,
   lenderPrograms,
   lenderRoutingSettings,
+  lenderTermLimits,
   stipRules,
   stipTypes,
   storeLenderPanel,
@@ -36,6 +37,7 @@ export async function loadDealDeskReference(db: Database) {
     wordTracks,
     warrantyTerms,
     retentionCurve,
+    termLimits,
   ] = await db.batch([
     db.select().from(creditTiers).orderBy(desc(creditTiers.scoreMin)),
     db.select().from(vehicleTypeAdjustments),
@@ -54,6 +56,7 @@ export async function loadDealDeskReference(db: Database) {
       .from(appraisalRetentionCurve)
       .where(isNull(appraisalRetentionCurve.orgId))
       .orderBy(asc(appraisalRetentionCurve.ageYears)),
+    db.select().from(lenderTermLimits).orderBy(asc(lenderTermLimits.programId), desc(lenderTermLimits.maxTerm)),
   ]);
   const [settings] = routingSettings;
   if (!settings) throw new Error("lender_routing_settings has no 'default' row (migration 0014)");
@@ -70,6 +73,7 @@ export async function loadDealDeskReference(db: Database) {
     wordTracks,
     warrantyTerms,
     retentionCurve,
+    termLimits,
   };
 }
 

@@ -87,7 +87,32 @@ export const lenderPrograms = sqliteTable("lender_programs", {
   /** Hours from submission to stips cleared when a store has no history with the lender. */
   turnaroundHours: real("turnaround_hours").notNull(),
   baseStips: text("base_stips", { mode: "json" }).$type<string[]>().notNull(),
+  /** Smallest amount financed the program writes (docs/domain/lender-routing.md#amount-financed-limits); 0: none. */
+  minAmount: real("min_amount").notNull().default(0),
+  /** Largest amount financed the program writes; null: no stated maximum. */
+  maxAmount: real("max_amount"),
 });
+
+/**
+ * A program's term ladder (docs/domain/lender-routing.md#term-limits): it writes up to `maxTerm`
+ * months on a deal financing at least `minAmount` on a vehicle no older than `maxVehicleAge` model
+ * years and with no more than `maxMileage` miles (null: no limit on that fact). The longest rung
+ * the deal meets is the program's term for it; a deal that meets none is out.
+ */
+export const lenderTermLimits = sqliteTable(
+  "lender_term_limits",
+  {
+    programId: text("program_id")
+      .notNull()
+      .references(() => lenderPrograms.id),
+    maxTerm: integer("max_term").notNull(),
+    minAmount: real("min_amount").notNull().default(0),
+    maxVehicleAge: integer("max_vehicle_age"),
+    maxMileage: integer("max_mileage"),
+    source: text("source").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.programId, t.maxTerm] })],
+);
 
 /** Which programs a store routes to. */
 export const storeLenderPanel = sqliteTable(
@@ -168,6 +193,11 @@ export const lenderRoutingSettings = sqliteTable("lender_routing_settings", {
   approvalBucketLow: real("approval_bucket_low").notNull(),
   /** A customer this many points or more over a program's score ceiling is a down-tier placement there. */
   downTierScoreMargin: integer("down_tier_score_margin").notNull(),
+  /**
+   * Standard-normal z of the approval evidence: a program ranks by the lower bound of its approval
+   * posterior, mean − z·sd (docs/domain/lender-routing.md#approval-evidence).
+   */
+  approvalEvidenceZ: real("approval_evidence_z").notNull().default(1.2816),
   source: text("source").notNull(),
 });
 

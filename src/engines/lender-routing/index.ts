@@ -5,7 +5,8 @@
  * customer's rate, then days to fund, then stip burden; a down-tier placement is never primary
  * while an in-tier program approves. Calibration is Beta-Binomial: the program-fit score is the
  * prior mean (worth PRIOR_WEIGHT submissions), updated by the store's own decisions from that
- * lender in the deal's score band.
+ * lender in the deal's score band; the ranking reads the posterior's lower bound, so a thin
+ * history does not outrank a long one (docs/domain/lender-routing.md#approval-evidence).
  */
 import {
   type AmountFinanced,
@@ -32,6 +33,8 @@ import { formatCount, formatUsd } from "../format";
 import {
   LENDER_TYPE_LABEL,
   ltvSentence,
+  maxAdvance,
+  overAdvance,
   type PredictedStip,
   type StipProgram,
   type StipRuleRow,
@@ -59,6 +62,20 @@ export interface LenderProgramRow extends StipProgram {
   rateMargin: number;
   rateAdd: Partial<Record<KnownIssue, number>>;
   fundingDays: number;
+  /** Smallest amount financed it writes (docs/domain/lender-routing.md#amount-financed-limits). */
+  minAmount: number;
+  /** Largest amount financed it writes; null: no stated maximum. */
+  maxAmount: number | null;
+  /** Its term ladder (docs/domain/lender-routing.md#term-limits); empty: `maxTerm` alone. */
+  termLimits: readonly TermRung[];
+}
+
+/** One rung of a program's term ladder: up to `maxTerm` months when the deal meets every limit set. */
+export interface TermRung {
+  maxTerm: number;
+  minAmount: number;
+  maxVehicleAge: number | null;
+  maxMileage: number | null;
 }
 
 export interface DecisionCounts {
@@ -75,6 +92,8 @@ export interface RoutingSettings {
   approvalBucketHigh: number;
   approvalBucketLow: number;
   downTierScoreMargin: number;
+  /** z of the lower bound of the approval posterior the ranking reads (docs/domain/lender-routing.md#approval-evidence). */
+  approvalEvidenceZ: number;
 }
 
 export interface RoutingReference {
@@ -125,6 +144,8 @@ export interface LenderPick {
   /** The customer's expected contract rate here (the middle of `rate_range`), the second ranking key. */
   expected_rate: number;
   confidence: number;
+  /** The lower bound of the approval posterior: the ranking's evidence, low when the sample is thin. */
+  approval_evidence: number;
   approval_bucket: ApprovalBucket;
   /** Prime paper at a lender far below it (docs/domain/lender-routing.md#down-tier-placement). */
   down_tier: boolean;
@@ -151,6 +172,11 @@ export interface RouteResult {
   negative_equity: number;
   /** Inputs the request did not supply, so the LTV leaves them out (docs/domain/deal-math.md#amount-financed). */
   ltv_excludes: string[];
+  /**
+   * When the requested term knocked programs out: the longer terms they write, each with the
+   * programs that approve at it (docs/domain/lender-routing.md#term-limits).
+   */
+  term_options: { term_months: number; lenders: string[] }[];
   panel_size: number;
 }
 
@@ -159,6 +185,8 @@ interface Knockout {
   /** The group heading in `avoid_reason`. */
   heading: string;
   text: string;
+  /** For a term knock-out: the longest term the program writes on the deal. */
+  termCap?: number;
 }
 
 /**
@@ -173,6 +201,10 @@ interface Candidate extends Omit<LenderPick, "rate_range" | "reasons"> {
   issueAdd: number;
   lowRate: number;
   highRate: number;
+  /** Submissions in the store's history behind `confidence`. */
+  submissions: number;
+  /** Why the term is shorter than the default, when the program's limits cut it; else null. */
+  termCut: string | null;
 }
 
 interface Evaluated {
@@ -189,19 +221,61 @@ interface DealFacts {
   tier: TierRow;
   financed: AmountFinanced;
   ltv: number;
+  /** The book value the LTV is measured on. */
+  book: number;
   adjustment: VehicleAdjustmentRow | undefined;
   /** Down payment plus positive trade equity, % of the price (docs/domain/lender-routing.md#down-payment). */
   downPct: number;
   /** The known issues' extra down payment, points. */
   extraDownPct: number;
-  /** The shortest term the known issues allow. */
+  /** The shortest term the known issues allow, and the issue that sets it. */
   issueTermCap: number;
+  issueTermWhy: string | null;
+  /** Model years old, and odometer: a new unit without them is this year's with no miles; null: unknown. */
+  vehicleAge: number | null;
+  mileage: number | null;
   /** The tier's APR for the condition and vehicle type, before the program's margin and the issues. */
   baseApr: number;
-  currentYear: number;
 }
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
+
+/** The program's LTV maximum for the vehicle: its own plus the vehicle-type add (docs/domain/lender-routing.md#ltv-limits). */
+export const programMaxLtv = (program: Pick<LenderProgramRow, "maxLtv">, adjustment: Pick<VehicleAdjustmentRow, "ltvAdd"> | undefined) =>
+  program.maxLtv + (adjustment?.ltvAdd ?? 0);
+
+/** The LTV with as many decimals as it takes to read over `maxLtv` (an LTV over it by cents is not "125.0%"). */
+function ltvText(ltv: number, maxLtv: number): string {
+  for (const decimals of [1, 2, 3]) if (roundTo(ltv, decimals) > maxLtv) return `${roundTo(ltv, decimals)}`;
+  return `just over ${maxLtv}`;
+}
+
+/**
+ * The longest term the program writes on this deal, and why (docs/domain/lender-routing.md#term-limits):
+ * the least of its own maximum, the customer's tier, the known issues' caps and its term ladder.
+ */
+function termCap(deal: DealFacts, program: LenderProgramRow): { months: number | null; why: string } {
+  const { financed, vehicleAge, mileage, tier } = deal;
+  const ladder = ladderTerm(program, financed.amount, vehicleAge, mileage);
+  if (ladder === null) return { months: null, why: `its term ladder has no term for ${formatUsd(financed.amount)} on this vehicle` };
+  const limits = [
+    { months: program.maxTerm, why: `its longest term is ${program.maxTerm} months` },
+    { months: tier.maxTerm, why: `${TIER_LABEL[tier.tier]} paper is written to ${tier.maxTerm} months at most` },
+    {
+      months: ladder,
+      why: nextRungNeeds(program, ladder, financed.amount, vehicleAge, mileage) ?? `its ladder stops at ${ladder} months for this vehicle and amount`,
+    },
+  ];
+  if (deal.issueTermWhy !== null) limits.push({ months: deal.issueTermCap, why: deal.issueTermWhy });
+  const months = Math.min(...limits.map((l) => l.months));
+  return {
+    months,
+    why: limits
+      .filter((l) => l.months === months)
+      .map((l) => l.why)
+      .join("; "),
+  };
+}
 
 /** Program fit, the prior of approval (docs/domain/lender-routing.md#approval-likelihood): a DEFAULT formula, monotone in the score. */
 export function programFit(scoreMargin: number, ltvHeadroomPts: number, ptiHeadroom: number | null, issueCount: number): number {
@@ -211,11 +285,58 @@ export function programFit(scoreMargin: number, ltvHeadroomPts: number, ptiHeadr
   return roundTo(clamp(0.3 + 0.35 * scoreFit + 0.2 * ltvFit + 0.1 * ptiFit - 0.07 * issueCount, 0.05, 0.95), 4);
 }
 
-/** Beta-Binomial posterior mean; a counter is half an approval and half a decline. */
-export function calibratedConfidence(fit: number, counts: DecisionCounts): number {
+/** Beta-Binomial posterior; a counter is half an approval and half a decline. */
+function posterior(fit: number, counts: DecisionCounts) {
   const alpha = PRIOR_WEIGHT * fit + counts.approved + counts.countered / 2;
   const beta = PRIOR_WEIGHT * (1 - fit) + counts.declined + counts.countered / 2;
-  return alpha / (alpha + beta);
+  return { mean: alpha / (alpha + beta), weight: alpha + beta };
+}
+
+/** The posterior mean: the approval likelihood the answer states. */
+export function calibratedConfidence(fit: number, counts: DecisionCounts): number {
+  return posterior(fit, counts).mean;
+}
+
+/**
+ * The evidence the ranking reads (docs/domain/lender-routing.md#approval-evidence): the posterior
+ * mean less z standard deviations of the Beta posterior, sd = √(m(1−m)/(α+β+1)). Sixteen decisions
+ * narrow it, one does not: 0.70 on sixteen outranks 0.57 on one.
+ */
+export function approvalEvidence(fit: number, counts: DecisionCounts, z: number): number {
+  const { mean, weight } = posterior(fit, counts);
+  return Math.max(0, mean - z * Math.sqrt((mean * (1 - mean)) / (weight + 1)));
+}
+
+/**
+ * The longest term the program's ladder allows on the deal (docs/domain/lender-routing.md#term-limits):
+ * the longest rung whose every limit the deal meets; a limit on a fact the request did not give is
+ * not met. Null when no rung is met; an empty ladder leaves the program's `maxTerm`.
+ */
+export function ladderTerm(program: Pick<LenderProgramRow, "maxTerm" | "termLimits">, amount: number, age: number | null, mileage: number | null) {
+  if (program.termLimits.length === 0) return program.maxTerm;
+  let longest: number | null = null;
+  for (const rung of program.termLimits) {
+    if (amount < rung.minAmount) continue;
+    if (rung.maxVehicleAge !== null && (age === null || age > rung.maxVehicleAge)) continue;
+    if (rung.maxMileage !== null && (mileage === null || mileage > rung.maxMileage)) continue;
+    if (longest === null || rung.maxTerm > longest) longest = rung.maxTerm;
+  }
+  return longest;
+}
+
+/** What the next rung up needs that the deal lacks: "60 months needs 100,000 miles or fewer". */
+function nextRungNeeds(program: LenderProgramRow, term: number, amount: number, age: number | null, mileage: number | null): string | null {
+  const next = program.termLimits.filter((r) => r.maxTerm > term).sort((a, b) => a.maxTerm - b.maxTerm)[0];
+  if (!next) return null;
+  const needs: string[] = [];
+  if (amount < next.minAmount) needs.push(`${formatUsd(next.minAmount)} or more financed`);
+  if (next.maxVehicleAge !== null && (age === null || age > next.maxVehicleAge)) {
+    needs.push(age === null ? "the model year (not supplied)" : `a vehicle ${next.maxVehicleAge} model years old or newer`);
+  }
+  if (next.maxMileage !== null && (mileage === null || mileage > next.maxMileage)) {
+    needs.push(mileage === null ? "the mileage (not supplied)" : `${formatCount(next.maxMileage)} miles or fewer`);
+  }
+  return needs.length === 0 ? null : `${next.maxTerm} months needs ${joinWords(needs)}`;
 }
 
 const NO_HISTORY: DecisionCounts = { approved: 0, countered: 0, declined: 0 };
@@ -250,7 +371,7 @@ function evaluate(
   calibration: Calibration,
   stipsFor: (program: LenderProgramRow) => PredictedStip[],
 ): Evaluated {
-  const { profile, tier, financed, ltv, adjustment, downPct, currentYear } = deal;
+  const { profile, tier, financed, ltv, adjustment, downPct } = deal;
   const downTier = isDownTier(profile.beacon, tier.tier, program, reference.settings);
   // The first rule a program breaks is the one reported; the rest are not worth computing.
   const out = (knockout: Knockout): Evaluated => ({ program, downTier, knockout, candidate: null });
@@ -266,7 +387,8 @@ function evaluate(
   for (const issue of issues) {
     if (!program[ACCEPTS[issue]]) {
       const label = reference.issueRules.get(issue)?.label ?? issue;
-      return out({ rule: `no_${issue}`, heading: `does not take a ${label}`, text: `does not take a ${label}` });
+      const words = `does not take ${/^[aeiou]/i.test(label) ? "an" : "a"} ${label}`;
+      return out({ rule: `no_${issue}`, heading: words, text: words });
     }
   }
   // Score ceilings apply to clean files: a program that takes the customer's known issue is never
@@ -274,16 +396,31 @@ function evaluate(
   if (issues.length === 0 && profile.beacon > program.maxScore) {
     return out({
       rule: "score_above_program",
-      heading: `poor fit: ${TIER_LABEL[tier.tier]} paper at a higher-rate lender`,
-      text: `score ${profile.beacon} is above its ${program.maxScore} ceiling; better-rate programs fit`,
+      heading: "score over the program's ceiling for a clean file",
+      text: `score ${profile.beacon} is over its ${program.maxScore} ceiling for a clean file`,
     });
   }
-  const maxLtv = program.maxLtv + (adjustment?.ltvAdd ?? 0);
-  if (ltv > maxLtv) {
+  if (financed.amount < program.minAmount) {
+    return out({
+      rule: "amount_under_minimum",
+      heading: "amount financed under the program minimum",
+      text: `writes loans from ${formatUsd(program.minAmount)}; this deal finances ${formatUsd(financed.amount)}`,
+    });
+  }
+  if (program.maxAmount !== null && financed.amount > program.maxAmount) {
+    return out({
+      rule: "amount_over_maximum",
+      heading: "amount financed over the program maximum",
+      text: `writes loans up to ${formatUsd(program.maxAmount)}; this deal finances ${formatUsd(financed.amount)}`,
+    });
+  }
+  const maxLtv = programMaxLtv(program, adjustment);
+  const over = overAdvance(financed.amount, deal.book, maxLtv);
+  if (over > 0) {
     return out({
       rule: "ltv_over_maximum",
-      heading: `LTV ${roundTo(ltv, 1)}% over the program maximum`,
-      text: `LTV ${roundTo(ltv, 1)}% is over its ${maxLtv}% maximum`,
+      heading: `LTV ${ltvText(ltv, maxLtv)}% over the program maximum`,
+      text: `LTV ${ltvText(ltv, maxLtv)}% is over its ${maxLtv}% maximum: it advances up to ${formatUsd(maxAdvance(deal.book, maxLtv))}; ${formatUsd(Math.ceil(over))} more cash down brings it inside`,
     });
   }
   const requiredDownPct = program.minDownPct + deal.extraDownPct;
@@ -291,30 +428,34 @@ function evaluate(
     return out({
       rule: "down_payment_short",
       heading: "down payment short of the program's requirement",
-      text: `needs ${requiredDownPct}% down (${formatUsd(Math.ceil((profile.vehiclePrice * requiredDownPct) / 100))}); the deal has ${roundTo(downPct, 1)}%`,
+      text: `needs ${requiredDownPct}% down (${formatUsd(Math.ceil((profile.vehiclePrice * requiredDownPct) / 100))}); the deal has ${roundTo(downPct, 1)}% (cash down plus trade equity)`,
     });
   }
-  const termCap = Math.min(program.maxTerm, deal.issueTermCap);
-  const term = profile.termMonths ?? Math.min(DEFAULT_TERM_MONTHS, termCap);
-  if (profile.termMonths !== undefined && profile.termMonths > termCap) {
-    return out({
-      rule: "term_over_limit",
-      heading: `${profile.termMonths}-month term over the program limit`,
-      text: `writes at most ${termCap} months on this profile`,
-    });
-  }
-  if (profile.vehicleYear !== undefined && currentYear - profile.vehicleYear > program.vehicleMaxAge) {
+  if (deal.vehicleAge !== null && deal.vehicleAge > program.vehicleMaxAge) {
     return out({
       rule: "vehicle_too_old",
       heading: "vehicle older than the program allows",
-      text: `takes vehicles up to ${program.vehicleMaxAge} years old`,
+      text: `takes vehicles up to ${program.vehicleMaxAge} years old; this one is ${deal.vehicleAge}`,
     });
   }
-  if (profile.mileage !== undefined && profile.mileage > program.vehicleMaxMiles) {
+  if (deal.mileage !== null && deal.mileage > program.vehicleMaxMiles) {
     return out({
       rule: "mileage_over_limit",
       heading: "mileage over the program limit",
       text: `takes vehicles up to ${formatCount(program.vehicleMaxMiles)} miles`,
+    });
+  }
+  const cap = termCap(deal, program);
+  if (cap.months === null) {
+    return out({ rule: "no_term_fits", heading: "no term the program writes fits this vehicle and amount", text: cap.why });
+  }
+  const term = profile.termMonths ?? Math.min(DEFAULT_TERM_MONTHS, cap.months);
+  if (profile.termMonths !== undefined && profile.termMonths > cap.months) {
+    return out({
+      rule: "term_over_limit",
+      heading: `${profile.termMonths}-month term over the program limit`,
+      text: `writes at most ${cap.months} months on this deal (${cap.why})`,
+      termCap: cap.months,
     });
   }
 
@@ -338,6 +479,7 @@ function evaluate(
   const fit = programFit(profile.beacon - program.minScore, maxLtv - ltv, ptiHeadroom, issues.length);
   const history = calibration.get(program.id)?.[tier.tier] ?? NO_HISTORY;
   const confidence = roundTo(calibratedConfidence(fit, history), 2);
+  const evidence = roundTo(approvalEvidence(fit, history, reference.settings.approvalEvidenceZ), 2);
   return {
     program,
     downTier,
@@ -354,13 +496,16 @@ function evaluate(
       lender_type: program.type,
       expected_rate: roundTo(rate, 2),
       confidence,
-      approval_bucket: approvalBucket(confidence, reference.settings),
+      approval_evidence: evidence,
+      approval_bucket: approvalBucket(evidence, reference.settings),
       down_tier: downTier,
       program_fit: roundTo(fit, 2),
       history,
       term_months: term,
       funding_days: program.fundingDays,
       stip_burden_hours: stipBurdenHours(stipsFor(program)),
+      submissions: history.approved + history.countered + history.declined,
+      termCut: term < DEFAULT_TERM_MONTHS && profile.termMonths === undefined ? `term ${term} months: ${cap.why}` : null,
     },
   };
 }
@@ -380,6 +525,7 @@ function toPick(candidate: Candidate, deal: DealFacts): LenderPick {
     );
   } else reasons.push(`no store history with this lender in the ${TIER_LABEL[tier.tier]} band: program fit alone`);
   if (issueAdd > 0) reasons.push(`rate includes ${roundTo(issueAdd, 2)} pts for ${issues.join(", ")}`);
+  if (candidate.termCut) reasons.push(candidate.termCut);
   if (candidate.down_tier) {
     reasons.push(
       `down-tier placement: ${TIER_LABEL[tier.tier]} paper at a ${LENDER_TYPE_LABEL[program.type]} whose programs run to ${program.maxScore}`,
@@ -392,6 +538,7 @@ function toPick(candidate: Candidate, deal: DealFacts): LenderPick {
     rate_range: `${formatPct(candidate.lowRate)} - ${formatPct(candidate.highRate)}`,
     expected_rate: candidate.expected_rate,
     confidence: candidate.confidence,
+    approval_evidence: candidate.approval_evidence,
     approval_bucket: candidate.approval_bucket,
     down_tier: candidate.down_tier,
     program_fit: candidate.program_fit,
@@ -406,18 +553,28 @@ function toPick(candidate: Candidate, deal: DealFacts): LenderPick {
 const BUCKET_ORDER: Record<ApprovalBucket, number> = { high: 0, medium: 1, low: 2 };
 
 /**
- * docs/domain/lender-routing.md#ranking: approval bucket, then the customer's expected rate, then
- * faster funding, then fewer stip hours, then name.
+ * docs/domain/lender-routing.md#ranking: the evidence's approval bucket, then the customer's
+ * expected rate, then the evidence itself, the likelihood and the sample behind it, then faster
+ * funding, then fewer stip hours. The name decides only when every one of those is equal, so the
+ * order is the same on every run.
  */
-function byRank(a: Candidate, b: Candidate): number {
+export function byRank(a: RankKeys, b: RankKeys): number {
   return (
     BUCKET_ORDER[a.approval_bucket] - BUCKET_ORDER[b.approval_bucket] ||
     a.expected_rate - b.expected_rate ||
+    b.approval_evidence - a.approval_evidence ||
+    b.confidence - a.confidence ||
+    b.submissions - a.submissions ||
     a.funding_days - b.funding_days ||
     a.stip_burden_hours - b.stip_burden_hours ||
     compareText(a.lender, b.lender)
   );
 }
+
+export type RankKeys = Pick<
+  Candidate,
+  "approval_bucket" | "expected_rate" | "approval_evidence" | "confidence" | "submissions" | "funding_days" | "stip_burden_hours" | "lender"
+>;
 
 /**
  * A down-tier placement is never primary, nor backup ahead of an in-tier program, while an in-tier
@@ -437,21 +594,29 @@ export function routeLender(
 ): RouteResult {
   const tier = tierFor(reference.tiers, profile.beacon);
   const financed = amountFinanced(profile);
-  const ltv = (financed.amount / (profile.bookValue ?? profile.vehiclePrice)) * 100;
+  const book = profile.bookValue ?? profile.vehiclePrice;
+  const ltv = (financed.amount / book) * 100;
   const issueRules = profile.knownIssues.map((issue) => reference.issueRules.get(issue));
   const adjustment = reference.vehicleAdjustments.get(profile.vehicleType);
+  const issueTermCap = Math.min(...issueRules.map((rule) => rule?.maxTerm ?? Number.POSITIVE_INFINITY));
+  const capping = issueRules.filter((rule) => rule?.maxTerm === issueTermCap).map((rule) => rule?.label);
+  const isNew = profile.condition === "new";
   const deal: DealFacts = {
     profile,
     tier,
     financed,
     ltv,
+    book,
     adjustment,
     // Positive trade equity is down payment to a lender (docs/domain/lender-routing.md#down-payment).
     downPct: ((profile.downPayment + financed.tradeEquity) / profile.vehiclePrice) * 100,
     extraDownPct: issueRules.reduce((sum, rule) => sum + (rule?.extraDownPct ?? 0), 0),
-    issueTermCap: Math.min(...issueRules.map((rule) => rule?.maxTerm ?? Number.POSITIVE_INFINITY)),
+    issueTermCap,
+    issueTermWhy: capping.length > 0 ? `a ${joinWords(capping as string[])} caps the term at ${issueTermCap} months` : null,
+    // A new unit is this model year's with delivery miles unless the request says otherwise.
+    vehicleAge: profile.vehicleYear !== undefined ? Math.max(0, asOf.getUTCFullYear() - profile.vehicleYear) : isNew ? 0 : null,
+    mileage: profile.mileage ?? (isNew ? 0 : null),
     baseApr: tierApr(tier, profile.condition, adjustment),
-    currentYear: asOf.getUTCFullYear(),
   };
   // The stips depend on the program's type and base stips only: a handful of distinct sets per panel,
   // found by comparing the rows (a key string joined per program cost more than the search).
@@ -471,10 +636,7 @@ export function routeLender(
   // Loops rather than flatMap, which allocates an array per program (a tenth of the engine's time).
   const ranked: Candidate[] = [];
   const knockedOut: { lender: string; rule: string; heading: string; reason: string }[] = [];
-  for (const e of evaluated) {
-    if (e.candidate) ranked.push(e.candidate);
-    else if (e.knockout) knockedOut.push({ lender: e.program.name, rule: e.knockout.rule, heading: e.knockout.heading, reason: e.knockout.text });
-  }
+  for (const e of evaluated) if (e.candidate) ranked.push(e.candidate);
   ranked.sort(byRank);
   const poorFits = ranked.filter((p) => p.confidence < POOR_FIT_CONFIDENCE);
   const candidates = inTierFirst(
@@ -482,6 +644,18 @@ export function routeLender(
     reference.settings,
   );
   const [primary = null, backup = null] = candidates;
+  // A reason must be true for this deal: "better-rate programs fit" only when one that fits quotes less.
+  const lowestRate = Math.min(...candidates.map((c) => c.expected_rate));
+  for (const { program, knockout } of evaluated) {
+    if (!knockout) continue;
+    const betterFits = knockout.rule === "score_above_program" && lowestRate < deal.baseApr + program.rateMargin;
+    const reason = betterFits ? `${knockout.text}; better-rate programs fit` : knockout.text;
+    knockedOut.push({ lender: program.name, rule: knockout.rule, heading: knockout.heading, reason });
+  }
+  // A shorter term is offered at a down-tier program only when no in-tier program is the pick (steering, docs/domain/lender-routing.md#down-tier-placement).
+  const termOptions = shorterTerms(evaluated, deal, primary !== null && !primary.down_tier, (program, termMonths) =>
+    evaluate({ ...deal, profile: { ...profile, termMonths } }, program, reference, calibration, stipsFor),
+  );
 
   const avoided = [
     ...knockedOut.sort((a, b) => compareText(a.lender, b.lender)),
@@ -513,11 +687,12 @@ export function routeLender(
     predicted_stips: predicted,
     routing_note: routingNote(
       deal,
-      panel.length,
+      evaluated,
       candidates.length,
       primary,
       backup,
       avoided,
+      termOptions,
       primary?.down_tier ? whyNoInTier(evaluated, candidates, reference.settings) : null,
     ),
     tier: tier.tier,
@@ -525,8 +700,31 @@ export function routeLender(
     amount_financed: financed.amount,
     negative_equity: financed.negativeEquity,
     ltv_excludes: financed.excludes,
+    term_options: termOptions.map(({ term, picks }) => ({ term_months: term, lenders: picks.map((p) => p.lender) })),
     panel_size: panel.length,
   };
+}
+
+/**
+ * The programs the requested term alone knocked out, re-run at the longest term each writes: those
+ * that then fit with approval at or over the poor-fit line, by term, longest first, ranked
+ * (docs/domain/lender-routing.md#term-limits). The re-run checks everything the term changes: the
+ * payment, so the payment-to-income cap.
+ */
+function shorterTerms(
+  evaluated: readonly Evaluated[],
+  deal: DealFacts,
+  inTierPick: boolean,
+  atTerm: (program: LenderProgramRow, termMonths: number) => Evaluated,
+): { term: number; picks: Candidate[] }[] {
+  const byTerm = new Map<number, Candidate[]>();
+  for (const e of evaluated) {
+    const cap = e.knockout?.termCap;
+    if (cap === undefined || deal.profile.termMonths === undefined || (inTierPick && e.downTier)) continue;
+    const rerun = atTerm(e.program, cap).candidate;
+    if (rerun && rerun.confidence >= POOR_FIT_CONFIDENCE) byTerm.set(cap, [...(byTerm.get(cap) ?? []), rerun]);
+  }
+  return [...byTerm].sort((a, b) => b[0] - a[0]).map(([term, picks]) => ({ term, picks: picks.sort(byRank) }));
 }
 
 /**
@@ -546,37 +744,98 @@ function whyNoInTier(evaluated: readonly Evaluated[], candidates: readonly Candi
     .join("; ");
 }
 
+const PLURAL: Record<LenderType, string> = {
+  captive: "captives",
+  bank: "banks",
+  credit_union: "credit unions",
+  subprime: "subprime finance companies",
+  specialty: "specialty lenders",
+  bhph: "buy-here-pay-here lenders",
+};
+
+/** "2 credit unions write it (Riverbend Community Credit Union, Union Rail Credit Union)". */
+function whoWrites(picks: readonly Candidate[]): string {
+  const types = new Set(picks.map((p) => p.lender_type));
+  const one = picks.length === 1;
+  const kind = types.size === 1 ? (one ? LENDER_TYPE_LABEL[picks[0].lender_type] : PLURAL[picks[0].lender_type]) : one ? "program" : "programs";
+  const names = picks.slice(0, 3).map((p) => p.lender);
+  const more = picks.length > 3 ? `, and ${picks.length - 3} more` : "";
+  return `${picks.length} ${kind} ${one ? "writes" : "write"} it (${names.join(", ")}${more})`;
+}
+
+/**
+ * The LTV and down-payment knock-outs nearest to fitting: the cash down that brings the LTV inside
+ * one more program, and the cash down that meets one more program's down-payment requirement.
+ */
+function nearestCashFixes(evaluated: readonly Evaluated[], deal: DealFacts): string[] {
+  let ltv: { lender: string; maxLtv: number; more: number } | null = null;
+  let down: { lender: string; pct: number; more: number } | null = null;
+  const { profile, financed } = deal;
+  for (const e of evaluated) {
+    if (e.knockout?.rule === "ltv_over_maximum") {
+      const maxLtv = programMaxLtv(e.program, deal.adjustment);
+      const more = Math.ceil(overAdvance(financed.amount, deal.book, maxLtv));
+      if (ltv === null || more < ltv.more) ltv = { lender: e.program.name, maxLtv, more };
+    } else if (e.knockout?.rule === "down_payment_short") {
+      const pct = e.program.minDownPct + deal.extraDownPct;
+      const more = Math.ceil((profile.vehiclePrice * pct) / 100 - profile.downPayment - financed.tradeEquity);
+      if (down === null || more < down.more) down = { lender: e.program.name, pct, more };
+    }
+  }
+  return [
+    ...(ltv ? [`${formatUsd(ltv.more)} more cash down brings the LTV inside ${ltv.lender}'s ${ltv.maxLtv}% maximum.`] : []),
+    ...(down ? [`${formatUsd(down.more)} more cash down meets ${down.lender}'s ${down.pct}% down-payment requirement.`] : []),
+  ];
+}
+
 function routingNote(
   deal: DealFacts,
-  panelSize: number,
+  evaluated: readonly Evaluated[],
   fitCount: number,
   primary: Candidate | null,
   backup: Candidate | null,
   avoided: { rule: string; heading: string }[],
+  termOptions: readonly { term: number; picks: Candidate[] }[],
   downTierWhy: string | null,
 ): string {
   const { profile, tier, ltv, financed } = deal;
+  const panelSize = evaluated.length;
   const dealText = `${profile.beacon} ${TIER_LABEL[tier.tier]}, LTV ${roundTo(ltv, 1)}%${profile.knownIssues.length ? `, ${profile.knownIssues.join("/")}` : ""}`;
   const basis = `${ltvSentence(ltv, financed)}.`;
+  if (panelSize === 0) {
+    return `This store's lender panel is empty: there is no program to send ${dealText} to. Add programs to the store's panel, then route it. ${basis}`;
+  }
+  const termOut = avoided.filter((a) => a.rule === "term_over_limit").length;
+  const shorter =
+    termOut > 0 && termOptions.length > 0
+      ? `At ${profile.termMonths} months ${termOut} ${termOut === 1 ? "program is" : "programs are"} out on the term; shorter terms open some: ${termOptions.map(({ term, picks }) => `at ${term} months ${whoWrites(picks)}`).join("; ")}.`
+      : null;
+  const cashFixes = primary === null || downTierWhy !== null ? nearestCashFixes(evaluated, deal) : [];
   if (!primary) {
     const counts = new Map<string, number>();
     for (const a of avoided) counts.set(a.heading, (counts.get(a.heading) ?? 0) + 1);
     const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).slice(0, 3);
     const blockers = top.map(([heading, n]) => `${heading} (${n})`).join("; ");
-    const advice = ltv > 100 ? " More cash down or a lower-priced unit brings the LTV inside more programs." : "";
+    const advice = [shorter, ...cashFixes]
+      .filter((line) => line !== null)
+      .map((line) => ` ${line}`)
+      .join("");
     return `No program on this store's ${panelSize}-lender panel fits ${dealText}. Main blockers: ${blockers}.${advice} Do not shotgun the deal. ${basis}`;
   }
   const parts = [
     `${dealText}: ${fitCount} of ${panelSize} panel programs fit.`,
     `Send to ${primary.lender} first (approval likelihood ${primary.confidence.toFixed(2)}, expected rate ${formatPct(primary.expected_rate)}, ${primary.funding_days} days to fund, ~${primary.stip_burden_hours} h of stips).`,
   ];
+  if (primary.termCut) parts.push(`${primary.termCut[0].toUpperCase()}${primary.termCut.slice(1)}.`);
   if (downTierWhy !== null) {
     const issues = profile.knownIssues.length > 0 ? ` with ${joinWords(profile.knownIssues)}` : "";
     parts.push(
       `Down-tier placement: no ${TIER_LABEL[tier.tier]} program approves this structure${issues}: ${downTierWhy}. The customer pays a higher rate here than their score would earn.`,
     );
+    parts.push(...cashFixes);
   }
   if (backup) parts.push(`Backup: ${backup.lender} (${backup.confidence.toFixed(2)}, ${formatPct(backup.expected_rate)}).`);
+  if (shorter) parts.push(shorter);
   parts.push("Submit to the top two or three, not the whole panel: shotgunning hurts look-to-book.");
   parts.push(basis);
   return parts.join(" ");

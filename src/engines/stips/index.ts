@@ -173,11 +173,33 @@ export function stipBurdenHours(stips: readonly PredictedStip[]): number {
   return stips.filter((s) => s.priority === "required").reduce((sum, s) => sum + s.turnaround_hours, 0);
 }
 
+/** A deal as stip-check sees it, when the request gave the price. */
+export interface StipDeal {
+  financed: AmountFinanced;
+  ltv: number;
+  /** The book value the LTV is measured on. */
+  book: number;
+  /** The program's LTV maximum for this vehicle (its own plus the vehicle-type add). */
+  maxLtv: number;
+}
+
 export interface StipCheckInput extends StipProfile {
   beacon: number;
-  /** The deal's amount financed and LTV, when the request gave the price. */
-  deal?: { financed: AmountFinanced; ltv: number };
+  deal?: StipDeal;
 }
+
+/**
+ * The most a program advances on a book value: `maxLtv`% of it, to the cent
+ * (docs/domain/lender-routing.md#ltv-limits).
+ */
+export const maxAdvance = (book: number, maxLtv: number) => Math.round(maxLtv * book) / 100;
+
+/**
+ * Dollars financed over the program's maximum advance: 0 at or under it. The rule is "LTV over the
+ * maximum is out", decided to the cent so an LTV exactly at the maximum is inside
+ * (docs/domain/lender-routing.md#ltv-limits); every dollar of it is a dollar more cash down needed.
+ */
+export const overAdvance = (financed: number, book: number, maxLtv: number) => Math.max(0, roundTo(financed - maxAdvance(book, maxLtv), 2));
 
 export interface StipCheckResult {
   lender: string;
@@ -189,6 +211,10 @@ export interface StipCheckResult {
   amount_financed: number | null;
   ltv: number | null;
   ltv_excludes: string[];
+  /** With `vehicle_price`: the program's LTV maximum for this vehicle; else null. */
+  max_ltv: number | null;
+  /** Cash down needed to bring the LTV to the program's maximum; 0 inside it, null without a price. */
+  down_payment_needed: number | null;
 }
 
 const ISSUE_TEXT: Record<KnownIssue, string> = {
@@ -215,13 +241,16 @@ export function checkStips(
   const tip = [
     `${program.name} (${LENDER_TYPE_LABEL[program.type]}) on ${facts.join(", ")}: have all ${required.length} required stips in the jacket before you submit.`,
   ];
+  // No stip clears an over-advance: it is said first, with the cash down that fixes it.
+  const over = input.deal ? overAdvance(input.deal.financed.amount, input.deal.book, input.deal.maxLtv) : 0;
+  if (input.deal) tip.push(`${ltvSentence(input.deal.ltv, input.deal.financed)}.`);
+  if (over > 0) tip.push(ltvOverSentence(program.name, input.deal!.maxLtv, over));
   if (slowest)
     tip.push(
       `Start with the ${slowest.stip.toLowerCase()}, the slowest to get (about ${slowest.turnaround_hours} h): ${stipTypes.get(slowest.stip)?.rule ?? "original document"}.`,
     );
   const proof = required.find((s) => ["Pay stub", "Proof of income", "Bank statements", "Award letter"].includes(s.stip) && s !== slowest);
   if (proof) tip.push(`${proof.stip}: ${stipTypes.get(proof.stip)?.rule}.`);
-  if (input.deal) tip.push(`${ltvSentence(input.deal.ltv, input.deal.financed)}.`);
   if (input.knownIssues.includes("bk13") && slowest?.stip !== "Trustee permission letter") {
     tip.push("Chapter 13: no funding without the trustee's written permission to incur the debt.");
   }
@@ -240,7 +269,14 @@ export function checkStips(
     amount_financed: input.deal ? input.deal.financed.amount : null,
     ltv: input.deal ? roundTo(input.deal.ltv, 1) : null,
     ltv_excludes: input.deal ? input.deal.financed.excludes : [],
+    max_ltv: input.deal ? input.deal.maxLtv : null,
+    down_payment_needed: input.deal ? Math.ceil(over) : null,
   };
+}
+
+/** "Over Harbor Point Bank's 120% LTV maximum: $1,600 more cash down (or a lower price) brings it to 120%; it will not fund as written." */
+export function ltvOverSentence(lender: string, maxLtv: number, over: number): string {
+  return `The LTV is over ${lender}'s ${maxLtv}% maximum: ${formatUsd(Math.ceil(over))} more cash down (or that much off the amount financed) brings it to ${maxLtv}%; as written it will not fund.`;
 }
 
 /**

@@ -107,9 +107,14 @@ const LenderPickSchema = z
     rate_range: z.string().openapi({ description: "Tier APR plus program margin and issue add-ons, ± the tier spread.", example: "12.24% - 15.24%" }),
     expected_rate: z.number().openapi({ description: "The customer's expected contract rate here, percent (the middle of `rate_range`)." }),
     confidence: z.number().min(0).max(1).openapi({ description: "Calibrated approval likelihood, 0 to 1." }),
+    approval_evidence: z.number().min(0).max(1).openapi({
+      description:
+        "The lower bound of the approval likelihood given how many decisions stand behind it (docs/domain/lender-routing.md#approval-evidence): what the ranking reads.",
+      example: 0.66,
+    }),
     approval_bucket: z
       .enum(["high", "medium", "low"])
-      .openapi({ description: "The coarse approval bucket the ranking uses first (default edges 0.8 and 0.5)." }),
+      .openapi({ description: "The coarse bucket of `approval_evidence` the ranking uses first (default edges 0.8 and 0.5)." }),
     down_tier: z
       .boolean()
       .openapi({ description: "A down-tier placement: prime paper at a lender far below it; never primary while an in-tier program approves." }),
@@ -143,6 +148,11 @@ export const LenderRouteResultSchema = z
     ltv_excludes: z
       .array(z.enum(["trade", "trade payoff", "trade value", "taxes", "title and fees"]))
       .openapi({ description: "The inputs the request did not supply, which the LTV therefore leaves out." }),
+    term_options: z.array(z.object({ term_months: z.int(), lenders: z.array(z.string()) })).openapi({
+      description:
+        "When the requested `term_months` knocked programs out: each shorter term they write, longest first, with the programs that approve at it (docs/domain/lender-routing.md#term-limits). Empty otherwise.",
+      example: [{ term_months: 48, lenders: ["Riverbend Community Credit Union", "Union Rail Credit Union"] }],
+    }),
     panel_size: z.int(),
     store_id: z.string(),
   })
@@ -155,6 +165,7 @@ export const LenderRouteResultSchema = z
         rate_range: "18.99% - 22.99%",
         expected_rate: 20.99,
         confidence: 0.78,
+        approval_evidence: 0.72,
         approval_bucket: "medium",
         down_tier: false,
         program_fit: 0.69,
@@ -175,6 +186,7 @@ export const LenderRouteResultSchema = z
       amount_financed: 19495,
       negative_equity: 0,
       ltv_excludes: ["trade", "taxes", "title and fees"],
+      term_options: [],
       panel_size: 42,
       store_id: "sto_summit_north",
     },
@@ -197,12 +209,17 @@ export const StipCheckRequestSchema = z
     vehicle_price: PositiveUsd("Selling price; with it the answer states the deal's amount financed and LTV,").optional(),
     down_payment: Usd("Cash down, default 0,").optional(),
     book_value: PositiveUsd("Book retail the LTV is measured against; default vehicle_price,").optional(),
+    vehicle_type: VehicleType.optional().openapi({
+      description:
+        "With `vehicle_price`: the lender's LTV maximum includes the vehicle type's add (trucks and SUVs +5 points, docs/domain/lender-routing.md#vehicle-type-adjustments). Default: the program's own maximum.",
+      example: "truck",
+    }),
     ...DealFigures,
     store_id: StoreId,
   })
   .superRefine((body, ctx) => {
     if (body.vehicle_price !== undefined) return somethingToFinance(body, ctx);
-    for (const field of ["down_payment", "book_value", "trade_value", "trade_payoff", "taxes", "fees"] as const) {
+    for (const field of ["down_payment", "book_value", "vehicle_type", "trade_value", "trade_payoff", "taxes", "fees"] as const) {
       if (body[field] !== undefined)
         ctx.addIssue({ code: "custom", path: [field], message: `${field} needs vehicle_price (the LTV is measured on the price)` });
     }
@@ -227,6 +244,15 @@ export const StipCheckResultSchema = z
     amount_financed: z.number().nullable().openapi({ description: "With `vehicle_price`: the amount financed; else null." }),
     ltv: z.number().nullable().openapi({ description: "With `vehicle_price`: amount financed ÷ book value, percent; else null." }),
     ltv_excludes: z.array(z.string()).openapi({ description: "The inputs the LTV leaves out because the request did not supply them." }),
+    max_ltv: z.number().nullable().openapi({
+      description: "With `vehicle_price`: the lender's LTV maximum for this vehicle, percent (at it is inside); else null.",
+      example: 125,
+    }),
+    down_payment_needed: z.int().nullable().openapi({
+      description:
+        "With `vehicle_price`: the cash down (USD, whole dollars up) that brings the LTV to the lender's maximum; 0 when inside it, null without a price.",
+      example: 0,
+    }),
     store_id: z.string(),
   })
   .openapi("DealDeskStipCheckResult", {
@@ -240,6 +266,8 @@ export const StipCheckResultSchema = z
       amount_financed: null,
       ltv: null,
       ltv_excludes: [],
+      max_ltv: null,
+      down_payment_needed: null,
       store_id: "sto_summit_north",
     },
   });

@@ -19,7 +19,7 @@ export const REFERENCE_TTL_SECONDS = 300;
 export const STORE_DESK_TTL_SECONDS = 60;
 
 type Reference = Awaited<ReturnType<typeof queries.loadDealDeskReference>>;
-type Program = Reference["programs"][number];
+type Program = Reference["programs"][number] & Pick<lenderRouting.LenderProgramRow, "termLimits">;
 
 interface DealDeskReference {
   routing: lenderRouting.RoutingReference;
@@ -45,6 +45,9 @@ const storeDeskCache = new TtlCache<StoreDesk | null>({ ttlMs: STORE_DESK_TTL_SE
 
 async function loadReference(db: Database): Promise<DealDeskReference> {
   const rows = await queries.loadDealDeskReference(db);
+  const ladders = new Map<string, lenderRouting.TermRung[]>();
+  for (const rung of rows.termLimits) ladders.set(rung.programId, [...(ladders.get(rung.programId) ?? []), rung]);
+  const programs = rows.programs.map((p) => ({ ...p, termLimits: ladders.get(p.id) ?? [] }));
   return {
     routing: {
       settings: rows.routingSettings,
@@ -54,9 +57,9 @@ async function loadReference(db: Database): Promise<DealDeskReference> {
       stipRules: rows.stipRules,
       stipTypes: new Map(rows.stipTypes.map((s) => [s.stip, s])),
     },
-    programs: rows.programs,
-    programsById: new Map(rows.programs.map((p) => [p.id, p])),
-    programsByName: new Map(rows.programs.map((p) => [p.name.toLowerCase(), p])),
+    programs,
+    programsById: new Map(programs.map((p) => [p.id, p])),
+    programsByName: new Map(programs.map((p) => [p.name.toLowerCase(), p])),
     fiProducts: rows.fiProducts,
     wordTracks: rows.wordTracks,
     warrantyTerms: rows.warrantyTerms,
@@ -105,31 +108,30 @@ async function context(db: Database, orgId: string, storeId: string | undefined,
 
 const uniqueIssues = (issues: readonly KnownIssue[]) => [...new Set(issues)];
 
+/** The request as the engine's profile: every field the schema accepts but `store_id`, which picks the panel and history. */
+export function routeProfile(body: z.infer<typeof LenderRouteRequestSchema>): lenderRouting.RouteProfile {
+  return {
+    beacon: body.beacon,
+    downPayment: body.down_payment,
+    vehiclePrice: body.vehicle_price,
+    tradeValue: body.trade_value,
+    tradePayoff: body.trade_payoff,
+    taxes: body.taxes,
+    fees: body.fees,
+    vehicleType: body.vehicle_type,
+    condition: body.condition,
+    knownIssues: uniqueIssues(body.known_issues),
+    termMonths: body.term_months,
+    bookValue: body.book_value,
+    monthlyIncome: body.monthly_income,
+    vehicleYear: body.vehicle_year,
+    mileage: body.mileage,
+  };
+}
+
 export async function routeLender(db: Database, orgId: string, body: z.infer<typeof LenderRouteRequestSchema>, now: Date) {
   const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
-  const result = lenderRouting.routeLender(
-    {
-      beacon: body.beacon,
-      downPayment: body.down_payment,
-      vehiclePrice: body.vehicle_price,
-      tradeValue: body.trade_value,
-      tradePayoff: body.trade_payoff,
-      taxes: body.taxes,
-      fees: body.fees,
-      vehicleType: body.vehicle_type,
-      condition: body.condition,
-      knownIssues: uniqueIssues(body.known_issues),
-      termMonths: body.term_months,
-      bookValue: body.book_value,
-      monthlyIncome: body.monthly_income,
-      vehicleYear: body.vehicle_year,
-      mileage: body.mileage,
-    },
-    desk.panel,
-    reference.routing,
-    desk.calibration,
-    now,
-  );
+  const result = lenderRouting.routeLender(routeProfile(body), desk.panel, reference.routing, desk.calibration, now);
   return { ...result, store_id: desk.store.id };
 }
 
@@ -148,10 +150,9 @@ export async function checkStips(db: Database, orgId: string, body: z.infer<type
       body: { suggestions },
     });
   }
-  const tier = tierFor(reference.routing.tiers, body.beacon).tier;
   const history = desk.turnaround.get(program.id) ?? { submissions: 0, avgTurnaroundHours: null };
   const result = stips.checkStips(
-    { beacon: body.beacon, tier, knownIssues: uniqueIssues(body.known_issues), incomeType: body.income_type, asOf: now, deal: stipDeal(body) },
+    stipCheckInput(body, program, reference.routing, now),
     program,
     reference.routing.stipRules,
     reference.routing.stipTypes,
@@ -160,8 +161,29 @@ export async function checkStips(db: Database, orgId: string, body: z.infer<type
   return { ...result, store_id: desk.store.id };
 }
 
-/** The deal's amount financed and LTV, when the stip-check request gave a price (docs/domain/deal-math.md#amount-financed). */
-function stipDeal(body: z.infer<typeof StipCheckRequestSchema>) {
+/** The request as the engine's input for one program: every field but `lender` (the program) and `store_id` (its turnaround history). */
+export function stipCheckInput(
+  body: z.infer<typeof StipCheckRequestSchema>,
+  program: Pick<lenderRouting.LenderProgramRow, "maxLtv">,
+  routing: Pick<lenderRouting.RoutingReference, "tiers" | "vehicleAdjustments">,
+  now: Date,
+): stips.StipCheckInput {
+  const adjustment = body.vehicle_type && routing.vehicleAdjustments.get(body.vehicle_type);
+  return {
+    beacon: body.beacon,
+    tier: tierFor(routing.tiers, body.beacon).tier,
+    knownIssues: uniqueIssues(body.known_issues),
+    incomeType: body.income_type,
+    asOf: now,
+    deal: stipDeal(body, lenderRouting.programMaxLtv(program, adjustment)),
+  };
+}
+
+/**
+ * The deal's amount financed and LTV, when the stip-check request gave a price
+ * (docs/domain/deal-math.md#amount-financed), with the lender's LTV maximum for the vehicle.
+ */
+function stipDeal(body: z.infer<typeof StipCheckRequestSchema>, maxLtv: number): stips.StipDeal | undefined {
   if (body.vehicle_price === undefined) return undefined;
   const financed = amountFinanced({
     vehiclePrice: body.vehicle_price,
@@ -171,7 +193,8 @@ function stipDeal(body: z.infer<typeof StipCheckRequestSchema>) {
     taxes: body.taxes,
     fees: body.fees,
   });
-  return { financed, ltv: (financed.amount / (body.book_value ?? body.vehicle_price)) * 100 };
+  const book = body.book_value ?? body.vehicle_price;
+  return { financed, ltv: (financed.amount / book) * 100, book, maxLtv };
 }
 
 export async function calculateGross(db: Database, orgId: string, body: z.infer<typeof GrossCalcRequestSchema>, now: Date) {
