@@ -285,7 +285,13 @@ describe("deal coaching", () => {
       buy_rate: 9.06,
       term: 60,
       payment: 627.66,
+      final_payment: 627.59,
+      days_to_first_payment: 30,
+      apr: 10.06,
       amount_financed: 29_500,
+      principal: 29_500,
+      finance_charge: 8159.53,
+      total_of_payments: 37_659.53,
       front_gross: 2400,
       back_gross_target: 1800,
     });
@@ -326,9 +332,11 @@ describe("deal coaching", () => {
       COACH_REFERENCE,
       COACH_NOW,
     );
+    // The first pencil holds the asking price (its whole $2,400 front gross) and leads with term, rate and down.
     expect(result.desired_payment_met).toBe(false);
-    expect(result.recommended_pencil.front_gross).toBe(0);
+    expect(result.recommended_pencil).toMatchObject({ selling_price: 30_000, term: 84, rate: 9.06, front_gross: 2400 });
     expect(result.notes).toMatch(/out of reach.*It would take \$[\d,]+ more cash down/);
+    expect(result.notes).toContain("Price can give at most $1,200, down to $28,800 at the $1,200 front-gross floor");
   });
 
   it("quotes no rate on a cash deal and flags deep subprime over the advance as high risk", () => {

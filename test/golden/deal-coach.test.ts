@@ -220,10 +220,10 @@ describe(`coaching structure (${RULES}#coaching-structure)`, () => {
     expect(result.desired_payment_met).toBe(false);
   });
 
-  it("asked for 84 months, a near-prime deal is high risk: over the 75-month maximum", async () => {
+  it("asked for 84 months, a near-prime deal is penciled at 72: the note says 84 is over the tier's 75-month maximum", async () => {
     const result = await coached({ beacon: 640, vehicle_price: 30_000, down_payment: 6000, term_months: 84 });
-    expect(result.funding_risk).toBe("high");
-    expect(result.risk_reasons).toContain("84 months is over the 75-month maximum for near prime");
+    expect(result.recommended_pencil.term).toBe(72);
+    expect(result.notes).toContain("84 months requested is over the 75-month maximum for near prime (640): penciled at 72 months.");
   });
 
   it("a subprime deal at exactly 72 months is at its maximum term, not over it, and carries no long-term flag", async () => {
