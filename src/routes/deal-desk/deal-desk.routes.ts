@@ -36,11 +36,18 @@ const TermMonths = z
   .refine((v) => (TERM_MONTHS as readonly number[]).includes(v), { message: "term_months must be one of 24, 36, 48, 60, 72, 84" })
   .openapi({ description: "24, 36, 48, 60, 72 or 84.", example: 72 });
 /** docs/domain/deal-math.md#odd-first-period: a retail installment contract's first payment is 30–45 days out; 1–60 accepted. */
-const DaysToFirstPayment = z.int().min(1).max(60).default(30).openapi({
-  description:
-    "Extension. Days from the contract date to the first payment, 1 to 60; default 30 (a regular month). The payment carries the odd first period's interest (Regulation Z Appendix J).",
-  example: 45,
-});
+const DAYS_TO_FIRST_PAYMENT_RANGE =
+  "days_to_first_payment must be 1 to 60: a retail installment contract's first payment is commonly 30 to 45 days out, and 30 is a regular month";
+const DaysToFirstPayment = z
+  .int()
+  .min(1, { message: DAYS_TO_FIRST_PAYMENT_RANGE })
+  .max(60, { message: DAYS_TO_FIRST_PAYMENT_RANGE })
+  .default(30)
+  .openapi({
+    description:
+      "Extension. Days from the contract date to the first payment, 1 to 60; default 30 (a regular month). The payment carries the odd first period's interest (Regulation Z Appendix J).",
+    example: 45,
+  });
 const StoreId = z.string().min(1).max(64).optional().openapi({
   description: "The store whose panel, settings and history apply; default the organization's primary store.",
   example: "sto_summit_north",
