@@ -142,6 +142,8 @@ export interface CoachResult {
 
 /** Terms a desk quotes (the request's allowed values, docs/deal-desk.md). */
 export const STANDARD_TERMS = [24, 36, 48, 60, 72, 84] as const;
+/** An APR disclosed within 1/8 of a point of Appendix J's is accurate (12 CFR 1026.22(a)(2), docs/domain/deal-math.md#apr-regulation-z-appendix-j). */
+export const APR_TOLERANCE_POINTS = 0.125;
 /** Without a desired payment or term the pencil uses the longest standard term up to this (docs/domain/deal-coach.md#coaching-structure). */
 export const DEFAULT_COACH_TERM = 72;
 
@@ -213,7 +215,7 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
   let shortfall = "";
 
   if (input.desiredPayment === undefined) {
-    const term = input.termMonths ?? Math.max(...terms.filter((t) => t <= DEFAULT_COACH_TERM));
+    const term = input.termMonths === undefined ? Math.max(...terms.filter((t) => t <= DEFAULT_COACH_TERM)) : longest;
     chosen = pencil(input.vehiclePrice, term, true);
   } else {
     const desired = input.desiredPayment;
@@ -270,7 +272,9 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
   // docs/domain/deal-math.md#apr-regulation-z-appendix-j: the APR of the schedule on the amount financed (the fees are finance charges).
   const payments = [...Array<number>(chosen.term - 1).fill(chosen.payment), chosen.finalPayment];
   const first = firstPeriodOf(days);
-  const apr = roundTo(actuarialApr(chosen.amountFinanced, payments, first), 2);
+  const computedApr = actuarialApr(chosen.amountFinanced, payments, first);
+  // Without finance-charge fees only the cent rounding of the payments moves the APR off the note rate (a small loan's by 0.01); the note rate is an accurate disclosure within Regulation Z's 1/8-point tolerance.
+  const apr = fees === 0 && Math.abs(computedApr - chosen.rate) <= APR_TOLERANCE_POINTS ? chosen.rate : roundTo(computedApr, 2);
   const totalOfPayments = roundCents(payments.reduce((sum, p) => sum + p, 0));
   const disclosure =
     days === REGULAR_FIRST_PERIOD_DAYS && fees === 0
