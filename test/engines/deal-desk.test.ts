@@ -214,6 +214,30 @@ describe("lender routing", () => {
   });
 });
 
+describe("lender routing's payment with the first payment 45 days out (docs/domain/deal-math.md#odd-first-period)", () => {
+  const deal = (daysToFirstPayment?: number): RouteProfile => ({
+    beacon: 720,
+    vehiclePrice: 30_000,
+    downPayment: 0,
+    vehicleType: "car",
+    condition: "used",
+    knownIssues: [],
+    termMonths: 72,
+    monthlyIncome: 2712,
+    daysToFirstPayment,
+  });
+  const ptiKnockout = (daysToFirstPayment?: number) =>
+    routeLender(deal(daysToFirstPayment), PROGRAMS, ROUTING_REFERENCE, NO_HISTORY, AS_OF).avoid_details.find(
+      (a) => a.lender === "Harbor Point Bank" && a.rule === "pti_over_cap",
+    );
+
+  it("a bank whose 20% payment-to-income cap a regular first month fits knocks the deal out when the first payment is 45 days out", () => {
+    expect(ptiKnockout()).toBeUndefined();
+    expect(ptiKnockout(30)).toBeUndefined();
+    expect(ptiKnockout(45)?.reason).toContain("payment $544");
+  });
+});
+
 describe("stip prediction (DOMAIN §2.2)", () => {
   it("asks a specialty lender's Chapter 13, W-2 subprime file for the trustee letter first and a pay stub for income", () => {
     const result = checkStips(
