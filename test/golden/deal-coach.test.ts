@@ -420,6 +420,22 @@ describe(`a certified unit and its remaining warranty (${RULES}#certified-and-re
     expect(vsc.word_track_claim).toBe("coverage_ended");
   });
 
+  it("a 2020 with 88,000 miles whose warranty record shows nothing left is past its factory coverage; certified, it gets no coverage claim", async () => {
+    const deal = {
+      beacon: 690,
+      vehicle_price: 17_995,
+      down_payment: 1000,
+      vehicle_year: YEAR - 6,
+      mileage: 88_000,
+      warranty_months_left: 0,
+      warranty_miles_left: 0,
+    };
+    const vsc = product(await coached(deal), "vsc");
+    expect(vsc.word_track_claim).toBe("coverage_ended");
+    expect(vsc.word_track).toContain("At 88,000 miles this car is past its factory coverage");
+    expect(product(await coached({ ...deal, certified: true }), "vsc").word_track_claim).toBe("no_deal_fact");
+  });
+
   it("warranty months without miles, or a certified new car, is a 422 naming the field", async () => {
     const months = await coach({ beacon: 735, vehicle_price: 28_995, warranty_months_left: 48 });
     expect(months.status).toBe(422);

@@ -222,7 +222,9 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
     const atAsking = terms.map((t) => pencil(input.vehiclePrice, t, true)).find((p) => p.payment <= desired);
     if (atAsking) {
       chosen = atAsking;
-      steps.push(`${formatUsd(desired)} is reached at the asking price over ${atAsking.term} months with the standard markup.`);
+      steps.push(
+        `${formatUsd(desired)} is reached at the asking price over ${atAsking.term} months ${atAsking.rate > buyRate ? "with the standard markup" : "at the buy rate (no markup on this tier)"}.`,
+      );
     } else if (pencil(input.vehiclePrice, longest, false).payment <= desired) {
       chosen = pencil(input.vehiclePrice, longest, false);
       steps.push(`${formatUsd(desired)} needs ${longest} months at the buy rate: no rate markup on this deal.`);
@@ -437,8 +439,13 @@ function yearOut(pencil: Pencil, price: number, ageMonths: number | undefined, c
 function unitCoverage(input: CoachInput, terms: readonly WarrantyTermRow[], ageMonths: number | undefined): Coverage {
   const label = input.certified ? "certified pre-owned warranty" : "warranty";
   if (input.warrantyMonthsLeft !== undefined && input.warrantyMilesLeft !== undefined) {
-    return input.warrantyMonthsLeft > 0 && input.warrantyMilesLeft > 0
-      ? { status: "remaining", label, monthsLeft: input.warrantyMonthsLeft, milesLeft: input.warrantyMilesLeft }
+    if (input.warrantyMonthsLeft > 0 && input.warrantyMilesLeft > 0) {
+      return { status: "remaining", label, monthsLeft: input.warrantyMonthsLeft, milesLeft: input.warrantyMilesLeft };
+    }
+    // Nothing left on the record: "past its factory coverage" only when the factory terms agree (never on a CPO unit, whose own warranty ended).
+    const factory = input.certified ? null : factoryCoverage(terms, input.condition, ageMonths, input.mileage);
+    return factory?.status === "ended"
+      ? factory
       : { status: "unknown", why: "the stated warranty has no coverage left, and which coverage ended is not on the request" };
   }
   if (input.certified) {

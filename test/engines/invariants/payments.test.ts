@@ -201,7 +201,8 @@ describe("word tracks state only facts the request carries (docs/domain/deal-coa
           expect(vsc.word_track).toContain(`about ${deal.warrantyMonthsLeft!.toLocaleString("en-US")} month`);
           expect(vsc.word_track).toContain(`or ${deal.warrantyMilesLeft!.toLocaleString("en-US")} mile`);
         }
-        if (deal.certified || stated) {
+        // A stated warranty with nothing left may still be past the factory terms (docs/domain/deal-coach.md#certified-and-remaining-warranty).
+        if (deal.certified || (stated && deal.warrantyMonthsLeft! > 0 && deal.warrantyMilesLeft! > 0)) {
           expect(vsc.objection).not.toMatch(/from day one|past its factory coverage|ends soon|ends in about|factory coverage ends at/);
         }
       }),
