@@ -169,6 +169,10 @@ describe("the deal coach's pencil (docs/domain/deal-coach.md#coaching-structure)
         expect(STANDARD_TERMS).toContain(result.recommended_pencil.term);
         if (deal.termMonths !== undefined && deal.termMonths > tier.maxTerm) {
           expect(result.notes).toContain(`${deal.termMonths} months requested is over the ${tier.maxTerm}-month maximum`);
+        } else {
+          // A term at or under the maximum is the customer's to ask for, and no note calls it over.
+          expect(result.notes).not.toContain("requested is over");
+          if (deal.termMonths !== undefined) expect(result.recommended_pencil.term).toBe(deal.termMonths);
         }
       }),
     );
