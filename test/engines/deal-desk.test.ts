@@ -349,6 +349,17 @@ describe("deal coaching", () => {
     expect(result.recommended_pencil.front_gross).toBeGreaterThanOrEqual(0);
   });
 
+  it("says a deep-subprime payment is reached at the buy rate: that tier carries no markup", () => {
+    const result = coachDeal(
+      { beacon: 455, vehiclePrice: 11_200, tradeValue: 0, tradePayoff: 0, downPayment: 2500, desiredPayment: 240, condition: "used" },
+      500,
+      COACH_REFERENCE,
+      COACH_NOW,
+    );
+    expect(result.recommended_pencil).toMatchObject({ term: 60, rate: 21.58, payment: 238.21 });
+    expect(result.notes).toContain("$240 is reached at the asking price over 60 months at the buy rate (no markup on this tier).");
+  });
+
   it("says what it would take when the payment is out of reach", () => {
     const result = coachDeal(
       { beacon: 700, vehiclePrice: 30_000, tradeValue: 0, tradePayoff: 0, downPayment: 0, desiredPayment: 250, condition: "used" },

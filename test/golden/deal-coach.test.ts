@@ -315,6 +315,8 @@ describe(`payments as the contract computes them (${RULES}#payment-formula, docs
       total_of_payments: 37_156.61,
       finance_charge: 10_156.61,
     });
+    // The fees are owed on the note, so the LTV counts them: $27,695 ÷ $30,000.
+    expect(result.ltv).toBe(92.3);
     expect(result.notes).toContain(
       "First payment 45 days out (1 month and 15 days in Regulation Z's 30-day months): 71 payments of $516.07 and a last of $515.64. APR 10.99% (12 CFR 1026 Appendix J, actuarial) on amount financed $27,000; the $695 of finance-charge fees on the $27,695 note put it over the 10.06% note rate.",
     );

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type CoachInput, type CoachResult, coachDeal, STANDARD_TERMS } from "../../../src/engines/deal-coach";
-import { actuarialApr, contractPayment, monthlyPayment, paymentSchedule, tierFor } from "../../../src/engines/deal-math";
+import { actuarialApr, contractPayment, firstPeriodOf, monthlyPayment, paymentSchedule, tierFor } from "../../../src/engines/deal-math";
 import { DealCoachRequestSchema } from "../../../src/routes/deal-desk/deal-desk.routes";
 import { COACH_REFERENCE } from "../../helpers/deal-desk-reference";
 import { holds } from "./check";
@@ -150,6 +150,9 @@ describe("the APR disclosed (docs/domain/deal-math.md#apr-regulation-z-appendix-
       fc.property(deals, fc.integer({ min: 1, max: 2500 }), (deal, fees) => {
         const { recommended_pencil: pencil } = coach({ ...deal, financeChargeFees: fees });
         expect(pencil.apr).toBeGreaterThanOrEqual(pencil.rate);
+        // With fees it is Appendix J's figure for this schedule itself, however close to the note rate.
+        const schedule = [...Array<number>(pencil.term - 1).fill(pencil.payment), pencil.final_payment];
+        expect(pencil.apr).toBe(Math.round(actuarialApr(pencil.amount_financed, schedule, firstPeriodOf(pencil.days_to_first_payment)) * 100) / 100);
         expect(pencil.principal).toBe(Math.round((pencil.amount_financed + fees) * 100) / 100);
         const total = pencil.payment * (pencil.term - 1) + pencil.final_payment;
         expect(Math.abs(pencil.total_of_payments - total)).toBeLessThan(0.005);
