@@ -612,6 +612,14 @@ export const FI_WORD_TRACK_ROWS: InferSelectModel<typeof fiWordTracks>[] = [
     source: `${TRACK_RULE} (balance after 12 payments against the average depreciation curve, KBB via DOMAIN §6.1)`,
   },
   {
+    id: "vsc_coverage_remaining",
+    product: "vsc",
+    claim: "coverage_remaining",
+    rank: 5,
+    template: `Totally fair. This car's {coverage} has about {coverage_left} left, whichever comes first; after that, ${REPAIR_COST}. This picks up where it ends and caps a covered repair at your deductible.`,
+    source: `${TRACK_RULE} (the remaining factory or CPO warranty the request states; a certified unit is never told its coverage is over)`,
+  },
+  {
     id: "vsc_coverage_ends_soon",
     product: "vsc",
     claim: "coverage_ends_soon",

@@ -214,6 +214,33 @@ describe("lender routing", () => {
   });
 });
 
+describe("lender routing's payment with the first payment 45 days out (docs/domain/deal-math.md#odd-first-period)", () => {
+  const deal = (daysToFirstPayment?: number): RouteProfile => ({
+    beacon: 720,
+    vehiclePrice: 30_000,
+    downPayment: 0,
+    vehicleType: "car",
+    condition: "used",
+    knownIssues: [],
+    termMonths: 72,
+    monthlyIncome: 2712,
+    // A late-model unit with few miles, so the term ladders allow the 72 months asked.
+    vehicleYear: 2024,
+    mileage: 18_000,
+    daysToFirstPayment,
+  });
+  const ptiKnockout = (daysToFirstPayment?: number) =>
+    routeLender(deal(daysToFirstPayment), PROGRAMS, ROUTING_REFERENCE, NO_HISTORY, AS_OF).avoid_details.find(
+      (a) => a.lender === "Harbor Point Bank" && a.rule === "pti_over_cap",
+    );
+
+  it("a bank whose 20% payment-to-income cap a regular first month fits knocks the deal out when the first payment is 45 days out", () => {
+    expect(ptiKnockout()).toBeUndefined();
+    expect(ptiKnockout(30)).toBeUndefined();
+    expect(ptiKnockout(45)?.reason).toContain("payment $544");
+  });
+});
+
 describe("stip prediction (DOMAIN §2.2)", () => {
   it("asks a specialty lender's Chapter 13, W-2 subprime file for the trustee letter first and a pay stub for income", () => {
     const result = checkStips(
@@ -285,7 +312,13 @@ describe("deal coaching", () => {
       buy_rate: 9.06,
       term: 60,
       payment: 627.66,
+      final_payment: 627.59,
+      days_to_first_payment: 30,
+      apr: 10.06,
       amount_financed: 29_500,
+      principal: 29_500,
+      finance_charge: 8159.53,
+      total_of_payments: 37_659.53,
       front_gross: 2400,
       back_gross_target: 1800,
     });
@@ -319,6 +352,17 @@ describe("deal coaching", () => {
     expect(result.recommended_pencil.front_gross).toBeGreaterThanOrEqual(0);
   });
 
+  it("says a deep-subprime payment is reached at the buy rate: that tier carries no markup", () => {
+    const result = coachDeal(
+      { beacon: 455, vehiclePrice: 11_200, tradeValue: 0, tradePayoff: 0, downPayment: 2500, desiredPayment: 240, condition: "used" },
+      500,
+      COACH_REFERENCE,
+      COACH_NOW,
+    );
+    expect(result.recommended_pencil).toMatchObject({ term: 60, rate: 21.58, payment: 238.21 });
+    expect(result.notes).toContain("$240 is reached at the asking price over 60 months at the buy rate (no markup on this tier).");
+  });
+
   it("says what it would take when the payment is out of reach", () => {
     const result = coachDeal(
       { beacon: 700, vehiclePrice: 30_000, tradeValue: 0, tradePayoff: 0, downPayment: 0, desiredPayment: 250, condition: "used" },
@@ -326,9 +370,11 @@ describe("deal coaching", () => {
       COACH_REFERENCE,
       COACH_NOW,
     );
+    // The first pencil holds the asking price (its whole $2,400 front gross) and leads with term, rate and down.
     expect(result.desired_payment_met).toBe(false);
-    expect(result.recommended_pencil.front_gross).toBe(0);
+    expect(result.recommended_pencil).toMatchObject({ selling_price: 30_000, term: 84, rate: 9.06, front_gross: 2400 });
     expect(result.notes).toMatch(/out of reach.*It would take \$[\d,]+ more cash down/);
+    expect(result.notes).toContain("Price can give at most $1,200, down to $28,800 at the $1,200 front-gross floor");
   });
 
   it("quotes no rate on a cash deal and flags deep subprime over the advance as high risk", () => {

@@ -7,6 +7,7 @@ import type { z } from "@hono/zod-openapi";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CoachInput, coachDeal } from "../../src/engines/deal-coach";
+import { formatUsd } from "../../src/engines/format";
 import type { DealCoachResultSchema } from "../../src/routes/deal-desk/deal-desk.routes";
 import type { ErrorBody } from "../helpers/bodies";
 import { coachReferenceWithCurve, createDeskOrg, post } from "../helpers/deal-desk";
@@ -220,10 +221,10 @@ describe(`coaching structure (${RULES}#coaching-structure)`, () => {
     expect(result.desired_payment_met).toBe(false);
   });
 
-  it("asked for 84 months, a near-prime deal is high risk: over the 75-month maximum", async () => {
+  it("asked for 84 months, a near-prime deal is penciled at 72: the note says 84 is over the tier's 75-month maximum", async () => {
     const result = await coached({ beacon: 640, vehicle_price: 30_000, down_payment: 6000, term_months: 84 });
-    expect(result.funding_risk).toBe("high");
-    expect(result.risk_reasons).toContain("84 months is over the 75-month maximum for near prime");
+    expect(result.recommended_pencil.term).toBe(72);
+    expect(result.notes).toContain("84 months requested is over the 75-month maximum for near prime (640): penciled at 72 months.");
   });
 
   it("a subprime deal at exactly 72 months is at its maximum term, not over it, and carries no long-term flag", async () => {
@@ -291,6 +292,162 @@ describe(`reserve cap (${RULES}#reserve-cap)`, () => {
   });
 });
 
+describe(`payments as the contract computes them (${RULES}#payment-formula, docs/domain/deal-math.md#apr-regulation-z-appendix-j)`, () => {
+  it("first payment in 45 days with $695 of loan fees financed: 71 payments of $516.07, a last of $515.64, APR 10.99% on the $27,000 financed", async () => {
+    // Checked by hand: 27,695 at 10.06%/12 over 72 months × (1 + ½·r) = $516.07; Appendix J on $27,000 gives 10.99%.
+    const result = await coached({
+      beacon: 720,
+      vehicle_price: 30_000,
+      down_payment: 3000,
+      term_months: 72,
+      days_to_first_payment: 45,
+      finance_charge_fees: 695,
+    });
+    expect(result.recommended_pencil).toMatchObject({
+      rate: 10.06,
+      term: 72,
+      payment: 516.07,
+      final_payment: 515.64,
+      days_to_first_payment: 45,
+      apr: 10.99,
+      amount_financed: 27_000,
+      principal: 27_695,
+      total_of_payments: 37_156.61,
+      finance_charge: 10_156.61,
+    });
+    // The fees are owed on the note, so the LTV counts them: $27,695 ÷ $30,000.
+    expect(result.ltv).toBe(92.3);
+    expect(result.notes).toContain(
+      "First payment 45 days out (1 month and 15 days in Regulation Z's 30-day months): 71 payments of $516.07 and a last of $515.64. APR 10.99% (12 CFR 1026 Appendix J, actuarial) on amount financed $27,000; the $695 of finance-charge fees on the $27,695 note put it over the 10.06% note rate.",
+    );
+  });
+
+  it("the same deal with its first payment a month out and no fees pays the published amortization payment, APR = the note rate", async () => {
+    const result = await coached({ beacon: 720, vehicle_price: 30_000, down_payment: 3000, term_months: 60 });
+    // $27,000 at 10.06% over 60 months: P = A·r / (1 − (1 + r)^−60) = $574.47 (docs/domain/deal-math.md#payment).
+    expect(result.recommended_pencil).toMatchObject({ payment: 574.47, apr: 10.06, days_to_first_payment: 30, principal: 27_000 });
+    expect(result.notes).not.toContain("First payment");
+  });
+
+  it("a first payment 75 days out is a 422 on days_to_first_payment that says the range", async () => {
+    const { status, json } = await coach({ beacon: 720, vehicle_price: 30_000, days_to_first_payment: 75 });
+    expect(status).toBe(422);
+    expect(json.details?.[0]).toMatchObject({ path: "days_to_first_payment" });
+    expect(json.details?.[0].message).toContain("days_to_first_payment must be 1 to 60");
+  });
+});
+
+describe(`the tier's term limit (${RULES}#coaching-structure)`, () => {
+  it("a 480 score asking 72 months is penciled at 60, the deep-subprime maximum, and told why", async () => {
+    const result = await coached({ beacon: 480, vehicle_price: 16_000, down_payment: 2000, term_months: 72 });
+    expect(result.tier).toBe("deep_subprime");
+    expect(result.recommended_pencil).toMatchObject({ term: 60, rate: 21.58, payment: 383.33 });
+    expect(result.notes).toContain("72 months requested is over the 60-month maximum for deep subprime (480): penciled at 60 months.");
+  });
+
+  it("a 480 score who wants $250 a month is never stretched past 60 months to get there", async () => {
+    const result = await coached({ beacon: 480, vehicle_price: 16_000, down_payment: 2000, desired_payment: 250 });
+    expect(result.recommended_pencil.term).toBe(60);
+    expect(result.desired_payment_met).toBe(false);
+  });
+});
+
+describe(`an out-of-reach payment (${RULES}#gross-floor)`, () => {
+  it("$380 on a $32,000 car with $1,000 down: the first pencil holds the price, leads with down, and gives price only to the $1,200 floor", async () => {
+    const result = await coached({ beacon: 690, vehicle_price: 32_000, down_payment: 1000, desired_payment: 380 });
+    expect(result.desired_payment_met).toBe(false);
+    expect(result.recommended_pencil).toMatchObject({ selling_price: 32_000, term: 84, rate: 9.06, payment: 499.71, front_gross: 2560 });
+    expect(result.notes).toContain(
+      "$380 is out of reach on this unit: the pencil holds the asking price at 84 months and the buy rate, $499.71 a month. It would take $7,427 more cash down or trade equity, a payment of $499.71, or a unit priced about $24,573. Price can give at most $1,360, down to $30,640 at the $1,200 front-gross floor, and that still needs $6,067 more down.",
+    );
+  });
+
+  it("a unit whose asking price only carries $900 over cost and pack has no price room at all", async () => {
+    const result = await coached({ beacon: 690, vehicle_price: 20_000, vehicle_cost: 18_600, down_payment: 1000, desired_payment: 150 });
+    expect(result.recommended_pencil).toMatchObject({ selling_price: 20_000, front_gross: 900 });
+    expect(result.notes).toContain("The asking price has no room above the $1,200 front-gross floor.");
+  });
+
+  it("a payment a price cut reaches takes no more than the gross over the floor, and GAP quotes the cut price", async () => {
+    const result = await coached({
+      beacon: 720,
+      vehicle_price: 30_000,
+      trade_value: 5000,
+      trade_payoff: 12_000,
+      down_payment: 1000,
+      desired_payment: 575,
+    });
+    const { selling_price: price, principal, front_gross: gross } = result.recommended_pencil;
+    expect(price).toBeLessThan(30_000);
+    expect(gross).toBeGreaterThanOrEqual(1200);
+    expect(result.desired_payment_met).toBe(true);
+    const gap = product(result, "gap");
+    expect(gap.word_track_claim).toBe("owes_more_than_worth");
+    expect(gap.word_track).toContain(`you'd owe ${formatUsd(principal)} on a ${formatUsd(price)} car, $6,000 more than it's worth today`);
+    expect(gap.word_track).not.toContain("$30,000");
+  });
+});
+
+describe(`a certified unit and its remaining warranty (${RULES}#certified-and-remaining-warranty)`, () => {
+  it("a CPO 2021 with 68,000 miles and 4 years/50,000 miles of CPO warranty left hears that, never 'repairs are yours from day one'", async () => {
+    const vsc = product(
+      await coached({
+        beacon: 735,
+        vehicle_price: 28_995,
+        down_payment: 2000,
+        vehicle_year: YEAR - 5,
+        mileage: 68_000,
+        certified: true,
+        warranty_months_left: 48,
+        warranty_miles_left: 50_000,
+      }),
+      "vsc",
+    );
+    expect(vsc.word_track_claim).toBe("coverage_remaining");
+    expect(vsc.word_track).toContain("This car's certified pre-owned warranty has about 48 months or 50,000 miles left, whichever comes first");
+    expect(vsc.objection).not.toMatch(/from day one|past its factory coverage/);
+  });
+
+  it("the same CPO car without its warranty figures gets no coverage claim at all", async () => {
+    const vsc = product(
+      await coached({ beacon: 735, vehicle_price: 28_995, down_payment: 2000, vehicle_year: YEAR - 5, mileage: 68_000, certified: true }),
+      "vsc",
+    );
+    expect(vsc.word_track_claim).toBe("no_deal_fact");
+    expect(vsc.objection).not.toMatch(/from day one|past its factory coverage|ends soon|certified/);
+  });
+
+  it("the same car not certified, at 68,000 miles, is past its factory coverage: that track is still true for it", async () => {
+    const vsc = product(await coached({ beacon: 735, vehicle_price: 28_995, down_payment: 2000, vehicle_year: YEAR - 5, mileage: 68_000 }), "vsc");
+    expect(vsc.word_track_claim).toBe("coverage_ended");
+  });
+
+  it("a 2020 with 88,000 miles whose warranty record shows nothing left is past its factory coverage; certified, it gets no coverage claim", async () => {
+    const deal = {
+      beacon: 690,
+      vehicle_price: 17_995,
+      down_payment: 1000,
+      vehicle_year: YEAR - 6,
+      mileage: 88_000,
+      warranty_months_left: 0,
+      warranty_miles_left: 0,
+    };
+    const vsc = product(await coached(deal), "vsc");
+    expect(vsc.word_track_claim).toBe("coverage_ended");
+    expect(vsc.word_track).toContain("At 88,000 miles this car is past its factory coverage");
+    expect(product(await coached({ ...deal, certified: true }), "vsc").word_track_claim).toBe("no_deal_fact");
+  });
+
+  it("warranty months without miles, or a certified new car, is a 422 naming the field", async () => {
+    const months = await coach({ beacon: 735, vehicle_price: 28_995, warranty_months_left: 48 });
+    expect(months.status).toBe(422);
+    expect(months.json.details?.[0]).toMatchObject({ path: "warranty_miles_left" });
+    const certifiedNew = await coach({ beacon: 735, vehicle_price: 28_995, condition: "new", certified: true });
+    expect(certifiedNew.status).toBe(422);
+    expect(certifiedNew.json.details?.[0]).toMatchObject({ path: "certified" });
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Properties over generated deals (engine level, the shipped reference rows).
 
@@ -333,7 +490,8 @@ describe(`properties (${RULES}#word-track-truth-rule)`, () => {
     fc.assert(
       fc.property(deals, (deal) => {
         const result = coachDeal(deal, 500, reference, NOW);
-        const financed = result.recommended_pencil.amount_financed;
+        // GAP's figures are the pencil's: what is owed on it and its price (docs/domain/deal-coach.md#word-track-truth-rule).
+        const { principal: financed, selling_price: price } = result.recommended_pencil;
         const negativeEquity = deal.tradePayoff - deal.tradeValue;
         const age = deal.condition === "new" ? 0 : deal.vehicleYear !== undefined ? Math.max(0, (2026 - deal.vehicleYear) * 12 + 10) : undefined;
         const miles = deal.mileage ?? (deal.condition === "new" ? 0 : undefined);
@@ -343,15 +501,15 @@ describe(`properties (${RULES}#word-track-truth-rule)`, () => {
           expect(track).not.toMatch(/[{}]/);
           if (p.word_track) expect(track).toContain(p.word_track);
           if (/more than it's worth|owe more/.test(track)) {
-            expect(financed).toBeGreaterThan(deal.vehiclePrice);
-            expect(usd(track)).toEqual([financed, deal.vehiclePrice, Math.round((financed - deal.vehiclePrice) * 100) / 100]);
+            expect(financed).toBeGreaterThan(price);
+            expect(usd(track)).toEqual([financed, price, Math.round((financed - price) * 100) / 100]);
           }
           if (/still owed on your trade/.test(track)) expect(usd(track)).toEqual([negativeEquity]);
           if (/a year into this/.test(track)) {
             const { rate, payment, term } = result.recommended_pencil;
             const r = rate / 100 / 12;
             const balance = financed * (1 + r) ** 12 - (payment * ((1 + r) ** 12 - 1)) / r;
-            const value = (deal.vehiclePrice * residual(reference.retentionCurve, age! / 12 + 1)) / residual(reference.retentionCurve, age! / 12);
+            const value = (price * residual(reference.retentionCurve, age! / 12 + 1)) / residual(reference.retentionCurve, age! / 12);
             expect(term).toBeGreaterThan(12);
             expect(balance).toBeGreaterThan(value);
             const [owed, worth] = usd(track);

@@ -224,6 +224,7 @@ export const WORD_TRACK_CLAIMS = [
   "coverage_ends_soon",
   "coverage_ends_later",
   "coverage_ended",
+  "coverage_remaining",
   "no_deal_fact",
 ] as const;
 

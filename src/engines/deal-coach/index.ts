@@ -7,13 +7,17 @@
 
 import { residualPct } from "../appraisal/valuation";
 import {
+  actuarialApr,
   type Condition,
   compareText,
+  contractPrincipal,
   amountFinanced as dealAmountFinanced,
+  firstPeriodOf,
   formatPct,
+  joinWords,
   markupCap,
-  monthlyPayment,
-  principalFor,
+  paymentSchedule,
+  REGULAR_FIRST_PERIOD_DAYS,
   roundCents,
   roundTo,
   TIER_LABEL,
@@ -45,6 +49,7 @@ export type WordTrackClaim =
   | "coverage_ends_soon"
   | "coverage_ends_later"
   | "coverage_ended"
+  | "coverage_remaining"
   | "no_deal_fact";
 
 export interface WordTrackRow {
@@ -79,6 +84,15 @@ export interface CoachInput {
   /** Model year and odometer: without them (on a used unit) no track claims when factory coverage ends. */
   vehicleYear?: number;
   mileage?: number;
+  /** Days from the contract to the first payment; default a regular month (docs/domain/deal-math.md#odd-first-period). */
+  daysToFirstPayment?: number;
+  /** Fees financed that are finance charges (12 CFR 1026.4), e.g. a lender's acquisition fee: on the note, not in the amount financed. */
+  financeChargeFees?: number;
+  /** A certified pre-owned unit: it carries a CPO warranty, so no track says its coverage is over. */
+  certified?: boolean;
+  /** The unit's remaining factory or CPO warranty, as its warranty record states it; both or neither. */
+  warrantyMonthsLeft?: number;
+  warrantyMilesLeft?: number;
 }
 
 export interface CoachReference {
@@ -98,7 +112,13 @@ export interface CoachResult {
     buy_rate: number;
     term: number;
     payment: number;
+    final_payment: number;
+    days_to_first_payment: number;
+    apr: number;
     amount_financed: number;
+    principal: number;
+    finance_charge: number;
+    total_of_payments: number;
     front_gross: number;
     back_gross_target: number;
   };
@@ -122,6 +142,8 @@ export interface CoachResult {
 
 /** Terms a desk quotes (the request's allowed values, docs/deal-desk.md). */
 export const STANDARD_TERMS = [24, 36, 48, 60, 72, 84] as const;
+/** An APR disclosed within 1/8 of a point of Appendix J's is accurate (12 CFR 1026.22(a)(2), docs/domain/deal-math.md#apr-regulation-z-appendix-j). */
+export const APR_TOLERANCE_POINTS = 0.125;
 /** Without a desired payment or term the pencil uses the longest standard term up to this (docs/domain/deal-coach.md#coaching-structure). */
 export const DEFAULT_COACH_TERM = 72;
 
@@ -148,7 +170,10 @@ interface Pencil {
   rate: number;
   term: number;
   amountFinanced: number;
+  /** Amount financed plus the finance-charge fees: what the note carries and the customer owes. */
+  principal: number;
   payment: number;
+  finalPayment: number;
 }
 
 export function coachDeal(input: CoachInput, pack: number, reference: CoachReference, now: Date): CoachResult {
@@ -164,50 +189,72 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
   const costBasis = input.vehicleCost !== undefined ? input.vehicleCost + pack : input.vehiclePrice - targetGross;
   const rateFor = (term: number, withMarkup: boolean) =>
     roundTo(buyRate + (withMarkup ? Math.min(tier.standardMarkup, markupCap(tier, term)) : 0), 2);
+  const days = input.daysToFirstPayment ?? REGULAR_FIRST_PERIOD_DAYS;
+  const fees = input.financeChargeFees ?? 0;
   const pencil = (price: number, term: number, withMarkup: boolean): Pencil => {
     const financed = amountFinanced(input, price);
+    const principal = roundCents(financed + fees);
     const rate = rateFor(term, withMarkup);
-    return { sellingPrice: price, rate, term, amountFinanced: financed, payment: roundCents(monthlyPayment(financed, rate, term)) };
+    const schedule = paymentSchedule(principal, rate, term, days);
+    return { sellingPrice: price, rate, term, amountFinanced: financed, principal, payment: schedule.payment, finalPayment: schedule.finalPayment };
   };
 
-  const terms = input.termMonths !== undefined ? [input.termMonths] : STANDARD_TERMS.filter((t) => t <= tier.maxTerm);
+  // docs/domain/deal-coach.md#coaching-structure: no term over the tier's maximum is quoted, even when asked for.
+  const allowed = STANDARD_TERMS.filter((t) => t <= tier.maxTerm);
+  const tierLongest = allowed[allowed.length - 1];
+  const overTier = input.termMonths !== undefined && input.termMonths > tier.maxTerm;
+  const terms = input.termMonths === undefined ? allowed : [overTier ? tierLongest : input.termMonths];
   const longest = terms[terms.length - 1];
-  const steps: string[] = [];
+  const steps: string[] = overTier
+    ? [
+        `${input.termMonths} months requested is over the ${tier.maxTerm}-month maximum for ${TIER_LABEL[tier.tier]} (${input.beacon}): penciled at ${tierLongest} months.`,
+      ]
+    : [];
   let chosen: Pencil;
   let met: boolean | null = null;
   let shortfall = "";
 
   if (input.desiredPayment === undefined) {
-    const term = input.termMonths ?? Math.max(...terms.filter((t) => t <= DEFAULT_COACH_TERM));
+    const term = input.termMonths === undefined ? Math.max(...terms.filter((t) => t <= DEFAULT_COACH_TERM)) : longest;
     chosen = pencil(input.vehiclePrice, term, true);
   } else {
     const desired = input.desiredPayment;
     const atAsking = terms.map((t) => pencil(input.vehiclePrice, t, true)).find((p) => p.payment <= desired);
     if (atAsking) {
       chosen = atAsking;
-      steps.push(`${formatUsd(desired)} is reached at the asking price over ${atAsking.term} months with the standard markup.`);
+      steps.push(
+        `${formatUsd(desired)} is reached at the asking price over ${atAsking.term} months ${atAsking.rate > buyRate ? "with the standard markup" : "at the buy rate (no markup on this tier)"}.`,
+      );
     } else if (pencil(input.vehiclePrice, longest, false).payment <= desired) {
       chosen = pencil(input.vehiclePrice, longest, false);
       steps.push(`${formatUsd(desired)} needs ${longest} months at the buy rate: no rate markup on this deal.`);
     } else {
-      const maxFinanced = principalFor(desired, rateFor(longest, false), longest);
+      const maxFinanced = contractPrincipal(desired, rateFor(longest, false), longest, days) - fees;
       const priceForPayment = Math.floor(maxFinanced + input.downPayment + equity);
-      const floor = Math.ceil(costBasis);
-      if (priceForPayment >= floor) {
+      // docs/domain/deal-coach.md#gross-floor: price gives ground only down to the store's front-gross floor, never above asking.
+      const floorPrice = Math.min(input.vehiclePrice, Math.ceil(costBasis + target.minAmount));
+      const floorText = `the ${formatUsd(target.minAmount)} front-gross floor`;
+      if (priceForPayment >= floorPrice) {
         chosen = pencil(priceForPayment, longest, false);
         steps.push(
-          `${formatUsd(desired)} needs ${longest} months at the buy rate and a price of ${formatUsd(priceForPayment)} (${formatUsd(input.vehiclePrice - priceForPayment)} off asking).`,
+          `${formatUsd(desired)} needs ${longest} months at the buy rate and a price of ${formatUsd(priceForPayment)} (${formatUsd(input.vehiclePrice - priceForPayment)} off asking, not under ${floorText}).`,
         );
       } else {
-        chosen = pencil(Math.min(input.vehiclePrice, floor), longest, false);
+        // Out of reach: the first pencil holds the price and leads with structure (term, rate, down), not the whole front gross.
+        chosen = pencil(input.vehiclePrice, longest, false);
         const extraDown = Math.ceil(chosen.amountFinanced - maxFinanced);
-        shortfall = `${formatUsd(desired)} is out of reach: the best pencil (${formatUsd(chosen.sellingPrice)}, zero front gross, ${longest} months at the buy rate) pays ${formatUsd(chosen.payment)}. It would take ${formatUsd(extraDown)} more cash down or trade equity, a payment of ${formatUsd(chosen.payment)}, or a unit priced about ${formatUsd(Math.max(0, chosen.sellingPrice - extraDown))}.`;
+        const give = roundCents(input.vehiclePrice - floorPrice);
+        const priceGround =
+          give > 0
+            ? `Price can give at most ${formatUsd(give)}, down to ${formatUsd(floorPrice)} at ${floorText}, and that still needs ${formatUsd(Math.ceil(amountFinanced(input, floorPrice) - maxFinanced))} more down.`
+            : `The asking price has no room above ${floorText}.`;
+        shortfall = `${formatUsd(desired)} is out of reach on this unit: the pencil holds the asking price at ${longest} months and the buy rate, ${formatUsd(chosen.payment)} a month. It would take ${formatUsd(extraDown)} more cash down or trade equity, a payment of ${formatUsd(chosen.payment)}, or a unit priced about ${formatUsd(Math.max(0, priceForPayment))}. ${priceGround}`;
       }
     }
     met = chosen.payment <= desired;
   }
 
-  const ltv = roundTo((chosen.amountFinanced / input.vehiclePrice) * 100, 1);
+  const ltv = roundTo((chosen.principal / input.vehiclePrice) * 100, 1);
   const frontGross = roundCents(chosen.sellingPrice - costBasis);
 
   const risks: { level: "medium" | "high"; reason: string }[] = [];
@@ -220,14 +267,23 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
   else if (tier.tier === "subprime")
     risks.push({ level: "medium", reason: `subprime (${input.beacon}): expect income, residence and reference stips` });
   if (equity < 0) risks.push({ level: "medium", reason: `${formatUsd(-equity)} negative equity rolled into the loan` });
-  if (chosen.term > tier.maxTerm)
-    risks.push({ level: "high", reason: `${chosen.term} months is over the ${tier.maxTerm}-month maximum for ${TIER_LABEL[tier.tier]}` });
-  else if (chosen.term > 72)
-    risks.push({ level: "medium", reason: `${chosen.term}-month term: lenders want newer, low-mile units and larger loans` });
+  if (chosen.term > 72) risks.push({ level: "medium", reason: `${chosen.term}-month term: lenders want newer, low-mile units and larger loans` });
   if (met === false) risks.push({ level: "medium", reason: "the customer's payment is not met; expect a re-desk" });
   const fundingRisk = risks.some((r) => r.level === "high") ? "high" : risks.length > 0 ? "medium" : "low";
 
-  const facts = dealFacts(input, chosen, ltv, equity, reference, now);
+  // docs/domain/deal-math.md#apr-regulation-z-appendix-j: the APR of the schedule on the amount financed (the fees are finance charges).
+  const payments = [...Array<number>(chosen.term - 1).fill(chosen.payment), chosen.finalPayment];
+  const first = firstPeriodOf(days);
+  const computedApr = actuarialApr(chosen.amountFinanced, payments, first);
+  // Without finance-charge fees only the cent rounding of the payments moves the APR off the note rate (a small loan's by 0.01); the note rate is an accurate disclosure within Regulation Z's 1/8-point tolerance.
+  const apr = fees === 0 && Math.abs(computedApr - chosen.rate) <= APR_TOLERANCE_POINTS ? chosen.rate : roundTo(computedApr, 2);
+  const totalOfPayments = roundCents(payments.reduce((sum, p) => sum + p, 0));
+  const disclosure =
+    days === REGULAR_FIRST_PERIOD_DAYS && fees === 0
+      ? ""
+      : `First payment ${plural(days, "day")} out (${joinWords([first.units > 0 ? plural(first.units, "month") : "", first.fraction > 0 ? plural(Math.round(first.fraction * REGULAR_FIRST_PERIOD_DAYS), "day") : ""].filter(Boolean))} in Regulation Z's 30-day months): ${chosen.term - 1} payments of ${formatUsd(chosen.payment)} and a last of ${formatUsd(chosen.finalPayment)}. APR ${formatPct(apr)} (12 CFR 1026 Appendix J, actuarial) on amount financed ${formatUsd(chosen.amountFinanced)}${fees > 0 ? `; the ${formatUsd(fees)} of finance-charge fees on the ${formatUsd(chosen.principal)} note put it over the ${formatPct(chosen.rate)} note rate` : ""}.`;
+
+  const facts = dealFacts(input, chosen, equity, reference, now);
   const fiProducts = reference.fiProducts
     .filter((p) => !p.financedOnly || chosen.amountFinanced > 0)
     .map((p) => {
@@ -257,6 +313,7 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
         : "",
     `Amount financed ${formatUsd(chosen.amountFinanced)} = price ${formatUsd(chosen.sellingPrice)} − cash down ${formatUsd(input.downPayment)} ${equity >= 0 ? "− trade equity" : "+ negative equity"} ${formatUsd(Math.abs(equity))} (before tax, title and fees).`,
     `${TIER_LABEL[tier.tier]} buy rate ${formatPct(buyRate)}; contract rate ${formatPct(chosen.rate)} over ${chosen.term} months.`,
+    disclosure,
     ...steps,
     shortfall,
     input.vehicleCost === undefined ? `Front gross assumes the asking price carries the ${target.targetPct}% target (no vehicle_cost given).` : "",
@@ -271,7 +328,13 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
       buy_rate: buyRate,
       term: chosen.term,
       payment: chosen.payment,
+      final_payment: chosen.finalPayment,
+      days_to_first_payment: days,
+      apr,
       amount_financed: chosen.amountFinanced,
+      principal: chosen.principal,
+      finance_charge: roundCents(totalOfPayments - chosen.amountFinanced),
+      total_of_payments: totalOfPayments,
       front_gross: frontGross,
       back_gross_target: tier.backGrossTarget,
     },
@@ -291,12 +354,14 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
 
 type Coverage =
   | { status: "unknown"; why: string }
+  | { status: "remaining"; label: string; monthsLeft: number; milesLeft: number }
   | { status: "ends_soon" | "ends_later"; term: WarrantyTermRow; monthsLeft: number; milesLeft: number }
   | { status: "ended"; last: WarrantyTermRow; endedAt: string };
 
 interface DealFacts {
-  amountFinanced: number;
-  vehiclePrice: number;
+  /** What the customer owes on the pencil (its principal) and the pencil's price: never the asking price. */
+  owed: number;
+  sellingPrice: number;
   ltv: number;
   equity: number;
   coverage: Coverage;
@@ -367,17 +432,42 @@ function yearOut(pencil: Pencil, price: number, ageMonths: number | undefined, c
   return { balance: roundCents(balance), value: roundCents(value) };
 }
 
-function dealFacts(input: CoachInput, pencil: Pencil, ltv: number, equity: number, reference: CoachReference, now: Date): DealFacts {
+/**
+ * docs/domain/deal-coach.md#certified-and-remaining-warranty: the warranty the request states
+ * decides; a certified unit without it gets no coverage claim; else the factory terms by age and miles.
+ */
+function unitCoverage(input: CoachInput, terms: readonly WarrantyTermRow[], ageMonths: number | undefined): Coverage {
+  const label = input.certified ? "certified pre-owned warranty" : "warranty";
+  if (input.warrantyMonthsLeft !== undefined && input.warrantyMilesLeft !== undefined) {
+    if (input.warrantyMonthsLeft > 0 && input.warrantyMilesLeft > 0) {
+      return { status: "remaining", label, monthsLeft: input.warrantyMonthsLeft, milesLeft: input.warrantyMilesLeft };
+    }
+    // Nothing left on the record: "past its factory coverage" only when the factory terms agree (never on a CPO unit, whose own warranty ended).
+    const factory = input.certified ? null : factoryCoverage(terms, input.condition, ageMonths, input.mileage);
+    return factory?.status === "ended"
+      ? factory
+      : { status: "unknown", why: "the stated warranty has no coverage left, and which coverage ended is not on the request" };
+  }
+  if (input.certified) {
+    return {
+      status: "unknown",
+      why: "a certified unit carries a CPO warranty; without warranty_months_left and warranty_miles_left no track says when its coverage ends",
+    };
+  }
+  return factoryCoverage(terms, input.condition, ageMonths, input.mileage);
+}
+
+function dealFacts(input: CoachInput, pencil: Pencil, equity: number, reference: CoachReference, now: Date): DealFacts {
   const terms = reference.warrantyTerms;
   const ageMonths = unitAgeMonths(input.condition, input.vehicleYear, now);
   return {
-    amountFinanced: pencil.amountFinanced,
-    vehiclePrice: input.vehiclePrice,
-    ltv,
+    owed: pencil.principal,
+    sellingPrice: pencil.sellingPrice,
+    ltv: roundTo((pencil.principal / pencil.sellingPrice) * 100, 1),
     equity,
     term: pencil.term,
-    yearOut: yearOut(pencil, input.vehiclePrice, ageMonths, reference.retentionCurve),
-    coverage: factoryCoverage(terms, input.condition, ageMonths, input.mileage),
+    yearOut: yearOut(pencil, pencil.sellingPrice, ageMonths, reference.retentionCurve),
+    coverage: unitCoverage(input, terms, ageMonths),
     coverageTerms: [...terms]
       .sort((a, b) => a.months - b.months)
       .map((t) => `${termText(t)} ${t.label}`)
@@ -390,12 +480,12 @@ function checkClaim(claim: WordTrackClaim, facts: DealFacts): { values: Record<s
   const { coverage } = facts;
   switch (claim) {
     case "owes_more_than_worth":
-      return facts.amountFinanced > facts.vehiclePrice
+      return facts.owed > facts.sellingPrice
         ? {
             values: {
-              amount_financed: formatUsd(facts.amountFinanced),
-              vehicle_price: formatUsd(facts.vehiclePrice),
-              amount_over_value: formatUsd(facts.amountFinanced - facts.vehiclePrice),
+              amount_financed: formatUsd(facts.owed),
+              vehicle_price: formatUsd(facts.sellingPrice),
+              amount_over_value: formatUsd(facts.owed - facts.sellingPrice),
               ltv: `${facts.ltv}%`,
             },
           }
@@ -417,9 +507,14 @@ function checkClaim(claim: WordTrackClaim, facts: DealFacts): { values: Record<s
     }
     case "negative_equity_rolled":
       return facts.equity < 0 ? { values: { negative_equity: formatUsd(-facts.equity) } } : { whyNot: "the trade carries no negative equity" };
+    case "coverage_remaining":
+      return coverage.status === "remaining"
+        ? { values: { coverage: coverage.label, coverage_left: `${plural(coverage.monthsLeft, "month")} or ${plural(coverage.milesLeft, "mile")}` } }
+        : { whyNot: coverage.status === "unknown" ? coverage.why : "the request states no remaining warranty" };
     case "coverage_ends_soon":
     case "coverage_ends_later":
       if (coverage.status === "unknown") return { whyNot: coverage.why };
+      if (coverage.status === "remaining") return { whyNot: "the remaining warranty the request states decides, not the factory terms" };
       if (coverage.status !== (claim === "coverage_ends_soon" ? "ends_soon" : "ends_later")) {
         return {
           whyNot: `factory coverage ${coverage.status === "ended" ? "has ended" : coverage.status === "ends_soon" ? "ends soon" : "does not end soon"}`,
@@ -435,7 +530,7 @@ function checkClaim(claim: WordTrackClaim, facts: DealFacts): { values: Record<s
     case "coverage_ended":
       return coverage.status === "ended"
         ? { values: { coverage_ended_at: coverage.endedAt, coverage_terms: facts.coverageTerms } }
-        : { whyNot: coverage.status === "unknown" ? coverage.why : "factory coverage has not ended" };
+        : { whyNot: coverage.status === "unknown" ? coverage.why : "the unit's coverage has not ended" };
     case "no_deal_fact":
       return { values: {} };
     default:

@@ -73,6 +73,97 @@ export function monthlyPayment(principal: number, aprPct: number, termMonths: nu
   return (principal * r) / (1 - (1 + r) ** -termMonths);
 }
 
+/** A regular first period: the first payment a month (30 days, Appendix J (b)(5)(ii)) after the contract date. */
+export const REGULAR_FIRST_PERIOD_DAYS = 30;
+
+/**
+ * The time from the contract date to the first payment in Regulation Z's terms (12 CFR 1026
+ * Appendix J (b)(5)(ii)): whole monthly unit-periods plus a fraction of one, the odd days ÷ 30
+ * (docs/domain/deal-math.md#odd-first-period).
+ */
+export interface FirstPeriod {
+  units: number;
+  fraction: number;
+}
+
+/** The request carries days, not dates: every 30 days is a whole month, the rest is the fraction. */
+export function firstPeriodOf(daysToFirstPayment: number): FirstPeriod {
+  const units = Math.floor(daysToFirstPayment / REGULAR_FIRST_PERIOD_DAYS);
+  return { units, fraction: (daysToFirstPayment - units * REGULAR_FIRST_PERIOD_DAYS) / REGULAR_FIRST_PERIOD_DAYS };
+}
+
+/** What a balance grows by over the first period at monthly rate r: (1 + f·r)(1 + r)^t (Appendix J (b)(8)). */
+const firstPeriodGrowth = (r: number, first: FirstPeriod) => (1 + first.fraction * r) * (1 + r) ** first.units;
+
+/** (1 + f·r)(1 + r)^(t − 1): what the first period multiplies the regular payment by; exactly 1 at 30 days or 0%. */
+function firstPeriodFactor(aprPct: number, daysToFirstPayment: number): number {
+  const r = aprPct / 100 / 12;
+  if (1 + r === 1) return 1;
+  return firstPeriodGrowth(r, firstPeriodOf(daysToFirstPayment)) / (1 + r);
+}
+
+/**
+ * The level payment when the first one is `daysToFirstPayment` out (docs/domain/deal-math.md#odd-first-period):
+ * the regular payment × (1 + f·r)(1 + r)^(t − 1), which is the regular payment itself at 30 days. Unrounded.
+ */
+export function contractPayment(principal: number, aprPct: number, termMonths: number, daysToFirstPayment: number): number {
+  return monthlyPayment(principal, aprPct, termMonths) * firstPeriodFactor(aprPct, daysToFirstPayment);
+}
+
+/** The back-solve of `contractPayment`: the principal a payment carries with that first period. */
+export function contractPrincipal(payment: number, aprPct: number, termMonths: number, daysToFirstPayment: number): number {
+  return principalFor(payment / firstPeriodFactor(aprPct, daysToFirstPayment), aprPct, termMonths);
+}
+
+/** A contract's payment schedule: `count − 1` payments of `payment`, then `finalPayment`, which pays the balance off to the cent. */
+export interface PaymentSchedule {
+  payment: number;
+  finalPayment: number;
+  count: number;
+}
+
+/**
+ * The payment rounded to the cent and the last payment that absorbs the rounding, by amortizing the
+ * principal at the note rate with the odd first period (docs/domain/deal-math.md#payment-schedule).
+ */
+export function paymentSchedule(principal: number, aprPct: number, termMonths: number, daysToFirstPayment: number): PaymentSchedule {
+  const r = aprPct / 100 / 12;
+  const payment = roundCents(contractPayment(principal, aprPct, termMonths, daysToFirstPayment));
+  let balance = principal * firstPeriodGrowth(r, firstPeriodOf(daysToFirstPayment));
+  for (let k = 1; k < termMonths; k++) balance = (balance - payment) * (1 + r);
+  return { payment, finalPayment: roundCents(balance), count: termMonths };
+}
+
+/**
+ * The annual percentage rate by the actuarial method of 12 CFR 1026 Appendix J (b)(8), monthly
+ * unit-period, one advance: the rate i at which the payments, the k-th (from 0) at `first.units + k`
+ * whole months plus the fraction, are worth the amount financed:
+ * A = Σ P_k / ((1 + f·i)(1 + i)^(t + k)). APR = 12·i, percent, unrounded
+ * (docs/domain/deal-math.md#apr-regulation-z-appendix-j). 0 when the payments do not exceed the amount.
+ */
+export function actuarialApr(amountFinanced: number, payments: readonly number[], first: FirstPeriod): number {
+  const worth = (i: number) => {
+    let sum = 0;
+    let discount = firstPeriodGrowth(i, first);
+    for (const p of payments) {
+      sum += p / discount;
+      discount *= 1 + i;
+    }
+    return sum;
+  };
+  if (worth(0) <= amountFinanced) return 0;
+  // The payments' worth falls as the rate rises: bisect between a rate that leaves them worth more and one that leaves them worth less.
+  let low = 0;
+  let high = 0.01;
+  while (worth(high) > amountFinanced) high *= 2;
+  for (let step = 0; step < 100 && high - low > 1e-15; step++) {
+    const mid = (low + high) / 2;
+    if (worth(mid) > amountFinanced) low = mid;
+    else high = mid;
+  }
+  return ((low + high) / 2) * 12 * 100;
+}
+
 /** The back-solve A = P·(1 − (1 + r)^−n) / r (docs/domain/deal-math.md#payment). */
 export function principalFor(payment: number, aprPct: number, termMonths: number): number {
   const r = aprPct / 100 / 12;

@@ -14,12 +14,13 @@ import {
   type Condition,
   type CreditTier,
   compareText,
+  contractPayment,
   type FinancedInputs,
   formatPct,
   joinWords,
   type KnownIssue,
   type KnownIssueRow,
-  monthlyPayment,
+  REGULAR_FIRST_PERIOD_DAYS,
   roundTo,
   TIER_LABEL,
   type TierRow,
@@ -116,6 +117,8 @@ export interface RouteProfile extends FinancedInputs {
   monthlyIncome?: number;
   vehicleYear?: number;
   mileage?: number;
+  /** Days from the contract to the first payment (docs/domain/deal-math.md#odd-first-period); default a regular month. */
+  daysToFirstPayment?: number;
 }
 
 /** How many submissions the program-fit prior is worth against the store's own history. */
@@ -462,7 +465,7 @@ function evaluate(
   const issueAdd = issues.reduce((sum, issue) => sum + (program.rateAdd[issue] ?? reference.issueRules.get(issue)?.rateAdd ?? 0), 0);
   const rate = Math.max(0, deal.baseApr + program.rateMargin + issueAdd);
   const low = Math.max(0, rate - tier.aprSpread);
-  const payment = monthlyPayment(financed.amount, rate, term);
+  const payment = contractPayment(financed.amount, rate, term, profile.daysToFirstPayment ?? REGULAR_FIRST_PERIOD_DAYS);
   let ptiHeadroom: number | null = null;
   if (profile.monthlyIncome !== undefined) {
     const pti = payment / profile.monthlyIncome;

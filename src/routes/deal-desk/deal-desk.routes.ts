@@ -35,6 +35,19 @@ const TermMonths = z
   .int()
   .refine((v) => (TERM_MONTHS as readonly number[]).includes(v), { message: "term_months must be one of 24, 36, 48, 60, 72, 84" })
   .openapi({ description: "24, 36, 48, 60, 72 or 84.", example: 72 });
+/** docs/domain/deal-math.md#odd-first-period: a retail installment contract's first payment is 30–45 days out; 1–60 accepted. */
+const DAYS_TO_FIRST_PAYMENT_RANGE =
+  "days_to_first_payment must be 1 to 60: a retail installment contract's first payment is commonly 30 to 45 days out, and 30 is a regular month";
+const DaysToFirstPayment = z
+  .int()
+  .min(1, { message: DAYS_TO_FIRST_PAYMENT_RANGE })
+  .max(60, { message: DAYS_TO_FIRST_PAYMENT_RANGE })
+  .default(30)
+  .openapi({
+    description:
+      "Extension. Days from the contract date to the first payment, 1 to 60; default 30 (a regular month). The payment carries the odd first period's interest (Regulation Z Appendix J).",
+    example: 45,
+  });
 const StoreId = z.string().min(1).max(64).optional().openapi({
   description: "The store whose panel, settings and history apply; default the organization's primary store.",
   example: "sto_summit_north",
@@ -91,6 +104,7 @@ export const LenderRouteRequestSchema = z
     monthly_income: PositiveUsd("Extension. Gross monthly income; enables each program's payment-to-income cap,").optional(),
     vehicle_year: z.int().min(1980).max(2100).optional().openapi({ description: "Extension. Model year; checks each program's vehicle-age limit." }),
     mileage: z.int().min(0).max(1_000_000).optional().openapi({ description: "Extension. Odometer; checks each program's mileage limit." }),
+    days_to_first_payment: DaysToFirstPayment,
     ...DealFigures,
     store_id: StoreId,
   })
@@ -347,9 +361,30 @@ export const GrossCalcResultSchema = z
 
 /** docs/domain/deal-coach.md#nothing-financed: a cash deal gets a 422 naming the fields that cover the price. */
 const somethingFinanced = (
-  body: { vehicle_price: number; down_payment: number; trade_value: number; trade_payoff: number },
+  body: {
+    vehicle_price: number;
+    down_payment: number;
+    trade_value: number;
+    trade_payoff: number;
+    condition: string;
+    certified: boolean;
+    warranty_months_left?: number;
+    warranty_miles_left?: number;
+  },
   ctx: z.RefinementCtx,
 ) => {
+  // docs/domain/deal-coach.md#certified-and-remaining-warranty: a track states the warranty left only with both figures.
+  if ((body.warranty_months_left === undefined) !== (body.warranty_miles_left === undefined)) {
+    const missing = body.warranty_months_left === undefined ? "warranty_months_left" : "warranty_miles_left";
+    ctx.addIssue({
+      code: "custom",
+      path: [missing],
+      message: "warranty_months_left and warranty_miles_left come together: a warranty ends at whichever runs out first",
+    });
+  }
+  if (body.certified && body.condition === "new") {
+    ctx.addIssue({ code: "custom", path: ["certified"], message: 'a certified pre-owned unit is used: send condition "used" with certified true' });
+  }
   const reason = nothingFinancedReason({
     vehiclePrice: body.vehicle_price,
     downPayment: body.down_payment,
@@ -380,6 +415,24 @@ export const DealCoachRequestSchema = z
       description: "Extension. Odometer; with `vehicle_year`, lets the service-contract word track say when factory coverage ends.",
       example: 28_500,
     }),
+    certified: z.boolean().default(false).openapi({
+      description:
+        "Extension. A certified pre-owned unit (condition `used`): it carries a CPO warranty, so no word track tells the buyer its coverage is over.",
+      example: true,
+    }),
+    warranty_months_left: z.int().min(0).max(240).optional().openapi({
+      description:
+        "Extension. Months of factory or CPO warranty the unit has left (with `warranty_miles_left`); the service-contract track states them.",
+      example: 48,
+    }),
+    warranty_miles_left: z.int().min(0).max(1_000_000).optional().openapi({
+      description: "Extension. Miles of factory or CPO warranty the unit has left (with `warranty_months_left`).",
+      example: 50_000,
+    }),
+    days_to_first_payment: DaysToFirstPayment,
+    finance_charge_fees: Usd(
+      "Extension. Fees financed that are finance charges under Regulation Z (12 CFR 1026.4), e.g. a lender's acquisition fee: added to the note, not to the amount financed, so the APR disclosed is above the note rate. Default 0;",
+    ).default(0),
     store_id: StoreId,
   })
   .superRefine(somethingFinanced)
@@ -394,8 +447,17 @@ export const DealCoachResultSchema = z
       rate: z.number().openapi({ description: "Contract APR, percent: buy rate plus a markup within the cap." }),
       buy_rate: z.number(),
       term: z.int(),
-      payment: z.number(),
-      amount_financed: z.number(),
+      payment: z.number().openapi({ description: "Each payment but the last, to the cent, with the first period's interest." }),
+      final_payment: z.number().openapi({ description: "The last payment, which pays the balance off to the cent." }),
+      days_to_first_payment: z.int(),
+      apr: z.number().openapi({
+        description:
+          "Annual percentage rate by 12 CFR 1026 Appendix J (actuarial) on the amount financed: the note rate unless finance-charge fees are financed.",
+      }),
+      amount_financed: z.number().openapi({ description: "Price − cash down − trade equity (negative equity added), before tax, title and fees." }),
+      principal: z.number().openapi({ description: "What the note carries: amount financed + finance-charge fees." }),
+      finance_charge: z.number().openapi({ description: "Total of payments − amount financed." }),
+      total_of_payments: z.number(),
       front_gross: z.number(),
       back_gross_target: z.number(),
     }),
@@ -432,8 +494,14 @@ export const DealCoachResultSchema = z
         rate: 10.06,
         buy_rate: 9.06,
         term: 84,
-        payment: 571.55,
+        payment: 573.73,
+        final_payment: 573.47,
+        days_to_first_payment: 30,
+        apr: 10.06,
         amount_financed: 34495,
+        principal: 34495,
+        finance_charge: 13698.06,
+        total_of_payments: 48193.06,
         front_gross: 2639.6,
         back_gross_target: 1800,
       },

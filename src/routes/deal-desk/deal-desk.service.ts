@@ -126,6 +126,7 @@ export function routeProfile(body: z.infer<typeof LenderRouteRequestSchema>): le
     monthlyIncome: body.monthly_income,
     vehicleYear: body.vehicle_year,
     mileage: body.mileage,
+    daysToFirstPayment: body.days_to_first_payment,
   };
 }
 
@@ -229,6 +230,11 @@ export async function coachDeal(db: Database, orgId: string, body: z.infer<typeo
       vehicleCost: body.vehicle_cost,
       vehicleYear: body.vehicle_year,
       mileage: body.mileage,
+      daysToFirstPayment: body.days_to_first_payment,
+      financeChargeFees: body.finance_charge_fees,
+      certified: body.certified,
+      warrantyMonthsLeft: body.warranty_months_left,
+      warrantyMilesLeft: body.warranty_miles_left,
     },
     body.condition === "new" ? desk.store.packNew : desk.store.packUsed,
     {

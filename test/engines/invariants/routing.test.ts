@@ -345,6 +345,7 @@ const routeBodyArb = fc.record({
   vehicle_year: fc.integer({ min: 2010, max: YEAR }),
   mileage: fc.integer({ min: 0, max: 140_000 }),
   term_months: fc.constantFrom(48, 60, 72, 84),
+  monthly_income: fc.integer({ min: 2_000, max: 9_000 }),
 });
 
 /** What a changed field turns the request into. `store_id` is informational to the engine: it picks the panel and the history (tested over HTTP). */
@@ -357,13 +358,15 @@ const ROUTE_CHANGES: Record<string, (b: RouteBody) => RouteBody> = {
   term_months: (b) => ({ ...b, term_months: b.term_months === 84 ? 36 : 84 }),
   condition: (b) => ({ ...b, condition: "new" }),
   book_value: (b) => ({ ...b, book_value: b.vehicle_price * 0.7 }),
-  monthly_income: (b) => ({ ...b, monthly_income: 2_000 }),
+  monthly_income: (b) => ({ ...b, monthly_income: Number(b.monthly_income) > 4_000 ? 2_000 : 9_000 }),
   vehicle_year: (b) => ({ ...b, vehicle_year: Number(b.vehicle_year) >= 2020 ? 2012 : YEAR - 1 }),
   mileage: (b) => ({ ...b, mileage: Number(b.mileage) > 60_000 ? 20_000 : 130_000 }),
   trade_value: (b) => ({ ...b, trade_value: 6_000 }),
   trade_payoff: (b) => ({ ...b, trade_value: 6_000, trade_payoff: 12_000 }),
   taxes: (b) => ({ ...b, taxes: 4_000 }),
   fees: (b) => ({ ...b, fees: 4_000 }),
+  // The first payment further out raises the payment, which the income check reads.
+  days_to_first_payment: (b) => ({ ...b, days_to_first_payment: 60 }),
 };
 const ROUTE_INFORMATIONAL = ["store_id"];
 

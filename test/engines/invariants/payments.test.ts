@@ -1,0 +1,276 @@
+/**
+ * Payments and the deal coach: the rules of docs/domain/invariants.md#payments-and-the-deal-coach,
+ * each a property over generated deals (price, APR 0–30%, terms, days to the first payment, fees,
+ * down, trade, tiers), plus Regulation Z Appendix J's own worked examples as test vectors.
+ */
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type CoachInput, type CoachResult, coachDeal, STANDARD_TERMS } from "../../../src/engines/deal-coach";
+import { actuarialApr, contractPayment, firstPeriodOf, monthlyPayment, paymentSchedule, tierFor } from "../../../src/engines/deal-math";
+import { DealCoachRequestSchema } from "../../../src/routes/deal-desk/deal-desk.routes";
+import { COACH_REFERENCE } from "../../helpers/deal-desk-reference";
+import { holds } from "./check";
+
+const NOW = new Date("2026-11-26T12:00:00Z");
+const PACK = 500;
+const coach = (deal: CoachInput, pack = PACK) => coachDeal(deal, pack, COACH_REFERENCE, NOW);
+
+const apr = fc.integer({ min: 0, max: 3000 }).map((bp) => bp / 100);
+const principal = fc.integer({ min: 50_000, max: 15_000_000 }).map((cents) => cents / 100);
+const term = fc.constantFrom(...STANDARD_TERMS);
+const days = fc.integer({ min: 1, max: 60 });
+
+/** A financed deal as a desk sees them: any tier, price, trade, down, term, first period, fees and unit facts. */
+const deals: fc.Arbitrary<CoachInput> = fc
+  .record({
+    beacon: fc.integer({ min: 300, max: 850 }),
+    vehiclePrice: fc.integer({ min: 5000, max: 90_000 }),
+    tradeValue: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 40_000 })),
+    tradePayoff: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 45_000 })),
+    downPayment: fc.integer({ min: 0, max: 20_000 }),
+    condition: fc.constantFrom("new" as const, "used" as const),
+    termMonths: fc.option(term, { nil: undefined }),
+    desiredPayment: fc.option(fc.integer({ min: 150, max: 1500 }), { nil: undefined }),
+    vehicleCost: fc.option(fc.integer({ min: 3000, max: 95_000 }), { nil: undefined }),
+    vehicleYear: fc.option(fc.integer({ min: 2008, max: 2027 }), { nil: undefined }),
+    mileage: fc.option(fc.integer({ min: 0, max: 200_000 }), { nil: undefined }),
+    daysToFirstPayment: fc.option(days, { nil: undefined }),
+    financeChargeFees: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: undefined }),
+    certified: fc.boolean(),
+    warranty: fc.option(fc.record({ months: fc.integer({ min: 0, max: 84 }), miles: fc.integer({ min: 0, max: 100_000 }) }), { nil: undefined }),
+  })
+  .filter((d) => d.vehiclePrice - d.downPayment - (d.tradeValue - d.tradePayoff) > 0)
+  .map(({ warranty, ...d }) => ({
+    ...d,
+    // A certified unit is used (the route answers 422 otherwise).
+    certified: d.certified && d.condition === "used",
+    warrantyMonthsLeft: warranty?.months,
+    warrantyMilesLeft: warranty?.miles,
+  }));
+
+const usd = (text: string) => [...text.matchAll(/\$([\d,]+(?:\.\d\d)?)/g)].map((m) => Number(m[1].replaceAll(",", "")));
+const product = (result: CoachResult, name: string) => result.fi_products.find((p) => p.product === name);
+
+describe("12 CFR 1026 Appendix J's worked examples, monthly unit-period (docs/domain/deal-math.md#apr-regulation-z-appendix-j)", () => {
+  const level = (count: number, amount: number) => Array<number>(count).fill(amount);
+  const regular = { units: 1, fraction: 0 };
+  it.each([
+    {
+      example: "(c)(1)(i) $5,000, 24 monthly payments of $230, regular first period",
+      amount: 5000,
+      payments: level(24, 230),
+      first: regular,
+      apr: 9.69,
+    },
+    {
+      example: "(c)(1)(ii) $6,000, 36 payments of $200, first payment 1 month and 19 days out",
+      amount: 6000,
+      payments: level(36, 200),
+      first: { units: 1, fraction: 19 / 30 },
+      apr: 11.82,
+    },
+    {
+      example: "(c)(2)(i) $5,000, a first payment of $250 then 23 of $230",
+      amount: 5000,
+      payments: [250, ...level(23, 230)],
+      first: regular,
+      apr: 10.08,
+    },
+    {
+      example: "(c)(3)(i) $5,000, 23 payments of $230 then a final $280",
+      amount: 5000,
+      payments: [...level(23, 230), 280],
+      first: regular,
+      apr: 10.5,
+    },
+    {
+      example: "(c)(4)(i) $5,000, $250 first, 22 of $230, $280 final",
+      amount: 5000,
+      payments: [250, ...level(22, 230), 280],
+      first: regular,
+      apr: 10.9,
+    },
+  ])("$example: APR $apr%", ({ amount, payments, first, apr: expected }) => {
+    expect(Math.round(actuarialApr(amount, payments, first) * 100) / 100).toBe(expected);
+  });
+});
+
+describe("payments as the contract computes them (docs/domain/deal-math.md#odd-first-period)", () => {
+  it("a payment with the first payment 30 days out is the regular amortization payment", () => {
+    holds(
+      fc.property(principal, apr, term, (amount, rate, n) => {
+        expect(contractPayment(amount, rate, n, 30)).toBe(monthlyPayment(amount, rate, n));
+        expect(paymentSchedule(amount, rate, n, 30).payment).toBe(Math.round(monthlyPayment(amount, rate, n) * 100) / 100);
+      }),
+    );
+  });
+
+  it("more days to the first payment never lower the payment at a positive APR", () => {
+    holds(
+      fc.property(principal, apr, term, days, days, (amount, rate, n, a, b) => {
+        fc.pre(rate > 0);
+        const [sooner, later] = a <= b ? [a, b] : [b, a];
+        expect(contractPayment(amount, rate, n, later)).toBeGreaterThanOrEqual(contractPayment(amount, rate, n, sooner));
+        expect(paymentSchedule(amount, rate, n, later).payment).toBeGreaterThanOrEqual(paymentSchedule(amount, rate, n, sooner).payment);
+      }),
+    );
+  });
+
+  it("amortizing the quoted payment over the schedule pays the principal off to within a cent", () => {
+    holds(
+      fc.property(principal, apr, term, days, (amount, rate, n, d) => {
+        const { payment, finalPayment, count } = paymentSchedule(amount, rate, n, d);
+        // The test's own amortization: the first period is whole 30-day months plus the odd days' share of one.
+        const r = rate / 1200;
+        let balance = amount * (1 + ((d % 30) / 30) * r) * (1 + r) ** Math.floor(d / 30) - payment;
+        for (let k = 2; k < count; k++) balance = balance * (1 + r) - payment;
+        balance = balance * (1 + r) - finalPayment;
+        expect(count).toBe(n);
+        expect(Math.abs(balance)).toBeLessThan(0.01);
+        expect(finalPayment).toBeGreaterThan(0);
+      }),
+    );
+  });
+});
+
+describe("the APR disclosed (docs/domain/deal-math.md#apr-regulation-z-appendix-j)", () => {
+  it("is the note rate when nothing but the amount financed is on the note and the first period is regular", () => {
+    holds(
+      fc.property(deals, (deal) => {
+        const { recommended_pencil: pencil } = coach({ ...deal, daysToFirstPayment: 30, financeChargeFees: 0 });
+        expect(pencil.apr).toBe(pencil.rate);
+        expect(pencil.principal).toBe(pencil.amount_financed);
+      }),
+    );
+  });
+
+  it("is at or above the note rate when finance-charge fees are financed, and the finance charge is what the payments add", () => {
+    holds(
+      fc.property(deals, fc.integer({ min: 1, max: 2500 }), (deal, fees) => {
+        const { recommended_pencil: pencil } = coach({ ...deal, financeChargeFees: fees });
+        expect(pencil.apr).toBeGreaterThanOrEqual(pencil.rate);
+        // With fees it is Appendix J's figure for this schedule itself, however close to the note rate.
+        const schedule = [...Array<number>(pencil.term - 1).fill(pencil.payment), pencil.final_payment];
+        expect(pencil.apr).toBe(Math.round(actuarialApr(pencil.amount_financed, schedule, firstPeriodOf(pencil.days_to_first_payment)) * 100) / 100);
+        expect(pencil.principal).toBe(Math.round((pencil.amount_financed + fees) * 100) / 100);
+        const total = pencil.payment * (pencil.term - 1) + pencil.final_payment;
+        expect(Math.abs(pencil.total_of_payments - total)).toBeLessThan(0.005);
+        expect(Math.abs(pencil.finance_charge - (total - pencil.amount_financed))).toBeLessThan(0.01);
+      }),
+    );
+  });
+});
+
+describe("the deal coach's pencil (docs/domain/deal-coach.md#coaching-structure)", () => {
+  it("never quotes a term over the customer's tier maximum, whatever term was asked for", () => {
+    holds(
+      fc.property(deals, (deal) => {
+        const result = coach(deal);
+        const tier = tierFor(COACH_REFERENCE.tiers, deal.beacon);
+        expect(result.recommended_pencil.term).toBeLessThanOrEqual(tier.maxTerm);
+        expect(STANDARD_TERMS).toContain(result.recommended_pencil.term);
+        if (deal.termMonths !== undefined && deal.termMonths > tier.maxTerm) {
+          expect(result.notes).toContain(`${deal.termMonths} months requested is over the ${tier.maxTerm}-month maximum`);
+        } else {
+          // A term at or under the maximum is the customer's to ask for, and no note calls it over.
+          expect(result.notes).not.toContain("requested is over");
+          if (deal.termMonths !== undefined) expect(result.recommended_pencil.term).toBe(deal.termMonths);
+        }
+      }),
+    );
+  });
+
+  it("gives ground on price only down to the front-gross floor, and never prices over the asking price", () => {
+    holds(
+      fc.property(deals, (deal) => {
+        const { recommended_pencil: pencil } = coach(deal);
+        const target = COACH_REFERENCE.frontGrossTargets.find((t) => t.condition === deal.condition)!;
+        const targetGross = Math.max((deal.vehiclePrice * target.targetPct) / 100, target.minAmount);
+        const cost = deal.vehicleCost !== undefined ? deal.vehicleCost + PACK : deal.vehiclePrice - targetGross;
+        expect(pencil.selling_price).toBeLessThanOrEqual(deal.vehiclePrice);
+        if (pencil.selling_price < deal.vehiclePrice) expect(pencil.selling_price - cost).toBeGreaterThanOrEqual(target.minAmount - 1e-6);
+      }),
+    );
+  });
+});
+
+describe("word tracks state only facts the request carries (docs/domain/deal-coach.md#word-track-truth-rule)", () => {
+  it("no CPO or remaining-warranty phrase unless the request gives it; a certified unit never hears its coverage is over", () => {
+    holds(
+      fc.property(deals, (deal) => {
+        const result = coach(deal);
+        const vsc = product(result, "vsc")!;
+        const stated = deal.warrantyMonthsLeft !== undefined && deal.warrantyMilesLeft !== undefined;
+        if (!deal.certified) expect(vsc.objection).not.toMatch(/certified/i);
+        if (vsc.word_track_claim === "coverage_remaining") {
+          expect(stated).toBe(true);
+          expect(vsc.word_track).toContain(`about ${deal.warrantyMonthsLeft!.toLocaleString("en-US")} month`);
+          expect(vsc.word_track).toContain(`or ${deal.warrantyMilesLeft!.toLocaleString("en-US")} mile`);
+        }
+        // A stated warranty with nothing left may still be past the factory terms (docs/domain/deal-coach.md#certified-and-remaining-warranty).
+        if (deal.certified || (stated && deal.warrantyMonthsLeft! > 0 && deal.warrantyMilesLeft! > 0)) {
+          expect(vsc.objection).not.toMatch(/from day one|past its factory coverage|ends soon|ends in about|factory coverage ends at/);
+        }
+      }),
+    );
+  });
+
+  it("GAP quotes the pencil's principal and price, never the asking price the pencil cut", () => {
+    holds(
+      fc.property(deals, (deal) => {
+        const result = coach(deal);
+        const gap = product(result, "gap");
+        if (gap?.word_track_claim !== "owes_more_than_worth") return;
+        const { principal: owed, selling_price: price } = result.recommended_pencil;
+        expect(owed).toBeGreaterThan(price);
+        expect(usd(gap.word_track!)).toEqual([owed, price, Math.round((owed - price) * 100) / 100]);
+      }),
+    );
+  });
+});
+
+describe("every input field of deal-coach changes the answer (docs/domain/deal-coach.md#inputs)", () => {
+  /** How each request field reaches the engine, and a change to it; `store_id` reaches it as the store's pack. */
+  const CHANGES: Record<string, (deal: CoachInput) => [CoachInput, number?]> = {
+    beacon: (d) => [{ ...d, beacon: d.beacon > 600 ? 540 : 760 }],
+    vehicle_price: (d) => [{ ...d, vehiclePrice: d.vehiclePrice + 1000 }],
+    trade_value: (d) => [{ ...d, tradeValue: Math.max(0, d.tradeValue - 500) }],
+    trade_payoff: (d) => [{ ...d, tradePayoff: d.tradePayoff + 500 }],
+    down_payment: (d) => [{ ...d, downPayment: Math.max(0, d.downPayment - 500) }],
+    desired_payment: (d) => [{ ...d, desiredPayment: d.desiredPayment === undefined ? 200 : undefined }],
+    term_months: (d) => [{ ...d, termMonths: d.termMonths === 24 ? 48 : 24 }],
+    condition: (d) => [{ ...d, condition: d.condition === "new" ? "used" : "new", certified: false }],
+    vehicle_cost: (d) => [{ ...d, vehicleCost: d.vehicleCost === undefined ? d.vehiclePrice * 0.8 : undefined }],
+    vehicle_year: (d) => [{ ...d, vehicleYear: d.vehicleYear === undefined ? NOW.getUTCFullYear() - 2 : undefined }],
+    mileage: (d) => [{ ...d, mileage: d.mileage === undefined ? 30_000 : undefined }],
+    certified: (d) => [{ ...d, certified: d.condition === "used" && !d.certified }],
+    warranty_months_left: (d) => [{ ...d, warrantyMonthsLeft: 30, warrantyMilesLeft: d.warrantyMilesLeft ?? 30_000 }],
+    warranty_miles_left: (d) => [{ ...d, warrantyMilesLeft: 25_000, warrantyMonthsLeft: d.warrantyMonthsLeft ?? 24 }],
+    days_to_first_payment: (d) => [{ ...d, daysToFirstPayment: (d.daysToFirstPayment ?? 30) === 45 ? 20 : 45 }],
+    finance_charge_fees: (d) => [{ ...d, financeChargeFees: (d.financeChargeFees ?? 0) + 695 }],
+    store_id: (d) => [d, PACK + 300],
+  };
+  /** Fields the docs list as informational only (none today). */
+  const INFORMATIONAL: string[] = [];
+
+  it("each field the schema accepts is mapped here or documented as informational, and docs/domain/deal-coach.md#inputs names it", () => {
+    const fields = Object.keys(DealCoachRequestSchema.shape).sort();
+    expect([...Object.keys(CHANGES), ...INFORMATIONAL].sort()).toEqual(fields);
+    const inputs = readFileSync("docs/domain/deal-coach.md", "utf8").split("## Inputs")[1].split("\n## ")[0];
+    for (const field of fields) expect(inputs, field).toContain(`\`${field}\``);
+  });
+
+  it.each(Object.keys(CHANGES))("%s changes the answer for some generated deal", (field) => {
+    const change = CHANGES[field];
+    // The universal "never changes" must have a counter-example among the generated deals.
+    const outcome = fc.check(
+      fc.property(deals, (deal) => {
+        const [changed, pack] = change(deal);
+        return JSON.stringify(coach(deal)) === JSON.stringify(coach(changed, pack));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(outcome.failed, `${field} never changed the answer`).toBe(true);
+  });
+});
