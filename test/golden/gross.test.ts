@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { loadAppraisalReference } from "../../src/db/queries/appraisal";
-import { decideAging, expectedAuctionProceeds, valueRetained } from "../../src/engines/aged-inventory/recommendation";
+import { auctionEstimate, decideAging, valueRetained } from "../../src/engines/aged-inventory/recommendation";
 import { appraise } from "../../src/engines/appraisal/appraise";
 import { calculateGross, type GrossInput } from "../../src/engines/gross";
 import { dailyHoldingCost, holdingCostFor, holdingFiguresOf } from "../../src/engines/holding-cost";
@@ -25,7 +25,6 @@ const pricesAfter = (text: string, lead: string) =>
   [...text.matchAll(new RegExp(`${lead} \\$([\\d,]+)`, "g"))].map((m) => Number(m[1].replaceAll(",", "")));
 /** Every retail price a recommendation asks for. */
 const retailAsks = (text: string) => [
-  ...pricesAfter(text, "retail it this week at"),
   ...pricesAfter(text, "Reprice to"),
   ...pricesAfter(text, "price it at"),
   ...pricesAfter(text, "hold at"),
@@ -123,21 +122,19 @@ describe("sunk cost is not a price (docs/domain/gross.md#sunk-cost-is-not-a-pric
     const r = gross({ purchasePrice: 19_500, sellingPrice: 22_995, daysOnLot: 95, vehicleType: "suv", marketValue: 22_500 });
     expect(r.true_cost).toBeGreaterThan(22_995);
     expect(r.pricing_recommendation).not.toMatch(/or more|true cost\)/);
-    const asks = retailAsks(r.pricing_recommendation);
-    expect(asks.length).toBeGreaterThan(0);
-    for (const price of asks) expect(price).toBeLessThanOrEqual(22_995);
+    for (const price of retailAsks(r.pricing_recommendation)) expect(price).toBeLessThanOrEqual(22_995);
   });
 
-  it("at 95 days it is offered at expected auction proceeds, 89.2% of a $22,500 market, not at 85%", () => {
+  it("at 95 days it goes to auction at its wholesale value less fees: 82% of a $22,500 market × 89.2% kept, less $500", () => {
     const r = gross({ purchasePrice: 19_500, sellingPrice: 22_995, daysOnLot: 95, marketValue: 22_500 });
     expect(r.aging_stage).toBe("wholesale");
-    expect(r.expected_auction_proceeds).toBe(20_075);
-    expect(r.pricing_recommendation).toContain("wholesale at about $20,075 (expected auction proceeds: 89.2% of market $22,500 at 95 days)");
-  });
-
-  it("at 120 days, listed at $22,995 against a $21,000 market, it moves to $20,995 — toward the market, not up to cost", () => {
-    const r = gross({ purchasePrice: 20_000, sellingPrice: 22_995, daysOnLot: 120, marketValue: 21_000 });
-    expect(pricesAfter(r.pricing_recommendation, "retail it this week at")).toEqual([20_995]);
+    // 22,500 × 0.82 × 0.8917 = 16,451 → $16,450 wholesale value; − $500 fees.
+    expect(r.expected_auction_proceeds).toBe(15_950);
+    expect(r.pricing_recommendation).toContain(
+      "expected auction proceeds about $15,950: wholesale value $16,450 (82% of market $22,500, 89.2% of it kept at 95 days) less $500 auction and transport fees",
+    );
+    // One action: the auction, and no retail price beside it.
+    expect(retailAsks(r.pricing_recommendation)).toEqual([]);
   });
 
   it("at 30 days a unit under its gross target is told to hold, never to price up", () => {
@@ -148,12 +145,24 @@ describe("sunk cost is not a price (docs/domain/gross.md#sunk-cost-is-not-a-pric
     expect(r.pricing_recommendation).toContain("Hold the price, do not raise it");
   });
 
-  it("a 10-day unit priced $1,000 under market with thin gross may hold at a higher price, never above the market", () => {
+  it("a 10-day unit priced $1,000 under market with thin gross is told not to discount, never to hold above its sticker", () => {
     const r = gross({ purchasePrice: 20_000, sellingPrice: 22_995, daysOnLot: 10, marketValue: 23_995 });
     expect(r.aging_stage).toBe("fresh");
-    const [hold] = pricesAfter(r.pricing_recommendation, "hold at");
-    expect(hold).toBeGreaterThanOrEqual(22_995);
-    expect(hold).toBeLessThanOrEqual(23_995);
+    expect(r.pricing_recommendation).not.toMatch(/hold at/);
+    expect(r.pricing_recommendation).toContain("do not discount it");
+  });
+
+  it("an $18,495 sticker under market is never told to 'hold at $18,533 or more' (hold-at only under the asking price)", () => {
+    // The issue's case: thin gross on a fresh unit under market — the price that earns the target is above the sticker.
+    const r = gross({ purchasePrice: 15_200, sellingPrice: 18_495, daysOnLot: 5, marketValue: 19_200 });
+    for (const hold of pricesAfter(r.pricing_recommendation, "hold at")) expect(hold).toBeLessThan(18_495);
+  });
+
+  it("a fresh unit priced under market with room in it: hold at the least price that still earns the target", () => {
+    // True cost 14,000 + 1,200 recon + 5 × $35 + 500 pack = $15,875; target 8%: 15,875 ÷ 0.92 = $17,255.44 → $17,256.
+    const r = gross({ purchasePrice: 14_000, sellingPrice: 18_495, daysOnLot: 5, marketValue: 19_200 });
+    expect(r.pricing_recommendation).toMatch(/^Healthy/);
+    expect(pricesAfter(r.pricing_recommendation, "hold at")).toEqual([17_256]);
   });
 
   it("a 10-day unit already priced at market is not told to hold 'or more'", () => {
@@ -218,7 +227,7 @@ describe("aging conventions (docs/domain/gross.md#aging-conventions)", () => {
     expect(at(59).aging_stage).toBe("aged");
     expect(at(59).pricing_recommendation).toContain("in the 1 days before its 60-day wholesale review");
     expect(at(60).aging_stage).toBe("wholesale");
-    expect(at(60).pricing_recommendation).toMatch(/^Wholesale candidate: 60 days on the lot/);
+    expect(at(60).pricing_recommendation).toMatch(/^Wholesale: 60 days on the lot/);
   });
 
   it("a new unit at 60 days is not aged and never a wholesale candidate", () => {
@@ -238,19 +247,28 @@ describe("aging conventions (docs/domain/gross.md#aging-conventions)", () => {
     expect(r.pricing_recommendation).not.toMatch(/wholesale/i);
   });
 
-  it("a used unit at 50 days under water after holding cost is a wholesale candidate with both exits priced", () => {
+  it("a used unit at 50 days under water after holding cost goes to auction, one action with its figures", () => {
     const r = gross({ purchasePrice: 21_000, sellingPrice: 23_995, daysOnLot: 50, marketValue: 23_500 });
     expect(r.aging_stage).toBe("wholesale");
     // Market $23,500 − true cost $24,450 (21,000 + recon 1,200 + 50 × $35 + pack 500).
     expect(r.pricing_recommendation).toContain("projected front gross -$950 after holding cost");
-    expect(pricesAfter(r.pricing_recommendation, "retail it this week at")[0]).toBeLessThanOrEqual(23_995);
-    expect(r.pricing_recommendation).toContain("wholesale at about $22,550 (expected auction proceeds: 96% of market $23,500 at 50 days)");
+    // 23,500 × 0.82 × 0.96 = 18,499 → $18,500; − $500.
+    expect(r.pricing_recommendation).toContain("expected auction proceeds about $18,000");
+    expect(retailAsks(r.pricing_recommendation)).toEqual([]);
   });
 
-  it("a 10-day used unit bought at or above its market is a wholesale candidate (cost-to-market 100%)", () => {
-    const r = gross({ purchasePrice: 22_300, sellingPrice: 23_995, daysOnLot: 10, marketValue: 23_500 });
+  it("pack counts in the aged unit's projected gross: $400 over true cost before pack is still under water after a $500 pack", () => {
+    // 47 days: true cost 20,000 + 1,200 + 47 × $35 + 500 = $23,345; market $23,300 → −$45 with the pack, +$455 without it.
+    const r = gross({ purchasePrice: 20_000, sellingPrice: 23_495, daysOnLot: 47, marketValue: 23_300 });
     expect(r.aging_stage).toBe("wholesale");
-    expect(r.pricing_recommendation).toContain("cost plus recon $23,500 is 100% of market $23,500");
+    expect(r.pricing_recommendation).toContain("projected front gross -$45 after holding cost");
+  });
+
+  it("a 10-day used unit bought at or above its market is retailed toward market, not sent to auction at 10 days", () => {
+    const r = gross({ purchasePrice: 22_300, sellingPrice: 23_995, daysOnLot: 10, marketValue: 23_500 });
+    expect(r.aging_stage).toBe("fresh");
+    expect(r.pricing_recommendation).toContain("Cost plus recon $23,500 is 100% of market");
+    expect(r.pricing_recommendation).not.toMatch(/auction|wholesale/i);
   });
 
   it("a healthy 10-day unit holds its price and says how many days until it ages", () => {
@@ -274,10 +292,11 @@ describe("wholesale value curve (docs/domain/gross.md#wholesale-value-curve)", (
     expect(valueRetained(30)).toBeCloseTo(0.98, 10);
     expect(valueRetained(60)).toBeCloseTo(0.95, 10);
     expect(valueRetained(90)).toBeCloseTo(0.9, 10);
-    expect(expectedAuctionProceeds(25_000, 55)).toBe(23_875);
+    // A 55-day unit, $25,000 market: 25,000 × 0.82 × 0.955 = 19,577.5 → $19,575 wholesale value, $19,075 after fees.
+    expect(auctionEstimate(25_000, 55, DEFAULT_STORE)).toEqual({ wholesaleValue: 19_575, proceeds: 19_075 });
   });
 
-  it("expected auction proceeds never rise as a unit ages, and stay between 75% and 100% of market", () => {
+  it("the value curve never rises as a unit ages, and stays between 75% and 100% of the wholesale figure", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 720 }), fc.integer({ min: 0, max: 720 }), (a, b) => {
         expect(valueRetained(Math.max(a, b))).toBeLessThanOrEqual(valueRetained(Math.min(a, b)));
