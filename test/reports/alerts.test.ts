@@ -65,18 +65,18 @@ describe("GET /api/v1/inventory-alerts", () => {
     const aged = byStock("A-AGED")!;
     expect(aged.recommended_price).toBe(24_195); // 97% of market, under a round hundred
     const wholesale = byStock("A-WHOLESALE")!;
-    // At 65 days: wholesale value 82% of market × 94.2% kept (95% at 60 less 5 points a month) = $15,450, less $500 fees.
+    // At 65 days: wholesale value 82% of the lower of market and asking × 94.2% kept (95% at 60 less 5 points a month) = $15,450, less $500 fees.
     expect(wholesale.wholesale_est).toBe(14_950);
     expect(wholesale.recommended_price).toBe(14_950);
     expect(wholesale.action).toBe("wholesale");
     expect(wholesale.recommendation).toContain(
-      "expected auction proceeds about $14,950: wholesale value $15,450 (82% of market $20,000, 94.2% of it kept at 65 days) less $500 auction and transport fees",
+      "expected auction proceeds about $14,950: wholesale value $15,450 (82% of the $19,995 asking price, under market $20,000, 94.2% of it kept at 65 days) less $500 auction and transport fees",
     );
     const store = { wholesaleRatioPct: 82, auctionFees: 500 };
     for (const alert of report.alerts) {
       // A new unit is never wholesaled: no auction figure at all.
       if (alert.condition === "new") expect(alert.wholesale_est).toBeNull();
-      else expect(alert.wholesale_est).toBe(auctionEstimate(alert.market_value, alert.days_on_lot, store).proceeds);
+      else expect(alert.wholesale_est).toBe(auctionEstimate(Math.min(alert.market_value, alert.list_price), alert.days_on_lot, store).proceeds);
     }
   });
 

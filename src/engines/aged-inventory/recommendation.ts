@@ -168,7 +168,8 @@ export function decideAging(unit: UnitAging, policy: AgingPolicy): AgingDecision
       : overpriced
         ? listPriceAtOrBelow(unit.marketValue)
         : unit.askingPrice;
-  const auction = isNew ? null : auctionEstimate(unit.marketValue, unit.daysOnLot, policy, unit.grade);
+  // Wholesale off the lower of market and asking: a unit the store itself lists under market is worth no more than its sticker.
+  const auction = isNew ? null : auctionEstimate(Math.min(unit.marketValue, unit.askingPrice), unit.daysOnLot, policy, unit.grade);
   const action: Action = wholesaleCandidate ? "wholesale" : isNew && aged ? "new_unit_plan" : aged || overpriced ? "reprice" : "hold_price";
   return {
     stage,
@@ -190,15 +191,14 @@ const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
  * "expected auction proceeds about $X: wholesale value $W (82% of market $M, 95% of it kept at 60
  * days) less $500 auction and transport fees" — every figure the number rests on.
  */
-export function auctionPhrase(
-  marketValue: number,
-  days: number,
-  auction: AuctionEstimate,
-  figures: WholesaleFigures,
-  grade: WholesaleGrade = "good",
-): string {
+export function auctionPhrase(unit: UnitAging, auction: AuctionEstimate, figures: WholesaleFigures): string {
+  const grade = unit.grade ?? "good";
   const rough = GRADE_FACTOR[grade] < 1 ? `, less ${pct(1 - GRADE_FACTOR[grade])} for a ${grade} unit` : "";
-  return `expected auction proceeds about ${formatWholeUsd(auction.proceeds)}: wholesale value ${formatWholeUsd(auction.wholesaleValue)} (${pct(figures.wholesaleRatioPct / 100)} of market ${formatWholeUsd(marketValue)}${rough}, ${pct(valueRetained(days))} of it kept at ${days} days) less ${formatWholeUsd(figures.auctionFees)} auction and transport fees`;
+  const base =
+    unit.askingPrice < unit.marketValue
+      ? `the ${formatWholeUsd(unit.askingPrice)} asking price, under market ${formatWholeUsd(unit.marketValue)}`
+      : `market ${formatWholeUsd(unit.marketValue)}`;
+  return `expected auction proceeds about ${formatWholeUsd(auction.proceeds)}: wholesale value ${formatWholeUsd(auction.wholesaleValue)} (${pct(figures.wholesaleRatioPct / 100)} of ${base}${rough}, ${pct(valueRetained(unit.daysOnLot))} of it kept at ${unit.daysOnLot} days) less ${formatWholeUsd(figures.auctionFees)} auction and transport fees`;
 }
 
 /** The actions an aged new unit has: never wholesale. */
@@ -242,7 +242,7 @@ export function agingSentence(unit: UnitAging, decision: AgingDecision, dailyHol
           : unit.projectedFrontGross < 0
             ? `${days} days on the lot (aged at ${decision.thresholdDays}) with projected front gross ${formatWholeUsd(unit.projectedFrontGross)} after holding cost`
             : `${days} days on the lot (aged at ${decision.thresholdDays}) and cost plus recon ${formatWholeUsd(unit.costBasis)} is ${pct(unit.costBasis / unit.marketValue)} of market ${formatWholeUsd(unit.marketValue)}`;
-      const auction = decision.auction ? `; ${auctionPhrase(unit.marketValue, days, decision.auction, figures, unit.grade)}` : "";
+      const auction = decision.auction ? `; ${auctionPhrase(unit, decision.auction, figures)}` : "";
       return `Wholesale: ${why}. Sunk cost is not a price: send it to auction this week${auction}; ${carry}.`;
     }
     case "aged":
