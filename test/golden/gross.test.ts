@@ -330,3 +330,92 @@ describe("wholesale value curve (docs/domain/gross.md#wholesale-value-curve)", (
     );
   });
 });
+
+describe("new units' holding cost (docs/domain/gross.md#holding-cost)", () => {
+  it("a $42,000 new truck selling $2,000 over cost at 120 days carries its floor-plan interest, not −$7,540", () => {
+    const r = gross({ purchasePrice: 42_000, sellingPrice: 44_000, daysOnLot: 120, condition: "new", vehicleType: "truck", marketValue: 44_500 });
+    // 42,000 × 7% ÷ 365 = $8.05 a day; 120 days = $966; no recon on a new unit; pack $300.
+    expect(r.daily_carrying_cost).toBe(8.05);
+    expect(r.holding_cost_allocated).toBe(966);
+    expect(r.breakdown).toMatchObject({ recon: 0, floor_plan_interest: 966.58, floor_plan_assistance: 0, daily_holding: 0 });
+    expect(r.true_cost).toBe(43_266);
+    expect(r.front_gross).toBe(734);
+    expect(r.expected_auction_proceeds).toBeNull();
+    expect(r.pricing_recommendation).not.toMatch(/wholesale|auction/i);
+  });
+
+  it("a new unit aged 95 days goes to the new-car manager's plan, never to wholesale", () => {
+    const r = gross({ purchasePrice: 36_000, sellingPrice: 39_995, daysOnLot: 95, condition: "new", vehicleType: "suv", marketValue: 39_500 });
+    expect(r.aging_stage).toBe("aged");
+    expect(r.owner).toBe("new_car_manager");
+    expect(r.pricing_recommendation).toMatch(
+      /^Aged new unit: 95 days \(new units age at 90\)\. For the new-car manager: dealer-trade, demo service or OEM incentive; plan the floor-plan curtailment/,
+    );
+    expect(r.expected_auction_proceeds).toBeNull();
+  });
+
+  it("a store that states $3 a day of floor-plan assistance and $5 of overhead carries a $42,000 new unit at $10.05 a day", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id, { isPrimary: true });
+    await env.DB.prepare("UPDATE stores SET floorplan_assistance_new_per_day = 3, overhead_new_per_day = 5 WHERE id = ?").bind(store.id).run();
+    const { key } = await createApiKey(org.id);
+    const res = await post("/api/v1/gross-calc", key, {
+      purchase_price: 42_000,
+      selling_price: 44_000,
+      days_on_lot: 10,
+      condition: "new",
+      vehicle_type: "truck",
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json<{ daily_carrying_cost: number; breakdown: Record<string, number> }>();
+    expect(body.daily_carrying_cost).toBe(10.05);
+    // Interest $80.55 over 10 days, $30 of it met by assistance, plus $50 overhead.
+    expect(body.breakdown).toMatchObject({ recon: 0, floor_plan_interest: 80.55, floor_plan_assistance: 30, daily_holding: 50 });
+  });
+
+  it("the cushion is counted in whole days, rounded down: $3,105.40 at $35 a day lasts 88 days, not 89", () => {
+    const r = gross({ purchasePrice: 16_000, sellingPrice: 22_995, daysOnLot: 10, marketValue: 23_000 });
+    expect(r.pricing_recommendation).toContain("holding cost eats the $3,105.40 cushion in 88 days");
+  });
+});
+
+describe("expected auction proceeds (docs/domain/gross.md#expected-auction-proceeds)", () => {
+  it("the issue's SUV at 0 days, $24,000 cost against a $24,500 market, is never 'wholesale at about $24,500 (100% of market)'", async () => {
+    const { key } = await createApiKey((await createOrgWithStore()).id);
+    for (const condition of ["used", "new"] as const) {
+      const res = await post("/api/v1/gross-calc", key, {
+        purchase_price: 24_000,
+        selling_price: 25_995,
+        vehicle_type: "suv",
+        days_on_lot: 0,
+        market_value: 24_500,
+        condition,
+      });
+      const body = await res.json<{ pricing_recommendation: string; expected_auction_proceeds: number | null }>();
+      expect(body.pricing_recommendation).not.toMatch(/100% of market|wholesale|auction/i);
+      expect(body.pricing_recommendation).toMatch(/^Reprice from \$25,995 to \$24,495/);
+      if (condition === "new") expect(body.expected_auction_proceeds).toBeNull();
+      else expect(body.expected_auction_proceeds!).toBeLessThan(24_500);
+    }
+  });
+
+  it("a rough (poor) unit at 70 days brings 18% less wholesale than a clean one, said in the answer", async () => {
+    const { key } = await createApiKey((await createOrgWithStore()).id);
+    const ask = (condition_grade: string) =>
+      post("/api/v1/gross-calc", key, { purchase_price: 15_000, selling_price: 19_995, days_on_lot: 70, market_value: 20_000, condition_grade }).then(
+        (r) => r.json<{ pricing_recommendation: string; expected_auction_proceeds: number }>(),
+      );
+    const clean = await ask("good");
+    const rough = await ask("poor");
+    // Clean: 19,995 × 82% × 93.3% = $15,300 wholesale; poor: × 82% more = $12,550; each less $500.
+    expect(clean.expected_auction_proceeds).toBe(14_800);
+    expect(rough.expected_auction_proceeds).toBe(12_050);
+    expect(rough.pricing_recommendation).toContain("less 18% for a poor unit");
+  });
+});
+
+async function createOrgWithStore() {
+  const org = await createOrg();
+  await createStore(org.id, { isPrimary: true });
+  return org;
+}

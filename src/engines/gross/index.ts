@@ -102,7 +102,10 @@ export function calculateGross(input: GrossInput, settings: GrossStoreSettings, 
   const interest = floorPlanInterest(input.purchasePrice, apr, input.daysOnLot);
   // Used: the all-in figure holds the interest; new: interest less assistance, plus the store's overhead.
   const overhead = isNew ? roundCents(settings.overheadNewPerDay * input.daysOnLot) : roundCents(holding - interest);
-  const assistance = isNew ? Math.max(0, roundCents(interest + overhead - holding)) : 0;
+  // The assistance credited: the stated daily figure, up to the interest it offsets.
+  const assistance = isNew
+    ? roundCents(Math.min(settings.floorplanAssistanceNewPerDay, (input.purchasePrice * apr) / 100 / 365) * input.daysOnLot)
+    : 0;
   const trueCost = roundCents(input.purchasePrice + reconAllocation + holding + pack);
   const frontGross = roundCents(input.sellingPrice - trueCost);
   const frontGrossPct = roundTo((frontGross / input.sellingPrice) * 100, 2);
