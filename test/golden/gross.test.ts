@@ -9,7 +9,7 @@ import { getDb } from "../../src/db/client";
 import { loadAppraisalReference } from "../../src/db/queries/appraisal";
 import { auctionEstimate, decideAging, valueRetained } from "../../src/engines/aged-inventory/recommendation";
 import { appraise } from "../../src/engines/appraisal/appraise";
-import { calculateGross, type GrossInput } from "../../src/engines/gross";
+import { calculateGross, type GrossInput, targetPrice } from "../../src/engines/gross";
 import { dailyHoldingCost, holdingCostFor, holdingFiguresOf } from "../../src/engines/holding-cost";
 import { post } from "../helpers/deal-desk";
 import { COACH_REFERENCE, DEFAULT_STORE } from "../helpers/deal-desk-reference";
@@ -156,6 +156,15 @@ describe("sunk cost is not a price (docs/domain/gross.md#sunk-cost-is-not-a-pric
     // The issue's case: thin gross on a fresh unit under market — the price that earns the target is above the sticker.
     const r = gross({ purchasePrice: 15_200, sellingPrice: 18_495, daysOnLot: 5, marketValue: 19_200 });
     for (const hold of pricesAfter(r.pricing_recommendation, "hold at")) expect(hold).toBeLessThan(18_495);
+  });
+
+  it("a fresh unit stickered exactly at the least price that earns the target is not told to 'hold at' its own sticker", () => {
+    // True cost 16,525 + 1,200 + 5 × $35 + 500 = $18,400; the sticker is the target price itself.
+    const sticker = targetPrice(18_400, { targetPct: 8, minAmount: 1200 });
+    const r = gross({ purchasePrice: 16_525, sellingPrice: sticker, daysOnLot: 5, marketValue: sticker + 1_500 });
+    expect(r.true_cost).toBe(18_400);
+    expect(r.pricing_recommendation).toMatch(/^Healthy/);
+    expect(r.pricing_recommendation).not.toMatch(/hold at/);
   });
 
   it("a fresh unit priced under market with room in it: hold at the least price that still earns the target", () => {

@@ -292,6 +292,14 @@ describe("reports that agree with themselves (docs/domain/reports.md#one-figure-
     }
   });
 
+  it("pack counts in an aged unit's projected gross: $455 over cost before a $500 pack is under water, so it goes to auction", async () => {
+    // 47 days: market $23,300 − (20,000 + recon 1,200 + 47 × $35 + pack 500) = −$45; without the pack +$455.
+    const { key } = await orgWithUnits([["P47", 47, 20_000, 23_495, 23_300]]);
+    const alert = (await alertsOf(key)).alerts.find((a) => a.stock_no === "P47")!;
+    expect(alert.action).toBe("wholesale");
+    expect(alert.recommendation).toContain("projected front gross -$45 after holding cost");
+  });
+
   it("a new truck that cost $42,000 and sells for $44,000 at 120 days is not −$7,540: floor-plan interest only, $8 a day", async () => {
     const { key } = await orgWithUnits([["T-NEW", 120, 42_000, 44_000, 44_500, "new"]]);
     const alert = (await alertsOf(key)).alerts.find((a) => a.stock_no === "T-NEW")!;

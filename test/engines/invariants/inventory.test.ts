@@ -231,6 +231,12 @@ describe("inventory, gross and aging invariants", () => {
         const gmAction = figureOf(b.gm, "aged_units")?.action ?? "";
         if (agedNew > 0) expect(gmAction).toContain(`the ${agedNew} new units at or past`);
         if (agedUsed > 0) expect(gmAction).toContain(`the ${agedUsed} used units`);
+        // The new-car manager's age bands are real ranges under the threshold and add up to every new unit.
+        for (const f of b.new_car_manager.sections.flatMap((s) => s.figures)) {
+          const band = f.id.match(/^new_units_(\d+)_(\d+)_days$/);
+          if (band) expect(Number(band[1])).toBeLessThanOrEqual(Number(band[2]));
+          if (band) expect(Number(band[2])).toBeLessThan(store.agedThresholdDaysNew);
+        }
         // The new-car manager's age bands add up to every new unit.
         const bands = b.new_car_manager.sections.flatMap((s) => s.figures.filter((f) => f.id.startsWith("new_units_")).map((f) => f.value));
         expect(bands.reduce((x, y) => x + y, 0)).toBe(lot.filter((u) => u.condition === "new").length);
@@ -316,7 +322,7 @@ describe("inventory, gross and aging invariants", () => {
     };
     /** Documented as informational (docs/domain/gross.md#every-input-counts): grade on a new unit; body type on a new unit (no recon), or between two types the store allocates alike. */
     const informational = (field: keyof GrossCase, g: GrossCase, store: StoreSettings) =>
-      (field === "grade" && g.condition === "new") ||
+      (field === "grade" && (g.condition === "new" || auctionAlikeAtEveryGrade(grossInput(g), store))) ||
       (field === "vehicleType" &&
         (g.condition === "new" || new Set([store.reconCar, store.reconTruck, store.reconSuv, store.reconVan]).size === 1)) ||
       // A new unit that costs nothing a day (assistance covers the interest, no overhead) does not change with days until it ages.
@@ -334,6 +340,15 @@ describe("inventory, gross and aging invariants", () => {
     );
   });
 });
+
+/** The fees take the whole wholesale value at every grade (a few-thousand-dollar unit, high fees): the grade cannot show. */
+function auctionAlikeAtEveryGrade(input: GrossInput, store: StoreSettings) {
+  const r = calculateGross(input, store, TARGETS);
+  const proceeds = WHOLESALE_GRADES.map(
+    (grade) => auctionEstimate(Math.min(r.market_value, input.sellingPrice), input.daysOnLot, store, grade).proceeds,
+  );
+  return new Set(proceeds).size === 1;
+}
 
 type Briefings = Record<"gm" | "used_car_manager" | "new_car_manager" | "bdc_manager", Briefing>;
 
