@@ -6,8 +6,9 @@
  */
 import type { InferInsertModel } from "drizzle-orm";
 import type { inventoryUnits, marketObservations, stores, unitMarketValues } from "../db/schema";
+import { ESTIMATE_COST_TO_MARKET, valueRetained } from "../engines/aged-inventory/recommendation";
 import { DAY_MS, isoDay } from "../engines/dates";
-import { estimateMarketValue, type StoreSettings } from "../engines/reports/alerts";
+import { estimateMarketValue, reconFor, type StoreSettings } from "../engines/reports/alerts";
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
@@ -100,7 +101,12 @@ function valuations(referenceDate: string, units: readonly UnitRow[], storeRows:
     .map((u) => {
       const store = settings.get(u.storeId)!;
       const days = Math.max(0, Math.round((Date.parse(referenceDate) - Date.parse(u.stockedOn)) / DAY_MS));
-      const estimate = estimateMarketValue({ ...u, storeId: u.storeId, marketValue: null }, store, days);
+      // The demo's valuations drift with age along the value curve (the seed's data, unchanged by the engines' estimate).
+      const unit = { ...u, storeId: u.storeId, marketValue: null };
+      const estimate =
+        u.condition === "new"
+          ? estimateMarketValue(unit, store)
+          : Math.round((((u.cost + reconFor(store, unit)) / ESTIMATE_COST_TO_MARKET) * valueRetained(days)) / 25) * 25;
       // New units list at MSRP, so their market sits close to it; pre-owned valuations spread wider.
       const spread = u.condition === "new" ? 0.98 + fraction(`${u.id}:valuation`) * 0.04 : 0.94 + fraction(`${u.id}:valuation`) * 0.12;
       return {

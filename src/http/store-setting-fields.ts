@@ -39,6 +39,28 @@ export const STORE_SETTING_FIELDS = {
     column: "floorplanAprUsed",
     schema: z.number().min(0).max(30).openapi({ description: "Floorplan APR on used units, percent, 0 to 30." }),
   },
+  floorplan_assistance_new_per_day: {
+    column: "floorplanAssistanceNewPerDay",
+    schema: money(
+      500,
+      "Floor-plan assistance or holdback the store counts against a new unit's floor-plan interest, per day (docs/domain/gross.md#holding-cost).",
+    ),
+  },
+  overhead_new_per_day: {
+    column: "overheadNewPerDay",
+    schema: money(500, "The store's own overhead figure for a new unit, per day, on top of its floor-plan interest."),
+  },
+  wholesale_ratio_pct: {
+    column: "wholesaleRatioPct",
+    schema: z
+      .number()
+      .min(50)
+      .max(95)
+      .openapi({
+        description: "Wholesale value of a clean unit today, percent of its retail market, 50 to 95 (docs/domain/gross.md#expected-auction-proceeds).",
+      }),
+  },
+  auction_fees: { column: "auctionFees", schema: money(5000, "Auction and transport fees taken from a unit's wholesale value.") },
   recon_car: { column: "reconCar", schema: money(20_000, "Average reconditioning of a used car.") },
   recon_truck: { column: "reconTruck", schema: money(20_000, "Average reconditioning of a used truck.") },
   recon_suv: { column: "reconSuv", schema: money(20_000, "Average reconditioning of a used SUV.") },

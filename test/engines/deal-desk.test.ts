@@ -44,18 +44,26 @@ describe("true-cost gross (docs/domain/gross.md)", () => {
       FRONT_GROSS_TARGETS,
     );
     // All-in holding 35 × 52 = 1,820 (docs/domain/gross.md#holding-cost), of which floor plan 18,500 × 8.5% ÷ 365 × 52 = 224.03.
-    expect(result.breakdown).toEqual({ purchase_price: 18_500, recon: 1300, floor_plan_interest: 224.03, daily_holding: 1595.97, pack: 500 });
+    expect(result.breakdown).toEqual({
+      purchase_price: 18_500,
+      recon: 1300,
+      floor_plan_interest: 224.03,
+      floor_plan_assistance: 0,
+      daily_holding: 1595.97,
+      pack: 500,
+    });
     expect(result.holding_cost_allocated).toBe(1820);
     expect(result.true_cost).toBe(22_120);
     expect(result.pack).toBe(500);
     expect(result.front_gross).toBe(875);
     expect(result.front_gross_pct).toBe(3.81);
     expect(result.aged_flag).toBe(true);
-    // Market estimated at 19,800 / 0.88 × 95.8% = $21,550: under true cost past the threshold, so a wholesale candidate.
-    expect(result.market_value).toBe(21_550);
-    expect(result.pricing_recommendation).toMatch(/^Wholesale candidate: 52 days on the lot \(aged at 45\)/);
-    expect(result.pricing_recommendation).toContain("retail it this week at $21,495");
-    expect(result.expected_auction_proceeds).toBe(20_650);
+    // Market estimated at 19,800 / 0.88 = $22,500 (the retail market: the value curve is the wholesale figure's, not retail's):
+    // over true cost, so aged and repriced toward it before the 60-day review.
+    expect(result.market_value).toBe(22_500);
+    expect(result.pricing_recommendation).toMatch(/^Aged: 52 days \(aged at 45\)\. Reprice to \$22,495/);
+    // 22,500 × 82% × 95.8% = $17,675 wholesale value, less $500 fees.
+    expect(result.expected_auction_proceeds).toBe(17_175);
   });
 
   it("flags a unit at exactly the threshold, and calls a 60-day unit a wholesale candidate", () => {
@@ -67,7 +75,7 @@ describe("true-cost gross (docs/domain/gross.md)", () => {
       );
     expect(at(44).aged_flag).toBe(false);
     expect(at(45).aged_flag).toBe(true);
-    expect(at(60).pricing_recommendation).toMatch(/^Wholesale candidate: 60 days on the lot/);
+    expect(at(60).pricing_recommendation).toMatch(/^Wholesale: 60 days on the lot/);
     expect(at(0).holding_cost_allocated).toBe(0);
   });
 

@@ -7,9 +7,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { loadAppraisalReference } from "../../src/db/queries/appraisal";
-import { decideAging, expectedAuctionProceeds, valueRetained } from "../../src/engines/aged-inventory/recommendation";
+import { auctionEstimate, decideAging, valueRetained } from "../../src/engines/aged-inventory/recommendation";
 import { appraise } from "../../src/engines/appraisal/appraise";
-import { calculateGross, type GrossInput } from "../../src/engines/gross";
+import { calculateGross, type GrossInput, targetPrice } from "../../src/engines/gross";
 import { dailyHoldingCost, holdingCostFor, holdingFiguresOf } from "../../src/engines/holding-cost";
 import { post } from "../helpers/deal-desk";
 import { COACH_REFERENCE, DEFAULT_STORE } from "../helpers/deal-desk-reference";
@@ -25,7 +25,6 @@ const pricesAfter = (text: string, lead: string) =>
   [...text.matchAll(new RegExp(`${lead} \\$([\\d,]+)`, "g"))].map((m) => Number(m[1].replaceAll(",", "")));
 /** Every retail price a recommendation asks for. */
 const retailAsks = (text: string) => [
-  ...pricesAfter(text, "retail it this week at"),
   ...pricesAfter(text, "Reprice to"),
   ...pricesAfter(text, "price it at"),
   ...pricesAfter(text, "hold at"),
@@ -123,21 +122,19 @@ describe("sunk cost is not a price (docs/domain/gross.md#sunk-cost-is-not-a-pric
     const r = gross({ purchasePrice: 19_500, sellingPrice: 22_995, daysOnLot: 95, vehicleType: "suv", marketValue: 22_500 });
     expect(r.true_cost).toBeGreaterThan(22_995);
     expect(r.pricing_recommendation).not.toMatch(/or more|true cost\)/);
-    const asks = retailAsks(r.pricing_recommendation);
-    expect(asks.length).toBeGreaterThan(0);
-    for (const price of asks) expect(price).toBeLessThanOrEqual(22_995);
+    for (const price of retailAsks(r.pricing_recommendation)) expect(price).toBeLessThanOrEqual(22_995);
   });
 
-  it("at 95 days it is offered at expected auction proceeds, 89.2% of a $22,500 market, not at 85%", () => {
+  it("at 95 days it goes to auction at its wholesale value less fees: 82% of a $22,500 market × 89.2% kept, less $500", () => {
     const r = gross({ purchasePrice: 19_500, sellingPrice: 22_995, daysOnLot: 95, marketValue: 22_500 });
     expect(r.aging_stage).toBe("wholesale");
-    expect(r.expected_auction_proceeds).toBe(20_075);
-    expect(r.pricing_recommendation).toContain("wholesale at about $20,075 (expected auction proceeds: 89.2% of market $22,500 at 95 days)");
-  });
-
-  it("at 120 days, listed at $22,995 against a $21,000 market, it moves to $20,995 — toward the market, not up to cost", () => {
-    const r = gross({ purchasePrice: 20_000, sellingPrice: 22_995, daysOnLot: 120, marketValue: 21_000 });
-    expect(pricesAfter(r.pricing_recommendation, "retail it this week at")).toEqual([20_995]);
+    // 22,500 × 0.82 × 0.8917 = 16,451 → $16,450 wholesale value; − $500 fees.
+    expect(r.expected_auction_proceeds).toBe(15_950);
+    expect(r.pricing_recommendation).toContain(
+      "expected auction proceeds about $15,950: wholesale value $16,450 (82% of market $22,500, 89.2% of it kept at 95 days) less $500 auction and transport fees",
+    );
+    // One action: the auction, and no retail price beside it.
+    expect(retailAsks(r.pricing_recommendation)).toEqual([]);
   });
 
   it("at 30 days a unit under its gross target is told to hold, never to price up", () => {
@@ -148,12 +145,33 @@ describe("sunk cost is not a price (docs/domain/gross.md#sunk-cost-is-not-a-pric
     expect(r.pricing_recommendation).toContain("Hold the price, do not raise it");
   });
 
-  it("a 10-day unit priced $1,000 under market with thin gross may hold at a higher price, never above the market", () => {
+  it("a 10-day unit priced $1,000 under market with thin gross is told not to discount, never to hold above its sticker", () => {
     const r = gross({ purchasePrice: 20_000, sellingPrice: 22_995, daysOnLot: 10, marketValue: 23_995 });
     expect(r.aging_stage).toBe("fresh");
-    const [hold] = pricesAfter(r.pricing_recommendation, "hold at");
-    expect(hold).toBeGreaterThanOrEqual(22_995);
-    expect(hold).toBeLessThanOrEqual(23_995);
+    expect(r.pricing_recommendation).not.toMatch(/hold at/);
+    expect(r.pricing_recommendation).toContain("do not discount it");
+  });
+
+  it("an $18,495 sticker under market is never told to 'hold at $18,533 or more' (hold-at only under the asking price)", () => {
+    // The issue's case: thin gross on a fresh unit under market — the price that earns the target is above the sticker.
+    const r = gross({ purchasePrice: 15_200, sellingPrice: 18_495, daysOnLot: 5, marketValue: 19_200 });
+    for (const hold of pricesAfter(r.pricing_recommendation, "hold at")) expect(hold).toBeLessThan(18_495);
+  });
+
+  it("a fresh unit stickered exactly at the least price that earns the target is not told to 'hold at' its own sticker", () => {
+    // True cost 16,525 + 1,200 + 5 × $35 + 500 = $18,400; the sticker is the target price itself.
+    const sticker = targetPrice(18_400, { targetPct: 8, minAmount: 1200 });
+    const r = gross({ purchasePrice: 16_525, sellingPrice: sticker, daysOnLot: 5, marketValue: sticker + 1_500 });
+    expect(r.true_cost).toBe(18_400);
+    expect(r.pricing_recommendation).toMatch(/^Healthy/);
+    expect(r.pricing_recommendation).not.toMatch(/hold at/);
+  });
+
+  it("a fresh unit priced under market with room in it: hold at the least price that still earns the target", () => {
+    // True cost 14,000 + 1,200 recon + 5 × $35 + 500 pack = $15,875; target 8%: 15,875 ÷ 0.92 = $17,255.44 → $17,256.
+    const r = gross({ purchasePrice: 14_000, sellingPrice: 18_495, daysOnLot: 5, marketValue: 19_200 });
+    expect(r.pricing_recommendation).toMatch(/^Healthy/);
+    expect(pricesAfter(r.pricing_recommendation, "hold at")).toEqual([17_256]);
   });
 
   it("a 10-day unit already priced at market is not told to hold 'or more'", () => {
@@ -218,7 +236,7 @@ describe("aging conventions (docs/domain/gross.md#aging-conventions)", () => {
     expect(at(59).aging_stage).toBe("aged");
     expect(at(59).pricing_recommendation).toContain("in the 1 days before its 60-day wholesale review");
     expect(at(60).aging_stage).toBe("wholesale");
-    expect(at(60).pricing_recommendation).toMatch(/^Wholesale candidate: 60 days on the lot/);
+    expect(at(60).pricing_recommendation).toMatch(/^Wholesale: 60 days on the lot/);
   });
 
   it("a new unit at 60 days is not aged and never a wholesale candidate", () => {
@@ -238,19 +256,28 @@ describe("aging conventions (docs/domain/gross.md#aging-conventions)", () => {
     expect(r.pricing_recommendation).not.toMatch(/wholesale/i);
   });
 
-  it("a used unit at 50 days under water after holding cost is a wholesale candidate with both exits priced", () => {
+  it("a used unit at 50 days under water after holding cost goes to auction, one action with its figures", () => {
     const r = gross({ purchasePrice: 21_000, sellingPrice: 23_995, daysOnLot: 50, marketValue: 23_500 });
     expect(r.aging_stage).toBe("wholesale");
     // Market $23,500 − true cost $24,450 (21,000 + recon 1,200 + 50 × $35 + pack 500).
     expect(r.pricing_recommendation).toContain("projected front gross -$950 after holding cost");
-    expect(pricesAfter(r.pricing_recommendation, "retail it this week at")[0]).toBeLessThanOrEqual(23_995);
-    expect(r.pricing_recommendation).toContain("wholesale at about $22,550 (expected auction proceeds: 96% of market $23,500 at 50 days)");
+    // 23,500 × 0.82 × 0.96 = 18,499 → $18,500; − $500.
+    expect(r.pricing_recommendation).toContain("expected auction proceeds about $18,000");
+    expect(retailAsks(r.pricing_recommendation)).toEqual([]);
   });
 
-  it("a 10-day used unit bought at or above its market is a wholesale candidate (cost-to-market 100%)", () => {
-    const r = gross({ purchasePrice: 22_300, sellingPrice: 23_995, daysOnLot: 10, marketValue: 23_500 });
+  it("pack counts in the aged unit's projected gross: $400 over true cost before pack is still under water after a $500 pack", () => {
+    // 47 days: true cost 20,000 + 1,200 + 47 × $35 + 500 = $23,345; market $23,300 → −$45 with the pack, +$455 without it.
+    const r = gross({ purchasePrice: 20_000, sellingPrice: 23_495, daysOnLot: 47, marketValue: 23_300 });
     expect(r.aging_stage).toBe("wholesale");
-    expect(r.pricing_recommendation).toContain("cost plus recon $23,500 is 100% of market $23,500");
+    expect(r.pricing_recommendation).toContain("projected front gross -$45 after holding cost");
+  });
+
+  it("a 10-day used unit bought at or above its market is retailed toward market, not sent to auction at 10 days", () => {
+    const r = gross({ purchasePrice: 22_300, sellingPrice: 23_995, daysOnLot: 10, marketValue: 23_500 });
+    expect(r.aging_stage).toBe("fresh");
+    expect(r.pricing_recommendation).toContain("Cost plus recon $23,500 is 100% of market");
+    expect(r.pricing_recommendation).not.toMatch(/auction|wholesale/i);
   });
 
   it("a healthy 10-day unit holds its price and says how many days until it ages", () => {
@@ -274,10 +301,11 @@ describe("wholesale value curve (docs/domain/gross.md#wholesale-value-curve)", (
     expect(valueRetained(30)).toBeCloseTo(0.98, 10);
     expect(valueRetained(60)).toBeCloseTo(0.95, 10);
     expect(valueRetained(90)).toBeCloseTo(0.9, 10);
-    expect(expectedAuctionProceeds(25_000, 55)).toBe(23_875);
+    // A 55-day unit, $25,000 market: 25,000 × 0.82 × 0.955 = 19,577.5 → $19,575 wholesale value, $19,075 after fees.
+    expect(auctionEstimate(25_000, 55, DEFAULT_STORE)).toEqual({ wholesaleValue: 19_575, proceeds: 19_075 });
   });
 
-  it("expected auction proceeds never rise as a unit ages, and stay between 75% and 100% of market", () => {
+  it("the value curve never rises as a unit ages, and stays between 75% and 100% of the wholesale figure", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 720 }), fc.integer({ min: 0, max: 720 }), (a, b) => {
         expect(valueRetained(Math.max(a, b))).toBeLessThanOrEqual(valueRetained(Math.min(a, b)));
@@ -311,3 +339,92 @@ describe("wholesale value curve (docs/domain/gross.md#wholesale-value-curve)", (
     );
   });
 });
+
+describe("new units' holding cost (docs/domain/gross.md#holding-cost)", () => {
+  it("a $42,000 new truck selling $2,000 over cost at 120 days carries its floor-plan interest, not −$7,540", () => {
+    const r = gross({ purchasePrice: 42_000, sellingPrice: 44_000, daysOnLot: 120, condition: "new", vehicleType: "truck", marketValue: 44_500 });
+    // 42,000 × 7% ÷ 365 = $8.05 a day; 120 days = $966; no recon on a new unit; pack $300.
+    expect(r.daily_carrying_cost).toBe(8.05);
+    expect(r.holding_cost_allocated).toBe(966);
+    expect(r.breakdown).toMatchObject({ recon: 0, floor_plan_interest: 966.58, floor_plan_assistance: 0, daily_holding: 0 });
+    expect(r.true_cost).toBe(43_266);
+    expect(r.front_gross).toBe(734);
+    expect(r.expected_auction_proceeds).toBeNull();
+    expect(r.pricing_recommendation).not.toMatch(/wholesale|auction/i);
+  });
+
+  it("a new unit aged 95 days goes to the new-car manager's plan, never to wholesale", () => {
+    const r = gross({ purchasePrice: 36_000, sellingPrice: 39_995, daysOnLot: 95, condition: "new", vehicleType: "suv", marketValue: 39_500 });
+    expect(r.aging_stage).toBe("aged");
+    expect(r.owner).toBe("new_car_manager");
+    expect(r.pricing_recommendation).toMatch(
+      /^Aged new unit: 95 days \(new units age at 90\)\. For the new-car manager: dealer-trade, demo service or OEM incentive; plan the floor-plan curtailment/,
+    );
+    expect(r.expected_auction_proceeds).toBeNull();
+  });
+
+  it("a store that states $3 a day of floor-plan assistance and $5 of overhead carries a $42,000 new unit at $10.05 a day", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id, { isPrimary: true });
+    await env.DB.prepare("UPDATE stores SET floorplan_assistance_new_per_day = 3, overhead_new_per_day = 5 WHERE id = ?").bind(store.id).run();
+    const { key } = await createApiKey(org.id);
+    const res = await post("/api/v1/gross-calc", key, {
+      purchase_price: 42_000,
+      selling_price: 44_000,
+      days_on_lot: 10,
+      condition: "new",
+      vehicle_type: "truck",
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json<{ daily_carrying_cost: number; breakdown: Record<string, number> }>();
+    expect(body.daily_carrying_cost).toBe(10.05);
+    // Interest $80.55 over 10 days, $30 of it met by assistance, plus $50 overhead.
+    expect(body.breakdown).toMatchObject({ recon: 0, floor_plan_interest: 80.55, floor_plan_assistance: 30, daily_holding: 50 });
+  });
+
+  it("the cushion is counted in whole days, rounded down: $3,105.40 at $35 a day lasts 88 days, not 89", () => {
+    const r = gross({ purchasePrice: 16_000, sellingPrice: 22_995, daysOnLot: 10, marketValue: 23_000 });
+    expect(r.pricing_recommendation).toContain("holding cost eats the $3,105.40 cushion in 88 days");
+  });
+});
+
+describe("expected auction proceeds (docs/domain/gross.md#expected-auction-proceeds)", () => {
+  it("the issue's SUV at 0 days, $24,000 cost against a $24,500 market, is never 'wholesale at about $24,500 (100% of market)'", async () => {
+    const { key } = await createApiKey((await createOrgWithStore()).id);
+    for (const condition of ["used", "new"] as const) {
+      const res = await post("/api/v1/gross-calc", key, {
+        purchase_price: 24_000,
+        selling_price: 25_995,
+        vehicle_type: "suv",
+        days_on_lot: 0,
+        market_value: 24_500,
+        condition,
+      });
+      const body = await res.json<{ pricing_recommendation: string; expected_auction_proceeds: number | null }>();
+      expect(body.pricing_recommendation).not.toMatch(/100% of market|wholesale|auction/i);
+      expect(body.pricing_recommendation).toMatch(/^Reprice from \$25,995 to \$24,495/);
+      if (condition === "new") expect(body.expected_auction_proceeds).toBeNull();
+      else expect(body.expected_auction_proceeds!).toBeLessThan(24_500);
+    }
+  });
+
+  it("a rough (poor) unit at 70 days brings 18% less wholesale than a clean one, said in the answer", async () => {
+    const { key } = await createApiKey((await createOrgWithStore()).id);
+    const ask = (condition_grade: string) =>
+      post("/api/v1/gross-calc", key, { purchase_price: 15_000, selling_price: 19_995, days_on_lot: 70, market_value: 20_000, condition_grade }).then(
+        (r) => r.json<{ pricing_recommendation: string; expected_auction_proceeds: number }>(),
+      );
+    const clean = await ask("good");
+    const rough = await ask("poor");
+    // Clean: 19,995 × 82% × 93.3% = $15,300 wholesale; poor: × 82% more = $12,550; each less $500.
+    expect(clean.expected_auction_proceeds).toBe(14_800);
+    expect(rough.expected_auction_proceeds).toBe(12_050);
+    expect(rough.pricing_recommendation).toContain("less 18% for a poor unit");
+  });
+});
+
+async function createOrgWithStore() {
+  const org = await createOrg();
+  await createStore(org.id, { isPrimary: true });
+  return org;
+}

@@ -123,20 +123,25 @@ describe("new units age differently (docs/domain/reports.md#new-units-age-differ
 });
 
 describe("wholesale candidate (docs/domain/reports.md#wholesale-candidate)", () => {
-  it("a 55-day used unit priced at its $25,000 market goes to auction at about $23,875 (95.5%), not at 85%", () => {
+  it("a 55-day used unit under water at its $25,000 market goes to auction at about $19,075: 82% wholesale × 95.5% kept − $500 fees, never 95.5% of retail", () => {
     const a = unit("U55")!;
     expect(a.alert_type).toBe("wholesale_candidate");
-    expect(a.wholesale_est).toBe(23_875);
-    expect(a.recommendation).toContain("wholesale at about $23,875 (expected auction proceeds: 95.5% of market $25,000 at 55 days)");
+    expect(a.action).toBe("wholesale");
+    expect(a.wholesale_est).toBe(19_075);
+    expect(a.recommended_price).toBe(19_075);
+    expect(a.recommendation).toContain(
+      "expected auction proceeds about $19,075: wholesale value $19,575 (82% of market $25,000, 95.5% of it kept at 55 days) less $500 auction and transport fees",
+    );
+    // One action: no retail-this-week price beside the auction.
+    expect(retailAsks(a.recommendation)).toEqual([]);
   });
 
-  it("a used unit at 95 days listed at $22,995 is never told to retail above $22,995", () => {
+  it("a used unit at 95 days listed at $22,995 is never told to retail above $22,995, and its auction figure is under the market", () => {
     const a = unit("U95")!;
     expect(a.alert_type).toBe("wholesale_candidate");
-    const asks = retailAsks(a.recommendation);
-    expect(asks.length).toBeGreaterThan(0);
-    for (const price of asks) expect(price).toBeLessThanOrEqual(22_995);
-    expect(a.wholesale_est).toBe(20_075);
+    for (const price of retailAsks(a.recommendation)) expect(price).toBeLessThanOrEqual(22_995);
+    expect(a.wholesale_est).toBe(15_950);
+    expect(a.wholesale_est!).toBeLessThan(a.market_value);
   });
 
   it("a used unit at 59 days has a deadline one day ahead; at 60 days it is a wholesale candidate", () => {
@@ -182,7 +187,7 @@ describe("the GM's briefing (docs/domain/reports.md#briefing-kpis)", () => {
     const f = figure(lot.gm, "aged_inventory", "aged_units")!;
     expect(f.value).toBe(8);
     expect(f.action).toMatch(/used-car manager to a retail-toward-market or wholesale decision on the 6 used units/);
-    expect(f.action).toMatch(/new-car manager for a plan on the 2 new units past 90 days.*dealer-trade/);
+    expect(f.action).toMatch(/new-car manager for a plan on the 2 new units at or past 90 days.*dealer-trade/);
     expect(f.action).not.toMatch(/new units[^.]*wholesale/);
   });
 
@@ -236,6 +241,72 @@ describe("the GM's briefing (docs/domain/reports.md#briefing-kpis)", () => {
         if (n > 0) expect(under(n - 1)).toBe(false);
       }),
     );
+  });
+});
+
+describe("reports that agree with themselves (docs/domain/reports.md#one-figure-one-number)", () => {
+  it("a new unit at exactly 90 days is counted aged by the GM, the new-car manager and the alerts alike (not 13 against 12)", async () => {
+    const units: UnitSpec[] = [
+      ["N90", 90, 40_000, 44_995, 45_000, "new"],
+      ["N91", 91, 38_000, 41_995, 42_000, "new"],
+      ["N89", 89, 38_000, 41_995, 42_000, "new"],
+      ["N40", 40, 30_000, 32_995, 33_000, "new"],
+    ];
+    const { key } = await orgWithUnits(units);
+    const gm = await briefingOf(key, "gm");
+    const ncm = await briefingOf(key, "new_car_manager");
+    const alerts = await alertsOf(key);
+    const agedNewAlerts = alerts.alerts.filter((a) => a.condition === "new" && a.days_on_lot >= a.aged_threshold_days).length;
+    expect(agedNewAlerts).toBe(2);
+    expect(figure(ncm, "new_units_by_age", "new_units_aged")?.value).toBe(2);
+    expect(ncm.total_aged_units).toBe(2);
+    expect(gm.total_aged_units).toBe(2);
+    expect(figure(gm, "aged_inventory", "aged_units")?.action).toContain("the 2 new units at or past 90 days");
+    // The bands under the threshold: 0–29, 30–59, 60–89; N89 is in the last, not "over 90".
+    expect(figure(ncm, "new_units_by_age", "new_units_60_89_days")?.value).toBe(1);
+    expect(figure(ncm, "new_units_by_age", "new_units_30_59_days")?.value).toBe(1);
+  });
+
+  it("the used-car manager is told to send to auction only the units whose own alert says auction, never one with a retail price this week", async () => {
+    const units: UnitSpec[] = [
+      // A used SUV at 70 days: past the 60-day review, so it goes to auction, one action.
+      ["S70", 70, 24_000, 29_995, 30_000],
+      // Aged at 50 days with gross left in it: a retail price this week, not the auction.
+      ["S50", 50, 20_000, 27_995, 28_000],
+      // Aged at 50 days and under water after holding: auction.
+      ["S50-WATER", 50, 25_500, 27_495, 27_000],
+    ];
+    const { key } = await orgWithUnits(units);
+    const ucm = await briefingOf(key, "used_car_manager");
+    const alerts = (await alertsOf(key)).alerts;
+    const action = Object.fromEntries(alerts.map((a) => [a.stock_no, a.action]));
+    expect(action).toEqual({ S70: "wholesale", "S50-WATER": "wholesale", S50: "reprice" });
+    const send = figure(ucm, "wholesale_recommendations", "wholesale_candidates")!;
+    expect(send.value).toBe(2);
+    expect(send.action).toMatch(/^Send (S70|S50-WATER) \(~\$[\d,]+\), (S50-WATER|S70) \(~\$[\d,]+\) to auction this week\.$/);
+    expect(send.action).not.toContain("S50 ");
+    for (const a of alerts) {
+      // One bucket: an auction recommendation names no retail price, a retail one no auction.
+      if (a.action === "wholesale") expect(retailAsks(a.recommendation)).toEqual([]);
+      else expect(a.recommendation).not.toMatch(/auction/);
+    }
+  });
+
+  it("pack counts in an aged unit's projected gross: $455 over cost before a $500 pack is under water, so it goes to auction", async () => {
+    // 47 days: market $23,300 − (20,000 + recon 1,200 + 47 × $35 + pack 500) = −$45; without the pack +$455.
+    const { key } = await orgWithUnits([["P47", 47, 20_000, 23_495, 23_300]]);
+    const alert = (await alertsOf(key)).alerts.find((a) => a.stock_no === "P47")!;
+    expect(alert.action).toBe("wholesale");
+    expect(alert.recommendation).toContain("projected front gross -$45 after holding cost");
+  });
+
+  it("a new truck that cost $42,000 and sells for $44,000 at 120 days is not −$7,540: floor-plan interest only, $8 a day", async () => {
+    const { key } = await orgWithUnits([["T-NEW", 120, 42_000, 44_000, 44_500, "new"]]);
+    const alert = (await alertsOf(key)).alerts.find((a) => a.stock_no === "T-NEW")!;
+    expect(alert.wholesale_est).toBeNull();
+    expect(alert.action).toBe("new_unit_plan");
+    expect(alert.recommendation).toContain("each more day costs $8 to hold");
+    expect(alert.recommendation).not.toMatch(/wholesale|auction/i);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectedAuctionProceeds } from "../../src/engines/aged-inventory/recommendation";
+import { auctionEstimate } from "../../src/engines/aged-inventory/recommendation";
 import type { ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createOtherOrgWithAgedUnit, createValuedUnit, daysAgo } from "../helpers/reports";
@@ -65,20 +65,26 @@ describe("GET /api/v1/inventory-alerts", () => {
     const aged = byStock("A-AGED")!;
     expect(aged.recommended_price).toBe(24_195); // 97% of market, under a round hundred
     const wholesale = byStock("A-WHOLESALE")!;
-    // Expected auction proceeds at 65 days: 95% at 60 days less 5 points a month, 94.2% of market.
-    expect(wholesale.wholesale_est).toBe(18_825);
-    expect(wholesale.recommendation).toContain("wholesale at about $18,825 (expected auction proceeds: 94.2% of market $20,000 at 65 days)");
+    // At 65 days: wholesale value 82% of the lower of market and asking × 94.2% kept (95% at 60 less 5 points a month) = $15,450, less $500 fees.
+    expect(wholesale.wholesale_est).toBe(14_950);
+    expect(wholesale.recommended_price).toBe(14_950);
+    expect(wholesale.action).toBe("wholesale");
+    expect(wholesale.recommendation).toContain(
+      "expected auction proceeds about $14,950: wholesale value $15,450 (82% of the $19,995 asking price, under market $20,000, 94.2% of it kept at 65 days) less $500 auction and transport fees",
+    );
+    const store = { wholesaleRatioPct: 82, auctionFees: 500 };
     for (const alert of report.alerts) {
-      if (alert.condition === "new") expect(alert.wholesale_est).toBe(alert.market_value);
-      else expect(alert.wholesale_est).toBe(expectedAuctionProceeds(alert.market_value, alert.days_on_lot));
+      // A new unit is never wholesaled: no auction figure at all.
+      if (alert.condition === "new") expect(alert.wholesale_est).toBeNull();
+      else expect(alert.wholesale_est).toBe(auctionEstimate(Math.min(alert.market_value, alert.list_price), alert.days_on_lot, store).proceeds);
     }
   });
 
   it("estimates market value from cost when the unit has no valuation, and says so", () => {
     const unit = byStock("A-NOVALUE")!;
     expect(unit.market_value_source).toBe("estimate");
-    // (cost 20,000 + recon 1,200) / 0.88, kept at 99.3% after 10 days.
-    expect(unit.market_value).toBe(23_925);
+    // (cost 20,000 + recon 1,200) / 0.88 = $24,091 → $24,100: the retail market, no wholesale curve on it.
+    expect(unit.market_value).toBe(24_100);
     expect(byStock("A-OVER")?.market_value_source).toBe("valuation");
   });
 
@@ -104,5 +110,58 @@ describe("GET /api/v1/inventory-alerts", () => {
     const org = await createOrg();
     const scoped = await createApiKey(org.id, { scopes: ["market-pulse"] });
     expect((await call("/api/v1/inventory-alerts", { key: scoped.key })).status).toBe(403);
+  });
+});
+
+describe("GET /api/v1/inventory-alerts?store_id=", () => {
+  let twoStores: string;
+  let north: string;
+  let south: string;
+  beforeAll(async () => {
+    const org = await createOrg();
+    north = (await createStore(org.id, { isPrimary: true })).id;
+    south = (await createStore(org.id)).id;
+    twoStores = (await createApiKey(org.id)).key;
+    await createValuedUnit(org.id, north, { stockNumber: "N-AGED", stockedOn: daysAgo(50), cost: 18_000, askingPrice: 24_995, marketValue: 25_000 });
+    await createValuedUnit(org.id, south, { stockNumber: "S-AGED", stockedOn: daysAgo(70), cost: 15_000, askingPrice: 19_995, marketValue: 20_000 });
+    await createValuedUnit(org.id, south, {
+      stockNumber: "S-NEW",
+      stockedOn: daysAgo(95),
+      cost: 40_000,
+      askingPrice: 44_995,
+      marketValue: 45_000,
+      condition: "new",
+    });
+  });
+  const alertsFor = async (query: string) => {
+    const res = await call(`/api/v1/inventory-alerts${query}`, { key: twoStores });
+    return { status: res.status, body: (await res.json()) as Report & { error?: string } };
+  };
+
+  it("lists only the named store's units, with that store's totals", async () => {
+    const all = await alertsFor("");
+    expect(all.body.alerts.map((a) => a.stock_no).sort()).toEqual(["N-AGED", "S-AGED", "S-NEW"]);
+    expect(all.body.total_aged_units).toBe(3);
+    const southOnly = await alertsFor(`?store_id=${south}`);
+    expect(southOnly.status).toBe(200);
+    expect(southOnly.body.alerts.map((a) => a.stock_no).sort()).toEqual(["S-AGED", "S-NEW"]);
+    expect(southOnly.body.alerts.every((a) => a.store_id === south)).toBe(true);
+    expect(southOnly.body.total_aged_units).toBe(2);
+    const northOnly = await alertsFor(`?store_id=${north}`);
+    expect(northOnly.body.alerts.map((a) => a.stock_no)).toEqual(["N-AGED"]);
+    expect(northOnly.body.total_aged_units).toBe(1);
+  });
+
+  it("answers 404 not_found for a store that is not the organization's, as the feeds do", async () => {
+    const unknown = await alertsFor("?store_id=sto_nowhere");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toBe("not_found");
+  });
+
+  it("refuses another store's cursor with 422", async () => {
+    const page = await alertsFor(`?store_id=${south}&limit=1`);
+    expect(page.body.next_cursor).not.toBeNull();
+    const crossed = await alertsFor(`?store_id=${north}&cursor=${encodeURIComponent(page.body.next_cursor!)}`);
+    expect(crossed.status).toBe(422);
   });
 });

@@ -30,6 +30,8 @@ export async function listNewlyAgedUnits(db: Database, orgId: string, today: str
            s.holding_cost_per_day AS store_holdingCostPerDay, s.holding_high_value_cost AS store_holdingHighValueCost,
            s.holding_high_value_daily_pct AS store_holdingHighValueDailyPct,
            s.floorplan_apr_new AS store_floorplanAprNew, s.floorplan_apr_used AS store_floorplanAprUsed,
+           s.floorplan_assistance_new_per_day AS store_floorplanAssistanceNewPerDay, s.overhead_new_per_day AS store_overheadNewPerDay,
+           s.wholesale_ratio_pct AS store_wholesaleRatioPct, s.auction_fees AS store_auctionFees,
            s.recon_car AS store_reconCar, s.recon_truck AS store_reconTruck, s.recon_suv AS store_reconSuv, s.recon_van AS store_reconVan,
            s.aged_threshold_days AS store_agedThresholdDays, s.aged_threshold_days_new AS store_agedThresholdDaysNew
     FROM inventory_units u

@@ -63,7 +63,7 @@ export interface AlertPageAfter {
  * the inventory feed's order. Each row brings its store's settings, so the page reads only the
  * stores it holds.
  */
-export async function loadAlertPage(db: Database, orgId: string, limit: number, after?: AlertPageAfter) {
+export async function loadAlertPage(db: Database, orgId: string, limit: number, after?: AlertPageAfter, storeId?: string) {
   const u = inventoryUnits;
   const rows = await db
     .select({ unit: alertUnitColumns, store: storeSettingsColumns })
@@ -74,6 +74,7 @@ export async function loadAlertPage(db: Database, orgId: string, limit: number, 
       and(
         eq(u.orgId, orgId),
         eq(u.status, "in_stock"),
+        storeId === undefined ? undefined : eq(u.storeId, storeId),
         after ? sql`(${u.stockedOn}, ${u.stockNumber}) > (${after.stockedOn}, ${after.stockNumber})` : undefined,
       ),
     )
@@ -85,11 +86,11 @@ export async function loadAlertPage(db: Database, orgId: string, limit: number, 
 const nextDay = (day: string) => isoDay(Date.parse(day) + 86_400_000);
 
 /**
- * The organization's aged totals today (docs/reports.md#totals): one row of
+ * The organization's aged totals today, or one store's (docs/reports.md#totals): one row of
  * `inventory_alert_totals` per store. A store whose row is not for today or yesterday (its units
  * or settings changed since, or nothing has computed it) is computed now and stored.
  */
-export async function organizationAgedTotals(db: Database, orgId: string, now: Date): Promise<AgedTotals> {
+export async function organizationAgedTotals(db: Database, orgId: string, now: Date, storeId?: string): Promise<AgedTotals> {
   const today = isoDay(now);
   const t = inventoryAlertTotals;
   const rows = await db
@@ -103,7 +104,7 @@ export async function organizationAgedTotals(db: Database, orgId: string, now: D
     })
     .from(stores)
     .leftJoin(t, and(eq(t.orgId, stores.orgId), eq(t.storeId, stores.id)))
-    .where(eq(stores.orgId, orgId));
+    .where(and(eq(stores.orgId, orgId), storeId === undefined ? undefined : eq(stores.id, storeId)));
   const totals = { totalAgedUnits: 0, totalAgedExposureUsd: 0 };
   const stale: string[] = [];
   for (const row of rows) {

@@ -61,6 +61,14 @@ export const stores = sqliteTable(
     holdingHighValueDailyPct: real("holding_high_value_daily_pct").notNull().default(0.1),
     floorplanAprNew: real("floorplan_apr_new").notNull().default(7.0),
     floorplanAprUsed: real("floorplan_apr_used").notNull().default(8.5),
+    /** Floor-plan assistance or holdback the store counts against a new unit's interest, USD a day (docs/domain/gross.md#holding-cost). */
+    floorplanAssistanceNewPerDay: real("floorplan_assistance_new_per_day").notNull().default(0),
+    /** The store's own overhead figure for a new unit, USD a day, on top of its floor-plan interest. */
+    overheadNewPerDay: real("overhead_new_per_day").notNull().default(0),
+    /** Wholesale value of a clean unit today as % of its retail market (docs/domain/gross.md#expected-auction-proceeds). */
+    wholesaleRatioPct: real("wholesale_ratio_pct").notNull().default(82),
+    /** Auction and transport fees taken from a unit's wholesale value, USD. */
+    auctionFees: real("auction_fees").notNull().default(500),
     reconCar: real("recon_car").notNull().default(1200),
     reconTruck: real("recon_truck").notNull().default(1400),
     reconSuv: real("recon_suv").notNull().default(1300),

@@ -30,8 +30,9 @@ export const ownerOf = (condition: Condition): Owner => (isNewUnit(condition) ? 
 export const OWNER_TITLE: Record<Owner, string> = { used_car_manager: "used-car manager", new_car_manager: "new-car manager" };
 
 /**
- * The wholesale value curve: share of its retail market a clean unit brings at auction after
- * `days` on the lot — 98% at 30 days, 95% at 60, 90% at 90, then 5 points a month to a 75% floor.
+ * The wholesale value curve: share of its wholesale value (its appraisal when it came in) a unit
+ * keeps after `days` on the lot — 98% at 30 days, 95% at 60, 90% at 90, then 5 points a month to a
+ * 75% floor. A share of the wholesale figure, never of the retail market.
  */
 export function valueRetained(days: number): number {
   const points: [number, number][] = [
@@ -50,9 +51,35 @@ export function valueRetained(days: number): number {
 
 const roundTo = (amount: number, step: number) => Math.round(amount / step) * step;
 
-/** Expected auction proceeds of a used unit: retail market × the value curve at its age, to $25. */
-export function expectedAuctionProceeds(marketValue: number, days: number): number {
-  return roundTo(marketValue * valueRetained(days), 25);
+/** The store's wholesale figures (its `stores` row; docs/domain/gross.md#expected-auction-proceeds). */
+export interface WholesaleFigures {
+  /** Wholesale value of a clean unit today, % of its retail market (default 82). */
+  wholesaleRatioPct: number;
+  /** Auction and transport fees, USD (default $500). */
+  auctionFees: number;
+}
+
+/** How the unit would grade at auction; a rough unit brings less (docs/domain/gross.md#expected-auction-proceeds). */
+export const WHOLESALE_GRADES = ["excellent", "good", "fair", "poor"] as const;
+export type WholesaleGrade = (typeof WHOLESALE_GRADES)[number];
+/** The appraisal's condition adjustments, downward only: the clean ratio is already the ceiling. */
+export const GRADE_FACTOR: Record<WholesaleGrade, number> = { excellent: 1, good: 1, fair: 0.92, poor: 0.82 };
+
+export interface AuctionEstimate {
+  /** Wholesale value today: market × ratio × grade × the value curve at its age, to $25. */
+  wholesaleValue: number;
+  /** What the auction pays the store: the wholesale value less fees, never below zero. */
+  proceeds: number;
+}
+
+/**
+ * Expected auction proceeds of a pre-owned unit: its wholesale value today (retail market × the
+ * store's wholesale ratio, lower for a rough unit, × the value curve once) less auction and
+ * transport fees. Never more than that, and so always under the retail market.
+ */
+export function auctionEstimate(marketValue: number, days: number, figures: WholesaleFigures, grade: WholesaleGrade = "good"): AuctionEstimate {
+  const wholesaleValue = roundTo(marketValue * (figures.wholesaleRatioPct / 100) * GRADE_FACTOR[grade] * valueRetained(days), 25);
+  return { wholesaleValue, proceeds: Math.max(0, wholesaleValue - figures.auctionFees) };
 }
 
 /** Cost-to-market a pre-owned unit is bought at when no valuation exists (high-80s; docs/domain/gross.md#definitions). */
@@ -60,11 +87,12 @@ export const ESTIMATE_COST_TO_MARKET = 0.88;
 
 /**
  * Market value when no valuation is on file: a new unit is worth its MSRP (its asking price); a
- * pre-owned one its cost plus recon at 88% cost-to-market, kept at the value curve's share for its age.
+ * pre-owned one its cost plus recon at 88% cost-to-market. The value curve is not applied: it is a
+ * share of the wholesale figure, and the auction estimate applies it once.
  */
-export function estimateMarketValue(condition: Condition, costBasis: number, askingPrice: number, days: number): number {
+export function estimateMarketValue(condition: Condition, costBasis: number, askingPrice: number): number {
   if (isNewUnit(condition)) return askingPrice;
-  return roundTo((costBasis / ESTIMATE_COST_TO_MARKET) * valueRetained(days), 25);
+  return roundTo(costBasis / ESTIMATE_COST_TO_MARKET, 25);
 }
 
 /** Dealer-style list price just under a round hundred: 23,495 rather than 23,512. */
@@ -83,6 +111,8 @@ export function agedRepriceTarget(askingPrice: number, marketValue: number): num
 
 export interface UnitAging {
   condition: Condition;
+  /** How it would grade at auction (default good: a clean unit). */
+  grade?: WholesaleGrade;
   daysOnLot: number;
   askingPrice: number;
   marketValue: number;
@@ -93,6 +123,13 @@ export interface UnitAging {
 }
 
 export type AgingStage = "fresh" | "watch" | "aged" | "wholesale";
+/**
+ * The one thing the recommendation asks for (docs/domain/reports.md#one-recommendation-per-unit):
+ * keep the price, retail at the price named, send it to auction, or (an aged new unit) the new-car
+ * manager's plan. A unit is in one bucket only.
+ */
+export const ACTIONS = ["hold_price", "reprice", "wholesale", "new_unit_plan"] as const;
+export type Action = (typeof ACTIONS)[number];
 
 export interface AgingDecision {
   stage: AgingStage;
@@ -101,20 +138,29 @@ export interface AgingDecision {
   /** A used unit meets a wholesale-candidate rule (never true for a new unit). */
   wholesaleCandidate: boolean;
   overpriced: boolean;
+  action: Action;
   /** Retail price the recommendation names: never above the asking price once the unit is aged. */
   retailPrice: number;
   /** Expected auction proceeds (used units); null for new units, which are never wholesaled. */
   auctionProceeds: number | null;
+  /** Its wholesale value and proceeds (used units); null for new units. */
+  auction: AuctionEstimate | null;
+  /** The price the action names: the retail price, or the expected auction proceeds for a wholesale. */
+  recommendedPrice: number;
 }
 
+export type AgingPolicy = AgingThresholds & WholesaleFigures;
+
 /** Which stage a unit is in and the prices that follow from it (the sentences are the callers'). */
-export function decideAging(unit: UnitAging, thresholds: AgingThresholds): AgingDecision {
+export function decideAging(unit: UnitAging, policy: AgingPolicy): AgingDecision {
   const isNew = isNewUnit(unit.condition);
-  const thresholdDays = agedThresholdFor(unit.condition, thresholds);
+  const thresholdDays = agedThresholdFor(unit.condition, policy);
   const overpriced = isOverpriced(unit.askingPrice, unit.marketValue);
   const aged = unit.daysOnLot >= thresholdDays;
+  // Cost over market counts once the unit has had its retail chance (aged): before that, retail
+  // toward market loses far less than an auction would (docs/domain/reports.md#wholesale-candidate).
   const wholesaleCandidate =
-    !isNew && (unit.daysOnLot >= WHOLESALE_DAYS || (unit.projectedFrontGross < 0 && aged) || unit.costBasis / unit.marketValue >= 1);
+    !isNew && (unit.daysOnLot >= WHOLESALE_DAYS || (aged && (unit.projectedFrontGross < 0 || unit.costBasis / unit.marketValue >= 1)));
   const stage: AgingStage = wholesaleCandidate ? "wholesale" : aged ? "aged" : unit.daysOnLot >= FRESH_DAYS ? "watch" : "fresh";
   const retailPrice =
     stage === "wholesale" || stage === "aged"
@@ -122,32 +168,48 @@ export function decideAging(unit: UnitAging, thresholds: AgingThresholds): Aging
       : overpriced
         ? listPriceAtOrBelow(unit.marketValue)
         : unit.askingPrice;
+  // Wholesale off the lower of market and asking: a unit the store itself lists under market is worth no more than its sticker.
+  const auction = isNew ? null : auctionEstimate(Math.min(unit.marketValue, unit.askingPrice), unit.daysOnLot, policy, unit.grade);
+  const action: Action = wholesaleCandidate ? "wholesale" : isNew && aged ? "new_unit_plan" : aged || overpriced ? "reprice" : "hold_price";
   return {
     stage,
     owner: ownerOf(unit.condition),
     thresholdDays,
     wholesaleCandidate,
     overpriced,
+    action,
     retailPrice,
-    auctionProceeds: isNew ? null : expectedAuctionProceeds(unit.marketValue, unit.daysOnLot),
+    auctionProceeds: auction?.proceeds ?? null,
+    auction,
+    recommendedPrice: action === "wholesale" && auction ? auction.proceeds : retailPrice,
   };
 }
 
 const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
 
-/** "Wholesale at about $X (expected auction proceeds: 95% of market $Y at 60 days)". */
-export function auctionPhrase(marketValue: number, days: number): string {
-  return `wholesale at about ${formatWholeUsd(expectedAuctionProceeds(marketValue, days))} (expected auction proceeds: ${pct(valueRetained(days))} of market ${formatWholeUsd(marketValue)} at ${days} days)`;
+/**
+ * "expected auction proceeds about $X: wholesale value $W (82% of market $M, 95% of it kept at 60
+ * days) less $500 auction and transport fees" — every figure the number rests on.
+ */
+export function auctionPhrase(unit: UnitAging, auction: AuctionEstimate, figures: WholesaleFigures): string {
+  const grade = unit.grade ?? "good";
+  const rough = GRADE_FACTOR[grade] < 1 ? `, less ${pct(1 - GRADE_FACTOR[grade])} for a ${grade} unit` : "";
+  const base =
+    unit.askingPrice < unit.marketValue
+      ? `the ${formatWholeUsd(unit.askingPrice)} asking price, under market ${formatWholeUsd(unit.marketValue)}`
+      : `market ${formatWholeUsd(unit.marketValue)}`;
+  return `expected auction proceeds about ${formatWholeUsd(auction.proceeds)}: wholesale value ${formatWholeUsd(auction.wholesaleValue)} (${pct(figures.wholesaleRatioPct / 100)} of ${base}${rough}, ${pct(valueRetained(unit.daysOnLot))} of it kept at ${unit.daysOnLot} days) less ${formatWholeUsd(figures.auctionFees)} auction and transport fees`;
 }
 
 /** The actions an aged new unit has: never wholesale. */
 export const NEW_UNIT_ACTIONS = "dealer-trade, demo service or OEM incentive; plan the floor-plan curtailment";
 
 /**
- * The sentence for a unit's stage, with the figures it rests on. `dailyHolding` is the unit's
- * all-in holding cost per day (docs/domain/gross.md#holding-cost).
+ * The sentence for a unit's action, with the figures it rests on: one action only (a wholesale
+ * never also names a retail price). `dailyHolding` is the unit's holding cost per day
+ * (docs/domain/gross.md#holding-cost).
  */
-export function agingSentence(unit: UnitAging, decision: AgingDecision, dailyHolding: number): string {
+export function agingSentence(unit: UnitAging, decision: AgingDecision, dailyHolding: number, figures: WholesaleFigures): string {
   const days = unit.daysOnLot;
   const carry = `each more day costs ${formatWholeUsd(dailyHolding)} to hold`;
   // As agedRepriceTarget decides: over market it goes toward market; at or under market it goes below
@@ -157,35 +219,42 @@ export function agingSentence(unit: UnitAging, decision: AgingDecision, dailyHol
       ? `toward market ${formatWholeUsd(unit.marketValue)}`
       : `${decision.retailPrice < unit.askingPrice ? "" : "already at or under "}${pct(AGED_REPRICE_TO_MARKET)} of market ${formatWholeUsd(unit.marketValue)}`;
   const toMarket = `${formatWholeUsd(decision.retailPrice)} (${basis}, not above the ${formatWholeUsd(unit.askingPrice)} asking price)`;
+  const overBy = `${pct(unit.askingPrice / unit.marketValue - 1)} over market ${formatWholeUsd(unit.marketValue)}`;
   if (isNewUnit(unit.condition)) {
-    if (decision.stage === "aged") {
+    if (decision.action === "new_unit_plan") {
       return `Aged new unit: ${days} days (new units age at ${decision.thresholdDays}). For the new-car manager: ${NEW_UNIT_ACTIONS}; price it at ${toMarket}; ${carry}.`;
     }
     const ahead = `it ages in ${decision.thresholdDays - days} days (new units age at ${decision.thresholdDays})`;
     return decision.overpriced
-      ? `Reprice from ${formatWholeUsd(unit.askingPrice)} to ${formatWholeUsd(decision.retailPrice)}: ${pct(unit.askingPrice / unit.marketValue - 1)} over market ${formatWholeUsd(unit.marketValue)}; ${ahead}.`
+      ? `Reprice from ${formatWholeUsd(unit.askingPrice)} to ${formatWholeUsd(decision.retailPrice)}: ${overBy}; ${ahead}.`
       : `Hold the price: ${ahead}.`;
   }
+  // A young unit bought over market: no gross at market, and still worth more retailed than at auction.
+  const underWater =
+    unit.costBasis >= unit.marketValue
+      ? ` Cost plus recon ${formatWholeUsd(unit.costBasis)} is ${pct(unit.costBasis / unit.marketValue)} of market: no front gross at market, so turn it before it ages.`
+      : "";
   switch (decision.stage) {
     case "wholesale": {
       const why =
         days >= WHOLESALE_DAYS
           ? `${days} days on the lot (wholesale review at ${WHOLESALE_DAYS})`
-          : unit.costBasis / unit.marketValue >= 1
-            ? `cost plus recon ${formatWholeUsd(unit.costBasis)} is ${pct(unit.costBasis / unit.marketValue)} of market ${formatWholeUsd(unit.marketValue)}`
-            : `${days} days on the lot (aged at ${decision.thresholdDays}) with projected front gross ${formatWholeUsd(unit.projectedFrontGross)} after holding cost`;
-      return `Wholesale candidate: ${why}. Sunk cost is not a price: retail it this week at ${toMarket} or ${auctionPhrase(unit.marketValue, days)}; ${carry}.`;
+          : unit.projectedFrontGross < 0
+            ? `${days} days on the lot (aged at ${decision.thresholdDays}) with projected front gross ${formatWholeUsd(unit.projectedFrontGross)} after holding cost`
+            : `${days} days on the lot (aged at ${decision.thresholdDays}) and cost plus recon ${formatWholeUsd(unit.costBasis)} is ${pct(unit.costBasis / unit.marketValue)} of market ${formatWholeUsd(unit.marketValue)}`;
+      const auction = decision.auction ? `; ${auctionPhrase(unit, decision.auction, figures)}` : "";
+      return `Wholesale: ${why}. Sunk cost is not a price: send it to auction this week${auction}; ${carry}.`;
     }
     case "aged":
       return `Aged: ${days} days (aged at ${decision.thresholdDays}). Reprice to ${toMarket} to turn it in the ${WHOLESALE_DAYS - days} days before its ${WHOLESALE_DAYS}-day wholesale review; ${carry}.`;
     case "watch":
       return decision.overpriced
-        ? `Reprice from ${formatWholeUsd(unit.askingPrice)} to ${formatWholeUsd(decision.retailPrice)}: ${pct(unit.askingPrice / unit.marketValue - 1)} over market ${formatWholeUsd(unit.marketValue)} at ${days} days; it ages in ${decision.thresholdDays - days} days.`
-        : `Hold the price, do not raise it: ${days} days on the lot, aged in ${decision.thresholdDays - days} days; ${carry}.`;
+        ? `Reprice from ${formatWholeUsd(unit.askingPrice)} to ${formatWholeUsd(decision.retailPrice)}: ${overBy} at ${days} days; it ages in ${decision.thresholdDays - days} days.${underWater}`
+        : `Hold the price, do not raise it: ${days} days on the lot, aged in ${decision.thresholdDays - days} days; ${carry}.${underWater}`;
     case "fresh":
       if (decision.overpriced) {
-        return `Reprice from ${formatWholeUsd(unit.askingPrice)} to ${formatWholeUsd(decision.retailPrice)}: ${pct(unit.askingPrice / unit.marketValue - 1)} over market ${formatWholeUsd(unit.marketValue)} slows the turn.`;
+        return `Reprice from ${formatWholeUsd(unit.askingPrice)} to ${formatWholeUsd(decision.retailPrice)}: ${overBy} slows the turn.${underWater}`;
       }
-      return `Fresh: ${days} days on the lot, priced ${unit.askingPrice < unit.marketValue ? `under market ${formatWholeUsd(unit.marketValue)}` : `at market ${formatWholeUsd(unit.marketValue)}`}; ${carry}.`;
+      return `Fresh: ${days} days on the lot, priced ${unit.askingPrice < unit.marketValue ? `under market ${formatWholeUsd(unit.marketValue)}` : `at market ${formatWholeUsd(unit.marketValue)}`}; ${carry}.${underWater}`;
   }
 }

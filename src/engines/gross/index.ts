@@ -1,8 +1,9 @@
 /**
  * True-cost gross (docs/deal-desk.md; rules docs/domain/gross.md): true cost = purchase price +
- * the store's recon allocation for the vehicle type + the all-in holding cost for the days on lot
- * (docs/domain/gross.md#holding-cost, floor-plan interest included) + pack. The pricing advice is
- * the shared aging policy (docs/domain/gross.md#sunk-cost-is-not-a-price).
+ * the store's recon allocation for the vehicle type (none on a new unit) + the holding cost for the
+ * days on lot (docs/domain/gross.md#holding-cost: all-in for used and CPO, floor-plan interest less
+ * assistance plus overhead for new) + pack. The pricing advice is the shared aging policy
+ * (docs/domain/gross.md#sunk-cost-is-not-a-price).
  */
 import {
   type AgingStage,
@@ -10,8 +11,8 @@ import {
   decideAging,
   estimateMarketValue,
   FRESH_DAYS,
-  listPriceAtOrBelow,
   type Owner,
+  type WholesaleGrade,
 } from "../aged-inventory/recommendation";
 import { type Condition, roundCents, roundTo, type VehicleType } from "../deal-math";
 import { formatUsd } from "../format";
@@ -25,6 +26,10 @@ export interface GrossStoreSettings {
   holdingHighValueDailyPct: number;
   floorplanAprNew: number;
   floorplanAprUsed: number;
+  floorplanAssistanceNewPerDay: number;
+  overheadNewPerDay: number;
+  wholesaleRatioPct: number;
+  auctionFees: number;
   reconCar: number;
   reconTruck: number;
   reconSuv: number;
@@ -47,6 +52,8 @@ export interface GrossInput {
   condition: Condition;
   /** Retail market value of the unit; estimated from its cost when absent. */
   marketValue?: number;
+  /** How a pre-owned unit would grade at auction (default good); a rough unit brings less. */
+  grade?: WholesaleGrade;
 }
 
 export interface GrossResult {
@@ -61,6 +68,8 @@ export interface GrossResult {
     purchase_price: number;
     recon: number;
     floor_plan_interest: number;
+    /** Floor-plan assistance or holdback credited against a new unit's interest (0 for used). */
+    floor_plan_assistance: number;
     daily_holding: number;
     pack: number;
   };
@@ -83,21 +92,27 @@ export function recon(settings: GrossStoreSettings, vehicleType: VehicleType, co
 }
 
 export function calculateGross(input: GrossInput, settings: GrossStoreSettings, targets: readonly FrontGrossTargetRow[]): GrossResult {
-  const pack = input.condition === "new" ? settings.packNew : settings.packUsed;
-  const apr = input.condition === "new" ? settings.floorplanAprNew : settings.floorplanAprUsed;
+  const isNew = input.condition === "new";
+  const pack = isNew ? settings.packNew : settings.packUsed;
+  const apr = isNew ? settings.floorplanAprNew : settings.floorplanAprUsed;
   const reconAllocation = recon(settings, input.vehicleType, input.condition);
   const figures = holdingFiguresOf(settings);
-  // The all-in daily figure already holds the floor-plan interest; the breakdown shows its share.
-  const dailyCarry = dailyHoldingCost(input.purchasePrice, figures);
-  const holding = holdingCostFor(input.purchasePrice, input.daysOnLot, figures);
+  const dailyCarry = dailyHoldingCost(input.purchasePrice, figures, input.condition);
+  const holding = holdingCostFor(input.purchasePrice, input.daysOnLot, figures, input.condition);
   const interest = floorPlanInterest(input.purchasePrice, apr, input.daysOnLot);
+  // Used: the all-in figure holds the interest; new: interest less assistance, plus the store's overhead.
+  const overhead = isNew ? roundCents(settings.overheadNewPerDay * input.daysOnLot) : roundCents(holding - interest);
+  // The assistance credited: the stated daily figure, up to the interest it offsets.
+  const assistance = isNew
+    ? roundCents(Math.min(settings.floorplanAssistanceNewPerDay, (input.purchasePrice * apr) / 100 / 365) * input.daysOnLot)
+    : 0;
   const trueCost = roundCents(input.purchasePrice + reconAllocation + holding + pack);
   const frontGross = roundCents(input.sellingPrice - trueCost);
   const frontGrossPct = roundTo((frontGross / input.sellingPrice) * 100, 2);
-  const marketValue =
-    input.marketValue ?? estimateMarketValue(input.condition, input.purchasePrice + reconAllocation, input.sellingPrice, input.daysOnLot);
+  const marketValue = input.marketValue ?? estimateMarketValue(input.condition, input.purchasePrice + reconAllocation, input.sellingPrice);
   const aging = {
     condition: input.condition,
+    grade: input.grade,
     daysOnLot: input.daysOnLot,
     askingPrice: input.sellingPrice,
     marketValue,
@@ -117,13 +132,14 @@ export function calculateGross(input: GrossInput, settings: GrossStoreSettings, 
     pack,
     front_gross: frontGross,
     front_gross_pct: frontGrossPct,
-    pricing_recommendation: `${advice(input, aging, decision, { trueCost, frontGross, dailyCarry, targetGross, target })} ${facts}`,
+    pricing_recommendation: `${advice(input, aging, decision, { trueCost, frontGross, dailyCarry, targetGross, target }, settings)} ${facts}`,
     aged_flag: input.daysOnLot >= decision.thresholdDays,
     breakdown: {
       purchase_price: input.purchasePrice,
       recon: reconAllocation,
       floor_plan_interest: interest,
-      daily_holding: roundCents(holding - interest),
+      floor_plan_assistance: assistance,
+      daily_holding: overhead,
       pack,
     },
     daily_carrying_cost: dailyCarry,
@@ -137,28 +153,38 @@ export function calculateGross(input: GrossInput, settings: GrossStoreSettings, 
   };
 }
 
+/** The least price that earns the target: P − true cost ≥ max(pct × P, min). */
+export function targetPrice(trueCost: number, target: { targetPct: number; minAmount: number }): number {
+  return Math.ceil(Math.max(trueCost / (1 - target.targetPct / 100), trueCost + target.minAmount));
+}
+
 function advice(
   input: GrossInput,
   aging: Parameters<typeof agingSentence>[0],
   decision: ReturnType<typeof decideAging>,
   f: { trueCost: number; frontGross: number; dailyCarry: number; targetGross: number; target: { targetPct: number; minAmount: number } },
+  settings: GrossStoreSettings,
 ): string {
-  const stageSentence = agingSentence(aging, decision, f.dailyCarry);
+  const stageSentence = agingSentence(aging, decision, f.dailyCarry, settings);
   if (decision.stage === "wholesale" || decision.stage === "aged" || decision.overpriced) return stageSentence;
   const toAged = decision.thresholdDays - input.daysOnLot;
+  const ages = `the unit ages in ${toAged} days at ${formatUsd(f.dailyCarry)} a day`;
   if (f.frontGross >= f.targetGross) {
     const cushion = roundCents(f.frontGross - f.targetGross);
-    const cushionDays = Math.floor(cushion / f.dailyCarry);
-    const eaten = cushionDays >= 1 ? `in ${cushionDays} days` : "within a day";
-    return `Healthy: front gross clears the ${formatUsd(f.targetGross)} target. Hold the price; holding cost eats the ${formatUsd(cushion)} cushion ${eaten} and the unit ages in ${toAged} days at ${formatUsd(f.dailyCarry)} a day.`;
+    // Whole days the cushion covers, rounded down: the day it runs out is not a day it is still there.
+    const cushionDays = f.dailyCarry > 0 ? Math.floor(cushion / f.dailyCarry) : Number.POSITIVE_INFINITY;
+    const eaten =
+      cushionDays === Number.POSITIVE_INFINITY
+        ? `holding costs nothing a day, so the ${formatUsd(cushion)} cushion stays`
+        : `holding cost eats the ${formatUsd(cushion)} cushion ${cushionDays >= 1 ? `in ${cushionDays} days` : "within a day"}`;
+    // "Hold at $X or more" only while fresh and priced under market, and only for an X under the asking price.
+    const floor = targetPrice(f.trueCost, f.target);
+    const hold =
+      input.daysOnLot < FRESH_DAYS && input.sellingPrice < aging.marketValue && floor < input.sellingPrice
+        ? ` Fresh and priced under market ${formatUsd(aging.marketValue)}: hold at ${formatUsd(floor)} or more in the negotiation, the least that still earns the target.`
+        : "";
+    return `Healthy: front gross clears the ${formatUsd(f.targetGross)} target. Hold the price; ${eaten} and ${ages}.${hold}`;
   }
   const short = `Front gross is under the ${formatUsd(f.targetGross)} target (${f.target.targetPct}% of price, at least ${formatUsd(f.target.minAmount)})`;
-  // "Hold at $X or more" only while the unit is fresh and priced under market (docs/domain/gross.md#sunk-cost-is-not-a-price).
-  if (input.daysOnLot < FRESH_DAYS && input.sellingPrice < aging.marketValue) {
-    // The price that earns the target gross (P − cost ≥ max(pct·P, min)), capped at the market.
-    const targetPrice = Math.ceil(Math.max(f.trueCost / (1 - f.target.targetPct / 100), f.trueCost + f.target.minAmount));
-    const hold = Math.max(input.sellingPrice, Math.min(targetPrice, listPriceAtOrBelow(aging.marketValue)));
-    return `${short}. Fresh and priced under market ${formatUsd(aging.marketValue)}: hold at ${formatUsd(hold)} or more, or make the rest on the back end; it ages in ${toAged} days at ${formatUsd(f.dailyCarry)} a day.`;
-  }
-  return `${short}; make the rest on the back end. ${stageSentence}`;
+  return `${short}: do not discount it; make the rest on the back end. ${stageSentence}`;
 }

@@ -4,8 +4,8 @@
  * store's own settings (aged thresholds, holding cost, floor-plan APR, recon, pack) come in with its row.
  */
 import {
+  type Action,
   agingSentence,
-  auctionPhrase,
   decideAging,
   estimateMarketValue as estimateFromCost,
   NEW_UNIT_ACTIONS,
@@ -61,15 +61,17 @@ export interface InventoryAlert {
   /** Every kind that applies; `alertType` is the most urgent of them. */
   conditions: AlertType[];
   recommendation: string;
+  /** The one thing the recommendation asks for (docs/domain/reports.md#one-recommendation-per-unit). */
+  action: Action;
   /** The price the recommendation names (retail price toward market, or the auction figure for a wholesale). */
   recommendedPrice: number;
-  /** Expected auction proceeds (used units); a new unit's is what the market pays, it is never wholesaled. */
-  wholesaleEst: number;
+  /** Expected auction proceeds (used units); null for a new unit, which is never wholesaled. */
+  wholesaleEst: number | null;
   /** Cost tied up in the unit so far: cost + recon + floor-plan interest accrued. */
   exposureUsd: number;
   accruedInterestUsd: number;
   projectedFrontGrossUsd: number;
-  /** All-in holding cost per day (docs/domain/gross.md#holding-cost). */
+  /** Holding cost per day (docs/domain/gross.md#holding-cost). */
   dailyHoldingUsd: number;
 }
 
@@ -84,21 +86,21 @@ export function reconFor(store: StoreSettings, unit: Pick<AlertUnit, "condition"
 }
 
 /** A unit's market value when no valuation is on file (docs/domain/reports.md#market-value-estimate). */
-export function estimateMarketValue(unit: AlertUnit, store: StoreSettings, days: number): number {
-  return estimateFromCost(unit.condition, unit.cost + reconFor(store, unit), unit.askingPrice, days);
+export function estimateMarketValue(unit: AlertUnit, store: StoreSettings): number {
+  return estimateFromCost(unit.condition, unit.cost + reconFor(store, unit), unit.askingPrice);
 }
 
 export function evaluateUnit(unit: AlertUnit, store: StoreSettings, now: Date): InventoryAlert | null {
   const days = daysSince(unit.stockedOn, now);
-  const marketValue = unit.marketValue ?? estimateMarketValue(unit, store, days);
+  const marketValue = unit.marketValue ?? estimateMarketValue(unit, store);
   const isNew = unit.condition === "new";
   const reconAllocation = reconFor(store, unit);
   const pack = isNew ? store.packNew : store.packUsed;
   const apr = isNew ? store.floorplanAprNew : store.floorplanAprUsed;
   const accruedInterest = floorPlanInterest(unit.cost, apr, days);
   const figures = holdingFiguresOf(store);
-  const dailyHolding = dailyHoldingCost(unit.cost, figures);
-  const holdingToDate = holdingCostFor(unit.cost, days, figures);
+  const dailyHolding = dailyHoldingCost(unit.cost, figures, unit.condition);
+  const holdingToDate = holdingCostFor(unit.cost, days, figures, unit.condition);
   const expectedSale = Math.min(unit.askingPrice, marketValue);
   const projectedFrontGross = expectedSale - unit.cost - reconAllocation - pack - holdingToDate;
   const aging = {
@@ -123,15 +125,15 @@ export function evaluateUnit(unit: AlertUnit, store: StoreSettings, now: Date): 
   if (conditions.length === 0) return null;
   const alertType = conditions[0];
 
-  let recommendation = agingSentence(aging, decision, dailyHolding);
-  let recommendedPrice = decision.retailPrice;
-  if (alertType === "wholesale_candidate") recommendedPrice = decision.auctionProceeds ?? decision.retailPrice;
-  if (alertType === "equity_below_floorplan") {
-    const under = `Equity below floor-plan cost: market ${formatWholeUsd(marketValue)} is ${formatWholeUsd(unit.cost + accruedInterest - marketValue)} under the floor-plan payoff ${formatWholeUsd(unit.cost)} plus ${formatWholeUsd(accruedInterest)} interest`;
-    recommendation = isNew
-      ? `${under}. For the new-car manager: ${NEW_UNIT_ACTIONS} before the gap grows; each more day costs ${formatWholeUsd(dailyHolding)} to hold.`
-      : `${under}. Retail it now at ${formatWholeUsd(decision.retailPrice)} (not above the ${formatWholeUsd(unit.askingPrice)} asking price) or ${auctionPhrase(marketValue, days)}; each more day costs ${formatWholeUsd(dailyHolding)} to hold.`;
-  }
+  // One action per unit: the equity fact leads, the unit's own action follows (never a second one).
+  const stage = agingSentence(aging, decision, dailyHolding, store);
+  const under = `Equity below floor-plan cost: market ${formatWholeUsd(marketValue)} is ${formatWholeUsd(unit.cost + accruedInterest - marketValue)} under the floor-plan payoff ${formatWholeUsd(unit.cost)} plus ${formatWholeUsd(accruedInterest)} interest.`;
+  const recommendation =
+    alertType !== "equity_below_floorplan"
+      ? stage
+      : isNew && decision.action !== "new_unit_plan"
+        ? `${under} For the new-car manager: ${NEW_UNIT_ACTIONS} before the gap grows; each more day costs ${formatWholeUsd(dailyHolding)} to hold.`
+        : `${under} ${stage}`;
 
   return {
     stockNumber: unit.stockNumber,
@@ -149,8 +151,9 @@ export function evaluateUnit(unit: AlertUnit, store: StoreSettings, now: Date): 
     alertType,
     conditions,
     recommendation,
-    recommendedPrice,
-    wholesaleEst: decision.auctionProceeds ?? marketValue,
+    action: isNew && alertType === "equity_below_floorplan" ? "new_unit_plan" : decision.action,
+    recommendedPrice: decision.recommendedPrice,
+    wholesaleEst: decision.auctionProceeds,
     exposureUsd: Math.round(unit.cost + reconAllocation + accruedInterest),
     accruedInterestUsd: Math.round(accruedInterest),
     projectedFrontGrossUsd: Math.round(projectedFrontGross),

@@ -23,6 +23,7 @@ export function alertBody(a: InventoryAlert) {
     alert_type: a.alertType,
     conditions: a.conditions,
     recommendation: a.recommendation,
+    action: a.action,
     recommended_price: a.recommendedPrice,
     wholesale_est: a.wholesaleEst,
     exposure_usd: a.exposureUsd,

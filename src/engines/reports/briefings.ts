@@ -166,9 +166,12 @@ function over60Figure(c: Context): Figure {
   };
 }
 
+/** Units whose one recommendation is the auction (docs/domain/reports.md#one-recommendation-per-unit). */
 function wholesaleCandidates(c: Context) {
-  return c.report.alerts.filter((a) => a.conditions.includes("wholesale_candidate"));
+  return c.report.alerts.filter((a) => a.action === "wholesale");
 }
+
+const proceedsOf = (alerts: readonly InventoryAlert[]) => sum(alerts.map((a) => a.wholesaleEst ?? 0));
 
 /** Units at or past their own aged threshold (new units age at the store's new-unit threshold). */
 function agedAlerts(c: Context) {
@@ -199,7 +202,7 @@ function agedInventory(c: Context): Section {
                   ? `Hold the ${OWNER_TITLE.used_car_manager} to a retail-toward-market or wholesale decision on the ${agedUsed.length} used units (${exposure(agedUsed)} tied up) today.`
                   : "",
                 agedNew.length > 0
-                  ? `Ask the ${OWNER_TITLE.new_car_manager} for a plan on the ${agedNew.length} new units past ${c.store.agedThresholdDaysNew} days (${exposure(agedNew)} tied up): ${NEW_UNIT_ACTIONS}.`
+                  ? `Ask the ${OWNER_TITLE.new_car_manager} for a plan on the ${agedNew.length} new units at or past ${c.store.agedThresholdDaysNew} days (${exposure(agedNew)} tied up): ${NEW_UNIT_ACTIONS}.`
                   : "",
               ]
                 .filter(Boolean)
@@ -208,7 +211,7 @@ function agedInventory(c: Context): Section {
       },
       {
         id: "wholesale_candidates",
-        label: `Used wholesale candidates, about ${formatWholeUsd(sum(candidates.map((a) => a.wholesaleEst)))} in expected auction proceeds`,
+        label: `Used units to wholesale, about ${formatWholeUsd(proceedsOf(candidates))} in expected auction proceeds after fees`,
         value: candidates.length,
         unit: "count",
         benchmark: `wholesale decision at ${WHOLESALE_DAYS} days (docs/domain/reports.md#wholesale-candidate)`,
@@ -238,7 +241,7 @@ function wholesaleRecommendations(c: Context): Section {
     figures: [
       {
         id: "wholesale_candidates",
-        label: `Wholesale candidates, about ${formatWholeUsd(sum(candidates.map((a) => a.wholesaleEst)))} in expected auction proceeds`,
+        label: `Units to wholesale, about ${formatWholeUsd(proceedsOf(candidates))} in expected auction proceeds after fees`,
         value: candidates.length,
         unit: "count",
         benchmark: `wholesale at ${WHOLESALE_DAYS} days or when gross after holding cost turns negative (docs/domain/reports.md#wholesale-candidate)`,
@@ -246,7 +249,7 @@ function wholesaleRecommendations(c: Context): Section {
           candidates.length > 0
             ? `Send ${candidates
                 .slice(0, 3)
-                .map((a) => `${a.stockNumber} (~${formatWholeUsd(a.wholesaleEst)})`)
+                .map((a) => `${a.stockNumber} (~${formatWholeUsd(a.wholesaleEst ?? 0)})`)
                 .join(", ")}${candidates.length > 3 ? ` and ${candidates.length - 3} more` : ""} to auction this week.`
             : "No wholesale candidates today.",
       },
@@ -333,26 +336,40 @@ function acquisitionTargets(c: Context): Section {
   return { id: "acquisition_targets", title: "Acquisition targets", figures };
 }
 
+/** Age bands of new units under their aged threshold: starts at 0, 30 and 60 days (those under the threshold). */
+const NEW_AGE_BAND_STARTS: readonly [number, string][] = [
+  [0, "Fresh: hold price."],
+  [30, "Spiff or feature in this week's ads before they age."],
+  [60, "Apply available OEM incentives and price to move."],
+];
+
 function newUnitsByAge(c: Context): Section {
-  const buckets: [string, number, number, string][] = [
-    ["0_30", 0, 30, "Fresh: hold price."],
-    ["31_60", 31, 60, "Spiff or feature in this week's ads before they age."],
-    ["61_90", 61, 90, "Apply available OEM incentives and price to move."],
-    ["over_90", 91, Number.POSITIVE_INFINITY, `Aged (new units age at ${c.store.agedThresholdDaysNew} days): ${NEW_UNIT_ACTIONS}.`],
-  ];
-  const figures: Figure[] = buckets.map(([id, min, max, action]) => {
+  const threshold = c.store.agedThresholdDaysNew;
+  const bands = NEW_AGE_BAND_STARTS.filter(([start]) => start < threshold);
+  const figures: Figure[] = bands.map(([min, action], i) => {
+    const max = (bands[i + 1]?.[0] ?? threshold) - 1;
     const count = c.units.filter((u) => {
       const d = daysSince(u.stockedOn, c.now);
       return d >= min && d <= max;
     }).length;
     return {
-      id: `new_units_${id}_days`,
-      label: `New units ${max === Number.POSITIVE_INFINITY ? `over ${min - 1}` : `${min}–${max}`} days`,
+      id: `new_units_${min}_${max}_days`,
+      label: `New units ${min}–${max} days`,
       value: count,
       unit: "count",
       benchmark: null,
       action: count > 0 ? action : "None.",
     };
+  });
+  // The aged count is the alerts' own (the GM's figure and the envelope): one computation owns it.
+  const aged = agedAlerts(c).length;
+  figures.push({
+    id: "new_units_aged",
+    label: `New units at or past ${threshold} days (aged)`,
+    value: aged,
+    unit: "count",
+    benchmark: null,
+    action: aged > 0 ? `Aged (new units age at ${threshold} days): ${NEW_UNIT_ACTIONS}.` : "None.",
   });
   const newSold = c.deals.filter((d) => d.condition === "new" && d.status !== "unwound" && inLastDays(d.soldOn, c.now, 30)).length;
   const daysSupply = newSold === 0 ? 0 : Math.round(c.units.length / (newSold / 30));
@@ -373,9 +390,9 @@ function newUnitsByAge(c: Context): Section {
 }
 
 function unitsToPromote(c: Context): Section {
-  // Aged units still worth retailing (wholesale candidates go to auction, not into campaigns).
+  // Aged units whose one recommendation is a retail price (units to wholesale go to auction, not into campaigns).
   const promote = c.report.alerts
-    .filter((a) => a.alertType === "aged" || a.alertType === "aged_and_overpriced")
+    .filter((a) => a.action === "reprice" && a.daysOnLot >= a.agedThresholdDays)
     .sort((a, b) => b.daysOnLot - a.daysOnLot || a.stockNumber.localeCompare(b.stockNumber))
     .slice(0, 3);
   const figures: Figure[] = promote.map((a) => ({

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { WORD_TRACK_CLAIMS } from "../../db/schema/deal-desk";
+import { WHOLESALE_GRADES } from "../../engines/aged-inventory/recommendation";
 import { nothingFinancedReason } from "../../engines/deal-coach";
 import { DEAL_CONDITIONS, INCOME_TYPES, KNOWN_ISSUES, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 import { notFoundResponse } from "../../http/errors";
@@ -296,7 +297,12 @@ export const GrossCalcRequestSchema = z
     vehicle_type: VehicleType.default("car").openapi({ description: "Default `car`; selects the store's recon allocation." }),
     days_on_lot: z.int().min(0).max(3650).default(0).openapi({ description: "Days since acquisition, default 0." }),
     condition: Condition,
-    market_value: PositiveUsd("Retail market value of the unit, optional: without it the market is estimated from cost and age;").optional(),
+    market_value: PositiveUsd("Retail market value of the unit, optional: without it the market is estimated from cost;").optional(),
+    condition_grade: z.enum(WHOLESALE_GRADES).default("good").openapi({
+      description:
+        "How a pre-owned unit would grade at auction, default `good` (clean): `fair` brings 8% less wholesale, `poor` 18% less (docs/domain/gross.md#expected-auction-proceeds). Informational for a new unit, which is never wholesaled.",
+      example: "fair",
+    }),
     store_id: StoreId,
   })
   .openapi("DealDeskGrossCalcRequest", { example: { purchase_price: 18500, selling_price: 22995, vehicle_type: "suv", days_on_lot: 52 } });
@@ -314,7 +320,13 @@ export const GrossCalcResultSchema = z
       purchase_price: z.number(),
       recon: z.number(),
       floor_plan_interest: z.number(),
-      daily_holding: z.number(),
+      floor_plan_assistance: z.number().openapi({
+        description:
+          "Floor-plan assistance or holdback the store states, credited against a new unit's interest (0 for used; docs/domain/gross.md#holding-cost).",
+      }),
+      daily_holding: z
+        .number()
+        .openapi({ description: "The rest of the holding cost: used, the all-in figure less the interest; new, the store's overhead figure." }),
       pack: z.number(),
     }),
     daily_carrying_cost: z.number(),
@@ -329,7 +341,7 @@ export const GrossCalcResultSchema = z
     owner: z.enum(["used_car_manager", "new_car_manager"]),
     expected_auction_proceeds: z.number().nullable().openapi({
       description:
-        "Market value × the wholesale value curve at this age (docs/domain/gross.md#wholesale-value-curve); null for a new unit, never wholesaled.",
+        "Wholesale value today (market × the store's wholesale ratio, less for a rough grade, × the value curve at this age) less auction and transport fees; always under the market (docs/domain/gross.md#expected-auction-proceeds). Null for a new unit, never wholesaled.",
     }),
     store_id: z.string(),
   })
@@ -341,17 +353,17 @@ export const GrossCalcResultSchema = z
       front_gross: 875,
       front_gross_pct: 3.81,
       pricing_recommendation:
-        "Wholesale candidate: 52 days on the lot (aged at 45) with projected front gross -$570 after holding cost. Sunk cost is not a price: retail it this week at $21,495 (toward market $21,550, not above the $22,995 asking price) or wholesale at about $20,650 …",
+        "Aged: 52 days (aged at 45). Reprice to $22,495 (toward market $22,500, not above the $22,995 asking price) to turn it in the 8 days before its 60-day wholesale review; each more day costs $35 to hold. True cost $22,120, front gross $875 at $22,995 (market estimated at $22,500 from cost; send market_value for a better answer).",
       aged_flag: true,
-      breakdown: { purchase_price: 18500, recon: 1300, floor_plan_interest: 224.03, daily_holding: 1595.97, pack: 500 },
+      breakdown: { purchase_price: 18500, recon: 1300, floor_plan_interest: 224.03, floor_plan_assistance: 0, daily_holding: 1595.97, pack: 500 },
       daily_carrying_cost: 35,
       target_front_gross: 1839.6,
       aged_threshold_days: 45,
-      market_value: 21550,
+      market_value: 22500,
       market_value_source: "estimate",
-      aging_stage: "wholesale",
+      aging_stage: "aged",
       owner: "used_car_manager",
-      expected_auction_proceeds: 20650,
+      expected_auction_proceeds: 17175,
       store_id: "sto_summit_north",
     },
   });

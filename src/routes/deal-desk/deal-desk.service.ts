@@ -208,6 +208,7 @@ export async function calculateGross(db: Database, orgId: string, body: z.infer<
       daysOnLot: body.days_on_lot,
       condition: body.condition,
       marketValue: body.market_value,
+      grade: body.condition_grade,
     },
     desk.store,
     reference.frontGrossTargets,

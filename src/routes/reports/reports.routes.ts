@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { agingSentence, decideAging, OVERPRICED_RATIO, type UnitAging, WHOLESALE_DAYS } from "../../engines/aged-inventory/recommendation";
+import { ACTIONS, agingSentence, decideAging, OVERPRICED_RATIO, type UnitAging, WHOLESALE_DAYS } from "../../engines/aged-inventory/recommendation";
 import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
 import { dailyHoldingCost } from "../../engines/holding-cost";
 import { ALERT_TYPES } from "../../engines/reports/alerts";
@@ -10,7 +10,7 @@ import { ALERT_UNITS_PER_PAGE, ALERTS_PAGE_MAX } from "./reports.service";
 
 const ALERT_TYPE_DESCRIPTION = [
   "Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all):",
-  `\`wholesale_candidate\` — pre-owned unit at ${WHOLESALE_DAYS}+ days, or past the store's aged threshold with projected front gross after holding cost below zero, or cost + recon at or above market value (never a new unit);`,
+  `\`wholesale_candidate\` — pre-owned unit at ${WHOLESALE_DAYS}+ days, or past the store's aged threshold with projected front gross after holding cost below zero or cost + recon at or above market value (never a new unit); its \`action\` is \`wholesale\`;`,
   "`equity_below_floorplan` — market value under the floor-plan payoff (cost) plus interest accrued;",
   "`aged_and_overpriced` — both of the next two;",
   "`aged` — days on lot at or past the unit's aged threshold: the store's used threshold (default 45) for used and CPO units, its new-unit threshold (default 90) for new units;",
@@ -41,14 +41,19 @@ export const ReportsAlertSchema = z
     aged_threshold_days: z.int().openapi({ description: "The unit's aged threshold: the store's used or new-unit threshold." }),
     recommendation: z.string().openapi({
       description:
-        "What to do, with the numbers: retail toward market at what price (never above the asking price once aged), or wholesale at the expected auction proceeds.",
+        "What to do, with the numbers: one action only — keep the price, retail at a price toward market (never above the asking price), send it to auction at the expected proceeds, or (an aged new unit) the new-car manager's plan.",
+    }),
+    action: z.enum(ACTIONS).openapi({
+      description:
+        "The one thing the recommendation asks for (docs/domain/reports.md#one-recommendation-per-unit): `hold_price`, `reprice` (retail at `recommended_price`), `wholesale` (auction at `recommended_price`), `new_unit_plan` (dealer trade, demo, OEM incentive, curtailment).",
     }),
     recommended_price: z.number().openapi({
-      description: "The price the recommendation names: the retail price toward market, or the expected auction proceeds for a wholesale candidate.",
-    }),
-    wholesale_est: z.number().openapi({
       description:
-        "Expected auction proceeds: market value × the wholesale value curve at the unit's age (98% at 30 days, 95% at 60, 90% at 90; docs/domain/gross.md#wholesale-value-curve). For a new unit, which is never wholesaled, its market value.",
+        "The price the recommendation names: the retail price toward market, or the expected auction proceeds for a wholesale. Never above the asking price.",
+    }),
+    wholesale_est: z.number().nullable().openapi({
+      description:
+        "Expected auction proceeds of a pre-owned unit: its wholesale value today (market × the store's wholesale ratio, default 82%, × the value curve at its age: 98% at 30 days, 95% at 60, 90% at 90) less auction and transport fees (default $500); always under the market value (docs/domain/gross.md#expected-auction-proceeds). Null for a new unit, which is never wholesaled.",
     }),
     exposure_usd: z.number().openapi({ description: "Cost tied up in the unit: cost + recon + floor-plan interest accrued." }),
   })
@@ -83,9 +88,12 @@ export const ReportsAlertReportSchema = z
     }),
     total_aged_units: z
       .int()
-      .openapi({ description: "Units at or past their store's aged threshold, across the whole organization (every page carries the same totals)." }),
+      .openapi({
+        description:
+          "Units at or past their store's aged threshold, across the whole organization, or the one `store_id` names (every page carries the same totals).",
+      }),
     total_aged_exposure_usd: z.number().openapi({
-      description: "Cost tied up in those units (cost + recon + accrued floor-plan interest), across the whole organization.",
+      description: "Cost tied up in those units (cost + recon + accrued floor-plan interest), across the same stores.",
     }),
     has_more: z.boolean().openapi({ description: "Whether units in stock remain after this page: follow `next_cursor` until it is null." }),
     next_cursor: z
@@ -96,6 +104,11 @@ export const ReportsAlertReportSchema = z
   .openapi("ReportsAlertReport");
 
 const AlertReportQuerySchema = z.object({
+  store_id: z.string().trim().min(1).max(64).optional().openapi({
+    description:
+      "Only this store's units, and its totals. A store of another organization, or no store at all: 404 `not_found`. Pass the same `store_id` with `cursor`.",
+    example: "sto_summit_north",
+  }),
   limit: z.coerce
     .number()
     .int()
@@ -264,8 +277,13 @@ const ok = (description: string, schema: z.ZodType, example?: unknown) => ({
  * the engine would not.
  */
 function exampleAlert(unit: UnitAging & { stock_no: string; store_id: string; year: number; make: string; model: string; cost: number }) {
-  const decision = decideAging(unit, { agedThresholdDays: 45, agedThresholdDaysNew: 90 });
-  const daily = dailyHoldingCost(unit.cost, { perDay: 35, highValueCost: 30_000, highValueDailyPct: 0.1 });
+  const policy = { agedThresholdDays: 45, agedThresholdDaysNew: 90, wholesaleRatioPct: 82, auctionFees: 500 };
+  const decision = decideAging(unit, policy);
+  const daily = dailyHoldingCost(
+    unit.cost,
+    { perDay: 35, highValueCost: 30_000, highValueDailyPct: 0.1, newUnit: { floorplanApr: 7, assistancePerDay: 0, overheadPerDay: 0 } },
+    unit.condition,
+  );
   const alertType = decision.wholesaleCandidate
     ? ("wholesale_candidate" as const)
     : decision.overpriced
@@ -286,9 +304,10 @@ function exampleAlert(unit: UnitAging & { stock_no: string; store_id: string; ye
     conditions: decision.wholesaleCandidate ? (["wholesale_candidate", "aged"] as const) : [alertType],
     owner: decision.owner,
     aged_threshold_days: decision.thresholdDays,
-    recommendation: agingSentence(unit, decision, daily),
-    recommended_price: decision.wholesaleCandidate && decision.auctionProceeds !== null ? decision.auctionProceeds : decision.retailPrice,
-    wholesale_est: decision.auctionProceeds ?? unit.marketValue,
+    recommendation: agingSentence(unit, decision, daily, policy),
+    action: decision.action,
+    recommended_price: decision.recommendedPrice,
+    wholesale_est: decision.auctionProceeds,
     exposure_usd: Math.round(unit.costBasis + daily * unit.daysOnLot),
   };
 }
@@ -344,8 +363,9 @@ Paged (docs/reports.md#paging), so every page costs the same whatever the organi
   request: { query: AlertReportQuerySchema },
   responses: {
     200: ok("One page of the alert report (docs/reports.md).", ReportsAlertReportSchema, ALERT_REPORT_EXAMPLE),
+    ...notFoundResponse,
     422: documentedError(
-      "A query parameter is invalid (`validation_error`; details name it): `limit` out of range, or a cursor that is not this list's.",
+      "A query parameter is invalid (`validation_error`; details name it): `limit` out of range, or a cursor that is not this list's (another store's included).",
     ),
   },
 });

@@ -38,16 +38,21 @@ type AlertReportPage = ReturnType<typeof alertReportBody> & { has_more: boolean;
 /**
  * One page of the report: the next units in stock after the cursor (oldest in stock first, at most
  * ALERT_UNITS_PER_PAGE), examined until `limit` alerts are found, shown largest exposure first;
- * the totals are the whole organization's, from the per-store rollup.
+ * the totals are the whole organization's (or the one store's), from the per-store rollup. A store
+ * that is not the organization's: 404, before the cursor is judged.
  */
-export function inventoryAlerts(db: Database, orgId: string, params: { limit?: number; cursor?: string }, now: Date) {
-  const scope = { feed: "inventory-alerts" as const, org: orgId, store: null, since: null };
+export async function inventoryAlerts(db: Database, orgId: string, params: { store_id?: string; limit?: number; cursor?: string }, now: Date) {
+  const storeId = params.store_id;
+  if (storeId !== undefined && !(await findOrgStore(db, orgId, storeId))) {
+    throw new ApiError("not_found", "This organization has no store with that id.");
+  }
+  const scope = { feed: "inventory-alerts" as const, org: orgId, store: storeId ?? null, since: null };
   const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, scope);
   const limit = params.limit ?? ALERTS_PAGE_MAX;
-  return alertReports.get(`${orgId}:${limit}:${params.cursor ?? ""}`, now.getTime(), async (): Promise<AlertReportPage> => {
+  return alertReports.get(`${orgId}:${storeId ?? ""}:${limit}:${params.cursor ?? ""}`, now.getTime(), async (): Promise<AlertReportPage> => {
     const [page, totals] = await Promise.all([
-      loadAlertPage(db, orgId, ALERT_UNITS_PER_PAGE + 1, after && { stockedOn: after[0], stockNumber: after[1] }),
-      organizationAgedTotals(db, orgId, now),
+      loadAlertPage(db, orgId, ALERT_UNITS_PER_PAGE + 1, after && { stockedOn: after[0], stockNumber: after[1] }, storeId),
+      organizationAgedTotals(db, orgId, now, storeId),
     ]);
     const { alerts, examined } = buildAlertPage(page.units.slice(0, ALERT_UNITS_PER_PAGE), page.stores, now, limit);
     const last = page.units[examined - 1];
