@@ -215,21 +215,32 @@ describe("safeguards flags", () => {
 });
 
 describe("the decision", () => {
-  const fresh = { loaded: true as const, loadedAt: "2026-11-25T04:30:00Z" };
+  const fresh = { loaded: true as const, version: "2026-11-25", versionBasis: "published" as const };
   const match = (outcome: "hold" | "flag" | "pass") => ({ outcome }) as Parameters<typeof decideScreening>[0]["match"];
   const decide = (over: Partial<Parameters<typeof decideScreening>[0]>) =>
-    decideScreening({ list: fresh, match: null, redFlags: [], limit: LIMIT, now: NOW, ...over });
+    decideScreening({ list: fresh, match: null, redFlags: [], limit: LIMIT, now: NOW, mode: "production", ...over });
 
   it("holds on a listed name whose rule holds, flags on one whose rule flags, passes a ruled-out one", () => {
     expect(decide({ match: match("hold") })).toMatchObject({ result: "hold", triggeredRule: "ofac_sdn_match", ofacMatch: true });
     expect(decide({ match: match("flag") })).toMatchObject({ result: "flag", triggeredRule: "ofac_potential_match", ofacMatch: false });
-    expect(decide({ match: match("pass") })).toMatchObject({ result: "pass", triggeredRule: null });
+    expect(decide({ match: match("pass") })).toMatchObject({ result: "pass", triggeredRule: null, list: { ageDays: 1, stale: false } });
   });
 
-  it("fails closed: never pass without a list or with a stale one", () => {
+  it("fails closed: never pass without a list; in production a stale list is refused, a hold still holds", () => {
     expect(decide({ list: { loaded: false } })).toMatchObject({ result: "flag", triggeredRule: "ofac_list_unavailable" });
-    expect(decide({ list: { loaded: true, loadedAt: "2026-10-11T00:00:00Z" } })).toMatchObject({ result: "flag", triggeredRule: "ofac_list_stale" });
-    expect(decide({ list: { loaded: true, loadedAt: "2026-10-13T00:00:00Z" } })).toMatchObject({ result: "pass" });
+    const stale = { ...fresh, version: "2026-10-11" };
+    expect(decide({ list: stale })).toMatchObject({ refused: true, ageDays: 46 });
+    expect(decide({ list: stale, match: match("hold") })).toMatchObject({ result: "hold" });
+    expect(decide({ list: { ...fresh, version: "2026-10-12" } })).toMatchObject({ result: "pass", list: { ageDays: 45, stale: false } });
+  });
+
+  it("in development a stale list is screened, and the answer says how old it is and why production refuses it", () => {
+    const demo = { loaded: true as const, version: "2022-02-24", versionBasis: "upper_bound" as const };
+    const decision = decide({ list: demo, mode: "development" });
+    expect(decision).toMatchObject({ result: "pass", list: { ageDays: 1736, stale: true } });
+    expect(decision.refused ? "" : decision.list?.warning).toMatch(
+      /1736 days old, no newer than 2022-02-24 .*45-day limit.*production service refuses/,
+    );
   });
 
   it("flags on a red flag alone", () => {
