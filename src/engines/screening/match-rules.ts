@@ -178,8 +178,17 @@ export function listedNameParts(listed: string, options: { syllabicGivenName?: b
   });
 }
 
+/**
+ * The exact-name keys. In any order means any order of whole names: the syllables of one given name
+ * keep theirs ("Kwang Su" is not "Su-Kwang"), so a name of syllables is one word of the sorted key.
+ */
 function withExactKeys(name: Omit<ListedNameParts, "sortedKey" | "joined" | "joinedForward">): ListedNameParts {
-  return { ...name, sortedKey: sortedKey(name.parts), joined: name.parts.join(""), joinedForward: name.forward.join("") };
+  const words = [...name.parts];
+  for (const syllables of name.givenNames.filter((n) => n.length > 1)) {
+    for (const syllable of syllables) words.splice(words.lastIndexOf(syllable), 1);
+    words.push(syllables.join(""));
+  }
+  return { ...name, sortedKey: sortedKey(words), joined: name.parts.join(""), joinedForward: name.forward.join("") };
 }
 
 /** Two name parts are the same name when their part similarity reaches this (the index's candidate line). */
@@ -232,20 +241,19 @@ export function nameCoverage(
   const joins = (part: string, i: number) => isParticle(part) && i > 0 && i < entered.length - 1;
   const words = entered.map((part, i) => ({ part, i })).filter((w) => !joins(w.part, w.i));
   // A customer may write the surname as one word ("Alzawahiri") or in two ("Nasr Allah").
-  const surnameAt = new Set<number>();
   const isSurname = (word: string) => listed.surnames.includes(word) || word === listed.surnameJoined;
-  let exactSurname = false;
+  const exactAt = new Set<number>();
+  const closeAt = new Set<number>();
   for (const { part, i } of words) {
-    if (isSurname(part)) exactSurname = true;
-    if (listed.surnames.some((s) => same(i, s)) || same(i, listed.surnameJoined)) surnameAt.add(i);
+    if (isSurname(part)) exactAt.add(i);
+    if (listed.surnames.some((s) => same(i, s)) || same(i, listed.surnameJoined)) closeAt.add(i);
   }
   for (let i = 0; i + 1 < entered.length; i++) {
-    if (isSurname(entered[i] + entered[i + 1])) {
-      exactSurname = true;
-      surnameAt.add(i);
-      surnameAt.add(i + 1);
-    }
+    if (isSurname(entered[i] + entered[i + 1])) exactAt.add(i).add(i + 1);
   }
+  const exactSurname = exactAt.size > 0;
+  // Where the surname is written exactly, a word only close to it ("Is" beside "Issa") is a given name.
+  const surnameAt = exactSurname ? exactAt : closeAt;
   const others = words.filter((w) => !surnameAt.has(w.i));
   const [first = [], ...later] = listed.givenNames;
   const firstJoined = first.join("");
