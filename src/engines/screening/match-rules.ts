@@ -257,11 +257,12 @@ export function nameCoverage(
   const others = words.filter((w) => !surnameAt.has(w.i));
   const [first = [], ...later] = listed.givenNames;
   const firstJoined = first.join("");
-  // The first name whole: every syllable among the customer's other words, or all of them written
-  // as one word ("Jongun"; exactly, as "Abdullah" is close to "Abdulkader" but another name).
+  // The first name whole: its syllables in their order among the customer's other words ("Kwang Su"
+  // is another name than Su-Kwang), or all of them written as one word ("Jongun"; exactly, as
+  // "Abdullah" is close to "Abdulkader" but another name).
   const firstName =
     first.length > 0 &&
-    (first.every((syllable) => others.some((w) => same(w.i, syllable))) ||
+    (others.some((_, k) => first.every((syllable, j) => k + j < others.length && same(others[k + j].i, syllable))) ||
       (first.length > 1 &&
         (others.some((w) => w.part === firstJoined) || others.some((w, k) => k + 1 < others.length && w.part + others[k + 1].part === firstJoined))));
   const givenForm = others.some(
