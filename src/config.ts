@@ -34,6 +34,8 @@ const ConfigSchema = z
     OFAC_SDN_URL: downloadUrl,
     OFAC_ALT_URL: downloadUrl,
     OFAC_COMMENTS_URL: downloadUrl,
+    /** SDN.XML of the same publication: its header states OFAC's Publish_Date, the list's version. */
+    OFAC_PUBLICATION_URL: downloadUrl,
     STAFF_ALLOWED_ORIGINS: z
       .string()
       .transform((list) => list.split(",").map((item) => item.trim()))
@@ -59,11 +61,13 @@ const ConfigSchema = z
     WEBHOOK_SECRETS_KEY: aes256KeyBase64,
     /** Development only: lets webhooks point at http://localhost and http://127.0.0.1. */
     WEBHOOK_ALLOW_LOCALHOST: z.enum(["true", "false"]).optional(),
+    /** Development only: screen against a sanctions list past its age limit, with a warning, instead of refusing (docs/domain/screening.md#list-age). */
+    DEV_SCREEN_STALE_SANCTIONS_LIST: z.enum(["true", "false"]).optional(),
   })
   .transform((vars) => ({
     passwordPepper: vars.PASSWORD_PEPPER,
     complianceHashSalt: vars.COMPLIANCE_HASH_SALT,
-    ofacUrls: { sdn: vars.OFAC_SDN_URL, alt: vars.OFAC_ALT_URL, comments: vars.OFAC_COMMENTS_URL },
+    ofacUrls: { sdn: vars.OFAC_SDN_URL, alt: vars.OFAC_ALT_URL, comments: vars.OFAC_COMMENTS_URL, publication: vars.OFAC_PUBLICATION_URL },
     staffAllowedOrigins: vars.STAFF_ALLOWED_ORIGINS as readonly string[],
     fredApiKey: vars.FRED_API_KEY,
     eiaApiKey: vars.EIA_API_KEY,
@@ -72,6 +76,7 @@ const ConfigSchema = z
     appraisalVisionTimeoutMs: vars.APPRAISAL_VISION_TIMEOUT_MS,
     webhookSecretsKey: vars.WEBHOOK_SECRETS_KEY,
     webhookAllowLocalhost: vars.WEBHOOK_ALLOW_LOCALHOST === "true",
+    staleSanctionsListMode: vars.DEV_SCREEN_STALE_SANCTIONS_LIST === "true" ? ("development" as const) : ("production" as const),
   }));
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -4,4 +4,6 @@ interface Env {
   QUERY_LOG?: string;
   /** `1`: the per-organization storage prototype's routes answer (src/routes/feeds/org-storage-prototype.ts). */
   ORG_STORAGE_PROTOTYPE?: string;
+  /** `true`: screen against a sanctions list past its age limit, with a warning (docs/domain/screening.md#list-age). */
+  DEV_SCREEN_STALE_SANCTIONS_LIST?: string;
 }

@@ -34,7 +34,7 @@ import { machine } from "../bench/worker";
 import { todayUtc } from "../lib/demo-seed";
 import { runWrangler } from "../lib/local-d1";
 import { REPO_ROOT } from "../lib/repo-root";
-import { DEMO_OFAC_DIR } from "../lib/sanctions-list";
+import { DEMO_OFAC_DIR, listVersion } from "../lib/sanctions-list";
 import {
   LEVELS,
   type SeededOrganization,
@@ -254,10 +254,9 @@ async function loadSanctionsList(db: DatabaseSync) {
   const files = { sdn: read("sdn.csv"), alt: read("alt.csv"), comments: read("sdn_comments.csv") };
   const list = parseSanctionsList(files);
   const contentHash = await sanctionsContentHash(files);
-  const version = readFileSync(path.join(DEMO_OFAC_DIR, "VERSION"), "utf8").trim();
   const { rows, activate } = sanctionsListLoad(list, {
     id: sanctionsListId(contentHash),
-    version,
+    ...listVersion(DEMO_OFAC_DIR),
     source: "file:bench-scale",
     contentHash,
     loadedAt: new Date().toISOString(),

@@ -120,8 +120,12 @@ export function serve(options: { scriptPath?: string; inspectorPort?: number } =
       STAFF_ALLOWED_ORIGINS: "https://staff.bench.test",
       PASSWORD_PEPPER: "bench-pepper-not-a-secret",
       COMPLIANCE_HASH_SALT: "bench-salt-not-a-secret",
-      // The refresh job never runs in the benchmark; the config check still wants the three addresses.
-      ...Object.fromEntries(["OFAC_SDN_URL", "OFAC_ALT_URL", "OFAC_COMMENTS_URL"].map((name) => [name, "https://ofac.bench.invalid/list.csv"])),
+      // The refresh job never runs in the benchmark; the config check still wants the four addresses.
+      ...Object.fromEntries(
+        ["OFAC_SDN_URL", "OFAC_ALT_URL", "OFAC_COMMENTS_URL", "OFAC_PUBLICATION_URL"].map((name) => [name, "https://ofac.bench.invalid/list.csv"]),
+      ),
+      // The benchmark screens against the demo list (data/ofac/), years old: screened with a warning, not refused.
+      DEV_SCREEN_STALE_SANCTIONS_LIST: "true",
       WEBHOOK_SECRETS_KEY: "YmVuY2gtd2ViaG9vay1rZXktMzItYnl0ZXMtbG9uZyE=",
       // The delivery measurement's receiver listens on 127.0.0.1.
       WEBHOOK_ALLOW_LOCALHOST: "true",

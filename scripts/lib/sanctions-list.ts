@@ -2,12 +2,13 @@
  * Loads OFAC's files from a directory into D1 through `wrangler d1 execute --file`, with the same
  * statements and the same renew/truncation rules as the Worker's scheduled refresh.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { type RawStatement, sanctionsListLoad } from "../../src/db/queries/compliance";
+import type { VersionBasis } from "../../src/engines/screening/decision";
 import { planSanctionsLoad, sanctionsListId } from "../../src/engines/screening/list-load";
-import { parseSanctionsList } from "../../src/engines/screening/ofac-csv";
+import { parseListVersion, parseSanctionsList } from "../../src/engines/screening/ofac-csv";
 import { type SanctionsFiles, sanctionsContentHash } from "../../src/jobs/refresh-sanctions-list";
 import { runWrangler } from "./local-d1";
 import { REPO_ROOT } from "./repo-root";
@@ -19,25 +20,29 @@ export const DEMO_OFAC_DIR = path.join(REPO_ROOT, "data", "ofac");
 const FILES: Record<keyof SanctionsFiles, string> = { sdn: "sdn.csv", alt: "alt.csv", comments: "sdn_comments.csv" };
 
 /** A file as `name` or `name.gz` (either case), decompressed. */
-function readOfacFile(dir: string, name: string): { text: string; mtime: Date } {
+function readOfacFile(dir: string, name: string): string {
   for (const candidate of [name, name.toUpperCase(), `${name}.gz`, `${name.toUpperCase()}.gz`]) {
     const file = path.join(dir, candidate);
     if (!existsSync(file)) continue;
     const bytes = readFileSync(file);
-    return { text: (candidate.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8"), mtime: statSync(file).mtime };
+    return (candidate.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
   }
   throw new Error(`${dir} has no ${name} (or ${name}.gz)`);
 }
 
-/** The publication date: `--version`, else a VERSION file beside the files, else the newest file's date. */
-function versionOf(dir: string, explicit: string | undefined, mtimes: Date[]): string {
-  const version =
-    explicit ??
-    (existsSync(path.join(dir, "VERSION"))
-      ? readFileSync(path.join(dir, "VERSION"), "utf8").trim()
-      : new Date(Math.max(...mtimes.map((d) => d.getTime()))).toISOString().slice(0, 10));
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(version)) throw new Error(`the list's version must be its publication date, YYYY-MM-DD (got "${version}")`);
-  return version;
+/**
+ * The date the publisher gave the list (docs/domain/screening.md#list-age): `--version` (OFAC's
+ * Publish_Date), else the directory's VERSION file, `YYYY-MM-DD` optionally followed by
+ * `upper_bound` when the copy kept no date and that is the latest its data allows (data/ofac/README.md).
+ * Never the files' dates: they tell when the copy was made.
+ */
+export function listVersion(dir: string, explicit?: string): { version: string; versionBasis: VersionBasis } {
+  const file = path.join(dir, "VERSION");
+  const text = explicit ?? (existsSync(file) ? readFileSync(file, "utf8") : null);
+  if (text === null) throw new Error(`${dir} has no VERSION file: give OFAC's publication date with --version YYYY-MM-DD`);
+  const label = parseListVersion(text);
+  if (!label) throw new Error(`the list's version must be its publication date, YYYY-MM-DD [upper_bound] (got "${text.trim()}")`);
+  return label;
 }
 
 const sqlValue = (value: string | number) => (typeof value === "number" ? String(value) : sqlString(value));
@@ -50,16 +55,9 @@ function inline(statement: RawStatement): string {
 
 export async function loadSanctionsListFromDir(dir: string, target: D1Target, options: { version?: string; now?: Date } = {}) {
   const now = options.now ?? new Date();
-  const read = Object.fromEntries(Object.entries(FILES).map(([key, name]) => [key, readOfacFile(dir, name)])) as Record<
-    keyof SanctionsFiles,
-    { text: string; mtime: Date }
-  >;
-  const files: SanctionsFiles = { sdn: read.sdn.text, alt: read.alt.text, comments: read.comments.text };
-  const version = versionOf(
-    dir,
-    options.version,
-    Object.values(read).map((f) => f.mtime),
-  );
+  const read = (key: keyof SanctionsFiles) => readOfacFile(dir, FILES[key]);
+  const files: SanctionsFiles = { sdn: read("sdn"), alt: read("alt"), comments: read("comments") };
+  const { version, versionBasis } = listVersion(dir, options.version);
   const list = parseSanctionsList(files);
   const contentHash = await sanctionsContentHash(files);
   const [inForce] = d1Execute<{ id: string; content_hash: string; entry_count: number }>(
@@ -68,19 +66,19 @@ export async function loadSanctionsListFromDir(dir: string, target: D1Target, op
   );
   const loadedAt = now.toISOString();
   const source = `file:${path.basename(path.resolve(dir))}`;
-  const counts = { entries: list.entries.length, aliases: list.aliases.length, dobs: list.dobs.length, version };
+  const counts = { entries: list.entries.length, aliases: list.aliases.length, dobs: list.dobs.length, version, versionBasis };
   if (
     inForce &&
     planSanctionsLoad({ contentHash: inForce.content_hash, entryCount: inForce.entry_count }, { contentHash, entryCount: list.entries.length }) ===
       "renew"
   ) {
     d1Execute(
-      `UPDATE sanctions_lists SET loaded_at = ${sqlString(loadedAt)}, source = ${sqlString(source)} WHERE id = ${sqlString(inForce.id)}`,
+      `UPDATE sanctions_lists SET loaded_at = ${sqlString(loadedAt)}, source = ${sqlString(source)}, version = ${sqlString(version)}, version_basis = ${sqlString(versionBasis)} WHERE id = ${sqlString(inForce.id)}`,
       target,
     );
     return { outcome: "renewed" as const, ...counts };
   }
-  const { rows, activate } = sanctionsListLoad(list, { id: sanctionsListId(contentHash), version, source, contentHash, loadedAt });
+  const { rows, activate } = sanctionsListLoad(list, { id: sanctionsListId(contentHash), version, versionBasis, source, contentHash, loadedAt });
   const sqlFile = path.join(REPO_ROOT, ".wrangler", "ofac-load.sql");
   mkdirSync(path.dirname(sqlFile), { recursive: true });
   // Rows first, the list's own row last: if wrangler stops half-way the previous list stays in force.

@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   daily_rate_limit_reached: 429,
   internal_error: 500,
   upstream_timeout: 503,
+  sanctions_list_stale: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

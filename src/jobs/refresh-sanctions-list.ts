@@ -2,9 +2,15 @@ import { loadConfig } from "../config";
 import { sha256Hex } from "../credentials/tokens";
 import { type Database, getDb } from "../db/client";
 import { getListInForce, renewListInForce, writeSanctionsList } from "../db/queries/compliance";
-import { isoDay } from "../engines/dates";
+import type { VersionBasis } from "../engines/screening/decision";
 import { planSanctionsLoad, sanctionsListId } from "../engines/screening/list-load";
-import { type ParsedSanctionsList, parseSanctionsList } from "../engines/screening/ofac-csv";
+import {
+  checkPublication,
+  OfacFormatError,
+  type ParsedSanctionsList,
+  parsePublishInformation,
+  parseSanctionsList,
+} from "../engines/screening/ofac-csv";
 import { logEvent } from "../lib/log";
 
 export interface SanctionsFiles {
@@ -22,48 +28,72 @@ export const sanctionsContentHash = (files: SanctionsFiles) => sha256Hex(`${file
 export type LoadOutcome = { outcome: "loaded"; list: ParsedSanctionsList } | { outcome: "renewed" };
 
 /**
- * Puts a parsed list in force, or, when the same files are in force already, restarts its age.
- * Throws (leaving the list in force untouched) when the files do not parse or look truncated.
+ * Puts a parsed list in force, or, when the same files are in force already, renews its load.
+ * `version` is the date its publisher gave it (never the day it was copied). Throws (leaving the
+ * list in force untouched) when the files do not parse or look truncated.
  */
 export async function loadSanctionsList(
   db: Database,
   files: SanctionsFiles,
-  meta: { version: string; source: string; now: Date },
+  meta: { version: string; versionBasis: VersionBasis; source: string; now: Date },
 ): Promise<LoadOutcome> {
   const list = parseSanctionsList(files);
   const contentHash = await sanctionsContentHash(files);
   const current = await getListInForce(db);
   const loadedAt = meta.now.toISOString();
+  const label = { version: meta.version, versionBasis: meta.versionBasis };
   if (current && planSanctionsLoad(current, { contentHash, entryCount: list.entries.length }) === "renew") {
-    await renewListInForce(db, current.id, loadedAt, meta.source);
+    await renewListInForce(db, current.id, { loadedAt, source: meta.source, ...label });
     return { outcome: "renewed" };
   }
-  await writeSanctionsList(db, list, { id: sanctionsListId(contentHash), version: meta.version, source: meta.source, contentHash, loadedAt });
+  await writeSanctionsList(db, list, { id: sanctionsListId(contentHash), ...label, source: meta.source, contentHash, loadedAt });
   return { outcome: "loaded", list };
 }
 
-async function download(url: string): Promise<{ text: string; lastModified: string | null }> {
+async function download(url: string): Promise<string> {
   const response = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
-  return { text: await response.text(), lastModified: response.headers.get("Last-Modified") };
+  return response.text();
+}
+
+/** SDN.XML runs to tens of megabytes; its header is in the first few hundred bytes. */
+const PUBLICATION_HEAD_BYTES = 16_384;
+
+/** OFAC's statement of the publication: SDN.XML read only as far as its `publshInformation` header. */
+async function downloadPublication(url: string) {
+  const response = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+  if (!response.ok || !response.body) throw new Error(`GET ${url} answered ${response.status}`);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let head = "";
+  while (head.length < PUBLICATION_HEAD_BYTES && !head.includes("</publshInformation>")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    head += value;
+  }
+  await reader.cancel();
+  const publication = parsePublishInformation(head);
+  if (!publication) throw new OfacFormatError(`${url} states no Publish_Date: the list's date is unknown, so it is not loaded`);
+  return publication;
 }
 
 /**
- * The daily refresh (cron "30 4 * * *"): downloads OFAC's three files from the configured
- * addresses and loads them. Any failure (download, status, parse, truncation) is thrown for the
- * scheduler to log, and the last good list stays in force; screening flags once it grows too old.
+ * The daily refresh (cron "30 4 * * *"): downloads OFAC's three CSV files and the header of the same
+ * publication's SDN.XML, whose `Publish_Date` is the list's version, and loads them. Any failure
+ * (download, status, no date, parse, files of two publications, truncation) is thrown for the
+ * scheduler to log, and the last good list stays in force; screening refuses it once it is too old.
  */
 export async function refreshSanctionsList(env: Env, now: Date): Promise<void> {
   const { ofacUrls } = loadConfig(env);
-  const [sdn, alt, comments] = await Promise.all([download(ofacUrls.sdn), download(ofacUrls.alt), download(ofacUrls.comments)]);
-  // The CSV files carry no date; the publication date is the server's Last-Modified, else today.
-  const published = sdn.lastModified ? new Date(sdn.lastModified) : now;
-  const version = isoDay(Number.isNaN(published.getTime()) ? now : published);
-  const result = await loadSanctionsList(
-    getDb(env.DB),
-    { sdn: sdn.text, alt: alt.text, comments: comments.text },
-    { version, source: ofacUrls.sdn, now },
-  );
+  const [publication, sdn, alt, comments] = await Promise.all([
+    downloadPublication(ofacUrls.publication),
+    download(ofacUrls.sdn),
+    download(ofacUrls.alt),
+    download(ofacUrls.comments),
+  ]);
+  const files = { sdn, alt, comments };
+  checkPublication(parseSanctionsList(files), publication);
+  const { version } = publication;
+  const result = await loadSanctionsList(getDb(env.DB), files, { version, versionBasis: "published", source: ofacUrls.sdn, now });
   logEvent("info", {
     event: "sanctions_list_refreshed",
     outcome: result.outcome,

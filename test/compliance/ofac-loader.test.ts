@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { OfacFormatError, parseOfacCsv } from "../../src/engines/screening/ofac-csv";
-import { loadRealList, realSanctionsList } from "../helpers/compliance";
+import { demoListLabel, loadDemoListAsLabelled, loadRealList, realSanctionsList } from "../helpers/compliance";
 
 const LOAD_TIMEOUT_MS = 60_000;
 
@@ -48,7 +48,8 @@ describe("loading the real SDN files", () => {
       const list = await env.DB.prepare("SELECT * FROM sanctions_lists").all();
       expect(list.results).toEqual([
         expect.objectContaining({
-          version: env.TEST_OFAC_VERSION,
+          version: "2026-11-26",
+          version_basis: "published",
           loaded_at: first.toISOString(),
           entry_count: 8976,
           alias_count: 11910,
@@ -59,7 +60,16 @@ describe("loading the real SDN files", () => {
       const second = new Date("2026-11-27T04:30:00Z");
       expect((await loadRealList(second)).outcome).toBe("renewed");
       expect(await count("sanctions_entries")).toBe(8976);
-      expect((await env.DB.prepare("SELECT loaded_at FROM sanctions_lists").first())?.loaded_at).toBe(second.toISOString());
+      // The same files again: the load is renewed, and the list is dated as this load states (never by the load).
+      expect(await env.DB.prepare("SELECT version, loaded_at FROM sanctions_lists").first()).toEqual({
+        version: "2026-11-27",
+        loaded_at: second.toISOString(),
+      });
+      await loadDemoListAsLabelled(second);
+      expect(await env.DB.prepare("SELECT version, version_basis FROM sanctions_lists").first()).toEqual({
+        version: demoListLabel().version,
+        version_basis: "upper_bound",
+      });
     },
     LOAD_TIMEOUT_MS,
   );

@@ -8,17 +8,33 @@ import { call, createApiKey, createOrg } from "../helpers/factories";
 /** The first `n` records of a real file (records end with CR LF). */
 const head = (text: string, n: number) => `${text.split("\r\n").slice(0, n).join("\r\n")}\r\n`;
 
-function serve(files: { sdn: string; alt: string; comments: string }, options: { status?: number; lastModified?: string } = {}) {
-  const urls = { [env.OFAC_SDN_URL]: files.sdn, [env.OFAC_ALT_URL]: files.alt, [env.OFAC_COMMENTS_URL]: files.comments };
+/** The head of OFAC's SDN.XML: the publication's date (MM/DD/YYYY) and entry count, then its first entry. */
+const sdnXml = (publishDate: string, recordCount: number) =>
+  `<?xml version="1.0" standalone="yes"?>\r\n<sdnList xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/XML">\r\n  <publshInformation>\r\n    <Publish_Date>${publishDate}</Publish_Date>\r\n    <Record_Count>${recordCount}</Record_Count>\r\n  </publshInformation>\r\n  <sdnEntry>\r\n    <uid>36</uid>\r\n${"    <lastName>AEROCARIBBEAN AIRLINES</lastName>\r\n".repeat(2_000)}`;
+
+/** Records in a CSV file (each ends with CR LF). */
+const records = (csv: string) => csv.split("\r\n").filter((line) => line !== "").length;
+
+/** OFAC's server: the three CSV files and SDN.XML of the same publication (its date, and sdn.csv's count unless told otherwise). */
+function publicationFiles(files: { sdn: string; alt: string; comments: string }, publishDate: string, recordCount = records(files.sdn)) {
+  return {
+    [env.OFAC_SDN_URL]: files.sdn,
+    [env.OFAC_ALT_URL]: files.alt,
+    [env.OFAC_COMMENTS_URL]: files.comments,
+    [env.OFAC_PUBLICATION_URL]: sdnXml(publishDate, recordCount),
+  };
+}
+
+function serve(files: { sdn: string; alt: string; comments: string }, options: { status?: number; publishDate?: string; recordCount?: number } = {}) {
+  const urls = publicationFiles(files, options.publishDate ?? "11/25/2026", options.recordCount);
   return vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
     const url = input instanceof Request ? input.url : String(input);
     if (!(url in urls)) return new Response("not found", { status: 404 });
-    const headers = options.lastModified ? { "Last-Modified": options.lastModified } : undefined;
-    return new Response(options.status && options.status !== 200 ? "unavailable" : urls[url], { status: options.status ?? 200, headers });
+    return new Response(options.status && options.status !== 200 ? "unavailable" : urls[url], { status: options.status ?? 200 });
   });
 }
 
-const listInForce = () => env.DB.prepare("SELECT id, version, loaded_at, entry_count FROM sanctions_lists").all();
+const listInForce = () => env.DB.prepare("SELECT id, version, version_basis, loaded_at, entry_count FROM sanctions_lists").all();
 
 afterEach(() => {
   vi.useRealTimers();
@@ -33,13 +49,25 @@ describe("the daily sanctions-list refresh", () => {
     expect(SCHEDULE["30 4 * * *"].map((job) => job.run)).toContain(refreshSanctionsList);
   });
 
-  it("downloads OFAC's three files from the configured addresses and puts the list in force, dated by Last-Modified", async () => {
-    const fetchMock = serve(sample, { lastModified: "Tue, 25 Nov 2026 15:02:11 GMT" });
+  it("downloads OFAC's three files and SDN.XML's header, and puts the list in force dated by OFAC's Publish_Date, not the day of the download", async () => {
+    const fetchMock = serve(sample, { publishDate: "11/25/2026" });
     await refreshSanctionsList(env, new Date("2026-11-26T04:30:00Z"));
-    expect(fetchMock.mock.calls.map(([input]) => String(input)).sort()).toEqual([env.OFAC_ALT_URL, env.OFAC_COMMENTS_URL, env.OFAC_SDN_URL].sort());
+    expect(fetchMock.mock.calls.map(([input]) => String(input)).sort()).toEqual(
+      [env.OFAC_ALT_URL, env.OFAC_COMMENTS_URL, env.OFAC_SDN_URL, env.OFAC_PUBLICATION_URL].sort(),
+    );
     expect((await listInForce()).results).toEqual([
-      expect.objectContaining({ version: "2026-11-25", loaded_at: "2026-11-26T04:30:00.000Z", entry_count: 600 }),
+      expect.objectContaining({ version: "2026-11-25", version_basis: "published", loaded_at: "2026-11-26T04:30:00.000Z", entry_count: 600 }),
     ]);
+  });
+
+  it("keeps the last good list when OFAC states no date, or the CSV and XML files are not one publication", async () => {
+    const before = (await listInForce()).results;
+    serve(sample, { publishDate: "25 Nov 2026" });
+    await expect(refreshSanctionsList(env, new Date("2026-11-27T04:30:00Z"))).rejects.toThrow(/no Publish_Date/);
+    vi.restoreAllMocks();
+    serve(sample, { publishDate: "11/26/2026", recordCount: 601 });
+    await expect(refreshSanctionsList(env, new Date("2026-11-27T04:31:00Z"))).rejects.toThrow(/601 entries, sdn.csv holds 600/);
+    expect((await listInForce()).results).toEqual(before);
   });
 
   it("keeps the last good list when a download answers 500", async () => {
@@ -68,7 +96,7 @@ describe("the daily sanctions-list refresh", () => {
 
   it("replaces the list with a newer one and removes the old rows", async () => {
     const bigger = { ...sample, sdn: head(real.sdn, 900), alt: head(real.alt, 900) };
-    serve(bigger, { lastModified: "Mon, 01 Dec 2026 15:00:00 GMT" });
+    serve(bigger, { publishDate: "12/01/2026" });
     await refreshSanctionsList(env, new Date("2026-12-02T04:30:00Z"));
     const { results } = await listInForce();
     expect(results).toEqual([expect.objectContaining({ version: "2026-12-01", entry_count: 900 })]);
@@ -87,7 +115,7 @@ describe("the sanctions download failing at each step", () => {
    * the job's timeout aborts it) and `reset` on one sending half the file, then breaking the connection.
    */
   function upstream(fault: { url: string; kind: "hang" | "reset" | "status"; status?: number }) {
-    const urls = { [env.OFAC_SDN_URL]: files.sdn, [env.OFAC_ALT_URL]: files.alt, [env.OFAC_COMMENTS_URL]: files.comments };
+    const urls = publicationFiles(files, "12/01/2026");
     return vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
       const url = input instanceof Request ? input.url : String(input);
       if (url !== fault.url) return new Response(urls[url]);
@@ -144,7 +172,7 @@ describe("the sanctions download failing at each step", () => {
     const before = (await listInForce()).results;
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
       const url = input instanceof Request ? input.url : String(input);
-      const whole = { [env.OFAC_SDN_URL]: files.sdn, [env.OFAC_ALT_URL]: files.alt, [env.OFAC_COMMENTS_URL]: files.comments }[url];
+      const whole = publicationFiles(files, "12/01/2026")[url];
       // A proxy that stops at a record boundary: the file parses, with a third of its entries.
       return new Response(url === env.OFAC_SDN_URL ? head(real.sdn, 300) : whole);
     });
@@ -154,19 +182,26 @@ describe("the sanctions download failing at each step", () => {
     expect((await listInForce()).results).toEqual(before);
   });
 
-  it("dealers see the list in force in every check, and once refreshes keep failing past 45 days the check fails closed", async () => {
+  it("dealers see the list in force in every check, its age from OFAC's date; past 45 days production refuses to screen", async () => {
     const [inForce] = (await listInForce()).results as { version: string; loaded_at: string }[];
     const { key } = await createApiKey((await createOrg()).id);
     const person = { first_name: "Emily", last_name: "Carter", dob: "1988-04-12", ssn_last4: "4821", address_zip: "78704" };
-    const check = async () => (await call("/api/v1/compliance-check", complianceCheck(key, person))).json<Record<string, unknown>>();
+    const screen = () => call("/api/v1/compliance-check", complianceCheck(key, person));
 
     vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(Date.parse(inForce.loaded_at) + 45 * 86_400_000);
-    expect(await check()).toMatchObject({
+    vi.setSystemTime(Date.parse(inForce.version) + 45 * 86_400_000 + 3_600_000);
+    expect(await (await screen()).json()).toMatchObject({
       result: "pass",
-      screening: { list: { version: inForce.version, loaded_at: inForce.loaded_at, age_days: 45, max_age_days: 45 } },
+      screening: {
+        list: { version: inForce.version, version_basis: "published", loaded_at: inForce.loaded_at, age_days: 45, max_age_days: 45, stale: false },
+      },
     });
-    vi.setSystemTime(Date.parse(inForce.loaded_at) + 46 * 86_400_000);
-    expect(await check()).toMatchObject({ result: "flag", triggered_rule: "ofac_list_stale", screening: { list: { age_days: 46 } } });
+    vi.setSystemTime(Date.parse(inForce.version) + 46 * 86_400_000 + 3_600_000);
+    const refused = await screen();
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({
+      error: "sanctions_list_stale",
+      message: expect.stringContaining(`46 days old, published by OFAC on ${inForce.version}`),
+    });
   });
 });

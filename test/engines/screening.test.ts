@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decideScreening } from "../../src/engines/screening/decision";
+import { parseGivenNameForms } from "../../src/engines/screening/given-name-forms";
 import { jaroWinkler, normaliseName, soundex } from "../../src/engines/screening/names";
-import { parseDobs, parseSanctionsList } from "../../src/engines/screening/ofac-csv";
+import { parseDobs, parsePublishInformation, parseSanctionsList } from "../../src/engines/screening/ofac-csv";
 import { ageOn, decodeZipSet, identityRedFlags, safeguardsFlags, type UsZipSet, zipExists } from "../../src/engines/screening/red-flags";
 import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../src/engines/screening/sanctions-index";
-import { readOfacFiles } from "../helpers/ofac-files";
+import { readNicknameCsv, readOfacFiles } from "../helpers/ofac-files";
 import { referenceD1 } from "../helpers/reference-d1";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
@@ -30,6 +31,16 @@ describe("name similarity", () => {
   });
 });
 
+describe("OFAC's publication date", () => {
+  it("is read from SDN.XML's header as OFAC writes it, MM/DD/YYYY", () => {
+    const head =
+      "<sdnList><publshInformation><Publish_Date>11/05/2026</Publish_Date><Record_Count>18542</Record_Count></publshInformation><sdnEntry>";
+    expect(parsePublishInformation(head)).toEqual({ version: "2026-11-05", recordCount: 18542 });
+    expect(parsePublishInformation("<sdnList><publshInformation><Publish_Date>13/05/2026</Publish_Date><Record_Count>1</Record_Count>")).toBeNull();
+    expect(parsePublishInformation("<sdnList><sdnEntry>")).toBeNull();
+  });
+});
+
 describe("dates of birth in OFAC remarks", () => {
   it("keeps each form's precision: day, month, year, circa, ranges, alt.", () => {
     const dobs = parseDobs(1, "DOB 12 Jan 1982; alt. DOB Mar 1980; DOB circa 1960; DOB 1951 to 1953; POB Cairo; nationality Egypt.");
@@ -44,8 +55,10 @@ describe("dates of birth in OFAC remarks", () => {
 
 describe("screening against the real SDN list", () => {
   let index: SanctionsIndex;
+  let list: ReturnType<typeof parseSanctionsList>;
   beforeAll(() => {
-    index = buildSanctionsIndex(parseSanctionsList(readOfacFiles()));
+    list = parseSanctionsList(readOfacFiles());
+    index = buildSanctionsIndex(list, parseGivenNameForms(readNicknameCsv()));
   });
   const screen = (firstName: string, lastName: string, dob = "1970-01-01") => screenPerson(index, { firstName, lastName, dob }, LINES);
 
@@ -155,6 +168,22 @@ describe("screening against the real SDN list", () => {
     expect(otherDob?.score).toBe(listedDob?.score);
   });
 
+  it("reads a North Korean given name as one name: Jong alone is not Kim Jong Un's first name, on a date only near his", () => {
+    const entry = list.entries.find((e) => e.name === "KIM, Jong Un");
+    const one = buildSanctionsIndex({ entries: entry ? [entry] : [], aliases: [], dobs: list.dobs.filter((d) => d.entNum === entry?.entNum) });
+    expect(screenPerson(one, { firstName: "Jong", lastName: "Kim", dob: "1984-06-08" }, LINES)).toMatchObject({
+      outcome: "pass",
+      rule: "surname-only",
+    });
+    expect(screenPerson(one, { firstName: "Jong Un", lastName: "Kim", dob: "1984-06-08" }, LINES)).toMatchObject({ outcome: "flag" });
+  });
+
+  it("weighs a birth date beside the surname only when the surname is the listed one letter for letter", () => {
+    // LOAN, Waseem Rauf and MABRAK, Yazid share a birth day with these customers and only sound like their surnames.
+    expect(screen("Lan", "Phan", "1966-03-03")?.outcome ?? "pass").toBe("pass");
+    expect(screen("Mark", "Reyes", "1969-01-01")?.outcome ?? "pass").toBe("pass");
+  });
+
   it("screens individuals only", () => {
     // "BANCO NACIONAL DE CUBA" is an entity: a person of that name is not matched to it.
     expect(screen("Banco Nacional", "de Cuba")?.sdn_name ?? "").not.toBe("BANCO NACIONAL DE CUBA");
@@ -215,21 +244,32 @@ describe("safeguards flags", () => {
 });
 
 describe("the decision", () => {
-  const fresh = { loaded: true as const, loadedAt: "2026-11-25T04:30:00Z" };
+  const fresh = { loaded: true as const, version: "2026-11-25", versionBasis: "published" as const };
   const match = (outcome: "hold" | "flag" | "pass") => ({ outcome }) as Parameters<typeof decideScreening>[0]["match"];
   const decide = (over: Partial<Parameters<typeof decideScreening>[0]>) =>
-    decideScreening({ list: fresh, match: null, redFlags: [], limit: LIMIT, now: NOW, ...over });
+    decideScreening({ list: fresh, match: null, redFlags: [], limit: LIMIT, now: NOW, mode: "production", ...over });
 
   it("holds on a listed name whose rule holds, flags on one whose rule flags, passes a ruled-out one", () => {
     expect(decide({ match: match("hold") })).toMatchObject({ result: "hold", triggeredRule: "ofac_sdn_match", ofacMatch: true });
     expect(decide({ match: match("flag") })).toMatchObject({ result: "flag", triggeredRule: "ofac_potential_match", ofacMatch: false });
-    expect(decide({ match: match("pass") })).toMatchObject({ result: "pass", triggeredRule: null });
+    expect(decide({ match: match("pass") })).toMatchObject({ result: "pass", triggeredRule: null, list: { ageDays: 1, stale: false } });
   });
 
-  it("fails closed: never pass without a list or with a stale one", () => {
+  it("fails closed: never pass without a list; in production a stale list is refused, a hold still holds", () => {
     expect(decide({ list: { loaded: false } })).toMatchObject({ result: "flag", triggeredRule: "ofac_list_unavailable" });
-    expect(decide({ list: { loaded: true, loadedAt: "2026-10-11T00:00:00Z" } })).toMatchObject({ result: "flag", triggeredRule: "ofac_list_stale" });
-    expect(decide({ list: { loaded: true, loadedAt: "2026-10-13T00:00:00Z" } })).toMatchObject({ result: "pass" });
+    const stale = { ...fresh, version: "2026-10-11" };
+    expect(decide({ list: stale })).toMatchObject({ refused: true, ageDays: 46 });
+    expect(decide({ list: stale, match: match("hold") })).toMatchObject({ result: "hold" });
+    expect(decide({ list: { ...fresh, version: "2026-10-12" } })).toMatchObject({ result: "pass", list: { ageDays: 45, stale: false } });
+  });
+
+  it("in development a stale list is screened, and the answer says how old it is and why production refuses it", () => {
+    const demo = { loaded: true as const, version: "2022-02-24", versionBasis: "upper_bound" as const };
+    const decision = decide({ list: demo, mode: "development" });
+    expect(decision).toMatchObject({ result: "pass", list: { ageDays: 1736, stale: true } });
+    expect(decision.refused ? "" : decision.list?.warning).toMatch(
+      /1736 days old, no newer than 2022-02-24 .*45-day limit.*production service refuses/,
+    );
   });
 
   it("flags on a red flag alone", () => {

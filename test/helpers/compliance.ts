@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { getDb } from "../../src/db/client";
 import { complianceSettings } from "../../src/db/schema";
-import { parseSanctionsList } from "../../src/engines/screening/ofac-csv";
+import { isoDay } from "../../src/engines/dates";
+import { parseListVersion, parseSanctionsList } from "../../src/engines/screening/ofac-csv";
 import { loadSanctionsList, type SanctionsFiles } from "../../src/jobs/refresh-sanctions-list";
 
 /** The real OFAC files (data/ofac/, passed in by vitest.config.ts). */
@@ -13,9 +14,25 @@ export function realSanctionsList() {
   return parsed;
 }
 
-/** Puts the real list in force in this test file's D1, loaded at `now`. */
+/** How data/ofac/VERSION labels the demo copy: a bound on its publication date, years ago (data/ofac/README.md). */
+export function demoListLabel() {
+  const label = parseListVersion(env.TEST_OFAC_VERSION);
+  if (!label) throw new Error(`data/ofac/VERSION is malformed: "${env.TEST_OFAC_VERSION}"`);
+  return label;
+}
+
+/**
+ * Puts the real list's entries in force in this test file's D1, loaded at `now` and, for tests of
+ * matching, dated as if OFAC had published them that day. The demo copy's own label
+ * (`demoListLabel()`) makes it years old, and production refuses it: `loadDemoListAsLabelled`.
+ */
 export function loadRealList(now = new Date()) {
-  return loadSanctionsList(getDb(env.DB), realOfacFiles(), { version: env.TEST_OFAC_VERSION, source: "file:data/ofac", now });
+  return loadSanctionsList(getDb(env.DB), realOfacFiles(), { version: isoDay(now), versionBasis: "published", source: "file:data/ofac", now });
+}
+
+/** The demo copy as data/ofac/VERSION labels it. */
+export function loadDemoListAsLabelled(now = new Date()) {
+  return loadSanctionsList(getDb(env.DB), realOfacFiles(), { ...demoListLabel(), source: "file:data/ofac", now });
 }
 
 export const complianceCheck = (key: string, body: unknown) =>

@@ -5,7 +5,7 @@ import { getDb } from "../../../src/db/client";
 import { parseSanctionsList } from "../../../src/engines/screening/ofac-csv";
 import { buildSanctionsIndex, screenPerson } from "../../../src/engines/screening/sanctions-index";
 import { loadSanctionsList, type SanctionsFiles } from "../../../src/jobs/refresh-sanctions-list";
-import { DEMO_OFAC_DIR } from "../../lib/sanctions-list";
+import { DEMO_OFAC_DIR, listVersion } from "../../lib/sanctions-list";
 import { type BenchArea, type Measurement, RECORDING_TARGET } from "../scenario";
 
 const read = (file: string) => gunzipSync(readFileSync(path.join(DEMO_OFAC_DIR, file))).toString("utf8");
@@ -59,7 +59,7 @@ export const complianceBench: BenchArea = {
   name: "compliance",
   async seed(db) {
     await loadSanctionsList(getDb(db), demoFiles(), {
-      version: readFileSync(path.join(DEMO_OFAC_DIR, "VERSION"), "utf8").trim(),
+      ...listVersion(DEMO_OFAC_DIR),
       source: "file:bench",
       now: new Date(),
     });

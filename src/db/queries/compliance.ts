@@ -4,7 +4,7 @@ import type { TriggeredRule } from "../../engines/screening/decision";
 import type { ParsedSanctionsList } from "../../engines/screening/ofac-csv";
 import { chunk, MAX_BOUND_PARAMETERS } from "../batch";
 import { callTemplate, type Database, type SqlTemplate, type TemplateCall } from "../client";
-import { complianceChecks, complianceSettings, sanctionsAliases, sanctionsDobs, sanctionsEntries, sanctionsLists } from "../schema";
+import { complianceChecks, complianceSettings, givenNameForms, sanctionsAliases, sanctionsDobs, sanctionsEntries, sanctionsLists } from "../schema";
 
 /** The sanctions list in force: the newest successful load. The list is public reference data, shared by every organization. */
 export async function getListInForce(db: Database) {
@@ -12,6 +12,7 @@ export async function getListInForce(db: Database) {
     .select({
       id: sanctionsLists.id,
       version: sanctionsLists.version,
+      versionBasis: sanctionsLists.versionBasis,
       loadedAt: sanctionsLists.loadedAt,
       contentHash: sanctionsLists.contentHash,
       entryCount: sanctionsLists.entryCount,
@@ -56,10 +57,18 @@ export async function getScreeningRows(db: Database, listId: string) {
   return { entries, aliases, dobs };
 }
 
+/** The published nickname list (reference data from a migration, shared by every organization), or null if absent. */
+export async function getGivenNameFormsCsv(db: Database): Promise<string | null> {
+  const [row] = await db.select({ csv: givenNameForms.csv }).from(givenNameForms).limit(1);
+  return row?.csv ?? null;
+}
+
 /** A list's metadata, written last: the row that puts a loaded list in force. */
 export interface SanctionsListMeta {
   id: string;
+  /** The publisher's date (docs/domain/screening.md#list-age): OFAC's own unless `versionBasis` says it is a bound. */
   version: string;
+  versionBasis?: "published" | "upper_bound";
   source: string;
   contentHash: string;
   loadedAt: string;
@@ -116,8 +125,18 @@ export function sanctionsListLoad(list: ParsedSanctionsList, meta: SanctionsList
   ];
   const activate: RawStatement[] = [
     {
-      sql: "INSERT INTO sanctions_lists (id, version, source, content_hash, loaded_at, entry_count, alias_count, dob_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      params: [meta.id, meta.version, meta.source, meta.contentHash, meta.loadedAt, list.entries.length, list.aliases.length, list.dobs.length],
+      sql: "INSERT INTO sanctions_lists (id, version, version_basis, source, content_hash, loaded_at, entry_count, alias_count, dob_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      params: [
+        meta.id,
+        meta.version,
+        meta.versionBasis ?? "published",
+        meta.source,
+        meta.contentHash,
+        meta.loadedAt,
+        list.entries.length,
+        list.aliases.length,
+        list.dobs.length,
+      ],
     },
     ...["sanctions_entries", "sanctions_aliases", "sanctions_dobs"].map((table) => ({
       sql: `DELETE FROM ${table} WHERE list_id <> ?`,
@@ -128,9 +147,16 @@ export function sanctionsListLoad(list: ParsedSanctionsList, meta: SanctionsList
   return { rows, activate };
 }
 
-/** The same files again: the list in force is current as of now (its age restarts). */
-export async function renewListInForce(db: Database, listId: string, loadedAt: string, source: string): Promise<void> {
-  await db.update(sanctionsLists).set({ loadedAt, source }).where(eq(sanctionsLists.id, listId));
+/**
+ * The same files again: the load time is renewed, and the publisher's date is the one this load
+ * states (the list's age counts from it, never from the load).
+ */
+export async function renewListInForce(
+  db: Database,
+  listId: string,
+  renewal: { loadedAt: string; source: string; version: string; versionBasis: SanctionsListMeta["versionBasis"] },
+): Promise<void> {
+  await db.update(sanctionsLists).set(renewal).where(eq(sanctionsLists.id, listId));
 }
 
 /** The organization's screening settings, or the defaults row ('*'). */

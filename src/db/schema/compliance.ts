@@ -10,13 +10,21 @@ import { organizations } from "./platform";
  */
 export const sanctionsLists = sqliteTable("sanctions_lists", {
   id: text("id").primaryKey(),
-  /** The publication date (YYYY-MM-DD) of the files. */
+  /**
+   * The date (YYYY-MM-DD) the publisher gave the list, never the day it was copied: OFAC's
+   * `Publish_Date`, or, for a copy that kept none, the latest date it can bear (`version_basis`).
+   * The list's age counts from it (docs/domain/screening.md#list-age).
+   */
   version: text("version").notNull(),
+  /** `published`: OFAC's own date; `upper_bound`: the copy kept none, and its data shows it is no newer than `version`. */
+  versionBasis: text("version_basis", { enum: ["published", "upper_bound"] })
+    .notNull()
+    .default("published"),
   /** `file:<dir>` for the operator command, or the download URL of sdn.csv. */
   source: text("source").notNull(),
   /** SHA-256 of the files, so a refresh that finds the same files only renews `loaded_at`. */
   contentHash: text("content_hash").notNull(),
-  /** The list's age is the time since this: its last successful load. */
+  /** Its last successful load (a load of the same files again renews it); the list in force is the newest. */
   loadedAt: text("loaded_at").notNull(),
   entryCount: integer("entry_count").notNull(),
   aliasCount: integer("alias_count").notNull(),
@@ -128,4 +136,16 @@ export const zipCodeSets = sqliteTable("zip_code_sets", {
   source: text("source").notNull(),
   zipCount: integer("zip_count").notNull(),
   bitsBase64: text("bits_base64").notNull(),
+});
+
+/**
+ * Given names and their nicknames and diminutives, as published (one row per source: the CSV of
+ * carltonnorthern/nicknames, Apache-2.0, `name1,has_nickname,name2`). Reference data written by the
+ * `given_name_forms` migration, which scripts/build-nickname-table.ts renders from
+ * data/nicknames/names.csv; kept out of the Worker bundle (docs/domain/screening.md#given-name-forms).
+ */
+export const givenNameForms = sqliteTable("given_name_forms", {
+  source: text("source").primaryKey(),
+  pairCount: integer("pair_count").notNull(),
+  csv: text("csv").notNull(),
 });

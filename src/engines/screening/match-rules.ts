@@ -3,6 +3,7 @@
  * says so (docs/domain/screening.md#pass-flag-hold). Each rule's id is its heading's anchor on
  * that page and its reason is the page's sentence.
  */
+import { type GivenNameForms, isGivenNameForm, NO_GIVEN_NAME_FORMS } from "./given-name-forms";
 import { initialGroup, nameParts, partSimilarity, soundex } from "./names";
 import type { DobPrecision } from "./ofac-csv";
 
@@ -88,10 +89,44 @@ export interface ListedNameParts {
   surnameJoined: string;
   /** The given names, particles left out; the first is the listed first name. */
   given: string[];
+  /**
+   * The given names as whole names, each its syllables: a hyphenated name (`Su-Kwang`), an Arabic
+   * `Abd al-…` compound, or a North Korean given name however OFAC spaces it (`Jong Un`) is one
+   * name. The first is the listed first name; the later ones are middle names or patronymics.
+   */
+  givenNames: string[][];
   /** The parts sorted, and both orders without spaces: what an exact name is compared with. */
   sortedKey: string;
   joined: string;
   joinedForward: string;
+}
+
+/** Arabic "servant of" compounds: `Abd al-Baki`, `Abdul Kader` are one name, not two. */
+const ABD_PREFIXES = new Set(["ABD", "ABDUL", "ABDEL", "ABDOUL", "ABDOL", "ABDU"]);
+
+/**
+ * The given names of a listed name as whole names (see ListedNameParts.givenNames). `syllabic`: the
+ * listed person's given name is romanized Korean, whose syllables OFAC sometimes spaces (`KIM, Jong Un`).
+ */
+function wholeGivenNames(text: string, syllabic: boolean): string[][] {
+  const names = text
+    .trim()
+    .split(/\s+/)
+    .map((word) =>
+      word
+        .split("-")
+        .flatMap(nameParts)
+        .filter((p) => !isParticle(p)),
+    )
+    .filter((name) => name.length > 0);
+  if (syllabic) return names.length > 0 ? [names.flat()] : [];
+  const merged: string[][] = [];
+  for (const name of names) {
+    const previous = merged.at(-1);
+    if (previous && previous.length === 1 && ABD_PREFIXES.has(previous[0])) previous.push(...name);
+    else merged.push([...name]);
+  }
+  return merged;
 }
 
 /**
@@ -100,17 +135,20 @@ export interface ListedNameParts {
  * double surname) is the surname, and so is a word after `de` or a hyphen (a married name:
  * SIEIRO DE NORIEGA, ZELEN-KARADZIC).
  */
-export function listedNameParts(listed: string): ListedNameParts {
+export function listedNameParts(listed: string, options: { syllabicGivenName?: boolean } = {}): ListedNameParts {
+  const syllabic = options.syllabicGivenName ?? false;
   const comma = listed.indexOf(",");
   if (comma < 0) {
     const parts = nameParts(listed);
     const last = parts.slice(-1);
+    const words = listed.trim().split(/\s+/);
     return withExactKeys({
       parts,
       forward: parts,
       surnames: last,
       surnameJoined: last.join(""),
       given: parts.slice(0, -1).filter((p) => !isParticle(p)),
+      givenNames: wholeGivenNames(words.slice(0, -1).join(" "), syllabic),
     });
   }
   const surnameText = listed.slice(0, comma);
@@ -136,11 +174,21 @@ export function listedNameParts(listed: string): ListedNameParts {
     surnames: surnames.size > 0 ? [...surnames] : surnameParts.slice(-1),
     surnameJoined: surnameParts.join(""),
     given: given.filter((p) => !isParticle(p)),
+    givenNames: wholeGivenNames(listed.slice(comma + 1), syllabic),
   });
 }
 
+/**
+ * The exact-name keys. In any order means any order of whole names: the syllables of one given name
+ * keep theirs ("Kwang Su" is not "Su-Kwang"), so a name of syllables is one word of the sorted key.
+ */
 function withExactKeys(name: Omit<ListedNameParts, "sortedKey" | "joined" | "joinedForward">): ListedNameParts {
-  return { ...name, sortedKey: sortedKey(name.parts), joined: name.parts.join(""), joinedForward: name.forward.join("") };
+  const words = [...name.parts];
+  for (const syllables of name.givenNames.filter((n) => n.length > 1)) {
+    for (const syllable of syllables) words.splice(words.lastIndexOf(syllable), 1);
+    words.push(syllables.join(""));
+  }
+  return { ...name, sortedKey: sortedKey(words), joined: name.parts.join(""), joinedForward: name.forward.join("") };
 }
 
 /** Two name parts are the same name when their part similarity reaches this (the index's candidate line). */
@@ -168,10 +216,16 @@ export function exactNameTest(entered: readonly string[]): (listed: ListedNamePa
 export interface NameCoverage {
   /** The listed surname (or one of them) is in the customer's name. */
   surname: boolean;
-  /** A customer part other than the surname's is one of the listed given names. */
-  givenName: boolean;
-  /** The listed first name is among the customer's other parts. */
+  /** ...letter for letter (no typo or transliteration): what a date of birth may stand beside. */
+  exactSurname: boolean;
+  /** The listed first name, whole (every syllable of `Su-Kwang`), is among the customer's other parts. */
   firstName: boolean;
+  /**
+   * A customer part other than the surname's is a form of a listed given name: a nickname or
+   * diminutive from the published list, an initial, a shortening, one syllable of a compound
+   * first name, or a middle name or patronymic (docs/domain/screening.md#given-name-forms).
+   */
+  givenForm: boolean;
   /** Every customer part (particles aside) is a part of the listed name, and there are at least two. */
   allListedParts: boolean;
 }
@@ -180,26 +234,48 @@ export function nameCoverage(
   entered: readonly string[],
   listed: ListedNameParts,
   same: SameAsEntered = (i, listedPart) => samePart(entered[i], listedPart),
+  forms: GivenNameForms = NO_GIVEN_NAME_FORMS,
 ): NameCoverage {
-  const words = entered.map((part, i) => ({ part, i })).filter((w) => !isParticle(w.part));
+  // A particle joins names ("Garcia y Lopez", "Bashar al-Assad"); first or last it is a name of its
+  // own: an initial ("Y. Finyanus") or a nickname ("Al Capone", "Du" for Duran).
+  const joins = (part: string, i: number) => isParticle(part) && i > 0 && i < entered.length - 1;
+  const words = entered.map((part, i) => ({ part, i })).filter((w) => !joins(w.part, w.i));
   // A customer may write the surname as one word ("Alzawahiri") or in two ("Nasr Allah").
-  const surnameAt = new Set<number>();
-  for (const { i } of words) {
-    if (listed.surnames.some((s) => same(i, s)) || same(i, listed.surnameJoined)) surnameAt.add(i);
+  const isSurname = (word: string) => listed.surnames.includes(word) || word === listed.surnameJoined;
+  const exactAt = new Set<number>();
+  const closeAt = new Set<number>();
+  for (const { part, i } of words) {
+    if (isSurname(part)) exactAt.add(i);
+    if (listed.surnames.some((s) => same(i, s)) || same(i, listed.surnameJoined)) closeAt.add(i);
   }
   for (let i = 0; i + 1 < entered.length; i++) {
-    const pair = entered[i] + entered[i + 1];
-    if (listed.surnames.includes(pair) || pair === listed.surnameJoined) {
-      surnameAt.add(i);
-      surnameAt.add(i + 1);
-    }
+    if (isSurname(entered[i] + entered[i + 1])) exactAt.add(i).add(i + 1);
   }
+  const exactSurname = exactAt.size > 0;
+  // Where the surname is written exactly, a word only close to it ("Is" beside "Issa") is a given name.
+  const surnameAt = exactSurname ? exactAt : closeAt;
   const others = words.filter((w) => !surnameAt.has(w.i));
-  const [first] = listed.given;
+  const [first = [], ...later] = listed.givenNames;
+  const firstJoined = first.join("");
+  // The first name whole: its syllables in their order among the customer's other words ("Kwang Su"
+  // is another name than Su-Kwang), or all of them written as one word ("Jongun"; exactly, as
+  // "Abdullah" is close to "Abdulkader" but another name).
+  const firstName =
+    first.length > 0 &&
+    (others.some((_, k) => first.every((syllable, j) => k + j < others.length && same(others[k + j].i, syllable))) ||
+      (first.length > 1 &&
+        (others.some((w) => w.part === firstJoined) || others.some((w, k) => k + 1 < others.length && w.part + others[k + 1].part === firstJoined))));
+  const givenForm = others.some(
+    (w) =>
+      first.some((syllable) => same(w.i, syllable)) ||
+      later.some((name) => name.some((syllable) => same(w.i, syllable))) ||
+      listed.givenNames.some((name) => isGivenNameForm(w.part, name.join(""), forms)),
+  );
   return {
     surname: surnameAt.size > 0,
-    givenName: others.some((w) => listed.given.some((g) => same(w.i, g))),
-    firstName: first !== undefined && others.some((w) => same(w.i, first)),
+    exactSurname,
+    firstName,
+    givenForm,
     allListedParts: words.length >= 2 && words.every((w) => listed.parts.some((p) => same(w.i, p))),
   };
 }
@@ -226,7 +302,17 @@ export const MATCH_RULES = {
   },
   "potential-match": {
     outcome: "flag",
-    reason: "The listed surname and a given name match at or above the flag line and the date of birth does not conflict; not confirmed.",
+    reason: "The listed surname and the listed first name match at or above the flag line and the date of birth does not conflict; not confirmed.",
+  },
+  "given-name-form-and-birth-date": {
+    outcome: "flag",
+    reason:
+      "The listed surname matches, the customer's given name is a form of a listed given name (a nickname or diminutive from the published list, an initial, a shortening, one syllable of a compound name, a middle name or patronymic) and the date of birth matches the list: several similarities, reviewed by a person.",
+  },
+  "surname-and-birth-day": {
+    outcome: "flag",
+    reason:
+      "The listed surname matches and the date of birth is the listed date to the day, whatever the given name: several similarities, reviewed by a person.",
   },
   "partial-name-and-birth-day": {
     outcome: "flag",
@@ -239,7 +325,8 @@ export const MATCH_RULES = {
   },
   "surname-only": {
     outcome: "pass",
-    reason: "Ruled out: only the surname matches; none of the listed given names is in the customer's name.",
+    reason:
+      "Ruled out: only the surname matches; the listed first name is not in the customer's name, and no matching date of birth stands beside a form of a listed given name.",
   },
   "conflicting-date-of-birth": {
     outcome: "pass",
@@ -260,7 +347,8 @@ export interface ScoreLines {
 
 /**
  * The rule that decides one scored listed name (docs/domain/screening.md#pass-flag-hold), in the
- * page's order. `coverage` is asked for only when the name is not exact and reaches the flag line.
+ * page's order. `coverage` is asked for only when the name is not exact and reaches the flag line,
+ * or when the date of birth matches (the two rules that rest on it stand below the flag line too).
  */
 export function ruleOnName(input: {
   nameScore: number;
@@ -275,11 +363,18 @@ export function ruleOnName(input: {
     if (dob === "conflict") return "exact-name-conflicting-date-of-birth";
     return dob === "near" ? "exact-name-near-date-of-birth" : "exact-full-name";
   }
-  if (nameScore < lines.flagScore) return "below-flag-line";
+  // A shortened or partial given name is a match only beside the listed surname and date of birth.
+  const birthDateRule = (coverage: NameCoverage): MatchRule | null => {
+    if (!coverage.exactSurname) return null;
+    // The first name itself below the flag line ("Tar" for Tarik is close, not a nickname) counts as a form.
+    if ((coverage.givenForm || coverage.firstName) && dob === "match") return "given-name-form-and-birth-date";
+    return input.sameBirthDay ? "surname-and-birth-day" : null;
+  };
+  if (nameScore < lines.flagScore) return (dob === "match" && birthDateRule(input.coverage())) || "below-flag-line";
   const coverage = input.coverage();
   if (!coverage.surname) return coverage.allListedParts && input.sameBirthDay ? "partial-name-and-birth-day" : "given-names-only";
-  if (!coverage.givenName) return "surname-only";
+  if (!coverage.firstName) return birthDateRule(coverage) ?? "surname-only";
   if (dob === "conflict") return "conflicting-date-of-birth";
-  if (nameScore >= lines.holdScore && coverage.firstName && input.sameBirthDay) return "both-names-and-birth-date";
+  if (nameScore >= lines.holdScore && input.sameBirthDay) return "both-names-and-birth-date";
   return "potential-match";
 }

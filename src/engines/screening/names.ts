@@ -14,6 +14,14 @@ export function normaliseName(name: string): string {
     .trim();
 }
 
+/** Letters of a script other than Latin (Cyrillic, Arabic, Hangul, Han…): the screen reads Latin letters only. */
+const NON_LATIN_LETTER = /(?![\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}])\p{L}/u;
+
+/** The name fields written (even in part) in another script: screening them would drop those letters and match nothing. */
+export function nonLatinNameFields(name: { first_name: string; last_name: string }): ("first_name" | "last_name")[] {
+  return (["first_name", "last_name"] as const).filter((field) => NON_LATIN_LETTER.test(name[field]));
+}
+
 export function nameParts(name: string): string[] {
   const normalised = normaliseName(name);
   return normalised ? normalised.split(" ") : [];

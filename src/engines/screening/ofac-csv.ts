@@ -154,3 +154,46 @@ export function parseSanctionsList(files: { sdn: string; alt: string; comments: 
   }
   return { entries, aliases, dobs };
 }
+
+/** What OFAC states of a publication (docs/domain/screening.md#list-age): its date and how many entries it holds. */
+export interface OfacPublication {
+  /** `Publish_Date`, as YYYY-MM-DD. */
+  version: string;
+  recordCount: number;
+}
+
+/**
+ * OFAC's CSV files carry no date; the same publication's SDN.XML opens with it:
+ * `<publshInformation><Publish_Date>MM/DD/YYYY</Publish_Date><Record_Count>N</Record_Count>`
+ * (OFAC's spelling). `head` is the start of that file; null when it holds no such header.
+ */
+export function parsePublishInformation(head: string): OfacPublication | null {
+  const info = /<publshInformation>([\s\S]*?)<\/publshInformation>/.exec(head)?.[1];
+  const date = info && /<Publish_Date>\s*(\d{2})\/(\d{2})\/(\d{4})\s*<\/Publish_Date>/.exec(info);
+  const count = info && /<Record_Count>\s*(\d+)\s*<\/Record_Count>/.exec(info);
+  if (!date || !count) return null;
+  const [, month, day, year] = date;
+  const version = `${year}-${month}-${day}`;
+  if (Number.isNaN(Date.parse(version)) || new Date(version).toISOString().slice(0, 10) !== version) return null;
+  return { version, recordCount: Number(count[1]) };
+}
+
+/** The CSV files and the date must be one publication: SDN.XML's record count is sdn.csv's row count. */
+export function checkPublication(list: ParsedSanctionsList, publication: OfacPublication): void {
+  if (publication.recordCount !== list.entries.length) {
+    throw new OfacFormatError(
+      `SDN.XML of ${publication.version} states ${publication.recordCount} entries, sdn.csv holds ${list.entries.length}: a truncated file, or files of two publications`,
+    );
+  }
+}
+
+/**
+ * A list's version as an operator states it (a VERSION file beside the files, or `--version`):
+ * `YYYY-MM-DD`, OFAC's date, optionally followed by `upper_bound` when the copy kept no date and
+ * that is the latest its data allows (docs/domain/screening.md#list-age). Null when malformed.
+ */
+export function parseListVersion(text: string): { version: string; versionBasis: "published" | "upper_bound" } | null {
+  const match = /^(\d{4}-\d{2}-\d{2})(?:\s+(published|upper_bound))?$/.exec(text.trim());
+  if (!match || Number.isNaN(Date.parse(match[1]))) return null;
+  return { version: match[1], versionBasis: (match[2] as "published" | "upper_bound" | undefined) ?? "published" };
+}

@@ -92,7 +92,11 @@ export function identityRedFlags(person: ScreenedPerson, now: Date, ages: AgeLim
   }
 
   if (person.ssnLast4 === "0000") {
-    flags.push({ code: "ssn_never_issued", field: "ssn_last4", message: "No Social Security number ends in 0000: that serial is never issued." });
+    flags.push({
+      code: "ssn_never_issued",
+      field: "ssn_last4",
+      message: "No Social Security number ends in these four digits: that serial is never issued.",
+    });
   }
   if (person.addressZip !== undefined && !zipExists(usZips, person.addressZip)) {
     flags.push({ code: "zip_not_found", field: "address_zip", message: "The ZIP code does not exist." });

@@ -11,6 +11,7 @@
  * the parts of their group only, then scores in full just the names holding a close part.
  */
 
+import { type GivenNameForms, NO_GIVEN_NAME_FORMS } from "./given-name-forms";
 import {
   assessDob,
   exactNameTest,
@@ -77,22 +78,35 @@ export interface SanctionsIndex {
   groups: Map<string, number[]>;
   /** Memo of `closeListedParts`, per entered part; it lives and dies with the index (one list). */
   closePartsCache: Map<string, [number, number][]>;
+  /** Per year of birth a listed date covers, the names of the entries it belongs to. */
+  namesByBirthYear: Map<number, number[]>;
+  /** The published nicknames of given names (docs/domain/screening.md#given-name-forms). */
+  forms: GivenNameForms;
 }
 
 /** The name's parts in list order, and its two orders as strings ("LAST, First" → "FIRST LAST" and "LAST FIRST"). */
-function splitListedName(listed: string): { parts: string[]; reading: ListedNameParts; forward: string; reversed: string } {
-  const reading = listedNameParts(listed);
+function splitListedName(
+  listed: string,
+  syllabicGivenName: boolean,
+): { parts: string[]; reading: ListedNameParts; forward: string; reversed: string } {
+  const reading = listedNameParts(listed, { syllabicGivenName });
   return { parts: reading.parts, reading, forward: reading.forward.join(" "), reversed: reading.parts.join(" ") };
 }
 
-export function buildSanctionsIndex(rows: { entries: ScreeningEntryRow[]; aliases: ScreeningAliasRow[]; dobs: ScreeningDobRow[] }): SanctionsIndex {
+/** OFAC's North Korea programs: their individuals' given names are romanized Korean, one name however spaced. */
+const KOREAN_PROGRAMS = /\bDPRK|NKSPEA/;
+
+export function buildSanctionsIndex(
+  rows: { entries: ScreeningEntryRow[]; aliases: ScreeningAliasRow[]; dobs: ScreeningDobRow[] },
+  forms: GivenNameForms = NO_GIVEN_NAME_FORMS,
+): SanctionsIndex {
   const entries = new Map<number, IndexedEntry>();
   for (const e of rows.entries) if (e.sdnType === "individual") entries.set(e.entNum, { name: e.name, programs: e.programs, dobs: [] });
   for (const dob of rows.dobs) entries.get(dob.entNum)?.dobs.push(dob);
 
   const names: IndexedName[] = [];
   const add = (entNum: number, listed: string, kind: IndexedName["kind"]) => {
-    const split = splitListedName(listed);
+    const split = splitListedName(listed, KOREAN_PROGRAMS.test(entries.get(entNum)?.programs ?? ""));
     if (split.parts.length > 0) names.push({ entNum, listed, kind, partIds: [], ...split });
   };
   for (const e of rows.entries) if (entries.has(e.entNum)) add(e.entNum, e.name, "primary");
@@ -123,7 +137,19 @@ export function buildSanctionsIndex(rows: { entries: ScreeningEntryRow[]; aliase
     }
     name.partIds = name.parts.map((part) => partIds.get(part) as number);
   });
-  return { names, entries, parts, partIds, partSoundex, postings, groups, closePartsCache: new Map() };
+  const namesByBirthYear = new Map<number, number[]>();
+  names.forEach((name, nameId) => {
+    const years = new Set<number>();
+    for (const dob of entries.get(name.entNum)?.dobs ?? []) {
+      for (let year = Number(dob.from.slice(0, 4)); year <= Number(dob.to.slice(0, 4)); year++) years.add(year);
+    }
+    for (const year of years) {
+      const list = namesByBirthYear.get(year);
+      if (list) list.push(nameId);
+      else namesByBirthYear.set(year, [nameId]);
+    }
+  });
+  return { names, entries, parts, partIds, partSoundex, postings, groups, closePartsCache: new Map(), namesByBirthYear, forms };
 }
 
 export interface SanctionsMatch {
@@ -256,9 +282,16 @@ export function screenPerson(
       }
     }
   });
-  // OFAC FAQ 5: one name of two matching is not a match, so a name must come close on two entered parts.
+  // OFAC FAQ 5: one name of two matching is not a match, so a name must come close on two entered
+  // parts, unless its date of birth matches: then the rules weigh a shortened given name beside it.
   const needed = Math.min(2, entered.length);
   const candidates = touched.filter((nameId) => bitCount(closeParts[nameId]) >= needed);
+  for (const nameId of index.namesByBirthYear.get(Number(person.dob.slice(0, 4))) ?? []) {
+    const bits = bitCount(closeParts[nameId]);
+    if (bits >= 1 && bits < needed && assessDob(person.dob, (index.entries.get(index.names[nameId].entNum) as IndexedEntry).dobs) === "match") {
+      candidates.push(nameId);
+    }
+  }
 
   // Whether entered part i is the same name as a listed part: the same listed parts recur across candidates.
   const sameMemo = entered.map(() => new Map<string, boolean>());
@@ -283,7 +316,7 @@ export function screenPerson(
     const entry = index.entries.get(name.entNum) as IndexedEntry;
     const facts = {
       exact,
-      coverage: () => nameCoverage(entered, name.reading, same),
+      coverage: () => nameCoverage(entered, name.reading, same, index.forms),
       dob: assessDob(person.dob, entry.dobs),
       sameBirthDay: sameBirthDay(person.dob, entry.dobs),
       lines,

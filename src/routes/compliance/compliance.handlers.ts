@@ -15,6 +15,7 @@ export const createComplianceCheck: RouteHandler<typeof createComplianceCheckRou
     input,
     handling,
     new Date(),
+    c.get("config").staleSanctionsListMode,
   );
   return c.json(result, 200);
 };

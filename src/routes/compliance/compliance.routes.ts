@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { TRIGGERED_RULES } from "../../engines/screening/decision";
 import { MATCH_RULES, type MatchRule } from "../../engines/screening/match-rules";
-import { notFoundResponse } from "../../http/errors";
+import { documentedError, notFoundResponse, validationErrorResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 
 const personName = (example: string) => z.string().trim().min(1).max(100).openapi({ example });
@@ -36,7 +36,7 @@ const FlagSchema = z
 
 const triggeredRule = z.enum(TRIGGERED_RULES).nullable().openapi({
   description:
-    "Why the result is not `pass`: `ofac_sdn_match` (hold), `ofac_list_unavailable` or `ofac_list_stale` (the check fails closed), `ofac_potential_match`, `identity_red_flag`. null on `pass`.",
+    "Why the result is not `pass`: `ofac_sdn_match` (hold), `ofac_list_unavailable` (no list: the check fails closed; `ofac_list_stale` only on checks recorded before stale lists were refused with 503), `ofac_potential_match`, `identity_red_flag`. null on `pass`.",
 });
 
 const SanctionsMatchSchema = z
@@ -81,10 +81,21 @@ export const ComplianceCheckResultSchema = z
       flag_threshold: z.number(),
       list: z
         .object({
-          version: z.string().openapi({ description: "Publication date of the list screened against." }),
-          loaded_at: z.iso.datetime(),
-          age_days: z.number(),
+          version: z.string().openapi({
+            description:
+              "The date OFAC gave the list (its Publish_Date), never the day it was copied; with `version_basis: upper_bound`, the latest date a copy that kept no date can bear.",
+            example: "2026-11-25",
+          }),
+          version_basis: z.enum(["published", "upper_bound"]).openapi({
+            description: "`published`: OFAC's own date. `upper_bound`: the copy kept none; its data shows it is no newer than `version`.",
+          }),
+          loaded_at: z.iso.datetime().openapi({ description: "When the list was last loaded (informational; the age counts from `version`)." }),
+          age_days: z.int().openapi({ description: "Whole days from `version` to today (UTC)." }),
           max_age_days: z.int(),
+          stale: z.boolean().openapi({ description: "`age_days` is past `max_age_days`: only in development is such a list screened at all." }),
+          warning: z.string().optional().openapi({
+            description: "Development only, on a stale list: how old it is and why a production service refuses it.",
+          }),
         })
         .nullable()
         .openapi({ description: "null when no list is loaded (the result is then never `pass`)." }),
@@ -107,7 +118,14 @@ export const ComplianceCheckResultSchema = z
         score: 71.3,
         hold_threshold: 95,
         flag_threshold: 85,
-        list: { version: "2026-11-26", loaded_at: "2026-11-26T04:30:12.000Z", age_days: 0.4, max_age_days: 45 },
+        list: {
+          version: "2026-11-25",
+          version_basis: "published",
+          loaded_at: "2026-11-26T04:30:12.000Z",
+          age_days: 1,
+          max_age_days: 45,
+          stale: false,
+        },
         match: null,
       },
     },
@@ -158,7 +176,7 @@ export const createComplianceCheck = v1Route({
   tags: ["Compliance"],
   summary: "Screen a customer before deal submission (OFAC SDN list, identity red flags, safeguards)",
   description:
-    "Scores the name against the individuals of OFAC's SDN list (primary names and strong aliases) as OFAC's Sanctions List Search does, checks the FTC Red Flags the fields allow, and records the check in the organization's audit trail with the person only as keyed hashes. Fails closed: with no list loaded or a list older than the organization's limit the result is never `pass`. A `hold` raises `compliance.hold_triggered`. The service surfaces; the dealer decides.",
+    "Scores the name against the individuals of OFAC's SDN list (primary names and strong aliases) as OFAC's Sanctions List Search does, checks the FTC Red Flags the fields allow, and records the check in the organization's audit trail with the person only as keyed hashes. Fails closed: with no list loaded the result is never `pass`, and a list older than the organization's limit (from OFAC's publication date) is refused with 503 `sanctions_list_stale`. A `hold` raises `compliance.hold_triggered`. The service surfaces; the dealer decides.",
   endpoint: "compliance-check",
   body: true,
   idempotent: true,
@@ -179,6 +197,12 @@ export const createComplianceCheck = v1Route({
       description: "The check's result. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: ComplianceCheckResultSchema } },
     },
+    422: documentedError(
+      `${validationErrorResponse[422].description} A name written in another script (Cyrillic, Arabic, Hangul…) is refused too, \`details[].code\` \`name_not_latin_script\`: enter it as on the customer's ID, in Latin letters (docs/domain/screening.md#names-in-other-scripts).`,
+    ),
+    503: documentedError(
+      "`sanctions_list_stale`: the sanctions list in force is older than the organization's limit (45 days by default, counted from OFAC's publication date), so no customer can be screened as clear; nothing is recorded. A listed name that holds is still answered (200, `hold`).",
+    ),
   },
 });
 

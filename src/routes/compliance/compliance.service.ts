@@ -4,13 +4,15 @@ import {
   type ComplianceSettings,
   getComplianceCheck,
   getComplianceSettings,
+  getGivenNameFormsCsv,
   getListInForce,
   getScreeningRows,
   type ListInForce,
   recordComplianceCheck,
 } from "../../db/queries/compliance";
-import { decideScreening } from "../../engines/screening/decision";
-import { normaliseName } from "../../engines/screening/names";
+import { decideScreening, type StaleListMode } from "../../engines/screening/decision";
+import { type GivenNameForms, parseGivenNameForms } from "../../engines/screening/given-name-forms";
+import { nonLatinNameFields, normaliseName } from "../../engines/screening/names";
 import { IDENTITY_HISTORIES, identityRedFlags, type RequestHandling, safeguardsFlags } from "../../engines/screening/red-flags";
 import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../engines/screening/sanctions-index";
 import { commitWithEvents } from "../../events/emit";
@@ -31,15 +33,27 @@ const listInForce = new TtlCache<ListInForce | null>({ ttlMs: CACHE_TTL_MS, maxE
 const settingsByOrg = new TtlCache<ComplianceSettings | null>({ ttlMs: CACHE_TTL_MS, maxEntries: 1024 });
 let builtIndex: { listId: string; index: SanctionsIndex } | null = null;
 
+let givenNameForms: GivenNameForms | null = null;
+
+/** The published nickname list, read from D1 once per isolate (it changes only with a migration). */
+async function givenNameFormsFor(db: Database): Promise<GivenNameForms> {
+  if (givenNameForms) return givenNameForms;
+  const csv = await getGivenNameFormsCsv(db);
+  // Without it "Nick Maduro" on the listed birth date would pass: refuse instead.
+  if (!csv) throw new Error("given_name_forms has no row; apply the migrations");
+  givenNameForms = parseGivenNameForms(csv);
+  return givenNameForms;
+}
+
 /** The index of the list, or null if its rows are gone (a newer list replaced it mid-request): then nothing is screened. */
 async function sanctionsIndexFor(db: Database, list: ListInForce): Promise<SanctionsIndex | null> {
   if (builtIndex?.listId === list.id) return builtIndex.index;
-  const rows = await getScreeningRows(db, list.id);
+  const [rows, forms] = await Promise.all([getScreeningRows(db, list.id), givenNameFormsFor(db)]);
   if (rows.entries.length === 0) {
     listInForce.evict("list");
     return null;
   }
-  const index = buildSanctionsIndex(rows);
+  const index = buildSanctionsIndex(rows, forms);
   builtIndex = { listId: list.id, index };
   return index;
 }
@@ -89,6 +103,24 @@ export function describeHandling(url: string): RequestHandling {
   return { encryptedInTransit: protocol === "https:" || local };
 }
 
+/**
+ * A name in another script is refused, not transliterated: the deal is written in the name as on
+ * the customer's ID (Latin letters on US documents and passports), and OFAC lists names in Latin
+ * transliteration, of which each script has several (docs/domain/screening.md#names-in-other-scripts).
+ */
+function refuseNonLatinNames(input: { first_name: string; last_name: string }) {
+  const fields = nonLatinNameFields(input);
+  if (fields.length === 0) return;
+  throw new ApiError("validation_error", "Enter the customer's name as written on their ID, in Latin letters.", {
+    details: fields.map((path) => ({
+      path,
+      code: "name_not_latin_script",
+      message:
+        "The name is written in another script. Enter it as it appears on the customer's ID (driver's licence or passport, in Latin letters): it is screened against OFAC's list as written there.",
+    })),
+  });
+}
+
 export async function runComplianceCheck(
   env: Env,
   db: Database,
@@ -96,7 +128,9 @@ export async function runComplianceCheck(
   input: z.infer<typeof ComplianceCheckRequestSchema>,
   handling: RequestHandling,
   now: Date,
+  staleListMode: StaleListMode,
 ) {
+  refuseNonLatinNames(input);
   const settings = await settingsByOrg.get(caller.orgId, now.getTime(), () => getComplianceSettings(db, caller.orgId));
   if (!settings) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
   const listState = await listInForce.get("list", now.getTime(), () => getListInForce(db));
@@ -113,12 +147,15 @@ export async function runComplianceCheck(
   const outcomes = IDENTITY_HISTORIES.map((history) => {
     const redFlags = identityRedFlags({ ...person, ssnLast4: input.ssn_last4, addressZip: input.address_zip }, now, settings, history, usZips);
     const decision = decideScreening({
-      list: list ? { loaded: true, loadedAt: list.loadedAt } : { loaded: false },
+      list: list ? { loaded: true, version: list.version, versionBasis: list.versionBasis } : { loaded: false },
       match,
       redFlags,
       limit: settings,
       now,
+      mode: staleListMode,
     });
+    // A refusal comes from the list alone, so every outcome agrees on it: nothing is screened or recorded.
+    if (decision.refused) throw new ApiError("sanctions_list_stale", decision.message);
     return { redFlags, decision };
   });
   // A hold comes from the list alone, so every outcome agrees on it.
@@ -179,8 +216,16 @@ export async function runComplianceCheck(
       hold_threshold: settings.holdScore,
       flag_threshold: settings.flagScore,
       list:
-        list && decision.listAgeDays !== null
-          ? { version: list.version, loaded_at: list.loadedAt, age_days: decision.listAgeDays, max_age_days: settings.maxListAgeDays }
+        list && decision.list
+          ? {
+              version: list.version,
+              version_basis: list.versionBasis,
+              loaded_at: list.loadedAt,
+              age_days: decision.list.ageDays,
+              max_age_days: settings.maxListAgeDays,
+              stale: decision.list.stale,
+              ...(decision.list.warning ? { warning: decision.list.warning } : {}),
+            }
           : null,
       match: reported,
     },
