@@ -52,13 +52,9 @@ export const STORE_SETTING_FIELDS = {
   },
   wholesale_ratio_pct: {
     column: "wholesaleRatioPct",
-    schema: z
-      .number()
-      .min(50)
-      .max(95)
-      .openapi({
-        description: "Wholesale value of a clean unit today, percent of its retail market, 50 to 95 (docs/domain/gross.md#expected-auction-proceeds).",
-      }),
+    schema: z.number().min(50).max(95).openapi({
+      description: "Wholesale value of a clean unit today, percent of its retail market, 50 to 95 (docs/domain/gross.md#expected-auction-proceeds).",
+    }),
   },
   auction_fees: { column: "auctionFees", schema: money(5000, "Auction and transport fees taken from a unit's wholesale value.") },
   recon_car: { column: "reconCar", schema: money(20_000, "Average reconditioning of a used car.") },

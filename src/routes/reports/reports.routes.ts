@@ -86,12 +86,10 @@ export const ReportsAlertReportSchema = z
     alerts: z.array(ReportsAlertSchema).openapi({
       description: `This page's alerts, largest exposure first. A page examines the next units in stock (oldest in stock first, at most ${ALERT_UNITS_PER_PAGE}) until it holds \`limit\` alerts; an organization with more gets the rest on the next pages.`,
     }),
-    total_aged_units: z
-      .int()
-      .openapi({
-        description:
-          "Units at or past their store's aged threshold, across the whole organization, or the one `store_id` names (every page carries the same totals).",
-      }),
+    total_aged_units: z.int().openapi({
+      description:
+        "Units at or past their store's aged threshold, across the whole organization, or the one `store_id` names (every page carries the same totals).",
+    }),
     total_aged_exposure_usd: z.number().openapi({
       description: "Cost tied up in those units (cost + recon + accrued floor-plan interest), across the same stores.",
     }),
