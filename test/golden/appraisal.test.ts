@@ -109,8 +109,8 @@ describe("major mechanical and title words (docs/domain/appraisal.md#major-mecha
     expect(framed.note).toContain("Appraised to wholesale, manual inspection required");
     expect(framed.note).toContain("frame damage");
     expect(framed.recon.lines.some((line) => line.itemKey === "paint_panel")).toBe(false);
-    // Auction value 90% of market less 25% for the frame, less $500 fees and a $500 margin.
-    expect(framed.maxAcquisition).toBe(Math.round(framed.marketValue * 0.9 * 0.75) - 1_000);
+    // Auction value 85% of market (DOMAIN §3.6, corrected) less 25% for the frame, less $500 fees and a $500 margin.
+    expect(framed.maxAcquisition).toBe(Math.round(framed.marketValue * 0.85 * 0.75) - 1_000);
     expect(clean.appraisedTo).toBe("retail");
     expect(framed.maxAcquisition).toBeLessThan(clean.maxAcquisition);
   });
@@ -246,18 +246,18 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
   it("a 2019 F-150 keeps more of its new price than a 2019 car: trucks lose ×0.89", () => {
     const truck = modelValuation(trade({ year: 2019, make: "Ford", model: "F-150", mileage: 90_000, conditionNotes: "clean" }));
     const car = modelValuation(trade({ year: 2019, make: "Toyota", model: "Camry", mileage: 90_000, conditionNotes: "clean" }));
-    expect(truck.retention.retentionClass).toBe("truck");
+    expect(truck.vehicle.retention.retentionClass).toBe("truck");
     expect(100 - truck.residualPct).toBeCloseTo((100 - car.residualPct) * 0.89, 6);
   });
 
   it("a RAV4 Hybrid holds more than a plain RAV4 of the same year and miles", () => {
     const plain = trade({ year: 2020, make: "Toyota", model: "RAV4", trim: "XLE", mileage: 70_000, conditionNotes: "clean" });
     const hybrid = trade({ year: 2020, make: "Toyota", model: "RAV4", trim: "XLE Hybrid", mileage: 70_000, conditionNotes: "clean" });
-    expect(modelValuation(hybrid).retention.retentionClass).toBe("hybrid");
+    expect(modelValuation(hybrid).vehicle.retention.retentionClass).toBe("hybrid");
     expect(hybrid.marketValue).toBeGreaterThan(plain.marketValue);
     // Entered as the model name, it is still a RAV4 (compact_suv), on the hybrid curve.
     const named = trade({ year: 2020, make: "Toyota", model: "RAV4 Hybrid", mileage: 70_000, conditionNotes: "clean" });
-    expect(modelValuation(named).classKey).toBe("compact_suv");
+    expect(modelValuation(named).vehicle.classKey).toBe("compact_suv");
     expect(named.marketValue).toBe(hybrid.marketValue);
   });
 

@@ -56,10 +56,11 @@ export const TradeAppraisalSchema = z
     }),
     appraised_to: z.enum(["retail", "wholesale"]).openapi({
       description:
-        "`wholesale` when the notes name frame damage, flood, a salvage or rebuilt title, or an airbag fault: no retail recon line prices those (docs/domain/appraisal.md#appraise-to-wholesale).",
+        "`wholesale` when the notes name frame damage, flood, a salvage, rebuilt or odometer (TMU, exempt, rollback) brand, an airbag fault or a unit that does not run — no retail recon line prices those — or when the retail figure does not beat the wholesale figure (docs/domain/appraisal.md#appraise-to-wholesale).",
     }),
     manual_inspection_required: z.boolean().openapi({
-      description: "True when appraised to wholesale: the number is provisional until someone inspects the unit.",
+      description:
+        "True when a condition takes the unit to wholesale or the vehicle is not in the model table: the number is provisional until someone inspects the unit (`manual_inspection_reasons` says why).",
     }),
     negotiation_floor: z.number().openapi({ description: "The opening offer: 7% (at least $500) below the max acquisition.", example: 14705 }),
     market_value_estimate: z.number().openapi({ description: "Expected retail value, USD.", example: 22140 }),
@@ -70,7 +71,20 @@ export const TradeAppraisalSchema = z
     market_note: z.string().openapi({
       description: "How each figure was reached: the valuation method, comparables and their freshness, recon, photos, max acquisition and floor.",
     }),
-    confidence: z.enum(["medium", "high"]).openapi({ description: "`high` when a vision model analysed the photos." }),
+    wholesale_value: z.number().openapi({
+      description:
+        "What the unit brings at auction less the recon the notes name, fees and a margin; never below the least a running unit brings ($500 by default). Always present: a running unit is never a bare $0.",
+      example: 15200,
+    }),
+    manual_inspection_reasons: z.array(z.string()).openapi({
+      description:
+        "Why a person must see the unit before the number stands: a model the table does not know, a title or odometer brand (with its legal reason), frame, flood, airbag, not running.",
+      example: [],
+    }),
+    confidence: z.enum(["low", "medium", "high"]).openapi({
+      description:
+        "`low` when the vehicle is not in the model table and no comparables price it (a fallback class is a guess); `high` when a vision model analysed the photos; else `medium`.",
+    }),
     valuation_method: z.enum(["comparables", "depreciation_model"]),
     comparables_used: z.int().openapi({ description: "Comparable units behind the market value; 0 on the depreciation model." }),
   })
@@ -120,7 +134,9 @@ export const appraiseTrade = v1Route({
             market_note:
               'Market value $20,899 from 13 comparable units of this organization (2021–2022 Toyota Camry (fewer than 3 of them SE, so every trim): 1 in stock at today\'s asking price, 12 sold in the last 180 days, the latest 19 days ago), each adjusted to a 2021 at 48,200 miles; the median. Recon $1,625: Paintless dent repair ×2 $225 ("couple of door dings on the driver side"); Set of four tires, installed $800 ("rear tires worn"); Windshield replacement $400 ("small crack in windshield"); Reconditioning detail $200 (standard). No photos were sent. Max acquisition $16,052 = market $20,899 − recon $1,625 − pack $500 − target front gross $1,672 (8% of market, at least $1,200) − holding $1,050 (30 days × $35) at Summit Auto North. Negotiation floor $14,928: open 7% (at least $500) below the max acquisition. Confidence medium.',
             appraised_to: "retail",
+            wholesale_value: 15339,
             manual_inspection_required: false,
+            manual_inspection_reasons: [],
             confidence: "medium",
             valuation_method: "comparables",
             comparables_used: 13,
