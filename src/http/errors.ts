@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   daily_rate_limit_reached: 429,
   internal_error: 500,
   upstream_timeout: 503,
+  vehicle_data_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

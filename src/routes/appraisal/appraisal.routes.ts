@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { MAX_PHOTOS } from "../../engines/appraisal/photos";
 import { documentedError } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
+import { VehicleDecodeSchema, VinSchema } from "./vehicle.routes";
 
 export const APPRAISAL_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 export const EARLIEST_MODEL_YEAR = 1981;
@@ -10,12 +11,18 @@ const EXAMPLE_PHOTO = "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA
 
 export const TradeAppraisalRequestSchema = z
   .strictObject({
+    vin: VinSchema.nullish().openapi({
+      description:
+        "Decoded offline from NHTSA's vPIC data (as `GET /api/v1/vehicles/{vin}`): year, make, model, body and fuel. Alone, or with `year`/`make`/`model`: a typed field that contradicts the decode is answered with both in `warnings`, and the decode is used.",
+      example: "4T1A1AAK9KA123456",
+    }),
     year: z
       .int()
       .min(EARLIEST_MODEL_YEAR)
-      .openapi({ description: "Model year, 1981 (the 17-character VIN era) to next year's model year.", example: 2021 }),
-    make: z.string().trim().min(1).max(40).openapi({ example: "Toyota" }),
-    model: z.string().trim().min(1).max(60).openapi({ example: "Camry" }),
+      .nullish()
+      .openapi({ description: "Model year, 1981 (the 17-character VIN era) to next year's model year. Required without a `vin`.", example: 2021 }),
+    make: z.string().trim().min(1).max(40).nullish().openapi({ description: "Required without a `vin`.", example: "Toyota" }),
+    model: z.string().trim().min(1).max(60).nullish().openapi({ description: "Required without a `vin`.", example: "Camry" }),
     trim: z.string().trim().max(60).nullish().openapi({
       description:
         "When enough of the organization's comparable units share this trim (its comparables minimum, 3 by default), only they set the market value.",
@@ -44,6 +51,10 @@ export const TradeAppraisalRequestSchema = z
   .refine((body) => Boolean(body.condition_notes) || (body.photos?.length ?? 0) > 0, {
     path: ["condition_notes"],
     message: "Send condition_notes, photos, or both.",
+  })
+  .refine((body) => Boolean(body.vin) || (body.year != null && Boolean(body.make) && Boolean(body.model)), {
+    path: ["vin"],
+    message: "Send a vin, or year, make and model.",
   })
   .openapi("TradeAppraisalRequest");
 
@@ -86,6 +97,27 @@ export const TradeAppraisalSchema = z
         "`low` when the vehicle is not in the model table and no comparables price it (a fallback class is a guess); `high` when a vision model analysed the photos; else `medium`.",
     }),
     valuation_method: z.enum(["comparables", "depreciation_model"]),
+    vehicle: z
+      .object({
+        vin: z.string().nullable(),
+        year: z.int(),
+        make: z.string(),
+        model: z.string(),
+        trim: z.string().nullable(),
+        fuel_type: z.string().nullable(),
+        body_class: z.string().nullable(),
+        price_class: z.string(),
+        price_class_match: z.enum(["model", "make", "default"]),
+        retention_class: z.string(),
+        curve: z
+          .enum(["model", "class"])
+          .openapi({ description: "`model`: the model's own published five-year loss set the curve (docs/domain/appraisal.md#model-retention)." }),
+        decoded: VehicleDecodeSchema.nullable().openapi({ description: "The VIN's decode, when a `vin` was sent." }),
+      })
+      .openapi({ description: "The vehicle as appraised: what was sent or decoded, and the class and curve it chose." }),
+    warnings: z
+      .array(z.object({ field: z.string(), typed: z.string(), decoded: z.string(), message: z.string() }))
+      .openapi({ description: "A typed field that contradicts the VIN's decode: both, and the decode was used.", example: [] }),
     comparables_used: z.int().openapi({ description: "Comparable units behind the market value; 0 on the depreciation model." }),
   })
   .openapi("TradeAppraisal");
@@ -140,6 +172,21 @@ export const appraiseTrade = v1Route({
             confidence: "medium",
             valuation_method: "comparables",
             comparables_used: 13,
+            vehicle: {
+              vin: null,
+              year: 2021,
+              make: "Toyota",
+              model: "Camry",
+              trim: "SE",
+              fuel_type: "gas",
+              body_class: "sedan",
+              price_class: "midsize_car",
+              price_class_match: "model",
+              retention_class: "standard",
+              curve: "class",
+              decoded: null,
+            },
+            warnings: [],
           },
         },
       },
