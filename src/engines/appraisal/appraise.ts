@@ -79,10 +79,10 @@ function retentionWords({ retention, modelRetention }: VehicleClass): string {
   return ` (retention class ${retention.retentionClass}: the curve's loss × ${retention.lossScale}${bonus})`;
 }
 
-/** "a hybrid coupe": what the class was chosen from, when the model table or a decode said it. */
+/** ": hybrid hatchback": what the class was chosen from, when the model table or a decode said it. */
 function vehicleWords(vehicle: VehicleClass): string {
   const said = [vehicle.fuelType, vehicle.bodyClass].filter(Boolean).join(" ");
-  return said ? ` (${said})` : "";
+  return said ? `: ${said}` : "";
 }
 
 /** Why the model's value is a guess: the make's fallback class or the generic class (docs/domain/appraisal.md#unknown-vehicles). */
@@ -143,10 +143,10 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
   const { vehicle: cls } = valuation;
   const classWords =
     cls.classMatch === "default"
-      ? `the generic new-price class (${vehicle} is not in the model table)`
+      ? `the generic new-price class ${formatWholeUsd(cls.newPrice)} new (${vehicle} is not in the model table)`
       : cls.classMatch === "make"
-        ? `${subject.make}'s fallback new-price class ${cls.classKey} (${vehicle} is not in the model table)`
-        : `new-price class ${cls.classKey} (${subject.make} ${cls.matchedModel}${vehicleWords(cls)})`;
+        ? `${subject.make}'s fallback new-price class ${cls.classKey} ${formatWholeUsd(cls.newPrice)} new (${vehicle} is not in the model table)`
+        : `new-price class ${cls.classKey} ${formatWholeUsd(cls.newPrice)} new (${subject.make} ${cls.matchedModel}${vehicleWords(cls)})`;
   const retention = retentionWords(cls);
   const mileage =
     valuation.mileageAdjustment > 0
@@ -161,7 +161,7 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
       ? ` − ${formatWholeUsd(valuation.highMileagePenalty)} beyond ${formatCount(reference.settings.highMileageThreshold)} miles`
       : "";
   return (
-    `Market value ${formatWholeUsd(valuation.value)} from the depreciation model (${scarce}): ${classWords} ${formatWholeUsd(cls.newPrice)} new × ` +
+    `Market value ${formatWholeUsd(valuation.value)} from the depreciation model (${scarce}): ${classWords} × ` +
     `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years${retention} × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}.`
   );
 }
