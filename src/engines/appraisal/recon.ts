@@ -240,10 +240,9 @@ export function reconFromNotes(
   const { table, keywordTokens, byFirstWord } = compile(keywords);
   const counts = new Map<string, number>();
   const words = new Map<string, string[]>();
-  let previousNegated = false;
   for (const sentence of sentences(notes)) {
     const local = new Map<string, number>();
-    previousNegated = readSentence(sentence, { table, keywordTokens, byFirstWord }, includedIn, units, local, words, previousNegated);
+    readSentence(sentence, { table, keywordTokens, byFirstWord }, includedIn, units, local, words);
     // A panel-priced repair counts the panels its sentence names, and includes the lines it lists ("hail …, dozens of dents").
     const panelItems = [...local.keys()].filter((itemKey) => units.get(itemKey)?.unit === "panel");
     for (const [itemKey, count] of local) {
@@ -256,7 +255,10 @@ export function reconFromNotes(
   return { counts, words };
 }
 
-/** One sentence's clauses into `counts` and `words`; returns whether its last clause was negated (a list carries it on). */
+/**
+ * One sentence's clauses into `counts` and `words`. A negation carries across a list's commas
+ * ("no rips, stains or tears"), never into the next sentence ("Non-smoker. Salvage title.").
+ */
 function readSentence(
   sentence: string,
   { table, keywordTokens, byFirstWord }: CompiledTable,
@@ -264,9 +266,8 @@ function readSentence(
   units: ReadonlyMap<string, { unit: string; maxCount: number }>,
   counts: Map<string, number>,
   words: Map<string, string[]>,
-  negatedBefore: boolean,
-): boolean {
-  let previousNegated = negatedBefore;
+): void {
+  let previousNegated = false;
   for (const tokens of clauses(sentence)) {
     const found: ClauseMatch[] = [];
     tokens.forEach((token, at) => {
@@ -308,7 +309,6 @@ function readSentence(
       }
     }
   }
-  return previousNegated;
 }
 
 /** Each item's unit and most occurrences, once per table. */
