@@ -291,7 +291,8 @@ function readSentence(
     const last = new Map<string, { end: number; count: number }>();
     for (const match of matches.sort((a, b) => a.at - b.at)) {
       if (match.part && damagedItems.has(match.itemKey)) continue;
-      const nearby = tokens.slice(Math.max(0, match.at - 3), match.at + match.length + 2);
+      // The keyword's own words are not its state: "odometer replaced" is the brand, not a repair done.
+      const nearby = [...tokens.slice(Math.max(0, match.at - 3), match.at), ...tokens.slice(match.at + match.length, match.at + match.length + 2)];
       if (!due && nearby.some((t) => ALREADY_DONE.has(t))) continue;
       const said = tokens.join(" ");
       if (!words.get(match.itemKey)?.includes(said)) words.set(match.itemKey, [...(words.get(match.itemKey) ?? []), said]);
