@@ -395,6 +395,19 @@ describe("issue 33: the vehicle, and what the appraisal does not know (docs/doma
     expect(modelValuation(result).vehicle).toMatchObject({ fuelType: "hybrid", retention: { retentionClass: "hybrid" } });
   });
 
+  it("a Camry whose VIN decodes as a hybrid is on the hybrid curve, though its name does not say so", () => {
+    const result = trade({
+      year: 2020,
+      make: "Toyota",
+      model: "Camry",
+      mileage: 60_000,
+      conditionNotes: "clean",
+      fuelType: "hybrid",
+      bodyClass: "sedan",
+    });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "midsize_car", fuelType: "hybrid", retention: { retentionClass: "hybrid" } });
+  });
+
   it("a 2015 Silverado 2500 Duramax is a diesel heavy-duty pickup, priced with the diesel", () => {
     const result = trade({ year: 2015, make: "Chevrolet", model: "Silverado 2500 Duramax", mileage: 140_000, conditionNotes: "clean" });
     expect(modelValuation(result).vehicle).toMatchObject({
