@@ -5,6 +5,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
 // With its extension: vite loads this config natively, without a bundler to resolve it.
 import { readOfacFiles } from "./test/helpers/ofac-files.ts";
+import { readVpicDemoText } from "./test/helpers/vpic-file.ts";
 
 /**
  * Pure tests (engines, caches, policies, parsers) run in Node: no workerd to start, which costs
@@ -41,6 +42,8 @@ export default defineConfig(async () => {
         TEST_MIGRATIONS: migrations,
         TEST_WRANGLER_CRONS: wranglerCrons(),
         ...ofacFiles(),
+        // The dated demo copy of the vPIC data (data/vpic/), for the VIN decode's tests.
+        TEST_VPIC_DATA: readVpicDemoText(),
         STAFF_ALLOWED_ORIGINS: "https://staff.example.test",
         PASSWORD_PEPPER: "test-pepper-not-a-secret",
         COMPLIANCE_HASH_SALT: "test-salt-not-a-secret",

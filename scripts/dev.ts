@@ -5,6 +5,7 @@ import { type DemoSecrets, devPort, ensureDevVars, readDemoSecrets } from "./lib
 import { applyLocalMigrations, WRANGLER_BIN, wranglerEnv } from "./lib/local-d1";
 import { REPO_ROOT } from "./lib/repo-root";
 import { DEMO_OFAC_DIR, loadSanctionsListFromDir } from "./lib/sanctions-list";
+import { DEMO_VPIC_FILE, loadVehicleData, readVehicleData } from "./lib/vehicle-data";
 import { d1Execute } from "./lib/wrangler-d1";
 
 /**
@@ -47,6 +48,11 @@ async function main() {
   if (listCount === 0) {
     const list = await loadSanctionsListFromDir(DEMO_OFAC_DIR, { remote: false });
     console.log(`No sanctions list: loaded the dated demo copy of OFAC's SDN list (${list.version}, ${list.entries} entries).`);
+  }
+  const [{ n: vinDataCount }] = d1Execute<{ n: number }>("SELECT count(*) AS n FROM vehicle_data_versions", { remote: false });
+  if (vinDataCount === 0) {
+    const vin = loadVehicleData(readVehicleData(DEMO_VPIC_FILE), { remote: false });
+    console.log(`No VIN data: loaded the dated demo copy of NHTSA's vPIC patterns (${vin.version}, ${vin.wmis} WMIs, ${vin.patterns} patterns).`);
   }
 
   const server = spawn(process.execPath, [WRANGLER_BIN, "dev", "--port", String(port), "--ip", "127.0.0.1"], {

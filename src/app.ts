@@ -49,7 +49,7 @@ export const AREAS: readonly Area[] = [
     prefixes: ["/api/v1/deal-coach", "/api/v1/gross-calc", "/api/v1/lender-route", "/api/v1/stip-check"],
     routers: async () => [(await import("./routes/deal-desk")).dealDeskRouter],
   },
-  { prefixes: ["/api/v1/trade-appraisal"], routers: async () => [(await import("./routes/appraisal")).appraisalRouter] },
+  { prefixes: ["/api/v1/trade-appraisal", "/api/v1/vehicles"], routers: async () => [(await import("./routes/appraisal")).appraisalRouter] },
   { prefixes: ["/api/v1/webhooks"], routers: async () => [(await import("./routes/webhooks")).webhooksRouter] },
   { prefixes: ["/api/v1/ingest"], routers: async () => [(await import("./routes/ingest")).ingestRouter] },
   { prefixes: ["/api/operator"], routers: async () => [(await import("./routes/operator")).operatorRouter] },

@@ -8,6 +8,8 @@ declare namespace Cloudflare {
     TEST_OFAC_ALT: string;
     TEST_OFAC_COMMENTS: string;
     TEST_OFAC_VERSION: string;
+    /** data/vpic/vpic-demo.json.gz's JSON text (vitest.config.ts). */
+    TEST_VPIC_DATA: string;
     /** A second database standing in for a lagging D1 read replica (test/helpers/lagging-replica.ts). */
     LAGGING_REPLICA: D1Database;
   }

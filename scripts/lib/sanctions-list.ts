@@ -2,17 +2,16 @@
  * Loads OFAC's files from a directory into D1 through `wrangler d1 execute --file`, with the same
  * statements and the same renew/truncation rules as the Worker's scheduled refresh.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { type RawStatement, sanctionsListLoad } from "../../src/db/queries/compliance";
+import { sanctionsListLoad } from "../../src/db/queries/compliance";
 import type { VersionBasis } from "../../src/engines/screening/decision";
 import { planSanctionsLoad, sanctionsListId } from "../../src/engines/screening/list-load";
 import { parseListVersion, parseSanctionsList } from "../../src/engines/screening/ofac-csv";
 import { type SanctionsFiles, sanctionsContentHash } from "../../src/jobs/refresh-sanctions-list";
-import { runWrangler } from "./local-d1";
 import { REPO_ROOT } from "./repo-root";
-import { type D1Target, d1Execute, sqlString } from "./wrangler-d1";
+import { type D1Target, d1Execute, d1ExecuteStatements, sqlString } from "./wrangler-d1";
 
 /** The repository's dated copy of the official files (`npm run dev` loads it into an empty database). */
 export const DEMO_OFAC_DIR = path.join(REPO_ROOT, "data", "ofac");
@@ -45,14 +44,6 @@ export function listVersion(dir: string, explicit?: string): { version: string; 
   return label;
 }
 
-const sqlValue = (value: string | number) => (typeof value === "number" ? String(value) : sqlString(value));
-
-/** `?` placeholders filled with literals: the wrangler CLI takes no bound parameters. */
-function inline(statement: RawStatement): string {
-  let i = 0;
-  return `${statement.sql.replace(/\?/g, () => sqlValue(statement.params[i++]))};`;
-}
-
 export async function loadSanctionsListFromDir(dir: string, target: D1Target, options: { version?: string; now?: Date } = {}) {
   const now = options.now ?? new Date();
   const read = (key: keyof SanctionsFiles) => readOfacFile(dir, FILES[key]);
@@ -79,13 +70,7 @@ export async function loadSanctionsListFromDir(dir: string, target: D1Target, op
     return { outcome: "renewed" as const, ...counts };
   }
   const { rows, activate } = sanctionsListLoad(list, { id: sanctionsListId(contentHash), version, versionBasis, source, contentHash, loadedAt });
-  const sqlFile = path.join(REPO_ROOT, ".wrangler", "ofac-load.sql");
-  mkdirSync(path.dirname(sqlFile), { recursive: true });
   // Rows first, the list's own row last: if wrangler stops half-way the previous list stays in force.
-  writeFileSync(sqlFile, `${[...rows, ...activate].map(inline).join("\n")}\n`);
-  const args = ["d1", "execute", "DB", target.remote ? "--remote" : "--local", "--file", path.relative(REPO_ROOT, sqlFile)];
-  if (!target.remote && target.persistTo) args.push("--persist-to", target.persistTo);
-  if (target.remote) args.push("--yes");
-  runWrangler(args, { captureStdout: true });
+  d1ExecuteStatements([...rows, ...activate], "ofac-load.sql", target);
   return { outcome: "loaded" as const, ...counts };
 }

@@ -2,7 +2,11 @@
  * Runs SQL against the `DB` binding through `wrangler d1 execute`, locally or remotely. The CLI
  * takes no bound parameters, so callers validate every value and quote strings with `sqlString`.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { RawStatement } from "../../src/db/queries/compliance";
 import { runWrangler } from "./local-d1";
+import { REPO_ROOT } from "./repo-root";
 
 export interface D1Target {
   remote: boolean;
@@ -25,4 +29,23 @@ export function sqlString(value: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(value)) throw new Error("Control characters are not allowed in SQL values here.");
   return `'${value.replaceAll("'", "''")}'`;
+}
+
+const sqlValue = (value: string | number) => (typeof value === "number" ? String(value) : sqlString(value));
+
+/** `?` placeholders filled with literals: the wrangler CLI takes no bound parameters. */
+function inline(statement: RawStatement): string {
+  let i = 0;
+  return `${statement.sql.replace(/\?/g, () => sqlValue(statement.params[i++]))};`;
+}
+
+/** Runs statements in order from one SQL file under .wrangler/ (`name`): a large load in one wrangler call. */
+export function d1ExecuteStatements(statements: readonly RawStatement[], name: string, target: D1Target): void {
+  const sqlFile = path.join(REPO_ROOT, ".wrangler", name);
+  mkdirSync(path.dirname(sqlFile), { recursive: true });
+  writeFileSync(sqlFile, `${statements.map(inline).join("\n")}\n`);
+  const args = ["d1", "execute", "DB", target.remote ? "--remote" : "--local", "--file", path.relative(REPO_ROOT, sqlFile)];
+  if (!target.remote && target.persistTo) args.push("--persist-to", target.persistTo);
+  if (target.remote) args.push("--yes");
+  runWrangler(args, { captureStdout: true });
 }

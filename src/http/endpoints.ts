@@ -11,6 +11,7 @@ export const ENDPOINT_NAMES = [
   "sales-summary",
   "webhooks",
   "ingest",
+  "vehicles",
 ] as const;
 
 export type EndpointName = (typeof ENDPOINT_NAMES)[number];

@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   upstream_timeout: 503,
   sanctions_list_stale: 503,
+  vehicle_data_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -44,7 +44,7 @@ describe("POST /api/v1/trade-appraisal — depreciation model", () => {
     expect(body.market_note).toContain("No photos were sent.");
   });
 
-  it("discounts high mileage beyond 150,000 miles; a unit that cannot earn its gross gets 0 and a wholesale note", async () => {
+  it("discounts high mileage beyond 150,000 miles; a unit that cannot earn its gross is bought at its wholesale figure, never a bare $0", async () => {
     const { key } = await dealer();
     const worn = await (
       await appraise(key, { year: THIS_YEAR - 10, make: "Honda", model: "Civic", mileage: 240_000, condition_notes: "runs" })
@@ -58,10 +58,12 @@ describe("POST /api/v1/trade-appraisal — depreciation model", () => {
     ).json<AppraisalBody>();
     // Generic class $35,000 × the 10% residual floor = $3,500; −30% (capped) and −10% for the miles → $2,100.
     expect(junk.market_value_estimate).toBe(2_100);
-    expect(junk.max_acquisition).toBe(0);
-    expect(junk.negotiation_floor).toBe(0);
+    // 85% of $2,100 − $950 recon named − $1,000 fees and margin is negative: the $500 a running unit brings (issue 33).
+    expect(junk).toMatchObject({ max_acquisition: 500, wholesale_value: 500, appraised_to: "wholesale", negotiation_floor: 0 });
     expect(junk.market_note).toContain("the generic new-price class");
     expect(junk.market_note).toContain("wholesale it");
+    // A make the model table does not know is a guess: low, and someone must see the car.
+    expect(junk).toMatchObject({ confidence: "low", manual_inspection_required: true });
   });
 });
 
@@ -207,9 +209,10 @@ describe("POST /api/v1/trade-appraisal — the store's economics", () => {
     const body = await (
       await appraise(key, { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 60_000, condition_notes: "clean" })
     ).json<AppraisalBody>();
-    // 13,468 − 200 detail − 800 pack − 2,000 (10% = 1,347 < 2,000) − 30 × 40.
-    expect(body.max_acquisition).toBe(13_468 - 200 - 800 - 2_000 - 1_200);
-    expect(body.market_note).toContain("pack $800");
+    // 13,468 − 200 detail − 800 pack − 2,000 (10% = 1,347 < 2,000) − 30 × 40 = 9,268 at retail; the wholesale
+    // figure, 85% of 13,468 − $1,000 fees and margin = 10,448, beats it, so the unit is bought to wholesale.
+    expect(body.market_note).toContain(`The retail figure would be $9,268 = market $13,468 − recon $200 − pack $800`);
+    expect(body).toMatchObject({ max_acquisition: 10_448, wholesale_value: 10_448, appraised_to: "wholesale" });
   });
 
   it("answers 404 for an organization without a store", async () => {
@@ -233,9 +236,10 @@ describe("POST /api/v1/trade-appraisal — validation", () => {
   }
 
   it.each([
-    ["year missing", { ...valid, year: undefined }, "year"],
-    ["make missing", { ...valid, make: undefined }, "make"],
-    ["model missing", { ...valid, model: undefined }, "model"],
+    // Without a vin, year, make and model are all needed.
+    ["year missing", { ...valid, year: undefined }, "vin"],
+    ["make missing", { ...valid, make: undefined }, "vin"],
+    ["model missing", { ...valid, model: undefined }, "vin"],
     ["mileage missing", { ...valid, mileage: undefined }, "mileage"],
     ["empty make", { ...valid, make: "  " }, "make"],
     ["year before 1981", { ...valid, year: 1980 }, "year"],

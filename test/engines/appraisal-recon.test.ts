@@ -34,8 +34,8 @@ describe("recon from real trade-in descriptions", () => {
     ],
     [
       "Hail damage, about 15 dings on roof and hood. Interior stains on the back seat.",
-      // 1 (hail) + 15 dings, at most 10 priced: 150 + 9 × 75.
-      { door_ding_repair: 825, interior_repair: 300, detail: 200, total: 1325 },
+      // Hail is priced by the panels its sentence names (roof, hood: 2 × $450); its dings are the hail (docs/domain/appraisal.md#hail).
+      { hail_damage: 900, interior_repair: 300, detail: 200, total: 1400 },
     ],
     [
       "Tires are bald, ABS light on, cigarette burn in headliner, strong odor. Curb rash on two wheels.",

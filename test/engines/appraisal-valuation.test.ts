@@ -32,9 +32,8 @@ describe("depreciation model (docs/domain/appraisal.md#depreciation-model)", () 
     // → 80.42% retained → $36,189; 20,250 expected, 0 driven: rate max(0.03, 0.25 × 36,189 / 25,000) = 0.362 $/mi
     // → +$7,328, capped at +10% = $3,618.90 (docs/domain/appraisal.md#mileage-adjustment-caps).
     const value = valueFromModel({ year: 2025, make: "Ford", model: "F-150", mileage: 0 }, "80234", reference, NOW);
+    expect(value.vehicle).toMatchObject({ classKey: "fullsize_truck", classMatch: "model" });
     expect(value).toMatchObject({
-      classKey: "fullsize_truck",
-      classMatch: "model",
       expectedMiles: 20_250,
       mileageAdjustment: 3_619,
     });

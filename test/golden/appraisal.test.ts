@@ -109,9 +109,11 @@ describe("major mechanical and title words (docs/domain/appraisal.md#major-mecha
     expect(framed.note).toContain("Appraised to wholesale, manual inspection required");
     expect(framed.note).toContain("frame damage");
     expect(framed.recon.lines.some((line) => line.itemKey === "paint_panel")).toBe(false);
-    // Auction value 90% of market less 25% for the frame, less $500 fees and a $500 margin.
-    expect(framed.maxAcquisition).toBe(Math.round(framed.marketValue * 0.9 * 0.75) - 1_000);
-    expect(clean.appraisedTo).toBe("retail");
+    // Auction value 85% of market (DOMAIN §3.6, corrected) less 25% for the frame, less $500 fees and a $500 margin.
+    expect(framed.maxAcquisition).toBe(Math.round(framed.marketValue * 0.85 * 0.75) - 1_000);
+    // The clean one may be bought at its wholesale figure too (a cheap car's retail figure may not beat it), but names no condition.
+    expect(clean.recon.wholesale).toEqual([]);
+    expect(clean.manualInspectionRequired).toBe(false);
     expect(framed.maxAcquisition).toBeLessThan(clean.maxAcquisition);
   });
 
@@ -246,18 +248,18 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
   it("a 2019 F-150 keeps more of its new price than a 2019 car: trucks lose ×0.89", () => {
     const truck = modelValuation(trade({ year: 2019, make: "Ford", model: "F-150", mileage: 90_000, conditionNotes: "clean" }));
     const car = modelValuation(trade({ year: 2019, make: "Toyota", model: "Camry", mileage: 90_000, conditionNotes: "clean" }));
-    expect(truck.retention.retentionClass).toBe("truck");
+    expect(truck.vehicle.retention.retentionClass).toBe("truck");
     expect(100 - truck.residualPct).toBeCloseTo((100 - car.residualPct) * 0.89, 6);
   });
 
   it("a RAV4 Hybrid holds more than a plain RAV4 of the same year and miles", () => {
     const plain = trade({ year: 2020, make: "Toyota", model: "RAV4", trim: "XLE", mileage: 70_000, conditionNotes: "clean" });
     const hybrid = trade({ year: 2020, make: "Toyota", model: "RAV4", trim: "XLE Hybrid", mileage: 70_000, conditionNotes: "clean" });
-    expect(modelValuation(hybrid).retention.retentionClass).toBe("hybrid");
+    expect(modelValuation(hybrid).vehicle.retention.retentionClass).toBe("hybrid");
     expect(hybrid.marketValue).toBeGreaterThan(plain.marketValue);
     // Entered as the model name, it is still a RAV4 (compact_suv), on the hybrid curve.
     const named = trade({ year: 2020, make: "Toyota", model: "RAV4 Hybrid", mileage: 70_000, conditionNotes: "clean" });
-    expect(modelValuation(named).classKey).toBe("compact_suv");
+    expect(modelValuation(named).vehicle.classKey).toBe("compact_suv");
     expect(named.marketValue).toBe(hybrid.marketValue);
   });
 
@@ -369,5 +371,121 @@ describe("the demo store's comparables (docs/domain/appraisal.md#comparables)", 
     expect(row?.price).toBeLessThanOrEqual(29_000);
     expect(row?.miles).toBeGreaterThanOrEqual(45_000);
     expect(row?.miles).toBeLessThanOrEqual(85_000);
+  });
+});
+
+describe("issue 33: the vehicle, and what the appraisal does not know (docs/domain/appraisal.md#class-from-the-vehicle, #model-retention, #unknown-vehicles, #title-and-odometer-brands, #hail, #battery-work)", () => {
+  it("a 2018 911 Carrera S with 25k is a $110,000 sports car on the 911's own curve, not a '$55,000 luxury SUV' at $20,352", () => {
+    const result = trade({ year: 2018, make: "Porsche", model: "911 Carrera S", mileage: 25_000, conditionNotes: "garage kept" });
+    const { vehicle } = modelValuation(result);
+    expect(vehicle).toMatchObject({ classKey: "premium_sports_car", matchedModel: "911", modelRetention: { studyYear: 2020, pctValueLost: 36 } });
+    expect(result.marketValue).toBeGreaterThan(60_000);
+    expect(result.note).toContain("Porsche 911's own curve: iSeeCars 2020 study, 36% lost in five years");
+  });
+
+  it("a 2021 Wrangler Sport with 38k keeps about two thirds of its price, as Wranglers do, not $14,731", () => {
+    const result = trade({ year: 2021, make: "Jeep", model: "Wrangler", trim: "Sport", mileage: 38_000, conditionNotes: "clean" });
+    // 5.5 years: the curve's 56.8% loss × 32.8 / 55 = 33.9% lost.
+    expect(modelValuation(result).residualPct).toBeCloseTo(100 - 56.8 * (32.8 / 55), 1);
+    expect(result.marketValue).toBeGreaterThan(20_000);
+  });
+
+  it("a 2016 Prius is a hybrid without 'Hybrid' in its name", () => {
+    const result = trade({ year: 2016, make: "Toyota", model: "Prius", mileage: 120_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ fuelType: "hybrid", retention: { retentionClass: "hybrid" } });
+  });
+
+  it("a Camry whose VIN decodes as a hybrid is on the hybrid curve, though its name does not say so", () => {
+    const result = trade({
+      year: 2020,
+      make: "Toyota",
+      model: "Camry",
+      mileage: 60_000,
+      conditionNotes: "clean",
+      fuelType: "hybrid",
+      bodyClass: "sedan",
+    });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "midsize_car", fuelType: "hybrid", retention: { retentionClass: "hybrid" } });
+  });
+
+  it("a 2015 Silverado 2500 Duramax is a diesel heavy-duty pickup, priced with the diesel", () => {
+    const result = trade({ year: 2015, make: "Chevrolet", model: "Silverado 2500 Duramax", mileage: 140_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({
+      classKey: "heavy_duty_truck_diesel",
+      fuelType: "diesel",
+      retention: { retentionClass: "truck" },
+    });
+  });
+
+  it("a Zastava Yugo 45 is low confidence with a manual inspection, and says why", () => {
+    const result = trade({ year: 1988, make: "Zastava", model: "Yugo 45", mileage: 60_000, conditionNotes: "runs" });
+    expect(result).toMatchObject({ confidence: "low", manualInspectionRequired: true });
+    expect(result.manualInspectionReasons[0]).toContain("Zastava Yugo 45 is not in the model table");
+  });
+
+  it.each([["possible rollback, Carfax shows 128k in 2019"], ["TMU title"], ["Title reads not actual mileage."], ["mileage exempt"]])(
+    "'%s' earns no low-mileage bonus, goes to wholesale with a manual inspection, and names the odometer law",
+    (notes) => {
+      const result = trade({ year: 2019, make: "Toyota", model: "Camry", mileage: 30_000, conditionNotes: notes });
+      expect(modelValuation(result).mileageAdjustment).toBe(0);
+      expect(result).toMatchObject({ appraisedTo: "wholesale", manualInspectionRequired: true });
+      expect(result.maxAcquisition).toBe(result.wholesaleValue);
+      expect(result.note).toContain("49 U.S.C. 32710(a)");
+      expect(result.note).toContain("$10,000 or three times the actual damages");
+    },
+  );
+
+  it("hail on hood, roof and trunk with dozens of dents is three panels of PDR, not $225", () => {
+    const result = trade({
+      year: 2019,
+      make: "Toyota",
+      model: "Camry",
+      mileage: 60_000,
+      conditionNotes: "hail damage on hood, roof and trunk, dozens of dents",
+    });
+    expect(lines(result)).toEqual({ hail_damage: 1_350, detail: 200 });
+  });
+
+  it("a weak hybrid battery on a Prius is battery work, named, not a $300 interior line", () => {
+    const result = trade({ year: 2016, make: "Toyota", model: "Prius", mileage: 150_000, conditionNotes: "hybrid battery weak, needs battery" });
+    expect(lines(result)).toEqual({ hybrid_battery: 3_000, detail: 200 });
+    expect(result.note).toContain("Hybrid battery replacement (installed) $3,000");
+  });
+
+  it("'needs battery' on a gas car is a 12-volt battery; on an EV the pack", () => {
+    expect(lines(trade({ year: 2019, make: "Toyota", model: "Camry", mileage: 60_000, conditionNotes: "needs battery" })).battery_12v).toBe(200);
+    expect(lines(trade({ year: 2019, make: "Nissan", model: "Leaf", mileage: 60_000, conditionNotes: "needs battery" })).ev_battery).toBe(8_000);
+  });
+
+  it("brakes and rotors front and rear are two axles", () => {
+    expect(
+      lines(trade({ year: 2019, make: "Toyota", model: "Camry", mileage: 60_000, conditionNotes: "brakes and rotors front and rear" }))
+        .brakes_pads_rotors,
+    ).toBe(900);
+  });
+
+  it("a running 2012 Camry with 230k gets a wholesale figure and an offer, never a bare $0", () => {
+    const result = trade({ year: 2012, make: "Toyota", model: "Camry", mileage: 230_000, conditionNotes: "runs and drives" });
+    expect(result.wholesaleValue).toBeGreaterThan(0);
+    expect(result.maxAcquisition).toBeGreaterThanOrEqual(result.wholesaleValue);
+    expect(result.note).toContain("the retail figure below does not beat the wholesale figure");
+  });
+
+  it("check-engine light, smoke odour and a cracked dash are each priced and named; unpriced damage is listed", () => {
+    const result = trade({
+      year: 2019,
+      make: "Toyota",
+      model: "Camry",
+      mileage: 60_000,
+      conditionNotes: "check engine light on. smoke odour. cracked dash. AC blows warm, oil leak",
+    });
+    expect(lines(result)).toMatchObject({ warning_light_diagnostic: 150, odor_removal: 250, interior_repair: 300 });
+    expect(result.note).toContain('Named in the notes but not priced (no recon line for it): "ac blows warm", "oil leak"');
+  });
+
+  it("'Non-smoker. Salvage title.' is a salvage title: a negation never reaches the next sentence", () => {
+    expect(trade({ year: 2019, make: "Toyota", model: "Camry", mileage: 60_000, conditionNotes: "Non-smoker. Salvage title." }).appraisedTo).toBe(
+      "wholesale",
+    );
   });
 });

@@ -4,6 +4,7 @@ import type { Database } from "../client";
 import {
   appraisalExpectedMiles,
   appraisalModelClasses,
+  appraisalModelRetention,
   appraisalPriceClasses,
   appraisalReconItems,
   appraisalReconKeywords,
@@ -32,17 +33,19 @@ const defaultsOr = (column: AnySQLiteColumn, orgId: string) => or(isNull(column)
 
 /** The appraisal tables as they apply to one organization, in one round trip. */
 export async function loadAppraisalReference(db: Database, orgId: string) {
-  const [settings, reconItems, reconKeywords, priceClasses, modelClasses, curve, regional, retentionClasses, expectedMiles] = await db.batch([
-    db.select().from(appraisalSettings).where(defaultsOr(appraisalSettings.orgId, orgId)),
-    db.select().from(appraisalReconItems).where(defaultsOr(appraisalReconItems.orgId, orgId)).orderBy(asc(appraisalReconItems.itemKey)),
-    db.select().from(appraisalReconKeywords).where(defaultsOr(appraisalReconKeywords.orgId, orgId)),
-    db.select().from(appraisalPriceClasses).where(defaultsOr(appraisalPriceClasses.orgId, orgId)),
-    db.select().from(appraisalModelClasses).where(defaultsOr(appraisalModelClasses.orgId, orgId)),
-    db.select().from(appraisalRetentionCurve).where(defaultsOr(appraisalRetentionCurve.orgId, orgId)),
-    db.select().from(appraisalRegionalIndex).where(defaultsOr(appraisalRegionalIndex.orgId, orgId)),
-    db.select().from(appraisalRetentionClasses).where(defaultsOr(appraisalRetentionClasses.orgId, orgId)),
-    db.select().from(appraisalExpectedMiles).where(defaultsOr(appraisalExpectedMiles.orgId, orgId)),
-  ]);
+  const [settings, reconItems, reconKeywords, priceClasses, modelClasses, curve, regional, retentionClasses, expectedMiles, modelRetention] =
+    await db.batch([
+      db.select().from(appraisalSettings).where(defaultsOr(appraisalSettings.orgId, orgId)),
+      db.select().from(appraisalReconItems).where(defaultsOr(appraisalReconItems.orgId, orgId)).orderBy(asc(appraisalReconItems.itemKey)),
+      db.select().from(appraisalReconKeywords).where(defaultsOr(appraisalReconKeywords.orgId, orgId)),
+      db.select().from(appraisalPriceClasses).where(defaultsOr(appraisalPriceClasses.orgId, orgId)),
+      db.select().from(appraisalModelClasses).where(defaultsOr(appraisalModelClasses.orgId, orgId)),
+      db.select().from(appraisalRetentionCurve).where(defaultsOr(appraisalRetentionCurve.orgId, orgId)),
+      db.select().from(appraisalRegionalIndex).where(defaultsOr(appraisalRegionalIndex.orgId, orgId)),
+      db.select().from(appraisalRetentionClasses).where(defaultsOr(appraisalRetentionClasses.orgId, orgId)),
+      db.select().from(appraisalExpectedMiles).where(defaultsOr(appraisalExpectedMiles.orgId, orgId)),
+      db.select().from(appraisalModelRetention).where(defaultsOr(appraisalModelRetention.orgId, orgId)),
+    ]);
   const [resolvedSettings] = resolve(settings, () => "settings");
   if (!resolvedSettings) throw new Error("appraisal_settings has no default row");
   // A curve is one shape: an organization's own curve (or mileage schedule) replaces the default one whole.
@@ -51,10 +54,11 @@ export async function loadAppraisalReference(db: Database, orgId: string) {
   return {
     settings: resolvedSettings,
     reconItems: resolve(reconItems, (row) => row.itemKey),
-    reconKeywords: resolve(reconKeywords, (row) => row.keyword.toLowerCase()),
+    reconKeywords: resolve(reconKeywords, (row) => `${row.keyword.toLowerCase()}|${row.retentionClass}`),
     priceClasses: resolve(priceClasses, (row) => row.classKey),
     modelClasses: resolve(modelClasses, (row) => `${row.make.toLowerCase()}|${row.model.toLowerCase()}`),
     retentionCurve: curve.filter((row) => (row.orgId === orgId) === ownCurve).map(({ ageYears, residualPct }) => ({ ageYears, residualPct })),
+    modelRetention: resolve(modelRetention, (row) => `${row.make.toLowerCase()}|${row.model.toLowerCase()}`),
     regionalIndex: resolve(regional, (row) => row.zipPrefix),
     retentionClasses: resolve(retentionClasses, (row) => row.retentionClass),
     expectedMiles: expectedMiles

@@ -80,7 +80,7 @@ export interface RawStatement {
 }
 
 /** One parameter per listed column and row, as many rows per statement as D1's limit allows. */
-function multiRowInserts(table: string, columns: string[], rows: (string | number)[][]): RawStatement[] {
+export function multiRowInserts(table: string, columns: string[], rows: (string | number)[][]): RawStatement[] {
   const placeholders = `(${columns.map(() => "?").join(", ")})`;
   return chunk(rows, Math.floor(MAX_BOUND_PARAMETERS / columns.length)).map((part) => ({
     sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${part.map(() => placeholders).join(", ")}`,

@@ -37,6 +37,8 @@ export const appraisalSettings = sqliteTable(
     wholesaleProceedsPct: real("wholesale_proceeds_pct").notNull().default(90),
     wholesaleFees: real("wholesale_fees").notNull().default(500),
     wholesaleMargin: real("wholesale_margin").notNull().default(500),
+    /** The least a running unit brings at auction, whatever its market value (docs/domain/appraisal.md#appraise-to-wholesale). */
+    wholesaleFloor: real("wholesale_floor").notNull().default(500),
   },
   (t) => [index("appraisal_settings_org_idx").on(t.orgId)],
 );
@@ -57,6 +59,14 @@ export const appraisalReconItems = sqliteTable(
     includedIn: text("included_in").notNull().default(""),
     /** Set: no retail line; the unit is appraised to wholesale, this % off the auction value (docs/domain/appraisal.md#appraise-to-wholesale). */
     wholesaleDiscountPct: real("wholesale_discount_pct"),
+    /** What one occurrence is: `axle` (front and rear are two), `panel` (each panel named is one), '' (the count words say). */
+    unit: text("unit").notNull().default(""),
+    /** Set: the odometer is not to be believed, so a low mileage earns no bonus (title brands, docs/domain/appraisal.md#title-and-odometer-brands). */
+    noMileageBonus: integer("no_mileage_bonus", { mode: "boolean" }).notNull().default(false),
+    /** Why the line moves the number, said in the note (the legal reason of a brand). */
+    reason: text("reason").notNull().default(""),
+    /** Where the figure comes from. */
+    source: text("source").notNull().default(""),
   },
   (t) => [index("appraisal_recon_items_org_idx").on(t.orgId)],
 );
@@ -75,6 +85,8 @@ export const appraisalReconKeywords = sqliteTable(
     weak: integer("weak", { mode: "boolean" }).notNull().default(false),
     /** The keyword names a part (where), not damage (what): docs/domain/appraisal.md#one-damage-one-line. */
     part: integer("part", { mode: "boolean" }).notNull().default(false),
+    /** Set: the keyword means this item only on a unit of this retention class ("battery" on a hybrid is the hybrid battery). */
+    retentionClass: text("retention_class").notNull().default(""),
   },
   (t) => [index("appraisal_recon_keywords_org_idx").on(t.orgId)],
 );
@@ -100,6 +112,10 @@ export const appraisalModelClasses = sqliteTable(
     make: text("make").notNull(),
     model: text("model").notNull(),
     classKey: text("class_key").notNull(),
+    /** vPIC's words for the body: `sedan`, `coupe`, `convertible`, `hatchback`, `wagon`, `suv`, `pickup`, `van`, `minivan`; '' unknown. */
+    bodyClass: text("body_class").notNull().default(""),
+    /** `gas`, `diesel`, `hybrid`, `plug-in`, `electric`; '' as the price class implies. */
+    fuelType: text("fuel_type").notNull().default(""),
   },
   (t) => [index("appraisal_model_classes_org_idx").on(t.orgId)],
 );
@@ -140,6 +156,8 @@ export const appraisalRetentionClasses = sqliteTable(
     /** False: a low mileage never lifts the unit above its class curve (EVs). */
     lowMileageBonus: integer("low_mileage_bonus", { mode: "boolean" }).notNull().default(true),
     nameWords: text("name_words").notNull().default(""),
+    /** Comma-separated fuel types (model table or VIN decode) that put a unit in this class. */
+    fuelTypes: text("fuel_types").notNull().default(""),
   },
   (t) => [index("appraisal_retention_classes_org_idx").on(t.orgId)],
 );
@@ -153,4 +171,24 @@ export const appraisalExpectedMiles = sqliteTable(
     milesPerYear: real("miles_per_year").notNull(),
   },
   (t) => [index("appraisal_expected_miles_org_idx").on(t.orgId)],
+);
+
+/**
+ * A model's own published five-year loss (docs/domain/appraisal.md#model-retention): the curve's loss is
+ * scaled by the model's loss over the same study's all-vehicle loss, so figures of different study years compare.
+ */
+export const appraisalModelRetention = sqliteTable(
+  "appraisal_model_retention",
+  {
+    orgId: orgId(),
+    make: text("make").notNull(),
+    model: text("model").notNull(),
+    pctValueLost: real("pct_value_lost").notNull(),
+    /** The same study's all-vehicle five-year loss. */
+    overallPctValueLost: real("overall_pct_value_lost").notNull(),
+    studyYear: integer("study_year").notNull(),
+    source: text("source").notNull(),
+    quote: text("quote").notNull().default(""),
+  },
+  (t) => [index("appraisal_model_retention_org_idx").on(t.orgId)],
 );

@@ -7,3 +7,4 @@ export * from "./idempotency";
 export * from "./platform";
 export * from "./reports";
 export * from "./settings";
+export * from "./vehicle";

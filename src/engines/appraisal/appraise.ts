@@ -1,15 +1,24 @@
 /**
  * A trade appraisal (docs/domain/appraisal.md#max-acquisition): market value, recon, then what the
  * unit may cost so that, retailed at market, it still earns the store's target front gross after
- * recon, pack and holding cost, and the opening number below that; a unit the notes take to
- * wholesale (frame, flood, title, airbag) is bought at no more than its auction value less fees.
- * Every figure is explained in the note, in the rules page's words.
+ * recon, pack and holding cost, and the opening number below that. Every running unit also has a
+ * wholesale figure (its auction value less recon, fees and a margin); a unit the notes take to
+ * wholesale (frame, flood, a title or odometer brand, airbag, not running), or one the retail figure
+ * cannot beat the wholesale figure on, is bought at the wholesale figure. Every figure is
+ * explained in the note, in the rules page's words.
  */
 import { formatCount, formatWholeUsd } from "../format";
 import { dailyHoldingCost, holdingFiguresOf } from "../holding-cost";
 import { estimateRecon, type ReconEstimate } from "./recon";
 import type { AppraisalReference, AppraisalSubject, Comparable, PhotoAnalysis, RetentionClass, StoreEconomics } from "./types";
-import { type ComparablesValuation, type ModelValuation, valueFromComparables, valueFromModel } from "./valuation";
+import {
+  type ComparablesValuation,
+  type ModelValuation,
+  type VehicleClass,
+  valueFromComparables,
+  valueFromModel,
+  vehicleClassFor,
+} from "./valuation";
 
 export interface AppraisalInput {
   subject: AppraisalSubject;
@@ -28,10 +37,14 @@ export interface Appraisal {
   recon: ReconEstimate;
   maxAcquisition: number;
   negotiationFloor: number;
-  /** `wholesale`: a condition in the notes rules out retail; a manual inspection must confirm the number. */
+  /** What the unit brings at auction less recon, fees and a margin; never below the floor a running unit brings. */
+  wholesaleValue: number;
+  /** `wholesale`: a condition in the notes rules out retail, or retail cannot beat the wholesale figure. */
   appraisedTo: "retail" | "wholesale";
   manualInspectionRequired: boolean;
-  confidence: "medium" | "high";
+  /** Why a person must see the unit before the number stands, in the note's words. */
+  manualInspectionReasons: string[];
+  confidence: "low" | "medium" | "high";
   note: string;
 }
 
@@ -48,11 +61,37 @@ function comparablesOfTrim(subject: AppraisalSubject, comps: readonly Comparable
   return sameTrim.length >= minComps ? { comps: sameTrim, sameTrim: true } : { comps, sameTrim: false };
 }
 
-/** "(retention class ev: the curve's loss × 1.29)"; nothing for the standard class. */
-function retentionWords(retention: RetentionClass): string {
-  if (retention.lossScale === 1 && retention.lowMileageBonus) return "";
+/**
+ * "(retention class ev: the curve's loss × 1.07)", or the model's own figure: "(Jeep Wrangler's own
+ * curve: iSeeCars 2020 study, 32.8% lost in five years against 49.1% for all vehicles; the curve's
+ * loss at every age × 0.596)"; nothing for the standard class.
+ */
+function retentionWords({ retention, modelRetention }: VehicleClass): string {
   const bonus = retention.lowMileageBonus ? "" : ", no low-mileage bonus";
+  if (modelRetention) {
+    const { make, model, studyYear, pctValueLost, overallPctValueLost } = modelRetention;
+    return (
+      ` (${make} ${model}'s own curve: iSeeCars ${studyYear} study, ${pct(pctValueLost)} lost in five years against ${pct(overallPctValueLost)} for all vehicles; ` +
+      `the curve's loss at every age × ${retention.lossScale}${bonus})`
+    );
+  }
+  if (retention.lossScale === 1 && retention.lowMileageBonus) return "";
   return ` (retention class ${retention.retentionClass}: the curve's loss × ${retention.lossScale}${bonus})`;
+}
+
+/** ": hybrid hatchback": what the class was chosen from, when the model table or a decode said it. */
+function vehicleWords(vehicle: VehicleClass): string {
+  const said = [vehicle.fuelType, vehicle.bodyClass].filter(Boolean).join(" ");
+  return said ? `: ${said}` : "";
+}
+
+/** Why the model's value is a guess: the make's fallback class or the generic class (docs/domain/appraisal.md#unknown-vehicles). */
+function unknownVehicleReason(subject: AppraisalSubject, vehicle: VehicleClass): string | null {
+  const name = `${subject.make} ${subject.model}`;
+  if (vehicle.classMatch === "model") return null;
+  return vehicle.classMatch === "make"
+    ? `${name} is not in the model table, so it is priced on ${subject.make}'s fallback class ${vehicle.classKey}: confidence low until someone prices the model`
+    : `${name} is not in the model table and its make has no class, so it is priced on the generic class: confidence low until someone prices the vehicle`;
 }
 
 /** "transmission replacement $4,500 (\"transmission slips\")": each line with the notes' words that named it. */
@@ -76,6 +115,14 @@ function reconSentence(recon: ReconEstimate, items: AppraisalReference["reconIte
 function valuationSentence(input: AppraisalInput, valuation: ComparablesValuation | ModelValuation, sameTrim: boolean): string {
   const { subject, reference } = input;
   const vehicle = `${subject.make} ${subject.model}`;
+  const noBonus = (expectedMiles: number) =>
+    valuation.mileageBonus
+      ? ""
+      : subject.mileage < expectedMiles
+        ? valuation.vehicle.retention.lowMileageBonus
+          ? " (no low-mileage bonus: the odometer is not actual)"
+          : ` (no low-mileage bonus: never above the ${valuation.vehicle.retention.retentionClass} class curve)`
+        : "";
   if (valuation.method === "comparables") {
     const trims = sameTrim
       ? ` ${subject.trim}`
@@ -89,29 +136,32 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
     return (
       `Market value ${formatWholeUsd(valuation.value)} from ${plural(valuation.comps, "comparable unit")} of this organization ` +
       `(${valuation.yearRange[0]}–${valuation.yearRange[1]} ${vehicle}${trims}: ${valuation.inStock} in stock at today's asking price, ${sold}), ` +
-      `each adjusted to a ${subject.year} at ${formatCount(subject.mileage)} miles${retentionWords(valuation.retention)}; the median.`
+      `each adjusted to a ${subject.year} at ${formatCount(subject.mileage)} miles${retentionWords(valuation.vehicle)}${valuation.mileageBonus ? "" : noBonus(Number.POSITIVE_INFINITY)}; the median.`
     );
   }
   const scarce = `${plural(input.comps.length, "comparable unit")} in this organization's stock and sales of the last ${reference.settings.compSoldWithinDays} days, ${reference.settings.minComps} needed`;
-  const cls =
-    valuation.classMatch === "default"
-      ? `the generic new-price class (${vehicle} is not in the class table)`
-      : `new-price class ${valuation.classKey}`;
-  const retention = retentionWords(valuation.retention);
+  const { vehicle: cls } = valuation;
+  const classWords =
+    cls.classMatch === "default"
+      ? `the generic new-price class ${formatWholeUsd(cls.newPrice)} new (${vehicle} is not in the model table)`
+      : cls.classMatch === "make"
+        ? `${subject.make}'s fallback new-price class ${cls.classKey} ${formatWholeUsd(cls.newPrice)} new (${vehicle} is not in the model table)`
+        : `new-price class ${cls.classKey} ${formatWholeUsd(cls.newPrice)} new (${subject.make} ${cls.matchedModel}${vehicleWords(cls)})`;
+  const retention = retentionWords(cls);
   const mileage =
     valuation.mileageAdjustment > 0
       ? `+ ${formatWholeUsd(valuation.mileageAdjustment)} for mileage under the expected ${formatCount(valuation.expectedMiles)}`
       : valuation.mileageAdjustment < 0
         ? `− ${formatWholeUsd(-valuation.mileageAdjustment)} for mileage over the expected ${formatCount(valuation.expectedMiles)}`
-        : input.subject.mileage < valuation.expectedMiles && !valuation.retention.lowMileageBonus
-          ? `+ $0 for mileage under the expected ${formatCount(valuation.expectedMiles)} (no low-mileage bonus: never above the ${valuation.retention.retentionClass} class curve)`
+        : input.subject.mileage < valuation.expectedMiles && !valuation.mileageBonus
+          ? `+ $0 for mileage under the expected ${formatCount(valuation.expectedMiles)}${noBonus(valuation.expectedMiles)}`
           : `+ $0 for mileage at the expected ${formatCount(valuation.expectedMiles)}`;
   const penalty =
     valuation.highMileagePenalty > 0
       ? ` − ${formatWholeUsd(valuation.highMileagePenalty)} beyond ${formatCount(reference.settings.highMileageThreshold)} miles`
       : "";
   return (
-    `Market value ${formatWholeUsd(valuation.value)} from the depreciation model (${scarce}): ${cls} ${formatWholeUsd(valuation.newPrice)} new × ` +
+    `Market value ${formatWholeUsd(valuation.value)} from the depreciation model (${scarce}): ${classWords} × ` +
     `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years${retention} × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}.`
   );
 }
@@ -132,20 +182,23 @@ function photoSentence(photos: PhotoAnalysis): string {
 }
 
 export function appraise(input: AppraisalInput): Appraisal {
-  const { reference, store, photos } = input;
+  const { reference, store, photos, subject } = input;
   const { settings } = reference;
-  const { comps, sameTrim } = comparablesOfTrim(input.subject, input.comps, settings.minComps);
-  const valuation =
-    comps.length >= settings.minComps
-      ? valueFromComparables(input.subject, comps, reference, input.now)
-      : valueFromModel(input.subject, input.marketZip, reference, input.now);
-  const market = valuation.value;
+  // The class first: the notes read differently on a hybrid ("battery" is its hybrid battery).
+  const vehicle = vehicleClassFor(reference, subject);
   const recon = estimateRecon(
-    input.subject.conditionNotes,
+    subject.conditionNotes,
     reference.reconItems,
     reference.reconKeywords,
     photos.status === "analysed" ? photos.findings : [],
+    vehicle.retention.retentionClass,
   );
+  const { comps, sameTrim } = comparablesOfTrim(subject, input.comps, settings.minComps);
+  const valuation =
+    comps.length >= settings.minComps
+      ? valueFromComparables(subject, comps, reference, input.now, recon.odometerTrusted)
+      : valueFromModel(subject, input.marketZip, reference, input.now, recon.odometerTrusted);
+  const market = valuation.value;
 
   // The one holding-cost function (docs/domain/gross.md#holding-cost), on the value the trade is bought against.
   const holdingPerDay = dailyHoldingCost(market, holdingFiguresOf(store));
@@ -154,25 +207,31 @@ export function appraise(input: AppraisalInput): Appraisal {
   const uncapped = market - recon.total - store.packUsed - targetFrontGross - holding;
   const retailMax = Math.max(0, Math.round(uncapped));
   const wholesale = wholesaleAppraisal(recon, market, settings);
-  const maxAcquisition = wholesale ? Math.min(retailMax, wholesale.max) : retailMax;
+  const toWholesale = recon.wholesale.length > 0 || retailMax < wholesale.value;
+  const maxAcquisition = toWholesale ? wholesale.value : retailMax;
   const gap = Math.max(settings.negotiationMinGap, (settings.negotiationDiscountPct / 100) * maxAcquisition);
   const negotiationFloor = Math.max(0, Math.round(maxAcquisition - gap));
 
-  // Seeing the car raises confidence, unless the value itself rests on the generic price class.
-  const genericValue = valuation.method === "depreciation_model" && valuation.classMatch === "default";
-  const confidence = photos.status === "analysed" && !genericValue ? "high" : "medium";
+  // A value on a fallback class is a guess whatever the photos show: low, and someone must see the car.
+  const unknown = valuation.method === "depreciation_model" ? unknownVehicleReason(subject, valuation.vehicle) : null;
+  const confidence = unknown ? "low" : photos.status === "analysed" ? "high" : "medium";
+  const manualInspectionReasons = [
+    ...(unknown ? [unknown] : []),
+    ...recon.wholesale.map((condition) => `the notes name ${condition.label.toLowerCase()}${condition.reason ? `: ${condition.reason}` : ""}`),
+  ];
 
-  const retailWords = wholesale ? "The retail figure would be" : "Max acquisition";
+  const retailWords = toWholesale ? "The retail figure would be" : "Max acquisition";
   const note = [
     valuationSentence(input, valuation, sameTrim),
     reconSentence(recon, reference.reconItems),
     photoSentence(photos),
-    ...(wholesale ? [wholesale.sentence(maxAcquisition)] : []),
+    wholesale.sentence(maxAcquisition, toWholesale, recon.wholesale.length > 0),
     `${retailWords} ${formatWholeUsd(retailMax)} = market ${formatWholeUsd(market)} − recon ${formatWholeUsd(recon.total)} − pack ${formatWholeUsd(store.packUsed)} − target front gross ` +
       `${formatWholeUsd(targetFrontGross)} (${pct(store.targetFrontGrossUsedPct)} of market, at least ${formatWholeUsd(store.targetFrontGrossUsedMin)}) − holding ${formatWholeUsd(holding)} ` +
       `(${settings.daysToSell} days × ${formatWholeUsd(holdingPerDay)}) at ${store.name}${uncapped < 0 ? `; the unit cannot earn that retail (${formatWholeUsd(uncapped)}), so wholesale it` : ""}.`,
     `Negotiation floor ${formatWholeUsd(negotiationFloor)}: open ${pct(settings.negotiationDiscountPct)} (at least ${formatWholeUsd(settings.negotiationMinGap)}) below the max acquisition.`,
     `Confidence ${confidence}.`,
+    ...(manualInspectionReasons.length > 0 ? [`Manual inspection required: ${manualInspectionReasons.join("; ")}.`] : []),
   ].join(" ");
 
   return {
@@ -181,30 +240,43 @@ export function appraise(input: AppraisalInput): Appraisal {
     recon,
     maxAcquisition,
     negotiationFloor,
-    appraisedTo: wholesale ? "wholesale" : "retail",
-    manualInspectionRequired: wholesale !== null,
+    wholesaleValue: wholesale.value,
+    appraisedTo: toWholesale ? "wholesale" : "retail",
+    manualInspectionRequired: manualInspectionReasons.length > 0,
+    manualInspectionReasons,
     confidence,
     note,
   };
 }
 
 /**
- * Appraise to wholesale (docs/domain/appraisal.md#appraise-to-wholesale): a frame, flood, title
- * or airbag condition is no retail recon line; the unit is worth its auction value — a share of
- * the retail market, less the condition's discount (the largest when several are named) — less
- * fees and a margin, and a manual inspection must confirm it. Null when the notes name none.
+ * The wholesale figure (docs/domain/appraisal.md#appraise-to-wholesale): the auction value — a
+ * share of the retail market, less the largest discount of a condition the notes name — less the
+ * recon lines the notes and photos name (an auction buyer sees the same damage), fees and a
+ * margin; never below the least a running unit brings.
  */
 function wholesaleAppraisal(recon: ReconEstimate, market: number, settings: AppraisalReference["settings"]) {
-  if (recon.wholesale.length === 0) return null;
-  const worst = recon.wholesale.reduce((a, b) => (b.discountPct > a.discountPct ? b : a));
-  const auction = Math.round(market * (settings.wholesaleProceedsPct / 100) * (1 - worst.discountPct / 100));
-  const max = Math.max(0, auction - settings.wholesaleFees - settings.wholesaleMargin);
-  const named = recon.wholesale.map((condition) => condition.label.toLowerCase()).join(", ");
+  const worst = recon.wholesale.reduce<ReconEstimate["wholesale"][number] | null>((a, b) => (a && a.discountPct >= b.discountPct ? a : b), null);
+  const discountPct = worst?.discountPct ?? 0;
+  const auction = Math.round(market * (settings.wholesaleProceedsPct / 100) * (1 - discountPct / 100));
+  const damage = recon.lines.filter((line) => !line.sources.includes("standard")).reduce((sum, line) => sum + line.amount, 0);
+  const computed = auction - damage - settings.wholesaleFees - settings.wholesaleMargin;
+  const value = Math.round(Math.max(settings.wholesaleFloor, computed));
+  const less = worst ? `, less ${pct(worst.discountPct)} for ${worst.label.toLowerCase()}` : "";
+  const floor =
+    computed < settings.wholesaleFloor
+      ? `; below the ${formatWholeUsd(settings.wholesaleFloor)} a running unit brings, so ${formatWholeUsd(value)}`
+      : "";
+  const figure =
+    `auction value ${formatWholeUsd(auction)} (${pct(settings.wholesaleProceedsPct)} of market${less}) − recon named ${formatWholeUsd(damage)} ` +
+    `− fees ${formatWholeUsd(settings.wholesaleFees)} − margin ${formatWholeUsd(settings.wholesaleMargin)} = ${formatWholeUsd(Math.round(computed))}${floor}`;
   return {
-    max,
-    sentence: (maxAcquisition: number) =>
-      `Appraised to wholesale, manual inspection required: the notes name ${named}, which no retail recon line prices. ` +
-      `Max acquisition ${formatWholeUsd(maxAcquisition)}: auction value ${formatWholeUsd(auction)} (${pct(settings.wholesaleProceedsPct)} of market, less ${pct(worst.discountPct)} for ${worst.label.toLowerCase()}) ` +
-      `− fees ${formatWholeUsd(settings.wholesaleFees)} − margin ${formatWholeUsd(settings.wholesaleMargin)} = ${formatWholeUsd(max)}, and never above the retail figure.`,
+    value,
+    sentence: (maxAcquisition: number, toWholesale: boolean, condition: boolean) =>
+      condition
+        ? `Appraised to wholesale, manual inspection required: the notes name ${recon.wholesale.map((c) => c.label.toLowerCase()).join(", ")}, which no retail recon line prices. Max acquisition ${formatWholeUsd(maxAcquisition)}: ${figure}.`
+        : toWholesale
+          ? `Appraised to wholesale: the retail figure below does not beat the wholesale figure. Max acquisition ${formatWholeUsd(maxAcquisition)}: ${figure}.`
+          : `Wholesale figure ${formatWholeUsd(value)}: ${figure}.`,
   };
 }

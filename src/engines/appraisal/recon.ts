@@ -16,6 +16,10 @@ export interface WholesaleCondition {
   itemKey: string;
   label: string;
   discountPct: number;
+  /** A title or odometer brand: the mileage earns no bonus. */
+  noMileageBonus: boolean;
+  /** Why, in the words of its source (the law a brand invokes). */
+  reason: string;
 }
 
 export interface ReconEstimate {
@@ -27,6 +31,8 @@ export interface ReconEstimate {
   notPriced: string[];
   /** The notes' clauses that named each item. */
   said: Map<string, string[]>;
+  /** False when a title or odometer brand is named: the odometer earns no bonus (docs/domain/appraisal.md#title-and-odometer-brands). */
+  odometerTrusted: boolean;
 }
 
 /** A clause with one of these words says the item is absent: "no dings", "non-smoker", "smoke-free". */
@@ -69,10 +75,27 @@ const tokenize = (text: string) =>
     .split(" ")
     .filter(Boolean);
 
-/** Sentences and comma parts, also split where a new claim starts ("but", "except"). */
-function clauses(notes: string): string[][] {
-  return notes
-    .split(/[.;!?\n\r,]+|\b(?:but|however|although|though|except|besides)\b/i)
+/** Sentences: a panel-priced repair (hail) counts the panels its sentence lists, across the commas. */
+const sentences = (notes: string) => notes.split(/[.;!?\n\r]+/);
+
+/** Panels a hail repair is priced by (docs/domain/appraisal.md#hail); "whole car" is every panel. */
+const PANEL_WORDS = ["hood", "roof", "trunk", "decklid", "deck lid", "tailgate", "liftgate", "hatch", "door", "fender", "quarter", "pillar", "rail"];
+const EVERY_PANEL = /\b(whole car|entire car|every panel|all panels|all over)\b/;
+
+function panelsNamed(sentence: string, maxCount: number): number {
+  const text = ` ${tokenize(sentence).join(" ")} `;
+  if (EVERY_PANEL.test(text)) return maxCount;
+  return PANEL_WORDS.filter((word) => new RegExp(`\\b${word}s?\\b`).test(text)).length;
+}
+
+/** Both axles: "front and rear", "all around", "all four", "both axles". */
+const BOTH_AXLES = /\b(all around|all four|both axles|4 wheel|four wheel)\b/;
+const bothAxles = (tokens: string[]) => (tokens.includes("front") && tokens.includes("rear")) || BOTH_AXLES.test(tokens.join(" "));
+
+/** Comma parts, also split where a new claim starts ("but", "except"). */
+function clauses(sentence: string): string[][] {
+  return sentence
+    .split(/[,]+|\b(?:but|however|although|though|except|besides)\b/i)
     .map(tokenize)
     .filter((tokens) => tokens.length > 0);
 }
@@ -212,12 +235,40 @@ export function reconFromNotes(
   notes: string,
   keywords: readonly ReconKeyword[],
   includedIn: ReadonlyMap<string, readonly string[]> = new Map(),
+  units: ReadonlyMap<string, { unit: string; maxCount: number }> = new Map(),
 ): NotesReading {
   const { table, keywordTokens, byFirstWord } = compile(keywords);
   const counts = new Map<string, number>();
   const words = new Map<string, string[]>();
+  for (const sentence of sentences(notes)) {
+    const local = new Map<string, number>();
+    readSentence(sentence, { table, keywordTokens, byFirstWord }, includedIn, units, local, words);
+    // A panel-priced repair counts the panels its sentence names, and includes the lines it lists ("hail …, dozens of dents").
+    const panelItems = [...local.keys()].filter((itemKey) => units.get(itemKey)?.unit === "panel");
+    for (const [itemKey, count] of local) {
+      if ((includedIn.get(itemKey) ?? []).some((item) => panelItems.includes(item))) continue;
+      const max = units.get(itemKey)?.maxCount ?? count;
+      const n = panelItems.includes(itemKey) ? Math.max(count, Math.min(max, panelsNamed(sentence, max))) : count;
+      counts.set(itemKey, (counts.get(itemKey) ?? 0) + n);
+    }
+  }
+  return { counts, words };
+}
+
+/**
+ * One sentence's clauses into `counts` and `words`. A negation carries across a list's commas
+ * ("no rips, stains or tears"), never into the next sentence ("Non-smoker. Salvage title.").
+ */
+function readSentence(
+  sentence: string,
+  { table, keywordTokens, byFirstWord }: CompiledTable,
+  includedIn: ReadonlyMap<string, readonly string[]>,
+  units: ReadonlyMap<string, { unit: string; maxCount: number }>,
+  counts: Map<string, number>,
+  words: Map<string, string[]>,
+): void {
   let previousNegated = false;
-  for (const tokens of clauses(notes)) {
+  for (const tokens of clauses(sentence)) {
     const found: ClauseMatch[] = [];
     tokens.forEach((token, at) => {
       for (const i of rowsStartingAt(byFirstWord, token)) {
@@ -228,7 +279,9 @@ export function reconFromNotes(
     });
     const matches = resolveClause(found, includedIn);
     const onlyListWords = () => tokens.every((t) => CONNECTORS.has(t) || keywordTokens.some((k) => t.startsWith(k)));
-    const negated: boolean = tokens.some((t) => NEGATORS.has(t)) || (previousNegated && onlyListWords());
+    // A negator inside a keyword is the keyword's own ("not actual mileage", "non-running"), not a denial.
+    const inKeyword = (i: number) => found.some((m) => i >= m.at && i < m.at + m.length);
+    const negated: boolean = tokens.some((t, i) => NEGATORS.has(t) && !inKeyword(i)) || (previousNegated && onlyListWords());
     const due = tokens.some((t) => STILL_DUE.has(t));
     previousNegated = negated;
     if (negated || matches.length === 0) continue;
@@ -238,12 +291,14 @@ export function reconFromNotes(
     const last = new Map<string, { end: number; count: number }>();
     for (const match of matches.sort((a, b) => a.at - b.at)) {
       if (match.part && damagedItems.has(match.itemKey)) continue;
-      const nearby = tokens.slice(Math.max(0, match.at - 3), match.at + match.length + 2);
+      // The keyword's own words are not its state: "odometer replaced" is the brand, not a repair done.
+      const nearby = [...tokens.slice(Math.max(0, match.at - 3), match.at), ...tokens.slice(match.at + match.length, match.at + match.length + 2)];
       if (!due && nearby.some((t) => ALREADY_DONE.has(t))) continue;
       const said = tokens.join(" ");
       if (!words.get(match.itemKey)?.includes(said)) words.set(match.itemKey, [...(words.get(match.itemKey) ?? []), said]);
-      // Scratches on two named panels are two panels.
-      const count = Math.max(countNear(tokens, match.at, match.length), match.part ? 1 : partsOf(match.itemKey));
+      // Scratches on two named panels are two panels; brakes "front and rear" are two axles.
+      const axles = units.get(match.itemKey)?.unit === "axle" && bothAxles(tokens) ? 2 : 1;
+      const count = Math.max(countNear(tokens, match.at, match.length), match.part ? 1 : partsOf(match.itemKey), axles);
       const previous = last.get(match.itemKey);
       const total = counts.get(match.itemKey) ?? 0;
       if (previous && match.at - previous.end <= SAME_DEFECT_SPAN) {
@@ -255,7 +310,41 @@ export function reconFromNotes(
       }
     }
   }
-  return { counts, words };
+}
+
+/** Each item's unit and most occurrences, once per table. */
+const unitsByTable = new WeakMap<readonly ReconItem[], Map<string, { unit: string; maxCount: number }>>();
+
+function unitsOf(items: readonly ReconItem[]) {
+  let units = unitsByTable.get(items);
+  if (!units) {
+    units = new Map(items.map((item) => [item.itemKey, { unit: item.unit, maxCount: item.maxCount }]));
+    unitsByTable.set(items, units);
+  }
+  return units;
+}
+
+/**
+ * The keywords as they read on a unit of `retentionClass`: a row of that class replaces the
+ * every-unit row of the same keyword ("battery" on a hybrid is the hybrid battery). Once per table and class.
+ */
+const keywordsByClass = new WeakMap<readonly ReconKeyword[], Map<string, ReconKeyword[]>>();
+
+function keywordsFor(keywords: readonly ReconKeyword[], retentionClass: string): readonly ReconKeyword[] {
+  let byClass = keywordsByClass.get(keywords);
+  if (!byClass) {
+    byClass = new Map();
+    keywordsByClass.set(keywords, byClass);
+  }
+  let rows = byClass.get(retentionClass);
+  if (!rows) {
+    const own = new Set(keywords.filter((row) => row.retentionClass === retentionClass).map((row) => row.keyword.toLowerCase()));
+    rows = keywords.filter((row) =>
+      row.retentionClass === "" ? !(retentionClass !== "" && own.has(row.keyword.toLowerCase())) : row.retentionClass === retentionClass,
+    );
+    byClass.set(retentionClass, rows);
+  }
+  return rows;
 }
 
 /** Each item's `included_in` list, parsed once per table. */
@@ -289,8 +378,11 @@ export function estimateRecon(
   items: readonly ReconItem[],
   keywords: readonly ReconKeyword[],
   findings: readonly VisionFinding[],
+  retentionClass = "",
 ): ReconEstimate {
-  const reading: NotesReading = notes ? reconFromNotes(notes, keywords, includedInOf(items)) : { counts: new Map(), words: new Map() };
+  const reading: NotesReading = notes
+    ? reconFromNotes(notes, keywordsFor(keywords, retentionClass), includedInOf(items), unitsOf(items))
+    : { counts: new Map(), words: new Map() };
   const fromNotes = reading.counts;
   const fromPhotos = new Map(findings.map((f) => [f.itemKey, f.count]));
   const lines: ReconLine[] = [];
@@ -304,7 +396,13 @@ export function estimateRecon(
     if (sources.length === 0 && item.always) sources.push("standard");
     if (sources.length === 0) continue;
     if (item.wholesaleDiscountPct !== null) {
-      wholesale.push({ itemKey: item.itemKey, label: item.label, discountPct: item.wholesaleDiscountPct });
+      wholesale.push({
+        itemKey: item.itemKey,
+        label: item.label,
+        discountPct: item.wholesaleDiscountPct,
+        noMileageBonus: item.noMileageBonus,
+        reason: item.reason,
+      });
       continue;
     }
     const count = item.additionalCost === null ? 1 : Math.min(item.maxCount, Math.max(1, notesCount, photosCount));
@@ -313,5 +411,12 @@ export function estimateRecon(
   }
   const priced = new Set(items.map((item) => item.itemKey));
   const notPriced = [...reading.words].filter(([itemKey]) => !priced.has(itemKey)).flatMap(([, said]) => said);
-  return { lines, total: lines.reduce((sum, line) => sum + line.amount, 0), wholesale, notPriced, said: reading.words };
+  return {
+    lines,
+    total: lines.reduce((sum, line) => sum + line.amount, 0),
+    wholesale,
+    notPriced,
+    said: reading.words,
+    odometerTrusted: !wholesale.some((condition) => condition.noMileageBonus),
+  };
 }

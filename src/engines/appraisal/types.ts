@@ -19,6 +19,7 @@ export interface AppraisalSettings {
   wholesaleProceedsPct: number;
   wholesaleFees: number;
   wholesaleMargin: number;
+  wholesaleFloor: number;
 }
 
 export interface ReconItem {
@@ -33,6 +34,13 @@ export interface ReconItem {
   includedIn: string;
   /** Set: not a retail line; the unit is appraised to wholesale, this % off the auction value. */
   wholesaleDiscountPct: number | null;
+  /** `axle`: front and rear are two; `panel`: each panel the clause names is one; '': the count words say. */
+  unit: string;
+  /** The odometer is not to be believed: no low-mileage bonus. */
+  noMileageBonus: boolean;
+  /** Why the line moves the number (a brand's legal reason), said in the note. */
+  reason: string;
+  source: string;
 }
 
 export interface ReconKeyword {
@@ -41,6 +49,8 @@ export interface ReconKeyword {
   weak: boolean;
   /** Names a part (where), not damage (what). */
   part: boolean;
+  /** '' for every unit; else the keyword means its item only on a unit of this retention class. */
+  retentionClass: string;
 }
 
 export interface RetentionClass {
@@ -49,6 +59,19 @@ export interface RetentionClass {
   lowMileageBonus: boolean;
   /** Comma-separated words that, in the model or trim, put a unit in this class. */
   nameWords: string;
+  /** Comma-separated fuel types (model table or VIN decode) that put a unit in this class. */
+  fuelTypes: string;
+}
+
+/** A model's own published five-year loss, against the same study's all-vehicle loss (docs/domain/appraisal.md#model-retention). */
+export interface ModelRetention {
+  make: string;
+  model: string;
+  pctValueLost: number;
+  overallPctValueLost: number;
+  studyYear: number;
+  source: string;
+  quote: string;
 }
 
 export interface AppraisalReference {
@@ -56,7 +79,8 @@ export interface AppraisalReference {
   reconItems: ReconItem[];
   reconKeywords: ReconKeyword[];
   priceClasses: { classKey: string; newPrice: number; retentionClass: string }[];
-  modelClasses: { make: string; model: string; classKey: string }[];
+  modelClasses: { make: string; model: string; classKey: string; bodyClass: string; fuelType: string }[];
+  modelRetention: ModelRetention[];
   retentionCurve: { ageYears: number; residualPct: number }[];
   retentionClasses: RetentionClass[];
   expectedMiles: { fromAgeYears: number; milesPerYear: number }[];
@@ -107,4 +131,8 @@ export interface AppraisalSubject {
   trim?: string;
   mileage: number;
   conditionNotes?: string;
+  /** From a VIN decode: `gas`, `diesel`, `hybrid`, `plug-in`, `electric`; absent, the model table's. */
+  fuelType?: string;
+  /** From a VIN decode (vPIC's body class, reduced): absent, the model table's. */
+  bodyClass?: string;
 }

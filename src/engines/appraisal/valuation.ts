@@ -3,7 +3,7 @@
  * comparable units when there are enough of them, else from the depreciation model. Pure: rows and `now` in.
  */
 import { daysSince } from "../dates";
-import type { AppraisalReference, AppraisalSettings, AppraisalSubject, Comparable, RetentionClass } from "./types";
+import type { AppraisalReference, AppraisalSettings, AppraisalSubject, Comparable, ModelRetention, RetentionClass } from "./types";
 
 /** Model-year age as docs/domain/appraisal.md#expected-miles counts it: current model year − year + 0.5, never below 0. */
 export function vehicleAge(year: number, now: Date) {
@@ -59,22 +59,82 @@ function bandsByAge(schedule: readonly MilesBand[]): MilesBand[] {
   return bands;
 }
 
-/** The retention class: a class word in the model or trim ("Hybrid"), else the price class's (docs/domain/appraisal.md#retention-by-class). */
-export function retentionClassFor(reference: AppraisalReference, subject: Pick<AppraisalSubject, "make" | "model" | "trim">): RetentionClass {
-  const words = new Set(`${subject.model} ${subject.trim ?? ""}`.toLowerCase().split(/[^a-z0-9-]+/));
-  const byName = retentionClassTables(reference.retentionClasses).steepestFirst.find(({ words: classWords }) =>
-    classWords.some((word) => words.has(word)),
-  )?.row;
-  if (byName) return byName;
-  const { retentionClass } = priceClass(reference, subject.make, subject.model);
-  return (
-    reference.retentionClasses.find((row) => row.retentionClass === retentionClass) ?? {
-      retentionClass,
+/** Words in a model or trim that say the engine is a diesel (docs/domain/appraisal.md#class-from-the-vehicle). */
+const DIESEL_WORDS = /\b(diesel|duramax|power ?stroke|cummins|tdi|ecodiesel)\b/;
+
+/** What the appraisal takes the vehicle to be: its new-price class, its fuel and body, and the curve it is on. */
+export interface VehicleClass {
+  classKey: string;
+  /** How specific the class match was: the model itself, the make's fallback, or the last resort. */
+  classMatch: "model" | "make" | "default";
+  /** The model-table row's model that matched ("911" for "911 Carrera S"); null off the model table. */
+  matchedModel: string | null;
+  newPrice: number;
+  fuelType: string;
+  bodyClass: string;
+  /** The curve: the class's, its loss scale replaced by the model's own published figure when there is one. */
+  retention: RetentionClass;
+  modelRetention: ModelRetention | null;
+}
+
+/**
+ * The class from the vehicle, not the make (docs/domain/appraisal.md#class-from-the-vehicle): the
+ * model table (longest leading words of the model) or the make's fallback sets the new-price class,
+ * body and fuel; a VIN decode's fuel and body win over the table's; a class word in the name, then
+ * the fuel, then the price class choose the retention class; a model's published five-year loss
+ * replaces the class's loss scale.
+ */
+export function vehicleClassFor(reference: AppraisalReference, subject: AppraisalSubject): VehicleClass {
+  const tables = retentionClassTables(reference.retentionClasses);
+  const candidates = modelCandidates(subject.model, tables.allClassWords);
+  const index = modelClassIndex(reference.modelClasses);
+  const byModel = candidates.map((model) => index.get(modelKey(subject.make, model))).find((row) => row !== undefined);
+  const byMake = index.get(modelKey(subject.make, "*"));
+  // Only a row that is `*`/`*` as written: the key lower-cases, which changes neither.
+  const row = byModel ?? byMake ?? index.get(modelKey("*", "*"));
+  if (!row) throw new Error("appraisal_model_classes has no `*`/`*` row");
+  const name = `${subject.model} ${subject.trim ?? ""}`.toLowerCase();
+  const fuelType = subject.fuelType || (DIESEL_WORDS.test(name) ? "diesel" : "") || (byModel ? row.fuelType : "");
+  // A diesel takes its class's `_diesel` new price when the table has one (heavy-duty pickups).
+  const priced =
+    (fuelType === "diesel" ? reference.priceClasses.find((p) => p.classKey === `${row.classKey}_diesel`) : undefined) ??
+    reference.priceClasses.find((p) => p.classKey === row.classKey);
+  if (!priced) throw new Error(`appraisal_price_classes has no row for ${row.classKey}`);
+  const words = new Set(name.split(/[^a-z0-9-]+/));
+  const classRow = tables.steepestFirst.find(({ words: classWords }) => classWords.some((word) => words.has(word)))?.row ??
+    tables.steepestFirst.find(({ fuels }) => fuelType !== "" && fuels.includes(fuelType))?.row ??
+    reference.retentionClasses.find((r) => r.retentionClass === priced.retentionClass) ?? {
+      retentionClass: priced.retentionClass,
       lossScale: 1,
       lowMileageBonus: true,
       nameWords: "",
-    }
-  );
+      fuelTypes: "",
+    };
+  const retentionIndex = modelRetentionIndex(reference.modelRetention);
+  const modelRetention = candidates.map((model) => retentionIndex.get(modelKey(subject.make, model))).find((r) => r !== undefined) ?? null;
+  // The model's measured five-year loss over the curve's: the curve's loss at every age × that ratio.
+  const curveLoss5 = 100 - residualPct(reference.retentionCurve, 5, 0);
+  const retention = modelRetention ? { ...classRow, lossScale: round3(modelRetention.pctValueLost / curveLoss5) } : classRow;
+  return {
+    classKey: priced.classKey,
+    classMatch: byModel ? "model" : byMake ? "make" : "default",
+    matchedModel: byModel ? byModel.model : null,
+    newPrice: priced.newPrice,
+    fuelType,
+    bodyClass: subject.bodyClass || (byModel ? row.bodyClass : ""),
+    retention,
+    modelRetention,
+  };
+}
+
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/** "911 Carrera S" → "911 Carrera S", "911 Carrera", "911"; then the same without class words ("RAV4 Hybrid" → "RAV4"). */
+function modelCandidates(model: string, classWords: ReadonlySet<string>): string[] {
+  const words = model.trim().split(/\s+/);
+  const base = words.filter((word) => !classWords.has(word.toLowerCase()));
+  const prefixes = (list: string[]) => list.map((_, i) => list.slice(0, list.length - i).join(" "));
+  return [...new Set([...prefixes(words), ...prefixes(base)])];
 }
 
 /**
@@ -110,18 +170,26 @@ export interface ComparablesValuation {
   /** Days since the most recent sale among the comparables; null when none was sold. */
   latestSaleDaysAgo: number | null;
   yearRange: [number, number];
-  retention: RetentionClass;
+  vehicle: VehicleClass;
+  /** False: the notes say the odometer is not actual, so a low mileage earned nothing. */
+  mileageBonus: boolean;
 }
 
-/** Median of the comparables, each moved to the subject's model year (its class's curve) and mileage. */
+/**
+ * Median of the comparables, each moved to the subject's model year (its class's curve) and mileage;
+ * `odometerTrusted` false (a title or odometer brand) takes away any low-mileage bonus.
+ */
 export function valueFromComparables(
   subject: AppraisalSubject,
   comps: readonly Comparable[],
   reference: AppraisalReference,
   now: Date,
+  odometerTrusted = true,
 ): ComparablesValuation {
   const { settings, retentionCurve } = reference;
-  const retention = retentionClassFor(reference, subject);
+  const vehicle = vehicleClassFor(reference, subject);
+  const { retention } = vehicle;
+  const mileageBonus = retention.lowMileageBonus && odometerTrusted;
   const residual = (age: number) => classResidualPct(retentionCurve, age, settings.residualFloorPct, retention.lossScale);
   const age = vehicleAge(subject.year, now);
   const subjectResidual = residual(age.fractional);
@@ -131,9 +199,7 @@ export function valueFromComparables(
     const compMiles = comp.mileage ?? expectedMiles(reference.expectedMiles, compAge.fractional);
     // Only the part of the beyond-150k discount the comparable did not already carry.
     const penalty = highMileagePenalty(settings, yearAdjusted, subject.mileage) - highMileagePenalty(settings, yearAdjusted, compMiles);
-    return (
-      yearAdjusted + mileageAdjustment(settings, yearAdjusted, age.whole, compMiles, subject.mileage, retention.lowMileageBonus).amount - penalty
-    );
+    return yearAdjusted + mileageAdjustment(settings, yearAdjusted, age.whole, compMiles, subject.mileage, mileageBonus).amount - penalty;
   });
   const sorted = adjusted.sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -148,20 +214,18 @@ export function valueFromComparables(
     sold: saleDays.length,
     latestSaleDaysAgo: saleDays.length > 0 ? Math.min(...saleDays) : null,
     yearRange: [Math.min(...years), Math.max(...years)],
-    retention,
+    vehicle,
+    mileageBonus,
   };
 }
 
 export interface ModelValuation {
   method: "depreciation_model";
   value: number;
-  classKey: string;
-  /** How specific the class match was: the model itself, the make's fallback, or the last resort. */
-  classMatch: "model" | "make" | "default";
-  newPrice: number;
+  vehicle: VehicleClass;
+  mileageBonus: boolean;
   ageYears: number;
   residualPct: number;
-  retention: RetentionClass;
   /** New price × class residual × regional index: the class curve, before the mileage. */
   classCurveValue: number;
   regionalIndex: number;
@@ -171,8 +235,8 @@ export interface ModelValuation {
   highMileagePenalty: number;
 }
 
-const classWords = (row: RetentionClass) =>
-  row.nameWords
+const commaList = (text: string) =>
+  text
     .split(",")
     .map((word) => word.trim().toLowerCase())
     .filter(Boolean);
@@ -186,7 +250,7 @@ const classWords = (row: RetentionClass) =>
 
 interface RetentionClassTables {
   /** The steepest class first: a name that says both "electric" and "hybrid" is priced as the riskier. */
-  steepestFirst: { row: RetentionClass; words: string[] }[];
+  steepestFirst: { row: RetentionClass; words: string[]; fuels: string[] }[];
   allClassWords: ReadonlySet<string>;
 }
 
@@ -195,7 +259,9 @@ const retentionClassTablesByTable = new WeakMap<readonly RetentionClass[], Reten
 function retentionClassTables(classes: readonly RetentionClass[]): RetentionClassTables {
   let tables = retentionClassTablesByTable.get(classes);
   if (!tables) {
-    const steepestFirst = [...classes].sort((a, b) => b.lossScale - a.lossScale).map((row) => ({ row, words: classWords(row) }));
+    const steepestFirst = [...classes]
+      .sort((a, b) => b.lossScale - a.lossScale)
+      .map((row) => ({ row, words: commaList(row.nameWords), fuels: commaList(row.fuelTypes) }));
     tables = { steepestFirst, allClassWords: new Set(steepestFirst.flatMap(({ words }) => words)) };
     retentionClassTablesByTable.set(classes, tables);
   }
@@ -221,23 +287,15 @@ function modelClassIndex(rows: readonly ModelClassRow[]): Map<string, ModelClass
   return index;
 }
 
-function priceClass(reference: AppraisalReference, make: string, model: string) {
-  // "RAV4 Hybrid" and "F-150 Lightning" are priced as the RAV4 and the F-150; the class word sets their retention.
-  const { allClassWords } = retentionClassTables(reference.retentionClasses);
-  const baseModel = model
-    .split(/\s+/)
-    .filter((word) => !allClassWords.has(word.toLowerCase()))
-    .join(" ");
-  const index = modelClassIndex(reference.modelClasses);
-  const byModel = index.get(modelKey(make, model)) ?? index.get(modelKey(make, baseModel));
-  const byMake = index.get(modelKey(make, "*"));
-  // Only a row that is `*`/`*` as written: the key lower-cases, which changes neither.
-  const fallback = index.get(modelKey("*", "*"));
-  const match = byModel ? ("model" as const) : byMake ? ("make" as const) : ("default" as const);
-  const classKey = (byModel ?? byMake ?? fallback)?.classKey;
-  const priced = reference.priceClasses.find((row) => row.classKey === classKey);
-  if (!classKey || !priced) throw new Error("appraisal_model_classes has no `*`/`*` row priced in appraisal_price_classes");
-  return { classKey, classMatch: match, newPrice: priced.newPrice, retentionClass: priced.retentionClass };
+const modelRetentionIndexes = new WeakMap<readonly ModelRetention[], Map<string, ModelRetention>>();
+
+function modelRetentionIndex(rows: readonly ModelRetention[]): Map<string, ModelRetention> {
+  let index = modelRetentionIndexes.get(rows);
+  if (!index) {
+    index = new Map(rows.map((row) => [modelKey(row.make, row.model), row]));
+    modelRetentionIndexes.set(rows, index);
+  }
+  return index;
 }
 
 /** The longest ZIP prefix in the index that `zip` starts with; none: a neutral 1.00. */
@@ -247,24 +305,31 @@ export function regionalIndexFor(reference: AppraisalReference, zip: string) {
 }
 
 /** New-price class × the class's retained share × regional index, then the mileage (docs/domain/appraisal.md#depreciation-model). */
-export function valueFromModel(subject: AppraisalSubject, zip: string, reference: AppraisalReference, now: Date): ModelValuation {
+export function valueFromModel(
+  subject: AppraisalSubject,
+  zip: string,
+  reference: AppraisalReference,
+  now: Date,
+  odometerTrusted = true,
+): ModelValuation {
   const { settings } = reference;
-  const { retentionClass: _, ...cls } = priceClass(reference, subject.make, subject.model);
-  const retention = retentionClassFor(reference, subject);
+  const vehicle = vehicleClassFor(reference, subject);
+  const { retention } = vehicle;
+  const mileageBonus = retention.lowMileageBonus && odometerTrusted;
   const age = vehicleAge(subject.year, now);
   const residual = classResidualPct(reference.retentionCurve, age.fractional, settings.residualFloorPct, retention.lossScale);
   const region = regionalIndexFor(reference, zip);
-  const base = cls.newPrice * (residual / 100) * region.index;
+  const base = vehicle.newPrice * (residual / 100) * region.index;
   const expected = expectedMiles(reference.expectedMiles, age.fractional);
-  const adjustment = mileageAdjustment(settings, base, age.whole, expected, subject.mileage, retention.lowMileageBonus).amount;
+  const adjustment = mileageAdjustment(settings, base, age.whole, expected, subject.mileage, mileageBonus).amount;
   const penalty = highMileagePenalty(settings, base, subject.mileage);
   return {
     method: "depreciation_model",
     value: Math.max(settings.valueFloor, Math.round(base + adjustment - penalty)),
-    ...cls,
+    vehicle,
+    mileageBonus,
     ageYears: age.fractional,
     residualPct: residual,
-    retention,
     classCurveValue: Math.round(base),
     regionalIndex: region.index,
     regionLabel: region.label,

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { MAX_PHOTOS } from "../../engines/appraisal/photos";
 import { documentedError } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
+import { VehicleDecodeSchema, VinSchema } from "./vehicle.routes";
 
 export const APPRAISAL_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 export const EARLIEST_MODEL_YEAR = 1981;
@@ -10,12 +11,18 @@ const EXAMPLE_PHOTO = "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA
 
 export const TradeAppraisalRequestSchema = z
   .strictObject({
+    vin: VinSchema.nullish().openapi({
+      description:
+        "Decoded offline from NHTSA's vPIC data (as `GET /api/v1/vehicles/{vin}`): year, make, model, body and fuel. Alone, or with `year`/`make`/`model`: a typed field that contradicts the decode is answered with both in `warnings`, and the decode is used.",
+      example: "4T1A1AAK9KA123456",
+    }),
     year: z
       .int()
       .min(EARLIEST_MODEL_YEAR)
-      .openapi({ description: "Model year, 1981 (the 17-character VIN era) to next year's model year.", example: 2021 }),
-    make: z.string().trim().min(1).max(40).openapi({ example: "Toyota" }),
-    model: z.string().trim().min(1).max(60).openapi({ example: "Camry" }),
+      .nullish()
+      .openapi({ description: "Model year, 1981 (the 17-character VIN era) to next year's model year. Required without a `vin`.", example: 2021 }),
+    make: z.string().trim().min(1).max(40).nullish().openapi({ description: "Required without a `vin`.", example: "Toyota" }),
+    model: z.string().trim().min(1).max(60).nullish().openapi({ description: "Required without a `vin`.", example: "Camry" }),
     trim: z.string().trim().max(60).nullish().openapi({
       description:
         "When enough of the organization's comparable units share this trim (its comparables minimum, 3 by default), only they set the market value.",
@@ -45,6 +52,10 @@ export const TradeAppraisalRequestSchema = z
     path: ["condition_notes"],
     message: "Send condition_notes, photos, or both.",
   })
+  .refine((body) => Boolean(body.vin) || (body.year != null && Boolean(body.make) && Boolean(body.model)), {
+    path: ["vin"],
+    message: "Send a vin, or year, make and model.",
+  })
   .openapi("TradeAppraisalRequest");
 
 export const TradeAppraisalSchema = z
@@ -56,10 +67,11 @@ export const TradeAppraisalSchema = z
     }),
     appraised_to: z.enum(["retail", "wholesale"]).openapi({
       description:
-        "`wholesale` when the notes name frame damage, flood, a salvage or rebuilt title, or an airbag fault: no retail recon line prices those (docs/domain/appraisal.md#appraise-to-wholesale).",
+        "`wholesale` when the notes name frame damage, flood, a salvage, rebuilt or odometer (TMU, exempt, rollback) brand, an airbag fault or a unit that does not run — no retail recon line prices those — or when the retail figure does not beat the wholesale figure (docs/domain/appraisal.md#appraise-to-wholesale).",
     }),
     manual_inspection_required: z.boolean().openapi({
-      description: "True when appraised to wholesale: the number is provisional until someone inspects the unit.",
+      description:
+        "True when a condition takes the unit to wholesale or the vehicle is not in the model table: the number is provisional until someone inspects the unit (`manual_inspection_reasons` says why).",
     }),
     negotiation_floor: z.number().openapi({ description: "The opening offer: 7% (at least $500) below the max acquisition.", example: 14705 }),
     market_value_estimate: z.number().openapi({ description: "Expected retail value, USD.", example: 22140 }),
@@ -70,8 +82,42 @@ export const TradeAppraisalSchema = z
     market_note: z.string().openapi({
       description: "How each figure was reached: the valuation method, comparables and their freshness, recon, photos, max acquisition and floor.",
     }),
-    confidence: z.enum(["medium", "high"]).openapi({ description: "`high` when a vision model analysed the photos." }),
+    wholesale_value: z.number().openapi({
+      description:
+        "What the unit brings at auction less the recon the notes name, fees and a margin; never below the least a running unit brings ($500 by default). Always present: a running unit is never a bare $0.",
+      example: 15200,
+    }),
+    manual_inspection_reasons: z.array(z.string()).openapi({
+      description:
+        "Why a person must see the unit before the number stands: a model the table does not know, a title or odometer brand (with its legal reason), frame, flood, airbag, not running.",
+      example: [],
+    }),
+    confidence: z.enum(["low", "medium", "high"]).openapi({
+      description:
+        "`low` when the vehicle is not in the model table and no comparables price it (a fallback class is a guess); `high` when a vision model analysed the photos; else `medium`.",
+    }),
     valuation_method: z.enum(["comparables", "depreciation_model"]),
+    vehicle: z
+      .object({
+        vin: z.string().nullable(),
+        year: z.int(),
+        make: z.string(),
+        model: z.string(),
+        trim: z.string().nullable(),
+        fuel_type: z.string().nullable(),
+        body_class: z.string().nullable(),
+        price_class: z.string(),
+        price_class_match: z.enum(["model", "make", "default"]),
+        retention_class: z.string(),
+        curve: z
+          .enum(["model", "class"])
+          .openapi({ description: "`model`: the model's own published five-year loss set the curve (docs/domain/appraisal.md#model-retention)." }),
+        decoded: VehicleDecodeSchema.nullable().openapi({ description: "The VIN's decode, when a `vin` was sent." }),
+      })
+      .openapi({ description: "The vehicle as appraised: what was sent or decoded, and the class and curve it chose." }),
+    warnings: z
+      .array(z.object({ field: z.string(), typed: z.string(), decoded: z.string(), message: z.string() }))
+      .openapi({ description: "A typed field that contradicts the VIN's decode: both, and the decode was used.", example: [] }),
     comparables_used: z.int().openapi({ description: "Comparable units behind the market value; 0 on the depreciation model." }),
   })
   .openapi("TradeAppraisal");
@@ -120,10 +166,27 @@ export const appraiseTrade = v1Route({
             market_note:
               'Market value $20,899 from 13 comparable units of this organization (2021–2022 Toyota Camry (fewer than 3 of them SE, so every trim): 1 in stock at today\'s asking price, 12 sold in the last 180 days, the latest 19 days ago), each adjusted to a 2021 at 48,200 miles; the median. Recon $1,625: Paintless dent repair ×2 $225 ("couple of door dings on the driver side"); Set of four tires, installed $800 ("rear tires worn"); Windshield replacement $400 ("small crack in windshield"); Reconditioning detail $200 (standard). No photos were sent. Max acquisition $16,052 = market $20,899 − recon $1,625 − pack $500 − target front gross $1,672 (8% of market, at least $1,200) − holding $1,050 (30 days × $35) at Summit Auto North. Negotiation floor $14,928: open 7% (at least $500) below the max acquisition. Confidence medium.',
             appraised_to: "retail",
+            wholesale_value: 15339,
             manual_inspection_required: false,
+            manual_inspection_reasons: [],
             confidence: "medium",
             valuation_method: "comparables",
             comparables_used: 13,
+            vehicle: {
+              vin: null,
+              year: 2021,
+              make: "Toyota",
+              model: "Camry",
+              trim: "SE",
+              fuel_type: "gas",
+              body_class: "sedan",
+              price_class: "midsize_car",
+              price_class_match: "model",
+              retention_class: "standard",
+              curve: "class",
+              decoded: null,
+            },
+            warnings: [],
           },
         },
       },

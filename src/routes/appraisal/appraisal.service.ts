@@ -8,8 +8,9 @@ import { daysBefore, isoDay } from "../../engines/dates";
 import { ApiError, type ValidationDetail } from "../../http/errors";
 import { describeError, logEvent } from "../../lib/log";
 import { TtlCache } from "../../lib/ttl-cache";
-import type { TradeAppraisalRequestSchema } from "./appraisal.routes";
+import { EARLIEST_MODEL_YEAR, type TradeAppraisalRequestSchema } from "./appraisal.routes";
 import type { VisionAnalyzer } from "./appraisal.vision";
+import { decodeVehicle, toVehicleDecodeBody } from "./vehicle.service";
 
 type TradeAppraisalRequest = z.infer<typeof TradeAppraisalRequestSchema>;
 
@@ -37,11 +38,15 @@ async function loadComparables(db: Database, orgId: string, query: Parameters<ty
 }
 
 /** The rules zod cannot state: the model year against today, and each photo's content. One 422 lists them all. */
-function checkRequest(body: TradeAppraisalRequest, now: Date) {
+function checkRequest(body: TradeAppraisalRequest, year: number, now: Date) {
   const details: ValidationDetail[] = [];
   const nextModelYear = now.getUTCFullYear() + 1;
-  if (body.year > nextModelYear) {
-    details.push({ path: "year", code: "too_big", message: `Model years run to ${nextModelYear} (next year's models).` });
+  if (year > nextModelYear || year < EARLIEST_MODEL_YEAR) {
+    details.push({
+      path: "year",
+      code: "out_of_range",
+      message: `Model years run from ${EARLIEST_MODEL_YEAR} to ${nextModelYear} (next year's models).`,
+    });
   }
   (body.photos ?? []).forEach((photo, index) => {
     const check = checkPhoto(photo);
@@ -85,14 +90,77 @@ async function analysePhotos(photos: string[], reference: AppraisalReference, de
   }
 }
 
+interface Warning {
+  field: string;
+  typed: string;
+  decoded: string;
+  message: string;
+}
+
+/** Same model when one name's first word is the other's ("Wrangler Unlimited" and "Wrangler", "Silverado 2500HD" and "Silverado"). */
+const sameModel = (a: string, b: string) => a.toLowerCase().split(/\s+/)[0] === b.toLowerCase().split(/\s+/)[0];
+
+/**
+ * The vehicle to appraise: the typed fields, or the VIN's decode with the typed fields checked
+ * against it — the decode wins a contradiction and both are returned in a warning; a typed model
+ * that agrees is kept (it is usually the more specific: "Silverado 2500 Duramax" for "Silverado").
+ */
+async function vehicleOf(db: Database, body: TradeAppraisalRequest, now: Date) {
+  const decoded = body.vin ? await decodeVehicle(db, body.vin, "vin", now) : null;
+  const warnings: Warning[] = [];
+  const pick = <T extends string | number>(
+    field: string,
+    typed: T | null | undefined,
+    fromVin: T | null | undefined,
+    agree: (a: T, b: T) => boolean,
+  ) => {
+    if (typed != null && fromVin != null && !agree(typed, fromVin)) {
+      warnings.push({
+        field,
+        typed: String(typed),
+        decoded: String(fromVin),
+        message: `The ${field} sent (${typed}) contradicts the VIN's decode (${fromVin}); the decode is used.`,
+      });
+      return fromVin;
+    }
+    return typed ?? fromVin ?? null;
+  };
+  // vPIC names a heavy-duty pickup "Silverado" with series "2500HD": the model table prices the pair.
+  const decodedModel = decoded?.model
+    ? decoded.series && /^\d{3,4}/.test(decoded.series)
+      ? `${decoded.model} ${decoded.series}`
+      : decoded.model
+    : null;
+  const year = pick("year", body.year, decoded?.modelYear, (a, b) => a === b);
+  const make = pick("make", body.make, decoded?.make, (a, b) => a.toLowerCase() === b.toLowerCase());
+  const model = pick("model", body.model, decodedModel, sameModel);
+  if (year === null || make === null || model === null) {
+    const missing = [year === null && "year", make === null && "make", model === null && "model"].filter((f): f is string => Boolean(f));
+    throw new ApiError("validation_error", "The VIN does not decode to a year, make and model; send them.", {
+      details: missing.map((path) => ({ path, code: "required", message: `The VIN's decode has no ${path}: send it.` })),
+    });
+  }
+  // A decode's trim is often a list ("L/LE/SE/XLE"): only a single one names the unit.
+  const trim = body.trim ?? (decoded?.trim && !decoded.trim.includes("/") ? decoded.trim : null);
+  return { year, make, model, trim, decoded, warnings };
+}
+
 export async function appraiseTrade(db: Database, orgId: string, body: TradeAppraisalRequest, deps: AppraisalDeps, now: Date) {
-  checkRequest(body, now);
+  const vehicle = await vehicleOf(db, body, now);
+  checkRequest(body, vehicle.year, now);
   const reference = await references.get(orgId, now.getTime(), () => loadAppraisalReference(db, orgId));
   const soldSince = isoDay(daysBefore(now, reference.settings.compSoldWithinDays));
-  const query = { make: body.make, model: body.model, yearFrom: body.year - 1, yearTo: body.year + 1, soldSince, limit: MAX_COMPS_PER_SOURCE };
+  const query = {
+    make: vehicle.make,
+    model: vehicle.model,
+    yearFrom: vehicle.year - 1,
+    yearTo: vehicle.year + 1,
+    soldSince,
+    limit: MAX_COMPS_PER_SOURCE,
+  };
   // Today is in the key: an in-stock unit's asking price is observed today.
   const today = isoDay(now);
-  const cacheKey = JSON.stringify([orgId, query.make.toLowerCase(), query.model.toLowerCase(), body.year, soldSince, today]);
+  const cacheKey = JSON.stringify([orgId, query.make.toLowerCase(), query.model.toLowerCase(), vehicle.year, soldSince, today]);
   const [pricing, photos] = await Promise.all([
     pricingData.get(cacheKey, now.getTime(), () => loadComparables(db, orgId, query, today)),
     analysePhotos(body.photos ?? [], reference, deps),
@@ -100,12 +168,14 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
   if (!pricing.store) throw new ApiError("not_found", "This organization has no store whose settings could price the trade.");
   const result = appraise({
     subject: {
-      year: body.year,
-      make: body.make,
-      model: body.model,
-      trim: body.trim ?? undefined,
+      year: vehicle.year,
+      make: vehicle.make,
+      model: vehicle.model,
+      trim: vehicle.trim ?? undefined,
       mileage: body.mileage,
       conditionNotes: body.condition_notes ?? undefined,
+      fuelType: vehicle.decoded?.fuelType ?? undefined,
+      bodyClass: vehicle.decoded?.bodyClass ?? undefined,
     },
     marketZip: body.market_zip ?? pricing.store.marketZip,
     store: pricing.store,
@@ -114,16 +184,34 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
     photos,
     now,
   });
+  const cls = result.valuation.vehicle;
   return {
     max_acquisition: result.maxAcquisition,
     negotiation_floor: result.negotiationFloor,
     market_value_estimate: result.marketValue,
     recon_estimate: { ...Object.fromEntries(result.recon.lines.map((line) => [line.itemKey, line.amount])), total: result.recon.total },
     appraised_to: result.appraisedTo,
+    wholesale_value: result.wholesaleValue,
     manual_inspection_required: result.manualInspectionRequired,
+    manual_inspection_reasons: result.manualInspectionReasons,
     market_note: result.note,
     confidence: result.confidence,
     valuation_method: result.valuation.method,
     comparables_used: result.valuation.method === "comparables" ? result.valuation.comps : 0,
+    vehicle: {
+      vin: vehicle.decoded?.vin ?? null,
+      year: vehicle.year,
+      make: vehicle.make,
+      model: vehicle.model,
+      trim: vehicle.trim,
+      fuel_type: cls.fuelType || null,
+      body_class: cls.bodyClass || null,
+      price_class: cls.classKey,
+      price_class_match: cls.classMatch,
+      retention_class: cls.retention.retentionClass,
+      curve: cls.modelRetention ? ("model" as const) : ("class" as const),
+      decoded: vehicle.decoded ? toVehicleDecodeBody(vehicle.decoded) : null,
+    },
+    warnings: vehicle.warnings,
   };
 }

@@ -1,0 +1,195 @@
+/**
+ * Trade appraisal invariants (docs/domain/invariants.md#trade-appraisal): properties over generated
+ * trades, on the reference rows the migrations ship.
+ */
+import fc from "fast-check";
+import { beforeAll, describe, it } from "vitest";
+import { loadAppraisalReference } from "../../../src/db/queries/appraisal";
+import { type Appraisal, appraise } from "../../../src/engines/appraisal/appraise";
+import type { AppraisalReference, AppraisalSubject, Comparable } from "../../../src/engines/appraisal/types";
+import { vehicleClassFor } from "../../../src/engines/appraisal/valuation";
+import { appraisalStore } from "../../helpers/deal-desk-reference";
+import { ORG_WITHOUT_OWN_ROWS, referenceDb } from "../../helpers/reference-d1";
+import { holds } from "./check";
+
+const NOW = new Date("2026-11-26T12:00:00Z");
+const STORE = appraisalStore("Summit Auto North", "80234");
+
+let reference: AppraisalReference;
+beforeAll(async () => {
+  reference = await loadAppraisalReference(referenceDb(), ORG_WITHOUT_OWN_ROWS);
+});
+
+/** What desks write: damage, brands, and the words that say nothing is wrong. */
+const DAMAGE = [
+  "hail damage on hood, roof and trunk, dozens of dents",
+  "hybrid battery weak, needs battery",
+  "battery dead",
+  "brakes and rotors front and rear",
+  "check engine light on",
+  "smoke odour",
+  "cracked dash",
+  "transmission slips",
+  "engine knock",
+  "frame damage",
+  "flood car",
+  "salvage title",
+  "TMU",
+  "not actual mileage",
+  "possible rollback, Carfax shows 128k in 2019",
+  "airbag light on",
+  "won't start",
+  "door ding and a scratch on the bumper",
+  "bald tires",
+  "oil leak",
+  "AC blows warm",
+  "curb rash on two wheels",
+  "3 small dings",
+  "windshield chip",
+];
+const CLEAN = ["clean", "no dents", "non-smoker", "new tires", "runs and drives", "garage kept", "one owner"];
+const BRANDS = [
+  "salvage title",
+  "rebuilt title",
+  "TMU title",
+  "true mileage unknown",
+  "not actual mileage",
+  "mileage exempt",
+  "odometer rollback suspected",
+];
+
+const notes = fc.array(fc.constantFrom(...DAMAGE, ...CLEAN), { maxLength: 4 }).map((parts) => parts.join(". "));
+
+/** A vehicle the model table knows, one only its make knows, or one nobody knows. */
+function vehicles(ref: () => AppraisalReference) {
+  const known = fc.integer({ min: 0, max: 10_000 }).map((i) => {
+    const rows = ref().modelClasses.filter((row) => row.model !== "*");
+    const row = rows[i % rows.length];
+    return { make: row.make, model: row.model };
+  });
+  const unknown = fc.constantFrom({ make: "Zastava", model: "Yugo 45" }, { make: "Porsche", model: "Boxster" }, { make: "Saab", model: "9-3" });
+  return fc.oneof(known, unknown);
+}
+
+const subjects = (ref: () => AppraisalReference) =>
+  fc.record({
+    vehicle: vehicles(ref),
+    year: fc.integer({ min: 1990, max: 2027 }),
+    mileage: fc.integer({ min: 0, max: 400_000 }),
+    conditionNotes: notes,
+  });
+
+const comparables = fc.array(
+  fc.record({
+    source: fc.constantFrom("in_stock" as const, "sold" as const),
+    yearOffset: fc.integer({ min: -1, max: 1 }),
+    mileage: fc.option(fc.integer({ min: 0, max: 250_000 }), { nil: null }),
+    price: fc.integer({ min: 2_000, max: 90_000 }),
+  }),
+  { maxLength: 5 },
+);
+
+function trade(
+  s: { vehicle: { make: string; model: string }; year: number; mileage: number; conditionNotes: string },
+  comps: readonly Comparable[] = [],
+): Appraisal {
+  const subject: AppraisalSubject = { ...s.vehicle, year: s.year, mileage: s.mileage, conditionNotes: s.conditionNotes };
+  return appraise({ subject, marketZip: "80234", store: STORE, reference, comps, photos: { status: "none" }, now: NOW });
+}
+
+const compsFor = (year: number, drawn: { source: "in_stock" | "sold"; yearOffset: number; mileage: number | null; price: number }[]): Comparable[] =>
+  drawn.map((c) => ({ source: c.source, year: year + c.yearOffset, trim: null, mileage: c.mileage, price: c.price, observedOn: "2026-11-01" }));
+
+describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)", () => {
+  it("adding a damage word never raises an offer", () => {
+    holds(
+      fc.property(
+        subjects(() => reference),
+        fc.constantFrom(...DAMAGE),
+        comparables,
+        (s, damage, drawn) => {
+          const comps = compsFor(s.year, drawn);
+          const before = trade(s, comps);
+          const after = trade({ ...s, conditionNotes: `${s.conditionNotes}. ${damage}` }, comps);
+          return after.maxAcquisition <= before.maxAcquisition && after.negotiationFloor <= before.negotiationFloor;
+        },
+      ),
+    );
+  });
+
+  it("a title or odometer brand never earns a mileage bonus", () => {
+    holds(
+      fc.property(
+        subjects(() => reference),
+        fc.constantFrom(...BRANDS),
+        comparables,
+        (s, brand, drawn) => {
+          const comps = compsFor(s.year, drawn);
+          const branded = trade({ ...s, conditionNotes: `${s.conditionNotes}. ${brand}` }, comps);
+          const { valuation } = branded;
+          const noBonus = valuation.method === "depreciation_model" ? valuation.mileageAdjustment <= 0 : true;
+          return !valuation.mileageBonus && noBonus && branded.marketValue <= trade(s, comps).marketValue;
+        },
+      ),
+    );
+  });
+
+  it("max acquisition never exceeds the wholesale value of a unit that will not be retailed", () => {
+    holds(
+      fc.property(
+        subjects(() => reference),
+        comparables,
+        (s, drawn) => {
+          const result = trade(s, compsFor(s.year, drawn));
+          return result.appraisedTo === "retail" || result.maxAcquisition <= result.wholesaleValue;
+        },
+      ),
+    );
+  });
+
+  it("a running vehicle always has a wholesale figure above $0", () => {
+    holds(
+      fc.property(
+        subjects(() => reference),
+        comparables,
+        (s, drawn) => trade(s, compsFor(s.year, drawn)).wholesaleValue > 0,
+      ),
+    );
+  });
+
+  it("an unknown model is never above low confidence", () => {
+    holds(
+      fc.property(
+        fc.constantFrom("Zastava", "Lada", "Porsche", "Toyota"),
+        fc.constantFrom("Yugo 45", "Niva", "Boxster", "Crown Victoria Police"),
+        fc.integer({ min: 1990, max: 2027 }),
+        fc.integer({ min: 0, max: 400_000 }),
+        notes,
+        (make, model, year, mileage, conditionNotes) => {
+          const result = trade({ vehicle: { make, model }, year, mileage, conditionNotes });
+          return result.confidence === "low" && result.manualInspectionRequired;
+        },
+      ),
+    );
+  });
+
+  it("the same vehicle typed or decoded from its VIN gets the same class", () => {
+    holds(
+      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.constantFrom("gas", "flex", "diesel"), (i, engine) => {
+        const rows = reference.modelClasses.filter((row) => row.model !== "*");
+        const row = rows[i % rows.length];
+        // The decode's fuel: the table's where it says one, else an engine; a diesel typed says so in its trim.
+        const fuelType = row.fuelType || engine;
+        const trim = fuelType === "diesel" ? "Diesel" : undefined;
+        const base = { year: 2020, make: row.make, model: row.model, mileage: 50_000, trim };
+        const typed = vehicleClassFor(reference, base);
+        const decoded = vehicleClassFor(reference, { ...base, fuelType, bodyClass: row.bodyClass || "sedan" });
+        return (
+          typed.classKey === decoded.classKey &&
+          typed.retention.retentionClass === decoded.retention.retentionClass &&
+          typed.retention.lossScale === decoded.retention.lossScale
+        );
+      }),
+    );
+  });
+});
