@@ -11,6 +11,9 @@ export const STARTUP_RUNS = 5;
 
 /**
  * The minified bundle as `wrangler deploy` uploads it: 593.4 KiB on 2026-11-26 (with only zod's
- * index patch), plus 25% for growth. Parsing and compiling it is most of start-up.
+ * index patch), plus 25% for growth (742); raised on 2026-11-28 to 800 when the engines' own rules
+ * (funding limits, Appendix J, the VIN decode, screening forms: about 3,000 lines of our code, no
+ * dependency and no reference data) took it to 777 KiB. Parsing and compiling it is most of
+ * start-up, which check:startup holds to its own budget.
  */
-export const BUNDLE_CEILING_KIB = 742;
+export const BUNDLE_CEILING_KIB = 800;
