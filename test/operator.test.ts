@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, createApiKey, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
 import { createOperatorToken } from "./helpers/operator";
@@ -79,6 +80,47 @@ describe("the operator API", () => {
     expect(
       (await operatorCall(operator, "/organizations/org_nope_nope/stores", { method: "POST", body: { name: "x", market_zip: "78701" } })).status,
     ).toBe(404);
+  });
+
+  it("a store it creates routes from its first deal: its panel holds every reference program but buy-here-pay-here; a taken id leaves the existing panel alone", async () => {
+    const operator = await createOperatorToken();
+    const org = await createOrg();
+    const id = `sto_panel_${Date.now()}`;
+    const create = () =>
+      operatorCall(operator, `/organizations/${org.id}/stores`, { method: "POST", body: { id, name: "Panel Lot", market_zip: "78701" } });
+    expect((await create()).status).toBe(201);
+    const panel = () =>
+      env.DB.prepare(
+        "SELECT p.type, count(*) AS n FROM store_lender_panel s JOIN lender_programs p ON p.id = s.program_id WHERE s.store_id = ? GROUP BY p.type",
+      )
+        .bind(id)
+        .all<{ type: string; n: number }>();
+    const types = (await panel()).results.map((r) => r.type).sort();
+    expect(types).toEqual(["bank", "captive", "credit_union", "specialty", "subprime"]);
+    const { key } = await createApiKey(org.id);
+    const route = await call("/api/v1/lender-route", {
+      key,
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        store_id: id,
+        beacon: 720,
+        vehicle_price: 24_000,
+        down_payment: 3_000,
+        vehicle_type: "car",
+        vehicle_year: 2023,
+        mileage: 20_000,
+      }),
+    });
+    expect(route.status).toBe(200);
+    expect((await route.json<{ primary: { lender: string } | null }>()).primary).not.toBeNull();
+    await env.DB.prepare(
+      "DELETE FROM store_lender_panel WHERE store_id = ? AND program_id NOT IN (SELECT id FROM lender_programs WHERE type = 'bank')",
+    )
+      .bind(id)
+      .run();
+    expect((await create()).status).toBe(409);
+    expect((await panel()).results.map((r) => r.type)).toEqual(["bank"]);
   });
 
   it("create-store refuses a setting outside the range the settings PATCH refuses (one schema for both), and creates nothing", async () => {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { apiKeys, brokerTokens, legacyTokens, organizations, staffUsers, stores } from "../schema";
+import { apiKeys, brokerTokens, legacyTokens, lenderPrograms, organizations, staffUsers, storeLenderPanel, stores } from "../schema";
 
 /**
  * The operator API's reads and writes (/api/operator). They act on one organization named by the
@@ -69,12 +69,25 @@ export async function setOrganizationSuspended(db: Database, orgId: string, susp
 export type NewStore = typeof stores.$inferInsert;
 
 /** Null when the id is taken. */
+/**
+ * A new store, with a lender panel that routes from its first deal: every reference program but
+ * the buy-here-pay-here ones (a dealer's own financing, not an outside lender). Both in one batch;
+ * the panel is written only when the store row was (SQLite's changes() counts the statement
+ * before it), so an id that is taken leaves the existing store's panel as it was.
+ */
 export async function insertStore(db: Database, orgId: string, store: Omit<NewStore, "orgId">) {
-  const [row] = await db
-    .insert(stores)
-    .values({ ...store, orgId })
-    .onConflictDoNothing()
-    .returning();
+  const [[row]] = await db.batch([
+    db
+      .insert(stores)
+      .values({ ...store, orgId })
+      .onConflictDoNothing()
+      .returning(),
+    db
+      .insert(storeLenderPanel)
+      .select(
+        sql`select ${orgId}, ${store.id}, ${lenderPrograms.id} from ${lenderPrograms} where ${lenderPrograms.type} <> 'bhph' and changes() = 1`,
+      ),
+  ]);
   return row ?? null;
 }
 
