@@ -27,6 +27,7 @@ import {
 } from "../db/schema";
 import { DAY_MS } from "../engines/dates";
 import { demoSourceLabel } from "../engines/reports/market";
+import { checkDigitOf, modelYearCode } from "../engines/vehicle/vin";
 import { type DemoDealDeskReference, dealDeskDemoRows } from "./demo-data-deal-desk";
 import { buildReportsDemoRows } from "./demo-data-reports";
 import { Random } from "./random";
@@ -464,44 +465,13 @@ const CATALOG: Model[] = [
 /** VIN characters exclude I, O and Q (ISO 3779). */
 const VIN_LETTERS = [..."ABCDEFGHJKLMNPRSTUVWXYZ"];
 const VIN_CHARACTERS = [...VIN_LETTERS, ..."0123456789"];
-const VIN_TRANSLITERATION: Record<string, number> = {
-  A: 1,
-  B: 2,
-  C: 3,
-  D: 4,
-  E: 5,
-  F: 6,
-  G: 7,
-  H: 8,
-  J: 1,
-  K: 2,
-  L: 3,
-  M: 4,
-  N: 5,
-  P: 7,
-  R: 9,
-  S: 2,
-  T: 3,
-  U: 4,
-  V: 5,
-  W: 6,
-  X: 7,
-  Y: 8,
-  Z: 9,
-};
-const VIN_WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
-/** Position 10 cycles every 30 years; 2010 is A. */
-const MODEL_YEAR_CODES = "ABCDEFGHJKLMNPRSTVWXY123456789";
-
 /** A North-American VIN with a valid check digit (position 9), so VIN validators accept it. */
 function vin(random: Random, model: Model, year: number): string {
   const descriptor = Array.from({ length: 5 }, () => random.pick(VIN_CHARACTERS)).join("");
   const plant = random.pick(VIN_LETTERS);
   const serial = String(random.int(100000, 999999));
-  const withoutCheck = `${model.wmi}${descriptor}0${MODEL_YEAR_CODES[(((year - 2010) % 30) + 30) % 30]}${plant}${serial}`;
-  const sum = [...withoutCheck].reduce((total, char, i) => total + (VIN_TRANSLITERATION[char] ?? Number(char)) * VIN_WEIGHTS[i], 0);
-  const check = sum % 11 === 10 ? "X" : String(sum % 11);
-  return `${withoutCheck.slice(0, 8)}${check}${withoutCheck.slice(9)}`;
+  const withoutCheck = `${model.wmi}${descriptor}0${modelYearCode(year)}${plant}${serial}`;
+  return `${withoutCheck.slice(0, 8)}${checkDigitOf(withoutCheck)}${withoutCheck.slice(9)}`;
 }
 
 /**

@@ -85,6 +85,9 @@ export function checkVin(input: string): VinCheck {
   return { ok: true, vin };
 }
 
+/** The position-10 code of a model year (the table repeats every 30 years). */
+export const modelYearCode = (year: number) => YEAR_CODES[(((year - 1980) % 30) + 30) % 30];
+
 /**
  * The model year position 10 codes. The code repeats every 30 years; for cars, MPVs and light
  * trucks a letter in position 7 means 2010–2039, a digit 1980–2009 (49 CFR 565.15(b)); a year past
