@@ -159,6 +159,35 @@ describe("lender panel", () => {
     expect(await auditRows(org.id)).toHaveLength(1);
   });
 
+  it("the writer's own next lender-route uses the panel it just put, without waiting out the 60 s copies", async () => {
+    const { org, store, broker } = await newOrgWithBroker();
+    const { key } = await createApiKey(org.id);
+    const put = (programs: string[]) =>
+      brokerCall(`/api/settings/stores/${store.id}/lender-panel`, broker.token, { method: "PUT", body: { programs } });
+    const route = async () => {
+      const res = await call("/api/v1/lender-route", {
+        key,
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          store_id: store.id,
+          beacon: 760,
+          vehicle_price: 26_000,
+          down_payment: 4_000,
+          vehicle_type: "car",
+          vehicle_year: 2024,
+          mileage: 15_000,
+        }),
+      });
+      return (await res.json<{ primary: { lender: string } | null }>()).primary?.lender ?? null;
+    };
+    expect((await put(["lp_harbor_point_bank"])).status).toBe(200);
+    expect(await route()).toBe("Harbor Point Bank");
+    // No clock moved: the copy this isolate held was dropped by the write itself.
+    expect((await put(["Prairie State Bank Auto Finance"])).status).toBe(200);
+    expect(await route()).toBe("Prairie State Bank Auto Finance");
+  });
+
   it("a program not in the matrix is a 422 naming it, and the panel is left as it was", async () => {
     const { org, store, broker } = await newOrgWithBroker();
     const res = await brokerCall(`/api/settings/stores/${store.id}/lender-panel`, broker.token, {

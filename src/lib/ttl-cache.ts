@@ -48,6 +48,11 @@ export class TtlCache<T> {
     this.entries.set(key, { value, expiresAt: nowMs + this.options.ttlMs });
   }
 
+  /** Evicts every key that starts with `prefix` (one organization's entries), loads in flight included. */
+  evictPrefix(prefix: string): void {
+    for (const key of [...this.entries.keys(), ...this.loading.keys()]) if (key.startsWith(prefix)) this.evict(key);
+  }
+
   evict(key: string): void {
     this.entries.delete(key);
     const state = this.loading.get(key);

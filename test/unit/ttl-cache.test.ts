@@ -56,4 +56,13 @@ describe("TtlCache", () => {
     expect(await cache.get("key", T0, async () => "loaded")).toBe("loaded");
     expect(cache.peek("key", T0)).toBe("loaded");
   });
+
+  it("evicts every key of one prefix (one organization's entries) and leaves the others", async () => {
+    const cache = new TtlCache<string>({ ttlMs: 60_000, maxEntries: 10 });
+    cache.set("org_a:1", "a1", T0);
+    cache.set("org_a:2", "a2", T0);
+    cache.set("org_ab:1", "ab", T0);
+    cache.evictPrefix("org_a:");
+    expect([cache.peek("org_a:1", T0), cache.peek("org_a:2", T0), cache.peek("org_ab:1", T0)]).toEqual([undefined, undefined, "ab"]);
+  });
 });

@@ -7,6 +7,7 @@ import type { AppraisalReference, Comparable, PhotoAnalysis, VisionFinding } fro
 import { daysBefore, isoDay } from "../../engines/dates";
 import { ApiError, type ValidationDetail } from "../../http/errors";
 import { describeError, logEvent } from "../../lib/log";
+import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
 import { EARLIEST_MODEL_YEAR, type TradeAppraisalRequestSchema } from "./appraisal.routes";
 import type { VisionAnalyzer } from "./appraisal.vision";
@@ -27,6 +28,8 @@ const references = new TtlCache<AppraisalReference>({ ttlMs: CACHE_TTL_MS, maxEn
 type PricingStore = NonNullable<Awaited<ReturnType<typeof loadPricingData>>["store"]>;
 /** The store and the comparables as the engine takes them, built once per read rather than once per call. */
 const pricingData = new TtlCache<{ store: PricingStore | null; comps: Comparable[] }>({ ttlMs: CACHE_TTL_MS, maxEntries: 1024 });
+// Its keys are JSON arrays that start with the organization id.
+onSettingsChange((orgId) => pricingData.evictPrefix(JSON.stringify([orgId]).slice(0, -1)));
 
 async function loadComparables(db: Database, orgId: string, query: Parameters<typeof loadPricingData>[2], today: string) {
   const { store, inStock, sold } = await loadPricingData(db, orgId, query);

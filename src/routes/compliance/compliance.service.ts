@@ -19,6 +19,7 @@ import { commitWithEvents } from "../../events/emit";
 import { ApiError } from "../../http/errors";
 import { toHex } from "../../lib/hex";
 import { newId } from "../../lib/ids";
+import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
 import type { ComplianceCheckRequestSchema } from "./compliance.routes";
 import { usZipSet } from "./us-zip-set";
@@ -31,6 +32,7 @@ import { usZipSet } from "./us-zip-set";
 const CACHE_TTL_MS = 60_000;
 const listInForce = new TtlCache<ListInForce | null>({ ttlMs: CACHE_TTL_MS, maxEntries: 1 });
 const settingsByOrg = new TtlCache<ComplianceSettings | null>({ ttlMs: CACHE_TTL_MS, maxEntries: 1024 });
+onSettingsChange((orgId) => settingsByOrg.evict(orgId));
 let builtIndex: { listId: string; index: SanctionsIndex } | null = null;
 
 let givenNameForms: GivenNameForms | null = null;

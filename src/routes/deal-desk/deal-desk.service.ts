@@ -7,6 +7,7 @@ import * as gross from "../../engines/gross";
 import * as lenderRouting from "../../engines/lender-routing";
 import * as stips from "../../engines/stips";
 import { ApiError } from "../../http/errors";
+import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
 import type { DealCoachRequestSchema, GrossCalcRequestSchema, LenderRouteRequestSchema, StipCheckRequestSchema } from "./deal-desk.routes";
 
@@ -42,6 +43,7 @@ interface StoreDesk {
 
 const referenceCache = new TtlCache<DealDeskReference>({ ttlMs: REFERENCE_TTL_SECONDS * 1000, maxEntries: 1 });
 const storeDeskCache = new TtlCache<StoreDesk | null>({ ttlMs: STORE_DESK_TTL_SECONDS * 1000, maxEntries: 2_000 });
+onSettingsChange((orgId) => storeDeskCache.evictPrefix(`${orgId}\u0000`));
 
 async function loadReference(db: Database): Promise<DealDeskReference> {
   const rows = await queries.loadDealDeskReference(db);

@@ -14,6 +14,7 @@ import { briefingDealsSince, buildBriefing, type Role } from "../../engines/repo
 import { buildMarketPulse, type MarketPulse, PULSE_HISTORY_READINGS } from "../../engines/reports/pulse";
 import { decodeCursor, encodeCursor } from "../../http/cursor";
 import { ApiError } from "../../http/errors";
+import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
 
 /** Feed entries the pulse picks its alerts from. */
@@ -26,6 +27,8 @@ const PULSE_FEED_ENTRIES = 20;
 const REPORT_CACHE_MS = 60_000;
 const alertReports = new TtlCache<AlertReportPage>({ ttlMs: REPORT_CACHE_MS, maxEntries: 256 });
 const briefings = new TtlCache<BriefingBody>({ ttlMs: REPORT_CACHE_MS, maxEntries: 1024 });
+// A briefing is fixed when made (docs/settings.md#when-a-change-takes-effect): only the alerts follow a change.
+onSettingsChange((orgId) => alertReports.evictPrefix(`${orgId}:`));
 const pulses = new TtlCache<MarketPulse>({ ttlMs: REPORT_CACHE_MS, maxEntries: 4 });
 
 /** Alerts one page holds at most, and the default (docs/reports.md#paging). */

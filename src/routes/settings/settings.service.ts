@@ -7,6 +7,7 @@ import { ApiError, MAX_VALIDATION_DETAILS } from "../../http/errors";
 import { entityTag, ifMatchAllows, preconditionFailed } from "../../http/etag";
 import { STORE_SETTING_FIELDS, type StoreSettingField } from "../../http/store-setting-fields";
 import { newId } from "../../lib/ids";
+import { settingsChanged } from "../../lib/settings-changes";
 import type { ComplianceSettingsPatchSchema, LenderPanelPutSchema, StoreSettingsPatchSchema } from "./settings.routes";
 
 /**
@@ -66,10 +67,18 @@ const tooBusy = () => new ApiError("conflict", "These settings kept changing und
  * against what that attempt read, so its audit rows hold exactly the values replaced. With an
  * `If-Match` the client has named the version it saw, so a lost race is its 412, not a retry.
  */
-async function untilWritten<T>(attempt: () => Promise<{ written: true; value: T } | { written: false }>, ifMatch: string | undefined, what: string) {
+async function untilWritten<T>(
+  orgId: string,
+  attempt: () => Promise<{ written: true; value: T } | { written: false }>,
+  ifMatch: string | undefined,
+  what: string,
+) {
   for (let i = 0; i < MAX_WRITE_ATTEMPTS; i++) {
     const result = await attempt();
-    if (result.written) return result.value;
+    if (result.written) {
+      settingsChanged(orgId);
+      return result.value;
+    }
     if (ifMatch !== undefined) throw preconditionFailed(what);
   }
   throw tooBusy();
@@ -95,6 +104,7 @@ export async function updateStoreSettings(
   ifMatch?: string,
 ) {
   const body = await untilWritten(
+    orgId,
     async () => {
       const before = await queries.findStoreSettings(db, orgId, storeId);
       if (!before) throw storeNotFound();
@@ -170,6 +180,7 @@ export async function replaceLenderPanel(
   const next = resolvePrograms(input.programs, programs).sort((a, b) => compareText(a.name, b.name));
   const afterIds = next.map((p) => p.id).sort();
   return untilWritten(
+    orgId,
     async () => {
       const beforeIds = (await queries.listLenderPanel(db, orgId, storeId)).map((p) => p.id).sort();
       const value = toPanel(storeId, next);
@@ -227,6 +238,7 @@ export async function updateComplianceSettings(
   now: Date,
 ) {
   return untilWritten(
+    orgId,
     async () => {
       const loaded = await loadCompliance(db, orgId);
       const next: queries.ComplianceSettingsValues = { ...pickValues(loaded.effective) };
