@@ -7,7 +7,7 @@ import { limitedClient } from "../../src/http/credential-failures";
 import { purgeExpiredSandboxes } from "../../src/jobs/purge-expired-sandboxes";
 import { sandboxAddressHash } from "../../src/routes/sandboxes/sandboxes.service";
 import type { ComplianceSettingsSchema, LenderPanelSchema, StoreSettingsSchema } from "../../src/routes/settings/settings.routes";
-import { createEndpoint, listOutboxEvents } from "../helpers/events";
+import { createEndpoint, listOutboxEvents, receiverUrl } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
@@ -352,6 +352,87 @@ describe("key rotation", () => {
     const keys = await env.DB.prepare("SELECT id FROM api_keys WHERE org_id = ? ORDER BY created_at").bind(org.id).all<{ id: string }>();
     const successor = await answers.find((res) => res.status === 201)?.json<{ id: string }>();
     expect(keys.results.map((k) => k.id).sort()).toEqual([created.id, successor?.id].sort());
+  });
+});
+
+describe("key creation", () => {
+  it("four simultaneous creations with distinct labels: four 201s, four keys stored, each the answer's", async () => {
+    const org = await createOrg();
+    const broker = (await createBrokerToken(org.id)).token;
+    const labels = ["one", "two", "three", "four"];
+    const answers = await Promise.all(labels.map((label) => brokerCall("/api/public-api/keys", broker, { method: "POST", body: { label } })));
+    expect(answers.map((res) => res.status)).toEqual(labels.map(() => 201));
+    const answered = await Promise.all(answers.map((res) => res.json<{ id: string; label: string }>()));
+    expect(answered.map((k) => k.label)).toEqual(labels);
+    const stored = await env.DB.prepare("SELECT id, label FROM api_keys WHERE org_id = ?").bind(org.id).all<{ id: string; label: string }>();
+    expect(stored.results.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      answered.map(({ id, label }) => ({ id, label })).sort((a, b) => a.id.localeCompare(b.id)),
+    );
+  });
+
+  it("four simultaneous creations with one Idempotency-Key: one key stored; every 201 is that key, the rest 409 in progress; a retry replays it", async () => {
+    const org = await createOrg();
+    const broker = (await createBrokerToken(org.id)).token;
+    const send = () =>
+      brokerCall("/api/public-api/keys", broker, { method: "POST", body: { label: "once" }, headers: { "Idempotency-Key": "race-key-1" } });
+    const answers = await Promise.all([1, 2, 3, 4].map(send));
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    const created = await Promise.all(answers.filter((res) => res.status === 201).map((res) => res.json<{ id: string }>()));
+    for (const res of answers.filter((r) => r.status === 409)) expect(await res.json()).toMatchObject({ error: "idempotency_in_progress" });
+    const stored = await env.DB.prepare("SELECT id FROM api_keys WHERE org_id = ?").bind(org.id).all<{ id: string }>();
+    expect(stored.results).toHaveLength(1);
+    expect(created.length).toBeGreaterThan(0);
+    for (const key of created) expect(key.id).toBe(stored.results[0].id);
+    const retry = await send();
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    expect((await retry.json<{ id: string }>()).id).toBe(stored.results[0].id);
+  });
+});
+
+describe("webhook trigger and redelivery", () => {
+  const deliveryRows = async (endpointId: string) =>
+    (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE endpoint_id = ?").bind(endpointId).all<{ id: string }>()).results.map((r) => r.id);
+
+  it("three simultaneous triggers: three 202s, each answer's delivery stored once and no other", async () => {
+    const org = await createOrg();
+    await createStore(org.id, { isPrimary: true });
+    const { key } = await createApiKey(org.id);
+    const endpoint = await createEndpoint(key, { url: receiverUrl("ok", "race-trigger-1"), events: ["deal.stip_alert"] });
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        call(`/api/v1/webhooks/${endpoint.id}/trigger`, {
+          method: "POST",
+          key,
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ event: "deal.stip_alert" }),
+        }),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual([202, 202, 202]);
+    const ids = await Promise.all(answers.map(async (res) => (await res.json<{ id: string }>()).id));
+    expect(new Set(ids).size).toBe(3);
+    expect((await deliveryRows(endpoint.id)).sort()).toEqual([...ids].sort());
+  });
+
+  it("three simultaneous redeliveries of one delivery: three 202s naming it, still one delivery row", async () => {
+    const org = await createOrg();
+    await createStore(org.id, { isPrimary: true });
+    const { key } = await createApiKey(org.id);
+    const endpoint = await createEndpoint(key, { url: receiverUrl("ok", "race-redeliver-1"), events: ["deal.stip_alert"] });
+    const triggered = await call(`/api/v1/webhooks/${endpoint.id}/trigger`, {
+      method: "POST",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ event: "deal.stip_alert" }),
+    });
+    const { id } = await triggered.json<{ id: string }>();
+    const path = `/api/v1/webhooks/${endpoint.id}/deliveries/${id}/redeliver`;
+    const answers = await Promise.all([1, 2, 3].map(() => call(path, { method: "POST", key })));
+    expect(answers.map((res) => res.status)).toEqual([202, 202, 202]);
+    for (const res of answers) expect(await res.json()).toMatchObject({ id, status: "pending" });
+    expect(await deliveryRows(endpoint.id)).toEqual([id]);
   });
 });
 
