@@ -340,6 +340,68 @@ describe("operator creates", () => {
   });
 });
 
+describe("operator suspend and reinstate", () => {
+  it("three suspensions and three reinstatements at once: each 200; the stored standing is one of the answers, and the organization's key and broker token agree with it", async () => {
+    const operator = await createOperatorToken();
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    const broker = (await createBrokerToken(org.id)).token;
+    // Used once first, so the credentials sit in this isolate's cache while the standing changes.
+    expect((await call("/api/v1/inventory", { key })).status).toBe(200);
+    const actions = ["suspend", "reinstate", "suspend", "reinstate", "suspend", "reinstate"];
+    const answers = await Promise.all(
+      actions.map((action) => brokerCall(`/api/operator/organizations/${org.id}/${action}`, operator, { method: "POST" })),
+    );
+    expect(answers.map((res) => res.status)).toEqual(actions.map(() => 200));
+    const answered = await Promise.all(answers.map(async (res) => (await res.json<{ suspended_at: string | null }>()).suspended_at));
+    for (const [i, action] of actions.entries()) expect(answered[i] === null, `${action} answer`).toBe(action === "reinstate");
+
+    const stored = await env.DB.prepare("SELECT suspended_at FROM organizations WHERE id = ?").bind(org.id).first<{ suspended_at: string | null }>();
+    expect(answered).toContain(stored?.suspended_at);
+    const expected = stored?.suspended_at === null ? 200 : 403;
+    expect((await call("/api/v1/inventory", { key })).status, "the API key").toBe(expected);
+    expect((await brokerCall("/api/public-api/keys", broker)).status, "the broker token").toBe(expected);
+  });
+});
+
+describe("operator staff users and broker tokens", () => {
+  it("three simultaneous creations of one e-mail address: one 201, two 409, one row, the winner's", async () => {
+    const operator = await createOperatorToken();
+    const org = await createOrg();
+    const email = `race-${Date.now()}@dealer.example`;
+    const answers = await Promise.all(
+      [1, 2, 3].map((n) =>
+        brokerCall(`/api/operator/organizations/${org.id}/staff-users`, operator, {
+          method: "POST",
+          body: { email, name: `Racer ${n}`, password: "correct-horse-battery-staple" },
+        }),
+      ),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409]);
+    for (const res of answers.filter((r) => r.status === 409)) expect(await res.json()).toMatchObject({ error: "conflict" });
+    const winner = await answers.find((res) => res.status === 201)?.json<{ id: string; name: string }>();
+    const stored = await env.DB.prepare("SELECT id, name FROM staff_users WHERE email = ?").bind(email).all<{ id: string; name: string }>();
+    expect(stored.results).toEqual([{ id: winner?.id, name: winner?.name }]);
+  });
+
+  it("three simultaneous broker-token creations: three 201s, each a stored token that works", async () => {
+    const operator = await createOperatorToken();
+    const org = await createOrg();
+    const answers = await Promise.all(
+      [1, 2, 3].map((n) =>
+        brokerCall(`/api/operator/organizations/${org.id}/broker-tokens`, operator, { method: "POST", body: { label: `DMS ${n}` } }),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual([201, 201, 201]);
+    const issued = await Promise.all(answers.map((res) => res.json<{ id: string; label: string; token: string }>()));
+    const stored = await env.DB.prepare("SELECT id, label FROM broker_tokens WHERE org_id = ? ORDER BY label")
+      .bind(org.id)
+      .all<{ id: string; label: string }>();
+    expect(stored.results).toEqual(issued.map(({ id, label }) => ({ id, label })));
+    for (const { token } of issued) expect((await brokerCall("/api/public-api/keys", token)).status).toBe(200);
+  });
+});
+
 describe("key rotation", () => {
   it("three simultaneous rotations of one key: one 201, two 409, one successor", async () => {
     const org = await createOrg();
