@@ -584,9 +584,11 @@ describe("purges", () => {
       ]);
 
     const rules = ["webhook_deliveries", "event_outbox"].map((table) => retentionRule(table) as RetentionRule);
-    const runs = await Promise.allSettled(
-      [...rules, ...rules].map((rule) => purgeExpiredChunks(env, rule, now)).concat([purgeWebhookBodies(env, now), purgeWebhookBodies(env, now)]),
-    );
+    const runs = await Promise.allSettled<Promise<unknown>>([
+      ...[...rules, ...rules].map((rule) => purgeExpiredChunks(env, rule, now)),
+      purgeWebhookBodies(env, now),
+      purgeWebhookBodies(env, now),
+    ]);
     expect(runs.map((r) => r.status)).toEqual(runs.map(() => "fulfilled"));
 
     const ids = async (sql: string) => (await env.DB.prepare(sql).bind(o).all<{ id: string }>()).results.map((r) => r.id).sort();
