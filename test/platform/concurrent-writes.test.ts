@@ -2,12 +2,17 @@ import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config";
+import { getDb } from "../../src/db/client";
+import type { RetentionRule } from "../../src/db/queries/retention";
+import { eventOutbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../src/db/schema";
 import { decryptSecret } from "../../src/events/signing";
 import { limitedClient } from "../../src/http/credential-failures";
+import { purgeExpiredChunks, retentionRule } from "../../src/jobs/purge-expired-records";
 import { purgeExpiredSandboxes } from "../../src/jobs/purge-expired-sandboxes";
+import { purgeWebhookBodies } from "../../src/jobs/purge-webhook-bodies";
 import { sandboxAddressHash } from "../../src/routes/sandboxes/sandboxes.service";
 import type { ComplianceSettingsSchema, LenderPanelSchema, StoreSettingsSchema } from "../../src/routes/settings/settings.routes";
-import { createEndpoint, listOutboxEvents } from "../helpers/events";
+import { createEndpoint, listOutboxEvents, receiverUrl } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
@@ -340,6 +345,68 @@ describe("operator creates", () => {
   });
 });
 
+describe("operator suspend and reinstate", () => {
+  it("three suspensions and three reinstatements at once: each 200; the stored standing is one of the answers, and the organization's key and broker token agree with it", async () => {
+    const operator = await createOperatorToken();
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    const broker = (await createBrokerToken(org.id)).token;
+    // Used once first, so the credentials sit in this isolate's cache while the standing changes.
+    expect((await call("/api/v1/inventory", { key })).status).toBe(200);
+    const actions = ["suspend", "reinstate", "suspend", "reinstate", "suspend", "reinstate"];
+    const answers = await Promise.all(
+      actions.map((action) => brokerCall(`/api/operator/organizations/${org.id}/${action}`, operator, { method: "POST" })),
+    );
+    expect(answers.map((res) => res.status)).toEqual(actions.map(() => 200));
+    const answered = await Promise.all(answers.map(async (res) => (await res.json<{ suspended_at: string | null }>()).suspended_at));
+    for (const [i, action] of actions.entries()) expect(answered[i] === null, `${action} answer`).toBe(action === "reinstate");
+
+    const stored = await env.DB.prepare("SELECT suspended_at FROM organizations WHERE id = ?").bind(org.id).first<{ suspended_at: string | null }>();
+    expect(answered).toContain(stored?.suspended_at);
+    const expected = stored?.suspended_at === null ? 200 : 403;
+    expect((await call("/api/v1/inventory", { key })).status, "the API key").toBe(expected);
+    expect((await brokerCall("/api/public-api/keys", broker)).status, "the broker token").toBe(expected);
+  });
+});
+
+describe("operator staff users and broker tokens", () => {
+  it("three simultaneous creations of one e-mail address: one 201, two 409, one row, the winner's", async () => {
+    const operator = await createOperatorToken();
+    const org = await createOrg();
+    const email = `race-${Date.now()}@dealer.example`;
+    const answers = await Promise.all(
+      [1, 2, 3].map((n) =>
+        brokerCall(`/api/operator/organizations/${org.id}/staff-users`, operator, {
+          method: "POST",
+          body: { email, name: `Racer ${n}`, password: "correct-horse-battery-staple" },
+        }),
+      ),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409]);
+    for (const res of answers.filter((r) => r.status === 409)) expect(await res.json()).toMatchObject({ error: "conflict" });
+    const winner = await answers.find((res) => res.status === 201)?.json<{ id: string; name: string }>();
+    const stored = await env.DB.prepare("SELECT id, name FROM staff_users WHERE email = ?").bind(email).all<{ id: string; name: string }>();
+    expect(stored.results).toEqual([{ id: winner?.id, name: winner?.name }]);
+  });
+
+  it("three simultaneous broker-token creations: three 201s, each a stored token that works", async () => {
+    const operator = await createOperatorToken();
+    const org = await createOrg();
+    const answers = await Promise.all(
+      [1, 2, 3].map((n) =>
+        brokerCall(`/api/operator/organizations/${org.id}/broker-tokens`, operator, { method: "POST", body: { label: `DMS ${n}` } }),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual([201, 201, 201]);
+    const issued = await Promise.all(answers.map((res) => res.json<{ id: string; label: string; token: string }>()));
+    const stored = await env.DB.prepare("SELECT id, label FROM broker_tokens WHERE org_id = ? ORDER BY label")
+      .bind(org.id)
+      .all<{ id: string; label: string }>();
+    expect(stored.results).toEqual(issued.map(({ id, label }) => ({ id, label })));
+    for (const { token } of issued) expect((await brokerCall("/api/public-api/keys", token)).status).toBe(200);
+  });
+});
+
 describe("key rotation", () => {
   it("three simultaneous rotations of one key: one 201, two 409, one successor", async () => {
     const org = await createOrg();
@@ -352,6 +419,87 @@ describe("key rotation", () => {
     const keys = await env.DB.prepare("SELECT id FROM api_keys WHERE org_id = ? ORDER BY created_at").bind(org.id).all<{ id: string }>();
     const successor = await answers.find((res) => res.status === 201)?.json<{ id: string }>();
     expect(keys.results.map((k) => k.id).sort()).toEqual([created.id, successor?.id].sort());
+  });
+});
+
+describe("key creation", () => {
+  it("four simultaneous creations with distinct labels: four 201s, four keys stored, each the answer's", async () => {
+    const org = await createOrg();
+    const broker = (await createBrokerToken(org.id)).token;
+    const labels = ["one", "two", "three", "four"];
+    const answers = await Promise.all(labels.map((label) => brokerCall("/api/public-api/keys", broker, { method: "POST", body: { label } })));
+    expect(answers.map((res) => res.status)).toEqual(labels.map(() => 201));
+    const answered = await Promise.all(answers.map((res) => res.json<{ id: string; label: string }>()));
+    expect(answered.map((k) => k.label)).toEqual(labels);
+    const stored = await env.DB.prepare("SELECT id, label FROM api_keys WHERE org_id = ?").bind(org.id).all<{ id: string; label: string }>();
+    expect(stored.results.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      answered.map(({ id, label }) => ({ id, label })).sort((a, b) => a.id.localeCompare(b.id)),
+    );
+  });
+
+  it("four simultaneous creations with one Idempotency-Key: one key stored; every 201 is that key, the rest 409 in progress; a retry replays it", async () => {
+    const org = await createOrg();
+    const broker = (await createBrokerToken(org.id)).token;
+    const send = () =>
+      brokerCall("/api/public-api/keys", broker, { method: "POST", body: { label: "once" }, headers: { "Idempotency-Key": "race-key-1" } });
+    const answers = await Promise.all([1, 2, 3, 4].map(send));
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    const created = await Promise.all(answers.filter((res) => res.status === 201).map((res) => res.json<{ id: string }>()));
+    for (const res of answers.filter((r) => r.status === 409)) expect(await res.json()).toMatchObject({ error: "idempotency_in_progress" });
+    const stored = await env.DB.prepare("SELECT id FROM api_keys WHERE org_id = ?").bind(org.id).all<{ id: string }>();
+    expect(stored.results).toHaveLength(1);
+    expect(created.length).toBeGreaterThan(0);
+    for (const key of created) expect(key.id).toBe(stored.results[0].id);
+    const retry = await send();
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    expect((await retry.json<{ id: string }>()).id).toBe(stored.results[0].id);
+  });
+});
+
+describe("webhook trigger and redelivery", () => {
+  const deliveryRows = async (endpointId: string) =>
+    (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE endpoint_id = ?").bind(endpointId).all<{ id: string }>()).results.map((r) => r.id);
+
+  it("three simultaneous triggers: three 202s, each answer's delivery stored once and no other", async () => {
+    const org = await createOrg();
+    await createStore(org.id, { isPrimary: true });
+    const { key } = await createApiKey(org.id);
+    const endpoint = await createEndpoint(key, { url: receiverUrl("ok", "race-trigger-1"), events: ["deal.stip_alert"] });
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        call(`/api/v1/webhooks/${endpoint.id}/trigger`, {
+          method: "POST",
+          key,
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ event: "deal.stip_alert" }),
+        }),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual([202, 202, 202]);
+    const ids = await Promise.all(answers.map(async (res) => (await res.json<{ id: string }>()).id));
+    expect(new Set(ids).size).toBe(3);
+    expect((await deliveryRows(endpoint.id)).sort()).toEqual([...ids].sort());
+  });
+
+  it("three simultaneous redeliveries of one delivery: three 202s naming it, still one delivery row", async () => {
+    const org = await createOrg();
+    await createStore(org.id, { isPrimary: true });
+    const { key } = await createApiKey(org.id);
+    const endpoint = await createEndpoint(key, { url: receiverUrl("ok", "race-redeliver-1"), events: ["deal.stip_alert"] });
+    const triggered = await call(`/api/v1/webhooks/${endpoint.id}/trigger`, {
+      method: "POST",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ event: "deal.stip_alert" }),
+    });
+    const { id } = await triggered.json<{ id: string }>();
+    const path = `/api/v1/webhooks/${endpoint.id}/deliveries/${id}/redeliver`;
+    const answers = await Promise.all([1, 2, 3].map(() => call(path, { method: "POST", key })));
+    expect(answers.map((res) => res.status)).toEqual([202, 202, 202]);
+    for (const res of answers) expect(await res.json()).toMatchObject({ id, status: "pending" });
+    expect(await deliveryRows(endpoint.id)).toEqual([id]);
   });
 });
 
@@ -384,5 +532,79 @@ describe("purges", () => {
       .bind(expired.organization_id)
       .first<{ n: number }>();
     expect(units?.n).toBe(0);
+  });
+
+  it("the retention purge and the webhook-body purge, each run twice at once: the expired rows and old bodies go, without error; nothing that should stay is touched", async () => {
+    const org = await createOrg();
+    const o = org.id;
+    const db = getDb(env.DB);
+    const now = new Date();
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
+    const event = (id: string, at: string) => ({ id: `${id}-${o}`, orgId: o, event: "deal.stip_alert", data: {}, occurredAt: at, fannedOutAt: at });
+    await db
+      .insert(eventOutbox)
+      .values([event("evt_old", daysAgo(91)), event("evt_pending", daysAgo(91)), event("evt_delivered", daysAgo(40)), event("evt_new", daysAgo(40))]);
+    await db
+      .insert(webhookEndpoints)
+      .values({ id: `whk-${o}`, orgId: o, url: "https://hooks.example.test/r", events: ["deal.stip_alert"], secretCiphertext: "x" });
+    const delivery = (id: string, eventId: string, status: "delivered" | "pending" | "failed", at: string) => ({
+      id: `${id}-${o}`,
+      orgId: o,
+      endpointId: `whk-${o}`,
+      eventId: `${eventId}-${o}`,
+      event: "deal.stip_alert",
+      status,
+      createdAt: at,
+      updatedAt: at,
+    });
+    await db
+      .insert(webhookDeliveries)
+      .values([
+        delivery("dlv_old", "evt_delivered", "delivered", daysAgo(91)),
+        delivery("dlv_pending", "evt_pending", "pending", daysAgo(91)),
+        delivery("dlv_new", "evt_new", "failed", daysAgo(40)),
+      ]);
+    const attempt = (id: string, n: number, at: string) => ({
+      deliveryId: `${id}-${o}`,
+      attempt: n,
+      orgId: o,
+      attemptedAt: at,
+      durationMs: 10,
+      outcome: "retrying" as const,
+      requestBody: "{}",
+      responseBody: "ok",
+    });
+    await db
+      .insert(webhookAttempts)
+      .values([
+        attempt("dlv_old", 1, daysAgo(91)),
+        attempt("dlv_pending", 1, daysAgo(91)),
+        attempt("dlv_new", 1, daysAgo(40)),
+        attempt("dlv_new", 2, daysAgo(10)),
+      ]);
+
+    const rules = ["webhook_deliveries", "event_outbox"].map((table) => retentionRule(table) as RetentionRule);
+    const runs = await Promise.allSettled<Promise<unknown>>([
+      ...[...rules, ...rules].map((rule) => purgeExpiredChunks(env, rule, now)),
+      purgeWebhookBodies(env, now),
+      purgeWebhookBodies(env, now),
+    ]);
+    expect(runs.map((r) => r.status)).toEqual(runs.map(() => "fulfilled"));
+
+    const ids = async (sql: string) => (await env.DB.prepare(sql).bind(o).all<{ id: string }>()).results.map((r) => r.id).sort();
+    expect(await ids("SELECT id FROM webhook_deliveries WHERE org_id = ?")).toEqual([`dlv_new-${o}`, `dlv_pending-${o}`]);
+    // evt_old was referenced by no delivery; evt_pending is still referenced by the pending one; the others are recent.
+    expect(await ids("SELECT id FROM event_outbox WHERE org_id = ?")).toEqual([`evt_delivered-${o}`, `evt_new-${o}`, `evt_pending-${o}`]);
+    // Bodies older than 30 days are cleared, their attempts kept; the recent body stays.
+    const { results: attempts } = await env.DB.prepare(
+      "SELECT delivery_id, attempt, request_body, response_body FROM webhook_attempts WHERE org_id = ? ORDER BY delivery_id, attempt",
+    )
+      .bind(o)
+      .all();
+    expect(attempts).toEqual([
+      { delivery_id: `dlv_new-${o}`, attempt: 1, request_body: null, response_body: null },
+      { delivery_id: `dlv_new-${o}`, attempt: 2, request_body: "{}", response_body: "ok" },
+      { delivery_id: `dlv_pending-${o}`, attempt: 1, request_body: null, response_body: null },
+    ]);
   });
 });
