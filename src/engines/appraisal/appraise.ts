@@ -10,7 +10,7 @@
 import { formatCount, formatWholeUsd } from "../format";
 import { dailyHoldingCost, holdingFiguresOf } from "../holding-cost";
 import { estimateRecon, type ReconEstimate } from "./recon";
-import type { AppraisalReference, AppraisalSubject, Comparable, PhotoAnalysis, RetentionClass, StoreEconomics } from "./types";
+import type { AppraisalReference, AppraisalSubject, Comparable, PhotoAnalysis, StoreEconomics } from "./types";
 import {
   type ComparablesValuation,
   type ModelValuation,
