@@ -3,6 +3,12 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 
 /**
+ * How often a guarded write reads again and retries after another change came first, before it
+ * gives up: the settings writes (409 after that) and the deal posts use the same figure.
+ */
+export const GUARDED_WRITE_ATTEMPTS = 8;
+
+/**
  * An INSERT of one row that happens only if `condition` holds when the statement runs:
  * `INSERT … SELECT <the row's values> WHERE <condition>`. The check and the write are one
  * statement, so a concurrent request cannot slip between them. Every column is written in table

@@ -83,3 +83,18 @@ export const optionalStoreSettingSchemas = Object.fromEntries(
 ) as {
   [F in StoreSettingField]: z.ZodOptional<FieldSchemas[F]>;
 };
+
+const STORE_SETTING_NAMES = Object.keys(STORE_SETTING_FIELDS) as StoreSettingField[];
+type StoreSettingColumn = (typeof STORE_SETTING_FIELDS)[StoreSettingField]["column"];
+
+/** A store row's settings as the API names them, in the fields' order. */
+export function storeSettingsOf(row: Record<StoreSettingColumn, number>): Record<StoreSettingField, number> {
+  return Object.fromEntries(STORE_SETTING_NAMES.map((name) => [name, row[STORE_SETTING_FIELDS[name].column]])) as Record<StoreSettingField, number>;
+}
+
+/** Settings as the API names them, as the row's columns; those left out stay out (their defaults apply). */
+export function storeSettingColumnsOf(input: Partial<Record<StoreSettingField, number>>): Partial<Record<StoreSettingColumn, number>> {
+  return Object.fromEntries(
+    STORE_SETTING_NAMES.filter((name) => input[name] !== undefined).map((name) => [STORE_SETTING_FIELDS[name].column, input[name]]),
+  );
+}

@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import Papa from "papaparse";
 import type { Database } from "../../db/client";
+import { GUARDED_WRITE_ATTEMPTS } from "../../db/guarded";
 import * as queries from "../../db/queries/ingest";
 import { refreshAlertTotals } from "../../db/queries/reports";
 import { commitWithEvents, type DomainEvent } from "../../events/emit";
@@ -348,13 +349,10 @@ export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgI
     try {
       return await writeDeals(env, db, orgId, deals, now);
     } catch (error) {
-      if (!queries.isStaleDealsError(error) || attempt === STALE_READ_ATTEMPTS) throw error;
+      if (!queries.isStaleDealsError(error) || attempt === GUARDED_WRITE_ATTEMPTS) throw error;
     }
   }
 }
-
-/** Reads against a changing store are retried this many times; a settings change does the same (eight). */
-const STALE_READ_ATTEMPTS = 8;
 
 async function writeDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, deals: Deal[], now: Date) {
   const dealNumbers = deals.map((d) => d.deal_number);

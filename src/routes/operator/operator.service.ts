@@ -5,6 +5,7 @@ import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../credentials
 import type { Database } from "../../db/client";
 import * as operator from "../../db/queries/operator";
 import { ApiError } from "../../http/errors";
+import { storeSettingColumnsOf, storeSettingsOf } from "../../http/store-setting-fields";
 import { newId } from "../../lib/ids";
 import type { CreateStaffUserRequestSchema, CreateStoreRequestSchema } from "./operator.routes";
 
@@ -56,25 +57,7 @@ export function toStore(row: operator.StoreRow) {
     name: row.name,
     market_zip: row.marketZip,
     is_primary: row.isPrimary,
-    pack_new: row.packNew,
-    pack_used: row.packUsed,
-    holding_cost_per_day: row.holdingCostPerDay,
-    holding_high_value_cost: row.holdingHighValueCost,
-    holding_high_value_daily_pct: row.holdingHighValueDailyPct,
-    floorplan_apr_new: row.floorplanAprNew,
-    floorplan_apr_used: row.floorplanAprUsed,
-    floorplan_assistance_new_per_day: row.floorplanAssistanceNewPerDay,
-    overhead_new_per_day: row.overheadNewPerDay,
-    wholesale_ratio_pct: row.wholesaleRatioPct,
-    auction_fees: row.auctionFees,
-    recon_car: row.reconCar,
-    recon_truck: row.reconTruck,
-    recon_suv: row.reconSuv,
-    recon_van: row.reconVan,
-    aged_threshold_days: row.agedThresholdDays,
-    aged_threshold_days_new: row.agedThresholdDaysNew,
-    target_front_gross_used_pct: row.targetFrontGrossUsedPct,
-    target_front_gross_used_min: row.targetFrontGrossUsedMin,
+    ...storeSettingsOf(row),
     created_at: row.createdAt,
   };
 }
@@ -87,25 +70,7 @@ export async function createStore(db: Database, orgId: string, input: z.infer<ty
     name: input.name,
     marketZip: input.market_zip,
     isPrimary: input.is_primary,
-    packNew: input.pack_new,
-    packUsed: input.pack_used,
-    holdingCostPerDay: input.holding_cost_per_day,
-    holdingHighValueCost: input.holding_high_value_cost,
-    holdingHighValueDailyPct: input.holding_high_value_daily_pct,
-    floorplanAprNew: input.floorplan_apr_new,
-    floorplanAprUsed: input.floorplan_apr_used,
-    floorplanAssistanceNewPerDay: input.floorplan_assistance_new_per_day,
-    overheadNewPerDay: input.overhead_new_per_day,
-    wholesaleRatioPct: input.wholesale_ratio_pct,
-    auctionFees: input.auction_fees,
-    reconCar: input.recon_car,
-    reconTruck: input.recon_truck,
-    reconSuv: input.recon_suv,
-    reconVan: input.recon_van,
-    agedThresholdDays: input.aged_threshold_days,
-    agedThresholdDaysNew: input.aged_threshold_days_new,
-    targetFrontGrossUsedPct: input.target_front_gross_used_pct,
-    targetFrontGrossUsedMin: input.target_front_gross_used_min,
+    ...storeSettingColumnsOf(input),
   });
   if (!row) throw new ApiError("conflict", "A store with that id exists.");
   return toStore(row);

@@ -1,11 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
+import { GUARDED_WRITE_ATTEMPTS } from "../../db/guarded";
 import * as queries from "../../db/queries/settings";
 import { compareText } from "../../engines/deal-math";
 import { cursorText, invalidCursor, readCursor } from "../../http/cursor";
 import { ApiError, MAX_VALIDATION_DETAILS } from "../../http/errors";
 import { entityTag, ifMatchAllows, preconditionFailed } from "../../http/etag";
-import { STORE_SETTING_FIELDS, type StoreSettingField } from "../../http/store-setting-fields";
+import { STORE_SETTING_FIELDS, type StoreSettingField, storeSettingsOf } from "../../http/store-setting-fields";
 import { newId } from "../../lib/ids";
 import { settingsChanged } from "../../lib/settings-changes";
 import type { ComplianceSettingsPatchSchema, LenderPanelPutSchema, StoreSettingsPatchSchema } from "./settings.routes";
@@ -24,7 +25,7 @@ export function toStoreFields(row: queries.StoreSettingsRow) {
   return {
     store_id: row.id,
     name: row.name,
-    ...(Object.fromEntries(STORE_FIELD_NAMES.map((name) => [name, row[STORE_SETTING_FIELDS[name].column]])) as Record<StoreSettingField, number>),
+    ...storeSettingsOf(row),
   };
 }
 
@@ -58,8 +59,6 @@ const audit = (
   changedAt: now.toISOString(),
 });
 
-/** How often a write re-reads and retries after another change came first, before answering 409. */
-const MAX_WRITE_ATTEMPTS = 8;
 const tooBusy = () => new ApiError("conflict", "These settings kept changing under this request; send it again.");
 
 /**
@@ -73,7 +72,7 @@ async function untilWritten<T>(
   ifMatch: string | undefined,
   what: string,
 ) {
-  for (let i = 0; i < MAX_WRITE_ATTEMPTS; i++) {
+  for (let i = 0; i < GUARDED_WRITE_ATTEMPTS; i++) {
     const result = await attempt();
     if (result.written) {
       settingsChanged(orgId);
