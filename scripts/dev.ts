@@ -1,12 +1,14 @@
 import { spawn } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { constants } from "node:os";
+import path from "node:path";
 import { publishDemoCredentials, seedLocalDemoData, seedLocalOperatorToken, todayUtc } from "./lib/demo-seed";
 import { type DemoSecrets, devPort, ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
-import { applyLocalMigrations, WRANGLER_BIN, wranglerEnv } from "./lib/local-d1";
+import { WRANGLER_BIN, wranglerEnv } from "./lib/local-d1";
+import { openLocalD1 } from "./lib/miniflare-d1";
 import { REPO_ROOT } from "./lib/repo-root";
 import { DEMO_OFAC_DIR, loadSanctionsListFromDir } from "./lib/sanctions-list";
 import { DEMO_VPIC_FILE, loadVehicleData, readVehicleData } from "./lib/vehicle-data";
-import { d1Execute } from "./lib/wrangler-d1";
 
 /**
  * Once the server answers, one call with each demo key: a smoke test of the seeded keys, and real
@@ -32,28 +34,63 @@ async function firstCalls(secrets: DemoSecrets, port: number): Promise<void> {
   ).unref();
 }
 
-/** `npm run dev`: migrate, seed an empty database, serve, then show the credentials (last, below wrangler's tables). */
+/** The served guide pages are older than a guide, a docs folder or their renderer (a fresh install has just built them). */
+function docsPagesStale(): boolean {
+  const built = path.join(REPO_ROOT, "public", "docs", "guides", "index.html");
+  if (!existsSync(built)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  const docs = path.join(REPO_ROOT, "docs");
+  const inputs = [path.join(REPO_ROOT, "scripts", "build-docs-pages.mjs"), docs];
+  for (const entry of readdirSync(docs, { withFileTypes: true, recursive: true })) {
+    if (entry.isDirectory() || entry.name.endsWith(".md")) inputs.push(path.join(entry.parentPath, entry.name));
+  }
+  return inputs.some((file) => statSync(file).mtimeMs > builtAt);
+}
+
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+/**
+ * Migrations, the demo seed and the operator token: what the first call needs, in one local
+ * runtime (scripts/lib/miniflare-d1.ts), closed before wrangler dev opens the same database.
+ */
+async function prepareDatabase(secrets: DemoSecrets): Promise<void> {
+  const started = performance.now();
+  const db = await openLocalD1();
+  try {
+    const applied = await db.migrate();
+    if (applied.length > 0) console.log(`Applied ${applied.length} migration(s) to the local database (${applied[0]} … ${applied.at(-1)}).`);
+    const [{ n: organizationCount }] = await db.query<{ n: number }>("SELECT count(*) AS n FROM organizations");
+    if (organizationCount === 0) {
+      const { referenceDate, rowCounts } = await seedLocalDemoData(db, secrets, todayUtc());
+      console.log(`Empty database: seeded the demo data as of ${referenceDate} (${rowCounts.inventory_units} units, ${rowCounts.deals} deals).`);
+    }
+    await seedLocalOperatorToken(db, secrets);
+    const [{ lists, vin }] = await db.query<{ lists: number; vin: number }>(
+      "SELECT (SELECT count(*) FROM sanctions_lists) AS lists, (SELECT count(*) FROM vehicle_data_versions) AS vin",
+    );
+    if (lists === 0) {
+      const list = await loadSanctionsListFromDir(DEMO_OFAC_DIR, db);
+      console.log(`No sanctions list: loaded the dated demo copy of OFAC's SDN list (${list.version}, ${list.entries} entries).`);
+    }
+    if (vin === 0) {
+      const data = await loadVehicleData(readVehicleData(DEMO_VPIC_FILE), db);
+      console.log(
+        `No VIN data: loaded the dated demo copy of NHTSA's vPIC patterns (${data.version}, ${data.wmis} WMIs, ${data.patterns} patterns).`,
+      );
+    }
+  } finally {
+    await db.close();
+  }
+  console.log(`Local database ready in ${seconds(started)}.`);
+}
+
+/** `npm run dev`: migrate, seed an empty database, serve, then show the credentials (last, below wrangler's output). */
 async function main() {
   const port = devPort();
   ensureDevVars(port);
   const secrets = readDemoSecrets();
-  applyLocalMigrations();
-  const [{ n: organizationCount }] = d1Execute<{ n: number }>("SELECT count(*) AS n FROM organizations", { remote: false });
-  if (organizationCount === 0) {
-    const { referenceDate, rowCounts } = await seedLocalDemoData(secrets, todayUtc());
-    console.log(`Empty database: seeded the demo data as of ${referenceDate} (${rowCounts.inventory_units} units, ${rowCounts.deals} deals).`);
-  }
-  await seedLocalOperatorToken(secrets);
-  const [{ n: listCount }] = d1Execute<{ n: number }>("SELECT count(*) AS n FROM sanctions_lists", { remote: false });
-  if (listCount === 0) {
-    const list = await loadSanctionsListFromDir(DEMO_OFAC_DIR, { remote: false });
-    console.log(`No sanctions list: loaded the dated demo copy of OFAC's SDN list (${list.version}, ${list.entries} entries).`);
-  }
-  const [{ n: vinDataCount }] = d1Execute<{ n: number }>("SELECT count(*) AS n FROM vehicle_data_versions", { remote: false });
-  if (vinDataCount === 0) {
-    const vin = loadVehicleData(readVehicleData(DEMO_VPIC_FILE), { remote: false });
-    console.log(`No VIN data: loaded the dated demo copy of NHTSA's vPIC patterns (${vin.version}, ${vin.wmis} WMIs, ${vin.patterns} patterns).`);
-  }
+  if (docsPagesStale()) console.log(`build-docs-pages: ${(await import("./build-docs-pages.mjs")).buildDocsPages()} guides in public/docs/guides/`);
+  await prepareDatabase(secrets);
 
   const server = spawn(process.execPath, [WRANGLER_BIN, "dev", "--port", String(port), "--ip", "127.0.0.1"], {
     cwd: REPO_ROOT,

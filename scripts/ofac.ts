@@ -12,7 +12,7 @@
  */
 import { parseArgs } from "node:util";
 import { loadSanctionsListFromDir } from "./lib/sanctions-list";
-import { type D1Target, d1Execute } from "./lib/wrangler-d1";
+import { type D1Target, d1Execute, wranglerD1 } from "./lib/wrangler-d1";
 
 const USAGE = `usage:
   npm run ofac -- load --dir <dir> [--version YYYY-MM-DD] [--remote]
@@ -52,7 +52,7 @@ async function main() {
   const [command] = positionals;
   if (command === "load") {
     if (!values.dir) throw new UsageError("--dir is required.");
-    const result = await loadSanctionsListFromDir(values.dir, target, { version: values.version });
+    const result = await loadSanctionsListFromDir(values.dir, wranglerD1(target), { version: values.version });
     const dated = result.versionBasis === "published" ? `of ${result.version}` : `published no later than ${result.version}`;
     console.log(
       `${result.outcome === "loaded" ? "Loaded" : "Already in force; renewed"} the SDN list ${dated}: ${result.entries} entries, ${result.aliases} aliases, ${result.dobs} dates of birth.`,

@@ -11,7 +11,7 @@
  */
 import { parseArgs } from "node:util";
 import { buildVehicleData, DEMO_VPIC_FILE, loadVehicleData, readVehicleData, writeVehicleData } from "./lib/vehicle-data";
-import { type D1Target, d1Execute } from "./lib/wrangler-d1";
+import { type D1Target, d1Execute, wranglerD1 } from "./lib/wrangler-d1";
 
 const USAGE = `usage:
   npm run vehicle-data -- build --vpic <vpic.lite.db[.gz]> --out <file.json.gz> [--wmi 1HG,5TD,...] [--from-year 2000]
@@ -47,7 +47,7 @@ async function main() {
       `Wrote ${values.out}: vPIC of ${data.version}, ${data.wmis.length} WMIs, ${data.schemas.length} schema years, ${data.patterns.length} patterns.`,
     );
   } else if (command === "load") {
-    const result = loadVehicleData(readVehicleData(values.file ?? DEMO_VPIC_FILE), target);
+    const result = await loadVehicleData(readVehicleData(values.file ?? DEMO_VPIC_FILE), wranglerD1(target));
     console.log(`Loaded vPIC of ${result.version}: ${result.wmis} WMIs, ${result.patterns} patterns.`);
   } else if (command === "status") {
     const rows = d1Execute(

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { hashPassword } from "../../src/credentials/password";
 import { apiKeyDisplayPrefix, sha256Hex } from "../../src/credentials/tokens";
@@ -12,13 +12,11 @@ import {
 } from "../../src/demo/demo-data";
 import { DEMO_DEAL_DESK_REFERENCE } from "../deal-desk-reference";
 import type { DemoOrgSecrets, DemoSecrets } from "./dev-vars";
-import { executeLocalSqlFile } from "./local-d1";
+import type { LocalD1 } from "./miniflare-d1";
 import { REPO_ROOT } from "./repo-root";
 import { tokenInsertSql } from "./token-command";
 import { OPERATOR_TOKEN_KIND } from "./token-kinds";
-import { d1Execute } from "./wrangler-d1";
 
-const SEED_SQL = path.join(REPO_ROOT, ".wrangler", "seed.sql");
 export const CREDENTIALS_FILE = path.join(REPO_ROOT, "demo-credentials.json");
 
 export const todayUtc = () => new Date().toISOString().slice(0, 10);
@@ -41,23 +39,19 @@ async function hashDemoSecrets(secrets: DemoSecrets): Promise<DemoCredentials> {
 }
 
 /** Rows that already exist are kept (INSERT OR IGNORE), so this is safe to run at any time. */
-export async function seedLocalDemoData(secrets: DemoSecrets, referenceDate: string): Promise<DemoSeedSummary> {
+export async function seedLocalDemoData(db: LocalD1, secrets: DemoSecrets, referenceDate: string): Promise<DemoSeedSummary> {
   const { statements, summary } = buildDemoSeed({
     referenceDate,
     organizations: demoOrgSeeds(await hashDemoSecrets(secrets)),
     dealDeskReference: DEMO_DEAL_DESK_REFERENCE,
   });
-  mkdirSync(path.dirname(SEED_SQL), { recursive: true });
-  writeFileSync(SEED_SQL, `${statements.join("\n")}\n`);
-  executeLocalSqlFile(SEED_SQL);
+  await db.runSql(statements);
   return summary;
 }
 
 /** The local operator token's row; INSERT OR IGNORE, so it is safe on every start (an older database gains it). */
-export async function seedLocalOperatorToken(secrets: DemoSecrets): Promise<void> {
-  d1Execute(await tokenInsertSql(OPERATOR_TOKEN_KIND, { id: "opt_local_dev", raw: secrets.operatorToken, label: "Local operator token" }), {
-    remote: false,
-  });
+export async function seedLocalOperatorToken(db: LocalD1, secrets: DemoSecrets): Promise<void> {
+  await db.query(await tokenInsertSql(OPERATOR_TOKEN_KIND, { id: "opt_local_dev", raw: secrets.operatorToken, label: "Local operator token" }));
 }
 
 /** The shape tools outside the repository read; keep it stable (fields are only added). */

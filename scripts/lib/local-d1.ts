@@ -28,12 +28,3 @@ export function runWrangler(args: string[], options: { captureStdout?: boolean }
   }
   return result.stdout ?? "";
 }
-
-export function applyLocalMigrations(): void {
-  runWrangler(["d1", "migrations", "apply", "DB", "--local"]);
-}
-
-/** Its per-statement results (one JSON object per INSERT) are noise here, so stdout is dropped. */
-export function executeLocalSqlFile(file: string): void {
-  runWrangler(["d1", "execute", "DB", "--local", "--file", path.relative(REPO_ROOT, file)], { captureStdout: true });
-}

@@ -11,7 +11,7 @@ import { planSanctionsLoad, sanctionsListId } from "../../src/engines/screening/
 import { parseListVersion, parseSanctionsList } from "../../src/engines/screening/ofac-csv";
 import { type SanctionsFiles, sanctionsContentHash } from "../../src/jobs/refresh-sanctions-list";
 import { REPO_ROOT } from "./repo-root";
-import { type D1Target, d1Execute, d1ExecuteStatements, sqlString } from "./wrangler-d1";
+import { type D1Runner, sqlString } from "./wrangler-d1";
 
 /** The repository's dated copy of the official files (`npm run dev` loads it into an empty database). */
 export const DEMO_OFAC_DIR = path.join(REPO_ROOT, "data", "ofac");
@@ -44,16 +44,15 @@ export function listVersion(dir: string, explicit?: string): { version: string; 
   return label;
 }
 
-export async function loadSanctionsListFromDir(dir: string, target: D1Target, options: { version?: string; now?: Date } = {}) {
+export async function loadSanctionsListFromDir(dir: string, db: D1Runner, options: { version?: string; now?: Date } = {}) {
   const now = options.now ?? new Date();
   const read = (key: keyof SanctionsFiles) => readOfacFile(dir, FILES[key]);
   const files: SanctionsFiles = { sdn: read("sdn"), alt: read("alt"), comments: read("comments") };
   const { version, versionBasis } = listVersion(dir, options.version);
   const list = parseSanctionsList(files);
   const contentHash = await sanctionsContentHash(files);
-  const [inForce] = d1Execute<{ id: string; content_hash: string; entry_count: number }>(
+  const [inForce] = await db.query<{ id: string; content_hash: string; entry_count: number }>(
     "SELECT id, content_hash, entry_count FROM sanctions_lists ORDER BY loaded_at DESC LIMIT 1",
-    target,
   );
   const loadedAt = now.toISOString();
   const source = `file:${path.basename(path.resolve(dir))}`;
@@ -63,14 +62,13 @@ export async function loadSanctionsListFromDir(dir: string, target: D1Target, op
     planSanctionsLoad({ contentHash: inForce.content_hash, entryCount: inForce.entry_count }, { contentHash, entryCount: list.entries.length }) ===
       "renew"
   ) {
-    d1Execute(
+    await db.query(
       `UPDATE sanctions_lists SET loaded_at = ${sqlString(loadedAt)}, source = ${sqlString(source)}, version = ${sqlString(version)}, version_basis = ${sqlString(versionBasis)} WHERE id = ${sqlString(inForce.id)}`,
-      target,
     );
     return { outcome: "renewed" as const, ...counts };
   }
   const { rows, activate } = sanctionsListLoad(list, { id: sanctionsListId(contentHash), version, versionBasis, source, contentHash, loadedAt });
   // Rows first, the list's own row last: if wrangler stops half-way the previous list stays in force.
-  d1ExecuteStatements([...rows, ...activate], "ofac-load.sql", target);
+  await db.run([...rows, ...activate], "ofac-load.sql");
   return { outcome: "loaded" as const, ...counts };
 }

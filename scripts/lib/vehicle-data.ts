@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { type VehicleData, vehicleDataLoad } from "../../src/db/queries/vehicle";
 import { REPO_ROOT } from "./repo-root";
-import { type D1Target, d1ExecuteStatements } from "./wrangler-d1";
+import type { D1Runner } from "./wrangler-d1";
 
 /** The repository's dated copy, a few makes' WMIs (`npm run dev` and the tests load it). */
 export const DEMO_VPIC_FILE = path.join(REPO_ROOT, "data", "vpic", "vpic-demo.json.gz");
@@ -97,7 +97,7 @@ export function readVehicleData(file: string): VehicleData {
 }
 
 /** Puts a data set in force (the rows first, its version row last). */
-export function loadVehicleData(data: VehicleData, target: D1Target, now = new Date()) {
-  d1ExecuteStatements(vehicleDataLoad(data, now.toISOString()), "vpic-load.sql", target);
+export async function loadVehicleData(data: VehicleData, db: D1Runner, now = new Date()) {
+  await db.run(vehicleDataLoad(data, now.toISOString()), "vpic-load.sql");
   return { version: data.version, wmis: data.wmis.length, patterns: data.patterns.length };
 }

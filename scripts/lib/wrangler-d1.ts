@@ -34,7 +34,7 @@ export function sqlString(value: string): string {
 const sqlValue = (value: string | number) => (typeof value === "number" ? String(value) : sqlString(value));
 
 /** `?` placeholders filled with literals: the wrangler CLI takes no bound parameters. */
-function inline(statement: RawStatement): string {
+export function inline(statement: RawStatement): string {
   let i = 0;
   return `${statement.sql.replace(/\?/g, () => sqlValue(statement.params[i++]))};`;
 }
@@ -48,4 +48,21 @@ export function d1ExecuteStatements(statements: readonly RawStatement[], name: s
   if (!target.remote && target.persistTo) args.push("--persist-to", target.persistTo);
   if (target.remote) args.push("--yes");
   runWrangler(args, { captureStdout: true });
+}
+
+/**
+ * A database a load script reads and writes: through the wrangler CLI (`wranglerD1`, local or
+ * remote, one process per call) or in-process on the local state (`openLocalD1`, scripts/lib/miniflare-d1.ts).
+ */
+export interface D1Runner {
+  query<Row = Record<string, unknown>>(sql: string): Promise<Row[]>;
+  /** Statements in order; `name` names the SQL file where one is written. */
+  run(statements: readonly RawStatement[], name: string): Promise<void>;
+}
+
+export function wranglerD1(target: D1Target): D1Runner {
+  return {
+    query: async <Row>(sql: string) => d1Execute<Row>(sql, target),
+    run: async (statements, name) => d1ExecuteStatements(statements, name, target),
+  };
 }
