@@ -30,6 +30,13 @@ function ofacFiles() {
   return { TEST_OFAC_SDN: sdn, TEST_OFAC_ALT: alt, TEST_OFAC_COMMENTS: comments, TEST_OFAC_VERSION: version };
 }
 
+// The plugin's wrangler reads the developer's .dev.vars next to wrangler.toml (it has no option to
+// skip it) and says so once per test file, each in its own runtime: "Using secrets defined in
+// .dev.vars" 71 times a run. Its info lines say nothing a test run needs (warnings still show), and
+// every variable .dev.vars.example sets that the Worker reads is fixed below, so a developer's
+// .dev.vars changes nothing the tests see.
+process.env.WRANGLER_LOG ??= "warn";
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   if (migrations.length === 0) throw new Error("no D1 migrations found in ./migrations");
@@ -49,6 +56,7 @@ export default defineConfig(async () => {
         COMPLIANCE_HASH_SALT: "test-salt-not-a-secret",
         WEBHOOK_SECRETS_KEY: "dGVzdC13ZWJob29rLWtleS0zMi1ieXRlcy1sb25nISE=",
         WEBHOOK_ALLOW_LOCALHOST: "true",
+        DEV_SCREEN_STALE_SANCTIONS_LIST: "false",
       },
       // A second database standing in for a D1 read replica that lags the primary (test/platform/replica-lag.test.ts).
       d1Databases: { LAGGING_REPLICA: "lagging-replica" },

@@ -14,6 +14,10 @@ import ipaddr from "ipaddr.js";
 
 const LOCAL_DEV_HOSTS = new Set(["localhost", "127.0.0.1"]);
 
+/** Said with every refusal of this machine (`[::1]`, 127/8, `localhost`): the one way local development may reach it. */
+const LOCAL_ALLOWANCE = "in local development only http://localhost and http://127.0.0.1 are allowed, with WEBHOOK_ALLOW_LOCALHOST=true";
+const thisMachine = (problem: string) => `${problem}; ${LOCAL_ALLOWANCE}`;
+
 /**
  * Names only a local resolver answers: RFC 6761 (localhost, invalid), mDNS (local), RFC 8375
  * (home.arpa), ICANN's private-use `internal`, and the de facto private suffixes.
@@ -58,7 +62,9 @@ const describeRange = (range: string) => RANGE_WORDS[range] ?? `a special-purpos
 
 function ipv4Problem(address: ipaddr.IPv4): string | null {
   const range = address.range();
-  return range === "unicast" ? null : `must not point at ${describeRange(range)}`;
+  if (range === "unicast") return null;
+  const problem = `must not point at ${describeRange(range)}`;
+  return range === "loopback" ? thisMachine(problem) : problem;
 }
 
 function ipv6Problem(address: ipaddr.IPv6): string | null {
@@ -68,10 +74,13 @@ function ipv6Problem(address: ipaddr.IPv6): string | null {
     return problem && `${problem}, carried in ${carrier.form} IPv6 address`;
   }
   const range: string = address.range();
+  if (range === "loopback") return thisMachine(`must not point at ${describeRange(range)}`);
   if (range !== "unicast") return `must not point at ${describeRange(range)}`;
   if (!address.match(GLOBAL_UNICAST)) return "must not point at a reserved IPv6 address (outside 2000::/3)";
   return null;
 }
+
+const httpsProblem = (url: URL) => (url.protocol === "https:" ? null : "must use https");
 
 /** Null when the URL may be used, else why not (shown to the user). */
 export function webhookUrlProblem(raw: string, allowLocalhost: boolean): string | null {
@@ -82,15 +91,14 @@ export function webhookUrlProblem(raw: string, allowLocalhost: boolean): string 
     return "must be an absolute URL";
   }
   if (url.username || url.password) return "must not carry a user name or password";
-  if (url.hostname.startsWith("[")) {
-    if (url.protocol !== "https:") return "must use https";
-    return ipv6Problem(ipaddr.IPv6.parse(url.hostname.slice(1, -1)));
-  }
+  // An address literal is judged before the scheme: `http://[::1]` is refused for where it points, which https would not change.
+  if (url.hostname.startsWith("[")) return ipv6Problem(ipaddr.IPv6.parse(url.hostname.slice(1, -1))) ?? httpsProblem(url);
   // The URL parser keeps a DNS name's trailing dot (an IPv4 literal's it drops).
   const host = url.hostname.endsWith(".") ? url.hostname.slice(0, -1) : url.hostname;
   if (url.protocol === "http:" && allowLocalhost && LOCAL_DEV_HOSTS.has(host)) return null;
+  if (ipaddr.IPv4.isValidFourPartDecimal(host)) return ipv4Problem(ipaddr.IPv4.parse(host)) ?? httpsProblem(url);
+  if (host === "localhost") return thisMachine("must not point at this machine");
   if (url.protocol !== "https:") return "must use https";
-  if (ipaddr.IPv4.isValidFourPartDecimal(host)) return ipv4Problem(ipaddr.IPv4.parse(host));
   if (host.split(".").includes("")) return "must have a valid host name";
   if (INTERNAL_NAME.test(host)) return "must not point at this machine or an internal name";
   if (!host.includes(".")) return "must use a fully qualified host name";

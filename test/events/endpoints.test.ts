@@ -91,6 +91,17 @@ describe("webhook endpoints", () => {
     expect(body.details?.[0].message.toLowerCase()).toContain(reason.split(" ")[0].toLowerCase());
   });
 
+  it("refuses http://[::1] for pointing at this machine, and names the local allowance", async () => {
+    const { key } = await orgWithKey();
+    const res = await send("/api/v1/webhooks", key, "POST", { url: "http://[::1]:9000/hook", events: ["deal.stip_alert"] });
+    expect(res.status).toBe(422);
+    const message = (await res.json<ErrorBody>()).details?.[0].message ?? "";
+    expect(message).toMatch(/this machine \(a loopback address\)/);
+    expect(message).toContain("http://localhost and http://127.0.0.1");
+    expect(message).toContain("WEBHOOK_ALLOW_LOCALHOST");
+    expect(message).not.toContain("https");
+  });
+
   it("allows http://localhost and http://127.0.0.1 only with the development flag", async () => {
     expect(webhookUrlProblem("http://localhost:9000/hook", true)).toBeNull();
     expect(webhookUrlProblem("http://127.0.0.1:9000/hook", true)).toBeNull();

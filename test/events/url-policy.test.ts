@@ -184,6 +184,22 @@ describe("host names are normalised before they are judged", () => {
       expect(webhookUrlProblem(url, true), url).not.toBeNull();
     }
   });
+
+  it("refuses this machine by any other spelling for where it points, not its scheme, and names the local allowance", () => {
+    for (const allowLocalhost of FLAGS) {
+      for (const url of ["http://[::1]:9000/hook", "https://[::1]/hook", "http://127.0.0.2:9000/hook", "https://localhost/hook"]) {
+        const problem = webhookUrlProblem(url, allowLocalhost);
+        expect(problem, url).toMatch(/^must not point at this machine/);
+        expect(problem, url).toContain(
+          "in local development only http://localhost and http://127.0.0.1 are allowed, with WEBHOOK_ALLOW_LOCALHOST=true",
+        );
+      }
+      expect(webhookUrlProblem("http://localhost:9000/hook", false)).toContain("WEBHOOK_ALLOW_LOCALHOST=true");
+    }
+    // Where it points is fine, the scheme is not: the scheme is the reason.
+    expect(webhookUrlProblem("http://[2606:4700:4700::1111]/hook", true)).toBe("must use https");
+    expect(webhookUrlProblem("http://8.8.8.8/hook", true)).toBe("must use https");
+  });
 });
 
 /** The URLs the hostile run registered: refused on create and on update, with the flag on and off. */
