@@ -1,6 +1,6 @@
 /**
- * The deal desk's reference rows, every figure from /work/shared/DOMAIN.md (section in `source`
- * or in the comment). `npx tsx scripts/render-deal-desk-reference.ts` writes them into the
+ * The deal desk's reference rows, every figure with its public source in `source` (or in the
+ * comment), as the engine pages under docs/domain/ give them. `npx tsx scripts/render-deal-desk-reference.ts` writes them into the
  * `deal_desk_reference` migration, which is what deployments load; the demo seed reads the same
  * rows to generate a history that fits the programs. Pure (no node:), like the demo data.
  */
@@ -43,7 +43,7 @@ export const CREDIT_TIER_ROWS: InferInsertModel<typeof creditTiers>[] = [
   markupCapLongTerm: capLong as number,
   backGrossTarget: backGross as number,
   source:
-    "DOMAIN §10.1 (APR: Experian SAFM Q1 2025, §1.2); reserve caps §4.2 (2.0 pts ≤ 60 mo, 1.5 pts 61–84, none below 601); back-gross targets §3.2",
+    "APR: Experian, State of the Automotive Finance Market Q1 2025, by VantageScore 4.0 band (via creditvana.com); reserve caps 2.0 pts ≤ 60 mo, 1.5 pts 61–84, none below 601: engineering default inside the caps F&I Magazine (2018) and the CFPB/DOJ consent orders (2015–2016) report; back-gross targets: engineering default against Group 1 Automotive's Q4 2024 8-K (sec.gov) and Presidio/NCM Q3 2025 (autodealer-news.com) F&I per unit",
 }));
 
 export const VEHICLE_TYPE_ADJUSTMENT_ROWS: InferInsertModel<typeof vehicleTypeAdjustments>[] = [
@@ -54,21 +54,74 @@ export const VEHICLE_TYPE_ADJUSTMENT_ROWS: InferInsertModel<typeof vehicleTypeAd
 ];
 
 export const KNOWN_ISSUE_ROWS: InferInsertModel<typeof knownIssueRules>[] = [
-  { issue: "repo", label: "repossession", extraDownPct: 10, rateAdd: 2.0, maxTerm: null, source: "DOMAIN §1.6 default issue matrix" },
-  { issue: "bk7", label: "Chapter 7 bankruptcy", extraDownPct: 0, rateAdd: 1.5, maxTerm: null, source: "DOMAIN §1.6" },
-  { issue: "bk13", label: "Chapter 13 bankruptcy", extraDownPct: 0, rateAdd: 3.0, maxTerm: null, source: "DOMAIN §1.6 (trustee letter required)" },
-  { issue: "itin", label: "ITIN borrower", extraDownPct: 15, rateAdd: 0, maxTerm: 60, source: "DOMAIN §1.6" },
-  { issue: "thin_file", label: "thin credit file", extraDownPct: 0, rateAdd: 2.0, maxTerm: 72, source: "DOMAIN §1.6 (CU +2% evidence)" },
-  { issue: "charge_off", label: "charge-off", extraDownPct: 0, rateAdd: 1.0, maxTerm: null, source: "DOMAIN §1.6 (paid → normal tier +1.0)" },
+  {
+    issue: "repo",
+    label: "repossession",
+    extraDownPct: 10,
+    rateAdd: 2.0,
+    maxTerm: null,
+    source: "Engineering default; repo at least 1 year old, one at most: carsdirect.com, autocreditexpress.com; deficiency paid: safefed.org",
+  },
+  {
+    issue: "bk7",
+    label: "Chapter 7 bankruptcy",
+    extraDownPct: 0,
+    rateAdd: 1.5,
+    maxTerm: null,
+    source: "Engineering default; Chapter 7 financed after discharge: ntrial.com, American Motor Credit guidelines",
+  },
+  {
+    issue: "bk13",
+    label: "Chapter 13 bankruptcy",
+    extraDownPct: 0,
+    rateAdd: 3.0,
+    maxTerm: null,
+    source: "Engineering default; Chapter 13 needs the trustee's permission or a court order: ntrial.com, pocketsense.com",
+  },
+  {
+    issue: "itin",
+    label: "ITIN borrower",
+    extraDownPct: 15,
+    rateAdd: 0,
+    maxTerm: 60,
+    source: "Engineering default; fewer lenders, extra ID, bigger down, shorter term: financeglass.com, accountinginsights.org",
+  },
+  {
+    issue: "thin_file",
+    label: "thin credit file",
+    extraDownPct: 0,
+    rateAdd: 2.0,
+    maxTerm: 72,
+    source: "Credit-union lending manual (swhitworth4.wixsite.com): +2% for a thin file; the rest engineering default",
+  },
+  {
+    issue: "charge_off",
+    label: "charge-off",
+    extraDownPct: 0,
+    rateAdd: 1.0,
+    maxTerm: null,
+    source: "safefed.org: no unpaid charge-offs under 12 months old; paid → normal tier +1.0 pt: engineering default",
+  },
 ];
 
 export const FRONT_GROSS_TARGET_ROWS: InferInsertModel<typeof frontGrossTargets>[] = [
-  { condition: "new", targetPct: 3, minAmount: 1000, source: "DOMAIN §3.2 DEFAULT front-gross targets" },
-  { condition: "used", targetPct: 8, minAmount: 1200, source: "DOMAIN §3.2 DEFAULT front-gross targets (used margin 6–8%)" },
+  {
+    condition: "new",
+    targetPct: 3,
+    minAmount: 1000,
+    source: "Engineering default, against Group 1 Automotive's Q4 2024 8-K (sec.gov) and Presidio/NCM Q3 2025 (autodealer-news.com) gross per unit",
+  },
+  {
+    condition: "used",
+    targetPct: 8,
+    minAmount: 1200,
+    source:
+      "Engineering default, against Group 1 Automotive's Q4 2024 8-K (sec.gov) and Presidio/NCM Q3 2025 (autodealer-news.com) gross per unit; used margin 6–8% of price (cardealershipguy)",
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Lender programs (DOMAIN §10.3 fields; type defaults from §1.3–1.8, §4.2)
+// Lender programs (fictional names; type defaults: docs/domain/lender-routing.md)
 
 type Program = InferInsertModel<typeof lenderPrograms>;
 type ProgramDefaults = Omit<Program, "id" | "name" | "type">;
@@ -82,7 +135,7 @@ const ACCEPTS_NONE = {
   acceptsChargeOff: false,
 };
 
-/** Per lender type: §1.3 LTV, §1.4 PTI, §1.5 terms/age/miles, §1.6 issues, §1.8 funding days, §4.2 reserve. */
+/** Per lender type: LTV, PTI, terms/age/miles, issues, funding days, reserve (docs/domain/lender-routing.md). */
 const TYPE_DEFAULTS: Record<LenderType, ProgramDefaults> = {
   captive: {
     ...ACCEPTS_NONE,
@@ -226,7 +279,7 @@ const TYPE_DEFAULTS: Record<LenderType, ProgramDefaults> = {
   },
 };
 
-/** [name, type, overrides]. Names are fictional (§10.3); the first nine are the demo stores' historic lenders. */
+/** [name, type, overrides]. Names are fictional, so no real lender's approval is implied; the first nine are the demo stores' historic lenders. */
 const PROGRAM_SPECS: readonly (readonly [string, LenderType, Partial<ProgramDefaults>])[] = [
   ["Crestline Motor Credit", "captive", {}],
   ["Harbor Point Bank", "bank", {}],
@@ -306,11 +359,12 @@ export const LENDER_PROGRAM_ROWS: Program[] = PROGRAM_SPECS.map(([name, type, ov
 type TermLimit = InferSelectModel<typeof lenderTermLimits>;
 type Rung = Omit<TermLimit, "programId">;
 
-const PRIME_84 = "§1.5: 84 months from $25,000 (cooperativecu.com [A]) on newer units under 45,000 miles (CU rate sheet [C]; age 3 DEFAULT)";
+const PRIME_84 =
+  "Cooperative CU loan rates (cooperativecu.com): 84 months from $25,000, on newer units under 45,000 miles (a credit-union rate sheet); age 3: engineering default";
 const PRIME_72 =
-  "§1.5: 72 months from $15,000 (cooperativecu.com [A]); used 72 only on the 6 newest model years (cooperativecu.com [A]); > 100,000 mi ≤ 48 DEFAULT";
-const PRIME_60 = "§1.5 DEFAULT: > 100,000 miles → 48 months at most";
-const AMC = "§1.5 subprime term by mileage (American Motor Credit [C], domestic figures)";
+  "Cooperative CU loan rates (cooperativecu.com): 72 months from $15,000, used 72 only on the 6 newest model years; > 100,000 mi ≤ 48: engineering default";
+const PRIME_60 = "Engineering default: > 100,000 miles → 48 months at most";
+const AMC = "American Motor Credit's subprime term by mileage (domestic figures)";
 
 const PRIME_LADDER: Rung[] = [
   { maxTerm: 84, minAmount: 25_000, maxVehicleAge: 3, maxMileage: 45_000, source: PRIME_84 },
@@ -320,7 +374,7 @@ const PRIME_LADDER: Rung[] = [
 ];
 
 /**
- * Term ladders per lender type (DOMAIN §1.5; docs/domain/lender-routing.md#term-limits): the
+ * Term ladders per lender type (docs/domain/lender-routing.md#term-limits): the
  * longest rung a deal meets is the longest term the program writes on it.
  */
 const TERM_LADDERS: Record<LenderType, Rung[]> = {
@@ -342,55 +396,50 @@ const TERM_LADDERS: Record<LenderType, Rung[]> = {
       minAmount: 0,
       maxVehicleAge: null,
       maxMileage: null,
-      source: "§1.5 DEFAULT: past American Motor Credit's 120,000-mile table, 36 months",
+      source: "Engineering default: past American Motor Credit's 120,000-mile table, 36 months",
     },
   ],
-  bhph: [{ maxTerm: 48, minAmount: 0, maxVehicleAge: null, maxMileage: null, source: "§1.5 DEFAULT: BHPH 48 months" }],
+  bhph: [{ maxTerm: 48, minAmount: 0, maxVehicleAge: null, maxMileage: null, source: "Engineering default: BHPH 48 months" }],
 };
 
 export const LENDER_TERM_LIMIT_ROWS: TermLimit[] = LENDER_PROGRAM_ROWS.flatMap((p) =>
-  TERM_LADDERS[p.type].map((rung) => ({ programId: p.id, ...rung, source: `DOMAIN ${rung.source}` })),
+  TERM_LADDERS[p.type].map((rung) => ({ programId: p.id, ...rung })),
 );
 
 // ---------------------------------------------------------------------------------------------
-// Stips (DOMAIN §2.1 document rules, §2.2 trigger matrix and default hours)
+// Stips: document rules, trigger matrix and default hours (docs/domain/stips.md)
 
 export const STIP_TYPE_ROWS: InferInsertModel<typeof stipTypes>[] = [
-  ["Driver's license", "valid, unexpired, showing the current address (name-change document if needed)", 0.5, "§2.1 planetmotorsfl.com [C]"],
-  ["Proof of insurance", "card or declarations page naming the lender as loss payee, before delivery", 2, "§2.1 financeglass.com [C]"],
-  ["Proof of income", "most recent computer-generated pay stub with YTD earnings, issued within 40 days", 4, "§2.1 Capital One [A]"],
+  ["Driver's license", "valid, unexpired, showing the current address (name-change document if needed)", 0.5, "planetmotorsfl.com"],
+  ["Proof of insurance", "card or declarations page naming the lender as loss payee, before delivery", 2, "financeglass.com"],
+  ["Proof of income", "most recent computer-generated pay stub with YTD earnings, issued within 40 days", 4, "Capital One, Proof of Income"],
   [
     "Pay stub",
     "computer-generated with YTD earnings and taxes, issued within 40 days; 90+ days on the job to count OT/bonus",
     4,
-    "§2.1 Capital One [A]",
+    "Capital One, Proof of Income",
   ],
-  ["W-2", "prior-year W-2 or year-end stub between Jan 1 and Apr 15", 24, "§2.1 Capital One [A]"],
-  [
-    "Proof of residence",
-    "utility bill in the applicant's name dated within 30 days, matching the application address",
-    12,
-    "§2.1 autodirectms.com [C]",
-  ],
-  ["References", "5–6 personal references not living with the applicant (subprime); 3–5 elsewhere", 2, "§2.1 carapprovalpro [C]"],
-  ["Bank statements", "3 most recent statements, all pages and transactions", 24, "§2.1 autodirectms.com [C]; Capital One [A]"],
-  ["Tax returns", "2 years of returns with Schedule C (self-employed 2+ years)", 72, "§2.1 Capital One [A]"],
-  ["Business license", "current license showing 2+ years in business", 24, "§2.2 DEFAULT"],
-  ["Award letter", "current award letter plus the latest bank statement showing the deposit", 48, "§2.1 help.motolease.net [A]"],
-  ["ITIN letter", "IRS ITIN assignment letter (CP565); number is 9 digits starting with 9", 48, "§2.1 financeglass.com [C]"],
-  ["Passport or consular ID", "unexpired passport or consular ID matching the application name", 2, "§2.1 financeglass.com [C]"],
-  ["Down payment proof", "cashier's check or transfer receipt for the full down payment", 4, "§2.1 financeglass.com [C]"],
-  ["BK discharge papers", "Chapter 7 discharge order", 48, "§2.1 ntrial.com [C]"],
-  ["Trustee permission letter", "Chapter 13 trustee approval letter or court order authorising the new debt", 120, "§2.1 ntrial.com [C]"],
-  ["Plan payment history", "Chapter 13 plan payment ledger showing on-time payments", 48, "§2.2 DEFAULT"],
-  ["Proof deficiency paid", "letter or receipt showing the repo deficiency or charge-off balance paid", 48, "§1.6 safefed.org [A]"],
-  ["Employment verification", "HR phone number the lender can call, or an employer letter on letterhead", 24, "§2.1 autodirectms.com [C]"],
-  ["Co-signer documents", "co-signer's license, proof of income and proof of residence", 48, "§2.2 DEFAULT"],
+  ["W-2", "prior-year W-2 or year-end stub between Jan 1 and Apr 15", 24, "Capital One, Proof of Income"],
+  ["Proof of residence", "utility bill in the applicant's name dated within 30 days, matching the application address", 12, "autodirectms.com"],
+  ["References", "5–6 personal references not living with the applicant (subprime); 3–5 elsewhere", 2, "carapprovalpro.pages.dev"],
+  ["Bank statements", "3 most recent statements, all pages and transactions", 24, "autodirectms.com; Capital One, Proof of Income"],
+  ["Tax returns", "2 years of returns with Schedule C (self-employed 2+ years)", 72, "Capital One, Proof of Income"],
+  ["Business license", "current license showing 2+ years in business", 24, "Engineering default (no public benchmark)"],
+  ["Award letter", "current award letter plus the latest bank statement showing the deposit", 48, "help.motolease.net"],
+  ["ITIN letter", "IRS ITIN assignment letter (CP565); number is 9 digits starting with 9", 48, "financeglass.com"],
+  ["Passport or consular ID", "unexpired passport or consular ID matching the application name", 2, "financeglass.com"],
+  ["Down payment proof", "cashier's check or transfer receipt for the full down payment", 4, "financeglass.com"],
+  ["BK discharge papers", "Chapter 7 discharge order", 48, "ntrial.com"],
+  ["Trustee permission letter", "Chapter 13 trustee approval letter or court order authorising the new debt", 120, "ntrial.com"],
+  ["Plan payment history", "Chapter 13 plan payment ledger showing on-time payments", 48, "Engineering default (no public benchmark)"],
+  ["Proof deficiency paid", "letter or receipt showing the repo deficiency or charge-off balance paid", 48, "safefed.org auto loans"],
+  ["Employment verification", "HR phone number the lender can call, or an employer letter on letterhead", 24, "autodirectms.com"],
+  ["Co-signer documents", "co-signer's license, proof of income and proof of residence", 48, "Engineering default (no public benchmark)"],
 ].map(([stip, rule, turnaroundHours, source]) => ({
   stip: stip as string,
   rule: rule as string,
   turnaroundHours: turnaroundHours as number,
-  source: `DOMAIN ${source}`,
+  source: source as string,
 }));
 
 type Rule = InferSelectModel<typeof stipRules>;
@@ -429,7 +478,7 @@ for (const tier of ["prime", "super_prime"]) {
   rule("tier", tier, LIKELY, ["Proof of income"]);
 }
 rule("income_type", "w2", REQUIRED, ["Pay stub"], "Proof of income");
-// Tax season only (§2.1 Capital One: "Jan 1–Apr 15 also prior-year W-2"); set by migration 0014.
+// Tax season only (Capital One, Proof of Income: "Jan 1–Apr 15 also prior-year W-2"); set by migration 0014.
 rule("income_type", "w2", LIKELY, ["W-2"], null, { activeFrom: "01-01", activeUntil: "04-15" });
 rule("income_type", "self_employed", REQUIRED, ["Bank statements"], "Proof of income");
 rule("income_type", "self_employed", LIKELY, ["Tax returns", "Business license"]);
@@ -449,7 +498,7 @@ for (const issue of ["repo", "charge_off"]) {
 }
 rule("issue", "thin_file", REQUIRED, ["Proof of income", "Proof of residence", "References"]);
 rule("issue", "thin_file", LIKELY, ["Employment verification", "Co-signer documents"]);
-// Finance companies verify references and residence on every deal (§2.1: 5–6 references for subprime).
+// Finance companies verify references and residence on every deal (carapprovalpro.pages.dev: 5–6 references for subprime).
 for (const lenderType of ["subprime", "specialty", "bhph"] as const) {
   rules.push({
     triggerKind: "lender_type",
@@ -473,20 +522,21 @@ for (const lenderType of ["subprime", "specialty", "bhph"] as const) {
   });
 }
 
-/** Lender routing's ranking figures (§1.9 DEFAULT), as migration 0014 ships them. */
+/** Lender routing's ranking figures (engineering defaults), as migration 0014 ships them. */
 export const LENDER_ROUTING_SETTINGS_ROW: InferSelectModel<typeof lenderRoutingSettings> = {
   id: "default",
   approvalBucketHigh: 0.8,
   approvalBucketLow: 0.5,
   downTierScoreMargin: 40,
   approvalEvidenceZ: 1.2816,
-  source: "DOMAIN §1.9 DEFAULT ranking (buckets ≥ 0.8 / 0.5–0.8 / < 0.5; down-tier = score ≥ program ceiling + 40)",
+  source:
+    'Engineering default ranking (buckets ≥ 0.8 / 0.5–0.8 / < 0.5; down-tier = score ≥ program ceiling + 40); down-tier placement as steering: Center for Responsible Lending, "Under the Hood" (2011)',
 };
 
 export const STIP_RULE_ROWS: Rule[] = rules.map((r, i) => ({ id: `sr_${String(i + 1).padStart(3, "0")}`, ...r }));
 
 // ---------------------------------------------------------------------------------------------
-// F&I products (DOMAIN §5)
+// F&I products (docs/domain/deal-coach.md)
 
 export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
   {
@@ -498,7 +548,7 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: false,
     typicalProfit: 1000,
     objection: "I never buy warranties.",
-    source: "DOMAIN §5: NADA 2018 45.7% new / 47.6% used; cost $800 / sell $1,800",
+    source: "F&I Magazine (NADA 2018): 45.7% new / 47.6% used; example cost $800 / sell $1,800 (cardealershipguy)",
     highLtvPct: null,
   },
   {
@@ -510,7 +560,8 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: true,
     typicalProfit: 561,
     objection: "GAP is a scam.",
-    source: "DOMAIN §5: 34.9% (2011), 38.5% franchised 2023; 0.45 when LTV > 110%; cost $189 / sell $750",
+    source:
+      "F&I Magazine 2012: 34.9% (2011); 38.5% franchised 2023 (gitnux.org); 0.45 when LTV > 110%: engineering default; example cost $189 / sell $750 (cardealershipguy)",
     highLtvPct: 110,
   },
   {
@@ -522,7 +573,7 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: false,
     typicalProfit: 312,
     objection: "I don't want to add to my payment.",
-    source: "DOMAIN §5: ~22% (2023); ~$312 profit per unit sold",
+    source: "gitnux.org: ~22% (2023); ~$312 profit per unit sold",
     highLtvPct: null,
   },
   {
@@ -534,7 +585,7 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: false,
     typicalProfit: 350,
     objection: "I'll just pay for oil changes as I go.",
-    source: "DOMAIN §5 (penetration DEFAULT 0.20; profit DEFAULT)",
+    source: "F&I Magazine 2012 (prepaid maintenance gaining); penetration 0.20 and profit: engineering defaults",
     highLtvPct: null,
   },
   {
@@ -546,7 +597,7 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: false,
     typicalProfit: 400,
     objection: "I keep my cars clean.",
-    source: "DOMAIN §5 (most other products below 20%; DEFAULT 0.15; profit DEFAULT)",
+    source: "F&I Magazine 2012: most other products below 20%; 0.15 and profit: engineering defaults",
     highLtvPct: null,
   },
   {
@@ -558,7 +609,7 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: false,
     typicalProfit: 200,
     objection: "My insurance covers theft.",
-    source: "DOMAIN §5 ('penetrated well'; DEFAULT 0.15; profit DEFAULT)",
+    source: "F&I Magazine 2012: 'penetrated well'; 0.15 and profit: engineering defaults",
     highLtvPct: null,
   },
   {
@@ -570,7 +621,7 @@ export const FI_PRODUCT_ROWS: InferSelectModel<typeof fiProducts>[] = [
     financedOnly: false,
     typicalProfit: 250,
     objection: "I've never lost a key.",
-    source: "DOMAIN §5 (DEFAULT 0.12; profit DEFAULT)",
+    source: "F&I Magazine 2012 (most other products below 20%); 0.12 and profit: engineering defaults",
     highLtvPct: null,
   },
 ];
@@ -579,7 +630,7 @@ const TRACK_RULE = "docs/domain/deal-coach.md#word-track-truth-rule";
 const REPAIR_COST = "one major repair commonly runs $2,000–$4,000";
 
 /**
- * Objection word tracks (content, not researched facts: DOMAIN §5 asks for editable templates).
+ * Objection word tracks (content, not researched facts: editable templates).
  * `{name}` placeholders are facts of the deal the coach fills in; a track whose claim the deal
  * does not bear out is not sent. Per product the lowest `rank` that is true wins.
  */
@@ -591,7 +642,7 @@ export const FI_WORD_TRACK_ROWS: InferSelectModel<typeof fiWordTracks>[] = [
     rank: 10,
     template:
       "Let's look at your numbers: you'd owe {amount_financed} on a {vehicle_price} car, {amount_over_value} more than it's worth today (LTV {ltv}). If it's totaled or stolen, insurance pays the car's value, not the loan, and GAP pays the difference so you're not making payments on a car you don't have.",
-    source: `${TRACK_RULE} (DOMAIN §5, 2026-11-26: only when LTV > 100% or the trade carried negative equity)`,
+    source: `${TRACK_RULE} (FTC Act §5: only when LTV > 100% or the trade carried negative equity)`,
   },
   {
     id: "gap_negative_equity_rolled",
@@ -600,7 +651,7 @@ export const FI_WORD_TRACK_ROWS: InferSelectModel<typeof fiWordTracks>[] = [
     rank: 20,
     template:
       "Let's look at your numbers: the {negative_equity} still owed on your trade is rolled into this loan. If the car is totaled or stolen, insurance pays the car's value, not what's owed on it, and GAP pays the difference so you're not making payments on a car you don't have.",
-    source: `${TRACK_RULE} (DOMAIN §5, 2026-11-26: only when LTV > 100% or the trade carried negative equity)`,
+    source: `${TRACK_RULE} (FTC Act §5: only when LTV > 100% or the trade carried negative equity)`,
   },
   {
     id: "gap_balance_ahead_of_value",
@@ -609,7 +660,7 @@ export const FI_WORD_TRACK_ROWS: InferSelectModel<typeof fiWordTracks>[] = [
     rank: 30,
     template:
       "Let's look at your numbers: a year into this {term}-month loan you'd still owe about {balance_after_year}, while a car like this is worth about {value_after_year} by then on average. If it's totaled or stolen while the balance runs ahead of the value, insurance pays the value, not the loan, and GAP pays the difference.",
-    source: `${TRACK_RULE} (balance after 12 payments against the average depreciation curve, KBB via DOMAIN §6.1)`,
+    source: `${TRACK_RULE} (balance after 12 payments against the average depreciation curve, KBB depreciation calculator)`,
   },
   {
     id: "vsc_coverage_remaining",
@@ -625,7 +676,7 @@ export const FI_WORD_TRACK_ROWS: InferSelectModel<typeof fiWordTracks>[] = [
     claim: "coverage_ends_soon",
     rank: 10,
     template: `Totally fair. This car's factory {coverage} coverage ({coverage_term}) ends in about {coverage_left}, whichever comes first; ${REPAIR_COST} after that. This caps a covered repair at your deductible.`,
-    source: `${TRACK_RULE} (DOMAIN §5, 2026-11-26: "ends soon" only within ~12 months/12,000 miles of the basic or powertrain warranty)`,
+    source: `${TRACK_RULE} (FTC Act §5: "ends soon" only within ~12 months/12,000 miles of the basic or powertrain warranty)`,
   },
   {
     id: "vsc_coverage_ends_later",
@@ -633,7 +684,7 @@ export const FI_WORD_TRACK_ROWS: InferSelectModel<typeof fiWordTracks>[] = [
     claim: "coverage_ends_later",
     rank: 20,
     template: `Totally fair. It's under factory {coverage} coverage today; after the factory coverage ends at {coverage_term}, ${REPAIR_COST}. This picks up there and caps a covered repair at your deductible.`,
-    source: `${TRACK_RULE} (DOMAIN §5, 2026-11-26: otherwise "after the factory coverage ends at …")`,
+    source: `${TRACK_RULE} (FTC Act §5: otherwise "after the factory coverage ends at …")`,
   },
   {
     id: "vsc_coverage_ended",
@@ -641,7 +692,7 @@ export const FI_WORD_TRACK_ROWS: InferSelectModel<typeof fiWordTracks>[] = [
     claim: "coverage_ended",
     rank: 30,
     template: `Totally fair. {coverage_ended_at} this car is past its factory coverage ({coverage_terms}), so repairs are yours from day one; ${REPAIR_COST}. This caps a covered repair at your deductible.`,
-    source: `${TRACK_RULE} (DOMAIN §5, 2026-11-26)`,
+    source: `${TRACK_RULE} (FTC Act §5: a statement that cannot be true for the deal is not sent)`,
   },
   {
     id: "vsc_no_deal_fact",
@@ -658,7 +709,7 @@ export const FI_WORD_TRACK_ROWS: InferSelectModel<typeof fiWordTracks>[] = [
     rank: 90,
     template:
       "I hear you. One bent wheel and tire from a pothole commonly runs $400 or more out of pocket; let's look at what this costs per day against that.",
-    source: `${TRACK_RULE} (DOMAIN §5: "I don't want to add to my payment" → show cost per day)`,
+    source: `${TRACK_RULE} (NADA's model F&I menu policy, F&I Magazine 2019: "I don't want to add to my payment" → show cost per day)`,
   },
   {
     id: "prepaid_maintenance_no_deal_fact",
@@ -696,7 +747,7 @@ export const FI_WORD_TRACK_ROWS: InferSelectModel<typeof fiWordTracks>[] = [
   },
 ];
 
-/** DOMAIN §5 (clarified 2026-11-26): the common factory terms and the ~12-month/12,000-mile "ends soon" window. */
+/** The common factory terms and the ~12-month/12,000-mile "ends soon" window (engineering default). */
 export const FACTORY_WARRANTY_ROWS: InferSelectModel<typeof factoryWarrantyTerms>[] = [
   {
     coverage: "basic",
@@ -705,7 +756,8 @@ export const FACTORY_WARRANTY_ROWS: InferSelectModel<typeof factoryWarrantyTerms
     miles: 36_000,
     endsSoonMonths: 12,
     endsSoonMiles: 12_000,
-    source: "DOMAIN §5 (2026-11-26): basic commonly 3 yr/36,000 mi; ends soon within ~12 months/12,000 miles (DEFAULT)",
+    source:
+      'Basic coverage commonly 3 yr/36,000 mi (manufacturers\' published warranties); "ends soon" within ~12 months/12,000 miles: engineering default',
   },
   {
     coverage: "powertrain",
@@ -714,7 +766,8 @@ export const FACTORY_WARRANTY_ROWS: InferSelectModel<typeof factoryWarrantyTerms
     miles: 60_000,
     endsSoonMonths: 12,
     endsSoonMiles: 12_000,
-    source: "DOMAIN §5 (2026-11-26): powertrain commonly 5 yr/60,000 mi; ends soon within ~12 months/12,000 miles (DEFAULT)",
+    source:
+      'Powertrain coverage commonly 5 yr/60,000 mi (manufacturers\' published warranties); "ends soon" within ~12 months/12,000 miles: engineering default',
   },
 ];
 
