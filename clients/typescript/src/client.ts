@@ -23,6 +23,10 @@ export interface DealerIntelClientOptions {
  * Pass a call to `unwrap` to get its data or a thrown `DealerIntelError`.
  */
 export function createDealerIntelClient(options: DealerIntelClientOptions) {
+  // Every path starts with /api/…: a baseUrl that ends with it would make every call a path that does not exist.
+  if (/\/api(\/v\d+)?\/*$/.test(options.baseUrl)) {
+    throw new TypeError(`baseUrl is the API's origin, without /api (the paths carry it): not "${options.baseUrl}".`);
+  }
   const fetchOnce = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   return createFetchClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),

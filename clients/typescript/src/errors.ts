@@ -27,7 +27,7 @@ export class DealerIntelError extends Error {
 
   constructor(response: Response, body: unknown) {
     const parsed = isErrorBody(body) ? body : null;
-    super(parsed?.message ?? `HTTP ${response.status}`);
+    super(parsed?.message ?? notThisApi(response));
     this.status = response.status;
     this.error = parsed?.error ?? "unknown_error";
     this.details = parsed?.details ?? [];
@@ -37,6 +37,15 @@ export class DealerIntelError extends Error {
     this.retryAfterSeconds = response.headers.has("Retry-After") && Number.isFinite(retryAfter) ? retryAfter : null;
     this.body = body !== null && typeof body === "object" ? (body as Partial<QuotaExceededBody> & Record<string, unknown>) : null;
   }
+}
+
+/**
+ * A status without the API's error body came from something else at that address (a proxy, another
+ * server, a path outside the API): say where, and what to check.
+ */
+function notThisApi(response: Response): string {
+  const where = response.url ? ` from ${response.url}` : "";
+  return `HTTP ${response.status}${where}, without the API's error body: check that baseUrl is the API's origin and that the path is one the API reference lists (GET /api/openapi.json).`;
 }
 
 function isErrorBody(body: unknown): body is ErrorBody {

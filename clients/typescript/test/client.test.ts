@@ -69,6 +69,26 @@ describe("the TypeScript client against the running Worker", () => {
     expect(calls).toHaveLength(1);
   });
 
+  it("says plainly when a path does not exist, and when an answer is not the API's", async () => {
+    const client = createDealerIntelClient({ baseUrl: BASE_URL, apiKey: "lak_not-a-real-key", fetch: worker });
+    // A path outside the document is a type error; in JavaScript, or cast, the API names it.
+    const missing = await unwrap(client.GET("/api/v1/invntory" as "/api/v1/inventory")).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ status: 404, error: "not_found", message: "No endpoint at GET /api/v1/invntory." });
+
+    const elsewhere = createDealerIntelClient({
+      baseUrl: BASE_URL,
+      fetch: async () => new Response("<html>Not Found</html>", { status: 404, headers: { "Content-Type": "text/html" } }),
+    });
+    const notApi = await unwrap(elsewhere.GET("/api/public/stats")).catch((e: unknown) => e);
+    expect(notApi).toBeInstanceOf(DealerIntelError);
+    expect(notApi).toMatchObject({ status: 404, error: "unknown_error" });
+    expect((notApi as DealerIntelError).message).toMatch(/^HTTP 404.*without the API's error body: check that baseUrl is the API's origin/);
+
+    for (const baseUrl of [`${BASE_URL}/api`, `${BASE_URL}/api/v1/`]) {
+      expect(() => createDealerIntelClient({ baseUrl }), baseUrl).toThrow(/baseUrl is the API's origin, without \/api/);
+    }
+  });
+
   it("carries the validation details of a 422", async () => {
     const org = await createOrg();
     const broker = await createBrokerToken(org.id);
