@@ -199,6 +199,7 @@ describe("host names are normalised before they are judged", () => {
     // Where it points is fine, the scheme is not: the scheme is the reason.
     expect(webhookUrlProblem("http://[2606:4700:4700::1111]/hook", true)).toBe("must use https");
     expect(webhookUrlProblem("http://8.8.8.8/hook", true)).toBe("must use https");
+    for (const url of ["ftp://8.8.8.8/hook", "ftp://[2606:4700:4700::1111]/hook"]) expect(webhookUrlProblem(url, true), url).toBe("must use https");
   });
 });
 
