@@ -13,7 +13,18 @@
  * which must then be the status.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  createWriteStream,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -69,7 +80,9 @@ function copyOfWorkingTree(): string {
     if (file === "" || file === "node_modules") continue;
     mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
     try {
-      copyFileSync(path.join(REPO_ROOT, file), path.join(dir, file));
+      // A linked directory (a worktree's node_modules or client build linked from another checkout) stays a link.
+      if (lstatSync(path.join(REPO_ROOT, file)).isSymbolicLink()) symlinkSync(realpathSync(path.join(REPO_ROOT, file)), path.join(dir, file));
+      else copyFileSync(path.join(REPO_ROOT, file), path.join(dir, file));
     } catch (error) {
       // A tracked file deleted in the working tree is not part of it.
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
