@@ -54,8 +54,6 @@ export const AREAS: readonly Area[] = [
   { prefixes: ["/api/v1/ingest"], routers: async () => [(await import("./routes/ingest")).ingestRouter] },
   { prefixes: ["/api/operator"], routers: async () => [(await import("./routes/operator")).operatorRouter] },
   { prefixes: ["/api/sandboxes"], routers: async () => [(await import("./routes/sandboxes")).sandboxesRouter] },
-  // Development only, answered when ORG_STORAGE_PROTOTYPE=1 (docs/scaling.md); not in the document.
-  { prefixes: ["/__prototype"], routers: async () => [(await import("./routes/feeds")).orgStoragePrototypeRouter] },
 ];
 
 const DOCUMENT_PATH = "/api/openapi.json";

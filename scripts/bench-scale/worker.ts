@@ -1,6 +1,6 @@
 /**
- * `wrangler dev` on the benchmark's own state directory and port, with the query log and the
- * storage prototype on; every statement it logs is kept, tagged with the phase the bench is in.
+ * `wrangler dev` on the benchmark's own state directory and port, with the query log on; every
+ * statement it logs is kept, tagged with the phase the bench is in.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
@@ -52,8 +52,6 @@ export async function startWorker(persistTo: string): Promise<BenchWorker> {
       ".dev.vars.example",
       "--var",
       "QUERY_LOG:1",
-      "--var",
-      "ORG_STORAGE_PROTOTYPE:1",
       // GET /__scheduled?cron=… runs a cron's jobs (PLATFORM.md §8.3).
       "--test-scheduled",
     ],
