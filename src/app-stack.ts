@@ -16,7 +16,7 @@ import { publicCors } from "./http/public-access";
 import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
 import { openCors, securityHeaders } from "./http/response-headers";
 import { type AppRouter, createRouter } from "./http/router";
-import { staffCors } from "./http/staff-auth";
+import { staffCors } from "./http/staff-cors";
 import { trackUsage } from "./http/usage";
 
 /**

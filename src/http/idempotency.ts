@@ -25,7 +25,7 @@ const REPLAYED_HEADERS = ["Content-Type", "Location", "Cache-Control"];
 /** Whose keys a request's key is looked up among: the organization of whoever was authenticated. */
 export type IdempotencyScope = (c: Context<AppEnv>) => string | undefined;
 
-const organizationScope: IdempotencyScope = (c) => c.get("principal")?.orgId ?? c.get("keyManager")?.orgId;
+const organizationScope: IdempotencyScope = (c) => c.get("principal")?.orgId ?? c.get("orgManager")?.orgId;
 
 async function fingerprintOf(c: Context<AppEnv>): Promise<string> {
   const url = new URL(c.req.url);
@@ -181,6 +181,13 @@ export function withIdempotencyResponses<Responses extends RouteConfig["response
     409: { ...inProgress, headers: { ...inProgress.headers, "Retry-After": { description: "Seconds to wait: 1.", schema: { type: "integer" } } } },
     422: alongside(responses[422], KEY_REUSED),
   };
+}
+
+/** The route's request with the `Idempotency-Key` header beside any headers it declares. */
+export function withIdempotencyKeyHeader(request: RouteConfig["request"]): RouteConfig["request"] {
+  const declared = request?.headers;
+  if (declared !== undefined && !(declared instanceof z.ZodObject)) throw new Error("declare a route's request.headers as a z.object");
+  return { ...request, headers: declared ? declared.extend(IdempotencyKeyHeaders.shape) : IdempotencyKeyHeaders };
 }
 
 /** Headers the browser may send and read on routes that take the key (CORS). */

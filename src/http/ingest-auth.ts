@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./app-env";
 import { requireCredential } from "./auth";
+import { brokerTokenFromAuthorization } from "./broker-token";
 import { ApiError } from "./errors";
-import { brokerTokenFromAuthorization } from "./staff-auth";
 
 export const INGEST_PERMISSION = "ingest";
 
