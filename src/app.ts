@@ -23,7 +23,7 @@ export interface AppOptions {
  * In the order the document lists them (the reference shows a tag's operations in this order): the
  * deal desk's own four, then appraisal, which the reference lists under the same tag.
  */
-export const AREAS = {
+const AREAS = {
   health: async () => [(await import("./routes/health")).healthRouter],
   public: async () => [(await import("./routes/public")).publicRouter],
   feeds: async () => [(await import("./routes/feeds")).feedsRouter],

@@ -10,7 +10,7 @@ import { REPO_ROOT } from "../lib/repo-root";
 import { stopWorker, waitForWorker } from "../lib/worker-process";
 import { type LoggedStatement, parseQueryLog } from "./query-plans";
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, "127.0.0.1", () => {
       const { port } = server.address() as { port: number };

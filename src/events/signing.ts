@@ -7,7 +7,7 @@
 import { toHex } from "../lib/hex";
 import { aesKey, open, seal, toBase64 } from "../lib/sealing";
 
-export const WEBHOOK_SECRET_PREFIX = "whsec_";
+const WEBHOOK_SECRET_PREFIX = "whsec_";
 
 const encoder = new TextEncoder();
 

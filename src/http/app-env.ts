@@ -24,7 +24,7 @@ export type OrgManager = ({ kind: "staff"; userId: string } | { kind: "broker" |
  * Read with `c.get(name)`, never `c.var.name`: hono builds `c.var` as a new object of every variable
  * on each access, which several reads per call made a measurable share of a metered call.
  */
-export interface AppVariables extends RequestIdVariables {
+interface AppVariables extends RequestIdVariables {
   /** The vars and secrets, validated once per isolate. */
   config: Config;
   /** This request's D1 session (see `getSessionDb`). */

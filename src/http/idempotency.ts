@@ -16,8 +16,8 @@ import { derivedAesKey, open, seal } from "../lib/sealing";
 import type { AppEnv } from "./app-env";
 import { ApiError, documentedError } from "./errors";
 
-export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
-export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
+const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
 
 /** The answer's headers a replay repeats; the rest (X-Request-Id, quota figures) belong to each request. */
 const REPLAYED_HEADERS = ["Content-Type", "Location", "Cache-Control"];
@@ -182,7 +182,7 @@ export const IdempotencyKeyParameter = z
  * For a route's `request.headers`. Only the document reads it: the validator sees header names in
  * lower case, so the middleware is what checks the value.
  */
-export const IdempotencyKeyHeaders = z.object({ [IDEMPOTENCY_KEY_HEADER]: IdempotencyKeyParameter });
+const IdempotencyKeyHeaders = z.object({ [IDEMPOTENCY_KEY_HEADER]: IdempotencyKeyParameter });
 
 const KEY_REUSED = `the \`${IDEMPOTENCY_KEY_HEADER}\` was first used with a different method, path or body (\`idempotency_key_reused\`)`;
 const IN_PROGRESS = `a request with the same \`${IDEMPOTENCY_KEY_HEADER}\` is still being processed (\`idempotency_in_progress\`); retry after \`Retry-After\` seconds`;

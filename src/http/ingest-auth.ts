@@ -4,7 +4,7 @@ import { requireCredential } from "./auth";
 import { brokerTokenFromAuthorization } from "./broker-token";
 import { ApiError } from "./errors";
 
-export const INGEST_PERMISSION = "ingest";
+const INGEST_PERMISSION = "ingest";
 
 const requireIngestKey = requireCredential("ingest");
 

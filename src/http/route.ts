@@ -23,7 +23,7 @@ import { sameOriginStaffWrite } from "./staff-csrf";
  * Who may call a route outside `/api/v1` (whose routes take a key: `v1Route`), and so its
  * credential check, its OpenAPI security and the refusals that check answers.
  */
-export type Caller =
+type Caller =
   /** A staff session cookie (under the CSRF rules) or a broker token; sets `orgManager`. */
   | "staff-or-broker"
   /** The operator token (/api/operator); sets `operatorTokenId`. */
@@ -85,7 +85,7 @@ const CREDENTIALS: Record<Caller, Credential> = {
   anyone: { security: [], chain: [], errors: unexpected },
 };
 
-export interface RouteOptions {
+interface RouteOptions {
   /** Written where the declaration's `security` goes in the document. */
   caller: Caller;
   /** A JSON body of at most 1 MiB (content type and size checked before the handler). */

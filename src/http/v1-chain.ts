@@ -42,7 +42,7 @@ export interface V1ChainOptions {
  * the body checks and the key come before the quota, so a replay is not metered. Declared through
  * `v1Route`, so none can forget a step and the document says what it does.
  */
-export function v1Chain(endpoint: EndpointName, options: V1ChainOptions) {
+function v1Chain(endpoint: EndpointName, options: V1ChainOptions) {
   const bodyChecks: MiddlewareHandler<AppEnv>[] = [];
   if (options.body) {
     const maxBytes = options.body === true ? DEFAULT_BODY_LIMIT_BYTES : options.body.maxBytes;

@@ -3,14 +3,14 @@ import { documentedError } from "../../http/errors";
 import { limitLoginAttempts } from "../../http/login-limit";
 import { route } from "../../http/route";
 
-export const LogInSchema = z
+const LogInSchema = z
   .object({
     email: z.string().trim().toLowerCase().min(1).max(254).openapi({ example: "desk@summit-auto.example" }),
     password: z.string().min(1).max(1024),
   })
   .openapi("LogInRequest", { example: { email: "desk@summit-auto.example", password: "correct horse battery staple" } });
 
-export const StaffSessionSchema = z
+const StaffSessionSchema = z
   .object({
     user: z.object({ id: z.string(), email: z.string(), name: z.string() }),
     org_id: z.string(),

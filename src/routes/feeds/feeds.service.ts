@@ -19,7 +19,7 @@ export interface FeedParams {
 }
 
 /** A call with none of the parameters is the contract's call: the cached, unpaged answer. */
-export const isPlainCall = (params: FeedParams) => Object.values(params).every((value) => value === undefined);
+const isPlainCall = (params: FeedParams) => Object.values(params).every((value) => value === undefined);
 
 interface Page<T> {
   rows: T[];
@@ -81,7 +81,7 @@ export function inventoryPage(db: Database, orgId: string, params: FeedParams) {
   );
 }
 
-export function salesSummaryPage(db: Database, orgId: string, params: FeedParams) {
+function salesSummaryPage(db: Database, orgId: string, params: FeedParams) {
   return readPage(
     db,
     orgId,

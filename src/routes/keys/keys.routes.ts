@@ -6,8 +6,8 @@ import { route } from "../../http/route";
 
 /** The documented permission set: every key reads; `ingest` also lets it push DMS data (/api/v1/ingest). */
 export const PERMISSIONS = ["read", "ingest"] as const;
-export const DEFAULT_RATE_LIMIT = 100;
-export const MAX_RATE_LIMIT = 1_000_000;
+const DEFAULT_RATE_LIMIT = 100;
+const MAX_RATE_LIMIT = 1_000_000;
 
 const Permission = z.enum(PERMISSIONS);
 const Scope = z.enum(ENDPOINT_NAMES);
@@ -93,7 +93,7 @@ export const CreatedApiKeySchema = z
     },
   });
 
-export const ApiKeySummarySchema = z
+const ApiKeySummarySchema = z
   .object({
     ...keyFields,
     last_used_at: z.iso
@@ -131,9 +131,9 @@ export const ApiKeyListSchema = z.object({ count: z.int(), keys: z.array(ApiKeyS
   },
 });
 
-export const MAX_ROTATION_OVERLAP_HOURS = 168;
+const MAX_ROTATION_OVERLAP_HOURS = 168;
 
-export const RotateApiKeyRequestSchema = z
+const RotateApiKeyRequestSchema = z
   .strictObject({
     overlap_hours: z
       .int()

@@ -11,7 +11,7 @@ import { newId } from "../../lib/ids";
 import { describeError, logEvent } from "../../lib/log";
 import type { CreateApiKeyRequestSchema } from "./keys.routes";
 
-export function toKeyFields(row: ApiKeyMetadata) {
+function toKeyFields(row: ApiKeyMetadata) {
   return {
     id: row.id,
     key_prefix: row.keyPrefix,

@@ -34,7 +34,7 @@ const ORGANIZATION_EXAMPLE = {
   created_at: "2026-11-26T09:30:00.000Z",
 };
 
-export const OrganizationSchema = z
+const OrganizationSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -52,7 +52,7 @@ export const OrganizationSchema = z
 const ORG_ID_PATTERN = /^org_[a-z0-9][a-z0-9_]{1,58}$/;
 const STORE_ID_PATTERN = /^sto_[a-z0-9][a-z0-9_]{1,58}$/;
 
-export const CreateOrganizationRequestSchema = z
+const CreateOrganizationRequestSchema = z
   .object({
     id: z
       .string()
@@ -116,7 +116,7 @@ export const CreateStoreRequestSchema = z
     example: { id: "sto_acme_main", name: "Acme Motors Main Street", market_zip: "78701", is_primary: true, pack_used: 650 },
   });
 
-export const StoreSchema = z
+const StoreSchema = z
   .object({
     id: z.string(),
     org_id: z.string(),
@@ -145,7 +145,7 @@ export const CreateStaffUserRequestSchema = z
     example: { email: "gm@acme-motors.example", name: "Jordan Reyes", password: "correct-horse-battery-staple" },
   });
 
-export const StaffUserSchema = z
+const StaffUserSchema = z
   .object({ id: z.string(), org_id: z.string(), email: z.string(), name: z.string(), created_at: z.iso.datetime() })
   .openapi("StaffUser", {
     example: {
@@ -157,7 +157,7 @@ export const StaffUserSchema = z
     },
   });
 
-export const CreateBrokerTokenRequestSchema = z
+const CreateBrokerTokenRequestSchema = z
   .object({ label: displayText(100).openapi({ example: "Acme DMS broker" }) })
   .openapi("CreateBrokerTokenRequest", { example: { label: "Acme DMS broker" } });
 
@@ -168,9 +168,9 @@ const brokerTokenFields = {
   created_at: z.iso.datetime(),
 };
 
-export const BrokerTokenSchema = z.object({ ...brokerTokenFields, revoked_at: z.iso.datetime().nullable() }).openapi("BrokerToken");
+const BrokerTokenSchema = z.object({ ...brokerTokenFields, revoked_at: z.iso.datetime().nullable() }).openapi("BrokerToken");
 
-export const CreatedBrokerTokenSchema = z
+const CreatedBrokerTokenSchema = z
   .object({
     ...brokerTokenFields,
     token: z.string().openapi({

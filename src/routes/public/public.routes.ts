@@ -25,7 +25,7 @@ export const PlatformStatsSchema = z
     },
   });
 
-export const MarketFeedEntrySchema = z
+const MarketFeedEntrySchema = z
   .object({
     id: z.string(),
     category: z.string().openapi({ example: "lender_environment" }),

@@ -18,7 +18,7 @@ const ALERT_TYPE_DESCRIPTION = [
   "Rules and wording: docs/domain/reports.md.",
 ].join(" ");
 
-export const ReportsAlertSchema = z
+const ReportsAlertSchema = z
   .object({
     stock_no: z.string(),
     store_id: z.string(),
@@ -107,7 +107,7 @@ const AlertReportQuerySchema = z.object({
   }),
 });
 
-export const BriefingRequestSchema = z
+const BriefingRequestSchema = z
   .strictObject({
     role: z
       .enum(ROLES)

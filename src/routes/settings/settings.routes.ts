@@ -31,7 +31,7 @@ const STORE_EXAMPLE = {
 export const StoreSettingsSchema = z
   .object({ store_id: z.string(), name: z.string(), ...storeSettingSchemas })
   .openapi("SettingsStore", { example: STORE_EXAMPLE });
-export const StoreSettingsListSchema = z
+const StoreSettingsListSchema = z
   .object({ count: z.int(), stores: z.array(StoreSettingsSchema) })
   .openapi("SettingsStoreList", { example: { count: 1, stores: [STORE_EXAMPLE] } });
 export const StoreSettingsPatchSchema = z
@@ -55,7 +55,7 @@ export const LenderPanelSchema = z
       ],
     },
   });
-export const MAX_PANEL_PROGRAMS = 100;
+const MAX_PANEL_PROGRAMS = 100;
 export const LenderPanelPutSchema = z
   .strictObject({
     programs: z
@@ -121,8 +121,8 @@ export const ComplianceSettingsPatchSchema = z
   })
   .openapi("SettingsCompliancePatch", { example: { flag_score: 82 } });
 
-export const AUDIT_PAGE_MAX = 100;
-export const SettingsAuditEntrySchema = z
+const AUDIT_PAGE_MAX = 100;
+const SettingsAuditEntrySchema = z
   .object({
     id: z.string().openapi({ example: "set_4kQ9bX2mN7pR1sT8" }),
     store_id: z.string().nullable().openapi({ description: "Null for an organization-wide setting (`compliance`)." }),
