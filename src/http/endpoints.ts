@@ -12,6 +12,7 @@ export const ENDPOINT_NAMES = [
   "webhooks",
   "ingest",
   "vehicles",
+  "lenders",
 ] as const;
 
 export type EndpointName = (typeof ENDPOINT_NAMES)[number];

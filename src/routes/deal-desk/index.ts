@@ -6,4 +6,5 @@ export const dealDeskRouter = createRouter()
   .openapi(routes.routeLender, handlers.routeLender)
   .openapi(routes.checkStips, handlers.checkStips)
   .openapi(routes.calculateGross, handlers.calculateGross)
-  .openapi(routes.coachDeal, handlers.coachDeal);
+  .openapi(routes.coachDeal, handlers.coachDeal)
+  .openapi(routes.listLenders, handlers.listLenders);
