@@ -11,7 +11,6 @@ export const AREA_PREFIXES: readonly (readonly [prefix: string, area: string])[]
   ["/api/v1/inventory", "feeds"],
   ["/api/v1/inventory-alerts", "reports"],
   ["/api/v1/lender-route", "deal-desk"],
-  ["/api/v1/lenders", "deal-desk"],
   ["/api/v1/market-pulse", "reports"],
   ["/api/v1/morning-briefing", "reports"],
   ["/api/v1/sales-summary", "feeds"],

@@ -12,7 +12,6 @@ export const ENDPOINT_NAMES = [
   "webhooks",
   "ingest",
   "vehicles",
-  "lenders",
 ] as const;
 
 export type EndpointName = (typeof ENDPOINT_NAMES)[number];

@@ -114,11 +114,3 @@ export async function loadStoreLenderHistory(db: Database, orgId: string, storeI
   ]);
   return { panelProgramIds: panel.map((p) => p.programId), decisions };
 }
-
-/** The shared lender matrix, by name. */
-export function listLenderPrograms(db: Database) {
-  return db
-    .select({ id: lenderPrograms.id, name: lenderPrograms.name, type: lenderPrograms.type, minScore: lenderPrograms.minScore })
-    .from(lenderPrograms)
-    .orderBy(asc(lenderPrograms.name));
-}

@@ -1,7 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import { listLenderPrograms } from "../../db/queries/deal-desk";
 import type { AppEnv } from "../../http/app-env";
-import type * as routes from "./deal-desk.routes";
 import type {
   calculateGross as calculateGrossRoute,
   checkStips as checkStipsRoute,
@@ -21,8 +19,3 @@ export const calculateGross: RouteHandler<typeof calculateGrossRoute, AppEnv> = 
 
 export const coachDeal: RouteHandler<typeof coachDealRoute, AppEnv> = async (c) =>
   c.json(await deskService.coachDeal(c.get("db"), c.get("principal").orgId, c.req.valid("json"), new Date()), 200);
-
-export const listLenders: RouteHandler<typeof routes.listLenders, AppEnv> = async (c) => {
-  const rows = await listLenderPrograms(c.get("db"));
-  return c.json({ lenders: rows.map(({ minScore, ...row }) => ({ ...row, min_score: minScore })) }, 200);
-};

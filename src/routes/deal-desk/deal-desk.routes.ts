@@ -606,23 +606,3 @@ export const coachDeal = v1Route({
   request: { body: { required: true, content: { "application/json": { schema: DealCoachRequestSchema } } } },
   responses: dealToolResponses("The recommended pencil, products with word tracks and funding risk.", DealCoachResultSchema),
 });
-
-export const listLenders = v1Route({
-  method: "get",
-  path: "/api/v1/lenders",
-  operationId: "listLenders",
-  tags: ["Deal desk"],
-  summary: "The lender programs deals are routed over",
-  endpoint: "lenders",
-  reads: "nearest-replica",
-  responses: {
-    200: {
-      description: "The programs, by name.",
-      content: {
-        "application/json": {
-          schema: z.object({ lenders: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), min_score: z.int() })) }),
-        },
-      },
-    },
-  },
-});

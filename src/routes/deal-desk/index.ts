@@ -6,5 +6,4 @@ export const dealDeskRouter = createRouter()
   .openapi(routes.routeLender, handlers.routeLender)
   .openapi(routes.checkStips, handlers.checkStips)
   .openapi(routes.calculateGross, handlers.calculateGross)
-  .openapi(routes.coachDeal, handlers.coachDeal)
-  .openapi(routes.listLenders, handlers.listLenders);
+  .openapi(routes.coachDeal, handlers.coachDeal);
