@@ -16,7 +16,7 @@ import { publicCors } from "./http/public-access";
 import { RATE_LIMIT_EXPOSED_HEADERS } from "./http/quota";
 import { openCors, securityHeaders } from "./http/response-headers";
 import { type AppRouter, createRouter } from "./http/router";
-import { staffCors } from "./http/staff-auth";
+import { staffCors } from "./http/staff-cors";
 import { trackUsage } from "./http/usage";
 
 /**
@@ -36,7 +36,7 @@ const provideRequestContext = createMiddleware<AppEnv>((c, next) => {
  * 405, CORS, 404 and errors) around `routers`. Every request is served by one such app from start
  * to end, so its context is the one the stack set, as when all routes were in one app.
  */
-export function stackedApp(routers: AppRouter[]): AppRouter {
+export function withProductionStack(routers: AppRouter[]): AppRouter {
   const app = createRouter();
 
   app.use(requestId({ headerName: "X-Request-Id" }));

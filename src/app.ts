@@ -1,4 +1,6 @@
 import { getPath } from "hono/utils/url";
+import { AREA_PREFIXES } from "./area-prefixes";
+import { claims } from "./area-table";
 import type { AppRouter } from "./http/router";
 
 export interface AppOptions {
@@ -10,60 +12,54 @@ export interface AppOptions {
 }
 
 /**
- * A route area: the paths it claims and its routers, built on the area's first request. Building
- * every area's zod schemas and routes at start-up was most of the Worker's start-up CPU (7x a bare
- * Hono + zod Worker's, BENCHMARKS.md). wrangler bundles without code splitting, so esbuild turns each
- * `import()` below into an initializer run on its first call: nothing of an area runs before then.
- * The first area whose prefix matches a path serves it; every route is reached in its own area
- * (test/platform/lazy-areas.test.ts), so an area's routes are all that can answer its paths, 405s included.
+ * The route areas, each built on its first request. Building every area's zod schemas and routes
+ * at start-up was most of the Worker's start-up CPU (7x a bare Hono + zod Worker's, BENCHMARKS.md).
+ * wrangler bundles without code splitting, so esbuild turns each `import()` below into an
+ * initializer run on its first call: nothing of an area runs before then. Which area claims a path
+ * is derived from the areas' routes (src/area-table.ts, written to src/area-prefixes.ts by
+ * `npm run routes:areas`), so a route is served by its own area (test/platform/area-prefixes.test.ts,
+ * test/platform/lazy-areas.test.ts), 405s included.
+ *
+ * In the order the document lists them (the reference shows a tag's operations in this order): the
+ * deal desk's own four, then appraisal, which the reference lists under the same tag.
  */
-interface Area {
-  /** Each claims the path itself and everything under it (a hono path: `:name` is any one segment). */
-  prefixes: string[];
-  routers: () => Promise<AppRouter[]>;
-}
+const AREAS = {
+  health: async () => [(await import("./routes/health")).healthRouter],
+  public: async () => [(await import("./routes/public")).publicRouter],
+  feeds: async () => [(await import("./routes/feeds")).feedsRouter],
+  auth: async () => [(await import("./routes/auth")).authRouter],
+  keys: async () => [(await import("./routes/keys")).keysRouter],
+  settings: async () => [(await import("./routes/settings")).settingsRouter],
+  docs: async () => [(await import("./routes/docs")).docsRouter],
+  reports: async () => [(await import("./routes/reports")).reportsRouter],
+  compliance: async () => [(await import("./routes/compliance")).complianceRouter],
+  "deal-desk": async () => [(await import("./routes/deal-desk")).dealDeskRouter],
+  appraisal: async () => [(await import("./routes/appraisal")).appraisalRouter],
+  webhooks: async () => [(await import("./routes/webhooks")).webhooksRouter],
+  ingest: async () => [(await import("./routes/ingest")).ingestRouter],
+  operator: async () => [(await import("./routes/operator")).operatorRouter],
+  sandboxes: async () => [(await import("./routes/sandboxes")).sandboxesRouter],
+} satisfies Record<string, () => Promise<AppRouter[]>>;
 
-/** In the order the document lists them (the reference shows a tag's operations in this order). */
-export const AREAS: readonly Area[] = [
-  { prefixes: ["/health"], routers: async () => [(await import("./routes/health")).healthRouter] },
-  { prefixes: ["/api/public/stats", "/api/moat"], routers: async () => [(await import("./routes/public")).publicRouter] },
-  { prefixes: ["/api/v1/inventory", "/api/v1/sales-summary"], routers: async () => [(await import("./routes/feeds")).feedsRouter] },
-  { prefixes: ["/api/auth"], routers: async () => [(await import("./routes/auth")).authRouter] },
-  { prefixes: ["/api/public-api/keys"], routers: async () => [(await import("./routes/keys")).keysRouter] },
-  // With the operator's copies of the settings routes, claimed before the operator's own area below.
-  {
-    prefixes: ["/api/settings", "/api/operator/organizations/:org_id/settings"],
-    routers: async () => [(await import("./routes/settings")).settingsRouter],
-  },
-  { prefixes: ["/docs"], routers: async () => [(await import("./routes/docs")).docsRouter] },
-  {
-    prefixes: ["/api/v1/inventory-alerts", "/api/v1/market-pulse", "/api/v1/morning-briefing"],
-    routers: async () => [(await import("./routes/reports")).reportsRouter],
-  },
-  {
-    prefixes: ["/api/v1/compliance-check", "/api/v1/compliance-checks"],
-    routers: async () => [(await import("./routes/compliance")).complianceRouter],
-  },
-  // The deal desk's own four, then appraisal, which the reference lists under the same tag.
-  {
-    prefixes: ["/api/v1/deal-coach", "/api/v1/gross-calc", "/api/v1/lender-route", "/api/v1/stip-check"],
-    routers: async () => [(await import("./routes/deal-desk")).dealDeskRouter],
-  },
-  { prefixes: ["/api/v1/trade-appraisal", "/api/v1/vehicles"], routers: async () => [(await import("./routes/appraisal")).appraisalRouter] },
-  { prefixes: ["/api/v1/webhooks"], routers: async () => [(await import("./routes/webhooks")).webhooksRouter] },
-  { prefixes: ["/api/v1/ingest"], routers: async () => [(await import("./routes/ingest")).ingestRouter] },
-  { prefixes: ["/api/operator"], routers: async () => [(await import("./routes/operator")).operatorRouter] },
-  { prefixes: ["/api/sandboxes"], routers: async () => [(await import("./routes/sandboxes")).sandboxesRouter] },
-  // Development only, answered when ORG_STORAGE_PROTOTYPE=1 (docs/scaling.md); not in the document.
-  { prefixes: ["/__prototype"], routers: async () => [(await import("./routes/feeds")).orgStoragePrototypeRouter] },
-];
+export type AreaName = keyof typeof AREAS;
+
+/** Each area's route paths (hono syntax), loading every area: what the area table is derived from. */
+export async function areaRoutes(): Promise<Record<AreaName, string[]>> {
+  const loaded = await Promise.all(
+    Object.entries(AREAS).map(async ([area, routers]) => {
+      const paths = (await routers()).flatMap((router) => router.routes.filter((route) => route.method !== "ALL").map((route) => route.path));
+      return [area, [...new Set(paths)]] as const;
+    }),
+  );
+  return Object.fromEntries(loaded) as Record<AreaName, string[]>;
+}
 
 const DOCUMENT_PATH = "/api/openapi.json";
 
 /** The app of `routers` with the production stack around them (src/app-stack.ts, loaded with the first of them). */
-async function stackedApp(routers: Promise<AppRouter[]>): Promise<AppRouter> {
+async function loadStackedApp(routers: Promise<AppRouter[]>): Promise<AppRouter> {
   const [stack, loaded] = await Promise.all([import("./app-stack"), routers]);
-  return stack.stackedApp(loaded);
+  return stack.withProductionStack(loaded);
 }
 
 /**
@@ -73,10 +69,10 @@ async function stackedApp(routers: Promise<AppRouter[]>): Promise<AppRouter> {
 export async function createDocumentedApp(options: AppOptions = {}): Promise<AppRouter> {
   const [stack, routers, { documentWebhookEvents }] = await Promise.all([
     import("./app-stack"),
-    Promise.all(AREAS.map((area) => area.routers())),
+    Promise.all(Object.values(AREAS).map((routers) => routers())),
     import("./routes/webhooks"),
   ]);
-  const app = stack.stackedApp(routers.flat());
+  const app = stack.withProductionStack(routers.flat());
   options.mount?.(app);
   documentWebhookEvents(app);
   stack.serveDocument(app, DOCUMENT_PATH);
@@ -98,15 +94,6 @@ function onFirstUse(build: () => Promise<AppRouter>): Serve {
   };
 }
 
-/** Whether a path is `prefix` or under it, as hono matches `${prefix}/*` (a `:name` is any one segment). */
-function claims(prefix: string): (path: string) => boolean {
-  if (!prefix.includes(":")) {
-    return (path) => path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47) /* "/" */;
-  }
-  const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")}(?:/|$)`);
-  return (path) => pattern.test(path);
-}
-
 /** An area that cannot be built (a defect that once failed the Worker's start-up) still answers in the house error shape, and is logged. */
 async function areaLoadFailed(error: unknown): Promise<Response> {
   const { describeError, logEvent } = await import("./lib/log");
@@ -126,14 +113,12 @@ async function areaLoadFailed(error: unknown): Promise<Response> {
  * each area's was a measurable share of a metered call (BENCHMARKS.md, "Profiles").
  */
 export function createApp(options: AppOptions = {}) {
-  // Every prefix with its area's app, in the areas' order: the first that claims a path serves it.
-  const prefixes = AREAS.flatMap((area) => {
-    const serve = onFirstUse(() => stackedApp(area.routers()));
-    return area.prefixes.map((prefix) => ({ claims: claims(prefix), serve }));
-  });
+  // Every prefix with its area's app, most specific first: the first that claims a path serves it.
+  const areaApps = new Map(Object.entries(AREAS).map(([area, routers]) => [area, onFirstUse(() => loadStackedApp(routers()))]));
+  const prefixes = AREA_PREFIXES.map(([prefix, area]) => ({ claims: claims(prefix), serve: areaApps.get(area) as Serve }));
   const document = onFirstUse(() => createDocumentedApp(options));
   const rest = onFirstUse(async () => {
-    const app = await stackedApp(Promise.resolve([]));
+    const app = await loadStackedApp(Promise.resolve([]));
     options.mount?.(app);
     return app;
   });

@@ -2,8 +2,6 @@
 interface Env {
   /** `1`: every bound D1 statement is logged for `npm run bench:scale` (src/db/query-log.ts). */
   QUERY_LOG?: string;
-  /** `1`: the per-organization storage prototype's routes answer (src/routes/feeds/org-storage-prototype.ts). */
-  ORG_STORAGE_PROTOTYPE?: string;
   /** `true`: screen against a sanctions list past its age limit, with a warning (docs/domain/screening.md#list-age). */
   DEV_SCREEN_STALE_SANCTIONS_LIST?: string;
 }

@@ -1,7 +1,6 @@
 import { createApp } from "./app";
 import { createWorker } from "./worker";
 
-export { OrgStorage } from "./durable-objects/org-storage";
 export { QuotaCounter } from "./durable-objects/quota-counter";
 
 export default createWorker(createApp());

@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../src/db/client";
 import { idempotencyKeys } from "../src/db/schema";
+import { decryptSecret, encryptSecret } from "../src/events/signing";
 import { v1Route } from "../src/http/v1-chain";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
 import { createIngestKey, deal } from "./helpers/ingest";
@@ -112,6 +113,32 @@ describe("Idempotency-Key on key creation (broker token)", () => {
     await post("/api/public-api/keys", broker, { label: "a" });
     await post("/api/public-api/keys", broker, { label: "a" });
     expect(await keyLabels(org.id)).toEqual(["a", "a"]);
+  });
+});
+
+describe("the stored answers' own key", () => {
+  it("does not open with the webhook secrets key, and an answer stored under that key before is a miss: the request runs anew", async () => {
+    const org = await createOrg();
+    const broker = brokerHeader((await createBrokerToken(org.id)).token);
+    const body = { label: "Stored before the answers had their own key" };
+    const first = await post("/api/public-api/keys", broker, body, "answers-own-key-1");
+    expect(first.status).toBe(201);
+    const [row] = await rowsOf(org.id);
+    await expect(decryptSecret(env.WEBHOOK_SECRETS_KEY, row.response_body_ciphertext as string)).rejects.toThrow();
+
+    // As the answer was stored before: sealed with the webhook secrets key itself.
+    const sealedTheOldWay = await encryptSecret(env.WEBHOOK_SECRETS_KEY, JSON.stringify({ old: true }));
+    await env.DB.prepare("UPDATE idempotency_keys SET response_body_ciphertext = ? WHERE scope = ?").bind(sealedTheOldWay, org.id).run();
+    const retried = await post("/api/public-api/keys", broker, body, "answers-own-key-1");
+    expect(retried.status).toBe(201);
+    expect(retried.headers.has("Idempotent-Replayed")).toBe(false);
+    expect(await keyLabels(org.id)).toEqual([body.label, body.label]);
+
+    // Its answer is stored under the answers' key and replayed from then on.
+    const replay = await post("/api/public-api/keys", broker, body, "answers-own-key-1");
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await replay.json()).toEqual(await retried.json());
+    expect(await rowsOf(org.id)).toHaveLength(1);
   });
 });
 

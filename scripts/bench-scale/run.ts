@@ -6,10 +6,9 @@
  * synthetic organizations into that file with the demo generator (scripts/bench-scale/
  * organizations.ts: 10, then 100, then 1,000 stores, each level adding to the one before, in a
  * mix of sizes with a 50-store group from 100 stores on), then at each level serves it with
- * `wrangler dev` (QUERY_LOG=1, ORG_STORAGE_PROTOTYPE=1) and measures:
+ * `wrangler dev` (QUERY_LOG=1) and measures:
  * - each feed and report endpoint over HTTP for a 1-store organization and the largest one (the
- *   first call, then the median of `--calls`), and the inventory feed read from the per-organization
- *   storage prototype beside the same page read from D1 (docs/scaling.md);
+ *   first call, then the median of `--calls`);
  * - EXPLAIN QUERY PLAN of every distinct statement the Worker ran, the crons' jobs included (fails
  *   the run, exit 1, on a full scan of a tenant table, listing them; lists the statements that read
  *   every row an organization has in a growing table, which are linear in the organization's size);
@@ -91,7 +90,6 @@ const YEAR = new Date().getUTCFullYear();
 const PROBES: Probe[] = [
   // A parameter skips the per-isolate feed cache (docs/feeds.md): every call reads the database.
   { name: "inventory (D1)", path: "/api/v1/inventory?limit=100" },
-  { name: "inventory (DO prototype)", path: "/__prototype/org-storage/inventory?limit=100" },
   { name: "sales-summary", path: "/api/v1/sales-summary?limit=200" },
   // The generator clears the measured organizations' alert totals (as if every store had just changed and
   // nothing had recomputed them): this first call recomputes every store's. The next probe is the
@@ -207,7 +205,7 @@ async function measureIngestion(worker: BenchWorker, level: number, storeId: str
  * INSERT OR REPLACE, since its row exists now (a little more work than the first insert).
  */
 function replay(db: DatabaseSync, statements: LoggedStatement[], end: "COMMIT" | "ROLLBACK" = "COMMIT"): number | string {
-  // Nothing reached D1: answered from a per-isolate cache (reference data), or from the storage prototype.
+  // Nothing reached D1: answered from a per-isolate cache (reference data).
   if (statements.length === 0) return "–";
   const times: number[] = [];
   try {
@@ -274,7 +272,6 @@ interface LevelResult {
   small_org: { id: string; stores: number };
   large_org: { id: string; stores: number };
   endpoints: Record<string, { small: Timing; large: Timing }>;
-  prototype_load_ms: { small: number; large: number };
   /** One run of each cron's jobs over every store (GET /__scheduled), and the jobs that failed. */
   cron_ms: Record<string, number | string>;
   /** Statements one run of each cron made: D1 allows 1,000 per invocation (PLATFORM.md §8.1). */
@@ -306,9 +303,6 @@ function printLevel(r: LevelResult) {
       `| ${name} | ${small.first_ms} | ${small.median_ms} | ${small.first_call_sql_ms} | ${large.first_ms} | ${large.median_ms} | ${large.first_call_sql_ms} | ${small.first_call_statements} / ${large.first_call_statements} |`,
     );
   }
-  console.log(
-    `\nDO prototype load (copy from D1): ${r.prototype_load_ms.small} ms (1 store), ${r.prototype_load_ms.large} ms (${r.large_org.stores} stores)`,
-  );
   const ing = r.ingestion_ms_per_1000;
   console.log(
     `ingestion, 1,000 units over HTTP: ${ing.created} ms new, ${ing.unchanged} ms unchanged, ${ing.hourly_50_changed} ms hourly (50 changed)`,
@@ -333,8 +327,7 @@ function printLevel(r: LevelResult) {
       .join(", ")}`,
   );
   for (const failure of r.job_failures) console.log(`  job failed: ${failure}`);
-  // The prototype's load copies every unit on purpose.
-  const orgWide = r.plans.filter((p) => p.orgWideReads.length > 0 && !(p.phases.length === 1 && p.phases[0] === "prototype-load"));
+  const orgWide = r.plans.filter((p) => p.orgWideReads.length > 0);
   console.log(`reads of every row an organization has in a table (cost grows with the organization): ${orgWide.length} statements`);
   for (const p of orgWide) {
     const reads = p.orgWideReads.map((w) => `${w.table}${w.nested ? " (once per row of a join: quadratic)" : ""}`).join(", ");
@@ -404,20 +397,10 @@ async function main() {
 
       const worker = await startWorker(persistTo);
       let endpoints: LevelResult["endpoints"] = {};
-      let prototypeLoad = { small: 0, large: 0 };
       const crons: Record<string, number | string> = {};
       let ingestion: Awaited<ReturnType<typeof measureIngestion>>;
       let complianceWrite: LoggedStatement[];
       try {
-        const load = async (org: SeededOrganization) => {
-          worker.setPhase("prototype-load");
-          const { ms } = await request(`${worker.url}/__prototype/org-storage/load`, {
-            method: "POST",
-            headers: { "X-Service-API-Key": org.apiKey },
-          });
-          return round(ms);
-        };
-        prototypeLoad = { small: await load(small), large: await load(large) };
         endpoints = {};
         for (const probe of PROBES) {
           endpoints[probe.name] = {
@@ -496,7 +479,6 @@ async function main() {
         small_org: { id: small.organization.id, stores: 1 },
         large_org: { id: large.organization.id, stores: large.organization.stores.length },
         endpoints,
-        prototype_load_ms: prototypeLoad,
         cron_ms: crons,
         cron_statements: Object.fromEntries(CRONS.map((cron) => [cron, worker.statements.filter((st) => st.phase === `cron ${cron}`).length])),
         job_failures: worker.jobFailures,

@@ -1,6 +1,6 @@
 /**
- * `wrangler dev` on the benchmark's own state directory and port, with the query log and the
- * storage prototype on; every statement it logs is kept, tagged with the phase the bench is in.
+ * `wrangler dev` on the benchmark's own state directory and port, with the query log on; every
+ * statement it logs is kept, tagged with the phase the bench is in.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
@@ -10,7 +10,7 @@ import { REPO_ROOT } from "../lib/repo-root";
 import { stopWorker, waitForWorker } from "../lib/worker-process";
 import { type LoggedStatement, parseQueryLog } from "./query-plans";
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, "127.0.0.1", () => {
       const { port } = server.address() as { port: number };
@@ -52,8 +52,6 @@ export async function startWorker(persistTo: string): Promise<BenchWorker> {
       ".dev.vars.example",
       "--var",
       "QUERY_LOG:1",
-      "--var",
-      "ORG_STORAGE_PROTOTYPE:1",
       // GET /__scheduled?cron=… runs a cron's jobs (PLATFORM.md §8.3).
       "--test-scheduled",
     ],

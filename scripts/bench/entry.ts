@@ -32,7 +32,6 @@ import { createWorker } from "../../src/worker";
 import { IN_ISOLATE_PATH, METERED_ECHO_PATH, METERED_EVENT_PATH, METERED_PAGE_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "./floor-paths";
 import { clientAddress } from "./scenario";
 
-export { OrgStorage } from "../../src/durable-objects/org-storage";
 export { QuotaCounter } from "../../src/durable-objects/quota-counter";
 
 const Party = z.strictObject({

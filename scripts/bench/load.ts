@@ -51,7 +51,7 @@ function workerdPids(): string[] {
  * a scenario's cost without the load generator's. It is no steadier than the rate on a busy
  * machine: both move together when other work slows the cores (BENCHMARKS.md, 2026-11-27 run).
  */
-export function workerdCpuSeconds(): number | null {
+function workerdCpuSeconds(): number | null {
   const pids = workerdPids();
   if (CLOCK_TICKS_PER_SECOND === null || pids.length === 0) return null;
   let ticks = 0;

@@ -74,7 +74,7 @@ export function missingDevVarLines(current: string, example: string): string[] {
 }
 
 /** The part of the dotenv format .dev.vars uses: `KEY = "value"`, `KEY=value`, `# comments`. */
-export function parseDevVars(text: string): Record<string, string> {
+function parseDevVars(text: string): Record<string, string> {
   const vars: Record<string, string> = {};
   for (const line of text.split(/\r?\n/)) {
     const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);

@@ -3,9 +3,9 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { BASE62, randomBase62 } from "../lib/ids";
 import { nodeCrypto, nodeZlib } from "./node-builtins";
 
-export const API_KEY_PREFIX = "lak_";
+const API_KEY_PREFIX = "lak_";
 /** A sandbox's keys (docs/sandboxes.md): the same scheme, marked so no one mistakes one for a live key. */
-export const TEST_API_KEY_PREFIX = "lak_test_";
+const TEST_API_KEY_PREFIX = "lak_test_";
 export const LEGACY_TOKEN_PREFIX = "svc_live_";
 export const BROKER_TOKEN_PREFIX = "dbt_";
 /** The operator API's bearer tokens (/api/operator); never a dealer credential. */

@@ -10,8 +10,8 @@ import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 export type Database = DrizzleD1Database & { $client: D1Database };
 
 /**
- * Any drizzle SQLite client: D1, or an organization's own SQLite in a Durable Object (the storage
- * prototype, docs/scaling.md). A read query typed with it runs unchanged on either.
+ * Any drizzle SQLite client: D1, or an organization's own SQLite in a Durable Object (the design
+ * of docs/scaling.md). A read query typed with it runs unchanged on either.
  */
 export type SqliteReader = BaseSQLiteDatabase<"sync" | "async", unknown>;
 

@@ -82,7 +82,7 @@ export interface DemoSeedSummary {
 type VehicleType = "car" | "truck" | "suv" | "van";
 type Condition = "new" | "used" | "cpo";
 
-export interface DemoStore {
+interface DemoStore {
   id: string;
   name: string;
   primary: boolean;

@@ -5,42 +5,23 @@
  */
 
 import { toHex } from "../lib/hex";
+import { aesKey, open, seal, toBase64 } from "../lib/sealing";
 
-export const WEBHOOK_SECRET_PREFIX = "whsec_";
-const IV_BYTES = 12;
+const WEBHOOK_SECRET_PREFIX = "whsec_";
 
 const encoder = new TextEncoder();
-
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
 export function generateWebhookSecret(): string {
   return `${WEBHOOK_SECRET_PREFIX}${toBase64(crypto.getRandomValues(new Uint8Array(32)))}`;
 }
 
-/** The master key from the WEBHOOK_SECRETS_KEY Worker secret (base64 of 32 bytes; checked by src/config.ts). */
-async function masterKey(masterKeyBase64: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", fromBase64(masterKeyBase64), "AES-GCM", false, ["encrypt", "decrypt"]);
-}
-
-/** base64(iv ‖ ciphertext); a fresh random IV per secret. */
+/** A webhook secret sealed with the WEBHOOK_SECRETS_KEY Worker secret itself (base64 of 32 bytes; checked by src/config.ts). */
 export async function encryptSecret(masterKeyBase64: string, secret: string): Promise<string> {
-  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await masterKey(masterKeyBase64), encoder.encode(secret));
-  const out = new Uint8Array(IV_BYTES + sealed.byteLength);
-  out.set(iv);
-  out.set(new Uint8Array(sealed), IV_BYTES);
-  return toBase64(out);
+  return seal(await aesKey(masterKeyBase64), secret);
 }
 
 export async function decryptSecret(masterKeyBase64: string, ciphertext: string): Promise<string> {
-  const bytes = fromBase64(ciphertext);
-  const plain = await crypto.subtle.decrypt(
-    { name: "AES-GCM", iv: bytes.slice(0, IV_BYTES) },
-    await masterKey(masterKeyBase64),
-    bytes.slice(IV_BYTES),
-  );
-  return new TextDecoder().decode(plain);
+  return open(await aesKey(masterKeyBase64), ciphertext);
 }
 
 /**

@@ -11,11 +11,11 @@ export type Principal =
   | { kind: "broker_token"; tokenId: string; orgId: string };
 
 /**
- * Who is managing an organization's keys or settings: a logged-in staff member, a broker token
+ * Who is managing an organization (its keys or settings): a logged-in staff member, a broker token
  * bound to it, or (on the settings only) an operator acting for it. `isSandbox`: the organization
  * is a sandbox, so its keys are `lak_test_` keys (docs/sandboxes.md).
  */
-export type KeyManager = ({ kind: "staff"; userId: string } | { kind: "broker" | "operator"; tokenId: string }) & {
+export type OrgManager = ({ kind: "staff"; userId: string } | { kind: "broker" | "operator"; tokenId: string }) & {
   orgId: string;
   isSandbox: boolean;
 };
@@ -24,7 +24,7 @@ export type KeyManager = ({ kind: "staff"; userId: string } | { kind: "broker" |
  * Read with `c.get(name)`, never `c.var.name`: hono builds `c.var` as a new object of every variable
  * on each access, which several reads per call made a measurable share of a metered call.
  */
-export interface AppVariables extends RequestIdVariables {
+interface AppVariables extends RequestIdVariables {
   /** The vars and secrets, validated once per isolate. */
   config: Config;
   /** This request's D1 session (see `getSessionDb`). */
@@ -32,8 +32,11 @@ export interface AppVariables extends RequestIdVariables {
   principal: Principal;
   /** Set by the credential check: which endpoint (and scope) this call is for. */
   endpoint: EndpointName;
-  /** Set on key-management routes by `requireStaffOrBroker`. */
-  keyManager: KeyManager;
+  /**
+   * Who manages the organization on a key-management or settings route: set by `requireStaffOrBroker`,
+   * or by `actForOrganization` for the operator's copies of the settings routes.
+   */
+  orgManager: OrgManager;
   /** Set on /api/operator routes by `requireOperator`: the operator token's id. */
   operatorTokenId: string;
 }

@@ -9,8 +9,8 @@ import type { EndpointName } from "./endpoints";
 import { ApiError, unauthorized } from "./errors";
 import { assertKeyModeMatches, assertOrgInStanding } from "./org-standing";
 
-export const API_KEY_HEADER = "X-Service-API-Key";
-export const LEGACY_TOKEN_HEADER = "X-Api-Token";
+const API_KEY_HEADER = "X-Service-API-Key";
+const LEGACY_TOKEN_HEADER = "X-Api-Token";
 /** `test` on every answer to a sandbox's `lak_test_` key, `live` to a `lak_` key (docs/sandboxes.md). */
 export const SERVICE_MODE_HEADER = "X-Service-Mode";
 

@@ -11,7 +11,7 @@ import { ApiError, documentedError } from "./errors";
  * the binding: a valid credential, cached or not, never pays for it.
  */
 export const CREDENTIAL_FAILURES_PER_MINUTE = 120;
-export const CREDENTIAL_FAILURE_WINDOW_SECONDS = 60;
+const CREDENTIAL_FAILURE_WINDOW_SECONDS = 60;
 
 export const CREDENTIAL_FLOOD_DESCRIPTION = `More than ${CREDENTIAL_FAILURES_PER_MINUTE} unknown or revoked credentials in a minute from this client address (\`rate_limited\`, \`Retry-After: ${CREDENTIAL_FAILURE_WINDOW_SECONDS}\`): credentials this instance has not already verified are refused for a minute.`;
 

@@ -5,7 +5,7 @@ import { describeError, logEvent } from "../lib/log";
 import type { AppEnv } from "./app-env";
 import { ApiError, type ErrorCode } from "./errors";
 
-export function sendError(c: Context<AppEnv>, error: ApiError): Response {
+function sendError(c: Context<AppEnv>, error: ApiError): Response {
   const body = {
     error: error.code,
     message: error.message,

@@ -10,14 +10,14 @@ import {
   MAX_IDEMPOTENCY_KEY_LENGTH,
   parseIdempotencyKey,
 } from "../engines/idempotency/idempotency-key";
-import { decryptSecret, encryptSecret } from "../events/signing";
 import { toHex } from "../lib/hex";
 import { describeError, logEvent } from "../lib/log";
+import { derivedAesKey, open, seal } from "../lib/sealing";
 import type { AppEnv } from "./app-env";
 import { ApiError, documentedError } from "./errors";
 
-export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
-export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
+const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
 
 /** The answer's headers a replay repeats; the rest (X-Request-Id, quota figures) belong to each request. */
 const REPLAYED_HEADERS = ["Content-Type", "Location", "Cache-Control"];
@@ -25,7 +25,7 @@ const REPLAYED_HEADERS = ["Content-Type", "Location", "Cache-Control"];
 /** Whose keys a request's key is looked up among: the organization of whoever was authenticated. */
 export type IdempotencyScope = (c: Context<AppEnv>) => string | undefined;
 
-const organizationScope: IdempotencyScope = (c) => c.get("principal")?.orgId ?? c.get("keyManager")?.orgId;
+const organizationScope: IdempotencyScope = (c) => c.get("principal")?.orgId ?? c.get("orgManager")?.orgId;
 
 async function fingerprintOf(c: Context<AppEnv>): Promise<string> {
   const url = new URL(c.req.url);
@@ -59,6 +59,36 @@ async function errorCodeOf(response: Response): Promise<string | null> {
  * `Idempotent-Replayed: true`; with anything else 422 `idempotency_key_reused`; while the first is
  * running 409 `idempotency_in_progress`.
  */
+const stillRunning = () =>
+  new ApiError("idempotency_in_progress", `A request with this ${IDEMPOTENCY_KEY_HEADER} is still being processed; retry shortly.`, {
+    headers: { "Retry-After": "1" },
+  });
+
+/**
+ * Stored answers are sealed with a key of their own, derived from WEBHOOK_SECRETS_KEY under this
+ * label (one secret to manage, and neither kind of row opens under the other's key). Answers
+ * stored before it were sealed with the webhook key itself: they no longer open, and count as
+ * never stored (`storedAnswer`).
+ */
+const ANSWERS_KEY_LABEL = "dealer-intel idempotent answers v1";
+let answersKey: { master: string; key: Promise<CryptoKey> } | undefined;
+
+function answersKeyOf(c: Context<AppEnv>): Promise<CryptoKey> {
+  const master = c.get("config").webhookSecretsKey;
+  if (answersKey?.master !== master) answersKey = { master, key: derivedAesKey(master, ANSWERS_KEY_LABEL) };
+  return answersKey.key;
+}
+
+/** The stored answer's body, or null when it does not open with the answers' key (a row sealed under another key). */
+async function storedAnswer(c: Context<AppEnv>, ciphertext: string): Promise<string | null> {
+  try {
+    return await open(await answersKeyOf(c), ciphertext);
+  } catch {
+    logEvent("warn", { event: "idempotent_answer_unreadable", request_id: c.get("requestId") });
+    return null;
+  }
+}
+
 export function idempotentFor(scope: IdempotencyScope): MiddlewareHandler<AppEnv> & { takesIdempotencyKey: true } {
   const middleware = createMiddleware<AppEnv>(async (c, next) => {
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
@@ -78,14 +108,12 @@ export function idempotentFor(scope: IdempotencyScope): MiddlewareHandler<AppEnv
     const requestId = c.get("requestId");
     const fingerprint = await fingerprintOf(c);
     const nowMs = Date.now();
-    const reserved = await reserveIdempotencyKey(
-      db,
-      { scope: owner, key, fingerprint, requestId, createdAt: new Date(nowMs).toISOString() },
-      {
-        expiredBefore: new Date(nowMs - IDEMPOTENCY_KEY_TTL_MS).toISOString(),
-        abandonedBefore: new Date(nowMs - ABANDONED_RESERVATION_MS).toISOString(),
-      },
-    );
+    const reservation = { scope: owner, key, fingerprint, requestId, createdAt: new Date(nowMs).toISOString() };
+    const abandonedBefore = new Date(nowMs - ABANDONED_RESERVATION_MS).toISOString();
+    const reserved = await reserveIdempotencyKey(db, reservation, {
+      expiredBefore: new Date(nowMs - IDEMPOTENCY_KEY_TTL_MS).toISOString(),
+      abandonedBefore,
+    });
 
     if (!reserved) {
       const stored = await findIdempotencyKey(db, owner, key);
@@ -97,13 +125,16 @@ export function idempotentFor(scope: IdempotencyScope): MiddlewareHandler<AppEnv
       }
       if (!stored || stored.status === null || stored.responseBodyCiphertext === null) {
         // Running now (or released a moment ago): the client's retry in a second finds it settled.
-        throw new ApiError("idempotency_in_progress", `A request with this ${IDEMPOTENCY_KEY_HEADER} is still being processed; retry shortly.`, {
-          headers: { "Retry-After": "1" },
-        });
+        throw stillRunning();
       }
-      const body = await decryptSecret(c.get("config").webhookSecretsKey, stored.responseBodyCiphertext);
-      const headers: Record<string, string> = { ...JSON.parse(stored.responseHeaders ?? "{}"), [IDEMPOTENT_REPLAYED_HEADER]: "true" };
-      return c.newResponse(body, stored.status as ContentfulStatusCode, headers);
+      const body = await storedAnswer(c, stored.responseBodyCiphertext);
+      if (body !== null) {
+        const headers: Record<string, string> = { ...JSON.parse(stored.responseHeaders ?? "{}"), [IDEMPOTENT_REPLAYED_HEADER]: "true" };
+        return c.newResponse(body, stored.status as ContentfulStatusCode, headers);
+      }
+      // A miss: the unreadable answer is taken over as if it had expired, and the request runs anew.
+      const takenOver = await reserveIdempotencyKey(db, reservation, { expiredBefore: new Date(nowMs + 1).toISOString(), abandonedBefore });
+      if (!takenOver) throw stillRunning();
     }
 
     try {
@@ -122,7 +153,7 @@ export function idempotentFor(scope: IdempotencyScope): MiddlewareHandler<AppEnv
       await completeIdempotencyKey(db, owner, key, requestId, {
         status: response.status,
         responseHeaders: JSON.stringify(headers),
-        responseBodyCiphertext: await encryptSecret(c.get("config").webhookSecretsKey, await response.clone().text()),
+        responseBodyCiphertext: await seal(await answersKeyOf(c), await response.clone().text()),
         completedAt: new Date().toISOString(),
       });
     } catch (error) {
@@ -151,7 +182,7 @@ export const IdempotencyKeyParameter = z
  * For a route's `request.headers`. Only the document reads it: the validator sees header names in
  * lower case, so the middleware is what checks the value.
  */
-export const IdempotencyKeyHeaders = z.object({ [IDEMPOTENCY_KEY_HEADER]: IdempotencyKeyParameter });
+const IdempotencyKeyHeaders = z.object({ [IDEMPOTENCY_KEY_HEADER]: IdempotencyKeyParameter });
 
 const KEY_REUSED = `the \`${IDEMPOTENCY_KEY_HEADER}\` was first used with a different method, path or body (\`idempotency_key_reused\`)`;
 const IN_PROGRESS = `a request with the same \`${IDEMPOTENCY_KEY_HEADER}\` is still being processed (\`idempotency_in_progress\`); retry after \`Retry-After\` seconds`;
@@ -181,6 +212,13 @@ export function withIdempotencyResponses<Responses extends RouteConfig["response
     409: { ...inProgress, headers: { ...inProgress.headers, "Retry-After": { description: "Seconds to wait: 1.", schema: { type: "integer" } } } },
     422: alongside(responses[422], KEY_REUSED),
   };
+}
+
+/** The route's request with the `Idempotency-Key` header beside any headers it declares. */
+export function withIdempotencyKeyHeader(request: RouteConfig["request"]): RouteConfig["request"] {
+  const declared = request?.headers;
+  if (declared !== undefined && !(declared instanceof z.ZodObject)) throw new Error("declare a route's request.headers as a z.object");
+  return { ...request, headers: declared ? declared.extend(IdempotencyKeyHeaders.shape) : IdempotencyKeyHeaders };
 }
 
 /** Headers the browser may send and read on routes that take the key (CORS). */

@@ -1,10 +1,10 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./app-env";
 import { requireCredential } from "./auth";
+import { brokerTokenFromAuthorization } from "./broker-token";
 import { ApiError } from "./errors";
-import { brokerTokenFromAuthorization } from "./staff-auth";
 
-export const INGEST_PERMISSION = "ingest";
+const INGEST_PERMISSION = "ingest";
 
 const requireIngestKey = requireCredential("ingest");
 

@@ -57,7 +57,7 @@ const QuotaExceededSchema = ErrorSchema.extend({
 }).openapi("QuotaExceeded");
 
 /** The 429s every metered route can return: its quota, or a flood of bad credentials from the caller's address. */
-export const meteredResponses = {
+const meteredResponses = {
   429: {
     description: `The key's daily quota is used up (\`daily_rate_limit_reached\`); resets at 00:00 UTC. Or: ${CREDENTIAL_FLOOD_DESCRIPTION}`,
     headers: { ...RATE_LIMIT_HEADERS, "Retry-After": { description: "Seconds until the reset.", schema: { type: "integer" } } },
@@ -92,7 +92,7 @@ export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean; id
 }
 
 /** The headers of every webhook delivery (docs/webhooks.md); receivers verify them before trusting the body. */
-export const WebhookDeliveryHeadersSchema = z.object({
+const WebhookDeliveryHeadersSchema = z.object({
   "x-service-signature": z.string().openapi({
     description:
       'sha256=<hex HMAC-SHA256(endpoint secret, id + "." + timestamp + "." + raw body)>. During a secret rotation two values, space-separated; accept either.',

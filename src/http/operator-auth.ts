@@ -3,8 +3,8 @@ import { OPERATOR_TOKEN_PREFIX, sha256Hex } from "../credentials/tokens";
 import { findActiveOperatorTokenByHash } from "../db/queries/credentials";
 import { findOrganization } from "../db/queries/operator";
 import type { AppEnv } from "./app-env";
-import { assertCredentialLookupAllowed, countFailedCredentialLookup, credentialFloodResponse } from "./credential-failures";
-import { ApiError, documentedError, unauthorized } from "./errors";
+import { assertCredentialLookupAllowed, countFailedCredentialLookup } from "./credential-failures";
+import { ApiError, unauthorized } from "./errors";
 import { idempotentFor } from "./idempotency";
 
 const OPERATOR_TOKEN_PATTERN = new RegExp(`^${OPERATOR_TOKEN_PREFIX}[0-9A-Za-z]{40}$`);
@@ -28,17 +28,8 @@ export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
     throw unauthorized("This operator token is unknown or has been revoked.");
   }
   c.set("operatorTokenId", record.id);
-  c.header("Cache-Control", "no-store");
   await next();
 });
-
-export const operatorSecurity: Record<string, string[]>[] = [{ OperatorToken: [] }];
-
-export const operatorErrors = {
-  401: documentedError("No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`)."),
-  ...credentialFloodResponse,
-  500: documentedError("Unexpected server error (`internal_error`)."),
-} as const;
 
 /**
  * After `requireOperator` on a route under /api/operator/organizations/{org_id}/…: the operator
@@ -48,7 +39,7 @@ export const operatorErrors = {
 export const actForOrganization = createMiddleware<AppEnv>(async (c, next) => {
   const org = await findOrganization(c.get("db"), c.req.param("org_id") ?? "");
   if (!org) throw new ApiError("not_found", "No organization with that id.");
-  c.set("keyManager", { kind: "operator", tokenId: c.get("operatorTokenId"), orgId: org.id, isSandbox: org.isSandbox });
+  c.set("orgManager", { kind: "operator", tokenId: c.get("operatorTokenId"), orgId: org.id, isSandbox: org.isSandbox });
   await next();
 });
 

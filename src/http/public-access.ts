@@ -1,11 +1,9 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./app-env";
+import { CACHE_CONTROL } from "./cache-control";
 import { ApiError } from "./errors";
 import { openCors } from "./response-headers";
-
-/** How long browsers and CDNs may keep a public answer, and the oldest copy the Worker itself serves. */
-export const PUBLIC_MAX_AGE_SECONDS = 60;
 
 /** Open CORS without credentials: these figures are meant to be embedded on any site. */
 export const publicCors = openCors({ allowMethods: ["GET", "HEAD", "OPTIONS"] });
@@ -70,5 +68,5 @@ export const publicAccess = createMiddleware<AppEnv>(async (c, next) => {
   refuseBurst(c);
   await next();
   // On the response itself: c.header() after the handler would copy the whole response.
-  if (c.res.status === 200) c.res.headers.set("Cache-Control", `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
+  if (c.res.status === 200) c.res.headers.set("Cache-Control", CACHE_CONTROL.public);
 });

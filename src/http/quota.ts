@@ -142,7 +142,7 @@ async function acquireFromCounter(namespace: Env["QUOTA"], keyId: string, limit:
  * What happened and what to do, after the contract's sentence (the original 429 message is exactly
  * "daily rate limit reached"; clients that compare it still find it at the start).
  */
-export function dailyLimitMessage(limit: number, nowMs: number): string {
+function dailyLimitMessage(limit: number, nowMs: number): string {
   const resetAt = new Date(nextResetMs(nowMs)).toISOString();
   const minutes = Math.ceil(secondsUntilReset(nowMs) / 60);
   const wait = minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;

@@ -1,12 +1,12 @@
-import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { createMiddleware } from "hono/factory";
 import type { ReadConsistency } from "../db/client";
 import type { AppEnv } from "./app-env";
 import { requireCredential } from "./auth";
 import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody, requireJsonOrCsvBody } from "./body";
+import { noStore } from "./cache-control";
 import type { EndpointName } from "./endpoints";
-import { IdempotencyKeyHeaders, idempotent as replayRepeatedCreates, withIdempotencyResponses } from "./idempotency";
+import { idempotent as replayRepeatedCreates, withIdempotencyKeyHeader, withIdempotencyResponses } from "./idempotency";
 import { requireIngestCredential } from "./ingest-auth";
 import { RATE_LIMIT_HEADERS, v1ErrorResponses, v1Security } from "./openapi";
 import { meterQuota } from "./quota";
@@ -36,23 +36,13 @@ export interface V1ChainOptions {
 }
 
 /**
- * Every answer of an authenticated route is the caller's own (its organization's data, its quota
- * figures), so no shared or browser cache may keep it. Set after the rest of the chain, so it
- * covers the refusals (401, 403, 400, 404, 422, 429) as well as the successes.
- */
-const noStore = createMiddleware<AppEnv>(async (c, next) => {
-  await next();
-  c.res.headers.set("Cache-Control", "no-store");
-});
-
-/**
  * The whole middleware chain of an `/api/v1/*` route, in order: `Cache-Control: no-store` on
  * whatever it answers, the D1 session its reads start in, credential and scope, the daily quota,
  * then for a body the size limit and the content type. On a create that takes `Idempotency-Key`
  * the body checks and the key come before the quota, so a replay is not metered. Declared through
  * `v1Route`, so none can forget a step and the document says what it does.
  */
-export function v1Chain(endpoint: EndpointName, options: V1ChainOptions) {
+function v1Chain(endpoint: EndpointName, options: V1ChainOptions) {
   const bodyChecks: MiddlewareHandler<AppEnv>[] = [];
   if (options.body) {
     const maxBytes = options.body === true ? DEFAULT_BODY_LIMIT_BYTES : options.body.maxBytes;
@@ -87,13 +77,6 @@ function withRateLimitHeaders<Responses extends RouteConfig["responses"]>(respon
         : [status, response],
     ),
   ) as Responses;
-}
-
-/** The route's request with the `Idempotency-Key` header beside any headers it declares. */
-function withIdempotencyKeyHeader(request: RouteConfig["request"]): RouteConfig["request"] {
-  const declared = request?.headers;
-  if (declared !== undefined && !(declared instanceof z.ZodObject)) throw new Error("v1Route: declare request.headers as a z.object");
-  return { ...request, headers: declared ? declared.extend(IdempotencyKeyHeaders.shape) : IdempotencyKeyHeaders };
 }
 
 /**

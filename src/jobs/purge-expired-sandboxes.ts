@@ -6,7 +6,7 @@ import { logEvent } from "../lib/log";
  * Sandboxes purged per run. One sandbox is a bounded set of rows (src/routes/sandboxes: about
  * 20,000), deleted in one batch well inside D1's 30 s; a backlog drains over the following nights.
  */
-export const SANDBOXES_PURGED_PER_RUN = 5;
+const SANDBOXES_PURGED_PER_RUN = 5;
 
 /** The 00:15 purge: expired sandboxes (already refused since their expiry) and old per-address counts. */
 export async function purgeExpiredSandboxes(env: Env, now: Date): Promise<void> {

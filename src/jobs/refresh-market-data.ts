@@ -23,8 +23,8 @@ import { commitWithEvents, type DomainEvent } from "../events/emit";
 import { newId } from "../lib/ids";
 import { describeError, logEvent } from "../lib/log";
 
-export const FRED_OBSERVATIONS_URL = "https://api.stlouisfed.org/fred/series/observations";
-export const EIA_GASOLINE_URL = "https://api.eia.gov/v2/petroleum/pri/gnd/data/";
+const FRED_OBSERVATIONS_URL = "https://api.stlouisfed.org/fred/series/observations";
+const EIA_GASOLINE_URL = "https://api.eia.gov/v2/petroleum/pri/gnd/data/";
 /** Readings asked for per series: enough for a year-over-year on a monthly series. */
 const READINGS_PER_FETCH = 13;
 /** Readings kept in memory per series to derive entries (three periods back, a year back). */

@@ -9,9 +9,7 @@ import type { ErrorBody } from "../helpers/bodies";
  * a path claimed by the wrong area, or by none, answers the stack's 404 ("No endpoint at …") or a 405.
  */
 const app = await createDocumentedApp();
-const routes = [...new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`))]
-  // The prototype's routes answer 404 unless ORG_STORAGE_PROTOTYPE=1 (test/org-storage.test.ts calls them).
-  .filter((route) => !route.includes(" /__prototype/"));
+const routes = [...new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`))];
 
 describe("every route is served by its own area", () => {
   it.each(routes)("%s", async (route) => {

@@ -11,7 +11,7 @@ export interface RetryOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 
 /** The server failed or was briefly unavailable; the same request may well succeed. */
 const RETRIED_STATUSES = new Set([500, 503]);
@@ -29,7 +29,7 @@ const IDEMPOTENT_MATCHERS = IDEMPOTENT_OPERATIONS.map((operation) => {
 });
 
 /** Whether the server answers a repeat of this request with the first answer (docs/idempotency.md). */
-export function takesIdempotencyKey(request: Request): boolean {
+function takesIdempotencyKey(request: Request): boolean {
   const { pathname } = new URL(request.url);
   return IDEMPOTENT_MATCHERS.some(({ method, pattern }) => method === request.method && pattern.test(pathname));
 }

@@ -20,7 +20,7 @@ const buyer = {
 };
 
 /** 1 KiB as JSON (checked below): a deal as a desk tool sends it. */
-export const ECHO_BODY = {
+const ECHO_BODY = {
   deal_id: "deal_2026_11_0457",
   store_id: "sto_bench",
   buyer,

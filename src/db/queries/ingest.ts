@@ -9,7 +9,7 @@ import { dealStips, deals, inventoryUnits, organizations, stores } from "../sche
  * statement binds a handful of parameters whatever its row count (D1 allows 100), and 5,000 rows
  * are about ten statements in one batch. The JSON stays far below D1's 2 MB value limit.
  */
-export const ROWS_PER_STATEMENT = 500;
+const ROWS_PER_STATEMENT = 500;
 
 const inList = (values: string[]) => sql`(select value from json_each(${JSON.stringify(values)}))`;
 

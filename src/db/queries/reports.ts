@@ -304,7 +304,7 @@ const seriesColumns = {
   source: marketSeries.source,
 };
 
-export function listEnabledSeries(db: Database) {
+function listEnabledSeries(db: Database) {
   return db.select(seriesColumns).from(marketSeries).where(eq(marketSeries.enabled, true)).orderBy(asc(marketSeries.id));
 }
 

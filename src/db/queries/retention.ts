@@ -61,7 +61,7 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
 ];
 
 /** The first instant (or day) a rule keeps at `now`: older rows are expired. */
-export function retentionCutoff(rule: RetentionRule, now: Date): string {
+function retentionCutoff(rule: RetentionRule, now: Date): string {
   const cutoff = daysBefore(now, rule.keptDays);
   return rule.age.holds === "day" ? isoDay(cutoff) : cutoff.toISOString();
 }

@@ -15,9 +15,9 @@ export const FRESH_DAYS = 30;
 /** "Priced above market" = list price > market × 1.03. */
 export const OVERPRICED_RATIO = 1.03;
 /** An aged unit priced at market is repriced to 97% of it, inside the listing band it has outlived. */
-export const AGED_REPRICE_TO_MARKET = 0.97;
+const AGED_REPRICE_TO_MARKET = 0.97;
 
-export interface AgingThresholds {
+interface AgingThresholds {
   /** Used and CPO units are aged at this many days (store setting, default 45). */
   agedThresholdDays: number;
   /** New units are aged at this many days (store setting, default 90). */
@@ -25,8 +25,8 @@ export interface AgingThresholds {
 }
 
 export const isNewUnit = (condition: Condition) => condition === "new";
-export const agedThresholdFor = (condition: Condition, t: AgingThresholds) => (isNewUnit(condition) ? t.agedThresholdDaysNew : t.agedThresholdDays);
-export const ownerOf = (condition: Condition): Owner => (isNewUnit(condition) ? "new_car_manager" : "used_car_manager");
+const agedThresholdFor = (condition: Condition, t: AgingThresholds) => (isNewUnit(condition) ? t.agedThresholdDaysNew : t.agedThresholdDays);
+const ownerOf = (condition: Condition): Owner => (isNewUnit(condition) ? "new_car_manager" : "used_car_manager");
 export const OWNER_TITLE: Record<Owner, string> = { used_car_manager: "used-car manager", new_car_manager: "new-car manager" };
 
 /**
@@ -63,7 +63,7 @@ export interface WholesaleFigures {
 export const WHOLESALE_GRADES = ["excellent", "good", "fair", "poor"] as const;
 export type WholesaleGrade = (typeof WHOLESALE_GRADES)[number];
 /** The appraisal's condition adjustments, downward only: the clean ratio is already the ceiling. */
-export const GRADE_FACTOR: Record<WholesaleGrade, number> = { excellent: 1, good: 1, fair: 0.92, poor: 0.82 };
+const GRADE_FACTOR: Record<WholesaleGrade, number> = { excellent: 1, good: 1, fair: 0.92, poor: 0.82 };
 
 export interface AuctionEstimate {
   /** Wholesale value today: market × ratio × grade × the value curve at its age, to $25. */
@@ -96,15 +96,15 @@ export function estimateMarketValue(condition: Condition, costBasis: number, ask
 }
 
 /** Dealer-style list price just under a round hundred: 23,495 rather than 23,512. */
-export const listPriceAtOrBelow = (amount: number) => Math.floor(amount / 100) * 100 - 5;
+const listPriceAtOrBelow = (amount: number) => Math.floor(amount / 100) * 100 - 5;
 
-export const isOverpriced = (askingPrice: number, marketValue: number) => askingPrice > marketValue * OVERPRICED_RATIO;
+const isOverpriced = (askingPrice: number, marketValue: number) => askingPrice > marketValue * OVERPRICED_RATIO;
 
 /**
  * The price an aged unit moves to: toward the market and never above what it asks today. Priced
  * over market it goes to market; at or under market, to 97% of market (or stays where it is).
  */
-export function agedRepriceTarget(askingPrice: number, marketValue: number): number {
+function agedRepriceTarget(askingPrice: number, marketValue: number): number {
   const target = askingPrice > marketValue ? listPriceAtOrBelow(marketValue) : listPriceAtOrBelow(marketValue * AGED_REPRICE_TO_MARKET);
   return Math.min(askingPrice, target);
 }
@@ -191,7 +191,7 @@ const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
  * "expected auction proceeds about $X: wholesale value $W (82% of market $M, 95% of it kept at 60
  * days) less $500 auction and transport fees" — every figure the number rests on.
  */
-export function auctionPhrase(unit: UnitAging, auction: AuctionEstimate, figures: WholesaleFigures): string {
+function auctionPhrase(unit: UnitAging, auction: AuctionEstimate, figures: WholesaleFigures): string {
   const grade = unit.grade ?? "good";
   const rough = GRADE_FACTOR[grade] < 1 ? `, less ${pct(1 - GRADE_FACTOR[grade])} for a ${grade} unit` : "";
   const base =

@@ -4,7 +4,7 @@ export const MAX_PHOTOS = 6;
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 
 const MEDIA_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
-export type PhotoMediaType = (typeof MEDIA_TYPES)[number];
+type PhotoMediaType = (typeof MEDIA_TYPES)[number];
 
 const DATA_URI = /^data:(image\/[a-z0-9.+-]+);base64,/i;
 

@@ -4,7 +4,7 @@
  */
 import type { ReconItem, ReconKeyword, VisionFinding } from "./types";
 
-export interface ReconLine {
+interface ReconLine {
   itemKey: string;
   count: number;
   amount: number;
@@ -12,7 +12,7 @@ export interface ReconLine {
 }
 
 /** A condition the notes name that takes the unit to wholesale instead of a retail line. */
-export interface WholesaleCondition {
+interface WholesaleCondition {
   itemKey: string;
   label: string;
   discountPct: number;
@@ -223,7 +223,7 @@ function rowsStartingAt(byFirstWord: Map<string, number[]>, token: string): read
   return found.flat().sort((a, b) => a - b);
 }
 
-export interface NotesReading {
+interface NotesReading {
   /** Line-item counts the notes imply, by item key. */
   counts: Map<string, number>;
   /** The words that named each item, as written ("transmission slips"). */
@@ -231,7 +231,7 @@ export interface NotesReading {
 }
 
 /** What the notes imply, by item key; `includedIn` is each item's `included_in` list. */
-export function reconFromNotes(
+function reconFromNotes(
   notes: string,
   keywords: readonly ReconKeyword[],
   includedIn: ReadonlyMap<string, readonly string[]> = new Map(),

@@ -31,12 +31,12 @@ export function residualPct(curve: AppraisalReference["retentionCurve"], age: nu
 }
 
 /** The class's retained share: the curve's loss at `age` × the class's loss scale (docs/domain/appraisal.md#retention-by-class). */
-export function classResidualPct(curve: AppraisalReference["retentionCurve"], age: number, floorPct: number, lossScale: number): number {
+function classResidualPct(curve: AppraisalReference["retentionCurve"], age: number, floorPct: number, lossScale: number): number {
   return Math.max(floorPct, 100 - (100 - residualPct(curve, age, 0)) * lossScale);
 }
 
 /** Miles a unit of `age` is expected to have: each age band's yearly miles over the years spent in it (docs/domain/appraisal.md#expected-miles). */
-export function expectedMiles(schedule: AppraisalReference["expectedMiles"], age: number): number {
+function expectedMiles(schedule: AppraisalReference["expectedMiles"], age: number): number {
   if (schedule.length === 0) throw new Error("appraisal_expected_miles has no rows");
   const bands = bandsByAge(schedule);
   return bands.reduce((miles, band, i) => {
@@ -142,7 +142,7 @@ function modelCandidates(model: string, classWords: ReadonlySet<string>): string
  * a per-mile rate that rises with value and falls with age, capped at +10% / −30% of the value
  * (docs/domain/appraisal.md#mileage-adjustment-caps); no bonus at all for a class that takes none (EVs).
  */
-export function mileageAdjustment(
+function mileageAdjustment(
   settings: AppraisalSettings,
   baseValue: number,
   wholeAge: number,
@@ -299,7 +299,7 @@ function modelRetentionIndex(rows: readonly ModelRetention[]): Map<string, Model
 }
 
 /** The longest ZIP prefix in the index that `zip` starts with; none: a neutral 1.00. */
-export function regionalIndexFor(reference: AppraisalReference, zip: string) {
+function regionalIndexFor(reference: AppraisalReference, zip: string) {
   const match = reference.regionalIndex.filter((row) => zip.startsWith(row.zipPrefix)).sort((a, b) => b.zipPrefix.length - a.zipPrefix.length)[0];
   return match ? { index: match.marketIndex, label: match.label } : { index: 1, label: "no regional index" };
 }

@@ -28,7 +28,7 @@ import {
 import { formatCount, formatUsd } from "../format";
 import type { FrontGrossTargetRow } from "../gross";
 
-export interface FiProductRow {
+interface FiProductRow {
   product: string;
   label: string;
   penetrationNew: number;
@@ -42,7 +42,7 @@ export interface FiProductRow {
 }
 
 /** The fact of the deal a word track states (docs/domain/deal-coach.md#word-track-truth-rule). */
-export type WordTrackClaim =
+type WordTrackClaim =
   | "owes_more_than_worth"
   | "negative_equity_rolled"
   | "balance_ahead_of_value"
@@ -52,7 +52,7 @@ export type WordTrackClaim =
   | "coverage_remaining"
   | "no_deal_fact";
 
-export interface WordTrackRow {
+interface WordTrackRow {
   id: string;
   product: string;
   claim: WordTrackClaim;
@@ -61,7 +61,7 @@ export interface WordTrackRow {
   template: string;
 }
 
-export interface WarrantyTermRow {
+interface WarrantyTermRow {
   coverage: string;
   label: string;
   months: number;
@@ -143,9 +143,9 @@ export interface CoachResult {
 /** Terms a desk quotes (the request's allowed values, docs/deal-desk.md). */
 export const STANDARD_TERMS = [24, 36, 48, 60, 72, 84] as const;
 /** An APR disclosed within 1/8 of a point of Appendix J's is accurate (12 CFR 1026.22(a)(2), docs/domain/deal-math.md#apr-regulation-z-appendix-j). */
-export const APR_TOLERANCE_POINTS = 0.125;
+const APR_TOLERANCE_POINTS = 0.125;
 /** Without a desired payment or term the pencil uses the longest standard term up to this (docs/domain/deal-coach.md#coaching-structure). */
-export const DEFAULT_COACH_TERM = 72;
+const DEFAULT_COACH_TERM = 72;
 
 type FinancedInput = Pick<CoachInput, "vehiclePrice" | "downPayment" | "tradeValue" | "tradePayoff">;
 

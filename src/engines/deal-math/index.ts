@@ -183,7 +183,7 @@ export interface FinancedInputs {
 }
 
 /** The inputs an LTV can leave out, in the words of docs/domain/deal-math.md#amount-financed. */
-export type FinancedExclusion = "trade" | "trade payoff" | "trade value" | "taxes" | "title and fees";
+type FinancedExclusion = "trade" | "trade payoff" | "trade value" | "taxes" | "title and fees";
 
 export interface AmountFinanced {
   amount: number;

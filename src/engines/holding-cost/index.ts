@@ -5,7 +5,7 @@
  */
 
 /** What a new unit costs a day: its floor-plan interest, less assistance, plus the store's overhead (docs/domain/gross.md#holding-cost). */
-export interface NewUnitHoldingFigures {
+interface NewUnitHoldingFigures {
   /** The store's new floor-plan APR, percent (default 7.0). */
   floorplanApr: number;
   /** Floor-plan assistance or holdback the store counts against the interest, USD a day (default 0). */

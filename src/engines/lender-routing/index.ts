@@ -122,11 +122,11 @@ export interface RouteProfile extends FinancedInputs {
 }
 
 /** How many submissions the program-fit prior is worth against the store's own history. */
-export const PRIOR_WEIGHT = 10;
+const PRIOR_WEIGHT = 10;
 /** A fitting program below this calibrated likelihood is listed under `avoid` as a poor fit. */
-export const POOR_FIT_CONFIDENCE = 0.35;
+const POOR_FIT_CONFIDENCE = 0.35;
 /** The term priced when the request names none (Experian Q4 2024 average ≈ 68 months, docs/domain/lender-routing.md#terms), capped by the program. */
-export const DEFAULT_TERM_MONTHS = 72;
+const DEFAULT_TERM_MONTHS = 72;
 
 const ACCEPTS: Record<KnownIssue, keyof LenderProgramRow> = {
   repo: "acceptsRepo",
@@ -305,7 +305,7 @@ export function calibratedConfidence(fit: number, counts: DecisionCounts): numbe
  * mean less z standard deviations of the Beta posterior, sd = √(m(1−m)/(α+β+1)). Sixteen decisions
  * narrow it, one does not: 0.70 on sixteen outranks 0.57 on one.
  */
-export function approvalEvidence(fit: number, counts: DecisionCounts, z: number): number {
+function approvalEvidence(fit: number, counts: DecisionCounts, z: number): number {
   const { mean, weight } = posterior(fit, counts);
   return Math.max(0, mean - z * Math.sqrt((mean * (1 - mean)) / (weight + 1)));
 }
@@ -315,7 +315,7 @@ export function approvalEvidence(fit: number, counts: DecisionCounts, z: number)
  * the longest rung whose every limit the deal meets; a limit on a fact the request did not give is
  * not met. Null when no rung is met; an empty ladder leaves the program's `maxTerm`.
  */
-export function ladderTerm(program: Pick<LenderProgramRow, "maxTerm" | "termLimits">, amount: number, age: number | null, mileage: number | null) {
+function ladderTerm(program: Pick<LenderProgramRow, "maxTerm" | "termLimits">, amount: number, age: number | null, mileage: number | null) {
   if (program.termLimits.length === 0) return program.maxTerm;
   let longest: number | null = null;
   for (const rung of program.termLimits) {
@@ -561,7 +561,7 @@ const BUCKET_ORDER: Record<ApprovalBucket, number> = { high: 0, medium: 1, low: 
  * funding, then fewer stip hours. The name decides only when every one of those is equal, so the
  * order is the same on every run.
  */
-export function byRank(a: RankKeys, b: RankKeys): number {
+function byRank(a: RankKeys, b: RankKeys): number {
   return (
     BUCKET_ORDER[a.approval_bucket] - BUCKET_ORDER[b.approval_bucket] ||
     a.expected_rate - b.expected_rate ||
@@ -574,7 +574,7 @@ export function byRank(a: RankKeys, b: RankKeys): number {
   );
 }
 
-export type RankKeys = Pick<
+type RankKeys = Pick<
   Candidate,
   "approval_bucket" | "expected_rate" | "approval_evidence" | "confidence" | "submissions" | "funding_days" | "stip_burden_hours" | "lender"
 >;

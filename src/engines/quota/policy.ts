@@ -6,7 +6,7 @@
 import { DAY_MS, utcDay } from "../dates";
 
 /** Below this many remaining requests (or 10% of the limit, if larger) every grant is a single request. */
-export const EXACT_FLOOR_MIN = 100;
+const EXACT_FLOOR_MIN = 100;
 const EXACT_FLOOR_SHARE = 0.1;
 /**
  * The most requests one lease may cover. Each lease costs a Durable Object call (a storage commit),
@@ -19,7 +19,7 @@ const LEASE_SHARE_OF_LIMIT = 0.01;
 /** Nor more than this share of the remaining quota above the floor. */
 const HEADROOM_SHARE = 0.1;
 /** A lease used up faster than this was too small; one that lasted longer was too big. */
-export const LEASE_WINDOW_MS = 1_000;
+const LEASE_WINDOW_MS = 1_000;
 
 export interface CounterState {
   day: number;
@@ -40,7 +40,7 @@ export interface QuotaUsage {
   resetAtMs: number;
 }
 
-export const resetAtMsOfDay = (day: number) => (day + 1) * DAY_MS;
+const resetAtMsOfDay = (day: number) => (day + 1) * DAY_MS;
 
 export const nextResetMs = (nowMs: number) => resetAtMsOfDay(utcDay(nowMs));
 

@@ -18,7 +18,7 @@ import { type GrossStoreSettings, recon } from "../gross";
 import { dailyHoldingCost, floorPlanInterest, holdingCostFor, holdingFiguresOf } from "../holding-cost";
 
 export const ALERT_TYPES = ["wholesale_candidate", "equity_below_floorplan", "aged_and_overpriced", "aged", "overpriced"] as const;
-export type AlertType = (typeof ALERT_TYPES)[number];
+type AlertType = (typeof ALERT_TYPES)[number];
 
 export interface AlertUnit {
   stockNumber: string;
@@ -39,8 +39,6 @@ export interface AlertUnit {
 
 /** The store figures the true-cost engine uses, and the store they belong to. */
 export type StoreSettings = GrossStoreSettings & { id: string };
-
-export { OVERPRICED_RATIO, WHOLESALE_DAYS } from "../aged-inventory/recommendation";
 
 export interface InventoryAlert {
   stockNumber: string;
@@ -162,7 +160,7 @@ export function evaluateUnit(unit: AlertUnit, store: StoreSettings, now: Date): 
 }
 
 /** "Equity below floor-plan cost" = market value − floor-plan payoff − accrued interest < 0 (docs/domain/reports.md#equity-below-floor-plan). */
-export function isEquityBelowFloorPlan(marketValue: number, floorPlanPayoff: number, accruedInterest: number): boolean {
+function isEquityBelowFloorPlan(marketValue: number, floorPlanPayoff: number, accruedInterest: number): boolean {
   return marketValue - floorPlanPayoff - accruedInterest < 0;
 }
 
@@ -175,7 +173,7 @@ export interface AgedTotals {
 const byExposure = (a: InventoryAlert, b: InventoryAlert) => b.exposureUsd - a.exposureUsd || a.stockNumber.localeCompare(b.stockNumber);
 
 /** Every unit past its threshold (new or used) has an alert (aged at least), so the alerts hold every aged unit. */
-export function agedTotals(alerts: readonly InventoryAlert[]): AgedTotals {
+function agedTotals(alerts: readonly InventoryAlert[]): AgedTotals {
   let totalAgedUnits = 0;
   let totalAgedExposureUsd = 0;
   for (const alert of alerts) {

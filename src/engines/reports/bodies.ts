@@ -6,7 +6,7 @@ import type { AlertReport, InventoryAlert } from "./alerts";
 import type { Briefing } from "./briefings";
 import type { MarketPulse, PulseFigure } from "./pulse";
 
-export function alertBody(a: InventoryAlert) {
+function alertBody(a: InventoryAlert) {
   return {
     stock_no: a.stockNumber,
     store_id: a.storeId,

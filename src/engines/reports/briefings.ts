@@ -51,7 +51,7 @@ export interface BriefingInput {
   pulse: MarketPulse;
 }
 
-export interface Figure {
+interface Figure {
   id: string;
   label: string;
   value: number;
@@ -60,7 +60,7 @@ export interface Figure {
   action: string;
 }
 
-export interface Section {
+interface Section {
   id: string;
   title: string;
   figures: Figure[];
@@ -77,21 +77,21 @@ export interface Briefing {
 }
 
 /** Alerts a briefing carries: the largest exposures only, so the whole briefing stays near 20 figures. */
-export const BRIEFING_ALERT_LIMIT = 5;
+const BRIEFING_ALERT_LIMIT = 5;
 /** Contracts in transit target ≤ 7 days (docs/domain/reports.md#briefing-kpis). */
-export const TRANSIT_TARGET_DAYS = 7;
+const TRANSIT_TARGET_DAYS = 7;
 /** Funding SLA alert at day 5, missed stips being the usual cause (docs/reports.md). */
-export const STIP_ALERT_DAYS = 5;
+const STIP_ALERT_DAYS = 5;
 /** Share of used inventory over 60 days: target under 10% (docs/domain/reports.md#briefing-kpis). */
-export const OVER_60_TARGET_PCT = 10;
+const OVER_60_TARGET_PCT = 10;
 /** Used days supply 30–45 target (docs/domain/reports.md#briefing-kpis). */
-export const USED_DAYS_SUPPLY_TARGET = [30, 45] as const;
+const USED_DAYS_SUPPLY_TARGET = [30, 45] as const;
 /** National new days supply ~66, May 2025 (docs/domain/reports.md#new-units-age-differently). */
-export const NEW_DAYS_SUPPLY_MARKET = 66;
+const NEW_DAYS_SUPPLY_MARKET = 66;
 /** "Velocity" when a model's days supply is under 35 (docs/reports.md). */
-export const VELOCITY_DAYS_SUPPLY = 35;
+const VELOCITY_DAYS_SUPPLY = 35;
 /** Q3 2025 averages, Presidio/NCM (docs/domain/reports.md#briefing-kpis). */
-export const BENCHMARK_GPVR = { new: 1840, used: 1306, fi: 1666 } as const;
+const BENCHMARK_GPVR = { new: 1840, used: 1306, fi: 1666 } as const;
 /** Used front-gross target 8% of price, at least $1,200; 30 target days to sell (docs/domain/gross.md#front-gross-targets). */
 const USED_TARGET_MARGIN = 0.08;
 const USED_TARGET_MIN = 1200;
@@ -135,7 +135,7 @@ const SECTIONS: Record<Role, (c: Context) => Section[]> = {
 // --- inventory ----------------------------------------------------------------------------------
 
 /** KPI "% of inventory over 60 days" (strictly more than 60) counts used and CPO units: new units age at their own threshold. */
-export const OVER_60_DAYS = 60;
+const OVER_60_DAYS = 60;
 
 /**
  * The fewest units to move out (sold or wholesaled: they leave the count too) so the share over

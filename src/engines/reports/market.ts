@@ -4,8 +4,8 @@
  */
 import { formatUsdCents } from "../format";
 
-export type SeriesCategory = "macro" | "lender_environment" | "wholesale_index";
-export type Severity = "high" | "medium" | "low";
+type SeriesCategory = "macro" | "lender_environment" | "wholesale_index";
+type Severity = "high" | "medium" | "low";
 
 export interface SeriesInfo {
   id: string;
@@ -50,15 +50,13 @@ export const SERIES = {
 } as const;
 
 /** docs/domain/reports.md#market-pulse-sources: sentiment < 60 weak, 60–80 neutral, > 80 strong. */
-export const SENTIMENT_WEAK_BELOW = 60;
-export const SENTIMENT_STRONG_ABOVE = 80;
+const SENTIMENT_WEAK_BELOW = 60;
+const SENTIMENT_STRONG_ABOVE = 80;
 /** docs/domain/reports.md#market-pulse-sources: gas at or above $3.50 favours fuel-efficient stock. */
 export const GAS_FUEL_EFFICIENT_AT = 3.5;
-/** docs/domain/reports.md#market-pulse-sources: lender environment from the 60-month rate's change vs 3 periods ago, ±0.25 pt (configurable). */
-export const DEFAULT_LENDER_CHANGE_PTS = 0.25;
 export const LENDER_LOOKBACK_PERIODS = 3;
 /** docs/domain/reports.md#market-pulse-sources: wholesale values "rising" above +2% year over year. */
-export const WHOLESALE_RISING_YOY_PCT = 2;
+const WHOLESALE_RISING_YOY_PCT = 2;
 
 export class MalformedUpstreamError extends Error {
   constructor(message: string) {

@@ -54,9 +54,9 @@ export interface MarketPulse {
 export const PULSE_HISTORY_READINGS = 4;
 
 /** How many feed alerts the pulse carries: the high and medium ones, newest first. */
-export const PULSE_ALERT_LIMIT = 5;
+const PULSE_ALERT_LIMIT = 5;
 
-export function figureOf(history: SeriesHistory | undefined): PulseFigure | null {
+function figureOf(history: SeriesHistory | undefined): PulseFigure | null {
   const observations = history?.observations ?? [];
   if (!history || observations.length === 0) return null;
   const latest = observations[observations.length - 1];

@@ -3,7 +3,7 @@
 /** A new list with fewer than this share of the entries in force is taken for a truncated file. */
 const MIN_ENTRY_SHARE = 0.5;
 
-export class TruncatedListError extends Error {
+class TruncatedListError extends Error {
   constructor(newEntries: number, entriesInForce: number) {
     super(`the new list has ${newEntries} entries against ${entriesInForce} in force; refusing what looks like a truncated file`);
     this.name = "TruncatedListError";

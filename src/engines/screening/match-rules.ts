@@ -75,7 +75,7 @@ const PARTICLES = new Set([
   "DER",
   "DEN",
 ]);
-export const isParticle = (part: string) => PARTICLES.has(part);
+const isParticle = (part: string) => PARTICLES.has(part);
 
 /** A listed name's parts as the rules read them. */
 export interface ListedNameParts {
@@ -192,7 +192,7 @@ function withExactKeys(name: Omit<ListedNameParts, "sortedKey" | "joined" | "joi
 }
 
 /** Two name parts are the same name when their part similarity reaches this (the index's candidate line). */
-export const SAME_PART_SIMILARITY = 0.8;
+const SAME_PART_SIMILARITY = 0.8;
 
 export const samePart = (a: string, b: string) =>
   initialGroup(a) === initialGroup(b) && partSimilarity(a, b, soundex(a), soundex(b)) >= SAME_PART_SIMILARITY;

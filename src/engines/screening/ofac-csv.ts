@@ -19,7 +19,7 @@ export interface SanctionsDob {
   circa: boolean;
 }
 
-export interface SanctionsEntry {
+interface SanctionsEntry {
   entNum: number;
   name: string;
   /** `individual`, `vessel`, `aircraft`, or `entity` (OFAC writes `-0-` for entities). */
@@ -27,7 +27,7 @@ export interface SanctionsEntry {
   programs: string;
 }
 
-export interface SanctionsAlias {
+interface SanctionsAlias {
   entNum: number;
   altNum: number;
   /** `aka`, `fka` or `nka`. alt.csv holds the strong aliases; weak ones live in the remarks and are not screened (FAQ 122–124). */

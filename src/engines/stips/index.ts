@@ -6,7 +6,7 @@ import { type AmountFinanced, type CreditTier, compareText, joinWords, type Know
 import type { IncomeType, LenderType } from "../deal-math/vocabulary";
 import { formatUsd } from "../format";
 
-export type StipPriority = "required" | "likely";
+type StipPriority = "required" | "likely";
 
 export interface StipTypeRow {
   stip: string;
@@ -275,7 +275,7 @@ export function checkStips(
 }
 
 /** "Over Harbor Point Bank's 120% LTV maximum: $1,600 more cash down (or a lower price) brings it to 120%; it will not fund as written." */
-export function ltvOverSentence(lender: string, maxLtv: number, over: number): string {
+function ltvOverSentence(lender: string, maxLtv: number, over: number): string {
   return `The LTV is over ${lender}'s ${maxLtv}% maximum: ${formatUsd(Math.ceil(over))} more cash down (or that much off the amount financed) brings it to ${maxLtv}%; as written it will not fund.`;
 }
 
@@ -290,7 +290,7 @@ export function ltvSentence(ltv: number, financed: AmountFinanced): string {
 }
 
 /** Levenshtein distance, case-insensitive: how far a typed lender name is from a program's. */
-export function nameDistance(a: string, b: string): number {
+function nameDistance(a: string, b: string): number {
   const s = a.toLowerCase();
   const t = b.toLowerCase();
   let previous = Array.from({ length: t.length + 1 }, (_, j) => j);

@@ -20,8 +20,8 @@ export interface PatternRow {
   value: string;
 }
 
-export type BodyClass = "sedan" | "coupe" | "convertible" | "hatchback" | "wagon" | "suv" | "pickup" | "minivan" | "van";
-export type FuelType = "gas" | "diesel" | "hybrid" | "plug-in" | "electric" | "flex";
+type BodyClass = "sedan" | "coupe" | "convertible" | "hatchback" | "wagon" | "suv" | "pickup" | "minivan" | "van";
+type FuelType = "gas" | "diesel" | "hybrid" | "plug-in" | "electric" | "flex";
 
 export interface VehicleDecode {
   vin: string;

@@ -4,7 +4,7 @@ import { documentedError } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 import { VehicleDecodeSchema, VinSchema } from "./vehicle.routes";
 
-export const APPRAISAL_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+const APPRAISAL_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 export const EARLIEST_MODEL_YEAR = 1981;
 
 const EXAMPLE_PHOTO = "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8U";

@@ -29,7 +29,7 @@ const DAMAGE_SCHEMA = {
 };
 
 /** The model's answer as findings; anything that is not the asked-for JSON is an error (the photos then count as not analysed). */
-export function parseDamage(response: unknown, itemKeys: ReadonlySet<string>): VisionFinding[] {
+function parseDamage(response: unknown, itemKeys: ReadonlySet<string>): VisionFinding[] {
   let answer = response;
   if (typeof answer === "string") {
     const json = answer.slice(answer.indexOf("{"), answer.lastIndexOf("}") + 1);
@@ -44,7 +44,7 @@ export function parseDamage(response: unknown, itemKeys: ReadonlySet<string>): V
 }
 
 /** Workers AI, through the `AI` binding (docs/appraisal.md says how to add it). */
-export function workersAiVision(ai: Ai, model: string): VisionAnalyzer {
+function workersAiVision(ai: Ai, model: string): VisionAnalyzer {
   return {
     model,
     async findDamage(photo, items, signal) {

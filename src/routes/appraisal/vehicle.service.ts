@@ -9,7 +9,7 @@ import { TtlCache } from "../../lib/ttl-cache";
 const decodes = new TtlCache<VehicleDecode & { data: { source: string; version: string } }>({ ttlMs: 600_000, maxEntries: 2048 });
 
 /** A checked VIN or a 422 naming what is wrong with it (path `path`). */
-export function requireVin(input: string, path: string): string {
+function requireVin(input: string, path: string): string {
   const check = checkVin(input);
   if (!check.ok) {
     throw new ApiError("validation_error", "The VIN is invalid.", { details: [{ path, code: check.code, message: check.message }] });

@@ -1,7 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../http/app-env";
 import { ApiError } from "../../http/errors";
-import { clearSessionCookie, sessionIdHashFromCookie, setSessionCookie } from "../../http/staff-auth";
+import { clearSessionCookie, sessionIdHashFromCookie, setSessionCookie } from "../../http/staff-session";
 import type { logIn as logInRoute, logOut as logOutRoute } from "./auth.routes";
 import * as auth from "./auth.service";
 
@@ -18,7 +18,6 @@ export const logIn: RouteHandler<typeof logInRoute, AppEnv> = async (c) => {
     { replacesIdHash: await sessionIdHashFromCookie(c), nowMs: Date.now() },
   );
   setSessionCookie(c, session.rawSessionId, session.cookieMaxAgeSeconds);
-  c.header("Cache-Control", "no-store");
   const { user } = session;
   return c.json({ user: { id: user.id, email: user.email, name: user.name }, org_id: user.orgId, expires_at: session.expiresAt }, 200);
 };

@@ -1,16 +1,16 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
-import { documentedError, validationErrorResponse } from "../../http/errors";
-import { limitLoginAttempts, sameOriginStaffWrite } from "../../http/staff-auth";
+import { z } from "@hono/zod-openapi";
+import { documentedError } from "../../http/errors";
+import { limitLoginAttempts } from "../../http/login-limit";
+import { route } from "../../http/route";
 
-export const LogInSchema = z
+const LogInSchema = z
   .object({
     email: z.string().trim().toLowerCase().min(1).max(254).openapi({ example: "desk@summit-auto.example" }),
     password: z.string().min(1).max(1024),
   })
   .openapi("LogInRequest", { example: { email: "desk@summit-auto.example", password: "correct horse battery staple" } });
 
-export const StaffSessionSchema = z
+const StaffSessionSchema = z
   .object({
     user: z.object({ id: z.string(), email: z.string(), name: z.string() }),
     org_id: z.string(),
@@ -26,16 +26,19 @@ export const StaffSessionSchema = z
     },
   });
 
-export const logIn = createRoute({
+export const logIn = route({
   method: "post",
   path: "/api/auth/login",
   operationId: "logIn",
   tags: ["Staff session"],
   summary: "Log a staff member in",
-  security: [],
+  caller: "anyone",
   description:
     "Sets the `__Host-session` cookie (HttpOnly, Secure, SameSite=Lax). Any session the browser already held is ended, so every login gets a fresh session id.",
-  middleware: [limitLoginAttempts, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
+  guard: limitLoginAttempts,
+  body: true,
+  // The answer carries the new session (its cookie); the refusals say whether a password was right.
+  private: true,
   request: { body: { content: { "application/json": { schema: LogInSchema } }, required: true } },
   responses: {
     200: {
@@ -43,17 +46,13 @@ export const logIn = createRoute({
       headers: { "Set-Cookie": { description: "`__Host-session=…; Path=/; Secure; HttpOnly; SameSite=Lax`", schema: { type: "string" } } },
       content: { "application/json": { schema: StaffSessionSchema } },
     },
-    400: documentedError("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
     401: documentedError("Unknown email or wrong password; the two are not told apart (`unauthorized`)."),
     403: documentedError("The right password, but the organization is suspended (`organization_suspended`)."),
-    413: documentedError("The body is over the size limit (`payload_too_large`)."),
-    ...validationErrorResponse,
     429: documentedError("Too many login attempts from this client or for this account (`rate_limited`)."),
-    500: documentedError("Unexpected server error (`internal_error`)."),
   },
 });
 
-export const logOut = createRoute({
+export const logOut = route({
   method: "post",
   path: "/api/auth/logout",
   operationId: "logOut",
@@ -61,11 +60,6 @@ export const logOut = createRoute({
   summary: "End the staff session",
   description:
     "Deletes the session and expires the cookie. Answers 204 whether or not a session was live. Like every cookie-authenticated write it must carry `Content-Type: application/json` and an allowed `Origin`.",
-  security: [{ StaffSession: [] }],
-  middleware: [sameOriginStaffWrite] as const,
-  responses: {
-    204: { description: "Logged out." },
-    403: documentedError("Not `application/json`, or the `Origin` is missing or not allowed (`forbidden`)."),
-    500: documentedError("Unexpected server error (`internal_error`)."),
-  },
+  caller: "staff-session",
+  responses: { 204: { description: "Logged out." } },
 });

@@ -131,7 +131,7 @@ export const ComplianceCheckResultSchema = z
     },
   });
 
-export const ComplianceCheckRecordSchema = z
+const ComplianceCheckRecordSchema = z
   .object({
     check_id: z.string(),
     result: z.enum(["pass", "flag", "hold"]),

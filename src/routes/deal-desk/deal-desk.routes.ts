@@ -6,7 +6,7 @@ import { DEAL_CONDITIONS, INCOME_TYPES, KNOWN_ISSUES, LENDER_TYPES, VEHICLE_TYPE
 import { notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 
-export const TERM_MONTHS = [24, 36, 48, 60, 72, 84] as const;
+const TERM_MONTHS = [24, 36, 48, 60, 72, 84] as const;
 const MAX_USD = 10_000_000;
 
 const Beacon = z.int().min(300).max(850).openapi({ description: "Customer credit score, 300 to 850.", example: 640 });
@@ -241,7 +241,7 @@ export const StipCheckRequestSchema = z
   })
   .openapi("DealDeskStipCheckRequest", { example: { lender: "Fresh Start Auto Lending", beacon: 548, known_issues: ["bk13"], income_type: "w2" } });
 
-export const StipCheckResultSchema = z
+const StipCheckResultSchema = z
   .object({
     lender: z.string(),
     lender_type: z.enum(LENDER_TYPES),
@@ -307,7 +307,7 @@ export const GrossCalcRequestSchema = z
   })
   .openapi("DealDeskGrossCalcRequest", { example: { purchase_price: 18500, selling_price: 22995, vehicle_type: "suv", days_on_lot: 52 } });
 
-export const GrossCalcResultSchema = z
+const GrossCalcResultSchema = z
   .object({
     true_cost: z.number(),
     holding_cost_allocated: z.number(),

@@ -16,8 +16,8 @@ import type { DealCoachRequestSchema, GrossCalcRequestSchema, LenderRouteRequest
  * for 5 minutes. A store's settings, panel and decision counts are kept for 60 seconds: a new
  * decision or a settings change shows within a minute, and a request never reads row by row.
  */
-export const REFERENCE_TTL_SECONDS = 300;
-export const STORE_DESK_TTL_SECONDS = 60;
+const REFERENCE_TTL_SECONDS = 300;
+const STORE_DESK_TTL_SECONDS = 60;
 
 type Reference = Awaited<ReturnType<typeof queries.loadDealDeskReference>>;
 type Program = Reference["programs"][number] & Pick<lenderRouting.LenderProgramRow, "termLimits">;

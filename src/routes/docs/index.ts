@@ -1,3 +1,4 @@
+import { CACHE_CONTROL } from "../../http/cache-control";
 import { createRouter } from "../../http/router";
 
 /**
@@ -38,5 +39,5 @@ const DOCS_PAGE = `<!doctype html>
 export const docsRouter = createRouter();
 
 docsRouter.get("/docs", (c) =>
-  c.html(DOCS_PAGE, 200, { "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY, "Cache-Control": "public, max-age=300" }),
+  c.html(DOCS_PAGE, 200, { "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY, "Cache-Control": CACHE_CONTROL.reference }),
 );

@@ -35,7 +35,7 @@ const changeFields = {
     }),
 };
 
-export const InventoryUnitSchema = z
+const InventoryUnitSchema = z
   .object({
     stock_number: z.string(),
     vin: z.string(),
@@ -51,7 +51,7 @@ export const InventoryUnitSchema = z
   })
   .openapi("InventoryUnit");
 
-export const RemovedUnitSchema = z
+const RemovedUnitSchema = z
   .object({
     stock_number: z.string(),
     store: z.string(),
@@ -89,7 +89,7 @@ export const InventoryFeedSchema = z
     },
   });
 
-export const SalesSummaryRowSchema = z
+const SalesSummaryRowSchema = z
   .object({
     store: z.string(),
     saleMonth: z

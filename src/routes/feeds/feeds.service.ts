@@ -19,7 +19,7 @@ export interface FeedParams {
 }
 
 /** A call with none of the parameters is the contract's call: the cached, unpaged answer. */
-export const isPlainCall = (params: FeedParams) => Object.values(params).every((value) => value === undefined);
+const isPlainCall = (params: FeedParams) => Object.values(params).every((value) => value === undefined);
 
 interface Page<T> {
   rows: T[];
@@ -64,10 +64,7 @@ async function readPage<T>(
   return { rows: page, nextCursor };
 }
 
-/** Reads one page of units; D1's query by default, an organization's storage object in the prototype (docs/scaling.md). */
-export type InventoryReader = (orgId: string, query: feeds.FeedQuery, after?: feeds.InventoryAfter) => Promise<feeds.UnitRow[]>;
-
-export function inventoryPage(db: Database, orgId: string, params: FeedParams, read?: InventoryReader) {
+export function inventoryPage(db: Database, orgId: string, params: FeedParams) {
   const changes = params.updated_since !== undefined;
   return readPage(
     db,
@@ -78,13 +75,13 @@ export function inventoryPage(db: Database, orgId: string, params: FeedParams, r
     (query, after) => {
       const [key, stockNumber] = after ?? [];
       const position = after === undefined ? undefined : changes ? { updatedAt: key, stockNumber } : { stockedOn: key, stockNumber };
-      return read ? read(orgId, query, position) : feeds.listInventory(db, orgId, query, position);
+      return feeds.listInventory(db, orgId, query, position);
     },
     ([stockNumber, , , , , , , stockedOn, , , , , updatedAt]) => [changes ? updatedAt : stockedOn, stockNumber],
   );
 }
 
-export function salesSummaryPage(db: Database, orgId: string, params: FeedParams) {
+function salesSummaryPage(db: Database, orgId: string, params: FeedParams) {
   return readPage(
     db,
     orgId,
@@ -152,8 +149,8 @@ export async function inventoryFeed(db: Database, orgId: string, now: Date, para
 }
 
 /** One page of the inventory feed as the paged call answers it. */
-export async function inventoryPageAnswer(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
-  const page = await inventoryPage(db, orgId, params, read);
+async function inventoryPageAnswer(db: Database, orgId: string, now: Date, params: FeedParams) {
+  const page = await inventoryPage(db, orgId, params);
   const inventory: ReturnType<typeof pagedUnit>[] = [];
   const removed: { stock_number: string; store: string; store_id: string; updated_at: string }[] = [];
   for (const row of page.rows) {

@@ -5,5 +5,3 @@ import * as routes from "./feeds.routes";
 export const feedsRouter = createRouter()
   .openapi(routes.listInventory, handlers.listInventory)
   .openapi(routes.getSalesSummary, handlers.getSalesSummary);
-
-export { orgStoragePrototypeRouter } from "./org-storage-prototype";

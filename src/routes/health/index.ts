@@ -1,7 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { databaseAnswers } from "../../db/queries/health";
 import { documentedError } from "../../http/errors";
 import { publicBurstLimit } from "../../http/public-access";
+import { route } from "../../http/route";
 import { createRouter } from "../../http/router";
 import { SERVICE_VERSION } from "../../version";
 
@@ -28,7 +29,7 @@ const HealthSchema = z
 
 const noStore = { "Cache-Control": { description: "`no-store`: every call checks again.", schema: { type: "string" as const } } };
 
-export const getHealth = createRoute({
+export const getHealth = route({
   method: "get",
   path: "/health",
   operationId: "getHealth",
@@ -36,13 +37,14 @@ export const getHealth = createRoute({
   summary: "Is the service up: its version, its clock and its database",
   description:
     "No credentials, not metered; the public endpoints' burst limit (120 a minute per client address) applies. `200` when the Worker runs and D1 answers; `503` with the same body when D1 does not. For uptime monitors and deploy checks.",
-  security: [],
-  middleware: [publicBurstLimit] as const,
+  caller: "anyone",
+  guard: publicBurstLimit,
+  // Every call checks again.
+  private: true,
   responses: {
     200: { description: "Up.", headers: noStore, content: { "application/json": { schema: HealthSchema } } },
     503: { description: "The database did not answer.", headers: noStore, content: { "application/json": { schema: HealthSchema } } },
     429: documentedError("This client made too many requests (`rate_limited`); sent with `Retry-After`."),
-    500: documentedError("Unexpected server error (`internal_error`)."),
   },
 });
 
@@ -56,6 +58,5 @@ export const healthRouter = createRouter().openapi(getHealth, async (c) => {
     time: new Date().toISOString(),
     checks: { d1 },
   };
-  c.header("Cache-Control", "no-store");
   return d1 === "ok" ? c.json(body, 200) : c.json(body, 503);
 });

@@ -4,7 +4,7 @@ import { UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/deal-math/vocabula
 import { documentedError, ErrorSchema } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 
-export const MAX_INGEST_ROWS = 5000;
+const MAX_INGEST_ROWS = 5000;
 /** 5,000 rows of either kind fit in well under 4 MiB of JSON. */
 const INGEST_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -12,7 +12,7 @@ const isoDate = z.iso.date().openapi({ example: "2026-10-02" });
 const text = (max: number) => z.string().trim().min(1).max(max);
 const money = z.number().min(0).max(10_000_000);
 
-export const IngestInventoryUnitSchema = z
+const IngestInventoryUnitSchema = z
   .object({
     stock_number: text(40).openapi({ example: "U24117" }),
     vin: z
@@ -36,7 +36,7 @@ export const IngestInventoryUnitSchema = z
 
 export const IngestInventorySchema = z.object({ units: z.array(IngestInventoryUnitSchema).max(MAX_INGEST_ROWS) }).openapi("IngestInventorySnapshot");
 
-export const IngestStipSchema = z
+const IngestStipSchema = z
   .object({
     stip: text(60).openapi({ example: "proof_of_income" }),
     state: z.enum(STIP_STATES),
@@ -74,7 +74,7 @@ export const IngestDealSchema = z
 
 export const IngestDealsSchema = z.object({ deals: z.array(IngestDealSchema).max(MAX_INGEST_ROWS) }).openapi("IngestDeals");
 
-export const IngestInventoryResultSchema = z
+const IngestInventoryResultSchema = z
   .object({
     store_id: z.string(),
     received: z.int().openapi({ description: "Units in the snapshot.", example: 212 }),
@@ -85,7 +85,7 @@ export const IngestInventoryResultSchema = z
   })
   .openapi("IngestInventoryResult");
 
-export const IngestDealsResultSchema = z
+const IngestDealsResultSchema = z
   .object({
     received: z.int().openapi({ example: 40 }),
     created: z.int().openapi({ example: 2 }),

@@ -1,15 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { TEST_KEY_DAILY_LIMIT } from "../../credentials/sandbox-limits";
-import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
 import { ENDPOINT_NAMES } from "../../http/endpoints";
-import { documentedError, notFoundResponse, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
-import { IdempotencyKeyHeaders, idempotent, jsonBodyOrKeyError, withIdempotencyResponses } from "../../http/idempotency";
-import { requireStaffOrBroker, staffOrBrokerErrors, staffOrBrokerSecurity } from "../../http/staff-auth";
+import { documentedError, notFoundResponse } from "../../http/errors";
+import { route } from "../../http/route";
 
 /** The documented permission set: every key reads; `ingest` also lets it push DMS data (/api/v1/ingest). */
 export const PERMISSIONS = ["read", "ingest"] as const;
-export const DEFAULT_RATE_LIMIT = 100;
-export const MAX_RATE_LIMIT = 1_000_000;
+const DEFAULT_RATE_LIMIT = 100;
+const MAX_RATE_LIMIT = 1_000_000;
 
 const Permission = z.enum(PERMISSIONS);
 const Scope = z.enum(ENDPOINT_NAMES);
@@ -95,7 +93,7 @@ export const CreatedApiKeySchema = z
     },
   });
 
-export const ApiKeySummarySchema = z
+const ApiKeySummarySchema = z
   .object({
     ...keyFields,
     last_used_at: z.iso
@@ -133,9 +131,9 @@ export const ApiKeyListSchema = z.object({ count: z.int(), keys: z.array(ApiKeyS
   },
 });
 
-export const MAX_ROTATION_OVERLAP_HOURS = 168;
+const MAX_ROTATION_OVERLAP_HOURS = 168;
 
-export const RotateApiKeyRequestSchema = z
+const RotateApiKeyRequestSchema = z
   .strictObject({
     overlap_hours: z
       .int()
@@ -170,7 +168,7 @@ export const RotatedApiKeySchema = z
     },
   });
 
-export const createApiKey = createRoute({
+export const createApiKey = route({
   method: "post",
   path: "/api/public-api/keys",
   operationId: "createApiKey",
@@ -178,43 +176,35 @@ export const createApiKey = createRoute({
   summary: "Create an API key for the caller's organization",
   description:
     "Authenticated by a staff session cookie (then `Content-Type: application/json` and an allowed `Origin` are required) or by `Authorization: Bearer <broker token>`; the key belongs to the session's or the token's organization. The raw key is in this response only.",
-  security: staffOrBrokerSecurity,
-  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, idempotent] as const,
-  request: {
-    headers: IdempotencyKeyHeaders,
-    body: { content: { "application/json": { schema: CreateApiKeyRequestSchema } }, required: true },
-  },
-  responses: withIdempotencyResponses({
+  caller: "staff-or-broker",
+  body: true,
+  idempotent: true,
+  request: { body: { content: { "application/json": { schema: CreateApiKeyRequestSchema } }, required: true } },
+  responses: {
     201: {
       description: "Created. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: CreatedApiKeySchema } },
     },
-    ...jsonBodyOrKeyError,
-    ...staffOrBrokerErrors,
-    ...payloadTooLargeResponse,
-    ...validationErrorResponse,
-  }),
+  },
 });
 
-export const listApiKeys = createRoute({
+export const listApiKeys = route({
   method: "get",
   path: "/api/public-api/keys",
   operationId: "listApiKeys",
   tags: ["Keys"],
   summary: "List the organization's keys, active and revoked, newest first",
   description: "Metadata, today's usage and last use only; never the key or its hash.",
-  security: staffOrBrokerSecurity,
-  middleware: [requireStaffOrBroker] as const,
+  caller: "staff-or-broker",
   responses: {
     200: {
       description: "The organization's keys. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: ApiKeyListSchema } },
     },
-    ...staffOrBrokerErrors,
   },
 });
 
-export const revokeApiKey = createRoute({
+export const revokeApiKey = route({
   method: "delete",
   path: "/api/public-api/keys/{id}",
   operationId: "revokeApiKey",
@@ -222,8 +212,7 @@ export const revokeApiKey = createRoute({
   summary: "Revoke a key",
   description:
     "The key is refused everywhere within 60 seconds (at once by the instance that revoked it). Revoking a revoked key answers 204 again and keeps the first revocation time. With a session cookie, an allowed `Origin` is required.",
-  security: staffOrBrokerSecurity,
-  middleware: [requireStaffOrBroker] as const,
+  caller: "staff-or-broker",
   request: {
     params: z.object({
       id: z
@@ -235,12 +224,11 @@ export const revokeApiKey = createRoute({
   },
   responses: {
     204: { description: "Revoked." },
-    ...staffOrBrokerErrors,
     ...notFoundResponse,
   },
 });
 
-export const rotateApiKey = createRoute({
+export const rotateApiKey = route({
   method: "post",
   path: "/api/public-api/keys/{id}/rotate",
   operationId: "rotateApiKey",
@@ -248,10 +236,10 @@ export const rotateApiKey = createRoute({
   summary: "Replace a key with a new one, both working during an overlap",
   description:
     "Creates a key with the old one's label, permissions, scopes and rate limit (the raw key is in this response only) and gives the old key an end: now + `overlap_hours`. Until then both work; from then on the old key is refused (401). The new key's daily quota counts from zero (docs/quota.md#rotating-a-key). With `overlap_hours` 0 the old key is refused at once by this instance and within 60 seconds by every other, as after a revocation. With a session cookie, `Content-Type: application/json` and an allowed `Origin` are required.",
-  security: staffOrBrokerSecurity,
-  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, idempotent] as const,
+  caller: "staff-or-broker",
+  body: true,
+  idempotent: true,
   request: {
-    headers: IdempotencyKeyHeaders,
     params: z.object({
       id: z
         .string()
@@ -261,16 +249,12 @@ export const rotateApiKey = createRoute({
     }),
     body: { content: { "application/json": { schema: RotateApiKeyRequestSchema } }, required: true },
   },
-  responses: withIdempotencyResponses({
+  responses: {
     201: {
       description: "The new key, and when the old one ends. Sent with `Cache-Control: no-store`.",
       content: { "application/json": { schema: RotatedApiKeySchema } },
     },
-    ...jsonBodyOrKeyError,
-    ...staffOrBrokerErrors,
     ...notFoundResponse,
     409: documentedError("The key is revoked, or already rotated and running out its overlap (`conflict`)."),
-    ...payloadTooLargeResponse,
-    ...validationErrorResponse,
-  }),
+  },
 });

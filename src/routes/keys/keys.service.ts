@@ -4,14 +4,14 @@ import { TEST_KEY_DAILY_LIMIT } from "../../credentials/sandbox-limits";
 import { apiKeyDisplayPrefix, apiKeyMode, generateApiKey, sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import { type ApiKeyMetadata, findApiKey, insertApiKey, listApiKeys, type NewApiKey, revokeApiKey, rotateApiKey } from "../../db/queries/api-keys";
-import type { KeyManager } from "../../http/app-env";
+import type { OrgManager } from "../../http/app-env";
 import { ApiError } from "../../http/errors";
-import { managerActor } from "../../http/staff-auth";
+import { managerActor } from "../../http/staff-credentials";
 import { newId } from "../../lib/ids";
 import { describeError, logEvent } from "../../lib/log";
 import type { CreateApiKeyRequestSchema } from "./keys.routes";
 
-export function toKeyFields(row: ApiKeyMetadata) {
+function toKeyFields(row: ApiKeyMetadata) {
   return {
     id: row.id,
     key_prefix: row.keyPrefix,
@@ -28,7 +28,7 @@ export function toKeyFields(row: ApiKeyMetadata) {
  * A fresh key and the row that stores it: only the hash and a display prefix, never the key. A
  * sandbox's keys are `lak_test_` keys (docs/sandboxes.md), a live organization's `lak_` keys.
  */
-async function newKeyRow(manager: KeyManager, grants: Pick<NewApiKey, "label" | "permissions" | "scopes" | "dailyLimit">) {
+async function newKeyRow(manager: OrgManager, grants: Pick<NewApiKey, "label" | "permissions" | "scopes" | "dailyLimit">) {
   const key = generateApiKey(manager.isSandbox ? "test" : "live");
   const row: NewApiKey = {
     id: newId("key"),
@@ -41,7 +41,7 @@ async function newKeyRow(manager: KeyManager, grants: Pick<NewApiKey, "label" | 
 }
 
 /** The raw key leaves in this one response. A sandbox's keys are held to the test quota. */
-export async function createKey(db: Database, manager: KeyManager, input: z.infer<typeof CreateApiKeyRequestSchema>) {
+export async function createKey(db: Database, manager: OrgManager, input: z.infer<typeof CreateApiKeyRequestSchema>) {
   if (manager.isSandbox && input.rate_limit > TEST_KEY_DAILY_LIMIT) {
     throw new ApiError("validation_error", "The request body is invalid.", {
       details: [{ path: "rate_limit", code: "too_big", message: `A sandbox's test keys allow at most ${TEST_KEY_DAILY_LIMIT} requests a day.` }],
@@ -67,7 +67,7 @@ const alreadyEnding = () =>
  * counter: docs/quota.md#rotating-a-key). With no overlap this instance refuses the old key at
  * once and the others within 60 s, as for a revocation.
  */
-export async function rotateKey(db: Database, manager: KeyManager, id: string, overlapHours: number, nowMs: number) {
+export async function rotateKey(db: Database, manager: OrgManager, id: string, overlapHours: number, nowMs: number) {
   const old = await findApiKey(db, manager.orgId, id);
   if (!old) throw notFound();
   if (old.revokedAt !== null || old.expiresAt !== null) throw alreadyEnding();

@@ -1,17 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
-import { documentedError, payloadTooLargeResponse, validationErrorResponse } from "../../http/errors";
-import { IdempotencyKeyHeaders, jsonBodyOrKeyError, withIdempotencyResponses } from "../../http/idempotency";
-import { operatorErrors, operatorIdempotent, operatorSecurity, requireOperator } from "../../http/operator-auth";
+import { z } from "@hono/zod-openapi";
+import { documentedError, validationErrorResponse } from "../../http/errors";
+import { route } from "../../http/route";
 import { optionalStoreSettingSchemas, storeSettingSchemas } from "../../http/store-setting-fields";
 
 const TAG = "Operator";
 const orgNotFound = { 404: documentedError("No organization with that id (`not_found`).") } as const;
-const bodyErrors = {
-  ...jsonBodyOrKeyError,
-  ...payloadTooLargeResponse,
-  ...validationErrorResponse,
-} as const;
 
 /** Control characters never belong in a name shown in dashboards, logs and terminals. */
 const displayText = (max: number) =>
@@ -41,7 +34,7 @@ const ORGANIZATION_EXAMPLE = {
   created_at: "2026-11-26T09:30:00.000Z",
 };
 
-export const OrganizationSchema = z
+const OrganizationSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -59,7 +52,7 @@ export const OrganizationSchema = z
 const ORG_ID_PATTERN = /^org_[a-z0-9][a-z0-9_]{1,58}$/;
 const STORE_ID_PATTERN = /^sto_[a-z0-9][a-z0-9_]{1,58}$/;
 
-export const CreateOrganizationRequestSchema = z
+const CreateOrganizationRequestSchema = z
   .object({
     id: z
       .string()
@@ -123,7 +116,7 @@ export const CreateStoreRequestSchema = z
     example: { id: "sto_acme_main", name: "Acme Motors Main Street", market_zip: "78701", is_primary: true, pack_used: 650 },
   });
 
-export const StoreSchema = z
+const StoreSchema = z
   .object({
     id: z.string(),
     org_id: z.string(),
@@ -152,7 +145,7 @@ export const CreateStaffUserRequestSchema = z
     example: { email: "gm@acme-motors.example", name: "Jordan Reyes", password: "correct-horse-battery-staple" },
   });
 
-export const StaffUserSchema = z
+const StaffUserSchema = z
   .object({ id: z.string(), org_id: z.string(), email: z.string(), name: z.string(), created_at: z.iso.datetime() })
   .openapi("StaffUser", {
     example: {
@@ -164,7 +157,7 @@ export const StaffUserSchema = z
     },
   });
 
-export const CreateBrokerTokenRequestSchema = z
+const CreateBrokerTokenRequestSchema = z
   .object({ label: displayText(100).openapi({ example: "Acme DMS broker" }) })
   .openapi("CreateBrokerTokenRequest", { example: { label: "Acme DMS broker" } });
 
@@ -175,9 +168,9 @@ const brokerTokenFields = {
   created_at: z.iso.datetime(),
 };
 
-export const BrokerTokenSchema = z.object({ ...brokerTokenFields, revoked_at: z.iso.datetime().nullable() }).openapi("BrokerToken");
+const BrokerTokenSchema = z.object({ ...brokerTokenFields, revoked_at: z.iso.datetime().nullable() }).openapi("BrokerToken");
 
-export const CreatedBrokerTokenSchema = z
+const CreatedBrokerTokenSchema = z
   .object({
     ...brokerTokenFields,
     token: z.string().openapi({
@@ -197,33 +190,31 @@ export const CreatedBrokerTokenSchema = z
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 
-export const createOrganization = createRoute({
+export const createOrganization = route({
   method: "post",
   path: "/api/operator/organizations",
   operationId: "operatorCreateOrganization",
   tags: [TAG],
   summary: "Create an organization",
   description: "A live organization with no stores, staff or credentials yet: add them with the calls below.",
-  security: operatorSecurity,
-  middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, operatorIdempotent] as const,
-  request: { headers: IdempotencyKeyHeaders, body: { content: { "application/json": { schema: CreateOrganizationRequestSchema } }, required: true } },
-  responses: withIdempotencyResponses({
+  caller: "operator",
+  body: true,
+  idempotent: true,
+  request: { body: { content: { "application/json": { schema: CreateOrganizationRequestSchema } }, required: true } },
+  responses: {
     201: json(OrganizationSchema, "Created."),
     409: documentedError("An organization with that id exists (`conflict`)."),
-    ...bodyErrors,
-    ...operatorErrors,
-  }),
+  },
 });
 
-export const listOrganizations = createRoute({
+export const listOrganizations = route({
   method: "get",
   path: "/api/operator/organizations",
   operationId: "operatorListOrganizations",
   tags: [TAG],
   summary: "List organizations, oldest first",
   description: "Live organizations by default; `include_sandboxes=true` adds the sandboxes.",
-  security: operatorSecurity,
-  middleware: [requireOperator] as const,
+  caller: "operator",
   request: {
     query: z.object({
       include_sandboxes: z
@@ -241,24 +232,22 @@ export const listOrganizations = createRoute({
       "The organizations.",
     ),
     ...validationErrorResponse,
-    ...operatorErrors,
   },
 });
 
-export const getOrganization = createRoute({
+export const getOrganization = route({
   method: "get",
   path: "/api/operator/organizations/{org_id}",
   operationId: "operatorGetOrganization",
   tags: [TAG],
   summary: "Get an organization",
   description: "A live organization or a sandbox, with its standing (suspended, expiry).",
-  security: operatorSecurity,
-  middleware: [requireOperator] as const,
+  caller: "operator",
   request: { params: OrgParams },
-  responses: { 200: json(OrganizationSchema, "The organization."), ...orgNotFound, ...operatorErrors },
+  responses: { 200: json(OrganizationSchema, "The organization."), ...orgNotFound },
 });
 
-export const suspendOrganization = createRoute({
+export const suspendOrganization = route({
   method: "post",
   path: "/api/operator/organizations/{org_id}/suspend",
   operationId: "operatorSuspendOrganization",
@@ -266,57 +255,52 @@ export const suspendOrganization = createRoute({
   summary: "Suspend an organization",
   description:
     "From the next request on, its staff sessions are refused with 403 `organization_suspended`, and so are its keys and broker tokens: at once by the instance that suspended it, within 60 seconds by every other (each instance keeps a verified key or broker token for up to a minute). Nothing is deleted; suspending again keeps the first time.",
-  security: operatorSecurity,
-  middleware: [requireOperator] as const,
+  caller: "operator",
   request: { params: OrgParams },
-  responses: { 200: json(OrganizationSchema, "Suspended."), ...orgNotFound, ...operatorErrors },
+  responses: { 200: json(OrganizationSchema, "Suspended."), ...orgNotFound },
 });
 
-export const reinstateOrganization = createRoute({
+export const reinstateOrganization = route({
   method: "post",
   path: "/api/operator/organizations/{org_id}/reinstate",
   operationId: "operatorReinstateOrganization",
   tags: [TAG],
   summary: "Reinstate a suspended organization",
   description: "Its credentials work again (keys within 60 seconds on every instance).",
-  security: operatorSecurity,
-  middleware: [requireOperator] as const,
+  caller: "operator",
   request: { params: OrgParams },
-  responses: { 200: json(OrganizationSchema, "Reinstated."), ...orgNotFound, ...operatorErrors },
+  responses: { 200: json(OrganizationSchema, "Reinstated."), ...orgNotFound },
 });
 
-export const createStore = createRoute({
+export const createStore = route({
   method: "post",
   path: "/api/operator/organizations/{org_id}/stores",
   operationId: "operatorCreateStore",
   tags: [TAG],
   summary: "Create a store (a rooftop) of an organization",
   description: "Every setting is optional; what is left out takes the shipped default, and the answer shows the store as stored.",
-  security: operatorSecurity,
-  middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, operatorIdempotent] as const,
+  caller: "operator",
+  body: true,
+  idempotent: true,
   request: {
     params: OrgParams,
-    headers: IdempotencyKeyHeaders,
     body: { content: { "application/json": { schema: CreateStoreRequestSchema } }, required: true },
   },
-  responses: withIdempotencyResponses({
+  responses: {
     201: json(StoreSchema, "Created, with every setting (the defaults where none was given)."),
     409: documentedError("A store with that id exists (`conflict`)."),
     ...orgNotFound,
-    ...bodyErrors,
-    ...operatorErrors,
-  }),
+  },
 });
 
-export const listStores = createRoute({
+export const listStores = route({
   method: "get",
   path: "/api/operator/organizations/{org_id}/stores",
   operationId: "operatorListStores",
   tags: [TAG],
   summary: "List an organization's stores",
   description: "Every store of the organization, with its settings.",
-  security: operatorSecurity,
-  middleware: [requireOperator] as const,
+  caller: "operator",
   request: { params: OrgParams },
   responses: {
     200: json(
@@ -324,59 +308,55 @@ export const listStores = createRoute({
       "The stores, oldest first.",
     ),
     ...orgNotFound,
-    ...operatorErrors,
   },
 });
 
-export const createStaffUser = createRoute({
+export const createStaffUser = route({
   method: "post",
   path: "/api/operator/organizations/{org_id}/staff-users",
   operationId: "operatorCreateStaffUser",
   tags: [TAG],
   summary: "Create a staff user (a login) of an organization",
   description: "The user logs in with POST /api/auth/login. The password is stored as a scrypt hash and never returned.",
-  security: operatorSecurity,
-  middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, operatorIdempotent] as const,
+  caller: "operator",
+  body: true,
+  idempotent: true,
   request: {
     params: OrgParams,
-    headers: IdempotencyKeyHeaders,
     body: { content: { "application/json": { schema: CreateStaffUserRequestSchema } }, required: true },
   },
-  responses: withIdempotencyResponses({
+  responses: {
     201: json(StaffUserSchema, "Created."),
     409: documentedError("A staff user with that e-mail address exists, in this or another organization (`conflict`)."),
     ...orgNotFound,
-    ...bodyErrors,
-    ...operatorErrors,
-  }),
+  },
 });
 
-export const createBrokerToken = createRoute({
+export const createBrokerToken = route({
   method: "post",
   path: "/api/operator/organizations/{org_id}/broker-tokens",
   operationId: "operatorCreateBrokerToken",
   tags: [TAG],
   summary: "Issue a broker token for an organization",
   description: "The raw token is in this response only; only its SHA-256 is stored. Sent with `Cache-Control: no-store`.",
-  security: operatorSecurity,
-  middleware: [requireOperator, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody, operatorIdempotent] as const,
+  caller: "operator",
+  body: true,
+  idempotent: true,
   request: {
     params: OrgParams,
-    headers: IdempotencyKeyHeaders,
     body: { content: { "application/json": { schema: CreateBrokerTokenRequestSchema } }, required: true },
   },
-  responses: withIdempotencyResponses({ 201: json(CreatedBrokerTokenSchema, "Issued."), ...orgNotFound, ...bodyErrors, ...operatorErrors }),
+  responses: { 201: json(CreatedBrokerTokenSchema, "Issued."), ...orgNotFound },
 });
 
-export const listBrokerTokens = createRoute({
+export const listBrokerTokens = route({
   method: "get",
   path: "/api/operator/organizations/{org_id}/broker-tokens",
   operationId: "operatorListBrokerTokens",
   tags: [TAG],
   summary: "List an organization's broker tokens, active and revoked, newest first",
   description: "Metadata only; never the token or its hash.",
-  security: operatorSecurity,
-  middleware: [requireOperator] as const,
+  caller: "operator",
   request: { params: OrgParams },
   responses: {
     200: json(
@@ -391,11 +371,10 @@ export const listBrokerTokens = createRoute({
       "The tokens.",
     ),
     ...orgNotFound,
-    ...operatorErrors,
   },
 });
 
-export const revokeBrokerToken = createRoute({
+export const revokeBrokerToken = route({
   method: "delete",
   path: "/api/operator/organizations/{org_id}/broker-tokens/{token_id}",
   operationId: "operatorRevokeBrokerToken",
@@ -403,12 +382,10 @@ export const revokeBrokerToken = createRoute({
   summary: "Revoke a broker token",
   description:
     "Refused at once by the instance that revoked it, within 60 seconds by every other (each instance keeps a verified broker token for up to a minute). Keys it created stay valid; revoke them with DELETE /api/public-api/keys/{id}.",
-  security: operatorSecurity,
-  middleware: [requireOperator] as const,
+  caller: "operator",
   request: { params: OrgParams.extend({ token_id: idParam("token_id", "brk_4kQ9bX2mN7pR1sT8") }) },
   responses: {
     204: { description: "Revoked." },
     404: documentedError("No such organization, or no active broker token with that id in it (`not_found`)."),
-    ...operatorErrors,
   },
 });

@@ -50,7 +50,7 @@ export async function setSuspended(db: Database, orgId: string, suspended: boole
   return toOrganization(result.org);
 }
 
-export function toStore(row: operator.StoreRow) {
+function toStore(row: operator.StoreRow) {
   return {
     id: row.id,
     org_id: row.orgId,

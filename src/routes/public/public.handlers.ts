@@ -3,8 +3,8 @@ import type { Context } from "hono";
 import { latestMarketFeed, MARKET_FEED_SIZE } from "../../db/queries/market-feed";
 import { computePlatformStatistics } from "../../db/queries/public-stats";
 import type { AppEnv } from "../../http/app-env";
+import { PUBLIC_MAX_AGE_SECONDS } from "../../http/cache-control";
 import { jsonText } from "../../http/cached-json";
-import { PUBLIC_MAX_AGE_SECONDS } from "../../http/public-access";
 import type {
   getPlatformStats as getPlatformStatsRoute,
   getPublicMarketFeed as getPublicMarketFeedRoute,

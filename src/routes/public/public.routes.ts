@@ -1,7 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { documentedError } from "../../http/errors";
 import { publicAccess } from "../../http/public-access";
-import { readsFrom } from "../../http/read-consistency";
+import { route } from "../../http/route";
 
 export const PlatformStatsSchema = z
   .object({
@@ -25,7 +25,7 @@ export const PlatformStatsSchema = z
     },
   });
 
-export const MarketFeedEntrySchema = z
+const MarketFeedEntrySchema = z
   .object({
     id: z.string(),
     category: z.string().openapi({ example: "lender_environment" }),
@@ -71,7 +71,7 @@ const publicHeaders = {
   "Access-Control-Allow-Origin": { description: "`*`: any site may read these figures.", schema: { type: "string" as const } },
 };
 
-export const getPlatformStats = createRoute({
+export const getPlatformStats = route({
   method: "get",
   path: "/api/public/stats",
   operationId: "getPlatformStats",
@@ -79,15 +79,16 @@ export const getPlatformStats = createRoute({
   summary: "Live platform statistics, for embedding",
   description:
     "No credentials; any origin may call it (this is what the `<dealer-intel-stats>` widget from `/embed/stats.js` shows). Computed from the service's own usage records, each figure as [the public guide](/docs/guides/public#the-figures) defines it; answers may be up to 60 seconds old. Each client address gets a burst limit of 120 requests a minute.",
-  security: [],
-  middleware: [readsFrom("nearest-replica"), publicAccess] as const,
+  caller: "anyone",
+  reads: "nearest-replica",
+  guard: publicAccess,
   responses: {
     200: { description: "Platform statistics.", headers: publicHeaders, content: { "application/json": { schema: PlatformStatsSchema } } },
     ...publicErrors,
   },
 });
 
-export const getPublicMarketFeed = createRoute({
+export const getPublicMarketFeed = route({
   method: "get",
   path: "/api/moat/public",
   operationId: "getPublicMarketFeed",
@@ -95,8 +96,9 @@ export const getPublicMarketFeed = createRoute({
   summary: "The 20 most recent market-intelligence entries",
   description:
     "No credentials; any origin may call it. Macro signals, lender-environment flags, wholesale-price readings and market alerts, newest first, refreshed nightly. Same burst limit as the statistics.",
-  security: [],
-  middleware: [readsFrom("nearest-replica"), publicAccess] as const,
+  caller: "anyone",
+  reads: "nearest-replica",
+  guard: publicAccess,
   responses: {
     200: { description: "Market feed.", headers: publicHeaders, content: { "application/json": { schema: MarketFeedSchema } } },
     ...publicErrors,

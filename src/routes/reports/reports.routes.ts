@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { ACTIONS, agingSentence, decideAging, OVERPRICED_RATIO, type UnitAging, WHOLESALE_DAYS } from "../../engines/aged-inventory/recommendation";
+import { ACTIONS, OVERPRICED_RATIO, WHOLESALE_DAYS } from "../../engines/aged-inventory/recommendation";
 import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
-import { dailyHoldingCost } from "../../engines/holding-cost";
 import { ALERT_TYPES } from "../../engines/reports/alerts";
 import { DEFAULT_ROLE, ROLES } from "../../engines/reports/briefings";
 import { documentedError, notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
+import { ALERT_EXAMPLE, ALERT_REPORT_EXAMPLE } from "./reports.examples";
 import { ALERT_UNITS_PER_PAGE, ALERTS_PAGE_MAX } from "./reports.service";
 
 const ALERT_TYPE_DESCRIPTION = [
@@ -18,7 +18,7 @@ const ALERT_TYPE_DESCRIPTION = [
   "Rules and wording: docs/domain/reports.md.",
 ].join(" ");
 
-export const ReportsAlertSchema = z
+const ReportsAlertSchema = z
   .object({
     stock_no: z.string(),
     store_id: z.string(),
@@ -58,20 +58,7 @@ export const ReportsAlertSchema = z
     exposure_usd: z.number().openapi({ description: "Cost tied up in the unit: cost + recon + floor-plan interest accrued." }),
   })
   .openapi("ReportsInventoryAlert", {
-    example: exampleAlert({
-      stock_no: "N10042",
-      store_id: "sto_summit_north",
-      year: 2021,
-      make: "Honda",
-      model: "CR-V",
-      condition: "used",
-      daysOnLot: 52,
-      askingPrice: 27_495,
-      marketValue: 25_900,
-      cost: 21_400,
-      costBasis: 22_300,
-      projectedFrontGross: 1_900,
-    }),
+    example: ALERT_EXAMPLE,
   });
 
 const envelope = {
@@ -120,7 +107,7 @@ const AlertReportQuerySchema = z.object({
   }),
 });
 
-export const BriefingRequestSchema = z
+const BriefingRequestSchema = z
   .strictObject({
     role: z
       .enum(ROLES)
@@ -268,84 +255,6 @@ const ok = (description: string, schema: z.ZodType, example?: unknown) => ({
   description,
   content: { "application/json": { schema, example } },
 });
-
-/**
- * A new unit aged at the new-unit threshold and a used wholesale candidate, their sentences and
- * prices computed by the engine (docs/domain/reports.md), so the documented answer cannot say what
- * the engine would not.
- */
-function exampleAlert(unit: UnitAging & { stock_no: string; store_id: string; year: number; make: string; model: string; cost: number }) {
-  const policy = { agedThresholdDays: 45, agedThresholdDaysNew: 90, wholesaleRatioPct: 82, auctionFees: 500 };
-  const decision = decideAging(unit, policy);
-  const daily = dailyHoldingCost(
-    unit.cost,
-    { perDay: 35, highValueCost: 30_000, highValueDailyPct: 0.1, newUnit: { floorplanApr: 7, assistancePerDay: 0, overheadPerDay: 0 } },
-    unit.condition,
-  );
-  const alertType = decision.wholesaleCandidate
-    ? ("wholesale_candidate" as const)
-    : decision.overpriced
-      ? ("aged_and_overpriced" as const)
-      : ("aged" as const);
-  return {
-    stock_no: unit.stock_no,
-    store_id: unit.store_id,
-    year: unit.year,
-    make: unit.make,
-    model: unit.model,
-    condition: unit.condition,
-    days_on_lot: unit.daysOnLot,
-    list_price: unit.askingPrice,
-    market_value: unit.marketValue,
-    market_value_source: "valuation" as const,
-    alert_type: alertType,
-    conditions: decision.wholesaleCandidate ? (["wholesale_candidate", "aged"] as const) : [alertType],
-    owner: decision.owner,
-    aged_threshold_days: decision.thresholdDays,
-    recommendation: agingSentence(unit, decision, daily, policy),
-    action: decision.action,
-    recommended_price: decision.recommendedPrice,
-    wholesale_est: decision.auctionProceeds,
-    exposure_usd: Math.round(unit.costBasis + daily * unit.daysOnLot),
-  };
-}
-
-const ALERT_REPORT_EXAMPLE = {
-  alerts: [
-    exampleAlert({
-      stock_no: "N10071",
-      store_id: "sto_summit_north",
-      year: 2026,
-      make: "Toyota",
-      model: "Highlander",
-      condition: "new",
-      daysOnLot: 96,
-      askingPrice: 51_435,
-      marketValue: 52_450,
-      cost: 46_900,
-      costBasis: 46_900,
-      projectedFrontGross: 1_200,
-    }),
-    exampleAlert({
-      stock_no: "S10048",
-      store_id: "sto_summit_south",
-      year: 2019,
-      make: "Chevrolet",
-      model: "Equinox",
-      condition: "used",
-      daysOnLot: 64,
-      askingPrice: 16_995,
-      marketValue: 16_400,
-      cost: 13_900,
-      costBasis: 14_800,
-      projectedFrontGross: -240,
-    }),
-  ],
-  total_aged_units: 36,
-  total_aged_exposure_usd: 812_433,
-  has_more: false,
-  next_cursor: null,
-};
 
 export const getInventoryAlerts = v1Route({
   method: "get",

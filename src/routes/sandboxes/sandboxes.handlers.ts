@@ -9,7 +9,6 @@ export const createSandbox: RouteHandler<typeof createSandboxRoute, AppEnv> = as
   const now = new Date();
   await sandboxes.admitSandboxRequest(c.env, c.get("db"), c.get("config").passwordPepper, limitedClient(clientAddress(c)), now);
   const sandbox = await sandboxes.createSandbox(c.get("db"), now);
-  c.header("Cache-Control", "no-store");
   c.header(SERVICE_MODE_HEADER, "test");
   return c.json(sandbox, 201);
 };

@@ -1,15 +1,16 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { SANDBOX_LIFETIME_DAYS, SANDBOXES_PER_ADDRESS_PER_DAY, TEST_KEY_DAILY_LIMIT } from "../../credentials/sandbox-limits";
 import { clientAddress } from "../../http/credential-failures";
 import { documentedError } from "../../http/errors";
-import { IdempotencyKeyHeaders, idempotentFor, withIdempotencyResponses } from "../../http/idempotency";
+import type { IdempotencyScope } from "../../http/idempotency";
+import { route } from "../../http/route";
 import { sandboxAddressHash } from "./sandboxes.service";
 
 /**
  * A sandbox has no caller yet to own its `Idempotency-Key`: the client address (keyed hash) is the
  * scope, so a retry from the same client gets the same sandbox, not a second one.
  */
-const sandboxIdempotent = idempotentFor((c) => `sandbox-address:${sandboxAddressHash(c.get("config").passwordPepper, clientAddress(c))}`);
+const sandboxAddressScope: IdempotencyScope = (c) => `sandbox-address:${sandboxAddressHash(c.get("config").passwordPepper, clientAddress(c))}`;
 
 export const SandboxSchema = z
   .object({
@@ -49,17 +50,18 @@ export const SandboxSchema = z
     },
   });
 
-export const createSandbox = createRoute({
+export const createSandbox = route({
   method: "post",
   path: "/api/sandboxes",
   operationId: "createSandbox",
   tags: ["Sandboxes"],
   summary: "Create a sandbox: the real service on demo data, with a test key",
   description: `No credential and no body. A new organization seeded with the demo data (two stores, a few hundred units, months of deals, an open funding pipeline) and a \`lak_test_\` key (${TEST_KEY_DAILY_LIMIT} requests a day) that reaches this sandbox only; live keys never reach it. It expires after ${SANDBOX_LIFETIME_DAYS} days and is then purged. At most 5 a minute and ${SANDBOXES_PER_ADDRESS_PER_DAY} a UTC day per client address. See docs/sandboxes.md.`,
-  security: [],
-  middleware: [sandboxIdempotent] as const,
-  request: { headers: IdempotencyKeyHeaders },
-  responses: withIdempotencyResponses({
+  caller: "anyone",
+  idempotent: sandboxAddressScope,
+  // The answer holds a key and a broker token, shown once.
+  private: true,
+  responses: {
     400: documentedError("A malformed `Idempotency-Key` (`invalid_request`)."),
     201: {
       description: "Created. Sent with `Cache-Control: no-store` and `X-Service-Mode: test`.",
@@ -69,5 +71,5 @@ export const createSandbox = createRoute({
       `More than 5 sandboxes a minute or ${SANDBOXES_PER_ADDRESS_PER_DAY} a UTC day from this client address (\`rate_limited\`, with \`Retry-After\`).`,
     ),
     500: documentedError("Unexpected server error (`internal_error`); nothing of the sandbox is kept."),
-  }),
+  },
 });

@@ -15,7 +15,7 @@ import { describeError, logEvent } from "../../lib/log";
  * in local workerd (about 20,000 rows), close to the 3 s an integrator should wait and slower on
  * production D1; 6 months take 0.2–0.5 s and every report and engine still has a history to read.
  */
-export const SANDBOX_HISTORY_MONTHS = 6;
+const SANDBOX_HISTORY_MONTHS = 6;
 /** Statements per D1 batch: each statement is under 100 KB (insertOrIgnore), a batch a few MB. */
 const STATEMENTS_PER_BATCH = 25;
 

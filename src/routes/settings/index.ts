@@ -15,13 +15,8 @@ const SETTINGS = [
 ] as const;
 
 export const settingsRouter = createRouter();
-// Settings are the organization's own: no shared or browser cache keeps them (the operator's copies: `requireOperator`).
-settingsRouter.use("/api/settings/*", async (c, next) => {
-  c.header("Cache-Control", "no-store");
-  await next();
-});
 for (const [route, handler] of SETTINGS) {
-  // The handlers read the organization from `keyManager`, which both credentials' middleware set;
+  // The handlers read the organization from `orgManager`, which both credentials' middleware set;
   // the operator's copy only adds `org_id` to the path, so its handler is the same function.
   settingsRouter.openapi(route, handler as never);
   settingsRouter.openapi(routes.forOperator(route), handler as never);

@@ -1,11 +1,7 @@
-import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import { type RouteConfig, z } from "@hono/zod-openapi";
 import { SETTINGS_AREAS } from "../../db/schema";
-import type { AppEnv } from "../../http/app-env";
-import { DEFAULT_BODY_LIMIT_BYTES, limitBody, requireJsonBody } from "../../http/body";
-import { documentedError, payloadTooLargeResponse } from "../../http/errors";
-import { actForOrganization, operatorErrors, operatorSecurity, requireOperator } from "../../http/operator-auth";
-import { requireStaffOrBroker, staffOrBrokerErrors, staffOrBrokerSecurity } from "../../http/staff-auth";
+import { documentedError } from "../../http/errors";
+import { type RouteDeclaration, route } from "../../http/route";
 import { optionalStoreSettingSchemas, storeSettingSchemas } from "../../http/store-setting-fields";
 
 const STORE_EXAMPLE = {
@@ -35,7 +31,7 @@ const STORE_EXAMPLE = {
 export const StoreSettingsSchema = z
   .object({ store_id: z.string(), name: z.string(), ...storeSettingSchemas })
   .openapi("SettingsStore", { example: STORE_EXAMPLE });
-export const StoreSettingsListSchema = z
+const StoreSettingsListSchema = z
   .object({ count: z.int(), stores: z.array(StoreSettingsSchema) })
   .openapi("SettingsStoreList", { example: { count: 1, stores: [STORE_EXAMPLE] } });
 export const StoreSettingsPatchSchema = z
@@ -59,7 +55,7 @@ export const LenderPanelSchema = z
       ],
     },
   });
-export const MAX_PANEL_PROGRAMS = 100;
+const MAX_PANEL_PROGRAMS = 100;
 export const LenderPanelPutSchema = z
   .strictObject({
     programs: z
@@ -125,8 +121,8 @@ export const ComplianceSettingsPatchSchema = z
   })
   .openapi("SettingsCompliancePatch", { example: { flag_score: 82 } });
 
-export const AUDIT_PAGE_MAX = 100;
-export const SettingsAuditEntrySchema = z
+const AUDIT_PAGE_MAX = 100;
+const SettingsAuditEntrySchema = z
   .object({
     id: z.string().openapi({ example: "set_4kQ9bX2mN7pR1sT8" }),
     store_id: z.string().nullable().openapi({ description: "Null for an organization-wide setting (`compliance`)." }),
@@ -167,7 +163,16 @@ export const SettingsAuditListSchema = z
     },
   });
 
-const common = { tags: ["Settings"], security: staffOrBrokerSecurity };
+/** Each settings route's declaration, for the operator's copy of it. */
+const declarations = new Map<RouteConfig, RouteDeclaration>();
+
+function settingsRoute<Declaration extends RouteDeclaration>(declaration: Declaration) {
+  const created = route(declaration);
+  declarations.set(created, declaration);
+  return created;
+}
+
+const common = { tags: ["Settings"], caller: "staff-or-broker" as const };
 const storeIdParam = z.object({
   store_id: z
     .string()
@@ -179,10 +184,6 @@ const keptChanging = {
   409: documentedError("The settings kept changing under this request (eight other writes came first); send it again (`conflict`)."),
 } as const;
 const storeNotFound = { 404: documentedError("No store with that id in the caller's organization (`not_found`).") } as const;
-const bodyErrors = {
-  400: documentedError("Body missing, not JSON or not sent as `application/json` (`invalid_request`)."),
-  ...payloadTooLargeResponse,
-};
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description: `${description} Sent with \`Cache-Control: no-store\`.`,
   content: { "application/json": { schema } },
@@ -200,37 +201,35 @@ const taggedStore = (description: string) => ({
 const CALLERS =
   "A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's.";
 
-export const listStoreSettings = createRoute({
+export const listStoreSettings = settingsRoute({
   ...common,
   method: "get",
   path: "/api/settings/stores",
   operationId: "listStoreSettings",
   summary: "Every store's settings",
   description: `${CALLERS} What the gross, aging, alert and appraisal engines read for each store (docs/settings.md).`,
-  middleware: [requireStaffOrBroker] as const,
-  responses: { 200: json(StoreSettingsListSchema, "The organization's stores, by id."), ...staffOrBrokerErrors },
+  responses: { 200: json(StoreSettingsListSchema, "The organization's stores, by id.") },
 });
 
-export const getStoreSettings = createRoute({
+export const getStoreSettings = settingsRoute({
   ...common,
   method: "get",
   path: "/api/settings/stores/{store_id}",
   operationId: "getStoreSettings",
   summary: "One store's settings",
   description: CALLERS,
-  middleware: [requireStaffOrBroker] as const,
   request: { params: storeIdParam },
-  responses: { 200: taggedStore("The store's settings."), ...staffOrBrokerErrors, ...storeNotFound },
+  responses: { 200: taggedStore("The store's settings."), ...storeNotFound },
 });
 
-export const updateStoreSettings = createRoute({
+export const updateStoreSettings = settingsRoute({
   ...common,
   method: "patch",
   path: "/api/settings/stores/{store_id}",
   operationId: "updateStoreSettings",
   summary: "Change some of a store's settings",
   description: `${CALLERS} Fields left out are unchanged. Each field whose value changes is written to the audit log (\`GET /api/settings/audit\`) in the same D1 batch as the change, with exactly the value it replaced; a body that changes nothing writes nothing. With \`If-Match\` (the \`ETag\` of a read) the change is made only to that version, else 412; without it the last writer wins (docs/settings.md#simultaneous-changes). The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).`,
-  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
+  body: true,
   request: {
     params: storeIdParam,
     headers: z.object({
@@ -250,39 +249,34 @@ export const updateStoreSettings = createRoute({
     200: taggedStore("The store's settings after the change."),
     ...keptChanging,
     412: documentedError("`If-Match` names a version the settings no longer are: read them again and decide (`precondition_failed`)."),
-    ...bodyErrors,
-    ...staffOrBrokerErrors,
     ...storeNotFound,
     422: documentedError("A value out of its range, or a field this endpoint does not declare (`validation_error`, `unrecognized_keys`)."),
   },
 });
 
-export const getLenderPanel = createRoute({
+export const getLenderPanel = settingsRoute({
   ...common,
   method: "get",
   path: "/api/settings/stores/{store_id}/lender-panel",
   operationId: "getLenderPanel",
   summary: "The programs a store routes deals to",
   description: `${CALLERS} The store's panel over the shared lender matrix, by name; \`POST /api/v1/lender-route\` ranks these.`,
-  middleware: [requireStaffOrBroker] as const,
   request: { params: storeIdParam },
-  responses: { 200: json(LenderPanelSchema, "The panel."), ...staffOrBrokerErrors, ...storeNotFound },
+  responses: { 200: json(LenderPanelSchema, "The panel."), ...storeNotFound },
 });
 
-export const replaceLenderPanel = createRoute({
+export const replaceLenderPanel = settingsRoute({
   ...common,
   method: "put",
   path: "/api/settings/stores/{store_id}/lender-panel",
   operationId: "replaceLenderPanel",
   summary: "Replace a store's lender panel",
   description: `${CALLERS} The panel becomes exactly the programs sent, in one D1 batch with its audit row (field \`programs\`, the sorted program ids before and after); the same panel again writes nothing. Routing sees it within 60 seconds.`,
-  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
+  body: true,
   request: { params: storeIdParam, body: { required: true, content: { "application/json": { schema: LenderPanelPutSchema } } } },
   responses: {
     200: json(LenderPanelSchema, "The panel after the change."),
     ...keptChanging,
-    ...bodyErrors,
-    ...staffOrBrokerErrors,
     ...storeNotFound,
     422: documentedError(
       "A program that is not in the lender matrix (`validation_error`; `details[].code` `unknown_lender_program`, the message names it), or a field this endpoint does not declare.",
@@ -290,45 +284,41 @@ export const replaceLenderPanel = createRoute({
   },
 });
 
-export const getComplianceSettings = createRoute({
+export const getComplianceSettings = settingsRoute({
   ...common,
   method: "get",
   path: "/api/settings/compliance",
   operationId: "getComplianceSettings",
   summary: "The organization's screening thresholds",
   description: `${CALLERS} The values \`POST /api/v1/compliance-check\` applies, whether they are the defaults, and the defaults.`,
-  middleware: [requireStaffOrBroker] as const,
-  responses: { 200: json(ComplianceSettingsSchema, "The thresholds in force."), ...staffOrBrokerErrors },
+  responses: { 200: json(ComplianceSettingsSchema, "The thresholds in force.") },
 });
 
-export const updateComplianceSettings = createRoute({
+export const updateComplianceSettings = settingsRoute({
   ...common,
   method: "patch",
   path: "/api/settings/compliance",
   operationId: "updateComplianceSettings",
   summary: "Change the organization's screening thresholds",
   description: `${CALLERS} Fields left out keep their value in force. Ranges follow docs/domain/screening.md#tuning; \`hold_score\` must be at least \`flag_score\`. Each change is audited like a store's; checks apply it within 60 seconds.`,
-  middleware: [requireStaffOrBroker, limitBody(DEFAULT_BODY_LIMIT_BYTES), requireJsonBody] as const,
+  body: true,
   request: { body: { required: true, content: { "application/json": { schema: ComplianceSettingsPatchSchema } } } },
   responses: {
     200: json(ComplianceSettingsSchema, "The thresholds after the change."),
     ...keptChanging,
-    ...bodyErrors,
-    ...staffOrBrokerErrors,
     422: documentedError(
       "A value out of its range, `hold_score` below `flag_score` (`details[].code` `hold_below_flag`), or an undeclared field (`validation_error`).",
     ),
   },
 });
 
-export const listSettingsAudit = createRoute({
+export const listSettingsAudit = settingsRoute({
   ...common,
   method: "get",
   path: "/api/settings/audit",
   operationId: "listSettingsAudit",
   summary: "Every settings change, newest first",
   description: `${CALLERS} One entry per field changed: who, when, the value before and after. Pages of \`limit\` (default 50, at most ${AUDIT_PAGE_MAX}); while \`has_more\`, pass \`next_cursor\` as \`cursor\` for the next, older page.`,
-  middleware: [requireStaffOrBroker] as const,
   request: {
     query: z.object({
       limit: z.coerce
@@ -343,7 +333,6 @@ export const listSettingsAudit = createRoute({
   },
   responses: {
     200: json(SettingsAuditListSchema, "One page of the log."),
-    ...staffOrBrokerErrors,
     422: documentedError("`limit` out of range, or a `cursor` this list did not make (`validation_error`, `invalid_cursor` or `cursor_mismatch`)."),
   },
 });
@@ -356,20 +345,21 @@ const OPERATOR_CALLER =
  * /api/operator/organizations/{org_id}/settings/…, with the operator token instead of the
  * organization's staff session or broker token.
  */
-export function forOperator<Route extends RouteConfig>(route: Route) {
-  const [, ...afterCredential] = route.middleware as readonly MiddlewareHandler<AppEnv>[];
-  const { 401: _unauthorized, 403: _forbidden, 404: _notFound, ...responses } = route.responses;
-  const params = (route.request?.params as z.ZodObject | undefined) ?? z.object({});
-  return createRoute({
-    ...route,
+export function forOperator(settings: RouteConfig) {
+  const declaration = declarations.get(settings);
+  if (!declaration) throw new Error(`forOperator: ${settings.path} is not a settings route`);
+  // The operator's 404 also covers the organization in the path.
+  const { 404: _storeNotFound, ...responses } = declaration.responses;
+  const params = (declaration.request?.params as z.ZodObject | undefined) ?? z.object({});
+  return route({
+    ...declaration,
     tags: ["Operator"],
-    security: operatorSecurity,
-    operationId: `operator${route.operationId?.charAt(0).toUpperCase()}${route.operationId?.slice(1)}`,
-    description: route.description?.replace(CALLERS, OPERATOR_CALLER),
-    path: route.path.replace("/api/settings/", "/api/operator/organizations/{org_id}/settings/"),
-    middleware: [requireOperator, actForOrganization, ...afterCredential],
+    caller: "operator-for-org",
+    operationId: `operator${declaration.operationId?.charAt(0).toUpperCase()}${declaration.operationId?.slice(1)}`,
+    description: declaration.description?.replace(CALLERS, OPERATOR_CALLER),
+    path: declaration.path.replace("/api/settings/", "/api/operator/organizations/{org_id}/settings/"),
     request: {
-      ...route.request,
+      ...declaration.request,
       params: params.extend({
         org_id: z
           .string()
@@ -378,10 +368,6 @@ export function forOperator<Route extends RouteConfig>(route: Route) {
           .openapi({ param: { name: "org_id", in: "path" }, example: "org_summit" }),
       }),
     },
-    responses: {
-      ...responses,
-      ...operatorErrors,
-      404: documentedError("No organization with that id, or no store with that id in it (`not_found`)."),
-    },
+    responses,
   });
 }

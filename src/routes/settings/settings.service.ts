@@ -21,7 +21,7 @@ const storeNotFound = () => new ApiError("not_found", "This organization has no 
 
 const STORE_FIELD_NAMES = Object.keys(STORE_SETTING_FIELDS) as StoreSettingField[];
 
-export function toStoreFields(row: queries.StoreSettingsRow) {
+function toStoreFields(row: queries.StoreSettingsRow) {
   return {
     store_id: row.id,
     name: row.name,
@@ -34,7 +34,7 @@ export async function listStores(db: Database, orgId: string) {
   return { count: stores.length, stores };
 }
 
-export async function getStore(db: Database, orgId: string, storeId: string) {
+async function getStore(db: Database, orgId: string, storeId: string) {
   const row = await queries.findStoreSettings(db, orgId, storeId);
   if (!row) throw storeNotFound();
   return toStoreFields(row);

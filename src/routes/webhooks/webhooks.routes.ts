@@ -65,7 +65,7 @@ export const CreatedWebhookEndpointSchema = z
   .openapi("WebhooksCreatedEndpoint");
 export const WebhookEndpointListSchema = z.object({ count: z.int(), endpoints: z.array(WebhookEndpointSchema) }).openapi("WebhooksEndpointList");
 
-export const WebhookAttemptSchema = z
+const WebhookAttemptSchema = z
   .object({
     attempt: z.int().openapi({ example: 1 }),
     attempted_at: z.iso.datetime(),
@@ -117,9 +117,9 @@ export const WebhookDeliveryListSchema = z
   })
   .openapi("WebhooksDeliveryList");
 
-export const MAX_SECRET_OVERLAP_HOURS = 168;
+const MAX_SECRET_OVERLAP_HOURS = 168;
 
-export const RotateWebhookSecretSchema = z
+const RotateWebhookSecretSchema = z
   .strictObject({
     overlap_hours: z
       .int()
@@ -140,13 +140,13 @@ export const RotatedWebhookSecretSchema = z
   })
   .openapi("WebhooksRotatedSecret");
 
-export const TriggerWebhookEventSchema = z
+const TriggerWebhookEventSchema = z
   .strictObject({
     event: EventName.openapi({ description: "The event type to send a sample of; the endpoint need not be subscribed to it." }),
   })
   .openapi("WebhooksTriggerEvent", { example: { event: "deal.stip_alert" } });
 
-export const WebhookTestResultSchema = z
+const WebhookTestResultSchema = z
   .object({
     delivered: z.boolean(),
     response_status: z.int().nullable().openapi({ example: 200 }),

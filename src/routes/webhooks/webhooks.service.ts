@@ -123,7 +123,7 @@ export async function rotateSecret(db: Database, config: Config, orgId: string, 
   return { ...toEndpointFields(row), secret, previous_secret_expires_at: previousExpiresAt };
 }
 
-export function toDeliveryFields(delivery: Awaited<ReturnType<typeof queries.listDeliveries>>[number]) {
+function toDeliveryFields(delivery: Awaited<ReturnType<typeof queries.listDeliveries>>[number]) {
   return {
     id: delivery.id,
     event_id: delivery.eventId,
