@@ -76,7 +76,8 @@ export function buildForProfile(): string {
   return path.join(PROFILE_OUT_DIR, "entry.js");
 }
 
-const IN_MEMORY_RATE_LIMITER = `
+/** A stand-in for the rate-limit binding that counts in memory (see `serve`); served as `bench-ratelimit`. */
+export const IN_MEMORY_RATE_LIMITER = `
 import { WorkerEntrypoint } from "cloudflare:workers";
 const LIMIT = 1_000_000_000;
 const PERIOD_MS = 60_000;
@@ -94,14 +95,9 @@ export class RateLimiter extends WorkerEntrypoint {
 export default { fetch: () => new Response(null, { status: 404 }) };
 `;
 
-/**
- * Every Worker sits behind Miniflare's own entry Worker, which routes by path, so the baseline and
- * the API pay the same serving overhead and the ratios compare like with like. (Miniflare's direct
- * sockets skip that hop; BENCHMARKS.md says how the ratios move then.)
- */
-export function serve(options: { scriptPath?: string; inspectorPort?: number } = {}): Miniflare {
-  const date = compatibilityDate();
-  const apiBindings = {
+/** The API Worker's bindings as the bench serves them. */
+export function apiWorkerOptions(date: string) {
+  return {
     modules: true,
     compatibilityDate: date,
     d1Databases: { DB: "bench-db" },
@@ -131,6 +127,16 @@ export function serve(options: { scriptPath?: string; inspectorPort?: number } =
       WEBHOOK_ALLOW_LOCALHOST: "true",
     },
   };
+}
+
+/**
+ * Every Worker sits behind Miniflare's own entry Worker, which routes by path, so the baseline and
+ * the API pay the same serving overhead and the ratios compare like with like. (Miniflare's direct
+ * sockets skip that hop; BENCHMARKS.md says how the ratios move then.)
+ */
+export function serve(options: { scriptPath?: string; inspectorPort?: number } = {}): Miniflare {
+  const date = compatibilityDate();
+  const apiBindings = apiWorkerOptions(date);
   return new Miniflare(
     convertV4MiniflareOptions({
       inspectorPort: options.inspectorPort,
