@@ -25,6 +25,7 @@ export const latencyEndpoints: LatencyEndpoint[] = [
   { scenario: "unmetered_v1", kind: "read" },
   { scenario: "inventory_page", kind: "read" },
   { scenario: "inventory_changes", kind: "read" },
+  { scenario: "sales_summary", kind: "read" },
   { scenario: "settings_stores", kind: "read" },
   { scenario: "inventory-alerts", kind: "read" },
   { scenario: "market-pulse", kind: "read" },
