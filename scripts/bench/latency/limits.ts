@@ -18,7 +18,7 @@ export interface LatencyEndpoint {
 }
 
 export const latencyEndpoints: LatencyEndpoint[] = [
-  { scenario: "health", kind: "read" },
+  { scenario: "health", kind: "read", stays: "an uptime probe: whether the database's primary answers is what it reports" },
   { scenario: "public_stats", kind: "read" },
   { scenario: "public_moat", kind: "read" },
   { scenario: "metered_v1", kind: "read" },
@@ -26,7 +26,12 @@ export const latencyEndpoints: LatencyEndpoint[] = [
   { scenario: "inventory_page", kind: "read" },
   { scenario: "inventory_changes", kind: "read" },
   { scenario: "sales_summary", kind: "read" },
-  { scenario: "settings_stores", kind: "read" },
+  {
+    scenario: "settings_stores",
+    kind: "read",
+    stays:
+      "a staff screen read right after its own PATCH, so it reads at the primary (docs/consistency.md); a replica would need the PATCH's D1 bookmark carried back by the staff app, a change of the contract",
+  },
   { scenario: "inventory-alerts", kind: "read" },
   { scenario: "market-pulse", kind: "read" },
   { scenario: "morning-briefing", kind: "read" },
