@@ -59,7 +59,7 @@ export interface Scenario {
  * an endpoint that answers from memory, so what is measured is our stack, not the answer's size.
  */
 export function bareAnswerOf(of: string): Scenario {
-  return { name: `${of}_bare_answer`, path: `${BARE_ANSWER_PATH}?of=${of}`, copiesAnswerOf: of };
+  return { name: `${of}_bare_answer`, path: `${BARE_ANSWER_PATH}/${of}`, copiesAnswerOf: of };
 }
 
 /** At least this share of its own answer served by a bare Worker (issue 37: `metered_v1`, the public embeds). */

@@ -25,12 +25,12 @@ export const BASELINE_PATH = "/__bench/baseline";
  * `metered_v1`'s answer is a JSON body of five units and about fifteen headers, the baseline's a
  * 11-byte body and one header: what workerd and the load generator pay for that difference is not
  * our code's. This Worker answers a constant copy of a real answer (PUT once by the bench, one per
- * `?of=<scenario>`), with a fresh request id, so the stack's own cost can be told apart from the answer's.
+ * `/<scenario>`), with a fresh request id, so the stack's own cost can be told apart from the answer's.
  */
 const BARE_ANSWER_WORKER = `const answers = new Map();
 export default {
   async fetch(request) {
-    const of = new URL(request.url).searchParams.get("of");
+    const of = new URL(request.url).pathname.split("/").pop();
     if (request.method === "PUT") {
       answers.set(of, await request.json());
       return new Response(null, { status: 204 });
@@ -154,7 +154,7 @@ export function serve(options: { scriptPath?: string; inspectorPort?: number } =
           compatibilityDate: date,
           routes: [`*${BASELINE_PATH}`],
         },
-        { name: "baseline-answer", modules: true, script: BARE_ANSWER_WORKER, compatibilityDate: date, routes: [`*${BARE_ANSWER_PATH}`] },
+        { name: "baseline-answer", modules: true, script: BARE_ANSWER_WORKER, compatibilityDate: date, routes: [`*${BARE_ANSWER_PATH}/*`] },
       ],
     }),
   );
