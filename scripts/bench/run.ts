@@ -20,7 +20,7 @@
  * ratio, without the load generator's) and, beside every run, the load average and the
  * hypervisor's steal. `--json` ends the output with one line holding those figures.
  * `--only` runs the named scenarios (with the baseline, `metered_v1` and the scenarios their
- * targets, or their `alsoOf` floors, compare them with). Any answer other than 2xx aborts the run. Each endpoint area adds
+ * targets compare them with). Any answer other than 2xx aborts the run. Each endpoint area adds
  * its scenarios, and the rows they need, in scripts/bench/areas/ (listed in areas/index.ts).
  */
 import { readFileSync } from "node:fs";
@@ -28,7 +28,7 @@ import { loadavg } from "node:os";
 import { BENCH_AREAS } from "./areas";
 import { APPRAISAL_PHOTOS } from "./areas/appraisal";
 import { copyAnswer, type Figures, load } from "./load";
-import { requestInit, type Scenario } from "./scenario";
+import { requestInit, type Scenario, SETS_FOR_VERDICT } from "./scenario";
 import { benchScenarios } from "./scenarios";
 import { describeBundle, describeStartup, measureStartup, median } from "./startup";
 import { build, machine, migrateAndSeed, serve } from "./worker";
@@ -91,10 +91,7 @@ async function drainQueue(db: D1Database): Promise<number> {
   }
 }
 
-type Summary = Record<
-  string,
-  Figures & { ratio: number; vs_metered: number; vs_target?: number; cpu_vs_target?: number; vs_also?: number; drain_ms: number }
->;
+type Summary = Record<string, Figures & { ratio: number; vs_metered: number; vs_target?: number; cpu_vs_target?: number; drain_ms: number }>;
 
 /** One full set: ROUNDS interleaved rounds of every scenario, each after the queue is drained. */
 async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: number): Promise<Summary> {
@@ -137,7 +134,7 @@ async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: 
     });
     return ratios.includes(null) ? undefined : Number(median(ratios as number[]).toFixed(3));
   };
-  for (const { name, target, alsoOf } of scenarios) {
+  for (const { name, target } of scenarios) {
     summary[name] = {
       rps: Math.round(median(rounds.map((r) => r[name].rps))),
       p50_ms: median(rounds.map((r) => r[name].p50_ms)),
@@ -150,7 +147,6 @@ async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: 
           ? { vs_target: pairedRatio(name), cpu_vs_target: cpuRatio(name, (i) => pairedFloors[i][name]) }
           : { vs_target: perRoundRatio(name, target.of), cpu_vs_target: cpuRatio(name, (i) => rounds[i][target.of]) }
         : {}),
-      ...(alsoOf && rounds[0][alsoOf] ? { vs_also: perRoundRatio(name, alsoOf) } : {}),
       drain_ms: drainMs[name],
     };
   }
@@ -208,12 +204,7 @@ async function main(): Promise<void> {
     const db = await mf.getD1Database("DB", "api");
     const allScenarios = benchScenarios(platform, areas);
     // A scenario runs with the ones its target and its body cost compare it with.
-    const wanted =
-      only &&
-      new Set([
-        ...only,
-        ...allScenarios.filter((s) => only.includes(s.name)).flatMap((s) => [s.target?.of, s.alsoOf].filter((of) => of !== undefined)),
-      ]);
+    const wanted = only && new Set([...only, ...allScenarios.filter((s) => only.includes(s.name)).flatMap((s) => (s.target ? [s.target.of] : []))]);
     if (wanted?.has(BODY_COST.scenario)) for (const name of [BODY_COST.without, BODY_COST.echo, BODY_COST.echoWithout]) wanted.add(name);
     const scenarios = allScenarios.filter((s) => !wanted || s.name === "baseline" || s.name === "metered_v1" || wanted.has(s.name));
 
@@ -260,10 +251,6 @@ async function main(): Promise<void> {
           `| ${name} | ${f.rps} | ${f.p50_ms} | ${f.p99_ms} | ${f.ratio.toFixed(2)} | ${f.vs_metered.toFixed(2)} | ${goal} | ${verdict(f.vs_target)} | ${f.cpu_us ?? ""} | ${verdict(f.cpu_vs_target)} | ${f.drain_ms} | ${firstCallMs[name]} |`,
         );
       }
-      for (const { name, alsoOf } of scenarios) {
-        const also = summary[name].vs_also;
-        if (alsoOf && also !== undefined) console.log(`\n${name}: ${also.toFixed(2)} of ${alsoOf} (for information; its target is above)`);
-      }
       const cost = bodyCost(summary);
       if (cost) {
         console.log(
@@ -271,17 +258,22 @@ async function main(): Promise<void> {
         );
       }
     }
-    if (runs.length > 1) {
-      console.log(`\nSpread over ${runs.length} runs (min–max of each run's median ratio):\n`);
-      console.log("| scenario | vs baseline | vs target | CPU vs target |\n|---|---:|---:|---:|");
-      for (const { name, target } of scenarios) {
-        const ratios = (figure: "vs_target" | "cpu_vs_target") =>
-          runs.flatMap(({ summary }) => (summary[name][figure] === undefined ? [] : [summary[name][figure] as number]));
-        const cpuRatios = ratios("cpu_vs_target");
-        console.log(
-          `| ${name} | ${spread(runs.map(({ summary }) => summary[name].ratio))} | ${target ? `${spread(ratios("vs_target"))} of ${target.of}` : ""} | ${target && cpuRatios.length > 0 ? spread(cpuRatios) : ""} |`,
-        );
-      }
+    // A target is met when the median of SETS_FOR_VERDICT sets is (issue 37); the spread beside it.
+    console.log(
+      `\nTargets: the median of ${runs.length} set${runs.length === 1 ? "" : "s"} (min–max beside it)${runs.length < SETS_FOR_VERDICT ? `: a reading, not a verdict (a verdict takes --repeat=${SETS_FOR_VERDICT})` : ""}\n`,
+    );
+    console.log("| scenario | target | vs target (median) | spread | CPU vs target (median) | met |\n|---|---|---:|---|---:|---|");
+    for (const { name, target } of scenarios) {
+      if (!target) continue;
+      const ratios = (figure: "vs_target" | "cpu_vs_target") =>
+        runs.flatMap(({ summary }) => (summary[name][figure] === undefined ? [] : [summary[name][figure] as number]));
+      const vs = ratios("vs_target");
+      if (vs.length === 0) continue;
+      const cpu = ratios("cpu_vs_target");
+      const met = median(vs) >= target.ratio;
+      console.log(
+        `| ${name} | ≥ ${target.ratio} of ${target.of} | ${median(vs).toFixed(2)} | ${spread(vs)} | ${cpu.length > 0 ? median(cpu).toFixed(2) : ""} | ${runs.length < SETS_FOR_VERDICT ? (met ? "(met)" : "(not met)") : met ? "met" : "**NOT met**"} |`,
+      );
     }
     const slowFirstCalls = Object.entries(firstCallMs).filter(([, ms]) => ms >= FIRST_CALL_LIMIT_MS);
     console.log(

@@ -6,11 +6,19 @@ export interface BenchFixture {
   storeId: string;
 }
 
-/** A scenario's target: at least `ratio` of the `of` scenario's requests per second, in the same run. */
+import { BARE_ANSWER_PATH } from "./floor-paths";
+
+/**
+ * A scenario's target: at least `ratio` of the `of` scenario's requests per second, in the same
+ * run. It is met when the median of SETS_FOR_VERDICT sets (`--repeat=3`) is (issue 37).
+ */
 export interface Target {
   of: string;
   ratio: number;
 }
+
+/** How many whole sets a verdict takes: one set on this shared machine is a reading, not a verdict. */
+export const SETS_FOR_VERDICT = 3;
 
 /** GET endpoints answered from a per-isolate cache against the metered feed call, also cached (issue 19). */
 export const READ_TARGET: Target = { of: "metered_v1", ratio: 0.85 };
@@ -42,11 +50,20 @@ export interface Scenario {
   /** The answer must carry the quota headers (else the quota failed open and the run is void). */
   metered?: boolean;
   target?: Target;
-  /** Another floor it is compared with for information only: what part of the gap to its target that floor's work explains. */
-  alsoOf?: string;
   /** Served by a bare Worker answering a constant copy of that scenario's answer (copied before this one's first call). */
   copiesAnswerOf?: string;
 }
+
+/**
+ * The bare Worker serving a constant copy of `of`'s answer (body and promised headers): the floor of
+ * an endpoint that answers from memory, so what is measured is our stack, not the answer's size.
+ */
+export function bareAnswerOf(of: string): Scenario {
+  return { name: `${of}_bare_answer`, path: `${BARE_ANSWER_PATH}/${of}`, copiesAnswerOf: of };
+}
+
+/** At least this share of its own answer served by a bare Worker (issue 37: `metered_v1`, the public embeds). */
+export const BARE_ANSWER_RATIO = 0.85;
 
 /** A figure that is not a request rate (a bulk job's duration, a background throughput). */
 export interface Measurement {

@@ -10,6 +10,7 @@ import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../../src/credentials/tokens";
 import { runWrangler } from "../lib/local-d1";
 import { BENCH_AREAS } from "./areas";
+import { BARE_ANSWER_PATH } from "./floor-paths";
 import type { BenchFixture } from "./scenario";
 import { type BundleFigures, bundleFigures, compatibilityDate } from "./startup";
 
@@ -19,23 +20,23 @@ const BENCH_ENTRY = "scripts/bench/entry.ts";
 const BENCH_OUT_DIR = path.join(ROOT, ".bench/dist-bench");
 const PROFILE_OUT_DIR = path.join(ROOT, ".bench/dist-profile");
 export const BASELINE_PATH = "/__bench/baseline";
-/** A bare Worker answering a copy of `metered_v1`'s answer (its body and headers), set by the bench once served. */
-export const BASELINE_ANSWER_PATH = "/__bench/baseline-answer";
 
 /**
  * `metered_v1`'s answer is a JSON body of five units and about fifteen headers, the baseline's a
  * 11-byte body and one header: what workerd and the load generator pay for that difference is not
- * our code's. This Worker answers a constant copy of the real answer (PUT once by the bench), with
- * a fresh request id, so the stack's own cost can be told apart from the answer's.
+ * our code's. This Worker answers a constant copy of a real answer (PUT once by the bench, one per
+ * `/<scenario>`), with a fresh request id, so the stack's own cost can be told apart from the answer's.
  */
-const BARE_ANSWER_WORKER = `let answer = null;
+const BARE_ANSWER_WORKER = `const answers = new Map();
 export default {
   async fetch(request) {
+    const of = new URL(request.url).pathname.split("/").pop();
     if (request.method === "PUT") {
-      answer = await request.json();
+      answers.set(of, await request.json());
       return new Response(null, { status: 204 });
     }
-    if (answer === null) return new Response("no answer copied yet", { status: 503 });
+    const answer = answers.get(of);
+    if (answer === undefined) return new Response("no answer copied yet", { status: 503 });
     return new Response(answer.body, { headers: { ...answer.headers, "X-Request-Id": crypto.randomUUID() } });
   },
 };`;
@@ -76,7 +77,8 @@ export function buildForProfile(): string {
   return path.join(PROFILE_OUT_DIR, "entry.js");
 }
 
-const IN_MEMORY_RATE_LIMITER = `
+/** A stand-in for the rate-limit binding that counts in memory (see `serve`); served as `bench-ratelimit`. */
+export const IN_MEMORY_RATE_LIMITER = `
 import { WorkerEntrypoint } from "cloudflare:workers";
 const LIMIT = 1_000_000_000;
 const PERIOD_MS = 60_000;
@@ -94,14 +96,9 @@ export class RateLimiter extends WorkerEntrypoint {
 export default { fetch: () => new Response(null, { status: 404 }) };
 `;
 
-/**
- * Every Worker sits behind Miniflare's own entry Worker, which routes by path, so the baseline and
- * the API pay the same serving overhead and the ratios compare like with like. (Miniflare's direct
- * sockets skip that hop; BENCHMARKS.md says how the ratios move then.)
- */
-export function serve(options: { scriptPath?: string; inspectorPort?: number } = {}): Miniflare {
-  const date = compatibilityDate();
-  const apiBindings = {
+/** The API Worker's bindings as the bench serves them. */
+export function apiWorkerOptions(date: string) {
+  return {
     modules: true,
     compatibilityDate: date,
     d1Databases: { DB: "bench-db" },
@@ -131,6 +128,16 @@ export function serve(options: { scriptPath?: string; inspectorPort?: number } =
       WEBHOOK_ALLOW_LOCALHOST: "true",
     },
   };
+}
+
+/**
+ * Every Worker sits behind Miniflare's own entry Worker, which routes by path, so the baseline and
+ * the API pay the same serving overhead and the ratios compare like with like. (Miniflare's direct
+ * sockets skip that hop; BENCHMARKS.md says how the ratios move then.)
+ */
+export function serve(options: { scriptPath?: string; inspectorPort?: number } = {}): Miniflare {
+  const date = compatibilityDate();
+  const apiBindings = apiWorkerOptions(date);
   return new Miniflare(
     convertV4MiniflareOptions({
       inspectorPort: options.inspectorPort,
@@ -147,7 +154,7 @@ export function serve(options: { scriptPath?: string; inspectorPort?: number } =
           compatibilityDate: date,
           routes: [`*${BASELINE_PATH}`],
         },
-        { name: "baseline-answer", modules: true, script: BARE_ANSWER_WORKER, compatibilityDate: date, routes: [`*${BASELINE_ANSWER_PATH}`] },
+        { name: "baseline-answer", modules: true, script: BARE_ANSWER_WORKER, compatibilityDate: date, routes: [`*${BARE_ANSWER_PATH}/*`] },
       ],
     }),
   );

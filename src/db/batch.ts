@@ -16,16 +16,14 @@ export type Statement = BatchItem<"sqlite"> | TemplateCall<unknown>;
 const isTemplateCall = (statement: Statement): statement is TemplateCall<unknown> => "read" in statement && "params" in statement;
 
 /**
- * One atomic D1 batch of any number of statements (none: nothing to do). A lone statement runs on
- * its own, atomic anyway, without a batch's bookkeeping (about a tenth of a compliance check's CPU,
- * BENCHMARKS.md "Profiles"); its result is what awaiting it gives, for a RETURNING the same rows.
- * With a built template among them the batch goes through the binding itself: the template's
- * result is what its `read` makes of its rows, a drizzle statement's its rows as D1 gives them.
+ * One atomic D1 batch of any number of statements (none: nothing to do): one round trip to the
+ * primary, whatever it writes. With a built template among them the batch goes through the binding
+ * itself: the template's result is what its `read` makes of its rows, a drizzle statement's its
+ * rows as D1 gives them.
  */
 export async function runBatch(db: Database, statements: Statement[]): Promise<unknown[]> {
   if (!statements.some(isTemplateCall)) {
     const items = statements as BatchItem<"sqlite">[];
-    if (items.length === 1) return [await items[0]];
     return items.length > 0 ? db.batch(items as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]) : [];
   }
   const d1 = db.$client;
@@ -33,7 +31,7 @@ export async function runBatch(db: Database, statements: Statement[]): Promise<u
     const { sql, params } = isTemplateCall(statement) ? statement : (statement as unknown as BuiltStatement).toSQL();
     return d1.prepare(sql).bind(...params);
   });
-  const results = prepared.length === 1 ? [await prepared[0].all()] : await d1.batch(prepared);
+  const results = await d1.batch(prepared);
   return results.map(({ results: rows }, i) => {
     const statement = statements[i];
     return isTemplateCall(statement) ? statement.read(rows as Record<string, unknown>[]) : rows;
@@ -57,13 +55,7 @@ const oneItemTooLarge = (bound: number) => new Error(`One item binds ${bound} pa
  */
 export function inChunks<Item, Statement extends BuiltStatement>(items: readonly Item[], build: (part: Item[]) => Statement): Statement[] {
   if (items.length === 0) return [];
-  const first = build([items[0]]);
-  const one = boundParameters(first);
-  // One item (an event's outbox row, a check's mark) needs no part size: it fits or nothing does.
-  if (items.length === 1) {
-    if (one > MAX_BOUND_PARAMETERS) throw oneItemTooLarge(one);
-    return [first];
-  }
+  const one = boundParameters(build([items[0]]));
   const perItem = boundParameters(build([items[0], items[0]])) - one;
   const fixed = one - perItem;
   const size = perItem === 0 ? items.length : Math.floor((MAX_BOUND_PARAMETERS - fixed) / perItem);

@@ -8,6 +8,9 @@ import { loadSanctionsList, type SanctionsFiles } from "../../../src/jobs/refres
 import { DEMO_OFAC_DIR, listVersion } from "../../lib/sanctions-list";
 import { type BenchArea, type Measurement, RECORDING_TARGET } from "../scenario";
 
+/** A hold against the same write with an event raised (issue 37): the event is part of what a hold must do. */
+const HOLD_TARGET = { of: "metered_event", ratio: 0.85 };
+
 const read = (file: string) => gunzipSync(readFileSync(path.join(DEMO_OFAC_DIR, file))).toString("utf8");
 const demoFiles = (): SanctionsFiles => ({ sdn: read("sdn.csv.gz"), alt: read("alt.csv.gz"), comments: read("sdn_comments.csv.gz") });
 
@@ -81,9 +84,7 @@ export const complianceBench: BenchArea = {
       headers: { "X-Service-API-Key": key },
       body: HOLD_PERSON,
       metered: true,
-      target: RECORDING_TARGET,
-      // A hold also raises an event: the queue's simulator and the fan-out run on the same machine.
-      alsoOf: "metered_event",
+      target: HOLD_TARGET,
     },
   ],
   measurements: [{ name: "screening_match", run: measureMatch }],

@@ -16,6 +16,13 @@ export const feedsArea: BenchArea = {
       target: PAGE_READ_TARGET,
     },
     {
+      name: "sales_summary",
+      path: "/api/v1/sales-summary",
+      headers: { "X-Service-API-Key": key },
+      metered: true,
+      target: PAGE_READ_TARGET,
+    },
+    {
       name: "inventory_changes",
       path: "/api/v1/inventory?updated_since=2000-01-01T00:00:00Z&limit=100",
       headers: { "X-Service-API-Key": key },

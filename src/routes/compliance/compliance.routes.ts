@@ -180,7 +180,10 @@ export const createComplianceCheck = v1Route({
   endpoint: "compliance-check",
   body: true,
   idempotent: true,
-  reads: "primary",
+  // Its reads are the list, the ZIP set, the nicknames and the settings, each cached per isolate for
+  // up to 60 s or more anyway; its one write (the audit row, which reads the history in the same
+  // statement) goes to the primary whatever the session (docs/consistency.md).
+  reads: "nearest-replica",
   request: {
     body: {
       content: {

@@ -133,12 +133,15 @@ export async function runComplianceCheck(
   staleListMode: StaleListMode,
 ) {
   refuseNonLatinNames(input);
-  const settings = await settingsByOrg.get(caller.orgId, now.getTime(), () => getComplianceSettings(db, caller.orgId));
+  // Read together: on an isolate's first check each is a round trip of its own (BENCHMARKS.md, "Round trips").
+  const [settings, listState, usZips] = await Promise.all([
+    settingsByOrg.get(caller.orgId, now.getTime(), () => getComplianceSettings(db, caller.orgId)),
+    listInForce.get("list", now.getTime(), () => getListInForce(db)),
+    usZipSet(db),
+  ]);
   if (!settings) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
-  const listState = await listInForce.get("list", now.getTime(), () => getListInForce(db));
   const index = listState ? await sanctionsIndexFor(db, listState) : null;
-  const hashKey = await orgHashKey(caller.salt, caller.orgId, now.getTime());
-  const [hashes, usZips] = await Promise.all([personHashes(hashKey, input), usZipSet(db)]);
+  const hashes = await personHashes(await orgHashKey(caller.salt, caller.orgId, now.getTime()), input);
 
   const person = { firstName: input.first_name, lastName: input.last_name, dob: input.dob };
   const match = index ? screenPerson(index, person, { holdScore: settings.holdScore, flagScore: settings.flagScore }) : null;

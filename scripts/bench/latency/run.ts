@@ -1,0 +1,178 @@
+/**
+ * `npm run bench:latency [-- --calls=40] [-- --only=name,name] [-- --json]`
+ *
+ * What a dealer far from the database's primary waits for (issue 37): the production app with its
+ * bindings wrapped in the latency model (./entry.ts, ./model.ts), each endpoint served by an isolate
+ * of its own, so its first call is a fresh isolate's. For every endpoint it prints the sequential
+ * round trips on the request's path (D1 primary, D1 replica, Durable Object, queue, Cache API),
+ * cold (the first call) and warm (the median of `--calls` calls one after another), the warm
+ * calls' median and p99, and the first call against the warm median, with the model and again
+ * without it (a second fresh isolate, every round trip 0 ms: the CPU and local I/O alone). Then a
+ * busy key: how many of 1,000 metered calls reached the quota's Durable Object. Each endpoint is
+ * held to the limits of issue 37; a miss names its reason (./limits.ts).
+ */
+import path from "node:path";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { runWrangler } from "../../lib/local-d1";
+import { requestInit, type Scenario } from "../scenario";
+import { benchScenarios } from "../scenarios";
+import { compatibilityDate, median } from "../startup";
+import { apiWorkerOptions, IN_MEMORY_RATE_LIMITER, machine, migrateAndSeed } from "../worker";
+import { checkLimits, FIRST_CALL_WITHIN_MS, latencyEndpoints } from "./limits";
+import { type Call, HOPS, type Hop, ROUND_TRIP_MS, sequentialRoundTrips } from "./model";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const OUT_DIR = path.join(ROOT, ".bench/dist-latency");
+const COUNT_PATH = "/__latency/count";
+const BUSY_KEY_CALLS = 1_000;
+const BUSY_KEY_CONCURRENCY = 10;
+
+const args = process.argv.slice(2);
+const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+const warmCalls = Number(option("calls") ?? 40);
+const only = option("only")?.split(",");
+const json = args.includes("--json");
+
+type Counts = Record<Hop, number>;
+interface Observed {
+  ms: number;
+  counts: Counts;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+let client = 0;
+async function call(mf: Miniflare, worker: string, scenario: Scenario): Promise<Observed> {
+  const fetcher = await mf.getWorker(worker);
+  const init = requestInit(scenario);
+  // Public endpoints limit each client: every call from another address, as a site's visitors.
+  const headers = scenario.manyClients ? { ...init.headers, "CF-Connecting-IP": `10.9.${(client >> 8) & 255}.${client++ & 255}` } : init.headers;
+  const started = performance.now();
+  const res = await fetcher.fetch(new URL(scenario.path, "https://api.bench.test").href, { ...init, headers });
+  await res.arrayBuffer();
+  const ms = performance.now() - started;
+  if (!res.ok) throw new Error(`${scenario.name} answered ${res.status}`);
+  const log = JSON.parse(res.headers.get("X-Latency-Calls") ?? "null") as { calls: Call[]; answeredAt: number } | null;
+  if (!log) throw new Error(`${scenario.name}: no X-Latency-Calls header (not the latency Worker?)`);
+  if (process.env.LATENCY_TRACE) console.error(scenario.name, JSON.stringify(log));
+  // Calls that began before this request are an earlier request's background work.
+  return {
+    ms,
+    counts: sequentialRoundTrips(
+      log.calls.filter((c) => c.start >= 0),
+      log.answeredAt,
+    ),
+  };
+}
+
+const medianCounts = (observed: Observed[]) => Object.fromEntries(HOPS.map((hop) => [hop, median(observed.map((o) => o.counts[hop]))])) as Counts;
+
+const describe = (counts: Counts) =>
+  HOPS.filter((hop) => counts[hop] > 0)
+    .map((hop) => `${counts[hop]} ${hop.replace("_", " ")}`)
+    .join(", ") || "none";
+
+async function main() {
+  runWrangler(["deploy", "scripts/bench/latency/entry.ts", "--dry-run", "--outdir", OUT_DIR], { captureStdout: true });
+  const date = compatibilityDate();
+  // The scenarios need the fixtures' keys, which seeding makes: the names are fixed, the isolates made before.
+  const names = latencyEndpoints.map((e) => e.scenario).filter((name) => !only || only.includes(name));
+  const scriptPath = path.join(OUT_DIR, "entry.js");
+  // A queue has one consumer: the first copy.
+  const { queueConsumers, ...options } = apiWorkerOptions(date);
+  const worker = (name: string, model: "on" | "off") => ({ name, scriptPath, ...options, bindings: { ...options.bindings, LATENCY_MODEL: model } });
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      workers: [
+        { ...worker("api", "on"), queueConsumers },
+        ...names.flatMap((name) => [worker(`model-${name}`, "on"), worker(`bare-${name}`, "off")]),
+        { name: "bench-ratelimit", modules: true, script: IN_MEMORY_RATE_LIMITER, compatibilityDate: date },
+      ],
+    }),
+  );
+  try {
+    await mf.ready;
+    const { platform, areas } = await migrateAndSeed(mf);
+    const scenarios = new Map(benchScenarios(platform, areas).map((s) => [s.name, s]));
+    const rows = [];
+    for (const name of names) {
+      const scenario = scenarios.get(name);
+      if (!scenario) throw new Error(`bench:latency names ${name}, which no bench area defines`);
+      const cold = await call(mf, `model-${name}`, scenario);
+      const warm: Observed[] = [];
+      for (let i = 0; i < warmCalls; i++) warm.push(await call(mf, `model-${name}`, scenario));
+      const bareCold = await call(mf, `bare-${name}`, scenario);
+      const bareWarm: number[] = [];
+      for (let i = 0; i < 10; i++) bareWarm.push((await call(mf, `bare-${name}`, scenario)).ms);
+      const warmMs = warm.map((o) => o.ms);
+      const row = {
+        endpoint: name,
+        method: scenario.method ?? "GET",
+        path: scenario.path.split("?")[0],
+        cold: cold.counts,
+        warm: medianCounts(warm),
+        p50_ms: Math.round(median(warmMs)),
+        p99_ms: Math.round(percentile(warmMs, 99)),
+        first_ms: Math.round(cold.ms),
+        first_over_warm_ms: Math.round(cold.ms - median(warmMs)),
+        bare_first_over_warm_ms: Math.round(bareCold.ms - median(bareWarm)),
+      };
+      rows.push({ ...row, verdict: checkLimits(name, row) });
+      console.error(`${name}: warm ${describe(row.warm)}; ${row.p50_ms}/${row.p99_ms} ms; first call +${row.first_over_warm_ms} ms`);
+    }
+
+    // A busy key: metered calls from one isolate, ten at a time; every call to the counter counted,
+    // background ones too. The first thousand include the leases' ramp from one request; the next
+    // thousand are the busy key's steady state.
+    const fetcher = await mf.getWorker("api");
+    const metered = scenarios.get("metered_v1") as Scenario;
+    const quotaCallsIn = async () => {
+      await fetcher.fetch(`https://api.bench.test${COUNT_PATH}?reset=1`);
+      let sent = 0;
+      await Promise.all(
+        Array.from({ length: BUSY_KEY_CONCURRENCY }, async () => {
+          for (; sent < BUSY_KEY_CALLS; sent++) {
+            const res = await fetcher.fetch(new URL(metered.path, "https://api.bench.test").href, requestInit(metered));
+            await res.arrayBuffer();
+          }
+        }),
+      );
+      return ((await (await fetcher.fetch(`https://api.bench.test${COUNT_PATH}`)).json()) as Partial<Counts>).durable_object ?? 0;
+    };
+    const rampCalls = await quotaCallsIn();
+    const quotaCalls = await quotaCallsIn();
+
+    console.log(
+      `\nbench:latency — ${machine()}; model: ${HOPS.map((hop) => `${hop.replace("_", " ")} ${ROUND_TRIP_MS[hop]} ms`).join(", ")}; ${warmCalls} warm calls per endpoint, one at a time\n`,
+    );
+    console.log(
+      "| endpoint | warm round trips | cold round trips | warm p50 ms | warm p99 ms | first call ms | first − warm (model) | first − warm (no model) | limits |",
+    );
+    console.log("|---|---|---|---:|---:|---:|---:|---:|---|");
+    for (const r of rows) {
+      console.log(
+        `| ${r.method} ${r.path} (${r.endpoint}) | ${describe(r.warm)} | ${describe(r.cold)} | ${r.p50_ms} | ${r.p99_ms} | ${r.first_ms} | ${r.first_over_warm_ms} | ${r.bare_first_over_warm_ms} | ${r.verdict} |`,
+      );
+    }
+    const oneIn = (n: number) => (n === 0 ? "none" : `1 in ${Math.round(BUSY_KEY_CALLS / n)}`);
+    console.log(
+      `\nbusy key (${BUSY_KEY_CALLS} metered calls, ${BUSY_KEY_CONCURRENCY} at a time, one isolate): the quota's Durable Object reached ${quotaCalls} times in the steady state = ${oneIn(quotaCalls)} (limit: at most 1 in 50); ${rampCalls} times in the first ${BUSY_KEY_CALLS} from a fresh isolate (${oneIn(rampCalls)}), the leases growing from one request`,
+    );
+    console.log(`first calls: limit ${FIRST_CALL_WITHIN_MS} ms over the warm median`);
+    if (json)
+      console.log(
+        JSON.stringify({
+          model_ms: ROUND_TRIP_MS,
+          rows,
+          busy_key: { calls: BUSY_KEY_CALLS, quota_calls: quotaCalls, quota_calls_from_fresh_isolate: rampCalls },
+        }),
+      );
+  } finally {
+    await mf.dispose();
+  }
+}
+
+await main();
