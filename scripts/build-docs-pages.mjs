@@ -133,7 +133,7 @@ export const GUIDE_SECTIONS = [
   { heading: "Operations", routes: ["retention", "scaling", "reliability"] },
 ];
 /** Notes for the people who build the service: served (other pages link them) but not in the index. */
-export const UNLISTED_GUIDES = ["promises", "developer-experience"];
+export const UNLISTED_GUIDES = ["promises", "developer-experience", "benchmarks-archive-2026-11"];
 
 /** A title as plain text: Markdown's code ticks are for the page, not for a list of titles. */
 const plainTitle = (title) => title.replace(/`/g, "");
