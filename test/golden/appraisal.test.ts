@@ -438,6 +438,41 @@ describe("issue 33: the vehicle, and what the appraisal does not know (docs/doma
     expect(result.manualInspectionReasons[0]).toContain("Zastava Yugo 45 is not in the model table");
   });
 
+  it.each([
+    ["pickup", "diesel", "heavy_duty_truck_diesel"],
+    ["pickup", "electric", "electric_truck"],
+    ["pickup", "gas", "fullsize_truck"],
+    ["suv", "electric", "electric_car"],
+    ["sedan", "hybrid", "midsize_car"],
+  ])("a decoded %s (%s) the model table lacks is priced by what it is (%s), not its make, at low confidence", (bodyClass, fuelType, classKey) => {
+    const result = trade({ year: 2020, make: "Zastava", model: "Yugo 45", mileage: 60_000, conditionNotes: "clean", bodyClass, fuelType });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey, classMatch: "body" });
+    expect(result.note).toContain(`from the VIN decode: ${fuelType} ${bodyClass}`);
+    expect(result).toMatchObject({ confidence: "low", manualInspectionRequired: true });
+    expect(result.manualInspectionReasons[0]).toContain("the class its VIN decode's body and fuel fall in");
+  });
+
+  it("an unknown BMW sedan keeps BMW's luxury class: the make's fallback names the same body", () => {
+    const result = trade({ year: 2020, make: "BMW", model: "M550i", mileage: 40_000, conditionNotes: "clean", bodyClass: "sedan", fuelType: "gas" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "luxury_car", classMatch: "make" });
+    expect(result.confidence).toBe("low");
+  });
+
+  it("a 2020 Escalade is an $85,090 full-size luxury SUV on its own (steep) curve, not a $55,000 class at $20,072", () => {
+    const result = trade({ year: 2020, make: "Cadillac", model: "Escalade", mileage: 60_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "fullsize_luxury_suv", newPrice: 85_090 });
+    // KBB had a 2020 Escalade Luxury Sport 4WD at $37,899 after five years (jalopnik.com 2025); at 6.5 years, less.
+    expect(result.marketValue).toBeGreaterThan(28_000);
+    expect(result.marketValue).toBeLessThan(37_899);
+  });
+
+  it("a 2018 Civic at 160k is priced on the 2025 all-vehicle curve, not 17% under it", () => {
+    const result = trade({ year: 2018, make: "Honda", model: "Civic", mileage: 160_000, conditionNotes: "clean" });
+    // Before: 33.6% retained at 8.5 years, market $5,610.
+    expect(modelValuation(result).residualPct).toBeGreaterThan(40);
+    expect(result.marketValue).toBeGreaterThan(6_500);
+  });
+
   it.each([["possible rollback, Carfax shows 128k in 2019"], ["TMU title"], ["Title reads not actual mileage."], ["mileage exempt"]])(
     "'%s' earns no low-mileage bonus, goes to wholesale with a manual inspection, and names the odometer law",
     (notes) => {

@@ -148,14 +148,15 @@ const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
 /**
  * The price class whose fallback body and fuel a decoded vehicle has, the most specific first (body
- * and fuel, then body, then fuel); none when the decode said neither or no class claims it.
+ * and fuel, then fuel, then body); none when the decode said neither or no class claims it.
  */
 function bodyFallbackClass(classes: AppraisalReference["priceClasses"], bodyClass: string, fuelType: string) {
   const score = (p: AppraisalReference["priceClasses"][number]) => {
     if (!p.fallbackBodyClass && !p.fallbackFuelType) return 0;
     if (p.fallbackBodyClass && p.fallbackBodyClass !== bodyClass) return 0;
     if (p.fallbackFuelType && p.fallbackFuelType !== fuelType) return 0;
-    return (p.fallbackBodyClass ? 2 : 0) + (p.fallbackFuelType ? 1 : 0);
+    // The fuel says more about the price than the body: an electric sedan is priced as an EV, not a midsize car.
+    return (p.fallbackBodyClass ? 1 : 0) + (p.fallbackFuelType ? 2 : 0);
   };
   return classes.reduce<{ row: AppraisalReference["priceClasses"][number]; score: number } | null>((best, p) => {
     const s = score(p);
