@@ -62,8 +62,17 @@ export interface WholesaleFigures {
 /** How the unit would grade at auction; a rough unit brings less (docs/domain/gross.md#expected-auction-proceeds). */
 export const WHOLESALE_GRADES = ["excellent", "good", "fair", "poor"] as const;
 export type WholesaleGrade = (typeof WHOLESALE_GRADES)[number];
-/** The appraisal's condition adjustments, downward only: the clean ratio is already the ceiling. */
-export const GRADE_FACTOR: Record<WholesaleGrade, number> = { excellent: 1, good: 1, fair: 0.92, poor: 0.82 };
+/**
+ * A grade and the share of a clean unit's wholesale value it brings, % (D1 table
+ * `appraisal_condition_grades`, with its source): downward only, the clean ratio is already the ceiling.
+ */
+export interface GradeFactor {
+  grade: WholesaleGrade;
+  factorPct: number;
+}
+/** A clean unit: the store's wholesale ratio as it stands. */
+export const CLEAN_GRADE: GradeFactor = { grade: "good", factorPct: 100 };
+const gradeShare = (grade: GradeFactor) => Math.min(100, grade.factorPct) / 100;
 
 export interface AuctionEstimate {
   /** Wholesale value today: market × ratio × grade × the value curve at its age, to $25. */
@@ -77,8 +86,8 @@ export interface AuctionEstimate {
  * store's wholesale ratio, lower for a rough unit, × the value curve once) less auction and
  * transport fees. Never more than that, and so always under the retail market.
  */
-export function auctionEstimate(marketValue: number, days: number, figures: WholesaleFigures, grade: WholesaleGrade = "good"): AuctionEstimate {
-  const wholesaleValue = roundTo(marketValue * (figures.wholesaleRatioPct / 100) * GRADE_FACTOR[grade] * valueRetained(days), 25);
+export function auctionEstimate(marketValue: number, days: number, figures: WholesaleFigures, grade: GradeFactor = CLEAN_GRADE): AuctionEstimate {
+  const wholesaleValue = roundTo(marketValue * (figures.wholesaleRatioPct / 100) * gradeShare(grade) * valueRetained(days), 25);
   return { wholesaleValue, proceeds: Math.max(0, wholesaleValue - figures.auctionFees) };
 }
 
@@ -111,8 +120,8 @@ export function agedRepriceTarget(askingPrice: number, marketValue: number): num
 
 export interface UnitAging {
   condition: Condition;
-  /** How it would grade at auction (default good: a clean unit). */
-  grade?: WholesaleGrade;
+  /** How it would grade at auction and what the grade brings (default: a clean unit). */
+  grade?: GradeFactor;
   daysOnLot: number;
   askingPrice: number;
   marketValue: number;
@@ -192,8 +201,8 @@ const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
  * days) less $500 auction and transport fees" — every figure the number rests on.
  */
 export function auctionPhrase(unit: UnitAging, auction: AuctionEstimate, figures: WholesaleFigures): string {
-  const grade = unit.grade ?? "good";
-  const rough = GRADE_FACTOR[grade] < 1 ? `, less ${pct(1 - GRADE_FACTOR[grade])} for a ${grade} unit` : "";
+  const grade = unit.grade ?? CLEAN_GRADE;
+  const rough = gradeShare(grade) < 1 ? `, less ${pct(1 - gradeShare(grade))} for a ${grade.grade} unit` : "";
   const base =
     unit.askingPrice < unit.marketValue
       ? `the ${formatWholeUsd(unit.askingPrice)} asking price, under market ${formatWholeUsd(unit.marketValue)}`
