@@ -397,6 +397,13 @@ describe("issue 33: the vehicle, and what the appraisal does not know (docs/doma
     expect(result.manualInspectionReasons.join(" ")).toContain("past what the study measured");
   });
 
+  it("a 2023 911 is within the five years its study measured: its own curve stands, at medium confidence", () => {
+    const result = trade({ year: 2023, make: "Porsche", model: "911 Carrera", mileage: 12_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle.modelRetention?.studyYear).toBe(2023);
+    expect(result.confidence).toBe("medium");
+    expect(result.manualInspectionRequired).toBe(false);
+  });
+
   it("a 2021 Wrangler Sport with 38k keeps about two thirds of its price, as Wranglers do, not $14,731", () => {
     const result = trade({ year: 2021, make: "Jeep", model: "Wrangler", trim: "Sport", mileage: 38_000, conditionNotes: "clean" });
     // Five years: 55% × (32.8 / 49.1, the 2020 study) × 0.829 (today's all-vehicle 45.6% / 55%) = 30.5% lost; then the curve's 5→5.5 rate (43.2 / 45).
