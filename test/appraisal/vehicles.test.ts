@@ -5,6 +5,7 @@
  */
 import type { z } from "@hono/zod-openapi";
 import { beforeAll, describe, expect, it } from "vitest";
+import { checkDigitOf } from "../../src/engines/vehicle/vin";
 import type { VehicleDecodeSchema } from "../../src/routes/appraisal/vehicle.routes";
 import { type AppraisalBody, appraise } from "../helpers/appraisal";
 import type { ErrorBody } from "../helpers/bodies";
@@ -121,6 +122,22 @@ describe("POST /api/v1/trade-appraisal with a vin", () => {
     ).json<AppraisalBody>();
     expect(body.vehicle.model).toBe("Wrangler Unlimited");
     expect(body.warnings).toEqual([]);
+  });
+
+  it("a VIN whose maker the data does not know confirms nothing: low confidence, a manual inspection, the code named", async () => {
+    // A Land Rover (SAL) and a small manufacturer (1Z9 + characters 12–14): neither is in the demo vPIC copy.
+    for (const [draft, wmi] of [
+      ["SALGS2SE0KA123456", "SAL"],
+      ["1Z9BA1B20KAABC456", "1Z9ABC"],
+    ] as const) {
+      const padded = draft.padEnd(17, "0");
+      const vin = `${padded.slice(0, 8)}${checkDigitOf(padded)}${padded.slice(9)}`;
+      const body = await (
+        await appraise(key, { vin, year: 2019, make: "Toyota", model: "Camry", mileage: 40_000, condition_notes: "clean" })
+      ).json<AppraisalBody>();
+      expect(body).toMatchObject({ confidence: "low", manual_inspection_required: true });
+      expect(body.manual_inspection_reasons.join(" ")).toContain(`maker code ${wmi} is not in the loaded vPIC data`);
+    }
   });
 
   it("refuses a bad VIN on the appraisal with the same 422", async () => {

@@ -28,17 +28,17 @@ describe("depreciation model (docs/domain/appraisal.md#depreciation-model)", () 
   });
 
   it("values a late-model truck with few miles on the truck curve, up to the +10% cap", () => {
-    // F-150 (fullsize_truck $45,000, retention class truck), 2025: age 1.5, the curve's 22% loss × 0.89 = 19.58%
-    // → 80.42% retained → $36,189; 20,250 expected, 0 driven: rate max(0.03, 0.25 × 36,189 / 25,000) = 0.362 $/mi
-    // → +$7,328, capped at +10% = $3,618.90 (docs/domain/appraisal.md#mileage-adjustment-caps).
+    // F-150 (fullsize_truck $45,000, retention class truck), 2025: age 1.5, the curve's 22% loss × 0.735 = 16.17%
+    // → 83.83% retained → $37,723.50; 20,250 expected, 0 driven: rate max(0.03, 0.25 × 37,723.50 / 25,000) = 0.377 $/mi
+    // → +$7,639, capped at +10% = $3,772.35 (docs/domain/appraisal.md#mileage-adjustment-caps).
     const value = valueFromModel({ year: 2025, make: "Ford", model: "F-150", mileage: 0 }, "80234", reference, NOW);
     expect(value.vehicle).toMatchObject({ classKey: "fullsize_truck", classMatch: "model" });
     expect(value).toMatchObject({
       expectedMiles: 20_250,
-      mileageAdjustment: 3_619,
+      mileageAdjustment: 3_772,
     });
-    expect(value.residualPct).toBeCloseTo(80.42, 6);
-    expect(value.value).toBe(39_808);
+    expect(value.residualPct).toBeCloseTo(83.83, 6);
+    expect(value.value).toBe(41_496);
   });
 
   it("never values a unit below the $1,500 floor", () => {
@@ -56,8 +56,8 @@ describe("depreciation model (docs/domain/appraisal.md#depreciation-model)", () 
       photos: { status: "none" },
       now: NOW,
     });
-    // 39,808 − 200 − 500 − 3,185 (8%) − 30 × (35 + 39.808) = 2,244.24 holding.
-    expect(result.maxAcquisition).toBe(39_808 - 200 - 500 - 3_185 - 2_244);
-    expect(result.note).toContain("holding $2,244 (30 days × $75)");
+    // 41,496 − 200 − 500 − 3,320 (8%) − 30 × (35 + 41.496) = 2,294.88 holding.
+    expect(result.maxAcquisition).toBe(41_496 - 200 - 500 - 3_320 - 2_295);
+    expect(result.note).toContain("holding $2,295 (30 days × $77)");
   });
 });

@@ -13,7 +13,7 @@ import { loadAppraisalReference } from "../../src/db/queries/appraisal";
 import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
 import { type Appraisal, appraise } from "../../src/engines/appraisal/appraise";
 import type { AppraisalReference, AppraisalSubject } from "../../src/engines/appraisal/types";
-import { residualPct } from "../../src/engines/appraisal/valuation";
+import { classResidualPct, residualPct } from "../../src/engines/appraisal/valuation";
 import { appraisalStore } from "../helpers/deal-desk-reference";
 import { call, createOrg } from "../helpers/factories";
 
@@ -189,7 +189,7 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
     const ev = reference.retentionClasses.find((row) => row.retentionClass === "ev");
     if (!ev) throw new Error("no ev retention class");
     const age = Math.max(0, NOW.getUTCFullYear() - year + 0.5);
-    const retained = Math.max(reference.settings.residualFloorPct, 100 - (100 - residualPct(reference.retentionCurve, age, 0)) * ev.lossScale);
+    const retained = classResidualPct(reference.retentionCurve, age, reference.settings.residualFloorPct, ev.lossScale);
     return 45_000 * (retained / 100);
   };
 
@@ -245,11 +245,21 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
     expect(worn.highMileagePenalty).toBe(Math.round(worn.classCurveValue * 0.1));
   });
 
-  it("a 2019 F-150 keeps more of its new price than a 2019 car: trucks lose ×0.89", () => {
+  it("a 2019 F-150 keeps more of its new price than a 2019 car, as iSeeCars measured (trucks 40.4% lost in five years, all vehicles 45.6%)", () => {
     const truck = modelValuation(trade({ year: 2019, make: "Ford", model: "F-150", mileage: 90_000, conditionNotes: "clean" }));
     const car = modelValuation(trade({ year: 2019, make: "Toyota", model: "Camry", mileage: 90_000, conditionNotes: "clean" }));
     expect(truck.vehicle.retention.retentionClass).toBe("truck");
-    expect(100 - truck.residualPct).toBeCloseTo((100 - car.residualPct) * 0.89, 6);
+    // Past five years both fall at the curve's yearly rate, so they keep the ratio of their five-year shares.
+    expect(truck.residualPct / car.residualPct).toBeCloseTo((100 - 40.4) / (100 - 45.6), 2);
+  });
+
+  it("past five years a class falls at the curve's yearly rate, as iSeeCars' F-150 figures do (41.5% lost at 5, 50% at 7, 62.1% at 10)", () => {
+    const at = (year: number) => modelValuation(trade({ year, make: "Ford", model: "F-150", mileage: 10_000, conditionNotes: "clean" })).residualPct;
+    // 2021 is 5.5 years old, 2019 7.5, 2016 10.5: half a year on, as the note counts age.
+    expect(100 - at(2019)).toBeGreaterThan(45);
+    expect(100 - at(2019)).toBeLessThan(55);
+    expect(100 - at(2016)).toBeGreaterThan(58);
+    expect(100 - at(2016)).toBeLessThan(66);
   });
 
   it("a RAV4 Hybrid holds more than a plain RAV4 of the same year and miles", () => {
@@ -378,15 +388,27 @@ describe("issue 33: the vehicle, and what the appraisal does not know (docs/doma
   it("a 2018 911 Carrera S with 25k is a $110,000 sports car on the 911's own curve, not a '$55,000 luxury SUV' at $20,352", () => {
     const result = trade({ year: 2018, make: "Porsche", model: "911 Carrera S", mileage: 25_000, conditionNotes: "garage kept" });
     const { vehicle } = modelValuation(result);
-    expect(vehicle).toMatchObject({ classKey: "premium_sports_car", matchedModel: "911", modelRetention: { studyYear: 2020, pctValueLost: 36 } });
-    expect(result.marketValue).toBeGreaterThan(60_000);
-    expect(result.note).toContain("Porsche 911's own curve: iSeeCars 2020 study, 36% lost in five years");
+    expect(vehicle).toMatchObject({ classKey: "premium_sports_car", matchedModel: "911", modelRetention: { studyYear: 2023, pctValueLost: 9.3 } });
+    expect(result.marketValue).toBeGreaterThan(75_000);
+    expect(result.marketValue).toBeLessThan(100_000);
+    expect(result.note).toContain("Porsche 911's own curve: iSeeCars 2023 study, 9.3% lost in five years against 38.8% for all vehicles");
+    // Past the five years the study measured, a 911's price is demand's: low, and someone checks the market.
+    expect(result.confidence).toBe("low");
+    expect(result.manualInspectionReasons.join(" ")).toContain("past what the study measured");
+  });
+
+  it("a 2023 911 is within the five years its study measured: its own curve stands, at medium confidence", () => {
+    const result = trade({ year: 2023, make: "Porsche", model: "911 Carrera", mileage: 12_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle.modelRetention?.studyYear).toBe(2023);
+    expect(result.confidence).toBe("medium");
+    expect(result.manualInspectionRequired).toBe(false);
   });
 
   it("a 2021 Wrangler Sport with 38k keeps about two thirds of its price, as Wranglers do, not $14,731", () => {
     const result = trade({ year: 2021, make: "Jeep", model: "Wrangler", trim: "Sport", mileage: 38_000, conditionNotes: "clean" });
-    // 5.5 years: the curve's 56.8% loss × 32.8 / 55 = 33.9% lost.
-    expect(modelValuation(result).residualPct).toBeCloseTo(100 - 56.8 * (32.8 / 55), 1);
+    // Five years: 55% × (32.8 / 49.1, the 2020 study) × 0.829 (today's all-vehicle 45.6% / 55%) = 30.5% lost; then the curve's 5→5.5 rate (43.2 / 45).
+    expect(modelValuation(result).residualPct).toBeCloseTo((100 - 55 * 0.554) * (43.2 / 45), 0);
+    expect(result.confidence).toBe("medium");
     expect(result.marketValue).toBeGreaterThan(20_000);
   });
 
@@ -421,6 +443,41 @@ describe("issue 33: the vehicle, and what the appraisal does not know (docs/doma
     const result = trade({ year: 1988, make: "Zastava", model: "Yugo 45", mileage: 60_000, conditionNotes: "runs" });
     expect(result).toMatchObject({ confidence: "low", manualInspectionRequired: true });
     expect(result.manualInspectionReasons[0]).toContain("Zastava Yugo 45 is not in the model table");
+  });
+
+  it.each([
+    ["pickup", "diesel", "heavy_duty_truck_diesel"],
+    ["pickup", "electric", "electric_truck"],
+    ["pickup", "gas", "fullsize_truck"],
+    ["suv", "electric", "electric_car"],
+    ["sedan", "hybrid", "midsize_car"],
+  ])("a decoded %s (%s) the model table lacks is priced by what it is (%s), not its make, at low confidence", (bodyClass, fuelType, classKey) => {
+    const result = trade({ year: 2020, make: "Zastava", model: "Yugo 45", mileage: 60_000, conditionNotes: "clean", bodyClass, fuelType });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey, classMatch: "body" });
+    expect(result.note).toContain(`from the VIN decode: ${fuelType} ${bodyClass}`);
+    expect(result).toMatchObject({ confidence: "low", manualInspectionRequired: true });
+    expect(result.manualInspectionReasons[0]).toContain("the class its VIN decode's body and fuel fall in");
+  });
+
+  it("an unknown BMW sedan keeps BMW's luxury class: the make's fallback names the same body", () => {
+    const result = trade({ year: 2020, make: "BMW", model: "M550i", mileage: 40_000, conditionNotes: "clean", bodyClass: "sedan", fuelType: "gas" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "luxury_car", classMatch: "make" });
+    expect(result.confidence).toBe("low");
+  });
+
+  it("a 2020 Escalade is an $85,090 full-size luxury SUV on its own (steep) curve, not a $55,000 class at $20,072", () => {
+    const result = trade({ year: 2020, make: "Cadillac", model: "Escalade", mileage: 60_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "fullsize_luxury_suv", newPrice: 85_090 });
+    // KBB had a 2020 Escalade Luxury Sport 4WD at $37,899 after five years (jalopnik.com 2025); at 6.5 years, less.
+    expect(result.marketValue).toBeGreaterThan(28_000);
+    expect(result.marketValue).toBeLessThan(37_899);
+  });
+
+  it("a 2018 Civic at 160k is priced on the 2025 all-vehicle curve, not 17% under it", () => {
+    const result = trade({ year: 2018, make: "Honda", model: "Civic", mileage: 160_000, conditionNotes: "clean" });
+    // Before: 33.6% retained at 8.5 years, market $5,610.
+    expect(modelValuation(result).residualPct).toBeGreaterThan(40);
+    expect(result.marketValue).toBeGreaterThan(6_500);
   });
 
   it.each([["possible rollback, Carfax shows 128k in 2019"], ["TMU title"], ["Title reads not actual mileage."], ["mileage exempt"]])(

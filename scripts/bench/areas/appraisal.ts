@@ -1,5 +1,7 @@
+import { type VehicleData, vehicleDataLoad } from "../../../src/db/queries/vehicle";
 import { daysBefore, isoDay } from "../../../src/engines/dates";
-import { type BenchArea, ENGINE_TARGET } from "../scenario";
+import { DEMO_VPIC_FILE, readVehicleData } from "../../lib/vehicle-data";
+import { type BenchArea, ENGINE_TARGET, READ_TARGET } from "../scenario";
 
 const YEAR = new Date().getUTCFullYear();
 const daysAgo = (days: number) => isoDay(daysBefore(new Date(), days));
@@ -15,7 +17,28 @@ export const APPRAISAL_PHOTOS = [jpegPhoto(150_000), jpegPhoto(150_000)];
 
 const NOTES = "Small crack in windshield, couple of door dings on the driver side, rear tires worn. Non-smoker, no warning lights.";
 
-/** Trade appraisal: twelve used Camrys in stock and eight sold, so the comparables path runs. */
+/** The VIN `vehicle_decode` asks for: a 2016 Prius (WMI JTD), in the demo vPIC copy. */
+const DECODED_VIN = "JTDKARAU9GA123456";
+
+/**
+ * The demo vPIC copy's rows for one WMI, the decoded VIN's: the decode reads the WMI's row and its
+ * schemas' patterns by index, so the other WMIs' rows change what it reads by nothing. (The whole
+ * copy, 44,846 patterns in ~1,800 multi-row INSERTs, closed Miniflare's D1 proxy — "other side
+ * closed" — however it was chunked; `npm run dev` loads it through `wrangler d1 execute --file`.)
+ */
+function vpicRowsOf(wmi: string): VehicleData {
+  const data = readVehicleData(DEMO_VPIC_FILE);
+  const schemas = data.schemas.filter(([w]) => w === wmi);
+  const ids = new Set(schemas.map(([, id]) => id));
+  return {
+    ...data,
+    wmis: data.wmis.filter(([w]) => w === wmi),
+    schemas,
+    patterns: data.patterns.filter(([id]) => ids.has(id)),
+  };
+}
+
+/** Trade appraisal: twelve used Camrys in stock and eight sold, so the comparables path runs; one WMI's vPIC rows for the decode. */
 export const appraisalBench: BenchArea = {
   name: "appraisal",
   async seed(db, { orgId, storeId }) {
@@ -56,6 +79,12 @@ export const appraisalBench: BenchArea = {
         ),
     );
     await db.batch([...units, ...sales]);
+    for (const { sql, params } of vehicleDataLoad(vpicRowsOf(DECODED_VIN.slice(0, 3)), new Date().toISOString())) {
+      await db
+        .prepare(sql)
+        .bind(...params)
+        .run();
+    }
   },
   scenarios: ({ key }) => {
     const headers = { "X-Service-API-Key": key };
@@ -77,6 +106,14 @@ export const appraisalBench: BenchArea = {
         headers,
         metered: true,
         body: { ...trade, condition_notes: NOTES, photos: APPRAISAL_PHOTOS },
+      },
+      {
+        // A decode is kept per isolate for ten minutes: a cached GET, held to the cached feed call.
+        name: "vehicle_decode",
+        path: `/api/v1/vehicles/${DECODED_VIN}`,
+        headers,
+        metered: true,
+        target: READ_TARGET,
       },
     ];
   },

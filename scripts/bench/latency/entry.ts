@@ -14,7 +14,6 @@ import { createApp } from "../../../src/app";
 import { createWorker } from "../../../src/worker";
 import { type Call, type Hop, isWrite, ROUND_TRIP_MS } from "./model";
 
-export { OrgStorage } from "../../../src/durable-objects/org-storage";
 export { QuotaCounter } from "../../../src/durable-objects/quota-counter";
 
 /** The current request's calls; every call of the isolate since the last reset for `/__latency/count`. */

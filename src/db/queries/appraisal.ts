@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { GradeFactor, WholesaleGrade } from "../../engines/aged-inventory/recommendation";
 import type { Database } from "../client";
 import {
+  appraisalConditionGrades,
   appraisalExpectedMiles,
   appraisalModelClasses,
   appraisalModelRetention,
@@ -65,6 +67,12 @@ export async function loadAppraisalReference(db: Database, orgId: string) {
       .filter((row) => (row.orgId === orgId) === ownSchedule)
       .map(({ fromAgeYears, milesPerYear }) => ({ fromAgeYears, milesPerYear })),
   };
+}
+
+/** The auction condition grades as they apply to one organization (docs/domain/gross.md#expected-auction-proceeds). */
+export async function loadConditionGrades(db: Database, orgId: string): Promise<GradeFactor[]> {
+  const rows = await db.select().from(appraisalConditionGrades).where(defaultsOr(appraisalConditionGrades.orgId, orgId));
+  return resolve(rows, (row) => row.grade).map(({ grade, factorPct }) => ({ grade: grade as WholesaleGrade, factorPct }));
 }
 
 export interface ComparableQuery {

@@ -39,6 +39,12 @@ export const appraisalSettings = sqliteTable(
     wholesaleMargin: real("wholesale_margin").notNull().default(500),
     /** The least a running unit brings at auction, whatever its market value (docs/domain/appraisal.md#appraise-to-wholesale). */
     wholesaleFloor: real("wholesale_floor").notNull().default(500),
+    /**
+     * A model whose published five-year loss is under this share of its study's all-vehicle loss,
+     * older than the five years the study measured, is priced at low confidence with a manual
+     * inspection (docs/domain/appraisal.md#model-retention): collector demand, not a curve, sets its price.
+     */
+    outlierRetentionRatio: real("outlier_retention_ratio").notNull().default(0.5),
   },
   (t) => [index("appraisal_settings_org_idx").on(t.orgId)],
 );
@@ -100,6 +106,12 @@ export const appraisalPriceClasses = sqliteTable(
     newPrice: real("new_price").notNull(),
     /** Key into appraisal_retention_classes. */
     retentionClass: text("retention_class").notNull().default("standard"),
+    /**
+     * A decoded vehicle missing from the model table is priced in the class whose body and fuel it
+     * has (docs/domain/appraisal.md#unknown-vehicles); '' matches any. Both '' : never a fallback.
+     */
+    fallbackBodyClass: text("fallback_body_class").notNull().default(""),
+    fallbackFuelType: text("fallback_fuel_type").notNull().default(""),
   },
   (t) => [index("appraisal_price_classes_org_idx").on(t.orgId)],
 );
@@ -191,4 +203,19 @@ export const appraisalModelRetention = sqliteTable(
     quote: text("quote").notNull().default(""),
   },
   (t) => [index("appraisal_model_retention_org_idx").on(t.orgId)],
+);
+
+/**
+ * How a unit grades at auction and what the grade takes off a clean unit's wholesale value
+ * (docs/domain/gross.md#expected-auction-proceeds): `factor_pct` of the clean figure, never above 100.
+ */
+export const appraisalConditionGrades = sqliteTable(
+  "appraisal_condition_grades",
+  {
+    orgId: orgId(),
+    grade: text("grade").notNull(),
+    factorPct: real("factor_pct").notNull(),
+    source: text("source").notNull().default(""),
+  },
+  (t) => [index("appraisal_condition_grades_org_idx").on(t.orgId)],
 );

@@ -15,9 +15,9 @@ export const FRESH_DAYS = 30;
 /** "Priced above market" = list price > market × 1.03. */
 export const OVERPRICED_RATIO = 1.03;
 /** An aged unit priced at market is repriced to 97% of it, inside the listing band it has outlived. */
-const AGED_REPRICE_TO_MARKET = 0.97;
+export const AGED_REPRICE_TO_MARKET = 0.97;
 
-interface AgingThresholds {
+export interface AgingThresholds {
   /** Used and CPO units are aged at this many days (store setting, default 45). */
   agedThresholdDays: number;
   /** New units are aged at this many days (store setting, default 90). */
@@ -25,8 +25,8 @@ interface AgingThresholds {
 }
 
 export const isNewUnit = (condition: Condition) => condition === "new";
-const agedThresholdFor = (condition: Condition, t: AgingThresholds) => (isNewUnit(condition) ? t.agedThresholdDaysNew : t.agedThresholdDays);
-const ownerOf = (condition: Condition): Owner => (isNewUnit(condition) ? "new_car_manager" : "used_car_manager");
+export const agedThresholdFor = (condition: Condition, t: AgingThresholds) => (isNewUnit(condition) ? t.agedThresholdDaysNew : t.agedThresholdDays);
+export const ownerOf = (condition: Condition): Owner => (isNewUnit(condition) ? "new_car_manager" : "used_car_manager");
 export const OWNER_TITLE: Record<Owner, string> = { used_car_manager: "used-car manager", new_car_manager: "new-car manager" };
 
 /**
@@ -62,8 +62,17 @@ export interface WholesaleFigures {
 /** How the unit would grade at auction; a rough unit brings less (docs/domain/gross.md#expected-auction-proceeds). */
 export const WHOLESALE_GRADES = ["excellent", "good", "fair", "poor"] as const;
 export type WholesaleGrade = (typeof WHOLESALE_GRADES)[number];
-/** The appraisal's condition adjustments, downward only: the clean ratio is already the ceiling. */
-const GRADE_FACTOR: Record<WholesaleGrade, number> = { excellent: 1, good: 1, fair: 0.92, poor: 0.82 };
+/**
+ * A grade and the share of a clean unit's wholesale value it brings, % (D1 table
+ * `appraisal_condition_grades`, with its source): downward only, the clean ratio is already the ceiling.
+ */
+export interface GradeFactor {
+  grade: WholesaleGrade;
+  factorPct: number;
+}
+/** A clean unit: the store's wholesale ratio as it stands. */
+export const CLEAN_GRADE: GradeFactor = { grade: "good", factorPct: 100 };
+const gradeShare = (grade: GradeFactor) => Math.min(100, grade.factorPct) / 100;
 
 export interface AuctionEstimate {
   /** Wholesale value today: market × ratio × grade × the value curve at its age, to $25. */
@@ -77,8 +86,8 @@ export interface AuctionEstimate {
  * store's wholesale ratio, lower for a rough unit, × the value curve once) less auction and
  * transport fees. Never more than that, and so always under the retail market.
  */
-export function auctionEstimate(marketValue: number, days: number, figures: WholesaleFigures, grade: WholesaleGrade = "good"): AuctionEstimate {
-  const wholesaleValue = roundTo(marketValue * (figures.wholesaleRatioPct / 100) * GRADE_FACTOR[grade] * valueRetained(days), 25);
+export function auctionEstimate(marketValue: number, days: number, figures: WholesaleFigures, grade: GradeFactor = CLEAN_GRADE): AuctionEstimate {
+  const wholesaleValue = roundTo(marketValue * (figures.wholesaleRatioPct / 100) * gradeShare(grade) * valueRetained(days), 25);
   return { wholesaleValue, proceeds: Math.max(0, wholesaleValue - figures.auctionFees) };
 }
 
@@ -96,23 +105,23 @@ export function estimateMarketValue(condition: Condition, costBasis: number, ask
 }
 
 /** Dealer-style list price just under a round hundred: 23,495 rather than 23,512. */
-const listPriceAtOrBelow = (amount: number) => Math.floor(amount / 100) * 100 - 5;
+export const listPriceAtOrBelow = (amount: number) => Math.floor(amount / 100) * 100 - 5;
 
-const isOverpriced = (askingPrice: number, marketValue: number) => askingPrice > marketValue * OVERPRICED_RATIO;
+export const isOverpriced = (askingPrice: number, marketValue: number) => askingPrice > marketValue * OVERPRICED_RATIO;
 
 /**
  * The price an aged unit moves to: toward the market and never above what it asks today. Priced
  * over market it goes to market; at or under market, to 97% of market (or stays where it is).
  */
-function agedRepriceTarget(askingPrice: number, marketValue: number): number {
+export function agedRepriceTarget(askingPrice: number, marketValue: number): number {
   const target = askingPrice > marketValue ? listPriceAtOrBelow(marketValue) : listPriceAtOrBelow(marketValue * AGED_REPRICE_TO_MARKET);
   return Math.min(askingPrice, target);
 }
 
 export interface UnitAging {
   condition: Condition;
-  /** How it would grade at auction (default good: a clean unit). */
-  grade?: WholesaleGrade;
+  /** How it would grade at auction and what the grade brings (default: a clean unit). */
+  grade?: GradeFactor;
   daysOnLot: number;
   askingPrice: number;
   marketValue: number;
@@ -191,9 +200,9 @@ const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
  * "expected auction proceeds about $X: wholesale value $W (82% of market $M, 95% of it kept at 60
  * days) less $500 auction and transport fees" — every figure the number rests on.
  */
-function auctionPhrase(unit: UnitAging, auction: AuctionEstimate, figures: WholesaleFigures): string {
-  const grade = unit.grade ?? "good";
-  const rough = GRADE_FACTOR[grade] < 1 ? `, less ${pct(1 - GRADE_FACTOR[grade])} for a ${grade} unit` : "";
+export function auctionPhrase(unit: UnitAging, auction: AuctionEstimate, figures: WholesaleFigures): string {
+  const grade = unit.grade ?? CLEAN_GRADE;
+  const rough = gradeShare(grade) < 1 ? `, less ${pct(1 - gradeShare(grade))} for a ${grade.grade} unit` : "";
   const base =
     unit.askingPrice < unit.marketValue
       ? `the ${formatWholeUsd(unit.askingPrice)} asking price, under market ${formatWholeUsd(unit.marketValue)}`

@@ -14,6 +14,7 @@ import type { AppraisalReference, AppraisalSubject, Comparable, PhotoAnalysis, S
 import {
   type ComparablesValuation,
   type ModelValuation,
+  STUDY_AGE_YEARS,
   type VehicleClass,
   valueFromComparables,
   valueFromModel,
@@ -72,11 +73,11 @@ function retentionWords({ retention, modelRetention }: VehicleClass): string {
     const { make, model, studyYear, pctValueLost, overallPctValueLost } = modelRetention;
     return (
       ` (${make} ${model}'s own curve: iSeeCars ${studyYear} study, ${pct(pctValueLost)} lost in five years against ${pct(overallPctValueLost)} for all vehicles; ` +
-      `the curve's loss at every age × ${retention.lossScale}${bonus})`
+      `the curve's loss × ${retention.lossScale} to five years, the curve's yearly rate after${bonus})`
     );
   }
   if (retention.lossScale === 1 && retention.lowMileageBonus) return "";
-  return ` (retention class ${retention.retentionClass}: the curve's loss × ${retention.lossScale}${bonus})`;
+  return ` (retention class ${retention.retentionClass}: the curve's loss × ${retention.lossScale} to five years, the curve's yearly rate after${bonus})`;
 }
 
 /** ": hybrid hatchback": what the class was chosen from, when the model table or a decode said it. */
@@ -88,11 +89,37 @@ function vehicleWords(vehicle: VehicleClass): string {
 /** Why the model's value is a guess: the make's fallback class or the generic class (docs/domain/appraisal.md#unknown-vehicles). */
 function unknownVehicleReason(subject: AppraisalSubject, vehicle: VehicleClass): string | null {
   const name = `${subject.make} ${subject.model}`;
-  if (vehicle.classMatch === "model") return null;
-  return vehicle.classMatch === "make"
-    ? `${name} is not in the model table, so it is priced on ${subject.make}'s fallback class ${vehicle.classKey}: confidence low until someone prices the model`
-    : `${name} is not in the model table and its make has no class, so it is priced on the generic class: confidence low until someone prices the vehicle`;
+  switch (vehicle.classMatch) {
+    case "model":
+      return null;
+    case "body":
+      return `${name} is not in the model table, so it is priced on the class its VIN decode's body and fuel fall in (${vehicleWords(vehicle).slice(2)}: ${vehicle.classKey}): confidence low until someone prices the model`;
+    case "make":
+      return `${name} is not in the model table, so it is priced on ${subject.make}'s fallback class ${vehicle.classKey}: confidence low until someone prices the model`;
+    case "default":
+      return `${name} is not in the model table and its make has no class, so it is priced on the generic class: confidence low until someone prices the vehicle`;
+  }
 }
+
+/**
+ * A model that keeps far more than the average (its published loss under the settings' share of its
+ * study's), older than the five years the study measured: collector demand sets its price, so the
+ * curve's figure is a guess (docs/domain/appraisal.md#model-retention).
+ */
+function outlierModelReason(valuation: ModelValuation, settings: AppraisalReference["settings"]): string | null {
+  const measured = valuation.vehicle.modelRetention;
+  if (!measured || valuation.ageYears <= STUDY_AGE_YEARS) return null;
+  const ratio = measured.pctValueLost / measured.overallPctValueLost;
+  if (ratio >= settings.outlierRetentionRatio) return null;
+  return (
+    `the ${measured.make} ${measured.model} lost ${pct(measured.pctValueLost)} in five years against ${pct(measured.overallPctValueLost)} for all vehicles (iSeeCars ${measured.studyYear}), ` +
+    `and this one is ${valuation.ageYears} years old, past what the study measured: demand for the model, not a curve, sets its price, so confidence is low until someone checks the market`
+  );
+}
+
+/** A VIN whose maker code the loaded vPIC data does not know: the VIN confirms nothing typed (docs/appraisal.md#vin-decoding). */
+const unknownMakerReason = (wmi: string) =>
+  `the VIN's maker code ${wmi} is not in the loaded vPIC data${wmi.length > 3 ? " (a small manufacturer: 49 CFR 565.15(a) codes it in characters 1–3 and 12–14)" : ""}, so the VIN confirms nothing about the vehicle: confidence low until someone checks the unit`;
 
 /** "transmission replacement $4,500 (\"transmission slips\")": each line with the notes' words that named it. */
 function reconSentence(recon: ReconEstimate, items: AppraisalReference["reconItems"]): string {
@@ -146,7 +173,9 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
       ? `the generic new-price class ${formatWholeUsd(cls.newPrice)} new (${vehicle} is not in the model table)`
       : cls.classMatch === "make"
         ? `${subject.make}'s fallback new-price class ${cls.classKey} ${formatWholeUsd(cls.newPrice)} new (${vehicle} is not in the model table)`
-        : `new-price class ${cls.classKey} ${formatWholeUsd(cls.newPrice)} new (${subject.make} ${cls.matchedModel}${vehicleWords(cls)})`;
+        : cls.classMatch === "body"
+          ? `new-price class ${cls.classKey} ${formatWholeUsd(cls.newPrice)} new, from the VIN decode${vehicleWords(cls)} (${vehicle} is not in the model table)`
+          : `new-price class ${cls.classKey} ${formatWholeUsd(cls.newPrice)} new (${subject.make} ${cls.matchedModel}${vehicleWords(cls)})`;
   const retention = retentionWords(cls);
   const mileage =
     valuation.mileageAdjustment > 0
@@ -213,10 +242,13 @@ export function appraise(input: AppraisalInput): Appraisal {
   const negotiationFloor = Math.max(0, Math.round(maxAcquisition - gap));
 
   // A value on a fallback class is a guess whatever the photos show: low, and someone must see the car.
-  const unknown = valuation.method === "depreciation_model" ? unknownVehicleReason(subject, valuation.vehicle) : null;
-  const confidence = unknown ? "low" : photos.status === "analysed" ? "high" : "medium";
+  const guesses = [
+    ...(valuation.method === "depreciation_model" ? [unknownVehicleReason(subject, valuation.vehicle), outlierModelReason(valuation, settings)] : []),
+    subject.unknownWmi ? unknownMakerReason(subject.unknownWmi) : null,
+  ].filter((reason): reason is string => reason !== null);
+  const confidence = guesses.length > 0 ? "low" : photos.status === "analysed" ? "high" : "medium";
   const manualInspectionReasons = [
-    ...(unknown ? [unknown] : []),
+    ...guesses,
     ...recon.wholesale.map((condition) => `the notes name ${condition.label.toLowerCase()}${condition.reason ? `: ${condition.reason}` : ""}`),
   ];
 

@@ -20,6 +20,7 @@ export interface AppraisalSettings {
   wholesaleFees: number;
   wholesaleMargin: number;
   wholesaleFloor: number;
+  outlierRetentionRatio: number;
 }
 
 export interface ReconItem {
@@ -78,7 +79,7 @@ export interface AppraisalReference {
   settings: AppraisalSettings;
   reconItems: ReconItem[];
   reconKeywords: ReconKeyword[];
-  priceClasses: { classKey: string; newPrice: number; retentionClass: string }[];
+  priceClasses: { classKey: string; newPrice: number; retentionClass: string; fallbackBodyClass: string; fallbackFuelType: string }[];
   modelClasses: { make: string; model: string; classKey: string; bodyClass: string; fuelType: string }[];
   modelRetention: ModelRetention[];
   retentionCurve: { ageYears: number; residualPct: number }[];
@@ -135,4 +136,6 @@ export interface AppraisalSubject {
   fuelType?: string;
   /** From a VIN decode (vPIC's body class, reduced): absent, the model table's. */
   bodyClass?: string;
+  /** A VIN was sent whose maker code (WMI) the loaded vPIC data lacks: the VIN confirms nothing. */
+  unknownWmi?: string;
 }

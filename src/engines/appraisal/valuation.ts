@@ -30,13 +30,23 @@ export function residualPct(curve: AppraisalReference["retentionCurve"], age: nu
   return Math.max(pct, floorPct);
 }
 
-/** The class's retained share: the curve's loss at `age` × the class's loss scale (docs/domain/appraisal.md#retention-by-class). */
-function classResidualPct(curve: AppraisalReference["retentionCurve"], age: number, floorPct: number, lossScale: number): number {
-  return Math.max(floorPct, 100 - (100 - residualPct(curve, age, 0)) * lossScale);
+/** The age the depreciation studies measure (iSeeCars' five-year studies): a class's loss scale holds up to it. */
+export const STUDY_AGE_YEARS = 5;
+
+/**
+ * The class's retained share (docs/domain/appraisal.md#retention-by-class): up to five years the
+ * curve's loss × the class's loss scale, which the five-year studies measure; after five, the
+ * class's five-year share falls at the curve's own yearly rate (curve(age) ÷ curve(5)), as
+ * iSeeCars' 7- and 10-year figures do — scaling the loss at every age flattened old units' decline.
+ */
+export function classResidualPct(curve: AppraisalReference["retentionCurve"], age: number, floorPct: number, lossScale: number): number {
+  const scaled = (at: number) => 100 - (100 - residualPct(curve, at, 0)) * lossScale;
+  const pct = age <= STUDY_AGE_YEARS ? scaled(age) : (scaled(STUDY_AGE_YEARS) * residualPct(curve, age, 0)) / residualPct(curve, STUDY_AGE_YEARS, 0);
+  return Math.max(floorPct, pct);
 }
 
 /** Miles a unit of `age` is expected to have: each age band's yearly miles over the years spent in it (docs/domain/appraisal.md#expected-miles). */
-function expectedMiles(schedule: AppraisalReference["expectedMiles"], age: number): number {
+export function expectedMiles(schedule: AppraisalReference["expectedMiles"], age: number): number {
   if (schedule.length === 0) throw new Error("appraisal_expected_miles has no rows");
   const bands = bandsByAge(schedule);
   return bands.reduce((miles, band, i) => {
@@ -65,8 +75,8 @@ const DIESEL_WORDS = /\b(diesel|duramax|power ?stroke|cummins|tdi|ecodiesel)\b/;
 /** What the appraisal takes the vehicle to be: its new-price class, its fuel and body, and the curve it is on. */
 export interface VehicleClass {
   classKey: string;
-  /** How specific the class match was: the model itself, the make's fallback, or the last resort. */
-  classMatch: "model" | "make" | "default";
+  /** How specific the class match was: the model itself, the decoded body and fuel, the make's fallback, or the last resort. */
+  classMatch: "model" | "body" | "make" | "default";
   /** The model-table row's model that matched ("911" for "911 Carrera S"); null off the model table. */
   matchedModel: string | null;
   newPrice: number;
@@ -89,11 +99,15 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
   const candidates = modelCandidates(subject.model, tables.allClassWords);
   const index = modelClassIndex(reference.modelClasses);
   const byModel = candidates.map((model) => index.get(modelKey(subject.make, model))).find((row) => row !== undefined);
-  const byMake = index.get(modelKey(subject.make, "*"));
-  // Only a row that is `*`/`*` as written: the key lower-cases, which changes neither.
-  const row = byModel ?? byMake ?? index.get(modelKey("*", "*"));
-  if (!row) throw new Error("appraisal_model_classes has no `*`/`*` row");
   const name = `${subject.model} ${subject.trim ?? ""}`.toLowerCase();
+  // Off the model table, what the decode says the vehicle is (a pickup, an EV) prices it before its make does.
+  const byMake = index.get(modelKey(subject.make, "*"));
+  // …unless the make's fallback names the same body (a Land Rover SUV is a luxury SUV, a BMW sedan a luxury car).
+  const makeFits = byMake !== undefined && byMake.bodyClass !== "" && byMake.bodyClass === subject.bodyClass;
+  const byBody = byModel || makeFits ? undefined : bodyFallbackClass(reference.priceClasses, subject.bodyClass ?? "", subject.fuelType ?? "");
+  // Only a row that is `*`/`*` as written: the key lower-cases, which changes neither.
+  const row = byModel ?? (byBody ? { classKey: byBody.classKey, bodyClass: "", fuelType: "" } : undefined) ?? byMake ?? index.get(modelKey("*", "*"));
+  if (!row) throw new Error("appraisal_model_classes has no `*`/`*` row");
   const fuelType = subject.fuelType || (DIESEL_WORDS.test(name) ? "diesel" : "") || (byModel ? row.fuelType : "");
   // A diesel takes its class's `_diesel` new price when the table has one (heavy-duty pickups).
   const priced =
@@ -112,12 +126,15 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
     };
   const retentionIndex = modelRetentionIndex(reference.modelRetention);
   const modelRetention = candidates.map((model) => retentionIndex.get(modelKey(subject.make, model))).find((r) => r !== undefined) ?? null;
-  // The model's measured five-year loss over the curve's: the curve's loss at every age × that ratio.
-  const curveLoss5 = 100 - residualPct(reference.retentionCurve, 5, 0);
-  const retention = modelRetention ? { ...classRow, lossScale: round3(modelRetention.pctValueLost / curveLoss5) } : classRow;
+  // The model's five-year loss against its own study's all-vehicle loss, applied to today's all-vehicle
+  // loss (the standard class's scale): each study's market level cancels out (docs/domain/appraisal.md#model-retention).
+  const allVehicles = reference.retentionClasses.find((r) => r.retentionClass === "standard")?.lossScale ?? 1;
+  const retention = modelRetention
+    ? { ...classRow, lossScale: round3((modelRetention.pctValueLost / modelRetention.overallPctValueLost) * allVehicles) }
+    : classRow;
   return {
     classKey: priced.classKey,
-    classMatch: byModel ? "model" : byMake ? "make" : "default",
+    classMatch: byModel ? "model" : byBody ? "body" : byMake ? "make" : "default",
     matchedModel: byModel ? byModel.model : null,
     newPrice: priced.newPrice,
     fuelType,
@@ -128,6 +145,24 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
 }
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/**
+ * The price class whose fallback body and fuel a decoded vehicle has, the most specific first (body
+ * and fuel, then fuel, then body); none when the decode said neither or no class claims it.
+ */
+function bodyFallbackClass(classes: AppraisalReference["priceClasses"], bodyClass: string, fuelType: string) {
+  const score = (p: AppraisalReference["priceClasses"][number]) => {
+    if (!p.fallbackBodyClass && !p.fallbackFuelType) return 0;
+    if (p.fallbackBodyClass && p.fallbackBodyClass !== bodyClass) return 0;
+    if (p.fallbackFuelType && p.fallbackFuelType !== fuelType) return 0;
+    // The fuel says more about the price than the body: an electric sedan is priced as an EV, not a midsize car.
+    return (p.fallbackBodyClass ? 1 : 0) + (p.fallbackFuelType ? 2 : 0);
+  };
+  return classes.reduce<{ row: AppraisalReference["priceClasses"][number]; score: number } | null>((best, p) => {
+    const s = score(p);
+    return s > 0 && (!best || s > best.score) ? { row: p, score: s } : best;
+  }, null)?.row;
+}
 
 /** "911 Carrera S" → "911 Carrera S", "911 Carrera", "911"; then the same without class words ("RAV4 Hybrid" → "RAV4"). */
 function modelCandidates(model: string, classWords: ReadonlySet<string>): string[] {
@@ -142,7 +177,7 @@ function modelCandidates(model: string, classWords: ReadonlySet<string>): string
  * a per-mile rate that rises with value and falls with age, capped at +10% / −30% of the value
  * (docs/domain/appraisal.md#mileage-adjustment-caps); no bonus at all for a class that takes none (EVs).
  */
-function mileageAdjustment(
+export function mileageAdjustment(
   settings: AppraisalSettings,
   baseValue: number,
   wholeAge: number,
@@ -299,7 +334,7 @@ function modelRetentionIndex(rows: readonly ModelRetention[]): Map<string, Model
 }
 
 /** The longest ZIP prefix in the index that `zip` starts with; none: a neutral 1.00. */
-function regionalIndexFor(reference: AppraisalReference, zip: string) {
+export function regionalIndexFor(reference: AppraisalReference, zip: string) {
   const match = reference.regionalIndex.filter((row) => zip.startsWith(row.zipPrefix)).sort((a, b) => b.zipPrefix.length - a.zipPrefix.length)[0];
   return match ? { index: match.marketIndex, label: match.label } : { index: 1, label: "no regional index" };
 }

@@ -11,8 +11,8 @@ import {
   decideAging,
   estimateMarketValue,
   FRESH_DAYS,
+  type GradeFactor,
   type Owner,
-  type WholesaleGrade,
 } from "../aged-inventory/recommendation";
 import { type Condition, roundCents, roundTo, type VehicleType } from "../deal-math";
 import { formatUsd } from "../format";
@@ -52,8 +52,8 @@ export interface GrossInput {
   condition: Condition;
   /** Retail market value of the unit; estimated from its cost when absent. */
   marketValue?: number;
-  /** How a pre-owned unit would grade at auction (default good); a rough unit brings less. */
-  grade?: WholesaleGrade;
+  /** How a pre-owned unit would grade at auction and what the grade brings (default: clean); a rough unit brings less. */
+  grade?: GradeFactor;
 }
 
 export interface GrossResult {

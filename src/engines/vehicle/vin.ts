@@ -85,6 +85,12 @@ export function checkVin(input: string): VinCheck {
   return { ok: true, vin };
 }
 
+/**
+ * The VIN's maker code (WMI, 49 CFR 565.15(a)): characters 1–3; a small manufacturer (under 1,000
+ * vehicles a year) has a 9 in character 3 and the rest of its code in characters 12–14.
+ */
+export const wmiOf = (vin: string) => (vin[2] === "9" ? `${vin.slice(0, 3)}${vin.slice(11, 14)}` : vin.slice(0, 3));
+
 /** The position-10 code of a model year (the table repeats every 30 years). */
 export const modelYearCode = (year: number) => YEAR_CODES[(((year - 1980) % 30) + 30) % 30];
 

@@ -107,7 +107,10 @@ export const TradeAppraisalSchema = z
         fuel_type: z.string().nullable(),
         body_class: z.string().nullable(),
         price_class: z.string(),
-        price_class_match: z.enum(["model", "make", "default"]),
+        price_class_match: z.enum(["model", "body", "make", "default"]).openapi({
+          description:
+            "What set the new-price class: `model` the model table; `body` the VIN decode's body and fuel (a model missing from the table); `make` the make's fallback; `default` the generic class. Anything but `model` is appraised at `low` confidence (docs/domain/appraisal.md#unknown-vehicles).",
+        }),
         retention_class: z.string(),
         curve: z
           .enum(["model", "class"])

@@ -5,6 +5,7 @@ import { appraise } from "../../engines/appraisal/appraise";
 import { checkPhoto } from "../../engines/appraisal/photos";
 import type { AppraisalReference, Comparable, PhotoAnalysis, VisionFinding } from "../../engines/appraisal/types";
 import { daysBefore, isoDay } from "../../engines/dates";
+import { wmiOf } from "../../engines/vehicle/vin";
 import { ApiError, type ValidationDetail } from "../../http/errors";
 import { describeError, logEvent } from "../../lib/log";
 import { onSettingsChange } from "../../lib/settings-changes";
@@ -179,6 +180,8 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
       conditionNotes: body.condition_notes ?? undefined,
       fuelType: vehicle.decoded?.fuelType ?? undefined,
       bodyClass: vehicle.decoded?.bodyClass ?? undefined,
+      // The maker row is what the WMI found: none, and the VIN confirms nothing typed.
+      unknownWmi: vehicle.decoded && vehicle.decoded.manufacturer === null ? wmiOf(vehicle.decoded.vin) : undefined,
     },
     marketZip: body.market_zip ?? pricing.store.marketZip,
     store: pricing.store,

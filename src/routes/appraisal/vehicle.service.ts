@@ -1,7 +1,7 @@
 import type { Database } from "../../db/client";
 import { loadVinRows } from "../../db/queries/vehicle";
 import { decodeVin, type VehicleDecode } from "../../engines/vehicle/decode";
-import { checkVin, modelYearOf } from "../../engines/vehicle/vin";
+import { checkVin, modelYearOf, wmiOf } from "../../engines/vehicle/vin";
 import { ApiError } from "../../http/errors";
 import { TtlCache } from "../../lib/ttl-cache";
 
@@ -22,7 +22,7 @@ export function decodeVehicle(db: Database, vinInput: string, path: string, now:
   const vin = requireVin(vinInput, path);
   const latestYear = now.getUTCFullYear() + 1;
   return decodes.get(vin, now.getTime(), async () => {
-    const rows = await loadVinRows(db, vin.slice(0, 3), modelYearOf(vin, latestYear));
+    const rows = await loadVinRows(db, wmiOf(vin), modelYearOf(vin, latestYear));
     if (!rows.version) throw new ApiError("vehicle_data_unavailable", "No VIN data is loaded in this deployment; VINs cannot be decoded.");
     return { ...decodeVin(vin, latestYear, rows.wmi, rows.patterns), data: { source: rows.version.source, version: rows.version.version } };
   });

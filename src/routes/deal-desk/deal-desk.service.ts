@@ -1,6 +1,8 @@
 import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
+import { loadConditionGrades } from "../../db/queries/appraisal";
 import * as queries from "../../db/queries/deal-desk";
+import type { GradeFactor } from "../../engines/aged-inventory/recommendation";
 import * as dealCoach from "../../engines/deal-coach";
 import { amountFinanced, type CreditTier, compareText, type KnownIssue, tierFor } from "../../engines/deal-math";
 import * as gross from "../../engines/gross";
@@ -43,6 +45,8 @@ interface StoreDesk {
 
 const referenceCache = new TtlCache<DealDeskReference>({ ttlMs: REFERENCE_TTL_SECONDS * 1000, maxEntries: 1 });
 const storeDeskCache = new TtlCache<StoreDesk | null>({ ttlMs: STORE_DESK_TTL_SECONDS * 1000, maxEntries: 2_000 });
+/** Each organization's auction condition grades (D1 reference rows), kept as long as a store's desk. */
+const gradeCache = new TtlCache<GradeFactor[]>({ ttlMs: STORE_DESK_TTL_SECONDS * 1000, maxEntries: 2_000 });
 onSettingsChange((orgId) => storeDeskCache.evictPrefix(`${orgId}\u0000`));
 
 async function loadReference(db: Database): Promise<DealDeskReference> {
@@ -201,7 +205,12 @@ function stipDeal(body: z.infer<typeof StipCheckRequestSchema>, maxLtv: number):
 }
 
 export async function calculateGross(db: Database, orgId: string, body: z.infer<typeof GrossCalcRequestSchema>, now: Date) {
-  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
+  const [{ reference, desk }, grades] = await Promise.all([
+    context(db, orgId, body.store_id, now.getTime()),
+    gradeCache.get(orgId, now.getTime(), () => loadConditionGrades(db, orgId)),
+  ]);
+  const grade = grades.find((row) => row.grade === body.condition_grade);
+  if (!grade) throw new Error(`appraisal_condition_grades has no row for ${body.condition_grade}`);
   const result = gross.calculateGross(
     {
       purchasePrice: body.purchase_price,
@@ -210,7 +219,7 @@ export async function calculateGross(db: Database, orgId: string, body: z.infer<
       daysOnLot: body.days_on_lot,
       condition: body.condition,
       marketValue: body.market_value,
-      grade: body.condition_grade,
+      grade,
     },
     desk.store,
     reference.frontGrossTargets,

@@ -173,6 +173,40 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
     );
   });
 
+  it("a VIN the data cannot confirm, or a decoded model off the table, is never above low confidence", () => {
+    holds(
+      fc.property(
+        subjects(() => reference),
+        fc.constantFrom("sedan", "coupe", "suv", "pickup", "hatchback", "minivan", "van", "wagon", "convertible"),
+        fc.constantFrom("gas", "diesel", "hybrid", "plug-in", "electric", "flex"),
+        fc.constantFrom("1Z9ABC", "SAL", "ZFF", "VF1"),
+        (s, bodyClass, fuelType, wmi) => {
+          // A known model whose VIN's maker the vPIC data lacks, and a decoded vehicle the model table lacks.
+          const unconfirmed = appraise({
+            subject: { ...s.vehicle, year: s.year, mileage: s.mileage, conditionNotes: s.conditionNotes, unknownWmi: wmi },
+            marketZip: "80234",
+            store: STORE,
+            reference,
+            comps: [],
+            photos: { status: "none" },
+            now: NOW,
+          });
+          const offTable = trade({ ...s, vehicle: { make: "Zastava", model: `Yugo ${bodyClass}` } });
+          const decodedOffTable = appraise({
+            subject: { make: "Zastava", model: "Yugo 45", year: s.year, mileage: s.mileage, conditionNotes: s.conditionNotes, bodyClass, fuelType },
+            marketZip: "80234",
+            store: STORE,
+            reference,
+            comps: [],
+            photos: { status: "none" },
+            now: NOW,
+          });
+          return [unconfirmed, offTable, decodedOffTable].every((r) => r.confidence === "low" && r.manualInspectionRequired);
+        },
+      ),
+    );
+  });
+
   it("the same vehicle typed or decoded from its VIN gets the same class", () => {
     holds(
       fc.property(fc.integer({ min: 0, max: 10_000 }), fc.constantFrom("gas", "flex", "diesel"), (i, engine) => {

@@ -4,8 +4,15 @@
  * type, with and without the store's own settings), run through the engines themselves.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { ACTIONS, auctionEstimate, WHOLESALE_GRADES, type WholesaleGrade } from "../../../src/engines/aged-inventory/recommendation";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadConditionGrades } from "../../../src/db/queries/appraisal";
+import {
+  ACTIONS,
+  auctionEstimate,
+  type GradeFactor,
+  WHOLESALE_GRADES,
+  type WholesaleGrade,
+} from "../../../src/engines/aged-inventory/recommendation";
 import { daysBefore, isoDay } from "../../../src/engines/dates";
 import type { UnitCondition, VehicleType } from "../../../src/engines/deal-math/vocabulary";
 import { calculateGross, type GrossInput, type GrossResult } from "../../../src/engines/gross";
@@ -14,7 +21,19 @@ import { type AlertUnit, buildAlertReport, evaluateUnit, type StoreSettings } fr
 import { type Briefing, buildBriefing, type Role } from "../../../src/engines/reports/briefings";
 import { buildMarketPulse } from "../../../src/engines/reports/pulse";
 import { COACH_REFERENCE, DEFAULT_STORE } from "../../helpers/deal-desk-reference";
+import { ORG_WITHOUT_OWN_ROWS, referenceDb } from "../../helpers/reference-d1";
 import { holds } from "./check";
+
+/** The auction condition grades the migrations ship (D1 table appraisal_condition_grades). */
+let grades: GradeFactor[] = [];
+beforeAll(async () => {
+  grades = await loadConditionGrades(referenceDb(), ORG_WITHOUT_OWN_ROWS);
+});
+const gradeOf = (grade: WholesaleGrade): GradeFactor => {
+  const row = grades.find((g) => g.grade === grade);
+  if (!row) throw new Error(`no condition grade row for ${grade}`);
+  return row;
+};
 
 const NOW = new Date("2026-11-28T12:00:00Z");
 const TARGETS = COACH_REFERENCE.frontGrossTargets;
@@ -107,7 +126,7 @@ const grossInput = (g: GrossCase): GrossInput => {
     daysOnLot: g.daysOnLot,
     condition: g.condition,
     marketValue: g.marketRatio === undefined ? undefined : Math.round(sellingPrice * g.marketRatio),
-    grade: g.grade,
+    grade: gradeOf(g.grade),
   };
 };
 const grossOf = (g: GrossCase, store: StoreSettings) => calculateGross(grossInput(g), store, TARGETS);
@@ -303,8 +322,12 @@ describe("inventory, gross and aging invariants", () => {
         (store, market, a, b) => {
           const [young, old] = a <= b ? [a, b] : [b, a];
           expect(auctionEstimate(market, old, store).proceeds).toBeLessThanOrEqual(auctionEstimate(market, young, store).proceeds);
-          expect(auctionEstimate(market, young, store, "poor").proceeds).toBeLessThanOrEqual(auctionEstimate(market, young, store, "fair").proceeds);
-          expect(auctionEstimate(market, young, store, "fair").proceeds).toBeLessThanOrEqual(auctionEstimate(market, young, store, "good").proceeds);
+          expect(auctionEstimate(market, young, store, gradeOf("poor")).proceeds).toBeLessThanOrEqual(
+            auctionEstimate(market, young, store, gradeOf("fair")).proceeds,
+          );
+          expect(auctionEstimate(market, young, store, gradeOf("fair")).proceeds).toBeLessThanOrEqual(
+            auctionEstimate(market, young, store, gradeOf("good")).proceeds,
+          );
         },
       ),
     );
@@ -345,7 +368,7 @@ describe("inventory, gross and aging invariants", () => {
 function auctionAlikeAtEveryGrade(input: GrossInput, store: StoreSettings) {
   const r = calculateGross(input, store, TARGETS);
   const proceeds = WHOLESALE_GRADES.map(
-    (grade) => auctionEstimate(Math.min(r.market_value, input.sellingPrice), input.daysOnLot, store, grade).proceeds,
+    (grade) => auctionEstimate(Math.min(r.market_value, input.sellingPrice), input.daysOnLot, store, gradeOf(grade)).proceeds,
   );
   return new Set(proceeds).size === 1;
 }
