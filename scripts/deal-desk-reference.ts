@@ -64,7 +64,6 @@ export const KNOWN_ISSUE_ROWS: InferInsertModel<typeof knownIssueRules>[] = [
 
 export const FRONT_GROSS_TARGET_ROWS: InferInsertModel<typeof frontGrossTargets>[] = [
   { condition: "new", targetPct: 3, minAmount: 1000, source: "DOMAIN §3.2 DEFAULT front-gross targets" },
-  { condition: "used", targetPct: 8, minAmount: 1200, source: "DOMAIN §3.2 DEFAULT front-gross targets (used margin 6–8%)" },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 import { and, asc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { isoDay } from "../../engines/dates";
+import { PIPELINE_STATUSES } from "../../engines/deal-math/vocabulary";
 import { type AgedTotals, type AlertUnit, agedTotalsByStore } from "../../engines/reports/alerts";
-import { type BriefingDeal, type OpenStip, PIPELINE_STATUSES, type Role } from "../../engines/reports/briefings";
+import type { BriefingDeal, OpenStip, Role } from "../../engines/reports/briefings";
 import type { FeedEntry, Observation } from "../../engines/reports/market";
 import type { SeriesHistory } from "../../engines/reports/pulse";
 import { chunk, inChunks, MAX_BOUND_PARAMETERS, runBatch } from "../batch";

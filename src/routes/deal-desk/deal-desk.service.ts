@@ -7,9 +7,16 @@ import * as gross from "../../engines/gross";
 import * as lenderRouting from "../../engines/lender-routing";
 import * as stips from "../../engines/stips";
 import { ApiError } from "../../http/errors";
+import { camelKeys, exactly } from "../../lib/case";
 import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
-import type { DealCoachRequestSchema, GrossCalcRequestSchema, LenderRouteRequestSchema, StipCheckRequestSchema } from "./deal-desk.routes";
+import {
+  type DealCoachRequestSchema,
+  financedInputs,
+  type GrossCalcRequestSchema,
+  type LenderRouteRequestSchema,
+  type StipCheckRequestSchema,
+} from "./deal-desk.routes";
 
 /**
  * Reference rows change only with a migration or an operator's edit, so each isolate keeps them
@@ -112,24 +119,8 @@ const uniqueIssues = (issues: readonly KnownIssue[]) => [...new Set(issues)];
 
 /** The request as the engine's profile: every field the schema accepts but `store_id`, which picks the panel and history. */
 export function routeProfile(body: z.infer<typeof LenderRouteRequestSchema>): lenderRouting.RouteProfile {
-  return {
-    beacon: body.beacon,
-    downPayment: body.down_payment,
-    vehiclePrice: body.vehicle_price,
-    tradeValue: body.trade_value,
-    tradePayoff: body.trade_payoff,
-    taxes: body.taxes,
-    fees: body.fees,
-    vehicleType: body.vehicle_type,
-    condition: body.condition,
-    knownIssues: uniqueIssues(body.known_issues),
-    termMonths: body.term_months,
-    bookValue: body.book_value,
-    monthlyIncome: body.monthly_income,
-    vehicleYear: body.vehicle_year,
-    mileage: body.mileage,
-    daysToFirstPayment: body.days_to_first_payment,
-  };
+  const { store_id: _storeId, known_issues, ...fields } = body;
+  return exactly<lenderRouting.RouteProfile>()({ ...camelKeys(fields), knownIssues: uniqueIssues(known_issues) });
 }
 
 export async function routeLender(db: Database, orgId: string, body: z.infer<typeof LenderRouteRequestSchema>, now: Date) {
@@ -188,61 +179,31 @@ export function stipCheckInput(
  */
 function stipDeal(body: z.infer<typeof StipCheckRequestSchema>, maxLtv: number): stips.StipDeal | undefined {
   if (body.vehicle_price === undefined) return undefined;
-  const financed = amountFinanced({
-    vehiclePrice: body.vehicle_price,
-    downPayment: body.down_payment ?? 0,
-    tradeValue: body.trade_value,
-    tradePayoff: body.trade_payoff,
-    taxes: body.taxes,
-    fees: body.fees,
-  });
+  const financed = amountFinanced(financedInputs({ ...body, vehicle_price: body.vehicle_price }));
   const book = body.book_value ?? body.vehicle_price;
   return { financed, ltv: (financed.amount / book) * 100, book, maxLtv };
 }
 
 export async function calculateGross(db: Database, orgId: string, body: z.infer<typeof GrossCalcRequestSchema>, now: Date) {
   const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
+  const { store_id: _storeId, condition_grade, ...fields } = body;
   const result = gross.calculateGross(
-    {
-      purchasePrice: body.purchase_price,
-      sellingPrice: body.selling_price,
-      vehicleType: body.vehicle_type,
-      daysOnLot: body.days_on_lot,
-      condition: body.condition,
-      marketValue: body.market_value,
-      grade: body.condition_grade,
-    },
+    exactly<gross.GrossInput>()({ ...camelKeys(fields), grade: condition_grade }),
     desk.store,
-    reference.frontGrossTargets,
+    gross.frontGrossTargetsFor(reference.frontGrossTargets, desk.store),
   );
   return { ...result, store_id: desk.store.id };
 }
 
 export async function coachDeal(db: Database, orgId: string, body: z.infer<typeof DealCoachRequestSchema>, now: Date) {
   const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
+  const { store_id: _storeId, ...fields } = body;
   const result = dealCoach.coachDeal(
-    {
-      beacon: body.beacon,
-      vehiclePrice: body.vehicle_price,
-      tradeValue: body.trade_value,
-      tradePayoff: body.trade_payoff,
-      downPayment: body.down_payment,
-      desiredPayment: body.desired_payment,
-      termMonths: body.term_months,
-      condition: body.condition,
-      vehicleCost: body.vehicle_cost,
-      vehicleYear: body.vehicle_year,
-      mileage: body.mileage,
-      daysToFirstPayment: body.days_to_first_payment,
-      financeChargeFees: body.finance_charge_fees,
-      certified: body.certified,
-      warrantyMonthsLeft: body.warranty_months_left,
-      warrantyMilesLeft: body.warranty_miles_left,
-    },
+    exactly<dealCoach.CoachInput>()(camelKeys(fields)),
     body.condition === "new" ? desk.store.packNew : desk.store.packUsed,
     {
       tiers: reference.routing.tiers,
-      frontGrossTargets: reference.frontGrossTargets,
+      frontGrossTargets: gross.frontGrossTargetsFor(reference.frontGrossTargets, desk.store),
       fiProducts: reference.fiProducts,
       wordTracks: reference.wordTracks,
       warrantyTerms: reference.warrantyTerms,

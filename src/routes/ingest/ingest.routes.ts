@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { DEAL_STATUSES, STIP_STATES } from "../../db/schema";
-import { UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
+import { STIP_STATES } from "../../db/schema";
+import { DEAL_STATUSES, UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 import { documentedError, ErrorSchema } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 

@@ -4,6 +4,7 @@ import type { Database } from "../../db/client";
 import { GUARDED_WRITE_ATTEMPTS } from "../../db/guarded";
 import * as queries from "../../db/queries/ingest";
 import { refreshAlertTotals } from "../../db/queries/reports";
+import { PIPELINE_STATUSES } from "../../engines/deal-math/vocabulary";
 import { commitWithEvents, type DomainEvent } from "../../events/emit";
 import { ApiError, type ValidationDetail } from "../../http/errors";
 import { validationError } from "../../http/router";
@@ -11,9 +12,6 @@ import { newId } from "../../lib/ids";
 import type { IngestDealSchema, IngestDealsSchema, IngestInventorySchema } from "./ingest.routes";
 
 type Deal = z.infer<typeof IngestDealSchema>;
-
-/** Deals whose stips still matter: not yet funded, not unwound. */
-const PIPELINE_STATUSES = new Set(["pending", "submitted", "approved"]);
 
 const NUMERIC_FIELDS = new Set([
   "year",
@@ -305,7 +303,7 @@ function storedDealFields(d: StoredDeal): Record<string, unknown> {
 function stipChanges(orgId: string, deal: Deal, stored: StoredDeal | undefined, today: string) {
   const rows: queries.StipRow[] = [];
   const events: DomainEvent[] = [];
-  const inPipeline = PIPELINE_STATUSES.has(deal.status);
+  const inPipeline = (PIPELINE_STATUSES as readonly string[]).includes(deal.status);
   for (const stip of deal.stips ?? []) {
     const previous = stored?.stips.find((s) => s.stip === stip.stip);
     const clearedOn = stip.state === "cleared" ? (stip.cleared_on ?? previous?.clearedOn ?? today) : null;
