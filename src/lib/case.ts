@@ -23,3 +23,9 @@ export const exactly =
   <Input>() =>
   <T extends Input & Record<Exclude<keyof T, keyof Input>, never>>(fields: T): Input =>
     fields;
+
+/** `tradeValue` → `trade_value`. */
+export type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S;
+export type SnakeKeys<T> = { [K in keyof T as K extends string ? SnakeCase<K> : K]: T[K] };
