@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import { GUARDED_WRITE_ATTEMPTS } from "../../db/guarded";
 import * as queries from "../../db/queries/ingest";
-import { refreshAlertTotals } from "../../db/queries/reports";
+import { refreshAlertTotals } from "../../jobs/alert-totals";
 import * as rules from "../../engines/ingest";
 import { commitWithEvents, type DomainEvent } from "../../events/emit";
 import { DomainError } from "../../lib/domain-error";

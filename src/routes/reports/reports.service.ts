@@ -1,19 +1,12 @@
 import type { Database } from "../../db/client";
-import {
-  findBriefing,
-  findOrgStore,
-  insertBriefing,
-  loadAlertPage,
-  loadBriefingData,
-  loadMarketData,
-  organizationAgedTotals,
-} from "../../db/queries/reports";
+import { findBriefing, findOrgStore, insertBriefing, loadAlertPage, loadBriefingData, loadMarketData } from "../../db/queries/reports";
 import { buildAlertPage } from "../../engines/reports/alerts";
 import { alertReportBody, type BriefingBody, briefingBody } from "../../engines/reports/bodies";
 import { briefingDealsSince, buildBriefing, type Role } from "../../engines/reports/briefings";
 import { buildMarketPulse, type MarketPulse, PULSE_HISTORY_READINGS } from "../../engines/reports/pulse";
 import { decodeCursor, encodeCursor } from "../../http/cursor";
 import { ApiError } from "../../http/errors";
+import { organizationAgedTotals } from "../../jobs/alert-totals";
 import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
 
