@@ -6,8 +6,8 @@ import { amountFinanced, type CreditTier, compareText, type KnownIssue, tierFor 
 import * as gross from "../../engines/gross";
 import * as lenderRouting from "../../engines/lender-routing";
 import * as stips from "../../engines/stips";
-import { ApiError } from "../../http/errors";
 import { camelKeys, exactly } from "../../lib/case";
+import { DomainError } from "../../lib/domain-error";
 import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
 import {
@@ -110,7 +110,7 @@ async function context(db: Database, orgId: string, storeId: string | undefined,
   const reference = await referenceCache.get("reference", nowMs, () => loadReference(db));
   const desk = await storeDeskCache.get(`${orgId}\u0000${storeId ?? ""}`, nowMs, () => loadStoreDesk(db, reference, orgId, storeId));
   if (!desk) {
-    throw new ApiError("not_found", storeId === undefined ? "This organization has no store." : "This organization has no store with that id.");
+    throw new DomainError("not_found", storeId === undefined ? "This organization has no store." : "This organization has no store with that id.");
   }
   return { reference, desk };
 }
@@ -137,11 +137,11 @@ export async function checkStips(db: Database, orgId: string, body: z.infer<type
       body.lender,
       reference.programs.map((p) => p.name),
     );
-    throw new ApiError("validation_error", "The request body is invalid.", {
-      details: [
+    throw new DomainError("invalid", "The request body is invalid.", {
+      problems: [
         { path: "lender", code: "unknown_lender", message: `Unknown lender "${body.lender}". Closest program names: ${suggestions.join("; ")}.` },
       ],
-      body: { suggestions },
+      facts: { suggestions },
     });
   }
   const history = desk.turnaround.get(program.id) ?? { submissions: 0, avgTurnaroundHours: null };
