@@ -111,13 +111,6 @@ export const FRONT_GROSS_TARGET_ROWS: InferInsertModel<typeof frontGrossTargets>
     minAmount: 1000,
     source: "Engineering default, against Group 1 Automotive's Q4 2024 8-K (sec.gov) and Presidio/NCM Q3 2025 (autodealer-news.com) gross per unit",
   },
-  {
-    condition: "used",
-    targetPct: 8,
-    minAmount: 1200,
-    source:
-      "Engineering default, against Group 1 Automotive's Q4 2024 8-K (sec.gov) and Presidio/NCM Q3 2025 (autodealer-news.com) gross per unit; used margin 6–8% of price (cardealershipguy)",
-  },
 ];
 
 // ---------------------------------------------------------------------------------------------

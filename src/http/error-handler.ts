@@ -1,6 +1,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ConfigError } from "../config";
+import { DomainError, type DomainErrorKind } from "../lib/domain-error";
 import { describeError, logEvent } from "../lib/log";
 import type { AppEnv } from "./app-env";
 import { ApiError, type ErrorCode } from "./errors";
@@ -35,6 +36,15 @@ const HTTP_EXCEPTION_MESSAGES: Partial<Record<ErrorCode, string>> = {
   payload_too_large: "The request body is over the size limit.",
 };
 
+/** The domain's refusals in the contract's terms: the one place a service's error gets its HTTP status. */
+const DOMAIN_ERROR_CODES: Record<DomainErrorKind, ErrorCode> = {
+  not_found: "not_found",
+  invalid: "validation_error",
+};
+
+const fromDomain = (err: DomainError) =>
+  new ApiError(DOMAIN_ERROR_CODES[err.kind], err.message, { details: err.extra.problems, body: err.extra.facts });
+
 /** Hono's JSON validator drops the parser's error; this is its message for a body it could not parse. */
 const MALFORMED_JSON = "Malformed JSON in request body";
 
@@ -59,6 +69,7 @@ async function jsonErrorPosition(c: Context<AppEnv>): Promise<string | null> {
 /** One place turns every failure into the contract's body; nothing unexpected leaks its details. */
 export const onError: ErrorHandler<AppEnv> = async (err, c) => {
   if (err instanceof ApiError) return sendError(c, err);
+  if (err instanceof DomainError) return sendError(c, fromDomain(err));
   if (err instanceof HTTPException && err.status === 400 && err.message === MALFORMED_JSON) {
     const where = await jsonErrorPosition(c);
     if (where) return sendError(c, new ApiError("invalid_request", `The request body is not valid JSON: it stops parsing at ${where}.`));

@@ -1,4 +1,5 @@
 import { type RouteConfig, z } from "@hono/zod-openapi";
+import { SANDBOX_LIFETIME_DAYS } from "../credentials/sandbox-limits";
 import { CREDENTIAL_FLOOD_DESCRIPTION } from "./credential-failures";
 import { documentedError, ErrorSchema, payloadTooLargeResponse, validationErrorResponse } from "./errors";
 import { LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER } from "./quota";
@@ -209,8 +210,7 @@ export const openApiDocument = (origin: string) => ({
     { name: "Webhooks", description: "Signed event deliveries to your endpoints; verify each before trusting it." },
     {
       name: "Sandboxes",
-      description:
-        "One call, no credential: a sandbox organization on demo data and a `lak_test_` key for it, for 30 days (guide: /docs/guides/sandboxes).",
+      description: `One call, no credential: a sandbox organization on demo data and a \`lak_test_\` key for it, for ${SANDBOX_LIFETIME_DAYS} days (guide: /docs/guides/sandboxes).`,
     },
     { name: "Keys", description: "Create, list, rotate and revoke API keys (staff session or broker token)." },
     {

@@ -1,10 +1,11 @@
 import { getDb } from "../db/client";
 import { insertAgedAlertMarkers, listNewlyAgedUnits } from "../db/queries/aged-alerts";
-import { listOrganizationIds, refreshAlertTotals } from "../db/queries/reports";
+import { listOrganizationIds } from "../db/queries/reports";
 import { isoDay } from "../engines/dates";
 import { evaluateUnit } from "../engines/reports/alerts";
 import { commitWithEvents, type DomainEvent } from "../events/emit";
 import { logEvent } from "../lib/log";
+import { refreshAlertTotals } from "./alert-totals";
 import { enqueueJobs } from "./queue";
 
 /**

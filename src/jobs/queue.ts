@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { chunk } from "../db/batch";
+import { sendMessages } from "../events/messages";
 
 /** The queue the crons fan out through (wrangler.toml); src/worker.ts routes its batches to src/jobs/consumer.ts. */
 export const JOBS_QUEUE = "jobs";
@@ -20,10 +20,5 @@ export const JobMessageSchema = z.discriminatedUnion("job", [
 
 export type JobMessage = z.infer<typeof JobMessageSchema>;
 
-/** sendBatch takes at most 100 messages. */
-const SEND_BATCH_MAX = 100;
-
-/** Sends the messages in batches of 100: a fan-out over N organizations costs N / 100 subrequests. */
-export async function enqueueJobs(env: Pick<Env, "JOBS">, messages: readonly JobMessage[]): Promise<void> {
-  for (const part of chunk(messages, SEND_BATCH_MAX)) await env.JOBS.sendBatch(part.map((body) => ({ body, contentType: "json" })));
-}
+/** A fan-out over N organizations costs N / 100 subrequests (sendMessages). */
+export const enqueueJobs = (env: Pick<Env, "JOBS">, messages: readonly JobMessage[]): Promise<void> => sendMessages(env.JOBS, messages);

@@ -13,6 +13,7 @@ import {
   VEHICLE_TYPE_ADJUSTMENT_ROWS,
 } from "../../scripts/deal-desk-reference";
 import type { StoreEconomics } from "../../src/engines/appraisal/types";
+import { frontGrossTargetsFor } from "../../src/engines/gross";
 import type { LenderProgramRow, RoutingReference } from "../../src/engines/lender-routing";
 
 /** The shipped reference rows, shaped as the service hands them to the engines (pure: the Node project's engine tests use it). */
@@ -39,16 +40,6 @@ export const program = (name: string) => {
 };
 const LENDER_PROGRAMS_BY_NAME = new Map(PROGRAMS.map((p) => [p.name, p]));
 
-export const COACH_REFERENCE = {
-  tiers: ROUTING_REFERENCE.tiers,
-  frontGrossTargets: FRONT_GROSS_TARGET_ROWS,
-  fiProducts: FI_PRODUCT_ROWS,
-  wordTracks: FI_WORD_TRACK_ROWS,
-  warrantyTerms: FACTORY_WARRANTY_ROWS,
-  // Without a curve no track projects a unit's value; coachReferenceWithCurve() (helpers/deal-desk.ts) adds the shipped one.
-  retentionCurve: [] as { ageYears: number; residualPct: number }[],
-};
-
 /** Store defaults (the `stores` column defaults; docs/domain/gross.md). */
 export const DEFAULT_STORE = {
   packNew: 300,
@@ -68,12 +59,22 @@ export const DEFAULT_STORE = {
   reconVan: 1200,
   agedThresholdDays: 45,
   agedThresholdDaysNew: 90,
+  targetFrontGrossUsedPct: 8,
+  targetFrontGrossUsedMin: 1200,
+};
+
+export const COACH_REFERENCE = {
+  tiers: ROUTING_REFERENCE.tiers,
+  frontGrossTargets: frontGrossTargetsFor(FRONT_GROSS_TARGET_ROWS, DEFAULT_STORE),
+  fiProducts: FI_PRODUCT_ROWS,
+  wordTracks: FI_WORD_TRACK_ROWS,
+  warrantyTerms: FACTORY_WARRANTY_ROWS,
+  // Without a curve no track projects a unit's value; coachReferenceWithCurve() (helpers/deal-desk.ts) adds the shipped one.
+  retentionCurve: [] as { ageYears: number; residualPct: number }[],
 };
 
 /** A store's economics as the trade-appraisal engine reads them, from the shipped defaults above. */
 export function appraisalStore(name: string, marketZip: string): StoreEconomics {
-  const used = FRONT_GROSS_TARGET_ROWS.find((row) => row.condition === "used");
-  if (!used) throw new Error("no used front-gross target row");
   return {
     name,
     marketZip,
@@ -81,7 +82,7 @@ export function appraisalStore(name: string, marketZip: string): StoreEconomics 
     holdingCostPerDay: DEFAULT_STORE.holdingCostPerDay,
     holdingHighValueCost: DEFAULT_STORE.holdingHighValueCost,
     holdingHighValueDailyPct: DEFAULT_STORE.holdingHighValueDailyPct,
-    targetFrontGrossUsedPct: used.targetPct,
-    targetFrontGrossUsedMin: used.minAmount,
+    targetFrontGrossUsedPct: DEFAULT_STORE.targetFrontGrossUsedPct,
+    targetFrontGrossUsedMin: DEFAULT_STORE.targetFrontGrossUsedMin,
   };
 }

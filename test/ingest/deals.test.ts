@@ -23,6 +23,18 @@ const stipsOf = async (orgId: string, dealNumber: string) =>
   ).results;
 
 describe("POST /api/v1/ingest/deals", () => {
+  it("a deal sent again under another of the organization's stores moves there: updated, and stored at that store", async () => {
+    const { org, store, key } = await setup();
+    const other = await createStore(org.id);
+    expect(await (await postDeals({ key }, { deals: [deal("D-MOVE", store.id)] })).json()).toMatchObject({ created: 1 });
+    const moved = await postDeals({ key }, { deals: [deal("D-MOVE", other.id)] });
+    expect(await moved.json()).toEqual({ received: 1, created: 0, updated: 1, unchanged: 0, stip_alerts: 0 });
+    const row = await env.DB.prepare("SELECT store_id FROM deals WHERE org_id = ? AND deal_number = 'D-MOVE'")
+      .bind(org.id)
+      .first<{ store_id: string }>();
+    expect(row?.store_id).toBe(other.id);
+  });
+
   it("upserts deals and their stips; a new or cleared stip on a pipeline deal raises deal.stip_alert; a replay changes nothing", async () => {
     const { org, store, key } = await setup();
     const first = await postDeals(

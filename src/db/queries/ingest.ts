@@ -1,5 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SnakeKeys } from "../../lib/case";
 import { chunk } from "../batch";
 import type { Database } from "../client";
 import { dealStips, deals, inventoryUnits, organizations, stores } from "../schema";
@@ -31,67 +33,75 @@ export async function findUnitsByStockNumber(db: Database, orgId: string, stockN
   return found.flat();
 }
 
-export interface UnitRow {
-  id: string;
-  stock_number: string;
-  vin: string;
-  year: number;
-  make: string;
-  model: string;
-  trim: string;
-  condition: string;
-  vehicle_type: string;
-  mileage: number;
-  stocked_on: string;
-  cost: number;
-  asking_price: number;
-}
+/**
+ * A unit as a snapshot carries it: every column of `inventory_units` by its column name, less the
+ * ones the service sets (the organization, the store, the status and the timestamps). The ingest
+ * route's schema is checked against it, and the upsert's select list and conflict set are built
+ * from the table, so a new column is declared once, in src/db/schema/platform.ts.
+ */
+const UNIT_SERVICE_COLUMNS = ["orgId", "storeId", "status", "createdAt", "updatedAt"] as const;
+export type UnitRow = SnakeKeys<Omit<typeof inventoryUnits.$inferInsert, (typeof UNIT_SERVICE_COLUMNS)[number]>>;
+/** The fields a snapshot sends: the unit without the id the service gives it. */
+export type UnitFields = Omit<UnitRow, "id">;
+
+/** A deal as a push carries it: every column of `deals` but the organization and the timestamps. */
+const DEAL_SERVICE_COLUMNS = ["orgId", "createdAt", "updatedAt"] as const;
+export type DealRow = SnakeKeys<Omit<typeof deals.$inferInsert, (typeof DEAL_SERVICE_COLUMNS)[number]>>;
+export type DealFields = Omit<DealRow, "id">;
+
+type ColumnsOf<T extends SQLiteTable> = [keyof T["_"]["columns"] & string, SQLiteColumn][];
+const columnsOf = <T extends SQLiteTable>(table: T) => Object.entries(getTableColumns(table)) as ColumnsOf<T>;
 
 /** `json_extract(value, '$.<name>')` of the json_each row being inserted. */
 const fromJson = (name: string) => sql.raw(`json_extract(value, '$.${name}')`);
 const NOW = sql.raw(`strftime('%Y-%m-%dT%H:%M:%fZ','now')`);
-/** Every listed column takes the inserted row's value on conflict. */
-const fromExcluded = (columns: Record<string, { name: string }>) =>
-  Object.fromEntries(Object.entries(columns).map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]));
+
+/**
+ * insert…select of rows bound as one JSON parameter: every column of the table in order, each the
+ * value the service sets (`set`) or else the row's field of the column's name.
+ */
+function selectFromJson<T extends SQLiteTable>(table: T, rows: unknown[], set: Partial<Record<keyof T["_"]["columns"], SQL>>) {
+  const values = columnsOf(table).map(([key, column]) => set[key] ?? fromJson(column.name));
+  return sql`SELECT ${sql.join(values, sql`, `)} FROM json_each(${JSON.stringify(rows)}) WHERE true`;
+}
+
+/** On conflict, the columns an upsert sets from the incoming row: all but the key, the organization and the timestamps. */
+const updatedColumns = <T extends SQLiteTable>(table: T, kept: readonly string[]) =>
+  columnsOf(table).filter(([key]) => !kept.includes(key) && key !== "orgId" && key !== "createdAt" && key !== "updatedAt");
+
+const UNIT_UPDATED = updatedColumns(inventoryUnits, ["id", "stockNumber"]);
+const DEAL_UPDATED = updatedColumns(deals, ["id", "dealNumber"]);
+
+/** Every updated column takes the inserted row's value on conflict. */
+const fromExcluded = (columns: [string, SQLiteColumn][]) =>
+  Object.fromEntries(columns.map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]));
+
+/** Whether an upsert would change the stored row: a column it sets holds another value (`incoming` by column name). */
+const changes = (columns: [string, SQLiteColumn][], stored: Record<string, unknown>, incoming: Record<string, unknown>) =>
+  columns.some(([key, column]) => (stored[key] ?? null) !== (incoming[column.name] ?? null));
+
+type StoredUnit = typeof inventoryUnits.$inferSelect;
+/** A snapshot's unit changes the stored one (a unit listed is back in stock at the snapshot's store). */
+export const unitChanges = (stored: StoredUnit, unit: UnitFields, storeId: string) =>
+  changes(UNIT_UPDATED, stored, { ...unit, store_id: storeId, status: "in_stock" });
+
+/** A pushed deal changes the stored one. */
+export const dealChanges = (stored: typeof deals.$inferSelect, deal: DealFields) => changes(DEAL_UPDATED, stored, deal);
 
 /**
  * Inserts or updates (by stock number) units of one store, back in stock. For the caller's batch.
  * A new row's created_at and updated_at are now; on an update, migration 0020's trigger moves
  * updated_at only when a value changed, so re-sending a snapshot leaves `updated_since` quiet.
- * (insert…select lists every column of the table in order; `WHERE true` keeps SQLite from
- * reading ON CONFLICT as a join constraint.)
+ * (`WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint.)
  */
 export function upsertUnits(db: Database, orgId: string, storeId: string, units: UnitRow[]): BatchItem<"sqlite">[] {
   const u = inventoryUnits;
+  const set = { orgId: sql`${orgId}`, storeId: sql`${storeId}`, status: sql.raw("'in_stock'"), createdAt: NOW, updatedAt: NOW };
   return chunk(units, ROWS_PER_STATEMENT).map((part) =>
     db
       .insert(u)
-      .select(
-        sql`SELECT ${fromJson("id")}, ${orgId}, ${storeId}, ${fromJson("stock_number")}, ${fromJson("vin")}, ${fromJson("year")}, ${fromJson("make")},
-                   ${fromJson("model")}, ${fromJson("trim")}, ${fromJson("condition")}, ${fromJson("vehicle_type")}, ${fromJson("mileage")},
-                   ${fromJson("stocked_on")}, ${fromJson("cost")}, ${fromJson("asking_price")}, 'in_stock', ${NOW}, ${NOW}
-            FROM json_each(${JSON.stringify(part)}) WHERE true`,
-      )
-      .onConflictDoUpdate({
-        target: [u.orgId, u.stockNumber],
-        set: {
-          ...fromExcluded({
-            storeId: u.storeId,
-            vin: u.vin,
-            year: u.year,
-            make: u.make,
-            model: u.model,
-            trim: u.trim,
-            condition: u.condition,
-            vehicleType: u.vehicleType,
-            mileage: u.mileage,
-            stockedOn: u.stockedOn,
-            cost: u.cost,
-            askingPrice: u.askingPrice,
-          }),
-          status: "in_stock",
-        },
-      }),
+      .select(selectFromJson(u, part, set))
+      .onConflictDoUpdate({ target: [u.orgId, u.stockNumber], set: { ...fromExcluded(UNIT_UPDATED), status: "in_stock" } }),
   );
 }
 
@@ -144,62 +154,14 @@ export async function findDealsByNumber(db: Database, orgId: string, dealNumbers
   return parts.flat();
 }
 
-export interface DealRow {
-  id: string;
-  deal_number: string;
-  store_id: string;
-  sold_on: string;
-  submitted_on: string | null;
-  funded_on: string | null;
-  status: string;
-  vin: string;
-  year: number;
-  make: string;
-  model: string;
-  condition: string;
-  vehicle_type: string;
-  selling_price: number;
-  lender: string | null;
-  beacon: number | null;
-  amount_financed: number | null;
-  front_gross: number;
-  back_gross: number;
-}
-
 export function upsertDeals(db: Database, orgId: string, rows: DealRow[]): BatchItem<"sqlite">[] {
   const d = deals;
+  const set = { orgId: sql`${orgId}`, createdAt: NOW, updatedAt: NOW };
   return chunk(rows, ROWS_PER_STATEMENT).map((part) =>
     db
       .insert(d)
-      .select(
-        sql`SELECT ${fromJson("id")}, ${orgId}, ${fromJson("store_id")}, ${fromJson("deal_number")}, ${fromJson("sold_on")}, ${fromJson("submitted_on")},
-                   ${fromJson("funded_on")}, ${fromJson("status")}, ${fromJson("vin")}, ${fromJson("year")}, ${fromJson("make")}, ${fromJson("model")},
-                   ${fromJson("condition")}, ${fromJson("vehicle_type")}, ${fromJson("selling_price")}, ${fromJson("lender")}, ${fromJson("beacon")},
-                   ${fromJson("amount_financed")}, ${fromJson("front_gross")}, ${fromJson("back_gross")}, ${NOW}, ${NOW}
-            FROM json_each(${JSON.stringify(part)}) WHERE true`,
-      )
-      .onConflictDoUpdate({
-        target: [d.orgId, d.dealNumber],
-        set: fromExcluded({
-          storeId: d.storeId,
-          soldOn: d.soldOn,
-          submittedOn: d.submittedOn,
-          fundedOn: d.fundedOn,
-          status: d.status,
-          vin: d.vin,
-          year: d.year,
-          make: d.make,
-          model: d.model,
-          condition: d.condition,
-          vehicleType: d.vehicleType,
-          sellingPrice: d.sellingPrice,
-          lender: d.lender,
-          beacon: d.beacon,
-          amountFinanced: d.amountFinanced,
-          frontGross: d.frontGross,
-          backGross: d.backGross,
-        }),
-      }),
+      .select(selectFromJson(d, part, set))
+      .onConflictDoUpdate({ target: [d.orgId, d.dealNumber], set: fromExcluded(DEAL_UPDATED) }),
   );
 }
 
@@ -260,7 +222,11 @@ export function upsertStips(db: Database, orgId: string, rows: StipRow[]): Batch
       )
       .onConflictDoUpdate({
         target: dealStips.id,
-        set: fromExcluded({ state: dealStips.state, requestedOn: dealStips.requestedOn, clearedOn: dealStips.clearedOn }),
+        set: fromExcluded([
+          ["state", dealStips.state],
+          ["requestedOn", dealStips.requestedOn],
+          ["clearedOn", dealStips.clearedOn],
+        ]),
       }),
   );
 }

@@ -1,8 +1,8 @@
 import { and, asc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { isoDay } from "../../engines/dates";
-import { type AgedTotals, type AlertUnit, agedTotalsByStore } from "../../engines/reports/alerts";
-import { type BriefingDeal, type OpenStip, PIPELINE_STATUSES, type Role } from "../../engines/reports/briefings";
+import { PIPELINE_STATUSES } from "../../engines/deal-math/vocabulary";
+import type { AgedTotals, AlertUnit } from "../../engines/reports/alerts";
+import type { BriefingDeal, OpenStip, Role } from "../../engines/reports/briefings";
 import type { FeedEntry, Observation } from "../../engines/reports/market";
 import type { SeriesHistory } from "../../engines/reports/pulse";
 import { chunk, inChunks, MAX_BOUND_PARAMETERS, runBatch } from "../batch";
@@ -83,17 +83,10 @@ export async function loadAlertPage(db: Database, orgId: string, limit: number, 
   return { units: rows.map((r) => r.unit), stores: new Map(rows.map((r) => [r.store.id, r.store])) };
 }
 
-const nextDay = (day: string) => isoDay(Date.parse(day) + 86_400_000);
-
-/**
- * The organization's aged totals today, or one store's (docs/reports.md#totals): one row of
- * `inventory_alert_totals` per store. A store whose row is not for today or yesterday (its units
- * or settings changed since, or nothing has computed it) is computed now and stored.
- */
-export async function organizationAgedTotals(db: Database, orgId: string, now: Date, storeId?: string): Promise<AgedTotals> {
-  const today = isoDay(now);
+/** Each of the organization's stores (or one) with its stored inventory-alerts totals, null where none is stored (docs/reports.md#totals). */
+export async function readStoredAlertTotals(db: Database, orgId: string, storeId?: string) {
   const t = inventoryAlertTotals;
-  const rows = await db
+  return db
     .select({
       storeId: stores.id,
       day: t.day,
@@ -105,38 +98,14 @@ export async function organizationAgedTotals(db: Database, orgId: string, now: D
     .from(stores)
     .leftJoin(t, and(eq(t.orgId, stores.orgId), eq(t.storeId, stores.id)))
     .where(and(eq(stores.orgId, orgId), storeId === undefined ? undefined : eq(stores.id, storeId)));
-  const totals = { totalAgedUnits: 0, totalAgedExposureUsd: 0 };
-  const stale: string[] = [];
-  for (const row of rows) {
-    const current =
-      row.day === today
-        ? { units: row.agedUnits, exposure: row.agedExposureUsd }
-        : row.day !== null && nextDay(row.day) === today
-          ? { units: row.nextAgedUnits, exposure: row.nextAgedExposureUsd }
-          : null;
-    if (!current || current.units === null || current.exposure === null) {
-      stale.push(row.storeId);
-      continue;
-    }
-    totals.totalAgedUnits += current.units;
-    totals.totalAgedExposureUsd += current.exposure;
-  }
-  if (stale.length > 0) {
-    for (const computed of (await refreshAlertTotals(db, orgId, now, stale)).values()) {
-      totals.totalAgedUnits += computed.totalAgedUnits;
-      totals.totalAgedExposureUsd += computed.totalAgedExposureUsd;
-    }
-  }
-  return totals;
 }
 
 /**
- * Computes and stores the aged totals of the organization's stores (all, or `storeIds`) for today
- * and tomorrow, and returns today's. The units, settings and each row's `generation` are read in
- * one batch (one snapshot); a row is written only if its generation is unchanged since, so totals
- * of units that changed meanwhile (the triggers of migration 0026 bumped it) are not stored.
+ * What the totals of the organization's stores (all, or `storeIds`) are computed from: their
+ * settings, their units in stock and each totals row's `generation`, read in one batch (one
+ * snapshot) so writeAlertTotals can hold the write to it.
  */
-export async function refreshAlertTotals(db: Database, orgId: string, now: Date, storeIds?: readonly string[]): Promise<Map<string, AgedTotals>> {
+export async function readAlertTotalsInputs(db: Database, orgId: string, storeIds?: readonly string[]) {
   const t = inventoryAlertTotals;
   // Each part's statements bind the organization, the status and its store ids; all stores: one org-wide read.
   const storeScopes = storeIds ? chunk(storeIds, MAX_BOUND_PARAMETERS - 2) : [undefined];
@@ -161,25 +130,37 @@ export async function refreshAlertTotals(db: Database, orgId: string, now: Date,
       ]),
     ),
   );
-  const settings = new Map(reads.flatMap(([storeRows]) => storeRows.map((s) => [s.id, s] as const)));
-  const generations = new Map(reads.flatMap(([, generationRows]) => generationRows.map((g) => [g.storeId, g.generation] as const)));
-  const units = reads.flatMap(([, , unitRows]) => unitRows);
-  const today = agedTotalsByStore(units, settings, now);
-  const tomorrow = agedTotalsByStore(units, settings, new Date(now.getTime() + 86_400_000));
-  // A store without a row is written at generation 0; a row a trigger created meanwhile starts at 1.
-  const rows = [...today].map(([storeId, totals]) => {
-    const next = tomorrow.get(storeId) ?? totals;
-    return {
-      orgId,
-      storeId,
-      generation: generations.get(storeId) ?? 0,
-      day: isoDay(now),
-      agedUnits: totals.totalAgedUnits,
-      agedExposureUsd: totals.totalAgedExposureUsd,
-      nextAgedUnits: next.totalAgedUnits,
-      nextAgedExposureUsd: next.totalAgedExposureUsd,
-    };
-  });
+  return {
+    settings: new Map(reads.flatMap(([storeRows]) => storeRows.map((s) => [s.id, s] as const))),
+    generations: new Map(reads.flatMap(([, generationRows]) => generationRows.map((g) => [g.storeId, g.generation] as const))),
+    units: reads.flatMap(([, , unitRows]) => unitRows),
+  };
+}
+
+/**
+ * Stores each store's totals for `day` and the next. A row is written only if its generation is
+ * unchanged since the read (`generations`), so totals of units that changed meanwhile (the
+ * triggers of migration 0026 bumped it) are not stored. A store without a row is written at
+ * generation 0; a row a trigger created meanwhile starts at 1.
+ */
+export async function writeAlertTotals(
+  db: Database,
+  orgId: string,
+  day: string,
+  totals: ReadonlyMap<string, { today: AgedTotals; tomorrow: AgedTotals }>,
+  generations: ReadonlyMap<string, number>,
+): Promise<void> {
+  const t = inventoryAlertTotals;
+  const rows = [...totals].map(([storeId, { today, tomorrow }]) => ({
+    orgId,
+    storeId,
+    generation: generations.get(storeId) ?? 0,
+    day,
+    agedUnits: today.totalAgedUnits,
+    agedExposureUsd: today.totalAgedExposureUsd,
+    nextAgedUnits: tomorrow.totalAgedUnits,
+    nextAgedExposureUsd: tomorrow.totalAgedExposureUsd,
+  }));
   const writes = inChunks(rows, (part) =>
     db
       .insert(t)
@@ -197,7 +178,6 @@ export async function refreshAlertTotals(db: Database, orgId: string, now: Date,
       }),
   );
   await runBatch(db, writes);
-  return today;
 }
 
 /** The organization's store `storeId`, or its primary store when none is named; null when it is not the org's. */

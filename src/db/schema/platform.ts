@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
+import { DEAL_STATUSES, UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 
 /** ISO-8601 UTC timestamps are stored as text so they sort and read the same everywhere. */
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
@@ -208,8 +208,6 @@ export const inventoryUnits = sqliteTable(
     index("inventory_org_vin_idx").on(t.orgId, t.vin),
   ],
 );
-
-export const DEAL_STATUSES = ["pending", "submitted", "approved", "funded", "unwound"] as const;
 
 export const deals = sqliteTable(
   "deals",

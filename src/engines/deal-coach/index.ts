@@ -26,7 +26,7 @@ import {
   tierFor,
 } from "../deal-math";
 import { formatCount, formatUsd } from "../format";
-import type { FrontGrossTargetRow } from "../gross";
+import { type FrontGrossTargetRow, frontGrossTarget } from "../gross";
 
 interface FiProductRow {
   product: string;
@@ -183,7 +183,7 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
   const tier = tierFor(reference.tiers, input.beacon);
   const buyRate = roundTo(tierApr(tier, input.condition, undefined), 2);
   const equity = roundCents(input.tradeValue - input.tradePayoff);
-  const target = reference.frontGrossTargets.find((t) => t.condition === input.condition) ?? { targetPct: 8, minAmount: 1200 };
+  const target = frontGrossTarget(reference.frontGrossTargets, input.condition);
   const targetGross = Math.max((input.vehiclePrice * target.targetPct) / 100, target.minAmount);
   // Front gross = price − cost − pack (docs/domain/deal-coach.md#coaching-structure). Without a cost, the asking price is assumed to carry the target gross.
   const costBasis = input.vehicleCost !== undefined ? input.vehicleCost + pack : input.vehiclePrice - targetGross;

@@ -44,6 +44,25 @@ export interface FrontGrossTargetRow {
   minAmount: number;
 }
 
+/** The used-unit front-gross target as the store sets it: its one owner (docs/settings.md), default docs/domain/gross.md#front-gross-targets. */
+export interface UsedFrontGrossSetting {
+  targetFrontGrossUsedPct: number;
+  targetFrontGrossUsedMin: number;
+}
+
+/** The targets an engine applies: the reference rows for new units, the store's setting for used ones. */
+export function frontGrossTargetsFor(reference: readonly FrontGrossTargetRow[], store: UsedFrontGrossSetting): FrontGrossTargetRow[] {
+  const used: FrontGrossTargetRow = { condition: "used", targetPct: store.targetFrontGrossUsedPct, minAmount: store.targetFrontGrossUsedMin };
+  return [...reference.filter((t) => t.condition !== "used"), used];
+}
+
+/** The target of a condition; none is a missing reference row, never a guessed figure. */
+export function frontGrossTarget(targets: readonly FrontGrossTargetRow[], condition: Condition): FrontGrossTargetRow {
+  const target = targets.find((t) => t.condition === condition);
+  if (!target) throw new RangeError(`No front-gross target for ${condition} units (reference table front_gross_targets).`);
+  return target;
+}
+
 export interface GrossInput {
   purchasePrice: number;
   sellingPrice: number;
@@ -120,7 +139,7 @@ export function calculateGross(input: GrossInput, settings: GrossStoreSettings, 
     projectedFrontGross: roundCents(Math.min(input.sellingPrice, marketValue) - trueCost),
   };
   const decision = decideAging(aging, settings);
-  const target = targets.find((t) => t.condition === input.condition) ?? { targetPct: 8, minAmount: 1200 };
+  const target = frontGrossTarget(targets, input.condition);
   const targetGross = roundCents(Math.max((input.sellingPrice * target.targetPct) / 100, target.minAmount));
   const facts = `True cost ${formatUsd(trueCost)}, front gross ${formatUsd(frontGross)} at ${formatUsd(input.sellingPrice)}${
     input.marketValue === undefined ? ` (market estimated at ${formatUsd(marketValue)} from cost; send market_value for a better answer)` : ""

@@ -3,8 +3,10 @@
  * long an answer is kept, and which answers are kept at all.
  */
 
+import { DAY_MS } from "../dates";
+
 /** Answers are kept, and replayed, for this long after the first request (Stripe's 24 h). */
-export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_KEY_TTL_MS = DAY_MS;
 
 /**
  * A reservation still unanswered after this long belongs to a request that died (its isolate was

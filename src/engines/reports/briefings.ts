@@ -6,7 +6,9 @@
  */
 import { isNewUnit, NEW_UNIT_ACTIONS, OWNER_TITLE, WHOLESALE_DAYS } from "../aged-inventory/recommendation";
 import { daysBefore, daysSince, isoDay } from "../dates";
+import { PIPELINE_STATUSES } from "../deal-math/vocabulary";
 import { formatWholeUsd } from "../format";
+import type { UsedFrontGrossSetting } from "../gross";
 import { dailyHoldingCost, holdingFiguresOf } from "../holding-cost";
 import { type AlertUnit, buildAlertReport, type InventoryAlert, reconFor, type StoreSettings } from "./alerts";
 import type { MarketPulse } from "./pulse";
@@ -14,8 +16,6 @@ import type { MarketPulse } from "./pulse";
 export const ROLES = ["gm", "used_car_manager", "fi_director", "bdc_manager", "sales_manager", "new_car_manager"] as const;
 export type Role = (typeof ROLES)[number];
 export const DEFAULT_ROLE: Role = "used_car_manager";
-
-export const PIPELINE_STATUSES = ["pending", "submitted", "approved"] as const;
 
 export interface BriefingDeal {
   dealNumber: string;
@@ -41,7 +41,7 @@ export interface OpenStip {
 
 export interface BriefingInput {
   role: Role;
-  store: StoreSettings;
+  store: StoreSettings & UsedFrontGrossSetting;
   /** The store's units in stock. */
   units: readonly AlertUnit[];
   /** The store's deals sold since the first day of last month, and every deal still in the pipeline. */
@@ -92,9 +92,7 @@ const NEW_DAYS_SUPPLY_MARKET = 66;
 const VELOCITY_DAYS_SUPPLY = 35;
 /** Q3 2025 averages, Presidio/NCM (docs/domain/reports.md#briefing-kpis). */
 const BENCHMARK_GPVR = { new: 1840, used: 1306, fi: 1666 } as const;
-/** Used front-gross target 8% of price, at least $1,200; 30 target days to sell (docs/domain/gross.md#front-gross-targets). */
-const USED_TARGET_MARGIN = 0.08;
-const USED_TARGET_MIN = 1200;
+/** 30 target days to sell a used unit (docs/domain/gross.md#front-gross-targets); the front-gross target is the store's setting. */
 const TARGET_DAYS_TO_SELL = 30;
 const VELOCITY_WINDOW_DAYS = 60;
 
@@ -299,7 +297,8 @@ function acquisitionTargets(c: Context): Section {
     // Max acquisition = retail − recon − pack − target front gross − holding × days to sell, holding on
     // the unit's value as the appraisal engine carries it (docs/domain/gross.md#holding-cost).
     const holding = dailyHoldingCost(retail, holdingFiguresOf(c.store)) * TARGET_DAYS_TO_SELL;
-    const maxBuy = retail - recon - c.store.packUsed - Math.max(USED_TARGET_MIN, retail * USED_TARGET_MARGIN) - holding;
+    const maxBuy =
+      retail - recon - c.store.packUsed - Math.max(c.store.targetFrontGrossUsedMin, (retail * c.store.targetFrontGrossUsedPct) / 100) - holding;
     const toBuy = Math.max(1, Math.ceil(perDay(t.deals.length) * TARGET_DAYS_TO_SELL) - t.stock);
     return {
       id: `acquire_${t.model.toLowerCase().replaceAll(/[^a-z0-9]+/g, "_")}`,

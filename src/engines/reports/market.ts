@@ -54,6 +54,7 @@ const SENTIMENT_WEAK_BELOW = 60;
 const SENTIMENT_STRONG_ABOVE = 80;
 /** docs/domain/reports.md#market-pulse-sources: gas at or above $3.50 favours fuel-efficient stock. */
 export const GAS_FUEL_EFFICIENT_AT = 3.5;
+/** docs/domain/reports.md#market-pulse-sources: lender environment from the 60-month rate's change vs 3 periods ago (the ± threshold is a setting). */
 export const LENDER_LOOKBACK_PERIODS = 3;
 /** docs/domain/reports.md#market-pulse-sources: wholesale values "rising" above +2% year over year. */
 const WHOLESALE_RISING_YOY_PCT = 2;

@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { WORD_TRACK_CLAIMS } from "../../db/schema/deal-desk";
 import { WHOLESALE_GRADES } from "../../engines/aged-inventory/recommendation";
-import { nothingFinancedReason } from "../../engines/deal-coach";
+import { nothingFinancedReason, STANDARD_TERMS } from "../../engines/deal-coach";
+import { amountFinanced, type FinancedInputs } from "../../engines/deal-math";
 import { DEAL_CONDITIONS, INCOME_TYPES, KNOWN_ISSUES, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 import { notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 
-const TERM_MONTHS = [24, 36, 48, 60, 72, 84] as const;
 const MAX_USD = 10_000_000;
 
 const Beacon = z.int().min(300).max(850).openapi({ description: "Customer credit score, 300 to 850.", example: 640 });
@@ -34,8 +34,8 @@ const KnownIssues = z
   .openapi({ description: "Any of `repo`, `bk7`, `bk13`, `itin`, `thin_file`, `charge_off`.", example: ["bk13"] });
 const TermMonths = z
   .int()
-  .refine((v) => (TERM_MONTHS as readonly number[]).includes(v), { message: "term_months must be one of 24, 36, 48, 60, 72, 84" })
-  .openapi({ description: "24, 36, 48, 60, 72 or 84.", example: 72 });
+  .refine((v) => (STANDARD_TERMS as readonly number[]).includes(v), { message: `term_months must be one of ${STANDARD_TERMS.join(", ")}` })
+  .openapi({ description: `${STANDARD_TERMS.slice(0, -1).join(", ")} or ${STANDARD_TERMS.at(-1)}.`, example: 72 });
 /** docs/domain/deal-math.md#odd-first-period: a retail installment contract's first payment is 30–45 days out; 1–60 accepted. */
 const DAYS_TO_FIRST_PAYMENT_RANGE =
   "days_to_first_payment must be 1 to 60: a retail installment contract's first payment is commonly 30 to 45 days out, and 30 is a regular month";
@@ -73,16 +73,25 @@ interface FinancedFields {
   fees?: number;
 }
 
+/** The request's deal figures as the engine's amount-financed inputs (docs/domain/deal-math.md#amount-financed); no cash down is 0. */
+export const financedInputs = (body: FinancedFields & { vehicle_price: number }): FinancedInputs => ({
+  vehiclePrice: body.vehicle_price,
+  downPayment: body.down_payment ?? 0,
+  tradeValue: body.trade_value,
+  tradePayoff: body.trade_payoff,
+  taxes: body.taxes,
+  fees: body.fees,
+});
+
 /**
  * Nothing to finance is a 422 naming the fields that cover the price, never a rate and term
  * (docs/domain/deal-math.md#nothing-to-finance): price − cash down − net trade + taxes + fees ≤ 0.
  */
 const somethingToFinance = (body: FinancedFields, ctx: z.RefinementCtx) => {
   if (body.vehicle_price === undefined) return;
-  const down = body.down_payment ?? 0;
-  const tradeEquity = (body.trade_value ?? 0) - (body.trade_payoff ?? 0);
-  const amount = body.vehicle_price - down - tradeEquity + (body.taxes ?? 0) + (body.fees ?? 0);
+  const { amount, tradeEquity } = amountFinanced(financedInputs({ ...body, vehicle_price: body.vehicle_price }));
   if (amount > 0) return;
+  const down = body.down_payment ?? 0;
   const covering = tradeEquity > 0 ? `cash down ${down} and trade equity ${tradeEquity}` : `cash down ${down}`;
   const message = `nothing to finance: ${covering} cover the ${body.vehicle_price} price with taxes and fees (amount financed ${amount}); a cash deal gets no rate or term`;
   ctx.addIssue({ code: "custom", path: ["down_payment"], message });

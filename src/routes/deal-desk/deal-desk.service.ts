@@ -8,10 +8,17 @@ import { amountFinanced, type CreditTier, compareText, type KnownIssue, tierFor 
 import * as gross from "../../engines/gross";
 import * as lenderRouting from "../../engines/lender-routing";
 import * as stips from "../../engines/stips";
-import { ApiError } from "../../http/errors";
+import { camelKeys, exactly } from "../../lib/case";
+import { DomainError } from "../../lib/domain-error";
 import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
-import type { DealCoachRequestSchema, GrossCalcRequestSchema, LenderRouteRequestSchema, StipCheckRequestSchema } from "./deal-desk.routes";
+import {
+  type DealCoachRequestSchema,
+  financedInputs,
+  type GrossCalcRequestSchema,
+  type LenderRouteRequestSchema,
+  type StipCheckRequestSchema,
+} from "./deal-desk.routes";
 
 /**
  * Reference rows change only with a migration or an operator's edit, so each isolate keeps them
@@ -107,7 +114,7 @@ async function context(db: Database, orgId: string, storeId: string | undefined,
   const reference = await referenceCache.get("reference", nowMs, () => loadReference(db));
   const desk = await storeDeskCache.get(`${orgId}\u0000${storeId ?? ""}`, nowMs, () => loadStoreDesk(db, reference, orgId, storeId));
   if (!desk) {
-    throw new ApiError("not_found", storeId === undefined ? "This organization has no store." : "This organization has no store with that id.");
+    throw new DomainError("not_found", storeId === undefined ? "This organization has no store." : "This organization has no store with that id.");
   }
   return { reference, desk };
 }
@@ -116,24 +123,8 @@ const uniqueIssues = (issues: readonly KnownIssue[]) => [...new Set(issues)];
 
 /** The request as the engine's profile: every field the schema accepts but `store_id`, which picks the panel and history. */
 export function routeProfile(body: z.infer<typeof LenderRouteRequestSchema>): lenderRouting.RouteProfile {
-  return {
-    beacon: body.beacon,
-    downPayment: body.down_payment,
-    vehiclePrice: body.vehicle_price,
-    tradeValue: body.trade_value,
-    tradePayoff: body.trade_payoff,
-    taxes: body.taxes,
-    fees: body.fees,
-    vehicleType: body.vehicle_type,
-    condition: body.condition,
-    knownIssues: uniqueIssues(body.known_issues),
-    termMonths: body.term_months,
-    bookValue: body.book_value,
-    monthlyIncome: body.monthly_income,
-    vehicleYear: body.vehicle_year,
-    mileage: body.mileage,
-    daysToFirstPayment: body.days_to_first_payment,
-  };
+  const { store_id: _storeId, known_issues, ...fields } = body;
+  return exactly<lenderRouting.RouteProfile>()({ ...camelKeys(fields), knownIssues: uniqueIssues(known_issues) });
 }
 
 export async function routeLender(db: Database, orgId: string, body: z.infer<typeof LenderRouteRequestSchema>, now: Date) {
@@ -150,11 +141,11 @@ export async function checkStips(db: Database, orgId: string, body: z.infer<type
       body.lender,
       reference.programs.map((p) => p.name),
     );
-    throw new ApiError("validation_error", "The request body is invalid.", {
-      details: [
+    throw new DomainError("invalid", "The request body is invalid.", {
+      problems: [
         { path: "lender", code: "unknown_lender", message: `Unknown lender "${body.lender}". Closest program names: ${suggestions.join("; ")}.` },
       ],
-      body: { suggestions },
+      facts: { suggestions },
     });
   }
   const history = desk.turnaround.get(program.id) ?? { submissions: 0, avgTurnaroundHours: null };
@@ -192,14 +183,7 @@ export function stipCheckInput(
  */
 function stipDeal(body: z.infer<typeof StipCheckRequestSchema>, maxLtv: number): stips.StipDeal | undefined {
   if (body.vehicle_price === undefined) return undefined;
-  const financed = amountFinanced({
-    vehiclePrice: body.vehicle_price,
-    downPayment: body.down_payment ?? 0,
-    tradeValue: body.trade_value,
-    tradePayoff: body.trade_payoff,
-    taxes: body.taxes,
-    fees: body.fees,
-  });
+  const financed = amountFinanced(financedInputs({ ...body, vehicle_price: body.vehicle_price }));
   const book = body.book_value ?? body.vehicle_price;
   return { financed, ltv: (financed.amount / book) * 100, book, maxLtv };
 }
@@ -209,49 +193,26 @@ export async function calculateGross(db: Database, orgId: string, body: z.infer<
     context(db, orgId, body.store_id, now.getTime()),
     gradeCache.get(orgId, now.getTime(), () => loadConditionGrades(db, orgId)),
   ]);
-  const grade = grades.find((row) => row.grade === body.condition_grade);
-  if (!grade) throw new Error(`appraisal_condition_grades has no row for ${body.condition_grade}`);
+  const { store_id: _storeId, condition_grade, ...fields } = body;
+  const grade = grades.find((row) => row.grade === condition_grade);
+  if (!grade) throw new Error(`appraisal_condition_grades has no row for ${condition_grade}`);
   const result = gross.calculateGross(
-    {
-      purchasePrice: body.purchase_price,
-      sellingPrice: body.selling_price,
-      vehicleType: body.vehicle_type,
-      daysOnLot: body.days_on_lot,
-      condition: body.condition,
-      marketValue: body.market_value,
-      grade,
-    },
+    exactly<gross.GrossInput>()({ ...camelKeys(fields), grade }),
     desk.store,
-    reference.frontGrossTargets,
+    gross.frontGrossTargetsFor(reference.frontGrossTargets, desk.store),
   );
   return { ...result, store_id: desk.store.id };
 }
 
 export async function coachDeal(db: Database, orgId: string, body: z.infer<typeof DealCoachRequestSchema>, now: Date) {
   const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
+  const { store_id: _storeId, ...fields } = body;
   const result = dealCoach.coachDeal(
-    {
-      beacon: body.beacon,
-      vehiclePrice: body.vehicle_price,
-      tradeValue: body.trade_value,
-      tradePayoff: body.trade_payoff,
-      downPayment: body.down_payment,
-      desiredPayment: body.desired_payment,
-      termMonths: body.term_months,
-      condition: body.condition,
-      vehicleCost: body.vehicle_cost,
-      vehicleYear: body.vehicle_year,
-      mileage: body.mileage,
-      daysToFirstPayment: body.days_to_first_payment,
-      financeChargeFees: body.finance_charge_fees,
-      certified: body.certified,
-      warrantyMonthsLeft: body.warranty_months_left,
-      warrantyMilesLeft: body.warranty_miles_left,
-    },
+    exactly<dealCoach.CoachInput>()(camelKeys(fields)),
     body.condition === "new" ? desk.store.packNew : desk.store.packUsed,
     {
       tiers: reference.routing.tiers,
-      frontGrossTargets: reference.frontGrossTargets,
+      frontGrossTargets: gross.frontGrossTargetsFor(reference.frontGrossTargets, desk.store),
       fiProducts: reference.fiProducts,
       wordTracks: reference.wordTracks,
       warrantyTerms: reference.warrantyTerms,

@@ -1,6 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../http/app-env";
 import { isCsvContentType } from "../../http/body";
+import { readBody } from "./csv";
 import {
   IngestDealsSchema,
   IngestInventorySchema,
@@ -20,13 +21,13 @@ async function bodyOf(c: { req: { header(name: string): string | undefined; text
 }
 
 export const ingestInventory: RouteHandler<typeof ingestInventoryRoute, AppEnv> = async (c) => {
-  const body = ingestService.readBody(IngestInventorySchema, await bodyOf(c), "units");
+  const body = readBody(IngestInventorySchema, await bodyOf(c), "units");
   const query = c.req.valid("query");
   const safety = { allowEmpty: query.allow_empty === "true", confirmRemovals: query.confirm_removals };
   return c.json(await ingestService.ingestInventory(c.get("db"), c.get("principal").orgId, query.store_id, body, safety, new Date()), 200);
 };
 
 export const ingestDeals: RouteHandler<typeof ingestDealsRoute, AppEnv> = async (c) => {
-  const body = ingestService.readBody(IngestDealsSchema, await bodyOf(c), "deals");
+  const body = readBody(IngestDealsSchema, await bodyOf(c), "deals");
   return c.json(await ingestService.ingestDeals(c.env, c.get("db"), c.get("principal").orgId, body, new Date()), 200);
 };

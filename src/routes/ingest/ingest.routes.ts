@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { DEAL_STATUSES, STIP_STATES } from "../../db/schema";
-import { UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
+import type { DealFields, UnitFields } from "../../db/queries/ingest";
+import { STIP_STATES } from "../../db/schema";
+import { DEAL_STATUSES, UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 import { documentedError, ErrorSchema } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 
@@ -12,7 +13,8 @@ const isoDate = z.iso.date().openapi({ example: "2026-10-02" });
 const text = (max: number) => z.string().trim().min(1).max(max);
 const money = z.number().min(0).max(10_000_000);
 
-const IngestInventoryUnitSchema = z
+/** A unit's fields are the `inventory_units` columns a snapshot sets (db/queries/ingest.ts): a column added there fails here until it is. */
+export const IngestInventoryUnitSchema = z
   .object({
     stock_number: text(40).openapi({ example: "U24117" }),
     vin: z
@@ -31,7 +33,7 @@ const IngestInventoryUnitSchema = z
     stocked_on: isoDate.openapi({ description: "The day the dealer took ownership (the aging clock starts here)." }),
     cost: money.openapi({ example: 21400 }),
     asking_price: money.openapi({ example: 24995 }),
-  })
+  } satisfies Record<keyof UnitFields, z.ZodType>)
   .openapi("IngestInventoryUnit");
 
 export const IngestInventorySchema = z.object({ units: z.array(IngestInventoryUnitSchema).max(MAX_INGEST_ROWS) }).openapi("IngestInventorySnapshot");
@@ -45,6 +47,7 @@ const IngestStipSchema = z
   })
   .openapi("IngestStip");
 
+/** A deal's fields are the `deals` columns a push sets, and its stips. */
 export const IngestDealSchema = z
   .object({
     deal_number: text(40).openapi({ example: "D-10442" }),
@@ -69,7 +72,7 @@ export const IngestDealSchema = z
       description:
         "The deal's stipulations as the DMS has them now, each name once (a name listed twice is a 422, detail code `duplicate`). Omitted: the deal's stips are left as they are.",
     }),
-  })
+  } satisfies Record<keyof DealFields | "stips", z.ZodType>)
   .openapi("IngestDeal");
 
 export const IngestDealsSchema = z.object({ deals: z.array(IngestDealSchema).max(MAX_INGEST_ROWS) }).openapi("IngestDeals");

@@ -1,19 +1,12 @@
 import type { Database } from "../../db/client";
-import {
-  findBriefing,
-  findOrgStore,
-  insertBriefing,
-  loadAlertPage,
-  loadBriefingData,
-  loadMarketData,
-  organizationAgedTotals,
-} from "../../db/queries/reports";
+import { findBriefing, findOrgStore, insertBriefing, loadAlertPage, loadBriefingData, loadMarketData } from "../../db/queries/reports";
 import { buildAlertPage } from "../../engines/reports/alerts";
 import { alertReportBody, type BriefingBody, briefingBody } from "../../engines/reports/bodies";
 import { briefingDealsSince, buildBriefing, type Role } from "../../engines/reports/briefings";
 import { buildMarketPulse, type MarketPulse, PULSE_HISTORY_READINGS } from "../../engines/reports/pulse";
 import { decodeCursor, encodeCursor } from "../../http/cursor";
-import { ApiError } from "../../http/errors";
+import { organizationAgedTotals } from "../../jobs/alert-totals";
+import { DomainError } from "../../lib/domain-error";
 import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
 
@@ -47,7 +40,7 @@ type AlertReportPage = ReturnType<typeof alertReportBody> & { has_more: boolean;
 export async function inventoryAlerts(db: Database, orgId: string, params: { store_id?: string; limit?: number; cursor?: string }, now: Date) {
   const storeId = params.store_id;
   if (storeId !== undefined && !(await findOrgStore(db, orgId, storeId))) {
-    throw new ApiError("not_found", "This organization has no store with that id.");
+    throw new DomainError("not_found", "This organization has no store with that id.");
   }
   const scope = { feed: "inventory-alerts" as const, org: orgId, store: storeId ?? null, since: null };
   const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, scope);
@@ -82,12 +75,12 @@ export async function morningBriefing(
   return briefings.get(cacheKey, now.getTime(), async () => {
     const store = await findOrgStore(db, request.orgId, request.storeId);
     if (!store) {
-      throw new ApiError("not_found", request.storeId ? "No such store in this organization." : "The organization has no primary store.");
+      throw new DomainError("not_found", request.storeId ? "No such store in this organization." : "The organization has no primary store.");
     }
     const stored = await findBriefing(db, request.orgId, store.id, request.role, day);
     if (stored) return stored as BriefingBody;
     const data = await loadBriefingData(db, request.orgId, store.id, briefingDealsSince(now));
-    if (!data) throw new ApiError("not_found", "No such store in this organization.");
+    if (!data) throw new DomainError("not_found", "No such store in this organization.");
     const pulse = await marketPulse(db, request.lenderThresholdPts, now);
     const body = briefingBody(buildBriefing({ role: request.role, ...data, pulse }, now));
     await insertBriefing(db, { orgId: request.orgId, storeId: store.id, role: request.role, day, generatedAt: body.generated_at, body });

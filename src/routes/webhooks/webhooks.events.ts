@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { STIP_STATES } from "../../db/schema";
+import { PIPELINE_STATUSES } from "../../engines/deal-math/vocabulary";
 import { ROLES } from "../../engines/reports/briefings";
 import { TRIGGERED_RULES } from "../../engines/screening/decision";
 import type { EventName } from "../../events/emit";
@@ -40,7 +41,7 @@ const EVENTS: { [Name in EventName]: Omit<WebhookEventDoc<z.ZodObject>, "event">
     data: z
       .object({
         deal_number: z.string(),
-        deal_status: z.enum(["pending", "submitted", "approved"]),
+        deal_status: z.enum(PIPELINE_STATUSES),
         lender: z.string().nullable().openapi({ description: "Null for a deal sent without a lender." }),
         stip: z.string(),
         change: z.enum(["added", "cleared"]),

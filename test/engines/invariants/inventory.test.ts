@@ -376,7 +376,7 @@ function auctionAlikeAtEveryGrade(input: GrossInput, store: StoreSettings) {
 type Briefings = Record<"gm" | "used_car_manager" | "new_car_manager" | "bdc_manager", Briefing>;
 
 function briefingsOf(units: readonly AlertUnit[], store: StoreSettings): Briefings {
-  const build = (role: Role) => buildBriefing({ role, store, units, deals: [], openStips: [], pulse: PULSE }, NOW);
+  const build = (role: Role) => buildBriefing({ role, store: { ...DEFAULT_STORE, ...store }, units, deals: [], openStips: [], pulse: PULSE }, NOW);
   return {
     gm: build("gm"),
     used_car_manager: build("used_car_manager"),
