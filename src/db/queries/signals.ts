@@ -175,3 +175,18 @@ export function closeEpisode(db: Database, orgId: string, id: string, at: string
     .set({ closedAt: at })
     .where(and(eq(lenderOutcomeEpisodes.orgId, orgId), eq(lenderOutcomeEpisodes.id, id), isNull(lenderOutcomeEpisodes.closedAt)));
 }
+
+/** What a store's briefing reads of its signals: its feeds' deliveries and its open tightenings. */
+export async function loadStoreSignals(db: Database, orgId: string, storeId: string) {
+  const [feeds, episodes] = await Promise.all([loadFeedReceipts(db, orgId, [storeId]), listOpenEpisodes(db, orgId, storeId)]);
+  return {
+    feeds,
+    tightenings: episodes.map((e) => ({
+      lender: e.lender,
+      since: e.openedAt.slice(0, 10),
+      summary: e.figures.summary,
+      before: e.figures.before.approval_rate ?? 0,
+      after: e.figures.after.approval_rate ?? 0,
+    })),
+  };
+}

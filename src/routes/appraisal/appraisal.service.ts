@@ -5,6 +5,7 @@ import { appraise } from "../../engines/appraisal/appraise";
 import { checkPhoto } from "../../engines/appraisal/photos";
 import type { AppraisalReference, Comparable, PhotoAnalysis, VisionFinding } from "../../engines/appraisal/types";
 import { daysBefore, isoDay } from "../../engines/dates";
+import { dataAsOfAnswer } from "../../http/data-as-of";
 import { ApiError, type ValidationDetail } from "../../http/errors";
 import { describeError, logEvent } from "../../lib/log";
 import { onSettingsChange } from "../../lib/settings-changes";
@@ -164,9 +165,11 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
   // Today is in the key: an in-stock unit's asking price is observed today.
   const today = isoDay(now);
   const cacheKey = JSON.stringify([orgId, query.make.toLowerCase(), query.model.toLowerCase(), vehicle.year, soldSince, today]);
-  const [pricing, photos] = await Promise.all([
+  const [pricing, photos, ages] = await Promise.all([
     pricingData.get(cacheKey, now.getTime(), () => loadComparables(db, orgId, query, today)),
     analysePhotos(body.photos ?? [], reference, deps),
+    // The comparables are every store's units in stock and sales (docs/ingestion.md#when-a-feed-stops).
+    dataAsOfAnswer(db, orgId, undefined, ["inventory", "deals"], now),
   ]);
   if (!pricing.store) throw new ApiError("not_found", "This organization has no store whose settings could price the trade.");
   const result = appraise({
@@ -216,5 +219,8 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
       decoded: vehicle.decoded ? toVehicleDecodeBody(vehicle.decoded) : null,
     },
     warnings: vehicle.warnings,
+    data_as_of: ages.data_as_of,
+    // A stale feed matters to the answer only when its comparables priced it.
+    data_warnings: result.valuation.method === "comparables" ? ages.data_warnings : [],
   };
 }
