@@ -191,7 +191,7 @@ describe("through the Worker", () => {
     // 0.77 on the store's history, scaled by 41/78: still the backup, named with why.
     expect(pickedBefore).toMatchObject({ confidence: 0.77 });
     expect(after.primary?.lender_id).toBe("lp_union_rail_credit_union");
-    expect(after.backup).toMatchObject({ lender_id: PROGRAM, confidence: 0.41 });
+    expect(after.backup).toMatchObject({ lender_id: PROGRAM, confidence: 0.41, approval_bucket: "low" });
     expect(after.backup?.reasons.at(-1)).toBe(`${summary} (since ${isoDay(now)}): approval likelihood scaled by 0.53`);
     expect(after.routing_note).toContain("Backup: Harbor Point Bank (0.41, 9.06%).");
     expect(after.routing_note).toContain("Approvals at Harbor Point Bank fell from 78% to 41% over the last 30 days, 17 decisions");

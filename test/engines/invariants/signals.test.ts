@@ -80,6 +80,17 @@ describe("the own-outcomes detector (docs/domain/lender-routing.md#a-lender-tigh
     );
   });
 
+  it("an open episode recovers exactly when the recent window against its own baseline gives p over recovery_p", () => {
+    holds(
+      fc.property(countsArb(120), countsArb(60), (base, recent) => {
+        fc.pre(recent.n >= SETTINGS.minRecentDecisions);
+        const episode = { id: "loe_1", storeId: "sto_1", programId: "lp_1", before: { decisions: base.n, approved: base.a, approval_rate: null } };
+        const { recovered } = detectOutcomeShifts(history({ n: 0, a: 0 }, recent), [episode], SETTINGS, NOW);
+        expect(recovered.length === 1).toBe(fisherLowerTail(recent.a, recent.n, base.a, base.n) > SETTINGS.recoveryP);
+      }),
+    );
+  });
+
   it("one more recent decline never takes away the evidence, one more recent approval never adds to it", () => {
     holds(
       fc.property(countsArb(120), countsArb(60), (base, recent) => {
@@ -124,6 +135,13 @@ describe("the feeds' freshness (docs/ingestion.md#when-a-feed-stops)", () => {
         },
       ),
     );
+  });
+
+  it("exactly at the threshold a feed is still fresh; a minute past it, stale", () => {
+    const at = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000).toISOString();
+    const entries = dataAsOf([store(24, 72)], [{ storeId: "sto_1", feed: "inventory", receivedAt: at(24 * 60) }], ["inventory"], NOW);
+    expect(entries[0].stale).toBe(false);
+    expect(dataAsOf([store(24, 72)], [{ storeId: "sto_1", feed: "inventory", receivedAt: at(24 * 60 + 1) }], ["inventory"], NOW)[0].stale).toBe(true);
   });
 
   it("a store with no delivery recorded is never called stale, and says it has no date", () => {
