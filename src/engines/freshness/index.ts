@@ -34,7 +34,8 @@ export interface DataAsOf {
 }
 
 const HOUR_MS = 3_600_000;
-const FEED_WORDS: Record<StoreFeed, string> = { inventory: "Inventory", deals: "Deals" };
+const FEED_WORDS: Record<StoreFeed, string> = { inventory: "Inventory for", deals: "Deals for" };
+const WAS: Record<StoreFeed, string> = { inventory: "was", deals: "were" };
 
 export const staleAfterHours = (store: Pick<FeedStore, "inventoryStaleHours" | "dealsStaleHours">, feed: StoreFeed) =>
   feed === "inventory" ? store.inventoryStaleHours : store.dealsStaleHours;
@@ -60,7 +61,7 @@ export function dataAsOf(stores: readonly FeedStore[], receipts: readonly FeedRe
         stale_after_hours: threshold,
         stale,
         warning: stale
-          ? `${FEED_WORDS[feed]} for ${store.name} was last received ${Math.floor(ageHours)} hours ago (${asOf.slice(0, 16).replace("T", " ")} UTC), past the store's ${threshold}-hour threshold: this answer is built on the data as it was then.`
+          ? `${FEED_WORDS[feed]} ${store.name} ${WAS[feed]} last received ${Math.floor(ageHours)} hours ago (${asOf.slice(0, 16).replace("T", " ")} UTC), past the store's ${threshold}-hour threshold: this answer is built on the data as it was then.`
           : null,
       };
     }),
