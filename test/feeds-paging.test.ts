@@ -66,7 +66,8 @@ describe("inventory paging", () => {
   it("answers a call without parameters as the contract does: no paging or change fields", async () => {
     const { key } = await orgWithUnits();
     const { body } = await inventory(key);
-    expect(Object.keys(body).sort()).toEqual(["count", "inventory"]);
+    // The contract's fields, and how old the data is (docs/ingestion.md#when-a-feed-stops).
+    expect(Object.keys(body).sort()).toEqual(["count", "data_as_of", "data_warnings", "inventory"]);
     expect(body.inventory[0]).not.toHaveProperty("updated_at");
     expect(body.inventory[0]).not.toHaveProperty("store_id");
   });
@@ -356,19 +357,24 @@ describe("the inventory answers, byte for byte", () => {
       asking_price: price,
       store: "Byte Lot",
     });
+    // Last in every answer: the store's inventory feed, here with no delivery recorded.
+    const ages = {
+      data_as_of: [{ store_id: store.id, feed: "inventory", as_of: null, age_hours: null, stale_after_hours: 24, stale: false, warning: null }],
+      data_warnings: [],
+    };
     const paged = (stockNumber: string, days: number, price: number) => ({
       ...contract(stockNumber, days, price),
       store_id: store.id,
       updated_at: stamps.get(stockNumber),
     });
 
-    expect(await text(key)).toBe(JSON.stringify({ count: 2, inventory: [contract("X-1", 12, 24_995.5), contract("X-2", 3, 19_999)] }));
+    expect(await text(key)).toBe(JSON.stringify({ count: 2, inventory: [contract("X-1", 12, 24_995.5), contract("X-2", 3, 19_999)], ...ages }));
 
     const first = await text(key, { store_id: store.id, limit: 1 });
     const cursor = JSON.parse(first).next_cursor as string;
-    expect(first).toBe(JSON.stringify({ count: 1, inventory: [paged("X-1", 12, 24_995.5)], has_more: true, next_cursor: cursor }));
+    expect(first).toBe(JSON.stringify({ count: 1, inventory: [paged("X-1", 12, 24_995.5)], has_more: true, next_cursor: cursor, ...ages }));
     expect(await text(key, { store_id: store.id, limit: 1, cursor })).toBe(
-      JSON.stringify({ count: 1, inventory: [paged("X-2", 3, 19_999)], has_more: false, next_cursor: null }),
+      JSON.stringify({ count: 1, inventory: [paged("X-2", 3, 19_999)], has_more: false, next_cursor: null, ...ages }),
     );
 
     // Fixed change times, so the change list's order is known.
@@ -383,6 +389,7 @@ describe("the inventory answers, byte for byte", () => {
         removed: [{ stock_number: "X-3", store: "Byte Lot", store_id: store.id, updated_at: stamps.get("X-3") }],
         has_more: false,
         next_cursor: null,
+        ...ages,
       }),
     );
   });
@@ -404,7 +411,7 @@ describe("sales-summary paging, store_id and updated_since", () => {
   it("pages the rows in the unpaged order, each once", async () => {
     const { key } = await orgWithSales();
     const whole = (await salesSummary(key)).body;
-    expect(Object.keys(whole).sort()).toEqual(["count", "salesSummary"]);
+    expect(Object.keys(whole).sort()).toEqual(["count", "data_as_of", "data_warnings", "salesSummary"]);
     const rows: SalesRow[] = [];
     let cursor: string | undefined;
     do {

@@ -99,6 +99,12 @@ describe("GET /api/v1/sales-summary", () => {
         { store: "A North", saleMonth: "2026-09", units: 2, totalGross: 4600.5 },
         { store: "B South", saleMonth: "2026-09", units: 1, totalGross: 2000 },
       ],
+      // Each store's deals feed: no delivery recorded (the deals were written directly), so no date and no warning.
+      data_as_of: [
+        expect.objectContaining({ feed: "deals", as_of: null, stale: false }),
+        expect.objectContaining({ feed: "deals", as_of: null, stale: false }),
+      ],
+      data_warnings: [],
     });
   });
 

@@ -119,7 +119,9 @@ describe("GET /api/openapi.json", () => {
     for (const event of EVENT_NAMES) {
       const delivery = (doc.webhooks?.[event] ?? doc.webhooks?.[`/${event}`])?.post;
       const data = resolveSchema(doc, delivery?.requestBody?.content["application/json"]?.schema?.properties?.data);
-      expect(data?.properties, event).toBeDefined();
+      // One object, or (lender.environment_change) one object per `source`, each with its properties.
+      const variants = data?.oneOf ?? data?.anyOf ?? [data];
+      for (const variant of variants) expect(resolveSchema(doc, variant)?.properties, event).toBeDefined();
       expect(hasExample(doc, delivery?.requestBody?.content["application/json"]), event).toBe(true);
     }
     const agedData = resolveSchema(

@@ -11,6 +11,8 @@ export const EVENT_NAMES = [
   "inventory.aged_alert",
   "lender.environment_change",
   "compliance.hold_triggered",
+  "store.feed_stale",
+  "store.feed_resumed",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

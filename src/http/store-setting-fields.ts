@@ -19,6 +19,13 @@ const days = (description: string) =>
     .max(365)
     .openapi({ description: `${description} Whole days, 1 to 365.` });
 
+const hours = (description: string) =>
+  z
+    .int()
+    .min(1)
+    .max(720)
+    .openapi({ description: `${description} Whole hours, 1 to 720.` });
+
 export const STORE_SETTING_FIELDS = {
   pack_new: { column: "packNew", schema: money(5000, "Pack added to a new unit's cost (docs/domain/gross.md).") },
   pack_used: { column: "packUsed", schema: money(5000, "Pack added to a used unit's cost.") },
@@ -71,6 +78,13 @@ export const STORE_SETTING_FIELDS = {
     schema: z.number().min(0).max(50).openapi({ description: "Front gross a used unit must earn, percent of its retail price, 0 to 50." }),
   },
   target_front_gross_used_min: { column: "targetFrontGrossUsedMin", schema: money(20_000, "Floor of the used front-gross target.") },
+  inventory_stale_hours: {
+    column: "inventoryStaleHours",
+    schema: hours(
+      "Inventory older than this is stale: answers built on it warn, briefings lead with it, and `store.feed_stale` is raised (docs/ingestion.md#when-a-feed-stops).",
+    ),
+  },
+  deals_stale_hours: { column: "dealsStaleHours", schema: hours("Deals older than this are stale; the same for the deals feed.") },
 } as const;
 
 export type StoreSettingField = keyof typeof STORE_SETTING_FIELDS;

@@ -1,10 +1,12 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
 import { existingBriefingRoles, insertNewBriefing, listOrganizationIds, listStoreIds, loadBriefingData, loadMarketData } from "../db/queries/reports";
+import { loadStoreSignals } from "../db/queries/signals";
 import { isoDay } from "../engines/dates";
 import { briefingBody } from "../engines/reports/bodies";
 import { briefingDealsSince, buildBriefing, ROLES } from "../engines/reports/briefings";
 import { buildMarketPulse, PULSE_HISTORY_READINGS } from "../engines/reports/pulse";
+import { briefingSignals } from "../engines/reports/signals";
 import { commitWithEvents, type DomainEvent } from "../events/emit";
 import { logEvent } from "../lib/log";
 import { enqueueJobs } from "./queue";
@@ -44,16 +46,17 @@ export async function buildStoreBriefings(env: Env, orgId: string, storeId: stri
   const existing = await existingBriefingRoles(db, orgId, storeId, day);
   const missing = ROLES.filter((role) => !existing.has(role));
   if (missing.length === 0) return;
-  const [market, data] = await Promise.all([
+  const [market, data, signals] = await Promise.all([
     loadMarketData(db, PULSE_HISTORY_READINGS, 20),
     loadBriefingData(db, orgId, storeId, briefingDealsSince(now)),
+    loadStoreSignals(db, orgId, storeId),
   ]);
   if (!data) return;
   const pulse = buildMarketPulse(market.histories, market.feed, config.lenderEnvironmentChangePts);
   const statements = [];
   const events: DomainEvent[] = [];
   for (const role of missing) {
-    const body = briefingBody(buildBriefing({ role, ...data, pulse }, now));
+    const body = briefingBody(buildBriefing({ role, ...data, pulse, ...briefingSignals(signals, now) }, now));
     statements.push(insertNewBriefing(db, { orgId, storeId, role, day, generatedAt: body.generated_at, body }));
     events.push({
       event: "morning_briefing.ready",

@@ -1,6 +1,7 @@
 import { describeError, logEvent } from "../lib/log";
 import { raiseOrganizationAgedAlerts } from "./aged-inventory-alerts";
 import { buildStoreBriefings, enqueueStoreBriefings } from "./build-morning-briefings";
+import { checkOrganizationLenderOutcomes } from "./lender-outcomes";
 import { purgeExpiredChunks, retentionRule } from "./purge-expired-records";
 import { enqueueJobs, type JobMessage, JobMessageSchema } from "./queue";
 
@@ -15,6 +16,8 @@ async function runUnit(env: Env, body: JobMessage): Promise<void> {
     case "aged-inventory-alerts":
       if (await raiseOrganizationAgedAlerts(env, body.orgId, now)) await enqueueJobs(env, [body]);
       return;
+    case "lender-outcome-shifts":
+      return checkOrganizationLenderOutcomes(env, body.orgId, now);
     case "purge-expired-records": {
       const rule = retentionRule(body.table);
       if (!rule) {

@@ -1,12 +1,14 @@
 import { describeError, logEvent } from "../lib/log";
 import { raiseAgedInventoryAlerts } from "./aged-inventory-alerts";
 import { buildMorningBriefings } from "./build-morning-briefings";
+import { checkLenderOutcomes } from "./lender-outcomes";
 import { purgeExpiredRecords } from "./purge-expired-records";
 import { purgeExpiredSandboxes } from "./purge-expired-sandboxes";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
 import { purgeWebhookBodies } from "./purge-webhook-bodies";
 import { refreshMarketData } from "./refresh-market-data";
 import { refreshSanctionsList } from "./refresh-sanctions-list";
+import { raiseStaleFeeds } from "./stale-feeds";
 import { sweepOutbox } from "./sweep-outbox";
 
 /**
@@ -34,9 +36,16 @@ export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
     { name: "purge-expired-records", run: purgeExpiredRecords },
   ],
   "30 4 * * *": [{ name: "refresh-sanctions-list", run: refreshSanctionsList }],
-  "0 5 * * *": [{ name: "refresh-market-data", run: refreshMarketData }],
+  "0 5 * * *": [
+    { name: "refresh-market-data", run: refreshMarketData },
+    // After the market refresh and before the 06:00 briefings, which name what it finds.
+    { name: "lender-outcome-shifts", run: checkLenderOutcomes },
+  ],
   "0 6 * * *": [{ name: "build-morning-briefings", run: buildMorningBriefings }],
-  "*/5 * * * *": [{ name: "sweep-outbox", run: sweepOutbox }],
+  "*/5 * * * *": [
+    { name: "stale-feeds", run: raiseStaleFeeds },
+    { name: "sweep-outbox", run: sweepOutbox },
+  ],
 };
 
 /** Runs every job of the cron; one job's failure is logged and does not stop the next. */

@@ -14,6 +14,8 @@ export const JobMessageSchema = z.discriminatedUnion("job", [
   z.object({ job: z.literal("organization-morning-briefings"), orgId: z.string().min(1), scheduledTime: z.number() }),
   z.object({ job: z.literal("store-morning-briefings"), orgId: z.string().min(1), storeId: z.string().min(1), scheduledTime: z.number() }),
   z.object({ job: z.literal("aged-inventory-alerts"), orgId: z.string().min(1), scheduledTime: z.number() }),
+  /** The organization's programs tested against their own outcomes (src/jobs/lender-outcomes.ts). */
+  z.object({ job: z.literal("lender-outcome-shifts"), orgId: z.string().min(1), scheduledTime: z.number() }),
   /** One retention rule (docs/retention.md); a message that leaves expired rows behind sends itself again. */
   z.object({ job: z.literal("purge-expired-records"), table: z.string().min(1), scheduledTime: z.number() }),
 ]);

@@ -6,6 +6,8 @@ export interface OpenApiSchema {
   example?: unknown;
   properties?: Record<string, OpenApiSchema>;
   allOf?: OpenApiSchema[];
+  oneOf?: OpenApiSchema[];
+  anyOf?: OpenApiSchema[];
 }
 
 interface MediaType {

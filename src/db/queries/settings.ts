@@ -28,6 +28,8 @@ export const storeSettingsColumns = {
   agedThresholdDaysNew: stores.agedThresholdDaysNew,
   targetFrontGrossUsedPct: stores.targetFrontGrossUsedPct,
   targetFrontGrossUsedMin: stores.targetFrontGrossUsedMin,
+  inventoryStaleHours: stores.inventoryStaleHours,
+  dealsStaleHours: stores.dealsStaleHours,
 };
 
 export type StoreSettingsRow = NonNullable<Awaited<ReturnType<typeof findStoreSettings>>>;

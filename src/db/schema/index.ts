@@ -7,4 +7,5 @@ export * from "./idempotency";
 export * from "./platform";
 export * from "./reports";
 export * from "./settings";
+export * from "./signals";
 export * from "./vehicle";

@@ -80,6 +80,10 @@ export const stores = sqliteTable(
     /** Front gross a used unit must earn, as % of its retail price with a floor in USD (docs/domain/gross.md#front-gross-targets). */
     targetFrontGrossUsedPct: real("target_front_gross_used_pct").notNull().default(8),
     targetFrontGrossUsedMin: real("target_front_gross_used_min").notNull().default(1200),
+    /** Inventory older than this many hours is stale (docs/ingestion.md#when-a-feed-stops). */
+    inventoryStaleHours: integer("inventory_stale_hours").notNull().default(24),
+    /** Deals older than this many hours are stale: a store can go a weekend without a sale. */
+    dealsStaleHours: integer("deals_stale_hours").notNull().default(72),
     createdAt: createdAt(),
   },
   (t) => [index("stores_org_idx").on(t.orgId)],

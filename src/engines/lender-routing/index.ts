@@ -43,6 +43,7 @@ import {
   stipBurdenHours,
   stipPredictor,
 } from "../stips";
+import { type OutcomeShift, tighteningFactor } from "./outcome-shift";
 
 export interface LenderProgramRow extends StipProgram {
   id: string;
@@ -208,6 +209,8 @@ interface Candidate extends Omit<LenderPick, "rate_range" | "reasons"> {
   submissions: number;
   /** Why the term is shorter than the default, when the program's limits cut it; else null. */
   termCut: string | null;
+  /** The program's open tightening at the store, when its likelihood was scaled for it. */
+  tightening?: string;
 }
 
 interface Evaluated {
@@ -529,6 +532,7 @@ function toPick(candidate: Candidate, deal: DealFacts): LenderPick {
   } else reasons.push(`no store history with this lender in the ${TIER_LABEL[tier.tier]} band: program fit alone`);
   if (issueAdd > 0) reasons.push(`rate includes ${roundTo(issueAdd, 2)} pts for ${issues.join(", ")}`);
   if (candidate.termCut) reasons.push(candidate.termCut);
+  if (candidate.tightening) reasons.push(candidate.tightening);
   if (candidate.down_tier) {
     reasons.push(
       `down-tier placement: ${TIER_LABEL[tier.tier]} paper at a ${LENDER_TYPE_LABEL[program.type]} whose programs run to ${program.maxScore}`,
@@ -588,12 +592,36 @@ function inTierFirst(ranked: readonly Candidate[], settings: RoutingSettings): C
   return [...ranked.filter(approvingInTier), ...ranked.filter((p) => !approvingInTier(p))];
 }
 
+/** A program's open tightening at the store (./outcome-shift.ts), as routing reads it. */
+export type ProgramTightening = Pick<OutcomeShift, "before" | "after"> & { summary: string; since: string };
+
+/**
+ * The candidate of a program with an open tightening, its likelihood and evidence scaled by the
+ * recent approval rate over the baseline's (docs/domain/lender-routing.md#ranking-a-tightened-program).
+ */
+function withTightening(e: Evaluated, tightening: ProgramTightening | undefined, settings: RoutingSettings): Evaluated {
+  if (!tightening || !e.candidate) return e;
+  const factor = tighteningFactor(tightening);
+  const evidence = roundTo(e.candidate.approval_evidence * factor, 2);
+  return {
+    ...e,
+    candidate: {
+      ...e.candidate,
+      confidence: roundTo(e.candidate.confidence * factor, 2),
+      approval_evidence: evidence,
+      approval_bucket: approvalBucket(evidence, settings),
+      tightening: `${tightening.summary} (since ${tightening.since}): approval likelihood scaled by ${factor.toFixed(2)}`,
+    },
+  };
+}
+
 export function routeLender(
   profile: RouteProfile,
   panel: readonly LenderProgramRow[],
   reference: RoutingReference,
   calibration: Calibration,
   asOf: Date,
+  tightenings: ReadonlyMap<string, ProgramTightening> = new Map(),
 ): RouteResult {
   const tier = tierFor(reference.tiers, profile.beacon);
   const financed = amountFinanced(profile);
@@ -634,7 +662,9 @@ export function routeLender(
     stipSets.push({ program, stips });
     return stips;
   };
-  const evaluated = panel.map((program) => evaluate(deal, program, reference, calibration, stipsFor));
+  const evaluated = panel.map((program) =>
+    withTightening(evaluate(deal, program, reference, calibration, stipsFor), tightenings.get(program.id), reference.settings),
+  );
 
   // Loops rather than flatMap, which allocates an array per program (a tenth of the engine's time).
   const ranked: Candidate[] = [];
@@ -657,8 +687,14 @@ export function routeLender(
   }
   // A shorter term is offered at a down-tier program only when no in-tier program is the pick (steering, docs/domain/lender-routing.md#down-tier-placement).
   const termOptions = shorterTerms(evaluated, deal, primary !== null && !primary.down_tier, (program, termMonths) =>
-    evaluate({ ...deal, profile: { ...profile, termMonths } }, program, reference, calibration, stipsFor),
+    withTightening(
+      evaluate({ ...deal, profile: { ...profile, termMonths } }, program, reference, calibration, stipsFor),
+      tightenings.get(program.id),
+      reference.settings,
+    ),
   );
+  // Every fitting program the store has seen tighten is named, whether or not it is the pick.
+  const tightened = ranked.flatMap((c) => (c.tightening ? [`${c.tightening[0].toUpperCase()}${c.tightening.slice(1)}.`] : []));
 
   const avoided = [
     ...knockedOut.sort((a, b) => compareText(a.lender, b.lender)),
@@ -688,16 +724,19 @@ export function routeLender(
     avoid_reason: avoidReason,
     avoid_details: avoided.map(({ lender, rule, reason }) => ({ lender, rule, reason })),
     predicted_stips: predicted,
-    routing_note: routingNote(
-      deal,
-      evaluated,
-      candidates.length,
-      primary,
-      backup,
-      avoided,
-      termOptions,
-      primary?.down_tier ? whyNoInTier(evaluated, candidates, reference.settings) : null,
-    ),
+    routing_note: [
+      routingNote(
+        deal,
+        evaluated,
+        candidates.length,
+        primary,
+        backup,
+        avoided,
+        termOptions,
+        primary?.down_tier ? whyNoInTier(evaluated, candidates, reference.settings) : null,
+      ),
+      ...tightened,
+    ].join(" "),
     tier: tier.tier,
     ltv: roundTo(ltv, 1),
     amount_financed: financed.amount,

@@ -2,6 +2,8 @@
  * The reports' JSON bodies (snake_case, as documented in the OpenAPI schemas). A briefing is
  * stored in this form, so the nightly job and the on-request build store the same thing.
  */
+
+import { staleWarnings } from "../freshness";
 import type { AlertReport, InventoryAlert } from "./alerts";
 import type { Briefing } from "./briefings";
 import type { MarketPulse, PulseFigure } from "./pulse";
@@ -47,6 +49,8 @@ export function briefingBody(b: Briefing) {
     total_aged_units: b.totalAgedUnits,
     total_aged_exposure_usd: b.totalAgedExposureUsd,
     sections: b.sections,
+    data_as_of: b.dataAsOf,
+    data_warnings: staleWarnings(b.dataAsOf),
   };
 }
 

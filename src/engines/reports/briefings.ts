@@ -9,9 +9,11 @@ import { daysBefore, daysSince, isoDay } from "../dates";
 import { PIPELINE_STATUSES } from "../deal-math/vocabulary";
 import { formatWholeUsd } from "../format";
 import type { UsedFrontGrossSetting } from "../gross";
+import type { DataAsOf } from "../freshness";
 import { dailyHoldingCost, holdingFiguresOf } from "../holding-cost";
 import { type AlertUnit, buildAlertReport, type InventoryAlert, reconFor, type StoreSettings } from "./alerts";
 import type { MarketPulse } from "./pulse";
+import { type BriefingTightening, lenderTighteningSection, staleDataSection } from "./signals";
 
 export const ROLES = ["gm", "used_car_manager", "fi_director", "bdc_manager", "sales_manager", "new_car_manager"] as const;
 export type Role = (typeof ROLES)[number];
@@ -49,6 +51,10 @@ export interface BriefingInput {
   /** Stips not yet cleared on the store's deals. */
   openStips: readonly OpenStip[];
   pulse: MarketPulse;
+  /** How old the store's inventory and deals are (docs/ingestion.md#when-a-feed-stops); a stale feed leads the briefing. */
+  dataAsOf?: readonly DataAsOf[];
+  /** The store's programs with an open tightening, named in the F&I director's and sales manager's briefings. */
+  tightenings?: readonly BriefingTightening[];
 }
 
 interface Figure {
@@ -74,6 +80,7 @@ export interface Briefing {
   totalAgedUnits: number;
   totalAgedExposureUsd: number;
   sections: Section[];
+  dataAsOf: DataAsOf[];
 }
 
 /** Alerts a briefing carries: the largest exposures only, so the whole briefing stays near 20 figures. */
@@ -112,7 +119,12 @@ export function buildBriefing(input: BriefingInput, now: Date): Briefing {
     alerts: report.alerts.slice(0, BRIEFING_ALERT_LIMIT),
     totalAgedUnits: report.totalAgedUnits,
     totalAgedExposureUsd: report.totalAgedExposureUsd,
-    sections: SECTIONS[input.role](context),
+    sections: [
+      ...staleDataSection(input.dataAsOf ?? []),
+      ...SECTIONS[input.role](context),
+      ...lenderTighteningSection(input.role, input.tightenings ?? []),
+    ],
+    dataAsOf: [...(input.dataAsOf ?? [])],
   };
 }
 

@@ -227,6 +227,7 @@ export function lenderEnvironmentChange(history: readonly Observation[], newDate
   const trend = lenderTrend(changePts, thresholdPts);
   if (trend !== "easing" && trend !== "tightening") return null;
   return {
+    source: "market_rate" as const,
     series_id: SERIES.bankAuto60,
     value: latest.value,
     as_of: latest.date,

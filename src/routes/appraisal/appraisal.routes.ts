@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_PHOTOS } from "../../engines/appraisal/photos";
+import { dataAsOfFields } from "../../http/data-as-of";
 import { documentedError } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 import { VehicleDecodeSchema, VinSchema } from "./vehicle.routes";
@@ -122,6 +123,10 @@ export const TradeAppraisalSchema = z
       .array(z.object({ field: z.string(), typed: z.string(), decoded: z.string(), message: z.string() }))
       .openapi({ description: "A typed field that contradicts the VIN's decode: both, and the decode was used.", example: [] }),
     comparables_used: z.int().openapi({ description: "Comparable units behind the market value; 0 on the depreciation model." }),
+    data_as_of: dataAsOfFields.data_as_of,
+    data_warnings: dataAsOfFields.data_warnings.openapi({
+      description: "The stale feeds' warnings when the comparables priced the trade (they are every store's units and sales); empty otherwise.",
+    }),
   })
   .openapi("TradeAppraisal");
 
@@ -190,6 +195,27 @@ export const appraiseTrade = v1Route({
               decoded: null,
             },
             warnings: [],
+            data_as_of: [
+              {
+                store_id: "sto_summit_north",
+                feed: "inventory",
+                as_of: "2026-11-26T05:41:00.000Z",
+                age_hours: 6.5,
+                stale_after_hours: 24,
+                stale: false,
+                warning: null,
+              },
+              {
+                store_id: "sto_summit_north",
+                feed: "deals",
+                as_of: "2026-11-26T05:41:00.000Z",
+                age_hours: 6.5,
+                stale_after_hours: 72,
+                stale: false,
+                warning: null,
+              },
+            ],
+            data_warnings: [],
           },
         },
       },

@@ -1,11 +1,13 @@
 import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import { loadAppraisalReference, loadPricingData } from "../../db/queries/appraisal";
+import { loadFeedReceipts } from "../../db/queries/signals";
 import { appraise } from "../../engines/appraisal/appraise";
 import { checkPhoto } from "../../engines/appraisal/photos";
 import type { AppraisalReference, Comparable, PhotoAnalysis, VisionFinding } from "../../engines/appraisal/types";
 import { daysBefore, isoDay } from "../../engines/dates";
 import { wmiOf } from "../../engines/vehicle/vin";
+import { dataAsOf, staleWarnings } from "../../engines/freshness";
 import { ApiError, type ValidationDetail } from "../../http/errors";
 import { describeError, logEvent } from "../../lib/log";
 import { onSettingsChange } from "../../lib/settings-changes";
@@ -28,17 +30,21 @@ const references = new TtlCache<AppraisalReference>({ ttlMs: CACHE_TTL_MS, maxEn
 
 type PricingStore = NonNullable<Awaited<ReturnType<typeof loadPricingData>>["store"]>;
 /** The store and the comparables as the engine takes them, built once per read rather than once per call. */
-const pricingData = new TtlCache<{ store: PricingStore | null; comps: Comparable[] }>({ ttlMs: CACHE_TTL_MS, maxEntries: 1024 });
+const pricingData = new TtlCache<{ store: PricingStore | null; comps: Comparable[]; feeds: Awaited<ReturnType<typeof loadFeedReceipts>> }>({
+  ttlMs: CACHE_TTL_MS,
+  maxEntries: 1024,
+});
 // Its keys are JSON arrays that start with the organization id.
 onSettingsChange((orgId) => pricingData.evictPrefix(JSON.stringify([orgId]).slice(0, -1)));
 
 async function loadComparables(db: Database, orgId: string, query: Parameters<typeof loadPricingData>[2], today: string) {
-  const { store, inStock, sold } = await loadPricingData(db, orgId, query);
+  // The comparables are every store's units in stock and sales: their feeds' deliveries say how old (docs/ingestion.md#when-a-feed-stops).
+  const [{ store, inStock, sold }, feeds] = await Promise.all([loadPricingData(db, orgId, query), loadFeedReceipts(db, orgId)]);
   const comps: Comparable[] = [
     ...inStock.map((unit) => ({ source: "in_stock" as const, ...unit, observedOn: today })),
     ...sold.map(({ soldOn, ...sale }) => ({ source: "sold" as const, ...sale, observedOn: soldOn })),
   ];
-  return { store, comps };
+  return { store, comps, feeds };
 }
 
 /** The rules zod cannot state: the model year against today, and each photo's content. One 422 lists them all. */
@@ -169,6 +175,7 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
     pricingData.get(cacheKey, now.getTime(), () => loadComparables(db, orgId, query, today)),
     analysePhotos(body.photos ?? [], reference, deps),
   ]);
+  const ages = dataAsOf(pricing.feeds.stores, pricing.feeds.receipts, ["inventory", "deals"], now);
   if (!pricing.store) throw new ApiError("not_found", "This organization has no store whose settings could price the trade.");
   const result = appraise({
     subject: {
@@ -219,5 +226,8 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
       decoded: vehicle.decoded ? toVehicleDecodeBody(vehicle.decoded) : null,
     },
     warnings: vehicle.warnings,
+    data_as_of: ages,
+    // A stale feed matters to the answer only when its comparables priced it.
+    data_warnings: result.valuation.method === "comparables" ? staleWarnings(ages) : [],
   };
 }

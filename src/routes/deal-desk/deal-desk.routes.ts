@@ -4,6 +4,7 @@ import { WHOLESALE_GRADES } from "../../engines/aged-inventory/recommendation";
 import { nothingFinancedReason, STANDARD_TERMS } from "../../engines/deal-coach";
 import { amountFinanced, type FinancedInputs } from "../../engines/deal-math";
 import { DEAL_CONDITIONS, INCOME_TYPES, KNOWN_ISSUES, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
+import { dataAsOfFields } from "../../http/data-as-of";
 import { notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 
@@ -179,6 +180,19 @@ export const LenderRouteResultSchema = z
     }),
     panel_size: z.int(),
     store_id: z.string(),
+    outcome_changes: z.array(z.object({ lender: z.string(), lender_id: z.string(), since: z.iso.date(), summary: z.string() })).openapi({
+      description:
+        "Panel programs whose approvals at this store fell below their own baseline beyond chance (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions), open until they recover: each such program that fits is ranked on its recent approvals and named in the note.",
+      example: [
+        {
+          lender: "Keystone National Bank Prime",
+          lender_id: "lp_bank_prime_1",
+          since: "2026-11-29",
+          summary: "Approvals at Keystone National Bank Prime fell from 78% to 41% over the last 30 days, 17 decisions (against 50 before)",
+        },
+      ],
+    }),
+    ...dataAsOfFields,
   })
   .openapi("DealDeskLenderRouteResult", {
     example: {
@@ -213,6 +227,19 @@ export const LenderRouteResultSchema = z
       term_options: [],
       panel_size: 42,
       store_id: "sto_summit_north",
+      outcome_changes: [],
+      data_as_of: [
+        {
+          store_id: "sto_summit_north",
+          feed: "deals",
+          as_of: "2026-11-29T05:10:00.000Z",
+          age_hours: 2.3,
+          stale_after_hours: 72,
+          stale: false,
+          warning: null,
+        },
+      ],
+      data_warnings: [],
     },
   });
 
@@ -278,6 +305,7 @@ const StipCheckResultSchema = z
       example: 0,
     }),
     store_id: z.string(),
+    ...dataAsOfFields,
   })
   .openapi("DealDeskStipCheckResult", {
     example: {
@@ -293,6 +321,18 @@ const StipCheckResultSchema = z
       max_ltv: null,
       down_payment_needed: null,
       store_id: "sto_summit_north",
+      data_as_of: [
+        {
+          store_id: "sto_summit_north",
+          feed: "deals",
+          as_of: "2026-11-29T05:10:00.000Z",
+          age_hours: 2.3,
+          stale_after_hours: 72,
+          stale: false,
+          warning: null,
+        },
+      ],
+      data_warnings: [],
     },
   });
 

@@ -3,8 +3,10 @@ import type { Database } from "../../db/client";
 import { loadConditionGrades } from "../../db/queries/appraisal";
 import * as queries from "../../db/queries/deal-desk";
 import type { GradeFactor } from "../../engines/aged-inventory/recommendation";
+import { listOpenEpisodes, loadFeedReceipts } from "../../db/queries/signals";
 import * as dealCoach from "../../engines/deal-coach";
 import { amountFinanced, type CreditTier, compareText, type KnownIssue, tierFor } from "../../engines/deal-math";
+import { dataAsOf, staleWarnings } from "../../engines/freshness";
 import * as gross from "../../engines/gross";
 import * as lenderRouting from "../../engines/lender-routing";
 import * as stips from "../../engines/stips";
@@ -48,6 +50,10 @@ interface StoreDesk {
   panel: readonly Program[];
   calibration: lenderRouting.Calibration;
   turnaround: ReadonlyMap<string, { submissions: number; avgTurnaroundHours: number | null }>;
+  /** The store's programs with an open tightening (docs/domain/lender-routing.md#ranking-a-tightened-program). */
+  tightenings: ReadonlyMap<string, lenderRouting.ProgramTightening>;
+  /** When the store's deals feed last delivered: the calibration's age (docs/ingestion.md#when-a-feed-stops). */
+  feeds: Awaited<ReturnType<typeof loadFeedReceipts>>;
 }
 
 const referenceCache = new TtlCache<DealDeskReference>({ ttlMs: REFERENCE_TTL_SECONDS * 1000, maxEntries: 1 });
@@ -84,7 +90,11 @@ async function loadReference(db: Database): Promise<DealDeskReference> {
 async function loadStoreDesk(db: Database, reference: DealDeskReference, orgId: string, storeId: string | undefined): Promise<StoreDesk | null> {
   const store = await queries.findDeskStore(db, orgId, storeId);
   if (!store) return null;
-  const history = await queries.loadStoreLenderHistory(db, orgId, store.id);
+  const [history, episodes, feeds] = await Promise.all([
+    queries.loadStoreLenderHistory(db, orgId, store.id),
+    listOpenEpisodes(db, orgId, store.id),
+    loadFeedReceipts(db, orgId, [store.id]),
+  ]);
   const calibration = new Map<string, Partial<Record<CreditTier, lenderRouting.DecisionCounts>>>();
   const turnaround = new Map<string, { submissions: number; turnaroundSum: number }>();
   for (const row of history.decisions) {
@@ -100,6 +110,13 @@ async function loadStoreDesk(db: Database, reference: DealDeskReference, orgId: 
     store,
     panel: history.panelProgramIds.flatMap((id) => reference.programsById.get(id) ?? []).sort((a, b) => compareText(a.name, b.name)),
     calibration,
+    tightenings: new Map(
+      episodes.map((e) => [
+        e.programId,
+        { before: e.figures.before, after: e.figures.after, summary: e.figures.summary, since: e.openedAt.slice(0, 10) },
+      ]),
+    ),
+    feeds,
     turnaround: new Map(
       [...turnaround].map(([id, t]) => [
         id,
@@ -119,6 +136,12 @@ async function context(db: Database, orgId: string, storeId: string | undefined,
   return { reference, desk };
 }
 
+/** The age of the deals behind the store's calibration and turnaround history, and its warnings. */
+function deskDataAsOf(desk: StoreDesk, now: Date) {
+  const entries = dataAsOf(desk.feeds.stores, desk.feeds.receipts, ["deals"], now);
+  return { data_as_of: entries, data_warnings: staleWarnings(entries) };
+}
+
 const uniqueIssues = (issues: readonly KnownIssue[]) => [...new Set(issues)];
 
 /** The request as the engine's profile: every field the schema accepts but `store_id`, which picks the panel and history. */
@@ -129,8 +152,16 @@ export function routeProfile(body: z.infer<typeof LenderRouteRequestSchema>): le
 
 export async function routeLender(db: Database, orgId: string, body: z.infer<typeof LenderRouteRequestSchema>, now: Date) {
   const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
-  const result = lenderRouting.routeLender(routeProfile(body), desk.panel, reference.routing, desk.calibration, now);
-  return { ...result, store_id: desk.store.id };
+  const result = lenderRouting.routeLender(routeProfile(body), desk.panel, reference.routing, desk.calibration, now, desk.tightenings);
+  const panelIds = new Set(desk.panel.map((p) => p.id));
+  return {
+    ...result,
+    store_id: desk.store.id,
+    outcome_changes: [...desk.tightenings]
+      .filter(([id]) => panelIds.has(id))
+      .map(([id, t]) => ({ lender: reference.programsById.get(id)?.name ?? id, lender_id: id, since: t.since, summary: t.summary })),
+    ...deskDataAsOf(desk, now),
+  };
 }
 
 export async function checkStips(db: Database, orgId: string, body: z.infer<typeof StipCheckRequestSchema>, now: Date) {
@@ -156,7 +187,7 @@ export async function checkStips(db: Database, orgId: string, body: z.infer<type
     reference.routing.stipTypes,
     history,
   );
-  return { ...result, store_id: desk.store.id };
+  return { ...result, store_id: desk.store.id, ...deskDataAsOf(desk, now) };
 }
 
 /** The request as the engine's input for one program: every field but `lender` (the program) and `store_id` (its turnaround history). */

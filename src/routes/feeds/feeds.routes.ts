@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
+import { dataAsOfFields } from "../../http/data-as-of";
 import { documentedError, notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 import { INVENTORY_PAGE_MAX, SALES_SUMMARY_PAGE_MAX } from "./feeds.service";
@@ -68,6 +69,7 @@ export const InventoryFeedSchema = z
       description: "With `updated_since` only: units that left inventory (sold, or absent from a DMS snapshot) since then, in this page.",
     }),
     ...pagingFields,
+    ...dataAsOfFields,
   })
   .openapi("InventoryFeed", {
     example: {
@@ -86,6 +88,18 @@ export const InventoryFeedSchema = z
           store: "Summit Auto North",
         },
       ],
+      data_as_of: [
+        {
+          store_id: "sto_summit_north",
+          feed: "inventory",
+          as_of: "2026-11-29T05:58:12.000Z",
+          age_hours: 1.5,
+          stale_after_hours: 24,
+          stale: false,
+          warning: null,
+        },
+      ],
+      data_warnings: [],
     },
   });
 
@@ -103,9 +117,24 @@ const SalesSummaryRowSchema = z
   .openapi("SalesSummaryRow");
 
 export const SalesSummaryFeedSchema = z
-  .object({ count: z.int(), salesSummary: z.array(SalesSummaryRowSchema), ...pagingFields })
+  .object({ count: z.int(), salesSummary: z.array(SalesSummaryRowSchema), ...pagingFields, ...dataAsOfFields })
   .openapi("SalesSummaryFeed", {
-    example: { count: 1, salesSummary: [{ store: "Summit Auto North", saleMonth: "2026-10", units: 142, totalGross: 611_380 }] },
+    example: {
+      count: 1,
+      salesSummary: [{ store: "Summit Auto North", saleMonth: "2026-10", units: 142, totalGross: 611_380 }],
+      data_as_of: [
+        {
+          store_id: "sto_summit_north",
+          feed: "deals",
+          as_of: "2026-11-29T05:10:00.000Z",
+          age_hours: 2.3,
+          stale_after_hours: 72,
+          stale: false,
+          warning: null,
+        },
+      ],
+      data_warnings: [],
+    },
   });
 
 const feedHeaders = {

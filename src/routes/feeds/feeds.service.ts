@@ -2,7 +2,9 @@ import type { Database } from "../../db/client";
 import * as feeds from "../../db/queries/feeds";
 import { findOrgStore } from "../../db/queries/reports";
 import { daysSince } from "../../engines/dates";
+import type { StoreFeed } from "../../engines/freshness";
 import { decodeCursor, encodeCursor, type FeedCursor } from "../../http/cursor";
+import { dataAsOfAnswer } from "../../http/data-as-of";
 import { ApiError } from "../../http/errors";
 import { TtlCache } from "../../lib/ttl-cache";
 
@@ -130,18 +132,28 @@ const pagedUnit = (
 type CapSign = { has_more?: true; next_cursor?: string };
 const capSign = ({ nextCursor }: Page<unknown>): CapSign => (nextCursor === null ? {} : { has_more: true, next_cursor: nextCursor });
 
-const inventoryFeeds = new TtlCache<{ count: number; inventory: ReturnType<typeof contractUnit>[] } & CapSign>(FEED_CACHE);
+type Ages = Awaited<ReturnType<typeof dataAsOfAnswer>>;
+const inventoryFeeds = new TtlCache<{ count: number; inventory: ReturnType<typeof contractUnit>[] } & CapSign & Ages>(FEED_CACHE);
 type SalesSummaryRow = Awaited<ReturnType<typeof feeds.salesSummary>>[number];
 const salesSummaryFeeds = new TtlCache<
-  { count: number; salesSummary: Pick<SalesSummaryRow, "store" | "saleMonth" | "units" | "totalGross">[] } & CapSign
+  { count: number; salesSummary: Pick<SalesSummaryRow, "store" | "saleMonth" | "units" | "totalGross">[] } & CapSign & Ages
 >(FEED_CACHE);
+
+/** The age of the feed behind the answer, for the one store asked about or every store (docs/ingestion.md#when-a-feed-stops). */
+const feedAges = (db: Database, orgId: string, params: FeedParams, feed: StoreFeed, now: Date) =>
+  dataAsOfAnswer(db, orgId, params.store_id === undefined ? undefined : [params.store_id], [feed], now);
 
 /** The inventory feed: for a plain call the cached contract answer (`cached`), else one page read now. */
 export async function inventoryFeed(db: Database, orgId: string, now: Date, params: FeedParams) {
   if (isPlainCall(params)) {
     const feed = await inventoryFeeds.get(orgId, now.getTime(), async () => {
       const page = await inventoryPage(db, orgId, params);
-      return { count: page.rows.length, inventory: page.rows.map((unit) => contractUnit(unit, now)), ...capSign(page) };
+      return {
+        count: page.rows.length,
+        inventory: page.rows.map((unit) => contractUnit(unit, now)),
+        ...capSign(page),
+        ...(await feedAges(db, orgId, params, "inventory", now)),
+      };
     });
     return { cached: feed };
   }
@@ -164,6 +176,7 @@ async function inventoryPageAnswer(db: Database, orgId: string, now: Date, param
     ...(params.updated_since === undefined ? {} : { removed }),
     has_more: page.nextCursor !== null,
     next_cursor: page.nextCursor,
+    ...(await feedAges(db, orgId, params, "inventory", now)),
   };
 }
 
@@ -173,7 +186,7 @@ export async function salesSummaryFeed(db: Database, orgId: string, now: Date, p
     const feed = await salesSummaryFeeds.get(orgId, now.getTime(), async () => {
       const page = await salesSummaryPage(db, orgId, params);
       const salesSummary = page.rows.map(({ store, saleMonth, units, totalGross }) => ({ store, saleMonth, units, totalGross }));
-      return { count: page.rows.length, salesSummary, ...capSign(page) };
+      return { count: page.rows.length, salesSummary, ...capSign(page), ...(await feedAges(db, orgId, params, "deals", now)) };
     });
     return { cached: feed };
   }
@@ -184,6 +197,7 @@ export async function salesSummaryFeed(db: Database, orgId: string, now: Date, p
       salesSummary: page.rows.map(({ storeId, updatedAt, ...row }) => ({ ...row, store_id: storeId, updated_at: updatedAt })),
       has_more: page.nextCursor !== null,
       next_cursor: page.nextCursor,
+      ...(await feedAges(db, orgId, params, "deals", now)),
     },
   };
 }

@@ -2,6 +2,8 @@ import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import { GUARDED_WRITE_ATTEMPTS } from "../../db/guarded";
 import * as queries from "../../db/queries/ingest";
+import { findStaleFeeds, recordFeedDeliveries } from "../../db/queries/signals";
+import type { StoreFeed } from "../../engines/freshness";
 import * as rules from "../../engines/ingest";
 import { commitWithEvents, type DomainEvent } from "../../events/emit";
 import { refreshAlertTotals } from "../../jobs/alert-totals";
@@ -31,7 +33,30 @@ function assertStipsUniquePerDeal(deals: Deal[]): void {
     throw new DomainError("invalid", `A deal may list each stip once; listed more than once: ${names.join(", ").slice(0, 200)}.`, { problems });
 }
 
+/**
+ * A delivery of the stores' feed: each store's feed is received now, and a store whose feed had a
+ * stale episode open raises `store.feed_resumed` once, closing it (docs/ingestion.md#when-a-feed-stops).
+ */
+async function feedDelivery(db: Database, orgId: string, storeIds: string[], feed: StoreFeed, now: Date) {
+  const at = now.toISOString();
+  const stale = await findStaleFeeds(db, orgId, storeIds, feed);
+  const events: DomainEvent[] = stale.map((s) => ({
+    event: "store.feed_resumed",
+    orgId,
+    storeId: s.storeId,
+    data: {
+      feed,
+      stale_since: s.staleSince,
+      last_received_at: s.receivedAt,
+      received_at: at,
+      gap_hours: Number(((now.getTime() - Date.parse(s.receivedAt)) / 3_600_000).toFixed(1)),
+    },
+  }));
+  return { statements: recordFeedDeliveries(db, orgId, storeIds, feed, at), events };
+}
+
 export async function ingestInventory(
+  env: Pick<Env, "WEBHOOKS">,
   db: Database,
   orgId: string,
   storeId: string,
@@ -60,11 +85,18 @@ export async function ingestInventory(
     changed.push({ ...unit, id: stored?.id ?? newId("unit") });
   }
 
-  // One batch: the snapshot lands whole or not at all, and a concurrent read sees it before or after.
-  const [removedRows] = await db.batch([
-    queries.markAbsentUnitsSold(db, orgId, storeId, stockNumbers),
-    ...queries.upsertUnits(db, orgId, storeId, changed),
-  ]);
+  // One batch: the snapshot lands whole or not at all, and a concurrent read sees it before or after;
+  // the delivery is recorded with it (docs/ingestion.md#when-a-feed-stops).
+  const delivery = await feedDelivery(db, orgId, [storeId], "inventory", now);
+  const {
+    results: [removedRows],
+  } = await commitWithEvents(
+    env,
+    db,
+    [queries.markAbsentUnitsSold(db, orgId, storeId, stockNumbers), ...queries.upsertUnits(db, orgId, storeId, changed), ...delivery.statements],
+    delivery.events,
+    now,
+  );
   // The inventory-alerts totals of this store, now rather than on the next report's request (docs/reports.md#totals).
   if (created + updated + (removedRows as unknown[]).length > 0) await refreshAlertTotals(db, orgId, now, [storeId]);
   return {
@@ -123,6 +155,13 @@ async function writeDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: strin
   }
 
   const guard = queries.unlessDealsChanged(db, orgId, dealNumbers, read.length, readStips);
-  await commitWithEvents(env, db, [guard, ...queries.upsertDeals(db, orgId, dealRows), ...queries.upsertStips(db, orgId, stipRows)], events, now);
+  const delivery = await feedDelivery(db, orgId, [...new Set(deals.map((d) => d.store_id))], "deals", now);
+  await commitWithEvents(
+    env,
+    db,
+    [guard, ...queries.upsertDeals(db, orgId, dealRows), ...queries.upsertStips(db, orgId, stipRows), ...delivery.statements],
+    [...events, ...delivery.events],
+    now,
+  );
   return { received: deals.length, created, updated, unchanged: deals.length - created - updated, stip_alerts: events.length };
 }

@@ -3,6 +3,7 @@ import { ACTIONS, OVERPRICED_RATIO, WHOLESALE_DAYS } from "../../engines/aged-in
 import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
 import { ALERT_TYPES } from "../../engines/reports/alerts";
 import { DEFAULT_ROLE, ROLES } from "../../engines/reports/briefings";
+import { dataAsOfFields } from "../../http/data-as-of";
 import { documentedError, notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 import { ALERT_EXAMPLE, ALERT_REPORT_EXAMPLE } from "./reports.examples";
@@ -85,6 +86,7 @@ export const ReportsAlertReportSchema = z
       .string()
       .nullable()
       .openapi({ description: "Pass as `cursor` for the next page; null on the last page (docs/reports.md#paging)." }),
+    ...dataAsOfFields,
   })
   .openapi("ReportsAlertReport");
 
@@ -149,7 +151,11 @@ export const BriefingSchema = z
       description:
         "The five largest exposures in the role's part of the lot (new units for the new-car manager, pre-owned for the used-car manager, all otherwise).",
     }),
-    sections: z.array(SectionSchema),
+    sections: z.array(SectionSchema).openapi({
+      description:
+        "The role's sections; `stale_data` comes first when a feed the briefing used is past its threshold, and `lender_tightening` (F&I director, sales manager) names each program whose approvals at the store fell below its own baseline.",
+    }),
+    ...dataAsOfFields,
   })
   .openapi("ReportsMorningBriefing", {
     example: {
@@ -175,6 +181,27 @@ export const BriefingSchema = z
           ],
         },
       ],
+      data_as_of: [
+        {
+          store_id: "sto_summit_north",
+          feed: "inventory",
+          as_of: "2026-11-26T05:41:00.000Z",
+          age_hours: 0.3,
+          stale_after_hours: 24,
+          stale: false,
+          warning: null,
+        },
+        {
+          store_id: "sto_summit_north",
+          feed: "deals",
+          as_of: "2026-11-26T05:41:00.000Z",
+          age_hours: 0.3,
+          stale_after_hours: 72,
+          stale: false,
+          warning: null,
+        },
+      ],
+      data_warnings: [],
     },
   });
 

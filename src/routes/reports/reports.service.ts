@@ -1,12 +1,15 @@
 import type { Database } from "../../db/client";
 import { findBriefing, findOrgStore, insertBriefing, loadAlertPage, loadBriefingData, loadMarketData } from "../../db/queries/reports";
+import { loadStoreSignals } from "../../db/queries/signals";
 import { buildAlertPage } from "../../engines/reports/alerts";
 import { alertReportBody, type BriefingBody, briefingBody } from "../../engines/reports/bodies";
 import { briefingDealsSince, buildBriefing, type Role } from "../../engines/reports/briefings";
 import { buildMarketPulse, type MarketPulse, PULSE_HISTORY_READINGS } from "../../engines/reports/pulse";
+import { briefingSignals } from "../../engines/reports/signals";
 import { decodeCursor, encodeCursor } from "../../http/cursor";
 import { organizationAgedTotals } from "../../jobs/alert-totals";
 import { DomainError } from "../../lib/domain-error";
+import { dataAsOfAnswer } from "../../http/data-as-of";
 import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
 
@@ -29,7 +32,9 @@ export const ALERTS_PAGE_MAX = 500;
 /** Units in stock one page reads at most, whatever it finds: what keeps a page's cost flat in the organization's size. */
 export const ALERT_UNITS_PER_PAGE = 500;
 
-type AlertReportPage = ReturnType<typeof alertReportBody> & { has_more: boolean; next_cursor: string | null };
+type AlertReportPage = ReturnType<typeof alertReportBody> & { has_more: boolean; next_cursor: string | null } & Awaited<
+    ReturnType<typeof dataAsOfAnswer>
+  >;
 
 /**
  * One page of the report: the next units in stock after the cursor (oldest in stock first, at most
@@ -53,7 +58,8 @@ export async function inventoryAlerts(db: Database, orgId: string, params: { sto
     const { alerts, examined } = buildAlertPage(page.units.slice(0, ALERT_UNITS_PER_PAGE), page.stores, now, limit);
     const last = page.units[examined - 1];
     const nextCursor = page.units.length > examined && last ? encodeCursor({ ...scope, after: [last.stockedOn, last.stockNumber] }) : null;
-    return { ...alertReportBody({ alerts, ...totals }), has_more: nextCursor !== null, next_cursor: nextCursor };
+    const ages = await dataAsOfAnswer(db, orgId, storeId === undefined ? undefined : [storeId], ["inventory"], now);
+    return { ...alertReportBody({ alerts, ...totals }), has_more: nextCursor !== null, next_cursor: nextCursor, ...ages };
   });
 }
 
@@ -81,8 +87,8 @@ export async function morningBriefing(
     if (stored) return stored as BriefingBody;
     const data = await loadBriefingData(db, request.orgId, store.id, briefingDealsSince(now));
     if (!data) throw new DomainError("not_found", "No such store in this organization.");
-    const pulse = await marketPulse(db, request.lenderThresholdPts, now);
-    const body = briefingBody(buildBriefing({ role: request.role, ...data, pulse }, now));
+    const [pulse, signals] = await Promise.all([marketPulse(db, request.lenderThresholdPts, now), loadStoreSignals(db, request.orgId, store.id)]);
+    const body = briefingBody(buildBriefing({ role: request.role, ...data, pulse, ...briefingSignals(signals, now) }, now));
     await insertBriefing(db, { orgId: request.orgId, storeId: store.id, role: request.role, day, generatedAt: body.generated_at, body });
     // A concurrent request may have stored one first; the stored one is the day's briefing.
     return ((await findBriefing(db, request.orgId, store.id, request.role, day)) as BriefingBody | null) ?? body;

@@ -26,6 +26,8 @@ const STORE_EXAMPLE = {
   aged_threshold_days_new: 90,
   target_front_gross_used_pct: 8,
   target_front_gross_used_min: 1200,
+  inventory_stale_hours: 24,
+  deals_stale_hours: 72,
 };
 
 export const StoreSettingsSchema = z

@@ -1,0 +1,192 @@
+import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { FeedReceipt, FeedStore, StoreFeed } from "../../engines/freshness";
+import type { OutcomeDecision, OutcomeSettings, WindowFigures } from "../../engines/lender-routing/outcome-shift";
+import type { Database } from "../client";
+import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, storeFeeds, stores } from "../schema";
+
+// --- feed freshness (docs/ingestion.md#when-a-feed-stops) ----------------------------------------
+
+/** The organization's stores (all, or those named) with their thresholds, and when each feed last delivered. */
+export async function loadFeedReceipts(
+  db: Database,
+  orgId: string,
+  storeIds?: readonly string[],
+): Promise<{ stores: FeedStore[]; receipts: FeedReceipt[] }> {
+  const scope = storeIds === undefined ? undefined : inArray(stores.id, [...storeIds]);
+  const [storeRows, receipts] = await db.batch([
+    db
+      .select({ id: stores.id, name: stores.name, inventoryStaleHours: stores.inventoryStaleHours, dealsStaleHours: stores.dealsStaleHours })
+      .from(stores)
+      .where(and(eq(stores.orgId, orgId), scope))
+      .orderBy(asc(stores.id)),
+    db
+      .select({ storeId: storeFeeds.storeId, feed: storeFeeds.feed, receivedAt: storeFeeds.receivedAt })
+      .from(storeFeeds)
+      .where(and(eq(storeFeeds.orgId, orgId), storeIds === undefined ? undefined : inArray(storeFeeds.storeId, [...storeIds]))),
+  ]);
+  return { stores: storeRows, receipts };
+}
+
+/** The stores of `storeIds` whose `feed` has an open stale episode, with when it opened. */
+export async function findStaleFeeds(db: Database, orgId: string, storeIds: readonly string[], feed: StoreFeed) {
+  if (storeIds.length === 0) return [];
+  return db
+    .select({ storeId: storeFeeds.storeId, staleSince: storeFeeds.staleSince, receivedAt: storeFeeds.receivedAt })
+    .from(storeFeeds)
+    .where(
+      and(
+        eq(storeFeeds.orgId, orgId),
+        inArray(storeFeeds.storeId, [...storeIds]),
+        eq(storeFeeds.feed, feed),
+        sql`${storeFeeds.staleSince} IS NOT NULL`,
+      ),
+    );
+}
+
+/** A delivery of `feed` for each store: received now, and any stale episode closed. */
+export function recordFeedDeliveries(db: Database, orgId: string, storeIds: readonly string[], feed: StoreFeed, at: string): BatchItem<"sqlite">[] {
+  return storeIds.map((storeId) =>
+    db
+      .insert(storeFeeds)
+      .values({ orgId, storeId, feed, receivedAt: at, staleSince: null })
+      .onConflictDoUpdate({ target: [storeFeeds.storeId, storeFeeds.feed], set: { receivedAt: at, staleSince: null } }),
+  );
+}
+
+/**
+ * Feeds of every organization past their store's threshold with no open episode, oldest delivery
+ * first, at most `limit`: what the stale-feed job raises `store.feed_stale` for.
+ */
+export async function listNewlyStaleFeeds(db: Database, now: string, limit: number) {
+  const threshold = sql`CASE WHEN ${storeFeeds.feed} = 'inventory' THEN ${stores.inventoryStaleHours} ELSE ${stores.dealsStaleHours} END`;
+  return db
+    .select({
+      orgId: storeFeeds.orgId,
+      storeId: storeFeeds.storeId,
+      feed: storeFeeds.feed,
+      receivedAt: storeFeeds.receivedAt,
+      store: { id: stores.id, name: stores.name, inventoryStaleHours: stores.inventoryStaleHours, dealsStaleHours: stores.dealsStaleHours },
+    })
+    .from(storeFeeds)
+    .innerJoin(stores, and(eq(stores.id, storeFeeds.storeId), eq(stores.orgId, storeFeeds.orgId)))
+    .where(
+      and(isNull(storeFeeds.staleSince), sql`${storeFeeds.receivedAt} < strftime('%Y-%m-%dT%H:%M:%fZ', ${now}, '-' || ${threshold} || ' hours')`),
+    )
+    .orderBy(asc(storeFeeds.receivedAt))
+    .limit(limit);
+}
+
+/** Opens the episode, only while the feed still has not delivered since it was read (a delivery meanwhile wins). */
+export function markFeedStale(
+  db: Database,
+  row: { orgId: string; storeId: string; feed: StoreFeed; receivedAt: string },
+  at: string,
+): BatchItem<"sqlite"> {
+  return db
+    .update(storeFeeds)
+    .set({ staleSince: at })
+    .where(
+      and(
+        eq(storeFeeds.orgId, row.orgId),
+        eq(storeFeeds.storeId, row.storeId),
+        eq(storeFeeds.feed, row.feed),
+        eq(storeFeeds.receivedAt, row.receivedAt),
+        isNull(storeFeeds.staleSince),
+      ),
+    );
+}
+
+// --- a lender tightening in the store's own decisions ---------------------------------------------
+
+export async function loadOutcomeSettings(db: Database): Promise<OutcomeSettings | null> {
+  const rows = await db.select().from(lenderOutcomeSettings).where(eq(lenderOutcomeSettings.id, "default")).limit(1);
+  return rows[0] ?? null;
+}
+
+/** The organization's decisions submitted on or after `sinceDay`, with the stips asked and the linked deal's days to fund. */
+export async function listOutcomeDecisions(db: Database, orgId: string, sinceDay: string): Promise<OutcomeDecision[]> {
+  const rows = await db
+    .select({
+      storeId: lenderDecisions.storeId,
+      programId: lenderDecisions.programId,
+      submittedOn: lenderDecisions.submittedOn,
+      decision: lenderDecisions.decision,
+      stipsAsked: sql<number>`json_array_length(${lenderDecisions.stipsAsked})`,
+      turnaroundHours: lenderDecisions.turnaroundHours,
+      fundingDays: sql<number | null>`julianday(${deals.fundedOn}) - julianday(${lenderDecisions.submittedOn})`,
+    })
+    .from(lenderDecisions)
+    .leftJoin(deals, and(eq(deals.id, lenderDecisions.dealId), eq(deals.orgId, lenderDecisions.orgId)))
+    .where(and(eq(lenderDecisions.orgId, orgId), gte(lenderDecisions.submittedOn, sinceDay)));
+  return rows.map((r) => ({ ...r, stipsAsked: Number(r.stipsAsked), fundingDays: r.fundingDays === null ? null : Number(r.fundingDays) }));
+}
+
+/** Open tightening episodes of the organization (or one store), with the program's name. */
+export async function listOpenEpisodes(db: Database, orgId: string, storeId?: string) {
+  const rows = await db
+    .select({
+      id: lenderOutcomeEpisodes.id,
+      storeId: lenderOutcomeEpisodes.storeId,
+      programId: lenderOutcomeEpisodes.programId,
+      lender: lenderPrograms.name,
+      openedAt: lenderOutcomeEpisodes.openedAt,
+      figures: lenderOutcomeEpisodes.figures,
+    })
+    .from(lenderOutcomeEpisodes)
+    .innerJoin(lenderPrograms, eq(lenderPrograms.id, lenderOutcomeEpisodes.programId))
+    .where(
+      and(
+        eq(lenderOutcomeEpisodes.orgId, orgId),
+        storeId === undefined ? undefined : eq(lenderOutcomeEpisodes.storeId, storeId),
+        isNull(lenderOutcomeEpisodes.closedAt),
+      ),
+    )
+    .orderBy(asc(lenderPrograms.name));
+  return rows.map((r) => ({ ...r, figures: r.figures as unknown as StoredShiftFigures }));
+}
+
+/** What an episode stores when it opens: the event's figures. */
+export interface StoredShiftFigures {
+  before: WindowFigures;
+  after: WindowFigures;
+  window_days: number;
+  p_value: number;
+  summary: string;
+}
+
+export function insertEpisode(
+  db: Database,
+  row: { id: string; orgId: string; storeId: string; programId: string; openedAt: string; figures: Record<string, unknown> },
+): BatchItem<"sqlite"> {
+  return db.insert(lenderOutcomeEpisodes).values(row);
+}
+
+/** Every program's name by id (reference rows): what an event names the lender by. */
+export async function listProgramNames(db: Database): Promise<Map<string, string>> {
+  const rows = await db.select({ id: lenderPrograms.id, name: lenderPrograms.name }).from(lenderPrograms);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** Closes an open episode; a closed one is left as it is (a repeated message closes nothing twice: its batch changes no row). */
+export function closeEpisode(db: Database, orgId: string, id: string, at: string): BatchItem<"sqlite"> {
+  return db
+    .update(lenderOutcomeEpisodes)
+    .set({ closedAt: at })
+    .where(and(eq(lenderOutcomeEpisodes.orgId, orgId), eq(lenderOutcomeEpisodes.id, id), isNull(lenderOutcomeEpisodes.closedAt)));
+}
+
+/** What a store's briefing reads of its signals: its feeds' deliveries and its open tightenings. */
+export async function loadStoreSignals(db: Database, orgId: string, storeId: string) {
+  const [feeds, episodes] = await Promise.all([loadFeedReceipts(db, orgId, [storeId]), listOpenEpisodes(db, orgId, storeId)]);
+  return {
+    feeds,
+    tightenings: episodes.map((e) => ({
+      lender: e.lender,
+      since: e.openedAt.slice(0, 10),
+      summary: e.figures.summary,
+      before: e.figures.before.approval_rate ?? 0,
+      after: e.figures.after.approval_rate ?? 0,
+    })),
+  };
+}

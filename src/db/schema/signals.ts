@@ -1,0 +1,77 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { lenderPrograms } from "./deal-desk";
+import { organizations, stores } from "./platform";
+
+/** The two feeds a store's answers are built on (docs/ingestion.md#when-a-feed-stops). */
+export const STORE_FEEDS = ["inventory", "deals"] as const;
+
+/**
+ * When each store's feed last delivered data, and the open stale episode: `stale_since` is set by
+ * the stale-feed job with its `store.feed_stale` event and cleared by the next delivery with its
+ * `store.feed_resumed` event, so each episode is raised once (docs/ingestion.md#when-a-feed-stops).
+ */
+export const storeFeeds = sqliteTable(
+  "store_feeds",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    storeId: text("store_id")
+      .notNull()
+      .references(() => stores.id),
+    feed: text("feed", { enum: STORE_FEEDS }).notNull(),
+    receivedAt: text("received_at").notNull(),
+    staleSince: text("stale_since"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.storeId, t.feed] }),
+    index("store_feeds_org_idx").on(t.orgId, t.storeId),
+    index("store_feeds_fresh_idx").on(t.staleSince, t.receivedAt),
+  ],
+);
+
+/**
+ * The figures of the own-outcomes detector (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions):
+ * one row, `default`.
+ */
+export const lenderOutcomeSettings = sqliteTable("lender_outcome_settings", {
+  id: text("id").primaryKey(),
+  /** The recent window, days back from the run. */
+  recentDays: integer("recent_days").notNull(),
+  /** The baseline: this many days before the recent window. */
+  baselineDays: integer("baseline_days").notNull(),
+  /** One-sided Fisher exact p at or under which the recent approval rate is below the baseline beyond chance. */
+  alpha: real("alpha").notNull(),
+  /** An open episode closes (recovered) when the recent window against the episode's baseline gives p over this. */
+  recoveryP: real("recovery_p").notNull(),
+  /** Fewer recent decisions than this are neither tested nor taken as a recovery. */
+  minRecentDecisions: integer("min_recent_decisions").notNull(),
+  source: text("source").notNull(),
+});
+
+/** A detected tightening of one program at one store, open until it recovers; each raises its event once. */
+export const lenderOutcomeEpisodes = sqliteTable(
+  "lender_outcome_episodes",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id),
+    storeId: text("store_id")
+      .notNull()
+      .references(() => stores.id),
+    programId: text("program_id")
+      .notNull()
+      .references(() => lenderPrograms.id),
+    openedAt: text("opened_at").notNull(),
+    /** The figures when it opened (the event's payload): before and after, sample sizes, window, p. */
+    figures: text("figures", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    closedAt: text("closed_at"),
+  },
+  (t) => [
+    // One open episode per store and program: a duplicated job message cannot open a second.
+    uniqueIndex("lender_outcome_episodes_open_idx").on(t.storeId, t.programId).where(sql`${t.closedAt} IS NULL`),
+    index("lender_outcome_episodes_org_idx").on(t.orgId, t.storeId, t.closedAt),
+  ],
+);
