@@ -66,7 +66,7 @@ describe("true-cost gross (docs/domain/gross.md)", () => {
     expect(result.expected_auction_proceeds).toBe(17_175);
   });
 
-  it("flags a unit at exactly the threshold, and calls a 60-day unit a wholesale candidate", () => {
+  it("flags a unit at exactly the threshold, reviews a 60-day unit for wholesale and sends a 90-day one", () => {
     const at = (days: number) =>
       calculateGross(
         { purchasePrice: 20_000, sellingPrice: 24_000, vehicleType: "car", daysOnLot: days, condition: "used" },
@@ -75,7 +75,8 @@ describe("true-cost gross (docs/domain/gross.md)", () => {
       );
     expect(at(44).aged_flag).toBe(false);
     expect(at(45).aged_flag).toBe(true);
-    expect(at(60).pricing_recommendation).toMatch(/^Wholesale: 60 days on the lot/);
+    expect(at(60).pricing_recommendation).toMatch(/^Wholesale review \(60 days on the lot, reviewed at 60\)/);
+    expect(at(90).pricing_recommendation).toMatch(/^Wholesale: 90 days on the lot/);
     expect(at(0).holding_cost_allocated).toBe(0);
   });
 
@@ -305,10 +306,21 @@ describe("stip prediction (DOMAIN §2.2)", () => {
 
 describe("deal coaching", () => {
   const COACH_NOW = new Date("2026-11-26T12:00:00Z");
+  const DESCRIBED = { vehicleYear: 2023, mileage: 30_000 };
 
   it("pencils a prime deal with negative equity rolled in, payment to the cent", () => {
     const result = coachDeal(
-      { beacon: 700, vehiclePrice: 30_000, tradeValue: 10_000, tradePayoff: 12_500, downPayment: 3000, termMonths: 60, condition: "used" },
+      // A three-year-old unit at 30,000 miles: the panel's term ladders write every term up to the tier's (docs/domain/deal-coach.md#program-limits).
+      {
+        ...DESCRIBED,
+        beacon: 700,
+        vehiclePrice: 30_000,
+        tradeValue: 10_000,
+        tradePayoff: 12_500,
+        downPayment: 3000,
+        termMonths: 60,
+        condition: "used",
+      },
       500,
       COACH_REFERENCE,
       COACH_NOW,
@@ -340,6 +352,7 @@ describe("deal coaching", () => {
   it("drops the markup and then the price to reach the desired payment, never below zero front gross", () => {
     const result = coachDeal(
       {
+        ...DESCRIBED,
         beacon: 700,
         vehiclePrice: 30_000,
         tradeValue: 10_000,
@@ -362,7 +375,7 @@ describe("deal coaching", () => {
 
   it("says a deep-subprime payment is reached at the buy rate: that tier carries no markup", () => {
     const result = coachDeal(
-      { beacon: 455, vehiclePrice: 11_200, tradeValue: 0, tradePayoff: 0, downPayment: 2500, desiredPayment: 240, condition: "used" },
+      { ...DESCRIBED, beacon: 455, vehiclePrice: 11_200, tradeValue: 0, tradePayoff: 0, downPayment: 2500, desiredPayment: 240, condition: "used" },
       500,
       COACH_REFERENCE,
       COACH_NOW,
@@ -373,7 +386,7 @@ describe("deal coaching", () => {
 
   it("says what it would take when the payment is out of reach", () => {
     const result = coachDeal(
-      { beacon: 700, vehiclePrice: 30_000, tradeValue: 0, tradePayoff: 0, downPayment: 0, desiredPayment: 250, condition: "used" },
+      { ...DESCRIBED, beacon: 700, vehiclePrice: 30_000, tradeValue: 0, tradePayoff: 0, downPayment: 0, desiredPayment: 250, condition: "used" },
       500,
       COACH_REFERENCE,
       COACH_NOW,
