@@ -118,6 +118,7 @@ export function calculateGross(input: GrossInput, settings: GrossStoreSettings, 
     marketValue,
     costBasis: input.purchasePrice + reconAllocation,
     projectedFrontGross: roundCents(Math.min(input.sellingPrice, marketValue) - trueCost),
+    dailyHolding: dailyCarry,
   };
   const decision = decideAging(aging, settings);
   const target = targets.find((t) => t.condition === input.condition) ?? { targetPct: 8, minAmount: 1200 };

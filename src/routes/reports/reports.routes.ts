@@ -1,5 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { ACTIONS, agingSentence, decideAging, OVERPRICED_RATIO, type UnitAging, WHOLESALE_DAYS } from "../../engines/aged-inventory/recommendation";
+import {
+  ACTIONS,
+  AUCTION_DAYS,
+  agingSentence,
+  decideAging,
+  OVERPRICED_RATIO,
+  type UnitAging,
+  WHOLESALE_DAYS,
+} from "../../engines/aged-inventory/recommendation";
 import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
 import { dailyHoldingCost } from "../../engines/holding-cost";
 import { ALERT_TYPES } from "../../engines/reports/alerts";
@@ -10,7 +18,7 @@ import { ALERT_UNITS_PER_PAGE, ALERTS_PAGE_MAX } from "./reports.service";
 
 const ALERT_TYPE_DESCRIPTION = [
   "Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all):",
-  `\`wholesale_candidate\` — pre-owned unit at ${WHOLESALE_DAYS}+ days, or past the store's aged threshold with projected front gross after holding cost below zero or cost + recon at or above market value (never a new unit); its \`action\` is \`wholesale\`;`,
+  `\`wholesale_candidate\` — pre-owned unit to send to auction: at ${AUCTION_DAYS}+ days, or in its wholesale review (${WHOLESALE_DAYS}+ days, or past the store's aged threshold with projected front gross after holding cost below zero or cost + recon at or above market value) when retail no longer pays (docs/domain/gross.md#wholesale-policy; never a new unit); its \`action\` is \`wholesale\`;`,
   "`equity_below_floorplan` — market value under the floor-plan payoff (cost) plus interest accrued;",
   "`aged_and_overpriced` — both of the next two;",
   "`aged` — days on lot at or past the unit's aged threshold: the store's used threshold (default 45) for used and CPO units, its new-unit threshold (default 90) for new units;",
@@ -274,14 +282,17 @@ const ok = (description: string, schema: z.ZodType, example?: unknown) => ({
  * prices computed by the engine (docs/domain/reports.md), so the documented answer cannot say what
  * the engine would not.
  */
-function exampleAlert(unit: UnitAging & { stock_no: string; store_id: string; year: number; make: string; model: string; cost: number }) {
+function exampleAlert(
+  example: Omit<UnitAging, "dailyHolding"> & { stock_no: string; store_id: string; year: number; make: string; model: string; cost: number },
+) {
   const policy = { agedThresholdDays: 45, agedThresholdDaysNew: 90, wholesaleRatioPct: 82, auctionFees: 500 };
-  const decision = decideAging(unit, policy);
   const daily = dailyHoldingCost(
-    unit.cost,
+    example.cost,
     { perDay: 35, highValueCost: 30_000, highValueDailyPct: 0.1, newUnit: { floorplanApr: 7, assistancePerDay: 0, overheadPerDay: 0 } },
-    unit.condition,
+    example.condition,
   );
+  const unit = { ...example, dailyHolding: daily };
+  const decision = decideAging(unit, policy);
   const alertType = decision.wholesaleCandidate
     ? ("wholesale_candidate" as const)
     : decision.overpriced
