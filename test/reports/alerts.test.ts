@@ -102,7 +102,7 @@ describe("GET /api/v1/inventory-alerts", () => {
     // Exposure = cost + recon + floor-plan interest (8.5% a year) accrued over the days on lot.
     expect(byStock("A-AGED")?.exposure_usd).toBe(Math.round(18_000 + 1_200 + (18_000 * 0.085 * 50) / 365));
     const aged = report.alerts.filter((a) => a.days_on_lot >= 45);
-    expect(report.total_aged_units).toBe(4);
+    expect(report.total_aged_units).toBe(5);
     expect(report.total_aged_exposure_usd).toBe(aged.reduce((sum, a) => sum + a.exposure_usd, 0));
   });
 
