@@ -245,10 +245,12 @@ describe("aging conventions (docs/domain/gross.md#aging-conventions)", () => {
     expect(at(90).pricing_recommendation).toMatch(/^Wholesale: 90 days on the lot \(auction at 90 whatever retail pays\)/);
   });
 
-  it("a $52,000 Tahoe at 70 days, asking $62,995 on a $63,500 market: retail at $61,495 nets $11,185 more than the auction after 30 more days, so it is not sent", () => {
+  it("a $52,000 Tahoe at 70 days, asking $62,995 on a $63,500 market: retail at $61,495 nets $12,055 more than the auction after the 20 days left before the auction line, so it is not sent", () => {
     const tahoe = gross({ purchasePrice: 52_000, sellingPrice: 62_995, daysOnLot: 70, condition: "used", marketValue: 63_500, vehicleType: "suv" });
     expect(tahoe.aging_stage).toBe("aged");
-    expect(tahoe.pricing_recommendation).toContain("it brings about $58,885, $11,185 more than the expected auction proceeds about $47,700");
+    expect(tahoe.pricing_recommendation).toContain(
+      "after 20 more days of holding ($1,740) it brings about $59,755, $12,055 more than the expected auction proceeds about $47,700",
+    );
     expect(tahoe.pricing_recommendation).not.toContain("send it to auction");
   });
 
@@ -261,7 +263,7 @@ describe("aging conventions (docs/domain/gross.md#aging-conventions)", () => {
     );
     expect(result.aging_stage).toBe("wholesale");
     expect(result.pricing_recommendation).toContain(
-      "and retail no longer nets more: $17,395 less 30 more days of holding brings no more than the auction pays",
+      "and retail no longer nets more: $17,395 less 20 more days of holding brings no more than the auction pays",
     );
   });
 

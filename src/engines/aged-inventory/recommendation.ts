@@ -14,6 +14,8 @@ export const WHOLESALE_DAYS = 60;
 export const AUCTION_DAYS = 90;
 /** The retail path a reviewed unit is given: one more 30-day turn at the aged price, carried at its daily holding cost. */
 export const RETAIL_WINDOW_DAYS = 30;
+/** The retail window a unit still has: 30 days, or the days left before the auction line when fewer. */
+export const retailWindowDays = (days: number) => Math.max(0, Math.min(RETAIL_WINDOW_DAYS, AUCTION_DAYS - days));
 /** Under 30 days a unit is fresh: the only age at which "hold at $X or more" is advice. */
 export const FRESH_DAYS = 30;
 /** "Priced above market" = list price > market × 1.03. */
@@ -178,7 +180,7 @@ export function decideAging(unit: UnitAging, policy: AgingPolicy): AgingDecision
   const auction = isNew ? null : auctionEstimate(Math.min(unit.marketValue, unit.askingPrice), unit.daysOnLot, policy, unit.grade);
   // docs/domain/gross.md#wholesale-policy: before the auction line a reviewed unit stays retail when the aged price, less one
   // more retail window of holding, still brings more than the auction pays today (what it cost so far is sunk either way).
-  const windowCarry = RETAIL_WINDOW_DAYS * unit.dailyHolding;
+  const windowCarry = retailWindowDays(unit.daysOnLot) * unit.dailyHolding;
   const retailNet = agedPrice - windowCarry;
   const keepRetail = reviewed && unit.daysOnLot < AUCTION_DAYS && auction !== null && retailNet > auction.proceeds;
   const wholesaleCandidate = reviewed && !keepRetail;
@@ -273,7 +275,7 @@ export function agingSentence(unit: UnitAging, decision: AgingDecision, dailyHol
       const why =
         days >= AUCTION_DAYS
           ? `${days} days on the lot (auction at ${AUCTION_DAYS} whatever retail pays)`
-          : `${review}, and retail no longer nets more: ${formatWholeUsd(decision.retailPrice)} less ${RETAIL_WINDOW_DAYS} more days of holding brings no more than the auction pays`;
+          : `${review}, and retail no longer nets more: ${formatWholeUsd(decision.retailPrice)} less ${retailWindowDays(days)} more days of holding brings no more than the auction pays`;
       const auction = decision.auction ? `; ${auctionPhrase(unit, decision.auction, figures)}` : "";
       return `Wholesale: ${why}. Sunk cost is not a price: send it to auction this week${auction}; ${carry}.`;
     }
@@ -286,7 +288,7 @@ export function agingSentence(unit: UnitAging, decision: AgingDecision, dailyHol
               ? `aged at ${decision.thresholdDays} with projected front gross ${formatWholeUsd(unit.projectedFrontGross)} after holding cost`
               : `aged at ${decision.thresholdDays} with cost plus recon ${formatWholeUsd(unit.costBasis)} at ${pct(unit.costBasis / unit.marketValue)} of market`;
         const { net, overAuction, frontGross } = decision.retailPays;
-        return `Wholesale review (${review}): retail still nets more than the auction. Reprice to ${toMarket}: after ${RETAIL_WINDOW_DAYS} more days of holding (${formatWholeUsd(RETAIL_WINDOW_DAYS * dailyHolding)}) it brings about ${formatWholeUsd(net)}, ${formatWholeUsd(overAuction)} more than the ${auctionPhrase(unit, decision.auction, figures)}; front gross then about ${formatWholeUsd(frontGross)} after pack and holding. Retail it in the ${AUCTION_DAYS - days} days before its ${AUCTION_DAYS}-day auction line; ${carry}.`;
+        return `Wholesale review (${review}): retail still nets more than the auction. Reprice to ${toMarket}: after ${retailWindowDays(days)} more days of holding (${formatWholeUsd(retailWindowDays(days) * dailyHolding)}) it brings about ${formatWholeUsd(net)}, ${formatWholeUsd(overAuction)} more than the ${auctionPhrase(unit, decision.auction, figures)}; front gross then about ${formatWholeUsd(frontGross)} after pack and holding. Retail it in the ${AUCTION_DAYS - days} days before its ${AUCTION_DAYS}-day auction line; ${carry}.`;
       }
       return `Aged: ${days} days (aged at ${decision.thresholdDays}). Reprice to ${toMarket} to turn it in the ${WHOLESALE_DAYS - days} days before its ${WHOLESALE_DAYS}-day wholesale review; ${carry}.`;
     case "watch":

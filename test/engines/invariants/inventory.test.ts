@@ -10,7 +10,7 @@ import {
   AUCTION_DAYS,
   agedRepriceTarget,
   auctionEstimate,
-  RETAIL_WINDOW_DAYS,
+  retailWindowDays,
   WHOLESALE_DAYS,
   WHOLESALE_GRADES,
   type WholesaleGrade,
@@ -237,10 +237,10 @@ describe("inventory, gross and aging invariants", () => {
         const daily = dailyHoldingCost(unit.cost, figures, unit.condition);
         const recon = { car: store.reconCar, truck: store.reconTruck, suv: store.reconSuv, van: store.reconVan }[unit.vehicleType];
         const retailGross =
-          price - unit.cost - recon - store.packUsed - holdingCostFor(unit.cost, days, figures, unit.condition) - RETAIL_WINDOW_DAYS * daily;
+          price - unit.cost - recon - store.packUsed - holdingCostFor(unit.cost, days, figures, unit.condition) - retailWindowDays(days) * daily;
         const proceeds = auctionEstimate(Math.min(market, unit.askingPrice), days, store).proceeds;
-        const retailPays = price - RETAIL_WINDOW_DAYS * daily > proceeds + 0.01;
-        const retailLoses = price - RETAIL_WINDOW_DAYS * daily < proceeds - 0.01;
+        const retailPays = price - retailWindowDays(days) * daily > proceeds + 0.01;
+        const retailLoses = price - retailWindowDays(days) * daily < proceeds - 0.01;
         if (days >= AUCTION_DAYS || retailLoses) expect(alert.action, `${days} days, retail gross ${retailGross}`).toBe("wholesale");
         if (days < AUCTION_DAYS && retailPays) {
           expect(alert.action, `${days} days, retail gross ${retailGross}`).toBe("reprice");
