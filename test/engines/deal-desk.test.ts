@@ -398,6 +398,21 @@ describe("deal coaching", () => {
     expect(result.notes).toContain("Price can give at most $1,200, down to $28,800 at the $1,200 front-gross floor");
   });
 
+  it("a payment equal to the 60-month payment to the cent is met at 60 months; an LTV exactly at the tier's advance is medium risk, not high (mutation survivors)", () => {
+    const at = (extra: Partial<Parameters<typeof coachDeal>[0]>) =>
+      coachDeal(
+        { ...DESCRIBED, beacon: 720, vehiclePrice: 30_000, tradeValue: 0, tradePayoff: 0, downPayment: 0, condition: "used", ...extra },
+        500,
+        COACH_REFERENCE,
+        COACH_NOW,
+      );
+    expect(at({ desiredPayment: 638.3 }).recommended_pencil).toMatchObject({ term: 60, payment: 638.3 });
+    const edge = at({ vehiclePrice: 20_000, tradePayoff: 5000 });
+    expect(edge.ltv).toBe(125);
+    expect(edge.funding_risk).toBe("medium");
+    expect(at({ vehiclePrice: 20_000, tradePayoff: 5020 }).funding_risk).toBe("high");
+  });
+
   it("quotes no rate on a cash deal and flags deep subprime over the advance as high risk", () => {
     expect(() =>
       coachDeal(
