@@ -1,10 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { STIP_RULE_ROWS, STIP_TYPE_ROWS } from "../../scripts/deal-desk-reference";
+import { daysBefore, isoDay } from "../../src/engines/dates";
 import { coachDeal } from "../../src/engines/deal-coach";
 import { monthlyPayment, principalFor, roundCents } from "../../src/engines/deal-math";
 import { calculateGross } from "../../src/engines/gross";
 import { type Calibration, calibratedConfidence, type DecisionCounts, type RouteProfile, routeLender } from "../../src/engines/lender-routing";
+import { evaluateUnit } from "../../src/engines/reports/alerts";
 import { checkStips, closestNames } from "../../src/engines/stips";
 import { COACH_REFERENCE, DEFAULT_STORE, PROGRAMS, program, ROUTING_REFERENCE } from "../helpers/deal-desk-reference";
 
@@ -430,5 +432,86 @@ describe("deal coaching", () => {
     );
     expect(deep.funding_risk).toBe("high");
     expect(deep.fi_products.find((p) => p.product === "gap")!.penetration_rate).toBe(0.45);
+  });
+});
+
+describe("edges the mutation pass found unpinned in the Node tests", () => {
+  const NOW = new Date("2026-11-26T12:00:00Z");
+  const keystone = (extra: Partial<RouteProfile>) =>
+    routeLender(
+      {
+        beacon: 620,
+        downPayment: 0,
+        vehiclePrice: 20_000,
+        vehicleType: "car",
+        condition: "used",
+        knownIssues: [],
+        vehicleYear: 2022,
+        mileage: 30_000,
+        ...extra,
+      },
+      [program("Keystone Auto Finance")],
+      ROUTING_REFERENCE,
+      new Map(),
+      NOW,
+    );
+
+  it("positive trade equity is down payment to a lender, and exactly the 10% requirement is enough (docs/domain/lender-routing.md#down-payment)", () => {
+    expect(keystone({ tradeValue: 3000, tradePayoff: 1000 }).primary?.lender).toBe("Keystone Auto Finance");
+    expect(keystone({ downPayment: 2000 }).primary?.lender).toBe("Keystone Auto Finance");
+    expect(keystone({ downPayment: 1999 }).avoid_details[0]?.rule).toBe("down_payment_short");
+  });
+
+  it("a bank writes exactly its $10,000 minimum (docs/domain/lender-routing.md#amount-financed-limits)", () => {
+    const at = (financed: number) =>
+      routeLender(
+        { beacon: 800, downPayment: 0, vehiclePrice: financed, vehicleType: "car", condition: "new", knownIssues: [] },
+        [program("Harbor Point Bank")],
+        ROUTING_REFERENCE,
+        new Map(),
+        NOW,
+      );
+    expect(at(10_000).primary?.lender).toBe("Harbor Point Bank");
+    expect(at(9_999).primary).toBeNull();
+  });
+
+  it("a new unit carries no recon; the cushion counts whole days, rounded down (docs/domain/gross.md#recon-allocation)", () => {
+    const fresh = (condition: "new" | "used") =>
+      calculateGross(
+        { purchasePrice: 16_000, sellingPrice: 22_995, vehicleType: "car", daysOnLot: 10, condition, marketValue: 23_000 },
+        DEFAULT_STORE,
+        COACH_REFERENCE.frontGrossTargets,
+      );
+    expect(fresh("new").breakdown.recon).toBe(0);
+    // Cushion $4,945 − $1,839.60 target = $3,105.40 at $35 a day: 88.7 days, so 88.
+    expect(fresh("used").pricing_recommendation).toContain("cushion in 88 days");
+  });
+});
+
+describe("an aged alert's figures (docs/domain/reports.md#wholesale-candidate)", () => {
+  const unitAt = (days: number, cost: number, askingPrice: number, marketValue: number) =>
+    evaluateUnit(
+      {
+        stockNumber: "P",
+        storeId: "s",
+        year: 2021,
+        make: "Make",
+        model: "Model",
+        trim: "",
+        condition: "used",
+        vehicleType: "car",
+        stockedOn: isoDay(daysBefore(new Date("2026-11-26T12:00:00Z"), days)),
+        cost,
+        askingPrice,
+        marketValue,
+      },
+      { ...DEFAULT_STORE, id: "s" },
+      new Date("2026-11-26T12:00:00Z"),
+    );
+
+  it("pack counts in the projected gross ($455 over true cost before pack is −$45 after it), and a unit is aged on its 45th day", () => {
+    expect(unitAt(47, 20_000, 23_495, 23_300)?.projectedFrontGrossUsd).toBe(-45);
+    expect(unitAt(45, 18_000, 24_995, 25_000)?.alertType).toBe("aged");
+    expect(unitAt(44, 18_000, 24_995, 25_000)).toBeNull();
   });
 });
