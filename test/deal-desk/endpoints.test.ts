@@ -147,6 +147,9 @@ describe("POST /api/v1/deal-coach", () => {
       trade_payoff: 12_500,
       down_payment: 3000,
       term_months: 60,
+      // Described, so the panel's term ladders write 60 months (docs/domain/deal-coach.md#program-limits).
+      vehicle_year: new Date().getUTCFullYear() - 2,
+      mileage: 24_000,
     });
     expect(res.status).toBe(200);
     const body = await res.json<{ recommended_pencil: Record<string, number>; funding_risk: string; fi_products: unknown[]; notes: string }>();

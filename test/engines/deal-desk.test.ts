@@ -1,10 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { STIP_RULE_ROWS, STIP_TYPE_ROWS } from "../../scripts/deal-desk-reference";
+import { daysBefore, isoDay } from "../../src/engines/dates";
 import { coachDeal } from "../../src/engines/deal-coach";
 import { monthlyPayment, principalFor, roundCents } from "../../src/engines/deal-math";
 import { calculateGross } from "../../src/engines/gross";
 import { type Calibration, calibratedConfidence, type DecisionCounts, type RouteProfile, routeLender } from "../../src/engines/lender-routing";
+import { evaluateUnit } from "../../src/engines/reports/alerts";
 import { checkStips, closestNames } from "../../src/engines/stips";
 import { COACH_REFERENCE, DEFAULT_STORE, PROGRAMS, program, ROUTING_REFERENCE } from "../helpers/deal-desk-reference";
 
@@ -66,7 +68,7 @@ describe("true-cost gross (docs/domain/gross.md)", () => {
     expect(result.expected_auction_proceeds).toBe(17_175);
   });
 
-  it("flags a unit at exactly the threshold, and calls a 60-day unit a wholesale candidate", () => {
+  it("flags a unit at exactly the threshold, reviews a 60-day unit for wholesale and sends a 90-day one", () => {
     const at = (days: number) =>
       calculateGross(
         { purchasePrice: 20_000, sellingPrice: 24_000, vehicleType: "car", daysOnLot: days, condition: "used" },
@@ -75,7 +77,8 @@ describe("true-cost gross (docs/domain/gross.md)", () => {
       );
     expect(at(44).aged_flag).toBe(false);
     expect(at(45).aged_flag).toBe(true);
-    expect(at(60).pricing_recommendation).toMatch(/^Wholesale: 60 days on the lot/);
+    expect(at(60).pricing_recommendation).toMatch(/^Wholesale review \(60 days on the lot, reviewed at 60\)/);
+    expect(at(90).pricing_recommendation).toMatch(/^Wholesale: 90 days on the lot/);
     expect(at(0).holding_cost_allocated).toBe(0);
   });
 
@@ -305,10 +308,21 @@ describe("stip prediction (DOMAIN §2.2)", () => {
 
 describe("deal coaching", () => {
   const COACH_NOW = new Date("2026-11-26T12:00:00Z");
+  const DESCRIBED = { vehicleYear: 2023, mileage: 30_000 };
 
   it("pencils a prime deal with negative equity rolled in, payment to the cent", () => {
     const result = coachDeal(
-      { beacon: 700, vehiclePrice: 30_000, tradeValue: 10_000, tradePayoff: 12_500, downPayment: 3000, termMonths: 60, condition: "used" },
+      // A three-year-old unit at 30,000 miles: the panel's term ladders write every term up to the tier's (docs/domain/deal-coach.md#program-limits).
+      {
+        ...DESCRIBED,
+        beacon: 700,
+        vehiclePrice: 30_000,
+        tradeValue: 10_000,
+        tradePayoff: 12_500,
+        downPayment: 3000,
+        termMonths: 60,
+        condition: "used",
+      },
       500,
       COACH_REFERENCE,
       COACH_NOW,
@@ -340,6 +354,7 @@ describe("deal coaching", () => {
   it("drops the markup and then the price to reach the desired payment, never below zero front gross", () => {
     const result = coachDeal(
       {
+        ...DESCRIBED,
         beacon: 700,
         vehiclePrice: 30_000,
         tradeValue: 10_000,
@@ -362,7 +377,7 @@ describe("deal coaching", () => {
 
   it("says a deep-subprime payment is reached at the buy rate: that tier carries no markup", () => {
     const result = coachDeal(
-      { beacon: 455, vehiclePrice: 11_200, tradeValue: 0, tradePayoff: 0, downPayment: 2500, desiredPayment: 240, condition: "used" },
+      { ...DESCRIBED, beacon: 455, vehiclePrice: 11_200, tradeValue: 0, tradePayoff: 0, downPayment: 2500, desiredPayment: 240, condition: "used" },
       500,
       COACH_REFERENCE,
       COACH_NOW,
@@ -373,7 +388,7 @@ describe("deal coaching", () => {
 
   it("says what it would take when the payment is out of reach", () => {
     const result = coachDeal(
-      { beacon: 700, vehiclePrice: 30_000, tradeValue: 0, tradePayoff: 0, downPayment: 0, desiredPayment: 250, condition: "used" },
+      { ...DESCRIBED, beacon: 700, vehiclePrice: 30_000, tradeValue: 0, tradePayoff: 0, downPayment: 0, desiredPayment: 250, condition: "used" },
       500,
       COACH_REFERENCE,
       COACH_NOW,
@@ -383,6 +398,21 @@ describe("deal coaching", () => {
     expect(result.recommended_pencil).toMatchObject({ selling_price: 30_000, term: 84, rate: 9.06, front_gross: 2400 });
     expect(result.notes).toMatch(/out of reach.*It would take \$[\d,]+ more cash down/);
     expect(result.notes).toContain("Price can give at most $1,200, down to $28,800 at the $1,200 front-gross floor");
+  });
+
+  it("a payment equal to the 60-month payment to the cent is met at 60 months; an LTV exactly at the tier's advance is medium risk, not high (mutation survivors)", () => {
+    const at = (extra: Partial<Parameters<typeof coachDeal>[0]>) =>
+      coachDeal(
+        { ...DESCRIBED, beacon: 720, vehiclePrice: 30_000, tradeValue: 0, tradePayoff: 0, downPayment: 0, condition: "used", ...extra },
+        500,
+        COACH_REFERENCE,
+        COACH_NOW,
+      );
+    expect(at({ desiredPayment: 638.3 }).recommended_pencil).toMatchObject({ term: 60, payment: 638.3 });
+    const edge = at({ vehiclePrice: 20_000, tradePayoff: 5000 });
+    expect(edge.ltv).toBe(125);
+    expect(edge.funding_risk).toBe("medium");
+    expect(at({ vehiclePrice: 20_000, tradePayoff: 5020 }).funding_risk).toBe("high");
   });
 
   it("quotes no rate on a cash deal and flags deep subprime over the advance as high risk", () => {
@@ -402,5 +432,86 @@ describe("deal coaching", () => {
     );
     expect(deep.funding_risk).toBe("high");
     expect(deep.fi_products.find((p) => p.product === "gap")!.penetration_rate).toBe(0.45);
+  });
+});
+
+describe("edges the mutation pass found unpinned in the Node tests", () => {
+  const NOW = new Date("2026-11-26T12:00:00Z");
+  const keystone = (extra: Partial<RouteProfile>) =>
+    routeLender(
+      {
+        beacon: 620,
+        downPayment: 0,
+        vehiclePrice: 20_000,
+        vehicleType: "car",
+        condition: "used",
+        knownIssues: [],
+        vehicleYear: 2022,
+        mileage: 30_000,
+        ...extra,
+      },
+      [program("Keystone Auto Finance")],
+      ROUTING_REFERENCE,
+      new Map(),
+      NOW,
+    );
+
+  it("positive trade equity is down payment to a lender, and exactly the 10% requirement is enough (docs/domain/lender-routing.md#down-payment)", () => {
+    expect(keystone({ tradeValue: 3000, tradePayoff: 1000 }).primary?.lender).toBe("Keystone Auto Finance");
+    expect(keystone({ downPayment: 2000 }).primary?.lender).toBe("Keystone Auto Finance");
+    expect(keystone({ downPayment: 1999 }).avoid_details[0]?.rule).toBe("down_payment_short");
+  });
+
+  it("a bank writes exactly its $10,000 minimum (docs/domain/lender-routing.md#amount-financed-limits)", () => {
+    const at = (financed: number) =>
+      routeLender(
+        { beacon: 800, downPayment: 0, vehiclePrice: financed, vehicleType: "car", condition: "new", knownIssues: [] },
+        [program("Harbor Point Bank")],
+        ROUTING_REFERENCE,
+        new Map(),
+        NOW,
+      );
+    expect(at(10_000).primary?.lender).toBe("Harbor Point Bank");
+    expect(at(9_999).primary).toBeNull();
+  });
+
+  it("a new unit carries no recon; the cushion counts whole days, rounded down (docs/domain/gross.md#recon-allocation)", () => {
+    const fresh = (condition: "new" | "used") =>
+      calculateGross(
+        { purchasePrice: 16_000, sellingPrice: 22_995, vehicleType: "car", daysOnLot: 10, condition, marketValue: 23_000 },
+        DEFAULT_STORE,
+        COACH_REFERENCE.frontGrossTargets,
+      );
+    expect(fresh("new").breakdown.recon).toBe(0);
+    // Cushion $4,945 − $1,839.60 target = $3,105.40 at $35 a day: 88.7 days, so 88.
+    expect(fresh("used").pricing_recommendation).toContain("cushion in 88 days");
+  });
+});
+
+describe("an aged alert's figures (docs/domain/reports.md#wholesale-candidate)", () => {
+  const unitAt = (days: number, cost: number, askingPrice: number, marketValue: number) =>
+    evaluateUnit(
+      {
+        stockNumber: "P",
+        storeId: "s",
+        year: 2021,
+        make: "Make",
+        model: "Model",
+        trim: "",
+        condition: "used",
+        vehicleType: "car",
+        stockedOn: isoDay(daysBefore(new Date("2026-11-26T12:00:00Z"), days)),
+        cost,
+        askingPrice,
+        marketValue,
+      },
+      { ...DEFAULT_STORE, id: "s" },
+      new Date("2026-11-26T12:00:00Z"),
+    );
+
+  it("pack counts in the projected gross ($455 over true cost before pack is −$45 after it), and a unit is aged on its 45th day", () => {
+    expect(unitAt(47, 20_000, 23_495, 23_300)?.projectedFrontGrossUsd).toBe(-45);
+    expect(unitAt(45, 18_000, 24_995, 25_000)?.alertType).toBe("aged");
+    expect(unitAt(44, 18_000, 24_995, 25_000)).toBeNull();
   });
 });

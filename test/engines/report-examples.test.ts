@@ -7,14 +7,17 @@ import { ALERT_EXAMPLE, ALERT_REPORT_EXAMPLE } from "../../src/routes/reports/re
  * The documented alerts are written out (building the document runs no engine); each must be what
  * the engine answers for its unit under the demo store's settings (docs/domain/reports.md).
  */
-function engineAlert(unit: UnitAging & { stock_no: string; store_id: string; year: number; make: string; model: string; cost: number }) {
+function engineAlert(
+  example: Omit<UnitAging, "dailyHolding"> & { stock_no: string; store_id: string; year: number; make: string; model: string; cost: number },
+) {
   const policy = { agedThresholdDays: 45, agedThresholdDaysNew: 90, wholesaleRatioPct: 82, auctionFees: 500 };
-  const decision = decideAging(unit, policy);
   const daily = dailyHoldingCost(
-    unit.cost,
+    example.cost,
     { perDay: 35, highValueCost: 30_000, highValueDailyPct: 0.1, newUnit: { floorplanApr: 7, assistancePerDay: 0, overheadPerDay: 0 } },
-    unit.condition,
+    example.condition,
   );
+  const unit = { ...example, dailyHolding: daily };
+  const decision = decideAging(unit, policy);
   const alertType = decision.wholesaleCandidate
     ? ("wholesale_candidate" as const)
     : decision.overpriced

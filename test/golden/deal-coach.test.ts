@@ -20,13 +20,20 @@ const RULES = "docs/domain/deal-coach.md";
 const NOW = new Date("2026-11-26T12:00:00Z");
 const YEAR = new Date().getUTCFullYear();
 
-async function coach(body: Record<string, unknown>) {
-  const { key } = await createDeskOrg({ programIds: ["lp_harbor_point_bank"] });
+/**
+ * A two-year-old unit at 24,000 miles: every program's term ladder writes the tier's terms on it
+ * (docs/domain/deal-coach.md#program-limits), for cases about structure rather than the vehicle.
+ */
+const DESCRIBED = { vehicle_year: YEAR - 2, mileage: 24_000 };
+
+/** The panel: Harbor Point Bank alone unless a case names others, or "all" for the whole catalogue. */
+async function coach(body: Record<string, unknown>, panel: string[] | "all" = ["lp_harbor_point_bank"]) {
+  const { key } = await createDeskOrg({ programIds: panel === "all" ? undefined : panel });
   const res = await post("/api/v1/deal-coach", key, body);
   return { status: res.status, json: await res.json<Coached & ErrorBody>() };
 }
-async function coached(body: Record<string, unknown>): Promise<Coached> {
-  const { status, json } = await coach(body);
+async function coached(body: Record<string, unknown>, panel?: string[] | "all"): Promise<Coached> {
+  const { status, json } = await coach(body, panel);
   expect(status, JSON.stringify(json)).toBe(200);
   return json;
 }
@@ -204,14 +211,14 @@ describe(`nothing financed means no rate, term or payment (${RULES}#nothing-fina
 
 describe(`coaching structure (${RULES}#coaching-structure)`, () => {
   it("a prime customer who needs 84 months to reach $500 on a $30,000 car gets 84 months at the asking price, not a price cut at 72", async () => {
-    const result = await coached({ beacon: 720, vehicle_price: 30_000, desired_payment: 500 });
+    const result = await coached({ ...DESCRIBED, beacon: 720, vehicle_price: 30_000, desired_payment: 500 });
     expect(result.recommended_pencil).toMatchObject({ term: 84, selling_price: 30_000, rate: 10.06, payment: 498.97 });
     expect(result.desired_payment_met).toBe(true);
     expect(result.notes).toContain("$500 is reached at the asking price over 84 months with the standard markup.");
   });
 
   it("a desired payment equal to the 60-month payment to the cent is met at 60 months, not stretched to 72", async () => {
-    const result = await coached({ beacon: 720, vehicle_price: 30_000, desired_payment: 638.3 });
+    const result = await coached({ ...DESCRIBED, beacon: 720, vehicle_price: 30_000, desired_payment: 638.3 });
     expect(result.recommended_pencil).toMatchObject({ term: 60, payment: 638.3 });
   });
 
@@ -228,7 +235,9 @@ describe(`coaching structure (${RULES}#coaching-structure)`, () => {
   });
 
   it("a subprime deal at exactly 72 months is at its maximum term, not over it, and carries no long-term flag", async () => {
-    const result = await coached({ beacon: 560, vehicle_price: 18_000, down_payment: 4000, term_months: 72 });
+    const result = await coached({ ...DESCRIBED, beacon: 560, vehicle_price: 18_000, down_payment: 4000, term_months: 72 }, [
+      "lp_keystone_auto_finance",
+    ]);
     expect(result.risk_reasons.join("; ")).not.toMatch(/over the 72-month maximum|72-month term/);
     expect(result.funding_risk).toBe("medium");
   });
@@ -278,7 +287,16 @@ describe(`GAP penetration at high LTV (${RULES}#penetration-adjustments)`, () =>
 });
 
 describe(`reserve cap (${RULES}#reserve-cap)`, () => {
-  const deal: CoachInput = { beacon: 720, vehiclePrice: 30_000, tradeValue: 0, tradePayoff: 0, downPayment: 5000, condition: "used" };
+  const deal: CoachInput = {
+    beacon: 720,
+    vehiclePrice: 30_000,
+    tradeValue: 0,
+    tradePayoff: 0,
+    downPayment: 5000,
+    condition: "used",
+    vehicleYear: 2024,
+    mileage: 24_000,
+  };
 
   it("on a tier whose standard markup is 2 points, 60 months carries all 2 and 72 months only the 1.5-point cap", () => {
     const reference = { ...COACH_REFERENCE, tiers: COACH_REFERENCE.tiers.map((t) => ({ ...t, standardMarkup: 2 })) };
@@ -296,6 +314,7 @@ describe(`payments as the contract computes them (${RULES}#payment-formula, docs
   it("first payment in 45 days with $695 of loan fees financed: 71 payments of $516.07, a last of $515.64, APR 10.99% on the $27,000 financed", async () => {
     // Checked by hand: 27,695 at 10.06%/12 over 72 months × (1 + ½·r) = $516.07; Appendix J on $27,000 gives 10.99%.
     const result = await coached({
+      ...DESCRIBED,
       beacon: 720,
       vehicle_price: 30_000,
       down_payment: 3000,
@@ -323,7 +342,7 @@ describe(`payments as the contract computes them (${RULES}#payment-formula, docs
   });
 
   it("the same deal with its first payment a month out and no fees pays the published amortization payment, APR = the note rate", async () => {
-    const result = await coached({ beacon: 720, vehicle_price: 30_000, down_payment: 3000, term_months: 60 });
+    const result = await coached({ ...DESCRIBED, beacon: 720, vehicle_price: 30_000, down_payment: 3000, term_months: 60 });
     // $27,000 at 10.06% over 60 months: P = A·r / (1 − (1 + r)^−60) = $574.47 (docs/domain/deal-math.md#payment).
     expect(result.recommended_pencil).toMatchObject({ payment: 574.47, apr: 10.06, days_to_first_payment: 30, principal: 27_000 });
     expect(result.notes).not.toContain("First payment");
@@ -354,11 +373,11 @@ describe(`the tier's term limit (${RULES}#coaching-structure)`, () => {
 
 describe(`an out-of-reach payment (${RULES}#gross-floor)`, () => {
   it("$380 on a $32,000 car with $1,000 down: the first pencil holds the price, leads with down, and gives price only to the $1,200 floor", async () => {
-    const result = await coached({ beacon: 690, vehicle_price: 32_000, down_payment: 1000, desired_payment: 380 });
+    const result = await coached({ ...DESCRIBED, beacon: 690, vehicle_price: 32_000, down_payment: 1000, desired_payment: 380 });
     expect(result.desired_payment_met).toBe(false);
     expect(result.recommended_pencil).toMatchObject({ selling_price: 32_000, term: 84, rate: 9.06, payment: 499.71, front_gross: 2560 });
     expect(result.notes).toContain(
-      "$380 is out of reach on this unit: the pencil holds the asking price at 84 months and the buy rate, $499.71 a month. It would take $7,427 more cash down or trade equity, a payment of $499.71, or a unit priced about $24,573. Price can give at most $1,360, down to $30,640 at the $1,200 front-gross floor, and that still needs $6,067 more down.",
+      "$380 is out of reach on this unit: the pencil holds the asking price at 84 months and the buy rate, $499.71 a month. It would take $9,954 more cash down or trade equity, a payment of $499.71, or a unit priced about $22,046 (at 72 months: what $380 finances over 84 months, $23,573, is under what the panel's programs write at 84 months). Price can give at most $1,360, down to $30,640 at the $1,200 front-gross floor, and that still needs $8,594 more down.",
     );
   });
 
@@ -370,6 +389,7 @@ describe(`an out-of-reach payment (${RULES}#gross-floor)`, () => {
 
   it("a payment a price cut reaches takes no more than the gross over the floor, and GAP quotes the cut price", async () => {
     const result = await coached({
+      ...DESCRIBED,
       beacon: 720,
       vehicle_price: 30_000,
       trade_value: 5000,
@@ -558,6 +578,80 @@ describe(`properties (${RULES}#word-track-truth-rule)`, () => {
         expect(rate(lower)).toBeGreaterThanOrEqual(rate(higher));
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe(`the store's programs' limits (${RULES}#program-limits)`, () => {
+  const ALL = "all";
+
+  it("a 720 asking 84 months on a 2016 car with 112,000 miles, $12,000 financed, is penciled at 48: who writes it is named", async () => {
+    const result = await coached(
+      { beacon: 720, vehicle_price: 14_000, down_payment: 2000, term_months: 84, vehicle_year: YEAR - 10, mileage: 112_000 },
+      ALL,
+    );
+    expect(result.recommended_pencil.term).toBe(48);
+    expect(result.notes).toContain(
+      "84 months requested: no program on this store's panel writes it on this deal (60 months needs 100,000 miles or fewer (10)",
+    );
+    expect(result.notes).toMatch(/at 48 months 10 programs write it \(.*\): penciled at 48 months\./);
+  });
+
+  it("a $30,000 used car nobody described is penciled at 48 months, and the note says to send year and mileage to open 84", async () => {
+    const result = await coached({ beacon: 720, vehicle_price: 30_000 });
+    expect(result.recommended_pencil.term).toBe(48);
+    expect(result.notes).toContain(
+      "Without the vehicle's model year and mileage (not supplied) only terms that do not need them are written, 48 months at most on this deal: send vehicle_year and mileage to open terms up to 84 months.",
+    );
+    const described = await coached({ ...DESCRIBED, beacon: 720, vehicle_price: 30_000 });
+    expect(described.recommended_pencil.term).toBe(72);
+    expect(described.notes).not.toContain("not supplied");
+  });
+
+  it("a 72-month request some programs write is penciled at 72, and the note names the term at which the rest would write it", async () => {
+    const result = await coached(
+      { beacon: 720, vehicle_price: 20_000, down_payment: 3000, term_months: 72, vehicle_year: YEAR - 5, mileage: 60_000 },
+      ALL,
+    );
+    expect(result.recommended_pencil.term).toBe(72);
+    expect(result.notes).toMatch(
+      /At 72 months 31 programs write it \(.*\); 3 more programs write this deal at shorter terms, 3 of them at 60 months/,
+    );
+  });
+
+  it("$268 a month would need $14,843 financed at 72 months, under the bank's $15,000 for 72: the coach does not cut the price to it", async () => {
+    const result = await coached({
+      beacon: 720,
+      vehicle_price: 17_000,
+      vehicle_cost: 14_000,
+      down_payment: 1500,
+      desired_payment: 268,
+      vehicle_year: YEAR - 4,
+      mileage: 30_000,
+    });
+    expect(result.recommended_pencil).toMatchObject({ selling_price: 17_000, term: 72 });
+    expect(result.desired_payment_met).toBe(false);
+    expect(result.notes).toContain(
+      "It would take $2,608 more cash down or trade equity, a payment of $279.86, or a unit priced about $14,392 (at 60 months: what $268 finances over 72 months, $14,843, is under what the panel's programs write at 72 months).",
+    );
+    // $272 finances $15,064 at 72 months: over the $15,000, so the price gives $436.
+    const reached = await coached({
+      beacon: 720,
+      vehicle_price: 17_000,
+      vehicle_cost: 14_000,
+      down_payment: 1500,
+      desired_payment: 272,
+      vehicle_year: YEAR - 4,
+      mileage: 30_000,
+    });
+    expect(reached.recommended_pencil).toMatchObject({ selling_price: 16_564, term: 72, amount_financed: 15_064 });
+  });
+
+  it("a $9,000 loan at a store whose only lender writes from $10,000 is flagged high risk: no program on the panel writes it", async () => {
+    const result = await coached({ ...DESCRIBED, beacon: 720, vehicle_price: 9000 });
+    expect(result.funding_risk).toBe("high");
+    expect(result.risk_reasons).toContain(
+      "no program on this store's 1-lender panel writes this deal (writes loans from $10,000; this deal finances $9,000)",
     );
   });
 });

@@ -232,11 +232,39 @@ describe("aging conventions (docs/domain/gross.md#aging-conventions)", () => {
     expect(at(45).pricing_recommendation).toContain("in the 15 days before its 60-day wholesale review");
   });
 
-  it("a used unit at 59 days has one day to its wholesale review; at 60 it is a wholesale candidate", () => {
+  it("a used unit at 59 days has one day to its wholesale review; at 60 retail still nets $4,445 more than the auction, so it is repriced, not sent", () => {
     expect(at(59).aging_stage).toBe("aged");
     expect(at(59).pricing_recommendation).toContain("in the 1 days before its 60-day wholesale review");
-    expect(at(60).aging_stage).toBe("wholesale");
-    expect(at(60).pricing_recommendation).toMatch(/^Wholesale: 60 days on the lot/);
+    expect(at(60).aging_stage).toBe("aged");
+    expect(at(60).pricing_recommendation).toContain(
+      "Wholesale review (60 days on the lot, reviewed at 60): retail still nets more than the auction. Reprice to $23,695 (97% of market $24,500, not above the $23,995 asking price): after 30 more days of holding ($1,050) it brings about $22,645, $4,445 more than the expected auction proceeds about $18,200",
+    );
+    expect(at(60).pricing_recommendation).toContain("Retail it in the 30 days before its 90-day auction line");
+    expect(at(89).aging_stage).toBe("aged");
+    expect(at(90).aging_stage).toBe("wholesale");
+    expect(at(90).pricing_recommendation).toMatch(/^Wholesale: 90 days on the lot \(auction at 90 whatever retail pays\)/);
+  });
+
+  it("a $52,000 Tahoe at 70 days, asking $62,995 on a $63,500 market: retail at $61,495 nets $12,055 more than the auction after the 20 days left before the auction line, so it is not sent", () => {
+    const tahoe = gross({ purchasePrice: 52_000, sellingPrice: 62_995, daysOnLot: 70, condition: "used", marketValue: 63_500, vehicleType: "suv" });
+    expect(tahoe.aging_stage).toBe("aged");
+    expect(tahoe.pricing_recommendation).toContain(
+      "after 20 more days of holding ($1,740) it brings about $59,755, $12,055 more than the expected auction proceeds about $47,700",
+    );
+    expect(tahoe.pricing_recommendation).not.toContain("send it to auction");
+  });
+
+  it("a store whose auction pays 95% of market and whose unit costs $90 a day to hold sends a 70-day unit: retail no longer nets more", () => {
+    const store = { ...DEFAULT_STORE, wholesaleRatioPct: 95, auctionFees: 0, holdingCostPerDay: 90 };
+    const result = calculateGross(
+      { purchasePrice: 15_000, sellingPrice: 17_995, vehicleType: "car", daysOnLot: 70, condition: "used", marketValue: 18_000 },
+      store,
+      COACH_REFERENCE.frontGrossTargets,
+    );
+    expect(result.aging_stage).toBe("wholesale");
+    expect(result.pricing_recommendation).toContain(
+      "and retail no longer nets more: $17,395 less 20 more days of holding brings no more than the auction pays",
+    );
   });
 
   it("a new unit at 60 days is not aged and never a wholesale candidate", () => {
@@ -256,21 +284,20 @@ describe("aging conventions (docs/domain/gross.md#aging-conventions)", () => {
     expect(r.pricing_recommendation).not.toMatch(/wholesale/i);
   });
 
-  it("a used unit at 50 days under water after holding cost goes to auction, one action with its figures", () => {
+  it("a used unit at 50 days under water after holding cost is reviewed for wholesale; retail still beats the auction, so one action: reprice", () => {
     const r = gross({ purchasePrice: 21_000, sellingPrice: 23_995, daysOnLot: 50, marketValue: 23_500 });
-    expect(r.aging_stage).toBe("wholesale");
+    expect(r.aging_stage).toBe("aged");
     // Market $23,500 − true cost $24,450 (21,000 + recon 1,200 + 50 × $35 + pack 500).
-    expect(r.pricing_recommendation).toContain("projected front gross -$950 after holding cost");
-    // 23,500 × 0.82 × 0.96 = 18,499 → $18,500; − $500.
-    expect(r.pricing_recommendation).toContain("expected auction proceeds about $18,000");
-    expect(retailAsks(r.pricing_recommendation)).toEqual([]);
+    expect(r.pricing_recommendation).toContain("Wholesale review (aged at 45 with projected front gross -$950 after holding cost)");
+    // 23,500 × 0.82 × 0.96 = 18,499 → $18,500; − $500. Retail $23,495 (toward market) − 30 × $35 = $22,445.
+    expect(r.pricing_recommendation).toContain("it brings about $22,445, $4,445 more than the expected auction proceeds about $18,000");
+    expect(retailAsks(r.pricing_recommendation)).toEqual([23_495]);
   });
 
   it("pack counts in the aged unit's projected gross: $400 over true cost before pack is still under water after a $500 pack", () => {
     // 47 days: true cost 20,000 + 1,200 + 47 × $35 + 500 = $23,345; market $23,300 → −$45 with the pack, +$455 without it.
     const r = gross({ purchasePrice: 20_000, sellingPrice: 23_495, daysOnLot: 47, marketValue: 23_300 });
-    expect(r.aging_stage).toBe("wholesale");
-    expect(r.pricing_recommendation).toContain("projected front gross -$45 after holding cost");
+    expect(r.pricing_recommendation).toContain("Wholesale review (aged at 45 with projected front gross -$45 after holding cost)");
   });
 
   it("a 10-day used unit bought at or above its market is retailed toward market, not sent to auction at 10 days", () => {
@@ -330,6 +357,7 @@ describe("wholesale value curve (docs/domain/gross.md#wholesale-value-curve)", (
               marketValue: Math.round(asking * ratio),
               costBasis: asking * 0.8,
               projectedFrontGross: 0,
+              dailyHolding: 35,
             },
             DEFAULT_STORE,
           );

@@ -721,3 +721,57 @@ describe("what the audit of new deals changed (docs/domain/lender-routing.md#rou
     expect(result.avoid_details[0]).toMatchObject({ rule: "no_itin", reason: "does not take an ITIN borrower" });
   });
 });
+
+describe("a used car nobody described (docs/domain/lender-routing.md#term-limits)", () => {
+  const deal = (extra: Partial<RouteProfile>): RouteProfile => ({
+    beacon: 720,
+    downPayment: 0,
+    vehiclePrice: 30_000,
+    vehicleType: "car",
+    condition: "used",
+    knownIssues: [],
+    ...extra,
+  });
+  const riverbend = [program("Riverbend Community Credit Union")];
+  const route = (p: RouteProfile, panel = riverbend) => routeLender(p, panel, ROUTING_REFERENCE, new Map(), AS_OF);
+
+  it("without year or mileage a 720 on a $30,000 used car routes at 48 months, and the note says to send both to open 84", () => {
+    const result = route(deal({}));
+    expect(result.primary).toMatchObject({ lender: "Riverbend Community Credit Union", term_months: 48 });
+    expect(result.routing_note).toContain(
+      "Without the vehicle's model year and mileage (not supplied) only terms that do not need them are written, 48 months at most on this deal: send vehicle_year and mileage to open terms up to 84 months.",
+    );
+  });
+
+  it("with the mileage but not the year it routes at 60 months and asks only for the year", () => {
+    const result = route(deal({ mileage: 30_000 }));
+    expect(result.primary?.term_months).toBe(60);
+    expect(result.routing_note).toContain("send vehicle_year to open terms up to 84 months.");
+    expect(result.routing_note).not.toContain("send vehicle_year and mileage");
+  });
+
+  it("asked for 72 months without either, nothing fits at 72 and the note gives both the 48-month lenders and the fields to send", () => {
+    const result = route(deal({ termMonths: 72 }));
+    expect(result.primary).toBeNull();
+    expect(result.term_options).toEqual([{ term_months: 48, lenders: ["Riverbend Community Credit Union"] }]);
+    expect(result.routing_note).toContain("send vehicle_year and mileage to open terms up to 84 months.");
+  });
+
+  it("a subprime ladder reads mileage only: a 560 at a subprime finance company is asked for the mileage, not the year", () => {
+    const result = route(deal({ beacon: 560, downPayment: 3000, vehiclePrice: 16_000 }), [program("Keystone Auto Finance")]);
+    expect(result.primary?.term_months).toBe(42);
+    expect(result.routing_note).toContain(
+      "Without the vehicle's mileage (not supplied) only terms that do not need it are written, 42 months at most on this deal: send mileage to open terms up to 72 months.",
+    );
+  });
+
+  it("described, nothing is asked for: a 2024 at 30,000 miles routes at 72 with no such sentence", () => {
+    const result = route(deal({ vehicleYear: 2024, mileage: 30_000 }));
+    expect(result.primary?.term_months).toBe(72);
+    expect(result.routing_note).not.toContain("not supplied) only terms");
+  });
+
+  it("a new unit is this model year's with delivery miles: nothing to send", () => {
+    expect(route(deal({ condition: "new" })).routing_note).not.toContain("send vehicle_year");
+  });
+});

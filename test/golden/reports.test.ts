@@ -123,17 +123,17 @@ describe("new units age differently (docs/domain/reports.md#new-units-age-differ
 });
 
 describe("wholesale candidate (docs/domain/reports.md#wholesale-candidate)", () => {
-  it("a 55-day used unit under water at its $25,000 market goes to auction at about $19,075: 82% wholesale × 95.5% kept − $500 fees, never 95.5% of retail", () => {
+  it("a 55-day used unit under water at its $25,000 market is reviewed against the auction's $19,075 (82% wholesale × 95.5% kept − $500 fees, never 95.5% of retail); retail still nets more, so it is repriced", () => {
     const a = unit("U55")!;
-    expect(a.alert_type).toBe("wholesale_candidate");
-    expect(a.action).toBe("wholesale");
+    expect(a.alert_type).toBe("aged");
+    expect(a.action).toBe("reprice");
     expect(a.wholesale_est).toBe(19_075);
-    expect(a.recommended_price).toBe(19_075);
+    expect(a.recommendation).toContain("retail still nets more than the auction");
     expect(a.recommendation).toContain(
       "expected auction proceeds about $19,075: wholesale value $19,575 (82% of market $25,000, 95.5% of it kept at 55 days) less $500 auction and transport fees",
     );
-    // One action: no retail-this-week price beside the auction.
-    expect(retailAsks(a.recommendation)).toEqual([]);
+    // One action: the retail price, never an order to send it.
+    expect(a.recommendation).not.toMatch(/send it to auction|to auction this/);
   });
 
   it("a used unit at 95 days listed at $22,995 is never told to retail above $22,995, and its auction figure is under the market", () => {
@@ -144,10 +144,11 @@ describe("wholesale candidate (docs/domain/reports.md#wholesale-candidate)", () 
     expect(a.wholesale_est!).toBeLessThan(a.market_value);
   });
 
-  it("a used unit at 59 days has a deadline one day ahead; at 60 days it is a wholesale candidate", () => {
+  it("a used unit at 59 days has a deadline one day ahead; at 60 days it is in its wholesale review, kept while retail nets more (docs/domain/gross.md#wholesale-policy)", () => {
     expect(unit("U59")?.alert_type).toBe("aged");
     expect(unit("U59")?.recommendation).toContain("in the 1 days before its 60-day wholesale review");
-    expect(unit("U60")?.alert_type).toBe("wholesale_candidate");
+    expect(unit("U60")?.recommendation).toMatch(/^Wholesale review \(60 days on the lot, reviewed at 60\)/);
+    expect(unit("U60")?.action).toBe(unit("U60")?.recommendation.includes("retail still nets more") ? "reprice" : "wholesale");
   });
 });
 
@@ -269,35 +270,35 @@ describe("reports that agree with themselves (docs/domain/reports.md#one-figure-
 
   it("the used-car manager is told to send to auction only the units whose own alert says auction, never one with a retail price this week", async () => {
     const units: UnitSpec[] = [
-      // A used SUV at 70 days: past the 60-day review, so it goes to auction, one action.
+      // A used SUV at 95 days: past the 90-day auction line, so it goes to auction, one action.
+      ["S95", 95, 24_000, 29_995, 30_000],
+      // The same SUV at 70 days: in its review, and retail still nets more than the auction.
       ["S70", 70, 24_000, 29_995, 30_000],
       // Aged at 50 days with gross left in it: a retail price this week, not the auction.
       ["S50", 50, 20_000, 27_995, 28_000],
-      // Aged at 50 days and under water after holding: auction.
+      // Aged at 50 days and under water after holding: reviewed, and retail still nets more than the auction.
       ["S50-WATER", 50, 25_500, 27_495, 27_000],
     ];
     const { key } = await orgWithUnits(units);
     const ucm = await briefingOf(key, "used_car_manager");
     const alerts = (await alertsOf(key)).alerts;
     const action = Object.fromEntries(alerts.map((a) => [a.stock_no, a.action]));
-    expect(action).toEqual({ S70: "wholesale", "S50-WATER": "wholesale", S50: "reprice" });
+    expect(action).toEqual({ S95: "wholesale", S70: "reprice", "S50-WATER": "reprice", S50: "reprice" });
     const send = figure(ucm, "wholesale_recommendations", "wholesale_candidates")!;
-    expect(send.value).toBe(2);
-    expect(send.action).toMatch(/^Send (S70|S50-WATER) \(~\$[\d,]+\), (S50-WATER|S70) \(~\$[\d,]+\) to auction this week\.$/);
-    expect(send.action).not.toContain("S50 ");
+    expect(send.value).toBe(1);
+    expect(send.action).toMatch(/^Send S95 \(~\$[\d,]+\) to auction this week\.$/);
     for (const a of alerts) {
       // One bucket: an auction recommendation names no retail price, a retail one no auction.
       if (a.action === "wholesale") expect(retailAsks(a.recommendation)).toEqual([]);
-      else expect(a.recommendation).not.toMatch(/auction/);
+      else expect(a.recommendation).not.toMatch(/send it to auction|to auction this/);
     }
   });
 
-  it("pack counts in an aged unit's projected gross: $455 over cost before a $500 pack is under water, so it goes to auction", async () => {
+  it("pack counts in an aged unit's projected gross: $455 over cost before a $500 pack is under water, so it is reviewed for wholesale", async () => {
     // 47 days: market $23,300 − (20,000 + recon 1,200 + 47 × $35 + pack 500) = −$45; without the pack +$455.
     const { key } = await orgWithUnits([["P47", 47, 20_000, 23_495, 23_300]]);
     const alert = (await alertsOf(key)).alerts.find((a) => a.stock_no === "P47")!;
-    expect(alert.action).toBe("wholesale");
-    expect(alert.recommendation).toContain("projected front gross -$45 after holding cost");
+    expect(alert.recommendation).toContain("Wholesale review (aged at 45 with projected front gross -$45 after holding cost)");
   });
 
   it("a new truck that cost $42,000 and sells for $44,000 at 120 days is not −$7,540: floor-plan interest only, $8 a day", async () => {

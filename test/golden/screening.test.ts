@@ -348,6 +348,30 @@ describe("what the compliance officer signs, rule by rule", () => {
       "given-names-only",
     ],
     [
+      "Khalid Ahmed passes against KHALIL, Ahmad Murtadha Ahmad: Khalid is another name than Khalil (Soundex K430, K440), not a spelling of it, so only Ahmad matches",
+      "Khalid",
+      "Ahmed",
+      "1980-03-04",
+      "pass",
+      "surname-another-name",
+    ],
+    [
+      "Ibrahim Khalid born on KHALIL, Ibrahim Mohamed's listed 2 Jul 1975 is flagged: another name close to the surname, the first name and the birth day are several similarities",
+      "Ibrahim",
+      "Khalid",
+      "1975-07-02",
+      "flag",
+      "potential-match",
+    ],
+    [
+      "Abdul Rahman passes against 'ABD AL-RAHMAN, Humam 'abd al-Khaliq: Abd al-Rahman is one name, the listed surname, and Humam is not his",
+      "Abdul",
+      "Rahman",
+      "1980-03-04",
+      "pass",
+      "surname-only",
+    ],
+    [
       "Joaquin Guzman born 1990-01-01 passes: not an exact listed name, and born 35 years after El Chapo",
       "Joaquin",
       "Guzman",
@@ -539,7 +563,7 @@ describe("edges pinned so a boundary moved by one is caught", () => {
   beforeAll(async () => {
     index ??= await buildIndex();
   });
-  const partial = { surname: true, exactSurname: true, firstName: true, givenForm: false, allListedParts: true };
+  const partial = { surname: true, exactSurname: true, surnameSpelled: true, firstName: true, givenForm: false, allListedParts: true };
   const ruleAt = (nameScore: number, dob: "match" | "near" | "conflict" | "not_listed" = "match", sameBirthDay = true) =>
     ruleOnName({ nameScore, exact: false, coverage: () => partial, dob, sameBirthDay, lines: LINES });
 

@@ -71,6 +71,8 @@ export const COACH_REFERENCE = {
   warrantyTerms: FACTORY_WARRANTY_ROWS,
   // Without a curve no track projects a unit's value; coachReferenceWithCurve() (helpers/deal-desk.ts) adds the shipped one.
   retentionCurve: [] as { ageYears: number; residualPct: number }[],
+  // The whole shipped catalogue as the store's panel, as createDeskOrg() gives a store by default.
+  programs: PROGRAMS as readonly LenderProgramRow[],
 };
 
 /** A store's economics as the trade-appraisal engine reads them, from the shipped defaults above. */

@@ -25,7 +25,8 @@ beforeAll(async () => {
   await unit("A-AGED", 50, 18_000, 24_995, 25_000);
   await unit("A-BOTH", 50, 18_000, 26_500, 25_000);
   await unit("A-EQUITY", 20, 30_000, 30_000, 29_800, "new");
-  await unit("A-WHOLESALE", 65, 15_000, 19_995, 20_000);
+  await unit("A-WHOLESALE", 95, 15_000, 19_995, 20_000);
+  await unit("A-REVIEW", 65, 15_000, 19_995, 20_000);
   await unit("A-TODAY", 45, 18_000, 24_995, 25_000);
   await unit("A-YESTERDAY", 44, 18_000, 24_995, 25_000);
   await unit("A-NOVALUE", 10, 20_000, 30_000);
@@ -46,6 +47,7 @@ describe("GET /api/v1/inventory-alerts", () => {
       "A-BOTH": "aged_and_overpriced",
       "A-EQUITY": "equity_below_floorplan",
       "A-WHOLESALE": "wholesale_candidate",
+      "A-REVIEW": "aged",
       "A-TODAY": "aged",
       "A-NOVALUE": "overpriced",
     });
@@ -65,13 +67,19 @@ describe("GET /api/v1/inventory-alerts", () => {
     const aged = byStock("A-AGED")!;
     expect(aged.recommended_price).toBe(24_195); // 97% of market, under a round hundred
     const wholesale = byStock("A-WHOLESALE")!;
-    // At 65 days: wholesale value 82% of the lower of market and asking × 94.2% kept (95% at 60 less 5 points a month) = $15,450, less $500 fees.
-    expect(wholesale.wholesale_est).toBe(14_950);
-    expect(wholesale.recommended_price).toBe(14_950);
+    // At 95 days (past the 90-day auction line): wholesale value 82% of the lower of market and asking × 89.2% kept (90% at 90 less 5 points a month) = $14,625, less $500 fees.
+    expect(wholesale.wholesale_est).toBe(14_125);
+    expect(wholesale.recommended_price).toBe(14_125);
     expect(wholesale.action).toBe("wholesale");
     expect(wholesale.recommendation).toContain(
-      "expected auction proceeds about $14,950: wholesale value $15,450 (82% of the $19,995 asking price, under market $20,000, 94.2% of it kept at 65 days) less $500 auction and transport fees",
+      "expected auction proceeds about $14,125: wholesale value $14,625 (82% of the $19,995 asking price, under market $20,000, 89.2% of it kept at 95 days) less $500 auction and transport fees",
     );
+    // The same unit at 65 days is in its wholesale review, and retail at $19,395 less 30 more days of holding beats the auction's $14,950: repriced (docs/domain/gross.md#wholesale-policy).
+    const review = byStock("A-REVIEW")!;
+    expect(review.action).toBe("reprice");
+    expect(review.recommended_price).toBe(19_395);
+    expect(review.wholesale_est).toBe(14_950);
+    expect(review.recommendation).toContain("retail still nets more than the auction");
     const store = { wholesaleRatioPct: 82, auctionFees: 500 };
     for (const alert of report.alerts) {
       // A new unit is never wholesaled: no auction figure at all.
@@ -94,7 +102,7 @@ describe("GET /api/v1/inventory-alerts", () => {
     // Exposure = cost + recon + floor-plan interest (8.5% a year) accrued over the days on lot.
     expect(byStock("A-AGED")?.exposure_usd).toBe(Math.round(18_000 + 1_200 + (18_000 * 0.085 * 50) / 365));
     const aged = report.alerts.filter((a) => a.days_on_lot >= 45);
-    expect(report.total_aged_units).toBe(4);
+    expect(report.total_aged_units).toBe(5);
     expect(report.total_aged_exposure_usd).toBe(aged.reduce((sum, a) => sum + a.exposure_usd, 0));
   });
 

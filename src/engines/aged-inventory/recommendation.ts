@@ -8,8 +8,14 @@ import { formatWholeUsd } from "../format";
 export type Condition = "new" | "used" | "cpo";
 export type Owner = "used_car_manager" | "new_car_manager";
 
-/** A used unit is a wholesale candidate at 60 days whatever else (60-day turn policy). */
+/** A used unit's wholesale review opens at 60 days (the 60-day turn policy, soft: docs/domain/gross.md#wholesale-policy). */
 export const WHOLESALE_DAYS = 60;
+/** From here a used unit goes to auction whatever retail still pays (the value curve's last published point). */
+export const AUCTION_DAYS = 90;
+/** The retail path a reviewed unit is given: one more 30-day turn at the aged price, carried at its daily holding cost. */
+export const RETAIL_WINDOW_DAYS = 30;
+/** The retail window a unit still has: 30 days, or the days left before the auction line when fewer. */
+export const retailWindowDays = (days: number) => Math.max(0, Math.min(RETAIL_WINDOW_DAYS, AUCTION_DAYS - days));
 /** Under 30 days a unit is fresh: the only age at which "hold at $X or more" is advice. */
 export const FRESH_DAYS = 30;
 /** "Priced above market" = list price > market × 1.03. */
@@ -129,6 +135,8 @@ export interface UnitAging {
   costBasis: number;
   /** Front gross expected at the lower of asking and market, after pack and holding to date. */
   projectedFrontGross: number;
+  /** Its holding cost per day (docs/domain/gross.md#holding-cost): what the retail path costs to carry. */
+  dailyHolding: number;
 }
 
 export type AgingStage = "fresh" | "watch" | "aged" | "wholesale";
@@ -144,8 +152,14 @@ export interface AgingDecision {
   stage: AgingStage;
   owner: Owner;
   thresholdDays: number;
-  /** A used unit meets a wholesale-candidate rule (never true for a new unit). */
+  /** A used unit goes to auction: reviewed, and retail no longer pays or it is at the auction line (never a new unit). */
   wholesaleCandidate: boolean;
+  /**
+   * A reviewed unit kept for retail because retail still nets more than the auction (docs/domain/gross.md#wholesale-policy):
+   * what the aged price brings after the retail window's holding, by how much that beats the auction's proceeds, and its
+   * front gross then (after pack and all holding). Null otherwise.
+   */
+  retailPays: { net: number; overAuction: number; frontGross: number } | null;
   overpriced: boolean;
   action: Action;
   /** Retail price the recommendation names: never above the asking price once the unit is aged. */
@@ -166,25 +180,41 @@ export function decideAging(unit: UnitAging, policy: AgingPolicy): AgingDecision
   const thresholdDays = agedThresholdFor(unit.condition, policy);
   const overpriced = isOverpriced(unit.askingPrice, unit.marketValue);
   const aged = unit.daysOnLot >= thresholdDays;
-  // Cost over market counts once the unit has had its retail chance (aged): before that, retail
-  // toward market loses far less than an auction would (docs/domain/reports.md#wholesale-candidate).
-  const wholesaleCandidate =
-    !isNew && (unit.daysOnLot >= WHOLESALE_DAYS || (aged && (unit.projectedFrontGross < 0 || unit.costBasis / unit.marketValue >= 1)));
-  const stage: AgingStage = wholesaleCandidate ? "wholesale" : aged ? "aged" : unit.daysOnLot >= FRESH_DAYS ? "watch" : "fresh";
-  const retailPrice =
-    stage === "wholesale" || stage === "aged"
-      ? agedRepriceTarget(unit.askingPrice, unit.marketValue)
-      : overpriced
-        ? listPriceAtOrBelow(unit.marketValue)
-        : unit.askingPrice;
+  // The wholesale review (DOMAIN's candidate rule): 60 days, or aged with negative gross or cost over
+  // market. Cost over market counts once the unit has had its retail chance (aged): before that,
+  // retail toward market loses far less than an auction would (docs/domain/reports.md#wholesale-candidate).
+  const reviewed = !isNew && (unit.daysOnLot >= WHOLESALE_DAYS || (aged && (unit.projectedFrontGross < 0 || unit.costBasis / unit.marketValue >= 1)));
+  const agedPrice = agedRepriceTarget(unit.askingPrice, unit.marketValue);
   // Wholesale off the lower of market and asking: a unit the store itself lists under market is worth no more than its sticker.
   const auction = isNew ? null : auctionEstimate(Math.min(unit.marketValue, unit.askingPrice), unit.daysOnLot, policy, unit.grade);
-  const action: Action = wholesaleCandidate ? "wholesale" : isNew && aged ? "new_unit_plan" : aged || overpriced ? "reprice" : "hold_price";
+  // docs/domain/gross.md#wholesale-policy: before the auction line a reviewed unit stays retail when the aged price, less one
+  // more retail window of holding, still brings more than the auction pays today (what it cost so far is sunk either way).
+  const windowCarry = retailWindowDays(unit.daysOnLot) * unit.dailyHolding;
+  const retailNet = agedPrice - windowCarry;
+  const keepRetail = reviewed && unit.daysOnLot < AUCTION_DAYS && auction !== null && retailNet > auction.proceeds;
+  const wholesaleCandidate = reviewed && !keepRetail;
+  const stage: AgingStage = wholesaleCandidate ? "wholesale" : aged || keepRetail ? "aged" : unit.daysOnLot >= FRESH_DAYS ? "watch" : "fresh";
+  const retailPrice = stage === "wholesale" || stage === "aged" ? agedPrice : overpriced ? listPriceAtOrBelow(unit.marketValue) : unit.askingPrice;
+  const action: Action = wholesaleCandidate
+    ? "wholesale"
+    : isNew && aged
+      ? "new_unit_plan"
+      : aged || keepRetail || overpriced
+        ? "reprice"
+        : "hold_price";
   return {
     stage,
     owner: ownerOf(unit.condition),
     thresholdDays,
     wholesaleCandidate,
+    retailPays:
+      keepRetail && auction
+        ? {
+            net: retailNet,
+            overAuction: retailNet - auction.proceeds,
+            frontGross: unit.projectedFrontGross - (Math.min(unit.askingPrice, unit.marketValue) - agedPrice) - windowCarry,
+          }
+        : null,
     overpriced,
     action,
     retailPrice,
@@ -245,16 +275,30 @@ export function agingSentence(unit: UnitAging, decision: AgingDecision, dailyHol
       : "";
   switch (decision.stage) {
     case "wholesale": {
-      const why =
+      const review =
         days >= WHOLESALE_DAYS
           ? `${days} days on the lot (wholesale review at ${WHOLESALE_DAYS})`
           : unit.projectedFrontGross < 0
             ? `${days} days on the lot (aged at ${decision.thresholdDays}) with projected front gross ${formatWholeUsd(unit.projectedFrontGross)} after holding cost`
             : `${days} days on the lot (aged at ${decision.thresholdDays}) and cost plus recon ${formatWholeUsd(unit.costBasis)} is ${pct(unit.costBasis / unit.marketValue)} of market ${formatWholeUsd(unit.marketValue)}`;
+      const why =
+        days >= AUCTION_DAYS
+          ? `${days} days on the lot (auction at ${AUCTION_DAYS} whatever retail pays)`
+          : `${review}, and retail no longer nets more: ${formatWholeUsd(decision.retailPrice)} less ${retailWindowDays(days)} more days of holding brings no more than the auction pays`;
       const auction = decision.auction ? `; ${auctionPhrase(unit, decision.auction, figures)}` : "";
       return `Wholesale: ${why}. Sunk cost is not a price: send it to auction this week${auction}; ${carry}.`;
     }
     case "aged":
+      if (decision.retailPays && decision.auction) {
+        const review =
+          days >= WHOLESALE_DAYS
+            ? `${days} days on the lot, reviewed at ${WHOLESALE_DAYS}`
+            : unit.projectedFrontGross < 0
+              ? `aged at ${decision.thresholdDays} with projected front gross ${formatWholeUsd(unit.projectedFrontGross)} after holding cost`
+              : `aged at ${decision.thresholdDays} with cost plus recon ${formatWholeUsd(unit.costBasis)} at ${pct(unit.costBasis / unit.marketValue)} of market`;
+        const { net, overAuction, frontGross } = decision.retailPays;
+        return `Wholesale review (${review}): retail still nets more than the auction. Reprice to ${toMarket}: after ${retailWindowDays(days)} more days of holding (${formatWholeUsd(retailWindowDays(days) * dailyHolding)}) it brings about ${formatWholeUsd(net)}, ${formatWholeUsd(overAuction)} more than the ${auctionPhrase(unit, decision.auction, figures)}; front gross then about ${formatWholeUsd(frontGross)} after pack and holding. Retail it in the ${AUCTION_DAYS - days} days before its ${AUCTION_DAYS}-day auction line; ${carry}.`;
+      }
       return `Aged: ${days} days (aged at ${decision.thresholdDays}). Reprice to ${toMarket} to turn it in the ${WHOLESALE_DAYS - days} days before its ${WHOLESALE_DAYS}-day wholesale review; ${carry}.`;
     case "watch":
       return decision.overpriced

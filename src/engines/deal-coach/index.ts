@@ -27,6 +27,15 @@ import {
 } from "../deal-math";
 import { formatCount, formatUsd } from "../format";
 import { type FrontGrossTargetRow, frontGrossTarget } from "../gross";
+import {
+  type LenderProgramRow,
+  programTerm,
+  type TermFacts,
+  termCap,
+  unsuppliedSentence,
+  unsuppliedVehicleFacts,
+  vehicleFacts,
+} from "../lender-routing";
 
 interface FiProductRow {
   product: string;
@@ -103,6 +112,8 @@ export interface CoachReference {
   warrantyTerms: readonly WarrantyTermRow[];
   /** Residual % of the new price by age (the appraisal curve), to project a unit's value a year out. */
   retentionCurve: { ageYears: number; residualPct: number }[];
+  /** The store's lender panel: a pencil's term is one a program writes for this customer, vehicle and amount (docs/domain/deal-coach.md#program-limits). */
+  programs: readonly LenderProgramRow[];
 }
 
 export interface CoachResult {
@@ -199,17 +210,12 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
     return { sellingPrice: price, rate, term, amountFinanced: financed, principal, payment: schedule.payment, finalPayment: schedule.finalPayment };
   };
 
-  // docs/domain/deal-coach.md#coaching-structure: no term over the tier's maximum is quoted, even when asked for.
-  const allowed = STANDARD_TERMS.filter((t) => t <= tier.maxTerm);
-  const tierLongest = allowed[allowed.length - 1];
-  const overTier = input.termMonths !== undefined && input.termMonths > tier.maxTerm;
-  const terms = input.termMonths === undefined ? allowed : [overTier ? tierLongest : input.termMonths];
+  // docs/domain/deal-coach.md#program-limits: a quoted term is one the tier allows and a program on the panel writes for this vehicle and amount.
+  const limits = panelLimits(input, tier, reference.programs, now);
+  const asking = limits.at(amountFinanced(input));
+  const terms = input.termMonths === undefined ? asking.terms : [Math.min(input.termMonths, asking.longest)];
   const longest = terms[terms.length - 1];
-  const steps: string[] = overTier
-    ? [
-        `${input.termMonths} months requested is over the ${tier.maxTerm}-month maximum for ${TIER_LABEL[tier.tier]} (${input.beacon}): penciled at ${tierLongest} months.`,
-      ]
-    : [];
+  const steps: string[] = [...requestedTermNotes(input, tier, asking), ...asking.notes];
   let chosen: Pencil;
   let met: boolean | null = null;
   let shortfall = "";
@@ -229,26 +235,38 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
       chosen = pencil(input.vehiclePrice, longest, false);
       steps.push(`${formatUsd(desired)} needs ${longest} months at the buy rate: no rate markup on this deal.`);
     } else {
-      const maxFinanced = contractPrincipal(desired, rateFor(longest, false), longest, days) - fees;
-      const priceForPayment = Math.floor(maxFinanced + input.downPayment + equity);
+      const financedAt = (term: number) => contractPrincipal(desired, rateFor(term, false), term, days) - fees;
+      const priceAt = (term: number) => Math.floor(financedAt(term) + input.downPayment + equity);
       // docs/domain/deal-coach.md#gross-floor: price gives ground only down to the store's front-gross floor, never above asking.
       const floorPrice = Math.min(input.vehiclePrice, Math.ceil(costBasis + target.minAmount));
       const floorText = `the ${formatUsd(target.minAmount)} front-gross floor`;
-      if (priceForPayment >= floorPrice) {
-        chosen = pencil(priceForPayment, longest, false);
+      // Less financed (a price cut or more cash down) can fall under a longer rung's minimum amount: the term must still be written on it.
+      const written = (term: number, financed: number) => asking.unwritten !== null || limits.writes(financed, term);
+      const reached = [...terms]
+        .reverse()
+        .map((term) => ({ term, price: priceAt(term) }))
+        .find(({ term, price }) => price >= floorPrice && written(term, amountFinanced(input, price)));
+      if (reached) {
+        chosen = pencil(reached.price, reached.term, false);
         steps.push(
-          `${formatUsd(desired)} needs ${longest} months at the buy rate and a price of ${formatUsd(priceForPayment)} (${formatUsd(input.vehiclePrice - priceForPayment)} off asking, not under ${floorText}).`,
+          `${formatUsd(desired)} needs ${reached.term} months at the buy rate and a price of ${formatUsd(reached.price)} (${formatUsd(input.vehiclePrice - reached.price)} off asking, not under ${floorText}).`,
         );
       } else {
         // Out of reach: the first pencil holds the price and leads with structure (term, rate, down), not the whole front gross.
         chosen = pencil(input.vehiclePrice, longest, false);
+        const fix = [...terms].reverse().find((term) => written(term, financedAt(term))) ?? terms[0];
+        const maxFinanced = financedAt(fix);
         const extraDown = Math.ceil(chosen.amountFinanced - maxFinanced);
         const give = roundCents(input.vehiclePrice - floorPrice);
         const priceGround =
           give > 0
             ? `Price can give at most ${formatUsd(give)}, down to ${formatUsd(floorPrice)} at ${floorText}, and that still needs ${formatUsd(Math.ceil(amountFinanced(input, floorPrice) - maxFinanced))} more down.`
             : `The asking price has no room above ${floorText}.`;
-        shortfall = `${formatUsd(desired)} is out of reach on this unit: the pencil holds the asking price at ${longest} months and the buy rate, ${formatUsd(chosen.payment)} a month. It would take ${formatUsd(extraDown)} more cash down or trade equity, a payment of ${formatUsd(chosen.payment)}, or a unit priced about ${formatUsd(Math.max(0, priceForPayment))}. ${priceGround}`;
+        const atFix =
+          fix === longest
+            ? ""
+            : ` (at ${fix} months: what ${formatUsd(desired)} finances over ${longest} months, ${formatUsd(Math.floor(financedAt(longest)))}, is under what the panel's programs write at ${longest} months)`;
+        shortfall = `${formatUsd(desired)} is out of reach on this unit: the pencil holds the asking price at ${longest} months and the buy rate, ${formatUsd(chosen.payment)} a month. It would take ${formatUsd(extraDown)} more cash down or trade equity, a payment of ${formatUsd(chosen.payment)}, or a unit priced about ${formatUsd(Math.max(0, priceAt(fix)))}${atFix}. ${priceGround}`;
       }
     }
     met = chosen.payment <= desired;
@@ -269,6 +287,7 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
   if (equity < 0) risks.push({ level: "medium", reason: `${formatUsd(-equity)} negative equity rolled into the loan` });
   if (chosen.term > 72) risks.push({ level: "medium", reason: `${chosen.term}-month term: lenders want newer, low-mile units and larger loans` });
   if (met === false) risks.push({ level: "medium", reason: "the customer's payment is not met; expect a re-desk" });
+  if (asking.unwritten !== null) risks.push({ level: "high", reason: asking.unwritten });
   const fundingRisk = risks.some((r) => r.level === "high") ? "high" : risks.length > 0 ? "medium" : "low";
 
   // docs/domain/deal-math.md#apr-regulation-z-appendix-j: the APR of the schedule on the amount financed (the fees are finance charges).
@@ -347,6 +366,99 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
     risk_reasons: risks.map((r) => r.reason),
     notes: notes.join(" "),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Program limits: docs/domain/deal-coach.md#program-limits
+
+interface TermsAt {
+  /** The standard terms penciled at this amount, shortest first. */
+  terms: number[];
+  longest: number;
+  /** The panel's programs with the longest term each writes here (null: none, with why). */
+  programs: { program: LenderProgramRow; months: number | null; why: string; termBound: boolean }[];
+  /** When no program on the panel writes the deal at any term: why, for the funding risk. */
+  unwritten: string | null;
+  /** The vehicle facts a longer term needs, when the request left them out. */
+  notes: string[];
+}
+
+/** The panel's term limits for this customer and vehicle, read at an amount financed. */
+function panelLimits(input: CoachInput, tier: TierRow, programs: readonly LenderProgramRow[], now: Date) {
+  const vehicle = vehicleFacts(input.condition, input.vehicleYear, input.mileage, now);
+  const tierTerms = STANDARD_TERMS.filter((t) => t <= tier.maxTerm);
+  const factsAt = (amount: number): TermFacts => ({
+    tier,
+    ...vehicle,
+    financed: { amount },
+    issueTermCap: Number.POSITIVE_INFINITY,
+    issueTermWhy: null,
+  });
+  const at = (amount: number): TermsAt => {
+    const facts = factsAt(amount);
+    const rows = programs.map((program) => ({ program, ...programTerm(program, input.beacon, facts) }));
+    const written = tierTerms.filter((t) => rows.some((r) => r.months !== null && r.months >= t));
+    const eligible = rows.filter((r) => r.termBound).map((r) => r.program);
+    const opened = unsuppliedVehicleFacts(facts, eligible, (program, f) => termCap(f, program).months);
+    const notes = opened ? [unsuppliedSentence(opened)] : [];
+    if (written.length > 0) return { terms: written, longest: written[written.length - 1], programs: rows, unwritten: null, notes };
+    // No program writes it: the tier's terms are penciled, and the funding risk says no lender on the panel takes the deal.
+    const why =
+      programs.length === 0
+        ? "this store's lender panel is empty: no program's limits were checked"
+        : `no program on this store's ${formatCount(programs.length)}-lender panel writes this deal (${joinWords(groupedWhy(rows))})`;
+    return { terms: tierTerms, longest: tierTerms[tierTerms.length - 1], programs: rows, unwritten: why, notes };
+  };
+  const writes = (amount: number, term: number) => {
+    const limits = at(amount);
+    return limits.unwritten === null && limits.terms.includes(term);
+  };
+  return { at, writes };
+}
+
+/** Each reason once, with how many programs give it, most common first. */
+function groupedWhy(rows: readonly { why: string }[]): string[] {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.why, (counts.get(r.why) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))
+    .slice(0, 2)
+    .map(([why, n]) => (n === 1 ? why : `${why} (${n})`));
+}
+
+const whoWrites = (rows: readonly { program: LenderProgramRow }[]) => {
+  const names = rows.slice(0, 3).map((r) => r.program.name);
+  return `${plural(rows.length, "program")} ${rows.length === 1 ? "writes" : "write"} it (${names.join(", ")}${rows.length > 3 ? `, and ${rows.length - 3} more` : ""})`;
+};
+
+/**
+ * What the requested term means on this panel: over the tier's maximum or every program's limit,
+ * the term penciled instead and who writes it; inside them, the programs it knocks out and the term
+ * at which they would write the deal.
+ */
+function requestedTermNotes(input: CoachInput, tier: TierRow, asking: TermsAt): string[] {
+  const requested = input.termMonths;
+  if (requested === undefined) return [];
+  const writers = (t: number) => asking.programs.filter((r) => r.months !== null && r.months >= t);
+  if (requested > tier.maxTerm && asking.longest === STANDARD_TERMS.filter((t) => t <= tier.maxTerm).at(-1)) {
+    return [
+      `${requested} months requested is over the ${tier.maxTerm}-month maximum for ${TIER_LABEL[tier.tier]} (${input.beacon}): penciled at ${asking.longest} months.`,
+    ];
+  }
+  if (requested > asking.longest) {
+    const over = requested > tier.maxTerm ? ` is over the ${tier.maxTerm}-month maximum for ${TIER_LABEL[tier.tier]} (${input.beacon}), and` : ":";
+    const limits = asking.programs.filter((r) => r.months !== null && r.months < requested);
+    return [
+      `${requested} months requested${over} no program on this store's panel writes it on this deal (${joinWords(groupedWhy(limits))}); at ${asking.longest} months ${whoWrites(writers(asking.longest))}: penciled at ${asking.longest} months.`,
+    ];
+  }
+  const out = asking.programs.filter((r) => r.months !== null && r.months < requested);
+  if (asking.unwritten !== null || out.length === 0) return [];
+  const at = Math.max(...out.map((r) => r.months ?? 0).filter((m) => STANDARD_TERMS.some((t) => t <= m)));
+  const opens = STANDARD_TERMS.filter((t) => t <= at).at(-1) ?? at;
+  return [
+    `At ${requested} months ${whoWrites(writers(requested))}; ${plural(out.length, "more program")} write${out.length === 1 ? "s" : ""} this deal at shorter terms, ${out.filter((r) => (r.months ?? 0) >= opens).length} of them at ${opens} months (${joinWords(groupedWhy(out))}).`,
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -137,6 +137,7 @@ export function calculateGross(input: GrossInput, settings: GrossStoreSettings, 
     marketValue,
     costBasis: input.purchasePrice + reconAllocation,
     projectedFrontGross: roundCents(Math.min(input.sellingPrice, marketValue) - trueCost),
+    dailyHolding: dailyCarry,
   };
   const decision = decideAging(aging, settings);
   const target = frontGrossTarget(targets, input.condition);

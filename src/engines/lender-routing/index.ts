@@ -256,11 +256,28 @@ function ltvText(ltv: number, maxLtv: number): string {
   return `just over ${maxLtv}`;
 }
 
+/** What a program's term limits read of a deal (the routing's DealFacts, or the coach's pencil). */
+export type TermFacts = Pick<DealFacts, "tier" | "vehicleAge" | "mileage" | "issueTermCap" | "issueTermWhy"> & {
+  financed: Pick<AmountFinanced, "amount">;
+};
+
+/**
+ * The vehicle's age in model years and its odometer as the limits read them: a new unit without
+ * them is this model year's with delivery miles; a used unit's fact not given is null (unknown).
+ */
+export function vehicleFacts(condition: Condition, vehicleYear: number | undefined, mileage: number | undefined, asOf: Date) {
+  const isNew = condition === "new";
+  return {
+    vehicleAge: vehicleYear !== undefined ? Math.max(0, asOf.getUTCFullYear() - vehicleYear) : isNew ? 0 : null,
+    mileage: mileage ?? (isNew ? 0 : null),
+  };
+}
+
 /**
  * The longest term the program writes on this deal, and why (docs/domain/lender-routing.md#term-limits):
  * the least of its own maximum, the customer's tier, the known issues' caps and its term ladder.
  */
-function termCap(deal: DealFacts, program: LenderProgramRow): { months: number | null; why: string } {
+export function termCap(deal: TermFacts, program: LenderProgramRow): { months: number | null; why: string } {
   const { financed, vehicleAge, mileage, tier } = deal;
   const ladder = ladderTerm(program, financed.amount, vehicleAge, mileage);
   if (ladder === null) return { months: null, why: `its term ladder has no term for ${formatUsd(financed.amount)} on this vehicle` };
@@ -370,6 +387,90 @@ export function isDownTier(
   return beacon >= program.maxScore + settings.downTierScoreMargin || (PRIME_PAPER.has(tier) && HIGHER_COST_LENDERS.has(program.type));
 }
 
+/** The program's amount-financed limits (docs/domain/lender-routing.md#amount-financed-limits). */
+function amountKnockout(program: LenderProgramRow, amount: number): Knockout | null {
+  if (amount < program.minAmount) {
+    return {
+      rule: "amount_under_minimum",
+      heading: "amount financed under the program minimum",
+      text: `writes loans from ${formatUsd(program.minAmount)}; this deal finances ${formatUsd(amount)}`,
+    };
+  }
+  if (program.maxAmount !== null && amount > program.maxAmount) {
+    return {
+      rule: "amount_over_maximum",
+      heading: "amount financed over the program maximum",
+      text: `writes loans up to ${formatUsd(program.maxAmount)}; this deal finances ${formatUsd(amount)}`,
+    };
+  }
+  return null;
+}
+
+/** The program's own vehicle limits; a fact not given is not held against it (docs/domain/lender-routing.md#term-limits). */
+function vehicleKnockout(program: LenderProgramRow, vehicleAge: number | null, mileage: number | null): Knockout | null {
+  if (vehicleAge !== null && vehicleAge > program.vehicleMaxAge) {
+    return {
+      rule: "vehicle_too_old",
+      heading: "vehicle older than the program allows",
+      text: `takes vehicles up to ${program.vehicleMaxAge} years old; this one is ${vehicleAge}`,
+    };
+  }
+  if (mileage !== null && mileage > program.vehicleMaxMiles) {
+    return {
+      rule: "mileage_over_limit",
+      heading: "mileage over the program limit",
+      text: `takes vehicles up to ${formatCount(program.vehicleMaxMiles)} miles`,
+    };
+  }
+  return null;
+}
+
+/**
+ * The longest term a program writes for a clean-file customer on a vehicle and an amount, or why it
+ * writes none: its score window, amount limits, vehicle limits and term cap, as the router applies
+ * them. The deal coach's pencils read it (docs/domain/deal-coach.md#program-limits).
+ */
+export function programTerm(program: LenderProgramRow, beacon: number, facts: TermFacts): { months: number | null; why: string; termBound: boolean } {
+  const out = (why: string) => ({ months: null, why, termBound: false });
+  if (beacon < program.minScore) return out(`score ${beacon} is under its ${program.minScore} minimum`);
+  if (beacon > program.maxScore) return out(`score ${beacon} is over its ${program.maxScore} ceiling for a clean file`);
+  const knockout = amountKnockout(program, facts.financed.amount) ?? vehicleKnockout(program, facts.vehicleAge, facts.mileage);
+  return knockout ? out(knockout.text) : { ...termCap(facts, program), termBound: true };
+}
+
+/**
+ * The request fields that would open longer terms (docs/domain/lender-routing.md#term-limits): a used
+ * unit's model year or mileage not given meets no rung that limits it. Each program is re-read with
+ * the missing facts at their best (this year, no miles); a field is named when the longest term
+ * rises only with it. Null when nothing is missing or supplying it opens no longer term.
+ */
+export function unsuppliedVehicleFacts(
+  facts: TermFacts,
+  programs: readonly LenderProgramRow[],
+  termFor: (program: LenderProgramRow, facts: TermFacts) => number | null,
+): { fields: string[]; longestNow: number | null; longestWith: number } | null {
+  const missing = [facts.vehicleAge === null ? "vehicle_year" : null, facts.mileage === null ? "mileage" : null].filter((f) => f !== null);
+  if (missing.length === 0) return null;
+  const longest = (f: TermFacts) => Math.max(0, ...programs.map((p) => termFor(p, f) ?? 0));
+  const best = (keep: string | null): TermFacts => ({
+    ...facts,
+    vehicleAge: keep === "vehicle_year" ? facts.vehicleAge : (facts.vehicleAge ?? 0),
+    mileage: keep === "mileage" ? facts.mileage : (facts.mileage ?? 0),
+  });
+  const now = longest(facts);
+  const withAll = longest(best(null));
+  if (withAll <= now) return null;
+  const needed = missing.filter((field) => longest(best(field)) < withAll);
+  return { fields: needed.length > 0 ? needed : missing, longestNow: now > 0 ? now : null, longestWith: withAll };
+}
+
+/** "Without the vehicle's mileage (not supplied) only terms that do not need it are written: …; send mileage to open terms up to 72 months." */
+export function unsuppliedSentence(opened: NonNullable<ReturnType<typeof unsuppliedVehicleFacts>>): string {
+  const words = opened.fields.map((f) => (f === "vehicle_year" ? "model year" : "mileage"));
+  const now = opened.longestNow === null ? "none on this deal" : `${opened.longestNow} months at most on this deal`;
+  return `Without the vehicle's ${joinWords(words)} (not supplied) only terms that do not need ${words.length === 1 ? "it" : "them"} are written, ${now}: send ${joinWords(opened.fields)} to open terms up to ${opened.longestWith} months.`;
+}
+
 function evaluate(
   deal: DealFacts,
   program: LenderProgramRow,
@@ -406,20 +507,8 @@ function evaluate(
       text: `score ${profile.beacon} is over its ${program.maxScore} ceiling for a clean file`,
     });
   }
-  if (financed.amount < program.minAmount) {
-    return out({
-      rule: "amount_under_minimum",
-      heading: "amount financed under the program minimum",
-      text: `writes loans from ${formatUsd(program.minAmount)}; this deal finances ${formatUsd(financed.amount)}`,
-    });
-  }
-  if (program.maxAmount !== null && financed.amount > program.maxAmount) {
-    return out({
-      rule: "amount_over_maximum",
-      heading: "amount financed over the program maximum",
-      text: `writes loans up to ${formatUsd(program.maxAmount)}; this deal finances ${formatUsd(financed.amount)}`,
-    });
-  }
+  const amountOut = amountKnockout(program, financed.amount);
+  if (amountOut) return out(amountOut);
   const maxLtv = programMaxLtv(program, adjustment);
   const over = overAdvance(financed.amount, deal.book, maxLtv);
   if (over > 0) {
@@ -437,20 +526,8 @@ function evaluate(
       text: `needs ${requiredDownPct}% down (${formatUsd(Math.ceil((profile.vehiclePrice * requiredDownPct) / 100))}); the deal has ${roundTo(downPct, 1)}% (cash down plus trade equity)`,
     });
   }
-  if (deal.vehicleAge !== null && deal.vehicleAge > program.vehicleMaxAge) {
-    return out({
-      rule: "vehicle_too_old",
-      heading: "vehicle older than the program allows",
-      text: `takes vehicles up to ${program.vehicleMaxAge} years old; this one is ${deal.vehicleAge}`,
-    });
-  }
-  if (deal.mileage !== null && deal.mileage > program.vehicleMaxMiles) {
-    return out({
-      rule: "mileage_over_limit",
-      heading: "mileage over the program limit",
-      text: `takes vehicles up to ${formatCount(program.vehicleMaxMiles)} miles`,
-    });
-  }
+  const vehicleOut = vehicleKnockout(program, deal.vehicleAge, deal.mileage);
+  if (vehicleOut) return out(vehicleOut);
   const cap = termCap(deal, program);
   if (cap.months === null) {
     return out({ rule: "no_term_fits", heading: "no term the program writes fits this vehicle and amount", text: cap.why });
@@ -631,7 +708,6 @@ export function routeLender(
   const adjustment = reference.vehicleAdjustments.get(profile.vehicleType);
   const issueTermCap = Math.min(...issueRules.map((rule) => rule?.maxTerm ?? Number.POSITIVE_INFINITY));
   const capping = issueRules.filter((rule) => rule?.maxTerm === issueTermCap).map((rule) => rule?.label);
-  const isNew = profile.condition === "new";
   const deal: DealFacts = {
     profile,
     tier,
@@ -644,9 +720,7 @@ export function routeLender(
     extraDownPct: issueRules.reduce((sum, rule) => sum + (rule?.extraDownPct ?? 0), 0),
     issueTermCap,
     issueTermWhy: capping.length > 0 ? `a ${joinWords(capping as string[])} caps the term at ${issueTermCap} months` : null,
-    // A new unit is this model year's with delivery miles unless the request says otherwise.
-    vehicleAge: profile.vehicleYear !== undefined ? Math.max(0, asOf.getUTCFullYear() - profile.vehicleYear) : isNew ? 0 : null,
-    mileage: profile.mileage ?? (isNew ? 0 : null),
+    ...vehicleFacts(profile.condition, profile.vehicleYear, profile.mileage, asOf),
     baseApr: tierApr(tier, profile.condition, adjustment),
   };
   // The stips depend on the program's type and base stips only: a handful of distinct sets per panel,
@@ -734,6 +808,7 @@ export function routeLender(
         avoided,
         termOptions,
         primary?.down_tier ? whyNoInTier(evaluated, candidates, reference.settings) : null,
+        unsupplied(evaluated, deal),
       ),
       ...tightened,
     ].join(" "),
@@ -767,6 +842,17 @@ function shorterTerms(
     if (rerun && rerun.confidence >= POOR_FIT_CONFIDENCE) byTerm.set(cap, [...(byTerm.get(cap) ?? []), rerun]);
   }
   return [...byTerm].sort((a, b) => b[0] - a[0]).map(([term, picks]) => ({ term, picks: picks.sort(byRank) }));
+}
+
+/** The sentence naming the vehicle facts that would open longer terms at the programs the term alone limits; null when none would. */
+function unsupplied(evaluated: readonly Evaluated[], deal: DealFacts): string | null {
+  const termBound = evaluated.filter((e) => e.knockout === null || e.knockout.rule === "term_over_limit" || e.knockout.rule === "no_term_fits");
+  const opened = unsuppliedVehicleFacts(
+    deal,
+    termBound.map((e) => e.program),
+    (program, facts) => termCap(facts, program).months,
+  );
+  return opened && unsuppliedSentence(opened);
 }
 
 /**
@@ -839,6 +925,7 @@ function routingNote(
   avoided: { rule: string; heading: string }[],
   termOptions: readonly { term: number; picks: Candidate[] }[],
   downTierWhy: string | null,
+  unsuppliedFacts: string | null,
 ): string {
   const { profile, tier, ltv, financed } = deal;
   const panelSize = evaluated.length;
@@ -858,7 +945,7 @@ function routingNote(
     for (const a of avoided) counts.set(a.heading, (counts.get(a.heading) ?? 0) + 1);
     const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).slice(0, 3);
     const blockers = top.map(([heading, n]) => `${heading} (${n})`).join("; ");
-    const advice = [shorter, ...cashFixes]
+    const advice = [shorter, unsuppliedFacts, ...cashFixes]
       .filter((line) => line !== null)
       .map((line) => ` ${line}`)
       .join("");
@@ -869,6 +956,7 @@ function routingNote(
     `Send to ${primary.lender} first (approval likelihood ${primary.confidence.toFixed(2)}, expected rate ${formatPct(primary.expected_rate)}, ${primary.funding_days} days to fund, ~${primary.stip_burden_hours} h of stips).`,
   ];
   if (primary.termCut) parts.push(`${primary.termCut[0].toUpperCase()}${primary.termCut.slice(1)}.`);
+  if (unsuppliedFacts) parts.push(unsuppliedFacts);
   if (downTierWhy !== null) {
     const issues = profile.knownIssues.length > 0 ? ` with ${joinWords(profile.knownIssues)}` : "";
     parts.push(

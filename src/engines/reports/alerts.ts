@@ -108,6 +108,7 @@ export function evaluateUnit(unit: AlertUnit, store: StoreSettings, now: Date): 
     marketValue,
     costBasis: unit.cost + reconAllocation,
     projectedFrontGross,
+    dailyHolding,
   };
   const decision = decideAging(aging, store);
 

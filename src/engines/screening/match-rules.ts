@@ -218,6 +218,11 @@ export interface NameCoverage {
   surname: boolean;
   /** ...letter for letter (no typo or transliteration): what a date of birth may stand beside. */
   exactSurname: boolean;
+  /**
+   * ...or a spelling of it that sounds the same (Soundex digits equal: Kadyrof, Qasem), not another
+   * name spelled close to it (Khalid for Khalil: docs/domain/screening.md#surname-another-name).
+   */
+  surnameSpelled: boolean;
   /** The listed first name, whole (every syllable of `Su-Kwang`), is among the customer's other parts. */
   firstName: boolean;
   /**
@@ -252,6 +257,9 @@ export function nameCoverage(
     if (isSurname(entered[i] + entered[i + 1])) exactAt.add(i).add(i + 1);
   }
   const exactSurname = exactAt.size > 0;
+  const soundsLike = (word: string, surname: string) => soundex(word).slice(1) === soundex(surname).slice(1);
+  const surnameSpelled =
+    exactSurname || [...closeAt].some((i) => [...listed.surnames, listed.surnameJoined].some((s) => same(i, s) && soundsLike(entered[i], s)));
   // Where the surname is written exactly, a word only close to it ("Is" beside "Issa") is a given name.
   const surnameAt = exactSurname ? exactAt : closeAt;
   const others = words.filter((w) => !surnameAt.has(w.i));
@@ -274,6 +282,7 @@ export function nameCoverage(
   return {
     surname: surnameAt.size > 0,
     exactSurname,
+    surnameSpelled,
     firstName,
     givenForm,
     allListedParts: words.length >= 2 && words.every((w) => listed.parts.some((p) => same(w.i, p))),
@@ -332,6 +341,11 @@ export const MATCH_RULES = {
     outcome: "pass",
     reason: "Ruled out: the name is not an exact match and the date of birth is more than a year from every listed one.",
   },
+  "surname-another-name": {
+    outcome: "pass",
+    reason:
+      "Ruled out: the word nearest the listed surname is another name spelled close to it (it does not sound the same), and the date of birth is not the listed date to the day: only one name matches.",
+  },
   "below-flag-line": {
     outcome: "pass",
     reason: "Below the flag line: the name is not close enough to the listed name.",
@@ -373,6 +387,8 @@ export function ruleOnName(input: {
   if (nameScore < lines.flagScore) return (dob === "match" && birthDateRule(input.coverage())) || "below-flag-line";
   const coverage = input.coverage();
   if (!coverage.surname) return coverage.allListedParts && input.sameBirthDay ? "partial-name-and-birth-day" : "given-names-only";
+  // Khalid is not Khalil: another name spelled close to the surname is one more similarity only beside the listed birth day.
+  if (!coverage.surnameSpelled && !input.sameBirthDay) return "surname-another-name";
   if (!coverage.firstName) return birthDateRule(coverage) ?? "surname-only";
   if (dob === "conflict") return "conflicting-date-of-birth";
   if (nameScore >= lines.holdScore && input.sameBirthDay) return "both-names-and-birth-date";

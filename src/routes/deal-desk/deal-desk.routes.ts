@@ -469,11 +469,13 @@ export const DealCoachRequestSchema = z
     condition: Condition,
     vehicle_cost: PositiveUsd("Extension. The unit's cost; default: the asking price carries the target front gross,").optional(),
     vehicle_year: z.int().min(1980).max(2100).optional().openapi({
-      description: "Extension. Model year; with `mileage`, lets the service-contract word track say when factory coverage ends.",
+      description:
+        "Extension. Model year: the lender programs' age limits and term ladders for the pencil's term (docs/domain/deal-coach.md#program-limits; a used unit without it is penciled at the terms that need no age), and, with `mileage`, when factory coverage ends.",
       example: 2023,
     }),
     mileage: z.int().min(0).max(1_000_000).optional().openapi({
-      description: "Extension. Odometer; with `vehicle_year`, lets the service-contract word track say when factory coverage ends.",
+      description:
+        "Extension. Odometer: the lender programs' mileage limits and term ladders for the pencil's term (a used unit without it is penciled at the terms that need no mileage), and, with `vehicle_year`, when factory coverage ends.",
       example: 28_500,
     }),
     certified: z.boolean().default(false).openapi({

@@ -248,6 +248,7 @@ export async function coachDeal(db: Database, orgId: string, body: z.infer<typeo
       wordTracks: reference.wordTracks,
       warrantyTerms: reference.warrantyTerms,
       retentionCurve: reference.retentionCurve,
+      programs: desk.panel,
     },
     now,
   );

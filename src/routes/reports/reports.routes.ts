@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ACTIONS, OVERPRICED_RATIO, WHOLESALE_DAYS } from "../../engines/aged-inventory/recommendation";
+import { ACTIONS, AUCTION_DAYS, OVERPRICED_RATIO, WHOLESALE_DAYS } from "../../engines/aged-inventory/recommendation";
 import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
 import { ALERT_TYPES } from "../../engines/reports/alerts";
 import { DEFAULT_ROLE, ROLES } from "../../engines/reports/briefings";
@@ -11,7 +11,7 @@ import { ALERT_UNITS_PER_PAGE, ALERTS_PAGE_MAX } from "./reports.service";
 
 const ALERT_TYPE_DESCRIPTION = [
   "Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all):",
-  `\`wholesale_candidate\` — pre-owned unit at ${WHOLESALE_DAYS}+ days, or past the store's aged threshold with projected front gross after holding cost below zero or cost + recon at or above market value (never a new unit); its \`action\` is \`wholesale\`;`,
+  `\`wholesale_candidate\` — pre-owned unit to send to auction: at ${AUCTION_DAYS}+ days, or in its wholesale review (${WHOLESALE_DAYS}+ days, or past the store's aged threshold with projected front gross after holding cost below zero or cost + recon at or above market value) when retail no longer pays (docs/domain/gross.md#wholesale-policy; never a new unit); its \`action\` is \`wholesale\`;`,
   "`equity_below_floorplan` — market value under the floor-plan payoff (cost) plus interest accrued;",
   "`aged_and_overpriced` — both of the next two;",
   "`aged` — days on lot at or past the unit's aged threshold: the store's used threshold (default 45) for used and CPO units, its new-unit threshold (default 90) for new units;",

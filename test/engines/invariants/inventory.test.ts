@@ -8,8 +8,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadConditionGrades } from "../../../src/db/queries/appraisal";
 import {
   ACTIONS,
+  AUCTION_DAYS,
+  agedRepriceTarget,
   auctionEstimate,
   type GradeFactor,
+  retailWindowDays,
+  WHOLESALE_DAYS,
   WHOLESALE_GRADES,
   type WholesaleGrade,
 } from "../../../src/engines/aged-inventory/recommendation";
@@ -216,7 +220,8 @@ describe("inventory, gross and aging invariants", () => {
             expect(a.recommendedPrice).toBe(a.wholesaleEst);
             expect(a.recommendation).not.toMatch(/Reprice|price it at|hold at|Hold the price/);
           } else {
-            expect(a.recommendation).not.toMatch(/auction|wholesale at/i);
+            // It may weigh the auction (a wholesale review kept for retail says what the auction would pay), never send it there.
+            expect(a.recommendation).not.toMatch(/send it to auction|to auction this|wholesale at/i);
           }
           expect(a.conditions.includes("wholesale_candidate")).toBe(a.action === "wholesale");
         }
@@ -228,6 +233,54 @@ describe("inventory, gross and aging invariants", () => {
           s.figures.filter((f) => f.id.startsWith("promote_")).map((f) => f.id.slice(8)),
         );
         for (const stock of promoted) expect(sent.has(stock)).toBe(false);
+      }),
+    );
+  });
+
+  it("a used unit goes to auction only when retail no longer pays, or at the 90-day line; the alerts, gross-calc and briefings agree", () => {
+    holds(
+      fc.property(unitArb("U"), storeArb, (generated, store) => {
+        const unit = { ...generated, condition: generated.condition === "new" ? ("used" as const) : generated.condition, storeId: store.id };
+        const alert = alertOf(unit, store);
+        const days = Math.round((NOW.getTime() - Date.parse(`${unit.stockedOn}T12:00:00Z`)) / 86_400_000);
+        if (alert === null || days < WHOLESALE_DAYS) return;
+        // The retail path, stated from the rows: the aged price, less cost, recon, pack, holding to date and one more window.
+        const market = alert.marketValue;
+        const price = agedRepriceTarget(unit.askingPrice, market);
+        const figures = holdingFiguresOf(store);
+        const daily = dailyHoldingCost(unit.cost, figures, unit.condition);
+        const recon = { car: store.reconCar, truck: store.reconTruck, suv: store.reconSuv, van: store.reconVan }[unit.vehicleType];
+        const retailGross =
+          price - unit.cost - recon - store.packUsed - holdingCostFor(unit.cost, days, figures, unit.condition) - retailWindowDays(days) * daily;
+        const proceeds = auctionEstimate(Math.min(market, unit.askingPrice), days, store).proceeds;
+        const retailPays = price - retailWindowDays(days) * daily > proceeds + 0.01;
+        const retailLoses = price - retailWindowDays(days) * daily < proceeds - 0.01;
+        if (days >= AUCTION_DAYS || retailLoses) expect(alert.action, `${days} days, retail gross ${retailGross}`).toBe("wholesale");
+        if (days < AUCTION_DAYS && retailPays) {
+          expect(alert.action, `${days} days, retail gross ${retailGross}`).toBe("reprice");
+          expect(alert.recommendedPrice).toBe(price);
+          expect(alert.recommendation).toContain("retail still nets more than the auction");
+          expect(alert.recommendation).toContain(`front gross then about`);
+          expect(retailGross).toBeLessThan(Number.POSITIVE_INFINITY);
+        }
+        // The same unit through gross-calc takes the same decision, and the briefings' auction list holds it only if the alert does.
+        if (unit.condition === "used") {
+          const gross = calculateGross(
+            {
+              purchasePrice: unit.cost,
+              sellingPrice: unit.askingPrice,
+              vehicleType: unit.vehicleType,
+              daysOnLot: days,
+              condition: "used",
+              marketValue: market,
+            },
+            store,
+            TARGETS,
+          );
+          expect(gross.aging_stage === "wholesale").toBe(alert.action === "wholesale");
+        }
+        const sendFigure = figureOf(briefingsOf([unit], store).used_car_manager, "wholesale_candidates");
+        expect((sendFigure?.action ?? "").includes(`${unit.stockNumber} (~`)).toBe(alert.action === "wholesale");
       }),
     );
   });

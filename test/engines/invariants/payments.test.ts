@@ -9,8 +9,9 @@ import { describe, expect, it } from "vitest";
 import { type CoachInput, type CoachResult, coachDeal, STANDARD_TERMS } from "../../../src/engines/deal-coach";
 import { actuarialApr, contractPayment, firstPeriodOf, monthlyPayment, paymentSchedule, tierFor } from "../../../src/engines/deal-math";
 import { DealCoachRequestSchema } from "../../../src/routes/deal-desk/deal-desk.routes";
-import { COACH_REFERENCE } from "../../helpers/deal-desk-reference";
+import { COACH_REFERENCE, PROGRAMS } from "../../helpers/deal-desk-reference";
 import { holds } from "./check";
+import { withinLimits } from "./program-limits";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 const PACK = 500;
@@ -163,19 +164,43 @@ describe("the APR disclosed (docs/domain/deal-math.md#apr-regulation-z-appendix-
 });
 
 describe("the deal coach's pencil (docs/domain/deal-coach.md#coaching-structure)", () => {
-  it("never quotes a term over the customer's tier maximum, whatever term was asked for", () => {
+  it("no quoted term exceeds the program's limit for that vehicle, amount and tier, whatever term was asked for", () => {
     holds(
-      fc.property(deals, (deal) => {
-        const result = coach(deal);
+      fc.property(deals, fc.subarray(PROGRAMS, { minLength: 0 }), (deal, panel) => {
+        const result = coachDeal(deal, PACK, { ...COACH_REFERENCE, programs: panel }, NOW);
+        const { term, amount_financed: amount } = result.recommended_pencil;
         const tier = tierFor(COACH_REFERENCE.tiers, deal.beacon);
-        expect(result.recommended_pencil.term).toBeLessThanOrEqual(tier.maxTerm);
-        expect(STANDARD_TERMS).toContain(result.recommended_pencil.term);
-        if (deal.termMonths !== undefined && deal.termMonths > tier.maxTerm) {
-          expect(result.notes).toContain(`${deal.termMonths} months requested is over the ${tier.maxTerm}-month maximum`);
+        expect(term).toBeLessThanOrEqual(tier.maxTerm);
+        expect(STANDARD_TERMS).toContain(term);
+        // A clean-file customer inside the program's score window, on this vehicle and amount.
+        const writes = (financed: number, t: number) =>
+          panel.filter(
+            (p) =>
+              deal.beacon >= p.minScore &&
+              deal.beacon <= p.maxScore &&
+              withinLimits({ ...deal, amount: financed, knownIssues: [] }, p, t, NOW.getUTCFullYear()),
+          );
+        const askingAmount = deal.vehiclePrice - deal.downPayment - (deal.tradeValue - deal.tradePayoff);
+        const writtenAtAsking: number[] = STANDARD_TERMS.filter((t) => t <= tier.maxTerm && writes(askingAmount, t).length > 0);
+        if (writtenAtAsking.length > 0) {
+          expect(
+            writes(amount, term).map((p) => p.name),
+            `${term} months on ${amount} financed`,
+          ).not.toEqual([]);
         } else {
-          // A term at or under the maximum is the customer's to ask for, and no note calls it over.
+          // No program on the panel writes the deal at any term: the answer says so and calls the funding risk high.
+          expect(result.funding_risk).toBe("high");
+          expect(result.risk_reasons.join(" ")).toMatch(/no program on this store's .* panel writes this deal|lender panel is empty/);
+        }
+        if (deal.termMonths !== undefined && term < deal.termMonths) {
+          // A requested term that is cut is named, with the term penciled instead.
+          expect(result.notes).toContain(`${deal.termMonths} months requested`);
+          expect(result.notes).toContain(`penciled at ${term} months`);
+        }
+        if (deal.termMonths !== undefined && writtenAtAsking.includes(deal.termMonths)) {
+          // A term the tier and a program allow is the customer's to ask for, and no note calls it over.
+          expect(term).toBe(deal.termMonths);
           expect(result.notes).not.toContain("requested is over");
-          if (deal.termMonths !== undefined) expect(result.recommended_pencil.term).toBe(deal.termMonths);
         }
       }),
     );

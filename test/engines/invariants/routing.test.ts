@@ -23,6 +23,7 @@ import { LenderRouteRequestSchema, StipCheckRequestSchema } from "../../../src/r
 import { routeProfile, stipCheckInput } from "../../../src/routes/deal-desk/deal-desk.service";
 import { PROGRAMS, ROUTING_REFERENCE } from "../../helpers/deal-desk-reference";
 import { holds } from "./check";
+import { withinLimits } from "./program-limits";
 
 const AS_OF = new Date("2026-11-20T15:00:00Z");
 const YEAR = AS_OF.getUTCFullYear();
@@ -118,37 +119,10 @@ const picks = (result: RouteResult) => [result.primary, result.backup].filter((p
 // ---------------------------------------------------------------------------------------------
 // The limits a deal must meet, stated from the rows (docs/domain/lender-routing.md#term-limits)
 
-function vehicleFacts(p: RouteProfile) {
-  const isNew = p.condition === "new";
-  return {
-    age: p.vehicleYear !== undefined ? Math.max(0, YEAR - p.vehicleYear) : isNew ? 0 : null,
-    miles: p.mileage ?? (isNew ? 0 : null),
-  };
-}
-
-/** The longest term the rows allow this program on this deal; -1 when it writes none. */
-function longestAllowed(p: RouteProfile, program: LenderProgramRow): number {
-  const amount = amountFinanced(p).amount;
-  const { age, miles } = vehicleFacts(p);
-  const met = program.termLimits.filter(
-    (r) =>
-      amount >= r.minAmount &&
-      (r.maxVehicleAge === null || (age !== null && age <= r.maxVehicleAge)) &&
-      (r.maxMileage === null || (miles !== null && miles <= r.maxMileage)),
-  );
-  const ladder = program.termLimits.length === 0 ? program.maxTerm : Math.max(-1, ...met.map((r) => r.maxTerm));
-  const issueCaps = p.knownIssues.map((issue) => REF.issueRules.get(issue)?.maxTerm ?? Number.POSITIVE_INFINITY);
-  return Math.min(program.maxTerm, tierFor(REF.tiers, p.beacon).maxTerm, ladder, ...issueCaps);
-}
+const limitDeal = (p: RouteProfile) => ({ ...p, amount: amountFinanced(p).amount });
 
 function expectWithinLimits(p: RouteProfile, program: LenderProgramRow, term: number) {
-  const amount = amountFinanced(p).amount;
-  const { age, miles } = vehicleFacts(p);
-  expect(term).toBeLessThanOrEqual(longestAllowed(p, program));
-  expect(amount).toBeGreaterThanOrEqual(program.minAmount);
-  if (program.maxAmount !== null) expect(amount).toBeLessThanOrEqual(program.maxAmount);
-  if (age !== null) expect(age).toBeLessThanOrEqual(program.vehicleMaxAge);
-  if (miles !== null) expect(miles).toBeLessThanOrEqual(program.vehicleMaxMiles);
+  expect(withinLimits(limitDeal(p), program, term, YEAR), `${program.name} at ${term} months`).toBe(true);
 }
 
 /** Dollars financed over the program's maximum advance, to the cent (docs/domain/lender-routing.md#ltv-limits). */
