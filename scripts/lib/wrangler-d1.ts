@@ -40,7 +40,7 @@ export function inline(statement: RawStatement): string {
 }
 
 /** Runs statements in order from one SQL file under .wrangler/ (`name`): a large load in one wrangler call. */
-export function d1ExecuteStatements(statements: readonly RawStatement[], name: string, target: D1Target): void {
+function d1ExecuteStatements(statements: readonly RawStatement[], name: string, target: D1Target): void {
   const sqlFile = path.join(REPO_ROOT, ".wrangler", name);
   mkdirSync(path.dirname(sqlFile), { recursive: true });
   writeFileSync(sqlFile, `${statements.map(inline).join("\n")}\n`);

@@ -7,7 +7,7 @@ import { type DataAsOf, dataAsOf, type StoreFeed, staleWarnings } from "../engin
  * `data_as_of` of every answer built on a store's inventory or deals (docs/ingestion.md#when-a-feed-stops):
  * one schema, so each endpoint documents the same shape.
  */
-export const DataAsOfSchema = z
+const DataAsOfSchema = z
   .array(
     z.object({
       store_id: z.string(),
@@ -38,7 +38,7 @@ export const DataAsOfSchema = z
   });
 
 /** The organization's stores (all, or those named), each with the feeds the answer used. */
-export async function loadDataAsOf(
+async function loadDataAsOf(
   db: Database,
   orgId: string,
   storeIds: readonly string[] | undefined,

@@ -5,7 +5,7 @@
  */
 
 /** `trade_value` → `tradeValue`. */
-export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 export type CamelKeys<T> = { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] };
 
 const camelCase = (key: string) => key.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
@@ -25,7 +25,7 @@ export const exactly =
     fields;
 
 /** `tradeValue` → `trade_value`. */
-export type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
   ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
   : S;
 export type SnakeKeys<T> = { [K in keyof T as K extends string ? SnakeCase<K> : K]: T[K] };

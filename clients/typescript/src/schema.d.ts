@@ -1128,8 +1128,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The lender environment moved materially
-         * @description Raised for every organization by the nightly market refresh when a new reading of the 60-month bank auto-loan rate has moved past the threshold over the last readings.
+         * The lender environment moved materially: the market's rates, or a program's approvals at the store
+         * @description `source: "market_rate"`: raised for every organization by the nightly market refresh when a new reading of the 60-month bank auto-loan rate has moved past the threshold over the last readings. `source: "own_outcomes"`: raised for one store by the nightly outcome check (after the market refresh) when a program's approval rate in the store's own recent decisions fell below its own baseline beyond chance (one-sided Fisher exact test, docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions), once per episode (`trend: "tightening"`), and again when it recovers (`trend: "recovered"`).
          *
          *     Sent as a signed `POST` to each endpoint subscribed to `lender.environment_change` (see `/api/v1/webhooks`). Verify it with `verifyWebhook` from the TypeScript client, or as docs/developer-experience.md shows.
          */
@@ -1156,6 +1156,50 @@ export interface webhooks {
          *     Sent as a signed `POST` to each endpoint subscribed to `morning_briefing.ready` (see `/api/v1/webhooks`). Verify it with `verifyWebhook` from the TypeScript client, or as docs/developer-experience.md shows.
          */
         post: operations["webhook.morning_briefing.ready"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "store.feed_resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A store's stale DMS feed delivered again
+         * @description Raised by ingestion (`POST /api/v1/ingest/inventory`, `POST /api/v1/ingest/deals`) on the first delivery after `store.feed_stale`, once per episode.
+         *
+         *     Sent as a signed `POST` to each endpoint subscribed to `store.feed_resumed` (see `/api/v1/webhooks`). Verify it with `verifyWebhook` from the TypeScript client, or as docs/developer-experience.md shows.
+         */
+        post: operations["webhook.store.feed_resumed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "store.feed_stale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A store's DMS feed stopped delivering
+         * @description Raised once per episode by the stale-feed check (every 5 minutes) when a store's inventory or deals feed has not delivered for longer than the store's threshold (`inventory_stale_hours`, default 24; `deals_stale_hours`, default 72). Answers built on that feed keep working from the last delivery and say how old it is (`data_as_of`, docs/ingestion.md#when-a-feed-stops). `store.feed_resumed` follows when the feed delivers again.
+         *
+         *     Sent as a signed `POST` to each endpoint subscribed to `store.feed_stale` (see `/api/v1/webhooks`). Verify it with `verifyWebhook` from the TypeScript client, or as docs/developer-experience.md shows.
+         */
+        post: operations["webhook.store.feed_stale"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1452,7 +1496,7 @@ export interface components {
              * @example exact-full-name
              * @enum {string}
              */
-            rule: "exact-full-name" | "both-names-and-birth-date" | "exact-name-near-date-of-birth" | "exact-name-conflicting-date-of-birth" | "potential-match" | "given-name-form-and-birth-date" | "surname-and-birth-day" | "partial-name-and-birth-day" | "given-names-only" | "surname-only" | "conflicting-date-of-birth" | "below-flag-line";
+            rule: "exact-full-name" | "both-names-and-birth-date" | "exact-name-near-date-of-birth" | "exact-name-conflicting-date-of-birth" | "potential-match" | "given-name-form-and-birth-date" | "surname-and-birth-day" | "partial-name-and-birth-day" | "given-names-only" | "surname-only" | "conflicting-date-of-birth" | "surname-another-name" | "below-flag-line";
             /** @description 0–100: the name score (the date of birth is weighed by the rule, not the score). */
             score: number;
             /** @description The entry's primary name as OFAC lists it. */
@@ -1629,6 +1673,8 @@ export interface components {
             aged_threshold_days_new?: number;
             /** @description Auction and transport fees taken from a unit's wholesale value. USD, 0 to 5,000. */
             auction_fees?: number;
+            /** @description Deals older than this are stale; the same for the deals feed. Whole hours, 1 to 720. */
+            deals_stale_hours?: number;
             /** @description Floorplan APR on new units, percent, 0 to 30. */
             floorplan_apr_new?: number;
             /** @description Floorplan APR on used units, percent, 0 to 30. */
@@ -1646,6 +1692,8 @@ export interface components {
              * @example sto_acme_main
              */
             id?: string;
+            /** @description Inventory older than this is stale: answers built on it warn, briefings lead with it, and `store.feed_stale` is raised (docs/ingestion.md#when-a-feed-stops). Whole hours, 1 to 720. */
+            inventory_stale_hours?: number;
             /**
              * @description The organization's primary store (reports default to it).
              * @default false
@@ -1679,6 +1727,37 @@ export interface components {
             /** @description Wholesale value of a clean unit today, percent of its retail market, 50 to 95 (docs/domain/gross.md#expected-auction-proceeds). */
             wholesale_ratio_pct?: number;
         };
+        /**
+         * @description How old the data behind this answer is, per store and feed it used.
+         * @example [
+         *       {
+         *         "store_id": "sto_summit_north",
+         *         "feed": "inventory",
+         *         "as_of": "2026-11-27T05:58:12.000Z",
+         *         "age_hours": 31.2,
+         *         "stale_after_hours": 24,
+         *         "stale": true,
+         *         "warning": "Inventory for Summit Auto North was last received 31 hours ago (2026-11-27 05:58 UTC), past the store's 24-hour threshold: this answer is built on the data as it was then."
+         *       }
+         *     ]
+         */
+        DataAsOf: {
+            age_hours: number | null;
+            /**
+             * Format: date-time
+             * @description When the store's feed last delivered; null when no delivery is recorded (data loaded another way, e.g. the demo).
+             */
+            as_of: string | null;
+            /** @enum {string} */
+            feed: "inventory" | "deals";
+            /** @description Older than the threshold: the answer is built on the data as it was then. */
+            stale: boolean;
+            /** @description The store's threshold: `inventory_stale_hours` or `deals_stale_hours`. */
+            stale_after_hours: number;
+            store_id: string;
+            /** @description The warning in words when stale; else null. */
+            warning: string | null;
+        }[];
         /**
          * @example {
          *       "beacon": 688,
@@ -1726,7 +1805,7 @@ export interface components {
              */
             finance_charge_fees?: number;
             /**
-             * @description Extension. Odometer; with `vehicle_year`, lets the service-contract word track say when factory coverage ends.
+             * @description Extension. Odometer: the lender programs' mileage limits and term ladders for the pencil's term (a used unit without it is penciled at the terms that need no mileage), and, with `vehicle_year`, when factory coverage ends.
              * @example 28500
              */
             mileage?: number;
@@ -1755,7 +1834,7 @@ export interface components {
             /** @description Asking price, USD, above 0. */
             vehicle_price: number;
             /**
-             * @description Extension. Model year; with `mileage`, lets the service-contract word track say when factory coverage ends.
+             * @description Extension. Model year: the lender programs' age limits and term ladders for the pencil's term (docs/domain/deal-coach.md#program-limits; a used unit without it is penciled at the terms that need no age), and, with `mileage`, when factory coverage ends.
              * @example 2023
              */
             vehicle_year?: number;
@@ -2135,7 +2214,20 @@ export interface components {
          *       ],
          *       "term_options": [],
          *       "panel_size": 42,
-         *       "store_id": "sto_summit_north"
+         *       "store_id": "sto_summit_north",
+         *       "outcome_changes": [],
+         *       "data_as_of": [
+         *         {
+         *           "store_id": "sto_summit_north",
+         *           "feed": "deals",
+         *           "as_of": "2026-11-29T05:10:00.000Z",
+         *           "age_hours": 2.3,
+         *           "stale_after_hours": 72,
+         *           "stale": false,
+         *           "warning": null
+         *         }
+         *       ],
+         *       "data_warnings": []
          *     }
          */
         DealDeskLenderRouteResult: {
@@ -2151,12 +2243,36 @@ export interface components {
             /** @description Each rule that knocked lenders out, with the lenders it knocked out. */
             avoid_reason: string;
             backup: components["schemas"]["DealDeskLenderPick"];
+            data_as_of: components["schemas"]["DataAsOf"];
+            /**
+             * @description The stale entries' warnings, in words; empty when every feed the answer used is within its threshold.
+             * @example []
+             */
+            data_warnings: string[];
             /** @description Amount financed ÷ book value, percent. */
             ltv: number;
             /** @description The inputs the request did not supply, which the LTV therefore leaves out. */
             ltv_excludes: ("trade" | "trade payoff" | "trade value" | "taxes" | "title and fees")[];
             /** @description Trade payoff over its value, rolled into the amount financed. */
             negative_equity: number;
+            /**
+             * @description Panel programs whose approvals at this store fell below their own baseline beyond chance (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions), open until they recover: each such program that fits is ranked on its recent approvals and named in the note.
+             * @example [
+             *       {
+             *         "lender": "Keystone National Bank Prime",
+             *         "lender_id": "lp_bank_prime_1",
+             *         "since": "2026-11-29",
+             *         "summary": "Approvals at Keystone National Bank Prime fell from 78% to 41% over the last 30 days, 17 decisions (against 50 before)"
+             *       }
+             *     ]
+             */
+            outcome_changes: {
+                lender: string;
+                lender_id: string;
+                /** Format: date */
+                since: string;
+                summary: string;
+            }[];
             panel_size: number;
             predicted_stips: string[];
             primary: components["schemas"]["DealDeskLenderPick"];
@@ -2257,13 +2373,31 @@ export interface components {
          *       "ltv_excludes": [],
          *       "max_ltv": null,
          *       "down_payment_needed": null,
-         *       "store_id": "sto_summit_north"
+         *       "store_id": "sto_summit_north",
+         *       "data_as_of": [
+         *         {
+         *           "store_id": "sto_summit_north",
+         *           "feed": "deals",
+         *           "as_of": "2026-11-29T05:10:00.000Z",
+         *           "age_hours": 2.3,
+         *           "stale_after_hours": 72,
+         *           "stale": false,
+         *           "warning": null
+         *         }
+         *       ],
+         *       "data_warnings": []
          *     }
          */
         DealDeskStipCheckResult: {
             /** @description With `vehicle_price`: the amount financed; else null. */
             amount_financed: number | null;
             avg_turnaround_hours: number;
+            data_as_of: components["schemas"]["DataAsOf"];
+            /**
+             * @description The stale entries' warnings, in words; empty when every feed the answer used is within its threshold.
+             * @example []
+             */
+            data_warnings: string[];
             /**
              * @description With `vehicle_price`: the cash down (USD, whole dollars up) that brings the LTV to the lender's maximum; 0 when inside it, null without a price.
              * @example 0
@@ -2532,12 +2666,30 @@ export interface components {
          *           "asking_price": 38995,
          *           "store": "Summit Auto North"
          *         }
-         *       ]
+         *       ],
+         *       "data_as_of": [
+         *         {
+         *           "store_id": "sto_summit_north",
+         *           "feed": "inventory",
+         *           "as_of": "2026-11-29T05:58:12.000Z",
+         *           "age_hours": 1.5,
+         *           "stale_after_hours": 24,
+         *           "stale": false,
+         *           "warning": null
+         *         }
+         *       ],
+         *       "data_warnings": []
          *     }
          */
         InventoryFeed: {
             /** @description Units in `inventory` (in this page). */
             count: number;
+            data_as_of: components["schemas"]["DataAsOf"];
+            /**
+             * @description The stale entries' warnings, in words; empty when every feed the answer used is within its threshold.
+             * @example []
+             */
+            data_warnings: string[];
             /** @description Whether another page follows. Present when the call has any query parameter, and on a call without parameters whose answer stopped at the cap (then `true`, with the cursor of the next page). */
             has_more?: boolean;
             inventory: components["schemas"]["InventoryUnit"][];
@@ -2564,6 +2716,23 @@ export interface components {
             updated_at?: string;
             vin: string;
             year: number;
+        };
+        /** @description The baseline the episode opened against. */
+        LenderOutcomeWindow: {
+            approval_rate: number | null;
+            approved: number;
+            /** @description Submission to funding of the linked deal, where recorded. */
+            avg_funding_days: number | null;
+            avg_stips_asked: number | null;
+            /** @description Submission to stips cleared, where recorded. */
+            avg_turnaround_hours: number | null;
+            /** @description Share of decisions that were counter-offers (conditions). */
+            counter_rate: number | null;
+            decisions: number;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
         };
         /**
          * @example {
@@ -2721,6 +2890,12 @@ export interface components {
         ReportsAlertReport: {
             /** @description This page's alerts, largest exposure first. A page examines the next units in stock (oldest in stock first, at most 500) until it holds `limit` alerts; an organization with more gets the rest on the next pages. */
             alerts: components["schemas"]["ReportsInventoryAlert"][];
+            data_as_of: components["schemas"]["DataAsOf"];
+            /**
+             * @description The stale entries' warnings, in words; empty when every feed the answer used is within its threshold.
+             * @example []
+             */
+            data_warnings: string[];
             /** @description Whether units in stock remain after this page: follow `next_cursor` until it is null. */
             has_more: boolean;
             /** @description Pass as `cursor` for the next page; null on the last page (docs/reports.md#paging). */
@@ -2782,7 +2957,7 @@ export interface components {
             /** @description The unit's aged threshold: the store's used or new-unit threshold. */
             aged_threshold_days: number;
             /**
-             * @description Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all): `wholesale_candidate` — pre-owned unit at 60+ days, or past the store's aged threshold with projected front gross after holding cost below zero or cost + recon at or above market value (never a new unit); its `action` is `wholesale`; `equity_below_floorplan` — market value under the floor-plan payoff (cost) plus interest accrued; `aged_and_overpriced` — both of the next two; `aged` — days on lot at or past the unit's aged threshold: the store's used threshold (default 45) for used and CPO units, its new-unit threshold (default 90) for new units; `overpriced` — list price above market value × 1.03. Rules and wording: docs/domain/reports.md.
+             * @description Stable identifiers, most urgent first (a unit's `alert_type` is the first that applies; `conditions` lists all): `wholesale_candidate` — pre-owned unit to send to auction: at 90+ days, or in its wholesale review (60+ days, or past the store's aged threshold with projected front gross after holding cost below zero or cost + recon at or above market value) when retail no longer pays (docs/domain/gross.md#wholesale-policy; never a new unit); its `action` is `wholesale`; `equity_below_floorplan` — market value under the floor-plan payoff (cost) plus interest accrued; `aged_and_overpriced` — both of the next two; `aged` — days on lot at or past the unit's aged threshold: the store's used threshold (default 45) for used and CPO units, its new-unit threshold (default 90) for new units; `overpriced` — list price above market value × 1.03. Rules and wording: docs/domain/reports.md.
              * @enum {string}
              */
             alert_type: "wholesale_candidate" | "equity_below_floorplan" | "aged_and_overpriced" | "aged" | "overpriced";
@@ -2950,12 +3125,39 @@ export interface components {
          *             }
          *           ]
          *         }
-         *       ]
+         *       ],
+         *       "data_as_of": [
+         *         {
+         *           "store_id": "sto_summit_north",
+         *           "feed": "inventory",
+         *           "as_of": "2026-11-26T05:41:00.000Z",
+         *           "age_hours": 0.3,
+         *           "stale_after_hours": 24,
+         *           "stale": false,
+         *           "warning": null
+         *         },
+         *         {
+         *           "store_id": "sto_summit_north",
+         *           "feed": "deals",
+         *           "as_of": "2026-11-26T05:41:00.000Z",
+         *           "age_hours": 0.3,
+         *           "stale_after_hours": 72,
+         *           "stale": false,
+         *           "warning": null
+         *         }
+         *       ],
+         *       "data_warnings": []
          *     }
          */
         ReportsMorningBriefing: {
             /** @description The five largest exposures in the role's part of the lot (new units for the new-car manager, pre-owned for the used-car manager, all otherwise). */
             alerts: components["schemas"]["ReportsInventoryAlert"][];
+            data_as_of: components["schemas"]["DataAsOf"];
+            /**
+             * @description The stale entries' warnings, in words; empty when every feed the answer used is within its threshold.
+             * @example []
+             */
+            data_warnings: string[];
             /**
              * Format: date-time
              * @description When the briefing was built (overnight, or at the day's first request).
@@ -2963,6 +3165,7 @@ export interface components {
             generated_at: string;
             /** @enum {string} */
             role: "gm" | "used_car_manager" | "fi_director" | "bdc_manager" | "sales_manager" | "new_car_manager";
+            /** @description The role's sections; `stale_data` comes first when a feed the briefing used is past its threshold, and `lender_tightening` (F&I director, sales manager) names each program whose approvals at the store fell below its own baseline. */
             sections: components["schemas"]["ReportsBriefingSection"][];
             store_id: string;
             /** @description Cost tied up in those units (cost + recon + accrued floor-plan interest). */
@@ -3091,11 +3294,29 @@ export interface components {
          *           "units": 142,
          *           "totalGross": 611380
          *         }
-         *       ]
+         *       ],
+         *       "data_as_of": [
+         *         {
+         *           "store_id": "sto_summit_north",
+         *           "feed": "deals",
+         *           "as_of": "2026-11-29T05:10:00.000Z",
+         *           "age_hours": 2.3,
+         *           "stale_after_hours": 72,
+         *           "stale": false,
+         *           "warning": null
+         *         }
+         *       ],
+         *       "data_warnings": []
          *     }
          */
         SalesSummaryFeed: {
             count: number;
+            data_as_of: components["schemas"]["DataAsOf"];
+            /**
+             * @description The stale entries' warnings, in words; empty when every feed the answer used is within its threshold.
+             * @example []
+             */
+            data_warnings: string[];
             /** @description Whether another page follows. Present when the call has any query parameter, and on a call without parameters whose answer stopped at the cap (then `true`, with the cursor of the next page). */
             has_more?: boolean;
             /** @description Pass as `cursor` (with the same `store_id` and `updated_since`) for the next page; null on the last page. Present when the call has any query parameter, and on a call without parameters whose answer stopped at the cap (then `true`, with the cursor of the next page). */
@@ -3363,7 +3584,9 @@ export interface components {
          *       "aged_threshold_days": 45,
          *       "aged_threshold_days_new": 90,
          *       "target_front_gross_used_pct": 8,
-         *       "target_front_gross_used_min": 1200
+         *       "target_front_gross_used_min": 1200,
+         *       "inventory_stale_hours": 24,
+         *       "deals_stale_hours": 72
          *     }
          */
         SettingsStore: {
@@ -3373,6 +3596,8 @@ export interface components {
             aged_threshold_days_new: number;
             /** @description Auction and transport fees taken from a unit's wholesale value. USD, 0 to 5,000. */
             auction_fees: number;
+            /** @description Deals older than this are stale; the same for the deals feed. Whole hours, 1 to 720. */
+            deals_stale_hours: number;
             /** @description Floorplan APR on new units, percent, 0 to 30. */
             floorplan_apr_new: number;
             /** @description Floorplan APR on used units, percent, 0 to 30. */
@@ -3385,6 +3610,8 @@ export interface components {
             holding_high_value_cost: number;
             /** @description Percent of a high-value unit's cost it costs per day, 0 to 1 (0.1 = 0.1 % a day). */
             holding_high_value_daily_pct: number;
+            /** @description Inventory older than this is stale: answers built on it warn, briefings lead with it, and `store.feed_stale` is raised (docs/ingestion.md#when-a-feed-stops). Whole hours, 1 to 720. */
+            inventory_stale_hours: number;
             name: string;
             /** @description The store's own overhead figure for a new unit, per day, on top of its floor-plan interest. USD, 0 to 500. */
             overhead_new_per_day: number;
@@ -3433,7 +3660,9 @@ export interface components {
          *           "aged_threshold_days": 45,
          *           "aged_threshold_days_new": 90,
          *           "target_front_gross_used_pct": 8,
-         *           "target_front_gross_used_min": 1200
+         *           "target_front_gross_used_min": 1200,
+         *           "inventory_stale_hours": 24,
+         *           "deals_stale_hours": 72
          *         }
          *       ]
          *     }
@@ -3455,6 +3684,8 @@ export interface components {
             aged_threshold_days_new?: number;
             /** @description Auction and transport fees taken from a unit's wholesale value. USD, 0 to 5,000. */
             auction_fees?: number;
+            /** @description Deals older than this are stale; the same for the deals feed. Whole hours, 1 to 720. */
+            deals_stale_hours?: number;
             /** @description Floorplan APR on new units, percent, 0 to 30. */
             floorplan_apr_new?: number;
             /** @description Floorplan APR on used units, percent, 0 to 30. */
@@ -3467,6 +3698,8 @@ export interface components {
             holding_high_value_cost?: number;
             /** @description Percent of a high-value unit's cost it costs per day, 0 to 1 (0.1 = 0.1 % a day). */
             holding_high_value_daily_pct?: number;
+            /** @description Inventory older than this is stale: answers built on it warn, briefings lead with it, and `store.feed_stale` is raised (docs/ingestion.md#when-a-feed-stops). Whole hours, 1 to 720. */
+            inventory_stale_hours?: number;
             /** @description The store's own overhead figure for a new unit, per day, on top of its floor-plan interest. USD, 0 to 500. */
             overhead_new_per_day?: number;
             /** @description Pack added to a new unit's cost (docs/domain/gross.md). USD, 0 to 5,000. */
@@ -3569,6 +3802,8 @@ export interface components {
          *       "aged_threshold_days_new": 90,
          *       "target_front_gross_used_pct": 8,
          *       "target_front_gross_used_min": 1200,
+         *       "inventory_stale_hours": 24,
+         *       "deals_stale_hours": 72,
          *       "created_at": "2026-11-26T09:31:00.000Z"
          *     }
          */
@@ -3581,6 +3816,8 @@ export interface components {
             auction_fees: number;
             /** Format: date-time */
             created_at: string;
+            /** @description Deals older than this are stale; the same for the deals feed. Whole hours, 1 to 720. */
+            deals_stale_hours: number;
             /** @description Floorplan APR on new units, percent, 0 to 30. */
             floorplan_apr_new: number;
             /** @description Floorplan APR on used units, percent, 0 to 30. */
@@ -3594,6 +3831,8 @@ export interface components {
             /** @description Percent of a high-value unit's cost it costs per day, 0 to 1 (0.1 = 0.1 % a day). */
             holding_high_value_daily_pct: number;
             id: string;
+            /** @description Inventory older than this is stale: answers built on it warn, briefings lead with it, and `store.feed_stale` is raised (docs/ingestion.md#when-a-feed-stops). Whole hours, 1 to 720. */
+            inventory_stale_hours: number;
             is_primary: boolean;
             market_zip: string;
             name: string;
@@ -3648,6 +3887,8 @@ export interface components {
          *           "aged_threshold_days_new": 90,
          *           "target_front_gross_used_pct": 8,
          *           "target_front_gross_used_min": 1200,
+         *           "inventory_stale_hours": 24,
+         *           "deals_stale_hours": 72,
          *           "created_at": "2026-11-26T09:31:00.000Z"
          *         }
          *       ]
@@ -3670,6 +3911,12 @@ export interface components {
              * @enum {string}
              */
             confidence: "low" | "medium" | "high";
+            data_as_of: components["schemas"]["DataAsOf"];
+            /**
+             * @description The stale feeds' warnings when the comparables priced the trade (they are every store's units and sales); empty otherwise.
+             * @example []
+             */
+            data_warnings: string[];
             /**
              * @description Why a person must see the unit before the number stands: a model the table does not know, a title or odometer brand (with its legal reason), frame, flood, airbag, not running.
              * @example []
@@ -3722,8 +3969,11 @@ export interface components {
                 make: string;
                 model: string;
                 price_class: string;
-                /** @enum {string} */
-                price_class_match: "model" | "make" | "default";
+                /**
+                 * @description What set the new-price class: `model` the model table; `body` the VIN decode's body and fuel (a model missing from the table); `make` the make's fallback; `default` the generic class. Anything but `model` is appraised at `low` confidence (docs/domain/appraisal.md#unknown-vehicles).
+                 * @enum {string}
+                 */
+                price_class_match: "model" | "body" | "make" | "default";
                 retention_class: string;
                 trim: string | null;
                 vin: string | null;
@@ -3887,7 +4137,8 @@ export interface components {
             recommendation: string;
             stock_no: string;
         };
-        WebhookLenderEnvironmentChangeData: {
+        WebhookLenderEnvironmentChangeData: components["schemas"]["WebhookLenderEnvironmentChangeMarketData"] | components["schemas"]["WebhookLenderOwnOutcomesData"];
+        WebhookLenderEnvironmentChangeMarketData: {
             /** Format: date */
             as_of: string;
             /** @description Percentage points moved over `lookback_readings` readings. */
@@ -3895,11 +4146,43 @@ export interface components {
             lookback_readings: number;
             /** @description The FRED series. */
             series_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "market_rate";
             threshold_pts: number;
             /** @enum {string} */
             trend: "easing" | "tightening";
             /** @description The newest reading, percent. */
             value: number;
+        };
+        WebhookLenderOwnOutcomesData: {
+            after: components["schemas"]["LenderOutcomeWindow"] & unknown;
+            /** @description The p at or under which an episode opens (`lender_outcome_settings`). */
+            alpha: number;
+            /** @description The baseline: this many days before the recent window. */
+            baseline_days: number;
+            before: components["schemas"]["LenderOutcomeWindow"];
+            /** @description The episode; its `recovered` event carries the same id. */
+            episode_id: string;
+            lender: string;
+            /** @description The chance of so few approvals in the recent window if nothing had changed. */
+            p_value: number;
+            program_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "own_outcomes";
+            store_id: string;
+            summary: string;
+            /** @enum {string} */
+            test: "fisher_exact_one_sided";
+            /** @enum {string} */
+            trend: "tightening" | "recovered";
+            /** @description The recent window, days. */
+            window_days: number;
         };
         WebhookMorningBriefingReadyData: {
             /** @description How many alerts the briefing holds. */
@@ -3948,7 +4231,7 @@ export interface components {
             /** @description Why the service disabled the endpoint (a 410 answer); null otherwise. */
             disabled_reason: string | null;
             enabled: boolean;
-            events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered")[];
+            events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered" | "store.feed_stale" | "store.feed_resumed")[];
             /** @example whk_7fQ2mZp9LkR4sT1v */
             id: string;
             /**
@@ -3979,7 +4262,7 @@ export interface components {
              *       "inventory.aged_alert"
              *     ]
              */
-            events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered")[];
+            events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered" | "store.feed_stale" | "store.feed_resumed")[];
             /**
              * @description Where events are POSTed. https only, no user name or password, not a loopback, private, link-local or internal address. (`http://localhost` and `http://127.0.0.1` only in local development.)
              * @example https://dms.example.com/hooks/dealer-intelligence
@@ -3992,7 +4275,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            event: "morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered";
+            event: "morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered" | "store.feed_stale" | "store.feed_resumed";
             /**
              * @description The envelope `id` and `X-Service-Webhook-Id`.
              * @example evt_9pQ2mZ7LkR4sT1vB
@@ -4025,7 +4308,7 @@ export interface components {
             /** @description Why the service disabled the endpoint (a 410 answer); null otherwise. */
             disabled_reason: string | null;
             enabled: boolean;
-            events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered")[];
+            events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered" | "store.feed_stale" | "store.feed_resumed")[];
             /** @example whk_7fQ2mZp9LkR4sT1v */
             id: string;
             /**
@@ -4049,7 +4332,7 @@ export interface components {
             /** @description Why the service disabled the endpoint (a 410 answer); null otherwise. */
             disabled_reason: string | null;
             enabled: boolean;
-            events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered")[];
+            events: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered" | "store.feed_stale" | "store.feed_resumed")[];
             /** @example whk_7fQ2mZp9LkR4sT1v */
             id: string;
             /**
@@ -4084,6 +4367,42 @@ export interface components {
             /** @example 200 */
             response_status: number | null;
         };
+        WebhookStoreFeedResumedData: {
+            /** @enum {string} */
+            feed: "inventory" | "deals";
+            /** @description Hours between the two deliveries. */
+            gap_hours: number;
+            /**
+             * Format: date-time
+             * @description The delivery before the gap.
+             */
+            last_received_at: string;
+            /**
+             * Format: date-time
+             * @description This delivery.
+             */
+            received_at: string;
+            /**
+             * Format: date-time
+             * @description When the episode was raised.
+             */
+            stale_since: string;
+        };
+        WebhookStoreFeedStaleData: {
+            /** @description Hours since then, when the check ran. */
+            age_hours: number;
+            /** @enum {string} */
+            feed: "inventory" | "deals";
+            /**
+             * Format: date-time
+             * @description The feed's last delivery.
+             */
+            last_received_at: string;
+            /** @description The store's threshold for this feed. */
+            stale_after_hours: number;
+            store_name: string;
+            summary: string;
+        };
         /**
          * @example {
          *       "event": "deal.stip_alert"
@@ -4094,7 +4413,7 @@ export interface components {
              * @description The event type to send a sample of; the endpoint need not be subscribed to it.
              * @enum {string}
              */
-            event: "morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered";
+            event: "morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered" | "store.feed_stale" | "store.feed_resumed";
         };
         /**
          * @example {
@@ -4116,7 +4435,7 @@ export interface components {
              *       "inventory.aged_alert"
              *     ]
              */
-            events?: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered")[];
+            events?: ("morning_briefing.ready" | "deal.stip_alert" | "inventory.aged_alert" | "lender.environment_change" | "compliance.hold_triggered" | "store.feed_stale" | "store.feed_resumed")[];
             /**
              * @description Where events are POSTed. https only, no user name or password, not a loopback, private, link-local or internal address. (`http://localhost` and `http://127.0.0.1` only in local development.)
              * @example https://dms.example.com/hooks/dealer-intelligence
@@ -4149,6 +4468,7 @@ export type SchemaCreatedBrokerToken = components['schemas']['CreatedBrokerToken
 export type SchemaCreateOrganizationRequest = components['schemas']['CreateOrganizationRequest'];
 export type SchemaCreateStaffUserRequest = components['schemas']['CreateStaffUserRequest'];
 export type SchemaCreateStoreRequest = components['schemas']['CreateStoreRequest'];
+export type SchemaDataAsOf = components['schemas']['DataAsOf'];
 export type SchemaDealDeskCoachRequest = components['schemas']['DealDeskCoachRequest'];
 export type SchemaDealDeskCoachResult = components['schemas']['DealDeskCoachResult'];
 export type SchemaDealDeskGrossCalcRequest = components['schemas']['DealDeskGrossCalcRequest'];
@@ -4170,6 +4490,7 @@ export type SchemaIngestInventoryUnit = components['schemas']['IngestInventoryUn
 export type SchemaIngestStip = components['schemas']['IngestStip'];
 export type SchemaInventoryFeed = components['schemas']['InventoryFeed'];
 export type SchemaInventoryUnit = components['schemas']['InventoryUnit'];
+export type SchemaLenderOutcomeWindow = components['schemas']['LenderOutcomeWindow'];
 export type SchemaLogInRequest = components['schemas']['LogInRequest'];
 export type SchemaMarketFeed = components['schemas']['MarketFeed'];
 export type SchemaMarketFeedEntry = components['schemas']['MarketFeedEntry'];
@@ -4213,6 +4534,8 @@ export type SchemaWebhookComplianceHoldTriggeredData = components['schemas']['We
 export type SchemaWebhookDealStipAlertData = components['schemas']['WebhookDealStipAlertData'];
 export type SchemaWebhookInventoryAgedAlertData = components['schemas']['WebhookInventoryAgedAlertData'];
 export type SchemaWebhookLenderEnvironmentChangeData = components['schemas']['WebhookLenderEnvironmentChangeData'];
+export type SchemaWebhookLenderEnvironmentChangeMarketData = components['schemas']['WebhookLenderEnvironmentChangeMarketData'];
+export type SchemaWebhookLenderOwnOutcomesData = components['schemas']['WebhookLenderOwnOutcomesData'];
 export type SchemaWebhookMorningBriefingReadyData = components['schemas']['WebhookMorningBriefingReadyData'];
 export type SchemaWebhooksAttempt = components['schemas']['WebhooksAttempt'];
 export type SchemaWebhooksCreatedEndpoint = components['schemas']['WebhooksCreatedEndpoint'];
@@ -4224,6 +4547,8 @@ export type SchemaWebhooksEndpointList = components['schemas']['WebhooksEndpoint
 export type SchemaWebhooksRotatedSecret = components['schemas']['WebhooksRotatedSecret'];
 export type SchemaWebhooksRotateSecret = components['schemas']['WebhooksRotateSecret'];
 export type SchemaWebhooksTestResult = components['schemas']['WebhooksTestResult'];
+export type SchemaWebhookStoreFeedResumedData = components['schemas']['WebhookStoreFeedResumedData'];
+export type SchemaWebhookStoreFeedStaleData = components['schemas']['WebhookStoreFeedStaleData'];
 export type SchemaWebhooksTriggerEvent = components['schemas']['WebhooksTriggerEvent'];
 export type SchemaWebhooksUpdateEndpoint = components['schemas']['WebhooksUpdateEndpoint'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
@@ -7866,16 +8191,15 @@ export interface operations {
                      *           "list_price": 16995,
                      *           "market_value": 16400,
                      *           "market_value_source": "valuation",
-                     *           "alert_type": "wholesale_candidate",
+                     *           "alert_type": "aged_and_overpriced",
                      *           "conditions": [
-                     *             "wholesale_candidate",
-                     *             "aged"
+                     *             "aged_and_overpriced"
                      *           ],
                      *           "owner": "used_car_manager",
                      *           "aged_threshold_days": 45,
-                     *           "recommendation": "Wholesale: 64 days on the lot (wholesale review at 60). Sunk cost is not a price: send it to auction this week; expected auction proceeds about $12,175: wholesale value $12,675 (82% of market $16,400, 94.3% of it kept at 64 days) less $500 auction and transport fees; each more day costs $35 to hold.",
-                     *           "action": "wholesale",
-                     *           "recommended_price": 12175,
+                     *           "recommendation": "Wholesale review (64 days on the lot, reviewed at 60): retail still nets more than the auction. Reprice to $16,395 (toward market $16,400, not above the $16,995 asking price): after 26 more days of holding ($910) it brings about $15,485, $3,310 more than the expected auction proceeds about $12,175: wholesale value $12,675 (82% of market $16,400, 94.3% of it kept at 64 days) less $500 auction and transport fees; front gross then about -$1,155 after pack and holding. Retail it in the 26 days before its 90-day auction line; each more day costs $35 to hold.",
+                     *           "action": "reprice",
+                     *           "recommended_price": 16395,
                      *           "wholesale_est": 12175,
                      *           "exposure_usd": 17040
                      *         }
@@ -8545,7 +8869,28 @@ export interface operations {
                      *         "curve": "class",
                      *         "decoded": null
                      *       },
-                     *       "warnings": []
+                     *       "warnings": [],
+                     *       "data_as_of": [
+                     *         {
+                     *           "store_id": "sto_summit_north",
+                     *           "feed": "inventory",
+                     *           "as_of": "2026-11-26T05:41:00.000Z",
+                     *           "age_hours": 6.5,
+                     *           "stale_after_hours": 24,
+                     *           "stale": false,
+                     *           "warning": null
+                     *         },
+                     *         {
+                     *           "store_id": "sto_summit_north",
+                     *           "feed": "deals",
+                     *           "as_of": "2026-11-26T05:41:00.000Z",
+                     *           "age_hours": 6.5,
+                     *           "stale_after_hours": 72,
+                     *           "stale": false,
+                     *           "warning": null
+                     *         }
+                     *       ],
+                     *       "data_warnings": []
                      *     }
                      */
                     "application/json": components["schemas"]["TradeAppraisal"];
@@ -10227,13 +10572,40 @@ export interface operations {
                  *       "timestamp": "2026-11-26T12:30:00.000Z",
                  *       "sample": false,
                  *       "data": {
-                 *         "series_id": "RIFLPBCIANM60NM",
-                 *         "value": 7.9,
-                 *         "as_of": "2026-11-01",
-                 *         "change_pts": 0.31,
-                 *         "lookback_readings": 3,
-                 *         "threshold_pts": 0.25,
-                 *         "trend": "tightening"
+                 *         "source": "own_outcomes",
+                 *         "trend": "tightening",
+                 *         "store_id": "sto_summit_north",
+                 *         "program_id": "lp_bank_prime_1",
+                 *         "lender": "Keystone National Bank Prime",
+                 *         "episode_id": "loe_Vq3nC8rT2xWk9pLm",
+                 *         "window_days": 30,
+                 *         "baseline_days": 180,
+                 *         "before": {
+                 *           "from": "2026-05-03",
+                 *           "to": "2026-10-30",
+                 *           "decisions": 50,
+                 *           "approved": 39,
+                 *           "approval_rate": 0.78,
+                 *           "counter_rate": 0.1,
+                 *           "avg_stips_asked": 2.1,
+                 *           "avg_turnaround_hours": 30.5,
+                 *           "avg_funding_days": 3.2
+                 *         },
+                 *         "after": {
+                 *           "from": "2026-10-31",
+                 *           "to": "2026-11-29",
+                 *           "decisions": 17,
+                 *           "approved": 7,
+                 *           "approval_rate": 0.4118,
+                 *           "counter_rate": 0.2941,
+                 *           "avg_stips_asked": 3.4,
+                 *           "avg_turnaround_hours": 52,
+                 *           "avg_funding_days": 4.5
+                 *         },
+                 *         "test": "fisher_exact_one_sided",
+                 *         "p_value": 0.00671,
+                 *         "alpha": 0.01,
+                 *         "summary": "Approvals at Keystone National Bank Prime fell from 78% to 41% over the last 30 days, 17 decisions (against 50 before); counter-offers 10% → 29%, stips asked 2.1 → 3.4 a deal, days to fund 3.2 → 4.5"
                  *       }
                  *     }
                  */
@@ -10310,6 +10682,145 @@ export interface operations {
                     data: components["schemas"]["WebhookMorningBriefingReadyData"];
                     /** @enum {string} */
                     event: "morning_briefing.ready";
+                    /** @description The event's id; equals the X-Service-Webhook-Id header. */
+                    id: string;
+                    org_id: string;
+                    /** @description True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production. */
+                    sample: boolean;
+                    /** @description The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store. */
+                    store_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the event was raised (UTC).
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else is retried at about +20 min, +2 h and +12 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.store.feed_resumed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256(endpoint secret, id + "." + timestamp + "." + raw body)>. During a secret rotation two values, space-separated; accept either. */
+                "x-service-signature": string;
+                /** @description The delivery's id, the same on every retry: de-duplicate on it for at least 24 hours. */
+                "x-service-webhook-id": string;
+                /** @description Unix seconds of this attempt. Reject the delivery when it is more than 300 seconds from your clock. */
+                "x-service-webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
+                 *       "event": "store.feed_resumed",
+                 *       "org_id": "org_summit",
+                 *       "store_id": "sto_summit_north",
+                 *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "sample": false,
+                 *       "data": {
+                 *         "feed": "inventory",
+                 *         "stale_since": "2026-11-28T06:00:00.000Z",
+                 *         "last_received_at": "2026-11-27T05:58:12.000Z",
+                 *         "received_at": "2026-11-28T14:02:40.000Z",
+                 *         "gap_hours": 32.1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: components["schemas"]["WebhookStoreFeedResumedData"];
+                    /** @enum {string} */
+                    event: "store.feed_resumed";
+                    /** @description The event's id; equals the X-Service-Webhook-Id header. */
+                    id: string;
+                    org_id: string;
+                    /** @description True for a sample you asked for (`POST /api/v1/webhooks/{id}/trigger`, or the `webhook.test` ping): its data is the documented example, not something that happened. Ignore such events in production. */
+                    sample: boolean;
+                    /** @description The store the event concerns. An event with no store of its own (a compliance hold, a lender-environment change, a sample, a ping) carries the organization's primary store. */
+                    store_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the event was raised (UTC).
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. Anything else is retried at about +20 min, +2 h and +12 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and receives nothing more until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.store.feed_stale": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256(endpoint secret, id + "." + timestamp + "." + raw body)>. During a secret rotation two values, space-separated; accept either. */
+                "x-service-signature": string;
+                /** @description The delivery's id, the same on every retry: de-duplicate on it for at least 24 hours. */
+                "x-service-webhook-id": string;
+                /** @description Unix seconds of this attempt. Reject the delivery when it is more than 300 seconds from your clock. */
+                "x-service-webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JDZ3Q4N6X8M2P5R7T9V1W3Y5",
+                 *       "event": "store.feed_stale",
+                 *       "org_id": "org_summit",
+                 *       "store_id": "sto_summit_north",
+                 *       "timestamp": "2026-11-26T12:30:00.000Z",
+                 *       "sample": false,
+                 *       "data": {
+                 *         "feed": "inventory",
+                 *         "store_name": "Summit Auto North",
+                 *         "last_received_at": "2026-11-27T05:58:12.000Z",
+                 *         "age_hours": 24.1,
+                 *         "stale_after_hours": 24,
+                 *         "summary": "Inventory for Summit Auto North was last received 24 hours ago (2026-11-27 05:58 UTC), past the store's 24-hour threshold: this answer is built on the data as it was then."
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: components["schemas"]["WebhookStoreFeedStaleData"];
+                    /** @enum {string} */
+                    event: "store.feed_stale";
                     /** @description The event's id; equals the X-Service-Webhook-Id header. */
                     id: string;
                     org_id: string;

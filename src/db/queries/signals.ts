@@ -147,7 +147,7 @@ export async function listOpenEpisodes(db: Database, orgId: string, storeId?: st
 }
 
 /** What an episode stores when it opens: the event's figures. */
-export interface StoredShiftFigures {
+interface StoredShiftFigures {
   before: WindowFigures;
   after: WindowFigures;
   window_days: number;

@@ -13,7 +13,7 @@ export const WHOLESALE_DAYS = 60;
 /** From here a used unit goes to auction whatever retail still pays (the value curve's last published point). */
 export const AUCTION_DAYS = 90;
 /** The retail path a reviewed unit is given: one more 30-day turn at the aged price, carried at its daily holding cost. */
-export const RETAIL_WINDOW_DAYS = 30;
+const RETAIL_WINDOW_DAYS = 30;
 /** The retail window a unit still has: 30 days, or the days left before the auction line when fewer. */
 export const retailWindowDays = (days: number) => Math.max(0, Math.min(RETAIL_WINDOW_DAYS, AUCTION_DAYS - days));
 /** Under 30 days a unit is fresh: the only age at which "hold at $X or more" is advice. */
@@ -21,9 +21,9 @@ export const FRESH_DAYS = 30;
 /** "Priced above market" = list price > market × 1.03. */
 export const OVERPRICED_RATIO = 1.03;
 /** An aged unit priced at market is repriced to 97% of it, inside the listing band it has outlived. */
-export const AGED_REPRICE_TO_MARKET = 0.97;
+const AGED_REPRICE_TO_MARKET = 0.97;
 
-export interface AgingThresholds {
+interface AgingThresholds {
   /** Used and CPO units are aged at this many days (store setting, default 45). */
   agedThresholdDays: number;
   /** New units are aged at this many days (store setting, default 90). */
@@ -31,8 +31,8 @@ export interface AgingThresholds {
 }
 
 export const isNewUnit = (condition: Condition) => condition === "new";
-export const agedThresholdFor = (condition: Condition, t: AgingThresholds) => (isNewUnit(condition) ? t.agedThresholdDaysNew : t.agedThresholdDays);
-export const ownerOf = (condition: Condition): Owner => (isNewUnit(condition) ? "new_car_manager" : "used_car_manager");
+const agedThresholdFor = (condition: Condition, t: AgingThresholds) => (isNewUnit(condition) ? t.agedThresholdDaysNew : t.agedThresholdDays);
+const ownerOf = (condition: Condition): Owner => (isNewUnit(condition) ? "new_car_manager" : "used_car_manager");
 export const OWNER_TITLE: Record<Owner, string> = { used_car_manager: "used-car manager", new_car_manager: "new-car manager" };
 
 /**
@@ -77,7 +77,7 @@ export interface GradeFactor {
   factorPct: number;
 }
 /** A clean unit: the store's wholesale ratio as it stands. */
-export const CLEAN_GRADE: GradeFactor = { grade: "good", factorPct: 100 };
+const CLEAN_GRADE: GradeFactor = { grade: "good", factorPct: 100 };
 const gradeShare = (grade: GradeFactor) => Math.min(100, grade.factorPct) / 100;
 
 export interface AuctionEstimate {
@@ -111,9 +111,9 @@ export function estimateMarketValue(condition: Condition, costBasis: number, ask
 }
 
 /** Dealer-style list price just under a round hundred: 23,495 rather than 23,512. */
-export const listPriceAtOrBelow = (amount: number) => Math.floor(amount / 100) * 100 - 5;
+const listPriceAtOrBelow = (amount: number) => Math.floor(amount / 100) * 100 - 5;
 
-export const isOverpriced = (askingPrice: number, marketValue: number) => askingPrice > marketValue * OVERPRICED_RATIO;
+const isOverpriced = (askingPrice: number, marketValue: number) => askingPrice > marketValue * OVERPRICED_RATIO;
 
 /**
  * The price an aged unit moves to: toward the market and never above what it asks today. Priced
@@ -230,7 +230,7 @@ const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
  * "expected auction proceeds about $X: wholesale value $W (82% of market $M, 95% of it kept at 60
  * days) less $500 auction and transport fees" — every figure the number rests on.
  */
-export function auctionPhrase(unit: UnitAging, auction: AuctionEstimate, figures: WholesaleFigures): string {
+function auctionPhrase(unit: UnitAging, auction: AuctionEstimate, figures: WholesaleFigures): string {
   const grade = unit.grade ?? CLEAN_GRADE;
   const rough = gradeShare(grade) < 1 ? `, less ${pct(1 - gradeShare(grade))} for a ${grade.grade} unit` : "";
   const base =

@@ -46,7 +46,7 @@ export function classResidualPct(curve: AppraisalReference["retentionCurve"], ag
 }
 
 /** Miles a unit of `age` is expected to have: each age band's yearly miles over the years spent in it (docs/domain/appraisal.md#expected-miles). */
-export function expectedMiles(schedule: AppraisalReference["expectedMiles"], age: number): number {
+function expectedMiles(schedule: AppraisalReference["expectedMiles"], age: number): number {
   if (schedule.length === 0) throw new Error("appraisal_expected_miles has no rows");
   const bands = bandsByAge(schedule);
   return bands.reduce((miles, band, i) => {
@@ -177,7 +177,7 @@ function modelCandidates(model: string, classWords: ReadonlySet<string>): string
  * a per-mile rate that rises with value and falls with age, capped at +10% / −30% of the value
  * (docs/domain/appraisal.md#mileage-adjustment-caps); no bonus at all for a class that takes none (EVs).
  */
-export function mileageAdjustment(
+function mileageAdjustment(
   settings: AppraisalSettings,
   baseValue: number,
   wholeAge: number,
@@ -334,7 +334,7 @@ function modelRetentionIndex(rows: readonly ModelRetention[]): Map<string, Model
 }
 
 /** The longest ZIP prefix in the index that `zip` starts with; none: a neutral 1.00. */
-export function regionalIndexFor(reference: AppraisalReference, zip: string) {
+function regionalIndexFor(reference: AppraisalReference, zip: string) {
   const match = reference.regionalIndex.filter((row) => zip.startsWith(row.zipPrefix)).sort((a, b) => b.zipPrefix.length - a.zipPrefix.length)[0];
   return match ? { index: match.marketIndex, label: match.label } : { index: 1, label: "no regional index" };
 }

@@ -37,11 +37,11 @@ const HOUR_MS = 3_600_000;
 const FEED_WORDS: Record<StoreFeed, string> = { inventory: "Inventory for", deals: "Deals for" };
 const WAS: Record<StoreFeed, string> = { inventory: "was", deals: "were" };
 
-export const staleAfterHours = (store: Pick<FeedStore, "inventoryStaleHours" | "dealsStaleHours">, feed: StoreFeed) =>
+const staleAfterHours = (store: Pick<FeedStore, "inventoryStaleHours" | "dealsStaleHours">, feed: StoreFeed) =>
   feed === "inventory" ? store.inventoryStaleHours : store.dealsStaleHours;
 
 /** Past the threshold, not at it: 24 hours old is still fresh with a 24-hour threshold. */
-export const isStale = (ageHours: number, thresholdHours: number) => ageHours > thresholdHours;
+const isStale = (ageHours: number, thresholdHours: number) => ageHours > thresholdHours;
 
 /** One entry per store and feed asked for, in the stores' order, then the feeds'. */
 export function dataAsOf(stores: readonly FeedStore[], receipts: readonly FeedReceipt[], feeds: readonly StoreFeed[], now: Date): DataAsOf[] {

@@ -97,7 +97,7 @@ const mean = (values: number[]) => (values.length === 0 ? null : values.reduce((
 const round = (value: number | null, places: number) => (value === null ? null : Number(value.toFixed(places)));
 
 /** The figures of the decisions submitted from `from` to `to`, inclusive. */
-export function windowFigures(decisions: readonly OutcomeDecision[], from: string, to: string): WindowFigures {
+function windowFigures(decisions: readonly OutcomeDecision[], from: string, to: string): WindowFigures {
   const inWindow = decisions.filter((d) => d.submittedOn >= from && d.submittedOn <= to);
   const approved = inWindow.filter((d) => d.decision === "approved").length;
   const n = inWindow.length;

@@ -8,8 +8,8 @@ import { isNewUnit, NEW_UNIT_ACTIONS, OWNER_TITLE, WHOLESALE_DAYS } from "../age
 import { daysBefore, daysSince, isoDay } from "../dates";
 import { PIPELINE_STATUSES } from "../deal-math/vocabulary";
 import { formatWholeUsd } from "../format";
-import type { UsedFrontGrossSetting } from "../gross";
 import type { DataAsOf } from "../freshness";
+import type { UsedFrontGrossSetting } from "../gross";
 import { dailyHoldingCost, holdingFiguresOf } from "../holding-cost";
 import { type AlertUnit, buildAlertReport, type InventoryAlert, reconFor, type StoreSettings } from "./alerts";
 import type { MarketPulse } from "./pulse";

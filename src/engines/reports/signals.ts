@@ -15,7 +15,7 @@ export interface BriefingTightening {
   after: number;
 }
 
-export interface SignalFigure {
+interface SignalFigure {
   id: string;
   label: string;
   value: number;

@@ -7,9 +7,9 @@ import { briefingDealsSince, buildBriefing, type Role } from "../../engines/repo
 import { buildMarketPulse, type MarketPulse, PULSE_HISTORY_READINGS } from "../../engines/reports/pulse";
 import { briefingSignals } from "../../engines/reports/signals";
 import { decodeCursor, encodeCursor } from "../../http/cursor";
+import { dataAsOfAnswer } from "../../http/data-as-of";
 import { organizationAgedTotals } from "../../jobs/alert-totals";
 import { DomainError } from "../../lib/domain-error";
-import { dataAsOfAnswer } from "../../http/data-as-of";
 import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
 
