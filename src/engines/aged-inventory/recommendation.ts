@@ -180,7 +180,7 @@ export function decideAging(unit: UnitAging, policy: AgingPolicy): AgingDecision
   const thresholdDays = agedThresholdFor(unit.condition, policy);
   const overpriced = isOverpriced(unit.askingPrice, unit.marketValue);
   const aged = unit.daysOnLot >= thresholdDays;
-  // The wholesale review (DOMAIN's candidate rule): 60 days, or aged with negative gross or cost over
+  // The wholesale review (docs/domain/reports.md#wholesale-candidate): 60 days, or aged with negative gross or cost over
   // market. Cost over market counts once the unit has had its retail chance (aged): before that,
   // retail toward market loses far less than an auction would (docs/domain/reports.md#wholesale-candidate).
   const reviewed = !isNew && (unit.daysOnLot >= WHOLESALE_DAYS || (aged && (unit.projectedFrontGross < 0 || unit.costBasis / unit.marketValue >= 1)));

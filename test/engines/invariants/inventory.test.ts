@@ -329,6 +329,9 @@ describe("inventory, gross and aging invariants", () => {
       fc.property(unitArb("U1"), storeArb, grossArb, (unit, store, g) => {
         for (const d of deadlines(alertOf(unit, store)?.recommendation ?? "")) expect(d).toBeGreaterThan(0);
         for (const d of deadlines(grossOf(g, store).pricing_recommendation)) expect(d).toBeGreaterThan(0);
+        // The aged line itself, which generated days rarely hit: on its day the unit is aged, not "aged in 0 days".
+        const agedLine = g.condition === "new" ? store.agedThresholdDaysNew : store.agedThresholdDays;
+        for (const d of deadlines(grossOf({ ...g, daysOnLot: agedLine }, store).pricing_recommendation)) expect(d).toBeGreaterThan(0);
       }),
     );
   });
