@@ -8,6 +8,20 @@ import type { Database } from "./client";
  */
 export const GUARDED_WRITE_ATTEMPTS = 8;
 
+/** A batch a guard failed (`json('…')` on a read another request has since changed). */
+const isStaleReadError = (error: unknown) => error instanceof Error && /malformed JSON/.test(`${error.message} ${error.cause ?? ""}`);
+
+/** Runs a read-then-guarded-write again while its guard finds the read overtaken, up to GUARDED_WRITE_ATTEMPTS times. */
+export async function retryingStaleReads<T>(readAndWrite: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readAndWrite();
+    } catch (error) {
+      if (!isStaleReadError(error) || attempt === GUARDED_WRITE_ATTEMPTS) throw error;
+    }
+  }
+}
+
 /**
  * An INSERT of one row that happens only if `condition` holds when the statement runs:
  * `INSERT … SELECT <the row's values> WHERE <condition>`. The check and the write are one

@@ -143,4 +143,15 @@ describe("store.feed_stale and store.feed_resumed", () => {
     expect(theirAges.data_as_of.map((d) => d.store_id)).toEqual([other.store.id]);
     expect((await call(`/api/v1/inventory-alerts?store_id=${store.id}`, { key: other.key })).status).toBe(404);
   });
+  it("three deliveries at the same moment after a stale episode raise store.feed_resumed once", async () => {
+    const { org, store, key } = await setup("race");
+    await putInventory(store.id, { key }, { units: [unit(1)] });
+    await ageFeed(store.id, "inventory", 25);
+    await runCron("*/5 * * * *", Date.now(), env);
+    expect(await listOutboxEvents(org.id, "store.feed_stale")).toHaveLength(1);
+
+    const answers = await Promise.all([1, 2, 3].map(() => putInventory(store.id, { key }, { units: [unit(1)] })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(await listOutboxEvents(org.id, "store.feed_resumed")).toHaveLength(1);
+  });
 });

@@ -178,7 +178,6 @@ export interface ReadStip {
  * json() of a text that is not JSON, which fails the statement and with it the whole batch; the
  * batch's other statements bind only JSON that JSON.stringify made, so nothing else fails this way.
  */
-export const isStaleDealsError = (error: unknown) => error instanceof Error && /malformed JSON/.test(`${error.message} ${error.cause ?? ""}`);
 
 /**
  * The head of a deal post's batch: it fails the batch unless the deals with these numbers and

@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { FeedReceipt, FeedStore, StoreFeed } from "../../engines/freshness";
 import type { OutcomeDecision, OutcomeSettings, WindowFigures } from "../../engines/lender-routing/outcome-shift";
 import type { Database } from "../client";
-import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, storeFeeds, stores } from "../schema";
+import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, organizations, storeFeeds, stores } from "../schema";
 
 // --- feed freshness (docs/ingestion.md#when-a-feed-stops) ----------------------------------------
 
@@ -42,6 +42,26 @@ export async function findStaleFeeds(db: Database, orgId: string, storeIds: read
         sql`${storeFeeds.staleSince} IS NOT NULL`,
       ),
     );
+}
+
+/**
+ * The head of a delivery's batch when it closes stale episodes: it fails the batch unless those
+ * episodes are still open as read, so of two deliveries at once only one closes an episode and
+ * raises `store.feed_resumed`; the other reads again and finds it closed.
+ */
+export function unlessFeedEpisodesChanged(
+  db: Database,
+  orgId: string,
+  feed: StoreFeed,
+  open: readonly { storeId: string; staleSince: string | null }[],
+) {
+  const stillOpen = sql`(select count(*) from json_each(${JSON.stringify(open)}) j join ${storeFeeds} f
+      on f.org_id = ${orgId} and f.feed = ${feed} and f.store_id = json_extract(j.value, '$.storeId')
+     and f.stale_since = json_extract(j.value, '$.staleSince')) = ${open.length}`;
+  return db
+    .select({ guard: sql<number>`case when ${stillOpen} then 1 else json('feed episodes changed since they were read') end` })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
 }
 
 /** A delivery of `feed` for each store: received now, and any stale episode closed. */

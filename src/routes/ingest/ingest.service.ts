@@ -1,8 +1,8 @@
 import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
-import { GUARDED_WRITE_ATTEMPTS } from "../../db/guarded";
+import { retryingStaleReads } from "../../db/guarded";
 import * as queries from "../../db/queries/ingest";
-import { findStaleFeeds, recordFeedDeliveries } from "../../db/queries/signals";
+import { findStaleFeeds, recordFeedDeliveries, unlessFeedEpisodesChanged } from "../../db/queries/signals";
 import type { StoreFeed } from "../../engines/freshness";
 import * as rules from "../../engines/ingest";
 import { commitWithEvents, type DomainEvent } from "../../events/emit";
@@ -52,7 +52,8 @@ async function feedDelivery(db: Database, orgId: string, storeIds: string[], fee
       gap_hours: Number(((now.getTime() - Date.parse(s.receivedAt)) / 3_600_000).toFixed(1)),
     },
   }));
-  return { statements: recordFeedDeliveries(db, orgId, storeIds, feed, at), events };
+  const guard = stale.length > 0 ? [unlessFeedEpisodesChanged(db, orgId, feed, stale)] : [];
+  return { statements: [...guard, ...recordFeedDeliveries(db, orgId, storeIds, feed, at)], events };
 }
 
 export async function ingestInventory(
@@ -87,16 +88,19 @@ export async function ingestInventory(
 
   // One batch: the snapshot lands whole or not at all, and a concurrent read sees it before or after;
   // the delivery is recorded with it (docs/ingestion.md#when-a-feed-stops).
-  const delivery = await feedDelivery(db, orgId, [storeId], "inventory", now);
-  const {
-    results: [removedRows],
-  } = await commitWithEvents(
-    env,
-    db,
-    [queries.markAbsentUnitsSold(db, orgId, storeId, stockNumbers), ...queries.upsertUnits(db, orgId, storeId, changed), ...delivery.statements],
-    delivery.events,
-    now,
-  );
+  // Two deliveries at once: the one whose episode read went stale reads again (unlessFeedEpisodesChanged).
+  const commit = async () => {
+    const delivery = await feedDelivery(db, orgId, [storeId], "inventory", now);
+    const { results } = await commitWithEvents(
+      env,
+      db,
+      [queries.markAbsentUnitsSold(db, orgId, storeId, stockNumbers), ...queries.upsertUnits(db, orgId, storeId, changed), ...delivery.statements],
+      delivery.events,
+      now,
+    );
+    return results[0];
+  };
+  const removedRows = await retryingStaleReads(commit);
   // The inventory-alerts totals of this store, now rather than on the next report's request (docs/reports.md#totals).
   if (created + updated + (removedRows as unknown[]).length > 0) await refreshAlertTotals(db, orgId, now, [storeId]);
   return {
@@ -121,14 +125,9 @@ export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgI
   }
 
   // Simultaneous posts of the same deals: the write holds only while what was read still stands
-  // (unlessDealsChanged), else the post reads again, so a new stip is stored and alerted once.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await writeDeals(env, db, orgId, deals, now);
-    } catch (error) {
-      if (!queries.isStaleDealsError(error) || attempt === GUARDED_WRITE_ATTEMPTS) throw error;
-    }
-  }
+  // (unlessDealsChanged, unlessFeedEpisodesChanged), else the post reads again, so a new stip is
+  // stored and alerted once, and a closed stale episode raises store.feed_resumed once.
+  return retryingStaleReads(() => writeDeals(env, db, orgId, deals, now));
 }
 
 async function writeDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, deals: Deal[], now: Date) {
