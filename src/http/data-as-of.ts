@@ -49,6 +49,17 @@ async function loadDataAsOf(
   return dataAsOf(stores, receipts, feeds, now);
 }
 
+/** A documented example of one feed within its store's default threshold (24 hours for inventory, 72 for deals). */
+export const freshFeedExample = (feed: StoreFeed, asOf: string, ageHours: number) => ({
+  store_id: "sto_summit_north",
+  feed,
+  as_of: asOf,
+  age_hours: ageHours,
+  stale_after_hours: feed === "inventory" ? 24 : 72,
+  stale: false,
+  warning: null,
+});
+
 /** The two fields every such answer adds: the ages, and the stale ones' warnings in words. */
 export const dataAsOfFields = {
   data_as_of: DataAsOfSchema,

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_PHOTOS } from "../../engines/appraisal/photos";
-import { dataAsOfFields } from "../../http/data-as-of";
+import { dataAsOfFields, freshFeedExample } from "../../http/data-as-of";
 import { documentedError } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 import { VehicleDecodeSchema, VinSchema } from "./vehicle.routes";
@@ -195,26 +195,7 @@ export const appraiseTrade = v1Route({
               decoded: null,
             },
             warnings: [],
-            data_as_of: [
-              {
-                store_id: "sto_summit_north",
-                feed: "inventory",
-                as_of: "2026-11-26T05:41:00.000Z",
-                age_hours: 6.5,
-                stale_after_hours: 24,
-                stale: false,
-                warning: null,
-              },
-              {
-                store_id: "sto_summit_north",
-                feed: "deals",
-                as_of: "2026-11-26T05:41:00.000Z",
-                age_hours: 6.5,
-                stale_after_hours: 72,
-                stale: false,
-                warning: null,
-              },
-            ],
+            data_as_of: [freshFeedExample("inventory", "2026-11-26T05:41:00.000Z", 6.5), freshFeedExample("deals", "2026-11-26T05:41:00.000Z", 6.5)],
             data_warnings: [],
           },
         },

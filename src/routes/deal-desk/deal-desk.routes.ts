@@ -4,7 +4,7 @@ import { WHOLESALE_GRADES } from "../../engines/aged-inventory/recommendation";
 import { nothingFinancedReason, STANDARD_TERMS } from "../../engines/deal-coach";
 import { amountFinanced, type FinancedInputs } from "../../engines/deal-math";
 import { DEAL_CONDITIONS, INCOME_TYPES, KNOWN_ISSUES, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
-import { dataAsOfFields } from "../../http/data-as-of";
+import { dataAsOfFields, freshFeedExample } from "../../http/data-as-of";
 import { notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 
@@ -228,17 +228,7 @@ export const LenderRouteResultSchema = z
       panel_size: 42,
       store_id: "sto_summit_north",
       outcome_changes: [],
-      data_as_of: [
-        {
-          store_id: "sto_summit_north",
-          feed: "deals",
-          as_of: "2026-11-29T05:10:00.000Z",
-          age_hours: 2.3,
-          stale_after_hours: 72,
-          stale: false,
-          warning: null,
-        },
-      ],
+      data_as_of: [freshFeedExample("deals", "2026-11-29T05:10:00.000Z", 2.3)],
       data_warnings: [],
     },
   });
@@ -321,17 +311,7 @@ const StipCheckResultSchema = z
       max_ltv: null,
       down_payment_needed: null,
       store_id: "sto_summit_north",
-      data_as_of: [
-        {
-          store_id: "sto_summit_north",
-          feed: "deals",
-          as_of: "2026-11-29T05:10:00.000Z",
-          age_hours: 2.3,
-          stale_after_hours: 72,
-          stale: false,
-          warning: null,
-        },
-      ],
+      data_as_of: [freshFeedExample("deals", "2026-11-29T05:10:00.000Z", 2.3)],
       data_warnings: [],
     },
   });

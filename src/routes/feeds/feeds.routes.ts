@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
-import { dataAsOfFields } from "../../http/data-as-of";
+import { dataAsOfFields, freshFeedExample } from "../../http/data-as-of";
 import { documentedError, notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 import { INVENTORY_PAGE_MAX, SALES_SUMMARY_PAGE_MAX } from "./feeds.service";
@@ -88,17 +88,7 @@ export const InventoryFeedSchema = z
           store: "Summit Auto North",
         },
       ],
-      data_as_of: [
-        {
-          store_id: "sto_summit_north",
-          feed: "inventory",
-          as_of: "2026-11-29T05:58:12.000Z",
-          age_hours: 1.5,
-          stale_after_hours: 24,
-          stale: false,
-          warning: null,
-        },
-      ],
+      data_as_of: [freshFeedExample("inventory", "2026-11-29T05:58:12.000Z", 1.5)],
       data_warnings: [],
     },
   });
@@ -122,17 +112,7 @@ export const SalesSummaryFeedSchema = z
     example: {
       count: 1,
       salesSummary: [{ store: "Summit Auto North", saleMonth: "2026-10", units: 142, totalGross: 611_380 }],
-      data_as_of: [
-        {
-          store_id: "sto_summit_north",
-          feed: "deals",
-          as_of: "2026-11-29T05:10:00.000Z",
-          age_hours: 2.3,
-          stale_after_hours: 72,
-          stale: false,
-          warning: null,
-        },
-      ],
+      data_as_of: [freshFeedExample("deals", "2026-11-29T05:10:00.000Z", 2.3)],
       data_warnings: [],
     },
   });

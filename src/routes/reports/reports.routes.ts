@@ -3,7 +3,7 @@ import { ACTIONS, AUCTION_DAYS, OVERPRICED_RATIO, WHOLESALE_DAYS } from "../../e
 import { UNIT_CONDITIONS } from "../../engines/deal-math/vocabulary";
 import { ALERT_TYPES } from "../../engines/reports/alerts";
 import { DEFAULT_ROLE, ROLES } from "../../engines/reports/briefings";
-import { dataAsOfFields } from "../../http/data-as-of";
+import { dataAsOfFields, freshFeedExample } from "../../http/data-as-of";
 import { documentedError, notFoundResponse } from "../../http/errors";
 import { v1Route } from "../../http/v1-chain";
 import { ALERT_EXAMPLE, ALERT_REPORT_EXAMPLE } from "./reports.examples";
@@ -181,26 +181,7 @@ export const BriefingSchema = z
           ],
         },
       ],
-      data_as_of: [
-        {
-          store_id: "sto_summit_north",
-          feed: "inventory",
-          as_of: "2026-11-26T05:41:00.000Z",
-          age_hours: 0.3,
-          stale_after_hours: 24,
-          stale: false,
-          warning: null,
-        },
-        {
-          store_id: "sto_summit_north",
-          feed: "deals",
-          as_of: "2026-11-26T05:41:00.000Z",
-          age_hours: 0.3,
-          stale_after_hours: 72,
-          stale: false,
-          warning: null,
-        },
-      ],
+      data_as_of: [freshFeedExample("inventory", "2026-11-26T05:41:00.000Z", 0.3), freshFeedExample("deals", "2026-11-26T05:41:00.000Z", 0.3)],
       data_warnings: [],
     },
   });
