@@ -1,6 +1,15 @@
-import { getDb } from "../db/client";
+import { type Database, getDb } from "../db/client";
+import { retryingStaleReads } from "../db/guarded";
 import { listOrganizationIds } from "../db/queries/reports";
-import { closeEpisode, insertEpisode, listOpenEpisodes, listOutcomeDecisions, listProgramNames, loadOutcomeSettings } from "../db/queries/signals";
+import {
+  closeEpisode,
+  insertEpisode,
+  listOpenEpisodes,
+  listOutcomeDecisions,
+  listProgramNames,
+  loadOutcomeSettings,
+  unlessEpisodesOpen,
+} from "../db/queries/signals";
 import {
   detectOutcomeShifts,
   type OutcomeSettings,
@@ -63,7 +72,7 @@ function ownOutcomesData(
  * (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions). An episode
  * opens with its event in one batch, and the unique open-episode index makes a second opening
  * (a duplicated message) fail its batch, so no change is raised twice; a recovery closes it
- * with its own event.
+ * with its own event, only while the episode is still open as read (else it reads again).
  */
 export async function checkOrganizationLenderOutcomes(env: Env, orgId: string, now: Date): Promise<void> {
   const db = getDb(env.DB);
@@ -72,6 +81,10 @@ export async function checkOrganizationLenderOutcomes(env: Env, orgId: string, n
     logEvent("error", { event: "lender_outcome_settings_missing" });
     return;
   }
+  await retryingStaleReads(() => raiseOutcomeShifts(env, db, orgId, settings, now));
+}
+
+async function raiseOutcomeShifts(env: Env, db: Database, orgId: string, settings: OutcomeSettings, now: Date): Promise<void> {
   const { baseline } = outcomeWindows(settings, now);
   const [decisions, open, names] = await Promise.all([
     listOutcomeDecisions(db, orgId, baseline.from),
@@ -101,6 +114,14 @@ export async function checkOrganizationLenderOutcomes(env: Env, orgId: string, n
     );
     events.push({ event: "lender.environment_change", orgId, storeId: episode.storeId, data });
   }
+  if (recovered.length > 0)
+    statements.push(
+      unlessEpisodesOpen(
+        db,
+        orgId,
+        recovered.map((r) => r.episode.id),
+      ),
+    );
   for (const { episode, after, p_value } of recovered) {
     const lender = open.find((e) => e.id === episode.id)?.lender ?? episode.programId;
     statements.push(closeEpisode(db, orgId, episode.id, at));

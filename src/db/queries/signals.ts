@@ -188,6 +188,19 @@ export async function listProgramNames(db: Database): Promise<Map<string, string
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
+/**
+ * The head of a recovery's batch: it fails the batch unless every episode it closes is still open,
+ * so two runs at once (a duplicated message) close an episode, and say it recovered, once.
+ */
+export function unlessEpisodesOpen(db: Database, orgId: string, ids: readonly string[]) {
+  const stillOpen = sql`(select count(*) from ${lenderOutcomeEpisodes} where ${lenderOutcomeEpisodes.orgId} = ${orgId}
+      and ${lenderOutcomeEpisodes.id} in (select value from json_each(${JSON.stringify(ids)})) and ${lenderOutcomeEpisodes.closedAt} is null) = ${ids.length}`;
+  return db
+    .select({ guard: sql<number>`case when ${stillOpen} then 1 else json('episodes changed since they were read') end` })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
+}
+
 /** Closes an open episode; a closed one is left as it is (a repeated message closes nothing twice: its batch changes no row). */
 export function closeEpisode(db: Database, orgId: string, id: string, at: string): BatchItem<"sqlite"> {
   return db
