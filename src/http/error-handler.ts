@@ -40,10 +40,18 @@ const HTTP_EXCEPTION_MESSAGES: Partial<Record<ErrorCode, string>> = {
 const DOMAIN_ERROR_CODES: Record<DomainErrorKind, ErrorCode> = {
   not_found: "not_found",
   invalid: "validation_error",
+  conflict: "conflict",
+  too_often: "rate_limited",
+  sanctions_list_stale: "sanctions_list_stale",
+  vehicle_data_missing: "vehicle_data_unavailable",
+  upstream_timeout: "upstream_timeout",
 };
 
-const fromDomain = (err: DomainError) =>
-  new ApiError(DOMAIN_ERROR_CODES[err.kind], err.message, { details: err.extra.problems, body: err.extra.facts });
+const fromDomain = (err: DomainError) => {
+  const { problems, facts, retryAfterSeconds } = err.extra;
+  const headers = retryAfterSeconds === undefined ? undefined : { "Retry-After": String(retryAfterSeconds) };
+  return new ApiError(DOMAIN_ERROR_CODES[err.kind], err.message, { details: problems, body: facts, headers });
+};
 
 /** Hono's JSON validator drops the parser's error; this is its message for a body it could not parse. */
 const MALFORMED_JSON = "Malformed JSON in request body";

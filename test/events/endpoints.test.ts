@@ -191,7 +191,8 @@ describe("webhook endpoints", () => {
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     expect(await (await call("/api/v1/webhooks", { key: b.key })).json()).toEqual({ count: 0, endpoints: [] });
-    // B's events never reach A's endpoint.
+    // B's events never reach A's endpoint (A's own delivery arrived first: a loaded machine may list it before sending it).
+    await eventually(async () => (await receivedBy("isolation-a")).length === 1);
     await commitWithEvents(env, getDb(env.DB), [], [{ event: "deal.stip_alert", orgId: b.org.id, storeId: null, data: {} }], new Date());
     await new Promise((r) => setTimeout(r, 1500));
     expect((await receivedBy("isolation-a")).length).toBe(1);

@@ -8,7 +8,7 @@ import type { AppraisalReference, Comparable, PhotoAnalysis, VisionFinding } fro
 import { daysBefore, isoDay } from "../../engines/dates";
 import { dataAsOf, staleWarnings } from "../../engines/freshness";
 import { wmiOf } from "../../engines/vehicle/vin";
-import { ApiError, type ValidationDetail } from "../../http/errors";
+import { DomainError, type FieldProblem } from "../../lib/domain-error";
 import { describeError, logEvent } from "../../lib/log";
 import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
@@ -49,7 +49,7 @@ async function loadComparables(db: Database, orgId: string, query: Parameters<ty
 
 /** The rules zod cannot state: the model year against today, and each photo's content. One 422 lists them all. */
 function checkRequest(body: TradeAppraisalRequest, year: number, now: Date) {
-  const details: ValidationDetail[] = [];
+  const details: FieldProblem[] = [];
   const nextModelYear = now.getUTCFullYear() + 1;
   if (year > nextModelYear || year < EARLIEST_MODEL_YEAR) {
     details.push({
@@ -62,7 +62,7 @@ function checkRequest(body: TradeAppraisalRequest, year: number, now: Date) {
     const check = checkPhoto(photo);
     if (!check.ok) details.push({ path: `photos.${index}`, code: check.code, message: check.message });
   });
-  if (details.length > 0) throw new ApiError("validation_error", "The request body is invalid.", { details });
+  if (details.length > 0) throw new DomainError("invalid", "The request body is invalid.", { problems: details });
 }
 
 export interface AppraisalDeps {
@@ -81,7 +81,7 @@ async function analysePhotos(photos: string[], reference: AppraisalReference, de
     timer = setTimeout(() => {
       controller.abort();
       reject(
-        new ApiError("upstream_timeout", "The vision model did not answer within 30 seconds; retry, or send the condition notes without photos."),
+        new DomainError("upstream_timeout", "The vision model did not answer within 30 seconds; retry, or send the condition notes without photos."),
       );
     }, deps.visionTimeoutMs);
   });
@@ -92,7 +92,7 @@ async function analysePhotos(photos: string[], reference: AppraisalReference, de
     for (const finding of perPhoto.flat()) findings.set(finding.itemKey, Math.max(findings.get(finding.itemKey) ?? 0, finding.count));
     return { status: "analysed", photos: photos.length, findings: [...findings].map(([itemKey, count]): VisionFinding => ({ itemKey, count })) };
   } catch (error) {
-    if (error instanceof ApiError) throw error;
+    if (error instanceof DomainError) throw error;
     logEvent("warn", { event: "appraisal_vision_failed", model: vision.model, ...describeError(error) });
     return { status: "failed", photos: photos.length };
   } finally {
@@ -146,8 +146,8 @@ async function vehicleOf(db: Database, body: TradeAppraisalRequest, now: Date) {
   const model = pick("model", body.model, decodedModel, sameModel);
   if (year === null || make === null || model === null) {
     const missing = [year === null && "year", make === null && "make", model === null && "model"].filter((f): f is string => Boolean(f));
-    throw new ApiError("validation_error", "The VIN does not decode to a year, make and model; send them.", {
-      details: missing.map((path) => ({ path, code: "required", message: `The VIN's decode has no ${path}: send it.` })),
+    throw new DomainError("invalid", "The VIN does not decode to a year, make and model; send them.", {
+      problems: missing.map((path) => ({ path, code: "required", message: `The VIN's decode has no ${path}: send it.` })),
     });
   }
   // A decode's trim is often a list ("L/LE/SE/XLE"): only a single one names the unit.
@@ -176,7 +176,7 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
     analysePhotos(body.photos ?? [], reference, deps),
   ]);
   const ages = dataAsOf(pricing.feeds.stores, pricing.feeds.receipts, ["inventory", "deals"], now);
-  if (!pricing.store) throw new ApiError("not_found", "This organization has no store whose settings could price the trade.");
+  if (!pricing.store) throw new DomainError("not_found", "This organization has no store whose settings could price the trade.");
   const result = appraise({
     subject: {
       year: vehicle.year,

@@ -2,7 +2,7 @@ import type { Database } from "../../db/client";
 import { loadVinRows } from "../../db/queries/vehicle";
 import { decodeVin, type VehicleDecode } from "../../engines/vehicle/decode";
 import { checkVin, modelYearOf, wmiOf } from "../../engines/vehicle/vin";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../../lib/domain-error";
 import { TtlCache } from "../../lib/ttl-cache";
 
 /** A VIN decodes the same until the data is reloaded (rarely): each isolate keeps a decode for ten minutes. */
@@ -12,7 +12,7 @@ const decodes = new TtlCache<VehicleDecode & { data: { source: string; version: 
 function requireVin(input: string, path: string): string {
   const check = checkVin(input);
   if (!check.ok) {
-    throw new ApiError("validation_error", "The VIN is invalid.", { details: [{ path, code: check.code, message: check.message }] });
+    throw new DomainError("invalid", "The VIN is invalid.", { problems: [{ path, code: check.code, message: check.message }] });
   }
   return check.vin;
 }
@@ -23,7 +23,7 @@ export function decodeVehicle(db: Database, vinInput: string, path: string, now:
   const latestYear = now.getUTCFullYear() + 1;
   return decodes.get(vin, now.getTime(), async () => {
     const rows = await loadVinRows(db, wmiOf(vin), modelYearOf(vin, latestYear));
-    if (!rows.version) throw new ApiError("vehicle_data_unavailable", "No VIN data is loaded in this deployment; VINs cannot be decoded.");
+    if (!rows.version) throw new DomainError("vehicle_data_missing", "No VIN data is loaded in this deployment; VINs cannot be decoded.");
     return { ...decodeVin(vin, latestYear, rows.wmi, rows.patterns), data: { source: rows.version.source, version: rows.version.version } };
   });
 }

@@ -16,7 +16,7 @@ import { nonLatinNameFields, normaliseName } from "../../engines/screening/names
 import { IDENTITY_HISTORIES, identityRedFlags, type RequestHandling, safeguardsFlags } from "../../engines/screening/red-flags";
 import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../engines/screening/sanctions-index";
 import { commitWithEvents } from "../../events/emit";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../../lib/domain-error";
 import { toHex } from "../../lib/hex";
 import { newId } from "../../lib/ids";
 import { onSettingsChange } from "../../lib/settings-changes";
@@ -113,8 +113,8 @@ export function describeHandling(url: string): RequestHandling {
 function refuseNonLatinNames(input: { first_name: string; last_name: string }) {
   const fields = nonLatinNameFields(input);
   if (fields.length === 0) return;
-  throw new ApiError("validation_error", "Enter the customer's name as written on their ID, in Latin letters.", {
-    details: fields.map((path) => ({
+  throw new DomainError("invalid", "Enter the customer's name as written on their ID, in Latin letters.", {
+    problems: fields.map((path) => ({
       path,
       code: "name_not_latin_script",
       message:
@@ -160,7 +160,7 @@ export async function runComplianceCheck(
       mode: staleListMode,
     });
     // A refusal comes from the list alone, so every outcome agrees on it: nothing is screened or recorded.
-    if (decision.refused) throw new ApiError("sanctions_list_stale", decision.message);
+    if (decision.refused) throw new DomainError("sanctions_list_stale", decision.message);
     return { redFlags, decision };
   });
   // A hold comes from the list alone, so every outcome agrees on it.
@@ -240,7 +240,7 @@ export async function runComplianceCheck(
 /** A recorded check as the organization's audit trail shows it (GET /api/v1/compliance-checks/{check_id}). */
 export async function findComplianceCheck(db: Database, orgId: string, checkId: string) {
   const row = await getComplianceCheck(db, orgId, checkId);
-  if (!row) throw new ApiError("not_found", "This organization has no compliance check with that id.");
+  if (!row) throw new DomainError("not_found", "This organization has no compliance check with that id.");
   return {
     check_id: row.id,
     result: row.result,

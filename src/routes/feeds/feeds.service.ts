@@ -5,7 +5,7 @@ import { daysSince } from "../../engines/dates";
 import type { StoreFeed } from "../../engines/freshness";
 import { decodeCursor, encodeCursor, type FeedCursor } from "../../http/cursor";
 import { dataAsOfAnswer } from "../../http/data-as-of";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../../lib/domain-error";
 import { TtlCache } from "../../lib/ttl-cache";
 
 /** The most rows one answer holds: the contract's caps (docs/feeds.md), with or without paging. */
@@ -45,7 +45,7 @@ async function readPage<T>(
 ): Promise<Page<T>> {
   const requireStore = async () => {
     if (params.store_id !== undefined && !(await findOrgStore(db, orgId, params.store_id))) {
-      throw new ApiError("not_found", "This organization has no store with that id.");
+      throw new DomainError("not_found", "This organization has no store with that id.");
     }
   };
   const since = params.updated_since === undefined ? undefined : new Date(params.updated_since).toISOString();

@@ -5,8 +5,8 @@ import { apiKeyDisplayPrefix, apiKeyMode, generateApiKey, sha256Hex } from "../.
 import type { Database } from "../../db/client";
 import { type ApiKeyMetadata, findApiKey, insertApiKey, listApiKeys, type NewApiKey, revokeApiKey, rotateApiKey } from "../../db/queries/api-keys";
 import type { OrgManager } from "../../http/app-env";
-import { ApiError } from "../../http/errors";
 import { managerActor } from "../../http/staff-credentials";
+import { DomainError } from "../../lib/domain-error";
 import { newId } from "../../lib/ids";
 import { describeError, logEvent } from "../../lib/log";
 import type { CreateApiKeyRequestSchema } from "./keys.routes";
@@ -43,8 +43,8 @@ async function newKeyRow(manager: OrgManager, grants: Pick<NewApiKey, "label" | 
 /** The raw key leaves in this one response. A sandbox's keys are held to the test quota. */
 export async function createKey(db: Database, manager: OrgManager, input: z.infer<typeof CreateApiKeyRequestSchema>) {
   if (manager.isSandbox && input.rate_limit > TEST_KEY_DAILY_LIMIT) {
-    throw new ApiError("validation_error", "The request body is invalid.", {
-      details: [{ path: "rate_limit", code: "too_big", message: `A sandbox's test keys allow at most ${TEST_KEY_DAILY_LIMIT} requests a day.` }],
+    throw new DomainError("invalid", "The request body is invalid.", {
+      problems: [{ path: "rate_limit", code: "too_big", message: `A sandbox's test keys allow at most ${TEST_KEY_DAILY_LIMIT} requests a day.` }],
     });
   }
   const permissions = input.permissions === undefined ? ["read"] : [input.permissions].flat();
@@ -57,9 +57,9 @@ export async function createKey(db: Database, manager: OrgManager, input: z.infe
   return { ...toKeyFields(await insertApiKey(db, manager.orgId, row)), key };
 }
 
-const notFound = () => new ApiError("not_found", "This organization has no key with that id.");
+const notFound = () => new DomainError("not_found", "This organization has no key with that id.");
 const alreadyEnding = () =>
-  new ApiError("conflict", "This key is revoked or already rotated (it has an end); rotate the key that replaced it, or create a new one.");
+  new DomainError("conflict", "This key is revoked or already rotated (it has an end); rotate the key that replaced it, or create a new one.");
 
 /**
  * A successor with the same label, permissions, scopes and rate limit; the old key keeps working

@@ -4,12 +4,12 @@ import { hashPassword } from "../../credentials/password";
 import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import * as operator from "../../db/queries/operator";
-import { ApiError } from "../../http/errors";
 import { storeSettingColumnsOf, storeSettingsOf } from "../../http/store-setting-fields";
+import { DomainError } from "../../lib/domain-error";
 import { newId } from "../../lib/ids";
 import type { CreateStaffUserRequestSchema, CreateStoreRequestSchema } from "./operator.routes";
 
-const noSuchOrganization = () => new ApiError("not_found", "No organization with that id.");
+const noSuchOrganization = () => new DomainError("not_found", "No organization with that id.");
 
 export function toOrganization(row: operator.OrganizationRow) {
   return {
@@ -35,7 +35,7 @@ export async function requireOrganization(db: Database, orgId: string) {
 
 export async function createOrganization(db: Database, input: { id?: string; name: string }) {
   const row = await operator.insertOrganization(db, { id: input.id ?? newId("org"), name: input.name });
-  if (!row) throw new ApiError("conflict", "An organization with that id exists.");
+  if (!row) throw new DomainError("conflict", "An organization with that id exists.");
   return toOrganization(row);
 }
 
@@ -72,7 +72,7 @@ export async function createStore(db: Database, orgId: string, input: z.infer<ty
     isPrimary: input.is_primary,
     ...storeSettingColumnsOf(input),
   });
-  if (!row) throw new ApiError("conflict", "A store with that id exists.");
+  if (!row) throw new DomainError("conflict", "A store with that id exists.");
   return toStore(row);
 }
 
@@ -91,7 +91,7 @@ export async function createStaffUser(db: Database, pepper: string, orgId: strin
     name: input.name,
     passwordHash: await hashPassword(input.password, pepper),
   });
-  if (!row) throw new ApiError("conflict", "A staff user with that e-mail address exists.");
+  if (!row) throw new DomainError("conflict", "A staff user with that e-mail address exists.");
   return { id: row.id, org_id: row.orgId, email: row.email, name: row.name, created_at: row.createdAt };
 }
 
@@ -114,7 +114,7 @@ export async function listBrokerTokens(db: Database, orgId: string) {
 export async function revokeBrokerToken(db: Database, orgId: string, tokenId: string, nowMs: number) {
   await requireOrganization(db, orgId);
   const tokenHash = await operator.revokeBrokerToken(db, orgId, tokenId, new Date(nowMs).toISOString());
-  if (tokenHash === null) throw new ApiError("not_found", "This organization has no active broker token with that id.");
+  if (tokenHash === null) throw new DomainError("not_found", "This organization has no active broker token with that id.");
   // Refused at once here; other isolates follow within the credential cache's 60 s.
   evictBrokerToken(tokenHash);
 }

@@ -6,7 +6,7 @@ import { loadDealDeskReference } from "../../db/queries/deal-desk";
 import { countSandboxRequest, deleteSandbox, tablesWithOrgId } from "../../db/queries/sandboxes";
 import { buildDemoSeed, DEMO_ORGANIZATIONS, type DemoOrganization } from "../../demo/demo-data";
 import { DAY_MS } from "../../engines/dates";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../../lib/domain-error";
 import { randomBase62 } from "../../lib/ids";
 import { describeError, logEvent } from "../../lib/log";
 
@@ -49,20 +49,16 @@ export const sandboxAddressHash = (pepper: string, address: string) => hmacSha25
 export async function admitSandboxRequest(env: Env, db: Database, pepper: string, client: string, now: Date): Promise<void> {
   const { success } = await env.SANDBOX_RATE_LIMITER.limit({ key: `sandbox:${client}` });
   if (!success) {
-    throw new ApiError("rate_limited", "Too many sandboxes from this client in a minute; try again in a minute.", {
-      headers: { "Retry-After": "60" },
-    });
+    throw new DomainError("too_often", "Too many sandboxes from this client in a minute; try again in a minute.", { retryAfterSeconds: 60 });
   }
   const day = now.toISOString().slice(0, 10);
   const count = await countSandboxRequest(db, day, sandboxAddressHash(pepper, client));
   if (count > SANDBOXES_PER_ADDRESS_PER_DAY) {
     const secondsToMidnight = Math.ceil((Date.parse(day) + DAY_MS - now.getTime()) / 1000);
-    throw new ApiError(
-      "rate_limited",
+    throw new DomainError(
+      "too_often",
       `At most ${SANDBOXES_PER_ADDRESS_PER_DAY} sandboxes a day from one client address; try again after 00:00 UTC.`,
-      {
-        headers: { "Retry-After": String(secondsToMidnight) },
-      },
+      { retryAfterSeconds: secondsToMidnight },
     );
   }
 }

@@ -4,9 +4,10 @@ import { GUARDED_WRITE_ATTEMPTS } from "../../db/guarded";
 import * as queries from "../../db/queries/settings";
 import { compareText } from "../../engines/deal-math";
 import { cursorText, invalidCursor, readCursor } from "../../http/cursor";
-import { ApiError, MAX_VALIDATION_DETAILS } from "../../http/errors";
+import { MAX_VALIDATION_DETAILS } from "../../http/errors";
 import { entityTag, ifMatchAllows, preconditionFailed } from "../../http/etag";
 import { STORE_SETTING_FIELDS, type StoreSettingField, storeSettingsOf } from "../../http/store-setting-fields";
+import { DomainError } from "../../lib/domain-error";
 import { newId } from "../../lib/ids";
 import { settingsChanged } from "../../lib/settings-changes";
 import type { ComplianceSettingsPatchSchema, LenderPanelPutSchema, StoreSettingsPatchSchema } from "./settings.routes";
@@ -17,7 +18,7 @@ import type { ComplianceSettingsPatchSchema, LenderPanelPutSchema, StoreSettings
  * `broker:<id>` from these routes, `operator:<id>` from an operator's.
  */
 
-const storeNotFound = () => new ApiError("not_found", "This organization has no store with that id.");
+const storeNotFound = () => new DomainError("not_found", "This organization has no store with that id.");
 
 const STORE_FIELD_NAMES = Object.keys(STORE_SETTING_FIELDS) as StoreSettingField[];
 
@@ -59,7 +60,7 @@ const audit = (
   changedAt: now.toISOString(),
 });
 
-const tooBusy = () => new ApiError("conflict", "These settings kept changing under this request; send it again.");
+const tooBusy = () => new DomainError("conflict", "These settings kept changing under this request; send it again.");
 
 /**
  * Runs `attempt` (read, compute, conditional write) until its write lands: each write is checked
@@ -154,8 +155,8 @@ function resolvePrograms(entries: readonly string[], programs: Awaited<ReturnTyp
     else unknown.push({ index, entry });
   });
   if (unknown.length > 0) {
-    throw new ApiError("validation_error", `Not in the lender matrix: ${unknown.map((u) => `"${u.entry}"`).join(", ")}.`, {
-      details: unknown.slice(0, MAX_VALIDATION_DETAILS).map((u) => ({
+    throw new DomainError("invalid", `Not in the lender matrix: ${unknown.map((u) => `"${u.entry}"`).join(", ")}.`, {
+      problems: unknown.slice(0, MAX_VALIDATION_DETAILS).map((u) => ({
         path: `programs.${u.index}`,
         code: "unknown_lender_program",
         message: `"${u.entry}" is not a program id or name of the lender matrix.`,
@@ -250,8 +251,8 @@ export async function updateComplianceSettings(
         entries.push(audit(null, "compliance", name, loaded.effective[column], value, actor, now));
       }
       if (next.holdScore < next.flagScore) {
-        throw new ApiError("validation_error", "hold_score must be at least flag_score.", {
-          details: [{ path: "hold_score", code: "hold_below_flag", message: `hold_score ${next.holdScore} is below flag_score ${next.flagScore}.` }],
+        throw new DomainError("invalid", "hold_score must be at least flag_score.", {
+          problems: [{ path: "hold_score", code: "hold_below_flag", message: `hold_score ${next.holdScore} is below flag_score ${next.flagScore}.` }],
         });
       }
       if (entries.length === 0) return { written: true, value: complianceBody(loaded, loaded.own?.updatedAt ?? null) };

@@ -8,7 +8,7 @@ import type { EventName } from "../../events/emit";
 import { enqueueRedeliveries } from "../../events/messages";
 import { encryptSecret, generateWebhookSecret, signingSecrets } from "../../events/signing";
 import { webhookUrlProblem } from "../../events/url-policy";
-import { ApiError } from "../../http/errors";
+import { DomainError } from "../../lib/domain-error";
 import { newId } from "../../lib/ids";
 import { sampleEventData } from "./webhooks.events";
 import { type CreateWebhookEndpointSchema, MAX_ENDPOINTS_PER_ORG, type UpdateWebhookEndpointSchema } from "./webhooks.routes";
@@ -16,12 +16,12 @@ import { type CreateWebhookEndpointSchema, MAX_ENDPOINTS_PER_ORG, type UpdateWeb
 function assertUsableUrl(config: Config, url: string): void {
   const problem = webhookUrlProblem(url, config.webhookAllowLocalhost);
   if (problem)
-    throw new ApiError("validation_error", "The webhook URL is not allowed.", {
-      details: [{ path: "url", code: "invalid_url", message: `The URL ${problem}.` }],
+    throw new DomainError("invalid", "The webhook URL is not allowed.", {
+      problems: [{ path: "url", code: "invalid_url", message: `The URL ${problem}.` }],
     });
 }
 
-const notFound = () => new ApiError("not_found", "This organization has no webhook endpoint with that id.");
+const notFound = () => new DomainError("not_found", "This organization has no webhook endpoint with that id.");
 
 /** The previous secret's end while it still signs; null once it has ended or when there is none. */
 function previousSecretEnd(row: queries.WebhookEndpointRow, now: Date): string | null {
@@ -59,8 +59,8 @@ export async function createEndpoint(db: Database, config: Config, orgId: string
     MAX_ENDPOINTS_PER_ORG,
   );
   if (!row) {
-    throw new ApiError("validation_error", `An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints.`, {
-      details: [{ path: "url", code: "too_many_endpoints", message: "Delete an endpoint first." }],
+    throw new DomainError("invalid", `An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints.`, {
+      problems: [{ path: "url", code: "too_many_endpoints", message: "Delete an endpoint first." }],
     });
   }
   return { ...toEndpointFields(row), secret };
@@ -156,8 +156,8 @@ export async function listEndpointDeliveries(db: Database, orgId: string, endpoi
   if (page.startingAfter !== undefined) {
     after = (await queries.findDeliveryCursor(db, orgId, endpointId, page.startingAfter)) ?? undefined;
     if (!after) {
-      throw new ApiError("validation_error", "starting_after is not a delivery of this endpoint.", {
-        details: [
+      throw new DomainError("invalid", "starting_after is not a delivery of this endpoint.", {
+        problems: [
           { path: "starting_after", code: "invalid_cursor", message: "Pass the next_cursor of a previous page of this endpoint's deliveries." },
         ],
       });
@@ -173,8 +173,8 @@ export async function listEndpointDeliveries(db: Database, orgId: string, endpoi
 async function getEnabledEndpoint(db: Database, orgId: string, endpointId: string, action: string) {
   const endpoint = await getEndpoint(db, orgId, endpointId);
   if (!endpoint.enabled) {
-    throw new ApiError("validation_error", `The endpoint is disabled; enable it before ${action}.`, {
-      details: [{ path: "id", code: "endpoint_disabled", message: 'PATCH the endpoint with {"enabled": true} first.' }],
+    throw new DomainError("invalid", `The endpoint is disabled; enable it before ${action}.`, {
+      problems: [{ path: "id", code: "endpoint_disabled", message: 'PATCH the endpoint with {"enabled": true} first.' }],
     });
   }
   return endpoint;
@@ -188,7 +188,7 @@ async function getDelivery(db: Database, orgId: string, endpointId: string, deli
 export async function redeliver(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, endpointId: string, deliveryId: string, now: Date) {
   await getEnabledEndpoint(db, orgId, endpointId, "redelivering");
   if (!(await queries.reopenDelivery(db, orgId, endpointId, deliveryId, now.toISOString()))) {
-    throw new ApiError("not_found", "This endpoint has no delivery with that id.");
+    throw new DomainError("not_found", "This endpoint has no delivery with that id.");
   }
   // Recorded first, sent second: if the queue refuses it, the outbox sweeper sends it within minutes.
   await enqueueRedeliveries(env, db, [{ id: deliveryId, orgId }]);
