@@ -13,7 +13,9 @@ export const STARTUP_RUNS = 5;
  * The minified bundle as `wrangler deploy` uploads it: 593.4 KiB on 2026-11-26 (with only zod's
  * index patch), plus 25% for growth (742); raised on 2026-11-28 to 800 when the engines' own rules
  * (funding limits, Appendix J, the VIN decode, screening forms: about 3,000 lines of our code, no
- * dependency and no reference data) took it to 777 KiB. Parsing and compiling it is most of
- * start-up, which check:startup holds to its own budget.
+ * dependency and no reference data) took it to 777 KiB; raised on 2026-11-29 to 840 when the
+ * store's own signals (two engines, two jobs, `data_as_of` on seven answers) and the route
+ * factories took it to 803 KiB (gzip 262 KiB), start-up CPU still 0.8× its budget. Parsing and
+ * compiling it is most of start-up, which check:startup holds to its own budget.
  */
-export const BUNDLE_CEILING_KIB = 800;
+export const BUNDLE_CEILING_KIB = 840;
