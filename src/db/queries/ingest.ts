@@ -4,7 +4,8 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { SnakeKeys } from "../../lib/case";
 import { chunk } from "../batch";
 import type { Database } from "../client";
-import { dealStips, deals, inventoryUnits, organizations, stores } from "../schema";
+import { unlessStillAsRead } from "../guarded";
+import { dealStips, deals, inventoryUnits, stores } from "../schema";
 
 /**
  * Bulk writes bind each chunk of rows as ONE JSON parameter read back with json_each, so a
@@ -193,11 +194,7 @@ export function unlessDealsChanged(db: Database, orgId: string, dealNumbers: str
       and (select count(*) from json_each(${JSON.stringify(read)}) j join ${dealStips} s
              on s.id = json_extract(j.value, '$.id') and s.state = json_extract(j.value, '$.state')
             and s.requested_on = json_extract(j.value, '$.requestedOn') and s.cleared_on is json_extract(j.value, '$.clearedOn')) = ${read.length}`;
-  // A select the batch can hold (a raw statement cannot join drizzle's D1 batch): one row, its organization's.
-  return db
-    .select({ guard: sql<number>`case when ${stillAsRead} then 1 else json('deals changed since they were read') end` })
-    .from(organizations)
-    .where(eq(organizations.id, orgId));
+  return unlessStillAsRead(db, orgId, stillAsRead, "deals");
 }
 
 export interface StipRow {

@@ -3,7 +3,8 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { FeedReceipt, FeedStore, StoreFeed } from "../../engines/freshness";
 import type { OutcomeDecision, OutcomeSettings, WindowFigures } from "../../engines/lender-routing/outcome-shift";
 import type { Database } from "../client";
-import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, organizations, storeFeeds, stores } from "../schema";
+import { unlessStillAsRead } from "../guarded";
+import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, storeFeeds, stores } from "../schema";
 
 // --- feed freshness (docs/ingestion.md#when-a-feed-stops) ----------------------------------------
 
@@ -58,10 +59,7 @@ export function unlessFeedEpisodesChanged(
   const stillOpen = sql`(select count(*) from json_each(${JSON.stringify(open)}) j join ${storeFeeds} f
       on f.org_id = ${orgId} and f.feed = ${feed} and f.store_id = json_extract(j.value, '$.storeId')
      and f.stale_since = json_extract(j.value, '$.staleSince')) = ${open.length}`;
-  return db
-    .select({ guard: sql<number>`case when ${stillOpen} then 1 else json('feed episodes changed since they were read') end` })
-    .from(organizations)
-    .where(eq(organizations.id, orgId));
+  return unlessStillAsRead(db, orgId, stillOpen, "feed episodes");
 }
 
 /** A delivery of `feed` for each store: received now, and any stale episode closed. */
@@ -195,10 +193,7 @@ export async function listProgramNames(db: Database): Promise<Map<string, string
 export function unlessEpisodesOpen(db: Database, orgId: string, ids: readonly string[]) {
   const stillOpen = sql`(select count(*) from ${lenderOutcomeEpisodes} where ${lenderOutcomeEpisodes.orgId} = ${orgId}
       and ${lenderOutcomeEpisodes.id} in (select value from json_each(${JSON.stringify(ids)})) and ${lenderOutcomeEpisodes.closedAt} is null) = ${ids.length}`;
-  return db
-    .select({ guard: sql<number>`case when ${stillOpen} then 1 else json('episodes changed since they were read') end` })
-    .from(organizations)
-    .where(eq(organizations.id, orgId));
+  return unlessStillAsRead(db, orgId, stillOpen, "episodes");
 }
 
 /** Closes an open episode; a closed one is left as it is (a repeated message closes nothing twice: its batch changes no row). */

@@ -20,7 +20,6 @@ export type UnitCondition = (typeof UNIT_CONDITIONS)[number];
 /** A deal in the funding pipeline: its stips still matter (not yet funded, not unwound). */
 export const PIPELINE_STATUSES = ["pending", "submitted", "approved"] as const;
 export const DEAL_STATUSES = [...PIPELINE_STATUSES, "funded", "unwound"] as const;
-type DealStatus = (typeof DEAL_STATUSES)[number];
 
 export const KNOWN_ISSUES = ["repo", "bk7", "bk13", "itin", "thin_file", "charge_off"] as const;
 export type KnownIssue = (typeof KNOWN_ISSUES)[number];
