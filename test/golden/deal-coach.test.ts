@@ -570,12 +570,16 @@ describe(`properties (${RULES}#word-track-truth-rule)`, () => {
     );
   });
 
-  it("lowering a customer's score never improves their rate", () => {
+  // The contract rate also carries the structure: a desired payment the lower score reaches only at
+  // the buy rate, on the shorter terms its programs write, drops the markup the higher score keeps.
+  it("lowering a customer's score never lowers their buy rate, nor the contract rate at the same term and markup", () => {
     fc.assert(
       fc.property(deals, fc.integer({ min: 300, max: 850 }), fc.integer({ min: 300, max: 850 }), (deal, a, b) => {
         const [lower, higher] = a <= b ? [a, b] : [b, a];
-        const rate = (beacon: number) => coachDeal({ ...deal, beacon }, 500, COACH_REFERENCE, NOW).recommended_pencil.rate;
-        expect(rate(lower)).toBeGreaterThanOrEqual(rate(higher));
+        const pencil = (beacon: number) => coachDeal({ ...deal, beacon }, 500, COACH_REFERENCE, NOW).recommended_pencil;
+        const [low, high] = [pencil(lower), pencil(higher)];
+        expect(low.buy_rate).toBeGreaterThanOrEqual(high.buy_rate);
+        if (low.term === high.term && low.rate > low.buy_rate === high.rate > high.buy_rate) expect(low.rate).toBeGreaterThanOrEqual(high.rate);
       }),
       { numRuns: 500 },
     );
