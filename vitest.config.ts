@@ -17,6 +17,9 @@ const NODE_TESTS = ["test/engines/**/*.test.ts", "test/unit/**/*.test.ts"];
 // CI shares 2 cores between workerd and vitest; a 5 s default fails slow machines, not code.
 const testTimeout = 30_000;
 
+/** The property tests' seed: fixed unless FC_SEED says another, or `random` (test/setup/property-seed.ts). */
+const PROPERTY_SEED = process.env.FC_SEED ?? "20261129";
+
 /** The crons wrangler.toml schedules, so a test can hold src/jobs to the same set. */
 function wranglerCrons(): string[] {
   const match = readFileSync(path.join(import.meta.dirname, "wrangler.toml"), "utf8").match(/^crons\s*=\s*(\[[^\]]*\])/m);
@@ -68,11 +71,13 @@ export default defineConfig(async () => {
       },
     },
   };
+  const define = { __FC_SEED__: JSON.stringify(PROPERTY_SEED) };
   const workerd = {
     plugins: [cloudflareTest(runtime)],
+    define,
     test: {
       name: "workerd",
-      setupFiles: ["./test/setup/apply-migrations.ts"],
+      setupFiles: ["./test/setup/property-seed.ts", "./test/setup/apply-migrations.ts"],
       testTimeout,
       // A local HTTP receiver for webhook deliveries (test/setup/webhook-receiver.ts).
       globalSetup: ["./test/setup/webhook-receiver.ts"],
@@ -89,7 +94,10 @@ export default defineConfig(async () => {
       // them) halved the suite again but hung one full run in two, when a request or queue
       // consumer the previous file left was still loading a module (BENCHMARKS.md, "Test suite").
       maxWorkers: Math.max(3, availableParallelism() + 1),
-      projects: [{ test: { name: "node", environment: "node", include: NODE_TESTS, testTimeout } }, workerd],
+      projects: [
+        { define, test: { name: "node", environment: "node", include: NODE_TESTS, testTimeout, setupFiles: ["./test/setup/property-seed.ts"] } },
+        workerd,
+      ],
     },
   };
 });
