@@ -334,7 +334,7 @@ function neverBelowOlder<V extends { value: number; olderFloor: OlderFloor | nul
 const OLDEST_MODEL_YEAR = 1981;
 
 /** The older model year whose higher figure the unit was raised to. */
-export interface OlderFloor {
+interface OlderFloor {
   year: number;
   value: number;
 }
