@@ -27,16 +27,16 @@ describe("POST /api/v1/trade-appraisal — depreciation model", () => {
     });
     expect(res.status).toBe(200);
     const body = await res.json<AppraisalBody>();
-    // midsize_car $29,000 × 52.2288% = $15,146.35 base: the standard class keeps 100 − 55 × 0.829 = 54.405% at five
-    // years (docs/domain/appraisal.md#retention-by-class), then falls at the curve's rate to 5.5 (43.2 / 45); expected miles
-    // 13,500 × 5 + 10,000 × 0.5 = 72,500 (docs/domain/appraisal.md#expected-miles); rate max(0.03, 0.25 × 15,146.35 / 25,000)
-    // × 0.6 (age 5) = 0.090878 $/mi; 12,500 miles under → +$1,135.98 → $16,282.
-    expect(body.market_value_estimate).toBe(16_282);
+    // midsize_car $29,000 × 66.5825% = $19,308.93 base: a Toyota keeps its make's 100 − 55 × 0.558 = 69.31% at five years
+    // (CarEdge's Toyota table, docs/domain/appraisal.md#model-retention), then a quarter of the way to the 58.4 / 69.31 it
+    // keeps at 7 (#after-five-years); expected miles 13,500 × 5 + 10,000 × 0.5 = 72,500 (#expected-miles); rate
+    // max(0.03, 0.25 × 19,308.93 / 25,000) × 0.6 (age 5) = 0.115854 $/mi; 12,500 miles under → +$1,448.17 → $20,757.
+    expect(body.market_value_estimate).toBe(20_757);
     expect(body.recon_estimate).toEqual({ windshield_replacement: 400, door_ding_repair: 225, detail: 200, total: 825 });
-    // 16,282 − 825 recon − 500 pack − 1,303 target front gross (8%, over the 1,200 minimum) − 30 × $35 holding = 12,604.
-    expect(body.max_acquisition).toBe(12_604);
-    // 7% of 12,604 = 882.28 below → 11,722.
-    expect(body.negotiation_floor).toBe(11_722);
+    // 20,757 − 825 recon − 500 pack − 1,661 target front gross (8%, over the 1,200 minimum) − 30 × $35 holding = 16,721.
+    expect(body.max_acquisition).toBe(16_721);
+    // 7% of 16,721 = 1,170.47 below → 15,551.
+    expect(body.negotiation_floor).toBe(15_551);
     expect(body.confidence).toBe("medium");
     expect(body.valuation_method).toBe("depreciation_model");
     expect(body.comparables_used).toBe(0);
@@ -50,16 +50,19 @@ describe("POST /api/v1/trade-appraisal — depreciation model", () => {
     const worn = await (
       await appraise(key, { year: THIS_YEAR - 10, make: "Honda", model: "Civic", mileage: 240_000, condition_notes: "runs" })
     ).json<AppraisalBody>();
-    // compact_car $24,000 × 34.426% (54.405% at five years × 28.475 / 45 at 10.5) = $8,262.2 base; 123,000 miles over
-    // the expected 117,000 at 0.35 × 0.082622 $/mi = −$3,557, capped at −30% (−$2,478.66); −10% ($826.22) beyond 150,000 miles → $4,957.
-    expect(worn.market_value_estimate).toBe(4_957);
-    expect(worn.market_note).toContain("− $826 beyond 150,000 miles");
+    // compact_car $24,000 × 43.4752%: the Civic's own 100 − 55 × 0.509 = 72.005% at five years (iSeeCars 2025), × what
+    // all vehicles keep at 10 of what they kept at 5 (40.25 / 64), × the curve's rate from 10 to 10.5 (28.475 / 29.66) =
+    // $10,434.05 base; 123,000 miles over the expected 117,000 at 0.35 × 0.104341 $/mi = −$4,492, capped at −30%
+    // (−$3,130.22); −10% ($1,043.41) beyond 150,000 miles → $6,260.
+    expect(worn.market_value_estimate).toBe(6_260);
+    expect(worn.market_note).toContain("− $1,043 beyond 150,000 miles");
     const junk = await (
       await appraise(key, { year: 1985, make: "Yugo", model: "GV", mileage: 900_000, condition_notes: "Check engine light on, bald tires" })
     ).json<AppraisalBody>();
-    // Generic class $35,000 × 12.09% (54.405% at five years × 10 / 45, the curve's end) = $4,231.50; −30% (capped) and −10% for the miles → $2,539.
-    expect(junk.market_value_estimate).toBe(2_539);
-    // 85% of $2,100 − $950 recon named − $1,000 fees and margin is negative: the $500 a running unit brings (issue 33).
+    // Generic class $35,000 × 11.536% (54.405% at five years × 40.25 / 64 at ten, × 10 / 29.66 to the curve's end) =
+    // $4,037.60; −30% (capped) and −10% for the miles → $2,423.
+    expect(junk.market_value_estimate).toBe(2_423);
+    // 85% of $2,060 − $950 recon named − $1,000 fees and margin is negative: the $500 a running unit brings (issue 33).
     expect(junk).toMatchObject({ max_acquisition: 500, wholesale_value: 500, appraised_to: "wholesale", negotiation_floor: 0 });
     expect(junk.market_note).toContain("the generic new-price class");
     expect(junk.market_note).toContain("wholesale it");
@@ -210,10 +213,10 @@ describe("POST /api/v1/trade-appraisal — the store's economics", () => {
     const body = await (
       await appraise(key, { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 60_000, condition_notes: "clean" })
     ).json<AppraisalBody>();
-    // 16,282 − 200 detail − 800 pack − 2,000 (10% = 1,628 < 2,000) − 30 × 40 = 12,082 at retail; the wholesale
-    // figure, 85% of 16,282 − $1,000 fees and margin = 12,840, beats it, so the unit is bought to wholesale.
-    expect(body.market_note).toContain(`The retail figure would be $12,082 = market $16,282 − recon $200 − pack $800`);
-    expect(body).toMatchObject({ max_acquisition: 12_840, wholesale_value: 12_840, appraised_to: "wholesale" });
+    // 20,757 − 200 detail − 800 pack − 2,076 (10%, over the 2,000 minimum) − 30 × 40 = 16,481 at retail; the wholesale
+    // figure, 85% of 20,757 − $1,000 fees and margin = 16,643, beats it, so the unit is bought to wholesale.
+    expect(body.market_note).toContain(`The retail figure would be $16,481 = market $20,757 − recon $200 − pack $800`);
+    expect(body).toMatchObject({ max_acquisition: 16_643, wholesale_value: 16_643, appraised_to: "wholesale" });
   });
 
   it("answers 404 for an organization without a store", async () => {
@@ -312,9 +315,9 @@ describe("POST /api/v1/trade-appraisal — tuning without a deploy", () => {
     const camry = { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 72_500, market_zip: "78701", condition_notes: "clean" };
     const mine = await (await appraise(tuned.key, camry)).json<AppraisalBody>();
     const theirs = await (await appraise(standard.key, camry)).json<AppraisalBody>();
-    // At the expected mileage there is no adjustment: $29,000 × 52.2288% = $15,146, × 1.10 in Austin.
-    expect(theirs.market_value_estimate).toBe(15_146);
-    expect(mine.market_value_estimate).toBe(Math.round(29_000 * 0.522288 * 1.1));
+    // At the expected mileage there is no adjustment: $29,000 × 66.5825% = $19,309, × 1.10 in Austin.
+    expect(theirs.market_value_estimate).toBe(19_309);
+    expect(mine.market_value_estimate).toBe(Math.round(29_000 * 0.665825 * 1.1));
     expect(mine.recon_estimate).toEqual({ detail: 350, total: 350 });
     expect(theirs.recon_estimate).toEqual({ detail: 200, total: 200 });
     expect(mine.market_note).toContain("regional index 1.10 (Austin, ZIP 78701)");

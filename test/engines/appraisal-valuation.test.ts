@@ -20,7 +20,7 @@ describe("depreciation model (docs/domain/appraisal.md#depreciation-model)", () 
     expect(vehicleAge(2027, NOW)).toEqual({ whole: 0, fractional: 0 });
   });
 
-  it("follows the KBB curve, −8%/yr after five years, and the 10% floor", () => {
+  it("follows the KBB curve, its DEFAULT −8%/yr rows after five years, and the 10% floor", () => {
     expect(residualPct(reference.retentionCurve, 1, 10)).toBe(84);
     expect(residualPct(reference.retentionCurve, 2.5, 10)).toBe(66.5);
     expect(residualPct(reference.retentionCurve, 12, 10)).toBe(25.11);
@@ -28,10 +28,10 @@ describe("depreciation model (docs/domain/appraisal.md#depreciation-model)", () 
   });
 
   it("values a late-model truck with few miles on the truck curve, up to the +10% cap", () => {
-    // F-150 (fullsize_truck $45,000, retention class truck), 2025: age 1.5, the curve's 22% loss × 0.735 = 16.17%
+    // Sierra (fullsize_truck $45,000, retention class truck: no figure of its own), 2025: age 1.5, the curve's 22% loss × 0.735 = 16.17%
     // → 83.83% retained → $37,723.50; 20,250 expected, 0 driven: rate max(0.03, 0.25 × 37,723.50 / 25,000) = 0.377 $/mi
     // → +$7,639, capped at +10% = $3,772.35 (docs/domain/appraisal.md#mileage-adjustment-caps).
-    const value = valueFromModel({ year: 2025, make: "Ford", model: "F-150", mileage: 0 }, "80234", reference, NOW);
+    const value = valueFromModel({ year: 2025, make: "GMC", model: "Sierra", mileage: 0 }, "80234", reference, NOW);
     expect(value.vehicle).toMatchObject({ classKey: "fullsize_truck", classMatch: "model" });
     expect(value).toMatchObject({
       expectedMiles: 20_250,
@@ -48,7 +48,7 @@ describe("depreciation model (docs/domain/appraisal.md#depreciation-model)", () 
 
   it("adds 0.10% of value per day to holding cost on units worth $30,000 or more", () => {
     const result = appraise({
-      subject: { year: 2025, make: "Ford", model: "F-150", mileage: 0, conditionNotes: "clean" },
+      subject: { year: 2025, make: "GMC", model: "Sierra", mileage: 0, conditionNotes: "clean" },
       marketZip: "80234",
       store: STORE,
       reference,

@@ -60,7 +60,7 @@ export async function loadAppraisalReference(db: Database, orgId: string) {
     priceClasses: resolve(priceClasses, (row) => row.classKey),
     modelClasses: resolve(modelClasses, (row) => `${row.make.toLowerCase()}|${row.model.toLowerCase()}`),
     retentionCurve: curve.filter((row) => (row.orgId === orgId) === ownCurve).map(({ ageYears, residualPct }) => ({ ageYears, residualPct })),
-    modelRetention: resolve(modelRetention, (row) => `${row.make.toLowerCase()}|${row.model.toLowerCase()}`),
+    modelRetention: resolve(modelRetention, (row) => `${row.make.toLowerCase()}|${row.model.toLowerCase()}|${row.ageYears}`),
     regionalIndex: resolve(regional, (row) => row.zipPrefix),
     retentionClasses: resolve(retentionClasses, (row) => row.retentionClass),
     expectedMiles: expectedMiles

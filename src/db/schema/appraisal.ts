@@ -186,8 +186,10 @@ export const appraisalExpectedMiles = sqliteTable(
 );
 
 /**
- * A model's own published five-year loss (docs/domain/appraisal.md#model-retention): the curve's loss is
- * scaled by the model's loss over the same study's all-vehicle loss, so figures of different study years compare.
+ * A model's (or, with model `*`, its make's; with make and model `*`, all vehicles') published loss at an
+ * age (docs/domain/appraisal.md#model-retention): the five-year loss over the same study's all-vehicle
+ * loss scales the curve, so figures of different study years compare; the losses at 7 and 10 years, read
+ * against the same source's five-year loss, say how the model falls after five.
  */
 export const appraisalModelRetention = sqliteTable(
   "appraisal_model_retention",
@@ -195,10 +197,14 @@ export const appraisalModelRetention = sqliteTable(
     orgId: orgId(),
     make: text("make").notNull(),
     model: text("model").notNull(),
+    /** The age the loss was measured at: 5 for the five-year studies, 7 or 10 for the longer tables. */
+    ageYears: integer("age_years").notNull().default(5),
     pctValueLost: real("pct_value_lost").notNull(),
     /** The same study's all-vehicle five-year loss. */
     overallPctValueLost: real("overall_pct_value_lost").notNull(),
     studyYear: integer("study_year").notNull(),
+    /** Who measured it, as the note names it ("iSeeCars", "CarEdge"). */
+    publisher: text("publisher").notNull().default("iSeeCars"),
     source: text("source").notNull(),
     quote: text("quote").notNull().default(""),
   },

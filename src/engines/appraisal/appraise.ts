@@ -14,10 +14,12 @@ import type { AppraisalReference, AppraisalSubject, Comparable, PhotoAnalysis, S
 import {
   type ComparablesValuation,
   type ModelValuation,
+  type RetentionShape,
   STUDY_AGE_YEARS,
   type VehicleClass,
   valueFromComparables,
   valueFromModel,
+  vehicleAge,
   vehicleClassFor,
 } from "./valuation";
 
@@ -63,21 +65,38 @@ function comparablesOfTrim(subject: AppraisalSubject, comps: readonly Comparable
 }
 
 /**
- * "(retention class ev: the curve's loss × 1.07)", or the model's own figure: "(Jeep Wrangler's own
- * curve: iSeeCars 2020 study, 32.8% lost in five years against 49.1% for all vehicles; the curve's
- * loss at every age × 0.596)"; nothing for the standard class.
+ * "(retention class ev: the curve's loss × 1.069 to five years; after five …)", or the model's (or its
+ * make's) own figure: "(Jeep Wrangler's own curve: iSeeCars 2020, 32.8% lost in five years against 49.1%
+ * for all vehicles; the curve's loss × 0.554 to five years; after five …)": every figure that priced the age.
  */
-function retentionWords({ retention, modelRetention }: VehicleClass): string {
+function retentionWords({ retention, modelRetention, shape }: VehicleClass, ageYears: number): string {
   const bonus = retention.lowMileageBonus ? "" : ", no low-mileage bonus";
+  const after = ageYears > STUDY_AGE_YEARS ? afterFiveWords(shape, ageYears) : "";
   if (modelRetention) {
-    const { make, model, studyYear, pctValueLost, overallPctValueLost } = modelRetention;
+    const { make, model, studyYear, publisher, pctValueLost, overallPctValueLost } = modelRetention;
+    const whose = model === "*" ? `${make}'s own figure, for every ${make} without one of its own` : `${make} ${model}'s own curve`;
     return (
-      ` (${make} ${model}'s own curve: iSeeCars ${studyYear} study, ${pct(pctValueLost)} lost in five years against ${pct(overallPctValueLost)} for all vehicles; ` +
-      `the curve's loss × ${retention.lossScale} to five years, the curve's yearly rate after${bonus})`
+      ` (${whose}: ${publisher} ${studyYear}, ${pct(pctValueLost)} lost in five years against ${pct(overallPctValueLost)} for all vehicles; ` +
+      `the curve's loss × ${retention.lossScale} to five years${after}${bonus})`
     );
   }
-  if (retention.lossScale === 1 && retention.lowMileageBonus) return "";
-  return ` (retention class ${retention.retentionClass}: the curve's loss × ${retention.lossScale} to five years, the curve's yearly rate after${bonus})`;
+  if (retention.lossScale === 1 && retention.lowMileageBonus && !after) return "";
+  return ` (retention class ${retention.retentionClass}: the curve's loss × ${retention.lossScale} to five years${after}${bonus})`;
+}
+
+/**
+ * "; after five as CarEdge 2024 measured Toyota: 41.6% lost at 7 years, 54.16% at 10 and 60.41% at 12
+ * against its 30.69% at five": the published series that priced an age past five, and the curve's
+ * yearly rate (DEFAULT) past its last age (docs/domain/appraisal.md#after-five-years).
+ */
+function afterFiveWords(shape: RetentionShape | null, ageYears: number): string {
+  if (!shape) return "; after five, the curve's yearly rate (DEFAULT −8% a year)";
+  const { publisher, studyYear, make, model, pctValueLost } = shape.fiveYear;
+  const whose = shape.of === "all vehicles" ? "all vehicles (the mean of the published series)" : shape.of === "make" ? make : `the ${make} ${model}`;
+  const points = shape.later.map((point) => `${pct(point.pctValueLost)} at ${point.ageYears}`);
+  const last = shape.later[shape.later.length - 1].ageYears;
+  const beyond = ageYears > last ? `, then the curve's yearly rate past ${last} years (DEFAULT −8% a year)` : "";
+  return `; after five as ${publisher} ${studyYear} measured ${whose}: ${points.join(", ")} years lost against ${pct(pctValueLost)} at five${beyond}`;
 }
 
 /** ": hybrid hatchback": what the class was chosen from, when the model table or a decode said it. */
@@ -107,12 +126,14 @@ function unknownVehicleReason(subject: AppraisalSubject, vehicle: VehicleClass):
  * curve's figure is a guess (docs/domain/appraisal.md#model-retention).
  */
 function outlierModelReason(valuation: ModelValuation, settings: AppraisalReference["settings"]): string | null {
-  const measured = valuation.vehicle.modelRetention;
-  if (!measured || valuation.ageYears <= STUDY_AGE_YEARS) return null;
+  const { modelRetention: measured, shape } = valuation.vehicle;
+  // The model's own figures past five say what its market does at those ages: only past them is the number a guess.
+  const measuredTo = shape?.of === "model" ? shape.later[shape.later.length - 1].ageYears : STUDY_AGE_YEARS;
+  if (!measured || valuation.ageYears <= measuredTo) return null;
   const ratio = measured.pctValueLost / measured.overallPctValueLost;
   if (ratio >= settings.outlierRetentionRatio) return null;
   return (
-    `the ${measured.make} ${measured.model} lost ${pct(measured.pctValueLost)} in five years against ${pct(measured.overallPctValueLost)} for all vehicles (iSeeCars ${measured.studyYear}), ` +
+    `the ${measured.make} ${measured.model} lost ${pct(measured.pctValueLost)} in five years against ${pct(measured.overallPctValueLost)} for all vehicles (${measured.publisher} ${measured.studyYear}), ` +
     `and this one is ${valuation.ageYears} years old, past what the study measured: demand for the model, not a curve, sets its price, so confidence is low until someone checks the market`
   );
 }
@@ -139,9 +160,16 @@ function reconSentence(recon: ReconEstimate, items: AppraisalReference["reconIte
   return `Recon ${formatWholeUsd(recon.total)}: ${lines.join("; ")}.${notPriced}`;
 }
 
+/** ", raised to $9,800: the same unit as a 2019 is valued $9,800, and a newer unit is never worth less" (docs/domain/appraisal.md#an-older-unit-is-never-worth-more). */
+const olderFloorWords = ({ olderFloor }: ComparablesValuation | ModelValuation) =>
+  olderFloor
+    ? `, raised to ${formatWholeUsd(olderFloor.value)}: the same unit as a ${olderFloor.year} is valued ${formatWholeUsd(olderFloor.value)}, and a newer unit is never worth less`
+    : "";
+
 function valuationSentence(input: AppraisalInput, valuation: ComparablesValuation | ModelValuation, sameTrim: boolean): string {
   const { subject, reference } = input;
   const vehicle = `${subject.make} ${subject.model}`;
+  const ageYears = vehicleAge(subject.year, input.now).fractional;
   const noBonus = (expectedMiles: number) =>
     valuation.mileageBonus
       ? ""
@@ -163,7 +191,7 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
     return (
       `Market value ${formatWholeUsd(valuation.value)} from ${plural(valuation.comps, "comparable unit")} of this organization ` +
       `(${valuation.yearRange[0]}–${valuation.yearRange[1]} ${vehicle}${trims}: ${valuation.inStock} in stock at today's asking price, ${sold}), ` +
-      `each adjusted to a ${subject.year} at ${formatCount(subject.mileage)} miles${retentionWords(valuation.vehicle)}${valuation.mileageBonus ? "" : noBonus(Number.POSITIVE_INFINITY)}; the median.`
+      `each adjusted to a ${subject.year} at ${formatCount(subject.mileage)} miles${retentionWords(valuation.vehicle, ageYears)}${valuation.mileageBonus ? "" : noBonus(Number.POSITIVE_INFINITY)}; the median${olderFloorWords(valuation)}.`
     );
   }
   const scarce = `${plural(input.comps.length, "comparable unit")} in this organization's stock and sales of the last ${reference.settings.compSoldWithinDays} days, ${reference.settings.minComps} needed`;
@@ -176,7 +204,7 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
         : cls.classMatch === "body"
           ? `new-price class ${cls.classKey} ${formatWholeUsd(cls.newPrice)} new, from the VIN decode${vehicleWords(cls)} (${vehicle} is not in the model table)`
           : `new-price class ${cls.classKey} ${formatWholeUsd(cls.newPrice)} new (${subject.make} ${cls.matchedModel}${vehicleWords(cls)})`;
-  const retention = retentionWords(cls);
+  const retention = retentionWords(cls, ageYears);
   const mileage =
     valuation.mileageAdjustment > 0
       ? `+ ${formatWholeUsd(valuation.mileageAdjustment)} for mileage under the expected ${formatCount(valuation.expectedMiles)}`
@@ -191,7 +219,7 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
       : "";
   return (
     `Market value ${formatWholeUsd(valuation.value)} from the depreciation model (${scarce}): ${classWords} × ` +
-    `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years${retention} × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}.`
+    `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years${retention} × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}${olderFloorWords(valuation)}.`
   );
 }
 

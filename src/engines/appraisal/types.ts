@@ -64,13 +64,19 @@ export interface RetentionClass {
   fuelTypes: string;
 }
 
-/** A model's own published five-year loss, against the same study's all-vehicle loss (docs/domain/appraisal.md#model-retention). */
+/**
+ * A model's published loss at an age (docs/domain/appraisal.md#model-retention): model `*` is its make's
+ * figure, make and model `*` all vehicles'. The five-year loss is read against the same study's
+ * all-vehicle loss; a later age against the same source's five-year loss.
+ */
 export interface ModelRetention {
   make: string;
   model: string;
+  ageYears: number;
   pctValueLost: number;
   overallPctValueLost: number;
   studyYear: number;
+  publisher: string;
   source: string;
   quote: string;
 }

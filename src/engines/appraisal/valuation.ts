@@ -34,15 +34,44 @@ export function residualPct(curve: AppraisalReference["retentionCurve"], age: nu
 export const STUDY_AGE_YEARS = 5;
 
 /**
+ * How a vehicle falls after five years (docs/domain/appraisal.md#after-five-years): a published series
+ * (the model's, its make's or all vehicles') of losses at later ages, each read against the same
+ * source's five-year loss.
+ */
+export interface RetentionShape {
+  of: "model" | "make" | "all vehicles";
+  fiveYear: ModelRetention;
+  /** Ages past five, youngest first. */
+  later: ModelRetention[];
+}
+
+/**
  * The class's retained share (docs/domain/appraisal.md#retention-by-class): up to five years the
  * curve's loss × the class's loss scale, which the five-year studies measure; after five, the
- * class's five-year share falls at the curve's own yearly rate (curve(age) ÷ curve(5)), as
- * iSeeCars' 7- and 10-year figures do — scaling the loss at every age flattened old units' decline.
+ * five-year share × what the published series keeps at the age of what it kept at five, then the
+ * curve's own yearly rate past the series' last age (or with no series).
  */
-export function classResidualPct(curve: AppraisalReference["retentionCurve"], age: number, floorPct: number, lossScale: number): number {
+export function classResidualPct(
+  curve: AppraisalReference["retentionCurve"],
+  age: number,
+  floorPct: number,
+  lossScale: number,
+  shape: RetentionShape | null = null,
+): number {
   const scaled = (at: number) => 100 - (100 - residualPct(curve, at, 0)) * lossScale;
-  const pct = age <= STUDY_AGE_YEARS ? scaled(age) : (scaled(STUDY_AGE_YEARS) * residualPct(curve, age, 0)) / residualPct(curve, STUDY_AGE_YEARS, 0);
+  const pct = age <= STUDY_AGE_YEARS ? scaled(age) : scaled(STUDY_AGE_YEARS) * shareOfFiveYear(curve, age, shape);
   return Math.max(floorPct, pct);
+}
+
+/** What a unit `age` (> 5) years old keeps of its five-year share: the series' ratios, interpolated; past its last age, the curve's yearly rate. */
+function shareOfFiveYear(curve: AppraisalReference["retentionCurve"], age: number, shape: RetentionShape | null): number {
+  let from = { age: STUDY_AGE_YEARS, share: 1 };
+  for (const point of shape?.later ?? []) {
+    const share = (100 - point.pctValueLost) / (100 - (shape?.fiveYear.pctValueLost ?? 0));
+    if (age <= point.ageYears) return from.share + ((share - from.share) * (age - from.age)) / (point.ageYears - from.age);
+    from = { age: point.ageYears, share };
+  }
+  return (from.share * residualPct(curve, age, 0)) / residualPct(curve, from.age, 0);
 }
 
 /** Miles a unit of `age` is expected to have: each age band's yearly miles over the years spent in it (docs/domain/appraisal.md#expected-miles). */
@@ -82,9 +111,12 @@ export interface VehicleClass {
   newPrice: number;
   fuelType: string;
   bodyClass: string;
-  /** The curve: the class's, its loss scale replaced by the model's own published figure when there is one. */
+  /** The curve: the class's, its loss scale replaced by the model's (or its make's) own published figure when there is one. */
   retention: RetentionClass;
+  /** The published five-year figure that set the loss scale: the model's, else its make's (model `*`); null: the class's. */
   modelRetention: ModelRetention | null;
+  /** The published series that says how it falls after five; null: the curve's yearly rate. */
+  shape: RetentionShape | null;
 }
 
 /**
@@ -125,7 +157,18 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
       fuelTypes: "",
     };
   const retentionIndex = modelRetentionIndex(reference.modelRetention);
-  const modelRetention = candidates.map((model) => retentionIndex.get(modelKey(subject.make, model))).find((r) => r !== undefined) ?? null;
+  const ofModel = candidates.map((model) => retentionIndex.get(modelKey(subject.make, model))).find((series) => series !== undefined);
+  // A make's figure is its gas and hybrid fleet's: an EV of the make keeps the EV class.
+  const ofMake = classRow.retentionClass === "ev" ? undefined : retentionIndex.get(modelKey(subject.make, "*"));
+  const modelRetention = ofModel?.fiveYear ?? ofMake?.fiveYear ?? null;
+  const shape =
+    [
+      { of: "model" as const, series: ofModel },
+      { of: "make" as const, series: ofMake },
+      { of: "all vehicles" as const, series: retentionIndex.get(modelKey("*", "*")) },
+    ]
+      .map(({ of, series }) => (series?.fiveYear && series.later.length > 0 ? { of, fiveYear: series.fiveYear, later: series.later } : null))
+      .find((found) => found !== null) ?? null;
   // The model's five-year loss against its own study's all-vehicle loss, applied to today's all-vehicle
   // loss (the standard class's scale): each study's market level cancels out (docs/domain/appraisal.md#model-retention).
   const allVehicles = reference.retentionClasses.find((r) => r.retentionClass === "standard")?.lossScale ?? 1;
@@ -141,6 +184,7 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
     bodyClass: subject.bodyClass || (byModel ? row.bodyClass : ""),
     retention,
     modelRetention,
+    shape,
   };
 }
 
@@ -208,6 +252,7 @@ export interface ComparablesValuation {
   vehicle: VehicleClass;
   /** False: the notes say the odometer is not actual, so a low mileage earned nothing. */
   mileageBonus: boolean;
+  olderFloor: OlderFloor | null;
 }
 
 /**
@@ -221,11 +266,22 @@ export function valueFromComparables(
   now: Date,
   odometerTrusted = true,
 ): ComparablesValuation {
+  const own = comparablesValuationAt(subject, comps, reference, now, odometerTrusted);
+  return neverBelowOlder(own, subject.year, (year) => comparablesValuationAt({ ...subject, year }, comps, reference, now, odometerTrusted).value);
+}
+
+function comparablesValuationAt(
+  subject: AppraisalSubject,
+  comps: readonly Comparable[],
+  reference: AppraisalReference,
+  now: Date,
+  odometerTrusted: boolean,
+): ComparablesValuation {
   const { settings, retentionCurve } = reference;
   const vehicle = vehicleClassFor(reference, subject);
   const { retention } = vehicle;
   const mileageBonus = retention.lowMileageBonus && odometerTrusted;
-  const residual = (age: number) => classResidualPct(retentionCurve, age, settings.residualFloorPct, retention.lossScale);
+  const residual = (age: number) => classResidualPct(retentionCurve, age, settings.residualFloorPct, retention.lossScale, vehicle.shape);
   const age = vehicleAge(subject.year, now);
   const subjectResidual = residual(age.fractional);
   const adjusted = comps.map((comp) => {
@@ -251,12 +307,42 @@ export function valueFromComparables(
     yearRange: [Math.min(...years), Math.max(...years)],
     vehicle,
     mileageBonus,
+    olderFloor: null,
   };
+}
+
+/**
+ * A unit is never valued below the same unit (miles, notes) of an older model year
+ * (docs/domain/appraisal.md#an-older-unit-is-never-worth-more): the mileage rate steps down at 4 and 8
+ * years and the expected miles grow with age, so a young unit far over its expected miles could
+ * otherwise price under an older one with the same miles. Its figure is then the highest older one,
+ * and says which year that is.
+ */
+function neverBelowOlder<V extends { value: number; olderFloor: OlderFloor | null }>(own: V, year: number, valueAt: (year: number) => number): V {
+  let floor: OlderFloor | null = null;
+  for (let older = year - 1; older >= OLDEST_MODEL_YEAR; older--) {
+    const value = valueAt(older);
+    if (value > own.value && (!floor || value > floor.value)) floor = { year: older, value };
+  }
+  return floor ? { ...own, value: floor.value, olderFloor: floor } : own;
+}
+
+/**
+ * Every older model year down to the oldest one appraised (the 17-character VIN era, as the request
+ * accepts): a fixed bound, so a newer unit is held against every year an older one is.
+ */
+const OLDEST_MODEL_YEAR = 1981;
+
+/** The older model year whose higher figure the unit was raised to. */
+interface OlderFloor {
+  year: number;
+  value: number;
 }
 
 export interface ModelValuation {
   method: "depreciation_model";
   value: number;
+  olderFloor: OlderFloor | null;
   vehicle: VehicleClass;
   mileageBonus: boolean;
   ageYears: number;
@@ -322,12 +408,26 @@ function modelClassIndex(rows: readonly ModelClassRow[]): Map<string, ModelClass
   return index;
 }
 
-const modelRetentionIndexes = new WeakMap<readonly ModelRetention[], Map<string, ModelRetention>>();
+/** One model's (make's, all vehicles') published figures: the five-year one, and the later ones youngest first. */
+interface RetentionSeries {
+  fiveYear: ModelRetention | undefined;
+  later: ModelRetention[];
+}
 
-function modelRetentionIndex(rows: readonly ModelRetention[]): Map<string, ModelRetention> {
+const modelRetentionIndexes = new WeakMap<readonly ModelRetention[], Map<string, RetentionSeries>>();
+
+function modelRetentionIndex(rows: readonly ModelRetention[]): Map<string, RetentionSeries> {
   let index = modelRetentionIndexes.get(rows);
   if (!index) {
-    index = new Map(rows.map((row) => [modelKey(row.make, row.model), row]));
+    index = new Map();
+    for (const row of [...rows].sort((a, b) => a.ageYears - b.ageYears)) {
+      const key = modelKey(row.make, row.model);
+      const series = index.get(key) ?? { fiveYear: undefined, later: [] };
+      // Ages under five say nothing the five-year figure does not: the curve shapes the first five years.
+      if (row.ageYears === STUDY_AGE_YEARS) series.fiveYear = row;
+      else if (row.ageYears > STUDY_AGE_YEARS) series.later.push(row);
+      index.set(key, series);
+    }
     modelRetentionIndexes.set(rows, index);
   }
   return index;
@@ -347,12 +447,23 @@ export function valueFromModel(
   now: Date,
   odometerTrusted = true,
 ): ModelValuation {
+  const own = modelValuationAt(subject, zip, reference, now, odometerTrusted);
+  return neverBelowOlder(own, subject.year, (year) => modelValuationAt({ ...subject, year }, zip, reference, now, odometerTrusted).value);
+}
+
+function modelValuationAt(
+  subject: AppraisalSubject,
+  zip: string,
+  reference: AppraisalReference,
+  now: Date,
+  odometerTrusted: boolean,
+): ModelValuation {
   const { settings } = reference;
   const vehicle = vehicleClassFor(reference, subject);
   const { retention } = vehicle;
   const mileageBonus = retention.lowMileageBonus && odometerTrusted;
   const age = vehicleAge(subject.year, now);
-  const residual = classResidualPct(reference.retentionCurve, age.fractional, settings.residualFloorPct, retention.lossScale);
+  const residual = classResidualPct(reference.retentionCurve, age.fractional, settings.residualFloorPct, retention.lossScale, vehicle.shape);
   const region = regionalIndexFor(reference, zip);
   const base = vehicle.newPrice * (residual / 100) * region.index;
   const expected = expectedMiles(reference.expectedMiles, age.fractional);
@@ -361,6 +472,7 @@ export function valueFromModel(
   return {
     method: "depreciation_model",
     value: Math.max(settings.valueFloor, Math.round(base + adjustment - penalty)),
+    olderFloor: null,
     vehicle,
     mileageBonus,
     ageYears: age.fractional,

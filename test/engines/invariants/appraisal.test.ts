@@ -207,6 +207,23 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
     );
   });
 
+  it("an older unit of the same model, miles and condition is never worth more", () => {
+    holds(
+      fc.property(
+        subjects(() => reference),
+        fc.integer({ min: 1, max: 15 }),
+        comparables,
+        (s, yearsOlder, drawn) => {
+          const comps = compsFor(s.year, drawn);
+          const newer = trade(s, comps);
+          // Model years the request accepts: 1981 on.
+          const older = trade({ ...s, year: Math.max(1981, s.year - yearsOlder) }, comps);
+          return older.marketValue <= newer.marketValue && older.maxAcquisition <= newer.maxAcquisition;
+        },
+      ),
+    );
+  });
+
   it("the same vehicle typed or decoded from its VIN gets the same class", () => {
     holds(
       fc.property(fc.integer({ min: 0, max: 10_000 }), fc.constantFrom("gas", "flex", "diesel"), (i, engine) => {
