@@ -115,7 +115,10 @@ export const TradeAppraisalSchema = z
         retention_class: z.string(),
         curve: z
           .enum(["model", "class"])
-          .openapi({ description: "`model`: the model's own published five-year loss set the curve (docs/domain/appraisal.md#model-retention)." }),
+          .openapi({
+            description:
+              "`model`: a published figure of the model (or, where only its make's is published, its make's) set the curve, at five years and after (docs/domain/appraisal.md#model-retention); `class`: the class's curve.",
+          }),
         decoded: VehicleDecodeSchema.nullable().openapi({ description: "The VIN's decode, when a `vin` was sent." }),
       })
       .openapi({ description: "The vehicle as appraised: what was sent or decoded, and the class and curve it chose." }),
