@@ -683,6 +683,30 @@ describe("the edges of the funding limits (docs/domain/lender-routing.md#term-li
   });
 });
 
+describe("payment-to-income at the program's cap (docs/domain/lender-routing.md#pti-and-dti)", () => {
+  it("$406.26 a month on $2,257 of income is exactly Riverbend's 18% cap: it routes; on $2,256 it is out, and the reason says by how much", () => {
+    // A 740 on a 2024 with 30,000 miles, $20,008 financed over 60 months at 8.06%: $406.26 a month.
+    const deal = (monthlyIncome: number): RouteProfile => ({
+      beacon: 740,
+      downPayment: 0,
+      vehiclePrice: 20_008,
+      vehicleType: "car",
+      condition: "used",
+      knownIssues: [],
+      vehicleYear: 2024,
+      mileage: 30_000,
+      termMonths: 60,
+      monthlyIncome,
+    });
+    const riverbend = [program("Riverbend Community Credit Union")];
+    const at = routeLender(deal(2257), riverbend, ROUTING_REFERENCE, new Map(), AS_OF);
+    expect(at.primary).toMatchObject({ lender: "Riverbend Community Credit Union", term_months: 60, expected_rate: 8.06 });
+    const under = routeLender(deal(2256), riverbend, ROUTING_REFERENCE, new Map(), AS_OF);
+    expect(under.primary).toBeNull();
+    expect(under.avoid_details[0]).toMatchObject({ rule: "pti_over_cap", reason: "payment $406.26 is 18.01% of income, over its 18% cap" });
+  });
+});
+
 describe("what the audit of new deals changed (docs/domain/lender-routing.md#routing-notes)", () => {
   const used = (extra: Partial<RouteProfile>): RouteProfile => ({
     beacon: 665,
@@ -762,6 +786,14 @@ describe("a used car nobody described (docs/domain/lender-routing.md#term-limits
     expect(result.primary?.term_months).toBe(42);
     expect(result.routing_note).toContain(
       "Without the vehicle's mileage (not supplied) only terms that do not need it are written, 42 months at most on this deal: send mileage to open terms up to 72 months.",
+    );
+  });
+
+  it("with the year but not the mileage, a 2024 at a credit union routes at 48, not 72: every longer rung limits the mileage", () => {
+    const result = route(deal({ vehicleYear: 2024 }));
+    expect(result.primary?.term_months).toBe(48);
+    expect(result.routing_note).toContain(
+      "Without the vehicle's mileage (not supplied) only terms that do not need it are written, 48 months at most on this deal: send mileage to open terms up to 84 months.",
     );
   });
 

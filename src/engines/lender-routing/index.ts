@@ -21,6 +21,7 @@ import {
   type KnownIssue,
   type KnownIssueRow,
   REGULAR_FIRST_PERIOD_DAYS,
+  roundCents,
   roundTo,
   TIER_LABEL,
   type TierRow,
@@ -250,10 +251,10 @@ const clamp = (value: number, low: number, high: number) => Math.min(high, Math.
 export const programMaxLtv = (program: Pick<LenderProgramRow, "maxLtv">, adjustment: Pick<VehicleAdjustmentRow, "ltvAdd"> | undefined) =>
   program.maxLtv + (adjustment?.ltvAdd ?? 0);
 
-/** The LTV with as many decimals as it takes to read over `maxLtv` (an LTV over it by cents is not "125.0%"). */
-function ltvText(ltv: number, maxLtv: number): string {
-  for (const decimals of [1, 2, 3]) if (roundTo(ltv, decimals) > maxLtv) return `${roundTo(ltv, decimals)}`;
-  return `just over ${maxLtv}`;
+/** A percentage with as many decimals as it takes to read over its cap (an LTV over 125% by cents is not "125.0%"). */
+function pctOver(value: number, cap: number): string {
+  for (const decimals of [1, 2, 3]) if (roundTo(value, decimals) > cap) return `${roundTo(value, decimals)}`;
+  return `just over ${cap}`;
 }
 
 /** What a program's term limits read of a deal (the routing's DealFacts, or the coach's pencil). */
@@ -514,8 +515,8 @@ function evaluate(
   if (over > 0) {
     return out({
       rule: "ltv_over_maximum",
-      heading: `LTV ${ltvText(ltv, maxLtv)}% over the program maximum`,
-      text: `LTV ${ltvText(ltv, maxLtv)}% is over its ${maxLtv}% maximum: it advances up to ${formatUsd(maxAdvance(deal.book, maxLtv))}; ${formatUsd(Math.ceil(over))} more cash down brings it inside`,
+      heading: `LTV ${pctOver(ltv, maxLtv)}% over the program maximum`,
+      text: `LTV ${pctOver(ltv, maxLtv)}% is over its ${maxLtv}% maximum: it advances up to ${formatUsd(maxAdvance(deal.book, maxLtv))}; ${formatUsd(Math.ceil(over))} more cash down brings it inside`,
     });
   }
   const requiredDownPct = program.minDownPct + deal.extraDownPct;
@@ -545,7 +546,8 @@ function evaluate(
   const issueAdd = issues.reduce((sum, issue) => sum + (program.rateAdd[issue] ?? reference.issueRules.get(issue)?.rateAdd ?? 0), 0);
   const rate = Math.max(0, deal.baseApr + program.rateMargin + issueAdd);
   const low = Math.max(0, rate - tier.aprSpread);
-  const payment = contractPayment(financed.amount, rate, term, profile.daysToFirstPayment ?? REGULAR_FIRST_PERIOD_DAYS);
+  // The payment the contract states, to the cent: PTI at exactly the cap is inside it (docs/domain/lender-routing.md#pti-and-dti).
+  const payment = roundCents(contractPayment(financed.amount, rate, term, profile.daysToFirstPayment ?? REGULAR_FIRST_PERIOD_DAYS));
   let ptiHeadroom: number | null = null;
   if (profile.monthlyIncome !== undefined) {
     const pti = payment / profile.monthlyIncome;
@@ -554,7 +556,7 @@ function evaluate(
       return out({
         rule: "pti_over_cap",
         heading: "payment-to-income over the program cap",
-        text: `payment ${formatUsd(Math.round(payment))} is ${roundTo(pti * 100, 1)}% of income, over its ${program.maxPti * 100}% cap`,
+        text: `payment ${formatUsd(payment)} is ${pctOver(pti * 100, program.maxPti * 100)}% of income, over its ${program.maxPti * 100}% cap`,
       });
     }
   }
