@@ -694,14 +694,8 @@ function withTightening(e: Evaluated, tightening: ProgramTightening | undefined,
   };
 }
 
-export function routeLender(
-  profile: RouteProfile,
-  panel: readonly LenderProgramRow[],
-  reference: RoutingReference,
-  calibration: Calibration,
-  asOf: Date,
-  tightenings: ReadonlyMap<string, ProgramTightening> = new Map(),
-): RouteResult {
+/** What every program's evaluation of this deal reads, computed once per deal. */
+function dealFactsOf(profile: RouteProfile, reference: RoutingReference, asOf: Date): DealFacts {
   const tier = tierFor(reference.tiers, profile.beacon);
   const financed = amountFinanced(profile);
   const book = profile.bookValue ?? profile.vehiclePrice;
@@ -710,7 +704,7 @@ export function routeLender(
   const adjustment = reference.vehicleAdjustments.get(profile.vehicleType);
   const issueTermCap = Math.min(...issueRules.map((rule) => rule?.maxTerm ?? Number.POSITIVE_INFINITY));
   const capping = issueRules.filter((rule) => rule?.maxTerm === issueTermCap).map((rule) => rule?.label);
-  const deal: DealFacts = {
+  return {
     profile,
     tier,
     financed,
@@ -725,6 +719,18 @@ export function routeLender(
     ...vehicleFacts(profile.condition, profile.vehicleYear, profile.mileage, asOf),
     baseApr: tierApr(tier, profile.condition, adjustment),
   };
+}
+
+export function routeLender(
+  profile: RouteProfile,
+  panel: readonly LenderProgramRow[],
+  reference: RoutingReference,
+  calibration: Calibration,
+  asOf: Date,
+  tightenings: ReadonlyMap<string, ProgramTightening> = new Map(),
+): RouteResult {
+  const deal = dealFactsOf(profile, reference, asOf);
+  const { tier, financed, ltv } = deal;
   // The stips depend on the program's type and base stips only: a handful of distinct sets per panel,
   // found by comparing the rows (a key string joined per program cost more than the search).
   const stipSets: { program: LenderProgramRow; stips: PredictedStip[] }[] = [];
@@ -811,6 +817,21 @@ export function routeLender(
         termOptions,
         primary?.down_tier ? whyNoInTier(evaluated, candidates, reference.settings) : null,
         unsupplied(evaluated, deal),
+        // The program alone with more cash down: fits when no rule knocks it out and it approves at or over the poor-fit line.
+        (program, more) => {
+          const e = withTightening(
+            evaluate(
+              dealFactsOf({ ...profile, downPayment: profile.downPayment + more }, reference, asOf),
+              program,
+              reference,
+              calibration,
+              stipsFor,
+            ),
+            tightenings.get(program.id),
+            reference.settings,
+          );
+          return e.candidate !== null && e.candidate.confidence >= POOR_FIT_CONFIDENCE;
+        },
       ),
       ...tightened,
     ].join(" "),
@@ -893,29 +914,47 @@ function whoWrites(picks: readonly Candidate[]): string {
   return `${picks.length} ${kind} ${one ? "writes" : "write"} it (${names.join(", ")}${more})`;
 }
 
+/** The knock-outs more cash down clears: the LTV maximum, the down-payment requirement, the maximum amount financed. */
+const CASH_RULES: ReadonlySet<string> = new Set(["ltv_over_maximum", "down_payment_short", "amount_over_maximum"]);
+
 /**
- * The LTV and down-payment knock-outs nearest to fitting: the cash down that brings the LTV inside
- * one more program, and the cash down that meets one more program's down-payment requirement.
+ * The cash down that makes one more program fit (docs/domain/lender-routing.md#routing-notes): for
+ * each program out on a rule cash clears, the cash that clears all three of them at once (every dollar
+ * down lowers the amount and the LTV and raises the down payment), kept only when the program then
+ * fits the deal whole (a car too old for it stays out whatever the cash); an in-tier program ahead of
+ * a down-tier one (offering cash to reach a higher-cost lender would be steering), then the least cash.
  */
-function nearestCashFixes(evaluated: readonly Evaluated[], deal: DealFacts): string[] {
-  let ltv: { lender: string; maxLtv: number; more: number } | null = null;
-  let down: { lender: string; pct: number; more: number } | null = null;
+function nearestCashFix(
+  evaluated: readonly Evaluated[],
+  deal: DealFacts,
+  fitsWith: (program: LenderProgramRow, more: number) => boolean,
+  inTierOnly: boolean,
+): string[] {
   const { profile, financed } = deal;
-  for (const e of evaluated) {
-    if (e.knockout?.rule === "ltv_over_maximum") {
-      const maxLtv = programMaxLtv(e.program, deal.adjustment);
-      const more = Math.ceil(overAdvance(financed.amount, deal.book, maxLtv));
-      if (ltv === null || more < ltv.more) ltv = { lender: e.program.name, maxLtv, more };
-    } else if (e.knockout?.rule === "down_payment_short") {
-      const pct = e.program.minDownPct + deal.extraDownPct;
-      const more = Math.ceil((profile.vehiclePrice * pct) / 100 - profile.downPayment - financed.tradeEquity);
-      if (down === null || more < down.more) down = { lender: e.program.name, pct, more };
-    }
-  }
-  return [
-    ...(ltv ? [`${formatUsd(ltv.more)} more cash down brings the LTV inside ${ltv.lender}'s ${ltv.maxLtv}% maximum.`] : []),
-    ...(down ? [`${formatUsd(down.more)} more cash down meets ${down.lender}'s ${down.pct}% down-payment requirement.`] : []),
-  ];
+  const fixes = evaluated.flatMap((e) => {
+    if (!e.knockout || !CASH_RULES.has(e.knockout.rule)) return [];
+    const maxLtv = programMaxLtv(e.program, deal.adjustment);
+    const downPct = e.program.minDownPct + deal.extraDownPct;
+    const needs = {
+      ltv: Math.ceil(overAdvance(financed.amount, deal.book, maxLtv)),
+      down: Math.ceil((profile.vehiclePrice * downPct) / 100 - profile.downPayment - financed.tradeEquity),
+      amount: e.program.maxAmount === null ? 0 : Math.ceil(financed.amount - e.program.maxAmount),
+    };
+    return !inTierOnly || !e.downTier ? [{ e, maxLtv, downPct, needs, more: Math.max(needs.ltv, needs.down, needs.amount) }] : [];
+  });
+  // Run again only until one fits: the best by that order is the one said.
+  const best = fixes
+    .sort((a, b) => Number(a.e.downTier) - Number(b.e.downTier) || a.more - b.more || compareText(a.e.program.name, b.e.program.name))
+    .find((fix) => fitsWith(fix.e.program, fix.more));
+  if (!best) return [];
+  const { e, maxLtv, downPct, needs, more } = best;
+  const name = e.program.name;
+  const clears = [
+    needs.ltv > 0 ? `brings the LTV inside ${name}'s ${maxLtv}% maximum` : null,
+    needs.amount > 0 ? `brings the amount financed to ${needs.ltv > 0 ? "its" : `${name}'s`} ${formatUsd(e.program.maxAmount ?? 0)} maximum` : null,
+    needs.down > 0 ? `meets ${needs.ltv > 0 || needs.amount > 0 ? "its" : `${name}'s`} ${downPct}% down-payment requirement` : null,
+  ].filter((c) => c !== null);
+  return [`${formatUsd(more)} more cash down ${joinWords(clears)}.`];
 }
 
 function routingNote(
@@ -928,6 +967,7 @@ function routingNote(
   termOptions: readonly { term: number; picks: Candidate[] }[],
   downTierWhy: string | null,
   unsuppliedFacts: string | null,
+  fitsWith: (program: LenderProgramRow, more: number) => boolean,
 ): string {
   const { profile, tier, ltv, financed } = deal;
   const panelSize = evaluated.length;
@@ -941,7 +981,7 @@ function routingNote(
     termOut > 0 && termOptions.length > 0
       ? `At ${profile.termMonths} months ${termOut} ${termOut === 1 ? "program is" : "programs are"} out on the term; shorter terms open some: ${termOptions.map(({ term, picks }) => `at ${term} months ${whoWrites(picks)}`).join("; ")}.`
       : null;
-  const cashFixes = primary === null || downTierWhy !== null ? nearestCashFixes(evaluated, deal) : [];
+  const cashFixes = primary === null || downTierWhy !== null ? nearestCashFix(evaluated, deal, fitsWith, primary !== null) : [];
   if (!primary) {
     const counts = new Map<string, number>();
     for (const a of avoided) counts.set(a.heading, (counts.get(a.heading) ?? 0) + 1);
