@@ -443,3 +443,29 @@ describe("an aged unit's price says which rule set it (docs/domain/reports.md)",
     expect(over.recommendation).toContain("toward market $25,000, not above the $26,000 asking price");
   });
 });
+
+describe("the cost tied up in a unit: exposure_usd = cost + recon + accrued floor-plan interest (docs/reports.md)", () => {
+  it("a $20,000 used car at 50 days has $21,433 tied up: cost, the $1,200 recon allocation and $233 of floor-plan interest", () => {
+    const now = new Date("2026-11-26T12:00:00Z");
+    const alert = evaluateUnit(
+      {
+        stockNumber: "R50",
+        storeId: "sto_recon",
+        year: 2021,
+        make: "Honda",
+        model: "Accord",
+        trim: "EX",
+        condition: "used",
+        vehicleType: "car",
+        stockedOn: new Date(now.getTime() - 50 * 86_400_000).toISOString().slice(0, 10),
+        cost: 20_000,
+        askingPrice: 23_995,
+        marketValue: 24_000,
+      },
+      { ...DEFAULT_STORE, id: "sto_recon" },
+      now,
+    );
+    // $20,000 × 8.5% × 50 / 365 = $232.88 of interest.
+    expect(alert).toMatchObject({ exposureUsd: 21_433, accruedInterestUsd: 233 });
+  });
+});
