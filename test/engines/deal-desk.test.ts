@@ -248,7 +248,7 @@ describe("lender routing's payment with the first payment 45 days out (docs/doma
   it("a bank whose 20% payment-to-income cap a regular first month fits knocks the deal out when the first payment is 45 days out", () => {
     expect(ptiKnockout()).toBeUndefined();
     expect(ptiKnockout(30)).toBeUndefined();
-    expect(ptiKnockout(45)?.reason).toContain("payment $544");
+    expect(ptiKnockout(45)?.reason).toContain("payment $543.70 is 20.05% of income, over its 20% cap");
   });
 });
 

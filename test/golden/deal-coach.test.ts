@@ -191,13 +191,37 @@ describe(`nothing financed means no rate, term or payment (${RULES}#nothing-fina
     );
   });
 
-  it("cash down plus trade equity exactly equal to the price finance nothing (422); one dollar less is a loan, and it is coached", async () => {
+  it("cash down plus trade equity exactly equal to the price finance nothing (422); $100 less is a loan, and it is coached", async () => {
     const { status, json } = await coach({ beacon: 760, vehicle_price: 20_000, trade_value: 15_000, down_payment: 5000 });
     expect(status).toBe(422);
     expect(json.details?.[0].message).toContain("= $0. This is a cash deal;");
-    const result = await coached({ beacon: 760, vehicle_price: 20_000, trade_value: 14_999, down_payment: 5000 });
-    expect(result.recommended_pencil.amount_financed).toBe(1);
+    const result = await coached({ beacon: 760, vehicle_price: 20_000, trade_value: 14_900, down_payment: 5000 });
+    expect(result.recommended_pencil.amount_financed).toBe(100);
     expect(result.recommended_pencil.payment).toBeGreaterThan(0);
+  });
+});
+
+describe(`too little financed to schedule (docs/domain/deal-math.md#smallest-amount-financed)`, () => {
+  const SMALLEST_MESSAGE =
+    "Too little is financed to write a loan: $1.00 over 24 months at 13.22% is 24 payments of about $0.05, and rounding them to the cent could move the last one by more than a whole payment. From $3.08 financed at this rate and term every payment is positive and the last is within one payment of the others. Desk it as a cash deal.";
+  it("$1 left to finance over 24 months is not a contract (23 × $0.05 and a last of −$0.01): a 422 on down_payment that says to desk it as cash", async () => {
+    const { status, json } = await coach({ beacon: 501, vehicle_price: 19_987, down_payment: 19_986, condition: "new", term_months: 24 });
+    expect(status).toBe(422);
+    expect(json.details).toEqual([
+      {
+        path: "down_payment",
+        code: "too_small_to_finance",
+        message: SMALLEST_MESSAGE,
+      },
+    ]);
+  });
+
+  it("$5 left is scheduled: every payment positive and the last within one payment of the others", async () => {
+    const result = await coached({ beacon: 501, vehicle_price: 19_987, down_payment: 19_982, condition: "new", term_months: 24 });
+    const { payment, final_payment: last } = result.recommended_pencil;
+    expect(payment).toBeGreaterThan(0);
+    expect(last).toBeGreaterThan(0);
+    expect(Math.abs(last - payment)).toBeLessThanOrEqual(payment);
   });
 
   it("an upside-down trade is not equity: $5,000 down on $20,000 with a trade $2,000 under its payoff finances $17,000", async () => {
@@ -223,13 +247,13 @@ describe(`coaching structure (${RULES}#coaching-structure)`, () => {
   });
 
   it("a near-prime customer is never coached past the tier's 75-month maximum: the longest offered term is 72", async () => {
-    const result = await coached({ beacon: 640, vehicle_price: 30_000, desired_payment: 300 });
+    const result = await coached({ ...DESCRIBED, beacon: 640, vehicle_price: 30_000, desired_payment: 300 }, "all");
     expect(result.recommended_pencil.term).toBe(72);
     expect(result.desired_payment_met).toBe(false);
   });
 
   it("asked for 84 months, a near-prime deal is penciled at 72: the note says 84 is over the tier's 75-month maximum", async () => {
-    const result = await coached({ beacon: 640, vehicle_price: 30_000, down_payment: 6000, term_months: 84 });
+    const result = await coached({ ...DESCRIBED, beacon: 640, vehicle_price: 30_000, down_payment: 6000, term_months: 84 }, "all");
     expect(result.recommended_pencil.term).toBe(72);
     expect(result.notes).toContain("84 months requested is over the 75-month maximum for near prime (640): penciled at 72 months.");
   });
@@ -305,7 +329,7 @@ describe(`reserve cap (${RULES}#reserve-cap)`, () => {
   });
 
   it("subprime paper carries no markup: the contract rate is the buy rate", async () => {
-    const result = await coached({ beacon: 560, vehicle_price: 18_000, down_payment: 4000 });
+    const result = await coached({ ...DESCRIBED, beacon: 560, vehicle_price: 18_000, down_payment: 4000 }, ["lp_keystone_auto_finance"]);
     expect(result.recommended_pencil.rate).toBe(result.recommended_pencil.buy_rate);
   });
 });
@@ -357,15 +381,17 @@ describe(`payments as the contract computes them (${RULES}#payment-formula, docs
 });
 
 describe(`the tier's term limit (${RULES}#coaching-structure)`, () => {
+  // A subprime finance company that writes a 480 on a described unit, so the tier is what limits the term.
+  const SECOND_GEAR = ["lp_second_gear_acceptance"];
   it("a 480 score asking 72 months is penciled at 60, the deep-subprime maximum, and told why", async () => {
-    const result = await coached({ beacon: 480, vehicle_price: 16_000, down_payment: 2000, term_months: 72 });
+    const result = await coached({ ...DESCRIBED, beacon: 480, vehicle_price: 16_000, down_payment: 2000, term_months: 72 }, SECOND_GEAR);
     expect(result.tier).toBe("deep_subprime");
     expect(result.recommended_pencil).toMatchObject({ term: 60, rate: 21.58, payment: 383.33 });
     expect(result.notes).toContain("72 months requested is over the 60-month maximum for deep subprime (480): penciled at 60 months.");
   });
 
   it("a 480 score who wants $250 a month is never stretched past 60 months to get there", async () => {
-    const result = await coached({ beacon: 480, vehicle_price: 16_000, down_payment: 2000, desired_payment: 250 });
+    const result = await coached({ ...DESCRIBED, beacon: 480, vehicle_price: 16_000, down_payment: 2000, desired_payment: 250 }, SECOND_GEAR);
     expect(result.recommended_pencil.term).toBe(60);
     expect(result.desired_payment_met).toBe(false);
   });
@@ -483,7 +509,8 @@ const deals = fc
     mileage: fc.option(fc.integer({ min: 0, max: 200_000 }), { nil: undefined }),
     desiredPayment: fc.option(fc.integer({ min: 150, max: 1500 }), { nil: undefined }),
   })
-  .filter((d) => d.vehiclePrice - d.downPayment - (d.tradeValue - d.tradePayoff) > 0);
+  // $100 or more financed: under a few dollars the coach refuses the loan (docs/domain/deal-math.md#smallest-amount-financed).
+  .filter((d) => d.vehiclePrice - d.downPayment - (d.tradeValue - d.tradePayoff) >= 100);
 
 const usd = (text: string) => [...text.matchAll(/\$([\d,]+(?:\.\d\d)?)/g)].map((m) => Number(m[1].replaceAll(",", "")));
 const TERMS = [
@@ -657,5 +684,20 @@ describe(`the store's programs' limits (${RULES}#program-limits)`, () => {
     expect(result.risk_reasons).toContain(
       "no program on this store's 1-lender panel writes this deal (writes loans from $10,000; this deal finances $9,000)",
     );
+  });
+
+  const UNWRITTEN_NOTE =
+    "No program on this store's 53-lender panel writes this deal (writes loans from $10,000; this deal finances $8,000 (21) and takes vehicles up to 10 years old; this one is 16 (11)). Desk it as cash or outside financing: the pencil shows the buy rate (without a lender there is no dealer reserve) over 24 months, the shortest term, not a term a lender writes.";
+
+  it("a 16-year-old car every program refuses for its age is penciled at the buy rate over 24 months, not 72 with a markup: desk it as cash or outside financing", async () => {
+    const deal = { beacon: 720, vehicle_price: 9000, down_payment: 1000, vehicle_year: YEAR - 16, mileage: 140_000 };
+    const result = await coached(deal, ALL);
+    expect(result.recommended_pencil).toMatchObject({ term: 24, rate: 9.06, buy_rate: 9.06 });
+    expect(result.funding_risk).toBe("high");
+    expect(result.notes).toContain(UNWRITTEN_NOTE);
+    // Asked for 60 months, the customer is told no program writes any term, and the pencil stays at 24.
+    const asked = await coached({ ...deal, term_months: 60 }, ALL);
+    expect(asked.recommended_pencil.term).toBe(24);
+    expect(asked.notes).toContain("60 months requested: no program on this store's panel writes this deal at any term: penciled at 24 months.");
   });
 });

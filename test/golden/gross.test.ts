@@ -174,6 +174,14 @@ describe("sunk cost is not a price (docs/domain/gross.md#sunk-cost-is-not-a-pric
     expect(pricesAfter(r.pricing_recommendation, "hold at")).toEqual([17_256]);
   });
 
+  it("'hold at $X' is advice up to the 29th day; at 30 days the unit is no longer fresh and is not told to hold 'or more'", () => {
+    // $16,000 cost, $21,995 sticker under a $22,500 market: healthy either day.
+    const at = (daysOnLot: number) => gross({ purchasePrice: 16_000, sellingPrice: 21_995, daysOnLot, marketValue: 22_500 }).pricing_recommendation;
+    expect(at(29)).toContain("hold at $20,343 or more in the negotiation");
+    expect(at(30)).toMatch(/^Healthy: front gross clears/);
+    expect(at(30)).not.toContain("hold at");
+  });
+
   it("a 10-day unit already priced at market is not told to hold 'or more'", () => {
     const r = gross({ purchasePrice: 20_000, sellingPrice: 22_995, daysOnLot: 10, marketValue: 22_995 });
     expect(r.pricing_recommendation).not.toMatch(/or more/);

@@ -441,6 +441,32 @@ describe("funding limits (docs/domain/lender-routing.md#term-limits, #amount-fin
   });
 });
 
+describe("the poor-fit line (docs/domain/lender-routing.md#approval-likelihood)", () => {
+  it("a 660 at exactly Harbor Point's minimum and exactly its 120% LTV, no history, is 0.35 likely: it fits, it is not avoided as a poor fit", () => {
+    // Program fit 0.30 + 0 (no score margin) + 0 (no LTV headroom) + 0.05 (no income given) = 0.35, the line itself.
+    const result = routeLender(
+      {
+        beacon: 660,
+        downPayment: 0,
+        vehiclePrice: 24_000,
+        bookValue: 20_000,
+        vehicleType: "car",
+        condition: "used",
+        knownIssues: [],
+        vehicleYear: 2024,
+        mileage: 30_000,
+        termMonths: 60,
+      },
+      [program("Harbor Point Bank")],
+      ROUTING_REFERENCE,
+      new Map(),
+      AS_OF,
+    );
+    expect(result.primary).toMatchObject({ lender: "Harbor Point Bank", confidence: 0.35 });
+    expect(result.avoid).toEqual([]);
+  });
+});
+
 describe("LTV at the program's maximum (docs/domain/lender-routing.md#ltv-limits)", () => {
   // Harbor Point Bank advances 120% of book on a car: $24,000 on a $20,000 book.
   const atBook = (financed: number, vehicleType: "car" | "truck" = "car"): RouteProfile => ({
@@ -664,6 +690,30 @@ describe("the edges of the funding limits (docs/domain/lender-routing.md#term-li
     expect(writes(deal(25_000, 2023, 45_001, 84))).toBe(false);
   });
 
+  it("a 16-year-old car no program takes is routed nowhere: no primary, no backup, no shorter term offered", () => {
+    const result = routeLender(
+      {
+        beacon: 720,
+        downPayment: 1000,
+        vehiclePrice: 9000,
+        vehicleType: "car",
+        condition: "used",
+        knownIssues: [],
+        vehicleYear: 2010,
+        mileage: 140_000,
+        termMonths: 60,
+      },
+      PROGRAMS,
+      ROUTING_REFERENCE,
+      new Map(),
+      AS_OF,
+    );
+    expect([result.primary, result.backup, result.term_options]).toEqual([null, null, []]);
+    expect(result.routing_note).toContain("No program on this store's 53-lender panel fits 720 prime");
+    // No cash down makes a program take a car it is too old for (the audit found "$350 more cash down meets Bridgeway's 15%").
+    expect(result.routing_note).not.toContain("more cash down");
+  });
+
   it("a bank writes exactly its $150,000 maximum and its $10,000 minimum, not a dollar past either", () => {
     const at = (financed: number) =>
       routeLender(
@@ -680,6 +730,30 @@ describe("the edges of the funding limits (docs/domain/lender-routing.md#term-li
     });
     expect(at(10_000).primary?.lender).toBe("Harbor Point Bank");
     expect(at(9_999).avoid_details[0]).toMatchObject({ rule: "amount_under_minimum" });
+  });
+});
+
+describe("payment-to-income at the program's cap (docs/domain/lender-routing.md#pti-and-dti)", () => {
+  it("$406.26 a month on $2,257 of income is exactly Riverbend's 18% cap: it routes; on $2,256 it is out, and the reason says by how much", () => {
+    // A 740 on a 2024 with 30,000 miles, $20,008 financed over 60 months at 8.06%: $406.26 a month.
+    const deal = (monthlyIncome: number): RouteProfile => ({
+      beacon: 740,
+      downPayment: 0,
+      vehiclePrice: 20_008,
+      vehicleType: "car",
+      condition: "used",
+      knownIssues: [],
+      vehicleYear: 2024,
+      mileage: 30_000,
+      termMonths: 60,
+      monthlyIncome,
+    });
+    const riverbend = [program("Riverbend Community Credit Union")];
+    const at = routeLender(deal(2257), riverbend, ROUTING_REFERENCE, new Map(), AS_OF);
+    expect(at.primary).toMatchObject({ lender: "Riverbend Community Credit Union", term_months: 60, expected_rate: 8.06 });
+    const under = routeLender(deal(2256), riverbend, ROUTING_REFERENCE, new Map(), AS_OF);
+    expect(under.primary).toBeNull();
+    expect(under.avoid_details[0]).toMatchObject({ rule: "pti_over_cap", reason: "payment $406.26 is 18.01% of income, over its 18% cap" });
   });
 });
 
@@ -714,6 +788,41 @@ describe("what the audit of new deals changed (docs/domain/lender-routing.md#rou
     );
     expect(result.primary).toBeNull();
     expect(result.routing_note).toContain("$1,100 more cash down meets Keystone Auto Finance's 10% down-payment requirement.");
+  });
+
+  it("a 700 ITIN buyer with $1,000 down is told the cash a credit union that takes ITINs needs, never the LTV of a buy-here-pay-here lot", () => {
+    const result = routeLender(
+      {
+        ...used({
+          beacon: 700,
+          knownIssues: ["itin"],
+          vehiclePrice: 19_000,
+          downPayment: 1000,
+          vehicleType: "car",
+          vehicleYear: 2022,
+          mileage: 40_000,
+        }),
+      },
+      PROGRAMS,
+      ROUTING_REFERENCE,
+      new Map(),
+      AS_OF,
+    );
+    expect(result.primary).toBeNull();
+    expect(result.routing_note).toContain("$1,850 more cash down meets Bayview Federal Credit Union's 15% down-payment requirement.");
+    expect(result.routing_note).not.toContain("Keys Now Finance");
+  });
+
+  it("a $150,500 new-car loan over every bank's maximum is told the $500 that brings it to one", () => {
+    const result = routeLender(
+      { beacon: 760, downPayment: 10_000, vehiclePrice: 160_500, vehicleType: "car", condition: "new", knownIssues: [] },
+      PROGRAMS,
+      ROUTING_REFERENCE,
+      new Map(),
+      AS_OF,
+    );
+    expect(result.primary).toBeNull();
+    expect(result.routing_note).toContain("$500 more cash down brings the amount financed to Altamont Motor Credit's $150,000 maximum.");
   });
 
   it("an ITIN buyer's blocker reads 'does not take an ITIN borrower'", () => {
@@ -762,6 +871,14 @@ describe("a used car nobody described (docs/domain/lender-routing.md#term-limits
     expect(result.primary?.term_months).toBe(42);
     expect(result.routing_note).toContain(
       "Without the vehicle's mileage (not supplied) only terms that do not need it are written, 42 months at most on this deal: send mileage to open terms up to 72 months.",
+    );
+  });
+
+  it("with the year but not the mileage, a 2024 at a credit union routes at 48, not 72: every longer rung limits the mileage", () => {
+    const result = route(deal({ vehicleYear: 2024 }));
+    expect(result.primary?.term_months).toBe(48);
+    expect(result.routing_note).toContain(
+      "Without the vehicle's mileage (not supplied) only terms that do not need it are written, 48 months at most on this deal: send mileage to open terms up to 84 months.",
     );
   });
 

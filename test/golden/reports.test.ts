@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { upsertObservation } from "../../src/db/queries/reports";
 import { type AlertUnit, evaluateUnit, type StoreSettings } from "../../src/engines/reports/alerts";
-import { unitsToMoveForShare } from "../../src/engines/reports/briefings";
+import { buildBriefing, unitsToMoveForShare } from "../../src/engines/reports/briefings";
+import { buildMarketPulse } from "../../src/engines/reports/pulse";
 import type { BriefingSchema, ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
 import { DEFAULT_STORE } from "../helpers/deal-desk-reference";
 import { listOutboxEvents } from "../helpers/events";
@@ -441,5 +442,69 @@ describe("an aged unit's price says which rule set it (docs/domain/reports.md)",
     expect(under.recommendation).toContain("97% of market $25,000, not above the $24,000 asking price");
     expect(under.recommendation).not.toContain("toward market");
     expect(over.recommendation).toContain("toward market $25,000, not above the $26,000 asking price");
+  });
+});
+
+describe("the cost tied up in a unit: exposure_usd = cost + recon + accrued floor-plan interest (docs/reports.md)", () => {
+  it("a $20,000 used car at 50 days has $21,433 tied up: cost, the $1,200 recon allocation and $233 of floor-plan interest", () => {
+    const now = new Date("2026-11-26T12:00:00Z");
+    const alert = evaluateUnit(
+      {
+        stockNumber: "R50",
+        storeId: "sto_recon",
+        year: 2021,
+        make: "Honda",
+        model: "Accord",
+        trim: "EX",
+        condition: "used",
+        vehicleType: "car",
+        stockedOn: new Date(now.getTime() - 50 * 86_400_000).toISOString().slice(0, 10),
+        cost: 20_000,
+        askingPrice: 23_995,
+        marketValue: 24_000,
+      },
+      { ...DEFAULT_STORE, id: "sto_recon" },
+      now,
+    );
+    // $20,000 × 8.5% × 50 / 365 = $232.88 of interest.
+    expect(alert).toMatchObject({ exposureUsd: 21_433, accruedInterestUsd: 233 });
+  });
+});
+
+describe("the GM's aged-units sentence counts in words a manager reads (docs/domain/reports.md#one-figure-one-number)", () => {
+  it("one aged new truck and one used car past 60 days: 'the 1 new unit', 'the 1 used unit', 'the 1 wholesale move'", () => {
+    const now = new Date("2026-11-26T12:00:00Z");
+    const stocked = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
+    const base = { storeId: "sto_gm", year: 2022, make: "Ford", trim: "", marketValue: null } as const;
+    const units: AlertUnit[] = [
+      {
+        ...base,
+        stockNumber: "N95",
+        model: "F-150",
+        condition: "new",
+        vehicleType: "truck",
+        stockedOn: stocked(95),
+        cost: 41_000,
+        askingPrice: 44_995,
+      },
+      {
+        ...base,
+        stockNumber: "U95",
+        model: "Fusion",
+        condition: "used",
+        vehicleType: "car",
+        stockedOn: stocked(95),
+        cost: 9000,
+        askingPrice: 10_995,
+      },
+    ];
+    const gm = buildBriefing(
+      { role: "gm", store: { ...DEFAULT_STORE, id: "sto_gm" }, units, deals: [], openStips: [], pulse: buildMarketPulse([], [], 0.25) },
+      now,
+    );
+    const actions = gm.sections.flatMap((s) => s.figures.map((f) => f.action)).join(" ");
+    expect(actions).toContain("on the 1 used unit (");
+    expect(actions).toContain("for a plan on the 1 new unit at or past 90 days");
+    expect(actions).toContain("Approve the 1 wholesale move to stop its holding cost.");
   });
 });

@@ -20,12 +20,13 @@ import {
   REGULAR_FIRST_PERIOD_DAYS,
   roundCents,
   roundTo,
+  smallestSchedulePrincipal,
   TIER_LABEL,
   type TierRow,
   tierApr,
   tierFor,
 } from "../deal-math";
-import { formatCount, formatUsd } from "../format";
+import { formatCount, formatUsd, formatUsdCents } from "../format";
 import { type FrontGrossTargetRow, frontGrossTarget } from "../gross";
 import {
   type LenderProgramRow,
@@ -176,6 +177,19 @@ export function nothingFinancedReason(input: FinancedInput): string | null {
   return `Nothing is financed: amount financed = price ${formatUsd(input.vehiclePrice)} − cash down ${formatUsd(input.downPayment)}${trade} = ${formatUsd(financed)}. This is a cash deal${financed < 0 ? ` with ${formatUsd(-financed)} due back to the customer` : ""}; there is no rate, term or payment to quote.`;
 }
 
+/**
+ * docs/domain/deal-math.md#smallest-amount-financed: a loan so small that level payments rounded to
+ * the cent cannot carry it (a $1 loan over 24 months: 23 × $0.05 and a last of −$0.01) is not a
+ * contract. The route answers it 422 on `down_payment`.
+ */
+export class TooSmallToFinance extends RangeError {}
+
+function tooSmallToScheduleReason(pencil: Pencil, days: number): string | null {
+  const smallest = smallestSchedulePrincipal(pencil.rate, pencil.term, days);
+  if (pencil.principal >= smallest) return null;
+  return `Too little is financed to write a loan: ${formatUsdCents(pencil.principal)} over ${pencil.term} months at ${formatPct(pencil.rate)} is ${pencil.term} payments of about ${formatUsdCents(pencil.payment)}, and rounding them to the cent could move the last one by more than a whole payment. From ${formatUsdCents(smallest)} financed at this rate and term every payment is positive and the last is within one payment of the others. Desk it as a cash deal.`;
+}
+
 interface Pencil {
   sellingPrice: number;
   rate: number;
@@ -202,20 +216,21 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
     roundTo(buyRate + (withMarkup ? Math.min(tier.standardMarkup, markupCap(tier, term)) : 0), 2);
   const days = input.daysToFirstPayment ?? REGULAR_FIRST_PERIOD_DAYS;
   const fees = input.financeChargeFees ?? 0;
-  const pencil = (price: number, term: number, withMarkup: boolean): Pencil => {
-    const financed = amountFinanced(input, price);
-    const principal = roundCents(financed + fees);
-    const rate = rateFor(term, withMarkup);
-    const schedule = paymentSchedule(principal, rate, term, days);
-    return { sellingPrice: price, rate, term, amountFinanced: financed, principal, payment: schedule.payment, finalPayment: schedule.finalPayment };
-  };
-
   // docs/domain/deal-coach.md#program-limits: a quoted term is one the tier allows and a program on the panel writes for this vehicle and amount.
   const limits = panelLimits(input, tier, reference.programs, now);
   const asking = limits.at(amountFinanced(input));
+  // No lender on the panel writes it: no lender pays a dealer reserve, so no markup is penciled.
+  const lenderWrites = asking.unwritten === null;
+  const pencil = (price: number, term: number, withMarkup: boolean): Pencil => {
+    const financed = amountFinanced(input, price);
+    const principal = roundCents(financed + fees);
+    const rate = rateFor(term, withMarkup && lenderWrites);
+    const schedule = paymentSchedule(principal, rate, term, days);
+    return { sellingPrice: price, rate, term, amountFinanced: financed, principal, payment: schedule.payment, finalPayment: schedule.finalPayment };
+  };
   const terms = input.termMonths === undefined ? asking.terms : [Math.min(input.termMonths, asking.longest)];
   const longest = terms[terms.length - 1];
-  const steps: string[] = [...requestedTermNotes(input, tier, asking), ...asking.notes];
+  const steps: string[] = [...unwrittenNotes(asking), ...requestedTermNotes(input, tier, asking), ...asking.notes];
   let chosen: Pencil;
   let met: boolean | null = null;
   let shortfall = "";
@@ -229,7 +244,7 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
     if (atAsking) {
       chosen = atAsking;
       steps.push(
-        `${formatUsd(desired)} is reached at the asking price over ${atAsking.term} months ${atAsking.rate > buyRate ? "with the standard markup" : "at the buy rate (no markup on this tier)"}.`,
+        `${formatUsd(desired)} is reached at the asking price over ${atAsking.term} months ${atAsking.rate > buyRate ? "with the standard markup" : lenderWrites ? "at the buy rate (no markup on this tier)" : "at the buy rate"}.`,
       );
     } else if (pencil(input.vehiclePrice, longest, false).payment <= desired) {
       chosen = pencil(input.vehiclePrice, longest, false);
@@ -241,7 +256,7 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
       const floorPrice = Math.min(input.vehiclePrice, Math.ceil(costBasis + target.minAmount));
       const floorText = `the ${formatUsd(target.minAmount)} front-gross floor`;
       // Less financed (a price cut or more cash down) can fall under a longer rung's minimum amount: the term must still be written on it.
-      const written = (term: number, financed: number) => asking.unwritten !== null || limits.writes(financed, term);
+      const written = (term: number, financed: number) => !lenderWrites || limits.writes(financed, term);
       const reached = [...terms]
         .reverse()
         .map((term) => ({ term, price: priceAt(term) }))
@@ -271,6 +286,8 @@ export function coachDeal(input: CoachInput, pack: number, reference: CoachRefer
     }
     met = chosen.payment <= desired;
   }
+  const tooSmall = tooSmallToScheduleReason(chosen, days);
+  if (tooSmall !== null) throw new TooSmallToFinance(tooSmall);
 
   const ltv = roundTo((chosen.principal / input.vehiclePrice) * 100, 1);
   const frontGross = roundCents(chosen.sellingPrice - costBasis);
@@ -402,18 +419,27 @@ function panelLimits(input: CoachInput, tier: TierRow, programs: readonly Lender
     const opened = unsuppliedVehicleFacts(facts, eligible, (program, f) => termCap(f, program).months);
     const notes = opened ? [unsuppliedSentence(opened)] : [];
     if (written.length > 0) return { terms: written, longest: written[written.length - 1], programs: rows, unwritten: null, notes };
-    // No program writes it: the tier's terms are penciled, and the funding risk says no lender on the panel takes the deal.
+    // No program writes it: only the tier's shortest term is penciled (docs/domain/deal-coach.md#program-limits), and the funding risk says no lender on the panel takes the deal.
     const why =
       programs.length === 0
         ? "this store's lender panel is empty: no program's limits were checked"
         : `no program on this store's ${formatCount(programs.length)}-lender panel writes this deal (${joinWords(groupedWhy(rows))})`;
-    return { terms: tierTerms, longest: tierTerms[tierTerms.length - 1], programs: rows, unwritten: why, notes };
+    const shortest = tierTerms.slice(0, 1);
+    return { terms: shortest, longest: shortest[0], programs: rows, unwritten: why, notes };
   };
   const writes = (amount: number, term: number) => {
     const limits = at(amount);
     return limits.unwritten === null && limits.terms.includes(term);
   };
   return { at, writes };
+}
+
+/** docs/domain/deal-coach.md#program-limits: what a pencil no program on the panel writes is, and what to do with the deal. */
+function unwrittenNotes(asking: TermsAt): string[] {
+  if (asking.unwritten === null) return [];
+  return [
+    `${asking.unwritten[0].toUpperCase()}${asking.unwritten.slice(1)}. Desk it as cash or outside financing: the pencil shows the buy rate (without a lender there is no dealer reserve) over ${asking.longest} months, the shortest term, not a term a lender writes.`,
+  ];
 }
 
 /** Each reason once, with how many programs give it, most common first. */
@@ -440,6 +466,11 @@ function requestedTermNotes(input: CoachInput, tier: TierRow, asking: TermsAt): 
   const requested = input.termMonths;
   if (requested === undefined) return [];
   const writers = (t: number) => asking.programs.filter((r) => r.months !== null && r.months >= t);
+  if (asking.unwritten !== null) {
+    return requested > asking.longest
+      ? [`${requested} months requested: no program on this store's panel writes this deal at any term: penciled at ${asking.longest} months.`]
+      : [];
+  }
   if (requested > tier.maxTerm && asking.longest === STANDARD_TERMS.filter((t) => t <= tier.maxTerm).at(-1)) {
     return [
       `${requested} months requested is over the ${tier.maxTerm}-month maximum for ${TIER_LABEL[tier.tier]} (${input.beacon}): penciled at ${asking.longest} months.`,
@@ -453,7 +484,7 @@ function requestedTermNotes(input: CoachInput, tier: TierRow, asking: TermsAt): 
     ];
   }
   const out = asking.programs.filter((r) => r.months !== null && r.months < requested);
-  if (asking.unwritten !== null || out.length === 0) return [];
+  if (out.length === 0) return [];
   const at = Math.max(...out.map((r) => r.months ?? 0).filter((m) => STANDARD_TERMS.some((t) => t <= m)));
   const opens = STANDARD_TERMS.filter((t) => t <= at).at(-1) ?? at;
   return [

@@ -135,6 +135,22 @@ export function paymentSchedule(principal: number, aprPct: number, termMonths: n
 }
 
 /**
+ * The smallest principal a schedule of level payments rounded to the cent carries
+ * (docs/domain/deal-math.md#smallest-amount-financed). Rounding moves each payment by up to half a
+ * cent, and the last payment absorbs those half cents grown at the note rate: it can land up to
+ * ½¢ × (S + 1) off the others, S = Σ (1 + r)^k for k < n (n at 0%). So when the exact payment is
+ * over ½¢ × (S + 2), every payment is positive and the last within one payment of the others;
+ * under it a $1 loan over 24 months pays 23 × $0.05 and a last of −$0.01.
+ */
+export function smallestSchedulePrincipal(aprPct: number, termMonths: number, daysToFirstPayment: number): number {
+  const r = aprPct / 100 / 12;
+  const growthSum = 1 + r === 1 ? termMonths : ((1 + r) ** termMonths - 1) / r;
+  const bound = 0.005 * (growthSum + 2);
+  // The payment is linear in the principal: the principal whose payment is the bound, then the next cent up.
+  return Math.floor((bound / contractPayment(1, aprPct, termMonths, daysToFirstPayment)) * 100 + 1) / 100;
+}
+
+/**
  * The annual percentage rate by the actuarial method of 12 CFR 1026 Appendix J (b)(8), monthly
  * unit-period, one advance: the rate i at which the payments, the k-th (from 0) at `first.units + k`
  * whole months plus the fraction, are worth the amount financed:

@@ -21,6 +21,7 @@ import {
   type KnownIssue,
   type KnownIssueRow,
   REGULAR_FIRST_PERIOD_DAYS,
+  roundCents,
   roundTo,
   TIER_LABEL,
   type TierRow,
@@ -250,10 +251,10 @@ const clamp = (value: number, low: number, high: number) => Math.min(high, Math.
 export const programMaxLtv = (program: Pick<LenderProgramRow, "maxLtv">, adjustment: Pick<VehicleAdjustmentRow, "ltvAdd"> | undefined) =>
   program.maxLtv + (adjustment?.ltvAdd ?? 0);
 
-/** The LTV with as many decimals as it takes to read over `maxLtv` (an LTV over it by cents is not "125.0%"). */
-function ltvText(ltv: number, maxLtv: number): string {
-  for (const decimals of [1, 2, 3]) if (roundTo(ltv, decimals) > maxLtv) return `${roundTo(ltv, decimals)}`;
-  return `just over ${maxLtv}`;
+/** A percentage with as many decimals as it takes to read over its cap (an LTV over 125% by cents is not "125.0%"). */
+function pctOver(value: number, cap: number): string {
+  for (const decimals of [1, 2, 3]) if (roundTo(value, decimals) > cap) return `${roundTo(value, decimals)}`;
+  return `just over ${cap}`;
 }
 
 /** What a program's term limits read of a deal (the routing's DealFacts, or the coach's pencil). */
@@ -514,8 +515,8 @@ function evaluate(
   if (over > 0) {
     return out({
       rule: "ltv_over_maximum",
-      heading: `LTV ${ltvText(ltv, maxLtv)}% over the program maximum`,
-      text: `LTV ${ltvText(ltv, maxLtv)}% is over its ${maxLtv}% maximum: it advances up to ${formatUsd(maxAdvance(deal.book, maxLtv))}; ${formatUsd(Math.ceil(over))} more cash down brings it inside`,
+      heading: `LTV ${pctOver(ltv, maxLtv)}% over the program maximum`,
+      text: `LTV ${pctOver(ltv, maxLtv)}% is over its ${maxLtv}% maximum: it advances up to ${formatUsd(maxAdvance(deal.book, maxLtv))}; ${formatUsd(Math.ceil(over))} more cash down brings it inside`,
     });
   }
   const requiredDownPct = program.minDownPct + deal.extraDownPct;
@@ -545,7 +546,8 @@ function evaluate(
   const issueAdd = issues.reduce((sum, issue) => sum + (program.rateAdd[issue] ?? reference.issueRules.get(issue)?.rateAdd ?? 0), 0);
   const rate = Math.max(0, deal.baseApr + program.rateMargin + issueAdd);
   const low = Math.max(0, rate - tier.aprSpread);
-  const payment = contractPayment(financed.amount, rate, term, profile.daysToFirstPayment ?? REGULAR_FIRST_PERIOD_DAYS);
+  // The payment the contract states, to the cent: PTI at exactly the cap is inside it (docs/domain/lender-routing.md#pti-and-dti).
+  const payment = roundCents(contractPayment(financed.amount, rate, term, profile.daysToFirstPayment ?? REGULAR_FIRST_PERIOD_DAYS));
   let ptiHeadroom: number | null = null;
   if (profile.monthlyIncome !== undefined) {
     const pti = payment / profile.monthlyIncome;
@@ -554,7 +556,7 @@ function evaluate(
       return out({
         rule: "pti_over_cap",
         heading: "payment-to-income over the program cap",
-        text: `payment ${formatUsd(Math.round(payment))} is ${roundTo(pti * 100, 1)}% of income, over its ${program.maxPti * 100}% cap`,
+        text: `payment ${formatUsd(payment)} is ${pctOver(pti * 100, program.maxPti * 100)}% of income, over its ${program.maxPti * 100}% cap`,
       });
     }
   }
@@ -692,14 +694,8 @@ function withTightening(e: Evaluated, tightening: ProgramTightening | undefined,
   };
 }
 
-export function routeLender(
-  profile: RouteProfile,
-  panel: readonly LenderProgramRow[],
-  reference: RoutingReference,
-  calibration: Calibration,
-  asOf: Date,
-  tightenings: ReadonlyMap<string, ProgramTightening> = new Map(),
-): RouteResult {
+/** What every program's evaluation of this deal reads, computed once per deal. */
+function dealFactsOf(profile: RouteProfile, reference: RoutingReference, asOf: Date): DealFacts {
   const tier = tierFor(reference.tiers, profile.beacon);
   const financed = amountFinanced(profile);
   const book = profile.bookValue ?? profile.vehiclePrice;
@@ -708,7 +704,7 @@ export function routeLender(
   const adjustment = reference.vehicleAdjustments.get(profile.vehicleType);
   const issueTermCap = Math.min(...issueRules.map((rule) => rule?.maxTerm ?? Number.POSITIVE_INFINITY));
   const capping = issueRules.filter((rule) => rule?.maxTerm === issueTermCap).map((rule) => rule?.label);
-  const deal: DealFacts = {
+  return {
     profile,
     tier,
     financed,
@@ -723,6 +719,18 @@ export function routeLender(
     ...vehicleFacts(profile.condition, profile.vehicleYear, profile.mileage, asOf),
     baseApr: tierApr(tier, profile.condition, adjustment),
   };
+}
+
+export function routeLender(
+  profile: RouteProfile,
+  panel: readonly LenderProgramRow[],
+  reference: RoutingReference,
+  calibration: Calibration,
+  asOf: Date,
+  tightenings: ReadonlyMap<string, ProgramTightening> = new Map(),
+): RouteResult {
+  const deal = dealFactsOf(profile, reference, asOf);
+  const { tier, financed, ltv } = deal;
   // The stips depend on the program's type and base stips only: a handful of distinct sets per panel,
   // found by comparing the rows (a key string joined per program cost more than the search).
   const stipSets: { program: LenderProgramRow; stips: PredictedStip[] }[] = [];
@@ -809,6 +817,21 @@ export function routeLender(
         termOptions,
         primary?.down_tier ? whyNoInTier(evaluated, candidates, reference.settings) : null,
         unsupplied(evaluated, deal),
+        // The program alone with more cash down: fits when no rule knocks it out and it approves at or over the poor-fit line.
+        (program, more) => {
+          const e = withTightening(
+            evaluate(
+              dealFactsOf({ ...profile, downPayment: profile.downPayment + more }, reference, asOf),
+              program,
+              reference,
+              calibration,
+              stipsFor,
+            ),
+            tightenings.get(program.id),
+            reference.settings,
+          );
+          return e.candidate !== null && e.candidate.confidence >= POOR_FIT_CONFIDENCE;
+        },
       ),
       ...tightened,
     ].join(" "),
@@ -891,29 +914,47 @@ function whoWrites(picks: readonly Candidate[]): string {
   return `${picks.length} ${kind} ${one ? "writes" : "write"} it (${names.join(", ")}${more})`;
 }
 
+/** The knock-outs more cash down clears: the LTV maximum, the down-payment requirement, the maximum amount financed. */
+const CASH_RULES: ReadonlySet<string> = new Set(["ltv_over_maximum", "down_payment_short", "amount_over_maximum"]);
+
 /**
- * The LTV and down-payment knock-outs nearest to fitting: the cash down that brings the LTV inside
- * one more program, and the cash down that meets one more program's down-payment requirement.
+ * The cash down that makes one more program fit (docs/domain/lender-routing.md#routing-notes): for
+ * each program out on a rule cash clears, the cash that clears all three of them at once (every dollar
+ * down lowers the amount and the LTV and raises the down payment), kept only when the program then
+ * fits the deal whole (a car too old for it stays out whatever the cash); an in-tier program ahead of
+ * a down-tier one (offering cash to reach a higher-cost lender would be steering), then the least cash.
  */
-function nearestCashFixes(evaluated: readonly Evaluated[], deal: DealFacts): string[] {
-  let ltv: { lender: string; maxLtv: number; more: number } | null = null;
-  let down: { lender: string; pct: number; more: number } | null = null;
+function nearestCashFix(
+  evaluated: readonly Evaluated[],
+  deal: DealFacts,
+  fitsWith: (program: LenderProgramRow, more: number) => boolean,
+  inTierOnly: boolean,
+): string[] {
   const { profile, financed } = deal;
-  for (const e of evaluated) {
-    if (e.knockout?.rule === "ltv_over_maximum") {
-      const maxLtv = programMaxLtv(e.program, deal.adjustment);
-      const more = Math.ceil(overAdvance(financed.amount, deal.book, maxLtv));
-      if (ltv === null || more < ltv.more) ltv = { lender: e.program.name, maxLtv, more };
-    } else if (e.knockout?.rule === "down_payment_short") {
-      const pct = e.program.minDownPct + deal.extraDownPct;
-      const more = Math.ceil((profile.vehiclePrice * pct) / 100 - profile.downPayment - financed.tradeEquity);
-      if (down === null || more < down.more) down = { lender: e.program.name, pct, more };
-    }
-  }
-  return [
-    ...(ltv ? [`${formatUsd(ltv.more)} more cash down brings the LTV inside ${ltv.lender}'s ${ltv.maxLtv}% maximum.`] : []),
-    ...(down ? [`${formatUsd(down.more)} more cash down meets ${down.lender}'s ${down.pct}% down-payment requirement.`] : []),
-  ];
+  const fixes = evaluated.flatMap((e) => {
+    if (!e.knockout || !CASH_RULES.has(e.knockout.rule)) return [];
+    const maxLtv = programMaxLtv(e.program, deal.adjustment);
+    const downPct = e.program.minDownPct + deal.extraDownPct;
+    const needs = {
+      ltv: Math.ceil(overAdvance(financed.amount, deal.book, maxLtv)),
+      down: Math.ceil((profile.vehiclePrice * downPct) / 100 - profile.downPayment - financed.tradeEquity),
+      amount: e.program.maxAmount === null ? 0 : Math.ceil(financed.amount - e.program.maxAmount),
+    };
+    return !inTierOnly || !e.downTier ? [{ e, maxLtv, downPct, needs, more: Math.max(needs.ltv, needs.down, needs.amount) }] : [];
+  });
+  // Run again only until one fits: the best by that order is the one said.
+  const best = fixes
+    .sort((a, b) => Number(a.e.downTier) - Number(b.e.downTier) || a.more - b.more || compareText(a.e.program.name, b.e.program.name))
+    .find((fix) => fitsWith(fix.e.program, fix.more));
+  if (!best) return [];
+  const { e, maxLtv, downPct, needs, more } = best;
+  const name = e.program.name;
+  const clears = [
+    needs.ltv > 0 ? `brings the LTV inside ${name}'s ${maxLtv}% maximum` : null,
+    needs.amount > 0 ? `brings the amount financed to ${needs.ltv > 0 ? "its" : `${name}'s`} ${formatUsd(e.program.maxAmount ?? 0)} maximum` : null,
+    needs.down > 0 ? `meets ${needs.ltv > 0 || needs.amount > 0 ? "its" : `${name}'s`} ${downPct}% down-payment requirement` : null,
+  ].filter((c) => c !== null);
+  return [`${formatUsd(more)} more cash down ${joinWords(clears)}.`];
 }
 
 function routingNote(
@@ -926,6 +967,7 @@ function routingNote(
   termOptions: readonly { term: number; picks: Candidate[] }[],
   downTierWhy: string | null,
   unsuppliedFacts: string | null,
+  fitsWith: (program: LenderProgramRow, more: number) => boolean,
 ): string {
   const { profile, tier, ltv, financed } = deal;
   const panelSize = evaluated.length;
@@ -939,7 +981,7 @@ function routingNote(
     termOut > 0 && termOptions.length > 0
       ? `At ${profile.termMonths} months ${termOut} ${termOut === 1 ? "program is" : "programs are"} out on the term; shorter terms open some: ${termOptions.map(({ term, picks }) => `at ${term} months ${whoWrites(picks)}`).join("; ")}.`
       : null;
-  const cashFixes = primary === null || downTierWhy !== null ? nearestCashFixes(evaluated, deal) : [];
+  const cashFixes = primary === null || downTierWhy !== null ? nearestCashFix(evaluated, deal, fitsWith, primary !== null) : [];
   if (!primary) {
     const counts = new Map<string, number>();
     for (const a of avoided) counts.set(a.heading, (counts.get(a.heading) ?? 0) + 1);

@@ -103,6 +103,8 @@ const BENCHMARK_GPVR = { new: 1840, used: 1306, fi: 1666 } as const;
 const TARGET_DAYS_TO_SELL = 30;
 const VELOCITY_WINDOW_DAYS = 60;
 
+/** "1 new unit", "2 new units". */
+const units = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
 const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const avg = (xs: readonly number[]) => (xs.length === 0 ? 0 : sum(xs) / xs.length);
@@ -209,10 +211,10 @@ function agedInventory(c: Context): Section {
           c.report.totalAgedUnits > 0
             ? [
                 agedUsed.length > 0
-                  ? `Hold the ${OWNER_TITLE.used_car_manager} to a retail-toward-market or wholesale decision on the ${agedUsed.length} used units (${exposure(agedUsed)} tied up) today.`
+                  ? `Hold the ${OWNER_TITLE.used_car_manager} to a retail-toward-market or wholesale decision on the ${units(agedUsed.length, "used unit")} (${exposure(agedUsed)} tied up) today.`
                   : "",
                 agedNew.length > 0
-                  ? `Ask the ${OWNER_TITLE.new_car_manager} for a plan on the ${agedNew.length} new units at or past ${c.store.agedThresholdDaysNew} days (${exposure(agedNew)} tied up): ${NEW_UNIT_ACTIONS}.`
+                  ? `Ask the ${OWNER_TITLE.new_car_manager} for a plan on the ${units(agedNew.length, "new unit")} at or past ${c.store.agedThresholdDaysNew} days (${exposure(agedNew)} tied up): ${NEW_UNIT_ACTIONS}.`
                   : "",
               ]
                 .filter(Boolean)
@@ -225,7 +227,12 @@ function agedInventory(c: Context): Section {
         value: candidates.length,
         unit: "count",
         benchmark: `wholesale decision at ${WHOLESALE_DAYS} days (docs/domain/reports.md#wholesale-candidate)`,
-        action: candidates.length > 0 ? `Approve the ${candidates.length} wholesale moves to stop their holding cost.` : "None to approve.",
+        action:
+          candidates.length > 0
+            ? candidates.length === 1
+              ? "Approve the 1 wholesale move to stop its holding cost."
+              : `Approve the ${candidates.length} wholesale moves to stop their holding cost.`
+            : "None to approve.",
       },
       {
         id: "aged_floorplan_interest",

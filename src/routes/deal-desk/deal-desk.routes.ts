@@ -630,7 +630,7 @@ export const coachDeal = v1Route({
   tags: ["Deal desk"],
   summary: "A first pencil, F&I menu and funding risk for a deal",
   description:
-    "Trade equity, amount financed, the tier's buy rate plus a markup within the reserve cap, and a term and price that reach the desired payment when they can (else what it would take); payment by the amortization formula to the cent. F&I word tracks state facts of this deal or none. When cash down and trade equity cover the price nothing is financed: 422 naming `down_payment` (and `trade_value`), no rate, term or payment.",
+    "Trade equity, amount financed, the tier's buy rate plus a markup within the reserve cap, and a term and price that reach the desired payment when they can (else what it would take); payment by the amortization formula to the cent. F&I word tracks state facts of this deal or none. When cash down and trade equity cover the price nothing is financed: 422 naming `down_payment` (and `trade_value`), no rate, term or payment. Too little financed for level payments rounded to the cent to carry (a $1 loan over 24 months would pay 23 × $0.05 and a last of −$0.01; docs/domain/deal-math.md#smallest-amount-financed): 422 on `down_payment`, code `too_small_to_finance`, naming the smallest amount the pencil's rate and term carry. When no lender program on the store's panel writes the deal: the buy rate over the tier's shortest term, funding risk high, and the note says to desk it as cash or outside financing.",
   endpoint: "deal-coach",
   body: true,
   reads: "nearest-replica",

@@ -238,19 +238,27 @@ export async function calculateGross(db: Database, orgId: string, body: z.infer<
 export async function coachDeal(db: Database, orgId: string, body: z.infer<typeof DealCoachRequestSchema>, now: Date) {
   const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
   const { store_id: _storeId, ...fields } = body;
-  const result = dealCoach.coachDeal(
-    exactly<dealCoach.CoachInput>()(camelKeys(fields)),
-    body.condition === "new" ? desk.store.packNew : desk.store.packUsed,
-    {
-      tiers: reference.routing.tiers,
-      frontGrossTargets: gross.frontGrossTargetsFor(reference.frontGrossTargets, desk.store),
-      fiProducts: reference.fiProducts,
-      wordTracks: reference.wordTracks,
-      warrantyTerms: reference.warrantyTerms,
-      retentionCurve: reference.retentionCurve,
-      programs: desk.panel,
-    },
-    now,
-  );
-  return { ...result, store_id: desk.store.id };
+  try {
+    const result = dealCoach.coachDeal(
+      exactly<dealCoach.CoachInput>()(camelKeys(fields)),
+      body.condition === "new" ? desk.store.packNew : desk.store.packUsed,
+      {
+        tiers: reference.routing.tiers,
+        frontGrossTargets: gross.frontGrossTargetsFor(reference.frontGrossTargets, desk.store),
+        fiProducts: reference.fiProducts,
+        wordTracks: reference.wordTracks,
+        warrantyTerms: reference.warrantyTerms,
+        retentionCurve: reference.retentionCurve,
+        programs: desk.panel,
+      },
+      now,
+    );
+    return { ...result, store_id: desk.store.id };
+  } catch (error) {
+    // docs/domain/deal-math.md#smallest-amount-financed: too little financed for a schedule of cent payments is a cash deal, like nothing financed.
+    if (!(error instanceof dealCoach.TooSmallToFinance)) throw error;
+    throw new DomainError("invalid", "The request body is invalid.", {
+      problems: [{ path: "down_payment", code: "too_small_to_finance", message: error.message }],
+    });
+  }
 }

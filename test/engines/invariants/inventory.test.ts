@@ -301,8 +301,8 @@ describe("inventory, gross and aging invariants", () => {
         expect(figureOf(b.new_car_manager, "new_units_aged")?.value).toBe(agedNew);
         expect(b.used_car_manager.totalAgedUnits).toBe(agedUsed);
         const gmAction = figureOf(b.gm, "aged_units")?.action ?? "";
-        if (agedNew > 0) expect(gmAction).toContain(`the ${agedNew} new units at or past`);
-        if (agedUsed > 0) expect(gmAction).toContain(`the ${agedUsed} used units`);
+        if (agedNew > 0) expect(gmAction).toContain(`the ${agedNew} new unit${agedNew === 1 ? "" : "s"} at or past`);
+        if (agedUsed > 0) expect(gmAction).toContain(`the ${agedUsed} used unit${agedUsed === 1 ? "" : "s"} (`);
         // The new-car manager's age bands are real ranges under the threshold and add up to every new unit.
         for (const f of b.new_car_manager.sections.flatMap((s) => s.figures)) {
           const band = f.id.match(/^new_units_(\d+)_(\d+)_days$/);

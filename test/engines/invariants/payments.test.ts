@@ -6,8 +6,17 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type CoachInput, type CoachResult, coachDeal, STANDARD_TERMS } from "../../../src/engines/deal-coach";
-import { actuarialApr, contractPayment, firstPeriodOf, monthlyPayment, paymentSchedule, tierFor } from "../../../src/engines/deal-math";
+import { type CoachInput, type CoachResult, coachDeal, STANDARD_TERMS, TooSmallToFinance } from "../../../src/engines/deal-coach";
+import {
+  actuarialApr,
+  contractPayment,
+  firstPeriodOf,
+  monthlyPayment,
+  paymentSchedule,
+  smallestSchedulePrincipal,
+  tierFor,
+} from "../../../src/engines/deal-math";
+import type { LenderProgramRow } from "../../../src/engines/lender-routing";
 import { DealCoachRequestSchema } from "../../../src/routes/deal-desk/deal-desk.routes";
 import { COACH_REFERENCE, PROGRAMS } from "../../helpers/deal-desk-reference";
 import { holds } from "./check";
@@ -17,13 +26,23 @@ const NOW = new Date("2026-11-26T12:00:00Z");
 const PACK = 500;
 const coach = (deal: CoachInput, pack = PACK) => coachDeal(deal, pack, COACH_REFERENCE, NOW);
 
+/** The coach's answer, or null when it refuses a loan too small to schedule (a property below holds the refusal). */
+const coachOrCash = (deal: CoachInput) => {
+  try {
+    return coach(deal);
+  } catch (error) {
+    if (error instanceof TooSmallToFinance) return null;
+    throw error;
+  }
+};
+
 const apr = fc.integer({ min: 0, max: 3000 }).map((bp) => bp / 100);
 const principal = fc.integer({ min: 50_000, max: 15_000_000 }).map((cents) => cents / 100);
 const term = fc.constantFrom(...STANDARD_TERMS);
 const days = fc.integer({ min: 1, max: 60 });
 
-/** A financed deal as a desk sees them: any tier, price, trade, down, term, first period, fees and unit facts. */
-const deals: fc.Arbitrary<CoachInput> = fc
+/** A deal's fields as a desk sends them: any tier, price, trade, down, term, first period, fees and unit facts. */
+const dealFields = fc
   .record({
     beacon: fc.integer({ min: 300, max: 850 }),
     vehiclePrice: fc.integer({ min: 5000, max: 90_000 }),
@@ -41,14 +60,39 @@ const deals: fc.Arbitrary<CoachInput> = fc
     certified: fc.boolean(),
     warranty: fc.option(fc.record({ months: fc.integer({ min: 0, max: 84 }), miles: fc.integer({ min: 0, max: 100_000 }) }), { nil: undefined }),
   })
-  .filter((d) => d.vehiclePrice - d.downPayment - (d.tradeValue - d.tradePayoff) > 0)
-  .map(({ warranty, ...d }) => ({
-    ...d,
-    // A certified unit is used (the route answers 422 otherwise).
-    certified: d.certified && d.condition === "used",
-    warrantyMonthsLeft: warranty?.months,
-    warrantyMilesLeft: warranty?.miles,
-  }));
+  .map(
+    ({ warranty, ...d }): CoachInput => ({
+      ...d,
+      // A certified unit is used (the route answers 422 otherwise).
+      certified: d.certified && d.condition === "used",
+      warrantyMonthsLeft: warranty?.months,
+      warrantyMilesLeft: warranty?.miles,
+    }),
+  );
+const financedOf = (d: CoachInput) => d.vehiclePrice - d.downPayment - (d.tradeValue - d.tradePayoff);
+/**
+ * A financed deal: $100 or more, which every rate and term the coach quotes schedules (under a few
+ * dollars it refuses the loan: docs/domain/deal-math.md#smallest-amount-financed, a property below).
+ */
+const deals: fc.Arbitrary<CoachInput> = dealFields.filter((d) => financedOf(d) >= 100);
+/** The same deals with $0.01–$200 left to finance after cash down. */
+const tinyDeals: fc.Arbitrary<CoachInput> = fc
+  .tuple(dealFields, fc.integer({ min: 1, max: 20_000 }))
+  .map(([d, cents]) => ({ ...d, tradeValue: 0, tradePayoff: 0, downPayment: d.vehiclePrice - cents / 100 }));
+
+/** The panel's programs that write the deal at `financed` over `term` for a clean-file customer inside their score window. */
+const writers = (deal: CoachInput, panel: readonly LenderProgramRow[], financed: number, term: number) =>
+  panel.filter(
+    (p) =>
+      deal.beacon >= p.minScore &&
+      deal.beacon <= p.maxScore &&
+      withinLimits({ ...deal, amount: financed, knownIssues: [] }, p, term, NOW.getUTCFullYear()),
+  );
+/** The standard terms within the tier that some program on the panel writes at the asking price. */
+const writtenAtAsking = (deal: CoachInput, panel: readonly LenderProgramRow[]): number[] => {
+  const tier = tierFor(COACH_REFERENCE.tiers, deal.beacon);
+  return STANDARD_TERMS.filter((t) => t <= tier.maxTerm && writers(deal, panel, financedOf(deal), t).length > 0);
+};
 
 const usd = (text: string) => [...text.matchAll(/\$([\d,]+(?:\.\d\d)?)/g)].map((m) => Number(m[1].replaceAll(",", "")));
 const product = (result: CoachResult, name: string) => result.fi_products.find((p) => p.product === name);
@@ -135,11 +179,51 @@ describe("payments as the contract computes them (docs/domain/deal-math.md#odd-f
   });
 });
 
+describe("a schedule is a contract (docs/domain/deal-math.md#smallest-amount-financed)", () => {
+  /** Every payment positive, the last within one regular payment of the others. */
+  const expectContract = (payment: number, finalPayment: number) => {
+    expect(payment).toBeGreaterThan(0);
+    expect(finalPayment).toBeGreaterThan(0);
+    expect(Math.abs(finalPayment - payment)).toBeLessThanOrEqual(payment);
+  };
+
+  it("every payment of a schedule is positive and the last within one regular payment of the others, from the smallest principal it carries", () => {
+    // Amounts from $1, most of them small, where the cent rounding weighs most.
+    const amount = fc.oneof(fc.integer({ min: 100, max: 10_000 }), fc.integer({ min: 100, max: 15_000_000 })).map((cents) => cents / 100);
+    holds(
+      fc.property(amount, apr, term, days, (a, rate, n, d) => {
+        const { payment, finalPayment } = paymentSchedule(Math.max(a, smallestSchedulePrincipal(rate, n, d)), rate, n, d);
+        expectContract(payment, finalPayment);
+      }),
+    );
+  });
+
+  it("the coach pencils a schedule that is a contract, from $0.01 financed, or refuses the loan as a cash deal", () => {
+    holds(
+      fc.property(tinyDeals, (deal) => {
+        let result: CoachResult;
+        try {
+          result = coach(deal);
+        } catch (error) {
+          expect(error).toBeInstanceOf(TooSmallToFinance);
+          expect((error as Error).message).toMatch(/^Too little is financed to write a loan: .* Desk it as a cash deal\.$/);
+          // The largest of the smallest amounts: 84 months at the highest rate a tier carries.
+          expect(financedOf(deal) + (deal.financeChargeFees ?? 0)).toBeLessThan(100);
+          return;
+        }
+        expectContract(result.recommended_pencil.payment, result.recommended_pencil.final_payment);
+      }),
+    );
+  });
+});
+
 describe("the APR disclosed (docs/domain/deal-math.md#apr-regulation-z-appendix-j)", () => {
   it("is the note rate when nothing but the amount financed is on the note and the first period is regular, from $5 financed", () => {
     holds(
-      fc.property(deals, (deal) => {
-        const { recommended_pencil: pencil } = coach({ ...deal, daysToFirstPayment: 30, financeChargeFees: 0 });
+      fc.property(fc.oneof(deals, tinyDeals), (deal) => {
+        const result = coachOrCash({ ...deal, daysToFirstPayment: 30, financeChargeFees: 0 });
+        if (result === null) return;
+        const { recommended_pencil: pencil } = result;
         expect(pencil.principal).toBe(pencil.amount_financed);
         const schedule = [...Array<number>(pencil.term - 1).fill(pencil.payment), pencil.final_payment];
         const appendixJ = actuarialApr(pencil.amount_financed, schedule, firstPeriodOf(30));
@@ -150,10 +234,20 @@ describe("the APR disclosed (docs/domain/deal-math.md#apr-regulation-z-appendix-
     );
   });
 
-  it("is Appendix J's own figure when the cent rounding of a tiny loan moves it past the tolerance: $1 over 24 months", () => {
-    const deal = { beacon: 501, vehiclePrice: 19_987, downPayment: 19_986, tradeValue: 0, tradePayoff: 0, condition: "new" as const, termMonths: 24 };
-    const { recommended_pencil: pencil } = coach(deal);
-    expect(pencil).toMatchObject({ amount_financed: 1, term: 24, payment: 0.05, rate: 13.22, apr: 13.57 });
+  it("is Appendix J's own figure when the cent rounding of a tiny loan moves it past the tolerance: $3.30 over 24 months at 5.18%", () => {
+    // A store whose one lender writes from $10,000: the pencil is the buy rate over 24 months (docs/domain/deal-coach.md#program-limits).
+    const deal = {
+      beacon: 800,
+      vehiclePrice: 30_000,
+      downPayment: 29_996.7,
+      tradeValue: 0,
+      tradePayoff: 0,
+      condition: "new" as const,
+      termMonths: 24,
+    };
+    const harborPoint = PROGRAMS.filter((p) => p.id === "lp_harbor_point_bank");
+    const { recommended_pencil: pencil } = coachDeal(deal, PACK, { ...COACH_REFERENCE, programs: harborPoint }, NOW);
+    expect(pencil).toMatchObject({ amount_financed: 3.3, term: 24, payment: 0.15, final_payment: 0.02, rate: 5.18, apr: 5.04 });
   });
 
   it("is at or above the note rate when finance-charge fees are financed, and the finance charge is what the payments add", () => {
@@ -182,19 +276,10 @@ describe("the deal coach's pencil (docs/domain/deal-coach.md#coaching-structure)
         const tier = tierFor(COACH_REFERENCE.tiers, deal.beacon);
         expect(term).toBeLessThanOrEqual(tier.maxTerm);
         expect(STANDARD_TERMS).toContain(term);
-        // A clean-file customer inside the program's score window, on this vehicle and amount.
-        const writes = (financed: number, t: number) =>
-          panel.filter(
-            (p) =>
-              deal.beacon >= p.minScore &&
-              deal.beacon <= p.maxScore &&
-              withinLimits({ ...deal, amount: financed, knownIssues: [] }, p, t, NOW.getUTCFullYear()),
-          );
-        const askingAmount = deal.vehiclePrice - deal.downPayment - (deal.tradeValue - deal.tradePayoff);
-        const writtenAtAsking: number[] = STANDARD_TERMS.filter((t) => t <= tier.maxTerm && writes(askingAmount, t).length > 0);
-        if (writtenAtAsking.length > 0) {
+        const written = writtenAtAsking(deal, panel);
+        if (written.length > 0) {
           expect(
-            writes(amount, term).map((p) => p.name),
+            writers(deal, panel, amount, term).map((p) => p.name),
             `${term} months on ${amount} financed`,
           ).not.toEqual([]);
         } else {
@@ -207,11 +292,27 @@ describe("the deal coach's pencil (docs/domain/deal-coach.md#coaching-structure)
           expect(result.notes).toContain(`${deal.termMonths} months requested`);
           expect(result.notes).toContain(`penciled at ${term} months`);
         }
-        if (deal.termMonths !== undefined && writtenAtAsking.includes(deal.termMonths)) {
+        if (deal.termMonths !== undefined && written.includes(deal.termMonths)) {
           // A term the tier and a program allow is the customer's to ask for, and no note calls it over.
           expect(term).toBe(deal.termMonths);
           expect(result.notes).not.toContain("requested is over");
         }
+      }),
+    );
+  });
+
+  it("a pencil no program on the store's panel writes carries no markup and no term past the tier's shortest, and says to desk it as cash or outside financing", () => {
+    holds(
+      // Small panels, so that many generated deals find no program that writes them.
+      fc.property(deals, fc.subarray(PROGRAMS, { maxLength: 3 }), (deal, panel) => {
+        const result = coachDeal(deal, PACK, { ...COACH_REFERENCE, programs: panel }, NOW);
+        if (writtenAtAsking(deal, panel).length > 0) return;
+        const pencil = result.recommended_pencil;
+        const shortest = STANDARD_TERMS.filter((t) => t <= tierFor(COACH_REFERENCE.tiers, deal.beacon).maxTerm)[0];
+        expect(pencil.rate).toBe(pencil.buy_rate);
+        expect(pencil.term).toBeLessThanOrEqual(shortest);
+        expect(result.notes).toContain("Desk it as cash or outside financing");
+        expect(result.funding_risk).toBe("high");
       }),
     );
   });

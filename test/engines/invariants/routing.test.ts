@@ -12,6 +12,7 @@ import {
   approvalBucket,
   type Calibration,
   type DecisionCounts,
+  isDownTier,
   type LenderPick,
   type LenderProgramRow,
   type RouteProfile,
@@ -238,6 +239,16 @@ describe("lender routing invariants (docs/domain/invariants.md#lender-routing-an
           const more = Number(fix[1].replaceAll(",", ""));
           expect(overMax({ ...profile, downPayment: profile.downPayment + more }, Number(fix[3]))).toBe(0);
           expect(overMax(profile, maxLtvFor(program, profile))).toBeGreaterThan(0);
+        }
+        // "$X more cash down … L's …": with that cash L fits the deal whole, on its own (its other rules too).
+        const cash = note.match(/\$([\d,]+) more cash down (?:brings the LTV inside|brings the amount financed to|meets) (.+?)'s /);
+        if (cash) {
+          const program = panel.find((p) => p.name === cash[2])!;
+          const more = Number(cash[1].replaceAll(",", ""));
+          expect(route({ ...profile, downPayment: profile.downPayment + more }, [program], calibration).primary?.lender).toBe(program.name);
+          // Never a down-tier lender while the pick is one, nor while an in-tier one fits with cash.
+          if (result.primary?.down_tier)
+            expect(isDownTier(profile.beacon, tierFor(REF.tiers, profile.beacon).tier, program, REF.settings)).toBe(false);
         }
         // "$X more cash down meets L's P% down-payment requirement": it does, counting trade equity as lenders do.
         const downFix = note.match(/\$([\d,]+) more cash down meets .+?'s ([\d.]+)% down-payment requirement/);
