@@ -615,7 +615,7 @@ export interface paths {
         put?: never;
         /**
          * A first pencil, F&I menu and funding risk for a deal
-         * @description Trade equity, amount financed, the tier's buy rate plus a markup within the reserve cap, and a term and price that reach the desired payment when they can (else what it would take); payment by the amortization formula to the cent. F&I word tracks state facts of this deal or none. When cash down and trade equity cover the price nothing is financed: 422 naming `down_payment` (and `trade_value`), no rate, term or payment.
+         * @description Trade equity, amount financed, the tier's buy rate plus a markup within the reserve cap, and a term and price that reach the desired payment when they can (else what it would take); payment by the amortization formula to the cent. F&I word tracks state facts of this deal or none. When cash down and trade equity cover the price nothing is financed: 422 naming `down_payment` (and `trade_value`), no rate, term or payment. Too little financed for level payments rounded to the cent to carry (a $1 loan over 24 months would pay 23 × $0.05 and a last of −$0.01; docs/domain/deal-math.md#smallest-amount-financed): 422 on `down_payment`, code `too_small_to_finance`, naming the smallest amount the pencil's rate and term carry. When no lender program on the store's panel writes the deal: the buy rate over the tier's shortest term, funding risk high, and the note says to desk it as cash or outside financing.
          */
         post: operations["coachDeal"];
         delete?: never;
@@ -3960,7 +3960,7 @@ export interface components {
             vehicle: {
                 body_class: string | null;
                 /**
-                 * @description `model`: the model's own published five-year loss set the curve (docs/domain/appraisal.md#model-retention).
+                 * @description `model`: a published figure of the model (or, where only its make's is published, its make's) set the curve, at five years and after (docs/domain/appraisal.md#model-retention); `class`: the class's curve.
                  * @enum {string}
                  */
                 curve: "model" | "class";

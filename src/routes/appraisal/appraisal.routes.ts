@@ -113,12 +113,10 @@ export const TradeAppraisalSchema = z
             "What set the new-price class: `model` the model table; `body` the VIN decode's body and fuel (a model missing from the table); `make` the make's fallback; `default` the generic class. Anything but `model` is appraised at `low` confidence (docs/domain/appraisal.md#unknown-vehicles).",
         }),
         retention_class: z.string(),
-        curve: z
-          .enum(["model", "class"])
-          .openapi({
-            description:
-              "`model`: a published figure of the model (or, where only its make's is published, its make's) set the curve, at five years and after (docs/domain/appraisal.md#model-retention); `class`: the class's curve.",
-          }),
+        curve: z.enum(["model", "class"]).openapi({
+          description:
+            "`model`: a published figure of the model (or, where only its make's is published, its make's) set the curve, at five years and after (docs/domain/appraisal.md#model-retention); `class`: the class's curve.",
+        }),
         decoded: VehicleDecodeSchema.nullable().openapi({ description: "The VIN's decode, when a `vin` was sent." }),
       })
       .openapi({ description: "The vehicle as appraised: what was sent or decoded, and the class and curve it chose." }),
