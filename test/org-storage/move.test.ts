@@ -1,0 +1,141 @@
+import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
+import { describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
+import { groupDigest, readOrgStorage } from "../../src/db/queries/org-storage";
+import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
+import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { createIngestKey, putInventory, unit } from "../helpers/ingest";
+import { rowsWhereStored } from "../helpers/org-storage";
+
+type Feed = z.infer<typeof InventoryFeedSchema>;
+type Counts = { created: number; updated: number; unchanged: number; removed: number };
+
+const BASE = Array.from({ length: 60 }, (_, i) => unit(i));
+/** The i-th snapshot: the base units, unit 0 repriced to 30,000 + i, and one new unit W-j for each j ≤ i. */
+const snapshot = (i: number) => [
+  unit(0, { asking_price: 30_000 + i }),
+  ...BASE.slice(1),
+  ...Array.from({ length: i + 1 }, (_, j) => unit(90_000 + j, { stock_number: `W-${j}` })),
+];
+
+async function organizationWithUnits() {
+  const org = await createOrg();
+  const store = await createStore(org.id, { name: "North Lot" });
+  const key = await createIngestKey(org.id);
+  expect((await putInventory(store.id, { key }, { units: BASE })).status).toBe(200);
+  return { org, store, key };
+}
+
+/** Snapshots 0..count-1, one after another (as a DMS sends them), each answer kept. */
+async function writeSnapshots(storeId: string, key: string, from: number, count: number) {
+  const answers: Counts[] = [];
+  for (let i = from; i < from + count; i++) {
+    const res = await putInventory(storeId, { key }, { units: snapshot(i) });
+    expect(res.status, await res.clone().text()).toBe(200);
+    answers.push(await res.json<Counts>());
+  }
+  return answers;
+}
+
+const stockAndPrice = (orgId: string) =>
+  rowsWhereStored<{ stock_number: string; status: string; asking_price: number }>(
+    orgId,
+    "SELECT stock_number, status, asking_price FROM inventory_units WHERE org_id = ? ORDER BY stock_number",
+    orgId,
+  );
+
+describe("npm run storage -- move: D1 → the organization's object, while writes arrive", () => {
+  it("copies, verifies and flips with no write lost or applied twice; reads answer throughout; undo brings every write back", async () => {
+    const { org, store, key } = await organizationWithUnits();
+    const reader = (await createApiKey(org.id, { dailyLimit: 100_000 })).key;
+    const WRITES = 12;
+
+    // The move starts while the snapshots arrive; writes that meet it wait for its flip.
+    const reads: number[] = [];
+    let writing = true;
+    const [answers, report] = await Promise.all([
+      writeSnapshots(store.id, key, 0, WRITES).finally(() => {
+        writing = false;
+      }),
+      (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return moveToObject(env, org.id);
+      })(),
+      (async () => {
+        while (writing) {
+          const res = await call("/api/v1/inventory?limit=500", { key: reader });
+          expect(res.status).toBe(200);
+          reads.push((await res.json<Feed>()).count);
+        }
+      })(),
+    ]);
+
+    expect(report.storage).toBe("object");
+    expect(report.tables.inventory_units.rows).toBeGreaterThanOrEqual(BASE.length);
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("object");
+    // Each snapshot applied once: one new unit each, unit 0 repriced by every snapshot after the first.
+    expect(answers.map((a) => a.created)).toEqual(Array(WRITES).fill(1));
+    expect(answers.map((a) => a.updated)).toEqual(Array(WRITES).fill(1));
+    const stock = await stockAndPrice(org.id);
+    expect(stock).toHaveLength(BASE.length + WRITES);
+    expect(stock.every((u) => u.status === "in_stock")).toBe(true);
+    expect(stock.find((u) => u.stock_number === "S00000")?.asking_price).toBe(30_000 + WRITES - 1);
+    // Every read answered with a whole snapshot: the base units and the new ones so far.
+    for (const count of reads) expect(count).toBeGreaterThanOrEqual(BASE.length);
+
+    // The feed now comes from the object, and D1 keeps its copy as of the flip (what an undo falls back on).
+    const feed = await (await call("/api/v1/inventory?limit=500", { key: reader })).json<Feed>();
+    expect(feed.count).toBe(BASE.length + WRITES);
+    const d1Copy = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?").bind(org.id).first<{ n: number }>();
+    expect(d1Copy?.n).toBe(report.tables.inventory_units.rows);
+
+    // Writes after the move, with the key's record (and its flag, `d1`) still cached: D1's fence
+    // refuses them, they read the flag again and land in the object only. Then the undo: every one
+    // of them is back in D1, and D1 serves again.
+    await writeSnapshots(store.id, key, WRITES, 3);
+    const stillD1Copy = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?").bind(org.id).first<{ n: number }>();
+    expect(stillD1Copy?.n).toBe(report.tables.inventory_units.rows);
+    expect(await stockAndPrice(org.id)).toHaveLength(BASE.length + WRITES + 3);
+    const back = await moveToD1(env, org.id);
+    expect(back.storage).toBe("d1");
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+    expect(await groupDigest(getDb(env.DB), org.id)).toMatchObject({ inventory_units: back.tables.inventory_units });
+    const restored = await stockAndPrice(org.id);
+    expect(restored).toHaveLength(BASE.length + WRITES + 3);
+    expect(restored.find((u) => u.stock_number === "S00000")?.asking_price).toBe(30_000 + WRITES + 2);
+    // The object stops serving: a request that still thinks the data is there is sent back to D1.
+    expect(await orgStore(env, org.id).inventoryPage(org.id, { limit: 1 })).toEqual({ notServing: true });
+    expect((await writeSnapshots(store.id, key, WRITES + 3, 1))[0]).toMatchObject({ created: 1 });
+
+    // Moved again: the object starts from D1's rows, not what it held before.
+    const again = await moveToObject(env, org.id);
+    expect(again.tables.inventory_units.rows).toBe(BASE.length + WRITES + 4);
+  });
+
+  it("a write that arrives during the copy waits for the flip, then lands once, in the object", async () => {
+    const { org, store, key } = await organizationWithUnits();
+    // The move's first step, as if its copy were under way: the flag says `moving`.
+    await env.DB.prepare("UPDATE organizations SET storage = 'moving' WHERE id = ?").bind(org.id).run();
+    let settled = false;
+    const write = putInventory(store.id, { key }, { units: snapshot(0) }).finally(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(settled, "the write waits while the organization moves").toBe(false);
+    // A read is answered meanwhile, from D1 (the copy's source, which no write changes).
+    const reader = (await createApiKey(org.id)).key;
+    expect((await (await call("/api/v1/inventory", { key: reader })).json<Feed>()).count).toBe(BASE.length);
+
+    const report = await moveToObject(env, org.id);
+    expect(report.tables.inventory_units.rows).toBe(BASE.length);
+    const res = await write;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ created: 1, updated: 1 });
+    expect(await stockAndPrice(org.id)).toHaveLength(BASE.length + 1);
+    const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?").bind(org.id).first<{ n: number }>();
+    expect(inD1?.n).toBe(BASE.length);
+  });
+});
