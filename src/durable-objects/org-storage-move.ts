@@ -16,6 +16,7 @@ import {
   type TableDigest,
 } from "../db/queries/org-storage";
 import type { OrgStoragePlace } from "../db/schema";
+import { DomainError } from "../lib/domain-error";
 import { orgStore } from "./org-storage-routing";
 
 /** Units per RPC call or D1 batch: far under RPC's and D1's limits, a few hundred KB a page. */
@@ -23,24 +24,18 @@ const PAGE = 500;
 
 export interface MoveReport {
   org_id: string;
-  storage: OrgStoragePlace;
+  storage: "d1" | "object";
   /** Per table: rows and SHA-256 on both sides, equal (a move that finds them different stops before the flip). */
   tables: Record<string, TableDigest>;
   /** How long the organization's writes waited: from the flag leaving its place to its flip. */
   write_pause_ms: number;
 }
 
-class MoveVerificationError extends Error {
-  constructor(
-    readonly d1: Record<string, TableDigest>,
-    readonly object: Record<string, TableDigest>,
-  ) {
-    super(
-      `The copy differs from its source: D1 ${JSON.stringify(d1)}, object ${JSON.stringify(object)}. The flag is left as it was before the copy.`,
-    );
-    this.name = "MoveVerificationError";
-  }
-}
+/** A copy whose digests differ from its source's: the flag is put back where the data was. */
+const verificationFailed = (d1: Record<string, TableDigest>, object: Record<string, TableDigest>) =>
+  new DomainError("conflict", "The copy differs from its source; the organization's data stays where it was. Run the move again.", {
+    facts: { d1, object },
+  });
 
 function sameDigests(a: Record<string, TableDigest>, b: Record<string, TableDigest>, tables: readonly string[]): boolean {
   return tables.every((t) => a[t]?.rows === b[t]?.rows && a[t]?.sha256 === b[t]?.sha256);
@@ -50,10 +45,10 @@ function sameDigests(a: Record<string, TableDigest>, b: Record<string, TableDige
 async function begin(env: Pick<Env, "DB">, orgId: string, from: OrgStoragePlace, via: OrgStoragePlace, to: OrgStoragePlace) {
   const db = getDb(env.DB);
   const place = await readOrgStorage(db, orgId);
-  if (place === undefined) throw new Error(`No organization ${orgId}.`);
+  if (place === undefined) throw new DomainError("not_found", "No organization with that id.");
   if (place === to) return undefined;
   if (place !== via && !(await switchOrgStorage(db, orgId, from, via)))
-    throw new Error(`The organization's storage is ${place}: a move from ${from} cannot start.`);
+    throw new DomainError("conflict", `The organization's storage is ${place}: a move from ${from} cannot start.`);
   return db;
 }
 
@@ -76,7 +71,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   if (!sameDigests(inD1, inObject, ["inventory_units", "stores"])) {
     await switchOrgStorage(db, orgId, "moving", "d1");
-    throw new MoveVerificationError(inD1, inObject);
+    throw verificationFailed(inD1, inObject);
   }
   await store.setActive(orgId, true);
   await switchOrgStorage(db, orgId, "moving", "object");
@@ -105,7 +100,7 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   if (!sameDigests(inD1, inObject, ["inventory_units"])) {
     await store.setActive(orgId, true);
     await switchOrgStorage(db, orgId, "returning", "object");
-    throw new MoveVerificationError(inD1, inObject);
+    throw verificationFailed(inD1, inObject);
   }
   await switchOrgStorage(db, orgId, "returning", "d1");
   return { org_id: orgId, storage: "d1", tables: inD1, write_pause_ms: Date.now() - started };

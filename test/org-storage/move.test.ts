@@ -8,6 +8,7 @@ import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
+import { createOperatorToken } from "../helpers/operator";
 import { rowsWhereStored } from "../helpers/org-storage";
 
 type Feed = z.infer<typeof InventoryFeedSchema>;
@@ -137,5 +138,30 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(await stockAndPrice(org.id)).toHaveLength(BASE.length + 1);
     const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?").bind(org.id).first<{ n: number }>();
     expect(inD1?.n).toBe(BASE.length);
+  });
+
+  it("is the operator API's storage/move and storage/undo (what `npm run storage` calls): digests, 404, 409", async () => {
+    const { org } = await organizationWithUnits();
+    const operator = { Authorization: `Bearer ${await createOperatorToken()}` };
+    const post = (path: string) => call(path, { method: "POST", headers: operator });
+
+    const moved = await post(`/api/operator/organizations/${org.id}/storage/move`);
+    expect(moved.status).toBe(200);
+    const report = await moved.json<{ storage: string; tables: Record<string, { rows: number; sha256: string }> }>();
+    expect(report).toMatchObject({ org_id: org.id, storage: "object", tables: { inventory_units: { rows: BASE.length }, stores: { rows: 1 } } });
+    expect(report.tables.inventory_units.sha256).toMatch(/^[0-9a-f]{64}$/);
+    // Again: already there, the same digests.
+    expect(await (await post(`/api/operator/organizations/${org.id}/storage/move`)).json()).toMatchObject({ tables: report.tables });
+
+    // An undo under way refuses a move (the flag says where a move stands).
+    await env.DB.prepare("UPDATE organizations SET storage = 'returning' WHERE id = ?").bind(org.id).run();
+    const refused = await post(`/api/operator/organizations/${org.id}/storage/move`);
+    expect(refused.status, await refused.clone().text()).toBe(409);
+    const back = await post(`/api/operator/organizations/${org.id}/storage/undo`);
+    expect(back.status).toBe(200);
+    expect(await back.json()).toMatchObject({ storage: "d1", tables: { inventory_units: report.tables.inventory_units } });
+
+    expect((await post("/api/operator/organizations/org_nobody/storage/move")).status).toBe(404);
+    expect((await call(`/api/operator/organizations/${org.id}/storage/move`, { method: "POST" })).status).toBe(401);
   });
 });

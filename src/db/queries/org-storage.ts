@@ -5,7 +5,7 @@ import type { Database, SqliteReader } from "../client";
 import { inventoryUnits, type OrgStoragePlace, organizations, stores } from "../schema";
 
 /**
- * The inventory group's tables as a move copies and checks them (docs/scaling.md#moving-an-organization):
+ * The inventory group's tables as a move copies and checks them (docs/scaling.md#how-an-organization-moves-d1--its-object):
  * the same query runs on D1 and on the organization's object, whose tables carry the same names.
  */
 
