@@ -2,9 +2,12 @@ import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
+import type { StoredUnit } from "../../src/db/queries/org-storage";
 import { groupDigest, readOrgStorage } from "../../src/db/queries/org-storage";
+import { NOT_SERVING } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { DomainError } from "../../src/lib/domain-error";
 import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
@@ -163,5 +166,59 @@ describe("npm run storage -- move: D1 → the organization's object, while write
 
     expect((await post("/api/operator/organizations/org_nobody/storage/move")).status).toBe(404);
     expect((await call(`/api/operator/organizations/${org.id}/storage/move`, { method: "POST" })).status).toBe(401);
+  });
+
+  it("copies in pages: 1,201 units arrive whole, each once", async () => {
+    const { org } = await organizationWithUnits();
+    // 1,141 copies of unit 0 under new ids and stock numbers: three pages of the copy.
+    await env.DB.prepare(
+      `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
+       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1141)
+       SELECT 'unit_page_' || printf('%05d', i), org_id, store_id, printf('P-%05d', i), vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status
+       FROM inventory_units, n WHERE org_id = ? AND stock_number = 'S00000'`,
+    )
+      .bind(org.id)
+      .run();
+    const report = await moveToObject(env, org.id);
+    expect(report.tables.inventory_units.rows).toBe(1201);
+    expect(await groupDigest(getDb(env.DB), org.id)).toEqual(report.tables);
+  });
+
+  it("a copy that differs from D1 is not switched to: 409 with both digests, the organization stays in D1", async () => {
+    const { org, store, key } = await organizationWithUnits();
+    // The object's side of the copy loses one price on the way (what a bug in a copy would do).
+    const real = orgStore(env, org.id);
+    const lossy = {
+      load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], first: boolean) =>
+        real.load(
+          orgId,
+          names,
+          units.map((u) => (u.stockNumber === "S00007" ? { ...u, askingPrice: 1 } : u)),
+          first,
+        ),
+      digest: (orgId: string) => real.digest(orgId),
+      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
+    };
+    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({ kind: "conflict", extra: { facts: { d1: { inventory_units: { rows: BASE.length } } } } });
+    const { facts } = (refused as DomainError).extra as { facts: Record<string, Record<string, { rows: number; sha256: string }>> };
+    expect(facts.object.inventory_units.rows).toBe(BASE.length);
+    expect(facts.object.inventory_units.sha256).not.toBe(facts.d1.inventory_units.sha256);
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+    expect(await real.inventoryPage(org.id, { limit: 1 })).toEqual(NOT_SERVING);
+    // Writes go on in D1.
+    expect((await writeSnapshots(store.id, key, 0, 1))[0]).toMatchObject({ created: 1 });
+  });
+
+  it("a store added after the move shows in the object's feed under its directory name, with the units sent for it", async () => {
+    const { org, key } = await organizationWithUnits();
+    await moveToObject(env, org.id);
+    const south = await createStore(org.id, { name: "South Lot" });
+    expect((await putInventory(south.id, { key }, { units: [unit(500, { stock_number: "SOUTH-1" })] })).status).toBe(200);
+    const reader = (await createApiKey(org.id)).key;
+    const page = await (await call(`/api/v1/inventory?store_id=${south.id}`, { key: reader })).json<Feed>();
+    expect(page.inventory.map((u) => [u.stock_number, u.store])).toEqual([["SOUTH-1", "South Lot"]]);
   });
 });
