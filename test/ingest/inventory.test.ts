@@ -55,6 +55,8 @@ describe.each(PLACES)("PUT /api/v1/ingest/inventory, units in %s", (place) => {
     });
     const feed = await (await call("/api/v1/inventory", { key: (await createApiKey(org.id)).key })).json<z.infer<typeof InventoryFeedSchema>>();
     expect(feed.count).toBe(3);
+    // Each delivery is recorded, wherever the units went: the feed's age is the last one's.
+    expect(feed.data_as_of).toEqual([expect.objectContaining({ store_id: store.id, feed: "inventory", as_of: expect.any(String), stale: false })]);
   });
 
   it("takes CSV with the same fields and the same result", async () => {
