@@ -221,4 +221,14 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     const page = await (await call(`/api/v1/inventory?store_id=${south.id}`, { key: reader })).json<Feed>();
     expect(page.inventory.map((u) => [u.stock_number, u.store])).toEqual([["SOUTH-1", "South Lot"]]);
   });
+
+  it("a write that waits 10 s for a move that does not finish is refused with 503 and Retry-After, nothing written", async () => {
+    const { org, store, key } = await organizationWithUnits();
+    await env.DB.prepare("UPDATE organizations SET storage = 'moving' WHERE id = ?").bind(org.id).run();
+    const res = await putInventory(store.id, { key }, { units: snapshot(0) });
+    expect(res.status).toBe(503);
+    expect(res.headers.get("Retry-After")).toBe("5");
+    expect(await res.json()).toMatchObject({ error: "upstream_timeout" });
+    expect(await stockAndPrice(org.id)).toHaveLength(BASE.length);
+  });
 });
