@@ -10,6 +10,7 @@ import { inventoryPage } from "../src/routes/feeds/feeds.service";
 import type { ErrorBody } from "./helpers/bodies";
 import { call, createApiKey, createDeal, createOrg, createStore, createUnit } from "./helpers/factories";
 import { createIngestKey, putInventory, unit } from "./helpers/ingest";
+import { PLACES, type Place, placeOrganization } from "./helpers/org-storage";
 
 type InventoryPage = z.infer<typeof InventoryFeedSchema>;
 type SalesPage = z.infer<typeof SalesSummaryFeedSchema>;
@@ -45,8 +46,8 @@ async function walkInventory(key: string, params: Record<string, string | number
   return pages;
 }
 
-/** Five units of one store, two of them stocked the same day so a page boundary falls inside the tie. */
-async function orgWithUnits() {
+/** Five units of one store, two of them stocked the same day so a page boundary falls inside the tie; in D1 or moved into the organization's object. */
+async function orgWithUnits(place: Place = "d1") {
   const org = await createOrg();
   const store = await createStore(org.id, { name: "North Lot" });
   for (const [stockNumber, days] of [
@@ -58,13 +59,15 @@ async function orgWithUnits() {
   ] as const) {
     await createUnit(org.id, store.id, { stockNumber, stockedOn: daysAgo(days) });
   }
+  await placeOrganization(org.id, place);
   const { key } = await createApiKey(org.id);
   return { org, store, key };
 }
 
-describe("inventory paging", () => {
+// The same pages wherever the organization's units live (docs/scaling.md).
+describe.each(PLACES)("inventory paging, units in %s", (place) => {
   it("answers a call without parameters as the contract does: no paging or change fields", async () => {
-    const { key } = await orgWithUnits();
+    const { key } = await orgWithUnits(place);
     const { body } = await inventory(key);
     // The contract's fields, and how old the data is (docs/ingestion.md#when-a-feed-stops).
     expect(Object.keys(body).sort()).toEqual(["count", "data_as_of", "data_warnings", "inventory"]);
@@ -72,6 +75,29 @@ describe("inventory paging", () => {
     expect(body.inventory[0]).not.toHaveProperty("store_id");
   });
 
+  it("walks every unit exactly once, in the unpaged order, across page boundaries that split a tie", async () => {
+    const { key, store } = await orgWithUnits(place);
+    const whole = (await inventory(key)).body.inventory.map((u) => u.stock_number);
+    for (const limit of [1, 2, 3, 4, 5, 6]) {
+      const pages = await walkInventory(key, { limit });
+      expect(pages.map((p) => p.count)).toEqual(pages.map((p) => p.inventory.length));
+      expect(pages.flatMap((p) => p.inventory.map((u) => u.stock_number))).toEqual(whole);
+      expect(pages).toHaveLength(Math.ceil(whole.length / limit));
+      expect(pages.at(-1)?.next_cursor).toBeNull();
+    }
+    const [first] = (await inventory(key, { limit: 2 })).body.inventory;
+    expect(first).toMatchObject({ stock_number: "A-40", store_id: store.id });
+    expect(first.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
+
+  it("a full last page says there is no more, without an empty extra page", async () => {
+    const { key } = await orgWithUnits(place);
+    const { body } = await inventory(key, { limit: 5 });
+    expect(body).toMatchObject({ count: 5, has_more: false, next_cursor: null });
+  });
+});
+
+describe("inventory paging", () => {
   it("a call without parameters that stops at the 500-unit cap says so, and its cursor pages on to the rest", async () => {
     const org = await createOrg();
     const store = await createStore(org.id, { name: "Big Lot" });
@@ -93,27 +119,6 @@ describe("inventory paging", () => {
     expect(rest.body).toMatchObject({ count: 2, has_more: false, next_cursor: null });
     const all = [...body.inventory, ...rest.body.inventory].map((u) => u.stock_number);
     expect(new Set(all).size).toBe(502);
-  });
-
-  it("walks every unit exactly once, in the unpaged order, across page boundaries that split a tie", async () => {
-    const { key, store } = await orgWithUnits();
-    const whole = (await inventory(key)).body.inventory.map((u) => u.stock_number);
-    for (const limit of [1, 2, 3, 4, 5, 6]) {
-      const pages = await walkInventory(key, { limit });
-      expect(pages.map((p) => p.count)).toEqual(pages.map((p) => p.inventory.length));
-      expect(pages.flatMap((p) => p.inventory.map((u) => u.stock_number))).toEqual(whole);
-      expect(pages).toHaveLength(Math.ceil(whole.length / limit));
-      expect(pages.at(-1)?.next_cursor).toBeNull();
-    }
-    const [first] = (await inventory(key, { limit: 2 })).body.inventory;
-    expect(first).toMatchObject({ stock_number: "A-40", store_id: store.id });
-    expect(first.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-  });
-
-  it("a full last page says there is no more, without an empty extra page", async () => {
-    const { key } = await orgWithUnits();
-    const { body } = await inventory(key, { limit: 5 });
-    expect(body).toMatchObject({ count: 5, has_more: false, next_cursor: null });
   });
 
   it("a unit stocked while a client pages shows on a later page; one sold meanwhile is not repeated and none is skipped", async () => {
@@ -234,12 +239,13 @@ describe("store_id on the feeds", () => {
   });
 });
 
-describe("tenant isolation through filters and cursors", () => {
+describe.each(PLACES)("tenant isolation through filters and cursors, units in %s", (place) => {
   it("org B cannot read org A's units with A's store, A's cursor, or a cursor forged to carry B's name and A's position", async () => {
-    const a = await orgWithUnits();
+    const a = await orgWithUnits(place);
     const b = await createOrg();
     const bStore = await createStore(b.id, { name: "B Lot" });
     await createUnit(b.id, bStore.id, { stockNumber: "B-ONLY", stockedOn: daysAgo(60) });
+    await placeOrganization(b.id, place);
     const bKey = (await createApiKey(b.id)).key;
 
     const aCursor = (await inventory(a.key, { limit: 1 })).body.next_cursor as string;

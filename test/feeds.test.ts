@@ -6,6 +6,7 @@ import { getDb } from "../src/db/client";
 import { upsertDeals, upsertUnits } from "../src/db/queries/ingest";
 import type { InventoryFeedSchema, SalesSummaryFeedSchema } from "../src/routes/feeds/feeds.routes";
 import { call, createApiKey, createDeal, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
+import { PLACES, placeOrganization } from "./helpers/org-storage";
 
 type InventoryBody = z.infer<typeof InventoryFeedSchema>;
 type SalesBody = z.infer<typeof SalesSummaryFeedSchema>;
@@ -148,13 +149,15 @@ describe("GET /api/v1/sales-summary", () => {
   });
 });
 
-describe("tenant isolation on the feeds", async () => {
+// Units in D1 or in each organization's own object (docs/scaling.md): isolated either way.
+describe.each(PLACES)("tenant isolation on the feeds, units in %s", async (place) => {
   const first = await createOrg();
   const second = await createOrg();
   const firstStore = await createStore(first.id, { name: "First Store" });
   const secondStore = await createStore(second.id, { name: "Second Store" });
   await createUnit(first.id, firstStore.id, { stockNumber: "FIRST-1", stockedOn: daysAgo(5) });
   await createUnit(second.id, secondStore.id, { stockNumber: "SECOND-1", stockedOn: daysAgo(5) });
+  for (const org of [first, second]) await placeOrganization(org.id, place);
   await createDeal(first.id, firstStore.id, { soldOn: "2026-08-01", frontGross: 1, backGross: 1 });
   await createDeal(second.id, secondStore.id, { soldOn: "2026-08-01", frontGross: 2, backGross: 2 });
 

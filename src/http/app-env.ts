@@ -1,6 +1,7 @@
 import type { RequestIdVariables } from "hono/request-id";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
+import type { OrgStoragePlace } from "../db/schema";
 import type { EndpointName } from "./endpoints";
 
 /** Who is calling, once a credential has been checked; every query below it is scoped by `orgId`. */
@@ -30,6 +31,11 @@ interface AppVariables extends RequestIdVariables {
   /** This request's D1 session (see `getSessionDb`). */
   db: Database;
   principal: Principal;
+  /**
+   * Where the principal's organization keeps its data (docs/scaling.md), read with the credential
+   * (cached up to 60 s like it: src/durable-objects/org-storage-routing.ts finds it again after a move).
+   */
+  storage: OrgStoragePlace;
   /** Set by the credential check: which endpoint (and scope) this call is for. */
   endpoint: EndpointName;
   /**

@@ -1,9 +1,11 @@
 import { and, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { type RowProblem, type SnapshotSafety, snapshotRefusal } from "../../engines/ingest";
 import type { SnakeKeys } from "../../lib/case";
+import { newId } from "../../lib/ids";
 import { chunk } from "../batch";
-import type { Database } from "../client";
+import type { Database, SqliteReader } from "../client";
 import { unlessStillAsRead } from "../guarded";
 import { dealStips, deals, inventoryUnits, stores } from "../schema";
 
@@ -16,13 +18,14 @@ const ROWS_PER_STATEMENT = 500;
 
 const inList = (values: string[]) => sql`(select value from json_each(${JSON.stringify(values)}))`;
 
-export async function listStoreIds(db: Database, orgId: string): Promise<Set<string>> {
-  const rows = await db.select({ id: stores.id }).from(stores).where(eq(stores.orgId, orgId));
-  return new Set(rows.map((r) => r.id));
+/** The organization's stores in the directory, name by id. */
+export async function listStores(db: Database, orgId: string): Promise<Map<string, string>> {
+  const rows = await db.select({ id: stores.id, name: stores.name }).from(stores).where(eq(stores.orgId, orgId));
+  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 /** The organization's units with these stock numbers, whatever their store or status. */
-export async function findUnitsByStockNumber(db: Database, orgId: string, stockNumbers: string[]) {
+async function findUnitsByStockNumber(db: SqliteReader, orgId: string, stockNumbers: string[]) {
   const found = await Promise.all(
     chunk(stockNumbers, ROWS_PER_STATEMENT * 2).map((part) =>
       db
@@ -83,7 +86,7 @@ const changes = (columns: [string, SQLiteColumn][], stored: Record<string, unkno
 
 type StoredUnit = typeof inventoryUnits.$inferSelect;
 /** A snapshot's unit changes the stored one (a unit listed is back in stock at the snapshot's store). */
-export const unitChanges = (stored: StoredUnit, unit: UnitFields, storeId: string) =>
+const unitChanges = (stored: StoredUnit, unit: UnitFields, storeId: string) =>
   changes(UNIT_UPDATED, stored, { ...unit, store_id: storeId, status: "in_stock" });
 
 /** A pushed deal changes the stored one. */
@@ -95,7 +98,7 @@ export const dealChanges = (stored: typeof deals.$inferSelect, deal: DealFields)
  * updated_at only when a value changed, so re-sending a snapshot leaves `updated_since` quiet.
  * (`WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint.)
  */
-export function upsertUnits(db: Database, orgId: string, storeId: string, units: UnitRow[]): BatchItem<"sqlite">[] {
+export function upsertUnits(db: SqliteReader, orgId: string, storeId: string, units: UnitRow[]): BatchItem<"sqlite">[] {
   const u = inventoryUnits;
   const set = { orgId: sql`${orgId}`, storeId: sql`${storeId}`, status: sql.raw("'in_stock'"), createdAt: NOW, updatedAt: NOW };
   return chunk(units, ROWS_PER_STATEMENT).map((part) =>
@@ -107,7 +110,7 @@ export function upsertUnits(db: Database, orgId: string, storeId: string, units:
 }
 
 /** The units in stock at the store, and how many of them the snapshot does not list: what applying it would remove. */
-export async function countSnapshotRemovals(db: Database, orgId: string, storeId: string, listed: string[]) {
+async function countSnapshotRemovals(db: SqliteReader, orgId: string, storeId: string, listed: string[]) {
   const [counts] = await db
     .select({
       inStock: sql<number>`count(*)`,
@@ -119,7 +122,7 @@ export async function countSnapshotRemovals(db: Database, orgId: string, storeId
 }
 
 /** Units in stock at the store that the snapshot does not list leave inventory. For the caller's batch. */
-export function markAbsentUnitsSold(db: Database, orgId: string, storeId: string, listed: string[]): BatchItem<"sqlite"> {
+export function markAbsentUnitsSold(db: SqliteReader, orgId: string, storeId: string, listed: string[]): BatchItem<"sqlite"> {
   return db
     .update(inventoryUnits)
     .set({ status: "sold" })
@@ -132,6 +135,44 @@ export function markAbsentUnitsSold(db: Database, orgId: string, storeId: string
       ),
     )
     .returning({ stockNumber: inventoryUnits.stockNumber });
+}
+
+/** A snapshot's unit as the ingest route validated it. */
+export type SnapshotUnit = UnitFields & { stock_number: string };
+
+/** What a snapshot of one store would do: refused (with the counts that refused it), or its writes and counts. */
+export type SnapshotPlan =
+  | { refusal: RowProblem; counts: { inStock: number; absent: number } }
+  | { refusal: null; created: number; updated: number; changed: UnitRow[]; listed: string[] };
+
+/**
+ * Reads what a snapshot of one store changes, where the organization's units live (D1 or its
+ * storage object): the safety check on what it would remove, then each unit new, changed or as
+ * stored. The caller writes `changed` with `upsertUnits` and `markAbsentUnitsSold(listed)`.
+ */
+export async function planSnapshot(
+  db: SqliteReader,
+  orgId: string,
+  storeId: string,
+  units: SnapshotUnit[],
+  safety: SnapshotSafety,
+): Promise<SnapshotPlan> {
+  const listed = units.map((u) => u.stock_number);
+  const counts = await countSnapshotRemovals(db, orgId, storeId, listed);
+  const refusal = snapshotRefusal(storeId, units.length, counts, safety);
+  if (refusal) return { refusal, counts };
+  const existing = new Map((await findUnitsByStockNumber(db, orgId, listed)).map((u) => [u.stockNumber, u]));
+  let created = 0;
+  let updated = 0;
+  const changed: UnitRow[] = [];
+  for (const unit of units) {
+    const stored = existing.get(unit.stock_number);
+    if (!stored) created++;
+    else if (unitChanges(stored, unit, storeId)) updated++;
+    else continue;
+    changed.push({ ...unit, id: stored?.id ?? newId("unit") });
+  }
+  return { refusal: null, created, updated, changed, listed };
 }
 
 /** The organization's deals with these numbers, with their stips. */

@@ -1,9 +1,17 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { DEAL_STATUSES, UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 
 /** ISO-8601 UTC timestamps are stored as text so they sort and read the same everywhere. */
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
+
+/**
+ * Where an organization's data lives (docs/scaling.md#how-an-organization-moves-d1--its-object):
+ * `moving` while a move copies D1 into its object (reads from D1, writes wait), `returning` while an
+ * undo copies it back (reads and writes wait).
+ */
+export const ORG_STORAGE_PLACES = ["d1", "moving", "object", "returning"] as const;
+export type OrgStoragePlace = (typeof ORG_STORAGE_PLACES)[number];
 
 export const organizations = sqliteTable(
   "organizations",
@@ -17,6 +25,8 @@ export const organizations = sqliteTable(
     /** A self-serve sandbox (docs/sandboxes.md): `lak_test_` keys only, refused after `expires_at`, then purged. */
     isSandbox: integer("is_sandbox", { mode: "boolean" }).notNull().default(false),
     expiresAt: text("expires_at"),
+    /** Where the organization's per-organization tables live (docs/scaling.md): `d1`, or its own storage object. */
+    storage: text("storage", { enum: ORG_STORAGE_PLACES }).notNull().default("d1"),
   },
   (t) => [index("organizations_sandbox_expiry_idx").on(t.isSandbox, t.expiresAt)],
 );
@@ -173,44 +183,59 @@ export const legacyTokens = sqliteTable("legacy_tokens", {
   revokedAt: text("revoked_at"),
 });
 
+/**
+ * An inventory unit's columns and indexes, the organization and store columns given: the same in D1
+ * and in the organization's storage object (src/db/org-schema.ts), where they reference no
+ * global table.
+ */
+export const inventoryUnitColumns = <OrgId, StoreId>(orgId: OrgId, storeId: StoreId) => ({
+  id: text("id").primaryKey(),
+  orgId,
+  storeId,
+  stockNumber: text("stock_number").notNull(),
+  vin: text("vin").notNull(),
+  year: integer("year").notNull(),
+  make: text("make").notNull(),
+  model: text("model").notNull(),
+  trim: text("trim").notNull(),
+  condition: text("condition", { enum: UNIT_CONDITIONS }).notNull(),
+  vehicleType: text("vehicle_type", { enum: VEHICLE_TYPES }).notNull(),
+  mileage: integer("mileage").notNull(),
+  /** YYYY-MM-DD the dealer took ownership; days in stock are derived from it at read time. */
+  stockedOn: text("stocked_on").notNull(),
+  cost: real("cost").notNull(),
+  askingPrice: real("asking_price").notNull(),
+  status: text("status", { enum: ["in_stock", "sold"] })
+    .notNull()
+    .default("in_stock"),
+  createdAt: createdAt(),
+  /** When a column last changed (triggers of migration 0020 keep it); `updated_since` reads it (docs/feeds.md). */
+  updatedAt: text("updated_at"),
+});
+
+type UnitIndexColumns = {
+  [K in "orgId" | "storeId" | "stockNumber" | "status" | "stockedOn" | "updatedAt" | "make" | "model" | "year" | "vin"]: SQLiteColumn;
+};
+export const inventoryUnitIndexes = (t: UnitIndexColumns) => [
+  uniqueIndex("inventory_org_stock_idx").on(t.orgId, t.stockNumber),
+  index("inventory_org_status_stocked_stock_idx").on(t.orgId, t.status, t.stockedOn, t.stockNumber),
+  index("inventory_org_store_status_stocked_idx").on(t.orgId, t.storeId, t.status, t.stockedOn, t.stockNumber),
+  index("inventory_org_updated_idx").on(t.orgId, t.updatedAt, t.stockNumber),
+  index("inventory_org_make_model_idx").on(t.orgId, sql`lower(${t.make})`, sql`lower(${t.model})`, t.year),
+  index("inventory_org_vin_idx").on(t.orgId, t.vin),
+];
+
 export const inventoryUnits = sqliteTable(
   "inventory_units",
-  {
-    id: text("id").primaryKey(),
-    orgId: text("org_id")
+  inventoryUnitColumns(
+    text("org_id")
       .notNull()
       .references(() => organizations.id),
-    storeId: text("store_id")
+    text("store_id")
       .notNull()
       .references(() => stores.id),
-    stockNumber: text("stock_number").notNull(),
-    vin: text("vin").notNull(),
-    year: integer("year").notNull(),
-    make: text("make").notNull(),
-    model: text("model").notNull(),
-    trim: text("trim").notNull(),
-    condition: text("condition", { enum: UNIT_CONDITIONS }).notNull(),
-    vehicleType: text("vehicle_type", { enum: VEHICLE_TYPES }).notNull(),
-    mileage: integer("mileage").notNull(),
-    /** YYYY-MM-DD the dealer took ownership; days in stock are derived from it at read time. */
-    stockedOn: text("stocked_on").notNull(),
-    cost: real("cost").notNull(),
-    askingPrice: real("asking_price").notNull(),
-    status: text("status", { enum: ["in_stock", "sold"] })
-      .notNull()
-      .default("in_stock"),
-    createdAt: createdAt(),
-    /** When a column last changed (triggers of migration 0020 keep it); `updated_since` reads it (docs/feeds.md). */
-    updatedAt: text("updated_at"),
-  },
-  (t) => [
-    uniqueIndex("inventory_org_stock_idx").on(t.orgId, t.stockNumber),
-    index("inventory_org_status_stocked_stock_idx").on(t.orgId, t.status, t.stockedOn, t.stockNumber),
-    index("inventory_org_store_status_stocked_idx").on(t.orgId, t.storeId, t.status, t.stockedOn, t.stockNumber),
-    index("inventory_org_updated_idx").on(t.orgId, t.updatedAt, t.stockNumber),
-    index("inventory_org_make_model_idx").on(t.orgId, sql`lower(${t.make})`, sql`lower(${t.model})`, t.year),
-    index("inventory_org_vin_idx").on(t.orgId, t.vin),
-  ],
+  ),
+  inventoryUnitIndexes,
 );
 
 export const deals = sqliteTable(

@@ -1,6 +1,9 @@
 import type { Database } from "../../db/client";
 import * as feeds from "../../db/queries/feeds";
 import { findOrgStore } from "../../db/queries/reports";
+import type { OrgStoragePlace } from "../../db/schema";
+import type { NOT_SERVING } from "../../durable-objects/org-storage";
+import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import { daysSince } from "../../engines/dates";
 import type { StoreFeed } from "../../engines/freshness";
 import { decodeCursor, encodeCursor, type FeedCursor } from "../../http/cursor";
@@ -66,7 +69,28 @@ async function readPage<T>(
   return { rows: page, nextCursor };
 }
 
-export function inventoryPage(db: Database, orgId: string, params: FeedParams) {
+/** Reads one page of the organization's units, wherever they live. */
+type InventoryReader = (query: feeds.FeedQuery, after?: feeds.InventoryAfter) => Promise<feeds.UnitRow[]>;
+
+/**
+ * The units of an organization whose flag (read with the credential) is `storage`: D1's query on
+ * D1, the same query on its storage object (one call per page), D1 again if it moved back
+ * (docs/scaling.md#how-a-request-finds-its-organizations-storage).
+ */
+export const unitsWhereStored =
+  (env: Pick<Env, "DB" | "ORG_STORE">, db: Database, orgId: string, storage: OrgStoragePlace): InventoryReader =>
+  (query, after) =>
+    onOrgStorage(env, orgId, storage, "read", {
+      inD1: () => feeds.listInventory(db, orgId, query, after),
+      inObject: () => orgStore(env, orgId).inventoryPage(orgId, query, after) as Promise<feeds.UnitRow[] | typeof NOT_SERVING>,
+    });
+
+export function inventoryPage(
+  db: Database,
+  orgId: string,
+  params: FeedParams,
+  read: InventoryReader = (query, after) => feeds.listInventory(db, orgId, query, after),
+) {
   const changes = params.updated_since !== undefined;
   return readPage(
     db,
@@ -77,7 +101,7 @@ export function inventoryPage(db: Database, orgId: string, params: FeedParams) {
     (query, after) => {
       const [key, stockNumber] = after ?? [];
       const position = after === undefined ? undefined : changes ? { updatedAt: key, stockNumber } : { stockedOn: key, stockNumber };
-      return feeds.listInventory(db, orgId, query, position);
+      return read(query, position);
     },
     ([stockNumber, , , , , , , stockedOn, , , , , updatedAt]) => [changes ? updatedAt : stockedOn, stockNumber],
   );
@@ -144,10 +168,10 @@ const feedAges = (db: Database, orgId: string, params: FeedParams, feed: StoreFe
   dataAsOfAnswer(db, orgId, params.store_id === undefined ? undefined : [params.store_id], [feed], now);
 
 /** The inventory feed: for a plain call the cached contract answer (`cached`), else one page read now. */
-export async function inventoryFeed(db: Database, orgId: string, now: Date, params: FeedParams) {
+export async function inventoryFeed(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
   if (isPlainCall(params)) {
     const feed = await inventoryFeeds.get(orgId, now.getTime(), async () => {
-      const page = await inventoryPage(db, orgId, params);
+      const page = await inventoryPage(db, orgId, params, read);
       return {
         count: page.rows.length,
         inventory: page.rows.map((unit) => contractUnit(unit, now)),
@@ -157,12 +181,12 @@ export async function inventoryFeed(db: Database, orgId: string, now: Date, para
     });
     return { cached: feed };
   }
-  return { page: await inventoryPageAnswer(db, orgId, now, params) };
+  return { page: await inventoryPageAnswer(db, orgId, now, params, read) };
 }
 
 /** One page of the inventory feed as the paged call answers it. */
-async function inventoryPageAnswer(db: Database, orgId: string, now: Date, params: FeedParams) {
-  const page = await inventoryPage(db, orgId, params);
+async function inventoryPageAnswer(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
+  const page = await inventoryPage(db, orgId, params, read);
   const inventory: ReturnType<typeof pagedUnit>[] = [];
   const removed: { stock_number: string; store: string; store_id: string; updated_at: string }[] = [];
   for (const row of page.rows) {

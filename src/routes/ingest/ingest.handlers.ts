@@ -24,7 +24,11 @@ export const ingestInventory: RouteHandler<typeof ingestInventoryRoute, AppEnv> 
   const body = readBody(IngestInventorySchema, await bodyOf(c), "units");
   const query = c.req.valid("query");
   const safety = { allowEmpty: query.allow_empty === "true", confirmRemovals: query.confirm_removals };
-  return c.json(await ingestService.ingestInventory(c.env, c.get("db"), c.get("principal").orgId, query.store_id, body, safety, new Date()), 200);
+  const principal = c.get("principal");
+  return c.json(
+    await ingestService.ingestInventory(c.env, c.get("db"), principal.orgId, c.get("storage"), query.store_id, body, safety, new Date()),
+    200,
+  );
 };
 
 export const ingestDeals: RouteHandler<typeof ingestDealsRoute, AppEnv> = async (c) => {

@@ -1,8 +1,12 @@
 import type { z } from "@hono/zod-openapi";
+import type { Statement } from "../../db/batch";
 import type { Database } from "../../db/client";
 import { retryingStaleReads } from "../../db/guarded";
 import * as queries from "../../db/queries/ingest";
+import { unlessStorageInD1 } from "../../db/queries/org-storage";
 import { findStaleFeeds, recordFeedDeliveries, unlessFeedEpisodesChanged } from "../../db/queries/signals";
+import type { OrgStoragePlace } from "../../db/schema";
+import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import type { StoreFeed } from "../../engines/freshness";
 import * as rules from "../../engines/ingest";
 import { commitWithEvents, type DomainEvent } from "../../events/emit";
@@ -57,67 +61,70 @@ async function feedDelivery(db: Database, orgId: string, storeIds: string[], fee
 }
 
 export async function ingestInventory(
-  env: Pick<Env, "WEBHOOKS">,
+  env: Pick<Env, "WEBHOOKS" | "DB" | "ORG_STORE">,
   db: Database,
   orgId: string,
+  storage: OrgStoragePlace,
   storeId: string,
   body: z.infer<typeof IngestInventorySchema>,
   safety: rules.SnapshotSafety,
   now: Date,
 ) {
-  if (!(await queries.listStoreIds(db, orgId)).has(storeId)) throw storeNotFound();
+  const stores = await queries.listStores(db, orgId);
+  if (!stores.has(storeId)) throw storeNotFound();
   const units = body.units;
   assertUnique(units, (u) => u.stock_number, "units", "stock_number");
-  const stockNumbers = units.map((u) => u.stock_number);
-  const counts = await queries.countSnapshotRemovals(db, orgId, storeId, stockNumbers);
-  const refusal = rules.snapshotRefusal(storeId, units.length, counts, safety);
-  if (refusal)
-    throw new DomainError("invalid", refusal.message, { problems: [refusal], facts: { in_stock: counts.inStock, would_remove: counts.absent } });
-  const existing = new Map((await queries.findUnitsByStockNumber(db, orgId, stockNumbers)).map((u) => [u.stockNumber, u]));
 
-  let created = 0;
-  let updated = 0;
-  const changed: queries.UnitRow[] = [];
-  for (const unit of units) {
-    const stored = existing.get(unit.stock_number);
-    if (!stored) created++;
-    else if (queries.unitChanges(stored, unit, storeId)) updated++;
-    else continue;
-    changed.push({ ...unit, id: stored?.id ?? newId("unit") });
-  }
-
-  // One batch: the snapshot lands whole or not at all, and a concurrent read sees it before or after;
-  // the delivery is recorded with it (docs/ingestion.md#when-a-feed-stops).
+  // One batch: the delivery (and its events) land whole or not at all (docs/ingestion.md#when-a-feed-stops).
   // Two deliveries at once: the one whose episode read went stale reads again (unlessFeedEpisodesChanged).
-  const commit = async () => {
-    const delivery = await feedDelivery(db, orgId, [storeId], "inventory", now);
-    const { results } = await commitWithEvents(
-      env,
-      db,
-      [queries.markAbsentUnitsSold(db, orgId, storeId, stockNumbers), ...queries.upsertUnits(db, orgId, storeId, changed), ...delivery.statements],
-      delivery.events,
-      now,
-    );
-    return results[0];
-  };
-  const removedRows = await retryingStaleReads(commit);
+  const recordDelivery = (unitWrites: Statement[]) =>
+    retryingStaleReads(async () => {
+      const delivery = await feedDelivery(db, orgId, [storeId], "inventory", now);
+      const { results } = await commitWithEvents(env, db, [...unitWrites, ...delivery.statements], delivery.events, now);
+      return results;
+    });
+
+  // The units are read and written where the organization's data lives (docs/scaling.md): in D1
+  // with the delivery, in one batch that D1's fence holds to the flag; in its storage object in one
+  // call, the delivery then recorded in D1.
+  let inD1 = false;
+  const applied = await onOrgStorage(env, orgId, storage, "write", {
+    inD1: async () => {
+      inD1 = true;
+      const plan = await queries.planSnapshot(db, orgId, storeId, units, safety);
+      if (plan.refusal) return plan;
+      const writes = [
+        unlessStorageInD1(db, orgId),
+        queries.markAbsentUnitsSold(db, orgId, storeId, plan.listed),
+        ...queries.upsertUnits(db, orgId, storeId, plan.changed),
+      ];
+      const results = await recordDelivery(writes);
+      return { refusal: null, created: plan.created, updated: plan.updated, removed: (results[1] as unknown[]).length };
+    },
+    inObject: async () => {
+      const names = [...stores].map(([id, name]) => ({ id, name }));
+      inD1 = false;
+      const result = await orgStore(env, orgId).applySnapshot(orgId, names, storeId, units, safety);
+      if (!("notServing" in result) && !result.refusal) await recordDelivery([]);
+      return result;
+    },
+  });
+  if (applied.refusal) {
+    const { refusal, counts } = applied;
+    throw new DomainError("invalid", refusal.message, { problems: [refusal], facts: { in_stock: counts.inStock, would_remove: counts.absent } });
+  }
+  const { created, updated, removed } = applied;
   // The inventory-alerts totals of this store, now rather than on the next report's request (docs/reports.md#totals).
-  if (created + updated + (removedRows as unknown[]).length > 0) await refreshAlertTotals(db, orgId, now, [storeId]);
-  return {
-    store_id: storeId,
-    received: units.length,
-    created,
-    updated,
-    unchanged: units.length - created - updated,
-    removed: (removedRows as unknown[]).length,
-  };
+  // They are read from D1's units: an organization in its object keeps them until the reports move (docs/scaling.md).
+  if (inD1 && created + updated + removed > 0) await refreshAlertTotals(db, orgId, now, [storeId]);
+  return { store_id: storeId, received: units.length, created, updated, unchanged: units.length - created - updated, removed };
 }
 
 export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, body: z.infer<typeof IngestDealsSchema>, now: Date) {
   const deals = body.deals;
   assertUnique(deals, (d) => d.deal_number, "deals", "deal_number");
   assertStipsUniquePerDeal(deals);
-  const storeIds = await queries.listStoreIds(db, orgId);
+  const storeIds = await queries.listStores(db, orgId);
   const unknownStores = deals.flatMap((d, index) => (storeIds.has(d.store_id) ? [] : [`deals.${index}.store_id`]));
   if (unknownStores.length > 0) {
     const more = unknownStores.length > 5 ? ` and ${unknownStores.length - 5} more` : "";

@@ -1,4 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
+import { moveToD1, moveToObject } from "../../durable-objects/org-storage-move";
 import type { AppEnv } from "../../http/app-env";
 import type * as routes from "./operator.routes";
 import * as operator from "./operator.service";
@@ -21,6 +22,11 @@ export const suspendOrganization: Handler<typeof routes.suspendOrganization> = a
 
 export const reinstateOrganization: Handler<typeof routes.reinstateOrganization> = async (c) =>
   c.json(await operator.setSuspended(c.get("db"), c.req.valid("param").org_id, false, Date.now()), 200);
+
+export const moveStorageToObject: Handler<typeof routes.moveStorageToObject> = async (c) =>
+  c.json(await moveToObject(c.env, c.req.valid("param").org_id), 200);
+
+export const moveStorageToD1: Handler<typeof routes.moveStorageToD1> = async (c) => c.json(await moveToD1(c.env, c.req.valid("param").org_id), 200);
 
 export const createStore: Handler<typeof routes.createStore> = async (c) =>
   c.json(await operator.createStore(c.get("db"), c.req.valid("param").org_id, c.req.valid("json")), 201);

@@ -274,6 +274,64 @@ export const reinstateOrganization = route({
   responses: { 200: json(OrganizationSchema, "Reinstated."), ...orgNotFound },
 });
 
+const TableDigestSchema = z.object({
+  rows: z.int().openapi({ description: "Rows of the organization in the table." }),
+  sha256: z.string().openapi({ description: "SHA-256 of those rows, every column, in id order: equal on both sides." }),
+});
+
+const StorageMoveSchema = z
+  .object({
+    org_id: z.string(),
+    storage: z.enum(["d1", "object"]).openapi({ description: "Where the organization's moved tables live now." }),
+    tables: z
+      .record(z.string(), TableDigestSchema)
+      .openapi({ description: "Each table the move copied, as verified on both sides before the flip." }),
+    write_pause_ms: z.int().openapi({
+      description: "How long the organization's writes to these tables waited (each waits up to 10 s, then is refused with 503 and Retry-After).",
+    }),
+  })
+  .openapi("StorageMove", {
+    example: {
+      org_id: "org_acme",
+      storage: "object",
+      tables: {
+        inventory_units: { rows: 7750, sha256: "3f1c9d2b7a4e6f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708" },
+        stores: { rows: 50, sha256: "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d" },
+      },
+      write_pause_ms: 412,
+    },
+  });
+
+const storageConflict = {
+  409: documentedError("A move in the other direction is under way, or the copy differed from its source (`conflict`; `facts` holds both digests)."),
+} as const;
+
+export const moveStorageToObject = route({
+  method: "post",
+  path: "/api/operator/organizations/{org_id}/storage/move",
+  operationId: "operatorMoveStorageToObject",
+  tags: [TAG],
+  summary: "Move an organization's data into its own storage object",
+  description:
+    "Copies the organization's moved tables (today its inventory: docs/scaling.md) from D1 into its own SQLite Durable Object, verifies row counts and a SHA-256 per table, then switches it over. Its writes to those tables wait during the copy; reads are served from D1 until the switch. D1's copy is kept, so `storage/undo` can bring it back. Moving an organization that has moved answers its digests again.",
+  caller: "operator",
+  request: { params: OrgParams },
+  responses: { 200: json(StorageMoveSchema, "Moved and verified."), ...orgNotFound, ...storageConflict },
+});
+
+export const moveStorageToD1 = route({
+  method: "post",
+  path: "/api/operator/organizations/{org_id}/storage/undo",
+  operationId: "operatorMoveStorageToD1",
+  tags: [TAG],
+  summary: "Move an organization's data back to D1",
+  description:
+    "The undo of `storage/move`, while D1's copy is kept: the object stops serving, every row it holds is written back to D1 (what changed since the move), both sides are verified, and D1 serves again. Reads and writes wait during the copy.",
+  caller: "operator",
+  request: { params: OrgParams },
+  responses: { 200: json(StorageMoveSchema, "Back in D1, verified."), ...orgNotFound, ...storageConflict },
+});
+
 export const createStore = route({
   method: "post",
   path: "/api/operator/organizations/{org_id}/stores",

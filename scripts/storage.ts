@@ -1,0 +1,46 @@
+/**
+ * Moves an organization's data between D1 and its own storage object (docs/scaling.md), through
+ * the operator API of a running Worker:
+ *
+ *   npm run storage -- move <org_id>                      into its object, on the server `npm run dev` started
+ *   npm run storage -- undo <org_id>                      back to D1 (D1's copy is kept by a move)
+ *   npm run storage -- move <org_id> --remote <base url>  a deployed Worker, with OPERATOR_TOKEN set
+ *
+ * The Worker copies, verifies (rows and a SHA-256 per table) and flips the organization's flag; the
+ * organization's writes to the moved tables wait during the copy. Prints the digests of both sides.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { CREDENTIALS_FILE } from "./lib/demo-seed";
+
+const USAGE = "usage: npm run storage -- <move|undo> <org_id> [--remote <base url>]   (remote: OPERATOR_TOKEN=dot_… in the environment)";
+
+function target(remote: string | undefined): { baseUrl: string; token: string } {
+  if (remote !== undefined) {
+    const token = process.env.OPERATOR_TOKEN;
+    if (!token) throw new Error(`--remote needs the operator token in OPERATOR_TOKEN.\n${USAGE}`);
+    return { baseUrl: remote.replace(/\/+$/, ""), token };
+  }
+  if (!existsSync(CREDENTIALS_FILE)) throw new Error("No demo-credentials.json: start the local server with `npm run dev` first.");
+  const file = JSON.parse(readFileSync(CREDENTIALS_FILE, "utf8")) as { base_url: string; operator_token: string };
+  return { baseUrl: file.base_url, token: file.operator_token };
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({ options: { remote: { type: "string" } }, allowPositionals: true, strict: true });
+  const [command, orgId] = positionals;
+  if ((command !== "move" && command !== "undo") || !orgId || positionals.length !== 2) throw new Error(USAGE);
+  const { baseUrl, token } = target(values.remote);
+  const res = await fetch(`${baseUrl}/api/operator/organizations/${encodeURIComponent(orgId)}/storage/${command}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const body = await res.text();
+  if (!res.ok) throw new Error(`${res.status}: ${body}`);
+  console.log(JSON.stringify(JSON.parse(body), null, 2));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

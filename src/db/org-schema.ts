@@ -1,0 +1,27 @@
+/**
+ * The tables of an organization's storage object (src/durable-objects/org-storage.ts,
+ * docs/scaling.md): drizzle-kit reads this file through drizzle-org.config.ts and writes the
+ * object's migrations to migrations-org/. Table and column names are D1's, so the query modules of
+ * src/db/queries run unchanged on either; nothing here references a global table.
+ */
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { inventoryUnitColumns, inventoryUnitIndexes } from "./schema/platform";
+
+/** Whose object this is, and whether it serves (`active`): a move fills it first, then turns it on. */
+export const storageOwner = sqliteTable("storage_owner", {
+  orgId: text("org_id").primaryKey(),
+  active: integer("active", { mode: "boolean" }).notNull().default(false),
+});
+
+/** The organization's stores as the directory (D1 `stores`) names them: what the inventory feed joins. */
+export const stores = sqliteTable("stores", {
+  id: text("id").primaryKey(),
+  orgId: text("org_id").notNull(),
+  name: text("name").notNull(),
+});
+
+export const inventoryUnits = sqliteTable(
+  "inventory_units",
+  inventoryUnitColumns(text("org_id").notNull(), text("store_id").notNull()),
+  inventoryUnitIndexes,
+);

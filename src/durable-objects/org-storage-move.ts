@@ -1,0 +1,107 @@
+/**
+ * Moving an organization's data between D1 and its storage object (docs/scaling.md#how-an-organization-moves-d1--its-object),
+ * for the tables moved so far (the inventory group). A move: the flag to `moving` (D1's fence then
+ * refuses the group's writes, which wait), a copy in pages by id, the digests of both sides
+ * compared, the object turned on, the flag to `object`. An undo is the same the other way; D1's
+ * copy is kept by a move, so an undo writes back only what changed since.
+ */
+import { getDb } from "../db/client";
+import {
+  groupDigest,
+  readOrgStorage,
+  readStoreNames,
+  readUnitPage,
+  restoreUnits,
+  switchOrgStorage,
+  type TableDigest,
+} from "../db/queries/org-storage";
+import type { OrgStoragePlace } from "../db/schema";
+import { DomainError } from "../lib/domain-error";
+import { orgStore } from "./org-storage-routing";
+
+/** Units per RPC call or D1 batch: far under RPC's and D1's limits, a few hundred KB a page. */
+const PAGE = 500;
+
+export interface MoveReport {
+  org_id: string;
+  storage: "d1" | "object";
+  /** Per table: rows and SHA-256 on both sides, equal (a move that finds them different stops before the flip). */
+  tables: Record<string, TableDigest>;
+  /** How long the organization's writes waited: from the flag leaving its place to its flip. */
+  write_pause_ms: number;
+}
+
+/** A copy whose digests differ from its source's: the flag is put back where the data was. */
+const verificationFailed = (d1: Record<string, TableDigest>, object: Record<string, TableDigest>) =>
+  new DomainError("conflict", "The copy differs from its source; the organization's data stays where it was. Run the move again.", {
+    facts: { d1, object },
+  });
+
+function sameDigests(a: Record<string, TableDigest>, b: Record<string, TableDigest>, tables: readonly string[]): boolean {
+  return tables.every((t) => a[t]?.rows === b[t]?.rows && a[t]?.sha256 === b[t]?.sha256);
+}
+
+/** Starts a move from `from` through `via`, or resumes one a failure left at `via`; undefined: already at `to`. */
+async function begin(env: Pick<Env, "DB">, orgId: string, from: OrgStoragePlace, via: OrgStoragePlace, to: OrgStoragePlace) {
+  const db = getDb(env.DB);
+  const place = await readOrgStorage(db, orgId);
+  if (place === undefined) throw new DomainError("not_found", "No organization with that id.");
+  if (place === to) return undefined;
+  if (place !== via && !(await switchOrgStorage(db, orgId, from, via)))
+    throw new DomainError("conflict", `The organization's storage is ${place}: a move from ${from} cannot start.`);
+  return db;
+}
+
+/** D1 → the organization's object. */
+export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string): Promise<MoveReport> {
+  const started = Date.now();
+  const db = await begin(env, orgId, "d1", "moving", "object");
+  const store = orgStore(env, orgId);
+  if (!db) return { org_id: orgId, storage: "object", tables: await store.digest(orgId), write_pause_ms: 0 };
+  const names = await readStoreNames(db, orgId);
+  let after: string | undefined;
+  let first = true;
+  for (;;) {
+    const units = await readUnitPage(db, orgId, after, PAGE);
+    await store.load(orgId, names, units, first);
+    first = false;
+    if (units.length < PAGE) break;
+    after = units.at(-1)?.id;
+  }
+  const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
+  if (!sameDigests(inD1, inObject, ["inventory_units", "stores"])) {
+    await switchOrgStorage(db, orgId, "moving", "d1");
+    throw verificationFailed(inD1, inObject);
+  }
+  await store.setActive(orgId, true);
+  await switchOrgStorage(db, orgId, "moving", "object");
+  return { org_id: orgId, storage: "object", tables: inD1, write_pause_ms: Date.now() - started };
+}
+
+/** The organization's object → D1, while D1's copy is kept: every unit written back by id (unchanged ones rewrite nothing). */
+export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string): Promise<MoveReport> {
+  const started = Date.now();
+  const store = orgStore(env, orgId);
+  // The object stops serving first, so no request writes to it once the copy back has begun.
+  const place = await readOrgStorage(getDb(env.DB), orgId);
+  if (place === "object" || place === "returning") await store.setActive(orgId, false);
+  const db = await begin(env, orgId, "object", "returning", "d1");
+  if (!db) return { org_id: orgId, storage: "d1", tables: await groupDigest(getDb(env.DB), orgId), write_pause_ms: 0 };
+  let after: string | undefined;
+  for (;;) {
+    const units = await store.unitPage(orgId, after, PAGE);
+    const writes = restoreUnits(db, units);
+    if (writes.length > 0) await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
+    if (units.length < PAGE) break;
+    after = units.at(-1)?.id;
+  }
+  const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
+  // The stores' names are the directory's own in D1: only the units came back.
+  if (!sameDigests(inD1, inObject, ["inventory_units"])) {
+    await store.setActive(orgId, true);
+    await switchOrgStorage(db, orgId, "returning", "object");
+    throw verificationFailed(inD1, inObject);
+  }
+  await switchOrgStorage(db, orgId, "returning", "d1");
+  return { org_id: orgId, storage: "d1", tables: inD1, write_pause_ms: Date.now() - started };
+}

@@ -1,0 +1,78 @@
+import type { z } from "@hono/zod-openapi";
+import { describe, expect, it } from "vitest";
+import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
+import type { ErrorBody } from "../helpers/bodies";
+import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { createIngestKey, putInventory, unit } from "../helpers/ingest";
+import { placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+
+type Feed = z.infer<typeof InventoryFeedSchema>;
+
+/** A moved organization with no units yet, two stores, an ingest key and a read key. */
+async function movedEmptyOrganization() {
+  const org = await createOrg();
+  const north = await createStore(org.id, { name: "North Lot" });
+  const south = await createStore(org.id, { name: "South Lot" });
+  await placeOrganization(org.id, "object");
+  return { org, north, south, key: await createIngestKey(org.id), reader: (await createApiKey(org.id)).key };
+}
+
+// What a dealer's manager would try on an organization whose inventory lives in its own object.
+describe("an organization in its own storage object, as a manager would use it", () => {
+  it("moved with no units, its first snapshots per store fill it; both stores at once land whole", async () => {
+    const { north, south, key, reader } = await movedEmptyOrganization();
+    const [a, b] = await Promise.all([
+      putInventory(north.id, { key }, { units: [unit(1), unit(2)] }),
+      putInventory(south.id, { key }, { units: [unit(3, { stock_number: "SOUTH-3" })] }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const feed = await (await call("/api/v1/inventory", { key: reader })).json<Feed>();
+    expect(feed.inventory.map((u) => [u.stock_number, u.store]).sort()).toEqual([
+      ["S00001", "North Lot"],
+      ["S00002", "North Lot"],
+      ["SOUTH-3", "South Lot"],
+    ]);
+  });
+
+  it("the same calls answer the same bodies before and after the move: pages, a store, changes", async () => {
+    const org = await createOrg();
+    const north = await createStore(org.id, { name: "North Lot" });
+    const key = await createIngestKey(org.id);
+    expect((await putInventory(north.id, { key }, { units: Array.from({ length: 7 }, (_, i) => unit(i)) })).status).toBe(200);
+    const reader = (await createApiKey(org.id)).key;
+    const paths = [
+      "/api/v1/inventory?limit=3",
+      `/api/v1/inventory?store_id=${north.id}&limit=5`,
+      "/api/v1/inventory?updated_since=2000-01-01T00:00:00Z",
+    ];
+    const answers = () => Promise.all(paths.map(async (path) => (await call(path, { key: reader })).text()));
+    const before = await answers();
+    await placeOrganization(org.id, "object");
+    // The feed's age is read now: the same instant's answers differ only in age_hours.
+    const withoutAge = (texts: string[]) => texts.map((text) => text.replace(/"age_hours":[0-9.]+/g, ""));
+    expect(withoutAge(await answers())).toEqual(withoutAge(before));
+  });
+
+  it("a snapshot that would empty most of a store is refused with the counts, and writes nothing", async () => {
+    const { org, north, key } = await movedEmptyOrganization();
+    expect((await putInventory(north.id, { key }, { units: [unit(1), unit(2), unit(3)] })).status).toBe(200);
+    const refused = await putInventory(north.id, { key }, { units: [unit(1)] });
+    expect(refused.status).toBe(422);
+    const body = await refused.json<ErrorBody & { in_stock: number; would_remove: number }>();
+    expect(body).toMatchObject({ in_stock: 3, would_remove: 2 });
+    expect(body.details?.[0].code).toBe("removals_unconfirmed");
+    const stock = await rowsWhereStored<{ n: number }>(org.id, "SELECT count(*) AS n FROM inventory_units WHERE status = 'in_stock'");
+    expect(stock[0].n).toBe(3);
+  });
+
+  it("updated_since lists what a snapshot changed, the units it sold in `removed`", async () => {
+    const { org, north, key, reader } = await movedEmptyOrganization();
+    expect((await putInventory(north.id, { key }, { units: [unit(1), unit(2), unit(3)] })).status).toBe(200);
+    await rowsWhereStored(org.id, "UPDATE inventory_units SET updated_at = '2026-01-01T00:00:00.000Z'");
+    expect((await putInventory(north.id, { key }, { units: [unit(1), unit(2, { asking_price: 19_500 })] })).status).toBe(200);
+    const res = await call("/api/v1/inventory?updated_since=2026-06-01T00:00:00Z", { key: reader });
+    const body = await res.json<Feed & { removed: { stock_number: string }[] }>();
+    expect(body.inventory.map((u) => [u.stock_number, u.asking_price])).toEqual([["S00002", 19_500]]);
+    expect(body.removed.map((r) => r.stock_number)).toEqual(["S00003"]);
+  });
+});

@@ -1,0 +1,234 @@
+import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
+import { describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
+import type { StoredUnit } from "../../src/db/queries/org-storage";
+import { groupDigest, readOrgStorage } from "../../src/db/queries/org-storage";
+import { NOT_SERVING } from "../../src/durable-objects/org-storage";
+import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { DomainError } from "../../src/lib/domain-error";
+import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
+import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { createIngestKey, putInventory, unit } from "../helpers/ingest";
+import { createOperatorToken } from "../helpers/operator";
+import { rowsWhereStored } from "../helpers/org-storage";
+
+type Feed = z.infer<typeof InventoryFeedSchema>;
+type Counts = { created: number; updated: number; unchanged: number; removed: number };
+
+const BASE = Array.from({ length: 60 }, (_, i) => unit(i));
+/** The i-th snapshot: the base units, unit 0 repriced to 30,000 + i, and one new unit W-j for each j ≤ i. */
+const snapshot = (i: number) => [
+  unit(0, { asking_price: 30_000 + i }),
+  ...BASE.slice(1),
+  ...Array.from({ length: i + 1 }, (_, j) => unit(90_000 + j, { stock_number: `W-${j}` })),
+];
+
+async function organizationWithUnits() {
+  const org = await createOrg();
+  const store = await createStore(org.id, { name: "North Lot" });
+  const key = await createIngestKey(org.id);
+  expect((await putInventory(store.id, { key }, { units: BASE })).status).toBe(200);
+  return { org, store, key };
+}
+
+/** Snapshots 0..count-1, one after another (as a DMS sends them), each answer kept. */
+async function writeSnapshots(storeId: string, key: string, from: number, count: number) {
+  const answers: Counts[] = [];
+  for (let i = from; i < from + count; i++) {
+    const res = await putInventory(storeId, { key }, { units: snapshot(i) });
+    expect(res.status, await res.clone().text()).toBe(200);
+    answers.push(await res.json<Counts>());
+  }
+  return answers;
+}
+
+const stockAndPrice = (orgId: string) =>
+  rowsWhereStored<{ stock_number: string; status: string; asking_price: number }>(
+    orgId,
+    "SELECT stock_number, status, asking_price FROM inventory_units WHERE org_id = ? ORDER BY stock_number",
+    orgId,
+  );
+
+describe("npm run storage -- move: D1 → the organization's object, while writes arrive", () => {
+  it("copies, verifies and flips with no write lost or applied twice; reads answer throughout; undo brings every write back", async () => {
+    const { org, store, key } = await organizationWithUnits();
+    const reader = (await createApiKey(org.id, { dailyLimit: 100_000 })).key;
+    const WRITES = 12;
+
+    // The move starts while the snapshots arrive; writes that meet it wait for its flip.
+    const reads: number[] = [];
+    let writing = true;
+    const [answers, report] = await Promise.all([
+      writeSnapshots(store.id, key, 0, WRITES).finally(() => {
+        writing = false;
+      }),
+      (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return moveToObject(env, org.id);
+      })(),
+      (async () => {
+        while (writing) {
+          const res = await call("/api/v1/inventory?limit=500", { key: reader });
+          expect(res.status).toBe(200);
+          reads.push((await res.json<Feed>()).count);
+        }
+      })(),
+    ]);
+
+    expect(report.storage).toBe("object");
+    expect(report.tables.inventory_units.rows).toBeGreaterThanOrEqual(BASE.length);
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("object");
+    // Each snapshot applied once: one new unit each, unit 0 repriced by every snapshot after the first.
+    expect(answers.map((a) => a.created)).toEqual(Array(WRITES).fill(1));
+    expect(answers.map((a) => a.updated)).toEqual(Array(WRITES).fill(1));
+    const stock = await stockAndPrice(org.id);
+    expect(stock).toHaveLength(BASE.length + WRITES);
+    expect(stock.every((u) => u.status === "in_stock")).toBe(true);
+    expect(stock.find((u) => u.stock_number === "S00000")?.asking_price).toBe(30_000 + WRITES - 1);
+    // Every read answered with a whole snapshot: the base units and the new ones so far.
+    for (const count of reads) expect(count).toBeGreaterThanOrEqual(BASE.length);
+
+    // The feed now comes from the object, and D1 keeps its copy as of the flip (what an undo falls back on).
+    const feed = await (await call("/api/v1/inventory?limit=500", { key: reader })).json<Feed>();
+    expect(feed.count).toBe(BASE.length + WRITES);
+    const d1Copy = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?").bind(org.id).first<{ n: number }>();
+    expect(d1Copy?.n).toBe(report.tables.inventory_units.rows);
+
+    // Writes after the move, with the key's record (and its flag, `d1`) still cached: D1's fence
+    // refuses them, they read the flag again and land in the object only. Then the undo: every one
+    // of them is back in D1, and D1 serves again.
+    await writeSnapshots(store.id, key, WRITES, 3);
+    const stillD1Copy = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?").bind(org.id).first<{ n: number }>();
+    expect(stillD1Copy?.n).toBe(report.tables.inventory_units.rows);
+    expect(await stockAndPrice(org.id)).toHaveLength(BASE.length + WRITES + 3);
+    const back = await moveToD1(env, org.id);
+    expect(back.storage).toBe("d1");
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+    expect(await groupDigest(getDb(env.DB), org.id)).toMatchObject({ inventory_units: back.tables.inventory_units });
+    const restored = await stockAndPrice(org.id);
+    expect(restored).toHaveLength(BASE.length + WRITES + 3);
+    expect(restored.find((u) => u.stock_number === "S00000")?.asking_price).toBe(30_000 + WRITES + 2);
+    // The object stops serving: a request that still thinks the data is there is sent back to D1.
+    expect(await orgStore(env, org.id).inventoryPage(org.id, { limit: 1 })).toEqual({ notServing: true });
+    expect((await writeSnapshots(store.id, key, WRITES + 3, 1))[0]).toMatchObject({ created: 1 });
+
+    // Moved again: the object starts from D1's rows, not what it held before.
+    const again = await moveToObject(env, org.id);
+    expect(again.tables.inventory_units.rows).toBe(BASE.length + WRITES + 4);
+  });
+
+  it("a write that arrives during the copy waits for the flip, then lands once, in the object", async () => {
+    const { org, store, key } = await organizationWithUnits();
+    // The move's first step, as if its copy were under way: the flag says `moving`.
+    await env.DB.prepare("UPDATE organizations SET storage = 'moving' WHERE id = ?").bind(org.id).run();
+    let settled = false;
+    const write = putInventory(store.id, { key }, { units: snapshot(0) }).finally(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(settled, "the write waits while the organization moves").toBe(false);
+    // A read is answered meanwhile, from D1 (the copy's source, which no write changes).
+    const reader = (await createApiKey(org.id)).key;
+    expect((await (await call("/api/v1/inventory", { key: reader })).json<Feed>()).count).toBe(BASE.length);
+
+    const report = await moveToObject(env, org.id);
+    expect(report.tables.inventory_units.rows).toBe(BASE.length);
+    const res = await write;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ created: 1, updated: 1 });
+    expect(await stockAndPrice(org.id)).toHaveLength(BASE.length + 1);
+    const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?").bind(org.id).first<{ n: number }>();
+    expect(inD1?.n).toBe(BASE.length);
+  });
+
+  it("is the operator API's storage/move and storage/undo (what `npm run storage` calls): digests, 404, 409", async () => {
+    const { org } = await organizationWithUnits();
+    const operator = { Authorization: `Bearer ${await createOperatorToken()}` };
+    const post = (path: string) => call(path, { method: "POST", headers: operator });
+
+    const moved = await post(`/api/operator/organizations/${org.id}/storage/move`);
+    expect(moved.status).toBe(200);
+    const report = await moved.json<{ storage: string; tables: Record<string, { rows: number; sha256: string }> }>();
+    expect(report).toMatchObject({ org_id: org.id, storage: "object", tables: { inventory_units: { rows: BASE.length }, stores: { rows: 1 } } });
+    expect(report.tables.inventory_units.sha256).toMatch(/^[0-9a-f]{64}$/);
+    // Again: already there, the same digests.
+    expect(await (await post(`/api/operator/organizations/${org.id}/storage/move`)).json()).toMatchObject({ tables: report.tables });
+
+    // An undo under way refuses a move (the flag says where a move stands).
+    await env.DB.prepare("UPDATE organizations SET storage = 'returning' WHERE id = ?").bind(org.id).run();
+    const refused = await post(`/api/operator/organizations/${org.id}/storage/move`);
+    expect(refused.status, await refused.clone().text()).toBe(409);
+    const back = await post(`/api/operator/organizations/${org.id}/storage/undo`);
+    expect(back.status).toBe(200);
+    expect(await back.json()).toMatchObject({ storage: "d1", tables: { inventory_units: report.tables.inventory_units } });
+
+    expect((await post("/api/operator/organizations/org_nobody/storage/move")).status).toBe(404);
+    expect((await call(`/api/operator/organizations/${org.id}/storage/move`, { method: "POST" })).status).toBe(401);
+  });
+
+  it("copies in pages: 1,201 units arrive whole, each once", async () => {
+    const { org } = await organizationWithUnits();
+    // 1,141 copies of unit 0 under new ids and stock numbers: three pages of the copy.
+    await env.DB.prepare(
+      `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
+       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1141)
+       SELECT 'unit_page_' || printf('%05d', i), org_id, store_id, printf('P-%05d', i), vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status
+       FROM inventory_units, n WHERE org_id = ? AND stock_number = 'S00000'`,
+    )
+      .bind(org.id)
+      .run();
+    const report = await moveToObject(env, org.id);
+    expect(report.tables.inventory_units.rows).toBe(1201);
+    expect(await groupDigest(getDb(env.DB), org.id)).toEqual(report.tables);
+  });
+
+  it("a copy that differs from D1 is not switched to: 409 with both digests, the organization stays in D1", async () => {
+    const { org, store, key } = await organizationWithUnits();
+    // The object's side of the copy loses one price on the way (what a bug in a copy would do).
+    const real = orgStore(env, org.id);
+    const lossy = {
+      load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], first: boolean) =>
+        real.load(
+          orgId,
+          names,
+          units.map((u) => (u.stockNumber === "S00007" ? { ...u, askingPrice: 1 } : u)),
+          first,
+        ),
+      digest: (orgId: string) => real.digest(orgId),
+      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
+    };
+    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({ kind: "conflict", extra: { facts: { d1: { inventory_units: { rows: BASE.length } } } } });
+    const { facts } = (refused as DomainError).extra as { facts: Record<string, Record<string, { rows: number; sha256: string }>> };
+    expect(facts.object.inventory_units.rows).toBe(BASE.length);
+    expect(facts.object.inventory_units.sha256).not.toBe(facts.d1.inventory_units.sha256);
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+    expect(await real.inventoryPage(org.id, { limit: 1 })).toEqual(NOT_SERVING);
+    // Writes go on in D1.
+    expect((await writeSnapshots(store.id, key, 0, 1))[0]).toMatchObject({ created: 1 });
+  });
+
+  it("a store added after the move shows in the object's feed under its directory name, with the units sent for it", async () => {
+    const { org, key } = await organizationWithUnits();
+    await moveToObject(env, org.id);
+    const south = await createStore(org.id, { name: "South Lot" });
+    expect((await putInventory(south.id, { key }, { units: [unit(500, { stock_number: "SOUTH-1" })] })).status).toBe(200);
+    const reader = (await createApiKey(org.id)).key;
+    const page = await (await call(`/api/v1/inventory?store_id=${south.id}`, { key: reader })).json<Feed>();
+    expect(page.inventory.map((u) => [u.stock_number, u.store])).toEqual([["SOUTH-1", "South Lot"]]);
+  });
+
+  it("a write that waits 10 s for a move that does not finish is refused with 503 and Retry-After, nothing written", async () => {
+    const { org, store, key } = await organizationWithUnits();
+    await env.DB.prepare("UPDATE organizations SET storage = 'moving' WHERE id = ?").bind(org.id).run();
+    const res = await putInventory(store.id, { key }, { units: snapshot(0) });
+    expect(res.status).toBe(503);
+    expect(res.headers.get("Retry-After")).toBe("5");
+    expect(await res.json()).toMatchObject({ error: "upstream_timeout" });
+    expect(await stockAndPrice(org.id)).toHaveLength(BASE.length);
+  });
+});

@@ -1,0 +1,80 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { getTableName } from "drizzle-orm";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { describe, expect, it } from "vitest";
+import migrations from "../../migrations-org/migrations";
+import * as orgSchema from "../../src/db/org-schema";
+import { openOrgStore } from "../../src/db/org-store";
+import { NOT_SERVING, type OrganizationStore, OrgStorageMismatchError } from "../../src/durable-objects/org-storage";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { createOrg, createStore, createUnit } from "../helpers/factories";
+import { placeOrganization } from "../helpers/org-storage";
+
+const ORG_TABLES = Object.values(orgSchema)
+  .filter((table) => table instanceof SQLiteTable)
+  .map((table) => getTableName(table));
+
+describe("an organization's storage object", () => {
+  it("refuses every call made for another organization, and serves its own", async () => {
+    const a = await createOrg();
+    const b = await createOrg();
+    const store = await createStore(a.id, { name: "North Lot" });
+    await createUnit(a.id, store.id, { stockNumber: "A-1", stockedOn: "2026-11-01" });
+    await placeOrganization(a.id, "object");
+
+    await runInDurableObject(orgStore(env, a.id), async (objectOfA: OrganizationStore) => {
+      // A routing mistake (B's call sent to A's object) fails instead of answering with A's units.
+      expect(() => objectOfA.inventoryPage(b.id, { limit: 10 })).toThrow(OrgStorageMismatchError);
+      expect(() => objectOfA.applySnapshot(b.id, [], store.id, [], { allowEmpty: true, confirmRemovals: undefined })).toThrow(
+        OrgStorageMismatchError,
+      );
+      expect(() => objectOfA.load(b.id, [], [], true)).toThrow(OrgStorageMismatchError);
+      expect(() => objectOfA.digest(b.id)).toThrow(OrgStorageMismatchError);
+      expect(() => objectOfA.setActive(b.id, false)).toThrow(OrgStorageMismatchError);
+      const own = await objectOfA.inventoryPage(a.id, { limit: 10 });
+      expect(own).toHaveLength(1);
+      expect((own as unknown[][])[0].slice(0, 1)).toEqual(["A-1"]);
+    });
+    // B's own object holds nothing of A's, and serves nothing until a move fills it.
+    expect(await orgStore(env, b.id).inventoryPage(b.id, { limit: 10 })).toEqual(NOT_SERVING);
+  });
+
+  it("migrates an object on the previous schema version when it starts, and every table reads afterwards", async () => {
+    const org = await createOrg();
+    await runInDurableObject(orgStore(env, org.id), async (_: OrganizationStore, state) => {
+      // Back to an object that ran the previous version: everything dropped, the last migration not applied.
+      const sql = state.storage.sql;
+      for (const { type, name } of sql
+        .exec<{ type: string; name: string }>(
+          "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'trigger') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY type DESC",
+        )
+        .toArray()) {
+        sql.exec(`DROP ${type.toUpperCase()} IF EXISTS "${name}"`);
+      }
+      const previous = { ...migrations, journal: { ...migrations.journal, entries: migrations.journal.entries.slice(0, -1) } };
+      await openOrgStore(state.storage, previous);
+      expect(sql.exec("SELECT name FROM sqlite_master WHERE type = 'trigger'").toArray()).toEqual([]);
+      // Rows written by the previous version's code: no updated_at (its triggers came later).
+      sql.exec("INSERT INTO storage_owner (org_id, active) VALUES (?, 1)", org.id);
+      sql.exec("INSERT INTO stores (id, org_id, name) VALUES ('sto_old', ?, 'Old Lot')", org.id);
+      sql.exec(
+        `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, created_at)
+         VALUES ('unit_old', ?, 'sto_old', 'OLD-1', '1HGCM82633A000001', 2021, 'Honda', 'Accord', 'EX', 'used', 'car', 30000, '2026-10-01', 18000, 21000, '2026-10-01T09:00:00.000Z')`,
+        org.id,
+      );
+
+      // What the object's start runs: the bundled version, from wherever the object's schema is.
+      await openOrgStore(state.storage);
+      for (const table of ORG_TABLES) expect(sql.exec(`SELECT * FROM "${table}"`).toArray(), table).toHaveLength(1);
+      const [unit] = sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").toArray();
+      expect(unit.updated_at).toBe("2026-10-01T09:00:00.000Z");
+      // The new version's triggers hold: a change stamps updated_at, as D1 does.
+      sql.exec("UPDATE inventory_units SET asking_price = 20500 WHERE id = 'unit_old'");
+      expect(sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").one().updated_at > "2026-11-01").toBe(true);
+      // Started again on the current version, it applies nothing twice.
+      await openOrgStore(state.storage);
+      expect(sql.exec("SELECT count(*) AS n FROM __drizzle_migrations").one().n).toBe(migrations.journal.entries.length);
+    });
+  });
+});
