@@ -304,6 +304,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/operator/organizations/{org_id}/storage/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an organization's data into its own storage object
+         * @description Copies the organization's moved tables (today its inventory: docs/scaling.md) from D1 into its own SQLite Durable Object, verifies row counts and a SHA-256 per table, then switches it over. Its writes to those tables wait during the copy; reads are served from D1 until the switch. D1's copy is kept, so `storage/undo` can bring it back. Moving an organization that has moved answers its digests again.
+         */
+        post: operations["operatorMoveStorageToObject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/organizations/{org_id}/storage/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an organization's data back to D1
+         * @description The undo of `storage/move`, while D1's copy is kept: the object stops serving, every row it holds is written back to D1 (what changed since the move), both sides are verified, and D1 serves again. Reads and writes wait during the copy.
+         */
+        post: operations["operatorMoveStorageToD1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/operator/organizations/{org_id}/stores": {
         parameters: {
             query?: never;
@@ -3778,6 +3818,42 @@ export interface components {
         };
         /**
          * @example {
+         *       "org_id": "org_acme",
+         *       "storage": "object",
+         *       "tables": {
+         *         "inventory_units": {
+         *           "rows": 7750,
+         *           "sha256": "3f1c9d2b7a4e6f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708"
+         *         },
+         *         "stores": {
+         *           "rows": 50,
+         *           "sha256": "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d"
+         *         }
+         *       },
+         *       "write_pause_ms": 412
+         *     }
+         */
+        StorageMove: {
+            org_id: string;
+            /**
+             * @description Where the organization's moved tables live now.
+             * @enum {string}
+             */
+            storage: "d1" | "object";
+            /** @description Each table the move copied, as verified on both sides before the flip. */
+            tables: {
+                [key: string]: {
+                    /** @description Rows of the organization in the table. */
+                    rows: number;
+                    /** @description SHA-256 of those rows, every column, in id order: equal on both sides. */
+                    sha256: string;
+                };
+            };
+            /** @description How long the organization's writes to these tables waited (each waits up to 10 s, then is refused with 503 and Retry-After). */
+            write_pause_ms: number;
+        };
+        /**
+         * @example {
          *       "id": "sto_acme_main",
          *       "org_id": "org_acme",
          *       "name": "Acme Motors Main Street",
@@ -4525,6 +4601,7 @@ export type SchemaSettingsStorePatch = components['schemas']['SettingsStorePatch
 export type SchemaSnapshotRefused = components['schemas']['SnapshotRefused'];
 export type SchemaStaffSession = components['schemas']['StaffSession'];
 export type SchemaStaffUser = components['schemas']['StaffUser'];
+export type SchemaStorageMove = components['schemas']['StorageMove'];
 export type SchemaStore = components['schemas']['Store'];
 export type SchemaStoreList = components['schemas']['StoreList'];
 export type SchemaTradeAppraisal = components['schemas']['TradeAppraisal'];
@@ -5900,6 +5977,140 @@ export interface operations {
             };
             /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorMoveStorageToObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Moved and verified. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageMove"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A move in the other direction is under way, or the copy differed from its source (`conflict`; `facts` holds both digests). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorMoveStorageToD1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back in D1, verified. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageMove"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A move in the other direction is under way, or the copy differed from its source (`conflict`; `facts` holds both digests). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8012,6 +8223,15 @@ export interface operations {
             };
             /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The organization's data is being moved to its own storage (docs/scaling.md) and the snapshot waited 10 s for it (`upstream_timeout`, with `Retry-After`); nothing was written: send it again. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
