@@ -313,7 +313,7 @@ export const moveStorageToObject = route({
   tags: [TAG],
   summary: "Move an organization's data into its own storage object",
   description:
-    "Copies the organization's moved tables (today its inventory: docs/scaling.md) from D1 into its own SQLite Durable Object, verifies row counts and a SHA-256 per table, then switches it over. Its writes to those tables wait during the copy; reads are served from D1 until the switch. D1's copy is kept, so `storage/undo` can bring it back. Moving an organization that has moved answers its digests again.",
+    "Copies the organization's moved tables (today its inventory: docs/scaling.md) from D1 into its own SQLite Durable Object, verifies row counts and a SHA-256 per table, then switches it over. Its writes to those tables wait during the copy; reads are served from D1 until the switch. D1's copy is kept, so `storage/undo` can bring it back. Moving an organization that has moved answers its digests again. Until every table group has moved, a moved organization's reports, alerts and appraisal comparables still read D1's copy of its inventory, which no longer changes: move test organizations only (docs/scaling.md).",
   caller: "operator",
   request: { params: OrgParams },
   responses: { 200: json(StorageMoveSchema, "Moved and verified."), ...orgNotFound, ...storageConflict },
