@@ -623,6 +623,15 @@ describe("older units on published figures past five years (docs/domain/appraisa
     expect(result.note).toContain("new-price class electric_performance_car $53,990 new (Tesla Model 3 Performance");
   });
 
+  it("an F-150 whose trim says 'Lightning Lariat' is the Lightning, a $52,974 electric truck, not a $45,000 gas F-150", () => {
+    const result = modelValuation(
+      trade({ year: 2023, make: "Ford", model: "F-150", trim: "Lightning Lariat", mileage: 20_000, conditionNotes: "clean" }),
+    );
+    // Before: fullsize_truck $45,000, $29,594 (the trim never reached the model table).
+    expect(result.vehicle).toMatchObject({ classKey: "electric_truck", newPrice: 52_974, matchedModel: "F-150 Lightning" });
+    expect(result.vehicle.retention.retentionClass).toBe("ev");
+  });
+
   it("a Toyota EV keeps the EV class: the make's figure is its gas and hybrid fleet's", () => {
     const result = modelValuation(
       trade({ year: 2023, make: "Toyota", model: "bZ4X", mileage: 30_000, conditionNotes: "clean", fuelType: "electric" }),
