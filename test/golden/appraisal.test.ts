@@ -608,6 +608,30 @@ describe("older units on published figures past five years (docs/domain/appraisa
     expect(result.marketValue).toBeLessThanOrEqual(1.1 * 21_443);
   });
 
+  it("a 2020 Model 3 Performance with 72k is priced from a Performance's $53,990, within 10% of Edmunds' dealer retail, not from a base Model 3's $45,000", () => {
+    const result = trade({ year: 2020, make: "Tesla", model: "Model 3", trim: "Performance", mileage: 72_000, conditionNotes: "clean" });
+    // Edmunds (edmunds.com/tesla/model-3/2020/appraisal-value [B]), Performance 4dr Sedan AWD at 12,000 miles a year: dealer
+    // retail $24,725 (average) to $25,757 (clean), trade-in $20,301. Before: $19,481, under even the trade-in.
+    expect(modelValuation(result).vehicle).toMatchObject({
+      classKey: "electric_performance_car",
+      newPrice: 53_990,
+      matchedModel: "Model 3 Performance",
+      modelRetention: { make: "Tesla", model: "Model 3", pctValueLost: 42.9 },
+    });
+    expect(result.marketValue).toBeGreaterThanOrEqual(0.9 * 24_725);
+    expect(result.marketValue).toBeLessThanOrEqual(25_757);
+    expect(result.note).toContain("new-price class electric_performance_car $53,990 new (Tesla Model 3 Performance");
+  });
+
+  it("an F-150 whose trim says 'Lightning Lariat' is the Lightning, a $52,974 electric truck, not a $45,000 gas F-150", () => {
+    const result = modelValuation(
+      trade({ year: 2023, make: "Ford", model: "F-150", trim: "Lightning Lariat", mileage: 20_000, conditionNotes: "clean" }),
+    );
+    // Before: fullsize_truck $45,000, $29,594 (the trim never reached the model table).
+    expect(result.vehicle).toMatchObject({ classKey: "electric_truck", newPrice: 52_974, matchedModel: "F-150 Lightning" });
+    expect(result.vehicle.retention.retentionClass).toBe("ev");
+  });
+
   it("a Toyota EV keeps the EV class: the make's figure is its gas and hybrid fleet's", () => {
     const result = modelValuation(
       trade({ year: 2023, make: "Toyota", model: "bZ4X", mileage: 30_000, conditionNotes: "clean", fuelType: "electric" }),

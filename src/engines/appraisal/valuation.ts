@@ -128,7 +128,8 @@ export interface VehicleClass {
  */
 export function vehicleClassFor(reference: AppraisalReference, subject: AppraisalSubject): VehicleClass {
   const tables = retentionClassTables(reference.retentionClasses);
-  const candidates = modelCandidates(subject.model, tables.allClassWords);
+  // The trim first: a trim the model table names ("Model 3" + "Performance") has its own new price.
+  const candidates = modelCandidates(subject.trim ? `${subject.model} ${subject.trim}` : subject.model, tables.allClassWords);
   const index = modelClassIndex(reference.modelClasses);
   const byModel = candidates.map((model) => index.get(modelKey(subject.make, model))).find((row) => row !== undefined);
   const name = `${subject.model} ${subject.trim ?? ""}`.toLowerCase();
@@ -208,7 +209,7 @@ function bodyFallbackClass(classes: AppraisalReference["priceClasses"], bodyClas
   }, null)?.row;
 }
 
-/** "911 Carrera S" → "911 Carrera S", "911 Carrera", "911"; then the same without class words ("RAV4 Hybrid" → "RAV4"). */
+/** "911 Carrera S" → "911 Carrera S", "911 Carrera", "911"; then the same without class words ("RAV4 Hybrid" → "RAV4"). The model and trim are read as one name. */
 function modelCandidates(model: string, classWords: ReadonlySet<string>): string[] {
   const words = model.trim().split(/\s+/);
   const base = words.filter((word) => !classWords.has(word.toLowerCase()));
