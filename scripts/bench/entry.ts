@@ -32,6 +32,7 @@ import { createWorker } from "../../src/worker";
 import { IN_ISOLATE_PATH, METERED_ECHO_PATH, METERED_EVENT_PATH, METERED_PAGE_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "./floor-paths";
 import { clientAddress } from "./scenario";
 
+export { OrganizationStore } from "../../src/durable-objects/org-storage";
 export { QuotaCounter } from "../../src/durable-objects/quota-counter";
 
 const Party = z.strictObject({

@@ -99,10 +99,9 @@ export default { fetch: () => new Response(null, { status: 404 }) };
 /** The API Worker's bindings as the bench serves them. */
 export function apiWorkerOptions(date: string) {
   return {
-    modules: true,
     compatibilityDate: date,
     d1Databases: { DB: "bench-db" },
-    durableObjects: { QUOTA: { className: "QuotaCounter", useSQLite: true } },
+    durableObjects: { QUOTA: { className: "QuotaCounter", useSQLite: true }, ORG_STORE: { className: "OrganizationStore", useSQLite: true } },
     ratelimits: { LOGIN_RATE_LIMITER: { namespace_id: "1002", simple: { limit: 10, period: 60 as const } } },
     // The real binding allows 120 a minute per client; the benchmark measures the route, not 429s.
     serviceBindings: { PUBLIC_RATE_LIMITER: { name: "bench-ratelimit", entrypoint: "RateLimiter" } },
@@ -135,6 +134,18 @@ export function apiWorkerOptions(date: string) {
  * the API pay the same serving overhead and the ratios compare like with like. (Miniflare's direct
  * sockets skip that hop; BENCHMARKS.md says how the ratios move then.)
  */
+/**
+ * A built Worker as Miniflare's module list: its entry and the text modules wrangler's [[rules]]
+ * emitted beside it (the storage object's migrations, `*.sql`).
+ */
+export function builtWorker(scriptPath: string) {
+  const dir = path.dirname(scriptPath);
+  const texts = readdirSync(dir)
+    .filter((file) => file.endsWith(".sql"))
+    .map((file) => ({ type: "Text" as const, path: path.join(dir, file) }));
+  return { modulesRoot: dir, modules: [{ type: "ESModule" as const, path: scriptPath }, ...texts] };
+}
+
 export function serve(options: { scriptPath?: string; inspectorPort?: number } = {}): Miniflare {
   const date = compatibilityDate();
   const apiBindings = apiWorkerOptions(date);
@@ -142,7 +153,7 @@ export function serve(options: { scriptPath?: string; inspectorPort?: number } =
     convertV4MiniflareOptions({
       inspectorPort: options.inspectorPort,
       workers: [
-        { name: "api", scriptPath: options.scriptPath ?? path.join(BENCH_OUT_DIR, "entry.js"), ...apiBindings },
+        { name: "api", ...builtWorker(options.scriptPath ?? path.join(BENCH_OUT_DIR, "entry.js")), ...apiBindings },
         // Cloudflare's rate-limit binding counts in memory on the machine that serves the request;
         // Miniflare's stand-in commits a Durable Object SQLite row per call, which alone held the
         // public endpoints to about 0.2 of the baseline. This one counts in memory, like production.

@@ -14,6 +14,7 @@ import { createApp } from "../../../src/app";
 import { createWorker } from "../../../src/worker";
 import { type Call, type Hop, isWrite, ROUND_TRIP_MS } from "./model";
 
+export { OrganizationStore } from "../../../src/durable-objects/org-storage";
 export { QuotaCounter } from "../../../src/durable-objects/quota-counter";
 
 /** The current request's calls; every call of the isolate since the last reset for `/__latency/count`. */
@@ -142,6 +143,7 @@ function withModel(env: Env): Env {
       ...env,
       DB: database(env.DB, null) as unknown as D1Database,
       QUOTA: namespace(env.QUOTA as unknown as DurableObjectNamespace) as unknown as Env["QUOTA"],
+      ORG_STORE: namespace(env.ORG_STORE as unknown as DurableObjectNamespace) as unknown as Env["ORG_STORE"],
       WEBHOOKS: queue(env.WEBHOOKS as Queue) as unknown as Env["WEBHOOKS"],
       JOBS: queue(env.JOBS as Queue) as unknown as Env["JOBS"],
     };

@@ -17,7 +17,7 @@ import { runWrangler } from "../../lib/local-d1";
 import { requestInit, type Scenario } from "../scenario";
 import { benchScenarios } from "../scenarios";
 import { compatibilityDate, median } from "../startup";
-import { apiWorkerOptions, IN_MEMORY_RATE_LIMITER, machine, migrateAndSeed } from "../worker";
+import { apiWorkerOptions, builtWorker, IN_MEMORY_RATE_LIMITER, machine, migrateAndSeed } from "../worker";
 import { checkLimits, FIRST_CALL_WITHIN_MS, latencyEndpoints } from "./limits";
 import { type Call, HOPS, type Hop, ROUND_TRIP_MS, sequentialRoundTrips } from "./model";
 
@@ -83,7 +83,12 @@ async function main() {
   const scriptPath = path.join(OUT_DIR, "entry.js");
   // A queue has one consumer: the first copy.
   const { queueConsumers, ...options } = apiWorkerOptions(date);
-  const worker = (name: string, model: "on" | "off") => ({ name, scriptPath, ...options, bindings: { ...options.bindings, LATENCY_MODEL: model } });
+  const worker = (name: string, model: "on" | "off") => ({
+    name,
+    ...builtWorker(scriptPath),
+    ...options,
+    bindings: { ...options.bindings, LATENCY_MODEL: model },
+  });
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       workers: [
