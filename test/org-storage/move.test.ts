@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
-import type { StoredUnit } from "../../src/db/queries/org-storage";
+import type { StoredMarketValue, StoredUnit } from "../../src/db/queries/org-storage";
 import { groupDigest, readOrgStorage } from "../../src/db/queries/org-storage";
 import { NOT_SERVING } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
@@ -189,11 +189,12 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     // The object's side of the copy loses one price on the way (what a bug in a copy would do).
     const real = orgStore(env, org.id);
     const lossy = {
-      load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], first: boolean) =>
+      load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], values: StoredMarketValue[], first: boolean) =>
         real.load(
           orgId,
           names,
           units.map((u) => (u.stockNumber === "S00007" ? { ...u, askingPrice: 1 } : u)),
+          values,
           first,
         ),
       digest: (orgId: string) => real.digest(orgId),

@@ -1,0 +1,68 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
+import { readOrgStorage } from "../../src/db/queries/org-storage";
+import type { OrgStoragePlace } from "../../src/db/schema";
+import { moveToObject } from "../../src/durable-objects/org-storage-move";
+import { inventoryAlerts, morningBriefing, unitsElsewhere } from "../../src/routes/reports/reports.service";
+import { createOrg, createStore } from "../helpers/factories";
+import { createIngestKey, putInventory, unit } from "../helpers/ingest";
+import { daysAgo, today } from "../helpers/reports";
+
+/** A used car's snapshot line, `days` in stock. */
+const stocked = (i: number, days: number, overrides: Record<string, unknown> = {}) => unit(i, { stocked_on: daysAgo(days), ...overrides });
+const UNITS = [stocked(1, 50), stocked(2, 10, { asking_price: 30_000 }), stocked(3, 5), stocked(4, 70)];
+
+describe("the reports of an organization moved to its object", () => {
+  it("answer as before the move, and follow a snapshot that lands in the object", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id, { isPrimary: true, name: "North Lot" });
+    const key = await createIngestKey(org.id);
+    expect((await putInventory(store.id, { key }, { units: UNITS })).status).toBe(200);
+    // Two units valued by the feed (the others take the engine's estimate): the values must move with the units.
+    await env.DB.prepare(
+      `INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source)
+       SELECT id, org_id, asking_price - 1000, ?, 'test' FROM inventory_units WHERE org_id = ? AND stock_number IN ('S00001', 'S00002')`,
+    )
+      .bind(today(), org.id)
+      .run();
+
+    const db = getDb(env.DB);
+    const start = Date.now();
+    // Each read a minute after the last (past the reports' per-isolate cache), the day's stored briefing removed.
+    let reads = 0;
+    const reports = async () => {
+      const now = new Date(start + 61_000 * reads++);
+      await env.DB.prepare("DELETE FROM morning_briefings WHERE org_id = ?").bind(org.id).run();
+      const storage = ((await readOrgStorage(db, org.id)) ?? "d1") as OrgStoragePlace;
+      const elsewhere = unitsElsewhere(env, db, org.id, storage);
+      const alerts = await inventoryAlerts(db, org.id, {}, now, elsewhere);
+      const request = { orgId: org.id, role: "used_car_manager" as const, storeId: undefined, lenderThresholdPts: 0.25 };
+      const { generated_at: _, ...briefing } = await morningBriefing(db, request, now, elsewhere);
+      return { storage, alerts, briefing };
+    };
+
+    const before = await reports();
+    expect(before.storage).toBe("d1");
+    expect(before.alerts.alerts.map((a) => a.stock_no).sort()).toEqual(["S00001", "S00002", "S00004"]);
+    expect(before.alerts.alerts.find((a) => a.stock_no === "S00001")?.market_value_source).toBe("valuation");
+
+    await moveToObject(env, org.id);
+    const moved = await reports();
+    expect(moved.storage).toBe("object");
+    expect(moved.alerts).toEqual(before.alerts);
+    expect(moved.briefing).toEqual(before.briefing);
+
+    // A snapshot in the object: one more aged unit, S00003 sold. D1's copy no longer changes.
+    const snapshot = [UNITS[0], UNITS[1], UNITS[3], stocked(5, 60)];
+    expect((await putInventory(store.id, { key }, { units: snapshot })).status).toBe(200);
+    const after = await reports();
+    expect(after.alerts.alerts.map((a) => a.stock_no).sort()).toEqual(["S00001", "S00002", "S00004", "S00005"]);
+    expect(after.alerts.total_aged_units).toBe(before.alerts.total_aged_units + 1);
+    expect(after.briefing).not.toEqual(before.briefing);
+    const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ? AND stock_number = 'S00005'")
+      .bind(org.id)
+      .first<{ n: number }>();
+    expect(inD1?.n).toBe(0);
+  });
+});
