@@ -4,6 +4,8 @@ import { getDb } from "../../src/db/client";
 import { readOrgStorage } from "../../src/db/queries/org-storage";
 import type { OrgStoragePlace } from "../../src/db/schema";
 import { moveToObject } from "../../src/durable-objects/org-storage-move";
+import { enqueueStoreBriefings } from "../../src/jobs/build-morning-briefings";
+import type { JobMessage } from "../../src/jobs/queue";
 import { inventoryAlerts, morningBriefing, unitsElsewhere } from "../../src/routes/reports/reports.service";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
@@ -64,5 +66,18 @@ describe("the reports of an organization moved to its object", () => {
       .bind(org.id)
       .first<{ n: number }>();
     expect(inD1?.n).toBe(0);
+  });
+
+  it("the nightly briefings job leaves a moved organization's stores to the day's first request, which reads the object", async () => {
+    const sent: JobMessage[] = [];
+    const jobs = { sendBatch: async (messages: Iterable<MessageSendRequest<JobMessage>>) => void sent.push(...[...messages].map((m) => m.body)) };
+    const bindings = { ...env, JOBS: jobs as unknown as Queue<JobMessage> };
+    const org = await createOrg();
+    await createStore(org.id, { isPrimary: true });
+    await enqueueStoreBriefings(bindings, org.id, new Date());
+    expect(sent).toHaveLength(1);
+    await moveToObject(env, org.id);
+    await enqueueStoreBriefings(bindings, org.id, new Date());
+    expect(sent).toHaveLength(1);
   });
 });
