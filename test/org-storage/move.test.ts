@@ -168,7 +168,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect((await call(`/api/operator/organizations/${org.id}/storage/move`, { method: "POST" })).status).toBe(401);
   });
 
-  it("copies in pages: 1,201 units arrive whole, each once", async () => {
+  it("copies in pages: 1,201 units and their market values arrive whole, each once", async () => {
     const { org } = await organizationWithUnits();
     // 1,141 copies of unit 0 under new ids and stock numbers: three pages of the copy.
     await env.DB.prepare(
@@ -179,8 +179,18 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     )
       .bind(org.id)
       .run();
+    // Every third unit valued, on every page and at each page's edges (ids in order, 500 a page).
+    await env.DB.prepare(
+      `INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source)
+       SELECT id, org_id, asking_price - 500, '2026-11-01', 'test' FROM (SELECT id, org_id, asking_price, row_number() OVER (ORDER BY id) AS n FROM inventory_units WHERE org_id = ?)
+       WHERE n % 3 = 0 OR n IN (500, 501, 1000, 1001, 1201)`,
+    )
+      .bind(org.id)
+      .run();
     const report = await moveToObject(env, org.id);
     expect(report.tables.inventory_units.rows).toBe(1201);
+    expect(report.tables.unit_market_values.rows).toBe(400 + 4);
+    expect(await rowsWhereStored(org.id, "SELECT unit_id FROM unit_market_values")).toHaveLength(404);
     expect(await groupDigest(getDb(env.DB), org.id)).toEqual(report.tables);
   });
 
