@@ -223,6 +223,32 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect((await writeSnapshots(store.id, key, 0, 1))[0]).toMatchObject({ created: 1 });
   });
 
+  it("a copy that loses a market value is not switched to either; the move run again starts clean and copies them whole", async () => {
+    const { org } = await organizationWithUnits();
+    await env.DB.prepare(
+      `INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source)
+       SELECT id, org_id, asking_price - 500, '2026-11-01', 'test' FROM inventory_units WHERE org_id = ? AND stock_number <= 'S00009'`,
+    )
+      .bind(org.id)
+      .run();
+    const real = orgStore(env, org.id);
+    const lossy = {
+      load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], values: StoredMarketValue[], first: boolean) =>
+        real.load(orgId, names, units, values.slice(1), first),
+      digest: (orgId: string) => real.digest(orgId),
+      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
+    };
+    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      kind: "conflict",
+      extra: { facts: { d1: { unit_market_values: { rows: 10 } }, object: { unit_market_values: { rows: 9 } } } },
+    });
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+    const report = await moveToObject(env, org.id);
+    expect(report.tables.unit_market_values.rows).toBe(10);
+  });
+
   it("a store added after the move shows in the object's feed under its directory name, with the units sent for it", async () => {
     const { org, key } = await organizationWithUnits();
     await moveToObject(env, org.id);

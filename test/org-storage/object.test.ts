@@ -66,7 +66,10 @@ describe("an organization's storage object", () => {
 
       // What the object's start runs: the bundled version, from wherever the object's schema is.
       await openOrgStore(state.storage);
-      sql.exec("INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source) VALUES ('unit_old', ?, 20000, '2026-10-02', 'mmr')", org.id);
+      sql.exec(
+        "INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source) VALUES ('unit_old', ?, 20000, '2026-10-02', 'mmr')",
+        org.id,
+      );
       for (const table of ORG_TABLES) expect(sql.exec(`SELECT * FROM "${table}"`).toArray(), table).toHaveLength(1);
       const [unit] = sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").toArray();
       expect(unit.updated_at).toBe("2026-10-01T09:00:00.000Z");
