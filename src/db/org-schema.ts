@@ -4,8 +4,9 @@
  * object's migrations to migrations-org/. Table and column names are D1's, so the query modules of
  * src/db/queries run unchanged on either; nothing here references a global table.
  */
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { inventoryUnitColumns, inventoryUnitIndexes } from "./schema/platform";
+import { unitMarketValueColumns } from "./schema/reports";
 
 /** Whose object this is, and whether it serves (`active`): a move fills it first, then turns it on. */
 export const storageOwner = sqliteTable("storage_owner", {
@@ -24,4 +25,11 @@ export const inventoryUnits = sqliteTable(
   "inventory_units",
   inventoryUnitColumns(text("org_id").notNull(), text("store_id").notNull()),
   inventoryUnitIndexes,
+);
+
+/** The units' market values (the valuation feed's), joined by the inventory alerts and the briefings. */
+export const unitMarketValues = sqliteTable(
+  "unit_market_values",
+  unitMarketValueColumns(text("unit_id").primaryKey(), text("org_id").notNull()),
+  (t) => [index("unit_market_values_org_idx").on(t.orgId)],
 );

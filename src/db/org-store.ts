@@ -8,13 +8,14 @@ import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlit
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations-org/migrations";
 import type { SnapshotSafety } from "../engines/ingest";
-import { inventoryUnits, storageOwner, stores } from "./org-schema";
+import { inventoryUnits, storageOwner, stores, unitMarketValues } from "./org-schema";
 import { markAbsentUnitsSold, planSnapshot, type SnapshotUnit, upsertUnits } from "./queries/ingest";
-import type { StoredUnit } from "./queries/org-storage";
+import type { StoredMarketValue, StoredUnit } from "./queries/org-storage";
 
 // The object loads this one module when it starts: what it runs, on its own SQLite.
 export { listInventory } from "./queries/feeds";
 export { groupDigest, readStoreNames, readUnitPage } from "./queries/org-storage";
+export { alertUnitPage, unitsInStock } from "./queries/reports";
 
 export type OrgStoreDb = DrizzleSqliteDODatabase;
 
@@ -73,14 +74,17 @@ export function loadPage(
   orgId: string,
   names: readonly { id: string; name: string }[],
   units: readonly StoredUnit[],
+  values: readonly StoredMarketValue[],
   first: boolean,
 ): void {
   db.transaction(() => {
     if (first) {
+      db.delete(unitMarketValues).run();
       db.delete(inventoryUnits).run();
       replaceStores(db, orgId, names);
     }
     // Every column as D1 holds it, updated_at included, so the insert trigger leaves it be.
     for (const unit of units) db.insert(inventoryUnits).values(unit).run();
+    for (const value of values) db.insert(unitMarketValues).values(value).run();
   });
 }

@@ -8,6 +8,7 @@
 import { getDb } from "../db/client";
 import {
   groupDigest,
+  readMarketValuePage,
   readOrgStorage,
   readStoreNames,
   readUnitPage,
@@ -63,13 +64,15 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   let first = true;
   for (;;) {
     const units = await readUnitPage(db, orgId, after, PAGE);
-    await store.load(orgId, names, units, first);
+    const last = units.length < PAGE ? undefined : units.at(-1)?.id;
+    // The values of this page's units: those whose unit id falls in the page's range (the last page's is open-ended).
+    await store.load(orgId, names, units, await readMarketValuePage(db, orgId, after, last), first);
     first = false;
-    if (units.length < PAGE) break;
-    after = units.at(-1)?.id;
+    if (last === undefined) break;
+    after = last;
   }
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
-  if (!sameDigests(inD1, inObject, ["inventory_units", "stores"])) {
+  if (!sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores"])) {
     await switchOrgStorage(db, orgId, "moving", "d1");
     throw verificationFailed(inD1, inObject);
   }
@@ -96,7 +99,7 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
     after = units.at(-1)?.id;
   }
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
-  // The stores' names are the directory's own in D1: only the units came back.
+  // The stores' names are the directory's own in D1, and nothing writes market values in the object: only the units came back.
   if (!sameDigests(inD1, inObject, ["inventory_units"])) {
     await store.setActive(orgId, true);
     await switchOrgStorage(db, orgId, "returning", "object");

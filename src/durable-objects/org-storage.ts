@@ -2,7 +2,8 @@ import { DurableObject } from "cloudflare:workers";
 import type { OrgStoreDb } from "../db/org-store";
 import type { FeedQuery, InventoryAfter, UnitRow } from "../db/queries/feeds";
 import type { SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
-import type { StoredUnit, TableDigest } from "../db/queries/org-storage";
+import type { StoredMarketValue, StoredUnit, TableDigest } from "../db/queries/org-storage";
+import type { AlertPageAfter, AlertUnitRow } from "../db/queries/reports";
 import type { SnapshotSafety } from "../engines/ingest";
 
 export class OrgStorageMismatchError extends Error {
@@ -52,6 +53,18 @@ export class OrganizationStore extends DurableObject<Env> {
     return this.queries.listInventory(this.db, orgId, query, after);
   }
 
+  /** One page of the inventory alerts' units, with their market values (`alertUnitPage`, D1's own query). */
+  async alertUnitPage(orgId: string, limit: number, after?: AlertPageAfter, storeId?: string): Promise<Served<AlertUnitRow[]>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.alertUnitPage(this.db, orgId, limit, after, storeId);
+  }
+
+  /** The units in stock of every store, or of one, with their market values (`unitsInStock`, D1's own query): the briefings' and the alert totals'. */
+  async unitsInStock(orgId: string, storeId?: string): Promise<Served<AlertUnitRow[]>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.unitsInStock(this.db, orgId, storeId);
+  }
+
   /** A store's inventory snapshot, checked, compared and written here: refused, or its counts. */
   applySnapshot(
     orgId: string,
@@ -66,10 +79,10 @@ export class OrganizationStore extends DurableObject<Env> {
 
   // --- a move (src/db/org-storage-move.ts): never while serving, except the switch itself --------
 
-  /** One page of a copy from D1; the first empties what an earlier, failed move left. */
-  load(orgId: string, stores: StoreName[], units: StoredUnit[], first: boolean): void {
+  /** One page of a copy from D1 (units and their market values); the first empties what an earlier, failed move left. */
+  load(orgId: string, stores: StoreName[], units: StoredUnit[], values: StoredMarketValue[], first: boolean): void {
     this.idle(orgId);
-    this.queries.loadPage(this.db, orgId, stores, units, first);
+    this.queries.loadPage(this.db, orgId, stores, units, values, first);
   }
 
   /** One page of the units by id, for an undo's copy back to D1. */

@@ -4,7 +4,7 @@
  * and for one store by ingestion (its units changed) and by the report (a stale row).
  */
 import type { Database } from "../db/client";
-import { readAlertTotalsInputs, readStoredAlertTotals, writeAlertTotals } from "../db/queries/reports";
+import { type AlertUnitRow, readAlertTotalsInputs, readStoredAlertTotals, type readStoreSettings, writeAlertTotals } from "../db/queries/reports";
 import { isoDay } from "../engines/dates";
 import type { AgedTotals } from "../engines/reports/alerts";
 import { storedTotalsToday, sumTotals, totalsTodayAndTomorrow } from "../engines/reports/totals";
@@ -27,4 +27,9 @@ export async function organizationAgedTotals(db: Database, orgId: string, now: D
   const stale = stored.flatMap((s) => (s.today ? [] : [s.storeId]));
   const computed = stale.length > 0 ? [...(await refreshAlertTotals(db, orgId, now, stale)).values()] : [];
   return sumTotals([...stored.flatMap((s) => (s.today ? [s.today] : [])), ...computed]);
+}
+
+/** The aged totals today of `units` (every store's in stock, or one store's): computed, not stored, for an organization whose units are in its object. */
+export function liveAgedTotals(units: readonly AlertUnitRow[], settings: Awaited<ReturnType<typeof readStoreSettings>>, now: Date): AgedTotals {
+  return sumTotals([...totalsTodayAndTomorrow(units, settings, now).values()].map((t) => t.today));
 }

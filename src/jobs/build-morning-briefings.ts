@@ -1,5 +1,6 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
+import { readOrgStorage } from "../db/queries/org-storage";
 import { existingBriefingRoles, insertNewBriefing, listOrganizationIds, listStoreIds, loadBriefingData, loadMarketData } from "../db/queries/reports";
 import { loadStoreSignals } from "../db/queries/signals";
 import { isoDay } from "../engines/dates";
@@ -25,8 +26,19 @@ export async function buildMorningBriefings(env: Env, now: Date): Promise<void> 
   logEvent("info", { event: "morning_briefings_enqueued", organizations: orgIds.length });
 }
 
+/**
+ * One message per store of an organization whose units are in D1. An organization in its object
+ * (docs/scaling.md) is skipped: this job reads D1's units, a copy that no longer changes, and a
+ * briefing it stored would stand for the day; the day's first request builds it from the object.
+ */
 export async function enqueueStoreBriefings(env: Env, orgId: string, now: Date): Promise<void> {
-  const storeIds = await listStoreIds(getDb(env.DB), orgId);
+  const db = getDb(env.DB);
+  const storage = await readOrgStorage(db, orgId);
+  if (storage !== undefined && storage !== "d1") {
+    logEvent("info", { event: "morning_briefings_skipped", org_id: orgId, storage });
+    return;
+  }
+  const storeIds = await listStoreIds(db, orgId);
   await enqueueJobs(
     env,
     storeIds.map((storeId) => ({ job: "store-morning-briefings", orgId, storeId, scheduledTime: now.getTime() })),

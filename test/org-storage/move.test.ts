@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
-import type { StoredUnit } from "../../src/db/queries/org-storage";
+import type { StoredMarketValue, StoredUnit } from "../../src/db/queries/org-storage";
 import { groupDigest, readOrgStorage } from "../../src/db/queries/org-storage";
 import { NOT_SERVING } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
@@ -168,7 +168,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect((await call(`/api/operator/organizations/${org.id}/storage/move`, { method: "POST" })).status).toBe(401);
   });
 
-  it("copies in pages: 1,201 units arrive whole, each once", async () => {
+  it("copies in pages: 1,201 units and their market values arrive whole, each once", async () => {
     const { org } = await organizationWithUnits();
     // 1,141 copies of unit 0 under new ids and stock numbers: three pages of the copy.
     await env.DB.prepare(
@@ -179,8 +179,18 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     )
       .bind(org.id)
       .run();
+    // Every third unit valued, on every page and at each page's edges (ids in order, 500 a page).
+    await env.DB.prepare(
+      `INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source)
+       SELECT id, org_id, asking_price - 500, '2026-11-01', 'test' FROM (SELECT id, org_id, asking_price, row_number() OVER (ORDER BY id) AS n FROM inventory_units WHERE org_id = ?)
+       WHERE n % 3 = 0 OR n IN (500, 501, 1000, 1001, 1201)`,
+    )
+      .bind(org.id)
+      .run();
     const report = await moveToObject(env, org.id);
     expect(report.tables.inventory_units.rows).toBe(1201);
+    expect(report.tables.unit_market_values.rows).toBe(400 + 4);
+    expect(await rowsWhereStored(org.id, "SELECT unit_id FROM unit_market_values")).toHaveLength(404);
     expect(await groupDigest(getDb(env.DB), org.id)).toEqual(report.tables);
   });
 
@@ -189,11 +199,12 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     // The object's side of the copy loses one price on the way (what a bug in a copy would do).
     const real = orgStore(env, org.id);
     const lossy = {
-      load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], first: boolean) =>
+      load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], values: StoredMarketValue[], first: boolean) =>
         real.load(
           orgId,
           names,
           units.map((u) => (u.stockNumber === "S00007" ? { ...u, askingPrice: 1 } : u)),
+          values,
           first,
         ),
       digest: (orgId: string) => real.digest(orgId),
@@ -210,6 +221,32 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(await real.inventoryPage(org.id, { limit: 1 })).toEqual(NOT_SERVING);
     // Writes go on in D1.
     expect((await writeSnapshots(store.id, key, 0, 1))[0]).toMatchObject({ created: 1 });
+  });
+
+  it("a copy that loses a market value is not switched to either; the move run again starts clean and copies them whole", async () => {
+    const { org } = await organizationWithUnits();
+    await env.DB.prepare(
+      `INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source)
+       SELECT id, org_id, asking_price - 500, '2026-11-01', 'test' FROM inventory_units WHERE org_id = ? AND stock_number <= 'S00009'`,
+    )
+      .bind(org.id)
+      .run();
+    const real = orgStore(env, org.id);
+    const lossy = {
+      load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], values: StoredMarketValue[], first: boolean) =>
+        real.load(orgId, names, units, values.slice(1), first),
+      digest: (orgId: string) => real.digest(orgId),
+      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
+    };
+    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      kind: "conflict",
+      extra: { facts: { d1: { unit_market_values: { rows: 10 } }, object: { unit_market_values: { rows: 9 } } } },
+    });
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+    const report = await moveToObject(env, org.id);
+    expect(report.tables.unit_market_values.rows).toBe(10);
   });
 
   it("a store added after the move shows in the object's feed under its directory name, with the units sent for it", async () => {

@@ -29,7 +29,7 @@ describe("an organization's storage object", () => {
       expect(() => objectOfA.applySnapshot(b.id, [], store.id, [], { allowEmpty: true, confirmRemovals: undefined })).toThrow(
         OrgStorageMismatchError,
       );
-      expect(() => objectOfA.load(b.id, [], [], true)).toThrow(OrgStorageMismatchError);
+      expect(() => objectOfA.load(b.id, [], [], [], true)).toThrow(OrgStorageMismatchError);
       expect(() => objectOfA.digest(b.id)).toThrow(OrgStorageMismatchError);
       expect(() => objectOfA.setActive(b.id, false)).toThrow(OrgStorageMismatchError);
       const own = await objectOfA.inventoryPage(a.id, { limit: 10 });
@@ -43,7 +43,7 @@ describe("an organization's storage object", () => {
   it("migrates an object on the previous schema version when it starts, and every table reads afterwards", async () => {
     const org = await createOrg();
     await runInDurableObject(orgStore(env, org.id), async (_: OrganizationStore, state) => {
-      // Back to an object that ran the previous version: everything dropped, the last migration not applied.
+      // Back to an object that ran version 1: everything dropped, the later migrations (the updated_at triggers, the market values) not applied.
       const sql = state.storage.sql;
       for (const { type, name } of sql
         .exec<{ type: string; name: string }>(
@@ -52,7 +52,7 @@ describe("an organization's storage object", () => {
         .toArray()) {
         sql.exec(`DROP ${type.toUpperCase()} IF EXISTS "${name}"`);
       }
-      const previous = { ...migrations, journal: { ...migrations.journal, entries: migrations.journal.entries.slice(0, -1) } };
+      const previous = { ...migrations, journal: { ...migrations.journal, entries: migrations.journal.entries.slice(0, 1) } };
       await openOrgStore(state.storage, previous);
       expect(sql.exec("SELECT name FROM sqlite_master WHERE type = 'trigger'").toArray()).toEqual([]);
       // Rows written by the previous version's code: no updated_at (its triggers came later).
@@ -66,6 +66,10 @@ describe("an organization's storage object", () => {
 
       // What the object's start runs: the bundled version, from wherever the object's schema is.
       await openOrgStore(state.storage);
+      sql.exec(
+        "INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source) VALUES ('unit_old', ?, 20000, '2026-10-02', 'mmr')",
+        org.id,
+      );
       for (const table of ORG_TABLES) expect(sql.exec(`SELECT * FROM "${table}"`).toArray(), table).toHaveLength(1);
       const [unit] = sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").toArray();
       expect(unit.updated_at).toBe("2026-10-01T09:00:00.000Z");

@@ -9,6 +9,7 @@ import type { ReportsAlertReportSchema } from "../../src/routes/reports/reports.
 import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, unit as ingestUnit, putInventory } from "../helpers/ingest";
+import { PLACES, placeOrganization } from "../helpers/org-storage";
 import { createOtherOrgWithAgedUnit, createValuedUnit, daysAgo } from "../helpers/reports";
 import { all } from "../helpers/sql";
 
@@ -40,53 +41,54 @@ async function walk(key: string, limit: number): Promise<Report[]> {
   return pages;
 }
 
-let key: string;
-let otherKey: string;
-let whole: Report;
+describe.each(PLACES)("GET /api/v1/inventory-alerts, page by page, units in %s", (place) => {
+  let key: string;
+  let otherKey: string;
+  let whole: Report;
 
-// Two stores, 14 units in stock, of which 10 need a decision and 8 are aged (store defaults: aged at 45 days).
-beforeAll(async () => {
-  const org = await createOrg();
-  const north = await createStore(org.id, { isPrimary: true });
-  const south = await createStore(org.id);
-  key = (await createApiKey(org.id)).key;
-  for (const [i, store] of [north, south].entries()) {
-    const unit = (stock: string, days: number, askingPrice: number) =>
-      createValuedUnit(org.id, store.id, {
-        stockNumber: `${stock}-${i}`,
-        stockedOn: daysAgo(days),
-        cost: 18_000 + i * 500,
-        askingPrice,
-        marketValue: 25_000,
-      });
-    await unit("AGED", 50, 24_995);
-    await unit("OLDER", 80, 24_995);
-    await unit("BOTH", 46, 26_500);
-    await unit("OVER", 10, 26_500);
-    await unit("FINE", 5, 24_995);
-    await unit("EDGE", 44, 24_995);
-  }
-  await createValuedUnit(org.id, north.id, {
-    stockNumber: "SAME-DAY-A",
-    stockedOn: daysAgo(60),
-    cost: 15_000,
-    askingPrice: 19_995,
-    marketValue: 20_000,
+  // Two stores, 14 units in stock, of which 10 need a decision and 8 are aged (store defaults: aged at 45 days).
+  beforeAll(async () => {
+    const org = await createOrg();
+    const north = await createStore(org.id, { isPrimary: true });
+    const south = await createStore(org.id);
+    key = (await createApiKey(org.id)).key;
+    for (const [i, store] of [north, south].entries()) {
+      const unit = (stock: string, days: number, askingPrice: number) =>
+        createValuedUnit(org.id, store.id, {
+          stockNumber: `${stock}-${i}`,
+          stockedOn: daysAgo(days),
+          cost: 18_000 + i * 500,
+          askingPrice,
+          marketValue: 25_000,
+        });
+      await unit("AGED", 50, 24_995);
+      await unit("OLDER", 80, 24_995);
+      await unit("BOTH", 46, 26_500);
+      await unit("OVER", 10, 26_500);
+      await unit("FINE", 5, 24_995);
+      await unit("EDGE", 44, 24_995);
+    }
+    await createValuedUnit(org.id, north.id, {
+      stockNumber: "SAME-DAY-A",
+      stockedOn: daysAgo(60),
+      cost: 15_000,
+      askingPrice: 19_995,
+      marketValue: 20_000,
+    });
+    await createValuedUnit(org.id, south.id, {
+      stockNumber: "SAME-DAY-B",
+      stockedOn: daysAgo(60),
+      cost: 15_000,
+      askingPrice: 19_995,
+      marketValue: 20_000,
+    });
+    await placeOrganization(org.id, place);
+
+    otherKey = await createOtherOrgWithAgedUnit();
+
+    whole = await page(key);
   });
-  await createValuedUnit(org.id, south.id, {
-    stockNumber: "SAME-DAY-B",
-    stockedOn: daysAgo(60),
-    cost: 15_000,
-    askingPrice: 19_995,
-    marketValue: 20_000,
-  });
 
-  otherKey = await createOtherOrgWithAgedUnit();
-
-  whole = await page(key);
-});
-
-describe("GET /api/v1/inventory-alerts, page by page", () => {
   it("answers a call without parameters with every alert of a small organization, largest exposure first, and no next page", () => {
     expect(whole.alerts).toHaveLength(10);
     expect(whole.has_more).toBe(false);

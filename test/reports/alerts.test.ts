@@ -3,43 +3,45 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auctionEstimate } from "../../src/engines/aged-inventory/recommendation";
 import type { ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { PLACES, placeOrganization } from "../helpers/org-storage";
 import { createOtherOrgWithAgedUnit, createValuedUnit, daysAgo } from "../helpers/reports";
 
 type Report = z.infer<typeof ReportsAlertReportSchema>;
 
 const usd = (n: number) => `$${Math.round(n).toLocaleString("en-US")}`;
-let key: string;
-let otherKey: string;
-let report: Report;
-const byStock = (stock: string) => report.alerts.find((a) => a.stock_no === stock);
+describe.each(PLACES)("GET /api/v1/inventory-alerts, units in %s", (place) => {
+  let key: string;
+  let otherKey: string;
+  let report: Report;
+  const byStock = (stock: string) => report.alerts.find((a) => a.stock_no === stock);
 
-// Store defaults (DOMAIN §10.4): aged at 45 days, used recon $1,200 (car), pack $500, holding $35/day, used floor plan 8.5%.
-beforeAll(async () => {
-  const org = await createOrg();
-  const store = await createStore(org.id, { isPrimary: true });
-  key = (await createApiKey(org.id)).key;
-  const unit = (stockNumber: string, days: number, cost: number, askingPrice: number, marketValue?: number, condition?: "new" | "used") =>
-    createValuedUnit(org.id, store.id, { stockNumber, stockedOn: daysAgo(days), cost, askingPrice, marketValue, condition });
-  await unit("A-FINE", 5, 18_000, 24_995, 25_000);
-  await unit("A-OVER", 10, 20_000, 26_500, 25_000);
-  await unit("A-AGED", 50, 18_000, 24_995, 25_000);
-  await unit("A-BOTH", 50, 18_000, 26_500, 25_000);
-  await unit("A-EQUITY", 20, 30_000, 30_000, 29_800, "new");
-  await unit("A-WHOLESALE", 95, 15_000, 19_995, 20_000);
-  await unit("A-REVIEW", 65, 15_000, 19_995, 20_000);
-  await unit("A-TODAY", 45, 18_000, 24_995, 25_000);
-  await unit("A-YESTERDAY", 44, 18_000, 24_995, 25_000);
-  await unit("A-NOVALUE", 10, 20_000, 30_000);
+  // Store defaults (DOMAIN §10.4): aged at 45 days, used recon $1,200 (car), pack $500, holding $35/day, used floor plan 8.5%.
+  beforeAll(async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id, { isPrimary: true });
+    key = (await createApiKey(org.id)).key;
+    const unit = (stockNumber: string, days: number, cost: number, askingPrice: number, marketValue?: number, condition?: "new" | "used") =>
+      createValuedUnit(org.id, store.id, { stockNumber, stockedOn: daysAgo(days), cost, askingPrice, marketValue, condition });
+    await unit("A-FINE", 5, 18_000, 24_995, 25_000);
+    await unit("A-OVER", 10, 20_000, 26_500, 25_000);
+    await unit("A-AGED", 50, 18_000, 24_995, 25_000);
+    await unit("A-BOTH", 50, 18_000, 26_500, 25_000);
+    await unit("A-EQUITY", 20, 30_000, 30_000, 29_800, "new");
+    await unit("A-WHOLESALE", 95, 15_000, 19_995, 20_000);
+    await unit("A-REVIEW", 65, 15_000, 19_995, 20_000);
+    await unit("A-TODAY", 45, 18_000, 24_995, 25_000);
+    await unit("A-YESTERDAY", 44, 18_000, 24_995, 25_000);
+    await unit("A-NOVALUE", 10, 20_000, 30_000);
+    await placeOrganization(org.id, place);
 
-  otherKey = await createOtherOrgWithAgedUnit();
+    otherKey = await createOtherOrgWithAgedUnit();
 
-  const res = await call("/api/v1/inventory-alerts", { key });
-  expect(res.status).toBe(200);
-  expect(res.headers.get("Content-Type")).toBe("application/json");
-  report = await res.json();
-});
+    const res = await call("/api/v1/inventory-alerts", { key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("application/json");
+    report = await res.json();
+  });
 
-describe("GET /api/v1/inventory-alerts", () => {
   it("gives each crafted unit its alert kind, and none to a healthy unit", () => {
     expect(Object.fromEntries(report.alerts.map((a) => [a.stock_no, a.alert_type]))).toEqual({
       "A-OVER": "overpriced",
@@ -121,7 +123,7 @@ describe("GET /api/v1/inventory-alerts", () => {
   });
 });
 
-describe("GET /api/v1/inventory-alerts?store_id=", () => {
+describe.each(PLACES)("GET /api/v1/inventory-alerts?store_id=, units in %s", (place) => {
   let twoStores: string;
   let north: string;
   let south: string;
@@ -140,6 +142,7 @@ describe("GET /api/v1/inventory-alerts?store_id=", () => {
       marketValue: 45_000,
       condition: "new",
     });
+    await placeOrganization(org.id, place);
   });
   const alertsFor = async (query: string) => {
     const res = await call(`/api/v1/inventory-alerts${query}`, { key: twoStores });

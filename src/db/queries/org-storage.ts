@@ -1,8 +1,8 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { and, asc, eq, getTableColumns, gt, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, lte, sql } from "drizzle-orm";
 import type { Database, SqliteReader } from "../client";
-import { inventoryUnits, type OrgStoragePlace, organizations, stores } from "../schema";
+import { inventoryUnits, type OrgStoragePlace, organizations, stores, unitMarketValues } from "../schema";
 
 /**
  * The inventory group's tables as a move copies and checks them (docs/scaling.md#how-an-organization-moves-d1--its-object):
@@ -39,6 +39,31 @@ export function readUnitPage(db: SqliteReader, orgId: string, afterId: string | 
     .limit(limit);
 }
 
+/** A market value with every column, as a move carries it. */
+export type StoredMarketValue = typeof unitMarketValues.$inferSelect;
+const MARKET_VALUE_COLUMNS = getTableColumns(unitMarketValues);
+
+/** The market values of the units with ids after `afterId` up to `throughId` (the range of one page of units; open-ended without it). */
+export function readMarketValuePage(
+  db: SqliteReader,
+  orgId: string,
+  afterId: string | undefined,
+  throughId: string | undefined,
+): Promise<StoredMarketValue[]> {
+  const v = unitMarketValues;
+  return db
+    .select(MARKET_VALUE_COLUMNS)
+    .from(v)
+    .where(
+      and(
+        eq(v.orgId, orgId),
+        afterId === undefined ? undefined : gt(v.unitId, afterId),
+        throughId === undefined ? undefined : lte(v.unitId, throughId),
+      ),
+    )
+    .orderBy(asc(v.unitId));
+}
+
 /** The organization's stores as the object holds them: id and name (the directory keeps the rest). */
 export function readStoreNames(db: SqliteReader, orgId: string): Promise<{ id: string; name: string }[]> {
   return db.select({ id: stores.id, name: stores.name }).from(stores).where(eq(stores.orgId, orgId)).orderBy(asc(stores.id));
@@ -56,10 +81,17 @@ function digest(rows: readonly object[]): TableDigest {
   return { rows: rows.length, sha256: bytesToHex(hash.digest()) };
 }
 
-/** The group's digest on either side: every unit (every column, by id) and the stores the feed names. */
-export async function groupDigest(db: SqliteReader, orgId: string): Promise<Record<"inventory_units" | "stores", TableDigest>> {
+/** The group's digest on either side: every unit and market value (every column, by unit id) and the stores the feed names. */
+export async function groupDigest(
+  db: SqliteReader,
+  orgId: string,
+): Promise<Record<"inventory_units" | "unit_market_values" | "stores", TableDigest>> {
   const units = await db.select(UNIT_COLUMNS).from(inventoryUnits).where(eq(inventoryUnits.orgId, orgId)).orderBy(asc(inventoryUnits.id));
-  return { inventory_units: digest(units), stores: digest(await readStoreNames(db, orgId)) };
+  return {
+    inventory_units: digest(units),
+    unit_market_values: digest(await readMarketValuePage(db, orgId, undefined, undefined)),
+    stores: digest(await readStoreNames(db, orgId)),
+  };
 }
 
 /** Writes a page of units back into D1 (the undo of a move): each as the object holds it, by id. */

@@ -6,7 +6,7 @@ import type { BriefingDeal, OpenStip, Role } from "../../engines/reports/briefin
 import type { FeedEntry, Observation } from "../../engines/reports/market";
 import type { SeriesHistory } from "../../engines/reports/pulse";
 import { chunk, inChunks, MAX_BOUND_PARAMETERS, runBatch } from "../batch";
-import type { Database } from "../client";
+import type { Database, SqliteReader } from "../client";
 import {
   dealStips,
   deals,
@@ -40,15 +40,22 @@ const alertUnitColumns = {
   marketValue: unitMarketValues.marketValue,
 };
 
-/** The organization's units in stock: every store's, one store's, or some stores'. */
-function unitsInStock(db: Database, orgId: string, store?: string | readonly string[]) {
-  const inStores =
-    store === undefined ? undefined : typeof store === "string" ? eq(inventoryUnits.storeId, store) : inArray(inventoryUnits.storeId, [...store]);
+/** A unit in stock as the alerts, their totals and the briefings read it (on D1 or in the organization's object). */
+export type AlertUnitRow = AlertUnit;
+
+/** The organization's units in stock, every store's or one store's: a statement D1 batches, or the object runs. */
+export function unitsInStock(db: SqliteReader, orgId: string, storeId?: string) {
   return db
     .select(alertUnitColumns)
     .from(inventoryUnits)
     .leftJoin(unitMarketValues, and(eq(unitMarketValues.unitId, inventoryUnits.id), eq(unitMarketValues.orgId, inventoryUnits.orgId)))
-    .where(and(eq(inventoryUnits.orgId, orgId), eq(inventoryUnits.status, "in_stock"), inStores));
+    .where(
+      and(
+        eq(inventoryUnits.orgId, orgId),
+        eq(inventoryUnits.status, "in_stock"),
+        storeId === undefined ? undefined : eq(inventoryUnits.storeId, storeId),
+      ),
+    );
 }
 
 /** The last unit of the previous page of the alert report, in its page order. */
@@ -60,15 +67,19 @@ export interface AlertPageAfter {
 /**
  * Up to `limit` of the organization's units in stock after `after`, oldest in stock first, then by
  * stock number (unique in an organization): one range of inventory_org_status_stocked_stock_idx,
- * the inventory feed's order. Each row brings its store's settings, so the page reads only the
- * stores it holds.
+ * the inventory feed's order. Runs on D1 or in the organization's object.
  */
-export async function loadAlertPage(db: Database, orgId: string, limit: number, after?: AlertPageAfter, storeId?: string) {
+export async function alertUnitPage(
+  db: SqliteReader,
+  orgId: string,
+  limit: number,
+  after?: AlertPageAfter,
+  storeId?: string,
+): Promise<AlertUnitRow[]> {
   const u = inventoryUnits;
-  const rows = await db
-    .select({ unit: alertUnitColumns, store: storeSettingsColumns })
+  return (await db
+    .select(alertUnitColumns)
     .from(u)
-    .innerJoin(stores, and(eq(stores.id, u.storeId), eq(stores.orgId, u.orgId)))
     .leftJoin(unitMarketValues, and(eq(unitMarketValues.unitId, u.id), eq(unitMarketValues.orgId, u.orgId)))
     .where(
       and(
@@ -79,8 +90,16 @@ export async function loadAlertPage(db: Database, orgId: string, limit: number, 
       ),
     )
     .orderBy(asc(u.stockedOn), asc(u.stockNumber))
-    .limit(limit);
-  return { units: rows.map((r) => r.unit), stores: new Map(rows.map((r) => [r.store.id, r.store])) };
+    .limit(limit)) as AlertUnitRow[];
+}
+
+/** The settings of the organization's stores (or one store's), by store id: the directory's, in D1 wherever the units are. */
+export async function readStoreSettings(db: Database, orgId: string, storeId?: string) {
+  const rows = await db
+    .select(storeSettingsColumns)
+    .from(stores)
+    .where(and(eq(stores.orgId, orgId), storeId === undefined ? undefined : eq(stores.id, storeId)));
+  return new Map(rows.map((s) => [s.id, s] as const));
 }
 
 /** Each of the organization's stores (or one) with its stored inventory-alerts totals, null where none is stored (docs/reports.md#totals). */
@@ -227,14 +246,23 @@ export function insertNewBriefing(db: Database, row: BriefingRow): BatchItem<"sq
   return db.insert(morningBriefings).values(row);
 }
 
-/** What a store's briefings are built from: its settings, units in stock, recent and pipeline deals, open stips. */
-export async function loadBriefingData(db: Database, orgId: string, storeId: string, dealsSince: string) {
-  const [storeRows, units, dealRows, stips] = await db.batch([
+/**
+ * What a store's briefings are built from: its settings, units in stock, recent and pipeline deals,
+ * open stips. The units are read by `readUnits` when the organization's are in its object, in the
+ * batch otherwise.
+ */
+export async function loadBriefingData(
+  db: Database,
+  orgId: string,
+  storeId: string,
+  dealsSince: string,
+  readUnits?: (storeId: string) => Promise<AlertUnitRow[]>,
+) {
+  const common = [
     db
       .select(storeSettingsColumns)
       .from(stores)
       .where(and(eq(stores.orgId, orgId), eq(stores.id, storeId))),
-    unitsInStock(db, orgId, storeId),
     db
       .select({
         dealNumber: deals.dealNumber,
@@ -265,10 +293,15 @@ export async function loadBriefingData(db: Database, orgId: string, storeId: str
       .innerJoin(deals, and(eq(deals.id, dealStips.dealId), eq(deals.orgId, dealStips.orgId)))
       // The literal condition lets SQLite use the open-stips partial index (deal_stips_org_open_idx).
       .where(and(eq(dealStips.orgId, orgId), eq(deals.storeId, storeId), sql`${dealStips.state} <> 'cleared'`, ne(deals.status, "unwound"))),
+  ] as const;
+  const [[storeRows, dealRows, stips, unitsInD1], unitsElsewhere] = await Promise.all([
+    readUnits ? db.batch(common) : db.batch([...common, unitsInStock(db, orgId, storeId)]),
+    readUnits?.(storeId),
   ]);
   const store = storeRows[0];
   if (!store) return null;
-  return { store, units: units as AlertUnit[], deals: dealRows as BriefingDeal[], openStips: stips as OpenStip[] };
+  const units = (unitsElsewhere ?? unitsInD1 ?? []) as AlertUnit[];
+  return { store, units, deals: dealRows as BriefingDeal[], openStips: stips as OpenStip[] };
 }
 
 // --- public market data (not owned by any organization) -----------------------------------------

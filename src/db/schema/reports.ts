@@ -3,23 +3,32 @@ import { ROLES } from "../../engines/reports/briefings";
 import { inventoryUnits, organizations, stores } from "./platform";
 
 /**
+ * A unit's market value columns, the unit and organization columns given: the same in D1 and in the
+ * organization's storage object (src/db/org-schema.ts), where they reference no global table.
+ */
+export const unitMarketValueColumns = <UnitId, OrgId>(unitId: UnitId, orgId: OrgId) => ({
+  unitId,
+  orgId,
+  marketValue: real("market_value").notNull(),
+  /** YYYY-MM-DD of the valuation. */
+  asOf: text("as_of").notNull(),
+  source: text("source").notNull(),
+});
+
+/**
  * The latest retail market value of a unit, as the dealer's valuation feed (MMR, vAuto, a DMS
  * export) delivers it. Units without a row are valued by the alert engine's documented estimate.
  */
 export const unitMarketValues = sqliteTable(
   "unit_market_values",
-  {
-    unitId: text("unit_id")
+  unitMarketValueColumns(
+    text("unit_id")
       .primaryKey()
       .references(() => inventoryUnits.id),
-    orgId: text("org_id")
+    text("org_id")
       .notNull()
       .references(() => organizations.id),
-    marketValue: real("market_value").notNull(),
-    /** YYYY-MM-DD of the valuation. */
-    asOf: text("as_of").notNull(),
-    source: text("source").notNull(),
-  },
+  ),
   (t) => [index("unit_market_values_org_idx").on(t.orgId)],
 );
 

@@ -11,20 +11,24 @@ import type {
 import * as reports from "./reports.service";
 
 export const getInventoryAlerts: RouteHandler<typeof getInventoryAlertsRoute, AppEnv> = async (c) => {
-  return cachedJson(c, await reports.inventoryAlerts(c.get("db"), c.get("principal").orgId, c.req.valid("query"), new Date()));
+  const [db, orgId] = [c.get("db"), c.get("principal").orgId];
+  const elsewhere = reports.unitsElsewhere(c.env, db, orgId, c.get("storage"));
+  return cachedJson(c, await reports.inventoryAlerts(db, orgId, c.req.valid("query"), new Date(), elsewhere));
 };
 
 export const createMorningBriefing: RouteHandler<typeof createMorningBriefingRoute, AppEnv> = async (c) => {
   const body = c.req.valid("json");
+  const [db, orgId] = [c.get("db"), c.get("principal").orgId];
   const briefing = await reports.morningBriefing(
-    c.get("db"),
+    db,
     {
-      orgId: c.get("principal").orgId,
+      orgId,
       role: body.role ?? DEFAULT_ROLE,
       storeId: body.store_id,
       lenderThresholdPts: c.get("config").lenderEnvironmentChangePts,
     },
     new Date(),
+    reports.unitsElsewhere(c.env, db, orgId, c.get("storage")),
   );
   return cachedJson(c, briefing);
 };

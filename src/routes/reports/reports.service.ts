@@ -1,6 +1,20 @@
 import type { Database } from "../../db/client";
-import { findBriefing, findOrgStore, insertBriefing, loadAlertPage, loadBriefingData, loadMarketData } from "../../db/queries/reports";
+import {
+  type AlertPageAfter,
+  type AlertUnitRow,
+  alertUnitPage,
+  findBriefing,
+  findOrgStore,
+  insertBriefing,
+  loadBriefingData,
+  loadMarketData,
+  readStoreSettings,
+  unitsInStock,
+} from "../../db/queries/reports";
 import { loadStoreSignals } from "../../db/queries/signals";
+import type { OrgStoragePlace } from "../../db/schema";
+import type { NOT_SERVING } from "../../durable-objects/org-storage";
+import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import { buildAlertPage } from "../../engines/reports/alerts";
 import { alertReportBody, type BriefingBody, briefingBody } from "../../engines/reports/bodies";
 import { briefingDealsSince, buildBriefing, type Role } from "../../engines/reports/briefings";
@@ -8,7 +22,7 @@ import { buildMarketPulse, type MarketPulse, PULSE_HISTORY_READINGS } from "../.
 import { briefingSignals } from "../../engines/reports/signals";
 import { decodeCursor, encodeCursor } from "../../http/cursor";
 import { dataAsOfAnswer } from "../../http/data-as-of";
-import { organizationAgedTotals } from "../../jobs/alert-totals";
+import { liveAgedTotals, organizationAgedTotals } from "../../jobs/alert-totals";
 import { DomainError } from "../../lib/domain-error";
 import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
@@ -36,13 +50,56 @@ type AlertReportPage = ReturnType<typeof alertReportBody> & { has_more: boolean;
     ReturnType<typeof dataAsOfAnswer>
   >;
 
+/** The reports' reads of an organization's units when they are not (only) in D1. */
+export interface UnitsElsewhere {
+  alertPage(limit: number, after: AlertPageAfter | undefined, storeId: string | undefined): Promise<AlertUnitRow[]>;
+  inStock(storeId?: string): Promise<AlertUnitRow[]>;
+}
+
+/**
+ * The units of an organization whose flag (read with the credential) is not `d1`: the same query
+ * modules on its storage object (one call per read), or on D1 during a move and after an undo
+ * (docs/scaling.md#how-a-request-finds-its-organizations-storage). Undefined for an organization in
+ * D1, whose reports read D1 as before (one batch, the stored totals).
+ */
+export function unitsElsewhere(
+  env: Pick<Env, "DB" | "ORG_STORE">,
+  db: Database,
+  orgId: string,
+  storage: OrgStoragePlace,
+): UnitsElsewhere | undefined {
+  if (storage === "d1") return undefined;
+  const read = (inD1: () => Promise<AlertUnitRow[]>, inObject: () => Promise<AlertUnitRow[] | typeof NOT_SERVING>) =>
+    onOrgStorage(env, orgId, storage, "read", { inD1, inObject });
+  return {
+    alertPage: (limit, after, storeId) =>
+      read(
+        () => alertUnitPage(db, orgId, limit, after, storeId),
+        () => orgStore(env, orgId).alertUnitPage(orgId, limit, after, storeId) as Promise<AlertUnitRow[] | typeof NOT_SERVING>,
+      ),
+    inStock: (storeId) =>
+      read(
+        () => unitsInStock(db, orgId, storeId),
+        () => orgStore(env, orgId).unitsInStock(orgId, storeId) as Promise<AlertUnitRow[] | typeof NOT_SERVING>,
+      ),
+  };
+}
+
 /**
  * One page of the report: the next units in stock after the cursor (oldest in stock first, at most
  * ALERT_UNITS_PER_PAGE), examined until `limit` alerts are found, shown largest exposure first;
  * the totals are the whole organization's (or the one store's), from the per-store rollup. A store
- * that is not the organization's: 404, before the cursor is judged.
+ * that is not the organization's: 404, before the cursor is judged. An organization whose units are
+ * elsewhere (its object) has its totals computed from them on each page, not stored: D1's rollup
+ * follows D1's units only.
  */
-export async function inventoryAlerts(db: Database, orgId: string, params: { store_id?: string; limit?: number; cursor?: string }, now: Date) {
+export async function inventoryAlerts(
+  db: Database,
+  orgId: string,
+  params: { store_id?: string; limit?: number; cursor?: string },
+  now: Date,
+  elsewhere?: UnitsElsewhere,
+) {
   const storeId = params.store_id;
   if (storeId !== undefined && !(await findOrgStore(db, orgId, storeId))) {
     throw new DomainError("not_found", "This organization has no store with that id.");
@@ -51,13 +108,20 @@ export async function inventoryAlerts(db: Database, orgId: string, params: { sto
   const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, scope);
   const limit = params.limit ?? ALERTS_PAGE_MAX;
   return alertReports.get(`${orgId}:${storeId ?? ""}:${limit}:${params.cursor ?? ""}`, now.getTime(), async (): Promise<AlertReportPage> => {
-    const [page, totals] = await Promise.all([
-      loadAlertPage(db, orgId, ALERT_UNITS_PER_PAGE + 1, after && { stockedOn: after[0], stockNumber: after[1] }, storeId),
-      organizationAgedTotals(db, orgId, now, storeId),
+    const position = after && { stockedOn: after[0], stockNumber: after[1] };
+    const storeSettings = readStoreSettings(db, orgId, storeId);
+    const [units, settings, totals] = await Promise.all([
+      elsewhere
+        ? elsewhere.alertPage(ALERT_UNITS_PER_PAGE + 1, position, storeId)
+        : alertUnitPage(db, orgId, ALERT_UNITS_PER_PAGE + 1, position, storeId),
+      storeSettings,
+      elsewhere
+        ? Promise.all([elsewhere.inStock(storeId), storeSettings]).then(([inStock, s]) => liveAgedTotals(inStock, s, now))
+        : organizationAgedTotals(db, orgId, now, storeId),
     ]);
-    const { alerts, examined } = buildAlertPage(page.units.slice(0, ALERT_UNITS_PER_PAGE), page.stores, now, limit);
-    const last = page.units[examined - 1];
-    const nextCursor = page.units.length > examined && last ? encodeCursor({ ...scope, after: [last.stockedOn, last.stockNumber] }) : null;
+    const { alerts, examined } = buildAlertPage(units.slice(0, ALERT_UNITS_PER_PAGE), settings, now, limit);
+    const last = units[examined - 1];
+    const nextCursor = units.length > examined && last ? encodeCursor({ ...scope, after: [last.stockedOn, last.stockNumber] }) : null;
     const ages = await dataAsOfAnswer(db, orgId, storeId === undefined ? undefined : [storeId], ["inventory"], now);
     return { ...alertReportBody({ alerts, ...totals }), has_more: nextCursor !== null, next_cursor: nextCursor, ...ages };
   });
@@ -70,11 +134,12 @@ export async function marketPulse(db: Database, lenderThresholdPts: number, now:
   });
 }
 
-/** Today's stored briefing; the first request of a day that has none builds and stores it. */
+/** Today's stored briefing; the first request of a day that has none builds and stores it (from units `elsewhere` if they are there). */
 export async function morningBriefing(
   db: Database,
   request: { orgId: string; role: Role; storeId: string | undefined; lenderThresholdPts: number },
   now: Date,
+  elsewhere?: UnitsElsewhere,
 ): Promise<BriefingBody> {
   const day = now.toISOString().slice(0, 10);
   const cacheKey = `${request.orgId}:${request.storeId ?? ""}:${request.role}:${day}`;
@@ -85,7 +150,7 @@ export async function morningBriefing(
     }
     const stored = await findBriefing(db, request.orgId, store.id, request.role, day);
     if (stored) return stored as BriefingBody;
-    const data = await loadBriefingData(db, request.orgId, store.id, briefingDealsSince(now));
+    const data = await loadBriefingData(db, request.orgId, store.id, briefingDealsSince(now), elsewhere?.inStock);
     if (!data) throw new DomainError("not_found", "No such store in this organization.");
     const [pulse, signals] = await Promise.all([marketPulse(db, request.lenderThresholdPts, now), loadStoreSignals(db, request.orgId, store.id)]);
     const body = briefingBody(buildBriefing({ role: request.role, ...data, pulse, ...briefingSignals(signals, now) }, now));
