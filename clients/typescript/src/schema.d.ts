@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Move an organization's data into its own storage object
-         * @description Copies the organization's moved tables (today its inventory: docs/scaling.md) from D1 into its own SQLite Durable Object, verifies row counts and a SHA-256 per table, then switches it over. Its writes to those tables wait during the copy; reads are served from D1 until the switch. D1's copy is kept, so `storage/undo` can bring it back. Moving an organization that has moved answers its digests again. Until every table group has moved, a moved organization's reports, alerts and appraisal comparables still read D1's copy of its inventory, which no longer changes: move test organizations only (docs/scaling.md).
+         * @description Copies the organization's moved tables (today its inventory: docs/scaling.md) from D1 into its own SQLite Durable Object, verifies row counts and a SHA-256 per table, then switches it over. Its writes to those tables wait during the copy; reads are served from D1 until the switch. D1's copy is kept, so `storage/undo` can bring it back. Moving an organization that has moved answers its digests again. Until every reader has moved, a moved organization's aged-alert events, stored alert totals and appraisal comparables still read D1's copy of its inventory, which no longer changes (its inventory alerts and briefings read the object): move test organizations only (docs/scaling.md).
          */
         post: operations["operatorMoveStorageToObject"];
         delete?: never;
@@ -3824,6 +3824,10 @@ export interface components {
          *         "inventory_units": {
          *           "rows": 7750,
          *           "sha256": "3f1c9d2b7a4e6f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708"
+         *         },
+         *         "unit_market_values": {
+         *           "rows": 7100,
+         *           "sha256": "5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a"
          *         },
          *         "stores": {
          *           "rows": 50,
