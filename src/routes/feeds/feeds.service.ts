@@ -171,13 +171,8 @@ const feedAges = (db: Database, orgId: string, params: FeedParams, feed: StoreFe
 export async function inventoryFeed(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
   if (isPlainCall(params)) {
     const feed = await inventoryFeeds.get(orgId, now.getTime(), async () => {
-      const page = await inventoryPage(db, orgId, params, read);
-      return {
-        count: page.rows.length,
-        inventory: page.rows.map((unit) => contractUnit(unit, now)),
-        ...capSign(page),
-        ...(await feedAges(db, orgId, params, "inventory", now)),
-      };
+      const [page, ages] = await Promise.all([inventoryPage(db, orgId, params, read), feedAges(db, orgId, params, "inventory", now)]);
+      return { count: page.rows.length, inventory: page.rows.map((unit) => contractUnit(unit, now)), ...capSign(page), ...ages };
     });
     return { cached: feed };
   }
@@ -186,7 +181,8 @@ export async function inventoryFeed(db: Database, orgId: string, now: Date, para
 
 /** One page of the inventory feed as the paged call answers it. */
 async function inventoryPageAnswer(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
-  const page = await inventoryPage(db, orgId, params, read);
+  // The page and the feed's age are read together: one wave of replica reads, not two.
+  const [page, ages] = await Promise.all([inventoryPage(db, orgId, params, read), feedAges(db, orgId, params, "inventory", now)]);
   const inventory: ReturnType<typeof pagedUnit>[] = [];
   const removed: { stock_number: string; store: string; store_id: string; updated_at: string }[] = [];
   for (const row of page.rows) {
@@ -200,7 +196,7 @@ async function inventoryPageAnswer(db: Database, orgId: string, now: Date, param
     ...(params.updated_since === undefined ? {} : { removed }),
     has_more: page.nextCursor !== null,
     next_cursor: page.nextCursor,
-    ...(await feedAges(db, orgId, params, "inventory", now)),
+    ...ages,
   };
 }
 
@@ -208,20 +204,20 @@ async function inventoryPageAnswer(db: Database, orgId: string, now: Date, param
 export async function salesSummaryFeed(db: Database, orgId: string, now: Date, params: FeedParams) {
   if (isPlainCall(params)) {
     const feed = await salesSummaryFeeds.get(orgId, now.getTime(), async () => {
-      const page = await salesSummaryPage(db, orgId, params);
+      const [page, ages] = await Promise.all([salesSummaryPage(db, orgId, params), feedAges(db, orgId, params, "deals", now)]);
       const salesSummary = page.rows.map(({ store, saleMonth, units, totalGross }) => ({ store, saleMonth, units, totalGross }));
-      return { count: page.rows.length, salesSummary, ...capSign(page), ...(await feedAges(db, orgId, params, "deals", now)) };
+      return { count: page.rows.length, salesSummary, ...capSign(page), ...ages };
     });
     return { cached: feed };
   }
-  const page = await salesSummaryPage(db, orgId, params);
+  const [page, ages] = await Promise.all([salesSummaryPage(db, orgId, params), feedAges(db, orgId, params, "deals", now)]);
   return {
     page: {
       count: page.rows.length,
       salesSummary: page.rows.map(({ storeId, updatedAt, ...row }) => ({ ...row, store_id: storeId, updated_at: updatedAt })),
       has_more: page.nextCursor !== null,
       next_cursor: page.nextCursor,
-      ...(await feedAges(db, orgId, params, "deals", now)),
+      ...ages,
     },
   };
 }
