@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { TriggeredRule } from "../../engines/screening/decision";
-import { organizations } from "./platform";
+import { orgIdRef } from "./platform";
 
 /**
  * One row per sanctions list successfully loaded. The newest is the one in force; its entries,
@@ -95,9 +95,7 @@ export const complianceChecks = sqliteTable(
   "compliance_checks",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     keyId: text("key_id").notNull(),
     result: text("result", { enum: ["pass", "flag", "hold"] }).notNull(),
     triggeredRule: text("triggered_rule").$type<TriggeredRule>(),

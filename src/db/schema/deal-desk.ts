@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { CREDIT_TIERS, DEAL_CONDITIONS, KNOWN_ISSUES, type KnownIssue, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
-import { organizations, stores } from "./platform";
+import { orgIdRef, storeIdRef } from "./platform";
 
 /**
  * Deal-desk tables. Reference data (tiers, the 53 lender programs, stip rules, F&I benchmarks)
@@ -58,6 +58,13 @@ export const frontGrossTargets = sqliteTable("front_gross_targets", {
   source: text("source").notNull(),
 });
 
+/** A row's lender program, declared alike wherever a table names one (see `orgIdRef`). */
+export function programIdRef() {
+  return text("program_id")
+    .notNull()
+    .references(() => lenderPrograms.id);
+}
+
 /** The lender-program matrix: fictional programs over the lender types of docs/domain/lender-routing.md#lender-types. */
 export const lenderPrograms = sqliteTable("lender_programs", {
   id: text("id").primaryKey(),
@@ -102,9 +109,7 @@ export const lenderPrograms = sqliteTable("lender_programs", {
 export const lenderTermLimits = sqliteTable(
   "lender_term_limits",
   {
-    programId: text("program_id")
-      .notNull()
-      .references(() => lenderPrograms.id),
+    programId: programIdRef(),
     maxTerm: integer("max_term").notNull(),
     minAmount: real("min_amount").notNull().default(0),
     maxVehicleAge: integer("max_vehicle_age"),
@@ -118,15 +123,9 @@ export const lenderTermLimits = sqliteTable(
 export const storeLenderPanel = sqliteTable(
   "store_lender_panel",
   {
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
-    storeId: text("store_id")
-      .notNull()
-      .references(() => stores.id),
-    programId: text("program_id")
-      .notNull()
-      .references(() => lenderPrograms.id),
+    orgId: orgIdRef(),
+    storeId: storeIdRef(),
+    programId: programIdRef(),
   },
   (t) => [primaryKey({ columns: [t.storeId, t.programId] }), index("store_lender_panel_org_idx").on(t.orgId, t.storeId)],
 );
@@ -136,15 +135,9 @@ export const lenderDecisions = sqliteTable(
   "lender_decisions",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
-    storeId: text("store_id")
-      .notNull()
-      .references(() => stores.id),
-    programId: text("program_id")
-      .notNull()
-      .references(() => lenderPrograms.id),
+    orgId: orgIdRef(),
+    storeId: storeIdRef(),
+    programId: programIdRef(),
     /** The deal, when the submission came from one in `deals`. */
     dealId: text("deal_id"),
     submittedOn: text("submitted_on").notNull(),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { organizations } from "./platform";
+import { orgIdRef } from "./platform";
 
 const now = () => sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 
@@ -13,9 +13,7 @@ export const eventOutbox = sqliteTable(
   "event_outbox",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     storeId: text("store_id"),
     event: text("event").notNull(),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
@@ -37,9 +35,7 @@ export const webhookEndpoints = sqliteTable(
   "webhook_endpoints",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     url: text("url").notNull(),
     description: text("description").notNull().default(""),
     /** JSON array of event names. */
@@ -65,9 +61,7 @@ export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     endpointId: text("endpoint_id")
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
@@ -130,9 +124,7 @@ export const webhookAttempts = sqliteTable(
 export const agedInventoryAlerts = sqliteTable(
   "aged_inventory_alerts",
   {
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     stockNumber: text("stock_number").notNull(),
     stockedOn: text("stocked_on").notNull(),
     alertedAt: text("alerted_at").notNull(),

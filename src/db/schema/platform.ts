@@ -6,6 +6,21 @@ import { DEAL_STATUSES, UNIT_CONDITIONS, VEHICLE_TYPES } from "../../engines/dea
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
 /**
+ * The reference columns every per-organization table declares alike. Function declarations, not
+ * arrows: they are hoisted, so the schema modules that import each other can call them in any order.
+ */
+export function orgIdRef() {
+  return text("org_id")
+    .notNull()
+    .references(() => organizations.id);
+}
+export function storeIdRef() {
+  return text("store_id")
+    .notNull()
+    .references(() => stores.id);
+}
+
+/**
  * Where an organization's data lives (docs/scaling.md#how-an-organization-moves-d1--its-object):
  * `moving` while a move copies D1 into its object (reads from D1, writes wait), `returning` while an
  * undo copies it back (reads and writes wait).
@@ -56,9 +71,7 @@ export const stores = sqliteTable(
   "stores",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     name: text("name").notNull(),
     isPrimary: integer("is_primary", { mode: "boolean" }).notNull().default(false),
     marketZip: text("market_zip").notNull(),
@@ -101,9 +114,7 @@ export const stores = sqliteTable(
 
 export const staffUsers = sqliteTable("staff_users", {
   id: text("id").primaryKey(),
-  orgId: text("org_id")
-    .notNull()
-    .references(() => organizations.id),
+  orgId: orgIdRef(),
   email: text("email").notNull().unique(),
   name: text("name").notNull(),
   /** `scrypt$N$r$p$salt$hash`: parameters travel with each hash so they can be raised later. */
@@ -119,9 +130,7 @@ export const staffSessions = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => staffUsers.id),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     createdAt: text("created_at").notNull(),
     lastSeenAt: text("last_seen_at").notNull(),
     expiresAt: text("expires_at").notNull(),
@@ -138,9 +147,7 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     keyHash: text("key_hash").notNull().unique(),
     keyPrefix: text("key_prefix").notNull(),
     label: text("label").notNull(),
@@ -162,9 +169,7 @@ export const apiKeys = sqliteTable(
 /** Bearer tokens a broker uses to create keys; each is bound to one organization. */
 export const brokerTokens = sqliteTable("broker_tokens", {
   id: text("id").primaryKey(),
-  orgId: text("org_id")
-    .notNull()
-    .references(() => organizations.id),
+  orgId: orgIdRef(),
   tokenHash: text("token_hash").notNull().unique(),
   label: text("label").notNull(),
   createdAt: createdAt(),
@@ -174,9 +179,7 @@ export const brokerTokens = sqliteTable("broker_tokens", {
 /** `svc_live_` tokens of the older scheme, accepted on the two legacy feeds only. */
 export const legacyTokens = sqliteTable("legacy_tokens", {
   id: text("id").primaryKey(),
-  orgId: text("org_id")
-    .notNull()
-    .references(() => organizations.id),
+  orgId: orgIdRef(),
   tokenHash: text("token_hash").notNull().unique(),
   label: text("label").notNull(),
   createdAt: createdAt(),
@@ -225,29 +228,14 @@ export const inventoryUnitIndexes = (t: UnitIndexColumns) => [
   index("inventory_org_vin_idx").on(t.orgId, t.vin),
 ];
 
-export const inventoryUnits = sqliteTable(
-  "inventory_units",
-  inventoryUnitColumns(
-    text("org_id")
-      .notNull()
-      .references(() => organizations.id),
-    text("store_id")
-      .notNull()
-      .references(() => stores.id),
-  ),
-  inventoryUnitIndexes,
-);
+export const inventoryUnits = sqliteTable("inventory_units", inventoryUnitColumns(orgIdRef(), storeIdRef()), inventoryUnitIndexes);
 
 export const deals = sqliteTable(
   "deals",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
-    storeId: text("store_id")
-      .notNull()
-      .references(() => stores.id),
+    orgId: orgIdRef(),
+    storeId: storeIdRef(),
     dealNumber: text("deal_number").notNull(),
     /** YYYY-MM-DD the buyer signed; the sales summary groups on its month. */
     soldOn: text("sold_on").notNull(),
@@ -291,9 +279,7 @@ export const deals = sqliteTable(
 export const salesMonthly = sqliteTable(
   "sales_monthly",
   {
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     storeId: text("store_id").notNull(),
     saleMonth: text("sale_month").notNull(),
     units: integer("units").notNull(),
@@ -314,9 +300,7 @@ export const dealStips = sqliteTable(
   "deal_stips",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     dealId: text("deal_id")
       .notNull()
       .references(() => deals.id),
@@ -355,9 +339,7 @@ export const keyUsageDaily = sqliteTable(
   {
     day: text("day").notNull(),
     keyId: text("key_id").notNull(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     requests: integer("requests").notNull().default(0),
     dealToolCalls: integer("deal_tool_calls").notNull().default(0),
   },

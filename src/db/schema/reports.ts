@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { ROLES } from "../../engines/reports/briefings";
-import { inventoryUnits, organizations, stores } from "./platform";
+import { inventoryUnits, orgIdRef, storeIdRef } from "./platform";
 
 /**
  * A unit's market value columns, the unit and organization columns given: the same in D1 and in the
@@ -25,9 +25,7 @@ export const unitMarketValues = sqliteTable(
     text("unit_id")
       .primaryKey()
       .references(() => inventoryUnits.id),
-    text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgIdRef(),
   ),
   (t) => [index("unit_market_values_org_idx").on(t.orgId)],
 );
@@ -104,12 +102,8 @@ export const marketRefreshFailures = sqliteTable(
 export const morningBriefings = sqliteTable(
   "morning_briefings",
   {
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
-    storeId: text("store_id")
-      .notNull()
-      .references(() => stores.id),
+    orgId: orgIdRef(),
+    storeId: storeIdRef(),
     role: text("role", { enum: ROLES }).notNull(),
     day: text("day").notNull(),
     generatedAt: text("generated_at").notNull(),
@@ -132,9 +126,7 @@ export const morningBriefings = sqliteTable(
 export const inventoryAlertTotals = sqliteTable(
   "inventory_alert_totals",
   {
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     storeId: text("store_id").notNull(),
     generation: integer("generation").notNull().default(0),
     /** YYYY-MM-DD the totals are for; null once invalidated. */

@@ -1,5 +1,5 @@
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { organizations } from "./platform";
+import { orgIdRef } from "./platform";
 
 export const SETTINGS_AREAS = ["store", "lender_panel", "compliance"] as const;
 
@@ -11,9 +11,7 @@ export const settingsAudit = sqliteTable(
   "settings_audit",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
+    orgId: orgIdRef(),
     /** Null for an organization-wide setting (the compliance thresholds). */
     storeId: text("store_id"),
     area: text("area", { enum: SETTINGS_AREAS }).notNull(),

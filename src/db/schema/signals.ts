@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { lenderPrograms } from "./deal-desk";
-import { organizations, stores } from "./platform";
+import { programIdRef } from "./deal-desk";
+import { orgIdRef, storeIdRef } from "./platform";
 
 /** The two feeds a store's answers are built on (docs/ingestion.md#when-a-feed-stops). */
 export const STORE_FEEDS = ["inventory", "deals"] as const;
@@ -14,12 +14,8 @@ export const STORE_FEEDS = ["inventory", "deals"] as const;
 export const storeFeeds = sqliteTable(
   "store_feeds",
   {
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
-    storeId: text("store_id")
-      .notNull()
-      .references(() => stores.id),
+    orgId: orgIdRef(),
+    storeId: storeIdRef(),
     feed: text("feed", { enum: STORE_FEEDS }).notNull(),
     receivedAt: text("received_at").notNull(),
     staleSince: text("stale_since"),
@@ -55,15 +51,9 @@ export const lenderOutcomeEpisodes = sqliteTable(
   "lender_outcome_episodes",
   {
     id: text("id").primaryKey(),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => organizations.id),
-    storeId: text("store_id")
-      .notNull()
-      .references(() => stores.id),
-    programId: text("program_id")
-      .notNull()
-      .references(() => lenderPrograms.id),
+    orgId: orgIdRef(),
+    storeId: storeIdRef(),
+    programId: programIdRef(),
     openedAt: text("opened_at").notNull(),
     /** The figures when it opened (the event's payload): before and after, sample sizes, window, p. */
     figures: text("figures", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
