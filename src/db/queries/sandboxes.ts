@@ -13,7 +13,6 @@ export async function countSandboxRequest(db: Database, day: string, addressHash
 }
 
 /** Counts of days before `beforeDay` are no longer needed for the daily cap. */
-/** Counts of days before `beforeDay` are no longer needed for the daily cap. */
 export async function deleteSandboxRequestsBefore(db: Database, beforeDay: string): Promise<void> {
   await db.delete(sandboxRequests).where(sql`${sandboxRequests.day} < ${beforeDay}`);
 }
