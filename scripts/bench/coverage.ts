@@ -50,7 +50,7 @@ export const BENCH_COVERAGE: Record<string, Coverage> = {
   "POST /api/v1/gross-calc": { scenarios: ["gross_calc"] },
   "POST /api/v1/deal-coach": { scenarios: ["deal_coach"] },
   "POST /api/v1/trade-appraisal": { scenarios: ["trade_appraisal", "trade_appraisal_photos"] },
-  "GET /api/v1/vehicles/{vin}": { none: 'the VIN decode needs the vPIC tables seeded in the bench\'s setup (BENCHMARKS.md, "The VIN decode")' },
+  "GET /api/v1/vehicles/{vin}": { scenarios: ["vehicle_decode"] },
   "POST /api/v1/webhooks": { none: WEBHOOK_ADMIN },
   "GET /api/v1/webhooks": { none: WEBHOOK_ADMIN },
   "GET /api/v1/webhooks/{id}": { none: WEBHOOK_ADMIN },

@@ -40,6 +40,7 @@ export const latencyEndpoints: LatencyEndpoint[] = [
   { scenario: "gross_calc", kind: "read" },
   { scenario: "deal_coach", kind: "read" },
   { scenario: "trade_appraisal", kind: "read" },
+  { scenario: "vehicle_decode", kind: "read" },
   { scenario: "compliance_pass", kind: "write" },
   { scenario: "compliance_hold", kind: "write" },
 ];
