@@ -55,6 +55,8 @@ interface Org {
 }
 
 interface Observed {
+  /** The calls on the request's path: where each went and what it was. */
+  path: { hop: Hop; what: string }[];
   ms: number;
   modelMs: number;
   counts: Record<Hop, number>;
@@ -77,7 +79,8 @@ async function observe(mf: Miniflare, pathAndQuery: string, init: RequestInit): 
     log.calls.filter((c) => c.start >= 0),
     log.answeredAt,
   );
-  return { ms, modelMs: ms + HOPS.reduce((sum, hop) => sum + counts[hop] * ROUND_TRIP_MS[hop], 0), counts };
+  const path = log.calls.filter((c) => c.start >= 0 && c.end <= log.answeredAt).map(({ hop, what }) => ({ hop, what }));
+  return { path, ms, modelMs: ms + HOPS.reduce((sum, hop) => sum + counts[hop] * ROUND_TRIP_MS[hop], 0), counts };
 }
 
 /** D1's own figure for the database's size (the `meta.size_after` of any query), what counts against its 10 GB. */
@@ -195,6 +198,8 @@ interface ProbeResult {
   model_median_ms: number;
   /** The sequential round trips of the median call, by hop. */
   round_trips: Partial<Record<Hop, number>>;
+  /** The binding calls of the last call, in order. */
+  last_call: Observed["path"];
   /** SQLite rows a call read and wrote in the object (mean), for the probes of one organization. */
   object_rows_per_call?: { read: number; written: number };
 }
@@ -227,6 +232,7 @@ async function measure(mf: Miniflare, probe: Probe, options: ObjectsOptions, cou
     p99_ms: round(p99(all.map((o) => o.ms))),
     model_median_ms: round(median(all.map((o) => o.modelMs))),
     round_trips: roundTrips,
+    last_call: all[all.length - 1].path,
   };
 }
 
@@ -306,7 +312,6 @@ export async function runObjects(options: ObjectsOptions) {
     const counter = { n: 0 };
     let orgNumber = 0;
     for (const level of levels) {
-      const before = load();
       const adding = level.adds.flatMap(([size, count]) => Array.from({ length: count }, () => syntheticOrganization(++orgNumber, size)));
       const seedStart = performance.now();
       const added = await seedDirectory(mf, adding, passwordHash);
@@ -324,6 +329,8 @@ export async function runObjects(options: ObjectsOptions) {
       const fresh = added.filter((o) => o !== small && o !== large);
       const step = Math.max(1, Math.floor(fresh.length / (options.calls * options.rounds + 3)));
       const others = fresh.filter((_, i) => i % step === 0);
+      // The load while measuring (the seeding's own work is over).
+      const before = load();
       const measured: Record<string, ProbeResult> = {};
       for (const probe of probes(small, large, others)) {
         measured[probe.name] = await measure(mf, probe, options, counter);
