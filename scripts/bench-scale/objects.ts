@@ -16,8 +16,9 @@
  * different organization each call (its object not called since it was seeded), and a snapshot write
  * (the 1-store organization's whole store, five units repriced: five updates a call). Each call's
  * time here, its sequential round trips (bench:latency's recording, scripts/bench/latency/), and
- * its time under bench:latency's model: the time here plus those round trips at the model's
- * figures. Then the global D1's bytes per store and the objects' SQLite sizes.
+ * its time under bench:latency's model: the time here plus, for each wave of calls, the model's
+ * round trip of its slowest hop. Then the global D1's bytes per store and the objects' SQLite sizes,
+ * and a store's month priced (./cost.ts).
  * Writes .bench/scale-objects.json. `--smoke`: 10 stores, 5 calls, 1 round.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -26,7 +27,7 @@ import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { apiKeyDisplayPrefix, BROKER_TOKEN_PREFIX, generateApiKey, generateToken, sha256Hex } from "../../src/credentials/tokens";
 import type { DemoOrganization } from "../../src/demo/demo-data";
-import { type Call, HOPS, type Hop, ROUND_TRIP_MS, sequentialRoundTrips } from "../bench/latency/model";
+import { type Call, HOPS, type Hop, modelledWaitMs, ROUND_TRIP_MS, sequentialRoundTrips } from "../bench/latency/model";
 import { compatibilityDate, median } from "../bench/startup";
 import { apiWorkerOptions, applyMigrations, builtWorker, IN_MEMORY_RATE_LIMITER, machine } from "../bench/worker";
 import { runWrangler } from "../lib/local-d1";
@@ -55,8 +56,8 @@ interface Org {
 }
 
 interface Observed {
-  /** The calls on the request's path: where each went and what it was. */
-  path: { hop: Hop; what: string }[];
+  /** The calls on the request's path: where each went, what it was, when (ms from the request's start, here). */
+  path: { hop: Hop; what: string; start: number; end: number }[];
   ms: number;
   modelMs: number;
   counts: Record<Hop, number>;
@@ -75,12 +76,10 @@ async function observe(mf: Miniflare, pathAndQuery: string, init: RequestInit): 
   if (!res.ok) throw new Error(`${init.method ?? "GET"} ${pathAndQuery} answered ${res.status}: ${text.slice(0, 300)}`);
   const log = JSON.parse(res.headers.get("X-Latency-Calls") ?? "null") as { calls: Call[]; answeredAt: number } | null;
   if (!log) throw new Error("no X-Latency-Calls header: not the bench Worker?");
-  const counts = sequentialRoundTrips(
-    log.calls.filter((c) => c.start >= 0),
-    log.answeredAt,
-  );
-  const path = log.calls.filter((c) => c.start >= 0 && c.end <= log.answeredAt).map(({ hop, what }) => ({ hop, what }));
-  return { path, ms, modelMs: ms + HOPS.reduce((sum, hop) => sum + counts[hop] * ROUND_TRIP_MS[hop], 0), counts };
+  // Calls that began before this request are an earlier request's background work.
+  const calls = log.calls.filter((c) => c.start >= 0);
+  const path = calls.filter((c) => c.end <= log.answeredAt).map(({ hop, what, start, end }) => ({ hop, what, start: round(start), end: round(end) }));
+  return { path, ms, modelMs: ms + modelledWaitMs(calls, log.answeredAt), counts: sequentialRoundTrips(calls, log.answeredAt) };
 }
 
 /** D1's own figure for the database's size (the `meta.size_after` of any query), what counts against its 10 GB. */
