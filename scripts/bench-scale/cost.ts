@@ -11,7 +11,8 @@
  * - Durable Objects: https://developers.cloudflare.com/durable-objects/platform/pricing/ (requests,
  *   RPC calls included; duration for the 128 MB an object is allocated; SQLite rows and stored data);
  * - D1: https://developers.cloudflare.com/d1/platform/pricing/;
- * - Workers: https://developers.cloudflare.com/workers/platform/pricing/ (Standard: requests).
+ * - Workers Standard requests, as https://developers.cloudflare.com/workflows/reference/pricing/
+ *   states them ("identical to Workers Standard pricing").
  */
 export const PRICES_USD = {
   objectRequestsPerMillion: 0.15,
