@@ -12,7 +12,7 @@ import { DEMO_DEAL_DESK_REFERENCE } from "../deal-desk-reference";
 /**
  * How many organizations of each size each level adds (stores = sum of size × count), as the US
  * market looks: most dealers have one to three rooftops, some groups ten, a few fifty or more.
- * Each level adds to the one before: 10 → 100 → 1,000 stores.
+ * Each level adds to the one before: 10 → 100 → 1,000 (→ 10,000) stores.
  */
 export const LEVELS: readonly { stores: number; adds: readonly [size: number, count: number][] }[] = [
   {
@@ -41,6 +41,18 @@ export const LEVELS: readonly { stores: number; adds: readonly [size: number, co
       [3, 50],
       [2, 100],
       [1, 250],
+    ],
+  },
+  // `--objects` only (the D1 mode stops at --max-stores, 1,000 by default): the same mix, ten times over.
+  {
+    stores: 10_000,
+    adds: [
+      [50, 4],
+      [10, 180],
+      [5, 200],
+      [3, 500],
+      [2, 1000],
+      [1, 2500],
     ],
   },
 ];

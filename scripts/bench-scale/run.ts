@@ -18,6 +18,7 @@
  * - the database's size, and the writer's busy time per store per day under an assumed daily mix
  *   (WRITE_MIX below), hence where one database saturates: 10 GB, or 86,400 s of writer time a day.
  * Prints a table per level and writes .bench/scale.json. `--smoke`: 10 stores, 3 calls (about 70 s).
+ * `--objects`: every organization's inventory in its own object instead, to 10,000 stores (./objects.ts).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -517,7 +518,18 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
+// `--objects`: organizations' inventory in their own objects, up to 10,000 stores (./objects.ts).
+const run = args.includes("--objects")
+  ? () =>
+      import("./objects").then(({ runObjects }) =>
+        runObjects({
+          maxStores: smoke ? 10 : option("max-stores", 10_000),
+          calls: option("calls", smoke ? 5 : 30),
+          rounds: smoke ? 1 : option("rounds", 3),
+        }),
+      )
+  : main;
+run().catch((error: unknown) => {
   console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   process.exitCode = 1;
 });

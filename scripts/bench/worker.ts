@@ -174,6 +174,17 @@ export function serve(options: { scriptPath?: string; inspectorPort?: number } =
 /** The schema from migrations/, then the platform scenarios' organization and the areas' one, with what each area seeds. */
 export async function migrateAndSeed(mf: Miniflare): Promise<{ platform: BenchFixture; areas: BenchFixture }> {
   const db = await mf.getD1Database("DB", "api");
+  await applyMigrations(db);
+  const platform = await seedOrganization(db, "bench");
+  // The areas seed hundreds of units and deals: in their own organization, so the metered_v1 feed
+  // keeps its five units whatever areas exist (it answered 125 once the reports area seeded here).
+  const areas = await seedOrganization(db, "bench_areas");
+  for (const area of BENCH_AREAS) await area.seed?.(db, areas);
+  return { platform, areas };
+}
+
+/** The schema from migrations/, statement by statement, on a bench's D1. */
+export async function applyMigrations(db: D1Database): Promise<void> {
   const migrations = readdirSync(path.join(ROOT, "migrations"))
     .filter((f) => f.endsWith(".sql"))
     .sort();
@@ -186,12 +197,6 @@ export async function migrateAndSeed(mf: Miniflare): Promise<{ platform: BenchFi
       await db.prepare(statement).run();
     }
   }
-  const platform = await seedOrganization(db, "bench");
-  // The areas seed hundreds of units and deals: in their own organization, so the metered_v1 feed
-  // keeps its five units whatever areas exist (it answered 125 once the reports area seeded here).
-  const areas = await seedOrganization(db, "bench_areas");
-  for (const area of BENCH_AREAS) await area.seed?.(db, areas);
-  return { platform, areas };
 }
 
 /** An organization with a store, five units, a `lak_` key with a limit of 1,000,000,000 and a legacy token. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Call, isWrite, sequentialRoundTrips } from "../../scripts/bench/latency/model";
+import { type Call, isWrite, modelledWaitMs, sequentialRoundTrips } from "../../scripts/bench/latency/model";
 
 const call = (hop: Call["hop"], start: number, end: number): Call => ({ hop, what: "", start, end });
 
@@ -29,6 +29,14 @@ describe("bench:latency's count of sequential round trips", () => {
 
   it("counts a call that starts as the previous one ends as the next round trip", () => {
     expect(sequentialRoundTrips([call("replica", 0, 8), call("replica", 8, 16)], 16).replica).toBe(2);
+  });
+});
+
+describe("what the model adds to a request (bench:scale --objects)", () => {
+  it("waits for each wave's slowest hop: a replica read beside the object costs the object's round trip alone", () => {
+    // The feed of an organization in its object: its page from the object and its age from a replica together.
+    expect(modelledWaitMs([call("durable_object", 0, 3), call("replica", 0, 1)], 4)).toBe(25);
+    expect(modelledWaitMs([call("primary", 0, 2), call("durable_object", 2, 5), call("primary", 5, 6)], 7)).toBe(325);
   });
 });
 

@@ -40,20 +40,23 @@ export const isWrite = (sql: string) => /^\s*(insert|update|delete|replace)\b/i.
  */
 export function sequentialRoundTrips(calls: Call[], answeredAt: number): Record<Hop, number> {
   const counts = Object.fromEntries(HOPS.map((hop) => [hop, 0])) as Record<Hop, number>;
+  for (const wave of waves(calls, answeredAt)) for (const hop of wave) counts[hop] += 1;
+  return counts;
+}
+
+/** What the model adds to a request's time: each wave waits for its slowest hop. */
+export const modelledWaitMs = (calls: Call[], answeredAt: number) =>
+  waves(calls, answeredAt).reduce((sum, wave) => sum + Math.max(...[...wave].map((hop) => ROUND_TRIP_MS[hop])), 0);
+
+/** The hops of each wave of calls on the request's path, in order. */
+function waves(calls: Call[], answeredAt: number): Set<Hop>[] {
   const onPath = calls.filter((c) => c.end <= answeredAt).sort((a, b) => a.start - b.start);
+  const found: Set<Hop>[] = [];
   let waveEnd = Number.NEGATIVE_INFINITY;
-  let wave = new Set<Hop>();
-  const close = () => {
-    for (const hop of wave) counts[hop] += 1;
-  };
   for (const call of onPath) {
-    if (call.start >= waveEnd) {
-      close();
-      wave = new Set();
-    }
-    wave.add(call.hop);
+    if (call.start >= waveEnd) found.push(new Set());
+    found[found.length - 1].add(call.hop);
     waveEnd = Math.max(waveEnd, call.end);
   }
-  close();
-  return counts;
+  return found;
 }
