@@ -14,7 +14,7 @@
  * - Workers Standard requests, as https://developers.cloudflare.com/workflows/reference/pricing/
  *   states them ("identical to Workers Standard pricing").
  */
-export const PRICES_USD = {
+const PRICES_USD = {
   objectRequestsPerMillion: 0.15,
   durationPerMillionGbS: 12.5,
   rowsReadPerMillion: 0.001,
@@ -33,7 +33,7 @@ const GB = 1e9;
  * mix of the D1 bench, ./run.ts WRITE_MIX) and reads its 150 units as two 100-unit pages; its DMS
  * sends an hourly snapshot (docs/ingestion.md). Every request makes one call to the object.
  */
-export const STORE_MONTH = { feed_pages: 288 * 2 * 30, snapshots: 24 * 30 };
+const STORE_MONTH = { feed_pages: 288 * 2 * 30, snapshots: 24 * 30 };
 
 /**
  * The global D1's rows a store costs a day, estimated (not counted by the bench): the usage flushes
