@@ -13,7 +13,6 @@ export async function countSandboxRequest(db: Database, day: string, addressHash
 }
 
 /** Counts of days before `beforeDay` are no longer needed for the daily cap. */
-/** Counts of days before `beforeDay` are no longer needed for the daily cap. */
 export async function deleteSandboxRequestsBefore(db: Database, beforeDay: string): Promise<void> {
   await db.delete(sandboxRequests).where(sql`${sandboxRequests.day} < ${beforeDay}`);
 }
@@ -27,6 +26,16 @@ export async function findExpiredSandboxes(db: Database, now: string, limit: num
     .orderBy(asc(organizations.expiresAt))
     .limit(limit);
   return rows.map((r) => r.id);
+}
+
+/** Whether the organization exists and is a sandbox: what its storage object's purge requires. */
+export async function isSandbox(db: Database, orgId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(and(eq(organizations.id, orgId), eq(organizations.isSandbox, true)))
+    .limit(1);
+  return row !== undefined;
 }
 
 /**
