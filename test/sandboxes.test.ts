@@ -13,7 +13,7 @@ import { limitedClient } from "../src/http/credential-failures";
 import worker from "../src/index";
 import { purgeExpiredSandboxes } from "../src/jobs/purge-expired-sandboxes";
 import type { SandboxSchema } from "../src/routes/sandboxes/sandboxes.routes";
-import { sandboxAddressHash } from "../src/routes/sandboxes/sandboxes.service";
+import { createSandbox as createSandboxDirectly, sandboxAddressHash } from "../src/routes/sandboxes/sandboxes.service";
 import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
 import { putInventory, unit } from "./helpers/ingest";
 import { placeOrganization, rowsWhereStored } from "./helpers/org-storage";
@@ -413,6 +413,31 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(o).first()).toBeNull();
     expect(await d1Count("deals", o)).toBe(0);
     expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0 });
+  });
+
+  it("a creation that fails after its object was seeded purges both, object first, and answers the error", async () => {
+    let seeded: string | undefined;
+    // The object's seed lands, then its answer is lost: the creation must not leave either side behind.
+    const ORG_STORE = {
+      idFromName: (name: string) => env.ORG_STORE.idFromName(name),
+      get: (id: DurableObjectId) => {
+        const real = env.ORG_STORE.get(id);
+        return {
+          seedSandbox: async (...args: Parameters<OrganizationStore["seedSandbox"]>) => {
+            await real.seedSandbox(...args);
+            seeded = args[0];
+            throw new Error("the seed's answer was lost");
+          },
+          purgeSandbox: (orgId: string) => real.purgeSandbox(orgId),
+        };
+      },
+    } as unknown as Env["ORG_STORE"];
+    await expect(createSandboxDirectly({ ORG_STORE }, getDb(env.DB), new Date())).rejects.toThrow(/answer was lost/);
+    expect(seeded).toMatch(/^org_sbx_/);
+    const o = seeded ?? "";
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0 });
+    expect(Object.entries(await rowsPerTable(o)).filter(([, n]) => n > 0)).toEqual([]);
+    expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(o).first()).toBeNull();
   });
 
   it("refuses to purge a live organization's object, and a sandbox's purge sent to another organization's object", async () => {
