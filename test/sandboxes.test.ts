@@ -322,8 +322,9 @@ describe("the sandbox purge (00:15 cron)", () => {
     };
     const before = { live: await kept(live.org.id), current: await kept(current.organization_id) };
     const seeded = await rowsPerTable(expired.organization_id);
-    expect(await objectRows(expired.organization_id)).toMatchObject({ owner: 1, units: expect.any(Number), values: expect.any(Number) });
-    expect((await objectRows(expired.organization_id)).units).toBeGreaterThan(100);
+    const inObject = await objectRows(expired.organization_id);
+    expect(inObject.owner).toBe(1);
+    expect(inObject.units).toBeGreaterThan(100);
     expect(seeded.lender_decisions).toBeGreaterThan(0);
 
     const now = Date.now();
@@ -398,7 +399,7 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     const { sandbox } = await createSandbox();
     const o = sandbox.organization_id;
     await expire(o);
-    // An alarm the object had set (a job on its own alarm) goes with it.
+    // An alarm the object had set (a job on its own alarm) goes with it (deleteAll's, at our compatibility date).
     await runInDurableObject(orgStore(env, o), (_, state) => state.storage.setAlarm(Date.now() + 86_400_000));
     // The first half of a purge: the object is emptied, then the run stops before D1.
     await orgStore(env, o).purgeSandbox(o);

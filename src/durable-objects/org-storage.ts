@@ -135,7 +135,7 @@ export class OrganizationStore extends DurableObject<Env> {
     if (owner.orgId !== orgId) throw new OrgStorageMismatchError();
     if (!(await isSandbox(getDb(this.env.DB), orgId))) throw new SandboxPurgeRefusedError();
     await this.ctx.blockConcurrencyWhile(async () => {
-      await this.ctx.storage.deleteAlarm();
+      // The alarm goes with it: deleteAll deletes it too from compatibility date 2026-02-24 (wrangler.toml's is later).
       await this.ctx.storage.deleteAll();
       this.db = await this.queries.openOrgStore(this.ctx.storage);
     });
