@@ -39,10 +39,11 @@ module.exports = {
     },
     {
       name: "jobs-below-http",
-      comment: "Scheduled jobs (src/jobs/) call db/, engines/ and events/, never the HTTP layer or an endpoint group.",
+      comment:
+        "Scheduled jobs (src/jobs/) call db/, engines/ and events/, never the HTTP layer or an endpoint group; they reach an organization's storage object only through its routing (the sandbox purge).",
       severity: "error",
       from: { path: "^src/jobs/" },
-      to: { path: "^src/(http|routes|durable-objects)/" },
+      to: { path: "^src/(http|routes|durable-objects)/", pathNot: "^src/durable-objects/org-storage-routing" },
     },
     {
       name: "durable-objects-thin",

@@ -1,4 +1,4 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
@@ -7,11 +7,16 @@ import { getDb } from "../src/db/client";
 import { computePlatformStatistics } from "../src/db/queries/public-stats";
 import { recordUsage } from "../src/db/queries/usage";
 import { keyUsageDaily, orgActivity, sandboxRequests } from "../src/db/schema";
+import { NOT_SERVING, type OrganizationStore, OrgStorageMismatchError, SandboxPurgeRefusedError } from "../src/durable-objects/org-storage";
+import { orgStore } from "../src/durable-objects/org-storage-routing";
 import { limitedClient } from "../src/http/credential-failures";
 import worker from "../src/index";
+import { purgeExpiredSandboxes } from "../src/jobs/purge-expired-sandboxes";
 import type { SandboxSchema } from "../src/routes/sandboxes/sandboxes.routes";
-import { sandboxAddressHash } from "../src/routes/sandboxes/sandboxes.service";
+import { createSandbox as createSandboxDirectly, sandboxAddressHash } from "../src/routes/sandboxes/sandboxes.service";
 import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
+import { putInventory, unit } from "./helpers/ingest";
+import { placeOrganization, rowsWhereStored } from "./helpers/org-storage";
 import { figuresByDefinition, isoDaysAgo, usageSnapshot } from "./helpers/public";
 import { brokerCall } from "./helpers/staff";
 
@@ -33,6 +38,20 @@ async function stockNumbers(key: string, path = "/api/v1/inventory?limit=500") {
   const res = await call(path, { key });
   expect(res.status).toBe(200);
   return { res, numbers: (await res.json<{ inventory: { stock_number: string }[] }>()).inventory.map((u) => u.stock_number) };
+}
+
+/** What the organization's storage object holds, read inside it. */
+async function objectRows(orgId: string) {
+  return runInDurableObject(orgStore(env, orgId), (_, state) => {
+    const count = (table: string) => state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).one().n;
+    return { owner: count("storage_owner"), units: count("inventory_units"), values: count("unit_market_values"), stores: count("stores") };
+  });
+}
+
+async function expire(orgId: string) {
+  await env.DB.prepare("UPDATE organizations SET expires_at = ? WHERE id = ?")
+    .bind(new Date(Date.now() - 60_000).toISOString(), orgId)
+    .run();
 }
 
 async function liveOrgWithUnit() {
@@ -139,13 +158,16 @@ describe("POST /api/sandboxes", () => {
     const sandboxAlertText = await sandboxAlerts.text();
     expect(sandboxAlertText).toContain(`"${sandbox.stores[0].id}"`);
     expect(sandboxAlertText).not.toContain(live.unit.stockNumber);
-    const sandboxUnits = await env.DB.prepare("SELECT stock_number FROM inventory_units WHERE org_id = ?").bind(sandbox.organization_id).all<{
-      stock_number: string;
-    }>();
+    const sandboxUnits = await rowsWhereStored<{ stock_number: string }>(
+      sandbox.organization_id,
+      "SELECT stock_number FROM inventory_units WHERE org_id = ?",
+      sandbox.organization_id,
+    );
+    expect(sandboxUnits.length).toBeGreaterThan(100);
     const alerts = await call("/api/v1/inventory-alerts", { key: live.key });
     expect(alerts.status).toBe(200);
     const alertText = await alerts.text();
-    for (const { stock_number } of sandboxUnits.results.slice(0, 50)) expect(alertText).not.toContain(`"${stock_number}"`);
+    for (const { stock_number } of sandboxUnits.slice(0, 50)) expect(alertText).not.toContain(`"${stock_number}"`);
     // The sandbox's store ids are its own: a live key asking for one gets nothing of it.
     const foreignStore = await call(`/api/v1/inventory?store_id=${sandbox.stores[0].id}`, { key: live.key });
     expect([404, 422]).toContain(foreignStore.status);
@@ -300,7 +322,9 @@ describe("the sandbox purge (00:15 cron)", () => {
     };
     const before = { live: await kept(live.org.id), current: await kept(current.organization_id) };
     const seeded = await rowsPerTable(expired.organization_id);
-    expect(seeded.inventory_units).toBeGreaterThan(100);
+    const inObject = await objectRows(expired.organization_id);
+    expect(inObject.owner).toBe(1);
+    expect(inObject.units).toBeGreaterThan(100);
     expect(seeded.lender_decisions).toBeGreaterThan(0);
 
     const now = Date.now();
@@ -314,9 +338,118 @@ describe("the sandbox purge (00:15 cron)", () => {
     const after = await rowsPerTable(expired.organization_id);
     expect(Object.entries(after).filter(([, n]) => n > 0)).toEqual([]);
     expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(expired.organization_id).first()).toBeNull();
+    // Its object is empty: no units, no market values, no owner.
+    expect(await objectRows(expired.organization_id)).toEqual({ owner: 0, units: 0, values: 0, stores: 0 });
     expect(await kept(live.org.id)).toEqual(before.live);
-    // The other sandbox expires 30 days after its creation: the purge leaves it whole.
+    // The other sandbox expires 30 days after its creation: the purge leaves it whole, object included.
     expect(await kept(current.organization_id)).toEqual(before.current);
-    expect(before.current.inventory_units).toBeGreaterThan(100);
+    expect((await stockNumbers(current.api_key)).numbers.length).toBeGreaterThan(100);
+  });
+});
+
+describe("a sandbox in its own storage object (docs/scaling.md)", () => {
+  const d1Count = async (table: string, orgId: string) =>
+    (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE org_id = ?`).bind(orgId).first<{ n: number }>())?.n;
+
+  it("is created with storage 'object': its feed reads the units seeded there, none of which are in D1", async () => {
+    const { sandbox } = await createSandbox();
+    const o = sandbox.organization_id;
+    expect(await env.DB.prepare("SELECT storage FROM organizations WHERE id = ?").bind(o).first()).toEqual({ storage: "object" });
+    expect(await d1Count("inventory_units", o)).toBe(0);
+    expect(await d1Count("unit_market_values", o)).toBe(0);
+    // Everything not moved yet stays in D1: its stores, deals and lender history.
+    expect(await d1Count("stores", o)).toBe(2);
+    expect(await d1Count("deals", o)).toBeGreaterThan(0);
+    const inObject = await rowsWhereStored<{ stock_number: string }>(
+      o,
+      "SELECT stock_number FROM inventory_units WHERE org_id = ? AND status = 'in_stock' ORDER BY stock_number",
+      o,
+    );
+    expect(inObject.length).toBeGreaterThan(100);
+    expect((await stockNumbers(sandbox.api_key)).numbers.sort()).toEqual(inObject.map((u) => u.stock_number));
+    expect((await objectRows(o)).values).toBeGreaterThan(0);
+    // The alerts read the object's units and their market values (D1 holds none to count).
+    const alerts = await (await call("/api/v1/inventory-alerts", { key: sandbox.api_key })).json<{ total_aged_units: number; alerts: unknown[] }>();
+    expect(alerts.total_aged_units).toBeGreaterThan(0);
+    expect(alerts.alerts.length).toBeGreaterThan(0);
+  });
+
+  it("a snapshot sent to a sandbox's store lands in its object, not in D1", async () => {
+    const { sandbox } = await createSandbox();
+    const o = sandbox.organization_id;
+    const store = sandbox.stores[0].id;
+    const key = (await createApiKey(o, { key: generateApiKey("test"), permissions: ["read", "ingest"] })).key;
+    const [{ n: inStock }] = await rowsWhereStored<{ n: number }>(
+      o,
+      "SELECT count(*) AS n FROM inventory_units WHERE store_id = ? AND status = 'in_stock'",
+      store,
+    );
+    const res = await putInventory(store, { key }, { units: [unit(1, { stock_number: "SBX-1" }), unit(2, { stock_number: "SBX-2" })] }, false, {
+      confirm_removals: String(inStock),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ created: 2, removed: inStock });
+    expect((await stockNumbers(key, `/api/v1/inventory?store_id=${store}`)).numbers.sort()).toEqual(["SBX-1", "SBX-2"]);
+    expect(await d1Count("inventory_units", o)).toBe(0);
+    const landed = await rowsWhereStored<{ stock_number: string }>(o, "SELECT stock_number FROM inventory_units WHERE stock_number LIKE 'SBX-%'");
+    expect(landed.map((u) => u.stock_number).sort()).toEqual(["SBX-1", "SBX-2"]);
+  });
+
+  it("a purge cut short after the object was emptied is finished by the next run; D1's rows meanwhile reach nothing", async () => {
+    const { sandbox } = await createSandbox();
+    const o = sandbox.organization_id;
+    await expire(o);
+    // An alarm the object had set (a job on its own alarm) goes with it (deleteAll's, at our compatibility date).
+    await runInDurableObject(orgStore(env, o), (_, state) => state.storage.setAlarm(Date.now() + 86_400_000));
+    // The first half of a purge: the object is emptied, then the run stops before D1.
+    await orgStore(env, o).purgeSandbox(o);
+    expect(await runInDurableObject(orgStore(env, o), (_, state) => state.storage.getAlarm())).toBeNull();
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0 });
+    expect(await d1Count("deals", o)).toBeGreaterThan(0);
+    expect((await call("/api/v1/inventory", { key: sandbox.api_key })).status).toBe(403);
+    // Even a call that reached the emptied object (past the credential check) gets no rows: it serves nothing.
+    expect(await orgStore(env, o).inventoryPage(o, { limit: 10 })).toEqual(NOT_SERVING);
+    // The next night's run finds the sandbox in D1 again and finishes: the object's purge is a no-op the second time.
+    await purgeExpiredSandboxes(env, new Date());
+    expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(o).first()).toBeNull();
+    expect(await d1Count("deals", o)).toBe(0);
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0 });
+  });
+
+  it("a creation that fails after its object was seeded purges both, object first, and answers the error", async () => {
+    let seeded: string | undefined;
+    // The object's seed lands, then its answer is lost: the creation must not leave either side behind.
+    const ORG_STORE = {
+      idFromName: (name: string) => env.ORG_STORE.idFromName(name),
+      get: (id: DurableObjectId) => {
+        const real = env.ORG_STORE.get(id);
+        return {
+          seedSandbox: async (...args: Parameters<OrganizationStore["seedSandbox"]>) => {
+            await real.seedSandbox(...args);
+            seeded = args[0];
+            throw new Error("the seed's answer was lost");
+          },
+          purgeSandbox: (orgId: string) => real.purgeSandbox(orgId),
+        };
+      },
+    } as unknown as Env["ORG_STORE"];
+    await expect(createSandboxDirectly({ ORG_STORE }, getDb(env.DB), new Date())).rejects.toThrow(/answer was lost/);
+    expect(seeded).toMatch(/^org_sbx_/);
+    const o = seeded ?? "";
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0 });
+    expect(Object.entries(await rowsPerTable(o)).filter(([, n]) => n > 0)).toEqual([]);
+    expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(o).first()).toBeNull();
+  });
+
+  it("refuses to purge a live organization's object, and a sandbox's purge sent to another organization's object", async () => {
+    const live = await liveOrgWithUnit();
+    await placeOrganization(live.org.id, "object");
+    const { sandbox } = await createSandbox();
+    await runInDurableObject(orgStore(env, live.org.id), async (object: OrganizationStore) => {
+      await expect(object.purgeSandbox(live.org.id)).rejects.toThrow(SandboxPurgeRefusedError);
+      await expect(object.purgeSandbox(sandbox.organization_id)).rejects.toThrow(OrgStorageMismatchError);
+    });
+    expect(await objectRows(live.org.id)).toMatchObject({ owner: 1, units: 1 });
+    expect((await stockNumbers(live.key)).numbers).toEqual([live.unit.stockNumber]);
   });
 });

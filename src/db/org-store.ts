@@ -10,7 +10,6 @@ import migrations from "../../migrations-org/migrations";
 import type { SnapshotSafety } from "../engines/ingest";
 import { inventoryUnits, storageOwner, stores, unitMarketValues } from "./org-schema";
 import { markAbsentUnitsSold, planSnapshot, type SnapshotUnit, upsertUnits } from "./queries/ingest";
-import type { StoredMarketValue, StoredUnit } from "./queries/org-storage";
 
 // The object loads this one module when it starts: what it runs, on its own SQLite.
 export { listInventory } from "./queries/feeds";
@@ -18,6 +17,10 @@ export { groupDigest, readStoreNames, readUnitPage } from "./queries/org-storage
 export { alertUnitPage, unitsInStock } from "./queries/reports";
 
 export type OrgStoreDb = DrizzleSqliteDODatabase;
+
+/** Rows as a move's copy carries them (every column) or a seed makes them (columns with defaults may be left out). */
+export type UnitToLoad = typeof inventoryUnits.$inferInsert;
+export type MarketValueToLoad = typeof unitMarketValues.$inferInsert;
 
 /** The client on the object's storage, its schema brought to the bundled version (migrations-org/). */
 export async function openOrgStore(storage: DurableObjectStorage, journal = migrations): Promise<OrgStoreDb> {
@@ -68,13 +71,13 @@ export async function applySnapshot(
   return { refusal: null, created: plan.created, updated: plan.updated, removed };
 }
 
-/** The first page of a move empties the group's tables, so a move run again after a failure starts clean. */
+/** The first page of a move (or a sandbox's seed) empties the group's tables, so a move run again after a failure starts clean. */
 export function loadPage(
   db: OrgStoreDb,
   orgId: string,
   names: readonly { id: string; name: string }[],
-  units: readonly StoredUnit[],
-  values: readonly StoredMarketValue[],
+  units: readonly UnitToLoad[],
+  values: readonly MarketValueToLoad[],
   first: boolean,
 ): void {
   db.transaction(() => {

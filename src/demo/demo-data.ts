@@ -71,6 +71,12 @@ export interface DemoSeedInput {
    * in production must not add demo entries to them. Default true (the local seed, the tests).
    */
   sharedRows?: boolean;
+  /**
+   * The organizations' inventory group (units and their market values) goes to their own storage
+   * object (docs/scaling.md): the organizations are seeded with `storage = 'object'` and those
+   * rows are returned in `inventory`, not as statements. Default false (D1, as the local seed).
+   */
+  inventoryInObject?: boolean;
 }
 
 export interface DemoSeedSummary {
@@ -205,11 +211,18 @@ export function demoOrgSeeds(credentials: DemoCredentials): DemoOrgSeed[] {
 
 export const DEAL_HISTORY_MONTHS = 24;
 
-export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary } {
+/** The inventory group's rows, for an organization whose inventory lives in its object. */
+export interface DemoInventory {
+  units: InferInsertModel<typeof inventoryUnits>[];
+  marketValues: InferInsertModel<typeof unitMarketValues>[];
+}
+
+export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary; inventory: DemoInventory } {
   const rows = buildDemoRows(input);
   const reports = buildReportsDemoRows(input.referenceDate, rows);
   const desk = dealDeskDemoRows(input.dealDeskReference, rows.stores, rows.deals);
   const shared = input.sharedRows ?? true;
+  const inD1 = !input.inventoryInObject;
   const rowCounts: Record<string, number> = {};
   const insert = <T extends SQLiteTable>(table: T, tableRows: InferInsertModel<T>[]) => {
     rowCounts[getTableName(table)] = tableRows.length;
@@ -223,16 +236,20 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
     ...insert(apiKeys, rows.apiKeys),
     ...insert(brokerTokens, rows.brokerTokens),
     ...insert(legacyTokens, rows.legacyTokens),
-    ...insert(inventoryUnits, rows.inventoryUnits),
+    ...(inD1 ? insert(inventoryUnits, rows.inventoryUnits) : []),
     ...insert(deals, rows.deals),
     ...insert(dealStips, rows.dealStips),
     ...insert(storeLenderPanel, desk.panel),
     ...insert(lenderDecisions, desk.decisions),
     ...(shared ? insert(marketFeedEntries, rows.marketFeedEntries) : []),
     ...(shared ? insert(marketObservations, reports.marketObservations) : []),
-    ...insert(unitMarketValues, reports.unitMarketValues),
+    ...(inD1 ? insert(unitMarketValues, reports.unitMarketValues) : []),
   ];
-  return { statements, summary: { referenceDate: input.referenceDate, rowCounts } };
+  return {
+    statements,
+    summary: { referenceDate: input.referenceDate, rowCounts },
+    inventory: { units: rows.inventoryUnits, marketValues: reports.unitMarketValues },
+  };
 }
 
 interface DemoRows {
@@ -248,7 +265,7 @@ interface DemoRows {
   marketFeedEntries: InferInsertModel<typeof marketFeedEntries>[];
 }
 
-function buildDemoRows({ referenceDate, organizations: seeds, historyMonths = DEAL_HISTORY_MONTHS }: DemoSeedInput): DemoRows {
+function buildDemoRows({ referenceDate, organizations: seeds, historyMonths = DEAL_HISTORY_MONTHS, inventoryInObject }: DemoSeedInput): DemoRows {
   const reference = parseDay(referenceDate);
   const rows: DemoRows = {
     organizations: [],
@@ -264,7 +281,14 @@ function buildDemoRows({ referenceDate, organizations: seeds, historyMonths = DE
   };
 
   for (const { organization: org, credentials: secrets, sandbox } of seeds) {
-    rows.organizations.push({ id: org.id, name: org.name, isDemo: true, isSandbox: sandbox !== undefined, expiresAt: sandbox?.expiresAt ?? null });
+    rows.organizations.push({
+      id: org.id,
+      name: org.name,
+      isDemo: true,
+      isSandbox: sandbox !== undefined,
+      expiresAt: sandbox?.expiresAt ?? null,
+      storage: inventoryInObject ? "object" : "d1",
+    });
     rows.staffUsers.push({
       id: org.staffUser.id,
       orgId: org.id,

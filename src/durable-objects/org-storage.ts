@@ -1,15 +1,24 @@
 import { DurableObject } from "cloudflare:workers";
-import type { OrgStoreDb } from "../db/org-store";
+import { getDb } from "../db/client";
+import type { MarketValueToLoad, OrgStoreDb, UnitToLoad } from "../db/org-store";
 import type { FeedQuery, InventoryAfter, UnitRow } from "../db/queries/feeds";
 import type { SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
 import type { StoredMarketValue, StoredUnit, TableDigest } from "../db/queries/org-storage";
 import type { AlertPageAfter, AlertUnitRow } from "../db/queries/reports";
+import { isSandbox } from "../db/queries/sandboxes";
 import type { SnapshotSafety } from "../engines/ingest";
 
 export class OrgStorageMismatchError extends Error {
   constructor() {
     super("This storage object holds another organization's data.");
     this.name = "OrgStorageMismatchError";
+  }
+}
+
+export class SandboxPurgeRefusedError extends Error {
+  constructor() {
+    super("Only a sandbox organization's storage object can be purged.");
+    this.name = "SandboxPurgeRefusedError";
   }
 }
 
@@ -100,6 +109,36 @@ export class OrganizationStore extends DurableObject<Env> {
   setActive(orgId: string, active: boolean): void {
     this.claim(orgId);
     this.queries.setActive(this.db, active);
+  }
+
+  // --- a sandbox (src/routes/sandboxes, src/jobs/purge-expired-sandboxes.ts) --------------------
+
+  /** A new sandbox's seeded inventory, written as a move's first page is (`loadPage`), then served. */
+  seedSandbox(orgId: string, stores: StoreName[], units: UnitToLoad[], values: MarketValueToLoad[]): void {
+    this.idle(orgId);
+    this.queries.loadPage(this.db, orgId, stores, units, values, true);
+    this.queries.setActive(this.db, true);
+  }
+
+  /**
+   * Deletes all of the object's storage and its alarm: an expired sandbox's purge, run before D1's
+   * rows go so that a purge cut short is finished by the next run. Refused for an object another
+   * organization owns, and for an organization D1 does not hold as a sandbox, so a live
+   * organization's data is never deleted through here. An object with no owner holds nothing and
+   * is left as it is, so a second purge does nothing. The schema is laid again at once, empty and
+   * unowned, as a new object's is when it starts, so this instance keeps answering.
+   */
+  async purgeSandbox(orgId: string): Promise<void> {
+    const owner = this.queries.readOwner(this.db);
+    // Unowned: never written (a seed claims it first) or purged already.
+    if (owner === undefined) return;
+    if (owner.orgId !== orgId) throw new OrgStorageMismatchError();
+    if (!(await isSandbox(getDb(this.env.DB), orgId))) throw new SandboxPurgeRefusedError();
+    await this.ctx.blockConcurrencyWhile(async () => {
+      // The alarm goes with it: deleteAll deletes it too from compatibility date 2026-02-24 (wrangler.toml's is later).
+      await this.ctx.storage.deleteAll();
+      this.db = await this.queries.openOrgStore(this.ctx.storage);
+    });
   }
 
   private serves(orgId: string): boolean {

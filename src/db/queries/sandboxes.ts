@@ -28,6 +28,16 @@ export async function findExpiredSandboxes(db: Database, now: string, limit: num
   return rows.map((r) => r.id);
 }
 
+/** Whether the organization exists and is a sandbox: what its storage object's purge requires. */
+export async function isSandbox(db: Database, orgId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(and(eq(organizations.id, orgId), eq(organizations.isSandbox, true)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
  * Every table with an `org_id` column, read from the schema itself, so a table added later is
  * purged without anyone remembering to list it here.

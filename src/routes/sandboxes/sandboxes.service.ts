@@ -3,9 +3,11 @@ import { SANDBOX_LIFETIME_DAYS, SANDBOXES_PER_ADDRESS_PER_DAY, TEST_KEY_DAILY_LI
 import { apiKeyDisplayPrefix, BROKER_TOKEN_PREFIX, generateApiKey, generateToken, hmacSha256Hex, sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import { loadDealDeskReference } from "../../db/queries/deal-desk";
-import { countSandboxRequest, deleteSandbox, tablesWithOrgId } from "../../db/queries/sandboxes";
+import { countSandboxRequest, tablesWithOrgId } from "../../db/queries/sandboxes";
 import { buildDemoSeed, DEMO_ORGANIZATIONS, type DemoOrganization } from "../../demo/demo-data";
+import { orgStore } from "../../durable-objects/org-storage-routing";
 import { DAY_MS } from "../../engines/dates";
+import { purgeSandbox } from "../../jobs/purge-expired-sandboxes";
 import { DomainError } from "../../lib/domain-error";
 import { randomBase62 } from "../../lib/ids";
 import { describeError, logEvent } from "../../lib/log";
@@ -65,17 +67,20 @@ export async function admitSandboxRequest(env: Env, db: Database, pepper: string
 
 /**
  * A sandbox organization seeded with the demo data under fresh ids, with a `lak_test_` key and a
- * broker token (both shown once). The rows go in through D1 batches of the generator's chunked
- * INSERTs; if one fails, what was written is purged at once (and would be by the nightly purge).
+ * broker token (both shown once). It lives in its own storage object from the start
+ * (`storage = 'object'`, docs/scaling.md): its inventory (units and their market values) goes
+ * there in one call, the rest through D1 batches of the generator's chunked INSERTs, D1 first, so
+ * the organization exists when the object's purge asks. If anything fails, what was written is
+ * purged at once, object and D1 (and would be by the nightly purge).
  */
-export async function createSandbox(db: Database, now: Date) {
+export async function createSandbox(env: Pick<Env, "ORG_STORE">, db: Database, now: Date) {
   const suffix = lowerAlphanumeric(12);
   const organization = sandboxOrganization(suffix);
   const expiresAt = new Date(now.getTime() + SANDBOX_LIFETIME_DAYS * DAY_MS).toISOString();
   const apiKey = generateApiKey("test");
   const brokerToken = generateToken(BROKER_TOKEN_PREFIX);
   const reference = await loadDealDeskReference(db);
-  const { statements } = buildDemoSeed({
+  const { statements, inventory } = buildDemoSeed({
     referenceDate: now.toISOString().slice(0, 10),
     organizations: [
       {
@@ -94,15 +99,18 @@ export async function createSandbox(db: Database, now: Date) {
     dealDeskReference: { tiers: reference.tiers, programs: reference.programs, stipRules: reference.stipRules, stipTypes: reference.stipTypes },
     historyMonths: SANDBOX_HISTORY_MONTHS,
     sharedRows: false,
+    inventoryInObject: true,
   });
   try {
     for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) {
       const [first, ...rest] = statements.slice(i, i + STATEMENTS_PER_BATCH).map((statement) => db.run(sql.raw(statement)));
       await db.batch([first, ...rest]);
     }
+    const names = organization.stores.map(({ id, name }) => ({ id, name }));
+    await orgStore(env, organization.id).seedSandbox(organization.id, names, inventory.units, inventory.marketValues);
   } catch (error) {
     logEvent("error", { event: "sandbox_seed_failed", org_id: organization.id, ...describeError(error) });
-    await deleteSandbox(db, await tablesWithOrgId(db), organization.id);
+    await purgeSandbox(env, db, await tablesWithOrgId(db), organization.id);
     throw error;
   }
   return {
