@@ -158,9 +158,15 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
       fuelTypes: "",
     };
   const retentionIndex = modelRetentionIndex(reference.modelRetention);
-  const ofModel = candidates.map((model) => retentionIndex.get(modelKey(subject.make, model))).find((series) => series !== undefined);
+  const isEv = classRow.retentionClass === "ev";
+  // A gas model's figure does not price its electric namesake (the F-150's, a Lightning): an EV takes
+  // a model figure only where the model table says the figure's model is electric (the Model 3's, a Performance).
+  const ofModel = candidates
+    .filter((model) => !isEv || index.get(modelKey(subject.make, model))?.fuelType === "electric")
+    .map((model) => retentionIndex.get(modelKey(subject.make, model)))
+    .find((series) => series !== undefined);
   // A make's figure is its gas and hybrid fleet's: an EV of the make keeps the EV class.
-  const ofMake = classRow.retentionClass === "ev" ? undefined : retentionIndex.get(modelKey(subject.make, "*"));
+  const ofMake = isEv ? undefined : retentionIndex.get(modelKey(subject.make, "*"));
   const modelRetention = ofModel?.fiveYear ?? ofMake?.fiveYear ?? null;
   const shape =
     [
