@@ -670,6 +670,18 @@ describe("older units on published figures past five years (docs/domain/appraisa
     expect(result.note).toContain("iSeeCars 2025, 42.4% lost in five years against 45.6% for all vehicles");
   });
 
+  it("a 2013 F-250 Power Stroke with 160k takes no step beyond 150,000 miles: a diesel heavy-duty pickup holds its value there", () => {
+    const diesel = trade({ year: 2013, make: "Ford", model: "F-250", trim: "Lariat Power Stroke", mileage: 160_000, conditionNotes: "clean" });
+    // ADESA (automotive-fleet.com 2016 [B]): past 150,000 miles "the diesel-powered 2012 F-250 holds steady, while the
+    // gasoline truck loses $3,000". Before: $15,837, the step taken.
+    expect(modelValuation(diesel)).toMatchObject({ highMileagePenalty: 0, vehicle: { classKey: "heavy_duty_truck_diesel" } });
+    expect(diesel.marketValue).toBeGreaterThan(15_837);
+    expect(diesel.note).toContain("− $0 beyond 150,000 miles (class heavy_duty_truck_diesel holds its value past them)");
+    // The gas F-250 still takes it.
+    const gas = modelValuation(trade({ year: 2013, make: "Ford", model: "F-250", trim: "XLT", mileage: 160_000, conditionNotes: "clean" }));
+    expect(gas.highMileagePenalty).toBeGreaterThan(0);
+  });
+
   it("a Toyota EV keeps the EV class: the make's figure is its gas and hybrid fleet's", () => {
     const result = modelValuation(
       trade({ year: 2023, make: "Toyota", model: "bZ4X", mileage: 30_000, conditionNotes: "clean", fuelType: "electric" }),
