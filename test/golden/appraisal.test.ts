@@ -641,7 +641,14 @@ describe("older units on published figures past five years (docs/domain/appraisa
     expect(result.marketValue).toBeGreaterThan(11_376 * 1.2);
     expect(result.marketValue).toBeLessThan(23_512);
     expect(result.note).toContain("new-price class v8_sports_car $42,495 new (Ford Mustang GT");
-    // An EcoBoost stays on the class price, and a Mach-E GT is still a Mach-E.
+    // The other V8 pony cars share the class; an EcoBoost stays on the class price, and a Mach-E GT is still a Mach-E.
+    expect(modelValuation(trade({ year: 2020, make: "Chevrolet", model: "Camaro", trim: "SS", mileage: 30_000 })).vehicle.classKey).toBe(
+      "v8_sports_car",
+    );
+    expect(modelValuation(trade({ year: 2018, make: "Dodge", model: "Challenger", trim: "R/T Scat Pack", mileage: 50_000 })).vehicle).toMatchObject({
+      classKey: "v8_sports_car",
+      modelRetention: { model: "Challenger" },
+    });
     expect(modelValuation(trade({ year: 2016, make: "Ford", model: "Mustang", trim: "EcoBoost", mileage: 120_000 })).vehicle.newPrice).toBe(35_000);
     expect(modelValuation(trade({ year: 2022, make: "Ford", model: "Mustang Mach-E", trim: "GT", mileage: 40_000 })).vehicle.classKey).toBe(
       "electric_car",
