@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadAppraisalReference } from "../../src/db/queries/appraisal";
 import { appraise } from "../../src/engines/appraisal/appraise";
 import type { AppraisalReference } from "../../src/engines/appraisal/types";
-import { residualPct, valueFromModel, vehicleAge } from "../../src/engines/appraisal/valuation";
+import { residualPct, valueFromComparables, valueFromModel, vehicleAge } from "../../src/engines/appraisal/valuation";
 import { appraisalStore } from "../helpers/deal-desk-reference";
 import { ORG_WITHOUT_OWN_ROWS, referenceDb } from "../helpers/reference-d1";
 
@@ -59,5 +59,14 @@ describe("depreciation model (docs/domain/appraisal.md#depreciation-model)", () 
     // 41,496 − 200 − 500 − 3,320 (8%) − 30 × (35 + 41.496) = 2,294.88 holding.
     expect(result.maxAcquisition).toBe(41_496 - 200 - 500 - 3_320 - 2_295);
     expect(result.note).toContain("holding $2,295 (30 days × $77)");
+  });
+});
+
+describe("comparables (docs/domain/appraisal.md#comparables, #mileage-adjustment-caps)", () => {
+  it("a comparable sold beyond 150,000 miles gives back its −10% to a subject under them", () => {
+    const comp = { source: "sold" as const, year: 2016, trim: null, mileage: 160_000, price: 10_000, observedOn: "2026-11-01" };
+    const value = valueFromComparables({ year: 2016, make: "Honda", model: "Civic", mileage: 100_000 }, [comp, comp, comp], reference, NOW);
+    // $10,000 + the +10% low-mileage cap ($1,000: 60,000 miles × $0.035 is more) + the comparable's −10% given back ($1,000).
+    expect(value.value).toBe(12_000);
   });
 });

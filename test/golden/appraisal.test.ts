@@ -623,13 +623,70 @@ describe("older units on published figures past five years (docs/domain/appraisa
     expect(result.note).toContain("new-price class electric_performance_car $53,990 new (Tesla Model 3 Performance");
   });
 
-  it("an F-150 whose trim says 'Lightning Lariat' is the Lightning, a $52,974 electric truck, not a $45,000 gas F-150", () => {
+  it("an F-150 whose trim says 'Lightning XLT' is the Lightning, a $52,974 electric truck, not a $45,000 gas F-150", () => {
     const result = modelValuation(
-      trade({ year: 2023, make: "Ford", model: "F-150", trim: "Lightning Lariat", mileage: 20_000, conditionNotes: "clean" }),
+      trade({ year: 2023, make: "Ford", model: "F-150", trim: "Lightning XLT", mileage: 20_000, conditionNotes: "clean" }),
     );
     // Before: fullsize_truck $45,000, $29,594 (the trim never reached the model table).
     expect(result.vehicle).toMatchObject({ classKey: "electric_truck", newPrice: 52_974, matchedModel: "F-150 Lightning" });
     expect(result.vehicle.retention.retentionClass).toBe("ev");
+  });
+
+  it("a 2016 Mustang GT with 120k is priced from a GT's $42,495, not an EcoBoost's $35,000 class price", () => {
+    const result = trade({ year: 2016, make: "Ford", model: "Mustang", trim: "GT", mileage: 120_000, conditionNotes: "clean" });
+    // Edmunds (edmunds.com/ford/mustang/2016/appraisal-value [B]), GT 2dr Coupe at 12,000 miles a year, average: trade-in
+    // $19,380, dealer retail $23,512. Before: $11,376 from the sports_car class's $35,000. Still under: no published
+    // figure says how a V8 Mustang holds its value (docs/domain/appraisal.md#after-five-years).
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "v8_sports_car", newPrice: 42_495, matchedModel: "Mustang GT" });
+    expect(result.marketValue).toBeGreaterThan(11_376 * 1.2);
+    expect(result.marketValue).toBeLessThan(23_512);
+    expect(result.note).toContain("new-price class v8_sports_car $42,495 new (Ford Mustang GT");
+    // The other V8 pony cars share the class; an EcoBoost stays on the class price, and a Mach-E GT is still a Mach-E.
+    expect(modelValuation(trade({ year: 2020, make: "Chevrolet", model: "Camaro", trim: "SS", mileage: 30_000 })).vehicle.classKey).toBe(
+      "v8_sports_car",
+    );
+    expect(modelValuation(trade({ year: 2018, make: "Dodge", model: "Challenger", trim: "R/T Scat Pack", mileage: 50_000 })).vehicle).toMatchObject({
+      classKey: "v8_sports_car",
+      modelRetention: { model: "Challenger" },
+    });
+    expect(modelValuation(trade({ year: 2016, make: "Ford", model: "Mustang", trim: "EcoBoost", mileage: 120_000 })).vehicle.newPrice).toBe(35_000);
+    expect(modelValuation(trade({ year: 2022, make: "Ford", model: "Mustang Mach-E", trim: "GT", mileage: 40_000 })).vehicle.classKey).toBe(
+      "electric_car",
+    );
+  });
+
+  it("a 2023 Lightning Lariat is priced from a Lariat's $67,474 on the EV curve, never on the gas F-150's own iSeeCars figure", () => {
+    const result = modelValuation(
+      trade({ year: 2023, make: "Ford", model: "F-150", trim: "Lightning Lariat", mileage: 30_000, conditionNotes: "clean" }),
+    );
+    // Before: the XLT's $52,974 and the F-150's 41.5% (× 0.787, a gas pickup's figure), $34,839.
+    expect(result.vehicle).toMatchObject({ classKey: "electric_truck_lariat", newPrice: 67_474, modelRetention: null });
+    expect(result.vehicle.retention).toMatchObject({ retentionClass: "ev", lossScale: 1.069 });
+    // The plain Lightning too: an EV takes a model figure only where the model table says the figure's model is electric.
+    const plain = modelValuation(trade({ year: 2023, make: "Ford", model: "F-150 Lightning", mileage: 30_000 }));
+    expect(plain.vehicle.modelRetention).toBeNull();
+    expect(plain.vehicle.retention.lossScale).toBe(1.069);
+  });
+
+  it("a 2014 CX-5 Touring with 144k is on the CX-5's own iSeeCars figure (42.4% in five years), and the note says so", () => {
+    const result = trade({ year: 2014, make: "Mazda", model: "CX-5", trim: "Touring", mileage: 144_000, conditionNotes: "clean" });
+    // Edmunds (edmunds.com/mazda/cx-5/2014/appraisal-value [B]), average: trade-in $8,171, dealer retail $12,522. Before: $8,276
+    // on the all-vehicle curve. Still under dealer retail: docs/domain/appraisal.md#after-five-years says why.
+    expect(modelValuation(result).vehicle.modelRetention).toMatchObject({ make: "Mazda", model: "CX-5", pctValueLost: 42.4 });
+    expect(result.marketValue).toBeGreaterThan(8_276);
+    expect(result.note).toContain("iSeeCars 2025, 42.4% lost in five years against 45.6% for all vehicles");
+  });
+
+  it("a 2013 F-250 Power Stroke with 160k takes no step beyond 150,000 miles: a diesel heavy-duty pickup holds its value there", () => {
+    const diesel = trade({ year: 2013, make: "Ford", model: "F-250", trim: "Lariat Power Stroke", mileage: 160_000, conditionNotes: "clean" });
+    // ADESA (automotive-fleet.com 2016 [B]): past 150,000 miles "the diesel-powered 2012 F-250 holds steady, while the
+    // gasoline truck loses $3,000". Before: $15,837, the step taken.
+    expect(modelValuation(diesel)).toMatchObject({ highMileagePenalty: 0, vehicle: { classKey: "heavy_duty_truck_diesel" } });
+    expect(diesel.marketValue).toBeGreaterThan(15_837);
+    expect(diesel.note).toContain("− $0 beyond 150,000 miles (class heavy_duty_truck_diesel holds its value past them)");
+    // The gas F-250 still takes it.
+    const gas = modelValuation(trade({ year: 2013, make: "Ford", model: "F-250", trim: "XLT", mileage: 160_000, conditionNotes: "clean" }));
+    expect(gas.highMileagePenalty).toBeGreaterThan(0);
   });
 
   it("a Toyota EV keeps the EV class: the make's figure is its gas and hybrid fleet's", () => {

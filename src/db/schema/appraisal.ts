@@ -112,6 +112,8 @@ export const appraisalPriceClasses = sqliteTable(
      */
     fallbackBodyClass: text("fallback_body_class").notNull().default(""),
     fallbackFuelType: text("fallback_fuel_type").notNull().default(""),
+    /** Whether the step beyond the high-mileage threshold applies (docs/domain/appraisal.md#mileage-adjustment-caps); not for diesel heavy-duty pickups. */
+    highMileageStep: integer("high_mileage_step", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [index("appraisal_price_classes_org_idx").on(t.orgId)],
 );

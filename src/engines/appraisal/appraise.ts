@@ -213,10 +213,13 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
         : input.subject.mileage < valuation.expectedMiles && !valuation.mileageBonus
           ? `+ $0 for mileage under the expected ${formatCount(valuation.expectedMiles)}${noBonus(valuation.expectedMiles)}`
           : `+ $0 for mileage at the expected ${formatCount(valuation.expectedMiles)}`;
+  const threshold = formatCount(reference.settings.highMileageThreshold);
   const penalty =
     valuation.highMileagePenalty > 0
-      ? ` − ${formatWholeUsd(valuation.highMileagePenalty)} beyond ${formatCount(reference.settings.highMileageThreshold)} miles`
-      : "";
+      ? ` − ${formatWholeUsd(valuation.highMileagePenalty)} beyond ${threshold} miles`
+      : !cls.highMileageStep && input.subject.mileage > reference.settings.highMileageThreshold
+        ? ` − $0 beyond ${threshold} miles (class ${cls.classKey} holds its value past them)`
+        : "";
   return (
     `Market value ${formatWholeUsd(valuation.value)} from the depreciation model (${scarce}): ${classWords} × ` +
     `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years${retention} × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}${olderFloorWords(valuation)}.`

@@ -85,7 +85,15 @@ export interface AppraisalReference {
   settings: AppraisalSettings;
   reconItems: ReconItem[];
   reconKeywords: ReconKeyword[];
-  priceClasses: { classKey: string; newPrice: number; retentionClass: string; fallbackBodyClass: string; fallbackFuelType: string }[];
+  priceClasses: {
+    classKey: string;
+    newPrice: number;
+    retentionClass: string;
+    fallbackBodyClass: string;
+    fallbackFuelType: string;
+    /** False: the step beyond the high-mileage threshold does not apply (diesel heavy-duty pickups). */
+    highMileageStep: boolean;
+  }[];
   modelClasses: { make: string; model: string; classKey: string; bodyClass: string; fuelType: string }[];
   modelRetention: ModelRetention[];
   retentionCurve: { ageYears: number; residualPct: number }[];

@@ -109,6 +109,8 @@ export interface VehicleClass {
   /** The model-table row's model that matched ("911" for "911 Carrera S"); null off the model table. */
   matchedModel: string | null;
   newPrice: number;
+  /** Whether the class takes the step beyond the high-mileage threshold (not a diesel heavy-duty pickup). */
+  highMileageStep: boolean;
   fuelType: string;
   bodyClass: string;
   /** The curve: the class's, its loss scale replaced by the model's (or its make's) own published figure when there is one. */
@@ -158,9 +160,15 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
       fuelTypes: "",
     };
   const retentionIndex = modelRetentionIndex(reference.modelRetention);
-  const ofModel = candidates.map((model) => retentionIndex.get(modelKey(subject.make, model))).find((series) => series !== undefined);
+  const isEv = classRow.retentionClass === "ev";
+  // A gas model's figure does not price its electric namesake (the F-150's, a Lightning): an EV takes
+  // a model figure only where the model table says the figure's model is electric (the Model 3's, a Performance).
+  const ofModel = candidates
+    .filter((model) => !isEv || index.get(modelKey(subject.make, model))?.fuelType === "electric")
+    .map((model) => retentionIndex.get(modelKey(subject.make, model)))
+    .find((series) => series !== undefined);
   // A make's figure is its gas and hybrid fleet's: an EV of the make keeps the EV class.
-  const ofMake = classRow.retentionClass === "ev" ? undefined : retentionIndex.get(modelKey(subject.make, "*"));
+  const ofMake = isEv ? undefined : retentionIndex.get(modelKey(subject.make, "*"));
   const modelRetention = ofModel?.fiveYear ?? ofMake?.fiveYear ?? null;
   const shape =
     [
@@ -181,6 +189,7 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
     classMatch: byModel ? "model" : byBody ? "body" : byMake ? "make" : "default",
     matchedModel: byModel ? byModel.model : null,
     newPrice: priced.newPrice,
+    highMileageStep: priced.highMileageStep,
     fuelType,
     bodyClass: subject.bodyClass || (byModel ? row.bodyClass : ""),
     retention,
@@ -238,8 +247,8 @@ function mileageAdjustment(
   return { amount, ratePerMile };
 }
 
-const highMileagePenalty = (settings: AppraisalSettings, baseValue: number, miles: number) =>
-  miles > settings.highMileageThreshold ? (settings.highMileagePenaltyPct / 100) * baseValue : 0;
+const highMileagePenalty = (settings: AppraisalSettings, vehicle: VehicleClass, baseValue: number, miles: number) =>
+  vehicle.highMileageStep && miles > settings.highMileageThreshold ? (settings.highMileagePenaltyPct / 100) * baseValue : 0;
 
 export interface ComparablesValuation {
   method: "comparables";
@@ -290,7 +299,8 @@ function comparablesValuationAt(
     const yearAdjusted = (comp.price * subjectResidual) / residual(compAge.fractional);
     const compMiles = comp.mileage ?? expectedMiles(reference.expectedMiles, compAge.fractional);
     // Only the part of the beyond-150k discount the comparable did not already carry.
-    const penalty = highMileagePenalty(settings, yearAdjusted, subject.mileage) - highMileagePenalty(settings, yearAdjusted, compMiles);
+    const penalty =
+      highMileagePenalty(settings, vehicle, yearAdjusted, subject.mileage) - highMileagePenalty(settings, vehicle, yearAdjusted, compMiles);
     return yearAdjusted + mileageAdjustment(settings, yearAdjusted, age.whole, compMiles, subject.mileage, mileageBonus).amount - penalty;
   });
   const sorted = adjusted.sort((a, b) => a - b);
@@ -469,7 +479,7 @@ function modelValuationAt(
   const base = vehicle.newPrice * (residual / 100) * region.index;
   const expected = expectedMiles(reference.expectedMiles, age.fractional);
   const adjustment = mileageAdjustment(settings, base, age.whole, expected, subject.mileage, mileageBonus).amount;
-  const penalty = highMileagePenalty(settings, base, subject.mileage);
+  const penalty = highMileagePenalty(settings, vehicle, base, subject.mileage);
   return {
     method: "depreciation_model",
     value: Math.max(settings.valueFloor, Math.round(base + adjustment - penalty)),

@@ -224,6 +224,26 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
     );
   });
 
+  it("an electric vehicle is never priced on a figure published for a gas model", () => {
+    const electricModels = new Set(
+      reference.modelClasses.filter((row) => row.fuelType === "electric").map((row) => `${row.make}|${row.model}`.toLowerCase()),
+    );
+    holds(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.constantFrom(undefined, "Lightning", "Lightning Lariat", "Electric", "EV", "e-tron", "Performance", "XLT"),
+        fc.constantFrom(undefined, "electric"),
+        (i, trim, fuelType) => {
+          const rows = reference.modelClasses.filter((row) => row.model !== "*");
+          const row = rows[i % rows.length];
+          const vehicle = vehicleClassFor(reference, { year: 2022, make: row.make, model: row.model, trim, fuelType, mileage: 30_000 });
+          const figure = vehicle.modelRetention;
+          return vehicle.retention.retentionClass !== "ev" || figure === null || electricModels.has(`${figure.make}|${figure.model}`.toLowerCase());
+        },
+      ),
+    );
+  });
+
   it("the same vehicle typed or decoded from its VIN gets the same class", () => {
     holds(
       fc.property(fc.integer({ min: 0, max: 10_000 }), fc.constantFrom("gas", "flex", "diesel"), (i, engine) => {
