@@ -677,6 +677,31 @@ describe("older units on published figures past five years (docs/domain/appraisa
     expect(result.note).toContain("iSeeCars 2025, 42.4% lost in five years against 45.6% for all vehicles");
   });
 
+  it("a unit of ten years or more that no figure of its own model measures at its age is low confidence and says why; one its model's own series reaches is not", () => {
+    // The audit (docs/domain/appraisal.md#older-units): a 2014 CX-5 at 144k and a 2016 Cruze at 120k price near
+    // Edmunds' trade-in ($8,171 and $7,263), not its dealer retail ($12,522 and $10,053).
+    for (const subject of [
+      { year: 2014, make: "Mazda", model: "CX-5", trim: "Touring", mileage: 144_000 },
+      { year: 2016, make: "Chevrolet", model: "Cruze", mileage: 120_000 },
+      { year: 2014, make: "Ford", model: "F-150", trim: "XLT", mileage: 150_000 },
+    ]) {
+      const result = trade({ ...subject, conditionNotes: "clean" });
+      expect(result, subject.model).toMatchObject({ confidence: "low", manualInspectionRequired: true });
+      expect(result.note).toContain(`no published figure of the ${subject.make} ${subject.model} itself measures that age`);
+      expect(result.note).toContain("someone checks a book's retail figure");
+    }
+    // Nine and a half years old: the number stands at medium.
+    const corolla = trade({ year: 2017, make: "Toyota", model: "Corolla", mileage: 108_000, conditionNotes: "clean" });
+    expect(corolla.confidence, corolla.note).toBe("medium");
+    // The F-150's own iSeeCars series ends at ten; were it to reach twelve, its 2015 (11½ years) would stand at medium too.
+    const f150 = reference.modelRetention.find((row) => row.model === "F-150" && row.ageYears === 10);
+    if (!f150) throw new Error("no F-150 ten-year figure");
+    const reaching12 = { ...reference, modelRetention: [...reference.modelRetention, { ...f150, ageYears: 12, pctValueLost: 66 }] };
+    const result = trade({ year: 2015, make: "Ford", model: "F-150", trim: "XLT", mileage: 140_000, conditionNotes: "clean" }, reaching12);
+    expect(result.confidence, result.note).toBe("medium");
+    expect(result.note).not.toContain("itself measures that age");
+  });
+
   it("a 2013 F-250 Power Stroke with 160k takes no step beyond 150,000 miles: a diesel heavy-duty pickup holds its value there", () => {
     const diesel = trade({ year: 2013, make: "Ford", model: "F-250", trim: "Lariat Power Stroke", mileage: 160_000, conditionNotes: "clean" });
     // ADESA (automotive-fleet.com 2016 [B]): past 150,000 miles "the diesel-powered 2012 F-250 holds steady, while the

@@ -45,6 +45,12 @@ export const appraisalSettings = sqliteTable(
      * inspection (docs/domain/appraisal.md#model-retention): collector demand, not a curve, sets its price.
      */
     outlierRetentionRatio: real("outlier_retention_ratio").notNull().default(0.5),
+    /**
+     * A unit at least this many years old, priced on the curve with no published figure of its own
+     * model at its age, is priced at low confidence (docs/domain/appraisal.md#older-units): the audit
+     * measured such units at 8–41% under dealer retail, near trade-in value.
+     */
+    retailCheckAgeYears: integer("retail_check_age_years").notNull().default(10),
   },
   (t) => [index("appraisal_settings_org_idx").on(t.orgId)],
 );

@@ -138,6 +138,24 @@ function outlierModelReason(valuation: ModelValuation, settings: AppraisalRefere
   );
 }
 
+/**
+ * An older unit that no published figure of its own model measures at its age, priced on the curve:
+ * the audit found such units near trade-in value, under dealer retail (docs/domain/appraisal.md#older-units).
+ */
+function olderUnitReason(subject: AppraisalSubject, valuation: ModelValuation, settings: AppraisalReference["settings"]): string | null {
+  const { shape, modelRetention } = valuation.vehicle;
+  const ownModel = modelRetention !== null && modelRetention.model !== "*";
+  const measuredTo = shape?.of === "model" ? shape.later[shape.later.length - 1].ageYears : ownModel ? STUDY_AGE_YEARS : 0;
+  if (valuation.ageYears < settings.retailCheckAgeYears || valuation.ageYears <= measuredTo) return null;
+  const series = shape
+    ? `${shape.of === "all vehicles" ? "all vehicles'" : `${subject.make}'s`} published losses past five years`
+    : "the class curve";
+  return (
+    `this unit is ${valuation.ageYears} years old and no published figure of the ${subject.make} ${subject.model} itself measures that age (it is priced on ${series}): ` +
+    `units of ${settings.retailCheckAgeYears} years and older priced this way came in under dealer retail, near trade-in value, in the audit, so confidence is low until someone checks a book's retail figure`
+  );
+}
+
 /** A VIN whose maker code the loaded vPIC data does not know: the VIN confirms nothing typed (docs/appraisal.md#vin-decoding). */
 const unknownMakerReason = (wmi: string) =>
   `the VIN's maker code ${wmi} is not in the loaded vPIC data${wmi.length > 3 ? " (a small manufacturer: 49 CFR 565.15(a) codes it in characters 1–3 and 12–14)" : ""}, so the VIN confirms nothing about the vehicle: confidence low until someone checks the unit`;
@@ -274,7 +292,9 @@ export function appraise(input: AppraisalInput): Appraisal {
 
   // A value on a fallback class is a guess whatever the photos show: low, and someone must see the car.
   const guesses = [
-    ...(valuation.method === "depreciation_model" ? [unknownVehicleReason(subject, valuation.vehicle), outlierModelReason(valuation, settings)] : []),
+    ...(valuation.method === "depreciation_model"
+      ? [unknownVehicleReason(subject, valuation.vehicle), outlierModelReason(valuation, settings) ?? olderUnitReason(subject, valuation, settings)]
+      : []),
     subject.unknownWmi ? unknownMakerReason(subject.unknownWmi) : null,
   ].filter((reason): reason is string => reason !== null);
   const confidence = guesses.length > 0 ? "low" : photos.status === "analysed" ? "high" : "medium";

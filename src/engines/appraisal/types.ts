@@ -21,6 +21,7 @@ export interface AppraisalSettings {
   wholesaleMargin: number;
   wholesaleFloor: number;
   outlierRetentionRatio: number;
+  retailCheckAgeYears: number;
 }
 
 export interface ReconItem {

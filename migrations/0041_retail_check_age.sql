@@ -1,0 +1,2 @@
+-- Older units priced on the curve are low confidence (docs/domain/appraisal.md#older-units): the 2026-11-29 audit against Edmunds' dealer retail at 12,000 miles a year found eight units of 10–14 years priced without a figure of their own model at 8–41% under retail, six of them by more than 10%, near Edmunds' trade-in value.
+ALTER TABLE `appraisal_settings` ADD `retail_check_age_years` integer DEFAULT 10 NOT NULL;
