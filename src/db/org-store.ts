@@ -12,6 +12,7 @@ import { inventoryUnits, storageOwner, stores, unitMarketValues } from "./org-sc
 import { markAbsentUnitsSold, planSnapshot, type SnapshotUnit, upsertUnits } from "./queries/ingest";
 import type { StoredMarketValue, StoredUnit } from "./queries/org-storage";
 
+export { comparableUnits } from "./queries/appraisal";
 // The object loads this one module when it starts: what it runs, on its own SQLite.
 export { listInventory } from "./queries/feeds";
 export { groupDigest, readStoreNames, readUnitPage } from "./queries/org-storage";

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { OrgStoreDb } from "../db/org-store";
+import type { ComparableQuery, ComparableUnits } from "../db/queries/appraisal";
 import type { FeedQuery, InventoryAfter, UnitRow } from "../db/queries/feeds";
 import type { SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
 import type { StoredMarketValue, StoredUnit, TableDigest } from "../db/queries/org-storage";
@@ -63,6 +64,12 @@ export class OrganizationStore extends DurableObject<Env> {
   async unitsInStock(orgId: string, storeId?: string): Promise<Served<AlertUnitRow[]>> {
     if (!this.serves(orgId)) return NOT_SERVING;
     return await this.queries.unitsInStock(this.db, orgId, storeId);
+  }
+
+  /** The appraisal's in-stock comparables and the units its sold deals' VINs name (`comparableUnits`, D1's own query). */
+  async comparableUnits(orgId: string, query: ComparableQuery, soldVins: string[]): Promise<Served<ComparableUnits>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.comparableUnits(this.db, orgId, query, soldVins);
   }
 
   /** A store's inventory snapshot, checked, compared and written here: refused, or its counts. */
