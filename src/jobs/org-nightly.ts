@@ -3,10 +3,8 @@
  * object holding a moved organization's units runs it on its own alarm, at the times the crons run
  * it for an organization in D1 (SCHEDULE), with the same job code; the crons skip it.
  */
-
 import { getDb } from "../db/client";
-import type { AlertUnitRow } from "../db/queries/reports";
-import { listStoreIds } from "../db/queries/reports";
+import { type AlertUnitRow, listStoreIds } from "../db/queries/reports";
 import { DAY_MS } from "../engines/dates";
 import { raiseAgedAlertsOf } from "./aged-inventory-alerts";
 import { buildStoreBriefings } from "./build-morning-briefings";
