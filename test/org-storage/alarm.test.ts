@@ -21,18 +21,21 @@ describe("a moved organization's nightly jobs run on its object's alarm", () => 
     const second = nextNightlyRun(first);
     const [agedAt, briefedAt] = new Date(first).getUTCHours() === 0 ? [first, second] : [second, first];
     expect([new Date(agedAt).toISOString().slice(11, 16), new Date(briefedAt).toISOString().slice(11, 16)]).toEqual(["00:15", "06:00"]);
-    // Days on the lot on the aged run's day: S00001 crosses 45 (in the 7-day look-back), S00002 is fresh, S00003 aged long ago.
+    // Days on the lot on the aged run's day: S00001 crossed 45 the day before (alerted then, by the cron, in D1), S00002 is
+    // fresh, S00003 aged long ago, S00005 crosses that day exactly, S00006 too but is sold after the move (D1's copy still has it).
     const stocked = (i: number, days: number) => unit(i, { stocked_on: isoDay(agedAt - days * DAY), condition: "used" });
-    const units = [stocked(1, 46), stocked(2, 10), stocked(3, 100)];
+    const units = [stocked(1, 47), stocked(2, 10), stocked(3, 100), stocked(5, 45), stocked(6, 45)];
 
     const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
     const key = await createIngestKey(org.id);
     expect((await putInventory(store.id, { key }, { units })).status).toBe(200);
+    await runCron("15 0 * * *", agedAt - DAY);
     await moveToObject(env, org.id);
     expect(await alarmOf(org.id)).toBe(first);
-    // A unit that only the object holds: the jobs must read it there.
-    expect((await putInventory(store.id, { key }, { units: [...units, stocked(4, 47)] })).status).toBe(200);
+    // S00004 only the object holds, and S00006 sold there: the jobs must read the object.
+    const snapshot = [...units.filter((u) => u.stock_number !== "S00006"), stocked(4, 46)];
+    expect((await putInventory(store.id, { key }, { units: snapshot })).status).toBe(200);
 
     expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
     expect(await alarmOf(org.id)).toBe(second);
@@ -45,15 +48,17 @@ describe("a moved organization's nightly jobs run on its object's alarm", () => 
       const ready = await listOutboxEvents(org.id, "morning_briefing.ready");
       return { stored: rows.length, ready: ready.length, aged: ready.map((e) => e.data.total_aged_units).sort() };
     };
-    expect(await alerted()).toEqual(["S00001", "S00004"]);
+    expect(await alerted()).toEqual(["S00001", "S00004", "S00005"]);
     const day = await briefed();
-    // Six roles; each used-side briefing counts the object's aged units, S00001, S00003 and S00004 (not in D1); the new-car manager's, none.
-    expect(day).toEqual({ stored: 6, ready: 6, aged: [0, 3, 3, 3, 3, 3] });
+    // Six roles; each used-side briefing counts the object's aged units (S00001, S00003, S00004, and S00005 from the aged
+    // run's day on); the new-car manager's, none.
+    const aged = briefedAt > agedAt ? 4 : 3;
+    expect(day).toEqual({ stored: 6, ready: 6, aged: [0, aged, aged, aged, aged, aged] });
 
     // The same night's crons, through the jobs queue: they skip the moved organization.
     await runCron("15 0 * * *", agedAt);
     await runCron("0 6 * * *", briefedAt);
-    expect(await alerted()).toEqual(["S00001", "S00004"]);
+    expect(await alerted()).toEqual(["S00001", "S00004", "S00005"]);
     expect(await briefed()).toEqual(day);
 
     await moveToD1(env, org.id);
