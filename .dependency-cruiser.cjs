@@ -55,10 +55,11 @@ module.exports = {
     },
     {
       name: "org-storage-below-http",
-      comment: "The organization's storage object, its routing and its move read through db/'s query modules, never http/ or routes/.",
+      comment:
+        "The organization's storage object, its routing and its move read through db/'s query modules, never http/ or routes/; the object's alarm runs its organization's jobs (src/jobs/org-nightly.ts).",
       severity: "error",
       from: { path: "^src/durable-objects/org-storage" },
-      to: { path: "^src/", pathNot: "^src/(durable-objects|engines|lib|db)/" },
+      to: { path: "^src/", pathNot: "^src/(durable-objects|engines|lib|db|jobs)/" },
     },
     {
       name: "routes-independent",

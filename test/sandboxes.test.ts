@@ -372,6 +372,8 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     const alerts = await (await call("/api/v1/inventory-alerts", { key: sandbox.api_key })).json<{ total_aged_units: number; alerts: unknown[] }>();
     expect(alerts.total_aged_units).toBeGreaterThan(0);
     expect(alerts.alerts.length).toBeGreaterThan(0);
+    // Its nightly aged alerts and briefings run on the object's alarm (the crons skip it).
+    expect(await runInDurableObject(orgStore(env, o), (_, state) => state.storage.getAlarm())).toBeGreaterThan(Date.now());
   });
 
   it("a snapshot sent to a sandbox's store lands in its object, not in D1", async () => {
@@ -399,8 +401,8 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     const { sandbox } = await createSandbox();
     const o = sandbox.organization_id;
     await expire(o);
-    // An alarm the object had set (a job on its own alarm) goes with it (deleteAll's, at our compatibility date).
-    await runInDurableObject(orgStore(env, o), (_, state) => state.storage.setAlarm(Date.now() + 86_400_000));
+    // Its nightly alarm goes with it (deleteAll's, at our compatibility date).
+    expect(await runInDurableObject(orgStore(env, o), (_, state) => state.storage.getAlarm())).not.toBeNull();
     // The first half of a purge: the object is emptied, then the run stops before D1.
     await orgStore(env, o).purgeSandbox(o);
     expect(await runInDurableObject(orgStore(env, o), (_, state) => state.storage.getAlarm())).toBeNull();

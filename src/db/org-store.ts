@@ -11,6 +11,7 @@ import type { SnapshotSafety } from "../engines/ingest";
 import { inventoryUnits, storageOwner, stores, unitMarketValues } from "./org-schema";
 import { markAbsentUnitsSold, planSnapshot, type SnapshotUnit, upsertUnits } from "./queries/ingest";
 
+export { comparableUnits } from "./queries/appraisal";
 // The object loads this one module when it starts: what it runs, on its own SQLite.
 export { listInventory } from "./queries/feeds";
 export { groupDigest, readStoreNames, readUnitPage } from "./queries/org-storage";

@@ -1,12 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { getDb } from "../db/client";
 import type { MarketValueToLoad, OrgStoreDb, UnitToLoad } from "../db/org-store";
+import type { ComparableQuery, ComparableUnits } from "../db/queries/appraisal";
 import type { FeedQuery, InventoryAfter, UnitRow } from "../db/queries/feeds";
 import type { SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
 import type { StoredMarketValue, StoredUnit, TableDigest } from "../db/queries/org-storage";
 import type { AlertPageAfter, AlertUnitRow } from "../db/queries/reports";
 import { isSandbox } from "../db/queries/sandboxes";
 import type { SnapshotSafety } from "../engines/ingest";
+import { describeError, logEvent } from "../lib/log";
 
 export class OrgStorageMismatchError extends Error {
   constructor() {
@@ -27,6 +29,11 @@ export const NOT_SERVING = { notServing: true } as const;
 type Served<T> = T | typeof NOT_SERVING;
 
 type StoreName = { id: string; name: string };
+
+/** The time (epoch ms) of the nightly run the alarm is set for, in the object's key-value storage. */
+const NIGHTLY_AT = "nightly_at";
+const NIGHTLY_RETRY_MS = 5 * 60_000;
+const NIGHTLY_RETRY_WINDOW_MS = 60 * 60_000;
 type Applied = Extract<SnapshotPlan, { refusal: object }> | { refusal: null; created: number; updated: number; removed: number };
 
 /**
@@ -74,6 +81,12 @@ export class OrganizationStore extends DurableObject<Env> {
     return await this.queries.unitsInStock(this.db, orgId, storeId);
   }
 
+  /** The appraisal's in-stock comparables and the units its sold deals' VINs name (`comparableUnits`, D1's own query). */
+  async comparableUnits(orgId: string, query: ComparableQuery, soldVins: string[]): Promise<Served<ComparableUnits>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.comparableUnits(this.db, orgId, query, soldVins);
+  }
+
   /** A store's inventory snapshot, checked, compared and written here: refused, or its counts. */
   applySnapshot(
     orgId: string,
@@ -105,19 +118,60 @@ export class OrganizationStore extends DurableObject<Env> {
     return this.queries.groupDigest(this.db, orgId);
   }
 
-  /** Starts or stops serving requests: the object's side of the flag. */
-  setActive(orgId: string, active: boolean): void {
+  /** Starts or stops serving requests: the object's side of the flag. Its nightly alarm starts and stops with it. */
+  setActive(orgId: string, active: boolean): Promise<void> {
     this.claim(orgId);
     this.queries.setActive(this.db, active);
+    return this.armNightly(active);
+  }
+
+  // --- jobs where the data is (src/jobs/org-nightly.ts) ---------------------------------------
+
+  /**
+   * The organization's nightly work due now (aged alerts, morning briefings), as the crons run it
+   * for an organization in D1; then the alarm for the next run. A failure is tried again every
+   * NIGHTLY_RETRY_MS for up to NIGHTLY_RETRY_WINDOW_MS (each run is idempotent); a run missed past
+   * that is skipped, and the aged alerts' look-back finds its crossings on the next night.
+   */
+  async alarm(): Promise<void> {
+    const owner = this.queries.readOwner(this.db);
+    // An undo deletes the alarm; one already under way finds the object off.
+    if (!owner?.active) return;
+    const nightly = await import("../jobs/org-nightly");
+    const at = await this.ctx.storage.get<number>(NIGHTLY_AT);
+    if (at !== undefined) {
+      try {
+        await nightly.runNightly(this.env, owner.orgId, at, async (storeId) => await this.queries.unitsInStock(this.db, owner.orgId, storeId));
+      } catch (error) {
+        logEvent("error", { event: "org_nightly_failed", org_id: owner.orgId, run_at: new Date(at).toISOString(), ...describeError(error) });
+        if (Date.now() < at + NIGHTLY_RETRY_WINDOW_MS) return this.ctx.storage.setAlarm(Date.now() + NIGHTLY_RETRY_MS);
+      }
+    }
+    await this.armNightly(true, at);
+  }
+
+  /** Sets the alarm for the first nightly run after `after` (and after now), or clears it. */
+  private async armNightly(on: boolean, after?: number): Promise<void> {
+    if (!on) {
+      await this.ctx.storage.deleteAlarm();
+      await this.ctx.storage.delete(NIGHTLY_AT);
+      return;
+    }
+    // Switched on again while armed (a move run twice): the alarm already set stands.
+    if (after === undefined && (await this.ctx.storage.getAlarm()) !== null) return;
+    const { nextNightlyRun } = await import("../jobs/org-nightly");
+    const at = nextNightlyRun(Math.max(after ?? 0, Date.now()));
+    await this.ctx.storage.put(NIGHTLY_AT, at);
+    await this.ctx.storage.setAlarm(at);
   }
 
   // --- a sandbox (src/routes/sandboxes, src/jobs/purge-expired-sandboxes.ts) --------------------
 
-  /** A new sandbox's seeded inventory, written as a move's first page is (`loadPage`), then served. */
-  seedSandbox(orgId: string, stores: StoreName[], units: UnitToLoad[], values: MarketValueToLoad[]): void {
+  /** A new sandbox's seeded inventory, written as a move's first page is (`loadPage`), then served, its nightly alarm set (the crons skip it). */
+  seedSandbox(orgId: string, stores: StoreName[], units: UnitToLoad[], values: MarketValueToLoad[]): Promise<void> {
     this.idle(orgId);
     this.queries.loadPage(this.db, orgId, stores, units, values, true);
-    this.queries.setActive(this.db, true);
+    return this.setActive(orgId, true);
   }
 
   /**

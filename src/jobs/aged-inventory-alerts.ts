@@ -1,6 +1,8 @@
+import { chunk } from "../db/batch";
 import { getDb } from "../db/client";
-import { insertAgedAlertMarkers, listNewlyAgedUnits } from "../db/queries/aged-alerts";
-import { listOrganizationIds } from "../db/queries/reports";
+import { alertedStockings, insertAgedAlertMarkers, listNewlyAgedUnits, type NewlyAgedUnit, stockingKey } from "../db/queries/aged-alerts";
+import { readOrgStorage } from "../db/queries/org-storage";
+import { type AlertUnitRow, listOrganizationIds, readStoreSettings } from "../db/queries/reports";
 import { isoDay } from "../engines/dates";
 import { evaluateUnit } from "../engines/reports/alerts";
 import { commitWithEvents, type DomainEvent } from "../events/emit";
@@ -32,13 +34,48 @@ export async function raiseAgedInventoryAlerts(env: Env, now: Date): Promise<voi
  * marker is not found again, so a retried message alerts nothing twice. Returns whether units may
  * be left (a full message), for the consumer to continue. First it recomputes the organization's
  * inventory-alerts totals for today and tomorrow (docs/reports.md#totals), so the report's rollup
- * stays current across midnight even for stores nothing changed in.
+ * stays current across midnight even for stores nothing changed in. An organization whose units
+ * are in its object is skipped: its object's alarm raises its alerts (`raiseAgedAlertsOf`), and
+ * its totals are computed on each report page.
  */
 export async function raiseOrganizationAgedAlerts(env: Env, orgId: string, now: Date): Promise<boolean> {
   const db = getDb(env.DB);
+  const storage = await readOrgStorage(db, orgId);
+  if (storage !== undefined && storage !== "d1") {
+    logEvent("info", { event: "aged_inventory_alerts_skipped", org_id: orgId, storage });
+    return false;
+  }
   await refreshAlertTotals(db, orgId, now);
   const units = await listNewlyAgedUnits(db, orgId, isoDay(now), LOOKBACK_DAYS, UNITS_PER_MESSAGE);
-  if (units.length === 0) return false;
+  await commitAgedAlerts(env, orgId, units, now);
+  return units.length === UNITS_PER_MESSAGE;
+}
+
+/**
+ * The same alerts for an organization whose units are in its object, run there by its alarm
+ * (src/jobs/org-nightly.ts): `inStock` is every unit it holds in stock. A crossing is what
+ * listNewlyAgedUnits finds in D1 (the unit's threshold reached within LOOKBACK_DAYS, not alerted
+ * for this stocking); the markers and the events stay in D1, written as above.
+ */
+export async function raiseAgedAlertsOf(env: Env, orgId: string, inStock: readonly AlertUnitRow[], now: Date): Promise<void> {
+  const db = getDb(env.DB);
+  const settings = await readStoreSettings(db, orgId);
+  const crossed = inStock.flatMap((unit) => {
+    const store = settings.get(unit.storeId);
+    // The report's own threshold and days on the lot (an aged unit always has an alert).
+    const alert = store && evaluateUnit(unit, store, now);
+    if (!store || !alert || alert.daysOnLot < alert.agedThresholdDays || alert.daysOnLot >= alert.agedThresholdDays + LOOKBACK_DAYS) return [];
+    return [{ daysOnLot: alert.daysOnLot, stockNumber: unit.stockNumber, stockedOn: unit.stockedOn, storeId: unit.storeId, unit, store }];
+  });
+  const alerted = await alertedStockings(db, orgId, crossed);
+  const units = crossed.filter((u) => !alerted.has(stockingKey(u))).sort((a, b) => a.stockedOn.localeCompare(b.stockedOn));
+  for (const part of chunk(units, UNITS_PER_MESSAGE)) await commitAgedAlerts(env, orgId, part, now);
+}
+
+/** Writes the crossings' markers and their `inventory.aged_alert` events in one batch. */
+async function commitAgedAlerts(env: Env, orgId: string, units: readonly NewlyAgedUnit[], now: Date): Promise<void> {
+  if (units.length === 0) return;
+  const db = getDb(env.DB);
   const events: DomainEvent[] = units.map((u) => ({
     event: "inventory.aged_alert",
     orgId,
@@ -46,7 +83,6 @@ export async function raiseOrganizationAgedAlerts(env: Env, orgId: string, now: 
     // The same answer the inventory-alerts report gives for the unit (an aged unit always has one).
     data: { stock_no: u.stockNumber, days_on_lot: u.daysOnLot, recommendation: evaluateUnit(u.unit, u.store, now)?.recommendation ?? "" },
   }));
-  await commitWithEvents(env, db, insertAgedAlertMarkers(db, orgId, units, now.toISOString()), events, now);
+  await commitWithEvents(env, db, insertAgedAlertMarkers(db, orgId, [...units], now.toISOString()), events, now);
   logEvent("info", { event: "aged_inventory_alerts_raised", org_id: orgId, units: units.length });
-  return units.length === UNITS_PER_MESSAGE;
 }

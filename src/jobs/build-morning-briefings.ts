@@ -1,7 +1,15 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
 import { readOrgStorage } from "../db/queries/org-storage";
-import { existingBriefingRoles, insertNewBriefing, listOrganizationIds, listStoreIds, loadBriefingData, loadMarketData } from "../db/queries/reports";
+import {
+  type AlertUnitRow,
+  existingBriefingRoles,
+  insertNewBriefing,
+  listOrganizationIds,
+  listStoreIds,
+  loadBriefingData,
+  loadMarketData,
+} from "../db/queries/reports";
 import { loadStoreSignals } from "../db/queries/signals";
 import { isoDay } from "../engines/dates";
 import { briefingBody } from "../engines/reports/bodies";
@@ -28,8 +36,8 @@ export async function buildMorningBriefings(env: Env, now: Date): Promise<void> 
 
 /**
  * One message per store of an organization whose units are in D1. An organization in its object
- * (docs/scaling.md) is skipped: this job reads D1's units, a copy that no longer changes, and a
- * briefing it stored would stand for the day; the day's first request builds it from the object.
+ * (docs/scaling.md) is skipped: this job reads D1's units, a copy that no longer changes; its
+ * object's alarm builds its briefings (src/jobs/org-nightly.ts).
  */
 export async function enqueueStoreBriefings(env: Env, orgId: string, now: Date): Promise<void> {
   const db = getDb(env.DB);
@@ -49,9 +57,16 @@ export async function enqueueStoreBriefings(env: Env, orgId: string, now: Date):
  * Every role's briefing for one store, stored for the day with a `morning_briefing.ready` event
  * each. A briefing already stored for the day (built on an early request, or by an earlier
  * delivery of the same message) is kept and raises nothing again; one stored while this build ran
- * fails its batch, and the queue's retry finds it stored.
+ * fails its batch, and the queue's retry finds it stored. `readUnits` reads the units where they
+ * are when not in D1 (the organization's object, whose alarm runs this).
  */
-export async function buildStoreBriefings(env: Env, orgId: string, storeId: string, now: Date): Promise<void> {
+export async function buildStoreBriefings(
+  env: Env,
+  orgId: string,
+  storeId: string,
+  now: Date,
+  readUnits?: (storeId: string) => Promise<AlertUnitRow[]>,
+): Promise<void> {
   const config = loadConfig(env);
   const db = getDb(env.DB);
   const day = isoDay(now);
@@ -60,7 +75,7 @@ export async function buildStoreBriefings(env: Env, orgId: string, storeId: stri
   if (missing.length === 0) return;
   const [market, data, signals] = await Promise.all([
     loadMarketData(db, PULSE_HISTORY_READINGS, 20),
-    loadBriefingData(db, orgId, storeId, briefingDealsSince(now)),
+    loadBriefingData(db, orgId, storeId, briefingDealsSince(now), readUnits),
     loadStoreSignals(db, orgId, storeId),
   ]);
   if (!data) return;

@@ -5,6 +5,7 @@ import { appraisalReconItems, appraisalRegionalIndex } from "../../src/db/schema
 import { type AppraisalBody, appraise, createCompSale, createCompUnit, daysAgo, THIS_YEAR } from "../helpers/appraisal";
 import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { PLACES, placeOrganization } from "../helpers/org-storage";
 
 async function dealer() {
   const org = await createOrg();
@@ -71,7 +72,13 @@ describe("POST /api/v1/trade-appraisal — depreciation model", () => {
   });
 });
 
-describe("POST /api/v1/trade-appraisal — comparables", () => {
+/** Places the organization; once moved, D1's copy of its units is removed, so only its object can answer. */
+async function placeOrganizationAlone(orgId: string, place: (typeof PLACES)[number]) {
+  await placeOrganization(orgId, place);
+  if (place === "object") await env.DB.prepare("DELETE FROM inventory_units WHERE org_id = ?").bind(orgId).run();
+}
+
+describe.each(PLACES)("POST /api/v1/trade-appraisal — comparables, units in %s", (place) => {
   it("takes the median of the organization's comparable units, each adjusted to the subject's year and mileage (hand-computed)", async () => {
     const { org, store, key } = await dealer();
     const accord = { make: "Honda", model: "Accord" };
@@ -91,6 +98,7 @@ describe("POST /api/v1/trade-appraisal — comparables", () => {
     for (let i = 0; i < 5; i++)
       await createCompUnit(other.org.id, other.store.id, { ...accord, year: THIS_YEAR - 3, mileage: 40_000, price: 60_000 });
 
+    await placeOrganizationAlone(org.id, place);
     const res = await appraise(key, {
       year: THIS_YEAR - 3,
       make: "honda",
@@ -119,6 +127,7 @@ describe("POST /api/v1/trade-appraisal — comparables", () => {
     const highlander = { make: "Toyota", model: "Highlander", year: THIS_YEAR - 3, mileage: 36_000 };
     for (let i = 0; i < 3; i++) await createCompUnit(org.id, store.id, { ...highlander, trim: "XLE", price: 30_000 });
     for (let i = 0; i < 3; i++) await createCompUnit(org.id, store.id, { ...highlander, trim: "LE", price: 24_000 });
+    await placeOrganizationAlone(org.id, place);
     const appraised = async (trim?: string) => (await appraise(key, { ...highlander, trim, condition_notes: "clean" })).json<AppraisalBody>();
 
     const xle = await appraised("xle");
@@ -138,6 +147,7 @@ describe("POST /api/v1/trade-appraisal — comparables", () => {
       const { vin } = await createCompUnit(org.id, store.id, { ...rav4, mileage: 20_000, price: 30_000, status: "sold" });
       await createCompSale(org.id, store.id, { ...rav4, price: 30_000, soldOn, vin });
     }
+    await placeOrganizationAlone(org.id, place);
     const body = await (await appraise(key, { ...rav4, mileage: 20_000, condition_notes: "clean" })).json<AppraisalBody>();
     expect(body.market_value_estimate).toBe(30_000);
     expect(body.market_note).toContain("0 in stock at today's asking price, 3 sold in the last 180 days, the latest 3 days ago");
@@ -150,6 +160,8 @@ describe("POST /api/v1/trade-appraisal — comparables", () => {
     await createCompUnit(org.id, store.id, { ...tacoma, price: 31_000 });
     await createCompUnit(org.id, store.id, { ...tacoma, price: 32_000 });
     for (let i = 0; i < 6; i++) await createCompUnit(other.org.id, other.store.id, { ...tacoma, price: 31_500 });
+    await placeOrganizationAlone(org.id, place);
+    await placeOrganizationAlone(other.org.id, place);
     const mine = await (await appraise(key, { ...tacoma, condition_notes: "clean" })).json<AppraisalBody>();
     expect(mine.valuation_method).toBe("depreciation_model");
     expect(mine.market_note).toContain("2 comparable units in this organization's stock and sales of the last 180 days, 3 needed");

@@ -80,7 +80,7 @@ describe("the reports of an organization moved to its object", () => {
     expect(undone.briefing).toEqual(after.briefing);
   });
 
-  it("the nightly briefings job leaves a moved organization's stores to the day's first request, which reads the object", async () => {
+  it("the nightly briefings job sends no message for a moved organization's stores (its object's alarm builds them)", async () => {
     const sent: JobMessage[] = [];
     const jobs = { sendBatch: async (messages: Iterable<MessageSendRequest<JobMessage>>) => void sent.push(...[...messages].map((m) => m.body)) };
     const bindings = { ...env, JOBS: jobs as unknown as Queue<JobMessage> };

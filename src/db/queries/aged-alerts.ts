@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { AlertUnit, StoreSettings } from "../../engines/reports/alerts";
-import { inChunks } from "../batch";
+import { chunk, inChunks, MAX_BOUND_PARAMETERS } from "../batch";
 import type { Database } from "../client";
 import { agedInventoryAlerts } from "../schema";
 
@@ -71,6 +71,26 @@ export async function listNewlyAgedUnits(db: Database, orgId: string, today: str
     };
     return { orgId: r.orgId, daysOnLot: r.daysOnLot, stockNumber: r.stockNumber, stockedOn: r.stockedOn, storeId: r.storeId, unit, store };
   });
+}
+
+/** A unit that crossed its aged threshold, with what its alert is built from. */
+export type NewlyAgedUnit = Omit<Awaited<ReturnType<typeof listNewlyAgedUnits>>[number], "orgId">;
+
+export const stockingKey = (u: { stockNumber: string; stockedOn: string }) => `${u.stockNumber}|${u.stockedOn}`;
+
+/** Which of these stockings have been alerted already (their markers), as `stockingKey`s. */
+export async function alertedStockings(db: Database, orgId: string, units: readonly { stockNumber: string; stockedOn: string }[]) {
+  const a = agedInventoryAlerts;
+  const parts = chunk([...new Set(units.map((u) => u.stockNumber))], MAX_BOUND_PARAMETERS - 1);
+  const rows = await Promise.all(
+    parts.map((part) =>
+      db
+        .select({ stockNumber: a.stockNumber, stockedOn: a.stockedOn })
+        .from(a)
+        .where(and(eq(a.orgId, orgId), inArray(a.stockNumber, part))),
+    ),
+  );
+  return new Set(rows.flat().map(stockingKey));
 }
 
 /**

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { GradeFactor, WholesaleGrade } from "../../engines/aged-inventory/recommendation";
-import type { Database } from "../client";
+import { chunk, MAX_BOUND_PARAMETERS } from "../batch";
+import type { Database, SqliteReader } from "../client";
 import {
   appraisalConditionGrades,
   appraisalExpectedMiles,
@@ -85,50 +86,118 @@ export interface ComparableQuery {
   limit: number;
 }
 
+/** The organization's comparable units (used or CPO, this make and model, the years asked), on D1 or in its object. */
+function sameVehicle<T extends typeof inventoryUnits | typeof deals>(table: T, orgId: string, query: ComparableQuery) {
+  return and(
+    eq(table.orgId, orgId),
+    sql`lower(${table.make}) = ${query.make.toLowerCase()}`,
+    sql`lower(${table.model}) = ${query.model.toLowerCase()}`,
+    gte(table.year, query.yearFrom),
+    sql`${table.year} <= ${query.yearTo}`,
+    inArray(table.condition, ["used", "cpo"]),
+  );
+}
+
+/** The comparable units in stock, at their asking price, newest stocked first. */
+function comparablesInStock(db: SqliteReader, orgId: string, query: ComparableQuery) {
+  return db
+    .select({ year: inventoryUnits.year, trim: inventoryUnits.trim, mileage: inventoryUnits.mileage, price: inventoryUnits.askingPrice })
+    .from(inventoryUnits)
+    .where(and(sameVehicle(inventoryUnits, orgId, query), eq(inventoryUnits.status, "in_stock")))
+    .orderBy(desc(inventoryUnits.stockedOn))
+    .limit(query.limit);
+}
+
+const unitOfVinColumns = { vin: inventoryUnits.vin, trim: inventoryUnits.trim, mileage: inventoryUnits.mileage };
+type UnitOfVin = { vin: string; trim: string; mileage: number };
+
+/**
+ * The in-stock comparables and the trim and odometer of the units the sold deals' VINs name: what
+ * the appraisal reads of an organization's units, in one call to its storage object.
+ */
+export async function comparableUnits(db: SqliteReader, orgId: string, query: ComparableQuery, soldVins: readonly string[]) {
+  const vins = [...new Set(soldVins)];
+  const [inStock, ...units] = await Promise.all([
+    comparablesInStock(db, orgId, query),
+    ...chunk(vins, MAX_BOUND_PARAMETERS - 1).map((part) =>
+      db
+        .select(unitOfVinColumns)
+        .from(inventoryUnits)
+        .where(and(eq(inventoryUnits.orgId, orgId), inArray(inventoryUnits.vin, part))),
+    ),
+  ]);
+  return { inStock, units: units.flat() as UnitOfVin[] };
+}
+export type ComparableUnits = Awaited<ReturnType<typeof comparableUnits>>;
+
 /**
  * The store that prices the trade (the primary one) and the organization's comparable used units:
  * in stock at their asking price, and sold (not unwound) at their selling price, with the
- * odometer and trim of the sold unit when the inventory still has it. One round trip.
+ * odometer and trim of the sold unit when the inventory still has it (joined by VIN). One round
+ * trip to D1; an organization whose units are in its object (`unitsElsewhere`) has them read there
+ * after D1's answer names the sold VINs, one call.
  */
-export async function loadPricingData(db: Database, orgId: string, query: ComparableQuery) {
-  const sameVehicle = <T extends typeof inventoryUnits | typeof deals>(table: T) =>
-    and(
-      eq(table.orgId, orgId),
-      sql`lower(${table.make}) = ${query.make.toLowerCase()}`,
-      sql`lower(${table.model}) = ${query.model.toLowerCase()}`,
-      gte(table.year, query.yearFrom),
-      sql`${table.year} <= ${query.yearTo}`,
-      inArray(table.condition, ["used", "cpo"]),
-    );
-  const [store, inStock, sold] = await db.batch([
-    db
-      .select({
-        name: stores.name,
-        marketZip: stores.marketZip,
-        packUsed: stores.packUsed,
-        holdingCostPerDay: stores.holdingCostPerDay,
-        holdingHighValueCost: stores.holdingHighValueCost,
-        holdingHighValueDailyPct: stores.holdingHighValueDailyPct,
-        targetFrontGrossUsedPct: stores.targetFrontGrossUsedPct,
-        targetFrontGrossUsedMin: stores.targetFrontGrossUsedMin,
-      })
-      .from(stores)
-      .where(eq(stores.orgId, orgId))
-      .orderBy(desc(stores.isPrimary), asc(stores.createdAt), asc(stores.id))
-      .limit(1),
-    db
-      .select({ year: inventoryUnits.year, trim: inventoryUnits.trim, mileage: inventoryUnits.mileage, price: inventoryUnits.askingPrice })
-      .from(inventoryUnits)
-      .where(and(sameVehicle(inventoryUnits), eq(inventoryUnits.status, "in_stock")))
-      .orderBy(desc(inventoryUnits.stockedOn))
-      .limit(query.limit),
-    db
-      .select({ year: deals.year, trim: inventoryUnits.trim, mileage: inventoryUnits.mileage, price: deals.sellingPrice, soldOn: deals.soldOn })
-      .from(deals)
-      .leftJoin(inventoryUnits, and(eq(inventoryUnits.orgId, deals.orgId), eq(inventoryUnits.vin, deals.vin)))
-      .where(and(sameVehicle(deals), ne(deals.status, "unwound"), gte(deals.soldOn, query.soldSince)))
-      .orderBy(desc(deals.soldOn))
-      .limit(query.limit),
-  ]);
-  return { store: store[0] ?? null, inStock, sold };
+export async function loadPricingData(
+  db: Database,
+  orgId: string,
+  query: ComparableQuery,
+  unitsElsewhere?: (query: ComparableQuery, soldVins: string[]) => Promise<ComparableUnits>,
+) {
+  const storeRead = db
+    .select({
+      name: stores.name,
+      marketZip: stores.marketZip,
+      packUsed: stores.packUsed,
+      holdingCostPerDay: stores.holdingCostPerDay,
+      holdingHighValueCost: stores.holdingHighValueCost,
+      holdingHighValueDailyPct: stores.holdingHighValueDailyPct,
+      targetFrontGrossUsedPct: stores.targetFrontGrossUsedPct,
+      targetFrontGrossUsedMin: stores.targetFrontGrossUsedMin,
+    })
+    .from(stores)
+    .where(eq(stores.orgId, orgId))
+    .orderBy(desc(stores.isPrimary), asc(stores.createdAt), asc(stores.id))
+    .limit(1);
+  const recentSales = and(sameVehicle(deals, orgId, query), ne(deals.status, "unwound"), gte(deals.soldOn, query.soldSince));
+  const salesRead = db
+    .select({ year: deals.year, price: deals.sellingPrice, soldOn: deals.soldOn, vin: deals.vin })
+    .from(deals)
+    .where(recentSales)
+    .orderBy(desc(deals.soldOn))
+    .limit(query.limit);
+  let read: [Awaited<typeof storeRead>, Awaited<typeof salesRead>, ComparableUnits];
+  if (unitsElsewhere) {
+    const [store, sold] = await db.batch([storeRead, salesRead]);
+    read = [
+      store,
+      sold,
+      await unitsElsewhere(
+        query,
+        sold.map((s) => s.vin),
+      ),
+    ];
+  } else {
+    // Every recent sale's VIN, not only the page's: a few hundred at most, and no second ORDER BY to agree with.
+    const soldVins = db.select({ vin: deals.vin }).from(deals).where(recentSales);
+    const [store, sold, inStock, units] = await db.batch([
+      storeRead,
+      salesRead,
+      comparablesInStock(db, orgId, query),
+      db
+        .select(unitOfVinColumns)
+        .from(inventoryUnits)
+        .where(and(eq(inventoryUnits.orgId, orgId), inArray(inventoryUnits.vin, soldVins))),
+    ]);
+    read = [store, sold, { inStock, units }];
+  }
+  const [store, sold, { inStock, units }] = read;
+  return { store: store[0] ?? null, inStock, sold: withSoldUnits(sold, units, query.limit) };
+}
+
+/** Each sale with the trim and odometer of the unit its VIN names (a row per such unit, as a left join gives), or none. */
+function withSoldUnits(sold: readonly { year: number; price: number; soldOn: string; vin: string }[], units: readonly UnitOfVin[], limit: number) {
+  const byVin = new Map<string, UnitOfVin[]>();
+  for (const unit of units) byVin.set(unit.vin, [...(byVin.get(unit.vin) ?? []), unit]);
+  const none = [{ trim: null, mileage: null }];
+  return sold.flatMap(({ vin, ...sale }) => (byVin.get(vin) ?? none).map((u) => ({ ...sale, trim: u.trim, mileage: u.mileage }))).slice(0, limit);
 }

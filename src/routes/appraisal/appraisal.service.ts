@@ -1,7 +1,10 @@
 import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
-import { loadAppraisalReference, loadPricingData } from "../../db/queries/appraisal";
+import { type ComparableQuery, type ComparableUnits, comparableUnits, loadAppraisalReference, loadPricingData } from "../../db/queries/appraisal";
 import { loadFeedReceipts } from "../../db/queries/signals";
+import type { OrgStoragePlace } from "../../db/schema";
+import type { NOT_SERVING } from "../../durable-objects/org-storage";
+import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import { appraise } from "../../engines/appraisal/appraise";
 import { checkPhoto } from "../../engines/appraisal/photos";
 import type { AppraisalReference, Comparable, PhotoAnalysis, VisionFinding } from "../../engines/appraisal/types";
@@ -37,9 +40,32 @@ const pricingData = new TtlCache<{ store: PricingStore | null; comps: Comparable
 // Its keys are JSON arrays that start with the organization id.
 onSettingsChange((orgId) => pricingData.evictPrefix(JSON.stringify([orgId]).slice(0, -1)));
 
-async function loadComparables(db: Database, orgId: string, query: Parameters<typeof loadPricingData>[2], today: string) {
+/** Reads an organization's comparable units where they are (the reports' pattern, `unitsElsewhere`). */
+export type ComparablesElsewhere = (query: ComparableQuery, soldVins: string[]) => Promise<ComparableUnits>;
+
+/**
+ * The comparable units of an organization whose flag (read with the credential) is not `d1`: the
+ * same query module in its storage object (one call per appraisal), or on D1 during a move and
+ * after an undo (docs/scaling.md#how-a-request-finds-its-organizations-storage). Undefined for an
+ * organization in D1, whose comparables are one D1 batch.
+ */
+export function comparablesElsewhere(
+  env: Pick<Env, "DB" | "ORG_STORE">,
+  db: Database,
+  orgId: string,
+  storage: OrgStoragePlace,
+): ComparablesElsewhere | undefined {
+  if (storage === "d1") return undefined;
+  return (query, soldVins) =>
+    onOrgStorage(env, orgId, storage, "read", {
+      inD1: () => comparableUnits(db, orgId, query, soldVins),
+      inObject: () => orgStore(env, orgId).comparableUnits(orgId, query, soldVins) as Promise<ComparableUnits | typeof NOT_SERVING>,
+    });
+}
+
+async function loadComparables(db: Database, orgId: string, query: ComparableQuery, today: string, elsewhere?: ComparablesElsewhere) {
   // The comparables are every store's units in stock and sales: their feeds' deliveries say how old (docs/ingestion.md#when-a-feed-stops).
-  const [{ store, inStock, sold }, feeds] = await Promise.all([loadPricingData(db, orgId, query), loadFeedReceipts(db, orgId)]);
+  const [{ store, inStock, sold }, feeds] = await Promise.all([loadPricingData(db, orgId, query, elsewhere), loadFeedReceipts(db, orgId)]);
   const comps: Comparable[] = [
     ...inStock.map((unit) => ({ source: "in_stock" as const, ...unit, observedOn: today })),
     ...sold.map(({ soldOn, ...sale }) => ({ source: "sold" as const, ...sale, observedOn: soldOn })),
@@ -68,6 +94,8 @@ function checkRequest(body: TradeAppraisalRequest, year: number, now: Date) {
 export interface AppraisalDeps {
   vision: VisionAnalyzer | null;
   visionTimeoutMs: number;
+  /** Where the organization's units are when not in D1 (`comparablesElsewhere`). */
+  units?: ComparablesElsewhere;
 }
 
 /** Every photo through the model at once, bounded as one call; the same damage seen in two photos counts once (the larger count). */
@@ -172,7 +200,7 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
   const today = isoDay(now);
   const cacheKey = JSON.stringify([orgId, query.make.toLowerCase(), query.model.toLowerCase(), vehicle.year, soldSince, today]);
   const [pricing, photos] = await Promise.all([
-    pricingData.get(cacheKey, now.getTime(), () => loadComparables(db, orgId, query, today)),
+    pricingData.get(cacheKey, now.getTime(), () => loadComparables(db, orgId, query, today, deps.units)),
     analysePhotos(body.photos ?? [], reference, deps),
   ]);
   const ages = dataAsOf(pricing.feeds.stores, pricing.feeds.receipts, ["inventory", "deals"], now);

@@ -1,0 +1,51 @@
+/**
+ * An organization's nightly work where its data is (docs/scaling.md#jobs-where-the-data-is): the
+ * object holding a moved organization's units runs it on its own alarm, at the times the crons run
+ * it for an organization in D1 (SCHEDULE), with the same job code; the crons skip it.
+ */
+import { getDb } from "../db/client";
+import { type AlertUnitRow, listStoreIds } from "../db/queries/reports";
+import { DAY_MS } from "../engines/dates";
+import { raiseAgedAlertsOf } from "./aged-inventory-alerts";
+import { buildStoreBriefings } from "./build-morning-briefings";
+import { SCHEDULE } from "./index";
+
+/** The per-organization jobs an object runs, by the name of the cron job that runs them for D1. */
+const NIGHTLY_JOBS = ["aged-inventory-alerts", "build-morning-briefings"] as const;
+type NightlyJob = (typeof NIGHTLY_JOBS)[number];
+
+/** Minutes past UTC midnight of a daily cron ("M H * * *"). */
+function minuteOfDay(cron: string): number {
+  const [minute, hour] = cron.split(" ").map(Number);
+  return hour * 60 + minute;
+}
+
+/** Each nightly job's minute of the day, read from the cron that runs it (one place says when). */
+const RUN_MINUTES: ReadonlyMap<NightlyJob, number> = new Map(
+  NIGHTLY_JOBS.map((job) => {
+    const cron = Object.keys(SCHEDULE).find((c) => SCHEDULE[c]?.some((j) => j.name === job));
+    if (!cron) throw new Error(`No cron runs ${job}`);
+    return [job, minuteOfDay(cron)];
+  }),
+);
+
+/** The first nightly run strictly after `after` (epoch ms): its time, which the object's alarm is set for. */
+export function nextNightlyRun(after: number): number {
+  const midnight = Math.floor(after / DAY_MS) * DAY_MS;
+  const times = [...RUN_MINUTES.values()].flatMap((m) => [midnight + m * 60_000, midnight + DAY_MS + m * 60_000]);
+  return Math.min(...times.filter((t) => t > after));
+}
+
+/**
+ * The jobs due at `at` (a time nextNightlyRun gave), run as the crons' messages run them with
+ * `now` = `at`: a rerun of the same time adds nothing (the crossings' markers, the day's briefings).
+ * `inStock` reads the organization's units in stock, of every store or one, in its object.
+ */
+export async function runNightly(env: Env, orgId: string, at: number, inStock: (storeId?: string) => Promise<AlertUnitRow[]>): Promise<void> {
+  const now = new Date(at);
+  const minute = Math.round((at % DAY_MS) / 60_000);
+  const due = NIGHTLY_JOBS.filter((job) => RUN_MINUTES.get(job) === minute);
+  if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(env, orgId, await inStock(), now);
+  if (due.includes("build-morning-briefings"))
+    for (const storeId of await listStoreIds(getDb(env.DB), orgId)) await buildStoreBriefings(env, orgId, storeId, now, inStock);
+}

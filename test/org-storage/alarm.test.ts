@@ -1,0 +1,68 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { isoDay } from "../../src/engines/dates";
+import { nextNightlyRun } from "../../src/jobs/org-nightly";
+import { listOutboxEvents } from "../helpers/events";
+import { createOrg, createStore } from "../helpers/factories";
+import { createIngestKey, putInventory, unit } from "../helpers/ingest";
+import { runCron } from "../helpers/queue-driver";
+import { all } from "../helpers/sql";
+
+const DAY = 86_400_000;
+const alarmOf = (orgId: string) => runInDurableObject(orgStore(env, orgId), (_, state) => state.storage.getAlarm());
+
+describe("a moved organization's nightly jobs run on its object's alarm", () => {
+  it("raises the aged alerts and builds the briefings from the object, once; the crons of the same night add nothing; an undo clears the alarm", async () => {
+    // The object's two runs after now: the aged alerts (00:15 UTC) and the briefings (06:00 UTC), in either order.
+    const first = nextNightlyRun(Date.now());
+    const second = nextNightlyRun(first);
+    const [agedAt, briefedAt] = new Date(first).getUTCHours() === 0 ? [first, second] : [second, first];
+    expect([new Date(agedAt).toISOString().slice(11, 16), new Date(briefedAt).toISOString().slice(11, 16)]).toEqual(["00:15", "06:00"]);
+    // Days on the lot on the aged run's day: S00001 crossed 45 the day before (alerted then, by the cron, in D1), S00002 is
+    // fresh, S00003 aged long ago, S00005 crosses that day exactly, S00006 too but is sold after the move (D1's copy still has it).
+    const stocked = (i: number, days: number) => unit(i, { stocked_on: isoDay(agedAt - days * DAY), condition: "used" });
+    const units = [stocked(1, 47), stocked(2, 10), stocked(3, 100), stocked(5, 45), stocked(6, 45)];
+
+    const org = await createOrg();
+    const store = await createStore(org.id, { isPrimary: true });
+    const key = await createIngestKey(org.id);
+    expect((await putInventory(store.id, { key }, { units })).status).toBe(200);
+    await runCron("15 0 * * *", agedAt - DAY);
+    await moveToObject(env, org.id);
+    expect(await alarmOf(org.id)).toBe(first);
+    // S00004 only the object holds, and S00006 sold there: the jobs must read the object.
+    const snapshot = [...units.filter((u) => u.stock_number !== "S00006"), stocked(4, 46)];
+    expect((await putInventory(store.id, { key }, { units: snapshot })).status).toBe(200);
+
+    expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
+    expect(await alarmOf(org.id)).toBe(second);
+    expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
+    expect(await alarmOf(org.id)).toBe(nextNightlyRun(second));
+
+    const alerted = async () => (await listOutboxEvents(org.id, "inventory.aged_alert")).map((e) => e.data.stock_no).sort();
+    const briefed = async () => {
+      const rows = await all<{ role: string }>("SELECT role FROM morning_briefings WHERE org_id = ? AND day = ?", org.id, isoDay(briefedAt));
+      const ready = await listOutboxEvents(org.id, "morning_briefing.ready");
+      return { stored: rows.length, ready: ready.length, aged: ready.map((e) => e.data.total_aged_units).sort() };
+    };
+    expect(await alerted()).toEqual(["S00001", "S00004", "S00005"]);
+    const day = await briefed();
+    // Six roles; each used-side briefing counts the object's aged units (S00001, S00003, S00004, and S00005 from the aged
+    // run's day on); the new-car manager's, none.
+    const aged = briefedAt > agedAt ? 4 : 3;
+    expect(day).toEqual({ stored: 6, ready: 6, aged: [0, aged, aged, aged, aged, aged] });
+
+    // The same night's crons, through the jobs queue: they skip the moved organization.
+    await runCron("15 0 * * *", agedAt);
+    await runCron("0 6 * * *", briefedAt);
+    expect(await alerted()).toEqual(["S00001", "S00004", "S00005"]);
+    expect(await briefed()).toEqual(day);
+
+    await moveToD1(env, org.id);
+    expect(await alarmOf(org.id)).toBeNull();
+    expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(false);
+  });
+});
