@@ -1,6 +1,7 @@
 import { describeError, logEvent } from "../lib/log";
 import { raiseAgedInventoryAlerts } from "./aged-inventory-alerts";
 import { buildMorningBriefings } from "./build-morning-briefings";
+import { CRONS } from "./crons";
 import { checkLenderOutcomes } from "./lender-outcomes";
 import { purgeExpiredRecords } from "./purge-expired-records";
 import { purgeExpiredSandboxes } from "./purge-expired-sandboxes";
@@ -27,7 +28,7 @@ export interface Job {
  * per organization or rule, and the consumer (src/jobs/consumer.ts) does one unit per message.
  */
 export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
-  "15 0 * * *": [
+  [CRONS.nightly]: [
     // First: an expired sandbox is gone before the alerts fan out over the organizations.
     { name: "purge-expired-sandboxes", run: purgeExpiredSandboxes },
     { name: "purge-lapsed-sessions", run: purgeLapsedSessions },
@@ -35,14 +36,14 @@ export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
     { name: "purge-webhook-bodies", run: purgeWebhookBodies },
     { name: "purge-expired-records", run: purgeExpiredRecords },
   ],
-  "30 4 * * *": [{ name: "refresh-sanctions-list", run: refreshSanctionsList }],
-  "0 5 * * *": [
+  [CRONS.sanctionsList]: [{ name: "refresh-sanctions-list", run: refreshSanctionsList }],
+  [CRONS.marketData]: [
     { name: "refresh-market-data", run: refreshMarketData },
     // After the market refresh and before the 06:00 briefings, which name what it finds.
     { name: "lender-outcome-shifts", run: checkLenderOutcomes },
   ],
-  "0 6 * * *": [{ name: "build-morning-briefings", run: buildMorningBriefings }],
-  "*/5 * * * *": [
+  [CRONS.briefings]: [{ name: "build-morning-briefings", run: buildMorningBriefings }],
+  [CRONS.everyFiveMinutes]: [
     { name: "stale-feeds", run: raiseStaleFeeds },
     { name: "sweep-outbox", run: sweepOutbox },
   ],

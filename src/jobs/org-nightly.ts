@@ -1,18 +1,17 @@
 /**
  * An organization's nightly work where its data is (docs/scaling.md#jobs-where-the-data-is): the
  * object holding a moved organization's units runs it on its own alarm, at the times the crons run
- * it for an organization in D1 (SCHEDULE), with the same job code; the crons skip it.
+ * it for an organization in D1 (CRONS, as SCHEDULE lists the jobs), with the same job code; the crons skip it.
  */
 import { getDb } from "../db/client";
 import { type AlertUnitRow, listStoreIds } from "../db/queries/reports";
 import { DAY_MS } from "../engines/dates";
 import { raiseAgedAlertsOf } from "./aged-inventory-alerts";
 import { buildStoreBriefings } from "./build-morning-briefings";
-import { SCHEDULE } from "./index";
+import { CRONS } from "./crons";
 
 /** The per-organization jobs an object runs, by the name of the cron job that runs them for D1. */
-const NIGHTLY_JOBS = ["aged-inventory-alerts", "build-morning-briefings"] as const;
-type NightlyJob = (typeof NIGHTLY_JOBS)[number];
+type NightlyJob = "aged-inventory-alerts" | "build-morning-briefings";
 
 /** Minutes past UTC midnight of a daily cron ("M H * * *"). */
 function minuteOfDay(cron: string): number {
@@ -20,14 +19,11 @@ function minuteOfDay(cron: string): number {
   return hour * 60 + minute;
 }
 
-/** Each nightly job's minute of the day, read from the cron that runs it (one place says when). */
-const RUN_MINUTES: ReadonlyMap<NightlyJob, number> = new Map(
-  NIGHTLY_JOBS.map((job) => {
-    const cron = Object.keys(SCHEDULE).find((c) => SCHEDULE[c]?.some((j) => j.name === job));
-    if (!cron) throw new Error(`No cron runs ${job}`);
-    return [job, minuteOfDay(cron)];
-  }),
-);
+/** Each nightly job's minute of the day: the cron SCHEDULE runs it under (src/jobs/index.ts). */
+const RUN_MINUTES: ReadonlyMap<NightlyJob, number> = new Map([
+  ["aged-inventory-alerts", minuteOfDay(CRONS.nightly)],
+  ["build-morning-briefings", minuteOfDay(CRONS.briefings)],
+]);
 
 /** The first nightly run strictly after `after` (epoch ms): its time, which the object's alarm is set for. */
 export function nextNightlyRun(after: number): number {
@@ -44,7 +40,7 @@ export function nextNightlyRun(after: number): number {
 export async function runNightly(env: Env, orgId: string, at: number, inStock: (storeId?: string) => Promise<AlertUnitRow[]>): Promise<void> {
   const now = new Date(at);
   const minute = Math.round((at % DAY_MS) / 60_000);
-  const due = NIGHTLY_JOBS.filter((job) => RUN_MINUTES.get(job) === minute);
+  const due = [...RUN_MINUTES].filter(([, runMinute]) => runMinute === minute).map(([job]) => job);
   if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(env, orgId, await inStock(), now);
   if (due.includes("build-morning-briefings"))
     for (const storeId of await listStoreIds(getDb(env.DB), orgId)) await buildStoreBriefings(env, orgId, storeId, now, inStock);

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { isoDay } from "../../src/engines/dates";
+import { SCHEDULE } from "../../src/jobs";
+import { CRONS } from "../../src/jobs/crons";
 import { nextNightlyRun } from "../../src/jobs/org-nightly";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore } from "../helpers/factories";
@@ -15,6 +17,11 @@ const DAY = 86_400_000;
 const alarmOf = (orgId: string) => runInDurableObject(orgStore(env, orgId), (_, state) => state.storage.getAlarm());
 
 describe("a moved organization's nightly jobs run on its object's alarm", () => {
+  it("at the crons that run the same jobs for an organization in D1", () => {
+    expect(SCHEDULE[CRONS.nightly].map((job) => job.name)).toContain("aged-inventory-alerts");
+    expect(SCHEDULE[CRONS.briefings].map((job) => job.name)).toContain("build-morning-briefings");
+  });
+
   it("raises the aged alerts and builds the briefings from the object, once; the crons of the same night add nothing; an undo clears the alarm", async () => {
     // The object's two runs after now: the aged alerts (00:15 UTC) and the briefings (06:00 UTC), in either order.
     const first = nextNightlyRun(Date.now());
