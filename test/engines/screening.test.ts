@@ -4,7 +4,14 @@ import { parseGivenNameForms } from "../../src/engines/screening/given-name-form
 import { jaroWinkler, normaliseName, soundex } from "../../src/engines/screening/names";
 import { parseDobs, parsePublishInformation, parseSanctionsList } from "../../src/engines/screening/ofac-csv";
 import { ageOn, decodeZipSet, identityRedFlags, safeguardsFlags, type UsZipSet, zipExists } from "../../src/engines/screening/red-flags";
-import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../src/engines/screening/sanctions-index";
+import {
+  addToSanctionsIndex,
+  buildSanctionsIndex,
+  emptySanctionsIndex,
+  individualNameGroups,
+  type SanctionsIndex,
+  screenPerson,
+} from "../../src/engines/screening/sanctions-index";
 import { readNicknameCsv, readOfacFiles } from "../helpers/ofac-files";
 import { referenceD1 } from "../helpers/reference-d1";
 
@@ -195,6 +202,36 @@ describe("screening against the real SDN list", () => {
     for (let i = 0; i < 50; i++) screen("Michael", "Brown");
     const ms = (performance.now() - started) / 50;
     expect(ms).toBeLessThan(5);
+  });
+});
+
+describe("an index grown a group at a time", () => {
+  it("holds each listed name, date of birth and posting once when two checks load overlapping groups at once, as the whole index does", () => {
+    const list = parseSanctionsList(readOfacFiles());
+    const whole = buildSanctionsIndex(list);
+    const groupsOf = individualNameGroups(list);
+    const rowsFor = (load: string[]) => {
+      const wanted = new Set([...groupsOf].filter(([, groups]) => groups.some((g) => load.includes(g))).map(([entNum]) => entNum));
+      return {
+        entries: list.entries.filter((e) => wanted.has(e.entNum)),
+        aliases: list.aliases.filter((a) => wanted.has(a.entNum)),
+        dobs: list.dobs.filter((d) => wanted.has(d.entNum)),
+      };
+    };
+    const allGroups = [...new Set([...groupsOf.values()].flat())];
+    const grown = emptySanctionsIndex();
+    // Both read before either added: the second's rows repeat the first's individuals of K.
+    const first = rowsFor(["K"]);
+    const second = rowsFor(allGroups);
+    addToSanctionsIndex(grown, first, ["K"]);
+    addToSanctionsIndex(grown, second, allGroups);
+    expect(grown.names.length).toBe(whole.names.length);
+    const dobCount = (index: SanctionsIndex) => [...index.entries.values()].reduce((n, e) => n + e.dobs.length, 0);
+    expect(dobCount(grown)).toBe(dobCount(whole));
+    const postings = (index: SanctionsIndex) => index.postings.reduce((n, p) => n + p.length, 0);
+    expect(postings(grown)).toBe(postings(whole));
+    const byYear = (index: SanctionsIndex) => [...index.namesByBirthYear.values()].reduce((n, p) => n + p.length, 0);
+    expect(byYear(grown)).toBe(byYear(whole));
   });
 });
 

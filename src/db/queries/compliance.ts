@@ -1,10 +1,20 @@
-import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, notInArray, type SQL, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { TriggeredRule } from "../../engines/screening/decision";
 import type { ParsedSanctionsList } from "../../engines/screening/ofac-csv";
+import { individualNameGroups } from "../../engines/screening/sanctions-index";
 import { chunk, MAX_BOUND_PARAMETERS } from "../batch";
 import { callTemplate, type Database, type SqlTemplate, type TemplateCall } from "../client";
-import { complianceChecks, complianceSettings, givenNameForms, sanctionsAliases, sanctionsDobs, sanctionsEntries, sanctionsLists } from "../schema";
+import {
+  complianceChecks,
+  complianceSettings,
+  givenNameForms,
+  sanctionsAliases,
+  sanctionsDobs,
+  sanctionsEntries,
+  sanctionsLists,
+  sanctionsNameGroups,
+} from "../schema";
 
 /** The sanctions list in force: the newest successful load. The list is public reference data, shared by every organization. */
 export async function getListInForce(db: Database) {
@@ -16,6 +26,7 @@ export async function getListInForce(db: Database) {
       loadedAt: sanctionsLists.loadedAt,
       contentHash: sanctionsLists.contentHash,
       entryCount: sanctionsLists.entryCount,
+      nameGroups: sanctionsLists.nameGroups,
     })
     .from(sanctionsLists)
     .orderBy(desc(sanctionsLists.loadedAt))
@@ -25,10 +36,21 @@ export async function getListInForce(db: Database) {
 
 export type ListInForce = NonNullable<Awaited<ReturnType<typeof getListInForce>>>;
 
-/** What screening a person needs of one list: individuals, their strong aliases and dates of birth. */
-export async function getScreeningRows(db: Database, listId: string) {
-  const individuals = and(eq(sanctionsEntries.listId, listId), eq(sanctionsEntries.sdnType, "individual"));
-  const [entries, aliases, dobs] = await db.batch([
+/**
+ * What screening a person needs of one list: individuals, their strong aliases and dates of birth,
+ * in one round trip. `groups`: only the individuals with a part in `load` and none in `loaded` (an
+ * isolate holds those already); without it, every individual. `listed` says whether the list is
+ * still there (a newer one may have replaced it mid-request), since a group may have no individual.
+ */
+export async function getScreeningRows(db: Database, listId: string, groups?: { load: string[]; loaded: string[] }) {
+  const inGroups = (list: string[]) =>
+    db
+      .select({ entNum: sanctionsNameGroups.entNum })
+      .from(sanctionsNameGroups)
+      .where(and(eq(sanctionsNameGroups.listId, listId), inArray(sanctionsNameGroups.initialGroup, list)));
+  const wanted = (entNum: AnySQLiteColumn): SQL | undefined =>
+    groups && and(inArray(entNum, inGroups(groups.load)), notInArray(entNum, inGroups(groups.loaded)));
+  const [entries, aliases, dobs, listed] = await db.batch([
     db
       .select({
         entNum: sanctionsEntries.entNum,
@@ -37,12 +59,12 @@ export async function getScreeningRows(db: Database, listId: string) {
         programs: sanctionsEntries.programs,
       })
       .from(sanctionsEntries)
-      .where(individuals),
+      .where(and(eq(sanctionsEntries.listId, listId), eq(sanctionsEntries.sdnType, "individual"), wanted(sanctionsEntries.entNum))),
     db
       .select({ entNum: sanctionsAliases.entNum, altType: sanctionsAliases.altType, name: sanctionsAliases.name })
       .from(sanctionsAliases)
       .innerJoin(sanctionsEntries, and(eq(sanctionsEntries.listId, sanctionsAliases.listId), eq(sanctionsEntries.entNum, sanctionsAliases.entNum)))
-      .where(and(eq(sanctionsAliases.listId, listId), eq(sanctionsEntries.sdnType, "individual"))),
+      .where(and(eq(sanctionsAliases.listId, listId), eq(sanctionsEntries.sdnType, "individual"), wanted(sanctionsEntries.entNum))),
     db
       .select({
         entNum: sanctionsDobs.entNum,
@@ -52,9 +74,10 @@ export async function getScreeningRows(db: Database, listId: string) {
         circa: sanctionsDobs.circa,
       })
       .from(sanctionsDobs)
-      .where(eq(sanctionsDobs.listId, listId)),
+      .where(and(eq(sanctionsDobs.listId, listId), wanted(sanctionsDobs.entNum))),
+    db.select({ id: sanctionsLists.id }).from(sanctionsLists).where(eq(sanctionsLists.id, listId)),
   ]);
-  return { entries, aliases, dobs };
+  return { entries, aliases, dobs, listed: listed.length > 0 };
 }
 
 /** The published nickname list (reference data from a migration, shared by every organization), or null if absent. */
@@ -88,6 +111,9 @@ export function multiRowInserts(table: string, columns: string[], rows: (string 
   }));
 }
 
+/** The tables whose rows carry a list's id. */
+const LIST_ROW_TABLES = ["sanctions_entries", "sanctions_aliases", "sanctions_dobs", "sanctions_name_groups"];
+
 /**
  * A whole load as plain SQL, in order, for the scheduled refresh (bound through D1) and the
  * operator command (inlined for `wrangler d1 execute`) alike:
@@ -96,7 +122,7 @@ export function multiRowInserts(table: string, columns: string[], rows: (string 
  *    other list. Until step 2 succeeds the previous list stays in force.
  */
 export function sanctionsListLoad(list: ParsedSanctionsList, meta: SanctionsListMeta): { rows: RawStatement[]; activate: RawStatement[] } {
-  const orphans = ["sanctions_entries", "sanctions_aliases", "sanctions_dobs"].map((table) => ({
+  const orphans = LIST_ROW_TABLES.map((table) => ({
     sql: `DELETE FROM ${table} WHERE list_id NOT IN (SELECT id FROM sanctions_lists)`,
     params: [],
   }));
@@ -122,10 +148,15 @@ export function sanctionsListLoad(list: ParsedSanctionsList, meta: SanctionsList
         return [meta.id, d.entNum, n, d.text, d.from, d.to, d.precision, d.circa ? 1 : 0];
       }),
     ),
+    ...multiRowInserts(
+      "sanctions_name_groups",
+      ["list_id", "initial_group", "ent_num"],
+      [...individualNameGroups(list)].flatMap(([entNum, groups]) => groups.map((group) => [meta.id, group, entNum])),
+    ),
   ];
   const activate: RawStatement[] = [
     {
-      sql: "INSERT INTO sanctions_lists (id, version, version_basis, source, content_hash, loaded_at, entry_count, alias_count, dob_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      sql: "INSERT INTO sanctions_lists (id, version, version_basis, source, content_hash, loaded_at, entry_count, alias_count, dob_count, name_groups) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
       params: [
         meta.id,
         meta.version,
@@ -138,7 +169,7 @@ export function sanctionsListLoad(list: ParsedSanctionsList, meta: SanctionsList
         list.dobs.length,
       ],
     },
-    ...["sanctions_entries", "sanctions_aliases", "sanctions_dobs"].map((table) => ({
+    ...LIST_ROW_TABLES.map((table) => ({
       sql: `DELETE FROM ${table} WHERE list_id <> ?`,
       params: [meta.id],
     })),

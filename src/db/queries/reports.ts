@@ -210,14 +210,19 @@ export async function findOrgStore(db: Database, orgId: string, storeId: string 
   return rows[0] ?? null;
 }
 
-export async function findBriefing(db: Database, orgId: string, storeId: string, role: Role, day: string) {
-  const rows = await db
+/** The stored briefing's query, unexecuted, so it can follow the briefing's insert in one batch. */
+export function briefingQuery(db: Database, orgId: string, storeId: string, role: Role, day: string) {
+  return db
     .select({ body: morningBriefings.body })
     .from(morningBriefings)
     .where(
       and(eq(morningBriefings.orgId, orgId), eq(morningBriefings.storeId, storeId), eq(morningBriefings.role, role), eq(morningBriefings.day, day)),
     )
     .limit(1);
+}
+
+export async function findBriefing(db: Database, orgId: string, storeId: string, role: Role, day: string) {
+  const rows = await briefingQuery(db, orgId, storeId, role, day);
   return rows[0]?.body ?? null;
 }
 

@@ -29,7 +29,26 @@ export const sanctionsLists = sqliteTable("sanctions_lists", {
   entryCount: integer("entry_count").notNull(),
   aliasCount: integer("alias_count").notNull(),
   dobCount: integer("dob_count").notNull(),
+  /**
+   * Whether the load wrote `sanctions_name_groups`, so an isolate can load the list a group at a
+   * time; a list loaded before them is loaded whole until the next refresh loads it again.
+   */
+  nameGroups: integer("name_groups", { mode: "boolean" }).notNull().default(false),
 });
+
+/**
+ * Per listed individual, each initial group of a part of its names (`listedNameGroups`): a
+ * screening needs only the individuals of its entered parts' groups (docs/compliance.md).
+ */
+export const sanctionsNameGroups = sqliteTable(
+  "sanctions_name_groups",
+  {
+    listId: text("list_id").notNull(),
+    initialGroup: text("initial_group").notNull(),
+    entNum: integer("ent_num").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.listId, t.initialGroup, t.entNum] })],
+);
 
 export const sanctionsEntries = sqliteTable(
   "sanctions_entries",

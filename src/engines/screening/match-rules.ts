@@ -129,6 +129,12 @@ function wholeGivenNames(text: string, syllabic: boolean): string[][] {
   return merged;
 }
 
+/** A listed name's parts, surname first: `listedNameParts(listed).parts` without the rest of its reading. */
+export function listedParts(listed: string): string[] {
+  const comma = listed.indexOf(",");
+  return comma < 0 ? nameParts(listed) : [...nameParts(listed.slice(0, comma)), ...nameParts(listed.slice(comma + 1))];
+}
+
 /**
  * "LAST, First Middle" as OFAC writes individuals; an alias without a comma ("ABU ZUBAYDAH") has its
  * last word as surname. Of a surname of several words the first (the paternal one in a Hispanic

@@ -17,6 +17,7 @@ import {
   exactNameTest,
   type ListedNameParts,
   listedNameParts,
+  listedParts,
   MATCH_RULES,
   type MatchOutcome,
   type MatchRule,
@@ -47,11 +48,17 @@ interface IndexedName {
   /** As OFAC writes it, e.g. `BIN LADIN, Usama`. */
   listed: string;
   kind: "primary" | "aka" | "fka" | "nka";
+  /** Surname first, as `listedNameParts` reads them. */
   parts: string[];
-  /** Its surname, given names and first name, as the rules read them. */
-  reading: ListedNameParts;
   /** Each part's id in the index's distinct parts. */
   partIds: number[];
+  /** How the rules read it, made when the name is first a candidate (most never are: reading every name was most of a build). */
+  read?: ReadName;
+}
+
+interface ReadName {
+  /** Its surname, given names and first name, as the rules read them. */
+  reading: ListedNameParts;
   /** Given names first (`USAMA BIN LADIN`), as a customer's name is entered. */
   forward: string;
   /** In list order without the comma (`BIN LADIN USAMA`). */
@@ -76,6 +83,12 @@ export interface SanctionsIndex {
   partSoundex: string[];
   postings: number[][];
   groups: Map<string, number[]>;
+  /**
+   * The initial groups whose every listed individual the index holds (`wholeList`: all of them);
+   * a group not loaded may hold some parts, of individuals loaded for another group's sake.
+   */
+  loadedGroups: Set<string>;
+  wholeList: boolean;
   /** Memo of `closeListedParts`, per entered part; it lives and dies with the index (one list). */
   closePartsCache: Map<string, [number, number][]>;
   /** Per year of birth a listed date covers, the names of the entries it belongs to. */
@@ -84,42 +97,86 @@ export interface SanctionsIndex {
   forms: GivenNameForms;
 }
 
-/** The name's parts in list order, and its two orders as strings ("LAST, First" → "FIRST LAST" and "LAST FIRST"). */
-function splitListedName(
-  listed: string,
-  syllabicGivenName: boolean,
-): { parts: string[]; reading: ListedNameParts; forward: string; reversed: string } {
-  const reading = listedNameParts(listed, { syllabicGivenName });
-  return { parts: reading.parts, reading, forward: reading.forward.join(" "), reversed: reading.parts.join(" ") };
-}
-
 /** OFAC's North Korea programs: their individuals' given names are romanized Korean, one name however spaced. */
 const KOREAN_PROGRAMS = /\bDPRK|NKSPEA/;
 
-export function buildSanctionsIndex(
-  rows: { entries: ScreeningEntryRow[]; aliases: ScreeningAliasRow[]; dobs: ScreeningDobRow[] },
-  forms: GivenNameForms = NO_GIVEN_NAME_FORMS,
-): SanctionsIndex {
-  const entries = new Map<number, IndexedEntry>();
-  for (const e of rows.entries) if (e.sdnType === "individual") entries.set(e.entNum, { name: e.name, programs: e.programs, dobs: [] });
-  for (const dob of rows.dobs) entries.get(dob.entNum)?.dobs.push(dob);
+function readName(index: SanctionsIndex, name: IndexedName): ReadName {
+  if (name.read) return name.read;
+  const syllabicGivenName = KOREAN_PROGRAMS.test(index.entries.get(name.entNum)?.programs ?? "");
+  const reading = listedNameParts(name.listed, { syllabicGivenName });
+  name.read = { reading, forward: reading.forward.join(" "), reversed: reading.parts.join(" ") };
+  return name.read;
+}
 
-  const names: IndexedName[] = [];
-  const add = (entNum: number, listed: string, kind: IndexedName["kind"]) => {
-    const split = splitListedName(listed, KOREAN_PROGRAMS.test(entries.get(entNum)?.programs ?? ""));
-    if (split.parts.length > 0) names.push({ entNum, listed, kind, partIds: [], ...split });
+/**
+ * Each listed individual's initial groups, over the parts of its primary name and aliases: a
+ * screening's candidates come only from the groups of the entered parts (`closeListedParts`), so a
+ * list load stores them and an isolate loads the individuals of a group when a screening first needs it.
+ */
+export function individualNameGroups(rows: { entries: ScreeningEntryRow[]; aliases: ScreeningAliasRow[] }): Map<number, string[]> {
+  const names = new Map<number, string[]>();
+  for (const e of rows.entries) if (e.sdnType === "individual") names.set(e.entNum, [e.name]);
+  for (const a of rows.aliases) names.get(a.entNum)?.push(a.name);
+  return new Map([...names].map(([entNum, listed]) => [entNum, [...new Set(listed.flatMap((name) => listedParts(name).map(initialGroup)))]]));
+}
+
+/** The groups a screening of this person needs loaded: those of the entered parts. */
+export function screeningGroups(person: { firstName: string; lastName: string }): string[] {
+  return [...new Set(enteredParts(person).map(initialGroup))];
+}
+
+const enteredParts = (person: { firstName: string; lastName: string }) => [...nameParts(person.firstName), ...nameParts(person.lastName)];
+
+export function emptySanctionsIndex(forms: GivenNameForms = NO_GIVEN_NAME_FORMS): SanctionsIndex {
+  return {
+    names: [],
+    entries: new Map(),
+    parts: [],
+    partIds: new Map(),
+    partSoundex: [],
+    postings: [],
+    groups: new Map(),
+    loadedGroups: new Set(),
+    wholeList: false,
+    closePartsCache: new Map(),
+    namesByBirthYear: new Map(),
+    forms,
   };
-  for (const e of rows.entries) if (entries.has(e.entNum)) add(e.entNum, e.name, "primary");
+}
+
+/**
+ * Adds the individuals of `rows` that the index does not hold yet (each with all its names and
+ * dates of birth), and records `groups` as loaded: `rows` must be every individual of the list
+ * with a part in those groups, or, for `"all"`, the whole list. Adding the same individual twice
+ * (two screenings loading at once) keeps the first.
+ */
+export function addToSanctionsIndex(
+  index: SanctionsIndex,
+  rows: { entries: ScreeningEntryRow[]; aliases: ScreeningAliasRow[]; dobs: ScreeningDobRow[] },
+  groups: readonly string[] | "all",
+): void {
+  const { entries, names } = index;
+  const added = new Set<number>();
+  for (const e of rows.entries) {
+    if (e.sdnType !== "individual" || entries.has(e.entNum)) continue;
+    entries.set(e.entNum, { name: e.name, programs: e.programs, dobs: [] });
+    added.add(e.entNum);
+  }
+  for (const dob of rows.dobs) if (added.has(dob.entNum)) entries.get(dob.entNum)?.dobs.push(dob);
+
+  const firstNew = names.length;
+  const add = (entNum: number, listed: string, kind: IndexedName["kind"]) => {
+    const parts = listedParts(listed);
+    if (parts.length > 0) names.push({ entNum, listed, kind, parts, partIds: [] });
+  };
+  for (const e of rows.entries) if (added.has(e.entNum)) add(e.entNum, e.name, "primary");
   for (const a of rows.aliases) {
-    if (entries.has(a.entNum)) add(a.entNum, a.name, a.altType === "fka" || a.altType === "nka" ? a.altType : "aka");
+    if (added.has(a.entNum)) add(a.entNum, a.name, a.altType === "fka" || a.altType === "nka" ? a.altType : "aka");
   }
 
-  const partIds = new Map<string, number>();
-  const parts: string[] = [];
-  const partSoundex: string[] = [];
-  const postings: number[][] = [];
-  const groups = new Map<string, number[]>();
-  names.forEach((name, nameId) => {
+  const { partIds, parts, partSoundex, postings } = index;
+  for (let nameId = firstNew; nameId < names.length; nameId++) {
+    const name = names[nameId];
     for (const part of new Set(name.parts)) {
       let id = partIds.get(part);
       if (id === undefined) {
@@ -129,27 +186,51 @@ export function buildSanctionsIndex(
         partSoundex.push(soundex(part));
         postings.push([]);
         const group = initialGroup(part);
-        const members = groups.get(group);
+        const members = index.groups.get(group);
         if (members) members.push(id);
-        else groups.set(group, [id]);
+        else index.groups.set(group, [id]);
       }
       postings[id].push(nameId);
     }
     name.partIds = name.parts.map((part) => partIds.get(part) as number);
-  });
-  const namesByBirthYear = new Map<number, number[]>();
-  names.forEach((name, nameId) => {
     const years = new Set<number>();
     for (const dob of entries.get(name.entNum)?.dobs ?? []) {
       for (let year = Number(dob.from.slice(0, 4)); year <= Number(dob.to.slice(0, 4)); year++) years.add(year);
     }
     for (const year of years) {
-      const list = namesByBirthYear.get(year);
+      const list = index.namesByBirthYear.get(year);
       if (list) list.push(nameId);
-      else namesByBirthYear.set(year, [nameId]);
+      else index.namesByBirthYear.set(year, [nameId]);
     }
-  });
-  return { names, entries, parts, partIds, partSoundex, postings, groups, closePartsCache: new Map(), namesByBirthYear, forms };
+  }
+  if (groups === "all") index.wholeList = true;
+  else for (const group of groups) index.loadedGroups.add(group);
+}
+
+/** The index of a whole list at once. */
+export function buildSanctionsIndex(
+  rows: { entries: ScreeningEntryRow[]; aliases: ScreeningAliasRow[]; dobs: ScreeningDobRow[] },
+  forms: GivenNameForms = NO_GIVEN_NAME_FORMS,
+): SanctionsIndex {
+  const index = emptySanctionsIndex(forms);
+  addToSanctionsIndex(index, rows, "all");
+  return index;
+}
+
+/** The groups this person's screening needs that the index has not loaded. */
+export function missingGroups(index: SanctionsIndex, person: { firstName: string; lastName: string }): string[] {
+  return index.wholeList ? [] : screeningGroups(person).filter((group) => !index.loadedGroups.has(group));
+}
+
+const KIND_ORDER: Record<IndexedName["kind"], number> = { primary: 0, aka: 1, fka: 2, nka: 3 };
+
+/** The order of the whole list: primary names before aliases, then by entry, kind and name. */
+function listOrder(a: IndexedName, b: IndexedName): number {
+  const aliasDelta = Number(a.kind !== "primary") - Number(b.kind !== "primary");
+  if (aliasDelta !== 0) return aliasDelta;
+  if (a.entNum !== b.entNum) return a.entNum - b.entNum;
+  if (a.kind !== b.kind) return KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
+  return a.listed < b.listed ? -1 : a.listed > b.listed ? 1 : 0;
 }
 
 export interface SanctionsMatch {
@@ -254,7 +335,10 @@ export function screenPerson(
   person: { firstName: string; lastName: string; dob: string },
   lines: ScoreLines,
 ): SanctionsMatch | null {
-  const entered = [...nameParts(person.firstName), ...nameParts(person.lastName)];
+  // Screening against a group not loaded would pass a listed person: refuse instead.
+  const missing = missingGroups(index, person);
+  if (missing.length > 0) throw new Error(`the sanctions index has not loaded the groups ${missing.join(", ")} this screening needs`);
+  const entered = enteredParts(person);
   if (entered.length === 0) return null;
   const enteredForward = entered.join(" ");
   const enteredSoundex = entered.map(soundex);
@@ -309,14 +393,16 @@ export function screenPerson(
   let best: SanctionsMatch | null = null;
   // Best part scores first, so the best so far is found early and most names need no full scoring.
   const ranked = candidates.map((nameId) => ({ nameId, partsScore: namePartsScore(index.names[nameId], entered.length, similarity) }));
-  ranked.sort((a, b) => b.partsScore - a.partsScore);
+  // Equal scores in list order, whatever order the names were loaded in, so the same listed name decides.
+  ranked.sort((a, b) => b.partsScore - a.partsScore || listOrder(index.names[a.nameId], index.names[b.nameId]));
   for (const { nameId, partsScore } of ranked) {
     const name = index.names[nameId];
-    const exact = isExact(name.reading);
+    const { reading, forward, reversed } = readName(index, name);
+    const exact = isExact(reading);
     const entry = index.entries.get(name.entNum) as IndexedEntry;
     const facts = {
       exact,
-      coverage: () => nameCoverage(entered, name.reading, same, index.forms),
+      coverage: () => nameCoverage(entered, reading, same, index.forms),
       dob: assessDob(person.dob, entry.dobs),
       sameBirthDay: sameBirthDay(person.dob, entry.dobs),
       lines,
@@ -325,7 +411,7 @@ export function screenPerson(
     // go less far: a name whose rule at that ceiling cannot beat the best so far is not scored in full.
     const ceiling = round1(partsScore + MAX_WHOLE_NAME_LIFT);
     if (best && !beats(MATCH_RULES[ruleOnName({ ...facts, nameScore: ceiling })].outcome, ceiling, best)) continue;
-    const fullScore = Math.max(wholeNameSimilarity(enteredForward, name.forward), wholeNameSimilarity(enteredForward, name.reversed));
+    const fullScore = Math.max(wholeNameSimilarity(enteredForward, forward), wholeNameSimilarity(enteredForward, reversed));
     const nameScore = round1(Math.max(partsScore, Math.min(fullScore, partsScore + MAX_WHOLE_NAME_LIFT)));
     const rule = ruleOnName({ ...facts, nameScore });
     const { outcome, reason } = MATCH_RULES[rule];

@@ -14,7 +14,14 @@ import { decideScreening, type StaleListMode } from "../../engines/screening/dec
 import { type GivenNameForms, parseGivenNameForms } from "../../engines/screening/given-name-forms";
 import { nonLatinNameFields, normaliseName } from "../../engines/screening/names";
 import { IDENTITY_HISTORIES, identityRedFlags, type RequestHandling, safeguardsFlags } from "../../engines/screening/red-flags";
-import { buildSanctionsIndex, type SanctionsIndex, screenPerson } from "../../engines/screening/sanctions-index";
+import {
+  addToSanctionsIndex,
+  emptySanctionsIndex,
+  missingGroups,
+  type SanctionsIndex,
+  screeningGroups,
+  screenPerson,
+} from "../../engines/screening/sanctions-index";
 import { commitWithEvents } from "../../events/emit";
 import { DomainError } from "../../lib/domain-error";
 import { toHex } from "../../lib/hex";
@@ -26,8 +33,9 @@ import { usZipSet } from "./us-zip-set";
 
 /**
  * Per isolate: which list is in force (re-read at most once a minute, so a refresh is picked up
- * within a minute), each organization's settings, and the index of the list in force, built once
- * from D1 and kept until another list comes into force.
+ * within a minute), each organization's settings, and the index of the list in force, grown from
+ * D1 a group of name parts at a time as screenings need them and kept until another list comes into
+ * force (a first check loads only its names' groups, not the whole list: BENCHMARKS.md, "First calls").
  */
 const CACHE_TTL_MS = 60_000;
 const listInForce = new TtlCache<ListInForce | null>({ ttlMs: CACHE_TTL_MS, maxEntries: 1 });
@@ -47,16 +55,29 @@ async function givenNameFormsFor(db: Database): Promise<GivenNameForms> {
   return givenNameForms;
 }
 
-/** The index of the list, or null if its rows are gone (a newer list replaced it mid-request): then nothing is screened. */
-async function sanctionsIndexFor(db: Database, list: ListInForce): Promise<SanctionsIndex | null> {
-  if (builtIndex?.listId === list.id) return builtIndex.index;
-  const [rows, forms] = await Promise.all([getScreeningRows(db, list.id), givenNameFormsFor(db)]);
-  if (rows.entries.length === 0) {
+/**
+ * The index of the list, holding every listed individual this person's screening can meet (a list
+ * loaded before name groups existed is loaded whole), or null if the list's rows are gone (a newer
+ * list replaced it mid-request): then nothing is screened.
+ */
+async function sanctionsIndexFor(db: Database, list: ListInForce, person: { firstName: string; lastName: string }): Promise<SanctionsIndex | null> {
+  const held = () => (builtIndex?.listId === list.id ? builtIndex.index : null);
+  const current = held();
+  const load = current ? missingGroups(current, person) : screeningGroups(person);
+  if (current && load.length === 0) return current;
+  const groups = list.nameGroups ? { load, loaded: current ? [...current.loadedGroups] : [] } : undefined;
+  const [rows, forms] = await Promise.all([getScreeningRows(db, list.id, groups), givenNameFormsFor(db)]);
+  if (!rows.listed) {
     listInForce.evict("list");
     return null;
   }
-  const index = buildSanctionsIndex(rows, forms);
-  builtIndex = { listId: list.id, index };
+  // Another check may have started the index meanwhile: an individual it added already is kept once.
+  let index = held();
+  if (!index) {
+    index = emptySanctionsIndex(forms);
+    builtIndex = { listId: list.id, index };
+  }
+  addToSanctionsIndex(index, rows, groups ? load : "all");
   return index;
 }
 
@@ -140,10 +161,10 @@ export async function runComplianceCheck(
     usZipSet(db),
   ]);
   if (!settings) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
-  const index = listState ? await sanctionsIndexFor(db, listState) : null;
+  const person = { firstName: input.first_name, lastName: input.last_name, dob: input.dob };
+  const index = listState ? await sanctionsIndexFor(db, listState, person) : null;
   const hashes = await personHashes(await orgHashKey(caller.salt, caller.orgId, now.getTime()), input);
 
-  const person = { firstName: input.first_name, lastName: input.last_name, dob: input.dob };
   const match = index ? screenPerson(index, person, { holdScore: settings.holdScore, flagScore: settings.flagScore }) : null;
   const handlingFlags = safeguardsFlags(handling);
   const list = listState && index ? listState : null;

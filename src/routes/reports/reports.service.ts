@@ -3,6 +3,7 @@ import {
   type AlertPageAfter,
   type AlertUnitRow,
   alertUnitPage,
+  briefingQuery,
   findBriefing,
   findOrgStore,
   insertBriefing,
@@ -110,7 +111,8 @@ export async function inventoryAlerts(
   return alertReports.get(`${orgId}:${storeId ?? ""}:${limit}:${params.cursor ?? ""}`, now.getTime(), async (): Promise<AlertReportPage> => {
     const position = after && { stockedOn: after[0], stockNumber: after[1] };
     const storeSettings = readStoreSettings(db, orgId, storeId);
-    const [units, settings, totals] = await Promise.all([
+    // The feed's age is read with the page, not after it: one wave of replica reads.
+    const [units, settings, totals, ages] = await Promise.all([
       elsewhere
         ? elsewhere.alertPage(ALERT_UNITS_PER_PAGE + 1, position, storeId)
         : alertUnitPage(db, orgId, ALERT_UNITS_PER_PAGE + 1, position, storeId),
@@ -118,11 +120,11 @@ export async function inventoryAlerts(
       elsewhere
         ? Promise.all([elsewhere.inStock(storeId), storeSettings]).then(([inStock, s]) => liveAgedTotals(inStock, s, now))
         : organizationAgedTotals(db, orgId, now, storeId),
+      dataAsOfAnswer(db, orgId, storeId === undefined ? undefined : [storeId], ["inventory"], now),
     ]);
     const { alerts, examined } = buildAlertPage(units.slice(0, ALERT_UNITS_PER_PAGE), settings, now, limit);
     const last = units[examined - 1];
     const nextCursor = units.length > examined && last ? encodeCursor({ ...scope, after: [last.stockedOn, last.stockNumber] }) : null;
-    const ages = await dataAsOfAnswer(db, orgId, storeId === undefined ? undefined : [storeId], ["inventory"], now);
     return { ...alertReportBody({ alerts, ...totals }), has_more: nextCursor !== null, next_cursor: nextCursor, ...ages };
   });
 }
@@ -150,12 +152,20 @@ export async function morningBriefing(
     }
     const stored = await findBriefing(db, request.orgId, store.id, request.role, day);
     if (stored) return stored as BriefingBody;
-    const data = await loadBriefingData(db, request.orgId, store.id, briefingDealsSince(now), elsewhere?.inStock);
+    // Read together: none needs another's answer (each wave is a round trip on a first call).
+    const [data, pulse, signals] = await Promise.all([
+      loadBriefingData(db, request.orgId, store.id, briefingDealsSince(now), elsewhere?.inStock),
+      marketPulse(db, request.lenderThresholdPts, now),
+      loadStoreSignals(db, request.orgId, store.id),
+    ]);
     if (!data) throw new DomainError("not_found", "No such store in this organization.");
-    const [pulse, signals] = await Promise.all([marketPulse(db, request.lenderThresholdPts, now), loadStoreSignals(db, request.orgId, store.id)]);
     const body = briefingBody(buildBriefing({ role: request.role, ...data, pulse, ...briefingSignals(signals, now) }, now));
-    await insertBriefing(db, { orgId: request.orgId, storeId: store.id, role: request.role, day, generatedAt: body.generated_at, body });
-    // A concurrent request may have stored one first; the stored one is the day's briefing.
-    return ((await findBriefing(db, request.orgId, store.id, request.role, day)) as BriefingBody | null) ?? body;
+    // A concurrent request may have stored one first; the stored one is the day's briefing. Stored
+    // and read back in one batch: one round trip to the primary.
+    const [, [winner]] = await db.batch([
+      insertBriefing(db, { orgId: request.orgId, storeId: store.id, role: request.role, day, generatedAt: body.generated_at, body }),
+      briefingQuery(db, request.orgId, store.id, request.role, day),
+    ]);
+    return (winner?.body as BriefingBody | undefined) ?? body;
   });
 }
