@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Move an organization's data into its own storage object
-         * @description Copies the organization's moved tables (today its inventory: docs/scaling.md) from D1 into its own SQLite Durable Object, verifies row counts and a SHA-256 per table, then switches it over. Its writes to those tables wait during the copy; reads are served from D1 until the switch. D1's copy is kept, so `storage/undo` can bring it back. Moving an organization that has moved answers its digests again. Until every reader has moved, a moved organization's aged-alert events, stored alert totals and appraisal comparables still read D1's copy of its inventory, which no longer changes (its inventory alerts and briefings read the object): move test organizations only (docs/scaling.md).
+         * @description Copies the organization's moved tables (today its inventory: docs/scaling.md) from D1 into its own SQLite Durable Object, verifies row counts and a SHA-256 per table, then switches it over and sets the object's alarm, which runs the organization's nightly aged alerts and morning briefings from then on (the crons skip it). Its writes to those tables wait during the copy; reads are served from D1 until the switch. D1's copy is kept, so `storage/undo` can bring it back. Moving an organization that has moved answers its digests again. Every reader of those tables (feed, ingestion, inventory alerts, briefings, aged-alert events, appraisal comparables) follows the move, so a live organization may be moved; the copy runs in one request while its writes wait (each at most 10 s), so an organization with tens of thousands of units waits for the resumable copy (docs/scaling.md).
          */
         post: operations["operatorMoveStorageToObject"];
         delete?: never;
@@ -335,7 +335,7 @@ export interface paths {
         put?: never;
         /**
          * Move an organization's data back to D1
-         * @description The undo of `storage/move`, while D1's copy is kept: the object stops serving, every row it holds is written back to D1 (what changed since the move), both sides are verified, and D1 serves again. Reads and writes wait during the copy.
+         * @description The undo of `storage/move`, while D1's copy is kept: the object stops serving, every row it holds is written back to D1 (what changed since the move), both sides are verified, and D1 serves again; the object's nightly alarm is cleared and the crons run the organization's jobs again. Reads and writes wait during the copy.
          */
         post: operations["operatorMoveStorageToD1"];
         delete?: never;
