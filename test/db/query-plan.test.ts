@@ -154,7 +154,7 @@ describe("query plans of the request paths", () => {
       "SEARCH lender_decisions USING COVERING INDEX lender_decisions_store_calibration_idx (org_id=? AND store_id=?)",
       "SEARCH inventory_units USING INDEX inventory_org_make_model_idx (org_id=? AND <expr>=? AND <expr>=? AND year>? AND year<?)",
       "SEARCH deals USING INDEX deals_org_make_model_idx (org_id=? AND <expr>=? AND <expr>=? AND sold_on>?)",
-      "SEARCH inventory_units USING INDEX inventory_org_vin_idx (org_id=? AND vin=?) LEFT-JOIN",
+      "SEARCH inventory_units USING INDEX inventory_org_vin_idx (org_id=? AND vin=?)",
       "SEARCH sales_monthly USING INDEX sales_monthly_org_month_idx (org_id=?)",
     ])
       expect(lines).toContain(search);
