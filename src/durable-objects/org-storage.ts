@@ -1,12 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
-import { getDb } from "../db/client";
 import type { MarketValueToLoad, OrgStoreDb, UnitToLoad } from "../db/org-store";
 import type { ComparableQuery, ComparableUnits } from "../db/queries/appraisal";
 import type { FeedQuery, InventoryAfter, UnitRow } from "../db/queries/feeds";
 import type { SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
 import type { StoredMarketValue, StoredUnit, TableDigest } from "../db/queries/org-storage";
 import type { AlertPageAfter, AlertUnitRow } from "../db/queries/reports";
-import { isSandbox } from "../db/queries/sandboxes";
 import type { SnapshotSafety } from "../engines/ingest";
 import { describeError, logEvent } from "../lib/log";
 
@@ -187,6 +185,8 @@ export class OrganizationStore extends DurableObject<Env> {
     // Unowned: never written (a seed claims it first) or purged already.
     if (owner === undefined) return;
     if (owner.orgId !== orgId) throw new OrgStorageMismatchError();
+    // Loaded here, not at the top: D1's schema and client would otherwise be built at every isolate's start-up.
+    const [{ getDb }, { isSandbox }] = await Promise.all([import("../db/client"), import("../db/queries/sandboxes")]);
     if (!(await isSandbox(getDb(this.env.DB), orgId))) throw new SandboxPurgeRefusedError();
     await this.ctx.blockConcurrencyWhile(async () => {
       // The alarm goes with it: deleteAll deletes it too from compatibility date 2026-02-24 (wrangler.toml's is later).
