@@ -147,6 +147,27 @@ describe("platform statistics from the running totals", () => {
     expect(figures).toMatchObject(await figuresByDefinition());
   });
 
+  it("still count when a flush holds calls of an organization deleted since (a purged sandbox): its rows are dropped, not the batch", async () => {
+    const gone = await createOrg();
+    const live = await createOrg();
+    const day = isoDaysAgo(0);
+    const before = await env.DB.prepare("SELECT requests FROM platform_daily WHERE day = ?").bind(day).first<{ requests: number }>();
+    await env.DB.prepare("DELETE FROM organizations WHERE id = ?").bind(gone.id).run();
+    await recordUsage(
+      getDb(env.DB),
+      usageSnapshot([
+        { day, keyId: "key_of_a_purged_sandbox", orgId: gone.id, requests: 3 },
+        { day, keyId: "key_live", orgId: live.id, requests: 2 },
+      ]),
+    );
+    const rows = await env.DB.prepare("SELECT org_id, requests FROM key_usage_daily WHERE key_id IN ('key_of_a_purged_sandbox', 'key_live')").all();
+    expect(rows.results).toEqual([{ org_id: live.id, requests: 2 }]);
+    const after = await env.DB.prepare("SELECT requests FROM platform_daily WHERE day = ?").bind(day).first<{ requests: number }>();
+    expect(after?.requests).toBe((before?.requests ?? 0) + 5);
+    // The running totals agree with the rows: the deleted organization is counted in neither.
+    expect(await computePlatformStatistics(getDb(env.DB), new Date())).toMatchObject(await figuresByDefinition());
+  });
+
   it("count what the Worker's own usage tracking records for authenticated calls", async () => {
     await usageBuffer.flush(getDb(env.DB), Date.now()); // what earlier tests' calls left in the buffer
     const before = await computePlatformStatistics(getDb(env.DB), new Date());

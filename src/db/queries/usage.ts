@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { apiKeys, keyUsageDaily, orgActivity, platformDaily, platformRollup } from "../schema";
+import { apiKeys, keyUsageDaily, orgActivity, organizations, platformDaily, platformRollup } from "../schema";
 
 export interface UsageSnapshot {
   /** Keyed by `${day}|${credential id}`: a `lak_` key, or a legacy token (which has no last-used column). */
@@ -14,7 +14,9 @@ export interface UsageSnapshot {
  * total grows only when its "first seen" row (an organization in org_activity, a (day, credential)
  * row in key_usage_daily) does not exist yet, checked just before the row is written. D1 runs a
  * batch as one serialized transaction, so flushes from any number of isolates keep the distinct
- * counts exact.
+ * counts exact. An organization's rows are written only while it exists: a flush can hold calls of
+ * one deleted since (a purged sandbox), and its foreign key would otherwise fail the whole batch,
+ * and every flush after it, since the failed counts go back into the buffer.
  */
 export async function recordUsage(db: Database, snapshot: UsageSnapshot): Promise<void> {
   const statements = [];
@@ -45,14 +47,19 @@ export async function recordUsage(db: Database, snapshot: UsageSnapshot): Promis
       db
         .update(platformRollup)
         .set({ organizationsEvaluated: sql`${platformRollup.organizationsEvaluated} + 1` })
-        // A sandbox is not an organization evaluating the service (anyone can create ten a day): not counted.
+        // A sandbox is not an organization evaluating the service (anyone can create ten a day), nor is one deleted since: not counted.
         .where(
           sql`${platformRollup.id} = 1 AND NOT EXISTS (SELECT 1 FROM ${orgActivity} WHERE ${orgActivity.orgId} = ${orgId})
-            AND NOT EXISTS (SELECT 1 FROM organizations WHERE id = ${orgId} AND is_sandbox = 1)`,
+            AND EXISTS (SELECT 1 FROM organizations WHERE id = ${orgId} AND is_sandbox = 0)`,
         ),
       db
         .insert(orgActivity)
-        .values({ orgId, lastCallDay: day })
+        .select(
+          db
+            .select({ orgId: organizations.id, lastCallDay: sql<string>`${day}`.as("last_call_day") })
+            .from(organizations)
+            .where(eq(organizations.id, orgId)),
+        )
         .onConflictDoUpdate({ target: orgActivity.orgId, set: { lastCallDay: sql`max(${orgActivity.lastCallDay}, excluded.last_call_day)` } }),
     );
   }
@@ -69,7 +76,18 @@ export async function recordUsage(db: Database, snapshot: UsageSnapshot): Promis
         ),
       db
         .insert(keyUsageDaily)
-        .values({ day, keyId, orgId: counts.orgId, requests: counts.requests, dealToolCalls: counts.dealToolCalls })
+        .select(
+          db
+            .select({
+              day: sql<string>`${day}`.as("day"),
+              keyId: sql<string>`${keyId}`.as("key_id"),
+              orgId: organizations.id,
+              requests: sql<number>`${counts.requests}`.as("requests"),
+              dealToolCalls: sql<number>`${counts.dealToolCalls}`.as("deal_tool_calls"),
+            })
+            .from(organizations)
+            .where(eq(organizations.id, counts.orgId)),
+        )
         .onConflictDoUpdate({
           target: [keyUsageDaily.day, keyUsageDaily.keyId],
           set: {
