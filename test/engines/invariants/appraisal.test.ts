@@ -207,6 +207,21 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
     );
   });
 
+  it("a unit of ten years or more priced on the curve is never above low confidence unless its own model's published series reaches its age", () => {
+    holds(
+      fc.property(
+        subjects(() => reference),
+        (s) => {
+          const result = trade({ ...s, year: Math.min(s.year, NOW.getUTCFullYear() - reference.settings.retailCheckAgeYears) });
+          if (result.valuation.method !== "depreciation_model") return true;
+          const { shape } = result.valuation.vehicle;
+          const ownSeriesReaches = shape?.of === "model" ? shape.later[shape.later.length - 1].ageYears : 0;
+          return result.valuation.ageYears <= ownSeriesReaches || result.confidence === "low";
+        },
+      ),
+    );
+  });
+
   it("an older unit of the same model, miles and condition is never worth more", () => {
     holds(
       fc.property(
