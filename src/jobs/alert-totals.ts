@@ -8,24 +8,44 @@ import { type AlertUnitRow, readAlertTotalsInputs, readStoredAlertTotals, type r
 import { isoDay } from "../engines/dates";
 import type { AgedTotals } from "../engines/reports/alerts";
 import { storedTotalsToday, sumTotals, totalsTodayAndTomorrow } from "../engines/reports/totals";
+import type { Background } from "../lib/background";
 
-/** Computes and stores the totals of the organization's stores (all, or `storeIds`) for today and tomorrow; returns today's. */
-export async function refreshAlertTotals(db: Database, orgId: string, now: Date, storeIds?: readonly string[]): Promise<Map<string, AgedTotals>> {
+/**
+ * Computes and stores the totals of the organization's stores (all, or `storeIds`) for today and
+ * tomorrow; returns today's. With `background`, the answer does not wait for the store: a report page
+ * that found its row stale answers from what it computed, without a round trip to the primary (the
+ * write is guarded by the rows' generations, so a late one never stores stale totals).
+ */
+export async function refreshAlertTotals(
+  db: Database,
+  orgId: string,
+  now: Date,
+  storeIds?: readonly string[],
+  background?: Background,
+): Promise<Map<string, AgedTotals>> {
   const { settings, generations, units } = await readAlertTotalsInputs(db, orgId, storeIds);
   const totals = totalsTodayAndTomorrow(units, settings, now);
-  await writeAlertTotals(db, orgId, isoDay(now), totals, generations);
+  const stored = writeAlertTotals(db, orgId, isoDay(now), totals, generations);
+  if (background) background(stored);
+  else await stored;
   return new Map([...totals].map(([storeId, t]) => [storeId, t.today]));
 }
 
 /**
  * The organization's aged totals today, or one store's: one stored row per store. A store whose
  * row is not for today or yesterday (its units or settings changed since, or nothing has computed
- * it) is computed now and stored.
+ * it) is computed now and stored after the answer.
  */
-export async function organizationAgedTotals(db: Database, orgId: string, now: Date, storeId?: string): Promise<AgedTotals> {
+export async function organizationAgedTotals(
+  db: Database,
+  orgId: string,
+  now: Date,
+  storeId: string | undefined,
+  background: Background,
+): Promise<AgedTotals> {
   const stored = (await readStoredAlertTotals(db, orgId, storeId)).map((row) => ({ storeId: row.storeId, today: storedTotalsToday(row, now) }));
   const stale = stored.flatMap((s) => (s.today ? [] : [s.storeId]));
-  const computed = stale.length > 0 ? [...(await refreshAlertTotals(db, orgId, now, stale)).values()] : [];
+  const computed = stale.length > 0 ? [...(await refreshAlertTotals(db, orgId, now, stale, background)).values()] : [];
   return sumTotals([...stored.flatMap((s) => (s.today ? [s.today] : [])), ...computed]);
 }
 

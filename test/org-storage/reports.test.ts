@@ -39,7 +39,9 @@ describe("the reports of an organization moved to its object", () => {
       const storage = ((await readOrgStorage(db, org.id)) ?? "d1") as OrgStoragePlace;
       const elsewhere = unitsElsewhere(env, db, org.id, storage);
       // Without the feeds' ages, which grow by the minute between reads.
-      const { data_as_of: _, ...alerts } = await inventoryAlerts(db, org.id, {}, now, elsewhere);
+      const stored: Promise<unknown>[] = [];
+      const { data_as_of: _, ...alerts } = await inventoryAlerts(db, org.id, {}, now, (work) => stored.push(work), elsewhere);
+      await Promise.all(stored);
       const request = { orgId: org.id, role: "used_car_manager" as const, storeId: undefined, lenderThresholdPts: 0.25 };
       const { generated_at: __, data_as_of: ___, ...briefing } = await morningBriefing(db, request, now, elsewhere);
       return { storage, alerts, briefing };

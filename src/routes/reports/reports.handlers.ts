@@ -3,6 +3,7 @@ import { pulseBody } from "../../engines/reports/bodies";
 import { DEFAULT_ROLE } from "../../engines/reports/briefings";
 import type { AppEnv } from "../../http/app-env";
 import { cachedJson } from "../../http/cached-json";
+import { inBackground } from "../../lib/background";
 import type {
   createMorningBriefing as createMorningBriefingRoute,
   getInventoryAlerts as getInventoryAlertsRoute,
@@ -13,7 +14,10 @@ import * as reports from "./reports.service";
 export const getInventoryAlerts: RouteHandler<typeof getInventoryAlertsRoute, AppEnv> = async (c) => {
   const [db, orgId] = [c.get("db"), c.get("principal").orgId];
   const elsewhere = reports.unitsElsewhere(c.env, db, orgId, c.get("storage"));
-  return cachedJson(c, await reports.inventoryAlerts(db, orgId, c.req.valid("query"), new Date(), elsewhere));
+  return cachedJson(
+    c,
+    await reports.inventoryAlerts(db, orgId, c.req.valid("query"), new Date(), inBackground(c.executionCtx, "alert_totals_not_stored"), elsewhere),
+  );
 };
 
 export const createMorningBriefing: RouteHandler<typeof createMorningBriefingRoute, AppEnv> = async (c) => {

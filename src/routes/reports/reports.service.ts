@@ -24,6 +24,7 @@ import { briefingSignals } from "../../engines/reports/signals";
 import { decodeCursor, encodeCursor } from "../../http/cursor";
 import { dataAsOfAnswer } from "../../http/data-as-of";
 import { liveAgedTotals, organizationAgedTotals } from "../../jobs/alert-totals";
+import type { Background } from "../../lib/background";
 import { DomainError } from "../../lib/domain-error";
 import { onSettingsChange } from "../../lib/settings-changes";
 import { TtlCache } from "../../lib/ttl-cache";
@@ -99,6 +100,7 @@ export async function inventoryAlerts(
   orgId: string,
   params: { store_id?: string; limit?: number; cursor?: string },
   now: Date,
+  background: Background,
   elsewhere?: UnitsElsewhere,
 ) {
   const storeId = params.store_id;
@@ -119,7 +121,7 @@ export async function inventoryAlerts(
       storeSettings,
       elsewhere
         ? Promise.all([elsewhere.inStock(storeId), storeSettings]).then(([inStock, s]) => liveAgedTotals(inStock, s, now))
-        : organizationAgedTotals(db, orgId, now, storeId),
+        : organizationAgedTotals(db, orgId, now, storeId, background),
       dataAsOfAnswer(db, orgId, storeId === undefined ? undefined : [storeId], ["inventory"], now),
     ]);
     const { alerts, examined } = buildAlertPage(units.slice(0, ALERT_UNITS_PER_PAGE), settings, now, limit);
