@@ -827,6 +827,19 @@ describe("trims above their class and classes no study measures (docs/domain/app
     expect(result.note).toContain("borrowed retention: no published study measures class heavy_duty_truck_diesel");
   });
 
+  it("a make's figure is its fleet's, not a heavy-duty pickup's: a 2020 F-250 stays low with a Ford make figure, and keeps medium on a figure of its own", () => {
+    const f150 = reference.modelRetention.find((row) => row.make === "Ford" && row.model === "F-150" && row.ageYears === 5);
+    if (!f150) throw new Error("the F-150's five-year figure is shipped");
+    const withFigure = (model: string) => ({ ...reference, modelRetention: [...reference.modelRetention, { ...f150, model }] });
+    const subject = { year: 2020, make: "Ford", model: "F-250", trim: "XLT", mileage: 70_000, conditionNotes: "clean" };
+    const onMake = trade(subject, withFigure("*"));
+    expect(modelValuation(onMake).vehicle.modelRetention).toMatchObject({ model: "*" });
+    expect(onMake.confidence, onMake.note).toBe("low");
+    expect(onMake.note).toContain("borrowed retention");
+    const onOwn = trade(subject, withFigure("F-250"));
+    expect(onOwn.confidence, onOwn.note).toBe("medium");
+  });
+
   it("a 2019 Sierra 2500HD Denali Duramax, a 2018 Ram 2500 Laramie and a 2021 Transit 250 are low for the same reason; a Silverado 1500 is not", () => {
     for (const [year, make, model, trim] of [
       [2019, "GMC", "Sierra 2500HD", "Denali Duramax"],
