@@ -78,6 +78,27 @@ async function placeOrganizationAlone(orgId: string, place: (typeof PLACES)[numb
   if (place === "object") await env.DB.prepare("DELETE FROM inventory_units WHERE org_id = ?").bind(orgId).run();
 }
 
+describe("POST /api/v1/trade-appraisal — trims above their class and borrowed retention", () => {
+  it("answers a Tacoma TRD Pro and an F-350 Power Stroke at low confidence with a manual inspection and the reason (docs/domain/appraisal.md#trims-above-their-class, #borrowed-retention)", async () => {
+    const { key } = await dealer();
+    const cases = [
+      [
+        { year: 2020, make: "Toyota", model: "Tacoma", trim: "TRD Pro", mileage: 50_000 },
+        "trim priced above its class; no published new price for it",
+      ],
+      [{ year: 2017, make: "Ford", model: "F-350", trim: "Lariat Power Stroke", mileage: 220_000 }, "borrowed retention"],
+    ] as const;
+    for (const [trade, reason] of cases) {
+      const res = await appraise(key, { ...trade, market_zip: "80234", condition_notes: "Clean, one owner." });
+      expect(res.status).toBe(200);
+      const body = await res.json<AppraisalBody>();
+      expect(body).toMatchObject({ confidence: "low", manual_inspection_required: true });
+      expect(body.manual_inspection_reasons.join(" ")).toContain(reason);
+      expect(body.market_note).toContain(reason);
+    }
+  });
+});
+
 describe.each(PLACES)("POST /api/v1/trade-appraisal — comparables, units in %s", (place) => {
   it("takes the median of the organization's comparable units, each adjusted to the subject's year and mileage (hand-computed)", async () => {
     const { org, store, key } = await dealer();

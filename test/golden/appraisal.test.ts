@@ -733,3 +733,124 @@ describe("older units on published figures past five years (docs/domain/appraisa
     expect(newer.note).toContain("a newer unit is never worth less");
   });
 });
+
+describe("trims above their class and classes no study measures (docs/domain/appraisal.md#trims-above-their-class, #borrowed-retention)", () => {
+  const ABOVE_CLASS = "trim priced above its class; no published new price for it";
+
+  it("a 2020 Wrangler Unlimited Rubicon with 55k is priced from a Rubicon's $42,125, not compact_suv's $31,000 ($21,233 before)", () => {
+    const result = trade({ year: 2020, make: "Jeep", model: "Wrangler Unlimited", trim: "Rubicon", mileage: 55_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "wrangler_unlimited_rubicon", newPrice: 42_125, trimAboveClass: null });
+    // Still on the Wrangler Unlimited's own iSeeCars curve.
+    expect(modelValuation(result).vehicle.modelRetention).toMatchObject({ make: "Jeep", model: "Wrangler Unlimited" });
+    expect(result.marketValue).toBeGreaterThan(21_233 * 1.25);
+    expect(result.confidence, result.note).toBe("medium");
+  });
+
+  it("a 2022 Rivian R1T is priced from the Adventure's $73,000 on the EV curve, not the F-150 Lightning XLT's $52,974 ($23,810 before)", () => {
+    const result = trade({ year: 2022, make: "Rivian", model: "R1T", trim: "Adventure", mileage: 30_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "electric_truck_r1t", newPrice: 73_000, retention: { retentionClass: "ev" } });
+    expect(result.marketValue).toBeGreaterThan(23_810 * 1.25);
+  });
+
+  it("a 2021 F-150 Platinum is priced from a Platinum's $59,110, a Limited from $70,825, not the F-150's $45,000", () => {
+    const platinum = modelValuation(trade({ year: 2021, make: "Ford", model: "F-150", trim: "Platinum", mileage: 45_000, conditionNotes: "clean" }));
+    const limited = modelValuation(
+      trade({ year: 2021, make: "Ford", model: "F-150", trim: "Limited PowerBoost", mileage: 45_000, conditionNotes: "clean" }),
+    );
+    expect(platinum.vehicle.newPrice).toBe(59_110);
+    expect(limited.vehicle.newPrice).toBe(70_825);
+    // The F-150's own iSeeCars figure still shapes both.
+    expect(platinum.vehicle.modelRetention).toMatchObject({ make: "Ford", model: "F-150" });
+  });
+
+  it.each([
+    [2019, "Jeep", "Wrangler", "Rubicon", 60_000, "rubicon"],
+    [2020, "Toyota", "Tacoma", "TRD Pro", 50_000, "trd pro"],
+    [2019, "Dodge", "Challenger", "SRT Hellcat", 25_000, "hellcat"],
+    [2018, "Jeep", "Grand Cherokee", "Trackhawk", 40_000, "trackhawk"],
+    [2023, "Ford", "F-150", "Raptor R", 15_000, "raptor r"],
+  ] as const)(
+    "a %i %s %s %s with no price of its own is low with a manual inspection and says why, never medium on its class's price",
+    (year, make, model, trim, mileage, listed) => {
+      const result = trade({ year, make, model, trim, mileage, conditionNotes: "clean" });
+      expect(modelValuation(result).vehicle.trimAboveClass).toBe(listed);
+      expect(result.confidence, result.note).toBe("low");
+      expect(result.manualInspectionRequired).toBe(true);
+      expect(result.note).toContain(ABOVE_CLASS);
+    },
+  );
+
+  it("the same trims are ordinary where they stand near their class: a Tacoma SR5, an F-150 Lariat and a Raptor (not a Raptor R) keep medium", () => {
+    for (const trim of ["SR5", "Lariat", "Raptor"]) {
+      const result = trade({
+        year: 2021,
+        make: trim === "SR5" ? "Toyota" : "Ford",
+        model: trim === "SR5" ? "Tacoma" : "F-150",
+        trim,
+        mileage: 45_000,
+        conditionNotes: "clean",
+      });
+      expect(result.confidence, `${trim}: ${result.note}`).toBe("medium");
+    }
+  });
+
+  it("a TRD Pro priced on comparables of every trim is still low; on three TRD Pro comparables it is not", () => {
+    const subject = { year: 2020, make: "Toyota", model: "Tacoma", trim: "TRD Pro", mileage: 50_000, conditionNotes: "clean" };
+    const comp = (trim: string | null) => ({
+      source: "in_stock" as const,
+      year: 2020,
+      trim,
+      mileage: 50_000,
+      price: 33_000,
+      observedOn: "2026-11-20",
+    });
+    const onComps = (trim: string | null) =>
+      appraise({
+        subject,
+        marketZip: "80234",
+        store: STORE,
+        reference,
+        comps: [comp(trim), comp(trim), comp(trim)],
+        photos: { status: "none" },
+        now: NOW,
+      });
+    expect(onComps("SR5").confidence).toBe("low");
+    expect(onComps("SR5").note).toContain(ABOVE_CLASS);
+    expect(onComps("TRD Pro").confidence).toBe("medium");
+  });
+
+  it("a 2017 F-350 Lariat Power Stroke with 220k is low with a manual inspection: no study measures heavy-duty pickups (the audit's $18,791 was medium)", () => {
+    const result = trade({ year: 2017, make: "Ford", model: "F-350", trim: "Lariat Power Stroke", mileage: 220_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "heavy_duty_truck_diesel", retentionMeasured: false });
+    expect(result.confidence, result.note).toBe("low");
+    expect(result.manualInspectionRequired).toBe(true);
+    expect(result.note).toContain("borrowed retention: no published study measures class heavy_duty_truck_diesel");
+  });
+
+  it("a make's figure is its fleet's, not a heavy-duty pickup's: a 2020 F-250 stays low with a Ford make figure, and keeps medium on a figure of its own", () => {
+    const f150 = reference.modelRetention.find((row) => row.make === "Ford" && row.model === "F-150" && row.ageYears === 5);
+    if (!f150) throw new Error("the F-150's five-year figure is shipped");
+    const withFigure = (model: string) => ({ ...reference, modelRetention: [...reference.modelRetention, { ...f150, model }] });
+    const subject = { year: 2020, make: "Ford", model: "F-250", trim: "XLT", mileage: 70_000, conditionNotes: "clean" };
+    const onMake = trade(subject, withFigure("*"));
+    expect(modelValuation(onMake).vehicle.modelRetention).toMatchObject({ model: "*" });
+    expect(onMake.confidence, onMake.note).toBe("low");
+    expect(onMake.note).toContain("borrowed retention");
+    const onOwn = trade(subject, withFigure("F-250"));
+    expect(onOwn.confidence, onOwn.note).toBe("medium");
+  });
+
+  it("a 2019 Sierra 2500HD Denali Duramax, a 2018 Ram 2500 Laramie and a 2021 Transit 250 are low for the same reason; a Silverado 1500 is not", () => {
+    for (const [year, make, model, trim] of [
+      [2019, "GMC", "Sierra 2500HD", "Denali Duramax"],
+      [2018, "Ram", "2500", "Laramie Cummins"],
+      [2021, "Ford", "Transit", "250"],
+    ] as const) {
+      const result = trade({ year, make, model, trim, mileage: 80_000, conditionNotes: "clean" });
+      expect(result.confidence, `${model}: ${result.note}`).toBe("low");
+      expect(result.note).toContain("borrowed retention");
+    }
+    const lightDuty = trade({ year: 2021, make: "Chevrolet", model: "Silverado 1500", trim: "LT", mileage: 60_000, conditionNotes: "clean" });
+    expect(lightDuty.confidence).toBe("medium");
+  });
+});

@@ -120,6 +120,8 @@ export const appraisalPriceClasses = sqliteTable(
     fallbackFuelType: text("fallback_fuel_type").notNull().default(""),
     /** Whether the step beyond the high-mileage threshold applies (docs/domain/appraisal.md#mileage-adjustment-caps); not for diesel heavy-duty pickups. */
     highMileageStep: integer("high_mileage_step", { mode: "boolean" }).notNull().default(true),
+    /** False: no published study measures the class's retention, its curve is borrowed (heavy-duty pickups, full-size vans): low confidence (docs/domain/appraisal.md#borrowed-retention). */
+    retentionMeasured: integer("retention_measured", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [index("appraisal_price_classes_org_idx").on(t.orgId)],
 );
@@ -136,6 +138,8 @@ export const appraisalModelClasses = sqliteTable(
     bodyClass: text("body_class").notNull().default(""),
     /** `gas`, `diesel`, `hybrid`, `plug-in`, `electric`; '' as the price class implies. */
     fuelType: text("fuel_type").notNull().default(""),
+    /** Comma-separated trims priced far above this row's class with no row of their own ("rubicon", "trd pro"): low confidence (docs/domain/appraisal.md#trims-above-their-class). */
+    aboveClassTrims: text("above_class_trims").notNull().default(""),
   },
   (t) => [index("appraisal_model_classes_org_idx").on(t.orgId)],
 );

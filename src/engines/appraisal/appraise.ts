@@ -156,6 +156,31 @@ function olderUnitReason(subject: AppraisalSubject, valuation: ModelValuation, s
   );
 }
 
+/**
+ * A trim the model row lists as priced far above its class, with no price row of its own: the class's
+ * price values it as a lesser trim (docs/domain/appraisal.md#trims-above-their-class).
+ */
+function trimAboveClassReason(subject: AppraisalSubject, vehicle: VehicleClass): string | null {
+  if (!vehicle.trimAboveClass) return null;
+  return (
+    `trim priced above its class; no published new price for it: "${vehicle.trimAboveClass}" on the ${subject.make} ${vehicle.matchedModel} stands more than 25% over ` +
+    `new-price class ${vehicle.classKey} (${formatWholeUsd(vehicle.newPrice)} new), which prices it as a lesser trim, so confidence is low until someone prices the trim`
+  );
+}
+
+/**
+ * A class no published study measures (heavy-duty pickups, full-size vans), priced on another class's
+ * curve with no figure of its own model (docs/domain/appraisal.md#borrowed-retention).
+ */
+function borrowedRetentionReason(vehicle: VehicleClass): string | null {
+  const ownModel = vehicle.modelRetention !== null && vehicle.modelRetention.model !== "*";
+  if (vehicle.retentionMeasured || ownModel) return null;
+  return (
+    `borrowed retention: no published study measures class ${vehicle.classKey} (iSeeCars' studies leave heavy-duty trucks and vans out), ` +
+    `so it is priced on the ${vehicle.retention.retentionClass} class's curve, which it may not follow: confidence is low until someone checks the market`
+  );
+}
+
 /** A VIN whose maker code the loaded vPIC data does not know: the VIN confirms nothing typed (docs/appraisal.md#vin-decoding). */
 const unknownMakerReason = (wmi: string) =>
   `the VIN's maker code ${wmi} is not in the loaded vPIC data${wmi.length > 3 ? " (a small manufacturer: 49 CFR 565.15(a) codes it in characters 1–3 and 12–14)" : ""}, so the VIN confirms nothing about the vehicle: confidence low until someone checks the unit`;
@@ -291,10 +316,17 @@ export function appraise(input: AppraisalInput): Appraisal {
   const negotiationFloor = Math.max(0, Math.round(maxAcquisition - gap));
 
   // A value on a fallback class is a guess whatever the photos show: low, and someone must see the car.
+  const onCurve = valuation.method === "depreciation_model";
   const guesses = [
-    ...(valuation.method === "depreciation_model"
-      ? [unknownVehicleReason(subject, valuation.vehicle), outlierModelReason(valuation, settings) ?? olderUnitReason(subject, valuation, settings)]
+    ...(onCurve
+      ? [
+          unknownVehicleReason(subject, valuation.vehicle),
+          outlierModelReason(valuation, settings) ?? olderUnitReason(subject, valuation, settings),
+          borrowedRetentionReason(valuation.vehicle),
+        ]
       : []),
+    // Comparables of every trim price a trim far above the class no better than the class does.
+    onCurve || !sameTrim ? trimAboveClassReason(subject, valuation.vehicle) : null,
     subject.unknownWmi ? unknownMakerReason(subject.unknownWmi) : null,
   ].filter((reason): reason is string => reason !== null);
   const confidence = guesses.length > 0 ? "low" : photos.status === "analysed" ? "high" : "medium";

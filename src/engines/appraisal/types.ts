@@ -94,8 +94,18 @@ export interface AppraisalReference {
     fallbackFuelType: string;
     /** False: the step beyond the high-mileage threshold does not apply (diesel heavy-duty pickups). */
     highMileageStep: boolean;
+    /** False: no published study measures the class's retention; its curve is borrowed (heavy-duty pickups, full-size vans). */
+    retentionMeasured: boolean;
   }[];
-  modelClasses: { make: string; model: string; classKey: string; bodyClass: string; fuelType: string }[];
+  modelClasses: {
+    make: string;
+    model: string;
+    classKey: string;
+    bodyClass: string;
+    fuelType: string;
+    /** Comma-separated trims priced far above the row's class with no row of their own. */
+    aboveClassTrims: string;
+  }[];
   modelRetention: ModelRetention[];
   retentionCurve: { ageYears: number; residualPct: number }[];
   retentionClasses: RetentionClass[];

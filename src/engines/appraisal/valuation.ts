@@ -111,6 +111,10 @@ export interface VehicleClass {
   newPrice: number;
   /** Whether the class takes the step beyond the high-mileage threshold (not a diesel heavy-duty pickup). */
   highMileageStep: boolean;
+  /** False: no published study measures the price class's retention (heavy-duty pickups, full-size vans). */
+  retentionMeasured: boolean;
+  /** The trim the name gives that the model row lists as priced far above its class ("rubicon"); null: none. */
+  trimAboveClass: string | null;
   fuelType: string;
   bodyClass: string;
   /** The curve: the class's, its loss scale replaced by the model's (or its make's) own published figure when there is one. */
@@ -190,12 +194,28 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
     matchedModel: byModel ? byModel.model : null,
     newPrice: priced.newPrice,
     highMileageStep: priced.highMileageStep,
+    retentionMeasured: priced.retentionMeasured,
+    trimAboveClass: byModel ? trimAboveClass(byModel, name) : null,
     fuelType,
     bodyClass: subject.bodyClass || (byModel ? row.bodyClass : ""),
     retention,
     modelRetention,
     shape,
   };
+}
+
+/**
+ * The trim in the name that the matched model row lists as priced far above its class, outside the
+ * row's own name: a row that names the trim ("Wrangler Unlimited Rubicon") has its own price
+ * (docs/domain/appraisal.md#trims-above-their-class).
+ */
+function trimAboveClass(row: ModelClassRow, name: string): string | null {
+  const padded = ` ${name
+    .split(/[^a-z0-9-]+/)
+    .filter(Boolean)
+    .join(" ")} `;
+  const own = ` ${row.model.toLowerCase()} `;
+  return commaList(row.aboveClassTrims).find((trim) => padded.includes(` ${trim} `) && !own.includes(` ${trim} `)) ?? null;
 }
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;

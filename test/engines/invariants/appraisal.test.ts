@@ -222,6 +222,78 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
     );
   });
 
+  it("a trim named above its class with no published new price is never above low confidence", () => {
+    // Every trim a model row lists as far above its class, typed as desks type it, with or without comparables of other trims.
+    const listed = reference.modelClasses.flatMap((row) =>
+      row.aboveClassTrims
+        .split(",")
+        .map((trim) => trim.trim())
+        .filter(Boolean)
+        .map((trim) => ({ make: row.make, model: row.model, trim })),
+    );
+    holds(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.constantFrom(
+          (t: string) => t,
+          (t: string) => t.toUpperCase(),
+          (t: string) => t.replace(/\b[a-z]/g, (c) => c.toUpperCase()),
+        ),
+        fc.constantFrom("", " 4x4", " Crew Cab", " Widebody", " Premium"),
+        subjects(() => reference),
+        comparables,
+        (i, typed, extra, s, drawn) => {
+          const { make, model, trim } = listed[i % listed.length];
+          const subject: AppraisalSubject = {
+            make,
+            model,
+            trim: `${typed(trim)}${extra}`,
+            year: s.year,
+            mileage: s.mileage,
+            conditionNotes: s.conditionNotes,
+          };
+          const result = appraise({
+            subject,
+            marketZip: "80234",
+            store: STORE,
+            reference,
+            comps: compsFor(s.year, drawn),
+            photos: { status: "none" },
+            now: NOW,
+          });
+          return result.confidence === "low" && result.manualInspectionRequired;
+        },
+      ),
+    );
+  });
+
+  it("a class no published study measures, priced on the curve, is never above low confidence", () => {
+    const borrowed = new Set(reference.priceClasses.filter((p) => !p.retentionMeasured).map((p) => p.classKey));
+    const rows = reference.modelClasses.filter((row) => row.model !== "*" && (borrowed.has(row.classKey) || borrowed.has(`${row.classKey}_diesel`)));
+    holds(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.constantFrom(undefined, "Diesel", "Lariat Power Stroke", "Denali Duramax", "Laramie Cummins", "XLT"),
+        subjects(() => reference),
+        (i, trim, s) => {
+          const row = rows[i % rows.length];
+          const subject: AppraisalSubject = {
+            make: row.make,
+            model: row.model,
+            trim,
+            year: s.year,
+            mileage: s.mileage,
+            conditionNotes: s.conditionNotes,
+          };
+          const result = appraise({ subject, marketZip: "80234", store: STORE, reference, comps: [], photos: { status: "none" }, now: NOW });
+          const { vehicle } = result.valuation;
+          const ownFigure = vehicle.modelRetention !== null && vehicle.modelRetention.model !== "*";
+          return !borrowed.has(vehicle.classKey) || ownFigure || result.confidence === "low";
+        },
+      ),
+    );
+  });
+
   it("an older unit of the same model, miles and condition is never worth more", () => {
     holds(
       fc.property(
