@@ -64,10 +64,12 @@ export class LeaseTable {
    */
   take(keyId: string, limit: number, nowMs: number, acquire: Acquire, background: Background): Decision | Promise<Decision> {
     const lease = this.current(keyId, limit, nowMs);
+    // The standing heard here decides for a minute; past it the request asks again, so a
+    // revocation reaches this isolate within the minute, and so does a reinstatement.
+    const heard = nowMs - lease.answeredAtMs < STANDING_MAX_AGE_MS;
     const refusal = refusalOf(lease.standing, nowMs);
-    if (refusal !== null) return { admitted: false, refusal };
-    // Tokens are spent only on a standing heard within the last minute; past it the request asks.
-    if (lease.tokens > 0 && nowMs - lease.answeredAtMs < STANDING_MAX_AGE_MS) {
+    if (heard && refusal !== null) return { admitted: false, refusal };
+    if (heard && lease.tokens > 0) {
       lease.tokens -= 1;
       if (lease.tokens <= lease.lastSize / 2 && !lease.refilling && leaseCap(limit, lease.used) > 1) {
         background(this.refill(lease, nowMs, acquire, false));
@@ -75,7 +77,7 @@ export class LeaseTable {
       return { admitted: true, remaining: limit - lease.used + lease.tokens };
     }
     // Nothing handed out is ever given back, so once the counter is spent for the day it stays spent.
-    if (lease.used >= limit) return { admitted: false, used: lease.used };
+    if (lease.used >= limit && refusal === null) return { admitted: false, used: lease.used };
     return this.askCounter(lease, limit, nowMs, acquire);
   }
 
