@@ -87,12 +87,14 @@ describe("D1 read replica lag", async () => {
   });
 
   it("a key revoked while the replica lags is refused on a GET at once where no cached copy holds it", async () => {
-    const created = await broker("/api/public-api/keys", { method: "POST", body: { label: "to revoke" } });
+    const created = await broker("/api/public-api/keys", { method: "POST", body: { label: "to revoke", rate_limit: 1_000_000 } });
     const { id, key } = await created.json<{ id: string; key: string }>();
     await lag.catchUp();
-    expect((await inventory(key)).status).toBe(200);
+    // Enough calls for this isolate to hold leased requests of the key (the clock held, so each lease lasts under a second and the next doubles).
+    vi.useFakeTimers({ toFake: ["Date"] });
+    for (let i = 0; i < 6; i++) expect((await inventory(key)).status).toBe(200);
     expect((await broker(`/api/public-api/keys/${id}`, { method: "DELETE" })).status).toBeLessThan(300);
-    // The replica still shows the key active; the revoking isolate evicted its cached copy.
+    // The replica still shows the key active; the revoking isolate evicted its cached copy and dropped its lease.
     expect(await env.LAGGING_REPLICA.prepare("SELECT revoked_at FROM api_keys WHERE id = ?").bind(id).first("revoked_at")).toBeNull();
     expect((await inventory(key)).status).toBe(401);
     // Another isolate without a cached copy: the same, told by the key's quota counter.
