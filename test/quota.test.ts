@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DAY_MS } from "../src/engines/dates";
 import { nextResetMs } from "../src/engines/quota/policy";
+import { IN_STANDING } from "../src/engines/quota/standing";
 import { call, createApiKey, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
 import { probeApp } from "./helpers/test-app";
 
@@ -131,8 +132,30 @@ describe("QuotaCounter", () => {
     for (let i = 0; i < 4; i++) grants.push((await counter(id).acquire(3, before, 1)).granted);
     expect(grants).toEqual([1, 1, 1, 0]);
     expect(await counter(id).usage(before)).toEqual({ used: 3, limit: 3, resetAtMs: midnight });
-    expect(await counter(id).acquire(3, midnight, 1)).toEqual({ granted: 1, used: 1, limit: 3, resetAtMs: midnight + DAY_MS });
+    expect(await counter(id).acquire(3, midnight, 1)).toEqual({ granted: 1, used: 1, limit: 3, resetAtMs: midnight + DAY_MS, standing: IN_STANDING });
     expect(await counter(id).usage(midnight + 1)).toEqual({ used: 1, limit: 3, resetAtMs: midnight + DAY_MS });
+  });
+
+  it("says a key's end and its organization's suspension in every answer, and grants a refused key nothing", async () => {
+    const { id } = await createApiKey((await createOrg()).id, { dailyLimit: 1_000 });
+    const noon = Date.UTC(2031, 0, 1, 12);
+    await counter(id).end(noon + 1_000, "rotated");
+    // A revocation during the overlap brings the end forward; a later end told after it changes nothing.
+    await counter(id).end(noon + 500, "revoked");
+    await counter(id).end(noon + 2_000, "rotated");
+    const before = await counter(id).acquire(1_000, noon, 1);
+    expect(before).toMatchObject({ granted: 1, used: 1, standing: { end: { atMs: noon + 500, reason: "revoked" }, suspendedAt: null } });
+    expect(await counter(id).acquire(1_000, noon + 500, 5)).toMatchObject({ granted: 0, used: 1 });
+
+    const other = (await createApiKey((await createOrg()).id, { dailyLimit: 1_000 })).id;
+    await counter(other).setSuspended("2031-01-01T11:00:00.000Z");
+    expect(await counter(other).acquire(1_000, noon, 1)).toMatchObject({
+      granted: 0,
+      used: 0,
+      standing: { suspendedAt: "2031-01-01T11:00:00.000Z" },
+    });
+    await counter(other).setSuspended(null);
+    expect(await counter(other).acquire(1_000, noon, 1)).toMatchObject({ granted: 1, used: 1, standing: IN_STANDING });
   });
 
   it("caps a lease by the policy, not by what was asked for", async () => {

@@ -3,7 +3,9 @@ import { TtlCache } from "../lib/ttl-cache";
 
 /**
  * Credential lookups by hash are memoised per isolate for at most 60 s, which bounds how long a
- * revocation takes to reach every isolate; the isolate that revokes evicts at once.
+ * token's revocation takes to reach every isolate; the isolate that revokes evicts at once. A
+ * `lak_` key is read at a replica, so its revocation is said by its quota counter instead
+ * (docs/consistency.md#credentials).
  */
 const CREDENTIAL_CACHE = { ttlMs: 60_000, maxEntries: 10_000 };
 

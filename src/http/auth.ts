@@ -1,13 +1,13 @@
 import { createMiddleware } from "hono/factory";
 import { apiKeyCache, legacyTokenCache, verifiedKeyHashes } from "../credentials/credential-cache";
 import { apiKeyMode, isWellFormedApiKey, LEGACY_TOKEN_PREFIX, sha256Hex } from "../credentials/tokens";
-import { getDb } from "../db/client";
+import { getDb, getSessionDb } from "../db/client";
 import { type ApiKeyRecord, findActiveApiKeyByHash, findActiveLegacyTokenByHash } from "../db/queries/credentials";
 import type { AppEnv } from "./app-env";
 import { assertCredentialLookupAllowed, countFailedCredentialLookup } from "./credential-failures";
 import type { EndpointName } from "./endpoints";
 import { ApiError, unauthorized } from "./errors";
-import { assertKeyModeMatches, assertOrgInStanding } from "./org-standing";
+import { assertKeyModeMatches, assertOrgInStanding, refusalError } from "./org-standing";
 
 const API_KEY_HEADER = "X-Service-API-Key";
 const LEGACY_TOKEN_HEADER = "X-Api-Token";
@@ -39,9 +39,9 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
   return createMiddleware<AppEnv>(async (c, next) => {
     const key = c.req.header(API_KEY_HEADER);
     const legacyToken = c.req.header(LEGACY_TOKEN_HEADER);
-    // Credentials are read at the primary, not through the request's (maybe replica) session: a key
-    // created or revoked a moment ago must count at once (docs/consistency.md). A key is looked up
-    // once a minute per isolate (the credential cache), so the primary's round trip is rare.
+    // A key is read at the nearest replica, and at the primary only when the replica does not know
+    // it (created a moment ago); its revocation is said by its quota counter, which the quota step
+    // asks before the handler runs (docs/consistency.md). Tokens are read at the primary.
     const db = getDb(c.env.DB);
     c.set("endpoint", endpoint);
     const nowMs = Date.now();
@@ -53,21 +53,20 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
       c.header(SERVICE_MODE_HEADER, mode);
       const verifiedHash = verifiedKeyHashes.peek(key, nowMs);
       const keyHash = verifiedHash ?? (await hashOfWellFormedKey(key));
-      const record = await apiKeyCache.get(keyHash, nowMs, () => {
+      const record = await apiKeyCache.get(keyHash, nowMs, async () => {
         assertCredentialLookupAllowed(c, nowMs);
-        return findActiveApiKeyByHash(db, keyHash, new Date(nowMs).toISOString());
+        const now = new Date(nowMs).toISOString();
+        return (await findActiveApiKeyByHash(getSessionDb(c.env.DB, "nearest-replica"), keyHash, now)) ?? findActiveApiKeyByHash(db, keyHash, now);
       });
       if (!record) {
         await countFailedCredentialLookup(c, nowMs);
-        throw unauthorized("This API key is unknown or has been revoked.");
+        throw refusalError("unknown");
       }
       if (verifiedHash === undefined) verifiedKeyHashes.set(key, keyHash, nowMs);
       // A cached record outlives a rotated key's end by up to a minute: the end is checked here.
-      if (isExpired(record, nowMs)) {
-        throw unauthorized("This API key was rotated and its overlap has ended: use the key that replaced it.");
-      }
-      // The organization's standing rides in the cached record: a suspension reaches other
-      // isolates within the cache's 60 s (at once in the isolate that suspended), expiry at once.
+      if (isExpired(record, nowMs)) throw refusalError("rotated");
+      // The organization's standing rides in the cached record, and a suspension is also said by
+      // each key's quota counter (docs/consistency.md); a sandbox's expiry counts at once.
       assertKeyModeMatches(mode, record.org);
       assertOrgInStanding(record.org, nowMs);
       if (record.scopes && !record.scopes.includes(endpoint)) {

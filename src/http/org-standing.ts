@@ -1,4 +1,5 @@
 import type { KeyMode } from "../credentials/tokens";
+import type { Refusal } from "../engines/quota/standing";
 import { ApiError, unauthorized } from "./errors";
 
 /** What every credential check learns about the organization behind the credential. */
@@ -14,9 +15,7 @@ export interface OrgStanding {
  * expired sandbox is refused before the purge runs, even from a cached key record.
  */
 export function assertOrgInStanding(org: OrgStanding, nowMs: number): void {
-  if (org.suspendedAt !== null) {
-    throw new ApiError("organization_suspended", "This organization is suspended; contact the operator of this service.");
-  }
+  if (org.suspendedAt !== null) throw refusalError("suspended");
   if (org.isSandbox && org.expiresAt !== null && Date.parse(org.expiresAt) <= nowMs) {
     throw new ApiError("sandbox_expired", `This sandbox expired at ${org.expiresAt}; create a new one with POST /api/sandboxes.`);
   }
@@ -26,4 +25,17 @@ export function assertOrgInStanding(org: OrgStanding, nowMs: number): void {
 export function assertKeyModeMatches(mode: KeyMode, org: OrgStanding): void {
   if (mode === "test" && !org.isSandbox) throw unauthorized("A lak_test_ key works on a sandbox only; use a lak_ key for a live organization.");
   if (mode === "live" && org.isSandbox) throw unauthorized("This organization is a sandbox; it is reached with lak_test_ keys only.");
+}
+
+/** One answer per refusal, whether the key's record or its quota counter said it (docs/consistency.md). */
+export function refusalError(refusal: Refusal | "unknown"): ApiError {
+  switch (refusal) {
+    case "unknown":
+    case "revoked":
+      return unauthorized("This API key is unknown or has been revoked.");
+    case "rotated":
+      return unauthorized("This API key was rotated and its overlap has ended: use the key that replaced it.");
+    case "suspended":
+      return new ApiError("organization_suspended", "This organization is suspended; contact the operator of this service.");
+  }
 }

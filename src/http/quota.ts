@@ -1,9 +1,12 @@
 import { createMiddleware } from "hono/factory";
+import type { LeaseAnswer, QuotaCounter } from "../durable-objects/quota-counter";
 import { utcDay } from "../engines/dates";
-import { leaseCap, nextLeaseRequest, nextResetMs, type QuotaGrant, secondsUntilReset } from "../engines/quota/policy";
+import { leaseCap, nextLeaseRequest, nextResetMs, secondsUntilReset } from "../engines/quota/policy";
+import { IN_STANDING, type KeyEndReason, type KeyStanding, type Refusal, refusalOf } from "../engines/quota/standing";
 import { describeError, logEvent } from "../lib/log";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
+import { refusalError } from "./org-standing";
 
 export const LIMIT_HEADER = "X-Service-RateLimit-Limit";
 export const REMAINING_HEADER = "X-Service-RateLimit-Remaining";
@@ -12,9 +15,16 @@ export const RATE_LIMIT_EXPOSED_HEADERS = [LIMIT_HEADER, REMAINING_HEADER, RESET
 
 const MAX_KEYS = 10_000;
 
-type Decision = { admitted: true; remaining: number } | { admitted: false; used: number };
+/**
+ * How old the latest counter answer an isolate admits on may be: the credential cache's 60 s, so a
+ * revocation or suspension told to the counter reaches every isolate within a minute however long
+ * its lease lasts (docs/consistency.md).
+ */
+export const STANDING_MAX_AGE_MS = 60_000;
 
-type Acquire = (requested: number) => Promise<QuotaGrant>;
+type Decision = { admitted: true; remaining: number } | { admitted: false; used: number } | { admitted: false; refusal: Refusal };
+
+type Acquire = (requested: number) => Promise<LeaseAnswer>;
 
 /** Keeps work alive past the response without the response waiting for it (`ctx.waitUntil`). */
 type Background = (work: Promise<unknown>) => void;
@@ -29,6 +39,9 @@ interface Lease {
   lastSize: number;
   lastLeaseAtMs: number;
   refilling: boolean;
+  /** What the counter said of the key at its latest answer here, and when that answer was asked for. */
+  standing: KeyStanding;
+  answeredAtMs: number;
 }
 
 /**
@@ -51,7 +64,12 @@ export class LeaseTable {
    */
   take(keyId: string, limit: number, nowMs: number, acquire: Acquire, background: Background): Decision | Promise<Decision> {
     const lease = this.current(keyId, limit, nowMs);
-    if (lease.tokens > 0) {
+    // The standing heard here decides for a minute; past it the request asks again, so a
+    // revocation reaches this isolate within the minute, and so does a reinstatement.
+    const heard = nowMs - lease.answeredAtMs < STANDING_MAX_AGE_MS;
+    const refusal = refusalOf(lease.standing, nowMs);
+    if (heard && refusal !== null) return { admitted: false, refusal };
+    if (heard && lease.tokens > 0) {
       lease.tokens -= 1;
       if (lease.tokens <= lease.lastSize / 2 && !lease.refilling && leaseCap(limit, lease.used) > 1) {
         background(this.refill(lease, nowMs, acquire, false));
@@ -59,7 +77,7 @@ export class LeaseTable {
       return { admitted: true, remaining: limit - lease.used + lease.tokens };
     }
     // Nothing handed out is ever given back, so once the counter is spent for the day it stays spent.
-    if (lease.used >= limit) return { admitted: false, used: lease.used };
+    if (lease.used >= limit && refusal === null) return { admitted: false, used: lease.used };
     return this.askCounter(lease, limit, nowMs, acquire);
   }
 
@@ -68,11 +86,16 @@ export class LeaseTable {
     // request beats queueing behind it.
     if (lease.refilling || leaseCap(limit, lease.used) <= 1) {
       const grant = await acquire(1);
-      this.record(lease, grant);
-      return grant.granted > 0 ? { admitted: true, remaining: limit - grant.used } : { admitted: false, used: grant.used };
+      this.record(lease, grant, nowMs);
+      return (
+        this.refused(lease, nowMs) ?? (grant.granted > 0 ? { admitted: true, remaining: limit - grant.used } : { admitted: false, used: grant.used })
+      );
     }
     const grant = await this.refill(lease, nowMs, acquire, true);
-    return grant.granted > 0 ? { admitted: true, remaining: limit - lease.used + lease.tokens } : { admitted: false, used: grant.used };
+    return (
+      this.refused(lease, nowMs) ??
+      (grant.granted > 0 ? { admitted: true, remaining: limit - lease.used + lease.tokens } : { admitted: false, used: grant.used })
+    );
   }
 
   private current(keyId: string, limit: number, nowMs: number): Lease {
@@ -81,19 +104,19 @@ export class LeaseTable {
     // A request that read the clock just before midnight keeps to the newer day once another has opened it.
     if (!lease || lease.day < day || lease.limit !== limit) {
       if (!lease && this.leases.size >= MAX_KEYS) this.leases.delete(this.leases.keys().next().value as string);
-      lease = { day, limit, used: 0, tokens: 0, lastSize: 0, lastLeaseAtMs: 0, refilling: false };
+      lease = { day, limit, used: 0, tokens: 0, lastSize: 0, lastLeaseAtMs: 0, refilling: false, standing: IN_STANDING, answeredAtMs: 0 };
       this.leases.set(keyId, lease);
     }
     return lease;
   }
 
   /** Leases a block; `keepOne` takes one of its requests for the caller before anyone else can. */
-  private async refill(lease: Lease, nowMs: number, acquire: Acquire, keepOne: boolean): Promise<QuotaGrant> {
+  private async refill(lease: Lease, nowMs: number, acquire: Acquire, keepOne: boolean): Promise<LeaseAnswer> {
     lease.refilling = true;
     try {
       const previous = lease.lastSize > 0 ? { size: lease.lastSize, ageMs: nowMs - lease.lastLeaseAtMs } : null;
       const grant = await acquire(nextLeaseRequest(previous));
-      this.record(lease, grant);
+      this.record(lease, grant, nowMs);
       lease.tokens += keepOne ? Math.max(0, grant.granted - 1) : grant.granted;
       lease.lastSize = grant.granted;
       lease.lastLeaseAtMs = nowMs;
@@ -103,10 +126,25 @@ export class LeaseTable {
     }
   }
 
-  private record(lease: Lease, grant: QuotaGrant): void {
+  /** `askedAtMs`: when the answer was asked for, so its age counts the time it was on its way. */
+  private record(lease: Lease, grant: LeaseAnswer, askedAtMs: number): void {
     lease.used = Math.max(lease.used, grant.used);
-    // The counter refuses only a spent quota; remembering that keeps refused requests off it.
-    if (grant.granted === 0) lease.used = Math.max(lease.used, lease.limit);
+    if (askedAtMs >= lease.answeredAtMs) {
+      lease.standing = grant.standing;
+      lease.answeredAtMs = askedAtMs;
+    }
+    // Beside a refused key the counter grants nothing only for a spent quota; remembering that keeps refused requests off it.
+    if (grant.granted === 0 && refusalOf(grant.standing, askedAtMs) === null) lease.used = Math.max(lease.used, lease.limit);
+  }
+
+  private refused(lease: Lease, nowMs: number): Decision | null {
+    const refusal = refusalOf(lease.standing, nowMs);
+    return refusal === null ? null : { admitted: false, refusal };
+  }
+
+  /** This isolate's lease of the key is dropped: its next request asks the counter, and so hears the key's standing. */
+  forget(keyId: string): void {
+    this.leases.delete(keyId);
   }
 }
 
@@ -123,19 +161,37 @@ const isRetryable = (error: unknown) => {
   return (retryable === true || durableObjectReset === true) && overloaded !== true;
 };
 
+type Counter = DurableObjectStub<QuotaCounter>;
+
 /**
  * One call to the key's counter, with one retry on a fresh stub (a failed stub may stay broken), only
  * for errors the runtime marks retryable: `acquire` is not idempotent, so a retry after a lost reply
- * can count a grant twice.
+ * can count a grant twice (telling an end or a suspension again changes nothing).
  */
-async function acquireFromCounter(namespace: Env["QUOTA"], keyId: string, limit: number, nowMs: number, requested: number) {
-  const call = () => namespace.get(namespace.idFromName(keyId)).acquire(limit, nowMs, requested);
+async function callCounter<T>(namespace: Env["QUOTA"], keyId: string, call: (counter: Counter) => Promise<T>): Promise<T> {
+  const once = () => call(namespace.get(namespace.idFromName(keyId)));
   try {
-    return await call();
+    return await once();
   } catch (error) {
     if (!isRetryable(error)) throw error;
-    return call();
+    return once();
   }
+}
+
+/**
+ * Tells the key's counter that the key is refused from `atMs` on, after D1 says so: every isolate
+ * hears it with its next lease answer (docs/consistency.md). This isolate drops its lease, so its
+ * next request with the key asks the counter and is refused whatever a replica still says.
+ */
+export async function tellKeyEnd(namespace: Env["QUOTA"], keyId: string, atMs: number, reason: KeyEndReason): Promise<void> {
+  leases.forget(keyId);
+  await callCounter(namespace, keyId, (counter) => counter.end(atMs, reason));
+}
+
+/** Tells each key's counter of its organization's suspension (ISO-8601 UTC) or reinstatement (null), as `tellKeyEnd` does an end. */
+export async function tellKeysSuspended(namespace: Env["QUOTA"], keyIds: readonly string[], suspendedAt: string | null): Promise<void> {
+  for (const keyId of keyIds) leases.forget(keyId);
+  await Promise.all(keyIds.map((keyId) => callCounter(namespace, keyId, (counter) => counter.setSuspended(suspendedAt))));
 }
 
 /**
@@ -156,6 +212,8 @@ function dailyLimitMessage(limit: number, nowMs: number): string {
 /**
  * Counts every admitted `lak_` call against the key's daily quota and refuses the rest with 429.
  * Runs after the credential check, so 401s and 403s never count; legacy tokens are not metered.
+ * The counter's answer also refuses a key it was told is revoked, ended or suspended (401/403),
+ * before the handler runs, whatever the replica the credential was read at says.
  * If the counter cannot be reached the request is served (fail open, see docs/quota.md).
  */
 export const meterQuota = createMiddleware<AppEnv>((c, next) => {
@@ -166,12 +224,13 @@ export const meterQuota = createMiddleware<AppEnv>((c, next) => {
   const { keyId, dailyLimit: limit } = principal;
   const unavailable = (decision: string, error: unknown) =>
     logEvent("warn", { event: "quota_counter_unavailable", decision, request_id: c.get("requestId"), key_id: keyId, ...describeError(error) });
-  const acquire = (requested: number) => acquireFromCounter(c.env.QUOTA, keyId, limit, nowMs, requested);
+  const acquire = (requested: number) => callCounter(c.env.QUOTA, keyId, (counter) => counter.acquire(limit, nowMs, requested));
   // A failed lease ahead of need costs nothing now: the requests that find no tokens ask themselves.
   const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work.catch((error) => unavailable("lease_skipped", error)));
   const decide = (decision: Decision | null) => {
     const limitHeader = String(limit);
     const resetHeader = String(nextResetMs(nowMs) / 1000);
+    if (decision && "refusal" in decision) throw refusalError(decision.refusal);
     if (decision && !decision.admitted) {
       throw new ApiError("daily_rate_limit_reached", dailyLimitMessage(limit, nowMs), {
         headers: {

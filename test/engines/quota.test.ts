@@ -11,6 +11,7 @@ import {
   secondsUntilReset,
   usage,
 } from "../../src/engines/quota/policy";
+import { IN_STANDING, refusalOf, withEnd } from "../../src/engines/quota/standing";
 
 const MIDNIGHT = Date.UTC(2026, 10, 19);
 
@@ -110,5 +111,32 @@ describe("nextLeaseRequest", () => {
   it("halves a lease that lasted longer, down to one", () => {
     expect(nextLeaseRequest({ size: 8, ageMs: 5_000 })).toBe(4);
     expect(nextLeaseRequest({ size: 1, ageMs: 5_000 })).toBe(1);
+  });
+});
+
+describe("a key's standing, as its counter says it", () => {
+  const AT = Date.UTC(2031, 0, 1, 12);
+
+  it("refuses an ended key from its end to the millisecond, and says why", () => {
+    const revoked = withEnd(IN_STANDING, { atMs: AT, reason: "revoked" });
+    expect(refusalOf(revoked, AT - 1)).toBeNull();
+    expect(refusalOf(revoked, AT)).toBe("revoked");
+    expect(refusalOf(withEnd(IN_STANDING, { atMs: AT, reason: "rotated" }), AT)).toBe("rotated");
+    expect(refusalOf(IN_STANDING, AT)).toBeNull();
+  });
+
+  it("keeps the earliest end told: a revocation during a rotation's overlap brings it forward, a later end changes nothing", () => {
+    const rotated = withEnd(IN_STANDING, { atMs: AT + 1_000, reason: "rotated" });
+    const revoked = withEnd(rotated, { atMs: AT, reason: "revoked" });
+    expect(revoked.end).toEqual({ atMs: AT, reason: "revoked" });
+    expect(withEnd(revoked, { atMs: AT + 5, reason: "rotated" })).toBe(revoked);
+    expect(withEnd(revoked, { atMs: AT, reason: "rotated" })).toBe(revoked);
+  });
+
+  it("refuses a suspended organization's key, and an ended key as ended even while suspended", () => {
+    const suspended = { ...IN_STANDING, suspendedAt: "2031-01-01T11:00:00.000Z" };
+    expect(refusalOf(suspended, AT)).toBe("suspended");
+    expect(refusalOf(withEnd(suspended, { atMs: AT, reason: "revoked" }), AT)).toBe("revoked");
+    expect(refusalOf(withEnd(suspended, { atMs: AT + 1, reason: "revoked" }), AT)).toBe("suspended");
   });
 });

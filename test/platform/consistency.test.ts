@@ -85,6 +85,13 @@ describe("read consistency", async () => {
     expect(await sessionsOf("/api/v1/probe-primary", { headers: { "X-Service-API-Key": key } })).toEqual(new Set(["first-primary"]));
   });
 
+  it("a key's credential is read at the nearest replica, whatever the route's reads (its revocation is told by its quota counter)", async () => {
+    const fresh = await createApiKey(org.id);
+    await sessionsOf("/api/v1/probe-primary", { headers: { "X-Service-API-Key": fresh.key } });
+    const lookups = d1.statements.filter((s) => /from "api_keys"/i.test(s.sql));
+    expect(lookups.map((s) => s.session)).toEqual(["first-unconstrained"]);
+  });
+
   it("creating a key starts at the primary", async () => {
     const sessions = await sessionsOf("/api/public-api/keys", {
       method: "POST",

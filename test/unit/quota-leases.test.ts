@@ -1,24 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../src/engines/dates";
 import { acquire, type CounterState, MAX_LEASE } from "../../src/engines/quota/policy";
-import { LeaseTable } from "../../src/http/quota";
+import { IN_STANDING, type KeyStanding, refusalOf, withEnd } from "../../src/engines/quota/standing";
+import { LeaseTable, STANDING_MAX_AGE_MS } from "../../src/http/quota";
 
 const MIDNIGHT = Date.UTC(2031, 0, 1);
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** The counter's own arithmetic in memory, answering after a turn of the event loop like an RPC. */
+/** The counter's own arithmetic in memory (src/durable-objects/quota-counter.ts), answering after a turn of the event loop like an RPC. */
 function fakeCounter(limit: number) {
   let state: CounterState | undefined;
+  let standing: KeyStanding = IN_STANDING;
   const calls: { nowMs: number; requested: number; granted: number }[] = [];
   const acquireAt = (nowMs: number) => async (requested: number) => {
     await tick();
-    const result = acquire(state, limit, nowMs, requested);
+    const result = acquire(state, limit, nowMs, refusalOf(standing, nowMs) === null ? requested : 0);
     state = result.state;
     calls.push({ nowMs, requested, granted: result.grant.granted });
-    return result.grant;
+    return { ...result.grant, standing };
   };
-  return { calls, acquireAt, used: () => state?.used ?? 0 };
+  const tell = (told: (before: KeyStanding) => KeyStanding) => {
+    standing = told(standing);
+  };
+  return { calls, acquireAt, tell, used: () => state?.used ?? 0 };
 }
 
 /** Stands in for `ctx.waitUntil`. */
@@ -148,5 +153,60 @@ describe("LeaseTable", () => {
     await leases.take("key", limit, MIDNIGHT + 1, counter.acquireAt(MIDNIGHT + 1), work.background);
     expect(await leases.take("key", limit, MIDNIGHT + 1, failing, work.background)).toMatchObject({ admitted: true });
     expect((await work.settled()).map((r) => r.status)).toContain("rejected");
+  });
+
+  it("refuses a key from the first answer that says it is revoked, without counting the refusal or asking again", async () => {
+    const limit = 1_000_000;
+    const counter = fakeCounter(limit);
+    counter.tell((s) => withEnd(s, { atMs: MIDNIGHT, reason: "revoked" }));
+    const leases = new LeaseTable();
+    expect(await leases.take("key", limit, MIDNIGHT + 1, counter.acquireAt(MIDNIGHT + 1), () => {})).toEqual({ admitted: false, refusal: "revoked" });
+    expect(leases.take("key", limit, MIDNIGHT + 2, counter.acquireAt(MIDNIGHT + 2), () => {})).toEqual({ admitted: false, refusal: "revoked" });
+    expect(counter.used()).toBe(0);
+    expect(counter.calls.length).toBe(1);
+  });
+
+  it("refuses a rotated key at its end, told ahead, to the millisecond", async () => {
+    const limit = 1_000_000;
+    const counter = fakeCounter(limit);
+    counter.tell((s) => withEnd(s, { atMs: MIDNIGHT + 100, reason: "rotated" }));
+    const leases = new LeaseTable();
+    expect(await leases.take("key", limit, MIDNIGHT + 99, counter.acquireAt(MIDNIGHT + 99), () => {})).toMatchObject({ admitted: true });
+    expect(await leases.take("key", limit, MIDNIGHT + 100, counter.acquireAt(MIDNIGHT + 100), () => {})).toEqual({
+      admitted: false,
+      refusal: "rotated",
+    });
+  });
+
+  it("spends no token on a standing heard a minute ago or more: the request asks, and hears a revocation", async () => {
+    const limit = 1_000_000;
+    const { counter, work, leases } = await afterFiveRequests(limit, MIDNIGHT + 1);
+    expect(counter.used()).toBeGreaterThan(6);
+    counter.tell((s) => withEnd(s, { atMs: MIDNIGHT + 2, reason: "revoked" }));
+    // Within the minute the tokens held are spent as before.
+    expect(leases.take("key", limit, MIDNIGHT + STANDING_MAX_AGE_MS, counter.acquireAt(MIDNIGHT + STANDING_MAX_AGE_MS), () => {})).toMatchObject({
+      admitted: true,
+    });
+    const late = MIDNIGHT + 1 + STANDING_MAX_AGE_MS;
+    const asked = leases.take("key", limit, late, counter.acquireAt(late), work.background);
+    expect(asked).toBeInstanceOf(Promise);
+    expect(await asked).toEqual({ admitted: false, refusal: "revoked" });
+  });
+
+  it("refuses while the organization is suspended and admits again once reinstated and heard", async () => {
+    const limit = 1_000_000;
+    const counter = fakeCounter(limit);
+    counter.tell((s) => ({ ...s, suspendedAt: "2031-01-01T00:00:00.000Z" }));
+    const leases = new LeaseTable();
+    expect(await leases.take("key", limit, MIDNIGHT + 1, counter.acquireAt(MIDNIGHT + 1), () => {})).toEqual({
+      admitted: false,
+      refusal: "suspended",
+    });
+    counter.tell((s) => ({ ...s, suspendedAt: null }));
+    // Heard a minute ago: this isolate asks again and hears the reinstatement; its refusals were never counted as a spent quota.
+    const later = MIDNIGHT + 1 + STANDING_MAX_AGE_MS;
+    expect(leases.take("key", limit, later - 1, counter.acquireAt(later - 1), () => {})).toEqual({ admitted: false, refusal: "suspended" });
+    expect(await leases.take("key", limit, later, counter.acquireAt(later), () => {})).toEqual({ admitted: true, remaining: limit - 1 });
+    expect(await leases.take("key", limit, later, counter.acquireAt(later), () => {})).toMatchObject({ admitted: true });
   });
 });

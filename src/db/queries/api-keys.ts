@@ -43,16 +43,22 @@ export async function listApiKeys(db: Database, orgId: string) {
 export type ApiKeyMetadata = Awaited<ReturnType<typeof listApiKeys>>[number];
 
 /**
- * Marks the key revoked and returns its hash (for cache eviction), or null when the organization
- * has no key with that id. Revoking again keeps the first revocation time.
+ * Marks the key revoked and returns its hash (for cache eviction) and its revocation time (for its
+ * quota counter), or null when the organization has no key with that id. Revoking again keeps the
+ * first revocation time.
  */
-export async function revokeApiKey(db: Database, orgId: string, id: string, revokedAt: string): Promise<string | null> {
+export async function revokeApiKey(
+  db: Database,
+  orgId: string,
+  id: string,
+  revokedAt: string,
+): Promise<{ keyHash: string; revokedAt: string } | null> {
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${revokedAt})` })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.orgId, orgId)))
-    .returning({ keyHash: apiKeys.keyHash });
-  return row?.keyHash ?? null;
+    .returning({ keyHash: apiKeys.keyHash, revokedAt: apiKeys.revokedAt });
+  return row ? { keyHash: row.keyHash, revokedAt: row.revokedAt ?? revokedAt } : null;
 }
 
 export async function findApiKey(db: Database, orgId: string, id: string) {

@@ -40,9 +40,9 @@ export async function listOrganizations(db: Database, options: { includeSandboxe
 }
 
 /**
- * Suspends (keeping the first suspension time) or reinstates. Returns the organization and the
+ * Suspends (keeping the first suspension time) or reinstates. Returns the organization, the
  * hashes of its credentials (keys, broker tokens, legacy tokens), so the caller can drop them from
- * this isolate's credential cache.
+ * this isolate's credential cache, and its keys' ids, whose quota counters it tells.
  */
 export async function setOrganizationSuspended(db: Database, orgId: string, suspendedAt: string | null) {
   const [updated, keys, tokens, legacy] = await db.batch([
@@ -51,7 +51,7 @@ export async function setOrganizationSuspended(db: Database, orgId: string, susp
       .set({ suspendedAt: suspendedAt === null ? null : sql`coalesce(${organizations.suspendedAt}, ${suspendedAt})` })
       .where(eq(organizations.id, orgId))
       .returning(organizationFields),
-    db.select({ keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.orgId, orgId)),
+    db.select({ id: apiKeys.id, keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.orgId, orgId)),
     db.select({ tokenHash: brokerTokens.tokenHash }).from(brokerTokens).where(eq(brokerTokens.orgId, orgId)),
     db.select({ tokenHash: legacyTokens.tokenHash }).from(legacyTokens).where(eq(legacyTokens.orgId, orgId)),
   ]);
@@ -59,6 +59,7 @@ export async function setOrganizationSuspended(db: Database, orgId: string, susp
   return org
     ? {
         org,
+        keyIds: keys.map((k) => k.id),
         keyHashes: keys.map((k) => k.keyHash),
         brokerTokenHashes: tokens.map((t) => t.tokenHash),
         legacyTokenHashes: legacy.map((t) => t.tokenHash),

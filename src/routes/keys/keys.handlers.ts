@@ -21,13 +21,20 @@ export const listApiKeys: RouteHandler<typeof listApiKeysRoute, AppEnv> = async 
 
 export const revokeApiKey: RouteHandler<typeof revokeApiKeyRoute, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
-  if (!(await keys.revokeKey(c.get("db"), c.get("orgManager").orgId, id, Date.now()))) {
+  if (!(await keys.revokeKey(c.env, c.get("db"), c.get("orgManager").orgId, id, Date.now()))) {
     throw new ApiError("not_found", "This organization has no key with that id.");
   }
   return c.body(null, 204);
 };
 
 export const rotateApiKey: RouteHandler<typeof rotateApiKeyRoute, AppEnv> = async (c) => {
-  const rotated = await keys.rotateKey(c.get("db"), c.get("orgManager"), c.req.valid("param").id, c.req.valid("json").overlap_hours, Date.now());
+  const rotated = await keys.rotateKey(
+    c.env,
+    c.get("db"),
+    c.get("orgManager"),
+    c.req.valid("param").id,
+    c.req.valid("json").overlap_hours,
+    Date.now(),
+  );
   return c.json(rotated, 201);
 };

@@ -5,6 +5,7 @@ import { apiKeyDisplayPrefix, apiKeyMode, generateApiKey, sha256Hex } from "../.
 import type { Database } from "../../db/client";
 import { type ApiKeyMetadata, findApiKey, insertApiKey, listApiKeys, type NewApiKey, revokeApiKey, rotateApiKey } from "../../db/queries/api-keys";
 import type { OrgManager } from "../../http/app-env";
+import { tellKeyEnd } from "../../http/quota";
 import { managerActor } from "../../http/staff-credentials";
 import { DomainError } from "../../lib/domain-error";
 import { newId } from "../../lib/ids";
@@ -64,10 +65,10 @@ const alreadyEnding = () =>
 /**
  * A successor with the same label, permissions, scopes and rate limit; the old key keeps working
  * until now + `overlapHours`, then is refused. The successor's quota counts from zero (its own
- * counter: docs/quota.md#rotating-a-key). With no overlap this instance refuses the old key at
- * once and the others within 60 s, as for a revocation.
+ * counter: docs/quota.md#rotating-a-key). The old key's counter is told its end, so every
+ * instance refuses it from then on (docs/consistency.md).
  */
-export async function rotateKey(db: Database, manager: OrgManager, id: string, overlapHours: number, nowMs: number) {
+export async function rotateKey(env: Env, db: Database, manager: OrgManager, id: string, overlapHours: number, nowMs: number) {
   const old = await findApiKey(db, manager.orgId, id);
   if (!old) throw notFound();
   if (old.revokedAt !== null || old.expiresAt !== null) throw alreadyEnding();
@@ -77,6 +78,11 @@ export async function rotateKey(db: Database, manager: OrgManager, id: string, o
   if (!rotated) throw alreadyEnding();
   // This isolate's cached record has no end yet: drop it, so the end counts here from now on.
   evictApiKey(rotated.oldKeyHash);
+  // A rotation cannot be repeated (the old key already has an end), so an unreachable counter is
+  // logged, not answered: the end then reaches other instances with the credential cache's minute.
+  await tellKeyEnd(env.QUOTA, id, Date.parse(expiresAt), "rotated").catch((error) =>
+    logEvent("error", { event: "quota_counter_not_told", reason: "rotated", key_id: id, ...describeError(error) }),
+  );
   return { ...toKeyFields(rotated.created), key, previous_key: { id, expires_at: expiresAt } };
 }
 
@@ -107,12 +113,16 @@ export async function listKeysWithUsage(env: Env, db: Database, orgId: string, n
 }
 
 /**
- * Revokes in D1 and drops the key from this isolate's credential cache at once; other isolates
- * stop accepting it when their cache entry lapses (at most 60 s). False if the org has no such key.
+ * Revokes in D1, then tells the key's quota counter, which every instance asks before it serves the
+ * key (at its first call, and at least once a minute after): so the key is refused at once by this
+ * instance and by any instance without a lease, and by every instance within 60 s, whatever a
+ * replica still says (docs/consistency.md). A counter that cannot be told fails the request (500):
+ * repeating the DELETE, which keeps the first revocation time, tells it. False if the org has no such key.
  */
-export async function revokeKey(db: Database, orgId: string, id: string, nowMs: number): Promise<boolean> {
-  const keyHash = await revokeApiKey(db, orgId, id, new Date(nowMs).toISOString());
-  if (keyHash === null) return false;
-  evictApiKey(keyHash);
+export async function revokeKey(env: Env, db: Database, orgId: string, id: string, nowMs: number): Promise<boolean> {
+  const revoked = await revokeApiKey(db, orgId, id, new Date(nowMs).toISOString());
+  if (revoked === null) return false;
+  evictApiKey(revoked.keyHash);
+  await tellKeyEnd(env.QUOTA, id, Date.parse(revoked.revokedAt), "revoked");
   return true;
 }

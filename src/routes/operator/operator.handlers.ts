@@ -18,10 +18,10 @@ export const getOrganization: Handler<typeof routes.getOrganization> = async (c)
   c.json(operator.toOrganization(await operator.requireOrganization(c.get("db"), c.req.valid("param").org_id)), 200);
 
 export const suspendOrganization: Handler<typeof routes.suspendOrganization> = async (c) =>
-  c.json(await operator.setSuspended(c.get("db"), c.req.valid("param").org_id, true, Date.now()), 200);
+  c.json(await operator.setSuspended(c.env, c.get("db"), c.req.valid("param").org_id, true, Date.now()), 200);
 
 export const reinstateOrganization: Handler<typeof routes.reinstateOrganization> = async (c) =>
-  c.json(await operator.setSuspended(c.get("db"), c.req.valid("param").org_id, false, Date.now()), 200);
+  c.json(await operator.setSuspended(c.env, c.get("db"), c.req.valid("param").org_id, false, Date.now()), 200);
 
 export const moveStorageToObject: Handler<typeof routes.moveStorageToObject> = async (c) =>
   c.json(await moveToObject(c.env, c.req.valid("param").org_id), 200);

@@ -4,6 +4,7 @@ import { hashPassword } from "../../credentials/password";
 import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import * as operator from "../../db/queries/operator";
+import { tellKeysSuspended } from "../../http/quota";
 import { storeSettingColumnsOf, storeSettingsOf } from "../../http/store-setting-fields";
 import { DomainError } from "../../lib/domain-error";
 import { newId } from "../../lib/ids";
@@ -41,12 +42,16 @@ export async function createOrganization(db: Database, input: { id?: string; nam
 
 /**
  * The standing is read with every credential; keys and broker tokens are also cached per isolate
- * for up to 60 s, so this isolate drops the organization's at once and the others follow within the minute.
+ * for up to 60 s, so this isolate drops the organization's at once and the others follow within the
+ * minute. API keys are read at a replica, so each key's quota counter is told as well, as a
+ * revocation is (docs/consistency.md); a counter that cannot be told fails the request (500), and
+ * repeating it (which keeps the first suspension time) tells it.
  */
-export async function setSuspended(db: Database, orgId: string, suspended: boolean, nowMs: number) {
+export async function setSuspended(env: Env, db: Database, orgId: string, suspended: boolean, nowMs: number) {
   const result = await operator.setOrganizationSuspended(db, orgId, suspended ? new Date(nowMs).toISOString() : null);
   if (!result) throw noSuchOrganization();
   evictOrganizationCredentials(result);
+  await tellKeysSuspended(env.QUOTA, result.keyIds, result.org.suspendedAt);
   return toOrganization(result.org);
 }
 
