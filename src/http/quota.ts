@@ -3,6 +3,7 @@ import type { LeaseAnswer, QuotaCounter } from "../durable-objects/quota-counter
 import { utcDay } from "../engines/dates";
 import { leaseCap, nextLeaseRequest, nextResetMs, secondsUntilReset } from "../engines/quota/policy";
 import { IN_STANDING, type KeyEndReason, type KeyStanding, type Refusal, refusalOf } from "../engines/quota/standing";
+import type { Background } from "../lib/background";
 import { describeError, logEvent } from "../lib/log";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
@@ -25,9 +26,6 @@ export const STANDING_MAX_AGE_MS = 60_000;
 type Decision = { admitted: true; remaining: number } | { admitted: false; used: number } | { admitted: false; refusal: Refusal };
 
 type Acquire = (requested: number) => Promise<LeaseAnswer>;
-
-/** Keeps work alive past the response without the response waiting for it (`ctx.waitUntil`). */
-type Background = (work: Promise<unknown>) => void;
 
 /** What this isolate holds of one key's quota for one UTC day. */
 interface Lease {
@@ -226,7 +224,7 @@ export const meterQuota = createMiddleware<AppEnv>((c, next) => {
     logEvent("warn", { event: "quota_counter_unavailable", decision, request_id: c.get("requestId"), key_id: keyId, ...describeError(error) });
   const acquire = (requested: number) => callCounter(c.env.QUOTA, keyId, (counter) => counter.acquire(limit, nowMs, requested));
   // A failed lease ahead of need costs nothing now: the requests that find no tokens ask themselves.
-  const background = (work: Promise<unknown>) => c.executionCtx.waitUntil(work.catch((error) => unavailable("lease_skipped", error)));
+  const background: Background = (work) => c.executionCtx.waitUntil(work.catch((error) => unavailable("lease_skipped", error)));
   const decide = (decision: Decision | null) => {
     const limitHeader = String(limit);
     const resetHeader = String(nextResetMs(nowMs) / 1000);
