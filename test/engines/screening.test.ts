@@ -237,6 +237,18 @@ describe("the list's stored name parts and an index grown from them", () => {
     }
   });
 
+  it("read back any entry number, alias and one-letter part as stored", () => {
+    const list = {
+      entries: [
+        { entNum: 1234567, name: "QASEM, Abu Y.", sdnType: "individual" },
+        { entNum: 7, name: "QASEM SHIPPING", sdnType: "entity" },
+      ],
+      aliases: [{ entNum: 1234567, name: "KASEM, Y" }],
+    };
+    const read = new Map([...readListedParts(listedPartsRows(list, 1))].map(([part, holders]) => [part, holderEntNums(holders)]));
+    expect(read).toEqual(new Map(["QASEM", "ABU", "Y", "KASEM"].map((part) => [part, [1234567]])));
+  });
+
   it("holds each listed name, date of birth and posting once when two checks load overlapping individuals at once, as the whole index does", () => {
     const list = parseSanctionsList(readOfacFiles());
     const whole = buildSanctionsIndex(list);

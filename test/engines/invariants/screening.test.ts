@@ -258,9 +258,10 @@ describe("compliance screening invariants", () => {
       .tuple(fc.constantFrom(...commonCustomers()), fc.date({ min: new Date("1930-01-01"), max: new Date("2008-11-28"), noInvalidDate: true }))
       .map(([c, born]) => ({ firstName: c.firstName, lastName: c.lastName, dob: isoDay(born) }));
     const letters = fc.stringMatching(/^[A-Za-z]{1,9}( [A-Za-z]{1,9})?$/);
-    // The selection's edges: a part one edit from a listed part whose similarity is just at or just
-    // under the candidate line (0.8), a one-letter part (an initial), a first letter swapped for
-    // another of its group (a transliteration: Usama/Osama, Qasem/Kasem), each beside the listed name's other parts.
+    // The selection's edges: a part one edit from a listed part whose similarity is the lowest at or
+    // above the candidate line (0.8), beside the listed name's other parts or alone with the listed
+    // date of birth (then that part is the only way to the candidate); a one-letter part (an
+    // initial); a first letter swapped for another of its group (a transliteration: Usama/Osama, Qasem/Kasem).
     const SWAPS: Record<string, string> = {
       A: "E",
       E: "I",
@@ -284,19 +285,22 @@ describe("compliance screening invariants", () => {
       ]);
       const near = edits
         .filter((e) => e.length > 0 && initialGroup(e) === initialGroup(part))
-        .map((e) => ({ e, d: Math.abs(partSimilarity(e, part, soundex(e), soundex(part)) - 0.8) }))
-        .sort((a, b) => a.d - b.d);
+        .map((e) => ({ e, s: partSimilarity(e, part, soundex(e), soundex(part)) }))
+        .filter(({ s }) => s >= 0.8)
+        .sort((a, b) => a.s - b.s);
       return near[0]?.e ?? part;
     };
     const edges = fc
-      .record({ i: fc.nat(named.length - 1), k: fc.nat(4), edge: fc.constantFrom("line", "initial", "transliteration") })
+      .record({ i: fc.nat(named.length - 1), k: fc.nat(4), edge: fc.constantFrom("line", "alone", "initial", "transliteration") })
       .map(({ i, k, edge }) => {
         const parts = listedNameParts(named[i].name).forward;
         const at = k % parts.length;
         const part = parts[at];
-        parts[at] = edge === "line" ? atTheLine(part) : edge === "initial" ? part[0] : (SWAPS[part[0]] ?? part[0]) + part.slice(1);
+        parts[at] =
+          edge === "line" || edge === "alone" ? atTheLine(part) : edge === "initial" ? part[0] : (SWAPS[part[0]] ?? part[0]) + part.slice(1);
         const [dob] = dobsOf(named[i].entNum);
-        return { firstName: parts.slice(0, -1).join(" "), lastName: parts.at(-1) ?? "", dob: dob ? dob.from : "1971-03-09" };
+        const name = edge === "alone" ? ["XQ", parts[at]] : parts;
+        return { firstName: name.slice(0, -1).join(" "), lastName: name.at(-1) ?? "", dob: dob ? dob.from : "1971-03-09" };
       });
     const anyone = fc.oneof(nearListed, edges, common, fc.record({ firstName: letters, lastName: letters, dob: fc.constant("1980-06-15") }));
     // An isolate's index lives across checks; a fresh one starts now and then, as after a quiet spell.
