@@ -1,15 +1,17 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decideScreening } from "../../src/engines/screening/decision";
 import { parseGivenNameForms } from "../../src/engines/screening/given-name-forms";
-import { jaroWinkler, normaliseName, soundex } from "../../src/engines/screening/names";
+import { holderEntNums, LISTED_PARTS_ROW_CHARS, listedPartsRows, readListedParts } from "../../src/engines/screening/listed-parts";
+import { listedParts } from "../../src/engines/screening/match-rules";
+import { initialGroup, jaroWinkler, normaliseName, soundex } from "../../src/engines/screening/names";
 import { parseDobs, parsePublishInformation, parseSanctionsList } from "../../src/engines/screening/ofac-csv";
 import { ageOn, decodeZipSet, identityRedFlags, safeguardsFlags, type UsZipSet, zipExists } from "../../src/engines/screening/red-flags";
 import {
   addToSanctionsIndex,
   buildSanctionsIndex,
-  emptySanctionsIndex,
-  individualNameGroups,
+  missingIndividuals,
   type SanctionsIndex,
+  sanctionsIndexOfParts,
   screenPerson,
 } from "../../src/engines/screening/sanctions-index";
 import { readNicknameCsv, readOfacFiles } from "../helpers/ofac-files";
@@ -205,26 +207,69 @@ describe("screening against the real SDN list", () => {
   });
 });
 
-describe("an index grown a group at a time", () => {
-  it("holds each listed name, date of birth and posting once when two checks load overlapping groups at once, as the whole index does", () => {
+describe("the list's stored name parts and an index grown from them", () => {
+  it("store every part of every listed individual's names once, with exactly its holders, in rows of one initial group within the row size", () => {
+    const list = parseSanctionsList(readOfacFiles());
+    const individuals = new Set(list.entries.filter((e) => e.sdnType === "individual").map((e) => e.entNum));
+    const expected = new Map<string, Set<number>>();
+    const hold = (entNum: number, name: string) => {
+      for (const part of listedParts(name)) expected.set(part, (expected.get(part) ?? new Set()).add(entNum));
+    };
+    for (const e of list.entries) if (individuals.has(e.entNum)) hold(e.entNum, e.name);
+    for (const a of list.aliases) if (individuals.has(a.entNum)) hold(a.entNum, a.name);
+    for (const rowChars of [LISTED_PARTS_ROW_CHARS, 300]) {
+      const rows = listedPartsRows(list, rowChars);
+      const read = new Map<string, number[]>();
+      for (const [part, holders] of readListedParts(rows)) {
+        expect(read.has(part), part).toBe(false);
+        read.set(
+          part,
+          holderEntNums(holders).sort((x, y) => x - y),
+        );
+      }
+      expect(read).toEqual(new Map([...expected].map(([part, entNums]) => [part, [...entNums].sort((x, y) => x - y)])));
+      for (const row of rows) {
+        // A part held by more individuals than a row fits (AL) is a row of its own.
+        if (row.indexOf("\n") < row.length - 1) expect(row.length).toBeLessThanOrEqual(rowChars);
+        expect(row.endsWith("\n")).toBe(true);
+        expect(new Set([...readListedParts([row])].map(([part]) => initialGroup(part))).size).toBe(1);
+      }
+    }
+  });
+
+  it("read back any entry number, alias and one-letter part as stored", () => {
+    const list = {
+      entries: [
+        { entNum: 1234567, name: "QASEM, Abu Y.", sdnType: "individual" },
+        { entNum: 7, name: "QASEM SHIPPING", sdnType: "entity" },
+      ],
+      aliases: [{ entNum: 1234567, name: "KASEM, Y" }],
+    };
+    const read = new Map([...readListedParts(listedPartsRows(list, 1))].map(([part, holders]) => [part, holderEntNums(holders)]));
+    expect(read).toEqual(new Map(["QASEM", "ABU", "Y", "KASEM"].map((part) => [part, [1234567]])));
+  });
+
+  it("holds each listed name, date of birth and posting once when two checks load overlapping individuals at once, as the whole index does", () => {
     const list = parseSanctionsList(readOfacFiles());
     const whole = buildSanctionsIndex(list);
-    const groupsOf = individualNameGroups(list);
-    const rowsFor = (load: string[]) => {
-      const wanted = new Set([...groupsOf].filter(([, groups]) => groups.some((g) => load.includes(g))).map(([entNum]) => entNum));
+    const rowsFor = (entNums: readonly number[]) => {
+      const wanted = new Set(entNums);
       return {
         entries: list.entries.filter((e) => wanted.has(e.entNum)),
         aliases: list.aliases.filter((a) => wanted.has(a.entNum)),
         dobs: list.dobs.filter((d) => wanted.has(d.entNum)),
       };
     };
-    const allGroups = [...new Set([...groupsOf.values()].flat())];
-    const grown = emptySanctionsIndex();
-    // Both read before either added: the second's rows repeat the first's individuals of K.
-    const first = rowsFor(["K"]);
-    const second = rowsFor(allGroups);
-    addToSanctionsIndex(grown, first, ["K"]);
-    addToSanctionsIndex(grown, second, allGroups);
+    const grown = sanctionsIndexOfParts(listedPartsRows(list));
+    // Both asked before either added: the second's rows repeat the first's individuals.
+    const first = missingIndividuals(grown, { firstName: "Ali", lastName: "Hassan" });
+    const second = missingIndividuals(grown, { firstName: "Ali", lastName: "Kadyrov" });
+    expect(second.entNums.filter((n) => first.entNums.includes(n)).length).toBeGreaterThan(0);
+    addToSanctionsIndex(grown, rowsFor(first.entNums), first.parts);
+    addToSanctionsIndex(grown, rowsFor(second.entNums), second.parts);
+    // Then every other individual, as if each part were close to some check's name.
+    const rest = list.entries.filter((e) => e.sdnType === "individual" && !grown.entries.has(e.entNum)).map((e) => e.entNum);
+    addToSanctionsIndex(grown, rowsFor(rest));
     expect(grown.names.length).toBe(whole.names.length);
     const dobCount = (index: SanctionsIndex) => [...index.entries.values()].reduce((n, e) => n + e.dobs.length, 0);
     expect(dobCount(grown)).toBe(dobCount(whole));
@@ -232,6 +277,18 @@ describe("an index grown a group at a time", () => {
     expect(postings(grown)).toBe(postings(whole));
     const byYear = (index: SanctionsIndex) => [...index.namesByBirthYear.values()].reduce((n, p) => n + p.length, 0);
     expect(byYear(grown)).toBe(byYear(whole));
+  });
+
+  it("loads for a first check only the holders of parts close to its names: Emily Carter 10 of 4,620 individuals, Ramzan Kadyrov 54", () => {
+    const list = parseSanctionsList(readOfacFiles());
+    const grown = sanctionsIndexOfParts(listedPartsRows(list));
+    expect(missingIndividuals(grown, { firstName: "Emily", lastName: "Carter" }).entNums).toHaveLength(10);
+    expect(missingIndividuals(grown, { firstName: "Ramzan", lastName: "Kadyrov" }).entNums).toHaveLength(54);
+  });
+
+  it("refuses to screen a name whose close parts' holders it has not loaded, rather than pass a listed person", () => {
+    const grown = sanctionsIndexOfParts(listedPartsRows(parseSanctionsList(readOfacFiles())));
+    expect(() => screenPerson(grown, { firstName: "Ramzan", lastName: "Kadyrov", dob: "1976-10-05" }, LINES)).toThrow(/lacks the holders/);
   });
 });
 

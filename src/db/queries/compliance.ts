@@ -1,8 +1,8 @@
-import { and, desc, eq, getTableColumns, inArray, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { TriggeredRule } from "../../engines/screening/decision";
+import { listedPartsRows } from "../../engines/screening/listed-parts";
 import type { ParsedSanctionsList } from "../../engines/screening/ofac-csv";
-import { individualNameGroups } from "../../engines/screening/sanctions-index";
 import { chunk, MAX_BOUND_PARAMETERS } from "../batch";
 import { callTemplate, type Database, type SqlTemplate, type TemplateCall } from "../client";
 import {
@@ -13,7 +13,7 @@ import {
   sanctionsDobs,
   sanctionsEntries,
   sanctionsLists,
-  sanctionsNameGroups,
+  sanctionsNameParts,
 } from "../schema";
 
 /** The sanctions list in force: the newest successful load. The list is public reference data, shared by every organization. */
@@ -26,7 +26,6 @@ export async function getListInForce(db: Database) {
       loadedAt: sanctionsLists.loadedAt,
       contentHash: sanctionsLists.contentHash,
       entryCount: sanctionsLists.entryCount,
-      nameGroups: sanctionsLists.nameGroups,
     })
     .from(sanctionsLists)
     .orderBy(desc(sanctionsLists.loadedAt))
@@ -36,20 +35,20 @@ export async function getListInForce(db: Database) {
 
 export type ListInForce = NonNullable<Awaited<ReturnType<typeof getListInForce>>>;
 
+/** The list's stored name parts (`listedPartsRows`); none for a list loaded before they were stored. */
+export async function getListedParts(db: Database, listId: string): Promise<string[]> {
+  const rows = await db.select({ parts: sanctionsNameParts.parts }).from(sanctionsNameParts).where(eq(sanctionsNameParts.listId, listId));
+  return rows.map((r) => r.parts);
+}
+
 /**
  * What screening a person needs of one list: individuals, their strong aliases and dates of birth,
- * in one round trip. `groups`: only the individuals with a part in `load` and none in `loaded` (an
- * isolate holds those already); without it, every individual. `listed` says whether the list is
- * still there (a newer one may have replaced it mid-request), since a group may have no individual.
+ * in one round trip. `entNums`: only those individuals (bound as one JSON array: a check may need
+ * hundreds, and D1 binds at most 100 parameters); without it, every individual. `listed` says
+ * whether the list is still there (a newer one may have replaced it mid-request).
  */
-export async function getScreeningRows(db: Database, listId: string, groups?: { load: string[]; loaded: string[] }) {
-  const inGroups = (list: string[]) =>
-    db
-      .select({ entNum: sanctionsNameGroups.entNum })
-      .from(sanctionsNameGroups)
-      .where(and(eq(sanctionsNameGroups.listId, listId), inArray(sanctionsNameGroups.initialGroup, list)));
-  const wanted = (entNum: AnySQLiteColumn): SQL | undefined =>
-    groups && and(inArray(entNum, inGroups(groups.load)), notInArray(entNum, inGroups(groups.loaded)));
+export async function getScreeningRows(db: Database, listId: string, entNums?: readonly number[]) {
+  const wanted = (entNum: AnySQLiteColumn): SQL | undefined => entNums && sql`${entNum} IN (SELECT value FROM json_each(${JSON.stringify(entNums)}))`;
   const [entries, aliases, dobs, listed] = await db.batch([
     db
       .select({
@@ -112,7 +111,7 @@ export function multiRowInserts(table: string, columns: string[], rows: (string 
 }
 
 /** The tables whose rows carry a list's id. */
-const LIST_ROW_TABLES = ["sanctions_entries", "sanctions_aliases", "sanctions_dobs", "sanctions_name_groups"];
+const LIST_ROW_TABLES = ["sanctions_entries", "sanctions_aliases", "sanctions_dobs", "sanctions_name_parts"];
 
 /**
  * A whole load as plain SQL, in order, for the scheduled refresh (bound through D1) and the
@@ -148,15 +147,15 @@ export function sanctionsListLoad(list: ParsedSanctionsList, meta: SanctionsList
         return [meta.id, d.entNum, n, d.text, d.from, d.to, d.precision, d.circa ? 1 : 0];
       }),
     ),
-    ...multiRowInserts(
-      "sanctions_name_groups",
-      ["list_id", "initial_group", "ent_num"],
-      [...individualNameGroups(list)].flatMap(([entNum, groups]) => groups.map((group) => [meta.id, group, entNum])),
-    ),
+    // A statement per row: each is up to LISTED_PARTS_ROW_CHARS long, inlined by the operator command.
+    ...listedPartsRows(list).map((parts, seq) => ({
+      sql: "INSERT INTO sanctions_name_parts (list_id, seq, parts) VALUES (?, ?, ?)",
+      params: [meta.id, seq, parts],
+    })),
   ];
   const activate: RawStatement[] = [
     {
-      sql: "INSERT INTO sanctions_lists (id, version, version_basis, source, content_hash, loaded_at, entry_count, alias_count, dob_count, name_groups) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+      sql: "INSERT INTO sanctions_lists (id, version, version_basis, source, content_hash, loaded_at, entry_count, alias_count, dob_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       params: [
         meta.id,
         meta.version,

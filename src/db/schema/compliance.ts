@@ -29,25 +29,22 @@ export const sanctionsLists = sqliteTable("sanctions_lists", {
   entryCount: integer("entry_count").notNull(),
   aliasCount: integer("alias_count").notNull(),
   dobCount: integer("dob_count").notNull(),
-  /**
-   * Whether the load wrote `sanctions_name_groups`, so an isolate can load the list a group at a
-   * time; a list loaded before them is loaded whole until the next refresh loads it again.
-   */
-  nameGroups: integer("name_groups", { mode: "boolean" }).notNull().default(false),
 });
 
 /**
- * Per listed individual, each initial group of a part of its names (`listedNameGroups`): a
- * screening needs only the individuals of its entered parts' groups (docs/compliance.md).
+ * The list's name parts, each with the listed individuals holding it, packed as text
+ * (`listedPartsRows`: lines `PART entNum…`, rows ending at a line's end): a check reads them in one
+ * round trip and loads only the holders of the parts close to its names (docs/compliance.md). A
+ * list loaded before them has none, and is loaded whole until the next load.
  */
-export const sanctionsNameGroups = sqliteTable(
-  "sanctions_name_groups",
+export const sanctionsNameParts = sqliteTable(
+  "sanctions_name_parts",
   {
     listId: text("list_id").notNull(),
-    initialGroup: text("initial_group").notNull(),
-    entNum: integer("ent_num").notNull(),
+    seq: integer("seq").notNull(),
+    parts: text("parts").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.listId, t.initialGroup, t.entNum] })],
+  (t) => [primaryKey({ columns: [t.listId, t.seq] })],
 );
 
 export const sanctionsEntries = sqliteTable(

@@ -10,14 +10,17 @@ export type GivenNameForms = ReadonlyMap<string, ReadonlySet<string>>;
 
 export const NO_GIVEN_NAME_FORMS: GivenNameForms = new Map();
 
+/** A name's first normalised part; the list's plain lower-case words skip normalising (most of a fresh isolate's parse). */
+const firstPart = (name: string): string | undefined => (/^[a-z]+$/.test(name) ? name.toUpperCase() : nameParts(name)[0]);
+
 /** The published `name1,has_nickname,name2` triplets (a header row, other relationships skipped). */
 export function parseGivenNameForms(csv: string): GivenNameForms {
   const forms = new Map<string, Set<string>>();
   for (const line of csv.split(/\r?\n/)) {
     const [name, relationship, nickname] = line.split(",");
     if (relationship !== "has_nickname" || !name || !nickname) continue;
-    const [full] = nameParts(name);
-    const [short] = nameParts(nickname);
+    const full = firstPart(name);
+    const short = firstPart(nickname);
     if (!full || !short || full === short) continue;
     const known = forms.get(full);
     if (known) known.add(short);

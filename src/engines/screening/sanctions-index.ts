@@ -8,10 +8,13 @@
  *
  * Speed: the index keeps each distinct name part once, grouped by the sound of its first letter
  * (FAQ 249 filters candidates on the first letter); a screening compares the entered parts with
- * the parts of their group only, then scores in full just the names holding a close part.
+ * the parts of their group only, then scores in full just the names holding a close part. An
+ * isolate's index starts from the list's stored parts alone (`sanctionsIndexOfParts`) and loads an
+ * individual when a screening first finds one of its parts close: only those can be candidates.
  */
 
 import { type GivenNameForms, NO_GIVEN_NAME_FORMS } from "./given-name-forms";
+import { holderEntNums, readListedParts, storedRowGroup } from "./listed-parts";
 import {
   assessDob,
   exactNameTest,
@@ -84,11 +87,12 @@ export interface SanctionsIndex {
   postings: number[][];
   groups: Map<string, number[]>;
   /**
-   * The initial groups whose every listed individual the index holds (`wholeList`: all of them);
-   * a group not loaded may hold some parts, of individuals loaded for another group's sake.
+   * Per part, its holders as the list stores them (`entNum entNum…`) while the index does not hold
+   * them all; a part without (loaded with its holders, or the whole list built) has every posting.
    */
-  loadedGroups: Set<string>;
-  wholeList: boolean;
+  partHolders: (string | undefined)[];
+  /** The list's stored parts (`listedPartsRows`) of the initial groups no screening has needed yet, by group. */
+  storedParts: Map<string, string[]>;
   /** Memo of `closeListedParts`, per entered part; it lives and dies with the index (one list). */
   closePartsCache: Map<string, [number, number][]>;
   /** Per year of birth a listed date covers, the names of the entries it belongs to. */
@@ -108,26 +112,9 @@ function readName(index: SanctionsIndex, name: IndexedName): ReadName {
   return name.read;
 }
 
-/**
- * Each listed individual's initial groups, over the parts of its primary name and aliases: a
- * screening's candidates come only from the groups of the entered parts (`closeListedParts`), so a
- * list load stores them and an isolate loads the individuals of a group when a screening first needs it.
- */
-export function individualNameGroups(rows: { entries: ScreeningEntryRow[]; aliases: ScreeningAliasRow[] }): Map<number, string[]> {
-  const names = new Map<number, string[]>();
-  for (const e of rows.entries) if (e.sdnType === "individual") names.set(e.entNum, [e.name]);
-  for (const a of rows.aliases) names.get(a.entNum)?.push(a.name);
-  return new Map([...names].map(([entNum, listed]) => [entNum, [...new Set(listed.flatMap((name) => listedParts(name).map(initialGroup)))]]));
-}
-
-/** The groups a screening of this person needs loaded: those of the entered parts. */
-export function screeningGroups(person: { firstName: string; lastName: string }): string[] {
-  return [...new Set(enteredParts(person).map(initialGroup))];
-}
-
 const enteredParts = (person: { firstName: string; lastName: string }) => [...nameParts(person.firstName), ...nameParts(person.lastName)];
 
-export function emptySanctionsIndex(forms: GivenNameForms = NO_GIVEN_NAME_FORMS): SanctionsIndex {
+function emptySanctionsIndex(forms: GivenNameForms = NO_GIVEN_NAME_FORMS): SanctionsIndex {
   return {
     names: [],
     entries: new Map(),
@@ -136,24 +123,63 @@ export function emptySanctionsIndex(forms: GivenNameForms = NO_GIVEN_NAME_FORMS)
     partSoundex: [],
     postings: [],
     groups: new Map(),
-    loadedGroups: new Set(),
-    wholeList: false,
+    partHolders: [],
+    storedParts: new Map(),
     closePartsCache: new Map(),
     namesByBirthYear: new Map(),
     forms,
   };
 }
 
+/** The id of a part, added to the index's parts and its initial group if new. */
+function partIdOf(index: SanctionsIndex, part: string): number {
+  let id = index.partIds.get(part);
+  if (id !== undefined) return id;
+  id = index.parts.length;
+  index.partIds.set(part, id);
+  index.parts.push(part);
+  index.partSoundex.push(soundex(part));
+  index.postings.push([]);
+  const group = initialGroup(part);
+  const members = index.groups.get(group);
+  if (members) members.push(id);
+  else index.groups.set(group, [id]);
+  return id;
+}
+
+/**
+ * An index holding the list's name parts (`listedPartsRows`, as stored with the list) and no
+ * individual yet: a screening needs loaded only the holders of the parts close to its own
+ * (`missingIndividuals`).
+ */
+export function sanctionsIndexOfParts(rows: readonly string[], forms: GivenNameForms = NO_GIVEN_NAME_FORMS): SanctionsIndex {
+  const index = emptySanctionsIndex(forms);
+  index.storedParts = Map.groupBy(rows, storedRowGroup);
+  return index;
+}
+
+/**
+ * Adds the stored parts of a group to the index's parts, each with its holders, when a screening
+ * first needs it (reading every group's took a fresh isolate ~35 ms of CPU); a part some loaded
+ * individual holds already keeps its id.
+ */
+function readStoredGroup(index: SanctionsIndex, group: string): void {
+  const rows = index.storedParts.get(group);
+  if (!rows) return;
+  index.storedParts.delete(group);
+  for (const [part, holders] of readListedParts(rows)) index.partHolders[partIdOf(index, part)] = holders;
+}
+
 /**
  * Adds the individuals of `rows` that the index does not hold yet (each with all its names and
- * dates of birth), and records `groups` as loaded: `rows` must be every individual of the list
- * with a part in those groups, or, for `"all"`, the whole list. Adding the same individual twice
- * (two screenings loading at once) keeps the first.
+ * dates of birth), and records the parts `complete` as having all their holders: `rows` must hold
+ * every one the index lacks (`missingIndividuals`). Adding the same individual twice (two
+ * screenings loading at once) keeps the first.
  */
 export function addToSanctionsIndex(
   index: SanctionsIndex,
   rows: { entries: ScreeningEntryRow[]; aliases: ScreeningAliasRow[]; dobs: ScreeningDobRow[] },
-  groups: readonly string[] | "all",
+  complete: readonly number[] = [],
 ): void {
   const { entries, names } = index;
   const added = new Set<number>();
@@ -174,25 +200,10 @@ export function addToSanctionsIndex(
     if (added.has(a.entNum)) add(a.entNum, a.name, a.altType === "fka" || a.altType === "nka" ? a.altType : "aka");
   }
 
-  const { partIds, parts, partSoundex, postings } = index;
   for (let nameId = firstNew; nameId < names.length; nameId++) {
     const name = names[nameId];
-    for (const part of new Set(name.parts)) {
-      let id = partIds.get(part);
-      if (id === undefined) {
-        id = parts.length;
-        partIds.set(part, id);
-        parts.push(part);
-        partSoundex.push(soundex(part));
-        postings.push([]);
-        const group = initialGroup(part);
-        const members = index.groups.get(group);
-        if (members) members.push(id);
-        else index.groups.set(group, [id]);
-      }
-      postings[id].push(nameId);
-    }
-    name.partIds = name.parts.map((part) => partIds.get(part) as number);
+    name.partIds = name.parts.map((part) => partIdOf(index, part));
+    for (const id of new Set(name.partIds)) index.postings[id].push(nameId);
     const years = new Set<number>();
     for (const dob of entries.get(name.entNum)?.dobs ?? []) {
       for (let year = Number(dob.from.slice(0, 4)); year <= Number(dob.to.slice(0, 4)); year++) years.add(year);
@@ -203,8 +214,7 @@ export function addToSanctionsIndex(
       else index.namesByBirthYear.set(year, [nameId]);
     }
   }
-  if (groups === "all") index.wholeList = true;
-  else for (const group of groups) index.loadedGroups.add(group);
+  for (const id of complete) index.partHolders[id] = undefined;
 }
 
 /** The index of a whole list at once. */
@@ -213,13 +223,27 @@ export function buildSanctionsIndex(
   forms: GivenNameForms = NO_GIVEN_NAME_FORMS,
 ): SanctionsIndex {
   const index = emptySanctionsIndex(forms);
-  addToSanctionsIndex(index, rows, "all");
+  addToSanctionsIndex(index, rows);
   return index;
 }
 
-/** The groups this person's screening needs that the index has not loaded. */
-export function missingGroups(index: SanctionsIndex, person: { firstName: string; lastName: string }): string[] {
-  return index.wholeList ? [] : screeningGroups(person).filter((group) => !index.loadedGroups.has(group));
+/**
+ * What this person's screening needs that the index lacks: the parts close to an entered part
+ * whose holders it does not all hold, and those holders' entry numbers (to load, then add with
+ * `addToSanctionsIndex(index, rows, parts)`).
+ */
+export function missingIndividuals(index: SanctionsIndex, person: { firstName: string; lastName: string }): { parts: number[]; entNums: number[] } {
+  const parts = new Set<number>();
+  const entNums = new Set<number>();
+  for (const part of enteredParts(person)) {
+    for (const [partId] of closeListedParts(index, part, soundex(part))) {
+      const holders = index.partHolders[partId];
+      if (holders === undefined) continue;
+      parts.add(partId);
+      for (const entNum of holderEntNums(holders)) if (!index.entries.has(entNum)) entNums.add(entNum);
+    }
+  }
+  return { parts: [...parts], entNums: [...entNums] };
 }
 
 const KIND_ORDER: Record<IndexedName["kind"], number> = { primary: 0, aka: 1, fka: 2, nka: 3 };
@@ -316,8 +340,10 @@ const CLOSE_PARTS_CACHE_SIZE = 4096;
 function closeListedParts(index: SanctionsIndex, part: string, partSoundex: string): [number, number][] {
   const cached = index.closePartsCache.get(part);
   if (cached) return cached;
+  const group = initialGroup(part);
+  readStoredGroup(index, group);
   const close: [number, number][] = [];
-  for (const partId of index.groups.get(initialGroup(part)) ?? []) {
+  for (const partId of index.groups.get(group) ?? []) {
     const s = partSimilarity(part, index.parts[partId], partSoundex, index.partSoundex[partId]);
     if (s >= CANDIDATE_PART_SIMILARITY) close.push([partId, s]);
   }
@@ -335,9 +361,9 @@ export function screenPerson(
   person: { firstName: string; lastName: string; dob: string },
   lines: ScoreLines,
 ): SanctionsMatch | null {
-  // Screening against a group not loaded would pass a listed person: refuse instead.
-  const missing = missingGroups(index, person);
-  if (missing.length > 0) throw new Error(`the sanctions index has not loaded the groups ${missing.join(", ")} this screening needs`);
+  // Screening without a close part's holders would pass a listed person: refuse instead.
+  const missing = missingIndividuals(index, person).parts;
+  if (missing.length > 0) throw new Error(`the sanctions index lacks the holders of ${missing.length} listed name parts this screening needs`);
   const entered = enteredParts(person);
   if (entered.length === 0) return null;
   const enteredForward = entered.join(" ");

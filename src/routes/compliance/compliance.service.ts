@@ -5,6 +5,7 @@ import {
   getComplianceCheck,
   getComplianceSettings,
   getGivenNameFormsCsv,
+  getListedParts,
   getListInForce,
   getScreeningRows,
   type ListInForce,
@@ -16,10 +17,10 @@ import { nonLatinNameFields, normaliseName } from "../../engines/screening/names
 import { IDENTITY_HISTORIES, identityRedFlags, type RequestHandling, safeguardsFlags } from "../../engines/screening/red-flags";
 import {
   addToSanctionsIndex,
-  emptySanctionsIndex,
-  missingGroups,
+  buildSanctionsIndex,
+  missingIndividuals,
   type SanctionsIndex,
-  screeningGroups,
+  sanctionsIndexOfParts,
   screenPerson,
 } from "../../engines/screening/sanctions-index";
 import { commitWithEvents } from "../../events/emit";
@@ -33,9 +34,10 @@ import { usZipSet } from "./us-zip-set";
 
 /**
  * Per isolate: which list is in force (re-read at most once a minute, so a refresh is picked up
- * within a minute), each organization's settings, and the index of the list in force, grown from
- * D1 a group of name parts at a time as screenings need them and kept until another list comes into
- * force (a first check loads only its names' groups, not the whole list: BENCHMARKS.md, "First calls").
+ * within a minute), each organization's settings, and the index of the list in force, started from
+ * the list's stored name parts and grown from D1 by the listed individuals holding a part close to
+ * a screened name, kept until another list comes into force (a first check loads only those, not
+ * the whole list: docs/compliance.md, "The first check").
  */
 const CACHE_TTL_MS = 60_000;
 const listInForce = new TtlCache<ListInForce | null>({ ttlMs: CACHE_TTL_MS, maxEntries: 1 });
@@ -55,29 +57,41 @@ async function givenNameFormsFor(db: Database): Promise<GivenNameForms> {
   return givenNameForms;
 }
 
+/** The list's index as an isolate starts it: its stored name parts, or, for a list loaded before them, the whole list (null if its rows are gone). */
+async function startSanctionsIndex(db: Database, listId: string, forms: GivenNameForms): Promise<SanctionsIndex | null> {
+  const parts = await getListedParts(db, listId);
+  if (parts.length > 0) return sanctionsIndexOfParts(parts, forms);
+  const rows = await getScreeningRows(db, listId);
+  return rows.listed ? buildSanctionsIndex(rows, forms) : null;
+}
+
 /**
- * The index of the list, holding every listed individual this person's screening can meet (a list
- * loaded before name groups existed is loaded whole), or null if the list's rows are gone (a newer
- * list replaced it mid-request): then nothing is screened.
+ * The index of the list, holding every listed individual this person's screening can meet, or
+ * null if the list's rows are gone (a newer list replaced it mid-request): then nothing is screened.
  */
-async function sanctionsIndexFor(db: Database, list: ListInForce, person: { firstName: string; lastName: string }): Promise<SanctionsIndex | null> {
+async function sanctionsIndexFor(
+  db: Database,
+  list: ListInForce,
+  person: { firstName: string; lastName: string },
+  forms: GivenNameForms,
+): Promise<SanctionsIndex | null> {
   const held = () => (builtIndex?.listId === list.id ? builtIndex.index : null);
-  const current = held();
-  const load = current ? missingGroups(current, person) : screeningGroups(person);
-  if (current && load.length === 0) return current;
-  const groups = list.nameGroups ? { load, loaded: current ? [...current.loadedGroups] : [] } : undefined;
-  const [rows, forms] = await Promise.all([getScreeningRows(db, list.id, groups), givenNameFormsFor(db)]);
-  if (!rows.listed) {
-    listInForce.evict("list");
-    return null;
-  }
-  // Another check may have started the index meanwhile: an individual it added already is kept once.
   let index = held();
   if (!index) {
-    index = emptySanctionsIndex(forms);
-    builtIndex = { listId: list.id, index };
+    const started = await startSanctionsIndex(db, list.id, forms);
+    // Another check may have started it meanwhile: one index per list.
+    index = held() ?? started;
+    if (index) builtIndex = { listId: list.id, index };
   }
-  addToSanctionsIndex(index, rows, groups ? load : "all");
+  const missing = index ? missingIndividuals(index, person) : null;
+  if (index && missing && missing.parts.length > 0) {
+    const rows =
+      missing.entNums.length > 0 ? await getScreeningRows(db, list.id, missing.entNums) : { entries: [], aliases: [], dobs: [], listed: true };
+    if (!rows.listed) index = null;
+    // An individual another check added meanwhile is kept once.
+    else addToSanctionsIndex(index, rows, missing.parts);
+  }
+  if (!index) listInForce.evict("list");
   return index;
 }
 
@@ -155,14 +169,15 @@ export async function runComplianceCheck(
 ) {
   refuseNonLatinNames(input);
   // Read together: on an isolate's first check each is a round trip of its own (BENCHMARKS.md, "Round trips").
-  const [settings, listState, usZips] = await Promise.all([
+  const [settings, listState, usZips, forms] = await Promise.all([
     settingsByOrg.get(caller.orgId, now.getTime(), () => getComplianceSettings(db, caller.orgId)),
     listInForce.get("list", now.getTime(), () => getListInForce(db)),
     usZipSet(db),
+    givenNameFormsFor(db),
   ]);
   if (!settings) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
   const person = { firstName: input.first_name, lastName: input.last_name, dob: input.dob };
-  const index = listState ? await sanctionsIndexFor(db, listState, person) : null;
+  const index = listState ? await sanctionsIndexFor(db, listState, person, forms) : null;
   const hashes = await personHashes(await orgHashKey(caller.salt, caller.orgId, now.getTime()), input);
 
   const match = index ? screenPerson(index, person, { holdScore: settings.holdScore, flagScore: settings.flagScore }) : null;
