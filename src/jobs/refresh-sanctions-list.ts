@@ -43,7 +43,7 @@ export async function loadSanctionsList(
   const loadedAt = meta.now.toISOString();
   const label = { version: meta.version, versionBasis: meta.versionBasis };
   if (current && planSanctionsLoad(current, { contentHash, entryCount: list.entries.length }) === "renew") {
-    await renewListInForce(db, current.id, { loadedAt, source: meta.source, ...label });
+    await renewListInForce(db, list, current.id, { loadedAt, source: meta.source, ...label });
     return { outcome: "renewed" };
   }
   await writeSanctionsList(db, list, { id: sanctionsListId(contentHash), ...label, source: meta.source, contentHash, loadedAt });

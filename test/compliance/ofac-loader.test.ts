@@ -57,8 +57,15 @@ describe("loading the real SDN files", () => {
         }),
       ]);
 
+      // A list loaded before its name parts were stored (migration 0044) gets them at its renewal.
+      const partsRows = () => env.DB.prepare("SELECT seq, parts FROM sanctions_name_parts ORDER BY seq").all();
+      const parts = (await partsRows()).results;
+      expect(parts.length).toBeGreaterThan(0);
+      await env.DB.prepare("DELETE FROM sanctions_name_parts").run();
+
       const second = new Date("2026-11-27T04:30:00Z");
       expect((await loadRealList(second)).outcome).toBe("renewed");
+      expect((await partsRows()).results).toEqual(parts);
       expect(await count("sanctions_entries")).toBe(8976);
       // The same files again: the load is renewed, and the list is dated as this load states (never by the load).
       expect(await env.DB.prepare("SELECT version, loaded_at FROM sanctions_lists").first()).toEqual({

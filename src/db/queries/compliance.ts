@@ -147,11 +147,7 @@ export function sanctionsListLoad(list: ParsedSanctionsList, meta: SanctionsList
         return [meta.id, d.entNum, n, d.text, d.from, d.to, d.precision, d.circa ? 1 : 0];
       }),
     ),
-    // A statement per row: each is up to LISTED_PARTS_ROW_CHARS long, inlined by the operator command.
-    ...listedPartsRows(list).map((parts, seq) => ({
-      sql: "INSERT INTO sanctions_name_parts (list_id, seq, parts) VALUES (?, ?, ?)",
-      params: [meta.id, seq, parts],
-    })),
+    ...namePartsInserts(list, meta.id),
   ];
   const activate: RawStatement[] = [
     {
@@ -177,16 +173,31 @@ export function sanctionsListLoad(list: ParsedSanctionsList, meta: SanctionsList
   return { rows, activate };
 }
 
+/** The list's name parts (`listedPartsRows`), a statement per row: each is up to LISTED_PARTS_ROW_CHARS long, inlined by the operator command. */
+function namePartsInserts(list: ParsedSanctionsList, listId: string): RawStatement[] {
+  return listedPartsRows(list).map((parts, seq) => ({
+    sql: "INSERT INTO sanctions_name_parts (list_id, seq, parts) VALUES (?, ?, ?)",
+    params: [listId, seq, parts],
+  }));
+}
+
 /**
  * The same files again: the load time is renewed, and the publisher's date is the one this load
- * states (the list's age counts from it, never from the load).
+ * states (the list's age counts from it, never from the load). Its name parts are written again
+ * with it, in one batch (a transaction): a list loaded before they were stored gets them at its
+ * first renewal, so its checks stop loading it whole, and a check never sees some of them only.
  */
 export async function renewListInForce(
   db: Database,
+  list: ParsedSanctionsList,
   listId: string,
   renewal: { loadedAt: string; source: string; version: string; versionBasis: SanctionsListMeta["versionBasis"] },
 ): Promise<void> {
-  await db.update(sanctionsLists).set(renewal).where(eq(sanctionsLists.id, listId));
+  await db.batch([
+    db.delete(sanctionsNameParts).where(eq(sanctionsNameParts.listId, listId)),
+    ...listedPartsRows(list).map((parts, seq) => db.insert(sanctionsNameParts).values({ listId, seq, parts })),
+    db.update(sanctionsLists).set(renewal).where(eq(sanctionsLists.id, listId)),
+  ]);
 }
 
 /** The organization's screening settings, or the defaults row ('*'). */
