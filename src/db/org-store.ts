@@ -135,9 +135,17 @@ export function loadDeals(
  * SQLite is synchronous), so no guard is needed; the counts and the stip alerts go back to the
  * caller, which records them in D1.
  */
-export async function applyDeals(db: OrgStoreDb, orgId: string, pushed: PushedDeal[], today: string): Promise<AppliedDeals> {
+export async function applyDeals(
+  db: OrgStoreDb,
+  orgId: string,
+  names: readonly { id: string; name: string }[],
+  pushed: PushedDeal[],
+  today: string,
+): Promise<AppliedDeals> {
   const plan = await planDeals(db, orgId, pushed, today);
   db.transaction(() => {
+    // The directory's names with the deals, as a snapshot writes them: the sales summary joins them (a store opened since the move included).
+    replaceStores(db, orgId, names);
     for (const statement of [...upsertDeals(db, orgId, plan.dealRows), ...upsertStips(db, orgId, plan.stipRows)])
       (statement as unknown as { run(): void }).run();
   });

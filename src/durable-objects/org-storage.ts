@@ -93,10 +93,10 @@ export class OrganizationStore extends DurableObject<Env> {
 
   // --- the deals group (deals, deal_stips, sales_monthly; docs/scaling.md) ---------------------
 
-  /** A push of deals, read, compared and written here: its counts and the stip alerts for D1's outbox. */
-  async applyDeals(orgId: string, deals: PushedDeal[], today: string): Promise<Served<AppliedDeals>> {
+  /** A push of deals, read, compared and written here with the directory's store names: its counts and the stip alerts for D1's outbox. */
+  async applyDeals(orgId: string, stores: StoreName[], deals: PushedDeal[], today: string): Promise<Served<AppliedDeals>> {
     if (!this.serves(orgId)) return NOT_SERVING;
-    return await this.queries.applyDeals(this.db, orgId, deals, today);
+    return await this.queries.applyDeals(this.db, orgId, stores, deals, today);
   }
 
   /** One page of the sales summary (`salesSummary`, D1's own query on the rollup the object's triggers keep). */

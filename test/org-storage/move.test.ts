@@ -337,6 +337,16 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(page.inventory.map((u) => [u.stock_number, u.store])).toEqual([["SOUTH-1", "South Lot"]]);
   });
 
+  it("a store added after the move shows in the object's sales summary under its directory name, with the deals pushed for it", async () => {
+    const { org, key } = await organizationWithUnits();
+    await moveToObject(env, org.id);
+    const south = await createStore(org.id, { name: "South Lot" });
+    expect((await postDeals({ key }, { deals: [deal("SOUTH-D1", south.id, { status: "funded" })] })).status).toBe(200);
+    const reader = (await createApiKey(org.id)).key;
+    const page = await (await call(`/api/v1/sales-summary?store_id=${south.id}`, { key: reader })).json<{ salesSummary: { store: string; units: number }[] }>();
+    expect(page.salesSummary.map((r) => [r.store, r.units])).toEqual([["South Lot", 1]]);
+  });
+
   it("a write that waits 10 s for a move that does not finish is refused with 503 and Retry-After, nothing written", async () => {
     const { org, store, key } = await organizationWithUnits();
     await env.DB.prepare("UPDATE organizations SET storage = 'moving' WHERE id = ?").bind(org.id).run();

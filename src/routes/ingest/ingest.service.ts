@@ -161,7 +161,8 @@ export async function ingestDeals(
         return { created: plan.created, updated: plan.updated, alerts: plan.alerts };
       }),
     inObject: async () => {
-      const result = await orgStore(env, orgId).applyDeals(orgId, deals, today);
+      const names = [...storeIds].map(([id, name]) => ({ id, name }));
+      const result = await orgStore(env, orgId).applyDeals(orgId, names, deals, today);
       if ("notServing" in result) return result;
       // Only the delivery is read again when another delivery came first: the deals are written already.
       await retryingStaleReads(async () => {
