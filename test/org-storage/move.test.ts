@@ -343,7 +343,9 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     const south = await createStore(org.id, { name: "South Lot" });
     expect((await postDeals({ key }, { deals: [deal("SOUTH-D1", south.id, { status: "funded" })] })).status).toBe(200);
     const reader = (await createApiKey(org.id)).key;
-    const page = await (await call(`/api/v1/sales-summary?store_id=${south.id}`, { key: reader })).json<{ salesSummary: { store: string; units: number }[] }>();
+    const page = await (await call(`/api/v1/sales-summary?store_id=${south.id}`, { key: reader })).json<{
+      salesSummary: { store: string; units: number }[];
+    }>();
     expect(page.salesSummary.map((r) => [r.store, r.units])).toEqual([["South Lot", 1]]);
   });
 
