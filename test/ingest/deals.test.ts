@@ -91,6 +91,15 @@ describe.each(PLACES)("POST /api/v1/ingest/deals, deals in %s", (place) => {
     expect(await dealOf(org.id, "D1", "status, lender")).toEqual({ status: "approved", lender: "Ally Financial" });
   });
 
+  it("a deal sent again unchanged but with a new stip is updated: the stip is stored and alerted once", async () => {
+    const { org, store, key } = await setup(place);
+    expect(await (await postDeals({ key }, { deals: [deal("S1", store.id)] })).json()).toMatchObject({ created: 1, stip_alerts: 0 });
+    const withStip = { deals: [deal("S1", store.id, { stips: [{ stip: "insurance", state: "outstanding" }] })] };
+    expect(await (await postDeals({ key }, withStip)).json()).toEqual({ received: 1, created: 0, updated: 1, unchanged: 0, stip_alerts: 1 });
+    expect(await (await postDeals({ key }, withStip)).json()).toEqual({ received: 1, created: 0, updated: 0, unchanged: 1, stip_alerts: 0 });
+    expect(await stipsOf(org.id, "S1")).toEqual([{ stip: "insurance", state: "outstanding", cleared_on: null }]);
+  });
+
   it("takes CSV, with stips as name=state pairs", async () => {
     const { org, store, key } = await setup(place);
     const csv = toCsv([
