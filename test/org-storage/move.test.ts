@@ -10,7 +10,7 @@ import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { DomainError } from "../../src/lib/domain-error";
 import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
 import { listOutboxEvents } from "../helpers/events";
-import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { call, createApiKey, createDeal, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
 import { rowsWhereStored } from "../helpers/org-storage";
@@ -301,7 +301,10 @@ describe("npm run storage -- move: D1 → the organization's object, while write
   });
 
   it("a copy that loses a market value is not switched to either; the move run again starts clean and copies them whole", async () => {
-    const { org } = await organizationWithUnits();
+    const { org, store } = await organizationWithUnits();
+    // Deals too: the failed copy leaves them in the object, and the run again must not meet them there.
+    await createDeal(org.id, store.id, { soldOn: "2026-10-01", frontGross: 1000, backGross: 500 });
+    await createDeal(org.id, store.id, { soldOn: "2026-11-01", frontGross: 800, backGross: 0 });
     await env.DB.prepare(
       `INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source)
        SELECT id, org_id, asking_price - 500, '2026-11-01', 'test' FROM inventory_units WHERE org_id = ? AND stock_number <= 'S00009'`,
@@ -325,6 +328,32 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
     const report = await moveToObject(env, org.id);
     expect(report.tables.unit_market_values.rows).toBe(10);
+    expect(report.tables).toMatchObject({ deals: { rows: 2 }, sales_monthly: { rows: 2 } });
+  });
+
+  it("a copy whose sales rollup differs from D1's is not switched to: the rollup is verified with its deals", async () => {
+    const { org, store } = await organizationWithUnits();
+    await createDeal(org.id, store.id, { soldOn: "2026-10-01", frontGross: 1000, backGross: 500 });
+    const real = orgStore(env, org.id);
+    const lossy = {
+      load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
+      loadDeals: (...[orgId, deals, stips, months]: Parameters<OrganizationStore["loadDeals"]>) =>
+        real.loadDeals(
+          orgId,
+          deals,
+          stips,
+          months?.map((m) => ({ ...m, units: m.units + 1 })),
+        ),
+      digest: (orgId: string) => real.digest(orgId),
+      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
+    };
+    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      kind: "conflict",
+      extra: { facts: { d1: { sales_monthly: { rows: 1 } }, object: { sales_monthly: { rows: 1 } } } },
+    });
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
   });
 
   it("a store added after the move shows in the object's feed under its directory name, with the units sent for it", async () => {
