@@ -10,7 +10,7 @@ import { inventoryPage } from "../src/routes/feeds/feeds.service";
 import type { ErrorBody } from "./helpers/bodies";
 import { call, createApiKey, createDeal, createOrg, createStore, createUnit } from "./helpers/factories";
 import { createIngestKey, putInventory, unit } from "./helpers/ingest";
-import { PLACES, type Place, placeOrganization } from "./helpers/org-storage";
+import { PLACES, type Place, placeOrganization, rowsWhereStored } from "./helpers/org-storage";
 
 type InventoryPage = z.infer<typeof InventoryFeedSchema>;
 type SalesPage = z.infer<typeof SalesSummaryFeedSchema>;
@@ -401,7 +401,8 @@ describe("the inventory answers, byte for byte", () => {
   });
 });
 
-describe("sales-summary paging, store_id and updated_since", () => {
+// The same answers wherever the organization's deals live (docs/scaling.md); moved, D1's copy is deleted.
+describe.each(PLACES)("sales-summary paging, store_id and updated_since, deals in %s", (place) => {
   async function orgWithSales() {
     const org = await createOrg();
     const north = await createStore(org.id, { name: "A North" });
@@ -411,6 +412,7 @@ describe("sales-summary paging, store_id and updated_since", () => {
     await createDeal(org.id, north.id, { soldOn: "2026-10-01", frontGross: 1000, backGross: 500 });
     const august = await createDeal(org.id, south.id, { soldOn: "2026-08-11", frontGross: 700, backGross: 300 });
     const { key } = await createApiKey(org.id);
+    await placeOrganization(org.id, place);
     return { org, north, south, august, key };
   }
 
@@ -441,16 +443,22 @@ describe("sales-summary paging, store_id and updated_since", () => {
 
   it("with updated_since, re-sends only the months holding a changed deal, recomputed whole; a month whose deals were all unwound comes back with 0 units", async () => {
     const { org, north, august, key } = await orgWithSales();
-    await env.DB.prepare("UPDATE deals SET updated_at = '2026-01-01T00:00:00.000Z' WHERE org_id = ?").bind(org.id).run();
+    await rowsWhereStored(org.id, "UPDATE deals SET updated_at = '2026-01-01T00:00:00.000Z' WHERE org_id = ?", org.id);
     const since = "2026-06-01T00:00:00Z";
     expect((await salesSummary(key, { updated_since: since })).body.salesSummary).toEqual([]);
-    await env.DB.prepare("UPDATE deals SET status = 'unwound' WHERE id = ?").bind(august.id).run();
+    await rowsWhereStored(org.id, "UPDATE deals SET status = 'unwound' WHERE id = ?", august.id);
     const { body } = await salesSummary(key, { updated_since: since });
     expect(body.salesSummary).toEqual([
       { store: "B South", saleMonth: "2026-08", units: 0, totalGross: 0, store_id: expect.any(String), updated_at: expect.any(String) },
     ]);
     // A change late in a month re-sends the month whole, deals earlier in it included.
-    await createDeal(org.id, north.id, { soldOn: "2026-09-28", frontGross: 100, backGross: 0 });
+    await rowsWhereStored(
+      org.id,
+      `INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, front_gross, back_gross)
+       SELECT 'deal_late', org_id, ?, 'LATE', '2026-09-28', 'funded', vin, year, make, model, condition, vehicle_type, selling_price, 100, 0 FROM deals WHERE id = ?`,
+      north.id,
+      august.id,
+    );
     const september = (await salesSummary(key, { updated_since: "2026-06-01T00:00:00Z", store_id: north.id })).body.salesSummary;
     expect(september.map((r) => [r.saleMonth, r.units, r.totalGross])).toEqual([["2026-09", 2, 2800]]);
     // The unpaged answer leaves the month out, as before.

@@ -44,7 +44,14 @@ async function stockNumbers(key: string, path = "/api/v1/inventory?limit=500") {
 async function objectRows(orgId: string) {
   return runInDurableObject(orgStore(env, orgId), (_, state) => {
     const count = (table: string) => state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).one().n;
-    return { owner: count("storage_owner"), units: count("inventory_units"), values: count("unit_market_values"), stores: count("stores") };
+    return {
+      owner: count("storage_owner"),
+      units: count("inventory_units"),
+      values: count("unit_market_values"),
+      stores: count("stores"),
+      deals: count("deals"),
+      sales: count("sales_monthly"),
+    };
   });
 }
 
@@ -339,7 +346,7 @@ describe("the sandbox purge (00:15 cron)", () => {
     expect(Object.entries(after).filter(([, n]) => n > 0)).toEqual([]);
     expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(expired.organization_id).first()).toBeNull();
     // Its object is empty: no units, no market values, no owner.
-    expect(await objectRows(expired.organization_id)).toEqual({ owner: 0, units: 0, values: 0, stores: 0 });
+    expect(await objectRows(expired.organization_id)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0 });
     expect(await kept(live.org.id)).toEqual(before.live);
     // The other sandbox expires 30 days after its creation: the purge leaves it whole, object included.
     expect(await kept(current.organization_id)).toEqual(before.current);
@@ -357,9 +364,14 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     expect(await env.DB.prepare("SELECT storage FROM organizations WHERE id = ?").bind(o).first()).toEqual({ storage: "object" });
     expect(await d1Count("inventory_units", o)).toBe(0);
     expect(await d1Count("unit_market_values", o)).toBe(0);
-    // Everything not moved yet stays in D1: its stores, deals and lender history.
+    // Its deals too, with their stips; the object's triggers built their monthly rollup.
+    expect(await d1Count("deals", o)).toBe(0);
+    expect(await d1Count("deal_stips", o)).toBe(0);
+    expect((await objectRows(o)).deals).toBeGreaterThan(100);
+    expect((await objectRows(o)).sales).toBeGreaterThan(0);
+    // Everything not moved yet stays in D1: its stores and lender history.
     expect(await d1Count("stores", o)).toBe(2);
-    expect(await d1Count("deals", o)).toBeGreaterThan(0);
+    expect(await d1Count("lender_decisions", o)).toBeGreaterThan(0);
     const inObject = await rowsWhereStored<{ stock_number: string }>(
       o,
       "SELECT stock_number FROM inventory_units WHERE org_id = ? AND status = 'in_stock' ORDER BY stock_number",
@@ -406,16 +418,16 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     // The first half of a purge: the object is emptied, then the run stops before D1.
     await orgStore(env, o).purgeSandbox(o);
     expect(await runInDurableObject(orgStore(env, o), (_, state) => state.storage.getAlarm())).toBeNull();
-    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0 });
-    expect(await d1Count("deals", o)).toBeGreaterThan(0);
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0 });
+    expect(await d1Count("lender_decisions", o)).toBeGreaterThan(0);
     expect((await call("/api/v1/inventory", { key: sandbox.api_key })).status).toBe(403);
     // Even a call that reached the emptied object (past the credential check) gets no rows: it serves nothing.
     expect(await orgStore(env, o).inventoryPage(o, { limit: 10 })).toEqual(NOT_SERVING);
     // The next night's run finds the sandbox in D1 again and finishes: the object's purge is a no-op the second time.
     await purgeExpiredSandboxes(env, new Date());
     expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(o).first()).toBeNull();
-    expect(await d1Count("deals", o)).toBe(0);
-    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0 });
+    expect(await d1Count("lender_decisions", o)).toBe(0);
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0 });
   });
 
   it("a creation that fails after its object was seeded purges both, object first, and answers the error", async () => {
@@ -438,7 +450,7 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     await expect(createSandboxDirectly({ ORG_STORE }, getDb(env.DB), new Date())).rejects.toThrow(/answer was lost/);
     expect(seeded).toMatch(/^org_sbx_/);
     const o = seeded ?? "";
-    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0 });
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0 });
     expect(Object.entries(await rowsPerTable(o)).filter(([, n]) => n > 0)).toEqual([]);
     expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(o).first()).toBeNull();
   });

@@ -5,7 +5,16 @@
  * src/db/queries run unchanged on either; nothing here references a global table.
  */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { inventoryUnitColumns, inventoryUnitIndexes } from "./schema/platform";
+import {
+  dealColumns,
+  dealIndexes,
+  dealStipColumns,
+  dealStipIndexes,
+  inventoryUnitColumns,
+  inventoryUnitIndexes,
+  salesMonthlyColumns,
+  salesMonthlyIndexes,
+} from "./schema/platform";
 import { unitMarketValueColumns } from "./schema/reports";
 
 /** Whose object this is, and whether it serves (`active`): a move fills it first, then turns it on. */
@@ -33,3 +42,19 @@ export const unitMarketValues = sqliteTable(
   unitMarketValueColumns(text("unit_id").primaryKey(), text("org_id").notNull()),
   (t) => [index("unit_market_values_org_idx").on(t.orgId)],
 );
+
+/** The deals group: the deals a DMS pushes, their stips, and the monthly sales rollup triggers keep (as D1's migration 0023 does). */
+export const deals = sqliteTable("deals", dealColumns(text("org_id").notNull(), text("store_id").notNull()), dealIndexes);
+
+export const dealStips = sqliteTable(
+  "deal_stips",
+  dealStipColumns(
+    text("org_id").notNull(),
+    text("deal_id")
+      .notNull()
+      .references(() => deals.id),
+  ),
+  dealStipIndexes,
+);
+
+export const salesMonthly = sqliteTable("sales_monthly", salesMonthlyColumns(text("org_id").notNull()), salesMonthlyIndexes);

@@ -8,20 +8,34 @@ import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlit
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations-org/migrations";
 import type { SnapshotSafety } from "../engines/ingest";
-import { inventoryUnits, storageOwner, stores, unitMarketValues } from "./org-schema";
-import { markAbsentUnitsSold, planSnapshot, type SnapshotUnit, upsertUnits } from "./queries/ingest";
+import { dealStips, deals, inventoryUnits, salesMonthly, storageOwner, stores, unitMarketValues } from "./org-schema";
+import {
+  type AppliedDeals,
+  markAbsentUnitsSold,
+  type PushedDeal,
+  planDeals,
+  planSnapshot,
+  type SnapshotUnit,
+  upsertDeals,
+  upsertStips,
+  upsertUnits,
+} from "./queries/ingest";
+import type { StoredSalesMonth } from "./queries/org-storage";
 
-export { comparableUnits } from "./queries/appraisal";
+export { comparablesOf } from "./queries/appraisal";
 // The object loads this one module when it starts: what it runs, on its own SQLite.
-export { listInventory } from "./queries/feeds";
-export { groupDigest, readStoreNames, readUnitPage } from "./queries/org-storage";
-export { alertUnitPage, unitsInStock } from "./queries/reports";
+export { listInventory, salesSummary } from "./queries/feeds";
+export { groupDigest, readDealPage, readStoreNames, readUnitPage } from "./queries/org-storage";
+export { alertUnitPage, briefingRows, unitsInStock } from "./queries/reports";
+export { readFundedOn } from "./queries/signals";
 
 export type OrgStoreDb = DrizzleSqliteDODatabase;
 
 /** Rows as a move's copy carries them (every column) or a seed makes them (columns with defaults may be left out). */
 export type UnitToLoad = typeof inventoryUnits.$inferInsert;
 export type MarketValueToLoad = typeof unitMarketValues.$inferInsert;
+export type DealToLoad = typeof deals.$inferInsert;
+export type StipToLoad = typeof dealStips.$inferInsert;
 
 /** The client on the object's storage, its schema brought to the bundled version (migrations-org/). */
 export async function openOrgStore(storage: DurableObjectStorage, journal = migrations): Promise<OrgStoreDb> {
@@ -83,6 +97,10 @@ export function loadPage(
 ): void {
   db.transaction(() => {
     if (first) {
+      // The deals group too (stips before their deals): a move copies it after the units.
+      db.delete(dealStips).run();
+      db.delete(deals).run();
+      db.delete(salesMonthly).run();
       db.delete(unitMarketValues).run();
       db.delete(inventoryUnits).run();
       replaceStores(db, orgId, names);
@@ -91,4 +109,45 @@ export function loadPage(
     for (const unit of units) db.insert(inventoryUnits).values(unit).run();
     for (const value of values) db.insert(unitMarketValues).values(value).run();
   });
+}
+
+/**
+ * A page of deals and their stips copied in (after the units' first page emptied the group), or a
+ * sandbox's seeded deals. The rollup's triggers build its months from the deals; a move then
+ * replaces it with D1's rows (`salesMonths`), so the copy is D1's exactly.
+ */
+export function loadDeals(
+  db: OrgStoreDb,
+  page: { deals: readonly DealToLoad[]; stips: readonly StipToLoad[]; salesMonths?: readonly StoredSalesMonth[] },
+): void {
+  db.transaction(() => {
+    for (const deal of page.deals) db.insert(deals).values(deal).run();
+    for (const stip of page.stips) db.insert(dealStips).values(stip).run();
+    if (page.salesMonths === undefined) return;
+    db.delete(salesMonthly).run();
+    for (const month of page.salesMonths) db.insert(salesMonthly).values(month).run();
+  });
+}
+
+/**
+ * A push of deals applied here, as D1's ingestion applies it (src/routes/ingest/ingest.service.ts):
+ * read and compared, then written in one transaction, before the object takes another call (its
+ * SQLite is synchronous), so no guard is needed; the counts and the stip alerts go back to the
+ * caller, which records them in D1.
+ */
+export async function applyDeals(
+  db: OrgStoreDb,
+  orgId: string,
+  names: readonly { id: string; name: string }[],
+  pushed: PushedDeal[],
+  today: string,
+): Promise<AppliedDeals> {
+  const plan = await planDeals(db, orgId, pushed, today);
+  db.transaction(() => {
+    // The directory's names with the deals, as a snapshot writes them: the sales summary joins them (a store opened since the move included).
+    replaceStores(db, orgId, names);
+    for (const statement of [...upsertDeals(db, orgId, plan.dealRows), ...upsertStips(db, orgId, plan.stipRows)])
+      (statement as unknown as { run(): void }).run();
+  });
+  return { created: plan.created, updated: plan.updated, alerts: plan.alerts };
 }

@@ -72,9 +72,10 @@ export interface DemoSeedInput {
    */
   sharedRows?: boolean;
   /**
-   * The organizations' inventory group (units and their market values) goes to their own storage
-   * object (docs/scaling.md): the organizations are seeded with `storage = 'object'` and those
-   * rows are returned in `inventory`, not as statements. Default false (D1, as the local seed).
+   * The organizations' inventory group (units and their market values) and deals group (deals and
+   * stips; the object's triggers build their sales rollup) go to their own storage object
+   * (docs/scaling.md): the organizations are seeded with `storage = 'object'` and those rows are
+   * returned in `inventory`, not as statements. Default false (D1, as the local seed).
    */
   inventoryInObject?: boolean;
 }
@@ -211,10 +212,12 @@ export function demoOrgSeeds(credentials: DemoCredentials): DemoOrgSeed[] {
 
 export const DEAL_HISTORY_MONTHS = 24;
 
-/** The inventory group's rows, for an organization whose inventory lives in its object. */
+/** The inventory and deals groups' rows, for an organization whose data lives in its object. */
 export interface DemoInventory {
   units: InferInsertModel<typeof inventoryUnits>[];
   marketValues: InferInsertModel<typeof unitMarketValues>[];
+  deals: InferInsertModel<typeof deals>[];
+  dealStips: InferInsertModel<typeof dealStips>[];
 }
 
 export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary; inventory: DemoInventory } {
@@ -237,8 +240,8 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
     ...insert(brokerTokens, rows.brokerTokens),
     ...insert(legacyTokens, rows.legacyTokens),
     ...(inD1 ? insert(inventoryUnits, rows.inventoryUnits) : []),
-    ...insert(deals, rows.deals),
-    ...insert(dealStips, rows.dealStips),
+    ...(inD1 ? insert(deals, rows.deals) : []),
+    ...(inD1 ? insert(dealStips, rows.dealStips) : []),
     ...insert(storeLenderPanel, desk.panel),
     ...insert(lenderDecisions, desk.decisions),
     ...(shared ? insert(marketFeedEntries, rows.marketFeedEntries) : []),
@@ -248,7 +251,7 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
   return {
     statements,
     summary: { referenceDate: input.referenceDate, rowCounts },
-    inventory: { units: rows.inventoryUnits, marketValues: reports.unitMarketValues },
+    inventory: { units: rows.inventoryUnits, marketValues: reports.unitMarketValues, deals: rows.deals, dealStips: rows.dealStips },
   };
 }
 

@@ -1,17 +1,21 @@
 /**
  * Moving an organization's data between D1 and its storage object (docs/scaling.md#how-an-organization-moves-d1--its-object),
- * for the tables moved so far (the inventory group). A move: the flag to `moving` (D1's fence then
+ * for the tables moved so far (the inventory group, then the deals group). A move: the flag to `moving` (D1's fence then
  * refuses the group's writes, which wait), a copy in pages by id, the digests of both sides
  * compared, the object turned on, the flag to `object`. An undo is the same the other way; D1's
  * copy is kept by a move, so an undo writes back only what changed since.
  */
 import { getDb } from "../db/client";
 import {
+  type GroupTable,
   groupDigest,
+  readDealPage,
   readMarketValuePage,
   readOrgStorage,
+  readSalesMonths,
   readStoreNames,
   readUnitPage,
+  restoreDeals,
   restoreUnits,
   switchOrgStorage,
   type TableDigest,
@@ -38,7 +42,7 @@ const verificationFailed = (d1: Record<string, TableDigest>, object: Record<stri
     facts: { d1, object },
   });
 
-function sameDigests(a: Record<string, TableDigest>, b: Record<string, TableDigest>, tables: readonly string[]): boolean {
+function sameDigests(a: Record<string, TableDigest>, b: Record<string, TableDigest>, tables: readonly GroupTable[]): boolean {
   return tables.every((t) => a[t]?.rows === b[t]?.rows && a[t]?.sha256 === b[t]?.sha256);
 }
 
@@ -71,8 +75,16 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
     if (last === undefined) break;
     after = last;
   }
+  // Then the deals with their stips, page by page, and D1's sales rollup with the last page.
+  for (let afterDeal: string | undefined; ; ) {
+    const page = await readDealPage(db, orgId, afterDeal, PAGE);
+    const last = page.deals.length < PAGE ? undefined : page.deals.at(-1)?.id;
+    await store.loadDeals(orgId, page.deals, page.stips, last === undefined ? await readSalesMonths(db, orgId) : undefined);
+    if (last === undefined) break;
+    afterDeal = last;
+  }
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
-  if (!sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores"])) {
+  if (!sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly"])) {
     await switchOrgStorage(db, orgId, "moving", "d1");
     throw verificationFailed(inD1, inObject);
   }
@@ -81,7 +93,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   return { org_id: orgId, storage: "object", tables: inD1, write_pause_ms: Date.now() - started };
 }
 
-/** The organization's object → D1, while D1's copy is kept: every unit written back by id (unchanged ones rewrite nothing). */
+/** The organization's object → D1, while D1's copy is kept: every unit, deal and stip written back by id (unchanged ones rewrite nothing). */
 export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string): Promise<MoveReport> {
   const started = Date.now();
   const store = orgStore(env, orgId);
@@ -98,9 +110,17 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
     if (units.length < PAGE) break;
     after = units.at(-1)?.id;
   }
+  // The deals and stips by id; D1's triggers rebuild the months of the deals that changed.
+  for (let afterDeal: string | undefined; ; ) {
+    const page = await store.dealPage(orgId, afterDeal, PAGE);
+    const writes = restoreDeals(db, page);
+    if (writes.length > 0) await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
+    if (page.deals.length < PAGE) break;
+    afterDeal = page.deals.at(-1)?.id;
+  }
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
-  // The stores' names are the directory's own in D1, and nothing writes market values in the object: only the units came back.
-  if (!sameDigests(inD1, inObject, ["inventory_units"])) {
+  // The stores' names are the directory's own in D1, and nothing writes market values in the object: the units and the deals group came back.
+  if (!sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly"])) {
     await store.setActive(orgId, true);
     await switchOrgStorage(db, orgId, "returning", "object");
     throw verificationFailed(inD1, inObject);

@@ -1,10 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
-import type { MarketValueToLoad, OrgStoreDb, UnitToLoad } from "../db/org-store";
-import type { ComparableQuery, ComparableUnits } from "../db/queries/appraisal";
-import type { FeedQuery, InventoryAfter, UnitRow } from "../db/queries/feeds";
-import type { SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
-import type { StoredMarketValue, StoredUnit, TableDigest } from "../db/queries/org-storage";
-import type { AlertPageAfter, AlertUnitRow } from "../db/queries/reports";
+import type { DealToLoad, MarketValueToLoad, OrgStoreDb, StipToLoad, UnitToLoad } from "../db/org-store";
+import type { ComparableQuery, Comparables } from "../db/queries/appraisal";
+import type { FeedQuery, InventoryAfter, SalesSummaryAfter, SalesSummaryRow, UnitRow } from "../db/queries/feeds";
+import type { AppliedDeals, PushedDeal, SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
+import type { StoredDeal, StoredMarketValue, StoredSalesMonth, StoredStip, StoredUnit, TableDigest } from "../db/queries/org-storage";
+import type { AlertPageAfter, AlertUnitRow, BriefingRows } from "../db/queries/reports";
 import type { SnapshotSafety } from "../engines/ingest";
 import { describeError, logEvent } from "../lib/log";
 
@@ -79,12 +79,6 @@ export class OrganizationStore extends DurableObject<Env> {
     return await this.queries.unitsInStock(this.db, orgId, storeId);
   }
 
-  /** The appraisal's in-stock comparables and the units its sold deals' VINs name (`comparableUnits`, D1's own query). */
-  async comparableUnits(orgId: string, query: ComparableQuery, soldVins: string[]): Promise<Served<ComparableUnits>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
-    return await this.queries.comparableUnits(this.db, orgId, query, soldVins);
-  }
-
   /** A store's inventory snapshot, checked, compared and written here: refused, or its counts. */
   applySnapshot(
     orgId: string,
@@ -95,6 +89,50 @@ export class OrganizationStore extends DurableObject<Env> {
   ): Promise<Served<Applied>> | Served<Applied> {
     if (!this.serves(orgId)) return NOT_SERVING;
     return this.queries.applySnapshot(this.db, orgId, stores, storeId, units, safety);
+  }
+
+  // --- the deals group (deals, deal_stips, sales_monthly; docs/scaling.md) ---------------------
+
+  /** A push of deals, read, compared and written here with the directory's store names: its counts and the stip alerts for D1's outbox. */
+  async applyDeals(orgId: string, stores: StoreName[], deals: PushedDeal[], today: string): Promise<Served<AppliedDeals>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.applyDeals(this.db, orgId, stores, deals, today);
+  }
+
+  /** One page of the sales summary (`salesSummary`, D1's own query on the rollup the object's triggers keep). */
+  async salesSummaryPage(orgId: string, query: FeedQuery, after?: SalesSummaryAfter): Promise<Served<SalesSummaryRow[]>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.salesSummary(this.db, orgId, query, after);
+  }
+
+  /** The appraisal's comparables: the recent sales, the units in stock, and the units the sales' VINs name (`comparablesOf`, D1's own reads). */
+  async comparables(orgId: string, query: ComparableQuery): Promise<Served<Comparables>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.comparablesOf(this.db, orgId, query);
+  }
+
+  /** A store's briefing rows: its recent and pipeline deals, open stips and units in stock (`briefingRows`, D1's own reads). */
+  async briefingRows(orgId: string, storeId: string, dealsSince: string): Promise<Served<BriefingRows>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.briefingRows(this.db, orgId, storeId, dealsSince);
+  }
+
+  /** The funding day of each of these deals that has one (`readFundedOn`): the lender-outcome job joins them to D1's decisions. */
+  async fundedOn(orgId: string, dealIds: string[]): Promise<Served<Record<string, string>>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.readFundedOn(this.db, orgId, dealIds);
+  }
+
+  /** One page of a move's copy of the deals and their stips, and with the last, D1's sales rollup (after `load`'s first page emptied the group). */
+  loadDeals(orgId: string, deals: StoredDeal[], stips: StoredStip[], salesMonths?: StoredSalesMonth[]): void {
+    this.idle(orgId);
+    this.queries.loadDeals(this.db, { deals, stips, salesMonths });
+  }
+
+  /** One page of the deals by id with their stips, for an undo's copy back to D1. */
+  dealPage(orgId: string, afterId: string | undefined, limit: number): Promise<{ deals: StoredDeal[]; stips: StoredStip[] }> {
+    this.idle(orgId);
+    return this.queries.readDealPage(this.db, orgId, afterId, limit);
   }
 
   // --- a move (src/db/org-storage-move.ts): never while serving, except the switch itself --------
@@ -139,7 +177,10 @@ export class OrganizationStore extends DurableObject<Env> {
     const at = await this.ctx.storage.get<number>(NIGHTLY_AT);
     if (at !== undefined) {
       try {
-        await nightly.runNightly(this.env, owner.orgId, at, async (storeId) => await this.queries.unitsInStock(this.db, owner.orgId, storeId));
+        await nightly.runNightly(this.env, owner.orgId, at, {
+          inStock: async () => await this.queries.unitsInStock(this.db, owner.orgId),
+          briefingRows: (storeId, dealsSince) => this.queries.briefingRows(this.db, owner.orgId, storeId, dealsSince),
+        });
       } catch (error) {
         logEvent("error", { event: "org_nightly_failed", org_id: owner.orgId, run_at: new Date(at).toISOString(), ...describeError(error) });
         if (Date.now() < at + NIGHTLY_RETRY_WINDOW_MS) return this.ctx.storage.setAlarm(Date.now() + NIGHTLY_RETRY_MS);
@@ -165,10 +206,18 @@ export class OrganizationStore extends DurableObject<Env> {
 
   // --- a sandbox (src/routes/sandboxes, src/jobs/purge-expired-sandboxes.ts) --------------------
 
-  /** A new sandbox's seeded inventory, written as a move's first page is (`loadPage`), then served, its nightly alarm set (the crons skip it). */
-  seedSandbox(orgId: string, stores: StoreName[], units: UnitToLoad[], values: MarketValueToLoad[]): Promise<void> {
+  /** A new sandbox's seeded inventory and deals, written as a move's first page is (`loadPage`), then served, its nightly alarm set (the crons skip it). */
+  seedSandbox(
+    orgId: string,
+    stores: StoreName[],
+    units: UnitToLoad[],
+    values: MarketValueToLoad[],
+    deals: DealToLoad[] = [],
+    stips: StipToLoad[] = [],
+  ): Promise<void> {
     this.idle(orgId);
     this.queries.loadPage(this.db, orgId, stores, units, values, true);
+    this.queries.loadDeals(this.db, { deals, stips });
     return this.setActive(orgId, true);
   }
 

@@ -2,7 +2,7 @@ import { loadConfig } from "../config";
 import { getDb } from "../db/client";
 import { readOrgStorage } from "../db/queries/org-storage";
 import {
-  type AlertUnitRow,
+  type BriefingRowsReader,
   existingBriefingRoles,
   insertNewBriefing,
   listOrganizationIds,
@@ -57,16 +57,10 @@ export async function enqueueStoreBriefings(env: Env, orgId: string, now: Date):
  * Every role's briefing for one store, stored for the day with a `morning_briefing.ready` event
  * each. A briefing already stored for the day (built on an early request, or by an earlier
  * delivery of the same message) is kept and raises nothing again; one stored while this build ran
- * fails its batch, and the queue's retry finds it stored. `readUnits` reads the units where they
- * are when not in D1 (the organization's object, whose alarm runs this).
+ * fails its batch, and the queue's retry finds it stored. `readRows` reads the deals and units where
+ * they are when not in D1 (the organization's object, whose alarm runs this).
  */
-export async function buildStoreBriefings(
-  env: Env,
-  orgId: string,
-  storeId: string,
-  now: Date,
-  readUnits?: (storeId: string) => Promise<AlertUnitRow[]>,
-): Promise<void> {
+export async function buildStoreBriefings(env: Env, orgId: string, storeId: string, now: Date, readRows?: BriefingRowsReader): Promise<void> {
   const config = loadConfig(env);
   const db = getDb(env.DB);
   const day = isoDay(now);
@@ -75,7 +69,7 @@ export async function buildStoreBriefings(
   if (missing.length === 0) return;
   const [market, data, signals] = await Promise.all([
     loadMarketData(db, PULSE_HISTORY_READINGS, 20),
-    loadBriefingData(db, orgId, storeId, briefingDealsSince(now), readUnits),
+    loadBriefingData(db, orgId, storeId, briefingDealsSince(now), readRows),
     loadStoreSignals(db, orgId, storeId),
   ]);
   if (!data) return;

@@ -1,5 +1,6 @@
 import { type Database, getDb } from "../db/client";
 import { retryingStaleReads } from "../db/guarded";
+import { readOrgStorage } from "../db/queries/org-storage";
 import { listOrganizationIds } from "../db/queries/reports";
 import {
   closeEpisode,
@@ -8,8 +9,10 @@ import {
   listOutcomeDecisions,
   listProgramNames,
   loadOutcomeSettings,
+  readFundedOn,
   unlessEpisodesOpen,
 } from "../db/queries/signals";
+import { onOrgStorage, orgStore } from "../durable-objects/org-storage-routing";
 import {
   detectOutcomeShifts,
   type OutcomeSettings,
@@ -84,10 +87,25 @@ export async function checkOrganizationLenderOutcomes(env: Env, orgId: string, n
   await retryingStaleReads(() => raiseOutcomeShifts(env, db, orgId, settings, now));
 }
 
+/**
+ * The funding days of an organization whose deals are not (only) in D1: read in its object, one
+ * call per run (docs/scaling.md#every-reader-of-the-deals-group); undefined for one in D1, whose
+ * decisions join its deals there. The flag is read at the primary, as the move flips it.
+ */
+async function fundedOnElsewhere(env: Env, db: Database, orgId: string) {
+  const place = (await readOrgStorage(db, orgId)) ?? "d1";
+  if (place === "d1") return undefined;
+  return (dealIds: string[]) =>
+    onOrgStorage(env, orgId, place, "read", {
+      inD1: () => readFundedOn(db, orgId, dealIds),
+      inObject: () => orgStore(env, orgId).fundedOn(orgId, dealIds),
+    });
+}
+
 async function raiseOutcomeShifts(env: Env, db: Database, orgId: string, settings: OutcomeSettings, now: Date): Promise<void> {
   const { baseline } = outcomeWindows(settings, now);
   const [decisions, open, names] = await Promise.all([
-    listOutcomeDecisions(db, orgId, baseline.from),
+    listOutcomeDecisions(db, orgId, baseline.from, await fundedOnElsewhere(env, db, orgId)),
     listOpenEpisodes(db, orgId),
     listProgramNames(db),
   ]);

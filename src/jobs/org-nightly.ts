@@ -4,7 +4,7 @@
  * it for an organization in D1 (CRONS, as SCHEDULE lists the jobs), with the same job code; the crons skip it.
  */
 import { getDb } from "../db/client";
-import { type AlertUnitRow, listStoreIds } from "../db/queries/reports";
+import { type AlertUnitRow, type BriefingRowsReader, listStoreIds } from "../db/queries/reports";
 import { DAY_MS } from "../engines/dates";
 import { raiseAgedAlertsOf } from "./aged-inventory-alerts";
 import { buildStoreBriefings } from "./build-morning-briefings";
@@ -35,13 +35,18 @@ export function nextNightlyRun(after: number): number {
 /**
  * The jobs due at `at` (a time nextNightlyRun gave), run as the crons' messages run them with
  * `now` = `at`: a rerun of the same time adds nothing (the crossings' markers, the day's briefings).
- * `inStock` reads the organization's units in stock, of every store or one, in its object.
+ * `read` reads the organization's units in stock, and a store's briefing rows, in its object.
  */
-export async function runNightly(env: Env, orgId: string, at: number, inStock: (storeId?: string) => Promise<AlertUnitRow[]>): Promise<void> {
+export async function runNightly(
+  env: Env,
+  orgId: string,
+  at: number,
+  read: { inStock: () => Promise<AlertUnitRow[]>; briefingRows: BriefingRowsReader },
+): Promise<void> {
   const now = new Date(at);
   const minute = Math.round((at % DAY_MS) / 60_000);
   const due = [...RUN_MINUTES].filter(([, runMinute]) => runMinute === minute).map(([job]) => job);
-  if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(env, orgId, await inStock(), now);
+  if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(env, orgId, await read.inStock(), now);
   if (due.includes("build-morning-briefings"))
-    for (const storeId of await listStoreIds(getDb(env.DB), orgId)) await buildStoreBriefings(env, orgId, storeId, now, inStock);
+    for (const storeId of await listStoreIds(getDb(env.DB), orgId)) await buildStoreBriefings(env, orgId, storeId, now, read.briefingRows);
 }

@@ -9,9 +9,16 @@ import { orgStore } from "../../src/durable-objects/org-storage-routing";
 export const PLACES = ["d1", "object"] as const;
 export type Place = (typeof PLACES)[number];
 
-/** Leaves the organization in D1, or moves it (after its rows are seeded in D1) into its object. */
+/**
+ * Leaves the organization in D1, or moves it (after its rows are seeded in D1) into its object.
+ * Moved, D1's copy of its deals group is deleted (a move keeps it for an undo), so a reader that
+ * still read D1 would find nothing: only the object can answer.
+ */
 export async function placeOrganization(orgId: string, place: Place): Promise<void> {
-  if (place === "object") await moveToObject(env, orgId);
+  if (place !== "object") return;
+  await moveToObject(env, orgId);
+  // Stips before their deals (D1's foreign key); D1's triggers empty the sales rollup with them.
+  await env.DB.batch(["deal_stips", "deals", "sales_monthly"].map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
 }
 
 /** Rows of `query` where the organization's units are: D1, or its object's own SQLite. */

@@ -1,42 +1,49 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../helpers/bodies";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, toCsv, unit } from "../helpers/ingest";
+import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
 import { createBrokerToken } from "../helpers/staff";
 
-async function setup() {
+/** An organization with a store and an ingest key, its data in `place`. */
+async function setup(place: Place = "d1") {
   const org = await createOrg();
   const store = await createStore(org.id);
-  return { org, store, key: await createIngestKey(org.id) };
+  const key = await createIngestKey(org.id);
+  await placeOrganization(org.id, place);
+  return { org, store, key };
 }
 
-const stipsOf = async (orgId: string, dealNumber: string) =>
-  (
-    await env.DB.prepare(
-      `SELECT s.stip, s.state, s.cleared_on FROM deal_stips s JOIN deals d ON d.id = s.deal_id AND d.org_id = s.org_id
-       WHERE s.org_id = ? AND d.deal_number = ? ORDER BY s.stip`,
-    )
-      .bind(orgId, dealNumber)
-      .all()
-  ).results;
+const stipsOf = (orgId: string, dealNumber: string) =>
+  rowsWhereStored(
+    orgId,
+    `SELECT s.stip, s.state, s.cleared_on FROM deal_stips s JOIN deals d ON d.id = s.deal_id AND d.org_id = s.org_id
+     WHERE s.org_id = ? AND d.deal_number = ? ORDER BY s.stip`,
+    orgId,
+    dealNumber,
+  );
 
-describe("POST /api/v1/ingest/deals", () => {
+const dealOf = async (orgId: string, dealNumber: string, columns: string) =>
+  (await rowsWhereStored(orgId, `SELECT ${columns} FROM deals WHERE org_id = ? AND deal_number = ?`, orgId, dealNumber))[0];
+
+// The same behaviour wherever the organization's deals live (docs/scaling.md).
+describe.each(PLACES)("POST /api/v1/ingest/deals, deals in %s", (place) => {
   it("a deal sent again under another of the organization's stores moves there: updated, and stored at that store", async () => {
-    const { org, store, key } = await setup();
+    const { org, store, key } = await setup(place);
     const other = await createStore(org.id);
     expect(await (await postDeals({ key }, { deals: [deal("D-MOVE", store.id)] })).json()).toMatchObject({ created: 1 });
     const moved = await postDeals({ key }, { deals: [deal("D-MOVE", other.id)] });
     expect(await moved.json()).toEqual({ received: 1, created: 0, updated: 1, unchanged: 0, stip_alerts: 0 });
-    const row = await env.DB.prepare("SELECT store_id FROM deals WHERE org_id = ? AND deal_number = 'D-MOVE'")
-      .bind(org.id)
-      .first<{ store_id: string }>();
-    expect(row?.store_id).toBe(other.id);
+    expect(await dealOf(org.id, "D-MOVE", "store_id")).toEqual({ store_id: other.id });
+    // The sales rollup follows the deal to its new store.
+    expect(await rowsWhereStored(org.id, "SELECT store_id, units FROM sales_monthly WHERE org_id = ? ORDER BY units", org.id)).toEqual([
+      { store_id: other.id, units: 1 },
+    ]);
   });
 
   it("upserts deals and their stips; a new or cleared stip on a pipeline deal raises deal.stip_alert; a replay changes nothing", async () => {
-    const { org, store, key } = await setup();
+    const { org, store, key } = await setup(place);
     const first = await postDeals(
       { key },
       {
@@ -81,12 +88,20 @@ describe("POST /api/v1/ingest/deals", () => {
 
     expect(await (await postDeals({ key }, cleared)).json()).toEqual({ received: 1, created: 0, updated: 0, unchanged: 1, stip_alerts: 0 });
     expect(await listOutboxEvents(org.id, "deal.stip_alert")).toHaveLength(3);
-    const row = await env.DB.prepare("SELECT status, lender FROM deals WHERE org_id = ? AND deal_number = 'D1'").bind(org.id).first();
-    expect(row).toEqual({ status: "approved", lender: "Ally Financial" });
+    expect(await dealOf(org.id, "D1", "status, lender")).toEqual({ status: "approved", lender: "Ally Financial" });
+  });
+
+  it("a deal sent again unchanged but with a new stip is updated: the stip is stored and alerted once", async () => {
+    const { org, store, key } = await setup(place);
+    expect(await (await postDeals({ key }, { deals: [deal("S1", store.id)] })).json()).toMatchObject({ created: 1, stip_alerts: 0 });
+    const withStip = { deals: [deal("S1", store.id, { stips: [{ stip: "insurance", state: "outstanding" }] })] };
+    expect(await (await postDeals({ key }, withStip)).json()).toEqual({ received: 1, created: 0, updated: 1, unchanged: 0, stip_alerts: 1 });
+    expect(await (await postDeals({ key }, withStip)).json()).toEqual({ received: 1, created: 0, updated: 0, unchanged: 1, stip_alerts: 0 });
+    expect(await stipsOf(org.id, "S1")).toEqual([{ stip: "insurance", state: "outstanding", cleared_on: null }]);
   });
 
   it("takes CSV, with stips as name=state pairs", async () => {
-    const { org, store, key } = await setup();
+    const { org, store, key } = await setup(place);
     const csv = toCsv([
       { ...deal("C1", store.id), stips: "proof_of_income=outstanding;insurance=cleared" },
       { ...deal("C2", store.id), lender: "", beacon: "" },
@@ -95,13 +110,12 @@ describe("POST /api/v1/ingest/deals", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ received: 2, created: 2, stip_alerts: 2 });
     expect((await stipsOf(org.id, "C1")).map((s) => s.stip)).toEqual(["insurance", "proof_of_income"]);
-    const cash = await env.DB.prepare("SELECT lender, beacon FROM deals WHERE org_id = ? AND deal_number = 'C2'").bind(org.id).first();
-    expect(cash).toEqual({ lender: null, beacon: null });
+    expect(await dealOf(org.id, "C2", "lender, beacon")).toEqual({ lender: null, beacon: null });
   });
 
   it("reports row errors by row and field and writes nothing, events included", async () => {
-    const { org, store, key } = await setup();
-    const other = await setup();
+    const { org, store, key } = await setup(place);
+    const other = await setup(place);
     const res = await postDeals(
       { key },
       {
@@ -123,31 +137,25 @@ describe("POST /api/v1/ingest/deals", () => {
     const csvRes = await postDeals({ key }, csv, true);
     expect((await csvRes.json<ErrorBody>()).details?.map((d) => d.path)).toEqual(["deals.1.year"]);
 
-    const written = await env.DB.prepare("SELECT count(*) AS n FROM deals WHERE org_id = ?").bind(org.id).first<{ n: number }>();
-    expect(written?.n).toBe(0);
+    expect(await rowsWhereStored(org.id, "SELECT id FROM deals WHERE org_id = ?", org.id)).toEqual([]);
     expect(await listOutboxEvents(org.id)).toEqual([]);
   });
 
   it("keeps each organization's deals apart: the same deal number in two organizations, a broker token bound to one", async () => {
-    const a = await setup();
-    const b = await setup();
+    const a = await setup(place);
+    const b = await setup(place);
     const { token } = await createBrokerToken(b.org.id);
     expect((await postDeals({ key: a.key }, { deals: [deal("SAME", a.store.id, { front_gross: 100 })] })).status).toBe(200);
     expect((await postDeals({ broker: token }, { deals: [deal("SAME", b.store.id, { front_gross: 200 })] })).status).toBe(200);
-    const rows = await env.DB.prepare("SELECT org_id, front_gross FROM deals WHERE deal_number = 'SAME' AND org_id IN (?, ?) ORDER BY front_gross")
-      .bind(a.org.id, b.org.id)
-      .all();
-    expect(rows.results).toEqual([
-      { org_id: a.org.id, front_gross: 100 },
-      { org_id: b.org.id, front_gross: 200 },
-    ]);
+    expect(await dealOf(a.org.id, "SAME", "org_id, front_gross")).toEqual({ org_id: a.org.id, front_gross: 100 });
+    expect(await dealOf(b.org.id, "SAME", "org_id, front_gross")).toEqual({ org_id: b.org.id, front_gross: 200 });
     expect((await postDeals({ broker: token }, { deals: [deal("X", a.store.id)] })).status).toBe(404);
     expect((await postDeals({ key: (await createApiKey(a.org.id)).key }, { deals: [] })).status).toBe(403);
   });
 
   it("a store of another organization, or none at all, is the deal desk's 404 on both ingestion endpoints", async () => {
-    const { org, key } = await setup();
-    const other = await setup();
+    const { org, key } = await setup(place);
+    const other = await setup(place);
     const deskKey = (await createApiKey(org.id)).key;
     for (const storeId of [other.store.id, "sto_does_not_exist"]) {
       const desk = await call("/api/v1/lender-route", {
@@ -168,7 +176,7 @@ describe("POST /api/v1/ingest/deals", () => {
   });
 
   it("refuses a deal that lists a stip twice, naming it; a replay changes nothing and raises nothing", async () => {
-    const { org, store, key } = await setup();
+    const { org, store, key } = await setup(place);
     const twice = {
       deals: [
         deal("T1", store.id, {

@@ -4,13 +4,14 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import type { StoredMarketValue, StoredUnit } from "../../src/db/queries/org-storage";
 import { groupDigest, readOrgStorage } from "../../src/db/queries/org-storage";
-import { NOT_SERVING } from "../../src/durable-objects/org-storage";
+import { NOT_SERVING, type OrganizationStore } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { DomainError } from "../../src/lib/domain-error";
 import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
-import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
-import { createIngestKey, putInventory, unit } from "../helpers/ingest";
+import { listOutboxEvents } from "../helpers/events";
+import { call, createApiKey, createDeal, createOrg, createStore } from "../helpers/factories";
+import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
 import { rowsWhereStored } from "../helpers/org-storage";
 
@@ -119,6 +120,63 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(again.tables.inventory_units.rows).toBe(BASE.length + WRITES + 4);
   });
 
+  it("moves while deal pushes arrive: each applied once, each stip alert raised once; the undo brings every deal, stip and month back to D1", async () => {
+    const { org, store, key } = await organizationWithUnits();
+    const reader = (await createApiKey(org.id, { dailyLimit: 100_000 })).key;
+    const WRITES = 10;
+    /** The i-th push: deal D-BASE regrossed, and a new pipeline deal D-i with a new stip (one alert). */
+    const push = (i: number) => ({
+      deals: [deal("D-BASE", store.id, { front_gross: 1000 + i }), deal(`D-${i}`, store.id, { stips: [{ stip: "title", state: "outstanding" }] })],
+    });
+    const pushes = async (from: number, count: number) => {
+      const answers: { created: number; updated: number; stip_alerts: number }[] = [];
+      for (let i = from; i < from + count; i++) {
+        const res = await postDeals({ key }, push(i));
+        expect(res.status, await res.clone().text()).toBe(200);
+        answers.push(await res.json());
+      }
+      return answers;
+    };
+    const summary = async () =>
+      (await (await call("/api/v1/sales-summary?limit=10", { key: reader })).json<{ salesSummary: { units: number; totalGross: number }[] }>())
+        .salesSummary;
+
+    const [answers] = await Promise.all([
+      pushes(0, WRITES),
+      (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return moveToObject(env, org.id);
+      })(),
+    ]);
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("object");
+    expect(answers.map((a) => a.created)).toEqual([2, ...Array(WRITES - 1).fill(1)]);
+    expect(answers.map((a) => a.updated)).toEqual([0, ...Array(WRITES - 1).fill(1)]);
+    expect(answers.map((a) => a.stip_alerts)).toEqual(Array(WRITES).fill(1));
+    expect(await listOutboxEvents(org.id, "deal.stip_alert")).toHaveLength(WRITES);
+    const dealsHeld = () => rowsWhereStored(org.id, "SELECT deal_number, front_gross FROM deals WHERE org_id = ? ORDER BY deal_number", org.id);
+    expect(await dealsHeld()).toHaveLength(WRITES + 1);
+    expect((await dealsHeld()).find((d) => d.deal_number === "D-BASE")?.front_gross).toBe(1000 + WRITES - 1);
+    // The month's rollup, from the object: every deal once, the last gross of D-BASE.
+    const grossOf = (last: number, count: number) => count * (1850 + 1320) + 1000 + last + 1320;
+    expect(await summary()).toEqual([expect.objectContaining({ units: WRITES + 1, totalGross: grossOf(WRITES - 1, WRITES) })]);
+
+    // Pushes after the move (the key's flag still cached as `d1`) land in the object only; the undo brings them back.
+    await pushes(WRITES, 2);
+    const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM deals WHERE org_id = ?").bind(org.id).first<{ n: number }>();
+    expect(inD1?.n).toBeLessThan(WRITES + 3);
+    const back = await moveToD1(env, org.id);
+    expect(back.tables).toMatchObject({ deals: { rows: WRITES + 3 }, deal_stips: { rows: WRITES + 2 }, sales_monthly: { rows: 1 } });
+    expect(await groupDigest(getDb(env.DB), org.id)).toMatchObject({
+      deals: back.tables.deals,
+      deal_stips: back.tables.deal_stips,
+      sales_monthly: back.tables.sales_monthly,
+    });
+    expect(await summary()).toEqual([expect.objectContaining({ units: WRITES + 3, totalGross: grossOf(WRITES + 1, WRITES + 2) })]);
+    // A replay after the undo changes nothing and raises nothing: D1 holds the stips the object stored.
+    expect(await (await postDeals({ key }, push(WRITES + 1))).json()).toMatchObject({ created: 0, updated: 0, stip_alerts: 0 });
+    expect(await listOutboxEvents(org.id, "deal.stip_alert")).toHaveLength(WRITES + 2);
+  });
+
   it("a write that arrives during the copy waits for the flip, then lands once, in the object", async () => {
     const { org, store, key } = await organizationWithUnits();
     // The move's first step, as if its copy were under way: the flag says `moving`.
@@ -168,8 +226,8 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect((await call(`/api/operator/organizations/${org.id}/storage/move`, { method: "POST" })).status).toBe(401);
   });
 
-  it("copies in pages: 1,201 units and their market values arrive whole, each once", async () => {
-    const { org } = await organizationWithUnits();
+  it("copies in pages: 1,201 units and their market values, 1,001 deals and their stips arrive whole, each once", async () => {
+    const { org, store } = await organizationWithUnits();
     // 1,141 copies of unit 0 under new ids and stock numbers: three pages of the copy.
     await env.DB.prepare(
       `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
@@ -187,9 +245,27 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     )
       .bind(org.id)
       .run();
+    // 1,001 deals over three months (three pages of the copy), every second one with a stip, at each page's edges too.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1001)
+       INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, front_gross, back_gross)
+       SELECT printf('deal_%05d', i), ?, ?, printf('D%05d', i), printf('2026-%02d-15', 9 + i % 3), CASE WHEN i % 7 = 0 THEN 'unwound' ELSE 'funded' END,
+              '1HGCV1F34NA012345', 2022, 'Honda', 'Accord', 'used', 'car', 25000, 1000 + i, 500.25 FROM n`,
+    )
+      .bind(org.id, store.id)
+      .run();
+    await env.DB.prepare(
+      `INSERT INTO deal_stips (id, org_id, deal_id, stip, state, requested_on)
+       SELECT 'stp_' || id, org_id, id, 'title', 'outstanding', '2026-11-01' FROM (SELECT id, org_id, row_number() OVER (ORDER BY id) AS n FROM deals WHERE org_id = ?)
+       WHERE n % 2 = 0 OR n IN (500, 501, 1001)`,
+    )
+      .bind(org.id)
+      .run();
     const report = await moveToObject(env, org.id);
     expect(report.tables.inventory_units.rows).toBe(1201);
     expect(report.tables.unit_market_values.rows).toBe(400 + 4);
+    expect(report.tables).toMatchObject({ deals: { rows: 1001 }, deal_stips: { rows: 500 + 2 }, sales_monthly: { rows: 3 } });
+    expect(await rowsWhereStored(org.id, "SELECT id FROM deal_stips")).toHaveLength(502);
     expect(await rowsWhereStored(org.id, "SELECT unit_id FROM unit_market_values")).toHaveLength(404);
     expect(await groupDigest(getDb(env.DB), org.id)).toEqual(report.tables);
   });
@@ -207,6 +283,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
           values,
           first,
         ),
+      loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
       digest: (orgId: string) => real.digest(orgId),
       setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
     };
@@ -224,7 +301,10 @@ describe("npm run storage -- move: D1 → the organization's object, while write
   });
 
   it("a copy that loses a market value is not switched to either; the move run again starts clean and copies them whole", async () => {
-    const { org } = await organizationWithUnits();
+    const { org, store } = await organizationWithUnits();
+    // Deals too: the failed copy leaves them in the object, and the run again must not meet them there.
+    await createDeal(org.id, store.id, { soldOn: "2026-10-01", frontGross: 1000, backGross: 500 });
+    await createDeal(org.id, store.id, { soldOn: "2026-11-01", frontGross: 800, backGross: 0 });
     await env.DB.prepare(
       `INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source)
        SELECT id, org_id, asking_price - 500, '2026-11-01', 'test' FROM inventory_units WHERE org_id = ? AND stock_number <= 'S00009'`,
@@ -235,6 +315,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     const lossy = {
       load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], values: StoredMarketValue[], first: boolean) =>
         real.load(orgId, names, units, values.slice(1), first),
+      loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
       digest: (orgId: string) => real.digest(orgId),
       setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
     };
@@ -247,6 +328,32 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
     const report = await moveToObject(env, org.id);
     expect(report.tables.unit_market_values.rows).toBe(10);
+    expect(report.tables).toMatchObject({ deals: { rows: 2 }, sales_monthly: { rows: 2 } });
+  });
+
+  it("a copy whose sales rollup differs from D1's is not switched to: the rollup is verified with its deals", async () => {
+    const { org, store } = await organizationWithUnits();
+    await createDeal(org.id, store.id, { soldOn: "2026-10-01", frontGross: 1000, backGross: 500 });
+    const real = orgStore(env, org.id);
+    const lossy = {
+      load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
+      loadDeals: (...[orgId, deals, stips, months]: Parameters<OrganizationStore["loadDeals"]>) =>
+        real.loadDeals(
+          orgId,
+          deals,
+          stips,
+          months?.map((m) => ({ ...m, units: m.units + 1 })),
+        ),
+      digest: (orgId: string) => real.digest(orgId),
+      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
+    };
+    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      kind: "conflict",
+      extra: { facts: { d1: { sales_monthly: { rows: 1 } }, object: { sales_monthly: { rows: 1 } } } },
+    });
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
   });
 
   it("a store added after the move shows in the object's feed under its directory name, with the units sent for it", async () => {
@@ -257,6 +364,18 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     const reader = (await createApiKey(org.id)).key;
     const page = await (await call(`/api/v1/inventory?store_id=${south.id}`, { key: reader })).json<Feed>();
     expect(page.inventory.map((u) => [u.stock_number, u.store])).toEqual([["SOUTH-1", "South Lot"]]);
+  });
+
+  it("a store added after the move shows in the object's sales summary under its directory name, with the deals pushed for it", async () => {
+    const { org, key } = await organizationWithUnits();
+    await moveToObject(env, org.id);
+    const south = await createStore(org.id, { name: "South Lot" });
+    expect((await postDeals({ key }, { deals: [deal("SOUTH-D1", south.id, { status: "funded" })] })).status).toBe(200);
+    const reader = (await createApiKey(org.id)).key;
+    const page = await (await call(`/api/v1/sales-summary?store_id=${south.id}`, { key: reader })).json<{
+      salesSummary: { store: string; units: number }[];
+    }>();
+    expect(page.salesSummary.map((r) => [r.store, r.units])).toEqual([["South Lot", 1]]);
   });
 
   it("a write that waits 10 s for a move that does not finish is refused with 503 and Retry-After, nothing written", async () => {

@@ -70,6 +70,19 @@ describe("an organization's storage object", () => {
         "INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source) VALUES ('unit_old', ?, 20000, '2026-10-02', 'mmr')",
         org.id,
       );
+      // The deals group (version 4): a deal and its stip, written as the previous code never could; the rollup follows the deal.
+      sql.exec(
+        `INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, front_gross, back_gross, created_at)
+         VALUES ('deal_old', ?, 'sto_old', 'D-OLD', '2026-10-03', 'funded', '1HGCM82633A000001', 2021, 'Honda', 'Accord', 'used', 'car', 21000, 1500, 800, '2026-10-03T09:00:00.000Z')`,
+        org.id,
+      );
+      sql.exec(
+        "INSERT INTO deal_stips (id, org_id, deal_id, stip, state, requested_on) VALUES ('stp_old', ?, 'deal_old', 'title', 'outstanding', '2026-10-03')",
+        org.id,
+      );
+      expect(sql.exec("SELECT sale_month, units, total_gross, updated_at FROM sales_monthly").toArray()).toEqual([
+        { sale_month: "2026-10", units: 1, total_gross: 2300, updated_at: "2026-10-03T09:00:00.000Z" },
+      ]);
       for (const table of ORG_TABLES) expect(sql.exec(`SELECT * FROM "${table}"`).toArray(), table).toHaveLength(1);
       const [unit] = sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").toArray();
       expect(unit.updated_at).toBe("2026-10-01T09:00:00.000Z");

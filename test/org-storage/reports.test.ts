@@ -8,7 +8,7 @@ import { enqueueStoreBriefings } from "../../src/jobs/build-morning-briefings";
 import type { JobMessage } from "../../src/jobs/queue";
 import { inventoryAlerts, morningBriefing, unitsElsewhere } from "../../src/routes/reports/reports.service";
 import { createOrg, createStore } from "../helpers/factories";
-import { createIngestKey, putInventory, unit } from "../helpers/ingest";
+import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { daysAgo, today } from "../helpers/reports";
 
 /** A used car's snapshot line, `days` in stock. */
@@ -28,6 +28,15 @@ describe("the reports of an organization moved to its object", () => {
     )
       .bind(today(), org.id)
       .run();
+
+    // Two used Accords retailed this week and a deal waiting on a stip: the briefing's sales pace, velocity and funding read the deals.
+    const recent = today();
+    const deals = [
+      deal("R-1", store.id, { status: "funded", sold_on: recent, funded_on: recent }),
+      deal("R-2", store.id, { status: "funded", sold_on: recent, funded_on: recent }),
+      deal("P-1", store.id, { status: "submitted", sold_on: recent, stips: [{ stip: "proof_of_income", state: "outstanding" }] }),
+    ];
+    expect((await postDeals({ key }, { deals })).status).toBe(200);
 
     const db = getDb(env.DB);
     const start = Date.now();
@@ -51,8 +60,12 @@ describe("the reports of an organization moved to its object", () => {
     expect(before.storage).toBe("d1");
     expect(before.alerts.alerts.map((a) => a.stock_no).sort()).toEqual(["S00001", "S00002", "S00004"]);
     expect(before.alerts.alerts.find((a) => a.stock_no === "S00001")?.market_value_source).toBe("valuation");
+    // The pushed deals are in it: the pre-owned days supply counts the three used deals sold this month.
+    expect(JSON.stringify(before.briefing)).toContain("3 retailed in 30 days");
 
     await moveToObject(env, org.id);
+    // D1's copy of the deals gone: the briefing can only have read them in the object.
+    await env.DB.batch(["deal_stips", "deals"].map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(org.id)));
     const moved = await reports();
     expect(moved.storage).toBe("object");
     expect(moved.alerts).toEqual(before.alerts);

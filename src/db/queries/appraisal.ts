@@ -1,7 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { GradeFactor, WholesaleGrade } from "../../engines/aged-inventory/recommendation";
-import { chunk, MAX_BOUND_PARAMETERS } from "../batch";
 import type { Database, SqliteReader } from "../client";
 import {
   appraisalConditionGrades,
@@ -112,36 +111,47 @@ const unitOfVinColumns = { vin: inventoryUnits.vin, trim: inventoryUnits.trim, m
 type UnitOfVin = { vin: string; trim: string; mileage: number };
 
 /**
- * The in-stock comparables and the trim and odometer of the units the sold deals' VINs name: what
- * the appraisal reads of an organization's units, in one call to its storage object.
+ * The comparables' three reads, the same on D1 and in the organization's object: the recent sales
+ * (not unwound) at their selling price, the comparable units in stock, and the trim and odometer of
+ * the units every recent sale's VIN names (a few hundred at most, and no second ORDER BY to agree with).
  */
-export async function comparableUnits(db: SqliteReader, orgId: string, query: ComparableQuery, soldVins: readonly string[]) {
-  const vins = [...new Set(soldVins)];
-  const [inStock, ...units] = await Promise.all([
+function comparableReads(db: SqliteReader, orgId: string, query: ComparableQuery) {
+  const recentSales = and(sameVehicle(deals, orgId, query), ne(deals.status, "unwound"), gte(deals.soldOn, query.soldSince));
+  const soldVins = db.select({ vin: deals.vin }).from(deals).where(recentSales);
+  return [
+    db
+      .select({ year: deals.year, price: deals.sellingPrice, soldOn: deals.soldOn, vin: deals.vin })
+      .from(deals)
+      .where(recentSales)
+      .orderBy(desc(deals.soldOn))
+      .limit(query.limit),
     comparablesInStock(db, orgId, query),
-    ...chunk(vins, MAX_BOUND_PARAMETERS - 1).map((part) =>
-      db
-        .select(unitOfVinColumns)
-        .from(inventoryUnits)
-        .where(and(eq(inventoryUnits.orgId, orgId), inArray(inventoryUnits.vin, part))),
-    ),
-  ]);
-  return { inStock, units: units.flat() as UnitOfVin[] };
+    db
+      .select(unitOfVinColumns)
+      .from(inventoryUnits)
+      .where(and(eq(inventoryUnits.orgId, orgId), inArray(inventoryUnits.vin, soldVins))),
+  ] as const;
 }
-export type ComparableUnits = Awaited<ReturnType<typeof comparableUnits>>;
+
+/** The sold and in-stock comparables with the sold units' trim and odometer: what the appraisal reads of an organization's deals and units, in one call to its storage object. */
+export async function comparablesOf(db: SqliteReader, orgId: string, query: ComparableQuery) {
+  const [sold, inStock, units] = await Promise.all(comparableReads(db, orgId, query));
+  return { sold, inStock, units: units as UnitOfVin[] };
+}
+export type Comparables = Awaited<ReturnType<typeof comparablesOf>>;
 
 /**
  * The store that prices the trade (the primary one) and the organization's comparable used units:
  * in stock at their asking price, and sold (not unwound) at their selling price, with the
  * odometer and trim of the sold unit when the inventory still has it (joined by VIN). One round
- * trip to D1; an organization whose units are in its object (`unitsElsewhere`) has them read there
- * after D1's answer names the sold VINs, one call.
+ * trip to D1; an organization whose deals and units are in its object (`elsewhere`) has them read
+ * there in one call, beside D1's read of the store.
  */
 export async function loadPricingData(
   db: Database,
   orgId: string,
   query: ComparableQuery,
-  unitsElsewhere?: (query: ComparableQuery, soldVins: string[]) => Promise<ComparableUnits>,
+  elsewhere?: (query: ComparableQuery) => Promise<Comparables>,
 ) {
   const storeRead = db
     .select({
@@ -158,39 +168,14 @@ export async function loadPricingData(
     .where(eq(stores.orgId, orgId))
     .orderBy(desc(stores.isPrimary), asc(stores.createdAt), asc(stores.id))
     .limit(1);
-  const recentSales = and(sameVehicle(deals, orgId, query), ne(deals.status, "unwound"), gte(deals.soldOn, query.soldSince));
-  const salesRead = db
-    .select({ year: deals.year, price: deals.sellingPrice, soldOn: deals.soldOn, vin: deals.vin })
-    .from(deals)
-    .where(recentSales)
-    .orderBy(desc(deals.soldOn))
-    .limit(query.limit);
-  let read: [Awaited<typeof storeRead>, Awaited<typeof salesRead>, ComparableUnits];
-  if (unitsElsewhere) {
-    const [store, sold] = await db.batch([storeRead, salesRead]);
-    read = [
-      store,
-      sold,
-      await unitsElsewhere(
-        query,
-        sold.map((s) => s.vin),
-      ),
-    ];
-  } else {
-    // Every recent sale's VIN, not only the page's: a few hundred at most, and no second ORDER BY to agree with.
-    const soldVins = db.select({ vin: deals.vin }).from(deals).where(recentSales);
-    const [store, sold, inStock, units] = await db.batch([
-      storeRead,
-      salesRead,
-      comparablesInStock(db, orgId, query),
-      db
-        .select(unitOfVinColumns)
-        .from(inventoryUnits)
-        .where(and(eq(inventoryUnits.orgId, orgId), inArray(inventoryUnits.vin, soldVins))),
-    ]);
-    read = [store, sold, { inStock, units }];
+  let store: Awaited<typeof storeRead>;
+  let comparables: Comparables;
+  if (elsewhere) [store, comparables] = await Promise.all([storeRead, elsewhere(query)]);
+  else {
+    const [storeRows, sold, inStock, units] = await db.batch([storeRead, ...comparableReads(db, orgId, query)]);
+    [store, comparables] = [storeRows, { sold, inStock, units }];
   }
-  const [store, sold, { inStock, units }] = read;
+  const { sold, inStock, units } = comparables;
   return { store: store[0] ?? null, inStock, sold: withSoldUnits(sold, units, query.limit) };
 }
 

@@ -120,6 +120,16 @@ export interface SalesSummaryAfter {
   storeId: string;
 }
 
+/** A row of the sales summary: a store's month. */
+export interface SalesSummaryRow {
+  store: string;
+  storeId: string;
+  saleMonth: string;
+  units: number;
+  totalGross: number;
+  updatedAt: string;
+}
+
 /**
  * Units and total gross (front + back) per store and month of sale; unwound deals are not sales.
  * Most recent month first, then by store name and id, which no two rows share.
@@ -129,7 +139,7 @@ export interface SalesSummaryAfter {
  * client holding it learns it is gone. Both read `sales_monthly` (one row per store and month,
  * kept by triggers on `deals`) by index in the page order: a page reads the rows it returns.
  */
-export async function salesSummary(db: Database, orgId: string, query: FeedQuery, after?: SalesSummaryAfter) {
+export async function salesSummary(db: SqliteReader, orgId: string, query: FeedQuery, after?: SalesSummaryAfter): Promise<SalesSummaryRow[]> {
   const m = salesMonthly;
   const conditions: (SQL | undefined)[] = [
     eq(m.orgId, orgId),

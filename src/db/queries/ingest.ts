@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { PIPELINE_STATUSES } from "../../engines/deal-math/vocabulary";
 import { type RowProblem, type SnapshotSafety, snapshotRefusal } from "../../engines/ingest";
 import type { SnakeKeys } from "../../lib/case";
 import { newId } from "../../lib/ids";
@@ -176,7 +177,7 @@ export async function planSnapshot(
 }
 
 /** The organization's deals with these numbers, with their stips. */
-export async function findDealsByNumber(db: Database, orgId: string, dealNumbers: string[]) {
+export async function findDealsByNumber(db: SqliteReader, orgId: string, dealNumbers: string[]) {
   const parts = await Promise.all(
     chunk(dealNumbers, ROWS_PER_STATEMENT * 2).map(async (part) => {
       const found = await db
@@ -196,7 +197,7 @@ export async function findDealsByNumber(db: Database, orgId: string, dealNumbers
   return parts.flat();
 }
 
-export function upsertDeals(db: Database, orgId: string, rows: DealRow[]): BatchItem<"sqlite">[] {
+export function upsertDeals(db: SqliteReader, orgId: string, rows: DealRow[]): BatchItem<"sqlite">[] {
   const d = deals;
   const set = { orgId: sql`${orgId}`, createdAt: NOW, updatedAt: NOW };
   return chunk(rows, ROWS_PER_STATEMENT).map((part) =>
@@ -248,7 +249,7 @@ export interface StipRow {
 }
 
 /** Stips are attached by deal number, so they follow the deal row this same batch wrote. */
-export function upsertStips(db: Database, orgId: string, rows: StipRow[]): BatchItem<"sqlite">[] {
+export function upsertStips(db: SqliteReader, orgId: string, rows: StipRow[]): BatchItem<"sqlite">[] {
   return chunk(rows, ROWS_PER_STATEMENT).map((part) =>
     db
       .insert(dealStips)
@@ -266,4 +267,87 @@ export function upsertStips(db: Database, orgId: string, rows: StipRow[]): Batch
         ]),
       }),
   );
+}
+
+/** A pushed deal as the ingest route validated it: its fields and, optionally, its stips as the DMS has them now. */
+export type PushedDeal = DealFields & {
+  stips?: { stip: string; state: StipRow["state"]; requested_on?: string; cleared_on?: string }[];
+};
+/** A deal's stips as stored. */
+type StoredStip = { id: string; stip: string; state: string; requestedOn: string; clearedOn: string | null };
+
+/** `deal.stip_alert` as the push raises it (an event of src/events/emit.ts, recorded by the caller). */
+export interface StipAlert {
+  event: "deal.stip_alert";
+  orgId: string;
+  storeId: string;
+  data: { deal_number: string; deal_status: string; lender: string | null; stip: string; change: "added" | "cleared"; state: string };
+}
+
+/** The stip writes and `deal.stip_alert` events of one deal: new stips, and stips newly cleared. */
+function stipChanges(orgId: string, deal: PushedDeal, stored: readonly StoredStip[], today: string) {
+  const rows: StipRow[] = [];
+  const alerts: StipAlert[] = [];
+  const inPipeline = (PIPELINE_STATUSES as readonly string[]).includes(deal.status);
+  for (const stip of deal.stips ?? []) {
+    const previous = stored.find((s) => s.stip === stip.stip);
+    const clearedOn = stip.state === "cleared" ? (stip.cleared_on ?? previous?.clearedOn ?? today) : null;
+    const row = {
+      id: previous?.id ?? newId("stp"),
+      deal_number: deal.deal_number,
+      stip: stip.stip,
+      state: stip.state,
+      requested_on: stip.requested_on ?? previous?.requestedOn ?? today,
+      cleared_on: clearedOn,
+    };
+    if (previous && previous.state === row.state && previous.requestedOn === row.requested_on && previous.clearedOn === row.cleared_on) continue;
+    rows.push(row);
+    const change = !previous ? "added" : stip.state === "cleared" && previous.state !== "cleared" ? "cleared" : null;
+    if (inPipeline && change) {
+      alerts.push({
+        event: "deal.stip_alert",
+        orgId,
+        storeId: deal.store_id,
+        data: { deal_number: deal.deal_number, deal_status: deal.status, lender: deal.lender ?? null, stip: stip.stip, change, state: stip.state },
+      });
+    }
+  }
+  return { rows, alerts };
+}
+
+/** What a push of deals did: its counts, and the stip alerts to record with its delivery. */
+export interface AppliedDeals {
+  created: number;
+  updated: number;
+  alerts: StipAlert[];
+}
+
+/**
+ * Reads what a push of deals changes, where the organization's deals live (D1 or its storage
+ * object): each deal new, changed or as stored, its stips' writes and alerts, and what was read
+ * (for D1's guard, `unlessDealsChanged`). The caller writes `dealRows` with `upsertDeals`, then
+ * `stipRows` with `upsertStips`.
+ */
+export async function planDeals(db: SqliteReader, orgId: string, pushed: PushedDeal[], today: string) {
+  const dealNumbers = pushed.map((d) => d.deal_number);
+  const read = await findDealsByNumber(db, orgId, dealNumbers);
+  const existing = new Map(read.map((d) => [d.dealNumber, d]));
+  const readStips: ReadStip[] = read.flatMap((d) => d.stips.map(({ id, state, requestedOn, clearedOn }) => ({ id, state, requestedOn, clearedOn })));
+  let created = 0;
+  let updated = 0;
+  const dealRows: DealRow[] = [];
+  const stipRows: StipRow[] = [];
+  const alerts: StipAlert[] = [];
+  for (const deal of pushed) {
+    const { stips: _stips, ...fields } = deal;
+    const stored = existing.get(deal.deal_number);
+    const stips = stipChanges(orgId, deal, stored?.stips ?? [], today);
+    const dealChanged = !stored || dealChanges(stored, fields);
+    if (!stored) created++;
+    else if (dealChanged || stips.rows.length > 0) updated++;
+    if (dealChanged) dealRows.push({ ...fields, id: stored?.id ?? newId("deal") });
+    stipRows.push(...stips.rows);
+    alerts.push(...stips.alerts);
+  }
+  return { dealNumbers, dealCount: read.length, readStips, created, updated, dealRows, stipRows, alerts };
 }

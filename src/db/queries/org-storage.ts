@@ -1,11 +1,12 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { and, asc, eq, getTableColumns, gt, lte, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Database, SqliteReader } from "../client";
-import { inventoryUnits, type OrgStoragePlace, organizations, stores, unitMarketValues } from "../schema";
+import { dealStips, deals, inventoryUnits, type OrgStoragePlace, organizations, salesMonthly, stores, unitMarketValues } from "../schema";
 
 /**
- * The inventory group's tables as a move copies and checks them (docs/scaling.md#how-an-organization-moves-d1--its-object):
+ * The moved groups' tables (inventory, deals) as a move copies and checks them (docs/scaling.md#how-an-organization-moves-d1--its-object):
  * the same query runs on D1 and on the organization's object, whose tables carry the same names.
  */
 
@@ -69,6 +70,52 @@ export function readStoreNames(db: SqliteReader, orgId: string): Promise<{ id: s
   return db.select({ id: stores.id, name: stores.name }).from(stores).where(eq(stores.orgId, orgId)).orderBy(asc(stores.id));
 }
 
+/** A deal, a stip and a month of the sales rollup with every column, as a move carries them. */
+export type StoredDeal = typeof deals.$inferSelect;
+export type StoredStip = typeof dealStips.$inferSelect;
+export type StoredSalesMonth = typeof salesMonthly.$inferSelect;
+const DEAL_COLUMNS = getTableColumns(deals);
+const STIP_COLUMNS = getTableColumns(dealStips);
+
+/** The organization's deals after `afterId` (by id), at most `limit`, with their stips: one page of a copy. */
+export async function readDealPage(
+  db: SqliteReader,
+  orgId: string,
+  afterId: string | undefined,
+  limit: number,
+): Promise<{ deals: StoredDeal[]; stips: StoredStip[] }> {
+  const page = await db
+    .select(DEAL_COLUMNS)
+    .from(deals)
+    .where(and(eq(deals.orgId, orgId), afterId === undefined ? undefined : gt(deals.id, afterId)))
+    .orderBy(asc(deals.id))
+    .limit(limit);
+  const last = page.length < limit ? undefined : page.at(-1)?.id;
+  return { deals: page, stips: await readStipPage(db, orgId, afterId, last) };
+}
+
+/** The stips of the deals with ids after `afterId` up to `throughId` (the range of one page of deals; open-ended without it). */
+function readStipPage(db: SqliteReader, orgId: string, afterId: string | undefined, throughId: string | undefined): Promise<StoredStip[]> {
+  const s = dealStips;
+  return db
+    .select(STIP_COLUMNS)
+    .from(s)
+    .where(
+      and(
+        eq(s.orgId, orgId),
+        afterId === undefined ? undefined : gt(s.dealId, afterId),
+        throughId === undefined ? undefined : lte(s.dealId, throughId),
+      ),
+    )
+    .orderBy(asc(s.dealId), asc(s.id));
+}
+
+/** The organization's monthly sales rollup, whole (a row per store and month: small). */
+export function readSalesMonths(db: SqliteReader, orgId: string): Promise<StoredSalesMonth[]> {
+  const m = salesMonthly;
+  return db.select(getTableColumns(m)).from(m).where(eq(m.orgId, orgId)).orderBy(asc(m.storeId), asc(m.saleMonth));
+}
+
 /** Rows and a SHA-256 of them in order: what a move compares per table. */
 export interface TableDigest {
   rows: number;
@@ -81,25 +128,44 @@ function digest(rows: readonly object[]): TableDigest {
   return { rows: rows.length, sha256: bytesToHex(hash.digest()) };
 }
 
-/** The group's digest on either side: every unit and market value (every column, by unit id) and the stores the feed names. */
-export async function groupDigest(
-  db: SqliteReader,
-  orgId: string,
-): Promise<Record<"inventory_units" | "unit_market_values" | "stores", TableDigest>> {
+/** The moved tables of a digest. */
+export type GroupTable = "inventory_units" | "unit_market_values" | "stores" | "deals" | "deal_stips" | "sales_monthly";
+
+/**
+ * The groups' digest on either side: every unit and market value (every column, by unit id), the
+ * stores the feed names, every deal and stip (by id) and the monthly sales rollup.
+ */
+export async function groupDigest(db: SqliteReader, orgId: string): Promise<Record<GroupTable, TableDigest>> {
   const units = await db.select(UNIT_COLUMNS).from(inventoryUnits).where(eq(inventoryUnits.orgId, orgId)).orderBy(asc(inventoryUnits.id));
+  const dealPage = await readDealPage(db, orgId, undefined, Number.MAX_SAFE_INTEGER);
   return {
     inventory_units: digest(units),
     unit_market_values: digest(await readMarketValuePage(db, orgId, undefined, undefined)),
     stores: digest(await readStoreNames(db, orgId)),
+    deals: digest(dealPage.deals),
+    deal_stips: digest(dealPage.stips),
+    sales_monthly: digest(await readSalesMonths(db, orgId)),
   };
 }
 
-/** Writes a page of units back into D1 (the undo of a move): each as the object holds it, by id. */
-export function restoreUnits(db: Database, units: readonly StoredUnit[]) {
-  const { id: _id, ...rest } = UNIT_COLUMNS;
+/** Writes rows back into D1 (the undo of a move): each as the object holds it, by id. */
+function restoreRows<T extends typeof inventoryUnits | typeof deals | typeof dealStips>(db: Database, table: T, rows: readonly T["$inferInsert"][]) {
+  const { id: _id, ...rest } = getTableColumns(table);
   const set = Object.fromEntries(Object.entries(rest).map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]));
-  return units.map((unit) => db.insert(inventoryUnits).values(unit).onConflictDoUpdate({ target: inventoryUnits.id, set }));
+  return rows.map((row) =>
+    db
+      .insert(table)
+      .values(row)
+      .onConflictDoUpdate({ target: table.id, set: set as SQLiteUpdateSetSource<T> }),
+  );
 }
+
+export const restoreUnits = (db: Database, units: readonly StoredUnit[]) => restoreRows(db, inventoryUnits, units);
+/** A page of deals and their stips, the deals first (a stip refers to its deal); D1's triggers rebuild their months of the rollup. */
+export const restoreDeals = (db: Database, page: { deals: readonly StoredDeal[]; stips: readonly StoredStip[] }) => [
+  ...restoreRows(db, deals, page.deals),
+  ...restoreRows(db, dealStips, page.stips),
+];
 
 /**
  * The head of a D1 write of the group's tables: it fails the batch unless the organization's data

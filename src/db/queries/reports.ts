@@ -251,23 +251,16 @@ export function insertNewBriefing(db: Database, row: BriefingRow): BatchItem<"sq
   return db.insert(morningBriefings).values(row);
 }
 
-/**
- * What a store's briefings are built from: its settings, units in stock, recent and pipeline deals,
- * open stips. The units are read by `readUnits` when the organization's are in its object, in the
- * batch otherwise.
- */
-export async function loadBriefingData(
-  db: Database,
-  orgId: string,
-  storeId: string,
-  dealsSince: string,
-  readUnits?: (storeId: string) => Promise<AlertUnitRow[]>,
-) {
-  const common = [
-    db
-      .select(storeSettingsColumns)
-      .from(stores)
-      .where(and(eq(stores.orgId, orgId), eq(stores.id, storeId))),
+/** What a store's briefings read of the organization's deals and units: wherever they live. */
+export interface BriefingRows {
+  units: AlertUnitRow[];
+  deals: BriefingDeal[];
+  openStips: OpenStip[];
+}
+
+/** The briefing's reads of a store's deals, open stips and units in stock: the same on D1 and in the organization's object. */
+function briefingReads(db: SqliteReader, orgId: string, storeId: string, dealsSince: string) {
+  return [
     db
       .select({
         dealNumber: deals.dealNumber,
@@ -298,15 +291,39 @@ export async function loadBriefingData(
       .innerJoin(deals, and(eq(deals.id, dealStips.dealId), eq(deals.orgId, dealStips.orgId)))
       // The literal condition lets SQLite use the open-stips partial index (deal_stips_org_open_idx).
       .where(and(eq(dealStips.orgId, orgId), eq(deals.storeId, storeId), sql`${dealStips.state} <> 'cleared'`, ne(deals.status, "unwound"))),
+    unitsInStock(db, orgId, storeId),
   ] as const;
-  const [[storeRows, dealRows, stips, unitsInD1], unitsElsewhere] = await Promise.all([
-    readUnits ? db.batch(common) : db.batch([...common, unitsInStock(db, orgId, storeId)]),
-    readUnits?.(storeId),
-  ]);
+}
+
+/** A store's briefing rows in one call to the organization's object. */
+export async function briefingRows(db: SqliteReader, orgId: string, storeId: string, dealsSince: string): Promise<BriefingRows> {
+  const [dealRows, openStips, units] = await Promise.all(briefingReads(db, orgId, storeId, dealsSince));
+  return { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[] };
+}
+
+/** Reads a store's briefing rows where the organization's deals and units are, when not in D1. */
+export type BriefingRowsReader = (storeId: string, dealsSince: string) => Promise<BriefingRows>;
+
+/**
+ * What a store's briefings are built from: its settings, units in stock, recent and pipeline deals,
+ * open stips. The deals and units are read by `elsewhere` when the organization's are in its
+ * object (one call, beside D1's read of the store), in the batch otherwise.
+ */
+export async function loadBriefingData(db: Database, orgId: string, storeId: string, dealsSince: string, elsewhere?: BriefingRowsReader) {
+  const storeRead = db
+    .select(storeSettingsColumns)
+    .from(stores)
+    .where(and(eq(stores.orgId, orgId), eq(stores.id, storeId)));
+  let storeRows: Awaited<typeof storeRead>;
+  let rows: BriefingRows;
+  if (elsewhere) [storeRows, rows] = await Promise.all([storeRead, elsewhere(storeId, dealsSince)]);
+  else {
+    const [storeFound, dealRows, openStips, units] = await db.batch([storeRead, ...briefingReads(db, orgId, storeId, dealsSince)]);
+    [storeRows, rows] = [storeFound, { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[] }];
+  }
   const store = storeRows[0];
   if (!store) return null;
-  const units = (unitsElsewhere ?? unitsInD1 ?? []) as AlertUnit[];
-  return { store, units, deals: dealRows as BriefingDeal[], openStips: stips as OpenStip[] };
+  return { store, units: rows.units as AlertUnit[], deals: rows.deals, openStips: rows.openStips };
 }
 
 // --- public market data (not owned by any organization) -----------------------------------------

@@ -1,8 +1,10 @@
-import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { DAY_MS } from "../../engines/dates";
 import type { FeedReceipt, FeedStore, StoreFeed } from "../../engines/freshness";
 import type { OutcomeDecision, OutcomeSettings, WindowFigures } from "../../engines/lender-routing/outcome-shift";
-import type { Database } from "../client";
+import { chunk, MAX_BOUND_PARAMETERS } from "../batch";
+import type { Database, SqliteReader } from "../client";
 import { unlessStillAsRead } from "../guarded";
 import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, storeFeeds, stores } from "../schema";
 
@@ -122,21 +124,57 @@ export async function loadOutcomeSettings(db: Database): Promise<OutcomeSettings
   return rows[0] ?? null;
 }
 
-/** The organization's decisions submitted on or after `sinceDay`, with the stips asked and the linked deal's days to fund. */
-export async function listOutcomeDecisions(db: Database, orgId: string, sinceDay: string): Promise<OutcomeDecision[]> {
-  const rows = await db
-    .select({
-      storeId: lenderDecisions.storeId,
-      programId: lenderDecisions.programId,
-      submittedOn: lenderDecisions.submittedOn,
-      decision: lenderDecisions.decision,
-      stipsAsked: sql<number>`json_array_length(${lenderDecisions.stipsAsked})`,
-      turnaroundHours: lenderDecisions.turnaroundHours,
-      fundingDays: sql<number | null>`julianday(${deals.fundedOn}) - julianday(${lenderDecisions.submittedOn})`,
-    })
-    .from(lenderDecisions)
-    .leftJoin(deals, and(eq(deals.id, lenderDecisions.dealId), eq(deals.orgId, lenderDecisions.orgId)))
-    .where(and(eq(lenderDecisions.orgId, orgId), gte(lenderDecisions.submittedOn, sinceDay)));
+/** The funding day of each of these deals that has one, by id: what the decisions of an organization whose deals are in its object join in memory. */
+export async function readFundedOn(db: SqliteReader, orgId: string, dealIds: readonly string[]): Promise<Record<string, string>> {
+  const parts = await Promise.all(
+    chunk([...new Set(dealIds)], MAX_BOUND_PARAMETERS - 1).map((part) =>
+      db
+        .select({ id: deals.id, fundedOn: deals.fundedOn })
+        .from(deals)
+        .where(and(eq(deals.orgId, orgId), inArray(deals.id, part), isNotNull(deals.fundedOn))),
+    ),
+  );
+  return Object.fromEntries(parts.flat().flatMap((d) => (d.fundedOn === null ? [] : [[d.id, d.fundedOn]])));
+}
+
+/**
+ * The organization's decisions submitted on or after `sinceDay`, with the stips asked and the
+ * linked deal's days to fund: joined in D1, or, when its deals are in its object, read there by
+ * `fundedOn` (one call) and joined here, the same days (julianday's difference of two dates).
+ */
+export async function listOutcomeDecisions(
+  db: Database,
+  orgId: string,
+  sinceDay: string,
+  fundedOn?: (dealIds: string[]) => Promise<Record<string, string>>,
+): Promise<OutcomeDecision[]> {
+  const columns = {
+    storeId: lenderDecisions.storeId,
+    programId: lenderDecisions.programId,
+    submittedOn: lenderDecisions.submittedOn,
+    decision: lenderDecisions.decision,
+    stipsAsked: sql<number>`json_array_length(${lenderDecisions.stipsAsked})`,
+    turnaroundHours: lenderDecisions.turnaroundHours,
+  };
+  const mine = and(eq(lenderDecisions.orgId, orgId), gte(lenderDecisions.submittedOn, sinceDay));
+  let rows: (Omit<OutcomeDecision, "fundingDays"> & { fundingDays: number | null })[];
+  if (fundedOn) {
+    const read = await db
+      .select({ ...columns, dealId: lenderDecisions.dealId })
+      .from(lenderDecisions)
+      .where(mine);
+    const funded = await fundedOn(read.flatMap((r) => (r.dealId ? [r.dealId] : [])));
+    rows = read.map(({ dealId, ...r }) => {
+      const day = dealId ? funded[dealId] : undefined;
+      return { ...r, fundingDays: day === undefined ? null : (Date.parse(day) - Date.parse(r.submittedOn)) / DAY_MS };
+    });
+  } else {
+    rows = await db
+      .select({ ...columns, fundingDays: sql<number | null>`julianday(${deals.fundedOn}) - julianday(${lenderDecisions.submittedOn})` })
+      .from(lenderDecisions)
+      .leftJoin(deals, and(eq(deals.id, lenderDecisions.dealId), eq(deals.orgId, lenderDecisions.orgId)))
+      .where(mine);
+  }
   return rows.map((r) => ({ ...r, stipsAsked: Number(r.stipsAsked), fundingDays: r.fundingDays === null ? null : Number(r.fundingDays) }));
 }
 

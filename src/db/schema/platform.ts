@@ -230,45 +230,51 @@ export const inventoryUnitIndexes = (t: UnitIndexColumns) => [
 
 export const inventoryUnits = sqliteTable("inventory_units", inventoryUnitColumns(orgIdRef(), storeIdRef()), inventoryUnitIndexes);
 
-export const deals = sqliteTable(
-  "deals",
-  {
-    id: text("id").primaryKey(),
-    orgId: orgIdRef(),
-    storeId: storeIdRef(),
-    dealNumber: text("deal_number").notNull(),
-    /** YYYY-MM-DD the buyer signed; the sales summary groups on its month. */
-    soldOn: text("sold_on").notNull(),
-    submittedOn: text("submitted_on"),
-    fundedOn: text("funded_on"),
-    status: text("status", { enum: DEAL_STATUSES }).notNull(),
-    vin: text("vin").notNull(),
-    year: integer("year").notNull(),
-    make: text("make").notNull(),
-    model: text("model").notNull(),
-    condition: text("condition", { enum: UNIT_CONDITIONS }).notNull(),
-    vehicleType: text("vehicle_type", { enum: VEHICLE_TYPES }).notNull(),
-    sellingPrice: real("selling_price").notNull(),
-    /** Null for cash deals. */
-    lender: text("lender"),
-    beacon: integer("beacon"),
-    amountFinanced: real("amount_financed"),
-    frontGross: real("front_gross").notNull(),
-    backGross: real("back_gross").notNull(),
-    createdAt: createdAt(),
-    /** When a column last changed (triggers of migration 0020 keep it); `updated_since` reads it (docs/feeds.md). */
-    updatedAt: text("updated_at"),
-  },
-  (t) => [
-    uniqueIndex("deals_org_number_idx").on(t.orgId, t.dealNumber),
-    index("deals_org_sold_idx").on(t.orgId, t.soldOn),
-    index("deals_org_status_idx").on(t.orgId, t.status),
-    index("deals_org_store_sold_idx").on(t.orgId, t.storeId, t.soldOn),
-    index("deals_org_updated_idx").on(t.orgId, t.updatedAt),
-    index("deals_org_store_status_idx").on(t.orgId, t.storeId, t.status),
-    index("deals_org_make_model_idx").on(t.orgId, sql`lower(${t.make})`, sql`lower(${t.model})`, t.soldOn),
-  ],
-);
+/**
+ * The deals group's columns and indexes (a deal, its stips, the monthly sales rollup), the
+ * organization, store and deal references given: the same in D1 and in the organization's storage
+ * object (src/db/org-schema.ts), where they reference no global table.
+ */
+export const dealColumns = <OrgId, StoreId>(orgId: OrgId, storeId: StoreId) => ({
+  id: text("id").primaryKey(),
+  orgId,
+  storeId,
+  dealNumber: text("deal_number").notNull(),
+  /** YYYY-MM-DD the buyer signed; the sales summary groups on its month. */
+  soldOn: text("sold_on").notNull(),
+  submittedOn: text("submitted_on"),
+  fundedOn: text("funded_on"),
+  status: text("status", { enum: DEAL_STATUSES }).notNull(),
+  vin: text("vin").notNull(),
+  year: integer("year").notNull(),
+  make: text("make").notNull(),
+  model: text("model").notNull(),
+  condition: text("condition", { enum: UNIT_CONDITIONS }).notNull(),
+  vehicleType: text("vehicle_type", { enum: VEHICLE_TYPES }).notNull(),
+  sellingPrice: real("selling_price").notNull(),
+  /** Null for cash deals. */
+  lender: text("lender"),
+  beacon: integer("beacon"),
+  amountFinanced: real("amount_financed"),
+  frontGross: real("front_gross").notNull(),
+  backGross: real("back_gross").notNull(),
+  createdAt: createdAt(),
+  /** When a column last changed (triggers of migration 0020 keep it); `updated_since` reads it (docs/feeds.md). */
+  updatedAt: text("updated_at"),
+});
+
+type DealIndexColumns = { [K in "orgId" | "storeId" | "dealNumber" | "soldOn" | "status" | "updatedAt" | "make" | "model"]: SQLiteColumn };
+export const dealIndexes = (t: DealIndexColumns) => [
+  uniqueIndex("deals_org_number_idx").on(t.orgId, t.dealNumber),
+  index("deals_org_sold_idx").on(t.orgId, t.soldOn),
+  index("deals_org_status_idx").on(t.orgId, t.status),
+  index("deals_org_store_sold_idx").on(t.orgId, t.storeId, t.soldOn),
+  index("deals_org_updated_idx").on(t.orgId, t.updatedAt),
+  index("deals_org_store_status_idx").on(t.orgId, t.storeId, t.status),
+  index("deals_org_make_model_idx").on(t.orgId, sql`lower(${t.make})`, sql`lower(${t.model})`, t.soldOn),
+];
+
+export const deals = sqliteTable("deals", dealColumns(orgIdRef(), storeIdRef()), dealIndexes);
 
 /**
  * Units and total gross per store and month of sale (`sale_month` 'YYYY-MM'), kept by triggers on
@@ -276,44 +282,51 @@ export const deals = sqliteTable(
  * `total_gross` count deals not unwound; `sold_updated_at` is the latest change of those,
  * `updated_at` of any deal of the month (an unwind included).
  */
-export const salesMonthly = sqliteTable(
-  "sales_monthly",
-  {
-    orgId: orgIdRef(),
-    storeId: text("store_id").notNull(),
-    saleMonth: text("sale_month").notNull(),
-    units: integer("units").notNull(),
-    totalGross: real("total_gross").notNull(),
-    soldUpdatedAt: text("sold_updated_at"),
-    updatedAt: text("updated_at").notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.orgId, t.storeId, t.saleMonth] }),
-    index("sales_monthly_org_month_idx").on(t.orgId, t.saleMonth),
-    index("sales_monthly_org_updated_idx").on(t.orgId, t.updatedAt),
-  ],
-);
+export const salesMonthlyColumns = <OrgId>(orgId: OrgId) => ({
+  orgId,
+  storeId: text("store_id").notNull(),
+  saleMonth: text("sale_month").notNull(),
+  units: integer("units").notNull(),
+  totalGross: real("total_gross").notNull(),
+  soldUpdatedAt: text("sold_updated_at"),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const salesMonthlyIndexes = (t: { [K in "orgId" | "storeId" | "saleMonth" | "updatedAt"]: SQLiteColumn }) => [
+  primaryKey({ columns: [t.orgId, t.storeId, t.saleMonth] }),
+  index("sales_monthly_org_month_idx").on(t.orgId, t.saleMonth),
+  index("sales_monthly_org_updated_idx").on(t.orgId, t.updatedAt),
+];
+
+export const salesMonthly = sqliteTable("sales_monthly", salesMonthlyColumns(orgIdRef()), salesMonthlyIndexes);
 
 export const STIP_STATES = ["outstanding", "received", "cleared"] as const;
 
+export const dealStipColumns = <OrgId, DealId>(orgId: OrgId, dealId: DealId) => ({
+  id: text("id").primaryKey(),
+  orgId,
+  dealId,
+  stip: text("stip").notNull(),
+  state: text("state", { enum: STIP_STATES }).notNull(),
+  requestedOn: text("requested_on").notNull(),
+  clearedOn: text("cleared_on"),
+});
+
+export const dealStipIndexes = (t: { [K in "orgId" | "dealId" | "state"]: SQLiteColumn }) => [
+  index("deal_stips_org_deal_idx").on(t.orgId, t.dealId),
+  index("deal_stips_deal_idx").on(t.dealId),
+  index("deal_stips_org_open_idx").on(t.orgId, t.dealId).where(sql`${t.state} <> 'cleared'`),
+];
+
 export const dealStips = sqliteTable(
   "deal_stips",
-  {
-    id: text("id").primaryKey(),
-    orgId: orgIdRef(),
-    dealId: text("deal_id")
+  dealStipColumns(
+    orgIdRef(),
+    text("deal_id")
       .notNull()
       .references(() => deals.id),
-    stip: text("stip").notNull(),
-    state: text("state", { enum: STIP_STATES }).notNull(),
-    requestedOn: text("requested_on").notNull(),
-    clearedOn: text("cleared_on"),
-  },
-  (t) => [
-    index("deal_stips_org_deal_idx").on(t.orgId, t.dealId),
-    index("deal_stips_deal_idx").on(t.dealId),
-    index("deal_stips_org_open_idx").on(t.orgId, t.dealId).where(sql`${t.state} <> 'cleared'`),
-  ],
+  ),
+  dealStipIndexes,
 );
 
 /** The public market-intelligence feed; not owned by any organization. */

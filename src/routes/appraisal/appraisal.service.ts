@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
-import { type ComparableQuery, type ComparableUnits, comparableUnits, loadAppraisalReference, loadPricingData } from "../../db/queries/appraisal";
+import { type ComparableQuery, type Comparables, comparablesOf, loadAppraisalReference, loadPricingData } from "../../db/queries/appraisal";
 import { loadFeedReceipts } from "../../db/queries/signals";
 import type { OrgStoragePlace } from "../../db/schema";
 import type { NOT_SERVING } from "../../durable-objects/org-storage";
@@ -40,14 +40,14 @@ const pricingData = new TtlCache<{ store: PricingStore | null; comps: Comparable
 // Its keys are JSON arrays that start with the organization id.
 onSettingsChange((orgId) => pricingData.evictPrefix(JSON.stringify([orgId]).slice(0, -1)));
 
-/** Reads an organization's comparable units where they are (the reports' pattern, `unitsElsewhere`). */
-export type ComparablesElsewhere = (query: ComparableQuery, soldVins: string[]) => Promise<ComparableUnits>;
+/** Reads an organization's comparables (sold deals and units) where they are (the reports' pattern, `unitsElsewhere`). */
+export type ComparablesElsewhere = (query: ComparableQuery) => Promise<Comparables>;
 
 /**
- * The comparable units of an organization whose flag (read with the credential) is not `d1`: the
- * same query module in its storage object (one call per appraisal), or on D1 during a move and
- * after an undo (docs/scaling.md#how-a-request-finds-its-organizations-storage). Undefined for an
- * organization in D1, whose comparables are one D1 batch.
+ * The comparable deals and units of an organization whose flag (read with the credential) is not
+ * `d1`: the same query module in its storage object (one call per appraisal), or on D1 during a
+ * move and after an undo (docs/scaling.md#how-a-request-finds-its-organizations-storage).
+ * Undefined for an organization in D1, whose comparables are one D1 batch with its store.
  */
 export function comparablesElsewhere(
   env: Pick<Env, "DB" | "ORG_STORE">,
@@ -56,10 +56,10 @@ export function comparablesElsewhere(
   storage: OrgStoragePlace,
 ): ComparablesElsewhere | undefined {
   if (storage === "d1") return undefined;
-  return (query, soldVins) =>
+  return (query) =>
     onOrgStorage(env, orgId, storage, "read", {
-      inD1: () => comparableUnits(db, orgId, query, soldVins),
-      inObject: () => orgStore(env, orgId).comparableUnits(orgId, query, soldVins) as Promise<ComparableUnits | typeof NOT_SERVING>,
+      inD1: () => comparablesOf(db, orgId, query),
+      inObject: () => orgStore(env, orgId).comparables(orgId, query) as Promise<Comparables | typeof NOT_SERVING>,
     });
 }
 

@@ -107,17 +107,31 @@ export function inventoryPage(
   );
 }
 
-function salesSummaryPage(db: Database, orgId: string, params: FeedParams) {
+/** Reads one page of the organization's sales rollup, wherever it lives. */
+type SalesSummaryReader = (query: feeds.FeedQuery, after?: feeds.SalesSummaryAfter) => Promise<feeds.SalesSummaryRow[]>;
+
+/** The sales rollup of an organization whose flag is `storage`, as `unitsWhereStored` reads its units: one call to its object per page. */
+export const salesWhereStored =
+  (env: Pick<Env, "DB" | "ORG_STORE">, db: Database, orgId: string, storage: OrgStoragePlace): SalesSummaryReader =>
+  (query, after) =>
+    onOrgStorage(env, orgId, storage, "read", {
+      inD1: () => feeds.salesSummary(db, orgId, query, after),
+      inObject: () => orgStore(env, orgId).salesSummaryPage(orgId, query, after) as Promise<feeds.SalesSummaryRow[] | typeof NOT_SERVING>,
+    });
+
+function salesSummaryPage(
+  db: Database,
+  orgId: string,
+  params: FeedParams,
+  read: SalesSummaryReader = (query, after) => feeds.salesSummary(db, orgId, query, after),
+) {
   return readPage(
     db,
     orgId,
     "sales-summary",
     params,
     SALES_SUMMARY_PAGE_MAX,
-    (query, after) => {
-      const position = after === undefined ? undefined : { saleMonth: after[0], store: after[1], storeId: after[2] ?? "" };
-      return feeds.salesSummary(db, orgId, query, position);
-    },
+    (query, after) => read(query, after === undefined ? undefined : { saleMonth: after[0], store: after[1], storeId: after[2] ?? "" }),
     (row) => [row.saleMonth, row.store, row.storeId],
   );
 }
@@ -158,9 +172,8 @@ const capSign = ({ nextCursor }: Page<unknown>): CapSign => (nextCursor === null
 
 type Ages = Awaited<ReturnType<typeof dataAsOfAnswer>>;
 const inventoryFeeds = new TtlCache<{ count: number; inventory: ReturnType<typeof contractUnit>[] } & CapSign & Ages>(FEED_CACHE);
-type SalesSummaryRow = Awaited<ReturnType<typeof feeds.salesSummary>>[number];
 const salesSummaryFeeds = new TtlCache<
-  { count: number; salesSummary: Pick<SalesSummaryRow, "store" | "saleMonth" | "units" | "totalGross">[] } & CapSign & Ages
+  { count: number; salesSummary: Pick<feeds.SalesSummaryRow, "store" | "saleMonth" | "units" | "totalGross">[] } & CapSign & Ages
 >(FEED_CACHE);
 
 /** The age of the feed behind the answer, for the one store asked about or every store (docs/ingestion.md#when-a-feed-stops). */
@@ -201,16 +214,16 @@ async function inventoryPageAnswer(db: Database, orgId: string, now: Date, param
 }
 
 /** The sales summary: for a plain call the cached contract answer (`cached`), else one page read now. */
-export async function salesSummaryFeed(db: Database, orgId: string, now: Date, params: FeedParams) {
+export async function salesSummaryFeed(db: Database, orgId: string, now: Date, params: FeedParams, read?: SalesSummaryReader) {
   if (isPlainCall(params)) {
     const feed = await salesSummaryFeeds.get(orgId, now.getTime(), async () => {
-      const [page, ages] = await Promise.all([salesSummaryPage(db, orgId, params), feedAges(db, orgId, params, "deals", now)]);
+      const [page, ages] = await Promise.all([salesSummaryPage(db, orgId, params, read), feedAges(db, orgId, params, "deals", now)]);
       const salesSummary = page.rows.map(({ store, saleMonth, units, totalGross }) => ({ store, saleMonth, units, totalGross }));
       return { count: page.rows.length, salesSummary, ...capSign(page), ...ages };
     });
     return { cached: feed };
   }
-  const [page, ages] = await Promise.all([salesSummaryPage(db, orgId, params), feedAges(db, orgId, params, "deals", now)]);
+  const [page, ages] = await Promise.all([salesSummaryPage(db, orgId, params, read), feedAges(db, orgId, params, "deals", now)]);
   return {
     page: {
       count: page.rows.length,

@@ -33,5 +33,5 @@ export const ingestInventory: RouteHandler<typeof ingestInventoryRoute, AppEnv> 
 
 export const ingestDeals: RouteHandler<typeof ingestDealsRoute, AppEnv> = async (c) => {
   const body = readBody(IngestDealsSchema, await bodyOf(c), "deals");
-  return c.json(await ingestService.ingestDeals(c.env, c.get("db"), c.get("principal").orgId, body, new Date()), 200);
+  return c.json(await ingestService.ingestDeals(c.env, c.get("db"), c.get("principal").orgId, c.get("storage"), body, new Date()), 200);
 };

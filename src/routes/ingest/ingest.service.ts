@@ -12,9 +12,7 @@ import * as rules from "../../engines/ingest";
 import { commitWithEvents, type DomainEvent } from "../../events/emit";
 import { refreshAlertTotals } from "../../jobs/alert-totals";
 import { DomainError } from "../../lib/domain-error";
-import { newId } from "../../lib/ids";
 import type { IngestDealSchema, IngestDealsSchema, IngestInventorySchema } from "./ingest.routes";
-import { stipChanges } from "./stips";
 
 /**
  * A DMS push: the request's records held to the rules (src/engines/ingest), compared with what is
@@ -120,7 +118,14 @@ export async function ingestInventory(
   return { store_id: storeId, received: units.length, created, updated, unchanged: units.length - created - updated, removed };
 }
 
-export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, body: z.infer<typeof IngestDealsSchema>, now: Date) {
+export async function ingestDeals(
+  env: Pick<Env, "WEBHOOKS" | "DB" | "ORG_STORE">,
+  db: Database,
+  orgId: string,
+  storage: OrgStoragePlace,
+  body: z.infer<typeof IngestDealsSchema>,
+  now: Date,
+) {
   const deals = body.deals;
   assertUnique(deals, (d) => d.deal_number, "deals", "deal_number");
   assertStipsUniquePerDeal(deals);
@@ -130,44 +135,43 @@ export async function ingestDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgI
     const more = unknownStores.length > 5 ? ` and ${unknownStores.length - 5} more` : "";
     throw storeNotFound(`${unknownStores.slice(0, 5).join(", ")}${more}`);
   }
-
-  // Simultaneous posts of the same deals: the write holds only while what was read still stands
-  // (unlessDealsChanged, unlessFeedEpisodesChanged), else the post reads again, so a new stip is
-  // stored and alerted once, and a closed stale episode raises store.feed_resumed once.
-  return retryingStaleReads(() => writeDeals(env, db, orgId, deals, now));
-}
-
-async function writeDeals(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, deals: Deal[], now: Date) {
-  const dealNumbers = deals.map((d) => d.deal_number);
-  const read = await queries.findDealsByNumber(db, orgId, dealNumbers);
-  const existing = new Map(read.map((d) => [d.dealNumber, d]));
-  const readStips = read.flatMap((d) => d.stips.map(({ id, state, requestedOn, clearedOn }) => ({ id, state, requestedOn, clearedOn })));
   const today = now.toISOString().slice(0, 10);
-  let created = 0;
-  let updated = 0;
-  const dealRows: queries.DealRow[] = [];
-  const stipRows: queries.StipRow[] = [];
-  const events: DomainEvent[] = [];
-  for (const deal of deals) {
-    const { stips: _stips, ...fields } = deal;
-    const stored = existing.get(deal.deal_number);
-    const stips = stipChanges(orgId, deal, stored?.stips ?? [], today);
-    const dealChanged = !stored || queries.dealChanges(stored, fields);
-    if (!stored) created++;
-    else if (dealChanged || stips.rows.length > 0) updated++;
-    if (dealChanged) dealRows.push({ ...fields, id: stored?.id ?? newId("deal") });
-    stipRows.push(...stips.rows);
-    events.push(...stips.events);
-  }
+  const feedStores = [...new Set(deals.map((d) => d.store_id))];
 
-  const guard = queries.unlessDealsChanged(db, orgId, dealNumbers, read.length, readStips);
-  const delivery = await feedDelivery(db, orgId, [...new Set(deals.map((d) => d.store_id))], "deals", now);
-  await commitWithEvents(
-    env,
-    db,
-    [guard, ...queries.upsertDeals(db, orgId, dealRows), ...queries.upsertStips(db, orgId, stipRows), ...delivery.statements],
-    [...events, ...delivery.events],
-    now,
-  );
-  return { received: deals.length, created, updated, unchanged: deals.length - created - updated, stip_alerts: events.length };
+  // The deals are read and written where the organization's data lives (docs/scaling.md): in D1
+  // with the delivery and the events, in one batch that D1's fence holds to the flag; in its
+  // storage object in one call (read, compared and written in one transaction), the delivery and
+  // the stip alerts then recorded in D1.
+  const applied = await onOrgStorage<queries.AppliedDeals>(env, orgId, storage, "write", {
+    // Simultaneous posts of the same deals: the write holds only while what was read still stands
+    // (unlessDealsChanged, unlessFeedEpisodesChanged), else the post reads again, so a new stip is
+    // stored and alerted once, and a closed stale episode raises store.feed_resumed once.
+    inD1: () =>
+      retryingStaleReads(async () => {
+        const plan = await queries.planDeals(db, orgId, deals, today);
+        const guard = queries.unlessDealsChanged(db, orgId, plan.dealNumbers, plan.dealCount, plan.readStips);
+        const delivery = await feedDelivery(db, orgId, feedStores, "deals", now);
+        const writes = [
+          unlessStorageInD1(db, orgId),
+          guard,
+          ...queries.upsertDeals(db, orgId, plan.dealRows),
+          ...queries.upsertStips(db, orgId, plan.stipRows),
+        ];
+        await commitWithEvents(env, db, [...writes, ...delivery.statements], [...plan.alerts, ...delivery.events], now);
+        return { created: plan.created, updated: plan.updated, alerts: plan.alerts };
+      }),
+    inObject: async () => {
+      const names = [...storeIds].map(([id, name]) => ({ id, name }));
+      const result = await orgStore(env, orgId).applyDeals(orgId, names, deals, today);
+      if ("notServing" in result) return result;
+      // Only the delivery is read again when another delivery came first: the deals are written already.
+      await retryingStaleReads(async () => {
+        const delivery = await feedDelivery(db, orgId, feedStores, "deals", now);
+        await commitWithEvents(env, db, delivery.statements, [...result.alerts, ...delivery.events], now);
+      });
+      return result;
+    },
+  });
+  const { created, updated, alerts } = applied;
+  return { received: deals.length, created, updated, unchanged: deals.length - created - updated, stip_alerts: alerts.length };
 }

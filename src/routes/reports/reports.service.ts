@@ -3,7 +3,10 @@ import {
   type AlertPageAfter,
   type AlertUnitRow,
   alertUnitPage,
+  type BriefingRows,
+  type BriefingRowsReader,
   briefingQuery,
+  briefingRows,
   findBriefing,
   findOrgStore,
   insertBriefing,
@@ -52,10 +55,11 @@ type AlertReportPage = ReturnType<typeof alertReportBody> & { has_more: boolean;
     ReturnType<typeof dataAsOfAnswer>
   >;
 
-/** The reports' reads of an organization's units when they are not (only) in D1. */
+/** The reports' reads of an organization's units and deals when they are not (only) in D1. */
 export interface UnitsElsewhere {
   alertPage(limit: number, after: AlertPageAfter | undefined, storeId: string | undefined): Promise<AlertUnitRow[]>;
   inStock(storeId?: string): Promise<AlertUnitRow[]>;
+  briefingRows: BriefingRowsReader;
 }
 
 /**
@@ -71,7 +75,7 @@ export function unitsElsewhere(
   storage: OrgStoragePlace,
 ): UnitsElsewhere | undefined {
   if (storage === "d1") return undefined;
-  const read = (inD1: () => Promise<AlertUnitRow[]>, inObject: () => Promise<AlertUnitRow[] | typeof NOT_SERVING>) =>
+  const read = <T>(inD1: () => Promise<T>, inObject: () => Promise<T | typeof NOT_SERVING>) =>
     onOrgStorage(env, orgId, storage, "read", { inD1, inObject });
   return {
     alertPage: (limit, after, storeId) =>
@@ -83,6 +87,11 @@ export function unitsElsewhere(
       read(
         () => unitsInStock(db, orgId, storeId),
         () => orgStore(env, orgId).unitsInStock(orgId, storeId) as Promise<AlertUnitRow[] | typeof NOT_SERVING>,
+      ),
+    briefingRows: (storeId, dealsSince) =>
+      read(
+        () => briefingRows(db, orgId, storeId, dealsSince),
+        () => orgStore(env, orgId).briefingRows(orgId, storeId, dealsSince) as Promise<BriefingRows | typeof NOT_SERVING>,
       ),
   };
 }
@@ -156,7 +165,7 @@ export async function morningBriefing(
     if (stored) return stored as BriefingBody;
     // Read together: none needs another's answer (each wave is a round trip on a first call).
     const [data, pulse, signals] = await Promise.all([
-      loadBriefingData(db, request.orgId, store.id, briefingDealsSince(now), elsewhere?.inStock),
+      loadBriefingData(db, request.orgId, store.id, briefingDealsSince(now), elsewhere?.briefingRows),
       marketPulse(db, request.lenderThresholdPts, now),
       loadStoreSignals(db, request.orgId, store.id),
     ]);

@@ -107,7 +107,14 @@ export async function createSandbox(env: Pick<Env, "ORG_STORE">, db: Database, n
       await db.batch([first, ...rest]);
     }
     const names = organization.stores.map(({ id, name }) => ({ id, name }));
-    await orgStore(env, organization.id).seedSandbox(organization.id, names, inventory.units, inventory.marketValues);
+    await orgStore(env, organization.id).seedSandbox(
+      organization.id,
+      names,
+      inventory.units,
+      inventory.marketValues,
+      inventory.deals,
+      inventory.dealStips,
+    );
   } catch (error) {
     logEvent("error", { event: "sandbox_seed_failed", org_id: organization.id, ...describeError(error) });
     await purgeSandbox(env, db, await tablesWithOrgId(db), organization.id);
