@@ -26,8 +26,8 @@ const secret: Check<string> = (value) => (typeof value === "string" && value.len
 const downloadUrl: Check<string> = (value) => {
   if (typeof value !== "string") return INVALID;
   const trimmed = value.trim();
-  if (!/^https?:\/\//i.test(trimmed) || !URL.canParse(trimmed)) return INVALID;
-  return /^https?:$/.test(new URL(trimmed).protocol) ? trimmed.replace(/[\t\n\r]/g, "") : INVALID;
+  // The scheme is checked on the text: the URL parser would read "https:/x" as https://x.
+  return /^https?:\/\//i.test(trimmed) && URL.canParse(trimmed) ? trimmed.replace(/[\t\n\r]/g, "") : INVALID;
 };
 
 /** A comma-separated list of origins such as https://app.example.com. */

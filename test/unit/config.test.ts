@@ -37,16 +37,33 @@ describe("the Worker configuration, checked without a schema library (as the zod
       webhookAllowLocalhost: false,
       staleSanctionsListMode: "production",
     });
-    expect(configWith({ WEBHOOK_ALLOW_LOCALHOST: "true", DEV_SCREEN_STALE_SANCTIONS_LIST: "true" })).toMatchObject({
-      webhookAllowLocalhost: true,
+    expect(configWith({ DEV_SCREEN_STALE_SANCTIONS_LIST: "true" })).toMatchObject({
+      webhookAllowLocalhost: false,
       staleSanctionsListMode: "development",
+    });
+    expect(configWith({ WEBHOOK_ALLOW_LOCALHOST: "true", DEV_SCREEN_STALE_SANCTIONS_LIST: "false" })).toMatchObject({
+      webhookAllowLocalhost: true,
+      staleSanctionsListMode: "production",
     });
   });
 
   it("trims the download addresses and splits the staff origins", () => {
-    const config = configWith({ OFAC_ALT_URL: " https://ofac.example/ALT.CSV\n", STAFF_ALLOWED_ORIGINS: "https://a.example, http://localhost:3000" });
+    const config = configWith({
+      OFAC_ALT_URL: " https://ofac.example/ALT.CSV\n",
+      OFAC_COMMENTS_URL: "https://ofac.example/SDN_\tCOMMENTS.CSV",
+      STAFF_ALLOWED_ORIGINS: "https://a.example, http://localhost:3000",
+    });
     expect(config.ofacUrls.alt).toBe("https://ofac.example/ALT.CSV");
+    expect(config.ofacUrls.comments).toBe("https://ofac.example/SDN_COMMENTS.CSV");
     expect(config.staffAllowedOrigins).toEqual(["https://a.example", "http://localhost:3000"]);
+  });
+
+  it("takes the bounds themselves", () => {
+    expect(configWith({ PASSWORD_PEPPER: "sixteen-chars-ok", LENDER_ENVIRONMENT_CHANGE_PTS: "5", APPRAISAL_VISION_TIMEOUT_MS: "1" })).toMatchObject({
+      passwordPepper: "sixteen-chars-ok",
+      lenderEnvironmentChangePts: 5,
+      appraisalVisionTimeoutMs: 1,
+    });
   });
 
   it("reads numbers as numbers within their bounds, and an empty key as none", () => {
@@ -62,6 +79,7 @@ describe("the Worker configuration, checked without a schema library (as the zod
     ["COMPLIANCE_HASH_SALT", undefined],
     ["OFAC_SDN_URL", "ftp://ofac.example/SDN.CSV"],
     ["OFAC_SDN_URL", "https:ofac.example/SDN.CSV"],
+    ["OFAC_SDN_URL", "https://"],
     ["STAFF_ALLOWED_ORIGINS", "https://a.example,"],
     ["STAFF_ALLOWED_ORIGINS", "https://a.example/app"],
     ["FRED_API_KEY", "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"],
@@ -73,6 +91,7 @@ describe("the Worker configuration, checked without a schema library (as the zod
     ["APPRAISAL_VISION_TIMEOUT_MS", "1.5"],
     ["APPRAISAL_VISION_TIMEOUT_MS", "30001"],
     ["WEBHOOK_SECRETS_KEY", btoa("k".repeat(31))],
+    ["WEBHOOK_SECRETS_KEY", btoa("k".repeat(33))],
     ["WEBHOOK_SECRETS_KEY", "not base64!"],
     ["WEBHOOK_ALLOW_LOCALHOST", "yes"],
     ["DEV_SCREEN_STALE_SANCTIONS_LIST", ""],
