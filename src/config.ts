@@ -2,9 +2,11 @@
  * The Worker's vars and secrets, checked once per isolate at the first request. A problem is
  * reported by variable name only: values may be secrets.
  *
- * Checked by hand, not by a zod schema: building and running the schema was 19–45 ms of a fresh
- * isolate's first call (BENCHMARKS.md, "First calls and lazy route areas"), for fifteen strings.
- * Each check returns the value the code reads, or INVALID.
+ * Checked by hand, not by a zod schema: building and running the schema was 19–45 ms of a profiled
+ * first call on a fresh isolate (BENCHMARKS.md, "First calls and lazy route areas"), for fifteen
+ * strings; without it a first call's workerd CPU fell by a median 8–25 ms on /health and 5–21 ms
+ * on a metered read (`npm run bench:latency -- --first-calls=…`, 2026-11-29). Each check returns
+ * the value the code reads, or INVALID.
  */
 const INVALID = Symbol("invalid");
 type Check<T> = (value: unknown) => T | typeof INVALID;
