@@ -5,10 +5,10 @@ export type InspectorSend = (method: string, params?: object) => Promise<Record<
  * with `inspectorPort` (scripts/bench/worker.ts `serve`): the CPU profile of `npm run profile`, the
  * heap figures of `npm run soak`.
  */
-export async function connectInspector(port: number): Promise<InspectorSend> {
+export async function connectInspector(port: number, worker = "api"): Promise<InspectorSend> {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { id: string; webSocketDebuggerUrl: string }[];
-  const target = targets.find((t) => t.id.endsWith(":api"));
-  if (!target) throw new Error(`no inspector target for the api Worker among ${targets.map((t) => t.id).join(", ")}`);
+  const target = targets.find((t) => t.id.endsWith(`:${worker}`));
+  if (!target) throw new Error(`no inspector target for the ${worker} Worker among ${targets.map((t) => t.id).join(", ")}`);
   const socket = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
     socket.addEventListener("open", resolve, { once: true });

@@ -10,6 +10,9 @@
  * without it (a second fresh isolate, every round trip 0 ms: the CPU and local I/O alone). Then a
  * busy key: how many of 1,000 metered calls reached the quota's Durable Object. Each endpoint is
  * held to the limits of issue 37; a miss names its reason (./limits.ts).
+ *
+ * `--first-calls=name,name [--isolates=10] [--against=<dir>/entry.js] [--profile]` measures (or
+ * profiles) only the first calls' CPU, on many fresh isolates (./first-calls.ts).
  */
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
@@ -18,6 +21,7 @@ import { requestInit, type Scenario } from "../scenario";
 import { benchScenarios } from "../scenarios";
 import { compatibilityDate, median } from "../startup";
 import { apiWorkerOptions, builtWorker, IN_MEMORY_RATE_LIMITER, machine, migrateAndSeed } from "../worker";
+import { firstCalls } from "./first-calls";
 import { checkLimits, FIRST_CALL_WITHIN_MS, latencyEndpoints } from "./limits";
 import { type Call, HOPS, type Hop, ROUND_TRIP_MS, sequentialRoundTrips } from "./model";
 
@@ -202,4 +206,7 @@ async function main() {
   }
 }
 
-await main();
+const firstCallsOf = option("first-calls")?.split(",");
+if (firstCallsOf)
+  await firstCalls(firstCallsOf, { isolates: Number(option("isolates") ?? 10), against: option("against"), profile: args.includes("--profile") });
+else await main();
