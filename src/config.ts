@@ -1,117 +1,85 @@
+import { z } from "zod";
+
 /**
  * The Worker's vars and secrets, checked once per isolate at the first request. A problem is
  * reported by variable name only: values may be secrets.
- *
- * Checked by hand, not by a zod schema: building and running the schema was 19–45 ms of a profiled
- * first call on a fresh isolate (BENCHMARKS.md, "First calls and lazy route areas"), for fifteen
- * strings; without it a first call's workerd CPU fell by a median 8–25 ms on /health and 5–21 ms
- * on a metered read (`npm run bench:latency -- --first-calls=…`, 2026-11-29). Each check returns
- * the value the code reads, or INVALID.
  */
-const INVALID = Symbol("invalid");
-type Check<T> = (value: unknown) => T | typeof INVALID;
-
-const isOrigin = (value: string) => {
+const origin = z.string().refine((value) => {
   try {
     return new URL(value).origin === value;
   } catch {
     return false;
   }
-};
+}, "must be an origin such as https://app.example.com");
 
-const secret: Check<string> = (value) => (typeof value === "string" && value.length >= 16 ? value : INVALID);
+const secret = z.string().min(16, "must be a random string of at least 16 characters");
 
-/**
- * Where the sanctions-list refresh downloads (wrangler.toml: OFAC's Sanctions List Service; a test
- * server in tests): an http(s) address, trimmed, as zod's `z.url({ protocol: /^https?$/ })` read it.
- */
-const downloadUrl: Check<string> = (value) => {
-  if (typeof value !== "string") return INVALID;
-  const trimmed = value.trim();
-  // The scheme is checked on the text: the URL parser would read "https:/x" as https://x.
-  return /^https?:\/\//i.test(trimmed) && URL.canParse(trimmed) ? trimmed.replace(/[\t\n\r]/g, "") : INVALID;
-};
-
-/** A comma-separated list of origins such as https://app.example.com. */
-const origins: Check<readonly string[]> = (value) => {
-  if (typeof value !== "string") return INVALID;
-  const list = value.split(",").map((item) => item.trim());
-  return list.every(isOrigin) ? list : INVALID;
-};
-
-/** An optional API key: absent or empty is none. */
-const optionalKey =
-  (pattern: RegExp): Check<string | undefined> =>
-  (value) =>
-    value === undefined || value === "" ? undefined : typeof value === "string" && pattern.test(value) ? value : INVALID;
-
-/** A number (a string var is read as `Number` reads it) within `ok`, or `fallback` when the var is absent. */
-const numberOr =
-  (fallback: number, ok: (n: number) => boolean): Check<number> =>
-  (value) => {
-    if (value === undefined) return fallback;
-    const n = Number(value);
-    return Number.isFinite(n) && ok(n) ? n : INVALID;
-  };
-
-/** base64 of exactly 32 bytes: an AES-256-GCM key (openssl rand -base64 32). */
-const aes256KeyBase64: Check<string> = (value) => {
-  if (typeof value !== "string") return INVALID;
+/** Where the sanctions-list refresh downloads (wrangler.toml: OFAC's Sanctions List Service; a test server in tests). */
+const downloadUrl = z.url({ protocol: /^https?$/ });
+/** base64 of exactly 32 bytes: an AES-256-GCM key. */
+const aes256KeyBase64 = z.string().refine((value) => {
   try {
-    return atob(value).length === 32 ? value : INVALID;
+    return atob(value).length === 32;
   } catch {
-    return INVALID;
+    return false;
   }
-};
+}, "must be base64 of 32 random bytes (openssl rand -base64 32)");
 
-/** An optional "true" or "false" switch: whether it is "true". */
-const flag: Check<boolean> = (value) => (value === undefined || value === "false" ? false : value === "true" ? true : INVALID);
+/** The vars as the Worker receives them, and (after the transform) as the code reads them: one declaration of both. */
+const ConfigSchema = z
+  .object({
+    PASSWORD_PEPPER: secret,
+    /** Key of the HMAC that stands in for a screened person in the compliance audit trail. */
+    COMPLIANCE_HASH_SALT: secret,
+    OFAC_SDN_URL: downloadUrl,
+    OFAC_ALT_URL: downloadUrl,
+    OFAC_COMMENTS_URL: downloadUrl,
+    /** SDN.XML of the same publication: its header states OFAC's Publish_Date, the list's version. */
+    OFAC_PUBLICATION_URL: downloadUrl,
+    STAFF_ALLOWED_ORIGINS: z
+      .string()
+      .transform((list) => list.split(",").map((item) => item.trim()))
+      .pipe(z.array(origin).min(1)),
+    // Public data feeds (docs/reports.md): without a key the nightly refresh records a failure and keeps the last data.
+    FRED_API_KEY: z
+      .string()
+      .regex(/^[a-z0-9]{32}$/, "must be a 32-character FRED API key")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    EIA_API_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9]{20,64}$/, "must be an EIA API key")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    /** Points the 60-month bank auto rate must move over three readings to count as a lender-environment change (docs/domain/reports.md). */
+    LENDER_ENVIRONMENT_CHANGE_PTS: z.coerce.number().positive().max(5).default(0.25),
+    /** Workers AI model for trade photos (used only when an `AI` binding exists; docs/appraisal.md). */
+    APPRAISAL_VISION_MODEL: z.string().min(1).default("@cf/meta/llama-4-scout-17b-16e-instruct"),
+    /** The AI call is bounded by 30 s (docs/appraisal.md); tests set a shorter bound. */
+    APPRAISAL_VISION_TIMEOUT_MS: z.coerce.number().int().min(1).max(30_000).default(30_000),
+    /** Encrypts webhook signing secrets at rest. */
+    WEBHOOK_SECRETS_KEY: aes256KeyBase64,
+    /** Development only: lets webhooks point at http://localhost and http://127.0.0.1. */
+    WEBHOOK_ALLOW_LOCALHOST: z.enum(["true", "false"]).optional(),
+    /** Development only: screen against a sanctions list past its age limit, with a warning, instead of refusing (docs/domain/screening.md#list-age). */
+    DEV_SCREEN_STALE_SANCTIONS_LIST: z.enum(["true", "false"]).optional(),
+  })
+  .transform((vars) => ({
+    passwordPepper: vars.PASSWORD_PEPPER,
+    complianceHashSalt: vars.COMPLIANCE_HASH_SALT,
+    ofacUrls: { sdn: vars.OFAC_SDN_URL, alt: vars.OFAC_ALT_URL, comments: vars.OFAC_COMMENTS_URL, publication: vars.OFAC_PUBLICATION_URL },
+    staffAllowedOrigins: vars.STAFF_ALLOWED_ORIGINS as readonly string[],
+    fredApiKey: vars.FRED_API_KEY,
+    eiaApiKey: vars.EIA_API_KEY,
+    lenderEnvironmentChangePts: vars.LENDER_ENVIRONMENT_CHANGE_PTS,
+    appraisalVisionModel: vars.APPRAISAL_VISION_MODEL,
+    appraisalVisionTimeoutMs: vars.APPRAISAL_VISION_TIMEOUT_MS,
+    webhookSecretsKey: vars.WEBHOOK_SECRETS_KEY,
+    webhookAllowLocalhost: vars.WEBHOOK_ALLOW_LOCALHOST === "true",
+    staleSanctionsListMode: vars.DEV_SCREEN_STALE_SANCTIONS_LIST === "true" ? ("development" as const) : ("production" as const),
+  }));
 
-/** The vars the Worker reads, each with its check, in the order a problem is reported. */
-const VARS = {
-  PASSWORD_PEPPER: secret,
-  /** Key of the HMAC that stands in for a screened person in the compliance audit trail. */
-  COMPLIANCE_HASH_SALT: secret,
-  OFAC_SDN_URL: downloadUrl,
-  OFAC_ALT_URL: downloadUrl,
-  OFAC_COMMENTS_URL: downloadUrl,
-  /** SDN.XML of the same publication: its header states OFAC's Publish_Date, the list's version. */
-  OFAC_PUBLICATION_URL: downloadUrl,
-  STAFF_ALLOWED_ORIGINS: origins,
-  // Public data feeds (docs/reports.md): without a key the nightly refresh records a failure and keeps the last data.
-  FRED_API_KEY: optionalKey(/^[a-z0-9]{32}$/),
-  EIA_API_KEY: optionalKey(/^[A-Za-z0-9]{20,64}$/),
-  /** Points the 60-month bank auto rate must move over three readings to count as a lender-environment change (docs/domain/reports.md). */
-  LENDER_ENVIRONMENT_CHANGE_PTS: numberOr(0.25, (n) => n > 0 && n <= 5),
-  /** Workers AI model for trade photos (used only when an `AI` binding exists; docs/appraisal.md). */
-  APPRAISAL_VISION_MODEL: (value: unknown) =>
-    value === undefined ? "@cf/meta/llama-4-scout-17b-16e-instruct" : typeof value === "string" && value.length > 0 ? value : INVALID,
-  /** The AI call is bounded by 30 s (docs/appraisal.md); tests set a shorter bound. */
-  APPRAISAL_VISION_TIMEOUT_MS: numberOr(30_000, (n) => Number.isSafeInteger(n) && n >= 1 && n <= 30_000),
-  /** Encrypts webhook signing secrets at rest. */
-  WEBHOOK_SECRETS_KEY: aes256KeyBase64,
-  /** Development only: lets webhooks point at http://localhost and http://127.0.0.1. */
-  WEBHOOK_ALLOW_LOCALHOST: flag,
-  /** Development only: screen against a sanctions list past its age limit, with a warning, instead of refusing (docs/domain/screening.md#list-age). */
-  DEV_SCREEN_STALE_SANCTIONS_LIST: flag,
-} satisfies Record<string, Check<unknown>>;
-
-type Vars = { [Name in keyof typeof VARS]: Exclude<ReturnType<(typeof VARS)[Name]>, typeof INVALID> };
-
-export interface Config {
-  passwordPepper: string;
-  complianceHashSalt: string;
-  ofacUrls: { sdn: string; alt: string; comments: string; publication: string };
-  staffAllowedOrigins: readonly string[];
-  fredApiKey: string | undefined;
-  eiaApiKey: string | undefined;
-  lenderEnvironmentChangePts: number;
-  appraisalVisionModel: string;
-  appraisalVisionTimeoutMs: number;
-  webhookSecretsKey: string;
-  webhookAllowLocalhost: boolean;
-  staleSanctionsListMode: "development" | "production";
-}
+export type Config = z.infer<typeof ConfigSchema>;
 
 export class ConfigError extends Error {
   constructor(readonly variables: string[]) {
@@ -126,29 +94,11 @@ const checked = new WeakMap<object, Config>();
 export function loadConfig(env: Env): Config {
   const hit = checked.get(env);
   if (hit) return hit;
-  const vars: Record<string, unknown> = {};
-  const bad: string[] = [];
-  for (const [name, check] of Object.entries(VARS)) {
-    const value = check((env as unknown as Record<string, unknown>)[name]);
-    if (value === INVALID) bad.push(name);
-    else vars[name] = value;
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError([...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))]);
   }
-  if (bad.length > 0) throw new ConfigError(bad);
-  const v = vars as Vars;
-  const config: Config = {
-    passwordPepper: v.PASSWORD_PEPPER,
-    complianceHashSalt: v.COMPLIANCE_HASH_SALT,
-    ofacUrls: { sdn: v.OFAC_SDN_URL, alt: v.OFAC_ALT_URL, comments: v.OFAC_COMMENTS_URL, publication: v.OFAC_PUBLICATION_URL },
-    staffAllowedOrigins: v.STAFF_ALLOWED_ORIGINS,
-    fredApiKey: v.FRED_API_KEY,
-    eiaApiKey: v.EIA_API_KEY,
-    lenderEnvironmentChangePts: v.LENDER_ENVIRONMENT_CHANGE_PTS,
-    appraisalVisionModel: v.APPRAISAL_VISION_MODEL,
-    appraisalVisionTimeoutMs: v.APPRAISAL_VISION_TIMEOUT_MS,
-    webhookSecretsKey: v.WEBHOOK_SECRETS_KEY,
-    webhookAllowLocalhost: v.WEBHOOK_ALLOW_LOCALHOST,
-    staleSanctionsListMode: v.DEV_SCREEN_STALE_SANCTIONS_LIST ? "development" : "production",
-  };
+  const config = parsed.data;
   checked.set(env, config);
   return config;
 }
