@@ -15,7 +15,11 @@ export const STARTUP_RUNS = 5;
  * (funding limits, Appendix J, the VIN decode, screening forms: about 3,000 lines of our code, no
  * dependency and no reference data) took it to 777 KiB; raised on 2026-11-29 to 840 when the
  * store's own signals (two engines, two jobs, `data_as_of` on seven answers) and the route
- * factories took it to 803 KiB (gzip 262 KiB), start-up CPU still 0.8× its budget. Parsing and
- * compiling it is most of start-up, which check:startup holds to its own budget.
+ * factories took it to 803 KiB (gzip 262 KiB), start-up CPU still 0.8× its budget; raised on
+ * 2026-11-29 afternoon to 880 when the deals group's storage-object schema (8.4 KiB of SQL, bundled
+ * as the object's migration) and the code of the credential-at-a-replica path, the deals group's
+ * object methods and compliance's stored name parts (8.7 KiB) took it to 851 KiB (gzip 277 KiB),
+ * start-up CPU 0.76× its budget. Parsing and compiling it is most of start-up, which check:startup
+ * holds to its own budget.
  */
-export const BUNDLE_CEILING_KIB = 840;
+export const BUNDLE_CEILING_KIB = 880;

@@ -91,7 +91,7 @@ const unitChanges = (stored: StoredUnit, unit: UnitFields, storeId: string) =>
   changes(UNIT_UPDATED, stored, { ...unit, store_id: storeId, status: "in_stock" });
 
 /** A pushed deal changes the stored one. */
-export const dealChanges = (stored: typeof deals.$inferSelect, deal: DealFields) => changes(DEAL_UPDATED, stored, deal);
+const dealChanges = (stored: typeof deals.$inferSelect, deal: DealFields) => changes(DEAL_UPDATED, stored, deal);
 
 /**
  * Inserts or updates (by stock number) units of one store, back in stock. For the caller's batch.
@@ -177,7 +177,7 @@ export async function planSnapshot(
 }
 
 /** The organization's deals with these numbers, with their stips. */
-export async function findDealsByNumber(db: SqliteReader, orgId: string, dealNumbers: string[]) {
+async function findDealsByNumber(db: SqliteReader, orgId: string, dealNumbers: string[]) {
   const parts = await Promise.all(
     chunk(dealNumbers, ROWS_PER_STATEMENT * 2).map(async (part) => {
       const found = await db
@@ -277,7 +277,7 @@ export type PushedDeal = DealFields & {
 type StoredStip = { id: string; stip: string; state: string; requestedOn: string; clearedOn: string | null };
 
 /** `deal.stip_alert` as the push raises it (an event of src/events/emit.ts, recorded by the caller). */
-export interface StipAlert {
+interface StipAlert {
   event: "deal.stip_alert";
   orgId: string;
   storeId: string;
