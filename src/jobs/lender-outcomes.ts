@@ -89,7 +89,7 @@ export async function checkOrganizationLenderOutcomes(env: Env, orgId: string, n
 
 /**
  * The funding days of an organization whose deals are not (only) in D1: read in its object, one
- * call per run (docs/scaling.md#every-reader-of-the-deals-group); undefined for one in D1, whose
+ * call per run (docs/scaling.md#every-reader-of-the-deals-group-and-where-it-reads-issue-39-fourth-step); undefined for one in D1, whose
  * decisions join its deals there. The flag is read at the primary, as the move flips it.
  */
 async function fundedOnElsewhere(env: Env, db: Database, orgId: string) {
