@@ -15,8 +15,11 @@ import { initialGroup } from "./names";
  */
 export const LISTED_PARTS_ROW_CHARS = 20_000;
 
+/** Ends each part's line: printable, since the operator command refuses control characters in the SQL it inlines, and never in a part. */
+const LINE_END = ";";
+
 /**
- * One line per part, `PART entNum entNum…`, packed into rows of at most `rowChars` characters that
+ * One line per part, `PART entNum entNum…;`, packed into rows of at most `rowChars` characters that
  * end at a line's end and hold one initial group's parts, so each row reads alone, their order
  * does not matter, and an isolate reads a group's parts only when a screening first needs them.
  */
@@ -40,7 +43,7 @@ export function listedPartsRows(
   for (const parts of byGroup.values()) {
     let row = "";
     for (const [part, entNums] of parts) {
-      const line = `${part} ${entNums.join(" ")}\n`;
+      const line = `${part} ${entNums.join(" ")}${LINE_END}`;
       if (row.length > 0 && row.length + line.length > rowChars) {
         rows.push(row);
         row = "";
@@ -60,8 +63,8 @@ export function* readListedParts(rows: Iterable<string>): Generator<[part: strin
   for (const row of rows) {
     let start = 0;
     while (start < row.length) {
-      const newline = row.indexOf("\n", start);
-      const end = newline < 0 ? row.length : newline;
+      const lineEnd = row.indexOf(LINE_END, start);
+      const end = lineEnd < 0 ? row.length : lineEnd;
       const space = row.indexOf(" ", start);
       yield [row.slice(start, space), row.slice(space + 1, end)];
       start = end + 1;
