@@ -193,11 +193,20 @@ export async function renewListInForce(
   listId: string,
   renewal: { loadedAt: string; source: string; version: string; versionBasis: SanctionsListMeta["versionBasis"] },
 ): Promise<void> {
-  await db.batch([
-    db.delete(sanctionsNameParts).where(eq(sanctionsNameParts.listId, listId)),
-    ...listedPartsRows(list).map((parts, seq) => db.insert(sanctionsNameParts).values({ listId, seq, parts })),
-    db.update(sanctionsLists).set(renewal).where(eq(sanctionsLists.id, listId)),
+  await runInOneBatch(db, [
+    { sql: "DELETE FROM sanctions_name_parts WHERE list_id = ?", params: [listId] },
+    ...namePartsInserts(list, listId),
+    {
+      sql: "UPDATE sanctions_lists SET loaded_at = ?, source = ?, version = ?, version_basis = ? WHERE id = ?",
+      params: [renewal.loadedAt, renewal.source, renewal.version, renewal.versionBasis ?? "published", listId],
+    },
   ]);
+}
+
+/** Plain statements bound through D1 and run as one batch (a transaction). */
+function runInOneBatch(db: Database, statements: RawStatement[]) {
+  const d1 = db.$client;
+  return d1.batch(statements.map((s) => d1.prepare(s.sql).bind(...s.params)));
 }
 
 /** The organization's screening settings, or the defaults row ('*'). */
@@ -335,9 +344,7 @@ const LOAD_BATCH_STATEMENTS = 100;
 
 /** Runs a load (see `sanctionsListLoad`) through D1; on any failure the previous list stays in force. */
 export async function writeSanctionsList(db: Database, list: ParsedSanctionsList, meta: SanctionsListMeta): Promise<void> {
-  const d1 = db.$client;
-  const prepare = (s: RawStatement) => d1.prepare(s.sql).bind(...s.params);
   const { rows, activate } = sanctionsListLoad(list, meta);
-  for (let i = 0; i < rows.length; i += LOAD_BATCH_STATEMENTS) await d1.batch(rows.slice(i, i + LOAD_BATCH_STATEMENTS).map(prepare));
-  await d1.batch(activate.map(prepare));
+  for (let i = 0; i < rows.length; i += LOAD_BATCH_STATEMENTS) await runInOneBatch(db, rows.slice(i, i + LOAD_BATCH_STATEMENTS));
+  await runInOneBatch(db, activate);
 }
