@@ -2,19 +2,21 @@ import type { ApiKeyRecord, BrokerTokenRecord, LegacyTokenRecord } from "../db/q
 import { TtlCache } from "../lib/ttl-cache";
 
 /**
- * Credential lookups by hash are memoised per isolate for at most 60 s, which bounds how long a
- * token's revocation takes to reach every isolate; the isolate that revokes evicts at once. A
- * `lak_` key is read at a replica, so its revocation is said by its quota counter instead
- * (docs/consistency.md#credentials).
+ * How long an isolate may still admit a credential after its revocation or its organization's
+ * suspension (docs/consistency.md#credentials): the age of the credential lookups memoised here,
+ * and of the standing a key's quota counter last told an isolate (src/http/quota.ts), which says a
+ * `lak_` key's revocation since that key is read at a replica. The isolate that revokes evicts at once.
  */
-const CREDENTIAL_CACHE = { ttlMs: 60_000, maxEntries: 10_000 };
+export const REVOCATION_WINDOW_MS = 60_000;
+
+const CREDENTIAL_CACHE = { ttlMs: REVOCATION_WINDOW_MS, maxEntries: 10_000 };
 
 export const apiKeyCache = new TtlCache<ApiKeyRecord | null>(CREDENTIAL_CACHE);
 export const legacyTokenCache = new TtlCache<LegacyTokenRecord | null>(CREDENTIAL_CACHE);
 export const brokerTokenCache = new TtlCache<BrokerTokenRecord | null>(CREDENTIAL_CACHE);
 
 /**
- * The SHA-256 of each `lak_` key that matched a record here, by the key as sent, for the same 60 s:
+ * The SHA-256 of each `lak_` key that matched a record here, by the key as sent, for the same window:
  * checking a key's checksum and hashing it was about a sixth of a metered call's CPU in workerd
  * (BENCHMARKS.md, "Profiles"). In this isolate's memory only, like the request that carried the key;
  * never stored, logged or sent. A revoked key still maps to its hash, whose record is then looked up

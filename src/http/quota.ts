@@ -1,4 +1,5 @@
 import { createMiddleware } from "hono/factory";
+import { REVOCATION_WINDOW_MS } from "../credentials/credential-cache";
 import type { LeaseAnswer, QuotaCounter } from "../durable-objects/quota-counter";
 import { utcDay } from "../engines/dates";
 import { leaseCap, nextLeaseRequest, nextResetMs, secondsUntilReset } from "../engines/quota/policy";
@@ -15,13 +16,6 @@ export const RESET_HEADER = "X-Service-RateLimit-Reset";
 export const RATE_LIMIT_EXPOSED_HEADERS = [LIMIT_HEADER, REMAINING_HEADER, RESET_HEADER, "Retry-After"];
 
 const MAX_KEYS = 10_000;
-
-/**
- * How old the latest counter answer an isolate admits on may be: the credential cache's 60 s, so a
- * revocation or suspension told to the counter reaches every isolate within a minute however long
- * its lease lasts (docs/consistency.md).
- */
-export const STANDING_MAX_AGE_MS = 60_000;
 
 type Decision = { admitted: true; remaining: number } | { admitted: false; used: number } | { admitted: false; refusal: Refusal };
 
@@ -62,9 +56,9 @@ export class LeaseTable {
    */
   take(keyId: string, limit: number, nowMs: number, acquire: Acquire, background: Background): Decision | Promise<Decision> {
     const lease = this.current(keyId, limit, nowMs);
-    // The standing heard here decides for a minute; past it the request asks again, so a
-    // revocation reaches this isolate within the minute, and so does a reinstatement.
-    const heard = nowMs - lease.answeredAtMs < STANDING_MAX_AGE_MS;
+    // The standing heard here decides for the revocation window; past it the request asks again, so a
+    // revocation reaches this isolate within it however long the lease lasts, and so does a reinstatement.
+    const heard = nowMs - lease.answeredAtMs < REVOCATION_WINDOW_MS;
     const refusal = refusalOf(lease.standing, nowMs);
     if (heard && refusal !== null) return { admitted: false, refusal };
     if (heard && lease.tokens > 0) {

@@ -1,9 +1,8 @@
 import { env } from "cloudflare:workers";
 import { z } from "@hono/zod-openapi";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { apiKeyCache } from "../../src/credentials/credential-cache";
+import { apiKeyCache, REVOCATION_WINDOW_MS } from "../../src/credentials/credential-cache";
 import { sha256Hex } from "../../src/credentials/tokens";
-import { STANDING_MAX_AGE_MS } from "../../src/http/quota";
 import { v1Route } from "../../src/http/v1-chain";
 import { createOrg, createStore, createUnit } from "../helpers/factories";
 import { laggingReplica } from "../helpers/lagging-replica";
@@ -122,10 +121,10 @@ describe("D1 read replica lag", async () => {
     const t0 = Date.now();
     for (let i = 0; i < 5; i++) expect((await probe(key)).status).toBe(200);
     await revokeElsewhere(id, t0);
-    vi.setSystemTime(t0 + STANDING_MAX_AGE_MS - 1);
+    vi.setSystemTime(t0 + REVOCATION_WINDOW_MS - 1);
     // Within the minute this instance may still serve it (cached record, tokens held); from the minute on it may not.
     await probe(key);
-    vi.setSystemTime(t0 + STANDING_MAX_AGE_MS);
+    vi.setSystemTime(t0 + REVOCATION_WINDOW_MS);
     expect(await replicaRevokedAt(id)).toBeNull();
     const before = handled;
     expect((await probe(key)).status).toBe(401);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { REVOCATION_WINDOW_MS } from "../../src/credentials/credential-cache";
 import { DAY_MS } from "../../src/engines/dates";
 import { acquire, type CounterState, MAX_LEASE } from "../../src/engines/quota/policy";
 import { IN_STANDING, type KeyStanding, refusalOf, withEnd } from "../../src/engines/quota/standing";
-import { LeaseTable, STANDING_MAX_AGE_MS } from "../../src/http/quota";
+import { LeaseTable } from "../../src/http/quota";
 
 const MIDNIGHT = Date.UTC(2031, 0, 1);
 
@@ -184,10 +185,10 @@ describe("LeaseTable", () => {
     expect(counter.used()).toBeGreaterThan(6);
     counter.tell((s) => withEnd(s, { atMs: MIDNIGHT + 2, reason: "revoked" }));
     // Within the minute the tokens held are spent as before.
-    expect(leases.take("key", limit, MIDNIGHT + STANDING_MAX_AGE_MS, counter.acquireAt(MIDNIGHT + STANDING_MAX_AGE_MS), () => {})).toMatchObject({
+    expect(leases.take("key", limit, MIDNIGHT + REVOCATION_WINDOW_MS, counter.acquireAt(MIDNIGHT + REVOCATION_WINDOW_MS), () => {})).toMatchObject({
       admitted: true,
     });
-    const late = MIDNIGHT + 1 + STANDING_MAX_AGE_MS;
+    const late = MIDNIGHT + 1 + REVOCATION_WINDOW_MS;
     const asked = leases.take("key", limit, late, counter.acquireAt(late), work.background);
     expect(asked).toBeInstanceOf(Promise);
     expect(await asked).toEqual({ admitted: false, refusal: "revoked" });
@@ -204,7 +205,7 @@ describe("LeaseTable", () => {
     });
     counter.tell((s) => ({ ...s, suspendedAt: null }));
     // Heard a minute ago: this isolate asks again and hears the reinstatement; its refusals were never counted as a spent quota.
-    const later = MIDNIGHT + 1 + STANDING_MAX_AGE_MS;
+    const later = MIDNIGHT + 1 + REVOCATION_WINDOW_MS;
     expect(leases.take("key", limit, later - 1, counter.acquireAt(later - 1), () => {})).toEqual({ admitted: false, refusal: "suspended" });
     expect(await leases.take("key", limit, later, counter.acquireAt(later), () => {})).toEqual({ admitted: true, remaining: limit - 1 });
     expect(await leases.take("key", limit, later, counter.acquireAt(later), () => {})).toMatchObject({ admitted: true });

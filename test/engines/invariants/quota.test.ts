@@ -6,9 +6,10 @@
  */
 import fc from "fast-check";
 import { describe, it } from "vitest";
+import { REVOCATION_WINDOW_MS } from "../../../src/credentials/credential-cache";
 import { acquire, type CounterState } from "../../../src/engines/quota/policy";
 import { IN_STANDING, type KeyStanding, refusalOf, withEnd } from "../../../src/engines/quota/standing";
-import { LeaseTable, STANDING_MAX_AGE_MS } from "../../../src/http/quota";
+import { LeaseTable } from "../../../src/http/quota";
 import { holds } from "./check";
 
 const NOON = Date.UTC(2031, 0, 1, 12);
@@ -71,7 +72,7 @@ describe("the daily quota and a key's standing", () => {
           const decision = await tables[request.isolate % isolates].take("key", limit, nowMs, shared.acquireAt(nowMs), background);
           if (decision.admitted) {
             admitted++;
-            if (toldAtMs !== null && nowMs >= toldAtMs + STANDING_MAX_AGE_MS) return false;
+            if (toldAtMs !== null && nowMs >= toldAtMs + REVOCATION_WINDOW_MS) return false;
           }
           if (request.settle) await Promise.allSettled(pending.splice(0));
         }
