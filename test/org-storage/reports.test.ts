@@ -7,8 +7,9 @@ import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-mo
 import { enqueueStoreBriefings } from "../../src/jobs/build-morning-briefings";
 import type { JobMessage } from "../../src/jobs/queue";
 import { inventoryAlerts, morningBriefing, unitsElsewhere } from "../../src/routes/reports/reports.service";
-import { createOrg, createStore } from "../helpers/factories";
+import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
+import { PLACES, placeOrganization } from "../helpers/org-storage";
 import { daysAgo, today } from "../helpers/reports";
 
 /** A used car's snapshot line, `days` in stock. */
@@ -106,5 +107,30 @@ describe("the reports of an organization moved to its object", () => {
     await moveToObject(env, org.id);
     await enqueueStoreBriefings(bindings, org.id, new Date());
     expect(sent).toHaveLength(1);
+  });
+
+  it.each(PLACES)("a store's briefing counts only that store's funding pipeline, however old its deals (%s)", async (place) => {
+    const org = await createOrg();
+    const north = await createStore(org.id, { isPrimary: true, name: "North Lot" });
+    const south = await createStore(org.id, { name: "South Lot" });
+    const ingestKey = await createIngestKey(org.id);
+    const waiting = (storeId: string, number: string) =>
+      deal(number, storeId, { sold_on: "2025-01-10", submitted_on: "2025-01-11", stips: [{ stip: "proof_of_income", state: "outstanding" }] });
+    // Sold long before the briefing's recent-sales window: only the pipeline read finds them, by store.
+    const pipeline = [waiting(north.id, "N-1"), waiting(south.id, "S-1"), waiting(south.id, "S-2")];
+    expect((await postDeals({ key: ingestKey }, { deals: pipeline })).status).toBe(200);
+    await placeOrganization(org.id, place);
+
+    const { key } = await createApiKey(org.id);
+    const pipelineOf = async (storeId: string) => {
+      const body = JSON.stringify({ role: "gm", store_id: storeId });
+      const res = await call("/api/v1/morning-briefing", { method: "POST", key, headers: { "Content-Type": "application/json" }, body });
+      expect(res.status).toBe(200);
+      const briefing = (await res.json()) as { sections: { id: string; figures: { id: string; value: number }[] }[] };
+      const figures = briefing.sections.find((s) => s.id === "funding_pipeline")?.figures ?? [];
+      return Object.fromEntries(figures.filter((f) => f.id === "deals_waiting" || f.id === "open_stips").map((f) => [f.id, f.value]));
+    };
+    expect(await pipelineOf(north.id)).toEqual({ deals_waiting: 1, open_stips: 1 });
+    expect(await pipelineOf(south.id)).toEqual({ deals_waiting: 2, open_stips: 2 });
   });
 });
