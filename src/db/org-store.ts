@@ -146,7 +146,7 @@ export async function applyDeals(
   names: readonly { id: string; name: string }[],
   pushed: PushedDeal[],
   today: string,
-  occurredAt: string,
+  occurredAt: string | undefined,
 ): Promise<AppliedDeals & { events: RecordedEvent[] }> {
   const plan = await planDeals(db, orgId, pushed, today);
   const events = db.transaction(() => {
@@ -154,7 +154,7 @@ export async function applyDeals(
     replaceStores(db, orgId, names);
     for (const statement of [...upsertDeals(db, orgId, plan.dealRows), ...upsertStips(db, orgId, plan.stipRows)])
       (statement as unknown as { run(): void }).run();
-    return recordEvents(db, plan.alerts, occurredAt);
+    return occurredAt === undefined ? [] : recordEvents(db, plan.alerts, occurredAt);
   });
   return { created: plan.created, updated: plan.updated, alerts: plan.alerts, events };
 }

@@ -112,7 +112,8 @@ export class OrganizationStore extends DurableObject<Env> {
     stores: StoreName[],
     deals: PushedDeal[],
     today: string,
-    occurredAt: string,
+    // Absent from a Worker still on the previous code (a deploy's overlap): it raises the alerts itself, so none is recorded.
+    occurredAt?: string,
   ): Promise<Served<AppliedDeals & { events: RecordedEvent[] }>> {
     if (!this.serves(orgId)) return NOT_SERVING;
     const applied = await this.queries.applyDeals(this.db, orgId, stores, deals, today, occurredAt);

@@ -2,6 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { RecordedEvent } from "../../src/db/queries/events";
+import type { PushedDeal } from "../../src/db/queries/ingest";
 import { moveToD1 } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { relayOrgEvents } from "../../src/jobs/relay-org-events";
@@ -28,6 +29,12 @@ const withStip = (storeId: string, number = "D1") => ({
   deals: [deal(number, storeId, { stips: [{ stip: "proof_of_income", state: "outstanding" }] })],
 });
 
+/** Calls a native binding's method on the binding itself (a Proxy would otherwise be `this`). */
+const passThrough = <T extends object>(target: T, prop: string | symbol) => {
+  const value = Reflect.get(target, prop);
+  return typeof value === "function" ? value.bind(target) : value;
+};
+
 /**
  * The D1 binding whose first batch holding a statement on `event_outbox` fails, as D1 failing
  * between the object's transaction and the request's record of it would; everything else runs.
@@ -35,10 +42,6 @@ const withStip = (storeId: string, number = "D1") => ({
 function d1FailingOutboxBatchOnce(): D1Database {
   let armed = true;
   const onOutbox = new WeakSet<object>();
-  const passThrough = <T extends object>(target: T, prop: string | symbol) => {
-    const value = Reflect.get(target, prop);
-    return typeof value === "function" ? value.bind(target) : value;
-  };
   const wrap = <T extends D1Database | D1DatabaseSession>(target: T): T =>
     new Proxy(target, {
       get(t, prop) {
@@ -208,5 +211,43 @@ describe("a moved organization's object records its events with its writes (its 
     // Back in D1, the deal is there: a replay alerts nothing again.
     expect(await (await postDeals({ key }, withStip(store.id, "U1"))).json()).toMatchObject({ unchanged: 1, stip_alerts: 0 });
     expect(await listOutboxEvents(org.id, "deal.stip_alert")).toHaveLength(1);
+  });
+
+  it("a deploy's overlap: an old Worker's call (no time) records nothing, and an old object's answer (no events) is raised by the request; each alert once", async () => {
+    const { org, store, key } = await setup("outbox-overlap");
+    const names = [{ id: store.id, name: store.name }];
+    // The test's deal as the route's schema would have read it.
+    const pushed = withStip(store.id, "O1").deals as unknown as PushedDeal[];
+    const applied = await orgStore(env, org.id).applyDeals(org.id, names, pushed, "2026-11-29");
+    expect(applied).toMatchObject({ created: 1, events: [] });
+    expect(await objectOutbox(org.id)).toEqual([]);
+
+    // The object as the previous code answered: the counts and the alerts, nothing recorded.
+    const oldObjects = new Proxy(env.ORG_STORE, {
+      get(namespace, prop) {
+        if (prop !== "get") return passThrough(namespace, prop);
+        return (id: DurableObjectId) => {
+          const stub = namespace.get(id);
+          return new Proxy(stub, {
+            get(s, p) {
+              if (p !== "applyDeals") return passThrough(s, p);
+              return async (...args: Parameters<typeof stub.applyDeals>) => {
+                const { events, ...answer } = (await s.applyDeals(args[0], args[1], args[2], args[3])) as { events: unknown[] };
+                return answer;
+              };
+            },
+          });
+        };
+      },
+    });
+    const { request } = createTestApp(undefined, { ...env, ORG_STORE: oldObjects });
+    const res = await request("/api/v1/ingest/deals", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Service-API-Key": key },
+      body: JSON.stringify(withStip(store.id, "O2")),
+    });
+    expect(await res.json()).toMatchObject({ created: 1, stip_alerts: 1 });
+    expect(await objectOutbox(org.id)).toEqual([]);
+    expect((await listOutboxEvents(org.id, "deal.stip_alert")).map((e) => e.data.deal_number)).toEqual(["O2"]);
   });
 });

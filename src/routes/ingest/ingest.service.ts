@@ -166,12 +166,15 @@ export async function ingestDeals(
       const names = [...storeIds].map(([id, name]) => ({ id, name }));
       const result = await orgStore(env, orgId).applyDeals(orgId, names, deals, today, now.toISOString());
       if ("notServing" in result) return result;
+      // An object still on the previous code (a deploy's overlap) recorded nothing: its alerts are raised here, as it expects.
+      const recorded = result.events ?? [];
+      const raised = result.events ? [] : result.alerts;
       // Only the delivery is read again when another delivery came first: the deals are written already.
       await retryingStaleReads(async () => {
         const delivery = await feedDelivery(db, orgId, feedStores, "deals", now);
-        await commitWithEvents(env, db, delivery.statements, delivery.events, now, result.events);
+        await commitWithEvents(env, db, delivery.statements, [...raised, ...delivery.events], now, recorded);
       });
-      await confirmRelayed(env, orgId, result.events);
+      await confirmRelayed(env, orgId, recorded);
       return result;
     },
   });
