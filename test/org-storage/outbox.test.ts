@@ -76,6 +76,14 @@ function d1FailingOutboxBatchOnce(): D1Database {
   return wrap(env.DB);
 }
 
+/** A deals push through the Worker whose D1 refuses the batch that records its events. */
+const postDealsFailingD1 = (key: string, body: unknown) =>
+  createTestApp(undefined, { ...env, DB: d1FailingOutboxBatchOnce() }).request("/api/v1/ingest/deals", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Service-API-Key": key },
+    body: JSON.stringify(body),
+  });
+
 const objectOutbox = (orgId: string) =>
   runInDurableObject(orgStore(env, orgId), (_, state) =>
     state.storage.sql
@@ -102,12 +110,7 @@ describe("a moved organization's object records its events with its writes (its 
 
   it("a push whose D1 step fails still delivers its deal.stip_alert, once, after the object's alarm; a replay adds nothing", async () => {
     const { org, store, key } = await setup("outbox-d1-fails");
-    const { request } = createTestApp(undefined, { ...env, DB: d1FailingOutboxBatchOnce() });
-    const failed = await request("/api/v1/ingest/deals", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Service-API-Key": key },
-      body: JSON.stringify(withStip(store.id)),
-    });
+    const failed = await postDealsFailingD1(key, withStip(store.id));
     expect(failed.status).toBe(500);
     // The deal and its alert were written together in the object; D1 has neither the delivery nor the alert.
     expect(await objectOutbox(org.id)).toEqual([{ id: expect.any(String), event: "deal.stip_alert", relayed: 0 }]);
@@ -137,13 +140,8 @@ describe("a moved organization's object records its events with its writes (its 
 
   it("a relay run twice records each event once in D1 and sends it once; the alarm after a lost mark sends nothing again", async () => {
     const { org, store, key } = await setup("outbox-twice");
-    const { request } = createTestApp(undefined, { ...env, DB: d1FailingOutboxBatchOnce() });
     const body = { deals: [deal("T1", store.id, { stips: ["title", "insurance"].map((stip) => ({ stip, state: "outstanding" as const })) })] };
-    await request("/api/v1/ingest/deals", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Service-API-Key": key },
-      body: JSON.stringify(body),
-    });
+    expect((await postDealsFailingD1(key, body)).status).toBe(500);
     const waiting = await runInDurableObject(orgStore(env, org.id), (_, state) =>
       state.storage.sql
         .exec<{ id: string; org_id: string; store_id: string; event: string; data: string; occurred_at: string }>("SELECT * FROM event_outbox")
@@ -177,30 +175,44 @@ describe("a moved organization's object records its events with its writes (its 
     expect(await receivedBy("outbox-twice")).toEqual([]);
   });
 
-  it("relayed rows are deleted a day after their relay; rows waiting are kept", async () => {
+  it("relayed rows are deleted a day after their relay, not before; rows waiting are kept", async () => {
     const { org, store, key } = await setup("outbox-prune");
     await postDeals({ key }, withStip(store.id, "P1"));
     await runInDurableObject(orgStore(env, org.id), async (instance, state) => {
       const sql = state.storage.sql;
       sql.exec("UPDATE event_outbox SET relayed_at = ?", new Date(Date.now() - 25 * 3_600_000).toISOString());
       sql.exec(
+        "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, relayed_at) VALUES ('evt_recent', ?, 'deal.stip_alert', '{}', ?, ?)",
+        org.id,
+        new Date(Date.now() - 3_600_000).toISOString(),
+        new Date(Date.now() - 3_600_000).toISOString(),
+      );
+      sql.exec(
         "INSERT INTO event_outbox (id, org_id, event, data, occurred_at) VALUES ('evt_waiting', ?, 'deal.stip_alert', '{}', ?)",
         org.id,
         new Date().toISOString(),
       );
       await (instance as unknown as { markRelayed(orgId: string, ids: string[]): Promise<void> }).markRelayed(org.id, []);
-      expect(sql.exec("SELECT id FROM event_outbox").toArray()).toEqual([{ id: "evt_waiting" }]);
+      expect(sql.exec("SELECT id FROM event_outbox ORDER BY id").toArray()).toEqual([{ id: "evt_recent" }, { id: "evt_waiting" }]);
     });
+  });
+
+  it("two pushes while D1 fails: the relay's timer stays the first event's, and one alarm relays both, once each", async () => {
+    const { org, store, key } = await setup("outbox-two-failures");
+    expect((await postDealsFailingD1(key, withStip(store.id, "W1"))).status).toBe(500);
+    const first = await alarmOf(org.id);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await postDealsFailingD1(key, withStip(store.id, "W2"))).status).toBe(500);
+    // A later event does not push the waiting one's relay further out.
+    expect(await alarmOf(org.id)).toBe(first);
+    expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
+    expect((await listOutboxEvents(org.id, "deal.stip_alert")).map((e) => e.data.deal_number).sort()).toEqual(["W1", "W2"]);
+    expect((await objectOutbox(org.id)).map((e) => e.relayed)).toEqual([1, 1]);
   });
 
   it("an undo relays what waits before its flip (the outbox is not copied), and leaves no alarm", async () => {
     const { org, store, key } = await setup("outbox-undo");
-    const { request } = createTestApp(undefined, { ...env, DB: d1FailingOutboxBatchOnce() });
-    const failed = await request("/api/v1/ingest/deals", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Service-API-Key": key },
-      body: JSON.stringify(withStip(store.id, "U1")),
-    });
+    const failed = await postDealsFailingD1(key, withStip(store.id, "U1"));
     expect(failed.status).toBe(500);
     expect(await listOutboxEvents(org.id)).toEqual([]);
     await moveToD1(env, org.id);
