@@ -58,3 +58,26 @@ export const dealStips = sqliteTable(
 );
 
 export const salesMonthly = sqliteTable("sales_monthly", salesMonthlyColumns(text("org_id").notNull()), salesMonthlyIndexes);
+
+// --- the object's outbox (issue 39: an object write and its events in one transaction) ---------
+
+/**
+ * The events an object write raised, recorded in the write's own SQLite transaction, until they are
+ * in D1's `event_outbox` under the same ids and handed to the webhook queue (the request relays
+ * them right away, the object's alarm whatever it did not): `relayed_at` is set then, and the row
+ * deleted a day later. D1's outbox stays what the fan-out and its sweeper read.
+ */
+export const eventOutbox = sqliteTable(
+  "event_outbox",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    storeId: text("store_id"),
+    event: text("event").notNull(),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** ISO-8601 UTC: the envelope's `timestamp`, as D1's row will carry it. */
+    occurredAt: text("occurred_at").notNull(),
+    relayedAt: text("relayed_at"),
+  },
+  (t) => [index("event_outbox_relayed_idx").on(t.relayedAt, t.occurredAt)],
+);

@@ -4,11 +4,16 @@
  * query modules as D1. Everything here is synchronous SQLite under the hood, so an operation runs
  * whole before the object takes its next call.
  */
+import { and, asc, inArray, isNull, lt } from "drizzle-orm";
 import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations-org/migrations";
+import { DAY_MS } from "../engines/dates";
 import type { SnapshotSafety } from "../engines/ingest";
-import { dealStips, deals, inventoryUnits, salesMonthly, storageOwner, stores, unitMarketValues } from "./org-schema";
+import { newId } from "../lib/ids";
+import { chunk } from "./batch";
+import { dealStips, deals, eventOutbox, inventoryUnits, salesMonthly, storageOwner, stores, unitMarketValues } from "./org-schema";
+import type { RecordedEvent } from "./queries/events";
 import {
   type AppliedDeals,
   markAbsentUnitsSold,
@@ -131,9 +136,9 @@ export function loadDeals(
 
 /**
  * A push of deals applied here, as D1's ingestion applies it (src/routes/ingest/ingest.service.ts):
- * read and compared, then written in one transaction, before the object takes another call (its
- * SQLite is synchronous), so no guard is needed; the counts and the stip alerts go back to the
- * caller, which records them in D1.
+ * read and compared, then written in one transaction with its stip alerts in the object's outbox,
+ * before the object takes another call (its SQLite is synchronous), so no guard is needed; the
+ * counts and the recorded alerts go back to the caller, which relays them to D1.
  */
 export async function applyDeals(
   db: OrgStoreDb,
@@ -141,13 +146,71 @@ export async function applyDeals(
   names: readonly { id: string; name: string }[],
   pushed: PushedDeal[],
   today: string,
-): Promise<AppliedDeals> {
+  occurredAt: string | undefined,
+): Promise<AppliedDeals & { events: RecordedEvent[] }> {
   const plan = await planDeals(db, orgId, pushed, today);
-  db.transaction(() => {
+  const events = db.transaction(() => {
     // The directory's names with the deals, as a snapshot writes them: the sales summary joins them (a store opened since the move included).
     replaceStores(db, orgId, names);
     for (const statement of [...upsertDeals(db, orgId, plan.dealRows), ...upsertStips(db, orgId, plan.stipRows)])
       (statement as unknown as { run(): void }).run();
+    return occurredAt === undefined ? [] : recordEvents(db, plan.alerts, occurredAt);
   });
-  return { created: plan.created, updated: plan.updated, alerts: plan.alerts };
+  return { created: plan.created, updated: plan.updated, alerts: plan.alerts, events };
+}
+
+// --- the object's outbox (docs/scaling.md#an-object-write-and-its-events) -----------------------
+
+/** An event as a write raises it (src/events/emit.ts's `DomainEvent`, which this layer cannot import). */
+export interface EventToRecord {
+  event: string;
+  orgId: string;
+  storeId: string | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Records a write's events in the object's outbox, with their ids and time: call it inside the
+ * write's transaction, so the events land with the change or not at all. Returns them as recorded,
+ * for the caller to relay (`commitWithEvents`'s `recorded`).
+ */
+export function recordEvents(db: OrgStoreDb, events: readonly EventToRecord[], occurredAt: string): RecordedEvent[] {
+  const rows = events.map((e) => ({ id: newId("evt"), orgId: e.orgId, storeId: e.storeId, event: e.event, data: e.data, occurredAt }));
+  for (const row of rows) db.insert(eventOutbox).values(row).run();
+  // Stored as JSON text, so JSON is what it holds.
+  return rows as RecordedEvent[];
+}
+
+/** The oldest events not relayed yet. */
+export function unrelayedEvents(db: OrgStoreDb, limit: number): RecordedEvent[] {
+  const { id, orgId, storeId, event, data, occurredAt } = eventOutbox;
+  // `data` is what recordEvents stored: JSON.
+  return db
+    .select({ id, orgId, storeId, event, data, occurredAt })
+    .from(eventOutbox)
+    .where(isNull(eventOutbox.relayedAt))
+    .orderBy(asc(occurredAt), asc(id))
+    .limit(limit)
+    .all() as RecordedEvent[];
+}
+
+/** The object's SQLite binds at most 100 parameters per statement, as D1 does. */
+const IDS_PER_STATEMENT = 99;
+
+/**
+ * Marks these events relayed (D1 holds them) and deletes those relayed over a day before `at`.
+ * Returns whether any event is still waiting to be relayed.
+ */
+export function markRelayed(db: OrgStoreDb, ids: readonly string[], at: Date): boolean {
+  return db.transaction(() => {
+    for (const part of chunk(ids, IDS_PER_STATEMENT))
+      db.update(eventOutbox)
+        .set({ relayedAt: at.toISOString() })
+        .where(and(inArray(eventOutbox.id, part), isNull(eventOutbox.relayedAt)))
+        .run();
+    db.delete(eventOutbox)
+      .where(lt(eventOutbox.relayedAt, new Date(at.getTime() - DAY_MS).toISOString()))
+      .run();
+    return db.select({ id: eventOutbox.id }).from(eventOutbox).where(isNull(eventOutbox.relayedAt)).limit(1).get() !== undefined;
+  });
 }

@@ -99,7 +99,11 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   const store = orgStore(env, orgId);
   // The object stops serving first, so no request writes to it once the copy back has begun.
   const place = await readOrgStorage(getDb(env.DB), orgId);
-  if (place === "object" || place === "returning") await store.setActive(orgId, false);
+  if (place === "object" || place === "returning") {
+    await store.setActive(orgId, false);
+    // Its outbox is not copied: the events no request relayed go to D1 now, before the flip (a D1 failure stops the undo here, to run again).
+    await store.relayOutbox(orgId);
+  }
   const db = await begin(env, orgId, "object", "returning", "d1");
   if (!db) return { org_id: orgId, storage: "d1", tables: await groupDigest(getDb(env.DB), orgId), write_pause_ms: 0 };
   let after: string | undefined;

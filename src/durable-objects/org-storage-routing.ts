@@ -7,6 +7,7 @@ import { getDb } from "../db/client";
 import { isStorageMovedError, readOrgStorage } from "../db/queries/org-storage";
 import type { OrgStoragePlace } from "../db/schema";
 import { DomainError } from "../lib/domain-error";
+import { describeError, logEvent } from "../lib/log";
 import type { NOT_SERVING } from "./org-storage";
 
 /** The organization's storage object: the id is a function of the organization's id, no lookup. */
@@ -54,5 +55,23 @@ export async function onOrgStorage<T>(
     if (Date.now() > deadline) throw movingRefusal();
     // At the primary: a replica a moment behind would still say where the data was.
     place = (await readOrgStorage(getDb(env.DB), orgId)) ?? "d1";
+  }
+}
+
+/**
+ * Tells the organization's object that the events it recorded are in D1 now (the caller passed
+ * them to `commitWithEvents` as `recorded`), so its alarm does not relay them
+ * (docs/scaling.md#an-object-write-and-its-events). A failure is only logged: the alarm relays them
+ * again, which records and sends nothing twice.
+ */
+export async function confirmRelayed(env: Pick<Env, "ORG_STORE">, orgId: string, events: readonly { id: string }[]): Promise<void> {
+  if (events.length === 0) return;
+  try {
+    await orgStore(env, orgId).markRelayed(
+      orgId,
+      events.map((e) => e.id),
+    );
+  } catch (error) {
+    logEvent("warn", { event: "org_outbox_mark_failed", org_id: orgId, events: events.length, ...describeError(error) });
   }
 }

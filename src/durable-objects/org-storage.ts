@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { DealToLoad, MarketValueToLoad, OrgStoreDb, StipToLoad, UnitToLoad } from "../db/org-store";
 import type { ComparableQuery, Comparables } from "../db/queries/appraisal";
+import type { RecordedEvent } from "../db/queries/events";
 import type { FeedQuery, InventoryAfter, SalesSummaryAfter, SalesSummaryRow, UnitRow } from "../db/queries/feeds";
 import type { AppliedDeals, PushedDeal, SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
 import type { StoredDeal, StoredMarketValue, StoredSalesMonth, StoredStip, StoredUnit, TableDigest } from "../db/queries/org-storage";
@@ -30,6 +31,14 @@ type StoreName = { id: string; name: string };
 
 /** The time (epoch ms) of the nightly run the alarm is set for, in the object's key-value storage. */
 const NIGHTLY_AT = "nightly_at";
+/** When a failed nightly run is tried again (its run time stays NIGHTLY_AT). */
+const NIGHTLY_RETRY_AT = "nightly_retry_at";
+/** When the object relays the events of its outbox no request relayed; set while any waits. */
+const RELAY_AT = "relay_at";
+/** A request relays its events at once; the alarm, this long after, only what it left (a D1 failure, a lost isolate). */
+const RELAY_DELAY_MS = 60_000;
+/** Events per D1 batch of the alarm's relay. */
+const RELAY_PAGE = 500;
 const NIGHTLY_RETRY_MS = 5 * 60_000;
 const NIGHTLY_RETRY_WINDOW_MS = 60 * 60_000;
 type Applied = Extract<SnapshotPlan, { refusal: object }> | { refusal: null; created: number; updated: number; removed: number };
@@ -93,10 +102,23 @@ export class OrganizationStore extends DurableObject<Env> {
 
   // --- the deals group (deals, deal_stips, sales_monthly; docs/scaling.md) ---------------------
 
-  /** A push of deals, read, compared and written here with the directory's store names: its counts and the stip alerts for D1's outbox. */
-  async applyDeals(orgId: string, stores: StoreName[], deals: PushedDeal[], today: string): Promise<Served<AppliedDeals>> {
+  /**
+   * A push of deals, read, compared and written here with the directory's store names, its stip
+   * alerts recorded in the object's outbox in the same transaction: its counts and the recorded
+   * alerts, which the caller relays to D1 (then `markRelayed`), or the alarm does.
+   */
+  async applyDeals(
+    orgId: string,
+    stores: StoreName[],
+    deals: PushedDeal[],
+    today: string,
+    // Absent from a Worker still on the previous code (a deploy's overlap): it raises the alerts itself, so none is recorded.
+    occurredAt?: string,
+  ): Promise<Served<AppliedDeals & { events: RecordedEvent[] }>> {
     if (!this.serves(orgId)) return NOT_SERVING;
-    return await this.queries.applyDeals(this.db, orgId, stores, deals, today);
+    const applied = await this.queries.applyDeals(this.db, orgId, stores, deals, today, occurredAt);
+    await this.relayLater(applied.events);
+    return applied;
   }
 
   /** One page of the sales summary (`salesSummary`, D1's own query on the rollup the object's triggers keep). */
@@ -161,47 +183,118 @@ export class OrganizationStore extends DurableObject<Env> {
     return this.armNightly(active);
   }
 
+  // --- the object's outbox (docs/scaling.md#an-object-write-and-its-events) ------------------
+
+  /** These events are in D1's outbox (the caller relayed them): marked, so the alarm leaves them. Served while off too: an undo's relay marks them. */
+  async markRelayed(orgId: string, ids: string[]): Promise<void> {
+    this.claim(orgId);
+    if (!this.queries.markRelayed(this.db, ids, new Date())) await this.ctx.storage.delete(RELAY_AT);
+    await this.arm();
+  }
+
+  /** Relays every event not relayed yet, now; throws if D1 refuses. An undo runs it before its flip, so no event is left behind in an object that stops serving. */
+  async relayOutbox(orgId: string): Promise<void> {
+    this.claim(orgId);
+    await this.relay();
+    await this.arm();
+  }
+
+  /** Recorded events: the alarm relays them RELAY_DELAY_MS from the first one waiting, unless a request's relay marks them first. */
+  private async relayLater(events: readonly RecordedEvent[]): Promise<void> {
+    if (events.length === 0 || (await this.ctx.storage.get<number>(RELAY_AT)) !== undefined) return;
+    await this.ctx.storage.put(RELAY_AT, Date.now() + RELAY_DELAY_MS);
+    await this.arm();
+  }
+
+  /** Every waiting event to D1's outbox and the queue, a page per D1 batch (src/jobs/relay-org-events.ts), each page marked once D1 holds it. */
+  private async relay(): Promise<void> {
+    const { relayOrgEvents } = await import("../jobs/relay-org-events");
+    for (;;) {
+      const events = this.queries.unrelayedEvents(this.db, RELAY_PAGE);
+      if (events.length === 0) break;
+      await relayOrgEvents(this.env, events, new Date());
+      this.queries.markRelayed(
+        this.db,
+        events.map((e) => e.id),
+        new Date(),
+      );
+    }
+    await this.ctx.storage.delete(RELAY_AT);
+  }
+
   // --- jobs where the data is (src/jobs/org-nightly.ts) ---------------------------------------
 
   /**
-   * The organization's nightly work due now (aged alerts, morning briefings), as the crons run it
-   * for an organization in D1; then the alarm for the next run. A failure is tried again every
+   * The object's one alarm serves two timers, each in the object's key-value storage: the outbox's
+   * relay (RELAY_AT) and the nightly run (NIGHTLY_AT, or its retry). It is set for the earlier, and
+   * each firing runs what is due, so neither waits for the other.
+   *
+   * The relay runs whenever events wait; if D1 refuses, it is tried again RELAY_DELAY_MS later.
+   * The organization's nightly work (aged alerts, morning briefings) runs as the crons run it for
+   * an organization in D1, then the alarm is set for the next run. A failure is tried again every
    * NIGHTLY_RETRY_MS for up to NIGHTLY_RETRY_WINDOW_MS (each run is idempotent); a run missed past
    * that is skipped, and the aged alerts' look-back finds its crossings on the next night.
    */
   async alarm(): Promise<void> {
     const owner = this.queries.readOwner(this.db);
-    // An undo deletes the alarm; one already under way finds the object off.
-    if (!owner?.active) return;
-    const nightly = await import("../jobs/org-nightly");
-    const at = await this.ctx.storage.get<number>(NIGHTLY_AT);
-    if (at !== undefined) {
+    if (owner === undefined) return;
+    const storage = this.ctx.storage;
+    const relayAt = await storage.get<number>(RELAY_AT);
+    if (relayAt !== undefined) {
       try {
-        await nightly.runNightly(this.env, owner.orgId, at, {
-          inStock: async () => await this.queries.unitsInStock(this.db, owner.orgId),
-          briefingRows: (storeId, dealsSince) => this.queries.briefingRows(this.db, owner.orgId, storeId, dealsSince),
-        });
+        await this.relay();
       } catch (error) {
-        logEvent("error", { event: "org_nightly_failed", org_id: owner.orgId, run_at: new Date(at).toISOString(), ...describeError(error) });
-        if (Date.now() < at + NIGHTLY_RETRY_WINDOW_MS) return this.ctx.storage.setAlarm(Date.now() + NIGHTLY_RETRY_MS);
+        logEvent("error", { event: "org_outbox_relay_failed", org_id: owner.orgId, ...describeError(error) });
+        await storage.put(RELAY_AT, Date.now() + RELAY_DELAY_MS);
       }
     }
+    // An undo deletes the nightly timer; a firing already under way finds the object off.
+    const at = owner.active ? await storage.get<number>(NIGHTLY_AT) : undefined;
+    const wake = (await storage.get<number>(NIGHTLY_RETRY_AT)) ?? at;
+    // The nightly run is due when this firing was for it (not the relay's, earlier) or its time has come.
+    if (at !== undefined && wake !== undefined && (relayAt === undefined || wake <= relayAt || wake <= Date.now()))
+      await this.runNightly(owner.orgId, at);
+    await this.arm();
+  }
+
+  /** The nightly jobs of `at`, then the timer for the next run (or a retry). */
+  private async runNightly(orgId: string, at: number): Promise<void> {
+    const nightly = await import("../jobs/org-nightly");
+    try {
+      await nightly.runNightly(this.env, orgId, at, {
+        inStock: async () => await this.queries.unitsInStock(this.db, orgId),
+        briefingRows: (storeId, dealsSince) => this.queries.briefingRows(this.db, orgId, storeId, dealsSince),
+      });
+    } catch (error) {
+      logEvent("error", { event: "org_nightly_failed", org_id: orgId, run_at: new Date(at).toISOString(), ...describeError(error) });
+      if (Date.now() < at + NIGHTLY_RETRY_WINDOW_MS) return this.ctx.storage.put(NIGHTLY_RETRY_AT, Date.now() + NIGHTLY_RETRY_MS);
+    }
+    await this.ctx.storage.delete(NIGHTLY_RETRY_AT);
     await this.armNightly(true, at);
   }
 
-  /** Sets the alarm for the first nightly run after `after` (and after now), or clears it. */
+  /** Sets the nightly timer for the first run after `after` (and after now), or clears it. */
   private async armNightly(on: boolean, after?: number): Promise<void> {
+    const storage = this.ctx.storage;
     if (!on) {
-      await this.ctx.storage.deleteAlarm();
-      await this.ctx.storage.delete(NIGHTLY_AT);
-      return;
+      await storage.delete([NIGHTLY_AT, NIGHTLY_RETRY_AT]);
+      return this.arm();
     }
-    // Switched on again while armed (a move run twice): the alarm already set stands.
-    if (after === undefined && (await this.ctx.storage.getAlarm()) !== null) return;
+    // Switched on again while armed (a move run twice): the run already set stands.
+    if (after === undefined && (await storage.get<number>(NIGHTLY_AT)) !== undefined) return;
     const { nextNightlyRun } = await import("../jobs/org-nightly");
-    const at = nextNightlyRun(Math.max(after ?? 0, Date.now()));
-    await this.ctx.storage.put(NIGHTLY_AT, at);
-    await this.ctx.storage.setAlarm(at);
+    await storage.put(NIGHTLY_AT, nextNightlyRun(Math.max(after ?? 0, Date.now())));
+    await this.arm();
+  }
+
+  /** The alarm at the earlier of the two timers, or none. */
+  private async arm(): Promise<void> {
+    const storage = this.ctx.storage;
+    const timers = await storage.get<number>([NIGHTLY_AT, NIGHTLY_RETRY_AT, RELAY_AT]);
+    const nightly = timers.get(NIGHTLY_RETRY_AT) ?? timers.get(NIGHTLY_AT);
+    const next = Math.min(nightly ?? Number.POSITIVE_INFINITY, timers.get(RELAY_AT) ?? Number.POSITIVE_INFINITY);
+    if (next === Number.POSITIVE_INFINITY) await storage.deleteAlarm();
+    else if ((await storage.getAlarm()) !== next) await storage.setAlarm(next);
   }
 
   // --- a sandbox (src/routes/sandboxes, src/jobs/purge-expired-sandboxes.ts) --------------------

@@ -1,6 +1,6 @@
 import { runBatch, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
-import { insertOutboxRows } from "../db/queries/events";
+import { insertOutboxRows, type RecordedEvent, relayOutboxRows } from "../db/queries/events";
 import { newId } from "../lib/ids";
 import { enqueueEvents } from "./messages";
 
@@ -31,7 +31,10 @@ export interface DomainEvent {
  * all the caller waits for (the fan-out marks the row, src/events/consumer.ts). Every source of an
  * event calls this, so no event is raised without its change or lost after it: if the queue send
  * fails, the outbox sweeper (src/jobs/sweep-outbox.ts) sends it later.
- * Returns the recorded events' ids (the envelope `id`) and the change's statement results, each in
+ * `recorded` are events an organization's storage object already recorded with its own change
+ * (docs/scaling.md#an-object-write-and-its-events): relayed in the same batch under their ids, and
+ * sent only if this batch inserted them, so a relay run twice records and sends each once.
+ * Returns the new events' ids (the envelope `id`) and the change's statement results, each in
  * the order given.
  */
 export async function commitWithEvents(
@@ -40,10 +43,14 @@ export async function commitWithEvents(
   statements: Statement[],
   events: DomainEvent[],
   now: Date,
+  recorded: readonly RecordedEvent[] = [],
 ): Promise<{ eventIds: string[]; results: unknown[] }> {
   const occurredAt = now.toISOString();
   const rows = events.map((e) => ({ id: newId("evt"), orgId: e.orgId, storeId: e.storeId, event: e.event, data: e.data, occurredAt }));
-  const results = await runBatch(db, [...statements, ...insertOutboxRows(db, rows)]);
-  await enqueueEvents(env, rows);
+  const inserts = insertOutboxRows(db, rows);
+  const results = await runBatch(db, [...statements, ...inserts, ...relayOutboxRows(db, recorded)]);
+  // An event D1 held already was sent by the relay that inserted it (or is owed by the sweeper).
+  const inserted = new Set(results.slice(statements.length + inserts.length).flatMap((r) => (r as { id: string }[]).map((row) => row.id)));
+  await enqueueEvents(env, [...rows, ...recorded.filter((e) => inserted.has(e.id))]);
   return { eventIds: rows.map((r) => r.id), results: results.slice(0, statements.length) };
 }

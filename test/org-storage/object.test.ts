@@ -83,6 +83,11 @@ describe("an organization's storage object", () => {
       expect(sql.exec("SELECT sale_month, units, total_gross, updated_at FROM sales_monthly").toArray()).toEqual([
         { sale_month: "2026-10", units: 1, total_gross: 2300, updated_at: "2026-10-03T09:00:00.000Z" },
       ]);
+      // The object's outbox (version 5): an event recorded, not relayed yet.
+      sql.exec(
+        `INSERT INTO event_outbox (id, org_id, store_id, event, data, occurred_at) VALUES ('evt_old', ?, 'sto_old', 'deal.stip_alert', '{"stip":"title"}', '2026-10-03T09:00:00.000Z')`,
+        org.id,
+      );
       for (const table of ORG_TABLES) expect(sql.exec(`SELECT * FROM "${table}"`).toArray(), table).toHaveLength(1);
       const [unit] = sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").toArray();
       expect(unit.updated_at).toBe("2026-10-01T09:00:00.000Z");

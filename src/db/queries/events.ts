@@ -13,6 +13,25 @@ export function insertOutboxRows(db: Database, rows: NewOutboxRow[]): BatchItem<
   return inChunks(rows, (part) => db.insert(eventOutbox).values(part));
 }
 
+/**
+ * An event an organization's storage object recorded with its change (its own outbox), relayed
+ * here under its id. Its data is JSON (stored as text), typed as values an RPC answer can carry:
+ * the recorded events travel back from the object to the request that relays them.
+ */
+export type RecordedEvent = Pick<OutboxRow, "id" | "orgId" | "storeId" | "event" | "occurredAt"> & {
+  data: Record<string, string | number | boolean | null | object>;
+};
+
+/**
+ * The outbox inserts of events recorded elsewhere (an object's outbox), each returning its id if it
+ * was not here yet: a relay run again inserts nothing, and the caller sends only what it inserted.
+ */
+export function relayOutboxRows(db: Database, rows: readonly RecordedEvent[]) {
+  return inChunks(rows, (part) =>
+    db.insert(eventOutbox).values(part).onConflictDoNothing({ target: eventOutbox.id }).returning({ id: eventOutbox.id }),
+  );
+}
+
 /** An event as a queue message names it: its organization and its id. */
 export interface EventRef {
   orgId: string;

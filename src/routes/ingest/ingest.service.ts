@@ -6,7 +6,7 @@ import * as queries from "../../db/queries/ingest";
 import { unlessStorageInD1 } from "../../db/queries/org-storage";
 import { findStaleFeeds, recordFeedDeliveries, unlessFeedEpisodesChanged } from "../../db/queries/signals";
 import type { OrgStoragePlace } from "../../db/schema";
-import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
+import { confirmRelayed, onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import type { StoreFeed } from "../../engines/freshness";
 import * as rules from "../../engines/ingest";
 import { commitWithEvents, type DomainEvent } from "../../events/emit";
@@ -140,8 +140,10 @@ export async function ingestDeals(
 
   // The deals are read and written where the organization's data lives (docs/scaling.md): in D1
   // with the delivery and the events, in one batch that D1's fence holds to the flag; in its
-  // storage object in one call (read, compared and written in one transaction), the delivery and
-  // the stip alerts then recorded in D1.
+  // storage object in one call (read, compared and written in one transaction with the stip
+  // alerts in the object's outbox), then the delivery recorded and the alerts relayed in one D1
+  // batch. Should that batch fail, the object's alarm relays the alerts
+  // (docs/scaling.md#an-object-write-and-its-events).
   const applied = await onOrgStorage<queries.AppliedDeals>(env, orgId, storage, "write", {
     // Simultaneous posts of the same deals: the write holds only while what was read still stands
     // (unlessDealsChanged, unlessFeedEpisodesChanged), else the post reads again, so a new stip is
@@ -162,13 +164,17 @@ export async function ingestDeals(
       }),
     inObject: async () => {
       const names = [...storeIds].map(([id, name]) => ({ id, name }));
-      const result = await orgStore(env, orgId).applyDeals(orgId, names, deals, today);
+      const result = await orgStore(env, orgId).applyDeals(orgId, names, deals, today, now.toISOString());
       if ("notServing" in result) return result;
+      // An object still on the previous code (a deploy's overlap) recorded nothing: its alerts are raised here, as it expects.
+      const recorded = result.events ?? [];
+      const raised = result.events ? [] : result.alerts;
       // Only the delivery is read again when another delivery came first: the deals are written already.
       await retryingStaleReads(async () => {
         const delivery = await feedDelivery(db, orgId, feedStores, "deals", now);
-        await commitWithEvents(env, db, delivery.statements, [...result.alerts, ...delivery.events], now);
+        await commitWithEvents(env, db, delivery.statements, [...raised, ...delivery.events], now, recorded);
       });
+      await confirmRelayed(env, orgId, recorded);
       return result;
     },
   });
