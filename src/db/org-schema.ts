@@ -5,6 +5,7 @@
  * src/db/queries run unchanged on either; nothing here references a global table.
  */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { complianceCheckColumns, complianceCheckIndexes } from "./schema/compliance";
 import {
   dealColumns,
   dealIndexes,
@@ -58,3 +59,6 @@ export const dealStips = sqliteTable(
 );
 
 export const salesMonthly = sqliteTable("sales_monthly", salesMonthlyColumns(text("org_id").notNull()), salesMonthlyIndexes);
+
+/** The compliance checks group: the organization's screening audit trail (hashes only, as in D1), which the screening's history reads. */
+export const complianceChecks = sqliteTable("compliance_checks", complianceCheckColumns(text("org_id").notNull()), complianceCheckIndexes);
