@@ -9,6 +9,7 @@ import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-mo
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { DomainError } from "../../src/lib/domain-error";
 import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
+import { complianceCheck } from "../helpers/compliance";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createDeal, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
@@ -177,6 +178,71 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(await listOutboxEvents(org.id, "deal.stip_alert")).toHaveLength(WRITES + 2);
   });
 
+  it("moves while screenings are recorded: each check recorded once, the history follows the move, the undo brings every check back", async () => {
+    const { org } = await organizationWithUnits();
+    const key = (await createApiKey(org.id, { dailyLimit: 100_000 })).key;
+    const NAMES = ["Alice", "Brenda", "Carla", "Diana", "Erin", "Fiona", "Gina", "Hanna", "Iris", "Julia", "Kara", "Lena", "Maria"];
+    const WRITES = 10;
+    // One SSN's last four and date of birth under a new name each time: every check after the first meets the earlier ones.
+    const screen = async (i: number) => {
+      const res = await call(
+        "/api/v1/compliance-check",
+        complianceCheck(key, { first_name: NAMES[i], last_name: "Benson", dob: "1981-06-14", ssn_last4: "5902" }),
+      );
+      expect(res.status, await res.clone().text()).toBe(200);
+      return res.json<{ check_id: string; red_flags: { code: string }[] }>();
+    };
+    const screenings = async (from: number, count: number) => {
+      const answers = [];
+      for (let i = from; i < from + count; i++) answers.push(await screen(i));
+      return answers;
+    };
+    const [answers] = await Promise.all([
+      screenings(0, WRITES),
+      (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return moveToObject(env, org.id);
+      })(),
+    ]);
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("object");
+    const shared = (a: { red_flags: { code: string }[] }) => a.red_flags.some((f) => f.code === "ssn_shared_with_other_name");
+    expect(answers.map(shared)).toEqual([false, ...Array(WRITES - 1).fill(true)]);
+    const held = () => rowsWhereStored<{ id: string }>(org.id, "SELECT id FROM compliance_checks WHERE org_id = ? ORDER BY id", org.id);
+    expect((await held()).map((r) => r.id)).toEqual(answers.map((a) => a.check_id).sort());
+
+    // After the move (the key's flag still cached as `d1`): recorded in the object only, with the history copied there; each is read back.
+    const after = await screenings(WRITES, 2);
+    expect(after.map(shared)).toEqual([true, true]);
+    expect(await held()).toHaveLength(WRITES + 2);
+    for (const { check_id } of [answers[0], ...after]) expect((await call(`/api/v1/compliance-checks/${check_id}`, { key })).status).toBe(200);
+    const back = await moveToD1(env, org.id);
+    expect(back.tables.compliance_checks.rows).toBe(WRITES + 2);
+    expect((await groupDigest(getDb(env.DB), org.id)).compliance_checks).toEqual(back.tables.compliance_checks);
+    expect((await screenings(WRITES + 2, 1)).map(shared)).toEqual([true]);
+  });
+
+  it("a copy that loses a compliance check is not switched to: 409, the organization stays in D1", async () => {
+    const { org } = await organizationWithUnits();
+    const key = (await createApiKey(org.id)).key;
+    for (const first_name of ["Alice", "Brenda"])
+      expect((await call("/api/v1/compliance-check", complianceCheck(key, { first_name, last_name: "Benson", dob: "1981-06-14" }))).status).toBe(200);
+    const real = orgStore(env, org.id);
+    const lossy = {
+      load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
+      loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
+      loadChecks: (...[orgId, checks, first]: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(orgId, checks.slice(1), first),
+      digest: (orgId: string) => real.digest(orgId),
+      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
+    };
+    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      kind: "conflict",
+      extra: { facts: { d1: { compliance_checks: { rows: 2 } }, object: { compliance_checks: { rows: 1 } } } },
+    });
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+  });
+
   it("a write that arrives during the copy waits for the flip, then lands once, in the object", async () => {
     const { org, store, key } = await organizationWithUnits();
     // The move's first step, as if its copy were under way: the flag says `moving`.
@@ -284,6 +350,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
           first,
         ),
       loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
+      loadChecks: (...args: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(...args),
       digest: (orgId: string) => real.digest(orgId),
       setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
     };
@@ -316,6 +383,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], values: StoredMarketValue[], first: boolean) =>
         real.load(orgId, names, units, values.slice(1), first),
       loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
+      loadChecks: (...args: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(...args),
       digest: (orgId: string) => real.digest(orgId),
       setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
     };
@@ -344,6 +412,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
           stips,
           months?.map((m) => ({ ...m, units: m.units + 1 })),
         ),
+      loadChecks: (...args: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(...args),
       digest: (orgId: string) => real.digest(orgId),
       setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
     };
