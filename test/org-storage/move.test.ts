@@ -221,7 +221,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect((await screenings(WRITES + 2, 1)).map(shared)).toEqual([true]);
   });
 
-  it("a copy that loses a compliance check is not switched to: 409, the organization stays in D1", async () => {
+  it("a copy that loses a compliance check is not switched to: 409, the organization stays in D1; the move run again copies them whole", async () => {
     const { org } = await organizationWithUnits();
     const key = (await createApiKey(org.id)).key;
     for (const first_name of ["Alice", "Brenda"])
@@ -241,6 +241,8 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       extra: { facts: { d1: { compliance_checks: { rows: 2 } }, object: { compliance_checks: { rows: 1 } } } },
     });
     expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+    // Run again, the copy starts clean: the failed copy's check is not met twice.
+    expect((await moveToObject(env, org.id)).tables.compliance_checks.rows).toBe(2);
   });
 
   it("a write that arrives during the copy waits for the flip, then lands once, in the object", async () => {
