@@ -53,6 +53,22 @@ const stockAndPrice = (orgId: string) =>
     orgId,
   );
 
+/**
+ * The object's side of a move as a namespace whose `get` answers it: every call a move makes passed
+ * through to `real`, but those given (a copy that goes wrong on the way).
+ */
+function copyingThrough(real: ReturnType<typeof orgStore>, overrides: Partial<Pick<OrganizationStore, "load" | "loadDeals" | "loadChecks">>) {
+  const store = {
+    load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
+    loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
+    loadChecks: (...args: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(...args),
+    digest: (orgId: string) => real.digest(orgId),
+    setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
+    ...overrides,
+  };
+  return { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => store } as unknown as Env["ORG_STORE"];
+}
+
 describe("npm run storage -- move: D1 → the organization's object, while writes arrive", () => {
   it("copies, verifies and flips with no write lost or applied twice; reads answer throughout; undo brings every write back", async () => {
     const { org, store, key } = await organizationWithUnits();
@@ -227,14 +243,9 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     for (const first_name of ["Alice", "Brenda"])
       expect((await call("/api/v1/compliance-check", complianceCheck(key, { first_name, last_name: "Benson", dob: "1981-06-14" }))).status).toBe(200);
     const real = orgStore(env, org.id);
-    const lossy = {
-      load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
-      loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
+    const namespace = copyingThrough(real, {
       loadChecks: (...[orgId, checks, first]: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(orgId, checks.slice(1), first),
-      digest: (orgId: string) => real.digest(orgId),
-      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
-    };
-    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    });
     const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
     expect(refused).toMatchObject({
       kind: "conflict",
@@ -342,7 +353,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     const { org, store, key } = await organizationWithUnits();
     // The object's side of the copy loses one price on the way (what a bug in a copy would do).
     const real = orgStore(env, org.id);
-    const lossy = {
+    const namespace = copyingThrough(real, {
       load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], values: StoredMarketValue[], first: boolean) =>
         real.load(
           orgId,
@@ -351,12 +362,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
           values,
           first,
         ),
-      loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
-      loadChecks: (...args: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(...args),
-      digest: (orgId: string) => real.digest(orgId),
-      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
-    };
-    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    });
     const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ kind: "conflict", extra: { facts: { d1: { inventory_units: { rows: BASE.length } } } } });
@@ -381,15 +387,10 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       .bind(org.id)
       .run();
     const real = orgStore(env, org.id);
-    const lossy = {
+    const namespace = copyingThrough(real, {
       load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], values: StoredMarketValue[], first: boolean) =>
         real.load(orgId, names, units, values.slice(1), first),
-      loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
-      loadChecks: (...args: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(...args),
-      digest: (orgId: string) => real.digest(orgId),
-      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
-    };
-    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    });
     const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
     expect(refused).toMatchObject({
       kind: "conflict",
@@ -405,8 +406,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     const { org, store } = await organizationWithUnits();
     await createDeal(org.id, store.id, { soldOn: "2026-10-01", frontGross: 1000, backGross: 500 });
     const real = orgStore(env, org.id);
-    const lossy = {
-      load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
+    const namespace = copyingThrough(real, {
       loadDeals: (...[orgId, deals, stips, months]: Parameters<OrganizationStore["loadDeals"]>) =>
         real.loadDeals(
           orgId,
@@ -414,11 +414,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
           stips,
           months?.map((m) => ({ ...m, units: m.units + 1 })),
         ),
-      loadChecks: (...args: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(...args),
-      digest: (orgId: string) => real.digest(orgId),
-      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
-    };
-    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    });
     const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
     expect(refused).toMatchObject({
       kind: "conflict",
