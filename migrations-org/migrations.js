@@ -4,6 +4,7 @@ import m0001 from './0001_inventory_updated_at.sql';
 import m0002 from './0002_unit_market_values.sql';
 import m0003 from './0003_deals.sql';
 import m0004 from './0004_event_outbox.sql';
+import m0005 from './0005_compliance_checks.sql';
 
   export default {
     journal,
@@ -12,7 +13,8 @@ import m0004 from './0004_event_outbox.sql';
 m0001,
 m0002,
 m0003,
-m0004
+m0004,
+m0005
     }
   }
   

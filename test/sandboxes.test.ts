@@ -14,6 +14,7 @@ import worker from "../src/index";
 import { purgeExpiredSandboxes } from "../src/jobs/purge-expired-sandboxes";
 import type { SandboxSchema } from "../src/routes/sandboxes/sandboxes.routes";
 import { createSandbox as createSandboxDirectly, sandboxAddressHash } from "../src/routes/sandboxes/sandboxes.service";
+import { complianceCheck } from "./helpers/compliance";
 import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
 import { putInventory, unit } from "./helpers/ingest";
 import { placeOrganization, rowsWhereStored } from "./helpers/org-storage";
@@ -407,6 +408,26 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     expect(await d1Count("inventory_units", o)).toBe(0);
     const landed = await rowsWhereStored<{ stock_number: string }>(o, "SELECT stock_number FROM inventory_units WHERE stock_number LIKE 'SBX-%'");
     expect(landed.map((u) => u.stock_number).sort()).toEqual(["SBX-1", "SBX-2"]);
+  });
+
+  it("a sandbox's compliance checks are recorded in its object, with their history, and read back from there", async () => {
+    const { sandbox } = await createSandbox();
+    const o = sandbox.organization_id;
+    const screen = async (first_name: string) => {
+      const res = await call(
+        "/api/v1/compliance-check",
+        complianceCheck(sandbox.api_key, { first_name, last_name: "Benson", dob: "1981-06-14", ssn_last4: "5902" }),
+      );
+      expect(res.status, await res.clone().text()).toBe(200);
+      return res.json<{ check_id: string; red_flags: { code: string }[] }>();
+    };
+    await screen("Laura");
+    const second = await screen("Maria");
+    expect(second.red_flags.map((f) => f.code)).toContain("ssn_shared_with_other_name");
+    expect(await d1Count("compliance_checks", o)).toBe(0);
+    expect(await rowsWhereStored(o, "SELECT id FROM compliance_checks WHERE org_id = ?", o)).toHaveLength(2);
+    const read = await call(`/api/v1/compliance-checks/${second.check_id}`, { key: sandbox.api_key });
+    expect([read.status, (await read.json<{ check_id: string }>()).check_id]).toEqual([200, second.check_id]);
   });
 
   it("a purge cut short after the object was emptied is finished by the next run; D1's rows meanwhile reach nothing", async () => {

@@ -5,6 +5,7 @@
  * src/db/queries run unchanged on either; nothing here references a global table.
  */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { complianceCheckColumns, complianceCheckIndexes } from "./schema/compliance";
 import {
   dealColumns,
   dealIndexes,
@@ -81,3 +82,5 @@ export const eventOutbox = sqliteTable(
   },
   (t) => [index("event_outbox_relayed_idx").on(t.relayedAt, t.occurredAt)],
 );
+/** The compliance checks group: the organization's screening audit trail (hashes only, as in D1), which the screening's history reads. */
+export const complianceChecks = sqliteTable("compliance_checks", complianceCheckColumns(text("org_id").notNull()), complianceCheckIndexes);

@@ -12,7 +12,8 @@ import { DAY_MS } from "../engines/dates";
 import type { SnapshotSafety } from "../engines/ingest";
 import { newId } from "../lib/ids";
 import { chunk } from "./batch";
-import { dealStips, deals, eventOutbox, inventoryUnits, salesMonthly, storageOwner, stores, unitMarketValues } from "./org-schema";
+import { complianceChecks, dealStips, deals, eventOutbox, inventoryUnits, salesMonthly, storageOwner, stores, unitMarketValues } from "./org-schema";
+import { type HistoryOutcome, type NewComplianceCheck, recordComplianceCheck } from "./queries/compliance";
 import type { RecordedEvent } from "./queries/events";
 import {
   type AppliedDeals,
@@ -25,7 +26,8 @@ import {
   upsertStips,
   upsertUnits,
 } from "./queries/ingest";
-import type { StoredSalesMonth } from "./queries/org-storage";
+import type { StoredCheck, StoredSalesMonth } from "./queries/org-storage";
+import { COMPLIANCE_CHECKS_RETENTION, expiredRowsDeletion } from "./queries/retention";
 
 export { comparablesOf } from "./queries/appraisal";
 // The object loads this one module when it starts: what it runs, on its own SQLite.
@@ -213,4 +215,48 @@ export function markRelayed(db: OrgStoreDb, ids: readonly string[], at: Date): b
       .run();
     return db.select({ id: eventOutbox.id }).from(eventOutbox).where(isNull(eventOutbox.relayedAt)).limit(1).get() !== undefined;
   });
+}
+
+// --- the compliance checks group (compliance_checks; docs/scaling.md) ------------------------------
+
+export { getComplianceCheck } from "./queries/compliance";
+export { readCheckPage } from "./queries/org-storage";
+
+/** The client's own storage: a built statement runs on it as drizzle's driver would run it. */
+const sqlOf = (db: OrgStoreDb) => (db as unknown as { $client: DurableObjectStorage }).$client.sql;
+
+/**
+ * A screening's audit row recorded here with D1's own statement (`recordComplianceCheck`): the
+ * organization's history is read and the check written in that one statement, so of two checks
+ * the later always sees the earlier. The index of the outcome the history chose.
+ */
+export function recordCheck(db: OrgStoreDb, orgId: string, check: NewComplianceCheck, outcomes: readonly HistoryOutcome[]): number {
+  const call = recordComplianceCheck(db, orgId, check, outcomes);
+  const rows = sqlOf(db)
+    .exec(call.sql, ...(call.params as SqlStorageValue[]))
+    .toArray();
+  const [{ outcome }] = call.read(rows);
+  return outcome;
+}
+
+/** A page of a move's copy of the checks; the first empties what an earlier, failed move left. */
+export function loadChecks(db: OrgStoreDb, checks: readonly StoredCheck[], first: boolean): void {
+  db.transaction(() => {
+    if (first) db.delete(complianceChecks).run();
+    for (const check of checks) db.insert(complianceChecks).values(check).run();
+  });
+}
+
+/** Checks deleted per statement by the nightly retention: each statement bounded, as D1's are. */
+const EXPIRED_PER_STATEMENT = 500;
+
+/** The organization's checks older than the audit trail's retention (`COMPLIANCE_CHECKS_RETENTION`, D1's rule) deleted, oldest first: how many. */
+export function deleteExpiredChecks(db: OrgStoreDb, now: Date): number {
+  let deleted = 0;
+  for (;;) {
+    db.run(expiredRowsDeletion(COMPLIANCE_CHECKS_RETENTION, now, EXPIRED_PER_STATEMENT));
+    const removed = sqlOf(db).exec<{ n: number }>("SELECT changes() AS n").one().n;
+    deleted += removed;
+    if (removed < EXPIRED_PER_STATEMENT) return deleted;
+  }
 }

@@ -1,20 +1,24 @@
 /**
  * Moving an organization's data between D1 and its storage object (docs/scaling.md#how-an-organization-moves-d1--its-object),
- * for the tables moved so far (the inventory group, then the deals group). A move: the flag to `moving` (D1's fence then
+ * for the tables moved so far (the inventory group, the deals group, the compliance checks). A move: the flag to `moving` (D1's fence then
  * refuses the group's writes, which wait), a copy in pages by id, the digests of both sides
  * compared, the object turned on, the flag to `object`. An undo is the same the other way; D1's
  * copy is kept by a move, so an undo writes back only what changed since.
  */
+
+import type { Database } from "../db/client";
 import { getDb } from "../db/client";
 import {
   type GroupTable,
   groupDigest,
+  readCheckPage,
   readDealPage,
   readMarketValuePage,
   readOrgStorage,
   readSalesMonths,
   readStoreNames,
   readUnitPage,
+  restoreChecks,
   restoreDeals,
   restoreUnits,
   switchOrgStorage,
@@ -83,8 +87,11 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
     if (last === undefined) break;
     afterDeal = last;
   }
+  await copyChecks(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
-  if (!sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly"])) {
+  if (
+    !sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly", "compliance_checks"])
+  ) {
     await switchOrgStorage(db, orgId, "moving", "d1");
     throw verificationFailed(inD1, inObject);
   }
@@ -122,13 +129,40 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
     if (page.deals.length < PAGE) break;
     afterDeal = page.deals.at(-1)?.id;
   }
+  await restoreChecksFrom(store, db, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   // The stores' names are the directory's own in D1, and nothing writes market values in the object: the units and the deals group came back.
-  if (!sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly"])) {
+  if (!sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly", "compliance_checks"])) {
     await store.setActive(orgId, true);
     await switchOrgStorage(db, orgId, "returning", "object");
     throw verificationFailed(inD1, inObject);
   }
   await switchOrgStorage(db, orgId, "returning", "d1");
   return { org_id: orgId, storage: "d1", tables: inD1, write_pause_ms: Date.now() - started };
+}
+
+// --- the compliance checks group ------------------------------------------------------------------
+
+type Store = ReturnType<typeof orgStore>;
+
+/** D1's checks into the object by id, page by page; the first page empties what an earlier, failed move left. */
+async function copyChecks(db: Database, store: Store, orgId: string): Promise<void> {
+  for (let after: string | undefined, first = true; ; first = false) {
+    const checks = await readCheckPage(db, orgId, after, PAGE);
+    await store.loadChecks(orgId, checks, first);
+    if (checks.length < PAGE) return;
+    after = checks.at(-1)?.id;
+  }
+}
+
+/** The object's checks back into D1 by id, page by page, with D1's checks the object's retention deleted since the move deleted too. */
+async function restoreChecksFrom(store: Store, db: Database, orgId: string): Promise<void> {
+  for (let after: string | undefined; ; ) {
+    const checks = await store.checkPage(orgId, after, PAGE);
+    const last = checks.length < PAGE ? undefined : checks.at(-1)?.id;
+    const [gone, ...writes] = restoreChecks(db, orgId, checks, after, last);
+    await db.batch([gone, ...writes]);
+    if (last === undefined) return;
+    after = last;
+  }
 }

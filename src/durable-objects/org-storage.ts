@@ -2,9 +2,10 @@ import { DurableObject } from "cloudflare:workers";
 import type { DealToLoad, MarketValueToLoad, OrgStoreDb, StipToLoad, UnitToLoad } from "../db/org-store";
 import type { ComparableQuery, Comparables } from "../db/queries/appraisal";
 import type { RecordedEvent } from "../db/queries/events";
+import type { ComplianceCheckRow, HistoryOutcome, NewComplianceCheck } from "../db/queries/compliance";
 import type { FeedQuery, InventoryAfter, SalesSummaryAfter, SalesSummaryRow, UnitRow } from "../db/queries/feeds";
 import type { AppliedDeals, PushedDeal, SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
-import type { StoredDeal, StoredMarketValue, StoredSalesMonth, StoredStip, StoredUnit, TableDigest } from "../db/queries/org-storage";
+import type { StoredCheck, StoredDeal, StoredMarketValue, StoredSalesMonth, StoredStip, StoredUnit, TableDigest } from "../db/queries/org-storage";
 import type { AlertPageAfter, AlertUnitRow, BriefingRows } from "../db/queries/reports";
 import type { SnapshotSafety } from "../engines/ingest";
 import { describeError, logEvent } from "../lib/log";
@@ -157,6 +158,32 @@ export class OrganizationStore extends DurableObject<Env> {
     return this.queries.readDealPage(this.db, orgId, afterId, limit);
   }
 
+  // --- the compliance checks group (compliance_checks; docs/scaling.md) ------------------------
+
+  /** A screening's audit row, the organization's history read and the check written in one statement here (`recordCheck`): the index of the outcome the history chose. */
+  async recordCheck(orgId: string, check: NewComplianceCheck, outcomes: HistoryOutcome[]): Promise<Served<number>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return this.queries.recordCheck(this.db, orgId, check, outcomes);
+  }
+
+  /** One recorded check of the organization's audit trail, or null (`getComplianceCheck`, D1's own query). */
+  async complianceCheck(orgId: string, checkId: string): Promise<Served<ComplianceCheckRow | null>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.getComplianceCheck(this.db, orgId, checkId);
+  }
+
+  /** One page of a move's copy of the checks; the first empties what an earlier, failed move left. */
+  loadChecks(orgId: string, checks: StoredCheck[], first: boolean): void {
+    this.idle(orgId);
+    this.queries.loadChecks(this.db, checks, first);
+  }
+
+  /** One page of the checks by id, for an undo's copy back to D1. */
+  checkPage(orgId: string, afterId: string | undefined, limit: number): Promise<StoredCheck[]> {
+    this.idle(orgId);
+    return this.queries.readCheckPage(this.db, orgId, afterId, limit);
+  }
+
   // --- a move (src/db/org-storage-move.ts): never while serving, except the switch itself --------
 
   /** One page of a copy from D1 (units and their market values); the first empties what an earlier, failed move left. */
@@ -264,6 +291,7 @@ export class OrganizationStore extends DurableObject<Env> {
       await nightly.runNightly(this.env, orgId, at, {
         inStock: async () => await this.queries.unitsInStock(this.db, orgId),
         briefingRows: (storeId, dealsSince) => this.queries.briefingRows(this.db, orgId, storeId, dealsSince),
+        expiredChecks: (now) => this.queries.deleteExpiredChecks(this.db, now),
       });
     } catch (error) {
       logEvent("error", { event: "org_nightly_failed", org_id: orgId, run_at: new Date(at).toISOString(), ...describeError(error) });

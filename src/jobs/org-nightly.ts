@@ -11,7 +11,7 @@ import { buildStoreBriefings } from "./build-morning-briefings";
 import { CRONS } from "./crons";
 
 /** The per-organization jobs an object runs, by the name of the cron job that runs them for D1. */
-type NightlyJob = "aged-inventory-alerts" | "build-morning-briefings";
+type NightlyJob = "aged-inventory-alerts" | "build-morning-briefings" | "purge-expired-records";
 
 /** Minutes past UTC midnight of a daily cron ("M H * * *"). */
 function minuteOfDay(cron: string): number {
@@ -23,6 +23,8 @@ function minuteOfDay(cron: string): number {
 const RUN_MINUTES: ReadonlyMap<NightlyJob, number> = new Map([
   ["aged-inventory-alerts", minuteOfDay(CRONS.nightly)],
   ["build-morning-briefings", minuteOfDay(CRONS.briefings)],
+  // Its part where the data is: the audit trail's expired checks (COMPLIANCE_CHECKS_RETENTION, D1's rule), deleted in the object.
+  ["purge-expired-records", minuteOfDay(CRONS.nightly)],
 ]);
 
 /** The first nightly run strictly after `after` (epoch ms): its time, which the object's alarm is set for. */
@@ -35,18 +37,20 @@ export function nextNightlyRun(after: number): number {
 /**
  * The jobs due at `at` (a time nextNightlyRun gave), run as the crons' messages run them with
  * `now` = `at`: a rerun of the same time adds nothing (the crossings' markers, the day's briefings).
- * `read` reads the organization's units in stock, and a store's briefing rows, in its object.
+ * `read` reads the organization's units in stock, and a store's briefing rows, in its object, and
+ * deletes its expired compliance checks there.
  */
 export async function runNightly(
   env: Env,
   orgId: string,
   at: number,
-  read: { inStock: () => Promise<AlertUnitRow[]>; briefingRows: BriefingRowsReader },
+  read: { inStock: () => Promise<AlertUnitRow[]>; briefingRows: BriefingRowsReader; expiredChecks: (now: Date) => number },
 ): Promise<void> {
   const now = new Date(at);
   const minute = Math.round((at % DAY_MS) / 60_000);
   const due = [...RUN_MINUTES].filter(([, runMinute]) => runMinute === minute).map(([job]) => job);
   if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(env, orgId, await read.inStock(), now);
+  if (due.includes("purge-expired-records")) read.expiredChecks(now);
   if (due.includes("build-morning-briefings"))
     for (const storeId of await listStoreIds(getDb(env.DB), orgId)) await buildStoreBriefings(env, orgId, storeId, now, read.briefingRows);
 }

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { isoDay } from "../../src/engines/dates";
@@ -7,6 +6,7 @@ import type { ComplianceCheckResultSchema } from "../../src/routes/compliance/co
 import { complianceCheck, loadRealList, setMaxListAge } from "../helpers/compliance";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg } from "../helpers/factories";
+import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
 
 const DAY_MS = 86_400_000;
 // Loading the whole real list into D1 takes several seconds in workerd.
@@ -84,64 +84,6 @@ describe("POST /api/v1/compliance-check", () => {
     expect(body.red_flags[0]).toEqual({ code: expect.any(String), field: expect.any(String), message: expect.any(String) });
   });
 
-  it("flags the same SSN last four and date of birth seen under another name in this organization", async () => {
-    await check(key, { first_name: "Paul", last_name: "Whitman", dob: "1979-02-03", ssn_last4: "7311" });
-    const { body } = await check(key, { first_name: "Peter", last_name: "Langley", dob: "1979-02-03", ssn_last4: "7311" });
-    expect(body.red_flags.map((f) => f.code)).toContain("ssn_shared_with_other_name");
-    // Another organization's history is not this one's.
-    const other = await createApiKey((await createOrg()).id);
-    const { body: elsewhere } = await check(other.key, { first_name: "Peter", last_name: "Langley", dob: "1979-02-03", ssn_last4: "7311" });
-    expect(elsewhere.red_flags).toEqual([]);
-  });
-
-  it("flags the same name and ZIP checked before with another date of birth in this organization", async () => {
-    const person = { first_name: "Dana", last_name: "Whitfield", address_zip: "78704" };
-    await check(key, { ...person, dob: "1985-03-09" });
-    const { body } = await check(key, { ...person, dob: "1986-03-09" });
-    expect(body).toMatchObject({ result: "flag", triggered_rule: "identity_red_flag" });
-    expect(body.red_flags.map((f) => f.code)).toEqual(["dob_differs_from_file"]);
-    const other = await createApiKey((await createOrg()).id);
-    const { body: elsewhere } = await check(other.key, { ...person, dob: "1987-03-09" });
-    expect(elsewhere.red_flags).toEqual([]);
-  });
-
-  it("never matches two checks on what neither gave: no SSN digits or no ZIP is no history", async () => {
-    // Same name and date of birth without SSN digits, then the same name with other dates of birth without a ZIP.
-    await check(key, { first_name: "Grace", last_name: "Holloway", dob: "1990-07-21" });
-    const { body: noSsn } = await check(key, { first_name: "Irene", last_name: "Holloway", dob: "1990-07-21" });
-    const { body: noZip } = await check(key, { first_name: "Grace", last_name: "Holloway", dob: "1991-07-21" });
-    expect([noSsn.red_flags, noZip.red_flags]).toEqual([[], []]);
-  });
-
-  it("flags one of two simultaneous checks of the same SSN last four and date of birth under different names", async () => {
-    const ssnAndDob = { dob: "1981-06-14", ssn_last4: "5902", address_zip: "78704" };
-    const [first, second] = await Promise.all([
-      check(key, { ...ssnAndDob, first_name: "Laura", last_name: "Benson" }),
-      check(key, { ...ssnAndDob, first_name: "Maria", last_name: "Okafor" }),
-    ]);
-    const flagged = [first.body, second.body].filter((b) => b.red_flags.some((f) => f.code === "ssn_shared_with_other_name"));
-    expect(flagged).toHaveLength(1);
-    expect(flagged[0]).toMatchObject({ result: "flag", triggered_rule: "identity_red_flag" });
-    // What the caller was told is what the audit trail holds.
-    const stored = await env.DB.prepare("SELECT result, triggered_rule, red_flags FROM compliance_checks WHERE id = ?")
-      .bind(flagged[0].check_id)
-      .first();
-    expect(stored).toEqual({ result: "flag", triggered_rule: "identity_red_flag", red_flags: JSON.stringify(["ssn_shared_with_other_name"]) });
-  });
-
-  it("refuses a full SSN or any other undeclared field with a 422 naming the field (never its value), and stores nothing", async () => {
-    const count = async () => (await env.DB.prepare("SELECT count(*) AS n FROM compliance_checks").first<{ n: number }>())!.n;
-    const before = await count();
-    const { res, body } = await check(key, { ...clean, ssn: "123-45-6789", email: "emily@example.com" });
-    expect(res.status).toBe(422);
-    expect(body.details.map((d) => [d.path, d.code])).toEqual([
-      ["ssn", "unrecognized_keys"],
-      ["email", "unrecognized_keys"],
-    ]);
-    expect(JSON.stringify(body)).not.toMatch(/6789|emily/i);
-    expect(await count()).toBe(before);
-  });
-
   it("answers 422 with details for missing or malformed fields", async () => {
     const { res, body } = await check(key, { first_name: "A", last_name: "B", dob: "1990-02-30", ssn_last4: "123", address_zip: "1234" });
     expect(res.status).toBe(422);
@@ -179,15 +121,93 @@ describe("POST /api/v1/compliance-check", () => {
   });
 });
 
-describe("the audit trail", () => {
+/** An organization with a key, its audit trail in `place` (docs/scaling.md): D1, or its own object with D1's copy deleted. */
+async function placedOrg(place: Place) {
+  const org = await createOrg();
+  const apiKey = await createApiKey(org.id);
+  await placeOrganization(org.id, place);
+  return { org, ...apiKey };
+}
+
+// The same history, audit trail and isolation wherever the organization's checks live (after the list is loaded above).
+describe.each(PLACES)("the history and the audit trail, checks in %s", (place) => {
+  let key: string;
+  let orgId: string;
+  beforeAll(async () => {
+    ({
+      key,
+      org: { id: orgId },
+    } = await placedOrg(place));
+  });
+
+  it("flags the same SSN last four and date of birth seen under another name in this organization", async () => {
+    await check(key, { first_name: "Paul", last_name: "Whitman", dob: "1979-02-03", ssn_last4: "7311" });
+    const { body } = await check(key, { first_name: "Peter", last_name: "Langley", dob: "1979-02-03", ssn_last4: "7311" });
+    expect(body.red_flags.map((f) => f.code)).toContain("ssn_shared_with_other_name");
+    // Another organization's history is not this one's.
+    const other = await placedOrg(place);
+    const { body: elsewhere } = await check(other.key, { first_name: "Peter", last_name: "Langley", dob: "1979-02-03", ssn_last4: "7311" });
+    expect(elsewhere.red_flags).toEqual([]);
+  });
+
+  it("flags the same name and ZIP checked before with another date of birth in this organization", async () => {
+    const person = { first_name: "Dana", last_name: "Whitfield", address_zip: "78704" };
+    await check(key, { ...person, dob: "1985-03-09" });
+    const { body } = await check(key, { ...person, dob: "1986-03-09" });
+    expect(body).toMatchObject({ result: "flag", triggered_rule: "identity_red_flag" });
+    expect(body.red_flags.map((f) => f.code)).toEqual(["dob_differs_from_file"]);
+    const other = await placedOrg(place);
+    const { body: elsewhere } = await check(other.key, { ...person, dob: "1987-03-09" });
+    expect(elsewhere.red_flags).toEqual([]);
+  });
+
+  it("never matches two checks on what neither gave: no SSN digits or no ZIP is no history", async () => {
+    // Same name and date of birth without SSN digits, then the same name with other dates of birth without a ZIP.
+    await check(key, { first_name: "Grace", last_name: "Holloway", dob: "1990-07-21" });
+    const { body: noSsn } = await check(key, { first_name: "Irene", last_name: "Holloway", dob: "1990-07-21" });
+    const { body: noZip } = await check(key, { first_name: "Grace", last_name: "Holloway", dob: "1991-07-21" });
+    expect([noSsn.red_flags, noZip.red_flags]).toEqual([[], []]);
+  });
+
+  it("flags one of two simultaneous checks of the same SSN last four and date of birth under different names", async () => {
+    const ssnAndDob = { dob: "1981-06-14", ssn_last4: "5902", address_zip: "78704" };
+    const [first, second] = await Promise.all([
+      check(key, { ...ssnAndDob, first_name: "Laura", last_name: "Benson" }),
+      check(key, { ...ssnAndDob, first_name: "Maria", last_name: "Okafor" }),
+    ]);
+    const flagged = [first.body, second.body].filter((b) => b.red_flags.some((f) => f.code === "ssn_shared_with_other_name"));
+    expect(flagged).toHaveLength(1);
+    expect(flagged[0]).toMatchObject({ result: "flag", triggered_rule: "identity_red_flag" });
+    // What the caller was told is what the audit trail holds.
+    const [stored] = await rowsWhereStored(
+      orgId,
+      "SELECT result, triggered_rule, red_flags FROM compliance_checks WHERE id = ?",
+      flagged[0].check_id,
+    );
+    expect(stored).toEqual({ result: "flag", triggered_rule: "identity_red_flag", red_flags: JSON.stringify(["ssn_shared_with_other_name"]) });
+  });
+
+  it("refuses a full SSN or any other undeclared field with a 422 naming the field (never its value), and stores nothing", async () => {
+    const count = async () =>
+      (await rowsWhereStored<{ n: number }>(orgId, "SELECT count(*) AS n FROM compliance_checks WHERE org_id = ?", orgId))[0].n;
+    const before = await count();
+    const { res, body } = await check(key, { ...clean, ssn: "123-45-6789", email: "emily@example.com" });
+    expect(res.status).toBe(422);
+    expect(body.details.map((d) => [d.path, d.code])).toEqual([
+      ["ssn", "unrecognized_keys"],
+      ["email", "unrecognized_keys"],
+    ]);
+    expect(JSON.stringify(body)).not.toMatch(/6789|emily/i);
+    expect(await count()).toBe(before);
+  });
+
   it("records every check without the person's name, date of birth or SSN digits, and shows it to its own organization only", async () => {
-    const org = await createOrg();
-    const { key, id: keyId } = await createApiKey(org.id);
+    const { org, key, id: keyId } = await placedOrg(place);
     const person = { first_name: "Ramzan", last_name: "Kadyrov", dob: "1976-10-05", ssn_last4: "9051", address_zip: "10001" };
     const { body } = await check(key, person);
     expect(body.result).toBe("hold");
 
-    const row = await env.DB.prepare("SELECT * FROM compliance_checks WHERE id = ?").bind(body.check_id).first<Record<string, unknown>>();
+    const [row] = await rowsWhereStored(org.id, "SELECT * FROM compliance_checks WHERE id = ?", body.check_id);
     // The keyed hashes are 64 hex digits (nothing else fits); a digit string like "9051" turns up in one now and then by chance.
     const { person_hash, ssn_dob_hash, name_zip_hash, name_hash, dob_hash, ...plain } = row ?? {};
     for (const hash of [person_hash, ssn_dob_hash, name_zip_hash, name_hash, dob_hash]) expect(hash).toMatch(/^[0-9a-f]{64}$/);
@@ -219,7 +239,7 @@ describe("the audit trail", () => {
       checked_at: body.checked_at,
     });
 
-    const stranger = await createApiKey((await createOrg()).id);
+    const stranger = await placedOrg(place);
     const hidden = await call(`/api/v1/compliance-checks/${body.check_id}`, { key: stranger.key });
     expect(hidden.status).toBe(404);
     expect(await hidden.json()).toMatchObject({ error: "not_found" });

@@ -185,7 +185,7 @@ describe(`the demo list as labelled: years old (${page("list-age")})`, () => {
     const answer = await runComplianceCheck(
       env,
       getDb(env.DB),
-      { orgId: org.id, keyId: "key_golden", salt: "test-salt-not-a-secret" },
+      { orgId: org.id, keyId: "key_golden", salt: "test-salt-not-a-secret", storage: "d1" },
       clean,
       { encryptedInTransit: true },
       new Date(at),

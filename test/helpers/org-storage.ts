@@ -11,14 +11,16 @@ export type Place = (typeof PLACES)[number];
 
 /**
  * Leaves the organization in D1, or moves it (after its rows are seeded in D1) into its object.
- * Moved, D1's copy of its deals group is deleted (a move keeps it for an undo), so a reader that
+ * Moved, D1's copy of its deals group and compliance checks is deleted (a move keeps it for an undo), so a reader that
  * still read D1 would find nothing: only the object can answer.
  */
 export async function placeOrganization(orgId: string, place: Place): Promise<void> {
   if (place !== "object") return;
   await moveToObject(env, orgId);
   // Stips before their deals (D1's foreign key); D1's triggers empty the sales rollup with them.
-  await env.DB.batch(["deal_stips", "deals", "sales_monthly"].map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
+  await env.DB.batch(
+    ["deal_stips", "deals", "sales_monthly", "compliance_checks"].map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)),
+  );
 }
 
 /** Rows of `query` where the organization's units are: D1, or its object's own SQLite. */

@@ -9,6 +9,7 @@ import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-mo
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { DomainError } from "../../src/lib/domain-error";
 import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
+import { complianceCheck } from "../helpers/compliance";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createDeal, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
@@ -51,6 +52,22 @@ const stockAndPrice = (orgId: string) =>
     "SELECT stock_number, status, asking_price FROM inventory_units WHERE org_id = ? ORDER BY stock_number",
     orgId,
   );
+
+/**
+ * The object's side of a move as a namespace whose `get` answers it: every call a move makes passed
+ * through to `real`, but those given (a copy that goes wrong on the way).
+ */
+function copyingThrough(real: ReturnType<typeof orgStore>, overrides: Partial<Pick<OrganizationStore, "load" | "loadDeals" | "loadChecks">>) {
+  const store = {
+    load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
+    loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
+    loadChecks: (...args: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(...args),
+    digest: (orgId: string) => real.digest(orgId),
+    setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
+    ...overrides,
+  };
+  return { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => store } as unknown as Env["ORG_STORE"];
+}
 
 describe("npm run storage -- move: D1 → the organization's object, while writes arrive", () => {
   it("copies, verifies and flips with no write lost or applied twice; reads answer throughout; undo brings every write back", async () => {
@@ -177,6 +194,68 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(await listOutboxEvents(org.id, "deal.stip_alert")).toHaveLength(WRITES + 2);
   });
 
+  it("moves while screenings are recorded: each check recorded once, the history follows the move, the undo brings every check back", async () => {
+    const { org } = await organizationWithUnits();
+    const key = (await createApiKey(org.id, { dailyLimit: 100_000 })).key;
+    const NAMES = ["Alice", "Brenda", "Carla", "Diana", "Erin", "Fiona", "Gina", "Hanna", "Iris", "Julia", "Kara", "Lena", "Maria"];
+    const WRITES = 10;
+    // One SSN's last four and date of birth under a new name each time: every check after the first meets the earlier ones.
+    const screen = async (i: number) => {
+      const res = await call(
+        "/api/v1/compliance-check",
+        complianceCheck(key, { first_name: NAMES[i], last_name: "Benson", dob: "1981-06-14", ssn_last4: "5902" }),
+      );
+      expect(res.status, await res.clone().text()).toBe(200);
+      return res.json<{ check_id: string; red_flags: { code: string }[] }>();
+    };
+    const screenings = async (from: number, count: number) => {
+      const answers = [];
+      for (let i = from; i < from + count; i++) answers.push(await screen(i));
+      return answers;
+    };
+    const [answers] = await Promise.all([
+      screenings(0, WRITES),
+      (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return moveToObject(env, org.id);
+      })(),
+    ]);
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("object");
+    const shared = (a: { red_flags: { code: string }[] }) => a.red_flags.some((f) => f.code === "ssn_shared_with_other_name");
+    expect(answers.map(shared)).toEqual([false, ...Array(WRITES - 1).fill(true)]);
+    const held = () => rowsWhereStored<{ id: string }>(org.id, "SELECT id FROM compliance_checks WHERE org_id = ? ORDER BY id", org.id);
+    expect((await held()).map((r) => r.id)).toEqual(answers.map((a) => a.check_id).sort());
+
+    // After the move (the key's flag still cached as `d1`): recorded in the object only, with the history copied there; each is read back.
+    const after = await screenings(WRITES, 2);
+    expect(after.map(shared)).toEqual([true, true]);
+    expect(await held()).toHaveLength(WRITES + 2);
+    for (const { check_id } of [answers[0], ...after]) expect((await call(`/api/v1/compliance-checks/${check_id}`, { key })).status).toBe(200);
+    const back = await moveToD1(env, org.id);
+    expect(back.tables.compliance_checks.rows).toBe(WRITES + 2);
+    expect((await groupDigest(getDb(env.DB), org.id)).compliance_checks).toEqual(back.tables.compliance_checks);
+    expect((await screenings(WRITES + 2, 1)).map(shared)).toEqual([true]);
+  });
+
+  it("a copy that loses a compliance check is not switched to: 409, the organization stays in D1; the move run again copies them whole", async () => {
+    const { org } = await organizationWithUnits();
+    const key = (await createApiKey(org.id)).key;
+    for (const first_name of ["Alice", "Brenda"])
+      expect((await call("/api/v1/compliance-check", complianceCheck(key, { first_name, last_name: "Benson", dob: "1981-06-14" }))).status).toBe(200);
+    const real = orgStore(env, org.id);
+    const namespace = copyingThrough(real, {
+      loadChecks: (...[orgId, checks, first]: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(orgId, checks.slice(1), first),
+    });
+    const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      kind: "conflict",
+      extra: { facts: { d1: { compliance_checks: { rows: 2 } }, object: { compliance_checks: { rows: 1 } } } },
+    });
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+    // Run again, the copy starts clean: the failed copy's check is not met twice.
+    expect((await moveToObject(env, org.id)).tables.compliance_checks.rows).toBe(2);
+  });
+
   it("a write that arrives during the copy waits for the flip, then lands once, in the object", async () => {
     const { org, store, key } = await organizationWithUnits();
     // The move's first step, as if its copy were under way: the flag says `moving`.
@@ -274,7 +353,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     const { org, store, key } = await organizationWithUnits();
     // The object's side of the copy loses one price on the way (what a bug in a copy would do).
     const real = orgStore(env, org.id);
-    const lossy = {
+    const namespace = copyingThrough(real, {
       load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], values: StoredMarketValue[], first: boolean) =>
         real.load(
           orgId,
@@ -283,11 +362,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
           values,
           first,
         ),
-      loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
-      digest: (orgId: string) => real.digest(orgId),
-      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
-    };
-    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    });
     const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ kind: "conflict", extra: { facts: { d1: { inventory_units: { rows: BASE.length } } } } });
@@ -312,14 +387,10 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       .bind(org.id)
       .run();
     const real = orgStore(env, org.id);
-    const lossy = {
+    const namespace = copyingThrough(real, {
       load: (orgId: string, names: { id: string; name: string }[], units: StoredUnit[], values: StoredMarketValue[], first: boolean) =>
         real.load(orgId, names, units, values.slice(1), first),
-      loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
-      digest: (orgId: string) => real.digest(orgId),
-      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
-    };
-    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    });
     const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
     expect(refused).toMatchObject({
       kind: "conflict",
@@ -335,8 +406,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     const { org, store } = await organizationWithUnits();
     await createDeal(org.id, store.id, { soldOn: "2026-10-01", frontGross: 1000, backGross: 500 });
     const real = orgStore(env, org.id);
-    const lossy = {
-      load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
+    const namespace = copyingThrough(real, {
       loadDeals: (...[orgId, deals, stips, months]: Parameters<OrganizationStore["loadDeals"]>) =>
         real.loadDeals(
           orgId,
@@ -344,10 +414,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
           stips,
           months?.map((m) => ({ ...m, units: m.units + 1 })),
         ),
-      digest: (orgId: string) => real.digest(orgId),
-      setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
-    };
-    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    });
     const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
     expect(refused).toMatchObject({
       kind: "conflict",

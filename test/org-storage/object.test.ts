@@ -88,6 +88,12 @@ describe("an organization's storage object", () => {
         `INSERT INTO event_outbox (id, org_id, store_id, event, data, occurred_at) VALUES ('evt_old', ?, 'sto_old', 'deal.stip_alert', '{"stip":"title"}', '2026-10-03T09:00:00.000Z')`,
         org.id,
       );
+      // The compliance checks group (version 6): a check as the screening records it, hashes only.
+      sql.exec(
+        `INSERT INTO compliance_checks (id, org_id, key_id, result, score, hold_score, flag_score, max_list_age_days, red_flags, safeguards_flags, person_hash, name_hash, dob_hash, checked_at)
+         VALUES ('chk_old', ?, 'key_old', 'pass', 12, 95, 85, 45, '[]', '[]', 'p', 'n', 'd', '2026-10-03T09:00:00.000Z')`,
+        org.id,
+      );
       for (const table of ORG_TABLES) expect(sql.exec(`SELECT * FROM "${table}"`).toArray(), table).toHaveLength(1);
       const [unit] = sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").toArray();
       expect(unit.updated_at).toBe("2026-10-01T09:00:00.000Z");

@@ -4,7 +4,7 @@ import type { TriggeredRule } from "../../engines/screening/decision";
 import { listedPartsRows } from "../../engines/screening/listed-parts";
 import type { ParsedSanctionsList } from "../../engines/screening/ofac-csv";
 import { chunk, MAX_BOUND_PARAMETERS } from "../batch";
-import { callTemplate, type Database, type SqlTemplate, type TemplateCall } from "../client";
+import { callTemplate, type Database, type SqliteReader, type SqlTemplate, type TemplateCall } from "../client";
 import {
   complianceChecks,
   complianceSettings,
@@ -256,7 +256,7 @@ const auditStatements = new Map<number, SqlTemplate>();
  * for history `n` as `<column><n>`. A check without SSN digits or ZIP binds NULL there, which
  * equals nothing, so that history reads as not seen.
  */
-function auditStatement(db: Database, outcomeCount: number): SqlTemplate {
+function auditStatement(db: SqliteReader, outcomeCount: number): SqlTemplate {
   const built = auditStatements.get(outcomeCount);
   if (built) return built;
   const c = complianceChecks;
@@ -295,7 +295,7 @@ function auditStatement(db: Database, outcomeCount: number): SqlTemplate {
  * third of the check's CPU (BENCHMARKS.md, 2026-11-27).
  */
 export function recordComplianceCheck(
-  db: Database,
+  db: SqliteReader,
   orgId: string,
   check: NewComplianceCheck,
   outcomes: readonly HistoryOutcome[],
@@ -316,7 +316,7 @@ export function recordComplianceCheck(
   return callTemplate(statement, values, (rows) => rows.map((r) => ({ outcome: outcomeOf(r.recorded) })));
 }
 
-export async function getComplianceCheck(db: Database, orgId: string, checkId: string) {
+export async function getComplianceCheck(db: SqliteReader, orgId: string, checkId: string) {
   const [row] = await db
     .select({
       id: complianceChecks.id,
@@ -338,6 +338,8 @@ export async function getComplianceCheck(db: Database, orgId: string, checkId: s
     .where(and(eq(complianceChecks.id, checkId), eq(complianceChecks.orgId, orgId)));
   return row ?? null;
 }
+
+export type ComplianceCheckRow = NonNullable<Awaited<ReturnType<typeof getComplianceCheck>>>;
 
 /** Statements per D1 batch while loading rows (each batch is one round trip). */
 const LOAD_BATCH_STATEMENTS = 100;

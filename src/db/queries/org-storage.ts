@@ -3,7 +3,17 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { and, asc, eq, getTableColumns, gt, lte, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Database, SqliteReader } from "../client";
-import { dealStips, deals, inventoryUnits, type OrgStoragePlace, organizations, salesMonthly, stores, unitMarketValues } from "../schema";
+import {
+  complianceChecks,
+  dealStips,
+  deals,
+  inventoryUnits,
+  type OrgStoragePlace,
+  organizations,
+  salesMonthly,
+  stores,
+  unitMarketValues,
+} from "../schema";
 
 /**
  * The moved groups' tables (inventory, deals) as a move copies and checks them (docs/scaling.md#how-an-organization-moves-d1--its-object):
@@ -129,7 +139,7 @@ function digest(rows: readonly object[]): TableDigest {
 }
 
 /** The moved tables of a digest. */
-export type GroupTable = "inventory_units" | "unit_market_values" | "stores" | "deals" | "deal_stips" | "sales_monthly";
+export type GroupTable = "inventory_units" | "unit_market_values" | "stores" | "deals" | "deal_stips" | "sales_monthly" | ChecksTable;
 
 /**
  * The groups' digest on either side: every unit and market value (every column, by unit id), the
@@ -145,11 +155,16 @@ export async function groupDigest(db: SqliteReader, orgId: string): Promise<Reco
     deals: digest(dealPage.deals),
     deal_stips: digest(dealPage.stips),
     sales_monthly: digest(await readSalesMonths(db, orgId)),
+    ...(await checksDigest(db, orgId)),
   };
 }
 
 /** Writes rows back into D1 (the undo of a move): each as the object holds it, by id. */
-function restoreRows<T extends typeof inventoryUnits | typeof deals | typeof dealStips>(db: Database, table: T, rows: readonly T["$inferInsert"][]) {
+function restoreRows<T extends typeof inventoryUnits | typeof deals | typeof dealStips | typeof complianceChecks>(
+  db: Database,
+  table: T,
+  rows: readonly T["$inferInsert"][],
+) {
   const { id: _id, ...rest } = getTableColumns(table);
   const set = Object.fromEntries(Object.entries(rest).map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]));
   return rows.map((row) =>
@@ -166,6 +181,54 @@ export const restoreDeals = (db: Database, page: { deals: readonly StoredDeal[];
   ...restoreRows(db, deals, page.deals),
   ...restoreRows(db, dealStips, page.stips),
 ];
+
+// --- the compliance checks group (compliance_checks) -------------------------------------------
+
+/** A screening's audit row with every column, as a move carries it (its person as keyed hashes only). */
+export type StoredCheck = typeof complianceChecks.$inferSelect;
+const CHECK_COLUMNS = getTableColumns(complianceChecks);
+type ChecksTable = "compliance_checks";
+
+/** The organization's checks after `afterId` (by id), at most `limit`: one page of a copy. */
+export function readCheckPage(db: SqliteReader, orgId: string, afterId: string | undefined, limit: number): Promise<StoredCheck[]> {
+  const c = complianceChecks;
+  return db
+    .select(CHECK_COLUMNS)
+    .from(c)
+    .where(and(eq(c.orgId, orgId), afterId === undefined ? undefined : gt(c.id, afterId)))
+    .orderBy(asc(c.id))
+    .limit(limit);
+}
+
+/** The checks' part of a move's digest: every check, every column, by id. */
+async function checksDigest(db: SqliteReader, orgId: string): Promise<Record<ChecksTable, TableDigest>> {
+  return { compliance_checks: digest(await readCheckPage(db, orgId, undefined, Number.MAX_SAFE_INTEGER)) };
+}
+
+/**
+ * A page of the object's checks written back into D1 (the undo of a move), the ids after `afterId`
+ * up to `throughId` (open-ended without it): each check by id, and D1's checks of that range the
+ * object no longer holds deleted (its alarm's retention deleted them), so both sides verify equal.
+ */
+export function restoreChecks(
+  db: Database,
+  orgId: string,
+  checks: readonly StoredCheck[],
+  afterId: string | undefined,
+  throughId: string | undefined,
+) {
+  const c = complianceChecks;
+  const gone = db.delete(c).where(
+    and(
+      eq(c.orgId, orgId),
+      afterId === undefined ? undefined : gt(c.id, afterId),
+      throughId === undefined ? undefined : lte(c.id, throughId),
+      // One JSON array, not a parameter per id: D1 binds at most 100.
+      sql`${c.id} NOT IN (SELECT value FROM json_each(${JSON.stringify(checks.map((check) => check.id))}))`,
+    ),
+  );
+  return [gone, ...restoreRows(db, c, checks)];
+}
 
 /**
  * The head of a D1 write of the group's tables: it fails the batch unless the organization's data

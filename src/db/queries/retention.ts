@@ -30,6 +30,16 @@ export interface RetentionRule {
   dependents?: { table: SQLiteTable; reference: SQLiteColumn; key: SQLiteColumn };
 }
 
+/**
+ * The screening audit trail's rule: D1's cron applies it to D1's table, and a moved organization's
+ * object to its own copy, on its alarm (src/db/org-store.ts `deleteExpiredChecks`).
+ */
+export const COMPLIANCE_CHECKS_RETENTION: RetentionRule = {
+  table: "compliance_checks",
+  keptDays: 3653,
+  age: { column: complianceChecks.checkedAt, holds: "time" },
+};
+
 export const RETENTION_RULES: readonly RetentionRule[] = [
   { table: "morning_briefings", keptDays: 14, age: { column: morningBriefings.day, holds: "day" } },
   // A finished delivery; its attempts go with it (ON DELETE CASCADE).
@@ -49,7 +59,7 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
   { table: "aged_inventory_alerts", keptDays: 90, age: { column: agedInventoryAlerts.alertedAt, holds: "time" } },
   // Its answer is replayed for 24 h (docs/idempotency.md); an older key is taken over anyway.
   { table: "idempotency_keys", keptDays: IDEMPOTENCY_KEY_TTL_MS / DAY_MS, age: { column: idempotencyKeys.createdAt, holds: "time" } },
-  { table: "compliance_checks", keptDays: 3653, age: { column: complianceChecks.checkedAt, holds: "time" } },
+  COMPLIANCE_CHECKS_RETENTION,
   { table: "key_usage_daily", keptDays: 400, age: { column: keyUsageDaily.day, holds: "day" } },
   { table: "platform_daily", keptDays: 400, age: { column: platformDaily.day, holds: "day" } },
   {
@@ -67,19 +77,33 @@ function retentionCutoff(rule: RetentionRule, now: Date): string {
 }
 
 /**
- * Deletes at most `limit` of the rule's expired rows, oldest first, found by the age column's
- * index (a bounded statement however much has expired: a D1 statement runs at most 30 s).
+ * The statement deleting at most `limit` of the rule's expired rows, oldest first, found by the age
+ * column's index (a bounded statement however much has expired: a D1 statement runs at most 30 s),
+ * written for D1 and for an organization's object alike (the tables carry the same names); a rule
+ * with dependents has no single statement.
+ */
+export function expiredRowsDeletion(rule: RetentionRule, now: Date, limit: number): SQL {
+  const table = rule.age.column.table;
+  return sql`DELETE FROM ${table} WHERE rowid IN (${expiredRows(rule, now, limit, sql`rowid`)})`;
+}
+
+function expiredRows(rule: RetentionRule, now: Date, limit: number, select: SQL): SQL {
+  const table = rule.age.column.table;
+  return sql`SELECT ${select} FROM ${table} WHERE ${rule.age.column} < ${retentionCutoff(rule, now)}${rule.only ? sql` AND ${rule.only}` : sql``} ORDER BY ${rule.age.column} LIMIT ${limit}`;
+}
+
+/**
+ * Deletes at most `limit` of the rule's expired rows (`expiredRowsDeletion`), its dependents first.
  * Returns how many rows of the rule's table it deleted.
  */
 export async function deleteExpiredRows(db: Database, rule: RetentionRule, now: Date, limit: number): Promise<number> {
   const table = rule.age.column.table;
-  const expired = (select: SQL) =>
-    sql`SELECT ${select} FROM ${table} WHERE ${rule.age.column} < ${retentionCutoff(rule, now)}${rule.only ? sql` AND ${rule.only}` : sql``} ORDER BY ${rule.age.column} LIMIT ${limit}`;
   const dependents = rule.dependents;
   if (!dependents) {
-    const result = await db.run(sql`DELETE FROM ${table} WHERE rowid IN (${expired(sql`rowid`)})`);
+    const result = await db.run(expiredRowsDeletion(rule, now, limit));
     return result.meta.changes ?? 0;
   }
+  const expired = (select: SQL) => expiredRows(rule, now, limit, select);
   // The dependents first (one after the other: a failure between the two leaves only dependents of expired rows deleted).
   await db.run(sql`DELETE FROM ${dependents.table} WHERE ${dependents.reference} IN (${expired(sql`${dependents.key}`)})`);
   const result = await db.run(sql`DELETE FROM ${table} WHERE ${dependents.key} IN (${expired(sql`${dependents.key}`)})`);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { TriggeredRule } from "../../engines/screening/decision";
 import { orgIdRef } from "./platform";
 
@@ -105,40 +105,44 @@ export const complianceSettings = sqliteTable("compliance_settings", {
  * The audit trail: every check, with the person only as keyed hashes (HMAC-SHA256 under the
  * organization's own key, derived from the COMPLIANCE_HASH_SALT secret:
  * docs/domain/screening.md#identity-hashes-per-organization). Names, the date of birth, SSN digits
- * and the ZIP are never stored.
+ * and the ZIP are never stored. Its columns and indexes, the organization reference given: the same
+ * in D1 and in a moved organization's storage object (src/db/org-schema.ts), where it references no
+ * global table.
  */
-export const complianceChecks = sqliteTable(
-  "compliance_checks",
-  {
-    id: text("id").primaryKey(),
-    orgId: orgIdRef(),
-    keyId: text("key_id").notNull(),
-    result: text("result", { enum: ["pass", "flag", "hold"] }).notNull(),
-    triggeredRule: text("triggered_rule").$type<TriggeredRule>(),
-    score: real("score").notNull(),
-    holdScore: real("hold_score").notNull(),
-    flagScore: real("flag_score").notNull(),
-    maxListAgeDays: integer("max_list_age_days").notNull(),
-    listVersion: text("list_version"),
-    listLoadedAt: text("list_loaded_at"),
-    /** The SDN entry (public list data) of the best match at or above the flag line. */
-    matchedEntNum: integer("matched_ent_num"),
-    redFlags: text("red_flags", { mode: "json" }).$type<string[]>().notNull(),
-    safeguardsFlags: text("safeguards_flags", { mode: "json" }).$type<string[]>().notNull(),
-    personHash: text("person_hash").notNull(),
-    ssnDobHash: text("ssn_dob_hash"),
-    nameZipHash: text("name_zip_hash"),
-    nameHash: text("name_hash").notNull(),
-    dobHash: text("dob_hash").notNull(),
-    checkedAt: text("checked_at").notNull(),
-  },
-  (t) => [
-    index("compliance_checks_org_checked_idx").on(t.orgId, t.checkedAt),
-    index("compliance_checks_checked_idx").on(t.checkedAt),
-    index("compliance_checks_org_ssn_dob_idx").on(t.orgId, t.ssnDobHash, t.nameHash),
-    index("compliance_checks_org_name_zip_idx").on(t.orgId, t.nameZipHash, t.dobHash),
-  ],
-);
+export const complianceCheckColumns = <OrgId>(orgId: OrgId) => ({
+  id: text("id").primaryKey(),
+  orgId,
+  keyId: text("key_id").notNull(),
+  result: text("result", { enum: ["pass", "flag", "hold"] }).notNull(),
+  triggeredRule: text("triggered_rule").$type<TriggeredRule>(),
+  score: real("score").notNull(),
+  holdScore: real("hold_score").notNull(),
+  flagScore: real("flag_score").notNull(),
+  maxListAgeDays: integer("max_list_age_days").notNull(),
+  listVersion: text("list_version"),
+  listLoadedAt: text("list_loaded_at"),
+  /** The SDN entry (public list data) of the best match at or above the flag line. */
+  matchedEntNum: integer("matched_ent_num"),
+  redFlags: text("red_flags", { mode: "json" }).$type<string[]>().notNull(),
+  safeguardsFlags: text("safeguards_flags", { mode: "json" }).$type<string[]>().notNull(),
+  personHash: text("person_hash").notNull(),
+  ssnDobHash: text("ssn_dob_hash"),
+  nameZipHash: text("name_zip_hash"),
+  nameHash: text("name_hash").notNull(),
+  dobHash: text("dob_hash").notNull(),
+  checkedAt: text("checked_at").notNull(),
+});
+
+type ComplianceCheckIndexColumns = { [K in "orgId" | "checkedAt" | "ssnDobHash" | "nameHash" | "nameZipHash" | "dobHash"]: SQLiteColumn };
+export const complianceCheckIndexes = (t: ComplianceCheckIndexColumns) => [
+  index("compliance_checks_org_checked_idx").on(t.orgId, t.checkedAt),
+  // Retention's: the oldest checks first, whatever the organization (src/db/queries/retention.ts).
+  index("compliance_checks_checked_idx").on(t.checkedAt),
+  index("compliance_checks_org_ssn_dob_idx").on(t.orgId, t.ssnDobHash, t.nameHash),
+  index("compliance_checks_org_name_zip_idx").on(t.orgId, t.nameZipHash, t.dobHash),
+];
+
+export const complianceChecks = sqliteTable("compliance_checks", complianceCheckColumns(orgIdRef()), complianceCheckIndexes);
 
 /**
  * The five-digit ZIP codes that exist, per country (only 'US'), as a bit set: bit n set ⇔ ZIP n

@@ -11,7 +11,12 @@ export const createComplianceCheck: RouteHandler<typeof createComplianceCheckRou
   const result = await runComplianceCheck(
     c.env,
     c.get("db"),
-    { orgId: c.get("principal").orgId, keyId: keyIdOf(c.get("principal")), salt: c.get("config").complianceHashSalt },
+    {
+      orgId: c.get("principal").orgId,
+      keyId: keyIdOf(c.get("principal")),
+      salt: c.get("config").complianceHashSalt,
+      storage: c.get("storage"),
+    },
     input,
     handling,
     new Date(),
@@ -21,6 +26,6 @@ export const createComplianceCheck: RouteHandler<typeof createComplianceCheckRou
 };
 
 export const getComplianceCheck: RouteHandler<typeof getComplianceCheckRoute, AppEnv> = async (c) => {
-  const check = await findComplianceCheck(c.get("db"), c.get("principal").orgId, c.req.valid("param").check_id);
+  const check = await findComplianceCheck(c.env, c.get("db"), c.get("principal").orgId, c.get("storage"), c.req.valid("param").check_id);
   return c.json(check, 200);
 };

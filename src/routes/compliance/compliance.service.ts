@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
-import type { Database } from "../../db/client";
+import { type Database, getDb } from "../../db/client";
 import {
+  type ComplianceCheckRow,
   type ComplianceSettings,
   getComplianceCheck,
   getComplianceSettings,
@@ -11,6 +12,9 @@ import {
   type ListInForce,
   recordComplianceCheck,
 } from "../../db/queries/compliance";
+import { readOrgStorage, unlessStorageInD1 } from "../../db/queries/org-storage";
+import type { OrgStoragePlace } from "../../db/schema";
+import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import { decideScreening, type StaleListMode } from "../../engines/screening/decision";
 import { type GivenNameForms, parseGivenNameForms } from "../../engines/screening/given-name-forms";
 import { nonLatinNameFields, normaliseName } from "../../engines/screening/names";
@@ -161,7 +165,7 @@ function refuseNonLatinNames(input: { first_name: string; last_name: string }) {
 export async function runComplianceCheck(
   env: Env,
   db: Database,
-  caller: { orgId: string; keyId: string; salt: string },
+  caller: { orgId: string; keyId: string; salt: string; storage: OrgStoragePlace },
   input: z.infer<typeof ComplianceCheckRequestSchema>,
   handling: RequestHandling,
   now: Date,
@@ -206,29 +210,25 @@ export async function runComplianceCheck(
 
   const checkId = newId("chk");
   const checkedAt = now.toISOString();
-  const audit = recordComplianceCheck(
-    db,
-    caller.orgId,
-    {
-      id: checkId,
-      keyId: caller.keyId,
-      score: match?.score ?? 0,
-      holdScore: settings.holdScore,
-      flagScore: settings.flagScore,
-      maxListAgeDays: settings.maxListAgeDays,
-      listVersion: list?.version ?? null,
-      listLoadedAt: list?.loadedAt ?? null,
-      matchedEntNum: reported?.ent_num ?? null,
-      safeguardsFlags: handlingFlags.map((f) => f.code),
-      ...hashes,
-      checkedAt,
-    },
-    outcomes.map(({ redFlags, decision }) => ({
-      result: decision.result,
-      triggeredRule: decision.triggeredRule,
-      redFlags: redFlags.map((f) => f.code),
-    })),
-  );
+  const check = {
+    id: checkId,
+    keyId: caller.keyId,
+    score: match?.score ?? 0,
+    holdScore: settings.holdScore,
+    flagScore: settings.flagScore,
+    maxListAgeDays: settings.maxListAgeDays,
+    listVersion: list?.version ?? null,
+    listLoadedAt: list?.loadedAt ?? null,
+    matchedEntNum: reported?.ent_num ?? null,
+    safeguardsFlags: handlingFlags.map((f) => f.code),
+    ...hashes,
+    checkedAt,
+  };
+  const recorded = outcomes.map(({ redFlags, decision }) => ({
+    result: decision.result,
+    triggeredRule: decision.triggeredRule,
+    redFlags: redFlags.map((f) => f.code),
+  }));
   const events =
     listDecision.result === "hold"
       ? [
@@ -240,8 +240,21 @@ export async function runComplianceCheck(
           },
         ]
       : [];
-  const { results } = await commitWithEvents(env, db, [audit], events, now);
-  const [{ outcome }] = results[0] as { outcome: number }[];
+  // The check is recorded where the organization's audit trail lives (docs/scaling.md): in D1 with
+  // its event, in one batch D1's fence holds to the flag; in its storage object in one call (the
+  // history read and the row written in one statement), the event then recorded in D1.
+  const outcome = await onOrgStorage<number>(env, caller.orgId, caller.storage, "write", {
+    inD1: async () => {
+      const audit = recordComplianceCheck(db, caller.orgId, check, recorded);
+      const { results } = await commitWithEvents(env, db, [unlessStorageInD1(db, caller.orgId), audit], events, now);
+      return (results[1] as { outcome: number }[])[0].outcome;
+    },
+    inObject: async () => {
+      const chosen = await orgStore(env, caller.orgId).recordCheck(caller.orgId, check, recorded);
+      if (typeof chosen === "number" && events.length > 0) await commitWithEvents(env, db, [], events, now);
+      return chosen;
+    },
+  });
   const { redFlags, decision } = outcomes[outcome];
 
   return {
@@ -273,9 +286,27 @@ export async function runComplianceCheck(
   };
 }
 
-/** A recorded check as the organization's audit trail shows it (GET /api/v1/compliance-checks/{check_id}). */
-export async function findComplianceCheck(db: Database, orgId: string, checkId: string) {
-  const row = await getComplianceCheck(db, orgId, checkId);
+/** D1's fence error (`isStorageMovedError`): `onOrgStorage` reads the flag again and goes where the data is. */
+const trailMoved = () => new Error("The compliance checks' storage moved since the flag was read.");
+
+/** A recorded check as the organization's audit trail shows it (GET /api/v1/compliance-checks/{check_id}), read where that trail lives. */
+export async function findComplianceCheck(
+  env: Pick<Env, "DB" | "ORG_STORE">,
+  db: Database,
+  orgId: string,
+  storage: OrgStoragePlace,
+  checkId: string,
+) {
+  const row = await onOrgStorage<ComplianceCheckRow | null>(env, orgId, storage, "read", {
+    inD1: async () => {
+      const row = await getComplianceCheck(db, orgId, checkId);
+      // A flag cached before a move sends the read to D1's copy, which lacks the checks recorded in the object since:
+      // a miss asks the primary where the trail is (a check just answered is always found; a read during a move stays in D1).
+      if (row === null && ["object", "returning"].includes((await readOrgStorage(getDb(env.DB), orgId)) ?? "d1")) throw trailMoved();
+      return row;
+    },
+    inObject: () => orgStore(env, orgId).complianceCheck(orgId, checkId),
+  });
   if (!row) throw new DomainError("not_found", "This organization has no compliance check with that id.");
   return {
     check_id: row.id,
