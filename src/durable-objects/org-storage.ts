@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { DealToLoad, MarketValueToLoad, OrgStoreDb, StipToLoad, UnitToLoad } from "../db/org-store";
 import type { ComparableQuery, Comparables } from "../db/queries/appraisal";
-import type { RecordedEvent } from "../db/queries/events";
 import type { ComplianceCheckRow, HistoryOutcome, NewComplianceCheck } from "../db/queries/compliance";
+import type { RecordedEvent } from "../db/queries/events";
 import type { FeedQuery, InventoryAfter, SalesSummaryAfter, SalesSummaryRow, UnitRow } from "../db/queries/feeds";
 import type { AppliedDeals, PushedDeal, SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
 import type { StoredCheck, StoredDeal, StoredMarketValue, StoredSalesMonth, StoredStip, StoredUnit, TableDigest } from "../db/queries/org-storage";
