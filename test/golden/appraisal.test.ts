@@ -13,7 +13,7 @@ import { loadAppraisalReference } from "../../src/db/queries/appraisal";
 import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
 import { type Appraisal, appraise } from "../../src/engines/appraisal/appraise";
 import type { AppraisalReference, AppraisalSubject } from "../../src/engines/appraisal/types";
-import { classResidualPct, residualPct } from "../../src/engines/appraisal/valuation";
+import { classResidualPct, residualPct, studyAge } from "../../src/engines/appraisal/valuation";
 import { appraisalStore } from "../helpers/deal-desk-reference";
 import { call, createOrg } from "../helpers/factories";
 
@@ -189,15 +189,22 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
     const ev = reference.retentionClasses.find((row) => row.retentionClass === "ev");
     if (!ev) throw new Error("no ev retention class");
     const age = Math.max(0, NOW.getUTCFullYear() - year + 0.5);
-    const retained = classResidualPct(reference.retentionCurve, age, reference.settings.residualFloorPct, ev.lossScale);
+    const retained = classResidualPct(
+      reference.retentionCurve,
+      studyAge(age, reference.settings.studyAgeOffsetYears),
+      reference.settings.residualFloorPct,
+      ev.lossScale,
+    );
     return 45_000 * (retained / 100);
   };
 
   it("a 2023 Model 3 with 15k miles is on its own iSeeCars figure with no low-mileage bonus, not at $33,052", () => {
     const result = trade({ year: 2023, make: "Tesla", model: "Model 3", mileage: 15_000, conditionNotes: "clean" });
     // Before: $45,000 × 56.5% + the +30% low-mileage cap = $33,052. The Model 3 lost 42.9% in five years against
-    // 38.8% for all vehicles (iSeeCars 2023, the best EV: EVs 49.1%): × 0.917 on the curve's 43.5% loss at 3.5 years.
-    expect(result.marketValue).toBe(Math.round(45_000 * ((100 - 43.5 * 0.917) / 100)));
+    // 38.8% for all vehicles (iSeeCars 2023, the best EV: EVs 49.1%): × 0.917 on the curve's loss at 3.5 years, read
+    // on the studies' clock at 3.5 × 5 / 5.5 (docs/domain/appraisal.md#study-age).
+    const lost = 100 - residualPct(reference.retentionCurve, (3.5 * 5) / 5.5, 0);
+    expect(result.marketValue).toBe(Math.round(45_000 * ((100 - lost * 0.917) / 100)));
     expect(result.marketValue).toBeLessThan(33_052);
     expect(result.note).toContain("Tesla Model 3's own curve: iSeeCars 2023, 42.9% lost in five years against 38.8% for all vehicles");
     expect(modelValuation(result).vehicle.retention.retentionClass).toBe("ev");
@@ -250,11 +257,9 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
   it("a 2019 F-150 is on its own iSeeCars figures: 41.5% lost at five against 43.7%, then 50% at 7 and 62.1% at 10", () => {
     const truck = modelValuation(trade({ year: 2019, make: "Ford", model: "F-150", mileage: 90_000, conditionNotes: "clean" }));
     expect(truck.vehicle.retention).toMatchObject({ retentionClass: "truck", lossScale: 0.787 });
-    // Five years: 100 − 55 × 0.787 (41.5 / 43.7 × 0.829); at 7.5 years, a sixth of the way from 7 (50 / 58.5 kept of
-    // what five kept) to 10 (37.9 / 58.5), as the page's own figures say (docs/domain/appraisal.md#after-five-years).
-    const at7 = 50 / 58.5;
-    const at10 = 37.9 / 58.5;
-    expect(truck.residualPct).toBeCloseTo((100 - 55 * 0.787) * (at7 + ((at10 - at7) * 0.5) / 3), 6);
+    // Five years: 100 − 55 × 0.787 (41.5 / 43.7 × 0.829); 7.5 years old is the page's seven (a model year seven
+    // calendar years on, docs/domain/appraisal.md#study-age): 50 / 58.5 kept of what five kept, as the page says.
+    expect(truck.residualPct).toBeCloseTo((100 - 55 * 0.787) * (50 / 58.5), 6);
   });
 
   it("past five years the F-150 falls as iSeeCars measured it (41.5% lost at 5, 50% at 7, 62.1% at 10), then at the curve's yearly rate", () => {
@@ -434,9 +439,9 @@ describe("issue 33: the vehicle, and what the appraisal does not know (docs/doma
 
   it("a 2021 Wrangler Sport with 38k keeps about two thirds of its price, as Wranglers do, not $14,731", () => {
     const result = trade({ year: 2021, make: "Jeep", model: "Wrangler", trim: "Sport", mileage: 38_000, conditionNotes: "clean" });
-    // Five years: 55% × (32.8 / 49.1, the 2020 study) × 0.829 (today's all-vehicle 45.6% / 55%) = 30.5% lost; then
-    // a quarter of the way to what all vehicles keep at 7 of what they kept at 5 (53.2 / 64, the published mean).
-    expect(modelValuation(result).residualPct).toBeCloseTo((100 - 55 * 0.554) * (1 - (1 - 53.2 / 64) / 4), 6);
+    // 5.5 years old is the study's five (a 2021 in 2026, docs/domain/appraisal.md#study-age): 55% × (32.8 / 49.1,
+    // the 2020 study) × 0.829 (today's all-vehicle 45.6% / 55%) = 30.5% lost.
+    expect(modelValuation(result).residualPct).toBeCloseTo(100 - 55 * 0.554, 6);
     expect(result.confidence).toBe("medium");
     expect(result.marketValue).toBeGreaterThan(20_000);
   });

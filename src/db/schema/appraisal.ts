@@ -51,6 +51,11 @@ export const appraisalSettings = sqliteTable(
      * measured such units at 8–41% under dealer retail, near trade-in value.
      */
     retailCheckAgeYears: integer("retail_check_age_years").notNull().default(10),
+    /**
+     * Years this engine's age runs ahead of the published studies' (docs/domain/appraisal.md#study-age): their
+     * "five-year-old" is a model year sold five calendar years on, which this engine counts as 5.5 years old.
+     */
+    studyAgeOffsetYears: real("study_age_offset_years").notNull().default(0.5),
   },
   (t) => [index("appraisal_settings_org_idx").on(t.orgId)],
 );

@@ -169,6 +169,20 @@ function trimAboveClassReason(subject: AppraisalSubject, vehicle: VehicleClass):
 }
 
 /**
+ * A VIN decode whose trim is a list that includes a trim priced above the class that priced the unit, with no
+ * typed trim to settle it (docs/domain/appraisal.md#a-decoded-trim-list).
+ */
+function undecidedTrimReason(subject: AppraisalSubject, vehicle: VehicleClass): string | null {
+  const undecided = vehicle.undecidedTrims;
+  if (!undecided || undecided.aboveClass.length === 0) return null;
+  const which = undecided.aboveClass.join(" and ");
+  return (
+    `the VIN does not tell which of ${undecided.choices.join(", ")}; ${which} ${undecided.aboveClass.length === 1 ? "is" : "are"} priced above its class ` +
+    `(${vehicle.classKey}, ${formatWholeUsd(vehicle.newPrice)} new, which priced this ${subject.make} ${vehicle.matchedModel}), so confidence is low until someone reads the trim off the unit or sends it`
+  );
+}
+
+/**
  * A class no published study measures (heavy-duty pickups, full-size vans), priced on another class's
  * curve with no figure of its own model (docs/domain/appraisal.md#borrowed-retention).
  */
@@ -327,6 +341,7 @@ export function appraise(input: AppraisalInput): Appraisal {
       : []),
     // Comparables of every trim price a trim far above the class no better than the class does.
     onCurve || !sameTrim ? trimAboveClassReason(subject, valuation.vehicle) : null,
+    undecidedTrimReason(subject, valuation.vehicle),
     subject.unknownWmi ? unknownMakerReason(subject.unknownWmi) : null,
   ].filter((reason): reason is string => reason !== null);
   const confidence = guesses.length > 0 ? "low" : photos.status === "analysed" ? "high" : "medium";

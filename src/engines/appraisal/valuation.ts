@@ -34,6 +34,16 @@ export function residualPct(curve: AppraisalReference["retentionCurve"], age: nu
 export const STUDY_AGE_YEARS = 5;
 
 /**
+ * The age on the published figures' clock (docs/domain/appraisal.md#study-age): their "five-year-old" is
+ * a model year sold five calendar years on, which this engine counts as five and a half. Past 5 + offset
+ * every published age is read `offsetYears` later; the curve's first five years stretch over the first 5 + offset.
+ */
+export function studyAge(age: number, offsetYears: number): number {
+  const pinned = STUDY_AGE_YEARS + offsetYears;
+  return age <= pinned ? (age * STUDY_AGE_YEARS) / pinned : age - offsetYears;
+}
+
+/**
  * How a vehicle falls after five years (docs/domain/appraisal.md#after-five-years): a published series
  * (the model's, its make's or all vehicles') of losses at later ages, each read against the same
  * source's five-year loss.
@@ -115,6 +125,11 @@ export interface VehicleClass {
   retentionMeasured: boolean;
   /** The trim the name gives that the model row lists as priced far above its class ("rubicon"); null: none. */
   trimAboveClass: string | null;
+  /**
+   * A VIN decode whose trim is a list, with no typed trim to settle it: the list, and those of its trims
+   * priced above the class that priced the unit (listed far above it, or with a dearer price row of their own).
+   */
+  undecidedTrims: { choices: string[]; aboveClass: string[] } | null;
   fuelType: string;
   bodyClass: string;
   /** The curve: the class's, its loss scale replaced by the model's (or its make's) own published figure when there is one. */
@@ -196,6 +211,10 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
     highMileageStep: priced.highMileageStep,
     retentionMeasured: priced.retentionMeasured,
     trimAboveClass: byModel ? trimAboveClass(byModel, name) : null,
+    undecidedTrims:
+      byModel && !subject.trim && subject.decodedTrims && subject.decodedTrims.length > 1
+        ? undecidedTrims(reference, index, tables.allClassWords, subject, byModel, priced.newPrice)
+        : null,
     fuelType,
     bodyClass: subject.bodyClass || (byModel ? row.bodyClass : ""),
     retention,
@@ -216,6 +235,33 @@ function trimAboveClass(row: ModelClassRow, name: string): string | null {
     .join(" ")} `;
   const own = ` ${row.model.toLowerCase()} `;
   return commaList(row.aboveClassTrims).find((trim) => padded.includes(` ${trim} `) && !own.includes(` ${trim} `)) ?? null;
+}
+
+/**
+ * Which of a decoded trim list would be priced above the class that priced the unit: a trim the model row
+ * lists as far above its class, or one with its own, dearer price row ("Wrangler Unlimited" + "Rubicon")
+ * (docs/domain/appraisal.md#a-decoded-trim-list).
+ */
+function undecidedTrims(
+  reference: AppraisalReference,
+  index: Map<string, ModelClassRow>,
+  classWords: ReadonlySet<string>,
+  subject: AppraisalSubject,
+  row: ModelClassRow,
+  classPrice: number,
+): { choices: string[]; aboveClass: string[] } {
+  const choices = subject.decodedTrims ?? [];
+  const dearerRow = (trim: string) =>
+    modelCandidates(`${subject.model} ${trim}`, classWords)
+      .map((model) => index.get(modelKey(subject.make, model)))
+      .find(
+        (found) =>
+          found !== undefined && found !== row && (reference.priceClasses.find((p) => p.classKey === found.classKey)?.newPrice ?? 0) > classPrice,
+      );
+  const aboveClass = choices.filter(
+    (trim) => trimAboveClass(row, `${subject.model} ${trim}`.toLowerCase()) !== null || dearerRow(trim) !== undefined,
+  );
+  return { choices, aboveClass };
 }
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
@@ -311,7 +357,8 @@ function comparablesValuationAt(
   const vehicle = vehicleClassFor(reference, subject);
   const { retention } = vehicle;
   const mileageBonus = retention.lowMileageBonus && odometerTrusted;
-  const residual = (age: number) => classResidualPct(retentionCurve, age, settings.residualFloorPct, retention.lossScale, vehicle.shape);
+  const residual = (age: number) =>
+    classResidualPct(retentionCurve, studyAge(age, settings.studyAgeOffsetYears), settings.residualFloorPct, retention.lossScale, vehicle.shape);
   const age = vehicleAge(subject.year, now);
   const subjectResidual = residual(age.fractional);
   const adjusted = comps.map((comp) => {
@@ -377,6 +424,8 @@ export interface ModelValuation {
   vehicle: VehicleClass;
   mileageBonus: boolean;
   ageYears: number;
+  /** The age on the published figures' clock (studyAge): what the five-year and later figures are read at. */
+  studyAgeYears: number;
   residualPct: number;
   /** New price × class residual × regional index: the class curve, before the mileage. */
   classCurveValue: number;
@@ -494,7 +543,8 @@ function modelValuationAt(
   const { retention } = vehicle;
   const mileageBonus = retention.lowMileageBonus && odometerTrusted;
   const age = vehicleAge(subject.year, now);
-  const residual = classResidualPct(reference.retentionCurve, age.fractional, settings.residualFloorPct, retention.lossScale, vehicle.shape);
+  const onStudyClock = studyAge(age.fractional, settings.studyAgeOffsetYears);
+  const residual = classResidualPct(reference.retentionCurve, onStudyClock, settings.residualFloorPct, retention.lossScale, vehicle.shape);
   const region = regionalIndexFor(reference, zip);
   const base = vehicle.newPrice * (residual / 100) * region.index;
   const expected = expectedMiles(reference.expectedMiles, age.fractional);
@@ -507,6 +557,7 @@ function modelValuationAt(
     vehicle,
     mileageBonus,
     ageYears: age.fractional,
+    studyAgeYears: onStudyClock,
     residualPct: residual,
     classCurveValue: Math.round(base),
     regionalIndex: region.index,
