@@ -145,6 +145,9 @@ export const appraisalModelClasses = sqliteTable(
     fuelType: text("fuel_type").notNull().default(""),
     /** Comma-separated trims priced far above this row's class with no row of their own ("rubicon", "trd pro"): low confidence (docs/domain/appraisal.md#trims-above-their-class). */
     aboveClassTrims: text("above_class_trims").notNull().default(""),
+    /** Set: the row prices only these model years, whose new price stood far from today's (docs/domain/appraisal.md#depreciation-model); null: every year. */
+    modelYearFrom: integer("model_year_from"),
+    modelYearTo: integer("model_year_to"),
   },
   (t) => [index("appraisal_model_classes_org_idx").on(t.orgId)],
 );

@@ -129,7 +129,7 @@ function outlierModelReason(valuation: ModelValuation, settings: AppraisalRefere
   const { modelRetention: measured, shape } = valuation.vehicle;
   // The model's own figures past five say what its market does at those ages: only past them is the number a guess.
   const measuredTo = shape?.of === "model" ? shape.later[shape.later.length - 1].ageYears : STUDY_AGE_YEARS;
-  if (!measured || valuation.ageYears <= measuredTo) return null;
+  if (!measured || valuation.studyAgeYears <= measuredTo) return null;
   const ratio = measured.pctValueLost / measured.overallPctValueLost;
   if (ratio >= settings.outlierRetentionRatio) return null;
   return (
@@ -146,7 +146,7 @@ function olderUnitReason(subject: AppraisalSubject, valuation: ModelValuation, s
   const { shape, modelRetention } = valuation.vehicle;
   const ownModel = modelRetention !== null && modelRetention.model !== "*";
   const measuredTo = shape?.of === "model" ? shape.later[shape.later.length - 1].ageYears : ownModel ? STUDY_AGE_YEARS : 0;
-  if (valuation.ageYears < settings.retailCheckAgeYears || valuation.ageYears <= measuredTo) return null;
+  if (valuation.ageYears < settings.retailCheckAgeYears || valuation.studyAgeYears <= measuredTo) return null;
   const series = shape
     ? `${shape.of === "all vehicles" ? "all vehicles'" : `${subject.make}'s`} published losses past five years`
     : "the class curve";
@@ -223,6 +223,10 @@ const olderFloorWords = ({ olderFloor }: ComparablesValuation | ModelValuation) 
     ? `, raised to ${formatWholeUsd(olderFloor.value)}: the same unit as a ${olderFloor.year} is valued ${formatWholeUsd(olderFloor.value)}, and a newer unit is never worth less`
     : "";
 
+/** " (5.0 on the published figures' clock)": the age the studies' figures were read at (docs/domain/appraisal.md#study-age). */
+const studyClockWords = ({ ageYears, studyAgeYears }: ModelValuation) =>
+  studyAgeYears === ageYears ? "" : ` (${Number(studyAgeYears.toFixed(2))} on the published figures' clock)`;
+
 function valuationSentence(input: AppraisalInput, valuation: ComparablesValuation | ModelValuation, sameTrim: boolean): string {
   const { subject, reference } = input;
   const vehicle = `${subject.make} ${subject.model}`;
@@ -279,7 +283,7 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
         : "";
   return (
     `Market value ${formatWholeUsd(valuation.value)} from the depreciation model (${scarce}): ${classWords} × ` +
-    `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years${retention} × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}${olderFloorWords(valuation)}.`
+    `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years${studyClockWords(valuation)}${retention} × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}${olderFloorWords(valuation)}.`
   );
 }
 

@@ -106,6 +106,9 @@ export interface AppraisalReference {
     fuelType: string;
     /** Comma-separated trims priced far above the row's class with no row of their own. */
     aboveClassTrims: string;
+    /** Set: the row prices only these model years (a year whose new price stood far from today's); null: every year. */
+    modelYearFrom: number | null;
+    modelYearTo: number | null;
   }[];
   modelRetention: ModelRetention[];
   retentionCurve: { ageYears: number; residualPct: number }[];

@@ -152,15 +152,16 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
   // The trim first: a trim the model table names ("Model 3" + "Performance") has its own new price.
   const candidates = modelCandidates(subject.trim ? `${subject.model} ${subject.trim}` : subject.model, tables.allClassWords);
   const index = modelClassIndex(reference.modelClasses);
-  const byModel = candidates.map((model) => index.get(modelKey(subject.make, model))).find((row) => row !== undefined);
+  const find = (make: string, model: string) => rowFor(index, make, model, subject.year);
+  const byModel = candidates.map((model) => find(subject.make, model)).find((row) => row !== undefined);
   const name = `${subject.model} ${subject.trim ?? ""}`.toLowerCase();
   // Off the model table, what the decode says the vehicle is (a pickup, an EV) prices it before its make does.
-  const byMake = index.get(modelKey(subject.make, "*"));
+  const byMake = find(subject.make, "*");
   // …unless the make's fallback names the same body (a Land Rover SUV is a luxury SUV, a BMW sedan a luxury car).
   const makeFits = byMake !== undefined && byMake.bodyClass !== "" && byMake.bodyClass === subject.bodyClass;
   const byBody = byModel || makeFits ? undefined : bodyFallbackClass(reference.priceClasses, subject.bodyClass ?? "", subject.fuelType ?? "");
   // Only a row that is `*`/`*` as written: the key lower-cases, which changes neither.
-  const row = byModel ?? (byBody ? { classKey: byBody.classKey, bodyClass: "", fuelType: "" } : undefined) ?? byMake ?? index.get(modelKey("*", "*"));
+  const row = byModel ?? (byBody ? { classKey: byBody.classKey, bodyClass: "", fuelType: "" } : undefined) ?? byMake ?? find("*", "*");
   if (!row) throw new Error("appraisal_model_classes has no `*`/`*` row");
   const fuelType = subject.fuelType || (DIESEL_WORDS.test(name) ? "diesel" : "") || (byModel ? row.fuelType : "");
   // A diesel takes its class's `_diesel` new price when the table has one (heavy-duty pickups).
@@ -183,7 +184,7 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
   // A gas model's figure does not price its electric namesake (the F-150's, a Lightning): an EV takes
   // a model figure only where the model table says the figure's model is electric (the Model 3's, a Performance).
   const ofModel = candidates
-    .filter((model) => !isEv || index.get(modelKey(subject.make, model))?.fuelType === "electric")
+    .filter((model) => !isEv || find(subject.make, model)?.fuelType === "electric")
     .map((model) => retentionIndex.get(modelKey(subject.make, model)))
     .find((series) => series !== undefined);
   // A make's figure is its gas and hybrid fleet's: an EV of the make keeps the EV class.
@@ -213,7 +214,7 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
     trimAboveClass: byModel ? trimAboveClass(byModel, name) : null,
     undecidedTrims:
       byModel && !subject.trim && subject.decodedTrims && subject.decodedTrims.length > 1
-        ? undecidedTrims(reference, index, tables.allClassWords, subject, byModel, priced.newPrice)
+        ? undecidedTrims(reference, find, tables.allClassWords, subject, byModel, priced.newPrice)
         : null,
     fuelType,
     bodyClass: subject.bodyClass || (byModel ? row.bodyClass : ""),
@@ -244,7 +245,7 @@ function trimAboveClass(row: ModelClassRow, name: string): string | null {
  */
 function undecidedTrims(
   reference: AppraisalReference,
-  index: Map<string, ModelClassRow>,
+  find: (make: string, model: string) => ModelClassRow | undefined,
   classWords: ReadonlySet<string>,
   subject: AppraisalSubject,
   row: ModelClassRow,
@@ -253,7 +254,7 @@ function undecidedTrims(
   const choices = subject.decodedTrims ?? [];
   const dearerRow = (trim: string) =>
     modelCandidates(`${subject.model} ${trim}`, classWords)
-      .map((model) => index.get(modelKey(subject.make, model)))
+      .map((model) => find(subject.make, model))
       .find(
         (found) =>
           found !== undefined && found !== row && (reference.priceClasses.find((p) => p.classKey === found.classKey)?.newPrice ?? 0) > classPrice,
@@ -471,22 +472,31 @@ function retentionClassTables(classes: readonly RetentionClass[]): RetentionClas
 
 type ModelClassRow = AppraisalReference["modelClasses"][number];
 
-/** Rows by lower-cased make and model (`*` for a make's fallback row); the first row of a pair wins, as a scan in table order would find it. */
-const modelClassIndexes = new WeakMap<readonly ModelClassRow[], Map<string, ModelClassRow>>();
+/**
+ * Rows by lower-cased make and model (`*` for a make's fallback row), those for some model years only first
+ * (docs/domain/appraisal.md#depreciation-model: a model year whose price stood far from today's); otherwise the
+ * first row of a pair wins, as a scan in table order would find it.
+ */
+const modelClassIndexes = new WeakMap<readonly ModelClassRow[], Map<string, ModelClassRow[]>>();
 const modelKey = (make: string, model: string) => `${make.toLowerCase()}\u0000${model.toLowerCase()}`;
+const forSomeYears = (row: ModelClassRow) => row.modelYearFrom !== null || row.modelYearTo !== null;
 
-function modelClassIndex(rows: readonly ModelClassRow[]): Map<string, ModelClassRow> {
+function modelClassIndex(rows: readonly ModelClassRow[]): Map<string, ModelClassRow[]> {
   let index = modelClassIndexes.get(rows);
   if (!index) {
     index = new Map();
-    for (const row of rows) {
+    for (const row of [...rows.filter(forSomeYears), ...rows.filter((row) => !forSomeYears(row))]) {
       const key = modelKey(row.make, row.model);
-      if (!index.has(key)) index.set(key, row);
+      index.set(key, [...(index.get(key) ?? []), row]);
     }
     modelClassIndexes.set(rows, index);
   }
   return index;
 }
+
+/** The model's row for the model year: one for the year's range, else one for every year. */
+const rowFor = (index: Map<string, ModelClassRow[]>, make: string, model: string, year: number) =>
+  index.get(modelKey(make, model))?.find((row) => (row.modelYearFrom ?? year) <= year && year <= (row.modelYearTo ?? year));
 
 /** One model's (make's, all vehicles') published figures: the five-year one, and the later ones youngest first. */
 interface RetentionSeries {
