@@ -859,3 +859,99 @@ describe("trims above their class and classes no study measures (docs/domain/app
     expect(lightDuty.confidence).toBe("medium");
   });
 });
+
+describe("issue 33, the level: the published figures' clock, a model year's own price, a decoded trim list (docs/domain/appraisal.md#study-age, #a-decoded-trim-list, #the-audit)", () => {
+  it("a 2020 Civic EX in 2026 is read at the study's six years, not seven: iSeeCars' five-year-old is a model year five calendar years on", () => {
+    const result = trade({ year: 2020, make: "Honda", model: "Civic", trim: "EX", mileage: 55_000, conditionNotes: "clean" });
+    // Before: $16,603 (read as 6.5 years on the studies' clock); the audit's typical asking price is about $20,500.
+    expect(modelValuation(result).studyAgeYears).toBe(6);
+    expect(result.note).toContain("retained at 6.5 years (6 on the published figures' clock)");
+    expect(result.marketValue).toBeGreaterThan(16_603);
+  });
+
+  it("a 2016 F-150 at 10.5 years is the iSeeCars page's ten: its own series measures it, so it keeps its confidence", () => {
+    const result = trade({ year: 2016, make: "Ford", model: "F-150", trim: "XLT", mileage: 100_000, conditionNotes: "clean" });
+    // Before: low, "no published figure of the Ford F-150 itself measures that age" (10.5 against the page's 10).
+    expect(result.confidence).toBe("medium");
+    expect(modelValuation(result).residualPct).toBeCloseTo((100 - 55 * 0.787) * (37.9 / 58.5), 6);
+  });
+
+  it("a 2022 Model Y Long Range is priced from its own 2022 price, $58,990, not the electric_car class's $45,000", () => {
+    const result = trade({ year: 2022, make: "Tesla", model: "Model Y", trim: "Long Range", mileage: 40_000, conditionNotes: "clean" });
+    // Before: $21,603 on $45,000; a 2022 Long Range with 40,000 miles asks about $29,000 (the audit, unverified).
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "electric_suv_model_y_lr_2022", newPrice: 58_990 });
+    expect(result.marketValue).toBeGreaterThan(26_000);
+    expect(result.marketValue).toBeLessThan(31_000);
+  });
+
+  it("a 2024 Model Y Long Range is not priced at 2022's peak: the row prices the 2022 model year only", () => {
+    const result = trade({ year: 2024, make: "Tesla", model: "Model Y", trim: "Long Range", mileage: 20_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "electric_car", newPrice: 45_000 });
+  });
+
+  it("a 2022 Model 3 Long Range takes its 2022 price and still the Model 3's own iSeeCars figure", () => {
+    const result = trade({ year: 2022, make: "Tesla", model: "Model 3", trim: "Long Range", mileage: 40_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "electric_car_model_3_lr_2022", newPrice: 54_490 });
+    expect(result.note).toContain("Tesla Model 3's own curve");
+  });
+
+  it("a 2019 Model 3 Performance at 70k lands within 10% of Kelley Blue Book's private-party value ($21,196)", () => {
+    const result = trade({ year: 2019, make: "Tesla", model: "Model 3", trim: "Performance", mileage: 70_000, conditionNotes: "clean" });
+    expect(Math.abs(result.marketValue - 21_196) / 21_196).toBeLessThan(0.1);
+    expect(result.confidence).toBe("medium");
+  });
+
+  it("a 2021 Forester at 55k lands within 10% of Kelley Blue Book's private-party value ($17,514)", () => {
+    const result = trade({ year: 2021, make: "Subaru", model: "Forester", mileage: 55_000, conditionNotes: "clean" });
+    expect(Math.abs(result.marketValue - 17_514) / 17_514).toBeLessThan(0.1);
+  });
+
+  it("a Tacoma whose VIN decodes to SR/SR5/TRD Off Road/TRD Sport/TRD Pro is low: the VIN does not tell which, and a TRD Pro is priced above its class", () => {
+    const result = trade({
+      year: 2017,
+      make: "Toyota",
+      model: "Tacoma",
+      mileage: 90_000,
+      conditionNotes: "clean",
+      decodedTrims: ["SR", "SR5", "TRD Off Road", "TRD Sport", "TRD Pro"],
+    });
+    expect(result).toMatchObject({ confidence: "low", manualInspectionRequired: true });
+    expect(result.note).toContain("the VIN does not tell which of SR, SR5, TRD Off Road, TRD Sport, TRD Pro; TRD Pro is priced above its class");
+    // A list without the listed trim says nothing the class does not know.
+    const plain = trade({
+      year: 2017,
+      make: "Toyota",
+      model: "Tacoma",
+      mileage: 90_000,
+      conditionNotes: "clean",
+      decodedTrims: ["SR5", "TRD Sport"],
+    });
+    expect(plain.confidence).toBe("medium");
+  });
+
+  it("a Wrangler Unlimited decoded as Sport/Sahara/Rubicon is low, naming the Rubicon; a typed Sport settles it", () => {
+    const decodedTrims = ["Sport", "Sahara", "Rubicon"];
+    const unknown = trade({ year: 2020, make: "Jeep", model: "Wrangler Unlimited", mileage: 50_000, conditionNotes: "clean", decodedTrims });
+    expect(unknown.confidence).toBe("low");
+    // The Rubicon has its own, dearer price row ($42,125): the compact_suv $31,000 would price a Rubicon as a Sport.
+    expect(unknown.note).toContain(
+      "the VIN does not tell which of Sport, Sahara, Rubicon; Rubicon is priced above its class (compact_suv, $31,000 new",
+    );
+    const typed = trade({
+      year: 2020,
+      make: "Jeep",
+      model: "Wrangler Unlimited",
+      trim: "Sport",
+      mileage: 50_000,
+      conditionNotes: "clean",
+      decodedTrims,
+    });
+    expect(typed.confidence).toBe("medium");
+  });
+
+  it("a Challenger decoded as 'GT, R/T' is low: the R/T has its own dearer price", () => {
+    const result = trade({ year: 2019, make: "Dodge", model: "Challenger", mileage: 50_000, conditionNotes: "clean", decodedTrims: ["GT", "R/T"] });
+    expect(result.confidence).toBe("low");
+    expect(result.manualInspectionReasons.join(" ")).toContain("R/T is priced above its class (sports_car, $35,000 new");
+  });
+});
