@@ -216,7 +216,8 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
           if (result.valuation.method !== "depreciation_model") return true;
           const { shape } = result.valuation.vehicle;
           const ownSeriesReaches = shape?.of === "model" ? shape.later[shape.later.length - 1].ageYears : 0;
-          return result.valuation.ageYears <= ownSeriesReaches || result.confidence === "low";
+          // Ages compared on the published figures' clock (docs/domain/appraisal.md#study-age): a 2016 F-150 at 10.5 is the page's ten.
+          return result.valuation.studyAgeYears <= ownSeriesReaches || result.confidence === "low";
         },
       ),
     );
