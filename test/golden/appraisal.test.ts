@@ -869,6 +869,14 @@ describe("issue 33, the level: the published figures' clock, a model year's own 
     expect(result.marketValue).toBeGreaterThan(16_603);
   });
 
+  it("a 2021 911 at 5.5 years is the study's five-year-old, not past what iSeeCars measured: no outlier flag", () => {
+    const result = trade({ year: 2021, make: "Porsche", model: "911", trim: "Carrera", mileage: 20_000, conditionNotes: "clean" });
+    expect(modelValuation(result).studyAgeYears).toBe(5);
+    expect(result.confidence).toBe("medium");
+    // A year older is past the study: collector demand, not a curve, sets its price.
+    expect(trade({ year: 2020, make: "Porsche", model: "911", trim: "Carrera", mileage: 20_000, conditionNotes: "clean" }).confidence).toBe("low");
+  });
+
   it("a 2016 F-150 at 10.5 years is the iSeeCars page's ten: its own series measures it, so it keeps its confidence", () => {
     const result = trade({ year: 2016, make: "Ford", model: "F-150", trim: "XLT", mileage: 100_000, conditionNotes: "clean" });
     // Before: low, "no published figure of the Ford F-150 itself measures that age" (10.5 against the page's 10).
