@@ -139,6 +139,11 @@ describe("POST /api/v1/trade-appraisal with a vin", () => {
     expect(typed).toMatchObject({ confidence: "medium", vehicle: { trim: "SR5" } });
   });
 
+  it('reads a slash before a lone letter as part of a trim\'s name: a Journey decoded "R/T" is the R/T, not a list of "R" and "T"', async () => {
+    const body = await (await appraise(key, { vin: "1C4PDCKG8HT123456", mileage: 90_000, condition_notes: "clean" })).json<AppraisalBody>();
+    expect(body.vehicle).toMatchObject({ model: "Journey", trim: "R/T" });
+  });
+
   it("a VIN whose maker the data does not know confirms nothing: low confidence, a manual inspection, the code named", async () => {
     // A Land Rover (SAL) and a small manufacturer (1Z9 + characters 12–14): neither is in the demo vPIC copy.
     for (const [draft, wmi] of [
