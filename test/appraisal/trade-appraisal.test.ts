@@ -28,16 +28,16 @@ describe("POST /api/v1/trade-appraisal — depreciation model", () => {
     });
     expect(res.status).toBe(200);
     const body = await res.json<AppraisalBody>();
-    // midsize_car $29,000 × 66.5825% = $19,308.93 base: a Toyota keeps its make's 100 − 55 × 0.558 = 69.31% at five years
-    // (CarEdge's Toyota table, docs/domain/appraisal.md#model-retention), then a quarter of the way to the 58.4 / 69.31 it
-    // keeps at 7 (#after-five-years); expected miles 13,500 × 5 + 10,000 × 0.5 = 72,500 (#expected-miles); rate
-    // max(0.03, 0.25 × 19,308.93 / 25,000) × 0.6 (age 5) = 0.115854 $/mi; 12,500 miles under → +$1,448.17 → $20,757.
-    expect(body.market_value_estimate).toBe(20_757);
+    // midsize_car $29,000 × 69.31% = $20,099.90 base: 5.5 years old is the studies' five (a model year sold five
+    // calendar years on, docs/domain/appraisal.md#study-age), where a Toyota keeps its make's 100 − 55 × 0.558 = 69.31%
+    // (CarEdge's Toyota table, #model-retention); expected miles 13,500 × 5 + 10,000 × 0.5 = 72,500 (#expected-miles);
+    // rate max(0.03, 0.25 × 20,099.90 / 25,000) × 0.6 (age 5) = 0.120599 $/mi; 12,500 miles under → +$1,507.49 → $21,607.
+    expect(body.market_value_estimate).toBe(21_607);
     expect(body.recon_estimate).toEqual({ windshield_replacement: 400, door_ding_repair: 225, detail: 200, total: 825 });
-    // 20,757 − 825 recon − 500 pack − 1,661 target front gross (8%, over the 1,200 minimum) − 30 × $35 holding = 16,721.
-    expect(body.max_acquisition).toBe(16_721);
-    // 7% of 16,721 = 1,170.47 below → 15,551.
-    expect(body.negotiation_floor).toBe(15_551);
+    // 21,607 − 825 recon − 500 pack − 1,729 target front gross (8%, over the 1,200 minimum) − 30 × $35 holding = 17,503.
+    expect(body.max_acquisition).toBe(17_503);
+    // 7% of 17,503 = 1,225.21 below → 16,278.
+    expect(body.negotiation_floor).toBe(16_278);
     expect(body.confidence).toBe("medium");
     expect(body.valuation_method).toBe("depreciation_model");
     expect(body.comparables_used).toBe(0);
@@ -51,12 +51,12 @@ describe("POST /api/v1/trade-appraisal — depreciation model", () => {
     const worn = await (
       await appraise(key, { year: THIS_YEAR - 10, make: "Honda", model: "Civic", mileage: 240_000, condition_notes: "runs" })
     ).json<AppraisalBody>();
-    // compact_car $24,000 × 43.4752%: the Civic's own 100 − 55 × 0.509 = 72.005% at five years (iSeeCars 2025), × what
-    // all vehicles keep at 10 of what they kept at 5 (40.25 / 64), × the curve's rate from 10 to 10.5 (28.475 / 29.66) =
-    // $10,434.05 base; 123,000 miles over the expected 117,000 at 0.35 × 0.104341 $/mi = −$4,492, capped at −30%
-    // (−$3,130.22); −10% ($1,043.41) beyond 150,000 miles → $6,260.
-    expect(worn.market_value_estimate).toBe(6_260);
-    expect(worn.market_note).toContain("− $1,043 beyond 150,000 miles");
+    // compact_car $24,000 × 45.2844%: the Civic's own 100 − 55 × 0.509 = 72.005% at five years (iSeeCars 2025), × what
+    // all vehicles keep at 10 of what they kept at 5 (40.25 / 64), 10.5 years old being the studies' ten
+    // (docs/domain/appraisal.md#study-age) = $10,868.25 base; 123,000 miles over the expected 117,000 at 0.35 × 0.108683
+    // $/mi = −$4,679, capped at −30% (−$3,260.48); −10% ($1,086.83) beyond 150,000 miles → $6,521.
+    expect(worn.market_value_estimate).toBe(6_521);
+    expect(worn.market_note).toContain("− $1,087 beyond 150,000 miles");
     const junk = await (
       await appraise(key, { year: 1985, make: "Yugo", model: "GV", mileage: 900_000, condition_notes: "Check engine light on, bald tires" })
     ).json<AppraisalBody>();
@@ -129,16 +129,17 @@ describe.each(PLACES)("POST /api/v1/trade-appraisal — comparables, units in %s
     });
     expect(res.status).toBe(200);
     const body = await res.json<AppraisalBody>();
-    // 24,000 as is; 23,000 + 10,000 mi × 0.23 = 25,300; 26,600 × 56.5% / 66.5% = 22,600 (a year newer);
+    // 24,000 as is; 23,000 + 10,000 mi × 0.23 = 25,300; 26,600 × 66.312% / 74.301% = 23,740.07 (a year newer: the
+    // class curve at 3.5 and 2.5 years, read on the studies' clock at 3.18 and 2.27, docs/domain/appraisal.md#study-age);
     // the sale at 22,000 with no odometer on file is taken at 47,250 expected miles: + 7,250 × 0.22 = 23,595.
-    // Median of 22,600 / 23,595 / 24,000 / 25,300 = 23,797.5.
-    expect(body.market_value_estimate).toBe(23_798);
+    // Median of 23,595 / 23,740.07 / 24,000 / 25,300 = 23,870.04.
+    expect(body.market_value_estimate).toBe(23_870);
     expect(body.valuation_method).toBe("comparables");
     expect(body.comparables_used).toBe(4);
     expect(body.recon_estimate).toEqual({ detail: 200, total: 200 });
-    // 23,798 − 200 − 500 − 1,904 (8%) − 1,050 = 20,144; floor 7% below: 18,733.92.
-    expect(body.max_acquisition).toBe(20_144);
-    expect(body.negotiation_floor).toBe(18_734);
+    // 23,870 − 200 − 500 − 1,910 (8%) − 1,050 = 20,210; floor 7% below: 18,795.30.
+    expect(body.max_acquisition).toBe(20_210);
+    expect(body.negotiation_floor).toBe(18_795);
     expect(body.market_note).toContain("from 4 comparable units of this organization");
     expect(body.market_note).toContain("3 in stock at today's asking price, 1 sold in the last 180 days, the latest 10 days ago");
   });
@@ -246,10 +247,10 @@ describe("POST /api/v1/trade-appraisal — the store's economics", () => {
     const body = await (
       await appraise(key, { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 60_000, condition_notes: "clean" })
     ).json<AppraisalBody>();
-    // 20,757 − 200 detail − 800 pack − 2,076 (10%, over the 2,000 minimum) − 30 × 40 = 16,481 at retail; the wholesale
-    // figure, 85% of 20,757 − $1,000 fees and margin = 16,643, beats it, so the unit is bought to wholesale.
-    expect(body.market_note).toContain(`The retail figure would be $16,481 = market $20,757 − recon $200 − pack $800`);
-    expect(body).toMatchObject({ max_acquisition: 16_643, wholesale_value: 16_643, appraised_to: "wholesale" });
+    // 21,607 − 200 detail − 800 pack − 2,161 (10%, over the 2,000 minimum) − 30 × 40 = 17,246 at retail; the wholesale
+    // figure, 85% of 21,607 − $1,000 fees and margin = 17,366, beats it, so the unit is bought to wholesale.
+    expect(body.market_note).toContain(`The retail figure would be $17,246 = market $21,607 − recon $200 − pack $800`);
+    expect(body).toMatchObject({ max_acquisition: 17_366, wholesale_value: 17_366, appraised_to: "wholesale" });
   });
 
   it("answers 404 for an organization without a store", async () => {
@@ -348,9 +349,9 @@ describe("POST /api/v1/trade-appraisal — tuning without a deploy", () => {
     const camry = { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 72_500, market_zip: "78701", condition_notes: "clean" };
     const mine = await (await appraise(tuned.key, camry)).json<AppraisalBody>();
     const theirs = await (await appraise(standard.key, camry)).json<AppraisalBody>();
-    // At the expected mileage there is no adjustment: $29,000 × 66.5825% = $19,309, × 1.10 in Austin.
-    expect(theirs.market_value_estimate).toBe(19_309);
-    expect(mine.market_value_estimate).toBe(Math.round(29_000 * 0.665825 * 1.1));
+    // At the expected mileage there is no adjustment: $29,000 × 69.31% = $20,100, × 1.10 in Austin.
+    expect(theirs.market_value_estimate).toBe(20_100);
+    expect(mine.market_value_estimate).toBe(Math.round(29_000 * 0.6931 * 1.1));
     expect(mine.recon_estimate).toEqual({ detail: 350, total: 350 });
     expect(theirs.recon_estimate).toEqual({ detail: 200, total: 200 });
     expect(mine.market_note).toContain("regional index 1.10 (Austin, ZIP 78701)");

@@ -17,6 +17,8 @@ type Decode = z.infer<typeof VehicleDecodeSchema>;
 const PRIUS_2016 = "JTDKARAU9GA123456";
 const WRANGLER_2021 = "1C4AJXAA7MA123456";
 const CARRERA_2018 = "WP0AA2A91JA123456";
+/** vPIC's 2016–2017 Tacoma schema decodes CZ**N as the list "SR/SR5/TRD Off Road/TRD Sport/TRD Pro" (no Wrangler in the copy decodes to a list). */
+const TACOMA_2017_LIST = "5TFCZ5CN6HX123456";
 
 let key: string;
 beforeAll(async () => {
@@ -122,6 +124,24 @@ describe("POST /api/v1/trade-appraisal with a vin", () => {
     ).json<AppraisalBody>();
     expect(body.vehicle.model).toBe("Wrangler Unlimited");
     expect(body.warnings).toEqual([]);
+  });
+
+  it("a decoded trim list that names a trim above its class is low with the list named, unless a typed trim settles it (docs/domain/appraisal.md#a-decoded-trim-list)", async () => {
+    expect((await (await decode(TACOMA_2017_LIST)).json<Decode>()).trim).toBe("SR/SR5/TRD Off Road/TRD Sport/TRD Pro");
+    const listed = await (await appraise(key, { vin: TACOMA_2017_LIST, mileage: 90_000, condition_notes: "clean" })).json<AppraisalBody>();
+    expect(listed).toMatchObject({ confidence: "low", manual_inspection_required: true, vehicle: { model: "Tacoma", trim: null } });
+    expect(listed.manual_inspection_reasons.join(" ")).toContain(
+      "the VIN does not tell which of SR, SR5, TRD Off Road, TRD Sport, TRD Pro; TRD Pro is priced above its class",
+    );
+    const typed = await (
+      await appraise(key, { vin: TACOMA_2017_LIST, trim: "SR5", mileage: 90_000, condition_notes: "clean" })
+    ).json<AppraisalBody>();
+    expect(typed).toMatchObject({ confidence: "medium", vehicle: { trim: "SR5" } });
+  });
+
+  it('reads a slash before a lone letter as part of a trim\'s name: a Journey decoded "R/T" is the R/T, not a list of "R" and "T"', async () => {
+    const body = await (await appraise(key, { vin: "1C4PDCKG8HT123456", mileage: 90_000, condition_notes: "clean" })).json<AppraisalBody>();
+    expect(body.vehicle).toMatchObject({ model: "Journey", trim: "R/T" });
   });
 
   it("a VIN whose maker the data does not know confirms nothing: low confidence, a manual inspection, the code named", async () => {

@@ -28,17 +28,18 @@ describe("depreciation model (docs/domain/appraisal.md#depreciation-model)", () 
   });
 
   it("values a late-model truck with few miles on the truck curve, up to the +10% cap", () => {
-    // Sierra (fullsize_truck $45,000, retention class truck: no figure of its own), 2025: age 1.5, the curve's 22% loss × 0.735 = 16.17%
-    // → 83.83% retained → $37,723.50; 20,250 expected, 0 driven: rate max(0.03, 0.25 × 37,723.50 / 25,000) = 0.377 $/mi
-    // → +$7,639, capped at +10% = $3,772.35 (docs/domain/appraisal.md#mileage-adjustment-caps).
+    // Sierra (fullsize_truck $45,000, retention class truck: no figure of its own), 2025: age 1.5, on the studies' clock
+    // 1.5 × 5 / 5.5 = 1.364 (docs/domain/appraisal.md#study-age), the curve's 20.364% loss × 0.735 = 14.967%
+    // → 85.033% retained → $38,264.73; 20,250 expected, 0 driven: rate max(0.03, 0.25 × 38,264.73 / 25,000) = 0.383 $/mi
+    // → +$7,749, capped at +10% = $3,826.47 (docs/domain/appraisal.md#mileage-adjustment-caps).
     const value = valueFromModel({ year: 2025, make: "GMC", model: "Sierra", mileage: 0 }, "80234", reference, NOW);
     expect(value.vehicle).toMatchObject({ classKey: "fullsize_truck", classMatch: "model" });
     expect(value).toMatchObject({
       expectedMiles: 20_250,
-      mileageAdjustment: 3_772,
+      mileageAdjustment: 3_826,
     });
-    expect(value.residualPct).toBeCloseTo(83.83, 6);
-    expect(value.value).toBe(41_496);
+    expect(value.residualPct).toBeCloseTo(85.033, 3);
+    expect(value.value).toBe(42_091);
   });
 
   it("never values a unit below the $1,500 floor", () => {
@@ -56,9 +57,9 @@ describe("depreciation model (docs/domain/appraisal.md#depreciation-model)", () 
       photos: { status: "none" },
       now: NOW,
     });
-    // 41,496 − 200 − 500 − 3,320 (8%) − 30 × (35 + 41.496) = 2,294.88 holding.
-    expect(result.maxAcquisition).toBe(41_496 - 200 - 500 - 3_320 - 2_295);
-    expect(result.note).toContain("holding $2,295 (30 days × $77)");
+    // 42,091 − 200 − 500 − 3,367 (8%) − 30 × (35 + 42.091) = 2,312.73 holding.
+    expect(result.maxAcquisition).toBe(42_091 - 200 - 500 - 3_367 - 2_313);
+    expect(result.note).toContain("holding $2,313 (30 days × $77)");
   });
 });
 

@@ -13,7 +13,7 @@ import { loadAppraisalReference } from "../../src/db/queries/appraisal";
 import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
 import { type Appraisal, appraise } from "../../src/engines/appraisal/appraise";
 import type { AppraisalReference, AppraisalSubject } from "../../src/engines/appraisal/types";
-import { classResidualPct, residualPct } from "../../src/engines/appraisal/valuation";
+import { classResidualPct, residualPct, studyAge } from "../../src/engines/appraisal/valuation";
 import { appraisalStore } from "../helpers/deal-desk-reference";
 import { call, createOrg } from "../helpers/factories";
 
@@ -189,15 +189,22 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
     const ev = reference.retentionClasses.find((row) => row.retentionClass === "ev");
     if (!ev) throw new Error("no ev retention class");
     const age = Math.max(0, NOW.getUTCFullYear() - year + 0.5);
-    const retained = classResidualPct(reference.retentionCurve, age, reference.settings.residualFloorPct, ev.lossScale);
+    const retained = classResidualPct(
+      reference.retentionCurve,
+      studyAge(age, reference.settings.studyAgeOffsetYears),
+      reference.settings.residualFloorPct,
+      ev.lossScale,
+    );
     return 45_000 * (retained / 100);
   };
 
   it("a 2023 Model 3 with 15k miles is on its own iSeeCars figure with no low-mileage bonus, not at $33,052", () => {
     const result = trade({ year: 2023, make: "Tesla", model: "Model 3", mileage: 15_000, conditionNotes: "clean" });
     // Before: $45,000 × 56.5% + the +30% low-mileage cap = $33,052. The Model 3 lost 42.9% in five years against
-    // 38.8% for all vehicles (iSeeCars 2023, the best EV: EVs 49.1%): × 0.917 on the curve's 43.5% loss at 3.5 years.
-    expect(result.marketValue).toBe(Math.round(45_000 * ((100 - 43.5 * 0.917) / 100)));
+    // 38.8% for all vehicles (iSeeCars 2023, the best EV: EVs 49.1%): × 0.917 on the curve's loss at 3.5 years, read
+    // on the studies' clock at 3.5 × 5 / 5.5 (docs/domain/appraisal.md#study-age).
+    const lost = 100 - residualPct(reference.retentionCurve, (3.5 * 5) / 5.5, 0);
+    expect(result.marketValue).toBe(Math.round(45_000 * ((100 - lost * 0.917) / 100)));
     expect(result.marketValue).toBeLessThan(33_052);
     expect(result.note).toContain("Tesla Model 3's own curve: iSeeCars 2023, 42.9% lost in five years against 38.8% for all vehicles");
     expect(modelValuation(result).vehicle.retention.retentionClass).toBe("ev");
@@ -250,11 +257,9 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
   it("a 2019 F-150 is on its own iSeeCars figures: 41.5% lost at five against 43.7%, then 50% at 7 and 62.1% at 10", () => {
     const truck = modelValuation(trade({ year: 2019, make: "Ford", model: "F-150", mileage: 90_000, conditionNotes: "clean" }));
     expect(truck.vehicle.retention).toMatchObject({ retentionClass: "truck", lossScale: 0.787 });
-    // Five years: 100 − 55 × 0.787 (41.5 / 43.7 × 0.829); at 7.5 years, a sixth of the way from 7 (50 / 58.5 kept of
-    // what five kept) to 10 (37.9 / 58.5), as the page's own figures say (docs/domain/appraisal.md#after-five-years).
-    const at7 = 50 / 58.5;
-    const at10 = 37.9 / 58.5;
-    expect(truck.residualPct).toBeCloseTo((100 - 55 * 0.787) * (at7 + ((at10 - at7) * 0.5) / 3), 6);
+    // Five years: 100 − 55 × 0.787 (41.5 / 43.7 × 0.829); 7.5 years old is the page's seven (a model year seven
+    // calendar years on, docs/domain/appraisal.md#study-age): 50 / 58.5 kept of what five kept, as the page says.
+    expect(truck.residualPct).toBeCloseTo((100 - 55 * 0.787) * (50 / 58.5), 6);
   });
 
   it("past five years the F-150 falls as iSeeCars measured it (41.5% lost at 5, 50% at 7, 62.1% at 10), then at the curve's yearly rate", () => {
@@ -434,9 +439,9 @@ describe("issue 33: the vehicle, and what the appraisal does not know (docs/doma
 
   it("a 2021 Wrangler Sport with 38k keeps about two thirds of its price, as Wranglers do, not $14,731", () => {
     const result = trade({ year: 2021, make: "Jeep", model: "Wrangler", trim: "Sport", mileage: 38_000, conditionNotes: "clean" });
-    // Five years: 55% × (32.8 / 49.1, the 2020 study) × 0.829 (today's all-vehicle 45.6% / 55%) = 30.5% lost; then
-    // a quarter of the way to what all vehicles keep at 7 of what they kept at 5 (53.2 / 64, the published mean).
-    expect(modelValuation(result).residualPct).toBeCloseTo((100 - 55 * 0.554) * (1 - (1 - 53.2 / 64) / 4), 6);
+    // 5.5 years old is the study's five (a 2021 in 2026, docs/domain/appraisal.md#study-age): 55% × (32.8 / 49.1,
+    // the 2020 study) × 0.829 (today's all-vehicle 45.6% / 55%) = 30.5% lost.
+    expect(modelValuation(result).residualPct).toBeCloseTo(100 - 55 * 0.554, 6);
     expect(result.confidence).toBe("medium");
     expect(result.marketValue).toBeGreaterThan(20_000);
   });
@@ -852,5 +857,109 @@ describe("trims above their class and classes no study measures (docs/domain/app
     }
     const lightDuty = trade({ year: 2021, make: "Chevrolet", model: "Silverado 1500", trim: "LT", mileage: 60_000, conditionNotes: "clean" });
     expect(lightDuty.confidence).toBe("medium");
+  });
+});
+
+describe("issue 33, the level: the published figures' clock, a model year's own price, a decoded trim list (docs/domain/appraisal.md#study-age, #a-decoded-trim-list, #the-audit)", () => {
+  it("a 2020 Civic EX in 2026 is read at the study's six years, not seven: iSeeCars' five-year-old is a model year five calendar years on", () => {
+    const result = trade({ year: 2020, make: "Honda", model: "Civic", trim: "EX", mileage: 55_000, conditionNotes: "clean" });
+    // Before: $16,603 (read as 6.5 years on the studies' clock); the audit's typical asking price is about $20,500.
+    expect(modelValuation(result).studyAgeYears).toBe(6);
+    expect(result.note).toContain("retained at 6.5 years (6 on the published figures' clock)");
+    expect(result.marketValue).toBeGreaterThan(16_603);
+  });
+
+  it("a 2021 911 at 5.5 years is the study's five-year-old, not past what iSeeCars measured: no outlier flag", () => {
+    const result = trade({ year: 2021, make: "Porsche", model: "911", trim: "Carrera", mileage: 20_000, conditionNotes: "clean" });
+    expect(modelValuation(result).studyAgeYears).toBe(5);
+    expect(result.confidence).toBe("medium");
+    // A year older is past the study: collector demand, not a curve, sets its price.
+    expect(trade({ year: 2020, make: "Porsche", model: "911", trim: "Carrera", mileage: 20_000, conditionNotes: "clean" }).confidence).toBe("low");
+  });
+
+  it("a 2016 F-150 at 10.5 years is the iSeeCars page's ten: its own series measures it, so it keeps its confidence", () => {
+    const result = trade({ year: 2016, make: "Ford", model: "F-150", trim: "XLT", mileage: 100_000, conditionNotes: "clean" });
+    // Before: low, "no published figure of the Ford F-150 itself measures that age" (10.5 against the page's 10).
+    expect(result.confidence).toBe("medium");
+    expect(modelValuation(result).residualPct).toBeCloseTo((100 - 55 * 0.787) * (37.9 / 58.5), 6);
+  });
+
+  it("a 2022 Model Y Long Range is priced from its own 2022 price, $58,990, not the electric_car class's $45,000", () => {
+    const result = trade({ year: 2022, make: "Tesla", model: "Model Y", trim: "Long Range", mileage: 40_000, conditionNotes: "clean" });
+    // Before: $21,603 on $45,000; a 2022 Long Range with 40,000 miles asks about $29,000 (the audit, unverified).
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "electric_suv_model_y_lr_2022", newPrice: 58_990 });
+    expect(result.marketValue).toBeGreaterThan(26_000);
+    expect(result.marketValue).toBeLessThan(31_000);
+  });
+
+  it("a 2024 Model Y Long Range is not priced at 2022's peak: the row prices the 2022 model year only", () => {
+    const result = trade({ year: 2024, make: "Tesla", model: "Model Y", trim: "Long Range", mileage: 20_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "electric_car", newPrice: 45_000 });
+  });
+
+  it("a 2022 Model 3 Long Range takes its 2022 price and still the Model 3's own iSeeCars figure", () => {
+    const result = trade({ year: 2022, make: "Tesla", model: "Model 3", trim: "Long Range", mileage: 40_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "electric_car_model_3_lr_2022", newPrice: 54_490 });
+    expect(result.note).toContain("Tesla Model 3's own curve");
+  });
+
+  it("a 2019 Model 3 Performance at 70k lands within 10% of Kelley Blue Book's private-party value ($21,196)", () => {
+    const result = trade({ year: 2019, make: "Tesla", model: "Model 3", trim: "Performance", mileage: 70_000, conditionNotes: "clean" });
+    expect(Math.abs(result.marketValue - 21_196) / 21_196).toBeLessThan(0.1);
+    expect(result.confidence).toBe("medium");
+  });
+
+  it("a 2021 Forester at 55k lands within 10% of Kelley Blue Book's private-party value ($17,514)", () => {
+    const result = trade({ year: 2021, make: "Subaru", model: "Forester", mileage: 55_000, conditionNotes: "clean" });
+    expect(Math.abs(result.marketValue - 17_514) / 17_514).toBeLessThan(0.1);
+  });
+
+  it("a Tacoma whose VIN decodes to SR/SR5/TRD Off Road/TRD Sport/TRD Pro is low: the VIN does not tell which, and a TRD Pro is priced above its class", () => {
+    const result = trade({
+      year: 2017,
+      make: "Toyota",
+      model: "Tacoma",
+      mileage: 90_000,
+      conditionNotes: "clean",
+      decodedTrims: ["SR", "SR5", "TRD Off Road", "TRD Sport", "TRD Pro"],
+    });
+    expect(result).toMatchObject({ confidence: "low", manualInspectionRequired: true });
+    expect(result.note).toContain("the VIN does not tell which of SR, SR5, TRD Off Road, TRD Sport, TRD Pro; TRD Pro is priced above its class");
+    // A list without the listed trim says nothing the class does not know.
+    const plain = trade({
+      year: 2017,
+      make: "Toyota",
+      model: "Tacoma",
+      mileage: 90_000,
+      conditionNotes: "clean",
+      decodedTrims: ["SR5", "TRD Sport"],
+    });
+    expect(plain.confidence).toBe("medium");
+  });
+
+  it("a Wrangler Unlimited decoded as Sport/Sahara/Rubicon is low, naming the Rubicon; a typed Sport settles it", () => {
+    const decodedTrims = ["Sport", "Sahara", "Rubicon"];
+    const unknown = trade({ year: 2020, make: "Jeep", model: "Wrangler Unlimited", mileage: 50_000, conditionNotes: "clean", decodedTrims });
+    expect(unknown.confidence).toBe("low");
+    // The Rubicon has its own, dearer price row ($42,125): the compact_suv $31,000 would price a Rubicon as a Sport.
+    expect(unknown.note).toContain(
+      "the VIN does not tell which of Sport, Sahara, Rubicon; Rubicon is priced above its class (compact_suv, $31,000 new",
+    );
+    const typed = trade({
+      year: 2020,
+      make: "Jeep",
+      model: "Wrangler Unlimited",
+      trim: "Sport",
+      mileage: 50_000,
+      conditionNotes: "clean",
+      decodedTrims,
+    });
+    expect(typed.confidence).toBe("medium");
+  });
+
+  it("a Challenger decoded as 'GT, R/T' is low: the R/T has its own dearer price", () => {
+    const result = trade({ year: 2019, make: "Dodge", model: "Challenger", mileage: 50_000, conditionNotes: "clean", decodedTrims: ["GT", "R/T"] });
+    expect(result.confidence).toBe("low");
+    expect(result.manualInspectionReasons.join(" ")).toContain("R/T is priced above its class (sports_car, $35,000 new");
   });
 });

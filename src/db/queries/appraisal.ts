@@ -58,7 +58,7 @@ export async function loadAppraisalReference(db: Database, orgId: string) {
     reconItems: resolve(reconItems, (row) => row.itemKey),
     reconKeywords: resolve(reconKeywords, (row) => `${row.keyword.toLowerCase()}|${row.retentionClass}`),
     priceClasses: resolve(priceClasses, (row) => row.classKey),
-    modelClasses: resolve(modelClasses, (row) => `${row.make.toLowerCase()}|${row.model.toLowerCase()}`),
+    modelClasses: resolve(modelClasses, (row) => `${row.make.toLowerCase()}|${row.model.toLowerCase()}|${row.modelYearFrom}|${row.modelYearTo}`),
     retentionCurve: curve.filter((row) => (row.orgId === orgId) === ownCurve).map(({ ageYears, residualPct }) => ({ ageYears, residualPct })),
     modelRetention: resolve(modelRetention, (row) => `${row.make.toLowerCase()}|${row.model.toLowerCase()}|${row.ageYears}`),
     regionalIndex: resolve(regional, (row) => row.zipPrefix),

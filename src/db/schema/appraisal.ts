@@ -51,6 +51,11 @@ export const appraisalSettings = sqliteTable(
      * measured such units at 8–41% under dealer retail, near trade-in value.
      */
     retailCheckAgeYears: integer("retail_check_age_years").notNull().default(10),
+    /**
+     * Years this engine's age runs ahead of the published studies' (docs/domain/appraisal.md#study-age): their
+     * "five-year-old" is a model year sold five calendar years on, which this engine counts as 5.5 years old.
+     */
+    studyAgeOffsetYears: real("study_age_offset_years").notNull().default(0.5),
   },
   (t) => [index("appraisal_settings_org_idx").on(t.orgId)],
 );
@@ -140,6 +145,9 @@ export const appraisalModelClasses = sqliteTable(
     fuelType: text("fuel_type").notNull().default(""),
     /** Comma-separated trims priced far above this row's class with no row of their own ("rubicon", "trd pro"): low confidence (docs/domain/appraisal.md#trims-above-their-class). */
     aboveClassTrims: text("above_class_trims").notNull().default(""),
+    /** Set: the row prices only these model years, whose new price stood far from today's (docs/domain/appraisal.md#depreciation-model); null: every year. */
+    modelYearFrom: integer("model_year_from"),
+    modelYearTo: integer("model_year_to"),
   },
   (t) => [index("appraisal_model_classes_org_idx").on(t.orgId)],
 );

@@ -129,7 +129,7 @@ function outlierModelReason(valuation: ModelValuation, settings: AppraisalRefere
   const { modelRetention: measured, shape } = valuation.vehicle;
   // The model's own figures past five say what its market does at those ages: only past them is the number a guess.
   const measuredTo = shape?.of === "model" ? shape.later[shape.later.length - 1].ageYears : STUDY_AGE_YEARS;
-  if (!measured || valuation.ageYears <= measuredTo) return null;
+  if (!measured || valuation.studyAgeYears <= measuredTo) return null;
   const ratio = measured.pctValueLost / measured.overallPctValueLost;
   if (ratio >= settings.outlierRetentionRatio) return null;
   return (
@@ -146,7 +146,7 @@ function olderUnitReason(subject: AppraisalSubject, valuation: ModelValuation, s
   const { shape, modelRetention } = valuation.vehicle;
   const ownModel = modelRetention !== null && modelRetention.model !== "*";
   const measuredTo = shape?.of === "model" ? shape.later[shape.later.length - 1].ageYears : ownModel ? STUDY_AGE_YEARS : 0;
-  if (valuation.ageYears < settings.retailCheckAgeYears || valuation.ageYears <= measuredTo) return null;
+  if (valuation.ageYears < settings.retailCheckAgeYears || valuation.studyAgeYears <= measuredTo) return null;
   const series = shape
     ? `${shape.of === "all vehicles" ? "all vehicles'" : `${subject.make}'s`} published losses past five years`
     : "the class curve";
@@ -165,6 +165,20 @@ function trimAboveClassReason(subject: AppraisalSubject, vehicle: VehicleClass):
   return (
     `trim priced above its class; no published new price for it: "${vehicle.trimAboveClass}" on the ${subject.make} ${vehicle.matchedModel} stands more than 25% over ` +
     `new-price class ${vehicle.classKey} (${formatWholeUsd(vehicle.newPrice)} new), which prices it as a lesser trim, so confidence is low until someone prices the trim`
+  );
+}
+
+/**
+ * A VIN decode whose trim is a list that includes a trim priced above the class that priced the unit, with no
+ * typed trim to settle it (docs/domain/appraisal.md#a-decoded-trim-list).
+ */
+function undecidedTrimReason(subject: AppraisalSubject, vehicle: VehicleClass): string | null {
+  const undecided = vehicle.undecidedTrims;
+  if (!undecided || undecided.aboveClass.length === 0) return null;
+  const which = undecided.aboveClass.join(" and ");
+  return (
+    `the VIN does not tell which of ${undecided.choices.join(", ")}; ${which} ${undecided.aboveClass.length === 1 ? "is" : "are"} priced above its class ` +
+    `(${vehicle.classKey}, ${formatWholeUsd(vehicle.newPrice)} new, which priced this ${subject.make} ${vehicle.matchedModel}), so confidence is low until someone reads the trim off the unit or sends it`
   );
 }
 
@@ -208,6 +222,10 @@ const olderFloorWords = ({ olderFloor }: ComparablesValuation | ModelValuation) 
   olderFloor
     ? `, raised to ${formatWholeUsd(olderFloor.value)}: the same unit as a ${olderFloor.year} is valued ${formatWholeUsd(olderFloor.value)}, and a newer unit is never worth less`
     : "";
+
+/** " (5.0 on the published figures' clock)": the age the studies' figures were read at (docs/domain/appraisal.md#study-age). */
+const studyClockWords = ({ ageYears, studyAgeYears }: ModelValuation) =>
+  studyAgeYears === ageYears ? "" : ` (${Number(studyAgeYears.toFixed(2))} on the published figures' clock)`;
 
 function valuationSentence(input: AppraisalInput, valuation: ComparablesValuation | ModelValuation, sameTrim: boolean): string {
   const { subject, reference } = input;
@@ -265,7 +283,7 @@ function valuationSentence(input: AppraisalInput, valuation: ComparablesValuatio
         : "";
   return (
     `Market value ${formatWholeUsd(valuation.value)} from the depreciation model (${scarce}): ${classWords} × ` +
-    `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years${retention} × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}${olderFloorWords(valuation)}.`
+    `${pct(valuation.residualPct)} retained at ${valuation.ageYears} years${studyClockWords(valuation)}${retention} × regional index ${valuation.regionalIndex.toFixed(2)} (${valuation.regionLabel}, ZIP ${input.marketZip}) ${mileage}${penalty}${olderFloorWords(valuation)}.`
   );
 }
 
@@ -327,6 +345,7 @@ export function appraise(input: AppraisalInput): Appraisal {
       : []),
     // Comparables of every trim price a trim far above the class no better than the class does.
     onCurve || !sameTrim ? trimAboveClassReason(subject, valuation.vehicle) : null,
+    undecidedTrimReason(subject, valuation.vehicle),
     subject.unknownWmi ? unknownMakerReason(subject.unknownWmi) : null,
   ].filter((reason): reason is string => reason !== null);
   const confidence = guesses.length > 0 ? "low" : photos.status === "analysed" ? "high" : "medium";

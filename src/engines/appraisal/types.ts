@@ -22,6 +22,7 @@ export interface AppraisalSettings {
   wholesaleFloor: number;
   outlierRetentionRatio: number;
   retailCheckAgeYears: number;
+  studyAgeOffsetYears: number;
 }
 
 export interface ReconItem {
@@ -105,6 +106,9 @@ export interface AppraisalReference {
     fuelType: string;
     /** Comma-separated trims priced far above the row's class with no row of their own. */
     aboveClassTrims: string;
+    /** Set: the row prices only these model years (a year whose new price stood far from today's); null: every year. */
+    modelYearFrom: number | null;
+    modelYearTo: number | null;
   }[];
   modelRetention: ModelRetention[];
   retentionCurve: { ageYears: number; residualPct: number }[];
@@ -161,6 +165,8 @@ export interface AppraisalSubject {
   fuelType?: string;
   /** From a VIN decode (vPIC's body class, reduced): absent, the model table's. */
   bodyClass?: string;
+  /** From a VIN decode whose trim is a list ("SR/SR5/TRD Pro"), sent without a trim: the trims it may be. */
+  decodedTrims?: string[];
   /** A VIN was sent whose maker code (WMI) the loaded vPIC data lacks: the VIN confirms nothing. */
   unknownWmi?: string;
 }

@@ -34,6 +34,16 @@ export function residualPct(curve: AppraisalReference["retentionCurve"], age: nu
 export const STUDY_AGE_YEARS = 5;
 
 /**
+ * The age on the published figures' clock (docs/domain/appraisal.md#study-age): their "five-year-old" is
+ * a model year sold five calendar years on, which this engine counts as five and a half. Past 5 + offset
+ * every published age is read `offsetYears` later; the curve's first five years stretch over the first 5 + offset.
+ */
+export function studyAge(age: number, offsetYears: number): number {
+  const pinned = STUDY_AGE_YEARS + offsetYears;
+  return age <= pinned ? (age * STUDY_AGE_YEARS) / pinned : age - offsetYears;
+}
+
+/**
  * How a vehicle falls after five years (docs/domain/appraisal.md#after-five-years): a published series
  * (the model's, its make's or all vehicles') of losses at later ages, each read against the same
  * source's five-year loss.
@@ -115,6 +125,11 @@ export interface VehicleClass {
   retentionMeasured: boolean;
   /** The trim the name gives that the model row lists as priced far above its class ("rubicon"); null: none. */
   trimAboveClass: string | null;
+  /**
+   * A VIN decode whose trim is a list, with no typed trim to settle it: the list, and those of its trims
+   * priced above the class that priced the unit (listed far above it, or with a dearer price row of their own).
+   */
+  undecidedTrims: { choices: string[]; aboveClass: string[] } | null;
   fuelType: string;
   bodyClass: string;
   /** The curve: the class's, its loss scale replaced by the model's (or its make's) own published figure when there is one. */
@@ -137,15 +152,16 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
   // The trim first: a trim the model table names ("Model 3" + "Performance") has its own new price.
   const candidates = modelCandidates(subject.trim ? `${subject.model} ${subject.trim}` : subject.model, tables.allClassWords);
   const index = modelClassIndex(reference.modelClasses);
-  const byModel = candidates.map((model) => index.get(modelKey(subject.make, model))).find((row) => row !== undefined);
+  const find = (make: string, model: string) => rowFor(index, make, model, subject.year);
+  const byModel = candidates.map((model) => find(subject.make, model)).find((row) => row !== undefined);
   const name = `${subject.model} ${subject.trim ?? ""}`.toLowerCase();
   // Off the model table, what the decode says the vehicle is (a pickup, an EV) prices it before its make does.
-  const byMake = index.get(modelKey(subject.make, "*"));
+  const byMake = find(subject.make, "*");
   // …unless the make's fallback names the same body (a Land Rover SUV is a luxury SUV, a BMW sedan a luxury car).
   const makeFits = byMake !== undefined && byMake.bodyClass !== "" && byMake.bodyClass === subject.bodyClass;
   const byBody = byModel || makeFits ? undefined : bodyFallbackClass(reference.priceClasses, subject.bodyClass ?? "", subject.fuelType ?? "");
   // Only a row that is `*`/`*` as written: the key lower-cases, which changes neither.
-  const row = byModel ?? (byBody ? { classKey: byBody.classKey, bodyClass: "", fuelType: "" } : undefined) ?? byMake ?? index.get(modelKey("*", "*"));
+  const row = byModel ?? (byBody ? { classKey: byBody.classKey, bodyClass: "", fuelType: "" } : undefined) ?? byMake ?? find("*", "*");
   if (!row) throw new Error("appraisal_model_classes has no `*`/`*` row");
   const fuelType = subject.fuelType || (DIESEL_WORDS.test(name) ? "diesel" : "") || (byModel ? row.fuelType : "");
   // A diesel takes its class's `_diesel` new price when the table has one (heavy-duty pickups).
@@ -168,7 +184,7 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
   // A gas model's figure does not price its electric namesake (the F-150's, a Lightning): an EV takes
   // a model figure only where the model table says the figure's model is electric (the Model 3's, a Performance).
   const ofModel = candidates
-    .filter((model) => !isEv || index.get(modelKey(subject.make, model))?.fuelType === "electric")
+    .filter((model) => !isEv || find(subject.make, model)?.fuelType === "electric")
     .map((model) => retentionIndex.get(modelKey(subject.make, model)))
     .find((series) => series !== undefined);
   // A make's figure is its gas and hybrid fleet's: an EV of the make keeps the EV class.
@@ -196,6 +212,10 @@ export function vehicleClassFor(reference: AppraisalReference, subject: Appraisa
     highMileageStep: priced.highMileageStep,
     retentionMeasured: priced.retentionMeasured,
     trimAboveClass: byModel ? trimAboveClass(byModel, name) : null,
+    undecidedTrims:
+      byModel && !subject.trim && subject.decodedTrims && subject.decodedTrims.length > 1
+        ? undecidedTrims(reference, find, tables.allClassWords, subject, byModel, priced.newPrice)
+        : null,
     fuelType,
     bodyClass: subject.bodyClass || (byModel ? row.bodyClass : ""),
     retention,
@@ -216,6 +236,33 @@ function trimAboveClass(row: ModelClassRow, name: string): string | null {
     .join(" ")} `;
   const own = ` ${row.model.toLowerCase()} `;
   return commaList(row.aboveClassTrims).find((trim) => padded.includes(` ${trim} `) && !own.includes(` ${trim} `)) ?? null;
+}
+
+/**
+ * Which of a decoded trim list would be priced above the class that priced the unit: a trim the model row
+ * lists as far above its class, or one with its own, dearer price row ("Wrangler Unlimited" + "Rubicon")
+ * (docs/domain/appraisal.md#a-decoded-trim-list).
+ */
+function undecidedTrims(
+  reference: AppraisalReference,
+  find: (make: string, model: string) => ModelClassRow | undefined,
+  classWords: ReadonlySet<string>,
+  subject: AppraisalSubject,
+  row: ModelClassRow,
+  classPrice: number,
+): { choices: string[]; aboveClass: string[] } {
+  const choices = subject.decodedTrims ?? [];
+  const dearerRow = (trim: string) =>
+    modelCandidates(`${subject.model} ${trim}`, classWords)
+      .map((model) => find(subject.make, model))
+      .find(
+        (found) =>
+          found !== undefined && found !== row && (reference.priceClasses.find((p) => p.classKey === found.classKey)?.newPrice ?? 0) > classPrice,
+      );
+  const aboveClass = choices.filter(
+    (trim) => trimAboveClass(row, `${subject.model} ${trim}`.toLowerCase()) !== null || dearerRow(trim) !== undefined,
+  );
+  return { choices, aboveClass };
 }
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
@@ -311,7 +358,8 @@ function comparablesValuationAt(
   const vehicle = vehicleClassFor(reference, subject);
   const { retention } = vehicle;
   const mileageBonus = retention.lowMileageBonus && odometerTrusted;
-  const residual = (age: number) => classResidualPct(retentionCurve, age, settings.residualFloorPct, retention.lossScale, vehicle.shape);
+  const residual = (age: number) =>
+    classResidualPct(retentionCurve, studyAge(age, settings.studyAgeOffsetYears), settings.residualFloorPct, retention.lossScale, vehicle.shape);
   const age = vehicleAge(subject.year, now);
   const subjectResidual = residual(age.fractional);
   const adjusted = comps.map((comp) => {
@@ -377,6 +425,8 @@ export interface ModelValuation {
   vehicle: VehicleClass;
   mileageBonus: boolean;
   ageYears: number;
+  /** The age on the published figures' clock (studyAge): what the five-year and later figures are read at. */
+  studyAgeYears: number;
   residualPct: number;
   /** New price × class residual × regional index: the class curve, before the mileage. */
   classCurveValue: number;
@@ -422,22 +472,31 @@ function retentionClassTables(classes: readonly RetentionClass[]): RetentionClas
 
 type ModelClassRow = AppraisalReference["modelClasses"][number];
 
-/** Rows by lower-cased make and model (`*` for a make's fallback row); the first row of a pair wins, as a scan in table order would find it. */
-const modelClassIndexes = new WeakMap<readonly ModelClassRow[], Map<string, ModelClassRow>>();
+/**
+ * Rows by lower-cased make and model (`*` for a make's fallback row), those for some model years only first
+ * (docs/domain/appraisal.md#depreciation-model: a model year whose price stood far from today's); otherwise the
+ * first row of a pair wins, as a scan in table order would find it.
+ */
+const modelClassIndexes = new WeakMap<readonly ModelClassRow[], Map<string, ModelClassRow[]>>();
 const modelKey = (make: string, model: string) => `${make.toLowerCase()}\u0000${model.toLowerCase()}`;
+const forSomeYears = (row: ModelClassRow) => row.modelYearFrom !== null || row.modelYearTo !== null;
 
-function modelClassIndex(rows: readonly ModelClassRow[]): Map<string, ModelClassRow> {
+function modelClassIndex(rows: readonly ModelClassRow[]): Map<string, ModelClassRow[]> {
   let index = modelClassIndexes.get(rows);
   if (!index) {
     index = new Map();
-    for (const row of rows) {
+    for (const row of [...rows.filter(forSomeYears), ...rows.filter((row) => !forSomeYears(row))]) {
       const key = modelKey(row.make, row.model);
-      if (!index.has(key)) index.set(key, row);
+      index.set(key, [...(index.get(key) ?? []), row]);
     }
     modelClassIndexes.set(rows, index);
   }
   return index;
 }
+
+/** The model's row for the model year: one for the year's range, else one for every year. */
+const rowFor = (index: Map<string, ModelClassRow[]>, make: string, model: string, year: number) =>
+  index.get(modelKey(make, model))?.find((row) => (row.modelYearFrom ?? year) <= year && year <= (row.modelYearTo ?? year));
 
 /** One model's (make's, all vehicles') published figures: the five-year one, and the later ones youngest first. */
 interface RetentionSeries {
@@ -494,7 +553,8 @@ function modelValuationAt(
   const { retention } = vehicle;
   const mileageBonus = retention.lowMileageBonus && odometerTrusted;
   const age = vehicleAge(subject.year, now);
-  const residual = classResidualPct(reference.retentionCurve, age.fractional, settings.residualFloorPct, retention.lossScale, vehicle.shape);
+  const onStudyClock = studyAge(age.fractional, settings.studyAgeOffsetYears);
+  const residual = classResidualPct(reference.retentionCurve, onStudyClock, settings.residualFloorPct, retention.lossScale, vehicle.shape);
   const region = regionalIndexFor(reference, zip);
   const base = vehicle.newPrice * (residual / 100) * region.index;
   const expected = expectedMiles(reference.expectedMiles, age.fractional);
@@ -507,6 +567,7 @@ function modelValuationAt(
     vehicle,
     mileageBonus,
     ageYears: age.fractional,
+    studyAgeYears: onStudyClock,
     residualPct: residual,
     classCurveValue: Math.round(base),
     regionalIndex: region.index,

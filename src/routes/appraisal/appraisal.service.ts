@@ -178,10 +178,22 @@ async function vehicleOf(db: Database, body: TradeAppraisalRequest, now: Date) {
       problems: missing.map((path) => ({ path, code: "required", message: `The VIN's decode has no ${path}: send it.` })),
     });
   }
-  // A decode's trim is often a list ("L/LE/SE/XLE"): only a single one names the unit.
-  const trim = body.trim ?? (decoded?.trim && !decoded.trim.includes("/") ? decoded.trim : null);
-  return { year, make, model, trim, decoded, warnings };
+  // A decode's trim is often a list ("L/LE/SE/XLE", "Latitude, Longitude, North"): only a single one names the
+  // unit; a list goes to the engine as what the unit may be, unless a typed trim settles it.
+  const decodedTrims = decoded?.trim ? trimList(decoded.trim) : [];
+  const trim = body.trim ?? (decodedTrims.length === 1 ? decodedTrims[0] : null);
+  return { year, make, model, trim, decodedTrims: body.trim ? [] : decodedTrims, decoded, warnings };
 }
+
+/**
+ * vPIC's trim as the trims it names: "SR/SR5/TRD Pro" and "Latitude, Longitude, North" are lists; a slash
+ * before a lone letter is part of a name ("R/T", "M/R" for moonroof).
+ */
+const trimList = (trim: string) =>
+  trim
+    .split(/\s*,\s*|\s*\/\s*(?![A-Za-z]\b)/)
+    .map((part) => part.trim())
+    .filter(Boolean);
 
 export async function appraiseTrade(db: Database, orgId: string, body: TradeAppraisalRequest, deps: AppraisalDeps, now: Date) {
   const vehicle = await vehicleOf(db, body, now);
@@ -211,6 +223,7 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
       make: vehicle.make,
       model: vehicle.model,
       trim: vehicle.trim ?? undefined,
+      decodedTrims: vehicle.decodedTrims.length > 1 ? vehicle.decodedTrims : undefined,
       mileage: body.mileage,
       conditionNotes: body.condition_notes ?? undefined,
       fuelType: vehicle.decoded?.fuelType ?? undefined,

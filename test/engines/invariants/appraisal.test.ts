@@ -216,7 +216,8 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
           if (result.valuation.method !== "depreciation_model") return true;
           const { shape } = result.valuation.vehicle;
           const ownSeriesReaches = shape?.of === "model" ? shape.later[shape.later.length - 1].ageYears : 0;
-          return result.valuation.ageYears <= ownSeriesReaches || result.confidence === "low";
+          // Ages compared on the published figures' clock (docs/domain/appraisal.md#study-age): a 2016 F-150 at 10.5 is the page's ten.
+          return result.valuation.studyAgeYears <= ownSeriesReaches || result.confidence === "low";
         },
       ),
     );
@@ -252,6 +253,42 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
             mileage: s.mileage,
             conditionNotes: s.conditionNotes,
           };
+          const result = appraise({
+            subject,
+            marketZip: "80234",
+            store: STORE,
+            reference,
+            comps: compsFor(s.year, drawn),
+            photos: { status: "none" },
+            now: NOW,
+          });
+          return result.confidence === "low" && result.manualInspectionRequired;
+        },
+      ),
+    );
+  });
+
+  it("a decoded trim list naming a trim above its class, with no trim typed, is never above low confidence", () => {
+    // Every listed trim, in a list of base trims in any order, with or without comparables of the model.
+    const listed = reference.modelClasses.flatMap((row) =>
+      row.aboveClassTrims
+        .split(",")
+        .map((trim) => trim.trim())
+        .filter(Boolean)
+        .map((trim) => ({ make: row.make, model: row.model, trim })),
+    );
+    holds(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.shuffledSubarray(["Base", "Sport", "SE", "SR5", "Limited", "Premium"], { minLength: 1 }),
+        fc.nat(),
+        subjects(() => reference),
+        comparables,
+        (i, others, at, s, drawn) => {
+          const { make, model, trim } = listed[i % listed.length];
+          const decodedTrims = [...others];
+          decodedTrims.splice(at % (others.length + 1), 0, trim.toUpperCase());
+          const subject: AppraisalSubject = { make, model, decodedTrims, year: s.year, mileage: s.mileage, conditionNotes: s.conditionNotes };
           const result = appraise({
             subject,
             marketZip: "80234",
