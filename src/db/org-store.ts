@@ -228,15 +228,25 @@ const sqlOf = (db: OrgStoreDb) => (db as unknown as { $client: DurableObjectStor
 /**
  * A screening's audit row recorded here with D1's own statement (`recordComplianceCheck`): the
  * organization's history is read and the check written in that one statement, so of two checks
- * the later always sees the earlier. The index of the outcome the history chose.
+ * the later always sees the earlier; a hold's event is recorded in the outbox in the same
+ * transaction. The index of the outcome the history chose, and the events as recorded.
  */
-export function recordCheck(db: OrgStoreDb, orgId: string, check: NewComplianceCheck, outcomes: readonly HistoryOutcome[]): number {
+export function recordCheck(
+  db: OrgStoreDb,
+  orgId: string,
+  check: NewComplianceCheck,
+  outcomes: readonly HistoryOutcome[],
+  raised: readonly EventToRecord[],
+  occurredAt: string,
+): { outcome: number; events: RecordedEvent[] } {
   const call = recordComplianceCheck(db, orgId, check, outcomes);
-  const rows = sqlOf(db)
-    .exec(call.sql, ...(call.params as SqlStorageValue[]))
-    .toArray();
-  const [{ outcome }] = call.read(rows);
-  return outcome;
+  return db.transaction(() => {
+    const rows = sqlOf(db)
+      .exec(call.sql, ...(call.params as SqlStorageValue[]))
+      .toArray();
+    const [{ outcome }] = call.read(rows);
+    return { outcome, events: recordEvents(db, raised, occurredAt) };
+  });
 }
 
 /** A page of a move's copy of the checks; the first empties what an earlier, failed move left. */

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { DealToLoad, MarketValueToLoad, OrgStoreDb, StipToLoad, UnitToLoad } from "../db/org-store";
+import type { DealToLoad, EventToRecord, MarketValueToLoad, OrgStoreDb, StipToLoad, UnitToLoad } from "../db/org-store";
 import type { ComparableQuery, Comparables } from "../db/queries/appraisal";
 import type { ComplianceCheckRow, HistoryOutcome, NewComplianceCheck } from "../db/queries/compliance";
 import type { RecordedEvent } from "../db/queries/events";
@@ -160,10 +160,22 @@ export class OrganizationStore extends DurableObject<Env> {
 
   // --- the compliance checks group (compliance_checks; docs/scaling.md) ------------------------
 
-  /** A screening's audit row, the organization's history read and the check written in one statement here (`recordCheck`): the index of the outcome the history chose. */
-  async recordCheck(orgId: string, check: NewComplianceCheck, outcomes: HistoryOutcome[]): Promise<Served<number>> {
+  /**
+   * A screening's audit row, the organization's history read and the check written in one statement
+   * here, with a hold's event in the outbox (`recordCheck`): the index of the outcome the history
+   * chose, and the events for the request to relay.
+   */
+  async recordCheck(
+    orgId: string,
+    check: NewComplianceCheck,
+    outcomes: HistoryOutcome[],
+    raised: EventToRecord[],
+    occurredAt: string,
+  ): Promise<Served<{ outcome: number; events: RecordedEvent[] }>> {
     if (!this.serves(orgId)) return NOT_SERVING;
-    return this.queries.recordCheck(this.db, orgId, check, outcomes);
+    const recorded = this.queries.recordCheck(this.db, orgId, check, outcomes, raised, occurredAt);
+    await this.relayLater(recorded.events);
+    return recorded;
   }
 
   /** One recorded check of the organization's audit trail, or null (`getComplianceCheck`, D1's own query). */

@@ -6,10 +6,11 @@ import type { PushedDeal } from "../../src/db/queries/ingest";
 import { moveToD1 } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { relayOrgEvents } from "../../src/jobs/relay-org-events";
+import { loadRealList } from "../helpers/compliance";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
-import { placeOrganization } from "../helpers/org-storage";
+import { placeOrganization, rowsWhereStored } from "../helpers/org-storage";
 import { capturingQueue } from "../helpers/queue-driver";
 import { all } from "../helpers/sql";
 import { createTestApp } from "../helpers/test-app";
@@ -261,5 +262,30 @@ describe("a moved organization's object records its events with its writes (its 
     expect(await res.json()).toMatchObject({ created: 1, stip_alerts: 1 });
     expect(await objectOutbox(org.id)).toEqual([]);
     expect((await listOutboxEvents(org.id, "deal.stip_alert")).map((e) => e.data.deal_number)).toEqual(["O2"]);
+  });
+
+  it("a compliance hold whose D1 step fails still raises its compliance.hold_triggered, once, after the object's alarm", async () => {
+    await loadRealList();
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    await placeOrganization(org.id, "object");
+    const listed = { first_name: "Ramzan", last_name: "Kadyrov", dob: "1976-10-05" };
+    const failed = await createTestApp(undefined, { ...env, DB: d1FailingOutboxBatchOnce() }).request("/api/v1/compliance-check", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Service-API-Key": key },
+      body: JSON.stringify(listed),
+    });
+    expect(failed.status).toBe(500);
+    // The check and its event were written together in the object; D1 has no event yet.
+    expect(await objectOutbox(org.id)).toEqual([{ id: expect.any(String), event: "compliance.hold_triggered", relayed: 0 }]);
+    expect(await listOutboxEvents(org.id)).toEqual([]);
+
+    expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
+    const [relayed] = await objectOutbox(org.id);
+    expect(relayed.relayed).toBe(1);
+    const [raised] = await listOutboxEvents(org.id, "compliance.hold_triggered");
+    expect(raised.id).toBe(relayed.id);
+    const [check] = await rowsWhereStored<{ id: string }>(org.id, "SELECT id FROM compliance_checks");
+    expect(raised.data).toMatchObject({ check_id: check.id, triggered_rule: "ofac_sdn_match" });
   });
 });

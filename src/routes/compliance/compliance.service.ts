@@ -14,7 +14,7 @@ import {
 } from "../../db/queries/compliance";
 import { readOrgStorage, unlessStorageInD1 } from "../../db/queries/org-storage";
 import type { OrgStoragePlace } from "../../db/schema";
-import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
+import { confirmRelayed, onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import { decideScreening, type StaleListMode } from "../../engines/screening/decision";
 import { type GivenNameForms, parseGivenNameForms } from "../../engines/screening/given-name-forms";
 import { nonLatinNameFields, normaliseName } from "../../engines/screening/names";
@@ -242,7 +242,8 @@ export async function runComplianceCheck(
       : [];
   // The check is recorded where the organization's audit trail lives (docs/scaling.md): in D1 with
   // its event, in one batch D1's fence holds to the flag; in its storage object in one call (the
-  // history read and the row written in one statement), the event then recorded in D1.
+  // history read and the row written in one statement, the event in the object's outbox in the same
+  // transaction), the event then relayed to D1 (docs/scaling.md#an-object-write-and-its-events).
   const outcome = await onOrgStorage<number>(env, caller.orgId, caller.storage, "write", {
     inD1: async () => {
       const audit = recordComplianceCheck(db, caller.orgId, check, recorded);
@@ -250,9 +251,13 @@ export async function runComplianceCheck(
       return (results[1] as { outcome: number }[])[0].outcome;
     },
     inObject: async () => {
-      const chosen = await orgStore(env, caller.orgId).recordCheck(caller.orgId, check, recorded);
-      if (typeof chosen === "number" && events.length > 0) await commitWithEvents(env, db, [], events, now);
-      return chosen;
+      const written = await orgStore(env, caller.orgId).recordCheck(caller.orgId, check, recorded, events, checkedAt);
+      if ("notServing" in written) return written;
+      if (written.events.length > 0) {
+        await commitWithEvents(env, db, [], [], now, written.events);
+        await confirmRelayed(env, caller.orgId, written.events);
+      }
+      return written.outcome;
     },
   });
   const { redFlags, decision } = outcomes[outcome];
