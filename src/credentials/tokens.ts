@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { BASE62, randomBase62 } from "../lib/ids";
-import { nodeCrypto } from "./node-builtins";
+import { nodeCrypto, nodeZlib } from "./node-builtins";
 
 const API_KEY_PREFIX = "lak_";
 /** A sandbox's keys (docs/sandboxes.md): the same scheme, marked so no one mistakes one for a live key. */
@@ -19,21 +19,8 @@ export type KeyMode = "live" | "test";
 
 export const apiKeyMode = (key: string): KeyMode => (key.startsWith(TEST_API_KEY_PREFIX) ? "test" : "live");
 
-/**
- * zlib's CRC-32 (IEEE, reflected), bit by bit: a key's 32 ASCII characters need no table, and
- * loading node:zlib for it was 7–16% of a metered first call's CPU (BENCHMARKS.md).
- */
-function crc32(ascii: string): number {
-  let crc = 0xffffffff;
-  for (let i = 0; i < ascii.length; i++) {
-    crc ^= ascii.charCodeAt(i);
-    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
 function base62Checksum(body: string): string {
-  let n = crc32(body);
+  let n = nodeZlib().crc32(body);
   let out = "";
   for (let i = 0; i < CHECKSUM_LENGTH; i++) {
     out = BASE62[n % 62] + out;

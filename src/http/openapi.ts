@@ -92,23 +92,6 @@ export function v1ErrorResponses(options: { body?: unknown; ingest?: boolean; id
   };
 }
 
-/**
- * A JSON answer whose schema only the OpenAPI document reads (no answer is validated): built the
- * first time the document is, not when its route is declared on a fresh isolate's first call.
- */
-export function documentedLazily<Schema extends z.ZodType>(description: string, schema: () => Schema) {
-  let built: Schema | undefined;
-  return {
-    description,
-    content: {
-      get "application/json"() {
-        built ??= schema();
-        return { schema: built };
-      },
-    },
-  };
-}
-
 /** The headers of every webhook delivery (docs/webhooks.md); receivers verify them before trusting the body. */
 const WebhookDeliveryHeadersSchema = z.object({
   "x-service-signature": z.string().openapi({

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import type { lenderRouteResultSchema } from "../../src/routes/deal-desk/deal-desk.routes";
+import type { LenderRouteResultSchema } from "../../src/routes/deal-desk/deal-desk.routes";
 import type { ErrorBody } from "../helpers/bodies";
 import { addDecisions, addToPanel, createDeskOrg, post } from "../helpers/deal-desk";
 import { call, createApiKey, createStore } from "../helpers/factories";
 
-type RouteBody = z.infer<ReturnType<typeof lenderRouteResultSchema>>;
+type RouteBody = z.infer<typeof LenderRouteResultSchema>;
 // The OpenAPI document does not declare `suggestions` on the stip check's 422 (yet): the one field typed by hand.
 type UnknownLenderBody = ErrorBody & { suggestions?: string[] };
 

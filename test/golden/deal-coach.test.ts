@@ -8,12 +8,12 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CoachInput, coachDeal } from "../../src/engines/deal-coach";
 import { formatUsd } from "../../src/engines/format";
-import type { dealCoachResultSchema } from "../../src/routes/deal-desk/deal-desk.routes";
+import type { DealCoachResultSchema } from "../../src/routes/deal-desk/deal-desk.routes";
 import type { ErrorBody } from "../helpers/bodies";
 import { coachReferenceWithCurve, createDeskOrg, post } from "../helpers/deal-desk";
 import { COACH_REFERENCE } from "../helpers/deal-desk-reference";
 
-type Coached = z.infer<ReturnType<typeof dealCoachResultSchema>>;
+type Coached = z.infer<typeof DealCoachResultSchema>;
 
 const RULES = "docs/domain/deal-coach.md";
 /** Engine-level cases fix the clock; HTTP cases run on today's date, so their model years are relative. */

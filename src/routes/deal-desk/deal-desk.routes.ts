@@ -6,7 +6,6 @@ import { amountFinanced, type FinancedInputs } from "../../engines/deal-math";
 import { DEAL_CONDITIONS, INCOME_TYPES, KNOWN_ISSUES, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 import { dataAsOfFields, freshFeedExample } from "../../http/data-as-of";
 import { notFoundResponse } from "../../http/errors";
-import { documentedLazily } from "../../http/openapi";
 import { v1Route } from "../../http/v1-chain";
 
 const MAX_USD = 10_000_000;
@@ -125,120 +124,114 @@ export const LenderRouteRequestSchema = z
     example: { beacon: 612, down_payment: 2500, vehicle_price: 21995, vehicle_type: "suv", known_issues: ["charge_off"], term_months: 72 },
   });
 
-const lenderPickSchema = () =>
-  z
-    .object({
-      lender: z.string(),
-      lender_id: z.string(),
-      lender_type: z.enum(LENDER_TYPES),
-      rate_range: z
-        .string()
-        .openapi({ description: "Tier APR plus program margin and issue add-ons, ± the tier spread.", example: "12.24% - 15.24%" }),
-      expected_rate: z.number().openapi({ description: "The customer's expected contract rate here, percent (the middle of `rate_range`)." }),
-      confidence: z.number().min(0).max(1).openapi({ description: "Calibrated approval likelihood, 0 to 1." }),
-      approval_evidence: z.number().min(0).max(1).openapi({
-        description:
-          "The lower bound of the approval likelihood given how many decisions stand behind it (docs/domain/lender-routing.md#approval-evidence): what the ranking reads.",
-        example: 0.66,
-      }),
-      approval_bucket: z
-        .enum(["high", "medium", "low"])
-        .openapi({ description: "The coarse bucket of `approval_evidence` the ranking uses first (default edges 0.8 and 0.5)." }),
-      down_tier: z
-        .boolean()
-        .openapi({ description: "A down-tier placement: prime paper at a lender far below it; never primary while an in-tier program approves." }),
-      program_fit: z.number().openapi({ description: "The prior: program fit before the store's history." }),
-      history: z
-        .object({ approved: z.number(), countered: z.number(), declined: z.number() })
-        .openapi({ description: "This store's decisions from the lender in the deal's score band." }),
-      term_months: z.int(),
-      funding_days: z.int(),
-      stip_burden_hours: z.number(),
-      reasons: z.array(z.string()),
-    })
-    .nullable()
-    .openapi("DealDeskLenderPick");
+const LenderPickSchema = z
+  .object({
+    lender: z.string(),
+    lender_id: z.string(),
+    lender_type: z.enum(LENDER_TYPES),
+    rate_range: z.string().openapi({ description: "Tier APR plus program margin and issue add-ons, ± the tier spread.", example: "12.24% - 15.24%" }),
+    expected_rate: z.number().openapi({ description: "The customer's expected contract rate here, percent (the middle of `rate_range`)." }),
+    confidence: z.number().min(0).max(1).openapi({ description: "Calibrated approval likelihood, 0 to 1." }),
+    approval_evidence: z.number().min(0).max(1).openapi({
+      description:
+        "The lower bound of the approval likelihood given how many decisions stand behind it (docs/domain/lender-routing.md#approval-evidence): what the ranking reads.",
+      example: 0.66,
+    }),
+    approval_bucket: z
+      .enum(["high", "medium", "low"])
+      .openapi({ description: "The coarse bucket of `approval_evidence` the ranking uses first (default edges 0.8 and 0.5)." }),
+    down_tier: z
+      .boolean()
+      .openapi({ description: "A down-tier placement: prime paper at a lender far below it; never primary while an in-tier program approves." }),
+    program_fit: z.number().openapi({ description: "The prior: program fit before the store's history." }),
+    history: z
+      .object({ approved: z.number(), countered: z.number(), declined: z.number() })
+      .openapi({ description: "This store's decisions from the lender in the deal's score band." }),
+    term_months: z.int(),
+    funding_days: z.int(),
+    stip_burden_hours: z.number(),
+    reasons: z.array(z.string()),
+  })
+  .nullable()
+  .openapi("DealDeskLenderPick");
 
-export const lenderRouteResultSchema = () => {
-  const pick = lenderPickSchema();
-  return z
-    .object({
-      primary: pick,
-      backup: pick,
-      avoid: z.array(z.string()),
-      avoid_reason: z.string().openapi({ description: "Each rule that knocked lenders out, with the lenders it knocked out." }),
-      avoid_details: z
-        .array(z.object({ lender: z.string(), rule: z.string(), reason: z.string() }))
-        .openapi({ description: "Per avoided lender, the first rule it broke." }),
-      predicted_stips: z.array(z.string()),
-      routing_note: z.string(),
-      tier: z.string(),
-      ltv: z.number().openapi({ description: "Amount financed ÷ book value, percent." }),
-      amount_financed: z.number().openapi({ description: "Price − cash down − net trade (negative equity added) + taxes + fees, as supplied." }),
-      negative_equity: z.number().openapi({ description: "Trade payoff over its value, rolled into the amount financed." }),
-      ltv_excludes: z
-        .array(z.enum(["trade", "trade payoff", "trade value", "taxes", "title and fees"]))
-        .openapi({ description: "The inputs the request did not supply, which the LTV therefore leaves out." }),
-      term_options: z.array(z.object({ term_months: z.int(), lenders: z.array(z.string()) })).openapi({
-        description:
-          "When the requested `term_months` knocked programs out: each shorter term they write, longest first, with the programs that approve at it (docs/domain/lender-routing.md#term-limits). Empty otherwise.",
-        example: [{ term_months: 48, lenders: ["Riverbend Community Credit Union", "Union Rail Credit Union"] }],
-      }),
-      panel_size: z.int(),
-      store_id: z.string(),
-      outcome_changes: z.array(z.object({ lender: z.string(), lender_id: z.string(), since: z.iso.date(), summary: z.string() })).openapi({
-        description:
-          "Panel programs whose approvals at this store fell below their own baseline beyond chance (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions), open until they recover: each such program that fits is ranked on its recent approvals and named in the note.",
-        example: [
-          {
-            lender: "Keystone National Bank Prime",
-            lender_id: "lp_bank_prime_1",
-            since: "2026-11-29",
-            summary: "Approvals at Keystone National Bank Prime fell from 78% to 41% over the last 30 days, 17 decisions (against 50 before)",
-          },
-        ],
-      }),
-      ...dataAsOfFields,
-    })
-    .openapi("DealDeskLenderRouteResult", {
-      example: {
-        primary: {
-          lender: "Keystone Auto Finance",
-          lender_id: "lp_keystone_auto_finance",
-          lender_type: "subprime",
-          rate_range: "18.99% - 22.99%",
-          expected_rate: 20.99,
-          confidence: 0.78,
-          approval_evidence: 0.72,
-          approval_bucket: "medium",
-          down_tier: false,
-          program_fit: 0.69,
-          history: { approved: 41, countered: 6, declined: 7 },
-          term_months: 72,
-          funding_days: 7,
-          stip_burden_hours: 20.5,
-          reasons: ["program fit 0.69: score 612 vs minimum 500, LTV 88.6% vs 125% maximum, 1 known issue(s)"],
+export const LenderRouteResultSchema = z
+  .object({
+    primary: LenderPickSchema,
+    backup: LenderPickSchema,
+    avoid: z.array(z.string()),
+    avoid_reason: z.string().openapi({ description: "Each rule that knocked lenders out, with the lenders it knocked out." }),
+    avoid_details: z
+      .array(z.object({ lender: z.string(), rule: z.string(), reason: z.string() }))
+      .openapi({ description: "Per avoided lender, the first rule it broke." }),
+    predicted_stips: z.array(z.string()),
+    routing_note: z.string(),
+    tier: z.string(),
+    ltv: z.number().openapi({ description: "Amount financed ÷ book value, percent." }),
+    amount_financed: z.number().openapi({ description: "Price − cash down − net trade (negative equity added) + taxes + fees, as supplied." }),
+    negative_equity: z.number().openapi({ description: "Trade payoff over its value, rolled into the amount financed." }),
+    ltv_excludes: z
+      .array(z.enum(["trade", "trade payoff", "trade value", "taxes", "title and fees"]))
+      .openapi({ description: "The inputs the request did not supply, which the LTV therefore leaves out." }),
+    term_options: z.array(z.object({ term_months: z.int(), lenders: z.array(z.string()) })).openapi({
+      description:
+        "When the requested `term_months` knocked programs out: each shorter term they write, longest first, with the programs that approve at it (docs/domain/lender-routing.md#term-limits). Empty otherwise.",
+      example: [{ term_months: 48, lenders: ["Riverbend Community Credit Union", "Union Rail Credit Union"] }],
+    }),
+    panel_size: z.int(),
+    store_id: z.string(),
+    outcome_changes: z.array(z.object({ lender: z.string(), lender_id: z.string(), since: z.iso.date(), summary: z.string() })).openapi({
+      description:
+        "Panel programs whose approvals at this store fell below their own baseline beyond chance (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions), open until they recover: each such program that fits is ranked on its recent approvals and named in the note.",
+      example: [
+        {
+          lender: "Keystone National Bank Prime",
+          lender_id: "lp_bank_prime_1",
+          since: "2026-11-29",
+          summary: "Approvals at Keystone National Bank Prime fell from 78% to 41% over the last 30 days, 17 decisions (against 50 before)",
         },
-        backup: null,
-        avoid: ["Harbor Point Bank"],
-        avoid_reason: "score 612 under the program minimum: Harbor Point Bank",
-        avoid_details: [{ lender: "Harbor Point Bank", rule: "score_below_minimum", reason: "score 612 is under its 660 minimum" }],
-        predicted_stips: ["Proof of residence", "Proof of income", "References", "Proof of insurance", "Driver's license"],
-        routing_note: "612 near prime, LTV 88.6%, charge_off: 9 of 42 panel programs fit. Send to Keystone Auto Finance first …",
-        tier: "near_prime",
-        ltv: 88.6,
-        amount_financed: 19495,
-        negative_equity: 0,
-        ltv_excludes: ["trade", "taxes", "title and fees"],
-        term_options: [],
-        panel_size: 42,
-        store_id: "sto_summit_north",
-        outcome_changes: [],
-        data_as_of: [freshFeedExample("deals", "2026-11-29T05:10:00.000Z", 2.3)],
-        data_warnings: [],
+      ],
+    }),
+    ...dataAsOfFields,
+  })
+  .openapi("DealDeskLenderRouteResult", {
+    example: {
+      primary: {
+        lender: "Keystone Auto Finance",
+        lender_id: "lp_keystone_auto_finance",
+        lender_type: "subprime",
+        rate_range: "18.99% - 22.99%",
+        expected_rate: 20.99,
+        confidence: 0.78,
+        approval_evidence: 0.72,
+        approval_bucket: "medium",
+        down_tier: false,
+        program_fit: 0.69,
+        history: { approved: 41, countered: 6, declined: 7 },
+        term_months: 72,
+        funding_days: 7,
+        stip_burden_hours: 20.5,
+        reasons: ["program fit 0.69: score 612 vs minimum 500, LTV 88.6% vs 125% maximum, 1 known issue(s)"],
       },
-    });
-};
+      backup: null,
+      avoid: ["Harbor Point Bank"],
+      avoid_reason: "score 612 under the program minimum: Harbor Point Bank",
+      avoid_details: [{ lender: "Harbor Point Bank", rule: "score_below_minimum", reason: "score 612 is under its 660 minimum" }],
+      predicted_stips: ["Proof of residence", "Proof of income", "References", "Proof of insurance", "Driver's license"],
+      routing_note: "612 near prime, LTV 88.6%, charge_off: 9 of 42 panel programs fit. Send to Keystone Auto Finance first …",
+      tier: "near_prime",
+      ltv: 88.6,
+      amount_financed: 19495,
+      negative_equity: 0,
+      ltv_excludes: ["trade", "taxes", "title and fees"],
+      term_options: [],
+      panel_size: 42,
+      store_id: "sto_summit_north",
+      outcome_changes: [],
+      data_as_of: [freshFeedExample("deals", "2026-11-29T05:10:00.000Z", 2.3)],
+      data_warnings: [],
+    },
+  });
 
 // ---------------------------------------------------------------------------------------------
 // stip-check
@@ -274,55 +267,54 @@ export const StipCheckRequestSchema = z
   })
   .openapi("DealDeskStipCheckRequest", { example: { lender: "Fresh Start Auto Lending", beacon: 548, known_issues: ["bk13"], income_type: "w2" } });
 
-const stipCheckResultSchema = () =>
-  z
-    .object({
-      lender: z.string(),
-      lender_type: z.enum(LENDER_TYPES),
-      required_stips: z.array(
-        z.object({
-          stip: z.string(),
-          priority: z.enum(["required", "likely"]),
-          reason: z.string().openapi({ description: "What asked for it: program, tier:…, income:…, issue:…, lender_type:…" }),
-          turnaround_hours: z.number().openapi({ description: "Typical hours for a customer to produce it." }),
-        }),
-      ),
-      submission_tip: z.string(),
-      avg_turnaround_hours: z.number(),
-      turnaround_source: z.enum(["store_history", "program_default"]),
-      amount_financed: z.number().nullable().openapi({ description: "With `vehicle_price`: the amount financed; else null." }),
-      ltv: z.number().nullable().openapi({ description: "With `vehicle_price`: amount financed ÷ book value, percent; else null." }),
-      ltv_excludes: z.array(z.string()).openapi({ description: "The inputs the LTV leaves out because the request did not supply them." }),
-      max_ltv: z.number().nullable().openapi({
-        description: "With `vehicle_price`: the lender's LTV maximum for this vehicle, percent (at it is inside); else null.",
-        example: 125,
+const StipCheckResultSchema = z
+  .object({
+    lender: z.string(),
+    lender_type: z.enum(LENDER_TYPES),
+    required_stips: z.array(
+      z.object({
+        stip: z.string(),
+        priority: z.enum(["required", "likely"]),
+        reason: z.string().openapi({ description: "What asked for it: program, tier:…, income:…, issue:…, lender_type:…" }),
+        turnaround_hours: z.number().openapi({ description: "Typical hours for a customer to produce it." }),
       }),
-      down_payment_needed: z.int().nullable().openapi({
-        description:
-          "With `vehicle_price`: the cash down (USD, whole dollars up) that brings the LTV to the lender's maximum; 0 when inside it, null without a price.",
-        example: 0,
-      }),
-      store_id: z.string(),
-      ...dataAsOfFields,
-    })
-    .openapi("DealDeskStipCheckResult", {
-      example: {
-        lender: "Fresh Start Auto Lending",
-        lender_type: "specialty",
-        required_stips: [{ stip: "Trustee permission letter", priority: "required", reason: "issue:bk13", turnaround_hours: 120 }],
-        submission_tip: "Fresh Start Auto Lending (specialty lender) on 548 (subprime), an open Chapter 13, w2 income: have all 7 required stips …",
-        avg_turnaround_hours: 151.2,
-        turnaround_source: "store_history",
-        amount_financed: null,
-        ltv: null,
-        ltv_excludes: [],
-        max_ltv: null,
-        down_payment_needed: null,
-        store_id: "sto_summit_north",
-        data_as_of: [freshFeedExample("deals", "2026-11-29T05:10:00.000Z", 2.3)],
-        data_warnings: [],
-      },
-    });
+    ),
+    submission_tip: z.string(),
+    avg_turnaround_hours: z.number(),
+    turnaround_source: z.enum(["store_history", "program_default"]),
+    amount_financed: z.number().nullable().openapi({ description: "With `vehicle_price`: the amount financed; else null." }),
+    ltv: z.number().nullable().openapi({ description: "With `vehicle_price`: amount financed ÷ book value, percent; else null." }),
+    ltv_excludes: z.array(z.string()).openapi({ description: "The inputs the LTV leaves out because the request did not supply them." }),
+    max_ltv: z.number().nullable().openapi({
+      description: "With `vehicle_price`: the lender's LTV maximum for this vehicle, percent (at it is inside); else null.",
+      example: 125,
+    }),
+    down_payment_needed: z.int().nullable().openapi({
+      description:
+        "With `vehicle_price`: the cash down (USD, whole dollars up) that brings the LTV to the lender's maximum; 0 when inside it, null without a price.",
+      example: 0,
+    }),
+    store_id: z.string(),
+    ...dataAsOfFields,
+  })
+  .openapi("DealDeskStipCheckResult", {
+    example: {
+      lender: "Fresh Start Auto Lending",
+      lender_type: "specialty",
+      required_stips: [{ stip: "Trustee permission letter", priority: "required", reason: "issue:bk13", turnaround_hours: 120 }],
+      submission_tip: "Fresh Start Auto Lending (specialty lender) on 548 (subprime), an open Chapter 13, w2 income: have all 7 required stips …",
+      avg_turnaround_hours: 151.2,
+      turnaround_source: "store_history",
+      amount_financed: null,
+      ltv: null,
+      ltv_excludes: [],
+      max_ltv: null,
+      down_payment_needed: null,
+      store_id: "sto_summit_north",
+      data_as_of: [freshFeedExample("deals", "2026-11-29T05:10:00.000Z", 2.3)],
+      data_warnings: [],
+    },
+  });
 
 // ---------------------------------------------------------------------------------------------
 // gross-calc
@@ -344,67 +336,66 @@ export const GrossCalcRequestSchema = z
   })
   .openapi("DealDeskGrossCalcRequest", { example: { purchase_price: 18500, selling_price: 22995, vehicle_type: "suv", days_on_lot: 52 } });
 
-const grossCalcResultSchema = () =>
-  z
-    .object({
-      true_cost: z.number(),
-      holding_cost_allocated: z.number(),
+const GrossCalcResultSchema = z
+  .object({
+    true_cost: z.number(),
+    holding_cost_allocated: z.number(),
+    pack: z.number(),
+    front_gross: z.number(),
+    front_gross_pct: z.number(),
+    pricing_recommendation: z.string(),
+    aged_flag: z.boolean(),
+    breakdown: z.object({
+      purchase_price: z.number(),
+      recon: z.number(),
+      floor_plan_interest: z.number(),
+      floor_plan_assistance: z.number().openapi({
+        description:
+          "Floor-plan assistance or holdback the store states, credited against a new unit's interest (0 for used; docs/domain/gross.md#holding-cost).",
+      }),
+      daily_holding: z
+        .number()
+        .openapi({ description: "The rest of the holding cost: used, the all-in figure less the interest; new, the store's overhead figure." }),
       pack: z.number(),
-      front_gross: z.number(),
-      front_gross_pct: z.number(),
-      pricing_recommendation: z.string(),
-      aged_flag: z.boolean(),
-      breakdown: z.object({
-        purchase_price: z.number(),
-        recon: z.number(),
-        floor_plan_interest: z.number(),
-        floor_plan_assistance: z.number().openapi({
-          description:
-            "Floor-plan assistance or holdback the store states, credited against a new unit's interest (0 for used; docs/domain/gross.md#holding-cost).",
-        }),
-        daily_holding: z
-          .number()
-          .openapi({ description: "The rest of the holding cost: used, the all-in figure less the interest; new, the store's overhead figure." }),
-        pack: z.number(),
-      }),
-      daily_carrying_cost: z.number(),
-      target_front_gross: z.number(),
-      aged_threshold_days: z.int(),
-      market_value: z.number().openapi({ description: "The market value the advice uses: the one sent, or an estimate from cost and age." }),
-      market_value_source: z.enum(["request", "estimate"]),
-      aging_stage: z.enum(["fresh", "watch", "aged", "wholesale"]).openapi({
-        description:
-          "fresh < 30 days; watch 30 days to the aged threshold; aged; wholesale (used units only). Rules: docs/domain/gross.md#aging-conventions.",
-      }),
-      owner: z.enum(["used_car_manager", "new_car_manager"]),
-      expected_auction_proceeds: z.number().nullable().openapi({
-        description:
-          "Wholesale value today (market × the store's wholesale ratio, less for a rough grade, × the value curve at this age) less auction and transport fees; always under the market (docs/domain/gross.md#expected-auction-proceeds). Null for a new unit, never wholesaled.",
-      }),
-      store_id: z.string(),
-    })
-    .openapi("DealDeskGrossCalcResult", {
-      example: {
-        true_cost: 22120,
-        holding_cost_allocated: 1820,
-        pack: 500,
-        front_gross: 875,
-        front_gross_pct: 3.81,
-        pricing_recommendation:
-          "Aged: 52 days (aged at 45). Reprice to $22,495 (toward market $22,500, not above the $22,995 asking price) to turn it in the 8 days before its 60-day wholesale review; each more day costs $35 to hold. True cost $22,120, front gross $875 at $22,995 (market estimated at $22,500 from cost; send market_value for a better answer).",
-        aged_flag: true,
-        breakdown: { purchase_price: 18500, recon: 1300, floor_plan_interest: 224.03, floor_plan_assistance: 0, daily_holding: 1595.97, pack: 500 },
-        daily_carrying_cost: 35,
-        target_front_gross: 1839.6,
-        aged_threshold_days: 45,
-        market_value: 22500,
-        market_value_source: "estimate",
-        aging_stage: "aged",
-        owner: "used_car_manager",
-        expected_auction_proceeds: 17175,
-        store_id: "sto_summit_north",
-      },
-    });
+    }),
+    daily_carrying_cost: z.number(),
+    target_front_gross: z.number(),
+    aged_threshold_days: z.int(),
+    market_value: z.number().openapi({ description: "The market value the advice uses: the one sent, or an estimate from cost and age." }),
+    market_value_source: z.enum(["request", "estimate"]),
+    aging_stage: z.enum(["fresh", "watch", "aged", "wholesale"]).openapi({
+      description:
+        "fresh < 30 days; watch 30 days to the aged threshold; aged; wholesale (used units only). Rules: docs/domain/gross.md#aging-conventions.",
+    }),
+    owner: z.enum(["used_car_manager", "new_car_manager"]),
+    expected_auction_proceeds: z.number().nullable().openapi({
+      description:
+        "Wholesale value today (market × the store's wholesale ratio, less for a rough grade, × the value curve at this age) less auction and transport fees; always under the market (docs/domain/gross.md#expected-auction-proceeds). Null for a new unit, never wholesaled.",
+    }),
+    store_id: z.string(),
+  })
+  .openapi("DealDeskGrossCalcResult", {
+    example: {
+      true_cost: 22120,
+      holding_cost_allocated: 1820,
+      pack: 500,
+      front_gross: 875,
+      front_gross_pct: 3.81,
+      pricing_recommendation:
+        "Aged: 52 days (aged at 45). Reprice to $22,495 (toward market $22,500, not above the $22,995 asking price) to turn it in the 8 days before its 60-day wholesale review; each more day costs $35 to hold. True cost $22,120, front gross $875 at $22,995 (market estimated at $22,500 from cost; send market_value for a better answer).",
+      aged_flag: true,
+      breakdown: { purchase_price: 18500, recon: 1300, floor_plan_interest: 224.03, floor_plan_assistance: 0, daily_holding: 1595.97, pack: 500 },
+      daily_carrying_cost: 35,
+      target_front_gross: 1839.6,
+      aged_threshold_days: 45,
+      market_value: 22500,
+      market_value_source: "estimate",
+      aging_stage: "aged",
+      owner: "used_car_manager",
+      expected_auction_proceeds: 17175,
+      store_id: "sto_summit_north",
+    },
+  });
 
 // ---------------------------------------------------------------------------------------------
 // deal-coach
@@ -492,101 +483,98 @@ export const DealCoachRequestSchema = z
     example: { beacon: 688, vehicle_price: 32995, trade_value: 14000, trade_payoff: 17500, down_payment: 2000, desired_payment: 550 },
   });
 
-export const dealCoachResultSchema = () =>
-  z
-    .object({
-      recommended_pencil: z.object({
-        selling_price: z.number(),
-        rate: z.number().openapi({ description: "Contract APR, percent: buy rate plus a markup within the cap." }),
-        buy_rate: z.number(),
-        term: z.int(),
-        payment: z.number().openapi({ description: "Each payment but the last, to the cent, with the first period's interest." }),
-        final_payment: z.number().openapi({ description: "The last payment, which pays the balance off to the cent." }),
-        days_to_first_payment: z.int(),
-        apr: z.number().openapi({
-          description:
-            "Annual percentage rate by 12 CFR 1026 Appendix J (actuarial) on the amount financed: the note rate unless finance-charge fees are financed.",
-        }),
-        amount_financed: z.number().openapi({ description: "Price − cash down − trade equity (negative equity added), before tax, title and fees." }),
-        principal: z.number().openapi({ description: "What the note carries: amount financed + finance-charge fees." }),
-        finance_charge: z.number().openapi({ description: "Total of payments − amount financed." }),
-        total_of_payments: z.number(),
-        front_gross: z.number(),
-        back_gross_target: z.number(),
+export const DealCoachResultSchema = z
+  .object({
+    recommended_pencil: z.object({
+      selling_price: z.number(),
+      rate: z.number().openapi({ description: "Contract APR, percent: buy rate plus a markup within the cap." }),
+      buy_rate: z.number(),
+      term: z.int(),
+      payment: z.number().openapi({ description: "Each payment but the last, to the cent, with the first period's interest." }),
+      final_payment: z.number().openapi({ description: "The last payment, which pays the balance off to the cent." }),
+      days_to_first_payment: z.int(),
+      apr: z.number().openapi({
+        description:
+          "Annual percentage rate by 12 CFR 1026 Appendix J (actuarial) on the amount financed: the note rate unless finance-charge fees are financed.",
       }),
-      trade_equity: z.number(),
-      ltv: z.number(),
-      tier: z.string(),
-      desired_payment_met: z.boolean().nullable(),
-      fi_products: z.array(
-        z.object({
-          product: z.string(),
-          label: z.string(),
-          penetration_rate: z.number(),
-          typical_profit: z.number(),
-          objection: z.string().openapi({ description: "The objection in quotes, then its word track, or why no track is true for this deal." }),
-          word_track: z
-            .string()
-            .nullable()
-            .openapi({ description: "The track sent: it states facts of this deal or none. Null when no track is true." }),
-          word_track_claim: z
-            .enum(WORD_TRACK_CLAIMS)
-            .nullable()
-            .openapi({ description: "The fact of the deal the track states (`no_deal_fact`: none)." }),
-        }),
-      ),
-      funding_risk: z.enum(["low", "medium", "high"]),
-      risk_reasons: z.array(z.string()),
-      notes: z.string(),
-      store_id: z.string(),
-    })
-    .openapi("DealDeskCoachResult", {
-      example: {
-        recommended_pencil: {
-          selling_price: 32995,
-          rate: 10.06,
-          buy_rate: 9.06,
-          term: 84,
-          payment: 573.73,
-          final_payment: 573.47,
-          days_to_first_payment: 30,
-          apr: 10.06,
-          amount_financed: 34495,
-          principal: 34495,
-          finance_charge: 13698.06,
-          total_of_payments: 48193.06,
-          front_gross: 2639.6,
-          back_gross_target: 1800,
-        },
-        trade_equity: -3500,
-        ltv: 104.5,
-        tier: "prime",
-        desired_payment_met: false,
-        fi_products: [
-          {
-            product: "vsc",
-            label: "Vehicle service contract",
-            penetration_rate: 0.48,
-            typical_profit: 1000,
-            objection: '"I never buy warranties." Totally fair. Once factory coverage runs out, …',
-            word_track: "Totally fair. Once factory coverage runs out, …",
-            word_track_claim: "no_deal_fact",
-          },
-        ],
-        funding_risk: "medium",
-        risk_reasons: ["$3,500 negative equity rolled into the loan"],
-        notes: "Trade is $3,500 upside down …",
-        store_id: "sto_summit_north",
+      amount_financed: z.number().openapi({ description: "Price − cash down − trade equity (negative equity added), before tax, title and fees." }),
+      principal: z.number().openapi({ description: "What the note carries: amount financed + finance-charge fees." }),
+      finance_charge: z.number().openapi({ description: "Total of payments − amount financed." }),
+      total_of_payments: z.number(),
+      front_gross: z.number(),
+      back_gross_target: z.number(),
+    }),
+    trade_equity: z.number(),
+    ltv: z.number(),
+    tier: z.string(),
+    desired_payment_met: z.boolean().nullable(),
+    fi_products: z.array(
+      z.object({
+        product: z.string(),
+        label: z.string(),
+        penetration_rate: z.number(),
+        typical_profit: z.number(),
+        objection: z.string().openapi({ description: "The objection in quotes, then its word track, or why no track is true for this deal." }),
+        word_track: z
+          .string()
+          .nullable()
+          .openapi({ description: "The track sent: it states facts of this deal or none. Null when no track is true." }),
+        word_track_claim: z
+          .enum(WORD_TRACK_CLAIMS)
+          .nullable()
+          .openapi({ description: "The fact of the deal the track states (`no_deal_fact`: none)." }),
+      }),
+    ),
+    funding_risk: z.enum(["low", "medium", "high"]),
+    risk_reasons: z.array(z.string()),
+    notes: z.string(),
+    store_id: z.string(),
+  })
+  .openapi("DealDeskCoachResult", {
+    example: {
+      recommended_pencil: {
+        selling_price: 32995,
+        rate: 10.06,
+        buy_rate: 9.06,
+        term: 84,
+        payment: 573.73,
+        final_payment: 573.47,
+        days_to_first_payment: 30,
+        apr: 10.06,
+        amount_financed: 34495,
+        principal: 34495,
+        finance_charge: 13698.06,
+        total_of_payments: 48193.06,
+        front_gross: 2639.6,
+        back_gross_target: 1800,
       },
-    });
+      trade_equity: -3500,
+      ltv: 104.5,
+      tier: "prime",
+      desired_payment_met: false,
+      fi_products: [
+        {
+          product: "vsc",
+          label: "Vehicle service contract",
+          penetration_rate: 0.48,
+          typical_profit: 1000,
+          objection: '"I never buy warranties." Totally fair. Once factory coverage runs out, …',
+          word_track: "Totally fair. Once factory coverage runs out, …",
+          word_track_claim: "no_deal_fact",
+        },
+      ],
+      funding_risk: "medium",
+      risk_reasons: ["$3,500 negative equity rolled into the loan"],
+      notes: "Trade is $3,500 upside down …",
+      store_id: "sto_summit_north",
+    },
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Routes
 
-// A result's schema is built when the document is: nothing validates an answer, so a fresh
-// isolate's first deal-desk call does not pay for the four.
-const dealToolResponses = (description: string, schema: () => z.ZodType) => ({
-  200: documentedLazily(description, schema),
+const dealToolResponses = (description: string, schema: z.ZodType) => ({
+  200: { description, content: { "application/json": { schema } } },
   ...notFoundResponse,
 });
 
@@ -602,7 +590,7 @@ export const routeLender = v1Route({
   body: true,
   reads: "nearest-replica",
   request: { body: { required: true, content: { "application/json": { schema: LenderRouteRequestSchema } } } },
-  responses: dealToolResponses("Primary and backup lender, lenders to avoid and why, predicted stips.", lenderRouteResultSchema),
+  responses: dealToolResponses("Primary and backup lender, lenders to avoid and why, predicted stips.", LenderRouteResultSchema),
 });
 
 export const checkStips = v1Route({
@@ -617,7 +605,7 @@ export const checkStips = v1Route({
   body: true,
   reads: "nearest-replica",
   request: { body: { required: true, content: { "application/json": { schema: StipCheckRequestSchema } } } },
-  responses: dealToolResponses("Stips with priorities, a submission tip and the expected turnaround.", stipCheckResultSchema),
+  responses: dealToolResponses("Stips with priorities, a submission tip and the expected turnaround.", StipCheckResultSchema),
 });
 
 export const calculateGross = v1Route({
@@ -632,7 +620,7 @@ export const calculateGross = v1Route({
   body: true,
   reads: "nearest-replica",
   request: { body: { required: true, content: { "application/json": { schema: GrossCalcRequestSchema } } } },
-  responses: dealToolResponses("True cost, front gross and a pricing recommendation.", grossCalcResultSchema),
+  responses: dealToolResponses("True cost, front gross and a pricing recommendation.", GrossCalcResultSchema),
 });
 
 export const coachDeal = v1Route({
@@ -647,5 +635,5 @@ export const coachDeal = v1Route({
   body: true,
   reads: "nearest-replica",
   request: { body: { required: true, content: { "application/json": { schema: DealCoachRequestSchema } } } },
-  responses: dealToolResponses("The recommended pencil, products with word tracks and funding risk.", dealCoachResultSchema),
+  responses: dealToolResponses("The recommended pencil, products with word tracks and funding risk.", DealCoachResultSchema),
 });
