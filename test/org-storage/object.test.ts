@@ -83,6 +83,16 @@ describe("an organization's storage object", () => {
       expect(sql.exec("SELECT sale_month, units, total_gross, updated_at FROM sales_monthly").toArray()).toEqual([
         { sale_month: "2026-10", units: 1, total_gross: 2300, updated_at: "2026-10-03T09:00:00.000Z" },
       ]);
+      // The lender decisions group (version 5): a decision and an episode.
+      sql.exec(
+        `INSERT INTO lender_decisions (id, org_id, store_id, program_id, deal_id, submitted_on, score_band, decision, stips_asked, turnaround_hours)
+         VALUES ('ld_old', ?, 'sto_old', 'lp_harbor_point_bank', 'deal_old', '2026-10-02', 'prime', 'approved', '[]', 20)`,
+        org.id,
+      );
+      sql.exec(
+        "INSERT INTO lender_outcome_episodes (id, org_id, store_id, program_id, opened_at, figures) VALUES ('loe_old', ?, 'sto_old', 'lp_harbor_point_bank', '2026-10-04T05:00:00.000Z', '{}')",
+        org.id,
+      );
       for (const table of ORG_TABLES) expect(sql.exec(`SELECT * FROM "${table}"`).toArray(), table).toHaveLength(1);
       const [unit] = sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").toArray();
       expect(unit.updated_at).toBe("2026-10-01T09:00:00.000Z");
