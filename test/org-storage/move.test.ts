@@ -3,7 +3,7 @@ import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import type { StoredMarketValue, StoredUnit } from "../../src/db/queries/org-storage";
-import { groupDigest, readOrgStorage } from "../../src/db/queries/org-storage";
+import { groupDigest, lenderDigest, readOrgStorage } from "../../src/db/queries/org-storage";
 import { NOT_SERVING, type OrganizationStore } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
@@ -51,6 +51,12 @@ const stockAndPrice = (orgId: string) =>
     "SELECT stock_number, status, asking_price FROM inventory_units WHERE org_id = ? ORDER BY stock_number",
     orgId,
   );
+
+/** The lender decisions group's copy and digest, passed through unchanged by a test's lossy object. */
+const lenderGroupOf = (real: ReturnType<typeof orgStore>) => ({
+  loadLenderDecisions: (...args: Parameters<OrganizationStore["loadLenderDecisions"]>) => real.loadLenderDecisions(...args),
+  lenderDigest: (orgId: string) => real.lenderDigest(orgId),
+});
 
 describe("npm run storage -- move: D1 → the organization's object, while writes arrive", () => {
   it("copies, verifies and flips with no write lost or applied twice; reads answer throughout; undo brings every write back", async () => {
@@ -267,7 +273,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(report.tables).toMatchObject({ deals: { rows: 1001 }, deal_stips: { rows: 500 + 2 }, sales_monthly: { rows: 3 } });
     expect(await rowsWhereStored(org.id, "SELECT id FROM deal_stips")).toHaveLength(502);
     expect(await rowsWhereStored(org.id, "SELECT unit_id FROM unit_market_values")).toHaveLength(404);
-    expect(await groupDigest(getDb(env.DB), org.id)).toEqual(report.tables);
+    expect({ ...(await groupDigest(getDb(env.DB), org.id)), ...(await lenderDigest(getDb(env.DB), org.id)) }).toEqual(report.tables);
   });
 
   it("a copy that differs from D1 is not switched to: 409 with both digests, the organization stays in D1", async () => {
@@ -286,6 +292,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
       digest: (orgId: string) => real.digest(orgId),
       setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
+      ...lenderGroupOf(real),
     };
     const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
     const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
@@ -318,6 +325,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
       digest: (orgId: string) => real.digest(orgId),
       setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
+      ...lenderGroupOf(real),
     };
     const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
     const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
@@ -346,6 +354,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
         ),
       digest: (orgId: string) => real.digest(orgId),
       setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
+      ...lenderGroupOf(real),
     };
     const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
     const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
