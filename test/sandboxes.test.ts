@@ -52,6 +52,7 @@ async function objectRows(orgId: string) {
       stores: count("stores"),
       deals: count("deals"),
       sales: count("sales_monthly"),
+      decisions: count("lender_decisions"),
     };
   });
 }
@@ -333,7 +334,8 @@ describe("the sandbox purge (00:15 cron)", () => {
     const inObject = await objectRows(expired.organization_id);
     expect(inObject.owner).toBe(1);
     expect(inObject.units).toBeGreaterThan(100);
-    expect(seeded.lender_decisions).toBeGreaterThan(0);
+    expect(inObject.decisions).toBeGreaterThan(0);
+    expect(seeded.store_lender_panel).toBeGreaterThan(0);
 
     const now = Date.now();
     await env.DB.prepare("UPDATE organizations SET expires_at = ? WHERE id = ?")
@@ -347,7 +349,7 @@ describe("the sandbox purge (00:15 cron)", () => {
     expect(Object.entries(after).filter(([, n]) => n > 0)).toEqual([]);
     expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(expired.organization_id).first()).toBeNull();
     // Its object is empty: no units, no market values, no owner.
-    expect(await objectRows(expired.organization_id)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0 });
+    expect(await objectRows(expired.organization_id)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0, decisions: 0 });
     expect(await kept(live.org.id)).toEqual(before.live);
     // The other sandbox expires 30 days after its creation: the purge leaves it whole, object included.
     expect(await kept(current.organization_id)).toEqual(before.current);
@@ -370,9 +372,11 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     expect(await d1Count("deal_stips", o)).toBe(0);
     expect((await objectRows(o)).deals).toBeGreaterThan(100);
     expect((await objectRows(o)).sales).toBeGreaterThan(0);
-    // Everything not moved yet stays in D1: its stores and lender history.
+    // Its lender decisions too (the lender route's history); everything not moved yet stays in D1: its stores and lender panels.
+    expect(await d1Count("lender_decisions", o)).toBe(0);
+    expect((await objectRows(o)).decisions).toBeGreaterThan(100);
     expect(await d1Count("stores", o)).toBe(2);
-    expect(await d1Count("lender_decisions", o)).toBeGreaterThan(0);
+    expect(await d1Count("store_lender_panel", o)).toBeGreaterThan(0);
     const inObject = await rowsWhereStored<{ stock_number: string }>(
       o,
       "SELECT stock_number FROM inventory_units WHERE org_id = ? AND status = 'in_stock' ORDER BY stock_number",
@@ -439,16 +443,16 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     // The first half of a purge: the object is emptied, then the run stops before D1.
     await orgStore(env, o).purgeSandbox(o);
     expect(await runInDurableObject(orgStore(env, o), (_, state) => state.storage.getAlarm())).toBeNull();
-    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0 });
-    expect(await d1Count("lender_decisions", o)).toBeGreaterThan(0);
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0, decisions: 0 });
+    expect(await d1Count("store_lender_panel", o)).toBeGreaterThan(0);
     expect((await call("/api/v1/inventory", { key: sandbox.api_key })).status).toBe(403);
     // Even a call that reached the emptied object (past the credential check) gets no rows: it serves nothing.
     expect(await orgStore(env, o).inventoryPage(o, { limit: 10 })).toEqual(NOT_SERVING);
     // The next night's run finds the sandbox in D1 again and finishes: the object's purge is a no-op the second time.
     await purgeExpiredSandboxes(env, new Date());
     expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(o).first()).toBeNull();
-    expect(await d1Count("lender_decisions", o)).toBe(0);
-    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0 });
+    expect(await d1Count("store_lender_panel", o)).toBe(0);
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0, decisions: 0 });
   });
 
   it("a creation that fails after its object was seeded purges both, object first, and answers the error", async () => {
@@ -471,7 +475,7 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     await expect(createSandboxDirectly({ ORG_STORE }, getDb(env.DB), new Date())).rejects.toThrow(/answer was lost/);
     expect(seeded).toMatch(/^org_sbx_/);
     const o = seeded ?? "";
-    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0 });
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0, decisions: 0 });
     expect(Object.entries(await rowsPerTable(o)).filter(([, n]) => n > 0)).toEqual([]);
     expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(o).first()).toBeNull();
   });

@@ -6,6 +6,7 @@
  */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { complianceCheckColumns, complianceCheckIndexes } from "./schema/compliance";
+import { lenderDecisionColumns, lenderDecisionIndexes } from "./schema/deal-desk";
 import {
   dealColumns,
   dealIndexes,
@@ -17,6 +18,7 @@ import {
   salesMonthlyIndexes,
 } from "./schema/platform";
 import { unitMarketValueColumns } from "./schema/reports";
+import { lenderOutcomeEpisodeColumns, lenderOutcomeEpisodeIndexes } from "./schema/signals";
 
 /** Whose object this is, and whether it serves (`active`): a move fills it first, then turns it on. */
 export const storageOwner = sqliteTable("storage_owner", {
@@ -84,3 +86,19 @@ export const eventOutbox = sqliteTable(
 );
 /** The compliance checks group: the organization's screening audit trail (hashes only, as in D1), which the screening's history reads. */
 export const complianceChecks = sqliteTable("compliance_checks", complianceCheckColumns(text("org_id").notNull()), complianceCheckIndexes);
+
+// --- the lender decisions group (lender_decisions, lender_outcome_episodes; docs/scaling.md) -----
+
+/** The store's submissions to lenders and what came back: routing's calibration and the lender-outcome job's input. */
+export const lenderDecisions = sqliteTable(
+  "lender_decisions",
+  lenderDecisionColumns(text("org_id").notNull(), text("store_id").notNull(), text("program_id").notNull()),
+  lenderDecisionIndexes,
+);
+
+/** The tightenings the lender-outcome job found in those decisions, open until they recover. */
+export const lenderOutcomeEpisodes = sqliteTable(
+  "lender_outcome_episodes",
+  lenderOutcomeEpisodeColumns(text("org_id").notNull(), text("store_id").notNull(), text("program_id").notNull()),
+  lenderOutcomeEpisodeIndexes,
+);

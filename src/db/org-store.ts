@@ -12,7 +12,19 @@ import { DAY_MS } from "../engines/dates";
 import type { SnapshotSafety } from "../engines/ingest";
 import { newId } from "../lib/ids";
 import { chunk } from "./batch";
-import { complianceChecks, dealStips, deals, eventOutbox, inventoryUnits, salesMonthly, storageOwner, stores, unitMarketValues } from "./org-schema";
+import {
+  complianceChecks,
+  dealStips,
+  deals,
+  eventOutbox,
+  inventoryUnits,
+  lenderDecisions,
+  lenderOutcomeEpisodes,
+  salesMonthly,
+  storageOwner,
+  stores,
+  unitMarketValues,
+} from "./org-schema";
 import { type HistoryOutcome, type NewComplianceCheck, recordComplianceCheck } from "./queries/compliance";
 import type { RecordedEvent } from "./queries/events";
 import {
@@ -26,15 +38,15 @@ import {
   upsertStips,
   upsertUnits,
 } from "./queries/ingest";
-import type { StoredCheck, StoredSalesMonth } from "./queries/org-storage";
+import type { StoredCheck, StoredDecision, StoredEpisode, StoredSalesMonth } from "./queries/org-storage";
 import { COMPLIANCE_CHECKS_RETENTION, expiredRowsDeletion } from "./queries/retention";
+import { closeEpisode, insertEpisode, listOpenEpisodes, listOutcomeDecisions, type OutcomeStore } from "./queries/signals";
 
 export { comparablesOf } from "./queries/appraisal";
 // The object loads this one module when it starts: what it runs, on its own SQLite.
 export { listInventory, salesSummary } from "./queries/feeds";
 export { groupDigest, readDealPage, readStoreNames, readUnitPage } from "./queries/org-storage";
 export { alertUnitPage, briefingRows, unitsInStock } from "./queries/reports";
-export { readFundedOn } from "./queries/signals";
 
 export type OrgStoreDb = DrizzleSqliteDODatabase;
 
@@ -269,4 +281,46 @@ export function deleteExpiredChecks(db: OrgStoreDb, now: Date): number {
     deleted += removed;
     if (removed < EXPIRED_PER_STATEMENT) return deleted;
   }
+}
+
+// --- the lender decisions group (lender_decisions, lender_outcome_episodes; docs/scaling.md) ----
+
+export { storeLenderHistory } from "./queries/deal-desk";
+export { lenderDigest, readDecisionPage, readEpisodes } from "./queries/org-storage";
+
+/** A decision as a move's copy carries it (every column) or a seed makes it. */
+export type DecisionToLoad = typeof lenderDecisions.$inferInsert;
+
+/**
+ * A page of a move's copy of the decisions, and with the last the episodes (or a sandbox's seeded
+ * decisions); the first page empties what an earlier, failed move left.
+ */
+export function loadLenderDecisions(
+  db: OrgStoreDb,
+  page: { decisions: readonly (StoredDecision | DecisionToLoad)[]; episodes?: readonly StoredEpisode[] },
+  first: boolean,
+): void {
+  db.transaction(() => {
+    if (first) {
+      db.delete(lenderOutcomeEpisodes).run();
+      db.delete(lenderDecisions).run();
+    }
+    for (const decision of page.decisions) db.insert(lenderDecisions).values(decision).run();
+    for (const episode of page.episodes ?? []) db.insert(lenderOutcomeEpisodes).values(episode).run();
+  });
+}
+
+/** The lender-outcome job's reads and writes on the object's own SQLite, for its alarm (src/jobs/lender-outcomes.ts `raiseOutcomeShiftsOf`). */
+export function outcomeStore(db: OrgStoreDb, orgId: string): OutcomeStore {
+  return {
+    read: async (sinceDay) => {
+      const [decisions, open] = await Promise.all([listOutcomeDecisions(db, orgId, sinceDay), listOpenEpisodes(db, orgId)]);
+      return { decisions, open };
+    },
+    write: (opened, closedIds, at) =>
+      db.transaction(() => {
+        for (const id of closedIds) (closeEpisode(db, orgId, id, at) as unknown as { run(): void }).run();
+        for (const episode of opened) (insertEpisode(db, episode) as unknown as { run(): void }).run();
+      }),
+  };
 }

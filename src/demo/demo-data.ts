@@ -212,12 +212,13 @@ export function demoOrgSeeds(credentials: DemoCredentials): DemoOrgSeed[] {
 
 export const DEAL_HISTORY_MONTHS = 24;
 
-/** The inventory and deals groups' rows, for an organization whose data lives in its object. */
+/** The inventory, deals and lender decisions groups' rows, for an organization whose data lives in its object. */
 export interface DemoInventory {
   units: InferInsertModel<typeof inventoryUnits>[];
   marketValues: InferInsertModel<typeof unitMarketValues>[];
   deals: InferInsertModel<typeof deals>[];
   dealStips: InferInsertModel<typeof dealStips>[];
+  lenderDecisions: InferInsertModel<typeof lenderDecisions>[];
 }
 
 export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary; inventory: DemoInventory } {
@@ -243,7 +244,7 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
     ...(inD1 ? insert(deals, rows.deals) : []),
     ...(inD1 ? insert(dealStips, rows.dealStips) : []),
     ...insert(storeLenderPanel, desk.panel),
-    ...insert(lenderDecisions, desk.decisions),
+    ...(inD1 ? insert(lenderDecisions, desk.decisions) : []),
     ...(shared ? insert(marketFeedEntries, rows.marketFeedEntries) : []),
     ...(shared ? insert(marketObservations, reports.marketObservations) : []),
     ...(inD1 ? insert(unitMarketValues, reports.unitMarketValues) : []),
@@ -251,7 +252,13 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
   return {
     statements,
     summary: { referenceDate: input.referenceDate, rowCounts },
-    inventory: { units: rows.inventoryUnits, marketValues: reports.unitMarketValues, deals: rows.deals, dealStips: rows.dealStips },
+    inventory: {
+      units: rows.inventoryUnits,
+      marketValues: reports.unitMarketValues,
+      deals: rows.deals,
+      dealStips: rows.dealStips,
+      lenderDecisions: desk.decisions,
+    },
   };
 }
 

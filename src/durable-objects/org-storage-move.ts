@@ -1,18 +1,20 @@
 /**
  * Moving an organization's data between D1 and its storage object (docs/scaling.md#how-an-organization-moves-d1--its-object),
- * for the tables moved so far (the inventory group, the deals group, the compliance checks). A move: the flag to `moving` (D1's fence then
+ * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group). A move: the flag to `moving` (D1's fence then
  * refuses the group's writes, which wait), a copy in pages by id, the digests of both sides
  * compared, the object turned on, the flag to `object`. An undo is the same the other way; D1's
  * copy is kept by a move, so an undo writes back only what changed since.
  */
-
-import type { Database } from "../db/client";
-import { getDb } from "../db/client";
+import { type Database, getDb } from "../db/client";
 import {
   type GroupTable,
   groupDigest,
+  type LenderTable,
+  lenderDigest,
   readCheckPage,
   readDealPage,
+  readDecisionPage,
+  readEpisodes,
   readMarketValuePage,
   readOrgStorage,
   readSalesMonths,
@@ -20,7 +22,10 @@ import {
   readUnitPage,
   restoreChecks,
   restoreDeals,
+  restoreLenderDecisions,
   restoreUnits,
+  type StoredDecision,
+  type StoredEpisode,
   switchOrgStorage,
   type TableDigest,
 } from "../db/queries/org-storage";
@@ -46,7 +51,7 @@ const verificationFailed = (d1: Record<string, TableDigest>, object: Record<stri
     facts: { d1, object },
   });
 
-function sameDigests(a: Record<string, TableDigest>, b: Record<string, TableDigest>, tables: readonly GroupTable[]): boolean {
+function sameDigests(a: Record<string, TableDigest>, b: Record<string, TableDigest>, tables: readonly (GroupTable | LenderTable)[]): boolean {
   return tables.every((t) => a[t]?.rows === b[t]?.rows && a[t]?.sha256 === b[t]?.sha256);
 }
 
@@ -66,7 +71,8 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   const started = Date.now();
   const db = await begin(env, orgId, "d1", "moving", "object");
   const store = orgStore(env, orgId);
-  if (!db) return { org_id: orgId, storage: "object", tables: await store.digest(orgId), write_pause_ms: 0 };
+  if (!db)
+    return { org_id: orgId, storage: "object", tables: { ...(await store.digest(orgId)), ...(await store.lenderDigest(orgId)) }, write_pause_ms: 0 };
   const names = await readStoreNames(db, orgId);
   let after: string | undefined;
   let first = true;
@@ -88,16 +94,19 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
     afterDeal = last;
   }
   await copyChecks(db, store, orgId);
+  await copyLenderDecisions(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
+  const lender = await verifyLenderDecisions(db, store, orgId);
   if (
-    !sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly", "compliance_checks"])
+    !sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
+    !lender.same
   ) {
     await switchOrgStorage(db, orgId, "moving", "d1");
-    throw verificationFailed(inD1, inObject);
+    throw verificationFailed({ ...inD1, ...lender.inD1 }, { ...inObject, ...lender.inObject });
   }
   await store.setActive(orgId, true);
   await switchOrgStorage(db, orgId, "moving", "object");
-  return { org_id: orgId, storage: "object", tables: inD1, write_pause_ms: Date.now() - started };
+  return { org_id: orgId, storage: "object", tables: { ...inD1, ...lender.inD1 }, write_pause_ms: Date.now() - started };
 }
 
 /** The organization's object → D1, while D1's copy is kept: every unit, deal and stip written back by id (unchanged ones rewrite nothing). */
@@ -112,7 +121,10 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
     await store.relayOutbox(orgId);
   }
   const db = await begin(env, orgId, "object", "returning", "d1");
-  if (!db) return { org_id: orgId, storage: "d1", tables: await groupDigest(getDb(env.DB), orgId), write_pause_ms: 0 };
+  if (!db) {
+    const inD1 = getDb(env.DB);
+    return { org_id: orgId, storage: "d1", tables: { ...(await groupDigest(inD1, orgId)), ...(await lenderDigest(inD1, orgId)) }, write_pause_ms: 0 };
+  }
   let after: string | undefined;
   for (;;) {
     const units = await store.unitPage(orgId, after, PAGE);
@@ -130,20 +142,53 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
     afterDeal = page.deals.at(-1)?.id;
   }
   await restoreChecksFrom(store, db, orgId);
+  await returnLenderDecisions(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
+  const lender = await verifyLenderDecisions(db, store, orgId);
   // The stores' names are the directory's own in D1, and nothing writes market values in the object: the units and the deals group came back.
-  if (!sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly", "compliance_checks"])) {
+  if (!sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) || !lender.same) {
     await store.setActive(orgId, true);
     await switchOrgStorage(db, orgId, "returning", "object");
-    throw verificationFailed(inD1, inObject);
+    throw verificationFailed({ ...inD1, ...lender.inD1 }, { ...inObject, ...lender.inObject });
   }
   await switchOrgStorage(db, orgId, "returning", "d1");
-  return { org_id: orgId, storage: "d1", tables: inD1, write_pause_ms: Date.now() - started };
+  return { org_id: orgId, storage: "d1", tables: { ...inD1, ...lender.inD1 }, write_pause_ms: Date.now() - started };
+}
+
+type Store = ReturnType<typeof orgStore>;
+
+// --- the lender decisions group (lender_decisions, lender_outcome_episodes) ----------------------
+
+/** D1's decisions into the object in pages by id, the episodes with the last page; the first page empties what a failed move left. */
+async function copyLenderDecisions(db: Database, store: Store, orgId: string): Promise<void> {
+  for (let after: string | undefined, first = true; ; first = false) {
+    const decisions = await readDecisionPage(db, orgId, after, PAGE);
+    const last = decisions.length < PAGE;
+    await store.loadLenderDecisions(orgId, decisions, last ? await readEpisodes(db, orgId) : undefined, first);
+    if (last) break;
+    after = decisions.at(-1)?.id;
+  }
+}
+
+/** The object's decisions and episodes written back to D1 by id (an undo): the ones unchanged since the move rewrite nothing. */
+async function returnLenderDecisions(db: Database, store: Store, orgId: string): Promise<void> {
+  for (let after: string | undefined; ; ) {
+    // An episode's figures are JSON (`Record<string, unknown>`), which RPC's types cannot prove serializable: they are.
+    const page = (await store.decisionPage(orgId, after, PAGE)) as { decisions: StoredDecision[]; episodes?: StoredEpisode[] };
+    const writes = restoreLenderDecisions(db, page);
+    if (writes.length > 0) await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
+    if (page.episodes !== undefined) break;
+    after = page.decisions.at(-1)?.id;
+  }
+}
+
+/** Both sides' digests of the group (rows and SHA-256 per table, as `groupDigest`), and whether they agree. */
+async function verifyLenderDecisions(db: Database, store: Store, orgId: string) {
+  const [inD1, inObject] = await Promise.all([lenderDigest(db, orgId), store.lenderDigest(orgId)]);
+  return { inD1, inObject, same: sameDigests(inD1, inObject, ["lender_decisions", "lender_outcome_episodes"]) };
 }
 
 // --- the compliance checks group ------------------------------------------------------------------
-
-type Store = ReturnType<typeof orgStore>;
 
 /** D1's checks into the object by id, page by page; the first page empties what an earlier, failed move left. */
 async function copyChecks(db: Database, store: Store, orgId: string): Promise<void> {

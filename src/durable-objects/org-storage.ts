@@ -1,11 +1,22 @@
 import { DurableObject } from "cloudflare:workers";
-import type { DealToLoad, EventToRecord, MarketValueToLoad, OrgStoreDb, StipToLoad, UnitToLoad } from "../db/org-store";
+import type { DealToLoad, DecisionToLoad, EventToRecord, MarketValueToLoad, OrgStoreDb, StipToLoad, UnitToLoad } from "../db/org-store";
 import type { ComparableQuery, Comparables } from "../db/queries/appraisal";
 import type { ComplianceCheckRow, HistoryOutcome, NewComplianceCheck } from "../db/queries/compliance";
+import type { StoreLenderHistory } from "../db/queries/deal-desk";
 import type { RecordedEvent } from "../db/queries/events";
 import type { FeedQuery, InventoryAfter, SalesSummaryAfter, SalesSummaryRow, UnitRow } from "../db/queries/feeds";
 import type { AppliedDeals, PushedDeal, SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
-import type { StoredCheck, StoredDeal, StoredMarketValue, StoredSalesMonth, StoredStip, StoredUnit, TableDigest } from "../db/queries/org-storage";
+import type {
+  StoredCheck,
+  StoredDeal,
+  StoredDecision,
+  StoredEpisode,
+  StoredMarketValue,
+  StoredSalesMonth,
+  StoredStip,
+  StoredUnit,
+  TableDigest,
+} from "../db/queries/org-storage";
 import type { AlertPageAfter, AlertUnitRow, BriefingRows } from "../db/queries/reports";
 import type { SnapshotSafety } from "../engines/ingest";
 import { describeError, logEvent } from "../lib/log";
@@ -140,12 +151,6 @@ export class OrganizationStore extends DurableObject<Env> {
     return await this.queries.briefingRows(this.db, orgId, storeId, dealsSince);
   }
 
-  /** The funding day of each of these deals that has one (`readFundedOn`): the lender-outcome job joins them to D1's decisions. */
-  async fundedOn(orgId: string, dealIds: string[]): Promise<Served<Record<string, string>>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
-    return await this.queries.readFundedOn(this.db, orgId, dealIds);
-  }
-
   /** One page of a move's copy of the deals and their stips, and with the last, D1's sales rollup (after `load`'s first page emptied the group). */
   loadDeals(orgId: string, deals: StoredDeal[], stips: StoredStip[], salesMonths?: StoredSalesMonth[]): void {
     this.idle(orgId);
@@ -194,6 +199,36 @@ export class OrganizationStore extends DurableObject<Env> {
   checkPage(orgId: string, afterId: string | undefined, limit: number): Promise<StoredCheck[]> {
     this.idle(orgId);
     return this.queries.readCheckPage(this.db, orgId, afterId, limit);
+  }
+
+  // --- the lender decisions group (lender_decisions, lender_outcome_episodes; docs/scaling.md) --
+
+  /** A store's decisions counted per program and score band, and its open tightenings (`storeLenderHistory`, D1's own reads): the deal desk's. */
+  async lenderHistory(orgId: string, storeId: string): Promise<Served<StoreLenderHistory>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.storeLenderHistory(this.db, orgId, storeId);
+  }
+
+  /** One page of a move's copy of the decisions, and with the last the episodes; the first empties the group. */
+  loadLenderDecisions(orgId: string, decisions: StoredDecision[], episodes: StoredEpisode[] | undefined, first: boolean): void {
+    this.idle(orgId);
+    this.queries.loadLenderDecisions(this.db, { decisions, episodes }, first);
+  }
+
+  /** One page of the decisions by id, and with the last (shorter than `limit`) every episode, for an undo's copy back to D1. */
+  async decisionPage(
+    orgId: string,
+    afterId: string | undefined,
+    limit: number,
+  ): Promise<{ decisions: StoredDecision[]; episodes?: StoredEpisode[] }> {
+    this.idle(orgId);
+    const decisions = await this.queries.readDecisionPage(this.db, orgId, afterId, limit);
+    return decisions.length < limit ? { decisions, episodes: await this.queries.readEpisodes(this.db, orgId) } : { decisions };
+  }
+
+  lenderDigest(orgId: string): Promise<Record<string, TableDigest>> {
+    this.claim(orgId);
+    return this.queries.lenderDigest(this.db, orgId);
   }
 
   // --- a move (src/db/org-storage-move.ts): never while serving, except the switch itself --------
@@ -269,7 +304,7 @@ export class OrganizationStore extends DurableObject<Env> {
    * each firing runs what is due, so neither waits for the other.
    *
    * The relay runs whenever events wait; if D1 refuses, it is tried again RELAY_DELAY_MS later.
-   * The organization's nightly work (aged alerts, morning briefings) runs as the crons run it for
+   * The organization's nightly work (aged alerts, lender outcomes, morning briefings, expired compliance checks) runs as the crons run it for
    * an organization in D1, then the alarm is set for the next run. A failure is tried again every
    * NIGHTLY_RETRY_MS for up to NIGHTLY_RETRY_WINDOW_MS (each run is idempotent); a run missed past
    * that is skipped, and the aged alerts' look-back finds its crossings on the next night.
@@ -304,6 +339,7 @@ export class OrganizationStore extends DurableObject<Env> {
         inStock: async () => await this.queries.unitsInStock(this.db, orgId),
         briefingRows: (storeId, dealsSince) => this.queries.briefingRows(this.db, orgId, storeId, dealsSince),
         expiredChecks: (now) => this.queries.deleteExpiredChecks(this.db, now),
+        outcomes: this.queries.outcomeStore(this.db, orgId),
       });
     } catch (error) {
       logEvent("error", { event: "org_nightly_failed", org_id: orgId, run_at: new Date(at).toISOString(), ...describeError(error) });
@@ -339,7 +375,7 @@ export class OrganizationStore extends DurableObject<Env> {
 
   // --- a sandbox (src/routes/sandboxes, src/jobs/purge-expired-sandboxes.ts) --------------------
 
-  /** A new sandbox's seeded inventory and deals, written as a move's first page is (`loadPage`), then served, its nightly alarm set (the crons skip it). */
+  /** A new sandbox's seeded inventory, deals and lender decisions, written as a move's first page is (`loadPage`), then served, its nightly alarm set (the crons skip it). */
   seedSandbox(
     orgId: string,
     stores: StoreName[],
@@ -347,10 +383,12 @@ export class OrganizationStore extends DurableObject<Env> {
     values: MarketValueToLoad[],
     deals: DealToLoad[] = [],
     stips: StipToLoad[] = [],
+    decisions: DecisionToLoad[] = [],
   ): Promise<void> {
     this.idle(orgId);
     this.queries.loadPage(this.db, orgId, stores, units, values, true);
     this.queries.loadDeals(this.db, { deals, stips });
+    this.queries.loadLenderDecisions(this.db, { decisions }, true);
     return this.setActive(orgId, true);
   }
 

@@ -10,7 +10,7 @@ import {
   loadBriefingData,
   loadMarketData,
 } from "../db/queries/reports";
-import { loadStoreSignals } from "../db/queries/signals";
+import { loadFeedReceipts } from "../db/queries/signals";
 import { isoDay } from "../engines/dates";
 import { briefingBody } from "../engines/reports/bodies";
 import { briefingDealsSince, buildBriefing, ROLES } from "../engines/reports/briefings";
@@ -67,17 +67,17 @@ export async function buildStoreBriefings(env: Env, orgId: string, storeId: stri
   const existing = await existingBriefingRoles(db, orgId, storeId, day);
   const missing = ROLES.filter((role) => !existing.has(role));
   if (missing.length === 0) return;
-  const [market, data, signals] = await Promise.all([
+  const [market, data, feeds] = await Promise.all([
     loadMarketData(db, PULSE_HISTORY_READINGS, 20),
     loadBriefingData(db, orgId, storeId, briefingDealsSince(now), readRows),
-    loadStoreSignals(db, orgId, storeId),
+    loadFeedReceipts(db, orgId, [storeId]),
   ]);
   if (!data) return;
   const pulse = buildMarketPulse(market.histories, market.feed, config.lenderEnvironmentChangePts);
   const statements = [];
   const events: DomainEvent[] = [];
   for (const role of missing) {
-    const body = briefingBody(buildBriefing({ role, ...data, pulse, ...briefingSignals(signals, now) }, now));
+    const body = briefingBody(buildBriefing({ role, ...data, pulse, ...briefingSignals({ feeds, tightenings: data.tightenings }, now) }, now));
     statements.push(insertNewBriefing(db, { orgId, storeId, role, day, generatedAt: body.generated_at, body }));
     events.push({
       event: "morning_briefing.ready",

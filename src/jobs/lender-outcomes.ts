@@ -1,6 +1,7 @@
+import type { Statement } from "../db/batch";
 import { type Database, getDb } from "../db/client";
 import { retryingStaleReads } from "../db/guarded";
-import { readOrgStorage } from "../db/queries/org-storage";
+import { readOrgStorage, unlessStorageInD1 } from "../db/queries/org-storage";
 import { listOrganizationIds } from "../db/queries/reports";
 import {
   closeEpisode,
@@ -9,10 +10,10 @@ import {
   listOutcomeDecisions,
   listProgramNames,
   loadOutcomeSettings,
-  readFundedOn,
+  type NewEpisode,
+  type OutcomeStore,
   unlessEpisodesOpen,
 } from "../db/queries/signals";
-import { onOrgStorage, orgStore } from "../durable-objects/org-storage-routing";
 import {
   detectOutcomeShifts,
   type OutcomeSettings,
@@ -71,14 +72,21 @@ function ownOutcomesData(
 }
 
 /**
- * One organization: every store's programs tested against their own baseline
- * (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions). An episode
- * opens with its event in one batch, and the unique open-episode index makes a second opening
- * (a duplicated message) fail its batch, so no change is raised twice; a recovery closes it
- * with its own event, only while the episode is still open as read (else it reads again).
+ * One organization whose decisions are in D1: every store's programs tested against their own
+ * baseline (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions). An
+ * episode opens with its event in one batch, and the unique open-episode index makes a second
+ * opening (a duplicated message) fail its batch, so no change is raised twice; a recovery closes
+ * it with its own event, only while the episode is still open as read (else it reads again). An
+ * organization in its object (docs/scaling.md#jobs-where-the-data-is) is skipped: its object's
+ * alarm runs the same test on the decisions it holds (`raiseOutcomeShiftsOf`).
  */
 export async function checkOrganizationLenderOutcomes(env: Env, orgId: string, now: Date): Promise<void> {
   const db = getDb(env.DB);
+  const storage = await readOrgStorage(db, orgId);
+  if (storage !== undefined && storage !== "d1") {
+    logEvent("info", { event: "lender_outcome_shifts_skipped", org_id: orgId, storage });
+    return;
+  }
   const settings = await loadOutcomeSettings(db);
   if (!settings) {
     logEvent("error", { event: "lender_outcome_settings_missing" });
@@ -87,37 +95,24 @@ export async function checkOrganizationLenderOutcomes(env: Env, orgId: string, n
   await retryingStaleReads(() => raiseOutcomeShifts(env, db, orgId, settings, now));
 }
 
-/**
- * The funding days of an organization whose deals are not (only) in D1: read in its object, one
- * call per run (docs/scaling.md#every-reader-of-the-deals-group-and-where-it-reads-issue-39-fourth-step); undefined for one in D1, whose
- * decisions join its deals there. The flag is read at the primary, as the move flips it.
- */
-async function fundedOnElsewhere(env: Env, db: Database, orgId: string) {
-  const place = (await readOrgStorage(db, orgId)) ?? "d1";
-  if (place === "d1") return undefined;
-  return (dealIds: string[]) =>
-    onOrgStorage(env, orgId, place, "read", {
-      inD1: () => readFundedOn(db, orgId, dealIds),
-      inObject: () => orgStore(env, orgId).fundedOn(orgId, dealIds),
-    });
-}
-
-async function raiseOutcomeShifts(env: Env, db: Database, orgId: string, settings: OutcomeSettings, now: Date): Promise<void> {
-  const { baseline } = outcomeWindows(settings, now);
-  const [decisions, open, names] = await Promise.all([
-    listOutcomeDecisions(db, orgId, baseline.from, await fundedOnElsewhere(env, db, orgId)),
-    listOpenEpisodes(db, orgId),
-    listProgramNames(db),
-  ]);
+/** What a run opens and closes, and the events it raises; undefined when nothing changed. */
+function planOutcomeShifts(
+  orgId: string,
+  read: Awaited<ReturnType<OutcomeStore["read"]>>,
+  names: ReadonlyMap<string, string>,
+  settings: OutcomeSettings,
+  now: Date,
+) {
+  const { decisions, open } = read;
   const { opened, recovered } = detectOutcomeShifts(
     decisions,
     open.map((e) => ({ id: e.id, storeId: e.storeId, programId: e.programId, before: e.figures.before })),
     settings,
     now,
   );
-  if (opened.length === 0 && recovered.length === 0) return;
+  if (opened.length === 0 && recovered.length === 0) return undefined;
   const at = now.toISOString();
-  const statements = [];
+  const episodes: NewEpisode[] = [];
   const events: DomainEvent[] = [];
   for (const shift of opened) {
     const episode = {
@@ -127,22 +122,11 @@ async function raiseOutcomeShifts(env: Env, db: Database, orgId: string, setting
       lender: names.get(shift.program_id) ?? shift.program_id,
     };
     const data = ownOutcomesData("tightening", episode, shift.before, shift.after, shift.p_value, settings);
-    statements.push(
-      insertEpisode(db, { id: episode.id, orgId, storeId: episode.storeId, programId: episode.programId, openedAt: at, figures: data }),
-    );
+    episodes.push({ id: episode.id, orgId, storeId: episode.storeId, programId: episode.programId, openedAt: at, figures: data });
     events.push({ event: "lender.environment_change", orgId, storeId: episode.storeId, data });
   }
-  if (recovered.length > 0)
-    statements.push(
-      unlessEpisodesOpen(
-        db,
-        orgId,
-        recovered.map((r) => r.episode.id),
-      ),
-    );
   for (const { episode, after, p_value } of recovered) {
     const lender = open.find((e) => e.id === episode.id)?.lender ?? episode.programId;
-    statements.push(closeEpisode(db, orgId, episode.id, at));
     events.push({
       event: "lender.environment_change",
       orgId,
@@ -150,6 +134,44 @@ async function raiseOutcomeShifts(env: Env, db: Database, orgId: string, setting
       data: ownOutcomesData("recovered", { ...episode, lender }, episode.before, after, p_value, settings),
     });
   }
-  await commitWithEvents(env, db, statements, events, now);
-  logEvent("info", { event: "lender_outcome_shifts", org_id: orgId, opened: opened.length, recovered: recovered.length });
+  return { opened: episodes, closed: recovered.map((r) => r.episode.id), events, at };
+}
+
+async function raiseOutcomeShifts(env: Env, db: Database, orgId: string, settings: OutcomeSettings, now: Date): Promise<void> {
+  const { baseline } = outcomeWindows(settings, now);
+  const [decisions, open, names] = await Promise.all([
+    listOutcomeDecisions(db, orgId, baseline.from),
+    listOpenEpisodes(db, orgId),
+    listProgramNames(db),
+  ]);
+  const plan = planOutcomeShifts(orgId, { decisions, open }, names, settings, now);
+  if (!plan) return;
+  // Fenced: a move that began since the flag was read has copied the episodes, and its object runs the next test.
+  const statements: Statement[] = [unlessStorageInD1(db, orgId), ...plan.opened.map((episode) => insertEpisode(db, episode))];
+  if (plan.closed.length > 0)
+    statements.push(unlessEpisodesOpen(db, orgId, plan.closed), ...plan.closed.map((id) => closeEpisode(db, orgId, id, plan.at)));
+  await commitWithEvents(env, db, statements, plan.events, now);
+  logEvent("info", { event: "lender_outcome_shifts", org_id: orgId, opened: plan.opened.length, recovered: plan.closed.length });
+}
+
+/**
+ * The same test for an organization whose decisions are in its object, run there on its alarm at
+ * the cron's time (src/jobs/org-nightly.ts): the decisions, their deals' funding days and the open
+ * episodes read in the object (`local`), the program names and the settings from D1's reference
+ * rows. The episodes are written in the object's transaction, then the events go to D1's outbox,
+ * as a deal push records its alerts: two steps until the object has an outbox of its own. The
+ * alarm runs one at a time, so the unique open-episode index is the only guard needed.
+ */
+export async function raiseOutcomeShiftsOf(env: Env, orgId: string, local: OutcomeStore, now: Date): Promise<void> {
+  const db = getDb(env.DB);
+  const [settings, names] = await Promise.all([loadOutcomeSettings(db), listProgramNames(db)]);
+  if (!settings) {
+    logEvent("error", { event: "lender_outcome_settings_missing" });
+    return;
+  }
+  const plan = planOutcomeShifts(orgId, await local.read(outcomeWindows(settings, now).baseline.from), names, settings, now);
+  if (!plan) return;
+  local.write(plan.opened, plan.closed, plan.at);
+  await commitWithEvents(env, db, [], plan.events, now);
+  logEvent("info", { event: "lender_outcome_shifts", org_id: orgId, opened: plan.opened.length, recovered: plan.closed.length });
 }

@@ -1,17 +1,19 @@
 /**
  * An organization's nightly work where its data is (docs/scaling.md#jobs-where-the-data-is): the
- * object holding a moved organization's units runs it on its own alarm, at the times the crons run
+ * object holding a moved organization's units, deals and lender decisions runs it on its own alarm, at the times the crons run
  * it for an organization in D1 (CRONS, as SCHEDULE lists the jobs), with the same job code; the crons skip it.
  */
 import { getDb } from "../db/client";
 import { type AlertUnitRow, type BriefingRowsReader, listStoreIds } from "../db/queries/reports";
+import type { OutcomeStore } from "../db/queries/signals";
 import { DAY_MS } from "../engines/dates";
 import { raiseAgedAlertsOf } from "./aged-inventory-alerts";
 import { buildStoreBriefings } from "./build-morning-briefings";
 import { CRONS } from "./crons";
+import { raiseOutcomeShiftsOf } from "./lender-outcomes";
 
 /** The per-organization jobs an object runs, by the name of the cron job that runs them for D1. */
-type NightlyJob = "aged-inventory-alerts" | "build-morning-briefings" | "purge-expired-records";
+type NightlyJob = "aged-inventory-alerts" | "lender-outcome-shifts" | "build-morning-briefings" | "purge-expired-records";
 
 /** Minutes past UTC midnight of a daily cron ("M H * * *"). */
 function minuteOfDay(cron: string): number {
@@ -22,6 +24,8 @@ function minuteOfDay(cron: string): number {
 /** Each nightly job's minute of the day: the cron SCHEDULE runs it under (src/jobs/index.ts). */
 const RUN_MINUTES: ReadonlyMap<NightlyJob, number> = new Map([
   ["aged-inventory-alerts", minuteOfDay(CRONS.nightly)],
+  // After the market refresh and before the briefings, which name what it finds (as SCHEDULE runs it).
+  ["lender-outcome-shifts", minuteOfDay(CRONS.marketData)],
   ["build-morning-briefings", minuteOfDay(CRONS.briefings)],
   // Its part where the data is: the audit trail's expired checks (COMPLIANCE_CHECKS_RETENTION, D1's rule), deleted in the object.
   ["purge-expired-records", minuteOfDay(CRONS.nightly)],
@@ -38,19 +42,21 @@ export function nextNightlyRun(after: number): number {
  * The jobs due at `at` (a time nextNightlyRun gave), run as the crons' messages run them with
  * `now` = `at`: a rerun of the same time adds nothing (the crossings' markers, the day's briefings).
  * `read` reads the organization's units in stock, and a store's briefing rows, in its object, and
- * deletes its expired compliance checks there.
+ * deletes its expired compliance checks there; `outcomes` reads and writes its lender decisions and
+ * episodes there.
  */
 export async function runNightly(
   env: Env,
   orgId: string,
   at: number,
-  read: { inStock: () => Promise<AlertUnitRow[]>; briefingRows: BriefingRowsReader; expiredChecks: (now: Date) => number },
+  read: { inStock: () => Promise<AlertUnitRow[]>; briefingRows: BriefingRowsReader; expiredChecks: (now: Date) => number; outcomes: OutcomeStore },
 ): Promise<void> {
   const now = new Date(at);
   const minute = Math.round((at % DAY_MS) / 60_000);
   const due = [...RUN_MINUTES].filter(([, runMinute]) => runMinute === minute).map(([job]) => job);
   if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(env, orgId, await read.inStock(), now);
   if (due.includes("purge-expired-records")) read.expiredChecks(now);
+  if (due.includes("lender-outcome-shifts")) await raiseOutcomeShiftsOf(env, orgId, read.outcomes, now);
   if (due.includes("build-morning-briefings"))
     for (const storeId of await listStoreIds(getDb(env.DB), orgId)) await buildStoreBriefings(env, orgId, storeId, now, read.briefingRows);
 }

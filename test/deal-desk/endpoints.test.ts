@@ -5,8 +5,16 @@ import type { LenderRouteResultSchema } from "../../src/routes/deal-desk/deal-de
 import type { ErrorBody } from "../helpers/bodies";
 import { addDecisions, addToPanel, createDeskOrg, post } from "../helpers/deal-desk";
 import { call, createApiKey, createStore } from "../helpers/factories";
+import { PLACES, type Place, placeOrganization } from "../helpers/org-storage";
 
 type RouteBody = z.infer<typeof LenderRouteResultSchema>;
+
+/** A desk organization whose lender decisions are in D1 or in its object (docs/scaling.md): `addDecisions` writes them where they are. */
+async function deskOrg(place: Place, options?: Parameters<typeof createDeskOrg>[0]) {
+  const org = await createDeskOrg(options);
+  await placeOrganization(org.orgId, place);
+  return org;
+}
 // The OpenAPI document does not declare `suggestions` on the stip check's 422 (yet): the one field typed by hand.
 type UnknownLenderBody = ErrorBody & { suggestions?: string[] };
 
@@ -16,9 +24,9 @@ const STIP_BODY = { lender: "Harbor Point Bank", beacon: 700 };
 const GROSS_BODY = { purchase_price: 18_500, selling_price: 22_995 };
 const COACH_BODY = { beacon: 700, vehicle_price: 30_000 };
 
-describe("POST /api/v1/lender-route", () => {
+describe.each(PLACES)("POST /api/v1/lender-route, decisions in %s", (place) => {
   it("routes on the primary store's panel and answers the same input the same way", async () => {
-    const { key, storeId } = await createDeskOrg();
+    const { key, storeId } = await deskOrg(place);
     const first = await post("/api/v1/lender-route", key, { ...PRIME_DEAL, known_issues: ["charge_off"], term_months: 72 });
     expect(first.status).toBe(200);
     expect(first.headers.get("X-Service-RateLimit-Remaining")).not.toBeNull();
@@ -34,7 +42,7 @@ describe("POST /api/v1/lender-route", () => {
   });
 
   it("lowers a lender's confidence at the store whose history says it declines the band", async () => {
-    const { orgId, key, storeId } = await createDeskOrg();
+    const { orgId, key, storeId } = await deskOrg(place);
     const quiet = await createStore(orgId);
     await addToPanel(
       orgId,
@@ -53,8 +61,8 @@ describe("POST /api/v1/lender-route", () => {
   });
 
   it("never calibrates one organization with another's history", async () => {
-    const a = await createDeskOrg();
-    const b = await createDeskOrg();
+    const a = await deskOrg(place);
+    const b = await deskOrg(place);
     const before = await (await post("/api/v1/lender-route", b.key, PRIME_DEAL)).json<RouteBody>();
     await addDecisions(a.orgId, a.storeId, before.primary!.lender_id, "prime", "declined", 30, null);
     const aView = await (await post("/api/v1/lender-route", a.key, PRIME_DEAL)).json<RouteBody>();
@@ -66,7 +74,7 @@ describe("POST /api/v1/lender-route", () => {
   });
 
   it("returns null picks and the reason when no panel program fits", async () => {
-    const { key } = await createDeskOrg({ programIds: ["lp_harbor_point_bank", "lp_crestline_motor_credit"] });
+    const { key } = await deskOrg(place, { programIds: ["lp_harbor_point_bank", "lp_crestline_motor_credit"] });
     const res = await post("/api/v1/lender-route", key, {
       beacon: 520,
       down_payment: 0,
@@ -82,9 +90,9 @@ describe("POST /api/v1/lender-route", () => {
   });
 });
 
-describe("POST /api/v1/stip-check", () => {
+describe.each(PLACES)("POST /api/v1/stip-check, decisions in %s", (place) => {
   it("quotes the store's own turnaround with a lender once it has three timed submissions", async () => {
-    const { orgId, key, storeId } = await createDeskOrg();
+    const { orgId, key, storeId } = await deskOrg(place);
     const before = await (await post("/api/v1/stip-check", key, { ...STIP_BODY, store_id: storeId, income_type: "w2" })).json<
       Record<string, unknown>
     >();
@@ -101,7 +109,7 @@ describe("POST /api/v1/stip-check", () => {
   });
 
   it("refuses an unknown lender with a 422 naming the closest programs", async () => {
-    const { key } = await createDeskOrg();
+    const { key } = await deskOrg(place);
     const res = await post("/api/v1/stip-check", key, { lender: "Harbour Pointe Bank", beacon: 700 });
     expect(res.status).toBe(422);
     const body = await res.json<UnknownLenderBody>();

@@ -1,9 +1,14 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/durable-sqlite";
 import { DEMO_DEAL_DESK_REFERENCE } from "../../scripts/deal-desk-reference";
 import { inChunks, runBatch } from "../../src/db/batch";
 import { getDb } from "../../src/db/client";
+import * as orgSchema from "../../src/db/org-schema";
+import { readOrgStorage } from "../../src/db/queries/org-storage";
 import { lenderDecisions, lenderPrograms, storeLenderPanel } from "../../src/db/schema";
 import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { newId } from "../../src/lib/ids";
 import { COACH_REFERENCE } from "./deal-desk-reference";
 import { call, createApiKey, createOrg, createStore } from "./factories";
@@ -58,6 +63,12 @@ export async function addDecisions(
       turnaroundHours,
     }),
   );
+  // Where the organization's decisions are (docs/scaling.md): D1, or its object's own SQLite.
+  if ((await readOrgStorage(db(), orgId)) === "object")
+    return runInDurableObject(orgStore(env, orgId), (_, state) => {
+      const local = drizzle(state.storage);
+      for (const row of rows) local.insert(orgSchema.lenderDecisions).values(row).run();
+    });
   await runBatch(
     db(),
     inChunks(rows, (part) => db().insert(lenderDecisions).values(part)),

@@ -4,6 +4,7 @@ import { getDb } from "../../src/db/client";
 import { readOrgStorage } from "../../src/db/queries/org-storage";
 import { moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { nextNightlyRun } from "../../src/jobs/org-nightly";
 
 /** Where a parametrised test keeps its organization's data (docs/scaling.md): D1, or its own object. */
 export const PLACES = ["d1", "object"] as const;
@@ -11,7 +12,7 @@ export type Place = (typeof PLACES)[number];
 
 /**
  * Leaves the organization in D1, or moves it (after its rows are seeded in D1) into its object.
- * Moved, D1's copy of its deals group and compliance checks is deleted (a move keeps it for an undo), so a reader that
+ * Moved, D1's copy of its deals group, compliance checks and lender decisions group is deleted (a move keeps it for an undo), so a reader that
  * still read D1 would find nothing: only the object can answer.
  */
 export async function placeOrganization(orgId: string, place: Place): Promise<void> {
@@ -19,7 +20,9 @@ export async function placeOrganization(orgId: string, place: Place): Promise<vo
   await moveToObject(env, orgId);
   // Stips before their deals (D1's foreign key); D1's triggers empty the sales rollup with them.
   await env.DB.batch(
-    ["deal_stips", "deals", "sales_monthly", "compliance_checks"].map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)),
+    ["deal_stips", "deals", "sales_monthly", "compliance_checks", "lender_outcome_episodes", "lender_decisions"].map((table) =>
+      env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId),
+    ),
   );
 }
 
@@ -36,4 +39,19 @@ export async function rowsWhereStored<Row extends Record<string, SqlStorageValue
         .all<Row>()
     ).results;
   return runInDurableObject(orgStore(env, orgId), (_, state) => state.storage.sql.exec<Row>(query, ...binds).toArray());
+}
+
+/**
+ * The object's next three nightly runs after now, in the order its alarm meets them (`order`), and
+ * each by its job: the aged alerts (00:15 UTC), the lender outcomes (05:00), the briefings (06:00).
+ */
+export function nightlyRuns() {
+  const order = [nextNightlyRun(Date.now())];
+  while (order.length < 3) order.push(nextNightlyRun(order[order.length - 1]));
+  const at = (hhmm: string) => {
+    const run = order.find((t) => new Date(t).toISOString().slice(11, 16) === hhmm);
+    if (run === undefined) throw new Error(`no nightly run at ${hhmm}`);
+    return run;
+  };
+  return { order, agedAt: at("00:15"), outcomesAt: at("05:00"), briefedAt: at("06:00") };
 }

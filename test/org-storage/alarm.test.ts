@@ -10,6 +10,7 @@ import { nextNightlyRun } from "../../src/jobs/org-nightly";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
+import { nightlyRuns } from "../helpers/org-storage";
 import { runCron } from "../helpers/queue-driver";
 import { all } from "../helpers/sql";
 
@@ -19,15 +20,13 @@ const alarmOf = (orgId: string) => runInDurableObject(orgStore(env, orgId), (_, 
 describe("a moved organization's nightly jobs run on its object's alarm", () => {
   it("at the crons that run the same jobs for an organization in D1", () => {
     expect(SCHEDULE[CRONS.nightly].map((job) => job.name)).toContain("aged-inventory-alerts");
+    expect(SCHEDULE[CRONS.marketData].map((job) => job.name)).toContain("lender-outcome-shifts");
     expect(SCHEDULE[CRONS.briefings].map((job) => job.name)).toContain("build-morning-briefings");
   });
 
   it("raises the aged alerts and builds the briefings from the object, once; the crons of the same night add nothing; an undo clears the alarm", async () => {
-    // The object's two runs after now: the aged alerts (00:15 UTC) and the briefings (06:00 UTC), in either order.
-    const first = nextNightlyRun(Date.now());
-    const second = nextNightlyRun(first);
-    const [agedAt, briefedAt] = new Date(first).getUTCHours() === 0 ? [first, second] : [second, first];
-    expect([new Date(agedAt).toISOString().slice(11, 16), new Date(briefedAt).toISOString().slice(11, 16)]).toEqual(["00:15", "06:00"]);
+    // The object's three runs after now: the aged alerts (00:15 UTC), the lender outcomes (05:00) and the briefings (06:00), in the order they come.
+    const { order, agedAt, briefedAt } = nightlyRuns();
     // Days on the lot on the aged run's day: S00001 crossed 45 the day before (alerted then, by the cron, in D1), S00002 is
     // fresh, S00003 aged long ago, S00005 crosses that day exactly, S00006 too but is sold after the move (D1's copy still has it).
     const stocked = (i: number, days: number) => unit(i, { stocked_on: isoDay(agedAt - days * DAY), condition: "used" });
@@ -39,15 +38,15 @@ describe("a moved organization's nightly jobs run on its object's alarm", () => 
     expect((await putInventory(store.id, { key }, { units })).status).toBe(200);
     await runCron("15 0 * * *", agedAt - DAY);
     await moveToObject(env, org.id);
-    expect(await alarmOf(org.id)).toBe(first);
+    expect(await alarmOf(org.id)).toBe(order[0]);
     // S00004 only the object holds, and S00006 sold there: the jobs must read the object.
     const snapshot = [...units.filter((u) => u.stock_number !== "S00006"), stocked(4, 46)];
     expect((await putInventory(store.id, { key }, { units: snapshot })).status).toBe(200);
 
-    expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
-    expect(await alarmOf(org.id)).toBe(second);
-    expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
-    expect(await alarmOf(org.id)).toBe(nextNightlyRun(second));
+    for (const next of [order[1], order[2], nextNightlyRun(order[2])]) {
+      expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
+      expect(await alarmOf(org.id)).toBe(next);
+    }
 
     const alerted = async () => (await listOutboxEvents(org.id, "inventory.aged_alert")).map((e) => e.data.stock_no).sort();
     const briefed = async () => {

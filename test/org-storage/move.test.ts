@@ -1,9 +1,12 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
+import { drizzle } from "drizzle-orm/durable-sqlite";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
+import { outcomeStore } from "../../src/db/org-store";
 import type { StoredMarketValue, StoredUnit } from "../../src/db/queries/org-storage";
-import { groupDigest, readOrgStorage } from "../../src/db/queries/org-storage";
+import { groupDigest, lenderDigest, readOrgStorage } from "../../src/db/queries/org-storage";
 import { NOT_SERVING, type OrganizationStore } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
@@ -15,6 +18,7 @@ import { call, createApiKey, createDeal, createOrg, createStore } from "../helpe
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
 import { rowsWhereStored } from "../helpers/org-storage";
+import { all } from "../helpers/sql";
 
 type Feed = z.infer<typeof InventoryFeedSchema>;
 type Counts = { created: number; updated: number; unchanged: number; removed: number };
@@ -57,11 +61,16 @@ const stockAndPrice = (orgId: string) =>
  * The object's side of a move as a namespace whose `get` answers it: every call a move makes passed
  * through to `real`, but those given (a copy that goes wrong on the way).
  */
-function copyingThrough(real: ReturnType<typeof orgStore>, overrides: Partial<Pick<OrganizationStore, "load" | "loadDeals" | "loadChecks">>) {
+function copyingThrough(
+  real: ReturnType<typeof orgStore>,
+  overrides: Partial<Pick<OrganizationStore, "load" | "loadDeals" | "loadChecks" | "loadLenderDecisions">>,
+) {
   const store = {
     load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
     loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
     loadChecks: (...args: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(...args),
+    loadLenderDecisions: (...args: Parameters<OrganizationStore["loadLenderDecisions"]>) => real.loadLenderDecisions(...args),
+    lenderDigest: (orgId: string) => real.lenderDigest(orgId),
     digest: (orgId: string) => real.digest(orgId),
     setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
     ...overrides,
@@ -346,7 +355,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(report.tables).toMatchObject({ deals: { rows: 1001 }, deal_stips: { rows: 500 + 2 }, sales_monthly: { rows: 3 } });
     expect(await rowsWhereStored(org.id, "SELECT id FROM deal_stips")).toHaveLength(502);
     expect(await rowsWhereStored(org.id, "SELECT unit_id FROM unit_market_values")).toHaveLength(404);
-    expect(await groupDigest(getDb(env.DB), org.id)).toEqual(report.tables);
+    expect({ ...(await groupDigest(getDb(env.DB), org.id)), ...(await lenderDigest(getDb(env.DB), org.id)) }).toEqual(report.tables);
   });
 
   it("a copy that differs from D1 is not switched to: 409 with both digests, the organization stays in D1", async () => {
@@ -421,6 +430,62 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       extra: { facts: { d1: { sales_monthly: { rows: 1 } }, object: { sales_monthly: { rows: 1 } } } },
     });
     expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+  });
+
+  it("copies 1,001 lender decisions in pages with the episodes, refuses a copy that loses one, and the undo brings back what the object's job wrote", async () => {
+    const { org, store } = await organizationWithUnits();
+    // 1,001 decisions (three pages, ids in order), and one open episode of the program.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1001)
+       INSERT INTO lender_decisions (id, org_id, store_id, program_id, submitted_on, score_band, decision, stips_asked, turnaround_hours)
+       SELECT printf('ld_%05d', i), ?, ?, 'lp_harbor_point_bank', printf('2026-%02d-15', 6 + i % 5), 'prime',
+              CASE WHEN i % 4 = 0 THEN 'declined' ELSE 'approved' END, '["Proof of income"]', CASE WHEN i % 4 = 0 THEN NULL ELSE 20 + i % 9 END FROM n`,
+    )
+      .bind(org.id, store.id)
+      .run();
+    const figures = { lender: "Harbor Point Bank", summary: "fell", before: { approval_rate: 0.78 }, after: { approval_rate: 0.41 } };
+    await env.DB.prepare(
+      "INSERT INTO lender_outcome_episodes (id, org_id, store_id, program_id, opened_at, figures) VALUES ('loe_z', ?, ?, 'lp_harbor_point_bank', '2026-10-01T05:00:00.000Z', ?)",
+    )
+      .bind(org.id, store.id, JSON.stringify(figures))
+      .run();
+
+    // A copy that drops one decision on the way is not switched to.
+    const real = orgStore(env, org.id);
+    const namespace = copyingThrough(real, {
+      loadLenderDecisions: (...[orgId, decisions, episodes, first]: Parameters<OrganizationStore["loadLenderDecisions"]>) =>
+        real.loadLenderDecisions(orgId, first ? decisions.slice(1) : decisions, episodes, first),
+    });
+    const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      kind: "conflict",
+      extra: { facts: { d1: { lender_decisions: { rows: 1001 } }, object: { lender_decisions: { rows: 1000 } } } },
+    });
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+
+    // Run again, it starts clean and copies them whole.
+    const report = await moveToObject(env, org.id);
+    expect(report.tables).toMatchObject({ lender_decisions: { rows: 1001 }, lender_outcome_episodes: { rows: 1 } });
+    expect(await rowsWhereStored(org.id, "SELECT id FROM lender_decisions")).toHaveLength(1001);
+    // The object's lender-outcome job closes the episode and opens another for the same store and program (id sorting first).
+    await runInDurableObject(real, (_, state) =>
+      outcomeStore(drizzle(state.storage), org.id).write(
+        [{ id: "loe_a", orgId: org.id, storeId: store.id, programId: "lp_harbor_point_bank", openedAt: "2026-11-20T05:00:00.000Z", figures }],
+        ["loe_z"],
+        "2026-11-20T05:00:00.000Z",
+      ),
+    );
+    // The undo writes the closed one back before the open one: D1's open-episode index is unique per store and program.
+    const back = await moveToD1(env, org.id);
+    expect(back.tables).toMatchObject({ lender_decisions: { rows: 1001 }, lender_outcome_episodes: { rows: 2 } });
+    expect(await all("SELECT id, closed_at FROM lender_outcome_episodes WHERE org_id = ? ORDER BY id", org.id)).toEqual([
+      { id: "loe_a", closed_at: null },
+      { id: "loe_z", closed_at: "2026-11-20T05:00:00.000Z" },
+    ]);
+    expect(await lenderDigest(getDb(env.DB), org.id)).toEqual({
+      lender_decisions: back.tables.lender_decisions,
+      lender_outcome_episodes: back.tables.lender_outcome_episodes,
+    });
   });
 
   it("a store added after the move shows in the object's feed under its directory name, with the units sent for it", async () => {

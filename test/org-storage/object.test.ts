@@ -94,6 +94,16 @@ describe("an organization's storage object", () => {
          VALUES ('chk_old', ?, 'key_old', 'pass', 12, 95, 85, 45, '[]', '[]', 'p', 'n', 'd', '2026-10-03T09:00:00.000Z')`,
         org.id,
       );
+      // The lender decisions group (version 7): a decision and an episode.
+      sql.exec(
+        `INSERT INTO lender_decisions (id, org_id, store_id, program_id, deal_id, submitted_on, score_band, decision, stips_asked, turnaround_hours)
+         VALUES ('ld_old', ?, 'sto_old', 'lp_harbor_point_bank', 'deal_old', '2026-10-02', 'prime', 'approved', '[]', 20)`,
+        org.id,
+      );
+      sql.exec(
+        "INSERT INTO lender_outcome_episodes (id, org_id, store_id, program_id, opened_at, figures) VALUES ('loe_old', ?, 'sto_old', 'lp_harbor_point_bank', '2026-10-04T05:00:00.000Z', '{}')",
+        org.id,
+      );
       for (const table of ORG_TABLES) expect(sql.exec(`SELECT * FROM "${table}"`).toArray(), table).toHaveLength(1);
       const [unit] = sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").toArray();
       expect(unit.updated_at).toBe("2026-10-01T09:00:00.000Z");

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
-import type { Database } from "../client";
+import type { Database, SqliteReader } from "../client";
 import {
   appraisalRetentionCurve,
   creditTiers,
@@ -18,6 +18,7 @@ import {
   stores,
   vehicleTypeAdjustments,
 } from "../schema";
+import { listOpenEpisodes } from "./signals";
 
 /**
  * The deal desk's reference tables, read in one round trip. They belong to no organization (like
@@ -88,16 +89,22 @@ export async function findDeskStore(db: Database, orgId: string, storeId: string
   return rows[0] ?? null;
 }
 
+/** The programs on a store's panel (D1: the panel is the store's settings, not its history). */
+export async function loadStorePanel(db: Database, orgId: string, storeId: string): Promise<string[]> {
+  const rows = await db
+    .select({ programId: storeLenderPanel.programId })
+    .from(storeLenderPanel)
+    .where(and(eq(storeLenderPanel.orgId, orgId), eq(storeLenderPanel.storeId, storeId)));
+  return rows.map((p) => p.programId);
+}
+
 /**
- * A store's panel and its decision history aggregated per program and score band, in one round
- * trip: what routing calibrates with and what stip-check quotes turnaround from.
+ * A store's lender history, where the organization's decisions are (D1 or its object, the same
+ * reads): its decisions aggregated per program and score band, what routing calibrates with and
+ * what stip-check quotes turnaround from, and its open tightenings.
  */
-export async function loadStoreLenderHistory(db: Database, orgId: string, storeId: string) {
-  const [panel, decisions] = await db.batch([
-    db
-      .select({ programId: storeLenderPanel.programId })
-      .from(storeLenderPanel)
-      .where(and(eq(storeLenderPanel.orgId, orgId), eq(storeLenderPanel.storeId, storeId))),
+export async function storeLenderHistory(db: SqliteReader, orgId: string, storeId: string) {
+  const [decisions, episodes] = await Promise.all([
     db
       .select({
         programId: lenderDecisions.programId,
@@ -111,6 +118,9 @@ export async function loadStoreLenderHistory(db: Database, orgId: string, storeI
       .from(lenderDecisions)
       .where(and(eq(lenderDecisions.orgId, orgId), eq(lenderDecisions.storeId, storeId)))
       .groupBy(lenderDecisions.programId, lenderDecisions.scoreBand),
+    listOpenEpisodes(db, orgId, storeId),
   ]);
-  return { panelProgramIds: panel.map((p) => p.programId), decisions };
+  return { decisions, episodes };
 }
+
+export type StoreLenderHistory = Awaited<ReturnType<typeof storeLenderHistory>>;

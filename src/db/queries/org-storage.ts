@@ -8,6 +8,8 @@ import {
   dealStips,
   deals,
   inventoryUnits,
+  lenderDecisions,
+  lenderOutcomeEpisodes,
   type OrgStoragePlace,
   organizations,
   salesMonthly,
@@ -160,11 +162,9 @@ export async function groupDigest(db: SqliteReader, orgId: string): Promise<Reco
 }
 
 /** Writes rows back into D1 (the undo of a move): each as the object holds it, by id. */
-function restoreRows<T extends typeof inventoryUnits | typeof deals | typeof dealStips | typeof complianceChecks>(
-  db: Database,
-  table: T,
-  rows: readonly T["$inferInsert"][],
-) {
+function restoreRows<
+  T extends typeof inventoryUnits | typeof deals | typeof dealStips | typeof complianceChecks | typeof lenderDecisions | typeof lenderOutcomeEpisodes,
+>(db: Database, table: T, rows: readonly T["$inferInsert"][]) {
   const { id: _id, ...rest } = getTableColumns(table);
   const set = Object.fromEntries(Object.entries(rest).map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]));
   return rows.map((row) =>
@@ -229,6 +229,52 @@ export function restoreChecks(
   );
   return [gone, ...restoreRows(db, c, checks)];
 }
+
+// --- the lender decisions group (lender_decisions, lender_outcome_episodes) ----------------------
+
+/** A decision and an episode with every column, as a move carries them. */
+export type StoredDecision = typeof lenderDecisions.$inferSelect;
+export type StoredEpisode = typeof lenderOutcomeEpisodes.$inferSelect;
+const DECISION_COLUMNS = getTableColumns(lenderDecisions);
+
+/** The organization's decisions after `afterId` (by id), at most `limit`: one page of a copy. */
+export function readDecisionPage(db: SqliteReader, orgId: string, afterId: string | undefined, limit: number): Promise<StoredDecision[]> {
+  const d = lenderDecisions;
+  return db
+    .select(DECISION_COLUMNS)
+    .from(d)
+    .where(and(eq(d.orgId, orgId), afterId === undefined ? undefined : gt(d.id, afterId)))
+    .orderBy(asc(d.id))
+    .limit(limit);
+}
+
+/** The organization's episodes, whole (a few per store and program at most). */
+export function readEpisodes(db: SqliteReader, orgId: string): Promise<StoredEpisode[]> {
+  const e = lenderOutcomeEpisodes;
+  return db.select(getTableColumns(e)).from(e).where(eq(e.orgId, orgId)).orderBy(asc(e.id));
+}
+
+export type LenderTable = "lender_decisions" | "lender_outcome_episodes";
+
+/** The lender decisions group's digest on either side: every decision and episode, every column, by id. */
+export async function lenderDigest(db: SqliteReader, orgId: string): Promise<Record<LenderTable, TableDigest>> {
+  const [decisions, episodes] = await Promise.all([readDecisionPage(db, orgId, undefined, Number.MAX_SAFE_INTEGER), readEpisodes(db, orgId)]);
+  return { lender_decisions: digest(decisions), lender_outcome_episodes: digest(episodes) };
+}
+
+/**
+ * A page of decisions, and with the last the episodes, written back into D1 (an undo) by id. The
+ * closed episodes before the open ones: an episode the object closed frees its store and program
+ * for one it opened since (the open-episode index is unique).
+ */
+export const restoreLenderDecisions = (db: Database, page: { decisions: readonly StoredDecision[]; episodes?: readonly StoredEpisode[] }) => [
+  ...restoreRows(db, lenderDecisions, page.decisions),
+  ...restoreRows(
+    db,
+    lenderOutcomeEpisodes,
+    [...(page.episodes ?? [])].sort((a, b) => Number(a.closedAt === null) - Number(b.closedAt === null)),
+  ),
+];
 
 /**
  * The head of a D1 write of the group's tables: it fails the batch unless the organization's data

@@ -24,6 +24,7 @@ import {
 } from "../schema";
 import { newestFeedEntries } from "./market-feed";
 import { storeSettingsColumns } from "./settings";
+import { briefingTightenings, type OpenEpisodeRow, openEpisodes, openEpisodesQuery } from "./signals";
 
 const alertUnitColumns = {
   stockNumber: inventoryUnits.stockNumber,
@@ -256,9 +257,11 @@ export interface BriefingRows {
   units: AlertUnitRow[];
   deals: BriefingDeal[];
   openStips: OpenStip[];
+  /** The store's open lender tightenings (the lender decisions group's episodes). */
+  episodes: OpenEpisodeRow[];
 }
 
-/** The briefing's reads of a store's deals, open stips and units in stock: the same on D1 and in the organization's object. */
+/** The briefing's reads of a store's deals, open stips, units in stock and open tightenings: the same on D1 and in the organization's object. */
 function briefingReads(db: SqliteReader, orgId: string, storeId: string, dealsSince: string) {
   return [
     db
@@ -292,13 +295,14 @@ function briefingReads(db: SqliteReader, orgId: string, storeId: string, dealsSi
       // The literal condition lets SQLite use the open-stips partial index (deal_stips_org_open_idx).
       .where(and(eq(dealStips.orgId, orgId), eq(deals.storeId, storeId), sql`${dealStips.state} <> 'cleared'`, ne(deals.status, "unwound"))),
     unitsInStock(db, orgId, storeId),
+    openEpisodesQuery(db, orgId, storeId),
   ] as const;
 }
 
 /** A store's briefing rows in one call to the organization's object. */
 export async function briefingRows(db: SqliteReader, orgId: string, storeId: string, dealsSince: string): Promise<BriefingRows> {
-  const [dealRows, openStips, units] = await Promise.all(briefingReads(db, orgId, storeId, dealsSince));
-  return { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[] };
+  const [dealRows, openStips, units, episodes] = await Promise.all(briefingReads(db, orgId, storeId, dealsSince));
+  return { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[], episodes };
 }
 
 /** Reads a store's briefing rows where the organization's deals and units are, when not in D1. */
@@ -306,8 +310,8 @@ export type BriefingRowsReader = (storeId: string, dealsSince: string) => Promis
 
 /**
  * What a store's briefings are built from: its settings, units in stock, recent and pipeline deals,
- * open stips. The deals and units are read by `elsewhere` when the organization's are in its
- * object (one call, beside D1's read of the store), in the batch otherwise.
+ * open stips, open lender tightenings. The deals, units and tightenings are read by `elsewhere` when
+ * the organization's are in its object (one call, beside D1's read of the store), in the batch otherwise.
  */
 export async function loadBriefingData(db: Database, orgId: string, storeId: string, dealsSince: string, elsewhere?: BriefingRowsReader) {
   const storeRead = db
@@ -318,12 +322,13 @@ export async function loadBriefingData(db: Database, orgId: string, storeId: str
   let rows: BriefingRows;
   if (elsewhere) [storeRows, rows] = await Promise.all([storeRead, elsewhere(storeId, dealsSince)]);
   else {
-    const [storeFound, dealRows, openStips, units] = await db.batch([storeRead, ...briefingReads(db, orgId, storeId, dealsSince)]);
-    [storeRows, rows] = [storeFound, { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[] }];
+    const [storeFound, dealRows, openStips, units, episodes] = await db.batch([storeRead, ...briefingReads(db, orgId, storeId, dealsSince)]);
+    [storeRows, rows] = [storeFound, { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[], episodes }];
   }
   const store = storeRows[0];
   if (!store) return null;
-  return { store, units: rows.units as AlertUnit[], deals: rows.deals, openStips: rows.openStips };
+  const tightenings = briefingTightenings(openEpisodes(rows.episodes));
+  return { store, units: rows.units as AlertUnit[], deals: rows.deals, openStips: rows.openStips, tightenings };
 }
 
 // --- public market data (not owned by any organization) -----------------------------------------

@@ -1,9 +1,8 @@
-import { and, asc, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { DAY_MS } from "../../engines/dates";
 import type { FeedReceipt, FeedStore, StoreFeed } from "../../engines/freshness";
 import type { OutcomeDecision, OutcomeSettings, WindowFigures } from "../../engines/lender-routing/outcome-shift";
-import { chunk, MAX_BOUND_PARAMETERS } from "../batch";
+import type { BriefingTightening } from "../../engines/reports/signals";
 import type { Database, SqliteReader } from "../client";
 import { unlessStillAsRead } from "../guarded";
 import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, storeFeeds, stores } from "../schema";
@@ -124,86 +123,70 @@ export async function loadOutcomeSettings(db: Database): Promise<OutcomeSettings
   return rows[0] ?? null;
 }
 
-/** The funding day of each of these deals that has one, by id: what the decisions of an organization whose deals are in its object join in memory. */
-export async function readFundedOn(db: SqliteReader, orgId: string, dealIds: readonly string[]): Promise<Record<string, string>> {
-  const parts = await Promise.all(
-    chunk([...new Set(dealIds)], MAX_BOUND_PARAMETERS - 1).map((part) =>
-      db
-        .select({ id: deals.id, fundedOn: deals.fundedOn })
-        .from(deals)
-        .where(and(eq(deals.orgId, orgId), inArray(deals.id, part), isNotNull(deals.fundedOn))),
-    ),
-  );
-  return Object.fromEntries(parts.flat().flatMap((d) => (d.fundedOn === null ? [] : [[d.id, d.fundedOn]])));
-}
-
 /**
  * The organization's decisions submitted on or after `sinceDay`, with the stips asked and the
- * linked deal's days to fund: joined in D1, or, when its deals are in its object, read there by
- * `fundedOn` (one call) and joined here, the same days (julianday's difference of two dates).
+ * linked deal's days to fund: the same join on D1 and in the organization's object, which holds
+ * its deals and decisions together.
  */
-export async function listOutcomeDecisions(
-  db: Database,
-  orgId: string,
-  sinceDay: string,
-  fundedOn?: (dealIds: string[]) => Promise<Record<string, string>>,
-): Promise<OutcomeDecision[]> {
-  const columns = {
-    storeId: lenderDecisions.storeId,
-    programId: lenderDecisions.programId,
-    submittedOn: lenderDecisions.submittedOn,
-    decision: lenderDecisions.decision,
-    stipsAsked: sql<number>`json_array_length(${lenderDecisions.stipsAsked})`,
-    turnaroundHours: lenderDecisions.turnaroundHours,
-  };
-  const mine = and(eq(lenderDecisions.orgId, orgId), gte(lenderDecisions.submittedOn, sinceDay));
-  let rows: (Omit<OutcomeDecision, "fundingDays"> & { fundingDays: number | null })[];
-  if (fundedOn) {
-    const read = await db
-      .select({ ...columns, dealId: lenderDecisions.dealId })
-      .from(lenderDecisions)
-      .where(mine);
-    const funded = await fundedOn(read.flatMap((r) => (r.dealId ? [r.dealId] : [])));
-    rows = read.map(({ dealId, ...r }) => {
-      const day = dealId ? funded[dealId] : undefined;
-      return { ...r, fundingDays: day === undefined ? null : (Date.parse(day) - Date.parse(r.submittedOn)) / DAY_MS };
-    });
-  } else {
-    rows = await db
-      .select({ ...columns, fundingDays: sql<number | null>`julianday(${deals.fundedOn}) - julianday(${lenderDecisions.submittedOn})` })
-      .from(lenderDecisions)
-      .leftJoin(deals, and(eq(deals.id, lenderDecisions.dealId), eq(deals.orgId, lenderDecisions.orgId)))
-      .where(mine);
-  }
+export async function listOutcomeDecisions(db: SqliteReader, orgId: string, sinceDay: string): Promise<OutcomeDecision[]> {
+  const rows = await db
+    .select({
+      storeId: lenderDecisions.storeId,
+      programId: lenderDecisions.programId,
+      submittedOn: lenderDecisions.submittedOn,
+      decision: lenderDecisions.decision,
+      stipsAsked: sql<number>`json_array_length(${lenderDecisions.stipsAsked})`,
+      turnaroundHours: lenderDecisions.turnaroundHours,
+      fundingDays: sql<number | null>`julianday(${deals.fundedOn}) - julianday(${lenderDecisions.submittedOn})`,
+    })
+    .from(lenderDecisions)
+    .leftJoin(deals, and(eq(deals.id, lenderDecisions.dealId), eq(deals.orgId, lenderDecisions.orgId)))
+    .where(and(eq(lenderDecisions.orgId, orgId), gte(lenderDecisions.submittedOn, sinceDay)));
   return rows.map((r) => ({ ...r, stipsAsked: Number(r.stipsAsked), fundingDays: r.fundingDays === null ? null : Number(r.fundingDays) }));
 }
 
-/** Open tightening episodes of the organization (or one store), with the program's name. */
-export async function listOpenEpisodes(db: Database, orgId: string, storeId?: string) {
-  const rows = await db
-    .select({
-      id: lenderOutcomeEpisodes.id,
-      storeId: lenderOutcomeEpisodes.storeId,
-      programId: lenderOutcomeEpisodes.programId,
-      lender: lenderPrograms.name,
-      openedAt: lenderOutcomeEpisodes.openedAt,
-      figures: lenderOutcomeEpisodes.figures,
-    })
-    .from(lenderOutcomeEpisodes)
-    .innerJoin(lenderPrograms, eq(lenderPrograms.id, lenderOutcomeEpisodes.programId))
-    .where(
-      and(
-        eq(lenderOutcomeEpisodes.orgId, orgId),
-        storeId === undefined ? undefined : eq(lenderOutcomeEpisodes.storeId, storeId),
-        isNull(lenderOutcomeEpisodes.closedAt),
-      ),
-    )
-    .orderBy(asc(lenderPrograms.name));
-  return rows.map((r) => ({ ...r, figures: r.figures as unknown as StoredShiftFigures }));
+/**
+ * Open tightening episodes of the organization (or one store), by lender: the same query on D1
+ * and in the organization's object. The lender's name is the one its figures were raised with
+ * (the object holds no program matrix to join).
+ */
+export function openEpisodesQuery(db: SqliteReader, orgId: string, storeId?: string) {
+  const e = lenderOutcomeEpisodes;
+  return db
+    .select({ id: e.id, storeId: e.storeId, programId: e.programId, openedAt: e.openedAt, figures: e.figures })
+    .from(e)
+    .where(and(eq(e.orgId, orgId), storeId === undefined ? undefined : eq(e.storeId, storeId), isNull(e.closedAt)))
+    .orderBy(sql`json_extract(${e.figures}, '$.lender')`, asc(e.programId));
 }
+
+export type OpenEpisodeRow = Awaited<ReturnType<typeof openEpisodesQuery>>[number];
+
+/** The rows of `openEpisodesQuery` with their lender's name and figures read. */
+export const openEpisodes = (rows: readonly OpenEpisodeRow[]) =>
+  rows.map((r) => {
+    const figures = r.figures as unknown as StoredShiftFigures;
+    return { ...r, lender: figures.lender ?? r.programId, figures };
+  });
+
+export type OpenEpisode = ReturnType<typeof openEpisodes>[number];
+
+export async function listOpenEpisodes(db: SqliteReader, orgId: string, storeId?: string): Promise<OpenEpisode[]> {
+  return openEpisodes(await openEpisodesQuery(db, orgId, storeId));
+}
+
+/** A store's open episodes as its briefing names them. */
+export const briefingTightenings = (episodes: readonly OpenEpisode[]): BriefingTightening[] =>
+  episodes.map((e) => ({
+    lender: e.lender,
+    since: e.openedAt.slice(0, 10),
+    summary: e.figures.summary,
+    before: e.figures.before.approval_rate ?? 0,
+    after: e.figures.after.approval_rate ?? 0,
+  }));
 
 /** What an episode stores when it opens: the event's figures. */
 interface StoredShiftFigures {
+  lender?: string;
   before: WindowFigures;
   after: WindowFigures;
   window_days: number;
@@ -211,8 +194,9 @@ interface StoredShiftFigures {
   summary: string;
 }
 
+/** An episode opened: a statement for D1's batch, or run in the organization's object. */
 export function insertEpisode(
-  db: Database,
+  db: SqliteReader,
   row: { id: string; orgId: string; storeId: string; programId: string; openedAt: string; figures: Record<string, unknown> },
 ): BatchItem<"sqlite"> {
   return db.insert(lenderOutcomeEpisodes).values(row);
@@ -235,24 +219,23 @@ export function unlessEpisodesOpen(db: Database, orgId: string, ids: readonly st
 }
 
 /** Closes an open episode; a closed one is left as it is (a repeated message closes nothing twice: its batch changes no row). */
-export function closeEpisode(db: Database, orgId: string, id: string, at: string): BatchItem<"sqlite"> {
+export function closeEpisode(db: SqliteReader, orgId: string, id: string, at: string): BatchItem<"sqlite"> {
   return db
     .update(lenderOutcomeEpisodes)
     .set({ closedAt: at })
     .where(and(eq(lenderOutcomeEpisodes.orgId, orgId), eq(lenderOutcomeEpisodes.id, id), isNull(lenderOutcomeEpisodes.closedAt)));
 }
 
-/** What a store's briefing reads of its signals: its feeds' deliveries and its open tightenings. */
-export async function loadStoreSignals(db: Database, orgId: string, storeId: string) {
-  const [feeds, episodes] = await Promise.all([loadFeedReceipts(db, orgId, [storeId]), listOpenEpisodes(db, orgId, storeId)]);
-  return {
-    feeds,
-    tightenings: episodes.map((e) => ({
-      lender: e.lender,
-      since: e.openedAt.slice(0, 10),
-      summary: e.figures.summary,
-      before: e.figures.before.approval_rate ?? 0,
-      after: e.figures.after.approval_rate ?? 0,
-    })),
-  };
+/** An episode as the lender-outcome job opens it. */
+export type NewEpisode = Parameters<typeof insertEpisode>[1];
+
+/**
+ * The lender-outcome job's reads and writes of an organization's decisions and episodes where
+ * they are: D1 (a batch with its events) or the organization's object (src/db/org-store.ts
+ * `outcomeStore`, on its alarm).
+ */
+export interface OutcomeStore {
+  read(sinceDay: string): Promise<{ decisions: OutcomeDecision[]; open: OpenEpisode[] }>;
+  /** Opens and closes episodes in one transaction; the unique open-episode index refuses a second opening. */
+  write(opened: readonly NewEpisode[], closedIds: readonly string[], at: string): void;
 }

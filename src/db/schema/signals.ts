@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { programIdRef } from "./deal-desk";
 import { orgIdRef, storeIdRef } from "./platform";
 
@@ -46,22 +46,29 @@ export const lenderOutcomeSettings = sqliteTable("lender_outcome_settings", {
   source: text("source").notNull(),
 });
 
-/** A detected tightening of one program at one store, open until it recovers; each raises its event once. */
+/**
+ * A detected tightening of one program at one store, open until it recovers; each raises its event
+ * once. Columns and indexes shared with the organization's storage object (src/db/org-schema.ts).
+ */
+export const lenderOutcomeEpisodeColumns = <OrgId, StoreId, ProgramId>(orgId: OrgId, storeId: StoreId, programId: ProgramId) => ({
+  id: text("id").primaryKey(),
+  orgId,
+  storeId,
+  programId,
+  openedAt: text("opened_at").notNull(),
+  /** The figures when it opened (the event's payload): before and after, sample sizes, window, p, the lender's name. */
+  figures: text("figures", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  closedAt: text("closed_at"),
+});
+
+export const lenderOutcomeEpisodeIndexes = (t: { [K in "orgId" | "storeId" | "programId" | "closedAt"]: SQLiteColumn }) => [
+  // One open episode per store and program: a duplicated job message cannot open a second.
+  uniqueIndex("lender_outcome_episodes_open_idx").on(t.storeId, t.programId).where(sql`${t.closedAt} IS NULL`),
+  index("lender_outcome_episodes_org_idx").on(t.orgId, t.storeId, t.closedAt),
+];
+
 export const lenderOutcomeEpisodes = sqliteTable(
   "lender_outcome_episodes",
-  {
-    id: text("id").primaryKey(),
-    orgId: orgIdRef(),
-    storeId: storeIdRef(),
-    programId: programIdRef(),
-    openedAt: text("opened_at").notNull(),
-    /** The figures when it opened (the event's payload): before and after, sample sizes, window, p. */
-    figures: text("figures", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-    closedAt: text("closed_at"),
-  },
-  (t) => [
-    // One open episode per store and program: a duplicated job message cannot open a second.
-    uniqueIndex("lender_outcome_episodes_open_idx").on(t.storeId, t.programId).where(sql`${t.closedAt} IS NULL`),
-    index("lender_outcome_episodes_org_idx").on(t.orgId, t.storeId, t.closedAt),
-  ],
+  lenderOutcomeEpisodeColumns(orgIdRef(), storeIdRef(), programIdRef()),
+  lenderOutcomeEpisodeIndexes,
 );

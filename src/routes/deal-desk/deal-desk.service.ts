@@ -2,7 +2,9 @@ import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import { loadConditionGrades } from "../../db/queries/appraisal";
 import * as queries from "../../db/queries/deal-desk";
-import { listOpenEpisodes, loadFeedReceipts } from "../../db/queries/signals";
+import { loadFeedReceipts } from "../../db/queries/signals";
+import type { OrgStoragePlace } from "../../db/schema";
+import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import type { GradeFactor } from "../../engines/aged-inventory/recommendation";
 import * as dealCoach from "../../engines/deal-coach";
 import { amountFinanced, type CreditTier, compareText, type KnownIssue, tierFor } from "../../engines/deal-math";
@@ -87,17 +89,46 @@ async function loadReference(db: Database): Promise<DealDeskReference> {
   };
 }
 
-async function loadStoreDesk(db: Database, reference: DealDeskReference, orgId: string, storeId: string | undefined): Promise<StoreDesk | null> {
+/** Reads a store's lender history (its decisions' counts and open tightenings) where the organization's decisions are. */
+export type LenderHistoryReader = (storeId: string) => Promise<queries.StoreLenderHistory>;
+
+/**
+ * The lender history of an organization whose flag (read with the credential) is not `d1`: one
+ * call to its storage object, or D1 during a move and after an undo
+ * (docs/scaling.md#how-a-request-finds-its-organizations-storage). Undefined for one in D1.
+ */
+export function lenderHistoryElsewhere(
+  env: Pick<Env, "DB" | "ORG_STORE">,
+  db: Database,
+  orgId: string,
+  storage: OrgStoragePlace,
+): LenderHistoryReader | undefined {
+  if (storage === "d1") return undefined;
+  return (storeId) =>
+    onOrgStorage(env, orgId, storage, "read", {
+      inD1: () => queries.storeLenderHistory(db, orgId, storeId),
+      inObject: () => orgStore(env, orgId).lenderHistory(orgId, storeId),
+    });
+}
+
+async function loadStoreDesk(
+  db: Database,
+  reference: DealDeskReference,
+  orgId: string,
+  storeId: string | undefined,
+  elsewhere?: LenderHistoryReader,
+): Promise<StoreDesk | null> {
   const store = await queries.findDeskStore(db, orgId, storeId);
   if (!store) return null;
-  const [history, episodes, feeds] = await Promise.all([
-    queries.loadStoreLenderHistory(db, orgId, store.id),
-    listOpenEpisodes(db, orgId, store.id),
+  // The panel and the feeds' deliveries are D1's; the history is where the decisions are.
+  const [panelProgramIds, { decisions, episodes }, feeds] = await Promise.all([
+    queries.loadStorePanel(db, orgId, store.id),
+    elsewhere ? elsewhere(store.id) : queries.storeLenderHistory(db, orgId, store.id),
     loadFeedReceipts(db, orgId, [store.id]),
   ]);
   const calibration = new Map<string, Partial<Record<CreditTier, lenderRouting.DecisionCounts>>>();
   const turnaround = new Map<string, { submissions: number; turnaroundSum: number }>();
-  for (const row of history.decisions) {
+  for (const row of decisions) {
     const bands = calibration.get(row.programId) ?? {};
     bands[row.scoreBand] = { approved: Number(row.approved), countered: Number(row.countered), declined: Number(row.declined) };
     calibration.set(row.programId, bands);
@@ -108,7 +139,7 @@ async function loadStoreDesk(db: Database, reference: DealDeskReference, orgId: 
   }
   return {
     store,
-    panel: history.panelProgramIds.flatMap((id) => reference.programsById.get(id) ?? []).sort((a, b) => compareText(a.name, b.name)),
+    panel: panelProgramIds.flatMap((id) => reference.programsById.get(id) ?? []).sort((a, b) => compareText(a.name, b.name)),
     calibration,
     tightenings: new Map(
       episodes.map((e) => [
@@ -127,9 +158,9 @@ async function loadStoreDesk(db: Database, reference: DealDeskReference, orgId: 
 }
 
 /** The reference rows and the store's desk, from this isolate's memory when fresh. Another organization's store: 404. */
-async function context(db: Database, orgId: string, storeId: string | undefined, nowMs: number) {
+async function context(db: Database, orgId: string, storeId: string | undefined, nowMs: number, elsewhere?: LenderHistoryReader) {
   const reference = await referenceCache.get("reference", nowMs, () => loadReference(db));
-  const desk = await storeDeskCache.get(`${orgId}\u0000${storeId ?? ""}`, nowMs, () => loadStoreDesk(db, reference, orgId, storeId));
+  const desk = await storeDeskCache.get(`${orgId}\u0000${storeId ?? ""}`, nowMs, () => loadStoreDesk(db, reference, orgId, storeId, elsewhere));
   if (!desk) {
     throw new DomainError("not_found", storeId === undefined ? "This organization has no store." : "This organization has no store with that id.");
   }
@@ -150,8 +181,14 @@ export function routeProfile(body: z.infer<typeof LenderRouteRequestSchema>): le
   return exactly<lenderRouting.RouteProfile>()({ ...camelKeys(fields), knownIssues: uniqueIssues(known_issues) });
 }
 
-export async function routeLender(db: Database, orgId: string, body: z.infer<typeof LenderRouteRequestSchema>, now: Date) {
-  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
+export async function routeLender(
+  db: Database,
+  orgId: string,
+  body: z.infer<typeof LenderRouteRequestSchema>,
+  now: Date,
+  elsewhere?: LenderHistoryReader,
+) {
+  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime(), elsewhere);
   const result = lenderRouting.routeLender(routeProfile(body), desk.panel, reference.routing, desk.calibration, now, desk.tightenings);
   const panelIds = new Set(desk.panel.map((p) => p.id));
   return {
@@ -164,8 +201,14 @@ export async function routeLender(db: Database, orgId: string, body: z.infer<typ
   };
 }
 
-export async function checkStips(db: Database, orgId: string, body: z.infer<typeof StipCheckRequestSchema>, now: Date) {
-  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
+export async function checkStips(
+  db: Database,
+  orgId: string,
+  body: z.infer<typeof StipCheckRequestSchema>,
+  now: Date,
+  elsewhere?: LenderHistoryReader,
+) {
+  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime(), elsewhere);
   const program = reference.programsByName.get(body.lender.toLowerCase());
   if (!program) {
     const suggestions = stips.closestNames(
@@ -219,9 +262,15 @@ function stipDeal(body: z.infer<typeof StipCheckRequestSchema>, maxLtv: number):
   return { financed, ltv: (financed.amount / book) * 100, book, maxLtv };
 }
 
-export async function calculateGross(db: Database, orgId: string, body: z.infer<typeof GrossCalcRequestSchema>, now: Date) {
+export async function calculateGross(
+  db: Database,
+  orgId: string,
+  body: z.infer<typeof GrossCalcRequestSchema>,
+  now: Date,
+  elsewhere?: LenderHistoryReader,
+) {
   const [{ reference, desk }, grades] = await Promise.all([
-    context(db, orgId, body.store_id, now.getTime()),
+    context(db, orgId, body.store_id, now.getTime(), elsewhere),
     gradeCache.get(orgId, now.getTime(), () => loadConditionGrades(db, orgId)),
   ]);
   const { store_id: _storeId, condition_grade, ...fields } = body;
@@ -235,8 +284,14 @@ export async function calculateGross(db: Database, orgId: string, body: z.infer<
   return { ...result, store_id: desk.store.id };
 }
 
-export async function coachDeal(db: Database, orgId: string, body: z.infer<typeof DealCoachRequestSchema>, now: Date) {
-  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime());
+export async function coachDeal(
+  db: Database,
+  orgId: string,
+  body: z.infer<typeof DealCoachRequestSchema>,
+  now: Date,
+  elsewhere?: LenderHistoryReader,
+) {
+  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime(), elsewhere);
   const { store_id: _storeId, ...fields } = body;
   try {
     const result = dealCoach.coachDeal(

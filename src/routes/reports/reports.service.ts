@@ -15,7 +15,7 @@ import {
   readStoreSettings,
   unitsInStock,
 } from "../../db/queries/reports";
-import { loadStoreSignals } from "../../db/queries/signals";
+import { loadFeedReceipts } from "../../db/queries/signals";
 import type { OrgStoragePlace } from "../../db/schema";
 import type { NOT_SERVING } from "../../durable-objects/org-storage";
 import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
@@ -164,13 +164,15 @@ export async function morningBriefing(
     const stored = await findBriefing(db, request.orgId, store.id, request.role, day);
     if (stored) return stored as BriefingBody;
     // Read together: none needs another's answer (each wave is a round trip on a first call).
-    const [data, pulse, signals] = await Promise.all([
+    const [data, pulse, feeds] = await Promise.all([
       loadBriefingData(db, request.orgId, store.id, briefingDealsSince(now), elsewhere?.briefingRows),
       marketPulse(db, request.lenderThresholdPts, now),
-      loadStoreSignals(db, request.orgId, store.id),
+      loadFeedReceipts(db, request.orgId, [store.id]),
     ]);
     if (!data) throw new DomainError("not_found", "No such store in this organization.");
-    const body = briefingBody(buildBriefing({ role: request.role, ...data, pulse, ...briefingSignals(signals, now) }, now));
+    const body = briefingBody(
+      buildBriefing({ role: request.role, ...data, pulse, ...briefingSignals({ feeds, tightenings: data.tightenings }, now) }, now),
+    );
     // A concurrent request may have stored one first; the stored one is the day's briefing. Stored
     // and read back in one batch: one round trip to the primary.
     const [, [winner]] = await db.batch([

@@ -114,6 +114,7 @@ export async function createSandbox(env: Pick<Env, "ORG_STORE">, db: Database, n
       inventory.marketValues,
       inventory.deals,
       inventory.dealStips,
+      inventory.lenderDecisions,
     );
   } catch (error) {
     logEvent("error", { event: "sandbox_seed_failed", org_id: organization.id, ...describeError(error) });

@@ -1,0 +1,148 @@
+/**
+ * The lender-outcome job where the data is (docs/scaling.md#jobs-where-the-data-is): a moved
+ * organization's object tests its decisions on its own alarm at the cron's 05:00, reading the
+ * decisions, their deals' funding days and the open episodes in the object, and answers as the
+ * queue's job answers for the same rows in D1.
+ */
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { inChunks, runBatch } from "../../src/db/batch";
+import { getDb } from "../../src/db/client";
+import { deals, lenderDecisions } from "../../src/db/schema";
+import { moveToD1 } from "../../src/durable-objects/org-storage-move";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { DAY_MS, isoDay } from "../../src/engines/dates";
+import { newId } from "../../src/lib/ids";
+import { createDeskOrg, post } from "../helpers/deal-desk";
+import { listOutboxEvents } from "../helpers/events";
+import { nightlyRuns, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+import { consumeJob, runCron } from "../helpers/queue-driver";
+import { all } from "../helpers/sql";
+
+const PROGRAM = "lp_harbor_point_bank";
+const DEAL = { beacon: 720, down_payment: 4000, vehicle_price: 24000, vehicle_type: "car", vehicle_year: 2023, mileage: 30000 };
+
+/**
+ * 39 of 50 approved over the baseline, then 7 of 17 over the last 30 days (p = 0.0067: a
+ * tightening), each decision on a deal of its own: the baseline's funded 3 days after submission,
+ * the recent ones 9 days after, so the days to fund rise from 3 to 9.
+ */
+async function tighteningHistory(orgId: string, storeId: string, at: number) {
+  const db = getDb(env.DB);
+  const rows = [
+    ...Array.from({ length: 50 }, (_, i) => ({ daysBack: 31 + i * 3, decision: i < 39 ? "approved" : "declined", fundingDays: 3 }) as const),
+    ...Array.from({ length: 17 }, (_, i) => ({ daysBack: i, decision: i < 7 ? "approved" : "countered", fundingDays: 9 }) as const),
+  ].map((r) => {
+    const submittedOn = isoDay(at - r.daysBack * DAY_MS);
+    return { ...r, submittedOn, dealId: newId("deal"), fundedOn: isoDay(at - r.daysBack * DAY_MS + r.fundingDays * DAY_MS) };
+  });
+  const dealRows = rows.map((r) => ({
+    id: r.dealId,
+    orgId,
+    storeId,
+    dealNumber: r.dealId,
+    soldOn: r.submittedOn,
+    submittedOn: r.submittedOn,
+    fundedOn: r.fundedOn,
+    status: "funded" as const,
+    vin: "1HGCM82633A004352",
+    year: 2023,
+    make: "Honda",
+    model: "Accord",
+    condition: "used" as const,
+    vehicleType: "car" as const,
+    sellingPrice: 24000,
+    frontGross: 1500,
+    backGross: 900,
+  }));
+  const decisionRows = rows.map((r) => ({
+    id: newId("ld"),
+    orgId,
+    storeId,
+    programId: PROGRAM,
+    dealId: r.dealId,
+    submittedOn: r.submittedOn,
+    scoreBand: "prime" as const,
+    decision: r.decision,
+    stipsAsked: r.daysBack < 30 ? ["Proof of income", "Proof of residence"] : ["Proof of income"],
+    turnaroundHours: null,
+  }));
+  await runBatch(db, [
+    ...inChunks(dealRows, (part) => db.insert(deals).values(part)),
+    ...inChunks(decisionRows, (part) => db.insert(lenderDecisions).values(part)),
+  ]);
+}
+
+/** An event's figures, without what names its organization's own rows. */
+const figuresOf = (data: Record<string, unknown>) => {
+  const { episode_id: _episode, store_id: _store, ...rest } = data;
+  return rest;
+};
+
+describe("a moved organization's lender outcomes run on its object's alarm", () => {
+  it("finds the tightening in the object's decisions and funding days once, with the figures the queue's job finds for the same rows in D1", async () => {
+    const { order, outcomesAt, briefedAt } = nightlyRuns();
+    const inD1 = await createDeskOrg({ programIds: [PROGRAM, "lp_union_rail_credit_union"] });
+    const moved = await createDeskOrg({ programIds: [PROGRAM, "lp_union_rail_credit_union"] });
+    await tighteningHistory(inD1.orgId, inD1.storeId, outcomesAt);
+    await tighteningHistory(moved.orgId, moved.storeId, outcomesAt);
+    // Moved, with D1's copy of its deals and decisions deleted: only the object can answer.
+    await placeOrganization(moved.orgId, "object");
+
+    // The queue's job at 05:00 for both: it tests the organization in D1, and skips the moved one.
+    for (const orgId of [inD1.orgId, moved.orgId])
+      expect((await consumeJob(env, { job: "lender-outcome-shifts", orgId, scheduledTime: outcomesAt })).acked).toBe(true);
+    const [expected] = await listOutboxEvents(inD1.orgId, "lender.environment_change");
+    expect(await listOutboxEvents(moved.orgId, "lender.environment_change")).toEqual([]);
+
+    // The object's three runs (aged alerts, lender outcomes, briefings), in the order they come.
+    for (const _ of order) expect(await runDurableObjectAlarm(orgStore(env, moved.orgId))).toBe(true);
+    const events = await listOutboxEvents(moved.orgId, "lender.environment_change");
+    expect(events).toHaveLength(1);
+    expect(events[0].store_id).toBe(moved.storeId);
+    expect(figuresOf(events[0].data)).toEqual(figuresOf(expected.data));
+    // The funding days are the deals' in the object, counted forward from the submission.
+    expect(events[0].data).toMatchObject({
+      trend: "tightening",
+      program_id: PROGRAM,
+      before: { decisions: 50, approved: 39, avg_funding_days: 3 },
+      after: { decisions: 17, approved: 7, avg_funding_days: 9, avg_stips_asked: 2 },
+    });
+    expect(events[0].data.summary).toBe(
+      "Approvals at Harbor Point Bank fell from 78% to 41% over the last 30 days, 17 decisions (against 50 before); counter-offers 0% → 59%, stips asked 1 → 2 a deal, days to fund 3 → 9",
+    );
+    // The episode is the object's: one, open, the event's; D1 holds none of the moved organization's.
+    const episodes = await rowsWhereStored<{ id: string; closed_at: string | null }>(
+      moved.orgId,
+      "SELECT id, closed_at FROM lender_outcome_episodes WHERE org_id = ?",
+      moved.orgId,
+    );
+    expect(episodes).toEqual([{ id: events[0].data.episode_id, closed_at: null }]);
+    expect(await all("SELECT id FROM lender_outcome_episodes WHERE org_id = ?", moved.orgId)).toEqual([]);
+
+    // The same night's cron, through the queue, adds nothing.
+    await runCron("0 5 * * *", outcomesAt);
+    expect(await listOutboxEvents(moved.orgId, "lender.environment_change")).toHaveLength(1);
+
+    // Its readers find the object's episode: the lender route names it, and a briefing built after it (06:00) does too.
+    const routed = await (await post("/api/v1/lender-route", moved.key, DEAL)).json<{ outcome_changes: { lender_id: string; summary: string }[] }>();
+    expect(routed.outcome_changes).toEqual([expect.objectContaining({ lender_id: PROGRAM, summary: events[0].data.summary })]);
+    if (briefedAt > outcomesAt) {
+      const [stored] = await all<{ body: string }>(
+        "SELECT body FROM morning_briefings WHERE org_id = ? AND role = 'fi_director' AND day = ?",
+        moved.orgId,
+        isoDay(briefedAt),
+      );
+      const sections = (JSON.parse(stored.body) as { sections: { id: string; figures: { label: string }[] }[] }).sections;
+      expect(sections.find((s) => s.id === "lender_tightening")?.figures[0].label).toContain(events[0].data.summary as string);
+    }
+
+    // The undo brings the episode back to D1 with the decisions.
+    const back = await moveToD1(env, moved.orgId);
+    expect(back.tables).toMatchObject({ lender_decisions: { rows: 67 }, lender_outcome_episodes: { rows: 1 } });
+    expect(await all("SELECT id FROM lender_outcome_episodes WHERE org_id = ? AND closed_at IS NULL", moved.orgId)).toEqual([
+      { id: events[0].data.episode_id },
+    ]);
+  });
+});
