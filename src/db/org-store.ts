@@ -317,10 +317,11 @@ export function outcomeStore(db: OrgStoreDb, orgId: string): OutcomeStore {
       const [decisions, open] = await Promise.all([listOutcomeDecisions(db, orgId, sinceDay), listOpenEpisodes(db, orgId)]);
       return { decisions, open };
     },
-    write: (opened, closedIds, at) =>
+    write: (opened, closedIds, at, events) =>
       db.transaction(() => {
         for (const id of closedIds) (closeEpisode(db, orgId, id, at) as unknown as { run(): void }).run();
         for (const episode of opened) (insertEpisode(db, episode) as unknown as { run(): void }).run();
+        recordEvents(db, events, at);
       }),
   };
 }

@@ -314,21 +314,27 @@ export class OrganizationStore extends DurableObject<Env> {
     if (owner === undefined) return;
     const storage = this.ctx.storage;
     const relayAt = await storage.get<number>(RELAY_AT);
-    if (relayAt !== undefined) {
-      try {
-        await this.relay();
-      } catch (error) {
-        logEvent("error", { event: "org_outbox_relay_failed", org_id: owner.orgId, ...describeError(error) });
-        await storage.put(RELAY_AT, Date.now() + RELAY_DELAY_MS);
-      }
-    }
+    if (relayAt !== undefined) await this.relayOrRetry(owner.orgId);
     // An undo deletes the nightly timer; a firing already under way finds the object off.
     const at = owner.active ? await storage.get<number>(NIGHTLY_AT) : undefined;
     const wake = (await storage.get<number>(NIGHTLY_RETRY_AT)) ?? at;
     // The nightly run is due when this firing was for it (not the relay's, earlier) or its time has come.
-    if (at !== undefined && wake !== undefined && (relayAt === undefined || wake <= relayAt || wake <= Date.now()))
+    if (at !== undefined && wake !== undefined && (relayAt === undefined || wake <= relayAt || wake <= Date.now())) {
       await this.runNightly(owner.orgId, at);
+      // Its jobs record their events in the outbox with their writes (the lender outcomes'): relayed now.
+      await this.relayOrRetry(owner.orgId);
+    }
     await this.arm();
+  }
+
+  /** Relays what waits in the outbox; if D1 refuses, the relay's timer tries again RELAY_DELAY_MS later. */
+  private async relayOrRetry(orgId: string): Promise<void> {
+    try {
+      await this.relay();
+    } catch (error) {
+      logEvent("error", { event: "org_outbox_relay_failed", org_id: orgId, ...describeError(error) });
+      await this.ctx.storage.put(RELAY_AT, Date.now() + RELAY_DELAY_MS);
+    }
   }
 
   /** The nightly jobs of `at`, then the timer for the next run (or a retry). */

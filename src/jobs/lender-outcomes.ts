@@ -158,9 +158,9 @@ async function raiseOutcomeShifts(env: Env, db: Database, orgId: string, setting
  * The same test for an organization whose decisions are in its object, run there on its alarm at
  * the cron's time (src/jobs/org-nightly.ts): the decisions, their deals' funding days and the open
  * episodes read in the object (`local`), the program names and the settings from D1's reference
- * rows. The episodes are written in the object's transaction, then the events go to D1's outbox,
- * as a deal push records its alerts: two steps until the object has an outbox of its own. The
- * alarm runs one at a time, so the unique open-episode index is the only guard needed.
+ * rows. The episodes and their events are written in one transaction of the object, the events in
+ * its outbox, which the alarm relays to D1's right after the run (docs/scaling.md#an-object-write-and-its-events).
+ * The alarm runs one at a time, so the unique open-episode index is the only guard needed.
  */
 export async function raiseOutcomeShiftsOf(env: Env, orgId: string, local: OutcomeStore, now: Date): Promise<void> {
   const db = getDb(env.DB);
@@ -171,7 +171,6 @@ export async function raiseOutcomeShiftsOf(env: Env, orgId: string, local: Outco
   }
   const plan = planOutcomeShifts(orgId, await local.read(outcomeWindows(settings, now).baseline.from), names, settings, now);
   if (!plan) return;
-  local.write(plan.opened, plan.closed, plan.at);
-  await commitWithEvents(env, db, [], plan.events, now);
+  local.write(plan.opened, plan.closed, plan.at, plan.events);
   logEvent("info", { event: "lender_outcome_shifts", org_id: orgId, opened: plan.opened.length, recovered: plan.closed.length });
 }

@@ -100,6 +100,9 @@ describe("a moved organization's lender outcomes run on its object's alarm", () 
     for (const _ of order) expect(await runDurableObjectAlarm(orgStore(env, moved.orgId))).toBe(true);
     const events = await listOutboxEvents(moved.orgId, "lender.environment_change");
     expect(events).toHaveLength(1);
+    // Recorded in the object's outbox with its episode (one transaction), and relayed under that id by the same firing.
+    const outbox = "SELECT id, relayed_at IS NOT NULL AS relayed FROM event_outbox WHERE event = 'lender.environment_change'";
+    expect(await rowsWhereStored(moved.orgId, outbox)).toEqual([{ id: events[0].id, relayed: 1 }]);
     expect(events[0].store_id).toBe(moved.storeId);
     expect(figuresOf(events[0].data)).toEqual(figuresOf(expected.data));
     // The funding days are the deals' in the object, counted forward from the submission.

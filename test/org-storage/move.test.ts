@@ -473,6 +473,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
         [{ id: "loe_a", orgId: org.id, storeId: store.id, programId: "lp_harbor_point_bank", openedAt: "2026-11-20T05:00:00.000Z", figures }],
         ["loe_z"],
         "2026-11-20T05:00:00.000Z",
+        [],
       ),
     );
     // The undo writes the closed one back before the open one: D1's open-episode index is unique per store and program.

@@ -236,6 +236,14 @@ export type NewEpisode = Parameters<typeof insertEpisode>[1];
  */
 export interface OutcomeStore {
   read(sinceDay: string): Promise<{ decisions: OutcomeDecision[]; open: OpenEpisode[] }>;
-  /** Opens and closes episodes in one transaction; the unique open-episode index refuses a second opening. */
-  write(opened: readonly NewEpisode[], closedIds: readonly string[], at: string): void;
+  /**
+   * Opens and closes episodes, and records their events in the object's outbox, in one transaction
+   * (the object relays them to D1); the unique open-episode index refuses a second opening.
+   */
+  write(
+    opened: readonly NewEpisode[],
+    closedIds: readonly string[],
+    at: string,
+    events: readonly { event: string; orgId: string; storeId: string | null; data: Record<string, unknown> }[],
+  ): void;
 }
