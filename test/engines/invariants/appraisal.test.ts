@@ -100,6 +100,16 @@ function trade(
 const compsFor = (year: number, drawn: { source: "in_stock" | "sold"; yearOffset: number; mileage: number | null; price: number }[]): Comparable[] =>
   drawn.map((c) => ({ source: c.source, year: year + c.yearOffset, trim: null, mileage: c.mileage, price: c.price, observedOn: "2026-11-01" }));
 
+/** Every trim a model row lists as far above its class, with its make and model. */
+const trimsAboveClass = () =>
+  reference.modelClasses.flatMap((row) =>
+    row.aboveClassTrims
+      .split(",")
+      .map((trim) => trim.trim())
+      .filter(Boolean)
+      .map((trim) => ({ make: row.make, model: row.model, trim })),
+  );
+
 describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)", () => {
   it("adding a damage word never raises an offer", () => {
     holds(
@@ -225,13 +235,7 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
 
   it("a trim named above its class with no published new price is never above low confidence", () => {
     // Every trim a model row lists as far above its class, typed as desks type it, with or without comparables of other trims.
-    const listed = reference.modelClasses.flatMap((row) =>
-      row.aboveClassTrims
-        .split(",")
-        .map((trim) => trim.trim())
-        .filter(Boolean)
-        .map((trim) => ({ make: row.make, model: row.model, trim })),
-    );
+    const listed = trimsAboveClass();
     holds(
       fc.property(
         fc.integer({ min: 0, max: 10_000 }),
@@ -270,13 +274,7 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
 
   it("a decoded trim list naming a trim above its class, with no trim typed, is never above low confidence", () => {
     // Every listed trim, in a list of base trims in any order, with or without comparables of the model.
-    const listed = reference.modelClasses.flatMap((row) =>
-      row.aboveClassTrims
-        .split(",")
-        .map((trim) => trim.trim())
-        .filter(Boolean)
-        .map((trim) => ({ make: row.make, model: row.model, trim })),
-    );
+    const listed = trimsAboveClass();
     holds(
       fc.property(
         fc.integer({ min: 0, max: 10_000 }),
