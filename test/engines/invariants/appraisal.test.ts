@@ -93,9 +93,12 @@ function trade(
   s: { vehicle: { make: string; model: string }; year: number; mileage: number; conditionNotes: string },
   comps: readonly Comparable[] = [],
 ): Appraisal {
-  const subject: AppraisalSubject = { ...s.vehicle, year: s.year, mileage: s.mileage, conditionNotes: s.conditionNotes };
-  return appraise({ subject, marketZip: "80234", store: STORE, reference, comps, photos: { status: "none" }, now: NOW });
+  return appraiseSubject({ ...s.vehicle, year: s.year, mileage: s.mileage, conditionNotes: s.conditionNotes }, comps);
 }
+
+/** A subject appraised at the test store, as of NOW, with no photos. */
+const appraiseSubject = (subject: AppraisalSubject, comps: readonly Comparable[] = []): Appraisal =>
+  appraise({ subject, marketZip: "80234", store: STORE, reference, comps, photos: { status: "none" }, now: NOW });
 
 const compsFor = (year: number, drawn: { source: "in_stock" | "sold"; yearOffset: number; mileage: number | null; price: number }[]): Comparable[] =>
   drawn.map((c) => ({ source: c.source, year: year + c.yearOffset, trim: null, mileage: c.mileage, price: c.price, observedOn: "2026-11-01" }));
@@ -192,24 +195,16 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
         fc.constantFrom("1Z9ABC", "SAL", "ZFF", "VF1"),
         (s, bodyClass, fuelType, wmi) => {
           // A known model whose VIN's maker the vPIC data lacks, and a decoded vehicle the model table lacks.
-          const unconfirmed = appraise({
-            subject: { ...s.vehicle, year: s.year, mileage: s.mileage, conditionNotes: s.conditionNotes, unknownWmi: wmi },
-            marketZip: "80234",
-            store: STORE,
-            reference,
-            comps: [],
-            photos: { status: "none" },
-            now: NOW,
-          });
+          const unconfirmed = appraiseSubject({ ...s.vehicle, year: s.year, mileage: s.mileage, conditionNotes: s.conditionNotes, unknownWmi: wmi });
           const offTable = trade({ ...s, vehicle: { make: "Zastava", model: `Yugo ${bodyClass}` } });
-          const decodedOffTable = appraise({
-            subject: { make: "Zastava", model: "Yugo 45", year: s.year, mileage: s.mileage, conditionNotes: s.conditionNotes, bodyClass, fuelType },
-            marketZip: "80234",
-            store: STORE,
-            reference,
-            comps: [],
-            photos: { status: "none" },
-            now: NOW,
+          const decodedOffTable = appraiseSubject({
+            make: "Zastava",
+            model: "Yugo 45",
+            year: s.year,
+            mileage: s.mileage,
+            conditionNotes: s.conditionNotes,
+            bodyClass,
+            fuelType,
           });
           return [unconfirmed, offTable, decodedOffTable].every((r) => r.confidence === "low" && r.manualInspectionRequired);
         },
@@ -257,15 +252,7 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
             mileage: s.mileage,
             conditionNotes: s.conditionNotes,
           };
-          const result = appraise({
-            subject,
-            marketZip: "80234",
-            store: STORE,
-            reference,
-            comps: compsFor(s.year, drawn),
-            photos: { status: "none" },
-            now: NOW,
-          });
+          const result = appraiseSubject(subject, compsFor(s.year, drawn));
           return result.confidence === "low" && result.manualInspectionRequired;
         },
       ),
@@ -287,15 +274,7 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
           const decodedTrims = [...others];
           decodedTrims.splice(at % (others.length + 1), 0, trim.toUpperCase());
           const subject: AppraisalSubject = { make, model, decodedTrims, year: s.year, mileage: s.mileage, conditionNotes: s.conditionNotes };
-          const result = appraise({
-            subject,
-            marketZip: "80234",
-            store: STORE,
-            reference,
-            comps: compsFor(s.year, drawn),
-            photos: { status: "none" },
-            now: NOW,
-          });
+          const result = appraiseSubject(subject, compsFor(s.year, drawn));
           return result.confidence === "low" && result.manualInspectionRequired;
         },
       ),
@@ -320,7 +299,7 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
             mileage: s.mileage,
             conditionNotes: s.conditionNotes,
           };
-          const result = appraise({ subject, marketZip: "80234", store: STORE, reference, comps: [], photos: { status: "none" }, now: NOW });
+          const result = appraiseSubject(subject);
           const { vehicle } = result.valuation;
           const ownFigure = vehicle.modelRetention !== null && vehicle.modelRetention.model !== "*";
           return !borrowed.has(vehicle.classKey) || ownFigure || result.confidence === "low";
