@@ -58,6 +58,19 @@ export async function onOrgStorage<T>(
   }
 }
 
+/** A read run where the organization's data is: D1, or its object (`onOrgStorage`). */
+export type ReadWhereStored = <T>(inD1: () => Promise<T>, inObject: () => Promise<T | typeof NOT_SERVING>) => Promise<T>;
+
+/**
+ * How a request reads an organization whose flag (read with the credential) is not `d1`: one call
+ * to its storage object, or D1 during a move and after an undo. Undefined for an organization in
+ * D1, whose readers read D1 as before (often in one batch with their other reads).
+ */
+export function readWhereStored(env: Pick<Env, "DB">, orgId: string, storage: OrgStoragePlace): ReadWhereStored | undefined {
+  if (storage === "d1") return undefined;
+  return (inD1, inObject) => onOrgStorage(env, orgId, storage, "read", { inD1, inObject });
+}
+
 /**
  * Tells the organization's object that the events it recorded are in D1 now (the caller passed
  * them to `commitWithEvents` as `recorded`), so its alarm does not relay them

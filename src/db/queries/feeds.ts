@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, lte, type SQL, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
-import { type Database, readRowArrays, type SqliteReader, type SqlTemplate } from "../client";
+import { readRowArrays, type SqliteReader, type SqlTemplate } from "../client";
 import { inventoryUnits, salesMonthly, stores } from "../schema";
 
 /** Where a page starts and what it is filtered by; every query is also scoped to one organization. */

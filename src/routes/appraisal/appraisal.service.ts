@@ -4,7 +4,7 @@ import { type ComparableQuery, type Comparables, comparablesOf, loadAppraisalRef
 import { loadFeedReceipts } from "../../db/queries/signals";
 import type { OrgStoragePlace } from "../../db/schema";
 import type { NOT_SERVING } from "../../durable-objects/org-storage";
-import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
+import { orgStore, readWhereStored } from "../../durable-objects/org-storage-routing";
 import { appraise } from "../../engines/appraisal/appraise";
 import { checkPhoto } from "../../engines/appraisal/photos";
 import type { AppraisalReference, Comparable, PhotoAnalysis, VisionFinding } from "../../engines/appraisal/types";
@@ -55,12 +55,15 @@ export function comparablesElsewhere(
   orgId: string,
   storage: OrgStoragePlace,
 ): ComparablesElsewhere | undefined {
-  if (storage === "d1") return undefined;
-  return (query) =>
-    onOrgStorage(env, orgId, storage, "read", {
-      inD1: () => comparablesOf(db, orgId, query),
-      inObject: () => orgStore(env, orgId).comparables(orgId, query) as Promise<Comparables | typeof NOT_SERVING>,
-    });
+  const read = readWhereStored(env, orgId, storage);
+  return (
+    read &&
+    ((query) =>
+      read(
+        () => comparablesOf(db, orgId, query),
+        () => orgStore(env, orgId).comparables(orgId, query) as Promise<Comparables | typeof NOT_SERVING>,
+      ))
+  );
 }
 
 async function loadComparables(db: Database, orgId: string, query: ComparableQuery, today: string, elsewhere?: ComparablesElsewhere) {

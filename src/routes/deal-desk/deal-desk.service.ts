@@ -4,7 +4,7 @@ import { loadConditionGrades } from "../../db/queries/appraisal";
 import * as queries from "../../db/queries/deal-desk";
 import { loadFeedReceipts } from "../../db/queries/signals";
 import type { OrgStoragePlace } from "../../db/schema";
-import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
+import { orgStore, readWhereStored } from "../../durable-objects/org-storage-routing";
 import type { GradeFactor } from "../../engines/aged-inventory/recommendation";
 import * as dealCoach from "../../engines/deal-coach";
 import { amountFinanced, type CreditTier, compareText, type KnownIssue, tierFor } from "../../engines/deal-math";
@@ -103,12 +103,15 @@ export function lenderHistoryElsewhere(
   orgId: string,
   storage: OrgStoragePlace,
 ): LenderHistoryReader | undefined {
-  if (storage === "d1") return undefined;
-  return (storeId) =>
-    onOrgStorage(env, orgId, storage, "read", {
-      inD1: () => queries.storeLenderHistory(db, orgId, storeId),
-      inObject: () => orgStore(env, orgId).lenderHistory(orgId, storeId),
-    });
+  const read = readWhereStored(env, orgId, storage);
+  return (
+    read &&
+    ((storeId) =>
+      read(
+        () => queries.storeLenderHistory(db, orgId, storeId),
+        () => orgStore(env, orgId).lenderHistory(orgId, storeId),
+      ))
+  );
 }
 
 async function loadStoreDesk(

@@ -18,7 +18,7 @@ import {
 import { loadFeedReceipts } from "../../db/queries/signals";
 import type { OrgStoragePlace } from "../../db/schema";
 import type { NOT_SERVING } from "../../durable-objects/org-storage";
-import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
+import { orgStore, readWhereStored } from "../../durable-objects/org-storage-routing";
 import { buildAlertPage } from "../../engines/reports/alerts";
 import { alertReportBody, type BriefingBody, briefingBody } from "../../engines/reports/bodies";
 import { briefingDealsSince, buildBriefing, type Role } from "../../engines/reports/briefings";
@@ -74,9 +74,8 @@ export function unitsElsewhere(
   orgId: string,
   storage: OrgStoragePlace,
 ): UnitsElsewhere | undefined {
-  if (storage === "d1") return undefined;
-  const read = <T>(inD1: () => Promise<T>, inObject: () => Promise<T | typeof NOT_SERVING>) =>
-    onOrgStorage(env, orgId, storage, "read", { inD1, inObject });
+  const read = readWhereStored(env, orgId, storage);
+  if (!read) return undefined;
   return {
     alertPage: (limit, after, storeId) =>
       read(
