@@ -11,7 +11,7 @@ import migrations from "../../migrations-org/migrations";
 import { DAY_MS } from "../engines/dates";
 import type { SnapshotSafety } from "../engines/ingest";
 import { newId } from "../lib/ids";
-import { chunk } from "./batch";
+import { chunk, MAX_BOUND_PARAMETERS } from "./batch";
 import {
   complianceChecks,
   dealStips,
@@ -39,7 +39,7 @@ import {
   upsertUnits,
 } from "./queries/ingest";
 import type { StoredCheck, StoredDecision, StoredEpisode, StoredSalesMonth } from "./queries/org-storage";
-import { COMPLIANCE_CHECKS_RETENTION, expiredRowsDeletion } from "./queries/retention";
+import { COMPLIANCE_CHECKS_RETENTION, EXPIRED_ROWS_PER_STATEMENT, expiredRowsDeletion } from "./queries/retention";
 import { closeEpisode, insertEpisode, listOpenEpisodes, listOutcomeDecisions, type OutcomeStore } from "./queries/signals";
 
 export { comparablesOf } from "./queries/appraisal";
@@ -208,8 +208,8 @@ export function unrelayedEvents(db: OrgStoreDb, limit: number): RecordedEvent[] 
     .all() as RecordedEvent[];
 }
 
-/** The object's SQLite binds at most 100 parameters per statement, as D1 does. */
-const IDS_PER_STATEMENT = 99;
+/** Ids per update: the object's SQLite binds at most as many parameters as D1, and the time takes one. */
+const IDS_PER_STATEMENT = MAX_BOUND_PARAMETERS - 1;
 
 /**
  * Marks these events relayed (D1 holds them) and deletes those relayed over a day before `at`.
@@ -269,17 +269,14 @@ export function loadChecks(db: OrgStoreDb, checks: readonly StoredCheck[], first
   });
 }
 
-/** Checks deleted per statement by the nightly retention: each statement bounded, as D1's are. */
-const EXPIRED_PER_STATEMENT = 500;
-
 /** The organization's checks older than the audit trail's retention (`COMPLIANCE_CHECKS_RETENTION`, D1's rule) deleted, oldest first: how many. */
 export function deleteExpiredChecks(db: OrgStoreDb, now: Date): number {
   let deleted = 0;
   for (;;) {
-    db.run(expiredRowsDeletion(COMPLIANCE_CHECKS_RETENTION, now, EXPIRED_PER_STATEMENT));
+    db.run(expiredRowsDeletion(COMPLIANCE_CHECKS_RETENTION, now, EXPIRED_ROWS_PER_STATEMENT));
     const removed = sqlOf(db).exec<{ n: number }>("SELECT changes() AS n").one().n;
     deleted += removed;
-    if (removed < EXPIRED_PER_STATEMENT) return deleted;
+    if (removed < EXPIRED_ROWS_PER_STATEMENT) return deleted;
   }
 }
 

@@ -1,10 +1,9 @@
 import { getDb } from "../db/client";
-import { deleteExpiredRows, RETENTION_RULES, type RetentionRule } from "../db/queries/retention";
+import { deleteExpiredRows, EXPIRED_ROWS_PER_STATEMENT, RETENTION_RULES, type RetentionRule } from "../db/queries/retention";
 import { logEvent } from "../lib/log";
 import { enqueueJobs } from "./queue";
 
-/** Rows one statement deletes, and statements one message runs: a message's work is bounded however much expired. */
-const ROWS_PER_STATEMENT = 500;
+/** Statements one message runs (each deletes at most EXPIRED_ROWS_PER_STATEMENT): a message's work is bounded however much expired. */
 const STATEMENTS_PER_MESSAGE = 20;
 
 /** Daily: one `purge-expired-records` message per retention rule (docs/retention.md) on the jobs queue. */
@@ -28,9 +27,9 @@ export async function purgeExpiredChunks(env: Env, rule: RetentionRule, now: Dat
   const db = getDb(env.DB);
   let deleted = 0;
   for (let statement = 0; statement < STATEMENTS_PER_MESSAGE; statement++) {
-    const removed = await deleteExpiredRows(db, rule, now, ROWS_PER_STATEMENT);
+    const removed = await deleteExpiredRows(db, rule, now, EXPIRED_ROWS_PER_STATEMENT);
     deleted += removed;
-    if (removed < ROWS_PER_STATEMENT) {
+    if (removed < EXPIRED_ROWS_PER_STATEMENT) {
       logEvent("info", { event: "expired_records_purged", table: rule.table, deleted });
       return false;
     }

@@ -21,6 +21,9 @@ import {
  * (and that match `only`) are deleted. Why each figure: docs/retention.md, which lists these rules.
  * The age column is a UTC day ('YYYY-MM-DD') or an ISO-8601 UTC time, and indexed (migration 0023).
  */
+/** Expired rows one statement deletes, in D1 and in an organization's object: each statement's work bounded however much expired. */
+export const EXPIRED_ROWS_PER_STATEMENT = 500;
+
 export interface RetentionRule {
   table: string;
   keptDays: number;
