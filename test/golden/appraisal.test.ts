@@ -1028,6 +1028,24 @@ describe("issue 33, the models the audit overruled: their own published figures 
     expect(past.manualInspectionReasons.join(" ")).toContain("no published figure of the Toyota RAV4 itself measures that age");
   });
 
+  it("a model-year row wins for its years over a row for every year of the same model (a group's own all-years Bolt row does not undo the 2022 price)", () => {
+    const allYears = {
+      make: "Chevrolet",
+      model: "Bolt EV",
+      classKey: "electric_car",
+      bodyClass: "hatchback",
+      fuelType: "electric",
+      aboveClassTrims: "",
+      modelYearFrom: null,
+      modelYearTo: null,
+    };
+    const tables = { ...reference, modelClasses: [allYears, ...reference.modelClasses] };
+    const bolt = (year: number) =>
+      modelValuation(trade({ year, make: "Chevrolet", model: "Bolt EV", trim: "LT", mileage: 30_000, conditionNotes: "clean" }, tables));
+    expect(bolt(2022).vehicle.classKey).toBe("electric_car_bolt_2022");
+    expect(bolt(2019).vehicle.classKey).toBe("electric_car_bolt");
+  });
+
   it("a 2018 Prius Four Touring with 85k is priced from its own $30,565, within 15% of Kelley Blue Book's $18,484, not 26% under it on a $24,000 compact car", () => {
     const result = trade({ year: 2018, make: "Toyota", model: "Prius", trim: "Four Touring", mileage: 85_000, conditionNotes: "clean" });
     expect(modelValuation(result).vehicle).toMatchObject({
