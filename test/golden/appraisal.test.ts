@@ -284,9 +284,9 @@ describe("retention by class and mileage (docs/domain/appraisal.md#retention-by-
     expect(named.marketValue).toBe(hybrid.marketValue);
   });
 
-  it("a RAV4 Hybrid is priced on the RAV4's own published figure, which measured the model hybrids and all", () => {
+  it("a RAV4 Hybrid is priced on the RAV4's own published figure, which measured the model hybrids and all (its iSeeCars page, 2025: 30.3% against 45.5%)", () => {
     const hybrid = modelValuation(trade({ year: 2020, make: "Toyota", model: "RAV4", trim: "XLE Hybrid", mileage: 70_000, conditionNotes: "clean" }));
-    expect(hybrid.vehicle).toMatchObject({ retention: { retentionClass: "hybrid", lossScale: 0.562 }, modelRetention: { model: "RAV4" } });
+    expect(hybrid.vehicle).toMatchObject({ retention: { retentionClass: "hybrid", lossScale: 0.552 }, modelRetention: { model: "RAV4" } });
   });
 
   describe("properties", () => {
@@ -961,5 +961,109 @@ describe("issue 33, the level: the published figures' clock, a model year's own 
     const result = trade({ year: 2019, make: "Dodge", model: "Challenger", mileage: 50_000, conditionNotes: "clean", decodedTrims: ["GT", "R/T"] });
     expect(result.confidence).toBe("low");
     expect(result.manualInspectionReasons.join(" ")).toContain("R/T is priced above its class (sports_car, $35,000 new");
+  });
+});
+
+describe("issue 33, the models the audit overruled: their own published figures and prices (docs/domain/appraisal.md#depreciation-model, #model-retention, #after-five-years, #the-audit)", () => {
+  /** Within 15% of the figure a manager reads the trade against: the audit's line between signing and overruling. */
+  const withinFifteenPct = (value: number, figure: number) => expect(Math.abs(value / figure - 1)).toBeLessThanOrEqual(0.15);
+
+  it("a 2022 Bolt EV LT with 30k is priced from a 2022 Bolt's $31,995, not the electric_car class's $45,000 that put it 23% over its asking price", () => {
+    const result = trade({ year: 2022, make: "Chevrolet", model: "Bolt EV", trim: "LT", mileage: 30_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({
+      classKey: "electric_car_bolt_2022",
+      newPrice: 31_995,
+      retention: { retentionClass: "ev" },
+    });
+    // The price cut made it the cheaper unit new; it is raised to the 2021's figure, never under an older unit.
+    expect(modelValuation(result).olderFloor).toMatchObject({ year: 2021 });
+    // Before: $21,603 against a typical asking price of about $17,500.
+    expect(result.marketValue).toBeLessThan(21_603);
+    withinFifteenPct(result.marketValue, 17_500);
+  });
+
+  it("a 2019 Bolt EV is priced from the $37,495 the Bolt listed at from 2017 to 2021, and a 2023 from its $26,595, raised to the 2021's figure (never worth more than an older unit)", () => {
+    const older = trade({ year: 2019, make: "Chevrolet", model: "Bolt EV", trim: "LT", mileage: 60_000, conditionNotes: "clean" });
+    expect(modelValuation(older).vehicle).toMatchObject({ classKey: "electric_car_bolt", newPrice: 37_495 });
+    const newer = modelValuation(trade({ year: 2023, make: "Chevrolet", model: "Bolt EV", trim: "1LT", mileage: 30_000, conditionNotes: "clean" }));
+    expect(newer.vehicle).toMatchObject({ classKey: "electric_car_bolt_2023", newPrice: 26_595 });
+    expect(newer.olderFloor).toMatchObject({ year: 2021 });
+  });
+
+  it("a 2017 Q5 Premium with 90k is priced from a Q5's $41,500, not a $55,000 luxury SUV that put it 31% over its asking price", () => {
+    const result = trade({ year: 2017, make: "Audi", model: "Q5", trim: "Premium", mileage: 90_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "compact_luxury_suv_q5", newPrice: 41_500 });
+    expect(result.marketValue).toBeLessThan(22_237);
+    withinFifteenPct(result.marketValue, 17_000);
+    expect(result.confidence).toBe("medium");
+  });
+
+  it("a 2018 RX 350 with 80k keeps what iSeeCars' RX page says it keeps (38.9% lost at five against 45.5%), and the note says so", () => {
+    const result = trade({ year: 2018, make: "Lexus", model: "RX 350", mileage: 80_000, conditionNotes: "clean" });
+    const { vehicle } = modelValuation(result);
+    expect(vehicle.modelRetention).toMatchObject({ make: "Lexus", model: "RX", pctValueLost: 38.9, overallPctValueLost: 45.5, studyYear: 2025 });
+    expect(result.note).toContain("Lexus RX's own curve: iSeeCars 2025, 38.9% lost in five years against 45.5%");
+    // Before: $24,567 on the standard class, 15.3% under a typical asking price of about $29,000.
+    expect(result.marketValue).toBeGreaterThan(24_567);
+    withinFifteenPct(result.marketValue, 29_000);
+  });
+
+  it("a Q7 falls as its own iSeeCars page says past five (73.8% lost at 7, 82% at 10), and a 2016 at 10.5 years keeps its confidence: its own series measures that age", () => {
+    const recent = modelValuation(trade({ year: 2020, make: "Audi", model: "Q7", trim: "Premium", mileage: 55_000, conditionNotes: "clean" }));
+    expect(recent.vehicle.shape).toMatchObject({ of: "model", fiveYear: { model: "Q7", pctValueLost: 60.9 } });
+    const older = trade({ year: 2016, make: "Audi", model: "Q7", trim: "Premium Plus", mileage: 110_000, conditionNotes: "clean" });
+    expect(older.confidence).toBe("medium");
+    expect(older.note).toContain("Audi Q7");
+  });
+
+  it("a 2020 RAV4 past five falls on the RAV4's own page (43.3% lost at 7), not Toyota's make-wide series, and a 2015 past its ten years is low", () => {
+    const result = trade({ year: 2020, make: "Toyota", model: "RAV4", trim: "LE", mileage: 70_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle.shape).toMatchObject({
+      of: "model",
+      fiveYear: { model: "RAV4", pctValueLost: 30.3, overallPctValueLost: 45.5 },
+    });
+    withinFifteenPct(result.marketValue, 22_500);
+    const past = trade({ year: 2015, make: "Toyota", model: "RAV4", trim: "XLE", mileage: 120_000, conditionNotes: "clean" });
+    expect(past.confidence).toBe("low");
+    expect(past.manualInspectionReasons.join(" ")).toContain("no published figure of the Toyota RAV4 itself measures that age");
+  });
+
+  it("a model-year row wins for its years over a row for every year of the same model (a group's own all-years Bolt row does not undo the 2022 price)", () => {
+    const allYears = {
+      make: "Chevrolet",
+      model: "Bolt EV",
+      classKey: "electric_car",
+      bodyClass: "hatchback",
+      fuelType: "electric",
+      aboveClassTrims: "",
+      modelYearFrom: null,
+      modelYearTo: null,
+    };
+    const tables = { ...reference, modelClasses: [allYears, ...reference.modelClasses] };
+    const bolt = (year: number) =>
+      modelValuation(trade({ year, make: "Chevrolet", model: "Bolt EV", trim: "LT", mileage: 30_000, conditionNotes: "clean" }, tables));
+    expect(bolt(2022).vehicle.classKey).toBe("electric_car_bolt_2022");
+    expect(bolt(2019).vehicle.classKey).toBe("electric_car_bolt");
+  });
+
+  it("a 2018 Prius Four Touring with 85k is priced from its own $30,565, within 15% of Kelley Blue Book's $18,484, not 26% under it on a $24,000 compact car", () => {
+    const result = trade({ year: 2018, make: "Toyota", model: "Prius", trim: "Four Touring", mileage: 85_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({
+      classKey: "compact_car_prius_four_touring",
+      newPrice: 30_565,
+      retention: { retentionClass: "hybrid" },
+    });
+    withinFifteenPct(result.marketValue, 18_484);
+  });
+
+  it("a 2020 Wrangler Recon two-door with 60k is priced from its own $45,740 on the Wrangler's curve, within 15% of Kelley Blue Book's $31,290, not 31% under it", () => {
+    const result = trade({ year: 2020, make: "Jeep", model: "Wrangler", trim: "Recon", mileage: 60_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classKey: "wrangler_recon", newPrice: 45_740, modelRetention: { model: "Wrangler" } });
+    withinFifteenPct(result.marketValue, 31_290);
+    // A plain Wrangler keeps the compact_suv price: the Recon's row is the trim's only.
+    expect(
+      modelValuation(trade({ year: 2020, make: "Jeep", model: "Wrangler", trim: "Sport", mileage: 60_000, conditionNotes: "clean" })).vehicle
+        .classKey,
+    ).toBe("compact_suv");
   });
 });
