@@ -1,5 +1,5 @@
 /**
- * The appraisal audit (docs/domain/appraisal.md#the-audit) in one command: `npx tsx scripts/appraisal-audit.ts`.
+ * The appraisal audit (docs/domain/appraisal.md#the-audit) in one command: `npm run appraisal:audit`.
  * Applies every migration to an in-memory D1 (wrangler's own Miniflare), loads the shipped reference rows as
  * the service does, prices each trade with the engine (no comparables, Summit Auto North's economics, ZIP
  * 80234, the golden tests' date) and prints the table and its counts as the rules page shows them. A trade's
