@@ -3,8 +3,9 @@
  * Applies every migration to an in-memory D1 (wrangler's own Miniflare), loads the shipped reference rows as
  * the service does, prices each trade with the engine (no comparables, Summit Auto North's economics, ZIP
  * 80234, the golden tests' date) and prints the table and its counts as the rules page shows them. A trade's
- * "judged against" is what a manager reads it against: a published figure, a typical asking price
- * (unverified), or the rule its notes invoke.
+ * "judged against" is what a manager reads it against: a published figure, an unverified one (a typical
+ * asking price, or a listing average that is not the model year's own), or the rule its notes invoke. The
+ * counts say how many overrules stand against published figures: a verdict against a guess proves nothing.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -30,8 +31,8 @@ const STORE: StoreEconomics = {
   targetFrontGrossUsedMin: 1_200,
 };
 
-/** A published figure or typical asking price the market value is read against, or the rule the notes invoke. */
-type Judged = { figure: number; what: string } | { rule: string };
+/** A figure the market value is read against (published, or not), or the rule the notes invoke. */
+type Judged = { figure: number; what: string; published: boolean } | { rule: string };
 
 interface Trade {
   subject: AppraisalSubject;
@@ -40,8 +41,11 @@ interface Trade {
   label?: string;
 }
 
-const typical = (figure: number): Judged => ({ figure, what: "typical asking, unverified" });
-const published = (figure: number, what: string): Judged => ({ figure, what: `published: ${what}` });
+const unverified = (figure: number, what: string): Judged => ({ figure, what: `${what}, unverified`, published: false });
+const typical = (figure: number): Judged => unverified(figure, "typical asking");
+const published = (figure: number, what: string): Judged => ({ figure, what: `published: ${what}`, published: true });
+/** badvin.com's model-year pages carry one price series per model, relabelled by year: not the model year's own. */
+const badvin = (figure: number, what: string): Judged => unverified(figure, `badvin ${what}, one series per model`);
 const rule: Judged = { rule: "the rule for the notes" };
 const unit = (year: number, make: string, model: string, trim: string | undefined, mileage: number, conditionNotes = "clean") => ({
   year,
@@ -66,7 +70,7 @@ const TRADES: Trade[] = [
   { subject: unit(2014, "Toyota", "Prius", undefined, 150_000, "hybrid battery weak, needs battery"), judged: rule },
   { subject: unit(2017, "Honda", "Accord", undefined, 90_000, "brakes and rotors front and rear"), judged: rule },
   { subject: unit(2010, "Toyota", "Camry", undefined, 230_000, "runs and drives"), judged: rule },
-  // Against published figures.
+  // Against published figures (the four badvin averages are not a model year's own: unverified).
   { subject: unit(2014, "Mazda", "CX-5", "Touring", 144_000), judged: published(12_522, "Edmunds dealer retail") },
   { subject: unit(2016, "Chevrolet", "Cruze Limited", "1LT", 120_000), judged: published(10_053, "Edmunds dealer retail") },
   { subject: unit(2012, "Toyota", "Tacoma", "Double Cab", 168_000), judged: published(14_132, "Edmunds dealer retail") },
@@ -74,10 +78,10 @@ const TRADES: Trade[] = [
   { subject: unit(2019, "Tesla", "Model 3", "Performance", 70_000), judged: published(21_196, "KBB private party") },
   { subject: unit(2021, "Subaru", "Forester", undefined, 55_000), judged: published(17_514, "KBB private party") },
   { subject: unit(2020, "Tesla", "Model X", "Long Range", 70_000), judged: published(28_962, "KBB private party") },
-  { subject: unit(2021, "Ford", "F-150", "XLT", 47_000), judged: published(33_798, "badvin 2025 avg, all trims") },
-  { subject: unit(2021, "Kia", "Telluride", "EX", 58_000), judged: published(33_986, "badvin 2025 avg") },
-  { subject: unit(2020, "Kia", "Forte", "LXS", 59_000), judged: published(16_199, "badvin 2025 avg") },
-  { subject: unit(2020, "Kia", "Sportage", "LX", 57_000), judged: published(18_991, "badvin 2025 avg") },
+  { subject: unit(2021, "Ford", "F-150", "XLT", 47_000), judged: badvin(33_798, "2025 avg, all trims") },
+  { subject: unit(2021, "Kia", "Telluride", "EX", 58_000), judged: badvin(33_986, "2025 avg") },
+  { subject: unit(2020, "Kia", "Forte", "LXS", 59_000), judged: badvin(16_199, "2025 avg") },
+  { subject: unit(2020, "Kia", "Sportage", "LX", 57_000), judged: badvin(18_991, "2025 avg") },
   // Against typical asking prices.
   { subject: unit(2019, "Toyota", "Camry", "SE", 70_000), judged: typical(20_500) },
   { subject: unit(2022, "Toyota", "RAV4", "XLE", 35_000), judged: typical(28_000) },
@@ -96,7 +100,7 @@ const TRADES: Trade[] = [
   { subject: unit(2019, "Ram", "1500", "Big Horn", 75_000), judged: typical(29_000) },
   { subject: unit(2018, "Toyota", "Tacoma", "SR5", 80_000), judged: typical(28_000) },
   { subject: unit(2022, "Toyota", "Tundra", "SR5", 30_000), judged: typical(42_000) },
-  { subject: unit(2021, "Ford", "Ranger", "XLT", 45_000), judged: published(32_500, "badvin 2025 avg at 30,816 mi") },
+  { subject: unit(2021, "Ford", "Ranger", "XLT", 45_000), judged: badvin(32_500, "2025 avg at 30,816 mi") },
   { subject: unit(2023, "Ford", "F-150 Lightning", "Lariat", 15_000), judged: typical(45_000) },
   { subject: unit(2022, "Chevrolet", "Bolt EV", "LT", 30_000), judged: typical(17_500) },
   { subject: unit(2021, "Ford", "Mustang Mach-E", "Premium", 35_000), judged: typical(26_000) },
@@ -126,7 +130,10 @@ const TRADES: Trade[] = [
   { subject: unit(2013, "Toyota", "4Runner", "SR5", 170_000), judged: typical(19_000) },
   { subject: unit(2023, "Kia", "Telluride", "SX", 15_000), judged: typical(45_000) },
   { subject: unit(2024, "Toyota", "Camry", "SE", 10_000), judged: typical(29_000) },
-  { subject: unit(2022, "Tesla", "Model Y", "Long Range", 40_000), judged: typical(29_000) },
+  {
+    subject: unit(2022, "Tesla", "Model Y", "Long Range", 40_000),
+    judged: published(26_335, "iSeeCars via jalopnik.com 2025, a 3-year-old (2022) lost 56.1%, $33,653"),
+  },
   { subject: unit(2021, "Ford", "F-150", "Lariat", 60_000), judged: typical(38_000) },
   { subject: unit(2020, "Honda", "Civic", "EX", 55_000), judged: typical(20_500) },
   { subject: unit(2020, "Subaru", "Outback", "Premium", 60_000), judged: typical(22_500) },
@@ -138,11 +145,11 @@ const TRADES: Trade[] = [
     label: '2017 Toyota Tacoma (VIN 5TFCZ5CN6HX123456: "SR/SR5/TRD Off Road/TRD Sport/TRD Pro") 90000 clean',
   },
   // 2026-11-29, issue 33: the models the new figures and prices reach, and more classes, ages and conditions.
-  { subject: unit(2020, "Audi", "Q7", "Premium", 55_000), judged: typical(31_000) },
+  { subject: unit(2020, "Audi", "Q7", "Premium", 55_000), judged: published(23_685, "iSeeCars Q7 page 2025, a 5-year-old (2020)") },
   { subject: unit(2016, "Audi", "Q7", "Premium Plus", 110_000), judged: typical(13_500) },
   { subject: unit(2019, "Lexus", "RX 350", undefined, 70_000), judged: typical(30_000) },
   { subject: unit(2014, "Lexus", "RX 350", undefined, 140_000), judged: typical(15_000) },
-  { subject: unit(2020, "Toyota", "RAV4", "LE", 70_000), judged: typical(22_500) },
+  { subject: unit(2020, "Toyota", "RAV4", "LE", 70_000), judged: published(20_398, "iSeeCars via jalopnik.com 2025, a 2020 at 5 years") },
   { subject: unit(2015, "Toyota", "RAV4", "XLE", 120_000), judged: typical(13_000) },
   { subject: unit(2019, "Chevrolet", "Bolt EV", "LT", 60_000), judged: typical(14_000) },
   { subject: unit(2023, "Chevrolet", "Bolt EV", "1LT", 20_000), judged: typical(19_000) },
@@ -207,6 +214,7 @@ async function loadReference() {
 async function main() {
   const reference = await loadReference();
   const counts = { signs: 0, "honest check": 0, overrules: 0 };
+  let overrulesAgainstPublished = 0;
   console.log(
     "| # | Trade (year make model trim, miles, notes) | Market value | Max acquisition | Confidence | Reason (and recon where named) | Judged against | Verdict |",
   );
@@ -227,6 +235,7 @@ async function main() {
       const off = result.marketValue / judged.figure - 1;
       against = `${usd(judged.figure)} (${judged.what}) ${off >= 0 ? "+" : "-"}${Math.round(Math.abs(off) * 100)}%`;
       verdict = result.confidence === "low" ? "honest check" : Math.abs(off) <= 0.15 ? "signs" : "overrules";
+      if (verdict === "overrules" && judged.published) overrulesAgainstPublished++;
     }
     counts[verdict]++;
     const name =
@@ -235,7 +244,10 @@ async function main() {
       `| ${i + 1} | ${name} | ${usd(result.marketValue)} | ${usd(result.maxAcquisition)} | ${confidence} | ${reasons.join("; ") || "—"}${recon} | ${against} | ${verdict} |`,
     );
   });
-  console.log(`\n**Counts: ${counts.signs} sign, ${counts["honest check"]} honest checks, ${counts.overrules} overrule** (${TRADES.length} trades).`);
+  console.log(
+    `\n**Counts: ${counts.signs} sign, ${counts["honest check"]} honest checks, ${counts.overrules} overrule** (${TRADES.length} trades; ` +
+      `${overrulesAgainstPublished} of the overrules against a published figure, ${counts.overrules - overrulesAgainstPublished} against an unverified one).`,
+  );
 }
 
 await main();
