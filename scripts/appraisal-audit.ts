@@ -173,6 +173,7 @@ const REASONS: [RegExp, string][] = [
   [/is not in the model table|maker code/, "unknown model"],
   [/years old and no published figure/, "older unit"],
   [/^borrowed retention/, "borrowed retention"],
+  [/or its make measures how it keeps its value/, "class curve only"],
   [/trim priced above its class/, "trim above class"],
   [/the VIN does not tell/, "decoded trim list"],
   [/odometer/i, "odometer"],

@@ -113,7 +113,8 @@ describe("major mechanical and title words (docs/domain/appraisal.md#major-mecha
     expect(framed.maxAcquisition).toBe(Math.round(framed.marketValue * 0.85 * 0.75) - 1_000);
     // The clean one may be bought at its wholesale figure too (a cheap car's retail figure may not beat it), but names no condition.
     expect(clean.recon.wholesale).toEqual([]);
-    expect(clean.manualInspectionRequired).toBe(false);
+    // Its only reason for a look is its price (no figure of the Accord's own: docs/domain/appraisal.md#class-curve-only).
+    expect(clean.manualInspectionReasons.some((reason) => reason.startsWith("the notes name"))).toBe(false);
     expect(framed.maxAcquisition).toBeLessThan(clean.maxAcquisition);
   });
 
@@ -995,7 +996,9 @@ describe("issue 33, the models the audit overruled: their own published figures 
     expect(modelValuation(result).vehicle).toMatchObject({ classKey: "compact_luxury_suv_q5", newPrice: 41_500 });
     expect(result.marketValue).toBeLessThan(22_237);
     withinFifteenPct(result.marketValue, 17_000);
-    expect(result.confidence).toBe("medium");
+    // Its own new price, but no published figure of the Q5 or of Audi: the class's curve, said (#class-curve-only).
+    expect(result.confidence).toBe("low");
+    expect(result.note).toContain("no published figure of the Audi Q5 or its make");
   });
 
   it("a 2018 RX 350 with 80k keeps what iSeeCars' RX page says it keeps (38.9% lost at five against 45.5%), and the note says so", () => {
@@ -1065,5 +1068,52 @@ describe("issue 33, the models the audit overruled: their own published figures 
       modelValuation(trade({ year: 2020, make: "Jeep", model: "Wrangler", trim: "Sport", mileage: 60_000, conditionNotes: "clean" })).vehicle
         .classKey,
     ).toBe("compact_suv");
+  });
+});
+
+describe("a model no published figure measures, priced on its class's curve (docs/domain/appraisal.md#class-curve-only)", () => {
+  const CLASS_CURVE = "or its make measures how it keeps its value, so it is priced on the";
+
+  it("a 2021 Telluride EX with 58k is low and says why: the audit found it ~30% under on the class's curve at medium", () => {
+    const result = trade({ year: 2021, make: "Kia", model: "Telluride", trim: "EX", mileage: 58_000, conditionNotes: "clean" });
+    expect(modelValuation(result).vehicle).toMatchObject({ classMatch: "model", modelRetention: null });
+    expect(result.confidence).toBe("low");
+    expect(result.note).toContain(`no published figure of the Kia Telluride ${CLASS_CURVE}`);
+    expect(result.manualInspectionRequired).toBe(true);
+  });
+
+  it("a 2020 Pilot EX-L and a 2023 Ioniq 5 are low for the same reason; a Civic and a Camry, on their own figures, stay medium", () => {
+    for (const subject of [
+      { year: 2020, make: "Honda", model: "Pilot", trim: "EX-L", mileage: 70_000 },
+      { year: 2023, make: "Hyundai", model: "Ioniq 5", trim: "SEL", mileage: 20_000 },
+    ]) {
+      const result = trade({ ...subject, conditionNotes: "clean" });
+      expect(result.confidence, result.note).toBe("low");
+      expect(result.note).toContain(CLASS_CURVE);
+    }
+    for (const subject of [
+      { year: 2020, make: "Honda", model: "Civic", trim: "EX", mileage: 55_000 },
+      { year: 2019, make: "Toyota", model: "Camry", trim: "SE", mileage: 70_000 },
+    ]) {
+      const result = trade({ ...subject, conditionNotes: "clean" });
+      expect(result.confidence, result.note).toBe("medium");
+      expect(result.note).not.toContain(CLASS_CURVE);
+    }
+  });
+
+  it("the store's own comparables price a Telluride at their confidence: the class's curve is not read", () => {
+    const comp = { source: "in_stock" as const, year: 2021, trim: "EX", mileage: 55_000, price: 34_000, observedOn: "2026-11-20" };
+    const result = appraise({
+      subject: { year: 2021, make: "Kia", model: "Telluride", trim: "EX", mileage: 58_000, conditionNotes: "clean" },
+      marketZip: "80234",
+      store: STORE,
+      reference,
+      comps: [comp, comp, comp],
+      photos: { status: "none" },
+      now: NOW,
+    });
+    expect(result.valuation.method).toBe("comparables");
+    expect(result.confidence).toBe("medium");
+    expect(result.note).not.toContain(CLASS_CURVE);
   });
 });

@@ -195,6 +195,18 @@ function borrowedRetentionReason(vehicle: VehicleClass): string | null {
   );
 }
 
+/**
+ * A model of a measured class with no published figure of its own or of its make, priced on the class's
+ * curve: the studies put models of one class far either side of it (docs/domain/appraisal.md#class-curve-only).
+ */
+function classCurveReason(subject: AppraisalSubject, vehicle: VehicleClass): string | null {
+  if (vehicle.classMatch !== "model" || vehicle.modelRetention !== null || !vehicle.retentionMeasured) return null;
+  return (
+    `no published figure of the ${subject.make} ${vehicle.matchedModel} or its make measures how it keeps its value, so it is priced on the ${vehicle.retention.retentionClass} class's curve, ` +
+    `and the studies put models of one class from about 30% under it to 30% over it at five years: confidence is low until someone checks the market`
+  );
+}
+
 /** A VIN whose maker code the loaded vPIC data does not know: the VIN confirms nothing typed (docs/appraisal.md#vin-decoding). */
 const unknownMakerReason = (wmi: string) =>
   `the VIN's maker code ${wmi} is not in the loaded vPIC data${wmi.length > 3 ? " (a small manufacturer: 49 CFR 565.15(a) codes it in characters 1–3 and 12–14)" : ""}, so the VIN confirms nothing about the vehicle: confidence low until someone checks the unit`;
@@ -339,7 +351,7 @@ export function appraise(input: AppraisalInput): Appraisal {
     ...(onCurve
       ? [
           unknownVehicleReason(subject, valuation.vehicle),
-          outlierModelReason(valuation, settings) ?? olderUnitReason(subject, valuation, settings),
+          outlierModelReason(valuation, settings) ?? olderUnitReason(subject, valuation, settings) ?? classCurveReason(subject, valuation.vehicle),
           borrowedRetentionReason(valuation.vehicle),
         ]
       : []),

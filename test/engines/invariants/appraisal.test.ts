@@ -308,6 +308,23 @@ describe("trade appraisal invariants (docs/domain/invariants.md#trade-appraisal)
     );
   });
 
+  it("a model of a measured class with no published figure of its own or its make's, priced on the curve, is never above low confidence", () => {
+    const rows = reference.modelClasses.filter((row) => row.model !== "*");
+    holds(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        subjects(() => reference),
+        (i, s) => {
+          const row = rows[i % rows.length];
+          const result = appraiseSubject({ make: row.make, model: row.model, year: s.year, mileage: s.mileage, conditionNotes: s.conditionNotes });
+          const { vehicle } = result.valuation;
+          const onClassCurve = vehicle.classMatch === "model" && vehicle.modelRetention === null && vehicle.retentionMeasured;
+          return !onClassCurve || result.confidence === "low";
+        },
+      ),
+    );
+  });
+
   it("an older unit of the same model, miles and condition is never worth more", () => {
     holds(
       fc.property(
