@@ -28,7 +28,7 @@ import type {
   StoredUnit,
   TableDigest,
 } from "../db/queries/org-storage";
-import type { AlertPageAfter, AlertUnitRow, BriefingRows } from "../db/queries/reports";
+import type { AlertPageAfter, AlertUnitRow, BriefingRows, StockAndSettings } from "../db/queries/reports";
 import type { AuditCursor, SettingChange, SettingsAuditRow, StoreSettingsRow } from "../db/queries/settings";
 import type { SnapshotSafety } from "../engines/ingest";
 import { describeError, logEvent } from "../lib/log";
@@ -109,10 +109,23 @@ export class OrganizationStore extends DurableObject<Env> {
     return await this.queries.alertUnitPage(this.db, orgId, limit, after, storeId);
   }
 
-  /** The units in stock of every store, or of one, with their market values (`unitsInStock`, D1's own query): the briefings' and the alert totals'. */
+  /**
+   * The units in stock of every store, or of one, with their market values (`unitsInStock`, D1's own query).
+   * Kept for a Worker on the previous code during a deploy's overlap; this version's reports call `stockAndSettings`.
+   */
   async unitsInStock(orgId: string, storeId?: string): Promise<Served<AlertUnitRow[]>> {
     if (!this.serves(orgId)) return NOT_SERVING;
     return await this.queries.unitsInStock(this.db, orgId, storeId);
+  }
+
+  /** The alert totals' inputs: the units in stock (as `unitsInStock`) and the stores' settings they are judged by (`readStoreSettings`), of every store or of one. */
+  async stockAndSettings(orgId: string, storeId?: string): Promise<Served<StockAndSettings>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    const [units, settings] = await Promise.all([
+      this.queries.unitsInStock(this.db, orgId, storeId),
+      this.queries.readStoreSettings(this.db, orgId, storeId),
+    ]);
+    return { units, settings };
   }
 
   /** A store's inventory snapshot, checked, compared and written here: refused, or its counts. */
@@ -157,7 +170,12 @@ export class OrganizationStore extends DurableObject<Env> {
   /** The appraisal's comparables: the recent sales, the units in stock, and the units the sales' VINs name (`comparablesOf`, D1's own reads). */
   async comparables(orgId: string, query: ComparableQuery): Promise<Served<Comparables>> {
     if (!this.serves(orgId)) return NOT_SERVING;
-    return await this.queries.comparablesOf(this.db, orgId, query);
+    // With the stores' settings, kept here: the appraisal prices with its store's.
+    const [comparables, settings] = await Promise.all([
+      this.queries.comparablesOf(this.db, orgId, query),
+      this.queries.listStoreSettings(this.db, orgId),
+    ]);
+    return { ...comparables, settings };
   }
 
   /** A store's briefing rows: its recent and pipeline deals, open stips and units in stock (`briefingRows`, D1's own reads). */
@@ -221,7 +239,12 @@ export class OrganizationStore extends DurableObject<Env> {
   /** A store's decisions counted per program and score band, and its open tightenings (`storeLenderHistory`, D1's own reads): the deal desk's. */
   async lenderHistory(orgId: string, storeId: string): Promise<Served<StoreLenderHistory>> {
     if (!this.serves(orgId)) return NOT_SERVING;
-    return await this.queries.storeLenderHistory(this.db, orgId, storeId);
+    // With the store's settings, kept here: the desk computes with them.
+    const [history, settings] = await Promise.all([
+      this.queries.storeLenderHistory(this.db, orgId, storeId),
+      this.queries.findStoreSettings(this.db, orgId, storeId),
+    ]);
+    return { ...history, ...(settings && { settings }) };
   }
 
   /** One page of a move's copy of the decisions, and with the last the episodes; the first empties the group. */
@@ -442,6 +465,7 @@ export class OrganizationStore extends DurableObject<Env> {
     try {
       await nightly.runNightly(this.env, orgId, at, {
         inStock: async () => await this.queries.unitsInStock(this.db, orgId),
+        storeSettings: () => this.queries.readStoreSettings(this.db, orgId),
         briefingRows: (storeId, dealsSince) => this.queries.briefingRows(this.db, orgId, storeId, dealsSince),
         expiredChecks: (now) => this.queries.deleteExpiredChecks(this.db, now),
         outcomes: this.queries.outcomeStore(this.db, orgId),
