@@ -6,6 +6,7 @@ import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-mo
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { createDeskOrg, post } from "../helpers/deal-desk";
 import { call } from "../helpers/factories";
+import { createIngestKey, deal, postDeals } from "../helpers/ingest";
 import { PLACES, type Place, placeOrganization } from "../helpers/org-storage";
 import { createValuedUnit, daysAgo } from "../helpers/reports";
 import { brokerCall, createBrokerToken } from "../helpers/staff";
@@ -106,6 +107,9 @@ describe.each(PLACES)("store settings, the organization's data in %s", (place) =
     // A PATCH that changes nothing writes nothing.
     expect((await patch(storeId, broker, { pack_used: 650 })).status).toBe(200);
     expect((await auditLog(broker)).entries).toHaveLength(3);
+    // A deal push writes the directory's store names where it lands: the settings beside them stay.
+    expect((await postDeals({ key: await createIngestKey(orgId) }, { deals: [deal("SET-D1", storeId)] })).status).toBe(200);
+    expect(await (await brokerCall(`/api/settings/stores/${storeId}`, broker)).json()).toMatchObject({ pack_used: 650, aged_threshold_days: 60 });
     if (place === "object") {
       // D1's scrambled copy untouched: the change is the object's alone.
       const d1 = await env.DB.prepare("SELECT pack_used FROM stores WHERE id = ?").bind(storeId).first<{ pack_used: number }>();
