@@ -16,8 +16,10 @@ import {
   inventoryUnitIndexes,
   salesMonthlyColumns,
   salesMonthlyIndexes,
+  storeSettingColumns,
 } from "./schema/platform";
 import { unitMarketValueColumns } from "./schema/reports";
+import { settingsAuditColumns, settingsAuditIndexes } from "./schema/settings";
 import { lenderOutcomeEpisodeColumns, lenderOutcomeEpisodeIndexes } from "./schema/signals";
 
 /** Whose object this is, and whether it serves (`active`): a move fills it first, then turns it on. */
@@ -26,11 +28,15 @@ export const storageOwner = sqliteTable("storage_owner", {
   active: integer("active", { mode: "boolean" }).notNull().default(false),
 });
 
-/** The organization's stores as the directory (D1 `stores`) names them: what the inventory feed joins. */
+/**
+ * The organization's stores as the directory (D1 `stores`) names them: what the inventory feed
+ * joins; and each store's settings, which live here from the move on (the settings group, below).
+ */
 export const stores = sqliteTable("stores", {
   id: text("id").primaryKey(),
   orgId: text("org_id").notNull(),
   name: text("name").notNull(),
+  ...storeSettingColumns(),
 });
 
 export const inventoryUnits = sqliteTable(
@@ -102,3 +108,8 @@ export const lenderOutcomeEpisodes = sqliteTable(
   lenderOutcomeEpisodeColumns(text("org_id").notNull(), text("store_id").notNull(), text("program_id").notNull()),
   lenderOutcomeEpisodeIndexes,
 );
+
+// --- the settings group (the settings columns of `stores`, above; settings_audit; docs/scaling.md) --
+
+/** Every change to a store's settings, one row per field, written in the change's own transaction (docs/settings.md). */
+export const settingsAudit = sqliteTable("settings_audit", settingsAuditColumns(text("org_id").notNull()), settingsAuditIndexes);

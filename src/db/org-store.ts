@@ -4,7 +4,7 @@
  * query modules as D1. Everything here is synchronous SQLite under the hood, so an operation runs
  * whole before the object takes its next call.
  */
-import { and, asc, inArray, isNull, lt } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations-org/migrations";
@@ -21,6 +21,7 @@ import {
   lenderDecisions,
   lenderOutcomeEpisodes,
   salesMonthly,
+  settingsAudit,
   storageOwner,
   stores,
   unitMarketValues,
@@ -38,15 +39,23 @@ import {
   upsertStips,
   upsertUnits,
 } from "./queries/ingest";
-import type { StoredCheck, StoredDecision, StoredEpisode, StoredSalesMonth } from "./queries/org-storage";
+import type { StoredAudit, StoredCheck, StoredDecision, StoredEpisode, StoredSalesMonth, StoredStoreSettings } from "./queries/org-storage";
 import { COMPLIANCE_CHECKS_RETENTION, EXPIRED_ROWS_PER_STATEMENT, expiredRowsDeletion } from "./queries/retention";
+import {
+  planStoreSettingsChange,
+  type SettingChange,
+  STORE_SETTING_KEYS,
+  type StoreSettingsPatch,
+  type StoreSettingsRow,
+  storeSettingsQuery,
+} from "./queries/settings";
 import { closeEpisode, insertEpisode, listOpenEpisodes, listOutcomeDecisions, type OutcomeStore } from "./queries/signals";
 
 export { comparablesOf } from "./queries/appraisal";
 // The object loads this one module when it starts: what it runs, on its own SQLite.
 export { listInventory, salesSummary } from "./queries/feeds";
 export { groupDigest, readDealPage, readStoreNames, readUnitPage } from "./queries/org-storage";
-export { alertUnitPage, briefingRows, unitsInStock } from "./queries/reports";
+export { alertUnitPage, briefingRows, readStoreSettings, unitsInStock } from "./queries/reports";
 
 export type OrgStoreDb = DrizzleSqliteDODatabase;
 
@@ -76,10 +85,20 @@ export function setActive(db: OrgStoreDb, active: boolean): void {
   db.update(storageOwner).set({ active }).run();
 }
 
-/** The object's copy of the directory's store names, replaced whole (the feed joins them). */
+/**
+ * The object's copy of the directory's stores brought to `names` (the feed joins them): a store
+ * the directory no longer lists goes, a name follows the directory's, and each store's settings,
+ * which live here (the settings group), stay as they are.
+ */
 function replaceStores(db: OrgStoreDb, orgId: string, names: readonly { id: string; name: string }[]): void {
-  db.delete(stores).run();
-  for (const store of names) db.insert(stores).values({ id: store.id, orgId, name: store.name }).run();
+  db.delete(stores)
+    .where(sql`${stores.id} NOT IN (SELECT value FROM json_each(${JSON.stringify(names.map((store) => store.id))}))`)
+    .run();
+  for (const store of names)
+    db.insert(stores)
+      .values({ id: store.id, orgId, name: store.name })
+      .onConflictDoUpdate({ target: stores.id, set: { name: store.name } })
+      .run();
 }
 
 /**
@@ -321,4 +340,74 @@ export function outcomeStore(db: OrgStoreDb, orgId: string): OutcomeStore {
         recordEvents(db, events, at);
       }),
   };
+}
+
+// --- the settings group (the settings columns of `stores`, settings_audit; docs/scaling.md) ------
+
+export { readAuditPage, settingsDigest } from "./queries/org-storage";
+export { findStoreSettings, listSettingsAudit, listStoreSettings } from "./queries/settings";
+
+/** What a settings change found and did here: null, no such store; `written` false, the store's settings were no longer `expected`. */
+export type StoreSettingsChanged = { before: StoreSettingsRow; changes: StoreSettingsPatch; written: boolean } | null;
+
+/**
+ * A store's settings change applied here: its settings read, the change planned from them
+ * (`planStoreSettingsChange`, D1's own) and written with its audit rows, in one transaction, so
+ * each audit row records exactly the value it replaced and no other change comes between. With
+ * `expected` (an If-Match the caller checked against it), nothing is written unless the settings
+ * are still those.
+ */
+export function changeStoreSettings(
+  db: OrgStoreDb,
+  orgId: string,
+  storeId: string,
+  fields: readonly SettingChange[],
+  actor: string,
+  changedAt: string,
+  expected?: StoreSettingsRow,
+): StoreSettingsChanged {
+  return db.transaction(() => {
+    // The object's SQLite answers at once: the query's type allows D1's promise too.
+    const before = storeSettingsQuery(db, orgId, storeId).get() as StoreSettingsRow | undefined;
+    if (before === undefined) return null;
+    const { changes, entries } = planStoreSettingsChange(before, fields, actor, changedAt);
+    if (expected !== undefined && STORE_SETTING_KEYS.some((key) => before[key] !== expected[key])) return { before, changes, written: false };
+    if (entries.length === 0) return { before, changes, written: true };
+    for (const entry of entries)
+      db.insert(settingsAudit)
+        .values({ ...entry, orgId })
+        .run();
+    db.update(stores)
+      .set(changes)
+      .where(and(eq(stores.orgId, orgId), eq(stores.id, storeId)))
+      .run();
+    return { before, changes, written: true };
+  });
+}
+
+/** A store the directory opened since the move, with the settings it was created with (the operator's create-store). */
+export function addStore(db: OrgStoreDb, store: StoredStoreSettings & { orgId: string }): void {
+  db.insert(stores).values(store).onConflictDoNothing().run();
+}
+
+/** A move's copy of the group: the first page sets every store's settings (D1's) and empties the audit; each page adds audit rows. */
+export function loadSettings(
+  db: OrgStoreDb,
+  orgId: string,
+  settings: readonly StoredStoreSettings[] | undefined,
+  audit: readonly StoredAudit[],
+): void {
+  db.transaction(() => {
+    if (settings !== undefined) {
+      db.delete(settingsAudit).run();
+      for (const row of settings) {
+        const { id: _id, name: _name, ...values } = row;
+        db.insert(stores)
+          .values({ ...row, orgId })
+          .onConflictDoUpdate({ target: stores.id, set: values })
+          .run();
+      }
+    }
+    for (const entry of audit) db.insert(settingsAudit).values(entry).run();
+  });
 }

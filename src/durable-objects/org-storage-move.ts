@@ -1,6 +1,6 @@
 /**
  * Moving an organization's data between D1 and its storage object (docs/scaling.md#how-an-organization-moves-d1--its-object),
- * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group). A move: the flag to `moving` (D1's fence then
+ * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group, the settings group). A move: the flag to `moving` (D1's fence then
  * refuses the group's writes, which wait), a copy in pages by id, the digests of both sides
  * compared, the object turned on, the flag to `object`. An undo is the same the other way; D1's
  * copy is kept by a move, so an undo writes back only what changed since.
@@ -11,6 +11,7 @@ import {
   groupDigest,
   type LenderTable,
   lenderDigest,
+  readAuditPage,
   readCheckPage,
   readDealPage,
   readDecisionPage,
@@ -23,12 +24,16 @@ import {
   restoreChecks,
   restoreDeals,
   restoreLenderDecisions,
+  restoreSettings,
   restoreUnits,
+  type SettingsTable,
   type StoredDecision,
   type StoredEpisode,
+  settingsDigest,
   switchOrgStorage,
   type TableDigest,
 } from "../db/queries/org-storage";
+import { listStoreSettings } from "../db/queries/settings";
 import type { OrgStoragePlace } from "../db/schema";
 import { DomainError } from "../lib/domain-error";
 import { orgStore } from "./org-storage-routing";
@@ -51,7 +56,11 @@ const verificationFailed = (d1: Record<string, TableDigest>, object: Record<stri
     facts: { d1, object },
   });
 
-function sameDigests(a: Record<string, TableDigest>, b: Record<string, TableDigest>, tables: readonly (GroupTable | LenderTable)[]): boolean {
+function sameDigests(
+  a: Record<string, TableDigest>,
+  b: Record<string, TableDigest>,
+  tables: readonly (GroupTable | LenderTable | SettingsTable)[],
+): boolean {
   return tables.every((t) => a[t]?.rows === b[t]?.rows && a[t]?.sha256 === b[t]?.sha256);
 }
 
@@ -71,8 +80,10 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   const started = Date.now();
   const db = await begin(env, orgId, "d1", "moving", "object");
   const store = orgStore(env, orgId);
-  if (!db)
-    return { org_id: orgId, storage: "object", tables: { ...(await store.digest(orgId)), ...(await store.lenderDigest(orgId)) }, write_pause_ms: 0 };
+  if (!db) {
+    const tables = { ...(await store.digest(orgId)), ...(await store.lenderDigest(orgId)), ...(await store.settingsDigest(orgId)) };
+    return { org_id: orgId, storage: "object", tables, write_pause_ms: 0 };
+  }
   const names = await readStoreNames(db, orgId);
   let after: string | undefined;
   let first = true;
@@ -95,18 +106,21 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   }
   await copyChecks(db, store, orgId);
   await copyLenderDecisions(db, store, orgId);
+  await copySettings(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const lender = await verifyLenderDecisions(db, store, orgId);
+  const settings = await verifySettings(db, store, orgId);
   if (
     !sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
-    !lender.same
+    !lender.same ||
+    !settings.same
   ) {
     await switchOrgStorage(db, orgId, "moving", "d1");
-    throw verificationFailed({ ...inD1, ...lender.inD1 }, { ...inObject, ...lender.inObject });
+    throw verificationFailed({ ...inD1, ...lender.inD1, ...settings.inD1 }, { ...inObject, ...lender.inObject, ...settings.inObject });
   }
   await store.setActive(orgId, true);
   await switchOrgStorage(db, orgId, "moving", "object");
-  return { org_id: orgId, storage: "object", tables: { ...inD1, ...lender.inD1 }, write_pause_ms: Date.now() - started };
+  return { org_id: orgId, storage: "object", tables: { ...inD1, ...lender.inD1, ...settings.inD1 }, write_pause_ms: Date.now() - started };
 }
 
 /** The organization's object → D1, while D1's copy is kept: every unit, deal and stip written back by id (unchanged ones rewrite nothing). */
@@ -123,7 +137,8 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   const db = await begin(env, orgId, "object", "returning", "d1");
   if (!db) {
     const inD1 = getDb(env.DB);
-    return { org_id: orgId, storage: "d1", tables: { ...(await groupDigest(inD1, orgId)), ...(await lenderDigest(inD1, orgId)) }, write_pause_ms: 0 };
+    const tables = { ...(await groupDigest(inD1, orgId)), ...(await lenderDigest(inD1, orgId)), ...(await settingsDigest(inD1, orgId)) };
+    return { org_id: orgId, storage: "d1", tables, write_pause_ms: 0 };
   }
   let after: string | undefined;
   for (;;) {
@@ -143,16 +158,22 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   }
   await restoreChecksFrom(store, db, orgId);
   await returnLenderDecisions(db, store, orgId);
+  await returnSettings(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const lender = await verifyLenderDecisions(db, store, orgId);
+  const settings = await verifySettings(db, store, orgId);
   // The stores' names are the directory's own in D1, and nothing writes market values in the object: the units and the deals group came back.
-  if (!sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) || !lender.same) {
+  if (
+    !sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
+    !lender.same ||
+    !settings.same
+  ) {
     await store.setActive(orgId, true);
     await switchOrgStorage(db, orgId, "returning", "object");
-    throw verificationFailed({ ...inD1, ...lender.inD1 }, { ...inObject, ...lender.inObject });
+    throw verificationFailed({ ...inD1, ...lender.inD1, ...settings.inD1 }, { ...inObject, ...lender.inObject, ...settings.inObject });
   }
   await switchOrgStorage(db, orgId, "returning", "d1");
-  return { org_id: orgId, storage: "d1", tables: { ...inD1, ...lender.inD1 }, write_pause_ms: Date.now() - started };
+  return { org_id: orgId, storage: "d1", tables: { ...inD1, ...lender.inD1, ...settings.inD1 }, write_pause_ms: Date.now() - started };
 }
 
 type Store = ReturnType<typeof orgStore>;
@@ -210,4 +231,34 @@ async function restoreChecksFrom(store: Store, db: Database, orgId: string): Pro
     if (last === undefined) return;
     after = last;
   }
+}
+
+// --- the settings group (the settings columns of `stores`, settings_audit) -----------------------
+
+/** D1's stores' settings into the object with the first page, then the audit rows in pages by id (the first page empties what a failed move left). */
+async function copySettings(db: Database, store: Store, orgId: string): Promise<void> {
+  const settings = await listStoreSettings(db, orgId);
+  for (let after: string | undefined, first = true; ; first = false) {
+    const audit = await readAuditPage(db, orgId, after, PAGE);
+    await store.loadSettings(orgId, first ? settings : undefined, audit);
+    if (audit.length < PAGE) return;
+    after = audit.at(-1)?.id;
+  }
+}
+
+/** The object's settings written back into D1's directory rows and its audit rows by id (an undo): those D1 kept from the move rewrite nothing. */
+async function returnSettings(db: Database, store: Store, orgId: string): Promise<void> {
+  for (let after: string | undefined; ; ) {
+    const page = await store.settingsPage(orgId, after, PAGE);
+    const writes = restoreSettings(db, orgId, page.settings, page.audit);
+    if (writes.length > 0) await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
+    if (page.audit.length < PAGE) return;
+    after = page.audit.at(-1)?.id;
+  }
+}
+
+/** Both sides' digests of the settings group, and whether they agree. */
+async function verifySettings(db: Database, store: Store, orgId: string) {
+  const [inD1, inObject] = await Promise.all([settingsDigest(db, orgId), store.settingsDigest(orgId)]);
+  return { inD1, inObject, same: sameDigests(inD1, inObject, ["store_settings", "settings_audit"]) };
 }

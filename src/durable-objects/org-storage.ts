@@ -1,5 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
-import type { DealToLoad, DecisionToLoad, EventToRecord, MarketValueToLoad, OrgStoreDb, StipToLoad, UnitToLoad } from "../db/org-store";
+import type {
+  DealToLoad,
+  DecisionToLoad,
+  EventToRecord,
+  MarketValueToLoad,
+  OrgStoreDb,
+  StipToLoad,
+  StoreSettingsChanged,
+  UnitToLoad,
+} from "../db/org-store";
 import type { ComparableQuery, Comparables } from "../db/queries/appraisal";
 import type { ComplianceCheckRow, HistoryOutcome, NewComplianceCheck } from "../db/queries/compliance";
 import type { StoreLenderHistory } from "../db/queries/deal-desk";
@@ -7,6 +16,7 @@ import type { RecordedEvent } from "../db/queries/events";
 import type { FeedQuery, InventoryAfter, SalesSummaryAfter, SalesSummaryRow, UnitRow } from "../db/queries/feeds";
 import type { AppliedDeals, PushedDeal, SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
 import type {
+  StoredAudit,
   StoredCheck,
   StoredDeal,
   StoredDecision,
@@ -14,10 +24,12 @@ import type {
   StoredMarketValue,
   StoredSalesMonth,
   StoredStip,
+  StoredStoreSettings,
   StoredUnit,
   TableDigest,
 } from "../db/queries/org-storage";
-import type { AlertPageAfter, AlertUnitRow, BriefingRows } from "../db/queries/reports";
+import type { AlertPageAfter, AlertUnitRow, BriefingRows, StockAndSettings } from "../db/queries/reports";
+import type { AuditCursor, SettingChange, SettingsAuditRow, StoreSettingsRow } from "../db/queries/settings";
 import type { SnapshotSafety } from "../engines/ingest";
 import { describeError, logEvent } from "../lib/log";
 
@@ -53,6 +65,8 @@ const RELAY_DELAY_MS = 60_000;
 const RELAY_PAGE = 500;
 const NIGHTLY_RETRY_MS = 5 * 60_000;
 const NIGHTLY_RETRY_WINDOW_MS = 60 * 60_000;
+/** Set once the object holds its stores' settings (a move's copy, a seed, or its first start after the settings group moved). */
+const SETTINGS_HELD = "settings_held";
 type Applied = Extract<SnapshotPlan, { refusal: object }> | { refusal: null; created: number; updated: number; removed: number };
 
 /**
@@ -79,6 +93,7 @@ export class OrganizationStore extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => {
       this.queries = await import("../db/org-store");
       this.db = await this.queries.openOrgStore(ctx.storage);
+      await this.holdSettings();
     });
   }
 
@@ -94,10 +109,23 @@ export class OrganizationStore extends DurableObject<Env> {
     return await this.queries.alertUnitPage(this.db, orgId, limit, after, storeId);
   }
 
-  /** The units in stock of every store, or of one, with their market values (`unitsInStock`, D1's own query): the briefings' and the alert totals'. */
+  /**
+   * The units in stock of every store, or of one, with their market values (`unitsInStock`, D1's own query).
+   * Kept for a Worker on the previous code during a deploy's overlap; this version's reports call `stockAndSettings`.
+   */
   async unitsInStock(orgId: string, storeId?: string): Promise<Served<AlertUnitRow[]>> {
     if (!this.serves(orgId)) return NOT_SERVING;
     return await this.queries.unitsInStock(this.db, orgId, storeId);
+  }
+
+  /** The alert totals' inputs: the units in stock (as `unitsInStock`) and the stores' settings they are judged by (`readStoreSettings`), of every store or of one. */
+  async stockAndSettings(orgId: string, storeId?: string): Promise<Served<StockAndSettings>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    const [units, settings] = await Promise.all([
+      this.queries.unitsInStock(this.db, orgId, storeId),
+      this.queries.readStoreSettings(this.db, orgId, storeId),
+    ]);
+    return { units, settings };
   }
 
   /** A store's inventory snapshot, checked, compared and written here: refused, or its counts. */
@@ -142,7 +170,12 @@ export class OrganizationStore extends DurableObject<Env> {
   /** The appraisal's comparables: the recent sales, the units in stock, and the units the sales' VINs name (`comparablesOf`, D1's own reads). */
   async comparables(orgId: string, query: ComparableQuery): Promise<Served<Comparables>> {
     if (!this.serves(orgId)) return NOT_SERVING;
-    return await this.queries.comparablesOf(this.db, orgId, query);
+    // With the stores' settings, kept here: the appraisal prices with its store's.
+    const [comparables, settings] = await Promise.all([
+      this.queries.comparablesOf(this.db, orgId, query),
+      this.queries.listStoreSettings(this.db, orgId),
+    ]);
+    return { ...comparables, settings };
   }
 
   /** A store's briefing rows: its recent and pipeline deals, open stips and units in stock (`briefingRows`, D1's own reads). */
@@ -206,7 +239,12 @@ export class OrganizationStore extends DurableObject<Env> {
   /** A store's decisions counted per program and score band, and its open tightenings (`storeLenderHistory`, D1's own reads): the deal desk's. */
   async lenderHistory(orgId: string, storeId: string): Promise<Served<StoreLenderHistory>> {
     if (!this.serves(orgId)) return NOT_SERVING;
-    return await this.queries.storeLenderHistory(this.db, orgId, storeId);
+    // With the store's settings, kept here: the desk computes with them.
+    const [history, settings] = await Promise.all([
+      this.queries.storeLenderHistory(this.db, orgId, storeId),
+      this.queries.findStoreSettings(this.db, orgId, storeId),
+    ]);
+    return { ...history, ...(settings && { settings }) };
   }
 
   /** One page of a move's copy of the decisions, and with the last the episodes; the first empties the group. */
@@ -229,6 +267,90 @@ export class OrganizationStore extends DurableObject<Env> {
   lenderDigest(orgId: string): Promise<Record<string, TableDigest>> {
     this.claim(orgId);
     return this.queries.lenderDigest(this.db, orgId);
+  }
+
+  // --- the settings group (the settings columns of `stores`, settings_audit; docs/scaling.md) --
+
+  /** The organization's stores with their settings, by id (`listStoreSettings`, D1's own query). */
+  async storeSettingsList(orgId: string): Promise<Served<StoreSettingsRow[]>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.listStoreSettings(this.db, orgId);
+  }
+
+  /** One store's settings, or null (`findStoreSettings`, D1's own query). */
+  async storeSettings(orgId: string, storeId: string): Promise<Served<StoreSettingsRow | null>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.findStoreSettings(this.db, orgId, storeId);
+  }
+
+  /** A store's settings change, read, planned and written here with its audit rows in one transaction (`changeStoreSettings`). */
+  changeStoreSettings(
+    orgId: string,
+    storeId: string,
+    fields: SettingChange[],
+    actor: string,
+    changedAt: string,
+    expected?: StoreSettingsRow,
+  ): Served<StoreSettingsChanged> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return this.queries.changeStoreSettings(this.db, orgId, storeId, fields, actor, changedAt, expected);
+  }
+
+  /** One page of the settings audit, newest first (`listSettingsAudit`, D1's own query). */
+  async settingsAudit(orgId: string, page: { limit: number; after?: AuditCursor }): Promise<Served<SettingsAuditRow[]>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return await this.queries.listSettingsAudit(this.db, orgId, page);
+  }
+
+  /** A store the directory opened since the move, with the settings it was created with; a move under way copies it itself. */
+  addStore(orgId: string, store: StoredStoreSettings): Served<void> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    this.queries.addStore(this.db, { ...store, orgId });
+  }
+
+  /** One page of a move's copy: with the first, every store's settings (D1's); each, audit rows by id. */
+  loadSettings(orgId: string, settings: StoredStoreSettings[] | undefined, audit: StoredAudit[]): Promise<void> {
+    this.idle(orgId);
+    this.queries.loadSettings(this.db, orgId, settings, audit);
+    return this.ctx.storage.put(SETTINGS_HELD, true);
+  }
+
+  /**
+   * An object moved before the settings group was (object schema version 8) got its stores'
+   * settings columns at their defaults, while D1 kept the organization's own and went on being
+   * written: the first start on this version, serving, takes D1's (settings and their audit rows)
+   * before any call, so no answer is computed from a default the store never chose.
+   */
+  private async holdSettings(): Promise<void> {
+    if (await this.ctx.storage.get<boolean>(SETTINGS_HELD)) return;
+    const owner = this.queries.readOwner(this.db);
+    // Unowned or off: a move's copy brings the settings when it fills the object.
+    if (!owner?.active) return;
+    const [{ getDb }, { listStoreSettings }, { readAuditPage }] = await Promise.all([
+      import("../db/client"),
+      import("../db/queries/settings"),
+      import("../db/queries/org-storage"),
+    ]);
+    const d1 = getDb(this.env.DB);
+    const [settings, audit] = await Promise.all([
+      listStoreSettings(d1, owner.orgId),
+      readAuditPage(d1, owner.orgId, undefined, Number.MAX_SAFE_INTEGER),
+    ]);
+    this.queries.loadSettings(this.db, owner.orgId, settings, audit);
+    await this.ctx.storage.put(SETTINGS_HELD, true);
+    logEvent("info", { event: "org_settings_taken_from_d1", org_id: owner.orgId, stores: settings.length, audit_rows: audit.length });
+  }
+
+  /** One page of the audit by id, and with the first (no `afterId`) every store's settings, for an undo's copy back to D1. */
+  async settingsPage(orgId: string, afterId: string | undefined, limit: number): Promise<{ settings?: StoredStoreSettings[]; audit: StoredAudit[] }> {
+    this.idle(orgId);
+    const audit = await this.queries.readAuditPage(this.db, orgId, afterId, limit);
+    return afterId === undefined ? { settings: await this.queries.listStoreSettings(this.db, orgId), audit } : { audit };
+  }
+
+  settingsDigest(orgId: string): Promise<Record<string, TableDigest>> {
+    this.claim(orgId);
+    return this.queries.settingsDigest(this.db, orgId);
   }
 
   // --- a move (src/db/org-storage-move.ts): never while serving, except the switch itself --------
@@ -343,6 +465,7 @@ export class OrganizationStore extends DurableObject<Env> {
     try {
       await nightly.runNightly(this.env, orgId, at, {
         inStock: async () => await this.queries.unitsInStock(this.db, orgId),
+        storeSettings: () => this.queries.readStoreSettings(this.db, orgId),
         briefingRows: (storeId, dealsSince) => this.queries.briefingRows(this.db, orgId, storeId, dealsSince),
         expiredChecks: (now) => this.queries.deleteExpiredChecks(this.db, now),
         outcomes: this.queries.outcomeStore(this.db, orgId),
@@ -381,10 +504,10 @@ export class OrganizationStore extends DurableObject<Env> {
 
   // --- a sandbox (src/routes/sandboxes, src/jobs/purge-expired-sandboxes.ts) --------------------
 
-  /** A new sandbox's seeded inventory, deals and lender decisions, written as a move's first page is (`loadPage`), then served, its nightly alarm set (the crons skip it). */
-  seedSandbox(
+  /** A new sandbox's seeded stores with their settings, inventory, deals and lender decisions, written as a move's first page is (`loadPage`), then served, its nightly alarm set (the crons skip it). */
+  async seedSandbox(
     orgId: string,
-    stores: StoreName[],
+    stores: StoredStoreSettings[],
     units: UnitToLoad[],
     values: MarketValueToLoad[],
     deals: DealToLoad[] = [],
@@ -395,6 +518,7 @@ export class OrganizationStore extends DurableObject<Env> {
     this.queries.loadPage(this.db, orgId, stores, units, values, true);
     this.queries.loadDeals(this.db, { deals, stips });
     this.queries.loadLenderDecisions(this.db, { decisions }, true);
+    await this.loadSettings(orgId, stores, []);
     return this.setActive(orgId, true);
   }
 

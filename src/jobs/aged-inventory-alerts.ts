@@ -2,7 +2,7 @@ import { chunk } from "../db/batch";
 import { getDb } from "../db/client";
 import { alertedStockings, insertAgedAlertMarkers, listNewlyAgedUnits, type NewlyAgedUnit, stockingKey } from "../db/queries/aged-alerts";
 import { readOrgStorage } from "../db/queries/org-storage";
-import { type AlertUnitRow, listOrganizationIds, readStoreSettings } from "../db/queries/reports";
+import { type AlertUnitRow, listOrganizationIds, type StoreSettingsById } from "../db/queries/reports";
 import { isoDay } from "../engines/dates";
 import { evaluateUnit } from "../engines/reports/alerts";
 import { commitWithEvents, type DomainEvent } from "../events/emit";
@@ -53,13 +53,18 @@ export async function raiseOrganizationAgedAlerts(env: Env, orgId: string, now: 
 
 /**
  * The same alerts for an organization whose units are in its object, run there by its alarm
- * (src/jobs/org-nightly.ts): `inStock` is every unit it holds in stock. A crossing is what
+ * (src/jobs/org-nightly.ts): `inStock` is every unit it holds in stock, `settings` its stores' (kept there too). A crossing is what
  * listNewlyAgedUnits finds in D1 (the unit's threshold reached within LOOKBACK_DAYS, not alerted
  * for this stocking); the markers and the events stay in D1, written as above.
  */
-export async function raiseAgedAlertsOf(env: Env, orgId: string, inStock: readonly AlertUnitRow[], now: Date): Promise<void> {
+export async function raiseAgedAlertsOf(
+  env: Env,
+  orgId: string,
+  inStock: readonly AlertUnitRow[],
+  settings: StoreSettingsById,
+  now: Date,
+): Promise<void> {
   const db = getDb(env.DB);
-  const settings = await readStoreSettings(db, orgId);
   const crossed = inStock.flatMap((unit) => {
     const store = settings.get(unit.storeId);
     // The report's own threshold and days on the lot (an aged unit always has an alert).

@@ -4,7 +4,7 @@
  * it for an organization in D1 (CRONS, as SCHEDULE lists the jobs), with the same job code; the crons skip it.
  */
 import { getDb } from "../db/client";
-import { type AlertUnitRow, type BriefingRowsReader, listStoreIds } from "../db/queries/reports";
+import { type AlertUnitRow, type BriefingRowsReader, listStoreIds, type StoreSettingsById } from "../db/queries/reports";
 import type { OutcomeStore } from "../db/queries/signals";
 import { DAY_MS } from "../engines/dates";
 import { raiseAgedAlertsOf } from "./aged-inventory-alerts";
@@ -49,12 +49,19 @@ export async function runNightly(
   env: Env,
   orgId: string,
   at: number,
-  read: { inStock: () => Promise<AlertUnitRow[]>; briefingRows: BriefingRowsReader; expiredChecks: (now: Date) => number; outcomes: OutcomeStore },
+  read: {
+    inStock: () => Promise<AlertUnitRow[]>;
+    /** The stores' settings, kept in the object (the settings group). */
+    storeSettings: () => Promise<StoreSettingsById>;
+    briefingRows: BriefingRowsReader;
+    expiredChecks: (now: Date) => number;
+    outcomes: OutcomeStore;
+  },
 ): Promise<void> {
   const now = new Date(at);
   const minute = Math.round((at % DAY_MS) / 60_000);
   const due = [...RUN_MINUTES].filter(([, runMinute]) => runMinute === minute).map(([job]) => job);
-  if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(env, orgId, await read.inStock(), now);
+  if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(env, orgId, await read.inStock(), await read.storeSettings(), now);
   if (due.includes("purge-expired-records")) read.expiredChecks(now);
   if (due.includes("lender-outcome-shifts")) await raiseOutcomeShiftsOf(env, orgId, read.outcomes, now);
   if (due.includes("build-morning-briefings"))

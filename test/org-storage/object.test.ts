@@ -104,6 +104,13 @@ describe("an organization's storage object", () => {
         "INSERT INTO lender_outcome_episodes (id, org_id, store_id, program_id, opened_at, figures) VALUES ('loe_old', ?, 'sto_old', 'lp_harbor_point_bank', '2026-10-04T05:00:00.000Z', '{}')",
         org.id,
       );
+      // The settings group (version 8): the old store's settings columns came at their defaults; an audit row of a change.
+      expect(sql.exec("SELECT pack_used, aged_threshold_days FROM stores").one()).toEqual({ pack_used: 500, aged_threshold_days: 45 });
+      sql.exec(
+        `INSERT INTO settings_audit (id, org_id, store_id, area, field, old_value, new_value, actor, changed_at)
+         VALUES ('set_old', ?, 'sto_old', 'store', 'pack_used', '500', '650', 'staff:usr_old', '2026-10-05T09:00:00.000Z')`,
+        org.id,
+      );
       for (const table of ORG_TABLES) expect(sql.exec(`SELECT * FROM "${table}"`).toArray(), table).toHaveLength(1);
       const [unit] = sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").toArray();
       expect(unit.updated_at).toBe("2026-10-01T09:00:00.000Z");

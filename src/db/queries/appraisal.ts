@@ -18,6 +18,7 @@ import {
   inventoryUnits,
   stores,
 } from "../schema";
+import type { StoreSettingsRow } from "./settings";
 
 type OrgRow = { orgId: string | null };
 
@@ -138,7 +139,8 @@ export async function comparablesOf(db: SqliteReader, orgId: string, query: Comp
   const [sold, inStock, units] = await Promise.all(comparableReads(db, orgId, query));
   return { sold, inStock, units: units as UnitOfVin[] };
 }
-export type Comparables = Awaited<ReturnType<typeof comparablesOf>>;
+/** The comparables as read; from a moved organization's object, with its stores' settings kept there. */
+export type Comparables = Awaited<ReturnType<typeof comparablesOf>> & { settings?: StoreSettingsRow[] };
 
 /**
  * The store that prices the trade (the primary one) and the organization's comparable used units:
@@ -155,6 +157,7 @@ export async function loadPricingData(
 ) {
   const storeRead = db
     .select({
+      id: stores.id,
       name: stores.name,
       marketZip: stores.marketZip,
       packUsed: stores.packUsed,
@@ -175,8 +178,10 @@ export async function loadPricingData(
     const [storeRows, sold, inStock, units] = await db.batch([storeRead, ...comparableReads(db, orgId, query)]);
     [store, comparables] = [storeRows, { sold, inStock, units }];
   }
-  const { sold, inStock, units } = comparables;
-  return { store: store[0] ?? null, inStock, sold: withSoldUnits(sold, units, query.limit) };
+  const { sold, inStock, units, settings } = comparables;
+  // The directory picks the store; a moved organization's settings for it are its object's.
+  const kept = settings?.find((s) => s.id === store[0]?.id);
+  return { store: store[0] ? { ...store[0], ...kept } : null, inStock, sold: withSoldUnits(sold, units, query.limit) };
 }
 
 /** Each sale with the trim and odometer of the unit its VIN names (a row per such unit, as a left join gives), or none. */

@@ -18,6 +18,7 @@ import {
   stores,
   vehicleTypeAdjustments,
 } from "../schema";
+import type { StoreSettingsRow } from "./settings";
 import { listOpenEpisodes } from "./signals";
 
 /**
@@ -123,4 +124,5 @@ export async function storeLenderHistory(db: SqliteReader, orgId: string, storeI
   return { decisions, episodes };
 }
 
-export type StoreLenderHistory = Awaited<ReturnType<typeof storeLenderHistory>>;
+/** The history as read; from a moved organization's object, with the store's settings kept there. */
+export type StoreLenderHistory = Awaited<ReturnType<typeof storeLenderHistory>> & { settings?: StoreSettingsRow };

@@ -13,9 +13,11 @@ import {
   type OrgStoragePlace,
   organizations,
   salesMonthly,
+  settingsAudit,
   stores,
   unitMarketValues,
 } from "../schema";
+import { listStoreSettings, STORE_SETTING_KEYS, type StoreSettingsRow, storeSettingsColumns } from "./settings";
 
 /**
  * The moved groups' tables (inventory, deals) as a move copies and checks them (docs/scaling.md#how-an-organization-moves-d1--its-object):
@@ -290,3 +292,48 @@ export function unlessStorageInD1(db: Database, orgId: string) {
 }
 
 export const isStorageMovedError = (error: unknown) => error instanceof Error && /storage moved/.test(`${error.message} ${error.cause ?? ""}`);
+
+// --- the settings group (the settings columns of `stores`, settings_audit) ---------------------
+
+/** A store's id, name and settings, and an audit row with every column, as a move carries them. */
+export type StoredStoreSettings = StoreSettingsRow;
+export type StoredAudit = typeof settingsAudit.$inferSelect;
+export type SettingsTable = "store_settings" | "settings_audit";
+
+/**
+ * The organization's audit rows of its store settings after `afterId` (by id), at most `limit`:
+ * one page of a copy. The lender panel's and the screening thresholds' rows stay in D1 with the
+ * changes they record (those settings have not moved).
+ */
+export function readAuditPage(db: SqliteReader, orgId: string, afterId: string | undefined, limit: number): Promise<StoredAudit[]> {
+  const a = settingsAudit;
+  return db
+    .select(getTableColumns(a))
+    .from(a)
+    .where(and(eq(a.orgId, orgId), eq(a.area, "store"), afterId === undefined ? undefined : gt(a.id, afterId)))
+    .orderBy(asc(a.id))
+    .limit(limit);
+}
+
+/** The settings group's digest on either side: every store's settings (by id) and every audit row of them (by id). */
+export async function settingsDigest(db: SqliteReader, orgId: string): Promise<Record<SettingsTable, TableDigest>> {
+  const [settings, audit] = await Promise.all([listStoreSettings(db, orgId), readAuditPage(db, orgId, undefined, Number.MAX_SAFE_INTEGER)]);
+  return { store_settings: digest(settings), settings_audit: digest(audit) };
+}
+
+/**
+ * The object's settings written back into D1's directory rows (an undo), and a page of its audit
+ * rows by id (an audit row never changes, so one D1 already holds is left as it is).
+ */
+export function restoreSettings(db: Database, orgId: string, settings: readonly StoredStoreSettings[] | undefined, audit: readonly StoredAudit[]) {
+  const values = (row: StoredStoreSettings) => Object.fromEntries(STORE_SETTING_KEYS.map((key) => [key, row[key]]));
+  return [
+    ...(settings ?? []).map((row) =>
+      db
+        .update(stores)
+        .set(values(row))
+        .where(and(eq(stores.orgId, orgId), eq(storeSettingsColumns.id, row.id))),
+    ),
+    ...audit.map((entry) => db.insert(settingsAudit).values(entry).onConflictDoNothing()),
+  ];
+}

@@ -23,7 +23,7 @@ import {
   unitMarketValues,
 } from "../schema";
 import { newestFeedEntries } from "./market-feed";
-import { storeSettingsColumns } from "./settings";
+import { findStoreSettings, type StoreSettingsRow, storeSettingsColumns } from "./settings";
 import { briefingTightenings, type OpenEpisodeRow, openEpisodes, openEpisodesQuery } from "./signals";
 
 const alertUnitColumns = {
@@ -94,13 +94,21 @@ export async function alertUnitPage(
     .limit(limit)) as AlertUnitRow[];
 }
 
-/** The settings of the organization's stores (or one store's), by store id: the directory's, in D1 wherever the units are. */
-export async function readStoreSettings(db: Database, orgId: string, storeId?: string) {
+/** The settings of the organization's stores (or one store's), by store id: D1's, or a moved organization's object's. */
+export async function readStoreSettings(db: SqliteReader, orgId: string, storeId?: string) {
   const rows = await db
     .select(storeSettingsColumns)
     .from(stores)
     .where(and(eq(stores.orgId, orgId), storeId === undefined ? undefined : eq(stores.id, storeId)));
   return new Map(rows.map((s) => [s.id, s] as const));
+}
+
+export type StoreSettingsById = Awaited<ReturnType<typeof readStoreSettings>>;
+
+/** The units in stock and the settings they are judged by, read together where a moved organization keeps them (one call). */
+export interface StockAndSettings {
+  units: AlertUnitRow[];
+  settings: StoreSettingsById;
 }
 
 /** Each of the organization's stores (or one) with its stored inventory-alerts totals, null where none is stored (docs/reports.md#totals). */
@@ -259,6 +267,8 @@ export interface BriefingRows {
   openStips: OpenStip[];
   /** The store's open lender tightenings (the lender decisions group's episodes). */
   episodes: OpenEpisodeRow[];
+  /** The store's settings where they are kept (a moved organization's object); absent from an object on the previous code. */
+  store?: StoreSettingsRow;
 }
 
 /** The briefing's reads of a store's deals, open stips, units in stock and open tightenings: the same on D1 and in the organization's object. */
@@ -299,10 +309,13 @@ function briefingReads(db: SqliteReader, orgId: string, storeId: string, dealsSi
   ] as const;
 }
 
-/** A store's briefing rows in one call to the organization's object. */
+/** A store's briefing rows in one call to the organization's object, with the store's settings there. */
 export async function briefingRows(db: SqliteReader, orgId: string, storeId: string, dealsSince: string): Promise<BriefingRows> {
-  const [dealRows, openStips, units, episodes] = await Promise.all(briefingReads(db, orgId, storeId, dealsSince));
-  return { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[], episodes };
+  const [[dealRows, openStips, units, episodes], store] = await Promise.all([
+    Promise.all(briefingReads(db, orgId, storeId, dealsSince)),
+    findStoreSettings(db, orgId, storeId),
+  ]);
+  return { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[], episodes, ...(store && { store }) };
 }
 
 /** Reads a store's briefing rows where the organization's deals and units are, when not in D1. */
@@ -325,7 +338,8 @@ export async function loadBriefingData(db: Database, orgId: string, storeId: str
     const [storeFound, dealRows, openStips, units, episodes] = await db.batch([storeRead, ...briefingReads(db, orgId, storeId, dealsSince)]);
     [storeRows, rows] = [storeFound, { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[], episodes }];
   }
-  const store = storeRows[0];
+  // The directory names the store; a moved organization's settings are its object's (D1's row: a store the object was not told of, or an object on the previous code).
+  const store = storeRows[0] && (rows.store ?? storeRows[0]);
   if (!store) return null;
   const tightenings = briefingTightenings(openEpisodes(rows.episodes));
   return { store, units: rows.units as AlertUnit[], deals: rows.deals, openStips: rows.openStips, tightenings };

@@ -1,9 +1,12 @@
 import { and, asc, count, desc, eq, exists, inArray, lt, notExists, or, type SQL, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
+import { newId } from "../../lib/ids";
 import { chunk, runBatch, type Statement } from "../batch";
-import { type Database, readRowArrays, type SqlTemplate } from "../client";
+import { type Database, readRowArrays, type SqliteReader, type SqlTemplate } from "../client";
 import { insertRowWhere } from "../guarded";
-import { complianceSettings, lenderPrograms, settingsAudit, storeLenderPanel, stores } from "../schema";
+import { complianceSettings, lenderPrograms, type SETTINGS_AREAS, settingsAudit, storeLenderPanel, stores } from "../schema";
+
+type SettingsArea = (typeof SETTINGS_AREAS)[number];
 
 /** The columns of `stores` that are settings (docs/settings.md), as the engines read them. */
 export const storeSettingsColumns = {
@@ -44,7 +47,7 @@ const STORE_SETTINGS_KEYS = Object.keys(storeSettingsColumns) as (keyof StoreSet
  * every call, and drizzle's query building was the largest share of that call's CPU after D1
  * itself (BENCHMARKS.md, "Profiles").
  */
-export async function listStoreSettings(db: Database, orgId: string): Promise<StoreSettingsRow[]> {
+export async function listStoreSettings(db: SqliteReader, orgId: string): Promise<StoreSettingsRow[]> {
   listStoreSettingsStatement ??= new QueryBuilder()
     .select(storeSettingsColumns)
     .from(stores)
@@ -55,13 +58,60 @@ export async function listStoreSettings(db: Database, orgId: string): Promise<St
   return rows.map((row) => Object.fromEntries(STORE_SETTINGS_KEYS.map((key, i) => [key, row[i]])) as StoreSettingsRow);
 }
 
-export async function findStoreSettings(db: Database, orgId: string, storeId: string) {
-  const [row] = await db
+/** One store's settings, unexecuted: D1 awaits it, the organization's object runs it inside its write's transaction. */
+export const storeSettingsQuery = (db: SqliteReader, orgId: string, storeId: string) =>
+  db
     .select(storeSettingsColumns)
     .from(stores)
     .where(and(eq(stores.orgId, orgId), eq(stores.id, storeId)))
     .limit(1);
+
+export async function findStoreSettings(db: SqliteReader, orgId: string, storeId: string) {
+  const [row] = await storeSettingsQuery(db, orgId, storeId);
   return row ?? null;
+}
+
+/** A changed setting as a request names it: its field in the API, its column, its new value. */
+export interface SettingChange {
+  field: string;
+  column: keyof StoreSettingsPatch;
+  value: number;
+}
+
+/** One audit row of a change: the values before and after as JSON. */
+export const auditEntry = (
+  storeId: string | null,
+  area: AuditEntry["area"],
+  field: string,
+  oldValue: unknown,
+  newValue: unknown,
+  actor: string,
+  changedAt: string,
+): AuditEntry => ({
+  id: newId("set"),
+  storeId,
+  area,
+  field,
+  oldValue: JSON.stringify(oldValue),
+  newValue: JSON.stringify(newValue),
+  actor,
+  changedAt,
+});
+
+/**
+ * What a change does to the store's settings `before`: the columns whose value differs, each with
+ * its audit row recording the value it replaces (a field sent unchanged writes nothing). The same
+ * plan in D1 and in the organization's object, so both audit alike.
+ */
+export function planStoreSettingsChange(before: StoreSettingsRow, fields: readonly SettingChange[], actor: string, changedAt: string) {
+  const changes: StoreSettingsPatch = {};
+  const entries: AuditEntry[] = [];
+  for (const { field, column, value } of fields) {
+    if (value === before[column]) continue;
+    changes[column] = value;
+    entries.push(auditEntry(before.id, "store", field, before[column], value, actor, changedAt));
+  }
+  return { changes, entries };
 }
 
 /**
@@ -95,7 +145,14 @@ async function writeIfUnchanged(
 
 const storeWhere = (orgId: string, storeId: string) => and(eq(stores.orgId, orgId), eq(stores.id, storeId));
 
-/** Applies `patch` only if the store's settings are still `before`, with its audit rows (writeIfUnchanged). */
+/** The settings columns, without the store's id and name. */
+export const STORE_SETTING_KEYS = STORE_SETTINGS_KEYS.filter((key): key is keyof StoreSettingsPatch => key !== "id" && key !== "name");
+
+/**
+ * Applies `patch` only if the store's settings are still `before`, with its audit rows
+ * (writeIfUnchanged), and only while `fence` lets it (`unlessStorageInD1`: a moved organization's
+ * settings are its object's, so a request that read the flag before the move writes nothing here).
+ */
 export async function updateStoreSettings(
   db: Database,
   orgId: string,
@@ -103,19 +160,20 @@ export async function updateStoreSettings(
   before: StoreSettingsRow,
   patch: StoreSettingsPatch,
   audit: readonly AuditEntry[],
+  fence: Statement,
 ): Promise<boolean> {
-  const settingKeys = STORE_SETTINGS_KEYS.filter((key) => key !== "id" && key !== "name");
   const unchanged = exists(
     db
       .select({ one: sql`1` })
       .from(stores)
-      .where(and(storeWhere(orgId, storeId), ...settingKeys.map((key) => eq(storeSettingsColumns[key], before[key])))),
+      .where(and(storeWhere(orgId, storeId), ...STORE_SETTING_KEYS.map((key) => eq(storeSettingsColumns[key], before[key])))),
   );
   return writeIfUnchanged(db, orgId, unchanged, audit, (checked) => [
     db
       .update(stores)
       .set(patch)
       .where(and(storeWhere(orgId, storeId), checked)),
+    fence,
   ]);
 }
 
@@ -214,15 +272,20 @@ export interface AuditCursor {
   id: string;
 }
 
-/** Newest first; `after` is the last row of the previous page. */
-export async function listSettingsAudit(db: Database, orgId: string, page: { limit: number; after?: AuditCursor }) {
-  const { after } = page;
+/** Newest first; `after` is the last row of the previous page; `areas`: only those areas' rows (all without it). */
+export async function listSettingsAudit(
+  db: SqliteReader,
+  orgId: string,
+  page: { limit: number; after?: AuditCursor; areas?: readonly SettingsArea[] },
+) {
+  const { after, areas } = page;
   return db
     .select()
     .from(settingsAudit)
     .where(
       and(
         eq(settingsAudit.orgId, orgId),
+        areas === undefined ? undefined : inArray(settingsAudit.area, [...areas]),
         after
           ? or(lt(settingsAudit.changedAt, after.changedAt), and(eq(settingsAudit.changedAt, after.changedAt), lt(settingsAudit.id, after.id)))
           : undefined,

@@ -66,6 +66,46 @@ export const sandboxRequests = sqliteTable(
   (t) => [primaryKey({ columns: [t.day, t.addressHash] })],
 );
 
+/**
+ * A store's settings (docs/settings.md), the columns of `stores` the gross, aging and alert engines
+ * read; defaults are docs/domain/gross.md. The same in D1's `stores` and in a moved organization's
+ * object (src/db/org-schema.ts), which holds them from the move on (docs/scaling.md).
+ */
+export const storeSettingColumns = () => ({
+  packNew: real("pack_new").notNull().default(300),
+  packUsed: real("pack_used").notNull().default(500),
+  /** All-in daily holding cost under `holding_high_value_cost` (docs/domain/gross.md#holding-cost). */
+  holdingCostPerDay: real("holding_cost_per_day").notNull().default(35),
+  /** Cost at and above which a unit also carries `holding_high_value_daily_pct` % of its cost per day. */
+  holdingHighValueCost: real("holding_high_value_cost").notNull().default(30000),
+  holdingHighValueDailyPct: real("holding_high_value_daily_pct").notNull().default(0.1),
+  floorplanAprNew: real("floorplan_apr_new").notNull().default(7.0),
+  floorplanAprUsed: real("floorplan_apr_used").notNull().default(8.5),
+  /** Floor-plan assistance or holdback the store counts against a new unit's interest, USD a day (docs/domain/gross.md#holding-cost). */
+  floorplanAssistanceNewPerDay: real("floorplan_assistance_new_per_day").notNull().default(0),
+  /** The store's own overhead figure for a new unit, USD a day, on top of its floor-plan interest. */
+  overheadNewPerDay: real("overhead_new_per_day").notNull().default(0),
+  /** Wholesale value of a clean unit today as % of its retail market (docs/domain/gross.md#expected-auction-proceeds). */
+  wholesaleRatioPct: real("wholesale_ratio_pct").notNull().default(82),
+  /** Auction and transport fees taken from a unit's wholesale value, USD. */
+  auctionFees: real("auction_fees").notNull().default(500),
+  reconCar: real("recon_car").notNull().default(1200),
+  reconTruck: real("recon_truck").notNull().default(1400),
+  reconSuv: real("recon_suv").notNull().default(1300),
+  reconVan: real("recon_van").notNull().default(1200),
+  /** Used and CPO units are aged at this many days (docs/domain/reports.md#aged-alert-thresholds). */
+  agedThresholdDays: integer("aged_threshold_days").notNull().default(45),
+  /** New units are aged at this many days (docs/domain/reports.md#new-units-age-differently). */
+  agedThresholdDaysNew: integer("aged_threshold_days_new").notNull().default(90),
+  /** Front gross a used unit must earn, as % of its retail price with a floor in USD (docs/domain/gross.md#front-gross-targets). */
+  targetFrontGrossUsedPct: real("target_front_gross_used_pct").notNull().default(8),
+  targetFrontGrossUsedMin: real("target_front_gross_used_min").notNull().default(1200),
+  /** Inventory older than this many hours is stale (docs/ingestion.md#when-a-feed-stops). */
+  inventoryStaleHours: integer("inventory_stale_hours").notNull().default(24),
+  /** Deals older than this many hours are stale: a store can go a weekend without a sale. */
+  dealsStaleHours: integer("deals_stale_hours").notNull().default(72),
+});
+
 /** A rooftop. Its settings feed the gross, aging and alert engines; defaults are docs/domain/gross.md. */
 export const stores = sqliteTable(
   "stores",
@@ -75,38 +115,7 @@ export const stores = sqliteTable(
     name: text("name").notNull(),
     isPrimary: integer("is_primary", { mode: "boolean" }).notNull().default(false),
     marketZip: text("market_zip").notNull(),
-    packNew: real("pack_new").notNull().default(300),
-    packUsed: real("pack_used").notNull().default(500),
-    /** All-in daily holding cost under `holding_high_value_cost` (docs/domain/gross.md#holding-cost). */
-    holdingCostPerDay: real("holding_cost_per_day").notNull().default(35),
-    /** Cost at and above which a unit also carries `holding_high_value_daily_pct` % of its cost per day. */
-    holdingHighValueCost: real("holding_high_value_cost").notNull().default(30000),
-    holdingHighValueDailyPct: real("holding_high_value_daily_pct").notNull().default(0.1),
-    floorplanAprNew: real("floorplan_apr_new").notNull().default(7.0),
-    floorplanAprUsed: real("floorplan_apr_used").notNull().default(8.5),
-    /** Floor-plan assistance or holdback the store counts against a new unit's interest, USD a day (docs/domain/gross.md#holding-cost). */
-    floorplanAssistanceNewPerDay: real("floorplan_assistance_new_per_day").notNull().default(0),
-    /** The store's own overhead figure for a new unit, USD a day, on top of its floor-plan interest. */
-    overheadNewPerDay: real("overhead_new_per_day").notNull().default(0),
-    /** Wholesale value of a clean unit today as % of its retail market (docs/domain/gross.md#expected-auction-proceeds). */
-    wholesaleRatioPct: real("wholesale_ratio_pct").notNull().default(82),
-    /** Auction and transport fees taken from a unit's wholesale value, USD. */
-    auctionFees: real("auction_fees").notNull().default(500),
-    reconCar: real("recon_car").notNull().default(1200),
-    reconTruck: real("recon_truck").notNull().default(1400),
-    reconSuv: real("recon_suv").notNull().default(1300),
-    reconVan: real("recon_van").notNull().default(1200),
-    /** Used and CPO units are aged at this many days (docs/domain/reports.md#aged-alert-thresholds). */
-    agedThresholdDays: integer("aged_threshold_days").notNull().default(45),
-    /** New units are aged at this many days (docs/domain/reports.md#new-units-age-differently). */
-    agedThresholdDaysNew: integer("aged_threshold_days_new").notNull().default(90),
-    /** Front gross a used unit must earn, as % of its retail price with a floor in USD (docs/domain/gross.md#front-gross-targets). */
-    targetFrontGrossUsedPct: real("target_front_gross_used_pct").notNull().default(8),
-    targetFrontGrossUsedMin: real("target_front_gross_used_min").notNull().default(1200),
-    /** Inventory older than this many hours is stale (docs/ingestion.md#when-a-feed-stops). */
-    inventoryStaleHours: integer("inventory_stale_hours").notNull().default(24),
-    /** Deals older than this many hours are stale: a store can go a weekend without a sale. */
-    dealsStaleHours: integer("deals_stale_hours").notNull().default(72),
+    ...storeSettingColumns(),
     createdAt: createdAt(),
   },
   (t) => [index("stores_org_idx").on(t.orgId)],

@@ -121,14 +121,16 @@ async function loadStoreDesk(
   storeId: string | undefined,
   elsewhere?: LenderHistoryReader,
 ): Promise<StoreDesk | null> {
-  const store = await queries.findDeskStore(db, orgId, storeId);
-  if (!store) return null;
-  // The panel and the feeds' deliveries are D1's; the history is where the decisions are.
-  const [panelProgramIds, { decisions, episodes }, feeds] = await Promise.all([
-    queries.loadStorePanel(db, orgId, store.id),
-    elsewhere ? elsewhere(store.id) : queries.storeLenderHistory(db, orgId, store.id),
-    loadFeedReceipts(db, orgId, [store.id]),
+  const directory = await queries.findDeskStore(db, orgId, storeId);
+  if (!directory) return null;
+  // The panel and the feeds' deliveries are D1's; the history is where the decisions are, with a moved organization's store settings.
+  const history: Promise<queries.StoreLenderHistory> = elsewhere ? elsewhere(directory.id) : queries.storeLenderHistory(db, orgId, directory.id);
+  const [panelProgramIds, { decisions, episodes, settings }, feeds] = await Promise.all([
+    queries.loadStorePanel(db, orgId, directory.id),
+    history,
+    loadFeedReceipts(db, orgId, [directory.id]),
   ]);
+  const store = { ...directory, ...settings };
   const calibration = new Map<string, Partial<Record<CreditTier, lenderRouting.DecisionCounts>>>();
   const turnaround = new Map<string, { submissions: number; turnaroundSum: number }>();
   for (const row of decisions) {

@@ -29,10 +29,10 @@ export const moveStorageToObject: Handler<typeof routes.moveStorageToObject> = a
 export const moveStorageToD1: Handler<typeof routes.moveStorageToD1> = async (c) => c.json(await moveToD1(c.env, c.req.valid("param").org_id), 200);
 
 export const createStore: Handler<typeof routes.createStore> = async (c) =>
-  c.json(await operator.createStore(c.get("db"), c.req.valid("param").org_id, c.req.valid("json")), 201);
+  c.json(await operator.createStore(c.env, c.get("db"), c.req.valid("param").org_id, c.req.valid("json")), 201);
 
 export const listStores: Handler<typeof routes.listStores> = async (c) => {
-  const stores = await operator.listStores(c.get("db"), c.req.valid("param").org_id);
+  const stores = await operator.listStores(c.env, c.get("db"), c.req.valid("param").org_id);
   return c.json({ count: stores.length, stores }, 200);
 };
 

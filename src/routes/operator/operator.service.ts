@@ -4,11 +4,17 @@ import { hashPassword } from "../../credentials/password";
 import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
 import * as operator from "../../db/queries/operator";
+import { readOrgStorage } from "../../db/queries/org-storage";
+import type { StoreSettingsRow } from "../../db/queries/settings";
+import type { NOT_SERVING } from "../../durable-objects/org-storage";
+import { onOrgStorage, orgStore, readWhereStored } from "../../durable-objects/org-storage-routing";
 import { tellKeysSuspended } from "../../http/quota";
 import { storeSettingColumnsOf, storeSettingsOf } from "../../http/store-setting-fields";
 import { DomainError } from "../../lib/domain-error";
 import { newId } from "../../lib/ids";
 import type { CreateStaffUserRequestSchema, CreateStoreRequestSchema } from "./operator.routes";
+
+type StorageEnv = Pick<Env, "DB" | "ORG_STORE">;
 
 const noSuchOrganization = () => new DomainError("not_found", "No organization with that id.");
 
@@ -68,7 +74,7 @@ function toStore(row: operator.StoreRow) {
 }
 
 /** Settings the body leaves out are left out of the INSERT, so the column defaults (the shipped figures) apply. */
-export async function createStore(db: Database, orgId: string, input: z.infer<typeof CreateStoreRequestSchema>) {
+export async function createStore(env: StorageEnv, db: Database, orgId: string, input: z.infer<typeof CreateStoreRequestSchema>) {
   await requireOrganization(db, orgId);
   const row = await operator.insertStore(db, orgId, {
     id: input.id ?? newId("sto"),
@@ -78,12 +84,31 @@ export async function createStore(db: Database, orgId: string, input: z.infer<ty
     ...storeSettingColumnsOf(input),
   });
   if (!row) throw new DomainError("conflict", "A store with that id exists.");
+  // A moved organization's store settings are its object's: the new store goes there too, with the settings it was created with.
+  const storage = (await readOrgStorage(db, orgId)) ?? "d1";
+  if (storage !== "d1") {
+    await onOrgStorage(env, orgId, storage, "write", {
+      // Back in D1 (an undo), or a move that copies the directory after this insert: D1's row is the store.
+      inD1: async () => undefined,
+      inObject: () => orgStore(env, orgId).addStore(orgId, row),
+    });
+  }
   return toStore(row);
 }
 
-export async function listStores(db: Database, orgId: string) {
+/** The directory's stores; a moved organization's settings read from its object (one call), where they are kept. */
+export async function listStores(env: StorageEnv, db: Database, orgId: string) {
   await requireOrganization(db, orgId);
-  return (await operator.listStores(db, orgId)).map(toStore);
+  const rows = await operator.listStores(db, orgId);
+  const storage = (await readOrgStorage(db, orgId)) ?? "d1";
+  const read = readWhereStored(env, orgId, storage);
+  if (!read) return rows.map(toStore);
+  const settings = await read(
+    async () => [],
+    () => orgStore(env, orgId).storeSettingsList(orgId) as Promise<StoreSettingsRow[] | typeof NOT_SERVING>,
+  );
+  const byId = new Map(settings.map((s) => [s.id, s]));
+  return rows.map((row) => toStore({ ...row, ...byId.get(row.id) }));
 }
 
 /** The password becomes a scrypt hash here and goes no further: never stored, logged or answered. */

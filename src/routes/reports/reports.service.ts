@@ -13,6 +13,7 @@ import {
   loadBriefingData,
   loadMarketData,
   readStoreSettings,
+  type StockAndSettings,
   unitsInStock,
 } from "../../db/queries/reports";
 import { loadFeedReceipts } from "../../db/queries/signals";
@@ -58,7 +59,8 @@ type AlertReportPage = ReturnType<typeof alertReportBody> & { has_more: boolean;
 /** The reports' reads of an organization's units and deals when they are not (only) in D1. */
 export interface UnitsElsewhere {
   alertPage(limit: number, after: AlertPageAfter | undefined, storeId: string | undefined): Promise<AlertUnitRow[]>;
-  inStock(storeId?: string): Promise<AlertUnitRow[]>;
+  /** The units in stock with the stores' settings they are judged by (kept with them in a moved organization's object). */
+  stockAndSettings(storeId?: string): Promise<StockAndSettings>;
   briefingRows: BriefingRowsReader;
 }
 
@@ -82,10 +84,13 @@ export function unitsElsewhere(
         () => alertUnitPage(db, orgId, limit, after, storeId),
         () => orgStore(env, orgId).alertUnitPage(orgId, limit, after, storeId) as Promise<AlertUnitRow[] | typeof NOT_SERVING>,
       ),
-    inStock: (storeId) =>
+    stockAndSettings: (storeId) =>
       read(
-        () => unitsInStock(db, orgId, storeId),
-        () => orgStore(env, orgId).unitsInStock(orgId, storeId) as Promise<AlertUnitRow[] | typeof NOT_SERVING>,
+        async () => {
+          const [units, settings] = await Promise.all([unitsInStock(db, orgId, storeId), readStoreSettings(db, orgId, storeId)]);
+          return { units, settings };
+        },
+        () => orgStore(env, orgId).stockAndSettings(orgId, storeId) as Promise<StockAndSettings | typeof NOT_SERVING>,
       ),
     briefingRows: (storeId, dealsSince) =>
       read(
@@ -120,16 +125,15 @@ export async function inventoryAlerts(
   const limit = params.limit ?? ALERTS_PAGE_MAX;
   return alertReports.get(`${orgId}:${storeId ?? ""}:${limit}:${params.cursor ?? ""}`, now.getTime(), async (): Promise<AlertReportPage> => {
     const position = after && { stockedOn: after[0], stockNumber: after[1] };
-    const storeSettings = readStoreSettings(db, orgId, storeId);
+    // A moved organization's settings come with its units in stock (one call); D1's otherwise.
+    const stock = elsewhere?.stockAndSettings(storeId);
     // The feed's age is read with the page, not after it: one wave of replica reads.
     const [units, settings, totals, ages] = await Promise.all([
       elsewhere
         ? elsewhere.alertPage(ALERT_UNITS_PER_PAGE + 1, position, storeId)
         : alertUnitPage(db, orgId, ALERT_UNITS_PER_PAGE + 1, position, storeId),
-      storeSettings,
-      elsewhere
-        ? Promise.all([elsewhere.inStock(storeId), storeSettings]).then(([inStock, s]) => liveAgedTotals(inStock, s, now))
-        : organizationAgedTotals(db, orgId, now, storeId, background),
+      stock ? stock.then((s) => s.settings) : readStoreSettings(db, orgId, storeId),
+      stock ? stock.then((s) => liveAgedTotals(s.units, s.settings, now)) : organizationAgedTotals(db, orgId, now, storeId, background),
       dataAsOfAnswer(db, orgId, storeId === undefined ? undefined : [storeId], ["inventory"], now),
     ]);
     const { alerts, examined } = buildAlertPage(units.slice(0, ALERT_UNITS_PER_PAGE), settings, now, limit);

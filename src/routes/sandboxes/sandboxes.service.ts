@@ -4,6 +4,7 @@ import { apiKeyDisplayPrefix, BROKER_TOKEN_PREFIX, generateApiKey, generateToken
 import type { Database } from "../../db/client";
 import { loadDealDeskReference } from "../../db/queries/deal-desk";
 import { countSandboxRequest, tablesWithOrgId } from "../../db/queries/sandboxes";
+import { listStoreSettings } from "../../db/queries/settings";
 import { buildDemoSeed, DEMO_ORGANIZATIONS, type DemoOrganization } from "../../demo/demo-data";
 import { orgStore } from "../../durable-objects/org-storage-routing";
 import { DAY_MS } from "../../engines/dates";
@@ -106,10 +107,10 @@ export async function createSandbox(env: Pick<Env, "ORG_STORE">, db: Database, n
       const [first, ...rest] = statements.slice(i, i + STATEMENTS_PER_BATCH).map((statement) => db.run(sql.raw(statement)));
       await db.batch([first, ...rest]);
     }
-    const names = organization.stores.map(({ id, name }) => ({ id, name }));
+    // The stores with the settings the seed gave them in D1's directory: the object holds the settings from here on.
     await orgStore(env, organization.id).seedSandbox(
       organization.id,
-      names,
+      await listStoreSettings(db, organization.id),
       inventory.units,
       inventory.marketValues,
       inventory.deals,

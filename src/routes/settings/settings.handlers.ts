@@ -5,17 +5,18 @@ import type * as routes from "./settings.routes";
 import * as settings from "./settings.service";
 
 export const listStoreSettings: RouteHandler<typeof routes.listStoreSettings, AppEnv> = async (c) => {
-  return c.json(await settings.listStores(c.get("db"), c.get("orgManager").orgId), 200);
+  return c.json(await settings.listStores(c.env, c.get("db"), c.get("orgManager").orgId), 200);
 };
 
 export const getStoreSettings: RouteHandler<typeof routes.getStoreSettings, AppEnv> = async (c) => {
-  const { body, etag } = await settings.getStoreWithTag(c.get("db"), c.get("orgManager").orgId, c.req.valid("param").store_id);
+  const { body, etag } = await settings.getStoreWithTag(c.env, c.get("db"), c.get("orgManager").orgId, c.req.valid("param").store_id);
   return c.json(body, 200, { ETag: etag });
 };
 
 export const updateStoreSettings: RouteHandler<typeof routes.updateStoreSettings, AppEnv> = async (c) => {
   const manager = c.get("orgManager");
   const { body, etag } = await settings.updateStoreSettings(
+    c.env,
     c.get("db"),
     manager.orgId,
     c.req.valid("param").store_id,
@@ -55,5 +56,5 @@ export const updateComplianceSettings: RouteHandler<typeof routes.updateComplian
 };
 
 export const listSettingsAudit: RouteHandler<typeof routes.listSettingsAudit, AppEnv> = async (c) => {
-  return c.json(await settings.listAudit(c.get("db"), c.get("orgManager").orgId, c.req.valid("query")), 200);
+  return c.json(await settings.listAudit(c.env, c.get("db"), c.get("orgManager").orgId, c.req.valid("query")), 200);
 };

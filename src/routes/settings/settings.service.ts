@@ -1,22 +1,48 @@
 import { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import { GUARDED_WRITE_ATTEMPTS } from "../../db/guarded";
+import type { StoreSettingsChanged } from "../../db/org-store";
+import { readOrgStorage, unlessStorageInD1 } from "../../db/queries/org-storage";
 import * as queries from "../../db/queries/settings";
+import type { NOT_SERVING } from "../../durable-objects/org-storage";
+import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import { compareText } from "../../engines/deal-math";
 import { cursorText, invalidCursor, readCursor } from "../../http/cursor";
 import { MAX_VALIDATION_DETAILS } from "../../http/errors";
 import { entityTag, ifMatchAllows, preconditionFailed } from "../../http/etag";
 import { STORE_SETTING_FIELDS, type StoreSettingField, storeSettingsOf } from "../../http/store-setting-fields";
 import { DomainError } from "../../lib/domain-error";
-import { newId } from "../../lib/ids";
 import { settingsChanged } from "../../lib/settings-changes";
 import type { ComplianceSettingsPatchSchema, LenderPanelPutSchema, StoreSettingsPatchSchema } from "./settings.routes";
 
 /**
  * Store settings, lender panels and screening thresholds, read and changed with an audit row per
  * field changed in the same D1 batch (docs/settings.md). `actor` is who asked: `staff:<id>` and
- * `broker:<id>` from these routes, `operator:<id>` from an operator's.
+ * `broker:<id>` from these routes, `operator:<id>` from an operator's. A moved organization's store
+ * settings and their audit rows are its object's (docs/scaling.md#the-settings-group): read and
+ * changed there in one call, the change and its audit rows in one transaction.
  */
+
+type StorageEnv = Pick<Env, "DB" | "ORG_STORE">;
+type Store = ReturnType<typeof orgStore>;
+
+/**
+ * Runs a settings request where the organization's store settings are. The flag is read here (these
+ * routes' credentials, a staff session or a broker token, do not carry it); one a replica reads
+ * a moment stale is caught as a cached one is: D1's fence refuses the write, the object answers
+ * NOT_SERVING, and `onOrgStorage` reads it again at the primary.
+ */
+async function whereSettings<T>(
+  env: StorageEnv,
+  db: Database,
+  orgId: string,
+  kind: "read" | "write",
+  inD1: () => Promise<T>,
+  inObject: (store: Store) => Promise<T | typeof NOT_SERVING>,
+): Promise<T> {
+  const storage = (await readOrgStorage(db, orgId)) ?? "d1";
+  return onOrgStorage(env, orgId, storage, kind, { inD1, inObject: () => inObject(orgStore(env, orgId)) });
+}
 
 const storeNotFound = () => new DomainError("not_found", "This organization has no store with that id.");
 
@@ -30,35 +56,18 @@ function toStoreFields(row: queries.StoreSettingsRow) {
   };
 }
 
-export async function listStores(db: Database, orgId: string) {
-  const stores = (await queries.listStoreSettings(db, orgId)).map(toStoreFields);
+export async function listStores(env: StorageEnv, db: Database, orgId: string) {
+  const rows = await whereSettings(
+    env,
+    db,
+    orgId,
+    "read",
+    () => queries.listStoreSettings(db, orgId),
+    (store) => store.storeSettingsList(orgId) as Promise<queries.StoreSettingsRow[] | typeof NOT_SERVING>,
+  );
+  const stores = rows.map(toStoreFields);
   return { count: stores.length, stores };
 }
-
-async function getStore(db: Database, orgId: string, storeId: string) {
-  const row = await queries.findStoreSettings(db, orgId, storeId);
-  if (!row) throw storeNotFound();
-  return toStoreFields(row);
-}
-
-const audit = (
-  storeId: string | null,
-  area: queries.AuditEntry["area"],
-  field: string,
-  oldValue: unknown,
-  newValue: unknown,
-  actor: string,
-  now: Date,
-) => ({
-  id: newId("set"),
-  storeId,
-  area,
-  field,
-  oldValue: JSON.stringify(oldValue),
-  newValue: JSON.stringify(newValue),
-  actor,
-  changedAt: now.toISOString(),
-});
 
 const tooBusy = () => new DomainError("conflict", "These settings kept changing under this request; send it again.");
 
@@ -85,16 +94,31 @@ async function untilWritten<T>(
 }
 
 /** The store's fields and their entity tag (`ETag`, for `If-Match` on a PATCH). */
-export async function getStoreWithTag(db: Database, orgId: string, storeId: string) {
-  const body = await getStore(db, orgId, storeId);
+export async function getStoreWithTag(env: StorageEnv, db: Database, orgId: string, storeId: string) {
+  const row = await whereSettings(
+    env,
+    db,
+    orgId,
+    "read",
+    () => queries.findStoreSettings(db, orgId, storeId),
+    (store) => store.storeSettings(orgId, storeId) as Promise<queries.StoreSettingsRow | null | typeof NOT_SERVING>,
+  );
+  if (!row) throw storeNotFound();
+  const body = toStoreFields(row);
   return { body, etag: await entityTag(body) };
 }
+
+const STORE_SETTINGS = "The store's settings";
 
 /**
  * Applies the fields that change, each audited; a patch that changes nothing writes nothing.
  * Without `ifMatch` the last writer wins, and each audit row holds the value its change replaced.
+ * In D1: read, then a guarded write, retried (untilWritten). In the organization's object: one call
+ * reads, plans and writes in one transaction; with `ifMatch`, a read to check the tag first, then
+ * the write only if the settings are still those read (else 412, as in D1).
  */
 export async function updateStoreSettings(
+  env: StorageEnv,
   db: Database,
   orgId: string,
   storeId: string,
@@ -103,28 +127,50 @@ export async function updateStoreSettings(
   now: Date,
   ifMatch?: string,
 ) {
-  const body = await untilWritten(
-    orgId,
-    async () => {
-      const before = await queries.findStoreSettings(db, orgId, storeId);
-      if (!before) throw storeNotFound();
-      if (ifMatch !== undefined && !ifMatchAllows(ifMatch, await entityTag(toStoreFields(before)))) throw preconditionFailed("The store's settings");
-      const changes: queries.StoreSettingsPatch = {};
-      const entries: queries.AuditEntry[] = [];
-      for (const name of STORE_FIELD_NAMES) {
-        const value = patch[name];
-        const { column } = STORE_SETTING_FIELDS[name];
-        if (value === undefined || value === before[column]) continue;
-        changes[column] = value;
-        entries.push(audit(storeId, "store", name, before[column], value, actor, now));
-      }
-      const value = toStoreFields({ ...before, ...changes });
-      if (entries.length === 0) return { written: true, value };
-      return (await queries.updateStoreSettings(db, orgId, storeId, before, changes, entries)) ? { written: true, value } : { written: false };
-    },
-    ifMatch,
-    "The store's settings",
-  );
+  const fields = STORE_FIELD_NAMES.flatMap((name): queries.SettingChange[] => {
+    const value = patch[name];
+    return value === undefined ? [] : [{ field: name, column: STORE_SETTING_FIELDS[name].column, value }];
+  });
+  const changedAt = now.toISOString();
+  const checkTag = async (before: queries.StoreSettingsRow) => {
+    if (ifMatch !== undefined && !ifMatchAllows(ifMatch, await entityTag(toStoreFields(before)))) throw preconditionFailed(STORE_SETTINGS);
+  };
+  const inD1 = () =>
+    untilWritten(
+      orgId,
+      async () => {
+        const before = await queries.findStoreSettings(db, orgId, storeId);
+        if (!before) throw storeNotFound();
+        await checkTag(before);
+        const { changes, entries } = queries.planStoreSettingsChange(before, fields, actor, changedAt);
+        const value = toStoreFields({ ...before, ...changes });
+        if (entries.length === 0) return { written: true, value };
+        const written = await queries.updateStoreSettings(db, orgId, storeId, before, changes, entries, unlessStorageInD1(db, orgId));
+        return written ? { written: true, value } : { written: false };
+      },
+      ifMatch,
+      STORE_SETTINGS,
+    );
+  const inObject = async (store: Store): Promise<ReturnType<typeof toStoreFields> | typeof NOT_SERVING> => {
+    let expected: queries.StoreSettingsRow | undefined;
+    if (ifMatch !== undefined) {
+      const current = (await store.storeSettings(orgId, storeId)) as queries.StoreSettingsRow | null | typeof NOT_SERVING;
+      if (current !== null && "notServing" in current) return current;
+      if (!current) throw storeNotFound();
+      await checkTag(current);
+      expected = current;
+    }
+    const changed = (await store.changeStoreSettings(orgId, storeId, fields, actor, changedAt, expected)) as
+      | StoreSettingsChanged
+      | typeof NOT_SERVING;
+    if (changed === null) throw storeNotFound();
+    if ("notServing" in changed) return changed;
+    // Only with `expected`: another change came between the read and this write, which the client's tag did not name.
+    if (!changed.written) throw preconditionFailed(STORE_SETTINGS);
+    if (Object.keys(changed.changes).length > 0) settingsChanged(orgId);
+    return toStoreFields({ ...changed.before, ...changed.changes });
+  };
+  const body = await whereSettings(env, db, orgId, "write", inD1, inObject);
   return { body, etag: await entityTag(body) };
 }
 
@@ -185,7 +231,7 @@ export async function replaceLenderPanel(
       const beforeIds = (await queries.listLenderPanel(db, orgId, storeId)).map((p) => p.id).sort();
       const value = toPanel(storeId, next);
       if (JSON.stringify(beforeIds) === JSON.stringify(afterIds)) return { written: true, value };
-      const entry = audit(storeId, "lender_panel", "programs", beforeIds, afterIds, actor, now);
+      const entry = queries.auditEntry(storeId, "lender_panel", "programs", beforeIds, afterIds, actor, now.toISOString());
       return (await queries.replaceLenderPanel(db, orgId, storeId, beforeIds, afterIds, [entry])) ? { written: true, value } : { written: false };
     },
     undefined,
@@ -248,7 +294,7 @@ export async function updateComplianceSettings(
         const column = COMPLIANCE_FIELDS[name];
         if (value === undefined || value === loaded.effective[column]) continue;
         next[column] = value;
-        entries.push(audit(null, "compliance", name, loaded.effective[column], value, actor, now));
+        entries.push(queries.auditEntry(null, "compliance", name, loaded.effective[column], value, actor, now.toISOString()));
       }
       if (next.holdScore < next.flagScore) {
         throw new DomainError("invalid", "hold_score must be at least flag_score.", {
@@ -286,10 +332,32 @@ function decodeAuditCursor(text: string, orgId: string): queries.AuditCursor {
 const encodeAuditCursor = (orgId: string, row: queries.SettingsAuditRow) =>
   cursorText({ list: "settings-audit", org: orgId, changed_at: row.changedAt, id: row.id });
 
-export async function listAudit(db: Database, orgId: string, page: { limit: number; cursor?: string }) {
+/** Newest first, as the log is listed. */
+const newestFirst = (a: queries.SettingsAuditRow, b: queries.SettingsAuditRow) => compareText(b.changedAt, a.changedAt) || compareText(b.id, a.id);
+
+/**
+ * The log's page. A moved organization's store-settings rows are its object's, the lender panel's
+ * and the thresholds' D1's (those settings have not moved): the page is the newest of both, each
+ * side read past the cursor as far as the page needs.
+ */
+export async function listAudit(env: StorageEnv, db: Database, orgId: string, page: { limit: number; cursor?: string }) {
   const after = page.cursor === undefined ? undefined : decodeAuditCursor(page.cursor, orgId);
   // One more than asked for says whether another page follows.
-  const rows = await queries.listSettingsAudit(db, orgId, { limit: page.limit + 1, after });
+  const wanted = { limit: page.limit + 1, after };
+  const rows = await whereSettings(
+    env,
+    db,
+    orgId,
+    "read",
+    () => queries.listSettingsAudit(db, orgId, wanted),
+    async (store) => {
+      const [own, inD1] = await Promise.all([
+        store.settingsAudit(orgId, wanted) as Promise<queries.SettingsAuditRow[] | typeof NOT_SERVING>,
+        queries.listSettingsAudit(db, orgId, { ...wanted, areas: ["lender_panel", "compliance"] }),
+      ]);
+      return "notServing" in own ? own : [...own, ...inD1].sort(newestFirst).slice(0, wanted.limit);
+    },
+  );
   const served = rows.slice(0, page.limit);
   const hasMore = rows.length > page.limit;
   return {
