@@ -8,6 +8,14 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { complianceCheckColumns, complianceCheckIndexes } from "./schema/compliance";
 import { lenderDecisionColumns, lenderDecisionIndexes } from "./schema/deal-desk";
 import {
+  webhookAttemptColumns,
+  webhookAttemptIndexes,
+  webhookDeliveryColumns,
+  webhookDeliveryIndexes,
+  webhookEndpointColumns,
+  webhookEndpointIndexes,
+} from "./schema/events";
+import {
   dealColumns,
   dealIndexes,
   dealStipColumns,
@@ -81,6 +89,9 @@ export const eventOutbox = sqliteTable(
     /** ISO-8601 UTC: the envelope's `timestamp`, as D1's row will carry it. */
     occurredAt: text("occurred_at").notNull(),
     relayedAt: text("relayed_at"),
+    // D1's columns, which the webhooks group's shared queries read with an event: set when a fan-out in the object writes its deliveries.
+    fannedOutAt: text("fanned_out_at"),
+    sample: integer("sample", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("event_outbox_relayed_idx").on(t.relayedAt, t.occurredAt)],
 );
@@ -101,4 +112,35 @@ export const lenderOutcomeEpisodes = sqliteTable(
   "lender_outcome_episodes",
   lenderOutcomeEpisodeColumns(text("org_id").notNull(), text("store_id").notNull(), text("program_id").notNull()),
   lenderOutcomeEpisodeIndexes,
+);
+
+// --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts; docs/scaling.md) --
+
+/** The organization's receiving URLs, their secrets encrypted as in D1. */
+export const webhookEndpoints = sqliteTable("webhook_endpoints", webhookEndpointColumns(text("org_id").notNull()), webhookEndpointIndexes);
+
+/**
+ * One event to one endpoint. Its event is a row of the object's `event_outbox` (recorded here, or
+ * written by the fan-out for an event raised in D1), kept while a delivery refers to it.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  webhookDeliveryColumns(
+    text("org_id").notNull(),
+    text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    text("event_id").notNull(),
+  ),
+  webhookDeliveryIndexes,
+);
+
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  webhookAttemptColumns(
+    text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+  ),
+  webhookAttemptIndexes,
 );
