@@ -4,7 +4,8 @@
  * query modules as D1. Everything here is synchronous SQLite under the hood, so an operation runs
  * whole before the object takes its next call.
  */
-import { and, asc, inArray, isNull, lt } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, notExists } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations-org/migrations";
@@ -24,6 +25,7 @@ import {
   storageOwner,
   stores,
   unitMarketValues,
+  webhookDeliveries,
 } from "./org-schema";
 import { type HistoryOutcome, type NewComplianceCheck, recordComplianceCheck } from "./queries/compliance";
 import type { RecordedEvent } from "./queries/events";
@@ -41,6 +43,7 @@ import {
 import type { StoredCheck, StoredDecision, StoredEpisode, StoredSalesMonth } from "./queries/org-storage";
 import { COMPLIANCE_CHECKS_RETENTION, EXPIRED_ROWS_PER_STATEMENT, expiredRowsDeletion } from "./queries/retention";
 import { closeEpisode, insertEpisode, listOpenEpisodes, listOutcomeDecisions, type OutcomeStore } from "./queries/signals";
+import type { WebhookStore } from "./queries/webhooks";
 
 export { comparablesOf } from "./queries/appraisal";
 // The object loads this one module when it starts: what it runs, on its own SQLite.
@@ -222,8 +225,10 @@ export function markRelayed(db: OrgStoreDb, ids: readonly string[], at: Date): b
         .set({ relayedAt: at.toISOString() })
         .where(and(inArray(eventOutbox.id, part), isNull(eventOutbox.relayedAt)))
         .run();
+    // An event a webhook delivery refers to stays with it (its body, its log): the deliveries' retention ends it.
+    const delivered = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventOutbox.id));
     db.delete(eventOutbox)
-      .where(lt(eventOutbox.relayedAt, new Date(at.getTime() - DAY_MS).toISOString()))
+      .where(and(lt(eventOutbox.relayedAt, new Date(at.getTime() - DAY_MS).toISOString()), notExists(delivered)))
       .run();
     return db.select({ id: eventOutbox.id }).from(eventOutbox).where(isNull(eventOutbox.relayedAt)).limit(1).get() !== undefined;
   });
@@ -320,5 +325,27 @@ export function outcomeStore(db: OrgStoreDb, orgId: string): OutcomeStore {
         for (const episode of opened) (insertEpisode(db, episode) as unknown as { run(): void }).run();
         recordEvents(db, events, at);
       }),
+  };
+}
+
+// --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts; docs/scaling.md) --
+
+/**
+ * The object as the webhooks group's store (src/db/queries/webhooks.ts): a request's writes in one
+ * SQLite transaction; the events its deliveries refer to kept in the object's outbox as relayed
+ * (D1 holds them, or, for a sample, must never: the relay leaves them).
+ */
+export function objectWebhookStore(db: OrgStoreDb): WebhookStore {
+  return {
+    db,
+    write: async (statements) => db.transaction(() => statements.map((statement) => (statement as unknown as { all(): unknown[] }).all())),
+    keepEvents: (events, at) =>
+      events.map(
+        (event) =>
+          db
+            .insert(eventOutbox)
+            .values({ ...event, relayedAt: at, fannedOutAt: at })
+            .onConflictDoNothing() as unknown as BatchItem<"sqlite">,
+      ),
   };
 }

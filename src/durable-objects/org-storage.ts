@@ -19,6 +19,7 @@ import type {
 } from "../db/queries/org-storage";
 import type { AlertPageAfter, AlertUnitRow, BriefingRows } from "../db/queries/reports";
 import type { SnapshotSafety } from "../engines/ingest";
+import type { WebhookAnswer, WebhookArgs, WebhookOp } from "../jobs/webhook-requests";
 import { describeError, logEvent } from "../lib/log";
 
 export class OrgStorageMismatchError extends Error {
@@ -229,6 +230,19 @@ export class OrganizationStore extends DurableObject<Env> {
   lenderDigest(orgId: string): Promise<Record<string, TableDigest>> {
     this.claim(orgId);
     return this.queries.lenderDigest(this.db, orgId);
+  }
+
+  // --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts; docs/scaling.md) --
+
+  /**
+   * One request's work on the webhooks group (src/jobs/webhook-storage.ts, the code D1's path runs):
+   * a route's reads and writes, a fan-out's deliveries, a delivery's claim or its attempt's record.
+   * A redelivery or a sample is queued from here, so its request stays one call.
+   */
+  async webhooks<Op extends WebhookOp>(orgId: string, op: Op, args: WebhookArgs<Op>): Promise<Served<WebhookAnswer<Op>>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    const { runWebhookRequest } = await import("../jobs/webhook-requests");
+    return runWebhookRequest({ env: this.env, store: this.queries.objectWebhookStore(this.db), orgId }, op, args);
   }
 
   // --- a move (src/db/org-storage-move.ts): never while serving, except the switch itself --------

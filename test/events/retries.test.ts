@@ -4,7 +4,7 @@ import type { z } from "@hono/zod-openapi";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
 import { organizations } from "../../src/db/schema";
-import { WEBHOOKS_DLQ } from "../../src/events/consumer";
+import { WEBHOOKS_DLQ } from "../../src/jobs/webhooks-consumer";
 import { DELIVERY_TIMEOUT_MS } from "../../src/events/delivery";
 import { commitWithEvents } from "../../src/events/emit";
 import type { WebhookMessage } from "../../src/events/messages";

@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
-import { WEBHOOKS_DLQ } from "../../src/events/consumer";
+import { WEBHOOKS_DLQ } from "../../src/jobs/webhooks-consumer";
 import type { WebhookMessage } from "../../src/events/messages";
 import worker from "../../src/index";
 import { JOBS_QUEUE, type JobMessage } from "../../src/jobs/queue";
