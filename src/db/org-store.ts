@@ -25,7 +25,9 @@ import {
   storageOwner,
   stores,
   unitMarketValues,
+  webhookAttempts,
   webhookDeliveries,
+  webhookEndpoints,
 } from "./org-schema";
 import { type HistoryOutcome, type NewComplianceCheck, recordComplianceCheck } from "./queries/compliance";
 import type { RecordedEvent } from "./queries/events";
@@ -40,7 +42,7 @@ import {
   upsertStips,
   upsertUnits,
 } from "./queries/ingest";
-import type { StoredCheck, StoredDecision, StoredEpisode, StoredSalesMonth } from "./queries/org-storage";
+import type { StoredCheck, StoredDecision, StoredEndpoint, StoredEpisode, StoredSalesMonth, WebhookPage } from "./queries/org-storage";
 import { COMPLIANCE_CHECKS_RETENTION, EXPIRED_ROWS_PER_STATEMENT, expiredRowsDeletion } from "./queries/retention";
 import { closeEpisode, insertEpisode, listOpenEpisodes, listOutcomeDecisions, type OutcomeStore } from "./queries/signals";
 import type { WebhookStore } from "./queries/webhooks";
@@ -348,4 +350,28 @@ export function objectWebhookStore(db: OrgStoreDb): WebhookStore {
             .onConflictDoNothing() as unknown as BatchItem<"sqlite">,
       ),
   };
+}
+
+export { readDeliveryPage, readEndpoints, webhooksDigest } from "./queries/org-storage";
+
+/**
+ * A page of a move's copy of the deliveries with their attempts and events; the first page carries
+ * the endpoints and empties what an earlier, failed move left. The events are D1's (relayed).
+ */
+export function loadWebhooks(db: OrgStoreDb, page: WebhookPage, endpoints: readonly StoredEndpoint[] | undefined, at: Date): void {
+  db.transaction(() => {
+    if (endpoints !== undefined) {
+      db.delete(webhookAttempts).run();
+      db.delete(webhookDeliveries).run();
+      db.delete(webhookEndpoints).run();
+      for (const endpoint of endpoints) db.insert(webhookEndpoints).values(endpoint).run();
+    }
+    for (const event of page.events)
+      db.insert(eventOutbox)
+        .values({ ...event, relayedAt: at.toISOString() })
+        .onConflictDoNothing()
+        .run();
+    for (const delivery of page.deliveries) db.insert(webhookDeliveries).values(delivery).run();
+    for (const attempt of page.attempts) db.insert(webhookAttempts).values(attempt).run();
+  });
 }

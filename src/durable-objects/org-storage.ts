@@ -10,12 +10,15 @@ import type {
   StoredCheck,
   StoredDeal,
   StoredDecision,
+  StoredEndpoint,
   StoredEpisode,
   StoredMarketValue,
   StoredSalesMonth,
   StoredStip,
   StoredUnit,
   TableDigest,
+  WebhookPage,
+  WebhooksTable,
 } from "../db/queries/org-storage";
 import type { AlertPageAfter, AlertUnitRow, BriefingRows } from "../db/queries/reports";
 import type { SnapshotSafety } from "../engines/ingest";
@@ -243,6 +246,24 @@ export class OrganizationStore extends DurableObject<Env> {
     if (!this.serves(orgId)) return NOT_SERVING;
     const { runWebhookRequest } = await import("../jobs/webhook-requests");
     return runWebhookRequest({ env: this.env, store: this.queries.objectWebhookStore(this.db), orgId }, op, args);
+  }
+
+  /** One page of a move's copy of the deliveries, with their attempts and events; the first carries the endpoints and empties the group. */
+  loadWebhooks(orgId: string, page: WebhookPage, endpoints?: StoredEndpoint[]): void {
+    this.idle(orgId);
+    this.queries.loadWebhooks(this.db, page, endpoints, new Date());
+  }
+
+  /** One page of the deliveries by id with their attempts and events, and with the first (no `afterId`) the endpoints, for an undo's copy back to D1. */
+  async webhookPage(orgId: string, afterId: string | undefined, limit: number): Promise<WebhookPage & { endpoints?: StoredEndpoint[] }> {
+    this.idle(orgId);
+    const page = await this.queries.readDeliveryPage(this.db, orgId, afterId, limit);
+    return afterId === undefined ? { ...page, endpoints: await this.queries.readEndpoints(this.db, orgId) } : page;
+  }
+
+  webhooksDigest(orgId: string): Promise<Record<WebhooksTable, TableDigest>> {
+    this.claim(orgId);
+    return this.queries.webhooksDigest(this.db, orgId);
   }
 
   // --- a move (src/db/org-storage-move.ts): never while serving, except the switch itself --------

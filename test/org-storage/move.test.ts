@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { outcomeStore } from "../../src/db/org-store";
 import type { StoredMarketValue, StoredUnit } from "../../src/db/queries/org-storage";
-import { groupDigest, lenderDigest, readOrgStorage } from "../../src/db/queries/org-storage";
+import { groupDigest, lenderDigest, readOrgStorage, webhooksDigest } from "../../src/db/queries/org-storage";
 import { NOT_SERVING, type OrganizationStore } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
@@ -63,7 +63,7 @@ const stockAndPrice = (orgId: string) =>
  */
 function copyingThrough(
   real: ReturnType<typeof orgStore>,
-  overrides: Partial<Pick<OrganizationStore, "load" | "loadDeals" | "loadChecks" | "loadLenderDecisions">>,
+  overrides: Partial<Pick<OrganizationStore, "load" | "loadDeals" | "loadChecks" | "loadLenderDecisions" | "loadWebhooks">>,
 ) {
   const store = {
     load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
@@ -71,6 +71,8 @@ function copyingThrough(
     loadChecks: (...args: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(...args),
     loadLenderDecisions: (...args: Parameters<OrganizationStore["loadLenderDecisions"]>) => real.loadLenderDecisions(...args),
     lenderDigest: (orgId: string) => real.lenderDigest(orgId),
+    loadWebhooks: (...args: Parameters<OrganizationStore["loadWebhooks"]>) => real.loadWebhooks(...args),
+    webhooksDigest: (orgId: string) => real.webhooksDigest(orgId),
     digest: (orgId: string) => real.digest(orgId),
     setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
     ...overrides,
@@ -355,7 +357,10 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(report.tables).toMatchObject({ deals: { rows: 1001 }, deal_stips: { rows: 500 + 2 }, sales_monthly: { rows: 3 } });
     expect(await rowsWhereStored(org.id, "SELECT id FROM deal_stips")).toHaveLength(502);
     expect(await rowsWhereStored(org.id, "SELECT unit_id FROM unit_market_values")).toHaveLength(404);
-    expect({ ...(await groupDigest(getDb(env.DB), org.id)), ...(await lenderDigest(getDb(env.DB), org.id)) }).toEqual(report.tables);
+    const inD1 = getDb(env.DB);
+    expect({ ...(await groupDigest(inD1, org.id)), ...(await lenderDigest(inD1, org.id)), ...(await webhooksDigest(inD1, org.id)) }).toEqual(
+      report.tables,
+    );
   });
 
   it("a copy that differs from D1 is not switched to: 409 with both digests, the organization stays in D1", async () => {
