@@ -45,7 +45,7 @@ import {
 import type { StoredCheck, StoredDecision, StoredEndpoint, StoredEpisode, StoredSalesMonth, WebhookPage } from "./queries/org-storage";
 import { COMPLIANCE_CHECKS_RETENTION, EXPIRED_ROWS_PER_STATEMENT, expiredRowsDeletion } from "./queries/retention";
 import { closeEpisode, insertEpisode, listOpenEpisodes, listOutcomeDecisions, type OutcomeStore } from "./queries/signals";
-import type { WebhookStore } from "./queries/webhooks";
+import { attemptBodiesPurge, type WebhookStore } from "./queries/webhooks";
 
 export { comparablesOf } from "./queries/appraisal";
 // The object loads this one module when it starts: what it runs, on its own SQLite.
@@ -374,4 +374,10 @@ export function loadWebhooks(db: OrgStoreDb, page: WebhookPage, endpoints: reado
     for (const delivery of page.deliveries) db.insert(webhookDeliveries).values(delivery).run();
     for (const attempt of page.attempts) db.insert(webhookAttempts).values(attempt).run();
   });
+}
+
+/** The attempts' bodies made before `keptFrom` cleared (D1's statement, `attemptBodiesPurge`): how many attempts. */
+export function purgeAttemptBodies(db: OrgStoreDb, keptFrom: string): number {
+  db.run(attemptBodiesPurge(db, keptFrom));
+  return sqlOf(db).exec<{ n: number }>("SELECT changes() AS n").one().n;
 }

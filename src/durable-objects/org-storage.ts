@@ -381,6 +381,7 @@ export class OrganizationStore extends DurableObject<Env> {
         briefingRows: (storeId, dealsSince) => this.queries.briefingRows(this.db, orgId, storeId, dealsSince),
         expiredChecks: (now) => this.queries.deleteExpiredChecks(this.db, now),
         outcomes: this.queries.outcomeStore(this.db, orgId),
+        attemptBodies: (keptFrom) => this.queries.purgeAttemptBodies(this.db, keptFrom),
       });
     } catch (error) {
       logEvent("error", { event: "org_nightly_failed", org_id: orgId, run_at: new Date(at).toISOString(), ...describeError(error) });

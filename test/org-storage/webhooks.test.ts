@@ -1,8 +1,14 @@
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
+import { webhooksDigest } from "../../src/db/queries/org-storage";
+import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { WEBHOOK_BODY_RETENTION_DAYS } from "../../src/events/delivery";
 import { commitWithEvents } from "../../src/events/emit";
+import { nextNightlyRun } from "../../src/jobs/org-nightly";
 import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhooks.routes";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
@@ -142,5 +148,55 @@ describe.each(PLACES)("webhooks, the group in %s", (place) => {
     const lines = logged.flatMap((spy) => spy.mock.calls.map((args) => args.join(" ")));
     for (const spy of logged) spy.mockRestore();
     expect(lines.filter((line) => line.includes("whsec_") || line.includes(endpoint.secret))).toEqual([]);
+  });
+});
+
+describe("the webhooks group's jobs on a moved organization's alarm", () => {
+  it(`its 00:15 run clears the bodies of attempts older than ${WEBHOOK_BODY_RETENTION_DAYS} days in the object and keeps a younger one's; an undo brings that back`, async () => {
+    const DAY = 86_400_000;
+    const first = nextNightlyRun(Date.now());
+    const purgeAt = new Date(first).getUTCHours() === 0 ? first : nextNightlyRun(first);
+    const org = await createOrg();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at) VALUES ('evt_old_body', ?, 'inventory.aged_alert', '{}', ?, ?)",
+      ).bind(org.id, iso(purgeAt - 40 * DAY), iso(purgeAt - 40 * DAY)),
+      env.DB.prepare(
+        "INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext) VALUES ('whk_old_body', ?, 'https://hooks.example.com/a', '[\"inventory.aged_alert\"]', 'c')",
+      ).bind(org.id),
+      env.DB.prepare(
+        "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, attempt_count, created_at, updated_at) VALUES ('dlv_old_body', ?, 'whk_old_body', 'evt_old_body', 'inventory.aged_alert', 'delivered', 2, ?, ?)",
+      ).bind(org.id, iso(purgeAt - 40 * DAY), iso(purgeAt - 40 * DAY)),
+      ...[
+        [1, purgeAt - (WEBHOOK_BODY_RETENTION_DAYS + 1) * DAY],
+        [2, purgeAt - (WEBHOOK_BODY_RETENTION_DAYS - 1) * DAY],
+      ].map(([attempt, at]) =>
+        env.DB.prepare(
+          "INSERT INTO webhook_attempts (delivery_id, attempt, org_id, attempted_at, duration_ms, outcome, request_body, response_body) VALUES ('dlv_old_body', ?, ?, ?, 30, 'delivered', '{}', 'ok')",
+        ).bind(attempt, org.id, iso(at)),
+      ),
+    ]);
+    await moveToObject(env, org.id);
+    const bodies = () =>
+      rowsWhereStored(org.id, "SELECT attempt, request_body, response_body FROM webhook_attempts WHERE org_id = ? ORDER BY attempt", org.id);
+    for (const at of [first, nextNightlyRun(first)]) {
+      expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
+      expect(await bodies()).toEqual([
+        { attempt: 1, request_body: at < purgeAt ? "{}" : null, response_body: at < purgeAt ? "ok" : null },
+        { attempt: 2, request_body: "{}", response_body: "ok" },
+      ]);
+    }
+    // The undo writes back what the object holds: the cleared bodies too, verified.
+    const back = await moveToD1(env, org.id);
+    expect(await bodies()).toEqual([
+      { attempt: 1, request_body: null, response_body: null },
+      { attempt: 2, request_body: "{}", response_body: "ok" },
+    ]);
+    expect(await webhooksDigest(getDb(env.DB), org.id)).toEqual({
+      webhook_endpoints: back.tables.webhook_endpoints,
+      webhook_deliveries: back.tables.webhook_deliveries,
+      webhook_attempts: back.tables.webhook_attempts,
+    });
   });
 });
