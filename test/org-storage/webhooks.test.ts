@@ -141,6 +141,10 @@ describe.each(PLACES)("webhooks, the group in %s", (place) => {
     expect(await disabled.json()).toMatchObject({ enabled: false });
     const refused = await call(`/api/v1/webhooks/${endpoint.id}/deliveries/${delivery.id}/redeliver`, { method: "POST", key });
     expect(refused.status).toBe(422);
+    // A disabled endpoint gets no delivery of a new event.
+    await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "inventory.aged_alert", orgId: org.id, storeId: store.id, data }], new Date());
+    expect(await consumeOne(queue.env, queue.sent.splice(0)[0], 1)).toMatchObject({ acked: true });
+    expect(queue.sent).toEqual([]);
     expect((await call(`/api/v1/webhooks/${endpoint.id}`, { method: "DELETE", key })).status).toBe(204);
     expect((await call(`/api/v1/webhooks/${endpoint.id}`, { key })).status).toBe(404);
     expect(await rowsWhereStored(org.id, "SELECT id FROM webhook_deliveries WHERE org_id = ?", org.id)).toEqual([]);
