@@ -3,7 +3,7 @@ import type { WebhookMessage } from "./events/messages";
 import type { JobMessage } from "./jobs/queue";
 
 /** The queue handler's code, loaded on its first batch (and by the test setup before any test runs). */
-export const loadQueueConsumers = () => Promise.all([import("./jobs/queue"), import("./jobs/consumer"), import("./events/consumer")]);
+export const loadQueueConsumers = () => Promise.all([import("./jobs/queue"), import("./jobs/consumer"), import("./jobs/webhooks-consumer")]);
 
 /**
  * The Worker's handlers around an app: the entry (src/index.ts) and the benchmark's entry share them.

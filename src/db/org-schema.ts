@@ -8,6 +8,14 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { complianceCheckColumns, complianceCheckIndexes } from "./schema/compliance";
 import { lenderDecisionColumns, lenderDecisionIndexes } from "./schema/deal-desk";
 import {
+  webhookAttemptColumns,
+  webhookAttemptIndexes,
+  webhookDeliveryColumns,
+  webhookDeliveryIndexes,
+  webhookEndpointColumns,
+  webhookEndpointIndexes,
+} from "./schema/events";
+import {
   dealColumns,
   dealIndexes,
   dealStipColumns,
@@ -87,6 +95,9 @@ export const eventOutbox = sqliteTable(
     /** ISO-8601 UTC: the envelope's `timestamp`, as D1's row will carry it. */
     occurredAt: text("occurred_at").notNull(),
     relayedAt: text("relayed_at"),
+    // D1's columns, which the webhooks group's shared queries read with an event: set when a fan-out in the object writes its deliveries.
+    fannedOutAt: text("fanned_out_at"),
+    sample: integer("sample", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("event_outbox_relayed_idx").on(t.relayedAt, t.occurredAt)],
 );
@@ -113,3 +124,33 @@ export const lenderOutcomeEpisodes = sqliteTable(
 
 /** Every change to a store's settings, one row per field, written in the change's own transaction (docs/settings.md). */
 export const settingsAudit = sqliteTable("settings_audit", settingsAuditColumns(text("org_id").notNull()), settingsAuditIndexes);
+// --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts; docs/scaling.md) --
+
+/** The organization's receiving URLs, their secrets encrypted as in D1. */
+export const webhookEndpoints = sqliteTable("webhook_endpoints", webhookEndpointColumns(text("org_id").notNull()), webhookEndpointIndexes);
+
+/**
+ * One event to one endpoint. Its event is a row of the object's `event_outbox` (recorded here, or
+ * written by the fan-out for an event raised in D1), kept while a delivery refers to it.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  webhookDeliveryColumns(
+    text("org_id").notNull(),
+    text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    text("event_id").notNull(),
+  ),
+  webhookDeliveryIndexes,
+);
+
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  webhookAttemptColumns(
+    text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+  ),
+  webhookAttemptIndexes,
+);

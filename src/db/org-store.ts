@@ -4,7 +4,8 @@
  * query modules as D1. Everything here is synchronous SQLite under the hood, so an operation runs
  * whole before the object takes its next call.
  */
-import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, notExists, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations-org/migrations";
@@ -25,6 +26,9 @@ import {
   storageOwner,
   stores,
   unitMarketValues,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
 } from "./org-schema";
 import { type HistoryOutcome, type NewComplianceCheck, recordComplianceCheck } from "./queries/compliance";
 import type { RecordedEvent } from "./queries/events";
@@ -39,7 +43,16 @@ import {
   upsertStips,
   upsertUnits,
 } from "./queries/ingest";
-import type { StoredAudit, StoredCheck, StoredDecision, StoredEpisode, StoredSalesMonth, StoredStoreSettings } from "./queries/org-storage";
+import type {
+  StoredAudit,
+  StoredCheck,
+  StoredDecision,
+  StoredEndpoint,
+  StoredEpisode,
+  StoredSalesMonth,
+  StoredStoreSettings,
+  WebhookPage,
+} from "./queries/org-storage";
 import { COMPLIANCE_CHECKS_RETENTION, EXPIRED_ROWS_PER_STATEMENT, expiredRowsDeletion } from "./queries/retention";
 import {
   planStoreSettingsChange,
@@ -50,6 +63,7 @@ import {
   storeSettingsQuery,
 } from "./queries/settings";
 import { closeEpisode, insertEpisode, listOpenEpisodes, listOutcomeDecisions, type OutcomeStore } from "./queries/signals";
+import { attemptBodiesPurge, type WebhookStore } from "./queries/webhooks";
 
 export { comparablesOf } from "./queries/appraisal";
 // The object loads this one module when it starts: what it runs, on its own SQLite.
@@ -241,8 +255,10 @@ export function markRelayed(db: OrgStoreDb, ids: readonly string[], at: Date): b
         .set({ relayedAt: at.toISOString() })
         .where(and(inArray(eventOutbox.id, part), isNull(eventOutbox.relayedAt)))
         .run();
+    // An event a webhook delivery refers to stays with it (its body, its log): the deliveries' retention ends it.
+    const delivered = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventOutbox.id));
     db.delete(eventOutbox)
-      .where(lt(eventOutbox.relayedAt, new Date(at.getTime() - DAY_MS).toISOString()))
+      .where(and(lt(eventOutbox.relayedAt, new Date(at.getTime() - DAY_MS).toISOString()), notExists(delivered)))
       .run();
     return db.select({ id: eventOutbox.id }).from(eventOutbox).where(isNull(eventOutbox.relayedAt)).limit(1).get() !== undefined;
   });
@@ -410,4 +426,56 @@ export function loadSettings(
     }
     for (const entry of audit) db.insert(settingsAudit).values(entry).run();
   });
+}
+
+// --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts; docs/scaling.md) --
+
+/**
+ * The object as the webhooks group's store (src/db/queries/webhooks.ts): a request's writes in one
+ * SQLite transaction; the events its deliveries refer to kept in the object's outbox as relayed
+ * (D1 holds them, or, for a sample, must never: the relay leaves them).
+ */
+export function objectWebhookStore(db: OrgStoreDb): WebhookStore {
+  return {
+    db,
+    write: async (statements) => db.transaction(() => statements.map((statement) => (statement as unknown as { all(): unknown[] }).all())),
+    keepEvents: (events, at) =>
+      events.map(
+        (event) =>
+          db
+            .insert(eventOutbox)
+            .values({ ...event, relayedAt: at, fannedOutAt: at })
+            .onConflictDoNothing() as unknown as BatchItem<"sqlite">,
+      ),
+  };
+}
+
+export { readDeliveryPage, readEndpoints, webhooksDigest } from "./queries/org-storage";
+
+/**
+ * A page of a move's copy of the deliveries with their attempts and events; the first page carries
+ * the endpoints and empties what an earlier, failed move left. The events are D1's (relayed).
+ */
+export function loadWebhooks(db: OrgStoreDb, page: WebhookPage, endpoints: readonly StoredEndpoint[] | undefined, at: Date): void {
+  db.transaction(() => {
+    if (endpoints !== undefined) {
+      db.delete(webhookAttempts).run();
+      db.delete(webhookDeliveries).run();
+      db.delete(webhookEndpoints).run();
+      for (const endpoint of endpoints) db.insert(webhookEndpoints).values(endpoint).run();
+    }
+    for (const event of page.events)
+      db.insert(eventOutbox)
+        .values({ ...event, relayedAt: at.toISOString() })
+        .onConflictDoNothing()
+        .run();
+    for (const delivery of page.deliveries) db.insert(webhookDeliveries).values(delivery).run();
+    for (const attempt of page.attempts) db.insert(webhookAttempts).values(attempt).run();
+  });
+}
+
+/** The attempts' bodies made before `keptFrom` cleared (D1's statement, `attemptBodiesPurge`): how many attempts. */
+export function purgeAttemptBodies(db: OrgStoreDb, keptFrom: string): number {
+  db.run(attemptBodiesPurge(db, keptFrom));
+  return sqlOf(db).exec<{ n: number }>("SELECT changes() AS n").one().n;
 }

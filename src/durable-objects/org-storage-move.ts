@@ -15,6 +15,8 @@ import {
   readCheckPage,
   readDealPage,
   readDecisionPage,
+  readDeliveryPage,
+  readEndpoints,
   readEpisodes,
   readMarketValuePage,
   readOrgStorage,
@@ -23,15 +25,21 @@ import {
   readUnitPage,
   restoreChecks,
   restoreDeals,
+  restoreDeliveries,
+  restoreEndpoints,
   restoreLenderDecisions,
   restoreSettings,
   restoreUnits,
   type SettingsTable,
   type StoredDecision,
+  type StoredEndpoint,
   type StoredEpisode,
   settingsDigest,
   switchOrgStorage,
   type TableDigest,
+  type WebhookPage,
+  type WebhooksTable,
+  webhooksDigest,
 } from "../db/queries/org-storage";
 import { listStoreSettings } from "../db/queries/settings";
 import type { OrgStoragePlace } from "../db/schema";
@@ -59,7 +67,7 @@ const verificationFailed = (d1: Record<string, TableDigest>, object: Record<stri
 function sameDigests(
   a: Record<string, TableDigest>,
   b: Record<string, TableDigest>,
-  tables: readonly (GroupTable | LenderTable | SettingsTable)[],
+  tables: readonly (GroupTable | LenderTable | SettingsTable | WebhooksTable)[],
 ): boolean {
   return tables.every((t) => a[t]?.rows === b[t]?.rows && a[t]?.sha256 === b[t]?.sha256);
 }
@@ -81,7 +89,12 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   const db = await begin(env, orgId, "d1", "moving", "object");
   const store = orgStore(env, orgId);
   if (!db) {
-    const tables = { ...(await store.digest(orgId)), ...(await store.lenderDigest(orgId)), ...(await store.settingsDigest(orgId)) };
+    const tables = {
+      ...(await store.digest(orgId)),
+      ...(await store.lenderDigest(orgId)),
+      ...(await store.settingsDigest(orgId)),
+      ...(await store.webhooksDigest(orgId)),
+    };
     return { org_id: orgId, storage: "object", tables, write_pause_ms: 0 };
   }
   const names = await readStoreNames(db, orgId);
@@ -107,20 +120,31 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   await copyChecks(db, store, orgId);
   await copyLenderDecisions(db, store, orgId);
   await copySettings(db, store, orgId);
+  await copyWebhooks(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const lender = await verifyLenderDecisions(db, store, orgId);
   const settings = await verifySettings(db, store, orgId);
+  const webhooks = await verifyWebhooks(db, store, orgId);
   if (
     !sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
     !lender.same ||
-    !settings.same
+    !settings.same ||
+    !webhooks.same
   ) {
     await switchOrgStorage(db, orgId, "moving", "d1");
-    throw verificationFailed({ ...inD1, ...lender.inD1, ...settings.inD1 }, { ...inObject, ...lender.inObject, ...settings.inObject });
+    throw verificationFailed(
+      { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1 },
+      { ...inObject, ...lender.inObject, ...settings.inObject, ...webhooks.inObject },
+    );
   }
   await store.setActive(orgId, true);
   await switchOrgStorage(db, orgId, "moving", "object");
-  return { org_id: orgId, storage: "object", tables: { ...inD1, ...lender.inD1, ...settings.inD1 }, write_pause_ms: Date.now() - started };
+  return {
+    org_id: orgId,
+    storage: "object",
+    tables: { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1 },
+    write_pause_ms: Date.now() - started,
+  };
 }
 
 /** The organization's object → D1, while D1's copy is kept: every unit, deal and stip written back by id (unchanged ones rewrite nothing). */
@@ -137,7 +161,12 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   const db = await begin(env, orgId, "object", "returning", "d1");
   if (!db) {
     const inD1 = getDb(env.DB);
-    const tables = { ...(await groupDigest(inD1, orgId)), ...(await lenderDigest(inD1, orgId)), ...(await settingsDigest(inD1, orgId)) };
+    const tables = {
+      ...(await groupDigest(inD1, orgId)),
+      ...(await lenderDigest(inD1, orgId)),
+      ...(await settingsDigest(inD1, orgId)),
+      ...(await webhooksDigest(inD1, orgId)),
+    };
     return { org_id: orgId, storage: "d1", tables, write_pause_ms: 0 };
   }
   let after: string | undefined;
@@ -159,21 +188,32 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   await restoreChecksFrom(store, db, orgId);
   await returnLenderDecisions(db, store, orgId);
   await returnSettings(db, store, orgId);
+  await returnWebhooks(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const lender = await verifyLenderDecisions(db, store, orgId);
   const settings = await verifySettings(db, store, orgId);
+  const webhooks = await verifyWebhooks(db, store, orgId);
   // The stores' names are the directory's own in D1, and nothing writes market values in the object: the units and the deals group came back.
   if (
     !sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
     !lender.same ||
-    !settings.same
+    !settings.same ||
+    !webhooks.same
   ) {
     await store.setActive(orgId, true);
     await switchOrgStorage(db, orgId, "returning", "object");
-    throw verificationFailed({ ...inD1, ...lender.inD1, ...settings.inD1 }, { ...inObject, ...lender.inObject, ...settings.inObject });
+    throw verificationFailed(
+      { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1 },
+      { ...inObject, ...lender.inObject, ...settings.inObject, ...webhooks.inObject },
+    );
   }
   await switchOrgStorage(db, orgId, "returning", "d1");
-  return { org_id: orgId, storage: "d1", tables: { ...inD1, ...lender.inD1, ...settings.inD1 }, write_pause_ms: Date.now() - started };
+  return {
+    org_id: orgId,
+    storage: "d1",
+    tables: { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1 },
+    write_pause_ms: Date.now() - started,
+  };
 }
 
 type Store = ReturnType<typeof orgStore>;
@@ -261,4 +301,37 @@ async function returnSettings(db: Database, store: Store, orgId: string): Promis
 async function verifySettings(db: Database, store: Store, orgId: string) {
   const [inD1, inObject] = await Promise.all([settingsDigest(db, orgId), store.settingsDigest(orgId)]);
   return { inD1, inObject, same: sameDigests(inD1, inObject, ["store_settings", "settings_audit"]) };
+}
+
+// --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts) ----------------
+
+// An event's data and an endpoint's event list are JSON, which RPC's types cannot prove serializable: they are.
+type WebhookPageWithEndpoints = WebhookPage & { endpoints?: StoredEndpoint[] };
+
+/** D1's endpoints, then its deliveries in pages by id with their attempts and events; the first page empties what a failed move left. */
+async function copyWebhooks(db: Database, store: Store, orgId: string): Promise<void> {
+  const endpoints = await readEndpoints(db, orgId);
+  for (let after: string | undefined, first = true; ; first = false) {
+    const page = await readDeliveryPage(db, orgId, after, PAGE);
+    await store.loadWebhooks(orgId, page, first ? endpoints : undefined);
+    if (page.deliveries.length < PAGE) return;
+    after = page.deliveries.at(-1)?.id;
+  }
+}
+
+/** The object's endpoints (D1's others deleted), then its deliveries, events and attempts, written back to D1 by id (an undo). */
+async function returnWebhooks(db: Database, store: Store, orgId: string): Promise<void> {
+  for (let after: string | undefined; ; ) {
+    const page = (await store.webhookPage(orgId, after, PAGE)) as WebhookPageWithEndpoints;
+    const writes = [...(page.endpoints === undefined ? [] : restoreEndpoints(db, orgId, page.endpoints)), ...restoreDeliveries(db, page)];
+    if (writes.length > 0) await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
+    if (page.deliveries.length < PAGE) return;
+    after = page.deliveries.at(-1)?.id;
+  }
+}
+
+/** Both sides' digests of the group (rows and SHA-256 per table), and whether they agree. */
+async function verifyWebhooks(db: Database, store: Store, orgId: string) {
+  const [inD1, inObject]: Record<WebhooksTable, TableDigest>[] = await Promise.all([webhooksDigest(db, orgId), store.webhooksDigest(orgId)]);
+  return { inD1, inObject, same: sameDigests(inD1, inObject, ["webhook_endpoints", "webhook_deliveries", "webhook_attempts"]) };
 }

@@ -20,6 +20,7 @@ import type {
   StoredCheck,
   StoredDeal,
   StoredDecision,
+  StoredEndpoint,
   StoredEpisode,
   StoredMarketValue,
   StoredSalesMonth,
@@ -27,10 +28,13 @@ import type {
   StoredStoreSettings,
   StoredUnit,
   TableDigest,
+  WebhookPage,
+  WebhooksTable,
 } from "../db/queries/org-storage";
 import type { AlertPageAfter, AlertUnitRow, BriefingRows, StockAndSettings } from "../db/queries/reports";
 import type { AuditCursor, SettingChange, SettingsAuditRow, StoreSettingsRow } from "../db/queries/settings";
 import type { SnapshotSafety } from "../engines/ingest";
+import type { WebhookAnswer, WebhookArgs, WebhookOp } from "../jobs/webhook-requests";
 import { describeError, logEvent } from "../lib/log";
 
 export class OrgStorageMismatchError extends Error {
@@ -353,6 +357,37 @@ export class OrganizationStore extends DurableObject<Env> {
     return this.queries.settingsDigest(this.db, orgId);
   }
 
+  // --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts; docs/scaling.md) --
+
+  /**
+   * One request's work on the webhooks group (src/jobs/webhook-storage.ts, the code D1's path runs):
+   * a route's reads and writes, a fan-out's deliveries, a delivery's claim or its attempt's record.
+   * A redelivery or a sample is queued from here, so its request stays one call.
+   */
+  async webhooks<Op extends WebhookOp>(orgId: string, op: Op, args: WebhookArgs<Op>): Promise<Served<WebhookAnswer<Op>>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    const { runWebhookRequest } = await import("../jobs/webhook-requests");
+    return runWebhookRequest({ env: this.env, store: this.queries.objectWebhookStore(this.db), orgId }, op, args);
+  }
+
+  /** One page of a move's copy of the deliveries, with their attempts and events; the first carries the endpoints and empties the group. */
+  loadWebhooks(orgId: string, page: WebhookPage, endpoints?: StoredEndpoint[]): void {
+    this.idle(orgId);
+    this.queries.loadWebhooks(this.db, page, endpoints, new Date());
+  }
+
+  /** One page of the deliveries by id with their attempts and events, and with the first (no `afterId`) the endpoints, for an undo's copy back to D1. */
+  async webhookPage(orgId: string, afterId: string | undefined, limit: number): Promise<WebhookPage & { endpoints?: StoredEndpoint[] }> {
+    this.idle(orgId);
+    const page = await this.queries.readDeliveryPage(this.db, orgId, afterId, limit);
+    return afterId === undefined ? { ...page, endpoints: await this.queries.readEndpoints(this.db, orgId) } : page;
+  }
+
+  webhooksDigest(orgId: string): Promise<Record<WebhooksTable, TableDigest>> {
+    this.claim(orgId);
+    return this.queries.webhooksDigest(this.db, orgId);
+  }
+
   // --- a move (src/db/org-storage-move.ts): never while serving, except the switch itself --------
 
   /** One page of a copy from D1 (units and their market values); the first empties what an earlier, failed move left. */
@@ -469,6 +504,7 @@ export class OrganizationStore extends DurableObject<Env> {
         briefingRows: (storeId, dealsSince) => this.queries.briefingRows(this.db, orgId, storeId, dealsSince),
         expiredChecks: (now) => this.queries.deleteExpiredChecks(this.db, now),
         outcomes: this.queries.outcomeStore(this.db, orgId),
+        attemptBodies: (keptFrom) => this.queries.purgeAttemptBodies(this.db, keptFrom),
       });
     } catch (error) {
       logEvent("error", { event: "org_nightly_failed", org_id: orgId, run_at: new Date(at).toISOString(), ...describeError(error) });

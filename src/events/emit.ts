@@ -28,7 +28,7 @@ export interface DomainEvent {
 /**
  * Writes a change and the events it raises together: the change's statements and one outbox row
  * per event go in one D1 batch (atomic), then the events are handed to the webhook queue; that is
- * all the caller waits for (the fan-out marks the row, src/events/consumer.ts). Every source of an
+ * all the caller waits for (the fan-out marks the row, src/jobs/webhooks-consumer.ts). Every source of an
  * event calls this, so no event is raised without its change or lost after it: if the queue send
  * fails, the outbox sweeper (src/jobs/sweep-outbox.ts) sends it later.
  * `recorded` are events an organization's storage object already recorded with its own change

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { chunk } from "../db/batch";
-import type { Database } from "../db/client";
-import { markRedeliveriesSent } from "../db/queries/webhooks";
+import { markRedeliveriesSent, type WebhookStore } from "../db/queries/webhooks";
 import { describeError, logEvent } from "../lib/log";
 
 /**
@@ -51,8 +50,12 @@ export async function enqueueEvents(env: Pick<Env, "WEBHOOKS">, events: { id: st
   );
 }
 
-/** Hands reopened deliveries to the queue and marks them sent (`webhook_deliveries.redeliver_requested_at` cleared). */
-export async function enqueueRedeliveries(env: Pick<Env, "WEBHOOKS">, db: Database, deliveries: { id: string; orgId: string }[]): Promise<number> {
+/** Hands reopened deliveries to the queue and marks them sent (`webhook_deliveries.redeliver_requested_at` cleared) where they are. */
+export async function enqueueRedeliveries(
+  env: Pick<Env, "WEBHOOKS">,
+  store: WebhookStore,
+  deliveries: { id: string; orgId: string }[],
+): Promise<number> {
   const sent = await sendOwed(
     env.WEBHOOKS,
     deliveries.map((d) => ({ kind: "delivery", orgId: d.orgId, deliveryId: d.id })),
@@ -60,7 +63,7 @@ export async function enqueueRedeliveries(env: Pick<Env, "WEBHOOKS">, db: Databa
   if (sent === 0) return 0;
   try {
     await markRedeliveriesSent(
-      db,
+      store,
       deliveries.map((d) => d.id),
     );
   } catch (error) {

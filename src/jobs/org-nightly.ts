@@ -11,9 +11,10 @@ import { raiseAgedAlertsOf } from "./aged-inventory-alerts";
 import { buildStoreBriefings } from "./build-morning-briefings";
 import { CRONS } from "./crons";
 import { raiseOutcomeShiftsOf } from "./lender-outcomes";
+import { attemptBodiesKeptFrom } from "./purge-webhook-bodies";
 
 /** The per-organization jobs an object runs, by the name of the cron job that runs them for D1. */
-type NightlyJob = "aged-inventory-alerts" | "lender-outcome-shifts" | "build-morning-briefings" | "purge-expired-records";
+type NightlyJob = "aged-inventory-alerts" | "lender-outcome-shifts" | "build-morning-briefings" | "purge-expired-records" | "purge-webhook-bodies";
 
 /** Minutes past UTC midnight of a daily cron ("M H * * *"). */
 function minuteOfDay(cron: string): number {
@@ -29,6 +30,8 @@ const RUN_MINUTES: ReadonlyMap<NightlyJob, number> = new Map([
   ["build-morning-briefings", minuteOfDay(CRONS.briefings)],
   // Its part where the data is: the audit trail's expired checks (COMPLIANCE_CHECKS_RETENTION, D1's rule), deleted in the object.
   ["purge-expired-records", minuteOfDay(CRONS.nightly)],
+  // The webhooks group's: its attempts' bodies past WEBHOOK_BODY_RETENTION_DAYS cleared in the object, as the cron clears D1's.
+  ["purge-webhook-bodies", minuteOfDay(CRONS.nightly)],
 ]);
 
 /** The first nightly run strictly after `after` (epoch ms): its time, which the object's alarm is set for. */
@@ -43,7 +46,7 @@ export function nextNightlyRun(after: number): number {
  * `now` = `at`: a rerun of the same time adds nothing (the crossings' markers, the day's briefings).
  * `read` reads the organization's units in stock, and a store's briefing rows, in its object, and
  * deletes its expired compliance checks there; `outcomes` reads and writes its lender decisions and
- * episodes there.
+ * episodes there; `attemptBodies` clears its webhook attempts' bodies made before `keptFrom` there.
  */
 export async function runNightly(
   env: Env,
@@ -56,6 +59,7 @@ export async function runNightly(
     briefingRows: BriefingRowsReader;
     expiredChecks: (now: Date) => number;
     outcomes: OutcomeStore;
+    attemptBodies: (keptFrom: string) => number;
   },
 ): Promise<void> {
   const now = new Date(at);
@@ -63,6 +67,7 @@ export async function runNightly(
   const due = [...RUN_MINUTES].filter(([, runMinute]) => runMinute === minute).map(([job]) => job);
   if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(env, orgId, await read.inStock(), await read.storeSettings(), now);
   if (due.includes("purge-expired-records")) read.expiredChecks(now);
+  if (due.includes("purge-webhook-bodies")) read.attemptBodies(attemptBodiesKeptFrom(now));
   if (due.includes("lender-outcome-shifts")) await raiseOutcomeShiftsOf(env, orgId, read.outcomes, now);
   if (due.includes("build-morning-briefings"))
     for (const storeId of await listStoreIds(getDb(env.DB), orgId)) await buildStoreBriefings(env, orgId, storeId, now, read.briefingRows);

@@ -1,6 +1,6 @@
 import { getDb } from "../db/client";
 import { listOutboxNotFannedOut } from "../db/queries/events";
-import { listUnsentRedeliveries } from "../db/queries/webhooks";
+import { d1WebhookStore, listUnsentRedeliveries } from "../db/queries/webhooks";
 import { enqueueEvents, enqueueRedeliveries } from "../events/messages";
 import { logEvent } from "../lib/log";
 
@@ -27,6 +27,7 @@ export async function sweepOutbox(env: Env, now: Date): Promise<void> {
   const sent = await enqueueEvents(env, notFannedOut);
   if (notFannedOut.length > 0) logEvent("info", { event: "outbox_swept", found: notFannedOut.length, sent });
   const redeliveries = await listUnsentRedeliveries(db, ago(REDELIVERY_GRACE_MS), SWEEP_LIMIT);
-  const redelivered = await enqueueRedeliveries(env, db, redeliveries);
+  const store = d1WebhookStore(db, [...new Set(redeliveries.map((d) => d.orgId))]);
+  const redelivered = await enqueueRedeliveries(env, store, redeliveries);
   if (redeliveries.length > 0) logEvent("info", { event: "redeliveries_swept", found: redeliveries.length, sent: redelivered });
 }

@@ -8,7 +8,7 @@ import { insertAgedAlertMarkers } from "../../src/db/queries/aged-alerts";
 import { sanctionsListLoad } from "../../src/db/queries/compliance";
 import { insertOutboxRows, isOneOfEvents, listOutboxEvents } from "../../src/db/queries/events";
 import { existingFeedEntryIds, insertFeedEntries, insertRefreshRun } from "../../src/db/queries/reports";
-import { createDeliveries, findEventSubscribers } from "../../src/db/queries/webhooks";
+import { createDeliveries, d1WebhookStore, findEventSubscribers } from "../../src/db/queries/webhooks";
 import {
   agedInventoryAlerts,
   eventOutbox,
@@ -72,13 +72,13 @@ describe("every chunked table takes 1..N rows through the helper and gives back 
         inChunks(endpoints, (part) => db.insert(webhookEndpoints).values(part)),
       );
       const fanned = [{ orgId: org.id, eventId: event.id, event: event.event, endpointIds: endpoints.map((e) => e.id) }];
-      const pending = await createDeliveries(db, fanned, AT);
+      const pending = await createDeliveries(d1WebhookStore(db, [org.id]), fanned, AT);
       const stored = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id));
       expect(stored.map((d) => d.endpointId).sort()).toEqual(endpoints.map((e) => e.id).sort());
       expect(byId(pending)).toEqual(byId(stored.map((d) => ({ id: d.id, orgId: org.id }))));
       expect(stored.every((d) => d.status === "pending" && d.attemptCount === 0 && d.createdAt === AT)).toBe(true);
       // The fan-out runs again on a redelivered message: nothing is added.
-      await createDeliveries(db, fanned, AT);
+      await createDeliveries(d1WebhookStore(db, [org.id]), fanned, AT);
       expect(await db.$count(webhookDeliveries, eq(webhookDeliveries.eventId, event.id))).toBe(n);
     });
   });
@@ -107,7 +107,7 @@ describe("every chunked table takes 1..N rows through the helper and gives back 
       // One more message names the first event under the other organization: it finds nothing.
       const refs = [...rows.map((r) => ({ orgId: r.orgId, eventId: r.id })), { orgId: orgB.id, eventId: rows[0].id }];
       const found = await findEventSubscribers(db, refs);
-      const pending = await createDeliveries(db, found, AT);
+      const pending = await createDeliveries(d1WebhookStore(db, [orgA.id, orgB.id]), found, AT);
 
       const endpointFor = (orgId: string) => (orgId === orgA.id ? endpointA.id : endpointB.id);
       expect(found.length).toBe(n);

@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
-import { WEBHOOKS_DLQ } from "../../src/events/consumer";
 import type { WebhookMessage } from "../../src/events/messages";
 import worker from "../../src/index";
 import { JOBS_QUEUE, type JobMessage } from "../../src/jobs/queue";
+import { WEBHOOKS_DLQ } from "../../src/jobs/webhooks-consumer";
 
 /** A stand-in WEBHOOKS queue that keeps what is sent, so a test can run the consumer step by step. */
 export function capturingQueue(options: { failSends?: boolean } = {}) {

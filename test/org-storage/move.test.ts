@@ -6,18 +6,20 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { outcomeStore } from "../../src/db/org-store";
 import type { StoredMarketValue, StoredUnit } from "../../src/db/queries/org-storage";
-import { groupDigest, lenderDigest, readOrgStorage, settingsDigest } from "../../src/db/queries/org-storage";
+import { groupDigest, lenderDigest, readOrgStorage, settingsDigest, webhooksDigest } from "../../src/db/queries/org-storage";
 import { NOT_SERVING, type OrganizationStore } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { commitWithEvents } from "../../src/events/emit";
 import { DomainError } from "../../src/lib/domain-error";
 import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
 import { complianceCheck } from "../helpers/compliance";
-import { listOutboxEvents } from "../helpers/events";
+import { createEndpoint, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createDeal, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
 import { rowsWhereStored } from "../helpers/org-storage";
+import { capturingQueue, consumeOne } from "../helpers/queue-driver";
 import { all } from "../helpers/sql";
 
 type Feed = z.infer<typeof InventoryFeedSchema>;
@@ -63,7 +65,7 @@ const stockAndPrice = (orgId: string) =>
  */
 function copyingThrough(
   real: ReturnType<typeof orgStore>,
-  overrides: Partial<Pick<OrganizationStore, "load" | "loadDeals" | "loadChecks" | "loadLenderDecisions" | "loadSettings">>,
+  overrides: Partial<Pick<OrganizationStore, "load" | "loadDeals" | "loadChecks" | "loadLenderDecisions" | "loadSettings" | "loadWebhooks">>,
 ) {
   const store = {
     load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
@@ -73,6 +75,8 @@ function copyingThrough(
     loadSettings: (...args: Parameters<OrganizationStore["loadSettings"]>) => real.loadSettings(...args),
     lenderDigest: (orgId: string) => real.lenderDigest(orgId),
     settingsDigest: (orgId: string) => real.settingsDigest(orgId),
+    loadWebhooks: (...args: Parameters<OrganizationStore["loadWebhooks"]>) => real.loadWebhooks(...args),
+    webhooksDigest: (orgId: string) => real.webhooksDigest(orgId),
     digest: (orgId: string) => real.digest(orgId),
     setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
     ...overrides,
@@ -358,9 +362,12 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(await rowsWhereStored(org.id, "SELECT id FROM deal_stips")).toHaveLength(502);
     expect(await rowsWhereStored(org.id, "SELECT unit_id FROM unit_market_values")).toHaveLength(404);
     const inD1 = getDb(env.DB);
-    expect({ ...(await groupDigest(inD1, org.id)), ...(await lenderDigest(inD1, org.id)), ...(await settingsDigest(inD1, org.id)) }).toEqual(
-      report.tables,
-    );
+    expect({
+      ...(await groupDigest(inD1, org.id)),
+      ...(await lenderDigest(inD1, org.id)),
+      ...(await settingsDigest(inD1, org.id)),
+      ...(await webhooksDigest(inD1, org.id)),
+    }).toEqual(report.tables);
   });
 
   it("a copy that differs from D1 is not switched to: 409 with both digests, the organization stays in D1", async () => {
@@ -524,5 +531,58 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(res.headers.get("Retry-After")).toBe("5");
     expect(await res.json()).toMatchObject({ error: "upstream_timeout" });
     expect(await stockAndPrice(org.id)).toHaveLength(BASE.length);
+  });
+
+  it("a move while events are raised and delivered: each event delivered once, its delivery and attempt in the object; the undo brings them back", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id);
+    const { key } = await createApiKey(org.id);
+    const name = "move-while-events";
+    const endpoint = await createEndpoint(key, { url: receiverUrl("ok", name), events: ["inventory.aged_alert"] });
+    await tellReceiverSecret(name, endpoint.secret);
+    const queue = capturingQueue();
+    const data = (i: number) => ({ stock_no: `M${i}`, days_on_lot: 45, recommendation: "Reprice" });
+    const raise = (i: number) =>
+      commitWithEvents(
+        queue.env,
+        getDb(env.DB),
+        [],
+        [{ event: "inventory.aged_alert", orgId: org.id, storeId: store.id, data: data(i) }],
+        new Date(),
+      );
+    // Every message sent so far, fan-outs and deliveries, through the Worker's queue(): each acked.
+    const drain = async () => {
+      for (let message = queue.sent.shift(); message !== undefined; message = queue.sent.shift())
+        expect(await consumeOne(queue.env, message, 1)).toMatchObject({ acked: true });
+    };
+    for (let i = 0; i < 3; i++) await raise(i);
+    await drain();
+    // Raised, fanned out and delivered while the move copies: a fan-out or an attempt that meets it waits for the flip.
+    const during = (async () => {
+      for (let i = 3; i < 9; i++) {
+        await raise(i);
+        await drain();
+      }
+    })();
+    await Promise.all([moveToObject(env, org.id), during]);
+    for (let i = 9; i < 12; i++) await raise(i);
+    await drain();
+
+    const events = (await listOutboxEvents(org.id, "inventory.aged_alert")).map((e) => e.id).sort();
+    expect(events).toHaveLength(12);
+    const received = (await receivedBy(name)).map((r) => r.headers["x-service-webhook-id"]).sort();
+    expect(received).toEqual(events);
+    const held = await rowsWhereStored<{ event_id: string; status: string; attempt_count: number }>(
+      org.id,
+      "SELECT event_id, status, attempt_count FROM webhook_deliveries WHERE org_id = ? ORDER BY event_id",
+      org.id,
+    );
+    expect(held).toEqual(events.map((event_id) => ({ event_id, status: "delivered", attempt_count: 1 })));
+    const back = await moveToD1(env, org.id);
+    expect(back.tables.webhook_deliveries.rows).toBe(12);
+    expect(back.tables.webhook_attempts.rows).toBe(12);
+    expect(
+      await rowsWhereStored(org.id, "SELECT event_id, status, attempt_count FROM webhook_deliveries WHERE org_id = ? ORDER BY event_id", org.id),
+    ).toEqual(held);
   });
 });

@@ -111,6 +111,21 @@ describe("an organization's storage object", () => {
          VALUES ('set_old', ?, 'sto_old', 'store', 'pack_used', '500', '650', 'staff:usr_old', '2026-10-05T09:00:00.000Z')`,
         org.id,
       );
+      // The webhooks group (version 9): an endpoint, a delivery of the old event, an attempt; the event recorded before reads as no sample.
+      sql.exec(
+        "INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext) VALUES ('whk_old', ?, 'https://hooks.example.com/old', '[\"deal.stip_alert\"]', 'c')",
+        org.id,
+      );
+      sql.exec(
+        `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, created_at, updated_at)
+         VALUES ('dlv_old', ?, 'whk_old', 'evt_old', 'deal.stip_alert', '2026-10-03T09:00:00.000Z', '2026-10-03T09:00:00.000Z')`,
+        org.id,
+      );
+      sql.exec(
+        "INSERT INTO webhook_attempts (delivery_id, attempt, org_id, attempted_at, duration_ms, outcome) VALUES ('dlv_old', 1, ?, '2026-10-03T09:00:01.000Z', 40, 'delivered')",
+        org.id,
+      );
+      expect(sql.exec("SELECT sample, fanned_out_at FROM event_outbox").one()).toEqual({ sample: 0, fanned_out_at: null });
       for (const table of ORG_TABLES) expect(sql.exec(`SELECT * FROM "${table}"`).toArray(), table).toHaveLength(1);
       const [unit] = sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").toArray();
       expect(unit.updated_at).toBe("2026-10-01T09:00:00.000Z");

@@ -1,12 +1,13 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { and, asc, eq, getTableColumns, gt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, lte, notInArray, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Database, SqliteReader } from "../client";
 import {
   complianceChecks,
   dealStips,
   deals,
+  eventOutbox,
   inventoryUnits,
   lenderDecisions,
   lenderOutcomeEpisodes,
@@ -16,6 +17,9 @@ import {
   settingsAudit,
   stores,
   unitMarketValues,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
 } from "../schema";
 import { listStoreSettings, STORE_SETTING_KEYS, type StoreSettingsRow, storeSettingsColumns } from "./settings";
 
@@ -165,7 +169,15 @@ export async function groupDigest(db: SqliteReader, orgId: string): Promise<Reco
 
 /** Writes rows back into D1 (the undo of a move): each as the object holds it, by id. */
 function restoreRows<
-  T extends typeof inventoryUnits | typeof deals | typeof dealStips | typeof complianceChecks | typeof lenderDecisions | typeof lenderOutcomeEpisodes,
+  T extends
+    | typeof inventoryUnits
+    | typeof deals
+    | typeof dealStips
+    | typeof complianceChecks
+    | typeof lenderDecisions
+    | typeof lenderOutcomeEpisodes
+    | typeof webhookEndpoints
+    | typeof webhookDeliveries,
 >(db: Database, table: T, rows: readonly T["$inferInsert"][]) {
   const { id: _id, ...rest } = getTableColumns(table);
   const set = Object.fromEntries(Object.entries(rest).map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]));
@@ -277,6 +289,94 @@ export const restoreLenderDecisions = (db: Database, page: { decisions: readonly
     [...(page.episodes ?? [])].sort((a, b) => Number(a.closedAt === null) - Number(b.closedAt === null)),
   ),
 ];
+
+// --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts) -----------------
+
+/** An endpoint (its secrets as ciphertext), a delivery, an attempt and a delivery's event with every column, as a move carries them. */
+export type StoredEndpoint = typeof webhookEndpoints.$inferSelect;
+export type StoredDelivery = typeof webhookDeliveries.$inferSelect;
+export type StoredAttempt = typeof webhookAttempts.$inferSelect;
+export type StoredEvent = typeof eventOutbox.$inferSelect;
+export type WebhooksTable = "webhook_endpoints" | "webhook_deliveries" | "webhook_attempts";
+export interface WebhookPage {
+  deliveries: StoredDelivery[];
+  attempts: StoredAttempt[];
+  /** The events the page's deliveries refer to (the object keeps them with them; D1 holds them already, a sample's excepted). */
+  events: StoredEvent[];
+}
+
+/** The organization's endpoints, whole (at most MAX_ENDPOINTS_PER_ORG). */
+export function readEndpoints(db: SqliteReader, orgId: string): Promise<StoredEndpoint[]> {
+  const e = webhookEndpoints;
+  return db.select(getTableColumns(e)).from(e).where(eq(e.orgId, orgId)).orderBy(asc(e.id));
+}
+
+/** The organization's deliveries after `afterId` (by id), at most `limit`, with their attempts and events: one page of a copy. */
+export async function readDeliveryPage(db: SqliteReader, orgId: string, afterId: string | undefined, limit: number): Promise<WebhookPage> {
+  const d = webhookDeliveries;
+  const deliveries = await db
+    .select(getTableColumns(d))
+    .from(d)
+    .where(and(eq(d.orgId, orgId), afterId === undefined ? undefined : gt(d.id, afterId)))
+    .orderBy(asc(d.id))
+    .limit(limit);
+  if (deliveries.length === 0) return { deliveries, attempts: [], events: [] };
+  // One JSON array, not a parameter per id: D1 binds at most 100.
+  const ids = JSON.stringify(deliveries.map((delivery) => delivery.id));
+  const a = webhookAttempts;
+  const attempts = await db
+    .select(getTableColumns(a))
+    .from(a)
+    .where(and(eq(a.orgId, orgId), sql`${a.deliveryId} IN (SELECT value FROM json_each(${ids}))`))
+    .orderBy(asc(a.deliveryId), asc(a.attempt));
+  const events = await db
+    .select(getTableColumns(eventOutbox))
+    .from(eventOutbox)
+    .where(
+      and(
+        eq(eventOutbox.orgId, orgId),
+        sql`${eventOutbox.id} IN (SELECT value FROM json_each(${JSON.stringify([...new Set(deliveries.map((delivery) => delivery.eventId))])}))`,
+      ),
+    );
+  return { deliveries, attempts, events };
+}
+
+/** The webhooks group's digest on either side: every endpoint, delivery and attempt, every column, by id. */
+export async function webhooksDigest(db: SqliteReader, orgId: string): Promise<Record<WebhooksTable, TableDigest>> {
+  const page = await readDeliveryPage(db, orgId, undefined, Number.MAX_SAFE_INTEGER);
+  return {
+    webhook_endpoints: digest(await readEndpoints(db, orgId)),
+    webhook_deliveries: digest(page.deliveries),
+    webhook_attempts: digest(page.attempts),
+  };
+}
+
+/**
+ * The object's endpoints written back into D1 (an undo), by id, and D1's endpoints the object no
+ * longer holds deleted (their deliveries and attempts go with them: ON DELETE CASCADE).
+ */
+export function restoreEndpoints(db: Database, orgId: string, endpoints: readonly StoredEndpoint[]) {
+  const e = webhookEndpoints;
+  const kept = endpoints.map((endpoint) => endpoint.id);
+  return [db.delete(e).where(and(eq(e.orgId, orgId), kept.length === 0 ? undefined : notInArray(e.id, kept))), ...restoreRows(db, e, endpoints)];
+}
+
+/** A page of the object's deliveries written back into D1 by id, their events first (a sample's is the object's only), then their attempts. */
+export function restoreDeliveries(db: Database, page: WebhookPage) {
+  const a = webhookAttempts;
+  const { deliveryId: _d, attempt: _a, ...rest } = getTableColumns(a);
+  const set = Object.fromEntries(Object.entries(rest).map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]));
+  return [
+    ...page.events.map((event) => db.insert(eventOutbox).values(event).onConflictDoNothing()),
+    ...restoreRows(db, webhookDeliveries, page.deliveries),
+    ...page.attempts.map((attempt) =>
+      db
+        .insert(a)
+        .values(attempt)
+        .onConflictDoUpdate({ target: [a.deliveryId, a.attempt], set: set as SQLiteUpdateSetSource<typeof a> }),
+    ),
+  ];
+}
 
 /**
  * The head of a D1 write of the group's tables: it fails the batch unless the organization's data

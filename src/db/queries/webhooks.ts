@@ -1,14 +1,61 @@
-/** Webhook endpoints, their deliveries and attempts (docs/webhooks.md); the outbox they are fed from is in ./events.ts. */
+/**
+ * Webhook endpoints, their deliveries and attempts (docs/webhooks.md); the outbox they are fed from is in ./events.ts.
+ * The group lives in D1 or in a moved organization's object (docs/scaling.md): each query runs on
+ * either (`WebhookStore`), the tables carrying the same names and columns there.
+ */
 import { and, count, desc, eq, getTableColumns, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { newId } from "../../lib/ids";
 import { inChunks, runBatch } from "../batch";
-import type { Database } from "../client";
+import type { Database, SqliteReader } from "../client";
 import { insertRowWhere } from "../guarded";
-import { eventOutbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
-import { type EventRef, isOneOfEvents, markOutboxFannedOut } from "./events";
+import { eventOutbox, organizations, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
+import { type EventRef, isOneOfEvents, markOutboxFannedOut, type OutboxRow } from "./events";
+import { unlessStorageInD1 } from "./org-storage";
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type NewEndpointRow = typeof webhookEndpoints.$inferInsert;
+
+/**
+ * Where an organization's webhooks group is: a client to read it, and how a request's writes run
+ * together there (one D1 batch behind the storage fence, or one transaction of the object's
+ * SQLite), each statement's rows in order. `keepEvents` are the statements writing the events its
+ * deliveries refer to, fanned out already: a sample's, and in an object those of D1's outbox it fans out.
+ */
+export interface WebhookStore {
+  db: SqliteReader;
+  write(statements: BatchItem<"sqlite">[]): Promise<unknown[][]>;
+  keepEvents(events: readonly EventRow[], at: string): BatchItem<"sqlite">[];
+}
+
+/** An event as the fan-out carries it to the object: the row D1's outbox holds. */
+export type EventRow = Omit<OutboxRow, "fannedOutAt">;
+
+/**
+ * D1 as the group's store: the statements are built on D1's client, and each write is one batch
+ * headed by the fence of every organization it writes (`unlessStorageInD1`), so a request that
+ * read the flag before a move never writes to the copy the move left.
+ */
+export function d1WebhookStore(db: Database, orgIds: readonly string[]): WebhookStore {
+  return {
+    db,
+    write: async (statements) => {
+      const fences = orgIds.map((orgId) => unlessStorageInD1(db, orgId));
+      return (await runBatch(db, [...fences, ...statements])).slice(fences.length) as unknown[][];
+    },
+    // A sample's event (an event fanned out here is D1's already: the insert adds nothing).
+    keepEvents: (events, at) =>
+      events.map((event) =>
+        db
+          .insert(eventOutbox)
+          .values({ ...event, fannedOutAt: at })
+          .onConflictDoNothing(),
+      ),
+  };
+}
+
+// The statements are built on the store's client; the builders' types are D1's, the SQL the same on either.
+const builder = (store: WebhookStore) => store.db as Database;
 
 /**
  * Inserts the endpoint only while the organization has fewer than `cap`: the count and the
@@ -16,21 +63,24 @@ export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
  * creates cannot all see room. Null when the cap is reached.
  */
 export async function insertWebhookEndpointUnderCap(
-  db: Database,
+  store: WebhookStore,
   orgId: string,
-  row: Omit<typeof webhookEndpoints.$inferInsert, "orgId">,
+  row: Omit<NewEndpointRow, "orgId">,
   cap: number,
 ): Promise<WebhookEndpointRow | null> {
+  const db = builder(store);
   const ownCount = db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.orgId, orgId));
-  const [created] = await insertRowWhere(db, webhookEndpoints, { ...row, orgId }, sql`(${ownCount}) < ${cap}`).returning();
+  const [[created]] = (await store.write([
+    insertRowWhere(db, webhookEndpoints, { ...row, orgId }, sql`(${ownCount}) < ${cap}`).returning(),
+  ])) as WebhookEndpointRow[][];
   return created ?? null;
 }
 
-export async function listWebhookEndpoints(db: Database, orgId: string) {
+export async function listWebhookEndpoints(db: SqliteReader, orgId: string) {
   return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.orgId, orgId)).orderBy(desc(webhookEndpoints.createdAt), desc(sql`rowid`));
 }
 
-export async function findWebhookEndpoint(db: Database, orgId: string, id: string): Promise<WebhookEndpointRow | null> {
+export async function findWebhookEndpoint(db: SqliteReader, orgId: string, id: string): Promise<WebhookEndpointRow | null> {
   const [row] = await db
     .select()
     .from(webhookEndpoints)
@@ -39,18 +89,22 @@ export async function findWebhookEndpoint(db: Database, orgId: string, id: strin
   return row ?? null;
 }
 
+export type EndpointChanges = Partial<Pick<WebhookEndpointRow, "url" | "description" | "events" | "enabled" | "disabledReason">>;
+
 export async function updateWebhookEndpoint(
-  db: Database,
+  store: WebhookStore,
   orgId: string,
   id: string,
-  changes: Partial<Pick<WebhookEndpointRow, "url" | "description" | "events" | "enabled" | "disabledReason">>,
+  changes: EndpointChanges,
   updatedAt: string,
 ): Promise<WebhookEndpointRow | null> {
-  const [row] = await db
-    .update(webhookEndpoints)
-    .set({ ...changes, updatedAt })
-    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)))
-    .returning();
+  const [[row]] = (await store.write([
+    builder(store)
+      .update(webhookEndpoints)
+      .set({ ...changes, updatedAt })
+      .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)))
+      .returning(),
+  ])) as WebhookEndpointRow[][];
   return row ?? null;
 }
 
@@ -60,32 +114,35 @@ export async function updateWebhookEndpoint(
  * A secret that was still in a previous overlap is dropped.
  */
 export async function rotateWebhookSecret(
-  db: Database,
+  store: WebhookStore,
   orgId: string,
   id: string,
   rotation: { secretCiphertext: string; previousExpiresAt: string },
   updatedAt: string,
 ): Promise<WebhookEndpointRow | null> {
-  const [row] = await db
-    .update(webhookEndpoints)
-    .set({
-      previousSecretCiphertext: sql`${webhookEndpoints.secretCiphertext}`,
-      previousSecretExpiresAt: rotation.previousExpiresAt,
-      secretCiphertext: rotation.secretCiphertext,
-      updatedAt,
-    })
-    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)))
-    .returning();
+  const [[row]] = (await store.write([
+    builder(store)
+      .update(webhookEndpoints)
+      .set({
+        previousSecretCiphertext: sql`${webhookEndpoints.secretCiphertext}`,
+        previousSecretExpiresAt: rotation.previousExpiresAt,
+        secretCiphertext: rotation.secretCiphertext,
+        updatedAt,
+      })
+      .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)))
+      .returning(),
+  ])) as WebhookEndpointRow[][];
   return row ?? null;
 }
 
 /** Deletes the endpoint with its deliveries and their attempts. False when the org has no such endpoint. */
-export async function deleteWebhookEndpoint(db: Database, orgId: string, id: string): Promise<boolean> {
+export async function deleteWebhookEndpoint(store: WebhookStore, orgId: string, id: string): Promise<boolean> {
+  const db = builder(store);
   const ownDeliveries = db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, id)));
-  const [, , deleted] = await db.batch([
+  const [, , deleted] = await store.write([
     db.delete(webhookAttempts).where(and(eq(webhookAttempts.orgId, orgId), inArray(webhookAttempts.deliveryId, ownDeliveries))),
     db.delete(webhookDeliveries).where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, id))),
     db
@@ -102,14 +159,29 @@ export interface EventToFanOut extends EventRef {
   endpointIds: string[];
 }
 
+/** An event of D1's outbox found for its fan-out, with where its organization's webhooks group is (its endpoints: D1's, when in D1). */
+export type FoundEvent = EventToFanOut & { storage: typeof organizations.$inferSelect.storage; row: EventRow };
+
 /**
- * The fan-out's one read: each event with its organization's enabled endpoints subscribed to it,
- * one statement for the whole queue batch. Events not in the outbox (purged) are left out.
+ * The fan-out's one read, in D1: each event with where its organization's group is and, for one in
+ * D1, its enabled endpoints subscribed to it, one statement for the whole queue batch. Events not
+ * in the outbox (purged) are left out.
  */
-export async function findEventSubscribers(db: Database, events: readonly EventRef[]): Promise<EventToFanOut[]> {
+export async function findEventSubscribers(db: Database, events: readonly EventRef[]): Promise<FoundEvent[]> {
+  const { id, orgId, storeId, event, data, occurredAt, sample } = eventOutbox;
   const reads = inChunks(events, (part) =>
     db
-      .select({ orgId: eventOutbox.orgId, eventId: eventOutbox.id, event: eventOutbox.event, endpointId: webhookEndpoints.id })
+      .select({
+        storage: organizations.storage,
+        orgId,
+        eventId: id,
+        event,
+        storeId,
+        data,
+        occurredAt,
+        sample,
+        endpointId: webhookEndpoints.id,
+      })
       .from(eventOutbox)
       .leftJoin(
         webhookEndpoints,
@@ -119,13 +191,30 @@ export async function findEventSubscribers(db: Database, events: readonly EventR
           sql`exists (select 1 from json_each(${webhookEndpoints.events}) where value = ${eventOutbox.event})`,
         ),
       )
+      .innerJoin(organizations, eq(organizations.id, eventOutbox.orgId))
       .where(isOneOfEvents(eventOutbox.orgId, eventOutbox.id, part)),
   );
-  const found = new Map<string, EventToFanOut>();
+  const found = new Map<string, FoundEvent>();
   // Each part on its own (one for a queue batch): in a D1 batch, rows come back as objects, which
   // keep only one of the two columns named `id`.
   for (const row of (await Promise.all(reads)).flat()) {
-    const event = found.get(row.eventId) ?? { orgId: row.orgId, eventId: row.eventId, event: row.event, endpointIds: [] };
+    const { storage, endpointId: _, ...rest } = row;
+    const event = found.get(row.eventId) ?? {
+      orgId: row.orgId,
+      eventId: row.eventId,
+      event: row.event,
+      endpointIds: [],
+      storage,
+      row: {
+        id: rest.eventId,
+        orgId: rest.orgId,
+        storeId: rest.storeId,
+        event: rest.event,
+        data: rest.data,
+        occurredAt: rest.occurredAt,
+        sample: rest.sample,
+      },
+    };
     if (row.endpointId !== null) event.endpointIds.push(row.endpointId);
     found.set(row.eventId, event);
   }
@@ -141,7 +230,8 @@ export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
  * event) (a repeated fan-out adds nothing) and the events marked fanned out
  * (`event_outbox.fanned_out_at`). Returns the events' deliveries not attempted yet, to be queued.
  */
-export async function createDeliveries(db: Database, events: readonly EventToFanOut[], at: string) {
+export async function createDeliveries(store: WebhookStore, events: readonly EventToFanOut[], at: string, first: BatchItem<"sqlite">[] = []) {
+  const db = builder(store);
   const rows = events.flatMap(({ orgId, eventId, event, endpointIds }) =>
     endpointIds.map((endpointId) => ({ id: newId("dlv"), orgId, endpointId, eventId, event, createdAt: at, updatedAt: at })),
   );
@@ -157,7 +247,8 @@ export async function createDeliveries(db: Database, events: readonly EventToFan
         ),
       ),
   );
-  const results = await runBatch(db, [
+  const results = await store.write([
+    ...first,
     ...markOutboxFannedOut(db, events, at),
     ...inChunks(rows, (part) => db.insert(webhookDeliveries).values(part).onConflictDoNothing()),
     ...unattempted,
@@ -169,16 +260,18 @@ export async function createDeliveries(db: Database, events: readonly EventToFan
  * Claims the next attempt number of a pending delivery (atomically, so two copies of a message
  * never record the same attempt). Null when the delivery is gone, delivered or failed.
  */
-export async function claimDeliveryAttempt(db: Database, orgId: string, deliveryId: string): Promise<number | null> {
-  const [row] = await db
-    .update(webhookDeliveries)
-    .set({ attemptCount: sql`${webhookDeliveries.attemptCount} + 1` })
-    .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending")))
-    .returning({ attempt: webhookDeliveries.attemptCount });
+export async function claimDeliveryAttempt(store: WebhookStore, orgId: string, deliveryId: string): Promise<number | null> {
+  const [[row]] = (await store.write([
+    builder(store)
+      .update(webhookDeliveries)
+      .set({ attemptCount: sql`${webhookDeliveries.attemptCount} + 1` })
+      .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending")))
+      .returning({ attempt: webhookDeliveries.attemptCount }),
+  ])) as { attempt: number }[][];
   return row?.attempt ?? null;
 }
 
-export async function findDelivery(db: Database, orgId: string, deliveryId: string) {
+export async function findDelivery(db: SqliteReader, orgId: string, deliveryId: string) {
   const [row] = await db
     .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: eventOutbox })
     .from(webhookDeliveries)
@@ -203,12 +296,13 @@ export interface AttemptRecord {
 
 /** Records an attempt and the delivery's state after it, together; a 410 also disables the endpoint. */
 export async function recordAttempt(
-  db: Database,
+  store: WebhookStore,
   orgId: string,
   target: { deliveryId: string; endpointId: string },
   attempt: AttemptRecord,
   status: WebhookDeliveryRow["status"],
 ): Promise<void> {
+  const db = builder(store);
   const statements: BatchItem<"sqlite">[] = [
     db
       .insert(webhookAttempts)
@@ -227,43 +321,51 @@ export async function recordAttempt(
         .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, target.endpointId))),
     );
   }
-  await runBatch(db, statements);
+  await store.write(statements);
 }
 
 /** Marks a still-pending delivery failed (dead-lettered, or its endpoint disabled); a delivered one stays delivered. */
-export async function failPendingDelivery(db: Database, orgId: string, deliveryId: string, at: string, error?: string): Promise<void> {
-  await db
-    .update(webhookDeliveries)
-    .set({ status: "failed", updatedAt: at, ...(error === undefined ? {} : { lastError: error }) })
-    .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending")));
+export async function failPendingDelivery(store: WebhookStore, orgId: string, deliveryId: string, at: string, error?: string): Promise<void> {
+  await store.write([
+    builder(store)
+      .update(webhookDeliveries)
+      .set({ status: "failed", updatedAt: at, ...(error === undefined ? {} : { lastError: error }) })
+      .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending"))),
+  ]);
 }
 
 /**
  * Puts a delivery back to pending for a manual redelivery, owing the queue its message until
  * `markRedeliveriesSent`; its attempts so far are kept.
  */
-export async function reopenDelivery(db: Database, orgId: string, endpointId: string, deliveryId: string, at: string): Promise<boolean> {
-  const [row] = await db
-    .update(webhookDeliveries)
-    .set({ status: "pending", updatedAt: at, redeliverRequestedAt: at })
-    .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, deliveryId)))
-    .returning({ id: webhookDeliveries.id });
+export async function reopenDelivery(store: WebhookStore, orgId: string, endpointId: string, deliveryId: string, at: string): Promise<boolean> {
+  const [[row]] = await store.write([
+    builder(store)
+      .update(webhookDeliveries)
+      .set({ status: "pending", updatedAt: at, redeliverRequestedAt: at })
+      .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, deliveryId)))
+      .returning({ id: webhookDeliveries.id }),
+  ]);
   return row !== undefined;
 }
 
 /** The queue accepted these redeliveries' messages. */
-export async function markRedeliveriesSent(db: Database, ids: string[]): Promise<void> {
-  await runBatch(
-    db,
+export async function markRedeliveriesSent(store: WebhookStore, ids: string[]): Promise<void> {
+  const db = builder(store);
+  await store.write(
     inChunks(ids, (part) => db.update(webhookDeliveries).set({ redeliverRequestedAt: null }).where(inArray(webhookDeliveries.id, part))),
   );
 }
 
-/** Every organization's redeliveries the queue never accepted, asked for before `before` (system job: not per org). */
+/**
+ * Every organization's redeliveries the queue never accepted, asked for before `before` (system
+ * job: not per org), of the organizations whose group is in D1: a moved one's object sends its own.
+ */
 export async function listUnsentRedeliveries(db: Database, before: string, limit: number) {
   return db
     .select({ id: webhookDeliveries.id, orgId: webhookDeliveries.orgId })
     .from(webhookDeliveries)
+    .innerJoin(organizations, and(eq(organizations.id, webhookDeliveries.orgId), eq(organizations.storage, "d1")))
     .where(lt(webhookDeliveries.redeliverRequestedAt, before))
     .orderBy(webhookDeliveries.redeliverRequestedAt)
     .limit(limit);
@@ -276,16 +378,14 @@ export async function listUnsentRedeliveries(db: Database, before: string, limit
  * outbox sweeper sends it if the queue refuses it now.
  */
 export async function insertSampleDelivery(
-  db: Database,
+  store: WebhookStore,
   orgId: string,
   sample: { eventId: string; deliveryId: string; endpointId: string; event: string; data: Record<string, unknown> },
   at: string,
 ): Promise<void> {
-  await db.batch([
-    db
-      .insert(eventOutbox)
-      .values({ id: sample.eventId, orgId, storeId: null, event: sample.event, data: sample.data, occurredAt: at, fannedOutAt: at, sample: true }),
-    db.insert(webhookDeliveries).values({
+  await store.write([
+    ...store.keepEvents([{ id: sample.eventId, orgId, storeId: null, event: sample.event, data: sample.data, occurredAt: at, sample: true }], at),
+    builder(store).insert(webhookDeliveries).values({
       id: sample.deliveryId,
       orgId,
       endpointId: sample.endpointId,
@@ -298,17 +398,21 @@ export async function insertSampleDelivery(
   ]);
 }
 
-/** Clears the request and response bodies of attempts made before `before` (system job: every organization). */
-export async function purgeAttemptBodies(db: Database, before: string): Promise<number> {
-  const result = await db
+/** The statement clearing the request and response bodies of attempts made before `before`: D1's (every organization) and an object's alike. */
+export function attemptBodiesPurge(db: SqliteReader, before: string) {
+  return (db as Database)
     .update(webhookAttempts)
     .set({ requestBody: null, responseBody: null })
     .where(and(isNotNull(webhookAttempts.requestBody), lt(webhookAttempts.attemptedAt, before)));
-  return result.meta.changes;
+}
+
+/** Clears the bodies of every organization's attempts in D1 made before `before` (system job). */
+export async function purgeAttemptBodies(db: Database, before: string): Promise<number> {
+  return (await attemptBodiesPurge(db, before)).meta.changes;
 }
 
 /** Where a page of deliveries starts: after this delivery of the endpoint (null when it is not one of them). */
-export async function findDeliveryCursor(db: Database, orgId: string, endpointId: string, deliveryId: string) {
+export async function findDeliveryCursor(db: SqliteReader, orgId: string, endpointId: string, deliveryId: string) {
   const [row] = await db
     .select({ createdAt: webhookDeliveries.createdAt, rowid: sql<number>`rowid` })
     .from(webhookDeliveries)
@@ -324,7 +428,7 @@ export type DeliveryCursor = NonNullable<Awaited<ReturnType<typeof findDeliveryC
  * order, so pages never skip or repeat one), each with its attempts and whether it is a sample.
  */
 export async function listDeliveries(
-  db: Database,
+  db: SqliteReader,
   orgId: string,
   endpointId: string,
   page: { limit: number; after?: DeliveryCursor; deliveryId?: string },

@@ -2,12 +2,13 @@ import type { z } from "@hono/zod-openapi";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import { findPrimaryStoreId } from "../../db/queries/events";
-import * as queries from "../../db/queries/webhooks";
+import type * as queries from "../../db/queries/webhooks";
 import { envelopeOf, postSigned } from "../../events/delivery";
 import type { EventName } from "../../events/emit";
-import { enqueueRedeliveries } from "../../events/messages";
 import { encryptSecret, generateWebhookSecret, signingSecrets } from "../../events/signing";
 import { webhookUrlProblem } from "../../events/url-policy";
+import type { WebhookAnswer } from "../../jobs/webhook-requests";
+import type { WebhookStorage } from "../../jobs/webhook-storage";
 import { DomainError } from "../../lib/domain-error";
 import { newId } from "../../lib/ids";
 import { sampleEventData } from "./webhooks.events";
@@ -43,21 +44,19 @@ export function toEndpointFields(row: queries.WebhookEndpointRow) {
   };
 }
 
-export async function createEndpoint(db: Database, config: Config, orgId: string, input: z.infer<typeof CreateWebhookEndpointSchema>) {
+export async function createEndpoint(on: WebhookStorage, config: Config, input: z.infer<typeof CreateWebhookEndpointSchema>) {
   assertUsableUrl(config, input.url);
   const secret = generateWebhookSecret();
-  const row = await queries.insertWebhookEndpointUnderCap(
-    db,
-    orgId,
-    {
+  const row = await on("create", {
+    row: {
       id: newId("whk"),
       url: input.url,
       description: input.description ?? "",
       events: [...new Set(input.events)],
       secretCiphertext: await encryptSecret(config.webhookSecretsKey, secret),
     },
-    MAX_ENDPOINTS_PER_ORG,
-  );
+    cap: MAX_ENDPOINTS_PER_ORG,
+  });
   if (!row) {
     throw new DomainError("invalid", `An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints.`, {
       problems: [{ path: "url", code: "too_many_endpoints", message: "Delete an endpoint first." }],
@@ -66,59 +65,48 @@ export async function createEndpoint(db: Database, config: Config, orgId: string
   return { ...toEndpointFields(row), secret };
 }
 
-export async function listEndpoints(db: Database, orgId: string) {
-  const endpoints = (await queries.listWebhookEndpoints(db, orgId)).map(toEndpointFields);
+export async function listEndpoints(on: WebhookStorage) {
+  const endpoints = (await on("list", undefined)).map(toEndpointFields);
   return { count: endpoints.length, endpoints };
 }
 
 /** Deletes the endpoint with its deliveries and their attempts. */
-export async function deleteEndpoint(db: Database, orgId: string, id: string): Promise<void> {
-  if (!(await queries.deleteWebhookEndpoint(db, orgId, id))) throw notFound();
+export async function deleteEndpoint(on: WebhookStorage, id: string): Promise<void> {
+  if (!(await on("delete", { id }))) throw notFound();
 }
 
-export async function getEndpoint(db: Database, orgId: string, id: string) {
-  const row = await queries.findWebhookEndpoint(db, orgId, id);
+export async function getEndpoint(on: WebhookStorage, id: string) {
+  const row = await on("get", { id });
   if (!row) throw notFound();
   return row;
 }
 
-export async function updateEndpoint(
-  db: Database,
-  config: Config,
-  orgId: string,
-  id: string,
-  input: z.infer<typeof UpdateWebhookEndpointSchema>,
-  now: Date,
-) {
+export async function updateEndpoint(on: WebhookStorage, config: Config, id: string, input: z.infer<typeof UpdateWebhookEndpointSchema>, now: Date) {
   if (input.url !== undefined) assertUsableUrl(config, input.url);
-  const row = await queries.updateWebhookEndpoint(
-    db,
-    orgId,
+  const row = await on("update", {
     id,
-    {
+    changes: {
       ...(input.url === undefined ? {} : { url: input.url }),
       ...(input.description === undefined ? {} : { description: input.description }),
       ...(input.events === undefined ? {} : { events: [...new Set(input.events)] }),
       // Any explicit enable or disable replaces the service's reason for disabling.
       ...(input.enabled === undefined ? {} : { enabled: input.enabled, disabledReason: null }),
     },
-    now.toISOString(),
-  );
+    at: now.toISOString(),
+  });
   if (!row) throw notFound();
   return row;
 }
 
 /** A new secret, shown once; the one it replaces signs beside it for `overlapHours`. */
-export async function rotateSecret(db: Database, config: Config, orgId: string, id: string, overlapHours: number, now: Date) {
+export async function rotateSecret(on: WebhookStorage, config: Config, id: string, overlapHours: number, now: Date) {
   const secret = generateWebhookSecret();
   const previousExpiresAt = new Date(now.getTime() + overlapHours * 3_600_000).toISOString();
-  const row = await queries.rotateWebhookSecret(
-    db,
-    orgId,
+  const row = await on("rotate", {
     id,
-    { secretCiphertext: await encryptSecret(config.webhookSecretsKey, secret), previousExpiresAt },
-    now.toISOString(),
-  );
+    rotation: { secretCiphertext: await encryptSecret(config.webhookSecretsKey, secret), previousExpiresAt },
+    at: now.toISOString(),
+  });
   if (!row) throw notFound();
   return { ...toEndpointFields(row), secret, previous_secret_expires_at: previousExpiresAt };
 }
@@ -150,71 +138,49 @@ function toDeliveryFields(delivery: Awaited<ReturnType<typeof queries.listDelive
 }
 
 /** One page, newest first; `startingAfter` is the previous page's `next_cursor` (a delivery id). */
-export async function listEndpointDeliveries(db: Database, orgId: string, endpointId: string, page: { limit: number; startingAfter?: string }) {
-  await getEndpoint(db, orgId, endpointId);
-  let after: queries.DeliveryCursor | undefined;
-  if (page.startingAfter !== undefined) {
-    after = (await queries.findDeliveryCursor(db, orgId, endpointId, page.startingAfter)) ?? undefined;
-    if (!after) {
-      throw new DomainError("invalid", "starting_after is not a delivery of this endpoint.", {
-        problems: [
-          { path: "starting_after", code: "invalid_cursor", message: "Pass the next_cursor of a previous page of this endpoint's deliveries." },
-        ],
-      });
-    }
-  }
+export async function listEndpointDeliveries(on: WebhookStorage, endpointId: string, page: { limit: number; startingAfter?: string }) {
   // One more than asked for says whether another page follows.
-  const rows = await queries.listDeliveries(db, orgId, endpointId, { limit: page.limit + 1, after });
-  const deliveries = rows.slice(0, page.limit).map(toDeliveryFields);
-  const hasMore = rows.length > page.limit;
+  const found = await on("deliveries", { endpointId, limit: page.limit + 1, startingAfter: page.startingAfter });
+  if (!found.endpoint) throw notFound();
+  if (!found.cursor) {
+    throw new DomainError("invalid", "starting_after is not a delivery of this endpoint.", {
+      problems: [
+        { path: "starting_after", code: "invalid_cursor", message: "Pass the next_cursor of a previous page of this endpoint's deliveries." },
+      ],
+    });
+  }
+  const deliveries = found.rows.slice(0, page.limit).map(toDeliveryFields);
+  const hasMore = found.rows.length > page.limit;
   return { count: deliveries.length, deliveries, has_more: hasMore, next_cursor: hasMore ? deliveries[deliveries.length - 1].id : null };
 }
 
-async function getEnabledEndpoint(db: Database, orgId: string, endpointId: string, action: string) {
-  const endpoint = await getEndpoint(db, orgId, endpointId);
-  if (!endpoint.enabled) {
-    throw new DomainError("invalid", `The endpoint is disabled; enable it before ${action}.`, {
-      problems: [{ path: "id", code: "endpoint_disabled", message: 'PATCH the endpoint with {"enabled": true} first.' }],
-    });
-  }
-  return endpoint;
+/** The queued delivery, or the refusal's error. */
+function queuedDelivery(answer: WebhookAnswer<"redeliver" | "sample">, action: string) {
+  if ("delivery" in answer) return toDeliveryFields(answer.delivery);
+  if (answer.refused === "no_endpoint") throw notFound();
+  if (answer.refused === "no_delivery") throw new DomainError("not_found", "This endpoint has no delivery with that id.");
+  throw new DomainError("invalid", `The endpoint is disabled; enable it before ${action}.`, {
+    problems: [{ path: "id", code: "endpoint_disabled", message: 'PATCH the endpoint with {"enabled": true} first.' }],
+  });
 }
 
-async function getDelivery(db: Database, orgId: string, endpointId: string, deliveryId: string) {
-  const [delivery] = await queries.listDeliveries(db, orgId, endpointId, { limit: 1, deliveryId });
-  return toDeliveryFields(delivery);
-}
-
-export async function redeliver(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, endpointId: string, deliveryId: string, now: Date) {
-  await getEnabledEndpoint(db, orgId, endpointId, "redelivering");
-  if (!(await queries.reopenDelivery(db, orgId, endpointId, deliveryId, now.toISOString()))) {
-    throw new DomainError("not_found", "This endpoint has no delivery with that id.");
-  }
-  // Recorded first, sent second: if the queue refuses it, the outbox sweeper sends it within minutes.
-  await enqueueRedeliveries(env, db, [{ id: deliveryId, orgId }]);
-  return getDelivery(db, orgId, endpointId, deliveryId);
+/** Reopened and queued where the delivery is (recorded first, sent second: if the queue refuses it, the outbox sweeper sends it within minutes). */
+export async function redeliver(on: WebhookStorage, endpointId: string, deliveryId: string, now: Date) {
+  return queuedDelivery(await on("redeliver", { endpointId, deliveryId, at: now.toISOString() }), "redelivering");
 }
 
 /**
  * A sample of `event` for this endpoint only, queued like a redelivery (recorded first, then sent;
  * the sweeper sends it if the queue refuses it), with the documented example as its data.
  */
-export async function triggerSample(env: Pick<Env, "WEBHOOKS">, db: Database, orgId: string, endpointId: string, event: EventName, now: Date) {
-  await getEnabledEndpoint(db, orgId, endpointId, "triggering events");
-  const deliveryId = newId("dlv");
-  await queries.insertSampleDelivery(
-    db,
-    orgId,
-    { eventId: newId("evt"), deliveryId, endpointId, event, data: sampleEventData(event) },
-    now.toISOString(),
-  );
-  await enqueueRedeliveries(env, db, [{ id: deliveryId, orgId }]);
-  return getDelivery(db, orgId, endpointId, deliveryId);
+export async function triggerSample(on: WebhookStorage, endpointId: string, event: EventName, now: Date) {
+  const sample = { eventId: newId("evt"), deliveryId: newId("dlv"), endpointId, event, data: sampleEventData(event) };
+  return queuedDelivery(await on("sample", { sample, at: now.toISOString() }), "triggering events");
 }
 
 /** A signed `webhook.test` envelope, sent now; nothing is recorded. */
-export async function ping(db: Database, config: Config, orgId: string, endpointId: string, now: Date) {
-  const endpoint = await getEndpoint(db, orgId, endpointId);
+export async function ping(on: WebhookStorage, db: Database, config: Config, orgId: string, endpointId: string, now: Date) {
+  const endpoint = await getEndpoint(on, endpointId);
   const envelope = envelopeOf({
     id: newId("evt"),
     event: "webhook.test",

@@ -1,18 +1,14 @@
 import { loadConfig } from "../config";
+import { runBatch } from "../db/batch";
 import { getDb } from "../db/client";
-import { clearOutboxFannedOut, type EventRef, findPrimaryStoreId } from "../db/queries/events";
-import {
-  claimDeliveryAttempt,
-  createDeliveries,
-  failPendingDelivery,
-  findDelivery,
-  findEventSubscribers,
-  recordAttempt,
-} from "../db/queries/webhooks";
+import { clearOutboxFannedOut, type EventRef, findPrimaryStoreId, markOutboxFannedOut } from "../db/queries/events";
+import { readOrgStorage } from "../db/queries/org-storage";
+import { createDeliveries, d1WebhookStore, type FoundEvent, findEventSubscribers } from "../db/queries/webhooks";
+import { envelopeOf, postSigned } from "../events/delivery";
+import { sendMessages, type WebhookMessage, WebhookMessageSchema } from "../events/messages";
+import { signingSecrets } from "../events/signing";
 import { describeError, logEvent } from "../lib/log";
-import { envelopeOf, postSigned } from "./delivery";
-import { sendMessages, type WebhookMessage, WebhookMessageSchema } from "./messages";
-import { signingSecrets } from "./signing";
+import { webhookStorage } from "./webhook-storage";
 
 /**
  * Delay before each retry (docs/webhooks.md#answers-retries-dead-letters): about +20 min, +2 h, +12 h
@@ -26,16 +22,28 @@ export const WEBHOOKS_DLQ = "webhooks-dlq";
 type Now = () => Date;
 
 /**
- * The queue batch's events fanned out together, in two D1 round trips whatever their number: one
- * read (the events and their subscribers), one batch creating the deliveries and marking the
- * events fanned out. A duplicate message (the sweeper re-sending an event still waiting in a
- * backed-up queue) adds no delivery: the insert ignores an existing (endpoint, event) pair and the
- * first fan-out's time is kept.
+ * The queue batch's events fanned out together. For the organizations whose webhooks group is in
+ * D1, in two D1 round trips whatever their number: one read (the events, where each organization's
+ * group is, and its subscribers), one batch creating the deliveries and marking the events fanned
+ * out, fenced for each of those organizations (a move begun since the read fails it, and the retry
+ * finds the flag moved). For a moved organization, one call to its object (its endpoints, its
+ * deliveries: docs/scaling.md), then its events marked in D1. A duplicate message (the sweeper
+ * re-sending an event still waiting in a backed-up queue) adds no delivery: the insert ignores an
+ * existing (endpoint, event) pair and the first fan-out's time is kept.
  */
 async function fanOut(env: Env, events: readonly EventRef[], now: Date): Promise<"done"> {
   const db = getDb(env.DB);
+  const at = now.toISOString();
   const found = await findEventSubscribers(db, events);
-  const pending = await createDeliveries(db, found, now.toISOString());
+  const inD1 = found.filter((e) => e.storage === "d1");
+  const pending = inD1.length === 0 ? [] : await createDeliveries(d1WebhookStore(db, [...new Set(inD1.map((e) => e.orgId))]), inD1, at);
+  const elsewhere = new Map<string, FoundEvent[]>();
+  for (const event of found) if (event.storage !== "d1") elsewhere.set(event.orgId, [...(elsewhere.get(event.orgId) ?? []), event]);
+  for (const [orgId, ofOrg] of elsewhere) {
+    const on = webhookStorage(env, db, orgId, ofOrg[0].storage);
+    pending.push(...(await on("fanOut", { events: ofOrg.map((e) => e.row), at })));
+    await runBatch(db, markOutboxFannedOut(db, ofOrg, at));
+  }
   await sendMessages(
     env.WEBHOOKS,
     pending.map((d) => ({ kind: "delivery", orgId: d.orgId, deliveryId: d.id })),
@@ -46,14 +54,11 @@ async function fanOut(env: Env, events: readonly EventRef[], now: Date): Promise
 /** One attempt of one delivery; returns whether the message should be retried. */
 async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind: "delivery" }>, now: Date): Promise<"done" | "retry"> {
   const db = getDb(env.DB);
-  const found = await findDelivery(db, message.orgId, message.deliveryId);
-  if (found === null || found.delivery.status !== "pending") return "done";
-  if (!found.endpoint.enabled) {
-    await failPendingDelivery(db, message.orgId, message.deliveryId, now.toISOString(), "The endpoint is disabled.");
-    return "done";
-  }
-  const attempt = await claimDeliveryAttempt(db, message.orgId, message.deliveryId);
-  if (attempt === null) return "done";
+  // One call where the delivery is before the POST (its claim), one after (its record).
+  const on = await storageOf(env, message.orgId);
+  const found = await on("claim", { deliveryId: message.deliveryId, at: now.toISOString() });
+  if (found === null) return "done";
+  const { attempt } = found;
 
   const config = loadConfig(env);
   const secrets = await signingSecrets(config.webhookSecretsKey, found.endpoint, now);
@@ -63,11 +68,9 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
   const gone = result.responseStatus === 410;
   // A URL the rules refuse fails at once: retrying cannot change it; fixing the URL and redelivering can.
   const outcome = result.delivered ? "delivered" : result.refused ? "failed" : gone ? "disabled" : "retrying";
-  await recordAttempt(
-    db,
-    message.orgId,
-    { deliveryId: found.delivery.id, endpointId: found.endpoint.id },
-    {
+  await on("record", {
+    target: { deliveryId: found.delivery.id, endpointId: found.endpoint.id },
+    attempt: {
       attempt,
       attemptedAt: now.toISOString(),
       durationMs: result.durationMs,
@@ -78,8 +81,8 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
       responseBody: result.responseBody,
       responseBytes: result.responseBytes,
     },
-    result.delivered ? "delivered" : outcome === "retrying" ? "pending" : "failed",
-  );
+    status: result.delivered ? "delivered" : outcome === "retrying" ? "pending" : "failed",
+  });
   if (!result.delivered) {
     logEvent("warn", {
       event: "webhook_attempt_failed",
@@ -90,6 +93,12 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
     });
   }
   return outcome === "retrying" ? "retry" : "done";
+}
+
+/** Where the organization's webhooks group is, the flag read at the primary (a queue message carries no credential). */
+async function storageOf(env: Env, orgId: string) {
+  const db = getDb(env.DB);
+  return webhookStorage(env, db, orgId, (await readOrgStorage(db, orgId)) ?? "d1");
 }
 
 /**
@@ -165,7 +174,7 @@ export async function consumeDeadLetters(batch: MessageBatch<WebhookMessage>, en
     if (body === null) continue;
     try {
       if (body.kind === "delivery") {
-        await failPendingDelivery(db, body.orgId, body.deliveryId, now().toISOString());
+        await (await storageOf(env, body.orgId))("fail", { deliveryId: body.deliveryId, at: now().toISOString() });
         logEvent("error", { event: "webhook_delivery_dead_lettered", org_id: body.orgId, delivery_id: body.deliveryId });
       } else {
         await clearOutboxFannedOut(db, body.orgId, body.eventId);

@@ -1,0 +1,206 @@
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
+import { describe, expect, it, vi } from "vitest";
+import { getDb } from "../../src/db/client";
+import { webhooksDigest } from "../../src/db/queries/org-storage";
+import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { WEBHOOK_BODY_RETENTION_DAYS } from "../../src/events/delivery";
+import { commitWithEvents } from "../../src/events/emit";
+import { nextNightlyRun } from "../../src/jobs/org-nightly";
+import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhooks.routes";
+import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
+import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { createIngestKey, deal, postDeals } from "../helpers/ingest";
+import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+import { capturingQueue, consumeOne } from "../helpers/queue-driver";
+
+type Deliveries = z.infer<typeof WebhookDeliveryListSchema>["deliveries"];
+
+async function deliveriesOf(key: string, endpointId: string): Promise<Deliveries> {
+  const res = await call(`/api/v1/webhooks/${endpointId}/deliveries`, { key });
+  expect(res.status).toBe(200);
+  return (await res.json<{ deliveries: Deliveries }>()).deliveries;
+}
+
+/** An organization with a store, a key, and an endpoint made before it is placed (a move copies it), its webhooks group in `place`. */
+async function setup(
+  place: Place,
+  name: string,
+  behaviour: Parameters<typeof receiverUrl>[0],
+  events: Parameters<typeof createEndpoint>[1]["events"],
+) {
+  const org = await createOrg();
+  const store = await createStore(org.id);
+  const before = await createApiKey(org.id);
+  const endpoint = await createEndpoint(before.key, { url: receiverUrl(behaviour, name), events });
+  await tellReceiverSecret(name, endpoint.secret);
+  await placeOrganization(org.id, place);
+  // A key first used after the move: a credential cached before it reads D1's copy for up to 60 s, which the test deleted.
+  const { key } = await createApiKey(org.id, { dailyLimit: 100_000 });
+  return { org, store, key, endpoint };
+}
+
+// The same behaviour wherever the organization's webhooks live (docs/scaling.md); moved, D1's copy of the group is deleted.
+describe.each(PLACES)("webhooks, the group in %s", (place) => {
+  it("a deal push's stip alert reaches an endpoint made before the move and one made after, signed; each attempt is recorded where the group is and listed", async () => {
+    const { org, store, key, endpoint } = await setup(place, `stip-before-${place}`, "ok", ["deal.stip_alert"]);
+    const after = await createEndpoint(key, { url: receiverUrl("ok", `stip-after-${place}`), events: ["deal.stip_alert"] });
+    await tellReceiverSecret(`stip-after-${place}`, after.secret);
+    const pushed = await postDeals(
+      { key: await createIngestKey(org.id) },
+      { deals: [deal("D-HOOK", store.id, { stips: [{ stip: "proof_of_income", state: "outstanding" }] })] },
+    );
+    expect(await pushed.json()).toMatchObject({ stip_alerts: 1 });
+    const [alert] = await listOutboxEvents(org.id, "deal.stip_alert");
+
+    for (const [name, hook] of [
+      [`stip-before-${place}`, endpoint],
+      [`stip-after-${place}`, after],
+    ] as const) {
+      const [received] = await eventually(async () => (await receivedBy(name)).length > 0 && receivedBy(name), 15_000);
+      expect(received.verified).toBe(true);
+      expect(received.headers["x-service-webhook-id"]).toBe(alert.id);
+      expect(JSON.parse(received.body)).toMatchObject({ id: alert.id, event: "deal.stip_alert", org_id: org.id, store_id: store.id, sample: false });
+      const [delivery] = await eventually(async () => {
+        const listed = await deliveriesOf(key, hook.id);
+        return listed[0]?.status === "delivered" && listed;
+      });
+      expect(delivery).toMatchObject({ event_id: alert.id, attempt_count: 1 });
+      expect(delivery.attempts).toEqual([expect.objectContaining({ attempt: 1, response_status: 204, outcome: "delivered" })]);
+    }
+    // Where the group is: D1's tables hold none of a moved organization's rows, its object holds both deliveries.
+    const d1Deliveries = (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE org_id = ?").bind(org.id).all()).results;
+    expect(d1Deliveries).toHaveLength(place === "d1" ? 2 : 0);
+    expect(await rowsWhereStored(org.id, "SELECT status FROM webhook_deliveries WHERE org_id = ?", org.id)).toEqual([
+      { status: "delivered" },
+      { status: "delivered" },
+    ]);
+    expect(await listOutboxEvents(org.id, "deal.stip_alert")).toEqual([expect.objectContaining({ id: alert.id, fanned_out: true })]);
+  });
+
+  it("a failed attempt is retried until delivered; a redelivery and a sample go out again; a disabled endpoint refuses them; a deleted one is gone; no secret in any log", async () => {
+    const name = `fail-twice-${place}`;
+    const { org, store, key, endpoint } = await setup(place, name, "fail-twice", ["inventory.aged_alert"]);
+    const logged = [vi.spyOn(console, "log"), vi.spyOn(console, "warn"), vi.spyOn(console, "error")];
+    // An event raised in D1 (as the nightly jobs raise theirs), fanned out where the group is.
+    const queue = capturingQueue();
+    const data = { stock_no: "A1", days_on_lot: 45, recommendation: "Reprice" };
+    await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "inventory.aged_alert", orgId: org.id, storeId: store.id, data }], new Date());
+    const [eventMessage] = queue.sent.splice(0);
+    expect(await consumeOne(queue.env, eventMessage, 1)).toMatchObject({ acked: true });
+    const [deliveryMessage] = queue.sent.splice(0);
+    expect(deliveryMessage).toMatchObject({ kind: "delivery", orgId: org.id });
+    // The same message again adds no second delivery.
+    expect(await consumeOne(queue.env, eventMessage, 2)).toMatchObject({ acked: true });
+    expect(queue.sent.splice(0)).toEqual([deliveryMessage]);
+
+    expect(await consumeOne(queue.env, deliveryMessage, 1)).toEqual({ acked: false, retry: { delaySeconds: 1200 } });
+    expect(await consumeOne(queue.env, deliveryMessage, 2)).toEqual({ acked: false, retry: { delaySeconds: 7200 } });
+    expect(await consumeOne(queue.env, deliveryMessage, 3)).toEqual({ acked: true, retry: null });
+    // A copy of the message after delivery sends nothing.
+    expect(await consumeOne(queue.env, deliveryMessage, 1)).toEqual({ acked: true, retry: null });
+    const [delivery] = await deliveriesOf(key, endpoint.id);
+    expect(delivery.status).toBe("delivered");
+    expect(delivery.attempts.map((a) => [a.attempt, a.response_status, a.outcome])).toEqual([
+      [1, 500, "retrying"],
+      [2, 500, "retrying"],
+      [3, 200, "delivered"],
+    ]);
+    expect((await receivedBy(name)).every((r) => r.verified)).toBe(true);
+
+    // Redelivered through the real queue: a fourth attempt, the same webhook id.
+    const redelivered = await call(`/api/v1/webhooks/${endpoint.id}/deliveries/${delivery.id}/redeliver`, { method: "POST", key });
+    expect(redelivered.status).toBe(202);
+    await eventually(async () => (await deliveriesOf(key, endpoint.id))[0].attempts.length === 4);
+    const sample = await call(`/api/v1/webhooks/${endpoint.id}/trigger`, {
+      method: "POST",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ event: "deal.stip_alert" }),
+    });
+    expect(sample.status).toBe(202);
+    const sampled = await sample.json<Deliveries[number]>();
+    expect(sampled).toMatchObject({ sample: true, event: "deal.stip_alert" });
+    const received = await eventually(async () => {
+      const log = await receivedBy(name);
+      return log.some((r) => JSON.parse(r.body).sample === true) && log;
+    });
+    expect(received.map((r) => r.headers["x-service-webhook-id"])).toEqual([...Array(4).fill(delivery.event_id), sampled.event_id]);
+    // A moved organization's sample stays in its object: never relayed to D1's outbox, so never fanned out to another endpoint.
+    const outbox = (await listOutboxEvents(org.id)).map((e) => e.id);
+    expect(outbox).toEqual(place === "d1" ? [sampled.event_id, delivery.event_id] : [delivery.event_id]);
+
+    const disabled = await call(`/api/v1/webhooks/${endpoint.id}`, {
+      method: "PATCH",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ enabled: false }),
+    });
+    expect(await disabled.json()).toMatchObject({ enabled: false });
+    const refused = await call(`/api/v1/webhooks/${endpoint.id}/deliveries/${delivery.id}/redeliver`, { method: "POST", key });
+    expect(refused.status).toBe(422);
+    // A disabled endpoint gets no delivery of a new event.
+    await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "inventory.aged_alert", orgId: org.id, storeId: store.id, data }], new Date());
+    expect(await consumeOne(queue.env, queue.sent.splice(0)[0], 1)).toMatchObject({ acked: true });
+    expect(queue.sent).toEqual([]);
+    expect((await call(`/api/v1/webhooks/${endpoint.id}`, { method: "DELETE", key })).status).toBe(204);
+    expect((await call(`/api/v1/webhooks/${endpoint.id}`, { key })).status).toBe(404);
+    expect(await rowsWhereStored(org.id, "SELECT id FROM webhook_deliveries WHERE org_id = ?", org.id)).toEqual([]);
+
+    const lines = logged.flatMap((spy) => spy.mock.calls.map((args) => args.join(" ")));
+    for (const spy of logged) spy.mockRestore();
+    expect(lines.filter((line) => line.includes("whsec_") || line.includes(endpoint.secret))).toEqual([]);
+  });
+});
+
+describe("the webhooks group's jobs on a moved organization's alarm", () => {
+  it(`its 00:15 run clears the bodies of attempts older than ${WEBHOOK_BODY_RETENTION_DAYS} days in the object and keeps a younger one's; an undo brings that back`, async () => {
+    const DAY = 86_400_000;
+    const first = nextNightlyRun(Date.now());
+    const purgeAt = new Date(first).getUTCHours() === 0 ? first : nextNightlyRun(first);
+    const org = await createOrg();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at) VALUES ('evt_old_body', ?, 'inventory.aged_alert', '{}', ?, ?)",
+      ).bind(org.id, iso(purgeAt - 40 * DAY), iso(purgeAt - 40 * DAY)),
+      env.DB.prepare(
+        "INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext) VALUES ('whk_old_body', ?, 'https://hooks.example.com/a', '[\"inventory.aged_alert\"]', 'c')",
+      ).bind(org.id),
+      env.DB.prepare(
+        "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, attempt_count, created_at, updated_at) VALUES ('dlv_old_body', ?, 'whk_old_body', 'evt_old_body', 'inventory.aged_alert', 'delivered', 2, ?, ?)",
+      ).bind(org.id, iso(purgeAt - 40 * DAY), iso(purgeAt - 40 * DAY)),
+      ...[
+        [1, purgeAt - (WEBHOOK_BODY_RETENTION_DAYS + 1) * DAY],
+        [2, purgeAt - (WEBHOOK_BODY_RETENTION_DAYS - 1) * DAY],
+      ].map(([attempt, at]) =>
+        env.DB.prepare(
+          "INSERT INTO webhook_attempts (delivery_id, attempt, org_id, attempted_at, duration_ms, outcome, request_body, response_body) VALUES ('dlv_old_body', ?, ?, ?, 30, 'delivered', '{}', 'ok')",
+        ).bind(attempt, org.id, iso(at)),
+      ),
+    ]);
+    await moveToObject(env, org.id);
+    const bodies = () =>
+      rowsWhereStored(org.id, "SELECT attempt, request_body, response_body FROM webhook_attempts WHERE org_id = ? ORDER BY attempt", org.id);
+    for (const at of [first, nextNightlyRun(first)]) {
+      expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
+      expect(await bodies()).toEqual([
+        { attempt: 1, request_body: at < purgeAt ? "{}" : null, response_body: at < purgeAt ? "ok" : null },
+        { attempt: 2, request_body: "{}", response_body: "ok" },
+      ]);
+    }
+    // The undo writes back what the object holds: the cleared bodies too, verified.
+    const back = await moveToD1(env, org.id);
+    expect(await bodies()).toEqual([
+      { attempt: 1, request_body: null, response_body: null },
+      { attempt: 2, request_body: "{}", response_body: "ok" },
+    ]);
+    expect(await webhooksDigest(getDb(env.DB), org.id)).toEqual({
+      webhook_endpoints: back.tables.webhook_endpoints,
+      webhook_deliveries: back.tables.webhook_deliveries,
+      webhook_attempts: back.tables.webhook_attempts,
+    });
+  });
+});
