@@ -12,6 +12,7 @@ import {
   type LenderTable,
   lenderDigest,
   readCheckPage,
+  readD1CopyPurgedAt,
   readDealPage,
   readDecisionPage,
   readEpisodes,
@@ -105,7 +106,8 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
     throw verificationFailed({ ...inD1, ...lender.inD1 }, { ...inObject, ...lender.inObject });
   }
   await store.setActive(orgId, true);
-  await switchOrgStorage(db, orgId, "moving", "object");
+  // The flip starts the undo window: D1's copy is purged ORG_STORAGE_UNDO_WINDOW_DAYS later (src/jobs/purge-moved-copies.ts).
+  await switchOrgStorage(db, orgId, "moving", "object", { storageMovedAt: new Date().toISOString() });
   return { org_id: orgId, storage: "object", tables: { ...inD1, ...lender.inD1 }, write_pause_ms: Date.now() - started };
 }
 
@@ -113,6 +115,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
 export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string): Promise<MoveReport> {
   const started = Date.now();
   const store = orgStore(env, orgId);
+  await refuseUndoAfterPurge(getDb(env.DB), orgId);
   // The object stops serving first, so no request writes to it once the copy back has begun.
   const place = await readOrgStorage(getDb(env.DB), orgId);
   if (place === "object" || place === "returning") {
@@ -123,8 +126,11 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   const db = await begin(env, orgId, "object", "returning", "d1");
   if (!db) {
     const inD1 = getDb(env.DB);
+    // An undo run again after its flip: the object's storage may still be there.
+    await store.deleteAfterUndo(orgId);
     return { org_id: orgId, storage: "d1", tables: { ...(await groupDigest(inD1, orgId)), ...(await lenderDigest(inD1, orgId)) }, write_pause_ms: 0 };
   }
+  await stayUnlessD1CopyKept(db, store, orgId);
   let after: string | undefined;
   for (;;) {
     const units = await store.unitPage(orgId, after, PAGE);
@@ -151,11 +157,41 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
     await switchOrgStorage(db, orgId, "returning", "object");
     throw verificationFailed({ ...inD1, ...lender.inD1 }, { ...inObject, ...lender.inObject });
   }
-  await switchOrgStorage(db, orgId, "returning", "d1");
+  await switchOrgStorage(db, orgId, "returning", "d1", { storageMovedAt: null });
+  // The object's copy is left behind now: deleted, so nothing stale waits there for a later move.
+  await store.deleteAfterUndo(orgId);
   return { org_id: orgId, storage: "d1", tables: { ...inD1, ...lender.inD1 }, write_pause_ms: Date.now() - started };
 }
 
 type Store = ReturnType<typeof orgStore>;
+
+// --- the move's life cycle: an undo only while D1's copy is kept ----------------------------------
+
+const copyPurged = (purgedAt: string) =>
+  new DomainError(
+    "conflict",
+    `The D1 copy was purged on ${purgedAt.slice(0, 10)} (${purgedAt}), after the move's undo window: the organization's data is only in its object, and the move cannot be undone.`,
+    { facts: { d1_copy_purged_at: purgedAt } },
+  );
+
+/** An undo is refused once the purge after the undo window has begun (src/jobs/purge-moved-copies.ts): D1's copy is gone or going. */
+async function refuseUndoAfterPurge(db: Database, orgId: string): Promise<void> {
+  const purgedAt = await readD1CopyPurgedAt(db, orgId);
+  if (purgedAt !== null) throw copyPurged(purgedAt);
+}
+
+/**
+ * The same, once the undo holds the flag (`returning`): a purge that claimed the copy between the
+ * first check and the flip (it claims only while the flag says `object`) sends the organization
+ * back to its object, which serves again.
+ */
+async function stayUnlessD1CopyKept(db: Database, store: Store, orgId: string): Promise<void> {
+  const purgedAt = await readD1CopyPurgedAt(db, orgId);
+  if (purgedAt === null) return;
+  await store.setActive(orgId, true);
+  await switchOrgStorage(db, orgId, "returning", "object");
+  throw copyPurged(purgedAt);
+}
 
 // --- the lender decisions group (lender_decisions, lender_outcome_episodes) ----------------------
 
