@@ -1,6 +1,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { getTableName } from "drizzle-orm";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
+import * as orgSchema from "../../src/db/org-schema";
+import { MOVED_D1_TABLES } from "../../src/db/queries/org-storage";
 import { type OrganizationStore, OrgStorageMismatchError, StorageDeleteRefusedError } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
@@ -13,17 +17,15 @@ import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers
 import { createOperatorToken } from "../helpers/operator";
 import { runCron } from "../helpers/queue-driver";
 
-/** D1's per-organization tables of the moved groups: what the purge after the undo window deletes. */
-const MOVED_TABLES = [
-  "inventory_units",
-  "unit_market_values",
-  "deals",
-  "deal_stips",
-  "sales_monthly",
-  "compliance_checks",
-  "lender_decisions",
-  "lender_outcome_episodes",
-];
+/**
+ * The object's tables that are a moved group's (not its owner row, its copy of the directory's
+ * store names, or its outbox, which D1's outbox is not a copy of): their D1 rows are what the
+ * purge after the undo window must delete.
+ */
+const MOVED_TABLES = Object.values(orgSchema)
+  .filter((table) => table instanceof SQLiteTable)
+  .map((table) => getTableName(table))
+  .filter((name) => !["storage_owner", "stores", "event_outbox"].includes(name));
 
 async function d1Rows(orgId: string): Promise<Record<string, number>> {
   const counts = await env.DB.batch(MOVED_TABLES.map((t) => env.DB.prepare(`SELECT count(*) AS n FROM ${t} WHERE org_id = ?`).bind(orgId)));
@@ -60,6 +62,10 @@ const objectHolds = (orgId: string) =>
   }));
 
 describe("the move's life cycle: D1's copy kept for the undo window, then purged; an undo deletes the object's storage", () => {
+  it("the purge deletes D1's table of every group the object holds (a group that moves adds its tables to MOVED_D1_TABLES)", () => {
+    expect(MOVED_D1_TABLES.map((table) => getTableName(table)).sort()).toEqual([...MOVED_TABLES].sort());
+  });
+
   it("within the window the purge deletes nothing and the undo works; the undo deletes the object's storage and alarm", async () => {
     const { org, report, flippedAt } = await movedOrganization();
     const kept = await d1Rows(org.id);

@@ -306,7 +306,7 @@ export const isStorageMovedError = (error: unknown) => error instanceof Error &&
  * D1's tables of every moved group, each after the tables that reference it (D1 has no ON DELETE
  * CASCADE here): what the purge after the undo window deletes. A group that moves adds its tables.
  */
-const MOVED_D1_TABLES: readonly (SQLiteTable & { orgId: unknown })[] = [
+export const MOVED_D1_TABLES: readonly (SQLiteTable & { orgId: unknown })[] = [
   unitMarketValues,
   inventoryUnits,
   dealStips,
