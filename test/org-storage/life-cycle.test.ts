@@ -3,9 +3,10 @@ import { env } from "cloudflare:workers";
 import { getTableName } from "drizzle-orm";
 import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
+import { getDb } from "../../src/db/client";
 import * as orgSchema from "../../src/db/org-schema";
-import { MOVED_D1_TABLES } from "../../src/db/queries/org-storage";
-import { type OrganizationStore, OrgStorageMismatchError, StorageDeleteRefusedError } from "../../src/durable-objects/org-storage";
+import { claimD1CopyPurge, deleteD1CopyRows, MOVED_D1_TABLES } from "../../src/db/queries/org-storage";
+import { NOT_SERVING, type OrganizationStore, OrgStorageMismatchError, StorageDeleteRefusedError } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { DAY_MS } from "../../src/engines/dates";
@@ -90,13 +91,52 @@ describe("the move's life cycle: D1's copy kept for the undo window, then purged
     expect(await d1Rows(org.id)).toEqual(kept);
   });
 
-  it("refuses to delete the storage of an object that serves (the organization is not back on d1)", async () => {
+  it("refuses to delete the storage of an object while D1 does not hold the organization (object, moving, returning)", async () => {
     const { org } = await movedOrganization();
-    await runInDurableObject(orgStore(env, org.id), async (object: OrganizationStore) => {
-      await expect(object.deleteAfterUndo(org.id)).rejects.toThrow(StorageDeleteRefusedError);
-      await expect(object.deleteAfterUndo("org_someone_else")).rejects.toThrow(OrgStorageMismatchError);
-    });
+    for (const place of ["object", "moving", "returning"]) {
+      await env.DB.prepare("UPDATE organizations SET storage = ? WHERE id = ?").bind(place, org.id).run();
+      await runInDurableObject(orgStore(env, org.id), async (object: OrganizationStore) => {
+        await expect(object.deleteAfterUndo(org.id)).rejects.toThrow(StorageDeleteRefusedError);
+        await expect(object.deleteAfterUndo("org_someone_else")).rejects.toThrow(OrgStorageMismatchError);
+      });
+    }
     expect(await objectHolds(org.id)).toMatchObject({ owner: 1, units: 30 });
+  });
+
+  it("the purge's deletions touch nothing of an organization whose flag is not `object`", async () => {
+    const { org } = await movedOrganization();
+    const kept = await d1Rows(org.id);
+    for (const place of ["d1", "moving", "returning"]) {
+      await env.DB.prepare("UPDATE organizations SET storage = ? WHERE id = ?").bind(place, org.id).run();
+      expect(await deleteD1CopyRows(getDb(env.DB), org.id, 500)).toBe(0);
+    }
+    expect(await d1Rows(org.id)).toEqual(kept);
+  });
+
+  it("a purge that stamps the copy after the undo's first look: the undo, holding the flag, finds the stamp and goes back to the object, serving", async () => {
+    const { org, reader, flippedAt } = await movedOrganization();
+    const before = await answers(reader);
+    const real = orgStore(env, org.id);
+    // The purge's claim lands while the undo relays the object's outbox (after its first check, before its flip).
+    const stampingRelay = {
+      ...Object.fromEntries(
+        (["setActive", "unitPage", "digest", "lenderDigest", "deleteAfterUndo"] as const).map((m) => [
+          m,
+          (...args: unknown[]) => (real[m] as (...a: unknown[]) => unknown)(...args),
+        ]),
+      ),
+      relayOutbox: async (orgId: string) => {
+        expect(
+          await claimD1CopyPurge(getDb(env.DB), orgId, new Date(flippedAt + DAY_MS).toISOString(), new Date(flippedAt + 8 * DAY_MS).toISOString()),
+        ).toBe(true);
+        return real.relayOutbox(orgId);
+      },
+    };
+    const namespace = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => stampingRelay } as unknown as Env["ORG_STORE"];
+    await expect(moveToD1({ ...env, ORG_STORE: namespace }, org.id)).rejects.toThrow(/purged on/);
+    expect(await env.DB.prepare("SELECT storage FROM organizations WHERE id = ?").bind(org.id).first()).toEqual({ storage: "object" });
+    expect(await real.inventoryPage(org.id, { limit: 1 })).not.toEqual(NOT_SERVING);
+    expect(await answers(reader)).toEqual(before);
   });
 
   it("after the window the nightly cron purges every moved table's D1 rows; the object answers as before; the undo is refused, saying when", async () => {
