@@ -160,8 +160,15 @@ describe("the move's life cycle: D1's copy kept for the undo window, then purged
     expect(await answers(reader)).toEqual(before);
     expect((await putInventory(store.id, { key }, { units: Array.from({ length: 31 }, (_, i) => unit(i)) })).status).toBe(200);
 
-    // The undo is refused, with the date, and leaves the organization where it is, served.
-    await expect(moveToD1(env, org.id)).rejects.toThrow(/The D1 copy was purged on \d{4}-\d{2}-\d{2}/);
+    // The undo is refused, with the date, before it turns the object off (its writes never pause), and leaves the organization where it is, served.
+    const switched: boolean[] = [];
+    const watched = {
+      idFromName: (name: string) => env.ORG_STORE.idFromName(name),
+      get: () => ({ setActive: async (_orgId: string, active: boolean) => switched.push(active) }),
+    } as unknown as Env["ORG_STORE"];
+    await expect(moveToD1({ ...env, ORG_STORE: watched }, org.id)).rejects.toThrow(/The D1 copy was purged on \d{4}-\d{2}-\d{2}/);
+    expect(switched).toEqual([]);
+    await expect(moveToD1(env, org.id)).rejects.toThrow(/The D1 copy was purged on/);
     const operator = { Authorization: `Bearer ${await createOperatorToken()}` };
     const refused = await call(`/api/operator/organizations/${org.id}/storage/undo`, { method: "POST", headers: operator });
     expect(refused.status).toBe(409);
