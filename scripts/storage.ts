@@ -3,7 +3,8 @@
  * the operator API of a running Worker:
  *
  *   npm run storage -- move <org_id>                      into its object, on the server `npm run dev` started
- *   npm run storage -- undo <org_id>                      back to D1 (D1's copy is kept by a move)
+ *   npm run storage -- undo <org_id>                      back to D1, within the undo window (ORG_STORAGE_UNDO_WINDOW_DAYS;
+ *                                                         after it D1's copy is purged and the undo refused, saying when)
  *   npm run storage -- move <org_id> --remote <base url>  a deployed Worker, with OPERATOR_TOKEN set
  *
  * The Worker copies, verifies (rows and a SHA-256 per table) and flips the organization's flag; the
@@ -26,6 +27,15 @@ function target(remote: string | undefined): { baseUrl: string; token: string } 
   return { baseUrl: file.base_url, token: file.operator_token };
 }
 
+function refusal(body: string): string {
+  try {
+    const { message } = JSON.parse(body) as { message?: unknown };
+    return typeof message === "string" ? message : body;
+  } catch {
+    return body;
+  }
+}
+
 async function main() {
   const { values, positionals } = parseArgs({ options: { remote: { type: "string" } }, allowPositionals: true, strict: true });
   const [command, orgId] = positionals;
@@ -36,7 +46,8 @@ async function main() {
     headers: { Authorization: `Bearer ${token}` },
   });
   const body = await res.text();
-  if (!res.ok) throw new Error(`${res.status}: ${body}`);
+  // A refusal in its own words (e.g. "The D1 copy was purged on …"), else the body as it came.
+  if (!res.ok) throw new Error(`${res.status}: ${refusal(body)}`);
   console.log(JSON.stringify(JSON.parse(body), null, 2));
 }
 

@@ -13,6 +13,7 @@ import {
   lenderDigest,
   readAuditPage,
   readCheckPage,
+  readD1CopyPurgedAt,
   readDealPage,
   readDecisionPage,
   readDeliveryPage,
@@ -138,7 +139,8 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
     );
   }
   await store.setActive(orgId, true);
-  await switchOrgStorage(db, orgId, "moving", "object");
+  // The flip starts the undo window: D1's copy is purged ORG_STORAGE_UNDO_WINDOW_DAYS later (src/jobs/purge-moved-copies.ts).
+  await switchOrgStorage(db, orgId, "moving", "object", { storageMovedAt: new Date().toISOString() });
   return {
     org_id: orgId,
     storage: "object",
@@ -151,6 +153,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
 export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string): Promise<MoveReport> {
   const started = Date.now();
   const store = orgStore(env, orgId);
+  await refuseUndoAfterPurge(getDb(env.DB), orgId);
   // The object stops serving first, so no request writes to it once the copy back has begun.
   const place = await readOrgStorage(getDb(env.DB), orgId);
   if (place === "object" || place === "returning") {
@@ -161,6 +164,8 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   const db = await begin(env, orgId, "object", "returning", "d1");
   if (!db) {
     const inD1 = getDb(env.DB);
+    // An undo run again after its flip: the object's storage may still be there.
+    await store.deleteAfterUndo(orgId);
     const tables = {
       ...(await groupDigest(inD1, orgId)),
       ...(await lenderDigest(inD1, orgId)),
@@ -169,6 +174,7 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
     };
     return { org_id: orgId, storage: "d1", tables, write_pause_ms: 0 };
   }
+  await stayUnlessD1CopyKept(db, store, orgId);
   let after: string | undefined;
   for (;;) {
     const units = await store.unitPage(orgId, after, PAGE);
@@ -207,7 +213,9 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
       { ...inObject, ...lender.inObject, ...settings.inObject, ...webhooks.inObject },
     );
   }
-  await switchOrgStorage(db, orgId, "returning", "d1");
+  await switchOrgStorage(db, orgId, "returning", "d1", { storageMovedAt: null });
+  // The object's copy is left behind now: deleted, so nothing stale waits there for a later move.
+  await store.deleteAfterUndo(orgId);
   return {
     org_id: orgId,
     storage: "d1",
@@ -217,6 +225,34 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
 }
 
 type Store = ReturnType<typeof orgStore>;
+
+// --- the move's life cycle: an undo only while D1's copy is kept ----------------------------------
+
+const copyPurged = (purgedAt: string) =>
+  new DomainError(
+    "conflict",
+    `The D1 copy was purged on ${purgedAt.slice(0, 10)} (${purgedAt}), after the move's undo window: the organization's data is only in its object, and the move cannot be undone.`,
+    { facts: { d1_copy_purged_at: purgedAt } },
+  );
+
+/** An undo is refused once the purge after the undo window has begun (src/jobs/purge-moved-copies.ts): D1's copy is gone or going. */
+async function refuseUndoAfterPurge(db: Database, orgId: string): Promise<void> {
+  const purgedAt = await readD1CopyPurgedAt(db, orgId);
+  if (purgedAt !== null) throw copyPurged(purgedAt);
+}
+
+/**
+ * The same, once the undo holds the flag (`returning`): a purge that claimed the copy between the
+ * first check and the flip (it claims only while the flag says `object`) sends the organization
+ * back to its object, which serves again.
+ */
+async function stayUnlessD1CopyKept(db: Database, store: Store, orgId: string): Promise<void> {
+  const purgedAt = await readD1CopyPurgedAt(db, orgId);
+  if (purgedAt === null) return;
+  await store.setActive(orgId, true);
+  await switchOrgStorage(db, orgId, "returning", "object");
+  throw copyPurged(purgedAt);
+}
 
 // --- the lender decisions group (lender_decisions, lender_outcome_episodes) ----------------------
 

@@ -51,6 +51,13 @@ export class SandboxPurgeRefusedError extends Error {
   }
 }
 
+export class StorageDeleteRefusedError extends Error {
+  constructor() {
+    super("An organization's storage object is deleted only once D1 holds its data again (an undo's flip).");
+    this.name = "StorageDeleteRefusedError";
+  }
+}
+
 /** The answer of a call the object does not serve yet (being filled by a move) or any more (moved back to D1): ask D1 where the data is. */
 export const NOT_SERVING = { notServing: true } as const;
 type Served<T> = T | typeof NOT_SERVING;
@@ -574,11 +581,39 @@ export class OrganizationStore extends DurableObject<Env> {
     // Loaded here, not at the top: D1's schema and client would otherwise be built at every isolate's start-up.
     const [{ getDb }, { isSandbox }] = await Promise.all([import("../db/client"), import("../db/queries/sandboxes")]);
     if (!(await isSandbox(getDb(this.env.DB), orgId))) throw new SandboxPurgeRefusedError();
-    await this.ctx.blockConcurrencyWhile(async () => {
-      // The alarm goes with it: deleteAll deletes it too from compatibility date 2026-02-24 (wrangler.toml's is later).
-      await this.ctx.storage.deleteAll();
-      this.db = await this.queries.openOrgStore(this.ctx.storage);
+    await this.ctx.blockConcurrencyWhile(() => this.deleteStorage());
+  }
+
+  // --- the move's life cycle (docs/scaling.md#how-an-organization-moves-d1--its-object) ----------
+
+  /**
+   * Deletes all of the object's storage and its alarm once an undo has put the organization back
+   * in D1: refused unless D1's flag says `d1` (read in the same block as the delete, so a move that
+   * starts meanwhile copies into the emptied object, never into one being deleted), and for an
+   * object another organization owns. Unowned, it holds nothing and is left as it is.
+   */
+  async deleteAfterUndo(orgId: string): Promise<void> {
+    const owner = this.queries.readOwner(this.db);
+    if (owner === undefined) return;
+    if (owner.orgId !== orgId) throw new OrgStorageMismatchError();
+    const [{ getDb }, { readOrgStorage }] = await Promise.all([import("../db/client"), import("../db/queries/org-storage")]);
+    // Thrown outside the block: an exception inside blockConcurrencyWhile resets the object.
+    const deleted = await this.ctx.blockConcurrencyWhile(async () => {
+      if ((await readOrgStorage(getDb(this.env.DB), orgId)) !== "d1") return false;
+      await this.deleteStorage();
+      return true;
     });
+    if (!deleted) throw new StorageDeleteRefusedError();
+  }
+
+  /**
+   * Every row and timer gone; the schema laid again at once, empty and unowned, as a new object's
+   * is when it starts, so this instance keeps answering. Run inside blockConcurrencyWhile.
+   */
+  private async deleteStorage(): Promise<void> {
+    // The alarm goes with it: deleteAll deletes it too from compatibility date 2026-02-24 (wrangler.toml's is later).
+    await this.ctx.storage.deleteAll();
+    this.db = await this.queries.openOrgStore(this.ctx.storage);
   }
 
   private serves(orgId: string): boolean {

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { getDb } from "../../src/db/client";
-import { readOrgStorage } from "../../src/db/queries/org-storage";
+import { deleteD1CopyRows, readOrgStorage } from "../../src/db/queries/org-storage";
 import { moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { nextNightlyRun } from "../../src/jobs/org-nightly";
@@ -12,27 +12,14 @@ export type Place = (typeof PLACES)[number];
 
 /**
  * Leaves the organization in D1, or moves it (after its rows are seeded in D1) into its object.
- * Moved, D1's copy of its deals group, compliance checks, lender decisions group and webhooks group is deleted (a move keeps it for an undo), so a reader that
- * still read D1 would find nothing: only the object can answer.
+ * Moved, D1's copy of every moved group is deleted (a move keeps it for an undo), so a reader that
+ * still read D1 would find nothing: only the object can answer. It is deleted by the purge after
+ * the undo window's own statements (`deleteD1CopyRows`), without the purge's stamp, so a test may still undo.
  */
 export async function placeOrganization(orgId: string, place: Place): Promise<void> {
   if (place !== "object") return;
   await moveToObject(env, orgId);
-  // Stips before their deals (D1's foreign key); D1's triggers empty the sales rollup with them.
-  await env.DB.batch(
-    [
-      "deal_stips",
-      "deals",
-      "sales_monthly",
-      "compliance_checks",
-      "lender_outcome_episodes",
-      "lender_decisions",
-      // Attempts before their deliveries, deliveries before their endpoints.
-      "webhook_attempts",
-      "webhook_deliveries",
-      "webhook_endpoints",
-    ].map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)),
-  );
+  while ((await deleteD1CopyRows(getDb(env.DB), orgId, 500)) > 0);
 }
 
 /** Rows of `query` where the organization's units are: D1, or its object's own SQLite. */

@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { and, asc, eq, getTableColumns, gt, lte, notInArray, sql } from "drizzle-orm";
-import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import { and, asc, eq, getTableColumns, gt, isNotNull, lte, notInArray, type SQL, sql } from "drizzle-orm";
+import type { SQLiteTable, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Database, SqliteReader } from "../client";
 import {
   complianceChecks,
@@ -34,11 +34,20 @@ export async function readOrgStorage(db: Database, orgId: string): Promise<OrgSt
   return row?.storage;
 }
 
-/** Moves the flag from `from` to `to`, only if it still says `from`: whether it did. */
-export async function switchOrgStorage(db: Database, orgId: string, from: OrgStoragePlace, to: OrgStoragePlace): Promise<boolean> {
+/**
+ * Moves the flag from `from` to `to`, only if it still says `from`: whether it did. `movedAt` is
+ * the life cycle's stamp with it: a move's flip sets it (the undo window starts), an undo's clears it.
+ */
+export async function switchOrgStorage(
+  db: Database,
+  orgId: string,
+  from: OrgStoragePlace,
+  to: OrgStoragePlace,
+  movedAt?: { storageMovedAt: string | null },
+): Promise<boolean> {
   const rows = await db
     .update(organizations)
-    .set({ storage: to })
+    .set({ storage: to, ...movedAt })
     .where(and(eq(organizations.id, orgId), eq(organizations.storage, from)))
     .returning({ id: organizations.id });
   return rows.length === 1;
@@ -436,4 +445,88 @@ export function restoreSettings(db: Database, orgId: string, settings: readonly 
     ),
     ...audit.map((entry) => db.insert(settingsAudit).values(entry).onConflictDoNothing()),
   ];
+}
+
+// --- the move's life cycle: D1's copy kept for the undo window, then purged ---------------------
+
+/**
+ * D1's tables of every moved group, each after the tables that reference it (D1 has no ON DELETE
+ * CASCADE here): what the purge after the undo window deletes, with `only` where D1 keeps some of a
+ * table's rows (a group that moves adds its tables).
+ */
+interface MovedD1Table {
+  table: SQLiteTable;
+  only?: SQL;
+}
+
+export const MOVED_D1_TABLES: readonly MovedD1Table[] = [
+  { table: unitMarketValues },
+  { table: inventoryUnits },
+  { table: dealStips },
+  { table: deals },
+  { table: salesMonthly },
+  { table: complianceChecks },
+  { table: lenderOutcomeEpisodes },
+  { table: lenderDecisions },
+  // The store settings' audit rows: the panel's and the screening thresholds' stay in D1 with those settings.
+  { table: settingsAudit, only: sql`area = 'store'` },
+  { table: webhookAttempts },
+  { table: webhookDeliveries },
+  { table: webhookEndpoints },
+];
+
+/** When D1's copy of the organization's data was purged (an undo is refused from then on), or null while it is kept. */
+export async function readD1CopyPurgedAt(db: Database, orgId: string): Promise<string | null> {
+  const [row] = await db.select({ at: organizations.d1CopyPurgedAt }).from(organizations).where(eq(organizations.id, orgId)).limit(1);
+  return row?.at ?? null;
+}
+
+/** Organizations in their object whose move flipped at or before `cutoff` and whose D1 copy is not all deleted yet, oldest flip first. */
+export async function listD1CopiesDue(db: Database, cutoff: string, limit: number): Promise<string[]> {
+  const o = organizations;
+  const rows = await db
+    .select({ id: o.id })
+    .from(o)
+    .where(and(eq(o.storage, "object"), isNotNull(o.storageMovedAt), lte(o.storageMovedAt, cutoff)))
+    .orderBy(asc(o.storageMovedAt))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Claims the purge of D1's copy: stamps when (a purge resumed keeps the first stamp), only while
+ * the organization is in its object and its flip is at or before `cutoff`. Whether it may delete.
+ * An undo that flips to `returning` first makes this fail; one that flips after it finds the stamp and goes back.
+ */
+export async function claimD1CopyPurge(db: Database, orgId: string, cutoff: string, at: string): Promise<boolean> {
+  const o = organizations;
+  const rows = await db
+    .update(o)
+    .set({ d1CopyPurgedAt: sql`coalesce(${o.d1CopyPurgedAt}, ${at})` })
+    .where(and(eq(o.id, orgId), eq(o.storage, "object"), lte(o.storageMovedAt, cutoff)))
+    .returning({ id: o.id });
+  return rows.length === 1;
+}
+
+/**
+ * Deletes at most `limit` of the organization's rows of the first moved table that still holds
+ * some, only while the organization is in its object: how many (0: D1's copy is gone).
+ */
+export async function deleteD1CopyRows(db: Database, orgId: string, limit: number): Promise<number> {
+  const inObject = sql`(SELECT ${organizations.storage} FROM ${organizations} WHERE ${organizations.id} = ${orgId}) = 'object'`;
+  for (const { table, only } of MOVED_D1_TABLES) {
+    const rows = only === undefined ? sql`org_id = ${orgId}` : sql`org_id = ${orgId} AND ${only}`;
+    const result = await db.run(sql`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${rows} AND ${inObject} LIMIT ${limit})`);
+    const deleted = result.meta.changes ?? 0;
+    if (deleted > 0) return deleted;
+  }
+  return 0;
+}
+
+/** The purge is done: the organization leaves the purge's list (its stamp stays, for the undo's refusal). */
+export async function finishD1CopyPurge(db: Database, orgId: string): Promise<void> {
+  await db
+    .update(organizations)
+    .set({ storageMovedAt: null })
+    .where(and(eq(organizations.id, orgId), eq(organizations.storage, "object")));
 }

@@ -42,8 +42,19 @@ export const organizations = sqliteTable(
     expiresAt: text("expires_at"),
     /** Where the organization's per-organization tables live (docs/scaling.md): `d1`, or its own storage object. */
     storage: text("storage", { enum: ORG_STORAGE_PLACES }).notNull().default("d1"),
+    /**
+     * When a move last flipped the flag to `object`, while D1 still keeps its copy for an undo: the
+     * purge after the undo window (ORG_STORAGE_UNDO_WINDOW_DAYS) clears it once D1's copy is gone.
+     */
+    storageMovedAt: text("storage_moved_at"),
+    /** When D1's copy of a moved organization's data was purged: from then on an undo is refused. */
+    d1CopyPurgedAt: text("d1_copy_purged_at"),
   },
-  (t) => [index("organizations_sandbox_expiry_idx").on(t.isSandbox, t.expiresAt)],
+  (t) => [
+    index("organizations_sandbox_expiry_idx").on(t.isSandbox, t.expiresAt),
+    // The nightly purge's scan: the moved organizations whose D1 copy is still kept.
+    index("organizations_storage_moved_idx").on(t.storageMovedAt),
+  ],
 );
 
 /** `dot_` bearer tokens of the operator API; bound to no organization, never a dealer credential. */
