@@ -6,6 +6,7 @@ import m0003 from './0003_deals.sql';
 import m0004 from './0004_event_outbox.sql';
 import m0005 from './0005_compliance_checks.sql';
 import m0006 from './0006_lender_decisions.sql';
+import m0007 from './0007_briefings.sql';
 
   export default {
     journal,
@@ -16,7 +17,8 @@ m0002,
 m0003,
 m0004,
 m0005,
-m0006
+m0006,
+m0007
     }
   }
   

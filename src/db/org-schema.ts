@@ -7,6 +7,7 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { complianceCheckColumns, complianceCheckIndexes } from "./schema/compliance";
 import { lenderDecisionColumns, lenderDecisionIndexes } from "./schema/deal-desk";
+import { agedInventoryAlertColumns, agedInventoryAlertIndexes } from "./schema/events";
 import {
   dealColumns,
   dealIndexes,
@@ -17,7 +18,7 @@ import {
   salesMonthlyColumns,
   salesMonthlyIndexes,
 } from "./schema/platform";
-import { unitMarketValueColumns } from "./schema/reports";
+import { morningBriefingColumns, morningBriefingIndexes, unitMarketValueColumns } from "./schema/reports";
 import { lenderOutcomeEpisodeColumns, lenderOutcomeEpisodeIndexes } from "./schema/signals";
 
 /** Whose object this is, and whether it serves (`active`): a move fills it first, then turns it on. */
@@ -101,4 +102,20 @@ export const lenderOutcomeEpisodes = sqliteTable(
   "lender_outcome_episodes",
   lenderOutcomeEpisodeColumns(text("org_id").notNull(), text("store_id").notNull(), text("program_id").notNull()),
   lenderOutcomeEpisodeIndexes,
+);
+
+// --- the briefings group (morning_briefings, aged_inventory_alerts; docs/scaling.md) ------------
+
+/** Each store's briefings of a day, one per role: stored by the nightly run or the day's first request, read back after. */
+export const morningBriefings = sqliteTable(
+  "morning_briefings",
+  morningBriefingColumns(text("org_id").notNull(), text("store_id").notNull()),
+  morningBriefingIndexes,
+);
+
+/** The aged crossings alerted, one per stocking: what makes each `inventory.aged_alert` raise once. */
+export const agedInventoryAlerts = sqliteTable(
+  "aged_inventory_alerts",
+  agedInventoryAlertColumns(text("org_id").notNull()),
+  agedInventoryAlertIndexes,
 );
