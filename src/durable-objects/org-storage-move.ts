@@ -1,16 +1,23 @@
 /**
  * Moving an organization's data between D1 and its storage object (docs/scaling.md#how-an-organization-moves-d1--its-object),
- * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group). A move: the flag to `moving` (D1's fence then
+ * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group, the briefings group). A move: the flag to `moving` (D1's fence then
  * refuses the group's writes, which wait), a copy in pages by id, the digests of both sides
  * compared, the object turned on, the flag to `object`. An undo is the same the other way; D1's
  * copy is kept by a move, so an undo writes back only what changed since.
  */
 import { type Database, getDb } from "../db/client";
 import {
+  type AgedAlertKey,
+  type BriefingKey,
+  type BriefingsTable,
+  briefingsDigest,
+  forgetBriefings,
   type GroupTable,
   groupDigest,
   type LenderTable,
   lenderDigest,
+  readAgedAlertMarkerPage,
+  readBriefingPage,
   readCheckPage,
   readDealPage,
   readDecisionPage,
@@ -20,10 +27,12 @@ import {
   readSalesMonths,
   readStoreNames,
   readUnitPage,
+  restoreBriefings,
   restoreChecks,
   restoreDeals,
   restoreLenderDecisions,
   restoreUnits,
+  type StoredBriefing,
   type StoredDecision,
   type StoredEpisode,
   switchOrgStorage,
@@ -51,7 +60,11 @@ const verificationFailed = (d1: Record<string, TableDigest>, object: Record<stri
     facts: { d1, object },
   });
 
-function sameDigests(a: Record<string, TableDigest>, b: Record<string, TableDigest>, tables: readonly (GroupTable | LenderTable)[]): boolean {
+function sameDigests(
+  a: Record<string, TableDigest>,
+  b: Record<string, TableDigest>,
+  tables: readonly (GroupTable | LenderTable | BriefingsTable)[],
+): boolean {
   return tables.every((t) => a[t]?.rows === b[t]?.rows && a[t]?.sha256 === b[t]?.sha256);
 }
 
@@ -72,7 +85,12 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   const db = await begin(env, orgId, "d1", "moving", "object");
   const store = orgStore(env, orgId);
   if (!db)
-    return { org_id: orgId, storage: "object", tables: { ...(await store.digest(orgId)), ...(await store.lenderDigest(orgId)) }, write_pause_ms: 0 };
+    return {
+      org_id: orgId,
+      storage: "object",
+      tables: { ...(await store.digest(orgId)), ...(await store.lenderDigest(orgId)), ...(await store.briefingsDigest(orgId)) },
+      write_pause_ms: 0,
+    };
   const names = await readStoreNames(db, orgId);
   let after: string | undefined;
   let first = true;
@@ -95,18 +113,21 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   }
   await copyChecks(db, store, orgId);
   await copyLenderDecisions(db, store, orgId);
+  await copyBriefings(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const lender = await verifyLenderDecisions(db, store, orgId);
+  const briefings = await verifyBriefings(db, store, orgId);
   if (
     !sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
-    !lender.same
+    !lender.same ||
+    !briefings.same
   ) {
     await switchOrgStorage(db, orgId, "moving", "d1");
-    throw verificationFailed({ ...inD1, ...lender.inD1 }, { ...inObject, ...lender.inObject });
+    throw verificationFailed({ ...inD1, ...lender.inD1, ...briefings.inD1 }, { ...inObject, ...lender.inObject, ...briefings.inObject });
   }
   await store.setActive(orgId, true);
   await switchOrgStorage(db, orgId, "moving", "object");
-  return { org_id: orgId, storage: "object", tables: { ...inD1, ...lender.inD1 }, write_pause_ms: Date.now() - started };
+  return { org_id: orgId, storage: "object", tables: { ...inD1, ...lender.inD1, ...briefings.inD1 }, write_pause_ms: Date.now() - started };
 }
 
 /** The organization's object → D1, while D1's copy is kept: every unit, deal and stip written back by id (unchanged ones rewrite nothing). */
@@ -123,7 +144,12 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   const db = await begin(env, orgId, "object", "returning", "d1");
   if (!db) {
     const inD1 = getDb(env.DB);
-    return { org_id: orgId, storage: "d1", tables: { ...(await groupDigest(inD1, orgId)), ...(await lenderDigest(inD1, orgId)) }, write_pause_ms: 0 };
+    return {
+      org_id: orgId,
+      storage: "d1",
+      tables: { ...(await groupDigest(inD1, orgId)), ...(await lenderDigest(inD1, orgId)), ...(await briefingsDigest(inD1, orgId)) },
+      write_pause_ms: 0,
+    };
   }
   let after: string | undefined;
   for (;;) {
@@ -143,16 +169,22 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   }
   await restoreChecksFrom(store, db, orgId);
   await returnLenderDecisions(db, store, orgId);
+  await returnBriefings(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const lender = await verifyLenderDecisions(db, store, orgId);
+  const briefings = await verifyBriefings(db, store, orgId);
   // The stores' names are the directory's own in D1, and nothing writes market values in the object: the units and the deals group came back.
-  if (!sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) || !lender.same) {
+  if (
+    !sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
+    !lender.same ||
+    !briefings.same
+  ) {
     await store.setActive(orgId, true);
     await switchOrgStorage(db, orgId, "returning", "object");
-    throw verificationFailed({ ...inD1, ...lender.inD1 }, { ...inObject, ...lender.inObject });
+    throw verificationFailed({ ...inD1, ...lender.inD1, ...briefings.inD1 }, { ...inObject, ...lender.inObject, ...briefings.inObject });
   }
   await switchOrgStorage(db, orgId, "returning", "d1");
-  return { org_id: orgId, storage: "d1", tables: { ...inD1, ...lender.inD1 }, write_pause_ms: Date.now() - started };
+  return { org_id: orgId, storage: "d1", tables: { ...inD1, ...lender.inD1, ...briefings.inD1 }, write_pause_ms: Date.now() - started };
 }
 
 type Store = ReturnType<typeof orgStore>;
@@ -210,4 +242,57 @@ async function restoreChecksFrom(store: Store, db: Database, orgId: string): Pro
     if (last === undefined) return;
     after = last;
   }
+}
+
+// --- the briefings group (morning_briefings, aged_inventory_alerts) -------------------------------
+
+/** Briefings per RPC call or D1 batch: each carries its whole body, a few KB. */
+const BRIEFING_PAGE = 100;
+
+/** D1's briefings, then its aged-alert markers, into the object by key, page by page; the first page empties what a failed move left. */
+async function copyBriefings(db: Database, store: Store, orgId: string): Promise<void> {
+  let first = true;
+  for (let after: BriefingKey | undefined; ; first = false) {
+    const briefings = await readBriefingPage(db, orgId, after, BRIEFING_PAGE);
+    await store.loadBriefings(orgId, briefings, [], first);
+    if (briefings.length < BRIEFING_PAGE) break;
+    after = briefings.at(-1);
+  }
+  for (let after: AgedAlertKey | undefined; ; ) {
+    const markers = await readAgedAlertMarkerPage(db, orgId, after, PAGE);
+    await store.loadBriefings(orgId, [], markers, false);
+    if (markers.length < PAGE) return;
+    after = markers.at(-1);
+  }
+}
+
+/**
+ * The object's briefings and markers written back to D1 (an undo): D1's copy emptied, then each page
+ * inserted, so what the object's retention deleted since the move is gone from D1 too.
+ */
+async function returnBriefings(db: Database, store: Store, orgId: string): Promise<void> {
+  await db.batch(forgetBriefings(db, orgId) as [ReturnType<typeof forgetBriefings>[number]]);
+  for (let after: BriefingKey | undefined; ; ) {
+    // A briefing's body is JSON (`unknown`), which RPC's types cannot prove serializable: it is.
+    const briefings = (await store.briefingPage(orgId, after, BRIEFING_PAGE)) as StoredBriefing[];
+    await writeAll(db, restoreBriefings(db, { briefings, markers: [] }));
+    if (briefings.length < BRIEFING_PAGE) break;
+    after = briefings.at(-1);
+  }
+  for (let after: AgedAlertKey | undefined; ; ) {
+    const markers = await store.agedAlertMarkerPage(orgId, after, PAGE);
+    await writeAll(db, restoreBriefings(db, { briefings: [], markers }));
+    if (markers.length < PAGE) return;
+    after = markers.at(-1);
+  }
+}
+
+async function writeAll(db: Database, writes: ReturnType<typeof restoreBriefings>): Promise<void> {
+  if (writes.length > 0) await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
+}
+
+/** Both sides' digests of the group (rows and SHA-256 per table, as `groupDigest`), and whether they agree. */
+async function verifyBriefings(db: Database, store: Store, orgId: string) {
+  const [inD1, inObject] = await Promise.all([briefingsDigest(db, orgId), store.briefingsDigest(orgId)]);
+  return { inD1, inObject, same: sameDigests(inD1, inObject, ["morning_briefings", "aged_inventory_alerts"]) };
 }

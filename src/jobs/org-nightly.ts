@@ -4,7 +4,8 @@
  * it for an organization in D1 (CRONS, as SCHEDULE lists the jobs), with the same job code; the crons skip it.
  */
 import { getDb } from "../db/client";
-import { type AlertUnitRow, type BriefingRowsReader, listStoreIds } from "../db/queries/reports";
+import type { AgedAlertStore } from "../db/queries/aged-alerts";
+import { type AlertUnitRow, type BriefingStore, listStoreIds } from "../db/queries/reports";
 import type { OutcomeStore } from "../db/queries/signals";
 import { DAY_MS } from "../engines/dates";
 import { raiseAgedAlertsOf } from "./aged-inventory-alerts";
@@ -41,22 +42,34 @@ export function nextNightlyRun(after: number): number {
 /**
  * The jobs due at `at` (a time nextNightlyRun gave), run as the crons' messages run them with
  * `now` = `at`: a rerun of the same time adds nothing (the crossings' markers, the day's briefings).
- * `read` reads the organization's units in stock, and a store's briefing rows, in its object, and
- * deletes its expired compliance checks there; `outcomes` reads and writes its lender decisions and
- * episodes there.
+ * `read` reads the organization's units in stock in its object, and deletes its expired compliance
+ * checks, briefings and aged-alert markers there; `outcomes` reads and writes its lender decisions and
+ * episodes there; `briefings` and `agedAlerts` read and write its briefings and markers there, each
+ * write with its events in the object's outbox (the alarm relays them after the run).
  */
 export async function runNightly(
   env: Env,
   orgId: string,
   at: number,
-  read: { inStock: () => Promise<AlertUnitRow[]>; briefingRows: BriefingRowsReader; expiredChecks: (now: Date) => number; outcomes: OutcomeStore },
+  read: {
+    inStock: () => Promise<AlertUnitRow[]>;
+    expiredChecks: (now: Date) => number;
+    outcomes: OutcomeStore;
+    // The briefings group: the briefings and their rows, the aged crossings' markers, and their retention, in the object.
+    briefings: BriefingStore;
+    agedAlerts: AgedAlertStore;
+    expiredBriefings: (now: Date) => number;
+  },
 ): Promise<void> {
   const now = new Date(at);
   const minute = Math.round((at % DAY_MS) / 60_000);
   const due = [...RUN_MINUTES].filter(([, runMinute]) => runMinute === minute).map(([job]) => job);
-  if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(env, orgId, await read.inStock(), now);
-  if (due.includes("purge-expired-records")) read.expiredChecks(now);
+  if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(env, orgId, await read.inStock(), read.agedAlerts, now);
+  if (due.includes("purge-expired-records")) {
+    read.expiredChecks(now);
+    read.expiredBriefings(now);
+  }
   if (due.includes("lender-outcome-shifts")) await raiseOutcomeShiftsOf(env, orgId, read.outcomes, now);
   if (due.includes("build-morning-briefings"))
-    for (const storeId of await listStoreIds(getDb(env.DB), orgId)) await buildStoreBriefings(env, orgId, storeId, now, read.briefingRows);
+    for (const storeId of await listStoreIds(getDb(env.DB), orgId)) await buildStoreBriefings(env, orgId, storeId, now, read.briefings);
 }

@@ -12,7 +12,7 @@ export type Place = (typeof PLACES)[number];
 
 /**
  * Leaves the organization in D1, or moves it (after its rows are seeded in D1) into its object.
- * Moved, D1's copy of its deals group, compliance checks and lender decisions group is deleted (a move keeps it for an undo), so a reader that
+ * Moved, D1's copy of its deals group, compliance checks, lender decisions group and briefings group is deleted (a move keeps it for an undo), so a reader that
  * still read D1 would find nothing: only the object can answer.
  */
 export async function placeOrganization(orgId: string, place: Place): Promise<void> {
@@ -20,9 +20,16 @@ export async function placeOrganization(orgId: string, place: Place): Promise<vo
   await moveToObject(env, orgId);
   // Stips before their deals (D1's foreign key); D1's triggers empty the sales rollup with them.
   await env.DB.batch(
-    ["deal_stips", "deals", "sales_monthly", "compliance_checks", "lender_outcome_episodes", "lender_decisions"].map((table) =>
-      env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId),
-    ),
+    [
+      "deal_stips",
+      "deals",
+      "sales_monthly",
+      "compliance_checks",
+      "lender_outcome_episodes",
+      "lender_decisions",
+      "morning_briefings",
+      "aged_inventory_alerts",
+    ].map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)),
   );
 }
 

@@ -23,7 +23,7 @@ import {
   unitMarketValues,
 } from "../schema";
 import { newestFeedEntries } from "./market-feed";
-import { storeSettingsColumns } from "./settings";
+import { type StoreSettingsRow, storeSettingsColumns } from "./settings";
 import { briefingTightenings, type OpenEpisodeRow, openEpisodes, openEpisodesQuery } from "./signals";
 
 const alertUnitColumns = {
@@ -211,8 +211,8 @@ export async function findOrgStore(db: Database, orgId: string, storeId: string 
   return rows[0] ?? null;
 }
 
-/** The stored briefing's query, unexecuted, so it can follow the briefing's insert in one batch. */
-export function briefingQuery(db: Database, orgId: string, storeId: string, role: Role, day: string) {
+/** The stored briefing's query, unexecuted, so it can follow the briefing's insert in one batch (D1), or run in the object. */
+export function briefingQuery(db: SqliteReader, orgId: string, storeId: string, role: Role, day: string) {
   return db
     .select({ body: morningBriefings.body })
     .from(morningBriefings)
@@ -222,13 +222,13 @@ export function briefingQuery(db: Database, orgId: string, storeId: string, role
     .limit(1);
 }
 
-export async function findBriefing(db: Database, orgId: string, storeId: string, role: Role, day: string) {
+export async function findBriefing(db: SqliteReader, orgId: string, storeId: string, role: Role, day: string) {
   const rows = await briefingQuery(db, orgId, storeId, role, day);
   return rows[0]?.body ?? null;
 }
 
 /** Roles whose briefing for the day already exists at the store. */
-export async function existingBriefingRoles(db: Database, orgId: string, storeId: string, day: string): Promise<Set<Role>> {
+export async function existingBriefingRoles(db: SqliteReader, orgId: string, storeId: string, day: string): Promise<Set<Role>> {
   const rows = await db
     .select({ role: morningBriefings.role })
     .from(morningBriefings)
@@ -236,10 +236,10 @@ export async function existingBriefingRoles(db: Database, orgId: string, storeId
   return new Set(rows.map((r) => r.role));
 }
 
-type BriefingRow = { orgId: string; storeId: string; role: Role; day: string; generatedAt: string; body: unknown };
+export type BriefingRow = { orgId: string; storeId: string; role: Role; day: string; generatedAt: string; body: unknown };
 
 /** The first briefing stored for (store, role, day) stands: a second build the same day adds nothing. */
-export function insertBriefing(db: Database, row: BriefingRow): BatchItem<"sqlite"> {
+export function insertBriefing(db: SqliteReader, row: BriefingRow) {
   return db.insert(morningBriefings).values(row).onConflictDoNothing();
 }
 
@@ -326,9 +326,31 @@ export async function loadBriefingData(db: Database, orgId: string, storeId: str
     [storeRows, rows] = [storeFound, { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[], episodes }];
   }
   const store = storeRows[0];
-  if (!store) return null;
+  return store ? briefingData(store, rows) : null;
+}
+
+/** A store's settings (the directory's, in D1) and its rows (wherever they are): what its briefings are built from. */
+export function briefingData(store: StoreSettingsRow, rows: BriefingRows) {
   const tightenings = briefingTightenings(openEpisodes(rows.episodes));
   return { store, units: rows.units as AlertUnit[], deals: rows.deals, openStips: rows.openStips, tightenings };
+}
+
+export type BriefingData = ReturnType<typeof briefingData>;
+
+/**
+ * A moved organization's briefings where they are stored, its object (src/db/org-store.ts
+ * `briefingStore`, on its alarm): the roles a store's day holds, the store's rows, and the day's new
+ * briefings written with their events in one transaction (the object relays the events to D1).
+ */
+export interface BriefingStore {
+  existingRoles(storeId: string, day: string): Promise<Set<Role>>;
+  rows: BriefingRowsReader;
+  /** Stores what no earlier build stored, and records the events of those only: the roles it stored. */
+  write(
+    briefings: readonly BriefingRow[],
+    events: readonly { event: string; orgId: string; storeId: string | null; data: Record<string, unknown> }[],
+    at: string,
+  ): Role[];
 }
 
 // --- public market data (not owned by any organization) -----------------------------------------
