@@ -336,7 +336,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(await all("SELECT role FROM morning_briefings WHERE org_id = ? AND day = ?", org.id, old)).toEqual([]);
   });
 
-  it("a copy that loses a briefing is not switched to: 409, the organization stays in D1; the move run again copies them whole", async () => {
+  it("a copy that loses a briefing, or an aged-alert marker, is not switched to: 409, the organization stays in D1; the move run again copies them whole", async () => {
     const { org, store } = await organizationWithUnits();
     const key = (await createApiKey(org.id)).key;
     for (const role of ["gm", "fi_director"])
@@ -361,7 +361,22 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       extra: { facts: { d1: { morning_briefings: { rows: 2 } }, object: { morning_briefings: { rows: 1 } } } },
     });
     expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
-    expect((await moveToObject(env, org.id)).tables.morning_briefings.rows).toBe(2);
+    // A lost aged-alert marker is refused too: it is what keeps a crossing from alerting twice.
+    await env.DB.prepare(
+      "INSERT INTO aged_inventory_alerts (org_id, stock_number, stocked_on, alerted_at) VALUES (?, 'S00001', '2026-09-01', '2026-10-16T00:15:00.000Z'), (?, 'S00002', '2026-09-01', '2026-10-16T00:15:00.000Z')",
+    )
+      .bind(org.id, org.id)
+      .run();
+    const losingMarker = copyingThrough(real, {
+      loadBriefings: (...[orgId, briefings, markers, first]: Parameters<OrganizationStore["loadBriefings"]>) =>
+        real.loadBriefings(orgId, briefings, markers.slice(1), first),
+    });
+    expect(await moveToObject({ DB: env.DB, ORG_STORE: losingMarker }, org.id).catch((error: unknown) => error)).toMatchObject({
+      kind: "conflict",
+      extra: { facts: { d1: { aged_inventory_alerts: { rows: 2 } }, object: { aged_inventory_alerts: { rows: 1 } } } },
+    });
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+    expect((await moveToObject(env, org.id)).tables).toMatchObject({ morning_briefings: { rows: 2 }, aged_inventory_alerts: { rows: 2 } });
   });
 
   it("a write that arrives during the copy waits for the flip, then lands once, in the object", async () => {
