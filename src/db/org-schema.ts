@@ -8,6 +8,8 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { complianceCheckColumns, complianceCheckIndexes } from "./schema/compliance";
 import { lenderDecisionColumns, lenderDecisionIndexes } from "./schema/deal-desk";
 import {
+  agedInventoryAlertColumns,
+  agedInventoryAlertIndexes,
   webhookAttemptColumns,
   webhookAttemptIndexes,
   webhookDeliveryColumns,
@@ -26,7 +28,7 @@ import {
   salesMonthlyIndexes,
   storeSettingColumns,
 } from "./schema/platform";
-import { unitMarketValueColumns } from "./schema/reports";
+import { morningBriefingColumns, morningBriefingIndexes, unitMarketValueColumns } from "./schema/reports";
 import { settingsAuditColumns, settingsAuditIndexes } from "./schema/settings";
 import { lenderOutcomeEpisodeColumns, lenderOutcomeEpisodeIndexes } from "./schema/signals";
 
@@ -153,4 +155,20 @@ export const webhookAttempts = sqliteTable(
       .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
   ),
   webhookAttemptIndexes,
+);
+
+// --- the briefings group (morning_briefings, aged_inventory_alerts; docs/scaling.md) ------------
+
+/** Each store's briefings of a day, one per role: stored by the nightly run or the day's first request, read back after. */
+export const morningBriefings = sqliteTable(
+  "morning_briefings",
+  morningBriefingColumns(text("org_id").notNull(), text("store_id").notNull()),
+  morningBriefingIndexes,
+);
+
+/** The aged crossings alerted, one per stocking: what makes each `inventory.aged_alert` raise once. */
+export const agedInventoryAlerts = sqliteTable(
+  "aged_inventory_alerts",
+  agedInventoryAlertColumns(text("org_id").notNull()),
+  agedInventoryAlertIndexes,
 );

@@ -11,9 +11,11 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations-org/migrations";
 import { DAY_MS } from "../engines/dates";
 import type { SnapshotSafety } from "../engines/ingest";
+import type { Role } from "../engines/reports/briefings";
 import { newId } from "../lib/ids";
 import { chunk, MAX_BOUND_PARAMETERS } from "./batch";
 import {
+  agedInventoryAlerts,
   complianceChecks,
   dealStips,
   deals,
@@ -21,6 +23,7 @@ import {
   inventoryUnits,
   lenderDecisions,
   lenderOutcomeEpisodes,
+  morningBriefings,
   salesMonthly,
   settingsAudit,
   storageOwner,
@@ -30,6 +33,7 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from "./org-schema";
+import type { AgedAlertStore } from "./queries/aged-alerts";
 import { type HistoryOutcome, type NewComplianceCheck, recordComplianceCheck } from "./queries/compliance";
 import type { RecordedEvent } from "./queries/events";
 import {
@@ -44,7 +48,9 @@ import {
   upsertUnits,
 } from "./queries/ingest";
 import type {
+  StoredAgedAlert,
   StoredAudit,
+  StoredBriefing,
   StoredCheck,
   StoredDecision,
   StoredEndpoint,
@@ -53,7 +59,15 @@ import type {
   StoredStoreSettings,
   WebhookPage,
 } from "./queries/org-storage";
-import { COMPLIANCE_CHECKS_RETENTION, EXPIRED_ROWS_PER_STATEMENT, expiredRowsDeletion } from "./queries/retention";
+import { type BriefingRow, type BriefingStore, briefingQuery, briefingRows, existingBriefingRoles, insertBriefing } from "./queries/reports";
+import {
+  AGED_ALERTS_RETENTION,
+  COMPLIANCE_CHECKS_RETENTION,
+  EXPIRED_ROWS_PER_STATEMENT,
+  expiredRowsDeletion,
+  MORNING_BRIEFINGS_RETENTION,
+  type RetentionRule,
+} from "./queries/retention";
 import {
   planStoreSettingsChange,
   type SettingChange,
@@ -306,9 +320,14 @@ export function loadChecks(db: OrgStoreDb, checks: readonly StoredCheck[], first
 
 /** The organization's checks older than the audit trail's retention (`COMPLIANCE_CHECKS_RETENTION`, D1's rule) deleted, oldest first: how many. */
 export function deleteExpiredChecks(db: OrgStoreDb, now: Date): number {
+  return deleteExpiredRowsOf(db, COMPLIANCE_CHECKS_RETENTION, now);
+}
+
+/** A retention rule (D1's own, `RETENTION_RULES`) applied to the object's copy of its table, EXPIRED_ROWS_PER_STATEMENT at a time, oldest first: how many. */
+function deleteExpiredRowsOf(db: OrgStoreDb, rule: RetentionRule, now: Date): number {
   let deleted = 0;
   for (;;) {
-    db.run(expiredRowsDeletion(COMPLIANCE_CHECKS_RETENTION, now, EXPIRED_ROWS_PER_STATEMENT));
+    db.run(expiredRowsDeletion(rule, now, EXPIRED_ROWS_PER_STATEMENT));
     const removed = sqlOf(db).exec<{ n: number }>("SELECT changes() AS n").one().n;
     deleted += removed;
     if (removed < EXPIRED_ROWS_PER_STATEMENT) return deleted;
@@ -478,4 +497,84 @@ export function loadWebhooks(db: OrgStoreDb, page: WebhookPage, endpoints: reado
 export function purgeAttemptBodies(db: OrgStoreDb, keptFrom: string): number {
   db.run(attemptBodiesPurge(db, keptFrom));
   return sqlOf(db).exec<{ n: number }>("SELECT changes() AS n").one().n;
+}
+
+// --- the briefings group (morning_briefings, aged_inventory_alerts; docs/scaling.md) ------------
+
+export { briefingsDigest, readAgedAlertMarkerPage, readBriefingPage } from "./queries/org-storage";
+export { briefingData, findBriefing } from "./queries/reports";
+
+/** The store's briefings and rows in the object, the day's new briefings written there with their events (src/jobs/build-morning-briefings.ts). */
+export function briefingStore(db: OrgStoreDb, orgId: string): BriefingStore {
+  return {
+    existingRoles: (storeId, day) => existingBriefingRoles(db, orgId, storeId, day),
+    rows: (storeId, dealsSince) => briefingRows(db, orgId, storeId, dealsSince),
+    write: (briefings, events, at) =>
+      db.transaction(() => {
+        // A briefing a request stored since the roles were read stands, and raises nothing.
+        const stored = briefings.flatMap((row) => {
+          const inserted = insertBriefing(db, row).returning({ role: morningBriefings.role }) as unknown as { all(): unknown[] };
+          return inserted.all().length > 0 ? [row.role] : [];
+        });
+        recordEvents(
+          db,
+          events.filter((e) => stored.includes(e.data.role as Role)),
+          at,
+        );
+        return stored;
+      }),
+  };
+}
+
+/** A request's briefing stored in the object unless one is already (the first stored stands): the day's briefing. */
+export function keepBriefing(db: OrgStoreDb, row: BriefingRow): unknown {
+  return db.transaction(() => {
+    (insertBriefing(db, row) as unknown as { run(): void }).run();
+    return (briefingQuery(db, row.orgId, row.storeId, row.role, row.day) as unknown as { get(): { body: unknown } | undefined }).get()?.body;
+  });
+}
+
+/** The aged crossings' markers in the object, each written with its event, a marked one skipped (src/jobs/aged-inventory-alerts.ts). */
+export function agedAlertStore(db: OrgStoreDb, orgId: string): AgedAlertStore {
+  return {
+    record: (crossings, at) =>
+      db.transaction(() => {
+        const marked = crossings.filter(
+          (c) =>
+            db
+              .insert(agedInventoryAlerts)
+              .values({ orgId, stockNumber: c.stockNumber, stockedOn: c.stockedOn, alertedAt: at })
+              .onConflictDoNothing()
+              .returning({ stockNumber: agedInventoryAlerts.stockNumber })
+              .all().length > 0,
+        );
+        recordEvents(
+          db,
+          marked.map((c) => c.event),
+          at,
+        );
+        return marked.length;
+      }),
+  };
+}
+
+/** The organization's briefings and markers past their retention (D1's rules, `MORNING_BRIEFINGS_RETENTION`, `AGED_ALERTS_RETENTION`) deleted: how many. */
+export function deleteExpiredBriefings(db: OrgStoreDb, now: Date): number {
+  return deleteExpiredRowsOf(db, MORNING_BRIEFINGS_RETENTION, now) + deleteExpiredRowsOf(db, AGED_ALERTS_RETENTION, now);
+}
+
+/** A page of a move's copy of the briefings and the markers; the first empties what an earlier, failed move left. */
+export function loadBriefings(
+  db: OrgStoreDb,
+  page: { briefings: readonly StoredBriefing[]; markers: readonly StoredAgedAlert[] },
+  first: boolean,
+): void {
+  db.transaction(() => {
+    if (first) {
+      db.delete(morningBriefings).run();
+      db.delete(agedInventoryAlerts).run();
+    }
+    for (const briefing of page.briefings) db.insert(morningBriefings).values(briefing).run();
+    for (const marker of page.markers) db.insert(agedInventoryAlerts).values(marker).run();
+  });
 }

@@ -1,17 +1,24 @@
 /**
  * Moving an organization's data between D1 and its storage object (docs/scaling.md#how-an-organization-moves-d1--its-object),
- * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group, the settings group). A move: the flag to `moving` (D1's fence then
+ * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group, the settings group, the webhooks group, the briefings group). A move: the flag to `moving` (D1's fence then
  * refuses the group's writes, which wait), a copy in pages by id, the digests of both sides
  * compared, the object turned on, the flag to `object`. An undo is the same the other way; D1's
  * copy is kept by a move, so an undo writes back only what changed since.
  */
 import { type Database, getDb } from "../db/client";
 import {
+  type AgedAlertKey,
+  type BriefingKey,
+  type BriefingsTable,
+  briefingsDigest,
+  forgetBriefings,
   type GroupTable,
   groupDigest,
   type LenderTable,
   lenderDigest,
+  readAgedAlertMarkerPage,
   readAuditPage,
+  readBriefingPage,
   readCheckPage,
   readD1CopyPurgedAt,
   readDealPage,
@@ -24,6 +31,7 @@ import {
   readSalesMonths,
   readStoreNames,
   readUnitPage,
+  restoreBriefings,
   restoreChecks,
   restoreDeals,
   restoreDeliveries,
@@ -32,6 +40,7 @@ import {
   restoreSettings,
   restoreUnits,
   type SettingsTable,
+  type StoredBriefing,
   type StoredDecision,
   type StoredEndpoint,
   type StoredEpisode,
@@ -68,7 +77,7 @@ const verificationFailed = (d1: Record<string, TableDigest>, object: Record<stri
 function sameDigests(
   a: Record<string, TableDigest>,
   b: Record<string, TableDigest>,
-  tables: readonly (GroupTable | LenderTable | SettingsTable | WebhooksTable)[],
+  tables: readonly (GroupTable | LenderTable | SettingsTable | WebhooksTable | BriefingsTable)[],
 ): boolean {
   return tables.every((t) => a[t]?.rows === b[t]?.rows && a[t]?.sha256 === b[t]?.sha256);
 }
@@ -95,6 +104,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
       ...(await store.lenderDigest(orgId)),
       ...(await store.settingsDigest(orgId)),
       ...(await store.webhooksDigest(orgId)),
+      ...(await store.briefingsDigest(orgId)),
     };
     return { org_id: orgId, storage: "object", tables, write_pause_ms: 0 };
   }
@@ -122,20 +132,23 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   await copyLenderDecisions(db, store, orgId);
   await copySettings(db, store, orgId);
   await copyWebhooks(db, store, orgId);
+  await copyBriefings(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const lender = await verifyLenderDecisions(db, store, orgId);
   const settings = await verifySettings(db, store, orgId);
   const webhooks = await verifyWebhooks(db, store, orgId);
+  const briefings = await verifyBriefings(db, store, orgId);
   if (
     !sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
     !lender.same ||
     !settings.same ||
-    !webhooks.same
+    !webhooks.same ||
+    !briefings.same
   ) {
     await switchOrgStorage(db, orgId, "moving", "d1");
     throw verificationFailed(
-      { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1 },
-      { ...inObject, ...lender.inObject, ...settings.inObject, ...webhooks.inObject },
+      { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1, ...briefings.inD1 },
+      { ...inObject, ...lender.inObject, ...settings.inObject, ...webhooks.inObject, ...briefings.inObject },
     );
   }
   await store.setActive(orgId, true);
@@ -144,7 +157,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   return {
     org_id: orgId,
     storage: "object",
-    tables: { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1 },
+    tables: { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1, ...briefings.inD1 },
     write_pause_ms: Date.now() - started,
   };
 }
@@ -171,6 +184,7 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
       ...(await lenderDigest(inD1, orgId)),
       ...(await settingsDigest(inD1, orgId)),
       ...(await webhooksDigest(inD1, orgId)),
+      ...(await briefingsDigest(inD1, orgId)),
     };
     return { org_id: orgId, storage: "d1", tables, write_pause_ms: 0 };
   }
@@ -195,22 +209,25 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   await returnLenderDecisions(db, store, orgId);
   await returnSettings(db, store, orgId);
   await returnWebhooks(db, store, orgId);
+  await returnBriefings(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const lender = await verifyLenderDecisions(db, store, orgId);
   const settings = await verifySettings(db, store, orgId);
   const webhooks = await verifyWebhooks(db, store, orgId);
+  const briefings = await verifyBriefings(db, store, orgId);
   // The stores' names are the directory's own in D1, and nothing writes market values in the object: the units and the deals group came back.
   if (
     !sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
     !lender.same ||
     !settings.same ||
-    !webhooks.same
+    !webhooks.same ||
+    !briefings.same
   ) {
     await store.setActive(orgId, true);
     await switchOrgStorage(db, orgId, "returning", "object");
     throw verificationFailed(
-      { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1 },
-      { ...inObject, ...lender.inObject, ...settings.inObject, ...webhooks.inObject },
+      { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1, ...briefings.inD1 },
+      { ...inObject, ...lender.inObject, ...settings.inObject, ...webhooks.inObject, ...briefings.inObject },
     );
   }
   await switchOrgStorage(db, orgId, "returning", "d1", { storageMovedAt: null });
@@ -219,7 +236,7 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   return {
     org_id: orgId,
     storage: "d1",
-    tables: { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1 },
+    tables: { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1, ...briefings.inD1 },
     write_pause_ms: Date.now() - started,
   };
 }
@@ -370,4 +387,57 @@ async function returnWebhooks(db: Database, store: Store, orgId: string): Promis
 async function verifyWebhooks(db: Database, store: Store, orgId: string) {
   const [inD1, inObject]: Record<WebhooksTable, TableDigest>[] = await Promise.all([webhooksDigest(db, orgId), store.webhooksDigest(orgId)]);
   return { inD1, inObject, same: sameDigests(inD1, inObject, ["webhook_endpoints", "webhook_deliveries", "webhook_attempts"]) };
+}
+
+// --- the briefings group (morning_briefings, aged_inventory_alerts) -------------------------------
+
+/** Briefings per RPC call or D1 batch: each carries its whole body, a few KB. */
+const BRIEFING_PAGE = 100;
+
+/** D1's briefings, then its aged-alert markers, into the object by key, page by page; the first page empties what a failed move left. */
+async function copyBriefings(db: Database, store: Store, orgId: string): Promise<void> {
+  let first = true;
+  for (let after: BriefingKey | undefined; ; first = false) {
+    const briefings = await readBriefingPage(db, orgId, after, BRIEFING_PAGE);
+    await store.loadBriefings(orgId, briefings, [], first);
+    if (briefings.length < BRIEFING_PAGE) break;
+    after = briefings.at(-1);
+  }
+  for (let after: AgedAlertKey | undefined; ; ) {
+    const markers = await readAgedAlertMarkerPage(db, orgId, after, PAGE);
+    await store.loadBriefings(orgId, [], markers, false);
+    if (markers.length < PAGE) return;
+    after = markers.at(-1);
+  }
+}
+
+/**
+ * The object's briefings and markers written back to D1 (an undo): D1's copy emptied, then each page
+ * inserted, so what the object's retention deleted since the move is gone from D1 too.
+ */
+async function returnBriefings(db: Database, store: Store, orgId: string): Promise<void> {
+  await db.batch(forgetBriefings(db, orgId) as [ReturnType<typeof forgetBriefings>[number]]);
+  for (let after: BriefingKey | undefined; ; ) {
+    // A briefing's body is JSON (`unknown`), which RPC's types cannot prove serializable: it is.
+    const briefings = (await store.briefingPage(orgId, after, BRIEFING_PAGE)) as StoredBriefing[];
+    await writeAll(db, restoreBriefings(db, { briefings, markers: [] }));
+    if (briefings.length < BRIEFING_PAGE) break;
+    after = briefings.at(-1);
+  }
+  for (let after: AgedAlertKey | undefined; ; ) {
+    const markers = await store.agedAlertMarkerPage(orgId, after, PAGE);
+    await writeAll(db, restoreBriefings(db, { briefings: [], markers }));
+    if (markers.length < PAGE) return;
+    after = markers.at(-1);
+  }
+}
+
+async function writeAll(db: Database, writes: ReturnType<typeof restoreBriefings>): Promise<void> {
+  if (writes.length > 0) await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
+}
+
+/** Both sides' digests of the group (rows and SHA-256 per table, as `groupDigest`), and whether they agree. */
+async function verifyBriefings(db: Database, store: Store, orgId: string) {
+  const [inD1, inObject] = await Promise.all([briefingsDigest(db, orgId), store.briefingsDigest(orgId)]);
+  return { inD1, inObject, same: sameDigests(inD1, inObject, ["morning_briefings", "aged_inventory_alerts"]) };
 }

@@ -16,7 +16,11 @@ import type { RecordedEvent } from "../db/queries/events";
 import type { FeedQuery, InventoryAfter, SalesSummaryAfter, SalesSummaryRow, UnitRow } from "../db/queries/feeds";
 import type { AppliedDeals, PushedDeal, SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
 import type {
+  AgedAlertKey,
+  BriefingKey,
+  StoredAgedAlert,
   StoredAudit,
+  StoredBriefing,
   StoredCheck,
   StoredDeal,
   StoredDecision,
@@ -31,9 +35,13 @@ import type {
   WebhookPage,
   WebhooksTable,
 } from "../db/queries/org-storage";
-import type { AlertPageAfter, AlertUnitRow, BriefingRows, StockAndSettings } from "../db/queries/reports";
+import type { AlertPageAfter, AlertUnitRow } from "../db/queries/reports";
 import type { AuditCursor, SettingChange, SettingsAuditRow, StoreSettingsRow } from "../db/queries/settings";
 import type { SnapshotSafety } from "../engines/ingest";
+import type { BriefingBody } from "../engines/reports/bodies";
+import type { Role } from "../engines/reports/briefings";
+import type { AlertReport } from "../jobs/alert-totals";
+import type { BriefingInputs } from "../jobs/build-morning-briefings";
 import type { WebhookAnswer, WebhookArgs, WebhookOp } from "../jobs/webhook-requests";
 import { describeError, logEvent } from "../lib/log";
 
@@ -114,29 +122,32 @@ export class OrganizationStore extends DurableObject<Env> {
     return this.queries.listInventory(this.db, orgId, query, after);
   }
 
-  /** One page of the inventory alerts' units, with their market values (`alertUnitPage`, D1's own query). */
+  /**
+   * One page of the inventory alerts' units, with their market values (`alertUnitPage`, D1's own
+   * query), the stores' settings they are judged by and the totals of the units in stock, in one
+   * call (`alertReportOf`): computed here, not stored, so nothing but the page, the settings and
+   * two figures goes back.
+   */
+  async alertReport(
+    orgId: string,
+    page: { limit: number; after: AlertPageAfter | undefined; storeId: string | undefined },
+    now: Date,
+  ): Promise<Served<AlertReport>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    const { alertReportOf } = await import("../jobs/alert-totals");
+    return await alertReportOf(this.db, orgId, page, now);
+  }
+
+  /** One page of the inventory alerts' units (`alertUnitPage`): kept for a Worker on the previous code during a deploy's overlap. */
   async alertUnitPage(orgId: string, limit: number, after?: AlertPageAfter, storeId?: string): Promise<Served<AlertUnitRow[]>> {
     if (!this.serves(orgId)) return NOT_SERVING;
     return await this.queries.alertUnitPage(this.db, orgId, limit, after, storeId);
   }
 
-  /**
-   * The units in stock of every store, or of one, with their market values (`unitsInStock`, D1's own query).
-   * Kept for a Worker on the previous code during a deploy's overlap; this version's reports call `stockAndSettings`.
-   */
+  /** The units in stock (`unitsInStock`): kept for a Worker on the previous code during a deploy's overlap. */
   async unitsInStock(orgId: string, storeId?: string): Promise<Served<AlertUnitRow[]>> {
     if (!this.serves(orgId)) return NOT_SERVING;
     return await this.queries.unitsInStock(this.db, orgId, storeId);
-  }
-
-  /** The alert totals' inputs: the units in stock (as `unitsInStock`) and the stores' settings they are judged by (`readStoreSettings`), of every store or of one. */
-  async stockAndSettings(orgId: string, storeId?: string): Promise<Served<StockAndSettings>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
-    const [units, settings] = await Promise.all([
-      this.queries.unitsInStock(this.db, orgId, storeId),
-      this.queries.readStoreSettings(this.db, orgId, storeId),
-    ]);
-    return { units, settings };
   }
 
   /** A store's inventory snapshot, checked, compared and written here: refused, or its counts. */
@@ -187,12 +198,6 @@ export class OrganizationStore extends DurableObject<Env> {
       this.queries.listStoreSettings(this.db, orgId),
     ]);
     return { ...comparables, settings };
-  }
-
-  /** A store's briefing rows: its recent and pipeline deals, open stips and units in stock (`briefingRows`, D1's own reads). */
-  async briefingRows(orgId: string, storeId: string, dealsSince: string): Promise<Served<BriefingRows>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
-    return await this.queries.briefingRows(this.db, orgId, storeId, dealsSince);
   }
 
   /** One page of a move's copy of the deals and their stips, and with the last, D1's sales rollup (after `load`'s first page emptied the group). */
@@ -395,6 +400,52 @@ export class OrganizationStore extends DurableObject<Env> {
     return this.queries.webhooksDigest(this.db, orgId);
   }
 
+  // --- the briefings group (morning_briefings, aged_inventory_alerts; docs/scaling.md) ----------
+
+  /**
+   * A request's briefing, its one call: today's stored one, or one built here from the store's rows
+   * with what the Worker read of D1 (`inputs`) and stored; of two built at once, the first stored stands.
+   */
+  async morningBriefing(
+    orgId: string,
+    request: { storeId: string; role: Role; day: string; dealsSince: string },
+    inputs: BriefingInputs,
+    now: Date,
+  ): Promise<Served<BriefingBody>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    const { storeId, role, day } = request;
+    const stored = await this.queries.findBriefing(this.db, orgId, storeId, role, day);
+    if (stored) return stored as BriefingBody;
+    const [{ composeBriefing }, rows] = await Promise.all([
+      import("../jobs/build-morning-briefings"),
+      this.queries.briefingRows(this.db, orgId, storeId, request.dealsSince),
+    ]);
+    const body = composeBriefing(role, this.queries.briefingData(inputs.store, rows), inputs.pulse, inputs.feeds, now);
+    return this.queries.keepBriefing(this.db, { orgId, storeId, role, day, generatedAt: body.generated_at, body }) as BriefingBody;
+  }
+
+  /** One page of a move's copy of the briefings and markers; the first empties the group. */
+  loadBriefings(orgId: string, briefings: StoredBriefing[], markers: StoredAgedAlert[], first: boolean): void {
+    this.idle(orgId);
+    this.queries.loadBriefings(this.db, { briefings, markers }, first);
+  }
+
+  /** One page of the briefings, or of the markers, by key, for an undo's copy back to D1. */
+  async briefingPage(orgId: string, after: BriefingKey | undefined, limit: number): Promise<StoredBriefing[]> {
+    this.idle(orgId);
+    return await this.queries.readBriefingPage(this.db, orgId, after, limit);
+  }
+
+  async agedAlertMarkerPage(orgId: string, after: AgedAlertKey | undefined, limit: number): Promise<StoredAgedAlert[]> {
+    this.idle(orgId);
+    return await this.queries.readAgedAlertMarkerPage(this.db, orgId, after, limit);
+  }
+
+  briefingsDigest(orgId: string): Promise<Record<string, TableDigest>> {
+    this.claim(orgId);
+    return this.queries.briefingsDigest(this.db, orgId);
+  }
+
   // --- a move (src/db/org-storage-move.ts): never while serving, except the switch itself --------
 
   /** One page of a copy from D1 (units and their market values); the first empties what an earlier, failed move left. */
@@ -508,10 +559,12 @@ export class OrganizationStore extends DurableObject<Env> {
       await nightly.runNightly(this.env, orgId, at, {
         inStock: async () => await this.queries.unitsInStock(this.db, orgId),
         storeSettings: () => this.queries.readStoreSettings(this.db, orgId),
-        briefingRows: (storeId, dealsSince) => this.queries.briefingRows(this.db, orgId, storeId, dealsSince),
         expiredChecks: (now) => this.queries.deleteExpiredChecks(this.db, now),
         outcomes: this.queries.outcomeStore(this.db, orgId),
         attemptBodies: (keptFrom) => this.queries.purgeAttemptBodies(this.db, keptFrom),
+        briefings: this.queries.briefingStore(this.db, orgId),
+        agedAlerts: this.queries.agedAlertStore(this.db, orgId),
+        expiredBriefings: (now) => this.queries.deleteExpiredBriefings(this.db, now),
       });
     } catch (error) {
       logEvent("error", { event: "org_nightly_failed", org_id: orgId, run_at: new Date(at).toISOString(), ...describeError(error) });

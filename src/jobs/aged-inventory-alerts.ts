@@ -1,7 +1,6 @@
-import { chunk } from "../db/batch";
 import { getDb } from "../db/client";
-import { alertedStockings, insertAgedAlertMarkers, listNewlyAgedUnits, type NewlyAgedUnit, stockingKey } from "../db/queries/aged-alerts";
-import { readOrgStorage } from "../db/queries/org-storage";
+import { type AgedAlertStore, insertAgedAlertMarkers, listNewlyAgedUnits, type NewlyAgedUnit } from "../db/queries/aged-alerts";
+import { isStorageMovedError, readOrgStorage, unlessStorageInD1 } from "../db/queries/org-storage";
 import { type AlertUnitRow, listOrganizationIds, type StoreSettingsById } from "../db/queries/reports";
 import { isoDay } from "../engines/dates";
 import { evaluateUnit } from "../engines/reports/alerts";
@@ -55,16 +54,16 @@ export async function raiseOrganizationAgedAlerts(env: Env, orgId: string, now: 
  * The same alerts for an organization whose units are in its object, run there by its alarm
  * (src/jobs/org-nightly.ts): `inStock` is every unit it holds in stock, `settings` its stores' (kept there too). A crossing is what
  * listNewlyAgedUnits finds in D1 (the unit's threshold reached within LOOKBACK_DAYS, not alerted
- * for this stocking); the markers and the events stay in D1, written as above.
+ * for this stocking); its marker and its event are written in the object, in one transaction
+ * (`markers`), the events relayed to D1 by the alarm.
  */
 export async function raiseAgedAlertsOf(
-  env: Env,
   orgId: string,
   inStock: readonly AlertUnitRow[],
   settings: StoreSettingsById,
+  markers: AgedAlertStore,
   now: Date,
 ): Promise<void> {
-  const db = getDb(env.DB);
   const crossed = inStock.flatMap((unit) => {
     const store = settings.get(unit.storeId);
     // The report's own threshold and days on the lot (an aged unit always has an alert).
@@ -72,22 +71,38 @@ export async function raiseAgedAlertsOf(
     if (!store || !alert || alert.daysOnLot < alert.agedThresholdDays || alert.daysOnLot >= alert.agedThresholdDays + LOOKBACK_DAYS) return [];
     return [{ daysOnLot: alert.daysOnLot, stockNumber: unit.stockNumber, stockedOn: unit.stockedOn, storeId: unit.storeId, unit, store }];
   });
-  const alerted = await alertedStockings(db, orgId, crossed);
-  const units = crossed.filter((u) => !alerted.has(stockingKey(u))).sort((a, b) => a.stockedOn.localeCompare(b.stockedOn));
-  for (const part of chunk(units, UNITS_PER_MESSAGE)) await commitAgedAlerts(env, orgId, part, now);
+  const crossings = crossed
+    .sort((a, b) => a.stockedOn.localeCompare(b.stockedOn))
+    .map((u) => ({ stockNumber: u.stockNumber, stockedOn: u.stockedOn, event: agedAlertEvent(orgId, u, now) }));
+  const raised = markers.record(crossings, now.toISOString());
+  if (raised > 0) logEvent("info", { event: "aged_inventory_alerts_raised", org_id: orgId, units: raised });
 }
 
-/** Writes the crossings' markers and their `inventory.aged_alert` events in one batch. */
-async function commitAgedAlerts(env: Env, orgId: string, units: readonly NewlyAgedUnit[], now: Date): Promise<void> {
-  if (units.length === 0) return;
-  const db = getDb(env.DB);
-  const events: DomainEvent[] = units.map((u) => ({
+/** The same answer the inventory-alerts report gives for the unit (an aged unit always has one). */
+function agedAlertEvent(orgId: string, u: NewlyAgedUnit, now: Date): DomainEvent {
+  return {
     event: "inventory.aged_alert",
     orgId,
     storeId: u.storeId,
-    // The same answer the inventory-alerts report gives for the unit (an aged unit always has one).
     data: { stock_no: u.stockNumber, days_on_lot: u.daysOnLot, recommendation: evaluateUnit(u.unit, u.store, now)?.recommendation ?? "" },
-  }));
-  await commitWithEvents(env, db, insertAgedAlertMarkers(db, orgId, [...units], now.toISOString()), events, now);
+  };
+}
+
+/**
+ * Writes the crossings' markers and their `inventory.aged_alert` events in one batch, fenced: a
+ * message read before a move began writes nothing to the copy the move left (the object's alarm
+ * raises them from its markers).
+ */
+async function commitAgedAlerts(env: Env, orgId: string, units: readonly NewlyAgedUnit[], now: Date): Promise<void> {
+  if (units.length === 0) return;
+  const db = getDb(env.DB);
+  const events = units.map((u) => agedAlertEvent(orgId, u, now));
+  try {
+    await commitWithEvents(env, db, [unlessStorageInD1(db, orgId), ...insertAgedAlertMarkers(db, orgId, [...units], now.toISOString())], events, now);
+  } catch (error) {
+    if (!isStorageMovedError(error)) throw error;
+    logEvent("info", { event: "aged_inventory_alerts_skipped", org_id: orgId, storage: "moved" });
+    return;
+  }
   logEvent("info", { event: "aged_inventory_alerts_raised", org_id: orgId, units: units.length });
 }

@@ -3,8 +3,18 @@
  * (src/engines/reports/totals.ts), stored back. Run by the nightly aged-alerts job for every store,
  * and for one store by ingestion (its units changed) and by the report (a stale row).
  */
-import type { Database } from "../db/client";
-import { type AlertUnitRow, readAlertTotalsInputs, readStoredAlertTotals, type readStoreSettings, writeAlertTotals } from "../db/queries/reports";
+import type { Database, SqliteReader } from "../db/client";
+import {
+  type AlertPageAfter,
+  type AlertUnitRow,
+  alertUnitPage,
+  readAlertTotalsInputs,
+  readStoredAlertTotals,
+  readStoreSettings,
+  type StoreSettingsById,
+  unitsInStock,
+  writeAlertTotals,
+} from "../db/queries/reports";
 import { isoDay } from "../engines/dates";
 import type { AgedTotals } from "../engines/reports/alerts";
 import { storedTotalsToday, sumTotals, totalsTodayAndTomorrow } from "../engines/reports/totals";
@@ -50,6 +60,29 @@ export async function organizationAgedTotals(
 }
 
 /** The aged totals today of `units` (every store's in stock, or one store's): computed, not stored, for an organization whose units are in its object. */
-export function liveAgedTotals(units: readonly AlertUnitRow[], settings: Awaited<ReturnType<typeof readStoreSettings>>, now: Date): AgedTotals {
+function liveAgedTotals(units: readonly AlertUnitRow[], settings: StoreSettingsById, now: Date): AgedTotals {
   return sumTotals([...totalsTodayAndTomorrow(units, settings, now).values()].map((t) => t.today));
 }
+
+/**
+ * A page of the report's units, the stores' settings they are judged by and the totals of every
+ * unit in stock (of the organization, or of the store), computed, for an organization whose units
+ * are in its object: run there in one call (`OrganizationStore.alertReport`), where its settings are
+ * kept too, or on D1 during a move. The units' totals are not shipped back whole, and no rollup is
+ * kept: a total is one pass over units the object reads locally.
+ */
+export async function alertReportOf(
+  db: SqliteReader,
+  orgId: string,
+  page: { limit: number; after: AlertPageAfter | undefined; storeId: string | undefined },
+  now: Date,
+): Promise<AlertReport> {
+  const [units, inStock, settings] = await Promise.all([
+    alertUnitPage(db, orgId, page.limit, page.after, page.storeId),
+    unitsInStock(db, orgId, page.storeId),
+    readStoreSettings(db, orgId, page.storeId),
+  ]);
+  return { units, settings, totals: liveAgedTotals(inStock, settings, now) };
+}
+
+export type AlertReport = { units: AlertUnitRow[]; settings: StoreSettingsById; totals: AgedTotals };

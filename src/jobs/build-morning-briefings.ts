@@ -1,8 +1,10 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
-import { readOrgStorage } from "../db/queries/org-storage";
+import { isStorageMovedError, readOrgStorage, unlessStorageInD1 } from "../db/queries/org-storage";
 import {
-  type BriefingRowsReader,
+  type BriefingData,
+  type BriefingRow,
+  type BriefingStore,
   existingBriefingRoles,
   insertNewBriefing,
   listOrganizationIds,
@@ -10,11 +12,12 @@ import {
   loadBriefingData,
   loadMarketData,
 } from "../db/queries/reports";
+import type { StoreSettingsRow } from "../db/queries/settings";
 import { loadFeedReceipts } from "../db/queries/signals";
 import { isoDay } from "../engines/dates";
-import { briefingBody } from "../engines/reports/bodies";
-import { briefingDealsSince, buildBriefing, ROLES } from "../engines/reports/briefings";
-import { buildMarketPulse, PULSE_HISTORY_READINGS } from "../engines/reports/pulse";
+import { type BriefingBody, briefingBody } from "../engines/reports/bodies";
+import { briefingDealsSince, buildBriefing, ROLES, type Role } from "../engines/reports/briefings";
+import { buildMarketPulse, type MarketPulse, PULSE_HISTORY_READINGS } from "../engines/reports/pulse";
 import { briefingSignals } from "../engines/reports/signals";
 import { commitWithEvents, type DomainEvent } from "../events/emit";
 import { logEvent } from "../lib/log";
@@ -57,28 +60,30 @@ export async function enqueueStoreBriefings(env: Env, orgId: string, now: Date):
  * Every role's briefing for one store, stored for the day with a `morning_briefing.ready` event
  * each. A briefing already stored for the day (built on an early request, or by an earlier
  * delivery of the same message) is kept and raises nothing again; one stored while this build ran
- * fails its batch, and the queue's retry finds it stored. `readRows` reads the deals and units where
- * they are when not in D1 (the organization's object, whose alarm runs this).
+ * fails its batch, and the queue's retry finds it stored. `elsewhere` is where a moved
+ * organization's briefings and rows are (its object, whose alarm runs this): the briefings and
+ * their events are written there in one transaction, and a briefing a request stored meanwhile is
+ * kept and raises nothing.
  */
-export async function buildStoreBriefings(env: Env, orgId: string, storeId: string, now: Date, readRows?: BriefingRowsReader): Promise<void> {
+export async function buildStoreBriefings(env: Env, orgId: string, storeId: string, now: Date, elsewhere?: BriefingStore): Promise<void> {
   const config = loadConfig(env);
   const db = getDb(env.DB);
   const day = isoDay(now);
-  const existing = await existingBriefingRoles(db, orgId, storeId, day);
+  const existing = await (elsewhere ? elsewhere.existingRoles(storeId, day) : existingBriefingRoles(db, orgId, storeId, day));
   const missing = ROLES.filter((role) => !existing.has(role));
   if (missing.length === 0) return;
   const [market, data, feeds] = await Promise.all([
     loadMarketData(db, PULSE_HISTORY_READINGS, 20),
-    loadBriefingData(db, orgId, storeId, briefingDealsSince(now), readRows),
+    loadBriefingData(db, orgId, storeId, briefingDealsSince(now), elsewhere?.rows),
     loadFeedReceipts(db, orgId, [storeId]),
   ]);
   if (!data) return;
   const pulse = buildMarketPulse(market.histories, market.feed, config.lenderEnvironmentChangePts);
-  const statements = [];
+  const rows: BriefingRow[] = [];
   const events: DomainEvent[] = [];
   for (const role of missing) {
-    const body = briefingBody(buildBriefing({ role, ...data, pulse, ...briefingSignals({ feeds, tightenings: data.tightenings }, now) }, now));
-    statements.push(insertNewBriefing(db, { orgId, storeId, role, day, generatedAt: body.generated_at, body }));
+    const body = composeBriefing(role, data, pulse, feeds, now);
+    rows.push({ orgId, storeId, role, day, generatedAt: body.generated_at, body });
     events.push({
       event: "morning_briefing.ready",
       orgId,
@@ -86,6 +91,33 @@ export async function buildStoreBriefings(env: Env, orgId: string, storeId: stri
       data: { role, day, generated_at: body.generated_at, total_aged_units: body.total_aged_units, alerts: body.alerts.length },
     });
   }
-  await commitWithEvents(env, db, statements, events, now);
+  if (elsewhere) {
+    const stored = new Set(elsewhere.write(rows, events, now.toISOString()));
+    logEvent("info", { event: "morning_briefings_built", org_id: orgId, store: storeId, day, built: stored.size });
+    return;
+  }
+  try {
+    // Fenced: a message read before a move began writes nothing to the copy the move left (the object's alarm builds them).
+    await commitWithEvents(env, db, [unlessStorageInD1(db, orgId), ...rows.map((row) => insertNewBriefing(db, row))], events, now);
+  } catch (error) {
+    if (!isStorageMovedError(error)) throw error;
+    logEvent("info", { event: "morning_briefings_skipped", org_id: orgId, store: storeId, storage: "moved" });
+    return;
+  }
   logEvent("info", { event: "morning_briefings_built", org_id: orgId, store: storeId, day, built: missing.length });
+}
+
+/**
+ * What a request's briefing is built of besides the store's rows: the store's settings and its feeds'
+ * receipts (D1's) and the market's pulse, read by the Worker before its one call to the object.
+ */
+export interface BriefingInputs {
+  store: StoreSettingsRow;
+  pulse: MarketPulse;
+  feeds: Awaited<ReturnType<typeof loadFeedReceipts>>;
+}
+
+/** One role's briefing from what it is built of: the same on a request and in the nightly run, wherever the store's rows are. */
+export function composeBriefing(role: Role, data: BriefingData, pulse: MarketPulse, feeds: BriefingInputs["feeds"], now: Date): BriefingBody {
+  return briefingBody(buildBriefing({ role, ...data, pulse, ...briefingSignals({ feeds, tightenings: data.tightenings }, now) }, now));
 }

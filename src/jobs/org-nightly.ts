@@ -4,7 +4,8 @@
  * it for an organization in D1 (CRONS, as SCHEDULE lists the jobs), with the same job code; the crons skip it.
  */
 import { getDb } from "../db/client";
-import { type AlertUnitRow, type BriefingRowsReader, listStoreIds, type StoreSettingsById } from "../db/queries/reports";
+import type { AgedAlertStore } from "../db/queries/aged-alerts";
+import { type AlertUnitRow, type BriefingStore, listStoreIds, type StoreSettingsById } from "../db/queries/reports";
 import type { OutcomeStore } from "../db/queries/signals";
 import { DAY_MS } from "../engines/dates";
 import { raiseAgedAlertsOf } from "./aged-inventory-alerts";
@@ -44,9 +45,11 @@ export function nextNightlyRun(after: number): number {
 /**
  * The jobs due at `at` (a time nextNightlyRun gave), run as the crons' messages run them with
  * `now` = `at`: a rerun of the same time adds nothing (the crossings' markers, the day's briefings).
- * `read` reads the organization's units in stock, and a store's briefing rows, in its object, and
- * deletes its expired compliance checks there; `outcomes` reads and writes its lender decisions and
- * episodes there; `attemptBodies` clears its webhook attempts' bodies made before `keptFrom` there.
+ * `read` reads the organization's units in stock and its stores' settings in its object, and deletes
+ * its expired compliance checks, briefings and aged-alert markers there; `outcomes` reads and writes
+ * its lender decisions and episodes there; `briefings` and `agedAlerts` read and write its briefings
+ * and markers there, each write with its events in the object's outbox (the alarm relays them after
+ * the run); `attemptBodies` clears its webhook attempts' bodies made before `keptFrom` there.
  */
 export async function runNightly(
   env: Env,
@@ -56,19 +59,25 @@ export async function runNightly(
     inStock: () => Promise<AlertUnitRow[]>;
     /** The stores' settings, kept in the object (the settings group). */
     storeSettings: () => Promise<StoreSettingsById>;
-    briefingRows: BriefingRowsReader;
     expiredChecks: (now: Date) => number;
     outcomes: OutcomeStore;
     attemptBodies: (keptFrom: string) => number;
+    // The briefings group: the briefings and their rows, the aged crossings' markers, and their retention, in the object.
+    briefings: BriefingStore;
+    agedAlerts: AgedAlertStore;
+    expiredBriefings: (now: Date) => number;
   },
 ): Promise<void> {
   const now = new Date(at);
   const minute = Math.round((at % DAY_MS) / 60_000);
   const due = [...RUN_MINUTES].filter(([, runMinute]) => runMinute === minute).map(([job]) => job);
-  if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(env, orgId, await read.inStock(), await read.storeSettings(), now);
-  if (due.includes("purge-expired-records")) read.expiredChecks(now);
+  if (due.includes("aged-inventory-alerts")) await raiseAgedAlertsOf(orgId, await read.inStock(), await read.storeSettings(), read.agedAlerts, now);
+  if (due.includes("purge-expired-records")) {
+    read.expiredChecks(now);
+    read.expiredBriefings(now);
+  }
   if (due.includes("purge-webhook-bodies")) read.attemptBodies(attemptBodiesKeptFrom(now));
   if (due.includes("lender-outcome-shifts")) await raiseOutcomeShiftsOf(env, orgId, read.outcomes, now);
   if (due.includes("build-morning-briefings"))
-    for (const storeId of await listStoreIds(getDb(env.DB), orgId)) await buildStoreBriefings(env, orgId, storeId, now, read.briefingRows);
+    for (const storeId of await listStoreIds(getDb(env.DB), orgId)) await buildStoreBriefings(env, orgId, storeId, now, read.briefings);
 }

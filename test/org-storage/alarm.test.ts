@@ -10,9 +10,8 @@ import { nextNightlyRun } from "../../src/jobs/org-nightly";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
-import { nightlyRuns } from "../helpers/org-storage";
+import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
 import { runCron } from "../helpers/queue-driver";
-import { all } from "../helpers/sql";
 
 const DAY = 86_400_000;
 const alarmOf = (orgId: string) => runInDurableObject(orgStore(env, orgId), (_, state) => state.storage.getAlarm());
@@ -50,7 +49,12 @@ describe("a moved organization's nightly jobs run on its object's alarm", () => 
 
     const alerted = async () => (await listOutboxEvents(org.id, "inventory.aged_alert")).map((e) => e.data.stock_no).sort();
     const briefed = async () => {
-      const rows = await all<{ role: string }>("SELECT role FROM morning_briefings WHERE org_id = ? AND day = ?", org.id, isoDay(briefedAt));
+      const rows = await rowsWhereStored<{ role: string }>(
+        org.id,
+        "SELECT role FROM morning_briefings WHERE org_id = ? AND day = ?",
+        org.id,
+        isoDay(briefedAt),
+      );
       const ready = await listOutboxEvents(org.id, "morning_briefing.ready");
       return { stored: rows.length, ready: ready.length, aged: ready.map((e) => e.data.total_aged_units).sort() };
     };

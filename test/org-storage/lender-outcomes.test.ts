@@ -132,7 +132,8 @@ describe("a moved organization's lender outcomes run on its object's alarm", () 
     const routed = await (await post("/api/v1/lender-route", moved.key, DEAL)).json<{ outcome_changes: { lender_id: string; summary: string }[] }>();
     expect(routed.outcome_changes).toEqual([expect.objectContaining({ lender_id: PROGRAM, summary: events[0].data.summary })]);
     if (briefedAt > outcomesAt) {
-      const [stored] = await all<{ body: string }>(
+      const [stored] = await rowsWhereStored<{ body: string }>(
+        moved.orgId,
         "SELECT body FROM morning_briefings WHERE org_id = ? AND role = 'fi_director' AND day = ?",
         moved.orgId,
         isoDay(briefedAt),

@@ -6,10 +6,12 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { outcomeStore } from "../../src/db/org-store";
 import type { StoredMarketValue, StoredUnit } from "../../src/db/queries/org-storage";
-import { groupDigest, lenderDigest, readOrgStorage, settingsDigest, webhooksDigest } from "../../src/db/queries/org-storage";
+import { briefingsDigest, groupDigest, lenderDigest, readOrgStorage, settingsDigest, webhooksDigest } from "../../src/db/queries/org-storage";
 import { NOT_SERVING, type OrganizationStore } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { isoDay } from "../../src/engines/dates";
+import { ROLES } from "../../src/engines/reports/briefings";
 import { commitWithEvents } from "../../src/events/emit";
 import { DomainError } from "../../src/lib/domain-error";
 import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
@@ -65,7 +67,9 @@ const stockAndPrice = (orgId: string) =>
  */
 function copyingThrough(
   real: ReturnType<typeof orgStore>,
-  overrides: Partial<Pick<OrganizationStore, "load" | "loadDeals" | "loadChecks" | "loadLenderDecisions" | "loadSettings" | "loadWebhooks">>,
+  overrides: Partial<
+    Pick<OrganizationStore, "load" | "loadDeals" | "loadChecks" | "loadLenderDecisions" | "loadSettings" | "loadWebhooks" | "loadBriefings">
+  >,
 ) {
   const store = {
     load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
@@ -77,6 +81,8 @@ function copyingThrough(
     settingsDigest: (orgId: string) => real.settingsDigest(orgId),
     loadWebhooks: (...args: Parameters<OrganizationStore["loadWebhooks"]>) => real.loadWebhooks(...args),
     webhooksDigest: (orgId: string) => real.webhooksDigest(orgId),
+    loadBriefings: (...args: Parameters<OrganizationStore["loadBriefings"]>) => real.loadBriefings(...args),
+    briefingsDigest: (orgId: string) => real.briefingsDigest(orgId),
     digest: (orgId: string) => real.digest(orgId),
     setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
     ...overrides,
@@ -271,6 +277,116 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect((await moveToObject(env, org.id)).tables.compliance_checks.rows).toBe(2);
   });
 
+  it("moves while briefings are requested: each stored once, in the object; the undo brings the briefings and markers back, less what the object's retention deleted", async () => {
+    const { org, store } = await organizationWithUnits();
+    const key = (await createApiKey(org.id, { dailyLimit: 100_000 })).key;
+    const today = isoDay(new Date());
+    const old = isoDay(new Date(Date.now() - 20 * 86_400_000));
+    // In D1 before the move: an aged crossing's marker and an old briefing.
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO aged_inventory_alerts (org_id, stock_number, stocked_on, alerted_at) VALUES (?, 'S00001', '2026-09-01', ?)").bind(
+        org.id,
+        new Date().toISOString(),
+      ),
+      env.DB.prepare("INSERT INTO morning_briefings (org_id, store_id, role, day, generated_at, body) VALUES (?, ?, 'gm', ?, ?, '{}')").bind(
+        org.id,
+        store.id,
+        old,
+        `${old}T06:00:00.000Z`,
+      ),
+    ]);
+    const briefings = async () => {
+      const answers = [];
+      for (const role of ROLES) {
+        const res = await call("/api/v1/morning-briefing", {
+          method: "POST",
+          key,
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ role, store_id: store.id }),
+        });
+        expect(res.status, await res.clone().text()).toBe(200);
+        answers.push({ role, generated_at: (await res.json<{ generated_at: string }>()).generated_at });
+      }
+      return answers;
+    };
+    const [answers] = await Promise.all([
+      briefings(),
+      (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return moveToObject(env, org.id);
+      })(),
+    ]);
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("object");
+    // Each role's briefing stored once, where its answer came from: the object holds every one, as answered.
+    const held = async () =>
+      (
+        await rowsWhereStored<{ role: string; body: string }>(
+          org.id,
+          "SELECT role, body FROM morning_briefings WHERE org_id = ? AND day = ? ORDER BY role",
+          org.id,
+          today,
+        )
+      ).map((r) => ({ role: r.role, generated_at: JSON.parse(r.body).generated_at }));
+    expect(await held()).toEqual([...answers].sort((a, b) => a.role.localeCompare(b.role)));
+    expect(await rowsWhereStored(org.id, "SELECT stock_number FROM aged_inventory_alerts WHERE org_id = ?", org.id)).toEqual([
+      { stock_number: "S00001" },
+    ]);
+
+    // The object's retention deletes the old briefing (as its alarm does: test/org-storage/briefings.test.ts); the undo follows.
+    await rowsWhereStored(org.id, "DELETE FROM morning_briefings WHERE day = ?", old);
+    const back = await moveToD1(env, org.id);
+    expect(back.tables).toMatchObject({ morning_briefings: { rows: ROLES.length }, aged_inventory_alerts: { rows: 1 } });
+    expect(await briefingsDigest(getDb(env.DB), org.id)).toEqual({
+      morning_briefings: back.tables.morning_briefings,
+      aged_inventory_alerts: back.tables.aged_inventory_alerts,
+    });
+    expect(await held()).toHaveLength(ROLES.length);
+    expect(await all("SELECT role FROM morning_briefings WHERE org_id = ? AND day = ?", org.id, old)).toEqual([]);
+  });
+
+  it("a copy that loses a briefing, or an aged-alert marker, is not switched to: 409, the organization stays in D1; the move run again copies them whole", async () => {
+    const { org, store } = await organizationWithUnits();
+    const key = (await createApiKey(org.id)).key;
+    for (const role of ["gm", "fi_director"])
+      expect(
+        (
+          await call("/api/v1/morning-briefing", {
+            method: "POST",
+            key,
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ role, store_id: store.id }),
+          })
+        ).status,
+      ).toBe(200);
+    const real = orgStore(env, org.id);
+    const namespace = copyingThrough(real, {
+      loadBriefings: (...[orgId, briefings, markers, first]: Parameters<OrganizationStore["loadBriefings"]>) =>
+        real.loadBriefings(orgId, briefings.slice(1), markers, first),
+    });
+    const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      kind: "conflict",
+      extra: { facts: { d1: { morning_briefings: { rows: 2 } }, object: { morning_briefings: { rows: 1 } } } },
+    });
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+    // A lost aged-alert marker is refused too: it is what keeps a crossing from alerting twice.
+    await env.DB.prepare(
+      "INSERT INTO aged_inventory_alerts (org_id, stock_number, stocked_on, alerted_at) VALUES (?, 'S00001', '2026-09-01', '2026-10-16T00:15:00.000Z'), (?, 'S00002', '2026-09-01', '2026-10-16T00:15:00.000Z')",
+    )
+      .bind(org.id, org.id)
+      .run();
+    const losingMarker = copyingThrough(real, {
+      loadBriefings: (...[orgId, briefings, markers, first]: Parameters<OrganizationStore["loadBriefings"]>) =>
+        real.loadBriefings(orgId, briefings, markers.slice(1), first),
+    });
+    expect(await moveToObject({ DB: env.DB, ORG_STORE: losingMarker }, org.id).catch((error: unknown) => error)).toMatchObject({
+      kind: "conflict",
+      extra: { facts: { d1: { aged_inventory_alerts: { rows: 2 } }, object: { aged_inventory_alerts: { rows: 1 } } } },
+    });
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
+    expect((await moveToObject(env, org.id)).tables).toMatchObject({ morning_briefings: { rows: 2 }, aged_inventory_alerts: { rows: 2 } });
+  });
+
   it("a write that arrives during the copy waits for the flip, then lands once, in the object", async () => {
     const { org, store, key } = await organizationWithUnits();
     // The move's first step, as if its copy were under way: the flag says `moving`.
@@ -367,6 +483,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       ...(await lenderDigest(inD1, org.id)),
       ...(await settingsDigest(inD1, org.id)),
       ...(await webhooksDigest(inD1, org.id)),
+      ...(await briefingsDigest(inD1, org.id)),
     }).toEqual(report.tables);
   });
 

@@ -7,9 +7,8 @@ import { isoDay } from "../../src/engines/dates";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
-import { nightlyRuns } from "../helpers/org-storage";
+import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
 import { runCron } from "../helpers/queue-driver";
-import { all } from "../helpers/sql";
 
 const DAY = 86_400_000;
 
@@ -32,7 +31,8 @@ describe("a moved organization's nightly jobs, as its managers meet them", () =>
     const events = await listOutboxEvents(org.id, "inventory.aged_alert");
     expect(events.map((e) => [e.data.stock_no, e.data.days_on_lot])).toEqual([["S00001", 90]]);
     expect(String(events[0].data.recommendation)).toContain("new-car manager");
-    const briefings = await all<{ store_id: string }>(
+    const briefings = await rowsWhereStored<{ store_id: string }>(
+      org.id,
       "SELECT store_id FROM morning_briefings WHERE org_id = ? AND day = ?",
       org.id,
       isoDay(briefedAt),

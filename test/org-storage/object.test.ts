@@ -126,6 +126,15 @@ describe("an organization's storage object", () => {
         org.id,
       );
       expect(sql.exec("SELECT sample, fanned_out_at FROM event_outbox").one()).toEqual({ sample: 0, fanned_out_at: null });
+      // The briefings group (version 10): a day's briefing and an aged crossing's marker.
+      sql.exec(
+        `INSERT INTO morning_briefings (org_id, store_id, role, day, generated_at, body) VALUES (?, 'sto_old', 'gm', '2026-10-04', '2026-10-04T06:00:00.000Z', '{}')`,
+        org.id,
+      );
+      sql.exec(
+        "INSERT INTO aged_inventory_alerts (org_id, stock_number, stocked_on, alerted_at) VALUES (?, 'OLD-1', '2026-10-01', '2026-11-15T00:15:00.000Z')",
+        org.id,
+      );
       for (const table of ORG_TABLES) expect(sql.exec(`SELECT * FROM "${table}"`).toArray(), table).toHaveLength(1);
       const [unit] = sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").toArray();
       expect(unit.updated_at).toBe("2026-10-01T09:00:00.000Z");

@@ -9,7 +9,7 @@ import type { JobMessage } from "../../src/jobs/queue";
 import { inventoryAlerts, morningBriefing, unitsElsewhere } from "../../src/routes/reports/reports.service";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
-import { PLACES, placeOrganization } from "../helpers/org-storage";
+import { PLACES, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
 import { daysAgo, today } from "../helpers/reports";
 
 /** A used car's snapshot line, `days` in stock. */
@@ -45,15 +45,15 @@ describe("the reports of an organization moved to its object", () => {
     let reads = 0;
     const reports = async () => {
       const now = new Date(start + 61_000 * reads++);
-      await env.DB.prepare("DELETE FROM morning_briefings WHERE org_id = ?").bind(org.id).run();
+      await rowsWhereStored(org.id, "DELETE FROM morning_briefings WHERE org_id = ?", org.id);
       const storage = ((await readOrgStorage(db, org.id)) ?? "d1") as OrgStoragePlace;
       const elsewhere = unitsElsewhere(env, db, org.id, storage);
       // Without the feeds' ages, which grow by the minute between reads.
       const stored: Promise<unknown>[] = [];
       const { data_as_of: _, ...alerts } = await inventoryAlerts(db, org.id, {}, now, (work) => stored.push(work), elsewhere);
       await Promise.all(stored);
-      const request = { orgId: org.id, role: "used_car_manager" as const, storeId: undefined, lenderThresholdPts: 0.25 };
-      const { generated_at: __, data_as_of: ___, ...briefing } = await morningBriefing(db, request, now, elsewhere);
+      const request = { orgId: org.id, role: "used_car_manager" as const, storeId: undefined, lenderThresholdPts: 0.25, storage };
+      const { generated_at: __, data_as_of: ___, ...briefing } = await morningBriefing(env, db, request, now);
       return { storage, alerts, briefing };
     };
 

@@ -1,7 +1,7 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { AlertUnit, StoreSettings } from "../../engines/reports/alerts";
-import { chunk, inChunks, MAX_BOUND_PARAMETERS } from "../batch";
+import { inChunks } from "../batch";
 import type { Database } from "../client";
 import { agedInventoryAlerts } from "../schema";
 
@@ -76,23 +76,6 @@ export async function listNewlyAgedUnits(db: Database, orgId: string, today: str
 /** A unit that crossed its aged threshold, with what its alert is built from. */
 export type NewlyAgedUnit = Omit<Awaited<ReturnType<typeof listNewlyAgedUnits>>[number], "orgId">;
 
-export const stockingKey = (u: { stockNumber: string; stockedOn: string }) => `${u.stockNumber}|${u.stockedOn}`;
-
-/** Which of these stockings have been alerted already (their markers), as `stockingKey`s. */
-export async function alertedStockings(db: Database, orgId: string, units: readonly { stockNumber: string; stockedOn: string }[]) {
-  const a = agedInventoryAlerts;
-  const parts = chunk([...new Set(units.map((u) => u.stockNumber))], MAX_BOUND_PARAMETERS - 1);
-  const rows = await Promise.all(
-    parts.map((part) =>
-      db
-        .select({ stockNumber: a.stockNumber, stockedOn: a.stockedOn })
-        .from(a)
-        .where(and(eq(a.orgId, orgId), inArray(a.stockNumber, part))),
-    ),
-  );
-  return new Set(rows.flat().map(stockingKey));
-}
-
 /**
  * The markers that make each crossing alert once, for the caller's batch with the alerts' events:
  * a marker that exists already (the same organization's message running twice at once) fails the
@@ -107,4 +90,21 @@ export function insertAgedAlertMarkers(
   return inChunks(units, (part) =>
     db.insert(agedInventoryAlerts).values(part.map((u) => ({ orgId, stockNumber: u.stockNumber, stockedOn: u.stockedOn, alertedAt }))),
   );
+}
+
+/**
+ * A moved organization's crossings where its markers are, its object (src/db/org-store.ts
+ * `agedAlertStore`, on its alarm): each crossing's marker and its event written in one transaction,
+ * a crossing marked already (alerted before, or the move copied its marker) skipped, event and all.
+ * The stockings it marked.
+ */
+export interface AgedAlertStore {
+  record(
+    crossings: readonly {
+      stockNumber: string;
+      stockedOn: string;
+      event: { event: string; orgId: string; storeId: string | null; data: Record<string, unknown> };
+    }[],
+    at: string,
+  ): number;
 }

@@ -4,6 +4,7 @@ import { and, asc, eq, getTableColumns, gt, isNotNull, lte, notInArray, type SQL
 import type { SQLiteTable, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Database, SqliteReader } from "../client";
 import {
+  agedInventoryAlerts,
   complianceChecks,
   dealStips,
   deals,
@@ -11,6 +12,7 @@ import {
   inventoryUnits,
   lenderDecisions,
   lenderOutcomeEpisodes,
+  morningBriefings,
   type OrgStoragePlace,
   organizations,
   salesMonthly,
@@ -303,9 +305,9 @@ export const restoreLenderDecisions = (db: Database, page: { decisions: readonly
 
 /** An endpoint (its secrets as ciphertext), a delivery, an attempt and a delivery's event with every column, as a move carries them. */
 export type StoredEndpoint = typeof webhookEndpoints.$inferSelect;
-export type StoredDelivery = typeof webhookDeliveries.$inferSelect;
-export type StoredAttempt = typeof webhookAttempts.$inferSelect;
-export type StoredEvent = typeof eventOutbox.$inferSelect;
+type StoredDelivery = typeof webhookDeliveries.$inferSelect;
+type StoredAttempt = typeof webhookAttempts.$inferSelect;
+type StoredEvent = typeof eventOutbox.$inferSelect;
 export type WebhooksTable = "webhook_endpoints" | "webhook_deliveries" | "webhook_attempts";
 export interface WebhookPage {
   deliveries: StoredDelivery[];
@@ -473,6 +475,8 @@ export const MOVED_D1_TABLES: readonly MovedD1Table[] = [
   { table: webhookAttempts },
   { table: webhookDeliveries },
   { table: webhookEndpoints },
+  { table: morningBriefings },
+  { table: agedInventoryAlerts },
 ];
 
 /** When D1's copy of the organization's data was purged (an undo is refused from then on), or null while it is kept. */
@@ -530,3 +534,60 @@ export async function finishD1CopyPurge(db: Database, orgId: string): Promise<vo
     .set({ storageMovedAt: null })
     .where(and(eq(organizations.id, orgId), eq(organizations.storage, "object")));
 }
+
+// --- the briefings group (morning_briefings, aged_inventory_alerts) -------------------------------
+
+/** A stored briefing and an aged crossing's marker with every column, as a move carries them. */
+export type StoredBriefing = typeof morningBriefings.$inferSelect;
+export type StoredAgedAlert = typeof agedInventoryAlerts.$inferSelect;
+/** Where a page of briefings ends (their key in page order), and a page of markers. */
+export type BriefingKey = Pick<StoredBriefing, "day" | "storeId" | "role">;
+export type AgedAlertKey = Pick<StoredAgedAlert, "stockNumber" | "stockedOn">;
+export type BriefingsTable = "morning_briefings" | "aged_inventory_alerts";
+
+/** The organization's briefings after `after`, by day, store and role (their key), at most `limit`: one page of a copy. */
+export function readBriefingPage(db: SqliteReader, orgId: string, after: BriefingKey | undefined, limit: number): Promise<StoredBriefing[]> {
+  const b = morningBriefings;
+  return db
+    .select(getTableColumns(b))
+    .from(b)
+    .where(and(eq(b.orgId, orgId), after ? sql`(${b.day}, ${b.storeId}, ${b.role}) > (${after.day}, ${after.storeId}, ${after.role})` : undefined))
+    .orderBy(asc(b.day), asc(b.storeId), asc(b.role))
+    .limit(limit);
+}
+
+/** The organization's aged-alert markers after `after`, by stock number and stocking day (their key), at most `limit`. */
+export function readAgedAlertMarkerPage(db: SqliteReader, orgId: string, after: AgedAlertKey | undefined, limit: number): Promise<StoredAgedAlert[]> {
+  const a = agedInventoryAlerts;
+  return db
+    .select(getTableColumns(a))
+    .from(a)
+    .where(and(eq(a.orgId, orgId), after ? sql`(${a.stockNumber}, ${a.stockedOn}) > (${after.stockNumber}, ${after.stockedOn})` : undefined))
+    .orderBy(asc(a.stockNumber), asc(a.stockedOn))
+    .limit(limit);
+}
+
+/** The briefings group's digest on either side: every briefing and marker, every column, by key. */
+export async function briefingsDigest(db: SqliteReader, orgId: string): Promise<Record<BriefingsTable, TableDigest>> {
+  const [briefings, markers] = await Promise.all([
+    readBriefingPage(db, orgId, undefined, Number.MAX_SAFE_INTEGER),
+    readAgedAlertMarkerPage(db, orgId, undefined, Number.MAX_SAFE_INTEGER),
+  ]);
+  return { morning_briefings: digest(briefings), aged_inventory_alerts: digest(markers) };
+}
+
+/**
+ * The undo's first step for the group: D1's copy emptied, the object's pages then written back
+ * (`restoreBriefings`). Briefings and markers are only ever added and expired, so the object's rows
+ * are the whole truth, the ones its retention deleted since the move included.
+ */
+export const forgetBriefings = (db: Database, orgId: string) => [
+  db.delete(morningBriefings).where(eq(morningBriefings.orgId, orgId)),
+  db.delete(agedInventoryAlerts).where(eq(agedInventoryAlerts.orgId, orgId)),
+];
+
+/** A page of the object's briefings or markers written into D1 (an undo, after `forgetBriefings`). */
+export const restoreBriefings = (db: Database, page: { briefings: readonly StoredBriefing[]; markers: readonly StoredAgedAlert[] }) => [
+  ...page.briefings.map((row) => db.insert(morningBriefings).values(row)),
+  ...page.markers.map((row) => db.insert(agedInventoryAlerts).values(row)),
+];

@@ -105,12 +105,6 @@ export async function readStoreSettings(db: SqliteReader, orgId: string, storeId
 
 export type StoreSettingsById = Awaited<ReturnType<typeof readStoreSettings>>;
 
-/** The units in stock and the settings they are judged by, read together where a moved organization keeps them (one call). */
-export interface StockAndSettings {
-  units: AlertUnitRow[];
-  settings: StoreSettingsById;
-}
-
 /** Each of the organization's stores (or one) with its stored inventory-alerts totals, null where none is stored (docs/reports.md#totals). */
 export async function readStoredAlertTotals(db: Database, orgId: string, storeId?: string) {
   const t = inventoryAlertTotals;
@@ -219,8 +213,8 @@ export async function findOrgStore(db: Database, orgId: string, storeId: string 
   return rows[0] ?? null;
 }
 
-/** The stored briefing's query, unexecuted, so it can follow the briefing's insert in one batch. */
-export function briefingQuery(db: Database, orgId: string, storeId: string, role: Role, day: string) {
+/** The stored briefing's query, unexecuted, so it can follow the briefing's insert in one batch (D1), or run in the object. */
+export function briefingQuery(db: SqliteReader, orgId: string, storeId: string, role: Role, day: string) {
   return db
     .select({ body: morningBriefings.body })
     .from(morningBriefings)
@@ -230,13 +224,13 @@ export function briefingQuery(db: Database, orgId: string, storeId: string, role
     .limit(1);
 }
 
-export async function findBriefing(db: Database, orgId: string, storeId: string, role: Role, day: string) {
+export async function findBriefing(db: SqliteReader, orgId: string, storeId: string, role: Role, day: string) {
   const rows = await briefingQuery(db, orgId, storeId, role, day);
   return rows[0]?.body ?? null;
 }
 
 /** Roles whose briefing for the day already exists at the store. */
-export async function existingBriefingRoles(db: Database, orgId: string, storeId: string, day: string): Promise<Set<Role>> {
+export async function existingBriefingRoles(db: SqliteReader, orgId: string, storeId: string, day: string): Promise<Set<Role>> {
   const rows = await db
     .select({ role: morningBriefings.role })
     .from(morningBriefings)
@@ -244,10 +238,10 @@ export async function existingBriefingRoles(db: Database, orgId: string, storeId
   return new Set(rows.map((r) => r.role));
 }
 
-type BriefingRow = { orgId: string; storeId: string; role: Role; day: string; generatedAt: string; body: unknown };
+export type BriefingRow = { orgId: string; storeId: string; role: Role; day: string; generatedAt: string; body: unknown };
 
 /** The first briefing stored for (store, role, day) stands: a second build the same day adds nothing. */
-export function insertBriefing(db: Database, row: BriefingRow): BatchItem<"sqlite"> {
+export function insertBriefing(db: SqliteReader, row: BriefingRow) {
   return db.insert(morningBriefings).values(row).onConflictDoNothing();
 }
 
@@ -338,11 +332,36 @@ export async function loadBriefingData(db: Database, orgId: string, storeId: str
     const [storeFound, dealRows, openStips, units, episodes] = await db.batch([storeRead, ...briefingReads(db, orgId, storeId, dealsSince)]);
     [storeRows, rows] = [storeFound, { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[], episodes }];
   }
-  // The directory names the store; a moved organization's settings are its object's (D1's row: a store the object was not told of, or an object on the previous code).
-  const store = storeRows[0] && (rows.store ?? storeRows[0]);
-  if (!store) return null;
+  const store = storeRows[0];
+  return store ? briefingData(store, rows) : null;
+}
+
+/**
+ * A store's directory row and its rows (wherever they are): what its briefings are built from. A
+ * moved organization's settings are its object's, which come with its rows (`rows.store`); D1's row
+ * stands for a store the object was not told of.
+ */
+export function briefingData(store: StoreSettingsRow, rows: BriefingRows) {
   const tightenings = briefingTightenings(openEpisodes(rows.episodes));
-  return { store, units: rows.units as AlertUnit[], deals: rows.deals, openStips: rows.openStips, tightenings };
+  return { store: rows.store ?? store, units: rows.units as AlertUnit[], deals: rows.deals, openStips: rows.openStips, tightenings };
+}
+
+export type BriefingData = ReturnType<typeof briefingData>;
+
+/**
+ * A moved organization's briefings where they are stored, its object (src/db/org-store.ts
+ * `briefingStore`, on its alarm): the roles a store's day holds, the store's rows, and the day's new
+ * briefings written with their events in one transaction (the object relays the events to D1).
+ */
+export interface BriefingStore {
+  existingRoles(storeId: string, day: string): Promise<Set<Role>>;
+  rows: BriefingRowsReader;
+  /** Stores what no earlier build stored, and records the events of those only: the roles it stored. */
+  write(
+    briefings: readonly BriefingRow[],
+    events: readonly { event: string; orgId: string; storeId: string | null; data: Record<string, unknown> }[],
+    at: string,
+  ): Role[];
 }
 
 // --- public market data (not owned by any organization) -----------------------------------------

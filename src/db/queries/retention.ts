@@ -43,8 +43,23 @@ export const COMPLIANCE_CHECKS_RETENTION: RetentionRule = {
   age: { column: complianceChecks.checkedAt, holds: "time" },
 };
 
+/**
+ * The briefings group's rules: D1's cron applies them to D1's tables, and a moved organization's
+ * object to its own copies, on its alarm (src/db/org-store.ts `deleteExpiredBriefings`).
+ */
+export const MORNING_BRIEFINGS_RETENTION: RetentionRule = {
+  table: "morning_briefings",
+  keptDays: 14,
+  age: { column: morningBriefings.day, holds: "day" },
+};
+export const AGED_ALERTS_RETENTION: RetentionRule = {
+  table: "aged_inventory_alerts",
+  keptDays: 90,
+  age: { column: agedInventoryAlerts.alertedAt, holds: "time" },
+};
+
 export const RETENTION_RULES: readonly RetentionRule[] = [
-  { table: "morning_briefings", keptDays: 14, age: { column: morningBriefings.day, holds: "day" } },
+  MORNING_BRIEFINGS_RETENTION,
   // A finished delivery; its attempts go with it (ON DELETE CASCADE).
   {
     table: "webhook_deliveries",
@@ -59,7 +74,7 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     age: { column: eventOutbox.occurredAt, holds: "time" },
     only: sql`${eventOutbox.fannedOutAt} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${webhookDeliveries} d WHERE d.event_id = ${eventOutbox.id})`,
   },
-  { table: "aged_inventory_alerts", keptDays: 90, age: { column: agedInventoryAlerts.alertedAt, holds: "time" } },
+  AGED_ALERTS_RETENTION,
   // Its answer is replayed for 24 h (docs/idempotency.md); an older key is taken over anyway.
   { table: "idempotency_keys", keptDays: IDEMPOTENCY_KEY_TTL_MS / DAY_MS, age: { column: idempotencyKeys.createdAt, holds: "time" } },
   COMPLIANCE_CHECKS_RETENTION,

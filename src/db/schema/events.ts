@@ -137,16 +137,25 @@ export const webhookAttempts = sqliteTable(
 );
 
 /**
+ * An aged-alert marker's columns and indexes, the organization reference given: the same in D1 and
+ * in a moved organization's storage object (src/db/org-schema.ts), where it references no global table.
+ */
+export const agedInventoryAlertColumns = <OrgId>(orgId: OrgId) => ({
+  orgId,
+  stockNumber: text("stock_number").notNull(),
+  stockedOn: text("stocked_on").notNull(),
+  alertedAt: text("alerted_at").notNull(),
+});
+
+type AgedInventoryAlertIndexColumns = { [K in "orgId" | "stockNumber" | "stockedOn" | "alertedAt"]: SQLiteColumn };
+export const agedInventoryAlertIndexes = (t: AgedInventoryAlertIndexColumns) => [
+  primaryKey({ columns: [t.orgId, t.stockNumber, t.stockedOn] }),
+  // Retention's: the oldest markers first (src/db/queries/retention.ts).
+  index("aged_inventory_alerts_alerted_idx").on(t.alertedAt),
+];
+
+/**
  * A unit that crossed its store's aged threshold, recorded once per stocking, so each crossing
  * alerts once however often the job runs.
  */
-export const agedInventoryAlerts = sqliteTable(
-  "aged_inventory_alerts",
-  {
-    orgId: orgIdRef(),
-    stockNumber: text("stock_number").notNull(),
-    stockedOn: text("stocked_on").notNull(),
-    alertedAt: text("alerted_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.orgId, t.stockNumber, t.stockedOn] }), index("aged_inventory_alerts_alerted_idx").on(t.alertedAt)],
-);
+export const agedInventoryAlerts = sqliteTable("aged_inventory_alerts", agedInventoryAlertColumns(orgIdRef()), agedInventoryAlertIndexes);

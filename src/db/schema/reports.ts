@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { ROLES } from "../../engines/reports/briefings";
 import { inventoryUnits, orgIdRef, storeIdRef } from "./platform";
 
@@ -98,24 +98,29 @@ export const marketRefreshFailures = sqliteTable(
   (t) => [index("market_refresh_failures_run_idx").on(t.runId)],
 );
 
+/**
+ * A briefing's columns and indexes, the organization and store references given: the same in D1 and
+ * in a moved organization's storage object (src/db/org-schema.ts), where they reference no global table.
+ */
+export const morningBriefingColumns = <OrgId, StoreId>(orgId: OrgId, storeId: StoreId) => ({
+  orgId,
+  storeId,
+  role: text("role", { enum: ROLES }).notNull(),
+  day: text("day").notNull(),
+  generatedAt: text("generated_at").notNull(),
+  /** The response body, as JSON. */
+  body: text("body", { mode: "json" }).notNull(),
+});
+
+type MorningBriefingIndexColumns = { [K in "orgId" | "storeId" | "role" | "day"]: SQLiteColumn };
+export const morningBriefingIndexes = (t: MorningBriefingIndexColumns) => [
+  primaryKey({ columns: [t.storeId, t.role, t.day] }),
+  index("morning_briefings_org_idx").on(t.orgId),
+  index("morning_briefings_day_idx").on(t.day),
+];
+
 /** A role's morning briefing for one store and UTC day, built overnight (or on the first request). */
-export const morningBriefings = sqliteTable(
-  "morning_briefings",
-  {
-    orgId: orgIdRef(),
-    storeId: storeIdRef(),
-    role: text("role", { enum: ROLES }).notNull(),
-    day: text("day").notNull(),
-    generatedAt: text("generated_at").notNull(),
-    /** The response body, as JSON. */
-    body: text("body", { mode: "json" }).notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.storeId, t.role, t.day] }),
-    index("morning_briefings_org_idx").on(t.orgId),
-    index("morning_briefings_day_idx").on(t.day),
-  ],
-);
+export const morningBriefings = sqliteTable("morning_briefings", morningBriefingColumns(orgIdRef(), storeIdRef()), morningBriefingIndexes);
 
 /**
  * The inventory-alerts report's whole-organization totals, one row per store, for `day` and the day

@@ -24,15 +24,16 @@ export const createMorningBriefing: RouteHandler<typeof createMorningBriefingRou
   const body = c.req.valid("json");
   const [db, orgId] = [c.get("db"), c.get("principal").orgId];
   const briefing = await reports.morningBriefing(
+    c.env,
     db,
     {
       orgId,
       role: body.role ?? DEFAULT_ROLE,
       storeId: body.store_id,
       lenderThresholdPts: c.get("config").lenderEnvironmentChangePts,
+      storage: c.get("storage"),
     },
     new Date(),
-    reports.unitsElsewhere(c.env, db, orgId, c.get("storage")),
   );
   return cachedJson(c, briefing);
 };

@@ -1,33 +1,29 @@
 import type { Database } from "../../db/client";
+import { unlessStorageInD1 } from "../../db/queries/org-storage";
 import {
   type AlertPageAfter,
-  type AlertUnitRow,
   alertUnitPage,
-  type BriefingRows,
-  type BriefingRowsReader,
   briefingQuery,
-  briefingRows,
   findBriefing,
   findOrgStore,
   insertBriefing,
   loadBriefingData,
   loadMarketData,
   readStoreSettings,
-  type StockAndSettings,
-  unitsInStock,
 } from "../../db/queries/reports";
 import { loadFeedReceipts } from "../../db/queries/signals";
 import type { OrgStoragePlace } from "../../db/schema";
 import type { NOT_SERVING } from "../../durable-objects/org-storage";
-import { orgStore, readWhereStored } from "../../durable-objects/org-storage-routing";
+import { onOrgStorage, orgStore, readWhereStored } from "../../durable-objects/org-storage-routing";
+import { isoDay } from "../../engines/dates";
 import { buildAlertPage } from "../../engines/reports/alerts";
-import { alertReportBody, type BriefingBody, briefingBody } from "../../engines/reports/bodies";
-import { briefingDealsSince, buildBriefing, type Role } from "../../engines/reports/briefings";
+import { alertReportBody, type BriefingBody } from "../../engines/reports/bodies";
+import { briefingDealsSince, type Role } from "../../engines/reports/briefings";
 import { buildMarketPulse, type MarketPulse, PULSE_HISTORY_READINGS } from "../../engines/reports/pulse";
-import { briefingSignals } from "../../engines/reports/signals";
 import { decodeCursor, encodeCursor } from "../../http/cursor";
 import { dataAsOfAnswer } from "../../http/data-as-of";
-import { liveAgedTotals, organizationAgedTotals } from "../../jobs/alert-totals";
+import { type AlertReport, alertReportOf, organizationAgedTotals } from "../../jobs/alert-totals";
+import { composeBriefing } from "../../jobs/build-morning-briefings";
 import type { Background } from "../../lib/background";
 import { DomainError } from "../../lib/domain-error";
 import { onSettingsChange } from "../../lib/settings-changes";
@@ -56,19 +52,16 @@ type AlertReportPage = ReturnType<typeof alertReportBody> & { has_more: boolean;
     ReturnType<typeof dataAsOfAnswer>
   >;
 
-/** The reports' reads of an organization's units and deals when they are not (only) in D1. */
+/** The alert report's read of an organization's units when they are not (only) in D1: a page, and the totals of its stock. */
 export interface UnitsElsewhere {
-  alertPage(limit: number, after: AlertPageAfter | undefined, storeId: string | undefined): Promise<AlertUnitRow[]>;
-  /** The units in stock with the stores' settings they are judged by (kept with them in a moved organization's object). */
-  stockAndSettings(storeId?: string): Promise<StockAndSettings>;
-  briefingRows: BriefingRowsReader;
+  alertReport(page: { limit: number; after: AlertPageAfter | undefined; storeId: string | undefined }, now: Date): Promise<AlertReport>;
 }
 
 /**
- * The units of an organization whose flag (read with the credential) is not `d1`: the same query
- * modules on its storage object (one call per read), or on D1 during a move and after an undo
- * (docs/scaling.md#how-a-request-finds-its-organizations-storage). Undefined for an organization in
- * D1, whose reports read D1 as before (one batch, the stored totals).
+ * The units of an organization whose flag (read with the credential) is not `d1`: one call to its
+ * storage object, which reads the page and totals its units in stock, or the same on D1 during a
+ * move and after an undo (docs/scaling.md#how-a-request-finds-its-organizations-storage).
+ * Undefined for an organization in D1, whose reports read D1 as before (one batch, the stored totals).
  */
 export function unitsElsewhere(
   env: Pick<Env, "DB" | "ORG_STORE">,
@@ -79,23 +72,10 @@ export function unitsElsewhere(
   const read = readWhereStored(env, orgId, storage);
   if (!read) return undefined;
   return {
-    alertPage: (limit, after, storeId) =>
+    alertReport: (page, now) =>
       read(
-        () => alertUnitPage(db, orgId, limit, after, storeId),
-        () => orgStore(env, orgId).alertUnitPage(orgId, limit, after, storeId) as Promise<AlertUnitRow[] | typeof NOT_SERVING>,
-      ),
-    stockAndSettings: (storeId) =>
-      read(
-        async () => {
-          const [units, settings] = await Promise.all([unitsInStock(db, orgId, storeId), readStoreSettings(db, orgId, storeId)]);
-          return { units, settings };
-        },
-        () => orgStore(env, orgId).stockAndSettings(orgId, storeId) as Promise<StockAndSettings | typeof NOT_SERVING>,
-      ),
-    briefingRows: (storeId, dealsSince) =>
-      read(
-        () => briefingRows(db, orgId, storeId, dealsSince),
-        () => orgStore(env, orgId).briefingRows(orgId, storeId, dealsSince) as Promise<BriefingRows | typeof NOT_SERVING>,
+        () => alertReportOf(db, orgId, page, now),
+        () => orgStore(env, orgId).alertReport(orgId, page, now) as Promise<AlertReport | typeof NOT_SERVING>,
       ),
   };
 }
@@ -125,15 +105,17 @@ export async function inventoryAlerts(
   const limit = params.limit ?? ALERTS_PAGE_MAX;
   return alertReports.get(`${orgId}:${storeId ?? ""}:${limit}:${params.cursor ?? ""}`, now.getTime(), async (): Promise<AlertReportPage> => {
     const position = after && { stockedOn: after[0], stockNumber: after[1] };
-    // A moved organization's settings come with its units in stock (one call); D1's otherwise.
-    const stock = elsewhere?.stockAndSettings(storeId);
-    // The feed's age is read with the page, not after it: one wave of replica reads.
-    const [units, settings, totals, ages] = await Promise.all([
+    // The feed's age is read with the page, not after it: one wave of replica reads. A moved
+    // organization's settings come with its units (one call): they are kept in its object.
+    const page = { limit: ALERT_UNITS_PER_PAGE + 1, after: position, storeId };
+    const [{ units, totals, settings }, ages] = await Promise.all([
       elsewhere
-        ? elsewhere.alertPage(ALERT_UNITS_PER_PAGE + 1, position, storeId)
-        : alertUnitPage(db, orgId, ALERT_UNITS_PER_PAGE + 1, position, storeId),
-      stock ? stock.then((s) => s.settings) : readStoreSettings(db, orgId, storeId),
-      stock ? stock.then((s) => liveAgedTotals(s.units, s.settings, now)) : organizationAgedTotals(db, orgId, now, storeId, background),
+        ? elsewhere.alertReport(page, now)
+        : Promise.all([
+            alertUnitPage(db, orgId, page.limit, position, storeId),
+            organizationAgedTotals(db, orgId, now, storeId, background),
+            readStoreSettings(db, orgId, storeId),
+          ]).then(([units, totals, settings]) => ({ units, totals, settings })),
       dataAsOfAnswer(db, orgId, storeId === undefined ? undefined : [storeId], ["inventory"], now),
     ]);
     const { alerts, examined } = buildAlertPage(units.slice(0, ALERT_UNITS_PER_PAGE), settings, now, limit);
@@ -150,38 +132,52 @@ export async function marketPulse(db: Database, lenderThresholdPts: number, now:
   });
 }
 
-/** Today's stored briefing; the first request of a day that has none builds and stores it (from units `elsewhere` if they are there). */
+/**
+ * Today's stored briefing; the first request of a day that has none builds and stores it, where the
+ * organization's briefings are (docs/scaling.md): in D1, or in its object in one call, which reads
+ * the stored one and builds and stores a missing one there, with the store's settings, feeds and the
+ * pulse read from D1 first. Storing is a write: during a move it waits for the flip.
+ */
 export async function morningBriefing(
+  env: Pick<Env, "DB" | "ORG_STORE">,
   db: Database,
-  request: { orgId: string; role: Role; storeId: string | undefined; lenderThresholdPts: number },
+  request: { orgId: string; role: Role; storeId: string | undefined; lenderThresholdPts: number; storage: OrgStoragePlace },
   now: Date,
-  elsewhere?: UnitsElsewhere,
 ): Promise<BriefingBody> {
-  const day = now.toISOString().slice(0, 10);
-  const cacheKey = `${request.orgId}:${request.storeId ?? ""}:${request.role}:${day}`;
+  const { orgId, role } = request;
+  const day = isoDay(now);
+  const cacheKey = `${orgId}:${request.storeId ?? ""}:${role}:${day}`;
   return briefings.get(cacheKey, now.getTime(), async () => {
-    const store = await findOrgStore(db, request.orgId, request.storeId);
+    const store = await findOrgStore(db, orgId, request.storeId);
     if (!store) {
       throw new DomainError("not_found", request.storeId ? "No such store in this organization." : "The organization has no primary store.");
     }
-    const stored = await findBriefing(db, request.orgId, store.id, request.role, day);
-    if (stored) return stored as BriefingBody;
+    const storeId = store.id;
     // Read together: none needs another's answer (each wave is a round trip on a first call).
-    const [data, pulse, feeds] = await Promise.all([
-      loadBriefingData(db, request.orgId, store.id, briefingDealsSince(now), elsewhere?.briefingRows),
-      marketPulse(db, request.lenderThresholdPts, now),
-      loadFeedReceipts(db, request.orgId, [store.id]),
-    ]);
-    if (!data) throw new DomainError("not_found", "No such store in this organization.");
-    const body = briefingBody(
-      buildBriefing({ role: request.role, ...data, pulse, ...briefingSignals({ feeds, tightenings: data.tightenings }, now) }, now),
-    );
-    // A concurrent request may have stored one first; the stored one is the day's briefing. Stored
-    // and read back in one batch: one round trip to the primary.
-    const [, [winner]] = await db.batch([
-      insertBriefing(db, { orgId: request.orgId, storeId: store.id, role: request.role, day, generatedAt: body.generated_at, body }),
-      briefingQuery(db, request.orgId, store.id, request.role, day),
-    ]);
-    return (winner?.body as BriefingBody | undefined) ?? body;
+    const inputs = () => Promise.all([marketPulse(db, request.lenderThresholdPts, now), loadFeedReceipts(db, orgId, [storeId])]);
+    return onOrgStorage(env, orgId, request.storage, "write", {
+      inD1: async () => {
+        const stored = await findBriefing(db, orgId, storeId, role, day);
+        if (stored) return stored as BriefingBody;
+        const [data, [pulse, feeds]] = await Promise.all([loadBriefingData(db, orgId, storeId, briefingDealsSince(now)), inputs()]);
+        if (!data) throw new DomainError("not_found", "No such store in this organization.");
+        const body = composeBriefing(role, data, pulse, feeds, now);
+        // A concurrent request may have stored one first; the stored one is the day's briefing. Stored
+        // and read back in one batch: one round trip to the primary, fenced (a flag cached before a move goes to the object).
+        const [, , [winner]] = await db.batch([
+          unlessStorageInD1(db, orgId),
+          insertBriefing(db, { orgId, storeId, role, day, generatedAt: body.generated_at, body }),
+          briefingQuery(db, orgId, storeId, role, day),
+        ]);
+        return (winner?.body as BriefingBody | undefined) ?? body;
+      },
+      inObject: async () => {
+        const [settings, [pulse, feeds]] = await Promise.all([readStoreSettings(db, orgId, storeId), inputs()]);
+        const found = settings.get(storeId);
+        if (!found) throw new DomainError("not_found", "No such store in this organization.");
+        const call = { storeId, role, day, dealsSince: briefingDealsSince(now) };
+        return orgStore(env, orgId).morningBriefing(orgId, call, { store: found, pulse, feeds }, now) as Promise<BriefingBody | typeof NOT_SERVING>;
+      },
+    });
   });
 }
