@@ -200,10 +200,20 @@ describe("the settings group moves and comes back", () => {
     const real = orgStore(env, orgId);
     const lossy = {
       ...Object.fromEntries(
-        ["load", "loadDeals", "loadChecks", "loadLenderDecisions", "digest", "lenderDigest", "settingsDigest", "setActive"].map((m) => [
-          m,
-          (...args: unknown[]) => (real as unknown as Record<string, (...a: unknown[]) => unknown>)[m](...args),
-        ]),
+        [
+          "load",
+          "loadDeals",
+          "loadChecks",
+          "loadLenderDecisions",
+          "loadWebhooks",
+          "loadBriefings",
+          "digest",
+          "lenderDigest",
+          "settingsDigest",
+          "webhooksDigest",
+          "briefingsDigest",
+          "setActive",
+        ].map((m) => [m, (...args: unknown[]) => (real as unknown as Record<string, (...a: unknown[]) => unknown>)[m](...args)]),
       ),
       loadSettings: (o: string, settings: unknown, audit: unknown[]) => real.loadSettings(o, settings as never, audit.slice(1) as never),
     };
