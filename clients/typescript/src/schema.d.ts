@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Move an organization's data into its own storage object
-         * @description Copies the organization's moved tables (its inventory, deals, compliance checks and lender decisions: docs/scaling.md) from D1 into its own SQLite Durable Object, verifies row counts and a SHA-256 per table, then switches it over and sets the object's alarm, which runs the organization's nightly aged alerts, lender outcomes, morning briefings and compliance-check retention from then on (the crons skip it). Its writes to those tables wait during the copy; reads are served from D1 until the switch. D1's copy is kept, so `storage/undo` can bring it back. Moving an organization that has moved answers its digests again. Every reader of those tables (feeds, ingestion, reports, briefings, the deal desk, the appraisal, compliance checks, the nightly jobs) follows the move, so a live organization may be moved; the copy runs in one request while its writes wait (each at most 10 s), so an organization with tens of thousands of units waits for the resumable copy (docs/scaling.md).
+         * @description Copies the organization's moved tables (its inventory, deals, compliance checks and lender decisions: docs/scaling.md) from D1 into its own SQLite Durable Object, verifies row counts and a SHA-256 per table, then switches it over and sets the object's alarm, which runs the organization's nightly aged alerts, lender outcomes, morning briefings and compliance-check retention from then on (the crons skip it). Its writes to those tables wait during the copy; reads are served from D1 until the switch. D1's copy is kept for the undo window (`ORG_STORAGE_UNDO_WINDOW_DAYS`, 7 days), so `storage/undo` can bring it back; the nightly purge then deletes it. Moving an organization that has moved answers its digests again. Every reader of those tables (feeds, ingestion, reports, briefings, the deal desk, the appraisal, compliance checks, the nightly jobs) follows the move, so a live organization may be moved; the copy runs in one request while its writes wait (each at most 10 s), so an organization with tens of thousands of units waits for the resumable copy (docs/scaling.md).
          */
         post: operations["operatorMoveStorageToObject"];
         delete?: never;
@@ -335,7 +335,7 @@ export interface paths {
         put?: never;
         /**
          * Move an organization's data back to D1
-         * @description The undo of `storage/move`, while D1's copy is kept: the object stops serving, every row it holds is written back to D1 (what changed since the move), both sides are verified, and D1 serves again; the object's nightly alarm is cleared and the crons run the organization's jobs again. Reads and writes wait during the copy.
+         * @description The undo of `storage/move`, while D1's copy is kept: the object stops serving, every row it holds is written back to D1 (what changed since the move), both sides are verified, and D1 serves again; the object's nightly alarm is cleared and the crons run the organization's jobs again; then the object's storage is deleted. Reads and writes wait during the copy. Refused (409) once D1's copy has been purged after the undo window, with the date (`facts.d1_copy_purged_at`).
          */
         post: operations["operatorMoveStorageToD1"];
         delete?: never;
@@ -6046,7 +6046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A move in the other direction is under way, or the copy differed from its source (`conflict`; `facts` holds both digests). */
+            /** @description A move in the other direction is under way, the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6113,7 +6113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A move in the other direction is under way, or the copy differed from its source (`conflict`; `facts` holds both digests). */
+            /** @description A move in the other direction is under way, the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
             409: {
                 headers: {
                     [name: string]: unknown;
