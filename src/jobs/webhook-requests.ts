@@ -1,5 +1,5 @@
 /**
- * The webhooks group's requests (docs/scaling.md#every-reader-of-the-webhooks-group-and-where-it-reads),
+ * The webhooks group's requests (docs/scaling.md#every-reader-of-the-webhooks-group-and-where-it-reads-issue-39),
  * each run whole where the organization's group is: in D1, or in its object in one call
  * (`OrganizationStore.webhooks`), which runs this same code on its own SQLite. Here, in src/jobs,
  * because the object reaches only db and jobs; the routes and the consumer reach it through

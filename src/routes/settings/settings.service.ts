@@ -19,7 +19,7 @@ import type { ComplianceSettingsPatchSchema, LenderPanelPutSchema, StoreSettings
  * Store settings, lender panels and screening thresholds, read and changed with an audit row per
  * field changed in the same D1 batch (docs/settings.md). `actor` is who asked: `staff:<id>` and
  * `broker:<id>` from these routes, `operator:<id>` from an operator's. A moved organization's store
- * settings and their audit rows are its object's (docs/scaling.md#the-settings-group): read and
+ * settings and their audit rows are its object's (docs/scaling.md#the-settings-group-and-where-it-is-read-issue-39): read and
  * changed there in one call, the change and its audit rows in one transaction.
  */
 
