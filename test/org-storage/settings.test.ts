@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
@@ -221,5 +222,30 @@ describe("the settings group moves and comes back", () => {
     await expect(moveToObject({ ...env, ORG_STORE: ns }, orgId)).rejects.toMatchObject({ kind: "conflict" });
     const flag = await env.DB.prepare("SELECT storage FROM organizations WHERE id = ?").bind(orgId).first<{ storage: string }>();
     expect(flag?.storage).toBe("d1");
+  });
+});
+
+describe("an object moved before the settings group (object schema version 8)", () => {
+  it("takes D1's settings and store audit rows on its first start serving, once, before any call", async () => {
+    const { orgId, storeId, key, broker } = await settingsOrg("d1");
+    expect((await patch(storeId, broker, { pack_used: 650 })).status).toBe(200);
+    await moveToObject(env, orgId);
+    const stub = orgStore(env, orgId);
+    type Holding = { holdSettings(): Promise<void> };
+    await runInDurableObject(stub, async (instance, state) => {
+      // As an object moved on version 7 stood: the new columns at their defaults, no audit rows, never held.
+      state.storage.sql.exec("UPDATE stores SET pack_used = 500");
+      state.storage.sql.exec("DELETE FROM settings_audit");
+      await state.storage.delete("settings_held");
+      await (instance as unknown as Holding).holdSettings();
+      expect(state.storage.sql.exec("SELECT pack_used FROM stores WHERE id = ?", storeId).one().pack_used).toBe(650);
+      expect(state.storage.sql.exec("SELECT count(*) AS n FROM settings_audit WHERE field = 'pack_used'").one().n).toBe(1);
+      // Once: a later start keeps what the object was told since.
+      state.storage.sql.exec("UPDATE stores SET pack_used = 700");
+      await (instance as unknown as Holding).holdSettings();
+      expect(state.storage.sql.exec("SELECT pack_used FROM stores WHERE id = ?", storeId).one().pack_used).toBe(700);
+    });
+    advancePastEngineCaches();
+    expect(await grossPack(key)).toBe(700);
   });
 });
