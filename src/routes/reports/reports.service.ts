@@ -135,8 +135,9 @@ export async function marketPulse(db: Database, lenderThresholdPts: number, now:
 /**
  * Today's stored briefing; the first request of a day that has none builds and stores it, where the
  * organization's briefings are (docs/scaling.md): in D1, or in its object in one call, which reads
- * the stored one and builds and stores a missing one there, with the store's settings, feeds and the
- * pulse read from D1 first. Storing is a write: during a move it waits for the flip.
+ * the stored one and builds and stores a missing one there, with the store's feeds, the pulse and
+ * its directory row read from D1 first (the object's own settings win over the row's: the settings
+ * group). Storing is a write: during a move it waits for the flip.
  */
 export async function morningBriefing(
   env: Pick<Env, "DB" | "ORG_STORE">,
