@@ -52,10 +52,10 @@ export async function raiseOrganizationAgedAlerts(env: Env, orgId: string, now: 
 
 /**
  * The same alerts for an organization whose units are in its object, run there by its alarm
- * (src/jobs/org-nightly.ts): `inStock` is every unit it holds in stock, `settings` its stores' (kept there too). A crossing is what
- * listNewlyAgedUnits finds in D1 (the unit's threshold reached within LOOKBACK_DAYS, not alerted
- * for this stocking); its marker and its event are written in the object, in one transaction
- * (`markers`), the events relayed to D1 by the alarm.
+ * (src/jobs/org-nightly.ts): `inStock` is every unit it holds in stock, `settings` its stores' (kept
+ * there too). A crossing is what listNewlyAgedUnits finds in D1: the unit's threshold reached within
+ * LOOKBACK_DAYS; its marker and its event are written in the object in one transaction unless a
+ * marker of that stocking is there (`markers`), and the alarm relays the events to D1.
  */
 export async function raiseAgedAlertsOf(
   orgId: string,
