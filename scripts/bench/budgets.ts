@@ -19,7 +19,11 @@ export const STARTUP_RUNS = 5;
  * 2026-11-29 afternoon to 880 when the deals group's storage-object schema (8.4 KiB of SQL, bundled
  * as the object's migration) and the code of the credential-at-a-replica path, the deals group's
  * object methods and compliance's stored name parts (8.7 KiB) took it to 851 KiB (gzip 277 KiB),
- * start-up CPU 0.76× its budget. Parsing and compiling it is most of start-up, which check:startup
+ * start-up CPU 0.76× its budget; raised on 2026-11-29 evening to 920 when four more groups moved
+ * into the storage object (settings, webhooks, briefings and the move's life cycle: their object
+ * methods, the webhook requests run on either storage, the purge job, and 5.9 KiB of the object's
+ * migrations; our code, no dependency and no reference data) took it to 894.7 KiB (gzip 290 KiB),
+ * start-up CPU 0.86× its budget. Parsing and compiling it is most of start-up, which check:startup
  * holds to its own budget.
  */
-export const BUNDLE_CEILING_KIB = 880;
+export const BUNDLE_CEILING_KIB = 920;
