@@ -225,6 +225,22 @@ describe("the settings group moves and comes back", () => {
   });
 });
 
+describe.each(PLACES)("the morning briefing reads the store's settings where they are kept, the organization's data in %s", (place) => {
+  it("a GM's briefing names the aged threshold the store set, not D1's copy", async () => {
+    const { storeId, key, broker } = await settingsOrg(place);
+    expect((await patch(storeId, broker, { aged_threshold_days: 40 })).status).toBe(200);
+    const res = await call("/api/v1/morning-briefing", {
+      method: "POST",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ role: "gm" }),
+    });
+    expect(res.status).toBe(200);
+    // Moved, D1's copy says 300 days (scrambled by settingsOrg): only the object's 40 is the store's.
+    expect(JSON.stringify(await res.json())).toContain("aged threshold (used 40 days");
+  });
+});
+
 describe("an object moved before the settings group (object schema version 8)", () => {
   it("takes D1's settings and store audit rows on its first start serving, once, before any call", async () => {
     const { orgId, storeId, key, broker } = await settingsOrg("d1");
