@@ -134,22 +134,13 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   await copyWebhooks(db, store, orgId);
   await copyBriefings(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
-  const lender = await verifyLenderDecisions(db, store, orgId);
-  const settings = await verifySettings(db, store, orgId);
-  const webhooks = await verifyWebhooks(db, store, orgId);
-  const briefings = await verifyBriefings(db, store, orgId);
+  const groups = await verifyGroups(db, store, orgId);
   if (
     !sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
-    !lender.same ||
-    !settings.same ||
-    !webhooks.same ||
-    !briefings.same
+    !groups.same
   ) {
     await switchOrgStorage(db, orgId, "moving", "d1");
-    throw verificationFailed(
-      { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1, ...briefings.inD1 },
-      { ...inObject, ...lender.inObject, ...settings.inObject, ...webhooks.inObject, ...briefings.inObject },
-    );
+    throw verificationFailed({ ...inD1, ...groups.inD1 }, { ...inObject, ...groups.inObject });
   }
   await store.setActive(orgId, true);
   // The flip starts the undo window: D1's copy is purged ORG_STORAGE_UNDO_WINDOW_DAYS later (src/jobs/purge-moved-copies.ts).
@@ -157,7 +148,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   return {
     org_id: orgId,
     storage: "object",
-    tables: { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1, ...briefings.inD1 },
+    tables: { ...inD1, ...groups.inD1 },
     write_pause_ms: Date.now() - started,
   };
 }
@@ -211,24 +202,12 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   await returnWebhooks(db, store, orgId);
   await returnBriefings(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
-  const lender = await verifyLenderDecisions(db, store, orgId);
-  const settings = await verifySettings(db, store, orgId);
-  const webhooks = await verifyWebhooks(db, store, orgId);
-  const briefings = await verifyBriefings(db, store, orgId);
+  const groups = await verifyGroups(db, store, orgId);
   // The stores' names are the directory's own in D1, and nothing writes market values in the object: the units and the deals group came back.
-  if (
-    !sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
-    !lender.same ||
-    !settings.same ||
-    !webhooks.same ||
-    !briefings.same
-  ) {
+  if (!sameDigests(inD1, inObject, ["inventory_units", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) || !groups.same) {
     await store.setActive(orgId, true);
     await switchOrgStorage(db, orgId, "returning", "object");
-    throw verificationFailed(
-      { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1, ...briefings.inD1 },
-      { ...inObject, ...lender.inObject, ...settings.inObject, ...webhooks.inObject, ...briefings.inObject },
-    );
+    throw verificationFailed({ ...inD1, ...groups.inD1 }, { ...inObject, ...groups.inObject });
   }
   await switchOrgStorage(db, orgId, "returning", "d1", { storageMovedAt: null });
   // The object's copy is left behind now: deleted, so nothing stale waits there for a later move.
@@ -236,12 +215,27 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   return {
     org_id: orgId,
     storage: "d1",
-    tables: { ...inD1, ...lender.inD1, ...settings.inD1, ...webhooks.inD1, ...briefings.inD1 },
+    tables: { ...inD1, ...groups.inD1 },
     write_pause_ms: Date.now() - started,
   };
 }
 
 type Store = ReturnType<typeof orgStore>;
+
+/** The groups that verify their own tables (rows and SHA-256 per table on both sides): whether all agree, and every digest. */
+async function verifyGroups(db: Database, store: Store, orgId: string) {
+  const groups = [
+    await verifyLenderDecisions(db, store, orgId),
+    await verifySettings(db, store, orgId),
+    await verifyWebhooks(db, store, orgId),
+    await verifyBriefings(db, store, orgId),
+  ];
+  return {
+    same: groups.every((group) => group.same),
+    inD1: Object.assign({}, ...groups.map((group) => group.inD1)) as Record<string, TableDigest>,
+    inObject: Object.assign({}, ...groups.map((group) => group.inObject)) as Record<string, TableDigest>,
+  };
+}
 
 // --- the move's life cycle: an undo only while D1's copy is kept ----------------------------------
 
