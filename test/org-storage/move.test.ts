@@ -698,11 +698,13 @@ describe("the settings group's lender panels and screening thresholds move and c
       orgId,
     ).then((rows) => rows.map((r) => r.new_value));
 
-  it("a panel PUT during a move waits for the flip and lands once in the object; the undo writes the panel and its audit rows back", async () => {
+  it("a panel PUT during a move waits for the flip and lands once in the object; the undo writes the panel, the thresholds and their audit rows back", async () => {
     const { orgId, storeId } = await createDeskOrg({ programIds: ["lp_harbor_point_bank"] });
     const broker = (await createBrokerToken(orgId)).token;
     const put = (programs: string[]) => brokerCall(`/api/settings/stores/${storeId}/lender-panel`, broker, { method: "PUT", body: { programs } });
     expect((await put(["lp_fresh_start_auto_lending"])).status).toBe(200);
+    const thresholds = (body: Record<string, number>) => brokerCall("/api/settings/compliance", broker, { method: "PATCH", body });
+    expect((await thresholds({ minimum_age: 21 })).status).toBe(200);
     const [moved, during] = await Promise.all([
       moveToObject(env, orgId),
       (async () => {
@@ -711,19 +713,22 @@ describe("the settings group's lender panels and screening thresholds move and c
       })(),
     ]);
     expect(during.status).toBe(200);
-    expect(moved.tables).toMatchObject({ store_lender_panel: { rows: expect.any(Number) }, compliance_settings: { rows: 0 } });
+    expect(moved.tables).toMatchObject({ store_lender_panel: { rows: expect.any(Number) }, compliance_settings: { rows: 1 } });
     expect(await panelOf(orgId, storeId)).toEqual(["lp_fresh_start_auto_lending", "lp_harbor_point_bank"]);
     // Each change audited once, wherever it landed.
     expect(await panelAudit(orgId)).toEqual(['["lp_fresh_start_auto_lending","lp_harbor_point_bank"]', '["lp_fresh_start_auto_lending"]']);
 
     // After the move: a change in the object (D1's copy, kept for the undo, is not written), then the undo.
     expect((await put(["lp_harbor_point_bank"])).status).toBe(200);
+    expect((await thresholds({ minimum_age: 20 })).status).toBe(200);
     const d1Panel = await env.DB.prepare("SELECT count(*) AS n FROM store_lender_panel WHERE store_id = ?").bind(storeId).first<{ n: number }>();
     expect(d1Panel?.n).toBe(moved.tables.store_lender_panel.rows);
     const back = await moveToD1(env, orgId);
     expect(back.storage).toBe("d1");
     expect(await panelOf(orgId, storeId)).toEqual(["lp_harbor_point_bank"]);
     expect(await panelAudit(orgId)).toHaveLength(3);
+    const row = await env.DB.prepare("SELECT minimum_age FROM compliance_settings WHERE org_id = ?").bind(orgId).first();
+    expect(row).toEqual({ minimum_age: 20 });
     expect(await panelsDigest(getDb(env.DB), orgId)).toEqual({
       store_lender_panel: back.tables.store_lender_panel,
       compliance_settings: back.tables.compliance_settings,
