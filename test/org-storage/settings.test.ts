@@ -2,7 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
-import { settingsDigest } from "../../src/db/queries/org-storage";
+import { isStorageMovedError, settingsDigest, unlessStorageInD1 } from "../../src/db/queries/org-storage";
+import { auditEntry, replaceLenderPanel, saveComplianceSettings } from "../../src/db/queries/settings";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { type AppraisalBody, appraise, THIS_YEAR } from "../helpers/appraisal";
@@ -250,8 +251,10 @@ describe.each(PLACES)("screening thresholds, the organization's data in %s", (pl
         [null, "compliance", "minimum_age", 18, 21],
       ].sort(),
     );
-    const refused = await patchThresholds(broker, { hold_score: 80 });
+    // In range (85–100), below the flag line set above: refused by the plan, not the schema.
+    const refused = await patchThresholds(broker, { hold_score: 86 });
     expect(refused.status).toBe(422);
+    expect((await refused.json<{ details: { code: string }[] }>()).details).toEqual([expect.objectContaining({ code: "hold_below_flag" })]);
     expect((await auditLog(broker)).entries).toHaveLength(2);
     expect(await (await brokerCall("/api/settings/compliance", broker)).json()).toMatchObject({ hold_score: 95, flag_score: 88 });
     // Back to the defaults' values: the audit lists it, the screen follows.
@@ -271,6 +274,33 @@ describe.each(PLACES)("screening thresholds, the organization's data in %s", (pl
     expect(chain.slice(1).sort()).toEqual(values);
     expect(next.size).toBe(values.length);
     expect(await (await brokerCall("/api/settings/compliance", broker)).json()).toMatchObject({ hold_score: chain.at(-1) });
+  });
+});
+
+describe("D1's writes of a moved organization's panels and thresholds", () => {
+  it("are refused by the fence (a request that read the flag before the move writes nothing there)", async () => {
+    const { orgId, storeId } = await settingsOrg("object");
+    const db = getDb(env.DB);
+    const entry = auditEntry(storeId, "lender_panel", "programs", [], ["lp_harbor_point_bank"], "staff:usr_late", new Date().toISOString());
+    const panel = replaceLenderPanel(db, orgId, storeId, [], ["lp_harbor_point_bank"], [entry], unlessStorageInD1(db, orgId));
+    expect(isStorageMovedError(await panel.catch((error: unknown) => error))).toBe(true);
+    const values = { holdScore: 95, flagScore: 85, maxListAgeDays: 45, minimumAge: 21, maximumAge: 110 };
+    const thresholds = saveComplianceSettings(
+      db,
+      orgId,
+      null,
+      values,
+      new Date().toISOString(),
+      [{ ...entry, id: "set_late" }],
+      unlessStorageInD1(db, orgId),
+    );
+    expect(isStorageMovedError(await thresholds.catch((error: unknown) => error))).toBe(true);
+    const inD1 = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM store_lender_panel WHERE org_id = ?1) + (SELECT count(*) FROM compliance_settings WHERE org_id = ?1) + (SELECT count(*) FROM settings_audit WHERE org_id = ?1) AS n",
+    )
+      .bind(orgId)
+      .first<{ n: number }>();
+    expect(inD1?.n).toBe(0);
   });
 });
 
