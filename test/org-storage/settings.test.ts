@@ -68,6 +68,21 @@ const auditLog = async (token: string, query = "") => {
   return res.json<{ entries: AuditEntry[]; has_more: boolean; next_cursor: string | null }>();
 };
 
+/**
+ * The audit rows of simultaneous changes: one chain from `start` (each row's old value is another
+ * row's new one; rows of one moment are listed in id order, so followed by value) through every
+ * value sent, each once. The value it ends at.
+ */
+async function auditChainEnd(token: string, start: unknown, sent: readonly unknown[]) {
+  const key = (value: unknown) => JSON.stringify(value);
+  const next = new Map((await auditLog(token)).entries.map((e) => [key(e.old_value), e.new_value]));
+  const chain = [start];
+  while (next.has(key(chain.at(-1)))) chain.push(next.get(key(chain.at(-1))));
+  expect(chain.slice(1).map(key).sort()).toEqual(sent.map(key).sort());
+  expect(next.size).toBe(sent.length);
+  return chain.at(-1);
+}
+
 describe.each(PLACES)("store settings, the organization's data in %s", (place) => {
   it("a PATCH changes what the deal desk and the inventory alerts compute, and its audit rows list the old and new values", async () => {
     const { orgId, storeId, key, broker } = await settingsOrg(place);
@@ -145,13 +160,8 @@ describe.each(PLACES)("store settings, the organization's data in %s", (place) =
     const values = [510, 520, 530, 540];
     const results = await Promise.all(values.map((v) => patch(storeId, broker, { pack_used: v })));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    // A chain from the default: each row's old value is another row's new one (rows of one moment are listed in id order, so followed by value).
-    const next = new Map((await auditLog(broker)).entries.map((e) => [e.old_value as number, e.new_value as number]));
-    const chain = [500];
-    while (next.has(chain[chain.length - 1])) chain.push(next.get(chain[chain.length - 1]) as number);
-    expect(chain.slice(1).sort()).toEqual(values);
-    expect(next.size).toBe(values.length);
-    expect(await (await brokerCall(`/api/settings/stores/${storeId}`, broker)).json()).toMatchObject({ pack_used: chain.at(-1) });
+    const last = await auditChainEnd(broker, 500, values);
+    expect(await (await brokerCall(`/api/settings/stores/${storeId}`, broker)).json()).toMatchObject({ pack_used: last });
   });
 });
 
@@ -199,21 +209,14 @@ describe.each(PLACES)("lender panels, the organization's data in %s", (place) =>
 
   it("simultaneous PUTs all land, each audit row holding the panel its change replaced", async () => {
     const { storeId, broker } = await settingsOrg(place);
-    const panels = [["lp_harbor_point_bank"], ["lp_fresh_start_auto_lending"], ["lp_harbor_point_bank", "lp_fresh_start_auto_lending"]];
+    // Sorted, as the audit rows list them.
+    const panels = [["lp_harbor_point_bank"], ["lp_fresh_start_auto_lending"], ["lp_fresh_start_auto_lending", "lp_harbor_point_bank"]];
+    const all = (await env.DB.prepare("SELECT id FROM lender_programs ORDER BY id").all<{ id: string }>()).results.map((r) => r.id);
     const results = await Promise.all(panels.map((programs) => putPanel(storeId, broker, programs)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
-    // One chain from the panel the store had: each row's old panel is the one before it (by JSON, as the rows store them).
-    const rows = (await auditLog(broker)).entries.map((e) => [JSON.stringify(e.old_value), JSON.stringify(e.new_value)]);
-    const next = new Map(rows.map(([from, to]) => [from, to]));
-    expect(next.size).toBe(rows.length);
-    const starts = rows.filter(([from]) => !rows.some(([, to]) => to === from));
-    expect(starts).toHaveLength(1);
-    const final = (await (await brokerCall(`/api/settings/stores/${storeId}/lender-panel`, broker)).json<{ programs: { id: string }[] }>()).programs
-      .map((p) => p.id)
-      .sort();
-    let at = starts[0][0];
-    while (next.has(at)) at = next.get(at) as string;
-    expect(at).toBe(JSON.stringify(final));
+    const last = await auditChainEnd(broker, all, panels);
+    const final = await (await brokerCall(`/api/settings/stores/${storeId}/lender-panel`, broker)).json<{ programs: { id: string }[] }>();
+    expect(final.programs.map((p) => p.id).sort()).toEqual(last);
   });
 });
 
@@ -268,12 +271,8 @@ describe.each(PLACES)("screening thresholds, the organization's data in %s", (pl
     const values = [90, 91, 92, 93];
     const results = await Promise.all(values.map((v) => patchThresholds(broker, { hold_score: v })));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    const next = new Map((await auditLog(broker)).entries.map((e) => [e.old_value as number, e.new_value as number]));
-    const chain = [95];
-    while (next.has(chain[chain.length - 1])) chain.push(next.get(chain[chain.length - 1]) as number);
-    expect(chain.slice(1).sort()).toEqual(values);
-    expect(next.size).toBe(values.length);
-    expect(await (await brokerCall("/api/settings/compliance", broker)).json()).toMatchObject({ hold_score: chain.at(-1) });
+    const last = await auditChainEnd(broker, 95, values);
+    expect(await (await brokerCall("/api/settings/compliance", broker)).json()).toMatchObject({ hold_score: last });
   });
 });
 
