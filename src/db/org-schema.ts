@@ -5,8 +5,8 @@
  * src/db/queries run unchanged on either; nothing here references a global table.
  */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { complianceCheckColumns, complianceCheckIndexes } from "./schema/compliance";
-import { lenderDecisionColumns, lenderDecisionIndexes } from "./schema/deal-desk";
+import { complianceCheckColumns, complianceCheckIndexes, complianceSettingsColumns } from "./schema/compliance";
+import { lenderDecisionColumns, lenderDecisionIndexes, storeLenderPanelColumns, storeLenderPanelIndexes } from "./schema/deal-desk";
 import {
   agedInventoryAlertColumns,
   agedInventoryAlertIndexes,
@@ -126,6 +126,19 @@ export const lenderOutcomeEpisodes = sqliteTable(
 
 /** Every change to a store's settings, one row per field, written in the change's own transaction (docs/settings.md). */
 export const settingsAudit = sqliteTable("settings_audit", settingsAuditColumns(text("org_id").notNull()), settingsAuditIndexes);
+
+// --- the settings group's lender panels and screening thresholds (issue 39; docs/scaling.md) ------
+
+/** Which programs of D1's lender matrix (global reference data, not here) each store routes to. */
+export const storeLenderPanel = sqliteTable(
+  "store_lender_panel",
+  storeLenderPanelColumns(text("org_id").notNull(), text("store_id").notNull(), text("program_id").notNull()),
+  storeLenderPanelIndexes,
+);
+
+/** The organization's own screening thresholds, when it has changed them: at most one row; the defaults ('*') stay in D1. */
+export const complianceSettings = sqliteTable("compliance_settings", complianceSettingsColumns());
+
 // --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts; docs/scaling.md) --
 
 /** The organization's receiving URLs, their secrets encrypted as in D1. */

@@ -17,6 +17,7 @@ import { chunk, MAX_BOUND_PARAMETERS } from "./batch";
 import {
   agedInventoryAlerts,
   complianceChecks,
+  complianceSettings,
   dealStips,
   deals,
   eventOutbox,
@@ -27,6 +28,7 @@ import {
   salesMonthly,
   settingsAudit,
   storageOwner,
+  storeLenderPanel,
   stores,
   unitMarketValues,
   webhookAttempts,
@@ -55,8 +57,10 @@ import type {
   StoredDecision,
   StoredEndpoint,
   StoredEpisode,
+  StoredPanelRow,
   StoredSalesMonth,
   StoredStoreSettings,
+  StoredThresholds,
   WebhookPage,
 } from "./queries/org-storage";
 import { type BriefingRow, type BriefingStore, briefingQuery, briefingRows, existingBriefingRoles, insertBriefing } from "./queries/reports";
@@ -69,6 +73,12 @@ import {
   type RetentionRule,
 } from "./queries/retention";
 import {
+  type ComplianceChange,
+  type ComplianceSettingsValues,
+  ownComplianceSettingsQuery,
+  panelIdsQuery,
+  planComplianceChange,
+  planLenderPanelChange,
   planStoreSettingsChange,
   type SettingChange,
   STORE_SETTING_KEYS,
@@ -444,6 +454,106 @@ export function loadSettings(
       }
     }
     for (const entry of audit) db.insert(settingsAudit).values(entry).run();
+  });
+}
+
+// --- the settings group's lender panels and screening thresholds (store_lender_panel, compliance_settings; docs/scaling.md) --
+
+export { loadStorePanel } from "./queries/deal-desk";
+export { panelsDigest, readLenderPanels } from "./queries/org-storage";
+export { complianceValuesOf, sameComplianceValues } from "./queries/settings";
+
+/** What a panel change found and did here: null, no such store; `changed`, the panel differed and was replaced, with its audit row. */
+export type LenderPanelChanged = { changed: boolean } | null;
+
+/**
+ * A store's panel replaced here: the store checked, its panel read, the change planned
+ * (`planLenderPanelChange`, D1's own) and written with its audit row, in one transaction, so the
+ * row records exactly the panel it replaced. `programIds` sorted, as the audit row lists them.
+ */
+export function changeLenderPanel(
+  db: OrgStoreDb,
+  orgId: string,
+  storeId: string,
+  programIds: readonly string[],
+  actor: string,
+  changedAt: string,
+): LenderPanelChanged {
+  return db.transaction(() => {
+    if (storeSettingsQuery(db, orgId, storeId).get() === undefined) return null;
+    const before = (panelIdsQuery(db, orgId, storeId).all() as { programId: string }[]).map((row) => row.programId);
+    const entry = planLenderPanelChange(storeId, before, programIds, actor, changedAt);
+    if (entry === null) return { changed: false };
+    db.insert(settingsAudit)
+      .values({ ...entry, orgId })
+      .run();
+    db.delete(storeLenderPanel)
+      .where(and(eq(storeLenderPanel.orgId, orgId), eq(storeLenderPanel.storeId, storeId)))
+      .run();
+    for (const programId of programIds) db.insert(storeLenderPanel).values({ orgId, storeId, programId }).run();
+    return { changed: true };
+  });
+}
+
+/** The organization's own thresholds row here, or null (it uses the defaults, D1's '*' row). */
+export function readOwnThresholds(db: OrgStoreDb, orgId: string): StoredThresholds | null {
+  return (ownComplianceSettingsQuery(db, orgId).get() as StoredThresholds | undefined) ?? null;
+}
+
+/** What a thresholds change found and did here: the row before (null: the defaults were in force), the values after, and whether it wrote. */
+export type ThresholdsChanged = { own: StoredThresholds | null; next: ComplianceSettingsValues; holdBelowFlag: boolean; written: boolean };
+
+/**
+ * The organization's thresholds changed here: its row read (else the `defaults`, D1's, in force),
+ * the change planned (`planComplianceChange`, D1's own) and, unless it would put the hold line below
+ * the flag line, written whole with its audit rows in one transaction.
+ */
+export function changeThresholds(
+  db: OrgStoreDb,
+  orgId: string,
+  defaults: ComplianceSettingsValues,
+  fields: readonly ComplianceChange[],
+  actor: string,
+  changedAt: string,
+): ThresholdsChanged {
+  return db.transaction(() => {
+    const own = readOwnThresholds(db, orgId);
+    const { next, entries, holdBelowFlag } = planComplianceChange(own ?? defaults, fields, actor, changedAt);
+    if (holdBelowFlag || entries.length === 0) return { own, next, holdBelowFlag, written: false };
+    for (const entry of entries)
+      db.insert(settingsAudit)
+        .values({ ...entry, orgId })
+        .run();
+    const row = { orgId, ...next, updatedAt: changedAt };
+    db.insert(complianceSettings).values(row).onConflictDoUpdate({ target: complianceSettings.orgId, set: row }).run();
+    return { own, next, holdBelowFlag, written: true };
+  });
+}
+
+/** A store's panel as the directory gave it (an operator's new store routes from its first deal). */
+export function addStorePanel(db: OrgStoreDb, orgId: string, storeId: string, programIds: readonly string[]): void {
+  db.transaction(() => {
+    for (const programId of programIds) db.insert(storeLenderPanel).values({ orgId, storeId, programId }).onConflictDoNothing().run();
+  });
+}
+
+/**
+ * A move's copy of the panels and the organization's own thresholds (D1's, whole: a few rows per
+ * store), or a sandbox's seeded panels: what an earlier, failed move left is emptied first.
+ */
+export function loadLenderPanels(db: OrgStoreDb, panels: readonly StoredPanelRow[], thresholds: StoredThresholds | null): void {
+  db.transaction(() => {
+    db.delete(storeLenderPanel).run();
+    db.delete(complianceSettings).run();
+    for (const row of panels) db.insert(storeLenderPanel).values(row).run();
+    if (thresholds !== null) db.insert(complianceSettings).values(thresholds).run();
+  });
+}
+
+/** The audit rows of the panels and thresholds D1 recorded, added to the object's (an object moved before they were: `holdLenderPanels`); a row held already stays. */
+export function addAuditRows(db: OrgStoreDb, audit: readonly StoredAudit[]): void {
+  db.transaction(() => {
+    for (const entry of audit) db.insert(settingsAudit).values(entry).onConflictDoNothing().run();
   });
 }
 

@@ -219,6 +219,7 @@ export interface DemoInventory {
   deals: InferInsertModel<typeof deals>[];
   dealStips: InferInsertModel<typeof dealStips>[];
   lenderDecisions: InferInsertModel<typeof lenderDecisions>[];
+  lenderPanel: InferInsertModel<typeof storeLenderPanel>[];
 }
 
 export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary; inventory: DemoInventory } {
@@ -243,6 +244,7 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
     ...(inD1 ? insert(inventoryUnits, rows.inventoryUnits) : []),
     ...(inD1 ? insert(deals, rows.deals) : []),
     ...(inD1 ? insert(dealStips, rows.dealStips) : []),
+    // In D1 for a sandbox too, as its stores' settings are: its object holds the copy it reads (`inventory.lenderPanel`).
     ...insert(storeLenderPanel, desk.panel),
     ...(inD1 ? insert(lenderDecisions, desk.decisions) : []),
     ...(shared ? insert(marketFeedEntries, rows.marketFeedEntries) : []),
@@ -258,6 +260,7 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
       deals: rows.deals,
       dealStips: rows.dealStips,
       lenderDecisions: desk.decisions,
+      lenderPanel: desk.panel,
     },
   };
 }

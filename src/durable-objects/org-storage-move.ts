@@ -1,6 +1,6 @@
 /**
  * Moving an organization's data between D1 and its storage object (docs/scaling.md#how-an-organization-moves-d1--its-object),
- * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group, the settings group, the webhooks group, the briefings group). A move: the flag to `moving` (D1's fence then
+ * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group, the settings group with its lender panels and screening thresholds, the webhooks group, the briefings group). A move: the flag to `moving` (D1's fence then
  * refuses the group's writes, which wait), a copy in pages by id, the digests of both sides
  * compared, the object turned on, the flag to `object`. An undo is the same the other way; D1's
  * copy is kept by a move, so an undo writes back only what changed since.
@@ -16,6 +16,8 @@ import {
   groupDigest,
   type LenderTable,
   lenderDigest,
+  type PanelsTable,
+  panelsDigest,
   readAgedAlertMarkerPage,
   readAuditPage,
   readBriefingPage,
@@ -26,6 +28,7 @@ import {
   readDeliveryPage,
   readEndpoints,
   readEpisodes,
+  readLenderPanels,
   readMarketValuePage,
   readOrgStorage,
   readSalesMonths,
@@ -37,6 +40,7 @@ import {
   restoreDeliveries,
   restoreEndpoints,
   restoreLenderDecisions,
+  restoreLenderPanels,
   restoreSettings,
   restoreUnits,
   type SettingsTable,
@@ -44,6 +48,8 @@ import {
   type StoredDecision,
   type StoredEndpoint,
   type StoredEpisode,
+  type StoredPanelRow,
+  type StoredThresholds,
   settingsDigest,
   switchOrgStorage,
   type TableDigest,
@@ -77,7 +83,7 @@ const verificationFailed = (d1: Record<string, TableDigest>, object: Record<stri
 function sameDigests(
   a: Record<string, TableDigest>,
   b: Record<string, TableDigest>,
-  tables: readonly (GroupTable | LenderTable | SettingsTable | WebhooksTable | BriefingsTable)[],
+  tables: readonly (GroupTable | LenderTable | SettingsTable | WebhooksTable | BriefingsTable | PanelsTable)[],
 ): boolean {
   return tables.every((t) => a[t]?.rows === b[t]?.rows && a[t]?.sha256 === b[t]?.sha256);
 }
@@ -105,6 +111,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
       ...(await store.settingsDigest(orgId)),
       ...(await store.webhooksDigest(orgId)),
       ...(await store.briefingsDigest(orgId)),
+      ...(await store.panelsDigest(orgId)),
     };
     return { org_id: orgId, storage: "object", tables, write_pause_ms: 0 };
   }
@@ -133,6 +140,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   await copySettings(db, store, orgId);
   await copyWebhooks(db, store, orgId);
   await copyBriefings(db, store, orgId);
+  await copyLenderPanels(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const groups = await verifyGroups(db, store, orgId);
   if (
@@ -176,6 +184,7 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
       ...(await settingsDigest(inD1, orgId)),
       ...(await webhooksDigest(inD1, orgId)),
       ...(await briefingsDigest(inD1, orgId)),
+      ...(await panelsDigest(inD1, orgId)),
     };
     return { org_id: orgId, storage: "d1", tables, write_pause_ms: 0 };
   }
@@ -201,6 +210,7 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   await returnSettings(db, store, orgId);
   await returnWebhooks(db, store, orgId);
   await returnBriefings(db, store, orgId);
+  await returnLenderPanels(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const groups = await verifyGroups(db, store, orgId);
   // The stores' names are the directory's own in D1, and nothing writes market values in the object: the units and the deals group came back.
@@ -229,6 +239,7 @@ async function verifyGroups(db: Database, store: Store, orgId: string) {
     await verifySettings(db, store, orgId),
     await verifyWebhooks(db, store, orgId),
     await verifyBriefings(db, store, orgId),
+    await verifyLenderPanels(db, store, orgId),
   ];
   return {
     same: groups.every((group) => group.same),
@@ -434,4 +445,25 @@ async function writeAll(db: Database, writes: ReturnType<typeof restoreBriefings
 async function verifyBriefings(db: Database, store: Store, orgId: string) {
   const [inD1, inObject] = await Promise.all([briefingsDigest(db, orgId), store.briefingsDigest(orgId)]);
   return { inD1, inObject, same: sameDigests(inD1, inObject, ["morning_briefings", "aged_inventory_alerts"]) };
+}
+
+// --- the settings group's lender panels and screening thresholds (store_lender_panel, compliance_settings) --
+
+/** D1's panels and the organization's own thresholds into the object, whole (a few dozen rows a store): one call. */
+async function copyLenderPanels(db: Database, store: Store, orgId: string): Promise<void> {
+  const { panels, thresholds } = await readLenderPanels(db, orgId);
+  await store.loadLenderPanels(orgId, panels, thresholds);
+}
+
+/** The object's panels and thresholds written back to D1 (an undo): D1's copy replaced by them in one batch. */
+async function returnLenderPanels(db: Database, store: Store, orgId: string): Promise<void> {
+  const page = (await store.lenderPanelsPage(orgId)) as { panels: StoredPanelRow[]; thresholds: StoredThresholds | null };
+  const [forget, ...writes] = restoreLenderPanels(db, orgId, page);
+  await db.batch([forget, ...writes]);
+}
+
+/** Both sides' digests of the panels and thresholds, and whether they agree. */
+async function verifyLenderPanels(db: Database, store: Store, orgId: string) {
+  const [inD1, inObject]: Record<PanelsTable, TableDigest>[] = await Promise.all([panelsDigest(db, orgId), store.panelsDigest(orgId)]);
+  return { inD1, inObject, same: sameDigests(inD1, inObject, ["store_lender_panel", "compliance_settings"]) };
 }

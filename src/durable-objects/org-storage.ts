@@ -3,10 +3,12 @@ import type {
   DealToLoad,
   DecisionToLoad,
   EventToRecord,
+  LenderPanelChanged,
   MarketValueToLoad,
   OrgStoreDb,
   StipToLoad,
   StoreSettingsChanged,
+  ThresholdsChanged,
   UnitToLoad,
 } from "../db/org-store";
 import type { ComparableQuery, Comparables } from "../db/queries/appraisal";
@@ -18,6 +20,7 @@ import type { AppliedDeals, PushedDeal, SnapshotPlan, SnapshotUnit } from "../db
 import type {
   AgedAlertKey,
   BriefingKey,
+  PanelsTable,
   StoredAgedAlert,
   StoredAudit,
   StoredBriefing,
@@ -27,16 +30,25 @@ import type {
   StoredEndpoint,
   StoredEpisode,
   StoredMarketValue,
+  StoredPanelRow,
   StoredSalesMonth,
   StoredStip,
   StoredStoreSettings,
+  StoredThresholds,
   StoredUnit,
   TableDigest,
   WebhookPage,
   WebhooksTable,
 } from "../db/queries/org-storage";
 import type { AlertPageAfter, AlertUnitRow } from "../db/queries/reports";
-import type { AuditCursor, SettingChange, SettingsAuditRow, StoreSettingsRow } from "../db/queries/settings";
+import type {
+  AuditCursor,
+  ComplianceChange,
+  ComplianceSettingsValues,
+  SettingChange,
+  SettingsAuditRow,
+  StoreSettingsRow,
+} from "../db/queries/settings";
 import type { SnapshotSafety } from "../engines/ingest";
 import type { BriefingBody } from "../engines/reports/bodies";
 import type { Role } from "../engines/reports/briefings";
@@ -86,6 +98,8 @@ const NIGHTLY_RETRY_MS = 5 * 60_000;
 const NIGHTLY_RETRY_WINDOW_MS = 60 * 60_000;
 /** Set once the object holds its stores' settings (a move's copy, a seed, or its first start after the settings group moved). */
 const SETTINGS_HELD = "settings_held";
+/** The same for the stores' lender panels and the organization's screening thresholds (object schema version 11). */
+const LENDER_PANELS_HELD = "lender_panels_held";
 type Applied = Extract<SnapshotPlan, { refusal: object }> | { refusal: null; created: number; updated: number; removed: number };
 
 /**
@@ -113,6 +127,7 @@ export class OrganizationStore extends DurableObject<Env> {
       this.queries = await import("../db/org-store");
       this.db = await this.queries.openOrgStore(ctx.storage);
       await this.holdSettings();
+      await this.holdLenderPanels();
     });
   }
 
@@ -225,8 +240,15 @@ export class OrganizationStore extends DurableObject<Env> {
     outcomes: HistoryOutcome[],
     raised: EventToRecord[],
     occurredAt: string,
-  ): Promise<Served<{ outcome: number; events: RecordedEvent[] }>> {
+    // The thresholds the screening used and D1's defaults; absent from a Worker on the previous code (a deploy's overlap).
+    thresholds?: { used: ComplianceSettingsValues; defaults: ComplianceSettingsValues },
+  ): Promise<Served<{ outcome: number; events: RecordedEvent[] } | { thresholds: ComplianceSettingsValues }>> {
     if (!this.serves(orgId)) return NOT_SERVING;
+    // The thresholds in force are this object's: a screening computed with others is not recorded, and is run again with these.
+    // Read and written with no await between, so no change comes between them.
+    const inForce = thresholds && (this.queries.readOwnThresholds(this.db, orgId) ?? thresholds.defaults);
+    if (inForce && thresholds && !this.queries.sameComplianceValues(inForce, thresholds.used))
+      return { thresholds: this.queries.complianceValuesOf(inForce) };
     const recorded = this.queries.recordCheck(this.db, orgId, check, outcomes, raised, occurredAt);
     await this.relayLater(recorded.events);
     return recorded;
@@ -318,10 +340,14 @@ export class OrganizationStore extends DurableObject<Env> {
     return await this.queries.listSettingsAudit(this.db, orgId, page);
   }
 
-  /** A store the directory opened since the move, with the settings it was created with; a move under way copies it itself. */
-  addStore(orgId: string, store: StoredStoreSettings): Served<void> {
+  /**
+   * A store the directory opened since the move, with the settings it was created with and its
+   * lender panel (absent from a Worker on the previous code); a move under way copies it itself.
+   */
+  addStore(orgId: string, store: StoredStoreSettings, panel: string[] = []): Served<void> {
     if (!this.serves(orgId)) return NOT_SERVING;
     this.queries.addStore(this.db, { ...store, orgId });
+    this.queries.addStorePanel(this.db, orgId, store.id, panel);
   }
 
   /** One page of a move's copy: with the first, every store's settings (D1's); each, audit rows by id. */
@@ -367,6 +393,83 @@ export class OrganizationStore extends DurableObject<Env> {
   settingsDigest(orgId: string): Promise<Record<string, TableDigest>> {
     this.claim(orgId);
     return this.queries.settingsDigest(this.db, orgId);
+  }
+
+  // --- the settings group's lender panels and screening thresholds (store_lender_panel, compliance_settings; docs/scaling.md) --
+
+  /** A store's panel (program ids, sorted), or null when the organization has no such store. */
+  async lenderPanel(orgId: string, storeId: string): Promise<Served<string[] | null>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    const [store, panel] = await Promise.all([
+      this.queries.findStoreSettings(this.db, orgId, storeId),
+      this.queries.loadStorePanel(this.db, orgId, storeId),
+    ]);
+    return store && panel;
+  }
+
+  /** A store's panel replaced here with its audit row in one transaction (`changeLenderPanel`). */
+  changeLenderPanel(orgId: string, storeId: string, programIds: string[], actor: string, changedAt: string): Served<LenderPanelChanged> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return this.queries.changeLenderPanel(this.db, orgId, storeId, programIds, actor, changedAt);
+  }
+
+  /** The organization's own screening thresholds, or null: the defaults (D1's '*' row) are in force. */
+  async complianceThresholds(orgId: string): Promise<Served<StoredThresholds | null>> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return this.queries.readOwnThresholds(this.db, orgId);
+  }
+
+  /** The thresholds changed here with their audit rows in one transaction (`changeThresholds`); `defaults` are D1's, in force while the organization has no row. */
+  changeComplianceThresholds(
+    orgId: string,
+    defaults: ComplianceSettingsValues,
+    fields: ComplianceChange[],
+    actor: string,
+    changedAt: string,
+  ): Served<ThresholdsChanged> {
+    if (!this.serves(orgId)) return NOT_SERVING;
+    return this.queries.changeThresholds(this.db, orgId, defaults, fields, actor, changedAt);
+  }
+
+  /** A move's copy of the panels and the organization's own thresholds, whole (or a sandbox's seeded panels). */
+  loadLenderPanels(orgId: string, panels: StoredPanelRow[], thresholds: StoredThresholds | null): Promise<void> {
+    this.idle(orgId);
+    this.queries.loadLenderPanels(this.db, panels, thresholds);
+    return this.ctx.storage.put(LENDER_PANELS_HELD, true);
+  }
+
+  /** The panels and the thresholds, whole, for an undo's copy back to D1. */
+  lenderPanelsPage(orgId: string): Promise<{ panels: StoredPanelRow[]; thresholds: StoredThresholds | null }> {
+    this.idle(orgId);
+    return this.queries.readLenderPanels(this.db, orgId);
+  }
+
+  panelsDigest(orgId: string): Promise<Record<PanelsTable, TableDigest>> {
+    this.claim(orgId);
+    return this.queries.panelsDigest(this.db, orgId);
+  }
+
+  /**
+   * An object moved before the panels and thresholds were (object schema version 11) has none,
+   * while D1 kept the organization's and went on being written: the first start on this version,
+   * serving, takes D1's (with their audit rows) before any call, so no route is computed over an
+   * empty panel. After `holdSettings`, which takes every area's audit rows for an older object.
+   */
+  private async holdLenderPanels(): Promise<void> {
+    if (await this.ctx.storage.get<boolean>(LENDER_PANELS_HELD)) return;
+    const owner = this.queries.readOwner(this.db);
+    // Unowned or off: a move's copy brings them when it fills the object.
+    if (!owner?.active) return;
+    const [{ getDb }, { readLenderPanels, readAuditPage }] = await Promise.all([import("../db/client"), import("../db/queries/org-storage")]);
+    const d1 = getDb(this.env.DB);
+    const [{ panels, thresholds }, audit] = await Promise.all([
+      readLenderPanels(d1, owner.orgId),
+      readAuditPage(d1, owner.orgId, undefined, Number.MAX_SAFE_INTEGER),
+    ]);
+    this.queries.loadLenderPanels(this.db, panels, thresholds);
+    this.queries.addAuditRows(this.db, audit);
+    await this.ctx.storage.put(LENDER_PANELS_HELD, true);
+    logEvent("info", { event: "org_lender_panels_taken_from_d1", org_id: owner.orgId, panel_rows: panels.length, audit_rows: audit.length });
   }
 
   // --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts; docs/scaling.md) --
@@ -600,7 +703,7 @@ export class OrganizationStore extends DurableObject<Env> {
 
   // --- a sandbox (src/routes/sandboxes, src/jobs/purge-expired-sandboxes.ts) --------------------
 
-  /** A new sandbox's seeded stores with their settings, inventory, deals and lender decisions, written as a move's first page is (`loadPage`), then served, its nightly alarm set (the crons skip it). */
+  /** A new sandbox's seeded stores with their settings and panels, inventory, deals and lender decisions, written as a move's first page is (`loadPage`), then served, its nightly alarm set (the crons skip it). */
   async seedSandbox(
     orgId: string,
     stores: StoredStoreSettings[],
@@ -609,12 +712,14 @@ export class OrganizationStore extends DurableObject<Env> {
     deals: DealToLoad[] = [],
     stips: StipToLoad[] = [],
     decisions: DecisionToLoad[] = [],
+    panels: StoredPanelRow[] = [],
   ): Promise<void> {
     this.idle(orgId);
     this.queries.loadPage(this.db, orgId, stores, units, values, true);
     this.queries.loadDeals(this.db, { deals, stips });
     this.queries.loadLenderDecisions(this.db, { decisions }, true);
     await this.loadSettings(orgId, stores, []);
+    await this.loadLenderPanels(orgId, panels, null);
     return this.setActive(orgId, true);
   }
 

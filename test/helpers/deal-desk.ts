@@ -26,7 +26,13 @@ export async function createDeskOrg(options: { programIds?: string[] } = {}) {
   return { orgId: org.id, storeId: store.id, key };
 }
 
+/** Programs added to a store's panel where the organization's settings are (docs/scaling.md): D1, or its object's own SQLite. */
 export async function addToPanel(orgId: string, storeId: string, programIds: string[]) {
+  if ((await readOrgStorage(db(), orgId)) === "object")
+    return runInDurableObject(orgStore(env, orgId), (_, state) => {
+      const local = drizzle(state.storage);
+      for (const programId of programIds) local.insert(orgSchema.storeLenderPanel).values({ orgId, storeId, programId }).run();
+    });
   await runBatch(
     db(),
     inChunks(programIds, (part) =>

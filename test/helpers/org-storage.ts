@@ -2,6 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { getDb } from "../../src/db/client";
 import { deleteD1CopyRows, readOrgStorage } from "../../src/db/queries/org-storage";
+import type { OrganizationStore } from "../../src/durable-objects/org-storage";
 import { moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { nextNightlyRun } from "../../src/jobs/org-nightly";
@@ -50,4 +51,16 @@ export function nightlyRuns() {
     return run;
   };
   return { order, agedAt: at("00:15"), outcomesAt: at("05:00"), briefedAt: at("06:00") };
+}
+
+/**
+ * The object's side of a move as a namespace whose `get` answers it: every call a move makes passed
+ * through to `real`, but those given (a copy that goes wrong on the way).
+ */
+export function copyingThrough(real: ReturnType<typeof orgStore>, overrides: Partial<OrganizationStore>): Env["ORG_STORE"] {
+  const calls = real as unknown as Record<string | symbol, (...args: unknown[]) => unknown>;
+  const given = overrides as Record<string | symbol, unknown>;
+  // Not a thenable: awaiting the stub must not call through.
+  const store = new Proxy({}, { get: (_, name) => (name === "then" ? undefined : (given[name] ?? ((...args: unknown[]) => calls[name](...args)))) });
+  return { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => store } as unknown as Env["ORG_STORE"];
 }

@@ -6,7 +6,15 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { outcomeStore } from "../../src/db/org-store";
 import type { StoredMarketValue, StoredUnit } from "../../src/db/queries/org-storage";
-import { briefingsDigest, groupDigest, lenderDigest, readOrgStorage, settingsDigest, webhooksDigest } from "../../src/db/queries/org-storage";
+import {
+  briefingsDigest,
+  groupDigest,
+  lenderDigest,
+  panelsDigest,
+  readOrgStorage,
+  settingsDigest,
+  webhooksDigest,
+} from "../../src/db/queries/org-storage";
 import { NOT_SERVING, type OrganizationStore } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
@@ -16,13 +24,15 @@ import { commitWithEvents } from "../../src/events/emit";
 import { DomainError } from "../../src/lib/domain-error";
 import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
 import { complianceCheck } from "../helpers/compliance";
+import { createDeskOrg } from "../helpers/deal-desk";
 import { createEndpoint, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createDeal, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { copyingThrough, rowsWhereStored } from "../helpers/org-storage";
 import { capturingQueue, consumeOne } from "../helpers/queue-driver";
 import { all } from "../helpers/sql";
+import { brokerCall, createBrokerToken } from "../helpers/staff";
 
 type Feed = z.infer<typeof InventoryFeedSchema>;
 type Counts = { created: number; updated: number; unchanged: number; removed: number };
@@ -60,35 +70,6 @@ const stockAndPrice = (orgId: string) =>
     "SELECT stock_number, status, asking_price FROM inventory_units WHERE org_id = ? ORDER BY stock_number",
     orgId,
   );
-
-/**
- * The object's side of a move as a namespace whose `get` answers it: every call a move makes passed
- * through to `real`, but those given (a copy that goes wrong on the way).
- */
-function copyingThrough(
-  real: ReturnType<typeof orgStore>,
-  overrides: Partial<
-    Pick<OrganizationStore, "load" | "loadDeals" | "loadChecks" | "loadLenderDecisions" | "loadSettings" | "loadWebhooks" | "loadBriefings">
-  >,
-) {
-  const store = {
-    load: (...args: Parameters<OrganizationStore["load"]>) => real.load(...args),
-    loadDeals: (...args: Parameters<OrganizationStore["loadDeals"]>) => real.loadDeals(...args),
-    loadChecks: (...args: Parameters<OrganizationStore["loadChecks"]>) => real.loadChecks(...args),
-    loadLenderDecisions: (...args: Parameters<OrganizationStore["loadLenderDecisions"]>) => real.loadLenderDecisions(...args),
-    loadSettings: (...args: Parameters<OrganizationStore["loadSettings"]>) => real.loadSettings(...args),
-    lenderDigest: (orgId: string) => real.lenderDigest(orgId),
-    settingsDigest: (orgId: string) => real.settingsDigest(orgId),
-    loadWebhooks: (...args: Parameters<OrganizationStore["loadWebhooks"]>) => real.loadWebhooks(...args),
-    webhooksDigest: (orgId: string) => real.webhooksDigest(orgId),
-    loadBriefings: (...args: Parameters<OrganizationStore["loadBriefings"]>) => real.loadBriefings(...args),
-    briefingsDigest: (orgId: string) => real.briefingsDigest(orgId),
-    digest: (orgId: string) => real.digest(orgId),
-    setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
-    ...overrides,
-  };
-  return { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => store } as unknown as Env["ORG_STORE"];
-}
 
 describe("npm run storage -- move: D1 → the organization's object, while writes arrive", () => {
   it("copies, verifies and flips with no write lost or applied twice; reads answer throughout; undo brings every write back", async () => {
@@ -484,6 +465,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       ...(await settingsDigest(inD1, org.id)),
       ...(await webhooksDigest(inD1, org.id)),
       ...(await briefingsDigest(inD1, org.id)),
+      ...(await panelsDigest(inD1, org.id)),
     }).toEqual(report.tables);
   });
 
@@ -701,5 +683,72 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(
       await rowsWhereStored(org.id, "SELECT event_id, status, attempt_count FROM webhook_deliveries WHERE org_id = ? ORDER BY event_id", org.id),
     ).toEqual(held);
+  });
+});
+
+describe("the settings group's lender panels and screening thresholds move and come back", () => {
+  const panelOf = (orgId: string, storeId: string) =>
+    rowsWhereStored<{ program_id: string }>(orgId, "SELECT program_id FROM store_lender_panel WHERE store_id = ? ORDER BY program_id", storeId).then(
+      (rows) => rows.map((r) => r.program_id),
+    );
+  const panelAudit = (orgId: string) =>
+    rowsWhereStored<{ new_value: string }>(
+      orgId,
+      "SELECT new_value FROM settings_audit WHERE org_id = ? AND area = 'lender_panel' ORDER BY new_value",
+      orgId,
+    ).then((rows) => rows.map((r) => r.new_value));
+
+  it("a panel PUT during a move waits for the flip and lands once in the object; the undo writes the panel, the thresholds and their audit rows back", async () => {
+    const { orgId, storeId } = await createDeskOrg({ programIds: ["lp_harbor_point_bank"] });
+    const broker = (await createBrokerToken(orgId)).token;
+    const put = (programs: string[]) => brokerCall(`/api/settings/stores/${storeId}/lender-panel`, broker, { method: "PUT", body: { programs } });
+    expect((await put(["lp_fresh_start_auto_lending"])).status).toBe(200);
+    const thresholds = (body: Record<string, number>) => brokerCall("/api/settings/compliance", broker, { method: "PATCH", body });
+    expect((await thresholds({ minimum_age: 21 })).status).toBe(200);
+    const [moved, during] = await Promise.all([
+      moveToObject(env, orgId),
+      (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return put(["lp_harbor_point_bank", "lp_fresh_start_auto_lending"]);
+      })(),
+    ]);
+    expect(during.status).toBe(200);
+    expect(moved.tables).toMatchObject({ store_lender_panel: { rows: expect.any(Number) }, compliance_settings: { rows: 1 } });
+    expect(await panelOf(orgId, storeId)).toEqual(["lp_fresh_start_auto_lending", "lp_harbor_point_bank"]);
+    // Each change audited once, wherever it landed.
+    expect(await panelAudit(orgId)).toEqual(['["lp_fresh_start_auto_lending","lp_harbor_point_bank"]', '["lp_fresh_start_auto_lending"]']);
+
+    // After the move: a change in the object (D1's copy, kept for the undo, is not written), then the undo.
+    expect((await put(["lp_harbor_point_bank"])).status).toBe(200);
+    expect((await thresholds({ minimum_age: 20 })).status).toBe(200);
+    const d1Panel = await env.DB.prepare("SELECT count(*) AS n FROM store_lender_panel WHERE store_id = ?").bind(storeId).first<{ n: number }>();
+    expect(d1Panel?.n).toBe(moved.tables.store_lender_panel.rows);
+    const back = await moveToD1(env, orgId);
+    expect(back.storage).toBe("d1");
+    expect(await panelOf(orgId, storeId)).toEqual(["lp_harbor_point_bank"]);
+    expect(await panelAudit(orgId)).toHaveLength(3);
+    const row = await env.DB.prepare("SELECT minimum_age FROM compliance_settings WHERE org_id = ?").bind(orgId).first();
+    expect(row).toEqual({ minimum_age: 20 });
+    expect(await panelsDigest(getDb(env.DB), orgId)).toEqual({
+      store_lender_panel: back.tables.store_lender_panel,
+      compliance_settings: back.tables.compliance_settings,
+    });
+    // Back in D1, a PUT writes D1 again.
+    expect((await put(["lp_fresh_start_auto_lending"])).status).toBe(200);
+    expect(await panelOf(orgId, storeId)).toEqual(["lp_fresh_start_auto_lending"]);
+  });
+
+  it("refuses a copy that loses a panel row: 409, the organization stays in D1", async () => {
+    const { orgId } = await createDeskOrg({ programIds: ["lp_harbor_point_bank", "lp_fresh_start_auto_lending"] });
+    const real = orgStore(env, orgId);
+    const namespace = copyingThrough(real, {
+      loadLenderPanels: (o, panels, thresholds) => real.loadLenderPanels(o, panels.slice(1), thresholds),
+    });
+    const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, orgId).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      kind: "conflict",
+      extra: { facts: { d1: { store_lender_panel: { rows: 2 } }, object: { store_lender_panel: { rows: 1 } } } },
+    });
+    expect(await readOrgStorage(getDb(env.DB), orgId)).toBe("d1");
   });
 });

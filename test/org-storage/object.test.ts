@@ -135,6 +135,12 @@ describe("an organization's storage object", () => {
         "INSERT INTO aged_inventory_alerts (org_id, stock_number, stocked_on, alerted_at) VALUES (?, 'OLD-1', '2026-10-01', '2026-11-15T00:15:00.000Z')",
         org.id,
       );
+      // The lender panels and screening thresholds (version 11): a store's program, the organization's own thresholds.
+      sql.exec("INSERT INTO store_lender_panel (org_id, store_id, program_id) VALUES (?, 'sto_old', 'lp_harbor_point_bank')", org.id);
+      sql.exec(
+        "INSERT INTO compliance_settings (org_id, hold_score, flag_score, max_list_age_days, minimum_age, maximum_age) VALUES (?, 97, 88, 30, 18, 110)",
+        org.id,
+      );
       for (const table of ORG_TABLES) expect(sql.exec(`SELECT * FROM "${table}"`).toArray(), table).toHaveLength(1);
       const [unit] = sql.exec<{ updated_at: string }>("SELECT updated_at FROM inventory_units").toArray();
       expect(unit.updated_at).toBe("2026-10-01T09:00:00.000Z");

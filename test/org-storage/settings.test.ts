@@ -2,13 +2,16 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
-import { settingsDigest } from "../../src/db/queries/org-storage";
+import { isStorageMovedError, settingsDigest, unlessStorageInD1 } from "../../src/db/queries/org-storage";
+import { auditEntry, replaceLenderPanel, saveComplianceSettings } from "../../src/db/queries/settings";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { type AppraisalBody, appraise, THIS_YEAR } from "../helpers/appraisal";
+import { complianceCheck } from "../helpers/compliance";
 import { createDeskOrg, post } from "../helpers/deal-desk";
 import { call } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
-import { PLACES, type Place, placeOrganization } from "../helpers/org-storage";
+import { copyingThrough, PLACES, type Place, placeOrganization } from "../helpers/org-storage";
 import { createValuedUnit, daysAgo } from "../helpers/reports";
 import { brokerCall, createBrokerToken } from "../helpers/staff";
 
@@ -65,6 +68,21 @@ const auditLog = async (token: string, query = "") => {
   return res.json<{ entries: AuditEntry[]; has_more: boolean; next_cursor: string | null }>();
 };
 
+/**
+ * The audit rows of simultaneous changes: one chain from `start` (each row's old value is another
+ * row's new one; rows of one moment are listed in id order, so followed by value) through every
+ * value sent, each once. The value it ends at.
+ */
+async function auditChainEnd(token: string, start: unknown, sent: readonly unknown[]) {
+  const key = (value: unknown) => JSON.stringify(value);
+  const next = new Map((await auditLog(token)).entries.map((e) => [key(e.old_value), e.new_value]));
+  const chain = [start];
+  while (next.has(key(chain.at(-1)))) chain.push(next.get(key(chain.at(-1))));
+  expect(chain.slice(1).map(key).sort()).toEqual(sent.map(key).sort());
+  expect(next.size).toBe(sent.length);
+  return chain.at(-1);
+}
+
 describe.each(PLACES)("store settings, the organization's data in %s", (place) => {
   it("a PATCH changes what the deal desk and the inventory alerts compute, and its audit rows list the old and new values", async () => {
     const { orgId, storeId, key, broker } = await settingsOrg(place);
@@ -82,7 +100,7 @@ describe.each(PLACES)("store settings, the organization's data in %s", (place) =
     const list = await (await brokerCall("/api/settings/stores", broker)).json<{ stores: { store_id: string; pack_used: number }[] }>();
     expect(list.stores).toEqual([expect.objectContaining({ store_id: storeId, pack_used: 650 })]);
 
-    // A panel change is D1's (the panel has not moved): the log lists it with the store's rows, newest first, paged.
+    // A panel change: the log lists it with the store's rows, newest first, paged, from where the settings are.
     const panel = await brokerCall(`/api/settings/stores/${storeId}/lender-panel`, broker, {
       method: "PUT",
       body: { programs: ["lp_harbor_point_bank"] },
@@ -142,13 +160,146 @@ describe.each(PLACES)("store settings, the organization's data in %s", (place) =
     const values = [510, 520, 530, 540];
     const results = await Promise.all(values.map((v) => patch(storeId, broker, { pack_used: v })));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    // A chain from the default: each row's old value is another row's new one (rows of one moment are listed in id order, so followed by value).
-    const next = new Map((await auditLog(broker)).entries.map((e) => [e.old_value as number, e.new_value as number]));
-    const chain = [500];
-    while (next.has(chain[chain.length - 1])) chain.push(next.get(chain[chain.length - 1]) as number);
-    expect(chain.slice(1).sort()).toEqual(values);
-    expect(next.size).toBe(values.length);
-    expect(await (await brokerCall(`/api/settings/stores/${storeId}`, broker)).json()).toMatchObject({ pack_used: chain.at(-1) });
+    const last = await auditChainEnd(broker, 500, values);
+    expect(await (await brokerCall(`/api/settings/stores/${storeId}`, broker)).json()).toMatchObject({ pack_used: last });
+  });
+});
+
+const putPanel = (storeId: string, token: string, programs: string[]) =>
+  brokerCall(`/api/settings/stores/${storeId}/lender-panel`, token, { method: "PUT", body: { programs } });
+
+// A 2024 car, prime: every program of the matrix writes it, so the panel alone decides who ranks.
+const PRIME_CAR = { beacon: 760, vehicle_price: 26_000, down_payment: 4_000, vehicle_type: "car", vehicle_year: 2024, mileage: 15_000 };
+type Routed = { primary: { lender_id: string } | null; backup: { lender_id: string } | null };
+const routed = async (key: string) => {
+  const res = await post("/api/v1/lender-route", key, PRIME_CAR);
+  expect(res.status).toBe(200);
+  const body = await res.json<Routed>();
+  return [body.primary?.lender_id, body.backup?.lender_id];
+};
+
+describe.each(PLACES)("lender panels, the organization's data in %s", (place) => {
+  it("a PUT changes the deal desk's routing and its audit row lists the panel before and after; an unknown store is 404", async () => {
+    const { storeId, key, broker } = await settingsOrg(place);
+    const [primary, backup] = await routed(key);
+    const all = (await env.DB.prepare("SELECT id FROM lender_programs ORDER BY id").all<{ id: string }>()).results.map((r) => r.id);
+    // Moved, D1's copy of the panel is gone (the purge's statements): only the object knows the store routes over every program.
+    expect((await (await brokerCall(`/api/settings/stores/${storeId}/lender-panel`, broker)).json<{ count: number }>()).count).toBe(all.length);
+
+    const without = all.filter((id) => id !== primary);
+    const res = await putPanel(storeId, broker, without);
+    expect(res.status).toBe(200);
+    expect((await res.json<{ count: number }>()).count).toBe(without.length);
+    const got = await (await brokerCall(`/api/settings/stores/${storeId}/lender-panel`, broker)).json<{ programs: { id: string }[] }>();
+    expect(got.programs.map((p) => p.id).sort()).toEqual(without);
+    advancePastEngineCaches();
+    // The favourite left the panel: the next in line leads.
+    expect(await routed(key)).toEqual([backup, expect.anything()]);
+
+    const log = await auditLog(broker);
+    expect(log.entries.map((e) => [e.store_id, e.area, e.field, e.old_value, e.new_value])).toEqual([
+      [storeId, "lender_panel", "programs", all, without],
+    ]);
+    // The same panel again writes nothing.
+    expect((await putPanel(storeId, broker, without)).status).toBe(200);
+    expect((await auditLog(broker)).entries).toHaveLength(1);
+    expect((await putPanel("sto_nowhere", broker, without)).status).toBe(404);
+    expect((await brokerCall("/api/settings/stores/sto_nowhere/lender-panel", broker)).status).toBe(404);
+  });
+
+  it("simultaneous PUTs all land, each audit row holding the panel its change replaced", async () => {
+    const { storeId, broker } = await settingsOrg(place);
+    // Sorted, as the audit rows list them.
+    const panels = [["lp_harbor_point_bank"], ["lp_fresh_start_auto_lending"], ["lp_fresh_start_auto_lending", "lp_harbor_point_bank"]];
+    const all = (await env.DB.prepare("SELECT id FROM lender_programs ORDER BY id").all<{ id: string }>()).results.map((r) => r.id);
+    const results = await Promise.all(panels.map((programs) => putPanel(storeId, broker, programs)));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    const last = await auditChainEnd(broker, all, panels);
+    const final = await (await brokerCall(`/api/settings/stores/${storeId}/lender-panel`, broker)).json<{ programs: { id: string }[] }>();
+    expect(final.programs.map((p) => p.id).sort()).toEqual(last);
+  });
+});
+
+// Twenty years old: past the default minimum age (18), under 21.
+const twentyYearsOld = () => {
+  const dob = new Date();
+  dob.setUTCFullYear(dob.getUTCFullYear() - 20, dob.getUTCMonth(), dob.getUTCDate() - 10);
+  return dob.toISOString().slice(0, 10);
+};
+const screenedFlags = async (key: string) => {
+  const res = await call(
+    "/api/v1/compliance-check",
+    complianceCheck(key, { first_name: "Emily", last_name: "Carter", dob: twentyYearsOld(), ssn_last4: "4821", address_zip: "78704" }),
+  );
+  expect(res.status).toBe(200);
+  return (await res.json<{ red_flags: { code: string }[] }>()).red_flags.map((f) => f.code);
+};
+const patchThresholds = (token: string, body: Record<string, unknown>) => brokerCall("/api/settings/compliance", token, { method: "PATCH", body });
+
+describe.each(PLACES)("screening thresholds, the organization's data in %s", (place) => {
+  it("a PATCH changes a screen's result and its audit rows list the old and new values; hold below flag is refused, nothing written", async () => {
+    const { key, broker } = await settingsOrg(place);
+    expect(await screenedFlags(key)).toEqual([]);
+    const res = await patchThresholds(broker, { minimum_age: 21, flag_score: 88 });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ minimum_age: 21, flag_score: 88, hold_score: 95, is_default: false, defaults: { minimum_age: 18 } });
+    // The screen reads the organization's thresholds where they are kept: moved, its object's, not D1's defaults.
+    expect(await screenedFlags(key)).toEqual(["dob_under_minimum_age"]);
+    expect(await (await brokerCall("/api/settings/compliance", broker)).json()).toMatchObject({ minimum_age: 21, flag_score: 88, is_default: false });
+
+    const rows = (await auditLog(broker)).entries.map((e) => [e.store_id, e.area, e.field, e.old_value, e.new_value]);
+    expect(rows.sort()).toEqual(
+      [
+        [null, "compliance", "flag_score", 85, 88],
+        [null, "compliance", "minimum_age", 18, 21],
+      ].sort(),
+    );
+    // In range (85–100), below the flag line set above: refused by the plan, not the schema.
+    const refused = await patchThresholds(broker, { hold_score: 86 });
+    expect(refused.status).toBe(422);
+    expect((await refused.json<{ details: { code: string }[] }>()).details).toEqual([expect.objectContaining({ code: "hold_below_flag" })]);
+    expect((await auditLog(broker)).entries).toHaveLength(2);
+    expect(await (await brokerCall("/api/settings/compliance", broker)).json()).toMatchObject({ hold_score: 95, flag_score: 88 });
+    // Back to the defaults' values: the audit lists it, the screen follows.
+    expect((await patchThresholds(broker, { minimum_age: 18 })).status).toBe(200);
+    expect(await screenedFlags(key)).toEqual([]);
+    expect((await auditLog(broker)).entries).toHaveLength(3);
+  });
+
+  it("simultaneous PATCHes all land, each audit row holding the value its change replaced", async () => {
+    const { broker } = await settingsOrg(place);
+    const values = [90, 91, 92, 93];
+    const results = await Promise.all(values.map((v) => patchThresholds(broker, { hold_score: v })));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const last = await auditChainEnd(broker, 95, values);
+    expect(await (await brokerCall("/api/settings/compliance", broker)).json()).toMatchObject({ hold_score: last });
+  });
+});
+
+describe("D1's writes of a moved organization's panels and thresholds", () => {
+  it("are refused by the fence (a request that read the flag before the move writes nothing there)", async () => {
+    const { orgId, storeId } = await settingsOrg("object");
+    const db = getDb(env.DB);
+    const entry = auditEntry(storeId, "lender_panel", "programs", [], ["lp_harbor_point_bank"], "staff:usr_late", new Date().toISOString());
+    const panel = replaceLenderPanel(db, orgId, storeId, [], ["lp_harbor_point_bank"], [entry], unlessStorageInD1(db, orgId));
+    expect(isStorageMovedError(await panel.catch((error: unknown) => error))).toBe(true);
+    const values = { holdScore: 95, flagScore: 85, maxListAgeDays: 45, minimumAge: 21, maximumAge: 110 };
+    const thresholds = saveComplianceSettings(
+      db,
+      orgId,
+      null,
+      values,
+      new Date().toISOString(),
+      [{ ...entry, id: "set_late" }],
+      unlessStorageInD1(db, orgId),
+    );
+    expect(isStorageMovedError(await thresholds.catch((error: unknown) => error))).toBe(true);
+    const inD1 = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM store_lender_panel WHERE org_id = ?1) + (SELECT count(*) FROM compliance_settings WHERE org_id = ?1) + (SELECT count(*) FROM settings_audit WHERE org_id = ?1) AS n",
+    )
+      .bind(orgId)
+      .first<{ n: number }>();
+    expect(inD1?.n).toBe(0);
   });
 });
 
@@ -199,26 +350,9 @@ describe("the settings group moves and comes back", () => {
     const { orgId, storeId, broker } = await settingsOrg("d1");
     expect((await patch(storeId, broker, { pack_used: 550 })).status).toBe(200);
     const real = orgStore(env, orgId);
-    const lossy = {
-      ...Object.fromEntries(
-        [
-          "load",
-          "loadDeals",
-          "loadChecks",
-          "loadLenderDecisions",
-          "loadWebhooks",
-          "loadBriefings",
-          "digest",
-          "lenderDigest",
-          "settingsDigest",
-          "webhooksDigest",
-          "briefingsDigest",
-          "setActive",
-        ].map((m) => [m, (...args: unknown[]) => (real as unknown as Record<string, (...a: unknown[]) => unknown>)[m](...args)]),
-      ),
-      loadSettings: (o: string, settings: unknown, audit: unknown[]) => real.loadSettings(o, settings as never, audit.slice(1) as never),
-    };
-    const ns = { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => lossy } as unknown as Env["ORG_STORE"];
+    const ns = copyingThrough(real, {
+      loadSettings: (o, settings, audit) => real.loadSettings(o, settings, audit.slice(1)),
+    });
     await expect(moveToObject({ ...env, ORG_STORE: ns }, orgId)).rejects.toMatchObject({ kind: "conflict" });
     const flag = await env.DB.prepare("SELECT storage FROM organizations WHERE id = ?").bind(orgId).first<{ storage: string }>();
     expect(flag?.storage).toBe("d1");
@@ -238,6 +372,63 @@ describe.each(PLACES)("the morning briefing reads the store's settings where the
     expect(res.status).toBe(200);
     // Moved, D1's copy says 300 days (scrambled by settingsOrg): only the object's 40 is the store's.
     expect(JSON.stringify(await res.json())).toContain("aged threshold (used 40 days");
+  });
+});
+
+describe.each(PLACES)("the trade appraisal reads the store's settings where they are kept, the organization's data in %s", (place) => {
+  it("its maximum acquisition takes off the pack the store set, not D1's copy", async () => {
+    const { storeId, key, broker } = await settingsOrg(place);
+    const maxAcquisition = async () => {
+      const res = await appraise(key, {
+        year: THIS_YEAR - 5,
+        make: "Toyota",
+        model: "Camry",
+        trim: "SE",
+        mileage: 60_000,
+        condition_notes: "Clean.",
+      });
+      expect(res.status).toBe(200);
+      return (await res.json<AppraisalBody>()).max_acquisition;
+    };
+    const before = await maxAcquisition();
+    expect((await patch(storeId, broker, { pack_used: 650 })).status).toBe(200);
+    advancePastEngineCaches();
+    // 150 more pack, 150 less to pay (moved, D1's scrambled copy says 4,999).
+    expect(await maxAcquisition()).toBe(before - 150);
+  });
+});
+
+describe("an object moved before the lender panels and screening thresholds (object schema version 11)", () => {
+  it("takes D1's panels, thresholds and their audit rows on its first start serving, once, before any call", async () => {
+    const { orgId, storeId, key, broker } = await settingsOrg("d1");
+    expect((await putPanel(storeId, broker, ["lp_harbor_point_bank"])).status).toBe(200);
+    expect((await patchThresholds(broker, { minimum_age: 21 })).status).toBe(200);
+    await moveToObject(env, orgId);
+    type Holding = { holdLenderPanels(): Promise<void> };
+    await runInDurableObject(orgStore(env, orgId), async (instance, state) => {
+      const sql = state.storage.sql;
+      // As an object moved on version 10 stood: no panels, no thresholds, only the store settings' audit rows, never held.
+      sql.exec("DELETE FROM store_lender_panel");
+      sql.exec("DELETE FROM compliance_settings");
+      sql.exec("DELETE FROM settings_audit WHERE area <> 'store'");
+      await state.storage.delete("lender_panels_held");
+      await (instance as unknown as Holding).holdLenderPanels();
+      expect(sql.exec("SELECT program_id FROM store_lender_panel").toArray()).toEqual([{ program_id: "lp_harbor_point_bank" }]);
+      expect(sql.exec("SELECT minimum_age FROM compliance_settings").one().minimum_age).toBe(21);
+      expect(sql.exec("SELECT area, count(*) AS n FROM settings_audit GROUP BY area ORDER BY area").toArray()).toEqual([
+        { area: "compliance", n: 1 },
+        { area: "lender_panel", n: 1 },
+      ]);
+      // Once: a later start keeps what the object was told since.
+      sql.exec("DELETE FROM store_lender_panel");
+      await (instance as unknown as Holding).holdLenderPanels();
+      expect(sql.exec("SELECT count(*) AS n FROM store_lender_panel").one().n).toBe(0);
+      sql.exec("INSERT INTO store_lender_panel (org_id, store_id, program_id) VALUES (?, ?, 'lp_harbor_point_bank')", orgId, storeId);
+    });
+    // The desk routes over the object's panel: D1's copy emptied, the route still finds its lender.
+    await env.DB.prepare("DELETE FROM store_lender_panel WHERE org_id = ?").bind(orgId).run();
+    advancePastEngineCaches();
+    expect((await routed(key))[0]).toBe("lp_harbor_point_bank");
   });
 });
 

@@ -14,11 +14,10 @@ import {
   lenderTermLimits,
   stipRules,
   stipTypes,
-  storeLenderPanel,
   stores,
   vehicleTypeAdjustments,
 } from "../schema";
-import type { StoreSettingsRow } from "./settings";
+import { panelIdsQuery, type StoreSettingsRow } from "./settings";
 import { listOpenEpisodes } from "./signals";
 
 /**
@@ -90,22 +89,19 @@ export async function findDeskStore(db: Database, orgId: string, storeId: string
   return rows[0] ?? null;
 }
 
-/** The programs on a store's panel (D1: the panel is the store's settings, not its history). */
-export async function loadStorePanel(db: Database, orgId: string, storeId: string): Promise<string[]> {
-  const rows = await db
-    .select({ programId: storeLenderPanel.programId })
-    .from(storeLenderPanel)
-    .where(and(eq(storeLenderPanel.orgId, orgId), eq(storeLenderPanel.storeId, storeId)));
+/** The programs on a store's panel (a setting of the store, kept where its organization's settings are). */
+export async function loadStorePanel(db: SqliteReader, orgId: string, storeId: string): Promise<string[]> {
+  const rows = await panelIdsQuery(db, orgId, storeId);
   return rows.map((p) => p.programId);
 }
 
 /**
  * A store's lender history, where the organization's decisions are (D1 or its object, the same
  * reads): its decisions aggregated per program and score band, what routing calibrates with and
- * what stip-check quotes turnaround from, and its open tightenings.
+ * what stip-check quotes turnaround from, its open tightenings, and the panel it routes over.
  */
 export async function storeLenderHistory(db: SqliteReader, orgId: string, storeId: string) {
-  const [decisions, episodes] = await Promise.all([
+  const [decisions, episodes, panel] = await Promise.all([
     db
       .select({
         programId: lenderDecisions.programId,
@@ -120,9 +116,13 @@ export async function storeLenderHistory(db: SqliteReader, orgId: string, storeI
       .where(and(eq(lenderDecisions.orgId, orgId), eq(lenderDecisions.storeId, storeId)))
       .groupBy(lenderDecisions.programId, lenderDecisions.scoreBand),
     listOpenEpisodes(db, orgId, storeId),
+    loadStorePanel(db, orgId, storeId),
   ]);
-  return { decisions, episodes };
+  return { decisions, episodes, panel };
 }
 
-/** The history as read; from a moved organization's object, with the store's settings kept there. */
-export type StoreLenderHistory = Awaited<ReturnType<typeof storeLenderHistory>> & { settings?: StoreSettingsRow };
+/**
+ * The history as read; from a moved organization's object, with the store's settings kept there.
+ * An object still on the previous code (a deploy's overlap) answers without the panel.
+ */
+export type StoreLenderHistory = Omit<Awaited<ReturnType<typeof storeLenderHistory>>, "panel"> & { panel?: string[]; settings?: StoreSettingsRow };

@@ -2,10 +2,12 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { and, asc, eq, getTableColumns, gt, isNotNull, lte, notInArray, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import { chunk } from "../batch";
 import type { Database, SqliteReader } from "../client";
 import {
   agedInventoryAlerts,
   complianceChecks,
+  complianceSettings,
   dealStips,
   deals,
   eventOutbox,
@@ -17,6 +19,7 @@ import {
   organizations,
   salesMonthly,
   settingsAudit,
+  storeLenderPanel,
   stores,
   unitMarketValues,
   webhookAttempts,
@@ -411,17 +414,13 @@ export type StoredStoreSettings = StoreSettingsRow;
 export type StoredAudit = typeof settingsAudit.$inferSelect;
 export type SettingsTable = "store_settings" | "settings_audit";
 
-/**
- * The organization's audit rows of its store settings after `afterId` (by id), at most `limit`:
- * one page of a copy. The lender panel's and the screening thresholds' rows stay in D1 with the
- * changes they record (those settings have not moved).
- */
+/** The organization's audit rows (every area: its stores', panels' and thresholds') after `afterId` (by id), at most `limit`: one page of a copy. */
 export function readAuditPage(db: SqliteReader, orgId: string, afterId: string | undefined, limit: number): Promise<StoredAudit[]> {
   const a = settingsAudit;
   return db
     .select(getTableColumns(a))
     .from(a)
-    .where(and(eq(a.orgId, orgId), eq(a.area, "store"), afterId === undefined ? undefined : gt(a.id, afterId)))
+    .where(and(eq(a.orgId, orgId), afterId === undefined ? undefined : gt(a.id, afterId)))
     .orderBy(asc(a.id))
     .limit(limit);
 }
@@ -449,6 +448,42 @@ export function restoreSettings(db: Database, orgId: string, settings: readonly 
   ];
 }
 
+// --- the settings group's lender panels and screening thresholds (store_lender_panel, compliance_settings) --
+
+/** A panel row and the organization's own thresholds row with every column, as a move carries them. */
+export type StoredPanelRow = typeof storeLenderPanel.$inferSelect;
+export type StoredThresholds = typeof complianceSettings.$inferSelect;
+export type PanelsTable = "store_lender_panel" | "compliance_settings";
+
+/** Every panel row of the organization (by store and program: a few dozen per store) and its own thresholds (the defaults, '*', are D1's reference). */
+export async function readLenderPanels(db: SqliteReader, orgId: string): Promise<{ panels: StoredPanelRow[]; thresholds: StoredThresholds | null }> {
+  const p = storeLenderPanel;
+  const [panels, [thresholds]] = await Promise.all([
+    db.select(getTableColumns(p)).from(p).where(eq(p.orgId, orgId)).orderBy(asc(p.storeId), asc(p.programId)),
+    db.select(getTableColumns(complianceSettings)).from(complianceSettings).where(eq(complianceSettings.orgId, orgId)),
+  ]);
+  return { panels, thresholds: thresholds ?? null };
+}
+
+/** The panels' and thresholds' digest on either side: every row, every column, in key order. */
+export async function panelsDigest(db: SqliteReader, orgId: string): Promise<Record<PanelsTable, TableDigest>> {
+  const { panels, thresholds } = await readLenderPanels(db, orgId);
+  return { store_lender_panel: digest(panels), compliance_settings: digest(thresholds === null ? [] : [thresholds]) };
+}
+
+/** Panel rows per INSERT: three bound values each, under D1's 100. */
+const PANEL_ROWS_PER_INSERT = 33;
+
+/** The object's panels and thresholds written back into D1 (an undo): D1's copy of the organization's replaced by them, in one batch. */
+export function restoreLenderPanels(db: Database, orgId: string, page: { panels: readonly StoredPanelRow[]; thresholds: StoredThresholds | null }) {
+  return [
+    db.delete(storeLenderPanel).where(eq(storeLenderPanel.orgId, orgId)),
+    db.delete(complianceSettings).where(eq(complianceSettings.orgId, orgId)),
+    ...chunk(page.panels, PANEL_ROWS_PER_INSERT).map((rows) => db.insert(storeLenderPanel).values([...rows])),
+    ...(page.thresholds === null ? [] : [db.insert(complianceSettings).values(page.thresholds)]),
+  ];
+}
+
 // --- the move's life cycle: D1's copy kept for the undo window, then purged ---------------------
 
 /**
@@ -470,8 +505,10 @@ export const MOVED_D1_TABLES: readonly MovedD1Table[] = [
   { table: complianceChecks },
   { table: lenderOutcomeEpisodes },
   { table: lenderDecisions },
-  // The store settings' audit rows: the panel's and the screening thresholds' stay in D1 with those settings.
-  { table: settingsAudit, only: sql`area = 'store'` },
+  { table: settingsAudit },
+  { table: storeLenderPanel },
+  // The organization's own row only: the defaults ('*') are reference data and stay.
+  { table: complianceSettings },
   { table: webhookAttempts },
   { table: webhookDeliveries },
   { table: webhookEndpoints },

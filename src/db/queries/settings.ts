@@ -4,9 +4,7 @@ import { newId } from "../../lib/ids";
 import { chunk, runBatch, type Statement } from "../batch";
 import { type Database, readRowArrays, type SqliteReader, type SqlTemplate } from "../client";
 import { insertRowWhere } from "../guarded";
-import { complianceSettings, lenderPrograms, type SETTINGS_AREAS, settingsAudit, storeLenderPanel, stores } from "../schema";
-
-type SettingsArea = (typeof SETTINGS_AREAS)[number];
+import { complianceSettings, lenderPrograms, settingsAudit, storeLenderPanel, stores } from "../schema";
 
 /** The columns of `stores` that are settings (docs/settings.md), as the engines read them. */
 export const storeSettingsColumns = {
@@ -194,12 +192,27 @@ export async function listLenderProgramNames(db: Database) {
 
 const panelWhere = (orgId: string, storeId: string) => and(eq(storeLenderPanel.orgId, orgId), eq(storeLenderPanel.storeId, storeId));
 
+/** The program ids of a store's panel, sorted, unexecuted: D1 awaits it, the organization's object runs it inside its write's transaction. */
+export const panelIdsQuery = (db: SqliteReader, orgId: string, storeId: string) =>
+  db
+    .select({ programId: storeLenderPanel.programId })
+    .from(storeLenderPanel)
+    .where(panelWhere(orgId, storeId))
+    .orderBy(asc(storeLenderPanel.programId));
+
+/** The audit row of a panel change (the sorted ids before and after), or null when the panel stays as it is: the same in D1 and in the object. */
+export function planLenderPanelChange(storeId: string, beforeIds: readonly string[], afterIds: readonly string[], actor: string, changedAt: string) {
+  if (JSON.stringify(beforeIds) === JSON.stringify(afterIds)) return null;
+  return auditEntry(storeId, "lender_panel", "programs", beforeIds, afterIds, actor, changedAt);
+}
+
 /** Program ids per INSERT of a panel: each binds one, besides the organization, store and check (4). */
 const PANEL_IDS_PER_INSERT = 90;
 
 /**
  * Replaces the whole panel and records it, in one batch (no reader sees half a panel), only if the
- * panel is still `beforeIds` (writeIfUnchanged: same count, and every stored id among them).
+ * panel is still `beforeIds` (writeIfUnchanged: same count, and every stored id among them), and
+ * only while `fence` lets it (`unlessStorageInD1`: a moved organization's panels are its object's).
  */
 export async function replaceLenderPanel(
   db: Database,
@@ -208,6 +221,7 @@ export async function replaceLenderPanel(
   beforeIds: readonly string[],
   programIds: readonly string[],
   audit: readonly AuditEntry[],
+  fence: Statement,
 ): Promise<boolean> {
   const panelCount = (extra?: SQL) =>
     db
@@ -225,6 +239,7 @@ export async function replaceLenderPanel(
         )}) where ${checked}`,
       ),
     ),
+    fence,
   ]);
 }
 
@@ -238,11 +253,47 @@ export async function loadComplianceSettingRows(db: Database, orgId: string) {
 }
 
 const COMPLIANCE_VALUE_KEYS = ["holdScore", "flagScore", "maxListAgeDays", "minimumAge", "maximumAge"] as const;
-export type ComplianceSettingsValues = Pick<typeof complianceSettings.$inferSelect, (typeof COMPLIANCE_VALUE_KEYS)[number]>;
+export type ComplianceSettingsRow = typeof complianceSettings.$inferSelect;
+export type ComplianceSettingsValues = Pick<ComplianceSettingsRow, (typeof COMPLIANCE_VALUE_KEYS)[number]>;
+
+/** The thresholds of a row, without its organization and time. */
+export const complianceValuesOf = (row: ComplianceSettingsValues): ComplianceSettingsValues =>
+  Object.fromEntries(COMPLIANCE_VALUE_KEYS.map((key) => [key, row[key]])) as ComplianceSettingsValues;
+
+export const sameComplianceValues = (a: ComplianceSettingsValues, b: ComplianceSettingsValues) =>
+  COMPLIANCE_VALUE_KEYS.every((key) => a[key] === b[key]);
+
+/** A changed threshold as a request names it: its field in the API, its column, its new value. */
+export interface ComplianceChange {
+  field: string;
+  column: keyof ComplianceSettingsValues;
+  value: number;
+}
+
+/**
+ * What a change does to the thresholds in force (`effective`: the organization's row, else the
+ * defaults): the values after, and an audit row per value that differs. The same plan in D1 and in
+ * the organization's object; `holdBelowFlag` is refused by both before anything is written.
+ */
+export function planComplianceChange(effective: ComplianceSettingsValues, fields: readonly ComplianceChange[], actor: string, changedAt: string) {
+  const next = complianceValuesOf(effective);
+  const entries: AuditEntry[] = [];
+  for (const { field, column, value } of fields) {
+    if (value === effective[column]) continue;
+    next[column] = value;
+    entries.push(auditEntry(null, "compliance", field, effective[column], value, actor, changedAt));
+  }
+  return { next, entries, holdBelowFlag: next.holdScore < next.flagScore };
+}
+
+/** The organization's own thresholds row, unexecuted: D1 awaits it, the organization's object runs it inside its transaction. */
+export const ownComplianceSettingsQuery = (db: SqliteReader, orgId: string) =>
+  db.select().from(complianceSettings).where(eq(complianceSettings.orgId, orgId)).limit(1);
 
 /**
  * Writes the organization's whole row (created from the defaults on its first change) with its
- * audit rows, only if its row is still `before` (none: still absent) (writeIfUnchanged).
+ * audit rows, only if its row is still `before` (none: still absent) (writeIfUnchanged), and only
+ * while `fence` lets it (`unlessStorageInD1`: a moved organization's thresholds are its object's).
  */
 export async function saveComplianceSettings(
   db: Database,
@@ -251,6 +302,7 @@ export async function saveComplianceSettings(
   values: ComplianceSettingsValues,
   updatedAt: string,
   audit: readonly AuditEntry[],
+  fence: Statement,
 ): Promise<boolean> {
   const own = (extra?: SQL) =>
     db
@@ -264,6 +316,7 @@ export async function saveComplianceSettings(
       target: complianceSettings.orgId,
       set: { ...values, updatedAt },
     }),
+    fence,
   ]);
 }
 
@@ -272,20 +325,15 @@ export interface AuditCursor {
   id: string;
 }
 
-/** Newest first; `after` is the last row of the previous page; `areas`: only those areas' rows (all without it). */
-export async function listSettingsAudit(
-  db: SqliteReader,
-  orgId: string,
-  page: { limit: number; after?: AuditCursor; areas?: readonly SettingsArea[] },
-) {
-  const { after, areas } = page;
+/** Newest first; `after` is the last row of the previous page. */
+export async function listSettingsAudit(db: SqliteReader, orgId: string, page: { limit: number; after?: AuditCursor }) {
+  const { after } = page;
   return db
     .select()
     .from(settingsAudit)
     .where(
       and(
         eq(settingsAudit.orgId, orgId),
-        areas === undefined ? undefined : inArray(settingsAudit.area, [...areas]),
         after
           ? or(lt(settingsAudit.changedAt, after.changedAt), and(eq(settingsAudit.changedAt, after.changedAt), lt(settingsAudit.id, after.id)))
           : undefined,

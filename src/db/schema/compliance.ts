@@ -89,9 +89,10 @@ export const sanctionsDobs = sqliteTable(
 /**
  * Screening settings. The row with `org_id` '*' holds the defaults (hold ≥ 95, flag ≥ 85:
  * docs/domain/screening.md#thresholds; a list older than 45 days is stale; ages 18–110), written
- * by the reference migration; an organization's own row overrides them.
+ * by the reference migration; an organization's own row overrides them. The same columns hold a
+ * moved organization's own row in its storage object (src/db/org-schema.ts); the defaults stay in D1.
  */
-export const complianceSettings = sqliteTable("compliance_settings", {
+export const complianceSettingsColumns = () => ({
   orgId: text("org_id").primaryKey(),
   holdScore: real("hold_score").notNull(),
   flagScore: real("flag_score").notNull(),
@@ -100,6 +101,8 @@ export const complianceSettings = sqliteTable("compliance_settings", {
   maximumAge: integer("maximum_age").notNull(),
   updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
 });
+
+export const complianceSettings = sqliteTable("compliance_settings", complianceSettingsColumns());
 
 /**
  * The audit trail: every check, with the person only as keyed hashes (HMAC-SHA256 under the

@@ -119,15 +119,26 @@ export const lenderTermLimits = sqliteTable(
   (t) => [primaryKey({ columns: [t.programId, t.maxTerm] })],
 );
 
-/** Which programs a store routes to. */
+/**
+ * Which programs a store routes to. Its columns and indexes, the references given: the same in D1
+ * and in a moved organization's storage object (src/db/org-schema.ts), where the program is a plain
+ * id of D1's matrix (global reference data).
+ */
+export const storeLenderPanelColumns = <OrgId, StoreId, ProgramId>(orgId: OrgId, storeId: StoreId, programId: ProgramId) => ({
+  orgId,
+  storeId,
+  programId,
+});
+
+export const storeLenderPanelIndexes = (t: { [K in "orgId" | "storeId" | "programId"]: SQLiteColumn }) => [
+  primaryKey({ columns: [t.storeId, t.programId] }),
+  index("store_lender_panel_org_idx").on(t.orgId, t.storeId),
+];
+
 export const storeLenderPanel = sqliteTable(
   "store_lender_panel",
-  {
-    orgId: orgIdRef(),
-    storeId: storeIdRef(),
-    programId: programIdRef(),
-  },
-  (t) => [primaryKey({ columns: [t.storeId, t.programId] }), index("store_lender_panel_org_idx").on(t.orgId, t.storeId)],
+  storeLenderPanelColumns(orgIdRef(), storeIdRef(), programIdRef()),
+  storeLenderPanelIndexes,
 );
 
 /**

@@ -13,6 +13,7 @@ import {
   recordComplianceCheck,
 } from "../../db/queries/compliance";
 import { readOrgStorage, unlessStorageInD1 } from "../../db/queries/org-storage";
+import { complianceValuesOf } from "../../db/queries/settings";
 import type { OrgStoragePlace } from "../../db/schema";
 import { confirmRelayed, onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import { decideScreening, type StaleListMode } from "../../engines/screening/decision";
@@ -172,87 +173,110 @@ export async function runComplianceCheck(
   staleListMode: StaleListMode,
 ) {
   refuseNonLatinNames(input);
+  const moved = caller.storage !== "d1";
   // Read together: on an isolate's first check each is a round trip of its own (BENCHMARKS.md, "Round trips").
-  const [settings, listState, usZips, forms] = await Promise.all([
+  const [cachedSettings, listState, usZips, forms, defaults] = await Promise.all([
     settingsByOrg.get(caller.orgId, now.getTime(), () => getComplianceSettings(db, caller.orgId)),
     listInForce.get("list", now.getTime(), () => getListInForce(db)),
     usZipSet(db),
     givenNameFormsFor(db),
+    // A moved organization's own thresholds are its object's, which checks the ones used against them (D1's defaults in force without a row).
+    moved ? settingsByOrg.get("*", now.getTime(), () => getComplianceSettings(db, "*")) : null,
   ]);
-  if (!settings) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
+  if (!cachedSettings || (moved && !defaults)) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
   const person = { firstName: input.first_name, lastName: input.last_name, dob: input.dob };
   const index = listState ? await sanctionsIndexFor(db, listState, person, forms) : null;
   const hashes = await personHashes(await orgHashKey(caller.salt, caller.orgId, now.getTime()), input);
-
-  const match = index ? screenPerson(index, person, { holdScore: settings.holdScore, flagScore: settings.flagScore }) : null;
   const handlingFlags = safeguardsFlags(handling);
   const list = listState && index ? listState : null;
-  // The result for each history the organization's earlier checks can show; the audit insert
-  // reads the history and records the matching one in the same statement.
-  const outcomes = IDENTITY_HISTORIES.map((history) => {
-    const redFlags = identityRedFlags({ ...person, ssnLast4: input.ssn_last4, addressZip: input.address_zip }, now, settings, history, usZips);
-    const decision = decideScreening({
-      list: list ? { loaded: true, version: list.version, versionBasis: list.versionBasis } : { loaded: false },
-      match,
-      redFlags,
-      limit: settings,
-      now,
-      mode: staleListMode,
-    });
-    // A refusal comes from the list alone, so every outcome agrees on it: nothing is screened or recorded.
-    if (decision.refused) throw new DomainError("sanctions_list_stale", decision.message);
-    return { redFlags, decision };
-  });
-  // A hold comes from the list alone, so every outcome agrees on it.
-  const { decision: listDecision } = outcomes[0];
-  // A listed name ruled out below the flag line is not worth showing; one ruled out above it says why it did not count.
-  const reported = match && (match.outcome !== "pass" || match.score >= settings.flagScore) ? match : null;
-
   const checkId = newId("chk");
   const checkedAt = now.toISOString();
-  const check = {
-    id: checkId,
-    keyId: caller.keyId,
-    score: match?.score ?? 0,
-    holdScore: settings.holdScore,
-    flagScore: settings.flagScore,
-    maxListAgeDays: settings.maxListAgeDays,
-    listVersion: list?.version ?? null,
-    listLoadedAt: list?.loadedAt ?? null,
-    matchedEntNum: reported?.ent_num ?? null,
-    safeguardsFlags: handlingFlags.map((f) => f.code),
-    ...hashes,
-    checkedAt,
+
+  /** The screening under `settings`: the check to record, its outcome for each history, and a hold's event. */
+  const screen = (settings: ComplianceSettings) => {
+    const match = index ? screenPerson(index, person, { holdScore: settings.holdScore, flagScore: settings.flagScore }) : null;
+    // The result for each history the organization's earlier checks can show; the audit insert
+    // reads the history and records the matching one in the same statement.
+    const outcomes = IDENTITY_HISTORIES.map((history) => {
+      const redFlags = identityRedFlags({ ...person, ssnLast4: input.ssn_last4, addressZip: input.address_zip }, now, settings, history, usZips);
+      const decision = decideScreening({
+        list: list ? { loaded: true, version: list.version, versionBasis: list.versionBasis } : { loaded: false },
+        match,
+        redFlags,
+        limit: settings,
+        now,
+        mode: staleListMode,
+      });
+      // A refusal comes from the list alone, so every outcome agrees on it: nothing is screened or recorded.
+      if (decision.refused) throw new DomainError("sanctions_list_stale", decision.message);
+      return { redFlags, decision };
+    });
+    // A hold comes from the list alone, so every outcome agrees on it.
+    const { decision: listDecision } = outcomes[0];
+    // A listed name ruled out below the flag line is not worth showing; one ruled out above it says why it did not count.
+    const reported = match && (match.outcome !== "pass" || match.score >= settings.flagScore) ? match : null;
+    const check = {
+      id: checkId,
+      keyId: caller.keyId,
+      score: match?.score ?? 0,
+      holdScore: settings.holdScore,
+      flagScore: settings.flagScore,
+      maxListAgeDays: settings.maxListAgeDays,
+      listVersion: list?.version ?? null,
+      listLoadedAt: list?.loadedAt ?? null,
+      matchedEntNum: reported?.ent_num ?? null,
+      safeguardsFlags: handlingFlags.map((f) => f.code),
+      ...hashes,
+      checkedAt,
+    };
+    const recorded = outcomes.map(({ redFlags, decision }) => ({
+      result: decision.result,
+      triggeredRule: decision.triggeredRule,
+      redFlags: redFlags.map((f) => f.code),
+    }));
+    const events =
+      listDecision.result === "hold"
+        ? [
+            {
+              event: "compliance.hold_triggered" as const,
+              orgId: caller.orgId,
+              storeId: null,
+              data: { check_id: checkId, triggered_rule: listDecision.triggeredRule, score: match?.score ?? 0, ent_num: reported?.ent_num ?? null },
+            },
+          ]
+        : [];
+    return { settings, match, outcomes, reported, check, recorded, events };
   };
-  const recorded = outcomes.map(({ redFlags, decision }) => ({
-    result: decision.result,
-    triggeredRule: decision.triggeredRule,
-    redFlags: redFlags.map((f) => f.code),
-  }));
-  const events =
-    listDecision.result === "hold"
-      ? [
-          {
-            event: "compliance.hold_triggered" as const,
-            orgId: caller.orgId,
-            storeId: null,
-            data: { check_id: checkId, triggered_rule: listDecision.triggeredRule, score: match?.score ?? 0, ent_num: reported?.ent_num ?? null },
-          },
-        ]
-      : [];
+
+  let screened = screen(cachedSettings);
   // The check is recorded where the organization's audit trail lives (docs/scaling.md): in D1 with
   // its event, in one batch D1's fence holds to the flag; in its storage object in one call (the
   // history read and the row written in one statement, the event in the object's outbox in the same
   // transaction), the event then relayed to D1 (docs/scaling.md#an-object-write-and-its-events).
+  // The object keeps the thresholds: a screening run with others (this isolate's copy older than a
+  // change) is run again with those it answers, once, and they are kept for the next check.
   const outcome = await onOrgStorage<number>(env, caller.orgId, caller.storage, "write", {
     inD1: async () => {
-      const audit = recordComplianceCheck(db, caller.orgId, check, recorded);
-      const { results } = await commitWithEvents(env, db, [unlessStorageInD1(db, caller.orgId), audit], events, now);
+      const audit = recordComplianceCheck(db, caller.orgId, screened.check, screened.recorded);
+      const { results } = await commitWithEvents(env, db, [unlessStorageInD1(db, caller.orgId), audit], screened.events, now);
       return (results[1] as { outcome: number }[])[0].outcome;
     },
     inObject: async () => {
-      const written = await orgStore(env, caller.orgId).recordCheck(caller.orgId, check, recorded, events, checkedAt);
+      const store = orgStore(env, caller.orgId);
+      const record = () =>
+        store.recordCheck(caller.orgId, screened.check, screened.recorded, screened.events, checkedAt, {
+          used: complianceValuesOf(screened.settings),
+          defaults: complianceValuesOf(defaults ?? cachedSettings),
+        });
+      let written = await record();
+      if ("thresholds" in written) {
+        const own = { orgId: caller.orgId, ...written.thresholds };
+        settingsByOrg.set(caller.orgId, own, now.getTime());
+        screened = screen(own);
+        written = await record();
+      }
       if ("notServing" in written) return written;
+      if ("thresholds" in written) throw new DomainError("conflict", "The screening thresholds kept changing under this check; send it again.");
       if (written.events.length > 0) {
         await commitWithEvents(env, db, [], [], now, written.events);
         await confirmRelayed(env, caller.orgId, written.events);
@@ -260,7 +284,8 @@ export async function runComplianceCheck(
       return written.outcome;
     },
   });
-  const { redFlags, decision } = outcomes[outcome];
+  const { settings, match, reported } = screened;
+  const { redFlags, decision } = screened.outcomes[outcome];
 
   return {
     check_id: checkId,

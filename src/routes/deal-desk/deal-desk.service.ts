@@ -107,7 +107,7 @@ export function lenderHistoryElsewhere(
   return (
     read &&
     ((storeId) =>
-      read(
+      read<queries.StoreLenderHistory>(
         () => queries.storeLenderHistory(db, orgId, storeId),
         () => orgStore(env, orgId).lenderHistory(orgId, storeId),
       ))
@@ -123,13 +123,11 @@ async function loadStoreDesk(
 ): Promise<StoreDesk | null> {
   const directory = await queries.findDeskStore(db, orgId, storeId);
   if (!directory) return null;
-  // The panel and the feeds' deliveries are D1's; the history is where the decisions are, with a moved organization's store settings.
+  // The feeds' deliveries are D1's; the history is where the decisions are, with the store's panel and a moved organization's store settings.
   const history: Promise<queries.StoreLenderHistory> = elsewhere ? elsewhere(directory.id) : queries.storeLenderHistory(db, orgId, directory.id);
-  const [panelProgramIds, { decisions, episodes, settings }, feeds] = await Promise.all([
-    queries.loadStorePanel(db, orgId, directory.id),
-    history,
-    loadFeedReceipts(db, orgId, [directory.id]),
-  ]);
+  const [{ decisions, episodes, settings, panel }, feeds] = await Promise.all([history, loadFeedReceipts(db, orgId, [directory.id])]);
+  // An object on the previous code (a deploy's overlap) holds no panel yet: D1 still does.
+  const panelProgramIds = panel ?? (await queries.loadStorePanel(db, orgId, directory.id));
   const store = { ...directory, ...settings };
   const calibration = new Map<string, Partial<Record<CreditTier, lenderRouting.DecisionCounts>>>();
   const turnaround = new Map<string, { submissions: number; turnaroundSum: number }>();

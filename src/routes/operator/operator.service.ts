@@ -3,6 +3,7 @@ import { evictBrokerToken, evictOrganizationCredentials } from "../../credential
 import { hashPassword } from "../../credentials/password";
 import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
+import { loadStorePanel } from "../../db/queries/deal-desk";
 import * as operator from "../../db/queries/operator";
 import { readOrgStorage } from "../../db/queries/org-storage";
 import type { StoreSettingsRow } from "../../db/queries/settings";
@@ -84,13 +85,13 @@ export async function createStore(env: StorageEnv, db: Database, orgId: string, 
     ...storeSettingColumnsOf(input),
   });
   if (!row) throw new DomainError("conflict", "A store with that id exists.");
-  // A moved organization's store settings are its object's: the new store goes there too, with the settings it was created with.
+  // A moved organization's store settings and panels are its object's: the new store goes there too, with the settings and panel it was created with.
   const storage = (await readOrgStorage(db, orgId)) ?? "d1";
   if (storage !== "d1") {
     await onOrgStorage(env, orgId, storage, "write", {
       // Back in D1 (an undo), or a move that copies the directory after this insert: D1's row is the store.
       inD1: async () => undefined,
-      inObject: () => orgStore(env, orgId).addStore(orgId, row),
+      inObject: async () => orgStore(env, orgId).addStore(orgId, row, await loadStorePanel(db, orgId, row.id)),
     });
   }
   return toStore(row);

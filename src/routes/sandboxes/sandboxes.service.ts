@@ -116,6 +116,7 @@ export async function createSandbox(env: Pick<Env, "ORG_STORE">, db: Database, n
       inventory.deals,
       inventory.dealStips,
       inventory.lenderDecisions,
+      inventory.lenderPanel,
     );
   } catch (error) {
     logEvent("error", { event: "sandbox_seed_failed", org_id: organization.id, ...describeError(error) });

@@ -29,12 +29,13 @@ export const updateStoreSettings: RouteHandler<typeof routes.updateStoreSettings
 };
 
 export const getLenderPanel: RouteHandler<typeof routes.getLenderPanel, AppEnv> = async (c) => {
-  return c.json(await settings.getLenderPanel(c.get("db"), c.get("orgManager").orgId, c.req.valid("param").store_id), 200);
+  return c.json(await settings.getLenderPanel(c.env, c.get("db"), c.get("orgManager").orgId, c.req.valid("param").store_id), 200);
 };
 
 export const replaceLenderPanel: RouteHandler<typeof routes.replaceLenderPanel, AppEnv> = async (c) => {
   const manager = c.get("orgManager");
   const body = await settings.replaceLenderPanel(
+    c.env,
     c.get("db"),
     manager.orgId,
     c.req.valid("param").store_id,
@@ -46,12 +47,12 @@ export const replaceLenderPanel: RouteHandler<typeof routes.replaceLenderPanel, 
 };
 
 export const getComplianceSettings: RouteHandler<typeof routes.getComplianceSettings, AppEnv> = async (c) => {
-  return c.json(await settings.getComplianceSettings(c.get("db"), c.get("orgManager").orgId), 200);
+  return c.json(await settings.getComplianceSettings(c.env, c.get("db"), c.get("orgManager").orgId), 200);
 };
 
 export const updateComplianceSettings: RouteHandler<typeof routes.updateComplianceSettings, AppEnv> = async (c) => {
   const manager = c.get("orgManager");
-  const body = await settings.updateComplianceSettings(c.get("db"), manager.orgId, c.req.valid("json"), managerActor(manager), new Date());
+  const body = await settings.updateComplianceSettings(c.env, c.get("db"), manager.orgId, c.req.valid("json"), managerActor(manager), new Date());
   return c.json(body, 200);
 };
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import { GUARDED_WRITE_ATTEMPTS } from "../../db/guarded";
-import type { StoreSettingsChanged } from "../../db/org-store";
+import type { LenderPanelChanged, StoreSettingsChanged, ThresholdsChanged } from "../../db/org-store";
 import { readOrgStorage, unlessStorageInD1 } from "../../db/queries/org-storage";
 import * as queries from "../../db/queries/settings";
 import type { NOT_SERVING } from "../../durable-objects/org-storage";
@@ -18,8 +18,8 @@ import type { ComplianceSettingsPatchSchema, LenderPanelPutSchema, StoreSettings
 /**
  * Store settings, lender panels and screening thresholds, read and changed with an audit row per
  * field changed in the same D1 batch (docs/settings.md). `actor` is who asked: `staff:<id>` and
- * `broker:<id>` from these routes, `operator:<id>` from an operator's. A moved organization's store
- * settings and their audit rows are its object's (docs/scaling.md#the-settings-group-and-where-it-is-read-issue-39): read and
+ * `broker:<id>` from these routes, `operator:<id>` from an operator's. A moved organization's
+ * settings of all three and their audit rows are its object's (docs/scaling.md#the-settings-group-and-where-it-is-read-issue-39): read and
  * changed there in one call, the change and its audit rows in one transaction.
  */
 
@@ -184,9 +184,26 @@ const toPanel = (storeId: string, programs: { id: string; name: string; type: st
   programs,
 });
 
-export async function getLenderPanel(db: Database, orgId: string, storeId: string) {
-  await assertOwnStore(db, orgId, storeId);
-  return toPanel(storeId, await queries.listLenderPanel(db, orgId, storeId));
+/** The store's panel, by name: in D1 joined to the matrix; in a moved organization's object its ids, named from D1's matrix (global reference data). */
+export async function getLenderPanel(env: StorageEnv, db: Database, orgId: string, storeId: string) {
+  const programs = await whereSettings(
+    env,
+    db,
+    orgId,
+    "read",
+    async () => {
+      await assertOwnStore(db, orgId, storeId);
+      return queries.listLenderPanel(db, orgId, storeId);
+    },
+    async (store) => {
+      const ids = (await store.lenderPanel(orgId, storeId)) as string[] | null | typeof NOT_SERVING;
+      if (ids === null) throw storeNotFound();
+      if ("notServing" in ids) return ids;
+      const byId = new Map((await queries.listLenderProgramNames(db)).map((p) => [p.id, p]));
+      return ids.flatMap((id) => byId.get(id) ?? []).sort((a, b) => compareText(a.name, b.name));
+    },
+  );
+  return toPanel(storeId, programs);
 }
 
 /** Every entry resolved to a program (by id, else by name in any case); the unknown ones are one 422 naming each. */
@@ -212,8 +229,13 @@ function resolvePrograms(entries: readonly string[], programs: Awaited<ReturnTyp
   return [...found.values()];
 }
 
-/** The panel becomes exactly `input.programs`, with one audit row (the sorted ids before and after) when it differs. */
+/**
+ * The panel becomes exactly `input.programs`, with one audit row (the sorted ids before and after)
+ * when it differs: in D1 a guarded write, retried; in a moved organization's object one call that
+ * reads, plans and writes in one transaction.
+ */
 export async function replaceLenderPanel(
+  env: StorageEnv,
   db: Database,
   orgId: string,
   storeId: string,
@@ -221,22 +243,34 @@ export async function replaceLenderPanel(
   actor: string,
   now: Date,
 ) {
-  await assertOwnStore(db, orgId, storeId);
   const programs = await queries.listLenderProgramNames(db);
   const next = resolvePrograms(input.programs, programs).sort((a, b) => compareText(a.name, b.name));
   const afterIds = next.map((p) => p.id).sort();
-  return untilWritten(
-    orgId,
-    async () => {
-      const beforeIds = (await queries.listLenderPanel(db, orgId, storeId)).map((p) => p.id).sort();
-      const value = toPanel(storeId, next);
-      if (JSON.stringify(beforeIds) === JSON.stringify(afterIds)) return { written: true, value };
-      const entry = queries.auditEntry(storeId, "lender_panel", "programs", beforeIds, afterIds, actor, now.toISOString());
-      return (await queries.replaceLenderPanel(db, orgId, storeId, beforeIds, afterIds, [entry])) ? { written: true, value } : { written: false };
-    },
-    undefined,
-    "The lender panel",
-  );
+  const value = toPanel(storeId, next);
+  const changedAt = now.toISOString();
+  const inD1 = async () => {
+    await assertOwnStore(db, orgId, storeId);
+    return untilWritten(
+      orgId,
+      async () => {
+        const beforeIds = (await queries.listLenderPanel(db, orgId, storeId)).map((p) => p.id).sort();
+        const entry = queries.planLenderPanelChange(storeId, beforeIds, afterIds, actor, changedAt);
+        if (entry === null) return { written: true, value };
+        const written = await queries.replaceLenderPanel(db, orgId, storeId, beforeIds, afterIds, [entry], unlessStorageInD1(db, orgId));
+        return written ? { written: true, value } : { written: false };
+      },
+      undefined,
+      "The lender panel",
+    );
+  };
+  const inObject = async (store: Store): Promise<typeof value | typeof NOT_SERVING> => {
+    const changed = (await store.changeLenderPanel(orgId, storeId, afterIds, actor, changedAt)) as LenderPanelChanged | typeof NOT_SERVING;
+    if (changed === null) throw storeNotFound();
+    if ("notServing" in changed) return changed;
+    if (changed.changed) settingsChanged(orgId);
+    return value;
+  };
+  return whereSettings(env, db, orgId, "write", inD1, inObject);
 }
 
 const COMPLIANCE_FIELDS = {
@@ -252,10 +286,12 @@ const COMPLIANCE_FIELD_NAMES = Object.keys(COMPLIANCE_FIELDS) as ComplianceField
 const toComplianceFields = (values: queries.ComplianceSettingsValues) =>
   Object.fromEntries(COMPLIANCE_FIELD_NAMES.map((name) => [name, values[COMPLIANCE_FIELDS[name]]])) as Record<ComplianceField, number>;
 
-async function loadCompliance(db: Database, orgId: string) {
-  const { own, defaults } = await queries.loadComplianceSettingRows(db, orgId);
-  if (!defaults) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
-  return { own, defaults, effective: own ?? defaults };
+/** The defaults ('*', D1's reference) and the organization's own row: D1's, or `own` as its object holds it. */
+async function loadCompliance(db: Database, orgId: string, own?: queries.ComplianceSettingsRow | null) {
+  const rows = await queries.loadComplianceSettingRows(db, orgId);
+  if (!rows.defaults) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
+  const ownRow = own === undefined ? rows.own : own;
+  return { own: ownRow, defaults: rows.defaults, effective: ownRow ?? rows.defaults };
 }
 
 function complianceBody(
@@ -270,55 +306,74 @@ function complianceBody(
   };
 }
 
-export async function getComplianceSettings(db: Database, orgId: string) {
-  const loaded = await loadCompliance(db, orgId);
+/** The thresholds in force: a moved organization's own row is its object's (one call), the defaults D1's. */
+export async function getComplianceSettings(env: StorageEnv, db: Database, orgId: string) {
+  const loaded = await whereSettings(
+    env,
+    db,
+    orgId,
+    "read",
+    () => loadCompliance(db, orgId),
+    async (store) => {
+      const own = (await store.complianceThresholds(orgId)) as queries.ComplianceSettingsRow | null | typeof NOT_SERVING;
+      return own !== null && "notServing" in own ? own : loadCompliance(db, orgId, own);
+    },
+  );
   return complianceBody(loaded, loaded.own?.updatedAt ?? null);
 }
 
-/** The organization's row is created from the values in force on its first change; hold must stay at or above flag. */
+const holdBelowFlag = (next: queries.ComplianceSettingsValues) =>
+  new DomainError("invalid", "hold_score must be at least flag_score.", {
+    problems: [{ path: "hold_score", code: "hold_below_flag", message: `hold_score ${next.holdScore} is below flag_score ${next.flagScore}.` }],
+  });
+
+/**
+ * The organization's row is created from the values in force on its first change; hold must stay
+ * at or above flag. In D1: read, then a guarded write, retried; in a moved organization's object,
+ * one call reads, plans and writes in one transaction (the defaults, D1's, sent with it).
+ */
 export async function updateComplianceSettings(
+  env: StorageEnv,
   db: Database,
   orgId: string,
   patch: z.infer<typeof ComplianceSettingsPatchSchema>,
   actor: string,
   now: Date,
 ) {
-  return untilWritten(
-    orgId,
-    async () => {
-      const loaded = await loadCompliance(db, orgId);
-      const next: queries.ComplianceSettingsValues = { ...pickValues(loaded.effective) };
-      const entries: queries.AuditEntry[] = [];
-      for (const name of COMPLIANCE_FIELD_NAMES) {
-        const value = patch[name];
-        const column = COMPLIANCE_FIELDS[name];
-        if (value === undefined || value === loaded.effective[column]) continue;
-        next[column] = value;
-        entries.push(queries.auditEntry(null, "compliance", name, loaded.effective[column], value, actor, now.toISOString()));
-      }
-      if (next.holdScore < next.flagScore) {
-        throw new DomainError("invalid", "hold_score must be at least flag_score.", {
-          problems: [{ path: "hold_score", code: "hold_below_flag", message: `hold_score ${next.holdScore} is below flag_score ${next.flagScore}.` }],
-        });
-      }
-      if (entries.length === 0) return { written: true, value: complianceBody(loaded, loaded.own?.updatedAt ?? null) };
-      const updatedAt = now.toISOString();
-      const before = loaded.own && pickValues(loaded.own);
-      if (!(await queries.saveComplianceSettings(db, orgId, before, next, updatedAt, entries))) return { written: false };
-      return { written: true, value: complianceBody({ own: next, defaults: loaded.defaults, effective: next }, updatedAt) };
-    },
-    undefined,
-    "The screening thresholds",
-  );
+  const fields = COMPLIANCE_FIELD_NAMES.flatMap((name): queries.ComplianceChange[] => {
+    const value = patch[name];
+    return value === undefined ? [] : [{ field: name, column: COMPLIANCE_FIELDS[name], value }];
+  });
+  const changedAt = now.toISOString();
+  const inD1 = () =>
+    untilWritten(
+      orgId,
+      async () => {
+        const loaded = await loadCompliance(db, orgId);
+        const { next, entries, holdBelowFlag: refused } = queries.planComplianceChange(loaded.effective, fields, actor, changedAt);
+        if (refused) throw holdBelowFlag(next);
+        if (entries.length === 0) return { written: true, value: complianceBody(loaded, loaded.own?.updatedAt ?? null) };
+        const before = loaded.own && queries.complianceValuesOf(loaded.own);
+        if (!(await queries.saveComplianceSettings(db, orgId, before, next, changedAt, entries, unlessStorageInD1(db, orgId))))
+          return { written: false };
+        return { written: true, value: complianceBody({ own: next, defaults: loaded.defaults, effective: next }, changedAt) };
+      },
+      undefined,
+      "The screening thresholds",
+    );
+  const inObject = async (store: Store): Promise<ReturnType<typeof complianceBody> | typeof NOT_SERVING> => {
+    const { defaults } = await loadCompliance(db, orgId, null);
+    const changed = (await store.changeComplianceThresholds(orgId, queries.complianceValuesOf(defaults), fields, actor, changedAt)) as
+      | ThresholdsChanged
+      | typeof NOT_SERVING;
+    if ("notServing" in changed) return changed;
+    if (changed.holdBelowFlag) throw holdBelowFlag(changed.next);
+    if (!changed.written) return complianceBody({ own: changed.own, defaults, effective: changed.own ?? defaults }, changed.own?.updatedAt ?? null);
+    settingsChanged(orgId);
+    return complianceBody({ own: changed.next, defaults, effective: changed.next }, changedAt);
+  };
+  return whereSettings(env, db, orgId, "write", inD1, inObject);
 }
-
-const pickValues = (row: queries.ComplianceSettingsValues): queries.ComplianceSettingsValues => ({
-  holdScore: row.holdScore,
-  flagScore: row.flagScore,
-  maxListAgeDays: row.maxListAgeDays,
-  minimumAge: row.minimumAge,
-  maximumAge: row.maximumAge,
-});
 
 /** Opaque to clients: base64url JSON of the list, the organization and the last entry served. */
 const AuditCursorSchema = z.object({ list: z.literal("settings-audit"), org: z.string(), changed_at: z.string(), id: z.string() });
@@ -332,14 +387,7 @@ function decodeAuditCursor(text: string, orgId: string): queries.AuditCursor {
 const encodeAuditCursor = (orgId: string, row: queries.SettingsAuditRow) =>
   cursorText({ list: "settings-audit", org: orgId, changed_at: row.changedAt, id: row.id });
 
-/** Newest first, as the log is listed. */
-const newestFirst = (a: queries.SettingsAuditRow, b: queries.SettingsAuditRow) => compareText(b.changedAt, a.changedAt) || compareText(b.id, a.id);
-
-/**
- * The log's page. A moved organization's store-settings rows are its object's, the lender panel's
- * and the thresholds' D1's (those settings have not moved): the page is the newest of both, each
- * side read past the cursor as far as the page needs.
- */
+/** The log's page, where the organization's settings are: D1, or a moved organization's object (every area's rows, one call). */
 export async function listAudit(env: StorageEnv, db: Database, orgId: string, page: { limit: number; cursor?: string }) {
   const after = page.cursor === undefined ? undefined : decodeAuditCursor(page.cursor, orgId);
   // One more than asked for says whether another page follows.
@@ -350,13 +398,7 @@ export async function listAudit(env: StorageEnv, db: Database, orgId: string, pa
     orgId,
     "read",
     () => queries.listSettingsAudit(db, orgId, wanted),
-    async (store) => {
-      const [own, inD1] = await Promise.all([
-        store.settingsAudit(orgId, wanted) as Promise<queries.SettingsAuditRow[] | typeof NOT_SERVING>,
-        queries.listSettingsAudit(db, orgId, { ...wanted, areas: ["lender_panel", "compliance"] }),
-      ]);
-      return "notServing" in own ? own : [...own, ...inD1].sort(newestFirst).slice(0, wanted.limit);
-    },
+    (store) => store.settingsAudit(orgId, wanted) as Promise<queries.SettingsAuditRow[] | typeof NOT_SERVING>,
   );
   const served = rows.slice(0, page.limit);
   const hasMore = rows.length > page.limit;
