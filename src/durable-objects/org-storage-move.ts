@@ -1,6 +1,6 @@
 /**
  * Moving an organization's data between D1 and its storage object (docs/scaling.md#how-an-organization-moves-d1--its-object),
- * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group, the settings group, the webhooks group, the briefings group). A move: the flag to `moving` (D1's fence then
+ * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group, the settings group, the webhooks group, the briefings group, the store feeds). A move: the flag to `moving` (D1's fence then
  * refuses the group's writes, which wait), a copy in pages by id, the digests of both sides
  * compared, the object turned on, the flag to `object`. An undo is the same the other way; D1's
  * copy is kept by a move, so an undo writes back only what changed since.
@@ -11,6 +11,8 @@ import {
   type BriefingKey,
   type BriefingsTable,
   briefingsDigest,
+  type FeedsTable,
+  feedsDigest,
   forgetBriefings,
   type GroupTable,
   groupDigest,
@@ -29,6 +31,7 @@ import {
   readMarketValuePage,
   readOrgStorage,
   readSalesMonths,
+  readStoreFeeds,
   readStoreNames,
   readUnitPage,
   restoreBriefings,
@@ -38,6 +41,7 @@ import {
   restoreEndpoints,
   restoreLenderDecisions,
   restoreSettings,
+  restoreStoreFeeds,
   restoreUnits,
   type SettingsTable,
   type StoredBriefing,
@@ -77,7 +81,7 @@ const verificationFailed = (d1: Record<string, TableDigest>, object: Record<stri
 function sameDigests(
   a: Record<string, TableDigest>,
   b: Record<string, TableDigest>,
-  tables: readonly (GroupTable | LenderTable | SettingsTable | WebhooksTable | BriefingsTable)[],
+  tables: readonly (GroupTable | LenderTable | SettingsTable | WebhooksTable | BriefingsTable | FeedsTable)[],
 ): boolean {
   return tables.every((t) => a[t]?.rows === b[t]?.rows && a[t]?.sha256 === b[t]?.sha256);
 }
@@ -105,6 +109,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
       ...(await store.settingsDigest(orgId)),
       ...(await store.webhooksDigest(orgId)),
       ...(await store.briefingsDigest(orgId)),
+      ...(await store.feedsDigest(orgId)),
     };
     return { org_id: orgId, storage: "object", tables, write_pause_ms: 0 };
   }
@@ -133,6 +138,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   await copySettings(db, store, orgId);
   await copyWebhooks(db, store, orgId);
   await copyBriefings(db, store, orgId);
+  await copyStoreFeeds(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const groups = await verifyGroups(db, store, orgId);
   if (
@@ -176,6 +182,7 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
       ...(await settingsDigest(inD1, orgId)),
       ...(await webhooksDigest(inD1, orgId)),
       ...(await briefingsDigest(inD1, orgId)),
+      ...(await feedsDigest(inD1, orgId)),
     };
     return { org_id: orgId, storage: "d1", tables, write_pause_ms: 0 };
   }
@@ -201,6 +208,7 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   await returnSettings(db, store, orgId);
   await returnWebhooks(db, store, orgId);
   await returnBriefings(db, store, orgId);
+  await returnStoreFeeds(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const groups = await verifyGroups(db, store, orgId);
   // The stores' names are the directory's own in D1, and nothing writes market values in the object: the units and the deals group came back.
@@ -229,6 +237,7 @@ async function verifyGroups(db: Database, store: Store, orgId: string) {
     await verifySettings(db, store, orgId),
     await verifyWebhooks(db, store, orgId),
     await verifyBriefings(db, store, orgId),
+    await verifyStoreFeeds(db, store, orgId),
   ];
   return {
     same: groups.every((group) => group.same),
@@ -434,4 +443,27 @@ async function writeAll(db: Database, writes: ReturnType<typeof restoreBriefings
 async function verifyBriefings(db: Database, store: Store, orgId: string) {
   const [inD1, inObject] = await Promise.all([briefingsDigest(db, orgId), store.briefingsDigest(orgId)]);
   return { inD1, inObject, same: sameDigests(inD1, inObject, ["morning_briefings", "aged_inventory_alerts"]) };
+}
+
+// --- the store feeds group (store_feeds) ----------------------------------------------------------
+
+/**
+ * D1's feeds into the object, in one call (a few rows a store), in place of any a failed move left.
+ * Deliveries wait while the flag says `moving` (D1's fence), and D1's stale check skips a moving
+ * organization, so the copy is what the object starts from: none lost, none applied twice.
+ */
+async function copyStoreFeeds(db: Database, store: Store, orgId: string): Promise<void> {
+  await store.loadStoreFeeds(orgId, await readStoreFeeds(db, orgId));
+}
+
+/** The object's feeds written back to D1 in place of D1's (an undo): its deliveries and episodes since the move are the truth. */
+async function returnStoreFeeds(db: Database, store: Store, orgId: string): Promise<void> {
+  const [gone, ...writes] = restoreStoreFeeds(db, orgId, await store.storeFeedsPage(orgId));
+  await db.batch([gone, ...writes]);
+}
+
+/** Both sides' digests of the group (rows and SHA-256), and whether they agree. */
+async function verifyStoreFeeds(db: Database, store: Store, orgId: string) {
+  const [inD1, inObject]: Record<FeedsTable, TableDigest>[] = await Promise.all([feedsDigest(db, orgId), store.feedsDigest(orgId)]);
+  return { inD1, inObject, same: sameDigests(inD1, inObject, ["store_feeds"]) };
 }

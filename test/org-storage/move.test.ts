@@ -6,7 +6,15 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { outcomeStore } from "../../src/db/org-store";
 import type { StoredMarketValue, StoredUnit } from "../../src/db/queries/org-storage";
-import { briefingsDigest, groupDigest, lenderDigest, readOrgStorage, settingsDigest, webhooksDigest } from "../../src/db/queries/org-storage";
+import {
+  briefingsDigest,
+  feedsDigest,
+  groupDigest,
+  lenderDigest,
+  readOrgStorage,
+  settingsDigest,
+  webhooksDigest,
+} from "../../src/db/queries/org-storage";
 import { NOT_SERVING, type OrganizationStore } from "../../src/durable-objects/org-storage";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
@@ -68,7 +76,10 @@ const stockAndPrice = (orgId: string) =>
 function copyingThrough(
   real: ReturnType<typeof orgStore>,
   overrides: Partial<
-    Pick<OrganizationStore, "load" | "loadDeals" | "loadChecks" | "loadLenderDecisions" | "loadSettings" | "loadWebhooks" | "loadBriefings">
+    Pick<
+      OrganizationStore,
+      "load" | "loadDeals" | "loadChecks" | "loadLenderDecisions" | "loadSettings" | "loadWebhooks" | "loadBriefings" | "loadStoreFeeds"
+    >
   >,
 ) {
   const store = {
@@ -83,6 +94,8 @@ function copyingThrough(
     webhooksDigest: (orgId: string) => real.webhooksDigest(orgId),
     loadBriefings: (...args: Parameters<OrganizationStore["loadBriefings"]>) => real.loadBriefings(...args),
     briefingsDigest: (orgId: string) => real.briefingsDigest(orgId),
+    loadStoreFeeds: (...args: Parameters<OrganizationStore["loadStoreFeeds"]>) => real.loadStoreFeeds(...args),
+    feedsDigest: (orgId: string) => real.feedsDigest(orgId),
     digest: (orgId: string) => real.digest(orgId),
     setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
     ...overrides,
@@ -484,6 +497,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       ...(await settingsDigest(inD1, org.id)),
       ...(await webhooksDigest(inD1, org.id)),
       ...(await briefingsDigest(inD1, org.id)),
+      ...(await feedsDigest(inD1, org.id)),
     }).toEqual(report.tables);
   });
 

@@ -19,6 +19,7 @@ import {
   vehicleTypeAdjustments,
 } from "../schema";
 import type { StoreSettingsRow } from "./settings";
+import type { FeedReceipts } from "./signals";
 import { listOpenEpisodes } from "./signals";
 
 /**
@@ -125,4 +126,5 @@ export async function storeLenderHistory(db: SqliteReader, orgId: string, storeI
 }
 
 /** The history as read; from a moved organization's object, with the store's settings kept there. */
-export type StoreLenderHistory = Awaited<ReturnType<typeof storeLenderHistory>> & { settings?: StoreSettingsRow };
+/** The history as read; from a moved organization's object, with the store's settings and its feeds' receipts kept there. */
+export type StoreLenderHistory = Awaited<ReturnType<typeof storeLenderHistory>> & { settings?: StoreSettingsRow; feeds?: FeedReceipts };

@@ -123,13 +123,15 @@ async function loadStoreDesk(
 ): Promise<StoreDesk | null> {
   const directory = await queries.findDeskStore(db, orgId, storeId);
   if (!directory) return null;
-  // The panel and the feeds' deliveries are D1's; the history is where the decisions are, with a moved organization's store settings.
+  // The panel is D1's; the history is where the decisions are, with a moved organization's store settings and feeds' receipts
+  // (D1's otherwise, or from an object on the previous code).
   const history: Promise<queries.StoreLenderHistory> = elsewhere ? elsewhere(directory.id) : queries.storeLenderHistory(db, orgId, directory.id);
-  const [panelProgramIds, { decisions, episodes, settings }, feeds] = await Promise.all([
+  const [panelProgramIds, { decisions, episodes, settings, feeds: kept }, inD1] = await Promise.all([
     queries.loadStorePanel(db, orgId, directory.id),
     history,
-    loadFeedReceipts(db, orgId, [directory.id]),
+    elsewhere ? undefined : loadFeedReceipts(db, orgId, [directory.id]),
   ]);
+  const feeds = kept ?? inD1 ?? (await loadFeedReceipts(db, orgId, [directory.id]));
   const store = { ...directory, ...settings };
   const calibration = new Map<string, Partial<Record<CreditTier, lenderRouting.DecisionCounts>>>();
   const turnaround = new Map<string, { submissions: number; turnaroundSum: number }>();
