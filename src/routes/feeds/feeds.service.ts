@@ -36,6 +36,12 @@ interface Read<T> {
   receipts: FeedReceipts;
 }
 
+/** An object's page: with its receipts, or (an object on the previous code, a deploy's overlap) the rows alone, then with D1's. */
+async function objectRead<T>(db: Database, orgId: string, query: feeds.FeedQuery, answer: Promise<Read<T> | T[] | typeof NOT_SERVING>) {
+  const page = await answer;
+  return Array.isArray(page) ? withD1Receipts(db, orgId, query, Promise.resolve(page)) : page;
+}
+
 /** The rows D1 read, with D1's receipts of the page's store (or every store), in the same wave of reads. */
 async function withD1Receipts<T>(db: Database, orgId: string, query: feeds.FeedQuery, rows: Promise<T[]>): Promise<Read<T>> {
   const [read, receipts] = await Promise.all([rows, loadFeedReceipts(db, orgId, query.storeId === undefined ? undefined : [query.storeId])]);
@@ -94,7 +100,13 @@ export const unitsWhereStored =
   (query, after) =>
     onOrgStorage(env, orgId, storage, "read", {
       inD1: () => withD1Receipts(db, orgId, query, feeds.listInventory(db, orgId, query, after)),
-      inObject: () => orgStore(env, orgId).inventoryPage(orgId, query, after, true) as Promise<Read<feeds.UnitRow> | typeof NOT_SERVING>,
+      inObject: () =>
+        objectRead(
+          db,
+          orgId,
+          query,
+          orgStore(env, orgId).inventoryPage(orgId, query, after, true) as Promise<Read<feeds.UnitRow> | typeof NOT_SERVING>,
+        ),
     });
 
 export function inventoryPage(
@@ -128,7 +140,13 @@ export const salesWhereStored =
   (query, after) =>
     onOrgStorage(env, orgId, storage, "read", {
       inD1: () => withD1Receipts(db, orgId, query, feeds.salesSummary(db, orgId, query, after)),
-      inObject: () => orgStore(env, orgId).salesSummaryPage(orgId, query, after, true) as Promise<Read<feeds.SalesSummaryRow> | typeof NOT_SERVING>,
+      inObject: () =>
+        objectRead(
+          db,
+          orgId,
+          query,
+          orgStore(env, orgId).salesSummaryPage(orgId, query, after, true) as Promise<Read<feeds.SalesSummaryRow> | typeof NOT_SERVING>,
+        ),
     });
 
 function salesSummaryPage(
