@@ -142,6 +142,41 @@ describe("a moved organization's store feeds are in its object", () => {
     expect(closed.checkAt).toBe(Date.parse(closed.rows[0].received_at) + 24 * HOUR + 1000);
   });
 
+  it("a firing for the feeds' check runs no nightly job: the nightly run stays set for its time", async () => {
+    const { org, store, key } = await setup("firing");
+    await putInventory(store.id, { key }, { units: [unit(1)] });
+    await placeOrganization(org.id, "object");
+    // The feed goes stale a minute from now; a PATCH (of nothing new) sets the check for it, before any nightly run.
+    await runInDurableObject(object(org.id), (_, state) => {
+      state.storage.sql.exec("UPDATE store_feeds SET received_at = ?", new Date(Date.now() - 24 * HOUR + 60_000).toISOString());
+    });
+    const cookie = await logIn(await createStaffUser(org.id));
+    expect((await staffCall(`/api/settings/stores/${store.id}`, cookie, { method: "PATCH", body: { inventory_stale_hours: 24 } })).status).toBe(200);
+    const nightlyAt = () => runInDurableObject(object(org.id), (_, state) => state.storage.get<number>("nightly_at"));
+    const before = await nightlyAt();
+    const armed = await objectFeeds(org.id);
+    expect(armed.alarm).toBe(armed.checkAt);
+    expect(armed.alarm).toBeLessThan(before ?? 0);
+    await runDurableObjectAlarm(object(org.id));
+    expect(await nightlyAt()).toBe(before);
+    expect(await listOutboxEvents(org.id, "morning_briefing.ready")).toHaveLength(0);
+  });
+
+  it("D1's 5-minute job checks an organization in D1, and not one being moved", async () => {
+    const { org, store, key } = await setup("moving");
+    await putInventory(store.id, { key }, { units: [unit(1)] });
+    await env.DB.prepare("UPDATE store_feeds SET received_at = ? WHERE store_id = ?")
+      .bind(new Date(Date.now() - 25 * HOUR).toISOString(), store.id)
+      .run();
+    const flag = (storage: string) => env.DB.prepare("UPDATE organizations SET storage = ? WHERE id = ?").bind(storage, org.id).run();
+    await flag("moving");
+    await runCron("*/5 * * * *", Date.now(), env);
+    expect(await listOutboxEvents(org.id, "store.feed_stale")).toHaveLength(0);
+    await flag("d1");
+    await runCron("*/5 * * * *", Date.now(), env);
+    expect(await listOutboxEvents(org.id, "store.feed_stale")).toHaveLength(1);
+  });
+
   it("a lowered threshold, changed in the object, moves the check and makes the feed stale; the answers say so with the new threshold", async () => {
     const { org, store, key } = await setup("threshold");
     await putInventory(store.id, { key }, { units: [unit(1)] });
