@@ -10,6 +10,7 @@ import m0007 from './0007_settings.sql';
 import m0008 from './0008_webhooks.sql';
 import m0009 from './0009_briefings.sql';
 import m0010 from './0010_lender_panels_and_thresholds.sql';
+import m0011 from './0011_store_feeds.sql';
 
   export default {
     journal,
@@ -24,7 +25,8 @@ m0006,
 m0007,
 m0008,
 m0009,
-m0010
+m0010,
+m0011
     }
   }
   

@@ -30,7 +30,7 @@ import {
 } from "./schema/platform";
 import { morningBriefingColumns, morningBriefingIndexes, unitMarketValueColumns } from "./schema/reports";
 import { settingsAuditColumns, settingsAuditIndexes } from "./schema/settings";
-import { lenderOutcomeEpisodeColumns, lenderOutcomeEpisodeIndexes } from "./schema/signals";
+import { lenderOutcomeEpisodeColumns, lenderOutcomeEpisodeIndexes, storeFeedColumns, storeFeedIndexes } from "./schema/signals";
 
 /** Whose object this is, and whether it serves (`active`): a move fills it first, then turns it on. */
 export const storageOwner = sqliteTable("storage_owner", {
@@ -185,3 +185,11 @@ export const agedInventoryAlerts = sqliteTable(
   agedInventoryAlertColumns(text("org_id").notNull()),
   agedInventoryAlertIndexes,
 );
+
+// --- the store feeds group (store_feeds; docs/scaling.md) ----------------------------------------
+
+/**
+ * Each store's last delivery per feed and its open stale episode: written with the snapshot or deal
+ * push it records, read with every answer's `data_as_of`, and checked by the object's alarm.
+ */
+export const storeFeeds = sqliteTable("store_feeds", storeFeedColumns(text("org_id").notNull(), text("store_id").notNull()), storeFeedIndexes);

@@ -10,6 +10,7 @@ import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlit
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import migrations from "../../migrations-org/migrations";
 import { DAY_MS } from "../engines/dates";
+import type { StoreFeed } from "../engines/freshness";
 import type { SnapshotSafety } from "../engines/ingest";
 import type { Role } from "../engines/reports/briefings";
 import { newId } from "../lib/ids";
@@ -29,6 +30,7 @@ import {
   settingsAudit,
   storageOwner,
   storeLenderPanel,
+  storeFeeds,
   stores,
   unitMarketValues,
   webhookAttempts,
@@ -59,6 +61,7 @@ import type {
   StoredEpisode,
   StoredPanelRow,
   StoredSalesMonth,
+  StoredStoreFeed,
   StoredStoreSettings,
   StoredThresholds,
   WebhookPage,
@@ -86,7 +89,21 @@ import {
   type StoreSettingsRow,
   storeSettingsQuery,
 } from "./queries/settings";
-import { closeEpisode, insertEpisode, listOpenEpisodes, listOutcomeDecisions, type OutcomeStore } from "./queries/signals";
+import {
+  closeEpisode,
+  feedResumedEvents,
+  feedStaleEvent,
+  findStaleFeeds,
+  insertEpisode,
+  listNewlyStaleFeeds,
+  listOpenEpisodes,
+  listOutcomeDecisions,
+  markFeedStale,
+  type OutcomeStore,
+  readFeedReceipts,
+  recordFeedDeliveries,
+  STALE_FEEDS_PER_CHECK,
+} from "./queries/signals";
 import { attemptBodiesPurge, type WebhookStore } from "./queries/webhooks";
 
 export { comparablesOf } from "./queries/appraisal";
@@ -150,16 +167,17 @@ export async function applySnapshot(
   storeId: string,
   units: SnapshotUnit[],
   safety: SnapshotSafety,
+  receivedAt: Date,
 ) {
   const plan = await planSnapshot(db, orgId, storeId, units, safety);
   if (plan.refusal) return plan;
-  const removed = db.transaction(() => {
+  const delivery = await planDelivery(db, orgId, [storeId], "inventory", receivedAt);
+  return db.transaction(() => {
     replaceStores(db, orgId, names);
     const sold = (markAbsentUnitsSold(db, orgId, storeId, plan.listed) as unknown as { all(): unknown[] }).all();
     for (const statement of upsertUnits(db, orgId, storeId, plan.changed)) (statement as unknown as { run(): void }).run();
-    return sold.length;
+    return { refusal: null, created: plan.created, updated: plan.updated, removed: sold.length, events: writeDelivery(db, delivery) };
   });
-  return { refusal: null, created: plan.created, updated: plan.updated, removed };
 }
 
 /** The first page of a move (or a sandbox's seed) empties the group's tables, so a move run again after a failure starts clean. */
@@ -220,12 +238,15 @@ export async function applyDeals(
   occurredAt: string | undefined,
 ): Promise<AppliedDeals & { events: RecordedEvent[] }> {
   const plan = await planDeals(db, orgId, pushed, today);
+  // A Worker on the previous code (no `occurredAt`) records no delivery in D1 for a moved organization any more: it is recorded here, now.
+  const receivedAt = occurredAt === undefined ? new Date() : new Date(occurredAt);
+  const delivery = await planDelivery(db, orgId, [...new Set(pushed.map((d) => d.store_id))], "deals", receivedAt);
   const events = db.transaction(() => {
     // The directory's names with the deals, as a snapshot writes them: the sales summary joins them (a store opened since the move included).
     replaceStores(db, orgId, names);
     for (const statement of [...upsertDeals(db, orgId, plan.dealRows), ...upsertStips(db, orgId, plan.stipRows)])
       (statement as unknown as { run(): void }).run();
-    return occurredAt === undefined ? [] : recordEvents(db, plan.alerts, occurredAt);
+    return [...(occurredAt === undefined ? [] : recordEvents(db, plan.alerts, occurredAt)), ...writeDelivery(db, delivery)];
   });
   return { created: plan.created, updated: plan.updated, alerts: plan.alerts, events };
 }
@@ -619,6 +640,7 @@ export function briefingStore(db: OrgStoreDb, orgId: string): BriefingStore {
   return {
     existingRoles: (storeId, day) => existingBriefingRoles(db, orgId, storeId, day),
     rows: (storeId, dealsSince) => briefingRows(db, orgId, storeId, dealsSince),
+    feeds: (storeId) => readFeedReceipts(db, orgId, [storeId]),
     write: (briefings, events, at) =>
       db.transaction(() => {
         // A briefing a request stored since the roles were read stands, and raises nothing.
@@ -686,5 +708,62 @@ export function loadBriefings(
     }
     for (const briefing of page.briefings) db.insert(morningBriefings).values(briefing).run();
     for (const marker of page.markers) db.insert(agedInventoryAlerts).values(marker).run();
+  });
+}
+
+// --- the store feeds group (store_feeds; docs/scaling.md) ------------------------------------------
+
+export { feedsDigest, readStoreFeeds } from "./queries/org-storage";
+export { nextFeedStaleAt, readFeedReceipts } from "./queries/signals";
+
+/** A delivery of `feed` for `storeIds` at `at`, and the `store.feed_resumed` of each open episode it closes (read before its write's transaction). */
+interface Delivery {
+  orgId: string;
+  storeIds: readonly string[];
+  feed: StoreFeed;
+  at: Date;
+  resumed: EventToRecord[];
+}
+
+async function planDelivery(db: OrgStoreDb, orgId: string, storeIds: readonly string[], feed: StoreFeed, at: Date): Promise<Delivery> {
+  return { orgId, storeIds, feed, at, resumed: feedResumedEvents(orgId, feed, await findStaleFeeds(db, orgId, storeIds, feed), at) };
+}
+
+/**
+ * Inside the snapshot's or the push's transaction: each store's feed received, its open episode
+ * closed and its `store.feed_resumed` in the outbox. No other call comes between the read and this
+ * write (the object's SQLite is synchronous), so an episode closes, and raises, once.
+ */
+function writeDelivery(db: OrgStoreDb, delivery: Delivery): RecordedEvent[] {
+  const at = delivery.at.toISOString();
+  for (const statement of recordFeedDeliveries(db, delivery.orgId, delivery.storeIds, delivery.feed, at))
+    (statement as unknown as { run(): void }).run();
+  return recordEvents(db, delivery.resumed, at);
+}
+
+/**
+ * The stale check where the data is (the object's alarm): each feed past its store's threshold with
+ * no open episode gets one, and its `store.feed_stale` in the outbox, in one transaction; a feed
+ * marked is not found again until a delivery clears it. The events, for the alarm to relay.
+ */
+export async function markStaleFeeds(db: OrgStoreDb, orgId: string, now: Date): Promise<RecordedEvent[]> {
+  const at = now.toISOString();
+  const rows = await listNewlyStaleFeeds(db, at, STALE_FEEDS_PER_CHECK, eq(storeFeeds.orgId, orgId));
+  if (rows.length === 0) return [];
+  return db.transaction(() => {
+    for (const row of rows) (markFeedStale(db, row, at) as unknown as { run(): void }).run();
+    return recordEvents(
+      db,
+      rows.map((row) => feedStaleEvent(row, now)),
+      at,
+    );
+  });
+}
+
+/** A move's copy of the feeds: D1's rows in place of any a failed move left. */
+export function loadStoreFeeds(db: OrgStoreDb, rows: readonly StoredStoreFeed[]): void {
+  db.transaction(() => {
+    db.delete(storeFeeds).run();
+    for (const row of rows) db.insert(storeFeeds).values(row).run();
   });
 }

@@ -1,6 +1,6 @@
 /**
  * Moving an organization's data between D1 and its storage object (docs/scaling.md#how-an-organization-moves-d1--its-object),
- * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group, the settings group with its lender panels and screening thresholds, the webhooks group, the briefings group). A move: the flag to `moving` (D1's fence then
+ * for the tables moved so far (the inventory group, the deals group, the compliance checks, the lender decisions group, the settings group with its lender panels and screening thresholds, the webhooks group, the briefings group, the store feeds). A move: the flag to `moving` (D1's fence then
  * refuses the group's writes, which wait), a copy in pages by id, the digests of both sides
  * compared, the object turned on, the flag to `object`. An undo is the same the other way; D1's
  * copy is kept by a move, so an undo writes back only what changed since.
@@ -11,6 +11,8 @@ import {
   type BriefingKey,
   type BriefingsTable,
   briefingsDigest,
+  type FeedsTable,
+  feedsDigest,
   forgetBriefings,
   type GroupTable,
   groupDigest,
@@ -32,6 +34,7 @@ import {
   readMarketValuePage,
   readOrgStorage,
   readSalesMonths,
+  readStoreFeeds,
   readStoreNames,
   readUnitPage,
   restoreBriefings,
@@ -42,6 +45,7 @@ import {
   restoreLenderDecisions,
   restoreLenderPanels,
   restoreSettings,
+  restoreStoreFeeds,
   restoreUnits,
   type SettingsTable,
   type StoredBriefing,
@@ -83,7 +87,7 @@ const verificationFailed = (d1: Record<string, TableDigest>, object: Record<stri
 function sameDigests(
   a: Record<string, TableDigest>,
   b: Record<string, TableDigest>,
-  tables: readonly (GroupTable | LenderTable | SettingsTable | WebhooksTable | BriefingsTable | PanelsTable)[],
+  tables: readonly (GroupTable | LenderTable | SettingsTable | WebhooksTable | BriefingsTable | PanelsTable | FeedsTable)[],
 ): boolean {
   return tables.every((t) => a[t]?.rows === b[t]?.rows && a[t]?.sha256 === b[t]?.sha256);
 }
@@ -112,6 +116,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
       ...(await store.webhooksDigest(orgId)),
       ...(await store.briefingsDigest(orgId)),
       ...(await store.panelsDigest(orgId)),
+      ...(await store.feedsDigest(orgId)),
     };
     return { org_id: orgId, storage: "object", tables, write_pause_ms: 0 };
   }
@@ -141,6 +146,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   await copyWebhooks(db, store, orgId);
   await copyBriefings(db, store, orgId);
   await copyLenderPanels(db, store, orgId);
+  await copyStoreFeeds(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const groups = await verifyGroups(db, store, orgId);
   if (
@@ -185,6 +191,7 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
       ...(await webhooksDigest(inD1, orgId)),
       ...(await briefingsDigest(inD1, orgId)),
       ...(await panelsDigest(inD1, orgId)),
+      ...(await feedsDigest(inD1, orgId)),
     };
     return { org_id: orgId, storage: "d1", tables, write_pause_ms: 0 };
   }
@@ -211,6 +218,7 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   await returnWebhooks(db, store, orgId);
   await returnBriefings(db, store, orgId);
   await returnLenderPanels(db, store, orgId);
+  await returnStoreFeeds(db, store, orgId);
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const groups = await verifyGroups(db, store, orgId);
   // The stores' names are the directory's own in D1, and nothing writes market values in the object: the units and the deals group came back.
@@ -240,6 +248,7 @@ async function verifyGroups(db: Database, store: Store, orgId: string) {
     await verifyWebhooks(db, store, orgId),
     await verifyBriefings(db, store, orgId),
     await verifyLenderPanels(db, store, orgId),
+    await verifyStoreFeeds(db, store, orgId),
   ];
   return {
     same: groups.every((group) => group.same),
@@ -466,4 +475,27 @@ async function returnLenderPanels(db: Database, store: Store, orgId: string): Pr
 async function verifyLenderPanels(db: Database, store: Store, orgId: string) {
   const [inD1, inObject]: Record<PanelsTable, TableDigest>[] = await Promise.all([panelsDigest(db, orgId), store.panelsDigest(orgId)]);
   return { inD1, inObject, same: sameDigests(inD1, inObject, ["store_lender_panel", "compliance_settings"]) };
+}
+
+// --- the store feeds group (store_feeds) ----------------------------------------------------------
+
+/**
+ * D1's feeds into the object, in one call (a few rows a store), in place of any a failed move left.
+ * Deliveries wait while the flag says `moving` (D1's fence), and D1's stale check skips a moving
+ * organization, so the copy is what the object starts from: none lost, none applied twice.
+ */
+async function copyStoreFeeds(db: Database, store: Store, orgId: string): Promise<void> {
+  await store.loadStoreFeeds(orgId, await readStoreFeeds(db, orgId));
+}
+
+/** The object's feeds written back to D1 in place of D1's (an undo): its deliveries and episodes since the move are the truth. */
+async function returnStoreFeeds(db: Database, store: Store, orgId: string): Promise<void> {
+  const [gone, ...writes] = restoreStoreFeeds(db, orgId, await store.storeFeedsPage(orgId));
+  await db.batch([gone, ...writes]);
+}
+
+/** Both sides' digests of the group (rows and SHA-256), and whether they agree. */
+async function verifyStoreFeeds(db: Database, store: Store, orgId: string) {
+  const [inD1, inObject]: Record<FeedsTable, TableDigest>[] = await Promise.all([feedsDigest(db, orgId), store.feedsDigest(orgId)]);
+  return { inD1, inObject, same: sameDigests(inD1, inObject, ["store_feeds"]) };
 }

@@ -21,6 +21,7 @@ import type {
   AgedAlertKey,
   BriefingKey,
   PanelsTable,
+  FeedsTable,
   StoredAgedAlert,
   StoredAudit,
   StoredBriefing,
@@ -33,6 +34,7 @@ import type {
   StoredPanelRow,
   StoredSalesMonth,
   StoredStip,
+  StoredStoreFeed,
   StoredStoreSettings,
   StoredThresholds,
   StoredUnit,
@@ -49,6 +51,7 @@ import type {
   SettingsAuditRow,
   StoreSettingsRow,
 } from "../db/queries/settings";
+import type { FeedReceipts } from "../db/queries/signals";
 import type { SnapshotSafety } from "../engines/ingest";
 import type { BriefingBody } from "../engines/reports/bodies";
 import type { Role } from "../engines/reports/briefings";
@@ -83,6 +86,8 @@ export const NOT_SERVING = { notServing: true } as const;
 type Served<T> = T | typeof NOT_SERVING;
 
 type StoreName = { id: string; name: string };
+/** A feed's page with the receipts of its stores (`data_as_of`). */
+type Page<Row> = { rows: Row[]; receipts: FeedReceipts };
 
 /** The time (epoch ms) of the nightly run the alarm is set for, in the object's key-value storage. */
 const NIGHTLY_AT = "nightly_at";
@@ -96,11 +101,16 @@ const RELAY_DELAY_MS = 60_000;
 const RELAY_PAGE = 500;
 const NIGHTLY_RETRY_MS = 5 * 60_000;
 const NIGHTLY_RETRY_WINDOW_MS = 60 * 60_000;
+/** When the feeds' stale check is next due (the store feeds group); the alarm checks them on every firing. */
+const FEED_CHECK_AT = "feed_check_at";
+const FEED_CHECK_LAG_MS = 1_000;
 /** Set once the object holds its stores' settings (a move's copy, a seed, or its first start after the settings group moved). */
 const SETTINGS_HELD = "settings_held";
 /** The same for the stores' lender panels and the organization's screening thresholds (object schema version 11). */
 const LENDER_PANELS_HELD = "lender_panels_held";
-type Applied = Extract<SnapshotPlan, { refusal: object }> | { refusal: null; created: number; updated: number; removed: number };
+type Applied =
+  | Extract<SnapshotPlan, { refusal: object }>
+  | { refusal: null; created: number; updated: number; removed: number; events: RecordedEvent[] };
 
 /**
  * One organization's own storage (docs/scaling.md): a SQLite-backed object found by
@@ -131,10 +141,21 @@ export class OrganizationStore extends DurableObject<Env> {
     });
   }
 
-  /** One page of the inventory feed (`listInventory`, D1's own query). */
-  inventoryPage(orgId: string, query: FeedQuery, after?: InventoryAfter): Promise<Served<UnitRow[]>> | Served<UnitRow[]> {
+  /**
+   * One page of the inventory feed (`listInventory`, D1's own query); `withReceipts`, with the feeds'
+   * deliveries of the page's store (or every store) for its `data_as_of`, kept here (the store feeds group).
+   */
+  async inventoryPage(orgId: string, query: FeedQuery, after?: InventoryAfter, withReceipts?: boolean): Promise<Served<UnitRow[] | Page<UnitRow>>> {
     if (!this.serves(orgId)) return NOT_SERVING;
-    return this.queries.listInventory(this.db, orgId, query, after);
+    return this.withReceipts(orgId, query, this.queries.listInventory(this.db, orgId, query, after), withReceipts);
+  }
+
+  /** A feed's page with the receipts of its stores, or (a Worker on the previous code) the page alone. */
+  private async withReceipts<Row>(orgId: string, query: FeedQuery, page: Promise<Row[]>, withReceipts: boolean | undefined) {
+    if (!withReceipts) return await page;
+    const storeIds = query.storeId === undefined ? undefined : [query.storeId];
+    const [rows, receipts] = await Promise.all([page, this.queries.readFeedReceipts(this.db, orgId, storeIds)]);
+    return { rows, receipts };
   }
 
   /**
@@ -165,16 +186,26 @@ export class OrganizationStore extends DurableObject<Env> {
     return await this.queries.unitsInStock(this.db, orgId, storeId);
   }
 
-  /** A store's inventory snapshot, checked, compared and written here: refused, or its counts. */
-  applySnapshot(
+  /**
+   * A store's inventory snapshot, checked, compared and written here with its delivery (the store
+   * feeds group) and the `store.feed_resumed` it raises in the outbox, in one transaction: refused,
+   * or its counts and the recorded events, which the caller relays (then `markRelayed`), or the alarm does.
+   */
+  async applySnapshot(
     orgId: string,
     stores: StoreName[],
     storeId: string,
     units: SnapshotUnit[],
     safety: SnapshotSafety,
-  ): Promise<Served<Applied>> | Served<Applied> {
+    // Absent from a Worker on the previous code: the delivery is received now.
+    receivedAt?: string,
+  ): Promise<Served<Applied>> {
     if (!this.serves(orgId)) return NOT_SERVING;
-    return this.queries.applySnapshot(this.db, orgId, stores, storeId, units, safety);
+    const applied = await this.queries.applySnapshot(this.db, orgId, stores, storeId, units, safety, receivedAt ? new Date(receivedAt) : new Date());
+    if (applied.refusal) return applied;
+    await this.relayLater(applied.events);
+    await this.armFeedCheck(orgId);
+    return applied;
   }
 
   // --- the deals group (deals, deal_stips, sales_monthly; docs/scaling.md) ---------------------
@@ -195,24 +226,32 @@ export class OrganizationStore extends DurableObject<Env> {
     if (!this.serves(orgId)) return NOT_SERVING;
     const applied = await this.queries.applyDeals(this.db, orgId, stores, deals, today, occurredAt);
     await this.relayLater(applied.events);
+    await this.armFeedCheck(orgId);
     return applied;
   }
 
-  /** One page of the sales summary (`salesSummary`, D1's own query on the rollup the object's triggers keep). */
-  async salesSummaryPage(orgId: string, query: FeedQuery, after?: SalesSummaryAfter): Promise<Served<SalesSummaryRow[]>> {
+  /** One page of the sales summary (`salesSummary`, D1's own query on the rollup the object's triggers keep); `withReceipts`, as the inventory feed's. */
+  async salesSummaryPage(
+    orgId: string,
+    query: FeedQuery,
+    after?: SalesSummaryAfter,
+    withReceipts?: boolean,
+  ): Promise<Served<SalesSummaryRow[] | Page<SalesSummaryRow>>> {
     if (!this.serves(orgId)) return NOT_SERVING;
-    return await this.queries.salesSummary(this.db, orgId, query, after);
+    return this.withReceipts(orgId, query, this.queries.salesSummary(this.db, orgId, query, after), withReceipts);
   }
 
   /** The appraisal's comparables: the recent sales, the units in stock, and the units the sales' VINs name (`comparablesOf`, D1's own reads). */
   async comparables(orgId: string, query: ComparableQuery): Promise<Served<Comparables>> {
     if (!this.serves(orgId)) return NOT_SERVING;
     // With the stores' settings, kept here: the appraisal prices with its store's.
-    const [comparables, settings] = await Promise.all([
+    // And every store's feed receipts: the comparables are every store's.
+    const [comparables, settings, feeds] = await Promise.all([
       this.queries.comparablesOf(this.db, orgId, query),
       this.queries.listStoreSettings(this.db, orgId),
+      this.queries.readFeedReceipts(this.db, orgId),
     ]);
-    return { ...comparables, settings };
+    return { ...comparables, settings, feeds };
   }
 
   /** One page of a move's copy of the deals and their stips, and with the last, D1's sales rollup (after `load`'s first page emptied the group). */
@@ -277,12 +316,13 @@ export class OrganizationStore extends DurableObject<Env> {
   /** A store's decisions counted per program and score band, and its open tightenings (`storeLenderHistory`, D1's own reads): the deal desk's. */
   async lenderHistory(orgId: string, storeId: string): Promise<Served<StoreLenderHistory>> {
     if (!this.serves(orgId)) return NOT_SERVING;
-    // With the store's settings, kept here: the desk computes with them.
-    const [history, settings] = await Promise.all([
+    // With the store's settings and its feeds' receipts, kept here: the desk computes with them.
+    const [history, settings, feeds] = await Promise.all([
       this.queries.storeLenderHistory(this.db, orgId, storeId),
       this.queries.findStoreSettings(this.db, orgId, storeId),
+      this.queries.readFeedReceipts(this.db, orgId, [storeId]),
     ]);
-    return { ...history, ...(settings && { settings }) };
+    return { ...history, ...(settings && { settings }), feeds };
   }
 
   /** One page of a move's copy of the decisions, and with the last the episodes; the first empties the group. */
@@ -321,17 +361,19 @@ export class OrganizationStore extends DurableObject<Env> {
     return await this.queries.findStoreSettings(this.db, orgId, storeId);
   }
 
-  /** A store's settings change, read, planned and written here with its audit rows in one transaction (`changeStoreSettings`). */
-  changeStoreSettings(
+  /** A store's settings change, read, planned and written here with its audit rows in one transaction (`changeStoreSettings`); a stale threshold changed moves the feeds' check. */
+  async changeStoreSettings(
     orgId: string,
     storeId: string,
     fields: SettingChange[],
     actor: string,
     changedAt: string,
     expected?: StoreSettingsRow,
-  ): Served<StoreSettingsChanged> {
+  ): Promise<Served<StoreSettingsChanged>> {
     if (!this.serves(orgId)) return NOT_SERVING;
-    return this.queries.changeStoreSettings(this.db, orgId, storeId, fields, actor, changedAt, expected);
+    const changed = this.queries.changeStoreSettings(this.db, orgId, storeId, fields, actor, changedAt, expected);
+    await this.armFeedCheck(orgId);
+    return changed;
   }
 
   /** One page of the settings audit, newest first (`listSettingsAudit`, D1's own query). */
@@ -519,11 +561,13 @@ export class OrganizationStore extends DurableObject<Env> {
     const { storeId, role, day } = request;
     const stored = await this.queries.findBriefing(this.db, orgId, storeId, role, day);
     if (stored) return stored as BriefingBody;
-    const [{ composeBriefing }, rows] = await Promise.all([
+    // The store's feed receipts are kept here (the store feeds group): a Worker's `inputs.feeds`, on the previous code, is not read.
+    const [{ composeBriefing }, rows, feeds] = await Promise.all([
       import("../jobs/build-morning-briefings"),
       this.queries.briefingRows(this.db, orgId, storeId, request.dealsSince),
+      this.queries.readFeedReceipts(this.db, orgId, [storeId]),
     ]);
-    const body = composeBriefing(role, this.queries.briefingData(inputs.store, rows), inputs.pulse, inputs.feeds, now);
+    const body = composeBriefing(role, this.queries.briefingData(inputs.store, rows), inputs.pulse, feeds, now);
     return this.queries.keepBriefing(this.db, { orgId, storeId, role, day, generatedAt: body.generated_at, body }) as BriefingBody;
   }
 
@@ -568,10 +612,11 @@ export class OrganizationStore extends DurableObject<Env> {
     return this.queries.groupDigest(this.db, orgId);
   }
 
-  /** Starts or stops serving requests: the object's side of the flag. Its nightly alarm starts and stops with it. */
-  setActive(orgId: string, active: boolean): Promise<void> {
+  /** Starts or stops serving requests: the object's side of the flag. Its nightly alarm and its feeds' check start and stop with it. */
+  async setActive(orgId: string, active: boolean): Promise<void> {
     this.claim(orgId);
     this.queries.setActive(this.db, active);
+    await this.armFeedCheck(orgId);
     return this.armNightly(active);
   }
 
@@ -632,17 +677,21 @@ export class OrganizationStore extends DurableObject<Env> {
     if (owner === undefined) return;
     const storage = this.ctx.storage;
     const relayAt = await storage.get<number>(RELAY_AT);
-    if (relayAt !== undefined) await this.relayOrRetry(owner.orgId);
+    const feedCheckAt = await storage.get<number>(FEED_CHECK_AT);
+    // The feeds first, on every firing while serving (one indexed read when none is due): their stale events go out with this relay.
+    const stale = owner.active ? await this.queries.markStaleFeeds(this.db, owner.orgId, new Date()) : [];
+    if (relayAt !== undefined || stale.length > 0) await this.relayOrRetry(owner.orgId);
     // An undo deletes the nightly timer; a firing already under way finds the object off.
     const at = owner.active ? await storage.get<number>(NIGHTLY_AT) : undefined;
     const wake = (await storage.get<number>(NIGHTLY_RETRY_AT)) ?? at;
-    // The nightly run is due when this firing was for it (not the relay's, earlier) or its time has come.
-    if (at !== undefined && wake !== undefined && (relayAt === undefined || wake <= relayAt || wake <= Date.now())) {
+    const other = Math.min(relayAt ?? Number.POSITIVE_INFINITY, feedCheckAt ?? Number.POSITIVE_INFINITY);
+    // The nightly run is due when this firing was for it (not the relay's or the feeds', earlier) or its time has come.
+    if (at !== undefined && wake !== undefined && (wake <= other || wake <= Date.now())) {
       await this.runNightly(owner.orgId, at);
       // Its jobs record their events in the outbox with their writes (the lender outcomes'): relayed now.
       await this.relayOrRetry(owner.orgId);
     }
-    await this.arm();
+    await this.armFeedCheck(owner.orgId);
   }
 
   /** Relays what waits in the outbox; if D1 refuses, the relay's timer tries again RELAY_DELAY_MS later. */
@@ -691,14 +740,50 @@ export class OrganizationStore extends DurableObject<Env> {
     await this.arm();
   }
 
-  /** The alarm at the earlier of the two timers, or none. */
+  /** The alarm at the earliest of the timers (the nightly run, the relay, the feeds' check), or none. */
   private async arm(): Promise<void> {
     const storage = this.ctx.storage;
-    const timers = await storage.get<number>([NIGHTLY_AT, NIGHTLY_RETRY_AT, RELAY_AT]);
+    const timers = await storage.get<number>([NIGHTLY_AT, NIGHTLY_RETRY_AT, RELAY_AT, FEED_CHECK_AT]);
     const nightly = timers.get(NIGHTLY_RETRY_AT) ?? timers.get(NIGHTLY_AT);
-    const next = Math.min(nightly ?? Number.POSITIVE_INFINITY, timers.get(RELAY_AT) ?? Number.POSITIVE_INFINITY);
+    const next = Math.min(
+      nightly ?? Number.POSITIVE_INFINITY,
+      timers.get(RELAY_AT) ?? Number.POSITIVE_INFINITY,
+      timers.get(FEED_CHECK_AT) ?? Number.POSITIVE_INFINITY,
+    );
     if (next === Number.POSITIVE_INFINITY) await storage.deleteAlarm();
     else if ((await storage.getAlarm()) !== next) await storage.setAlarm(next);
+  }
+
+  // --- the store feeds group (store_feeds; docs/scaling.md) -------------------------------------
+
+  /**
+   * The feeds' check set for the first time a feed with no open episode goes past its store's
+   * threshold (its last delivery plus the threshold, a second after, as the check is strictly past
+   * it), or cleared while none can or the object does not serve. Set again after each delivery,
+   * threshold change and check.
+   */
+  private async armFeedCheck(orgId: string): Promise<void> {
+    const due = this.claim(orgId).active ? await this.queries.nextFeedStaleAt(this.db, orgId) : null;
+    if (due === null) await this.ctx.storage.delete(FEED_CHECK_AT);
+    else await this.ctx.storage.put(FEED_CHECK_AT, Date.parse(due) + FEED_CHECK_LAG_MS);
+    await this.arm();
+  }
+
+  /** A move's copy of the feeds (one page: a few rows a store), in place of any a failed move left. */
+  loadStoreFeeds(orgId: string, rows: StoredStoreFeed[]): void {
+    this.idle(orgId);
+    this.queries.loadStoreFeeds(this.db, rows);
+  }
+
+  /** Every feed, for an undo's copy back to D1. */
+  storeFeedsPage(orgId: string): Promise<StoredStoreFeed[]> {
+    this.idle(orgId);
+    return this.queries.readStoreFeeds(this.db, orgId);
+  }
+
+  feedsDigest(orgId: string): Promise<Record<FeedsTable, TableDigest>> {
+    this.claim(orgId);
+    return this.queries.feedsDigest(this.db, orgId);
   }
 
   // --- a sandbox (src/routes/sandboxes, src/jobs/purge-expired-sandboxes.ts) --------------------

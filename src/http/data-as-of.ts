@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { Database } from "../db/client";
-import { loadFeedReceipts } from "../db/queries/signals";
+import { type FeedReceipts, loadFeedReceipts } from "../db/queries/signals";
 import { type DataAsOf, dataAsOf, type StoreFeed, staleWarnings } from "../engines/freshness";
 
 /**
@@ -37,18 +37,6 @@ const DataAsOfSchema = z
     ],
   });
 
-/** The organization's stores (all, or those named), each with the feeds the answer used. */
-async function loadDataAsOf(
-  db: Database,
-  orgId: string,
-  storeIds: readonly string[] | undefined,
-  feeds: readonly StoreFeed[],
-  now: Date,
-): Promise<DataAsOf[]> {
-  const { stores, receipts } = await loadFeedReceipts(db, orgId, storeIds);
-  return dataAsOf(stores, receipts, feeds, now);
-}
-
 /** A documented example of one feed within its store's default threshold (24 hours for inventory, 72 for deals). */
 export const freshFeedExample = (feed: StoreFeed, asOf: string, ageHours: number) => ({
   store_id: "sto_summit_north",
@@ -69,8 +57,13 @@ export const dataAsOfFields = {
   }),
 };
 
-/** `data_as_of` and `data_warnings` of an answer: the store feeds it used, now. */
-export async function dataAsOfAnswer(db: Database, orgId: string, storeIds: readonly string[] | undefined, feeds: readonly StoreFeed[], now: Date) {
-  const entries = await loadDataAsOf(db, orgId, storeIds, feeds, now);
+/** `data_as_of` and `data_warnings` of an answer from the receipts it read (D1's, or a moved organization's object's): the store feeds it used, now. */
+export function dataAsOfOf({ stores, receipts }: FeedReceipts, feeds: readonly StoreFeed[], now: Date) {
+  const entries: DataAsOf[] = dataAsOf(stores, receipts, feeds, now);
   return { data_as_of: entries, data_warnings: staleWarnings(entries) };
+}
+
+/** The same, read from D1: the organization's stores (all, or those named). */
+export async function dataAsOfAnswer(db: Database, orgId: string, storeIds: readonly string[] | undefined, feeds: readonly StoreFeed[], now: Date) {
+  return dataAsOfOf(await loadFeedReceipts(db, orgId, storeIds), feeds, now);
 }

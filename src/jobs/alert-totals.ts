@@ -15,6 +15,7 @@ import {
   unitsInStock,
   writeAlertTotals,
 } from "../db/queries/reports";
+import { type FeedReceipts, readFeedReceipts } from "../db/queries/signals";
 import { isoDay } from "../engines/dates";
 import type { AgedTotals } from "../engines/reports/alerts";
 import { storedTotalsToday, sumTotals, totalsTodayAndTomorrow } from "../engines/reports/totals";
@@ -65,9 +66,9 @@ function liveAgedTotals(units: readonly AlertUnitRow[], settings: StoreSettingsB
 }
 
 /**
- * A page of the report's units, the stores' settings they are judged by and the totals of every
- * unit in stock (of the organization, or of the store), computed, for an organization whose units
- * are in its object: run there in one call (`OrganizationStore.alertReport`), where its settings are
+ * A page of the report's units, the stores' settings they are judged by, the totals of every
+ * unit in stock (of the organization, or of the store), computed, and the receipts of the stores'
+ * feeds (the report's `data_as_of`), for an organization whose units are in its object: run there in one call (`OrganizationStore.alertReport`), where its settings are
  * kept too, or on D1 during a move. The units' totals are not shipped back whole, and no rollup is
  * kept: a total is one pass over units the object reads locally.
  */
@@ -77,12 +78,14 @@ export async function alertReportOf(
   page: { limit: number; after: AlertPageAfter | undefined; storeId: string | undefined },
   now: Date,
 ): Promise<AlertReport> {
-  const [units, inStock, settings] = await Promise.all([
+  const [units, inStock, settings, feeds] = await Promise.all([
     alertUnitPage(db, orgId, page.limit, page.after, page.storeId),
     unitsInStock(db, orgId, page.storeId),
     readStoreSettings(db, orgId, page.storeId),
+    readFeedReceipts(db, orgId, page.storeId === undefined ? undefined : [page.storeId]),
   ]);
-  return { units, settings, totals: liveAgedTotals(inStock, settings, now) };
+  return { units, settings, totals: liveAgedTotals(inStock, settings, now), feeds };
 }
 
-export type AlertReport = { units: AlertUnitRow[]; settings: StoreSettingsById; totals: AgedTotals };
+// `feeds` is absent from an object on the previous code (a deploy's overlap): the report then reads D1's.
+export type AlertReport = { units: AlertUnitRow[]; settings: StoreSettingsById; totals: AgedTotals; feeds?: FeedReceipts };

@@ -13,7 +13,7 @@ import {
   loadMarketData,
 } from "../db/queries/reports";
 import type { StoreSettingsRow } from "../db/queries/settings";
-import { loadFeedReceipts } from "../db/queries/signals";
+import { type FeedReceipts, loadFeedReceipts } from "../db/queries/signals";
 import { isoDay } from "../engines/dates";
 import { type BriefingBody, briefingBody } from "../engines/reports/bodies";
 import { briefingDealsSince, buildBriefing, ROLES, type Role } from "../engines/reports/briefings";
@@ -75,7 +75,7 @@ export async function buildStoreBriefings(env: Env, orgId: string, storeId: stri
   const [market, data, feeds] = await Promise.all([
     loadMarketData(db, PULSE_HISTORY_READINGS, 20),
     loadBriefingData(db, orgId, storeId, briefingDealsSince(now), elsewhere?.rows),
-    loadFeedReceipts(db, orgId, [storeId]),
+    elsewhere ? elsewhere.feeds(storeId) : loadFeedReceipts(db, orgId, [storeId]),
   ]);
   if (!data) return;
   const pulse = buildMarketPulse(market.histories, market.feed, config.lenderEnvironmentChangePts);
@@ -108,16 +108,16 @@ export async function buildStoreBriefings(env: Env, orgId: string, storeId: stri
 }
 
 /**
- * What a request's briefing is built of besides the store's rows: the store's settings and its feeds'
- * receipts (D1's) and the market's pulse, read by the Worker before its one call to the object.
+ * What a request's briefing is built of besides the store's rows and its feeds' receipts (the
+ * object's own): the store's settings (D1's directory row) and the market's pulse, read by the
+ * Worker before its one call to the object.
  */
 export interface BriefingInputs {
   store: StoreSettingsRow;
   pulse: MarketPulse;
-  feeds: Awaited<ReturnType<typeof loadFeedReceipts>>;
 }
 
 /** One role's briefing from what it is built of: the same on a request and in the nightly run, wherever the store's rows are. */
-export function composeBriefing(role: Role, data: BriefingData, pulse: MarketPulse, feeds: BriefingInputs["feeds"], now: Date): BriefingBody {
+export function composeBriefing(role: Role, data: BriefingData, pulse: MarketPulse, feeds: FeedReceipts, now: Date): BriefingBody {
   return briefingBody(buildBriefing({ role, ...data, pulse, ...briefingSignals({ feeds, tightenings: data.tightenings }, now) }, now));
 }

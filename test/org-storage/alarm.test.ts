@@ -33,6 +33,8 @@ describe("a moved organization's nightly jobs run on its object's alarm", () => 
 
     const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
+    // The feeds' stale check would set the alarm before a nightly run (store-feeds.test.ts tests it): ten days' threshold keeps it past these three.
+    await env.DB.prepare("UPDATE stores SET inventory_stale_hours = 240 WHERE id = ?").bind(store.id).run();
     const key = await createIngestKey(org.id);
     expect((await putInventory(store.id, { key }, { units })).status).toBe(200);
     await runCron("15 0 * * *", agedAt - DAY);

@@ -8,6 +8,7 @@ import { outcomeStore } from "../../src/db/org-store";
 import type { StoredMarketValue, StoredUnit } from "../../src/db/queries/org-storage";
 import {
   briefingsDigest,
+  feedsDigest,
   groupDigest,
   lenderDigest,
   panelsDigest,
@@ -30,7 +31,7 @@ import { call, createApiKey, createDeal, createOrg, createStore } from "../helpe
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
 import { copyingThrough, rowsWhereStored } from "../helpers/org-storage";
-import { capturingQueue, consumeOne } from "../helpers/queue-driver";
+import { capturingQueue, consumeOne, runCron } from "../helpers/queue-driver";
 import { all } from "../helpers/sql";
 import { brokerCall, createBrokerToken } from "../helpers/staff";
 
@@ -368,6 +369,48 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect((await moveToObject(env, org.id)).tables).toMatchObject({ morning_briefings: { rows: 2 }, aged_inventory_alerts: { rows: 2 } });
   });
 
+  it("moves while snapshots arrive on a stale feed: store.feed_resumed once, the last delivery kept, in the object only; the undo writes the object's feeds back", async () => {
+    const { org, store, key } = await organizationWithUnits();
+    // The feed stopped 25 hours ago, and D1's job opened its episode.
+    const stoppedAt = new Date(Date.now() - 25 * 3_600_000).toISOString();
+    await env.DB.prepare("UPDATE store_feeds SET received_at = ? WHERE store_id = ?").bind(stoppedAt, store.id).run();
+    await runCron("*/5 * * * *", Date.now(), env);
+    expect(await listOutboxEvents(org.id, "store.feed_stale")).toHaveLength(1);
+    type FeedRow = { feed: string; received_at: string; stale_since: string | null };
+    const feeds = () => rowsWhereStored<FeedRow>(org.id, "SELECT feed, received_at, stale_since FROM store_feeds WHERE org_id = ?", org.id);
+    const inD1 = async () =>
+      (await env.DB.prepare("SELECT feed, received_at, stale_since FROM store_feeds WHERE org_id = ?").bind(org.id).all<FeedRow>()).results;
+
+    const started = new Date().toISOString();
+    await Promise.all([
+      writeSnapshots(store.id, key, 0, 6),
+      (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return moveToObject(env, org.id);
+      })(),
+    ]);
+    expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("object");
+    // Whichever side the first snapshot landed on closed the episode, once; the feed's one row holds the last delivery.
+    const resumed = await listOutboxEvents(org.id, "store.feed_resumed");
+    expect(resumed.map((e) => e.data.last_received_at)).toEqual([stoppedAt]);
+    const [moved] = await feeds();
+    expect(moved).toMatchObject({ feed: "inventory", stale_since: null });
+    expect(moved.received_at >= started).toBe(true);
+
+    // A delivery after the flip is recorded in the object, not in D1's kept copy.
+    await writeSnapshots(store.id, key, 6, 1);
+    const [later] = await feeds();
+    expect(later.received_at > moved.received_at).toBe(true);
+    expect((await inD1())[0].received_at <= moved.received_at).toBe(true);
+
+    const back = await moveToD1(env, org.id);
+    expect(back.tables.store_feeds).toEqual((await feedsDigest(getDb(env.DB), org.id)).store_feeds);
+    expect(await inD1()).toEqual([later]);
+    // Back in D1 the feed is fresh and has no episode: the next snapshot raises nothing.
+    await writeSnapshots(store.id, key, 7, 1);
+    expect(await listOutboxEvents(org.id, "store.feed_resumed")).toHaveLength(1);
+  });
+
   it("a write that arrives during the copy waits for the flip, then lands once, in the object", async () => {
     const { org, store, key } = await organizationWithUnits();
     // The move's first step, as if its copy were under way: the flag says `moving`.
@@ -466,6 +509,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       ...(await webhooksDigest(inD1, org.id)),
       ...(await briefingsDigest(inD1, org.id)),
       ...(await panelsDigest(inD1, org.id)),
+      ...(await feedsDigest(inD1, org.id)),
     }).toEqual(report.tables);
   });
 

@@ -19,6 +19,7 @@ import {
   stores,
 } from "../schema";
 import type { StoreSettingsRow } from "./settings";
+import type { FeedReceipts } from "./signals";
 
 type OrgRow = { orgId: string | null };
 
@@ -140,7 +141,7 @@ export async function comparablesOf(db: SqliteReader, orgId: string, query: Comp
   return { sold, inStock, units: units as UnitOfVin[] };
 }
 /** The comparables as read; from a moved organization's object, with its stores' settings kept there. */
-export type Comparables = Awaited<ReturnType<typeof comparablesOf>> & { settings?: StoreSettingsRow[] };
+export type Comparables = Awaited<ReturnType<typeof comparablesOf>> & { settings?: StoreSettingsRow[]; feeds?: FeedReceipts };
 
 /**
  * The store that prices the trade (the primary one) and the organization's comparable used units:
@@ -178,10 +179,10 @@ export async function loadPricingData(
     const [storeRows, sold, inStock, units] = await db.batch([storeRead, ...comparableReads(db, orgId, query)]);
     [store, comparables] = [storeRows, { sold, inStock, units }];
   }
-  const { sold, inStock, units, settings } = comparables;
-  // The directory picks the store; a moved organization's settings for it are its object's.
+  const { sold, inStock, units, settings, feeds } = comparables;
+  // The directory picks the store; a moved organization's settings for it are its object's, and its feeds' receipts too.
   const kept = settings?.find((s) => s.id === store[0]?.id);
-  return { store: store[0] ? { ...store[0], ...kept } : null, inStock, sold: withSoldUnits(sold, units, query.limit) };
+  return { store: store[0] ? { ...store[0], ...kept } : null, inStock, sold: withSoldUnits(sold, units, query.limit), feeds };
 }
 
 /** Each sale with the trim and odometer of the unit its VIN names (a row per such unit, as a left join gives), or none. */

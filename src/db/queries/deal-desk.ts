@@ -18,6 +18,7 @@ import {
   vehicleTypeAdjustments,
 } from "../schema";
 import { panelIdsQuery, type StoreSettingsRow } from "./settings";
+import type { FeedReceipts } from "./signals";
 import { listOpenEpisodes } from "./signals";
 
 /**
@@ -122,7 +123,11 @@ export async function storeLenderHistory(db: SqliteReader, orgId: string, storeI
 }
 
 /**
- * The history as read; from a moved organization's object, with the store's settings kept there.
- * An object still on the previous code (a deploy's overlap) answers without the panel.
+ * The history as read; from a moved organization's object, with the store's settings and its feeds' receipts kept there.
+ * An object still on the previous code (a deploy's overlap) answers without the panel or the receipts.
  */
-export type StoreLenderHistory = Omit<Awaited<ReturnType<typeof storeLenderHistory>>, "panel"> & { panel?: string[]; settings?: StoreSettingsRow };
+export type StoreLenderHistory = Omit<Awaited<ReturnType<typeof storeLenderHistory>>, "panel"> & {
+  panel?: string[];
+  settings?: StoreSettingsRow;
+  feeds?: FeedReceipts;
+};

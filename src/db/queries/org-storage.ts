@@ -20,6 +20,7 @@ import {
   salesMonthly,
   settingsAudit,
   storeLenderPanel,
+  storeFeeds,
   stores,
   unitMarketValues,
   webhookAttempts,
@@ -514,6 +515,7 @@ export const MOVED_D1_TABLES: readonly MovedD1Table[] = [
   { table: webhookEndpoints },
   { table: morningBriefings },
   { table: agedInventoryAlerts },
+  { table: storeFeeds },
 ];
 
 /** When D1's copy of the organization's data was purged (an undo is refused from then on), or null while it is kept. */
@@ -627,4 +629,30 @@ export const forgetBriefings = (db: Database, orgId: string) => [
 export const restoreBriefings = (db: Database, page: { briefings: readonly StoredBriefing[]; markers: readonly StoredAgedAlert[] }) => [
   ...page.briefings.map((row) => db.insert(morningBriefings).values(row)),
   ...page.markers.map((row) => db.insert(agedInventoryAlerts).values(row)),
+];
+
+// --- the store feeds group (store_feeds) ----------------------------------------------------------
+
+/** A store's last delivery of a feed and its open episode, every column, as a move carries it. */
+export type StoredStoreFeed = typeof storeFeeds.$inferSelect;
+export type FeedsTable = "store_feeds";
+
+/** Every feed of the organization, by store and feed: a few rows a store, one page. */
+export function readStoreFeeds(db: SqliteReader, orgId: string): Promise<StoredStoreFeed[]> {
+  return db
+    .select(getTableColumns(storeFeeds))
+    .from(storeFeeds)
+    .where(eq(storeFeeds.orgId, orgId))
+    .orderBy(asc(storeFeeds.storeId), asc(storeFeeds.feed));
+}
+
+/** The group's digest on either side: every feed, every column. */
+export async function feedsDigest(db: SqliteReader, orgId: string): Promise<Record<FeedsTable, TableDigest>> {
+  return { store_feeds: digest(await readStoreFeeds(db, orgId)) };
+}
+
+/** The object's feeds written back to D1 in place of D1's (an undo): the object's deliveries and episodes are the whole truth. */
+export const restoreStoreFeeds = (db: Database, orgId: string, rows: readonly StoredStoreFeed[]) => [
+  db.delete(storeFeeds).where(eq(storeFeeds.orgId, orgId)),
+  ...rows.map((row) => db.insert(storeFeeds).values(row)),
 ];

@@ -24,7 +24,7 @@ import {
 } from "../schema";
 import { newestFeedEntries } from "./market-feed";
 import { findStoreSettings, type StoreSettingsRow, storeSettingsColumns } from "./settings";
-import { briefingTightenings, type OpenEpisodeRow, openEpisodes, openEpisodesQuery } from "./signals";
+import { briefingTightenings, type FeedReceipts, type OpenEpisodeRow, openEpisodes, openEpisodesQuery } from "./signals";
 
 const alertUnitColumns = {
   stockNumber: inventoryUnits.stockNumber,
@@ -356,6 +356,8 @@ export type BriefingData = ReturnType<typeof briefingData>;
 export interface BriefingStore {
   existingRoles(storeId: string, day: string): Promise<Set<Role>>;
   rows: BriefingRowsReader;
+  /** The store's feeds' receipts (its briefing's `data_as_of`), kept beside its rows. */
+  feeds(storeId: string): Promise<FeedReceipts>;
   /** Stores what no earlier build stored, and records the events of those only: the roles it stored. */
   write(
     briefings: readonly BriefingRow[],

@@ -1,37 +1,46 @@
-import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { FeedReceipt, FeedStore, StoreFeed } from "../../engines/freshness";
+import { dataAsOf, type FeedReceipt, type FeedStore, type StoreFeed } from "../../engines/freshness";
 import type { OutcomeDecision, OutcomeSettings, WindowFigures } from "../../engines/lender-routing/outcome-shift";
 import type { BriefingTightening } from "../../engines/reports/signals";
 import type { Database, SqliteReader } from "../client";
 import { unlessStillAsRead } from "../guarded";
-import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, storeFeeds, stores } from "../schema";
+import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, organizations, storeFeeds, stores } from "../schema";
 
 // --- feed freshness (docs/ingestion.md#when-a-feed-stops) ----------------------------------------
 
 /** The organization's stores (all, or those named) with their thresholds, and when each feed last delivered. */
-export async function loadFeedReceipts(
-  db: Database,
-  orgId: string,
-  storeIds?: readonly string[],
-): Promise<{ stores: FeedStore[]; receipts: FeedReceipt[] }> {
-  const scope = storeIds === undefined ? undefined : inArray(stores.id, [...storeIds]);
-  const [storeRows, receipts] = await db.batch([
+export type FeedReceipts = { stores: FeedStore[]; receipts: FeedReceipt[] };
+
+/** The two reads of the receipts; the same on D1 and in the organization's object, which keeps its stores' thresholds beside its deliveries. */
+function feedReceiptQueries(db: SqliteReader, orgId: string, storeIds?: readonly string[]) {
+  return [
     db
       .select({ id: stores.id, name: stores.name, inventoryStaleHours: stores.inventoryStaleHours, dealsStaleHours: stores.dealsStaleHours })
       .from(stores)
-      .where(and(eq(stores.orgId, orgId), scope))
+      .where(and(eq(stores.orgId, orgId), storeIds === undefined ? undefined : inArray(stores.id, [...storeIds])))
       .orderBy(asc(stores.id)),
     db
       .select({ storeId: storeFeeds.storeId, feed: storeFeeds.feed, receivedAt: storeFeeds.receivedAt })
       .from(storeFeeds)
       .where(and(eq(storeFeeds.orgId, orgId), storeIds === undefined ? undefined : inArray(storeFeeds.storeId, [...storeIds]))),
-  ]);
-  return { stores: storeRows, receipts };
+  ] as const;
+}
+
+/** The receipts in D1, in one batch. */
+export async function loadFeedReceipts(db: Database, orgId: string, storeIds?: readonly string[]): Promise<FeedReceipts> {
+  const [storeRows, receipts] = await db.batch(feedReceiptQueries(db, orgId, storeIds) as unknown as [BatchItem<"sqlite">, BatchItem<"sqlite">]);
+  return { stores: storeRows as FeedStore[], receipts: receipts as FeedReceipt[] };
+}
+
+/** The receipts in the organization's object, whose SQLite answers each read at once (no batch there). */
+export async function readFeedReceipts(db: SqliteReader, orgId: string, storeIds?: readonly string[]): Promise<FeedReceipts> {
+  const [storeRows, receipts] = feedReceiptQueries(db, orgId, storeIds);
+  return { stores: await storeRows, receipts: await receipts };
 }
 
 /** The stores of `storeIds` whose `feed` has an open stale episode, with when it opened. */
-export async function findStaleFeeds(db: Database, orgId: string, storeIds: readonly string[], feed: StoreFeed) {
+export async function findStaleFeeds(db: SqliteReader, orgId: string, storeIds: readonly string[], feed: StoreFeed) {
   if (storeIds.length === 0) return [];
   return db
     .select({ storeId: storeFeeds.storeId, staleSince: storeFeeds.staleSince, receivedAt: storeFeeds.receivedAt })
@@ -44,6 +53,27 @@ export async function findStaleFeeds(db: Database, orgId: string, storeIds: read
         sql`${storeFeeds.staleSince} IS NOT NULL`,
       ),
     );
+}
+
+/** The `store.feed_resumed` of each store whose feed had an open episode, delivering at `now`: the delivery closes it. */
+export function feedResumedEvents(
+  orgId: string,
+  feed: StoreFeed,
+  stale: readonly { storeId: string; staleSince: string | null; receivedAt: string }[],
+  now: Date,
+) {
+  return stale.map((s) => ({
+    event: "store.feed_resumed" as const,
+    orgId,
+    storeId: s.storeId,
+    data: {
+      feed,
+      stale_since: s.staleSince,
+      last_received_at: s.receivedAt,
+      received_at: now.toISOString(),
+      gap_hours: Number(((now.getTime() - Date.parse(s.receivedAt)) / 3_600_000).toFixed(1)),
+    },
+  }));
 }
 
 /**
@@ -64,21 +94,37 @@ export function unlessFeedEpisodesChanged(
 }
 
 /** A delivery of `feed` for each store: received now, and any stale episode closed. */
-export function recordFeedDeliveries(db: Database, orgId: string, storeIds: readonly string[], feed: StoreFeed, at: string): BatchItem<"sqlite">[] {
-  return storeIds.map((storeId) =>
-    db
-      .insert(storeFeeds)
-      .values({ orgId, storeId, feed, receivedAt: at, staleSince: null })
-      .onConflictDoUpdate({ target: [storeFeeds.storeId, storeFeeds.feed], set: { receivedAt: at, staleSince: null } }),
+export function recordFeedDeliveries(
+  db: SqliteReader,
+  orgId: string,
+  storeIds: readonly string[],
+  feed: StoreFeed,
+  at: string,
+): BatchItem<"sqlite">[] {
+  return storeIds.map(
+    (storeId) =>
+      db
+        .insert(storeFeeds)
+        .values({ orgId, storeId, feed, receivedAt: at, staleSince: null })
+        .onConflictDoUpdate({
+          target: [storeFeeds.storeId, storeFeeds.feed],
+          set: { receivedAt: at, staleSince: null },
+        }) as unknown as BatchItem<"sqlite">,
   );
 }
 
+/** Feeds one stale check opens episodes for; more wait for the next (D1's job 5 minutes later; an object's alarm at once). */
+export const STALE_FEEDS_PER_CHECK = 200;
+
+/** A feed's threshold in hours: its store's setting for that feed. */
+const feedThresholdHours = sql`CASE WHEN ${storeFeeds.feed} = 'inventory' THEN ${stores.inventoryStaleHours} ELSE ${stores.dealsStaleHours} END`;
+
 /**
- * Feeds of every organization past their store's threshold with no open episode, oldest delivery
- * first, at most `limit`: what the stale-feed job raises `store.feed_stale` for.
+ * Feeds past their store's threshold with no open episode, oldest delivery first, at most `limit`:
+ * what the stale check raises `store.feed_stale` for. `scope` narrows the organizations (D1's job:
+ * those whose data is in D1; an object: its own).
  */
-export async function listNewlyStaleFeeds(db: Database, now: string, limit: number) {
-  const threshold = sql`CASE WHEN ${storeFeeds.feed} = 'inventory' THEN ${stores.inventoryStaleHours} ELSE ${stores.dealsStaleHours} END`;
+export async function listNewlyStaleFeeds(db: SqliteReader, now: string, limit: number, scope: SQL) {
   return db
     .select({
       orgId: storeFeeds.orgId,
@@ -90,15 +136,52 @@ export async function listNewlyStaleFeeds(db: Database, now: string, limit: numb
     .from(storeFeeds)
     .innerJoin(stores, and(eq(stores.id, storeFeeds.storeId), eq(stores.orgId, storeFeeds.orgId)))
     .where(
-      and(isNull(storeFeeds.staleSince), sql`${storeFeeds.receivedAt} < strftime('%Y-%m-%dT%H:%M:%fZ', ${now}, '-' || ${threshold} || ' hours')`),
+      and(
+        scope,
+        isNull(storeFeeds.staleSince),
+        sql`${storeFeeds.receivedAt} < strftime('%Y-%m-%dT%H:%M:%fZ', ${now}, '-' || ${feedThresholdHours} || ' hours')`,
+      ),
     )
     .orderBy(asc(storeFeeds.receivedAt))
     .limit(limit);
 }
 
+/** The organization's feeds that only the D1 job checks: those of an organization whose data is in D1 (an object checks its own on its alarm). */
+export const feedsInD1 = sql`${storeFeeds.orgId} IN (SELECT ${organizations.id} FROM ${organizations} WHERE ${organizations.storage} = 'd1')`;
+
+/** When the first of the organization's feeds with no open episode goes past its threshold (ISO-8601), or null: when an object's stale check is next due. */
+export async function nextFeedStaleAt(db: SqliteReader, orgId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ at: sql<string | null>`min(strftime('%Y-%m-%dT%H:%M:%fZ', ${storeFeeds.receivedAt}, '+' || ${feedThresholdHours} || ' hours'))` })
+    .from(storeFeeds)
+    .innerJoin(stores, and(eq(stores.id, storeFeeds.storeId), eq(stores.orgId, storeFeeds.orgId)))
+    .where(and(eq(storeFeeds.orgId, orgId), isNull(storeFeeds.staleSince)));
+  return row?.at ?? null;
+}
+
+type NewlyStaleFeed = Awaited<ReturnType<typeof listNewlyStaleFeeds>>[number];
+
+/** A feed's `store.feed_stale`, in the warning's words (docs/ingestion.md#when-a-feed-stops). */
+export function feedStaleEvent(row: NewlyStaleFeed, now: Date) {
+  const [entry] = dataAsOf([row.store], [{ storeId: row.storeId, feed: row.feed, receivedAt: row.receivedAt }], [row.feed], now);
+  return {
+    event: "store.feed_stale" as const,
+    orgId: row.orgId,
+    storeId: row.storeId,
+    data: {
+      feed: row.feed,
+      store_name: row.store.name,
+      last_received_at: row.receivedAt,
+      age_hours: entry.age_hours,
+      stale_after_hours: entry.stale_after_hours,
+      summary: entry.warning,
+    },
+  };
+}
+
 /** Opens the episode, only while the feed still has not delivered since it was read (a delivery meanwhile wins). */
 export function markFeedStale(
-  db: Database,
+  db: SqliteReader,
   row: { orgId: string; storeId: string; feed: StoreFeed; receivedAt: string },
   at: string,
 ): BatchItem<"sqlite"> {
@@ -113,7 +196,7 @@ export function markFeedStale(
         eq(storeFeeds.receivedAt, row.receivedAt),
         isNull(storeFeeds.staleSince),
       ),
-    );
+    ) as unknown as BatchItem<"sqlite">;
 }
 
 // --- a lender tightening in the store's own decisions ---------------------------------------------

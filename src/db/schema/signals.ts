@@ -8,24 +8,25 @@ export const STORE_FEEDS = ["inventory", "deals"] as const;
 
 /**
  * When each store's feed last delivered data, and the open stale episode: `stale_since` is set by
- * the stale-feed job with its `store.feed_stale` event and cleared by the next delivery with its
+ * the stale check (D1's job, or a moved organization's object on its alarm) with its `store.feed_stale` event and cleared by the next delivery with its
  * `store.feed_resumed` event, so each episode is raised once (docs/ingestion.md#when-a-feed-stops).
  */
-export const storeFeeds = sqliteTable(
-  "store_feeds",
-  {
-    orgId: orgIdRef(),
-    storeId: storeIdRef(),
-    feed: text("feed", { enum: STORE_FEEDS }).notNull(),
-    receivedAt: text("received_at").notNull(),
-    staleSince: text("stale_since"),
-  },
-  (t) => [
-    primaryKey({ columns: [t.storeId, t.feed] }),
-    index("store_feeds_org_idx").on(t.orgId, t.storeId),
-    index("store_feeds_fresh_idx").on(t.staleSince, t.receivedAt),
-  ],
-);
+export const storeFeedColumns = <OrgId, StoreId>(orgId: OrgId, storeId: StoreId) => ({
+  orgId,
+  storeId,
+  feed: text("feed", { enum: STORE_FEEDS }).notNull(),
+  receivedAt: text("received_at").notNull(),
+  staleSince: text("stale_since"),
+});
+
+/** Columns and indexes shared with the organization's storage object (src/db/org-schema.ts). */
+export const storeFeedIndexes = (t: { [K in "orgId" | "storeId" | "feed" | "receivedAt" | "staleSince"]: SQLiteColumn }) => [
+  primaryKey({ columns: [t.storeId, t.feed] }),
+  index("store_feeds_org_idx").on(t.orgId, t.storeId),
+  index("store_feeds_fresh_idx").on(t.staleSince, t.receivedAt),
+];
+
+export const storeFeeds = sqliteTable("store_feeds", storeFeedColumns(orgIdRef(), storeIdRef()), storeFeedIndexes);
 
 /**
  * The figures of the own-outcomes detector (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions):

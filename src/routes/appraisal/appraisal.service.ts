@@ -68,7 +68,12 @@ export function comparablesElsewhere(
 
 async function loadComparables(db: Database, orgId: string, query: ComparableQuery, today: string, elsewhere?: ComparablesElsewhere) {
   // The comparables are every store's units in stock and sales: their feeds' deliveries say how old (docs/ingestion.md#when-a-feed-stops).
-  const [{ store, inStock, sold }, feeds] = await Promise.all([loadPricingData(db, orgId, query, elsewhere), loadFeedReceipts(db, orgId)]);
+  // A moved organization's come with them from its object; D1's otherwise (or from an object on the previous code).
+  const [{ store, inStock, sold, feeds: kept }, inD1] = await Promise.all([
+    loadPricingData(db, orgId, query, elsewhere),
+    elsewhere ? undefined : loadFeedReceipts(db, orgId),
+  ]);
+  const feeds = kept ?? inD1 ?? (await loadFeedReceipts(db, orgId));
   const comps: Comparable[] = [
     ...inStock.map((unit) => ({ source: "in_stock" as const, ...unit, observedOn: today })),
     ...sold.map(({ soldOn, ...sale }) => ({ source: "sold" as const, ...sale, observedOn: soldOn })),

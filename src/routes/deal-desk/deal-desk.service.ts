@@ -123,11 +123,15 @@ async function loadStoreDesk(
 ): Promise<StoreDesk | null> {
   const directory = await queries.findDeskStore(db, orgId, storeId);
   if (!directory) return null;
-  // The feeds' deliveries are D1's; the history is where the decisions are, with the store's panel and a moved organization's store settings.
+  // The history is where the decisions are, with the store's panel, and a moved organization's store settings and feeds'
+  // receipts (D1's otherwise). An object on the previous code (a deploy's overlap) holds neither panel nor receipts: D1 still does.
   const history: Promise<queries.StoreLenderHistory> = elsewhere ? elsewhere(directory.id) : queries.storeLenderHistory(db, orgId, directory.id);
-  const [{ decisions, episodes, settings, panel }, feeds] = await Promise.all([history, loadFeedReceipts(db, orgId, [directory.id])]);
-  // An object on the previous code (a deploy's overlap) holds no panel yet: D1 still does.
+  const [{ decisions, episodes, settings, panel, feeds: kept }, inD1] = await Promise.all([
+    history,
+    elsewhere ? undefined : loadFeedReceipts(db, orgId, [directory.id]),
+  ]);
   const panelProgramIds = panel ?? (await queries.loadStorePanel(db, orgId, directory.id));
+  const feeds = kept ?? inD1 ?? (await loadFeedReceipts(db, orgId, [directory.id]));
   const store = { ...directory, ...settings };
   const calibration = new Map<string, Partial<Record<CreditTier, lenderRouting.DecisionCounts>>>();
   const turnaround = new Map<string, { submissions: number; turnaroundSum: number }>();

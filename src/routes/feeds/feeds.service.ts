@@ -1,13 +1,13 @@
 import type { Database } from "../../db/client";
 import * as feeds from "../../db/queries/feeds";
 import { findOrgStore } from "../../db/queries/reports";
+import { type FeedReceipts, loadFeedReceipts } from "../../db/queries/signals";
 import type { OrgStoragePlace } from "../../db/schema";
 import type { NOT_SERVING } from "../../durable-objects/org-storage";
 import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import { daysSince } from "../../engines/dates";
-import type { StoreFeed } from "../../engines/freshness";
 import { decodeCursor, encodeCursor, type FeedCursor } from "../../http/cursor";
-import { dataAsOfAnswer } from "../../http/data-as-of";
+import { dataAsOfOf } from "../../http/data-as-of";
 import { DomainError } from "../../lib/domain-error";
 import { TtlCache } from "../../lib/ttl-cache";
 
@@ -26,9 +26,26 @@ export interface FeedParams {
 /** A call with none of the parameters is the contract's call: the cached, unpaged answer. */
 const isPlainCall = (params: FeedParams) => Object.values(params).every((value) => value === undefined);
 
-interface Page<T> {
-  rows: T[];
+interface Page<T> extends Read<T> {
   nextCursor: string | null;
+}
+
+/** A page's rows with the receipts of its stores' feeds (its `data_as_of`), read where the organization's data is, together. */
+interface Read<T> {
+  rows: T[];
+  receipts: FeedReceipts;
+}
+
+/** An object's page: with its receipts, or (an object on the previous code, a deploy's overlap) the rows alone, then with D1's. */
+async function objectRead<T>(db: Database, orgId: string, query: feeds.FeedQuery, answer: Promise<Read<T> | T[] | typeof NOT_SERVING>) {
+  const page = await answer;
+  return Array.isArray(page) ? withD1Receipts(db, orgId, query, Promise.resolve(page)) : page;
+}
+
+/** The rows D1 read, with D1's receipts of the page's store (or every store), in the same wave of reads. */
+async function withD1Receipts<T>(db: Database, orgId: string, query: feeds.FeedQuery, rows: Promise<T[]>): Promise<Read<T>> {
+  const [read, receipts] = await Promise.all([rows, loadFeedReceipts(db, orgId, query.storeId === undefined ? undefined : [query.storeId])]);
+  return { rows: read, receipts };
 }
 
 /**
@@ -43,7 +60,7 @@ async function readPage<T>(
   feed: FeedCursor["feed"],
   params: FeedParams,
   pageMax: number,
-  read: (query: feeds.FeedQuery, after: string[] | undefined) => Promise<T[]>,
+  read: (query: feeds.FeedQuery, after: string[] | undefined) => Promise<Read<T>>,
   sortKey: (row: T) => string[],
 ): Promise<Page<T>> {
   const requireStore = async () => {
@@ -61,35 +78,42 @@ async function readPage<T>(
     throw error;
   }
   const limit = params.limit ?? pageMax;
-  const rows = await read({ storeId: params.store_id, updatedSince: since, limit: limit + 1 }, after);
+  const { rows, receipts } = await read({ storeId: params.store_id, updatedSince: since, limit: limit + 1 }, after);
   if (rows.length === 0) await requireStore();
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const nextCursor = rows.length > limit && last ? encodeCursor({ ...scope, after: sortKey(last) }) : null;
-  return { rows: page, nextCursor };
+  return { rows: page, nextCursor, receipts };
 }
 
-/** Reads one page of the organization's units, wherever they live. */
-type InventoryReader = (query: feeds.FeedQuery, after?: feeds.InventoryAfter) => Promise<feeds.UnitRow[]>;
+/** Reads one page of the organization's units, with its feeds' receipts, wherever they live. */
+type InventoryReader = (query: feeds.FeedQuery, after?: feeds.InventoryAfter) => Promise<Read<feeds.UnitRow>>;
 
 /**
- * The units of an organization whose flag (read with the credential) is `storage`: D1's query on
- * D1, the same query on its storage object (one call per page), D1 again if it moved back
+ * The units of an organization whose flag (read with the credential) is `storage`, with the
+ * receipts of their stores' feeds: D1's queries on D1, the same on its storage object (one call per
+ * page, the receipts kept there too), D1 again if it moved back
  * (docs/scaling.md#how-a-request-finds-its-organizations-storage).
  */
 export const unitsWhereStored =
   (env: Pick<Env, "DB" | "ORG_STORE">, db: Database, orgId: string, storage: OrgStoragePlace): InventoryReader =>
   (query, after) =>
     onOrgStorage(env, orgId, storage, "read", {
-      inD1: () => feeds.listInventory(db, orgId, query, after),
-      inObject: () => orgStore(env, orgId).inventoryPage(orgId, query, after) as Promise<feeds.UnitRow[] | typeof NOT_SERVING>,
+      inD1: () => withD1Receipts(db, orgId, query, feeds.listInventory(db, orgId, query, after)),
+      inObject: () =>
+        objectRead(
+          db,
+          orgId,
+          query,
+          orgStore(env, orgId).inventoryPage(orgId, query, after, true) as Promise<Read<feeds.UnitRow> | typeof NOT_SERVING>,
+        ),
     });
 
 export function inventoryPage(
   db: Database,
   orgId: string,
   params: FeedParams,
-  read: InventoryReader = (query, after) => feeds.listInventory(db, orgId, query, after),
+  read: InventoryReader = (query, after) => withD1Receipts(db, orgId, query, feeds.listInventory(db, orgId, query, after)),
 ) {
   const changes = params.updated_since !== undefined;
   return readPage(
@@ -107,23 +131,29 @@ export function inventoryPage(
   );
 }
 
-/** Reads one page of the organization's sales rollup, wherever it lives. */
-type SalesSummaryReader = (query: feeds.FeedQuery, after?: feeds.SalesSummaryAfter) => Promise<feeds.SalesSummaryRow[]>;
+/** Reads one page of the organization's sales rollup, with its feeds' receipts, wherever it lives. */
+type SalesSummaryReader = (query: feeds.FeedQuery, after?: feeds.SalesSummaryAfter) => Promise<Read<feeds.SalesSummaryRow>>;
 
 /** The sales rollup of an organization whose flag is `storage`, as `unitsWhereStored` reads its units: one call to its object per page. */
 export const salesWhereStored =
   (env: Pick<Env, "DB" | "ORG_STORE">, db: Database, orgId: string, storage: OrgStoragePlace): SalesSummaryReader =>
   (query, after) =>
     onOrgStorage(env, orgId, storage, "read", {
-      inD1: () => feeds.salesSummary(db, orgId, query, after),
-      inObject: () => orgStore(env, orgId).salesSummaryPage(orgId, query, after) as Promise<feeds.SalesSummaryRow[] | typeof NOT_SERVING>,
+      inD1: () => withD1Receipts(db, orgId, query, feeds.salesSummary(db, orgId, query, after)),
+      inObject: () =>
+        objectRead(
+          db,
+          orgId,
+          query,
+          orgStore(env, orgId).salesSummaryPage(orgId, query, after, true) as Promise<Read<feeds.SalesSummaryRow> | typeof NOT_SERVING>,
+        ),
     });
 
 function salesSummaryPage(
   db: Database,
   orgId: string,
   params: FeedParams,
-  read: SalesSummaryReader = (query, after) => feeds.salesSummary(db, orgId, query, after),
+  read: SalesSummaryReader = (query, after) => withD1Receipts(db, orgId, query, feeds.salesSummary(db, orgId, query, after)),
 ) {
   return readPage(
     db,
@@ -170,22 +200,19 @@ const pagedUnit = (
 type CapSign = { has_more?: true; next_cursor?: string };
 const capSign = ({ nextCursor }: Page<unknown>): CapSign => (nextCursor === null ? {} : { has_more: true, next_cursor: nextCursor });
 
-type Ages = Awaited<ReturnType<typeof dataAsOfAnswer>>;
+type Ages = ReturnType<typeof dataAsOfOf>;
 const inventoryFeeds = new TtlCache<{ count: number; inventory: ReturnType<typeof contractUnit>[] } & CapSign & Ages>(FEED_CACHE);
 const salesSummaryFeeds = new TtlCache<
   { count: number; salesSummary: Pick<feeds.SalesSummaryRow, "store" | "saleMonth" | "units" | "totalGross">[] } & CapSign & Ages
 >(FEED_CACHE);
 
-/** The age of the feed behind the answer, for the one store asked about or every store (docs/ingestion.md#when-a-feed-stops). */
-const feedAges = (db: Database, orgId: string, params: FeedParams, feed: StoreFeed, now: Date) =>
-  dataAsOfAnswer(db, orgId, params.store_id === undefined ? undefined : [params.store_id], [feed], now);
-
 /** The inventory feed: for a plain call the cached contract answer (`cached`), else one page read now. */
 export async function inventoryFeed(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
   if (isPlainCall(params)) {
     const feed = await inventoryFeeds.get(orgId, now.getTime(), async () => {
-      const [page, ages] = await Promise.all([inventoryPage(db, orgId, params, read), feedAges(db, orgId, params, "inventory", now)]);
-      return { count: page.rows.length, inventory: page.rows.map((unit) => contractUnit(unit, now)), ...capSign(page), ...ages };
+      const page = await inventoryPage(db, orgId, params, read);
+      const inventory = page.rows.map((unit) => contractUnit(unit, now));
+      return { count: page.rows.length, inventory, ...capSign(page), ...dataAsOfOf(page.receipts, ["inventory"], now) };
     });
     return { cached: feed };
   }
@@ -194,8 +221,8 @@ export async function inventoryFeed(db: Database, orgId: string, now: Date, para
 
 /** One page of the inventory feed as the paged call answers it. */
 async function inventoryPageAnswer(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
-  // The page and the feed's age are read together: one wave of replica reads, not two.
-  const [page, ages] = await Promise.all([inventoryPage(db, orgId, params, read), feedAges(db, orgId, params, "inventory", now)]);
+  // The page and the feed's age are read together (`Read`): one wave of replica reads, or one object call.
+  const page = await inventoryPage(db, orgId, params, read);
   const inventory: ReturnType<typeof pagedUnit>[] = [];
   const removed: { stock_number: string; store: string; store_id: string; updated_at: string }[] = [];
   for (const row of page.rows) {
@@ -209,7 +236,7 @@ async function inventoryPageAnswer(db: Database, orgId: string, now: Date, param
     ...(params.updated_since === undefined ? {} : { removed }),
     has_more: page.nextCursor !== null,
     next_cursor: page.nextCursor,
-    ...ages,
+    ...dataAsOfOf(page.receipts, ["inventory"], now),
   };
 }
 
@@ -217,20 +244,20 @@ async function inventoryPageAnswer(db: Database, orgId: string, now: Date, param
 export async function salesSummaryFeed(db: Database, orgId: string, now: Date, params: FeedParams, read?: SalesSummaryReader) {
   if (isPlainCall(params)) {
     const feed = await salesSummaryFeeds.get(orgId, now.getTime(), async () => {
-      const [page, ages] = await Promise.all([salesSummaryPage(db, orgId, params, read), feedAges(db, orgId, params, "deals", now)]);
+      const page = await salesSummaryPage(db, orgId, params, read);
       const salesSummary = page.rows.map(({ store, saleMonth, units, totalGross }) => ({ store, saleMonth, units, totalGross }));
-      return { count: page.rows.length, salesSummary, ...capSign(page), ...ages };
+      return { count: page.rows.length, salesSummary, ...capSign(page), ...dataAsOfOf(page.receipts, ["deals"], now) };
     });
     return { cached: feed };
   }
-  const [page, ages] = await Promise.all([salesSummaryPage(db, orgId, params, read), feedAges(db, orgId, params, "deals", now)]);
+  const page = await salesSummaryPage(db, orgId, params, read);
   return {
     page: {
       count: page.rows.length,
       salesSummary: page.rows.map(({ storeId, updatedAt, ...row }) => ({ ...row, store_id: storeId, updated_at: updatedAt })),
       has_more: page.nextCursor !== null,
       next_cursor: page.nextCursor,
-      ...ages,
+      ...dataAsOfOf(page.receipts, ["deals"], now),
     },
   };
 }

@@ -2,14 +2,15 @@ import type { z } from "@hono/zod-openapi";
 import type { Statement } from "../../db/batch";
 import type { Database } from "../../db/client";
 import { retryingStaleReads } from "../../db/guarded";
+import type { RecordedEvent } from "../../db/queries/events";
 import * as queries from "../../db/queries/ingest";
 import { unlessStorageInD1 } from "../../db/queries/org-storage";
-import { findStaleFeeds, recordFeedDeliveries, unlessFeedEpisodesChanged } from "../../db/queries/signals";
+import { feedResumedEvents, findStaleFeeds, recordFeedDeliveries, unlessFeedEpisodesChanged } from "../../db/queries/signals";
 import type { OrgStoragePlace } from "../../db/schema";
 import { confirmRelayed, onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import type { StoreFeed } from "../../engines/freshness";
 import * as rules from "../../engines/ingest";
-import { commitWithEvents, type DomainEvent } from "../../events/emit";
+import { commitWithEvents } from "../../events/emit";
 import { refreshAlertTotals } from "../../jobs/alert-totals";
 import { DomainError } from "../../lib/domain-error";
 import type { IngestDealSchema, IngestDealsSchema, IngestInventorySchema } from "./ingest.routes";
@@ -40,22 +41,19 @@ function assertStipsUniquePerDeal(deals: Deal[]): void {
  * stale episode open raises `store.feed_resumed` once, closing it (docs/ingestion.md#when-a-feed-stops).
  */
 async function feedDelivery(db: Database, orgId: string, storeIds: string[], feed: StoreFeed, now: Date) {
-  const at = now.toISOString();
   const stale = await findStaleFeeds(db, orgId, storeIds, feed);
-  const events: DomainEvent[] = stale.map((s) => ({
-    event: "store.feed_resumed",
-    orgId,
-    storeId: s.storeId,
-    data: {
-      feed,
-      stale_since: s.staleSince,
-      last_received_at: s.receivedAt,
-      received_at: at,
-      gap_hours: Number(((now.getTime() - Date.parse(s.receivedAt)) / 3_600_000).toFixed(1)),
-    },
-  }));
   const guard = stale.length > 0 ? [unlessFeedEpisodesChanged(db, orgId, feed, stale)] : [];
-  return { statements: [...guard, ...recordFeedDeliveries(db, orgId, storeIds, feed, at)], events };
+  return {
+    statements: [...guard, ...recordFeedDeliveries(db, orgId, storeIds, feed, now.toISOString())],
+    events: feedResumedEvents(orgId, feed, stale, now),
+  };
+}
+
+/** The events an object's write recorded, relayed to D1's outbox and the queue now; the object then leaves them to no alarm (docs/scaling.md#an-object-write-and-its-events). */
+async function relayRecorded(env: Pick<Env, "WEBHOOKS" | "ORG_STORE">, db: Database, orgId: string, recorded: RecordedEvent[], now: Date) {
+  if (recorded.length === 0) return;
+  await commitWithEvents(env, db, [], [], now, recorded);
+  await confirmRelayed(env, orgId, recorded);
 }
 
 export async function ingestInventory(
@@ -84,7 +82,7 @@ export async function ingestInventory(
 
   // The units are read and written where the organization's data lives (docs/scaling.md): in D1
   // with the delivery, in one batch that D1's fence holds to the flag; in its storage object in one
-  // call, the delivery then recorded in D1.
+  // call, with the delivery and its events in the object's outbox, then relayed to D1.
   let inD1 = false;
   const applied = await onOrgStorage(env, orgId, storage, "write", {
     inD1: async () => {
@@ -102,8 +100,8 @@ export async function ingestInventory(
     inObject: async () => {
       const names = [...stores].map(([id, name]) => ({ id, name }));
       inD1 = false;
-      const result = await orgStore(env, orgId).applySnapshot(orgId, names, storeId, units, safety);
-      if (!("notServing" in result) && !result.refusal) await recordDelivery([]);
+      const result = await orgStore(env, orgId).applySnapshot(orgId, names, storeId, units, safety, now.toISOString());
+      if (!("notServing" in result) && !result.refusal) await relayRecorded(env, db, orgId, result.events, now);
       return result;
     },
   });
@@ -140,9 +138,9 @@ export async function ingestDeals(
 
   // The deals are read and written where the organization's data lives (docs/scaling.md): in D1
   // with the delivery and the events, in one batch that D1's fence holds to the flag; in its
-  // storage object in one call (read, compared and written in one transaction with the stip
-  // alerts in the object's outbox), then the delivery recorded and the alerts relayed in one D1
-  // batch. Should that batch fail, the object's alarm relays the alerts
+  // storage object in one call (read, compared and written in one transaction with the delivery,
+  // the stip alerts and any store.feed_resumed in the object's outbox), then the events relayed in
+  // one D1 batch. Should that batch fail, the object's alarm relays them
   // (docs/scaling.md#an-object-write-and-its-events).
   const applied = await onOrgStorage<queries.AppliedDeals>(env, orgId, storage, "write", {
     // Simultaneous posts of the same deals: the write holds only while what was read still stands
@@ -167,14 +165,8 @@ export async function ingestDeals(
       const result = await orgStore(env, orgId).applyDeals(orgId, names, deals, today, now.toISOString());
       if ("notServing" in result) return result;
       // An object still on the previous code (a deploy's overlap) recorded nothing: its alerts are raised here, as it expects.
-      const recorded = result.events ?? [];
-      const raised = result.events ? [] : result.alerts;
-      // Only the delivery is read again when another delivery came first: the deals are written already.
-      await retryingStaleReads(async () => {
-        const delivery = await feedDelivery(db, orgId, feedStores, "deals", now);
-        await commitWithEvents(env, db, delivery.statements, [...raised, ...delivery.events], now, recorded);
-      });
-      await confirmRelayed(env, orgId, recorded);
+      if (result.events) await relayRecorded(env, db, orgId, result.events, now);
+      else await commitWithEvents(env, db, [], result.alerts, now);
       return result;
     },
   });

@@ -21,7 +21,7 @@ import { alertReportBody, type BriefingBody } from "../../engines/reports/bodies
 import { briefingDealsSince, type Role } from "../../engines/reports/briefings";
 import { buildMarketPulse, type MarketPulse, PULSE_HISTORY_READINGS } from "../../engines/reports/pulse";
 import { decodeCursor, encodeCursor } from "../../http/cursor";
-import { dataAsOfAnswer } from "../../http/data-as-of";
+import { dataAsOfOf } from "../../http/data-as-of";
 import { type AlertReport, alertReportOf, organizationAgedTotals } from "../../jobs/alert-totals";
 import { composeBriefing } from "../../jobs/build-morning-briefings";
 import type { Background } from "../../lib/background";
@@ -48,9 +48,7 @@ export const ALERTS_PAGE_MAX = 500;
 /** Units in stock one page reads at most, whatever it finds: what keeps a page's cost flat in the organization's size. */
 export const ALERT_UNITS_PER_PAGE = 500;
 
-type AlertReportPage = ReturnType<typeof alertReportBody> & { has_more: boolean; next_cursor: string | null } & Awaited<
-    ReturnType<typeof dataAsOfAnswer>
-  >;
+type AlertReportPage = ReturnType<typeof alertReportBody> & { has_more: boolean; next_cursor: string | null } & ReturnType<typeof dataAsOfOf>;
 
 /** The alert report's read of an organization's units when they are not (only) in D1: a page, and the totals of its stock. */
 export interface UnitsElsewhere {
@@ -107,17 +105,18 @@ export async function inventoryAlerts(
     const position = after && { stockedOn: after[0], stockNumber: after[1] };
     // The feed's age is read with the page, not after it: one wave of replica reads. A moved
     // organization's settings come with its units (one call): they are kept in its object.
+    // A moved organization's feeds' receipts too (the store feeds group).
     const page = { limit: ALERT_UNITS_PER_PAGE + 1, after: position, storeId };
-    const [{ units, totals, settings }, ages] = await Promise.all([
-      elsewhere
-        ? elsewhere.alertReport(page, now)
-        : Promise.all([
-            alertUnitPage(db, orgId, page.limit, position, storeId),
-            organizationAgedTotals(db, orgId, now, storeId, background),
-            readStoreSettings(db, orgId, storeId),
-          ]).then(([units, totals, settings]) => ({ units, totals, settings })),
-      dataAsOfAnswer(db, orgId, storeId === undefined ? undefined : [storeId], ["inventory"], now),
-    ]);
+    const storeIds = storeId === undefined ? undefined : [storeId];
+    const { units, totals, settings, feeds } = await (elsewhere
+      ? elsewhere.alertReport(page, now)
+      : Promise.all([
+          alertUnitPage(db, orgId, page.limit, position, storeId),
+          organizationAgedTotals(db, orgId, now, storeId, background),
+          readStoreSettings(db, orgId, storeId),
+          loadFeedReceipts(db, orgId, storeIds),
+        ]).then(([units, totals, settings, feeds]) => ({ units, totals, settings, feeds })));
+    const ages = dataAsOfOf(feeds ?? (await loadFeedReceipts(db, orgId, storeIds)), ["inventory"], now);
     const { alerts, examined } = buildAlertPage(units.slice(0, ALERT_UNITS_PER_PAGE), settings, now, limit);
     const last = units[examined - 1];
     const nextCursor = units.length > examined && last ? encodeCursor({ ...scope, after: [last.stockedOn, last.stockNumber] }) : null;
@@ -155,14 +154,18 @@ export async function morningBriefing(
     }
     const storeId = store.id;
     // Read together: none needs another's answer (each wave is a round trip on a first call).
-    const inputs = () => Promise.all([marketPulse(db, request.lenderThresholdPts, now), loadFeedReceipts(db, orgId, [storeId])]);
+    const pulse = () => marketPulse(db, request.lenderThresholdPts, now);
     return onOrgStorage(env, orgId, request.storage, "write", {
       inD1: async () => {
         const stored = await findBriefing(db, orgId, storeId, role, day);
         if (stored) return stored as BriefingBody;
-        const [data, [pulse, feeds]] = await Promise.all([loadBriefingData(db, orgId, storeId, briefingDealsSince(now)), inputs()]);
+        const [data, market, feeds] = await Promise.all([
+          loadBriefingData(db, orgId, storeId, briefingDealsSince(now)),
+          pulse(),
+          loadFeedReceipts(db, orgId, [storeId]),
+        ]);
         if (!data) throw new DomainError("not_found", "No such store in this organization.");
-        const body = composeBriefing(role, data, pulse, feeds, now);
+        const body = composeBriefing(role, data, market, feeds, now);
         // A concurrent request may have stored one first; the stored one is the day's briefing. Stored
         // and read back in one batch: one round trip to the primary, fenced (a flag cached before a move goes to the object).
         const [, , [winner]] = await db.batch([
@@ -173,11 +176,12 @@ export async function morningBriefing(
         return (winner?.body as BriefingBody | undefined) ?? body;
       },
       inObject: async () => {
-        const [settings, [pulse, feeds]] = await Promise.all([readStoreSettings(db, orgId, storeId), inputs()]);
+        // The store's feeds' receipts are the object's own (the store feeds group).
+        const [settings, market] = await Promise.all([readStoreSettings(db, orgId, storeId), pulse()]);
         const found = settings.get(storeId);
         if (!found) throw new DomainError("not_found", "No such store in this organization.");
         const call = { storeId, role, day, dealsSince: briefingDealsSince(now) };
-        return orgStore(env, orgId).morningBriefing(orgId, call, { store: found, pulse, feeds }, now) as Promise<BriefingBody | typeof NOT_SERVING>;
+        return orgStore(env, orgId).morningBriefing(orgId, call, { store: found, pulse: market }, now) as Promise<BriefingBody | typeof NOT_SERVING>;
       },
     });
   });
