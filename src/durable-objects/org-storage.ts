@@ -560,6 +560,7 @@ export class OrganizationStore extends DurableObject<Env> {
         inStock: async () => await this.queries.unitsInStock(this.db, orgId),
         storeSettings: () => this.queries.readStoreSettings(this.db, orgId),
         expiredChecks: (now) => this.queries.deleteExpiredChecks(this.db, now),
+        expiredDeliveries: (now) => this.queries.deleteExpiredDeliveries(this.db, now),
         outcomes: this.queries.outcomeStore(this.db, orgId),
         attemptBodies: (keptFrom) => this.queries.purgeAttemptBodies(this.db, keptFrom),
         briefings: this.queries.briefingStore(this.db, orgId),

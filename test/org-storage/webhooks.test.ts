@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it, vi } from "vitest";
@@ -14,7 +14,7 @@ import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, 
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
 import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
-import { capturingQueue, consumeOne } from "../helpers/queue-driver";
+import { capturingQueue, consumeOne, runCron } from "../helpers/queue-driver";
 
 type Deliveries = z.infer<typeof WebhookDeliveryListSchema>["deliveries"];
 
@@ -202,5 +202,67 @@ describe("the webhooks group's jobs on a moved organization's alarm", () => {
       webhook_deliveries: back.tables.webhook_deliveries,
       webhook_attempts: back.tables.webhook_attempts,
     });
+  });
+});
+
+describe("the webhooks group's retention and re-sends on a moved organization's alarm", () => {
+  const DAY = 86_400_000;
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  /** An endpoint and, for each [id, status, age in days before `at`], an event and its delivery with one attempt, seeded in D1. */
+  async function seedDeliveries(orgId: string, at: number, deliveries: [string, "delivered" | "failed" | "pending", number][]) {
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext) VALUES ('whk_${orgId}', ?, 'https://hooks.example.com/a', '["inventory.aged_alert"]', 'c')`,
+      ).bind(orgId),
+      ...deliveries.flatMap(([id, status, days]) => [
+        env.DB.prepare(
+          "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at) VALUES (?, ?, 'inventory.aged_alert', '{}', ?, ?)",
+        ).bind(`evt_${id}`, orgId, iso(at - days * DAY), iso(at - days * DAY)),
+        env.DB.prepare(
+          "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, attempt_count, created_at, updated_at) VALUES (?, ?, ?, ?, 'inventory.aged_alert', ?, 1, ?, ?)",
+        ).bind(id, orgId, `whk_${orgId}`, `evt_${id}`, status, iso(at - days * DAY), iso(at - days * DAY)),
+        env.DB.prepare(
+          "INSERT INTO webhook_attempts (delivery_id, attempt, org_id, attempted_at, duration_ms, outcome) VALUES (?, 1, ?, ?, 30, 'retrying')",
+        ).bind(id, orgId, iso(at - days * DAY)),
+      ]),
+    ]);
+  }
+
+  it("its 00:15 run deletes the finished deliveries older than 90 days in the object, with their attempts and events; a pending or younger one stays; a D1 organization's are the cron's", async () => {
+    const first = nextNightlyRun(Date.now());
+    const purgeAt = new Date(first).getUTCHours() === 0 ? first : nextNightlyRun(first);
+    const [moved, inD1] = [await createOrg(), await createOrg()];
+    await seedDeliveries(moved.id, purgeAt, [
+      ["dlv_r_old_ok", "delivered", 91],
+      ["dlv_r_old_failed", "failed", 120],
+      ["dlv_r_old_pending", "pending", 91],
+      ["dlv_r_young", "delivered", 89],
+    ]);
+    await seedDeliveries(inD1.id, purgeAt, [["dlv_r_d1_old", "delivered", 91]]);
+    await placeOrganization(moved.id, "object");
+    const inObject = (table: string, column: string) =>
+      rowsWhereStored<Record<string, string>>(moved.id, `SELECT ${column} FROM ${table} WHERE org_id = ? ORDER BY ${column}`, moved.id);
+    const all = ["dlv_r_old_failed", "dlv_r_old_ok", "dlv_r_old_pending", "dlv_r_young"];
+    expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(all);
+
+    const stub = orgStore(env, moved.id);
+    for (;;) {
+      const next = await runInDurableObject(stub, (_, state) => state.storage.getAlarm());
+      if (next === null || next > purgeAt) break;
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+    }
+    const kept = ["dlv_r_old_pending", "dlv_r_young"];
+    expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(kept);
+    expect((await inObject("webhook_attempts", "delivery_id")).map((r) => r.delivery_id)).toEqual(kept);
+    expect((await inObject("event_outbox", "id")).map((r) => r.id)).toEqual(kept.map((id) => `evt_${id}`));
+    // The object's run touches no other organization's rows: the D1 organization's expired delivery is the cron's, which deletes it.
+    const d1Deliveries = async () =>
+      (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE org_id = ?").bind(inD1.id).all<{ id: string }>()).results.map((r) => r.id);
+    expect(await d1Deliveries()).toEqual(["dlv_r_d1_old"]);
+    await runCron("15 0 * * *", purgeAt);
+    expect(await d1Deliveries()).toEqual([]);
+    // The cron found nothing of the moved organization: D1's copy was purged, and the object's young and pending deliveries stay.
+    expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(kept);
   });
 });
