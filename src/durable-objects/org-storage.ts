@@ -84,6 +84,8 @@ const RELAY_DELAY_MS = 60_000;
 const RELAY_PAGE = 500;
 const NIGHTLY_RETRY_MS = 5 * 60_000;
 const NIGHTLY_RETRY_WINDOW_MS = 60 * 60_000;
+/** When the object re-sends the webhook redeliveries and samples whose queue send failed; set while any waits (the webhooks group). */
+const RESEND_AT = "resend_at";
 /** Set once the object holds its stores' settings (a move's copy, a seed, or its first start after the settings group moved). */
 const SETTINGS_HELD = "settings_held";
 type Applied = Extract<SnapshotPlan, { refusal: object }> | { refusal: null; created: number; updated: number; removed: number };
@@ -379,7 +381,10 @@ export class OrganizationStore extends DurableObject<Env> {
   async webhooks<Op extends WebhookOp>(orgId: string, op: Op, args: WebhookArgs<Op>): Promise<Served<WebhookAnswer<Op>>> {
     if (!this.serves(orgId)) return NOT_SERVING;
     const { runWebhookRequest } = await import("../jobs/webhook-requests");
-    return runWebhookRequest({ env: this.env, store: this.queries.objectWebhookStore(this.db), orgId }, op, args);
+    const answer = await runWebhookRequest({ env: this.env, store: this.queries.objectWebhookStore(this.db), orgId }, op, args);
+    // Its queue send may have failed: the alarm re-sends it.
+    if (op === "redeliver" || op === "sample") await this.armResend(true);
+    return answer;
   }
 
   /** One page of a move's copy of the deliveries, with their attempts and events; the first carries the endpoints and empties the group. */
@@ -398,6 +403,30 @@ export class OrganizationStore extends DurableObject<Env> {
   webhooksDigest(orgId: string): Promise<Record<WebhooksTable, TableDigest>> {
     this.claim(orgId);
     return this.queries.webhooksDigest(this.db, orgId);
+  }
+
+  // --- the webhooks group's jobs: its redeliveries and samples whose queue send failed (docs/scaling.md) --
+
+  /**
+   * The re-send's timer (RESEND_AT) set for the oldest redelivery or sample the queue never
+   * accepted, once past the sweeper's grace (`nextResend`), or cleared. Off, the object sends
+   * nothing: an undo writes them back to D1, whose sweeper sends them.
+   */
+  private async armResend(on: boolean): Promise<void> {
+    const { nextResend } = await import("../jobs/sweep-outbox");
+    await this.setResendTimer(on ? await nextResend(this.queries.objectWebhookStore(this.db), new Date()) : undefined);
+  }
+
+  /** The alarm's re-send of what the queue never accepted, each once (`resendUnsent`), then the timer for what is left. */
+  private async resend(): Promise<void> {
+    const { resendUnsent } = await import("../jobs/sweep-outbox");
+    await this.setResendTimer(await resendUnsent(this.env, this.queries.objectWebhookStore(this.db), new Date()));
+  }
+
+  private async setResendTimer(at: number | undefined): Promise<void> {
+    if (at === undefined) await this.ctx.storage.delete(RESEND_AT);
+    else await this.ctx.storage.put(RESEND_AT, at);
+    await this.arm();
   }
 
   // --- the briefings group (morning_briefings, aged_inventory_alerts; docs/scaling.md) ----------
@@ -466,9 +495,11 @@ export class OrganizationStore extends DurableObject<Env> {
   }
 
   /** Starts or stops serving requests: the object's side of the flag. Its nightly alarm starts and stops with it. */
-  setActive(orgId: string, active: boolean): Promise<void> {
+  async setActive(orgId: string, active: boolean): Promise<void> {
     this.claim(orgId);
     this.queries.setActive(this.db, active);
+    // Switched on by a move: a redelivery D1 never sent was copied, and only this object sends it now.
+    await this.armResend(active);
     return this.armNightly(active);
   }
 
@@ -514,9 +545,9 @@ export class OrganizationStore extends DurableObject<Env> {
   // --- jobs where the data is (src/jobs/org-nightly.ts) ---------------------------------------
 
   /**
-   * The object's one alarm serves two timers, each in the object's key-value storage: the outbox's
-   * relay (RELAY_AT) and the nightly run (NIGHTLY_AT, or its retry). It is set for the earlier, and
-   * each firing runs what is due, so neither waits for the other.
+   * The object's one alarm serves three timers, each in the object's key-value storage: the outbox's
+   * relay (RELAY_AT), the webhook redeliveries' re-send (RESEND_AT) and the nightly run (NIGHTLY_AT,
+   * or its retry). It is set for the earliest, and each firing runs what is due, so none waits for another.
    *
    * The relay runs whenever events wait; if D1 refuses, it is tried again RELAY_DELAY_MS later.
    * The organization's nightly work (aged alerts, lender outcomes, morning briefings, expired compliance checks) runs as the crons run it for
@@ -530,11 +561,14 @@ export class OrganizationStore extends DurableObject<Env> {
     const storage = this.ctx.storage;
     const relayAt = await storage.get<number>(RELAY_AT);
     if (relayAt !== undefined) await this.relayOrRetry(owner.orgId);
-    // An undo deletes the nightly timer; a firing already under way finds the object off.
+    // An undo deletes the re-send's and the nightly timers; a firing already under way finds the object off.
+    const resendAt = owner.active ? await storage.get<number>(RESEND_AT) : undefined;
+    if (resendAt !== undefined) await this.resend();
     const at = owner.active ? await storage.get<number>(NIGHTLY_AT) : undefined;
     const wake = (await storage.get<number>(NIGHTLY_RETRY_AT)) ?? at;
-    // The nightly run is due when this firing was for it (not the relay's, earlier) or its time has come.
-    if (at !== undefined && wake !== undefined && (relayAt === undefined || wake <= relayAt || wake <= Date.now())) {
+    // The nightly run is due when this firing was for it (not the relay's or the re-send's, earlier) or its time has come.
+    const earlier = Math.min(relayAt ?? Number.POSITIVE_INFINITY, resendAt ?? Number.POSITIVE_INFINITY);
+    if (at !== undefined && wake !== undefined && (wake <= earlier || wake <= Date.now())) {
       await this.runNightly(owner.orgId, at);
       // Its jobs record their events in the outbox with their writes (the lender outcomes'): relayed now.
       await this.relayOrRetry(owner.orgId);
@@ -589,12 +623,12 @@ export class OrganizationStore extends DurableObject<Env> {
     await this.arm();
   }
 
-  /** The alarm at the earlier of the two timers, or none. */
+  /** The alarm at the earliest of the timers, or none. */
   private async arm(): Promise<void> {
     const storage = this.ctx.storage;
-    const timers = await storage.get<number>([NIGHTLY_AT, NIGHTLY_RETRY_AT, RELAY_AT]);
+    const timers = await storage.get<number>([NIGHTLY_AT, NIGHTLY_RETRY_AT, RELAY_AT, RESEND_AT]);
     const nightly = timers.get(NIGHTLY_RETRY_AT) ?? timers.get(NIGHTLY_AT);
-    const next = Math.min(nightly ?? Number.POSITIVE_INFINITY, timers.get(RELAY_AT) ?? Number.POSITIVE_INFINITY);
+    const next = Math.min(...[nightly, timers.get(RELAY_AT), timers.get(RESEND_AT)].map((t) => t ?? Number.POSITIVE_INFINITY));
     if (next === Number.POSITIVE_INFINITY) await storage.deleteAlarm();
     else if ((await storage.getAlarm()) !== next) await storage.setAlarm(next);
   }

@@ -266,3 +266,83 @@ describe("the webhooks group's retention and re-sends on a moved organization's 
     expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(kept);
   });
 });
+
+describe("a moved organization's redelivery or sample whose queue send failed", () => {
+  /** The object's next queue send fails, as in a queue outage; its queue is the real one again after. */
+  const objectQueueRefusesNext = (orgId: string) =>
+    runInDurableObject(orgStore(env, orgId), (instance) => {
+      const object = instance as unknown as { env: Env };
+      const real = object.env;
+      const refuse = async () => {
+        object.env = real;
+        throw new Error("queue unavailable");
+      };
+      object.env = { ...real, WEBHOOKS: { send: refuse, sendBatch: refuse } as unknown as Env["WEBHOOKS"] };
+    });
+  const unsent = (orgId: string) =>
+    rowsWhereStored<{ id: string }>(orgId, "SELECT id FROM webhook_deliveries WHERE redeliver_requested_at IS NOT NULL ORDER BY id");
+
+  it("is sent again by the object's alarm once the sweeper's grace has passed, once: the receiver gets each exactly once", async () => {
+    const name = "resend-from-object";
+    const { org, store, key, endpoint } = await setup("object", name, "ok", ["inventory.aged_alert"]);
+    const queue = capturingQueue();
+    const data = { stock_no: "R1", days_on_lot: 45, recommendation: "Reprice" };
+    await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "inventory.aged_alert", orgId: org.id, storeId: store.id, data }], new Date());
+    expect(await consumeOne(queue.env, queue.sent.splice(0)[0], 1)).toMatchObject({ acked: true });
+    const [deliveryMessage] = queue.sent.splice(0);
+    expect(await consumeOne(queue.env, deliveryMessage, 1)).toMatchObject({ acked: true });
+    const [delivered] = await deliveriesOf(key, endpoint.id);
+
+    // The queue refuses both sends: each answered 202, owed to the queue in the object.
+    await objectQueueRefusesNext(org.id);
+    const redelivered = await call(`/api/v1/webhooks/${endpoint.id}/deliveries/${delivered.id}/redeliver`, { method: "POST", key });
+    expect(redelivered.status).toBe(202);
+    await objectQueueRefusesNext(org.id);
+    const sample = await call(`/api/v1/webhooks/${endpoint.id}/trigger`, {
+      method: "POST",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ event: "inventory.aged_alert" }),
+    });
+    expect(sample.status).toBe(202);
+    const sampled = await sample.json<Deliveries[number]>();
+    expect((await unsent(org.id)).map((d) => d.id)).toEqual([delivered.id, sampled.id].sort());
+    // The alarm is set for the re-send, the sweeper's grace after the first, before the nightly run.
+    const stub = orgStore(env, org.id);
+    const [alarm, nightly] = await runInDurableObject(stub, async (_, state) => [
+      await state.storage.getAlarm(),
+      await state.storage.get<number>("nightly_at"),
+    ]);
+    expect(alarm).toBeLessThanOrEqual(Date.now() + 2 * 60_000);
+    expect(alarm).toBeLessThan(nightly ?? 0);
+
+    // Fired within the grace (its request may still be sending), nothing is sent.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await unsent(org.id)).toHaveLength(2);
+    // Past the grace: both sent through the real queue, marked sent, delivered.
+    await runInDurableObject(stub, (_, state) => {
+      state.storage.sql.exec(
+        "UPDATE webhook_deliveries SET redeliver_requested_at = ? WHERE redeliver_requested_at IS NOT NULL",
+        new Date(Date.now() - 3 * 60_000).toISOString(),
+      );
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await unsent(org.id)).toEqual([]);
+    await eventually(async () => (await receivedBy(name)).length === 3, 15_000);
+    // Sent once: marked sent, its timer cleared (the alarm is the nightly run's), nothing more arrives.
+    expect(await runInDurableObject(stub, (_, state) => state.storage.get("resend_at"))).toBeUndefined();
+    expect(await runInDurableObject(stub, (_, state) => state.storage.getAlarm())).toBe(nightly);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const received = (await receivedBy(name)).map((r) => JSON.parse(r.body));
+    expect(received.map((r) => [r.id, r.sample])).toEqual([
+      [delivered.event_id, false],
+      [delivered.event_id, false],
+      [sampled.event_id, true],
+    ]);
+    const listed = await deliveriesOf(key, endpoint.id);
+    expect(listed.map((d) => [d.id, d.status, d.attempt_count])).toEqual([
+      [sampled.id, "delivered", 1],
+      [delivered.id, "delivered", 2],
+    ]);
+  });
+});
