@@ -345,4 +345,37 @@ describe("a moved organization's redelivery or sample whose queue send failed", 
       [delivered.id, "delivered", 2],
     ]);
   });
+
+  it("one that D1 never sent before the move is sent by the object after the flip, once; D1's sweeper leaves it", async () => {
+    const name = "resend-after-move";
+    const org = await createOrg();
+    const store = await createStore(org.id);
+    const { key } = await createApiKey(org.id);
+    const endpoint = await createEndpoint(key, { url: receiverUrl("ok", name), events: ["inventory.aged_alert"] });
+    await tellReceiverSecret(name, endpoint.secret);
+    const queue = capturingQueue();
+    const data = { stock_no: "R2", days_on_lot: 45, recommendation: "Reprice" };
+    await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "inventory.aged_alert", orgId: org.id, storeId: store.id, data }], new Date());
+    expect(await consumeOne(queue.env, queue.sent.splice(0)[0], 1)).toMatchObject({ acked: true });
+    const [deliveryMessage] = queue.sent.splice(0);
+    expect(await consumeOne(queue.env, deliveryMessage, 1)).toMatchObject({ acked: true });
+    // Redelivered in D1 three minutes ago, its queue send refused: owed to the queue when the move copies it.
+    await env.DB.prepare("UPDATE webhook_deliveries SET status = 'pending', redeliver_requested_at = ? WHERE org_id = ?")
+      .bind(new Date(Date.now() - 3 * 60_000).toISOString(), org.id)
+      .run();
+    await placeOrganization(org.id, "object");
+    expect(await unsent(org.id)).toHaveLength(1);
+
+    const sweep = capturingQueue();
+    await runCron("*/5 * * * *", Date.now(), sweep.env);
+    expect(sweep.sent.filter((m) => m.orgId === org.id)).toEqual([]);
+    const stub = orgStore(env, org.id);
+    expect(await runInDurableObject(stub, (_, state) => state.storage.get<number>("resend_at"))).toBeLessThanOrEqual(Date.now() + 60_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await unsent(org.id)).toEqual([]);
+    await eventually(async () => (await receivedBy(name)).length === 2, 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await receivedBy(name)).toHaveLength(2);
+    expect((await deliveriesOf((await createApiKey(org.id)).key, endpoint.id)).map((d) => [d.status, d.attempt_count])).toEqual([["delivered", 2]]);
+  });
 });
