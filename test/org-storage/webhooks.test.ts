@@ -205,6 +205,29 @@ describe("the webhooks group's jobs on a moved organization's alarm", () => {
   });
 });
 
+describe("a moved organization's sample", () => {
+  it("reaches only the endpoint it was triggered for, also after the object's alarm relays its outbox: never D1's outbox, never another endpoint", async () => {
+    const { org, key, endpoint } = await setup("object", "sample-only-a", "ok", ["deal.stip_alert"]);
+    const other = await createEndpoint(key, { url: receiverUrl("ok", "sample-only-b"), events: ["deal.stip_alert"] });
+    const sample = await call(`/api/v1/webhooks/${endpoint.id}/trigger`, {
+      method: "POST",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ event: "deal.stip_alert" }),
+    });
+    expect(sample.status).toBe(202);
+    const { event_id } = await sample.json<Deliveries[number]>();
+    await eventually(async () => (await receivedBy("sample-only-a")).length === 1);
+    // The alarm's firing relays whatever waits in the object's outbox: the sample's event is kept there as relayed, so not it.
+    expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
+    expect((await listOutboxEvents(org.id)).map((e) => e.id)).not.toContain(event_id);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await deliveriesOf(key, other.id)).toEqual([]);
+    expect(await receivedBy("sample-only-b")).toEqual([]);
+    expect(await receivedBy("sample-only-a")).toHaveLength(1);
+  });
+});
+
 describe("the webhooks group's retention and re-sends on a moved organization's alarm", () => {
   const DAY = 86_400_000;
   const iso = (ms: number) => new Date(ms).toISOString();
