@@ -268,6 +268,8 @@ describe("the webhooks group's retention and re-sends on a moved organization's 
       rowsWhereStored<Record<string, string>>(moved.id, `SELECT ${column} FROM ${table} WHERE org_id = ? ORDER BY ${column}`, moved.id);
     const all = ["dlv_r_old_failed", "dlv_r_old_ok", "dlv_r_old_pending", "dlv_r_young"];
     expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(all);
+    // The copied events are D1's: held as relayed, so the object's relay never sends them to D1 again.
+    expect(await rowsWhereStored(moved.id, "SELECT id FROM event_outbox WHERE relayed_at IS NULL")).toEqual([]);
 
     const stub = orgStore(env, moved.id);
     for (;;) {
@@ -315,11 +317,47 @@ describe("a moved organization's redelivery or sample whose queue send failed", 
     const [deliveryMessage] = queue.sent.splice(0);
     expect(await consumeOne(queue.env, deliveryMessage, 1)).toMatchObject({ acked: true });
     const [delivered] = await deliveriesOf(key, endpoint.id);
+    const stub = orgStore(env, org.id);
+    const timers = () =>
+      runInDurableObject(stub, async (_, state) => ({
+        alarm: await state.storage.getAlarm(),
+        resend: await state.storage.get<number>("resend_at"),
+        nightly: await state.storage.get<number>("nightly_at"),
+      }));
+    /** The owed rows asked for three minutes ago: past the sweeper's grace. */
+    const graceOver = () =>
+      runInDurableObject(stub, (_, state) => {
+        state.storage.sql.exec(
+          "UPDATE webhook_deliveries SET redeliver_requested_at = ? WHERE redeliver_requested_at IS NOT NULL",
+          new Date(Date.now() - 3 * 60_000).toISOString(),
+        );
+      });
 
-    // The queue refuses both sends: each answered 202, owed to the queue in the object.
+    // The queue refuses the redelivery's send: answered 202, owed to the queue in the object, its re-send set the grace after.
     await objectQueueRefusesNext(org.id);
     const redelivered = await call(`/api/v1/webhooks/${endpoint.id}/deliveries/${delivered.id}/redeliver`, { method: "POST", key });
     expect(redelivered.status).toBe(202);
+    expect((await unsent(org.id)).map((d) => d.id)).toEqual([delivered.id]);
+    const { alarm, resend, nightly } = await timers();
+    expect(resend).toBeLessThanOrEqual(Date.now() + 2 * 60_000);
+    expect(alarm).toBe(resend);
+    expect(alarm).toBeLessThan(nightly ?? 0);
+    // Fired within the grace (its request may still be sending it), nothing is sent, and the night's run does not start early.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await unsent(org.id)).toHaveLength(1);
+    expect((await timers()).nightly).toBe(nightly);
+    // Past the grace, the queue refuses the re-send too: still owed, tried again a minute on, not at once.
+    await graceOver();
+    await objectQueueRefusesNext(org.id);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await unsent(org.id)).toHaveLength(1);
+    expect((await timers()).resend).toBeGreaterThan(Date.now() + 50_000);
+    // The queue is back: sent once through the real queue, marked sent, delivered.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await unsent(org.id)).toEqual([]);
+    await eventually(async () => (await receivedBy(name)).length === 2, 15_000);
+
+    // A sample whose send is refused is owed and re-sent the same way.
     await objectQueueRefusesNext(org.id);
     const sample = await call(`/api/v1/webhooks/${endpoint.id}/trigger`, {
       method: "POST",
@@ -329,32 +367,14 @@ describe("a moved organization's redelivery or sample whose queue send failed", 
     });
     expect(sample.status).toBe(202);
     const sampled = await sample.json<Deliveries[number]>();
-    expect((await unsent(org.id)).map((d) => d.id)).toEqual([delivered.id, sampled.id].sort());
-    // The alarm is set for the re-send, the sweeper's grace after the first, before the nightly run.
-    const stub = orgStore(env, org.id);
-    const [alarm, nightly] = await runInDurableObject(stub, async (_, state) => [
-      await state.storage.getAlarm(),
-      await state.storage.get<number>("nightly_at"),
-    ]);
-    expect(alarm).toBeLessThanOrEqual(Date.now() + 2 * 60_000);
-    expect(alarm).toBeLessThan(nightly ?? 0);
-
-    // Fired within the grace (its request may still be sending), nothing is sent.
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(await unsent(org.id)).toHaveLength(2);
-    // Past the grace: both sent through the real queue, marked sent, delivered.
-    await runInDurableObject(stub, (_, state) => {
-      state.storage.sql.exec(
-        "UPDATE webhook_deliveries SET redeliver_requested_at = ? WHERE redeliver_requested_at IS NOT NULL",
-        new Date(Date.now() - 3 * 60_000).toISOString(),
-      );
-    });
+    expect((await unsent(org.id)).map((d) => d.id)).toEqual([sampled.id]);
+    expect((await timers()).resend).toBeLessThanOrEqual(Date.now() + 2 * 60_000);
+    await graceOver();
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await unsent(org.id)).toEqual([]);
     await eventually(async () => (await receivedBy(name)).length === 3, 15_000);
-    // Sent once: marked sent, its timer cleared (the alarm is the nightly run's), nothing more arrives.
-    expect(await runInDurableObject(stub, (_, state) => state.storage.get("resend_at"))).toBeUndefined();
-    expect(await runInDurableObject(stub, (_, state) => state.storage.getAlarm())).toBe(nightly);
+    // Each sent once: its timer cleared (the alarm is the nightly run's), nothing more arrives.
+    expect(await timers()).toEqual({ alarm: nightly, resend: undefined, nightly });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const received = (await receivedBy(name)).map((r) => JSON.parse(r.body));
     expect(received.map((r) => [r.id, r.sample])).toEqual([
