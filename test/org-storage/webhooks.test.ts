@@ -24,6 +24,15 @@ async function deliveriesOf(key: string, endpointId: string): Promise<Deliveries
   return (await res.json<{ deliveries: Deliveries }>()).deliveries;
 }
 
+/** `POST /api/v1/webhooks/{id}/trigger`: a sample of `event` for the endpoint. */
+const triggerSample = (key: string, endpointId: string, event: string) =>
+  call(`/api/v1/webhooks/${endpointId}/trigger`, {
+    method: "POST",
+    key,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ event }),
+  });
+
 /** An organization with a store, a key, and an endpoint made before it is placed (a move copies it), its webhooks group in `place`. */
 async function setup(
   place: Place,
@@ -114,12 +123,7 @@ describe.each(PLACES)("webhooks, the group in %s", (place) => {
     const redelivered = await call(`/api/v1/webhooks/${endpoint.id}/deliveries/${delivery.id}/redeliver`, { method: "POST", key });
     expect(redelivered.status).toBe(202);
     await eventually(async () => (await deliveriesOf(key, endpoint.id))[0].attempts.length === 4);
-    const sample = await call(`/api/v1/webhooks/${endpoint.id}/trigger`, {
-      method: "POST",
-      key,
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ event: "deal.stip_alert" }),
-    });
+    const sample = await triggerSample(key, endpoint.id, "deal.stip_alert");
     expect(sample.status).toBe(202);
     const sampled = await sample.json<Deliveries[number]>();
     expect(sampled).toMatchObject({ sample: true, event: "deal.stip_alert" });
@@ -209,12 +213,7 @@ describe("a moved organization's sample", () => {
   it("reaches only the endpoint it was triggered for, also after the object's alarm relays its outbox: never D1's outbox, never another endpoint", async () => {
     const { org, key, endpoint } = await setup("object", "sample-only-a", "ok", ["deal.stip_alert"]);
     const other = await createEndpoint(key, { url: receiverUrl("ok", "sample-only-b"), events: ["deal.stip_alert"] });
-    const sample = await call(`/api/v1/webhooks/${endpoint.id}/trigger`, {
-      method: "POST",
-      key,
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ event: "deal.stip_alert" }),
-    });
+    const sample = await triggerSample(key, endpoint.id, "deal.stip_alert");
     expect(sample.status).toBe(202);
     const { event_id } = await sample.json<Deliveries[number]>();
     await eventually(async () => (await receivedBy("sample-only-a")).length === 1);
@@ -304,18 +303,21 @@ describe("a moved organization's redelivery or sample whose queue send failed", 
       };
       object.env = { ...real, WEBHOOKS: { send: refuse, sendBatch: refuse } as unknown as Env["WEBHOOKS"] };
     });
+  /** An aged alert raised in D1, fanned out and delivered once through the Worker's queue(). */
+  async function deliverAgedAlert(orgId: string, storeId: string, stockNo: string) {
+    const queue = capturingQueue();
+    const data = { stock_no: stockNo, days_on_lot: 45, recommendation: "Reprice" };
+    await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "inventory.aged_alert", orgId, storeId, data }], new Date());
+    expect(await consumeOne(queue.env, queue.sent.splice(0)[0], 1)).toMatchObject({ acked: true });
+    expect(await consumeOne(queue.env, queue.sent.splice(0)[0], 1)).toMatchObject({ acked: true });
+  }
   const unsent = (orgId: string) =>
     rowsWhereStored<{ id: string }>(orgId, "SELECT id FROM webhook_deliveries WHERE redeliver_requested_at IS NOT NULL ORDER BY id");
 
   it("is sent again by the object's alarm once the sweeper's grace has passed, once: the receiver gets each exactly once", async () => {
     const name = "resend-from-object";
     const { org, store, key, endpoint } = await setup("object", name, "ok", ["inventory.aged_alert"]);
-    const queue = capturingQueue();
-    const data = { stock_no: "R1", days_on_lot: 45, recommendation: "Reprice" };
-    await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "inventory.aged_alert", orgId: org.id, storeId: store.id, data }], new Date());
-    expect(await consumeOne(queue.env, queue.sent.splice(0)[0], 1)).toMatchObject({ acked: true });
-    const [deliveryMessage] = queue.sent.splice(0);
-    expect(await consumeOne(queue.env, deliveryMessage, 1)).toMatchObject({ acked: true });
+    await deliverAgedAlert(org.id, store.id, "R1");
     const [delivered] = await deliveriesOf(key, endpoint.id);
     const stub = orgStore(env, org.id);
     const timers = () =>
@@ -359,12 +361,7 @@ describe("a moved organization's redelivery or sample whose queue send failed", 
 
     // A sample whose send is refused is owed and re-sent the same way.
     await objectQueueRefusesNext(org.id);
-    const sample = await call(`/api/v1/webhooks/${endpoint.id}/trigger`, {
-      method: "POST",
-      key,
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ event: "inventory.aged_alert" }),
-    });
+    const sample = await triggerSample(key, endpoint.id, "inventory.aged_alert");
     expect(sample.status).toBe(202);
     const sampled = await sample.json<Deliveries[number]>();
     expect((await unsent(org.id)).map((d) => d.id)).toEqual([sampled.id]);
@@ -396,12 +393,7 @@ describe("a moved organization's redelivery or sample whose queue send failed", 
     const { key } = await createApiKey(org.id);
     const endpoint = await createEndpoint(key, { url: receiverUrl("ok", name), events: ["inventory.aged_alert"] });
     await tellReceiverSecret(name, endpoint.secret);
-    const queue = capturingQueue();
-    const data = { stock_no: "R2", days_on_lot: 45, recommendation: "Reprice" };
-    await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "inventory.aged_alert", orgId: org.id, storeId: store.id, data }], new Date());
-    expect(await consumeOne(queue.env, queue.sent.splice(0)[0], 1)).toMatchObject({ acked: true });
-    const [deliveryMessage] = queue.sent.splice(0);
-    expect(await consumeOne(queue.env, deliveryMessage, 1)).toMatchObject({ acked: true });
+    await deliverAgedAlert(org.id, store.id, "R2");
     // Redelivered in D1 three minutes ago, its queue send refused: owed to the queue when the move copies it.
     await env.DB.prepare("UPDATE webhook_deliveries SET status = 'pending', redeliver_requested_at = ? WHERE org_id = ?")
       .bind(new Date(Date.now() - 3 * 60_000).toISOString(), org.id)
