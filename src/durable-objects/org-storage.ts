@@ -495,12 +495,11 @@ export class OrganizationStore extends DurableObject<Env> {
   }
 
   /** Starts or stops serving requests: the object's side of the flag. Its nightly alarm starts and stops with it. */
-  async setActive(orgId: string, active: boolean): Promise<void> {
+  setActive(orgId: string, active: boolean): Promise<void> {
     this.claim(orgId);
     this.queries.setActive(this.db, active);
     // Switched on by a move: a redelivery D1 never sent was copied, and only this object sends it now.
-    await this.armResend(active);
-    return this.armNightly(active);
+    return this.armResend(active).then(() => this.armNightly(active));
   }
 
   // --- the object's outbox (docs/scaling.md#an-object-write-and-its-events) ------------------
