@@ -72,8 +72,10 @@ import {
   COMPLIANCE_CHECKS_RETENTION,
   EXPIRED_ROWS_PER_STATEMENT,
   expiredRowsDeletion,
+  FANNED_OUT_EVENTS_RETENTION,
   MORNING_BRIEFINGS_RETENTION,
   type RetentionRule,
+  WEBHOOK_DELIVERIES_RETENTION,
 } from "./queries/retention";
 import {
   type ComplianceChange,
@@ -628,6 +630,19 @@ export function loadWebhooks(db: OrgStoreDb, page: WebhookPage, endpoints: reado
 export function purgeAttemptBodies(db: OrgStoreDb, keptFrom: string): number {
   db.run(attemptBodiesPurge(db, keptFrom));
   return sqlOf(db).exec<{ n: number }>("SELECT changes() AS n").one().n;
+}
+
+// --- the webhooks group's jobs (its deliveries' retention, its unsent redeliveries; docs/scaling.md) --
+
+/**
+ * The organization's finished deliveries past D1's rule (`WEBHOOK_DELIVERIES_RETENTION`, 90 days)
+ * deleted, their attempts with them (ON DELETE CASCADE), then the events only they kept (D1's rule
+ * for its outbox, `FANNED_OUT_EVENTS_RETENTION`): how many deliveries.
+ */
+export function deleteExpiredDeliveries(db: OrgStoreDb, now: Date): number {
+  const deleted = deleteExpiredRowsOf(db, WEBHOOK_DELIVERIES_RETENTION, now);
+  deleteExpiredRowsOf(db, FANNED_OUT_EVENTS_RETENTION, now);
+  return deleted;
 }
 
 // --- the briefings group (morning_briefings, aged_inventory_alerts; docs/scaling.md) ------------

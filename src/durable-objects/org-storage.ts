@@ -104,6 +104,8 @@ const NIGHTLY_RETRY_WINDOW_MS = 60 * 60_000;
 /** When the feeds' stale check is next due (the store feeds group); the alarm checks them on every firing. */
 const FEED_CHECK_AT = "feed_check_at";
 const FEED_CHECK_LAG_MS = 1_000;
+/** When the object re-sends the webhook redeliveries and samples whose queue send failed; set while any waits (the webhooks group). */
+const RESEND_AT = "resend_at";
 /** Set once the object holds its stores' settings (a move's copy, a seed, or its first start after the settings group moved). */
 const SETTINGS_HELD = "settings_held";
 /** The same for the stores' lender panels and the organization's screening thresholds (object schema version 11). */
@@ -524,7 +526,10 @@ export class OrganizationStore extends DurableObject<Env> {
   async webhooks<Op extends WebhookOp>(orgId: string, op: Op, args: WebhookArgs<Op>): Promise<Served<WebhookAnswer<Op>>> {
     if (!this.serves(orgId)) return NOT_SERVING;
     const { runWebhookRequest } = await import("../jobs/webhook-requests");
-    return runWebhookRequest({ env: this.env, store: this.queries.objectWebhookStore(this.db), orgId }, op, args);
+    const answer = await runWebhookRequest({ env: this.env, store: this.queries.objectWebhookStore(this.db), orgId }, op, args);
+    // Its queue send may have failed: the alarm re-sends it.
+    if (op === "redeliver" || op === "sample") await this.armResend(true);
+    return answer;
   }
 
   /** One page of a move's copy of the deliveries, with their attempts and events; the first carries the endpoints and empties the group. */
@@ -543,6 +548,30 @@ export class OrganizationStore extends DurableObject<Env> {
   webhooksDigest(orgId: string): Promise<Record<WebhooksTable, TableDigest>> {
     this.claim(orgId);
     return this.queries.webhooksDigest(this.db, orgId);
+  }
+
+  // --- the webhooks group's jobs: its redeliveries and samples whose queue send failed (docs/scaling.md) --
+
+  /**
+   * The re-send's timer (RESEND_AT) set for the oldest redelivery or sample the queue never
+   * accepted, once past the sweeper's grace (`nextResend`), or cleared. Off, the object sends
+   * nothing: an undo writes them back to D1, whose sweeper sends them.
+   */
+  private async armResend(on: boolean): Promise<void> {
+    const { nextResend } = await import("../jobs/sweep-outbox");
+    await this.setResendTimer(on ? await nextResend(this.queries.objectWebhookStore(this.db), new Date()) : undefined);
+  }
+
+  /** The alarm's re-send of what the queue never accepted, each once (`resendUnsent`), then the timer for what is left. */
+  private async resend(): Promise<void> {
+    const { resendUnsent } = await import("../jobs/sweep-outbox");
+    await this.setResendTimer(await resendUnsent(this.env, this.queries.objectWebhookStore(this.db), new Date()));
+  }
+
+  private async setResendTimer(at: number | undefined): Promise<void> {
+    if (at === undefined) await this.ctx.storage.delete(RESEND_AT);
+    else await this.ctx.storage.put(RESEND_AT, at);
+    await this.arm();
   }
 
   // --- the briefings group (morning_briefings, aged_inventory_alerts; docs/scaling.md) ----------
@@ -616,8 +645,11 @@ export class OrganizationStore extends DurableObject<Env> {
   async setActive(orgId: string, active: boolean): Promise<void> {
     this.claim(orgId);
     this.queries.setActive(this.db, active);
-    await this.armFeedCheck(orgId);
-    return this.armNightly(active);
+    // Switched on by a move: the feeds' check starts from the copied deliveries, and a redelivery D1 never sent was copied: only
+    // this object sends it now. Not async, so that a call for another organization throws at once (claim).
+    return this.armFeedCheck(orgId)
+      .then(() => this.armResend(active))
+      .then(() => this.armNightly(active));
   }
 
   // --- the object's outbox (docs/scaling.md#an-object-write-and-its-events) ------------------
@@ -662,9 +694,9 @@ export class OrganizationStore extends DurableObject<Env> {
   // --- jobs where the data is (src/jobs/org-nightly.ts) ---------------------------------------
 
   /**
-   * The object's one alarm serves two timers, each in the object's key-value storage: the outbox's
-   * relay (RELAY_AT) and the nightly run (NIGHTLY_AT, or its retry). It is set for the earlier, and
-   * each firing runs what is due, so neither waits for the other.
+   * The object's one alarm serves four timers, each in the object's key-value storage: the outbox's
+   * relay (RELAY_AT), the webhook redeliveries' re-send (RESEND_AT), the feeds' stale check
+   * (FEED_CHECK_AT) and the nightly run (NIGHTLY_AT, or its retry). It is set for the earliest, and each firing runs what is due, so none waits for another.
    *
    * The relay runs whenever events wait; if D1 refuses, it is tried again RELAY_DELAY_MS later.
    * The organization's nightly work (aged alerts, lender outcomes, morning briefings, expired compliance checks) runs as the crons run it for
@@ -681,12 +713,14 @@ export class OrganizationStore extends DurableObject<Env> {
     // The feeds first, on every firing while serving (one indexed read when none is due): their stale events go out with this relay.
     const stale = owner.active ? await this.queries.markStaleFeeds(this.db, owner.orgId, new Date()) : [];
     if (relayAt !== undefined || stale.length > 0) await this.relayOrRetry(owner.orgId);
-    // An undo deletes the nightly timer; a firing already under way finds the object off.
+    // An undo deletes the re-send's and the nightly timers; a firing already under way finds the object off.
+    const resendAt = owner.active ? await storage.get<number>(RESEND_AT) : undefined;
+    if (resendAt !== undefined) await this.resend();
     const at = owner.active ? await storage.get<number>(NIGHTLY_AT) : undefined;
     const wake = (await storage.get<number>(NIGHTLY_RETRY_AT)) ?? at;
-    const other = Math.min(relayAt ?? Number.POSITIVE_INFINITY, feedCheckAt ?? Number.POSITIVE_INFINITY);
-    // The nightly run is due when this firing was for it (not the relay's or the feeds', earlier) or its time has come.
-    if (at !== undefined && wake !== undefined && (wake <= other || wake <= Date.now())) {
+    // The nightly run is due when this firing was for it (not the relay's, the re-send's or the feeds', earlier) or its time has come.
+    const earlier = Math.min(...[relayAt, resendAt, feedCheckAt].map((t) => t ?? Number.POSITIVE_INFINITY));
+    if (at !== undefined && wake !== undefined && (wake <= earlier || wake <= Date.now())) {
       await this.runNightly(owner.orgId, at);
       // Its jobs record their events in the outbox with their writes (the lender outcomes'): relayed now.
       await this.relayOrRetry(owner.orgId);
@@ -712,6 +746,7 @@ export class OrganizationStore extends DurableObject<Env> {
         inStock: async () => await this.queries.unitsInStock(this.db, orgId),
         storeSettings: () => this.queries.readStoreSettings(this.db, orgId),
         expiredChecks: (now) => this.queries.deleteExpiredChecks(this.db, now),
+        expiredDeliveries: (now) => this.queries.deleteExpiredDeliveries(this.db, now),
         outcomes: this.queries.outcomeStore(this.db, orgId),
         attemptBodies: (keptFrom) => this.queries.purgeAttemptBodies(this.db, keptFrom),
         briefings: this.queries.briefingStore(this.db, orgId),
@@ -740,15 +775,13 @@ export class OrganizationStore extends DurableObject<Env> {
     await this.arm();
   }
 
-  /** The alarm at the earliest of the timers (the nightly run, the relay, the feeds' check), or none. */
+  /** The alarm at the earliest of the timers (the nightly run, the relay, the re-send, the feeds' check), or none. */
   private async arm(): Promise<void> {
     const storage = this.ctx.storage;
-    const timers = await storage.get<number>([NIGHTLY_AT, NIGHTLY_RETRY_AT, RELAY_AT, FEED_CHECK_AT]);
+    const timers = await storage.get<number>([NIGHTLY_AT, NIGHTLY_RETRY_AT, RELAY_AT, RESEND_AT, FEED_CHECK_AT]);
     const nightly = timers.get(NIGHTLY_RETRY_AT) ?? timers.get(NIGHTLY_AT);
     const next = Math.min(
-      nightly ?? Number.POSITIVE_INFINITY,
-      timers.get(RELAY_AT) ?? Number.POSITIVE_INFINITY,
-      timers.get(FEED_CHECK_AT) ?? Number.POSITIVE_INFINITY,
+      ...[nightly, timers.get(RELAY_AT), timers.get(RESEND_AT), timers.get(FEED_CHECK_AT)].map((t) => t ?? Number.POSITIVE_INFINITY),
     );
     if (next === Number.POSITIVE_INFINITY) await storage.deleteAlarm();
     else if ((await storage.getAlarm()) !== next) await storage.setAlarm(next);

@@ -29,7 +29,8 @@ const RUN_MINUTES: ReadonlyMap<NightlyJob, number> = new Map([
   // After the market refresh and before the briefings, which name what it finds (as SCHEDULE runs it).
   ["lender-outcome-shifts", minuteOfDay(CRONS.marketData)],
   ["build-morning-briefings", minuteOfDay(CRONS.briefings)],
-  // Its part where the data is: the audit trail's expired checks (COMPLIANCE_CHECKS_RETENTION, D1's rule), deleted in the object.
+  // Its part where the data is: the audit trail's expired checks (COMPLIANCE_CHECKS_RETENTION, D1's rule), the briefings group's
+  // and the finished webhook deliveries (WEBHOOK_DELIVERIES_RETENTION), deleted in the object.
   ["purge-expired-records", minuteOfDay(CRONS.nightly)],
   // The webhooks group's: its attempts' bodies past WEBHOOK_BODY_RETENTION_DAYS cleared in the object, as the cron clears D1's.
   ["purge-webhook-bodies", minuteOfDay(CRONS.nightly)],
@@ -46,7 +47,7 @@ export function nextNightlyRun(after: number): number {
  * The jobs due at `at` (a time nextNightlyRun gave), run as the crons' messages run them with
  * `now` = `at`: a rerun of the same time adds nothing (the crossings' markers, the day's briefings).
  * `read` reads the organization's units in stock and its stores' settings in its object, and deletes
- * its expired compliance checks, briefings and aged-alert markers there; `outcomes` reads and writes
+ * its expired compliance checks, briefings, aged-alert markers and finished webhook deliveries there; `outcomes` reads and writes
  * its lender decisions and episodes there; `briefings` and `agedAlerts` read and write its briefings
  * and markers there, each write with its events in the object's outbox (the alarm relays them after
  * the run); `attemptBodies` clears its webhook attempts' bodies made before `keptFrom` there.
@@ -60,6 +61,8 @@ export async function runNightly(
     /** The stores' settings, kept in the object (the settings group). */
     storeSettings: () => Promise<StoreSettingsById>;
     expiredChecks: (now: Date) => number;
+    /** The finished webhook deliveries past their retention, deleted in the object (the webhooks group). */
+    expiredDeliveries: (now: Date) => number;
     outcomes: OutcomeStore;
     attemptBodies: (keptFrom: string) => number;
     // The briefings group: the briefings and their rows, the aged crossings' markers, and their retention, in the object.
@@ -75,6 +78,7 @@ export async function runNightly(
   if (due.includes("purge-expired-records")) {
     read.expiredChecks(now);
     read.expiredBriefings(now);
+    read.expiredDeliveries(now);
   }
   if (due.includes("purge-webhook-bodies")) read.attemptBodies(attemptBodiesKeptFrom(now));
   if (due.includes("lender-outcome-shifts")) await raiseOutcomeShiftsOf(env, orgId, read.outcomes, now);

@@ -5,7 +5,7 @@
  * A cron, not the object's alarm: the purge is D1's own rows, deleted by D1 statements that read
  * the flag at D1's primary, so the object would only relay them; one indexed scan of the
  * organizations finds what is due, also for an organization whose object no request wakes; and
- * the objects' alarm keeps its two timers.
+ * the objects' alarm keeps to its own timers.
  */
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";

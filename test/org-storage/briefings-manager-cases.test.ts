@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { describe, expect, it } from "vitest";
-import { briefingStore } from "../../src/db/org-store";
+import { briefingStore, keepBriefing } from "../../src/db/org-store";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { isoDay } from "../../src/engines/dates";
@@ -107,6 +107,26 @@ describe("a moved organization's briefings and aged alerts, as its managers meet
         { role: "fi_director", occurred_at: "2026-11-29T06:00:00.000Z" },
         { role: "gm", occurred_at: "2026-11-29T05:59:00.000Z" },
       ]);
+    });
+  });
+
+  it("of two requests that built the same briefing at once, the second answers the one the first stored, not its own", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id, { isPrimary: true });
+    await moveToObject(env, org.id);
+    await runInDurableObject(orgStore(env, org.id), (_, state) => {
+      const db = drizzle(state.storage);
+      const row = (generatedAt: string) => ({
+        orgId: org.id,
+        storeId: store.id,
+        role: "gm" as const,
+        day: "2026-11-29",
+        generatedAt,
+        body: { generated_at: generatedAt },
+      });
+      expect(keepBriefing(db, row("06:01:00"))).toEqual({ generated_at: "06:01:00" });
+      // Built from the same rows a moment later: the day's briefing is the first stored, so every manager reads the same one.
+      expect(keepBriefing(db, row("06:01:01"))).toEqual({ generated_at: "06:01:00" });
     });
   });
 });

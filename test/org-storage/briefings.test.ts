@@ -2,13 +2,16 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AGED_ALERTS_RETENTION, MORNING_BRIEFINGS_RETENTION, RETENTION_RULES } from "../../src/db/queries/retention";
+import { moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { isoDay } from "../../src/engines/dates";
+import { recordingD1 } from "../helpers/d1-recorder";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
 import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
 import { runCron } from "../helpers/queue-driver";
+import { createTestApp } from "../helpers/test-app";
 
 const DAY = 86_400_000;
 
@@ -132,5 +135,30 @@ describe.each(PLACES)("the briefings group, the organization's data in %s", (pla
     expect(await rowsWhereStored(org.id, "SELECT stock_number FROM aged_inventory_alerts WHERE org_id = ?", org.id)).toEqual([
       { stock_number: "YOUNG" },
     ]);
+  });
+});
+
+describe("a morning briefing asked for while its organization moves", () => {
+  it("waits for the flip without building or storing anything in D1 meanwhile, then is built and stored once, in the object", async () => {
+    const { org, key } = await organization([unit(1, { stocked_on: isoDay(Date.now() - 60 * DAY), condition: "used" })]);
+    await env.DB.prepare("UPDATE organizations SET storage = 'moving' WHERE id = ?").bind(org.id).run();
+    const d1 = recordingD1();
+    const { request } = createTestApp(undefined, { ...env, DB: d1.DB });
+    const asked = request("/api/v1/morning-briefing", {
+      method: "POST",
+      headers: { "X-Service-API-Key": key, "Content-Type": "application/json" },
+      body: JSON.stringify({ role: "gm" }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Storing is a write: it polls the flag, which D1's copy, unchanged by the move, would answer as a read does; it tries no fenced store there.
+    expect(d1.statements.filter((s) => /insert into "morning_briefings"/i.test(s.sql))).toEqual([]);
+    expect(d1.statements.filter((s) => /from "deals"|from "inventory_units"/i.test(s.sql))).toEqual([]);
+
+    await moveToObject(env, org.id);
+    const res = await asked;
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await rowsWhereStored(org.id, "SELECT role FROM morning_briefings WHERE org_id = ?", org.id)).toEqual([{ role: "gm" }]);
+    const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM morning_briefings WHERE org_id = ?").bind(org.id).first<{ n: number }>();
+    expect(inD1?.n).toBe(0);
   });
 });

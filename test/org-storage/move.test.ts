@@ -728,6 +728,61 @@ describe("npm run storage -- move: D1 → the organization's object, while write
       await rowsWhereStored(org.id, "SELECT event_id, status, attempt_count FROM webhook_deliveries WHERE org_id = ? ORDER BY event_id", org.id),
     ).toEqual(held);
   });
+
+  it("an event raised while its organization moves is fanned out at the flip, in the object: its message waits and is acked, not sent back to the queue for 20 minutes", async () => {
+    const org = await createOrg();
+    const store = await createStore(org.id);
+    const { key } = await createApiKey(org.id);
+    await createEndpoint(key, { url: receiverUrl("ok", "fan-out-while-moving"), events: ["inventory.aged_alert"] });
+    await env.DB.prepare("UPDATE organizations SET storage = 'moving' WHERE id = ?").bind(org.id).run();
+    const queue = capturingQueue();
+    const data = { stock_no: "MV1", days_on_lot: 45, recommendation: "Reprice" };
+    await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "inventory.aged_alert", orgId: org.id, storeId: store.id, data }], new Date());
+    const [eventMessage] = queue.sent.splice(0);
+    let settled = false;
+    const fanOut = consumeOne(queue.env, eventMessage, 1).finally(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(settled, "the fan-out waits while the organization moves").toBe(false);
+    await moveToObject(env, org.id);
+    expect(await fanOut).toEqual({ acked: true, retry: null });
+    expect(queue.sent).toEqual([{ kind: "delivery", orgId: org.id, deliveryId: expect.stringMatching(/^dlv_/) }]);
+    expect(await rowsWhereStored(org.id, "SELECT event, status FROM webhook_deliveries WHERE org_id = ?", org.id)).toEqual([
+      { event: "inventory.aged_alert", status: "pending" },
+    ]);
+    const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE org_id = ?").bind(org.id).first<{ n: number }>();
+    expect(inD1?.n).toBe(0);
+  });
+
+  it("an endpoint deleted in the object after the move is gone after the undo, with its deliveries; the one kept is listed", async () => {
+    const org = await createOrg();
+    const { key } = await createApiKey(org.id);
+    const kept = await createEndpoint(key, { url: receiverUrl("ok", "undo-kept"), events: ["inventory.aged_alert"] });
+    const gone = await createEndpoint(key, { url: receiverUrl("ok", "undo-gone"), events: ["deal.stip_alert"] });
+    await env.DB.prepare(
+      "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at) VALUES ('evt_undo_gone', ?, 'deal.stip_alert', '{}', ?, ?)",
+    )
+      .bind(org.id, new Date().toISOString(), new Date().toISOString())
+      .run();
+    await env.DB.prepare(
+      "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, created_at, updated_at) VALUES ('dlv_undo_gone', ?, ?, 'evt_undo_gone', 'deal.stip_alert', 'delivered', ?, ?)",
+    )
+      .bind(org.id, gone.id, new Date().toISOString(), new Date().toISOString())
+      .run();
+    await moveToObject(env, org.id);
+    const moved = (await createApiKey(org.id)).key;
+    expect((await call(`/api/v1/webhooks/${gone.id}`, { method: "DELETE", key: moved })).status).toBe(204);
+
+    const back = await moveToD1(env, org.id);
+    expect(back.tables.webhook_endpoints.rows).toBe(1);
+    const after = (await createApiKey(org.id)).key;
+    expect((await (await call("/api/v1/webhooks", { key: after })).json<{ endpoints: { id: string }[] }>()).endpoints.map((e) => e.id)).toEqual([
+      kept.id,
+    ]);
+    expect((await call(`/api/v1/webhooks/${gone.id}`, { key: after })).status).toBe(404);
+    expect(await all("SELECT id FROM webhook_deliveries WHERE org_id = ?", org.id)).toEqual([]);
+  });
 });
 
 describe("the settings group's lender panels and screening thresholds move and come back", () => {

@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it, vi } from "vitest";
@@ -14,7 +14,7 @@ import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, 
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
 import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
-import { capturingQueue, consumeOne } from "../helpers/queue-driver";
+import { capturingQueue, consumeOne, runCron } from "../helpers/queue-driver";
 
 type Deliveries = z.infer<typeof WebhookDeliveryListSchema>["deliveries"];
 
@@ -23,6 +23,15 @@ async function deliveriesOf(key: string, endpointId: string): Promise<Deliveries
   expect(res.status).toBe(200);
   return (await res.json<{ deliveries: Deliveries }>()).deliveries;
 }
+
+/** `POST /api/v1/webhooks/{id}/trigger`: a sample of `event` for the endpoint. */
+const triggerSample = (key: string, endpointId: string, event: string) =>
+  call(`/api/v1/webhooks/${endpointId}/trigger`, {
+    method: "POST",
+    key,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ event }),
+  });
 
 /** An organization with a store, a key, and an endpoint made before it is placed (a move copies it), its webhooks group in `place`. */
 async function setup(
@@ -114,12 +123,7 @@ describe.each(PLACES)("webhooks, the group in %s", (place) => {
     const redelivered = await call(`/api/v1/webhooks/${endpoint.id}/deliveries/${delivery.id}/redeliver`, { method: "POST", key });
     expect(redelivered.status).toBe(202);
     await eventually(async () => (await deliveriesOf(key, endpoint.id))[0].attempts.length === 4);
-    const sample = await call(`/api/v1/webhooks/${endpoint.id}/trigger`, {
-      method: "POST",
-      key,
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ event: "deal.stip_alert" }),
-    });
+    const sample = await triggerSample(key, endpoint.id, "deal.stip_alert");
     expect(sample.status).toBe(202);
     const sampled = await sample.json<Deliveries[number]>();
     expect(sampled).toMatchObject({ sample: true, event: "deal.stip_alert" });
@@ -202,5 +206,211 @@ describe("the webhooks group's jobs on a moved organization's alarm", () => {
       webhook_deliveries: back.tables.webhook_deliveries,
       webhook_attempts: back.tables.webhook_attempts,
     });
+  });
+});
+
+describe("a moved organization's sample", () => {
+  it("reaches only the endpoint it was triggered for, also after the object's alarm relays its outbox: never D1's outbox, never another endpoint", async () => {
+    const { org, key, endpoint } = await setup("object", "sample-only-a", "ok", ["deal.stip_alert"]);
+    const other = await createEndpoint(key, { url: receiverUrl("ok", "sample-only-b"), events: ["deal.stip_alert"] });
+    const sample = await triggerSample(key, endpoint.id, "deal.stip_alert");
+    expect(sample.status).toBe(202);
+    const { event_id } = await sample.json<Deliveries[number]>();
+    await eventually(async () => (await receivedBy("sample-only-a")).length === 1);
+    // The alarm's firing relays whatever waits in the object's outbox: the sample's event is kept there as relayed, so not it.
+    expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
+    expect((await listOutboxEvents(org.id)).map((e) => e.id)).not.toContain(event_id);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await deliveriesOf(key, other.id)).toEqual([]);
+    expect(await receivedBy("sample-only-b")).toEqual([]);
+    expect(await receivedBy("sample-only-a")).toHaveLength(1);
+  });
+});
+
+describe("the webhooks group's retention and re-sends on a moved organization's alarm", () => {
+  const DAY = 86_400_000;
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  /** An endpoint and, for each [id, status, age in days before `at`], an event and its delivery with one attempt, seeded in D1. */
+  async function seedDeliveries(orgId: string, at: number, deliveries: [string, "delivered" | "failed" | "pending", number][]) {
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext) VALUES ('whk_${orgId}', ?, 'https://hooks.example.com/a', '["inventory.aged_alert"]', 'c')`,
+      ).bind(orgId),
+      ...deliveries.flatMap(([id, status, days]) => [
+        env.DB.prepare(
+          "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at) VALUES (?, ?, 'inventory.aged_alert', '{}', ?, ?)",
+        ).bind(`evt_${id}`, orgId, iso(at - days * DAY), iso(at - days * DAY)),
+        env.DB.prepare(
+          "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, attempt_count, created_at, updated_at) VALUES (?, ?, ?, ?, 'inventory.aged_alert', ?, 1, ?, ?)",
+        ).bind(id, orgId, `whk_${orgId}`, `evt_${id}`, status, iso(at - days * DAY), iso(at - days * DAY)),
+        env.DB.prepare(
+          "INSERT INTO webhook_attempts (delivery_id, attempt, org_id, attempted_at, duration_ms, outcome) VALUES (?, 1, ?, ?, 30, 'retrying')",
+        ).bind(id, orgId, iso(at - days * DAY)),
+      ]),
+    ]);
+  }
+
+  it("its 00:15 run deletes the finished deliveries older than 90 days in the object, with their attempts and events; a pending or younger one stays; a D1 organization's are the cron's", async () => {
+    const first = nextNightlyRun(Date.now());
+    const purgeAt = new Date(first).getUTCHours() === 0 ? first : nextNightlyRun(first);
+    const [moved, inD1] = [await createOrg(), await createOrg()];
+    await seedDeliveries(moved.id, purgeAt, [
+      ["dlv_r_old_ok", "delivered", 91],
+      ["dlv_r_old_failed", "failed", 120],
+      ["dlv_r_old_pending", "pending", 91],
+      ["dlv_r_young", "delivered", 89],
+    ]);
+    await seedDeliveries(inD1.id, purgeAt, [["dlv_r_d1_old", "delivered", 91]]);
+    await placeOrganization(moved.id, "object");
+    const inObject = (table: string, column: string) =>
+      rowsWhereStored<Record<string, string>>(moved.id, `SELECT ${column} FROM ${table} WHERE org_id = ? ORDER BY ${column}`, moved.id);
+    const all = ["dlv_r_old_failed", "dlv_r_old_ok", "dlv_r_old_pending", "dlv_r_young"];
+    expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(all);
+    // The copied events are D1's: held as relayed, so the object's relay never sends them to D1 again.
+    expect(await rowsWhereStored(moved.id, "SELECT id FROM event_outbox WHERE relayed_at IS NULL")).toEqual([]);
+
+    const stub = orgStore(env, moved.id);
+    for (;;) {
+      const next = await runInDurableObject(stub, (_, state) => state.storage.getAlarm());
+      if (next === null || next > purgeAt) break;
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+    }
+    const kept = ["dlv_r_old_pending", "dlv_r_young"];
+    expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(kept);
+    expect((await inObject("webhook_attempts", "delivery_id")).map((r) => r.delivery_id)).toEqual(kept);
+    expect((await inObject("event_outbox", "id")).map((r) => r.id)).toEqual(kept.map((id) => `evt_${id}`));
+    // The object's run touches no other organization's rows: the D1 organization's expired delivery is the cron's, which deletes it.
+    const d1Deliveries = async () =>
+      (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE org_id = ?").bind(inD1.id).all<{ id: string }>()).results.map((r) => r.id);
+    expect(await d1Deliveries()).toEqual(["dlv_r_d1_old"]);
+    await runCron("15 0 * * *", purgeAt);
+    expect(await d1Deliveries()).toEqual([]);
+    // The cron found nothing of the moved organization: D1's copy was purged, and the object's young and pending deliveries stay.
+    expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(kept);
+  });
+});
+
+describe("a moved organization's redelivery or sample whose queue send failed", () => {
+  /** The object's next queue send fails, as in a queue outage; its queue is the real one again after. */
+  const objectQueueRefusesNext = (orgId: string) =>
+    runInDurableObject(orgStore(env, orgId), (instance) => {
+      const object = instance as unknown as { env: Env };
+      const real = object.env;
+      const refuse = async () => {
+        object.env = real;
+        throw new Error("queue unavailable");
+      };
+      object.env = { ...real, WEBHOOKS: { send: refuse, sendBatch: refuse } as unknown as Env["WEBHOOKS"] };
+    });
+  /** An aged alert raised in D1, fanned out and delivered once through the Worker's queue(). */
+  async function deliverAgedAlert(orgId: string, storeId: string, stockNo: string) {
+    const queue = capturingQueue();
+    const data = { stock_no: stockNo, days_on_lot: 45, recommendation: "Reprice" };
+    await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "inventory.aged_alert", orgId, storeId, data }], new Date());
+    expect(await consumeOne(queue.env, queue.sent.splice(0)[0], 1)).toMatchObject({ acked: true });
+    expect(await consumeOne(queue.env, queue.sent.splice(0)[0], 1)).toMatchObject({ acked: true });
+  }
+  const unsent = (orgId: string) =>
+    rowsWhereStored<{ id: string }>(orgId, "SELECT id FROM webhook_deliveries WHERE redeliver_requested_at IS NOT NULL ORDER BY id");
+
+  it("is sent again by the object's alarm once the sweeper's grace has passed, once: the receiver gets each exactly once", async () => {
+    const name = "resend-from-object";
+    const { org, store, key, endpoint } = await setup("object", name, "ok", ["inventory.aged_alert"]);
+    await deliverAgedAlert(org.id, store.id, "R1");
+    const [delivered] = await deliveriesOf(key, endpoint.id);
+    const stub = orgStore(env, org.id);
+    const timers = () =>
+      runInDurableObject(stub, async (_, state) => ({
+        alarm: await state.storage.getAlarm(),
+        resend: await state.storage.get<number>("resend_at"),
+        nightly: await state.storage.get<number>("nightly_at"),
+      }));
+    /** The owed rows asked for three minutes ago: past the sweeper's grace. */
+    const graceOver = () =>
+      runInDurableObject(stub, (_, state) => {
+        state.storage.sql.exec(
+          "UPDATE webhook_deliveries SET redeliver_requested_at = ? WHERE redeliver_requested_at IS NOT NULL",
+          new Date(Date.now() - 3 * 60_000).toISOString(),
+        );
+      });
+
+    // The queue refuses the redelivery's send: answered 202, owed to the queue in the object, its re-send set the grace after.
+    await objectQueueRefusesNext(org.id);
+    const redelivered = await call(`/api/v1/webhooks/${endpoint.id}/deliveries/${delivered.id}/redeliver`, { method: "POST", key });
+    expect(redelivered.status).toBe(202);
+    expect((await unsent(org.id)).map((d) => d.id)).toEqual([delivered.id]);
+    const { alarm, resend, nightly } = await timers();
+    expect(resend).toBeLessThanOrEqual(Date.now() + 2 * 60_000);
+    expect(alarm).toBe(resend);
+    expect(alarm).toBeLessThan(nightly ?? 0);
+    // Fired within the grace (its request may still be sending it), nothing is sent, and the night's run does not start early.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await unsent(org.id)).toHaveLength(1);
+    expect((await timers()).nightly).toBe(nightly);
+    // Past the grace, the queue refuses the re-send too: still owed, tried again a minute on, not at once.
+    await graceOver();
+    await objectQueueRefusesNext(org.id);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await unsent(org.id)).toHaveLength(1);
+    expect((await timers()).resend).toBeGreaterThan(Date.now() + 50_000);
+    // The queue is back: sent once through the real queue, marked sent, delivered.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await unsent(org.id)).toEqual([]);
+    await eventually(async () => (await receivedBy(name)).length === 2, 15_000);
+
+    // A sample whose send is refused is owed and re-sent the same way.
+    await objectQueueRefusesNext(org.id);
+    const sample = await triggerSample(key, endpoint.id, "inventory.aged_alert");
+    expect(sample.status).toBe(202);
+    const sampled = await sample.json<Deliveries[number]>();
+    expect((await unsent(org.id)).map((d) => d.id)).toEqual([sampled.id]);
+    expect((await timers()).resend).toBeLessThanOrEqual(Date.now() + 2 * 60_000);
+    await graceOver();
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await unsent(org.id)).toEqual([]);
+    await eventually(async () => (await receivedBy(name)).length === 3, 15_000);
+    // Each sent once: its timer cleared (the alarm is the nightly run's), nothing more arrives.
+    expect(await timers()).toEqual({ alarm: nightly, resend: undefined, nightly });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const received = (await receivedBy(name)).map((r) => JSON.parse(r.body));
+    expect(received.map((r) => [r.id, r.sample])).toEqual([
+      [delivered.event_id, false],
+      [delivered.event_id, false],
+      [sampled.event_id, true],
+    ]);
+    const listed = await deliveriesOf(key, endpoint.id);
+    expect(listed.map((d) => [d.id, d.status, d.attempt_count])).toEqual([
+      [sampled.id, "delivered", 1],
+      [delivered.id, "delivered", 2],
+    ]);
+  });
+
+  it("one that D1 never sent before the move is sent by the object after the flip, once; D1's sweeper leaves it", async () => {
+    const name = "resend-after-move";
+    const org = await createOrg();
+    const store = await createStore(org.id);
+    const { key } = await createApiKey(org.id);
+    const endpoint = await createEndpoint(key, { url: receiverUrl("ok", name), events: ["inventory.aged_alert"] });
+    await tellReceiverSecret(name, endpoint.secret);
+    await deliverAgedAlert(org.id, store.id, "R2");
+    // Redelivered in D1 three minutes ago, its queue send refused: owed to the queue when the move copies it.
+    await env.DB.prepare("UPDATE webhook_deliveries SET status = 'pending', redeliver_requested_at = ? WHERE org_id = ?")
+      .bind(new Date(Date.now() - 3 * 60_000).toISOString(), org.id)
+      .run();
+    await placeOrganization(org.id, "object");
+    expect(await unsent(org.id)).toHaveLength(1);
+
+    const sweep = capturingQueue();
+    await runCron("*/5 * * * *", Date.now(), sweep.env);
+    expect(sweep.sent.filter((m) => m.orgId === org.id)).toEqual([]);
+    const stub = orgStore(env, org.id);
+    expect(await runInDurableObject(stub, (_, state) => state.storage.get<number>("resend_at"))).toBeLessThanOrEqual(Date.now() + 60_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await unsent(org.id)).toEqual([]);
+    await eventually(async () => (await receivedBy(name)).length === 2, 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await receivedBy(name)).toHaveLength(2);
+    expect((await deliveriesOf((await createApiKey(org.id)).key, endpoint.id)).map((d) => [d.status, d.attempt_count])).toEqual([["delivered", 2]]);
   });
 });

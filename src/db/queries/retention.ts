@@ -58,22 +58,32 @@ export const AGED_ALERTS_RETENTION: RetentionRule = {
   age: { column: agedInventoryAlerts.alertedAt, holds: "time" },
 };
 
+/**
+ * A finished delivery; its attempts go with it (ON DELETE CASCADE). D1's cron applies it to D1's
+ * table, and a moved organization's object to its own copy, on its alarm (src/db/org-store.ts
+ * `deleteExpiredDeliveries`).
+ */
+export const WEBHOOK_DELIVERIES_RETENTION: RetentionRule = {
+  table: "webhook_deliveries",
+  keptDays: 90,
+  age: { column: webhookDeliveries.createdAt, holds: "time" },
+  only: sql`${webhookDeliveries.status} <> 'pending'`,
+};
+/**
+ * An event fanned out, once no delivery refers to it: in a moved organization's object, the events
+ * its deliveries kept (an event not relayed yet is never fanned out), deleted after them.
+ */
+export const FANNED_OUT_EVENTS_RETENTION: RetentionRule = {
+  table: "event_outbox",
+  keptDays: 90,
+  age: { column: eventOutbox.occurredAt, holds: "time" },
+  only: sql`${eventOutbox.fannedOutAt} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${webhookDeliveries} d WHERE d.event_id = ${eventOutbox.id})`,
+};
+
 export const RETENTION_RULES: readonly RetentionRule[] = [
   MORNING_BRIEFINGS_RETENTION,
-  // A finished delivery; its attempts go with it (ON DELETE CASCADE).
-  {
-    table: "webhook_deliveries",
-    keptDays: 90,
-    age: { column: webhookDeliveries.createdAt, holds: "time" },
-    only: sql`${webhookDeliveries.status} <> 'pending'`,
-  },
-  // An event fanned out, once no delivery refers to it.
-  {
-    table: "event_outbox",
-    keptDays: 90,
-    age: { column: eventOutbox.occurredAt, holds: "time" },
-    only: sql`${eventOutbox.fannedOutAt} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${webhookDeliveries} d WHERE d.event_id = ${eventOutbox.id})`,
-  },
+  WEBHOOK_DELIVERIES_RETENTION,
+  FANNED_OUT_EVENTS_RETENTION,
   AGED_ALERTS_RETENTION,
   // Its answer is replayed for 24 h (docs/idempotency.md); an older key is taken over anyway.
   { table: "idempotency_keys", keptDays: IDEMPOTENCY_KEY_TTL_MS / DAY_MS, age: { column: idempotencyKeys.createdAt, holds: "time" } },

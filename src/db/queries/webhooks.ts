@@ -358,17 +358,26 @@ export async function markRedeliveriesSent(store: WebhookStore, ids: string[]): 
 }
 
 /**
- * Every organization's redeliveries the queue never accepted, asked for before `before` (system
- * job: not per org), of the organizations whose group is in D1: a moved one's object sends its own.
+ * Redeliveries and samples the queue never accepted, asked for before `before` (any, without it),
+ * oldest first, with when they were asked for. In D1, a system job's (not per organization): of
+ * the organizations whose group is in D1, since a moved one's object sends its own; in an object,
+ * its own.
  */
-export async function listUnsentRedeliveries(db: Database, before: string, limit: number) {
+export async function listUnsentRedeliveries(db: SqliteReader, find: { before?: string; limit: number; of: "organizations in D1" | "this object" }) {
+  const { id, orgId, redeliverRequestedAt } = webhookDeliveries;
   return db
-    .select({ id: webhookDeliveries.id, orgId: webhookDeliveries.orgId })
+    .select({ id, orgId, requestedAt: sql<string>`${redeliverRequestedAt}` })
     .from(webhookDeliveries)
-    .innerJoin(organizations, and(eq(organizations.id, webhookDeliveries.orgId), eq(organizations.storage, "d1")))
-    .where(lt(webhookDeliveries.redeliverRequestedAt, before))
-    .orderBy(webhookDeliveries.redeliverRequestedAt)
-    .limit(limit);
+    .where(
+      and(
+        find.before === undefined ? isNotNull(redeliverRequestedAt) : lt(redeliverRequestedAt, find.before),
+        find.of === "organizations in D1"
+          ? inArray(orgId, db.select({ id: organizations.id }).from(organizations).where(eq(organizations.storage, "d1")))
+          : undefined,
+      ),
+    )
+    .orderBy(redeliverRequestedAt)
+    .limit(find.limit);
 }
 
 /**
