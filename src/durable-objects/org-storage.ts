@@ -35,6 +35,7 @@ import type {
   WebhookPage,
   WebhooksTable,
 } from "../db/queries/org-storage";
+import type { TableChanges } from "../db/queries/org-storage-copy";
 import type { AlertPageAfter, AlertUnitRow } from "../db/queries/reports";
 import type { AuditCursor, SettingChange, SettingsAuditRow, StoreSettingsRow } from "../db/queries/settings";
 import type { SnapshotSafety } from "../engines/ingest";
@@ -470,6 +471,14 @@ export class OrganizationStore extends DurableObject<Env> {
     this.claim(orgId);
     this.queries.setActive(this.db, active);
     return this.armNightly(active);
+  }
+
+  // --- the move's catch-up (src/durable-objects/org-storage-move.ts; docs/scaling.md) ----------
+
+  /** One round of a move's catch-up: the rows D1 changed since they were copied, written (or deleted) here in one transaction. */
+  catchUp(orgId: string, tables: TableChanges[]): void {
+    this.idle(orgId);
+    this.queries.applyChanges(this.db, tables, new Date());
   }
 
   // --- the object's outbox (docs/scaling.md#an-object-write-and-its-events) ------------------

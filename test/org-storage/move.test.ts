@@ -84,6 +84,7 @@ function copyingThrough(
     loadBriefings: (...args: Parameters<OrganizationStore["loadBriefings"]>) => real.loadBriefings(...args),
     briefingsDigest: (orgId: string) => real.briefingsDigest(orgId),
     digest: (orgId: string) => real.digest(orgId),
+    catchUp: (...args: Parameters<OrganizationStore["catchUp"]>) => real.catchUp(...args),
     setActive: (orgId: string, active: boolean) => real.setActive(orgId, active),
     ...overrides,
   };
@@ -387,9 +388,9 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect((await moveToObject(env, org.id)).tables).toMatchObject({ morning_briefings: { rows: 2 }, aged_inventory_alerts: { rows: 2 } });
   });
 
-  it("a write that arrives during the copy waits for the flip, then lands once, in the object", async () => {
+  it("a write that arrives during the write pause waits for the flip, then lands once, in the object", async () => {
     const { org, store, key } = await organizationWithUnits();
-    // The move's first step, as if its copy were under way: the flag says `moving`.
+    // The flag says `moving`, as in a move's write pause (here with no move under way: a move of the code before the catch-up, stopped in its pause; the move starts over).
     await env.DB.prepare("UPDATE organizations SET storage = 'moving' WHERE id = ?").bind(org.id).run();
     let settled = false;
     const write = putInventory(store.id, { key }, { units: snapshot(0) }).finally(() => {
