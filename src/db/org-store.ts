@@ -630,3 +630,11 @@ export function applyChanges(db: OrgStoreDb, tables: readonly TableChanges[], at
     }
   });
 }
+
+/** The rows of each of these tables (the object holds one organization's): the pause's check of a move's last round. */
+export function rowCounts(db: OrgStoreDb, tables: readonly string[]): Record<string, number> {
+  const storage = sqlOf(db);
+  return Object.fromEntries(
+    tables.map((table) => [table, storage.exec<{ n: number }>(`SELECT count(*) AS n FROM "${table.replaceAll('"', '""')}"`).one().n]),
+  );
+}

@@ -51,7 +51,17 @@ import {
   type WebhooksTable,
   webhooksDigest,
 } from "../db/queries/org-storage";
-import { endMove, forgetChanges, readChangeRound, readMove, saveMove, startMove } from "../db/queries/org-storage-copy";
+import {
+  CAUGHT_UP_TABLE_NAMES,
+  endMove,
+  forgetChanges,
+  pendingChanges,
+  readChangeRound,
+  readMove,
+  rowCounts,
+  saveMove,
+  startMove,
+} from "../db/queries/org-storage-copy";
 import { listStoreSettings } from "../db/queries/settings";
 import type { OrgStoragePlace } from "../db/schema";
 import { DomainError } from "../lib/domain-error";
@@ -67,8 +77,11 @@ export interface MoveReport {
   done: boolean;
   /** Where a move under way stands: the group its copy is at, or `catch_up`. */
   step?: string;
-  /** The catch-up's rounds, and how many changes the last ones (during the write pause) wrote. */
-  catch_up?: { rounds: number; last_round_changes: number };
+  /**
+   * The catch-up's rounds, how many changes the last ones (during the write pause) wrote, and
+   * whether the digests were compared before the pause (the pause then checks row counts only).
+   */
+  catch_up?: { rounds: number; last_round_changes: number; verified_before_pause: boolean };
   /** Per table: rows and SHA-256 on both sides, equal (a move that finds them different stops before the flip). */
   tables: Record<string, TableDigest>;
   /** How long the organization's writes waited: from the flag leaving its place to its flip. */
@@ -192,8 +205,9 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
     move = { ...move, step: next, after: null };
     if (Date.now() > deadline) return progress(orgId, next, move.rounds);
   }
-  // The catch-up while writes go on, round after round, until a round is small.
+  // The catch-up while writes go on, round after round, until a round is small; then the digests, while writes still go on.
   let rounds = move.rounds;
+  let verified: Verified | undefined;
   if (move.pausedAt === null) {
     for (;;) {
       const round = await catchUpRound(db, store, orgId);
@@ -201,6 +215,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
       if (round < SMALL_ROUND || rounds >= MAX_ROUNDS) break;
       if (Date.now() > deadline) return progress(orgId, CATCH_UP, rounds);
     }
+    verified = await verifyBeforePause(db, store, orgId);
     // The pause: from here D1's fence refuses the groups' writes, which wait for the flip.
     const pausedAt = new Date().toISOString();
     await saveMove(db, orgId, { pausedAt });
@@ -208,7 +223,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
     move = { ...move, pausedAt };
   }
   try {
-    return await finishInPause(db, store, orgId, Date.parse(move.pausedAt as string), rounds);
+    return await finishInPause(db, store, orgId, Date.parse(move.pausedAt as string), rounds, verified);
   } catch (error) {
     // A failure in the pause gives the writes back to D1 (unless the flip was made): the move, its log kept, pauses again when run again.
     if (!(error instanceof DomainError) && (await switchOrgStorage(db, orgId, "moving", "d1"))) {
@@ -219,21 +234,73 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   }
 }
 
-/** The write pause: the last rounds (what the log holds, nothing added to it any more), the digests, the switch and the flip. */
-async function finishInPause(db: Database, store: Store, orgId: string, pausedAt: number, rounds: number): Promise<MoveReport> {
-  let lastRound = 0;
-  for (let round = await catchUpRound(db, store, orgId); round > 0; round = await catchUpRound(db, store, orgId)) lastRound += round;
+/** Both sides' digests of every moved table (rows and SHA-256), and whether they agree. */
+type Verified = Awaited<ReturnType<typeof digestsOfBothSides>>;
+
+async function digestsOfBothSides(db: Database, store: Store, orgId: string) {
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const groups = await verifyGroups(db, store, orgId);
-  if (
-    !sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
-    !groups.same
-  ) {
+  return {
+    same:
+      sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) &&
+      groups.same,
+    inD1: { ...inD1, ...groups.inD1 },
+    inObject: { ...inObject, ...groups.inObject },
+  };
+}
+
+/** Tries at the digests before the pause, each after a round, before they are left to the pause. */
+const VERIFY_TRIES = 5;
+
+/**
+ * The digests of both sides compared while writes go on: they read the whole organization, so
+ * outside the pause they keep its length from growing with the organization's size. A comparison
+ * counts only if the log was empty when it began and still is when it ends: D1 stood still, and
+ * the object changes only by the catch-up. A difference then drops the move (409). If writes never
+ * leave the log empty for that long, the digests are left to the pause (undefined).
+ */
+async function verifyBeforePause(db: Database, store: Store, orgId: string): Promise<Verified | undefined> {
+  for (let i = 0; i < VERIFY_TRIES; i++) {
+    await catchUpRound(db, store, orgId);
+    if ((await pendingChanges(db, orgId)) > 0) continue;
+    const verified = await digestsOfBothSides(db, store, orgId);
+    if ((await pendingChanges(db, orgId)) > 0) continue;
+    if (!verified.same) {
+      await endMove(db, orgId);
+      throw verificationFailed(verified.inD1, verified.inObject);
+    }
+    return verified;
+  }
+  return undefined;
+}
+
+/**
+ * The write pause: the last rounds (what the log holds, nothing added to it any more), the check,
+ * the switch and the flip. Verified before the pause, the check is each table's row count on both
+ * sides (what the last rounds changed; their rows were written as the verified rounds' were);
+ * otherwise (a move resumed in its pause, or writes that never let the digests run) the digests.
+ */
+async function finishInPause(
+  db: Database,
+  store: Store,
+  orgId: string,
+  pausedAt: number,
+  rounds: number,
+  verified: Verified | undefined,
+): Promise<MoveReport> {
+  let lastRound = 0;
+  for (let round = await catchUpRound(db, store, orgId); round > 0; round = await catchUpRound(db, store, orgId)) lastRound += round;
+  const checked =
+    verified !== undefined && (lastRound === 0 || sameCounts(await rowCounts(db, orgId), await store.rowCounts(orgId, CAUGHT_UP_TABLE_NAMES)))
+      ? verified
+      : await digestsOfBothSides(db, store, orgId);
+  if (!checked.same) {
     // The move is dropped, its log with it: run again, it starts over from an emptied object.
     await switchOrgStorage(db, orgId, "moving", "d1");
     await endMove(db, orgId);
-    throw verificationFailed({ ...inD1, ...groups.inD1 }, { ...inObject, ...groups.inObject });
+    throw verificationFailed(checked.inD1, checked.inObject);
   }
+  const { inD1 } = checked;
   await store.setActive(orgId, true);
   // The flip starts the undo window: D1's copy is purged ORG_STORAGE_UNDO_WINDOW_DAYS later (src/jobs/purge-moved-copies.ts).
   await switchOrgStorage(db, orgId, "moving", "object", { storageMovedAt: new Date().toISOString() });
@@ -242,11 +309,13 @@ async function finishInPause(db: Database, store: Store, orgId: string, pausedAt
     org_id: orgId,
     storage: "object",
     done: true,
-    tables: { ...inD1, ...groups.inD1 },
+    tables: inD1,
     write_pause_ms: Date.now() - pausedAt,
-    catch_up: { rounds, last_round_changes: lastRound },
+    catch_up: { rounds, last_round_changes: lastRound, verified_before_pause: checked === verified },
   };
 }
+
+const sameCounts = (a: Record<string, number>, b: Record<string, number>) => CAUGHT_UP_TABLE_NAMES.every((table) => a[table] === b[table]);
 
 /** A move's answer before its flip: where it stands, for the operator command to run it again. */
 const progress = (orgId: string, step: string, rounds: number): MoveReport => ({
@@ -256,7 +325,7 @@ const progress = (orgId: string, step: string, rounds: number): MoveReport => ({
   step,
   tables: {},
   write_pause_ms: 0,
-  catch_up: { rounds, last_round_changes: 0 },
+  catch_up: { rounds, last_round_changes: 0, verified_before_pause: false },
 });
 
 /** One round of the catch-up: the oldest changes of the log re-read from D1, written into the object, then forgotten. How many log entries. */

@@ -481,6 +481,12 @@ export class OrganizationStore extends DurableObject<Env> {
     this.queries.applyChanges(this.db, tables, new Date());
   }
 
+  /** Each table's rows here: a move's check of its last round, in its write pause. */
+  rowCounts(orgId: string, tables: string[]): Record<string, number> {
+    this.idle(orgId);
+    return this.queries.rowCounts(this.db, tables);
+  }
+
   // --- the object's outbox (docs/scaling.md#an-object-write-and-its-events) ------------------
 
   /** These events are in D1's outbox (the caller relayed them): marked, so the alarm leaves them. Served while off too: an undo's relay marks them. */

@@ -65,6 +65,31 @@ function through(orgId: string, overrides: Partial<Record<keyof OrganizationStor
   return { DB: env.DB, ORG_STORE: { idFromName: (name: string) => env.ORG_STORE.idFromName(name), get: () => store } as unknown as Env["ORG_STORE"] };
 }
 
+/** D1 as the move sees it: `write` lands (in the real D1) just before the move's first change of the flag, its pause. */
+function landingBeforePause(db: D1Database, write: () => Promise<unknown>): D1Database {
+  let landed = false;
+  const prepare = (query: string) => {
+    const statement = db.prepare(query);
+    if (landed || !/^update "organizations" set "storage"/i.test(query)) return statement;
+    landed = true;
+    const first = <T>(run: () => Promise<T>) => write().then(run);
+    return {
+      bind: (...values: unknown[]) => {
+        const bound = statement.bind(...values);
+        return {
+          all: () => first(() => bound.all()),
+          raw: () => first(() => bound.raw()),
+          run: () => first(() => bound.run()),
+          first: () => first(() => bound.first()),
+        };
+      },
+    };
+  };
+  return new Proxy(db, {
+    get: (target, name) => (name === "prepare" ? prepare : (Reflect.get(target, name) as unknown as (...args: unknown[]) => unknown).bind?.(target)),
+  });
+}
+
 /** A move run one step a request (no time for more), `between` called after each step that did not finish it. */
 async function moveInSteps(orgId: string, between: (step: MoveReport) => Promise<void>, storage: Pick<Env, "DB" | "ORG_STORE"> = env) {
   const steps: MoveReport[] = [];
@@ -131,20 +156,24 @@ describe("the move's copy while writes go on, its catch-up and the short write p
     expect(sales.salesSummary).toEqual([expect.objectContaining({ units: WRITES + 1 })]);
   });
 
-  it("the write pause's last round is what landed in it, not the organization's size: the same at 500 and at 5,000 units", async () => {
+  it("the write pause's last round is what landed just before it, not the organization's size: the same at 500 and at 5,000 units", async () => {
     const lastRounds: Record<number, MoveReport["catch_up"]> = {};
     for (const size of [500, 5_000]) {
       const { org, store, key } = await organization(size - BASE.length);
       let written = 0;
-      // A write lands while the copy runs (one per step, more steps for more units), and three while the catch-up's last round before the pause runs.
+      // A write lands while the copy runs (one per step: more steps for more units), three during
+      // the catch-up's round, and one just before the pause's flip (after the digests).
       const real = orgStore(env, org.id);
       let rounds = 0;
-      const storage = through(org.id, {
-        catchUp: async (...args: Parameters<OrganizationStore["catchUp"]>) => {
-          await real.catchUp(...args);
-          if (rounds++ === 0) for (let i = 0; i < 3; i++) await snapshotOnce(store.id, key, written++);
-        },
-      });
+      const storage = {
+        DB: landingBeforePause(env.DB, () => snapshotOnce(store.id, key, written++)),
+        ORG_STORE: through(org.id, {
+          catchUp: async (...args: Parameters<OrganizationStore["catchUp"]>) => {
+            await real.catchUp(...args);
+            if (rounds++ === 0) for (let i = 0; i < 3; i++) await snapshotOnce(store.id, key, written++);
+          },
+        }).ORG_STORE,
+      };
       const { report, steps } = await moveInSteps(
         org.id,
         async () => {
@@ -154,12 +183,34 @@ describe("the move's copy while writes go on, its catch-up and the short write p
       );
       expect(steps.length).toBeGreaterThanOrEqual(Math.ceil(size / 500) + 5);
       expect(report.storage).toBe("object");
-      // Three snapshots' changes: each logs unit 0's new price, a new unit's insert and its updated_at trigger's update.
-      expect(report.catch_up?.last_round_changes).toBe(9);
+      // The one snapshot that landed before the flip: unit 0's new price, a new unit's insert and its updated_at trigger's update.
+      expect(report.catch_up).toMatchObject({ last_round_changes: 3, verified_before_pause: true });
       lastRounds[size] = report.catch_up;
       expect(await rowsWhereStored(org.id, "SELECT id FROM inventory_units")).toHaveLength(size + written);
+      expect(await rowsWhereStored(org.id, "SELECT asking_price FROM inventory_units WHERE stock_number = 'S00000'")).toEqual([
+        { asking_price: 30_000 + written - 1 },
+      ]);
     }
-    expect(lastRounds[5_000]?.last_round_changes).toBe(lastRounds[500]?.last_round_changes);
+    expect(lastRounds[5_000]).toEqual(lastRounds[500]);
+  });
+
+  it("writes that never let the log empty leave the digests to the pause: still verified, still exact", async () => {
+    const { org, store, key } = await organization();
+    let written = 0;
+    const real = orgStore(env, org.id);
+    // Every digest of the object meets a write landing in D1: no comparison before the pause counts.
+    const storage = through(org.id, {
+      digest: async (orgId: string) => {
+        const digests = await real.digest(orgId);
+        if ((await readOrgStorage(getDb(env.DB), org.id)) === "d1") await snapshotOnce(store.id, key, written++);
+        return digests;
+      },
+    });
+    const report = await moveToObject(storage, org.id);
+    expect(report.catch_up).toMatchObject({ verified_before_pause: false, last_round_changes: 3 });
+    expect(written).toBe(5);
+    expect(report.tables).toMatchObject(await groupDigest(getDb(env.DB), org.id));
+    expect(await rowsWhereStored(org.id, "SELECT id FROM inventory_units")).toHaveLength(BASE.length + written);
   });
 
   it("a move interrupted after its first page goes on from there when run again, and completes with equal digests; writes go on in D1 meanwhile", async () => {

@@ -41,6 +41,8 @@ export const CAUGHT_UP_TABLES: readonly CaughtUpTable[] = [
   ...[...MOVED_D1_TABLES].reverse().map(({ table, only, carries }) => caughtUp(table, only, carries)),
 ];
 
+export const CAUGHT_UP_TABLE_NAMES = CAUGHT_UP_TABLES.map((table) => table.name);
+
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
@@ -172,4 +174,15 @@ async function readChangedRows(db: Database, orgId: string, table: CaughtUpTable
 /** The round's entries are in the object: forgotten (a change logged meanwhile has a later seq and stays). */
 export async function forgetChanges(db: Database, orgId: string, through: number): Promise<void> {
   await db.delete(orgStorageChanges).where(and(eq(orgStorageChanges.orgId, orgId), lte(orgStorageChanges.seq, through)));
+}
+
+/** The organization's rows per caught-up table in D1: what the pause checks of its last round on both sides. */
+export async function rowCounts(db: Database, orgId: string): Promise<Record<string, number>> {
+  // One row of one count per table (D1 caps a compound SELECT's terms).
+  const counts = CAUGHT_UP_TABLES.map(
+    ({ name, only }) =>
+      sql`(SELECT count(*) FROM ${sql.raw(ident(name))} WHERE org_id = ${orgId}${only ? sql` AND ${only}` : sql``}) AS ${sql.raw(ident(name))}`,
+  );
+  const [row] = await db.all<Record<string, number>>(sql`SELECT ${sql.join(counts, sql`, `)}`);
+  return row ?? {};
 }

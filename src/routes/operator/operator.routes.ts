@@ -317,7 +317,7 @@ const StorageMoveSchema = z
         stores: { rows: 50, sha256: "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d" },
       },
       done: true,
-      catch_up: { rounds: 3, last_round_changes: 4 },
+      catch_up: { rounds: 3, last_round_changes: 4, verified_before_pause: true },
       write_pause_ms: 96,
     },
   });
