@@ -148,7 +148,7 @@ const SMALL_ROUND = 100;
 /** Rounds after which the pause begins even if writes keep the rounds large (the last round then holds what one round let pile up). */
 const MAX_ROUNDS = 20;
 /** How long one request of a move works before answering with its progress (the operator command calls again). */
-export const MOVE_STEP_MS = 20_000;
+const MOVE_STEP_MS = 20_000;
 
 /**
  * D1 → the organization's object, in steps, while the organization's writes go on

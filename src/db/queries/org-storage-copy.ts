@@ -13,7 +13,7 @@ import { orgStorageChanges, orgStorageMoves, stores } from "../schema";
 import { MOVED_D1_TABLES } from "./org-storage";
 
 /** The move under way: its step and cursor, its rounds, when its write pause began. */
-export type MoveRow = typeof orgStorageMoves.$inferSelect;
+type MoveRow = typeof orgStorageMoves.$inferSelect;
 
 interface CaughtUpTable {
   name: string;
@@ -36,7 +36,7 @@ function caughtUp(table: SQLiteTable, only?: SQL, carries?: { table: SQLiteTable
  * deals), with the directory's `stores` first, whose names and settings the object keeps (its rows
  * are D1's directory, never purged, so not in MOVED_D1_TABLES).
  */
-export const CAUGHT_UP_TABLES: readonly CaughtUpTable[] = [
+const CAUGHT_UP_TABLES: readonly CaughtUpTable[] = [
   caughtUp(stores),
   ...[...MOVED_D1_TABLES].reverse().map(({ table, only, carries }) => caughtUp(table, only, carries)),
 ];
@@ -51,7 +51,7 @@ const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * true for no organization that is not moving). An update records the old key too if it changed.
  * Created by the move itself (IF NOT EXISTS), from the list, so a table added to it is captured.
  */
-export function captureTriggers(): string[] {
+function captureTriggers(): string[] {
   return CAUGHT_UP_TABLES.flatMap(({ name, key }) => {
     const keyOf = (row: "NEW" | "OLD") => `json_array(${key.map((column) => `${row}.${ident(column)}`).join(", ")})`;
     const moving = (row: "NEW" | "OLD") => `EXISTS (SELECT 1 FROM org_storage_moves WHERE org_id = ${row}.org_id)`;
