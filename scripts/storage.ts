@@ -5,16 +5,20 @@
  *   npm run storage -- move <org_id>                      into its object, on the server `npm run dev` started
  *   npm run storage -- undo <org_id>                      back to D1, within the undo window (ORG_STORAGE_UNDO_WINDOW_DAYS;
  *                                                         after it D1's copy is purged and the undo refused, saying when)
+ *   npm run storage -- cancel <org_id>                    abandons a move that has not switched over (D1 keeps serving)
  *   npm run storage -- move <org_id> --remote <base url>  a deployed Worker, with OPERATOR_TOKEN set
  *
- * The Worker copies, verifies (rows and a SHA-256 per table) and flips the organization's flag; the
- * organization's writes to the moved tables wait during the copy. Prints the digests of both sides.
+ * A move copies while the organization's writes go on, catches up with what they changed, then
+ * pauses its writes briefly for the last changes, verifies (rows and a SHA-256 per table) and flips
+ * the flag. Each request works up to 20 s and answers with its progress; this command calls again
+ * until the move is done (a move stopped by a failure goes on where it stopped when run again).
+ * Prints the digests of both sides and the write pause.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CREDENTIALS_FILE } from "./lib/demo-seed";
 
-const USAGE = "usage: npm run storage -- <move|undo> <org_id> [--remote <base url>]   (remote: OPERATOR_TOKEN=dot_… in the environment)";
+const USAGE = "usage: npm run storage -- <move|undo|cancel> <org_id> [--remote <base url>]   (remote: OPERATOR_TOKEN=dot_… in the environment)";
 
 function target(remote: string | undefined): { baseUrl: string; token: string } {
   if (remote !== undefined) {
@@ -39,16 +43,25 @@ function refusal(body: string): string {
 async function main() {
   const { values, positionals } = parseArgs({ options: { remote: { type: "string" } }, allowPositionals: true, strict: true });
   const [command, orgId] = positionals;
-  if ((command !== "move" && command !== "undo") || !orgId || positionals.length !== 2) throw new Error(USAGE);
+  if (!["move", "undo", "cancel"].includes(command ?? "") || !orgId || positionals.length !== 2) throw new Error(USAGE);
   const { baseUrl, token } = target(values.remote);
-  const res = await fetch(`${baseUrl}/api/operator/organizations/${encodeURIComponent(orgId)}/storage/${command}`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  const body = await res.text();
-  // A refusal in its own words (e.g. "The D1 copy was purged on …"), else the body as it came.
-  if (!res.ok) throw new Error(`${res.status}: ${refusal(body)}`);
-  console.log(JSON.stringify(JSON.parse(body), null, 2));
+  for (;;) {
+    const res = await fetch(`${baseUrl}/api/operator/organizations/${encodeURIComponent(orgId)}/storage/${command}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const body = await res.text();
+    // A refusal in its own words (e.g. "The D1 copy was purged on …"), else the body as it came.
+    if (!res.ok) throw new Error(`${res.status}: ${refusal(body)}`);
+    const answer = JSON.parse(body) as { done?: boolean; step?: string };
+    // A move under way answers its progress: called again, it goes on where it stopped.
+    if (answer.done === false) {
+      console.error(`moving: at ${answer.step}…`);
+      continue;
+    }
+    console.log(JSON.stringify(answer, null, 2));
+    return;
+  }
 }
 
 main().catch((error: unknown) => {

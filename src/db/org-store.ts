@@ -66,6 +66,7 @@ import type {
   StoredThresholds,
   WebhookPage,
 } from "./queries/org-storage";
+import type { TableChanges } from "./queries/org-storage-copy";
 import { type BriefingRow, type BriefingStore, briefingQuery, briefingRows, existingBriefingRoles, insertBriefing } from "./queries/reports";
 import {
   AGED_ALERTS_RETENTION,
@@ -201,9 +202,10 @@ export function loadPage(
       db.delete(inventoryUnits).run();
       replaceStores(db, orgId, names);
     }
-    // Every column as D1 holds it, updated_at included, so the insert trigger leaves it be.
-    for (const unit of units) db.insert(inventoryUnits).values(unit).run();
-    for (const value of values) db.insert(unitMarketValues).values(value).run();
+    // Every column as D1 holds it, updated_at included, so the insert trigger leaves it be. A row
+    // already here is a page a resumed move copies again: kept (a change since is in the move's log).
+    for (const unit of units) db.insert(inventoryUnits).values(unit).onConflictDoNothing().run();
+    for (const value of values) db.insert(unitMarketValues).values(value).onConflictDoNothing().run();
   });
 }
 
@@ -217,8 +219,9 @@ export function loadDeals(
   page: { deals: readonly DealToLoad[]; stips: readonly StipToLoad[]; salesMonths?: readonly StoredSalesMonth[] },
 ): void {
   db.transaction(() => {
-    for (const deal of page.deals) db.insert(deals).values(deal).run();
-    for (const stip of page.stips) db.insert(dealStips).values(stip).run();
+    // As the units' page: a row already here is a resumed move's page copied again.
+    for (const deal of page.deals) db.insert(deals).values(deal).onConflictDoNothing().run();
+    for (const stip of page.stips) db.insert(dealStips).values(stip).onConflictDoNothing().run();
     if (page.salesMonths === undefined) return;
     db.delete(salesMonthly).run();
     for (const month of page.salesMonths) db.insert(salesMonthly).values(month).run();
@@ -781,4 +784,61 @@ export function loadStoreFeeds(db: OrgStoreDb, rows: readonly StoredStoreFeed[])
     db.delete(storeFeeds).run();
     for (const row of rows) db.insert(storeFeeds).values(row).run();
   });
+}
+
+// --- the move's catch-up (src/db/queries/org-storage-copy.ts; docs/scaling.md) -------------------
+
+/**
+ * One catch-up round written here, in one transaction: per table, in the order given (a referenced
+ * row before those that refer to it, the sales rollup after its deals), the keys D1 no longer holds
+ * deleted, then D1's rows written by key (an existing row updated in place, so nothing that refers
+ * to it cascades), each with the columns this table has (the directory's `stores` has fewer). The
+ * rows a table carries (a delivery's event) are added if missing, as relayed: D1 holds them.
+ * Foreign keys are checked at the commit, so a deal may go before its stips within the round.
+ */
+export function applyChanges(db: OrgStoreDb, tables: readonly TableChanges[], at: Date): void {
+  const storage = sqlOf(db);
+  const columnsOf = (table: string) =>
+    new Set(
+      storage
+        .exec<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, table)
+        .toArray()
+        .map((c) => c.name),
+    );
+  const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  const write = (table: string, rows: readonly Record<string, unknown>[], key: readonly string[] | undefined) => {
+    const held = columnsOf(table);
+    if (held.size === 0) throw new Error(`The object has no table ${table}.`);
+    for (const row of rows) {
+      // A carried row is D1's already: marked relayed where the table keeps that (the object's outbox), so its relay leaves it.
+      const fields: Record<string, unknown> = { ...row, ...(key === undefined && held.has("relayed_at") && { relayed_at: at.toISOString() }) };
+      const columns = Object.keys(fields).filter((column) => held.has(column));
+      const values = columns.map((column) => fields[column]);
+      const upsert =
+        key === undefined
+          ? "ON CONFLICT DO NOTHING"
+          : `ON CONFLICT (${key.map(q).join(", ")}) DO UPDATE SET ${columns
+              .filter((column) => !key.includes(column))
+              .map((column) => `${q(column)} = excluded.${q(column)}`)
+              .join(", ")}`;
+      storage.exec(`INSERT INTO ${q(table)} (${columns.map(q).join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) ${upsert}`, ...values);
+    }
+  };
+  db.transaction(() => {
+    storage.exec("PRAGMA defer_foreign_keys = ON");
+    for (const changes of tables) {
+      const where = changes.key.map((column) => `${q(column)} IS ?`).join(" AND ");
+      for (const gone of changes.gone) storage.exec(`DELETE FROM ${q(changes.table)} WHERE ${where}`, ...gone);
+      if (changes.carried) write(changes.carried.table, changes.carried.rows, undefined);
+      write(changes.table, changes.rows, changes.key);
+    }
+  });
+}
+
+/** The rows of each of these tables (the object holds one organization's): the pause's check of a move's last round. */
+export function rowCounts(db: OrgStoreDb, tables: readonly string[]): Record<string, number> {
+  const storage = sqlOf(db);
+  return Object.fromEntries(
+    tables.map((table) => [table, storage.exec<{ n: number }>(`SELECT count(*) AS n FROM "${table.replaceAll('"', '""')}"`).one().n]),
+  );
 }

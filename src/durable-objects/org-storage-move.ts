@@ -61,6 +61,17 @@ import {
   type WebhooksTable,
   webhooksDigest,
 } from "../db/queries/org-storage";
+import {
+  CAUGHT_UP_TABLE_NAMES,
+  endMove,
+  forgetChanges,
+  pendingChanges,
+  readChangeRound,
+  readMove,
+  rowCounts,
+  saveMove,
+  startMove,
+} from "../db/queries/org-storage-copy";
 import { listStoreSettings } from "../db/queries/settings";
 import type { OrgStoragePlace } from "../db/schema";
 import { DomainError } from "../lib/domain-error";
@@ -72,6 +83,15 @@ const PAGE = 500;
 export interface MoveReport {
   org_id: string;
   storage: "d1" | "object";
+  /** False while a move is under way (its copy or catch-up stopped for the request's time): run it again to go on. */
+  done: boolean;
+  /** Where a move under way stands: the group its copy is at, or `catch_up`. */
+  step?: string;
+  /**
+   * The catch-up's rounds, how many changes the last ones (during the write pause) wrote, and
+   * whether the digests were compared before the pause (the pause then checks row counts only).
+   */
+  catch_up?: { rounds: number; last_round_changes: number; verified_before_pause: boolean };
   /** Per table: rows and SHA-256 on both sides, equal (a move that finds them different stops before the flip). */
   tables: Record<string, TableDigest>;
   /** How long the organization's writes waited: from the flag leaving its place to its flip. */
@@ -103,12 +123,67 @@ async function begin(env: Pick<Env, "DB">, orgId: string, from: OrgStoragePlace,
   return db;
 }
 
-/** D1 → the organization's object. */
-export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string): Promise<MoveReport> {
-  const started = Date.now();
-  const db = await begin(env, orgId, "d1", "moving", "object");
+type Store = ReturnType<typeof orgStore>;
+
+/**
+ * Where a step of the copy stands: the cursor it left (kept in D1 with the move), and `page`, which
+ * a step that copies in pages calls after each: it keeps the cursor and answers whether to go on
+ * (false once the request's time is up: the step stops there, and the move run again goes on).
+ */
+interface Resume {
+  after: string | null;
+  page(after: string): Promise<boolean>;
+}
+
+/**
+ * The copy's steps, in order: each copies a group from D1 into the object (the first empties what
+ * an earlier, cancelled or failed move left). A step that stops (its time is up, or a failure) is
+ * run again from its cursor, or from its start if it keeps none. A group that moves adds its step.
+ */
+const COPY_STEPS: readonly (readonly [string, (db: Database, store: Store, orgId: string, resume: Resume) => Promise<void>])[] = [
+  ["inventory", copyInventory],
+  ["deals", copyDeals],
+  ["compliance_checks", copyChecks],
+  ["lender_decisions", copyLenderDecisions],
+  ["settings", copySettings],
+  ["webhooks", copyWebhooks],
+  ["briefings", copyBriefings],
+  ["lender_panels", copyLenderPanels],
+  ["store_feeds", copyStoreFeeds],
+];
+const CATCH_UP = "catch_up";
+
+/** Log entries per catch-up round (one D1 read of them, one object call). */
+const ROUND = 500;
+/** A round this small ends the catch-up: the write pause's last round is about as small. */
+const SMALL_ROUND = 100;
+/** Rounds after which the pause begins even if writes keep the rounds large (the last round then holds what one round let pile up). */
+const MAX_ROUNDS = 20;
+/** How long one request of a move works before answering with its progress (the operator command calls again). */
+const MOVE_STEP_MS = 20_000;
+
+/**
+ * D1 → the organization's object, in steps, while the organization's writes go on
+ * (docs/scaling.md#how-an-organization-moves-d1--its-object):
+ *
+ * 1. The move starts: D1's triggers record every change of the organization's rows from now on.
+ * 2. The copy, group by group, page by page, its progress kept in D1: a request stops after
+ *    `budgetMs` and answers `done: false`; the move run again goes on where it stopped.
+ * 3. The catch-up: the changed rows re-read from D1 and written into the object, in rounds, until
+ *    a round is small.
+ * 4. The pause: the flag goes to `moving` (D1's fence refuses the groups' writes, which wait), the
+ *    last rounds empty the log, the digests of both sides are compared, the object is switched
+ *    on, the flag goes to `object`. `write_pause_ms` is this last part only.
+ */
+export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string, budgetMs = MOVE_STEP_MS): Promise<MoveReport> {
+  const deadline = Date.now() + budgetMs;
+  const db = getDb(env.DB);
   const store = orgStore(env, orgId);
-  if (!db) {
+  const place = await readOrgStorage(db, orgId);
+  if (place === undefined) throw new DomainError("not_found", "No organization with that id.");
+  if (place === "object") {
+    // A move whose flip was made but not its end (a failure between the two): its capture stops now.
+    await endMove(db, orgId);
     const tables = {
       ...(await store.digest(orgId)),
       ...(await store.lenderDigest(orgId)),
@@ -118,53 +193,203 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
       ...(await store.panelsDigest(orgId)),
       ...(await store.feedsDigest(orgId)),
     };
-    return { org_id: orgId, storage: "object", tables, write_pause_ms: 0 };
+    return { org_id: orgId, storage: "object", done: true, tables, write_pause_ms: 0 };
   }
-  const names = await readStoreNames(db, orgId);
-  let after: string | undefined;
-  let first = true;
-  for (;;) {
-    const units = await readUnitPage(db, orgId, after, PAGE);
-    const last = units.length < PAGE ? undefined : units.at(-1)?.id;
-    // The values of this page's units: those whose unit id falls in the page's range (the last page's is open-ended).
-    await store.load(orgId, names, units, await readMarketValuePage(db, orgId, after, last), first);
-    first = false;
-    if (last === undefined) break;
-    after = last;
+  if (place === "returning") throw new DomainError("conflict", "The organization's storage is returning: a move from d1 cannot start.");
+  let move = await readMove(db, orgId);
+  // Left at `moving` by a move of the code before the catch-up (it copied during its pause): D1 serves again, and this move starts over.
+  if (place === "moving" && move === undefined) await switchOrgStorage(db, orgId, "moving", "d1");
+  move ??= await startMove(db, orgId, COPY_STEPS[0]?.[0] as string, new Date().toISOString());
+  // The copy, from the step (and cursor) where the move stands.
+  for (let i = COPY_STEPS.findIndex(([name]) => name === move?.step); i >= 0 && i < COPY_STEPS.length; i++) {
+    const [name, copy] = COPY_STEPS[i] as (typeof COPY_STEPS)[number];
+    let stopped = false;
+    const resume: Resume = {
+      after: move.step === name ? move.after : null,
+      page: async (after) => {
+        await saveMove(db, orgId, { step: name, after });
+        stopped = Date.now() > deadline;
+        return !stopped;
+      },
+    };
+    await copy(db, store, orgId, resume);
+    if (stopped) return progress(orgId, name, move.rounds);
+    const next = COPY_STEPS[i + 1]?.[0] ?? CATCH_UP;
+    await saveMove(db, orgId, { step: next, after: null });
+    move = { ...move, step: next, after: null };
+    if (Date.now() > deadline) return progress(orgId, next, move.rounds);
   }
-  // Then the deals with their stips, page by page, and D1's sales rollup with the last page.
-  for (let afterDeal: string | undefined; ; ) {
-    const page = await readDealPage(db, orgId, afterDeal, PAGE);
-    const last = page.deals.length < PAGE ? undefined : page.deals.at(-1)?.id;
-    await store.loadDeals(orgId, page.deals, page.stips, last === undefined ? await readSalesMonths(db, orgId) : undefined);
-    if (last === undefined) break;
-    afterDeal = last;
+  // The catch-up while writes go on, round after round, until a round is small; then the digests, while writes still go on.
+  let rounds = move.rounds;
+  let verified: Verified | undefined;
+  if (move.pausedAt === null) {
+    for (;;) {
+      const round = await catchUpRound(db, store, orgId);
+      await saveMove(db, orgId, { rounds: ++rounds });
+      if (round < SMALL_ROUND || rounds >= MAX_ROUNDS) break;
+      if (Date.now() > deadline) return progress(orgId, CATCH_UP, rounds);
+    }
+    verified = await verifyBeforePause(db, store, orgId);
+    // The pause: from here D1's fence refuses the groups' writes, which wait for the flip.
+    const pausedAt = new Date().toISOString();
+    await saveMove(db, orgId, { pausedAt });
+    await switchOrgStorage(db, orgId, "d1", "moving");
+    move = { ...move, pausedAt };
   }
-  await copyChecks(db, store, orgId);
-  await copyLenderDecisions(db, store, orgId);
-  await copySettings(db, store, orgId);
-  await copyWebhooks(db, store, orgId);
-  await copyBriefings(db, store, orgId);
-  await copyLenderPanels(db, store, orgId);
-  await copyStoreFeeds(db, store, orgId);
+  try {
+    return await finishInPause(db, store, orgId, Date.parse(move.pausedAt as string), rounds, verified);
+  } catch (error) {
+    // A failure in the pause gives the writes back to D1 (unless the flip was made): the move, its log kept, pauses again when run again.
+    if (!(error instanceof DomainError) && (await switchOrgStorage(db, orgId, "moving", "d1"))) {
+      await store.setActive(orgId, false);
+      await saveMove(db, orgId, { pausedAt: null });
+    }
+    throw error;
+  }
+}
+
+/** Both sides' digests of every moved table (rows and SHA-256), and whether they agree. */
+type Verified = Awaited<ReturnType<typeof digestsOfBothSides>>;
+
+async function digestsOfBothSides(db: Database, store: Store, orgId: string) {
   const [inD1, inObject] = await Promise.all([groupDigest(db, orgId), store.digest(orgId)]);
   const groups = await verifyGroups(db, store, orgId);
-  if (
-    !sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) ||
-    !groups.same
-  ) {
-    await switchOrgStorage(db, orgId, "moving", "d1");
-    throw verificationFailed({ ...inD1, ...groups.inD1 }, { ...inObject, ...groups.inObject });
+  return {
+    same:
+      sameDigests(inD1, inObject, ["inventory_units", "unit_market_values", "stores", "deals", "deal_stips", "sales_monthly", "compliance_checks"]) &&
+      groups.same,
+    inD1: { ...inD1, ...groups.inD1 },
+    inObject: { ...inObject, ...groups.inObject },
+  };
+}
+
+/** Tries at the digests before the pause, each after a round, before they are left to the pause. */
+const VERIFY_TRIES = 5;
+
+/**
+ * The digests of both sides compared while writes go on: they read the whole organization, so
+ * outside the pause they keep its length from growing with the organization's size. A comparison
+ * counts only if the log was empty when it began and still is when it ends: D1 stood still, and
+ * the object changes only by the catch-up. A difference then drops the move (409). If writes never
+ * leave the log empty for that long, the digests are left to the pause (undefined).
+ */
+async function verifyBeforePause(db: Database, store: Store, orgId: string): Promise<Verified | undefined> {
+  for (let i = 0; i < VERIFY_TRIES; i++) {
+    await catchUpRound(db, store, orgId);
+    if ((await pendingChanges(db, orgId)) > 0) continue;
+    const verified = await digestsOfBothSides(db, store, orgId);
+    if ((await pendingChanges(db, orgId)) > 0) continue;
+    if (!verified.same) {
+      await endMove(db, orgId);
+      throw verificationFailed(verified.inD1, verified.inObject);
+    }
+    return verified;
   }
+  return undefined;
+}
+
+/**
+ * The write pause: the last rounds (what the log holds, nothing added to it any more), the check,
+ * the switch and the flip. Verified before the pause, the check is each table's row count on both
+ * sides (what the last rounds changed; their rows were written as the verified rounds' were);
+ * otherwise (a move resumed in its pause, or writes that never let the digests run) the digests.
+ */
+async function finishInPause(
+  db: Database,
+  store: Store,
+  orgId: string,
+  pausedAt: number,
+  rounds: number,
+  verified: Verified | undefined,
+): Promise<MoveReport> {
+  let lastRound = 0;
+  for (let round = await catchUpRound(db, store, orgId); round > 0; round = await catchUpRound(db, store, orgId)) lastRound += round;
+  const checked =
+    verified !== undefined && (lastRound === 0 || sameCounts(await rowCounts(db, orgId), await store.rowCounts(orgId, CAUGHT_UP_TABLE_NAMES)))
+      ? verified
+      : await digestsOfBothSides(db, store, orgId);
+  if (!checked.same) {
+    // The move is dropped, its log with it: run again, it starts over from an emptied object.
+    await switchOrgStorage(db, orgId, "moving", "d1");
+    await endMove(db, orgId);
+    throw verificationFailed(checked.inD1, checked.inObject);
+  }
+  const { inD1 } = checked;
   await store.setActive(orgId, true);
   // The flip starts the undo window: D1's copy is purged ORG_STORAGE_UNDO_WINDOW_DAYS later (src/jobs/purge-moved-copies.ts).
   await switchOrgStorage(db, orgId, "moving", "object", { storageMovedAt: new Date().toISOString() });
+  await endMove(db, orgId);
   return {
     org_id: orgId,
     storage: "object",
-    tables: { ...inD1, ...groups.inD1 },
-    write_pause_ms: Date.now() - started,
+    done: true,
+    tables: inD1,
+    write_pause_ms: Date.now() - pausedAt,
+    catch_up: { rounds, last_round_changes: lastRound, verified_before_pause: checked === verified },
   };
+}
+
+const sameCounts = (a: Record<string, number>, b: Record<string, number>) => CAUGHT_UP_TABLE_NAMES.every((table) => a[table] === b[table]);
+
+/** A move's answer before its flip: where it stands, for the operator command to run it again. */
+const progress = (orgId: string, step: string, rounds: number): MoveReport => ({
+  org_id: orgId,
+  storage: "d1",
+  done: false,
+  step,
+  tables: {},
+  write_pause_ms: 0,
+  catch_up: { rounds, last_round_changes: 0, verified_before_pause: false },
+});
+
+/** One round of the catch-up: the oldest changes of the log re-read from D1, written into the object, then forgotten. How many log entries. */
+async function catchUpRound(db: Database, store: Store, orgId: string): Promise<number> {
+  const round = await readChangeRound(db, orgId, ROUND);
+  if (round.entries === 0) return 0;
+  await store.catchUp(orgId, round.tables);
+  await forgetChanges(db, orgId, round.through);
+  return round.entries;
+}
+
+/**
+ * Cancels a move that has not flipped (an abandoned or failed one): the flag back to `d1` if its
+ * pause had begun, capture stopped and its log emptied. The object's partial copy stays off; a
+ * later move empties it first.
+ */
+export async function cancelMove(env: Pick<Env, "DB">, orgId: string): Promise<{ org_id: string; storage: "d1"; cancelled: boolean }> {
+  const db = getDb(env.DB);
+  const place = await readOrgStorage(db, orgId);
+  if (place === undefined) throw new DomainError("not_found", "No organization with that id.");
+  if (place === "object" || place === "returning")
+    throw new DomainError("conflict", `The organization's storage is ${place}: the move has flipped; undo it with storage/undo.`);
+  const move = await readMove(db, orgId);
+  if (place === "moving") await switchOrgStorage(db, orgId, "moving", "d1");
+  await endMove(db, orgId);
+  return { org_id: orgId, storage: "d1", cancelled: move !== undefined || place === "moving" };
+}
+
+/** The units with their market values, page by page from the cursor; the first page empties the object's groups (what an earlier move left). */
+async function copyInventory(db: Database, store: Store, orgId: string, resume: Resume): Promise<void> {
+  const names = await readStoreNames(db, orgId);
+  for (let after = resume.after ?? undefined; ; ) {
+    const units = await readUnitPage(db, orgId, after, PAGE);
+    const last = units.length < PAGE ? undefined : units.at(-1)?.id;
+    // The values of this page's units: those whose unit id falls in the page's range (the last page's is open-ended).
+    await store.load(orgId, names, units, await readMarketValuePage(db, orgId, after, last), after === undefined);
+    if (last === undefined || !(await resume.page(last))) return;
+    after = last;
+  }
+}
+
+/** The deals with their stips, page by page from the cursor (the inventory step emptied them), and D1's sales rollup with the last page. */
+async function copyDeals(db: Database, store: Store, orgId: string, resume: Resume): Promise<void> {
+  for (let after = resume.after ?? undefined; ; ) {
+    const page = await readDealPage(db, orgId, after, PAGE);
+    const last = page.deals.length < PAGE ? undefined : page.deals.at(-1)?.id;
+    await store.loadDeals(orgId, page.deals, page.stips, last === undefined ? await readSalesMonths(db, orgId) : undefined);
+    if (last === undefined || !(await resume.page(last))) return;
+    after = last;
+  }
 }
 
 /** The organization's object → D1, while D1's copy is kept: every unit, deal and stip written back by id (unchanged ones rewrite nothing). */
@@ -172,6 +397,11 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   const started = Date.now();
   const store = orgStore(env, orgId);
   await refuseUndoAfterPurge(getDb(env.DB), orgId);
+  const move = await readMove(getDb(env.DB), orgId);
+  if (move !== undefined)
+    throw new DomainError("conflict", `A move into the object is under way (at ${move.step}): run it again to finish it, or cancel it.`, {
+      facts: { step: move.step },
+    });
   // The object stops serving first, so no request writes to it once the copy back has begun.
   const place = await readOrgStorage(getDb(env.DB), orgId);
   if (place === "object" || place === "returning") {
@@ -193,7 +423,7 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
       ...(await panelsDigest(inD1, orgId)),
       ...(await feedsDigest(inD1, orgId)),
     };
-    return { org_id: orgId, storage: "d1", tables, write_pause_ms: 0 };
+    return { org_id: orgId, storage: "d1", done: true, tables, write_pause_ms: 0 };
   }
   await stayUnlessD1CopyKept(db, store, orgId);
   let after: string | undefined;
@@ -233,12 +463,11 @@ export async function moveToD1(env: Pick<Env, "DB" | "ORG_STORE">, orgId: string
   return {
     org_id: orgId,
     storage: "d1",
+    done: true,
     tables: { ...inD1, ...groups.inD1 },
     write_pause_ms: Date.now() - started,
   };
 }
-
-type Store = ReturnType<typeof orgStore>;
 
 /** The groups that verify their own tables (rows and SHA-256 per table on both sides): whether all agree, and every digest. */
 async function verifyGroups(db: Database, store: Store, orgId: string) {
@@ -481,8 +710,8 @@ async function verifyLenderPanels(db: Database, store: Store, orgId: string) {
 
 /**
  * D1's feeds into the object, in one call (a few rows a store), in place of any a failed move left.
- * Deliveries wait while the flag says `moving` (D1's fence), and D1's stale check skips a moving
- * organization, so the copy is what the object starts from: none lost, none applied twice.
+ * A delivery or a stale episode D1 records after it is in D1's change log, which the catch-up
+ * applies; D1's stale check skips a paused (`moving`) organization: none lost, none applied twice.
  */
 async function copyStoreFeeds(db: Database, store: Store, orgId: string): Promise<void> {
   await store.loadStoreFeeds(orgId, await readStoreFeeds(db, orgId));

@@ -42,6 +42,7 @@ import type {
   WebhookPage,
   WebhooksTable,
 } from "../db/queries/org-storage";
+import type { TableChanges } from "../db/queries/org-storage-copy";
 import type { AlertPageAfter, AlertUnitRow } from "../db/queries/reports";
 import type {
   AuditCursor,
@@ -650,6 +651,20 @@ export class OrganizationStore extends DurableObject<Env> {
     return this.armFeedCheck(orgId)
       .then(() => this.armResend(active))
       .then(() => this.armNightly(active));
+  }
+
+  // --- the move's catch-up (src/durable-objects/org-storage-move.ts; docs/scaling.md) ----------
+
+  /** One round of a move's catch-up: the rows D1 changed since they were copied, written (or deleted) here in one transaction. */
+  catchUp(orgId: string, tables: TableChanges[]): void {
+    this.idle(orgId);
+    this.queries.applyChanges(this.db, tables, new Date());
+  }
+
+  /** Each table's rows here: a move's check of its last round, in its write pause. */
+  rowCounts(orgId: string, tables: string[]): Record<string, number> {
+    this.idle(orgId);
+    return this.queries.rowCounts(this.db, tables);
   }
 
   // --- the object's outbox (docs/scaling.md#an-object-write-and-its-events) ------------------

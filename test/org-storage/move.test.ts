@@ -411,9 +411,9 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(await listOutboxEvents(org.id, "store.feed_resumed")).toHaveLength(1);
   });
 
-  it("a write that arrives during the copy waits for the flip, then lands once, in the object", async () => {
+  it("a write that arrives during the write pause waits for the flip, then lands once, in the object", async () => {
     const { org, store, key } = await organizationWithUnits();
-    // The move's first step, as if its copy were under way: the flag says `moving`.
+    // The flag says `moving`, as in a move's write pause (here with no move under way: a move of the code before the catch-up, stopped in its pause; the move starts over).
     await env.DB.prepare("UPDATE organizations SET storage = 'moving' WHERE id = ?").bind(org.id).run();
     let settled = false;
     const write = putInventory(store.id, { key }, { units: snapshot(0) }).finally(() => {

@@ -495,14 +495,20 @@ export function restoreLenderPanels(db: Database, orgId: string, page: { panels:
 interface MovedD1Table {
   table: SQLiteTable;
   only?: SQL;
+  /**
+   * The rows of another table these rows name (by the column `by`, that table's id), which the
+   * object keeps beside them: a catch-up copies those it lacks with them (a delivery's event).
+   */
+  carries?: { table: SQLiteTable; by: string };
 }
 
 export const MOVED_D1_TABLES: readonly MovedD1Table[] = [
+  // First: the rollup its deals' triggers keep, so a catch-up (which writes in the reverse order) writes D1's months after the deals.
+  { table: salesMonthly },
   { table: unitMarketValues },
   { table: inventoryUnits },
   { table: dealStips },
   { table: deals },
-  { table: salesMonthly },
   { table: complianceChecks },
   { table: lenderOutcomeEpisodes },
   { table: lenderDecisions },
@@ -511,7 +517,7 @@ export const MOVED_D1_TABLES: readonly MovedD1Table[] = [
   // The organization's own row only: the defaults ('*') are reference data and stay.
   { table: complianceSettings },
   { table: webhookAttempts },
-  { table: webhookDeliveries },
+  { table: webhookDeliveries, carries: { table: eventOutbox, by: "event_id" } },
   { table: webhookEndpoints },
   { table: morningBriefings },
   { table: agedInventoryAlerts },

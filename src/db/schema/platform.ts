@@ -22,8 +22,9 @@ export function storeIdRef() {
 
 /**
  * Where an organization's data lives (docs/scaling.md#how-an-organization-moves-d1--its-object):
- * `moving` while a move copies D1 into its object (reads from D1, writes wait), `returning` while an
- * undo copies it back (reads and writes wait).
+ * `moving` during a move's write pause, its last catch-up round and the flip (reads from D1, writes
+ * wait; its copy before runs with the flag at `d1`), `returning` while an undo copies it back
+ * (reads and writes wait).
  */
 export const ORG_STORAGE_PLACES = ["d1", "moving", "object", "returning"] as const;
 export type OrgStoragePlace = (typeof ORG_STORAGE_PLACES)[number];

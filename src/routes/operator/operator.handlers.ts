@@ -1,5 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import { moveToD1, moveToObject } from "../../durable-objects/org-storage-move";
+import { cancelMove, moveToD1, moveToObject } from "../../durable-objects/org-storage-move";
 import type { AppEnv } from "../../http/app-env";
 import type * as routes from "./operator.routes";
 import * as operator from "./operator.service";
@@ -52,3 +52,6 @@ export const revokeBrokerToken: Handler<typeof routes.revokeBrokerToken> = async
   await operator.revokeBrokerToken(c.get("db"), org_id, token_id, Date.now());
   return c.body(null, 204);
 };
+
+export const cancelStorageMove: Handler<typeof routes.cancelStorageMove> = async (c) =>
+  c.json(await cancelMove(c.env, c.req.valid("param").org_id), 200);
