@@ -20,8 +20,8 @@ import type { AppliedDeals, PushedDeal, SnapshotPlan, SnapshotUnit } from "../db
 import type {
   AgedAlertKey,
   BriefingKey,
-  PanelsTable,
   FeedsTable,
+  PanelsTable,
   StoredAgedAlert,
   StoredAudit,
   StoredBriefing,

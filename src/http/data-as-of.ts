@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { Database } from "../db/client";
-import { type FeedReceipts, loadFeedReceipts } from "../db/queries/signals";
+import type { FeedReceipts } from "../db/queries/signals";
 import { type DataAsOf, dataAsOf, type StoreFeed, staleWarnings } from "../engines/freshness";
 
 /**
@@ -61,9 +60,4 @@ export const dataAsOfFields = {
 export function dataAsOfOf({ stores, receipts }: FeedReceipts, feeds: readonly StoreFeed[], now: Date) {
   const entries: DataAsOf[] = dataAsOf(stores, receipts, feeds, now);
   return { data_as_of: entries, data_warnings: staleWarnings(entries) };
-}
-
-/** The same, read from D1: the organization's stores (all, or those named). */
-export async function dataAsOfAnswer(db: Database, orgId: string, storeIds: readonly string[] | undefined, feeds: readonly StoreFeed[], now: Date) {
-  return dataAsOfOf(await loadFeedReceipts(db, orgId, storeIds), feeds, now);
 }

@@ -304,6 +304,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/operator/organizations/{org_id}/storage/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a move that has not switched over
+         * @description Abandons a move under way (`storage/move` answered `done: false`, failed or timed out): D1 keeps serving (the flag goes back to `d1` if the write pause had begun), the capture of its changes stops and their log is emptied. The object's partial copy stays off; a later move empties it first. Refused (409) once the move has switched over: that is `storage/undo`'s.
+         */
+        post: operations["operatorCancelStorageMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/operator/organizations/{org_id}/storage/move": {
         parameters: {
             query?: never;
@@ -315,7 +335,7 @@ export interface paths {
         put?: never;
         /**
          * Move an organization's data into its own storage object
-         * @description Copies the organization's moved tables (its inventory, deals, compliance checks, lender decisions, store settings and their audit, webhooks and briefings: docs/scaling.md) from D1 into its own SQLite Durable Object, verifies row counts and a SHA-256 per table, then switches it over and sets the object's alarm, which runs the organization's nightly aged alerts, lender outcomes, morning briefings, its retention and the webhook attempt bodies' purge from then on (the crons skip it). Its writes to those tables wait during the copy; reads are served from D1 until the switch. D1's copy is kept for the undo window (`ORG_STORAGE_UNDO_WINDOW_DAYS`, 7 days), so `storage/undo` can bring it back; the nightly purge then deletes it. Moving an organization that has moved answers its digests again. Every reader of those tables (feeds, ingestion, reports, briefings, the deal desk, the appraisal, compliance checks, settings, webhooks and their deliveries, the nightly jobs) follows the move, so a live organization may be moved; the copy runs in one request while its writes wait (each at most 10 s), so an organization with tens of thousands of units waits for the resumable copy (docs/scaling.md).
+         * @description Copies the organization's moved tables (its inventory, deals, compliance checks, lender decisions, store settings and their audit, webhooks and briefings: docs/scaling.md) from D1 into its own SQLite Durable Object while its writes go on in D1 (D1's triggers record each row they change), then catches up with those changes in rounds until a round is small. Then the short write pause: its writes to those tables wait (each at most 10 s) while the last changes are written, row counts and a SHA-256 per table are verified, and the object is switched on and its alarm set, which runs the organization's nightly aged alerts, lender outcomes, morning briefings, its retention and the webhook attempt bodies' purge from then on (the crons skip it). `write_pause_ms` depends on the changes of the last round, not on the organization's size. A request works for at most 20 s and answers `done: false` with where the move stands, kept in D1: call again to go on (a move that failed or timed out goes on where it stopped); `storage/cancel` abandons it. D1's copy is kept for the undo window (`ORG_STORAGE_UNDO_WINDOW_DAYS`, 7 days), so `storage/undo` can bring it back; the nightly purge then deletes it. Moving an organization that has moved answers its digests again. Every reader of those tables (feeds, ingestion, reports, briefings, the deal desk, the appraisal, compliance checks, settings, webhooks and their deliveries, the nightly jobs) follows the move, so a live organization may be moved.
          */
         post: operations["operatorMoveStorageToObject"];
         delete?: never;
@@ -3834,11 +3854,30 @@ export interface components {
          *           "sha256": "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d"
          *         }
          *       },
-         *       "write_pause_ms": 412
+         *       "done": true,
+         *       "catch_up": {
+         *         "rounds": 3,
+         *         "last_round_changes": 4,
+         *         "verified_before_pause": true
+         *       },
+         *       "write_pause_ms": 96
          *     }
          */
         StorageMove: {
+            catch_up?: {
+                /** @description Changed rows written during the write pause (the last rounds): what the pause's length depends on, not the organization's size. */
+                last_round_changes: number;
+                /** @description Catch-up rounds run while writes went on. */
+                rounds: number;
+            };
+            /** @description False while a move is under way: its copy or catch-up stopped after this request's 20 s of work, its progress kept; call again to go on (`npm run storage -- move` does, until done). */
+            done: boolean;
             org_id: string;
+            /**
+             * @description Where a move under way stands: the group its copy is at (`inventory`, `deals`, …), or `catch_up`.
+             * @example deals
+             */
+            step?: string;
             /**
              * @description Where the organization's moved tables live now.
              * @enum {string}
@@ -3855,6 +3894,20 @@ export interface components {
             };
             /** @description How long the organization's writes to these tables waited (each waits up to 10 s, then is refused with 503 and Retry-After). */
             write_pause_ms: number;
+        };
+        /**
+         * @example {
+         *       "org_id": "org_acme",
+         *       "storage": "d1",
+         *       "cancelled": true
+         *     }
+         */
+        StorageMoveCancel: {
+            /** @description Whether a move was under way (false: there was none, nothing changed). */
+            cancelled: boolean;
+            org_id: string;
+            /** @enum {string} */
+            storage: "d1";
         };
         /**
          * @example {
@@ -4606,6 +4659,7 @@ export type SchemaSnapshotRefused = components['schemas']['SnapshotRefused'];
 export type SchemaStaffSession = components['schemas']['StaffSession'];
 export type SchemaStaffUser = components['schemas']['StaffUser'];
 export type SchemaStorageMove = components['schemas']['StorageMove'];
+export type SchemaStorageMoveCancel = components['schemas']['StorageMoveCancel'];
 export type SchemaStore = components['schemas']['Store'];
 export type SchemaStoreList = components['schemas']['StoreList'];
 export type SchemaTradeAppraisal = components['schemas']['TradeAppraisal'];
@@ -6008,6 +6062,73 @@ export interface operations {
             };
         };
     };
+    operatorCancelStorageMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No move under way any more. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageMoveCancel"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No organization with that id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     operatorMoveStorageToObject: {
         parameters: {
             query?: never;
@@ -6019,7 +6140,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Moved and verified. */
+            /** @description Moved and verified (`done: true`), or the move's progress (`done: false`). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6046,7 +6167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A move in the other direction is under way, the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
+            /** @description A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6113,7 +6234,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A move in the other direction is under way, the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
+            /** @description A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
             409: {
                 headers: {
                     [name: string]: unknown;
