@@ -183,8 +183,9 @@ describe("the move's copy while writes go on, its catch-up and the short write p
       );
       expect(steps.length).toBeGreaterThanOrEqual(Math.ceil(size / 500) + 5);
       expect(report.storage).toBe("object");
-      // The one snapshot that landed before the flip: unit 0's new price, a new unit's insert and its updated_at trigger's update.
-      expect(report.catch_up).toMatchObject({ last_round_changes: 3, verified_before_pause: true });
+      // The one snapshot that landed before the flip: unit 0's new price, a new unit's insert and its updated_at trigger's
+      // update, and the feed's delivery.
+      expect(report.catch_up).toMatchObject({ last_round_changes: 4, verified_before_pause: true });
       lastRounds[size] = report.catch_up;
       expect(await rowsWhereStored(org.id, "SELECT id FROM inventory_units")).toHaveLength(size + written);
       expect(await rowsWhereStored(org.id, "SELECT asking_price FROM inventory_units WHERE stock_number = 'S00000'")).toEqual([
@@ -207,7 +208,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
       },
     });
     const report = await moveToObject(storage, org.id);
-    expect(report.catch_up).toMatchObject({ verified_before_pause: false, last_round_changes: 3 });
+    expect(report.catch_up).toMatchObject({ verified_before_pause: false, last_round_changes: 4 });
     expect(written).toBe(5);
     expect(report.tables).toMatchObject(await groupDigest(getDb(env.DB), org.id));
     expect(await rowsWhereStored(org.id, "SELECT id FROM inventory_units")).toHaveLength(BASE.length + written);
@@ -287,9 +288,9 @@ describe("the move's copy while writes go on, its catch-up and the short write p
     await snapshotOnce(other.store.id, other.key, 0);
     expect((await postDeals({ key: other.key }, { deals: [deal("O-1", other.store.id)] })).status).toBe(200);
     expect(await changeLog(other.org.id)).toEqual([]);
-    // Unit 0 repriced and W-0 added (its insert and the updated_at trigger's update logged alike).
+    // Unit 0 repriced, W-0 added (its insert and the updated_at trigger's update logged alike) and the feed's delivery.
     const logged = await changeLog(moving.org.id);
-    expect(new Set(logged.map((c) => `${c.table_name} ${c.row_key}`)).size).toBe(2);
+    expect(new Set(logged.map((c) => `${c.table_name} ${c.row_key}`)).size).toBe(3);
     // Every caught-up table has its three triggers (a table added to MOVED_D1_TABLES gets them from the move).
     const triggers = await all<{ tbl_name: string }>("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_move_capture_%'");
     for (const table of ["stores", ...MOVED_D1_TABLES.map(({ table }) => getTableName(table))])
@@ -325,7 +326,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
     expect((await post("/api/operator/organizations/org_nobody/storage/cancel")).status).toBe(404);
   });
 
-  it("rows changed after their group was copied: a delivery with its event, an endpoint deleted, settings and their audit rows (the store's only) arrive in the object as in D1", async () => {
+  it("rows changed after their group was copied: a delivery with its event, an endpoint deleted, settings and their audit rows arrive in the object as in D1", async () => {
     const org = await createOrg();
     const store = await createStore(org.id);
     const { key } = await createApiKey(org.id);
@@ -344,7 +345,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
         env.DB.prepare(
           "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, created_at, updated_at) VALUES ('dlv_during', ?, ?, 'evt_during', 'inventory.aged_alert', 'pending', '2026-11-29T10:00:01.000Z', '2026-11-29T10:00:01.000Z')",
         ).bind(org.id, kept.id),
-        // A store setting changed with its audit row, and a lender panel's audit row (that setting stays in D1).
+        // A store setting changed with its audit row, and a lender panel's audit row (every area's rows move).
         env.DB.prepare("UPDATE stores SET pack_used = 650 WHERE id = ?").bind(store.id),
         ...(["store", "lender_panel"] as const).map((area) =>
           env.DB.prepare(
@@ -357,13 +358,13 @@ describe("the move's copy while writes go on, its catch-up and the short write p
     expect(once).toBe(true);
     expect(report).toMatchObject({
       storage: "object",
-      tables: { webhook_endpoints: { rows: 1 }, webhook_deliveries: { rows: 1 }, settings_audit: { rows: 1 } },
+      tables: { webhook_endpoints: { rows: 1 }, webhook_deliveries: { rows: 1 }, settings_audit: { rows: 2 } },
     });
     expect(await rowsWhereStored(org.id, "SELECT id FROM webhook_endpoints")).toEqual([{ id: kept.id }]);
     expect(await rowsWhereStored(org.id, "SELECT id, relayed_at IS NOT NULL AS relayed FROM event_outbox")).toEqual([
       { id: "evt_during", relayed: 1 },
     ]);
-    expect(await rowsWhereStored(org.id, "SELECT id FROM settings_audit")).toEqual([{ id: "aud_store" }]);
+    expect(await rowsWhereStored(org.id, "SELECT id FROM settings_audit ORDER BY id")).toEqual([{ id: "aud_lender_panel" }, { id: "aud_store" }]);
     expect(await rowsWhereStored(org.id, "SELECT pack_used FROM stores")).toEqual([{ pack_used: 650 }]);
   });
 
