@@ -42,8 +42,10 @@ const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.s
 const warmCalls = Number(option("calls") ?? 40);
 const only = option("only")?.split(",");
 const json = args.includes("--json");
-const storage = option("storage") ?? "d1";
-if (storage !== "d1" && storage !== "object") throw new Error(`--storage=${storage}: d1 or object`);
+const storage = ((value) => {
+  if (value !== "d1" && value !== "object") throw new Error(`--storage=${value}: d1 or object`);
+  return value;
+})(option("storage") ?? "d1");
 
 type Counts = Record<Hop, number>;
 interface Observed {
@@ -179,7 +181,7 @@ async function main() {
         first_over_warm_ms: Math.round(cold.ms - median(warmMs)),
         bare_first_over_warm_ms: Math.round(bareCold.ms - median(bareWarm)),
       };
-      rows.push({ ...row, verdict: checkLimits(name, row) });
+      rows.push({ ...row, verdict: checkLimits(name, row, storage) });
       console.error(
         `${name}: warm ${describe(row.warm)}; object calls warm [${row.warm_org_calls}] cold [${row.cold_org_calls}]; ${row.p50_ms}/${row.p99_ms} ms; first call +${row.first_over_warm_ms} ms`,
       );
