@@ -4,7 +4,8 @@
  * What a dealer far from the database's primary waits for (issue 37): the production app with its
  * bindings wrapped in the latency model (./entry.ts, ./model.ts), each endpoint served by an isolate
  * of its own, so its first call is a fresh isolate's. For every endpoint it prints the sequential
- * round trips on the request's path (D1 primary, D1 replica, Durable Object, queue, Cache API),
+ * round trips on the request's path (D1 primary, D1 replica, the quota's Durable Object, the
+ * organization's storage object, queue, Cache API),
  * cold (the first call) and warm (the median of `--calls` calls one after another), the warm
  * calls' median and p99, and the first call against the warm median, with the model and again
  * without it (a second fresh isolate, every round trip 0 ms: the CPU and local I/O alone). Then a
