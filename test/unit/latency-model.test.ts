@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Call, isWrite, modelledWaitMs, sequentialRoundTrips } from "../../scripts/bench/latency/model";
+import { checkLimits } from "../../scripts/bench/latency/limits";
+import { type Call, HOPS, type Hop, isWrite, modelledWaitMs, sequentialRoundTrips } from "../../scripts/bench/latency/model";
 
 const call = (hop: Call["hop"], start: number, end: number): Call => ({ hop, what: "", start, end });
 
@@ -7,7 +8,7 @@ describe("bench:latency's count of sequential round trips", () => {
   it("counts calls one after another each, and calls in flight together once", () => {
     // The credential at the primary, then the counter and a replica read together, then the write.
     const calls = [call("primary", 0, 150), call("durable_object", 150, 175), call("replica", 150, 158), call("primary", 175, 325)];
-    expect(sequentialRoundTrips(calls, 330)).toEqual({ primary: 2, replica: 1, durable_object: 1, queue: 0, cache: 0 });
+    expect(sequentialRoundTrips(calls, 330)).toEqual({ primary: 2, replica: 1, durable_object: 1, org_object: 0, queue: 0, cache: 0 });
   });
 
   it("counts a hop once per wave, however many of its calls the wave holds", () => {
@@ -16,7 +17,7 @@ describe("bench:latency's count of sequential round trips", () => {
 
   it("leaves out work still running when the Worker answered (a lease refilled ahead of need)", () => {
     const counts = sequentialRoundTrips([call("replica", 0, 8), call("durable_object", 5, 30)], 9);
-    expect(counts).toEqual({ primary: 0, replica: 1, durable_object: 0, queue: 0, cache: 0 });
+    expect(counts).toEqual({ primary: 0, replica: 1, durable_object: 0, org_object: 0, queue: 0, cache: 0 });
   });
 
   it("keeps a wave open until its longest call ends", () => {
@@ -52,5 +53,33 @@ describe("which statements are writes (they go to the primary whatever the sessi
     ["SELECT count(*) FROM event_outbox", false],
   ])("%s", (sql, write) => {
     expect(isWrite(sql)).toBe(write);
+  });
+});
+
+describe("bench:latency's limits for a moved organization (--storage=object)", () => {
+  const warm = (counts: Partial<Record<Hop, number>>) => Object.fromEntries(HOPS.map((hop) => [hop, counts[hop] ?? 0])) as Record<Hop, number>;
+  const row = (counts: Partial<Record<Hop, number>>, orgCalls: string[]) => ({ warm: warm(counts), warm_org_calls: orgCalls, first_over_warm_ms: 0 });
+
+  it("holds a warm call to one call of the organization's object, counting calls that overlap", () => {
+    expect(checkLimits("inventory_page", row({ org_object: 1 }, ["inventoryPage"]), "object")).toBe("met");
+    expect(checkLimits("inventory_page", row({ org_object: 1 }, ["inventoryPage", "storeNames"]), "object")).toBe(
+      "**missed**: the organization's object called 2× (inventoryPage, storeNames)",
+    );
+  });
+
+  it("counts a moved organization's write as its object's transaction, with at most one primary batch for its events", () => {
+    expect(checkLimits("compliance_pass", row({ org_object: 1 }, ["recordCheck"]), "object")).toBe("met");
+    expect(checkLimits("compliance_pass", row({ primary: 1, org_object: 1 }, ["recordCheck"]), "object")).toBe("met");
+    expect(checkLimits("compliance_pass", row({ primary: 2, org_object: 1 }, ["recordCheck"]), "object")).toContain(
+      "2 sequential round trips to the primary",
+    );
+    // In D1 a write still makes exactly one round trip to the primary.
+    expect(checkLimits("compliance_pass", row({}, []), "d1")).toContain("0 sequential round trips to the primary");
+  });
+
+  it("gives a miss the reason that holds where the organization's data is", () => {
+    const settings = row({ primary: 1, org_object: 1 }, ["storeSettingsList"]);
+    expect(checkLimits("settings_stores", settings, "object")).toContain("the organization's storage flag");
+    expect(checkLimits("settings_stores", settings, "d1")).toContain("right after its own PATCH");
   });
 });

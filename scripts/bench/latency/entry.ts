@@ -11,6 +11,7 @@
  * The bench calls one request at a time, so the calls being recorded are the current request's.
  */
 import { createApp } from "../../../src/app";
+import { moveToObject } from "../../../src/durable-objects/org-storage-move";
 import { createWorker } from "../../../src/worker";
 import { type Call, type Hop, isWrite, ROUND_TRIP_MS } from "./model";
 
@@ -93,8 +94,8 @@ function database(inner: D1Database | D1DatabaseSession, route: Route | null) {
   };
 }
 
-/** A Durable Object namespace whose stubs' every method call is a round trip. */
-function namespace(inner: DurableObjectNamespace) {
+/** A Durable Object namespace whose stubs' every method call is a round trip of `hop`. */
+function namespace(inner: DurableObjectNamespace, hop: Hop) {
   return new Proxy(inner, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
@@ -105,7 +106,7 @@ function namespace(inner: DurableObjectNamespace) {
           get(s, method) {
             const member = Reflect.get(s, method, s);
             if (typeof member !== "function") return member;
-            return (...a: unknown[]) => roundTrip("durable_object", String(method), () => Reflect.apply(member, s, a) as Promise<unknown>);
+            return (...a: unknown[]) => roundTrip(hop, String(method), () => Reflect.apply(member, s, a) as Promise<unknown>);
           },
         });
       };
@@ -142,8 +143,8 @@ function withModel(env: Env): Env {
     wrapped = {
       ...env,
       DB: database(env.DB, null) as unknown as D1Database,
-      QUOTA: namespace(env.QUOTA as unknown as DurableObjectNamespace) as unknown as Env["QUOTA"],
-      ORG_STORE: namespace(env.ORG_STORE as unknown as DurableObjectNamespace) as unknown as Env["ORG_STORE"],
+      QUOTA: namespace(env.QUOTA as unknown as DurableObjectNamespace, "durable_object") as unknown as Env["QUOTA"],
+      ORG_STORE: namespace(env.ORG_STORE as unknown as DurableObjectNamespace, "org_object") as unknown as Env["ORG_STORE"],
       WEBHOOKS: queue(env.WEBHOOKS as Queue) as unknown as Env["WEBHOOKS"],
       JOBS: queue(env.JOBS as Queue) as unknown as Env["JOBS"],
     };
@@ -156,15 +157,22 @@ const worker = createWorker(createApp());
 
 /** `/__latency/count`: every call of the isolate by hop since the last `?reset=1`. */
 const COUNT_PATH = "/__latency/count";
+/**
+ * `POST /__latency/move?org=<id>`: one step of the move's own code (`moveToObject`), unmodelled, for
+ * `--storage=object`; the bench calls it until it answers `done: true`. Bench-only, as this Worker.
+ */
+const MOVE_PATH = "/__latency/move";
 
 export default {
   ...worker,
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-    if (new URL(request.url).pathname === COUNT_PATH) {
+    const url = new URL(request.url);
+    if (url.pathname === COUNT_PATH) {
       const answer = Response.json({ ...totals });
-      if (new URL(request.url).searchParams.has("reset")) for (const hop of Object.keys(totals)) delete totals[hop];
+      if (url.searchParams.has("reset")) for (const hop of Object.keys(totals)) delete totals[hop];
       return answer;
     }
+    if (url.pathname === MOVE_PATH && request.method === "POST") return Response.json(await moveToObject(env, url.searchParams.get("org") ?? ""));
     calls = [];
     modelOn = (env as { LATENCY_MODEL?: string }).LATENCY_MODEL !== "off";
     const started = performance.now();
