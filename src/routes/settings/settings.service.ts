@@ -30,7 +30,8 @@ type Store = ReturnType<typeof orgStore>;
  * Runs a settings request where the organization's store settings are. The flag is read here (these
  * routes' credentials, a staff session or a broker token, do not carry it); one a replica reads
  * a moment stale is caught as a cached one is: D1's fence refuses the write, the object answers
- * NOT_SERVING, and `onOrgStorage` reads it again at the primary.
+ * NOT_SERVING, and `onOrgStorage` reads it again at the primary. A read asks D1 beside the flag, so
+ * an organization in D1 waits for one round trip, not two; a moved organization's D1 answer is dropped.
  */
 async function whereSettings<T>(
   env: StorageEnv,
@@ -40,7 +41,19 @@ async function whereSettings<T>(
   inD1: () => Promise<T>,
   inObject: (store: Store) => Promise<T | typeof NOT_SERVING>,
 ): Promise<T> {
+  const early =
+    kind === "read"
+      ? inD1().then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        )
+      : undefined;
   const storage = (await readOrgStorage(db, orgId)) ?? "d1";
+  if (early !== undefined && storage === "d1") {
+    const answer = await early;
+    if ("error" in answer) throw answer.error;
+    return answer.value;
+  }
   return onOrgStorage(env, orgId, storage, kind, { inD1, inObject: () => inObject(orgStore(env, orgId)) });
 }
 
