@@ -10,6 +10,19 @@ export function unit(i: number, overrides: Record<string, unknown> = {}) {
   return { ...dmsUnit(`S${String(i).padStart(5, "0")}`, i), ...overrides };
 }
 
+/** What a snapshot's answer counts. */
+export type SnapshotCounts = { created: number; updated: number; unchanged: number; removed: number };
+
+/** Sixty units, the start of every `growingSnapshot`. */
+export const BASE_UNITS = Array.from({ length: 60 }, (_, i) => unit(i));
+
+/** The i-th snapshot of a feed that grows: the base units, unit 0 repriced to 30,000 + i, and one new unit W-j for each j ≤ i. */
+export const growingSnapshot = (i: number) => [
+  unit(0, { asking_price: 30_000 + i }),
+  ...BASE_UNITS.slice(1),
+  ...Array.from({ length: i + 1 }, (_, j) => unit(90_000 + j, { stock_number: `W-${j}` })),
+];
+
 export function deal(number: string, storeId: string, overrides: Record<string, unknown> = {}) {
   return {
     deal_number: number,

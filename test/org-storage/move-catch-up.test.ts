@@ -9,26 +9,16 @@ import { cancelMove, type MoveReport, moveToD1, moveToObject } from "../../src/d
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { createEndpoint, listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
-import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
+import { BASE_UNITS, createIngestKey, deal, growingSnapshot, postDeals, putInventory, type SnapshotCounts } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
 import { rowsWhereStored } from "../helpers/org-storage";
 import { all } from "../helpers/sql";
-
-type Counts = { created: number; updated: number; unchanged: number; removed: number };
-
-const BASE = Array.from({ length: 60 }, (_, i) => unit(i));
-/** The i-th snapshot: the base units, unit 0 repriced to 30,000 + i, and one new unit W-j for each j ≤ i. */
-const snapshot = (i: number) => [
-  unit(0, { asking_price: 30_000 + i }),
-  ...BASE.slice(1),
-  ...Array.from({ length: i + 1 }, (_, j) => unit(90_000 + j, { stock_number: `W-${j}` })),
-];
 
 async function organization(extraUnits = 0) {
   const org = await createOrg();
   const store = await createStore(org.id, { name: "North Lot" });
   const key = await createIngestKey(org.id);
-  expect((await putInventory(store.id, { key }, { units: BASE })).status).toBe(200);
+  expect((await putInventory(store.id, { key }, { units: BASE_UNITS })).status).toBe(200);
   // Generated units under new ids and stock numbers at a second store (a big organization, its snapshots' store apart), copies of unit 0.
   const bulk = await createStore(org.id, { name: "Bulk Lot" });
   if (extraUnits > 0)
@@ -43,10 +33,10 @@ async function organization(extraUnits = 0) {
   return { org, store, key };
 }
 
-async function snapshotOnce(storeId: string, key: string, i: number): Promise<Counts> {
-  const res = await putInventory(storeId, { key }, { units: snapshot(i) });
+async function snapshotOnce(storeId: string, key: string, i: number): Promise<SnapshotCounts> {
+  const res = await putInventory(storeId, { key }, { units: growingSnapshot(i) });
   expect(res.status, await res.clone().text()).toBe(200);
-  return res.json<Counts>();
+  return res.json<SnapshotCounts>();
 }
 
 const changeLog = (orgId: string) =>
@@ -105,7 +95,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
   it("copies in steps while snapshots and deal pushes go on in D1: each applied once, at once; the catch-up brings them; the object ends equal to D1", async () => {
     const { org, store, key } = await organization(1_100);
     const reader = (await createApiKey(org.id, { dailyLimit: 100_000 })).key;
-    const answers: Counts[] = [];
+    const answers: SnapshotCounts[] = [];
     const pushes: { created: number; updated: number; stip_alerts: number }[] = [];
     const reads: number[] = [];
     const { report, steps } = await moveInSteps(org.id, async () => {
@@ -117,7 +107,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
         { key },
         {
           deals: [
-            deal("D-BASE", store.id, { front_gross: 1000 + i }),
+            deal("D-BASE_UNITS", store.id, { front_gross: 1000 + i }),
             deal(`D-${i}`, store.id, { stips: [{ stip: "title", state: "outstanding" }] }),
           ],
         },
@@ -136,7 +126,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
     expect(pushes.map((p) => p.stip_alerts)).toEqual(Array(WRITES).fill(1));
     expect(await listOutboxEvents(org.id, "deal.stip_alert")).toHaveLength(WRITES);
     // Each read, between two writes, answered the whole state after the last: the base units and every new one so far.
-    expect(reads).toEqual(answers.map((_, i) => BASE.length + i + 1));
+    expect(reads).toEqual(answers.map((_, i) => BASE_UNITS.length + i + 1));
 
     // The writes landed before the last request: its catch-up wrote them, and the pause had nothing left.
     expect(report).toMatchObject({ storage: "object", done: true, catch_up: { last_round_changes: 0 } });
@@ -150,7 +140,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
       org.id,
       "SELECT count(*) AS n, (SELECT asking_price FROM inventory_units WHERE stock_number = 'S00000') AS price FROM inventory_units",
     );
-    expect(stock).toEqual([{ n: BASE.length + 1_100 + WRITES, price: 30_000 + WRITES - 1 }]);
+    expect(stock).toEqual([{ n: BASE_UNITS.length + 1_100 + WRITES, price: 30_000 + WRITES - 1 }]);
     expect(await rowsWhereStored(org.id, "SELECT id FROM deals")).toHaveLength(WRITES + 1);
     const sales = await (await call("/api/v1/sales-summary?limit=10", { key: reader })).json<{ salesSummary: { units: number }[] }>();
     expect(sales.salesSummary).toEqual([expect.objectContaining({ units: WRITES + 1 })]);
@@ -159,7 +149,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
   it("the write pause's last round is what landed just before it, not the organization's size: the same at 500 and at 5,000 units", async () => {
     const lastRounds: Record<number, MoveReport["catch_up"]> = {};
     for (const size of [500, 5_000]) {
-      const { org, store, key } = await organization(size - BASE.length);
+      const { org, store, key } = await organization(size - BASE_UNITS.length);
       let written = 0;
       // A write lands while the copy runs (one per step: more steps for more units), three during
       // the catch-up's round, and one just before the pause's flip (after the digests).
@@ -211,7 +201,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
     expect(report.catch_up).toMatchObject({ verified_before_pause: false, last_round_changes: 4 });
     expect(written).toBe(5);
     expect(report.tables).toMatchObject(await groupDigest(getDb(env.DB), org.id));
-    expect(await rowsWhereStored(org.id, "SELECT id FROM inventory_units")).toHaveLength(BASE.length + written);
+    expect(await rowsWhereStored(org.id, "SELECT id FROM inventory_units")).toHaveLength(BASE_UNITS.length + written);
   });
 
   it("a move interrupted after its first page goes on from there when run again, and completes with equal digests; writes go on in D1 meanwhile", async () => {
@@ -246,7 +236,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
     expect(resumedFirstPage).toBe(false);
     expect(report.storage).toBe("object");
     expect(report.tables.inventory_units).toEqual((await groupDigest(getDb(env.DB), org.id)).inventory_units);
-    expect(report.tables.inventory_units.rows).toBe(BASE.length + 1_141 + 1);
+    expect(report.tables.inventory_units.rows).toBe(BASE_UNITS.length + 1_141 + 1);
   });
 
   it("a failure during the write pause gives the writes back to D1; run again, the move pauses again and completes", async () => {
@@ -309,7 +299,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
     expect(await cancelMove(env, moving.org.id)).toMatchObject({ cancelled: false });
     // A later move starts over from an emptied object and completes.
     const report = await moveToObject(env, moving.org.id);
-    expect(report.tables.inventory_units.rows).toBe(BASE.length + 2);
+    expect(report.tables.inventory_units.rows).toBe(BASE_UNITS.length + 2);
   });
 
   it("is the operator API's storage/cancel: 200, then 409 once the move has flipped", async () => {
@@ -384,7 +374,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
     const refused = await moveToObject(storage, org.id).catch((error: unknown) => error);
     expect(refused).toMatchObject({
       kind: "conflict",
-      extra: { facts: { d1: { inventory_units: { rows: BASE.length + 1 } }, object: { inventory_units: { rows: BASE.length } } } },
+      extra: { facts: { d1: { inventory_units: { rows: BASE_UNITS.length + 1 } }, object: { inventory_units: { rows: BASE_UNITS.length } } } },
     });
     expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
     expect(await readMove(getDb(env.DB), org.id)).toBeUndefined();

@@ -28,7 +28,7 @@ import { complianceCheck } from "../helpers/compliance";
 import { createDeskOrg } from "../helpers/deal-desk";
 import { createEndpoint, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createDeal, createOrg, createStore } from "../helpers/factories";
-import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
+import { BASE_UNITS, createIngestKey, deal, growingSnapshot, postDeals, putInventory, type SnapshotCounts, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
 import { copyingThrough, rowsWhereStored } from "../helpers/org-storage";
 import { capturingQueue, consumeOne, runCron } from "../helpers/queue-driver";
@@ -36,31 +36,21 @@ import { all } from "../helpers/sql";
 import { brokerCall, createBrokerToken } from "../helpers/staff";
 
 type Feed = z.infer<typeof InventoryFeedSchema>;
-type Counts = { created: number; updated: number; unchanged: number; removed: number };
-
-const BASE = Array.from({ length: 60 }, (_, i) => unit(i));
-/** The i-th snapshot: the base units, unit 0 repriced to 30,000 + i, and one new unit W-j for each j ≤ i. */
-const snapshot = (i: number) => [
-  unit(0, { asking_price: 30_000 + i }),
-  ...BASE.slice(1),
-  ...Array.from({ length: i + 1 }, (_, j) => unit(90_000 + j, { stock_number: `W-${j}` })),
-];
-
 async function organizationWithUnits() {
   const org = await createOrg();
   const store = await createStore(org.id, { name: "North Lot" });
   const key = await createIngestKey(org.id);
-  expect((await putInventory(store.id, { key }, { units: BASE })).status).toBe(200);
+  expect((await putInventory(store.id, { key }, { units: BASE_UNITS })).status).toBe(200);
   return { org, store, key };
 }
 
 /** Snapshots 0..count-1, one after another (as a DMS sends them), each answer kept. */
 async function writeSnapshots(storeId: string, key: string, from: number, count: number) {
-  const answers: Counts[] = [];
+  const answers: SnapshotCounts[] = [];
   for (let i = from; i < from + count; i++) {
-    const res = await putInventory(storeId, { key }, { units: snapshot(i) });
+    const res = await putInventory(storeId, { key }, { units: growingSnapshot(i) });
     expect(res.status, await res.clone().text()).toBe(200);
-    answers.push(await res.json<Counts>());
+    answers.push(await res.json<SnapshotCounts>());
   }
   return answers;
 }
@@ -99,21 +89,21 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     ]);
 
     expect(report.storage).toBe("object");
-    expect(report.tables.inventory_units.rows).toBeGreaterThanOrEqual(BASE.length);
+    expect(report.tables.inventory_units.rows).toBeGreaterThanOrEqual(BASE_UNITS.length);
     expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("object");
     // Each snapshot applied once: one new unit each, unit 0 repriced by every snapshot after the first.
     expect(answers.map((a) => a.created)).toEqual(Array(WRITES).fill(1));
     expect(answers.map((a) => a.updated)).toEqual(Array(WRITES).fill(1));
     const stock = await stockAndPrice(org.id);
-    expect(stock).toHaveLength(BASE.length + WRITES);
+    expect(stock).toHaveLength(BASE_UNITS.length + WRITES);
     expect(stock.every((u) => u.status === "in_stock")).toBe(true);
     expect(stock.find((u) => u.stock_number === "S00000")?.asking_price).toBe(30_000 + WRITES - 1);
     // Every read answered with a whole snapshot: the base units and the new ones so far.
-    for (const count of reads) expect(count).toBeGreaterThanOrEqual(BASE.length);
+    for (const count of reads) expect(count).toBeGreaterThanOrEqual(BASE_UNITS.length);
 
     // The feed now comes from the object, and D1 keeps its copy as of the flip (what an undo falls back on).
     const feed = await (await call("/api/v1/inventory?limit=500", { key: reader })).json<Feed>();
-    expect(feed.count).toBe(BASE.length + WRITES);
+    expect(feed.count).toBe(BASE_UNITS.length + WRITES);
     const d1Copy = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?").bind(org.id).first<{ n: number }>();
     expect(d1Copy?.n).toBe(report.tables.inventory_units.rows);
 
@@ -123,13 +113,13 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     await writeSnapshots(store.id, key, WRITES, 3);
     const stillD1Copy = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?").bind(org.id).first<{ n: number }>();
     expect(stillD1Copy?.n).toBe(report.tables.inventory_units.rows);
-    expect(await stockAndPrice(org.id)).toHaveLength(BASE.length + WRITES + 3);
+    expect(await stockAndPrice(org.id)).toHaveLength(BASE_UNITS.length + WRITES + 3);
     const back = await moveToD1(env, org.id);
     expect(back.storage).toBe("d1");
     expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
     expect(await groupDigest(getDb(env.DB), org.id)).toMatchObject({ inventory_units: back.tables.inventory_units });
     const restored = await stockAndPrice(org.id);
-    expect(restored).toHaveLength(BASE.length + WRITES + 3);
+    expect(restored).toHaveLength(BASE_UNITS.length + WRITES + 3);
     expect(restored.find((u) => u.stock_number === "S00000")?.asking_price).toBe(30_000 + WRITES + 2);
     // The object stops serving: a request that still thinks the data is there is sent back to D1.
     expect(await orgStore(env, org.id).inventoryPage(org.id, { limit: 1 })).toEqual({ notServing: true });
@@ -137,16 +127,19 @@ describe("npm run storage -- move: D1 → the organization's object, while write
 
     // Moved again: the object starts from D1's rows, not what it held before.
     const again = await moveToObject(env, org.id);
-    expect(again.tables.inventory_units.rows).toBe(BASE.length + WRITES + 4);
+    expect(again.tables.inventory_units.rows).toBe(BASE_UNITS.length + WRITES + 4);
   });
 
   it("moves while deal pushes arrive: each applied once, each stip alert raised once; the undo brings every deal, stip and month back to D1", async () => {
     const { org, store, key } = await organizationWithUnits();
     const reader = (await createApiKey(org.id, { dailyLimit: 100_000 })).key;
     const WRITES = 10;
-    /** The i-th push: deal D-BASE regrossed, and a new pipeline deal D-i with a new stip (one alert). */
+    /** The i-th push: deal D-BASE_UNITS regrossed, and a new pipeline deal D-i with a new stip (one alert). */
     const push = (i: number) => ({
-      deals: [deal("D-BASE", store.id, { front_gross: 1000 + i }), deal(`D-${i}`, store.id, { stips: [{ stip: "title", state: "outstanding" }] })],
+      deals: [
+        deal("D-BASE_UNITS", store.id, { front_gross: 1000 + i }),
+        deal(`D-${i}`, store.id, { stips: [{ stip: "title", state: "outstanding" }] }),
+      ],
     });
     const pushes = async (from: number, count: number) => {
       const answers: { created: number; updated: number; stip_alerts: number }[] = [];
@@ -175,8 +168,8 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     expect(await listOutboxEvents(org.id, "deal.stip_alert")).toHaveLength(WRITES);
     const dealsHeld = () => rowsWhereStored(org.id, "SELECT deal_number, front_gross FROM deals WHERE org_id = ? ORDER BY deal_number", org.id);
     expect(await dealsHeld()).toHaveLength(WRITES + 1);
-    expect((await dealsHeld()).find((d) => d.deal_number === "D-BASE")?.front_gross).toBe(1000 + WRITES - 1);
-    // The month's rollup, from the object: every deal once, the last gross of D-BASE.
+    expect((await dealsHeld()).find((d) => d.deal_number === "D-BASE_UNITS")?.front_gross).toBe(1000 + WRITES - 1);
+    // The month's rollup, from the object: every deal once, the last gross of D-BASE_UNITS.
     const grossOf = (last: number, count: number) => count * (1850 + 1320) + 1000 + last + 1320;
     expect(await summary()).toEqual([expect.objectContaining({ units: WRITES + 1, totalGross: grossOf(WRITES - 1, WRITES) })]);
 
@@ -416,23 +409,23 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     // The flag says `moving`, as in a move's write pause (here with no move under way: a move of the code before the catch-up, stopped in its pause; the move starts over).
     await env.DB.prepare("UPDATE organizations SET storage = 'moving' WHERE id = ?").bind(org.id).run();
     let settled = false;
-    const write = putInventory(store.id, { key }, { units: snapshot(0) }).finally(() => {
+    const write = putInventory(store.id, { key }, { units: growingSnapshot(0) }).finally(() => {
       settled = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(settled, "the write waits while the organization moves").toBe(false);
     // A read is answered meanwhile, from D1 (the copy's source, which no write changes).
     const reader = (await createApiKey(org.id)).key;
-    expect((await (await call("/api/v1/inventory", { key: reader })).json<Feed>()).count).toBe(BASE.length);
+    expect((await (await call("/api/v1/inventory", { key: reader })).json<Feed>()).count).toBe(BASE_UNITS.length);
 
     const report = await moveToObject(env, org.id);
-    expect(report.tables.inventory_units.rows).toBe(BASE.length);
+    expect(report.tables.inventory_units.rows).toBe(BASE_UNITS.length);
     const res = await write;
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ created: 1, updated: 1 });
-    expect(await stockAndPrice(org.id)).toHaveLength(BASE.length + 1);
+    expect(await stockAndPrice(org.id)).toHaveLength(BASE_UNITS.length + 1);
     const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?").bind(org.id).first<{ n: number }>();
-    expect(inD1?.n).toBe(BASE.length);
+    expect(inD1?.n).toBe(BASE_UNITS.length);
   });
 
   it("is the operator API's storage/move and storage/undo (what `npm run storage` calls): digests, 404, 409", async () => {
@@ -443,7 +436,11 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     const moved = await post(`/api/operator/organizations/${org.id}/storage/move`);
     expect(moved.status).toBe(200);
     const report = await moved.json<{ storage: string; tables: Record<string, { rows: number; sha256: string }> }>();
-    expect(report).toMatchObject({ org_id: org.id, storage: "object", tables: { inventory_units: { rows: BASE.length }, stores: { rows: 1 } } });
+    expect(report).toMatchObject({
+      org_id: org.id,
+      storage: "object",
+      tables: { inventory_units: { rows: BASE_UNITS.length }, stores: { rows: 1 } },
+    });
     expect(report.tables.inventory_units.sha256).toMatch(/^[0-9a-f]{64}$/);
     // Again: already there, the same digests.
     expect(await (await post(`/api/operator/organizations/${org.id}/storage/move`)).json()).toMatchObject({ tables: report.tables });
@@ -529,9 +526,9 @@ describe("npm run storage -- move: D1 → the organization's object, while write
     });
     const refused = await moveToObject({ DB: env.DB, ORG_STORE: namespace }, org.id).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DomainError);
-    expect(refused).toMatchObject({ kind: "conflict", extra: { facts: { d1: { inventory_units: { rows: BASE.length } } } } });
+    expect(refused).toMatchObject({ kind: "conflict", extra: { facts: { d1: { inventory_units: { rows: BASE_UNITS.length } } } } });
     const { facts } = (refused as DomainError).extra as { facts: Record<string, Record<string, { rows: number; sha256: string }>> };
-    expect(facts.object.inventory_units.rows).toBe(BASE.length);
+    expect(facts.object.inventory_units.rows).toBe(BASE_UNITS.length);
     expect(facts.object.inventory_units.sha256).not.toBe(facts.d1.inventory_units.sha256);
     expect(await readOrgStorage(getDb(env.DB), org.id)).toBe("d1");
     expect(await real.inventoryPage(org.id, { limit: 1 })).toEqual(NOT_SERVING);
@@ -669,11 +666,11 @@ describe("npm run storage -- move: D1 → the organization's object, while write
   it("a write that waits 10 s for a move that does not finish is refused with 503 and Retry-After, nothing written", async () => {
     const { org, store, key } = await organizationWithUnits();
     await env.DB.prepare("UPDATE organizations SET storage = 'moving' WHERE id = ?").bind(org.id).run();
-    const res = await putInventory(store.id, { key }, { units: snapshot(0) });
+    const res = await putInventory(store.id, { key }, { units: growingSnapshot(0) });
     expect(res.status).toBe(503);
     expect(res.headers.get("Retry-After")).toBe("5");
     expect(await res.json()).toMatchObject({ error: "upstream_timeout" });
-    expect(await stockAndPrice(org.id)).toHaveLength(BASE.length);
+    expect(await stockAndPrice(org.id)).toHaveLength(BASE_UNITS.length);
   });
 
   it("a move while events are raised and delivered: each event delivered once, its delivery and attempt in the object; the undo brings them back", async () => {
