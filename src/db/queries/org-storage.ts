@@ -2,7 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { and, asc, eq, getTableColumns, gt, isNotNull, lte, notInArray, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable, SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import { chunk } from "../batch";
+import { inChunks } from "../batch";
 import type { Database, SqliteReader } from "../client";
 import {
   agedInventoryAlerts,
@@ -472,15 +472,12 @@ export async function panelsDigest(db: SqliteReader, orgId: string): Promise<Rec
   return { store_lender_panel: digest(panels), compliance_settings: digest(thresholds === null ? [] : [thresholds]) };
 }
 
-/** Panel rows per INSERT: three bound values each, under D1's 100. */
-const PANEL_ROWS_PER_INSERT = 33;
-
 /** The object's panels and thresholds written back into D1 (an undo): D1's copy of the organization's replaced by them, in one batch. */
 export function restoreLenderPanels(db: Database, orgId: string, page: { panels: readonly StoredPanelRow[]; thresholds: StoredThresholds | null }) {
   return [
     db.delete(storeLenderPanel).where(eq(storeLenderPanel.orgId, orgId)),
     db.delete(complianceSettings).where(eq(complianceSettings.orgId, orgId)),
-    ...chunk(page.panels, PANEL_ROWS_PER_INSERT).map((rows) => db.insert(storeLenderPanel).values([...rows])),
+    ...inChunks(page.panels, (rows) => db.insert(storeLenderPanel).values(rows)),
     ...(page.thresholds === null ? [] : [db.insert(complianceSettings).values(page.thresholds)]),
   ];
 }
