@@ -815,13 +815,14 @@ describe("the settings group's lender panels and screening thresholds move and c
     expect(await panelAudit(orgId)).toEqual(['["lp_fresh_start_auto_lending","lp_harbor_point_bank"]', '["lp_fresh_start_auto_lending"]']);
 
     // After the move: a change in the object (D1's copy, kept for the undo, is not written), then the undo.
-    expect((await put(["lp_harbor_point_bank"])).status).toBe(200);
+    // Two programs, so the undo writes back more than one row.
+    expect((await put(["lp_cedar_valley_bank", "lp_harbor_point_bank"])).status).toBe(200);
     expect((await thresholds({ minimum_age: 20 })).status).toBe(200);
     const d1Panel = await env.DB.prepare("SELECT count(*) AS n FROM store_lender_panel WHERE store_id = ?").bind(storeId).first<{ n: number }>();
     expect(d1Panel?.n).toBe(moved.tables.store_lender_panel.rows);
     const back = await moveToD1(env, orgId);
     expect(back.storage).toBe("d1");
-    expect(await panelOf(orgId, storeId)).toEqual(["lp_harbor_point_bank"]);
+    expect(await panelOf(orgId, storeId)).toEqual(["lp_cedar_valley_bank", "lp_harbor_point_bank"]);
     expect(await panelAudit(orgId)).toHaveLength(3);
     const row = await env.DB.prepare("SELECT minimum_age FROM compliance_settings WHERE org_id = ?").bind(orgId).first();
     expect(row).toEqual({ minimum_age: 20 });
