@@ -463,8 +463,8 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
       get: (id: DurableObjectId) => {
         const real = env.ORG_STORE.get(id);
         return {
-          seedSandbox: async (...args: Parameters<OrganizationStore["seedSandbox"]>) => {
-            await real.seedSandbox(...args);
+          seed: async (...args: Parameters<OrganizationStore["seed"]>) => {
+            await real.seed(...args);
             seeded = args[0];
             throw new Error("the seed's answer was lost");
           },

@@ -834,14 +834,19 @@ export class OrganizationStore extends DurableObject<Env> {
     return this.queries.feedsDigest(this.db, orgId);
   }
 
-  // --- a sandbox (src/routes/sandboxes, src/jobs/purge-expired-sandboxes.ts) --------------------
+  // --- an organization born here (src/routes/operator, src/routes/sandboxes) and a sandbox's purge ---
 
-  /** A new sandbox's seeded stores with their settings and panels, inventory, deals and lender decisions, written as a move's first page is (`loadPage`), then served, its nightly alarm set (the crons skip it). */
-  async seedSandbox(
+  /**
+   * A new organization's first rows, written as a move's first page is (`loadPage`), then served, its
+   * nightly alarm set (the crons skip it): a sandbox's seeded stores with their settings and panels,
+   * inventory, deals and lender decisions; none for an organization created empty, whose stores come
+   * later (`addStore`).
+   */
+  async seed(
     orgId: string,
-    stores: StoredStoreSettings[],
-    units: UnitToLoad[],
-    values: MarketValueToLoad[],
+    stores: StoredStoreSettings[] = [],
+    units: UnitToLoad[] = [],
+    values: MarketValueToLoad[] = [],
     deals: DealToLoad[] = [],
     stips: StipToLoad[] = [],
     decisions: DecisionToLoad[] = [],

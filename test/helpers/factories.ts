@@ -1,28 +1,60 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { getTableName, is } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/durable-sqlite";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../../src/credentials/tokens";
 import { getDb } from "../../src/db/client";
-import { apiKeys, deals, inventoryUnits, legacyTokens, organizations, stores } from "../../src/db/schema";
+import * as orgSchema from "../../src/db/org-schema";
+import { insertStore } from "../../src/db/queries/operator";
+import { readOrgStorage } from "../../src/db/queries/org-storage";
+import { apiKeys, deals, inventoryUnits, legacyTokens, organizations } from "../../src/db/schema";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { newId } from "../../src/lib/ids";
+import type { Place } from "./org-storage";
 
 /** Rows go in through the schema (src/db/schema), so a renamed or new NOT NULL column breaks the factory at compile time. */
 const db = () => getDb(env.DB);
 
-/** Storage is shared by the tests of one file, so every factory makes rows with fresh ids. */
-export async function createOrg(options: { name?: string; isDemo?: boolean } = {}) {
+/**
+ * Storage is shared by the tests of one file, so every factory makes rows with fresh ids. An
+ * organization is born in its storage object, as the operator's creates one (docs/scaling.md);
+ * `place: "d1"` keeps it in D1, for the tests of a move from there.
+ */
+export async function createOrg(options: { name?: string; isDemo?: boolean; place?: Place } = {}) {
   const id = newId("org");
+  const place = options.place ?? "object";
   await db()
     .insert(organizations)
-    .values({ id, name: options.name ?? `Org ${id}`, isDemo: options.isDemo ?? false });
+    .values({ id, name: options.name ?? `Org ${id}`, isDemo: options.isDemo ?? false, storage: place });
+  if (place === "object") await orgStore(env, id).seed(id);
   return { id };
 }
 
+/** A store in the directory (D1) with its lender panel, as the operator's opens one, and in the organization's object where it lives there. */
 export async function createStore(orgId: string, options: { name?: string; isPrimary?: boolean } = {}) {
   const id = newId("sto");
   const name = options.name ?? `Store ${id}`;
-  await db()
-    .insert(stores)
-    .values({ id, orgId, name, isPrimary: options.isPrimary ?? false, marketZip: "78701" });
+  const row = await insertStore(db(), orgId, { id, name, isPrimary: options.isPrimary ?? false, marketZip: "78701" });
+  if (row === null) throw new Error(`store ${id} exists`);
+  if ((await readOrgStorage(db(), orgId)) === "object") await orgStore(env, orgId).addStore(orgId, row);
   return { id, name };
+}
+
+/** Rows written where the organization's data is: D1, or its object's own SQLite (its table of the same name). */
+async function insertWhereStored<T extends SQLiteTable>(orgId: string, table: T, row: T["$inferInsert"]): Promise<void> {
+  if ((await readOrgStorage(db(), orgId)) !== "object") {
+    await db().insert(table).values(row);
+    return;
+  }
+  const objectTable = Object.values(orgSchema).find((t) => is(t, SQLiteTable) && getTableName(t) === getTableName(table));
+  if (objectTable === undefined) throw new Error(`${getTableName(table)} is not an object table`);
+  await runInDurableObject(orgStore(env, orgId), async (_, state) => {
+    drizzle(state.storage)
+      .insert(objectTable as SQLiteTable)
+      .values(row)
+      .run();
+  });
 }
 
 export async function createApiKey(
@@ -67,26 +99,24 @@ const given = <T extends object>(fields: T): T => Object.fromEntries(Object.entr
 export async function createUnit(orgId: string, storeId: string, fields: Partial<Omit<NewUnit, "orgId" | "storeId">> & { stockedOn: string }) {
   const stockNumber = fields.stockNumber ?? newId("STK");
   const id = fields.id ?? newId("unit");
-  await db()
-    .insert(inventoryUnits)
-    .values({
-      vin: `VIN${stockNumber}`.slice(0, 17),
-      year: 2022,
-      make: "Toyota",
-      model: "Camry",
-      trim: "SE",
-      condition: "used",
-      vehicleType: "car",
-      mileage: 31000,
-      cost: 21000,
-      askingPrice: 24995,
-      status: "in_stock",
-      ...given(fields),
-      id,
-      orgId,
-      storeId,
-      stockNumber,
-    });
+  await insertWhereStored(orgId, inventoryUnits, {
+    vin: `VIN${stockNumber}`.slice(0, 17),
+    year: 2022,
+    make: "Toyota",
+    model: "Camry",
+    trim: "SE",
+    condition: "used",
+    vehicleType: "car",
+    mileage: 31000,
+    cost: 21000,
+    askingPrice: 24995,
+    status: "in_stock",
+    ...given(fields),
+    id,
+    orgId,
+    storeId,
+    stockNumber,
+  });
   return { id, stockNumber };
 }
 
@@ -97,23 +127,21 @@ export async function createDeal(
   fields: Partial<Omit<NewDeal, "orgId" | "storeId">> & Pick<NewDeal, "soldOn" | "frontGross" | "backGross">,
 ) {
   const id = fields.id ?? newId("deal");
-  await db()
-    .insert(deals)
-    .values({
-      dealNumber: id,
-      status: "funded",
-      vin: "1HGCM82633A004352",
-      year: 2021,
-      make: "Honda",
-      model: "Accord",
-      condition: "used",
-      vehicleType: "car",
-      sellingPrice: 25000,
-      ...given(fields),
-      id,
-      orgId,
-      storeId,
-    });
+  await insertWhereStored(orgId, deals, {
+    dealNumber: id,
+    status: "funded",
+    vin: "1HGCM82633A004352",
+    year: 2021,
+    make: "Honda",
+    model: "Accord",
+    condition: "used",
+    vehicleType: "car",
+    sellingPrice: 25000,
+    ...given(fields),
+    id,
+    orgId,
+    storeId,
+  });
   return { id };
 }
 

@@ -24,10 +24,19 @@ export async function findOrganization(db: Database, orgId: string) {
   return row ?? null;
 }
 
-/** Null when the id is taken. */
+/** Null when the id is taken. Born in its storage object (docs/scaling.md), which the caller opens next. */
 export async function insertOrganization(db: Database, org: { id: string; name: string }) {
-  const [row] = await db.insert(organizations).values(org).onConflictDoNothing().returning(organizationFields);
+  const [row] = await db
+    .insert(organizations)
+    .values({ ...org, storage: "object" })
+    .onConflictDoNothing()
+    .returning(organizationFields);
   return row ?? null;
+}
+
+/** An organization whose storage object could not be opened: nothing refers to it yet. */
+export async function deleteNewOrganization(db: Database, orgId: string) {
+  await db.delete(organizations).where(eq(organizations.id, orgId));
 }
 
 /** Live organizations, and sandboxes too when asked; oldest first. */

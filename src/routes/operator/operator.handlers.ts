@@ -7,7 +7,7 @@ import * as operator from "./operator.service";
 type Handler<R extends Parameters<typeof import("@hono/zod-openapi").createRoute>[0]> = RouteHandler<R, AppEnv>;
 
 export const createOrganization: Handler<typeof routes.createOrganization> = async (c) =>
-  c.json(await operator.createOrganization(c.get("db"), c.req.valid("json")), 201);
+  c.json(await operator.createOrganization(c.env, c.get("db"), c.req.valid("json")), 201);
 
 export const listOrganizations: Handler<typeof routes.listOrganizations> = async (c) => {
   const rows = await operator.listOrganizations(c.get("db"), { includeSandboxes: c.req.valid("query").include_sandboxes });

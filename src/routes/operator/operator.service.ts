@@ -41,9 +41,20 @@ export async function requireOrganization(db: Database, orgId: string) {
   return org;
 }
 
-export async function createOrganization(db: Database, input: { id?: string; name: string }) {
+/**
+ * A new organization is born in its storage object (docs/scaling.md): D1's row first, so an id
+ * already taken never reaches the object, then the object opened empty. An object that cannot be
+ * opened takes D1's row back with it, so a retry with the same id starts again.
+ */
+export async function createOrganization(env: StorageEnv, db: Database, input: { id?: string; name: string }) {
   const row = await operator.insertOrganization(db, { id: input.id ?? newId("org"), name: input.name });
   if (!row) throw new DomainError("conflict", "An organization with that id exists.");
+  try {
+    await orgStore(env, row.id).seed(row.id);
+  } catch (error) {
+    await operator.deleteNewOrganization(db, row.id);
+    throw error;
+  }
   return toOrganization(row);
 }
 

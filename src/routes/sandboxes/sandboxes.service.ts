@@ -108,7 +108,7 @@ export async function createSandbox(env: Pick<Env, "ORG_STORE">, db: Database, n
       await db.batch([first, ...rest]);
     }
     // The stores with the settings the seed gave them in D1's directory: the object holds the settings from here on.
-    await orgStore(env, organization.id).seedSandbox(
+    await orgStore(env, organization.id).seed(
       organization.id,
       await listStoreSettings(db, organization.id),
       inventory.units,
