@@ -6,6 +6,7 @@
 import { getDb } from "../db/client";
 import { isStorageMovedError, readOrgStorage } from "../db/queries/org-storage";
 import type { OrgStoragePlace } from "../db/schema";
+import type { Background } from "../lib/background";
 import { DomainError } from "../lib/domain-error";
 import { describeError, logEvent } from "../lib/log";
 import type { NOT_SERVING } from "./org-storage";
@@ -74,17 +75,18 @@ export function readWhereStored(env: Pick<Env, "DB">, orgId: string, storage: Or
 /**
  * Tells the organization's object that the events it recorded are in D1 now (the caller passed
  * them to `commitWithEvents` as `recorded`), so its alarm does not relay them
- * (docs/scaling.md#an-object-write-and-its-events). A failure is only logged: the alarm relays them
- * again, which records and sends nothing twice.
+ * (docs/scaling.md#an-object-write-and-its-events). After the answer (`background`): the answer
+ * waits for no second call to the object. A failure is only logged: the alarm relays them again,
+ * which records and sends nothing twice.
  */
-export async function confirmRelayed(env: Pick<Env, "ORG_STORE">, orgId: string, events: readonly { id: string }[]): Promise<void> {
+export function confirmRelayed(env: Pick<Env, "ORG_STORE">, orgId: string, events: readonly { id: string }[], background: Background): void {
   if (events.length === 0) return;
-  try {
-    await orgStore(env, orgId).markRelayed(
-      orgId,
-      events.map((e) => e.id),
-    );
-  } catch (error) {
-    logEvent("warn", { event: "org_outbox_mark_failed", org_id: orgId, events: events.length, ...describeError(error) });
-  }
+  background(
+    orgStore(env, orgId)
+      .markRelayed(
+        orgId,
+        events.map((e) => e.id),
+      )
+      .catch((error) => logEvent("warn", { event: "org_outbox_mark_failed", org_id: orgId, events: events.length, ...describeError(error) })),
+  );
 }

@@ -190,6 +190,7 @@ describe(`the demo list as labelled: years old (${page("list-age")})`, () => {
       { encryptedInTransit: true },
       new Date(at),
       "development",
+      () => {},
     );
     expect(answer.result).toBe("pass");
     expect(answer.screening.list).toMatchObject({ version: demoListLabel().version, version_basis: "upper_bound", age_days: ageNow(), stale: true });

@@ -1,5 +1,6 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv, Principal } from "../../http/app-env";
+import { inBackground } from "../../lib/background";
 import type { createComplianceCheck as createComplianceCheckRoute, getComplianceCheck as getComplianceCheckRoute } from "./compliance.routes";
 import { describeHandling, findComplianceCheck, runComplianceCheck } from "./compliance.service";
 
@@ -21,6 +22,7 @@ export const createComplianceCheck: RouteHandler<typeof createComplianceCheckRou
     handling,
     new Date(),
     c.get("config").staleSanctionsListMode,
+    inBackground(c.executionCtx, "org_outbox_mark_failed"),
   );
   return c.json(result, 200);
 };

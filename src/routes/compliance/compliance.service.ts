@@ -29,6 +29,7 @@ import {
   screenPerson,
 } from "../../engines/screening/sanctions-index";
 import { commitWithEvents } from "../../events/emit";
+import type { Background } from "../../lib/background";
 import { DomainError } from "../../lib/domain-error";
 import { toHex } from "../../lib/hex";
 import { newId } from "../../lib/ids";
@@ -171,6 +172,7 @@ export async function runComplianceCheck(
   handling: RequestHandling,
   now: Date,
   staleListMode: StaleListMode,
+  background: Background,
 ) {
   refuseNonLatinNames(input);
   const moved = caller.storage !== "d1";
@@ -279,7 +281,7 @@ export async function runComplianceCheck(
       if ("thresholds" in written) throw new DomainError("conflict", "The screening thresholds kept changing under this check; send it again.");
       if (written.events.length > 0) {
         await commitWithEvents(env, db, [], [], now, written.events);
-        await confirmRelayed(env, caller.orgId, written.events);
+        confirmRelayed(env, caller.orgId, written.events, background);
       }
       return written.outcome;
     },

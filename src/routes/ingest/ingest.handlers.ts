@@ -1,6 +1,7 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../http/app-env";
 import { isCsvContentType } from "../../http/body";
+import { inBackground } from "../../lib/background";
 import { readBody } from "./csv";
 import {
   IngestDealsSchema,
@@ -26,12 +27,23 @@ export const ingestInventory: RouteHandler<typeof ingestInventoryRoute, AppEnv> 
   const safety = { allowEmpty: query.allow_empty === "true", confirmRemovals: query.confirm_removals };
   const principal = c.get("principal");
   return c.json(
-    await ingestService.ingestInventory(c.env, c.get("db"), principal.orgId, c.get("storage"), query.store_id, body, safety, new Date()),
+    await ingestService.ingestInventory(
+      c.env,
+      c.get("db"),
+      principal.orgId,
+      c.get("storage"),
+      query.store_id,
+      body,
+      safety,
+      new Date(),
+      inBackground(c.executionCtx, "org_outbox_mark_failed"),
+    ),
     200,
   );
 };
 
 export const ingestDeals: RouteHandler<typeof ingestDealsRoute, AppEnv> = async (c) => {
   const body = readBody(IngestDealsSchema, await bodyOf(c), "deals");
-  return c.json(await ingestService.ingestDeals(c.env, c.get("db"), c.get("principal").orgId, c.get("storage"), body, new Date()), 200);
+  const background = inBackground(c.executionCtx, "org_outbox_mark_failed");
+  return c.json(await ingestService.ingestDeals(c.env, c.get("db"), c.get("principal").orgId, c.get("storage"), body, new Date(), background), 200);
 };

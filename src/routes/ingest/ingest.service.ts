@@ -12,6 +12,7 @@ import type { StoreFeed } from "../../engines/freshness";
 import * as rules from "../../engines/ingest";
 import { commitWithEvents } from "../../events/emit";
 import { refreshAlertTotals } from "../../jobs/alert-totals";
+import type { Background } from "../../lib/background";
 import { DomainError } from "../../lib/domain-error";
 import type { IngestDealSchema, IngestDealsSchema, IngestInventorySchema } from "./ingest.routes";
 
@@ -50,10 +51,17 @@ async function feedDelivery(db: Database, orgId: string, storeIds: string[], fee
 }
 
 /** The events an object's write recorded, relayed to D1's outbox and the queue now; the object then leaves them to no alarm (docs/scaling.md#an-object-write-and-its-events). */
-async function relayRecorded(env: Pick<Env, "WEBHOOKS" | "ORG_STORE">, db: Database, orgId: string, recorded: RecordedEvent[], now: Date) {
+async function relayRecorded(
+  env: Pick<Env, "WEBHOOKS" | "ORG_STORE">,
+  db: Database,
+  orgId: string,
+  recorded: RecordedEvent[],
+  now: Date,
+  background: Background,
+) {
   if (recorded.length === 0) return;
   await commitWithEvents(env, db, [], [], now, recorded);
-  await confirmRelayed(env, orgId, recorded);
+  confirmRelayed(env, orgId, recorded, background);
 }
 
 export async function ingestInventory(
@@ -65,6 +73,7 @@ export async function ingestInventory(
   body: z.infer<typeof IngestInventorySchema>,
   safety: rules.SnapshotSafety,
   now: Date,
+  background: Background,
 ) {
   const stores = await queries.listStores(db, orgId);
   if (!stores.has(storeId)) throw storeNotFound();
@@ -101,7 +110,7 @@ export async function ingestInventory(
       const names = [...stores].map(([id, name]) => ({ id, name }));
       inD1 = false;
       const result = await orgStore(env, orgId).applySnapshot(orgId, names, storeId, units, safety, now.toISOString());
-      if (!("notServing" in result) && !result.refusal) await relayRecorded(env, db, orgId, result.events, now);
+      if (!("notServing" in result) && !result.refusal) await relayRecorded(env, db, orgId, result.events, now, background);
       return result;
     },
   });
@@ -123,6 +132,7 @@ export async function ingestDeals(
   storage: OrgStoragePlace,
   body: z.infer<typeof IngestDealsSchema>,
   now: Date,
+  background: Background,
 ) {
   const deals = body.deals;
   assertUnique(deals, (d) => d.deal_number, "deals", "deal_number");
@@ -165,7 +175,7 @@ export async function ingestDeals(
       const result = await orgStore(env, orgId).applyDeals(orgId, names, deals, today, now.toISOString());
       if ("notServing" in result) return result;
       // An object still on the previous code (a deploy's overlap) recorded nothing: its alerts are raised here, as it expects.
-      if (result.events) await relayRecorded(env, db, orgId, result.events, now);
+      if (result.events) await relayRecorded(env, db, orgId, result.events, now, background);
       else await commitWithEvents(env, db, [], result.alerts, now);
       return result;
     },
