@@ -47,12 +47,7 @@ export const latencyEndpoints: LatencyEndpoint[] = [
   { scenario: "trade_appraisal", kind: "read" },
   { scenario: "vehicle_decode", kind: "read" },
   { scenario: "compliance_pass", kind: "write" },
-  {
-    scenario: "compliance_hold",
-    kind: "write",
-    staysInObject:
-      "the check and its event are one object transaction (recordCheck), the event is relayed to D1's outbox in one primary batch and sent to the queue, then the object is told it is relayed (markRelayed), awaited; a failed mark is only logged and the object's alarm relays again without a duplicate, so it could move to waitUntil (one object round trip fewer) — a decision for the events area",
-  },
+  { scenario: "compliance_hold", kind: "write" },
 ];
 
 export interface LatencyRow {
