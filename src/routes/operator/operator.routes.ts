@@ -198,7 +198,8 @@ export const createOrganization = route({
   operationId: "operatorCreateOrganization",
   tags: [TAG],
   summary: "Create an organization",
-  description: "A live organization with no stores, staff or credentials yet: add them with the calls below.",
+  description:
+    "A live organization with no stores, staff or credentials yet: add them with the calls below. It is born in its own storage object, where its data lives from the first write (docs/scaling.md).",
   caller: "operator",
   body: true,
   idempotent: true,
