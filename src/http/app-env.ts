@@ -19,6 +19,8 @@ export type Principal =
 export type OrgManager = ({ kind: "staff"; userId: string } | { kind: "broker" | "operator"; tokenId: string }) & {
   orgId: string;
   isSandbox: boolean;
+  /** Where the organization's data is, read with the credential as an API key's is (`storage`). */
+  storage: OrgStoragePlace;
 };
 
 /**

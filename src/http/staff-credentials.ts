@@ -23,7 +23,7 @@ export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => 
   const authorization = c.req.header("Authorization");
   if (authorization !== undefined) {
     const record = await brokerTokenFromAuthorization(c, authorization);
-    c.set("orgManager", { kind: "broker", tokenId: record.id, orgId: record.orgId, isSandbox: record.org.isSandbox });
+    c.set("orgManager", { kind: "broker", tokenId: record.id, orgId: record.orgId, isSandbox: record.org.isSandbox, storage: record.org.storage });
     return nextMarkingMode(c, next);
   }
 
@@ -33,7 +33,13 @@ export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => 
   if (!session) {
     throw unauthorized("Log in with POST /api/auth/login, or send Authorization: Bearer <broker token>.");
   }
-  c.set("orgManager", { kind: "staff", userId: session.userId, orgId: session.orgId, isSandbox: session.org.isSandbox });
+  c.set("orgManager", {
+    kind: "staff",
+    userId: session.userId,
+    orgId: session.orgId,
+    isSandbox: session.org.isSandbox,
+    storage: session.org.storage,
+  });
   return nextMarkingMode(c, next);
 });
 

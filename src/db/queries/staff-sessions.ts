@@ -64,7 +64,12 @@ export async function findStaffSession(db: Database, idHash: string) {
       createdAt: staffSessions.createdAt,
       lastSeenAt: staffSessions.lastSeenAt,
       expiresAt: staffSessions.expiresAt,
-      org: { suspendedAt: organizations.suspendedAt, isSandbox: organizations.isSandbox, expiresAt: organizations.expiresAt },
+      org: {
+        suspendedAt: organizations.suspendedAt,
+        isSandbox: organizations.isSandbox,
+        expiresAt: organizations.expiresAt,
+        storage: organizations.storage,
+      },
     })
     .from(staffSessions)
     .innerJoin(organizations, eq(organizations.id, staffSessions.orgId))

@@ -2,11 +2,12 @@ import { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import { GUARDED_WRITE_ATTEMPTS } from "../../db/guarded";
 import type { LenderPanelChanged, StoreSettingsChanged, ThresholdsChanged } from "../../db/org-store";
-import { readOrgStorage, unlessStorageInD1 } from "../../db/queries/org-storage";
+import { unlessStorageInD1 } from "../../db/queries/org-storage";
 import * as queries from "../../db/queries/settings";
 import type { NOT_SERVING } from "../../durable-objects/org-storage";
 import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
 import { compareText } from "../../engines/deal-math";
+import type { OrgManager } from "../../http/app-env";
 import { cursorText, invalidCursor, readCursor } from "../../http/cursor";
 import { MAX_VALIDATION_DETAILS } from "../../http/errors";
 import { entityTag, ifMatchAllows, preconditionFailed } from "../../http/etag";
@@ -25,35 +26,22 @@ import type { ComplianceSettingsPatchSchema, LenderPanelPutSchema, StoreSettings
 
 type StorageEnv = Pick<Env, "DB" | "ORG_STORE">;
 type Store = ReturnType<typeof orgStore>;
+/** The organization a manager acts for, and where its data is (read with the credential). */
+type OrgAt = Pick<OrgManager, "orgId" | "storage">;
 
 /**
- * Runs a settings request where the organization's store settings are. The flag is read here (these
- * routes' credentials, a staff session or a broker token, do not carry it); one a replica reads
- * a moment stale is caught as a cached one is: D1's fence refuses the write, the object answers
- * NOT_SERVING, and `onOrgStorage` reads it again at the primary. A read asks D1 beside the flag, so
- * an organization in D1 waits for one round trip, not two; a moved organization's D1 answer is dropped.
+ * Runs a settings request where the organization's store settings are. The flag came with the
+ * credential (a staff session, a broker token, an operator's organization: `OrgAt`); one up to a
+ * minute stale is caught as an API key's is: D1's fence refuses the write, the object answers
+ * NOT_SERVING, and `onOrgStorage` reads it again at the primary.
  */
-async function whereSettings<T>(
+function whereSettings<T>(
   env: StorageEnv,
-  db: Database,
-  orgId: string,
+  { orgId, storage }: OrgAt,
   kind: "read" | "write",
   inD1: () => Promise<T>,
   inObject: (store: Store) => Promise<T | typeof NOT_SERVING>,
 ): Promise<T> {
-  const early =
-    kind === "read"
-      ? inD1().then(
-          (value) => ({ value }),
-          (error: unknown) => ({ error }),
-        )
-      : undefined;
-  const storage = (await readOrgStorage(db, orgId)) ?? "d1";
-  if (early !== undefined && storage === "d1") {
-    const answer = await early;
-    if ("error" in answer) throw answer.error;
-    return answer.value;
-  }
   return onOrgStorage(env, orgId, storage, kind, { inD1, inObject: () => inObject(orgStore(env, orgId)) });
 }
 
@@ -69,11 +57,11 @@ function toStoreFields(row: queries.StoreSettingsRow) {
   };
 }
 
-export async function listStores(env: StorageEnv, db: Database, orgId: string) {
+export async function listStores(env: StorageEnv, db: Database, org: OrgAt) {
+  const { orgId } = org;
   const rows = await whereSettings(
     env,
-    db,
-    orgId,
+    org,
     "read",
     () => queries.listStoreSettings(db, orgId),
     (store) => store.storeSettingsList(orgId) as Promise<queries.StoreSettingsRow[] | typeof NOT_SERVING>,
@@ -107,11 +95,11 @@ async function untilWritten<T>(
 }
 
 /** The store's fields and their entity tag (`ETag`, for `If-Match` on a PATCH). */
-export async function getStoreWithTag(env: StorageEnv, db: Database, orgId: string, storeId: string) {
+export async function getStoreWithTag(env: StorageEnv, db: Database, org: OrgAt, storeId: string) {
+  const { orgId } = org;
   const row = await whereSettings(
     env,
-    db,
-    orgId,
+    org,
     "read",
     () => queries.findStoreSettings(db, orgId, storeId),
     (store) => store.storeSettings(orgId, storeId) as Promise<queries.StoreSettingsRow | null | typeof NOT_SERVING>,
@@ -133,13 +121,14 @@ const STORE_SETTINGS = "The store's settings";
 export async function updateStoreSettings(
   env: StorageEnv,
   db: Database,
-  orgId: string,
+  org: OrgAt,
   storeId: string,
   patch: z.infer<typeof StoreSettingsPatchSchema>,
   actor: string,
   now: Date,
   ifMatch?: string,
 ) {
+  const { orgId } = org;
   const fields = STORE_FIELD_NAMES.flatMap((name): queries.SettingChange[] => {
     const value = patch[name];
     return value === undefined ? [] : [{ field: name, column: STORE_SETTING_FIELDS[name].column, value }];
@@ -183,7 +172,7 @@ export async function updateStoreSettings(
     if (Object.keys(changed.changes).length > 0) settingsChanged(orgId);
     return toStoreFields({ ...changed.before, ...changed.changes });
   };
-  const body = await whereSettings(env, db, orgId, "write", inD1, inObject);
+  const body = await whereSettings(env, org, "write", inD1, inObject);
   return { body, etag: await entityTag(body) };
 }
 
@@ -198,11 +187,11 @@ const toPanel = (storeId: string, programs: { id: string; name: string; type: st
 });
 
 /** The store's panel, by name: in D1 joined to the matrix; in a moved organization's object its ids, named from D1's matrix (global reference data). */
-export async function getLenderPanel(env: StorageEnv, db: Database, orgId: string, storeId: string) {
+export async function getLenderPanel(env: StorageEnv, db: Database, org: OrgAt, storeId: string) {
+  const { orgId } = org;
   const programs = await whereSettings(
     env,
-    db,
-    orgId,
+    org,
     "read",
     async () => {
       await assertOwnStore(db, orgId, storeId);
@@ -250,12 +239,13 @@ function resolvePrograms(entries: readonly string[], programs: Awaited<ReturnTyp
 export async function replaceLenderPanel(
   env: StorageEnv,
   db: Database,
-  orgId: string,
+  org: OrgAt,
   storeId: string,
   input: z.infer<typeof LenderPanelPutSchema>,
   actor: string,
   now: Date,
 ) {
+  const { orgId } = org;
   const programs = await queries.listLenderProgramNames(db);
   const next = resolvePrograms(input.programs, programs).sort((a, b) => compareText(a.name, b.name));
   const afterIds = next.map((p) => p.id).sort();
@@ -283,7 +273,7 @@ export async function replaceLenderPanel(
     if (changed.changed) settingsChanged(orgId);
     return value;
   };
-  return whereSettings(env, db, orgId, "write", inD1, inObject);
+  return whereSettings(env, org, "write", inD1, inObject);
 }
 
 const COMPLIANCE_FIELDS = {
@@ -320,11 +310,11 @@ function complianceBody(
 }
 
 /** The thresholds in force: a moved organization's own row is its object's (one call), the defaults D1's. */
-export async function getComplianceSettings(env: StorageEnv, db: Database, orgId: string) {
+export async function getComplianceSettings(env: StorageEnv, db: Database, org: OrgAt) {
+  const { orgId } = org;
   const loaded = await whereSettings(
     env,
-    db,
-    orgId,
+    org,
     "read",
     () => loadCompliance(db, orgId),
     async (store) => {
@@ -348,11 +338,12 @@ const holdBelowFlag = (next: queries.ComplianceSettingsValues) =>
 export async function updateComplianceSettings(
   env: StorageEnv,
   db: Database,
-  orgId: string,
+  org: OrgAt,
   patch: z.infer<typeof ComplianceSettingsPatchSchema>,
   actor: string,
   now: Date,
 ) {
+  const { orgId } = org;
   const fields = COMPLIANCE_FIELD_NAMES.flatMap((name): queries.ComplianceChange[] => {
     const value = patch[name];
     return value === undefined ? [] : [{ field: name, column: COMPLIANCE_FIELDS[name], value }];
@@ -385,7 +376,7 @@ export async function updateComplianceSettings(
     settingsChanged(orgId);
     return complianceBody({ own: changed.next, defaults, effective: changed.next }, changedAt);
   };
-  return whereSettings(env, db, orgId, "write", inD1, inObject);
+  return whereSettings(env, org, "write", inD1, inObject);
 }
 
 /** Opaque to clients: base64url JSON of the list, the organization and the last entry served. */
@@ -401,14 +392,14 @@ const encodeAuditCursor = (orgId: string, row: queries.SettingsAuditRow) =>
   cursorText({ list: "settings-audit", org: orgId, changed_at: row.changedAt, id: row.id });
 
 /** The log's page, where the organization's settings are: D1, or a moved organization's object (every area's rows, one call). */
-export async function listAudit(env: StorageEnv, db: Database, orgId: string, page: { limit: number; cursor?: string }) {
+export async function listAudit(env: StorageEnv, db: Database, org: OrgAt, page: { limit: number; cursor?: string }) {
+  const { orgId } = org;
   const after = page.cursor === undefined ? undefined : decodeAuditCursor(page.cursor, orgId);
   // One more than asked for says whether another page follows.
   const wanted = { limit: page.limit + 1, after };
   const rows = await whereSettings(
     env,
-    db,
-    orgId,
+    org,
     "read",
     () => queries.listSettingsAudit(db, orgId, wanted),
     (store) => store.settingsAudit(orgId, wanted) as Promise<queries.SettingsAuditRow[] | typeof NOT_SERVING>,
