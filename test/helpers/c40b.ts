@@ -1,5 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { BatchItem } from "drizzle-orm/batch";
+import { drizzle } from "drizzle-orm/durable-sqlite";
+import type { OrgStoreDb } from "../../src/db/org-store";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 
 /**
@@ -30,4 +33,17 @@ export async function recordingObjectSql(orgId: string) {
     };
   });
   return { boundCounts, stop: () => runInDurableObject(orgStore(env, orgId), () => stop()) };
+}
+
+/**
+ * Runs statements that D1's query modules build (e.g. `upsertUnits`) in the organization's object,
+ * in one transaction, as the object's own writes run them: a test's bulk setup where the data is.
+ */
+export async function writeInObject(orgId: string, statements: (db: OrgStoreDb) => BatchItem<"sqlite">[]): Promise<void> {
+  await runInDurableObject(orgStore(env, orgId), (_, state) => {
+    const db = drizzle(state.storage);
+    db.transaction(() => {
+      for (const statement of statements(db)) (statement as unknown as { run(): void }).run();
+    });
+  });
 }
