@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
@@ -5,6 +6,7 @@ import { loadConfig } from "../../src/config";
 import { getDb } from "../../src/db/client";
 import type { RetentionRule } from "../../src/db/queries/retention";
 import { eventOutbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../src/db/schema";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { decryptSecret } from "../../src/events/signing";
 import { limitedClient } from "../../src/http/credential-failures";
 import { purgeExpiredChunks, retentionRule } from "../../src/jobs/purge-expired-records";
@@ -530,16 +532,22 @@ describe("purges", () => {
     await env.DB.prepare("UPDATE organizations SET expires_at = ? WHERE id = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), expired.organization_id)
       .run();
+    // A sandbox is born in its object with its demo units; the purge deletes the object's storage.
+    const unitsInObject = (orgId: string) =>
+      runInDurableObject(orgStore(env, orgId), (_, state) =>
+        state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name = 'inventory_units'").toArray().length === 0
+          ? 0
+          : state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM inventory_units").one().n,
+      );
+    expect(await unitsInObject(expired.organization_id)).toBeGreaterThan(0);
     const now = new Date();
     await Promise.all([purgeExpiredSandboxes(env, now), purgeExpiredSandboxes(env, now)]);
     const orgs = await env.DB.prepare("SELECT id FROM organizations WHERE id IN (?, ?)")
       .bind(expired.organization_id, live.organization_id)
       .all<{ id: string }>();
     expect(orgs.results).toEqual([{ id: live.organization_id }]);
-    const units = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?")
-      .bind(expired.organization_id)
-      .first<{ n: number }>();
-    expect(units?.n).toBe(0);
+    expect(await unitsInObject(expired.organization_id)).toBe(0);
+    expect(await unitsInObject(live.organization_id)).toBeGreaterThan(0);
   });
 
   it("the retention purge and the webhook-body purge, each run twice at once: the expired rows and old bodies go, without error; nothing that should stay is touched", async () => {
