@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { type Database, getDb } from "../src/db/client";
 import * as feeds from "../src/db/queries/feeds";
 import type { InventoryFeedSchema, SalesSummaryFeedSchema } from "../src/routes/feeds/feeds.routes";
-import { inventoryPage } from "../src/routes/feeds/feeds.service";
+import { inventoryPage, unitsWhereStored } from "../src/routes/feeds/feeds.service";
 import type { ErrorBody } from "./helpers/bodies";
 import { call, createApiKey, createDeal, createOrg, createStore, createUnit } from "./helpers/factories";
 import { createIngestKey, putInventory, unit } from "./helpers/ingest";
@@ -46,9 +46,12 @@ async function walkInventory(key: string, params: Record<string, string | number
   return pages;
 }
 
-/** Five units of one store, two of them stocked the same day so a page boundary falls inside the tie; in D1 or moved into the organization's object. */
-async function orgWithUnits(place: Place = "d1") {
-  const org = await createOrg();
+/**
+ * Five units of one store, two of them stocked the same day so a page boundary falls inside the
+ * tie: born in the organization's object, or, given a `place`, made in D1 and left there or moved.
+ */
+async function orgWithUnits(place?: Place) {
+  const org = await createOrg(place === undefined ? {} : { place: "d1" });
   const store = await createStore(org.id, { name: "North Lot" });
   for (const [stockNumber, days] of [
     ["A-40", 40],
@@ -59,7 +62,7 @@ async function orgWithUnits(place: Place = "d1") {
   ] as const) {
     await createUnit(org.id, store.id, { stockNumber, stockedOn: daysAgo(days) });
   }
-  await placeOrganization(org.id, place);
+  if (place !== undefined) await placeOrganization(org.id, place);
   const { key } = await createApiKey(org.id);
   return { org, store, key };
 }
@@ -104,14 +107,14 @@ describe("inventory paging", () => {
     const { key } = await createApiKey(org.id);
     await createUnit(org.id, store.id, { stockNumber: "U-0000", stockedOn: daysAgo(100) });
     // 501 more, copies of that one a day apart in stock number only: 502 units in all.
-    await env.DB.prepare(
+    await rowsWhereStored(
+      org.id,
       `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 501)
        SELECT 'unit_cap_' || i, org_id, store_id, printf('U-%04d', i), vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status
        FROM inventory_units, n WHERE org_id = ? AND stock_number = 'U-0000'`,
-    )
-      .bind(org.id)
-      .run();
+      org.id,
+    );
     const { body } = await inventory(key);
     expect(body).toMatchObject({ count: 500, has_more: true });
     expect(body.next_cursor).toEqual(expect.any(String));
@@ -126,7 +129,7 @@ describe("inventory paging", () => {
     const pages = await walkInventory(key, { limit: 2 }, async (page) => {
       if (page !== 1) return;
       await createUnit(org.id, store.id, { stockNumber: "F-NEW", stockedOn: daysAgo(0) });
-      await env.DB.prepare("UPDATE inventory_units SET status = 'sold' WHERE org_id = ? AND stock_number = 'D-20'").bind(org.id).run();
+      await rowsWhereStored(org.id, "UPDATE inventory_units SET status = 'sold' WHERE org_id = ? AND stock_number = 'D-20'", org.id);
     });
     expect(pages.flatMap((p) => p.inventory.map((u) => u.stock_number))).toEqual(["A-40", "B-30", "C-30", "E-10", "F-NEW"]);
   });
@@ -150,11 +153,13 @@ describe("inventory paging", () => {
           const org = await createOrg();
           const store = await createStore(org.id);
           for (const [i, stockNumber] of stockNumbers.entries()) await createUnit(org.id, store.id, { stockNumber, stockedOn: daysAgo(days[i]) });
-          const whole = (await feeds.listInventory(db, org.id, { limit: 500 })).map(([stockNumber]) => stockNumber);
+          // Read where the organization's units are (its object), as a request reads them.
+          const read = unitsWhereStored(env, db, org.id, "object");
+          const whole = (await read({ limit: 500 })).rows.map(([stockNumber]) => stockNumber);
           const walked: string[] = [];
           let cursor: string | undefined;
           do {
-            const page = await inventoryPage(db, org.id, { limit, cursor });
+            const page = await inventoryPage(db, org.id, { limit, cursor }, read);
             expect(page.rows.length).toBeLessThanOrEqual(limit);
             walked.push(...page.rows.map(([stockNumber]) => stockNumber));
             cursor = page.nextCursor ?? undefined;
@@ -242,7 +247,7 @@ describe("store_id on the feeds", () => {
 describe.each(PLACES)("tenant isolation through filters and cursors, units in %s", (place) => {
   it("org B cannot read org A's units with A's store, A's cursor, or a cursor forged to carry B's name and A's position", async () => {
     const a = await orgWithUnits(place);
-    const b = await createOrg();
+    const b = await createOrg({ place: "d1" });
     const bStore = await createStore(b.id, { name: "B Lot" });
     await createUnit(b.id, bStore.id, { stockNumber: "B-ONLY", stockedOn: daysAgo(60) });
     await placeOrganization(b.id, place);
@@ -268,7 +273,7 @@ describe.each(PLACES)("tenant isolation through filters and cursors, units in %s
 });
 
 /** Sets every unit's updated_at of the org to a past instant (the trigger leaves an updated_at-only write alone). */
-const ageUnits = (orgId: string, at: string) => env.DB.prepare("UPDATE inventory_units SET updated_at = ? WHERE org_id = ?").bind(at, orgId).run();
+const ageUnits = (orgId: string, at: string) => rowsWhereStored(orgId, "UPDATE inventory_units SET updated_at = ? WHERE org_id = ?", at, orgId);
 
 describe("updated_since on inventory", () => {
   it("lists what a DMS snapshot changed, ordered by change, and names the units it took out of stock in `removed`", async () => {
@@ -305,13 +310,15 @@ describe("updated_since on inventory", () => {
   it("pages a change list by (updated_at, stock number); a unit changed during the walk comes again at the end with its new values", async () => {
     const { org, key } = await orgWithUnits();
     await ageUnits(org.id, "2026-02-01T00:00:00.000Z");
-    await env.DB.prepare("UPDATE inventory_units SET updated_at = '2026-01-15T00:00:00.000Z' WHERE org_id = ? AND stock_number = 'E-10'")
-      .bind(org.id)
-      .run();
+    await rowsWhereStored(
+      org.id,
+      "UPDATE inventory_units SET updated_at = '2026-01-15T00:00:00.000Z' WHERE org_id = ? AND stock_number = 'E-10'",
+      org.id,
+    );
     const seen: string[] = [];
     const pages = await walkInventory(key, { updated_since: "2026-01-01T00:00:00Z", limit: 2 }, async (page) => {
       if (page === 1) {
-        await env.DB.prepare("UPDATE inventory_units SET asking_price = 1 WHERE org_id = ? AND stock_number = 'A-40'").bind(org.id).run();
+        await rowsWhereStored(org.id, "UPDATE inventory_units SET asking_price = 1 WHERE org_id = ? AND stock_number = 'A-40'", org.id);
       }
     });
     for (const page of pages) seen.push(...page.inventory.map((u) => u.stock_number));
@@ -345,11 +352,12 @@ describe("the inventory answers, byte for byte", () => {
     const { key } = await createApiKey(org.id);
     const stamps = new Map(
       (
-        await env.DB.prepare("SELECT stock_number, updated_at FROM inventory_units WHERE org_id = ?").bind(org.id).all<{
-          stock_number: string;
-          updated_at: string;
-        }>()
-      ).results.map((r) => [r.stock_number, r.updated_at]),
+        await rowsWhereStored<{ stock_number: string; updated_at: string }>(
+          org.id,
+          "SELECT stock_number, updated_at FROM inventory_units WHERE org_id = ?",
+          org.id,
+        )
+      ).map((r) => [r.stock_number, r.updated_at]),
     );
     const contract = (stockNumber: string, days: number, price: number) => ({
       stock_number: stockNumber,
@@ -384,9 +392,11 @@ describe("the inventory answers, byte for byte", () => {
     );
 
     // Fixed change times, so the change list's order is known.
-    await env.DB.prepare("UPDATE inventory_units SET updated_at = '2026-03-0' || substr(stock_number, 3) || 'T00:00:00.000Z' WHERE org_id = ?")
-      .bind(org.id)
-      .run();
+    await rowsWhereStored(
+      org.id,
+      "UPDATE inventory_units SET updated_at = '2026-03-0' || substr(stock_number, 3) || 'T00:00:00.000Z' WHERE org_id = ?",
+      org.id,
+    );
     for (const [stockNumber, at] of [...stamps.keys()].map((s) => [s, `2026-03-0${s.slice(2)}T00:00:00.000Z`] as const)) stamps.set(stockNumber, at);
     expect(await text(key, { updated_since: "2026-01-01T00:00:00Z" })).toBe(
       JSON.stringify({
@@ -404,7 +414,7 @@ describe("the inventory answers, byte for byte", () => {
 // The same answers wherever the organization's deals live (docs/scaling.md); moved, D1's copy is deleted.
 describe.each(PLACES)("sales-summary paging, store_id and updated_since, deals in %s", (place) => {
   async function orgWithSales() {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const north = await createStore(org.id, { name: "A North" });
     const south = await createStore(org.id, { name: "B South" });
     await createDeal(org.id, north.id, { soldOn: "2026-09-03", frontGross: 1500, backGross: 1200 });

@@ -1,10 +1,8 @@
-import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { runBatch } from "../src/db/batch";
-import { getDb } from "../src/db/client";
 import { upsertDeals, upsertUnits } from "../src/db/queries/ingest";
 import type { InventoryFeedSchema, SalesSummaryFeedSchema } from "../src/routes/feeds/feeds.routes";
+import { writeInObject } from "./helpers/c40b";
 import { call, createApiKey, createDeal, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
 import { PLACES, placeOrganization } from "./helpers/org-storage";
 
@@ -66,8 +64,7 @@ describe("GET /api/v1/inventory", () => {
       cost: 30000,
       asking_price: 36000,
     }));
-    const db = getDb(env.DB);
-    await runBatch(db, upsertUnits(db, org.id, store.id, units));
+    await writeInObject(org.id, (db) => upsertUnits(db, org.id, store.id, units));
     const { key } = await createApiKey(org.id);
     const body = await (await call("/api/v1/inventory", { key })).json<InventoryBody>();
     expect(body.count).toBe(500);
@@ -135,8 +132,7 @@ describe("GET /api/v1/sales-summary", () => {
         back_gross: 800,
       })),
     );
-    const db = getDb(env.DB);
-    await runBatch(db, upsertDeals(db, org.id, rows));
+    await writeInObject(org.id, (db) => upsertDeals(db, org.id, rows));
     const { key } = await createApiKey(org.id);
     const body = await (await call("/api/v1/sales-summary", { key })).json<SalesBody>();
     expect(body.count).toBe(200);
@@ -151,8 +147,8 @@ describe("GET /api/v1/sales-summary", () => {
 
 // Units in D1 or in each organization's own object (docs/scaling.md): isolated either way.
 describe.each(PLACES)("tenant isolation on the feeds, units and deals in %s", async (place) => {
-  const first = await createOrg();
-  const second = await createOrg();
+  const first = await createOrg({ place: "d1" });
+  const second = await createOrg({ place: "d1" });
   const firstStore = await createStore(first.id, { name: "First Store" });
   const secondStore = await createStore(second.id, { name: "Second Store" });
   await createUnit(first.id, firstStore.id, { stockNumber: "FIRST-1", stockedOn: daysAgo(5) });

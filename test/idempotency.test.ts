@@ -7,6 +7,7 @@ import { decryptSecret, encryptSecret } from "../src/events/signing";
 import { v1Route } from "../src/http/v1-chain";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
 import { createIngestKey, deal } from "./helpers/ingest";
+import { rowsWhereStored } from "./helpers/org-storage";
 import { runCron } from "./helpers/queue-driver";
 import { createBrokerToken } from "./helpers/staff";
 import { createTestApp } from "./helpers/test-app";
@@ -35,8 +36,10 @@ async function keyLabels(orgId: string) {
   return results.map((row) => row.label);
 }
 
-async function webhookCount(orgId: string) {
-  return (await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE org_id = ?").bind(orgId).first<{ n: number }>())?.n;
+/** How many rows of `table` the organization has, where its data is (its object). */
+async function countStored(orgId: string, table: "webhook_endpoints" | "compliance_checks") {
+  const [row] = await rowsWhereStored<{ n: number }>(orgId, `SELECT count(*) AS n FROM ${table} WHERE org_id = ?`, orgId);
+  return row.n;
 }
 
 const runDailyPurge = (now: Date) => runCron("15 0 * * *", now);
@@ -155,7 +158,7 @@ describe("Idempotency-Key on webhook endpoint creation", () => {
     expect(replay.status).toBe(201);
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await replay.json()).toEqual(created);
-    expect(await webhookCount(org.id)).toBe(1);
+    expect(await countStored(org.id, "webhook_endpoints")).toBe(1);
     expect(JSON.stringify(await rowsOf(org.id))).not.toContain(created.secret);
   });
 
@@ -166,7 +169,7 @@ describe("Idempotency-Key on webhook endpoint creation", () => {
     const again = await post("/api/v1/webhooks", apiKeyHeader(second), endpoint, "whk-shared-in-org");
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await again.json()).toEqual(await created.json());
-    expect(await webhookCount(org.id)).toBe(1);
+    expect(await countStored(org.id, "webhook_endpoints")).toBe(1);
   });
 
   it("keeps each organization's keys apart: the same key string creates in both and never replays the other's answer", async () => {
@@ -179,7 +182,7 @@ describe("Idempotency-Key on webhook endpoint creation", () => {
     expect(resB.headers.has("Idempotent-Replayed")).toBe(false);
     const [secretA, secretB] = [(await resA.json<{ secret: string }>()).secret, (await resB.json<{ secret: string }>()).secret];
     expect(secretA).not.toBe(secretB);
-    expect([await webhookCount(a.id), await webhookCount(b.id)]).toEqual([1, 1]);
+    expect([await countStored(a.id, "webhook_endpoints"), await countStored(b.id, "webhook_endpoints")]).toEqual([1, 1]);
   });
 });
 
@@ -200,8 +203,7 @@ describe("Idempotency-Key on compliance checks", () => {
       expect(replay.headers.get("Cache-Control")).toBe("no-store");
       expect(await replay.json()).toEqual(firstBody);
     }
-    const audit = await env.DB.prepare("SELECT count(*) AS n FROM compliance_checks WHERE org_id = ?").bind(org.id).first<{ n: number }>();
-    expect(audit?.n).toBe(1);
+    expect(await countStored(org.id, "compliance_checks")).toBe(1);
 
     // The three replays left the quota alone: one more check fits, the one after is refused.
     expect((await post("/api/v1/compliance-check", apiKeyHeader(key), person, "check-2")).status).toBe(200);
@@ -356,7 +358,7 @@ describe("an answered key is never taken over as abandoned", () => {
     expect(again.status).toBe(201);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await again.json()).toEqual(await first.json());
-    expect(await webhookCount(org.id)).toBe(1);
+    expect(await countStored(org.id, "webhook_endpoints")).toBe(1);
   });
 });
 

@@ -6,12 +6,15 @@ import { createIngestKey, deal, postDeals, putInventory, toCsv, unit } from "../
 import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
 import { createBrokerToken } from "../helpers/staff";
 
-/** An organization with a store and an ingest key, its data in `place`. */
-async function setup(place: Place = "d1") {
-  const org = await createOrg();
+/**
+ * An organization with a store and an ingest key: born in its object, or, given a `place`, made in
+ * D1 and left there or moved, for the tests run in both places.
+ */
+async function setup(place?: Place) {
+  const org = await createOrg(place === undefined ? {} : { place: "d1" });
   const store = await createStore(org.id);
   const key = await createIngestKey(org.id);
-  await placeOrganization(org.id, place);
+  if (place !== undefined) await placeOrganization(org.id, place);
   return { org, store, key };
 }
 

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
@@ -8,13 +7,16 @@ import { createIngestKey, putInventory, toCsv, unit } from "../helpers/ingest";
 import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
 import { createBrokerToken } from "../helpers/staff";
 
-/** An organization with a store and an ingest key, its data in `place` (its seeded units moved with it). */
-async function setup(place: Place = "d1", seed?: (storeId: string, orgId: string) => Promise<unknown>) {
-  const org = await createOrg();
+/**
+ * An organization with a store and an ingest key: born in its object, or, given a `place`, made in
+ * D1 and left there or moved (its seeded units with it), for the tests run in both places.
+ */
+async function setup(place?: Place, seed?: (storeId: string, orgId: string) => Promise<unknown>) {
+  const org = await createOrg(place === undefined ? {} : { place: "d1" });
   const store = await createStore(org.id);
   const key = await createIngestKey(org.id);
   await seed?.(store.id, org.id);
-  await placeOrganization(org.id, place);
+  if (place !== undefined) await placeOrganization(org.id, place);
   return { org, store, key };
 }
 
@@ -141,8 +143,8 @@ describe("PUT /api/v1/ingest/inventory", () => {
     const res = await putInventory(store.id, { key }, csv, true);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ received: 1, created: 1 });
-    const row = await env.DB.prepare("SELECT trim, mileage FROM inventory_units WHERE org_id = ? AND stock_number = 'S00020'").bind(org.id).first();
-    expect(row).toEqual({ trim: 'EX, "sport"\r\npack', mileage: 20020 });
+    const rows = await rowsWhereStored(org.id, "SELECT trim, mileage FROM inventory_units WHERE org_id = ? AND stock_number = 'S00020'", org.id);
+    expect(rows).toEqual([{ trim: 'EX, "sport"\r\npack', mileage: 20020 }]);
 
     const ragged = await putInventory(store.id, { key }, `${header}\nS00021,1HGCM82633A000021,2022\n`, true);
     expect(ragged.status).toBe(400);

@@ -1,9 +1,9 @@
-import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import type { SnapshotRefusedSchema } from "../../src/routes/ingest/ingest.routes";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, toCsv, unit } from "../helpers/ingest";
+import { rowsWhereStored } from "../helpers/org-storage";
 
 const HEADER = Object.keys(unit(0)).join(",");
 
@@ -17,14 +17,13 @@ async function storeWithUnits(count: number) {
   return { org, store, key, units };
 }
 
-const inStock = async (orgId: string, storeId: string) =>
-  (
-    await env.DB.prepare(
-      "SELECT stock_number, asking_price FROM inventory_units WHERE org_id = ? AND store_id = ? AND status = 'in_stock' ORDER BY stock_number",
-    )
-      .bind(orgId, storeId)
-      .all<{ stock_number: string; asking_price: number }>()
-  ).results;
+const inStock = (orgId: string, storeId: string) =>
+  rowsWhereStored<{ stock_number: string; asking_price: number }>(
+    orgId,
+    "SELECT stock_number, asking_price FROM inventory_units WHERE org_id = ? AND store_id = ? AND status = 'in_stock' ORDER BY stock_number",
+    orgId,
+    storeId,
+  );
 
 type Refusal = z.infer<typeof SnapshotRefusedSchema>;
 

@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
@@ -5,6 +6,7 @@ import { loadConfig } from "../../src/config";
 import { getDb } from "../../src/db/client";
 import type { RetentionRule } from "../../src/db/queries/retention";
 import { eventOutbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../src/db/schema";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { decryptSecret } from "../../src/events/signing";
 import { limitedClient } from "../../src/http/credential-failures";
 import { purgeExpiredChunks, retentionRule } from "../../src/jobs/purge-expired-records";
@@ -16,13 +18,15 @@ import { createEndpoint, listOutboxEvents, receiverUrl } from "../helpers/events
 import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
+import { rowsWhereStored } from "../helpers/org-storage";
 import { brokerCall, createBrokerToken } from "../helpers/staff";
 
 /**
  * Simultaneous writes to one thing, then the stored rows, the audit rows and the events held
  * against what each answer said (issue 34; docs/reliability.md, "Simultaneous writes"). The
- * requests go through the Worker together, so their D1 reads and writes interleave as they would
- * on one isolate in production.
+ * requests go through the Worker together, so their reads and writes interleave as they would on
+ * one isolate in production. Each organization is in its storage object, where every organization
+ * lives now: the promises hold there (the stored rows are read where they are, `rowsWhereStored`).
  */
 
 type Store = z.infer<typeof StoreSettingsSchema>;
@@ -36,12 +40,13 @@ interface AuditRow {
   new_value: string;
 }
 
-const auditOf = async (orgId: string, field: string) =>
-  (
-    await env.DB.prepare("SELECT store_id, field, old_value, new_value FROM settings_audit WHERE org_id = ? AND field = ?")
-      .bind(orgId, field)
-      .all<AuditRow>()
-  ).results;
+const auditOf = (orgId: string, field: string) =>
+  rowsWhereStored<AuditRow & Record<string, string | null>>(
+    orgId,
+    "SELECT store_id, field, old_value, new_value FROM settings_audit WHERE org_id = ? AND field = ?",
+    orgId,
+    field,
+  );
 
 /**
  * The audit rows as a chain from `start`: each row's old value is the previous row's new value.
@@ -212,7 +217,7 @@ describe("webhook endpoints", () => {
     expect(answers.map((res) => res.status)).toEqual(patches.map(() => 200));
     const answered = await Promise.all(answers.map((res) => res.json<{ url: string; description: string; updated_at: string }>()));
     for (const [i, body] of answered.entries()) expect(body).toMatchObject(patches[i]);
-    const stored = await env.DB.prepare("SELECT url, description FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first();
+    const [stored] = await rowsWhereStored(org.id, "SELECT url, description FROM webhook_endpoints WHERE id = ?", endpoint.id);
     expect(patches).toContainEqual(stored);
   });
 
@@ -222,8 +227,8 @@ describe("webhook endpoints", () => {
     const endpoint = await createEndpoint(key, { url: "https://hooks.example.com/a", events: ["deal.stip_alert"] });
     const answers = await Promise.all([1, 2, 3].map(() => call(`/api/v1/webhooks/${endpoint.id}`, { method: "DELETE", key })));
     expect(answers.map((res) => res.status).sort()).toEqual([204, 404, 404]);
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first<{ n: number }>();
-    expect(left?.n).toBe(0);
+    const [left] = await rowsWhereStored<{ n: number }>(org.id, "SELECT count(*) AS n FROM webhook_endpoints WHERE id = ?", endpoint.id);
+    expect(left.n).toBe(0);
   });
 });
 
@@ -245,9 +250,11 @@ describe("webhook secret rotation", () => {
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
     const secrets = await Promise.all(answers.map(async (res) => (await res.json<{ secret: string }>()).secret));
     expect(new Set(secrets).size).toBe(3);
-    const row = await env.DB.prepare("SELECT secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ?")
-      .bind(endpoint.id)
-      .first<{ secret_ciphertext: string; previous_secret_ciphertext: string }>();
+    const [row] = await rowsWhereStored<{ secret_ciphertext: string; previous_secret_ciphertext: string }>(
+      org.id,
+      "SELECT secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ?",
+      endpoint.id,
+    );
     const masterKey = loadConfig(env).webhookSecretsKey;
     const current = await decryptSecret(masterKey, row?.secret_ciphertext ?? "");
     const previous = await decryptSecret(masterKey, row?.previous_secret_ciphertext ?? "");
@@ -287,11 +294,12 @@ describe("ingestion", () => {
     ];
     const answers = await Promise.all(snapshots.map((units) => putInventory(store.id, { key }, { units })));
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
-    const { results } = await env.DB.prepare(
+    const results = await rowsWhereStored<{ stock_number: string }>(
+      org.id,
       "SELECT stock_number FROM inventory_units WHERE org_id = ? AND store_id = ? AND status = 'in_stock' ORDER BY stock_number",
-    )
-      .bind(org.id, store.id)
-      .all<{ stock_number: string }>();
+      org.id,
+      store.id,
+    );
     const inStock = results.map((r) => r.stock_number);
     expect(snapshots.map((units) => units.map((u) => u.stock_number as string).sort())).toContainEqual(inStock);
   });
@@ -305,12 +313,14 @@ describe("ingestion", () => {
     const answers = await Promise.all([1, 2, 3].map(() => postDeals({ key }, body)));
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
     const said = await Promise.all(answers.map((res) => res.json<{ created: number; stip_alerts: number }>()));
-    const deals = await env.DB.prepare("SELECT deal_number FROM deals WHERE org_id = ? ORDER BY deal_number")
-      .bind(org.id)
-      .all<{ deal_number: string }>();
-    expect(deals.results.map((d) => d.deal_number)).toEqual(["C1", "C2"]);
-    const stips = await env.DB.prepare("SELECT count(*) AS n FROM deal_stips WHERE org_id = ?").bind(org.id).first<{ n: number }>();
-    expect(stips?.n, "stip rows").toBe(1);
+    const deals = await rowsWhereStored<{ deal_number: string }>(
+      org.id,
+      "SELECT deal_number FROM deals WHERE org_id = ? ORDER BY deal_number",
+      org.id,
+    );
+    expect(deals.map((d) => d.deal_number)).toEqual(["C1", "C2"]);
+    const [stips] = await rowsWhereStored<{ n: number }>(org.id, "SELECT count(*) AS n FROM deal_stips WHERE org_id = ?", org.id);
+    expect(stips.n, "stip rows").toBe(1);
     // The answers' counts add up to what was stored and raised: two deals created, one alert, across all three.
     expect(
       said.reduce((sum, b) => sum + b.created, 0),
@@ -459,8 +469,8 @@ describe("key creation", () => {
 });
 
 describe("webhook trigger and redelivery", () => {
-  const deliveryRows = async (endpointId: string) =>
-    (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE endpoint_id = ?").bind(endpointId).all<{ id: string }>()).results.map((r) => r.id);
+  const deliveryRows = async (orgId: string, endpointId: string) =>
+    (await rowsWhereStored<{ id: string }>(orgId, "SELECT id FROM webhook_deliveries WHERE endpoint_id = ?", endpointId)).map((r) => r.id);
 
   it("three simultaneous triggers: three 202s, each answer's delivery stored once and no other", async () => {
     const org = await createOrg();
@@ -480,7 +490,7 @@ describe("webhook trigger and redelivery", () => {
     expect(answers.map((res) => res.status)).toEqual([202, 202, 202]);
     const ids = await Promise.all(answers.map(async (res) => (await res.json<{ id: string }>()).id));
     expect(new Set(ids).size).toBe(3);
-    expect((await deliveryRows(endpoint.id)).sort()).toEqual([...ids].sort());
+    expect((await deliveryRows(org.id, endpoint.id)).sort()).toEqual([...ids].sort());
   });
 
   it("three simultaneous redeliveries of one delivery: three 202s naming it, still one delivery row", async () => {
@@ -499,7 +509,7 @@ describe("webhook trigger and redelivery", () => {
     const answers = await Promise.all([1, 2, 3].map(() => call(path, { method: "POST", key })));
     expect(answers.map((res) => res.status)).toEqual([202, 202, 202]);
     for (const res of answers) expect(await res.json()).toMatchObject({ id, status: "pending" });
-    expect(await deliveryRows(endpoint.id)).toEqual([id]);
+    expect(await deliveryRows(org.id, endpoint.id)).toEqual([id]);
   });
 });
 
@@ -522,20 +532,27 @@ describe("purges", () => {
     await env.DB.prepare("UPDATE organizations SET expires_at = ? WHERE id = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), expired.organization_id)
       .run();
+    // A sandbox is born in its object with its demo units; the purge deletes the object's storage.
+    const unitsInObject = (orgId: string) =>
+      runInDurableObject(orgStore(env, orgId), (_, state) =>
+        state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name = 'inventory_units'").toArray().length === 0
+          ? 0
+          : state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM inventory_units").one().n,
+      );
+    expect(await unitsInObject(expired.organization_id)).toBeGreaterThan(0);
     const now = new Date();
     await Promise.all([purgeExpiredSandboxes(env, now), purgeExpiredSandboxes(env, now)]);
     const orgs = await env.DB.prepare("SELECT id FROM organizations WHERE id IN (?, ?)")
       .bind(expired.organization_id, live.organization_id)
       .all<{ id: string }>();
     expect(orgs.results).toEqual([{ id: live.organization_id }]);
-    const units = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ?")
-      .bind(expired.organization_id)
-      .first<{ n: number }>();
-    expect(units?.n).toBe(0);
+    expect(await unitsInObject(expired.organization_id)).toBe(0);
+    expect(await unitsInObject(live.organization_id)).toBeGreaterThan(0);
   });
 
   it("the retention purge and the webhook-body purge, each run twice at once: the expired rows and old bodies go, without error; nothing that should stay is touched", async () => {
-    const org = await createOrg();
+    // D1's own purges (an organization in its object purges on its alarm): their rows are in D1.
+    const org = await createOrg({ place: "d1" });
     const o = org.id;
     const db = getDb(env.DB);
     const now = new Date();

@@ -1,9 +1,12 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../src/credentials/tokens";
+import type { OrganizationStore } from "../../src/durable-objects/org-storage";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { FEED_MAX_AGE_SECONDS } from "../../src/routes/feeds/feeds.service";
 import { recordingD1 } from "../helpers/d1-recorder";
 import { createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
+import { copyingThrough } from "../helpers/org-storage";
 import { createBrokerToken } from "../helpers/staff";
 import { countingRateLimiter, createTestApp } from "../helpers/test-app";
 
@@ -27,26 +30,37 @@ async function expectRefusedOnceTheCachedCopyLapses(status: () => Promise<number
 }
 
 describe("README: a feed may be up to 10 s old", () => {
-  it("answers repeat reads from memory for 10 s, then reads D1 again", async () => {
+  it("answers repeat reads from memory for 10 s, then reads the organization's storage again", async () => {
     expect(FEED_MAX_AGE_SECONDS).toBe(10);
     const org = await createOrg();
     const store = await createStore(org.id);
     await createUnit(org.id, store.id, { stockedOn: "2026-01-01" });
     const { key } = await createApiKey(org.id);
+    // The organization is in its object: a read of its inventory is one call there, and none to D1's units.
     const d1 = recordingD1();
-    const { request } = createTestApp(undefined, { ...env, DB: d1.DB });
-    const inventoryQueries = async () => {
+    let objectReads = 0;
+    const real = orgStore(env, org.id);
+    const counted = copyingThrough(real, {
+      inventoryPage: (...args: Parameters<typeof real.inventoryPage>) => {
+        objectReads++;
+        return real.inventoryPage(...args);
+      },
+    } as Partial<OrganizationStore>);
+    const { request } = createTestApp(undefined, { ...env, DB: d1.DB, ORG_STORE: counted });
+    const inventoryReads = async () => {
       d1.clear();
+      objectReads = 0;
       expect((await request("/api/v1/inventory", { headers: { "X-Service-API-Key": key } })).status).toBe(200);
-      return d1.statements.filter((s) => s.sql.includes('"inventory_units"')).length;
+      expect(d1.statements.filter((s) => s.sql.includes('"inventory_units"'))).toEqual([]);
+      return objectReads;
     };
     vi.useFakeTimers({ toFake: ["Date"] });
     const t0 = Date.now();
-    expect(await inventoryQueries()).toBe(1);
+    expect(await inventoryReads()).toBe(1);
     vi.setSystemTime(t0 + FEED_MAX_AGE_SECONDS * 1000 - 1);
-    expect(await inventoryQueries()).toBe(0);
+    expect(await inventoryReads()).toBe(0);
     vi.setSystemTime(t0 + FEED_MAX_AGE_SECONDS * 1000);
-    expect(await inventoryQueries()).toBe(1);
+    expect(await inventoryReads()).toBe(1);
   });
 });
 

@@ -6,6 +6,7 @@ import { createEndpoint } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
+import { rowsWhereStored } from "../helpers/org-storage";
 import { capturingQueue, consumeOne } from "../helpers/queue-driver";
 import { brokerCall, createBrokerToken } from "../helpers/staff";
 
@@ -28,20 +29,24 @@ const ORG_TABLES = [
 ];
 const STORE_TABLES = ["store_lender_panel", "inventory_units"];
 
-/** Everything of `otherOrg`, and `siblingStore`'s rows of its own organization, as stored. */
-async function bystanders(otherOrg: string, siblingStore: string) {
+/**
+ * Everything of `otherOrg`, and `siblingStore`'s rows of its own organization (`siblingOrg`), as
+ * stored: in each organization's object, and the store directory's rows in D1.
+ */
+async function bystanders(otherOrg: string, siblingOrg: string, siblingStore: string) {
   const out: Record<string, unknown[]> = {};
-  for (const table of ORG_TABLES) {
-    out[`${table} of the other organization`] = (
-      await env.DB.prepare(`SELECT * FROM ${table} WHERE org_id = ? ORDER BY rowid`).bind(otherOrg).all()
-    ).results;
-  }
-  for (const table of STORE_TABLES) {
-    out[`${table} of the sibling store`] = (
-      await env.DB.prepare(`SELECT * FROM ${table} WHERE store_id = ? ORDER BY rowid`).bind(siblingStore).all()
-    ).results;
-  }
-  out["the sibling store"] = (await env.DB.prepare("SELECT * FROM stores WHERE id = ?").bind(siblingStore).all()).results;
+  for (const table of ORG_TABLES)
+    out[`${table} of the other organization`] = await rowsWhereStored(otherOrg, `SELECT * FROM ${table} WHERE org_id = ? ORDER BY rowid`, otherOrg);
+  for (const table of STORE_TABLES)
+    out[`${table} of the sibling store`] = await rowsWhereStored(
+      siblingOrg,
+      `SELECT * FROM ${table} WHERE store_id = ? ORDER BY rowid`,
+      siblingStore,
+    );
+  out["the sibling store"] = await rowsWhereStored(siblingOrg, "SELECT * FROM stores WHERE id = ?", siblingStore);
+  out["the directory's stores of the other organization and the sibling store"] = (
+    await env.DB.prepare("SELECT * FROM stores WHERE org_id = ? OR id = ? ORDER BY rowid").bind(otherOrg, siblingStore).all()
+  ).results;
   return out;
 }
 
@@ -83,7 +88,7 @@ describe("writes that delete or replace rows touch only their own store and orga
   it("settings: a lender panel PUT, a store PATCH and a thresholds PATCH, from the organization and from the operator", async () => {
     const { a, b, ids } = await twoOrganizations();
     const [a1, a2] = a.stores;
-    const before = await bystanders(b.org.id, a2.id);
+    const before = await bystanders(b.org.id, a.org.id, a2.id);
     const operator = await createOperatorToken();
     const writes = [
       () => brokerCall(`/api/settings/stores/${a1.id}/lender-panel`, a.broker, { method: "PUT", body: { programs: [ids[3]] } }),
@@ -99,37 +104,35 @@ describe("writes that delete or replace rows touch only their own store and orga
     ];
     for (const write of writes) {
       expect((await write()).status).toBe(200);
-      expect(await bystanders(b.org.id, a2.id)).toEqual(before);
+      expect(await bystanders(b.org.id, a.org.id, a2.id)).toEqual(before);
     }
     // And the writes did land on a1.
-    const panel = await env.DB.prepare("SELECT program_id FROM store_lender_panel WHERE store_id = ? ORDER BY program_id").bind(a1.id).all();
-    expect(panel.results.map((r) => r.program_id)).toEqual(ids.slice(0, 2));
+    const panel = await rowsWhereStored(a.org.id, "SELECT program_id FROM store_lender_panel WHERE store_id = ? ORDER BY program_id", a1.id);
+    expect(panel.map((r) => r.program_id)).toEqual(ids.slice(0, 2));
   });
 
   it("webhooks: deleting an endpoint deletes its own deliveries only, not its sibling endpoint's or the other organization's", async () => {
     const { a, b } = await twoOrganizations();
     const [one, two] = a.endpoints;
-    const before = await bystanders(b.org.id, a.stores[1].id);
-    const siblingDeliveries = () => env.DB.prepare("SELECT * FROM webhook_deliveries WHERE endpoint_id = ?").bind(two.id).all();
-    const sibling = (await siblingDeliveries()).results;
+    const before = await bystanders(b.org.id, a.org.id, a.stores[1].id);
+    const siblingDeliveries = () => rowsWhereStored(a.org.id, "SELECT * FROM webhook_deliveries WHERE endpoint_id = ?", two.id);
+    const sibling = await siblingDeliveries();
     expect(sibling).toHaveLength(1);
     const deleted = await call(`/api/v1/webhooks/${one.id}`, { method: "DELETE", key: a.key });
     expect(deleted.status).toBe(204);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?").bind(one.id).first<{ n: number }>())?.n).toBe(
-      0,
-    );
-    expect((await siblingDeliveries()).results).toEqual(sibling);
-    expect(await bystanders(b.org.id, a.stores[1].id)).toEqual(before);
+    expect(await rowsWhereStored(a.org.id, "SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?", one.id)).toEqual([{ n: 0 }]);
+    expect(await siblingDeliveries()).toEqual(sibling);
+    expect(await bystanders(b.org.id, a.org.id, a.stores[1].id)).toEqual(before);
   });
 
   it("ingestion: an inventory snapshot of one store takes out only that store's absent units", async () => {
     const { a, b } = await twoOrganizations();
     const [a1, a2] = a.stores;
-    const before = await bystanders(b.org.id, a2.id);
+    const before = await bystanders(b.org.id, a.org.id, a2.id);
     const ingest = await createIngestKey(a.org.id);
     const res = await putInventory(a1.id, { key: ingest }, { units: [unit(1)] }, false, { confirm_removals: "3" });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ created: 1, removed: 3 });
-    expect(await bystanders(b.org.id, a2.id)).toEqual(before);
+    expect(await bystanders(b.org.id, a.org.id, a2.id)).toEqual(before);
   });
 });
