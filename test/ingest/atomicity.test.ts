@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { failingObjectInserts, recordingObjectSql } from "../helpers/c40b";
+import { failingObjectInserts, recordingObjectSql } from "../helpers/object-sql";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
