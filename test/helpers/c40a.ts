@@ -1,0 +1,35 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { getTableName, is } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/durable-sqlite";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { inChunks, runBatch } from "../../src/db/batch";
+import { getDb } from "../../src/db/client";
+import * as orgSchema from "../../src/db/org-schema";
+import { readOrgStorage } from "../../src/db/queries/org-storage";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
+
+/**
+ * Rows of a per-organization table written where the organization's data is: D1 in statements of
+ * D1's size, or its object's own SQLite (its table of the same name) in one call.
+ */
+export async function insertAllWhereStored<T extends SQLiteTable>(orgId: string, table: T, rows: T["$inferInsert"][]): Promise<void> {
+  const db = getDb(env.DB);
+  if ((await readOrgStorage(db, orgId)) !== "object") {
+    await runBatch(
+      db,
+      inChunks(rows, (part) => db.insert(table).values(part)),
+    );
+    return;
+  }
+  const objectTable = Object.values(orgSchema).find((t) => is(t, SQLiteTable) && getTableName(t) === getTableName(table));
+  if (objectTable === undefined) throw new Error(`${getTableName(table)} is not an object table`);
+  await runInDurableObject(orgStore(env, orgId), (_, state) => {
+    const local = drizzle(state.storage);
+    for (const row of rows)
+      local
+        .insert(objectTable as SQLiteTable)
+        .values(row)
+        .run();
+  });
+}
