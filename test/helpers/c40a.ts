@@ -8,6 +8,7 @@ import { getDb } from "../../src/db/client";
 import * as orgSchema from "../../src/db/org-schema";
 import { readOrgStorage } from "../../src/db/queries/org-storage";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { createApiKey, createOrg, createStore } from "./factories";
 
 /**
  * Rows of a per-organization table written where the organization's data is: D1 in statements of
@@ -32,4 +33,19 @@ export async function insertAllWhereStored<T extends SQLiteTable>(orgId: string,
         .values(row)
         .run();
   });
+}
+
+/**
+ * `createDeskOrg`'s organization (a primary store routing over every program, a key), kept in D1 for
+ * the tests of a move from there. Its store has D1's default panel (`insertStore`: every program but
+ * buy-here-pay-here), to which the rest are added.
+ */
+export async function createDeskOrgInD1() {
+  const org = await createOrg({ place: "d1" });
+  const store = await createStore(org.id, { isPrimary: true });
+  await env.DB.prepare("INSERT OR IGNORE INTO store_lender_panel (org_id, store_id, program_id) SELECT ?, ?, id FROM lender_programs")
+    .bind(org.id, store.id)
+    .run();
+  const { key } = await createApiKey(org.id);
+  return { orgId: org.id, storeId: store.id, key };
 }
