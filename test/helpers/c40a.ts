@@ -8,6 +8,7 @@ import { getDb } from "../../src/db/client";
 import * as orgSchema from "../../src/db/org-schema";
 import { readOrgStorage } from "../../src/db/queries/org-storage";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { addToPanel } from "./deal-desk";
 import { createApiKey, createOrg, createStore } from "./factories";
 
 /**
@@ -36,16 +37,16 @@ export async function insertAllWhereStored<T extends SQLiteTable>(orgId: string,
 }
 
 /**
- * `createDeskOrg`'s organization (a primary store routing over every program, a key), kept in D1 for
- * the tests of a move from there. Its store has D1's default panel (`insertStore`: every program but
- * buy-here-pay-here), to which the rest are added.
+ * `createDeskOrg`'s organization (a primary store whose panel holds the named programs, default every
+ * program; a key), kept in D1 for the tests of a move from there. `insertStore` gave its store D1's
+ * default panel, replaced here by the one asked for.
  */
-export async function createDeskOrgInD1() {
+export async function createDeskOrgInD1(options: { programIds?: string[] } = {}) {
   const org = await createOrg({ place: "d1" });
   const store = await createStore(org.id, { isPrimary: true });
-  await env.DB.prepare("INSERT OR IGNORE INTO store_lender_panel (org_id, store_id, program_id) SELECT ?, ?, id FROM lender_programs")
-    .bind(org.id, store.id)
-    .run();
+  await env.DB.prepare("DELETE FROM store_lender_panel WHERE store_id = ?").bind(store.id).run();
+  const programIds = options.programIds ?? (await env.DB.prepare("SELECT id FROM lender_programs").all<{ id: string }>()).results.map((r) => r.id);
+  await addToPanel(org.id, store.id, programIds);
   const { key } = await createApiKey(org.id);
   return { orgId: org.id, storeId: store.id, key };
 }
