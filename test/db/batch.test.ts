@@ -55,8 +55,9 @@ describe("every chunked table takes 1..N rows through the helper and gives back 
     });
   });
 
+  // The webhooks group and the aged-alert markers are per-organization tables: D1's are written only for an organization in D1.
   it("webhook_deliveries: one per endpoint of the event", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     await rowCounts(async (n) => {
       const endpoints = range(n).map((i) => ({
         id: newId("whe"),
@@ -84,7 +85,7 @@ describe("every chunked table takes 1..N rows through the helper and gives back 
   });
 
   it("event_outbox and webhook_deliveries: a fan-out of N events of two organizations, each found, delivered and marked in its own", async () => {
-    const [orgA, orgB] = [await createOrg(), await createOrg()];
+    const [orgA, orgB] = [await createOrg({ place: "d1" }), await createOrg({ place: "d1" })];
     const endpointOf = (orgId: string) => ({
       id: newId("whe"),
       orgId,
@@ -134,7 +135,7 @@ describe("every chunked table takes 1..N rows through the helper and gives back 
 
   it("aged_inventory_alerts", async () => {
     await rowCounts(async (n) => {
-      const org = await createOrg();
+      const org = await createOrg({ place: "d1" });
       const units = range(n).map((i) => ({ stockNumber: `A${i}`, stockedOn: "2026-10-01" }));
       await runBatch(db, insertAgedAlertMarkers(db, org.id, units, AT));
       const stored = await db.select().from(agedInventoryAlerts).where(eq(agedInventoryAlerts.orgId, org.id));

@@ -45,7 +45,7 @@ const brief = (key: string, role: string) =>
 
 /** An organization with one store and its units; its rows seeded in D1, then placed (moved, D1's copy of the groups deleted). */
 async function organization(units: ReturnType<typeof unit>[]) {
-  const org = await createOrg();
+  const org = await createOrg({ place: "d1" });
   const store = await createStore(org.id, { isPrimary: true });
   // The feeds' stale check would set the object's alarm before the fourth night's run, and a forced firing for it does not
   // move it (it checks at the real time): ten days' thresholds keep it past the runs `runNightsThrough` fires through.

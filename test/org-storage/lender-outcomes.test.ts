@@ -1,22 +1,22 @@
 /**
- * The lender-outcome job where the data is (docs/scaling.md#jobs-where-the-data-is): a moved
+ * The lender-outcome job where the data is (docs/scaling.md#jobs-where-the-data-is): an
  * organization's object tests its decisions on its own alarm at the cron's 05:00, reading the
  * decisions, their deals' funding days and the open episodes in the object, and answers as the
- * queue's job answers for the same rows in D1.
+ * queue's job answers for the same rows of an organization in D1.
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { inChunks, runBatch } from "../../src/db/batch";
-import { getDb } from "../../src/db/client";
 import { deals, lenderDecisions } from "../../src/db/schema";
 import { moveToD1 } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { DAY_MS, isoDay } from "../../src/engines/dates";
 import { newId } from "../../src/lib/ids";
+import { insertAllWhereStored } from "../helpers/c40a";
 import { createDeskOrg, post } from "../helpers/deal-desk";
 import { listOutboxEvents } from "../helpers/events";
-import { nightlyRuns, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+import { createOrg, createStore } from "../helpers/factories";
+import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
 import { consumeJob, runCron } from "../helpers/queue-driver";
 import { all } from "../helpers/sql";
 
@@ -29,7 +29,6 @@ const DEAL = { beacon: 720, down_payment: 4000, vehicle_price: 24000, vehicle_ty
  * the recent ones 9 days after, so the days to fund rise from 3 to 9.
  */
 async function tighteningHistory(orgId: string, storeId: string, at: number) {
-  const db = getDb(env.DB);
   const rows = [
     ...Array.from({ length: 50 }, (_, i) => ({ daysBack: 31 + i * 3, decision: i < 39 ? "approved" : "declined", fundingDays: 3 }) as const),
     ...Array.from({ length: 17 }, (_, i) => ({ daysBack: i, decision: i < 7 ? "approved" : "countered", fundingDays: 9 }) as const),
@@ -68,10 +67,9 @@ async function tighteningHistory(orgId: string, storeId: string, at: number) {
     stipsAsked: r.daysBack < 30 ? ["Proof of income", "Proof of residence"] : ["Proof of income"],
     turnaroundHours: null,
   }));
-  await runBatch(db, [
-    ...inChunks(dealRows, (part) => db.insert(deals).values(part)),
-    ...inChunks(decisionRows, (part) => db.insert(lenderDecisions).values(part)),
-  ]);
+  // Where the organization's data is: D1, or its object.
+  await insertAllWhereStored(orgId, deals, dealRows);
+  await insertAllWhereStored(orgId, lenderDecisions, decisionRows);
 }
 
 /** An event's figures, without what names its organization's own rows. */
@@ -80,30 +78,31 @@ const figuresOf = (data: Record<string, unknown>) => {
   return rest;
 };
 
-describe("a moved organization's lender outcomes run on its object's alarm", () => {
+describe("an organization's lender outcomes run on its object's alarm", () => {
   it("finds the tightening in the object's decisions and funding days once, with the figures the queue's job finds for the same rows in D1", async () => {
     const { order, outcomesAt, briefedAt } = nightlyRuns();
-    const inD1 = await createDeskOrg({ programIds: [PROGRAM, "lp_union_rail_credit_union"] });
-    const moved = await createDeskOrg({ programIds: [PROGRAM, "lp_union_rail_credit_union"] });
+    // The queue's job is D1's, for an organization still there.
+    const d1Org = await createOrg({ place: "d1" });
+    const inD1 = { orgId: d1Org.id, storeId: (await createStore(d1Org.id, { isPrimary: true })).id };
+    // Born in its object: D1 holds none of its deals and decisions, so only the object can answer.
+    const inObject = await createDeskOrg({ programIds: [PROGRAM, "lp_union_rail_credit_union"] });
     await tighteningHistory(inD1.orgId, inD1.storeId, outcomesAt);
-    await tighteningHistory(moved.orgId, moved.storeId, outcomesAt);
-    // Moved, with D1's copy of its deals and decisions deleted: only the object can answer.
-    await placeOrganization(moved.orgId, "object");
+    await tighteningHistory(inObject.orgId, inObject.storeId, outcomesAt);
 
-    // The queue's job at 05:00 for both: it tests the organization in D1, and skips the moved one.
-    for (const orgId of [inD1.orgId, moved.orgId])
+    // The queue's job at 05:00 for both: it tests the organization in D1, and skips the one in its object.
+    for (const orgId of [inD1.orgId, inObject.orgId])
       expect((await consumeJob(env, { job: "lender-outcome-shifts", orgId, scheduledTime: outcomesAt })).acked).toBe(true);
     const [expected] = await listOutboxEvents(inD1.orgId, "lender.environment_change");
-    expect(await listOutboxEvents(moved.orgId, "lender.environment_change")).toEqual([]);
+    expect(await listOutboxEvents(inObject.orgId, "lender.environment_change")).toEqual([]);
 
     // The object's three runs (aged alerts, lender outcomes, briefings), in the order they come.
-    for (const _ of order) expect(await runDurableObjectAlarm(orgStore(env, moved.orgId))).toBe(true);
-    const events = await listOutboxEvents(moved.orgId, "lender.environment_change");
+    for (const _ of order) expect(await runDurableObjectAlarm(orgStore(env, inObject.orgId))).toBe(true);
+    const events = await listOutboxEvents(inObject.orgId, "lender.environment_change");
     expect(events).toHaveLength(1);
     // Recorded in the object's outbox with its episode (one transaction), and relayed under that id by the same firing.
     const outbox = "SELECT id, relayed_at IS NOT NULL AS relayed FROM event_outbox WHERE event = 'lender.environment_change'";
-    expect(await rowsWhereStored(moved.orgId, outbox)).toEqual([{ id: events[0].id, relayed: 1 }]);
-    expect(events[0].store_id).toBe(moved.storeId);
+    expect(await rowsWhereStored(inObject.orgId, outbox)).toEqual([{ id: events[0].id, relayed: 1 }]);
+    expect(events[0].store_id).toBe(inObject.storeId);
     expect(figuresOf(events[0].data)).toEqual(figuresOf(expected.data));
     // The funding days are the deals' in the object, counted forward from the submission.
     expect(events[0].data).toMatchObject({
@@ -115,37 +114,39 @@ describe("a moved organization's lender outcomes run on its object's alarm", () 
     expect(events[0].data.summary).toBe(
       "Approvals at Harbor Point Bank fell from 78% to 41% over the last 30 days, 17 decisions (against 50 before); counter-offers 0% → 59%, stips asked 1 → 2 a deal, days to fund 3 → 9",
     );
-    // The episode is the object's: one, open, the event's; D1 holds none of the moved organization's.
+    // The episode is the object's: one, open, the event's; D1 holds none of its organization's.
     const episodes = await rowsWhereStored<{ id: string; closed_at: string | null }>(
-      moved.orgId,
+      inObject.orgId,
       "SELECT id, closed_at FROM lender_outcome_episodes WHERE org_id = ?",
-      moved.orgId,
+      inObject.orgId,
     );
     expect(episodes).toEqual([{ id: events[0].data.episode_id, closed_at: null }]);
-    expect(await all("SELECT id FROM lender_outcome_episodes WHERE org_id = ?", moved.orgId)).toEqual([]);
+    expect(await all("SELECT id FROM lender_outcome_episodes WHERE org_id = ?", inObject.orgId)).toEqual([]);
 
     // The same night's cron, through the queue, adds nothing.
     await runCron("0 5 * * *", outcomesAt);
-    expect(await listOutboxEvents(moved.orgId, "lender.environment_change")).toHaveLength(1);
+    expect(await listOutboxEvents(inObject.orgId, "lender.environment_change")).toHaveLength(1);
 
     // Its readers find the object's episode: the lender route names it, and a briefing built after it (06:00) does too.
-    const routed = await (await post("/api/v1/lender-route", moved.key, DEAL)).json<{ outcome_changes: { lender_id: string; summary: string }[] }>();
+    const routed = await (await post("/api/v1/lender-route", inObject.key, DEAL)).json<{
+      outcome_changes: { lender_id: string; summary: string }[];
+    }>();
     expect(routed.outcome_changes).toEqual([expect.objectContaining({ lender_id: PROGRAM, summary: events[0].data.summary })]);
     if (briefedAt > outcomesAt) {
       const [stored] = await rowsWhereStored<{ body: string }>(
-        moved.orgId,
+        inObject.orgId,
         "SELECT body FROM morning_briefings WHERE org_id = ? AND role = 'fi_director' AND day = ?",
-        moved.orgId,
+        inObject.orgId,
         isoDay(briefedAt),
       );
       const sections = (JSON.parse(stored.body) as { sections: { id: string; figures: { label: string }[] }[] }).sections;
       expect(sections.find((s) => s.id === "lender_tightening")?.figures[0].label).toContain(events[0].data.summary as string);
     }
 
-    // The undo brings the episode back to D1 with the decisions.
-    const back = await moveToD1(env, moved.orgId);
+    // Moved to D1 (an undo's way), the episode goes with the decisions.
+    const back = await moveToD1(env, inObject.orgId);
     expect(back.tables).toMatchObject({ lender_decisions: { rows: 67 }, lender_outcome_episodes: { rows: 1 } });
-    expect(await all("SELECT id FROM lender_outcome_episodes WHERE org_id = ? AND closed_at IS NULL", moved.orgId)).toEqual([
+    expect(await all("SELECT id FROM lender_outcome_episodes WHERE org_id = ? AND closed_at IS NULL", inObject.orgId)).toEqual([
       { id: events[0].data.episode_id },
     ]);
   });

@@ -35,7 +35,7 @@ async function d1Rows(orgId: string): Promise<Record<string, number>> {
 
 /** An organization with units, deals (and so stips and a sales month) and a compliance check, moved to its object. */
 async function movedOrganization() {
-  const org = await createOrg();
+  const org = await createOrg({ place: "d1" });
   const store = await createStore(org.id, { name: "North Lot" });
   const key = await createIngestKey(org.id);
   expect((await putInventory(store.id, { key }, { units: Array.from({ length: 30 }, (_, i) => unit(i)) })).status).toBe(200);

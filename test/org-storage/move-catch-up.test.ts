@@ -15,7 +15,7 @@ import { rowsWhereStored } from "../helpers/org-storage";
 import { all } from "../helpers/sql";
 
 async function organization(extraUnits = 0) {
-  const org = await createOrg();
+  const org = await createOrg({ place: "d1" });
   const store = await createStore(org.id, { name: "North Lot" });
   const key = await createIngestKey(org.id);
   expect((await putInventory(store.id, { key }, { units: BASE_UNITS })).status).toBe(200);
@@ -317,7 +317,7 @@ describe("the move's copy while writes go on, its catch-up and the short write p
   });
 
   it("rows changed after their group was copied: a delivery with its event, an endpoint deleted, settings and their audit rows arrive in the object as in D1", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id);
     const { key } = await createApiKey(org.id);
     const kept = await createEndpoint(key, { url: "https://hooks.example.com/kept", events: ["inventory.aged_alert"] });

@@ -24,8 +24,8 @@ import { ROLES } from "../../src/engines/reports/briefings";
 import { commitWithEvents } from "../../src/events/emit";
 import { DomainError } from "../../src/lib/domain-error";
 import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
+import { createDeskOrgInD1 } from "../helpers/c40a";
 import { complianceCheck } from "../helpers/compliance";
-import { createDeskOrg } from "../helpers/deal-desk";
 import { createEndpoint, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createDeal, createOrg, createStore } from "../helpers/factories";
 import { BASE_UNITS, createIngestKey, deal, growingSnapshot, postDeals, putInventory, type SnapshotCounts, unit } from "../helpers/ingest";
@@ -37,7 +37,7 @@ import { brokerCall, createBrokerToken } from "../helpers/staff";
 
 type Feed = z.infer<typeof InventoryFeedSchema>;
 async function organizationWithUnits() {
-  const org = await createOrg();
+  const org = await createOrg({ place: "d1" });
   const store = await createStore(org.id, { name: "North Lot" });
   const key = await createIngestKey(org.id);
   expect((await putInventory(store.id, { key }, { units: BASE_UNITS })).status).toBe(200);
@@ -674,7 +674,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
   });
 
   it("a move while events are raised and delivered: each event delivered once, its delivery and attempt in the object; the undo brings them back", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id);
     const { key } = await createApiKey(org.id);
     const name = "move-while-events";
@@ -727,7 +727,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
   });
 
   it("an event raised while its organization moves is fanned out at the flip, in the object: its message waits and is acked, not sent back to the queue for 20 minutes", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id);
     const { key } = await createApiKey(org.id);
     await createEndpoint(key, { url: receiverUrl("ok", "fan-out-while-moving"), events: ["inventory.aged_alert"] });
@@ -753,7 +753,7 @@ describe("npm run storage -- move: D1 → the organization's object, while write
   });
 
   it("an endpoint deleted in the object after the move is gone after the undo, with its deliveries; the one kept is listed", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const { key } = await createApiKey(org.id);
     const kept = await createEndpoint(key, { url: receiverUrl("ok", "undo-kept"), events: ["inventory.aged_alert"] });
     const gone = await createEndpoint(key, { url: receiverUrl("ok", "undo-gone"), events: ["deal.stip_alert"] });
@@ -795,7 +795,7 @@ describe("the settings group's lender panels and screening thresholds move and c
     ).then((rows) => rows.map((r) => r.new_value));
 
   it("a panel PUT during a move waits for the flip and lands once in the object; the undo writes the panel, the thresholds and their audit rows back", async () => {
-    const { orgId, storeId } = await createDeskOrg({ programIds: ["lp_harbor_point_bank"] });
+    const { orgId, storeId } = await createDeskOrgInD1({ programIds: ["lp_harbor_point_bank"] });
     const broker = (await createBrokerToken(orgId)).token;
     const put = (programs: string[]) => brokerCall(`/api/settings/stores/${storeId}/lender-panel`, broker, { method: "PUT", body: { programs } });
     expect((await put(["lp_fresh_start_auto_lending"])).status).toBe(200);
@@ -836,7 +836,7 @@ describe("the settings group's lender panels and screening thresholds move and c
   });
 
   it("refuses a copy that loses a panel row: 409, the organization stays in D1", async () => {
-    const { orgId } = await createDeskOrg({ programIds: ["lp_harbor_point_bank", "lp_fresh_start_auto_lending"] });
+    const { orgId } = await createDeskOrgInD1({ programIds: ["lp_harbor_point_bank", "lp_fresh_start_auto_lending"] });
     const real = orgStore(env, orgId);
     const namespace = copyingThrough(real, {
       loadLenderPanels: (o, panels, thresholds) => real.loadLenderPanels(o, panels.slice(1), thresholds),

@@ -9,7 +9,6 @@ import { openOrgStore } from "../../src/db/org-store";
 import { NOT_SERVING, type OrganizationStore, OrgStorageMismatchError } from "../../src/durable-objects/org-storage";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { createOrg, createStore, createUnit } from "../helpers/factories";
-import { placeOrganization } from "../helpers/org-storage";
 
 const ORG_TABLES = Object.values(orgSchema)
   .filter((table) => table instanceof SQLiteTable)
@@ -17,11 +16,11 @@ const ORG_TABLES = Object.values(orgSchema)
 
 describe("an organization's storage object", () => {
   it("refuses every call made for another organization, and serves its own", async () => {
+    // Both born in their objects, A's unit written in its own.
     const a = await createOrg();
     const b = await createOrg();
     const store = await createStore(a.id, { name: "North Lot" });
     await createUnit(a.id, store.id, { stockNumber: "A-1", stockedOn: "2026-11-01" });
-    await placeOrganization(a.id, "object");
 
     await runInDurableObject(orgStore(env, a.id), async (objectOfA: OrganizationStore) => {
       // A routing mistake (B's call sent to A's object) fails instead of answering with A's units.
@@ -36,8 +35,10 @@ describe("an organization's storage object", () => {
       expect(own).toHaveLength(1);
       expect((own as unknown[][])[0].slice(0, 1)).toEqual(["A-1"]);
     });
-    // B's own object holds nothing of A's, and serves nothing until a move fills it.
-    expect(await orgStore(env, b.id).inventoryPage(b.id, { limit: 10 })).toEqual(NOT_SERVING);
+    // B's own object holds nothing of A's; an organization still in D1's serves nothing until a move fills it.
+    expect(await orgStore(env, b.id).inventoryPage(b.id, { limit: 10 })).toEqual([]);
+    const inD1 = await createOrg({ place: "d1" });
+    expect(await orgStore(env, inD1.id).inventoryPage(inD1.id, { limit: 10 })).toEqual(NOT_SERVING);
   });
 
   it("migrates an object on the previous schema version when it starts, and every table reads afterwards", async () => {

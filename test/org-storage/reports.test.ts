@@ -18,7 +18,7 @@ const UNITS = [stocked(1, 50), stocked(2, 10, { asking_price: 30_000 }), stocked
 
 describe("the reports of an organization moved to its object", () => {
   it("answer as before the move, follow a snapshot that lands in the object, and answer the same again once undone", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id, { isPrimary: true, name: "North Lot" });
     const key = await createIngestKey(org.id);
     expect((await putInventory(store.id, { key }, { units: UNITS })).status).toBe(200);
@@ -100,17 +100,22 @@ describe("the reports of an organization moved to its object", () => {
     const sent: JobMessage[] = [];
     const jobs = { sendBatch: async (messages: Iterable<MessageSendRequest<JobMessage>>) => void sent.push(...[...messages].map((m) => m.body)) };
     const bindings = { ...env, JOBS: jobs as unknown as Queue<JobMessage> };
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     await createStore(org.id, { isPrimary: true });
     await enqueueStoreBriefings(bindings, org.id, new Date());
     expect(sent).toHaveLength(1);
     await moveToObject(env, org.id);
     await enqueueStoreBriefings(bindings, org.id, new Date());
     expect(sent).toHaveLength(1);
+    // Nor for one born in its object.
+    const born = await createOrg();
+    await createStore(born.id, { isPrimary: true });
+    await enqueueStoreBriefings(bindings, born.id, new Date());
+    expect(sent).toHaveLength(1);
   });
 
   it.each(PLACES)("a store's briefing counts only that store's funding pipeline, however old its deals (%s)", async (place) => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const north = await createStore(org.id, { isPrimary: true, name: "North Lot" });
     const south = await createStore(org.id, { name: "South Lot" });
     const ingestKey = await createIngestKey(org.id);

@@ -7,8 +7,9 @@ import { auditEntry, replaceLenderPanel, saveComplianceSettings } from "../../sr
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { type AppraisalBody, appraise, THIS_YEAR } from "../helpers/appraisal";
+import { createDeskOrgInD1 } from "../helpers/c40a";
 import { complianceCheck } from "../helpers/compliance";
-import { createDeskOrg, post } from "../helpers/deal-desk";
+import { post } from "../helpers/deal-desk";
 import { call } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
 import { copyingThrough, PLACES, type Place, placeOrganization } from "../helpers/org-storage";
@@ -24,12 +25,12 @@ function advancePastEngineCaches() {
 }
 
 /**
- * A desk organization with one aged unit (50 days, the 45-day default threshold), in D1 or moved.
+ * A desk organization with one aged unit (50 days, the 45-day default threshold), in D1 or moved from there.
  * Moved, D1's copy of its store settings is scrambled and its store audit rows deleted (a move
  * keeps them for an undo), so a reader that still read D1 would answer wrongly: only the object can answer right.
  */
 async function settingsOrg(place: Place) {
-  const desk = await createDeskOrg();
+  const desk = await createDeskOrgInD1();
   await createValuedUnit(desk.orgId, desk.storeId, {
     stockNumber: "SET-50",
     stockedOn: daysAgo(50),

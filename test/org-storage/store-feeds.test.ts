@@ -1,9 +1,9 @@
 /**
- * The store feeds group in a moved organization's object (docs/scaling.md, docs/ingestion.md#when-a-feed-stops):
+ * The store feeds group in an organization's object (docs/scaling.md, docs/ingestion.md#when-a-feed-stops):
  * a delivery is recorded with the snapshot or push it records, in the object's transaction; every
  * `data_as_of` is read there, with the thresholds the object keeps; the stale check runs on the
  * object's alarm, due when the first feed would go stale, and D1's 5-minute job leaves the
- * organization alone. D1's copy of the moved groups is deleted after the move, so only the object can answer.
+ * organization alone. Moved, D1's copy of the moved groups is deleted, so only the object can answer.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -12,7 +12,7 @@ import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { eventually, listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
-import { PLACES, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
 import { runCron } from "../helpers/queue-driver";
 import { createStaffUser, logIn, staffCall } from "../helpers/staff";
 
@@ -23,8 +23,8 @@ type Ages = {
 };
 type FeedRow = { feed: string; received_at: string; stale_since: string | null };
 
-async function setup(name: string) {
-  const org = await createOrg();
+async function setup(name: string, place: Place = "object") {
+  const org = await createOrg({ place });
   const store = await createStore(org.id, { isPrimary: true, name: `Feeds ${name}` });
   const key = await createIngestKey(org.id);
   return { org, store, key };
@@ -62,9 +62,9 @@ async function ages(key: string, storeId: string) {
   };
 }
 
-describe("a moved organization's store feeds are in its object", () => {
+describe("an organization's store feeds are in its object", () => {
   it.each(PLACES)("in %s: the answers' data_as_of are the same before and after the move, and a push after it is read there", async (place) => {
-    const { org, store, key } = await setup(`ages ${place}`);
+    const { org, store, key } = await setup(`ages ${place}`, "d1");
     expect((await putInventory(store.id, { key }, { units: [unit(1)] })).status).toBe(200);
     expect((await postDeals({ key }, { deals: [deal("D-1", store.id)] })).status).toBe(200);
     const before = await ages(key, store.id);
@@ -102,7 +102,6 @@ describe("a moved organization's store feeds are in its object", () => {
   it("a stopped feed goes stale on the object's alarm: store.feed_stale once, not again on the next alarm; the next push raises store.feed_resumed; D1's job leaves it be", async () => {
     const { org, store, key } = await setup("episode");
     await putInventory(store.id, { key }, { units: [unit(1)] });
-    await placeOrganization(org.id, "object");
     // The check is due when the feed would go stale: its delivery plus the store's 24 hours (a second after).
     const armed = await objectFeeds(org.id);
     expect(armed.checkAt).toBe(Date.parse(armed.rows[0].received_at) + 24 * HOUR + 1000);
@@ -146,7 +145,6 @@ describe("a moved organization's store feeds are in its object", () => {
   it("a firing for the feeds' check runs no nightly job: the nightly run stays set for its time", async () => {
     const { org, store, key } = await setup("firing");
     await putInventory(store.id, { key }, { units: [unit(1)] });
-    await placeOrganization(org.id, "object");
     // The feed goes stale a minute from now; a PATCH (of nothing new) sets the check for it, before any nightly run.
     await runInDurableObject(object(org.id), (_, state) => {
       state.storage.sql.exec("UPDATE store_feeds SET received_at = ?", new Date(Date.now() - 24 * HOUR + 60_000).toISOString());
@@ -164,7 +162,7 @@ describe("a moved organization's store feeds are in its object", () => {
   });
 
   it("D1's 5-minute job checks an organization in D1, and not one being moved", async () => {
-    const { org, store, key } = await setup("moving");
+    const { org, store, key } = await setup("moving", "d1");
     await putInventory(store.id, { key }, { units: [unit(1)] });
     await env.DB.prepare("UPDATE store_feeds SET received_at = ? WHERE store_id = ?")
       .bind(new Date(Date.now() - 25 * HOUR).toISOString(), store.id)
@@ -181,7 +179,6 @@ describe("a moved organization's store feeds are in its object", () => {
   it("a lowered threshold, changed in the object, moves the check and makes the feed stale; the answers say so with the new threshold", async () => {
     const { org, store, key } = await setup("threshold");
     await putInventory(store.id, { key }, { units: [unit(1)] });
-    await placeOrganization(org.id, "object");
     const receivedAt = await ageInObject(org.id, "inventory", 10);
     const reader = (await createApiKey(org.id)).key;
     expect((await ages(reader, store.id)).alerts[0]).toMatchObject({ stale: false, stale_after_hours: 24 });

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
-import { webhooksDigest } from "../../src/db/queries/org-storage";
-import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
+import { readOrgStorage, webhooksDigest } from "../../src/db/queries/org-storage";
+import { moveToD1 } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { WEBHOOK_BODY_RETENTION_DAYS } from "../../src/events/delivery";
 import { commitWithEvents } from "../../src/events/emit";
@@ -33,19 +33,51 @@ const triggerSample = (key: string, endpointId: string, event: string) =>
     body: JSON.stringify({ event }),
   });
 
-/** An organization with a store, a key, and an endpoint made before it is placed (a move copies it), its webhooks group in `place`. */
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** An event the organization's object recorded at `at`, fanned out and relayed to D1 then (the object's outbox; D1's for an organization in D1). */
+const recordedEvent = async (orgId: string, id: string, at: string) =>
+  (await readOrgStorage(getDb(env.DB), orgId)) === "object"
+    ? rowsWhereStored(
+        orgId,
+        "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at, relayed_at) VALUES (?, ?, 'inventory.aged_alert', '{}', ?, ?, ?)",
+        id,
+        orgId,
+        at,
+        at,
+        at,
+      )
+    : env.DB.prepare(
+        "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at) VALUES (?, ?, 'inventory.aged_alert', '{}', ?, ?)",
+      )
+        .bind(id, orgId, at, at)
+        .run();
+
+/** An endpoint for aged alerts, where the organization's data is. */
+const endpointOf = (orgId: string, id: string) =>
+  rowsWhereStored(
+    orgId,
+    `INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext) VALUES (?, ?, 'https://hooks.example.com/a', '["inventory.aged_alert"]', 'c')`,
+    id,
+    orgId,
+  );
+
+/**
+ * An organization with a store, a key, and an endpoint: made in D1 before it is placed (a move copies it), its webhooks
+ * group in `place`; or `born` in its object, no move.
+ */
 async function setup(
-  place: Place,
+  place: Place | "born",
   name: string,
   behaviour: Parameters<typeof receiverUrl>[0],
   events: Parameters<typeof createEndpoint>[1]["events"],
 ) {
-  const org = await createOrg();
+  const org = await createOrg({ place: place === "born" ? "object" : "d1" });
   const store = await createStore(org.id);
   const before = await createApiKey(org.id);
   const endpoint = await createEndpoint(before.key, { url: receiverUrl(behaviour, name), events });
   await tellReceiverSecret(name, endpoint.secret);
-  await placeOrganization(org.id, place);
+  if (place !== "born") await placeOrganization(org.id, place);
   // A key first used after the move: a credential cached before it reads D1's copy for up to 60 s, which the test deleted.
   const { key } = await createApiKey(org.id, { dailyLimit: 100_000 });
   return { org, store, key, endpoint };
@@ -159,33 +191,33 @@ describe.each(PLACES)("webhooks, the group in %s", (place) => {
   });
 });
 
-describe("the webhooks group's jobs on a moved organization's alarm", () => {
+describe("the webhooks group's jobs on an organization's alarm", () => {
   it(`its 00:15 run clears the bodies of attempts older than ${WEBHOOK_BODY_RETENTION_DAYS} days in the object and keeps a younger one's; an undo brings that back`, async () => {
     const DAY = 86_400_000;
     const first = nextNightlyRun(Date.now());
     const purgeAt = new Date(first).getUTCHours() === 0 ? first : nextNightlyRun(first);
     const org = await createOrg();
-    const iso = (ms: number) => new Date(ms).toISOString();
-    await env.DB.batch([
-      env.DB.prepare(
-        "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at) VALUES ('evt_old_body', ?, 'inventory.aged_alert', '{}', ?, ?)",
-      ).bind(org.id, iso(purgeAt - 40 * DAY), iso(purgeAt - 40 * DAY)),
-      env.DB.prepare(
-        "INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext) VALUES ('whk_old_body', ?, 'https://hooks.example.com/a', '[\"inventory.aged_alert\"]', 'c')",
-      ).bind(org.id),
-      env.DB.prepare(
-        "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, attempt_count, created_at, updated_at) VALUES ('dlv_old_body', ?, 'whk_old_body', 'evt_old_body', 'inventory.aged_alert', 'delivered', 2, ?, ?)",
-      ).bind(org.id, iso(purgeAt - 40 * DAY), iso(purgeAt - 40 * DAY)),
-      ...[
-        [1, purgeAt - (WEBHOOK_BODY_RETENTION_DAYS + 1) * DAY],
-        [2, purgeAt - (WEBHOOK_BODY_RETENTION_DAYS - 1) * DAY],
-      ].map(([attempt, at]) =>
-        env.DB.prepare(
-          "INSERT INTO webhook_attempts (delivery_id, attempt, org_id, attempted_at, duration_ms, outcome, request_body, response_body) VALUES ('dlv_old_body', ?, ?, ?, 30, 'delivered', '{}', 'ok')",
-        ).bind(attempt, org.id, iso(at)),
-      ),
-    ]);
-    await moveToObject(env, org.id);
+    const old = iso(purgeAt - 40 * DAY);
+    await recordedEvent(org.id, "evt_old_body", old);
+    await endpointOf(org.id, "whk_old_body");
+    await rowsWhereStored(
+      org.id,
+      "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, attempt_count, created_at, updated_at) VALUES ('dlv_old_body', ?, 'whk_old_body', 'evt_old_body', 'inventory.aged_alert', 'delivered', 2, ?, ?)",
+      org.id,
+      old,
+      old,
+    );
+    for (const [attempt, at] of [
+      [1, purgeAt - (WEBHOOK_BODY_RETENTION_DAYS + 1) * DAY],
+      [2, purgeAt - (WEBHOOK_BODY_RETENTION_DAYS - 1) * DAY],
+    ])
+      await rowsWhereStored(
+        org.id,
+        "INSERT INTO webhook_attempts (delivery_id, attempt, org_id, attempted_at, duration_ms, outcome, request_body, response_body) VALUES ('dlv_old_body', ?, ?, ?, 30, 'delivered', '{}', 'ok')",
+        attempt,
+        org.id,
+        iso(at),
+      );
     const bodies = () =>
       rowsWhereStored(org.id, "SELECT attempt, request_body, response_body FROM webhook_attempts WHERE org_id = ? ORDER BY attempt", org.id);
     for (const at of [first, nextNightlyRun(first)]) {
@@ -195,7 +227,7 @@ describe("the webhooks group's jobs on a moved organization's alarm", () => {
         { attempt: 2, request_body: "{}", response_body: "ok" },
       ]);
     }
-    // The undo writes back what the object holds: the cleared bodies too, verified.
+    // An undo writes back what the object holds: the cleared bodies too, verified.
     const back = await moveToD1(env, org.id);
     expect(await bodies()).toEqual([
       { attempt: 1, request_body: null, response_body: null },
@@ -209,9 +241,9 @@ describe("the webhooks group's jobs on a moved organization's alarm", () => {
   });
 });
 
-describe("a moved organization's sample", () => {
+describe("a sample of an organization in its object", () => {
   it("reaches only the endpoint it was triggered for, also after the object's alarm relays its outbox: never D1's outbox, never another endpoint", async () => {
-    const { org, key, endpoint } = await setup("object", "sample-only-a", "ok", ["deal.stip_alert"]);
+    const { org, key, endpoint } = await setup("born", "sample-only-a", "ok", ["deal.stip_alert"]);
     const other = await createEndpoint(key, { url: receiverUrl("ok", "sample-only-b"), events: ["deal.stip_alert"] });
     const sample = await triggerSample(key, endpoint.id, "deal.stip_alert");
     expect(sample.status).toBe(202);
@@ -227,50 +259,53 @@ describe("a moved organization's sample", () => {
   });
 });
 
-describe("the webhooks group's retention and re-sends on a moved organization's alarm", () => {
+describe("the webhooks group's retention and re-sends on an organization's alarm", () => {
   const DAY = 86_400_000;
-  const iso = (ms: number) => new Date(ms).toISOString();
 
-  /** An endpoint and, for each [id, status, age in days before `at`], an event and its delivery with one attempt, seeded in D1. */
+  /** An endpoint and, for each [id, status, age in days before `at`], an event and its delivery with one attempt, where the organization's data is. */
   async function seedDeliveries(orgId: string, at: number, deliveries: [string, "delivered" | "failed" | "pending", number][]) {
-    await env.DB.batch([
-      env.DB.prepare(
-        `INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext) VALUES ('whk_${orgId}', ?, 'https://hooks.example.com/a', '["inventory.aged_alert"]', 'c')`,
-      ).bind(orgId),
-      ...deliveries.flatMap(([id, status, days]) => [
-        env.DB.prepare(
-          "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at) VALUES (?, ?, 'inventory.aged_alert', '{}', ?, ?)",
-        ).bind(`evt_${id}`, orgId, iso(at - days * DAY), iso(at - days * DAY)),
-        env.DB.prepare(
-          "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, attempt_count, created_at, updated_at) VALUES (?, ?, ?, ?, 'inventory.aged_alert', ?, 1, ?, ?)",
-        ).bind(id, orgId, `whk_${orgId}`, `evt_${id}`, status, iso(at - days * DAY), iso(at - days * DAY)),
-        env.DB.prepare(
-          "INSERT INTO webhook_attempts (delivery_id, attempt, org_id, attempted_at, duration_ms, outcome) VALUES (?, 1, ?, ?, 30, 'retrying')",
-        ).bind(id, orgId, iso(at - days * DAY)),
-      ]),
-    ]);
+    await endpointOf(orgId, `whk_${orgId}`);
+    for (const [id, status, days] of deliveries) {
+      const then = iso(at - days * DAY);
+      await recordedEvent(orgId, `evt_${id}`, then);
+      await rowsWhereStored(
+        orgId,
+        "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, attempt_count, created_at, updated_at) VALUES (?, ?, ?, ?, 'inventory.aged_alert', ?, 1, ?, ?)",
+        id,
+        orgId,
+        `whk_${orgId}`,
+        `evt_${id}`,
+        status,
+        then,
+        then,
+      );
+      await rowsWhereStored(
+        orgId,
+        "INSERT INTO webhook_attempts (delivery_id, attempt, org_id, attempted_at, duration_ms, outcome) VALUES (?, 1, ?, ?, 30, 'retrying')",
+        id,
+        orgId,
+        then,
+      );
+    }
   }
 
   it("its 00:15 run deletes the finished deliveries older than 90 days in the object, with their attempts and events; a pending or younger one stays; a D1 organization's are the cron's", async () => {
     const first = nextNightlyRun(Date.now());
     const purgeAt = new Date(first).getUTCHours() === 0 ? first : nextNightlyRun(first);
-    const [moved, inD1] = [await createOrg(), await createOrg()];
-    await seedDeliveries(moved.id, purgeAt, [
+    const [born, inD1] = [await createOrg(), await createOrg({ place: "d1" })];
+    await seedDeliveries(born.id, purgeAt, [
       ["dlv_r_old_ok", "delivered", 91],
       ["dlv_r_old_failed", "failed", 120],
       ["dlv_r_old_pending", "pending", 91],
       ["dlv_r_young", "delivered", 89],
     ]);
     await seedDeliveries(inD1.id, purgeAt, [["dlv_r_d1_old", "delivered", 91]]);
-    await placeOrganization(moved.id, "object");
     const inObject = (table: string, column: string) =>
-      rowsWhereStored<Record<string, string>>(moved.id, `SELECT ${column} FROM ${table} WHERE org_id = ? ORDER BY ${column}`, moved.id);
+      rowsWhereStored<Record<string, string>>(born.id, `SELECT ${column} FROM ${table} WHERE org_id = ? ORDER BY ${column}`, born.id);
     const all = ["dlv_r_old_failed", "dlv_r_old_ok", "dlv_r_old_pending", "dlv_r_young"];
     expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(all);
-    // The copied events are D1's: held as relayed, so the object's relay never sends them to D1 again.
-    expect(await rowsWhereStored(moved.id, "SELECT id FROM event_outbox WHERE relayed_at IS NULL")).toEqual([]);
 
-    const stub = orgStore(env, moved.id);
+    const stub = orgStore(env, born.id);
     for (;;) {
       const next = await runInDurableObject(stub, (_, state) => state.storage.getAlarm());
       if (next === null || next > purgeAt) break;
@@ -286,7 +321,7 @@ describe("the webhooks group's retention and re-sends on a moved organization's 
     expect(await d1Deliveries()).toEqual(["dlv_r_d1_old"]);
     await runCron("15 0 * * *", purgeAt);
     expect(await d1Deliveries()).toEqual([]);
-    // The cron found nothing of the moved organization: D1's copy was purged, and the object's young and pending deliveries stay.
+    // The cron finds nothing of the organization in its object: its young and pending deliveries stay.
     expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(kept);
   });
 });
@@ -316,7 +351,7 @@ describe("a moved organization's redelivery or sample whose queue send failed", 
 
   it("is sent again by the object's alarm once the sweeper's grace has passed, once: the receiver gets each exactly once", async () => {
     const name = "resend-from-object";
-    const { org, store, key, endpoint } = await setup("object", name, "ok", ["inventory.aged_alert"]);
+    const { org, store, key, endpoint } = await setup("born", name, "ok", ["inventory.aged_alert"]);
     await deliverAgedAlert(org.id, store.id, "R1");
     const [delivered] = await deliveriesOf(key, endpoint.id);
     const stub = orgStore(env, org.id);
@@ -388,7 +423,7 @@ describe("a moved organization's redelivery or sample whose queue send failed", 
 
   it("one that D1 never sent before the move is sent by the object after the flip, once; D1's sweeper leaves it", async () => {
     const name = "resend-after-move";
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id);
     const { key } = await createApiKey(org.id);
     const endpoint = await createEndpoint(key, { url: receiverUrl("ok", name), events: ["inventory.aged_alert"] });
