@@ -2,8 +2,8 @@ import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { upsertDeals, upsertUnits } from "../src/db/queries/ingest";
 import type { InventoryFeedSchema, SalesSummaryFeedSchema } from "../src/routes/feeds/feeds.routes";
-import { writeInObject } from "./helpers/object-sql";
 import { call, createApiKey, createDeal, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
+import { writeInObject } from "./helpers/object-sql";
 import { PLACES, placeOrganization } from "./helpers/org-storage";
 
 type InventoryBody = z.infer<typeof InventoryFeedSchema>;

@@ -17,7 +17,7 @@ import { createSandbox as createSandboxDirectly, sandboxAddressHash } from "../s
 import { complianceCheck } from "./helpers/compliance";
 import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
 import { putInventory, unit } from "./helpers/ingest";
-import { placeOrganization, rowsWhereStored } from "./helpers/org-storage";
+import { rowsWhereStored } from "./helpers/org-storage";
 import { figuresByDefinition, isoDaysAgo, usageSnapshot } from "./helpers/public";
 import { brokerCall } from "./helpers/staff";
 
@@ -481,8 +481,8 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
   });
 
   it("refuses to purge a live organization's object, and a sandbox's purge sent to another organization's object", async () => {
+    // A live organization, born in its object.
     const live = await liveOrgWithUnit();
-    await placeOrganization(live.org.id, "object");
     const { sandbox } = await createSandbox();
     await runInDurableObject(orgStore(env, live.org.id), async (object: OrganizationStore) => {
       await expect(object.purgeSandbox(live.org.id)).rejects.toThrow(SandboxPurgeRefusedError);

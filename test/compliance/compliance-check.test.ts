@@ -123,7 +123,7 @@ describe("POST /api/v1/compliance-check", () => {
 
 /** An organization with a key, its audit trail in `place` (docs/scaling.md): D1, or its own object with D1's copy deleted. */
 async function placedOrg(place: Place) {
-  const org = await createOrg();
+  const org = await createOrg({ place: "d1" });
   const apiKey = await createApiKey(org.id);
   await placeOrganization(org.id, place);
   return { org, ...apiKey };

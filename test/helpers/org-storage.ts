@@ -12,12 +12,15 @@ export const PLACES = ["d1", "object"] as const;
 export type Place = (typeof PLACES)[number];
 
 /**
- * Leaves the organization in D1, or moves it (after its rows are seeded in D1) into its object.
+ * Leaves the organization in D1, or moves it (after its rows are seeded in D1) into its object; it
+ * must be in D1 (`createOrg({ place: "d1" })`).
  * Moved, D1's copy of every moved group is deleted (a move keeps it for an undo), so a reader that
  * still read D1 would find nothing: only the object can answer. It is deleted by the purge after
  * the undo window's own statements (`deleteD1CopyRows`), without the purge's stamp, so a test may still undo.
  */
 export async function placeOrganization(orgId: string, place: Place): Promise<void> {
+  // An organization born in its object would make the "d1" case run there, and the move a no-op.
+  if ((await readOrgStorage(getDb(env.DB), orgId)) !== "d1") throw new Error(`${orgId} is not in D1: create it with createOrg({ place: "d1" })`);
   if (place !== "object") return;
   await moveToObject(env, orgId);
   while ((await deleteD1CopyRows(getDb(env.DB), orgId, 500)) > 0);

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
-import { failingObjectInserts, recordingObjectSql } from "../helpers/object-sql";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
+import { failingObjectInserts, recordingObjectSql } from "../helpers/object-sql";
 import { rowsWhereStored } from "../helpers/org-storage";
 
 /**

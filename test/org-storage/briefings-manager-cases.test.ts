@@ -26,7 +26,7 @@ async function alarmsThrough(orgId: string, through: number): Promise<void> {
 describe("a moved organization's briefings and aged alerts, as its managers meet them", () => {
   it("a briefing asked for before the 06:00 run stands: the run keeps it and raises the other roles' only", async () => {
     const { briefedAt } = nightlyRuns();
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id, { isPrimary: true });
     const ingest = await createIngestKey(org.id);
     expect((await putInventory(store.id, { key: ingest }, { units: [unit(1)] })).status).toBe(200);
@@ -57,7 +57,7 @@ describe("a moved organization's briefings and aged alerts, as its managers meet
 
   it("after an undo, the 00:15 cron does not send again a crossing the object alerted; a unit restocked under the same stock number alerts anew", async () => {
     const { agedAt } = nightlyRuns();
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id, { isPrimary: true });
     const key = await createIngestKey(org.id);
     const stocked = (i: number, days: number, extra: Record<string, unknown> = {}) =>
@@ -79,7 +79,7 @@ describe("a moved organization's briefings and aged alerts, as its managers meet
   });
 
   it("a briefing a request stored while the night's run built the same role stands, and the run raises nothing for it", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id, { isPrimary: true });
     await moveToObject(env, org.id);
     await runInDurableObject(orgStore(env, org.id), (_, state) => {
@@ -111,7 +111,7 @@ describe("a moved organization's briefings and aged alerts, as its managers meet
   });
 
   it("of two requests that built the same briefing at once, the second answers the one the first stored, not its own", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id, { isPrimary: true });
     await moveToObject(env, org.id);
     await runInDurableObject(orgStore(env, org.id), (_, state) => {

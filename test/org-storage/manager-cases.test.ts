@@ -10,7 +10,7 @@ type Feed = z.infer<typeof InventoryFeedSchema>;
 
 /** A moved organization with no units yet, two stores, an ingest key and a read key. */
 async function movedEmptyOrganization() {
-  const org = await createOrg();
+  const org = await createOrg({ place: "d1" });
   const north = await createStore(org.id, { name: "North Lot" });
   const south = await createStore(org.id, { name: "South Lot" });
   await placeOrganization(org.id, "object");
@@ -35,7 +35,7 @@ describe("an organization in its own storage object, as a manager would use it",
   });
 
   it("the same calls answer the same bodies before and after the move: pages, a store, changes", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const north = await createStore(org.id, { name: "North Lot" });
     const key = await createIngestKey(org.id);
     expect((await putInventory(north.id, { key }, { units: Array.from({ length: 7 }, (_, i) => unit(i)) })).status).toBe(200);

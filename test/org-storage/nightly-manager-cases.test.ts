@@ -15,7 +15,7 @@ const DAY = 86_400_000;
 describe("a moved organization's nightly jobs, as its managers meet them", () => {
   it("a new unit alerts at the new-unit threshold (90 days) addressed to the new-car manager; a store opened after the move gets its briefings", async () => {
     const { agedAt, briefedAt } = nightlyRuns();
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const north = await createStore(org.id, { isPrimary: true });
     const key = await createIngestKey(org.id);
     const at = (days: number) => isoDay(agedAt - days * DAY);
@@ -43,7 +43,7 @@ describe("a moved organization's nightly jobs, as its managers meet them", () =>
 
   it("once undone, the crons run the organization's jobs again: a crossing after the undo is alerted by the 00:15 cron", async () => {
     const { agedAt } = nightlyRuns();
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id, { isPrimary: true });
     const key = await createIngestKey(org.id);
     await moveToObject(env, org.id);

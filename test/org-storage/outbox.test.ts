@@ -17,7 +17,7 @@ import { createTestApp } from "../helpers/test-app";
 
 /** A moved organization with a store, an ingest key and an endpoint for stip alerts at the test receiver named `name`. */
 async function setup(name: string) {
-  const org = await createOrg();
+  const org = await createOrg({ place: "d1" });
   const store = await createStore(org.id);
   const key = await createIngestKey(org.id);
   const endpoint = await createEndpoint((await createApiKey(org.id)).key, { url: receiverUrl("ok", name), events: ["deal.stip_alert"] });
@@ -268,7 +268,7 @@ describe("a moved organization's object records its events with its writes (its 
 
   it("a compliance hold whose D1 step fails still raises its compliance.hold_triggered, once, after the object's alarm", async () => {
     await loadRealList();
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const { key } = await createApiKey(org.id);
     await placeOrganization(org.id, "object");
     const listed = { first_name: "Ramzan", last_name: "Kadyrov", dob: "1976-10-05" };
