@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type {
@@ -8,13 +7,13 @@ import type {
   StoreSettingsSchema,
 } from "../src/routes/settings/settings.routes";
 import type { ErrorBody } from "./helpers/bodies";
+import { objectRefuses } from "./helpers/c40c";
 import { complianceCheck } from "./helpers/compliance";
-import { recordingD1 } from "./helpers/d1-recorder";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
 import { createOperatorToken } from "./helpers/operator";
+import { rowsWhereStored } from "./helpers/org-storage";
 import { createValuedUnit, daysAgo } from "./helpers/reports";
 import { brokerCall, createBrokerToken, createStaffUser, logIn, staffCall } from "./helpers/staff";
-import { createTestApp } from "./helpers/test-app";
 
 type Store = z.infer<typeof StoreSettingsSchema>;
 type Panel = z.infer<typeof LenderPanelSchema>;
@@ -35,9 +34,8 @@ async function newOrgWithBroker() {
   return { org, store, broker };
 }
 
-const auditRows = async (orgId: string) =>
-  (await env.DB.prepare("SELECT area, field, old_value, new_value, actor FROM settings_audit WHERE org_id = ? ORDER BY field").bind(orgId).all())
-    .results;
+const auditRows = (orgId: string) =>
+  rowsWhereStored(orgId, "SELECT area, field, old_value, new_value, actor FROM settings_audit WHERE org_id = ? ORDER BY field", orgId);
 
 describe("store settings", () => {
   it("lists and reads every store's settings with the shipped defaults", async () => {
@@ -74,15 +72,10 @@ describe("store settings", () => {
 
   it("writes nothing when the audit row cannot be written: the change and its row are one batch", async () => {
     const { org, store, broker } = await newOrgWithBroker();
-    const d1 = recordingD1();
-    d1.fail(/insert into "settings_audit"/);
-    const { request } = createTestApp(undefined, { ...env, DB: d1.DB });
-    const res = await request(`/api/settings/stores/${store.id}`, {
-      method: "PATCH",
-      headers: { Authorization: `Bearer ${broker.token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ aged_threshold_days: 70 }),
-    });
+    const undo = await objectRefuses(org.id, "settings_audit", "INSERT");
+    const res = await brokerCall(`/api/settings/stores/${store.id}`, broker.token, { method: "PATCH", body: { aged_threshold_days: 70 } });
     expect(res.status).toBe(500);
+    await undo();
     expect(await (await brokerCall(`/api/settings/stores/${store.id}`, broker.token)).json()).toMatchObject({ aged_threshold_days: 45 });
     expect(await auditRows(org.id)).toEqual([]);
   });

@@ -10,11 +10,10 @@ import type { WebhookMessage } from "../../src/events/messages";
 import worker from "../../src/index";
 import { WEBHOOKS_DLQ } from "../../src/jobs/webhooks-consumer";
 import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhooks.routes";
-import { recordingD1 } from "../helpers/d1-recorder";
+import { objectRefuses, objectSendsTo, runAlarmsThrough } from "../helpers/c40c";
 import { createEndpoint, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { capturingQueue, consumeDeadLetter, consumeOne } from "../helpers/queue-driver";
-import { createTestApp } from "../helpers/test-app";
 
 /**
  * These tests run the consumer one message at a time with a capturing queue, because the real
@@ -85,13 +84,12 @@ it("a receiver that always fails gets three retries (+20 min, +2 h, +12 h), then
   expect((await receivedBy("always-fail-1")).length).toBe(4);
 });
 
-it("a dead-lettered delivery is not acked while D1 refuses its mark: retried, still pending; acked once the mark is written", async () => {
-  const { key, endpoint, queue, deliveryMessage } = await raiseEventTo("dlq-db-down-1", "always-fail");
-  const d1 = recordingD1();
-  d1.fail(/^update "webhook_deliveries"/i);
-  const down = { ...queue.env, DB: d1.DB } as Env;
-  expect(await consumeDeadLetter(down, deliveryMessage)).toEqual({ acked: false, retry: { delaySeconds: 1200 } });
-  expect(d1.statements.some((s) => /^update "webhook_deliveries"/i.test(s.sql))).toBe(true);
+it("a dead-lettered delivery is not acked while its organization's storage refuses its mark: retried, still pending; acked once the mark is written", async () => {
+  const { org, key, endpoint, queue, deliveryMessage } = await raiseEventTo("dlq-db-down-1", "always-fail");
+  // The delivery is in the organization's object: its mark is refused there, as D1 would refuse it for an organization in D1.
+  const undo = await objectRefuses(org.id, "webhook_deliveries", "UPDATE");
+  expect(await consumeDeadLetter(queue.env, deliveryMessage)).toEqual({ acked: false, retry: { delaySeconds: 1200 } });
+  await undo();
   expect((await deliveriesOf(key, endpoint.id))[0].status).toBe("pending");
 
   expect(await consumeDeadLetter(queue.env, deliveryMessage)).toMatchObject({ acked: true });
@@ -310,25 +308,30 @@ it("the change and its events land together: a failing statement writes no event
 });
 
 it("a redelivery whose queue send fails is kept in the outbox: answered 202, and the sweeper sends it once the queue is back", async () => {
-  const { key, endpoint, queue, deliveryMessage } = await raiseEventTo("redeliver-outage-1", "ok");
+  const { org, key, endpoint, queue, deliveryMessage } = await raiseEventTo("redeliver-outage-1", "ok");
   expect(await consumeOne(queue.env, deliveryMessage, 1)).toMatchObject({ acked: true });
   const deliveryId = (deliveryMessage as Extract<typeof deliveryMessage, { kind: "delivery" }>).deliveryId;
 
+  // A redelivery is queued from the organization's object, and re-sent by its alarm (its sweeper).
   const down = capturingQueue({ failSends: true });
-  const { request } = createTestApp(undefined, down.env);
+  const restore = await objectSendsTo(org.id, down.env.WEBHOOKS);
   const requestedAt = Date.now();
-  const res = await request(`/api/v1/webhooks/${endpoint.id}/deliveries/${deliveryId}/redeliver`, {
-    method: "POST",
-    headers: { "X-Service-API-Key": key },
-  });
+  const res = await call(`/api/v1/webhooks/${endpoint.id}/deliveries/${deliveryId}/redeliver`, { method: "POST", key });
   expect(res.status).toBe(202);
   expect(await res.json()).toMatchObject({ id: deliveryId, status: "pending", attempt_count: 1 });
 
   const up = capturingQueue();
+  await restore();
+  await objectSendsTo(org.id, up.env.WEBHOOKS);
   const sweep = async (at: number) => {
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: new Date(at), cron: "*/5 * * * *" }), up.env, ctx);
-    await waitOnExecutionContext(ctx);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(at);
+    try {
+      // The object's alarm fires when its timer is due: within the grace it is not.
+      await runAlarmsThrough(org.id, at);
+    } finally {
+      vi.useRealTimers();
+    }
     return up.sent.splice(0).filter((m) => m.kind === "delivery" && m.deliveryId === deliveryId);
   };
   // Within the grace period its own request may still be sending it: left alone.

@@ -6,6 +6,7 @@ import { commitWithEvents } from "../../src/events/emit";
 import type { RotatedWebhookSecretSchema, WebhookEndpointSchema } from "../../src/routes/webhooks/webhooks.routes";
 import { createEndpoint, eventually, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { rowsWhereStored } from "../helpers/org-storage";
 import { capturingQueue, consumeOne } from "../helpers/queue-driver";
 
 type Rotated = z.infer<typeof RotatedWebhookSecretSchema>;
@@ -55,7 +56,8 @@ describe("POST /api/v1/webhooks/{id}/rotate-secret", () => {
     expect(shown.previous_secret_expires_at).toBe(rotated.previous_secret_expires_at);
     expect(JSON.stringify(shown)).not.toContain("whsec_");
     // Stored encrypted like the current one: neither secret is in the row in clear.
-    const row = await env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first();
+    const [row] = await rowsWhereStored(org.id, "SELECT * FROM webhook_endpoints WHERE id = ?", endpoint.id);
+    expect(row).toMatchObject({ secret_ciphertext: expect.any(String), previous_secret_ciphertext: expect.any(String) });
     expect(JSON.stringify(row)).not.toContain(endpoint.secret.slice(6, 30));
 
     // Through the real queue and consumer to the receiver.
@@ -98,18 +100,16 @@ describe("POST /api/v1/webhooks/{id}/rotate-secret", () => {
   });
 
   it("refuses overlaps outside 0–168 hours (422) and another organization's endpoint (404, secret unchanged)", async () => {
-    const { endpoint, key } = await setup("rotate-refused");
+    const { org, endpoint, key } = await setup("rotate-refused");
     for (const body of [{ overlap_hours: 169 }, { overlap_hours: -1 }, { overlap: 1 }]) {
       expect((await rotateSecret(key, endpoint.id, body)).status, JSON.stringify(body)).toBe(422);
     }
     const stranger = await createApiKey((await createOrg()).id);
-    const before = await env.DB.prepare("SELECT secret_ciphertext FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first();
+    const secrets = () =>
+      rowsWhereStored(org.id, "SELECT secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ?", endpoint.id);
+    const before = await secrets();
+    expect(before).toEqual([{ secret_ciphertext: expect.any(String), previous_secret_ciphertext: null }]);
     expect((await rotateSecret(stranger.key, endpoint.id, {})).status).toBe(404);
-    expect(
-      await env.DB.prepare("SELECT secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first(),
-    ).toEqual({
-      ...before,
-      previous_secret_ciphertext: null,
-    });
+    expect(await secrets()).toEqual(before);
   });
 });

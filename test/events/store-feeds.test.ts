@@ -2,14 +2,18 @@
  * Answers that know how old their data is (docs/ingestion.md#when-a-feed-stops), through the Worker:
  * ingestion records each delivery, answers carry `data_as_of`, a stale feed raises
  * `store.feed_stale` once per episode and `store.feed_resumed` on the next delivery, both signed and
- * delivered through the queue; another organization sees none of it.
+ * delivered through the queue; another organization sees none of it. The stale check runs on each
+ * organization's object's alarm.
  */
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { rearmFeedCheck } from "../helpers/c40c";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
-import { runCron } from "../helpers/queue-driver";
+import { rowsWhereStored } from "../helpers/org-storage";
 import { createStaffUser, logIn, staffCall } from "../helpers/staff";
 
 const HOUR = 3_600_000;
@@ -26,10 +30,14 @@ async function setup(name: string) {
 }
 
 /** Moves the store's last delivery `hours` back, as if the feed had stopped then. */
-const ageFeed = (storeId: string, feed: string, hours: number) =>
-  env.DB.prepare("UPDATE store_feeds SET received_at = ? WHERE store_id = ? AND feed = ?")
-    .bind(new Date(Date.now() - hours * HOUR).toISOString(), storeId, feed)
-    .run();
+async function ageFeed(orgId: string, storeId: string, feed: string, hours: number) {
+  const receivedAt = new Date(Date.now() - hours * HOUR).toISOString();
+  await rowsWhereStored(orgId, "UPDATE store_feeds SET received_at = ? WHERE store_id = ? AND feed = ?", receivedAt, storeId, feed);
+  await rearmFeedCheck(orgId);
+}
+
+/** The organization's object's alarm, whose every firing checks its feeds. */
+const checkFeeds = async (orgId: string) => expect(await runDurableObjectAlarm(orgStore(env, orgId))).toBe(true);
 
 /** The inventory-alerts answer, each call with its own `limit` so no isolate copy answers it. */
 let alertCalls = 0;
@@ -42,7 +50,7 @@ const alerts = async (key: string, storeId?: string) => {
 
 describe("data_as_of", () => {
   it("an answer on a store's inventory says when it was received, and past the threshold warns in words", async () => {
-    const { store, key } = await setup("ages");
+    const { org, store, key } = await setup("ages");
     expect((await putInventory(store.id, { key }, { units: [unit(1)] })).status).toBe(200);
     const fresh = await alerts(key, store.id);
     expect(fresh.data_as_of).toEqual([
@@ -51,7 +59,7 @@ describe("data_as_of", () => {
     expect(Date.now() - Date.parse(fresh.data_as_of[0].as_of ?? "")).toBeLessThan(60_000);
     expect(fresh.data_warnings).toEqual([]);
 
-    await ageFeed(store.id, "inventory", 31);
+    await ageFeed(org.id, store.id, "inventory", 31);
     const stale = await alerts(key, store.id);
     expect(stale.data_as_of[0]).toMatchObject({ stale: true });
     expect(stale.data_warnings).toEqual([
@@ -80,7 +88,7 @@ describe("data_as_of", () => {
   it("the threshold is the store's setting: a manager who allows 48 hours sees 31 hours as fresh; 0 hours is refused", async () => {
     const { org, store, key } = await setup("setting");
     await putInventory(store.id, { key }, { units: [unit(1)] });
-    await ageFeed(store.id, "inventory", 31);
+    await ageFeed(org.id, store.id, "inventory", 31);
     const cookie = await logIn(await createStaffUser(org.id));
     const res = await staffCall(`/api/settings/stores/${store.id}`, cookie, { method: "PATCH", body: { inventory_stale_hours: 48 } });
     expect(res.status).toBe(200);
@@ -100,12 +108,12 @@ describe("store.feed_stale and store.feed_resumed", () => {
     await putInventory(store.id, { key }, { units: [unit(1)] });
     await postDeals({ key }, { deals: [deal("D-1", store.id)] });
     await putInventory(other.store.id, { key: other.key }, { units: [unit(1)] });
-    await ageFeed(store.id, "inventory", 25);
-    await ageFeed(other.store.id, "inventory", 25);
+    await ageFeed(org.id, store.id, "inventory", 25);
+    await ageFeed(other.org.id, other.store.id, "inventory", 25);
 
-    const now = Date.now();
-    await runCron("*/5 * * * *", now, env);
-    await runCron("*/5 * * * *", now + 5 * 60_000, env);
+    await checkFeeds(org.id);
+    await checkFeeds(org.id);
+    await checkFeeds(other.org.id);
     const stale = await listOutboxEvents(org.id, "store.feed_stale");
     expect(stale).toHaveLength(1);
     expect(stale[0]).toMatchObject({
@@ -146,8 +154,8 @@ describe("store.feed_stale and store.feed_resumed", () => {
   it("three deliveries at the same moment after a stale episode raise store.feed_resumed once", async () => {
     const { org, store, key } = await setup("race");
     await putInventory(store.id, { key }, { units: [unit(1)] });
-    await ageFeed(store.id, "inventory", 25);
-    await runCron("*/5 * * * *", Date.now(), env);
+    await ageFeed(org.id, store.id, "inventory", 25);
+    await checkFeeds(org.id);
     expect(await listOutboxEvents(org.id, "store.feed_stale")).toHaveLength(1);
 
     const answers = await Promise.all([1, 2, 3].map(() => putInventory(store.id, { key }, { units: [unit(1)] })));

@@ -1,23 +1,23 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
-import { eventOutbox, webhookDeliveries } from "../../src/db/schema";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { RESPONSE_PREVIEW_BYTES, WEBHOOK_BODY_RETENTION_DAYS } from "../../src/events/delivery";
 import { commitWithEvents, EVENT_NAMES, type EventName } from "../../src/events/emit";
-import worker from "../../src/index";
 import { SCHEDULE } from "../../src/jobs";
-import { purgeWebhookBodies } from "../../src/jobs/purge-webhook-bodies";
 import { newId } from "../../src/lib/ids";
 import type { WebhookDeliveryListSchema, WebhookDeliverySchema } from "../../src/routes/webhooks/webhooks.routes";
+import { objectSendsTo, rerunNight, runAlarmsThrough } from "../helpers/c40c";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
 import { capturingQueue, consumeOne } from "../helpers/queue-driver";
-import { createTestApp } from "../helpers/test-app";
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
 const DAY_MS = 86_400_000;
+afterEach(() => vi.useRealTimers());
 
 type DeliveryPage = z.infer<typeof WebhookDeliveryListSchema>;
 type Delivery = z.infer<typeof WebhookDeliverySchema>;
@@ -78,7 +78,11 @@ describe("POST /api/v1/webhooks/{id}/trigger: a sample of any event type", () =>
 
     const [logged] = await settledDeliveries(key, endpoint.id, 1);
     expect(logged).toMatchObject({ id: queued.id, sample: true, status: "delivered" });
-    expect((await listOutboxEvents(org.id, "deal.stip_alert"))[0]).toMatchObject({ id: queued.event_id, fanned_out: true });
+    // Its event is kept in the organization's object, fanned out (to this endpoint only), and never reaches D1's outbox.
+    expect(await rowsWhereStored(org.id, "SELECT id, sample, fanned_out_at IS NOT NULL AS fanned_out FROM event_outbox")).toEqual([
+      { id: queued.event_id, sample: 1, fanned_out: 1 },
+    ]);
+    expect(await listOutboxEvents(org.id)).toEqual([]);
     await new Promise((r) => setTimeout(r, 500));
     expect(await receivedBy("trigger-bystander")).toEqual([]);
     expect((await deliveriesPage(key, bystander.id)).count).toBe(0);
@@ -116,20 +120,21 @@ describe("POST /api/v1/webhooks/{id}/trigger: a sample of any event type", () =>
   it("a sample whose queue send fails is answered 202 and sent by the sweeper, to this endpoint only", async () => {
     const { org, key, endpoint } = await setup("trigger-outage");
     await createEndpoint(key, { url: receiverUrl("ok", "trigger-outage-bystander"), events: ["deal.stip_alert"] });
+    // The sample is queued from the organization's object, and re-sent by its alarm (the sweeper of an organization in its object).
     const down = capturingQueue({ failSends: true });
+    const restore = await objectSendsTo(org.id, down.env.WEBHOOKS);
     const requestedAt = Date.now();
-    const res = await createTestApp(undefined, down.env).request(`/api/v1/webhooks/${endpoint.id}/trigger`, {
-      method: "POST",
-      headers: { ...JSON_HEADERS, "X-Service-API-Key": key },
-      body: JSON.stringify({ event: "deal.stip_alert" }),
-    });
+    const res = await trigger(key, endpoint.id, { event: "deal.stip_alert" });
     expect(res.status).toBe(202);
     const { id } = await res.json<Delivery>();
 
     const up = capturingQueue();
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: new Date(requestedAt + 5 * 60_000), cron: "*/5 * * * *" }), up.env, ctx);
-    await waitOnExecutionContext(ctx);
+    await restore();
+    await objectSendsTo(org.id, up.env.WEBHOOKS);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(requestedAt + 5 * 60_000);
+    expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
+    vi.useRealTimers();
     // Only this delivery is re-sent: the sample's outbox event is never fanned out to other endpoints.
     const ours = up.sent.filter((m) => m.orgId === org.id);
     expect(ours).toEqual([{ kind: "delivery", orgId: org.id, deliveryId: id }]);
@@ -180,14 +185,11 @@ describe("the envelope's store_id is always a string", () => {
 
 describe("the delivery log keeps what was sent and what the receiver answered", () => {
   it("keeps the request body exactly as sent, the status and the first bytes of a text answer, never the secret or signature", async () => {
-    const { key, endpoint } = await setup("log-fail", "always-fail");
+    const { org, key, endpoint } = await setup("log-fail", "always-fail");
     const queue = capturingQueue();
-    const { request } = createTestApp(undefined, queue.env);
-    await request(`/api/v1/webhooks/${endpoint.id}/trigger`, {
-      method: "POST",
-      headers: { ...JSON_HEADERS, "X-Service-API-Key": key },
-      body: JSON.stringify({ event: "deal.stip_alert" }),
-    });
+    const restore = await objectSendsTo(org.id, queue.env.WEBHOOKS);
+    await trigger(key, endpoint.id, { event: "deal.stip_alert" });
+    await restore();
     const [message] = queue.sent.splice(0);
     expect(await consumeOne(queue.env, message, 1)).toMatchObject({ acked: false });
     const [received] = await receivedBy("log-fail");
@@ -201,7 +203,8 @@ describe("the delivery log keeps what was sent and what the receiver answered", 
         response_body_bytes: 16,
       }),
     ]);
-    const stored = JSON.stringify(await env.DB.prepare("SELECT * FROM webhook_attempts WHERE delivery_id = ?").bind(delivery.id).all());
+    const stored = JSON.stringify(await rowsWhereStored(org.id, "SELECT * FROM webhook_attempts WHERE delivery_id = ?", delivery.id));
+    expect(stored).toContain(delivery.id);
     expect(stored).not.toContain(endpoint.secret.slice(6));
     expect(stored).not.toContain(received.headers["x-service-signature"].slice(7));
   });
@@ -232,22 +235,27 @@ describe("the delivery log keeps what was sent and what the receiver answered", 
 
   it(`clears the bodies after ${WEBHOOK_BODY_RETENTION_DAYS} days (not a millisecond before), keeping the attempt itself`, async () => {
     expect(SCHEDULE["15 0 * * *"].map((job) => job.name)).toContain("purge-webhook-bodies");
-    const { key, endpoint } = await setup("log-purge", "always-fail");
+    const { org, key, endpoint } = await setup("log-purge", "always-fail");
     await trigger(key, endpoint.id, { event: "deal.stip_alert" });
     const [delivery] = await eventually(async () => {
       const page = await deliveriesPage(key, endpoint.id);
       return page.deliveries[0]?.attempts.length === 1 && page.deliveries;
     });
-    const attemptedAt = Date.parse(delivery.attempts[0].attempted_at);
+    // The organization's object clears them on its alarm, at the cron's time: the attempt is dated back so that run finds it exactly at the retention, then a millisecond past it.
+    const purgeAt = nightlyRuns().agedAt;
     const retention = WEBHOOK_BODY_RETENTION_DAYS * DAY_MS;
+    const attemptedAt = (at: number) =>
+      rowsWhereStored(org.id, "UPDATE webhook_attempts SET attempted_at = ? WHERE delivery_id = ?", new Date(at).toISOString(), delivery.id);
 
-    await purgeWebhookBodies(env, new Date(attemptedAt + retention));
+    await attemptedAt(purgeAt - retention);
+    await runAlarmsThrough(org.id, purgeAt);
     expect((await deliveriesPage(key, endpoint.id)).deliveries[0].attempts[0]).toMatchObject({
       request_body: expect.any(String),
       response_body: "receiver says hi",
     });
 
-    await purgeWebhookBodies(env, new Date(attemptedAt + retention + 1));
+    await attemptedAt(purgeAt - retention - 1);
+    await rerunNight(org.id, purgeAt);
     expect((await deliveriesPage(key, endpoint.id)).deliveries[0].attempts[0]).toMatchObject({
       attempt: 1,
       response_status: 503,
@@ -267,41 +275,33 @@ describe("paging the delivery list", () => {
     const endpoint = await createEndpoint(key, { url: "https://hooks.example.com/paging", events: ["deal.stip_alert"] });
     const other = await createEndpoint(key, { url: "https://hooks.example.com/paging-other", events: ["deal.stip_alert"] });
     const times = ["01", "02", "03", "03", "03", "04", "05"].map((s) => `2026-11-26T10:00:${s}.000Z`);
-    const db = getDb(env.DB);
-    const delivered = times.map((at) => ({ at, eventId: newId("evt") }));
-    await db.batch([
-      db
-        .insert(eventOutbox)
-        .values(
-          delivered.map(({ at, eventId }) => ({ id: eventId, orgId: org.id, event: "deal.stip_alert", data: {}, occurredAt: at, fannedOutAt: at })),
-        ),
-      db.insert(webhookDeliveries).values(
-        delivered.map(({ at, eventId }) => ({
-          id: newId("dlv"),
-          orgId: org.id,
-          endpointId: endpoint.id,
-          eventId,
-          event: "deal.stip_alert",
-          status: "delivered" as const,
-          createdAt: at,
-          updatedAt: at,
-        })),
-      ),
-    ]);
-    const otherEvent = newId("evt");
-    const otherDelivery = newId("dlv");
-    await db.batch([
-      db.insert(eventOutbox).values({ id: otherEvent, orgId: org.id, event: "deal.stip_alert", data: {}, occurredAt: times[0] }),
-      db.insert(webhookDeliveries).values({
-        id: otherDelivery,
-        orgId: org.id,
-        endpointId: other.id,
-        eventId: otherEvent,
-        event: "deal.stip_alert",
-        createdAt: times[0],
-        updatedAt: times[0],
-      }),
-    ]);
+    /** An event and its delivery to `endpointId`, in the organization's object (their rowids in the order written). */
+    const deliver = async (endpointId: string, at: string, status: "delivered" | "pending") => {
+      const [eventId, deliveryId] = [newId("evt"), newId("dlv")];
+      await rowsWhereStored(
+        org.id,
+        "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, relayed_at, fanned_out_at) VALUES (?, ?, 'deal.stip_alert', '{}', ?, ?, ?)",
+        eventId,
+        org.id,
+        at,
+        at,
+        at,
+      );
+      await rowsWhereStored(
+        org.id,
+        "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'deal.stip_alert', ?, ?, ?)",
+        deliveryId,
+        org.id,
+        endpointId,
+        eventId,
+        status,
+        at,
+        at,
+      );
+      return deliveryId;
+    };
+    for (const at of times) await deliver(endpoint.id, at, "delivered");
+    const otherDelivery = await deliver(other.id, times[0], "pending");
     return { key, endpoint, otherDelivery };
   }
 

@@ -3,8 +3,10 @@ import { describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
 import { commitWithEvents } from "../../src/events/emit";
 import { webhookUrlProblem } from "../../src/events/url-policy";
+import { objectSendsTo } from "../helpers/c40c";
 import { createEndpoint } from "../helpers/events";
 import { createApiKey, createOrg } from "../helpers/factories";
+import { rowsWhereStored } from "../helpers/org-storage";
 import { capturingQueue, consumeOne } from "../helpers/queue-driver";
 import { createTestApp } from "../helpers/test-app";
 
@@ -235,8 +237,9 @@ describe("through the API", () => {
           expect(await res.json(), url).toMatchObject({ details: [{ path: "url", code: "invalid_url" }] });
         }
       }
-      const stored = await env.DB.prepare("SELECT url FROM webhook_endpoints WHERE org_id = ?").bind(org.id).all<{ url: string }>();
-      expect(stored.results.map((r) => r.url)).toEqual(["https://hooks.example.com/ok"]);
+      expect(await rowsWhereStored(org.id, "SELECT url FROM webhook_endpoints WHERE org_id = ?", org.id)).toEqual([
+        { url: "https://hooks.example.com/ok" },
+      ]);
     });
   }
 });
@@ -247,10 +250,12 @@ describe("on every send", () => {
     const { key } = await createApiKey(org.id);
     const endpoint = await createEndpoint(key, { url: "https://hooks.example.com/ok", events: ["deal.stip_alert"] });
     // As a row stored before a rule existed, or written by a migration, would be.
-    await env.DB.prepare("UPDATE webhook_endpoints SET url = 'https://10.1.2.3/hook' WHERE id = ?").bind(endpoint.id).run();
+    await rowsWhereStored(org.id, "UPDATE webhook_endpoints SET url = 'https://10.1.2.3/hook' WHERE id = ?", endpoint.id);
     const fetched = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("ok"));
     const queue = capturingQueue();
     const { request } = createTestApp(undefined, queue.env);
+    // The sample is queued from the organization's object, on the same capturing queue.
+    const restore = await objectSendsTo(org.id, queue.env.WEBHOOKS);
     const send = (path: string, body: unknown) =>
       request(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Service-API-Key": key }, body: JSON.stringify(body) });
     const rule = /Not sent: the URL must not point at a private address/;
@@ -280,6 +285,7 @@ describe("on every send", () => {
       expect(fetched.mock.calls.filter(([input]) => String(input instanceof Request ? input.url : input).includes("10.1.2.3"))).toEqual([]);
     } finally {
       fetched.mockRestore();
+      await restore();
     }
   });
 });

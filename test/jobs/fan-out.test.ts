@@ -31,10 +31,12 @@ async function scheduledOnly(cron: string, at: number) {
   return { sendBatches, messages: sendBatches.flat(), statements: d1.statements };
 }
 
+// The crons' fan-out, and the jobs its messages run for an organization in D1: an organization in its object skips them and
+// runs its own on its alarm (test/org-storage/alarm.test.ts, test/events/aged-alert.test.ts).
 describe("crons fan out through the jobs queue: the cron's own work does not grow with the stores", () => {
   beforeAll(async () => {
     // More organizations than one sendBatch carries.
-    for (let i = 0; i < 130; i++) await createOrg();
+    for (let i = 0; i < 130; i++) await createOrg({ place: "d1" });
   });
 
   it("06:00 sends one message per organization, at most 100 per sendBatch, after one D1 query", async () => {
@@ -56,7 +58,7 @@ describe("crons fan out through the jobs queue: the cron's own work does not gro
   });
 
   it("through the real queue, the 06:00 cron builds every role's briefing of every store", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const stores = [await createStore(org.id), await createStore(org.id)];
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "0 6 * * *" }), env, ctx);
@@ -72,7 +74,7 @@ describe("crons fan out through the jobs queue: the cron's own work does not gro
   });
 
   it("a store's briefings message delivered twice stores and raises each briefing once", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id);
     const message: JobMessage = { job: "store-morning-briefings", orgId: org.id, storeId: store.id, scheduledTime: Date.now() };
     const bindings = capturingQueue().env;
@@ -83,7 +85,7 @@ describe("crons fan out through the jobs queue: the cron's own work does not gro
   });
 
   it("an organization's aged-alerts message delivered twice alerts each crossing once", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id);
     const now = Date.UTC(2026, 10, 26, 0, 15);
     await createUnit(org.id, store.id, { stockNumber: `A45-${org.id}`, stockedOn: new Date(now - 45 * DAY).toISOString().slice(0, 10) });
@@ -95,7 +97,7 @@ describe("crons fan out through the jobs queue: the cron's own work does not gro
   });
 
   it("the same message running twice at once stores and raises each briefing and each alert once (the second retries and finds them)", async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id);
     const now = Date.UTC(2026, 10, 26, 6, 0);
     await createUnit(org.id, store.id, { stockNumber: `C45-${org.id}`, stockedOn: new Date(now - 45 * DAY).toISOString().slice(0, 10) });
