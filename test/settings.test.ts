@@ -7,9 +7,9 @@ import type {
   StoreSettingsSchema,
 } from "../src/routes/settings/settings.routes";
 import type { ErrorBody } from "./helpers/bodies";
-import { objectRefuses } from "./helpers/c40c";
 import { complianceCheck } from "./helpers/compliance";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
+import { objectRefuses } from "./helpers/object-sql";
 import { createOperatorToken } from "./helpers/operator";
 import { rowsWhereStored } from "./helpers/org-storage";
 import { createValuedUnit, daysAgo } from "./helpers/reports";

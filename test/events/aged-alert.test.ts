@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
-import { rerunNight, runAlarmsThrough } from "../helpers/c40c";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore, createUnit } from "../helpers/factories";
+import { rerunNight, runAlarmsThrough } from "../helpers/object-sql";
 import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
 
 const DAY = 86_400_000;

@@ -10,9 +10,9 @@ import type { WebhookMessage } from "../../src/events/messages";
 import worker from "../../src/index";
 import { WEBHOOKS_DLQ } from "../../src/jobs/webhooks-consumer";
 import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhooks.routes";
-import { objectRefuses, objectSendsTo, runAlarmsThrough } from "../helpers/c40c";
 import { createEndpoint, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { objectRefuses, objectSendsTo, runAlarmsThrough } from "../helpers/object-sql";
 import { capturingQueue, consumeDeadLetter, consumeOne } from "../helpers/queue-driver";
 
 /**

@@ -9,10 +9,10 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
-import { rearmFeedCheck } from "../helpers/c40c";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
+import { rearmFeedCheck } from "../helpers/object-sql";
 import { rowsWhereStored } from "../helpers/org-storage";
 import { createStaffUser, logIn, staffCall } from "../helpers/staff";
 

@@ -9,9 +9,9 @@ import { commitWithEvents, EVENT_NAMES, type EventName } from "../../src/events/
 import { SCHEDULE } from "../../src/jobs";
 import { newId } from "../../src/lib/ids";
 import type { WebhookDeliveryListSchema, WebhookDeliverySchema } from "../../src/routes/webhooks/webhooks.routes";
-import { objectSendsTo, rerunNight, runAlarmsThrough } from "../helpers/c40c";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { objectSendsTo, rerunNight, runAlarmsThrough } from "../helpers/object-sql";
 import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
 import { capturingQueue, consumeOne } from "../helpers/queue-driver";
 

@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
-import { failingObjectInserts, recordingObjectSql } from "../helpers/object-sql";
+import { objectRefuses, recordingObjectSql } from "../helpers/object-sql";
 import { rowsWhereStored } from "../helpers/org-storage";
 
 /**
@@ -38,7 +38,7 @@ it("no statement of a 5,000-row ingestion binds more than the object's 100 param
 it("when any statement of the transaction fails, none of the 5,000 rows is written", async () => {
   const { org, store, key } = await setup();
   // The last unit's insert fails: every row before it was written in the same transaction.
-  const undo = await failingObjectInserts(org.id, "inventory_units", "NEW.stock_number = 'S04999'");
+  const undo = await objectRefuses(org.id, "inventory_units", "INSERT", "NEW.stock_number = 'S04999'");
   const res = await putInventory(store.id, { key }, { units: fiveThousand() });
   await undo();
   expect(res.status).toBe(500);
@@ -64,7 +64,7 @@ it("a read during an ingestion sees the inventory before or after it, never half
 it("deals too: when a write in the middle of a 1,200-deal request fails, no deal, stip or event is written", async () => {
   const { org, store, key } = await setup();
   // The deals come first in the request's writes, then its stips (the one that fails here), then the events.
-  const undo = await failingObjectInserts(org.id, "deal_stips");
+  const undo = await objectRefuses(org.id, "deal_stips", "INSERT");
   const deals = Array.from({ length: 1200 }, (_, i) => deal(`A${i}`, store.id, { stips: [{ stip: "proof_of_income", state: "outstanding" }] }));
   const res = await postDeals({ key }, { deals });
   await undo();
