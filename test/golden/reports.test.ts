@@ -3,18 +3,17 @@
  * market data, as a GM or used-car manager states them. Each names the rule that decides it
  * (docs/domain/reports.md#… or docs/domain/gross.md#…). Inventories are built with factories.
  */
-import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { upsertObservation } from "../../src/db/queries/reports";
-import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { type AlertUnit, evaluateUnit, type StoreSettings } from "../../src/engines/reports/alerts";
 import { buildBriefing, unitsToMoveForShare } from "../../src/engines/reports/briefings";
 import { buildMarketPulse } from "../../src/engines/reports/pulse";
 import type { BriefingSchema, ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
+import { runNightlyThrough } from "../helpers/c40d";
 import { DEFAULT_STORE } from "../helpers/deal-desk-reference";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
@@ -317,7 +316,7 @@ describe("reports that agree with themselves (docs/domain/reports.md#one-figure-
 describe("the aged-inventory job (docs/domain/reports.md#new-units-age-differently)", () => {
   it("alerts a new unit when it reaches 90 days, not 45, and says the same as the inventory-alerts report", async () => {
     // The organization's object runs the job on its alarm, at the 00:15 UTC run (docs/scaling.md#jobs-where-the-data-is).
-    const { order, agedAt: now } = nightlyRuns();
+    const { agedAt: now } = nightlyRuns();
     const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
     const stockedDaysBefore = (days: number) => new Date(now - days * 86_400_000).toISOString().slice(0, 10);
@@ -344,7 +343,7 @@ describe("the aged-inventory job (docs/domain/reports.md#new-units-age-different
       askingPrice: 24_995,
       marketValue: 25_000,
     });
-    for (const _ of order.slice(0, order.indexOf(now) + 1)) expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
+    await runNightlyThrough(org.id, now);
     const events = await listOutboxEvents(org.id, "inventory.aged_alert");
     const byStock = new Map(events.map((e) => [e.data.stock_no as string, e.data.recommendation as string]));
     expect([...byStock.keys()].sort()).toEqual([`J-NEW90-${org.id}`, `J-USED45-${org.id}`].sort());

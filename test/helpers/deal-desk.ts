@@ -74,7 +74,11 @@ export async function addDecisions(
       turnaroundHours,
     }),
   );
-  // Where the organization's decisions are (docs/scaling.md): D1, or its object's own SQLite.
+  await insertDecisions(orgId, rows);
+}
+
+/** Decisions written where the organization's decisions are (docs/scaling.md): D1, or its object's own SQLite. */
+export async function insertDecisions(orgId: string, rows: NewDecision[]) {
   if ((await readOrgStorage(db(), orgId)) === "object")
     return runInDurableObject(orgStore(env, orgId), (_, state) => {
       const local = drizzle(state.storage);
