@@ -5,10 +5,11 @@ import { appraisalReconItems, appraisalRegionalIndex } from "../../src/db/schema
 import { type AppraisalBody, appraise, createCompSale, createCompUnit, daysAgo, THIS_YEAR } from "../helpers/appraisal";
 import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
-import { PLACES, placeOrganization } from "../helpers/org-storage";
+import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
 
-async function dealer() {
-  const org = await createOrg();
+/** A dealer with a primary store and a key, born in its object unless `place` keeps it in D1 (a test over both places, moved after its setup). */
+async function dealer(place: Place = "object") {
+  const org = await createOrg({ place });
   const store = await createStore(org.id, { isPrimary: true });
   const { key } = await createApiKey(org.id);
   return { org, store, key };
@@ -101,7 +102,7 @@ describe("POST /api/v1/trade-appraisal — trims above their class and borrowed 
 
 describe.each(PLACES)("POST /api/v1/trade-appraisal — comparables, units in %s", (place) => {
   it("takes the median of the organization's comparable units, each adjusted to the subject's year and mileage (hand-computed)", async () => {
-    const { org, store, key } = await dealer();
+    const { org, store, key } = await dealer("d1");
     const accord = { make: "Honda", model: "Accord" };
     await createCompUnit(org.id, store.id, { ...accord, year: THIS_YEAR - 3, mileage: 40_000, price: 24_000 });
     await createCompUnit(org.id, store.id, { ...accord, year: THIS_YEAR - 3, mileage: 50_000, price: 23_000 });
@@ -115,7 +116,7 @@ describe.each(PLACES)("POST /api/v1/trade-appraisal — comparables, units in %s
     await createCompSale(org.id, store.id, { ...accord, year: THIS_YEAR - 3, price: 90_000, soldOn: daysAgo(5), status: "unwound" });
     await createCompSale(org.id, store.id, { ...accord, year: THIS_YEAR - 3, price: 90_000, soldOn: daysAgo(200) });
     // Another organization's Accords at any price never count.
-    const other = await dealer();
+    const other = await dealer("d1");
     for (let i = 0; i < 5; i++)
       await createCompUnit(other.org.id, other.store.id, { ...accord, year: THIS_YEAR - 3, mileage: 40_000, price: 60_000 });
 
@@ -145,7 +146,7 @@ describe.each(PLACES)("POST /api/v1/trade-appraisal — comparables, units in %s
   });
 
   it("prices from the subject's own trim when enough comparables share it, else from every trim", async () => {
-    const { org, store, key } = await dealer();
+    const { org, store, key } = await dealer("d1");
     const highlander = { make: "Toyota", model: "Highlander", year: THIS_YEAR - 3, mileage: 36_000 };
     for (let i = 0; i < 3; i++) await createCompUnit(org.id, store.id, { ...highlander, trim: "XLE", price: 30_000 });
     for (let i = 0; i < 3; i++) await createCompUnit(org.id, store.id, { ...highlander, trim: "LE", price: 24_000 });
@@ -163,7 +164,7 @@ describe.each(PLACES)("POST /api/v1/trade-appraisal — comparables, units in %s
   });
 
   it("uses the sold unit's odometer when the inventory still has it", async () => {
-    const { org, store, key } = await dealer();
+    const { org, store, key } = await dealer("d1");
     const rav4 = { make: "Toyota", model: "RAV4", year: THIS_YEAR - 2 };
     for (const soldOn of [daysAgo(3), daysAgo(30), daysAgo(60)]) {
       const { vin } = await createCompUnit(org.id, store.id, { ...rav4, mileage: 20_000, price: 30_000, status: "sold" });
@@ -176,8 +177,8 @@ describe.each(PLACES)("POST /api/v1/trade-appraisal — comparables, units in %s
   });
 
   it("falls back to the model when the organization has fewer than three comparables, whatever other organizations have", async () => {
-    const { org, store, key } = await dealer();
-    const other = await dealer();
+    const { org, store, key } = await dealer("d1");
+    const other = await dealer("d1");
     const tacoma = { make: "Toyota", model: "Tacoma", year: THIS_YEAR - 4, mileage: 54_000 };
     await createCompUnit(org.id, store.id, { ...tacoma, price: 31_000 });
     await createCompUnit(org.id, store.id, { ...tacoma, price: 32_000 });
@@ -198,7 +199,11 @@ describe("POST /api/v1/trade-appraisal — per-isolate copy", () => {
     for (let i = 0; i < 3; i++)
       await createCompUnit(org.id, store.id, { make: "Kia", model: "Telluride", year: THIS_YEAR - 2, mileage: 30_000, price: 36_000 });
     const trade = { year: THIS_YEAR - 2, make: "Kia", model: "Telluride", mileage: 30_000, condition_notes: "clean" };
+    // The organization's comparables are in its object: the first appraisal calls it, the repeat does not.
+    const objectCalls = vi.spyOn(env.ORG_STORE, "get");
     const first = await (await appraise(key, trade)).json<AppraisalBody>();
+    expect(objectCalls).toHaveBeenCalled();
+    objectCalls.mockClear();
     const session = env.DB.withSession("first-unconstrained");
     const prepare = vi.spyOn(session, "prepare");
     vi.spyOn(env.DB, "withSession").mockReturnValue(session);
@@ -207,6 +212,7 @@ describe("POST /api/v1/trade-appraisal — per-isolate copy", () => {
       expect(await again.json<AppraisalBody>()).toEqual(first);
       const reads = prepare.mock.calls.map(([query]) => query).filter((query) => /inventory_units|"deals"|appraisal_|"stores"/.test(query));
       expect(reads).toEqual([]);
+      expect(objectCalls).not.toHaveBeenCalled();
     } finally {
       vi.restoreAllMocks();
     }
@@ -239,11 +245,11 @@ describe("POST /api/v1/trade-appraisal — per-isolate copy", () => {
 describe("POST /api/v1/trade-appraisal — the store's economics", () => {
   it("prices against the primary store's pack, holding cost and target front gross", async () => {
     const { org, key } = await dealer();
-    await env.DB.prepare(
+    await rowsWhereStored(
+      org.id,
       "UPDATE stores SET pack_used = 800, holding_cost_per_day = 40, target_front_gross_used_pct = 10, target_front_gross_used_min = 2000 WHERE org_id = ?",
-    )
-      .bind(org.id)
-      .run();
+      org.id,
+    );
     const body = await (
       await appraise(key, { year: THIS_YEAR - 5, make: "Toyota", model: "Camry", mileage: 60_000, condition_notes: "clean" })
     ).json<AppraisalBody>();

@@ -3,15 +3,15 @@ import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import type { LenderRouteResultSchema } from "../../src/routes/deal-desk/deal-desk.routes";
 import type { ErrorBody } from "../helpers/bodies";
-import { addDecisions, addToPanel, createDeskOrg, post } from "../helpers/deal-desk";
+import { addDecisions, createDeskOrg, post, setPanel } from "../helpers/deal-desk";
 import { call, createApiKey, createStore } from "../helpers/factories";
-import { PLACES, type Place, placeOrganization } from "../helpers/org-storage";
+import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
 
 type RouteBody = z.infer<typeof LenderRouteResultSchema>;
 
-/** A desk organization whose lender decisions are in D1 or in its object (docs/scaling.md): `addDecisions` writes them where they are. */
+/** A desk organization whose lender decisions are in D1 or moved from there to its object (docs/scaling.md): `addDecisions` writes them where they are. */
 async function deskOrg(place: Place, options?: Parameters<typeof createDeskOrg>[0]) {
-  const org = await createDeskOrg(options);
+  const org = await createDeskOrg({ ...options, place: "d1" });
   await placeOrganization(org.orgId, place);
   return org;
 }
@@ -44,7 +44,7 @@ describe.each(PLACES)("POST /api/v1/lender-route, decisions in %s", (place) => {
   it("lowers a lender's confidence at the store whose history says it declines the band", async () => {
     const { orgId, key, storeId } = await deskOrg(place);
     const quiet = await createStore(orgId);
-    await addToPanel(
+    await setPanel(
       orgId,
       quiet.id,
       (await env.DB.prepare("SELECT id FROM lender_programs").all<{ id: string }>()).results.map((r) => r.id),
@@ -124,9 +124,11 @@ describe("POST /api/v1/gross-calc", () => {
   it("defaults to a car with no days on lot and uses the store's settings", async () => {
     const { orgId, key } = await createDeskOrg();
     const custom = await createStore(orgId);
-    await env.DB.prepare("UPDATE stores SET pack_used = 650, recon_truck = 1750, holding_cost_per_day = 40, floorplan_apr_used = 9.125 WHERE id = ?")
-      .bind(custom.id)
-      .run();
+    await rowsWhereStored(
+      orgId,
+      "UPDATE stores SET pack_used = 650, recon_truck = 1750, holding_cost_per_day = 40, floorplan_apr_used = 9.125 WHERE id = ?",
+      custom.id,
+    );
     const plain = await (await post("/api/v1/gross-calc", key, GROSS_BODY)).json<Record<string, unknown>>();
     // 18,500 + recon 1,200 (car) + 0 holding + pack 500.
     expect(plain).toMatchObject({

@@ -14,6 +14,7 @@ import { dailyHoldingCost, holdingCostFor, holdingFiguresOf } from "../../src/en
 import { post } from "../helpers/deal-desk";
 import { COACH_REFERENCE, DEFAULT_STORE } from "../helpers/deal-desk-reference";
 import { createApiKey, createOrg, createStore } from "../helpers/factories";
+import { rowsWhereStored } from "../helpers/org-storage";
 
 const TARGETS = COACH_REFERENCE.frontGrossTargets;
 const FIGURES = holdingFiguresOf(DEFAULT_STORE);
@@ -59,11 +60,11 @@ describe("holding cost (docs/domain/gross.md#holding-cost)", () => {
   it("a store that carries units at $50 a day, and 0.2% over $25,000, gets its own figure on gross-calc", async () => {
     const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
-    await env.DB.prepare(
+    await rowsWhereStored(
+      org.id,
       "UPDATE stores SET holding_cost_per_day = 50, holding_high_value_cost = 25000, holding_high_value_daily_pct = 0.2 WHERE id = ?",
-    )
-      .bind(store.id)
-      .run();
+      store.id,
+    );
     const { key } = await createApiKey(org.id);
     const res = await post("/api/v1/gross-calc", key, { purchase_price: 28_000, selling_price: 31_995, days_on_lot: 10, market_value: 32_000 });
     expect(res.status).toBe(200);
@@ -402,7 +403,7 @@ describe("new units' holding cost (docs/domain/gross.md#holding-cost)", () => {
   it("a store that states $3 a day of floor-plan assistance and $5 of overhead carries a $42,000 new unit at $10.05 a day", async () => {
     const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
-    await env.DB.prepare("UPDATE stores SET floorplan_assistance_new_per_day = 3, overhead_new_per_day = 5 WHERE id = ?").bind(store.id).run();
+    await rowsWhereStored(org.id, "UPDATE stores SET floorplan_assistance_new_per_day = 3, overhead_new_per_day = 5 WHERE id = ?", store.id);
     const { key } = await createApiKey(org.id);
     const res = await post("/api/v1/gross-calc", key, {
       purchase_price: 42_000,

@@ -13,10 +13,11 @@ import { type AlertUnit, evaluateUnit, type StoreSettings } from "../../src/engi
 import { buildBriefing, unitsToMoveForShare } from "../../src/engines/reports/briefings";
 import { buildMarketPulse } from "../../src/engines/reports/pulse";
 import type { BriefingSchema, ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
+import { runNightlyThrough } from "../helpers/c40d";
 import { DEFAULT_STORE } from "../helpers/deal-desk-reference";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
-import { runCron } from "../helpers/queue-driver";
+import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
 import { createValuedUnit, daysAgo, seedDemoOrgs } from "../helpers/reports";
 
 type Report = z.infer<typeof ReportsAlertReportSchema>;
@@ -41,7 +42,7 @@ const deadlines = (text: string) => [
 async function orgWithUnits(units: UnitSpec[], settings = "") {
   const org = await createOrg();
   const store = await createStore(org.id, { isPrimary: true });
-  if (settings) await env.DB.prepare(`UPDATE stores SET ${settings} WHERE id = ?`).bind(store.id).run();
+  if (settings) await rowsWhereStored(org.id, `UPDATE stores SET ${settings} WHERE id = ?`, store.id);
   const { key } = await createApiKey(org.id);
   for (const [stockNumber, days, cost, askingPrice, marketValue, condition] of units) {
     await createValuedUnit(org.id, store.id, {
@@ -314,9 +315,10 @@ describe("reports that agree with themselves (docs/domain/reports.md#one-figure-
 
 describe("the aged-inventory job (docs/domain/reports.md#new-units-age-differently)", () => {
   it("alerts a new unit when it reaches 90 days, not 45, and says the same as the inventory-alerts report", async () => {
+    // The organization's object runs the job on its alarm, at the 00:15 UTC run (docs/scaling.md#jobs-where-the-data-is).
+    const { agedAt: now } = nightlyRuns();
     const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
-    const now = Date.UTC(2026, 10, 26, 0, 15);
     const stockedDaysBefore = (days: number) => new Date(now - days * 86_400_000).toISOString().slice(0, 10);
     await createValuedUnit(org.id, store.id, {
       stockNumber: `J-NEW45-${org.id}`,
@@ -341,7 +343,7 @@ describe("the aged-inventory job (docs/domain/reports.md#new-units-age-different
       askingPrice: 24_995,
       marketValue: 25_000,
     });
-    await runCron("15 0 * * *", now);
+    await runNightlyThrough(org.id, now);
     const events = await listOutboxEvents(org.id, "inventory.aged_alert");
     const byStock = new Map(events.map((e) => [e.data.stock_no as string, e.data.recommendation as string]));
     expect([...byStock.keys()].sort()).toEqual([`J-NEW90-${org.id}`, `J-USED45-${org.id}`].sort());

@@ -30,6 +30,7 @@ import { runComplianceCheck } from "../../src/routes/compliance/compliance.servi
 import { commonCustomers } from "../compliance/common-names";
 import { complianceCheck, demoListLabel, loadDemoListAsLabelled, loadRealList, realSanctionsList, setMaxListAge } from "../helpers/compliance";
 import { call, createApiKey, createOrg } from "../helpers/factories";
+import { rowsWhereStored } from "../helpers/org-storage";
 
 const LINES = { holdScore: 95, flagScore: 85 };
 const DAY_MS = 86_400_000;
@@ -102,15 +103,20 @@ describe("what the compliance officer signs, through the API", () => {
   });
 
   it(`the same SSN-4 and birth date at two dealer groups give different stored hashes, and still link within one group (${page("identity-hashes-per-organization")})`, async () => {
-    const [a, b] = [(await createApiKey((await createOrg()).id)).key, (await createApiKey((await createOrg()).id)).key];
+    const [groupA, groupB] = [await createOrg(), await createOrg()];
+    const [a, b] = [(await createApiKey(groupA.id)).key, (await createApiKey(groupB.id)).key];
     const person = { first_name: "Laura", last_name: "Benson", dob: "1981-06-14", ssn_last4: "5902" };
     const atA = await check(a, person);
     const atB = await check(b, person);
-    const stored = async (checkId: string) =>
-      env.DB.prepare("SELECT person_hash, name_hash, dob_hash, ssn_dob_hash FROM compliance_checks WHERE id = ?")
-        .bind(checkId)
-        .first<Record<string, string>>();
-    const [rowA, rowB] = [await stored(atA.check_id), await stored(atB.check_id)];
+    const stored = async (orgId: string, checkId: string) =>
+      (
+        await rowsWhereStored<Record<string, string>>(
+          orgId,
+          "SELECT person_hash, name_hash, dob_hash, ssn_dob_hash FROM compliance_checks WHERE id = ?",
+          checkId,
+        )
+      )[0];
+    const [rowA, rowB] = [await stored(groupA.id, atA.check_id), await stored(groupB.id, atB.check_id)];
     for (const column of ["person_hash", "name_hash", "dob_hash", "ssn_dob_hash"]) {
       expect(rowA?.[column]).toMatch(/^[0-9a-f]{64}$/);
       expect(rowA?.[column]).not.toBe(rowB?.[column]);
@@ -118,7 +124,7 @@ describe("what the compliance officer signs, through the API", () => {
     // Within group A the same SSN-4 and date under another name is still the duplicate-identity red flag.
     const again = await check(a, { ...person, first_name: "Maria", last_name: "Okafor" });
     expect(again.red_flags.map((f) => f.code)).toEqual(["ssn_shared_with_other_name"]);
-    expect((await stored(again.check_id))?.ssn_dob_hash).toBe(rowA?.ssn_dob_hash);
+    expect((await stored(groupA.id, again.check_id))?.ssn_dob_hash).toBe(rowA?.ssn_dob_hash);
   });
 
   it(`a list published exactly the group's limit ago still passes a clean customer; one day older, production refuses to screen (${page("list-age")})`, async () => {
@@ -185,7 +191,7 @@ describe(`the demo list as labelled: years old (${page("list-age")})`, () => {
     const answer = await runComplianceCheck(
       env,
       getDb(env.DB),
-      { orgId: org.id, keyId: "key_golden", salt: "test-salt-not-a-secret", storage: "d1" },
+      { orgId: org.id, keyId: "key_golden", salt: "test-salt-not-a-secret", storage: "object" },
       clean,
       { encryptedInTransit: true },
       new Date(at),

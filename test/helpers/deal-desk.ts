@@ -12,22 +12,27 @@ import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { newId } from "../../src/lib/ids";
 import { COACH_REFERENCE } from "./deal-desk-reference";
 import { call, createApiKey, createOrg, createStore } from "./factories";
+import { type Place, rowsWhereStored } from "./org-storage";
 import { all } from "./sql";
 
 const db = () => getDb(env.DB);
 
-/** An organization with a primary store whose panel holds the named programs (default: every program), and a key. */
-export async function createDeskOrg(options: { programIds?: string[] } = {}) {
-  const org = await createOrg();
+/** An organization (in its object, or in D1 for a test of the move) with a primary store whose panel holds the named programs (default: every program), and a key. */
+export async function createDeskOrg(options: { programIds?: string[]; place?: Place } = {}) {
+  const org = await createOrg({ place: options.place });
   const store = await createStore(org.id, { isPrimary: true });
   const programIds = options.programIds ?? (await db().select({ id: lenderPrograms.id }).from(lenderPrograms)).map((r) => r.id);
-  await addToPanel(org.id, store.id, programIds);
+  await setPanel(org.id, store.id, programIds);
   const { key } = await createApiKey(org.id);
   return { orgId: org.id, storeId: store.id, key };
 }
 
-/** Programs added to a store's panel where the organization's settings are (docs/scaling.md): D1, or its object's own SQLite. */
-export async function addToPanel(orgId: string, storeId: string, programIds: string[]) {
+/**
+ * The store's panel is the named programs, where the organization's settings are (docs/scaling.md): D1, or its object's own
+ * SQLite. A store opens in D1 with the operator's default panel (insertStore): replaced.
+ */
+export async function setPanel(orgId: string, storeId: string, programIds: string[]) {
+  await rowsWhereStored(orgId, "DELETE FROM store_lender_panel WHERE store_id = ?", storeId);
   if ((await readOrgStorage(db(), orgId)) === "object")
     return runInDurableObject(orgStore(env, orgId), (_, state) => {
       const local = drizzle(state.storage);
@@ -69,7 +74,11 @@ export async function addDecisions(
       turnaroundHours,
     }),
   );
-  // Where the organization's decisions are (docs/scaling.md): D1, or its object's own SQLite.
+  await insertDecisions(orgId, rows);
+}
+
+/** Decisions written where the organization's decisions are (docs/scaling.md): D1, or its object's own SQLite. */
+export async function insertDecisions(orgId: string, rows: NewDecision[]) {
   if ((await readOrgStorage(db(), orgId)) === "object")
     return runInDurableObject(orgStore(env, orgId), (_, state) => {
       const local = drizzle(state.storage);

@@ -8,10 +8,9 @@ import {
   LEGACY_TOKEN_PREFIX,
   sha256Hex,
 } from "../../src/credentials/tokens";
-import { getDb } from "../../src/db/client";
-import { unitMarketValues } from "../../src/db/schema";
 import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
 import { createApiKey, createOrg, createStore, createUnit, type NewUnit } from "./factories";
+import { rowsWhereStored } from "./org-storage";
 
 export const today = () => new Date().toISOString().slice(0, 10);
 export const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
@@ -41,7 +40,7 @@ export async function seedDemoOrgs(): Promise<{ summitKey: string; lakesideKey: 
   return { summitKey, lakesideKey };
 }
 
-/** A unit with every figure the alert engine reads, and optionally a stored valuation. */
+/** A unit with every figure the alert engine reads, and optionally a stored valuation, where the organization's data is. */
 export async function createValuedUnit(
   orgId: string,
   storeId: string,
@@ -50,7 +49,14 @@ export async function createValuedUnit(
   const { marketValue, ...fields } = unit;
   const { id } = await createUnit(orgId, storeId, fields);
   if (marketValue !== undefined) {
-    await getDb(env.DB).insert(unitMarketValues).values({ unitId: id, orgId, marketValue, asOf: today(), source: "test" });
+    await rowsWhereStored(
+      orgId,
+      "INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source) VALUES (?, ?, ?, ?, 'test')",
+      id,
+      orgId,
+      marketValue,
+      today(),
+    );
   }
   return { id };
 }

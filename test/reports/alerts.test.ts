@@ -17,7 +17,7 @@ describe.each(PLACES)("GET /api/v1/inventory-alerts, units in %s", (place) => {
 
   // Store defaults (DOMAIN §10.4): aged at 45 days, used recon $1,200 (car), pack $500, holding $35/day, used floor plan 8.5%.
   beforeAll(async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     const store = await createStore(org.id, { isPrimary: true });
     key = (await createApiKey(org.id)).key;
     const unit = (stockNumber: string, days: number, cost: number, askingPrice: number, marketValue?: number, condition?: "new" | "used") =>
@@ -128,7 +128,7 @@ describe.each(PLACES)("GET /api/v1/inventory-alerts?store_id=, units in %s", (pl
   let north: string;
   let south: string;
   beforeAll(async () => {
-    const org = await createOrg();
+    const org = await createOrg({ place: "d1" });
     north = (await createStore(org.id, { isPrimary: true })).id;
     south = (await createStore(org.id)).id;
     twoStores = (await createApiKey(org.id)).key;
