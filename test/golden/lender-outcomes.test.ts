@@ -6,6 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { lenderDecisions } from "../../src/db/schema";
 import { DAY_MS, isoDay } from "../../src/engines/dates";
 import {
   detectOutcomeShifts,
@@ -15,10 +16,10 @@ import {
   type OutcomeSettings,
 } from "../../src/engines/lender-routing/outcome-shift";
 import { newId } from "../../src/lib/ids";
-import { runNightlyThrough } from "../helpers/c40d";
-import { createDeskOrg, insertDecisions, post } from "../helpers/deal-desk";
+import { createDeskOrg, post } from "../helpers/deal-desk";
 import { listOutboxEvents } from "../helpers/events";
-import { call } from "../helpers/factories";
+import { call, insertWhereStored } from "../helpers/factories";
+import { runAlarmsThrough } from "../helpers/object-sql";
 import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
 import { consumeJob } from "../helpers/queue-driver";
 
@@ -116,7 +117,7 @@ async function addHistory(
     stipsAsked: r.daysBack < 30 ? ["Proof of income", "Proof of residence", "References"] : ["Proof of income"],
     turnaroundHours: null,
   }));
-  await insertDecisions(orgId, values);
+  await insertWhereStored(orgId, lenderDecisions, values);
 }
 const tightening = (approvedBefore: number, before: number, approvedAfter: number, after: number) => [
   ...Array.from({ length: before }, (_, i) => ({
@@ -152,7 +153,7 @@ describe("through the Worker", () => {
     }>();
     const pickedBefore = [before.primary, before.backup].find((p) => p?.lender_id === PROGRAM);
 
-    await runNightlyThrough(desk.orgId, now);
+    await runAlarmsThrough(desk.orgId, now);
     expect((await consumeJob(env, job)).acked).toBe(true);
     const events = await listOutboxEvents(desk.orgId, "lender.environment_change");
     expect(events).toHaveLength(1);
@@ -230,7 +231,7 @@ describe("through the Worker", () => {
       Array.from({ length: 12 }, (_, i) => ({ daysBack: i, decision: (i < 9 ? "approved" : "declined") as OutcomeDecisionKind })),
     );
     // The next night's run, and its queue message delivered twice at once (queues deliver at least once): one recovery.
-    await runNightlyThrough(desk.orgId, now + DAY_MS);
+    await runAlarmsThrough(desk.orgId, now + DAY_MS);
     const nextNight = { ...job, scheduledTime: now + DAY_MS };
     const runs = await Promise.all([consumeJob(env, nextNight), consumeJob(env, nextNight)]);
     expect(runs.map((r) => r.acked)).toEqual([true, true]);

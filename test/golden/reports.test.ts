@@ -13,10 +13,10 @@ import { type AlertUnit, evaluateUnit, type StoreSettings } from "../../src/engi
 import { buildBriefing, unitsToMoveForShare } from "../../src/engines/reports/briefings";
 import { buildMarketPulse } from "../../src/engines/reports/pulse";
 import type { BriefingSchema, ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
-import { runNightlyThrough } from "../helpers/c40d";
 import { DEFAULT_STORE } from "../helpers/deal-desk-reference";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
+import { runAlarmsThrough } from "../helpers/object-sql";
 import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
 import { createValuedUnit, daysAgo, seedDemoOrgs } from "../helpers/reports";
 
@@ -343,7 +343,7 @@ describe("the aged-inventory job (docs/domain/reports.md#new-units-age-different
       askingPrice: 24_995,
       marketValue: 25_000,
     });
-    await runNightlyThrough(org.id, now);
+    await runAlarmsThrough(org.id, now);
     const events = await listOutboxEvents(org.id, "inventory.aged_alert");
     const byStock = new Map(events.map((e) => [e.data.stock_no as string, e.data.recommendation as string]));
     expect([...byStock.keys()].sort()).toEqual([`J-NEW90-${org.id}`, `J-USED45-${org.id}`].sort());

@@ -1,17 +1,11 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/durable-sqlite";
 import { DEMO_DEAL_DESK_REFERENCE } from "../../scripts/deal-desk-reference";
-import { inChunks, runBatch } from "../../src/db/batch";
 import { getDb } from "../../src/db/client";
-import * as orgSchema from "../../src/db/org-schema";
-import { readOrgStorage } from "../../src/db/queries/org-storage";
 import { lenderDecisions, lenderPrograms, storeLenderPanel } from "../../src/db/schema";
 import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
-import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { newId } from "../../src/lib/ids";
 import { COACH_REFERENCE } from "./deal-desk-reference";
-import { call, createApiKey, createOrg, createStore } from "./factories";
+import { call, createApiKey, createOrg, createStore, insertWhereStored } from "./factories";
 import { type Place, rowsWhereStored } from "./org-storage";
 import { all } from "./sql";
 
@@ -33,18 +27,10 @@ export async function createDeskOrg(options: { programIds?: string[]; place?: Pl
  */
 export async function setPanel(orgId: string, storeId: string, programIds: string[]) {
   await rowsWhereStored(orgId, "DELETE FROM store_lender_panel WHERE store_id = ?", storeId);
-  if ((await readOrgStorage(db(), orgId)) === "object")
-    return runInDurableObject(orgStore(env, orgId), (_, state) => {
-      const local = drizzle(state.storage);
-      for (const programId of programIds) local.insert(orgSchema.storeLenderPanel).values({ orgId, storeId, programId }).run();
-    });
-  await runBatch(
-    db(),
-    inChunks(programIds, (part) =>
-      db()
-        .insert(storeLenderPanel)
-        .values(part.map((programId) => ({ orgId, storeId, programId }))),
-    ),
+  await insertWhereStored(
+    orgId,
+    storeLenderPanel,
+    programIds.map((programId) => ({ orgId, storeId, programId })),
   );
 }
 
@@ -74,20 +60,7 @@ export async function addDecisions(
       turnaroundHours,
     }),
   );
-  await insertDecisions(orgId, rows);
-}
-
-/** Decisions written where the organization's decisions are (docs/scaling.md): D1, or its object's own SQLite. */
-export async function insertDecisions(orgId: string, rows: NewDecision[]) {
-  if ((await readOrgStorage(db(), orgId)) === "object")
-    return runInDurableObject(orgStore(env, orgId), (_, state) => {
-      const local = drizzle(state.storage);
-      for (const row of rows) local.insert(orgSchema.lenderDecisions).values(row).run();
-    });
-  await runBatch(
-    db(),
-    inChunks(rows, (part) => db().insert(lenderDecisions).values(part)),
-  );
+  await insertWhereStored(orgId, lenderDecisions, rows);
 }
 
 export function post(path: string, key: string, body: unknown) {

@@ -4,8 +4,10 @@ import { getTableName, is } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../../src/credentials/tokens";
+import { inChunks, runBatch } from "../../src/db/batch";
 import { getDb } from "../../src/db/client";
 import * as orgSchema from "../../src/db/org-schema";
+import { loadStorePanel } from "../../src/db/queries/deal-desk";
 import { insertStore } from "../../src/db/queries/operator";
 import { readOrgStorage } from "../../src/db/queries/org-storage";
 import { apiKeys, deals, inventoryUnits, legacyTokens, organizations } from "../../src/db/schema";
@@ -37,23 +39,31 @@ export async function createStore(orgId: string, options: { name?: string; isPri
   const name = options.name ?? `Store ${id}`;
   const row = await insertStore(db(), orgId, { id, name, isPrimary: options.isPrimary ?? false, marketZip: "78701" });
   if (row === null) throw new Error(`store ${id} exists`);
-  if ((await readOrgStorage(db(), orgId)) === "object") await orgStore(env, orgId).addStore(orgId, row);
+  if ((await readOrgStorage(db(), orgId)) === "object") await orgStore(env, orgId).addStore(orgId, row, await loadStorePanel(db(), orgId, id));
   return { id, name };
 }
 
-/** Rows written where the organization's data is: D1, or its object's own SQLite (its table of the same name). */
-async function insertWhereStored<T extends SQLiteTable>(orgId: string, table: T, row: T["$inferInsert"]): Promise<void> {
+/**
+ * Rows of a per-organization table written where the organization's data is: D1 in statements of
+ * D1's size, or its object's own SQLite (its table of the same name) in one call.
+ */
+export async function insertWhereStored<T extends SQLiteTable>(orgId: string, table: T, rows: T["$inferInsert"][]): Promise<void> {
   if ((await readOrgStorage(db(), orgId)) !== "object") {
-    await db().insert(table).values(row);
+    await runBatch(
+      db(),
+      inChunks(rows, (part) => db().insert(table).values(part)),
+    );
     return;
   }
   const objectTable = Object.values(orgSchema).find((t) => is(t, SQLiteTable) && getTableName(t) === getTableName(table));
   if (objectTable === undefined) throw new Error(`${getTableName(table)} is not an object table`);
-  await runInDurableObject(orgStore(env, orgId), async (_, state) => {
-    drizzle(state.storage)
-      .insert(objectTable as SQLiteTable)
-      .values(row)
-      .run();
+  await runInDurableObject(orgStore(env, orgId), (_, state) => {
+    const local = drizzle(state.storage);
+    for (const row of rows)
+      local
+        .insert(objectTable as SQLiteTable)
+        .values(row)
+        .run();
   });
 }
 
@@ -99,24 +109,26 @@ const given = <T extends object>(fields: T): T => Object.fromEntries(Object.entr
 export async function createUnit(orgId: string, storeId: string, fields: Partial<Omit<NewUnit, "orgId" | "storeId">> & { stockedOn: string }) {
   const stockNumber = fields.stockNumber ?? newId("STK");
   const id = fields.id ?? newId("unit");
-  await insertWhereStored(orgId, inventoryUnits, {
-    vin: `VIN${stockNumber}`.slice(0, 17),
-    year: 2022,
-    make: "Toyota",
-    model: "Camry",
-    trim: "SE",
-    condition: "used",
-    vehicleType: "car",
-    mileage: 31000,
-    cost: 21000,
-    askingPrice: 24995,
-    status: "in_stock",
-    ...given(fields),
-    id,
-    orgId,
-    storeId,
-    stockNumber,
-  });
+  await insertWhereStored(orgId, inventoryUnits, [
+    {
+      vin: `VIN${stockNumber}`.slice(0, 17),
+      year: 2022,
+      make: "Toyota",
+      model: "Camry",
+      trim: "SE",
+      condition: "used",
+      vehicleType: "car",
+      mileage: 31000,
+      cost: 21000,
+      askingPrice: 24995,
+      status: "in_stock",
+      ...given(fields),
+      id,
+      orgId,
+      storeId,
+      stockNumber,
+    },
+  ]);
   return { id, stockNumber };
 }
 
@@ -127,21 +139,23 @@ export async function createDeal(
   fields: Partial<Omit<NewDeal, "orgId" | "storeId">> & Pick<NewDeal, "soldOn" | "frontGross" | "backGross">,
 ) {
   const id = fields.id ?? newId("deal");
-  await insertWhereStored(orgId, deals, {
-    dealNumber: id,
-    status: "funded",
-    vin: "1HGCM82633A004352",
-    year: 2021,
-    make: "Honda",
-    model: "Accord",
-    condition: "used",
-    vehicleType: "car",
-    sellingPrice: 25000,
-    ...given(fields),
-    id,
-    orgId,
-    storeId,
-  });
+  await insertWhereStored(orgId, deals, [
+    {
+      dealNumber: id,
+      status: "funded",
+      vin: "1HGCM82633A004352",
+      year: 2021,
+      make: "Honda",
+      model: "Accord",
+      condition: "used",
+      vehicleType: "car",
+      sellingPrice: 25000,
+      ...given(fields),
+      id,
+      orgId,
+      storeId,
+    },
+  ]);
   return { id };
 }
 

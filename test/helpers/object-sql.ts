@@ -73,7 +73,7 @@ export async function runAlarmsThrough(orgId: string, until: number): Promise<vo
   for (;;) {
     const next = await runInDurableObject(stub, (_, state) => state.storage.getAlarm());
     if (next === null || next > until) return;
-    await runDurableObjectAlarm(stub);
+    if (!(await runDurableObjectAlarm(stub))) throw new Error(`the alarm of ${orgId} did not run`);
   }
 }
 

@@ -12,10 +12,9 @@ import { moveToD1 } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { DAY_MS, isoDay } from "../../src/engines/dates";
 import { newId } from "../../src/lib/ids";
-import { insertAllWhereStored } from "../helpers/c40a";
 import { createDeskOrg, post } from "../helpers/deal-desk";
 import { listOutboxEvents } from "../helpers/events";
-import { createOrg, createStore } from "../helpers/factories";
+import { createOrg, createStore, insertWhereStored } from "../helpers/factories";
 import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
 import { consumeJob, runCron } from "../helpers/queue-driver";
 import { all } from "../helpers/sql";
@@ -68,8 +67,8 @@ async function tighteningHistory(orgId: string, storeId: string, at: number) {
     turnaroundHours: null,
   }));
   // Where the organization's data is: D1, or its object.
-  await insertAllWhereStored(orgId, deals, dealRows);
-  await insertAllWhereStored(orgId, lenderDecisions, decisionRows);
+  await insertWhereStored(orgId, deals, dealRows);
+  await insertWhereStored(orgId, lenderDecisions, decisionRows);
 }
 
 /** An event's figures, without what names its organization's own rows. */

@@ -24,8 +24,8 @@ import { ROLES } from "../../src/engines/reports/briefings";
 import { commitWithEvents } from "../../src/events/emit";
 import { DomainError } from "../../src/lib/domain-error";
 import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
-import { createDeskOrgInD1 } from "../helpers/c40a";
 import { complianceCheck } from "../helpers/compliance";
+import { createDeskOrg } from "../helpers/deal-desk";
 import { createEndpoint, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createDeal, createOrg, createStore } from "../helpers/factories";
 import { BASE_UNITS, createIngestKey, deal, growingSnapshot, postDeals, putInventory, type SnapshotCounts, unit } from "../helpers/ingest";
@@ -795,7 +795,7 @@ describe("the settings group's lender panels and screening thresholds move and c
     ).then((rows) => rows.map((r) => r.new_value));
 
   it("a panel PUT during a move waits for the flip and lands once in the object; the undo writes the panel, the thresholds and their audit rows back", async () => {
-    const { orgId, storeId } = await createDeskOrgInD1({ programIds: ["lp_harbor_point_bank"] });
+    const { orgId, storeId } = await createDeskOrg({ place: "d1", programIds: ["lp_harbor_point_bank"] });
     const broker = (await createBrokerToken(orgId)).token;
     const put = (programs: string[]) => brokerCall(`/api/settings/stores/${storeId}/lender-panel`, broker, { method: "PUT", body: { programs } });
     expect((await put(["lp_fresh_start_auto_lending"])).status).toBe(200);
@@ -836,7 +836,7 @@ describe("the settings group's lender panels and screening thresholds move and c
   });
 
   it("refuses a copy that loses a panel row: 409, the organization stays in D1", async () => {
-    const { orgId } = await createDeskOrgInD1({ programIds: ["lp_harbor_point_bank", "lp_fresh_start_auto_lending"] });
+    const { orgId } = await createDeskOrg({ place: "d1", programIds: ["lp_harbor_point_bank", "lp_fresh_start_auto_lending"] });
     const real = orgStore(env, orgId);
     const namespace = copyingThrough(real, {
       loadLenderPanels: (o, panels, thresholds) => real.loadLenderPanels(o, panels.slice(1), thresholds),

@@ -7,9 +7,8 @@ import { auditEntry, replaceLenderPanel, saveComplianceSettings } from "../../sr
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { type AppraisalBody, appraise, THIS_YEAR } from "../helpers/appraisal";
-import { createDeskOrgInD1 } from "../helpers/c40a";
 import { complianceCheck } from "../helpers/compliance";
-import { post } from "../helpers/deal-desk";
+import { createDeskOrg, post } from "../helpers/deal-desk";
 import { call } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
 import { copyingThrough, PLACES, type Place, placeOrganization } from "../helpers/org-storage";
@@ -30,7 +29,7 @@ function advancePastEngineCaches() {
  * keeps them for an undo), so a reader that still read D1 would answer wrongly: only the object can answer right.
  */
 async function settingsOrg(place: Place) {
-  const desk = await createDeskOrgInD1();
+  const desk = await createDeskOrg({ place: "d1" });
   await createValuedUnit(desk.orgId, desk.storeId, {
     stockNumber: "SET-50",
     stockedOn: daysAgo(50),
