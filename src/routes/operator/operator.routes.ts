@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ORG_STORAGE_PLACES } from "../../db/schema";
 import { documentedError, validationErrorResponse } from "../../http/errors";
 import { route } from "../../http/route";
 import { optionalStoreSettingSchemas, storeSettingSchemas } from "../../http/store-setting-fields";
@@ -29,6 +30,7 @@ const ORGANIZATION_EXAMPLE = {
   name: "Acme Motors",
   is_sandbox: false,
   is_demo: false,
+  storage: "object",
   suspended_at: null,
   expires_at: null,
   created_at: "2026-11-26T09:30:00.000Z",
@@ -40,6 +42,11 @@ const OrganizationSchema = z
     name: z.string(),
     is_sandbox: z.boolean().openapi({ description: "A self-serve sandbox (docs/sandboxes.md)." }),
     is_demo: z.boolean().openapi({ description: "Seeded with the demo data (the local demo organizations and every sandbox)." }),
+    storage: z.enum(ORG_STORAGE_PLACES).openapi({
+      description:
+        "Where its data lives (docs/scaling.md): `d1` (the shared database: not moved yet), `moving` (a move's short write pause), `object` (its own storage object: where a new organization is born), `returning` (an undo under way). `npm run storage -- move --all` moves every organization not in `object`.",
+      example: "object",
+    }),
     suspended_at: z.iso
       .datetime()
       .nullable()
