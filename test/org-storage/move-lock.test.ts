@@ -125,6 +125,32 @@ describe("one request at a time works a move (its lease on org_storage_moves); c
     expect(await moveToObject(env, org.id)).toMatchObject({ storage: "object", done: true });
   });
 
+  it("a cancel while the digests run before the pause wins: the writes never pause, the object is never switched on", async () => {
+    const { org } = await d1OrganizationWithUnits();
+    const real = orgStore(env, org.id);
+    const reached = gate();
+    const held = gate();
+    let switchedOn = 0;
+    const holding = copyingThrough(real, {
+      digest: async (orgId: string) => {
+        reached.open();
+        await held.opened;
+        return real.digest(orgId);
+      },
+      setActive: (orgId: string, active: boolean) => {
+        if (active) switchedOn++;
+        return real.setActive(orgId, active);
+      },
+    });
+    const running = moveToObject({ DB: env.DB, ORG_STORE: holding }, org.id).catch((error: unknown) => error);
+    await reached.opened;
+    expect(await cancelMove(env, org.id)).toMatchObject({ cancelled: true });
+    held.open();
+    expect(await running).toMatchObject({ kind: "conflict", message: expect.stringContaining("cancelled") });
+    expect(await readOrgStorage(db(), org.id)).toBe("d1");
+    expect(switchedOn).toBe(0);
+  });
+
   it("a cancel during the write pause wins: the flip is refused, the object switched on for it is switched off, D1 serves", async () => {
     const { org } = await d1OrganizationWithUnits();
     const real = orgStore(env, org.id);
