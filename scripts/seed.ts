@@ -17,6 +17,8 @@ async function main() {
     const [totals] = await db.query<Record<string, number>>(`SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t}) AS ${t}`).join(", ")}`);
     console.log(`Seeded demo data as of ${referenceDate}; the local database now holds:`);
     console.log(tables.map((t) => `  ${t.padEnd(20)}${totals[t]}`).join("\n"));
+    // The move needs the Worker (the operator API): `npm run dev` makes it once its server answers.
+    console.log("The demo organizations are in D1 until the next `npm run dev` moves them into their storage objects.");
   } finally {
     await db.close();
   }

@@ -3,24 +3,28 @@
  * the operator API of a running Worker:
  *
  *   npm run storage -- move <org_id>                      into its object, on the server `npm run dev` started
+ *   npm run storage -- move --all                         every organization still in D1, one after another
  *   npm run storage -- undo <org_id>                      back to D1, within the undo window (ORG_STORAGE_UNDO_WINDOW_DAYS;
  *                                                         after it D1's copy is purged and the undo refused, saying when)
  *   npm run storage -- cancel <org_id>                    abandons a move that has not switched over (D1 keeps serving)
- *   npm run storage -- move <org_id> --remote <base url>  a deployed Worker, with OPERATOR_TOKEN set
+ *   npm run storage -- move <org_id> --remote <base url>  a deployed Worker, with OPERATOR_TOKEN set (--all too)
  *
  * A move copies while the organization's writes go on, catches up with what they changed, then
  * pauses its writes briefly for the last changes, verifies (rows and a SHA-256 per table) and flips
  * the flag. Each request works up to 20 s and answers with its progress; this command calls again
  * until the move is done (a move stopped by a failure goes on where it stopped when run again).
- * Prints the digests of both sides and the write pause.
+ * Prints the digests of both sides and the write pause; `--all` prints a line per organization
+ * moved and a summary, skips those already in their objects, and stops at the first failure.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CREDENTIALS_FILE } from "./lib/demo-seed";
+import { MoveAllStopped, moveAll, movedLine, type OperatorApi, runStorageCommand, type StorageCommand } from "./lib/storage-moves";
 
-const USAGE = "usage: npm run storage -- <move|undo|cancel> <org_id> [--remote <base url>]   (remote: OPERATOR_TOKEN=dot_… in the environment)";
+const USAGE =
+  "usage: npm run storage -- <move|undo|cancel> <org_id> [--remote <base url>]\n       npm run storage -- move --all [--remote <base url>]   (remote: OPERATOR_TOKEN=dot_… in the environment)";
 
-function target(remote: string | undefined): { baseUrl: string; token: string } {
+function target(remote: string | undefined): OperatorApi {
   if (remote !== undefined) {
     const token = process.env.OPERATOR_TOKEN;
     if (!token) throw new Error(`--remote needs the operator token in OPERATOR_TOKEN.\n${USAGE}`);
@@ -31,37 +35,35 @@ function target(remote: string | undefined): { baseUrl: string; token: string } 
   return { baseUrl: file.base_url, token: file.operator_token };
 }
 
-function refusal(body: string): string {
+const showProgress = (orgId: string, step: string) => console.error(`${orgId}: moving, at ${step}…`);
+
+async function moveEveryOrganization(api: OperatorApi, remote: string | undefined): Promise<void> {
   try {
-    const { message } = JSON.parse(body) as { message?: unknown };
-    return typeof message === "string" ? message : body;
-  } catch {
-    return body;
+    const { moved, skipped } = await moveAll(api, (org) => console.log(movedLine(org)), showProgress);
+    console.log(`Moved ${moved.length} organization(s) into their objects; ${skipped} already there, skipped.`);
+  } catch (error) {
+    if (!(error instanceof MoveAllStopped)) throw error;
+    const again = `npm run storage -- move --all${remote === undefined ? "" : ` --remote ${remote}`}`;
+    throw new Error(
+      `${error.message}\nStopped after moving ${error.moved.length} organization(s). Run \`${again}\` again: the moved ones are skipped, and ${error.orgId}'s move goes on where it stopped (or \`npm run storage -- cancel ${error.orgId}\` abandons it).`,
+    );
   }
 }
 
 async function main() {
-  const { values, positionals } = parseArgs({ options: { remote: { type: "string" } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({
+    options: { remote: { type: "string" }, all: { type: "boolean", default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
   const [command, orgId] = positionals;
-  if (!["move", "undo", "cancel"].includes(command ?? "") || !orgId || positionals.length !== 2) throw new Error(USAGE);
-  const { baseUrl, token } = target(values.remote);
-  for (;;) {
-    const res = await fetch(`${baseUrl}/api/operator/organizations/${encodeURIComponent(orgId)}/storage/${command}`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    const body = await res.text();
-    // A refusal in its own words (e.g. "The D1 copy was purged on …"), else the body as it came.
-    if (!res.ok) throw new Error(`${res.status}: ${refusal(body)}`);
-    const answer = JSON.parse(body) as { done?: boolean; step?: string };
-    // A move under way answers its progress: called again, it goes on where it stopped.
-    if (answer.done === false) {
-      console.error(`moving: at ${answer.step}…`);
-      continue;
-    }
-    console.log(JSON.stringify(answer, null, 2));
-    return;
+  if (values.all) {
+    if (command !== "move" || positionals.length !== 1) throw new Error(USAGE);
+    return moveEveryOrganization(target(values.remote), values.remote);
   }
+  if (!["move", "undo", "cancel"].includes(command ?? "") || !orgId || positionals.length !== 2) throw new Error(USAGE);
+  const answer = await runStorageCommand(target(values.remote), command as StorageCommand, orgId, (step) => showProgress(orgId, step));
+  console.log(JSON.stringify(answer, null, 2));
 }
 
 main().catch((error: unknown) => {

@@ -65,12 +65,16 @@ import {
   CAUGHT_UP_TABLE_NAMES,
   endMove,
   forgetChanges,
+  leaseMove,
+  type MoveRow,
   pendingChanges,
   readChangeRound,
   readMove,
+  releaseMove,
   rowCounts,
   saveMove,
   startMove,
+  switchWithLease,
 } from "../db/queries/org-storage-copy";
 import { listStoreSettings } from "../db/queries/settings";
 import type { OrgStoragePlace } from "../db/schema";
@@ -161,6 +165,21 @@ const SMALL_ROUND = 100;
 const MAX_ROUNDS = 20;
 /** How long one request of a move works before answering with its progress (the operator command calls again). */
 const MOVE_STEP_MS = 20_000;
+/**
+ * How long a request holds the move's lease from its last step: the production work budget, so a
+ * request that is lost (its client gone, its isolate stopped) keeps another from the move no longer.
+ */
+const LEASE_MS = MOVE_STEP_MS;
+
+/** The request no longer holds the move's lease: a cancel deleted the move, or the lease ended and another request took it. */
+class LeaseLost extends Error {}
+
+/** The request's hold on the move: the lease it holds now, renewed with each step it keeps. */
+interface Lease {
+  held: number;
+  /** Keeps the step's progress and renews the lease; throws LeaseLost once the lease is not this request's. */
+  save(progress?: Parameters<typeof saveMove>[4]): Promise<void>;
+}
 
 /**
  * D1 → the organization's object, in steps, while the organization's writes go on
@@ -181,25 +200,69 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   const store = orgStore(env, orgId);
   const place = await readOrgStorage(db, orgId);
   if (place === undefined) throw new DomainError("not_found", "No organization with that id.");
-  if (place === "object") {
-    // A move whose flip was made but not its end (a failure between the two): its capture stops now.
-    await endMove(db, orgId);
-    const tables = {
-      ...(await store.digest(orgId)),
-      ...(await store.lenderDigest(orgId)),
-      ...(await store.settingsDigest(orgId)),
-      ...(await store.webhooksDigest(orgId)),
-      ...(await store.briefingsDigest(orgId)),
-      ...(await store.panelsDigest(orgId)),
-      ...(await store.feedsDigest(orgId)),
-    };
-    return { org_id: orgId, storage: "object", done: true, tables, write_pause_ms: 0 };
-  }
+  if (place === "object") return inObject(db, store, orgId);
   if (place === "returning") throw new DomainError("conflict", "The organization's storage is returning: a move from d1 cannot start.");
-  let move = await readMove(db, orgId);
+  const existing = await readMove(db, orgId);
   // Left at `moving` by a move of the code before the catch-up (it copied during its pause): D1 serves again, and this move starts over.
-  if (place === "moving" && move === undefined) await switchOrgStorage(db, orgId, "moving", "d1");
-  move ??= await startMove(db, orgId, COPY_STEPS[0]?.[0] as string, new Date().toISOString());
+  if (place === "moving" && existing === undefined) await switchOrgStorage(db, orgId, "moving", "d1");
+  if (existing === undefined) await startMove(db, orgId, COPY_STEPS[0]?.[0] as string, new Date().toISOString());
+  // One request at a time works the move; another called meanwhile answers where it stands.
+  const now = Date.now();
+  const move = await leaseMove(db, orgId, now, now + LEASE_MS);
+  if (move === undefined) return standing(db, store, orgId);
+  const lease: Lease = {
+    held: move.workedUntil as number,
+    async save(progress) {
+      const until = Date.now() + LEASE_MS;
+      if (!(await saveMove(db, orgId, this.held, until, progress))) throw new LeaseLost();
+      this.held = until;
+    },
+  };
+  try {
+    return await work(db, store, orgId, move, lease, deadline);
+  } catch (error) {
+    if (error instanceof LeaseLost) return standing(db, store, orgId);
+    throw error;
+  } finally {
+    // A release that fails leaves the lease to end by itself, within LEASE_MS.
+    await releaseMove(db, orgId, lease.held).catch(() => undefined);
+  }
+}
+
+/** A moved organization's answer: its object's digests (a move run again after its flip). */
+async function inObject(db: Database, store: Store, orgId: string): Promise<MoveReport> {
+  // A move whose flip was made but not its end (a failure between the two): its capture stops now.
+  await endMove(db, orgId);
+  const tables = {
+    ...(await store.digest(orgId)),
+    ...(await store.lenderDigest(orgId)),
+    ...(await store.settingsDigest(orgId)),
+    ...(await store.webhooksDigest(orgId)),
+    ...(await store.briefingsDigest(orgId)),
+    ...(await store.panelsDigest(orgId)),
+    ...(await store.feedsDigest(orgId)),
+  };
+  return { org_id: orgId, storage: "object", done: true, tables, write_pause_ms: 0 };
+}
+
+/**
+ * The answer of a request that does not hold the move: its progress while another request works on
+ * it, the digests once that one has flipped, or 409 if a cancel ended it (cancel wins: a move it
+ * ended is not started again by a request that was working on it).
+ */
+async function standing(db: Database, store: Store, orgId: string): Promise<MoveReport> {
+  const move = await readMove(db, orgId);
+  if (move !== undefined) return progress(orgId, move.step, move.rounds);
+  if ((await readOrgStorage(db, orgId)) === "object") return inObject(db, store, orgId);
+  throw new DomainError(
+    "conflict",
+    "The move was cancelled while it was under way: the organization's data stays in D1. Run the move again to start over.",
+  );
+}
+
+/** The move's steps from where it stands, by the request holding its lease. */
+async function work(db: Database, store: Store, orgId: string, leased: MoveRow, lease: Lease, deadline: number): Promise<MoveReport> {
+  let move = leased;
   // The copy, from the step (and cursor) where the move stands.
   for (let i = COPY_STEPS.findIndex(([name]) => name === move?.step); i >= 0 && i < COPY_STEPS.length; i++) {
     const [name, copy] = COPY_STEPS[i] as (typeof COPY_STEPS)[number];
@@ -207,7 +270,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
     const resume: Resume = {
       after: move.step === name ? move.after : null,
       page: async (after) => {
-        await saveMove(db, orgId, { step: name, after });
+        await lease.save({ step: name, after });
         stopped = Date.now() > deadline;
         return !stopped;
       },
@@ -215,7 +278,7 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
     await copy(db, store, orgId, resume);
     if (stopped) return progress(orgId, name, move.rounds);
     const next = COPY_STEPS[i + 1]?.[0] ?? CATCH_UP;
-    await saveMove(db, orgId, { step: next, after: null });
+    await lease.save({ step: next, after: null });
     move = { ...move, step: next, after: null };
     if (Date.now() > deadline) return progress(orgId, next, move.rounds);
   }
@@ -225,24 +288,25 @@ export async function moveToObject(env: Pick<Env, "DB" | "ORG_STORE">, orgId: st
   if (move.pausedAt === null) {
     for (;;) {
       const round = await catchUpRound(db, store, orgId);
-      await saveMove(db, orgId, { rounds: ++rounds });
+      await lease.save({ rounds: ++rounds });
       if (round < SMALL_ROUND || rounds >= MAX_ROUNDS) break;
       if (Date.now() > deadline) return progress(orgId, CATCH_UP, rounds);
     }
     verified = await verifyBeforePause(db, store, orgId);
     // The pause: from here D1's fence refuses the groups' writes, which wait for the flip.
     const pausedAt = new Date().toISOString();
-    await saveMove(db, orgId, { pausedAt });
-    await switchOrgStorage(db, orgId, "d1", "moving");
+    await lease.save({ pausedAt });
+    // Only while this request holds the move: a cancel since has deleted it, and the writes never pause.
+    if (!(await switchWithLease(db, orgId, lease.held, "d1", "moving"))) throw new LeaseLost();
     move = { ...move, pausedAt };
   }
   try {
-    return await finishInPause(db, store, orgId, Date.parse(move.pausedAt as string), rounds, verified);
+    return await finishInPause(db, store, orgId, lease, Date.parse(move.pausedAt as string), rounds, verified);
   } catch (error) {
-    // A failure in the pause gives the writes back to D1 (unless the flip was made): the move, its log kept, pauses again when run again.
-    if (!(error instanceof DomainError) && (await switchOrgStorage(db, orgId, "moving", "d1"))) {
+    // A failure in the pause gives the writes back to D1 (unless the flip was made, or the move is not this request's any more): the move, its log kept, pauses again when run again.
+    if (!(error instanceof DomainError || error instanceof LeaseLost) && (await switchOrgStorage(db, orgId, "moving", "d1"))) {
       await store.setActive(orgId, false);
-      await saveMove(db, orgId, { pausedAt: null });
+      await saveMove(db, orgId, lease.held, lease.held, { pausedAt: null });
     }
     throw error;
   }
@@ -298,12 +362,16 @@ async function finishInPause(
   db: Database,
   store: Store,
   orgId: string,
+  lease: Lease,
   pausedAt: number,
   rounds: number,
   verified: Verified | undefined,
 ): Promise<MoveReport> {
   let lastRound = 0;
-  for (let round = await catchUpRound(db, store, orgId); round > 0; round = await catchUpRound(db, store, orgId)) lastRound += round;
+  for (let round = await catchUpRound(db, store, orgId); round > 0; round = await catchUpRound(db, store, orgId)) {
+    lastRound += round;
+    await lease.save();
+  }
   const checked =
     verified !== undefined && (lastRound === 0 || sameCounts(await rowCounts(db, orgId), await store.rowCounts(orgId, CAUGHT_UP_TABLE_NAMES)))
       ? verified
@@ -317,7 +385,11 @@ async function finishInPause(
   const { inD1 } = checked;
   await store.setActive(orgId, true);
   // The flip starts the undo window: D1's copy is purged ORG_STORAGE_UNDO_WINDOW_DAYS later (src/jobs/purge-moved-copies.ts).
-  await switchOrgStorage(db, orgId, "moving", "object", { storageMovedAt: new Date().toISOString() });
+  if (!(await switchWithLease(db, orgId, lease.held, "moving", "object", { storageMovedAt: new Date().toISOString() }))) {
+    // A cancel in the pause put the flag back to d1: the object, switched on above, must not serve beside D1.
+    if ((await readOrgStorage(db, orgId)) === "d1") await store.setActive(orgId, false);
+    throw new LeaseLost();
+  }
   await endMove(db, orgId);
   return {
     org_id: orgId,
@@ -363,8 +435,8 @@ export async function cancelMove(env: Pick<Env, "DB">, orgId: string): Promise<{
   if (place === "object" || place === "returning")
     throw new DomainError("conflict", `The organization's storage is ${place}: the move has flipped; undo it with storage/undo.`);
   const move = await readMove(db, orgId);
-  if (place === "moving") await switchOrgStorage(db, orgId, "moving", "d1");
-  await endMove(db, orgId);
+  // One batch, whatever a request working on the move is doing: it loses its lease with the row, so it neither pauses nor flips after this.
+  await endMove(db, orgId, true);
   return { org_id: orgId, storage: "d1", cancelled: move !== undefined || place === "moving" };
 }
 

@@ -12,6 +12,7 @@ const organizationFields = {
   name: organizations.name,
   isDemo: organizations.isDemo,
   isSandbox: organizations.isSandbox,
+  storage: organizations.storage,
   suspendedAt: organizations.suspendedAt,
   expiresAt: organizations.expiresAt,
   createdAt: organizations.createdAt,

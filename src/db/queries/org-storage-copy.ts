@@ -6,14 +6,14 @@
  * entries. Generic over MOVED_D1_TABLES: each table's key comes from its schema, so a group that
  * moves is caught up by adding its tables to that list.
  */
-import { and, asc, count, eq, getTableName, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, exists, getTableName, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
-import { orgStorageChanges, orgStorageMoves, stores } from "../schema";
+import { organizations, orgStorageChanges, orgStorageMoves, stores } from "../schema";
 import { MOVED_D1_TABLES } from "./org-storage";
 
 /** The move under way: its step and cursor, its rounds, when its write pause began. */
-type MoveRow = typeof orgStorageMoves.$inferSelect;
+export type MoveRow = typeof orgStorageMoves.$inferSelect;
 
 interface CaughtUpTable {
   name: string;
@@ -86,21 +86,89 @@ export async function readMove(db: Database, orgId: string): Promise<MoveRow | u
   return row;
 }
 
-/** Keeps the move's progress: the step under way and its cursor, the rounds, the pause's start. */
+/**
+ * The move's lease for one request, until `until` (ms), if no request holds it (none did, or its
+ * lease ended by `now`): one conditional UPDATE, so of two requests at once one gets it. The move
+ * as it stands, or undefined while another request works on it (or there is no move).
+ */
+export async function leaseMove(db: Database, orgId: string, now: number, until: number): Promise<MoveRow | undefined> {
+  const [row] = await db
+    .update(orgStorageMoves)
+    .set({ workedUntil: until })
+    .where(and(eq(orgStorageMoves.orgId, orgId), or(isNull(orgStorageMoves.workedUntil), lte(orgStorageMoves.workedUntil, now))))
+    .returning();
+  return row;
+}
+
+const leaseHeld = (orgId: string, held: number) => and(eq(orgStorageMoves.orgId, orgId), eq(orgStorageMoves.workedUntil, held));
+
+/**
+ * Keeps the move's progress (the step under way and its cursor, the rounds, the pause's start) and
+ * renews the lease to `until`, only while the lease is still `held`: false once it is not (the move
+ * was cancelled, or its lease ended and another request took it), and nothing is written.
+ */
 export async function saveMove(
   db: Database,
   orgId: string,
-  progress: Partial<Pick<MoveRow, "step" | "after" | "rounds" | "pausedAt">>,
-): Promise<void> {
-  await db.update(orgStorageMoves).set(progress).where(eq(orgStorageMoves.orgId, orgId));
+  held: number,
+  until: number,
+  progress: Partial<Pick<MoveRow, "step" | "after" | "rounds" | "pausedAt">> = {},
+): Promise<boolean> {
+  const rows = await db
+    .update(orgStorageMoves)
+    .set({ ...progress, workedUntil: until })
+    .where(leaseHeld(orgId, held))
+    .returning({ orgId: orgStorageMoves.orgId });
+  return rows.length === 1;
 }
 
-/** The move is over (flipped, cancelled, or failed its check): capture stops and the log is emptied. */
-export async function endMove(db: Database, orgId: string): Promise<void> {
-  await db.batch([
+/** The request is done with the move (it answered its progress, or failed): another may take the lease at once. */
+export async function releaseMove(db: Database, orgId: string, held: number): Promise<void> {
+  await db.update(orgStorageMoves).set({ workedUntil: null }).where(leaseHeld(orgId, held));
+}
+
+/**
+ * The flag from `from` to `to` only while the move's lease is `held`, in one statement: a cancel
+ * (which deletes the move's row) or a request that took over the lease keeps a request that lost
+ * it from pausing the organization's writes or flipping it.
+ */
+export async function switchWithLease(
+  db: Database,
+  orgId: string,
+  held: number,
+  from: "d1" | "moving",
+  to: "moving" | "object",
+  movedAt?: { storageMovedAt: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(organizations)
+    .set({ storage: to, ...movedAt })
+    .where(
+      and(
+        eq(organizations.id, orgId),
+        eq(organizations.storage, from),
+        exists(db.select({ one: sql`1` }).from(orgStorageMoves).where(leaseHeld(orgId, held))),
+      ),
+    )
+    .returning({ id: organizations.id });
+  return rows.length === 1;
+}
+
+/**
+ * The move is over (flipped, cancelled, or failed its check): capture stops and the log is emptied.
+ * A cancel also gives a paused organization's writes back to D1 (`moving` → `d1`) in the same
+ * batch, so a request still working on the move finds neither its lease nor a pause to flip.
+ */
+export async function endMove(db: Database, orgId: string, cancel = false): Promise<void> {
+  const forget = [
     db.delete(orgStorageMoves).where(eq(orgStorageMoves.orgId, orgId)),
     db.delete(orgStorageChanges).where(eq(orgStorageChanges.orgId, orgId)),
-  ]);
+  ] as const;
+  const unpause = db
+    .update(organizations)
+    .set({ storage: "d1" })
+    .where(and(eq(organizations.id, orgId), eq(organizations.storage, "moving")));
+  await (cancel ? db.batch([unpause, ...forget]) : db.batch(forget));
 }
 
 /** How many changes wait in the organization's log. */

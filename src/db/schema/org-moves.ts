@@ -20,6 +20,12 @@ export const orgStorageMoves = sqliteTable("org_storage_moves", {
   rounds: integer("rounds").notNull().default(0),
   /** When the write pause began (the flag went to `moving` for the last round, the digests and the flip). */
   pausedAt: text("paused_at"),
+  /**
+   * The lease of the request working on the move (ms since the epoch): taken and renewed by a
+   * conditional UPDATE, so one request at a time works the move's steps; another answers its
+   * progress. It ends with a request's work budget, so a lost request holds the move no longer.
+   */
+  workedUntil: integer("worked_until"),
 });
 
 /**

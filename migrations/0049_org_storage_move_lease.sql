@@ -1,0 +1,1 @@
+ALTER TABLE `org_storage_moves` ADD `worked_until` integer;
