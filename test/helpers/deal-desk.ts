@@ -23,7 +23,7 @@ export async function createDeskOrg(options: { programIds?: string[]; place?: Pl
 
 /**
  * The store's panel is the named programs, where the organization's settings are (docs/scaling.md): D1, or its object's own
- * SQLite. A store opens in D1 with the operator's default panel (insertStore): replaced.
+ * SQLite, in place of the one it had.
  */
 export async function setPanel(orgId: string, storeId: string, programIds: string[]) {
   await rowsWhereStored(orgId, "DELETE FROM store_lender_panel WHERE store_id = ?", storeId);

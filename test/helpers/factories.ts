@@ -7,10 +7,8 @@ import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX
 import { inChunks, runBatch } from "../../src/db/batch";
 import { getDb } from "../../src/db/client";
 import * as orgSchema from "../../src/db/org-schema";
-import { loadStorePanel } from "../../src/db/queries/deal-desk";
-import { insertStore } from "../../src/db/queries/operator";
 import { readOrgStorage } from "../../src/db/queries/org-storage";
-import { apiKeys, deals, inventoryUnits, legacyTokens, organizations } from "../../src/db/schema";
+import { apiKeys, deals, inventoryUnits, legacyTokens, organizations, stores } from "../../src/db/schema";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { newId } from "../../src/lib/ids";
 import type { Place } from "./org-storage";
@@ -33,13 +31,15 @@ export async function createOrg(options: { name?: string; isDemo?: boolean; plac
   return { id };
 }
 
-/** A store in the directory (D1) with its lender panel, as the operator's opens one, and in the organization's object where it lives there. */
+/** A store in the directory (D1), and in the organization's object where it lives there; its lender panel is empty (`setPanel` fills it). */
 export async function createStore(orgId: string, options: { name?: string; isPrimary?: boolean } = {}) {
   const id = newId("sto");
   const name = options.name ?? `Store ${id}`;
-  const row = await insertStore(db(), orgId, { id, name, isPrimary: options.isPrimary ?? false, marketZip: "78701" });
-  if (row === null) throw new Error(`store ${id} exists`);
-  if ((await readOrgStorage(db(), orgId)) === "object") await orgStore(env, orgId).addStore(orgId, row, await loadStorePanel(db(), orgId, id));
+  const [row] = await db()
+    .insert(stores)
+    .values({ id, orgId, name, isPrimary: options.isPrimary ?? false, marketZip: "78701" })
+    .returning();
+  if ((await readOrgStorage(db(), orgId)) === "object") await orgStore(env, orgId).addStore(orgId, row);
   return { id, name };
 }
 

@@ -79,7 +79,7 @@ export interface paths {
         put?: never;
         /**
          * Create an organization
-         * @description A live organization with no stores, staff or credentials yet: add them with the calls below.
+         * @description A live organization with no stores, staff or credentials yet: add them with the calls below. It is born in its own storage object, where its data lives from the first write (docs/scaling.md).
          */
         post: operations["operatorCreateOrganization"];
         delete?: never;
@@ -335,7 +335,7 @@ export interface paths {
         put?: never;
         /**
          * Move an organization's data into its own storage object
-         * @description Copies the organization's moved tables (its inventory, deals, compliance checks, lender decisions, store settings and their audit, webhooks and briefings: docs/scaling.md) from D1 into its own SQLite Durable Object while its writes go on in D1 (D1's triggers record each row they change), then catches up with those changes in rounds until a round is small. Then the short write pause: its writes to those tables wait (each at most 10 s) while the last changes are written, row counts and a SHA-256 per table are verified, and the object is switched on and its alarm set, which runs the organization's nightly aged alerts, lender outcomes, morning briefings, its retention and the webhook attempt bodies' purge from then on (the crons skip it). `write_pause_ms` depends on the changes of the last round, not on the organization's size. A request works for at most 20 s and answers `done: false` with where the move stands, kept in D1: call again to go on (a move that failed or timed out goes on where it stopped); `storage/cancel` abandons it. D1's copy is kept for the undo window (`ORG_STORAGE_UNDO_WINDOW_DAYS`, 7 days), so `storage/undo` can bring it back; the nightly purge then deletes it. Moving an organization that has moved answers its digests again. Every reader of those tables (feeds, ingestion, reports, briefings, the deal desk, the appraisal, compliance checks, settings, webhooks and their deliveries, the nightly jobs) follows the move, so a live organization may be moved.
+         * @description Copies the organization's moved tables (its inventory, deals, compliance checks, lender decisions, store settings and their audit, webhooks and briefings: docs/scaling.md) from D1 into its own SQLite Durable Object while its writes go on in D1 (D1's triggers record each row they change), then catches up with those changes in rounds until a round is small. Then the short write pause: its writes to those tables wait (each at most 10 s) while the last changes are written, row counts and a SHA-256 per table are verified, and the object is switched on and its alarm set, which runs the organization's nightly aged alerts, lender outcomes, morning briefings, its retention and the webhook attempt bodies' purge from then on (the crons skip it). `write_pause_ms` depends on the changes of the last round, not on the organization's size. A request works for at most 20 s and answers `done: false` with where the move stands, kept in D1: call again to go on (a move that failed or timed out goes on where it stopped); `storage/cancel` abandons it. One request at a time works a move: a call while another works on it answers its progress (`done: false`) without working, and a request lost mid-way holds it at most 20 s. D1's copy is kept for the undo window (`ORG_STORAGE_UNDO_WINDOW_DAYS`, 7 days), so `storage/undo` can bring it back; the nightly purge then deletes it. Moving an organization that has moved answers its digests again. Every reader of those tables (feeds, ingestion, reports, briefings, the deal desk, the appraisal, compliance checks, settings, webhooks and their deliveries, the nightly jobs) follows the move, so a live organization may be moved.
          */
         post: operations["operatorMoveStorageToObject"];
         delete?: never;
@@ -2850,6 +2850,7 @@ export interface components {
          *       "name": "Acme Motors",
          *       "is_sandbox": false,
          *       "is_demo": false,
+         *       "storage": "object",
          *       "suspended_at": null,
          *       "expires_at": null,
          *       "created_at": "2026-11-26T09:30:00.000Z"
@@ -2870,6 +2871,12 @@ export interface components {
             is_sandbox: boolean;
             name: string;
             /**
+             * @description Where its data lives (docs/scaling.md): `d1` (the shared database: not moved yet), `moving` (a move's short write pause), `object` (its own storage object: where a new organization is born), `returning` (an undo under way). `npm run storage -- move --all` moves every organization not in `object`.
+             * @example object
+             * @enum {string}
+             */
+            storage: "d1" | "moving" | "object" | "returning";
+            /**
              * Format: date-time
              * @description Set while suspended: its keys, broker tokens and staff sessions are refused (403 `organization_suspended`).
              */
@@ -2884,6 +2891,7 @@ export interface components {
          *           "name": "Acme Motors",
          *           "is_sandbox": false,
          *           "is_demo": false,
+         *           "storage": "object",
          *           "suspended_at": null,
          *           "expires_at": null,
          *           "created_at": "2026-11-26T09:30:00.000Z"
@@ -6100,7 +6108,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
+            /** @description A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the move was cancelled while this call worked on it (the organization stays in D1), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6167,7 +6175,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
+            /** @description A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the move was cancelled while this call worked on it (the organization stays in D1), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6234,7 +6242,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
+            /** @description A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the move was cancelled while this call worked on it (the organization stays in D1), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -16,7 +16,6 @@ const organizationFields = {
   suspendedAt: organizations.suspendedAt,
   expiresAt: organizations.expiresAt,
   createdAt: organizations.createdAt,
-  storage: organizations.storage,
 };
 
 export type OrganizationRow = NonNullable<Awaited<ReturnType<typeof findOrganization>>>;

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import { GUARDED_WRITE_ATTEMPTS } from "../../db/guarded";
 import type { LenderPanelChanged, StoreSettingsChanged, ThresholdsChanged } from "../../db/org-store";
-import { unlessStorageInD1 } from "../../db/queries/org-storage";
+import { readOrgStorage, unlessStorageInD1 } from "../../db/queries/org-storage";
 import * as queries from "../../db/queries/settings";
 import type { NOT_SERVING } from "../../durable-objects/org-storage";
 import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
@@ -30,19 +30,37 @@ type Store = ReturnType<typeof orgStore>;
 type OrgAt = Pick<OrgManager, "orgId" | "storage">;
 
 /**
- * Runs a settings request where the organization's store settings are. The flag came with the
- * credential (a staff session, a broker token, an operator's organization: `OrgAt`); one up to a
- * minute stale is caught as an API key's is: D1's fence refuses the write, the object answers
- * NOT_SERVING, and `onOrgStorage` reads it again at the primary.
+ * Runs a settings request where the organization's store settings are. A flag that came with the
+ * credential (`OrgAt`) saying the data has left D1 is used as it is: one that is stale (an undo) is
+ * caught by the object's NOT_SERVING, and `onOrgStorage` reads it again at the primary. One saying
+ * `d1` may be a broker token's, cached from before a move, and a staff screen reads its own writes
+ * (docs/consistency.md), so it is read again here: a read asks D1 beside the flag, so an
+ * organization in D1 waits for one round trip, not two, and a moved organization's D1 answer is dropped.
  */
-function whereSettings<T>(
+async function whereSettings<T>(
   env: StorageEnv,
-  { orgId, storage }: OrgAt,
+  db: Database,
+  { orgId, storage: carried }: OrgAt,
   kind: "read" | "write",
   inD1: () => Promise<T>,
   inObject: (store: Store) => Promise<T | typeof NOT_SERVING>,
 ): Promise<T> {
-  return onOrgStorage(env, orgId, storage, kind, { inD1, inObject: () => inObject(orgStore(env, orgId)) });
+  const run = { inD1, inObject: () => inObject(orgStore(env, orgId)) };
+  if (carried !== "d1") return onOrgStorage(env, orgId, carried, kind, run);
+  const early =
+    kind === "read"
+      ? inD1().then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        )
+      : undefined;
+  const storage = (await readOrgStorage(db, orgId)) ?? "d1";
+  if (early !== undefined && storage === "d1") {
+    const answer = await early;
+    if ("error" in answer) throw answer.error;
+    return answer.value;
+  }
+  return onOrgStorage(env, orgId, storage, kind, run);
 }
 
 const storeNotFound = () => new DomainError("not_found", "This organization has no store with that id.");
@@ -61,6 +79,7 @@ export async function listStores(env: StorageEnv, db: Database, org: OrgAt) {
   const { orgId } = org;
   const rows = await whereSettings(
     env,
+    db,
     org,
     "read",
     () => queries.listStoreSettings(db, orgId),
@@ -99,6 +118,7 @@ export async function getStoreWithTag(env: StorageEnv, db: Database, org: OrgAt,
   const { orgId } = org;
   const row = await whereSettings(
     env,
+    db,
     org,
     "read",
     () => queries.findStoreSettings(db, orgId, storeId),
@@ -172,7 +192,7 @@ export async function updateStoreSettings(
     if (Object.keys(changed.changes).length > 0) settingsChanged(orgId);
     return toStoreFields({ ...changed.before, ...changed.changes });
   };
-  const body = await whereSettings(env, org, "write", inD1, inObject);
+  const body = await whereSettings(env, db, org, "write", inD1, inObject);
   return { body, etag: await entityTag(body) };
 }
 
@@ -191,6 +211,7 @@ export async function getLenderPanel(env: StorageEnv, db: Database, org: OrgAt, 
   const { orgId } = org;
   const programs = await whereSettings(
     env,
+    db,
     org,
     "read",
     async () => {
@@ -273,7 +294,7 @@ export async function replaceLenderPanel(
     if (changed.changed) settingsChanged(orgId);
     return value;
   };
-  return whereSettings(env, org, "write", inD1, inObject);
+  return whereSettings(env, db, org, "write", inD1, inObject);
 }
 
 const COMPLIANCE_FIELDS = {
@@ -314,6 +335,7 @@ export async function getComplianceSettings(env: StorageEnv, db: Database, org: 
   const { orgId } = org;
   const loaded = await whereSettings(
     env,
+    db,
     org,
     "read",
     () => loadCompliance(db, orgId),
@@ -376,7 +398,7 @@ export async function updateComplianceSettings(
     settingsChanged(orgId);
     return complianceBody({ own: changed.next, defaults, effective: changed.next }, changedAt);
   };
-  return whereSettings(env, org, "write", inD1, inObject);
+  return whereSettings(env, db, org, "write", inD1, inObject);
 }
 
 /** Opaque to clients: base64url JSON of the list, the organization and the last entry served. */
@@ -399,6 +421,7 @@ export async function listAudit(env: StorageEnv, db: Database, org: OrgAt, page:
   const wanted = { limit: page.limit + 1, after };
   const rows = await whereSettings(
     env,
+    db,
     org,
     "read",
     () => queries.listSettingsAudit(db, orgId, wanted),
