@@ -1,7 +1,7 @@
 import { getDb } from "../db/client";
 import { type AgedAlertStore, insertAgedAlertMarkers, listNewlyAgedUnits, type NewlyAgedUnit } from "../db/queries/aged-alerts";
 import { isStorageMovedError, readOrgStorage, unlessStorageInD1 } from "../db/queries/org-storage";
-import { type AlertUnitRow, listOrganizationIds, type StoreSettingsById } from "../db/queries/reports";
+import { type AlertUnitRow, listOrganizationIdsInD1, type StoreSettingsById } from "../db/queries/reports";
 import { isoDay } from "../engines/dates";
 import { evaluateUnit } from "../engines/reports/alerts";
 import { commitWithEvents, type DomainEvent } from "../events/emit";
@@ -17,9 +17,9 @@ const LOOKBACK_DAYS = 7;
 /** Units one message alerts (one D1 batch and its events); an organization with more continues in a next message. */
 const UNITS_PER_MESSAGE = 1000;
 
-/** Daily: one `aged-inventory-alerts` message per organization on the jobs queue (src/jobs/consumer.ts). */
+/** Daily: one `aged-inventory-alerts` message per organization in D1 on the jobs queue (src/jobs/consumer.ts). */
 export async function raiseAgedInventoryAlerts(env: Env, now: Date): Promise<void> {
-  const orgIds = await listOrganizationIds(getDb(env.DB));
+  const orgIds = await listOrganizationIdsInD1(getDb(env.DB));
   await enqueueJobs(
     env,
     orgIds.map((orgId) => ({ job: "aged-inventory-alerts", orgId, scheduledTime: now.getTime() })),

@@ -7,7 +7,7 @@ import {
   type BriefingStore,
   existingBriefingRoles,
   insertNewBriefing,
-  listOrganizationIds,
+  listOrganizationIdsInD1,
   listStoreIds,
   loadBriefingData,
   loadMarketData,
@@ -25,11 +25,11 @@ import { enqueueJobs } from "./queue";
 
 /**
  * 06:00 UTC, after the market refresh: one `organization-morning-briefings` message per
- * organization on the jobs queue; each becomes one `store-morning-briefings` message per store
+ * organization in D1 on the jobs queue; each becomes one `store-morning-briefings` message per store
  * (src/jobs/consumer.ts), so no invocation's work grows with the number of stores.
  */
 export async function buildMorningBriefings(env: Env, now: Date): Promise<void> {
-  const orgIds = await listOrganizationIds(getDb(env.DB));
+  const orgIds = await listOrganizationIdsInD1(getDb(env.DB));
   await enqueueJobs(
     env,
     orgIds.map((orgId) => ({ job: "organization-morning-briefings", orgId, scheduledTime: now.getTime() })),

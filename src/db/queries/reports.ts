@@ -464,6 +464,16 @@ export async function listOrganizationIds(db: Database): Promise<string[]> {
   return (await db.select({ id: organizations.id }).from(organizations).orderBy(asc(organizations.id))).map((r) => r.id);
 }
 
+/**
+ * The organizations whose data is in D1, for the crons' per-organization jobs: one in its object
+ * runs them on its own alarm (docs/scaling.md#jobs-where-the-data-is), so no message is sent for it.
+ */
+export async function listOrganizationIdsInD1(db: Database): Promise<string[]> {
+  return (await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.storage, "d1")).orderBy(asc(organizations.id))).map(
+    (r) => r.id,
+  );
+}
+
 /** An organization's store ids, for its nightly briefings. */
 export async function listStoreIds(db: Database, orgId: string): Promise<string[]> {
   return (await db.select({ id: stores.id }).from(stores).where(eq(stores.orgId, orgId)).orderBy(asc(stores.id))).map((r) => r.id);
