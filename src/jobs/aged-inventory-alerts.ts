@@ -1,7 +1,7 @@
 import { getDb } from "../db/client";
 import { type AgedAlertStore, insertAgedAlertMarkers, listNewlyAgedUnits, type NewlyAgedUnit } from "../db/queries/aged-alerts";
 import { isStorageMovedError, readOrgStorage, unlessStorageInD1 } from "../db/queries/org-storage";
-import { type AlertUnitRow, listOrganizationIdsInD1, type StoreSettingsById } from "../db/queries/reports";
+import { type AlertUnitRow, listOrganizationIds, type StoreSettingsById } from "../db/queries/reports";
 import { isoDay } from "../engines/dates";
 import { evaluateUnit } from "../engines/reports/alerts";
 import { commitWithEvents, type DomainEvent } from "../events/emit";
@@ -19,7 +19,7 @@ const UNITS_PER_MESSAGE = 1000;
 
 /** Daily: one `aged-inventory-alerts` message per organization in D1 on the jobs queue (src/jobs/consumer.ts). */
 export async function raiseAgedInventoryAlerts(env: Env, now: Date): Promise<void> {
-  const orgIds = await listOrganizationIdsInD1(getDb(env.DB));
+  const orgIds = await listOrganizationIds(getDb(env.DB), "d1");
   await enqueueJobs(
     env,
     orgIds.map((orgId) => ({ job: "aged-inventory-alerts", orgId, scheduledTime: now.getTime() })),

@@ -7,7 +7,7 @@ import {
   type BriefingStore,
   existingBriefingRoles,
   insertNewBriefing,
-  listOrganizationIdsInD1,
+  listOrganizationIds,
   listStoreIds,
   loadBriefingData,
   loadMarketData,
@@ -29,7 +29,7 @@ import { enqueueJobs } from "./queue";
  * (src/jobs/consumer.ts), so no invocation's work grows with the number of stores.
  */
 export async function buildMorningBriefings(env: Env, now: Date): Promise<void> {
-  const orgIds = await listOrganizationIdsInD1(getDb(env.DB));
+  const orgIds = await listOrganizationIds(getDb(env.DB), "d1");
   await enqueueJobs(
     env,
     orgIds.map((orgId) => ({ job: "organization-morning-briefings", orgId, scheduledTime: now.getTime() })),

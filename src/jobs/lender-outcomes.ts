@@ -2,7 +2,7 @@ import type { Statement } from "../db/batch";
 import { type Database, getDb } from "../db/client";
 import { retryingStaleReads } from "../db/guarded";
 import { readOrgStorage, unlessStorageInD1 } from "../db/queries/org-storage";
-import { listOrganizationIdsInD1 } from "../db/queries/reports";
+import { listOrganizationIds } from "../db/queries/reports";
 import {
   closeEpisode,
   insertEpisode,
@@ -31,7 +31,7 @@ import { enqueueJobs } from "./queue";
  * `lender-outcome-shifts` message per organization in D1 on the jobs queue (src/jobs/consumer.ts).
  */
 export async function checkLenderOutcomes(env: Env, now: Date): Promise<void> {
-  const orgIds = await listOrganizationIdsInD1(getDb(env.DB));
+  const orgIds = await listOrganizationIds(getDb(env.DB), "d1");
   await enqueueJobs(
     env,
     orgIds.map((orgId) => ({ job: "lender-outcome-shifts", orgId, scheduledTime: now.getTime() })),

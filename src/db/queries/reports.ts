@@ -18,6 +18,7 @@ import {
   marketRefreshRuns,
   marketSeries,
   morningBriefings,
+  type OrgStoragePlace,
   organizations,
   stores,
   unitMarketValues,
@@ -459,19 +460,18 @@ export async function existingFeedEntryIds(db: Database, ids: readonly string[])
 
 // --- jobs: work across organizations --------------------------------------------------------------
 
-/** Every organization's id, for events every organization receives (the lender environment). */
-export async function listOrganizationIds(db: Database): Promise<string[]> {
-  return (await db.select({ id: organizations.id }).from(organizations).orderBy(asc(organizations.id))).map((r) => r.id);
-}
-
 /**
- * The organizations whose data is in D1, for the crons' per-organization jobs: one in its object
- * runs them on its own alarm (docs/scaling.md#jobs-where-the-data-is), so no message is sent for it.
+ * Every organization's id, for events every organization receives (the lender environment); with
+ * `storage`, only those whose data is there: the crons' per-organization jobs go to organizations in
+ * D1, as one in its object runs them on its own alarm (docs/scaling.md#jobs-where-the-data-is).
  */
-export async function listOrganizationIdsInD1(db: Database): Promise<string[]> {
-  return (await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.storage, "d1")).orderBy(asc(organizations.id))).map(
-    (r) => r.id,
-  );
+export async function listOrganizationIds(db: Database, storage?: OrgStoragePlace): Promise<string[]> {
+  const rows = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(storage === undefined ? undefined : eq(organizations.storage, storage))
+    .orderBy(asc(organizations.id));
+  return rows.map((r) => r.id);
 }
 
 /** An organization's store ids, for its nightly briefings. */
