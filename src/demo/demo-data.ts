@@ -71,13 +71,6 @@ export interface DemoSeedInput {
    * in production must not add demo entries to them. Default true (the local seed, the tests).
    */
   sharedRows?: boolean;
-  /**
-   * The organizations' inventory group (units and their market values) and deals group (deals and
-   * stips; the object's triggers build their sales rollup) go to their own storage object
-   * (docs/scaling.md): the organizations are seeded with `storage = 'object'` and those rows are
-   * returned in `inventory`, not as statements. Default false (D1, as the local seed).
-   */
-  inventoryInObject?: boolean;
 }
 
 export interface DemoSeedSummary {
@@ -212,7 +205,7 @@ export function demoOrgSeeds(credentials: DemoCredentials): DemoOrgSeed[] {
 
 export const DEAL_HISTORY_MONTHS = 24;
 
-/** The inventory, deals and lender decisions groups' rows, for an organization whose data lives in its object. */
+/** The rows that go to the organizations' storage objects (docs/scaling.md), not to D1: `seedDemoObjects` writes them. */
 export interface DemoInventory {
   units: InferInsertModel<typeof inventoryUnits>[];
   marketValues: InferInsertModel<typeof unitMarketValues>[];
@@ -227,7 +220,6 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
   const reports = buildReportsDemoRows(input.referenceDate, rows);
   const desk = dealDeskDemoRows(input.dealDeskReference, rows.stores, rows.deals);
   const shared = input.sharedRows ?? true;
-  const inD1 = !input.inventoryInObject;
   const rowCounts: Record<string, number> = {};
   const insert = <T extends SQLiteTable>(table: T, tableRows: InferInsertModel<T>[]) => {
     rowCounts[getTableName(table)] = tableRows.length;
@@ -241,16 +233,18 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
     ...insert(apiKeys, rows.apiKeys),
     ...insert(brokerTokens, rows.brokerTokens),
     ...insert(legacyTokens, rows.legacyTokens),
-    ...(inD1 ? insert(inventoryUnits, rows.inventoryUnits) : []),
-    ...(inD1 ? insert(deals, rows.deals) : []),
-    ...(inD1 ? insert(dealStips, rows.dealStips) : []),
-    // In D1 for a sandbox too, as its stores' settings are: its object holds the copy it reads (`inventory.lenderPanel`).
-    ...insert(storeLenderPanel, desk.panel),
-    ...(inD1 ? insert(lenderDecisions, desk.decisions) : []),
     ...(shared ? insert(marketFeedEntries, rows.marketFeedEntries) : []),
     ...(shared ? insert(marketObservations, reports.marketObservations) : []),
-    ...(inD1 ? insert(unitMarketValues, reports.unitMarketValues) : []),
   ];
+  const objectRows: [SQLiteTable, unknown[]][] = [
+    [inventoryUnits, rows.inventoryUnits],
+    [unitMarketValues, reports.unitMarketValues],
+    [deals, rows.deals],
+    [dealStips, rows.dealStips],
+    [lenderDecisions, desk.decisions],
+    [storeLenderPanel, desk.panel],
+  ];
+  for (const [table, tableRows] of objectRows) rowCounts[getTableName(table)] = tableRows.length;
   return {
     statements,
     summary: { referenceDate: input.referenceDate, rowCounts },
@@ -278,7 +272,7 @@ interface DemoRows {
   marketFeedEntries: InferInsertModel<typeof marketFeedEntries>[];
 }
 
-function buildDemoRows({ referenceDate, organizations: seeds, historyMonths = DEAL_HISTORY_MONTHS, inventoryInObject }: DemoSeedInput): DemoRows {
+function buildDemoRows({ referenceDate, organizations: seeds, historyMonths = DEAL_HISTORY_MONTHS }: DemoSeedInput): DemoRows {
   const reference = parseDay(referenceDate);
   const rows: DemoRows = {
     organizations: [],
@@ -300,7 +294,7 @@ function buildDemoRows({ referenceDate, organizations: seeds, historyMonths = DE
       isDemo: true,
       isSandbox: sandbox !== undefined,
       expiresAt: sandbox?.expiresAt ?? null,
-      storage: inventoryInObject ? "object" : "d1",
+      storage: "object",
     });
     rows.staffUsers.push({
       id: org.staffUser.id,

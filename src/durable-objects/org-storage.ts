@@ -68,6 +68,13 @@ export class OrgStorageMismatchError extends Error {
   }
 }
 
+export class OrgStorageClosedError extends Error {
+  constructor() {
+    super("This storage object is not open for its organization.");
+    this.name = "OrgStorageClosedError";
+  }
+}
+
 export class SandboxPurgeRefusedError extends Error {
   constructor() {
     super("Only a sandbox organization's storage object can be purged.");
@@ -84,7 +91,6 @@ export class StorageDeleteRefusedError extends Error {
 
 /** The answer of a call the object does not serve yet (being filled by a move) or any more (moved back to D1): ask D1 where the data is. */
 export const NOT_SERVING = { notServing: true } as const;
-type Served<T> = T | typeof NOT_SERVING;
 
 type StoreName = { id: string; name: string };
 /** A feed's page with the receipts of its stores (`data_as_of`). */
@@ -123,9 +129,8 @@ type Applied =
  * - Its schema is migrated when it starts, before any call (migrations-org/, drizzle-kit's).
  * - The first call's organization owns it; a call for any other throws `OrgStorageMismatchError`,
  *   so a routing mistake fails loudly instead of answering with another organization's rows.
- * - It serves requests only while `active`: a move fills it inactive, then turns it on; an undo
- *   turns it off first. A request that reaches it otherwise gets `NOT_SERVING`, reads the flag
- *   again and goes where the data is.
+ * - It serves requests only once open (`active`): the organization's creation seeds it; a request
+ *   that reaches it before is refused (`OrgStorageClosedError`).
  * - One call per request: each method does all of its request's reads and writes.
  */
 export class OrganizationStore extends DurableObject<Env> {
@@ -148,8 +153,8 @@ export class OrganizationStore extends DurableObject<Env> {
    * One page of the inventory feed (`listInventory`, D1's own query); `withReceipts`, with the feeds'
    * deliveries of the page's store (or every store) for its `data_as_of`, kept here (the store feeds group).
    */
-  async inventoryPage(orgId: string, query: FeedQuery, after?: InventoryAfter, withReceipts?: boolean): Promise<Served<UnitRow[] | Page<UnitRow>>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  async inventoryPage(orgId: string, query: FeedQuery, after?: InventoryAfter, withReceipts?: boolean): Promise<UnitRow[] | Page<UnitRow>> {
+    this.serve(orgId);
     return this.withReceipts(orgId, query, this.queries.listInventory(this.db, orgId, query, after), withReceipts);
   }
 
@@ -171,21 +176,21 @@ export class OrganizationStore extends DurableObject<Env> {
     orgId: string,
     page: { limit: number; after: AlertPageAfter | undefined; storeId: string | undefined },
     now: Date,
-  ): Promise<Served<AlertReport>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  ): Promise<AlertReport> {
+    this.serve(orgId);
     const { alertReportOf } = await import("../jobs/alert-totals");
     return await alertReportOf(this.db, orgId, page, now);
   }
 
   /** One page of the inventory alerts' units (`alertUnitPage`): kept for a Worker on the previous code during a deploy's overlap. */
-  async alertUnitPage(orgId: string, limit: number, after?: AlertPageAfter, storeId?: string): Promise<Served<AlertUnitRow[]>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  async alertUnitPage(orgId: string, limit: number, after?: AlertPageAfter, storeId?: string): Promise<AlertUnitRow[]> {
+    this.serve(orgId);
     return await this.queries.alertUnitPage(this.db, orgId, limit, after, storeId);
   }
 
   /** The units in stock (`unitsInStock`): kept for a Worker on the previous code during a deploy's overlap. */
-  async unitsInStock(orgId: string, storeId?: string): Promise<Served<AlertUnitRow[]>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  async unitsInStock(orgId: string, storeId?: string): Promise<AlertUnitRow[]> {
+    this.serve(orgId);
     return await this.queries.unitsInStock(this.db, orgId, storeId);
   }
 
@@ -202,8 +207,8 @@ export class OrganizationStore extends DurableObject<Env> {
     safety: SnapshotSafety,
     // Absent from a Worker on the previous code: the delivery is received now.
     receivedAt?: string,
-  ): Promise<Served<Applied>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  ): Promise<Applied> {
+    this.serve(orgId);
     const applied = await this.queries.applySnapshot(this.db, orgId, stores, storeId, units, safety, receivedAt ? new Date(receivedAt) : new Date());
     if (applied.refusal) return applied;
     await this.relayLater(applied.events);
@@ -225,8 +230,8 @@ export class OrganizationStore extends DurableObject<Env> {
     today: string,
     // Absent from a Worker still on the previous code (a deploy's overlap): it raises the alerts itself, so none is recorded.
     occurredAt?: string,
-  ): Promise<Served<AppliedDeals & { events: RecordedEvent[] }>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  ): Promise<AppliedDeals & { events: RecordedEvent[] }> {
+    this.serve(orgId);
     const applied = await this.queries.applyDeals(this.db, orgId, stores, deals, today, occurredAt);
     await this.relayLater(applied.events);
     await this.armFeedCheck(orgId);
@@ -239,14 +244,14 @@ export class OrganizationStore extends DurableObject<Env> {
     query: FeedQuery,
     after?: SalesSummaryAfter,
     withReceipts?: boolean,
-  ): Promise<Served<SalesSummaryRow[] | Page<SalesSummaryRow>>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  ): Promise<SalesSummaryRow[] | Page<SalesSummaryRow>> {
+    this.serve(orgId);
     return this.withReceipts(orgId, query, this.queries.salesSummary(this.db, orgId, query, after), withReceipts);
   }
 
   /** The appraisal's comparables: the recent sales, the units in stock, and the units the sales' VINs name (`comparablesOf`, D1's own reads). */
-  async comparables(orgId: string, query: ComparableQuery): Promise<Served<Comparables>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  async comparables(orgId: string, query: ComparableQuery): Promise<Comparables> {
+    this.serve(orgId);
     // With the stores' settings, kept here: the appraisal prices with its store's.
     // And every store's feed receipts: the comparables are every store's.
     const [comparables, settings, feeds] = await Promise.all([
@@ -284,8 +289,8 @@ export class OrganizationStore extends DurableObject<Env> {
     occurredAt: string,
     // The thresholds the screening used and D1's defaults; absent from a Worker on the previous code (a deploy's overlap).
     thresholds?: { used: ComplianceSettingsValues; defaults: ComplianceSettingsValues },
-  ): Promise<Served<{ outcome: number; events: RecordedEvent[] } | { thresholds: ComplianceSettingsValues }>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  ): Promise<{ outcome: number; events: RecordedEvent[] } | { thresholds: ComplianceSettingsValues }> {
+    this.serve(orgId);
     // The thresholds in force are this object's: a screening computed with others is not recorded, and is run again with these.
     // Read and written with no await between, so no change comes between them.
     const inForce = thresholds && (this.queries.readOwnThresholds(this.db, orgId) ?? thresholds.defaults);
@@ -297,8 +302,8 @@ export class OrganizationStore extends DurableObject<Env> {
   }
 
   /** One recorded check of the organization's audit trail, or null (`getComplianceCheck`, D1's own query). */
-  async complianceCheck(orgId: string, checkId: string): Promise<Served<ComplianceCheckRow | null>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  async complianceCheck(orgId: string, checkId: string): Promise<ComplianceCheckRow | null> {
+    this.serve(orgId);
     return await this.queries.getComplianceCheck(this.db, orgId, checkId);
   }
 
@@ -317,8 +322,8 @@ export class OrganizationStore extends DurableObject<Env> {
   // --- the lender decisions group (lender_decisions, lender_outcome_episodes; docs/scaling.md) --
 
   /** A store's decisions counted per program and score band, and its open tightenings (`storeLenderHistory`, D1's own reads): the deal desk's. */
-  async lenderHistory(orgId: string, storeId: string): Promise<Served<StoreLenderHistory>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  async lenderHistory(orgId: string, storeId: string): Promise<StoreLenderHistory> {
+    this.serve(orgId);
     // With the store's settings and its feeds' receipts, kept here: the desk computes with them.
     const [history, settings, feeds] = await Promise.all([
       this.queries.storeLenderHistory(this.db, orgId, storeId),
@@ -353,14 +358,14 @@ export class OrganizationStore extends DurableObject<Env> {
   // --- the settings group (the settings columns of `stores`, settings_audit; docs/scaling.md) --
 
   /** The organization's stores with their settings, by id (`listStoreSettings`, D1's own query). */
-  async storeSettingsList(orgId: string): Promise<Served<StoreSettingsRow[]>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  async storeSettingsList(orgId: string): Promise<StoreSettingsRow[]> {
+    this.serve(orgId);
     return await this.queries.listStoreSettings(this.db, orgId);
   }
 
   /** One store's settings, or null (`findStoreSettings`, D1's own query). */
-  async storeSettings(orgId: string, storeId: string): Promise<Served<StoreSettingsRow | null>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  async storeSettings(orgId: string, storeId: string): Promise<StoreSettingsRow | null> {
+    this.serve(orgId);
     return await this.queries.findStoreSettings(this.db, orgId, storeId);
   }
 
@@ -372,16 +377,16 @@ export class OrganizationStore extends DurableObject<Env> {
     actor: string,
     changedAt: string,
     expected?: StoreSettingsRow,
-  ): Promise<Served<StoreSettingsChanged>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  ): Promise<StoreSettingsChanged> {
+    this.serve(orgId);
     const changed = this.queries.changeStoreSettings(this.db, orgId, storeId, fields, actor, changedAt, expected);
     await this.armFeedCheck(orgId);
     return changed;
   }
 
   /** One page of the settings audit, newest first (`listSettingsAudit`, D1's own query). */
-  async settingsAudit(orgId: string, page: { limit: number; after?: AuditCursor }): Promise<Served<SettingsAuditRow[]>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  async settingsAudit(orgId: string, page: { limit: number; after?: AuditCursor }): Promise<SettingsAuditRow[]> {
+    this.serve(orgId);
     return await this.queries.listSettingsAudit(this.db, orgId, page);
   }
 
@@ -389,8 +394,8 @@ export class OrganizationStore extends DurableObject<Env> {
    * A store the directory opened since the move, with the settings it was created with and its
    * lender panel (absent from a Worker on the previous code); a move under way copies it itself.
    */
-  addStore(orgId: string, store: StoredStoreSettings, panel: string[] = []): Served<void> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  addStore(orgId: string, store: StoredStoreSettings, panel: string[] = []): void {
+    this.serve(orgId);
     this.queries.addStore(this.db, { ...store, orgId });
     this.queries.addStorePanel(this.db, orgId, store.id, panel);
   }
@@ -443,8 +448,8 @@ export class OrganizationStore extends DurableObject<Env> {
   // --- the settings group's lender panels and screening thresholds (store_lender_panel, compliance_settings; docs/scaling.md) --
 
   /** A store's panel (program ids, sorted), or null when the organization has no such store. */
-  async lenderPanel(orgId: string, storeId: string): Promise<Served<string[] | null>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  async lenderPanel(orgId: string, storeId: string): Promise<string[] | null> {
+    this.serve(orgId);
     const [store, panel] = await Promise.all([
       this.queries.findStoreSettings(this.db, orgId, storeId),
       this.queries.loadStorePanel(this.db, orgId, storeId),
@@ -453,14 +458,14 @@ export class OrganizationStore extends DurableObject<Env> {
   }
 
   /** A store's panel replaced here with its audit row in one transaction (`changeLenderPanel`). */
-  changeLenderPanel(orgId: string, storeId: string, programIds: string[], actor: string, changedAt: string): Served<LenderPanelChanged> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  changeLenderPanel(orgId: string, storeId: string, programIds: string[], actor: string, changedAt: string): LenderPanelChanged {
+    this.serve(orgId);
     return this.queries.changeLenderPanel(this.db, orgId, storeId, programIds, actor, changedAt);
   }
 
   /** The organization's own screening thresholds, or null: the defaults (D1's '*' row) are in force. */
-  async complianceThresholds(orgId: string): Promise<Served<StoredThresholds | null>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  async complianceThresholds(orgId: string): Promise<StoredThresholds | null> {
+    this.serve(orgId);
     return this.queries.readOwnThresholds(this.db, orgId);
   }
 
@@ -471,8 +476,8 @@ export class OrganizationStore extends DurableObject<Env> {
     fields: ComplianceChange[],
     actor: string,
     changedAt: string,
-  ): Served<ThresholdsChanged> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  ): ThresholdsChanged {
+    this.serve(orgId);
     return this.queries.changeThresholds(this.db, orgId, defaults, fields, actor, changedAt);
   }
 
@@ -524,8 +529,8 @@ export class OrganizationStore extends DurableObject<Env> {
    * a route's reads and writes, a fan-out's deliveries, a delivery's claim or its attempt's record.
    * A redelivery or a sample is queued from here, so its request stays one call.
    */
-  async webhooks<Op extends WebhookOp>(orgId: string, op: Op, args: WebhookArgs<Op>): Promise<Served<WebhookAnswer<Op>>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  async webhooks<Op extends WebhookOp>(orgId: string, op: Op, args: WebhookArgs<Op>): Promise<WebhookAnswer<Op>> {
+    this.serve(orgId);
     const { runWebhookRequest } = await import("../jobs/webhook-requests");
     const answer = await runWebhookRequest({ env: this.env, store: this.queries.objectWebhookStore(this.db), orgId }, op, args);
     // Its queue send may have failed: the alarm re-sends it.
@@ -586,8 +591,8 @@ export class OrganizationStore extends DurableObject<Env> {
     request: { storeId: string; role: Role; day: string; dealsSince: string },
     inputs: BriefingInputs,
     now: Date,
-  ): Promise<Served<BriefingBody>> {
-    if (!this.serves(orgId)) return NOT_SERVING;
+  ): Promise<BriefingBody> {
+    this.serve(orgId);
     const { storeId, role, day } = request;
     const stored = await this.queries.findBriefing(this.db, orgId, storeId, role, day);
     if (stored) return stored as BriefingBody;
@@ -912,8 +917,9 @@ export class OrganizationStore extends DurableObject<Env> {
     this.db = await this.queries.openOrgStore(this.ctx.storage);
   }
 
-  private serves(orgId: string): boolean {
-    return this.claim(orgId).active;
+  /** Refuses a request before the object is open for its organization (an organization is born with its object seeded). */
+  private serve(orgId: string): void {
+    if (!this.claim(orgId).active) throw new OrgStorageClosedError();
   }
 
   /** A move's copy runs only while no request is served here. */

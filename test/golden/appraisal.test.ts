@@ -10,11 +10,12 @@ import { DEMO_DEAL_DESK_REFERENCE } from "../../scripts/deal-desk-reference";
 import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../../src/credentials/tokens";
 import { getDb } from "../../src/db/client";
 import { loadAppraisalReference } from "../../src/db/queries/appraisal";
-import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
+import { type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
 import { type Appraisal, appraise } from "../../src/engines/appraisal/appraise";
 import type { AppraisalReference, AppraisalSubject } from "../../src/engines/appraisal/types";
 import { classResidualPct, residualPct, studyAge } from "../../src/engines/appraisal/valuation";
 import { appraisalStore } from "../helpers/deal-desk-reference";
+import { loadDemo } from "../helpers/demo";
 import { call, createOrg } from "../helpers/factories";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
@@ -367,12 +368,11 @@ describe("the demo store's comparables (docs/domain/appraisal.md#comparables)", 
       summit: { ...(await secrets("desk@summit.test")), legacyTokenHash: await sha256Hex("legacy") },
       lakeside: { ...(await secrets("gm@lakeside.test")), apiKeyHash: await sha256Hex(`${key}:lakeside`) },
     };
-    const { statements } = buildDemoSeed({
+    await loadDemo({
       referenceDate: new Date().toISOString().slice(0, 10),
       organizations: demoOrgSeeds(credentials),
       dealDeskReference: DEMO_DEAL_DESK_REFERENCE,
     });
-    await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
   });
 
   it("a 2022 RAV4 XLE with 41k at Summit is valued at today's market, not 15% under it", async () => {

@@ -2,9 +2,10 @@ import { env } from "cloudflare:workers";
 import { DEMO_DEAL_DESK_REFERENCE } from "../../scripts/deal-desk-reference";
 import { getDb } from "../../src/db/client";
 import { lenderDecisions, lenderPrograms, storeLenderPanel } from "../../src/db/schema";
-import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
+import { type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
 import { newId } from "../../src/lib/ids";
 import { COACH_REFERENCE } from "./deal-desk-reference";
+import { loadDemo } from "./demo";
 import { call, createApiKey, createOrg, createStore, insertWhereStored } from "./factories";
 import { type Place, rowsWhereStored } from "./org-storage";
 import { all } from "./sql";
@@ -74,8 +75,7 @@ export async function loadDemoSeed(referenceDate = "2026-11-20") {
     summit: { ...org, staffEmail: "desk@summit.test", legacyTokenHash: "2".repeat(64) },
     lakeside: { ...org, apiKeyHash: "3".repeat(64), brokerTokenHash: "4".repeat(64), staffEmail: "gm@lakeside.test" },
   };
-  const { statements } = buildDemoSeed({ referenceDate, organizations: demoOrgSeeds(credentials), dealDeskReference: DEMO_DEAL_DESK_REFERENCE });
-  await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
+  await loadDemo({ referenceDate, organizations: demoOrgSeeds(credentials), dealDeskReference: DEMO_DEAL_DESK_REFERENCE });
 }
 
 /** COACH_REFERENCE with the shipped default depreciation curve (the appraisal's rows without an organization). */

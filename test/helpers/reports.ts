@@ -8,7 +8,8 @@ import {
   LEGACY_TOKEN_PREFIX,
   sha256Hex,
 } from "../../src/credentials/tokens";
-import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
+import { type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
+import { loadDemo } from "./demo";
 import { createApiKey, createOrg, createStore, createUnit, type NewUnit } from "./factories";
 import { rowsWhereStored } from "./org-storage";
 
@@ -31,12 +32,7 @@ export async function seedDemoOrgs(): Promise<{ summitKey: string; lakesideKey: 
     summit: { ...(await org(summitKey, "desk@summit.reports.test")), legacyTokenHash: await sha256Hex(generateToken(LEGACY_TOKEN_PREFIX, 32)) },
     lakeside: await org(lakesideKey, "gm@lakeside.reports.test"),
   };
-  const { statements } = buildDemoSeed({
-    referenceDate: today(),
-    organizations: demoOrgSeeds(credentials),
-    dealDeskReference: DEMO_DEAL_DESK_REFERENCE,
-  });
-  await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
+  await loadDemo({ referenceDate: today(), organizations: demoOrgSeeds(credentials), dealDeskReference: DEMO_DEAL_DESK_REFERENCE });
   return { summitKey, lakesideKey };
 }
 

@@ -45,7 +45,7 @@ describe("README: a feed may be up to 10 s old", () => {
         objectReads++;
         return real.inventoryPage(...args);
       },
-    } as Partial<OrganizationStore>);
+    } as unknown as Partial<OrganizationStore>);
     const { request } = createTestApp(undefined, { ...env, DB: d1.DB, ORG_STORE: counted });
     const inventoryReads = async () => {
       d1.clear();

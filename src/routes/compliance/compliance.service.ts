@@ -277,7 +277,6 @@ export async function runComplianceCheck(
         screened = screen(own);
         written = await record();
       }
-      if ("notServing" in written) return written;
       if ("thresholds" in written) throw new DomainError("conflict", "The screening thresholds kept changing under this check; send it again.");
       if (written.events.length > 0) {
         await commitWithEvents(env, db, [], [], now, written.events);

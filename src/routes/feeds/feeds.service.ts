@@ -101,12 +101,7 @@ export const unitsWhereStored =
     onOrgStorage(env, orgId, storage, "read", {
       inD1: () => withD1Receipts(db, orgId, query, feeds.listInventory(db, orgId, query, after)),
       inObject: () =>
-        objectRead(
-          db,
-          orgId,
-          query,
-          orgStore(env, orgId).inventoryPage(orgId, query, after, true) as Promise<Read<feeds.UnitRow> | typeof NOT_SERVING>,
-        ),
+        objectRead(db, orgId, query, orgStore(env, orgId).inventoryPage(orgId, query, after, true) as unknown as Promise<Read<feeds.UnitRow>>),
     });
 
 export function inventoryPage(

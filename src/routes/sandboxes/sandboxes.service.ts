@@ -4,9 +4,8 @@ import { apiKeyDisplayPrefix, BROKER_TOKEN_PREFIX, generateApiKey, generateToken
 import type { Database } from "../../db/client";
 import { loadDealDeskReference } from "../../db/queries/deal-desk";
 import { countSandboxRequest, tablesWithOrgId } from "../../db/queries/sandboxes";
-import { listStoreSettings } from "../../db/queries/settings";
 import { buildDemoSeed, DEMO_ORGANIZATIONS, type DemoOrganization } from "../../demo/demo-data";
-import { orgStore } from "../../durable-objects/org-storage-routing";
+import { seedDemoObjects } from "../../demo/demo-objects";
 import { DAY_MS } from "../../engines/dates";
 import { purgeSandbox } from "../../jobs/purge-expired-sandboxes";
 import { DomainError } from "../../lib/domain-error";
@@ -100,24 +99,13 @@ export async function createSandbox(env: Pick<Env, "ORG_STORE">, db: Database, n
     dealDeskReference: { tiers: reference.tiers, programs: reference.programs, stipRules: reference.stipRules, stipTypes: reference.stipTypes },
     historyMonths: SANDBOX_HISTORY_MONTHS,
     sharedRows: false,
-    inventoryInObject: true,
   });
   try {
     for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) {
       const [first, ...rest] = statements.slice(i, i + STATEMENTS_PER_BATCH).map((statement) => db.run(sql.raw(statement)));
       await db.batch([first, ...rest]);
     }
-    // The stores with the settings the seed gave them in D1's directory: the object holds the settings from here on.
-    await orgStore(env, organization.id).seed(
-      organization.id,
-      await listStoreSettings(db, organization.id),
-      inventory.units,
-      inventory.marketValues,
-      inventory.deals,
-      inventory.dealStips,
-      inventory.lenderDecisions,
-      inventory.lenderPanel,
-    );
+    await seedDemoObjects(env, db, [organization.id], inventory);
   } catch (error) {
     logEvent("error", { event: "sandbox_seed_failed", org_id: organization.id, ...describeError(error) });
     await purgeSandbox(env, db, await tablesWithOrgId(db), organization.id);
