@@ -52,6 +52,7 @@ import {
   upsertUnits,
 } from "./queries/ingest";
 import type {
+  NewStoreSettings,
   StoredAgedAlert,
   StoredAudit,
   StoredBriefing,
@@ -456,9 +457,11 @@ export function changeStoreSettings(
   });
 }
 
-/** A store the directory opened since the move, with the settings it was created with (the operator's create-store). */
-export function addStore(db: OrgStoreDb, store: StoredStoreSettings & { orgId: string }): void {
+/** A store the directory opened, with the settings it was created with, the others at their defaults (the operator's create-store): its settings as stored. */
+export function addStore(db: OrgStoreDb, store: NewStoreSettings & { orgId: string }): StoreSettingsRow {
   db.insert(stores).values(store).onConflictDoNothing().run();
+  // The object's SQLite answers at once: the query's type allows D1's promise too.
+  return storeSettingsQuery(db, store.orgId, store.id).get() as StoreSettingsRow;
 }
 
 /** A move's copy of the group: the first page sets every store's settings (D1's) and empties the audit; each page adds audit rows. */

@@ -21,6 +21,7 @@ import type {
   AgedAlertKey,
   BriefingKey,
   FeedsTable,
+  NewStoreSettings,
   PanelsTable,
   StoredAgedAlert,
   StoredAudit,
@@ -391,13 +392,14 @@ export class OrganizationStore extends DurableObject<Env> {
   }
 
   /**
-   * A store the directory opened since the move, with the settings it was created with and its
-   * lender panel (absent from a Worker on the previous code); a move under way copies it itself.
+   * A store the directory opened, with the settings it was created with (the others at their
+   * defaults) and its lender panel: its settings as stored, for the operator's answer.
    */
-  addStore(orgId: string, store: StoredStoreSettings, panel: string[] = []): void {
+  addStore(orgId: string, store: NewStoreSettings, panel: string[] = []): StoreSettingsRow {
     this.serve(orgId);
-    this.queries.addStore(this.db, { ...store, orgId });
+    const stored = this.queries.addStore(this.db, { ...store, orgId });
     this.queries.addStorePanel(this.db, orgId, store.id, panel);
+    return stored;
   }
 
   /** One page of a move's copy: with the first, every store's settings (D1's); each, audit rows by id. */

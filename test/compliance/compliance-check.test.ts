@@ -6,7 +6,7 @@ import type { ComplianceCheckResultSchema } from "../../src/routes/compliance/co
 import { complianceCheck, loadRealList, setMaxListAge } from "../helpers/compliance";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg } from "../helpers/factories";
-import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+import { rowsWhereStored } from "../helpers/org-storage";
 
 const DAY_MS = 86_400_000;
 // Loading the whole real list into D1 takes several seconds in workerd.
@@ -121,23 +121,21 @@ describe("POST /api/v1/compliance-check", () => {
   });
 });
 
-/** An organization with a key, its audit trail in `place` (docs/scaling.md): D1, or its own object with D1's copy deleted. */
-async function placedOrg(place: Place) {
-  const org = await createOrg({ place: "d1" });
-  const apiKey = await createApiKey(org.id);
-  await placeOrganization(org.id, place);
-  return { org, ...apiKey };
+/** An organization with a key. */
+async function orgWithKey() {
+  const org = await createOrg();
+  return { org, ...(await createApiKey(org.id)) };
 }
 
-// The same history, audit trail and isolation wherever the organization's checks live (after the list is loaded above).
-describe.each(PLACES)("the history and the audit trail, checks in %s", (place) => {
+// After the list is loaded above.
+describe("the history and the audit trail", () => {
   let key: string;
   let orgId: string;
   beforeAll(async () => {
     ({
       key,
       org: { id: orgId },
-    } = await placedOrg(place));
+    } = await orgWithKey());
   });
 
   it("flags the same SSN last four and date of birth seen under another name in this organization", async () => {
@@ -145,7 +143,7 @@ describe.each(PLACES)("the history and the audit trail, checks in %s", (place) =
     const { body } = await check(key, { first_name: "Peter", last_name: "Langley", dob: "1979-02-03", ssn_last4: "7311" });
     expect(body.red_flags.map((f) => f.code)).toContain("ssn_shared_with_other_name");
     // Another organization's history is not this one's.
-    const other = await placedOrg(place);
+    const other = await orgWithKey();
     const { body: elsewhere } = await check(other.key, { first_name: "Peter", last_name: "Langley", dob: "1979-02-03", ssn_last4: "7311" });
     expect(elsewhere.red_flags).toEqual([]);
   });
@@ -156,7 +154,7 @@ describe.each(PLACES)("the history and the audit trail, checks in %s", (place) =
     const { body } = await check(key, { ...person, dob: "1986-03-09" });
     expect(body).toMatchObject({ result: "flag", triggered_rule: "identity_red_flag" });
     expect(body.red_flags.map((f) => f.code)).toEqual(["dob_differs_from_file"]);
-    const other = await placedOrg(place);
+    const other = await orgWithKey();
     const { body: elsewhere } = await check(other.key, { ...person, dob: "1987-03-09" });
     expect(elsewhere.red_flags).toEqual([]);
   });
@@ -202,7 +200,7 @@ describe.each(PLACES)("the history and the audit trail, checks in %s", (place) =
   });
 
   it("records every check without the person's name, date of birth or SSN digits, and shows it to its own organization only", async () => {
-    const { org, key, id: keyId } = await placedOrg(place);
+    const { org, key, id: keyId } = await orgWithKey();
     const person = { first_name: "Ramzan", last_name: "Kadyrov", dob: "1976-10-05", ssn_last4: "9051", address_zip: "10001" };
     const { body } = await check(key, person);
     expect(body.result).toBe("hold");
@@ -239,7 +237,7 @@ describe.each(PLACES)("the history and the audit trail, checks in %s", (place) =
       checked_at: body.checked_at,
     });
 
-    const stranger = await placedOrg(place);
+    const stranger = await orgWithKey();
     const hidden = await call(`/api/v1/compliance-checks/${body.check_id}`, { key: stranger.key });
     expect(hidden.status).toBe(404);
     expect(await hidden.json()).toMatchObject({ error: "not_found" });

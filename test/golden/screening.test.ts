@@ -191,7 +191,7 @@ describe(`the demo list as labelled: years old (${page("list-age")})`, () => {
     const answer = await runComplianceCheck(
       env,
       getDb(env.DB),
-      { orgId: org.id, keyId: "key_golden", salt: "test-salt-not-a-secret", storage: "object" },
+      { orgId: org.id, keyId: "key_golden", salt: "test-salt-not-a-secret" },
       clean,
       { encryptedInTransit: true },
       new Date(at),

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { getDb } from "../../src/db/client";
-import { complianceSettings } from "../../src/db/schema";
+import { getComplianceDefaults } from "../../src/db/queries/settings";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { isoDay } from "../../src/engines/dates";
 import { parseListVersion, parseSanctionsList } from "../../src/engines/screening/ofac-csv";
 import { loadSanctionsList, type SanctionsFiles } from "../../src/jobs/refresh-sanctions-list";
@@ -38,11 +39,10 @@ export function loadDemoListAsLabelled(now = new Date()) {
 export const complianceCheck = (key: string, body: unknown) =>
   ({ method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }) as const;
 
-/** Gives the organization its own screening settings: the shipped thresholds, with a list older than `maxListAgeDays` stale. */
-export function setMaxListAge(orgId: string, maxListAgeDays: number) {
-  const values = { holdScore: 95, flagScore: 85, maxListAgeDays, minimumAge: 18, maximumAge: 110 };
-  return getDb(env.DB)
-    .insert(complianceSettings)
-    .values({ orgId, ...values })
-    .onConflictDoUpdate({ target: complianceSettings.orgId, set: values });
+/** Gives the organization its own screening settings, kept in its object: the shipped thresholds, with a list older than `maxListAgeDays` stale. */
+export async function setMaxListAge(orgId: string, maxListAgeDays: number): Promise<void> {
+  const defaults = await getComplianceDefaults(getDb(env.DB));
+  if (!defaults) throw new Error("compliance_settings has no default row ('*')");
+  const change = { field: "max_list_age_days", column: "maxListAgeDays" as const, value: maxListAgeDays };
+  await orgStore(env, orgId).changeComplianceThresholds(orgId, defaults, [change], "test", new Date().toISOString());
 }

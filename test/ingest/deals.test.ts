@@ -3,18 +3,14 @@ import type { ErrorBody } from "../helpers/bodies";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, toCsv, unit } from "../helpers/ingest";
-import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+import { rowsWhereStored } from "../helpers/org-storage";
 import { createBrokerToken } from "../helpers/staff";
 
-/**
- * An organization with a store and an ingest key: born in its object, or, given a `place`, made in
- * D1 and left there or moved, for the tests run in both places.
- */
-async function setup(place?: Place) {
-  const org = await createOrg(place === undefined ? {} : { place: "d1" });
+/** An organization with a store and an ingest key. */
+async function setup() {
+  const org = await createOrg();
   const store = await createStore(org.id);
   const key = await createIngestKey(org.id);
-  if (place !== undefined) await placeOrganization(org.id, place);
   return { org, store, key };
 }
 
@@ -30,10 +26,9 @@ const stipsOf = (orgId: string, dealNumber: string) =>
 const dealOf = async (orgId: string, dealNumber: string, columns: string) =>
   (await rowsWhereStored(orgId, `SELECT ${columns} FROM deals WHERE org_id = ? AND deal_number = ?`, orgId, dealNumber))[0];
 
-// The same behaviour wherever the organization's deals live (docs/scaling.md).
-describe.each(PLACES)("POST /api/v1/ingest/deals, deals in %s", (place) => {
+describe("POST /api/v1/ingest/deals", () => {
   it("a deal sent again under another of the organization's stores moves there: updated, and stored at that store", async () => {
-    const { org, store, key } = await setup(place);
+    const { org, store, key } = await setup();
     const other = await createStore(org.id);
     expect(await (await postDeals({ key }, { deals: [deal("D-MOVE", store.id)] })).json()).toMatchObject({ created: 1 });
     const moved = await postDeals({ key }, { deals: [deal("D-MOVE", other.id)] });
@@ -46,7 +41,7 @@ describe.each(PLACES)("POST /api/v1/ingest/deals, deals in %s", (place) => {
   });
 
   it("upserts deals and their stips; a new or cleared stip on a pipeline deal raises deal.stip_alert; a replay changes nothing", async () => {
-    const { org, store, key } = await setup(place);
+    const { org, store, key } = await setup();
     const first = await postDeals(
       { key },
       {
@@ -95,7 +90,7 @@ describe.each(PLACES)("POST /api/v1/ingest/deals, deals in %s", (place) => {
   });
 
   it("a deal sent again unchanged but with a new stip is updated: the stip is stored and alerted once", async () => {
-    const { org, store, key } = await setup(place);
+    const { org, store, key } = await setup();
     expect(await (await postDeals({ key }, { deals: [deal("S1", store.id)] })).json()).toMatchObject({ created: 1, stip_alerts: 0 });
     const withStip = { deals: [deal("S1", store.id, { stips: [{ stip: "insurance", state: "outstanding" }] })] };
     expect(await (await postDeals({ key }, withStip)).json()).toEqual({ received: 1, created: 0, updated: 1, unchanged: 0, stip_alerts: 1 });
@@ -104,7 +99,7 @@ describe.each(PLACES)("POST /api/v1/ingest/deals, deals in %s", (place) => {
   });
 
   it("takes CSV, with stips as name=state pairs", async () => {
-    const { org, store, key } = await setup(place);
+    const { org, store, key } = await setup();
     const csv = toCsv([
       { ...deal("C1", store.id), stips: "proof_of_income=outstanding;insurance=cleared" },
       { ...deal("C2", store.id), lender: "", beacon: "" },
@@ -117,8 +112,8 @@ describe.each(PLACES)("POST /api/v1/ingest/deals, deals in %s", (place) => {
   });
 
   it("reports row errors by row and field and writes nothing, events included", async () => {
-    const { org, store, key } = await setup(place);
-    const other = await setup(place);
+    const { org, store, key } = await setup();
+    const other = await setup();
     const res = await postDeals(
       { key },
       {
@@ -145,8 +140,8 @@ describe.each(PLACES)("POST /api/v1/ingest/deals, deals in %s", (place) => {
   });
 
   it("keeps each organization's deals apart: the same deal number in two organizations, a broker token bound to one", async () => {
-    const a = await setup(place);
-    const b = await setup(place);
+    const a = await setup();
+    const b = await setup();
     const { token } = await createBrokerToken(b.org.id);
     expect((await postDeals({ key: a.key }, { deals: [deal("SAME", a.store.id, { front_gross: 100 })] })).status).toBe(200);
     expect((await postDeals({ broker: token }, { deals: [deal("SAME", b.store.id, { front_gross: 200 })] })).status).toBe(200);
@@ -157,8 +152,8 @@ describe.each(PLACES)("POST /api/v1/ingest/deals, deals in %s", (place) => {
   });
 
   it("a store of another organization, or none at all, is the deal desk's 404 on both ingestion endpoints", async () => {
-    const { org, key } = await setup(place);
-    const other = await setup(place);
+    const { org, key } = await setup();
+    const other = await setup();
     const deskKey = (await createApiKey(org.id)).key;
     for (const storeId of [other.store.id, "sto_does_not_exist"]) {
       const desk = await call("/api/v1/lender-route", {
@@ -179,7 +174,7 @@ describe.each(PLACES)("POST /api/v1/ingest/deals, deals in %s", (place) => {
   });
 
   it("refuses a deal that lists a stip twice, naming it; a replay changes nothing and raises nothing", async () => {
-    const { org, store, key } = await setup(place);
+    const { org, store, key } = await setup();
     const twice = {
       deals: [
         deal("T1", store.id, {

@@ -4,19 +4,15 @@ import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
 import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { createIngestKey, putInventory, toCsv, unit } from "../helpers/ingest";
-import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+import { rowsWhereStored } from "../helpers/org-storage";
 import { createBrokerToken } from "../helpers/staff";
 
-/**
- * An organization with a store and an ingest key: born in its object, or, given a `place`, made in
- * D1 and left there or moved (its seeded units with it), for the tests run in both places.
- */
-async function setup(place?: Place, seed?: (storeId: string, orgId: string) => Promise<unknown>) {
-  const org = await createOrg(place === undefined ? {} : { place: "d1" });
+/** An organization with a store and an ingest key, and what `seed` writes to it. */
+async function setup(seed?: (storeId: string, orgId: string) => Promise<unknown>) {
+  const org = await createOrg();
   const store = await createStore(org.id);
   const key = await createIngestKey(org.id);
   await seed?.(store.id, org.id);
-  if (place !== undefined) await placeOrganization(org.id, place);
   return { org, store, key };
 }
 
@@ -28,10 +24,9 @@ const stockOf = (orgId: string, storeId: string) =>
     storeId,
   );
 
-// The same behaviour wherever the organization's units live (docs/scaling.md).
-describe.each(PLACES)("PUT /api/v1/ingest/inventory, units in %s", (place) => {
+describe("PUT /api/v1/ingest/inventory, a snapshot of one store", () => {
   it("upserts the snapshot, takes absent units out of inventory, and a replay changes nothing", async () => {
-    const { org, store, key } = await setup(place, (storeId, orgId) => createUnit(orgId, storeId, { stockNumber: "GONE1", stockedOn: "2026-09-01" }));
+    const { org, store, key } = await setup((storeId, orgId) => createUnit(orgId, storeId, { stockNumber: "GONE1", stockedOn: "2026-09-01" }));
     // The store's only unit in stock leaves: more than half of it, so the count is confirmed.
     const first = await putInventory(store.id, { key }, { units: [unit(1), unit(2), unit(3)] }, false, { confirm_removals: "1" });
     expect(first.status).toBe(200);
@@ -62,7 +57,7 @@ describe.each(PLACES)("PUT /api/v1/ingest/inventory, units in %s", (place) => {
   });
 
   it("takes CSV with the same fields and the same result", async () => {
-    const { org, store, key } = await setup(place);
+    const { org, store, key } = await setup();
     const res = await putInventory(store.id, { key }, toCsv([unit(10), unit(11, { trim: 'LX, "base"' })]), true);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ received: 2, created: 2 });
@@ -79,7 +74,7 @@ describe.each(PLACES)("PUT /api/v1/ingest/inventory, units in %s", (place) => {
   });
 
   it("answers row errors with the row and field, and writes nothing", async () => {
-    const { org, store, key } = await setup(place);
+    const { org, store, key } = await setup();
     const units = [unit(1), unit(2, { vin: "SHORT" }), unit(3, { stocked_on: "yesterday" }), unit(1)];
     const res = await putInventory(store.id, { key }, { units });
     expect(res.status).toBe(422);
@@ -100,7 +95,7 @@ describe.each(PLACES)("PUT /api/v1/ingest/inventory, units in %s", (place) => {
   });
 
   it("lands 5,000 rows whole, or none of them when one statement fails", async () => {
-    const { org, store, key } = await setup(place);
+    const { org, store, key } = await setup();
     const units = Array.from({ length: 5000 }, (_, i) => unit(i));
     const res = await putInventory(store.id, { key }, { units });
     expect(res.status).toBe(200);
@@ -111,7 +106,7 @@ describe.each(PLACES)("PUT /api/v1/ingest/inventory, units in %s", (place) => {
   });
 
   it("accepts a broker token of the organization; refuses keys without the ingest permission and other organizations' stores", async () => {
-    const { org, store } = await setup(place);
+    const { org, store } = await setup();
     const { token } = await createBrokerToken(org.id);
     expect((await putInventory(store.id, { broker: token }, { units: [unit(1)] })).status).toBe(200);
 
@@ -121,7 +116,7 @@ describe.each(PLACES)("PUT /api/v1/ingest/inventory, units in %s", (place) => {
     expect((await putInventory(store.id, { key: wrongScope }, { units: [unit(1)] })).status).toBe(403);
 
     // Another organization's store reads like no store at all, as on the deal desk.
-    const other = await setup(place);
+    const other = await setup();
     const foreign = await putInventory(store.id, { key: other.key }, { units: [unit(7)] });
     const missing = await putInventory("sto_does_not_exist", { key: other.key }, { units: [unit(7)] });
     for (const res of [foreign, missing]) {

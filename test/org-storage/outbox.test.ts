@@ -3,26 +3,24 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { RecordedEvent } from "../../src/db/queries/events";
 import type { PushedDeal } from "../../src/db/queries/ingest";
-import { moveToD1 } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { relayOrgEvents } from "../../src/jobs/relay-org-events";
 import { loadRealList } from "../helpers/compliance";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
-import { placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+import { rowsWhereStored } from "../helpers/org-storage";
 import { capturingQueue } from "../helpers/queue-driver";
 import { all } from "../helpers/sql";
 import { createTestApp } from "../helpers/test-app";
 
-/** A moved organization with a store, an ingest key and an endpoint for stip alerts at the test receiver named `name`. */
+/** An organization with a store, an ingest key and an endpoint for stip alerts at the test receiver named `name`. */
 async function setup(name: string) {
-  const org = await createOrg({ place: "d1" });
+  const org = await createOrg();
   const store = await createStore(org.id);
   const key = await createIngestKey(org.id);
   const endpoint = await createEndpoint((await createApiKey(org.id)).key, { url: receiverUrl("ok", name), events: ["deal.stip_alert"] });
   await tellReceiverSecret(name, endpoint.secret);
-  await placeOrganization(org.id, "object");
   return { org, store, key };
 }
 
@@ -94,7 +92,7 @@ const objectOutbox = (orgId: string) =>
 const alarmOf = (orgId: string) => runInDurableObject(orgStore(env, orgId), (_, state) => state.storage.getAlarm());
 const nightlyAt = (orgId: string) => runInDurableObject(orgStore(env, orgId), (_, state) => state.storage.get<number>("nightly_at"));
 
-describe("a moved organization's object records its events with its writes (its outbox), and relays them to D1", () => {
+describe("an organization's object records its events with its writes (its outbox), and relays them to D1", () => {
   it("a normal push: the alert recorded and relayed by the request, once, under the object's id; no relay left for the alarm", async () => {
     const { org, store, key } = await setup("outbox-normal");
     const res = await postDeals({ key }, withStip(store.id));
@@ -211,23 +209,6 @@ describe("a moved organization's object records its events with its writes (its 
     expect((await objectOutbox(org.id)).map((e) => e.relayed)).toEqual([1, 1]);
   });
 
-  it("an undo relays what waits before its flip (the outbox is not copied), and leaves no alarm", async () => {
-    const { org, store, key } = await setup("outbox-undo");
-    const failed = await postDealsFailingD1(key, withStip(store.id, "U1"));
-    expect(failed.status).toBe(500);
-    expect(await listOutboxEvents(org.id)).toEqual([]);
-    const [recorded] = await objectOutbox(org.id);
-    expect(recorded.relayed).toBe(0);
-    await moveToD1(env, org.id);
-    expect((await listOutboxEvents(org.id, "deal.stip_alert")).map((e) => e.id)).toEqual([recorded.id]);
-    // The undo deleted the object's storage, its outbox and alarm with it.
-    expect(await objectOutbox(org.id)).toEqual([]);
-    expect(await alarmOf(org.id)).toBeNull();
-    // Back in D1, the deal is there: a replay alerts nothing again.
-    expect(await (await postDeals({ key }, withStip(store.id, "U1"))).json()).toMatchObject({ unchanged: 1, stip_alerts: 0 });
-    expect(await listOutboxEvents(org.id, "deal.stip_alert")).toHaveLength(1);
-  });
-
   it("a deploy's overlap: an old Worker's call (no time) records nothing, and an old object's answer (no events) is raised by the request; each alert once", async () => {
     const { org, store, key } = await setup("outbox-overlap");
     const names = [{ id: store.id, name: store.name }];
@@ -268,9 +249,8 @@ describe("a moved organization's object records its events with its writes (its 
 
   it("a compliance hold whose D1 step fails still raises its compliance.hold_triggered, once, after the object's alarm", async () => {
     await loadRealList();
-    const org = await createOrg({ place: "d1" });
+    const org = await createOrg();
     const { key } = await createApiKey(org.id);
-    await placeOrganization(org.id, "object");
     const listed = { first_name: "Ramzan", last_name: "Kadyrov", dob: "1976-10-05" };
     const failed = await createTestApp(undefined, { ...env, DB: d1FailingOutboxBatchOnce() }).request("/api/v1/compliance-check", {
       method: "POST",

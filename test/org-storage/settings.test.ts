@@ -1,17 +1,11 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../src/db/client";
-import { isStorageMovedError, settingsDigest, unlessStorageInD1 } from "../../src/db/queries/org-storage";
-import { auditEntry, replaceLenderPanel, saveComplianceSettings } from "../../src/db/queries/settings";
-import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { type AppraisalBody, appraise, THIS_YEAR } from "../helpers/appraisal";
 import { complianceCheck } from "../helpers/compliance";
 import { createDeskOrg, post } from "../helpers/deal-desk";
 import { call } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
-import { copyingThrough, PLACES, type Place, placeOrganization } from "../helpers/org-storage";
 import { createValuedUnit, daysAgo } from "../helpers/reports";
 import { brokerCall, createBrokerToken } from "../helpers/staff";
 
@@ -23,13 +17,9 @@ function advancePastEngineCaches() {
   vi.setSystemTime(Date.now() + 61_000);
 }
 
-/**
- * A desk organization with one aged unit (50 days, the 45-day default threshold), in D1 or moved from there.
- * Moved, D1's copy of its store settings is scrambled and its store audit rows deleted (a move
- * keeps them for an undo), so a reader that still read D1 would answer wrongly: only the object can answer right.
- */
-async function settingsOrg(place: Place) {
-  const desk = await createDeskOrg({ place: "d1" });
+/** A desk organization with one aged unit (50 days, the 45-day default threshold), and a broker token. */
+async function settingsOrg() {
+  const desk = await createDeskOrg();
   await createValuedUnit(desk.orgId, desk.storeId, {
     stockNumber: "SET-50",
     stockedOn: daysAgo(50),
@@ -38,12 +28,6 @@ async function settingsOrg(place: Place) {
     marketValue: 25_000,
   });
   const broker = await createBrokerToken(desk.orgId);
-  await placeOrganization(desk.orgId, place);
-  if (place === "object")
-    await env.DB.batch([
-      env.DB.prepare("UPDATE stores SET pack_used = 4999, aged_threshold_days = 300, holding_cost_per_day = 0 WHERE org_id = ?").bind(desk.orgId),
-      env.DB.prepare("DELETE FROM settings_audit WHERE org_id = ? AND area = 'store'").bind(desk.orgId),
-    ]);
   return { ...desk, broker: broker.token };
 }
 
@@ -83,9 +67,9 @@ async function auditChainEnd(token: string, start: unknown, sent: readonly unkno
   return chain.at(-1);
 }
 
-describe.each(PLACES)("store settings, the organization's data in %s", (place) => {
+describe("store settings", () => {
   it("a PATCH changes what the deal desk and the inventory alerts compute, and its audit rows list the old and new values", async () => {
-    const { orgId, storeId, key, broker } = await settingsOrg(place);
+    const { orgId, storeId, key, broker } = await settingsOrg();
     expect(await grossPack(key)).toBe(500);
     expect(await agedStock(key)).toEqual(["SET-50"]);
     const got = await (await brokerCall(`/api/settings/stores/${storeId}`, broker)).json();
@@ -129,16 +113,11 @@ describe.each(PLACES)("store settings, the organization's data in %s", (place) =
     // A deal push writes the directory's store names where it lands: the settings beside them stay.
     expect((await postDeals({ key: await createIngestKey(orgId) }, { deals: [deal("SET-D1", storeId)] })).status).toBe(200);
     expect(await (await brokerCall(`/api/settings/stores/${storeId}`, broker)).json()).toMatchObject({ pack_used: 650, aged_threshold_days: 60 });
-    if (place === "object") {
-      // D1's scrambled copy untouched: the change is the object's alone.
-      const d1 = await env.DB.prepare("SELECT pack_used FROM stores WHERE id = ?").bind(storeId).first<{ pack_used: number }>();
-      expect(d1?.pack_used).toBe(4999);
-      expect(await orgStore(env, orgId).storeSettings(orgId, storeId)).toMatchObject({ packUsed: 650, agedThresholdDays: 60 });
-    }
+    expect(await orgStore(env, orgId).storeSettings(orgId, storeId)).toMatchObject({ packUsed: 650, agedThresholdDays: 60 });
   });
 
   it("of two PATCHes naming the same ETag, one lands and the other is refused with 412; an unknown store is 404", async () => {
-    const { storeId, broker } = await settingsOrg(place);
+    const { storeId, broker } = await settingsOrg();
     const etag = (await brokerCall(`/api/settings/stores/${storeId}`, broker)).headers.get("ETag") ?? "";
     const [a, b] = await Promise.all([
       patch(storeId, broker, { pack_used: 600 }, { "If-Match": etag }),
@@ -156,7 +135,7 @@ describe.each(PLACES)("store settings, the organization's data in %s", (place) =
   });
 
   it("without If-Match, simultaneous PATCHes all land, each audit row holding the value its change replaced", async () => {
-    const { storeId, broker } = await settingsOrg(place);
+    const { storeId, broker } = await settingsOrg();
     const values = [510, 520, 530, 540];
     const results = await Promise.all(values.map((v) => patch(storeId, broker, { pack_used: v })));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
@@ -178,12 +157,11 @@ const routed = async (key: string) => {
   return [body.primary?.lender_id, body.backup?.lender_id];
 };
 
-describe.each(PLACES)("lender panels, the organization's data in %s", (place) => {
+describe("lender panels", () => {
   it("a PUT changes the deal desk's routing and its audit row lists the panel before and after; an unknown store is 404", async () => {
-    const { storeId, key, broker } = await settingsOrg(place);
+    const { storeId, key, broker } = await settingsOrg();
     const [primary, backup] = await routed(key);
     const all = (await env.DB.prepare("SELECT id FROM lender_programs ORDER BY id").all<{ id: string }>()).results.map((r) => r.id);
-    // Moved, D1's copy of the panel is gone (the purge's statements): only the object knows the store routes over every program.
     expect((await (await brokerCall(`/api/settings/stores/${storeId}/lender-panel`, broker)).json<{ count: number }>()).count).toBe(all.length);
 
     const without = all.filter((id) => id !== primary);
@@ -208,7 +186,7 @@ describe.each(PLACES)("lender panels, the organization's data in %s", (place) =>
   });
 
   it("simultaneous PUTs all land, each audit row holding the panel its change replaced", async () => {
-    const { storeId, broker } = await settingsOrg(place);
+    const { storeId, broker } = await settingsOrg();
     // Sorted, as the audit rows list them.
     const panels = [["lp_harbor_point_bank"], ["lp_fresh_start_auto_lending"], ["lp_fresh_start_auto_lending", "lp_harbor_point_bank"]];
     const all = (await env.DB.prepare("SELECT id FROM lender_programs ORDER BY id").all<{ id: string }>()).results.map((r) => r.id);
@@ -236,14 +214,14 @@ const screenedFlags = async (key: string) => {
 };
 const patchThresholds = (token: string, body: Record<string, unknown>) => brokerCall("/api/settings/compliance", token, { method: "PATCH", body });
 
-describe.each(PLACES)("screening thresholds, the organization's data in %s", (place) => {
+describe("screening thresholds", () => {
   it("a PATCH changes a screen's result and its audit rows list the old and new values; hold below flag is refused, nothing written", async () => {
-    const { key, broker } = await settingsOrg(place);
+    const { key, broker } = await settingsOrg();
     expect(await screenedFlags(key)).toEqual([]);
     const res = await patchThresholds(broker, { minimum_age: 21, flag_score: 88 });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ minimum_age: 21, flag_score: 88, hold_score: 95, is_default: false, defaults: { minimum_age: 18 } });
-    // The screen reads the organization's thresholds where they are kept: moved, its object's, not D1's defaults.
+    // The screen reads the organization's thresholds where they are kept, its object, not D1's defaults.
     expect(await screenedFlags(key)).toEqual(["dob_under_minimum_age"]);
     expect(await (await brokerCall("/api/settings/compliance", broker)).json()).toMatchObject({ minimum_age: 21, flag_score: 88, is_default: false });
 
@@ -267,7 +245,7 @@ describe.each(PLACES)("screening thresholds, the organization's data in %s", (pl
   });
 
   it("simultaneous PATCHes all land, each audit row holding the value its change replaced", async () => {
-    const { broker } = await settingsOrg(place);
+    const { broker } = await settingsOrg();
     const values = [90, 91, 92, 93];
     const results = await Promise.all(values.map((v) => patchThresholds(broker, { hold_score: v })));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
@@ -276,92 +254,9 @@ describe.each(PLACES)("screening thresholds, the organization's data in %s", (pl
   });
 });
 
-describe("D1's writes of a moved organization's panels and thresholds", () => {
-  it("are refused by the fence (a request that read the flag before the move writes nothing there)", async () => {
-    const { orgId, storeId } = await settingsOrg("object");
-    const db = getDb(env.DB);
-    const entry = auditEntry(storeId, "lender_panel", "programs", [], ["lp_harbor_point_bank"], "staff:usr_late", new Date().toISOString());
-    const panel = replaceLenderPanel(db, orgId, storeId, [], ["lp_harbor_point_bank"], [entry], unlessStorageInD1(db, orgId));
-    expect(isStorageMovedError(await panel.catch((error: unknown) => error))).toBe(true);
-    const values = { holdScore: 95, flagScore: 85, maxListAgeDays: 45, minimumAge: 21, maximumAge: 110 };
-    const thresholds = saveComplianceSettings(
-      db,
-      orgId,
-      null,
-      values,
-      new Date().toISOString(),
-      [{ ...entry, id: "set_late" }],
-      unlessStorageInD1(db, orgId),
-    );
-    expect(isStorageMovedError(await thresholds.catch((error: unknown) => error))).toBe(true);
-    const inD1 = await env.DB.prepare(
-      "SELECT (SELECT count(*) FROM store_lender_panel WHERE org_id = ?1) + (SELECT count(*) FROM compliance_settings WHERE org_id = ?1) + (SELECT count(*) FROM settings_audit WHERE org_id = ?1) AS n",
-    )
-      .bind(orgId)
-      .first<{ n: number }>();
-    expect(inD1?.n).toBe(0);
-  });
-});
-
-describe("the settings group moves and comes back", () => {
-  it("a PATCH during a move waits for the flip and lands once in the object; the undo writes the settings and their audit rows back to D1", async () => {
-    const { orgId, storeId, broker } = await settingsOrg("d1");
-    expect((await patch(storeId, broker, { pack_used: 550 })).status).toBe(200);
-    const [moved, during] = await Promise.all([
-      moveToObject(env, orgId),
-      (async () => {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        return patch(storeId, broker, { pack_used: 575, aged_threshold_days: 50 });
-      })(),
-    ]);
-    expect(during.status).toBe(200);
-    expect(moved.tables).toMatchObject({ store_settings: { rows: 1 }, settings_audit: { rows: expect.any(Number) } });
-    expect(await orgStore(env, orgId).storeSettings(orgId, storeId)).toMatchObject({ packUsed: 575, agedThresholdDays: 50 });
-    // Each change audited once, wherever it landed.
-    const entries = (await auditLog(broker)).entries.map((e) => [e.field, e.old_value, e.new_value]);
-    expect(entries.sort()).toEqual(
-      [
-        ["aged_threshold_days", 45, 50],
-        ["pack_used", 500, 550],
-        ["pack_used", 550, 575],
-      ].sort(),
-    );
-
-    // After the move: a change in the object, then the undo.
-    expect((await patch(storeId, broker, { pack_used: 600 })).status).toBe(200);
-    const back = await moveToD1(env, orgId);
-    expect(back.storage).toBe("d1");
-    const row = await env.DB.prepare("SELECT pack_used, aged_threshold_days FROM stores WHERE id = ?").bind(storeId).first();
-    expect(row).toEqual({ pack_used: 600, aged_threshold_days: 50 });
-    const inD1 = await env.DB.prepare("SELECT field, old_value, new_value FROM settings_audit WHERE org_id = ? ORDER BY changed_at, id")
-      .bind(orgId)
-      .all();
-    expect(inD1.results).toHaveLength(4);
-    expect(await settingsDigest(getDb(env.DB), orgId)).toEqual(
-      back.tables.settings_audit && { store_settings: back.tables.store_settings, settings_audit: back.tables.settings_audit },
-    );
-    // Back in D1, a PATCH writes D1 again.
-    expect((await patch(storeId, broker, { pack_used: 625 })).status).toBe(200);
-    const after = await env.DB.prepare("SELECT pack_used FROM stores WHERE id = ?").bind(storeId).first<{ pack_used: number }>();
-    expect(after?.pack_used).toBe(625);
-  });
-
-  it("refuses a copy that loses an audit row: 409, the organization stays in D1", async () => {
-    const { orgId, storeId, broker } = await settingsOrg("d1");
-    expect((await patch(storeId, broker, { pack_used: 550 })).status).toBe(200);
-    const real = orgStore(env, orgId);
-    const ns = copyingThrough(real, {
-      loadSettings: (o, settings, audit) => real.loadSettings(o, settings, audit.slice(1)),
-    });
-    await expect(moveToObject({ ...env, ORG_STORE: ns }, orgId)).rejects.toMatchObject({ kind: "conflict" });
-    const flag = await env.DB.prepare("SELECT storage FROM organizations WHERE id = ?").bind(orgId).first<{ storage: string }>();
-    expect(flag?.storage).toBe("d1");
-  });
-});
-
-describe.each(PLACES)("the morning briefing reads the store's settings where they are kept, the organization's data in %s", (place) => {
-  it("a GM's briefing names the aged threshold the store set, not D1's copy", async () => {
-    const { storeId, key, broker } = await settingsOrg(place);
+describe("the morning briefing reads the store's settings", () => {
+  it("a GM's briefing names the aged threshold the store set", async () => {
+    const { storeId, key, broker } = await settingsOrg();
     expect((await patch(storeId, broker, { aged_threshold_days: 40 })).status).toBe(200);
     const res = await call("/api/v1/morning-briefing", {
       method: "POST",
@@ -370,14 +265,13 @@ describe.each(PLACES)("the morning briefing reads the store's settings where the
       body: JSON.stringify({ role: "gm" }),
     });
     expect(res.status).toBe(200);
-    // Moved, D1's copy says 300 days (scrambled by settingsOrg): only the object's 40 is the store's.
     expect(JSON.stringify(await res.json())).toContain("aged threshold (used 40 days");
   });
 });
 
-describe.each(PLACES)("the trade appraisal reads the store's settings where they are kept, the organization's data in %s", (place) => {
-  it("its maximum acquisition takes off the pack the store set, not D1's copy", async () => {
-    const { storeId, key, broker } = await settingsOrg(place);
+describe("the trade appraisal reads the store's settings", () => {
+  it("its maximum acquisition takes off the pack the store set", async () => {
+    const { storeId, key, broker } = await settingsOrg();
     const maxAcquisition = async () => {
       const res = await appraise(key, {
         year: THIS_YEAR - 5,
@@ -393,66 +287,7 @@ describe.each(PLACES)("the trade appraisal reads the store's settings where they
     const before = await maxAcquisition();
     expect((await patch(storeId, broker, { pack_used: 650 })).status).toBe(200);
     advancePastEngineCaches();
-    // 150 more pack, 150 less to pay (moved, D1's scrambled copy says 4,999).
+    // 150 more pack, 150 less to pay.
     expect(await maxAcquisition()).toBe(before - 150);
-  });
-});
-
-describe("an object moved before the lender panels and screening thresholds (object schema version 11)", () => {
-  it("takes D1's panels, thresholds and their audit rows on its first start serving, once, before any call", async () => {
-    const { orgId, storeId, key, broker } = await settingsOrg("d1");
-    expect((await putPanel(storeId, broker, ["lp_harbor_point_bank"])).status).toBe(200);
-    expect((await patchThresholds(broker, { minimum_age: 21 })).status).toBe(200);
-    await moveToObject(env, orgId);
-    type Holding = { holdLenderPanels(): Promise<void> };
-    await runInDurableObject(orgStore(env, orgId), async (instance, state) => {
-      const sql = state.storage.sql;
-      // As an object moved on version 10 stood: no panels, no thresholds, only the store settings' audit rows, never held.
-      sql.exec("DELETE FROM store_lender_panel");
-      sql.exec("DELETE FROM compliance_settings");
-      sql.exec("DELETE FROM settings_audit WHERE area <> 'store'");
-      await state.storage.delete("lender_panels_held");
-      await (instance as unknown as Holding).holdLenderPanels();
-      expect(sql.exec("SELECT program_id FROM store_lender_panel").toArray()).toEqual([{ program_id: "lp_harbor_point_bank" }]);
-      expect(sql.exec("SELECT minimum_age FROM compliance_settings").one().minimum_age).toBe(21);
-      expect(sql.exec("SELECT area, count(*) AS n FROM settings_audit GROUP BY area ORDER BY area").toArray()).toEqual([
-        { area: "compliance", n: 1 },
-        { area: "lender_panel", n: 1 },
-      ]);
-      // Once: a later start keeps what the object was told since.
-      sql.exec("DELETE FROM store_lender_panel");
-      await (instance as unknown as Holding).holdLenderPanels();
-      expect(sql.exec("SELECT count(*) AS n FROM store_lender_panel").one().n).toBe(0);
-      sql.exec("INSERT INTO store_lender_panel (org_id, store_id, program_id) VALUES (?, ?, 'lp_harbor_point_bank')", orgId, storeId);
-    });
-    // The desk routes over the object's panel: D1's copy emptied, the route still finds its lender.
-    await env.DB.prepare("DELETE FROM store_lender_panel WHERE org_id = ?").bind(orgId).run();
-    advancePastEngineCaches();
-    expect((await routed(key))[0]).toBe("lp_harbor_point_bank");
-  });
-});
-
-describe("an object moved before the settings group (object schema version 8)", () => {
-  it("takes D1's settings and store audit rows on its first start serving, once, before any call", async () => {
-    const { orgId, storeId, key, broker } = await settingsOrg("d1");
-    expect((await patch(storeId, broker, { pack_used: 650 })).status).toBe(200);
-    await moveToObject(env, orgId);
-    const stub = orgStore(env, orgId);
-    type Holding = { holdSettings(): Promise<void> };
-    await runInDurableObject(stub, async (instance, state) => {
-      // As an object moved on version 7 stood: the new columns at their defaults, no audit rows, never held.
-      state.storage.sql.exec("UPDATE stores SET pack_used = 500");
-      state.storage.sql.exec("DELETE FROM settings_audit");
-      await state.storage.delete("settings_held");
-      await (instance as unknown as Holding).holdSettings();
-      expect(state.storage.sql.exec("SELECT pack_used FROM stores WHERE id = ?", storeId).one().pack_used).toBe(650);
-      expect(state.storage.sql.exec("SELECT count(*) AS n FROM settings_audit WHERE field = 'pack_used'").one().n).toBe(1);
-      // Once: a later start keeps what the object was told since.
-      state.storage.sql.exec("UPDATE stores SET pack_used = 700");
-      await (instance as unknown as Holding).holdSettings();
-      expect(state.storage.sql.exec("SELECT pack_used FROM stores WHERE id = ?", storeId).one().pack_used).toBe(700);
-    });
-    advancePastEngineCaches();
-    expect(await grossPack(key)).toBe(700);
   });
 });

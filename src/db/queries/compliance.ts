@@ -1,20 +1,11 @@
-import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { TriggeredRule } from "../../engines/screening/decision";
 import { listedPartsRows } from "../../engines/screening/listed-parts";
 import type { ParsedSanctionsList } from "../../engines/screening/ofac-csv";
 import { chunk, MAX_BOUND_PARAMETERS } from "../batch";
 import { callTemplate, type Database, type SqliteReader, type SqlTemplate, type TemplateCall } from "../client";
-import {
-  complianceChecks,
-  complianceSettings,
-  givenNameForms,
-  sanctionsAliases,
-  sanctionsDobs,
-  sanctionsEntries,
-  sanctionsLists,
-  sanctionsNameParts,
-} from "../schema";
+import { complianceChecks, givenNameForms, sanctionsAliases, sanctionsDobs, sanctionsEntries, sanctionsLists, sanctionsNameParts } from "../schema";
 
 /** The sanctions list in force: the newest successful load. The list is public reference data, shared by every organization. */
 export async function getListInForce(db: Database) {
@@ -208,24 +199,6 @@ function runInOneBatch(db: Database, statements: RawStatement[]) {
   const d1 = db.$client;
   return d1.batch(statements.map((s) => d1.prepare(s.sql).bind(...s.params)));
 }
-
-/** The organization's screening settings, or the defaults row ('*'). */
-export async function getComplianceSettings(db: Database, orgId: string) {
-  const rows = await db
-    .select({
-      orgId: complianceSettings.orgId,
-      holdScore: complianceSettings.holdScore,
-      flagScore: complianceSettings.flagScore,
-      maxListAgeDays: complianceSettings.maxListAgeDays,
-      minimumAge: complianceSettings.minimumAge,
-      maximumAge: complianceSettings.maximumAge,
-    })
-    .from(complianceSettings)
-    .where(inArray(complianceSettings.orgId, [orgId, "*"]));
-  return rows.find((r) => r.orgId === orgId) ?? rows.find((r) => r.orgId === "*") ?? null;
-}
-
-export type ComplianceSettings = NonNullable<Awaited<ReturnType<typeof getComplianceSettings>>>;
 
 /** What a check records whatever the organization's history shows. */
 export type NewComplianceCheck = Omit<typeof complianceChecks.$inferInsert, "orgId" | "result" | "triggeredRule" | "redFlags">;

@@ -7,13 +7,12 @@ import type { SnakeKeys } from "../../lib/case";
 import { newId } from "../../lib/ids";
 import { chunk } from "../batch";
 import type { Database, SqliteReader } from "../client";
-import { unlessStillAsRead } from "../guarded";
 import { dealStips, deals, inventoryUnits, stores } from "../schema";
 
 /**
  * Bulk writes bind each chunk of rows as ONE JSON parameter read back with json_each, so a
- * statement binds a handful of parameters whatever its row count (D1 allows 100), and 5,000 rows
- * are about ten statements in one batch. The JSON stays far below D1's 2 MB value limit.
+ * statement binds a handful of parameters whatever its row count (the object's SQLite allows 100,
+ * as D1 does), and 5,000 rows are about ten statements in one transaction.
  */
 const ROWS_PER_STATEMENT = 500;
 
@@ -94,8 +93,8 @@ const unitChanges = (stored: StoredUnit, unit: UnitFields, storeId: string) =>
 const dealChanges = (stored: typeof deals.$inferSelect, deal: DealFields) => changes(DEAL_UPDATED, stored, deal);
 
 /**
- * Inserts or updates (by stock number) units of one store, back in stock. For the caller's batch.
- * A new row's created_at and updated_at are now; on an update, migration 0020's trigger moves
+ * Inserts or updates (by stock number) units of one store, back in stock. For the caller's transaction.
+ * A new row's created_at and updated_at are now; on an update, a trigger (migrations-org/0001) moves
  * updated_at only when a value changed, so re-sending a snapshot leaves `updated_since` quiet.
  * (`WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint.)
  */
@@ -122,7 +121,7 @@ async function countSnapshotRemovals(db: SqliteReader, orgId: string, storeId: s
   return counts;
 }
 
-/** Units in stock at the store that the snapshot does not list leave inventory. For the caller's batch. */
+/** Units in stock at the store that the snapshot does not list leave inventory. For the caller's transaction. */
 export function markAbsentUnitsSold(db: SqliteReader, orgId: string, storeId: string, listed: string[]): BatchItem<"sqlite"> {
   return db
     .update(inventoryUnits)
@@ -147,9 +146,9 @@ export type SnapshotPlan =
   | { refusal: null; created: number; updated: number; changed: UnitRow[]; listed: string[] };
 
 /**
- * Reads what a snapshot of one store changes, where the organization's units live (D1 or its
- * storage object): the safety check on what it would remove, then each unit new, changed or as
- * stored. The caller writes `changed` with `upsertUnits` and `markAbsentUnitsSold(listed)`.
+ * Reads what a snapshot of one store changes, in the organization's storage object: the safety
+ * check on what it would remove, then each unit new, changed or as stored. The caller writes
+ * `changed` with `upsertUnits` and `markAbsentUnitsSold(listed)`.
  */
 export async function planSnapshot(
   db: SqliteReader,
@@ -208,37 +207,6 @@ export function upsertDeals(db: SqliteReader, orgId: string, rows: DealRow[]): B
   );
 }
 
-/** What a deal post read of its deals' stips, to hold the write to it (`unlessDealsChanged`). */
-export interface ReadStip {
-  id: string;
-  state: string;
-  requestedOn: string;
-  clearedOn: string | null;
-}
-
-/**
- * The error a stale guard raises. SQLite has no RAISE outside triggers, so the guard evaluates
- * json() of a text that is not JSON, which fails the statement and with it the whole batch; the
- * batch's other statements bind only JSON that JSON.stringify made, so nothing else fails this way.
- */
-
-/**
- * The head of a deal post's batch: it fails the batch unless the deals with these numbers and
- * their stips are still exactly those the post read (as many deals; as many stips, each with the
- * state and dates read). A post that decided what is new from a read another post has since
- * changed would store a stip twice and raise its alert twice; it reads again instead.
- */
-export function unlessDealsChanged(db: Database, orgId: string, dealNumbers: string[], dealCount: number, read: ReadStip[]): BatchItem<"sqlite"> {
-  const theseDeals = sql`select ${deals.id} from ${deals} where ${deals.orgId} = ${orgId} and ${deals.dealNumber} in ${inList(dealNumbers)}`;
-  const stillAsRead = sql`
-      (select count(*) from (${theseDeals})) = ${dealCount}
-      and (select count(*) from ${dealStips} where ${dealStips.orgId} = ${orgId} and ${dealStips.dealId} in (${theseDeals})) = ${read.length}
-      and (select count(*) from json_each(${JSON.stringify(read)}) j join ${dealStips} s
-             on s.id = json_extract(j.value, '$.id') and s.state = json_extract(j.value, '$.state')
-            and s.requested_on = json_extract(j.value, '$.requestedOn') and s.cleared_on is json_extract(j.value, '$.clearedOn')) = ${read.length}`;
-  return unlessStillAsRead(db, orgId, stillAsRead, "deals");
-}
-
 export interface StipRow {
   id: string;
   deal_number: string;
@@ -248,7 +216,7 @@ export interface StipRow {
   cleared_on: string | null;
 }
 
-/** Stips are attached by deal number, so they follow the deal row this same batch wrote. */
+/** Stips are attached by deal number, so they follow the deal row this same transaction wrote. */
 export function upsertStips(db: SqliteReader, orgId: string, rows: StipRow[]): BatchItem<"sqlite">[] {
   return chunk(rows, ROWS_PER_STATEMENT).map((part) =>
     db
@@ -323,16 +291,14 @@ export interface AppliedDeals {
 }
 
 /**
- * Reads what a push of deals changes, where the organization's deals live (D1 or its storage
- * object): each deal new, changed or as stored, its stips' writes and alerts, and what was read
- * (for D1's guard, `unlessDealsChanged`). The caller writes `dealRows` with `upsertDeals`, then
- * `stipRows` with `upsertStips`.
+ * Reads what a push of deals changes, in the organization's storage object: each deal new, changed
+ * or as stored, and its stips' writes and alerts. The caller writes `dealRows` with `upsertDeals`,
+ * then `stipRows` with `upsertStips`.
  */
 export async function planDeals(db: SqliteReader, orgId: string, pushed: PushedDeal[], today: string) {
   const dealNumbers = pushed.map((d) => d.deal_number);
   const read = await findDealsByNumber(db, orgId, dealNumbers);
   const existing = new Map(read.map((d) => [d.dealNumber, d]));
-  const readStips: ReadStip[] = read.flatMap((d) => d.stips.map(({ id, state, requestedOn, clearedOn }) => ({ id, state, requestedOn, clearedOn })));
   let created = 0;
   let updated = 0;
   const dealRows: DealRow[] = [];
@@ -349,5 +315,5 @@ export async function planDeals(db: SqliteReader, orgId: string, pushed: PushedD
     stipRows.push(...stips.rows);
     alerts.push(...stips.alerts);
   }
-  return { dealNumbers, dealCount: read.length, readStips, created, updated, dealRows, stipRows, alerts };
+  return { created, updated, dealRows, stipRows, alerts };
 }

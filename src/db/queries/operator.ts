@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { apiKeys, brokerTokens, legacyTokens, lenderPrograms, organizations, staffUsers, storeLenderPanel, stores } from "../schema";
+import { apiKeys, brokerTokens, legacyTokens, lenderPrograms, organizations, staffUsers, stores } from "../schema";
 
 /**
  * The operator API's reads and writes (/api/operator). They act on one organization named by the
@@ -77,33 +77,40 @@ export async function setOrganizationSuspended(db: Database, orgId: string, susp
     : null;
 }
 
-export type NewStore = typeof stores.$inferInsert;
+/** A store as the directory (D1) holds it; its settings and lender panel are its organization's object's. */
+const directoryStoreFields = {
+  id: stores.id,
+  orgId: stores.orgId,
+  name: stores.name,
+  marketZip: stores.marketZip,
+  isPrimary: stores.isPrimary,
+  createdAt: stores.createdAt,
+};
 
-/** Null when the id is taken. */
 /**
- * A new store, with a lender panel that routes from its first deal: every reference program but
- * the buy-here-pay-here ones (a dealer's own financing, not an outside lender). Both in one batch;
- * the panel is written only when the store row was (SQLite's changes() counts the statement
- * before it), so an id that is taken leaves the existing store's panel as it was.
+ * A new store in the directory, null when the id is taken; and, read in the same batch, the lender
+ * panel a new store routes over from its first deal: every reference program but the
+ * buy-here-pay-here ones (a dealer's own financing, not an outside lender).
  */
-export async function insertStore(db: Database, orgId: string, store: Omit<NewStore, "orgId">) {
-  const [[row]] = await db.batch([
+export async function insertStore(db: Database, orgId: string, store: { id: string; name: string; marketZip: string; isPrimary?: boolean }) {
+  const [[row], programs] = await db.batch([
     db
       .insert(stores)
       .values({ ...store, orgId })
       .onConflictDoNothing()
-      .returning(),
-    db
-      .insert(storeLenderPanel)
-      .select(
-        sql`select ${orgId}, ${store.id}, ${lenderPrograms.id} from ${lenderPrograms} where ${lenderPrograms.type} <> 'bhph' and changes() = 1`,
-      ),
+      .returning(directoryStoreFields),
+    db.select({ id: lenderPrograms.id }).from(lenderPrograms).where(ne(lenderPrograms.type, "bhph")).orderBy(asc(lenderPrograms.id)),
   ]);
-  return row ?? null;
+  return row ? { row, panel: programs.map((p) => p.id) } : null;
+}
+
+/** A store whose object could not take it: nothing refers to it yet. */
+export async function deleteNewStore(db: Database, orgId: string, storeId: string) {
+  await db.delete(stores).where(and(eq(stores.orgId, orgId), eq(stores.id, storeId)));
 }
 
 export async function listStores(db: Database, orgId: string) {
-  return db.select().from(stores).where(eq(stores.orgId, orgId)).orderBy(asc(stores.createdAt), asc(stores.id));
+  return db.select(directoryStoreFields).from(stores).where(eq(stores.orgId, orgId)).orderBy(asc(stores.createdAt), asc(stores.id));
 }
 
 export type StoreRow = Awaited<ReturnType<typeof listStores>>[number];

@@ -412,6 +412,8 @@ export const isStorageMovedError = (error: unknown) => error instanceof Error &&
 
 /** A store's id, name and settings, and an audit row with every column, as a move carries them. */
 export type StoredStoreSettings = StoreSettingsRow;
+/** A new store's settings: its id and name, and the settings it was created with (the others take their defaults). */
+export type NewStoreSettings = Pick<StoreSettingsRow, "id" | "name"> & Partial<StoreSettingsRow>;
 export type StoredAudit = typeof settingsAudit.$inferSelect;
 export type SettingsTable = "store_settings" | "settings_audit";
 

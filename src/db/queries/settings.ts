@@ -1,9 +1,7 @@
-import { and, asc, count, desc, eq, exists, inArray, lt, notExists, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import { newId } from "../../lib/ids";
-import { chunk, runBatch, type Statement } from "../batch";
 import { type Database, readRowArrays, type SqliteReader, type SqlTemplate } from "../client";
-import { insertRowWhere } from "../guarded";
 import { complianceSettings, lenderPrograms, settingsAudit, storeLenderPanel, stores } from "../schema";
 
 /** The columns of `stores` that are settings (docs/settings.md), as the engines read them. */
@@ -98,8 +96,8 @@ export const auditEntry = (
 
 /**
  * What a change does to the store's settings `before`: the columns whose value differs, each with
- * its audit row recording the value it replaces (a field sent unchanged writes nothing). The same
- * plan in D1 and in the organization's object, so both audit alike.
+ * its audit row recording the value it replaces (a field sent unchanged writes nothing); the
+ * organization's object applies it (`changeStoreSettings`).
  */
 export function planStoreSettingsChange(before: StoreSettingsRow, fields: readonly SettingChange[], actor: string, changedAt: string) {
   const changes: StoreSettingsPatch = {};
@@ -112,78 +110,8 @@ export function planStoreSettingsChange(before: StoreSettingsRow, fields: readon
   return { changes, entries };
 }
 
-/**
- * A settings change written only if what it was computed from is still stored: the audit rows go
- * in first, each only while `unchanged` holds, then the change itself only once the first audit
- * row is in (its id is fresh, so it stands for "the check passed"). One atomic batch: the rows
- * record exactly the values they replaced, or nothing is written. False when `unchanged` no
- * longer held (another change came first): the caller reads again and retries, or refuses.
- */
-async function writeIfUnchanged(
-  db: Database,
-  orgId: string,
-  unchanged: SQL,
-  audit: readonly AuditEntry[],
-  change: (checked: SQL) => Statement[],
-): Promise<boolean> {
-  const [first] = audit;
-  if (first === undefined) throw new Error("a settings change without an audit row");
-  const checked = exists(
-    db
-      .select({ one: sql`1` })
-      .from(settingsAudit)
-      .where(and(eq(settingsAudit.orgId, orgId), eq(settingsAudit.id, first.id))),
-  );
-  const [written] = await runBatch(db, [
-    ...audit.map((entry) => insertRowWhere(db, settingsAudit, { ...entry, orgId }, unchanged).returning({ id: settingsAudit.id })),
-    ...change(checked),
-  ]);
-  return (written as unknown[]).length === 1;
-}
-
-const storeWhere = (orgId: string, storeId: string) => and(eq(stores.orgId, orgId), eq(stores.id, storeId));
-
 /** The settings columns, without the store's id and name. */
 export const STORE_SETTING_KEYS = STORE_SETTINGS_KEYS.filter((key): key is keyof StoreSettingsPatch => key !== "id" && key !== "name");
-
-/**
- * Applies `patch` only if the store's settings are still `before`, with its audit rows
- * (writeIfUnchanged), and only while `fence` lets it (`unlessStorageInD1`: a moved organization's
- * settings are its object's, so a request that read the flag before the move writes nothing here).
- */
-export async function updateStoreSettings(
-  db: Database,
-  orgId: string,
-  storeId: string,
-  before: StoreSettingsRow,
-  patch: StoreSettingsPatch,
-  audit: readonly AuditEntry[],
-  fence: Statement,
-): Promise<boolean> {
-  const unchanged = exists(
-    db
-      .select({ one: sql`1` })
-      .from(stores)
-      .where(and(storeWhere(orgId, storeId), ...STORE_SETTING_KEYS.map((key) => eq(storeSettingsColumns[key], before[key])))),
-  );
-  return writeIfUnchanged(db, orgId, unchanged, audit, (checked) => [
-    db
-      .update(stores)
-      .set(patch)
-      .where(and(storeWhere(orgId, storeId), checked)),
-    fence,
-  ]);
-}
-
-/** The store's panel with each program's name and type, by name. */
-export async function listLenderPanel(db: Database, orgId: string, storeId: string) {
-  return db
-    .select({ id: lenderPrograms.id, name: lenderPrograms.name, type: lenderPrograms.type })
-    .from(storeLenderPanel)
-    .innerJoin(lenderPrograms, eq(lenderPrograms.id, storeLenderPanel.programId))
-    .where(and(eq(storeLenderPanel.orgId, orgId), eq(storeLenderPanel.storeId, storeId)))
-    .orderBy(asc(lenderPrograms.name));
-}
 
 /** Every program of the shared matrix, to resolve names and ids against (53 rows). */
 export async function listLenderProgramNames(db: Database) {
@@ -200,56 +128,10 @@ export const panelIdsQuery = (db: SqliteReader, orgId: string, storeId: string) 
     .where(panelWhere(orgId, storeId))
     .orderBy(asc(storeLenderPanel.programId));
 
-/** The audit row of a panel change (the sorted ids before and after), or null when the panel stays as it is: the same in D1 and in the object. */
+/** The audit row of a panel change (the sorted ids before and after), or null when the panel stays as it is. */
 export function planLenderPanelChange(storeId: string, beforeIds: readonly string[], afterIds: readonly string[], actor: string, changedAt: string) {
   if (JSON.stringify(beforeIds) === JSON.stringify(afterIds)) return null;
   return auditEntry(storeId, "lender_panel", "programs", beforeIds, afterIds, actor, changedAt);
-}
-
-/** Program ids per INSERT of a panel: each binds one, besides the organization, store and check (4). */
-const PANEL_IDS_PER_INSERT = 90;
-
-/**
- * Replaces the whole panel and records it, in one batch (no reader sees half a panel), only if the
- * panel is still `beforeIds` (writeIfUnchanged: same count, and every stored id among them), and
- * only while `fence` lets it (`unlessStorageInD1`: a moved organization's panels are its object's).
- */
-export async function replaceLenderPanel(
-  db: Database,
-  orgId: string,
-  storeId: string,
-  beforeIds: readonly string[],
-  programIds: readonly string[],
-  audit: readonly AuditEntry[],
-  fence: Statement,
-): Promise<boolean> {
-  const panelCount = (extra?: SQL) =>
-    db
-      .select({ n: count() })
-      .from(storeLenderPanel)
-      .where(and(panelWhere(orgId, storeId), extra));
-  const unchanged = sql`(${panelCount()}) = ${beforeIds.length} and (${panelCount(inArray(storeLenderPanel.programId, [...beforeIds]))}) = ${beforeIds.length}`;
-  return writeIfUnchanged(db, orgId, unchanged, audit, (checked) => [
-    db.delete(storeLenderPanel).where(and(panelWhere(orgId, storeId), checked)),
-    ...chunk(programIds, PANEL_IDS_PER_INSERT).map((part) =>
-      db.insert(storeLenderPanel).select(
-        sql`select ${orgId}, ${storeId}, column1 from (values ${sql.join(
-          part.map((id) => sql`(${id})`),
-          sql`, `,
-        )}) where ${checked}`,
-      ),
-    ),
-    fence,
-  ]);
-}
-
-/** The organization's own screening row and the defaults row ('*'), either possibly absent. */
-export async function loadComplianceSettingRows(db: Database, orgId: string) {
-  const rows = await db
-    .select()
-    .from(complianceSettings)
-    .where(or(eq(complianceSettings.orgId, orgId), eq(complianceSettings.orgId, "*")));
-  return { own: rows.find((r) => r.orgId === orgId) ?? null, defaults: rows.find((r) => r.orgId === "*") ?? null };
 }
 
 const COMPLIANCE_VALUE_KEYS = ["holdScore", "flagScore", "maxListAgeDays", "minimumAge", "maximumAge"] as const;
@@ -259,6 +141,12 @@ export type ComplianceSettingsValues = Pick<ComplianceSettingsRow, (typeof COMPL
 /** The thresholds of a row, without its organization and time. */
 export const complianceValuesOf = (row: ComplianceSettingsValues): ComplianceSettingsValues =>
   Object.fromEntries(COMPLIANCE_VALUE_KEYS.map((key) => [key, row[key]])) as ComplianceSettingsValues;
+
+/** The default thresholds (D1's '*' row, reference data): those in force for an organization whose object holds none of its own. */
+export async function getComplianceDefaults(db: Database): Promise<ComplianceSettingsValues | null> {
+  const [row] = await db.select().from(complianceSettings).where(eq(complianceSettings.orgId, "*")).limit(1);
+  return row ? complianceValuesOf(row) : null;
+}
 
 export const sameComplianceValues = (a: ComplianceSettingsValues, b: ComplianceSettingsValues) =>
   COMPLIANCE_VALUE_KEYS.every((key) => a[key] === b[key]);
@@ -272,8 +160,8 @@ export interface ComplianceChange {
 
 /**
  * What a change does to the thresholds in force (`effective`: the organization's row, else the
- * defaults): the values after, and an audit row per value that differs. The same plan in D1 and in
- * the organization's object; `holdBelowFlag` is refused by both before anything is written.
+ * defaults): the values after, and an audit row per value that differs; the organization's object
+ * refuses `holdBelowFlag` before anything is written.
  */
 export function planComplianceChange(effective: ComplianceSettingsValues, fields: readonly ComplianceChange[], actor: string, changedAt: string) {
   const next = complianceValuesOf(effective);
@@ -286,39 +174,9 @@ export function planComplianceChange(effective: ComplianceSettingsValues, fields
   return { next, entries, holdBelowFlag: next.holdScore < next.flagScore };
 }
 
-/** The organization's own thresholds row, unexecuted: D1 awaits it, the organization's object runs it inside its transaction. */
+/** The organization's own thresholds row, unexecuted: the organization's object runs it inside its transaction. */
 export const ownComplianceSettingsQuery = (db: SqliteReader, orgId: string) =>
   db.select().from(complianceSettings).where(eq(complianceSettings.orgId, orgId)).limit(1);
-
-/**
- * Writes the organization's whole row (created from the defaults on its first change) with its
- * audit rows, only if its row is still `before` (none: still absent) (writeIfUnchanged), and only
- * while `fence` lets it (`unlessStorageInD1`: a moved organization's thresholds are its object's).
- */
-export async function saveComplianceSettings(
-  db: Database,
-  orgId: string,
-  before: ComplianceSettingsValues | null,
-  values: ComplianceSettingsValues,
-  updatedAt: string,
-  audit: readonly AuditEntry[],
-  fence: Statement,
-): Promise<boolean> {
-  const own = (extra?: SQL) =>
-    db
-      .select({ one: sql`1` })
-      .from(complianceSettings)
-      .where(and(eq(complianceSettings.orgId, orgId), extra));
-  const sameValues = (expected: ComplianceSettingsValues) => and(...COMPLIANCE_VALUE_KEYS.map((key) => eq(complianceSettings[key], expected[key])));
-  const unchanged = before === null ? notExists(own()) : exists(own(sameValues(before)));
-  return writeIfUnchanged(db, orgId, unchanged, audit, (checked) => [
-    insertRowWhere(db, complianceSettings, { orgId, ...values, updatedAt }, checked).onConflictDoUpdate({
-      target: complianceSettings.orgId,
-      set: { ...values, updatedAt },
-    }),
-    fence,
-  ]);
-}
 
 export interface AuditCursor {
   changedAt: string;

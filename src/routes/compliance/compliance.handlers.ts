@@ -16,7 +16,6 @@ export const createComplianceCheck: RouteHandler<typeof createComplianceCheckRou
       orgId: c.get("principal").orgId,
       keyId: keyIdOf(c.get("principal")),
       salt: c.get("config").complianceHashSalt,
-      storage: c.get("storage"),
     },
     input,
     handling,
@@ -28,6 +27,6 @@ export const createComplianceCheck: RouteHandler<typeof createComplianceCheckRou
 };
 
 export const getComplianceCheck: RouteHandler<typeof getComplianceCheckRoute, AppEnv> = async (c) => {
-  const check = await findComplianceCheck(c.env, c.get("db"), c.get("principal").orgId, c.get("storage"), c.req.valid("param").check_id);
+  const check = await findComplianceCheck(c.env, c.get("principal").orgId, c.req.valid("param").check_id);
   return c.json(check, 200);
 };

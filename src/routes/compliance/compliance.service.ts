@@ -1,21 +1,8 @@
 import type { z } from "@hono/zod-openapi";
-import { type Database, getDb } from "../../db/client";
-import {
-  type ComplianceCheckRow,
-  type ComplianceSettings,
-  getComplianceCheck,
-  getComplianceSettings,
-  getGivenNameFormsCsv,
-  getListedParts,
-  getListInForce,
-  getScreeningRows,
-  type ListInForce,
-  recordComplianceCheck,
-} from "../../db/queries/compliance";
-import { readOrgStorage, unlessStorageInD1 } from "../../db/queries/org-storage";
-import { complianceValuesOf } from "../../db/queries/settings";
-import type { OrgStoragePlace } from "../../db/schema";
-import { confirmRelayed, onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
+import type { Database } from "../../db/client";
+import { getGivenNameFormsCsv, getListedParts, getListInForce, getScreeningRows, type ListInForce } from "../../db/queries/compliance";
+import { type ComplianceSettingsValues, complianceValuesOf, getComplianceDefaults, sameComplianceValues } from "../../db/queries/settings";
+import { confirmRelayed, orgStore } from "../../durable-objects/org-storage-routing";
 import { decideScreening, type StaleListMode } from "../../engines/screening/decision";
 import { type GivenNameForms, parseGivenNameForms } from "../../engines/screening/given-name-forms";
 import { nonLatinNameFields, normaliseName } from "../../engines/screening/names";
@@ -39,16 +26,22 @@ import type { ComplianceCheckRequestSchema } from "./compliance.routes";
 import { usZipSet } from "./us-zip-set";
 
 /**
- * Per isolate: which list is in force (re-read at most once a minute, so a refresh is picked up
- * within a minute), each organization's settings, and the index of the list in force, started from
+ * Per isolate: which list is in force and the default thresholds (D1's '*' row), each re-read at
+ * most once a minute, so a refresh is picked up within a minute; and the index of the list in force, started from
  * the list's stored name parts and grown from D1 by the listed individuals holding a part close to
  * a screened name, kept until another list comes into force (a first check loads only those, not
  * the whole list: docs/compliance.md, "The first check").
  */
 const CACHE_TTL_MS = 60_000;
 const listInForce = new TtlCache<ListInForce | null>({ ttlMs: CACHE_TTL_MS, maxEntries: 1 });
-const settingsByOrg = new TtlCache<ComplianceSettings | null>({ ttlMs: CACHE_TTL_MS, maxEntries: 1024 });
-onSettingsChange((orgId) => settingsByOrg.evict(orgId));
+const defaultThresholds = new TtlCache<ComplianceSettingsValues | null>({ ttlMs: CACHE_TTL_MS, maxEntries: 1 });
+/**
+ * Per isolate: an organization's own thresholds as its object last answered them. They need no
+ * expiry: the object records no screening computed with thresholds other than its own, and answers
+ * those instead, so a stale copy costs a second call, never a wrong check.
+ */
+const thresholdsByOrg = new TtlCache<ComplianceSettingsValues>({ ttlMs: Number.POSITIVE_INFINITY, maxEntries: 1024 });
+onSettingsChange((orgId) => thresholdsByOrg.evict(orgId));
 let builtIndex: { listId: string; index: SanctionsIndex } | null = null;
 
 let givenNameForms: GivenNameForms | null = null;
@@ -167,7 +160,7 @@ function refuseNonLatinNames(input: { first_name: string; last_name: string }) {
 export async function runComplianceCheck(
   env: Env,
   db: Database,
-  caller: { orgId: string; keyId: string; salt: string; storage: OrgStoragePlace },
+  caller: { orgId: string; keyId: string; salt: string },
   input: z.infer<typeof ComplianceCheckRequestSchema>,
   handling: RequestHandling,
   now: Date,
@@ -175,17 +168,14 @@ export async function runComplianceCheck(
   background: Background,
 ) {
   refuseNonLatinNames(input);
-  const moved = caller.storage !== "d1";
   // Read together: on an isolate's first check each is a round trip of its own (BENCHMARKS.md, "Round trips").
-  const [cachedSettings, listState, usZips, forms, defaults] = await Promise.all([
-    settingsByOrg.get(caller.orgId, now.getTime(), () => getComplianceSettings(db, caller.orgId)),
+  const [defaults, listState, usZips, forms] = await Promise.all([
+    defaultThresholds.get("*", now.getTime(), () => getComplianceDefaults(db)),
     listInForce.get("list", now.getTime(), () => getListInForce(db)),
     usZipSet(db),
     givenNameFormsFor(db),
-    // A moved organization's own thresholds are its object's, which checks the ones used against them (D1's defaults in force without a row).
-    moved ? settingsByOrg.get("*", now.getTime(), () => getComplianceSettings(db, "*")) : null,
   ]);
-  if (!cachedSettings || (moved && !defaults)) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
+  if (!defaults) throw new Error("compliance_settings has no default row ('*'); apply the migrations");
   const person = { firstName: input.first_name, lastName: input.last_name, dob: input.dob };
   const index = listState ? await sanctionsIndexFor(db, listState, person, forms) : null;
   const hashes = await personHashes(await orgHashKey(caller.salt, caller.orgId, now.getTime()), input);
@@ -195,7 +185,7 @@ export async function runComplianceCheck(
   const checkedAt = now.toISOString();
 
   /** The screening under `settings`: the check to record, its outcome for each history, and a hold's event. */
-  const screen = (settings: ComplianceSettings) => {
+  const screen = (settings: ComplianceSettingsValues) => {
     const match = index ? screenPerson(index, person, { holdScore: settings.holdScore, flagScore: settings.flagScore }) : null;
     // The result for each history the organization's earlier checks can show; the audit insert
     // reads the history and records the matching one in the same statement.
@@ -250,41 +240,43 @@ export async function runComplianceCheck(
     return { settings, match, outcomes, reported, check, recorded, events };
   };
 
-  let screened = screen(cachedSettings);
-  // The check is recorded where the organization's audit trail lives (docs/scaling.md): in D1 with
-  // its event, in one batch D1's fence holds to the flag; in its storage object in one call (the
-  // history read and the row written in one statement, the event in the object's outbox in the same
-  // transaction), the event then relayed to D1 (docs/scaling.md#an-object-write-and-its-events).
-  // The object keeps the thresholds: a screening run with others (this isolate's copy older than a
-  // change) is run again with those it answers, once, and they are kept for the next check.
-  const outcome = await onOrgStorage<number>(env, caller.orgId, caller.storage, "write", {
-    inD1: async () => {
-      const audit = recordComplianceCheck(db, caller.orgId, screened.check, screened.recorded);
-      const { results } = await commitWithEvents(env, db, [unlessStorageInD1(db, caller.orgId), audit], screened.events, now);
-      return (results[1] as { outcome: number }[])[0].outcome;
-    },
-    inObject: async () => {
-      const store = orgStore(env, caller.orgId);
-      const record = () =>
-        store.recordCheck(caller.orgId, screened.check, screened.recorded, screened.events, checkedAt, {
-          used: complianceValuesOf(screened.settings),
-          defaults: complianceValuesOf(defaults ?? cachedSettings),
-        });
-      let written = await record();
-      if ("thresholds" in written) {
-        const own = { orgId: caller.orgId, ...written.thresholds };
-        settingsByOrg.set(caller.orgId, own, now.getTime());
-        screened = screen(own);
-        written = await record();
-      }
-      if ("thresholds" in written) throw new DomainError("conflict", "The screening thresholds kept changing under this check; send it again.");
-      if (written.events.length > 0) {
-        await commitWithEvents(env, db, [], [], now, written.events);
-        confirmRelayed(env, caller.orgId, written.events, background);
-      }
-      return written.outcome;
-    },
-  });
+  const store = orgStore(env, caller.orgId);
+  // The organization's own thresholds as last seen here, else the defaults: its object, which keeps them, checks them.
+  const guessed = thresholdsByOrg.peek(caller.orgId, now.getTime()) ?? defaults;
+  let screened: ReturnType<typeof screen>;
+  try {
+    screened = screen(guessed);
+  } catch (error) {
+    // A list too old for the thresholds guessed records nothing, so the object cannot check them: it is asked for its own, once.
+    if (!(error instanceof DomainError && error.kind === "sanctions_list_stale")) throw error;
+    const own = await store.complianceThresholds(caller.orgId);
+    const inForce = own ? complianceValuesOf(own) : defaults;
+    if (sameComplianceValues(inForce, guessed)) throw error;
+    thresholdsByOrg.set(caller.orgId, inForce, now.getTime());
+    screened = screen(inForce);
+  }
+  // The object records the check in one call (the history read and the row written in one
+  // statement, the event in its outbox in the same transaction); the event is then relayed to D1
+  // (docs/scaling.md#an-object-write-and-its-events). A screening run with thresholds other than
+  // the object's (this isolate's copy older than a change) is run again with those it answers,
+  // once, and they are kept for the next check.
+  const record = () =>
+    store.recordCheck(caller.orgId, screened.check, screened.recorded, screened.events, checkedAt, {
+      used: screened.settings,
+      defaults,
+    });
+  let written = await record();
+  if ("thresholds" in written) {
+    thresholdsByOrg.set(caller.orgId, written.thresholds, now.getTime());
+    screened = screen(written.thresholds);
+    written = await record();
+  }
+  if ("thresholds" in written) throw new DomainError("conflict", "The screening thresholds kept changing under this check; send it again.");
+  if (written.events.length > 0) {
+    await commitWithEvents(env, db, [], [], now, written.events);
+    confirmRelayed(env, caller.orgId, written.events, background);
+  }
+  const outcome = written.outcome;
   const { settings, match, reported } = screened;
   const { redFlags, decision } = screened.outcomes[outcome];
 
@@ -317,27 +309,9 @@ export async function runComplianceCheck(
   };
 }
 
-/** D1's fence error (`isStorageMovedError`): `onOrgStorage` reads the flag again and goes where the data is. */
-const trailMoved = () => new Error("The compliance checks' storage moved since the flag was read.");
-
-/** A recorded check as the organization's audit trail shows it (GET /api/v1/compliance-checks/{check_id}), read where that trail lives. */
-export async function findComplianceCheck(
-  env: Pick<Env, "DB" | "ORG_STORE">,
-  db: Database,
-  orgId: string,
-  storage: OrgStoragePlace,
-  checkId: string,
-) {
-  const row = await onOrgStorage<ComplianceCheckRow | null>(env, orgId, storage, "read", {
-    inD1: async () => {
-      const row = await getComplianceCheck(db, orgId, checkId);
-      // A flag cached before a move sends the read to D1's copy, which lacks the checks recorded in the object since:
-      // a miss asks the primary where the trail is (a check just answered is always found; a read during a move stays in D1).
-      if (row === null && ["object", "returning"].includes((await readOrgStorage(getDb(env.DB), orgId)) ?? "d1")) throw trailMoved();
-      return row;
-    },
-    inObject: () => orgStore(env, orgId).complianceCheck(orgId, checkId),
-  });
+/** A recorded check as the organization's audit trail shows it (GET /api/v1/compliance-checks/{check_id}), read from its object. */
+export async function findComplianceCheck(env: Pick<Env, "ORG_STORE">, orgId: string, checkId: string) {
+  const row = await orgStore(env, orgId).complianceCheck(orgId, checkId);
   if (!row) throw new DomainError("not_found", "This organization has no compliance check with that id.");
   return {
     check_id: row.id,

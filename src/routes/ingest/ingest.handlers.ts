@@ -31,7 +31,6 @@ export const ingestInventory: RouteHandler<typeof ingestInventoryRoute, AppEnv> 
       c.env,
       c.get("db"),
       principal.orgId,
-      c.get("storage"),
       query.store_id,
       body,
       safety,
@@ -45,5 +44,5 @@ export const ingestInventory: RouteHandler<typeof ingestInventoryRoute, AppEnv> 
 export const ingestDeals: RouteHandler<typeof ingestDealsRoute, AppEnv> = async (c) => {
   const body = readBody(IngestDealsSchema, await bodyOf(c), "deals");
   const background = inBackground(c.executionCtx, "org_outbox_mark_failed");
-  return c.json(await ingestService.ingestDeals(c.env, c.get("db"), c.get("principal").orgId, c.get("storage"), body, new Date(), background), 200);
+  return c.json(await ingestService.ingestDeals(c.env, c.get("db"), c.get("principal").orgId, body, new Date(), background), 200);
 };

@@ -183,9 +183,6 @@ Nothing is removed by accident: a snapshot with no units is refused unless \`all
       },
     },
     404: documentedError("`store_id` names no store of this organization (`not_found`); nothing was written."),
-    503: documentedError(
-      "The organization's data is being moved to its own storage (docs/scaling.md) and the snapshot waited 10 s for it (`upstream_timeout`, with `Retry-After`); nothing was written: send it again.",
-    ),
     422: {
       description: `${ROW_PROBLEMS} Or the snapshot was refused for what it would remove (detail codes \`empty_snapshot\`, \`removals_unconfirmed\`, \`removals_mismatch\`; the body adds \`in_stock\` and \`would_remove\`).`,
       content: { "application/json": { schema: z.union([SnapshotRefusedSchema, ErrorSchema]) } },

@@ -3,12 +3,9 @@ import { evictBrokerToken, evictOrganizationCredentials } from "../../credential
 import { hashPassword } from "../../credentials/password";
 import { BROKER_TOKEN_PREFIX, generateToken, sha256Hex } from "../../credentials/tokens";
 import type { Database } from "../../db/client";
-import { loadStorePanel } from "../../db/queries/deal-desk";
 import * as operator from "../../db/queries/operator";
-import { readOrgStorage } from "../../db/queries/org-storage";
 import type { StoreSettingsRow } from "../../db/queries/settings";
-import type { NOT_SERVING } from "../../durable-objects/org-storage";
-import { onOrgStorage, orgStore, readWhereStored } from "../../durable-objects/org-storage-routing";
+import { orgStore } from "../../durable-objects/org-storage-routing";
 import { tellKeysSuspended } from "../../http/quota";
 import { storeSettingColumnsOf, storeSettingsOf } from "../../http/store-setting-fields";
 import { DomainError } from "../../lib/domain-error";
@@ -74,54 +71,49 @@ export async function setSuspended(env: Env, db: Database, orgId: string, suspen
   return toOrganization(result.org);
 }
 
-function toStore(row: operator.StoreRow) {
+function toStore(row: operator.StoreRow, settings: StoreSettingsRow) {
   return {
     id: row.id,
     org_id: row.orgId,
     name: row.name,
     market_zip: row.marketZip,
     is_primary: row.isPrimary,
-    ...storeSettingsOf(row),
+    ...storeSettingsOf(settings),
     created_at: row.createdAt,
   };
 }
 
-/** Settings the body leaves out are left out of the INSERT, so the column defaults (the shipped figures) apply. */
+/**
+ * The store in the directory (D1) first, so an id already taken never reaches the object, then its
+ * settings (those the body leaves out at their defaults, the shipped figures) and its lender panel
+ * in the organization's object. An object that cannot take it takes D1's row back with it, so a
+ * retry with the same id starts again.
+ */
 export async function createStore(env: StorageEnv, db: Database, orgId: string, input: z.infer<typeof CreateStoreRequestSchema>) {
   await requireOrganization(db, orgId);
-  const row = await operator.insertStore(db, orgId, {
-    id: input.id ?? newId("sto"),
-    name: input.name,
-    marketZip: input.market_zip,
-    isPrimary: input.is_primary,
-    ...storeSettingColumnsOf(input),
-  });
-  if (!row) throw new DomainError("conflict", "A store with that id exists.");
-  // A moved organization's store settings and panels are its object's: the new store goes there too, with the settings and panel it was created with.
-  const storage = (await readOrgStorage(db, orgId)) ?? "d1";
-  if (storage !== "d1") {
-    await onOrgStorage(env, orgId, storage, "write", {
-      // Back in D1 (an undo), or a move that copies the directory after this insert: D1's row is the store.
-      inD1: async () => undefined,
-      inObject: async () => orgStore(env, orgId).addStore(orgId, row, await loadStorePanel(db, orgId, row.id)),
-    });
+  const id = input.id ?? newId("sto");
+  const created = await operator.insertStore(db, orgId, { id, name: input.name, marketZip: input.market_zip, isPrimary: input.is_primary });
+  if (!created) throw new DomainError("conflict", "A store with that id exists.");
+  let settings: StoreSettingsRow;
+  try {
+    settings = await orgStore(env, orgId).addStore(orgId, { id, name: input.name, ...storeSettingColumnsOf(input) }, created.panel);
+  } catch (error) {
+    await operator.deleteNewStore(db, orgId, id);
+    throw error;
   }
-  return toStore(row);
+  return toStore(created.row, settings);
 }
 
-/** The directory's stores; a moved organization's settings read from its object (one call), where they are kept. */
+/** The directory's stores, with their settings read from the organization's object (one call), where they are kept. */
 export async function listStores(env: StorageEnv, db: Database, orgId: string) {
   await requireOrganization(db, orgId);
-  const rows = await operator.listStores(db, orgId);
-  const storage = (await readOrgStorage(db, orgId)) ?? "d1";
-  const read = readWhereStored(env, orgId, storage);
-  if (!read) return rows.map(toStore);
-  const settings = await read(
-    async () => [],
-    () => orgStore(env, orgId).storeSettingsList(orgId) as Promise<StoreSettingsRow[] | typeof NOT_SERVING>,
-  );
+  const [rows, settings] = await Promise.all([operator.listStores(db, orgId), orgStore(env, orgId).storeSettingsList(orgId)]);
   const byId = new Map(settings.map((s) => [s.id, s]));
-  return rows.map((row) => toStore({ ...row, ...byId.get(row.id) }));
+  // A directory row without settings is a create that failed midway and could not take its row back: no store yet.
+  return rows.flatMap((row) => {
+    const stored = byId.get(row.id);
+    return stored ? [toStore(row, stored)] : [];
+  });
 }
 
 /** The password becomes a scrypt hash here and goes no further: never stored, logged or answered. */

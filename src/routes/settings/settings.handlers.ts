@@ -5,11 +5,11 @@ import type * as routes from "./settings.routes";
 import * as settings from "./settings.service";
 
 export const listStoreSettings: RouteHandler<typeof routes.listStoreSettings, AppEnv> = async (c) => {
-  return c.json(await settings.listStores(c.env, c.get("db"), c.get("orgManager")), 200);
+  return c.json(await settings.listStores(c.env, c.get("orgManager").orgId), 200);
 };
 
 export const getStoreSettings: RouteHandler<typeof routes.getStoreSettings, AppEnv> = async (c) => {
-  const { body, etag } = await settings.getStoreWithTag(c.env, c.get("db"), c.get("orgManager"), c.req.valid("param").store_id);
+  const { body, etag } = await settings.getStoreWithTag(c.env, c.get("orgManager").orgId, c.req.valid("param").store_id);
   return c.json(body, 200, { ETag: etag });
 };
 
@@ -17,8 +17,7 @@ export const updateStoreSettings: RouteHandler<typeof routes.updateStoreSettings
   const manager = c.get("orgManager");
   const { body, etag } = await settings.updateStoreSettings(
     c.env,
-    c.get("db"),
-    manager,
+    manager.orgId,
     c.req.valid("param").store_id,
     c.req.valid("json"),
     managerActor(manager),
@@ -29,7 +28,7 @@ export const updateStoreSettings: RouteHandler<typeof routes.updateStoreSettings
 };
 
 export const getLenderPanel: RouteHandler<typeof routes.getLenderPanel, AppEnv> = async (c) => {
-  return c.json(await settings.getLenderPanel(c.env, c.get("db"), c.get("orgManager"), c.req.valid("param").store_id), 200);
+  return c.json(await settings.getLenderPanel(c.env, c.get("db"), c.get("orgManager").orgId, c.req.valid("param").store_id), 200);
 };
 
 export const replaceLenderPanel: RouteHandler<typeof routes.replaceLenderPanel, AppEnv> = async (c) => {
@@ -37,7 +36,7 @@ export const replaceLenderPanel: RouteHandler<typeof routes.replaceLenderPanel, 
   const body = await settings.replaceLenderPanel(
     c.env,
     c.get("db"),
-    manager,
+    manager.orgId,
     c.req.valid("param").store_id,
     c.req.valid("json"),
     managerActor(manager),
@@ -47,15 +46,15 @@ export const replaceLenderPanel: RouteHandler<typeof routes.replaceLenderPanel, 
 };
 
 export const getComplianceSettings: RouteHandler<typeof routes.getComplianceSettings, AppEnv> = async (c) => {
-  return c.json(await settings.getComplianceSettings(c.env, c.get("db"), c.get("orgManager")), 200);
+  return c.json(await settings.getComplianceSettings(c.env, c.get("db"), c.get("orgManager").orgId), 200);
 };
 
 export const updateComplianceSettings: RouteHandler<typeof routes.updateComplianceSettings, AppEnv> = async (c) => {
   const manager = c.get("orgManager");
-  const body = await settings.updateComplianceSettings(c.env, c.get("db"), manager, c.req.valid("json"), managerActor(manager), new Date());
+  const body = await settings.updateComplianceSettings(c.env, c.get("db"), manager.orgId, c.req.valid("json"), managerActor(manager), new Date());
   return c.json(body, 200);
 };
 
 export const listSettingsAudit: RouteHandler<typeof routes.listSettingsAudit, AppEnv> = async (c) => {
-  return c.json(await settings.listAudit(c.env, c.get("db"), c.get("orgManager"), c.req.valid("query")), 200);
+  return c.json(await settings.listAudit(c.env, c.get("orgManager").orgId, c.req.valid("query")), 200);
 };
