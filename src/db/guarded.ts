@@ -3,11 +3,8 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 import { organizations } from "./schema";
 
-/**
- * How often a guarded write reads again and retries after another change came first, before it
- * gives up: the settings writes (409 after that) and the deal posts use the same figure.
- */
-export const GUARDED_WRITE_ATTEMPTS = 8;
+/** How often a guarded write reads again and retries after another change came first, before it gives up. */
+const GUARDED_WRITE_ATTEMPTS = 8;
 
 /**
  * A batch's head that fails the batch unless `stillAsRead` holds when it runs: `json('…')` of a

@@ -75,7 +75,7 @@ export interface SettingChange {
 }
 
 /** One audit row of a change: the values before and after as JSON. */
-export const auditEntry = (
+const auditEntry = (
   storeId: string | null,
   area: AuditEntry["area"],
   field: string,
@@ -135,7 +135,7 @@ export function planLenderPanelChange(storeId: string, beforeIds: readonly strin
 }
 
 const COMPLIANCE_VALUE_KEYS = ["holdScore", "flagScore", "maxListAgeDays", "minimumAge", "maximumAge"] as const;
-export type ComplianceSettingsRow = typeof complianceSettings.$inferSelect;
+type ComplianceSettingsRow = typeof complianceSettings.$inferSelect;
 export type ComplianceSettingsValues = Pick<ComplianceSettingsRow, (typeof COMPLIANCE_VALUE_KEYS)[number]>;
 
 /** The thresholds of a row, without its organization and time. */

@@ -76,23 +76,6 @@ export function feedResumedEvents(
   }));
 }
 
-/**
- * The head of a delivery's batch when it closes stale episodes: it fails the batch unless those
- * episodes are still open as read, so of two deliveries at once only one closes an episode and
- * raises `store.feed_resumed`; the other reads again and finds it closed.
- */
-export function unlessFeedEpisodesChanged(
-  db: Database,
-  orgId: string,
-  feed: StoreFeed,
-  open: readonly { storeId: string; staleSince: string | null }[],
-) {
-  const stillOpen = sql`(select count(*) from json_each(${JSON.stringify(open)}) j join ${storeFeeds} f
-      on f.org_id = ${orgId} and f.feed = ${feed} and f.store_id = json_extract(j.value, '$.storeId')
-     and f.stale_since = json_extract(j.value, '$.staleSince')) = ${open.length}`;
-  return unlessStillAsRead(db, orgId, stillOpen, "feed episodes");
-}
-
 /** A delivery of `feed` for each store: received now, and any stale episode closed. */
 export function recordFeedDeliveries(
   db: SqliteReader,

@@ -276,9 +276,8 @@ export async function runComplianceCheck(
     await commitWithEvents(env, db, [], [], now, written.events);
     confirmRelayed(env, caller.orgId, written.events, background);
   }
-  const outcome = written.outcome;
   const { settings, match, reported } = screened;
-  const { redFlags, decision } = screened.outcomes[outcome];
+  const { redFlags, decision } = screened.outcomes[written.outcome];
 
   return {
     check_id: checkId,

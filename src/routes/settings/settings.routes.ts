@@ -182,9 +182,6 @@ const storeIdParam = z.object({
     .max(100)
     .openapi({ param: { name: "store_id", in: "path" }, example: "sto_summit_north" }),
 });
-const keptChanging = {
-  409: documentedError("The settings kept changing under this request (eight other writes came first); send it again (`conflict`)."),
-} as const;
 const storeNotFound = { 404: documentedError("No store with that id in the caller's organization (`not_found`).") } as const;
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description: `${description} Sent with \`Cache-Control: no-store\`.`,
@@ -230,7 +227,7 @@ export const updateStoreSettings = settingsRoute({
   path: "/api/settings/stores/{store_id}",
   operationId: "updateStoreSettings",
   summary: "Change some of a store's settings",
-  description: `${CALLERS} Fields left out are unchanged. Each field whose value changes is written to the audit log (\`GET /api/settings/audit\`) in the same D1 batch as the change, with exactly the value it replaced; a body that changes nothing writes nothing. With \`If-Match\` (the \`ETag\` of a read) the change is made only to that version, else 412; without it the last writer wins (docs/settings.md#simultaneous-changes). The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).`,
+  description: `${CALLERS} Fields left out are unchanged. Each field whose value changes is written to the audit log (\`GET /api/settings/audit\`) in the same transaction as the change, with exactly the value it replaced; a body that changes nothing writes nothing. With \`If-Match\` (the \`ETag\` of a read) the change is made only to that version, else 412; without it the last writer wins (docs/settings.md#simultaneous-changes). The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).`,
   body: true,
   request: {
     params: storeIdParam,
@@ -249,7 +246,6 @@ export const updateStoreSettings = settingsRoute({
   },
   responses: {
     200: taggedStore("The store's settings after the change."),
-    ...keptChanging,
     412: documentedError("`If-Match` names a version the settings no longer are: read them again and decide (`precondition_failed`)."),
     ...storeNotFound,
     422: documentedError("A value out of its range, or a field this endpoint does not declare (`validation_error`, `unrecognized_keys`)."),
@@ -273,12 +269,11 @@ export const replaceLenderPanel = settingsRoute({
   path: "/api/settings/stores/{store_id}/lender-panel",
   operationId: "replaceLenderPanel",
   summary: "Replace a store's lender panel",
-  description: `${CALLERS} The panel becomes exactly the programs sent, in one D1 batch with its audit row (field \`programs\`, the sorted program ids before and after); the same panel again writes nothing. Routing sees it within 60 seconds.`,
+  description: `${CALLERS} The panel becomes exactly the programs sent, in one transaction with its audit row (field \`programs\`, the sorted program ids before and after); the same panel again writes nothing. Routing sees it within 60 seconds.`,
   body: true,
   request: { params: storeIdParam, body: { required: true, content: { "application/json": { schema: LenderPanelPutSchema } } } },
   responses: {
     200: json(LenderPanelSchema, "The panel after the change."),
-    ...keptChanging,
     ...storeNotFound,
     422: documentedError(
       "A program that is not in the lender matrix (`validation_error`; `details[].code` `unknown_lender_program`, the message names it), or a field this endpoint does not declare.",
@@ -307,7 +302,6 @@ export const updateComplianceSettings = settingsRoute({
   request: { body: { required: true, content: { "application/json": { schema: ComplianceSettingsPatchSchema } } } },
   responses: {
     200: json(ComplianceSettingsSchema, "The thresholds after the change."),
-    ...keptChanging,
     422: documentedError(
       "A value out of its range, `hold_score` below `flag_score` (`details[].code` `hold_below_flag`), or an undeclared field (`validation_error`).",
     ),
