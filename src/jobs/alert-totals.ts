@@ -87,5 +87,4 @@ export async function alertReportOf(
   return { units, settings, totals: liveAgedTotals(inStock, settings, now), feeds };
 }
 
-// `feeds` is absent from an object on the previous code (a deploy's overlap): the report then reads D1's.
-export type AlertReport = { units: AlertUnitRow[]; settings: StoreSettingsById; totals: AgedTotals; feeds?: FeedReceipts };
+export type AlertReport = { units: AlertUnitRow[]; settings: StoreSettingsById; totals: AgedTotals; feeds: FeedReceipts };
