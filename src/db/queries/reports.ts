@@ -106,23 +106,6 @@ export async function readStoreSettings(db: SqliteReader, orgId: string, storeId
 
 export type StoreSettingsById = Awaited<ReturnType<typeof readStoreSettings>>;
 
-/** Each of the organization's stores (or one) with its stored inventory-alerts totals, null where none is stored (docs/reports.md#totals). */
-export async function readStoredAlertTotals(db: Database, orgId: string, storeId?: string) {
-  const t = inventoryAlertTotals;
-  return db
-    .select({
-      storeId: stores.id,
-      day: t.day,
-      agedUnits: t.agedUnits,
-      agedExposureUsd: t.agedExposureUsd,
-      nextAgedUnits: t.nextAgedUnits,
-      nextAgedExposureUsd: t.nextAgedExposureUsd,
-    })
-    .from(stores)
-    .leftJoin(t, and(eq(t.orgId, stores.orgId), eq(t.storeId, stores.id)))
-    .where(and(eq(stores.orgId, orgId), storeId === undefined ? undefined : eq(stores.id, storeId)));
-}
-
 /**
  * What the totals of the organization's stores (all, or `storeIds`) are computed from: their
  * settings, their units in stock and each totals row's `generation`, read in one batch (one
