@@ -24,12 +24,7 @@ import { sumTotals, totalsTodayAndTomorrow } from "../engines/reports/totals";
  * tomorrow; returns today's. The write is guarded by the rows' generations, so it never stores
  * totals of units that changed while they were computed.
  */
-export async function refreshAlertTotals(
-  db: Database,
-  orgId: string,
-  now: Date,
-  storeIds?: readonly string[],
-): Promise<Map<string, AgedTotals>> {
+export async function refreshAlertTotals(db: Database, orgId: string, now: Date, storeIds?: readonly string[]): Promise<Map<string, AgedTotals>> {
   const { settings, generations, units } = await readAlertTotalsInputs(db, orgId, storeIds);
   const totals = totalsTodayAndTomorrow(units, settings, now);
   await writeAlertTotals(db, orgId, isoDay(now), totals, generations);
