@@ -69,7 +69,7 @@ export interface AlertPageAfter {
 /**
  * Up to `limit` of the organization's units in stock after `after`, oldest in stock first, then by
  * stock number (unique in an organization): one range of inventory_org_status_stocked_stock_idx,
- * the inventory feed's order. Runs on D1 or in the organization's object.
+ * the inventory feed's order. Runs in the organization's object.
  */
 export async function alertUnitPage(
   db: SqliteReader,
@@ -95,7 +95,7 @@ export async function alertUnitPage(
     .limit(limit)) as AlertUnitRow[];
 }
 
-/** The settings of the organization's stores (or one store's), by store id: D1's, or a moved organization's object's. */
+/** The settings of the organization's stores (or one store's), by store id, as its object keeps them. */
 export async function readStoreSettings(db: SqliteReader, orgId: string, storeId?: string) {
   const rows = await db
     .select(storeSettingsColumns)
