@@ -87,6 +87,7 @@ export function inventoryPage(env: Pick<Env, "ORG_STORE">, db: Database, orgId: 
     (query, after) => {
       const [key, stockNumber] = after ?? [];
       const position = after === undefined ? undefined : changes ? { updatedAt: key, stockNumber } : { stockedOn: key, stockNumber };
+      // `true`: with the receipts. The cast: RPC's types widen the row tuple to an array.
       return orgStore(env, orgId).inventoryPage(orgId, query, position, true) as unknown as Promise<Read<feeds.UnitRow>>;
     },
     ([stockNumber, , , , , , , stockedOn, , , , , updatedAt]) => [changes ? updatedAt : stockedOn, stockNumber],
@@ -115,8 +116,8 @@ function salesSummaryPage(env: Pick<Env, "ORG_STORE">, db: Database, orgId: stri
 /**
  * Dealer tools poll these feeds, and the data behind them changes a few times a day, so each
  * isolate answers an organization's repeat reads from memory for a few seconds instead of asking
- * its storage object every time. Clients must not cache: the URL is the same for every key, and each response
- * carries that call's quota figures. Only the call without parameters is cached: a sync that
+ * its storage object every time. Clients must not cache: the URL is the same for every key, and
+ * each response carries that call's quota figures. Only the call without parameters is cached: a sync that
  * pages or asks for changes must see the database as it is, page after page (docs/feeds.md).
  */
 export const FEED_MAX_AGE_SECONDS = 10;
