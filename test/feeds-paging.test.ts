@@ -1,16 +1,18 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
-import { drizzle } from "drizzle-orm/d1";
+import { drizzle } from "drizzle-orm/durable-sqlite";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Database, getDb } from "../src/db/client";
+import { getDb, type SqliteReader } from "../src/db/client";
 import * as feeds from "../src/db/queries/feeds";
+import { orgStore } from "../src/durable-objects/org-storage-routing";
 import type { InventoryFeedSchema, SalesSummaryFeedSchema } from "../src/routes/feeds/feeds.routes";
-import { inventoryPage, unitsWhereStored } from "../src/routes/feeds/feeds.service";
+import { inventoryPage } from "../src/routes/feeds/feeds.service";
 import type { ErrorBody } from "./helpers/bodies";
 import { call, createApiKey, createDeal, createOrg, createStore, createUnit } from "./helpers/factories";
 import { createIngestKey, putInventory, unit } from "./helpers/ingest";
-import { PLACES, type Place, placeOrganization, rowsWhereStored } from "./helpers/org-storage";
+import { rowsWhereStored } from "./helpers/org-storage";
 
 type InventoryPage = z.infer<typeof InventoryFeedSchema>;
 type SalesPage = z.infer<typeof SalesSummaryFeedSchema>;
@@ -46,12 +48,9 @@ async function walkInventory(key: string, params: Record<string, string | number
   return pages;
 }
 
-/**
- * Five units of one store, two of them stocked the same day so a page boundary falls inside the
- * tie: born in the organization's object, or, given a `place`, made in D1 and left there or moved.
- */
-async function orgWithUnits(place?: Place) {
-  const org = await createOrg(place === undefined ? {} : { place: "d1" });
+/** Five units of one store, two of them stocked the same day so a page boundary falls inside the tie. */
+async function orgWithUnits() {
+  const org = await createOrg();
   const store = await createStore(org.id, { name: "North Lot" });
   for (const [stockNumber, days] of [
     ["A-40", 40],
@@ -62,15 +61,13 @@ async function orgWithUnits(place?: Place) {
   ] as const) {
     await createUnit(org.id, store.id, { stockNumber, stockedOn: daysAgo(days) });
   }
-  if (place !== undefined) await placeOrganization(org.id, place);
   const { key } = await createApiKey(org.id);
   return { org, store, key };
 }
 
-// The same pages wherever the organization's units live (docs/scaling.md).
-describe.each(PLACES)("inventory paging, units in %s", (place) => {
+describe("inventory paging, the contract's call and pages", () => {
   it("answers a call without parameters as the contract does: no paging or change fields", async () => {
-    const { key } = await orgWithUnits(place);
+    const { key } = await orgWithUnits();
     const { body } = await inventory(key);
     // The contract's fields, and how old the data is (docs/ingestion.md#when-a-feed-stops).
     expect(Object.keys(body).sort()).toEqual(["count", "data_as_of", "data_warnings", "inventory"]);
@@ -79,7 +76,7 @@ describe.each(PLACES)("inventory paging, units in %s", (place) => {
   });
 
   it("walks every unit exactly once, in the unpaged order, across page boundaries that split a tie", async () => {
-    const { key, store } = await orgWithUnits(place);
+    const { key, store } = await orgWithUnits();
     const whole = (await inventory(key)).body.inventory.map((u) => u.stock_number);
     for (const limit of [1, 2, 3, 4, 5, 6]) {
       const pages = await walkInventory(key, { limit });
@@ -94,7 +91,7 @@ describe.each(PLACES)("inventory paging, units in %s", (place) => {
   });
 
   it("a full last page says there is no more, without an empty extra page", async () => {
-    const { key } = await orgWithUnits(place);
+    const { key } = await orgWithUnits();
     const { body } = await inventory(key, { limit: 5 });
     expect(body).toMatchObject({ count: 5, has_more: false, next_cursor: null });
   });
@@ -153,13 +150,11 @@ describe("inventory paging", () => {
           const org = await createOrg();
           const store = await createStore(org.id);
           for (const [i, stockNumber] of stockNumbers.entries()) await createUnit(org.id, store.id, { stockNumber, stockedOn: daysAgo(days[i]) });
-          // Read where the organization's units are (its object), as a request reads them.
-          const read = unitsWhereStored(env, db, org.id, "object");
-          const whole = (await read({ limit: 500 })).rows.map(([stockNumber]) => stockNumber);
+          const whole = (await inventoryPage(env, db, org.id, { limit: 500 })).rows.map(([stockNumber]) => stockNumber);
           const walked: string[] = [];
           let cursor: string | undefined;
           do {
-            const page = await inventoryPage(db, org.id, { limit, cursor }, read);
+            const page = await inventoryPage(env, db, org.id, { limit, cursor });
             expect(page.rows.length).toBeLessThanOrEqual(limit);
             walked.push(...page.rows.map(([stockNumber]) => stockNumber));
             cursor = page.nextCursor ?? undefined;
@@ -244,13 +239,12 @@ describe("store_id on the feeds", () => {
   });
 });
 
-describe.each(PLACES)("tenant isolation through filters and cursors, units in %s", (place) => {
+describe("tenant isolation through filters and cursors", () => {
   it("org B cannot read org A's units with A's store, A's cursor, or a cursor forged to carry B's name and A's position", async () => {
-    const a = await orgWithUnits(place);
-    const b = await createOrg({ place: "d1" });
+    const a = await orgWithUnits();
+    const b = await createOrg();
     const bStore = await createStore(b.id, { name: "B Lot" });
     await createUnit(b.id, bStore.id, { stockNumber: "B-ONLY", stockedOn: daysAgo(60) });
-    await placeOrganization(b.id, place);
     const bKey = (await createApiKey(b.id)).key;
 
     const aCursor = (await inventory(a.key, { limit: 1 })).body.next_cursor as string;
@@ -411,10 +405,9 @@ describe("the inventory answers, byte for byte", () => {
   });
 });
 
-// The same answers wherever the organization's deals live (docs/scaling.md); moved, D1's copy is deleted.
-describe.each(PLACES)("sales-summary paging, store_id and updated_since, deals in %s", (place) => {
+describe("sales-summary paging, store_id and updated_since", () => {
   async function orgWithSales() {
-    const org = await createOrg({ place: "d1" });
+    const org = await createOrg();
     const north = await createStore(org.id, { name: "A North" });
     const south = await createStore(org.id, { name: "B South" });
     await createDeal(org.id, north.id, { soldOn: "2026-09-03", frontGross: 1500, backGross: 1200 });
@@ -422,7 +415,6 @@ describe.each(PLACES)("sales-summary paging, store_id and updated_since, deals i
     await createDeal(org.id, north.id, { soldOn: "2026-10-01", frontGross: 1000, backGross: 500 });
     const august = await createDeal(org.id, south.id, { soldOn: "2026-08-11", frontGross: 700, backGross: 300 });
     const { key } = await createApiKey(org.id);
-    await placeOrganization(org.id, place);
     return { org, north, south, august, key };
   }
 
@@ -477,30 +469,30 @@ describe.each(PLACES)("sales-summary paging, store_id and updated_since, deals i
 });
 
 /**
- * The plan SQLite picks for a feed query: a D1 binding that answers EXPLAIN QUERY PLAN of each
- * statement (and no rows), under the query functions the routes call.
+ * The plan SQLite picks for a feed query in an organization's object: a storage whose `sql.exec`
+ * answers EXPLAIN QUERY PLAN of each statement (and no rows), under the query functions the object runs.
  */
-async function plansOf(run: (db: Database) => Promise<unknown>) {
-  const plans: string[][] = [];
-  const explaining = {
-    prepare: (sql: string) => {
-      const explain = (values: unknown[]) => ({
-        async raw() {
-          const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-            .bind(...values)
-            .all<{ detail: string }>();
-          plans.push(results.map((r) => r.detail));
-          return [];
+async function plansOf(run: (db: SqliteReader) => Promise<unknown>) {
+  const org = await createOrg();
+  return runInDurableObject(orgStore(env, org.id), async (_, state) => {
+    const plans: string[][] = [];
+    const noRows = { toArray: () => [], raw: () => Object.assign([], { toArray: () => [] }), next: () => ({ done: true, value: undefined }) };
+    const explaining = {
+      sql: {
+        exec: (sql: string, ...values: SqlStorageValue[]) => {
+          plans.push(
+            state.storage.sql
+              .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...values)
+              .toArray()
+              .map((r) => r.detail),
+          );
+          return noRows;
         },
-        async all() {
-          return { results: await this.raw() };
-        },
-      });
-      return { bind: (...values: unknown[]) => explain(values), ...explain([]) };
-    },
-  } as unknown as D1Database;
-  await run(drizzle(explaining) as unknown as Database);
-  return plans.flat();
+      },
+    } as unknown as DurableObjectStorage;
+    await run(drizzle(explaining));
+    return plans.flat();
+  });
 }
 
 describe("indexes: a page is a range read of an index, not a scan and sort of the organization", () => {

@@ -4,7 +4,6 @@ import { upsertDeals, upsertUnits } from "../src/db/queries/ingest";
 import type { InventoryFeedSchema, SalesSummaryFeedSchema } from "../src/routes/feeds/feeds.routes";
 import { call, createApiKey, createDeal, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
 import { writeInObject } from "./helpers/object-sql";
-import { PLACES, placeOrganization } from "./helpers/org-storage";
 
 type InventoryBody = z.infer<typeof InventoryFeedSchema>;
 type SalesBody = z.infer<typeof SalesSummaryFeedSchema>;
@@ -145,18 +144,16 @@ describe("GET /api/v1/sales-summary", () => {
   });
 });
 
-// Units in D1 or in each organization's own object (docs/scaling.md): isolated either way.
-describe.each(PLACES)("tenant isolation on the feeds, units and deals in %s", async (place) => {
-  const first = await createOrg({ place: "d1" });
-  const second = await createOrg({ place: "d1" });
+// Units and deals in each organization's own object (docs/scaling.md).
+describe("tenant isolation on the feeds", async () => {
+  const first = await createOrg();
+  const second = await createOrg();
   const firstStore = await createStore(first.id, { name: "First Store" });
   const secondStore = await createStore(second.id, { name: "Second Store" });
   await createUnit(first.id, firstStore.id, { stockNumber: "FIRST-1", stockedOn: daysAgo(5) });
   await createUnit(second.id, secondStore.id, { stockNumber: "SECOND-1", stockedOn: daysAgo(5) });
   await createDeal(first.id, firstStore.id, { soldOn: "2026-08-01", frontGross: 1, backGross: 1 });
   await createDeal(second.id, secondStore.id, { soldOn: "2026-08-01", frontGross: 2, backGross: 2 });
-  // Moved with their deals, whose D1 copy is then deleted: the sales summary can only come from each object.
-  for (const org of [first, second]) await placeOrganization(org.id, place);
 
   const credentials = async (orgId: string) => ({
     key: { "X-Service-API-Key": (await createApiKey(orgId)).key },

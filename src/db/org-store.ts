@@ -114,7 +114,7 @@ export { comparablesOf } from "./queries/appraisal";
 // The object loads this one module when it starts: what it runs, on its own SQLite.
 export { listInventory, salesSummary } from "./queries/feeds";
 export { groupDigest, readDealPage, readStoreNames, readUnitPage } from "./queries/org-storage";
-export { alertUnitPage, briefingRows, readStoreSettings, unitsInStock } from "./queries/reports";
+export { briefingRows, readStoreSettings, unitsInStock } from "./queries/reports";
 
 export type OrgStoreDb = DrizzleSqliteDODatabase;
 

@@ -44,7 +44,7 @@ import type {
   WebhooksTable,
 } from "../db/queries/org-storage";
 import type { TableChanges } from "../db/queries/org-storage-copy";
-import type { AlertPageAfter, AlertUnitRow } from "../db/queries/reports";
+import type { AlertPageAfter } from "../db/queries/reports";
 import type {
   AuditCursor,
   ComplianceChange,
@@ -181,18 +181,6 @@ export class OrganizationStore extends DurableObject<Env> {
     this.serve(orgId);
     const { alertReportOf } = await import("../jobs/alert-totals");
     return await alertReportOf(this.db, orgId, page, now);
-  }
-
-  /** One page of the inventory alerts' units (`alertUnitPage`): kept for a Worker on the previous code during a deploy's overlap. */
-  async alertUnitPage(orgId: string, limit: number, after?: AlertPageAfter, storeId?: string): Promise<AlertUnitRow[]> {
-    this.serve(orgId);
-    return await this.queries.alertUnitPage(this.db, orgId, limit, after, storeId);
-  }
-
-  /** The units in stock (`unitsInStock`): kept for a Worker on the previous code during a deploy's overlap. */
-  async unitsInStock(orgId: string, storeId?: string): Promise<AlertUnitRow[]> {
-    this.serve(orgId);
-    return await this.queries.unitsInStock(this.db, orgId, storeId);
   }
 
   /**
@@ -585,26 +573,27 @@ export class OrganizationStore extends DurableObject<Env> {
   // --- the briefings group (morning_briefings, aged_inventory_alerts; docs/scaling.md) ----------
 
   /**
-   * A request's briefing, its one call: today's stored one, or one built here from the store's rows
-   * with what the Worker read of D1 (`inputs`) and stored; of two built at once, the first stored stands.
+   * A request's briefing, its one call: today's stored one, or one built here from the store's rows,
+   * settings and feeds' receipts with the pulse the Worker read (`inputs`), and stored; of two built
+   * at once, the first stored stands. Null for a store this object holds no settings of.
    */
   async morningBriefing(
     orgId: string,
     request: { storeId: string; role: Role; day: string; dealsSince: string },
     inputs: BriefingInputs,
     now: Date,
-  ): Promise<BriefingBody> {
+  ): Promise<BriefingBody | null> {
     this.serve(orgId);
     const { storeId, role, day } = request;
     const stored = await this.queries.findBriefing(this.db, orgId, storeId, role, day);
     if (stored) return stored as BriefingBody;
-    // The store's feed receipts are kept here (the store feeds group): a Worker's `inputs.feeds`, on the previous code, is not read.
     const [{ composeBriefing }, rows, feeds] = await Promise.all([
       import("../jobs/build-morning-briefings"),
       this.queries.briefingRows(this.db, orgId, storeId, request.dealsSince),
       this.queries.readFeedReceipts(this.db, orgId, [storeId]),
     ]);
-    const body = composeBriefing(role, this.queries.briefingData(inputs.store, rows), inputs.pulse, feeds, now);
+    if (!rows.store) return null;
+    const body = composeBriefing(role, this.queries.briefingData(rows.store, rows), inputs.pulse, feeds, now);
     return this.queries.keepBriefing(this.db, { orgId, storeId, role, day, generatedAt: body.generated_at, body }) as BriefingBody;
   }
 

@@ -1,7 +1,7 @@
 /**
  * The inventory-alerts totals (docs/reports.md#totals): read from db/, computed by the engine
  * (src/engines/reports/totals.ts), stored back. Run by the nightly aged-alerts job for every store,
- * and for one store by ingestion (its units changed) and by the report (a stale row).
+ * and for one store by ingestion (its units changed).
  */
 import type { Database, SqliteReader } from "../db/client";
 import {
@@ -9,7 +9,6 @@ import {
   type AlertUnitRow,
   alertUnitPage,
   readAlertTotalsInputs,
-  readStoredAlertTotals,
   readStoreSettings,
   type StoreSettingsById,
   unitsInStock,
@@ -18,46 +17,18 @@ import {
 import { type FeedReceipts, readFeedReceipts } from "../db/queries/signals";
 import { isoDay } from "../engines/dates";
 import type { AgedTotals } from "../engines/reports/alerts";
-import { storedTotalsToday, sumTotals, totalsTodayAndTomorrow } from "../engines/reports/totals";
-import type { Background } from "../lib/background";
+import { sumTotals, totalsTodayAndTomorrow } from "../engines/reports/totals";
 
 /**
  * Computes and stores the totals of the organization's stores (all, or `storeIds`) for today and
- * tomorrow; returns today's. With `background`, the answer does not wait for the store: a report page
- * that found its row stale answers from what it computed, without a round trip to the primary (the
- * write is guarded by the rows' generations, so a late one never stores stale totals).
+ * tomorrow; returns today's. The write is guarded by the rows' generations, so it never stores
+ * totals of units that changed while they were computed.
  */
-export async function refreshAlertTotals(
-  db: Database,
-  orgId: string,
-  now: Date,
-  storeIds?: readonly string[],
-  background?: Background,
-): Promise<Map<string, AgedTotals>> {
+export async function refreshAlertTotals(db: Database, orgId: string, now: Date, storeIds?: readonly string[]): Promise<Map<string, AgedTotals>> {
   const { settings, generations, units } = await readAlertTotalsInputs(db, orgId, storeIds);
   const totals = totalsTodayAndTomorrow(units, settings, now);
-  const stored = writeAlertTotals(db, orgId, isoDay(now), totals, generations);
-  if (background) background(stored);
-  else await stored;
+  await writeAlertTotals(db, orgId, isoDay(now), totals, generations);
   return new Map([...totals].map(([storeId, t]) => [storeId, t.today]));
-}
-
-/**
- * The organization's aged totals today, or one store's: one stored row per store. A store whose
- * row is not for today or yesterday (its units or settings changed since, or nothing has computed
- * it) is computed now and stored after the answer.
- */
-export async function organizationAgedTotals(
-  db: Database,
-  orgId: string,
-  now: Date,
-  storeId: string | undefined,
-  background: Background,
-): Promise<AgedTotals> {
-  const stored = (await readStoredAlertTotals(db, orgId, storeId)).map((row) => ({ storeId: row.storeId, today: storedTotalsToday(row, now) }));
-  const stale = stored.flatMap((s) => (s.today ? [] : [s.storeId]));
-  const computed = stale.length > 0 ? [...(await refreshAlertTotals(db, orgId, now, stale, background)).values()] : [];
-  return sumTotals([...stored.flatMap((s) => (s.today ? [s.today] : [])), ...computed]);
 }
 
 /** The aged totals today of `units` (every store's in stock, or one store's): computed, not stored, for an organization whose units are in its object. */
@@ -87,5 +58,4 @@ export async function alertReportOf(
   return { units, settings, totals: liveAgedTotals(inStock, settings, now), feeds };
 }
 
-// `feeds` is absent from an object on the previous code (a deploy's overlap): the report then reads D1's.
-export type AlertReport = { units: AlertUnitRow[]; settings: StoreSettingsById; totals: AgedTotals; feeds?: FeedReceipts };
+export type AlertReport = { units: AlertUnitRow[]; settings: StoreSettingsById; totals: AgedTotals; feeds: FeedReceipts };

@@ -12,7 +12,6 @@ import {
   loadBriefingData,
   loadMarketData,
 } from "../db/queries/reports";
-import type { StoreSettingsRow } from "../db/queries/settings";
 import { type FeedReceipts, loadFeedReceipts } from "../db/queries/signals";
 import { isoDay } from "../engines/dates";
 import { type BriefingBody, briefingBody } from "../engines/reports/bodies";
@@ -108,12 +107,10 @@ export async function buildStoreBriefings(env: Env, orgId: string, storeId: stri
 }
 
 /**
- * What a request's briefing is built of besides the store's rows and its feeds' receipts (the
- * object's own): the store's settings (D1's directory row) and the market's pulse, read by the
- * Worker before its one call to the object.
+ * What a request's briefing is built of besides the store's rows, settings and feeds' receipts (the
+ * object's own): the market's pulse, read by the Worker before its one call to the object.
  */
 export interface BriefingInputs {
-  store: StoreSettingsRow;
   pulse: MarketPulse;
 }
 

@@ -5,11 +5,11 @@ import { appraisalReconItems, appraisalRegionalIndex } from "../../src/db/schema
 import { type AppraisalBody, appraise, createCompSale, createCompUnit, daysAgo, THIS_YEAR } from "../helpers/appraisal";
 import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
-import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+import { rowsWhereStored } from "../helpers/org-storage";
 
-/** A dealer with a primary store and a key, born in its object unless `place` keeps it in D1 (a test over both places, moved after its setup). */
-async function dealer(place: Place = "object") {
-  const org = await createOrg({ place });
+/** A dealer with a primary store and a key. */
+async function dealer() {
+  const org = await createOrg();
   const store = await createStore(org.id, { isPrimary: true });
   const { key } = await createApiKey(org.id);
   return { org, store, key };
@@ -73,12 +73,6 @@ describe("POST /api/v1/trade-appraisal — depreciation model", () => {
   });
 });
 
-/** Places the organization; once moved, D1's copy of its units is removed, so only its object can answer. */
-async function placeOrganizationAlone(orgId: string, place: (typeof PLACES)[number]) {
-  await placeOrganization(orgId, place);
-  if (place === "object") await env.DB.prepare("DELETE FROM inventory_units WHERE org_id = ?").bind(orgId).run();
-}
-
 describe("POST /api/v1/trade-appraisal — trims above their class and borrowed retention", () => {
   it("answers a Tacoma TRD Pro and an F-350 Power Stroke at low confidence with a manual inspection and the reason (docs/domain/appraisal.md#trims-above-their-class, #borrowed-retention)", async () => {
     const { key } = await dealer();
@@ -100,9 +94,9 @@ describe("POST /api/v1/trade-appraisal — trims above their class and borrowed 
   });
 });
 
-describe.each(PLACES)("POST /api/v1/trade-appraisal — comparables, units in %s", (place) => {
+describe("POST /api/v1/trade-appraisal — comparables", () => {
   it("takes the median of the organization's comparable units, each adjusted to the subject's year and mileage (hand-computed)", async () => {
-    const { org, store, key } = await dealer("d1");
+    const { org, store, key } = await dealer();
     const accord = { make: "Honda", model: "Accord" };
     await createCompUnit(org.id, store.id, { ...accord, year: THIS_YEAR - 3, mileage: 40_000, price: 24_000 });
     await createCompUnit(org.id, store.id, { ...accord, year: THIS_YEAR - 3, mileage: 50_000, price: 23_000 });
@@ -116,11 +110,10 @@ describe.each(PLACES)("POST /api/v1/trade-appraisal — comparables, units in %s
     await createCompSale(org.id, store.id, { ...accord, year: THIS_YEAR - 3, price: 90_000, soldOn: daysAgo(5), status: "unwound" });
     await createCompSale(org.id, store.id, { ...accord, year: THIS_YEAR - 3, price: 90_000, soldOn: daysAgo(200) });
     // Another organization's Accords at any price never count.
-    const other = await dealer("d1");
+    const other = await dealer();
     for (let i = 0; i < 5; i++)
       await createCompUnit(other.org.id, other.store.id, { ...accord, year: THIS_YEAR - 3, mileage: 40_000, price: 60_000 });
 
-    await placeOrganizationAlone(org.id, place);
     const res = await appraise(key, {
       year: THIS_YEAR - 3,
       make: "honda",
@@ -146,11 +139,10 @@ describe.each(PLACES)("POST /api/v1/trade-appraisal — comparables, units in %s
   });
 
   it("prices from the subject's own trim when enough comparables share it, else from every trim", async () => {
-    const { org, store, key } = await dealer("d1");
+    const { org, store, key } = await dealer();
     const highlander = { make: "Toyota", model: "Highlander", year: THIS_YEAR - 3, mileage: 36_000 };
     for (let i = 0; i < 3; i++) await createCompUnit(org.id, store.id, { ...highlander, trim: "XLE", price: 30_000 });
     for (let i = 0; i < 3; i++) await createCompUnit(org.id, store.id, { ...highlander, trim: "LE", price: 24_000 });
-    await placeOrganizationAlone(org.id, place);
     const appraised = async (trim?: string) => (await appraise(key, { ...highlander, trim, condition_notes: "clean" })).json<AppraisalBody>();
 
     const xle = await appraised("xle");
@@ -164,27 +156,24 @@ describe.each(PLACES)("POST /api/v1/trade-appraisal — comparables, units in %s
   });
 
   it("uses the sold unit's odometer when the inventory still has it", async () => {
-    const { org, store, key } = await dealer("d1");
+    const { org, store, key } = await dealer();
     const rav4 = { make: "Toyota", model: "RAV4", year: THIS_YEAR - 2 };
     for (const soldOn of [daysAgo(3), daysAgo(30), daysAgo(60)]) {
       const { vin } = await createCompUnit(org.id, store.id, { ...rav4, mileage: 20_000, price: 30_000, status: "sold" });
       await createCompSale(org.id, store.id, { ...rav4, price: 30_000, soldOn, vin });
     }
-    await placeOrganizationAlone(org.id, place);
     const body = await (await appraise(key, { ...rav4, mileage: 20_000, condition_notes: "clean" })).json<AppraisalBody>();
     expect(body.market_value_estimate).toBe(30_000);
     expect(body.market_note).toContain("0 in stock at today's asking price, 3 sold in the last 180 days, the latest 3 days ago");
   });
 
   it("falls back to the model when the organization has fewer than three comparables, whatever other organizations have", async () => {
-    const { org, store, key } = await dealer("d1");
-    const other = await dealer("d1");
+    const { org, store, key } = await dealer();
+    const other = await dealer();
     const tacoma = { make: "Toyota", model: "Tacoma", year: THIS_YEAR - 4, mileage: 54_000 };
     await createCompUnit(org.id, store.id, { ...tacoma, price: 31_000 });
     await createCompUnit(org.id, store.id, { ...tacoma, price: 32_000 });
     for (let i = 0; i < 6; i++) await createCompUnit(other.org.id, other.store.id, { ...tacoma, price: 31_500 });
-    await placeOrganizationAlone(org.id, place);
-    await placeOrganizationAlone(other.org.id, place);
     const mine = await (await appraise(key, { ...tacoma, condition_notes: "clean" })).json<AppraisalBody>();
     expect(mine.valuation_method).toBe("depreciation_model");
     expect(mine.market_note).toContain("2 comparable units in this organization's stock and sales of the last 180 days, 3 needed");

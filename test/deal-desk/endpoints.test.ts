@@ -5,16 +5,10 @@ import type { LenderRouteResultSchema } from "../../src/routes/deal-desk/deal-de
 import type { ErrorBody } from "../helpers/bodies";
 import { addDecisions, createDeskOrg, post, setPanel } from "../helpers/deal-desk";
 import { call, createApiKey, createStore } from "../helpers/factories";
-import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+import { rowsWhereStored } from "../helpers/org-storage";
 
 type RouteBody = z.infer<typeof LenderRouteResultSchema>;
 
-/** A desk organization whose lender decisions are in D1 or moved from there to its object (docs/scaling.md): `addDecisions` writes them where they are. */
-async function deskOrg(place: Place, options?: Parameters<typeof createDeskOrg>[0]) {
-  const org = await createDeskOrg({ ...options, place: "d1" });
-  await placeOrganization(org.orgId, place);
-  return org;
-}
 // The OpenAPI document does not declare `suggestions` on the stip check's 422 (yet): the one field typed by hand.
 type UnknownLenderBody = ErrorBody & { suggestions?: string[] };
 
@@ -24,9 +18,9 @@ const STIP_BODY = { lender: "Harbor Point Bank", beacon: 700 };
 const GROSS_BODY = { purchase_price: 18_500, selling_price: 22_995 };
 const COACH_BODY = { beacon: 700, vehicle_price: 30_000 };
 
-describe.each(PLACES)("POST /api/v1/lender-route, decisions in %s", (place) => {
+describe("POST /api/v1/lender-route", () => {
   it("routes on the primary store's panel and answers the same input the same way", async () => {
-    const { key, storeId } = await deskOrg(place);
+    const { key, storeId } = await createDeskOrg();
     const first = await post("/api/v1/lender-route", key, { ...PRIME_DEAL, known_issues: ["charge_off"], term_months: 72 });
     expect(first.status).toBe(200);
     expect(first.headers.get("X-Service-RateLimit-Remaining")).not.toBeNull();
@@ -42,7 +36,7 @@ describe.each(PLACES)("POST /api/v1/lender-route, decisions in %s", (place) => {
   });
 
   it("lowers a lender's confidence at the store whose history says it declines the band", async () => {
-    const { orgId, key, storeId } = await deskOrg(place);
+    const { orgId, key, storeId } = await createDeskOrg();
     const quiet = await createStore(orgId);
     await setPanel(
       orgId,
@@ -61,8 +55,8 @@ describe.each(PLACES)("POST /api/v1/lender-route, decisions in %s", (place) => {
   });
 
   it("never calibrates one organization with another's history", async () => {
-    const a = await deskOrg(place);
-    const b = await deskOrg(place);
+    const a = await createDeskOrg();
+    const b = await createDeskOrg();
     const before = await (await post("/api/v1/lender-route", b.key, PRIME_DEAL)).json<RouteBody>();
     await addDecisions(a.orgId, a.storeId, before.primary!.lender_id, "prime", "declined", 30, null);
     const aView = await (await post("/api/v1/lender-route", a.key, PRIME_DEAL)).json<RouteBody>();
@@ -74,7 +68,7 @@ describe.each(PLACES)("POST /api/v1/lender-route, decisions in %s", (place) => {
   });
 
   it("returns null picks and the reason when no panel program fits", async () => {
-    const { key } = await deskOrg(place, { programIds: ["lp_harbor_point_bank", "lp_crestline_motor_credit"] });
+    const { key } = await createDeskOrg({ programIds: ["lp_harbor_point_bank", "lp_crestline_motor_credit"] });
     const res = await post("/api/v1/lender-route", key, {
       beacon: 520,
       down_payment: 0,
@@ -90,9 +84,9 @@ describe.each(PLACES)("POST /api/v1/lender-route, decisions in %s", (place) => {
   });
 });
 
-describe.each(PLACES)("POST /api/v1/stip-check, decisions in %s", (place) => {
+describe("POST /api/v1/stip-check", () => {
   it("quotes the store's own turnaround with a lender once it has three timed submissions", async () => {
-    const { orgId, key, storeId } = await deskOrg(place);
+    const { orgId, key, storeId } = await createDeskOrg();
     const before = await (await post("/api/v1/stip-check", key, { ...STIP_BODY, store_id: storeId, income_type: "w2" })).json<
       Record<string, unknown>
     >();
@@ -109,7 +103,7 @@ describe.each(PLACES)("POST /api/v1/stip-check, decisions in %s", (place) => {
   });
 
   it("refuses an unknown lender with a 422 naming the closest programs", async () => {
-    const { key } = await deskOrg(place);
+    const { key } = await createDeskOrg();
     const res = await post("/api/v1/stip-check", key, { lender: "Harbour Pointe Bank", beacon: 700 });
     expect(res.status).toBe(422);
     const body = await res.json<UnknownLenderBody>();

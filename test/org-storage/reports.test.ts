@@ -1,34 +1,30 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
-import { readOrgStorage } from "../../src/db/queries/org-storage";
-import type { OrgStoragePlace } from "../../src/db/schema";
-import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
-import { enqueueStoreBriefings } from "../../src/jobs/build-morning-briefings";
-import type { JobMessage } from "../../src/jobs/queue";
-import { inventoryAlerts, morningBriefing, unitsElsewhere } from "../../src/routes/reports/reports.service";
+import { inventoryAlerts, morningBriefing } from "../../src/routes/reports/reports.service";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
-import { PLACES, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+import { rowsWhereStored } from "../helpers/org-storage";
 import { daysAgo, today } from "../helpers/reports";
 
 /** A used car's snapshot line, `days` in stock. */
 const stocked = (i: number, days: number, overrides: Record<string, unknown> = {}) => unit(i, { stocked_on: daysAgo(days), ...overrides });
 const UNITS = [stocked(1, 50), stocked(2, 10, { asking_price: 30_000 }), stocked(3, 5), stocked(4, 70)];
 
-describe("the reports of an organization moved to its object", () => {
-  it("answer as before the move, follow a snapshot that lands in the object, and answer the same again once undone", async () => {
-    const org = await createOrg({ place: "d1" });
+describe("the reports, read in the organization's object", () => {
+  it("answer from its units, market values and deals, and follow a snapshot that lands there", async () => {
+    const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true, name: "North Lot" });
     const key = await createIngestKey(org.id);
     expect((await putInventory(store.id, { key }, { units: UNITS })).status).toBe(200);
-    // Two units valued by the feed (the others take the engine's estimate): the values must move with the units.
-    await env.DB.prepare(
+    // Two units valued by the feed (the others take the engine's estimate).
+    await rowsWhereStored(
+      org.id,
       `INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source)
        SELECT id, org_id, asking_price - 1000, ?, 'test' FROM inventory_units WHERE org_id = ? AND stock_number IN ('S00001', 'S00002')`,
-    )
-      .bind(today(), org.id)
-      .run();
+      today(),
+      org.id,
+    );
 
     // Two used Accords retailed this week and a deal waiting on a stip: the briefing's sales pace, velocity and funding read the deals.
     const recent = today();
@@ -46,33 +42,20 @@ describe("the reports of an organization moved to its object", () => {
     const reports = async () => {
       const now = new Date(start + 61_000 * reads++);
       await rowsWhereStored(org.id, "DELETE FROM morning_briefings WHERE org_id = ?", org.id);
-      const storage = ((await readOrgStorage(db, org.id)) ?? "d1") as OrgStoragePlace;
-      const elsewhere = unitsElsewhere(env, db, org.id, storage);
       // Without the feeds' ages, which grow by the minute between reads.
-      const stored: Promise<unknown>[] = [];
-      const { data_as_of: _, ...alerts } = await inventoryAlerts(db, org.id, {}, now, (work) => stored.push(work), elsewhere);
-      await Promise.all(stored);
-      const request = { orgId: org.id, role: "used_car_manager" as const, storeId: undefined, lenderThresholdPts: 0.25, storage };
+      const { data_as_of: _, ...alerts } = await inventoryAlerts(env, db, org.id, {}, now);
+      const request = { orgId: org.id, role: "used_car_manager" as const, storeId: undefined, lenderThresholdPts: 0.25 };
       const { generated_at: __, data_as_of: ___, ...briefing } = await morningBriefing(env, db, request, now);
-      return { storage, alerts, briefing };
+      return { alerts, briefing };
     };
 
     const before = await reports();
-    expect(before.storage).toBe("d1");
     expect(before.alerts.alerts.map((a) => a.stock_no).sort()).toEqual(["S00001", "S00002", "S00004"]);
     expect(before.alerts.alerts.find((a) => a.stock_no === "S00001")?.market_value_source).toBe("valuation");
     // The pushed deals are in it: the pre-owned days supply counts the three used deals sold this month.
     expect(JSON.stringify(before.briefing)).toContain("3 retailed in 30 days");
 
-    await moveToObject(env, org.id);
-    // D1's copy of the deals gone: the briefing can only have read them in the object.
-    await env.DB.batch(["deal_stips", "deals"].map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(org.id)));
-    const moved = await reports();
-    expect(moved.storage).toBe("object");
-    expect(moved.alerts).toEqual(before.alerts);
-    expect(moved.briefing).toEqual(before.briefing);
-
-    // A snapshot in the object: aged S00004 sold, a new aged S00005 in. D1's copy no longer changes.
+    // A snapshot: aged S00004 sold, a new aged S00005 in.
     const snapshot = [UNITS[0], UNITS[1], UNITS[2], stocked(5, 60)];
     expect((await putInventory(store.id, { key }, { units: snapshot })).status).toBe(200);
     const after = await reports();
@@ -83,39 +66,10 @@ describe("the reports of an organization moved to its object", () => {
     const briefed = (b: typeof before.briefing) => b.alerts.map((a) => a.stock_no).sort();
     expect(briefed(before.briefing)).toEqual(["S00001", "S00002", "S00004"]);
     expect(briefed(after.briefing)).toEqual(["S00001", "S00002", "S00005"]);
-    const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM inventory_units WHERE org_id = ? AND stock_number = 'S00005'")
-      .bind(org.id)
-      .first<{ n: number }>();
-    expect(inD1?.n).toBe(0);
-
-    // Undone, the organization's reports read D1 again (its stored totals, invalidated by the units written back): the same answers.
-    await moveToD1(env, org.id);
-    const undone = await reports();
-    expect(undone.storage).toBe("d1");
-    expect(undone.alerts).toEqual(after.alerts);
-    expect(undone.briefing).toEqual(after.briefing);
   });
 
-  it("the nightly briefings job sends no message for a moved organization's stores (its object's alarm builds them)", async () => {
-    const sent: JobMessage[] = [];
-    const jobs = { sendBatch: async (messages: Iterable<MessageSendRequest<JobMessage>>) => void sent.push(...[...messages].map((m) => m.body)) };
-    const bindings = { ...env, JOBS: jobs as unknown as Queue<JobMessage> };
-    const org = await createOrg({ place: "d1" });
-    await createStore(org.id, { isPrimary: true });
-    await enqueueStoreBriefings(bindings, org.id, new Date());
-    expect(sent).toHaveLength(1);
-    await moveToObject(env, org.id);
-    await enqueueStoreBriefings(bindings, org.id, new Date());
-    expect(sent).toHaveLength(1);
-    // Nor for one born in its object.
-    const born = await createOrg();
-    await createStore(born.id, { isPrimary: true });
-    await enqueueStoreBriefings(bindings, born.id, new Date());
-    expect(sent).toHaveLength(1);
-  });
-
-  it.each(PLACES)("a store's briefing counts only that store's funding pipeline, however old its deals (%s)", async (place) => {
-    const org = await createOrg({ place: "d1" });
+  it("a store's briefing counts only that store's funding pipeline, however old its deals", async () => {
+    const org = await createOrg();
     const north = await createStore(org.id, { isPrimary: true, name: "North Lot" });
     const south = await createStore(org.id, { name: "South Lot" });
     const ingestKey = await createIngestKey(org.id);
@@ -124,7 +78,6 @@ describe("the reports of an organization moved to its object", () => {
     // Sold long before the briefing's recent-sales window: only the pipeline read finds them, by store.
     const pipeline = [waiting(north.id, "N-1"), waiting(south.id, "S-1"), waiting(south.id, "S-2")];
     expect((await postDeals({ key: ingestKey }, { deals: pipeline })).status).toBe(200);
-    await placeOrganization(org.id, place);
 
     const { key } = await createApiKey(org.id);
     const pipelineOf = async (storeId: string) => {

@@ -1,18 +1,11 @@
-import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
-import { drizzle } from "drizzle-orm/d1";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Database } from "../../src/db/client";
-import { raiseOrganizationAgedAlerts } from "../../src/jobs/aged-inventory-alerts";
-import { organizationAgedTotals, refreshAlertTotals } from "../../src/jobs/alert-totals";
 import type { ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
 import type { ErrorBody } from "../helpers/bodies";
-import { eventually } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, unit as ingestUnit, putInventory } from "../helpers/ingest";
-import { PLACES, placeOrganization } from "../helpers/org-storage";
+import { rowsWhereStored } from "../helpers/org-storage";
 import { createOtherOrgWithAgedUnit, createValuedUnit, daysAgo } from "../helpers/reports";
-import { all } from "../helpers/sql";
 
 type Report = z.infer<typeof ReportsAlertReportSchema>;
 
@@ -42,14 +35,14 @@ async function walk(key: string, limit: number): Promise<Report[]> {
   return pages;
 }
 
-describe.each(PLACES)("GET /api/v1/inventory-alerts, page by page, units in %s", (place) => {
+describe("GET /api/v1/inventory-alerts, page by page", () => {
   let key: string;
   let otherKey: string;
   let whole: Report;
 
   // Two stores, 14 units in stock, of which 10 need a decision and 8 are aged (store defaults: aged at 45 days).
   beforeAll(async () => {
-    const org = await createOrg({ place: "d1" });
+    const org = await createOrg();
     const north = await createStore(org.id, { isPrimary: true });
     const south = await createStore(org.id);
     key = (await createApiKey(org.id)).key;
@@ -83,7 +76,6 @@ describe.each(PLACES)("GET /api/v1/inventory-alerts, page by page, units in %s",
       askingPrice: 19_995,
       marketValue: 20_000,
     });
-    await placeOrganization(org.id, place);
 
     otherKey = await createOtherOrgWithAgedUnit();
 
@@ -151,10 +143,10 @@ describe.each(PLACES)("GET /api/v1/inventory-alerts, page by page, units in %s",
   });
 });
 
-// The rollup is D1's, kept by its triggers for an organization still there; in its object the totals are computed on each page (docs/reports.md#totals).
-describe("the aged totals' rollup (inventory_alert_totals)", () => {
+// The totals are computed from the units in stock on each page, in the organization's object (docs/reports.md#totals).
+describe("the aged totals", () => {
   async function ingestOrg() {
-    const org = await createOrg({ place: "d1" });
+    const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
     const ingestKey = await createIngestKey(org.id);
     const readKey = (await createApiKey(org.id)).key;
@@ -167,12 +159,9 @@ describe("the aged totals' rollup (inventory_alert_totals)", () => {
     ingestUnit(4, { stocked_on: daysAgo(3) }),
   ];
 
-  it("counts a unit that reaches its threshold at midnight from that day, from the row computed the day before", async () => {
-    const { org, store, ingestKey, readKey } = await ingestOrg();
+  it("count a unit that reaches its threshold at midnight from that day", async () => {
+    const { store, ingestKey, readKey } = await ingestOrg();
     expect((await putInventory(store.id, { key: ingestKey }, { units: snapshotUnits })).status).toBe(200);
-    const rows = () => all<{ day: string }>("SELECT day FROM inventory_alert_totals WHERE org_id = ?", org.id);
-    const [computedOn] = await rows();
-    expect(computedOn.day).toBe(daysAgo(0));
     expect((await page(readKey)).total_aged_units).toBe(2);
     laterBy(86_400_000);
     const tomorrow = await page(readKey);
@@ -180,87 +169,21 @@ describe("the aged totals' rollup (inventory_alert_totals)", () => {
     expect(tomorrow.total_aged_exposure_usd).toBe(
       tomorrow.alerts.filter((a) => a.days_on_lot >= a.aged_threshold_days).reduce((sum, a) => sum + a.exposure_usd, 0),
     );
-    expect(await rows()).toEqual([computedOn]);
   });
 
-  it("recomputes a store's row with its snapshot, and on the next request after a settings change", async () => {
+  it("follow a store's snapshot, and its settings once the report's minute has passed", async () => {
     const { org, store, ingestKey, readKey } = await ingestOrg();
     expect((await putInventory(store.id, { key: ingestKey }, { units: snapshotUnits })).status).toBe(200);
     expect((await page(readKey)).total_aged_units).toBe(2);
     // The unit at 44 days is re-dated 60 days back by the next snapshot; the one at 70 days is sold (absent).
     const next = [snapshotUnits[0], { ...snapshotUnits[2], stocked_on: daysAgo(60) }, snapshotUnits[3]];
     expect((await putInventory(store.id, { key: ingestKey }, { units: next })).status).toBe(200);
-    const [row] = await all<{ day: string | null }>("SELECT day FROM inventory_alert_totals WHERE org_id = ?", org.id);
-    expect(row.day).toBe(daysAgo(0));
     laterBy(61_000);
     expect((await page(readKey)).total_aged_units).toBe(2);
-    await env.DB.prepare("UPDATE stores SET aged_threshold_days = 55 WHERE id = ?").bind(store.id).run();
+    await rowsWhereStored(org.id, "UPDATE stores SET aged_threshold_days = 55 WHERE id = ?", store.id);
     laterBy(122_000);
     const after = await page(readKey);
     expect(after.total_aged_units).toBe(1);
     expect(after.alerts.filter((a) => a.days_on_lot >= a.aged_threshold_days).map((a) => a.stock_no)).toEqual(["S00003"]);
-    // The page answered from what it computed; the stale row is stored after the answer, not before it.
-    vi.useRealTimers();
-    const stored = await eventually(async () => {
-      const [recomputed] = await all<{ aged_units: number }>(
-        "SELECT aged_units FROM inventory_alert_totals WHERE org_id = ? AND day IS NOT NULL",
-        org.id,
-      );
-      return recomputed?.aged_units === 1 && recomputed;
-    });
-    expect(stored.aged_units).toBe(1);
-  });
-
-  it("never stores totals computed from units that changed while they were computed", async () => {
-    const { org, store, ingestKey } = await ingestOrg();
-    expect((await putInventory(store.id, { key: ingestKey }, { units: snapshotUnits })).status).toBe(200);
-    await env.DB.prepare("UPDATE inventory_alert_totals SET day = NULL WHERE org_id = ?").bind(org.id).run();
-    // A D1 binding on which a snapshot sells the unit at 70 days right after the refresh has read the units.
-    let sold = false;
-    const racing = {
-      prepare: (sql: string) => env.DB.prepare(sql),
-      batch: async (statements: D1PreparedStatement[]) => {
-        const results = await env.DB.batch(statements);
-        if (!sold) {
-          sold = true;
-          await env.DB.prepare("UPDATE inventory_units SET status = 'sold' WHERE org_id = ? AND stock_number = 'S00002'").bind(org.id).run();
-        }
-        return results;
-      },
-    } as unknown as D1Database;
-    const read = await refreshAlertTotals(drizzle(racing) as Database, org.id, new Date(), [store.id]);
-    expect(read.get(store.id)?.totalAgedUnits).toBe(2);
-    const [row] = await all<{ day: string | null }>("SELECT day FROM inventory_alert_totals WHERE org_id = ?", org.id);
-    expect(row.day).toBeNull();
-    const stored: Promise<unknown>[] = [];
-    expect(
-      (await organizationAgedTotals(drizzle(env.DB) as Database, org.id, new Date(), undefined, (work) => stored.push(work))).totalAgedUnits,
-    ).toBe(1);
-    await Promise.all(stored);
-  });
-
-  it("is recomputed for today and tomorrow by the 00:15 job, for every store of the organization", async () => {
-    const org = await createOrg({ place: "d1" });
-    const stores = [await createStore(org.id, { isPrimary: true }), await createStore(org.id)];
-    for (const [i, store] of stores.entries()) {
-      await createValuedUnit(org.id, store.id, {
-        stockNumber: `J-${i}`,
-        stockedOn: daysAgo(44),
-        cost: 18_000,
-        askingPrice: 24_995,
-        marketValue: 25_000,
-      });
-    }
-    const rows = () =>
-      all<{ day: string | null; aged_units: number | null; next_aged_units: number | null }>(
-        "SELECT day, aged_units, next_aged_units FROM inventory_alert_totals WHERE org_id = ? ORDER BY store_id",
-        org.id,
-      );
-    expect((await rows()).map((r) => r.day)).toEqual([null, null]);
-    await raiseOrganizationAgedAlerts(env, org.id, new Date());
-    expect(await rows()).toEqual([
-      { day: daysAgo(0), aged_units: 0, next_aged_units: 1 },
-      { day: daysAgo(0), aged_units: 0, next_aged_units: 1 },
-    ]);
   });
 });

@@ -3,13 +3,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auctionEstimate } from "../../src/engines/aged-inventory/recommendation";
 import type { ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
-import { PLACES, placeOrganization } from "../helpers/org-storage";
 import { createOtherOrgWithAgedUnit, createValuedUnit, daysAgo } from "../helpers/reports";
 
 type Report = z.infer<typeof ReportsAlertReportSchema>;
 
 const usd = (n: number) => `$${Math.round(n).toLocaleString("en-US")}`;
-describe.each(PLACES)("GET /api/v1/inventory-alerts, units in %s", (place) => {
+describe("GET /api/v1/inventory-alerts", () => {
   let key: string;
   let otherKey: string;
   let report: Report;
@@ -17,7 +16,7 @@ describe.each(PLACES)("GET /api/v1/inventory-alerts, units in %s", (place) => {
 
   // Store defaults (DOMAIN §10.4): aged at 45 days, used recon $1,200 (car), pack $500, holding $35/day, used floor plan 8.5%.
   beforeAll(async () => {
-    const org = await createOrg({ place: "d1" });
+    const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
     key = (await createApiKey(org.id)).key;
     const unit = (stockNumber: string, days: number, cost: number, askingPrice: number, marketValue?: number, condition?: "new" | "used") =>
@@ -32,7 +31,6 @@ describe.each(PLACES)("GET /api/v1/inventory-alerts, units in %s", (place) => {
     await unit("A-TODAY", 45, 18_000, 24_995, 25_000);
     await unit("A-YESTERDAY", 44, 18_000, 24_995, 25_000);
     await unit("A-NOVALUE", 10, 20_000, 30_000);
-    await placeOrganization(org.id, place);
 
     otherKey = await createOtherOrgWithAgedUnit();
 
@@ -123,12 +121,12 @@ describe.each(PLACES)("GET /api/v1/inventory-alerts, units in %s", (place) => {
   });
 });
 
-describe.each(PLACES)("GET /api/v1/inventory-alerts?store_id=, units in %s", (place) => {
+describe("GET /api/v1/inventory-alerts?store_id=", () => {
   let twoStores: string;
   let north: string;
   let south: string;
   beforeAll(async () => {
-    const org = await createOrg({ place: "d1" });
+    const org = await createOrg();
     north = (await createStore(org.id, { isPrimary: true })).id;
     south = (await createStore(org.id)).id;
     twoStores = (await createApiKey(org.id)).key;
@@ -142,7 +140,6 @@ describe.each(PLACES)("GET /api/v1/inventory-alerts?store_id=, units in %s", (pl
       marketValue: 45_000,
       condition: "new",
     });
-    await placeOrganization(org.id, place);
   });
   const alertsFor = async (query: string) => {
     const res = await call(`/api/v1/inventory-alerts${query}`, { key: twoStores });

@@ -87,7 +87,7 @@ export interface ComparableQuery {
   limit: number;
 }
 
-/** The organization's comparable units (used or CPO, this make and model, the years asked), on D1 or in its object. */
+/** The organization's comparable units (used or CPO, this make and model, the years asked). */
 function sameVehicle<T extends typeof inventoryUnits | typeof deals>(table: T, orgId: string, query: ComparableQuery) {
   return and(
     eq(table.orgId, orgId),
@@ -113,14 +113,16 @@ const unitOfVinColumns = { vin: inventoryUnits.vin, trim: inventoryUnits.trim, m
 type UnitOfVin = { vin: string; trim: string; mileage: number };
 
 /**
- * The comparables' three reads, the same on D1 and in the organization's object: the recent sales
- * (not unwound) at their selling price, the comparable units in stock, and the trim and odometer of
- * the units every recent sale's VIN names (a few hundred at most, and no second ORDER BY to agree with).
+ * The sold and in-stock comparables with the sold units' trim and odometer: what the appraisal
+ * reads of an organization's deals and units, in one call to its storage object. Three reads: the
+ * recent sales (not unwound) at their selling price, the comparable units in stock, and the trim
+ * and odometer of the units every recent sale's VIN names (a few hundred at most, and no second
+ * ORDER BY to agree with).
  */
-function comparableReads(db: SqliteReader, orgId: string, query: ComparableQuery) {
+export async function comparablesOf(db: SqliteReader, orgId: string, query: ComparableQuery) {
   const recentSales = and(sameVehicle(deals, orgId, query), ne(deals.status, "unwound"), gte(deals.soldOn, query.soldSince));
   const soldVins = db.select({ vin: deals.vin }).from(deals).where(recentSales);
-  return [
+  const [sold, inStock, units] = await Promise.all([
     db
       .select({ year: deals.year, price: deals.sellingPrice, soldOn: deals.soldOn, vin: deals.vin })
       .from(deals)
@@ -132,57 +134,35 @@ function comparableReads(db: SqliteReader, orgId: string, query: ComparableQuery
       .select(unitOfVinColumns)
       .from(inventoryUnits)
       .where(and(eq(inventoryUnits.orgId, orgId), inArray(inventoryUnits.vin, soldVins))),
-  ] as const;
-}
-
-/** The sold and in-stock comparables with the sold units' trim and odometer: what the appraisal reads of an organization's deals and units, in one call to its storage object. */
-export async function comparablesOf(db: SqliteReader, orgId: string, query: ComparableQuery) {
-  const [sold, inStock, units] = await Promise.all(comparableReads(db, orgId, query));
+  ]);
   return { sold, inStock, units: units as UnitOfVin[] };
 }
-/** The comparables as read; from a moved organization's object, with its stores' settings kept there. */
-export type Comparables = Awaited<ReturnType<typeof comparablesOf>> & { settings?: StoreSettingsRow[]; feeds?: FeedReceipts };
+
+/** The comparables as the organization's object reads them, with its stores' settings and feeds' receipts, kept there. */
+export type Comparables = Awaited<ReturnType<typeof comparablesOf>> & { settings: StoreSettingsRow[]; feeds: FeedReceipts };
 
 /**
- * The store that prices the trade (the primary one) and the organization's comparable used units:
- * in stock at their asking price, and sold (not unwound) at their selling price, with the
- * odometer and trim of the sold unit when the inventory still has it (joined by VIN). One round
- * trip to D1; an organization whose deals and units are in its object (`elsewhere`) has them read
- * there in one call, beside D1's read of the store.
+ * The store that prices the trade (the primary one) with its settings, and the organization's
+ * comparable used units: in stock at their asking price, and sold (not unwound) at their selling
+ * price, with the odometer and trim of the sold unit when the inventory still has it (joined by
+ * VIN). The directory (D1) picks the store while `comparables` reads the rest in one call to the
+ * organization's object; a store the object holds no settings of prices nothing (null).
  */
 export async function loadPricingData(
   db: Database,
   orgId: string,
   query: ComparableQuery,
-  elsewhere?: (query: ComparableQuery) => Promise<Comparables>,
+  comparables: (query: ComparableQuery) => Promise<Comparables>,
 ) {
   const storeRead = db
-    .select({
-      id: stores.id,
-      name: stores.name,
-      marketZip: stores.marketZip,
-      packUsed: stores.packUsed,
-      holdingCostPerDay: stores.holdingCostPerDay,
-      holdingHighValueCost: stores.holdingHighValueCost,
-      holdingHighValueDailyPct: stores.holdingHighValueDailyPct,
-      targetFrontGrossUsedPct: stores.targetFrontGrossUsedPct,
-      targetFrontGrossUsedMin: stores.targetFrontGrossUsedMin,
-    })
+    .select({ id: stores.id, name: stores.name, marketZip: stores.marketZip })
     .from(stores)
     .where(eq(stores.orgId, orgId))
     .orderBy(desc(stores.isPrimary), asc(stores.createdAt), asc(stores.id))
     .limit(1);
-  let store: Awaited<typeof storeRead>;
-  let comparables: Comparables;
-  if (elsewhere) [store, comparables] = await Promise.all([storeRead, elsewhere(query)]);
-  else {
-    const [storeRows, sold, inStock, units] = await db.batch([storeRead, ...comparableReads(db, orgId, query)]);
-    [store, comparables] = [storeRows, { sold, inStock, units }];
-  }
-  const { sold, inStock, units, settings, feeds } = comparables;
-  // The directory picks the store; a moved organization's settings for it are its object's, and its feeds' receipts too.
-  const kept = settings?.find((s) => s.id === store[0]?.id);
-  return { store: store[0] ? { ...store[0], ...kept } : null, inStock, sold: withSoldUnits(sold, units, query.limit), feeds };
+  const [[store], { sold, inStock, units, settings, feeds }] = await Promise.all([storeRead, comparables(query)]);
+  const kept = store && settings.find((s) => s.id === store.id);
+  return { store: store && kept ? { ...kept, ...store } : null, inStock, sold: withSoldUnits(sold, units, query.limit), feeds };
 }
 
 /** Each sale with the trim and odometer of the unit its VIN names (a row per such unit, as a left join gives), or none. */

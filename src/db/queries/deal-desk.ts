@@ -79,10 +79,10 @@ export async function loadDealDeskReference(db: Database) {
   };
 }
 
-/** The store's settings; without `storeId`, the organization's primary store (else its first). Null when not this organization's. */
+/** The store in the directory; without `storeId`, the organization's primary store (else its first). Null when not this organization's. */
 export async function findDeskStore(db: Database, orgId: string, storeId: string | undefined) {
   const rows = await db
-    .select()
+    .select({ id: stores.id, name: stores.name })
     .from(stores)
     .where(storeId === undefined ? eq(stores.orgId, orgId) : and(eq(stores.orgId, orgId), eq(stores.id, storeId)))
     .orderBy(desc(stores.isPrimary), asc(stores.id))
@@ -97,9 +97,9 @@ export async function loadStorePanel(db: SqliteReader, orgId: string, storeId: s
 }
 
 /**
- * A store's lender history, where the organization's decisions are (D1 or its object, the same
- * reads): its decisions aggregated per program and score band, what routing calibrates with and
- * what stip-check quotes turnaround from, its open tightenings, and the panel it routes over.
+ * A store's lender history in the organization's object: its decisions aggregated per program and
+ * score band, what routing calibrates with and what stip-check quotes turnaround from, its open
+ * tightenings, and the panel it routes over.
  */
 export async function storeLenderHistory(db: SqliteReader, orgId: string, storeId: string) {
   const [decisions, episodes, panel] = await Promise.all([
@@ -122,12 +122,5 @@ export async function storeLenderHistory(db: SqliteReader, orgId: string, storeI
   return { decisions, episodes, panel };
 }
 
-/**
- * The history as read; from a moved organization's object, with the store's settings and its feeds' receipts kept there.
- * An object still on the previous code (a deploy's overlap) answers without the panel or the receipts.
- */
-export type StoreLenderHistory = Omit<Awaited<ReturnType<typeof storeLenderHistory>>, "panel"> & {
-  panel?: string[];
-  settings?: StoreSettingsRow;
-  feeds?: FeedReceipts;
-};
+/** The history as the object answers it, with the store's settings (none for a store it does not hold) and its feeds' receipts. */
+export type StoreLenderHistory = Awaited<ReturnType<typeof storeLenderHistory>> & { settings?: StoreSettingsRow; feeds: FeedReceipts };

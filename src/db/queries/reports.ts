@@ -69,7 +69,7 @@ export interface AlertPageAfter {
 /**
  * Up to `limit` of the organization's units in stock after `after`, oldest in stock first, then by
  * stock number (unique in an organization): one range of inventory_org_status_stocked_stock_idx,
- * the inventory feed's order. Runs on D1 or in the organization's object.
+ * the inventory feed's order. Runs in the organization's object.
  */
 export async function alertUnitPage(
   db: SqliteReader,
@@ -95,7 +95,7 @@ export async function alertUnitPage(
     .limit(limit)) as AlertUnitRow[];
 }
 
-/** The settings of the organization's stores (or one store's), by store id: D1's, or a moved organization's object's. */
+/** The settings of the organization's stores (or one store's), by store id, as its object keeps them. */
 export async function readStoreSettings(db: SqliteReader, orgId: string, storeId?: string) {
   const rows = await db
     .select(storeSettingsColumns)
@@ -105,23 +105,6 @@ export async function readStoreSettings(db: SqliteReader, orgId: string, storeId
 }
 
 export type StoreSettingsById = Awaited<ReturnType<typeof readStoreSettings>>;
-
-/** Each of the organization's stores (or one) with its stored inventory-alerts totals, null where none is stored (docs/reports.md#totals). */
-export async function readStoredAlertTotals(db: Database, orgId: string, storeId?: string) {
-  const t = inventoryAlertTotals;
-  return db
-    .select({
-      storeId: stores.id,
-      day: t.day,
-      agedUnits: t.agedUnits,
-      agedExposureUsd: t.agedExposureUsd,
-      nextAgedUnits: t.nextAgedUnits,
-      nextAgedExposureUsd: t.nextAgedExposureUsd,
-    })
-    .from(stores)
-    .leftJoin(t, and(eq(t.orgId, stores.orgId), eq(t.storeId, stores.id)))
-    .where(and(eq(stores.orgId, orgId), storeId === undefined ? undefined : eq(stores.id, storeId)));
-}
 
 /**
  * What the totals of the organization's stores (all, or `storeIds`) are computed from: their

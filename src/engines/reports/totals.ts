@@ -1,31 +1,9 @@
 /**
  * The inventory-alerts totals (docs/reports.md#totals), pure: each store's aged units and exposure
- * for today and tomorrow from its units and settings, and which stored row still holds today's.
+ * for today and tomorrow from its units and settings.
  */
-import { DAY_MS, isoDay } from "../dates";
+import { DAY_MS } from "../dates";
 import { type AgedTotals, type AlertUnit, agedTotalsByStore, type StoreSettings } from "./alerts";
-
-/** A store's stored totals: computed on `day` for that day and the next (all null: never computed). */
-export interface StoredAlertTotals {
-  day: string | null;
-  agedUnits: number | null;
-  agedExposureUsd: number | null;
-  nextAgedUnits: number | null;
-  nextAgedExposureUsd: number | null;
-}
-
-/** Today's totals from a stored row: its own day's, or yesterday's row's next-day figures; null when it holds neither. */
-export function storedTotalsToday(row: StoredAlertTotals, now: Date): AgedTotals | null {
-  const today = isoDay(now);
-  const current =
-    row.day === today
-      ? { units: row.agedUnits, exposure: row.agedExposureUsd }
-      : row.day !== null && isoDay(Date.parse(row.day) + DAY_MS) === today
-        ? { units: row.nextAgedUnits, exposure: row.nextAgedExposureUsd }
-        : null;
-  if (!current || current.units === null || current.exposure === null) return null;
-  return { totalAgedUnits: current.units, totalAgedExposureUsd: current.exposure };
-}
 
 export const sumTotals = (totals: Iterable<AgedTotals>): AgedTotals => {
   const sum = { totalAgedUnits: 0, totalAgedExposureUsd: 0 };

@@ -1,10 +1,8 @@
 import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
-import { type ComparableQuery, type Comparables, comparablesOf, loadAppraisalReference, loadPricingData } from "../../db/queries/appraisal";
-import { loadFeedReceipts } from "../../db/queries/signals";
-import type { OrgStoragePlace } from "../../db/schema";
-import type { NOT_SERVING } from "../../durable-objects/org-storage";
-import { orgStore, readWhereStored } from "../../durable-objects/org-storage-routing";
+import { type ComparableQuery, loadAppraisalReference, loadPricingData } from "../../db/queries/appraisal";
+import type { FeedReceipts } from "../../db/queries/signals";
+import { orgStore } from "../../durable-objects/org-storage-routing";
 import { appraise } from "../../engines/appraisal/appraise";
 import { checkPhoto } from "../../engines/appraisal/photos";
 import type { AppraisalReference, Comparable, PhotoAnalysis, VisionFinding } from "../../engines/appraisal/types";
@@ -26,54 +24,24 @@ const MAX_COMPS_PER_SOURCE = 200;
 /**
  * The reference tables change when a dealer group tunes them, and an organization's stock and
  * sales a few times a day: each isolate answers repeat appraisals from a copy up to a minute old
- * instead of asking D1 every time (docs/appraisal.md).
+ * instead of asking D1 and the organization's object every time (docs/appraisal.md).
  */
 const CACHE_TTL_MS = 60_000;
 const references = new TtlCache<AppraisalReference>({ ttlMs: CACHE_TTL_MS, maxEntries: 256 });
 
 type PricingStore = NonNullable<Awaited<ReturnType<typeof loadPricingData>>["store"]>;
 /** The store and the comparables as the engine takes them, built once per read rather than once per call. */
-const pricingData = new TtlCache<{ store: PricingStore | null; comps: Comparable[]; feeds: Awaited<ReturnType<typeof loadFeedReceipts>> }>({
+const pricingData = new TtlCache<{ store: PricingStore | null; comps: Comparable[]; feeds: FeedReceipts }>({
   ttlMs: CACHE_TTL_MS,
   maxEntries: 1024,
 });
 // Its keys are JSON arrays that start with the organization id.
 onSettingsChange((orgId) => pricingData.evictPrefix(JSON.stringify([orgId]).slice(0, -1)));
 
-/** Reads an organization's comparables (sold deals and units) where they are (the reports' pattern, `unitsElsewhere`). */
-export type ComparablesElsewhere = (query: ComparableQuery) => Promise<Comparables>;
-
-/**
- * The comparable deals and units of an organization whose flag (read with the credential) is not
- * `d1`: the same query module in its storage object (one call per appraisal), or on D1 during a
- * move and after an undo (docs/scaling.md#how-a-request-finds-its-organizations-storage).
- * Undefined for an organization in D1, whose comparables are one D1 batch with its store.
- */
-export function comparablesElsewhere(
-  env: Pick<Env, "DB" | "ORG_STORE">,
-  db: Database,
-  orgId: string,
-  storage: OrgStoragePlace,
-): ComparablesElsewhere | undefined {
-  const read = readWhereStored(env, orgId, storage);
-  return (
-    read &&
-    ((query) =>
-      read(
-        () => comparablesOf(db, orgId, query),
-        () => orgStore(env, orgId).comparables(orgId, query) as Promise<Comparables | typeof NOT_SERVING>,
-      ))
-  );
-}
-
-async function loadComparables(db: Database, orgId: string, query: ComparableQuery, today: string, elsewhere?: ComparablesElsewhere) {
+/** The comparables: the store's directory row from D1, its settings, deals, units and feeds' receipts in one call to the organization's object. */
+async function loadComparables(env: Pick<Env, "ORG_STORE">, db: Database, orgId: string, query: ComparableQuery, today: string) {
   // The comparables are every store's units in stock and sales: their feeds' deliveries say how old (docs/ingestion.md#when-a-feed-stops).
-  // A moved organization's come with them from its object; D1's otherwise (or from an object on the previous code).
-  const [{ store, inStock, sold, feeds: kept }, inD1] = await Promise.all([
-    loadPricingData(db, orgId, query, elsewhere),
-    elsewhere ? undefined : loadFeedReceipts(db, orgId),
-  ]);
-  const feeds = kept ?? inD1 ?? (await loadFeedReceipts(db, orgId));
+  const { store, inStock, sold, feeds } = await loadPricingData(db, orgId, query, (q) => orgStore(env, orgId).comparables(orgId, q));
   const comps: Comparable[] = [
     ...inStock.map((unit) => ({ source: "in_stock" as const, ...unit, observedOn: today })),
     ...sold.map(({ soldOn, ...sale }) => ({ source: "sold" as const, ...sale, observedOn: soldOn })),
@@ -102,8 +70,6 @@ function checkRequest(body: TradeAppraisalRequest, year: number, now: Date) {
 export interface AppraisalDeps {
   vision: VisionAnalyzer | null;
   visionTimeoutMs: number;
-  /** Where the organization's units are when not in D1 (`comparablesElsewhere`). */
-  units?: ComparablesElsewhere;
 }
 
 /** Every photo through the model at once, bounded as one call; the same damage seen in two photos counts once (the larger count). */
@@ -203,7 +169,14 @@ const trimList = (trim: string) =>
     .map((part) => part.trim())
     .filter(Boolean);
 
-export async function appraiseTrade(db: Database, orgId: string, body: TradeAppraisalRequest, deps: AppraisalDeps, now: Date) {
+export async function appraiseTrade(
+  env: Pick<Env, "ORG_STORE">,
+  db: Database,
+  orgId: string,
+  body: TradeAppraisalRequest,
+  deps: AppraisalDeps,
+  now: Date,
+) {
   const vehicle = await vehicleOf(db, body, now);
   checkRequest(body, vehicle.year, now);
   const reference = await references.get(orgId, now.getTime(), () => loadAppraisalReference(db, orgId));
@@ -220,7 +193,7 @@ export async function appraiseTrade(db: Database, orgId: string, body: TradeAppr
   const today = isoDay(now);
   const cacheKey = JSON.stringify([orgId, query.make.toLowerCase(), query.model.toLowerCase(), vehicle.year, soldSince, today]);
   const [pricing, photos] = await Promise.all([
-    pricingData.get(cacheKey, now.getTime(), () => loadComparables(db, orgId, query, today, deps.units)),
+    pricingData.get(cacheKey, now.getTime(), () => loadComparables(env, db, orgId, query, today)),
     analysePhotos(body.photos ?? [], reference, deps),
   ]);
   const ages = dataAsOf(pricing.feeds.stores, pricing.feeds.receipts, ["inventory", "deals"], now);

@@ -2,9 +2,9 @@ import type { z } from "@hono/zod-openapi";
 import type { Database } from "../../db/client";
 import { loadConditionGrades } from "../../db/queries/appraisal";
 import * as queries from "../../db/queries/deal-desk";
-import { loadFeedReceipts } from "../../db/queries/signals";
-import type { OrgStoragePlace } from "../../db/schema";
-import { orgStore, readWhereStored } from "../../durable-objects/org-storage-routing";
+import type { StoreSettingsRow } from "../../db/queries/settings";
+import type { FeedReceipts } from "../../db/queries/signals";
+import { orgStore } from "../../durable-objects/org-storage-routing";
 import type { GradeFactor } from "../../engines/aged-inventory/recommendation";
 import * as dealCoach from "../../engines/deal-coach";
 import { amountFinanced, type CreditTier, compareText, type KnownIssue, tierFor } from "../../engines/deal-math";
@@ -48,14 +48,15 @@ interface DealDeskReference {
 }
 
 interface StoreDesk {
-  store: NonNullable<Awaited<ReturnType<typeof queries.findDeskStore>>>;
+  /** The store's settings, kept in the organization's object, under its directory name. */
+  store: StoreSettingsRow;
   panel: readonly Program[];
   calibration: lenderRouting.Calibration;
   turnaround: ReadonlyMap<string, { submissions: number; avgTurnaroundHours: number | null }>;
   /** The store's programs with an open tightening (docs/domain/lender-routing.md#ranking-a-tightened-program). */
   tightenings: ReadonlyMap<string, lenderRouting.ProgramTightening>;
   /** When the store's deals feed last delivered: the calibration's age (docs/ingestion.md#when-a-feed-stops). */
-  feeds: Awaited<ReturnType<typeof loadFeedReceipts>>;
+  feeds: FeedReceipts;
 }
 
 const referenceCache = new TtlCache<DealDeskReference>({ ttlMs: REFERENCE_TTL_SECONDS * 1000, maxEntries: 1 });
@@ -89,50 +90,23 @@ async function loadReference(db: Database): Promise<DealDeskReference> {
   };
 }
 
-/** Reads a store's lender history (its decisions' counts and open tightenings) where the organization's decisions are. */
-export type LenderHistoryReader = (storeId: string) => Promise<queries.StoreLenderHistory>;
-
 /**
- * The lender history of an organization whose flag (read with the credential) is not `d1`: one
- * call to its storage object, or D1 during a move and after an undo
- * (docs/scaling.md#how-a-request-finds-its-organizations-storage). Undefined for one in D1.
+ * A store's desk: its directory row (D1), then in one call to the organization's object its
+ * settings, panel, decision counts, open tightenings and feeds' receipts. Null when the store is not
+ * the organization's, in the directory or in the object (no settings to price with).
  */
-export function lenderHistoryElsewhere(
-  env: Pick<Env, "DB" | "ORG_STORE">,
-  db: Database,
-  orgId: string,
-  storage: OrgStoragePlace,
-): LenderHistoryReader | undefined {
-  const read = readWhereStored(env, orgId, storage);
-  return (
-    read &&
-    ((storeId) =>
-      read<queries.StoreLenderHistory>(
-        () => queries.storeLenderHistory(db, orgId, storeId),
-        () => orgStore(env, orgId).lenderHistory(orgId, storeId),
-      ))
-  );
-}
-
 async function loadStoreDesk(
+  env: Pick<Env, "ORG_STORE">,
   db: Database,
   reference: DealDeskReference,
   orgId: string,
   storeId: string | undefined,
-  elsewhere?: LenderHistoryReader,
 ): Promise<StoreDesk | null> {
   const directory = await queries.findDeskStore(db, orgId, storeId);
   if (!directory) return null;
-  // The history is where the decisions are, with the store's panel, and a moved organization's store settings and feeds'
-  // receipts (D1's otherwise). An object on the previous code (a deploy's overlap) holds neither panel nor receipts: D1 still does.
-  const history: Promise<queries.StoreLenderHistory> = elsewhere ? elsewhere(directory.id) : queries.storeLenderHistory(db, orgId, directory.id);
-  const [{ decisions, episodes, settings, panel, feeds: kept }, inD1] = await Promise.all([
-    history,
-    elsewhere ? undefined : loadFeedReceipts(db, orgId, [directory.id]),
-  ]);
-  const panelProgramIds = panel ?? (await queries.loadStorePanel(db, orgId, directory.id));
-  const feeds = kept ?? inD1 ?? (await loadFeedReceipts(db, orgId, [directory.id]));
-  const store = { ...directory, ...settings };
+  const { decisions, episodes, settings, panel, feeds } = await orgStore(env, orgId).lenderHistory(orgId, directory.id);
+  if (!settings) return null;
+  const store = { ...settings, ...directory };
   const calibration = new Map<string, Partial<Record<CreditTier, lenderRouting.DecisionCounts>>>();
   const turnaround = new Map<string, { submissions: number; turnaroundSum: number }>();
   for (const row of decisions) {
@@ -146,7 +120,7 @@ async function loadStoreDesk(
   }
   return {
     store,
-    panel: panelProgramIds.flatMap((id) => reference.programsById.get(id) ?? []).sort((a, b) => compareText(a.name, b.name)),
+    panel: panel.flatMap((id) => reference.programsById.get(id) ?? []).sort((a, b) => compareText(a.name, b.name)),
     calibration,
     tightenings: new Map(
       episodes.map((e) => [
@@ -165,9 +139,9 @@ async function loadStoreDesk(
 }
 
 /** The reference rows and the store's desk, from this isolate's memory when fresh. Another organization's store: 404. */
-async function context(db: Database, orgId: string, storeId: string | undefined, nowMs: number, elsewhere?: LenderHistoryReader) {
+async function context(env: Pick<Env, "ORG_STORE">, db: Database, orgId: string, storeId: string | undefined, nowMs: number) {
   const reference = await referenceCache.get("reference", nowMs, () => loadReference(db));
-  const desk = await storeDeskCache.get(`${orgId}\u0000${storeId ?? ""}`, nowMs, () => loadStoreDesk(db, reference, orgId, storeId, elsewhere));
+  const desk = await storeDeskCache.get(`${orgId}\u0000${storeId ?? ""}`, nowMs, () => loadStoreDesk(env, db, reference, orgId, storeId));
   if (!desk) {
     throw new DomainError("not_found", storeId === undefined ? "This organization has no store." : "This organization has no store with that id.");
   }
@@ -189,13 +163,13 @@ export function routeProfile(body: z.infer<typeof LenderRouteRequestSchema>): le
 }
 
 export async function routeLender(
+  env: Pick<Env, "ORG_STORE">,
   db: Database,
   orgId: string,
   body: z.infer<typeof LenderRouteRequestSchema>,
   now: Date,
-  elsewhere?: LenderHistoryReader,
 ) {
-  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime(), elsewhere);
+  const { reference, desk } = await context(env, db, orgId, body.store_id, now.getTime());
   const result = lenderRouting.routeLender(routeProfile(body), desk.panel, reference.routing, desk.calibration, now, desk.tightenings);
   const panelIds = new Set(desk.panel.map((p) => p.id));
   return {
@@ -208,14 +182,8 @@ export async function routeLender(
   };
 }
 
-export async function checkStips(
-  db: Database,
-  orgId: string,
-  body: z.infer<typeof StipCheckRequestSchema>,
-  now: Date,
-  elsewhere?: LenderHistoryReader,
-) {
-  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime(), elsewhere);
+export async function checkStips(env: Pick<Env, "ORG_STORE">, db: Database, orgId: string, body: z.infer<typeof StipCheckRequestSchema>, now: Date) {
+  const { reference, desk } = await context(env, db, orgId, body.store_id, now.getTime());
   const program = reference.programsByName.get(body.lender.toLowerCase());
   if (!program) {
     const suggestions = stips.closestNames(
@@ -270,14 +238,14 @@ function stipDeal(body: z.infer<typeof StipCheckRequestSchema>, maxLtv: number):
 }
 
 export async function calculateGross(
+  env: Pick<Env, "ORG_STORE">,
   db: Database,
   orgId: string,
   body: z.infer<typeof GrossCalcRequestSchema>,
   now: Date,
-  elsewhere?: LenderHistoryReader,
 ) {
   const [{ reference, desk }, grades] = await Promise.all([
-    context(db, orgId, body.store_id, now.getTime(), elsewhere),
+    context(env, db, orgId, body.store_id, now.getTime()),
     gradeCache.get(orgId, now.getTime(), () => loadConditionGrades(db, orgId)),
   ]);
   const { store_id: _storeId, condition_grade, ...fields } = body;
@@ -291,14 +259,8 @@ export async function calculateGross(
   return { ...result, store_id: desk.store.id };
 }
 
-export async function coachDeal(
-  db: Database,
-  orgId: string,
-  body: z.infer<typeof DealCoachRequestSchema>,
-  now: Date,
-  elsewhere?: LenderHistoryReader,
-) {
-  const { reference, desk } = await context(db, orgId, body.store_id, now.getTime(), elsewhere);
+export async function coachDeal(env: Pick<Env, "ORG_STORE">, db: Database, orgId: string, body: z.infer<typeof DealCoachRequestSchema>, now: Date) {
+  const { reference, desk } = await context(env, db, orgId, body.store_id, now.getTime());
   const { store_id: _storeId, ...fields } = body;
   try {
     const result = dealCoach.coachDeal(

@@ -1,10 +1,8 @@
 import type { Database } from "../../db/client";
-import * as feeds from "../../db/queries/feeds";
+import type * as feeds from "../../db/queries/feeds";
 import { findOrgStore } from "../../db/queries/reports";
-import { type FeedReceipts, loadFeedReceipts } from "../../db/queries/signals";
-import type { OrgStoragePlace } from "../../db/schema";
-import type { NOT_SERVING } from "../../durable-objects/org-storage";
-import { onOrgStorage, orgStore } from "../../durable-objects/org-storage-routing";
+import type { FeedReceipts } from "../../db/queries/signals";
+import { orgStore } from "../../durable-objects/org-storage-routing";
 import { daysSince } from "../../engines/dates";
 import { decodeCursor, encodeCursor, type FeedCursor } from "../../http/cursor";
 import { dataAsOfOf } from "../../http/data-as-of";
@@ -30,22 +28,10 @@ interface Page<T> extends Read<T> {
   nextCursor: string | null;
 }
 
-/** A page's rows with the receipts of its stores' feeds (its `data_as_of`), read where the organization's data is, together. */
+/** A page's rows with the receipts of its stores' feeds (its `data_as_of`), read together in the organization's object. */
 interface Read<T> {
   rows: T[];
   receipts: FeedReceipts;
-}
-
-/** An object's page: with its receipts, or (an object on the previous code, a deploy's overlap) the rows alone, then with D1's. */
-async function objectRead<T>(db: Database, orgId: string, query: feeds.FeedQuery, answer: Promise<Read<T> | T[] | typeof NOT_SERVING>) {
-  const page = await answer;
-  return Array.isArray(page) ? withD1Receipts(db, orgId, query, Promise.resolve(page)) : page;
-}
-
-/** The rows D1 read, with D1's receipts of the page's store (or every store), in the same wave of reads. */
-async function withD1Receipts<T>(db: Database, orgId: string, query: feeds.FeedQuery, rows: Promise<T[]>): Promise<Read<T>> {
-  const [read, receipts] = await Promise.all([rows, loadFeedReceipts(db, orgId, query.storeId === undefined ? undefined : [query.storeId])]);
-  return { rows: read, receipts };
 }
 
 /**
@@ -86,30 +72,11 @@ async function readPage<T>(
   return { rows: page, nextCursor, receipts };
 }
 
-/** Reads one page of the organization's units, with its feeds' receipts, wherever they live. */
-type InventoryReader = (query: feeds.FeedQuery, after?: feeds.InventoryAfter) => Promise<Read<feeds.UnitRow>>;
-
 /**
- * The units of an organization whose flag (read with the credential) is `storage`, with the
- * receipts of their stores' feeds: D1's queries on D1, the same on its storage object (one call per
- * page, the receipts kept there too), D1 again if it moved back
- * (docs/scaling.md#how-a-request-finds-its-organizations-storage).
+ * One page of the organization's units with the receipts of their stores' feeds, from its storage
+ * object: one call per page (docs/scaling.md).
  */
-export const unitsWhereStored =
-  (env: Pick<Env, "DB" | "ORG_STORE">, db: Database, orgId: string, storage: OrgStoragePlace): InventoryReader =>
-  (query, after) =>
-    onOrgStorage(env, orgId, storage, "read", {
-      inD1: () => withD1Receipts(db, orgId, query, feeds.listInventory(db, orgId, query, after)),
-      inObject: () =>
-        objectRead(db, orgId, query, orgStore(env, orgId).inventoryPage(orgId, query, after, true) as unknown as Promise<Read<feeds.UnitRow>>),
-    });
-
-export function inventoryPage(
-  db: Database,
-  orgId: string,
-  params: FeedParams,
-  read: InventoryReader = (query, after) => withD1Receipts(db, orgId, query, feeds.listInventory(db, orgId, query, after)),
-) {
+export function inventoryPage(env: Pick<Env, "ORG_STORE">, db: Database, orgId: string, params: FeedParams) {
   const changes = params.updated_since !== undefined;
   return readPage(
     db,
@@ -120,43 +87,28 @@ export function inventoryPage(
     (query, after) => {
       const [key, stockNumber] = after ?? [];
       const position = after === undefined ? undefined : changes ? { updatedAt: key, stockNumber } : { stockedOn: key, stockNumber };
-      return read(query, position);
+      // `true`: with the receipts. The cast: RPC's types widen the row tuple to an array.
+      return orgStore(env, orgId).inventoryPage(orgId, query, position, true) as unknown as Promise<Read<feeds.UnitRow>>;
     },
     ([stockNumber, , , , , , , stockedOn, , , , , updatedAt]) => [changes ? updatedAt : stockedOn, stockNumber],
   );
 }
 
-/** Reads one page of the organization's sales rollup, with its feeds' receipts, wherever it lives. */
-type SalesSummaryReader = (query: feeds.FeedQuery, after?: feeds.SalesSummaryAfter) => Promise<Read<feeds.SalesSummaryRow>>;
-
-/** The sales rollup of an organization whose flag is `storage`, as `unitsWhereStored` reads its units: one call to its object per page. */
-export const salesWhereStored =
-  (env: Pick<Env, "DB" | "ORG_STORE">, db: Database, orgId: string, storage: OrgStoragePlace): SalesSummaryReader =>
-  (query, after) =>
-    onOrgStorage(env, orgId, storage, "read", {
-      inD1: () => withD1Receipts(db, orgId, query, feeds.salesSummary(db, orgId, query, after)),
-      inObject: () =>
-        objectRead(
-          db,
-          orgId,
-          query,
-          orgStore(env, orgId).salesSummaryPage(orgId, query, after, true) as Promise<Read<feeds.SalesSummaryRow> | typeof NOT_SERVING>,
-        ),
-    });
-
-function salesSummaryPage(
-  db: Database,
-  orgId: string,
-  params: FeedParams,
-  read: SalesSummaryReader = (query, after) => withD1Receipts(db, orgId, query, feeds.salesSummary(db, orgId, query, after)),
-) {
+/** One page of the organization's sales rollup with its feeds' receipts, as `inventoryPage` reads its units. */
+function salesSummaryPage(env: Pick<Env, "ORG_STORE">, db: Database, orgId: string, params: FeedParams) {
   return readPage(
     db,
     orgId,
     "sales-summary",
     params,
     SALES_SUMMARY_PAGE_MAX,
-    (query, after) => read(query, after === undefined ? undefined : { saleMonth: after[0], store: after[1], storeId: after[2] ?? "" }),
+    (query, after) =>
+      orgStore(env, orgId).salesSummaryPage(
+        orgId,
+        query,
+        after === undefined ? undefined : { saleMonth: after[0], store: after[1], storeId: after[2] ?? "" },
+        true,
+      ) as Promise<Read<feeds.SalesSummaryRow>>,
     (row) => [row.saleMonth, row.store, row.storeId],
   );
 }
@@ -164,8 +116,8 @@ function salesSummaryPage(
 /**
  * Dealer tools poll these feeds, and the data behind them changes a few times a day, so each
  * isolate answers an organization's repeat reads from memory for a few seconds instead of asking
- * D1 every time. Clients must not cache: the URL is the same for every key, and each response
- * carries that call's quota figures. Only the call without parameters is cached: a sync that
+ * its storage object every time. Clients must not cache: the URL is the same for every key, and
+ * each response carries that call's quota figures. Only the call without parameters is cached: a sync that
  * pages or asks for changes must see the database as it is, page after page (docs/feeds.md).
  */
 export const FEED_MAX_AGE_SECONDS = 10;
@@ -202,22 +154,22 @@ const salesSummaryFeeds = new TtlCache<
 >(FEED_CACHE);
 
 /** The inventory feed: for a plain call the cached contract answer (`cached`), else one page read now. */
-export async function inventoryFeed(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
+export async function inventoryFeed(env: Pick<Env, "ORG_STORE">, db: Database, orgId: string, now: Date, params: FeedParams) {
   if (isPlainCall(params)) {
     const feed = await inventoryFeeds.get(orgId, now.getTime(), async () => {
-      const page = await inventoryPage(db, orgId, params, read);
+      const page = await inventoryPage(env, db, orgId, params);
       const inventory = page.rows.map((unit) => contractUnit(unit, now));
       return { count: page.rows.length, inventory, ...capSign(page), ...dataAsOfOf(page.receipts, ["inventory"], now) };
     });
     return { cached: feed };
   }
-  return { page: await inventoryPageAnswer(db, orgId, now, params, read) };
+  return { page: await inventoryPageAnswer(env, db, orgId, now, params) };
 }
 
 /** One page of the inventory feed as the paged call answers it. */
-async function inventoryPageAnswer(db: Database, orgId: string, now: Date, params: FeedParams, read?: InventoryReader) {
-  // The page and the feed's age are read together (`Read`): one wave of replica reads, or one object call.
-  const page = await inventoryPage(db, orgId, params, read);
+async function inventoryPageAnswer(env: Pick<Env, "ORG_STORE">, db: Database, orgId: string, now: Date, params: FeedParams) {
+  // The page and the feed's age are read together (`Read`): one object call.
+  const page = await inventoryPage(env, db, orgId, params);
   const inventory: ReturnType<typeof pagedUnit>[] = [];
   const removed: { stock_number: string; store: string; store_id: string; updated_at: string }[] = [];
   for (const row of page.rows) {
@@ -236,16 +188,16 @@ async function inventoryPageAnswer(db: Database, orgId: string, now: Date, param
 }
 
 /** The sales summary: for a plain call the cached contract answer (`cached`), else one page read now. */
-export async function salesSummaryFeed(db: Database, orgId: string, now: Date, params: FeedParams, read?: SalesSummaryReader) {
+export async function salesSummaryFeed(env: Pick<Env, "ORG_STORE">, db: Database, orgId: string, now: Date, params: FeedParams) {
   if (isPlainCall(params)) {
     const feed = await salesSummaryFeeds.get(orgId, now.getTime(), async () => {
-      const page = await salesSummaryPage(db, orgId, params, read);
+      const page = await salesSummaryPage(env, db, orgId, params);
       const salesSummary = page.rows.map(({ store, saleMonth, units, totalGross }) => ({ store, saleMonth, units, totalGross }));
       return { count: page.rows.length, salesSummary, ...capSign(page), ...dataAsOfOf(page.receipts, ["deals"], now) };
     });
     return { cached: feed };
   }
-  const page = await salesSummaryPage(db, orgId, params, read);
+  const page = await salesSummaryPage(env, db, orgId, params);
   return {
     page: {
       count: page.rows.length,
