@@ -1,5 +1,5 @@
 /**
- * The Worker `npm run bench:scale -- --objects` serves (bench-only, never deployed): bench:latency's
+ * The Worker `npm run bench:scale` serves (bench-only, never deployed): bench:latency's
  * Worker (the production app with every binding call recorded, scripts/bench/latency/entry.ts,
  * served with LATENCY_MODEL=off: no delay added, the round trips still counted), plus two routes
  * that reach organizations' objects directly:
