@@ -207,7 +207,7 @@ export async function applyDeals(
   occurredAt: string | undefined,
 ): Promise<AppliedDeals & { events: RecordedEvent[] }> {
   const plan = await planDeals(db, orgId, pushed, today);
-  // A Worker on the previous code (no `occurredAt`) records no delivery in D1 for a moved organization any more: it is recorded here, now.
+  // A Worker on the previous code (no `occurredAt`) records no delivery: it is recorded here, now.
   const receivedAt = occurredAt === undefined ? new Date() : new Date(occurredAt);
   const delivery = await planDelivery(db, orgId, [...new Set(pushed.map((d) => d.store_id))], "deals", receivedAt);
   const events = db.transaction(() => {
