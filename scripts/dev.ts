@@ -8,7 +8,6 @@ import { WRANGLER_BIN, wranglerEnv } from "./lib/local-d1";
 import { openLocalD1 } from "./lib/miniflare-d1";
 import { REPO_ROOT } from "./lib/repo-root";
 import { DEMO_OFAC_DIR, loadSanctionsListFromDir } from "./lib/sanctions-list";
-import { moveAll } from "./lib/storage-moves";
 import { DEMO_VPIC_FILE, loadVehicleData, readVehicleData } from "./lib/vehicle-data";
 
 /**
@@ -46,20 +45,6 @@ function docsPagesStale(): boolean {
     if (entry.isDirectory() || entry.name.endsWith(".md")) inputs.push(path.join(entry.parentPath, entry.name));
   }
   return inputs.some((file) => statSync(file).mtimeMs > builtAt);
-}
-
-/**
- * The demo organizations are seeded into D1 (the seed is SQL for the local database); once the
- * server answers they are moved into their objects, as `npm run storage -- move --all` moves them,
- * so the demo serves as every organization does (docs/scaling.md). Those already there are
- * skipped: a restart moves nothing and prints nothing.
- */
-async function moveDemoOrganizations(secrets: DemoSecrets, port: number): Promise<void> {
-  const started = performance.now();
-  const { moved } = await moveAll({ baseUrl: `http://127.0.0.1:${port}`, token: secrets.operatorToken });
-  if (moved.length === 0) return;
-  const each = moved.map((org) => `${org.org_id} (${org.rows.toLocaleString("en-US")} rows, pause ${org.write_pause_ms} ms)`);
-  console.log(`Moved the demo organizations into their storage objects in ${seconds(started)}: ${each.join(", ")}.`);
 }
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
@@ -120,7 +105,7 @@ async function main() {
     console.error(`could not start wrangler dev: ${error.message}`);
     process.exit(1);
   });
-  // wrangler's output passes through; once it says it is ready, the credentials come (the demo's move prints its line after them).
+  // wrangler's output passes through; once it says it is ready, the credentials come.
   let ready = false;
   server.stdout?.on("data", (chunk: Buffer) => {
     process.stdout.write(chunk);
@@ -128,15 +113,7 @@ async function main() {
     ready = true;
     firstCalls(secrets, port)
       .catch((error: unknown) => console.warn(`First calls failed: ${error instanceof Error ? error.message : error}`))
-      .finally(() => {
-        publishDemoCredentials(secrets, port);
-        // After the credentials, so the start does not wait for it: D1 serves the demo until each flip (the move is online).
-        moveDemoOrganizations(secrets, port).catch((error: unknown) =>
-          console.warn(
-            `Moving the demo organizations stopped (${error instanceof Error ? error.message : error}): run \`npm run storage -- move --all\`.`,
-          ),
-        );
-      });
+      .finally(() => publishDemoCredentials(secrets, port));
   });
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 + constants.signals[signal] : 1)));
 }

@@ -57,8 +57,6 @@ const ConfigSchema = z
     APPRAISAL_VISION_MODEL: z.string().min(1).default("@cf/meta/llama-4-scout-17b-16e-instruct"),
     /** The AI call is bounded by 30 s (docs/appraisal.md); tests set a shorter bound. */
     APPRAISAL_VISION_TIMEOUT_MS: z.coerce.number().int().min(1).max(30_000).default(30_000),
-    /** Days a moved organization's D1 copy is kept, so the move can be undone, before the nightly purge deletes it (docs/scaling.md). */
-    ORG_STORAGE_UNDO_WINDOW_DAYS: z.coerce.number().int().min(1).max(90).default(7),
     /** Encrypts webhook signing secrets at rest. */
     WEBHOOK_SECRETS_KEY: aes256KeyBase64,
     /** Development only: lets webhooks point at http://localhost and http://127.0.0.1. */
@@ -76,7 +74,6 @@ const ConfigSchema = z
     lenderEnvironmentChangePts: vars.LENDER_ENVIRONMENT_CHANGE_PTS,
     appraisalVisionModel: vars.APPRAISAL_VISION_MODEL,
     appraisalVisionTimeoutMs: vars.APPRAISAL_VISION_TIMEOUT_MS,
-    orgStorageUndoWindowDays: vars.ORG_STORAGE_UNDO_WINDOW_DAYS,
     webhookSecretsKey: vars.WEBHOOK_SECRETS_KEY,
     webhookAllowLocalhost: vars.WEBHOOK_ALLOW_LOCALHOST === "true",
     staleSanctionsListMode: vars.DEV_SCREEN_STALE_SANCTIONS_LIST === "true" ? ("development" as const) : ("production" as const),

@@ -1,5 +1,5 @@
 /**
- * A store's month on organizations' objects, priced (`npm run bench:scale -- --objects`; docs/scaling.md,
+ * A store's month on organizations' objects, priced (`npm run bench:scale`; docs/scaling.md,
  * "What a store costs a month"). Measured: each request's time, the object's SQLite rows per request,
  * the object's and the global D1's bytes per store. Assumed: the request volume (STORE_MONTH) and
  * D1's rows per request, which the bench does not count (D1_ROWS_PER_DAY).

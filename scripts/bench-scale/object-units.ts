@@ -1,5 +1,5 @@
 /**
- * A synthetic store's inventory for `npm run bench:scale -- --objects`: the same units from the
+ * A synthetic store's inventory for `npm run bench:scale`: the same units from the
  * seeding (inside the organization's object) and from the bench's snapshot writes (over HTTP), so
  * a measured snapshot lists the store's stock and changes only the prices it means to.
  */

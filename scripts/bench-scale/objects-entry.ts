@@ -1,12 +1,12 @@
 /**
- * The Worker `npm run bench:scale -- --objects` serves (bench-only, never deployed): bench:latency's
+ * The Worker `npm run bench:scale` serves (bench-only, never deployed): bench:latency's
  * Worker (the production app with every binding call recorded, scripts/bench/latency/entry.ts,
  * served with LATENCY_MODEL=off: no delay added, the round trips still counted), plus two routes
  * that reach organizations' objects directly:
  * - `POST /__bench-scale/d1` `{ statements: [{ sql, params }] }`: one D1 batch, run inside workerd
  *   (Miniflare's proxy from Node failed on batches of hundreds at 1,000 stores);
  * - `POST /__bench-scale/seed` `{ orgs: [{ orgId, stores: SeedStore[] }] }`: each organization's
- *   object is switched on and every store's inventory applied as a snapshot, through the object's
+ *   object is opened (`seed`, as the operator's creation opens it) and every store's inventory applied as a snapshot, through the object's
  *   own `applySnapshot` (the write path of `PUT /api/v1/ingest/inventory`, without the HTTP);
  * - `GET /__bench-scale/size?org=…`: the object's SQLite size in bytes (what storage is billed on);
  * - `GET /__bench-scale/rows?org=…`: the rows its statements read and wrote since the last ask.
@@ -45,16 +45,16 @@ export class OrganizationStore extends ProductionStore {
     return rows;
   }
 
-  /** Switches the object on and applies each store's snapshot; returns the object's size. */
+  /** Opens the object, born empty, and applies each store's snapshot; returns the object's size. */
   async benchSeed(orgId: string, stores: SeedStore[]): Promise<number> {
-    this.setActive(orgId, true);
+    await this.seed(orgId);
     const names = stores.map(({ id, name }) => ({ id, name }));
     for (const [i, store] of stores.entries()) {
       const applied = await this.applySnapshot(orgId, names, store.id, storeUnits(i + 1, store.units), {
         allowEmpty: false,
         confirmRemovals: undefined,
       });
-      if ("notServing" in applied || applied.refusal) throw new Error(`seeding ${store.id} was refused: ${JSON.stringify(applied)}`);
+      if (applied.refusal) throw new Error(`seeding ${store.id} was refused: ${JSON.stringify(applied)}`);
     }
     return this.benchSize();
   }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale -- --objects [--max-stores=10000] [--calls=30] [--rounds=3] [--smoke]`
+ * `npm run bench:scale [-- --max-stores=10000] [-- --calls=30] [-- --rounds=3] [-- --smoke]`
  *
  * Scale on organizations' own objects (issue 39, item 6; docs/scaling.md): every synthetic
  * organization's inventory lives in its `OrganizationStore`, D1 holds only the directory and the
@@ -7,7 +7,7 @@
  * Levels of 10, 100, 1,000 and 10,000 stores, each adding to the one before, in the mix of
  * ./organizations.ts (a 50-store group from 100 stores on). For each new organization:
  * - D1 gets its rows as an organization in its object has them: `organizations` (storage
- *   `object`), its `stores`, one `store_feeds` row a store, an API key, a broker token, a staff user;
+ *   `object`), its `stores`, an API key, a broker token, a staff user;
  * - its object gets each store's units (the demo store it copies: 125–175 in stock) through the
  *   object's own `applySnapshot`, in batches of organizations (./objects-entry.ts): the write path of
  *   a snapshot without 10,000 HTTP requests.
@@ -90,7 +90,6 @@ async function seedDirectory(mf: Miniflare, organizations: DemoOrganization[], p
   const seeded: Org[] = [];
   const statements: { sql: string; params: unknown[] }[] = [];
   const add = (sql: string, ...params: unknown[]) => statements.push({ sql, params });
-  const receivedAt = new Date().toISOString();
   for (const organization of organizations) {
     const apiKey = generateApiKey();
     const brokerToken = generateToken(BROKER_TOKEN_PREFIX);
@@ -106,7 +105,6 @@ async function seedDirectory(mf: Miniflare, organizations: DemoOrganization[], p
         store.primary ? 1 : 0,
         store.marketZip,
       );
-      add("INSERT INTO store_feeds (org_id, store_id, feed, received_at) VALUES (?, ?, 'inventory', ?)", id, store.id, receivedAt);
     }
     add(
       `INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by)
@@ -284,7 +282,7 @@ export async function runObjects(options: ObjectsOptions) {
   runWrangler(["deploy", "scripts/bench-scale/objects-entry.ts", "--dry-run", "--outdir", OUT_DIR], { captureStdout: true });
   const date = compatibilityDate();
   const dir = mkdtempSync(path.join(tmpdir(), "dealer-intel-scale-objects-"));
-  console.log(`bench:scale --objects in ${dir}: levels ${levels.map((l) => l.stores).join(", ")} stores, ${options.rounds} × ${options.calls} calls`);
+  console.log(`bench:scale in ${dir}: levels ${levels.map((l) => l.stores).join(", ")} stores, ${options.rounds} × ${options.calls} calls`);
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       resourcePersistencePath: dir,

@@ -68,10 +68,6 @@ export const BENCH_COVERAGE: Record<string, Coverage> = {
   "GET /api/operator/organizations/{org_id}": { none: STAFF },
   "POST /api/operator/organizations/{org_id}/suspend": { none: STAFF },
   "POST /api/operator/organizations/{org_id}/reinstate": { none: STAFF },
-  // A move's copy time is docs/scaling.md's (the prototype's load: 7,750 units in 0.3–0.4 s); bench:scale measures it again at 10,000 stores (issue 39).
-  "POST /api/operator/organizations/{org_id}/storage/move": { none: `${STAFF}; once per organization, when it moves` },
-  "POST /api/operator/organizations/{org_id}/storage/undo": { none: `${STAFF}; only to undo a move` },
-  "POST /api/operator/organizations/{org_id}/storage/cancel": { none: `${STAFF}; only to end a move that has not flipped` },
   "POST /api/operator/organizations/{org_id}/stores": { none: STAFF },
   "GET /api/operator/organizations/{org_id}/stores": { none: STAFF },
   "POST /api/operator/organizations/{org_id}/staff-users": { none: STAFF },

@@ -1,3 +1,5 @@
+import type { SeedRows } from "../../src/db/org-store";
+
 /** What every bench area receives: the seeded organization, its primary store and its credentials. */
 export interface BenchFixture {
   key: string;
@@ -75,10 +77,14 @@ export interface Measurement {
   rateUnit: string;
 }
 
+/** An area's rows of the organization's own data: they open its object with the other areas' (`OrganizationStore.seed`). */
+export type ObjectRows = Partial<{ -readonly [K in keyof SeedRows]: SeedRows[K][number][] }>;
+
 /** One endpoint area's part of the benchmark: the rows its scenarios need, the scenarios, and other measurements. */
 export interface BenchArea {
   name: string;
-  seed?: (db: D1Database, fixture: BenchFixture) => Promise<void>;
+  /** Writes the area's global rows to D1; returns its rows of the organization's own data, for its object. */
+  seed?: (db: D1Database, fixture: BenchFixture) => Promise<ObjectRows | undefined>;
   scenarios: (fixture: BenchFixture) => Scenario[];
   /** Run once each, after the request-rate rounds, against the same Worker. */
   measurements?: { name: string; run: (url: URL, fixture: BenchFixture) => Promise<Measurement[]> }[];

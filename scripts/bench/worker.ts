@@ -8,10 +8,11 @@ import { cpus, totalmem } from "node:os";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../../src/credentials/tokens";
+import type { SeedRows } from "../../src/db/org-store";
 import { runWrangler } from "../lib/local-d1";
 import { BENCH_AREAS } from "./areas";
 import { BARE_ANSWER_PATH } from "./floor-paths";
-import type { BenchFixture } from "./scenario";
+import type { BenchFixture, ObjectRows } from "./scenario";
 import { type BundleFigures, bundleFigures, compatibilityDate } from "./startup";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -176,11 +177,54 @@ export async function migrateAndSeed(mf: Miniflare): Promise<{ platform: BenchFi
   const db = await mf.getD1Database("DB", "api");
   await applyMigrations(db);
   const platform = await seedOrganization(db, "bench");
+  await openObject(mf, platform, [benchUnits(platform)]);
   // The areas seed hundreds of units and deals: in their own organization, so the metered_v1 feed
   // keeps its five units whatever areas exist (it answered 125 once the reports area seeded here).
   const areas = await seedOrganization(db, "bench_areas");
-  for (const area of BENCH_AREAS) await area.seed?.(db, areas);
+  const rows: ObjectRows[] = [];
+  for (const area of BENCH_AREAS) rows.push((await area.seed?.(db, areas)) ?? {});
+  await openObject(mf, areas, rows);
   return { platform, areas };
+}
+
+/**
+ * The organization's object opened with its store and every area's rows, as the operator's creation
+ * opens a new organization's (`OrganizationStore.seed`, called through Miniflare): born there.
+ */
+async function openObject(mf: Miniflare, { orgId, storeId }: BenchFixture, parts: ObjectRows[]): Promise<void> {
+  const all = (key: keyof SeedRows): unknown[] => parts.flatMap((part) => (part[key] ?? []) as unknown[]);
+  // The object's copy of the directory's store: its settings at their defaults.
+  const store = { id: storeId, name: "Bench Store" };
+  const namespace = await mf.getDurableObjectNamespace("ORG_STORE", "api");
+  const object = namespace.get(namespace.idFromName(orgId)) as unknown as {
+    seed(orgId: string, ...rows: unknown[][]): Promise<void>;
+  };
+  await object.seed(orgId, [store], all("units"), all("values"), all("deals"), all("stips"), all("decisions"), all("panels"));
+}
+
+/** The five units of a bench organization's store. */
+function benchUnits({ orgId, storeId }: BenchFixture): ObjectRows {
+  const name = orgId.replace(/^org_/, "");
+  return {
+    units: Array.from({ length: 5 }, (_, i) => ({
+      id: `unit_${name}_${i}`,
+      orgId,
+      storeId,
+      stockNumber: `B${i}`,
+      vin: `VIN${name.toUpperCase()}${i}`.padEnd(17, "0"),
+      year: 2022,
+      make: "Toyota",
+      model: "Camry",
+      trim: "SE",
+      condition: "used" as const,
+      vehicleType: "car" as const,
+      mileage: 31_000,
+      stockedOn: `2026-10-0${i + 1}`,
+      cost: 21_000,
+      askingPrice: 24_995,
+      status: "in_stock" as const,
+    })),
+  };
 }
 
 /** The schema from migrations/, statement by statement, on a bench's D1. */
@@ -199,22 +243,14 @@ export async function applyMigrations(db: D1Database): Promise<void> {
   }
 }
 
-/** An organization with a store, five units, a `lak_` key with a limit of 1,000,000,000 and a legacy token. */
+/** An organization's directory rows, born in its object: a store, a `lak_` key with a limit of 1,000,000,000 and a legacy token. */
 async function seedOrganization(db: D1Database, name: string): Promise<BenchFixture> {
   const key = generateApiKey();
   const legacyToken = generateToken(LEGACY_TOKEN_PREFIX, 32);
   const [orgId, storeId] = [`org_${name}`, `sto_${name}`];
   await db.batch([
-    db.prepare("INSERT INTO organizations (id, name, is_demo) VALUES (?, 'Bench Motors', 0)").bind(orgId),
+    db.prepare("INSERT INTO organizations (id, name, is_demo, storage) VALUES (?, 'Bench Motors', 0, 'object')").bind(orgId),
     db.prepare("INSERT INTO stores (id, org_id, name, is_primary, market_zip) VALUES (?, ?, 'Bench Store', 1, '78701')").bind(storeId, orgId),
-    ...Array.from({ length: 5 }, (_, i) =>
-      db
-        .prepare(
-          `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
-         VALUES (?, ?, ?, ?, ?, 2022, 'Toyota', 'Camry', 'SE', 'used', 'car', 31000, '2026-10-0${i + 1}', 21000, 24995, 'in_stock')`,
-        )
-        .bind(`unit_${name}_${i}`, orgId, storeId, `B${i}`, `VIN${name.toUpperCase()}${i}`.padEnd(17, "0")),
-    ),
     db
       .prepare(
         `INSERT INTO api_keys (id, org_id, key_hash, key_prefix, label, permissions, scopes, daily_limit, created_by)

@@ -17,25 +17,20 @@ import { newId } from "../lib/ids";
 import { chunk, MAX_BOUND_PARAMETERS } from "./batch";
 import {
   agedInventoryAlerts,
-  complianceChecks,
   complianceSettings,
   dealStips,
   deals,
   eventOutbox,
   inventoryUnits,
   lenderDecisions,
-  lenderOutcomeEpisodes,
   morningBriefings,
-  salesMonthly,
   settingsAudit,
   storageOwner,
   storeFeeds,
   storeLenderPanel,
   stores,
   unitMarketValues,
-  webhookAttempts,
   webhookDeliveries,
-  webhookEndpoints,
 } from "./org-schema";
 import type { AgedAlertStore } from "./queries/aged-alerts";
 import { type HistoryOutcome, type NewComplianceCheck, recordComplianceCheck } from "./queries/compliance";
@@ -51,23 +46,6 @@ import {
   upsertStips,
   upsertUnits,
 } from "./queries/ingest";
-import type {
-  NewStoreSettings,
-  StoredAgedAlert,
-  StoredAudit,
-  StoredBriefing,
-  StoredCheck,
-  StoredDecision,
-  StoredEndpoint,
-  StoredEpisode,
-  StoredPanelRow,
-  StoredSalesMonth,
-  StoredStoreFeed,
-  StoredStoreSettings,
-  StoredThresholds,
-  WebhookPage,
-} from "./queries/org-storage";
-import type { TableChanges } from "./queries/org-storage-copy";
 import { type BriefingRow, type BriefingStore, briefingQuery, briefingRows, existingBriefingRoles, insertBriefing } from "./queries/reports";
 import {
   AGED_ALERTS_RETENTION,
@@ -113,16 +91,22 @@ import { attemptBodiesPurge, type WebhookStore } from "./queries/webhooks";
 export { comparablesOf } from "./queries/appraisal";
 // The object loads this one module when it starts: what it runs, on its own SQLite.
 export { listInventory, salesSummary } from "./queries/feeds";
-export { groupDigest, readDealPage, readStoreNames, readUnitPage } from "./queries/org-storage";
 export { briefingRows, readStoreSettings, unitsInStock } from "./queries/reports";
 
 export type OrgStoreDb = DrizzleSqliteDODatabase;
 
-/** Rows as a move's copy carries them (every column) or a seed makes them (columns with defaults may be left out). */
+/** A new store's settings: its id and name, and the settings it was created with (the others take their defaults). */
+export type NewStoreSettings = Pick<StoreSettingsRow, "id" | "name"> & Partial<StoreSettingsRow>;
+
+/** Rows as a seed makes them (columns with defaults may be left out). */
 export type UnitToLoad = typeof inventoryUnits.$inferInsert;
 export type MarketValueToLoad = typeof unitMarketValues.$inferInsert;
 export type DealToLoad = typeof deals.$inferInsert;
 export type StipToLoad = typeof dealStips.$inferInsert;
+export type DecisionToLoad = typeof lenderDecisions.$inferInsert;
+/** A store's lender panel row, and the organization's own screening thresholds, as the object holds them. */
+export type StoredPanelRow = typeof storeLenderPanel.$inferSelect;
+export type StoredThresholds = typeof complianceSettings.$inferSelect;
 
 /** The client on the object's storage, its schema brought to the bundled version (migrations-org/). */
 export async function openOrgStore(storage: DurableObjectStorage, journal = migrations): Promise<OrgStoreDb> {
@@ -140,8 +124,35 @@ export function claimOwner(db: OrgStoreDb, orgId: string): void {
   db.insert(storageOwner).values({ orgId, active: false }).run();
 }
 
-export function setActive(db: OrgStoreDb, active: boolean): void {
-  db.update(storageOwner).set({ active }).run();
+/** A new organization's first rows (`OrganizationStore.seed`): none for one created empty. */
+export interface SeedRows {
+  stores: readonly StoreSettingsRow[];
+  units: readonly UnitToLoad[];
+  values: readonly MarketValueToLoad[];
+  deals: readonly DealToLoad[];
+  stips: readonly StipToLoad[];
+  decisions: readonly DecisionToLoad[];
+  panels: readonly StoredPanelRow[];
+}
+
+/**
+ * Writes the seed's rows and opens the object in one transaction, so a seed that fails leaves it
+ * closed and empty, to be seeded again. The sales rollup's triggers build its months from the deals.
+ */
+export function seedRows(db: OrgStoreDb, orgId: string, rows: SeedRows): void {
+  db.transaction(() => {
+    for (const store of rows.stores)
+      db.insert(stores)
+        .values({ ...store, orgId })
+        .run();
+    for (const unit of rows.units) db.insert(inventoryUnits).values(unit).run();
+    for (const value of rows.values) db.insert(unitMarketValues).values(value).run();
+    for (const deal of rows.deals) db.insert(deals).values(deal).run();
+    for (const stip of rows.stips) db.insert(dealStips).values(stip).run();
+    for (const decision of rows.decisions) db.insert(lenderDecisions).values(decision).run();
+    for (const row of rows.panels) db.insert(storeLenderPanel).values(row).run();
+    db.update(storageOwner).set({ active: true }).run();
+  });
 }
 
 /**
@@ -184,51 +195,6 @@ export async function applySnapshot(
   });
 }
 
-/** The first page of a move (or a sandbox's seed) empties the group's tables, so a move run again after a failure starts clean. */
-export function loadPage(
-  db: OrgStoreDb,
-  orgId: string,
-  names: readonly { id: string; name: string }[],
-  units: readonly UnitToLoad[],
-  values: readonly MarketValueToLoad[],
-  first: boolean,
-): void {
-  db.transaction(() => {
-    if (first) {
-      // The deals group too (stips before their deals): a move copies it after the units.
-      db.delete(dealStips).run();
-      db.delete(deals).run();
-      db.delete(salesMonthly).run();
-      db.delete(unitMarketValues).run();
-      db.delete(inventoryUnits).run();
-      replaceStores(db, orgId, names);
-    }
-    // Every column as D1 holds it, updated_at included, so the insert trigger leaves it be. A row
-    // already here is a page a resumed move copies again: kept (a change since is in the move's log).
-    for (const unit of units) db.insert(inventoryUnits).values(unit).onConflictDoNothing().run();
-    for (const value of values) db.insert(unitMarketValues).values(value).onConflictDoNothing().run();
-  });
-}
-
-/**
- * A page of deals and their stips copied in (after the units' first page emptied the group), or a
- * sandbox's seeded deals. The rollup's triggers build its months from the deals; a move then
- * replaces it with D1's rows (`salesMonths`), so the copy is D1's exactly.
- */
-export function loadDeals(
-  db: OrgStoreDb,
-  page: { deals: readonly DealToLoad[]; stips: readonly StipToLoad[]; salesMonths?: readonly StoredSalesMonth[] },
-): void {
-  db.transaction(() => {
-    // As the units' page: a row already here is a resumed move's page copied again.
-    for (const deal of page.deals) db.insert(deals).values(deal).onConflictDoNothing().run();
-    for (const stip of page.stips) db.insert(dealStips).values(stip).onConflictDoNothing().run();
-    if (page.salesMonths === undefined) return;
-    db.delete(salesMonthly).run();
-    for (const month of page.salesMonths) db.insert(salesMonthly).values(month).run();
-  });
-}
-
 /**
  * A push of deals applied here, as D1's ingestion applies it (src/routes/ingest/ingest.service.ts):
  * read and compared, then written in one transaction with its stip alerts in the object's outbox,
@@ -244,11 +210,11 @@ export async function applyDeals(
   occurredAt: string | undefined,
 ): Promise<AppliedDeals & { events: RecordedEvent[] }> {
   const plan = await planDeals(db, orgId, pushed, today);
-  // A Worker on the previous code (no `occurredAt`) records no delivery in D1 for a moved organization any more: it is recorded here, now.
+  // A Worker on the previous code (no `occurredAt`) records no delivery: it is recorded here, now.
   const receivedAt = occurredAt === undefined ? new Date() : new Date(occurredAt);
   const delivery = await planDelivery(db, orgId, [...new Set(pushed.map((d) => d.store_id))], "deals", receivedAt);
   const events = db.transaction(() => {
-    // The directory's names with the deals, as a snapshot writes them: the sales summary joins them (a store opened since the move included).
+    // The directory's names with the deals, as a snapshot writes them: the sales summary joins them.
     replaceStores(db, orgId, names);
     for (const statement of [...upsertDeals(db, orgId, plan.dealRows), ...upsertStips(db, orgId, plan.stipRows)])
       (statement as unknown as { run(): void }).run();
@@ -318,7 +284,6 @@ export function markRelayed(db: OrgStoreDb, ids: readonly string[], at: Date): b
 // --- the compliance checks group (compliance_checks; docs/scaling.md) ------------------------------
 
 export { getComplianceCheck } from "./queries/compliance";
-export { readCheckPage } from "./queries/org-storage";
 
 /** The client's own storage: a built statement runs on it as drizzle's driver would run it. */
 const sqlOf = (db: OrgStoreDb) => (db as unknown as { $client: DurableObjectStorage }).$client.sql;
@@ -347,14 +312,6 @@ export function recordCheck(
   });
 }
 
-/** A page of a move's copy of the checks; the first empties what an earlier, failed move left. */
-export function loadChecks(db: OrgStoreDb, checks: readonly StoredCheck[], first: boolean): void {
-  db.transaction(() => {
-    if (first) db.delete(complianceChecks).run();
-    for (const check of checks) db.insert(complianceChecks).values(check).run();
-  });
-}
-
 /** The organization's checks older than the audit trail's retention (`COMPLIANCE_CHECKS_RETENTION`, D1's rule) deleted, oldest first: how many. */
 export function deleteExpiredChecks(db: OrgStoreDb, now: Date): number {
   return deleteExpiredRowsOf(db, COMPLIANCE_CHECKS_RETENTION, now);
@@ -374,29 +331,6 @@ function deleteExpiredRowsOf(db: OrgStoreDb, rule: RetentionRule, now: Date): nu
 // --- the lender decisions group (lender_decisions, lender_outcome_episodes; docs/scaling.md) ----
 
 export { storeLenderHistory } from "./queries/deal-desk";
-export { lenderDigest, readDecisionPage, readEpisodes } from "./queries/org-storage";
-
-/** A decision as a move's copy carries it (every column) or a seed makes it. */
-export type DecisionToLoad = typeof lenderDecisions.$inferInsert;
-
-/**
- * A page of a move's copy of the decisions, and with the last the episodes (or a sandbox's seeded
- * decisions); the first page empties what an earlier, failed move left.
- */
-export function loadLenderDecisions(
-  db: OrgStoreDb,
-  page: { decisions: readonly (StoredDecision | DecisionToLoad)[]; episodes?: readonly StoredEpisode[] },
-  first: boolean,
-): void {
-  db.transaction(() => {
-    if (first) {
-      db.delete(lenderOutcomeEpisodes).run();
-      db.delete(lenderDecisions).run();
-    }
-    for (const decision of page.decisions) db.insert(lenderDecisions).values(decision).run();
-    for (const episode of page.episodes ?? []) db.insert(lenderOutcomeEpisodes).values(episode).run();
-  });
-}
 
 /** The lender-outcome job's reads and writes on the object's own SQLite, for its alarm (src/jobs/lender-outcomes.ts `raiseOutcomeShiftsOf`). */
 export function outcomeStore(db: OrgStoreDb, orgId: string): OutcomeStore {
@@ -416,7 +350,6 @@ export function outcomeStore(db: OrgStoreDb, orgId: string): OutcomeStore {
 
 // --- the settings group (the settings columns of `stores`, settings_audit; docs/scaling.md) ------
 
-export { readAuditPage, settingsDigest } from "./queries/org-storage";
 export { findStoreSettings, listSettingsAudit, listStoreSettings } from "./queries/settings";
 
 /** What a settings change found and did here: null, no such store; `written` false, the store's settings were no longer `expected`. */
@@ -464,32 +397,9 @@ export function addStore(db: OrgStoreDb, store: NewStoreSettings & { orgId: stri
   return storeSettingsQuery(db, store.orgId, store.id).get() as StoreSettingsRow;
 }
 
-/** A move's copy of the group: the first page sets every store's settings (D1's) and empties the audit; each page adds audit rows. */
-export function loadSettings(
-  db: OrgStoreDb,
-  orgId: string,
-  settings: readonly StoredStoreSettings[] | undefined,
-  audit: readonly StoredAudit[],
-): void {
-  db.transaction(() => {
-    if (settings !== undefined) {
-      db.delete(settingsAudit).run();
-      for (const row of settings) {
-        const { id: _id, name: _name, ...values } = row;
-        db.insert(stores)
-          .values({ ...row, orgId })
-          .onConflictDoUpdate({ target: stores.id, set: values })
-          .run();
-      }
-    }
-    for (const entry of audit) db.insert(settingsAudit).values(entry).run();
-  });
-}
-
 // --- the settings group's lender panels and screening thresholds (store_lender_panel, compliance_settings; docs/scaling.md) --
 
 export { loadStorePanel } from "./queries/deal-desk";
-export { panelsDigest, readLenderPanels } from "./queries/org-storage";
 export { complianceValuesOf, sameComplianceValues } from "./queries/settings";
 
 /** What a panel change found and did here: null, no such store; `changed`, the panel differed and was replaced, with its audit row. */
@@ -566,26 +476,6 @@ export function addStorePanel(db: OrgStoreDb, orgId: string, storeId: string, pr
   });
 }
 
-/**
- * A move's copy of the panels and the organization's own thresholds (D1's, whole: a few rows per
- * store), or a sandbox's seeded panels: what an earlier, failed move left is emptied first.
- */
-export function loadLenderPanels(db: OrgStoreDb, panels: readonly StoredPanelRow[], thresholds: StoredThresholds | null): void {
-  db.transaction(() => {
-    db.delete(storeLenderPanel).run();
-    db.delete(complianceSettings).run();
-    for (const row of panels) db.insert(storeLenderPanel).values(row).run();
-    if (thresholds !== null) db.insert(complianceSettings).values(thresholds).run();
-  });
-}
-
-/** The audit rows of the panels and thresholds D1 recorded, added to the object's (an object moved before they were: `holdLenderPanels`); a row held already stays. */
-export function addAuditRows(db: OrgStoreDb, audit: readonly StoredAudit[]): void {
-  db.transaction(() => {
-    for (const entry of audit) db.insert(settingsAudit).values(entry).onConflictDoNothing().run();
-  });
-}
-
 // --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts; docs/scaling.md) --
 
 /**
@@ -606,30 +496,6 @@ export function objectWebhookStore(db: OrgStoreDb): WebhookStore {
             .onConflictDoNothing() as unknown as BatchItem<"sqlite">,
       ),
   };
-}
-
-export { readDeliveryPage, readEndpoints, webhooksDigest } from "./queries/org-storage";
-
-/**
- * A page of a move's copy of the deliveries with their attempts and events; the first page carries
- * the endpoints and empties what an earlier, failed move left. The events are D1's (relayed).
- */
-export function loadWebhooks(db: OrgStoreDb, page: WebhookPage, endpoints: readonly StoredEndpoint[] | undefined, at: Date): void {
-  db.transaction(() => {
-    if (endpoints !== undefined) {
-      db.delete(webhookAttempts).run();
-      db.delete(webhookDeliveries).run();
-      db.delete(webhookEndpoints).run();
-      for (const endpoint of endpoints) db.insert(webhookEndpoints).values(endpoint).run();
-    }
-    for (const event of page.events)
-      db.insert(eventOutbox)
-        .values({ ...event, relayedAt: at.toISOString() })
-        .onConflictDoNothing()
-        .run();
-    for (const delivery of page.deliveries) db.insert(webhookDeliveries).values(delivery).run();
-    for (const attempt of page.attempts) db.insert(webhookAttempts).values(attempt).run();
-  });
 }
 
 /** The attempts' bodies made before `keptFrom` cleared (D1's statement, `attemptBodiesPurge`): how many attempts. */
@@ -653,7 +519,6 @@ export function deleteExpiredDeliveries(db: OrgStoreDb, now: Date): number {
 
 // --- the briefings group (morning_briefings, aged_inventory_alerts; docs/scaling.md) ------------
 
-export { briefingsDigest, readAgedAlertMarkerPage, readBriefingPage } from "./queries/org-storage";
 export { briefingData, findBriefing } from "./queries/reports";
 
 /** The store's briefings and rows in the object, the day's new briefings written there with their events (src/jobs/build-morning-briefings.ts). */
@@ -716,25 +581,8 @@ export function deleteExpiredBriefings(db: OrgStoreDb, now: Date): number {
   return deleteExpiredRowsOf(db, MORNING_BRIEFINGS_RETENTION, now) + deleteExpiredRowsOf(db, AGED_ALERTS_RETENTION, now);
 }
 
-/** A page of a move's copy of the briefings and the markers; the first empties what an earlier, failed move left. */
-export function loadBriefings(
-  db: OrgStoreDb,
-  page: { briefings: readonly StoredBriefing[]; markers: readonly StoredAgedAlert[] },
-  first: boolean,
-): void {
-  db.transaction(() => {
-    if (first) {
-      db.delete(morningBriefings).run();
-      db.delete(agedInventoryAlerts).run();
-    }
-    for (const briefing of page.briefings) db.insert(morningBriefings).values(briefing).run();
-    for (const marker of page.markers) db.insert(agedInventoryAlerts).values(marker).run();
-  });
-}
-
 // --- the store feeds group (store_feeds; docs/scaling.md) ------------------------------------------
 
-export { feedsDigest, readStoreFeeds } from "./queries/org-storage";
 export { nextFeedStaleAt, readFeedReceipts } from "./queries/signals";
 
 /** A delivery of `feed` for `storeIds` at `at`, and the `store.feed_resumed` of each open episode it closes (read before its write's transaction). */
@@ -779,69 +627,4 @@ export async function markStaleFeeds(db: OrgStoreDb, orgId: string, now: Date): 
       at,
     );
   });
-}
-
-/** A move's copy of the feeds: D1's rows in place of any a failed move left. */
-export function loadStoreFeeds(db: OrgStoreDb, rows: readonly StoredStoreFeed[]): void {
-  db.transaction(() => {
-    db.delete(storeFeeds).run();
-    for (const row of rows) db.insert(storeFeeds).values(row).run();
-  });
-}
-
-// --- the move's catch-up (src/db/queries/org-storage-copy.ts; docs/scaling.md) -------------------
-
-/**
- * One catch-up round written here, in one transaction: per table, in the order given (a referenced
- * row before those that refer to it, the sales rollup after its deals), the keys D1 no longer holds
- * deleted, then D1's rows written by key (an existing row updated in place, so nothing that refers
- * to it cascades), each with the columns this table has (the directory's `stores` has fewer). The
- * rows a table carries (a delivery's event) are added if missing, as relayed: D1 holds them.
- * Foreign keys are checked at the commit, so a deal may go before its stips within the round.
- */
-export function applyChanges(db: OrgStoreDb, tables: readonly TableChanges[], at: Date): void {
-  const storage = sqlOf(db);
-  const columnsOf = (table: string) =>
-    new Set(
-      storage
-        .exec<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, table)
-        .toArray()
-        .map((c) => c.name),
-    );
-  const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
-  const write = (table: string, rows: readonly Record<string, unknown>[], key: readonly string[] | undefined) => {
-    const held = columnsOf(table);
-    if (held.size === 0) throw new Error(`The object has no table ${table}.`);
-    for (const row of rows) {
-      // A carried row is D1's already: marked relayed where the table keeps that (the object's outbox), so its relay leaves it.
-      const fields: Record<string, unknown> = { ...row, ...(key === undefined && held.has("relayed_at") && { relayed_at: at.toISOString() }) };
-      const columns = Object.keys(fields).filter((column) => held.has(column));
-      const values = columns.map((column) => fields[column]);
-      const upsert =
-        key === undefined
-          ? "ON CONFLICT DO NOTHING"
-          : `ON CONFLICT (${key.map(q).join(", ")}) DO UPDATE SET ${columns
-              .filter((column) => !key.includes(column))
-              .map((column) => `${q(column)} = excluded.${q(column)}`)
-              .join(", ")}`;
-      storage.exec(`INSERT INTO ${q(table)} (${columns.map(q).join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) ${upsert}`, ...values);
-    }
-  };
-  db.transaction(() => {
-    storage.exec("PRAGMA defer_foreign_keys = ON");
-    for (const changes of tables) {
-      const where = changes.key.map((column) => `${q(column)} IS ?`).join(" AND ");
-      for (const gone of changes.gone) storage.exec(`DELETE FROM ${q(changes.table)} WHERE ${where}`, ...gone);
-      if (changes.carried) write(changes.carried.table, changes.carried.rows, undefined);
-      write(changes.table, changes.rows, changes.key);
-    }
-  });
-}
-
-/** The rows of each of these tables (the object holds one organization's): the pause's check of a move's last round. */
-export function rowCounts(db: OrgStoreDb, tables: readonly string[]): Record<string, number> {
-  const storage = sqlOf(db);
-  return Object.fromEntries(
-    tables.map((table) => [table, storage.exec<{ n: number }>(`SELECT count(*) AS n FROM "${table.replaceAll('"', '""')}"`).one().n]),
-  );
 }

@@ -30,7 +30,7 @@ export async function explainQueryPlan(db: D1Database, sql: string, params: read
 }
 
 /** The names a statement gives its tables (`FROM "deals" "c"`, `JOIN stores s`): plans name the alias. */
-export function tableAliases(sql: string): Map<string, string> {
+function tableAliases(sql: string): Map<string, string> {
   const names = new Map<string, string>();
   for (const m of sql.matchAll(/\b(?:from|join)\s+"?(\w+)"?(?:\s+(?:as\s+)?"?(\w+)"?)?/gi)) {
     names.set(m[1], m[1]);

@@ -5,8 +5,11 @@ import type {
   EventToRecord,
   LenderPanelChanged,
   MarketValueToLoad,
+  NewStoreSettings,
   OrgStoreDb,
   StipToLoad,
+  StoredPanelRow,
+  StoredThresholds,
   StoreSettingsChanged,
   ThresholdsChanged,
   UnitToLoad,
@@ -17,33 +20,6 @@ import type { StoreLenderHistory } from "../db/queries/deal-desk";
 import type { RecordedEvent } from "../db/queries/events";
 import type { FeedQuery, InventoryAfter, SalesSummaryAfter, SalesSummaryRow, UnitRow } from "../db/queries/feeds";
 import type { AppliedDeals, PushedDeal, SnapshotPlan, SnapshotUnit } from "../db/queries/ingest";
-import type {
-  AgedAlertKey,
-  BriefingKey,
-  FeedsTable,
-  NewStoreSettings,
-  PanelsTable,
-  StoredAgedAlert,
-  StoredAudit,
-  StoredBriefing,
-  StoredCheck,
-  StoredDeal,
-  StoredDecision,
-  StoredEndpoint,
-  StoredEpisode,
-  StoredMarketValue,
-  StoredPanelRow,
-  StoredSalesMonth,
-  StoredStip,
-  StoredStoreFeed,
-  StoredStoreSettings,
-  StoredThresholds,
-  StoredUnit,
-  TableDigest,
-  WebhookPage,
-  WebhooksTable,
-} from "../db/queries/org-storage";
-import type { TableChanges } from "../db/queries/org-storage-copy";
 import type { AlertPageAfter } from "../db/queries/reports";
 import type {
   AuditCursor,
@@ -83,13 +59,6 @@ export class SandboxPurgeRefusedError extends Error {
   }
 }
 
-export class StorageDeleteRefusedError extends Error {
-  constructor() {
-    super("An organization's storage object is deleted only once D1 holds its data again (an undo's flip).");
-    this.name = "StorageDeleteRefusedError";
-  }
-}
-
 /** The answer of a call the object does not serve yet (being filled by a move) or any more (moved back to D1): ask D1 where the data is. */
 export const NOT_SERVING = { notServing: true } as const;
 
@@ -114,18 +83,14 @@ const FEED_CHECK_AT = "feed_check_at";
 const FEED_CHECK_LAG_MS = 1_000;
 /** When the object re-sends the webhook redeliveries and samples whose queue send failed; set while any waits (the webhooks group). */
 const RESEND_AT = "resend_at";
-/** Set once the object holds its stores' settings (a move's copy, a seed, or its first start after the settings group moved). */
-const SETTINGS_HELD = "settings_held";
-/** The same for the stores' lender panels and the organization's screening thresholds (object schema version 11). */
-const LENDER_PANELS_HELD = "lender_panels_held";
 type Applied =
   | Extract<SnapshotPlan, { refusal: object }>
   | { refusal: null; created: number; updated: number; removed: number; events: RecordedEvent[] };
 
 /**
  * One organization's own storage (docs/scaling.md): a SQLite-backed object found by
- * `idFromName(orgId)`, holding the tables moved out of D1 for an organization whose
- * `organizations.storage` is `object`, read and written by the same query modules as D1.
+ * `idFromName(orgId)`, holding every per-organization table, read and written by the query
+ * modules D1's code shares (src/db/org-store.ts).
  *
  * - Its schema is migrated when it starts, before any call (migrations-org/, drizzle-kit's).
  * - The first call's organization owns it; a call for any other throws `OrgStorageMismatchError`,
@@ -145,8 +110,6 @@ export class OrganizationStore extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => {
       this.queries = await import("../db/org-store");
       this.db = await this.queries.openOrgStore(ctx.storage);
-      await this.holdSettings();
-      await this.holdLenderPanels();
     });
   }
 
@@ -251,18 +214,6 @@ export class OrganizationStore extends DurableObject<Env> {
     return { ...comparables, settings, feeds };
   }
 
-  /** One page of a move's copy of the deals and their stips, and with the last, D1's sales rollup (after `load`'s first page emptied the group). */
-  loadDeals(orgId: string, deals: StoredDeal[], stips: StoredStip[], salesMonths?: StoredSalesMonth[]): void {
-    this.idle(orgId);
-    this.queries.loadDeals(this.db, { deals, stips, salesMonths });
-  }
-
-  /** One page of the deals by id with their stips, for an undo's copy back to D1. */
-  dealPage(orgId: string, afterId: string | undefined, limit: number): Promise<{ deals: StoredDeal[]; stips: StoredStip[] }> {
-    this.idle(orgId);
-    return this.queries.readDealPage(this.db, orgId, afterId, limit);
-  }
-
   // --- the compliance checks group (compliance_checks; docs/scaling.md) ------------------------
 
   /**
@@ -296,18 +247,6 @@ export class OrganizationStore extends DurableObject<Env> {
     return await this.queries.getComplianceCheck(this.db, orgId, checkId);
   }
 
-  /** One page of a move's copy of the checks; the first empties what an earlier, failed move left. */
-  loadChecks(orgId: string, checks: StoredCheck[], first: boolean): void {
-    this.idle(orgId);
-    this.queries.loadChecks(this.db, checks, first);
-  }
-
-  /** One page of the checks by id, for an undo's copy back to D1. */
-  checkPage(orgId: string, afterId: string | undefined, limit: number): Promise<StoredCheck[]> {
-    this.idle(orgId);
-    return this.queries.readCheckPage(this.db, orgId, afterId, limit);
-  }
-
   // --- the lender decisions group (lender_decisions, lender_outcome_episodes; docs/scaling.md) --
 
   /** A store's decisions counted per program and score band, and its open tightenings (`storeLenderHistory`, D1's own reads): the deal desk's. */
@@ -320,28 +259,6 @@ export class OrganizationStore extends DurableObject<Env> {
       this.queries.readFeedReceipts(this.db, orgId, [storeId]),
     ]);
     return { ...history, ...(settings && { settings }), feeds };
-  }
-
-  /** One page of a move's copy of the decisions, and with the last the episodes; the first empties the group. */
-  loadLenderDecisions(orgId: string, decisions: StoredDecision[], episodes: StoredEpisode[] | undefined, first: boolean): void {
-    this.idle(orgId);
-    this.queries.loadLenderDecisions(this.db, { decisions, episodes }, first);
-  }
-
-  /** One page of the decisions by id, and with the last (shorter than `limit`) every episode, for an undo's copy back to D1. */
-  async decisionPage(
-    orgId: string,
-    afterId: string | undefined,
-    limit: number,
-  ): Promise<{ decisions: StoredDecision[]; episodes?: StoredEpisode[] }> {
-    this.idle(orgId);
-    const decisions = await this.queries.readDecisionPage(this.db, orgId, afterId, limit);
-    return decisions.length < limit ? { decisions, episodes: await this.queries.readEpisodes(this.db, orgId) } : { decisions };
-  }
-
-  lenderDigest(orgId: string): Promise<Record<string, TableDigest>> {
-    this.claim(orgId);
-    return this.queries.lenderDigest(this.db, orgId);
   }
 
   // --- the settings group (the settings columns of `stores`, settings_audit; docs/scaling.md) --
@@ -390,51 +307,6 @@ export class OrganizationStore extends DurableObject<Env> {
     return stored;
   }
 
-  /** One page of a move's copy: with the first, every store's settings (D1's); each, audit rows by id. */
-  loadSettings(orgId: string, settings: StoredStoreSettings[] | undefined, audit: StoredAudit[]): Promise<void> {
-    this.idle(orgId);
-    this.queries.loadSettings(this.db, orgId, settings, audit);
-    return this.ctx.storage.put(SETTINGS_HELD, true);
-  }
-
-  /**
-   * An object moved before the settings group was (object schema version 8) got its stores'
-   * settings columns at their defaults, while D1 kept the organization's own and went on being
-   * written: the first start on this version, serving, takes D1's (settings and their audit rows)
-   * before any call, so no answer is computed from a default the store never chose.
-   */
-  private async holdSettings(): Promise<void> {
-    if (await this.ctx.storage.get<boolean>(SETTINGS_HELD)) return;
-    const owner = this.queries.readOwner(this.db);
-    // Unowned or off: a move's copy brings the settings when it fills the object.
-    if (!owner?.active) return;
-    const [{ getDb }, { listStoreSettings }, { readAuditPage }] = await Promise.all([
-      import("../db/client"),
-      import("../db/queries/settings"),
-      import("../db/queries/org-storage"),
-    ]);
-    const d1 = getDb(this.env.DB);
-    const [settings, audit] = await Promise.all([
-      listStoreSettings(d1, owner.orgId),
-      readAuditPage(d1, owner.orgId, undefined, Number.MAX_SAFE_INTEGER),
-    ]);
-    this.queries.loadSettings(this.db, owner.orgId, settings, audit);
-    await this.ctx.storage.put(SETTINGS_HELD, true);
-    logEvent("info", { event: "org_settings_taken_from_d1", org_id: owner.orgId, stores: settings.length, audit_rows: audit.length });
-  }
-
-  /** One page of the audit by id, and with the first (no `afterId`) every store's settings, for an undo's copy back to D1. */
-  async settingsPage(orgId: string, afterId: string | undefined, limit: number): Promise<{ settings?: StoredStoreSettings[]; audit: StoredAudit[] }> {
-    this.idle(orgId);
-    const audit = await this.queries.readAuditPage(this.db, orgId, afterId, limit);
-    return afterId === undefined ? { settings: await this.queries.listStoreSettings(this.db, orgId), audit } : { audit };
-  }
-
-  settingsDigest(orgId: string): Promise<Record<string, TableDigest>> {
-    this.claim(orgId);
-    return this.queries.settingsDigest(this.db, orgId);
-  }
-
   // --- the settings group's lender panels and screening thresholds (store_lender_panel, compliance_settings; docs/scaling.md) --
 
   /** A store's panel (program ids, sorted), or null when the organization has no such store. */
@@ -471,47 +343,6 @@ export class OrganizationStore extends DurableObject<Env> {
     return this.queries.changeThresholds(this.db, orgId, defaults, fields, actor, changedAt);
   }
 
-  /** A move's copy of the panels and the organization's own thresholds, whole (or a sandbox's seeded panels). */
-  loadLenderPanels(orgId: string, panels: StoredPanelRow[], thresholds: StoredThresholds | null): Promise<void> {
-    this.idle(orgId);
-    this.queries.loadLenderPanels(this.db, panels, thresholds);
-    return this.ctx.storage.put(LENDER_PANELS_HELD, true);
-  }
-
-  /** The panels and the thresholds, whole, for an undo's copy back to D1. */
-  lenderPanelsPage(orgId: string): Promise<{ panels: StoredPanelRow[]; thresholds: StoredThresholds | null }> {
-    this.idle(orgId);
-    return this.queries.readLenderPanels(this.db, orgId);
-  }
-
-  panelsDigest(orgId: string): Promise<Record<PanelsTable, TableDigest>> {
-    this.claim(orgId);
-    return this.queries.panelsDigest(this.db, orgId);
-  }
-
-  /**
-   * An object moved before the panels and thresholds were (object schema version 11) has none,
-   * while D1 kept the organization's and went on being written: the first start on this version,
-   * serving, takes D1's (with their audit rows) before any call, so no route is computed over an
-   * empty panel. After `holdSettings`, which takes every area's audit rows for an older object.
-   */
-  private async holdLenderPanels(): Promise<void> {
-    if (await this.ctx.storage.get<boolean>(LENDER_PANELS_HELD)) return;
-    const owner = this.queries.readOwner(this.db);
-    // Unowned or off: a move's copy brings them when it fills the object.
-    if (!owner?.active) return;
-    const [{ getDb }, { readLenderPanels, readAuditPage }] = await Promise.all([import("../db/client"), import("../db/queries/org-storage")]);
-    const d1 = getDb(this.env.DB);
-    const [{ panels, thresholds }, audit] = await Promise.all([
-      readLenderPanels(d1, owner.orgId),
-      readAuditPage(d1, owner.orgId, undefined, Number.MAX_SAFE_INTEGER),
-    ]);
-    this.queries.loadLenderPanels(this.db, panels, thresholds);
-    this.queries.addAuditRows(this.db, audit);
-    await this.ctx.storage.put(LENDER_PANELS_HELD, true);
-    logEvent("info", { event: "org_lender_panels_taken_from_d1", org_id: owner.orgId, panel_rows: panels.length, audit_rows: audit.length });
-  }
-
   // --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts; docs/scaling.md) --
 
   /**
@@ -524,38 +355,19 @@ export class OrganizationStore extends DurableObject<Env> {
     const { runWebhookRequest } = await import("../jobs/webhook-requests");
     const answer = await runWebhookRequest({ env: this.env, store: this.queries.objectWebhookStore(this.db), orgId }, op, args);
     // Its queue send may have failed: the alarm re-sends it.
-    if (op === "redeliver" || op === "sample") await this.armResend(true);
+    if (op === "redeliver" || op === "sample") await this.armResend();
     return answer;
-  }
-
-  /** One page of a move's copy of the deliveries, with their attempts and events; the first carries the endpoints and empties the group. */
-  loadWebhooks(orgId: string, page: WebhookPage, endpoints?: StoredEndpoint[]): void {
-    this.idle(orgId);
-    this.queries.loadWebhooks(this.db, page, endpoints, new Date());
-  }
-
-  /** One page of the deliveries by id with their attempts and events, and with the first (no `afterId`) the endpoints, for an undo's copy back to D1. */
-  async webhookPage(orgId: string, afterId: string | undefined, limit: number): Promise<WebhookPage & { endpoints?: StoredEndpoint[] }> {
-    this.idle(orgId);
-    const page = await this.queries.readDeliveryPage(this.db, orgId, afterId, limit);
-    return afterId === undefined ? { ...page, endpoints: await this.queries.readEndpoints(this.db, orgId) } : page;
-  }
-
-  webhooksDigest(orgId: string): Promise<Record<WebhooksTable, TableDigest>> {
-    this.claim(orgId);
-    return this.queries.webhooksDigest(this.db, orgId);
   }
 
   // --- the webhooks group's jobs: its redeliveries and samples whose queue send failed (docs/scaling.md) --
 
   /**
    * The re-send's timer (RESEND_AT) set for the oldest redelivery or sample the queue never
-   * accepted, once past the sweeper's grace (`nextResend`), or cleared. Off, the object sends
-   * nothing: an undo writes them back to D1, whose sweeper sends them.
+   * accepted, once past the sweeper's grace (`nextResend`), or cleared.
    */
-  private async armResend(on: boolean): Promise<void> {
+  private async armResend(): Promise<void> {
     const { nextResend } = await import("../jobs/sweep-outbox");
-    await this.setResendTimer(on ? await nextResend(this.queries.objectWebhookStore(this.db), new Date()) : undefined);
+    await this.setResendTimer(await nextResend(this.queries.objectWebhookStore(this.db), new Date()));
   }
 
   /** The alarm's re-send of what the queue never accepted, each once (`resendUnsent`), then the timer for what is left. */
@@ -597,85 +409,12 @@ export class OrganizationStore extends DurableObject<Env> {
     return this.queries.keepBriefing(this.db, { orgId, storeId, role, day, generatedAt: body.generated_at, body }) as BriefingBody;
   }
 
-  /** One page of a move's copy of the briefings and markers; the first empties the group. */
-  loadBriefings(orgId: string, briefings: StoredBriefing[], markers: StoredAgedAlert[], first: boolean): void {
-    this.idle(orgId);
-    this.queries.loadBriefings(this.db, { briefings, markers }, first);
-  }
-
-  /** One page of the briefings, or of the markers, by key, for an undo's copy back to D1. */
-  async briefingPage(orgId: string, after: BriefingKey | undefined, limit: number): Promise<StoredBriefing[]> {
-    this.idle(orgId);
-    return await this.queries.readBriefingPage(this.db, orgId, after, limit);
-  }
-
-  async agedAlertMarkerPage(orgId: string, after: AgedAlertKey | undefined, limit: number): Promise<StoredAgedAlert[]> {
-    this.idle(orgId);
-    return await this.queries.readAgedAlertMarkerPage(this.db, orgId, after, limit);
-  }
-
-  briefingsDigest(orgId: string): Promise<Record<string, TableDigest>> {
-    this.claim(orgId);
-    return this.queries.briefingsDigest(this.db, orgId);
-  }
-
-  // --- a move (src/db/org-storage-move.ts): never while serving, except the switch itself --------
-
-  /** One page of a copy from D1 (units and their market values); the first empties what an earlier, failed move left. */
-  load(orgId: string, stores: StoreName[], units: StoredUnit[], values: StoredMarketValue[], first: boolean): void {
-    this.idle(orgId);
-    this.queries.loadPage(this.db, orgId, stores, units, values, first);
-  }
-
-  /** One page of the units by id, for an undo's copy back to D1. */
-  unitPage(orgId: string, afterId: string | undefined, limit: number): Promise<StoredUnit[]> {
-    this.idle(orgId);
-    return this.queries.readUnitPage(this.db, orgId, afterId, limit);
-  }
-
-  digest(orgId: string): Promise<Record<string, TableDigest>> {
-    this.claim(orgId);
-    return this.queries.groupDigest(this.db, orgId);
-  }
-
-  /** Starts or stops serving requests: the object's side of the flag. Its nightly alarm and its feeds' check start and stop with it. */
-  async setActive(orgId: string, active: boolean): Promise<void> {
-    this.claim(orgId);
-    this.queries.setActive(this.db, active);
-    // Switched on by a move: the feeds' check starts from the copied deliveries, and a redelivery D1 never sent was copied: only
-    // this object sends it now. Not async, so that a call for another organization throws at once (claim).
-    return this.armFeedCheck(orgId)
-      .then(() => this.armResend(active))
-      .then(() => this.armNightly(active));
-  }
-
-  // --- the move's catch-up (src/durable-objects/org-storage-move.ts; docs/scaling.md) ----------
-
-  /** One round of a move's catch-up: the rows D1 changed since they were copied, written (or deleted) here in one transaction. */
-  catchUp(orgId: string, tables: TableChanges[]): void {
-    this.idle(orgId);
-    this.queries.applyChanges(this.db, tables, new Date());
-  }
-
-  /** Each table's rows here: a move's check of its last round, in its write pause. */
-  rowCounts(orgId: string, tables: string[]): Record<string, number> {
-    this.idle(orgId);
-    return this.queries.rowCounts(this.db, tables);
-  }
-
   // --- the object's outbox (docs/scaling.md#an-object-write-and-its-events) ------------------
 
-  /** These events are in D1's outbox (the caller relayed them): marked, so the alarm leaves them. Served while off too: an undo's relay marks them. */
+  /** These events are in D1's outbox (the caller relayed them): marked, so the alarm leaves them. */
   async markRelayed(orgId: string, ids: string[]): Promise<void> {
     this.claim(orgId);
     if (!this.queries.markRelayed(this.db, ids, new Date())) await this.ctx.storage.delete(RELAY_AT);
-    await this.arm();
-  }
-
-  /** Relays every event not relayed yet, now; throws if D1 refuses. An undo runs it before its flip, so no event is left behind in an object that stops serving. */
-  async relayOutbox(orgId: string): Promise<void> {
-    this.claim(orgId);
-    await this.relay();
     await this.arm();
   }
 
@@ -717,17 +456,17 @@ export class OrganizationStore extends DurableObject<Env> {
    */
   async alarm(): Promise<void> {
     const owner = this.queries.readOwner(this.db);
-    if (owner === undefined) return;
+    // Its timers are set once it is open (`seed`); a purged sandbox's has none.
+    if (!owner?.active) return;
     const storage = this.ctx.storage;
     const relayAt = await storage.get<number>(RELAY_AT);
     const feedCheckAt = await storage.get<number>(FEED_CHECK_AT);
-    // The feeds first, on every firing while serving (one indexed read when none is due): their stale events go out with this relay.
-    const stale = owner.active ? await this.queries.markStaleFeeds(this.db, owner.orgId, new Date()) : [];
+    // The feeds first, on every firing (one indexed read when none is due): their stale events go out with this relay.
+    const stale = await this.queries.markStaleFeeds(this.db, owner.orgId, new Date());
     if (relayAt !== undefined || stale.length > 0) await this.relayOrRetry(owner.orgId);
-    // An undo deletes the re-send's and the nightly timers; a firing already under way finds the object off.
-    const resendAt = owner.active ? await storage.get<number>(RESEND_AT) : undefined;
+    const resendAt = await storage.get<number>(RESEND_AT);
     if (resendAt !== undefined) await this.resend();
-    const at = owner.active ? await storage.get<number>(NIGHTLY_AT) : undefined;
+    const at = await storage.get<number>(NIGHTLY_AT);
     const wake = (await storage.get<number>(NIGHTLY_RETRY_AT)) ?? at;
     // The nightly run is due when this firing was for it (not the relay's, the re-send's or the feeds', earlier) or its time has come.
     const earlier = Math.min(...[relayAt, resendAt, feedCheckAt].map((t) => t ?? Number.POSITIVE_INFINITY));
@@ -769,18 +508,12 @@ export class OrganizationStore extends DurableObject<Env> {
       if (Date.now() < at + NIGHTLY_RETRY_WINDOW_MS) return this.ctx.storage.put(NIGHTLY_RETRY_AT, Date.now() + NIGHTLY_RETRY_MS);
     }
     await this.ctx.storage.delete(NIGHTLY_RETRY_AT);
-    await this.armNightly(true, at);
+    await this.armNightly(at);
   }
 
-  /** Sets the nightly timer for the first run after `after` (and after now), or clears it. */
-  private async armNightly(on: boolean, after?: number): Promise<void> {
+  /** Sets the nightly timer for the first run after `after` (and after now). */
+  private async armNightly(after?: number): Promise<void> {
     const storage = this.ctx.storage;
-    if (!on) {
-      await storage.delete([NIGHTLY_AT, NIGHTLY_RETRY_AT]);
-      return this.arm();
-    }
-    // Switched on again while armed (a move run twice): the run already set stands.
-    if (after === undefined && (await storage.get<number>(NIGHTLY_AT)) !== undefined) return;
     const { nextNightlyRun } = await import("../jobs/org-nightly");
     await storage.put(NIGHTLY_AT, nextNightlyRun(Math.max(after ?? 0, Date.now())));
     await this.arm();
@@ -813,34 +546,18 @@ export class OrganizationStore extends DurableObject<Env> {
     await this.arm();
   }
 
-  /** A move's copy of the feeds (one page: a few rows a store), in place of any a failed move left. */
-  loadStoreFeeds(orgId: string, rows: StoredStoreFeed[]): void {
-    this.idle(orgId);
-    this.queries.loadStoreFeeds(this.db, rows);
-  }
-
-  /** Every feed, for an undo's copy back to D1. */
-  storeFeedsPage(orgId: string): Promise<StoredStoreFeed[]> {
-    this.idle(orgId);
-    return this.queries.readStoreFeeds(this.db, orgId);
-  }
-
-  feedsDigest(orgId: string): Promise<Record<FeedsTable, TableDigest>> {
-    this.claim(orgId);
-    return this.queries.feedsDigest(this.db, orgId);
-  }
-
   // --- an organization born here (src/routes/operator, src/routes/sandboxes) and a sandbox's purge ---
 
   /**
-   * A new organization's first rows, written as a move's first page is (`loadPage`), then served, its
-   * nightly alarm set (the crons skip it): a sandbox's seeded stores with their settings and panels,
-   * inventory, deals and lender decisions; none for an organization created empty, whose stores come
-   * later (`addStore`).
+   * Opens the object for a new organization (its creation's one call): its first rows and the
+   * opening in one transaction (`seedRows`), then its timers, the nightly run's included: a
+   * sandbox's or a demo organization's stores with their settings and panels, inventory, deals and
+   * lender decisions; none for an organization created empty, whose stores come later (`addStore`).
+   * Refused once open, so a second seed never writes over an organization's data.
    */
   async seed(
     orgId: string,
-    stores: StoredStoreSettings[] = [],
+    stores: StoreSettingsRow[] = [],
     units: UnitToLoad[] = [],
     values: MarketValueToLoad[] = [],
     deals: DealToLoad[] = [],
@@ -848,13 +565,11 @@ export class OrganizationStore extends DurableObject<Env> {
     decisions: DecisionToLoad[] = [],
     panels: StoredPanelRow[] = [],
   ): Promise<void> {
-    this.idle(orgId);
-    this.queries.loadPage(this.db, orgId, stores, units, values, true);
-    this.queries.loadDeals(this.db, { deals, stips });
-    this.queries.loadLenderDecisions(this.db, { decisions }, true);
-    await this.loadSettings(orgId, stores, []);
-    await this.loadLenderPanels(orgId, panels, null);
-    return this.setActive(orgId, true);
+    if (this.claim(orgId).active) throw new Error("This storage object is open already: an organization is seeded once.");
+    this.queries.seedRows(this.db, orgId, { stores, units, values, deals, stips, decisions, panels });
+    await this.armFeedCheck(orgId);
+    await this.armResend();
+    await this.armNightly();
   }
 
   /**
@@ -876,28 +591,6 @@ export class OrganizationStore extends DurableObject<Env> {
     await this.ctx.blockConcurrencyWhile(() => this.deleteStorage());
   }
 
-  // --- the move's life cycle (docs/scaling.md#how-an-organization-moves-d1--its-object) ----------
-
-  /**
-   * Deletes all of the object's storage and its alarm once an undo has put the organization back
-   * in D1: refused unless D1's flag says `d1` (read in the same block as the delete, so a move that
-   * starts meanwhile copies into the emptied object, never into one being deleted), and for an
-   * object another organization owns. Unowned, it holds nothing and is left as it is.
-   */
-  async deleteAfterUndo(orgId: string): Promise<void> {
-    const owner = this.queries.readOwner(this.db);
-    if (owner === undefined) return;
-    if (owner.orgId !== orgId) throw new OrgStorageMismatchError();
-    const [{ getDb }, { readOrgStorage }] = await Promise.all([import("../db/client"), import("../db/queries/org-storage")]);
-    // Thrown outside the block: an exception inside blockConcurrencyWhile resets the object.
-    const deleted = await this.ctx.blockConcurrencyWhile(async () => {
-      if ((await readOrgStorage(getDb(this.env.DB), orgId)) !== "d1") return false;
-      await this.deleteStorage();
-      return true;
-    });
-    if (!deleted) throw new StorageDeleteRefusedError();
-  }
-
   /**
    * Every row and timer gone; the schema laid again at once, empty and unowned, as a new object's
    * is when it starts, so this instance keeps answering. Run inside blockConcurrencyWhile.
@@ -911,11 +604,6 @@ export class OrganizationStore extends DurableObject<Env> {
   /** Refuses a request before the object is open for its organization (an organization is born with its object seeded). */
   private serve(orgId: string): void {
     if (!this.claim(orgId).active) throw new OrgStorageClosedError();
-  }
-
-  /** A move's copy runs only while no request is served here. */
-  private idle(orgId: string): void {
-    if (this.claim(orgId).active) throw new Error("This storage object is serving requests: turn it off (setActive) before copying.");
   }
 
   /** The first caller's organization owns the object; any other is refused. */

@@ -3,7 +3,6 @@ import { raiseOrganizationAgedAlerts } from "./aged-inventory-alerts";
 import { buildStoreBriefings, enqueueStoreBriefings } from "./build-morning-briefings";
 import { checkOrganizationLenderOutcomes } from "./lender-outcomes";
 import { purgeExpiredChunks, retentionRule } from "./purge-expired-records";
-import { purgeD1Copy } from "./purge-moved-copies";
 import { enqueueJobs, type JobMessage, JobMessageSchema } from "./queue";
 
 /** Does one message's unit of work; a unit that leaves work behind sends its continuation. */
@@ -28,9 +27,6 @@ async function runUnit(env: Env, body: JobMessage): Promise<void> {
       if (await purgeExpiredChunks(env, rule, now)) await enqueueJobs(env, [body]);
       return;
     }
-    case "purge-moved-copy":
-      if (await purgeD1Copy(env, body.orgId, now)) await enqueueJobs(env, [body]);
-      return;
   }
 }
 

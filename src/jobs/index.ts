@@ -6,7 +6,6 @@ import { checkLenderOutcomes } from "./lender-outcomes";
 import { purgeExpiredRecords } from "./purge-expired-records";
 import { purgeExpiredSandboxes } from "./purge-expired-sandboxes";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
-import { purgeMovedCopies } from "./purge-moved-copies";
 import { purgeWebhookBodies } from "./purge-webhook-bodies";
 import { refreshMarketData } from "./refresh-market-data";
 import { refreshSanctionsList } from "./refresh-sanctions-list";
@@ -36,7 +35,6 @@ export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
     { name: "aged-inventory-alerts", run: raiseAgedInventoryAlerts },
     { name: "purge-webhook-bodies", run: purgeWebhookBodies },
     { name: "purge-expired-records", run: purgeExpiredRecords },
-    { name: "purge-moved-copies", run: purgeMovedCopies },
   ],
   [CRONS.sanctionsList]: [{ name: "refresh-sanctions-list", run: refreshSanctionsList }],
   [CRONS.marketData]: [

@@ -18,8 +18,6 @@ export const JobMessageSchema = z.discriminatedUnion("job", [
   z.object({ job: z.literal("lender-outcome-shifts"), orgId: z.string().min(1), scheduledTime: z.number() }),
   /** One retention rule (docs/retention.md); a message that leaves expired rows behind sends itself again. */
   z.object({ job: z.literal("purge-expired-records"), table: z.string().min(1), scheduledTime: z.number() }),
-  /** A moved organization's D1 copy, after the undo window (src/jobs/purge-moved-copies.ts); a message that leaves rows sends itself again. */
-  z.object({ job: z.literal("purge-moved-copy"), orgId: z.string().min(1), scheduledTime: z.number() }),
 ]);
 
 export type JobMessage = z.infer<typeof JobMessageSchema>;

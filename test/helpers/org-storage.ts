@@ -1,30 +1,14 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { getDb } from "../../src/db/client";
-import { deleteD1CopyRows, readOrgStorage } from "../../src/db/queries/org-storage";
+import { readOrgStorage } from "../../src/db/queries/org-storage";
 import type { OrganizationStore } from "../../src/durable-objects/org-storage";
-import { moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { nextNightlyRun } from "../../src/jobs/org-nightly";
 
 /** Where a parametrised test keeps its organization's data (docs/scaling.md): D1, or its own object. */
 export const PLACES = ["d1", "object"] as const;
 export type Place = (typeof PLACES)[number];
-
-/**
- * Leaves the organization in D1, or moves it (after its rows are seeded in D1) into its object; it
- * must be in D1 (`createOrg({ place: "d1" })`).
- * Moved, D1's copy of every moved group is deleted (a move keeps it for an undo), so a reader that
- * still read D1 would find nothing: only the object can answer. It is deleted by the purge after
- * the undo window's own statements (`deleteD1CopyRows`), without the purge's stamp, so a test may still undo.
- */
-export async function placeOrganization(orgId: string, place: Place): Promise<void> {
-  // An organization born in its object would make the "d1" case run there, and the move a no-op.
-  if ((await readOrgStorage(getDb(env.DB), orgId)) !== "d1") throw new Error(`${orgId} is not in D1: create it with createOrg({ place: "d1" })`);
-  if (place !== "object") return;
-  await moveToObject(env, orgId);
-  while ((await deleteD1CopyRows(getDb(env.DB), orgId, 500)) > 0);
-}
 
 /** Rows of `query` where the organization's units are: D1, or its object's own SQLite. */
 export async function rowsWhereStored<Row extends Record<string, SqlStorageValue>>(

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import migrations from "../../migrations-org/migrations";
 import * as orgSchema from "../../src/db/org-schema";
 import { openOrgStore } from "../../src/db/org-store";
-import { NOT_SERVING, type OrganizationStore, OrgStorageMismatchError } from "../../src/durable-objects/org-storage";
+import { type OrganizationStore, OrgStorageClosedError, OrgStorageMismatchError } from "../../src/durable-objects/org-storage";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { createOrg, createStore, createUnit } from "../helpers/factories";
 
@@ -28,17 +28,25 @@ describe("an organization's storage object", () => {
       const refused = (call: () => unknown) => expect(Promise.resolve().then(call)).rejects.toThrow(OrgStorageMismatchError);
       await refused(() => objectOfA.inventoryPage(b.id, { limit: 10 }));
       await refused(() => objectOfA.applySnapshot(b.id, [], store.id, [], { allowEmpty: true, confirmRemovals: undefined }));
-      await refused(() => objectOfA.load(b.id, [], [], [], true));
-      await refused(() => objectOfA.digest(b.id));
-      await refused(() => objectOfA.setActive(b.id, false));
+      await refused(() => objectOfA.storeSettingsList(b.id));
+      await refused(() => objectOfA.markRelayed(b.id, []));
+      await refused(() => objectOfA.seed(b.id));
       const own = await objectOfA.inventoryPage(a.id, { limit: 10 });
       expect(own).toHaveLength(1);
       expect((own as unknown[][])[0].slice(0, 1)).toEqual(["A-1"]);
     });
-    // B's own object holds nothing of A's; an organization still in D1's serves nothing until a move fills it.
+    // B's own object holds nothing of A's.
     expect(await orgStore(env, b.id).inventoryPage(b.id, { limit: 10 })).toEqual([]);
-    const inD1 = await createOrg({ place: "d1" });
-    expect(await orgStore(env, inD1.id).inventoryPage(inD1.id, { limit: 10 })).toEqual(NOT_SERVING);
+  });
+
+  it("refuses a request before it is seeded, and a second seed once open", async () => {
+    const id = `org_unseeded_${crypto.randomUUID().slice(0, 8)}`;
+    await runInDurableObject(orgStore(env, id), async (object: OrganizationStore) => {
+      await expect(object.inventoryPage(id, { limit: 10 })).rejects.toThrow(OrgStorageClosedError);
+      await object.seed(id);
+      expect(await object.inventoryPage(id, { limit: 10 })).toEqual([]);
+      await expect(object.seed(id)).rejects.toThrow("open already");
+    });
   });
 
   it("migrates an object on the previous schema version when it starts, and every table reads afterwards", async () => {

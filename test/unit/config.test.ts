@@ -34,7 +34,6 @@ describe("the Worker configuration, checked without a schema library (as the zod
       lenderEnvironmentChangePts: 0.25,
       appraisalVisionModel: "@cf/meta/llama-4-scout-17b-16e-instruct",
       appraisalVisionTimeoutMs: 30_000,
-      orgStorageUndoWindowDays: 7,
       webhookAllowLocalhost: false,
       staleSanctionsListMode: "production",
     });
@@ -68,10 +67,7 @@ describe("the Worker configuration, checked without a schema library (as the zod
   });
 
   it("reads numbers as numbers within their bounds, and an empty key as none", () => {
-    expect(
-      configWith({ LENDER_ENVIRONMENT_CHANGE_PTS: "0.5", APPRAISAL_VISION_TIMEOUT_MS: "250", FRED_API_KEY: "", ORG_STORAGE_UNDO_WINDOW_DAYS: "14" }),
-    ).toMatchObject({
-      orgStorageUndoWindowDays: 14,
+    expect(configWith({ LENDER_ENVIRONMENT_CHANGE_PTS: "0.5", APPRAISAL_VISION_TIMEOUT_MS: "250", FRED_API_KEY: "" })).toMatchObject({
       lenderEnvironmentChangePts: 0.5,
       appraisalVisionTimeoutMs: 250,
       fredApiKey: undefined,
@@ -92,9 +88,6 @@ describe("the Worker configuration, checked without a schema library (as the zod
     ["LENDER_ENVIRONMENT_CHANGE_PTS", "5.5"],
     ["LENDER_ENVIRONMENT_CHANGE_PTS", ""],
     ["APPRAISAL_VISION_MODEL", ""],
-    ["ORG_STORAGE_UNDO_WINDOW_DAYS", "0"],
-    ["ORG_STORAGE_UNDO_WINDOW_DAYS", "91"],
-    ["ORG_STORAGE_UNDO_WINDOW_DAYS", "1.5"],
     ["APPRAISAL_VISION_TIMEOUT_MS", "1.5"],
     ["APPRAISAL_VISION_TIMEOUT_MS", "30001"],
     ["WEBHOOK_SECRETS_KEY", btoa("k".repeat(31))],

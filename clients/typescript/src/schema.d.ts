@@ -304,66 +304,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/operator/organizations/{org_id}/storage/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a move that has not switched over
-         * @description Abandons a move under way (`storage/move` answered `done: false`, failed or timed out): D1 keeps serving (the flag goes back to `d1` if the write pause had begun), the capture of its changes stops and their log is emptied. The object's partial copy stays off; a later move empties it first. Refused (409) once the move has switched over: that is `storage/undo`'s.
-         */
-        post: operations["operatorCancelStorageMove"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/operator/organizations/{org_id}/storage/move": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Move an organization's data into its own storage object
-         * @description Copies the organization's moved tables (its inventory, deals, compliance checks, lender decisions, store settings and their audit, webhooks and briefings: docs/scaling.md) from D1 into its own SQLite Durable Object while its writes go on in D1 (D1's triggers record each row they change), then catches up with those changes in rounds until a round is small. Then the short write pause: its writes to those tables wait (each at most 10 s) while the last changes are written, row counts and a SHA-256 per table are verified, and the object is switched on and its alarm set, which runs the organization's nightly aged alerts, lender outcomes, morning briefings, its retention and the webhook attempt bodies' purge from then on (the crons skip it). `write_pause_ms` depends on the changes of the last round, not on the organization's size. A request works for at most 20 s and answers `done: false` with where the move stands, kept in D1: call again to go on (a move that failed or timed out goes on where it stopped); `storage/cancel` abandons it. One request at a time works a move: a call while another works on it answers its progress (`done: false`) without working, and a request lost mid-way holds it at most 20 s. D1's copy is kept for the undo window (`ORG_STORAGE_UNDO_WINDOW_DAYS`, 7 days), so `storage/undo` can bring it back; the nightly purge then deletes it. Moving an organization that has moved answers its digests again. Every reader of those tables (feeds, ingestion, reports, briefings, the deal desk, the appraisal, compliance checks, settings, webhooks and their deliveries, the nightly jobs) follows the move, so a live organization may be moved.
-         */
-        post: operations["operatorMoveStorageToObject"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/operator/organizations/{org_id}/storage/undo": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Move an organization's data back to D1
-         * @description The undo of `storage/move`, while D1's copy is kept: the object stops serving, every row it holds is written back to D1 (what changed since the move), both sides are verified, and D1 serves again; the object's nightly alarm is cleared and the crons run the organization's jobs again; then the object's storage is deleted. Reads and writes wait during the copy. Refused (409) once D1's copy has been purged after the undo window, with the date (`facts.d1_copy_purged_at`).
-         */
-        post: operations["operatorMoveStorageToD1"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/operator/organizations/{org_id}/stores": {
         parameters: {
             query?: never;
@@ -2850,7 +2790,6 @@ export interface components {
          *       "name": "Acme Motors",
          *       "is_sandbox": false,
          *       "is_demo": false,
-         *       "storage": "object",
          *       "suspended_at": null,
          *       "expires_at": null,
          *       "created_at": "2026-11-26T09:30:00.000Z"
@@ -2871,12 +2810,6 @@ export interface components {
             is_sandbox: boolean;
             name: string;
             /**
-             * @description Where its data lives (docs/scaling.md): `d1` (the shared database: not moved yet), `moving` (a move's short write pause), `object` (its own storage object: where a new organization is born), `returning` (an undo under way). `npm run storage -- move --all` moves every organization not in `object`.
-             * @example object
-             * @enum {string}
-             */
-            storage: "d1" | "moving" | "object" | "returning";
-            /**
              * Format: date-time
              * @description Set while suspended: its keys, broker tokens and staff sessions are refused (403 `organization_suspended`).
              */
@@ -2891,7 +2824,6 @@ export interface components {
          *           "name": "Acme Motors",
          *           "is_sandbox": false,
          *           "is_demo": false,
-         *           "storage": "object",
          *           "suspended_at": null,
          *           "expires_at": null,
          *           "created_at": "2026-11-26T09:30:00.000Z"
@@ -3846,79 +3778,6 @@ export interface components {
         };
         /**
          * @example {
-         *       "org_id": "org_acme",
-         *       "storage": "object",
-         *       "tables": {
-         *         "inventory_units": {
-         *           "rows": 7750,
-         *           "sha256": "3f1c9d2b7a4e6f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708"
-         *         },
-         *         "unit_market_values": {
-         *           "rows": 7100,
-         *           "sha256": "5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a"
-         *         },
-         *         "stores": {
-         *           "rows": 50,
-         *           "sha256": "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d"
-         *         }
-         *       },
-         *       "done": true,
-         *       "catch_up": {
-         *         "rounds": 3,
-         *         "last_round_changes": 4,
-         *         "verified_before_pause": true
-         *       },
-         *       "write_pause_ms": 96
-         *     }
-         */
-        StorageMove: {
-            catch_up?: {
-                /** @description Changed rows written during the write pause (the last rounds): what the pause's length depends on, not the organization's size. */
-                last_round_changes: number;
-                /** @description Catch-up rounds run while writes went on. */
-                rounds: number;
-            };
-            /** @description False while a move is under way: its copy or catch-up stopped after this request's 20 s of work, its progress kept; call again to go on (`npm run storage -- move` does, until done). */
-            done: boolean;
-            org_id: string;
-            /**
-             * @description Where a move under way stands: the group its copy is at (`inventory`, `deals`, …), or `catch_up`.
-             * @example deals
-             */
-            step?: string;
-            /**
-             * @description Where the organization's moved tables live now.
-             * @enum {string}
-             */
-            storage: "d1" | "object";
-            /** @description Each table the move copied, as verified on both sides before the flip. */
-            tables: {
-                [key: string]: {
-                    /** @description Rows of the organization in the table. */
-                    rows: number;
-                    /** @description SHA-256 of those rows, every column, in id order: equal on both sides. */
-                    sha256: string;
-                };
-            };
-            /** @description How long the organization's writes to these tables waited (each waits up to 10 s, then is refused with 503 and Retry-After). */
-            write_pause_ms: number;
-        };
-        /**
-         * @example {
-         *       "org_id": "org_acme",
-         *       "storage": "d1",
-         *       "cancelled": true
-         *     }
-         */
-        StorageMoveCancel: {
-            /** @description Whether a move was under way (false: there was none, nothing changed). */
-            cancelled: boolean;
-            org_id: string;
-            /** @enum {string} */
-            storage: "d1";
-        };
-        /**
-         * @example {
          *       "id": "sto_acme_main",
          *       "org_id": "org_acme",
          *       "name": "Acme Motors Main Street",
@@ -4666,8 +4525,6 @@ export type SchemaSettingsStorePatch = components['schemas']['SettingsStorePatch
 export type SchemaSnapshotRefused = components['schemas']['SnapshotRefused'];
 export type SchemaStaffSession = components['schemas']['StaffSession'];
 export type SchemaStaffUser = components['schemas']['StaffUser'];
-export type SchemaStorageMove = components['schemas']['StorageMove'];
-export type SchemaStorageMoveCancel = components['schemas']['StorageMoveCancel'];
 export type SchemaStore = components['schemas']['Store'];
 export type SchemaStoreList = components['schemas']['StoreList'];
 export type SchemaTradeAppraisal = components['schemas']['TradeAppraisal'];
@@ -6043,207 +5900,6 @@ export interface operations {
             };
             /** @description The body parsed but failed validation (`validation_error`). A body field the endpoint does not declare is a 422 too: `details[].code` is `unrecognized_keys` and `details[].path` names the field (docs/versioning.md#unknown-request-fields). Or the `Idempotency-Key` was first used with a different method, path or body (`idempotency_key_reused`). */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    operatorCancelStorageMove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                org_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No move under way any more. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StorageMoveCancel"];
-                };
-            };
-            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No organization with that id (`not_found`). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the move was cancelled while this call worked on it (the organization stays in D1), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    operatorMoveStorageToObject: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                org_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Moved and verified (`done: true`), or the move's progress (`done: false`). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StorageMove"];
-                };
-            };
-            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No organization with that id (`not_found`). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the move was cancelled while this call worked on it (the organization stays in D1), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    operatorMoveStorageToD1: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                org_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Back in D1, verified. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StorageMove"];
-                };
-            };
-            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No organization with that id (`not_found`). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the move was cancelled while this call worked on it (the organization stays in D1), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

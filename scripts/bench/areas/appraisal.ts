@@ -38,53 +38,47 @@ function vpicRowsOf(wmi: string): VehicleData {
   };
 }
 
-/** Trade appraisal: twelve used Camrys in stock and eight sold, so the comparables path runs; one WMI's vPIC rows for the decode. */
+/** Trade appraisal: twelve used Camrys in stock and eight sold (the object's), so the comparables path runs; one WMI's vPIC rows for the decode (D1's). */
 export const appraisalBench: BenchArea = {
   name: "appraisal",
   async seed(db, { orgId, storeId }) {
-    const units = Array.from({ length: 12 }, (_, i) =>
-      db
-        .prepare(
-          `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
-           VALUES (?, ?, ?, ?, ?, ?, 'Toyota', 'Camry', 'SE', 'used', 'car', ?, ?, ?, ?, 'in_stock')`,
-        )
-        .bind(
-          `unit_appraisal_${i}`,
-          orgId,
-          storeId,
-          `APR${i}`,
-          `VINAPPRAISAL${String(i).padStart(5, "0")}`,
-          YEAR - 4 + (i % 3),
-          38_000 + i * 2_500,
-          daysAgo(5 + i * 3),
-          19_000 + i * 150,
-          22_995 + (i % 4) * 500,
-        ),
-    );
-    const sales = Array.from({ length: 8 }, (_, i) =>
-      db
-        .prepare(
-          `INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, front_gross, back_gross)
-           VALUES (?, ?, ?, ?, ?, 'funded', ?, ?, 'Toyota', 'Camry', 'used', 'car', ?, 1500, 1200)`,
-        )
-        .bind(
-          `deal_appraisal_${i}`,
-          orgId,
-          storeId,
-          `APR-D${i}`,
-          daysAgo(7 + i * 15),
-          `VINAPPRSOLD${String(i).padStart(6, "0")}`,
-          YEAR - 4 + (i % 3),
-          21_500 + i * 250,
-        ),
-    );
-    await db.batch([...units, ...sales]);
     for (const { sql, params } of vehicleDataLoad(vpicRowsOf(DECODED_VIN.slice(0, 3)), new Date().toISOString())) {
       await db
         .prepare(sql)
         .bind(...params)
         .run();
     }
+    const camry = { make: "Toyota", model: "Camry", condition: "used", vehicleType: "car" } as const;
+    const units = Array.from({ length: 12 }, (_, i) => ({
+      ...camry,
+      id: `unit_appraisal_${i}`,
+      orgId,
+      storeId,
+      stockNumber: `APR${i}`,
+      vin: `VINAPPRAISAL${String(i).padStart(5, "0")}`,
+      year: YEAR - 4 + (i % 3),
+      trim: "SE",
+      mileage: 38_000 + i * 2_500,
+      stockedOn: daysAgo(5 + i * 3),
+      cost: 19_000 + i * 150,
+      askingPrice: 22_995 + (i % 4) * 500,
+      status: "in_stock" as const,
+    }));
+    const deals = Array.from({ length: 8 }, (_, i) => ({
+      ...camry,
+      id: `deal_appraisal_${i}`,
+      orgId,
+      storeId,
+      dealNumber: `APR-D${i}`,
+      soldOn: daysAgo(7 + i * 15),
+      status: "funded" as const,
+      vin: `VINAPPRSOLD${String(i).padStart(6, "0")}`,
+      year: YEAR - 4 + (i % 3),
+      sellingPrice: 21_500 + i * 250,
+      frontGross: 1500,
+      backGross: 1200,
+    }));
+    return { units, deals };
   },
   scenarios: ({ key }) => {
     const headers = { "X-Service-API-Key": key };

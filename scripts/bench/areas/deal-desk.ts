@@ -1,25 +1,30 @@
-import { type BenchArea, type BenchFixture, ENGINE_TARGET } from "../scenario";
+import { type BenchArea, type BenchFixture, ENGINE_TARGET, type ObjectRows } from "../scenario";
+
+const BANDS = ["super_prime", "prime", "near_prime", "subprime", "deep_subprime"] as const;
+const OUTCOMES = ["approved", "approved", "approved", "countered", "declined"] as const;
 
 /** The bench store routes to every program except the in-house (BHPH) ones, with a year of decisions to calibrate from. */
-async function seed(db: D1Database, { orgId, storeId }: BenchFixture): Promise<void> {
-  await db
-    .prepare("INSERT INTO store_lender_panel (org_id, store_id, program_id) SELECT ?, ?, id FROM lender_programs WHERE type != 'bhph'")
-    .bind(orgId, storeId)
-    .run();
+async function seed(db: D1Database, { orgId, storeId }: BenchFixture): Promise<ObjectRows> {
+  const { results: programs } = await db
+    .prepare("SELECT id, turnaround_hours FROM lender_programs WHERE type != 'bhph' ORDER BY id")
+    .all<{ id: string; turnaround_hours: number }>();
   // Five submissions per program and band (3 approved, 1 countered, 1 declined): real rows for the grouped read.
-  const union = (column: string, values: string[]) => values.map((v, i) => `SELECT '${v}' AS ${column}, ${i} AS n`).join(" UNION ALL ");
-  await db
-    .prepare(
-      `INSERT INTO lender_decisions (id, org_id, store_id, program_id, submitted_on, score_band, decision, stips_asked, turnaround_hours)
-       SELECT 'ld_bench_' || p.id || '_' || b.band || '_' || o.n, ?, ?, p.id, '2026-06-01', b.band, o.decision, '["Driver''s license"]',
-              CASE WHEN o.decision = 'declined' THEN NULL ELSE p.turnaround_hours END
-       FROM lender_programs p,
-            (${union("band", ["super_prime", "prime", "near_prime", "subprime", "deep_subprime"])}) b,
-            (${union("decision", ["approved", "approved", "approved", "countered", "declined"])}) o
-       WHERE p.type != 'bhph'`,
-    )
-    .bind(orgId, storeId)
-    .run();
+  const decisions = programs.flatMap((program) =>
+    BANDS.flatMap((band) =>
+      OUTCOMES.map((decision, n) => ({
+        id: `ld_bench_${program.id}_${band}_${n}`,
+        orgId,
+        storeId,
+        programId: program.id,
+        submittedOn: "2026-06-01",
+        scoreBand: band,
+        decision,
+        stipsAsked: ["Driver's license"],
+        turnaroundHours: decision === "declined" ? null : program.turnaround_hours,
+      })),
+    ),
+  );
+  return { panels: programs.map((program) => ({ orgId, storeId, programId: program.id })), decisions };
 }
 
 export const dealDeskArea: BenchArea = {

@@ -1,3 +1,4 @@
+import type { DealToLoad, MarketValueToLoad, StipToLoad, UnitToLoad } from "../../../src/db/org-store";
 import { marketObservationRows } from "../../../src/demo/demo-data-reports";
 import { daysBefore, isoDay } from "../../../src/engines/dates";
 import { type BenchArea, ENGINE_TARGET, READ_TARGET } from "../scenario";
@@ -34,8 +35,8 @@ export const reportsBench: BenchArea = {
     const random = stream(42);
     const now = new Date();
     const day = (daysAgo: number) => isoDay(daysBefore(now, daysAgo));
-    const units: unknown[][] = [];
-    const valuations: unknown[][] = [];
+    const units: UnitToLoad[] = [];
+    const values: MarketValueToLoad[] = [];
     for (let i = 0; i < 120; i++) {
       const [make, model, type, price] = MODELS[i % MODELS.length];
       const condition = i % 3 === 0 ? "new" : "used";
@@ -44,80 +45,68 @@ export const reportsBench: BenchArea = {
       const cost = Math.round(market * (condition === "new" ? 0.92 : 0.8));
       const asking = Math.round((market * (0.97 + random() * 0.1)) / 100) * 100 - 5;
       const id = `unit_bench_rep_${i}`;
-      const vin = `VINBENCHREP${String(i).padStart(6, "0")}`;
-      units.push([
+      units.push({
         id,
         orgId,
         storeId,
-        `R${1000 + i}`,
-        vin,
-        2023,
+        stockNumber: `R${1000 + i}`,
+        vin: `VINBENCHREP${String(i).padStart(6, "0")}`,
+        year: 2023,
         make,
         model,
-        "Base",
+        trim: "Base",
         condition,
-        type,
-        condition === "new" ? 12 : 38_000,
-        day(age),
+        vehicleType: type,
+        mileage: condition === "new" ? 12 : 38_000,
+        stockedOn: day(age),
         cost,
-        asking,
-        "in_stock",
-      ]);
-      valuations.push([id, orgId, market, day(0), "bench"]);
+        askingPrice: asking,
+        status: "in_stock",
+      });
+      values.push({ unitId: id, orgId, marketValue: market, asOf: day(0), source: "bench" });
     }
-    const deals: unknown[][] = [];
-    const stips: unknown[][] = [];
+    const deals: DealToLoad[] = [];
+    const stips: StipToLoad[] = [];
     for (let i = 0; i < 160; i++) {
       const [make, model, , price] = MODELS[Math.floor(random() * MODELS.length)];
       const waiting = i < 12;
       const id = `deal_bench_rep_${i}`;
       const soldOn = day(waiting ? i : Math.floor(random() * 60));
-      deals.push([
+      deals.push({
         id,
         orgId,
         storeId,
-        `RB${10_000 + i}`,
+        dealNumber: `RB${10_000 + i}`,
         soldOn,
-        waiting ? "submitted" : "funded",
-        `VINBENCHDEAL${String(i).padStart(5, "0")}`,
-        2023,
+        status: waiting ? "submitted" : "funded",
+        vin: `VINBENCHDEAL${String(i).padStart(5, "0")}`,
+        year: 2023,
         make,
         model,
-        i % 3 === 0 ? "new" : "used",
-        "car",
-        price,
-        "Harbor Point Bank",
-        560 + Math.floor(random() * 260),
-        Math.round(price * 0.85),
-        Math.round(800 + random() * 2000),
-        Math.round(900 + random() * 1500),
-      ]);
-      if (waiting) stips.push([`stip_bench_rep_${i}`, orgId, id, STIPS[i % STIPS.length], "outstanding", soldOn]);
+        condition: i % 3 === 0 ? "new" : "used",
+        vehicleType: "car",
+        sellingPrice: price,
+        lender: "Harbor Point Bank",
+        beacon: 560 + Math.floor(random() * 260),
+        amountFinanced: Math.round(price * 0.85),
+        frontGross: Math.round(800 + random() * 2000),
+        backGross: Math.round(900 + random() * 1500),
+      });
+      if (waiting)
+        stips.push({ id: `stip_bench_rep_${i}`, orgId, dealId: id, stip: STIPS[i % STIPS.length], state: "outstanding", requestedOn: soldOn });
     }
+    // The public series history the pulse reads is D1's: literal multi-row inserts, a few statements rather than hundreds through Miniflare's proxy.
     const observations = marketObservationRows(day(0)).map((o) => [o.seriesId, o.date, o.value, o.fetchedAt]);
-    // Literal multi-row inserts: a few statements rather than hundreds through Miniflare's proxy.
-    const insert = async (head: string, rows: unknown[][]) => {
-      for (let i = 0; i < rows.length; i += 100)
-        await db
-          .prepare(
-            `${head} VALUES ${rows
-              .slice(i, i + 100)
-              .map(tuple)
-              .join(", ")}`,
-          )
-          .run();
-    };
-    await insert(
-      "INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)",
-      units,
-    );
-    await insert("INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source)", valuations);
-    await insert(
-      "INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, lender, beacon, amount_financed, front_gross, back_gross)",
-      deals,
-    );
-    await insert("INSERT INTO deal_stips (id, org_id, deal_id, stip, state, requested_on)", stips);
-    await insert("INSERT OR IGNORE INTO market_observations (series_id, date, value, fetched_at)", observations);
+    for (let i = 0; i < observations.length; i += 100)
+      await db
+        .prepare(
+          `INSERT OR IGNORE INTO market_observations (series_id, date, value, fetched_at) VALUES ${observations
+            .slice(i, i + 100)
+            .map(tuple)
+            .join(", ")}`,
+        )
+        .run();
+    return { units, values, deals, stips };
   },
   scenarios: ({ key }) => [
     { name: "inventory-alerts", path: "/api/v1/inventory-alerts", headers: { "X-Service-API-Key": key }, metered: true, target: READ_TARGET },

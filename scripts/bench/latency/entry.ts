@@ -11,7 +11,6 @@
  * The bench calls one request at a time, so the calls being recorded are the current request's.
  */
 import { createApp } from "../../../src/app";
-import { moveToObject } from "../../../src/durable-objects/org-storage-move";
 import { createWorker } from "../../../src/worker";
 import { type Call, type Hop, isWrite, ROUND_TRIP_MS } from "./model";
 
@@ -157,11 +156,6 @@ const worker = createWorker(createApp());
 
 /** `/__latency/count`: every call of the isolate by hop since the last `?reset=1`. */
 const COUNT_PATH = "/__latency/count";
-/**
- * `POST /__latency/move?org=<id>`: one step of the move's own code (`moveToObject`), unmodelled, for
- * `--storage=object`; the bench calls it until it answers `done: true`. Bench-only, as this Worker.
- */
-const MOVE_PATH = "/__latency/move";
 
 export default {
   ...worker,
@@ -172,7 +166,6 @@ export default {
       if (url.searchParams.has("reset")) for (const hop of Object.keys(totals)) delete totals[hop];
       return answer;
     }
-    if (url.pathname === MOVE_PATH && request.method === "POST") return Response.json(await moveToObject(env, url.searchParams.get("org") ?? ""));
     calls = [];
     modelOn = (env as { LATENCY_MODEL?: string }).LATENCY_MODEL !== "off";
     const started = performance.now();

@@ -16,8 +16,6 @@ export interface LatencyEndpoint {
   kind: "read" | "write";
   /** Why a limit this endpoint misses stays missed. */
   stays?: string;
-  /** `stays` is D1's alone: a moved organization (`--storage=object`) has no such reason. */
-  staysOnlyInD1?: true;
 }
 
 export const latencyEndpoints: LatencyEndpoint[] = [
@@ -29,14 +27,7 @@ export const latencyEndpoints: LatencyEndpoint[] = [
   { scenario: "inventory_page", kind: "read" },
   { scenario: "inventory_changes", kind: "read" },
   { scenario: "sales_summary", kind: "read" },
-  {
-    scenario: "settings_stores",
-    kind: "read",
-    stays:
-      "a staff screen read right after its own PATCH, so it reads at the primary (docs/consistency.md); a replica would need the PATCH's D1 bookmark carried back by the staff app, a change of the contract",
-    // A moved organization's settings are its object's, and the flag comes with the staff session.
-    staysOnlyInD1: true,
-  },
+  { scenario: "settings_stores", kind: "read" },
   { scenario: "inventory-alerts", kind: "read" },
   { scenario: "market-pulse", kind: "read" },
   { scenario: "morning-briefing", kind: "read" },
@@ -58,11 +49,11 @@ export interface LatencyRow {
 }
 
 /**
- * "met", or which limits the row misses, and the reason that stays where there is one. A moved
- * organization's write is its object's transaction: one object call, and at most one primary batch
- * (the relay of the events it raised) instead of exactly one.
+ * "met", or which limits the row misses, and the reason that stays where there is one. A write to
+ * an organization's data is its object's transaction: one object call, and at most one primary
+ * batch (the relay of the events it raised) instead of exactly one.
  */
-export function checkLimits(name: string, row: LatencyRow, storage: "d1" | "object"): string {
+export function checkLimits(name: string, row: LatencyRow): string {
   const endpoint = latencyEndpoints.find((e) => e.scenario === name);
   if (!endpoint) throw new Error(`${name} is not in latencyEndpoints`);
   const misses: string[] = [];
@@ -75,6 +66,5 @@ export function checkLimits(name: string, row: LatencyRow, storage: "d1" | "obje
   if (row.warm_org_calls.length > 1) misses.push(`the organization's object called ${row.warm_org_calls.length}× (${row.warm_org_calls.join(", ")})`);
   if (row.first_over_warm_ms > FIRST_CALL_WITHIN_MS) misses.push(`first call ${row.first_over_warm_ms} ms over warm`);
   if (misses.length === 0) return "met";
-  const stays = storage === "object" && endpoint.staysOnlyInD1 ? undefined : endpoint.stays;
-  return `**missed**: ${misses.join("; ")}${stays ? ` — ${stays}` : ""}`;
+  return `**missed**: ${misses.join("; ")}${endpoint.stays ? ` — ${endpoint.stays}` : ""}`;
 }

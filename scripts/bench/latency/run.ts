@@ -1,5 +1,5 @@
 /**
- * `npm run bench:latency [-- --calls=40] [-- --only=name,name] [-- --storage=object] [-- --json]`
+ * `npm run bench:latency [-- --calls=40] [-- --only=name,name] [-- --json]`
  *
  * What a dealer far from the database's primary waits for (issue 37): the production app with its
  * bindings wrapped in the latency model (./entry.ts, ./model.ts), each endpoint served by an isolate
@@ -10,12 +10,9 @@
  * calls' median and p99, and the first call against the warm median, with the model and again
  * without it (a second fresh isolate, every round trip 0 ms: the CPU and local I/O alone). Then a
  * busy key: how many of 1,000 metered calls reached the quota's Durable Object. Each endpoint is
- * held to the limits of issue 37; a miss names its reason (./limits.ts).
- *
- * `--storage=object`: after the seed, both bench organizations are moved into their storage objects
- * by the move's own code (`moveToObject`, step by step until done), and every endpoint is measured
- * as before; the organization's object is a hop of its own (`org object`), and a request that calls
- * it more than once misses (issue 39: one object call per request).
+ * held to the limits of issue 37; a miss names its reason (./limits.ts). The organization's object
+ * is a hop of its own (`org object`), and a request that calls it more than once misses (issue 39:
+ * one object call per request).
  *
  * `--first-calls=name,name [--isolates=10] [--against=<dir>/entry.js] [--profile]` measures (or
  * profiles) only the first calls' CPU, on many fresh isolates (./first-calls.ts).
@@ -34,7 +31,6 @@ import { type Call, HOPS, type Hop, ROUND_TRIP_MS, sequentialRoundTrips } from "
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const OUT_DIR = path.join(ROOT, ".bench/dist-latency");
 const COUNT_PATH = "/__latency/count";
-const MOVE_PATH = "/__latency/move";
 const BUSY_KEY_CALLS = 1_000;
 const BUSY_KEY_CONCURRENCY = 10;
 
@@ -43,10 +39,6 @@ const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.s
 const warmCalls = Number(option("calls") ?? 40);
 const only = option("only")?.split(",");
 const json = args.includes("--json");
-const storage = ((value) => {
-  if (value !== "d1" && value !== "object") throw new Error(`--storage=${value}: d1 or object`);
-  return value;
-})(option("storage") ?? "d1");
 
 type Counts = Record<Hop, number>;
 interface Observed {
@@ -106,18 +98,6 @@ const medianOrgCalls = (observed: Observed[]) => {
   return observed.find((o) => o.orgCalls.length >= n)?.orgCalls ?? [];
 };
 
-/** Moves an organization into its object with the move's own code, a step per call, until done. */
-async function moveToObject(mf: Miniflare, orgId: string): Promise<void> {
-  const fetcher = await mf.getWorker("api");
-  for (let step = 0; step < 1_000; step++) {
-    const res = await fetcher.fetch(`https://api.bench.test${MOVE_PATH}?org=${orgId}`, { method: "POST" });
-    const report = (await res.json()) as { done?: boolean; storage?: string };
-    if (!res.ok) throw new Error(`moving ${orgId}: ${res.status} ${JSON.stringify(report)}`);
-    if (report.done && report.storage === "object") return;
-  }
-  throw new Error(`moving ${orgId}: not done after 1,000 steps`);
-}
-
 const medianCounts = (observed: Observed[]) => Object.fromEntries(HOPS.map((hop) => [hop, median(observed.map((o) => o.counts[hop]))])) as Counts;
 
 const describe = (counts: Counts) =>
@@ -133,7 +113,7 @@ async function main() {
   const scriptPath = path.join(OUT_DIR, "entry.js");
   // A queue has one consumer: the first copy.
   const { queueConsumers, ...options } = apiWorkerOptions(date);
-  // Every copy reaches the organizations' objects where the move put them: the first copy's namespace.
+  // Every copy reaches the organizations' objects in one namespace: the first copy's.
   const worker = (name: string, model: "on" | "off") => ({
     name,
     ...builtWorker(scriptPath),
@@ -154,7 +134,6 @@ async function main() {
   try {
     await mf.ready;
     const { platform, areas } = await migrateAndSeed(mf);
-    if (storage === "object") for (const { orgId } of [platform, areas]) await moveToObject(mf, orgId);
     const floor = await floorFirstOverWarm(mf);
     const scenarios = new Map(benchScenarios(platform, areas).map((s) => [s.name, s]));
     const rows = [];
@@ -182,7 +161,7 @@ async function main() {
         first_over_warm_ms: Math.round(cold.ms - median(warmMs)),
         bare_first_over_warm_ms: Math.round(bareCold.ms - median(bareWarm)),
       };
-      rows.push({ ...row, verdict: checkLimits(name, row, storage) });
+      rows.push({ ...row, verdict: checkLimits(name, row) });
       console.error(
         `${name}: warm ${describe(row.warm)}; object calls warm [${row.warm_org_calls}] cold [${row.cold_org_calls}]; ${row.p50_ms}/${row.p99_ms} ms; first call +${row.first_over_warm_ms} ms`,
       );
@@ -210,7 +189,7 @@ async function main() {
     const quotaCalls = await quotaCallsIn();
 
     console.log(
-      `\nbench:latency --storage=${storage} — ${machine()}; model: ${HOPS.map((hop) => `${hop.replace("_", " ")} ${ROUND_TRIP_MS[hop]} ms`).join(", ")}; ${warmCalls} warm calls per endpoint, one at a time\n`,
+      `\nbench:latency — ${machine()}; model: ${HOPS.map((hop) => `${hop.replace("_", " ")} ${ROUND_TRIP_MS[hop]} ms`).join(", ")}; ${warmCalls} warm calls per endpoint, one at a time\n`,
     );
     console.log(
       "| endpoint | warm round trips | cold round trips | warm p50 ms | warm p99 ms | first call ms | first − warm (model) | first − warm (no model) | limits |",

@@ -1,5 +1,4 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import { cancelMove, moveToD1, moveToObject } from "../../durable-objects/org-storage-move";
 import type { AppEnv } from "../../http/app-env";
 import type * as routes from "./operator.routes";
 import * as operator from "./operator.service";
@@ -22,11 +21,6 @@ export const suspendOrganization: Handler<typeof routes.suspendOrganization> = a
 
 export const reinstateOrganization: Handler<typeof routes.reinstateOrganization> = async (c) =>
   c.json(await operator.setSuspended(c.env, c.get("db"), c.req.valid("param").org_id, false, Date.now()), 200);
-
-export const moveStorageToObject: Handler<typeof routes.moveStorageToObject> = async (c) =>
-  c.json(await moveToObject(c.env, c.req.valid("param").org_id), 200);
-
-export const moveStorageToD1: Handler<typeof routes.moveStorageToD1> = async (c) => c.json(await moveToD1(c.env, c.req.valid("param").org_id), 200);
 
 export const createStore: Handler<typeof routes.createStore> = async (c) =>
   c.json(await operator.createStore(c.env, c.get("db"), c.req.valid("param").org_id, c.req.valid("json")), 201);
@@ -52,6 +46,3 @@ export const revokeBrokerToken: Handler<typeof routes.revokeBrokerToken> = async
   await operator.revokeBrokerToken(c.get("db"), org_id, token_id, Date.now());
   return c.body(null, 204);
 };
-
-export const cancelStorageMove: Handler<typeof routes.cancelStorageMove> = async (c) =>
-  c.json(await cancelMove(c.env, c.req.valid("param").org_id), 200);

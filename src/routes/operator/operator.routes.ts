@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { ORG_STORAGE_PLACES } from "../../db/schema";
 import { documentedError, validationErrorResponse } from "../../http/errors";
 import { route } from "../../http/route";
 import { optionalStoreSettingSchemas, storeSettingSchemas } from "../../http/store-setting-fields";
@@ -30,7 +29,6 @@ const ORGANIZATION_EXAMPLE = {
   name: "Acme Motors",
   is_sandbox: false,
   is_demo: false,
-  storage: "object",
   suspended_at: null,
   expires_at: null,
   created_at: "2026-11-26T09:30:00.000Z",
@@ -42,11 +40,6 @@ const OrganizationSchema = z
     name: z.string(),
     is_sandbox: z.boolean().openapi({ description: "A self-serve sandbox (docs/sandboxes.md)." }),
     is_demo: z.boolean().openapi({ description: "Seeded with the demo data (the local demo organizations and every sandbox)." }),
-    storage: z.enum(ORG_STORAGE_PLACES).openapi({
-      description:
-        "Where its data lives (docs/scaling.md): `d1` (the shared database: not moved yet), `moving` (a move's short write pause), `object` (its own storage object: where a new organization is born), `returning` (an undo under way). `npm run storage -- move --all` moves every organization not in `object`.",
-      example: "object",
-    }),
     suspended_at: z.iso
       .datetime()
       .nullable()
@@ -280,111 +273,6 @@ export const reinstateOrganization = route({
   caller: "operator",
   request: { params: OrgParams },
   responses: { 200: json(OrganizationSchema, "Reinstated."), ...orgNotFound },
-});
-
-const TableDigestSchema = z.object({
-  rows: z.int().openapi({ description: "Rows of the organization in the table." }),
-  sha256: z.string().openapi({ description: "SHA-256 of those rows, every column, in id order: equal on both sides." }),
-});
-
-const StorageMoveSchema = z
-  .object({
-    org_id: z.string(),
-    storage: z.enum(["d1", "object"]).openapi({ description: "Where the organization's moved tables live now." }),
-    done: z.boolean().openapi({
-      description:
-        "False while a move is under way: its copy or catch-up stopped after this request's 20 s of work, its progress kept; call again to go on (`npm run storage -- move` does, until done).",
-    }),
-    step: z.string().optional().openapi({
-      description: "Where a move under way stands: the group its copy is at (`inventory`, `deals`, …), or `catch_up`.",
-      example: "deals",
-    }),
-    catch_up: z
-      .object({
-        rounds: z.int().openapi({ description: "Catch-up rounds run while writes went on." }),
-        last_round_changes: z.int().openapi({
-          description:
-            "Changed rows written during the write pause (the last rounds): what the pause's length depends on, not the organization's size.",
-        }),
-      })
-      .optional(),
-    tables: z
-      .record(z.string(), TableDigestSchema)
-      .openapi({ description: "Each table the move copied, as verified on both sides before the flip." }),
-    write_pause_ms: z.int().openapi({
-      description: "How long the organization's writes to these tables waited (each waits up to 10 s, then is refused with 503 and Retry-After).",
-    }),
-  })
-  .openapi("StorageMove", {
-    example: {
-      org_id: "org_acme",
-      storage: "object",
-      tables: {
-        inventory_units: { rows: 7750, sha256: "3f1c9d2b7a4e6f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708" },
-        unit_market_values: { rows: 7100, sha256: "5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a" },
-        stores: { rows: 50, sha256: "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d" },
-      },
-      done: true,
-      catch_up: { rounds: 3, last_round_changes: 4, verified_before_pause: true },
-      write_pause_ms: 96,
-    },
-  });
-
-const StorageCancelSchema = z
-  .object({
-    org_id: z.string(),
-    storage: z.literal("d1"),
-    cancelled: z.boolean().openapi({ description: "Whether a move was under way (false: there was none, nothing changed)." }),
-  })
-  .openapi("StorageMoveCancel", { example: { org_id: "org_acme", storage: "d1", cancelled: true } });
-
-const storageConflict = {
-  409: documentedError(
-    "A move in the other direction is under way (an undo while a move is under way: finish or cancel it first), the move was cancelled while this call worked on it (the organization stays in D1), the copy differed from its source (`conflict`; `facts` holds both digests), or (an undo) D1's copy was purged after the undo window (`facts.d1_copy_purged_at`).",
-  ),
-} as const;
-
-export const moveStorageToObject = route({
-  method: "post",
-  path: "/api/operator/organizations/{org_id}/storage/move",
-  operationId: "operatorMoveStorageToObject",
-  tags: [TAG],
-  summary: "Move an organization's data into its own storage object",
-  description:
-    "Copies the organization's moved tables (its inventory, deals, compliance checks, lender decisions, store settings and their audit, webhooks and briefings: docs/scaling.md) from D1 into its own SQLite Durable Object while its writes go on in D1 (D1's triggers record each row they change), then catches up with those changes in rounds until a round is small. Then the short write pause: its writes to those tables wait (each at most 10 s) while the last changes are written, row counts and a SHA-256 per table are verified, and the object is switched on and its alarm set, which runs the organization's nightly aged alerts, lender outcomes, morning briefings, its retention and the webhook attempt bodies' purge from then on (the crons skip it). `write_pause_ms` depends on the changes of the last round, not on the organization's size. A request works for at most 20 s and answers `done: false` with where the move stands, kept in D1: call again to go on (a move that failed or timed out goes on where it stopped); `storage/cancel` abandons it. One request at a time works a move: a call while another works on it answers its progress (`done: false`) without working, and a request lost mid-way holds it at most 20 s. D1's copy is kept for the undo window (`ORG_STORAGE_UNDO_WINDOW_DAYS`, 7 days), so `storage/undo` can bring it back; the nightly purge then deletes it. Moving an organization that has moved answers its digests again. Every reader of those tables (feeds, ingestion, reports, briefings, the deal desk, the appraisal, compliance checks, settings, webhooks and their deliveries, the nightly jobs) follows the move, so a live organization may be moved.",
-  caller: "operator",
-  request: { params: OrgParams },
-  responses: {
-    200: json(StorageMoveSchema, "Moved and verified (`done: true`), or the move's progress (`done: false`)."),
-    ...orgNotFound,
-    ...storageConflict,
-  },
-});
-
-export const cancelStorageMove = route({
-  method: "post",
-  path: "/api/operator/organizations/{org_id}/storage/cancel",
-  operationId: "operatorCancelStorageMove",
-  tags: [TAG],
-  summary: "Cancel a move that has not switched over",
-  description:
-    "Abandons a move under way (`storage/move` answered `done: false`, failed or timed out): D1 keeps serving (the flag goes back to `d1` if the write pause had begun), the capture of its changes stops and their log is emptied. The object's partial copy stays off; a later move empties it first. Refused (409) once the move has switched over: that is `storage/undo`'s.",
-  caller: "operator",
-  request: { params: OrgParams },
-  responses: { 200: json(StorageCancelSchema, "No move under way any more."), ...orgNotFound, ...storageConflict },
-});
-
-export const moveStorageToD1 = route({
-  method: "post",
-  path: "/api/operator/organizations/{org_id}/storage/undo",
-  operationId: "operatorMoveStorageToD1",
-  tags: [TAG],
-  summary: "Move an organization's data back to D1",
-  description:
-    "The undo of `storage/move`, while D1's copy is kept: the object stops serving, every row it holds is written back to D1 (what changed since the move), both sides are verified, and D1 serves again; the object's nightly alarm is cleared and the crons run the organization's jobs again; then the object's storage is deleted. Reads and writes wait during the copy. Refused (409) once D1's copy has been purged after the undo window, with the date (`facts.d1_copy_purged_at`).",
-  caller: "operator",
-  request: { params: OrgParams },
-  responses: { 200: json(StorageMoveSchema, "Back in D1, verified."), ...orgNotFound, ...storageConflict },
 });
 
 export const createStore = route({

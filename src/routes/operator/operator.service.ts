@@ -22,7 +22,6 @@ export function toOrganization(row: operator.OrganizationRow) {
     name: row.name,
     is_sandbox: row.isSandbox,
     is_demo: row.isDemo,
-    storage: row.storage,
     suspended_at: row.suspendedAt,
     expires_at: row.expiresAt,
     created_at: row.createdAt,
