@@ -66,9 +66,9 @@ const WRITE_MIX = {
   usage_flush: 288,
 };
 /** The crons whose jobs read tenant data (the sanctions and market refreshes download instead). */
-const CRONS = ["15 0 * * *", "0 6 * * *", "*/5 * * * *"];
+const CRONS = ["15 0 * * *", "*/5 * * * *"];
 /** Runs a day of each cron: its whole run (HTTP time, an upper bound of its database time) is shared by the stores. */
-const CRON_RUNS_PER_DAY: Record<string, number> = { "15 0 * * *": 1, "0 6 * * *": 1, "*/5 * * * *": 288 };
+const CRON_RUNS_PER_DAY: Record<string, number> = { "15 0 * * *": 1, "*/5 * * * *": 288 };
 const USAGE_TABLES = /"?(key_usage_daily|org_activity|platform_daily)"?/;
 const D1_MAX_BYTES = 10 * 1000 ** 3;
 
