@@ -4,8 +4,6 @@ import { getDb } from "../../src/db/client";
 import { readOrgStorage } from "../../src/db/queries/org-storage";
 import type { OrgStoragePlace } from "../../src/db/schema";
 import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
-import { enqueueStoreBriefings } from "../../src/jobs/build-morning-briefings";
-import type { JobMessage } from "../../src/jobs/queue";
 import { inventoryAlerts, morningBriefing, unitsElsewhere } from "../../src/routes/reports/reports.service";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
@@ -94,24 +92,6 @@ describe("the reports of an organization moved to its object", () => {
     expect(undone.storage).toBe("d1");
     expect(undone.alerts).toEqual(after.alerts);
     expect(undone.briefing).toEqual(after.briefing);
-  });
-
-  it("the nightly briefings job sends no message for a moved organization's stores (its object's alarm builds them)", async () => {
-    const sent: JobMessage[] = [];
-    const jobs = { sendBatch: async (messages: Iterable<MessageSendRequest<JobMessage>>) => void sent.push(...[...messages].map((m) => m.body)) };
-    const bindings = { ...env, JOBS: jobs as unknown as Queue<JobMessage> };
-    const org = await createOrg({ place: "d1" });
-    await createStore(org.id, { isPrimary: true });
-    await enqueueStoreBriefings(bindings, org.id, new Date());
-    expect(sent).toHaveLength(1);
-    await moveToObject(env, org.id);
-    await enqueueStoreBriefings(bindings, org.id, new Date());
-    expect(sent).toHaveLength(1);
-    // Nor for one born in its object.
-    const born = await createOrg();
-    await createStore(born.id, { isPrimary: true });
-    await enqueueStoreBriefings(bindings, born.id, new Date());
-    expect(sent).toHaveLength(1);
   });
 
   it.each(PLACES)("a store's briefing counts only that store's funding pipeline, however old its deals (%s)", async (place) => {

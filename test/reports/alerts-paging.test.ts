@@ -3,7 +3,6 @@ import type { z } from "@hono/zod-openapi";
 import { drizzle } from "drizzle-orm/d1";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../src/db/client";
-import { raiseOrganizationAgedAlerts } from "../../src/jobs/aged-inventory-alerts";
 import { organizationAgedTotals, refreshAlertTotals } from "../../src/jobs/alert-totals";
 import type { ReportsAlertReportSchema } from "../../src/routes/reports/reports.routes";
 import type { ErrorBody } from "../helpers/bodies";
@@ -237,30 +236,5 @@ describe("the aged totals' rollup (inventory_alert_totals)", () => {
       (await organizationAgedTotals(drizzle(env.DB) as Database, org.id, new Date(), undefined, (work) => stored.push(work))).totalAgedUnits,
     ).toBe(1);
     await Promise.all(stored);
-  });
-
-  it("is recomputed for today and tomorrow by the 00:15 job, for every store of the organization", async () => {
-    const org = await createOrg({ place: "d1" });
-    const stores = [await createStore(org.id, { isPrimary: true }), await createStore(org.id)];
-    for (const [i, store] of stores.entries()) {
-      await createValuedUnit(org.id, store.id, {
-        stockNumber: `J-${i}`,
-        stockedOn: daysAgo(44),
-        cost: 18_000,
-        askingPrice: 24_995,
-        marketValue: 25_000,
-      });
-    }
-    const rows = () =>
-      all<{ day: string | null; aged_units: number | null; next_aged_units: number | null }>(
-        "SELECT day, aged_units, next_aged_units FROM inventory_alert_totals WHERE org_id = ? ORDER BY store_id",
-        org.id,
-      );
-    expect((await rows()).map((r) => r.day)).toEqual([null, null]);
-    await raiseOrganizationAgedAlerts(env, org.id, new Date());
-    expect(await rows()).toEqual([
-      { day: daysAgo(0), aged_units: 0, next_aged_units: 1 },
-      { day: daysAgo(0), aged_units: 0, next_aged_units: 1 },
-    ]);
   });
 });
