@@ -15,14 +15,13 @@ import { capturingQueue } from "../helpers/queue-driver";
 import { all } from "../helpers/sql";
 import { createTestApp } from "../helpers/test-app";
 
-/** A moved organization with a store, an ingest key and an endpoint for stip alerts at the test receiver named `name`. */
+/** An organization in its object with a store, an ingest key and an endpoint for stip alerts at the test receiver named `name`. */
 async function setup(name: string) {
-  const org = await createOrg({ place: "d1" });
+  const org = await createOrg();
   const store = await createStore(org.id);
   const key = await createIngestKey(org.id);
   const endpoint = await createEndpoint((await createApiKey(org.id)).key, { url: receiverUrl("ok", name), events: ["deal.stip_alert"] });
   await tellReceiverSecret(name, endpoint.secret);
-  await placeOrganization(org.id, "object");
   return { org, store, key };
 }
 
