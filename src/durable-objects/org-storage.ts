@@ -346,7 +346,7 @@ export class OrganizationStore extends DurableObject<Env> {
   // --- the webhooks group (webhook_endpoints, webhook_deliveries, webhook_attempts; docs/scaling.md) --
 
   /**
-   * One request's work on the webhooks group (src/jobs/webhook-storage.ts, the code D1's path runs):
+   * One request's work on the webhooks group (src/jobs/webhook-requests.ts, called through src/jobs/webhook-storage.ts):
    * a route's reads and writes, a fan-out's deliveries, a delivery's claim or its attempt's record.
    * A redelivery or a sample is queued from here, so its request stays one call.
    */

@@ -1,7 +1,7 @@
 /**
  * The inventory-alerts totals (docs/reports.md#totals): read from db/, computed by the engine
- * (src/engines/reports/totals.ts), stored back. Run by the nightly aged-alerts job for every store,
- * and for one store by ingestion (its units changed).
+ * (src/engines/reports/totals.ts), stored back. Run for one store by ingestion (its units changed)
+ * and by the report (a stale row).
  */
 import type { Database, SqliteReader } from "../db/client";
 import {
@@ -39,8 +39,8 @@ function liveAgedTotals(units: readonly AlertUnitRow[], settings: StoreSettingsB
 /**
  * A page of the report's units, the stores' settings they are judged by, the totals of every
  * unit in stock (of the organization, or of the store), computed, and the receipts of the stores'
- * feeds (the report's `data_as_of`), for an organization whose units are in its object: run there in one call (`OrganizationStore.alertReport`), where its settings are
- * kept too, or on D1 during a move. The units' totals are not shipped back whole, and no rollup is
+ * feeds (the report's `data_as_of`), for an organization whose units are in its object: run there
+ * in one call (`OrganizationStore.alertReport`), where its settings are kept too. The units' totals are not shipped back whole, and no rollup is
  * kept: a total is one pass over units the object reads locally.
  */
 export async function alertReportOf(

@@ -1,7 +1,4 @@
 import { describeError, logEvent } from "../lib/log";
-import { raiseOrganizationAgedAlerts } from "./aged-inventory-alerts";
-import { buildStoreBriefings, enqueueStoreBriefings } from "./build-morning-briefings";
-import { checkOrganizationLenderOutcomes } from "./lender-outcomes";
 import { purgeExpiredChunks, retentionRule } from "./purge-expired-records";
 import { enqueueJobs, type JobMessage, JobMessageSchema } from "./queue";
 
@@ -9,15 +6,6 @@ import { enqueueJobs, type JobMessage, JobMessageSchema } from "./queue";
 async function runUnit(env: Env, body: JobMessage): Promise<void> {
   const now = new Date(body.scheduledTime);
   switch (body.job) {
-    case "organization-morning-briefings":
-      return enqueueStoreBriefings(env, body.orgId, now);
-    case "store-morning-briefings":
-      return buildStoreBriefings(env, body.orgId, body.storeId, now);
-    case "aged-inventory-alerts":
-      if (await raiseOrganizationAgedAlerts(env, body.orgId, now)) await enqueueJobs(env, [body]);
-      return;
-    case "lender-outcome-shifts":
-      return checkOrganizationLenderOutcomes(env, body.orgId, now);
     case "purge-expired-records": {
       const rule = retentionRule(body.table);
       if (!rule) {

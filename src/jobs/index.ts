@@ -1,15 +1,10 @@
 import { describeError, logEvent } from "../lib/log";
-import { raiseAgedInventoryAlerts } from "./aged-inventory-alerts";
-import { buildMorningBriefings } from "./build-morning-briefings";
 import { CRONS } from "./crons";
-import { checkLenderOutcomes } from "./lender-outcomes";
 import { purgeExpiredRecords } from "./purge-expired-records";
 import { purgeExpiredSandboxes } from "./purge-expired-sandboxes";
 import { purgeLapsedSessions } from "./purge-lapsed-sessions";
-import { purgeWebhookBodies } from "./purge-webhook-bodies";
 import { refreshMarketData } from "./refresh-market-data";
 import { refreshSanctionsList } from "./refresh-sanctions-list";
-import { raiseStaleFeeds } from "./stale-feeds";
 import { sweepOutbox } from "./sweep-outbox";
 
 /**
@@ -23,30 +18,20 @@ export interface Job {
 
 /**
  * Cron expression (exactly as in wrangler.toml's `[triggers] crons`) → the jobs it runs, in order.
- * A test holds this map and wrangler.toml to the same set of crons. A job whose work grows with
- * the organizations or stores only enqueues it on the jobs queue (src/jobs/queue.ts), one message
- * per organization or rule, and the consumer (src/jobs/consumer.ts) does one unit per message.
+ * A test holds this map and wrangler.toml to the same set of crons. They run the global jobs only:
+ * an organization's own (its alerts, briefings, lender outcomes, retention, stale feeds) run on its
+ * storage object's alarm (src/jobs/org-nightly.ts). A job whose work grows only enqueues it on the
+ * jobs queue (src/jobs/queue.ts), and the consumer (src/jobs/consumer.ts) does one unit per message.
  */
 export const SCHEDULE: Readonly<Record<string, readonly Job[]>> = {
   [CRONS.nightly]: [
-    // First: an expired sandbox is gone before the alerts fan out over the organizations.
     { name: "purge-expired-sandboxes", run: purgeExpiredSandboxes },
     { name: "purge-lapsed-sessions", run: purgeLapsedSessions },
-    { name: "aged-inventory-alerts", run: raiseAgedInventoryAlerts },
-    { name: "purge-webhook-bodies", run: purgeWebhookBodies },
     { name: "purge-expired-records", run: purgeExpiredRecords },
   ],
   [CRONS.sanctionsList]: [{ name: "refresh-sanctions-list", run: refreshSanctionsList }],
-  [CRONS.marketData]: [
-    { name: "refresh-market-data", run: refreshMarketData },
-    // After the market refresh and before the 06:00 briefings, which name what it finds.
-    { name: "lender-outcome-shifts", run: checkLenderOutcomes },
-  ],
-  [CRONS.briefings]: [{ name: "build-morning-briefings", run: buildMorningBriefings }],
-  [CRONS.everyFiveMinutes]: [
-    { name: "stale-feeds", run: raiseStaleFeeds },
-    { name: "sweep-outbox", run: sweepOutbox },
-  ],
+  [CRONS.marketData]: [{ name: "refresh-market-data", run: refreshMarketData }],
+  [CRONS.everyFiveMinutes]: [{ name: "sweep-outbox", run: sweepOutbox }],
 };
 
 /** Runs every job of the cron; one job's failure is logged and does not stop the next. */

@@ -1,19 +1,5 @@
-import type { Statement } from "../db/batch";
-import { type Database, getDb } from "../db/client";
-import { retryingStaleReads } from "../db/guarded";
-import { readOrgStorage, unlessStorageInD1 } from "../db/queries/org-storage";
-import { listOrganizationIds } from "../db/queries/reports";
-import {
-  closeEpisode,
-  insertEpisode,
-  listOpenEpisodes,
-  listOutcomeDecisions,
-  listProgramNames,
-  loadOutcomeSettings,
-  type NewEpisode,
-  type OutcomeStore,
-  unlessEpisodesOpen,
-} from "../db/queries/signals";
+import { getDb } from "../db/client";
+import { listProgramNames, loadOutcomeSettings, type NewEpisode, type OutcomeStore } from "../db/queries/signals";
 import {
   detectOutcomeShifts,
   type OutcomeSettings,
@@ -21,23 +7,9 @@ import {
   tighteningSentence,
   type WindowFigures,
 } from "../engines/lender-routing/outcome-shift";
-import { commitWithEvents, type DomainEvent } from "../events/emit";
+import type { DomainEvent } from "../events/emit";
 import { newId } from "../lib/ids";
 import { logEvent } from "../lib/log";
-import { enqueueJobs } from "./queue";
-
-/**
- * 05:00 UTC, after the market refresh (so the 06:00 briefings name what it finds): one
- * `lender-outcome-shifts` message per organization in D1 on the jobs queue (src/jobs/consumer.ts).
- */
-export async function checkLenderOutcomes(env: Env, now: Date): Promise<void> {
-  const orgIds = await listOrganizationIds(getDb(env.DB), "d1");
-  await enqueueJobs(
-    env,
-    orgIds.map((orgId) => ({ job: "lender-outcome-shifts", orgId, scheduledTime: now.getTime() })),
-  );
-  logEvent("info", { event: "lender_outcome_checks_enqueued", organizations: orgIds.length });
-}
 
 /** The `lender.environment_change` payload of an episode's opening or recovery (docs/webhooks.md#events). */
 function ownOutcomesData(
@@ -69,30 +41,6 @@ function ownOutcomesData(
     alpha: settings.alpha,
     summary,
   };
-}
-
-/**
- * One organization whose decisions are in D1: every store's programs tested against their own
- * baseline (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions). An
- * episode opens with its event in one batch, and the unique open-episode index makes a second
- * opening (a duplicated message) fail its batch, so no change is raised twice; a recovery closes
- * it with its own event, only while the episode is still open as read (else it reads again). An
- * organization in its object (docs/scaling.md#jobs-where-the-data-is) is skipped: its object's
- * alarm runs the same test on the decisions it holds (`raiseOutcomeShiftsOf`).
- */
-export async function checkOrganizationLenderOutcomes(env: Env, orgId: string, now: Date): Promise<void> {
-  const db = getDb(env.DB);
-  const storage = await readOrgStorage(db, orgId);
-  if (storage !== undefined && storage !== "d1") {
-    logEvent("info", { event: "lender_outcome_shifts_skipped", org_id: orgId, storage });
-    return;
-  }
-  const settings = await loadOutcomeSettings(db);
-  if (!settings) {
-    logEvent("error", { event: "lender_outcome_settings_missing" });
-    return;
-  }
-  await retryingStaleReads(() => raiseOutcomeShifts(env, db, orgId, settings, now));
 }
 
 /** What a run opens and closes, and the events it raises; undefined when nothing changed. */
@@ -137,30 +85,16 @@ function planOutcomeShifts(
   return { opened: episodes, closed: recovered.map((r) => r.episode.id), events, at };
 }
 
-async function raiseOutcomeShifts(env: Env, db: Database, orgId: string, settings: OutcomeSettings, now: Date): Promise<void> {
-  const { baseline } = outcomeWindows(settings, now);
-  const [decisions, open, names] = await Promise.all([
-    listOutcomeDecisions(db, orgId, baseline.from),
-    listOpenEpisodes(db, orgId),
-    listProgramNames(db),
-  ]);
-  const plan = planOutcomeShifts(orgId, { decisions, open }, names, settings, now);
-  if (!plan) return;
-  // Fenced: a move that began since the flag was read has copied the episodes, and its object runs the next test.
-  const statements: Statement[] = [unlessStorageInD1(db, orgId), ...plan.opened.map((episode) => insertEpisode(db, episode))];
-  if (plan.closed.length > 0)
-    statements.push(unlessEpisodesOpen(db, orgId, plan.closed), ...plan.closed.map((id) => closeEpisode(db, orgId, id, plan.at)));
-  await commitWithEvents(env, db, statements, plan.events, now);
-  logEvent("info", { event: "lender_outcome_shifts", org_id: orgId, opened: plan.opened.length, recovered: plan.closed.length });
-}
-
 /**
- * The same test for an organization whose decisions are in its object, run there on its alarm at
- * the cron's time (src/jobs/org-nightly.ts): the decisions, their deals' funding days and the open
+ * The organization's programs tested against their own baseline
+ * (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions), run in its object
+ * on its 05:00 alarm, after the market refresh and before the 06:00 briefings, which name what it
+ * finds (src/jobs/org-nightly.ts): the decisions, their deals' funding days and the open
  * episodes read in the object (`local`), the program names and the settings from D1's reference
- * rows. The episodes and their events are written in one transaction of the object, the events in
- * its outbox, which the alarm relays to D1's right after the run (docs/scaling.md#an-object-write-and-its-events).
- * The alarm runs one at a time, so the unique open-episode index is the only guard needed.
+ * rows. An episode opens with its event and a recovery closes it with its own, in one transaction
+ * of the object, the events in its outbox, which the alarm relays to D1's right after the run
+ * (docs/scaling.md#an-object-write-and-its-events). The alarm runs one at a time, so the unique
+ * open-episode index is the only guard needed.
  */
 export async function raiseOutcomeShiftsOf(env: Env, orgId: string, local: OutcomeStore, now: Date): Promise<void> {
   const db = getDb(env.DB);

@@ -1,20 +1,19 @@
 /**
- * An organization's nightly work where its data is (docs/scaling.md#jobs-where-the-data-is): the
- * object holding a moved organization's units, deals and lender decisions runs it on its own alarm, at the times the crons run
- * it for an organization in D1 (CRONS, as SCHEDULE lists the jobs), with the same job code; the crons skip it.
+ * An organization's nightly work, run by its storage object on its own alarm where its data is
+ * (docs/scaling.md#jobs-where-the-data-is): its aged alerts, lender outcomes, briefings and the
+ * retention of its own tables. The crons run only the global jobs (SCHEDULE, src/jobs/index.ts).
  */
 import { getDb } from "../db/client";
 import type { AgedAlertStore } from "../db/queries/aged-alerts";
 import { type AlertUnitRow, type BriefingStore, listStoreIds, type StoreSettingsById } from "../db/queries/reports";
 import type { OutcomeStore } from "../db/queries/signals";
-import { DAY_MS } from "../engines/dates";
+import { DAY_MS, daysBefore } from "../engines/dates";
+import { WEBHOOK_BODY_RETENTION_DAYS } from "../events/delivery";
 import { raiseAgedAlertsOf } from "./aged-inventory-alerts";
 import { buildStoreBriefings } from "./build-morning-briefings";
 import { CRONS } from "./crons";
 import { raiseOutcomeShiftsOf } from "./lender-outcomes";
-import { attemptBodiesKeptFrom } from "./purge-webhook-bodies";
 
-/** The per-organization jobs an object runs, by the name of the cron job that runs them for D1. */
 type NightlyJob = "aged-inventory-alerts" | "lender-outcome-shifts" | "build-morning-briefings" | "purge-expired-records" | "purge-webhook-bodies";
 
 /** Minutes past UTC midnight of a daily cron ("M H * * *"). */
@@ -23,18 +22,23 @@ function minuteOfDay(cron: string): number {
   return hour * 60 + minute;
 }
 
-/** Each nightly job's minute of the day: the cron SCHEDULE runs it under (src/jobs/index.ts). */
+/** Each nightly job's minute of the day, set by the global crons whose data it reads. */
 const RUN_MINUTES: ReadonlyMap<NightlyJob, number> = new Map([
+  // With the global retention, 00:15.
   ["aged-inventory-alerts", minuteOfDay(CRONS.nightly)],
-  // After the market refresh and before the briefings, which name what it finds (as SCHEDULE runs it).
+  // With the market refresh, and before the briefings, which name what it finds.
   ["lender-outcome-shifts", minuteOfDay(CRONS.marketData)],
-  ["build-morning-briefings", minuteOfDay(CRONS.briefings)],
-  // Its part where the data is: the audit trail's expired checks (COMPLIANCE_CHECKS_RETENTION, D1's rule), the briefings group's
-  // and the finished webhook deliveries (WEBHOOK_DELIVERIES_RETENTION), deleted in the object.
+  // An hour after the market refresh, whose pulse they read: 06:00.
+  ["build-morning-briefings", minuteOfDay(CRONS.marketData) + 60],
+  // The audit trail's expired checks (COMPLIANCE_CHECKS_RETENTION), the briefings group's and the finished webhook deliveries
+  // (WEBHOOK_DELIVERIES_RETENTION), deleted in the object.
   ["purge-expired-records", minuteOfDay(CRONS.nightly)],
-  // The webhooks group's: its attempts' bodies past WEBHOOK_BODY_RETENTION_DAYS cleared in the object, as the cron clears D1's.
+  // The webhook attempts' bodies past WEBHOOK_BODY_RETENTION_DAYS, cleared in the object.
   ["purge-webhook-bodies", minuteOfDay(CRONS.nightly)],
 ]);
+
+/** The first attempt time whose bodies are kept at `now`. */
+const attemptBodiesKeptFrom = (now: Date) => daysBefore(now, WEBHOOK_BODY_RETENTION_DAYS).toISOString();
 
 /** The first nightly run strictly after `after` (epoch ms): its time, which the object's alarm is set for. */
 export function nextNightlyRun(after: number): number {
@@ -44,8 +48,8 @@ export function nextNightlyRun(after: number): number {
 }
 
 /**
- * The jobs due at `at` (a time nextNightlyRun gave), run as the crons' messages run them with
- * `now` = `at`: a rerun of the same time adds nothing (the crossings' markers, the day's briefings).
+ * The jobs due at `at` (a time nextNightlyRun gave), with `now` = `at`: a rerun of the same time
+ * adds nothing (the crossings' markers, the day's briefings).
  * `read` reads the organization's units in stock and its stores' settings in its object, and deletes
  * its expired compliance checks, briefings, aged-alert markers and finished webhook deliveries there; `outcomes` reads and writes
  * its lender decisions and episodes there; `briefings` and `agedAlerts` read and write its briefings

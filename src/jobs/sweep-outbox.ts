@@ -1,6 +1,6 @@
 import { getDb } from "../db/client";
 import { listOutboxNotFannedOut } from "../db/queries/events";
-import { d1WebhookStore, listUnsentRedeliveries, type WebhookStore } from "../db/queries/webhooks";
+import { listUnsentRedeliveries, type WebhookStore } from "../db/queries/webhooks";
 import { enqueueEvents, enqueueRedeliveries } from "../events/messages";
 import { logEvent } from "../lib/log";
 
@@ -15,12 +15,13 @@ const EVENT_GRACE_MS = 15 * 60_000;
 /** A redelivery is marked when its send is accepted: younger than this, its request may still be sending it. */
 const REDELIVERY_GRACE_MS = 2 * 60_000;
 const SWEEP_LIMIT = 1000;
-/** A moved organization's redelivery whose re-send failed again is tried again this long after, by its object's alarm. */
+/** A redelivery whose re-send failed again is tried again this long after, by its object's alarm. */
 const RESEND_RETRY_MS = 60_000;
 
 /**
- * Re-sends what was never acted on: outbox events not fanned out (a failed send, a dead-lettered
- * fan-out, or one still queued past the grace) and manual redeliveries the queue never accepted.
+ * Re-sends D1's outbox events never fanned out (a failed send, a dead-lettered fan-out, or one still
+ * queued past the grace). The redeliveries and samples the queue never accepted are an
+ * organization's object's to re-send (`resendUnsent`), on its alarm.
  */
 export async function sweepOutbox(env: Env, now: Date): Promise<void> {
   const db = getDb(env.DB);
@@ -28,30 +29,23 @@ export async function sweepOutbox(env: Env, now: Date): Promise<void> {
   const notFannedOut = await listOutboxNotFannedOut(db, ago(EVENT_GRACE_MS), SWEEP_LIMIT);
   const sent = await enqueueEvents(env, notFannedOut);
   if (notFannedOut.length > 0) logEvent("info", { event: "outbox_swept", found: notFannedOut.length, sent });
-  const redeliveries = await listUnsentRedeliveries(db, { before: ago(REDELIVERY_GRACE_MS), limit: SWEEP_LIMIT, of: "organizations in D1" });
-  await sendUnsent(env, d1WebhookStore(db, [...new Set(redeliveries.map((d) => d.orgId))]), redeliveries);
-}
-
-/** Sends redeliveries the queue never accepted, each marked sent where it is once the queue takes it. */
-async function sendUnsent(env: Pick<Env, "WEBHOOKS">, store: WebhookStore, redeliveries: { id: string; orgId: string }[]): Promise<void> {
-  const sent = await enqueueRedeliveries(env, store, redeliveries);
-  if (redeliveries.length > 0) logEvent("info", { event: "redeliveries_swept", found: redeliveries.length, sent });
 }
 
 /**
- * A moved organization's redeliveries and samples whose queue send failed, re-sent by its object's
- * alarm (the sweep above sends D1's only): those asked for before the grace, as the sweep does,
- * each marked sent once the queue takes it, so each is sent once. Returns when the next re-send is
- * due (`nextResend`).
+ * An organization's redeliveries and samples whose queue send failed, re-sent by its object's
+ * alarm: those asked for before the grace, each marked sent once the queue takes it, so each is
+ * sent once. Returns when the next re-send is due (`nextResend`).
  */
 export async function resendUnsent(env: Pick<Env, "WEBHOOKS">, store: WebhookStore, now: Date): Promise<number | undefined> {
   const before = new Date(now.getTime() - REDELIVERY_GRACE_MS).toISOString();
-  await sendUnsent(env, store, await listUnsentRedeliveries(store.db, { before, limit: SWEEP_LIMIT, of: "this object" }));
+  const redeliveries = await listUnsentRedeliveries(store.db, { before, limit: SWEEP_LIMIT });
+  const sent = await enqueueRedeliveries(env, store, redeliveries);
+  if (redeliveries.length > 0) logEvent("info", { event: "redeliveries_swept", found: redeliveries.length, sent });
   return nextResend(store, now);
 }
 
-/** When a moved organization's object next re-sends (epoch ms): its oldest unsent redelivery once past the grace, or a retry's delay from now; undefined, none waits. */
+/** When an organization's object next re-sends (epoch ms): its oldest unsent redelivery once past the grace, or a retry's delay from now; undefined, none waits. */
 export async function nextResend(store: WebhookStore, now: Date): Promise<number | undefined> {
-  const [oldest] = await listUnsentRedeliveries(store.db, { limit: 1, of: "this object" });
+  const [oldest] = await listUnsentRedeliveries(store.db, { limit: 1 });
   return oldest && Math.max(Date.parse(oldest.requestedAt) + REDELIVERY_GRACE_MS, now.getTime() + RESEND_RETRY_MS);
 }

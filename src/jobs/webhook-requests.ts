@@ -1,9 +1,8 @@
 /**
  * The webhooks group's requests (docs/scaling.md#every-reader-of-the-webhooks-group-and-where-it-reads-issue-39),
- * each run whole where the organization's group is: in D1, or in its object in one call
- * (`OrganizationStore.webhooks`), which runs this same code on its own SQLite. Here, in src/jobs,
- * because the object reaches only db and jobs; the routes and the consumer reach it through
- * ./webhook-storage.ts.
+ * each run whole in the organization's object in one call (`OrganizationStore.webhooks`), on its
+ * own SQLite. Here, in src/jobs, because the object reaches only db and jobs; the routes and the
+ * consumer reach it through ./webhook-storage.ts.
  */
 import * as q from "../db/queries/webhooks";
 import { enqueueRedeliveries } from "../events/messages";
@@ -64,9 +63,9 @@ const REQUESTS = {
   },
 
   /**
-   * The fan-out of events D1's outbox holds, for an organization whose group is here: the events
-   * with a subscriber kept here (deliveries refer to them), a delivery per subscribed enabled
-   * endpoint (a repeated fan-out adds none), and the deliveries not attempted yet, to be queued.
+   * The fan-out of events D1's outbox holds: the events with a subscriber kept here (deliveries
+   * refer to them), a delivery per subscribed enabled endpoint (a repeated fan-out adds none), and
+   * the deliveries not attempted yet, to be queued.
    */
   fanOut: async (w: Where, a: { events: q.EventRow[]; at: string }) => {
     const endpoints = (await q.listWebhookEndpoints(w.store.db, w.orgId)).filter((e) => e.enabled);
@@ -103,7 +102,7 @@ export type WebhookOp = keyof typeof REQUESTS;
 export type WebhookArgs<Op extends WebhookOp> = Parameters<(typeof REQUESTS)[Op]>[1];
 export type WebhookAnswer<Op extends WebhookOp> = Awaited<ReturnType<(typeof REQUESTS)[Op]>>;
 
-/** Runs one request of the group on `w.store`: D1's, or the object's own SQLite. */
+/** Runs one request of the group on `w.store`, the object's own SQLite. */
 export function runWebhookRequest<Op extends WebhookOp>(w: Where, op: Op, args: WebhookArgs<Op>): Promise<WebhookAnswer<Op>> {
   return (REQUESTS[op] as (w: Where, args: WebhookArgs<Op>) => Promise<WebhookAnswer<Op>>)(w, args);
 }

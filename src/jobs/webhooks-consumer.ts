@@ -1,9 +1,7 @@
 import { loadConfig } from "../config";
 import { runBatch } from "../db/batch";
 import { getDb } from "../db/client";
-import { clearOutboxFannedOut, type EventRef, findPrimaryStoreId, markOutboxFannedOut } from "../db/queries/events";
-import { readOrgStorage } from "../db/queries/org-storage";
-import { createDeliveries, d1WebhookStore, type FoundEvent, findEventSubscribers } from "../db/queries/webhooks";
+import { clearOutboxFannedOut, type EventRef, findOutboxEvents, findPrimaryStoreId, markOutboxFannedOut } from "../db/queries/events";
 import { envelopeOf, postSigned } from "../events/delivery";
 import { sendMessages, type WebhookMessage, WebhookMessageSchema } from "../events/messages";
 import { signingSecrets } from "../events/signing";
@@ -22,31 +20,29 @@ export const WEBHOOKS_DLQ = "webhooks-dlq";
 type Now = () => Date;
 
 /**
- * The queue batch's events fanned out together. For the organizations whose webhooks group is in
- * D1, in two D1 round trips whatever their number: one read (the events, where each organization's
- * group is, and its subscribers), one batch creating the deliveries and marking the events fanned
- * out, fenced for each of those organizations (a move begun since the read fails it, and the retry
- * finds the flag moved). For a moved organization, one call to its object (its endpoints, its
- * deliveries: docs/scaling.md), then its events marked in D1. A duplicate message (the sweeper
- * re-sending an event still waiting in a backed-up queue) adds no delivery: the insert ignores an
- * existing (endpoint, event) pair and the first fan-out's time is kept.
+ * The queue batch's events fanned out together: for each organization, one call to its object (its
+ * endpoints and deliveries are there), which creates a delivery per subscribed enabled endpoint and
+ * keeps the events they send; then one D1 batch marking the events fanned out in D1's outbox. A
+ * duplicate message (the sweeper re-sending an event still waiting in a backed-up queue) adds no
+ * delivery: the object's insert ignores an existing (endpoint, event) pair and the first fan-out's
+ * time is kept. Events no longer in D1's outbox (purged) are left out.
  */
 async function fanOut(env: Env, events: readonly EventRef[], now: Date): Promise<"done"> {
   const db = getDb(env.DB);
   const at = now.toISOString();
-  const found = await findEventSubscribers(db, events);
-  const inD1 = found.filter((e) => e.storage === "d1");
-  const pending = inD1.length === 0 ? [] : await createDeliveries(d1WebhookStore(db, [...new Set(inD1.map((e) => e.orgId))]), inD1, at);
-  const elsewhere = new Map<string, FoundEvent[]>();
-  for (const event of found) if (event.storage !== "d1") elsewhere.set(event.orgId, [...(elsewhere.get(event.orgId) ?? []), event]);
-  for (const [orgId, ofOrg] of elsewhere) {
-    const on = webhookStorage(env, db, orgId, ofOrg[0].storage);
-    pending.push(...(await on("fanOut", { events: ofOrg.map((e) => e.row), at })));
-    await runBatch(db, markOutboxFannedOut(db, ofOrg, at));
-  }
+  const byOrganization = Map.groupBy(await findOutboxEvents(db, events), (row) => row.orgId);
+  const pending = await Promise.all([...byOrganization].map(([orgId, rows]) => webhookStorage(env, orgId)("fanOut", { events: rows, at })));
+  await runBatch(
+    db,
+    markOutboxFannedOut(
+      db,
+      [...byOrganization.values()].flat().map((row) => ({ orgId: row.orgId, eventId: row.id })),
+      at,
+    ),
+  );
   await sendMessages(
     env.WEBHOOKS,
-    pending.map((d) => ({ kind: "delivery", orgId: d.orgId, deliveryId: d.id })),
+    pending.flat().map((d) => ({ kind: "delivery", orgId: d.orgId, deliveryId: d.id })),
   );
   return "done";
 }
@@ -54,8 +50,8 @@ async function fanOut(env: Env, events: readonly EventRef[], now: Date): Promise
 /** One attempt of one delivery; returns whether the message should be retried. */
 async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind: "delivery" }>, now: Date): Promise<"done" | "retry"> {
   const db = getDb(env.DB);
-  // One call where the delivery is before the POST (its claim), one after (its record).
-  const on = await storageOf(env, message.orgId);
+  // One call to the object before the POST (its claim), one after (its record).
+  const on = webhookStorage(env, message.orgId);
   const found = await on("claim", { deliveryId: message.deliveryId, at: now.toISOString() });
   if (found === null) return "done";
   const { attempt } = found;
@@ -93,12 +89,6 @@ async function attemptDelivery(env: Env, message: Extract<WebhookMessage, { kind
     });
   }
   return outcome === "retrying" ? "retry" : "done";
-}
-
-/** Where the organization's webhooks group is, the flag read at the primary (a queue message carries no credential). */
-async function storageOf(env: Env, orgId: string) {
-  const db = getDb(env.DB);
-  return webhookStorage(env, db, orgId, (await readOrgStorage(db, orgId)) ?? "d1");
 }
 
 /**
@@ -174,7 +164,7 @@ export async function consumeDeadLetters(batch: MessageBatch<WebhookMessage>, en
     if (body === null) continue;
     try {
       if (body.kind === "delivery") {
-        await (await storageOf(env, body.orgId))("fail", { deliveryId: body.deliveryId, at: now().toISOString() });
+        await webhookStorage(env, body.orgId)("fail", { deliveryId: body.deliveryId, at: now().toISOString() });
         logEvent("error", { event: "webhook_delivery_dead_lettered", org_id: body.orgId, delivery_id: body.deliveryId });
       } else {
         await clearOutboxFannedOut(db, body.orgId, body.eventId);

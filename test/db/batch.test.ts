@@ -7,7 +7,7 @@ import { callTemplate, getDb } from "../../src/db/client";
 // The object's table: D1 keeps no per-organization tables.
 import { webhookDeliveries } from "../../src/db/org-schema";
 import { sanctionsListLoad } from "../../src/db/queries/compliance";
-import { insertOutboxRows, listOutboxEvents } from "../../src/db/queries/events";
+import { findOutboxEvents, insertOutboxRows, isOneOfEvents, listOutboxEvents, markOutboxFannedOut } from "../../src/db/queries/events";
 import { existingFeedEntryIds, insertFeedEntries, insertRefreshRun } from "../../src/db/queries/reports";
 import { eventOutbox, marketFeedEntries, marketRefreshFailures, sanctionsAliases, sanctionsDobs, sanctionsEntries } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
@@ -43,6 +43,41 @@ describe("every chunked table takes 1..N rows through the helper and gives back 
       const all = (await listOutboxEvents(db, org.id, 10_000)).filter((r) => ids.includes(r.id));
       expect(byId(all)).toEqual(byId(rows.map((r) => ({ ...r, fannedOutAt: null }))));
     });
+  });
+
+  it("event_outbox: a fan-out's read and mark of N events of two organizations, each found and marked in its own", async () => {
+    const [orgA, orgB] = [await createOrg(), await createOrg()];
+    await rowCounts(async (n) => {
+      const rows = range(n).map((i) => ({
+        id: newId("evt"),
+        orgId: i % 2 === 0 ? orgA.id : orgB.id,
+        storeId: null,
+        event: "deal.stip_alert",
+        data: {},
+        occurredAt: AT,
+        sample: false,
+      }));
+      await runBatch(db, insertOutboxRows(db, rows));
+      // One more ref names the first event under the other organization: it finds nothing.
+      const refs = [...rows.map((r) => ({ orgId: r.orgId, eventId: r.id })), { orgId: orgB.id, eventId: rows[0].id }];
+      expect(byId(await findOutboxEvents(db, refs))).toEqual(byId(rows));
+      await runBatch(db, markOutboxFannedOut(db, refs, AT));
+      const ids = new Set(rows.map((r) => r.id));
+      const marks = (
+        await db
+          .select({ id: eventOutbox.id, at: eventOutbox.fannedOutAt })
+          .from(eventOutbox)
+          .where(inArray(eventOutbox.orgId, [orgA.id, orgB.id]))
+      ).filter((m) => ids.has(m.id));
+      expect(marks.map((m) => m.at)).toEqual(rows.map(() => AT));
+    });
+    // No events name no row, never every organization's.
+    expect(
+      await db
+        .select()
+        .from(eventOutbox)
+        .where(isOneOfEvents(eventOutbox.orgId, eventOutbox.id, [])),
+    ).toEqual([]);
   });
 
   it("market_feed_entries (and the IN list that finds existing ids)", async () => {

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
-import { listNewlyAgedUnits } from "../../src/db/queries/aged-alerts";
 import { deleteExpiredRows, RETENTION_RULES } from "../../src/db/queries/retention";
 import { explainQueryPlan, TENANT_TABLES, tenantTableScans } from "../../src/db/query-plan";
 import { deal } from "../helpers/ingest";
@@ -171,14 +170,5 @@ describe("query plans of the request paths", () => {
       for (const line of plan) if (/^SCAN (?!CONSTANT ROW)/.test(line.detail)) scans.push(`${line.detail}  ←  ${sql}`);
     }
     expect(scans).toEqual([]);
-  });
-
-  it("the aged-alerts job reads only an organization's stockings that can have crossed in its window", async () => {
-    const aging = bindingRecorder(env.DB);
-    await listNewlyAgedUnits(getDb(aging.DB), "org_summit", new Date().toISOString().slice(0, 10), 7, 1000);
-    const [[sql, params]] = aging.statements;
-    const plan = (await explainQueryPlan(env.DB, sql, params)).map((line) => line.detail);
-    expect(plan).toContain("SEARCH u USING INDEX inventory_org_status_stocked_stock_idx (org_id=? AND status=? AND stocked_on>? AND stocked_on<?)");
-    expect(tenantTableScans(await explainQueryPlan(env.DB, sql, params))).toEqual([]);
   });
 });

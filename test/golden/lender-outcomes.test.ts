@@ -4,7 +4,6 @@
  * decision histories through the detector, then the nightly job, lender-route and the briefings
  * through the Worker.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { lenderDecisions } from "../../src/db/schema";
 import { DAY_MS, isoDay } from "../../src/engines/dates";
@@ -19,9 +18,8 @@ import { newId } from "../../src/lib/ids";
 import { createDeskOrg, post } from "../helpers/deal-desk";
 import { listOutboxEvents } from "../helpers/events";
 import { call, insertWhereStored } from "../helpers/factories";
-import { runAlarmsThrough } from "../helpers/object-sql";
+import { rerunNight, runAlarmsThrough } from "../helpers/object-sql";
 import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
-import { consumeJob } from "../helpers/queue-driver";
 
 const NOW = new Date("2026-11-29T05:00:00Z");
 const SETTINGS: OutcomeSettings = { recentDays: 30, baselineDays: 180, alpha: 0.01, recoveryP: 0.2, minRecentDecisions: 5 };
@@ -143,10 +141,9 @@ describe("through the Worker", () => {
   it("the nightly job raises one own_outcomes change per episode; lender-route ranks and names it; the F&I director and sales manager are told; it recovers", async () => {
     const desk = await createDeskOrg({ programIds: [PROGRAM, "lp_union_rail_credit_union", "lp_keystone_auto_finance"] });
     const bystander = await createDeskOrg({ programIds: [PROGRAM] });
-    // The organization's object runs the job on its alarm at 05:00 UTC (docs/scaling.md#jobs-where-the-data-is); the queue's message skips it.
+    // The organization's object runs the job on its alarm at 05:00 UTC (docs/scaling.md#jobs-where-the-data-is).
     const { outcomesAt: now } = nightlyRuns();
     await addHistory(desk.orgId, desk.storeId, PROGRAM, now, tightening(39, 50, 7, 17));
-    const job = { job: "lender-outcome-shifts" as const, orgId: desk.orgId, scheduledTime: now };
     const before = await (await post("/api/v1/lender-route", desk.key, DEAL)).json<{
       primary: { lender_id: string; confidence: number } | null;
       backup: { lender_id: string; confidence: number } | null;
@@ -154,7 +151,6 @@ describe("through the Worker", () => {
     const pickedBefore = [before.primary, before.backup].find((p) => p?.lender_id === PROGRAM);
 
     await runAlarmsThrough(desk.orgId, now);
-    expect((await consumeJob(env, job)).acked).toBe(true);
     const events = await listOutboxEvents(desk.orgId, "lender.environment_change");
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
@@ -230,11 +226,9 @@ describe("through the Worker", () => {
       now,
       Array.from({ length: 12 }, (_, i) => ({ daysBack: i, decision: (i < 9 ? "approved" : "declined") as OutcomeDecisionKind })),
     );
-    // The next night's run, and its queue message delivered twice at once (queues deliver at least once): one recovery.
+    // The next night's run, and the same run again (as its retry would run it): one recovery.
     await runAlarmsThrough(desk.orgId, now + DAY_MS);
-    const nextNight = { ...job, scheduledTime: now + DAY_MS };
-    const runs = await Promise.all([consumeJob(env, nextNight), consumeJob(env, nextNight)]);
-    expect(runs.map((r) => r.acked)).toEqual([true, true]);
+    await rerunNight(desk.orgId, now + DAY_MS);
     const all = await listOutboxEvents(desk.orgId, "lender.environment_change");
     expect(all.map((e) => e.data.trend).sort()).toEqual(["recovered", "tightening"]);
     const recovered = all.find((e) => e.data.trend === "recovered");

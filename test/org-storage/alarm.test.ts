@@ -1,11 +1,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { moveToD1 } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { isoDay } from "../../src/engines/dates";
 import { SCHEDULE } from "../../src/jobs";
-import { CRONS } from "../../src/jobs/crons";
 import { nextNightlyRun } from "../../src/jobs/org-nightly";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore } from "../helpers/factories";
@@ -17,13 +15,15 @@ const DAY = 86_400_000;
 const alarmOf = (orgId: string) => runInDurableObject(orgStore(env, orgId), (_, state) => state.storage.getAlarm());
 
 describe("an organization's nightly jobs run on its object's alarm", () => {
-  it("at the crons that run the same jobs for an organization in D1", () => {
-    expect(SCHEDULE[CRONS.nightly].map((job) => job.name)).toContain("aged-inventory-alerts");
-    expect(SCHEDULE[CRONS.marketData].map((job) => job.name)).toContain("lender-outcome-shifts");
-    expect(SCHEDULE[CRONS.briefings].map((job) => job.name)).toContain("build-morning-briefings");
+  it("at 00:15, 05:00 and 06:00 UTC; no cron runs them", () => {
+    const times = nightlyRuns().order.map((t) => new Date(t).toISOString().slice(11, 16));
+    expect(times.sort()).toEqual(["00:15", "05:00", "06:00"]);
+    const scheduled = Object.values(SCHEDULE).flatMap((jobs) => jobs.map((job) => job.name));
+    for (const job of ["aged-inventory-alerts", "lender-outcome-shifts", "build-morning-briefings", "stale-feeds", "purge-webhook-bodies"])
+      expect(scheduled).not.toContain(job);
   });
 
-  it("raises the aged alerts and builds the briefings from the object, once; the crons of the same night add nothing; an undo clears the alarm", async () => {
+  it("raises the aged alerts and builds the briefings from the object, once; the cron of the same night adds nothing", async () => {
     // The object's three runs after now: the aged alerts (00:15 UTC), the lender outcomes (05:00) and the briefings (06:00), in the order they come.
     const { order, agedAt, briefedAt } = nightlyRuns();
     // Days on the lot on the aged run's day: S00001 crossed 45 two days before (inside the look-back), S00002 is fresh,
@@ -67,14 +67,9 @@ describe("an organization's nightly jobs run on its object's alarm", () => {
     const aged = briefedAt > agedAt ? 4 : 3;
     expect(day).toEqual({ stored: 6, ready: 6, aged: [0, aged, aged, aged, aged, aged] });
 
-    // The same night's crons, through the jobs queue: they skip an organization in its object.
+    // The same night's 00:15 cron, through the jobs queue, runs only the global jobs.
     await runCron("15 0 * * *", agedAt);
-    await runCron("0 6 * * *", briefedAt);
     expect(await alerted()).toEqual(["S00001", "S00004", "S00005"]);
     expect(await briefed()).toEqual(day);
-
-    await moveToD1(env, org.id);
-    expect(await alarmOf(org.id)).toBeNull();
-    expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(false);
   });
 });

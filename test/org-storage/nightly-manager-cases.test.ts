@@ -1,28 +1,25 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { moveToD1, moveToObject } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { isoDay } from "../../src/engines/dates";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
 import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
-import { runCron } from "../helpers/queue-driver";
 
 const DAY = 86_400_000;
 
-describe("a moved organization's nightly jobs, as its managers meet them", () => {
-  it("a new unit alerts at the new-unit threshold (90 days) addressed to the new-car manager; a store opened after the move gets its briefings", async () => {
+describe("an organization's nightly jobs in its object, as its managers meet them", () => {
+  it("a new unit alerts at the new-unit threshold (90 days) addressed to the new-car manager; a store opened later gets its briefings", async () => {
     const { agedAt, briefedAt } = nightlyRuns();
-    const org = await createOrg({ place: "d1" });
+    const org = await createOrg();
     const north = await createStore(org.id, { isPrimary: true });
     const key = await createIngestKey(org.id);
     const at = (days: number) => isoDay(agedAt - days * DAY);
     // New units age at 90 days: one crosses on the run's day, one at 60 days is not aged (a used one would be).
     const units = [unit(1, { stocked_on: at(90), condition: "new" }), unit(2, { stocked_on: at(60), condition: "new" })];
     expect((await putInventory(north.id, { key }, { units })).status).toBe(200);
-    await moveToObject(env, org.id);
     const south = await createStore(org.id, { name: "South Lot" });
     expect((await putInventory(south.id, { key }, { units: [unit(3, { stocked_on: at(5) })] })).status).toBe(200);
 
@@ -39,20 +36,5 @@ describe("a moved organization's nightly jobs, as its managers meet them", () =>
     );
     expect(briefings.filter((b) => b.store_id === south.id)).toHaveLength(6);
     expect(briefings.filter((b) => b.store_id === north.id)).toHaveLength(6);
-  });
-
-  it("once undone, the crons run the organization's jobs again: a crossing after the undo is alerted by the 00:15 cron", async () => {
-    const { agedAt } = nightlyRuns();
-    const org = await createOrg({ place: "d1" });
-    const store = await createStore(org.id, { isPrimary: true });
-    const key = await createIngestKey(org.id);
-    await moveToObject(env, org.id);
-    expect((await putInventory(store.id, { key }, { units: [unit(1, { stocked_on: isoDay(agedAt - 45 * DAY), condition: "used" })] })).status).toBe(
-      200,
-    );
-    await moveToD1(env, org.id);
-    expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(false);
-    await runCron("15 0 * * *", agedAt);
-    expect((await listOutboxEvents(org.id, "inventory.aged_alert")).map((e) => e.data.stock_no)).toEqual(["S00001"]);
   });
 });

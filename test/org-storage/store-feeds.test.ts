@@ -99,7 +99,7 @@ describe("an organization's store feeds are in its object", () => {
     expect(armed.alarm).toBeLessThanOrEqual(armed.checkAt ?? 0);
 
     await ageInObject(org.id, "inventory", 25);
-    // D1's 5-minute job checks only the organizations in D1.
+    // No cron checks an organization's feeds: its object does.
     await runCron("*/5 * * * *", Date.now(), env);
     expect(await listOutboxEvents(org.id, "store.feed_stale")).toHaveLength(0);
 
@@ -150,21 +150,6 @@ describe("an organization's store feeds are in its object", () => {
     await runDurableObjectAlarm(object(org.id));
     expect(await nightlyAt()).toBe(before);
     expect(await listOutboxEvents(org.id, "morning_briefing.ready")).toHaveLength(0);
-  });
-
-  it("D1's 5-minute job checks an organization in D1, and not one being moved", async () => {
-    const { org, store, key } = await setup("moving", "d1");
-    await putInventory(store.id, { key }, { units: [unit(1)] });
-    await env.DB.prepare("UPDATE store_feeds SET received_at = ? WHERE store_id = ?")
-      .bind(new Date(Date.now() - 25 * HOUR).toISOString(), store.id)
-      .run();
-    const flag = (storage: string) => env.DB.prepare("UPDATE organizations SET storage = ? WHERE id = ?").bind(storage, org.id).run();
-    await flag("moving");
-    await runCron("*/5 * * * *", Date.now(), env);
-    expect(await listOutboxEvents(org.id, "store.feed_stale")).toHaveLength(0);
-    await flag("d1");
-    await runCron("*/5 * * * *", Date.now(), env);
-    expect(await listOutboxEvents(org.id, "store.feed_stale")).toHaveLength(1);
   });
 
   it("a lowered threshold, changed in the object, moves the check and makes the feed stale; the answers say so with the new threshold", async () => {

@@ -3,8 +3,6 @@ import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "../../src/db/client";
-import { readOrgStorage, webhooksDigest } from "../../src/db/queries/org-storage";
-import { moveToD1 } from "../../src/durable-objects/org-storage-move";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { WEBHOOK_BODY_RETENTION_DAYS } from "../../src/events/delivery";
 import { commitWithEvents } from "../../src/events/emit";
@@ -13,7 +11,7 @@ import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhoo
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
-import { PLACES, type Place, placeOrganization, rowsWhereStored } from "../helpers/org-storage";
+import { rowsWhereStored } from "../helpers/org-storage";
 import { capturingQueue, consumeOne, runCron } from "../helpers/queue-driver";
 
 type Deliveries = z.infer<typeof WebhookDeliveryListSchema>["deliveries"];
@@ -35,25 +33,19 @@ const triggerSample = (key: string, endpointId: string, event: string) =>
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** An event the organization's object recorded at `at`, fanned out and relayed to D1 then (the object's outbox; D1's for an organization in D1). */
-const recordedEvent = async (orgId: string, id: string, at: string) =>
-  (await readOrgStorage(getDb(env.DB), orgId)) === "object"
-    ? rowsWhereStored(
-        orgId,
-        "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at, relayed_at) VALUES (?, ?, 'inventory.aged_alert', '{}', ?, ?, ?)",
-        id,
-        orgId,
-        at,
-        at,
-        at,
-      )
-    : env.DB.prepare(
-        "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at) VALUES (?, ?, 'inventory.aged_alert', '{}', ?, ?)",
-      )
-        .bind(id, orgId, at, at)
-        .run();
+/** An event the organization's object recorded at `at`, fanned out and relayed to D1 then (the object's outbox). */
+const recordedEvent = (orgId: string, id: string, at: string) =>
+  rowsWhereStored(
+    orgId,
+    "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at, relayed_at) VALUES (?, ?, 'inventory.aged_alert', '{}', ?, ?, ?)",
+    id,
+    orgId,
+    at,
+    at,
+    at,
+  );
 
-/** An endpoint for aged alerts, where the organization's data is. */
+/** An endpoint for aged alerts, in the organization's object. */
 const endpointOf = (orgId: string, id: string) =>
   rowsWhereStored(
     orgId,
@@ -62,33 +54,22 @@ const endpointOf = (orgId: string, id: string) =>
     orgId,
   );
 
-/**
- * An organization with a store, a key, and an endpoint: made in D1 before it is placed (a move copies it), its webhooks
- * group in `place`; or `born` in its object, no move.
- */
-async function setup(
-  place: Place | "born",
-  name: string,
-  behaviour: Parameters<typeof receiverUrl>[0],
-  events: Parameters<typeof createEndpoint>[1]["events"],
-) {
-  const org = await createOrg({ place: place === "born" ? "object" : "d1" });
+/** An organization in its object with a store, a key, and an endpoint. */
+async function setup(name: string, behaviour: Parameters<typeof receiverUrl>[0], events: Parameters<typeof createEndpoint>[1]["events"]) {
+  const org = await createOrg();
   const store = await createStore(org.id);
-  const before = await createApiKey(org.id);
-  const endpoint = await createEndpoint(before.key, { url: receiverUrl(behaviour, name), events });
-  await tellReceiverSecret(name, endpoint.secret);
-  if (place !== "born") await placeOrganization(org.id, place);
-  // A key first used after the move: a credential cached before it reads D1's copy for up to 60 s, which the test deleted.
   const { key } = await createApiKey(org.id, { dailyLimit: 100_000 });
+  const endpoint = await createEndpoint(key, { url: receiverUrl(behaviour, name), events });
+  await tellReceiverSecret(name, endpoint.secret);
   return { org, store, key, endpoint };
 }
 
-// The same behaviour wherever the organization's webhooks live (docs/scaling.md); moved, D1's copy of the group is deleted.
-describe.each(PLACES)("webhooks, the group in %s", (place) => {
-  it("a deal push's stip alert reaches an endpoint made before the move and one made after, signed; each attempt is recorded where the group is and listed", async () => {
-    const { org, store, key, endpoint } = await setup(place, `stip-before-${place}`, "ok", ["deal.stip_alert"]);
-    const after = await createEndpoint(key, { url: receiverUrl("ok", `stip-after-${place}`), events: ["deal.stip_alert"] });
-    await tellReceiverSecret(`stip-after-${place}`, after.secret);
+// The organization's webhooks group lives in its object (docs/scaling.md): its endpoints, deliveries and attempts.
+describe("webhooks, the group in the organization's object", () => {
+  it("a deal push's stip alert reaches every subscribed endpoint, signed; each attempt is recorded in the object and listed", async () => {
+    const { org, store, key, endpoint } = await setup("stip-first", "ok", ["deal.stip_alert"]);
+    const second = await createEndpoint(key, { url: receiverUrl("ok", "stip-second"), events: ["deal.stip_alert"] });
+    await tellReceiverSecret("stip-second", second.secret);
     const pushed = await postDeals(
       { key: await createIngestKey(org.id) },
       { deals: [deal("D-HOOK", store.id, { stips: [{ stip: "proof_of_income", state: "outstanding" }] })] },
@@ -97,8 +78,8 @@ describe.each(PLACES)("webhooks, the group in %s", (place) => {
     const [alert] = await listOutboxEvents(org.id, "deal.stip_alert");
 
     for (const [name, hook] of [
-      [`stip-before-${place}`, endpoint],
-      [`stip-after-${place}`, after],
+      ["stip-first", endpoint],
+      ["stip-second", second],
     ] as const) {
       const [received] = await eventually(async () => (await receivedBy(name)).length > 0 && receivedBy(name), 15_000);
       expect(received.verified).toBe(true);
@@ -111,9 +92,6 @@ describe.each(PLACES)("webhooks, the group in %s", (place) => {
       expect(delivery).toMatchObject({ event_id: alert.id, attempt_count: 1 });
       expect(delivery.attempts).toEqual([expect.objectContaining({ attempt: 1, response_status: 204, outcome: "delivered" })]);
     }
-    // Where the group is: D1's tables hold none of a moved organization's rows, its object holds both deliveries.
-    const d1Deliveries = (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE org_id = ?").bind(org.id).all()).results;
-    expect(d1Deliveries).toHaveLength(place === "d1" ? 2 : 0);
     expect(await rowsWhereStored(org.id, "SELECT status FROM webhook_deliveries WHERE org_id = ?", org.id)).toEqual([
       { status: "delivered" },
       { status: "delivered" },
@@ -122,10 +100,10 @@ describe.each(PLACES)("webhooks, the group in %s", (place) => {
   });
 
   it("a failed attempt is retried until delivered; a redelivery and a sample go out again; a disabled endpoint refuses them; a deleted one is gone; no secret in any log", async () => {
-    const name = `fail-twice-${place}`;
-    const { org, store, key, endpoint } = await setup(place, name, "fail-twice", ["inventory.aged_alert"]);
+    const name = "fail-twice";
+    const { org, store, key, endpoint } = await setup(name, "fail-twice", ["inventory.aged_alert"]);
     const logged = [vi.spyOn(console, "log"), vi.spyOn(console, "warn"), vi.spyOn(console, "error")];
-    // An event raised in D1 (as the nightly jobs raise theirs), fanned out where the group is.
+    // An event in D1's outbox (as the object's relay puts its events there), fanned out to the object.
     const queue = capturingQueue();
     const data = { stock_no: "A1", days_on_lot: 45, recommendation: "Reprice" };
     await commitWithEvents(queue.env, getDb(env.DB), [], [{ event: "inventory.aged_alert", orgId: org.id, storeId: store.id, data }], new Date());
@@ -164,9 +142,8 @@ describe.each(PLACES)("webhooks, the group in %s", (place) => {
       return log.some((r) => JSON.parse(r.body).sample === true) && log;
     });
     expect(received.map((r) => r.headers["x-service-webhook-id"])).toEqual([...Array(4).fill(delivery.event_id), sampled.event_id]);
-    // A moved organization's sample stays in its object: never relayed to D1's outbox, so never fanned out to another endpoint.
-    const outbox = (await listOutboxEvents(org.id)).map((e) => e.id);
-    expect(outbox).toEqual(place === "d1" ? [sampled.event_id, delivery.event_id] : [delivery.event_id]);
+    // A sample stays in the object: never relayed to D1's outbox, so never fanned out to another endpoint.
+    expect((await listOutboxEvents(org.id)).map((e) => e.id)).toEqual([delivery.event_id]);
 
     const disabled = await call(`/api/v1/webhooks/${endpoint.id}`, {
       method: "PATCH",
@@ -192,7 +169,7 @@ describe.each(PLACES)("webhooks, the group in %s", (place) => {
 });
 
 describe("the webhooks group's jobs on an organization's alarm", () => {
-  it(`its 00:15 run clears the bodies of attempts older than ${WEBHOOK_BODY_RETENTION_DAYS} days in the object and keeps a younger one's; an undo brings that back`, async () => {
+  it(`its 00:15 run clears the bodies of attempts older than ${WEBHOOK_BODY_RETENTION_DAYS} days in the object and keeps a younger one's`, async () => {
     const DAY = 86_400_000;
     const first = nextNightlyRun(Date.now());
     const purgeAt = new Date(first).getUTCHours() === 0 ? first : nextNightlyRun(first);
@@ -227,23 +204,12 @@ describe("the webhooks group's jobs on an organization's alarm", () => {
         { attempt: 2, request_body: "{}", response_body: "ok" },
       ]);
     }
-    // An undo writes back what the object holds: the cleared bodies too, verified.
-    const back = await moveToD1(env, org.id);
-    expect(await bodies()).toEqual([
-      { attempt: 1, request_body: null, response_body: null },
-      { attempt: 2, request_body: "{}", response_body: "ok" },
-    ]);
-    expect(await webhooksDigest(getDb(env.DB), org.id)).toEqual({
-      webhook_endpoints: back.tables.webhook_endpoints,
-      webhook_deliveries: back.tables.webhook_deliveries,
-      webhook_attempts: back.tables.webhook_attempts,
-    });
   });
 });
 
 describe("a sample of an organization in its object", () => {
   it("reaches only the endpoint it was triggered for, also after the object's alarm relays its outbox: never D1's outbox, never another endpoint", async () => {
-    const { org, key, endpoint } = await setup("born", "sample-only-a", "ok", ["deal.stip_alert"]);
+    const { org, key, endpoint } = await setup("sample-only-a", "ok", ["deal.stip_alert"]);
     const other = await createEndpoint(key, { url: receiverUrl("ok", "sample-only-b"), events: ["deal.stip_alert"] });
     const sample = await triggerSample(key, endpoint.id, "deal.stip_alert");
     expect(sample.status).toBe(202);
@@ -262,7 +228,7 @@ describe("a sample of an organization in its object", () => {
 describe("the webhooks group's retention and re-sends on an organization's alarm", () => {
   const DAY = 86_400_000;
 
-  /** An endpoint and, for each [id, status, age in days before `at`], an event and its delivery with one attempt, where the organization's data is. */
+  /** An endpoint and, for each [id, status, age in days before `at`], an event and its delivery with one attempt, in the organization's object. */
   async function seedDeliveries(orgId: string, at: number, deliveries: [string, "delivered" | "failed" | "pending", number][]) {
     await endpointOf(orgId, `whk_${orgId}`);
     for (const [id, status, days] of deliveries) {
@@ -289,17 +255,16 @@ describe("the webhooks group's retention and re-sends on an organization's alarm
     }
   }
 
-  it("its 00:15 run deletes the finished deliveries older than 90 days in the object, with their attempts and events; a pending or younger one stays; a D1 organization's are the cron's", async () => {
+  it("its 00:15 run deletes the finished deliveries older than 90 days in the object, with their attempts and events; a pending or younger one stays", async () => {
     const first = nextNightlyRun(Date.now());
     const purgeAt = new Date(first).getUTCHours() === 0 ? first : nextNightlyRun(first);
-    const [born, inD1] = [await createOrg(), await createOrg({ place: "d1" })];
+    const born = await createOrg();
     await seedDeliveries(born.id, purgeAt, [
       ["dlv_r_old_ok", "delivered", 91],
       ["dlv_r_old_failed", "failed", 120],
       ["dlv_r_old_pending", "pending", 91],
       ["dlv_r_young", "delivered", 89],
     ]);
-    await seedDeliveries(inD1.id, purgeAt, [["dlv_r_d1_old", "delivered", 91]]);
     const inObject = (table: string, column: string) =>
       rowsWhereStored<Record<string, string>>(born.id, `SELECT ${column} FROM ${table} WHERE org_id = ? ORDER BY ${column}`, born.id);
     const all = ["dlv_r_old_failed", "dlv_r_old_ok", "dlv_r_old_pending", "dlv_r_young"];
@@ -315,18 +280,13 @@ describe("the webhooks group's retention and re-sends on an organization's alarm
     expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(kept);
     expect((await inObject("webhook_attempts", "delivery_id")).map((r) => r.delivery_id)).toEqual(kept);
     expect((await inObject("event_outbox", "id")).map((r) => r.id)).toEqual(kept.map((id) => `evt_${id}`));
-    // The object's run touches no other organization's rows: the D1 organization's expired delivery is the cron's, which deletes it.
-    const d1Deliveries = async () =>
-      (await env.DB.prepare("SELECT id FROM webhook_deliveries WHERE org_id = ?").bind(inD1.id).all<{ id: string }>()).results.map((r) => r.id);
-    expect(await d1Deliveries()).toEqual(["dlv_r_d1_old"]);
+    // The cron of the same night purges D1's tables only: the object's young and pending deliveries stay.
     await runCron("15 0 * * *", purgeAt);
-    expect(await d1Deliveries()).toEqual([]);
-    // The cron finds nothing of the organization in its object: its young and pending deliveries stay.
     expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(kept);
   });
 });
 
-describe("a moved organization's redelivery or sample whose queue send failed", () => {
+describe("an organization's redelivery or sample whose queue send failed", () => {
   /** The object's next queue send fails, as in a queue outage; its queue is the real one again after. */
   const objectQueueRefusesNext = (orgId: string) =>
     runInDurableObject(orgStore(env, orgId), (instance) => {
@@ -351,7 +311,7 @@ describe("a moved organization's redelivery or sample whose queue send failed", 
 
   it("is sent again by the object's alarm once the sweeper's grace has passed, once: the receiver gets each exactly once", async () => {
     const name = "resend-from-object";
-    const { org, store, key, endpoint } = await setup("born", name, "ok", ["inventory.aged_alert"]);
+    const { org, store, key, endpoint } = await setup(name, "ok", ["inventory.aged_alert"]);
     await deliverAgedAlert(org.id, store.id, "R1");
     const [delivered] = await deliveriesOf(key, endpoint.id);
     const stub = orgStore(env, org.id);
@@ -383,8 +343,12 @@ describe("a moved organization's redelivery or sample whose queue send failed", 
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await unsent(org.id)).toHaveLength(1);
     expect((await timers()).nightly).toBe(nightly);
-    // Past the grace, the queue refuses the re-send too: still owed, tried again a minute on, not at once.
+    // Past the grace, the outbox sweeper (D1's) leaves it: it is the object's to send.
     await graceOver();
+    const sweep = capturingQueue();
+    await runCron("*/5 * * * *", Date.now(), sweep.env);
+    expect(sweep.sent.filter((m) => m.orgId === org.id)).toEqual([]);
+    // The queue refuses the object's re-send too: still owed, tried again a minute on, not at once.
     await objectQueueRefusesNext(org.id);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await unsent(org.id)).toHaveLength(1);
@@ -419,33 +383,5 @@ describe("a moved organization's redelivery or sample whose queue send failed", 
       [sampled.id, "delivered", 1],
       [delivered.id, "delivered", 2],
     ]);
-  });
-
-  it("one that D1 never sent before the move is sent by the object after the flip, once; D1's sweeper leaves it", async () => {
-    const name = "resend-after-move";
-    const org = await createOrg({ place: "d1" });
-    const store = await createStore(org.id);
-    const { key } = await createApiKey(org.id);
-    const endpoint = await createEndpoint(key, { url: receiverUrl("ok", name), events: ["inventory.aged_alert"] });
-    await tellReceiverSecret(name, endpoint.secret);
-    await deliverAgedAlert(org.id, store.id, "R2");
-    // Redelivered in D1 three minutes ago, its queue send refused: owed to the queue when the move copies it.
-    await env.DB.prepare("UPDATE webhook_deliveries SET status = 'pending', redeliver_requested_at = ? WHERE org_id = ?")
-      .bind(new Date(Date.now() - 3 * 60_000).toISOString(), org.id)
-      .run();
-    await placeOrganization(org.id, "object");
-    expect(await unsent(org.id)).toHaveLength(1);
-
-    const sweep = capturingQueue();
-    await runCron("*/5 * * * *", Date.now(), sweep.env);
-    expect(sweep.sent.filter((m) => m.orgId === org.id)).toEqual([]);
-    const stub = orgStore(env, org.id);
-    expect(await runInDurableObject(stub, (_, state) => state.storage.get<number>("resend_at"))).toBeLessThanOrEqual(Date.now() + 60_000);
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(await unsent(org.id)).toEqual([]);
-    await eventually(async () => (await receivedBy(name)).length === 2, 15_000);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await receivedBy(name)).toHaveLength(2);
-    expect((await deliveriesOf((await createApiKey(org.id)).key, endpoint.id)).map((d) => [d.status, d.attempt_count])).toEqual([["delivered", 2]]);
   });
 });

@@ -1,10 +1,11 @@
-import { env } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import { beforeAll, describe, expect, it } from "vitest";
+import { isoDay } from "../../src/engines/dates";
 import type { BriefingSchema } from "../../src/routes/reports/reports.routes";
 import { listOutboxEvents } from "../helpers/events";
 import { call } from "../helpers/factories";
-import { runCron } from "../helpers/queue-driver";
+import { rerunNight } from "../helpers/object-sql";
+import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
 import { seedDemoOrgs, today } from "../helpers/reports";
 
 type Briefing = z.infer<typeof BriefingSchema>;
@@ -27,10 +28,9 @@ async function briefing(body: unknown, key = keys.summitKey): Promise<Briefing> 
 
 const figure = (b: Briefing, section: string, id: string) => b.sections.find((s) => s.id === section)?.figures.find((f) => f.id === id);
 
-async function scalar(sql: string, ...params: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql)
-    .bind(...params)
-    .first<{ n: number }>();
+/** A count in the organization's object, which holds its rows. */
+async function scalar(orgId: string, sql: string, ...params: SqlStorageValue[]): Promise<number> {
+  const [row] = await rowsWhereStored<{ n: number }>(orgId, sql, ...params);
   return row?.n ?? 0;
 }
 
@@ -79,15 +79,18 @@ describe("POST /api/v1/morning-briefing", () => {
     const b = await briefing({ role: "gm" });
     expect(figure(b, "aged_inventory", "aged_units")?.value).toBe(b.total_aged_units);
     const agedUnits = await scalar(
+      "org_summit",
       "SELECT count(*) AS n FROM inventory_units WHERE store_id = 'sto_summit_north' AND status = 'in_stock' AND julianday(?) - julianday(stocked_on) >= CASE condition WHEN 'new' THEN 90 ELSE 45 END",
       today(),
     );
     expect(b.total_aged_units).toBe(agedUnits);
     const waiting = await scalar(
+      "org_summit",
       "SELECT count(*) AS n FROM deals WHERE store_id = 'sto_summit_north' AND status IN ('pending', 'submitted', 'approved') AND lender IS NOT NULL",
     );
     expect(figure(b, "funding_pipeline", "deals_waiting")?.value).toBe(waiting);
     const openStips = await scalar(
+      "org_summit",
       "SELECT count(*) AS n FROM deal_stips s JOIN deals d ON d.id = s.deal_id WHERE d.store_id = 'sto_summit_north' AND s.state <> 'cleared' AND d.status <> 'unwound'",
     );
     expect(figure(b, "funding_pipeline", "open_stips")?.value).toBe(openStips);
@@ -121,6 +124,7 @@ describe("POST /api/v1/morning-briefing", () => {
   it("stores the day's briefing and reads it back instead of rebuilding it", async () => {
     const first = await briefing({ role: "sales_manager", store_id: "sto_summit_south" });
     const stored = await scalar(
+      "org_summit",
       "SELECT count(*) AS n FROM morning_briefings WHERE store_id = 'sto_summit_south' AND role = 'sales_manager' AND day = ?",
       today(),
     );
@@ -129,14 +133,19 @@ describe("POST /api/v1/morning-briefing", () => {
     expect(again.generated_at).toBe(first.generated_at);
   });
 
-  it("the 06:00 job builds every role for every store once; a second run adds nothing", async () => {
-    const run = () => runCron("0 6 * * *", new Date(), env);
-    const count = () => scalar("SELECT count(*) AS n FROM morning_briefings WHERE day = ?", today());
-    // Each briefing the job builds raises one morning_briefing.ready; those built earlier on request raise none.
-    const ready = async () => {
-      const orgs = ["org_summit", "org_lakeside"];
-      return (await Promise.all(orgs.map((org) => listOutboxEvents(org, "morning_briefing.ready")))).flat();
+  it("the 06:00 run of each organization's object builds every role for every store once; a second run adds nothing", async () => {
+    const orgs = ["org_summit", "org_lakeside"];
+    const { briefedAt } = nightlyRuns();
+    const run = async () => {
+      for (const org of orgs) await rerunNight(org, briefedAt);
     };
+    const count = async () =>
+      (await Promise.all(orgs.map((org) => scalar(org, "SELECT count(*) AS n FROM morning_briefings WHERE day = ?", isoDay(briefedAt))))).reduce(
+        (a, b) => a + b,
+      );
+    // Each briefing the run builds raises one morning_briefing.ready; those built earlier on request raise none.
+    const ready = async () =>
+      (await Promise.all(orgs.map((org) => listOutboxEvents(org, "morning_briefing.ready")))).flat().filter((e) => e.data.day === isoDay(briefedAt));
     const builtBefore = await count();
     await run();
     expect(await count()).toBe(3 * 6);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { inChunks } from "../batch";
@@ -57,6 +57,21 @@ export function markOutboxFannedOut(db: Database, events: readonly EventRef[], a
       .set({ fannedOutAt: at })
       .where(and(isOneOfEvents(eventOutbox.orgId, eventOutbox.id, part), isNull(eventOutbox.fannedOutAt))),
   );
+}
+
+/** The events of D1's outbox that `events` name, as the fan-out carries them to the organization's object; purged ones are left out. */
+export async function findOutboxEvents(db: Database, events: readonly EventRef[]) {
+  const { fannedOutAt: _, ...columns } = getTableColumns(eventOutbox);
+  return (
+    await Promise.all(
+      inChunks(events, (part) =>
+        db
+          .select(columns)
+          .from(eventOutbox)
+          .where(isOneOfEvents(eventOutbox.orgId, eventOutbox.id, part)),
+      ),
+    )
+  ).flat();
 }
 
 /** A dead-lettered fan-out message hands its event back to the sweeper. */

@@ -229,15 +229,6 @@ export function insertBriefing(db: SqliteReader, row: BriefingRow) {
   return db.insert(morningBriefings).values(row).onConflictDoNothing();
 }
 
-/**
- * A briefing the caller's batch stores with its event: the batch fails when the briefing exists
- * already (stored meanwhile by a request or by the same job message delivered twice), so no
- * event is raised for a briefing the batch did not store.
- */
-export function insertNewBriefing(db: Database, row: BriefingRow): BatchItem<"sqlite"> {
-  return db.insert(morningBriefings).values(row);
-}
-
 /** What a store's briefings read of the organization's deals and units: wherever they live. */
 export interface BriefingRows {
   units: AlertUnitRow[];

@@ -17,13 +17,14 @@ import {
 } from "../schema";
 
 /**
+/** Expired rows one statement deletes, in D1 and in an organization's object: each statement's work bounded however much expired. */
+export const EXPIRED_ROWS_PER_STATEMENT = 500;
+
+/**
  * How long a growing table keeps a row: rows whose `age` column is older than `keptDays` days
  * (and that match `only`) are deleted. Why each figure: docs/retention.md, which lists these rules.
  * The age column is a UTC day ('YYYY-MM-DD') or an ISO-8601 UTC time, and indexed (migration 0023).
  */
-/** Expired rows one statement deletes, in D1 and in an organization's object: each statement's work bounded however much expired. */
-export const EXPIRED_ROWS_PER_STATEMENT = 500;
-
 export interface RetentionRule {
   table: string;
   keptDays: number;
@@ -34,8 +35,8 @@ export interface RetentionRule {
 }
 
 /**
- * The screening audit trail's rule: D1's cron applies it to D1's table, and a moved organization's
- * object to its own copy, on its alarm (src/db/org-store.ts `deleteExpiredChecks`).
+ * The rules of an organization's own tables, which live in its storage object: its alarm applies
+ * them there (src/jobs/org-nightly.ts). The screening audit trail's (src/db/org-store.ts `deleteExpiredChecks`).
  */
 export const COMPLIANCE_CHECKS_RETENTION: RetentionRule = {
   table: "compliance_checks",
@@ -43,10 +44,7 @@ export const COMPLIANCE_CHECKS_RETENTION: RetentionRule = {
   age: { column: complianceChecks.checkedAt, holds: "time" },
 };
 
-/**
- * The briefings group's rules: D1's cron applies them to D1's tables, and a moved organization's
- * object to its own copies, on its alarm (src/db/org-store.ts `deleteExpiredBriefings`).
- */
+/** The briefings group's (src/db/org-store.ts `deleteExpiredBriefings`). */
 export const MORNING_BRIEFINGS_RETENTION: RetentionRule = {
   table: "morning_briefings",
   keptDays: 14,
@@ -58,11 +56,7 @@ export const AGED_ALERTS_RETENTION: RetentionRule = {
   age: { column: agedInventoryAlerts.alertedAt, holds: "time" },
 };
 
-/**
- * A finished delivery; its attempts go with it (ON DELETE CASCADE). D1's cron applies it to D1's
- * table, and a moved organization's object to its own copy, on its alarm (src/db/org-store.ts
- * `deleteExpiredDeliveries`).
- */
+/** A finished delivery; its attempts go with it (ON DELETE CASCADE; src/db/org-store.ts `deleteExpiredDeliveries`). */
 export const WEBHOOK_DELIVERIES_RETENTION: RetentionRule = {
   table: "webhook_deliveries",
   keptDays: 90,
@@ -70,8 +64,8 @@ export const WEBHOOK_DELIVERIES_RETENTION: RetentionRule = {
   only: sql`${webhookDeliveries.status} <> 'pending'`,
 };
 /**
- * An event fanned out, once no delivery refers to it: in a moved organization's object, the events
- * its deliveries kept (an event not relayed yet is never fanned out), deleted after them.
+ * An event fanned out, once no delivery refers to it: in an organization's object, the events its
+ * deliveries kept (an event not relayed yet is never fanned out), deleted after them.
  */
 export const FANNED_OUT_EVENTS_RETENTION: RetentionRule = {
   table: "event_outbox",
@@ -80,14 +74,17 @@ export const FANNED_OUT_EVENTS_RETENTION: RetentionRule = {
   only: sql`${eventOutbox.fannedOutAt} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${webhookDeliveries} d WHERE d.event_id = ${eventOutbox.id})`,
 };
 
+/** The rules of D1's tables, which the daily cron applies (src/jobs/purge-expired-records.ts). */
 export const RETENTION_RULES: readonly RetentionRule[] = [
-  MORNING_BRIEFINGS_RETENTION,
-  WEBHOOK_DELIVERIES_RETENTION,
-  FANNED_OUT_EVENTS_RETENTION,
-  AGED_ALERTS_RETENTION,
+  // D1's outbox, once fanned out: the deliveries that send an event keep their own copy in the organization's object.
+  {
+    table: "event_outbox",
+    keptDays: 90,
+    age: { column: eventOutbox.occurredAt, holds: "time" },
+    only: sql`${eventOutbox.fannedOutAt} IS NOT NULL`,
+  },
   // Its answer is replayed for 24 h (docs/idempotency.md); an older key is taken over anyway.
   { table: "idempotency_keys", keptDays: IDEMPOTENCY_KEY_TTL_MS / DAY_MS, age: { column: idempotencyKeys.createdAt, holds: "time" } },
-  COMPLIANCE_CHECKS_RETENTION,
   { table: "key_usage_daily", keptDays: 400, age: { column: keyUsageDaily.day, holds: "day" } },
   { table: "platform_daily", keptDays: 400, age: { column: platformDaily.day, holds: "day" } },
   {
@@ -107,7 +104,7 @@ function retentionCutoff(rule: RetentionRule, now: Date): string {
 /**
  * The statement deleting at most `limit` of the rule's expired rows, oldest first, found by the age
  * column's index (a bounded statement however much has expired: a D1 statement runs at most 30 s),
- * written for D1 and for an organization's object alike (the tables carry the same names); a rule
+ * written for D1 and for an organization's object alike; a rule
  * with dependents has no single statement.
  */
 export function expiredRowsDeletion(rule: RetentionRule, now: Date, limit: number): SQL {

@@ -5,7 +5,7 @@ import type { OutcomeDecision, OutcomeSettings, WindowFigures } from "../../engi
 import type { BriefingTightening } from "../../engines/reports/signals";
 import type { Database, SqliteReader } from "../client";
 import { unlessStillAsRead } from "../guarded";
-import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, organizations, storeFeeds, stores } from "../schema";
+import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, storeFeeds, stores } from "../schema";
 
 // --- feed freshness (docs/ingestion.md#when-a-feed-stops) ----------------------------------------
 
@@ -96,7 +96,7 @@ export function recordFeedDeliveries(
   );
 }
 
-/** Feeds one stale check opens episodes for; more wait for the next (D1's job 5 minutes later; an object's alarm at once). */
+/** Feeds one stale check opens episodes for; more wait for the next (the object's alarm, at once). */
 export const STALE_FEEDS_PER_CHECK = 200;
 
 /** A feed's threshold in hours: its store's setting for that feed. */
@@ -104,8 +104,7 @@ const feedThresholdHours = sql`CASE WHEN ${storeFeeds.feed} = 'inventory' THEN $
 
 /**
  * Feeds past their store's threshold with no open episode, oldest delivery first, at most `limit`:
- * what the stale check raises `store.feed_stale` for. `scope` narrows the organizations (D1's job:
- * those whose data is in D1; an object: its own).
+ * what the stale check raises `store.feed_stale` for. `scope` narrows them to the organization's (an object's own).
  */
 export async function listNewlyStaleFeeds(db: SqliteReader, now: string, limit: number, scope: SQL) {
   return db
@@ -128,9 +127,6 @@ export async function listNewlyStaleFeeds(db: SqliteReader, now: string, limit: 
     .orderBy(asc(storeFeeds.receivedAt))
     .limit(limit);
 }
-
-/** The organization's feeds that only the D1 job checks: those of an organization whose data is in D1 (an object checks its own on its alarm). */
-export const feedsInD1 = sql`${storeFeeds.orgId} IN (SELECT ${organizations.id} FROM ${organizations} WHERE ${organizations.storage} = 'd1')`;
 
 /** When the first of the organization's feeds with no open episode goes past its threshold (ISO-8601), or null: when an object's stale check is next due. */
 export async function nextFeedStaleAt(db: SqliteReader, orgId: string): Promise<string | null> {
@@ -191,8 +187,7 @@ export async function loadOutcomeSettings(db: Database): Promise<OutcomeSettings
 
 /**
  * The organization's decisions submitted on or after `sinceDay`, with the stips asked and the
- * linked deal's days to fund: the same join on D1 and in the organization's object, which holds
- * its deals and decisions together.
+ * linked deal's days to fund, in the organization's object, which holds its deals and decisions together.
  */
 export async function listOutcomeDecisions(db: SqliteReader, orgId: string, sinceDay: string): Promise<OutcomeDecision[]> {
   const rows = await db
@@ -260,7 +255,7 @@ interface StoredShiftFigures {
   summary: string;
 }
 
-/** An episode opened: a statement for D1's batch, or run in the organization's object. */
+/** An episode opened, run in the organization's object. */
 export function insertEpisode(
   db: SqliteReader,
   row: { id: string; orgId: string; storeId: string; programId: string; openedAt: string; figures: Record<string, unknown> },
@@ -274,17 +269,7 @@ export async function listProgramNames(db: Database): Promise<Map<string, string
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-/**
- * The head of a recovery's batch: it fails the batch unless every episode it closes is still open,
- * so two runs at once (a duplicated message) close an episode, and say it recovered, once.
- */
-export function unlessEpisodesOpen(db: Database, orgId: string, ids: readonly string[]) {
-  const stillOpen = sql`(select count(*) from ${lenderOutcomeEpisodes} where ${lenderOutcomeEpisodes.orgId} = ${orgId}
-      and ${lenderOutcomeEpisodes.id} in (select value from json_each(${JSON.stringify(ids)})) and ${lenderOutcomeEpisodes.closedAt} is null) = ${ids.length}`;
-  return unlessStillAsRead(db, orgId, stillOpen, "episodes");
-}
-
-/** Closes an open episode; a closed one is left as it is (a repeated message closes nothing twice: its batch changes no row). */
+/** Closes an open episode; a closed one is left as it is. */
 export function closeEpisode(db: SqliteReader, orgId: string, id: string, at: string): BatchItem<"sqlite"> {
   return db
     .update(lenderOutcomeEpisodes)
@@ -296,9 +281,8 @@ export function closeEpisode(db: SqliteReader, orgId: string, id: string, at: st
 export type NewEpisode = Parameters<typeof insertEpisode>[1];
 
 /**
- * The lender-outcome job's reads and writes of an organization's decisions and episodes where
- * they are: D1 (a batch with its events) or the organization's object (src/db/org-store.ts
- * `outcomeStore`, on its alarm).
+ * The lender-outcome job's reads and writes of an organization's decisions and episodes in its
+ * object (src/db/org-store.ts `outcomeStore`, on its alarm).
  */
 export interface OutcomeStore {
   read(sinceDay: string): Promise<{ decisions: OutcomeDecision[]; open: OpenEpisode[] }>;

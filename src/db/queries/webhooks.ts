@@ -1,26 +1,25 @@
 /**
  * Webhook endpoints, their deliveries and attempts (docs/webhooks.md); the outbox they are fed from is in ./events.ts.
- * The group lives in D1 or in a moved organization's object (docs/scaling.md): each query runs on
- * either (`WebhookStore`), the tables carrying the same names and columns there.
+ * The group lives in the organization's object (docs/scaling.md): each query runs on its SQLite
+ * (`WebhookStore`), built with D1's schema, whose tables carry the same names and columns.
  */
 import { and, count, desc, eq, getTableColumns, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { newId } from "../../lib/ids";
-import { inChunks, runBatch } from "../batch";
+import { inChunks } from "../batch";
 import type { Database, SqliteReader } from "../client";
 import { insertRowWhere } from "../guarded";
-import { eventOutbox, organizations, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
+import { eventOutbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
 import { type EventRef, isOneOfEvents, markOutboxFannedOut, type OutboxRow } from "./events";
-import { unlessStorageInD1 } from "./org-storage";
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type NewEndpointRow = typeof webhookEndpoints.$inferInsert;
 
 /**
- * Where an organization's webhooks group is: a client to read it, and how a request's writes run
- * together there (one D1 batch behind the storage fence, or one transaction of the object's
- * SQLite), each statement's rows in order. `keepEvents` are the statements writing the events its
- * deliveries refer to, fanned out already: a sample's, and in an object those of D1's outbox it fans out.
+ * An organization's webhooks group in its object: a client to read it, and how a request's writes
+ * run together there (one transaction of the object's SQLite), each statement's rows in order.
+ * `keepEvents` are the statements writing the events its deliveries refer to, fanned out already:
+ * a sample's, and those of D1's outbox it fans out.
  */
 export interface WebhookStore {
   db: SqliteReader;
@@ -31,30 +30,7 @@ export interface WebhookStore {
 /** An event as the fan-out carries it to the object: the row D1's outbox holds. */
 export type EventRow = Omit<OutboxRow, "fannedOutAt">;
 
-/**
- * D1 as the group's store: the statements are built on D1's client, and each write is one batch
- * headed by the fence of every organization it writes (`unlessStorageInD1`), so a request that
- * read the flag before a move never writes to the copy the move left.
- */
-export function d1WebhookStore(db: Database, orgIds: readonly string[]): WebhookStore {
-  return {
-    db,
-    write: async (statements) => {
-      const fences = orgIds.map((orgId) => unlessStorageInD1(db, orgId));
-      return (await runBatch(db, [...fences, ...statements])).slice(fences.length) as unknown[][];
-    },
-    // A sample's event (an event fanned out here is D1's already: the insert adds nothing).
-    keepEvents: (events, at) =>
-      events.map((event) =>
-        db
-          .insert(eventOutbox)
-          .values({ ...event, fannedOutAt: at })
-          .onConflictDoNothing(),
-      ),
-  };
-}
-
-// The statements are built on the store's client; the builders' types are D1's, the SQL the same on either.
+// The statements are built on the store's client; the builders' types are D1's, the SQL the same.
 const builder = (store: WebhookStore) => store.db as Database;
 
 /**
@@ -157,68 +133,6 @@ export async function deleteWebhookEndpoint(store: WebhookStore, orgId: string, 
 export interface EventToFanOut extends EventRef {
   event: string;
   endpointIds: string[];
-}
-
-/** An event of D1's outbox found for its fan-out, with where its organization's webhooks group is (its endpoints: D1's, when in D1). */
-export type FoundEvent = EventToFanOut & { storage: typeof organizations.$inferSelect.storage; row: EventRow };
-
-/**
- * The fan-out's one read, in D1: each event with where its organization's group is and, for one in
- * D1, its enabled endpoints subscribed to it, one statement for the whole queue batch. Events not
- * in the outbox (purged) are left out.
- */
-export async function findEventSubscribers(db: Database, events: readonly EventRef[]): Promise<FoundEvent[]> {
-  const { id, orgId, storeId, event, data, occurredAt, sample } = eventOutbox;
-  const reads = inChunks(events, (part) =>
-    db
-      .select({
-        storage: organizations.storage,
-        orgId,
-        eventId: id,
-        event,
-        storeId,
-        data,
-        occurredAt,
-        sample,
-        endpointId: webhookEndpoints.id,
-      })
-      .from(eventOutbox)
-      .leftJoin(
-        webhookEndpoints,
-        and(
-          eq(webhookEndpoints.orgId, eventOutbox.orgId),
-          eq(webhookEndpoints.enabled, true),
-          sql`exists (select 1 from json_each(${webhookEndpoints.events}) where value = ${eventOutbox.event})`,
-        ),
-      )
-      .innerJoin(organizations, eq(organizations.id, eventOutbox.orgId))
-      .where(isOneOfEvents(eventOutbox.orgId, eventOutbox.id, part)),
-  );
-  const found = new Map<string, FoundEvent>();
-  // Each part on its own (one for a queue batch): in a D1 batch, rows come back as objects, which
-  // keep only one of the two columns named `id`.
-  for (const row of (await Promise.all(reads)).flat()) {
-    const { storage, endpointId: _, ...rest } = row;
-    const event = found.get(row.eventId) ?? {
-      orgId: row.orgId,
-      eventId: row.eventId,
-      event: row.event,
-      endpointIds: [],
-      storage,
-      row: {
-        id: rest.eventId,
-        orgId: rest.orgId,
-        storeId: rest.storeId,
-        event: rest.event,
-        data: rest.data,
-        occurredAt: rest.occurredAt,
-        sample: rest.sample,
-      },
-    };
-    if (row.endpointId !== null) event.endpointIds.push(row.endpointId);
-    found.set(row.eventId, event);
-  }
-  return [...found.values()];
 }
 
 // --- deliveries ------------------------------------------------------------------------------
@@ -358,24 +272,15 @@ export async function markRedeliveriesSent(store: WebhookStore, ids: string[]): 
 }
 
 /**
- * Redeliveries and samples the queue never accepted, asked for before `before` (any, without it),
- * oldest first, with when they were asked for. In D1, a system job's (not per organization): of
- * the organizations whose group is in D1, since a moved one's object sends its own; in an object,
- * its own.
+ * The object's redeliveries and samples the queue never accepted, asked for before `before` (any,
+ * without it), oldest first, with when they were asked for.
  */
-export async function listUnsentRedeliveries(db: SqliteReader, find: { before?: string; limit: number; of: "organizations in D1" | "this object" }) {
+export async function listUnsentRedeliveries(db: SqliteReader, find: { before?: string; limit: number }) {
   const { id, orgId, redeliverRequestedAt } = webhookDeliveries;
   return db
     .select({ id, orgId, requestedAt: sql<string>`${redeliverRequestedAt}` })
     .from(webhookDeliveries)
-    .where(
-      and(
-        find.before === undefined ? isNotNull(redeliverRequestedAt) : lt(redeliverRequestedAt, find.before),
-        find.of === "organizations in D1"
-          ? inArray(orgId, db.select({ id: organizations.id }).from(organizations).where(eq(organizations.storage, "d1")))
-          : undefined,
-      ),
-    )
+    .where(find.before === undefined ? isNotNull(redeliverRequestedAt) : lt(redeliverRequestedAt, find.before))
     .orderBy(redeliverRequestedAt)
     .limit(find.limit);
 }
@@ -407,17 +312,12 @@ export async function insertSampleDelivery(
   ]);
 }
 
-/** The statement clearing the request and response bodies of attempts made before `before`: D1's (every organization) and an object's alike. */
+/** The statement clearing the request and response bodies of attempts made before `before`, in the organization's object. */
 export function attemptBodiesPurge(db: SqliteReader, before: string) {
   return (db as Database)
     .update(webhookAttempts)
     .set({ requestBody: null, responseBody: null })
     .where(and(isNotNull(webhookAttempts.requestBody), lt(webhookAttempts.attemptedAt, before)));
-}
-
-/** Clears the bodies of every organization's attempts in D1 made before `before` (system job). */
-export async function purgeAttemptBodies(db: Database, before: string): Promise<number> {
-  return (await attemptBodiesPurge(db, before)).meta.changes;
 }
 
 /** Where a page of deliveries starts: after this delivery of the endpoint (null when it is not one of them). */

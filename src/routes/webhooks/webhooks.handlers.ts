@@ -5,8 +5,8 @@ import { webhookStorage } from "../../jobs/webhook-storage";
 import type * as routes from "./webhooks.routes";
 import * as webhooks from "./webhooks.service";
 
-/** The organization's webhooks group where it is stored (D1, or its object: one call per request). */
-const storageOf = (c: Context<AppEnv>) => webhookStorage(c.env, c.get("db"), c.get("principal").orgId, c.get("storage"));
+/** The organization's webhooks group, in its object: one call per request. */
+const storageOf = (c: Context<AppEnv>) => webhookStorage(c.env, c.get("principal").orgId);
 
 export const createWebhookEndpoint: RouteHandler<typeof routes.createWebhookEndpoint, AppEnv> = async (c) => {
   const created = await webhooks.createEndpoint(storageOf(c), c.get("config"), c.req.valid("json"));
