@@ -1,35 +1,19 @@
 /**
- * The inventory-alerts totals (docs/reports.md#totals): read from db/, computed by the engine
- * (src/engines/reports/totals.ts), stored back. Run for one store by ingestion (its units changed)
- * and by the report (a stale row).
+ * The inventory-alerts report's page and totals (docs/reports.md#totals): read in the organization's
+ * object, the totals computed by the engine (src/engines/reports/totals.ts) on each page, not stored.
  */
-import type { Database, SqliteReader } from "../db/client";
+import type { SqliteReader } from "../db/client";
 import {
   type AlertPageAfter,
   type AlertUnitRow,
   alertUnitPage,
-  readAlertTotalsInputs,
   readStoreSettings,
   type StoreSettingsById,
   unitsInStock,
-  writeAlertTotals,
 } from "../db/queries/reports";
 import { type FeedReceipts, readFeedReceipts } from "../db/queries/signals";
-import { isoDay } from "../engines/dates";
 import type { AgedTotals } from "../engines/reports/alerts";
 import { sumTotals, totalsTodayAndTomorrow } from "../engines/reports/totals";
-
-/**
- * Computes and stores the totals of the organization's stores (all, or `storeIds`) for today and
- * tomorrow; returns today's. The write is guarded by the rows' generations, so it never stores
- * totals of units that changed while they were computed.
- */
-export async function refreshAlertTotals(db: Database, orgId: string, now: Date, storeIds?: readonly string[]): Promise<Map<string, AgedTotals>> {
-  const { settings, generations, units } = await readAlertTotalsInputs(db, orgId, storeIds);
-  const totals = totalsTodayAndTomorrow(units, settings, now);
-  await writeAlertTotals(db, orgId, isoDay(now), totals, generations);
-  return new Map([...totals].map(([storeId, t]) => [storeId, t.today]));
-}
 
 /** The aged totals today of `units` (every store's in stock, or one store's): computed, not stored, for an organization whose units are in its object. */
 function liveAgedTotals(units: readonly AlertUnitRow[], settings: StoreSettingsById, now: Date): AgedTotals {

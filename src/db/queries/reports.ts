@@ -1,16 +1,15 @@
 import { and, asc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { PIPELINE_STATUSES } from "../../engines/deal-math/vocabulary";
-import type { AgedTotals, AlertUnit } from "../../engines/reports/alerts";
+import type { AlertUnit } from "../../engines/reports/alerts";
 import type { BriefingDeal, OpenStip, Role } from "../../engines/reports/briefings";
 import type { FeedEntry, Observation } from "../../engines/reports/market";
 import type { SeriesHistory } from "../../engines/reports/pulse";
-import { chunk, inChunks, MAX_BOUND_PARAMETERS, runBatch } from "../batch";
+import { inChunks } from "../batch";
 import type { Database, SqliteReader } from "../client";
 import {
   dealStips,
   deals,
-  inventoryAlertTotals,
   inventoryUnits,
   marketFeedEntries,
   marketObservations,
@@ -105,86 +104,6 @@ export async function readStoreSettings(db: SqliteReader, orgId: string, storeId
 }
 
 export type StoreSettingsById = Awaited<ReturnType<typeof readStoreSettings>>;
-
-/**
- * What the totals of the organization's stores (all, or `storeIds`) are computed from: their
- * settings, their units in stock and each totals row's `generation`, read in one batch (one
- * snapshot) so writeAlertTotals can hold the write to it.
- */
-export async function readAlertTotalsInputs(db: Database, orgId: string, storeIds?: readonly string[]) {
-  const t = inventoryAlertTotals;
-  // Each part's statements bind the organization, the status and its store ids; all stores: one org-wide read.
-  const storeScopes = storeIds ? chunk(storeIds, MAX_BOUND_PARAMETERS - 2) : [undefined];
-  const reads = await Promise.all(
-    storeScopes.map((part) =>
-      db.batch([
-        db
-          .select(storeSettingsColumns)
-          .from(stores)
-          .where(and(eq(stores.orgId, orgId), part ? inArray(stores.id, part) : undefined)),
-        db
-          .select({ storeId: t.storeId, generation: t.generation })
-          .from(t)
-          .where(and(eq(t.orgId, orgId), part ? inArray(t.storeId, part) : undefined)),
-        db
-          .select(alertUnitColumns)
-          .from(inventoryUnits)
-          .leftJoin(unitMarketValues, and(eq(unitMarketValues.unitId, inventoryUnits.id), eq(unitMarketValues.orgId, inventoryUnits.orgId)))
-          .where(
-            and(eq(inventoryUnits.orgId, orgId), eq(inventoryUnits.status, "in_stock"), part ? inArray(inventoryUnits.storeId, part) : undefined),
-          ),
-      ]),
-    ),
-  );
-  return {
-    settings: new Map(reads.flatMap(([storeRows]) => storeRows.map((s) => [s.id, s] as const))),
-    generations: new Map(reads.flatMap(([, generationRows]) => generationRows.map((g) => [g.storeId, g.generation] as const))),
-    units: reads.flatMap(([, , unitRows]) => unitRows),
-  };
-}
-
-/**
- * Stores each store's totals for `day` and the next. A row is written only if its generation is
- * unchanged since the read (`generations`), so totals of units that changed meanwhile (the
- * triggers of migration 0026 bumped it) are not stored. A store without a row is written at
- * generation 0; a row a trigger created meanwhile starts at 1.
- */
-export async function writeAlertTotals(
-  db: Database,
-  orgId: string,
-  day: string,
-  totals: ReadonlyMap<string, { today: AgedTotals; tomorrow: AgedTotals }>,
-  generations: ReadonlyMap<string, number>,
-): Promise<void> {
-  const t = inventoryAlertTotals;
-  const rows = [...totals].map(([storeId, { today, tomorrow }]) => ({
-    orgId,
-    storeId,
-    generation: generations.get(storeId) ?? 0,
-    day,
-    agedUnits: today.totalAgedUnits,
-    agedExposureUsd: today.totalAgedExposureUsd,
-    nextAgedUnits: tomorrow.totalAgedUnits,
-    nextAgedExposureUsd: tomorrow.totalAgedExposureUsd,
-  }));
-  const writes = inChunks(rows, (part) =>
-    db
-      .insert(t)
-      .values(part)
-      .onConflictDoUpdate({
-        target: [t.orgId, t.storeId],
-        set: {
-          day: sql`excluded.day`,
-          agedUnits: sql`excluded.aged_units`,
-          agedExposureUsd: sql`excluded.aged_exposure_usd`,
-          nextAgedUnits: sql`excluded.next_aged_units`,
-          nextAgedExposureUsd: sql`excluded.next_aged_exposure_usd`,
-        },
-        setWhere: sql`${t.generation} IS excluded.generation`,
-      }),
-  );
-  await runBatch(db, writes);
-}
 
 /** The organization's store `storeId`, or its primary store when none is named; null when it is not the org's. */
 export async function findOrgStore(db: Database, orgId: string, storeId: string | undefined) {

@@ -4,7 +4,6 @@ import { dataAsOf, type FeedReceipt, type FeedStore, type StoreFeed } from "../.
 import type { OutcomeDecision, OutcomeSettings, WindowFigures } from "../../engines/lender-routing/outcome-shift";
 import type { BriefingTightening } from "../../engines/reports/signals";
 import type { Database, SqliteReader } from "../client";
-import { unlessStillAsRead } from "../guarded";
 import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, storeFeeds, stores } from "../schema";
 
 // --- feed freshness (docs/ingestion.md#when-a-feed-stops) ----------------------------------------
@@ -25,12 +24,6 @@ function feedReceiptQueries(db: SqliteReader, orgId: string, storeIds?: readonly
       .from(storeFeeds)
       .where(and(eq(storeFeeds.orgId, orgId), storeIds === undefined ? undefined : inArray(storeFeeds.storeId, [...storeIds]))),
   ] as const;
-}
-
-/** The receipts in D1, in one batch. */
-export async function loadFeedReceipts(db: Database, orgId: string, storeIds?: readonly string[]): Promise<FeedReceipts> {
-  const [storeRows, receipts] = await db.batch(feedReceiptQueries(db, orgId, storeIds) as unknown as [BatchItem<"sqlite">, BatchItem<"sqlite">]);
-  return { stores: storeRows as FeedStore[], receipts: receipts as FeedReceipt[] };
 }
 
 /** The receipts in the organization's object, whose SQLite answers each read at once (no batch there). */
