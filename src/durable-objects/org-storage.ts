@@ -841,6 +841,11 @@ export class OrganizationStore extends DurableObject<Env> {
 
   // --- an organization born here (src/routes/operator, src/routes/sandboxes) and a sandbox's purge ---
 
+  /** Whether the object serves its organization (a seed opened it): the local demo's check before it seeds one (src/routes/demo-data). */
+  isOpen(orgId: string): boolean {
+    return this.claim(orgId).active;
+  }
+
   /**
    * A new organization's first rows, written as a move's first page is (`loadPage`), then served, its
    * nightly alarm set (the crons skip it): a sandbox's seeded stores with their settings and panels,
