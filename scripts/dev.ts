@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { constants } from "node:os";
 import path from "node:path";
+import { DEMO_ORGANIZATIONS } from "../src/demo/demo-data";
 import { publishDemoCredentials, seedLocalDemoData, seedLocalOperatorToken, todayUtc } from "./lib/demo-seed";
 import { type DemoSecrets, devPort, ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
 import { WRANGLER_BIN, wranglerEnv } from "./lib/local-d1";
@@ -47,6 +48,29 @@ function docsPagesStale(): boolean {
   return inputs.some((file) => statSync(file).mtimeMs > builtAt);
 }
 
+/**
+ * The seed writes the demo organizations' D1 rows; their own rows (inventory, deals, settings…)
+ * live in their storage objects, which only the Worker reaches: once the server answers, the
+ * operator API opens each object with them, dated today. An object open already is refused (409),
+ * so a restart writes nothing and prints nothing; after `npm run seed` the next start opens them.
+ */
+async function openDemoObjects(secrets: DemoSecrets, port: number): Promise<void> {
+  for (const org of DEMO_ORGANIZATIONS) {
+    const started = performance.now();
+    const res = await fetch(`http://127.0.0.1:${port}/api/operator/organizations/${org.id}/demo-data`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${secrets.operatorToken}` },
+    });
+    if (res.status === 409) {
+      await res.body?.cancel();
+      continue;
+    }
+    if (!res.ok) throw new Error(`${org.id}: ${res.status} ${await res.text()}`);
+    const { rows } = (await res.json()) as { rows: Record<string, number> };
+    console.log(`Opened ${org.id}'s storage object with its demo data in ${seconds(started)} (${rows.inventory_units} units, ${rows.deals} deals).`);
+  }
+}
+
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 /**
@@ -62,7 +86,9 @@ async function prepareDatabase(secrets: DemoSecrets): Promise<void> {
     const [{ n: organizationCount }] = await db.query<{ n: number }>("SELECT count(*) AS n FROM organizations");
     if (organizationCount === 0) {
       const { referenceDate, rowCounts } = await seedLocalDemoData(db, secrets, todayUtc());
-      console.log(`Empty database: seeded the demo data as of ${referenceDate} (${rowCounts.inventory_units} units, ${rowCounts.deals} deals).`);
+      console.log(
+        `Empty database: seeded the demo organizations as of ${referenceDate} (${rowCounts.organizations} organizations, ${rowCounts.stores} stores).`,
+      );
     }
     await seedLocalOperatorToken(db, secrets);
     const [{ lists, vin }] = await db.query<{ lists: number; vin: number }>(
@@ -105,13 +131,17 @@ async function main() {
     console.error(`could not start wrangler dev: ${error.message}`);
     process.exit(1);
   });
-  // wrangler's output passes through; once it says it is ready, the credentials come.
+  // wrangler's output passes through; once it says it is ready, the demo's objects are opened, then the credentials come.
   let ready = false;
   server.stdout?.on("data", (chunk: Buffer) => {
     process.stdout.write(chunk);
     if (ready || !chunk.toString().includes("Ready on")) return;
     ready = true;
-    firstCalls(secrets, port)
+    openDemoObjects(secrets, port)
+      .catch((error: unknown) =>
+        console.warn(`Opening the demo organizations' storage objects failed: ${error instanceof Error ? error.message : error}`),
+      )
+      .then(() => firstCalls(secrets, port))
       .catch((error: unknown) => console.warn(`First calls failed: ${error instanceof Error ? error.message : error}`))
       .finally(() => publishDemoCredentials(secrets, port));
   });

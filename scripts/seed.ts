@@ -2,7 +2,7 @@ import { publishDemoCredentials, seedLocalDemoData, seedLocalOperatorToken, toda
 import { devPort, ensureDevVars, readDemoSecrets } from "./lib/dev-vars";
 import { openLocalD1 } from "./lib/miniflare-d1";
 
-/** `npm run seed`: local D1 migrated and holding the demo data, credentials printed. */
+/** `npm run seed`: local D1 migrated and holding the demo organizations' D1 rows, credentials printed. */
 async function main() {
   const port = devPort();
   ensureDevVars(port);
@@ -17,8 +17,8 @@ async function main() {
     const [totals] = await db.query<Record<string, number>>(`SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t}) AS ${t}`).join(", ")}`);
     console.log(`Seeded demo data as of ${referenceDate}; the local database now holds:`);
     console.log(tables.map((t) => `  ${t.padEnd(20)}${totals[t]}`).join("\n"));
-    // The move needs the Worker (the operator API): `npm run dev` makes it once its server answers.
-    console.log("The demo organizations are in D1 until the next `npm run dev` moves them into their storage objects.");
+    // Only the Worker reaches the storage objects (the operator API): `npm run dev` opens them once its server answers.
+    console.log("The demo organizations' own rows (inventory, deals, settings…) are in their storage objects once `npm run dev` has opened them.");
   } finally {
     await db.close();
   }

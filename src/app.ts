@@ -37,7 +37,7 @@ const AREAS = {
   appraisal: async () => [(await import("./routes/appraisal")).appraisalRouter],
   webhooks: async () => [(await import("./routes/webhooks")).webhooksRouter],
   ingest: async () => [(await import("./routes/ingest")).ingestRouter],
-  operator: async () => [(await import("./routes/operator")).operatorRouter],
+  operator: async () => [(await import("./routes/operator")).operatorRouter, (await import("./routes/demo-data")).demoDataRouter],
   sandboxes: async () => [(await import("./routes/sandboxes")).sandboxesRouter],
 } satisfies Record<string, () => Promise<AppRouter[]>>;
 

@@ -7,7 +7,7 @@ import { getDb } from "../src/db/client";
 import { computePlatformStatistics } from "../src/db/queries/public-stats";
 import { recordUsage } from "../src/db/queries/usage";
 import { keyUsageDaily, orgActivity, sandboxRequests } from "../src/db/schema";
-import { NOT_SERVING, type OrganizationStore, OrgStorageMismatchError, SandboxPurgeRefusedError } from "../src/durable-objects/org-storage";
+import { type OrganizationStore, OrgStorageClosedError, OrgStorageMismatchError, SandboxPurgeRefusedError } from "../src/durable-objects/org-storage";
 import { orgStore } from "../src/durable-objects/org-storage-routing";
 import { limitedClient } from "../src/http/credential-failures";
 import worker from "../src/index";
@@ -53,6 +53,7 @@ async function objectRows(orgId: string) {
       deals: count("deals"),
       sales: count("sales_monthly"),
       decisions: count("lender_decisions"),
+      panels: count("store_lender_panel"),
     };
   });
 }
@@ -348,7 +349,8 @@ describe("the sandbox purge (00:15 cron)", () => {
     expect(inObject.owner).toBe(1);
     expect(inObject.units).toBeGreaterThan(100);
     expect(inObject.decisions).toBeGreaterThan(0);
-    expect(seeded.store_lender_panel).toBeGreaterThan(0);
+    expect(inObject.panels).toBeGreaterThan(0);
+    expect(seeded.stores).toBe(2);
 
     const now = Date.now();
     await env.DB.prepare("UPDATE organizations SET expires_at = ? WHERE id = ?")
@@ -362,7 +364,16 @@ describe("the sandbox purge (00:15 cron)", () => {
     expect(Object.entries(after).filter(([, n]) => n > 0)).toEqual([]);
     expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(expired.organization_id).first()).toBeNull();
     // Its object is empty: no units, no market values, no owner.
-    expect(await objectRows(expired.organization_id)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0, decisions: 0 });
+    expect(await objectRows(expired.organization_id)).toEqual({
+      owner: 0,
+      units: 0,
+      values: 0,
+      stores: 0,
+      deals: 0,
+      sales: 0,
+      decisions: 0,
+      panels: 0,
+    });
     expect(await kept(live.org.id)).toEqual(before.live);
     // The other sandbox expires 30 days after its creation: the purge leaves it whole, object included.
     expect(await kept(current.organization_id)).toEqual(before.current);
@@ -374,22 +385,22 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
   const d1Count = async (table: string, orgId: string) =>
     (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE org_id = ?`).bind(orgId).first<{ n: number }>())?.n;
 
-  it("is created with storage 'object': its feed reads the units seeded there, none of which are in D1", async () => {
+  it("is created with storage 'object': its feed reads the units seeded there, its stores' settings and panels there too", async () => {
     const { sandbox } = await createSandbox();
     const o = sandbox.organization_id;
     expect(await env.DB.prepare("SELECT storage FROM organizations WHERE id = ?").bind(o).first()).toEqual({ storage: "object" });
-    expect(await d1Count("inventory_units", o)).toBe(0);
-    expect(await d1Count("unit_market_values", o)).toBe(0);
-    // Its deals too, with their stips; the object's triggers built their monthly rollup.
-    expect(await d1Count("deals", o)).toBe(0);
-    expect(await d1Count("deal_stips", o)).toBe(0);
+    // Its deals, with their stips; the object's triggers built their monthly rollup.
     expect((await objectRows(o)).deals).toBeGreaterThan(100);
     expect((await objectRows(o)).sales).toBeGreaterThan(0);
-    // Its lender decisions too (the lender route's history); everything not moved yet stays in D1: its stores and lender panels.
-    expect(await d1Count("lender_decisions", o)).toBe(0);
+    // Its lender decisions (the lender route's history) and its stores' panels; D1 holds the stores' directory rows.
     expect((await objectRows(o)).decisions).toBeGreaterThan(100);
+    expect((await objectRows(o)).panels).toBeGreaterThan(0);
     expect(await d1Count("stores", o)).toBe(2);
-    expect(await d1Count("store_lender_panel", o)).toBeGreaterThan(0);
+    // Each store's own settings (the template's, not the defaults).
+    expect(await rowsWhereStored(o, "SELECT name, pack_used, recon_truck FROM stores ORDER BY name")).toEqual([
+      { name: "Summit Auto North", pack_used: 500, recon_truck: 1400 },
+      { name: "Summit Auto South", pack_used: 550, recon_truck: 1500 },
+    ]);
     const inObject = await rowsWhereStored<{ stock_number: string }>(
       o,
       "SELECT stock_number FROM inventory_units WHERE org_id = ? AND status = 'in_stock' ORDER BY stock_number",
@@ -422,7 +433,6 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.json()).toMatchObject({ created: 2, removed: inStock });
     expect((await stockNumbers(key, `/api/v1/inventory?store_id=${store}`)).numbers.sort()).toEqual(["SBX-1", "SBX-2"]);
-    expect(await d1Count("inventory_units", o)).toBe(0);
     const landed = await rowsWhereStored<{ stock_number: string }>(o, "SELECT stock_number FROM inventory_units WHERE stock_number LIKE 'SBX-%'");
     expect(landed.map((u) => u.stock_number).sort()).toEqual(["SBX-1", "SBX-2"]);
   });
@@ -441,7 +451,6 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     await screen("Laura");
     const second = await screen("Maria");
     expect(second.red_flags.map((f) => f.code)).toContain("ssn_shared_with_other_name");
-    expect(await d1Count("compliance_checks", o)).toBe(0);
     expect(await rowsWhereStored(o, "SELECT id FROM compliance_checks WHERE org_id = ?", o)).toHaveLength(2);
     const read = await call(`/api/v1/compliance-checks/${second.check_id}`, { key: sandbox.api_key });
     expect([read.status, (await read.json<{ check_id: string }>()).check_id]).toEqual([200, second.check_id]);
@@ -456,16 +465,22 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     // The first half of a purge: the object is emptied, then the run stops before D1.
     await orgStore(env, o).purgeSandbox(o);
     expect(await runInDurableObject(orgStore(env, o), (_, state) => state.storage.getAlarm())).toBeNull();
-    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0, decisions: 0 });
-    expect(await d1Count("store_lender_panel", o)).toBeGreaterThan(0);
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0, decisions: 0, panels: 0 });
+    expect(await d1Count("stores", o)).toBe(2);
     expect((await call("/api/v1/inventory", { key: sandbox.api_key })).status).toBe(403);
     // Even a call that reached the emptied object (past the credential check) gets no rows: it serves nothing.
-    expect(await orgStore(env, o).inventoryPage(o, { limit: 10 })).toEqual(NOT_SERVING);
+    const refused = await orgStore(env, o)
+      .inventoryPage(o, { limit: 10 })
+      .then(
+        () => "served",
+        (error: Error) => error.message,
+      );
+    expect(refused).toBe(new OrgStorageClosedError().message);
     // The next night's run finds the sandbox in D1 again and finishes: the object's purge is a no-op the second time.
     await purgeExpiredSandboxes(env, new Date());
     expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(o).first()).toBeNull();
-    expect(await d1Count("store_lender_panel", o)).toBe(0);
-    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0, decisions: 0 });
+    expect(await d1Count("stores", o)).toBe(0);
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0, decisions: 0, panels: 0 });
   });
 
   it("a creation that fails after its object was seeded purges both, object first, and answers the error", async () => {
@@ -488,7 +503,7 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     await expect(createSandboxDirectly({ ORG_STORE }, getDb(env.DB), new Date())).rejects.toThrow(/answer was lost/);
     expect(seeded).toMatch(/^org_sbx_/);
     const o = seeded ?? "";
-    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0, decisions: 0 });
+    expect(await objectRows(o)).toEqual({ owner: 0, units: 0, values: 0, stores: 0, deals: 0, sales: 0, decisions: 0, panels: 0 });
     expect(Object.entries(await rowsPerTable(o)).filter(([, n]) => n > 0)).toEqual([]);
     expect(await env.DB.prepare("SELECT id FROM organizations WHERE id = ?").bind(o).first()).toBeNull();
   });

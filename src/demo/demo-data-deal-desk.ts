@@ -8,7 +8,7 @@
  * shipped to D1, so the Worker bundle does not carry a second copy of the matrix.
  */
 import type { InferInsertModel } from "drizzle-orm";
-import type { deals, lenderDecisions, storeLenderPanel, stores } from "../db/schema";
+import type { deals, lenderDecisions, storeLenderPanel } from "../db/org-schema";
 import { type CreditTier, type TierRow, tierFor } from "../engines/deal-math";
 import { programFit } from "../engines/lender-routing";
 import { predictStips, type StipProgram, type StipRuleRow, type StipTypeRow } from "../engines/stips";
@@ -80,7 +80,7 @@ type Decision = InferInsertModel<typeof lenderDecisions>;
 
 export function dealDeskDemoRows(
   reference: DemoDealDeskReference,
-  storeRows: readonly InferInsertModel<typeof stores>[],
+  storeRows: readonly { id: string; orgId: string }[],
   dealRows: readonly DealRow[],
 ) {
   const stipTypes = new Map(reference.stipTypes.map((s) => [s.stip, s]));

@@ -5,7 +5,8 @@
  * units it generated. Levels follow docs/domain/reports.md (the readings of late 2025).
  */
 import type { InferInsertModel } from "drizzle-orm";
-import type { inventoryUnits, marketObservations, stores, unitMarketValues } from "../db/schema";
+import type { inventoryUnits, unitMarketValues } from "../db/org-schema";
+import type { marketObservations } from "../db/schema";
 import { ESTIMATE_COST_TO_MARKET, valueRetained } from "../engines/aged-inventory/recommendation";
 import { DAY_MS, isoDay } from "../engines/dates";
 import { estimateMarketValue, reconFor, type StoreSettings } from "../engines/reports/alerts";
@@ -85,7 +86,6 @@ function seriesHistory(reference: number): Record<string, Observation[]> {
 }
 
 type UnitRow = InferInsertModel<typeof inventoryUnits>;
-type StoreRow = InferInsertModel<typeof stores>;
 
 /**
  * A valuation per unit in stock, as a nightly valuation feed would deliver it: the alert engine's
@@ -93,9 +93,13 @@ type StoreRow = InferInsertModel<typeof stores>;
  * pre-owned) moved ±2% (new) or ±6% (pre-owned) per unit, so some units sit above market and
  * some below their floor-plan payoff.
  */
-function valuations(referenceDate: string, units: readonly UnitRow[], storeRows: readonly StoreRow[]): InferInsertModel<typeof unitMarketValues>[] {
+export function unitMarketValueRows(
+  referenceDate: string,
+  units: readonly UnitRow[],
+  storeRows: readonly StoreSettings[],
+): InferInsertModel<typeof unitMarketValues>[] {
   const now = new Date(`${referenceDate}T12:00:00Z`);
-  const settings = new Map(storeRows.map((s) => [s.id, s as StoreSettings]));
+  const settings = new Map(storeRows.map((s) => [s.id, s]));
   return units
     .filter((u) => (u.status ?? "in_stock") === "in_stock")
     .map((u) => {
@@ -125,8 +129,4 @@ export function marketObservationRows(referenceDate: string): InferInsertModel<t
   return Object.entries(seriesHistory(Date.parse(referenceDate))).flatMap(([seriesId, observations]) =>
     observations.map((o) => ({ seriesId, date: o.date, value: o.value, fetchedAt, isDemo: true })),
   );
-}
-
-export function buildReportsDemoRows(referenceDate: string, rows: { inventoryUnits: UnitRow[]; stores: StoreRow[] }) {
-  return { marketObservations: marketObservationRows(referenceDate), unitMarketValues: valuations(referenceDate, rows.inventoryUnits, rows.stores) };
 }

@@ -10,26 +10,21 @@ import { getTableColumns, getTableName, type InferInsertModel } from "drizzle-or
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { TEST_KEY_DAILY_LIMIT } from "../credentials/sandbox-limits";
 import {
-  apiKeys,
-  brokerTokens,
-  dealStips,
-  deals,
-  inventoryUnits,
-  legacyTokens,
-  lenderDecisions,
-  marketFeedEntries,
-  marketObservations,
-  organizations,
-  staffUsers,
-  storeLenderPanel,
-  stores,
-  unitMarketValues,
-} from "../db/schema";
+  type dealStips,
+  type deals,
+  type inventoryUnits,
+  type lenderDecisions,
+  stores as objectStores,
+  type storeLenderPanel,
+  type unitMarketValues,
+} from "../db/org-schema";
+import type { StoreSettingsRow } from "../db/queries/settings";
+import { apiKeys, brokerTokens, legacyTokens, marketFeedEntries, marketObservations, organizations, staffUsers, stores } from "../db/schema";
 import { DAY_MS } from "../engines/dates";
 import { demoSourceLabel } from "../engines/reports/market";
 import { checkDigitOf, modelYearCode } from "../engines/vehicle/vin";
 import { type DemoDealDeskReference, dealDeskDemoRows } from "./demo-data-deal-desk";
-import { buildReportsDemoRows } from "./demo-data-reports";
+import { marketObservationRows, unitMarketValueRows } from "./demo-data-reports";
 import { Random } from "./random";
 
 // ---------------------------------------------------------------------------------------------
@@ -207,6 +202,8 @@ export const DEAL_HISTORY_MONTHS = 24;
 
 /** The rows that go to the organizations' storage objects (docs/scaling.md), not to D1: `seedDemoObjects` writes them. */
 export interface DemoInventory {
+  /** Each store's settings: the object holds them; D1's `stores` row is the directory's (id, name, primary, market ZIP). */
+  stores: (StoreSettingsRow & { orgId: string })[];
   units: InferInsertModel<typeof inventoryUnits>[];
   marketValues: InferInsertModel<typeof unitMarketValues>[];
   deals: InferInsertModel<typeof deals>[];
@@ -215,10 +212,14 @@ export interface DemoInventory {
   lenderPanel: InferInsertModel<typeof storeLenderPanel>[];
 }
 
+/** What the organizations' own rows depend on: no credentials, so the Worker can build them (src/routes/demo-data). */
+export type DemoObjectInput = Pick<DemoSeedInput, "referenceDate" | "dealDeskReference" | "historyMonths"> & {
+  organizations: readonly DemoOrganization[];
+};
+
+/** D1's rows (the directory, the credentials, the shared market rows) as statements, and the organizations' own rows for their objects. */
 export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; summary: DemoSeedSummary; inventory: DemoInventory } {
-  const rows = buildDemoRows(input);
-  const reports = buildReportsDemoRows(input.referenceDate, rows);
-  const desk = dealDeskDemoRows(input.dealDeskReference, rows.stores, rows.deals);
+  const rows = buildDirectoryRows(input);
   const shared = input.sharedRows ?? true;
   const rowCounts: Record<string, number> = {};
   const insert = <T extends SQLiteTable>(table: T, tableRows: InferInsertModel<T>[]) => {
@@ -234,57 +235,93 @@ export function buildDemoSeed(input: DemoSeedInput): { statements: string[]; sum
     ...insert(brokerTokens, rows.brokerTokens),
     ...insert(legacyTokens, rows.legacyTokens),
     ...(shared ? insert(marketFeedEntries, rows.marketFeedEntries) : []),
-    ...(shared ? insert(marketObservations, reports.marketObservations) : []),
+    ...(shared ? insert(marketObservations, marketObservationRows(input.referenceDate)) : []),
   ];
-  const objectRows: [SQLiteTable, unknown[]][] = [
-    [inventoryUnits, rows.inventoryUnits],
-    [unitMarketValues, reports.unitMarketValues],
-    [deals, rows.deals],
-    [dealStips, rows.dealStips],
-    [lenderDecisions, desk.decisions],
-    [storeLenderPanel, desk.panel],
-  ];
-  for (const [table, tableRows] of objectRows) rowCounts[getTableName(table)] = tableRows.length;
   return {
     statements,
     summary: { referenceDate: input.referenceDate, rowCounts },
-    inventory: {
-      units: rows.inventoryUnits,
-      marketValues: reports.unitMarketValues,
-      deals: rows.deals,
-      dealStips: rows.dealStips,
-      lenderDecisions: desk.decisions,
-      lenderPanel: desk.panel,
-    },
+    inventory: buildDemoObjectRows({ ...input, organizations: input.organizations.map((seed) => seed.organization) }),
   };
 }
 
-interface DemoRows {
+/** The shipped figures (the settings columns' defaults, docs/domain/gross.md) where a demo store keeps them. */
+const SETTING_DEFAULTS = Object.fromEntries(
+  Object.entries(getTableColumns(objectStores))
+    .filter(([, column]) => column.hasDefault)
+    .map(([key, column]) => [key, column.default]),
+) as Omit<StoreSettingsRow, "id" | "name">;
+
+function storeSettingsRow(orgId: string, store: DemoStore): StoreSettingsRow & { orgId: string } {
+  const { recon, ...settings } = store.settings;
+  return {
+    ...SETTING_DEFAULTS,
+    ...settings,
+    reconCar: recon.car,
+    reconTruck: recon.truck,
+    reconSuv: recon.suv,
+    reconVan: recon.van,
+    id: store.id,
+    orgId,
+    name: store.name,
+  };
+}
+
+/** The organizations' own rows, as of the reference date: a rerun on any later day gives the same ids. */
+export function buildDemoObjectRows({
+  referenceDate,
+  organizations: orgs,
+  dealDeskReference,
+  historyMonths = DEAL_HISTORY_MONTHS,
+}: DemoObjectInput): DemoInventory {
+  const reference = parseDay(referenceDate);
+  const storeRows: DemoInventory["stores"] = [];
+  const units: DemoInventory["units"] = [];
+  const dealRows: DemoInventory["deals"] = [];
+  const stips: DemoInventory["dealStips"] = [];
+  for (const org of orgs) {
+    let unitNumber = 0;
+    for (const store of org.stores) {
+      storeRows.push(storeSettingsRow(org.id, store));
+      for (const unit of storeInventory(store, reference)) {
+        unitNumber += 1;
+        units.push({ id: `unit_${org.key}_${String(unitNumber).padStart(4, "0")}`, orgId: org.id, storeId: store.id, ...unit });
+      }
+      const history = storeDeals(org, store, reference, historyMonths);
+      dealRows.push(...history.deals);
+      stips.push(...history.stips);
+    }
+  }
+  const desk = dealDeskDemoRows(dealDeskReference, storeRows, dealRows);
+  return {
+    stores: storeRows,
+    units,
+    marketValues: unitMarketValueRows(referenceDate, units, storeRows),
+    deals: dealRows,
+    dealStips: stips,
+    lenderDecisions: desk.decisions,
+    lenderPanel: desk.panel,
+  };
+}
+
+interface DirectoryRows {
   organizations: InferInsertModel<typeof organizations>[];
   stores: InferInsertModel<typeof stores>[];
   staffUsers: InferInsertModel<typeof staffUsers>[];
   apiKeys: InferInsertModel<typeof apiKeys>[];
   brokerTokens: InferInsertModel<typeof brokerTokens>[];
   legacyTokens: InferInsertModel<typeof legacyTokens>[];
-  inventoryUnits: InferInsertModel<typeof inventoryUnits>[];
-  deals: InferInsertModel<typeof deals>[];
-  dealStips: InferInsertModel<typeof dealStips>[];
   marketFeedEntries: InferInsertModel<typeof marketFeedEntries>[];
 }
 
-function buildDemoRows({ referenceDate, organizations: seeds, historyMonths = DEAL_HISTORY_MONTHS }: DemoSeedInput): DemoRows {
-  const reference = parseDay(referenceDate);
-  const rows: DemoRows = {
+function buildDirectoryRows({ referenceDate, organizations: seeds }: DemoSeedInput): DirectoryRows {
+  const rows: DirectoryRows = {
     organizations: [],
     stores: [],
     staffUsers: [],
     apiKeys: [],
     brokerTokens: [],
     legacyTokens: [],
-    inventoryUnits: [],
-    deals: [],
-    dealStips: [],
-    marketFeedEntries: marketFeed(reference),
+    marketFeedEntries: marketFeed(parseDay(referenceDate)),
   };
 
   for (const { organization: org, credentials: secrets, sandbox } of seeds) {
@@ -318,34 +355,8 @@ function buildDemoRows({ referenceDate, organizations: seeds, historyMonths = DE
     if (secrets.legacyTokenHash) {
       rows.legacyTokens.push({ id: `lgt_${org.key}_demo`, orgId: org.id, tokenHash: secrets.legacyTokenHash, label: "Demo legacy integration" });
     }
-
-    let unitNumber = 0;
     for (const store of org.stores) {
-      const { packNew, packUsed, holdingCostPerDay, floorplanAprNew, floorplanAprUsed, recon, agedThresholdDays } = store.settings;
-      rows.stores.push({
-        id: store.id,
-        orgId: org.id,
-        name: store.name,
-        isPrimary: store.primary,
-        marketZip: store.marketZip,
-        packNew,
-        packUsed,
-        holdingCostPerDay,
-        floorplanAprNew,
-        floorplanAprUsed,
-        reconCar: recon.car,
-        reconTruck: recon.truck,
-        reconSuv: recon.suv,
-        reconVan: recon.van,
-        agedThresholdDays,
-      });
-      for (const unit of storeInventory(store, reference)) {
-        unitNumber += 1;
-        rows.inventoryUnits.push({ id: `unit_${org.key}_${String(unitNumber).padStart(4, "0")}`, orgId: org.id, storeId: store.id, ...unit });
-      }
-      const history = storeDeals(org, store, reference, historyMonths);
-      rows.deals.push(...history.deals);
-      rows.dealStips.push(...history.stips);
+      rows.stores.push({ id: store.id, orgId: org.id, name: store.name, isPrimary: store.primary, marketZip: store.marketZip });
     }
   }
   return rows;

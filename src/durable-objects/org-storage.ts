@@ -548,6 +548,11 @@ export class OrganizationStore extends DurableObject<Env> {
 
   // --- an organization born here (src/routes/operator, src/routes/sandboxes) and a sandbox's purge ---
 
+  /** Whether the object serves its organization (a seed opened it): the local demo's check before it seeds one (src/routes/demo-data). */
+  isOpen(orgId: string): boolean {
+    return this.claim(orgId).active;
+  }
+
   /**
    * Opens the object for a new organization (its creation's one call): its first rows and the
    * opening in one transaction (`seedRows`), then its timers, the nightly run's included: a

@@ -1,8 +1,13 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { is } from "drizzle-orm";
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
+import * as orgSchema from "../../src/db/org-schema";
 import { deleteExpiredRows, RETENTION_RULES } from "../../src/db/queries/retention";
 import { explainQueryPlan, TENANT_TABLES, tenantTableScans } from "../../src/db/query-plan";
+import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { deal } from "../helpers/ingest";
 import { seedDemoOrgs } from "../helpers/reports";
 import { createBrokerToken } from "../helpers/staff";
@@ -41,8 +46,49 @@ function bindingRecorder(real: D1Database) {
 }
 
 /**
- * Every statement a request runs, on the demo organizations, explained: none may read a whole
- * tenant table (docs/retention.md, Indexes), whatever the organization's size.
+ * The object's tables that grow with its organization's business: those with `org_id`, but its
+ * owner row and its stores (a handful of rows, read whole on purpose).
+ */
+const OBJECT_TENANT_TABLES: ReadonlySet<string> = new Set(
+  (Object.values(orgSchema) as unknown[])
+    .filter((value): value is SQLiteTable => is(value, SQLiteTable))
+    .map((table) => getTableConfig(table))
+    .filter((config) => config.columns.some((column) => column.name === "org_id"))
+    .map((config) => config.name)
+    .filter((name) => name !== "storage_owner" && name !== "stores"),
+);
+
+/** Every statement the organization's object runs from now on (SQL and parameters), to explain there afterwards. */
+async function objectRecorder(orgId: string) {
+  const statements = new Map<string, SqlStorageValue[]>();
+  const stop = await runInDurableObject(orgStore(env, orgId), (_, state) => {
+    const sql = state.storage.sql;
+    const exec = sql.exec;
+    sql.exec = <T extends Record<string, SqlStorageValue>>(query: string, ...binds: SqlStorageValue[]) => {
+      statements.set(query, binds);
+      return exec.call<SqlStorage, [string, ...SqlStorageValue[]], SqlStorageCursor<T>>(sql, query, ...binds);
+    };
+    return () => {
+      sql.exec = exec;
+    };
+  });
+  /** Stops recording, then explains each statement recorded. */
+  const explainAll = async () => {
+    await runInDurableObject(orgStore(env, orgId), () => stop());
+    return await runInDurableObject(orgStore(env, orgId), (_, state) =>
+      [...statements].map(([sql, binds]) => ({
+        sql,
+        plan: state.storage.sql.exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...binds).toArray(),
+      })),
+    );
+  };
+  return { explainAll };
+}
+
+/**
+ * Every statement a request runs, on the demo organizations, explained where it ran (D1, or the
+ * organization's object): none may read a whole tenant table (docs/retention.md, Indexes), whatever
+ * the organization's size.
  */
 describe("query plans of the request paths", () => {
   const recorder = bindingRecorder(env.DB);
@@ -50,10 +96,13 @@ describe("query plans of the request paths", () => {
   let key: string;
   let broker: string;
 
+  let inObject: Awaited<ReturnType<typeof objectRecorder>>;
+
   beforeAll(async () => {
     key = (await seedDemoOrgs()).summitKey;
     broker = (await createBrokerToken("org_summit")).token;
-  });
+    inObject = await objectRecorder("org_summit");
+  }, 30_000);
 
   const json = (body: unknown) => ({
     method: "POST",
@@ -143,6 +192,12 @@ describe("query plans of the request paths", () => {
       const plan = await explainQueryPlan(env.DB, sql, params);
       lines.push(...plan.map((line) => line.detail));
       for (const scan of tenantTableScans(plan)) scans.push(`${scan}  ←  ${sql}`);
+    }
+    const objectPlans = await inObject.explainAll();
+    expect(objectPlans.length).toBeGreaterThan(0);
+    for (const { sql, plan } of objectPlans) {
+      lines.push(...plan.map((line) => line.detail));
+      for (const scan of tenantTableScans(plan, { sql, tenantTables: OBJECT_TENANT_TABLES })) scans.push(`${scan}  ←  ${sql} (object)`);
     }
     expect(scans).toEqual([]);
     // The reads that grew with the organization (issue 21) use the indexes made for them (migration 0023).

@@ -9,10 +9,12 @@ import {
   STIP_RULE_ROWS,
   STIP_TYPE_ROWS,
 } from "../../scripts/deal-desk-reference";
+import { DEMO_ORGANIZATIONS } from "../../src/demo/demo-data";
 import { DEMO_TOUGH_LENDERS } from "../../src/demo/demo-data-deal-desk";
 import { compareText } from "../../src/engines/deal-math";
 import { loadDemoSeed, post } from "../helpers/deal-desk";
 import { createApiKey } from "../helpers/factories";
+import { rowsWhereStored } from "../helpers/org-storage";
 import { all } from "../helpers/sql";
 
 describe("reference migration", () => {
@@ -64,33 +66,52 @@ describe("reference migration", () => {
   });
 });
 
+const DEMO_ORG_IDS = DEMO_ORGANIZATIONS.map((org) => org.id);
+const orgOfStore = (storeId: string) => DEMO_ORGANIZATIONS.find((org) => org.stores.some((store) => store.id === storeId))!.id;
+
+/** `query`'s rows from each demo organization's object (its panels, deals and decisions live there), in the organizations' order. */
+async function allStored<Row extends Record<string, SqlStorageValue>>(query: string, ...binds: SqlStorageValue[]): Promise<Row[]> {
+  return (await Promise.all(DEMO_ORG_IDS.map((orgId) => rowsWhereStored<Row>(orgId, query, ...binds)))).flat();
+}
+
+/** The reference's program ids by name (D1's global rows). */
+async function programIds(): Promise<Map<string, string>> {
+  return new Map((await all<{ id: string; name: string }>("SELECT id, name FROM lender_programs")).map((p) => [p.name, p.id]));
+}
+
 describe("demo deal-desk data", () => {
-  beforeAll(() => loadDemoSeed());
+  // Two years of both organizations' deals and decisions, generated and written into their objects.
+  beforeAll(() => loadDemoSeed(), 30_000);
 
   it("puts 42 of the 53 programs on each demo store's panel, the lenders that funded its deals among them", async () => {
-    const panels = await all<{ store_id: string; n: number }>(
+    const panels = await allStored<{ store_id: string; n: number }>(
       "SELECT store_id, count(*) AS n FROM store_lender_panel GROUP BY store_id ORDER BY store_id",
     );
     expect(panels).toEqual([
-      { store_id: "sto_lakeside_main", n: 42 },
       { store_id: "sto_summit_north", n: 42 },
       { store_id: "sto_summit_south", n: 42 },
+      { store_id: "sto_lakeside_main", n: 42 },
     ]);
-    const offPanelFunders = await all(
-      `SELECT DISTINCT d.lender FROM deals d JOIN lender_programs p ON p.name = d.lender
-       WHERE NOT EXISTS (SELECT 1 FROM store_lender_panel s WHERE s.store_id = d.store_id AND s.program_id = p.id)`,
+    const ids = await programIds();
+    const onPanel = new Set(
+      (await allStored<{ store_id: string; program_id: string }>("SELECT store_id, program_id FROM store_lender_panel")).map(
+        (p) => `${p.store_id} ${p.program_id}`,
+      ),
     );
+    const funders = await allStored<{ store_id: string; lender: string }>("SELECT DISTINCT store_id, lender FROM deals WHERE lender IS NOT NULL");
+    const offPanelFunders = funders.filter((d) => ids.has(d.lender) && !onPanel.has(`${d.store_id} ${ids.get(d.lender)}`));
     expect(offPanelFunders).toEqual([]);
   });
 
   it("holds two years of decisions whose approval rate falls with the score band", async () => {
-    const span = await all<{ first: string; last: string; n: number }>(
-      "SELECT min(submitted_on) AS first, max(submitted_on) AS last, count(*) AS n FROM lender_decisions WHERE org_id IN ('org_summit', 'org_lakeside')",
+    const spans = await allStored<{ first: string; last: string; n: number }>(
+      "SELECT min(submitted_on) AS first, max(submitted_on) AS last, count(*) AS n FROM lender_decisions",
     );
-    expect(span[0].n).toBeGreaterThan(5000);
-    expect(Date.parse(span[0].last) - Date.parse(span[0].first)).toBeGreaterThan(700 * 86_400_000);
-    const byBand = await all<{ score_band: string; approval: number }>(
-      "SELECT score_band, avg(decision != 'declined') AS approval FROM lender_decisions WHERE org_id = 'org_summit' GROUP BY score_band",
+    expect(spans.reduce((n, span) => n + span.n, 0)).toBeGreaterThan(5000);
+    for (const span of spans) expect(Date.parse(span.last) - Date.parse(span.first)).toBeGreaterThan(700 * 86_400_000);
+    const byBand = await rowsWhereStored<{ score_band: string; approval: number }>(
+      "org_summit",
+      "SELECT score_band, avg(decision != 'declined') AS approval FROM lender_decisions GROUP BY score_band",
     );
     const rate = Object.fromEntries(byBand.map((b) => [b.score_band, b.approval]));
     expect(rate.super_prime).toBeGreaterThan(rate.subprime);
@@ -98,12 +119,13 @@ describe("demo deal-desk data", () => {
   });
 
   it("has each tough lender decline its band far more than its other answers, and routing notices", async () => {
+    const ids = await programIds();
     for (const tough of DEMO_TOUGH_LENDERS) {
-      const [row] = await all<{ declined: number; n: number }>(
-        `SELECT avg(d.decision = 'declined') AS declined, count(*) AS n FROM lender_decisions d JOIN lender_programs p ON p.id = d.program_id
-         WHERE d.store_id = ? AND p.name = ? AND d.score_band = ?`,
+      const [row] = await rowsWhereStored<{ declined: number; n: number }>(
+        orgOfStore(tough.storeId),
+        "SELECT avg(decision = 'declined') AS declined, count(*) AS n FROM lender_decisions WHERE store_id = ? AND program_id = ? AND score_band = ?",
         tough.storeId,
-        tough.lender,
+        ids.get(tough.lender)!,
         tough.band,
       );
       expect(row.n).toBeGreaterThan(20);

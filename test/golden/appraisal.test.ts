@@ -17,6 +17,7 @@ import { classResidualPct, residualPct, studyAge } from "../../src/engines/appra
 import { appraisalStore } from "../helpers/deal-desk-reference";
 import { loadDemo } from "../helpers/demo";
 import { call, createOrg } from "../helpers/factories";
+import { rowsWhereStored } from "../helpers/org-storage";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 /** Summit Auto North's economics, as the demo seeds them. */
@@ -373,7 +374,8 @@ describe("the demo store's comparables (docs/domain/appraisal.md#comparables)", 
       organizations: demoOrgSeeds(credentials),
       dealDeskReference: DEMO_DEAL_DESK_REFERENCE,
     });
-  });
+    // Two years of both organizations' deals, generated and written into their objects.
+  }, 30_000);
 
   it("a 2022 RAV4 XLE with 41k at Summit is valued at today's market, not 15% under it", async () => {
     const res = await call("/api/v1/trade-appraisal", {
@@ -389,17 +391,17 @@ describe("the demo store's comparables (docs/domain/appraisal.md#comparables)", 
     // them for in the last 180 days (median $25,622 in the demo). Now within ±10% of that median, plus the
     // low-mileage bonus (capped at +10%) that 41k earns against the 60,750 miles a 4½-year-old is expected to show.
     const year = NOW.getUTCFullYear() - 4;
-    const { results } = await env.DB.prepare(
-      `SELECT asking_price AS price FROM inventory_units u JOIN organizations o ON o.id = u.org_id
-         WHERE o.name LIKE 'Summit%' AND u.make = 'Toyota' AND u.model = 'RAV4' AND u.year BETWEEN ?1 AND ?2
-           AND u.status = 'in_stock' AND u.condition IN ('used', 'cpo')
+    const results = await rowsWhereStored<{ price: number }>(
+      "org_summit",
+      `SELECT asking_price AS price FROM inventory_units
+         WHERE make = 'Toyota' AND model = 'RAV4' AND year BETWEEN ?1 AND ?2 AND status = 'in_stock' AND condition IN ('used', 'cpo')
        UNION ALL
-       SELECT selling_price FROM deals d JOIN organizations o ON o.id = d.org_id
-         WHERE o.name LIKE 'Summit%' AND d.make = 'Toyota' AND d.model = 'RAV4' AND d.year BETWEEN ?1 AND ?2
-           AND d.status != 'unwound' AND d.condition IN ('used', 'cpo') AND d.sold_on >= date('now', '-180 days')`,
-    )
-      .bind(year - 1, year + 1)
-      .all<{ price: number }>();
+       SELECT selling_price FROM deals
+         WHERE make = 'Toyota' AND model = 'RAV4' AND year BETWEEN ?1 AND ?2
+           AND status != 'unwound' AND condition IN ('used', 'cpo') AND sold_on >= date('now', '-180 days')`,
+      year - 1,
+      year + 1,
+    );
     const prices = results.map((row) => row.price).sort((a, b) => a - b);
     const median = (prices[(prices.length - 1) >> 1] + prices[prices.length >> 1]) / 2;
     expect(prices.length).toBeGreaterThanOrEqual(3);
@@ -408,13 +410,24 @@ describe("the demo store's comparables (docs/domain/appraisal.md#comparables)", 
   });
 
   it("the demo's used lots list like the 2026 US market (Cox: about $25k and 71k miles)", async () => {
-    const row = await env.DB.prepare(
-      "SELECT avg(asking_price) AS price, avg(mileage) AS miles FROM inventory_units WHERE status = 'in_stock' AND condition IN ('used', 'cpo')",
-    ).first<{ price: number; miles: number }>();
-    expect(row?.price).toBeGreaterThanOrEqual(21_000);
-    expect(row?.price).toBeLessThanOrEqual(29_000);
-    expect(row?.miles).toBeGreaterThanOrEqual(45_000);
-    expect(row?.miles).toBeLessThanOrEqual(85_000);
+    // Both demo organizations' lots, each in its own object.
+    const lots = await Promise.all(
+      ["org_summit", "org_lakeside"].map(
+        async (orgId) =>
+          (
+            await rowsWhereStored<{ n: number; price: number; miles: number }>(
+              orgId,
+              "SELECT count(*) AS n, sum(asking_price) AS price, sum(mileage) AS miles FROM inventory_units WHERE status = 'in_stock' AND condition IN ('used', 'cpo')",
+            )
+          )[0],
+      ),
+    );
+    const units = lots.reduce((n, lot) => n + lot.n, 0);
+    const row = { price: lots.reduce((sum, lot) => sum + lot.price, 0) / units, miles: lots.reduce((sum, lot) => sum + lot.miles, 0) / units };
+    expect(row.price).toBeGreaterThanOrEqual(21_000);
+    expect(row.price).toBeLessThanOrEqual(29_000);
+    expect(row.miles).toBeGreaterThanOrEqual(45_000);
+    expect(row.miles).toBeLessThanOrEqual(85_000);
   });
 });
 

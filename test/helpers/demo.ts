@@ -1,5 +1,4 @@
 import { env } from "cloudflare:workers";
-import { getDb } from "../../src/db/client";
 import { buildDemoSeed, type DemoSeedInput } from "../../src/demo/demo-data";
 import { seedDemoObjects } from "../../src/demo/demo-objects";
 
@@ -7,6 +6,6 @@ import { seedDemoObjects } from "../../src/demo/demo-objects";
 export async function loadDemo(input: DemoSeedInput) {
   const seed = buildDemoSeed(input);
   await env.DB.batch(seed.statements.map((statement) => env.DB.prepare(statement)));
-  await seedDemoObjects(env, getDb(env.DB), [...new Set(input.organizations.map((org) => org.organization.id))], seed.inventory);
+  await seedDemoObjects(env, [...new Set(input.organizations.map((org) => org.organization.id))], seed.inventory);
   return seed;
 }

@@ -152,6 +152,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/operator/organizations/{org_id}/demo-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a demo organization's storage object with its demo data
+         * @description For the local demo (`npm run dev` calls it for each demo organization once its server answers): opens the organization's empty storage object (docs/scaling.md) with its stores' settings, inventory, market values, deals, stips, lender decisions and lender panels, dated from today, as the seed's D1 rows (`npm run seed`) name them. Only for the demo organizations the seed creates (D1's `is_demo`, not a sandbox: a sandbox is opened when it is created); refused once the object is open, so a second call changes nothing.
+         */
+        post: operations["operatorOpenDemoData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/operator/organizations/{org_id}/reinstate": {
         parameters: {
             query?: never;
@@ -2786,6 +2806,33 @@ export interface components {
         };
         /**
          * @example {
+         *       "org_id": "org_summit",
+         *       "reference_date": "2026-11-29",
+         *       "rows": {
+         *         "stores": 2,
+         *         "inventory_units": 327,
+         *         "unit_market_values": 300,
+         *         "deals": 3120,
+         *         "deal_stips": 9012,
+         *         "lender_decisions": 7311,
+         *         "store_lender_panel": 84
+         *       }
+         *     }
+         */
+        OpenedDemoData: {
+            org_id: string;
+            /**
+             * Format: date
+             * @description The day the demo rows are dated from (today, UTC).
+             */
+            reference_date: string;
+            /** @description Rows written to the organization's storage object, by table. */
+            rows: {
+                [key: string]: number;
+            };
+        };
+        /**
+         * @example {
          *       "id": "org_acme",
          *       "name": "Acme Motors",
          *       "is_sandbox": false,
@@ -4494,6 +4541,7 @@ export type SchemaLenderOutcomeWindow = components['schemas']['LenderOutcomeWind
 export type SchemaLogInRequest = components['schemas']['LogInRequest'];
 export type SchemaMarketFeed = components['schemas']['MarketFeed'];
 export type SchemaMarketFeedEntry = components['schemas']['MarketFeedEntry'];
+export type SchemaOpenedDemoData = components['schemas']['OpenedDemoData'];
 export type SchemaOrganization = components['schemas']['Organization'];
 export type SchemaOrganizationList = components['schemas']['OrganizationList'];
 export type SchemaPlatformStats = components['schemas']['PlatformStats'];
@@ -5121,6 +5169,73 @@ export interface operations {
             };
             /** @description No such organization, or no active broker token with that id in it (`not_found`). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 120 unknown or revoked credentials in a minute from this client address (`rate_limited`, `Retry-After: 60`): credentials this instance has not already verified are refused for a minute. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    operatorOpenDemoData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Opened. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenedDemoData"];
+                };
+            };
+            /** @description No operator token, a malformed, unknown or revoked one, or any other credential (`unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No demo organization with that id: none, a live organization or a sandbox (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Its storage object is open already, its data in (`conflict`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -38,6 +38,16 @@ export async function isSandbox(db: Database, orgId: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** Whether the organization exists as a demo organization the seed created (not a sandbox): what the demo data is written for. */
+export async function isDemoOrganization(db: Database, orgId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(and(eq(organizations.id, orgId), eq(organizations.isDemo, true), eq(organizations.isSandbox, false)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
  * Every table with an `org_id` column, read from the schema itself, so a table added later is
  * purged without anyone remembering to list it here.

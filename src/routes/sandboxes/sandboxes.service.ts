@@ -105,7 +105,7 @@ export async function createSandbox(env: Pick<Env, "ORG_STORE">, db: Database, n
       const [first, ...rest] = statements.slice(i, i + STATEMENTS_PER_BATCH).map((statement) => db.run(sql.raw(statement)));
       await db.batch([first, ...rest]);
     }
-    await seedDemoObjects(env, db, [organization.id], inventory);
+    await seedDemoObjects(env, [organization.id], inventory);
   } catch (error) {
     logEvent("error", { event: "sandbox_seed_failed", org_id: organization.id, ...describeError(error) });
     await purgeSandbox(env, db, await tablesWithOrgId(db), organization.id);
