@@ -145,8 +145,6 @@ export const complianceCheckIndexes = (t: ComplianceCheckIndexColumns) => [
   index("compliance_checks_org_name_zip_idx").on(t.orgId, t.nameZipHash, t.dobHash),
 ];
 
-export const complianceChecks = sqliteTable("compliance_checks", complianceCheckColumns(orgIdRef()), complianceCheckIndexes);
-
 /**
  * The five-digit ZIP codes that exist, per country (only 'US'), as a bit set: bit n set ⇔ ZIP n
  * exists, base64. Reference data written by the `zip_codes_reference` migration, which

@@ -25,5 +25,3 @@ export const settingsAuditColumns = <OrgId>(orgId: OrgId) => ({
 export const settingsAuditIndexes = (t: { [K in "orgId" | "changedAt" | "id"]: SQLiteColumn }) => [
   index("settings_audit_org_changed_idx").on(t.orgId, t.changedAt, t.id),
 ];
-
-export const settingsAudit = sqliteTable("settings_audit", settingsAuditColumns(orgIdRef()), settingsAuditIndexes);

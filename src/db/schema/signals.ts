@@ -26,8 +26,6 @@ export const storeFeedIndexes = (t: { [K in "orgId" | "storeId" | "feed" | "rece
   index("store_feeds_fresh_idx").on(t.staleSince, t.receivedAt),
 ];
 
-export const storeFeeds = sqliteTable("store_feeds", storeFeedColumns(orgIdRef(), storeIdRef()), storeFeedIndexes);
-
 /**
  * The figures of the own-outcomes detector (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions):
  * one row, `default`.
@@ -67,9 +65,3 @@ export const lenderOutcomeEpisodeIndexes = (t: { [K in "orgId" | "storeId" | "pr
   uniqueIndex("lender_outcome_episodes_open_idx").on(t.storeId, t.programId).where(sql`${t.closedAt} IS NULL`),
   index("lender_outcome_episodes_org_idx").on(t.orgId, t.storeId, t.closedAt),
 ];
-
-export const lenderOutcomeEpisodes = sqliteTable(
-  "lender_outcome_episodes",
-  lenderOutcomeEpisodeColumns(orgIdRef(), storeIdRef(), programIdRef()),
-  lenderOutcomeEpisodeIndexes,
-);
