@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { TriggeredRule } from "../../engines/screening/decision";
-import { orgIdRef } from "./platform";
 
 /**
  * One row per sanctions list successfully loaded. The newest is the one in force; its entries,

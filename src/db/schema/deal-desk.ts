@@ -1,6 +1,5 @@
 import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { CREDIT_TIERS, DEAL_CONDITIONS, KNOWN_ISSUES, type KnownIssue, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
-import { orgIdRef, storeIdRef } from "./platform";
 
 /**
  * Deal-desk tables. Reference data (tiers, the 53 lender programs, stip rules, F&I benchmarks)

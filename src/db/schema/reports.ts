@@ -1,6 +1,5 @@
 import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { ROLES } from "../../engines/reports/briefings";
-import { inventoryUnits, orgIdRef, storeIdRef } from "./platform";
 
 /**
  * A unit's market value columns, the unit and organization columns given: the same in D1 and in the

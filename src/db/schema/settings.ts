@@ -1,5 +1,4 @@
-import { index, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { orgIdRef } from "./platform";
+import { index, type SQLiteColumn, text } from "drizzle-orm/sqlite-core";
 
 export const SETTINGS_AREAS = ["store", "lender_panel", "compliance"] as const;
 

@@ -1,7 +1,5 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { programIdRef } from "./deal-desk";
-import { orgIdRef, storeIdRef } from "./platform";
 
 /** The two feeds a store's answers are built on (docs/ingestion.md#when-a-feed-stops). */
 export const STORE_FEEDS = ["inventory", "deals"] as const;
