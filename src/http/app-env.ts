@@ -1,7 +1,6 @@
 import type { RequestIdVariables } from "hono/request-id";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
-import type { OrgStoragePlace } from "../db/schema";
 import type { EndpointName } from "./endpoints";
 
 /** Who is calling, once a credential has been checked; every query below it is scoped by `orgId`. */
@@ -19,8 +18,6 @@ export type Principal =
 export type OrgManager = ({ kind: "staff"; userId: string } | { kind: "broker" | "operator"; tokenId: string }) & {
   orgId: string;
   isSandbox: boolean;
-  /** Where the organization's data is, read with the credential as an API key's is (`storage`). */
-  storage: OrgStoragePlace;
 };
 
 /**
@@ -33,11 +30,6 @@ interface AppVariables extends RequestIdVariables {
   /** This request's D1 session (see `getSessionDb`). */
   db: Database;
   principal: Principal;
-  /**
-   * Where the principal's organization keeps its data (docs/scaling.md), read with the credential
-   * (cached up to 60 s like it: src/durable-objects/org-storage-routing.ts finds it again after a move).
-   */
-  storage: OrgStoragePlace;
   /** Set by the credential check: which endpoint (and scope) this call is for. */
   endpoint: EndpointName;
   /**

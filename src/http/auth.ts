@@ -73,7 +73,6 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
         throw new ApiError("forbidden", `This key's scopes do not include the ${endpoint} endpoint.`);
       }
       c.set("principal", { kind: "api_key", keyId: record.id, orgId: record.orgId, dailyLimit: record.dailyLimit, permissions: record.permissions });
-      c.set("storage", record.org.storage);
       await next();
       // On the response itself (success or error below this point), like the deprecation headers.
       c.res.headers.set(SERVICE_MODE_HEADER, mode);
@@ -98,7 +97,6 @@ export function requireCredential(endpoint: EndpointName, options: { legacy?: bo
       }
       assertOrgInStanding(record.org, nowMs);
       c.set("principal", { kind: "legacy_token", tokenId: record.id, orgId: record.orgId });
-      c.set("storage", record.org.storage);
       await next();
       // On the response itself: c.header() after the handler would copy the whole response.
       c.res.headers.set("Deprecation", `@${LEGACY_DEPRECATED_AT}`);

@@ -19,7 +19,6 @@ export const requireIngestCredential = createMiddleware<AppEnv>(async (c, next) 
     const record = await brokerTokenFromAuthorization(c, authorization);
     c.set("endpoint", "ingest");
     c.set("principal", { kind: "broker_token", tokenId: record.id, orgId: record.orgId });
-    c.set("storage", record.org.storage);
     return next();
   }
   return requireIngestKey(c, async () => {

@@ -39,7 +39,7 @@ export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
 export const actForOrganization = createMiddleware<AppEnv>(async (c, next) => {
   const org = await findOrganization(c.get("db"), c.req.param("org_id") ?? "");
   if (!org) throw new ApiError("not_found", "No organization with that id.");
-  c.set("orgManager", { kind: "operator", tokenId: c.get("operatorTokenId"), orgId: org.id, isSandbox: org.isSandbox, storage: org.storage });
+  c.set("orgManager", { kind: "operator", tokenId: c.get("operatorTokenId"), orgId: org.id, isSandbox: org.isSandbox });
   await next();
 });
 

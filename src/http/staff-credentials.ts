@@ -23,7 +23,7 @@ export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => 
   const authorization = c.req.header("Authorization");
   if (authorization !== undefined) {
     const record = await brokerTokenFromAuthorization(c, authorization);
-    c.set("orgManager", { kind: "broker", tokenId: record.id, orgId: record.orgId, isSandbox: record.org.isSandbox, storage: record.org.storage });
+    c.set("orgManager", { kind: "broker", tokenId: record.id, orgId: record.orgId, isSandbox: record.org.isSandbox });
     return nextMarkingMode(c, next);
   }
 
@@ -38,7 +38,6 @@ export const requireStaffOrBroker = createMiddleware<AppEnv>(async (c, next) => 
     userId: session.userId,
     orgId: session.orgId,
     isSandbox: session.org.isSandbox,
-    storage: session.org.storage,
   });
   return nextMarkingMode(c, next);
 });

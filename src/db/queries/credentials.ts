@@ -1,16 +1,12 @@
 import { and, eq, gt, isNull, or } from "drizzle-orm";
 import type { Database } from "../client";
-import { apiKeys, brokerTokens, legacyTokens, type OrgStoragePlace, operatorTokens, organizations } from "../schema";
+import { apiKeys, brokerTokens, legacyTokens, operatorTokens, organizations } from "../schema";
 
-/**
- * The organization's standing, read with every credential: suspended, sandbox, expiry; and where
- * its data lives (docs/scaling.md), so a request finds its storage without another round trip.
- */
+/** The organization's standing, read with every credential: suspended, sandbox, expiry. */
 const orgStanding = {
   suspendedAt: organizations.suspendedAt,
   isSandbox: organizations.isSandbox,
   expiresAt: organizations.expiresAt,
-  storage: organizations.storage,
 };
 
 export interface ApiKeyRecord {
@@ -21,7 +17,7 @@ export interface ApiKeyRecord {
   permissions: string[];
   /** A rotated key's end (ISO-8601 UTC): the record may be cached past it, so it is checked at each use. */
   expiresAt: string | null;
-  org: { suspendedAt: string | null; isSandbox: boolean; expiresAt: string | null; storage: OrgStoragePlace };
+  org: { suspendedAt: string | null; isSandbox: boolean; expiresAt: string | null };
 }
 
 /**

@@ -68,7 +68,6 @@ export async function findStaffSession(db: Database, idHash: string) {
         suspendedAt: organizations.suspendedAt,
         isSandbox: organizations.isSandbox,
         expiresAt: organizations.expiresAt,
-        storage: organizations.storage,
       },
     })
     .from(staffSessions)

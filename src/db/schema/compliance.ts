@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { TriggeredRule } from "../../engines/screening/decision";
-import { orgIdRef } from "./platform";
 
 /**
  * One row per sanctions list successfully loaded. The newest is the one in force; its entries,
@@ -144,8 +143,6 @@ export const complianceCheckIndexes = (t: ComplianceCheckIndexColumns) => [
   index("compliance_checks_org_ssn_dob_idx").on(t.orgId, t.ssnDobHash, t.nameHash),
   index("compliance_checks_org_name_zip_idx").on(t.orgId, t.nameZipHash, t.dobHash),
 ];
-
-export const complianceChecks = sqliteTable("compliance_checks", complianceCheckColumns(orgIdRef()), complianceCheckIndexes);
 
 /**
  * The five-digit ZIP codes that exist, per country (only 'US'), as a bit set: bit n set ⇔ ZIP n

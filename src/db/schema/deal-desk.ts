@@ -1,6 +1,5 @@
 import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { CREDIT_TIERS, DEAL_CONDITIONS, KNOWN_ISSUES, type KnownIssue, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
-import { orgIdRef, storeIdRef } from "./platform";
 
 /**
  * Deal-desk tables. Reference data (tiers, the 53 lender programs, stip rules, F&I benchmarks)
@@ -135,12 +134,6 @@ export const storeLenderPanelIndexes = (t: { [K in "orgId" | "storeId" | "progra
   index("store_lender_panel_org_idx").on(t.orgId, t.storeId),
 ];
 
-export const storeLenderPanel = sqliteTable(
-  "store_lender_panel",
-  storeLenderPanelColumns(orgIdRef(), storeIdRef(), programIdRef()),
-  storeLenderPanelIndexes,
-);
-
 /**
  * Each submission of a deal to a lender and what came back; calibrates routing per store. Its
  * columns and index, the organization, store and program references given: the same in D1 and in
@@ -164,12 +157,6 @@ export const lenderDecisionColumns = <OrgId, StoreId, ProgramId>(orgId: OrgId, s
 export const lenderDecisionIndexes = (
   t: { [K in "orgId" | "storeId" | "programId" | "scoreBand" | "decision" | "turnaroundHours"]: SQLiteColumn },
 ) => [index("lender_decisions_store_calibration_idx").on(t.orgId, t.storeId, t.programId, t.scoreBand, t.decision, t.turnaroundHours)];
-
-export const lenderDecisions = sqliteTable(
-  "lender_decisions",
-  lenderDecisionColumns(orgIdRef(), storeIdRef(), programIdRef()),
-  lenderDecisionIndexes,
-);
 
 /** Each stip, its document rule and the default hours a customer needs to produce it (docs/domain/stips.md#stip-types). */
 export const stipTypes = sqliteTable("stip_types", {

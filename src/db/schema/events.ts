@@ -56,9 +56,6 @@ export const webhookEndpointColumns = <OrgId>(orgId: OrgId) => ({
 
 export const webhookEndpointIndexes = (t: { orgId: SQLiteColumn }) => [index("webhook_endpoints_org_idx").on(t.orgId)];
 
-/** A partner's receiving URL. The signing secret is stored AES-GCM encrypted: it is needed again to sign. */
-export const webhookEndpoints = sqliteTable("webhook_endpoints", webhookEndpointColumns(orgIdRef()), webhookEndpointIndexes);
-
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 
 export const webhookDeliveryColumns = <OrgId, EndpointId, EventId>(orgId: OrgId, endpointId: EndpointId, eventId: EventId) => ({
@@ -85,21 +82,6 @@ export const webhookDeliveryIndexes = (t: { [K in "orgId" | "endpointId" | "even
   index("webhook_deliveries_event_idx").on(t.eventId),
 ];
 
-/** One event to one endpoint; its attempts are in `webhook_attempts`. */
-export const webhookDeliveries = sqliteTable(
-  "webhook_deliveries",
-  webhookDeliveryColumns(
-    orgIdRef(),
-    text("endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-    text("event_id")
-      .notNull()
-      .references(() => eventOutbox.id),
-  ),
-  webhookDeliveryIndexes,
-);
-
 export const webhookAttemptColumns = <DeliveryId>(deliveryId: DeliveryId) => ({
   deliveryId,
   attempt: integer("attempt").notNull(),
@@ -123,20 +105,6 @@ export const webhookAttemptIndexes = (t: { [K in "deliveryId" | "attempt" | "att
 ];
 
 /**
- * Every HTTP attempt of a delivery, kept for the deliveries log. The bodies are cleared after the
- * retention (src/jobs/purge-webhook-bodies.ts); the rest of the row stays.
- */
-export const webhookAttempts = sqliteTable(
-  "webhook_attempts",
-  webhookAttemptColumns(
-    text("delivery_id")
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
-  ),
-  webhookAttemptIndexes,
-);
-
-/**
  * An aged-alert marker's columns and indexes, the organization reference given: the same in D1 and
  * in a moved organization's storage object (src/db/org-schema.ts), where it references no global table.
  */
@@ -153,9 +121,3 @@ export const agedInventoryAlertIndexes = (t: AgedInventoryAlertIndexColumns) => 
   // Retention's: the oldest markers first (src/db/queries/retention.ts).
   index("aged_inventory_alerts_alerted_idx").on(t.alertedAt),
 ];
-
-/**
- * A unit that crossed its store's aged threshold, recorded once per stocking, so each crossing
- * alerts once however often the job runs.
- */
-export const agedInventoryAlerts = sqliteTable("aged_inventory_alerts", agedInventoryAlertColumns(orgIdRef()), agedInventoryAlertIndexes);

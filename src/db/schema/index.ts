@@ -4,7 +4,6 @@ export * from "./compliance";
 export * from "./deal-desk";
 export * from "./events";
 export * from "./idempotency";
-export * from "./org-moves";
 export * from "./platform";
 export * from "./reports";
 export * from "./settings";

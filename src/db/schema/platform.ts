@@ -20,15 +20,6 @@ export function storeIdRef() {
     .references(() => stores.id);
 }
 
-/**
- * Where an organization's data lives (docs/scaling.md#how-an-organization-moves-d1--its-object):
- * `moving` during a move's write pause, its last catch-up round and the flip (reads from D1, writes
- * wait; its copy before runs with the flag at `d1`), `returning` while an undo copies it back
- * (reads and writes wait).
- */
-export const ORG_STORAGE_PLACES = ["d1", "moving", "object", "returning"] as const;
-export type OrgStoragePlace = (typeof ORG_STORAGE_PLACES)[number];
-
 export const organizations = sqliteTable(
   "organizations",
   {
@@ -41,21 +32,8 @@ export const organizations = sqliteTable(
     /** A self-serve sandbox (docs/sandboxes.md): `lak_test_` keys only, refused after `expires_at`, then purged. */
     isSandbox: integer("is_sandbox", { mode: "boolean" }).notNull().default(false),
     expiresAt: text("expires_at"),
-    /** Where the organization's per-organization tables live (docs/scaling.md): `d1`, or its own storage object. */
-    storage: text("storage", { enum: ORG_STORAGE_PLACES }).notNull().default("d1"),
-    /**
-     * When a move last flipped the flag to `object`, while D1 still keeps its copy for an undo: the
-     * purge after the undo window (ORG_STORAGE_UNDO_WINDOW_DAYS) clears it once D1's copy is gone.
-     */
-    storageMovedAt: text("storage_moved_at"),
-    /** When D1's copy of a moved organization's data was purged: from then on an undo is refused. */
-    d1CopyPurgedAt: text("d1_copy_purged_at"),
   },
-  (t) => [
-    index("organizations_sandbox_expiry_idx").on(t.isSandbox, t.expiresAt),
-    // The nightly purge's scan: the moved organizations whose D1 copy is still kept.
-    index("organizations_storage_moved_idx").on(t.storageMovedAt),
-  ],
+  (t) => [index("organizations_sandbox_expiry_idx").on(t.isSandbox, t.expiresAt)],
 );
 
 /** `dot_` bearer tokens of the operator API; bound to no organization, never a dealer credential. */
@@ -79,9 +57,8 @@ export const sandboxRequests = sqliteTable(
 );
 
 /**
- * A store's settings (docs/settings.md), the columns of `stores` the gross, aging and alert engines
- * read; defaults are docs/domain/gross.md. The same in D1's `stores` and in a moved organization's
- * object (src/db/org-schema.ts), which holds them from the move on (docs/scaling.md).
+ * A store's settings (docs/settings.md), the columns of the object's `stores` (src/db/org-schema.ts)
+ * the gross, aging and alert engines read; defaults are docs/domain/gross.md.
  */
 export const storeSettingColumns = () => ({
   packNew: real("pack_new").notNull().default(300),
@@ -118,7 +95,10 @@ export const storeSettingColumns = () => ({
   dealsStaleHours: integer("deals_stale_hours").notNull().default(72),
 });
 
-/** A rooftop. Its settings feed the gross, aging and alert engines; defaults are docs/domain/gross.md. */
+/**
+ * A rooftop in the directory: what finds a store and counts stores across organizations. Its
+ * settings (`storeSettingColumns`) are in the organization's object (src/db/org-schema.ts).
+ */
 export const stores = sqliteTable(
   "stores",
   {
@@ -127,7 +107,6 @@ export const stores = sqliteTable(
     name: text("name").notNull(),
     isPrimary: integer("is_primary", { mode: "boolean" }).notNull().default(false),
     marketZip: text("market_zip").notNull(),
-    ...storeSettingColumns(),
     createdAt: createdAt(),
   },
   (t) => [index("stores_org_idx").on(t.orgId)],
@@ -249,8 +228,6 @@ export const inventoryUnitIndexes = (t: UnitIndexColumns) => [
   index("inventory_org_vin_idx").on(t.orgId, t.vin),
 ];
 
-export const inventoryUnits = sqliteTable("inventory_units", inventoryUnitColumns(orgIdRef(), storeIdRef()), inventoryUnitIndexes);
-
 /**
  * The deals group's columns and indexes (a deal, its stips, the monthly sales rollup), the
  * organization, store and deal references given: the same in D1 and in the organization's storage
@@ -295,8 +272,6 @@ export const dealIndexes = (t: DealIndexColumns) => [
   index("deals_org_make_model_idx").on(t.orgId, sql`lower(${t.make})`, sql`lower(${t.model})`, t.soldOn),
 ];
 
-export const deals = sqliteTable("deals", dealColumns(orgIdRef(), storeIdRef()), dealIndexes);
-
 /**
  * Units and total gross per store and month of sale (`sale_month` 'YYYY-MM'), kept by triggers on
  * `deals` (migration 0023), so the sales summary reads the rows it returns. `units` and
@@ -319,8 +294,6 @@ export const salesMonthlyIndexes = (t: { [K in "orgId" | "storeId" | "saleMonth"
   index("sales_monthly_org_updated_idx").on(t.orgId, t.updatedAt),
 ];
 
-export const salesMonthly = sqliteTable("sales_monthly", salesMonthlyColumns(orgIdRef()), salesMonthlyIndexes);
-
 export const STIP_STATES = ["outstanding", "received", "cleared"] as const;
 
 export const dealStipColumns = <OrgId, DealId>(orgId: OrgId, dealId: DealId) => ({
@@ -338,17 +311,6 @@ export const dealStipIndexes = (t: { [K in "orgId" | "dealId" | "state"]: SQLite
   index("deal_stips_deal_idx").on(t.dealId),
   index("deal_stips_org_open_idx").on(t.orgId, t.dealId).where(sql`${t.state} <> 'cleared'`),
 ];
-
-export const dealStips = sqliteTable(
-  "deal_stips",
-  dealStipColumns(
-    orgIdRef(),
-    text("deal_id")
-      .notNull()
-      .references(() => deals.id),
-  ),
-  dealStipIndexes,
-);
 
 /** The public market-intelligence feed; not owned by any organization. */
 export const marketFeedEntries = sqliteTable(

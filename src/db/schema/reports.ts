@@ -1,6 +1,5 @@
 import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { ROLES } from "../../engines/reports/briefings";
-import { inventoryUnits, orgIdRef, storeIdRef } from "./platform";
 
 /**
  * A unit's market value columns, the unit and organization columns given: the same in D1 and in the
@@ -14,21 +13,6 @@ export const unitMarketValueColumns = <UnitId, OrgId>(unitId: UnitId, orgId: Org
   asOf: text("as_of").notNull(),
   source: text("source").notNull(),
 });
-
-/**
- * The latest retail market value of a unit, as the dealer's valuation feed (MMR, vAuto, a DMS
- * export) delivers it. Units without a row are valued by the alert engine's documented estimate.
- */
-export const unitMarketValues = sqliteTable(
-  "unit_market_values",
-  unitMarketValueColumns(
-    text("unit_id")
-      .primaryKey()
-      .references(() => inventoryUnits.id),
-    orgIdRef(),
-  ),
-  (t) => [index("unit_market_values_org_idx").on(t.orgId)],
-);
 
 export const MARKET_SERIES_PROVIDERS = ["fred", "eia", "manual"] as const;
 export const MARKET_SERIES_CATEGORIES = ["macro", "lender_environment", "wholesale_index"] as const;
@@ -118,28 +102,3 @@ export const morningBriefingIndexes = (t: MorningBriefingIndexColumns) => [
   index("morning_briefings_org_idx").on(t.orgId),
   index("morning_briefings_day_idx").on(t.day),
 ];
-
-/** A role's morning briefing for one store and UTC day, built overnight (or on the first request). */
-export const morningBriefings = sqliteTable("morning_briefings", morningBriefingColumns(orgIdRef(), storeIdRef()), morningBriefingIndexes);
-
-/**
- * The inventory-alerts report's whole-organization totals, one row per store, for `day` and the day
- * after (migration 0026; docs/reports.md#totals). Triggers on `inventory_units` and `stores` bump
- * `generation` and clear `day` whenever what the totals are made of changes; the Worker stores
- * totals only under the generation it read the units with.
- */
-export const inventoryAlertTotals = sqliteTable(
-  "inventory_alert_totals",
-  {
-    orgId: orgIdRef(),
-    storeId: text("store_id").notNull(),
-    generation: integer("generation").notNull().default(0),
-    /** YYYY-MM-DD the totals are for; null once invalidated. */
-    day: text("day"),
-    agedUnits: integer("aged_units"),
-    agedExposureUsd: real("aged_exposure_usd"),
-    nextAgedUnits: integer("next_aged_units"),
-    nextAgedExposureUsd: real("next_aged_exposure_usd"),
-  },
-  (t) => [primaryKey({ columns: [t.orgId, t.storeId] })],
-);

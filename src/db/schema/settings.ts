@@ -1,5 +1,4 @@
-import { index, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { orgIdRef } from "./platform";
+import { index, type SQLiteColumn, text } from "drizzle-orm/sqlite-core";
 
 export const SETTINGS_AREAS = ["store", "lender_panel", "compliance"] as const;
 
@@ -25,5 +24,3 @@ export const settingsAuditColumns = <OrgId>(orgId: OrgId) => ({
 export const settingsAuditIndexes = (t: { [K in "orgId" | "changedAt" | "id"]: SQLiteColumn }) => [
   index("settings_audit_org_changed_idx").on(t.orgId, t.changedAt, t.id),
 ];
-
-export const settingsAudit = sqliteTable("settings_audit", settingsAuditColumns(orgIdRef()), settingsAuditIndexes);

@@ -1,7 +1,5 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { programIdRef } from "./deal-desk";
-import { orgIdRef, storeIdRef } from "./platform";
 
 /** The two feeds a store's answers are built on (docs/ingestion.md#when-a-feed-stops). */
 export const STORE_FEEDS = ["inventory", "deals"] as const;
@@ -25,8 +23,6 @@ export const storeFeedIndexes = (t: { [K in "orgId" | "storeId" | "feed" | "rece
   index("store_feeds_org_idx").on(t.orgId, t.storeId),
   index("store_feeds_fresh_idx").on(t.staleSince, t.receivedAt),
 ];
-
-export const storeFeeds = sqliteTable("store_feeds", storeFeedColumns(orgIdRef(), storeIdRef()), storeFeedIndexes);
 
 /**
  * The figures of the own-outcomes detector (docs/domain/lender-routing.md#a-lender-tightening-in-the-stores-own-decisions):
@@ -67,9 +63,3 @@ export const lenderOutcomeEpisodeIndexes = (t: { [K in "orgId" | "storeId" | "pr
   uniqueIndex("lender_outcome_episodes_open_idx").on(t.storeId, t.programId).where(sql`${t.closedAt} IS NULL`),
   index("lender_outcome_episodes_org_idx").on(t.orgId, t.storeId, t.closedAt),
 ];
-
-export const lenderOutcomeEpisodes = sqliteTable(
-  "lender_outcome_episodes",
-  lenderOutcomeEpisodeColumns(orgIdRef(), storeIdRef(), programIdRef()),
-  lenderOutcomeEpisodeIndexes,
-);
