@@ -5,7 +5,7 @@ import { apiKeyDisplayPrefix, generateApiKey, sha256Hex } from "../src/credentia
 import { buildDemoSeed, type DemoCredentials, demoOrgSeeds } from "../src/demo/demo-data";
 import { call, createOrg } from "./helpers/factories";
 import { createOperatorToken } from "./helpers/operator";
-import { rowsWhereStored } from "./helpers/org-storage";
+import { rowsInObject } from "./helpers/org-storage";
 import { brokerCall } from "./helpers/staff";
 
 const summitKey = generateApiKey();
@@ -49,9 +49,9 @@ describe("POST /api/operator/organizations/{org_id}/demo-data", () => {
     expect(body.rows.stores).toBe(2);
     expect(body.rows.inventory_units).toBeGreaterThan(280);
     expect(body.rows.deals).toBeGreaterThan(0);
-    expect(await rowsWhereStored("org_summit", "SELECT count(*) AS n FROM inventory_units")).toEqual([{ n: body.rows.inventory_units }]);
+    expect(await rowsInObject("org_summit", "SELECT count(*) AS n FROM inventory_units")).toEqual([{ n: body.rows.inventory_units }]);
     // The stores' own settings (docs/domain/gross.md's defaults, varied per store), not the defaults.
-    expect(await rowsWhereStored("org_summit", "SELECT id, pack_new, recon_truck FROM stores ORDER BY id")).toEqual([
+    expect(await rowsInObject("org_summit", "SELECT id, pack_new, recon_truck FROM stores ORDER BY id")).toEqual([
       { id: "sto_summit_north", pack_new: 300, recon_truck: 1400 },
       { id: "sto_summit_south", pack_new: 350, recon_truck: 1500 },
     ]);
@@ -63,7 +63,7 @@ describe("POST /api/operator/organizations/{org_id}/demo-data", () => {
     const again = await openDemoData(operator, "org_summit");
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ error: "conflict" });
-    expect(await rowsWhereStored("org_summit", "SELECT count(*) AS n FROM inventory_units")).toEqual([{ n: body.rows.inventory_units }]);
+    expect(await rowsInObject("org_summit", "SELECT count(*) AS n FROM inventory_units")).toEqual([{ n: body.rows.inventory_units }]);
   }, 30_000);
 
   it("refuses a live organization, one merely flagged demo, and an unknown id", async () => {

@@ -12,7 +12,7 @@ import { inventoryPage } from "../src/routes/feeds/feeds.service";
 import type { ErrorBody } from "./helpers/bodies";
 import { call, createApiKey, createDeal, createOrg, createStore, createUnit } from "./helpers/factories";
 import { createIngestKey, putInventory, unit } from "./helpers/ingest";
-import { rowsWhereStored } from "./helpers/org-storage";
+import { rowsInObject } from "./helpers/org-storage";
 
 type InventoryPage = z.infer<typeof InventoryFeedSchema>;
 type SalesPage = z.infer<typeof SalesSummaryFeedSchema>;
@@ -104,7 +104,7 @@ describe("inventory paging", () => {
     const { key } = await createApiKey(org.id);
     await createUnit(org.id, store.id, { stockNumber: "U-0000", stockedOn: daysAgo(100) });
     // 501 more, copies of that one a day apart in stock number only: 502 units in all.
-    await rowsWhereStored(
+    await rowsInObject(
       org.id,
       `INSERT INTO inventory_units (id, org_id, store_id, stock_number, vin, year, make, model, trim, condition, vehicle_type, mileage, stocked_on, cost, asking_price, status)
        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 501)
@@ -126,7 +126,7 @@ describe("inventory paging", () => {
     const pages = await walkInventory(key, { limit: 2 }, async (page) => {
       if (page !== 1) return;
       await createUnit(org.id, store.id, { stockNumber: "F-NEW", stockedOn: daysAgo(0) });
-      await rowsWhereStored(org.id, "UPDATE inventory_units SET status = 'sold' WHERE org_id = ? AND stock_number = 'D-20'", org.id);
+      await rowsInObject(org.id, "UPDATE inventory_units SET status = 'sold' WHERE org_id = ? AND stock_number = 'D-20'", org.id);
     });
     expect(pages.flatMap((p) => p.inventory.map((u) => u.stock_number))).toEqual(["A-40", "B-30", "C-30", "E-10", "F-NEW"]);
   });
@@ -267,7 +267,7 @@ describe("tenant isolation through filters and cursors", () => {
 });
 
 /** Sets every unit's updated_at of the org to a past instant (the trigger leaves an updated_at-only write alone). */
-const ageUnits = (orgId: string, at: string) => rowsWhereStored(orgId, "UPDATE inventory_units SET updated_at = ? WHERE org_id = ?", at, orgId);
+const ageUnits = (orgId: string, at: string) => rowsInObject(orgId, "UPDATE inventory_units SET updated_at = ? WHERE org_id = ?", at, orgId);
 
 describe("updated_since on inventory", () => {
   it("lists what a DMS snapshot changed, ordered by change, and names the units it took out of stock in `removed`", async () => {
@@ -304,7 +304,7 @@ describe("updated_since on inventory", () => {
   it("pages a change list by (updated_at, stock number); a unit changed during the walk comes again at the end with its new values", async () => {
     const { org, key } = await orgWithUnits();
     await ageUnits(org.id, "2026-02-01T00:00:00.000Z");
-    await rowsWhereStored(
+    await rowsInObject(
       org.id,
       "UPDATE inventory_units SET updated_at = '2026-01-15T00:00:00.000Z' WHERE org_id = ? AND stock_number = 'E-10'",
       org.id,
@@ -312,7 +312,7 @@ describe("updated_since on inventory", () => {
     const seen: string[] = [];
     const pages = await walkInventory(key, { updated_since: "2026-01-01T00:00:00Z", limit: 2 }, async (page) => {
       if (page === 1) {
-        await rowsWhereStored(org.id, "UPDATE inventory_units SET asking_price = 1 WHERE org_id = ? AND stock_number = 'A-40'", org.id);
+        await rowsInObject(org.id, "UPDATE inventory_units SET asking_price = 1 WHERE org_id = ? AND stock_number = 'A-40'", org.id);
       }
     });
     for (const page of pages) seen.push(...page.inventory.map((u) => u.stock_number));
@@ -346,7 +346,7 @@ describe("the inventory answers, byte for byte", () => {
     const { key } = await createApiKey(org.id);
     const stamps = new Map(
       (
-        await rowsWhereStored<{ stock_number: string; updated_at: string }>(
+        await rowsInObject<{ stock_number: string; updated_at: string }>(
           org.id,
           "SELECT stock_number, updated_at FROM inventory_units WHERE org_id = ?",
           org.id,
@@ -386,7 +386,7 @@ describe("the inventory answers, byte for byte", () => {
     );
 
     // Fixed change times, so the change list's order is known.
-    await rowsWhereStored(
+    await rowsInObject(
       org.id,
       "UPDATE inventory_units SET updated_at = '2026-03-0' || substr(stock_number, 3) || 'T00:00:00.000Z' WHERE org_id = ?",
       org.id,
@@ -445,16 +445,16 @@ describe("sales-summary paging, store_id and updated_since", () => {
 
   it("with updated_since, re-sends only the months holding a changed deal, recomputed whole; a month whose deals were all unwound comes back with 0 units", async () => {
     const { org, north, august, key } = await orgWithSales();
-    await rowsWhereStored(org.id, "UPDATE deals SET updated_at = '2026-01-01T00:00:00.000Z' WHERE org_id = ?", org.id);
+    await rowsInObject(org.id, "UPDATE deals SET updated_at = '2026-01-01T00:00:00.000Z' WHERE org_id = ?", org.id);
     const since = "2026-06-01T00:00:00Z";
     expect((await salesSummary(key, { updated_since: since })).body.salesSummary).toEqual([]);
-    await rowsWhereStored(org.id, "UPDATE deals SET status = 'unwound' WHERE id = ?", august.id);
+    await rowsInObject(org.id, "UPDATE deals SET status = 'unwound' WHERE id = ?", august.id);
     const { body } = await salesSummary(key, { updated_since: since });
     expect(body.salesSummary).toEqual([
       { store: "B South", saleMonth: "2026-08", units: 0, totalGross: 0, store_id: expect.any(String), updated_at: expect.any(String) },
     ]);
     // A change late in a month re-sends the month whole, deals earlier in it included.
-    await rowsWhereStored(
+    await rowsInObject(
       org.id,
       `INSERT INTO deals (id, org_id, store_id, deal_number, sold_on, status, vin, year, make, model, condition, vehicle_type, selling_price, front_gross, back_gross)
        SELECT 'deal_late', org_id, ?, 'LATE', '2026-09-28', 'funded', vin, year, make, model, condition, vehicle_type, selling_price, 100, 0 FROM deals WHERE id = ?`,

@@ -7,7 +7,7 @@ import { decryptSecret, encryptSecret } from "../src/events/signing";
 import { v1Route } from "../src/http/v1-chain";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
 import { createIngestKey, deal } from "./helpers/ingest";
-import { rowsWhereStored } from "./helpers/org-storage";
+import { rowsInObject } from "./helpers/org-storage";
 import { runCron } from "./helpers/queue-driver";
 import { createBrokerToken } from "./helpers/staff";
 import { createTestApp } from "./helpers/test-app";
@@ -38,7 +38,7 @@ async function keyLabels(orgId: string) {
 
 /** How many rows of `table` the organization has, where its data is (its object). */
 async function countStored(orgId: string, table: "webhook_endpoints" | "compliance_checks") {
-  const [row] = await rowsWhereStored<{ n: number }>(orgId, `SELECT count(*) AS n FROM ${table} WHERE org_id = ?`, orgId);
+  const [row] = await rowsInObject<{ n: number }>(orgId, `SELECT count(*) AS n FROM ${table} WHERE org_id = ?`, orgId);
   return row.n;
 }
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, createApiKey, createLegacyToken, createOrg, createStore, createUnit } from "./helpers/factories";
 import { createOperatorToken } from "./helpers/operator";
-import { rowsWhereStored } from "./helpers/org-storage";
+import { rowsInObject } from "./helpers/org-storage";
 import { brokerCall, createBrokerToken, createStaffUser, logIn, loginRequest, staffCall } from "./helpers/staff";
 
 const operatorCall = (token: string, path: string, init: { method?: string; body?: unknown } = {}) => brokerCall(`/api/operator${path}`, token, init);
@@ -94,7 +94,7 @@ describe("the operator API", () => {
     const { results: programs } = await env.DB.prepare("SELECT id, type FROM lender_programs").all<{ id: string; type: string }>();
     const typeOf = new Map(programs.map((p) => [p.id, p.type]));
     const panelTypes = async () => {
-      const ids = await rowsWhereStored<{ program_id: string }>(org.id, "SELECT program_id FROM store_lender_panel WHERE store_id = ?", id);
+      const ids = await rowsInObject<{ program_id: string }>(org.id, "SELECT program_id FROM store_lender_panel WHERE store_id = ?", id);
       return [...new Set(ids.map((r) => typeOf.get(r.program_id)))].sort();
     };
     expect(await panelTypes()).toEqual(["bank", "captive", "credit_union", "specialty", "subprime"]);
@@ -116,7 +116,7 @@ describe("the operator API", () => {
     expect(route.status).toBe(200);
     expect((await route.json<{ primary: { lender: string } | null }>()).primary).not.toBeNull();
     const banks = programs.filter((p) => p.type === "bank").map((p) => p.id);
-    await rowsWhereStored(
+    await rowsInObject(
       org.id,
       "DELETE FROM store_lender_panel WHERE store_id = ? AND program_id NOT IN (SELECT value FROM json_each(?))",
       id,

@@ -17,7 +17,7 @@ import { createSandbox as createSandboxDirectly, sandboxAddressHash } from "../s
 import { complianceCheck } from "./helpers/compliance";
 import { call, createApiKey, createOrg, createStore, createUnit } from "./helpers/factories";
 import { putInventory, unit } from "./helpers/ingest";
-import { rowsWhereStored } from "./helpers/org-storage";
+import { rowsInObject } from "./helpers/org-storage";
 import { figuresByDefinition, isoDaysAgo, usageSnapshot } from "./helpers/public";
 import { brokerCall } from "./helpers/staff";
 
@@ -168,7 +168,7 @@ describe("POST /api/sandboxes", () => {
     const sandboxAlertText = await sandboxAlerts.text();
     expect(sandboxAlertText).toContain(`"${sandbox.stores[0].id}"`);
     expect(sandboxAlertText).not.toContain(live.unit.stockNumber);
-    const sandboxUnits = await rowsWhereStored<{ stock_number: string }>(
+    const sandboxUnits = await rowsInObject<{ stock_number: string }>(
       sandbox.organization_id,
       "SELECT stock_number FROM inventory_units WHERE org_id = ?",
       sandbox.organization_id,
@@ -397,11 +397,11 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     expect((await objectRows(o)).panels).toBeGreaterThan(0);
     expect(await d1Count("stores", o)).toBe(2);
     // Each store's own settings (the template's, not the defaults).
-    expect(await rowsWhereStored(o, "SELECT name, pack_used, recon_truck FROM stores ORDER BY name")).toEqual([
+    expect(await rowsInObject(o, "SELECT name, pack_used, recon_truck FROM stores ORDER BY name")).toEqual([
       { name: "Summit Auto North", pack_used: 500, recon_truck: 1400 },
       { name: "Summit Auto South", pack_used: 550, recon_truck: 1500 },
     ]);
-    const inObject = await rowsWhereStored<{ stock_number: string }>(
+    const inObject = await rowsInObject<{ stock_number: string }>(
       o,
       "SELECT stock_number FROM inventory_units WHERE org_id = ? AND status = 'in_stock' ORDER BY stock_number",
       o,
@@ -422,7 +422,7 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     const o = sandbox.organization_id;
     const store = sandbox.stores[0].id;
     const key = (await createApiKey(o, { key: generateApiKey("test"), permissions: ["read", "ingest"] })).key;
-    const [{ n: inStock }] = await rowsWhereStored<{ n: number }>(
+    const [{ n: inStock }] = await rowsInObject<{ n: number }>(
       o,
       "SELECT count(*) AS n FROM inventory_units WHERE store_id = ? AND status = 'in_stock'",
       store,
@@ -433,7 +433,7 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.json()).toMatchObject({ created: 2, removed: inStock });
     expect((await stockNumbers(key, `/api/v1/inventory?store_id=${store}`)).numbers.sort()).toEqual(["SBX-1", "SBX-2"]);
-    const landed = await rowsWhereStored<{ stock_number: string }>(o, "SELECT stock_number FROM inventory_units WHERE stock_number LIKE 'SBX-%'");
+    const landed = await rowsInObject<{ stock_number: string }>(o, "SELECT stock_number FROM inventory_units WHERE stock_number LIKE 'SBX-%'");
     expect(landed.map((u) => u.stock_number).sort()).toEqual(["SBX-1", "SBX-2"]);
   });
 
@@ -451,7 +451,7 @@ describe("a sandbox in its own storage object (docs/scaling.md)", () => {
     await screen("Laura");
     const second = await screen("Maria");
     expect(second.red_flags.map((f) => f.code)).toContain("ssn_shared_with_other_name");
-    expect(await rowsWhereStored(o, "SELECT id FROM compliance_checks WHERE org_id = ?", o)).toHaveLength(2);
+    expect(await rowsInObject(o, "SELECT id FROM compliance_checks WHERE org_id = ?", o)).toHaveLength(2);
     const read = await call(`/api/v1/compliance-checks/${second.check_id}`, { key: sandbox.api_key });
     expect([read.status, (await read.json<{ check_id: string }>()).check_id]).toEqual([200, second.check_id]);
   });

@@ -9,7 +9,7 @@ import { seedDemoObjects } from "../src/demo/demo-objects";
 import type { InventoryFeedSchema } from "../src/routes/feeds/feeds.routes";
 import { loadDemo } from "./helpers/demo";
 import { call } from "./helpers/factories";
-import { rowsWhereStored } from "./helpers/org-storage";
+import { rowsInObject } from "./helpers/org-storage";
 import { all } from "./helpers/sql";
 
 const REFERENCE_DATE = "2026-11-20";
@@ -52,14 +52,14 @@ const countAll = (tables: readonly string[]) => `SELECT ${tables.map((t) => `(SE
 /** Each organization's own rows, by table, as its object holds them. */
 async function objectRowCounts(): Promise<Record<string, Record<string, number>>> {
   const counts = await Promise.all(
-    ORG_IDS.map(async (orgId) => [orgId, (await rowsWhereStored<Record<string, number>>(orgId, countAll(OBJECT_TABLES)))[0]]),
+    ORG_IDS.map(async (orgId) => [orgId, (await rowsInObject<Record<string, number>>(orgId, countAll(OBJECT_TABLES)))[0]]),
   );
   return Object.fromEntries(counts);
 }
 
 /** `query`'s rows from every demo organization's object, in the organizations' order. */
 async function allStored<Row extends Record<string, SqlStorageValue>>(query: string, ...binds: SqlStorageValue[]): Promise<Row[]> {
-  return (await Promise.all(ORG_IDS.map((orgId) => rowsWhereStored<Row>(orgId, query, ...binds)))).flat();
+  return (await Promise.all(ORG_IDS.map((orgId) => rowsInObject<Row>(orgId, query, ...binds)))).flat();
 }
 
 describe("demo seed", () => {

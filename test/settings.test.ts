@@ -11,7 +11,7 @@ import { complianceCheck } from "./helpers/compliance";
 import { call, createApiKey, createOrg, createStore } from "./helpers/factories";
 import { objectRefuses } from "./helpers/object-sql";
 import { createOperatorToken } from "./helpers/operator";
-import { rowsWhereStored } from "./helpers/org-storage";
+import { rowsInObject } from "./helpers/org-storage";
 import { createValuedUnit, daysAgo } from "./helpers/reports";
 import { brokerCall, createBrokerToken, createStaffUser, logIn, staffCall } from "./helpers/staff";
 
@@ -35,7 +35,7 @@ async function newOrgWithBroker() {
 }
 
 const auditRows = (orgId: string) =>
-  rowsWhereStored(orgId, "SELECT area, field, old_value, new_value, actor FROM settings_audit WHERE org_id = ? ORDER BY field", orgId);
+  rowsInObject(orgId, "SELECT area, field, old_value, new_value, actor FROM settings_audit WHERE org_id = ? ORDER BY field", orgId);
 
 describe("store settings", () => {
   it("lists and reads every store's settings with the shipped defaults", async () => {

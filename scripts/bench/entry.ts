@@ -20,9 +20,10 @@
 import { z } from "@hono/zod-openapi";
 import { and, asc, eq } from "drizzle-orm";
 import { createApp } from "../../src/app";
+import { complianceChecks, inventoryUnits } from "../../src/db/org-schema";
 import { inventoryPageColumns } from "../../src/db/queries/feeds";
 import { findOrgStore } from "../../src/db/queries/reports";
-import { complianceChecks, inventoryUnits, stores } from "../../src/db/schema";
+import { stores } from "../../src/db/schema";
 import { commitWithEvents } from "../../src/events/emit";
 import type { Principal } from "../../src/http/app-env";
 import type { AppRouter } from "../../src/http/router";

@@ -331,7 +331,6 @@ function buildDirectoryRows({ referenceDate, organizations: seeds }: DemoSeedInp
       isDemo: true,
       isSandbox: sandbox !== undefined,
       expiresAt: sandbox?.expiresAt ?? null,
-      storage: "object",
     });
     rows.staffUsers.push({
       id: org.staffUser.id,

@@ -5,7 +5,7 @@ import { appraisalReconItems, appraisalRegionalIndex } from "../../src/db/schema
 import { type AppraisalBody, appraise, createCompSale, createCompUnit, daysAgo, THIS_YEAR } from "../helpers/appraisal";
 import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 
 /** A dealer with a primary store and a key. */
 async function dealer() {
@@ -234,7 +234,7 @@ describe("POST /api/v1/trade-appraisal — per-isolate copy", () => {
 describe("POST /api/v1/trade-appraisal — the store's economics", () => {
   it("prices against the primary store's pack, holding cost and target front gross", async () => {
     const { org, key } = await dealer();
-    await rowsWhereStored(
+    await rowsInObject(
       org.id,
       "UPDATE stores SET pack_used = 800, holding_cost_per_day = 40, target_front_gross_used_pct = 10, target_front_gross_used_min = 2000 WHERE org_id = ?",
       org.id,

@@ -6,7 +6,7 @@ import type { ComplianceCheckResultSchema } from "../../src/routes/compliance/co
 import { complianceCheck, loadRealList, setMaxListAge } from "../helpers/compliance";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg } from "../helpers/factories";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 
 const DAY_MS = 86_400_000;
 // Loading the whole real list into D1 takes several seconds in workerd.
@@ -177,17 +177,12 @@ describe("the history and the audit trail", () => {
     expect(flagged).toHaveLength(1);
     expect(flagged[0]).toMatchObject({ result: "flag", triggered_rule: "identity_red_flag" });
     // What the caller was told is what the audit trail holds.
-    const [stored] = await rowsWhereStored(
-      orgId,
-      "SELECT result, triggered_rule, red_flags FROM compliance_checks WHERE id = ?",
-      flagged[0].check_id,
-    );
+    const [stored] = await rowsInObject(orgId, "SELECT result, triggered_rule, red_flags FROM compliance_checks WHERE id = ?", flagged[0].check_id);
     expect(stored).toEqual({ result: "flag", triggered_rule: "identity_red_flag", red_flags: JSON.stringify(["ssn_shared_with_other_name"]) });
   });
 
   it("refuses a full SSN or any other undeclared field with a 422 naming the field (never its value), and stores nothing", async () => {
-    const count = async () =>
-      (await rowsWhereStored<{ n: number }>(orgId, "SELECT count(*) AS n FROM compliance_checks WHERE org_id = ?", orgId))[0].n;
+    const count = async () => (await rowsInObject<{ n: number }>(orgId, "SELECT count(*) AS n FROM compliance_checks WHERE org_id = ?", orgId))[0].n;
     const before = await count();
     const { res, body } = await check(key, { ...clean, ssn: "123-45-6789", email: "emily@example.com" });
     expect(res.status).toBe(422);
@@ -205,7 +200,7 @@ describe("the history and the audit trail", () => {
     const { body } = await check(key, person);
     expect(body.result).toBe("hold");
 
-    const [row] = await rowsWhereStored(org.id, "SELECT * FROM compliance_checks WHERE id = ?", body.check_id);
+    const [row] = await rowsInObject(org.id, "SELECT * FROM compliance_checks WHERE id = ?", body.check_id);
     // The keyed hashes are 64 hex digits (nothing else fits); a digit string like "9051" turns up in one now and then by chance.
     const { person_hash, ssn_dob_hash, name_zip_hash, name_hash, dob_hash, ...plain } = row ?? {};
     for (const hash of [person_hash, ssn_dob_hash, name_zip_hash, name_hash, dob_hash]) expect(hash).toMatch(/^[0-9a-f]{64}$/);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createDeal, createOrg, createStore } from "../helpers/factories";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 
 /** What the rollup must equal: the aggregate over deals it replaces (the object's triggers, as D1's migration 0023 had them). */
 const fromDeals = (orgId: string) =>
-  rowsWhereStored(
+  rowsInObject(
     orgId,
     `SELECT store_id, substr(sold_on, 1, 7) AS sale_month, coalesce(sum(status <> 'unwound'), 0) AS units,
             round(total(CASE WHEN status <> 'unwound' THEN front_gross + back_gross END), 2) AS total_gross,
@@ -13,7 +13,7 @@ const fromDeals = (orgId: string) =>
     orgId,
   );
 const rollup = (orgId: string) =>
-  rowsWhereStored(
+  rowsInObject(
     orgId,
     "SELECT store_id, sale_month, units, total_gross, sold_updated_at, updated_at FROM sales_monthly WHERE org_id = ? ORDER BY store_id, sale_month",
     orgId,
@@ -30,7 +30,7 @@ describe("sales_monthly: the rollup the sales summary reads, kept by triggers on
     expect(await rollup(org.id)).toHaveLength(2);
     expect(await rollup(org.id)).toEqual(await fromDeals(org.id));
 
-    const run = (sql: string, ...params: string[]) => rowsWhereStored(org.id, sql, ...params);
+    const run = (sql: string, ...params: string[]) => rowsInObject(org.id, sql, ...params);
     await run("UPDATE deals SET front_gross = 1500 WHERE id = ?", a.id);
     expect(await rollup(org.id)).toEqual(await fromDeals(org.id));
     // Every deal of a month unwound: the row stays with 0 units (updated_since re-sends it).

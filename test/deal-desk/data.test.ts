@@ -14,7 +14,7 @@ import { DEMO_TOUGH_LENDERS } from "../../src/demo/demo-data-deal-desk";
 import { compareText } from "../../src/engines/deal-math";
 import { loadDemoSeed, post } from "../helpers/deal-desk";
 import { createApiKey } from "../helpers/factories";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { all } from "../helpers/sql";
 
 describe("reference migration", () => {
@@ -71,7 +71,7 @@ const orgOfStore = (storeId: string) => DEMO_ORGANIZATIONS.find((org) => org.sto
 
 /** `query`'s rows from each demo organization's object (its panels, deals and decisions live there), in the organizations' order. */
 async function allStored<Row extends Record<string, SqlStorageValue>>(query: string, ...binds: SqlStorageValue[]): Promise<Row[]> {
-  return (await Promise.all(DEMO_ORG_IDS.map((orgId) => rowsWhereStored<Row>(orgId, query, ...binds)))).flat();
+  return (await Promise.all(DEMO_ORG_IDS.map((orgId) => rowsInObject<Row>(orgId, query, ...binds)))).flat();
 }
 
 /** The reference's program ids by name (D1's global rows). */
@@ -109,7 +109,7 @@ describe("demo deal-desk data", () => {
     );
     expect(spans.reduce((n, span) => n + span.n, 0)).toBeGreaterThan(5000);
     for (const span of spans) expect(Date.parse(span.last) - Date.parse(span.first)).toBeGreaterThan(700 * 86_400_000);
-    const byBand = await rowsWhereStored<{ score_band: string; approval: number }>(
+    const byBand = await rowsInObject<{ score_band: string; approval: number }>(
       "org_summit",
       "SELECT score_band, avg(decision != 'declined') AS approval FROM lender_decisions GROUP BY score_band",
     );
@@ -121,7 +121,7 @@ describe("demo deal-desk data", () => {
   it("has each tough lender decline its band far more than its other answers, and routing notices", async () => {
     const ids = await programIds();
     for (const tough of DEMO_TOUGH_LENDERS) {
-      const [row] = await rowsWhereStored<{ declined: number; n: number }>(
+      const [row] = await rowsInObject<{ declined: number; n: number }>(
         orgOfStore(tough.storeId),
         "SELECT avg(decision = 'declined') AS declined, count(*) AS n FROM lender_decisions WHERE store_id = ? AND program_id = ? AND score_band = ?",
         tough.storeId,

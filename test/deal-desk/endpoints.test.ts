@@ -5,7 +5,7 @@ import type { LenderRouteResultSchema } from "../../src/routes/deal-desk/deal-de
 import type { ErrorBody } from "../helpers/bodies";
 import { addDecisions, createDeskOrg, post, setPanel } from "../helpers/deal-desk";
 import { call, createApiKey, createStore } from "../helpers/factories";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 
 type RouteBody = z.infer<typeof LenderRouteResultSchema>;
 
@@ -118,7 +118,7 @@ describe("POST /api/v1/gross-calc", () => {
   it("defaults to a car with no days on lot and uses the store's settings", async () => {
     const { orgId, key } = await createDeskOrg();
     const custom = await createStore(orgId);
-    await rowsWhereStored(
+    await rowsInObject(
       orgId,
       "UPDATE stores SET pack_used = 650, recon_truck = 1750, holding_cost_per_day = 40, floorplan_apr_used = 9.125 WHERE id = ?",
       custom.id,

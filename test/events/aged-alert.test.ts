@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore, createUnit } from "../helpers/factories";
 import { rerunNight, runAlarmsThrough } from "../helpers/object-sql";
-import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
+import { nightlyRuns, rowsInObject } from "../helpers/org-storage";
 
 const DAY = 86_400_000;
 const dateDaysBefore = (now: number, days: number) => new Date(now - days * DAY).toISOString().slice(0, 10);
@@ -11,7 +11,7 @@ const dateDaysBefore = (now: number, days: number) => new Date(now - days * DAY)
 it("the daily job alerts each unit that crossed its store's aged threshold, once per crossing", async () => {
   const org = await createOrg();
   const store = await createStore(org.id);
-  await rowsWhereStored(org.id, "UPDATE stores SET aged_threshold_days = 30 WHERE id = ?", store.id);
+  await rowsInObject(org.id, "UPDATE stores SET aged_threshold_days = 30 WHERE id = ?", store.id);
   const defaultStore = await createStore(org.id);
   const now = nightlyRuns().agedAt;
 

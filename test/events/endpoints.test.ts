@@ -8,7 +8,7 @@ import type { WebhookDeliveryListSchema, WebhookEndpointListSchema } from "../..
 import type { ErrorBody } from "../helpers/bodies";
 import { createEndpoint, eventually, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { createTestApp } from "../helpers/test-app";
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
@@ -35,7 +35,7 @@ describe("webhook endpoints", () => {
       enabled: true,
     });
     expect(JSON.stringify(listed)).not.toContain(created.secret);
-    const stored = await rowsWhereStored(org.id, "SELECT * FROM webhook_endpoints WHERE id = ?", created.id);
+    const stored = await rowsInObject(org.id, "SELECT * FROM webhook_endpoints WHERE id = ?", created.id);
     expect(stored).toEqual([expect.objectContaining({ id: created.id, secret_ciphertext: expect.any(String) })]);
     expect(JSON.stringify(stored)).not.toContain(created.secret.slice(6));
 
@@ -142,7 +142,7 @@ describe("webhook endpoints", () => {
       disabled_reason: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
     });
-    expect(await rowsWhereStored(org.id, "SELECT count(*) AS n FROM webhook_endpoints WHERE org_id = ?", org.id)).toEqual([{ n: 20 }]);
+    expect(await rowsInObject(org.id, "SELECT count(*) AS n FROM webhook_endpoints WHERE org_id = ?", org.id)).toEqual([{ n: 20 }]);
     // Room again after a delete: the cap counts what is stored, not what was ever created.
     const { endpoints } = await (await call("/api/v1/webhooks", { key })).json<z.infer<typeof WebhookEndpointListSchema>>();
     expect((await send(`/api/v1/webhooks/${endpoints[0].id}`, key, "DELETE")).status).toBe(204);

@@ -6,7 +6,7 @@ import { commitWithEvents } from "../../src/events/emit";
 import type { RotatedWebhookSecretSchema, WebhookEndpointSchema } from "../../src/routes/webhooks/webhooks.routes";
 import { createEndpoint, eventually, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { capturingQueue, consumeOne } from "../helpers/queue-driver";
 
 type Rotated = z.infer<typeof RotatedWebhookSecretSchema>;
@@ -56,7 +56,7 @@ describe("POST /api/v1/webhooks/{id}/rotate-secret", () => {
     expect(shown.previous_secret_expires_at).toBe(rotated.previous_secret_expires_at);
     expect(JSON.stringify(shown)).not.toContain("whsec_");
     // Stored encrypted like the current one: neither secret is in the row in clear.
-    const [row] = await rowsWhereStored(org.id, "SELECT * FROM webhook_endpoints WHERE id = ?", endpoint.id);
+    const [row] = await rowsInObject(org.id, "SELECT * FROM webhook_endpoints WHERE id = ?", endpoint.id);
     expect(row).toMatchObject({ secret_ciphertext: expect.any(String), previous_secret_ciphertext: expect.any(String) });
     expect(JSON.stringify(row)).not.toContain(endpoint.secret.slice(6, 30));
 
@@ -106,7 +106,7 @@ describe("POST /api/v1/webhooks/{id}/rotate-secret", () => {
     }
     const stranger = await createApiKey((await createOrg()).id);
     const secrets = () =>
-      rowsWhereStored(org.id, "SELECT secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ?", endpoint.id);
+      rowsInObject(org.id, "SELECT secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ?", endpoint.id);
     const before = await secrets();
     expect(before).toEqual([{ secret_ciphertext: expect.any(String), previous_secret_ciphertext: null }]);
     expect((await rotateSecret(stranger.key, endpoint.id, {})).status).toBe(404);

@@ -13,7 +13,7 @@ import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, 
 import { call, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { rearmFeedCheck } from "../helpers/object-sql";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { createStaffUser, logIn, staffCall } from "../helpers/staff";
 
 const HOUR = 3_600_000;
@@ -32,7 +32,7 @@ async function setup(name: string) {
 /** Moves the store's last delivery `hours` back, as if the feed had stopped then. */
 async function ageFeed(orgId: string, storeId: string, feed: string, hours: number) {
   const receivedAt = new Date(Date.now() - hours * HOUR).toISOString();
-  await rowsWhereStored(orgId, "UPDATE store_feeds SET received_at = ? WHERE store_id = ? AND feed = ?", receivedAt, storeId, feed);
+  await rowsInObject(orgId, "UPDATE store_feeds SET received_at = ? WHERE store_id = ? AND feed = ?", receivedAt, storeId, feed);
   await rearmFeedCheck(orgId);
 }
 

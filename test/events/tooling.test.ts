@@ -11,7 +11,7 @@ import type { WebhookDeliveryListSchema, WebhookDeliverySchema } from "../../src
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { objectSendsTo, rerunNight, runAlarmsThrough } from "../helpers/object-sql";
-import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
+import { nightlyRuns, rowsInObject } from "../helpers/org-storage";
 import { capturingQueue, consumeOne } from "../helpers/queue-driver";
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
@@ -78,7 +78,7 @@ describe("POST /api/v1/webhooks/{id}/trigger: a sample of any event type", () =>
     const [logged] = await settledDeliveries(key, endpoint.id, 1);
     expect(logged).toMatchObject({ id: queued.id, sample: true, status: "delivered" });
     // Its event is kept in the organization's object, fanned out (to this endpoint only), and never reaches D1's outbox.
-    expect(await rowsWhereStored(org.id, "SELECT id, sample, fanned_out_at IS NOT NULL AS fanned_out FROM event_outbox")).toEqual([
+    expect(await rowsInObject(org.id, "SELECT id, sample, fanned_out_at IS NOT NULL AS fanned_out FROM event_outbox")).toEqual([
       { id: queued.event_id, sample: 1, fanned_out: 1 },
     ]);
     expect(await listOutboxEvents(org.id)).toEqual([]);
@@ -202,7 +202,7 @@ describe("the delivery log keeps what was sent and what the receiver answered", 
         response_body_bytes: 16,
       }),
     ]);
-    const stored = JSON.stringify(await rowsWhereStored(org.id, "SELECT * FROM webhook_attempts WHERE delivery_id = ?", delivery.id));
+    const stored = JSON.stringify(await rowsInObject(org.id, "SELECT * FROM webhook_attempts WHERE delivery_id = ?", delivery.id));
     expect(stored).toContain(delivery.id);
     expect(stored).not.toContain(endpoint.secret.slice(6));
     expect(stored).not.toContain(received.headers["x-service-signature"].slice(7));
@@ -243,7 +243,7 @@ describe("the delivery log keeps what was sent and what the receiver answered", 
     const purgeAt = nightlyRuns().agedAt;
     const retention = WEBHOOK_BODY_RETENTION_DAYS * DAY_MS;
     const attemptedAt = (at: number) =>
-      rowsWhereStored(org.id, "UPDATE webhook_attempts SET attempted_at = ? WHERE delivery_id = ?", new Date(at).toISOString(), delivery.id);
+      rowsInObject(org.id, "UPDATE webhook_attempts SET attempted_at = ? WHERE delivery_id = ?", new Date(at).toISOString(), delivery.id);
 
     await attemptedAt(purgeAt - retention);
     await runAlarmsThrough(org.id, purgeAt);
@@ -276,7 +276,7 @@ describe("paging the delivery list", () => {
     /** An event and its delivery to `endpointId`, in the organization's object (their rowids in the order written). */
     const deliver = async (endpointId: string, at: string, status: "delivered" | "pending") => {
       const [eventId, deliveryId] = [newId("evt"), newId("dlv")];
-      await rowsWhereStored(
+      await rowsInObject(
         org.id,
         "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, relayed_at, fanned_out_at) VALUES (?, ?, 'deal.stip_alert', '{}', ?, ?, ?)",
         eventId,
@@ -285,7 +285,7 @@ describe("paging the delivery list", () => {
         at,
         at,
       );
-      await rowsWhereStored(
+      await rowsInObject(
         org.id,
         "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'deal.stip_alert', ?, ?, ?)",
         deliveryId,

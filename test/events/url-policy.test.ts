@@ -6,7 +6,7 @@ import { webhookUrlProblem } from "../../src/events/url-policy";
 import { createEndpoint } from "../helpers/events";
 import { createApiKey, createOrg } from "../helpers/factories";
 import { objectSendsTo } from "../helpers/object-sql";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { capturingQueue, consumeOne } from "../helpers/queue-driver";
 import { createTestApp } from "../helpers/test-app";
 
@@ -237,7 +237,7 @@ describe("through the API", () => {
           expect(await res.json(), url).toMatchObject({ details: [{ path: "url", code: "invalid_url" }] });
         }
       }
-      expect(await rowsWhereStored(org.id, "SELECT url FROM webhook_endpoints WHERE org_id = ?", org.id)).toEqual([
+      expect(await rowsInObject(org.id, "SELECT url FROM webhook_endpoints WHERE org_id = ?", org.id)).toEqual([
         { url: "https://hooks.example.com/ok" },
       ]);
     });
@@ -250,7 +250,7 @@ describe("on every send", () => {
     const { key } = await createApiKey(org.id);
     const endpoint = await createEndpoint(key, { url: "https://hooks.example.com/ok", events: ["deal.stip_alert"] });
     // As a row stored before a rule existed, or written by a migration, would be.
-    await rowsWhereStored(org.id, "UPDATE webhook_endpoints SET url = 'https://10.1.2.3/hook' WHERE id = ?", endpoint.id);
+    await rowsInObject(org.id, "UPDATE webhook_endpoints SET url = 'https://10.1.2.3/hook' WHERE id = ?", endpoint.id);
     const fetched = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("ok"));
     const queue = capturingQueue();
     const { request } = createTestApp(undefined, queue.env);

@@ -17,7 +17,7 @@ import { classResidualPct, residualPct, studyAge } from "../../src/engines/appra
 import { appraisalStore } from "../helpers/deal-desk-reference";
 import { loadDemo } from "../helpers/demo";
 import { call, createOrg } from "../helpers/factories";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 /** Summit Auto North's economics, as the demo seeds them. */
@@ -391,7 +391,7 @@ describe("the demo store's comparables (docs/domain/appraisal.md#comparables)", 
     // them for in the last 180 days (median $25,622 in the demo). Now within ±10% of that median, plus the
     // low-mileage bonus (capped at +10%) that 41k earns against the 60,750 miles a 4½-year-old is expected to show.
     const year = NOW.getUTCFullYear() - 4;
-    const results = await rowsWhereStored<{ price: number }>(
+    const results = await rowsInObject<{ price: number }>(
       "org_summit",
       `SELECT asking_price AS price FROM inventory_units
          WHERE make = 'Toyota' AND model = 'RAV4' AND year BETWEEN ?1 AND ?2 AND status = 'in_stock' AND condition IN ('used', 'cpo')
@@ -415,7 +415,7 @@ describe("the demo store's comparables (docs/domain/appraisal.md#comparables)", 
       ["org_summit", "org_lakeside"].map(
         async (orgId) =>
           (
-            await rowsWhereStored<{ n: number; price: number; miles: number }>(
+            await rowsInObject<{ n: number; price: number; miles: number }>(
               orgId,
               "SELECT count(*) AS n, sum(asking_price) AS price, sum(mileage) AS miles FROM inventory_units WHERE status = 'in_stock' AND condition IN ('used', 'cpo')",
             )

@@ -14,7 +14,7 @@ import { dailyHoldingCost, holdingCostFor, holdingFiguresOf } from "../../src/en
 import { post } from "../helpers/deal-desk";
 import { COACH_REFERENCE, DEFAULT_STORE } from "../helpers/deal-desk-reference";
 import { createApiKey, createOrg, createStore } from "../helpers/factories";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 
 const TARGETS = COACH_REFERENCE.frontGrossTargets;
 const FIGURES = holdingFiguresOf(DEFAULT_STORE);
@@ -60,7 +60,7 @@ describe("holding cost (docs/domain/gross.md#holding-cost)", () => {
   it("a store that carries units at $50 a day, and 0.2% over $25,000, gets its own figure on gross-calc", async () => {
     const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
-    await rowsWhereStored(
+    await rowsInObject(
       org.id,
       "UPDATE stores SET holding_cost_per_day = 50, holding_high_value_cost = 25000, holding_high_value_daily_pct = 0.2 WHERE id = ?",
       store.id,
@@ -403,7 +403,7 @@ describe("new units' holding cost (docs/domain/gross.md#holding-cost)", () => {
   it("a store that states $3 a day of floor-plan assistance and $5 of overhead carries a $42,000 new unit at $10.05 a day", async () => {
     const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
-    await rowsWhereStored(org.id, "UPDATE stores SET floorplan_assistance_new_per_day = 3, overhead_new_per_day = 5 WHERE id = ?", store.id);
+    await rowsInObject(org.id, "UPDATE stores SET floorplan_assistance_new_per_day = 3, overhead_new_per_day = 5 WHERE id = ?", store.id);
     const { key } = await createApiKey(org.id);
     const res = await post("/api/v1/gross-calc", key, {
       purchase_price: 42_000,

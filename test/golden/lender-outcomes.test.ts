@@ -5,7 +5,7 @@
  * through the Worker.
  */
 import { describe, expect, it } from "vitest";
-import { lenderDecisions } from "../../src/db/schema";
+import { lenderDecisions } from "../../src/db/org-schema";
 import { DAY_MS, isoDay } from "../../src/engines/dates";
 import {
   detectOutcomeShifts,
@@ -17,9 +17,9 @@ import {
 import { newId } from "../../src/lib/ids";
 import { createDeskOrg, post } from "../helpers/deal-desk";
 import { listOutboxEvents } from "../helpers/events";
-import { call, insertWhereStored } from "../helpers/factories";
+import { call, insertInObject } from "../helpers/factories";
 import { rerunNight, runAlarmsThrough } from "../helpers/object-sql";
-import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
+import { nightlyRuns, rowsInObject } from "../helpers/org-storage";
 
 const NOW = new Date("2026-11-29T05:00:00Z");
 const SETTINGS: OutcomeSettings = { recentDays: 30, baselineDays: 180, alpha: 0.01, recoveryP: 0.2, minRecentDecisions: 5 };
@@ -115,7 +115,7 @@ async function addHistory(
     stipsAsked: r.daysBack < 30 ? ["Proof of income", "Proof of residence", "References"] : ["Proof of income"],
     turnaroundHours: null,
   }));
-  await insertWhereStored(orgId, lenderDecisions, values);
+  await insertInObject(orgId, lenderDecisions, values);
 }
 const tightening = (approvedBefore: number, before: number, approvedAfter: number, after: number) => [
   ...Array.from({ length: before }, (_, i) => ({
@@ -218,7 +218,7 @@ describe("through the Worker", () => {
     expect(theirs.routing_note).not.toContain("fell from");
 
     // A month of approvals at the old rate: the program recovers, said once.
-    await rowsWhereStored(desk.orgId, "DELETE FROM lender_decisions WHERE org_id = ? AND submitted_on >= ?", desk.orgId, isoDay(now - 29 * DAY_MS));
+    await rowsInObject(desk.orgId, "DELETE FROM lender_decisions WHERE org_id = ? AND submitted_on >= ?", desk.orgId, isoDay(now - 29 * DAY_MS));
     await addHistory(
       desk.orgId,
       desk.storeId,

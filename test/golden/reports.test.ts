@@ -17,7 +17,7 @@ import { DEFAULT_STORE } from "../helpers/deal-desk-reference";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { runAlarmsThrough } from "../helpers/object-sql";
-import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
+import { nightlyRuns, rowsInObject } from "../helpers/org-storage";
 import { createValuedUnit, daysAgo, seedDemoOrgs } from "../helpers/reports";
 
 type Report = z.infer<typeof ReportsAlertReportSchema>;
@@ -42,7 +42,7 @@ const deadlines = (text: string) => [
 async function orgWithUnits(units: UnitSpec[], settings = "") {
   const org = await createOrg();
   const store = await createStore(org.id, { isPrimary: true });
-  if (settings) await rowsWhereStored(org.id, `UPDATE stores SET ${settings} WHERE id = ?`, store.id);
+  if (settings) await rowsInObject(org.id, `UPDATE stores SET ${settings} WHERE id = ?`, store.id);
   const { key } = await createApiKey(org.id);
   for (const [stockNumber, days, cost, askingPrice, marketValue, condition] of units) {
     await createValuedUnit(org.id, store.id, {

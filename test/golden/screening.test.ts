@@ -30,7 +30,7 @@ import { runComplianceCheck } from "../../src/routes/compliance/compliance.servi
 import { commonCustomers } from "../compliance/common-names";
 import { complianceCheck, demoListLabel, loadDemoListAsLabelled, loadRealList, realSanctionsList, setMaxListAge } from "../helpers/compliance";
 import { call, createApiKey, createOrg } from "../helpers/factories";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 
 const LINES = { holdScore: 95, flagScore: 85 };
 const DAY_MS = 86_400_000;
@@ -110,7 +110,7 @@ describe("what the compliance officer signs, through the API", () => {
     const atB = await check(b, person);
     const stored = async (orgId: string, checkId: string) =>
       (
-        await rowsWhereStored<Record<string, string>>(
+        await rowsInObject<Record<string, string>>(
           orgId,
           "SELECT person_hash, name_hash, dob_hash, ssn_dob_hash FROM compliance_checks WHERE id = ?",
           checkId,

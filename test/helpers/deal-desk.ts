@@ -1,20 +1,21 @@
 import { env } from "cloudflare:workers";
 import { DEMO_DEAL_DESK_REFERENCE } from "../../scripts/deal-desk-reference";
 import { getDb } from "../../src/db/client";
-import { lenderDecisions, lenderPrograms, storeLenderPanel } from "../../src/db/schema";
+import { lenderDecisions, storeLenderPanel } from "../../src/db/org-schema";
+import { lenderPrograms } from "../../src/db/schema";
 import { type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
 import { newId } from "../../src/lib/ids";
 import { COACH_REFERENCE } from "./deal-desk-reference";
 import { loadDemo } from "./demo";
-import { call, createApiKey, createOrg, createStore, insertWhereStored } from "./factories";
-import { type Place, rowsWhereStored } from "./org-storage";
+import { call, createApiKey, createOrg, createStore, insertInObject } from "./factories";
+import { rowsInObject } from "./org-storage";
 import { all } from "./sql";
 
 const db = () => getDb(env.DB);
 
 /** An organization (in its object, or in D1 for a test of the move) with a primary store whose panel holds the named programs (default: every program), and a key. */
-export async function createDeskOrg(options: { programIds?: string[]; place?: Place } = {}) {
-  const org = await createOrg({ place: options.place });
+export async function createDeskOrg(options: { programIds?: string[] } = {}) {
+  const org = await createOrg();
   const store = await createStore(org.id, { isPrimary: true });
   const programIds = options.programIds ?? (await db().select({ id: lenderPrograms.id }).from(lenderPrograms)).map((r) => r.id);
   await setPanel(org.id, store.id, programIds);
@@ -27,8 +28,8 @@ export async function createDeskOrg(options: { programIds?: string[]; place?: Pl
  * SQLite, in place of the one it had.
  */
 export async function setPanel(orgId: string, storeId: string, programIds: string[]) {
-  await rowsWhereStored(orgId, "DELETE FROM store_lender_panel WHERE store_id = ?", storeId);
-  await insertWhereStored(
+  await rowsInObject(orgId, "DELETE FROM store_lender_panel WHERE store_id = ?", storeId);
+  await insertInObject(
     orgId,
     storeLenderPanel,
     programIds.map((programId) => ({ orgId, storeId, programId })),
@@ -61,7 +62,7 @@ export async function addDecisions(
       turnaroundHours,
     }),
   );
-  await insertWhereStored(orgId, lenderDecisions, rows);
+  await insertInObject(orgId, lenderDecisions, rows);
 }
 
 export function post(path: string, key: string, body: unknown) {

@@ -2,68 +2,48 @@ import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { getTableName, is } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
-import { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../../src/credentials/tokens";
 import { inChunks, runBatch } from "../../src/db/batch";
 import { getDb } from "../../src/db/client";
 import * as orgSchema from "../../src/db/org-schema";
-import { readOrgStorage } from "../../src/db/queries/org-storage";
-import { apiKeys, deals, inventoryUnits, legacyTokens, organizations, stores } from "../../src/db/schema";
+import { deals, inventoryUnits } from "../../src/db/org-schema";
+import { apiKeys, legacyTokens, organizations, stores } from "../../src/db/schema";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { newId } from "../../src/lib/ids";
-import type { Place } from "./org-storage";
 
 /** Rows go in through the schema (src/db/schema), so a renamed or new NOT NULL column breaks the factory at compile time. */
 const db = () => getDb(env.DB);
 
 /**
  * Storage is shared by the tests of one file, so every factory makes rows with fresh ids. An
- * organization is born in its storage object, as the operator's creates one (docs/scaling.md);
- * `place: "d1"` keeps it in D1, for the tests of a move from there.
+ * organization is born in its storage object, as the operator's creates one (docs/scaling.md).
  */
-export async function createOrg(options: { name?: string; isDemo?: boolean; place?: Place } = {}) {
+export async function createOrg(options: { name?: string; isDemo?: boolean } = {}) {
   const id = newId("org");
-  const place = options.place ?? "object";
   await db()
     .insert(organizations)
-    .values({ id, name: options.name ?? `Org ${id}`, isDemo: options.isDemo ?? false, storage: place });
-  if (place === "object") await orgStore(env, id).seed(id);
+    .values({ id, name: options.name ?? `Org ${id}`, isDemo: options.isDemo ?? false });
+  await orgStore(env, id).seed(id);
   return { id };
 }
 
-/** A store in the directory (D1), and in the organization's object where it lives there; its lender panel is empty (`setPanel` fills it). */
+/** A store in the directory (D1) and in the organization's object, with the default settings; its lender panel is empty (`setPanel` fills it). */
 export async function createStore(orgId: string, options: { name?: string; isPrimary?: boolean } = {}) {
   const id = newId("sto");
   const name = options.name ?? `Store ${id}`;
-  const [row] = await db()
+  await db()
     .insert(stores)
-    .values({ id, orgId, name, isPrimary: options.isPrimary ?? false, marketZip: "78701" })
-    .returning();
-  if ((await readOrgStorage(db(), orgId)) === "object") await orgStore(env, orgId).addStore(orgId, row);
+    .values({ id, orgId, name, isPrimary: options.isPrimary ?? false, marketZip: "78701" });
+  await orgStore(env, orgId).addStore(orgId, { id, name });
   return { id, name };
 }
 
-/**
- * Rows of a per-organization table written where the organization's data is: D1 in statements of
- * D1's size, or its object's own SQLite (its table of the same name) in one call.
- */
-export async function insertWhereStored<T extends SQLiteTable>(orgId: string, table: T, rows: T["$inferInsert"][]): Promise<void> {
-  if ((await readOrgStorage(db(), orgId)) !== "object") {
-    await runBatch(
-      db(),
-      inChunks(rows, (part) => db().insert(table).values(part)),
-    );
-    return;
-  }
-  const objectTable = Object.values(orgSchema).find((t) => is(t, SQLiteTable) && getTableName(t) === getTableName(table));
-  if (objectTable === undefined) throw new Error(`${getTableName(table)} is not an object table`);
+/** Rows of one of the organization's tables (src/db/org-schema.ts), written in its object's own SQLite in one call. */
+export async function insertInObject<T extends SQLiteTable>(orgId: string, table: T, rows: T["$inferInsert"][]): Promise<void> {
   await runInDurableObject(orgStore(env, orgId), (_, state) => {
     const local = drizzle(state.storage);
-    for (const row of rows)
-      local
-        .insert(objectTable as SQLiteTable)
-        .values(row)
-        .run();
+    for (const row of rows) local.insert(table).values(row).run();
   });
 }
 
@@ -109,7 +89,7 @@ const given = <T extends object>(fields: T): T => Object.fromEntries(Object.entr
 export async function createUnit(orgId: string, storeId: string, fields: Partial<Omit<NewUnit, "orgId" | "storeId">> & { stockedOn: string }) {
   const stockNumber = fields.stockNumber ?? newId("STK");
   const id = fields.id ?? newId("unit");
-  await insertWhereStored(orgId, inventoryUnits, [
+  await insertInObject(orgId, inventoryUnits, [
     {
       vin: `VIN${stockNumber}`.slice(0, 17),
       year: 2022,
@@ -139,7 +119,7 @@ export async function createDeal(
   fields: Partial<Omit<NewDeal, "orgId" | "storeId">> & Pick<NewDeal, "soldOn" | "frontGross" | "backGross">,
 ) {
   const id = fields.id ?? newId("deal");
-  await insertWhereStored(orgId, deals, [
+  await insertInObject(orgId, deals, [
     {
       dealNumber: id,
       status: "funded",

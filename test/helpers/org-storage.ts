@@ -1,27 +1,15 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { getDb } from "../../src/db/client";
-import { readOrgStorage } from "../../src/db/queries/org-storage";
 import type { OrganizationStore } from "../../src/durable-objects/org-storage";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { nextNightlyRun } from "../../src/jobs/org-nightly";
 
-/** Where a parametrised test keeps its organization's data (docs/scaling.md): D1, or its own object. */
-export const PLACES = ["d1", "object"] as const;
-export type Place = (typeof PLACES)[number];
-
-/** Rows of `query` where the organization's units are: D1, or its object's own SQLite. */
-export async function rowsWhereStored<Row extends Record<string, SqlStorageValue>>(
+/** Rows of `query` on the organization's object's own SQLite. */
+export async function rowsInObject<Row extends Record<string, SqlStorageValue>>(
   orgId: string,
   query: string,
   ...binds: SqlStorageValue[]
 ): Promise<Row[]> {
-  if ((await readOrgStorage(getDb(env.DB), orgId)) !== "object")
-    return (
-      await env.DB.prepare(query)
-        .bind(...binds)
-        .all<Row>()
-    ).results;
   return runInDurableObject(orgStore(env, orgId), (_, state) => state.storage.sql.exec<Row>(query, ...binds).toArray());
 }
 

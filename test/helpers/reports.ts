@@ -11,7 +11,7 @@ import {
 import { type DemoCredentials, demoOrgSeeds } from "../../src/demo/demo-data";
 import { loadDemo } from "./demo";
 import { createApiKey, createOrg, createStore, createUnit, type NewUnit } from "./factories";
-import { rowsWhereStored } from "./org-storage";
+import { rowsInObject } from "./org-storage";
 
 export const today = () => new Date().toISOString().slice(0, 10);
 export const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
@@ -45,7 +45,7 @@ export async function createValuedUnit(
   const { marketValue, ...fields } = unit;
   const { id } = await createUnit(orgId, storeId, fields);
   if (marketValue !== undefined) {
-    await rowsWhereStored(
+    await rowsInObject(
       orgId,
       "INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source) VALUES (?, ?, ?, ?, 'test')",
       id,

@@ -3,7 +3,7 @@ import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { objectRefuses, recordingObjectSql } from "../helpers/object-sql";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 
 /**
  * A write is whole or absent, on an organization in its storage object (where every organization
@@ -18,10 +18,10 @@ async function setup() {
 }
 
 const countRows = async (table: string, orgId: string) =>
-  (await rowsWhereStored<{ n: number }>(orgId, `SELECT count(*) AS n FROM ${table} WHERE org_id = ?`, orgId))[0].n;
+  (await rowsInObject<{ n: number }>(orgId, `SELECT count(*) AS n FROM ${table} WHERE org_id = ?`, orgId))[0].n;
 
 const countUnits = async (orgId: string) =>
-  (await rowsWhereStored<{ n: number }>(orgId, "SELECT count(*) AS n FROM inventory_units WHERE org_id = ? AND status = 'in_stock'", orgId))[0].n;
+  (await rowsInObject<{ n: number }>(orgId, "SELECT count(*) AS n FROM inventory_units WHERE org_id = ? AND status = 'in_stock'", orgId))[0].n;
 
 const fiveThousand = () => Array.from({ length: 5000 }, (_, i) => unit(i));
 

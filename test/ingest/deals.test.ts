@@ -3,7 +3,7 @@ import type { ErrorBody } from "../helpers/bodies";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, toCsv, unit } from "../helpers/ingest";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { createBrokerToken } from "../helpers/staff";
 
 /** An organization with a store and an ingest key. */
@@ -15,7 +15,7 @@ async function setup() {
 }
 
 const stipsOf = (orgId: string, dealNumber: string) =>
-  rowsWhereStored(
+  rowsInObject(
     orgId,
     `SELECT s.stip, s.state, s.cleared_on FROM deal_stips s JOIN deals d ON d.id = s.deal_id AND d.org_id = s.org_id
      WHERE s.org_id = ? AND d.deal_number = ? ORDER BY s.stip`,
@@ -24,7 +24,7 @@ const stipsOf = (orgId: string, dealNumber: string) =>
   );
 
 const dealOf = async (orgId: string, dealNumber: string, columns: string) =>
-  (await rowsWhereStored(orgId, `SELECT ${columns} FROM deals WHERE org_id = ? AND deal_number = ?`, orgId, dealNumber))[0];
+  (await rowsInObject(orgId, `SELECT ${columns} FROM deals WHERE org_id = ? AND deal_number = ?`, orgId, dealNumber))[0];
 
 describe("POST /api/v1/ingest/deals", () => {
   it("a deal sent again under another of the organization's stores moves there: updated, and stored at that store", async () => {
@@ -35,7 +35,7 @@ describe("POST /api/v1/ingest/deals", () => {
     expect(await moved.json()).toEqual({ received: 1, created: 0, updated: 1, unchanged: 0, stip_alerts: 0 });
     expect(await dealOf(org.id, "D-MOVE", "store_id")).toEqual({ store_id: other.id });
     // The sales rollup follows the deal to its new store.
-    expect(await rowsWhereStored(org.id, "SELECT store_id, units FROM sales_monthly WHERE org_id = ? ORDER BY units", org.id)).toEqual([
+    expect(await rowsInObject(org.id, "SELECT store_id, units FROM sales_monthly WHERE org_id = ? ORDER BY units", org.id)).toEqual([
       { store_id: other.id, units: 1 },
     ]);
   });
@@ -135,7 +135,7 @@ describe("POST /api/v1/ingest/deals", () => {
     const csvRes = await postDeals({ key }, csv, true);
     expect((await csvRes.json<ErrorBody>()).details?.map((d) => d.path)).toEqual(["deals.1.year"]);
 
-    expect(await rowsWhereStored(org.id, "SELECT id FROM deals WHERE org_id = ?", org.id)).toEqual([]);
+    expect(await rowsInObject(org.id, "SELECT id FROM deals WHERE org_id = ?", org.id)).toEqual([]);
     expect(await listOutboxEvents(org.id)).toEqual([]);
   });
 

@@ -4,7 +4,7 @@ import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
 import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { createIngestKey, putInventory, toCsv, unit } from "../helpers/ingest";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { createBrokerToken } from "../helpers/staff";
 
 /** An organization with a store and an ingest key, and what `seed` writes to it. */
@@ -17,7 +17,7 @@ async function setup(seed?: (storeId: string, orgId: string) => Promise<unknown>
 }
 
 const stockOf = (orgId: string, storeId: string) =>
-  rowsWhereStored<{ stock_number: string; status: string; asking_price: number }>(
+  rowsInObject<{ stock_number: string; status: string; asking_price: number }>(
     orgId,
     "SELECT stock_number, status, asking_price FROM inventory_units WHERE org_id = ? AND store_id = ? ORDER BY stock_number",
     orgId,
@@ -61,11 +61,7 @@ describe("PUT /api/v1/ingest/inventory, a snapshot of one store", () => {
     const res = await putInventory(store.id, { key }, toCsv([unit(10), unit(11, { trim: 'LX, "base"' })]), true);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ received: 2, created: 2 });
-    const rows = await rowsWhereStored(
-      org.id,
-      "SELECT trim, mileage, cost FROM inventory_units WHERE org_id = ? AND stock_number = 'S00011'",
-      org.id,
-    );
+    const rows = await rowsInObject(org.id, "SELECT trim, mileage, cost FROM inventory_units WHERE org_id = ? AND stock_number = 'S00011'", org.id);
     expect(rows).toEqual([{ trim: 'LX, "base"', mileage: 20011, cost: 18011 }]);
     // The same rows as JSON: nothing to change.
     expect(await (await putInventory(store.id, { key }, { units: [unit(10), unit(11, { trim: 'LX, "base"' })] })).json()).toMatchObject({
@@ -138,7 +134,7 @@ describe("PUT /api/v1/ingest/inventory", () => {
     const res = await putInventory(store.id, { key }, csv, true);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ received: 1, created: 1 });
-    const rows = await rowsWhereStored(org.id, "SELECT trim, mileage FROM inventory_units WHERE org_id = ? AND stock_number = 'S00020'", org.id);
+    const rows = await rowsInObject(org.id, "SELECT trim, mileage FROM inventory_units WHERE org_id = ? AND stock_number = 'S00020'", org.id);
     expect(rows).toEqual([{ trim: 'EX, "sport"\r\npack', mileage: 20020 }]);
 
     const ragged = await putInventory(store.id, { key }, `${header}\nS00021,1HGCM82633A000021,2022\n`, true);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { SnapshotRefusedSchema } from "../../src/routes/ingest/ingest.routes";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, toCsv, unit } from "../helpers/ingest";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 
 const HEADER = Object.keys(unit(0)).join(",");
 
@@ -18,7 +18,7 @@ async function storeWithUnits(count: number) {
 }
 
 const inStock = (orgId: string, storeId: string) =>
-  rowsWhereStored<{ stock_number: string; asking_price: number }>(
+  rowsInObject<{ stock_number: string; asking_price: number }>(
     orgId,
     "SELECT stock_number, asking_price FROM inventory_units WHERE org_id = ? AND store_id = ? AND status = 'in_stock' ORDER BY stock_number",
     orgId,

@@ -8,7 +8,7 @@ import { nextNightlyRun } from "../../src/jobs/org-nightly";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
-import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
+import { nightlyRuns, rowsInObject } from "../helpers/org-storage";
 import { runCron } from "../helpers/queue-driver";
 
 const DAY = 86_400_000;
@@ -36,7 +36,7 @@ describe("an organization's nightly jobs run on its object's alarm", () => {
     expect(await alarmOf(org.id)).toBe(order[0]);
     const store = await createStore(org.id, { isPrimary: true });
     // The feeds' stale check would set the alarm before a nightly run (store-feeds.test.ts tests it): ten days' threshold keeps it past these three.
-    await rowsWhereStored(org.id, "UPDATE stores SET inventory_stale_hours = 240 WHERE id = ?", store.id);
+    await rowsInObject(org.id, "UPDATE stores SET inventory_stale_hours = 240 WHERE id = ?", store.id);
     const key = await createIngestKey(org.id);
     expect((await putInventory(store.id, { key }, { units })).status).toBe(200);
     expect(await alarmOf(org.id)).toBe(order[0]);
@@ -51,7 +51,7 @@ describe("an organization's nightly jobs run on its object's alarm", () => {
 
     const alerted = async () => (await listOutboxEvents(org.id, "inventory.aged_alert")).map((e) => e.data.stock_no).sort();
     const briefed = async () => {
-      const rows = await rowsWhereStored<{ role: string }>(
+      const rows = await rowsInObject<{ role: string }>(
         org.id,
         "SELECT role FROM morning_briefings WHERE org_id = ? AND day = ?",
         org.id,

@@ -8,7 +8,7 @@ import { isoDay } from "../../src/engines/dates";
 import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
-import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
+import { nightlyRuns, rowsInObject } from "../helpers/org-storage";
 
 const DAY = 86_400_000;
 
@@ -40,7 +40,7 @@ describe("an organization's briefings and aged alerts in its object, as its mana
     const today = isoDay(Date.now());
     await alarmsThrough(org.id, briefedAt);
     const ready = (await listOutboxEvents(org.id, "morning_briefing.ready")).filter((e) => e.data.day === today);
-    const stored = await rowsWhereStored<{ role: string; generated_at: string }>(
+    const stored = await rowsInObject<{ role: string; generated_at: string }>(
       org.id,
       "SELECT role, generated_at FROM morning_briefings WHERE day = ? ORDER BY role",
       today,
@@ -57,7 +57,7 @@ describe("an organization's briefings and aged alerts in its object, as its mana
     const org = await createOrg();
     const store = await createStore(org.id, { isPrimary: true });
     // Ten days' thresholds keep the feeds' stale check (which fires at the real time) past the nights fired here.
-    await rowsWhereStored(org.id, "UPDATE stores SET inventory_stale_hours = 240, deals_stale_hours = 240 WHERE id = ?", store.id);
+    await rowsInObject(org.id, "UPDATE stores SET inventory_stale_hours = 240, deals_stale_hours = 240 WHERE id = ?", store.id);
     const key = await createIngestKey(org.id);
     const stocked = (i: number, days: number, extra: Record<string, unknown> = {}) =>
       unit(i, { stocked_on: isoDay(agedAt - days * DAY), condition: "used", ...extra });

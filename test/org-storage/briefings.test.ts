@@ -5,7 +5,7 @@ import { listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
 import { runAlarmsThrough } from "../helpers/object-sql";
-import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
+import { nightlyRuns, rowsInObject } from "../helpers/org-storage";
 
 const DAY = 86_400_000;
 
@@ -18,7 +18,7 @@ async function organization(units: ReturnType<typeof unit>[]) {
   const store = await createStore(org.id, { isPrimary: true });
   // The feeds' stale check would set the object's alarm before the fourth night's run, and a forced firing for it does not
   // move it (it checks at the real time): ten days' thresholds keep it past the runs the tests fire through.
-  await rowsWhereStored(org.id, "UPDATE stores SET inventory_stale_hours = 240, deals_stale_hours = 240 WHERE id = ?", store.id);
+  await rowsInObject(org.id, "UPDATE stores SET inventory_stale_hours = 240, deals_stale_hours = 240 WHERE id = ?", store.id);
   const ingest = await createIngestKey(org.id);
   expect((await putInventory(store.id, { key: ingest }, { units })).status).toBe(200);
   return { org, store, ingest, key: (await createApiKey(org.id)).key };
@@ -28,7 +28,7 @@ describe("the briefings group, in the organization's object", () => {
   it("POST /api/v1/morning-briefing answers the day's stored briefing, and builds and stores a missing one, in the object", async () => {
     const { org, store, key } = await organization([unit(1, { stocked_on: isoDay(Date.now() - 60 * DAY), condition: "used" })]);
     const stored = (role: string) =>
-      rowsWhereStored<{ body: string }>(
+      rowsInObject<{ body: string }>(
         org.id,
         "SELECT body FROM morning_briefings WHERE org_id = ? AND role = ? AND day = ?",
         org.id,
@@ -43,7 +43,7 @@ describe("the briefings group, in the organization's object", () => {
     expect((await stored("gm")).map((r) => JSON.parse(r.body).generated_at)).toEqual([gm.generated_at]);
     // A briefing stored for another role (as the nightly run stores it) is what that role's request answers: read in the object.
     const planted = JSON.stringify({ ...gm, role: "fi_director", generated_at: "2026-01-01T06:00:00.000Z" });
-    await rowsWhereStored(
+    await rowsInObject(
       org.id,
       "INSERT INTO morning_briefings (org_id, store_id, role, day, generated_at, body) VALUES (?, ?, 'fi_director', ?, '2026-01-01T06:00:00.000Z', ?)",
       org.id,
@@ -66,7 +66,7 @@ describe("the briefings group, in the organization's object", () => {
     await runAlarmsThrough(org.id, agedAt + DAY);
     const alerted = (await listOutboxEvents(org.id, "inventory.aged_alert")).map((e) => e.data.stock_no);
     expect(alerted.sort()).toEqual(["S00001", "S00002"]);
-    const markers = await rowsWhereStored(org.id, "SELECT stock_number FROM aged_inventory_alerts WHERE org_id = ? ORDER BY stock_number", org.id);
+    const markers = await rowsInObject(org.id, "SELECT stock_number FROM aged_inventory_alerts WHERE org_id = ? ORDER BY stock_number", org.id);
     expect(markers).toEqual([{ stock_number: "S00001" }, { stock_number: "S00002" }]);
   });
 
@@ -74,7 +74,7 @@ describe("the briefings group, in the organization's object", () => {
     const purgeAt = nightlyRuns().agedAt;
     const { org, store } = await organization([unit(1)]);
     const briefingOn = (role: string, days: number) =>
-      rowsWhereStored(
+      rowsInObject(
         org.id,
         "INSERT INTO morning_briefings (org_id, store_id, role, day, generated_at, body) VALUES (?, ?, ?, ?, ?, '{}')",
         org.id,
@@ -84,7 +84,7 @@ describe("the briefings group, in the organization's object", () => {
         new Date(purgeAt - days * DAY).toISOString(),
       );
     const markerOn = (stock: string, days: number) =>
-      rowsWhereStored(
+      rowsInObject(
         org.id,
         "INSERT INTO aged_inventory_alerts (org_id, stock_number, stocked_on, alerted_at) VALUES (?, ?, '2026-01-01', ?)",
         org.id,
@@ -97,8 +97,8 @@ describe("the briefings group, in the organization's object", () => {
     await markerOn("YOUNG", AGED_ALERTS_RETENTION.keptDays - 1);
 
     await runAlarmsThrough(org.id, purgeAt);
-    expect(await rowsWhereStored(org.id, "SELECT role FROM morning_briefings WHERE org_id = ?", org.id)).toEqual([{ role: "fi_director" }]);
-    expect(await rowsWhereStored(org.id, "SELECT stock_number FROM aged_inventory_alerts WHERE org_id = ?", org.id)).toEqual([
+    expect(await rowsInObject(org.id, "SELECT role FROM morning_briefings WHERE org_id = ?", org.id)).toEqual([{ role: "fi_director" }]);
+    expect(await rowsInObject(org.id, "SELECT stock_number FROM aged_inventory_alerts WHERE org_id = ?", org.id)).toEqual([
       { stock_number: "YOUNG" },
     ]);
   });

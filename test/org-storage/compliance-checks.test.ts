@@ -5,13 +5,13 @@ import { COMPLIANCE_CHECKS_RETENTION } from "../../src/db/queries/retention";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { nextNightlyRun } from "../../src/jobs/org-nightly";
 import { createOrg } from "../helpers/factories";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 
 const DAY = 86_400_000;
 
 /** A recorded check of `orgId` at `checkedAt`, as the screening writes it (hashes only), in the organization's object. */
 const insertCheck = (orgId: string, id: string, checkedAt: number) =>
-  rowsWhereStored(
+  rowsInObject(
     orgId,
     `INSERT INTO compliance_checks (id, org_id, key_id, result, score, hold_score, flag_score, max_list_age_days, red_flags, safeguards_flags, person_hash, name_hash, dob_hash, checked_at)
      VALUES (?, ?, 'key_test', 'pass', 10, 95, 85, 45, '[]', '[]', 'p', 'n', 'd', ?)`,
@@ -30,7 +30,7 @@ describe("an organization's compliance checks: retention in its object", () => {
     await insertCheck(org.id, "chk_expired", purgeAt - (kept + 1) * DAY);
     await insertCheck(org.id, "chk_young", purgeAt - (kept - 1) * DAY);
     await insertCheck(org.id, "chk_today", purgeAt - DAY);
-    const held = async () => (await rowsWhereStored<{ id: string }>(org.id, "SELECT id FROM compliance_checks ORDER BY id")).map((r) => r.id);
+    const held = async () => (await rowsInObject<{ id: string }>(org.id, "SELECT id FROM compliance_checks ORDER BY id")).map((r) => r.id);
     expect(await held()).toEqual(["chk_expired", "chk_today", "chk_young"]);
 
     // Both nightly runs, in their order: the purge runs at 00:15 (the crons' time), not at 06:00.

@@ -6,14 +6,14 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { deals, lenderDecisions } from "../../src/db/schema";
+import { deals, lenderDecisions } from "../../src/db/org-schema";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { DAY_MS, isoDay } from "../../src/engines/dates";
 import { newId } from "../../src/lib/ids";
 import { createDeskOrg, post } from "../helpers/deal-desk";
 import { listOutboxEvents } from "../helpers/events";
-import { insertWhereStored } from "../helpers/factories";
-import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
+import { insertInObject } from "../helpers/factories";
+import { nightlyRuns, rowsInObject } from "../helpers/org-storage";
 import { runCron } from "../helpers/queue-driver";
 import { all } from "../helpers/sql";
 
@@ -64,8 +64,8 @@ async function tighteningHistory(orgId: string, storeId: string, at: number) {
     stipsAsked: r.daysBack < 30 ? ["Proof of income", "Proof of residence"] : ["Proof of income"],
     turnaroundHours: null,
   }));
-  await insertWhereStored(orgId, deals, dealRows);
-  await insertWhereStored(orgId, lenderDecisions, decisionRows);
+  await insertInObject(orgId, deals, dealRows);
+  await insertInObject(orgId, lenderDecisions, decisionRows);
 }
 
 describe("an organization's lender outcomes run on its object's alarm", () => {
@@ -81,7 +81,7 @@ describe("an organization's lender outcomes run on its object's alarm", () => {
     expect(events).toHaveLength(1);
     // Recorded in the object's outbox with its episode (one transaction), and relayed under that id by the same firing.
     const outbox = "SELECT id, relayed_at IS NOT NULL AS relayed FROM event_outbox WHERE event = 'lender.environment_change'";
-    expect(await rowsWhereStored(inObject.orgId, outbox)).toEqual([{ id: events[0].id, relayed: 1 }]);
+    expect(await rowsInObject(inObject.orgId, outbox)).toEqual([{ id: events[0].id, relayed: 1 }]);
     expect(events[0].store_id).toBe(inObject.storeId);
     // The funding days are the deals' in the object, counted forward from the submission.
     expect(events[0].data).toMatchObject({
@@ -97,7 +97,7 @@ describe("an organization's lender outcomes run on its object's alarm", () => {
       "Approvals at Harbor Point Bank fell from 78% to 41% over the last 30 days, 17 decisions (against 50 before); counter-offers 0% → 59%, stips asked 1 → 2 a deal, days to fund 3 → 9",
     );
     // The episode is the object's: one, open, the event's; D1 holds none of its organization's.
-    const episodes = await rowsWhereStored<{ id: string; closed_at: string | null }>(
+    const episodes = await rowsInObject<{ id: string; closed_at: string | null }>(
       inObject.orgId,
       "SELECT id, closed_at FROM lender_outcome_episodes WHERE org_id = ?",
       inObject.orgId,
@@ -115,7 +115,7 @@ describe("an organization's lender outcomes run on its object's alarm", () => {
     }>();
     expect(routed.outcome_changes).toEqual([expect.objectContaining({ lender_id: PROGRAM, summary: events[0].data.summary })]);
     if (briefedAt > outcomesAt) {
-      const [stored] = await rowsWhereStored<{ body: string }>(
+      const [stored] = await rowsInObject<{ body: string }>(
         inObject.orgId,
         "SELECT body FROM morning_briefings WHERE org_id = ? AND role = 'fi_director' AND day = ?",
         inObject.orgId,

@@ -4,7 +4,7 @@ import type { InventoryFeedSchema } from "../../src/routes/feeds/feeds.routes";
 import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 
 type Feed = z.infer<typeof InventoryFeedSchema>;
 
@@ -41,14 +41,14 @@ describe("an organization in its own storage object, as a manager would use it",
     const body = await refused.json<ErrorBody & { in_stock: number; would_remove: number }>();
     expect(body).toMatchObject({ in_stock: 3, would_remove: 2 });
     expect(body.details?.[0].code).toBe("removals_unconfirmed");
-    const stock = await rowsWhereStored<{ n: number }>(org.id, "SELECT count(*) AS n FROM inventory_units WHERE status = 'in_stock'");
+    const stock = await rowsInObject<{ n: number }>(org.id, "SELECT count(*) AS n FROM inventory_units WHERE status = 'in_stock'");
     expect(stock[0].n).toBe(3);
   });
 
   it("updated_since lists what a snapshot changed, the units it sold in `removed`", async () => {
     const { org, north, key, reader } = await emptyOrganization();
     expect((await putInventory(north.id, { key }, { units: [unit(1), unit(2), unit(3)] })).status).toBe(200);
-    await rowsWhereStored(org.id, "UPDATE inventory_units SET updated_at = '2026-01-01T00:00:00.000Z'");
+    await rowsInObject(org.id, "UPDATE inventory_units SET updated_at = '2026-01-01T00:00:00.000Z'");
     expect((await putInventory(north.id, { key }, { units: [unit(1), unit(2, { asking_price: 19_500 })] })).status).toBe(200);
     const res = await call("/api/v1/inventory?updated_since=2026-06-01T00:00:00Z", { key: reader });
     const body = await res.json<Feed & { removed: { stock_number: string }[] }>();

@@ -6,7 +6,7 @@ import { isoDay } from "../../src/engines/dates";
 import { listOutboxEvents } from "../helpers/events";
 import { createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
-import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
+import { nightlyRuns, rowsInObject } from "../helpers/org-storage";
 
 const DAY = 86_400_000;
 
@@ -28,7 +28,7 @@ describe("an organization's nightly jobs in its object, as its managers meet the
     const events = await listOutboxEvents(org.id, "inventory.aged_alert");
     expect(events.map((e) => [e.data.stock_no, e.data.days_on_lot])).toEqual([["S00001", 90]]);
     expect(String(events[0].data.recommendation)).toContain("new-car manager");
-    const briefings = await rowsWhereStored<{ store_id: string }>(
+    const briefings = await rowsInObject<{ store_id: string }>(
       org.id,
       "SELECT store_id FROM morning_briefings WHERE org_id = ? AND day = ?",
       org.id,

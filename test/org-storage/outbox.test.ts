@@ -9,7 +9,7 @@ import { loadRealList } from "../helpers/compliance";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { capturingQueue } from "../helpers/queue-driver";
 import { all } from "../helpers/sql";
 import { createTestApp } from "../helpers/test-app";
@@ -267,7 +267,7 @@ describe("an organization's object records its events with its writes (its outbo
     expect(relayed.relayed).toBe(1);
     const [raised] = await listOutboxEvents(org.id, "compliance.hold_triggered");
     expect(raised.id).toBe(relayed.id);
-    const [check] = await rowsWhereStored<{ id: string }>(org.id, "SELECT id FROM compliance_checks");
+    const [check] = await rowsInObject<{ id: string }>(org.id, "SELECT id FROM compliance_checks");
     expect(raised.data).toMatchObject({ check_id: check.id, triggered_rule: "ofac_sdn_match" });
   });
 });

@@ -4,7 +4,7 @@ import { getDb } from "../../src/db/client";
 import { inventoryAlerts, morningBriefing } from "../../src/routes/reports/reports.service";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { daysAgo, today } from "../helpers/reports";
 
 /** A used car's snapshot line, `days` in stock. */
@@ -18,7 +18,7 @@ describe("the reports, read in the organization's object", () => {
     const key = await createIngestKey(org.id);
     expect((await putInventory(store.id, { key }, { units: UNITS })).status).toBe(200);
     // Two units valued by the feed (the others take the engine's estimate).
-    await rowsWhereStored(
+    await rowsInObject(
       org.id,
       `INSERT INTO unit_market_values (unit_id, org_id, market_value, as_of, source)
        SELECT id, org_id, asking_price - 1000, ?, 'test' FROM inventory_units WHERE org_id = ? AND stock_number IN ('S00001', 'S00002')`,
@@ -41,7 +41,7 @@ describe("the reports, read in the organization's object", () => {
     let reads = 0;
     const reports = async () => {
       const now = new Date(start + 61_000 * reads++);
-      await rowsWhereStored(org.id, "DELETE FROM morning_briefings WHERE org_id = ?", org.id);
+      await rowsInObject(org.id, "DELETE FROM morning_briefings WHERE org_id = ?", org.id);
       // Without the feeds' ages, which grow by the minute between reads.
       const { data_as_of: _, ...alerts } = await inventoryAlerts(env, db, org.id, {}, now);
       const request = { orgId: org.id, role: "used_car_manager" as const, storeId: undefined, lenderThresholdPts: 0.25 };

@@ -12,7 +12,7 @@ import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { eventually, listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
-import { type Place, rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { runCron } from "../helpers/queue-driver";
 import { createStaffUser, logIn, staffCall } from "../helpers/staff";
 
@@ -23,8 +23,8 @@ type Ages = {
 };
 type FeedRow = { feed: string; received_at: string; stale_since: string | null };
 
-async function setup(name: string, place: Place = "object") {
-  const org = await createOrg({ place });
+async function setup(name: string) {
+  const org = await createOrg();
   const store = await createStore(org.id, { isPrimary: true, name: `Feeds ${name}` });
   const key = await createIngestKey(org.id);
   return { org, store, key };
@@ -79,7 +79,7 @@ describe("an organization's store feeds are in its object", () => {
     expect(now.alerts[0].as_of! >= pushed).toBe(true);
     expect(now.sales[0].as_of! >= pushed).toBe(true);
     expect(now.inventory.map((e) => [e.store_id, e.feed, e.as_of])).toEqual([[store.id, "inventory", now.alerts[0].as_of]]);
-    const stored = await rowsWhereStored<FeedRow>(
+    const stored = await rowsInObject<FeedRow>(
       org.id,
       "SELECT feed, received_at, stale_since FROM store_feeds WHERE org_id = ? ORDER BY feed",
       org.id,

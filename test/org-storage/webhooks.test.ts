@@ -11,7 +11,7 @@ import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhoo
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { capturingQueue, consumeOne, runCron } from "../helpers/queue-driver";
 
 type Deliveries = z.infer<typeof WebhookDeliveryListSchema>["deliveries"];
@@ -35,7 +35,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** An event the organization's object recorded at `at`, fanned out and relayed to D1 then (the object's outbox). */
 const recordedEvent = (orgId: string, id: string, at: string) =>
-  rowsWhereStored(
+  rowsInObject(
     orgId,
     "INSERT INTO event_outbox (id, org_id, event, data, occurred_at, fanned_out_at, relayed_at) VALUES (?, ?, 'inventory.aged_alert', '{}', ?, ?, ?)",
     id,
@@ -47,7 +47,7 @@ const recordedEvent = (orgId: string, id: string, at: string) =>
 
 /** An endpoint for aged alerts, in the organization's object. */
 const endpointOf = (orgId: string, id: string) =>
-  rowsWhereStored(
+  rowsInObject(
     orgId,
     `INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext) VALUES (?, ?, 'https://hooks.example.com/a', '["inventory.aged_alert"]', 'c')`,
     id,
@@ -92,7 +92,7 @@ describe("webhooks, the group in the organization's object", () => {
       expect(delivery).toMatchObject({ event_id: alert.id, attempt_count: 1 });
       expect(delivery.attempts).toEqual([expect.objectContaining({ attempt: 1, response_status: 204, outcome: "delivered" })]);
     }
-    expect(await rowsWhereStored(org.id, "SELECT status FROM webhook_deliveries WHERE org_id = ?", org.id)).toEqual([
+    expect(await rowsInObject(org.id, "SELECT status FROM webhook_deliveries WHERE org_id = ?", org.id)).toEqual([
       { status: "delivered" },
       { status: "delivered" },
     ]);
@@ -160,7 +160,7 @@ describe("webhooks, the group in the organization's object", () => {
     expect(queue.sent).toEqual([]);
     expect((await call(`/api/v1/webhooks/${endpoint.id}`, { method: "DELETE", key })).status).toBe(204);
     expect((await call(`/api/v1/webhooks/${endpoint.id}`, { key })).status).toBe(404);
-    expect(await rowsWhereStored(org.id, "SELECT id FROM webhook_deliveries WHERE org_id = ?", org.id)).toEqual([]);
+    expect(await rowsInObject(org.id, "SELECT id FROM webhook_deliveries WHERE org_id = ?", org.id)).toEqual([]);
 
     const lines = logged.flatMap((spy) => spy.mock.calls.map((args) => args.join(" ")));
     for (const spy of logged) spy.mockRestore();
@@ -177,7 +177,7 @@ describe("the webhooks group's jobs on an organization's alarm", () => {
     const old = iso(purgeAt - 40 * DAY);
     await recordedEvent(org.id, "evt_old_body", old);
     await endpointOf(org.id, "whk_old_body");
-    await rowsWhereStored(
+    await rowsInObject(
       org.id,
       "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, attempt_count, created_at, updated_at) VALUES ('dlv_old_body', ?, 'whk_old_body', 'evt_old_body', 'inventory.aged_alert', 'delivered', 2, ?, ?)",
       org.id,
@@ -188,7 +188,7 @@ describe("the webhooks group's jobs on an organization's alarm", () => {
       [1, purgeAt - (WEBHOOK_BODY_RETENTION_DAYS + 1) * DAY],
       [2, purgeAt - (WEBHOOK_BODY_RETENTION_DAYS - 1) * DAY],
     ])
-      await rowsWhereStored(
+      await rowsInObject(
         org.id,
         "INSERT INTO webhook_attempts (delivery_id, attempt, org_id, attempted_at, duration_ms, outcome, request_body, response_body) VALUES ('dlv_old_body', ?, ?, ?, 30, 'delivered', '{}', 'ok')",
         attempt,
@@ -196,7 +196,7 @@ describe("the webhooks group's jobs on an organization's alarm", () => {
         iso(at),
       );
     const bodies = () =>
-      rowsWhereStored(org.id, "SELECT attempt, request_body, response_body FROM webhook_attempts WHERE org_id = ? ORDER BY attempt", org.id);
+      rowsInObject(org.id, "SELECT attempt, request_body, response_body FROM webhook_attempts WHERE org_id = ? ORDER BY attempt", org.id);
     for (const at of [first, nextNightlyRun(first)]) {
       expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
       expect(await bodies()).toEqual([
@@ -234,7 +234,7 @@ describe("the webhooks group's retention and re-sends on an organization's alarm
     for (const [id, status, days] of deliveries) {
       const then = iso(at - days * DAY);
       await recordedEvent(orgId, `evt_${id}`, then);
-      await rowsWhereStored(
+      await rowsInObject(
         orgId,
         "INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event, status, attempt_count, created_at, updated_at) VALUES (?, ?, ?, ?, 'inventory.aged_alert', ?, 1, ?, ?)",
         id,
@@ -245,7 +245,7 @@ describe("the webhooks group's retention and re-sends on an organization's alarm
         then,
         then,
       );
-      await rowsWhereStored(
+      await rowsInObject(
         orgId,
         "INSERT INTO webhook_attempts (delivery_id, attempt, org_id, attempted_at, duration_ms, outcome) VALUES (?, 1, ?, ?, 30, 'retrying')",
         id,
@@ -266,7 +266,7 @@ describe("the webhooks group's retention and re-sends on an organization's alarm
       ["dlv_r_young", "delivered", 89],
     ]);
     const inObject = (table: string, column: string) =>
-      rowsWhereStored<Record<string, string>>(born.id, `SELECT ${column} FROM ${table} WHERE org_id = ? ORDER BY ${column}`, born.id);
+      rowsInObject<Record<string, string>>(born.id, `SELECT ${column} FROM ${table} WHERE org_id = ? ORDER BY ${column}`, born.id);
     const all = ["dlv_r_old_failed", "dlv_r_old_ok", "dlv_r_old_pending", "dlv_r_young"];
     expect((await inObject("webhook_deliveries", "id")).map((r) => r.id)).toEqual(all);
 
@@ -307,7 +307,7 @@ describe("an organization's redelivery or sample whose queue send failed", () =>
     expect(await consumeOne(queue.env, queue.sent.splice(0)[0], 1)).toMatchObject({ acked: true });
   }
   const unsent = (orgId: string) =>
-    rowsWhereStored<{ id: string }>(orgId, "SELECT id FROM webhook_deliveries WHERE redeliver_requested_at IS NOT NULL ORDER BY id");
+    rowsInObject<{ id: string }>(orgId, "SELECT id FROM webhook_deliveries WHERE redeliver_requested_at IS NOT NULL ORDER BY id");
 
   it("is sent again by the object's alarm once the sweeper's grace has passed, once: the receiver gets each exactly once", async () => {
     const name = "resend-from-object";

@@ -17,7 +17,7 @@ import { createEndpoint, listOutboxEvents, receiverUrl } from "../helpers/events
 import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { brokerCall, createBrokerToken } from "../helpers/staff";
 
 /**
@@ -25,7 +25,7 @@ import { brokerCall, createBrokerToken } from "../helpers/staff";
  * against what each answer said (issue 34; docs/reliability.md, "Simultaneous writes"). The
  * requests go through the Worker together, so their reads and writes interleave as they would on
  * one isolate in production. Each organization is in its storage object, where every organization
- * lives now: the promises hold there (the stored rows are read where they are, `rowsWhereStored`).
+ * lives now: the promises hold there (the stored rows are read where they are, `rowsInObject`).
  */
 
 type Store = z.infer<typeof StoreSettingsSchema>;
@@ -40,7 +40,7 @@ interface AuditRow {
 }
 
 const auditOf = (orgId: string, field: string) =>
-  rowsWhereStored<AuditRow & Record<string, string | null>>(
+  rowsInObject<AuditRow & Record<string, string | null>>(
     orgId,
     "SELECT store_id, field, old_value, new_value FROM settings_audit WHERE org_id = ? AND field = ?",
     orgId,
@@ -216,7 +216,7 @@ describe("webhook endpoints", () => {
     expect(answers.map((res) => res.status)).toEqual(patches.map(() => 200));
     const answered = await Promise.all(answers.map((res) => res.json<{ url: string; description: string; updated_at: string }>()));
     for (const [i, body] of answered.entries()) expect(body).toMatchObject(patches[i]);
-    const [stored] = await rowsWhereStored(org.id, "SELECT url, description FROM webhook_endpoints WHERE id = ?", endpoint.id);
+    const [stored] = await rowsInObject(org.id, "SELECT url, description FROM webhook_endpoints WHERE id = ?", endpoint.id);
     expect(patches).toContainEqual(stored);
   });
 
@@ -226,7 +226,7 @@ describe("webhook endpoints", () => {
     const endpoint = await createEndpoint(key, { url: "https://hooks.example.com/a", events: ["deal.stip_alert"] });
     const answers = await Promise.all([1, 2, 3].map(() => call(`/api/v1/webhooks/${endpoint.id}`, { method: "DELETE", key })));
     expect(answers.map((res) => res.status).sort()).toEqual([204, 404, 404]);
-    const [left] = await rowsWhereStored<{ n: number }>(org.id, "SELECT count(*) AS n FROM webhook_endpoints WHERE id = ?", endpoint.id);
+    const [left] = await rowsInObject<{ n: number }>(org.id, "SELECT count(*) AS n FROM webhook_endpoints WHERE id = ?", endpoint.id);
     expect(left.n).toBe(0);
   });
 });
@@ -249,7 +249,7 @@ describe("webhook secret rotation", () => {
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
     const secrets = await Promise.all(answers.map(async (res) => (await res.json<{ secret: string }>()).secret));
     expect(new Set(secrets).size).toBe(3);
-    const [row] = await rowsWhereStored<{ secret_ciphertext: string; previous_secret_ciphertext: string }>(
+    const [row] = await rowsInObject<{ secret_ciphertext: string; previous_secret_ciphertext: string }>(
       org.id,
       "SELECT secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints WHERE id = ?",
       endpoint.id,
@@ -293,7 +293,7 @@ describe("ingestion", () => {
     ];
     const answers = await Promise.all(snapshots.map((units) => putInventory(store.id, { key }, { units })));
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
-    const results = await rowsWhereStored<{ stock_number: string }>(
+    const results = await rowsInObject<{ stock_number: string }>(
       org.id,
       "SELECT stock_number FROM inventory_units WHERE org_id = ? AND store_id = ? AND status = 'in_stock' ORDER BY stock_number",
       org.id,
@@ -312,13 +312,9 @@ describe("ingestion", () => {
     const answers = await Promise.all([1, 2, 3].map(() => postDeals({ key }, body)));
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
     const said = await Promise.all(answers.map((res) => res.json<{ created: number; stip_alerts: number }>()));
-    const deals = await rowsWhereStored<{ deal_number: string }>(
-      org.id,
-      "SELECT deal_number FROM deals WHERE org_id = ? ORDER BY deal_number",
-      org.id,
-    );
+    const deals = await rowsInObject<{ deal_number: string }>(org.id, "SELECT deal_number FROM deals WHERE org_id = ? ORDER BY deal_number", org.id);
     expect(deals.map((d) => d.deal_number)).toEqual(["C1", "C2"]);
-    const [stips] = await rowsWhereStored<{ n: number }>(org.id, "SELECT count(*) AS n FROM deal_stips WHERE org_id = ?", org.id);
+    const [stips] = await rowsInObject<{ n: number }>(org.id, "SELECT count(*) AS n FROM deal_stips WHERE org_id = ?", org.id);
     expect(stips.n, "stip rows").toBe(1);
     // The answers' counts add up to what was stored and raised: two deals created, one alert, across all three.
     expect(
@@ -469,7 +465,7 @@ describe("key creation", () => {
 
 describe("webhook trigger and redelivery", () => {
   const deliveryRows = async (orgId: string, endpointId: string) =>
-    (await rowsWhereStored<{ id: string }>(orgId, "SELECT id FROM webhook_deliveries WHERE endpoint_id = ?", endpointId)).map((r) => r.id);
+    (await rowsInObject<{ id: string }>(orgId, "SELECT id FROM webhook_deliveries WHERE endpoint_id = ?", endpointId)).map((r) => r.id);
 
   it("three simultaneous triggers: three 202s, each answer's delivery stored once and no other", async () => {
     const org = await createOrg();

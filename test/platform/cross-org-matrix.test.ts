@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, createApiKey } from "../helpers/factories";
 import { deal, unit } from "../helpers/ingest";
 import { fetchOpenApiDocument } from "../helpers/openapi-document";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { seedDemoOrgs } from "../helpers/reports";
 import { createBrokerToken } from "../helpers/staff";
 import { loadDemoVehicleData } from "../helpers/vehicle-data";
@@ -114,7 +114,7 @@ async function d1Rows(sql: string): Promise<string[]> {
 
 /** `sql`'s `v` column from the organization's object, where its units and deals are. */
 async function storedRows(orgId: string, sql: string): Promise<string[]> {
-  return (await rowsWhereStored<{ v: string }>(orgId, sql)).map((r) => r.v);
+  return (await rowsInObject<{ v: string }>(orgId, sql)).map((r) => r.v);
 }
 
 interface Summit {

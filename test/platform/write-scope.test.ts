@@ -6,7 +6,7 @@ import { createEndpoint } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore, createUnit } from "../helpers/factories";
 import { createIngestKey, putInventory, unit } from "../helpers/ingest";
 import { createOperatorToken } from "../helpers/operator";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { capturingQueue, consumeOne } from "../helpers/queue-driver";
 import { brokerCall, createBrokerToken } from "../helpers/staff";
 
@@ -36,14 +36,10 @@ const STORE_TABLES = ["store_lender_panel", "inventory_units"];
 async function bystanders(otherOrg: string, siblingOrg: string, siblingStore: string) {
   const out: Record<string, unknown[]> = {};
   for (const table of ORG_TABLES)
-    out[`${table} of the other organization`] = await rowsWhereStored(otherOrg, `SELECT * FROM ${table} WHERE org_id = ? ORDER BY rowid`, otherOrg);
+    out[`${table} of the other organization`] = await rowsInObject(otherOrg, `SELECT * FROM ${table} WHERE org_id = ? ORDER BY rowid`, otherOrg);
   for (const table of STORE_TABLES)
-    out[`${table} of the sibling store`] = await rowsWhereStored(
-      siblingOrg,
-      `SELECT * FROM ${table} WHERE store_id = ? ORDER BY rowid`,
-      siblingStore,
-    );
-  out["the sibling store"] = await rowsWhereStored(siblingOrg, "SELECT * FROM stores WHERE id = ?", siblingStore);
+    out[`${table} of the sibling store`] = await rowsInObject(siblingOrg, `SELECT * FROM ${table} WHERE store_id = ? ORDER BY rowid`, siblingStore);
+  out["the sibling store"] = await rowsInObject(siblingOrg, "SELECT * FROM stores WHERE id = ?", siblingStore);
   out["the directory's stores of the other organization and the sibling store"] = (
     await env.DB.prepare("SELECT * FROM stores WHERE org_id = ? OR id = ? ORDER BY rowid").bind(otherOrg, siblingStore).all()
   ).results;
@@ -107,7 +103,7 @@ describe("writes that delete or replace rows touch only their own store and orga
       expect(await bystanders(b.org.id, a.org.id, a2.id)).toEqual(before);
     }
     // And the writes did land on a1.
-    const panel = await rowsWhereStored(a.org.id, "SELECT program_id FROM store_lender_panel WHERE store_id = ? ORDER BY program_id", a1.id);
+    const panel = await rowsInObject(a.org.id, "SELECT program_id FROM store_lender_panel WHERE store_id = ? ORDER BY program_id", a1.id);
     expect(panel.map((r) => r.program_id)).toEqual(ids.slice(0, 2));
   });
 
@@ -115,12 +111,12 @@ describe("writes that delete or replace rows touch only their own store and orga
     const { a, b } = await twoOrganizations();
     const [one, two] = a.endpoints;
     const before = await bystanders(b.org.id, a.org.id, a.stores[1].id);
-    const siblingDeliveries = () => rowsWhereStored(a.org.id, "SELECT * FROM webhook_deliveries WHERE endpoint_id = ?", two.id);
+    const siblingDeliveries = () => rowsInObject(a.org.id, "SELECT * FROM webhook_deliveries WHERE endpoint_id = ?", two.id);
     const sibling = await siblingDeliveries();
     expect(sibling).toHaveLength(1);
     const deleted = await call(`/api/v1/webhooks/${one.id}`, { method: "DELETE", key: a.key });
     expect(deleted.status).toBe(204);
-    expect(await rowsWhereStored(a.org.id, "SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?", one.id)).toEqual([{ n: 0 }]);
+    expect(await rowsInObject(a.org.id, "SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?", one.id)).toEqual([{ n: 0 }]);
     expect(await siblingDeliveries()).toEqual(sibling);
     expect(await bystanders(b.org.id, a.org.id, a.stores[1].id)).toEqual(before);
   });

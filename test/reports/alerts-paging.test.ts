@@ -4,7 +4,7 @@ import type { ReportsAlertReportSchema } from "../../src/routes/reports/reports.
 import type { ErrorBody } from "../helpers/bodies";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, unit as ingestUnit, putInventory } from "../helpers/ingest";
-import { rowsWhereStored } from "../helpers/org-storage";
+import { rowsInObject } from "../helpers/org-storage";
 import { createOtherOrgWithAgedUnit, createValuedUnit, daysAgo } from "../helpers/reports";
 
 type Report = z.infer<typeof ReportsAlertReportSchema>;
@@ -180,7 +180,7 @@ describe("the aged totals", () => {
     expect((await putInventory(store.id, { key: ingestKey }, { units: next })).status).toBe(200);
     laterBy(61_000);
     expect((await page(readKey)).total_aged_units).toBe(2);
-    await rowsWhereStored(org.id, "UPDATE stores SET aged_threshold_days = 55 WHERE id = ?", store.id);
+    await rowsInObject(org.id, "UPDATE stores SET aged_threshold_days = 55 WHERE id = ?", store.id);
     laterBy(122_000);
     const after = await page(readKey);
     expect(after.total_aged_units).toBe(1);

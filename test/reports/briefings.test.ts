@@ -5,7 +5,7 @@ import type { BriefingSchema } from "../../src/routes/reports/reports.routes";
 import { listOutboxEvents } from "../helpers/events";
 import { call } from "../helpers/factories";
 import { rerunNight } from "../helpers/object-sql";
-import { nightlyRuns, rowsWhereStored } from "../helpers/org-storage";
+import { nightlyRuns, rowsInObject } from "../helpers/org-storage";
 import { seedDemoOrgs, today } from "../helpers/reports";
 
 type Briefing = z.infer<typeof BriefingSchema>;
@@ -30,7 +30,7 @@ const figure = (b: Briefing, section: string, id: string) => b.sections.find((s)
 
 /** A count in the organization's object, which holds its rows. */
 async function scalar(orgId: string, sql: string, ...params: SqlStorageValue[]): Promise<number> {
-  const [row] = await rowsWhereStored<{ n: number }>(orgId, sql, ...params);
+  const [row] = await rowsInObject<{ n: number }>(orgId, sql, ...params);
   return row?.n ?? 0;
 }
 

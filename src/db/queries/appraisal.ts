@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-o
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { GradeFactor, WholesaleGrade } from "../../engines/aged-inventory/recommendation";
 import type { Database, SqliteReader } from "../client";
+import { deals, inventoryUnits } from "../org-schema";
 import {
   appraisalConditionGrades,
   appraisalExpectedMiles,
@@ -14,8 +15,6 @@ import {
   appraisalRetentionClasses,
   appraisalRetentionCurve,
   appraisalSettings,
-  deals,
-  inventoryUnits,
   stores,
 } from "../schema";
 import type { StoreSettingsRow } from "./settings";

@@ -5,7 +5,8 @@ import { listedPartsRows } from "../../engines/screening/listed-parts";
 import type { ParsedSanctionsList } from "../../engines/screening/ofac-csv";
 import { chunk, MAX_BOUND_PARAMETERS } from "../batch";
 import { callTemplate, type Database, type SqliteReader, type SqlTemplate, type TemplateCall } from "../client";
-import { complianceChecks, givenNameForms, sanctionsAliases, sanctionsDobs, sanctionsEntries, sanctionsLists, sanctionsNameParts } from "../schema";
+import { complianceChecks } from "../org-schema";
+import { givenNameForms, sanctionsAliases, sanctionsDobs, sanctionsEntries, sanctionsLists, sanctionsNameParts } from "../schema";
 
 /** The sanctions list in force: the newest successful load. The list is public reference data, shared by every organization. */
 export async function getListInForce(db: Database) {

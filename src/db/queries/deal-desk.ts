@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database, SqliteReader } from "../client";
+import { lenderDecisions } from "../org-schema";
 import {
   appraisalRetentionCurve,
   creditTiers,
@@ -8,7 +9,6 @@ import {
   fiWordTracks,
   frontGrossTargets,
   knownIssueRules,
-  lenderDecisions,
   lenderPrograms,
   lenderRoutingSettings,
   lenderTermLimits,

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gt, gte, lte, type SQL, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import { readRowArrays, type SqliteReader, type SqlTemplate } from "../client";
-import { inventoryUnits, salesMonthly, stores } from "../schema";
+import { inventoryUnits, salesMonthly } from "../org-schema";
+import { stores } from "../schema";
 
 /** Where a page starts and what it is filtered by; every query is also scoped to one organization. */
 export interface FeedQuery {

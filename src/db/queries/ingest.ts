@@ -7,7 +7,8 @@ import type { SnakeKeys } from "../../lib/case";
 import { newId } from "../../lib/ids";
 import { chunk } from "../batch";
 import type { Database, SqliteReader } from "../client";
-import { dealStips, deals, inventoryUnits, stores } from "../schema";
+import { dealStips, deals, inventoryUnits } from "../org-schema";
+import { stores } from "../schema";
 
 /**
  * Bulk writes bind each chunk of rows as ONE JSON parameter read back with json_each, so a

@@ -12,7 +12,6 @@ const organizationFields = {
   name: organizations.name,
   isDemo: organizations.isDemo,
   isSandbox: organizations.isSandbox,
-  storage: organizations.storage,
   suspendedAt: organizations.suspendedAt,
   expiresAt: organizations.expiresAt,
   createdAt: organizations.createdAt,
@@ -27,11 +26,7 @@ export async function findOrganization(db: Database, orgId: string) {
 
 /** Null when the id is taken. Born in its storage object (docs/scaling.md), which the caller opens next. */
 export async function insertOrganization(db: Database, org: { id: string; name: string }) {
-  const [row] = await db
-    .insert(organizations)
-    .values({ ...org, storage: "object" })
-    .onConflictDoNothing()
-    .returning(organizationFields);
+  const [row] = await db.insert(organizations).values(org).onConflictDoNothing().returning(organizationFields);
   return row ?? null;
 }
 

@@ -7,21 +7,8 @@ import type { FeedEntry, Observation } from "../../engines/reports/market";
 import type { SeriesHistory } from "../../engines/reports/pulse";
 import { inChunks } from "../batch";
 import type { Database, SqliteReader } from "../client";
-import {
-  dealStips,
-  deals,
-  inventoryUnits,
-  marketFeedEntries,
-  marketObservations,
-  marketRefreshFailures,
-  marketRefreshRuns,
-  marketSeries,
-  morningBriefings,
-  type OrgStoragePlace,
-  organizations,
-  stores,
-  unitMarketValues,
-} from "../schema";
+import { dealStips, deals, inventoryUnits, morningBriefings, unitMarketValues } from "../org-schema";
+import { marketFeedEntries, marketObservations, marketRefreshFailures, marketRefreshRuns, marketSeries, organizations, stores } from "../schema";
 import { newestFeedEntries } from "./market-feed";
 import { findStoreSettings, type StoreSettingsRow, storeSettingsColumns } from "./settings";
 import { briefingTightenings, type FeedReceipts, type OpenEpisodeRow, openEpisodes, openEpisodesQuery } from "./signals";
@@ -353,17 +340,9 @@ export async function existingFeedEntryIds(db: Database, ids: readonly string[])
 
 // --- jobs: work across organizations --------------------------------------------------------------
 
-/**
- * Every organization's id, for events every organization receives (the lender environment); with
- * `storage`, only those whose data is there: the crons' per-organization jobs go to organizations in
- * D1, as one in its object runs them on its own alarm (docs/scaling.md#jobs-where-the-data-is).
- */
-export async function listOrganizationIds(db: Database, storage?: OrgStoragePlace): Promise<string[]> {
-  const rows = await db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(storage === undefined ? undefined : eq(organizations.storage, storage))
-    .orderBy(asc(organizations.id));
+/** Every organization's id, for events every organization receives (the lender environment). */
+export async function listOrganizationIds(db: Database): Promise<string[]> {
+  const rows = await db.select({ id: organizations.id }).from(organizations).orderBy(asc(organizations.id));
   return rows.map((r) => r.id);
 }
 

@@ -3,18 +3,8 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { DAY_MS, daysBefore, isoDay } from "../../engines/dates";
 import { IDEMPOTENCY_KEY_TTL_MS } from "../../engines/idempotency/idempotency-key";
 import type { Database } from "../client";
-import {
-  agedInventoryAlerts,
-  complianceChecks,
-  eventOutbox,
-  idempotencyKeys,
-  keyUsageDaily,
-  marketRefreshFailures,
-  marketRefreshRuns,
-  morningBriefings,
-  platformDaily,
-  webhookDeliveries,
-} from "../schema";
+import { agedInventoryAlerts, complianceChecks, morningBriefings, webhookDeliveries } from "../org-schema";
+import { eventOutbox, idempotencyKeys, keyUsageDaily, marketRefreshFailures, marketRefreshRuns, platformDaily } from "../schema";
 
 /**
 /** Expired rows one statement deletes, in D1 and in an organization's object: each statement's work bounded however much expired. */

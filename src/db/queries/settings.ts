@@ -2,7 +2,8 @@ import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import { newId } from "../../lib/ids";
 import { type Database, readRowArrays, type SqliteReader, type SqlTemplate } from "../client";
-import { complianceSettings, lenderPrograms, settingsAudit, storeLenderPanel, stores } from "../schema";
+import { settingsAudit, storeLenderPanel, stores } from "../org-schema";
+import { complianceSettings, lenderPrograms } from "../schema";
 
 /** The columns of `stores` that are settings (docs/settings.md), as the engines read them. */
 export const storeSettingsColumns = {

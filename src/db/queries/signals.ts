@@ -4,7 +4,8 @@ import { dataAsOf, type FeedReceipt, type FeedStore, type StoreFeed } from "../.
 import type { OutcomeDecision, OutcomeSettings, WindowFigures } from "../../engines/lender-routing/outcome-shift";
 import type { BriefingTightening } from "../../engines/reports/signals";
 import type { Database, SqliteReader } from "../client";
-import { deals, lenderDecisions, lenderOutcomeEpisodes, lenderOutcomeSettings, lenderPrograms, storeFeeds, stores } from "../schema";
+import { deals, lenderDecisions, lenderOutcomeEpisodes, storeFeeds, stores } from "../org-schema";
+import { lenderOutcomeSettings, lenderPrograms } from "../schema";
 
 // --- feed freshness (docs/ingestion.md#when-a-feed-stops) ----------------------------------------
 

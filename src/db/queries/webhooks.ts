@@ -9,7 +9,8 @@ import { newId } from "../../lib/ids";
 import { inChunks } from "../batch";
 import type { Database, SqliteReader } from "../client";
 import { insertRowWhere } from "../guarded";
-import { eventOutbox, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../schema";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../org-schema";
+import { eventOutbox } from "../schema";
 import { type EventRef, isOneOfEvents, markOutboxFannedOut, type OutboxRow } from "./events";
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
