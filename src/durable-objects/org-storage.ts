@@ -60,7 +60,6 @@ export class SandboxPurgeRefusedError extends Error {
 }
 
 /** The answer of a call the object does not serve yet (being filled by a move) or any more (moved back to D1): ask D1 where the data is. */
-export const NOT_SERVING = { notServing: true } as const;
 
 type StoreName = { id: string; name: string };
 /** A feed's page with the receipts of its stores (`data_as_of`). */

@@ -1,7 +1,6 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
 import { type BriefingData, type BriefingRow, type BriefingStore, loadBriefingData, loadMarketData } from "../db/queries/reports";
-import type { StoreSettingsRow } from "../db/queries/settings";
 import type { FeedReceipts } from "../db/queries/signals";
 import { isoDay } from "../engines/dates";
 import { type BriefingBody, briefingBody } from "../engines/reports/bodies";

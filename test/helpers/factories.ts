@@ -1,12 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { getTableName, is } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX, sha256Hex } from "../../src/credentials/tokens";
-import { inChunks, runBatch } from "../../src/db/batch";
 import { getDb } from "../../src/db/client";
-import * as orgSchema from "../../src/db/org-schema";
 import { deals, inventoryUnits } from "../../src/db/org-schema";
 import { apiKeys, legacyTokens, organizations, stores } from "../../src/db/schema";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { DEMO_DEAL_DESK_REFERENCE } from "../../scripts/deal-desk-reference";
 import {
   apiKeyDisplayPrefix,
