@@ -3,31 +3,30 @@
  * stack, so an endpoint is compared with the floor of its own kind of work (issue 19):
  * - `metered_echo`: the metered `/api/v1` chain, then a 1 KiB JSON body parsed, validated and
  *   answered — the floor of a POST engine;
- * - `metered_write`: the metered chain, then one D1 INSERT of a compliance audit row — the floor
- *   of an endpoint that must record before it answers;
- * - `metered_event`: the same INSERT with a `compliance.hold_triggered` outbox row in its batch,
- *   then the event handed to the queue (`commitWithEvents`) — what raising an event costs on top
- *   of recording, with the queue simulator and the fan-out running on the same machine;
+ * - `metered_write`: the metered chain, then one call to the organization's object that records a
+ *   compliance audit row (`recordCheck`, no screening) — the floor of an endpoint that must record
+ *   before it answers;
+ * - `metered_event`: the same call with a `compliance.hold_triggered` event in the object's outbox,
+ *   relayed to D1 and handed to the queue (`commitWithEvents`), marked relayed after the answer —
+ *   what raising an event costs on top of recording, with the queue simulator and the fan-out
+ *   running on the same machine;
  * - `metered_read`: the metered chain, then one indexed D1 SELECT of one row (the key's primary
  *   store) — the floor of a GET that must read D1 on every call (a settings read);
- * - `metered_page`: the metered chain, then one indexed D1 SELECT of a page of 100 units, the
- *   columns and order of an inventory page, read and answered as JSON the plain drizzle way — the
- *   floor of a paged feed read (the local D1 turns each row to JSON and back: a one-row floor
- *   measured that, not our code).
+ * - `metered_page`: the metered chain, then one call to the organization's object for a page of 100
+ *   units in stock of a store (`inventoryPage`), answered as JSON with no feed formatting or cache —
+ *   the floor of a paged feed read.
  * It also serves any request many times inside the isolate for `npm run profile -- --in-isolate`.
  * Built by scripts/bench/worker.ts; the bundle whose size and start-up are budgeted is src/index.ts.
  */
 import { z } from "@hono/zod-openapi";
-import { and, asc, eq } from "drizzle-orm";
 import { createApp } from "../../src/app";
-import { complianceChecks, inventoryUnits } from "../../src/db/org-schema";
-import { inventoryPageColumns } from "../../src/db/queries/feeds";
 import { findOrgStore } from "../../src/db/queries/reports";
-import { stores } from "../../src/db/schema";
+import { confirmRelayed, orgStore } from "../../src/durable-objects/org-storage-routing";
 import { commitWithEvents } from "../../src/events/emit";
 import type { Principal } from "../../src/http/app-env";
 import type { AppRouter } from "../../src/http/router";
 import { v1Route } from "../../src/http/v1-chain";
+import { inBackground } from "../../src/lib/background";
 import { newId } from "../../src/lib/ids";
 import { createWorker } from "../../src/worker";
 import { IN_ISOLATE_PATH, METERED_ECHO_PATH, METERED_EVENT_PATH, METERED_PAGE_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "./floor-paths";
@@ -116,26 +115,15 @@ function mountBaselines(app: AppRouter) {
       },
     }),
     async (c) => {
-      const u = inventoryUnits;
       const orgId = c.get("principal").orgId;
-      const units = await c
-        .get("db")
-        .select(inventoryPageColumns)
-        .from(u)
-        .innerJoin(stores, and(eq(stores.id, u.storeId), eq(stores.orgId, u.orgId)))
-        .where(and(eq(u.orgId, orgId), eq(u.storeId, c.req.valid("query").store_id), eq(u.status, "in_stock")))
-        .orderBy(asc(u.stockedOn), asc(u.stockNumber))
-        .limit(100);
-      return c.json({ units }, 200);
+      const { rows } = await orgStore(c.env, orgId).inventoryPage(orgId, { storeId: c.req.valid("query").store_id, limit: 100 });
+      return c.json({ units: rows }, 200);
     },
   );
   const hash = "0".repeat(64);
-  const auditRow = (orgId: string, keyId: string, id: string) => ({
+  const auditRow = (keyId: string, id: string) => ({
     id,
-    orgId,
     keyId,
-    result: "pass" as const,
-    triggeredRule: null,
     score: 41.5,
     holdScore: 95,
     flagScore: 85,
@@ -143,7 +131,6 @@ function mountBaselines(app: AppRouter) {
     listVersion: "2026-11-20",
     listLoadedAt: new Date().toISOString(),
     matchedEntNum: null,
-    redFlags: [],
     safeguardsFlags: [],
     personHash: hash,
     ssnDobHash: hash,
@@ -164,21 +151,22 @@ function mountBaselines(app: AppRouter) {
     if (principal.kind !== "api_key") throw new Error("the recording floors are called with a lak_ key");
     return principal;
   };
+  const passed = [{ result: "pass" as const, triggeredRule: null, redFlags: [] }];
   app.openapi(recordingRoute(METERED_WRITE_PATH), async (c) => {
     const { orgId, keyId } = keyOf(c.get("principal"));
     const id = newId("chk");
-    await c
-      .get("db")
-      .insert(complianceChecks)
-      .values(auditRow(orgId, keyId, id));
+    await orgStore(c.env, orgId).recordCheck(orgId, auditRow(keyId, id), passed, [], new Date().toISOString());
     return c.json({ id }, 200);
   });
   app.openapi(recordingRoute(METERED_EVENT_PATH), async (c) => {
     const { orgId, keyId } = keyOf(c.get("principal"));
     const id = newId("chk");
-    const db = c.get("db");
+    const now = new Date();
     const event = { event: "compliance.hold_triggered" as const, orgId, storeId: null, data: { check_id: id } };
-    await commitWithEvents(c.env, db, [db.insert(complianceChecks).values(auditRow(orgId, keyId, id))], [event], new Date());
+    const written = await orgStore(c.env, orgId).recordCheck(orgId, auditRow(keyId, id), passed, [event], now.toISOString());
+    if ("thresholds" in written) throw new Error("no thresholds were passed: the object records as told");
+    await commitWithEvents(c.env, c.get("db"), [], [], now, written.events);
+    confirmRelayed(c.env, orgId, written.events, inBackground(c.executionCtx, "org_outbox_mark_failed"));
     return c.json({ id }, 200);
   });
 }

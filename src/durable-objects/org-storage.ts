@@ -113,17 +113,16 @@ export class OrganizationStore extends DurableObject<Env> {
   }
 
   /**
-   * One page of the inventory feed (`listInventory`, D1's own query); `withReceipts`, with the feeds'
-   * deliveries of the page's store (or every store) for its `data_as_of`, kept here (the store feeds group).
+   * One page of the inventory feed (`listInventory`), with the feeds' deliveries of the page's store
+   * (or every store) for its `data_as_of`, kept here (the store feeds group).
    */
-  async inventoryPage(orgId: string, query: FeedQuery, after?: InventoryAfter, withReceipts?: boolean): Promise<UnitRow[] | Page<UnitRow>> {
+  async inventoryPage(orgId: string, query: FeedQuery, after?: InventoryAfter): Promise<Page<UnitRow>> {
     this.serve(orgId);
-    return this.withReceipts(orgId, query, this.queries.listInventory(this.db, orgId, query, after), withReceipts);
+    return this.withReceipts(orgId, query, this.queries.listInventory(this.db, orgId, query, after));
   }
 
-  /** A feed's page with the receipts of its stores, or (a Worker on the previous code) the page alone. */
-  private async withReceipts<Row>(orgId: string, query: FeedQuery, page: Promise<Row[]>, withReceipts: boolean | undefined) {
-    if (!withReceipts) return await page;
+  /** A feed's page with the receipts of its stores. */
+  private async withReceipts<Row>(orgId: string, query: FeedQuery, page: Promise<Row[]>): Promise<Page<Row>> {
     const storeIds = query.storeId === undefined ? undefined : [query.storeId];
     const [rows, receipts] = await Promise.all([page, this.queries.readFeedReceipts(this.db, orgId, storeIds)]);
     return { rows, receipts };
@@ -189,15 +188,10 @@ export class OrganizationStore extends DurableObject<Env> {
     return applied;
   }
 
-  /** One page of the sales summary (`salesSummary`, D1's own query on the rollup the object's triggers keep); `withReceipts`, as the inventory feed's. */
-  async salesSummaryPage(
-    orgId: string,
-    query: FeedQuery,
-    after?: SalesSummaryAfter,
-    withReceipts?: boolean,
-  ): Promise<SalesSummaryRow[] | Page<SalesSummaryRow>> {
+  /** One page of the sales summary (`salesSummary`, on the rollup the object's triggers keep), with its receipts as the inventory feed's. */
+  async salesSummaryPage(orgId: string, query: FeedQuery, after?: SalesSummaryAfter): Promise<Page<SalesSummaryRow>> {
     this.serve(orgId);
-    return this.withReceipts(orgId, query, this.queries.salesSummary(this.db, orgId, query, after), withReceipts);
+    return this.withReceipts(orgId, query, this.queries.salesSummary(this.db, orgId, query, after));
   }
 
   /** The appraisal's comparables: the recent sales, the units in stock, and the units the sales' VINs name (`comparablesOf`, D1's own reads). */

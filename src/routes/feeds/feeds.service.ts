@@ -87,8 +87,8 @@ export function inventoryPage(env: Pick<Env, "ORG_STORE">, db: Database, orgId: 
     (query, after) => {
       const [key, stockNumber] = after ?? [];
       const position = after === undefined ? undefined : changes ? { updatedAt: key, stockNumber } : { stockedOn: key, stockNumber };
-      // `true`: with the receipts. The cast: RPC's types widen the row tuple to an array.
-      return orgStore(env, orgId).inventoryPage(orgId, query, position, true) as unknown as Promise<Read<feeds.UnitRow>>;
+      // The cast: RPC's types widen the row tuple to an array.
+      return orgStore(env, orgId).inventoryPage(orgId, query, position) as unknown as Promise<Read<feeds.UnitRow>>;
     },
     ([stockNumber, , , , , , , stockedOn, , , , , updatedAt]) => [changes ? updatedAt : stockedOn, stockNumber],
   );
@@ -107,7 +107,6 @@ function salesSummaryPage(env: Pick<Env, "ORG_STORE">, db: Database, orgId: stri
         orgId,
         query,
         after === undefined ? undefined : { saleMonth: after[0], store: after[1], storeId: after[2] ?? "" },
-        true,
       ) as Promise<Read<feeds.SalesSummaryRow>>,
     (row) => [row.saleMonth, row.store, row.storeId],
   );
