@@ -74,5 +74,8 @@ export const BENCH_COVERAGE: Record<string, Coverage> = {
   "POST /api/operator/organizations/{org_id}/broker-tokens": { none: STAFF },
   "GET /api/operator/organizations/{org_id}/broker-tokens": { none: STAFF },
   "DELETE /api/operator/organizations/{org_id}/broker-tokens/{token_id}": { none: STAFF },
+  "POST /api/operator/organizations/{org_id}/demo-data": {
+    none: "local development only: `npm run dev` calls it once per demo organization on a fresh database; its time is in dev's start-up",
+  },
   "POST /api/sandboxes": { none: "a sandbox is created once per developer trial, behind its own rate limit" },
 };

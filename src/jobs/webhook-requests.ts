@@ -1,5 +1,5 @@
 /**
- * The webhooks group's requests (docs/scaling.md#every-reader-of-the-webhooks-group-and-where-it-reads-issue-39),
+ * The webhooks group's requests (docs/scaling.md#the-groups-in-the-object-and-their-readers),
  * each run whole in the organization's object in one call (`OrganizationStore.webhooks`), on its
  * own SQLite. Here, in src/jobs, because the object reaches only db and jobs; the routes and the
  * consumer reach it through ./webhook-storage.ts.

@@ -111,7 +111,8 @@ describe("query plans of the request paths", () => {
   });
   const get = (path: string) => request(path, { headers: { "X-Service-API-Key": key } });
 
-  it("finds every tenant table", () => {
+  it("finds every tenant table, D1's (the directory, the credentials) and the object's", () => {
+    for (const table of ["stores", "api_keys", "staff_users", "broker_tokens"]) expect(TENANT_TABLES).toContain(table);
     for (const table of [
       "deals",
       "deal_stips",
@@ -121,7 +122,7 @@ describe("query plans of the request paths", () => {
       "lender_decisions",
       "webhook_deliveries",
     ])
-      expect(TENANT_TABLES).toContain(table);
+      expect(OBJECT_TENANT_TABLES).toContain(table);
   });
 
   it("no request-path statement scans a tenant table", async () => {

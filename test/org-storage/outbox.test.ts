@@ -11,7 +11,6 @@ import { createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
 import { rowsInObject } from "../helpers/org-storage";
 import { capturingQueue } from "../helpers/queue-driver";
-import { all } from "../helpers/sql";
 import { createTestApp } from "../helpers/test-app";
 
 /** An organization with a store, an ingest key and an endpoint for stip alerts at the test receiver named `name`. */
@@ -125,7 +124,7 @@ describe("an organization's object records its events with its writes (its outbo
     expect(relayed.relayed).toBe(1);
     expect((await listOutboxEvents(org.id, "deal.stip_alert")).map((e) => e.id)).toEqual([relayed.id]);
     // The nightly jobs did not run early, and their alarm stands.
-    expect(await all("SELECT role FROM morning_briefings WHERE org_id = ?", org.id)).toEqual([]);
+    expect(await rowsInObject(org.id, "SELECT role FROM morning_briefings")).toEqual([]);
     expect(await alarmOf(org.id)).toBe(nightly);
 
     // The DMS sends the push again: the deal is as stored, so nothing new is alerted.

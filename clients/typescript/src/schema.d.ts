@@ -275,7 +275,7 @@ export interface paths {
         head?: never;
         /**
          * Change some of a store's settings
-         * @description The operator's copy of the organization's own settings route: `Authorization: Bearer <operator token>`, for the organization in the path; changes are audited as `operator:<token id>`. Fields left out are unchanged. Each field whose value changes is written to the audit log (`GET /api/settings/audit`) in the same D1 batch as the change, with exactly the value it replaced; a body that changes nothing writes nothing. With `If-Match` (the `ETag` of a read) the change is made only to that version, else 412; without it the last writer wins (docs/settings.md#simultaneous-changes). The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).
+         * @description The operator's copy of the organization's own settings route: `Authorization: Bearer <operator token>`, for the organization in the path; changes are audited as `operator:<token id>`. Fields left out are unchanged. Each field whose value changes is written to the audit log (`GET /api/settings/audit`) in the same transaction as the change, with exactly the value it replaced; a body that changes nothing writes nothing. With `If-Match` (the `ETag` of a read) the change is made only to that version, else 412; without it the last writer wins (docs/settings.md#simultaneous-changes). The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).
          */
         patch: operations["operatorUpdateStoreSettings"];
         trace?: never;
@@ -294,7 +294,7 @@ export interface paths {
         get: operations["operatorGetLenderPanel"];
         /**
          * Replace a store's lender panel
-         * @description The operator's copy of the organization's own settings route: `Authorization: Bearer <operator token>`, for the organization in the path; changes are audited as `operator:<token id>`. The panel becomes exactly the programs sent, in one D1 batch with its audit row (field `programs`, the sorted program ids before and after); the same panel again writes nothing. Routing sees it within 60 seconds.
+         * @description The operator's copy of the organization's own settings route: `Authorization: Bearer <operator token>`, for the organization in the path; changes are audited as `operator:<token id>`. The panel becomes exactly the programs sent, in one transaction with its audit row (field `programs`, the sorted program ids before and after); the same panel again writes nothing. Routing sees it within 60 seconds.
          */
         put: operations["operatorReplaceLenderPanel"];
         post?: never;
@@ -555,7 +555,7 @@ export interface paths {
         head?: never;
         /**
          * Change some of a store's settings
-         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. Fields left out are unchanged. Each field whose value changes is written to the audit log (`GET /api/settings/audit`) in the same D1 batch as the change, with exactly the value it replaced; a body that changes nothing writes nothing. With `If-Match` (the `ETag` of a read) the change is made only to that version, else 412; without it the last writer wins (docs/settings.md#simultaneous-changes). The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).
+         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. Fields left out are unchanged. Each field whose value changes is written to the audit log (`GET /api/settings/audit`) in the same transaction as the change, with exactly the value it replaced; a body that changes nothing writes nothing. With `If-Match` (the `ETag` of a read) the change is made only to that version, else 412; without it the last writer wins (docs/settings.md#simultaneous-changes). The engines see the change within 60 seconds (docs/settings.md#when-a-change-takes-effect).
          */
         patch: operations["updateStoreSettings"];
         trace?: never;
@@ -574,7 +574,7 @@ export interface paths {
         get: operations["getLenderPanel"];
         /**
          * Replace a store's lender panel
-         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. The panel becomes exactly the programs sent, in one D1 batch with its audit row (field `programs`, the sorted program ids before and after); the same panel again writes nothing. Routing sees it within 60 seconds.
+         * @description A staff session cookie (writes then need `Content-Type: application/json` and an allowed `Origin`) or `Authorization: Bearer <broker token>`; the organization is the session's or the token's. The panel becomes exactly the programs sent, in one transaction with its audit row (field `programs`, the sorted program ids before and after); the same panel again writes nothing. Routing sees it within 60 seconds.
          */
         put: operations["replaceLenderPanel"];
         post?: never;
@@ -5502,15 +5502,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The settings kept changing under this request (eight other writes came first); send it again (`conflict`). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -5725,15 +5716,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The settings kept changing under this request (eight other writes came first); send it again (`conflict`). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description `If-Match` names a version the settings no longer are: read them again and decide (`precondition_failed`). */
             412: {
                 headers: {
@@ -5885,15 +5867,6 @@ export interface operations {
             };
             /** @description No organization with that id, or no store with that id in it (`not_found`). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The settings kept changing under this request (eight other writes came first); send it again (`conflict`). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6882,15 +6855,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The settings kept changing under this request (eight other writes came first); send it again (`conflict`). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description The body is over the size limit (`payload_too_large`). */
             413: {
                 headers: {
@@ -7119,15 +7083,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The settings kept changing under this request (eight other writes came first); send it again (`conflict`). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description `If-Match` names a version the settings no longer are: read them again and decide (`precondition_failed`). */
             412: {
                 headers: {
@@ -7295,15 +7250,6 @@ export interface operations {
             };
             /** @description No store with that id in the caller's organization (`not_found`). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The settings kept changing under this request (eight other writes came first); send it again (`conflict`). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8127,15 +8073,6 @@ export interface operations {
             };
             /** @description Unexpected server error (`internal_error`); retry with exponential backoff. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The organization's data is being moved to its own storage (docs/scaling.md) and the snapshot waited 10 s for it (`upstream_timeout`, with `Retry-After`); nothing was written: send it again. */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
