@@ -85,8 +85,8 @@ async function prepareDatabase(secrets: DemoSecrets): Promise<void> {
       // Migration 0050's refusal: an organization of this database still has its data in D1.
       if (!String(error).includes("every_organization_in_its_object")) throw error;
       throw new Error(
-        "This local database was seeded before every organization's data moved to its own storage object, and D1 no longer holds it. " +
-          "Delete .wrangler/state and run npm run dev again: the demo is seeded anew.",
+        "This local database holds organizations whose data is still in D1 (seeded before each organization's data moved to its own storage object), " +
+          "and this version keeps it only in the objects. Delete .wrangler/state and run npm run dev again: the demo is seeded anew.",
       );
     });
     if (applied.length > 0) console.log(`Applied ${applied.length} migration(s) to the local database (${applied[0]} … ${applied.at(-1)}).`);
