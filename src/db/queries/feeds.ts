@@ -16,7 +16,7 @@ export interface FeedQuery {
 export type InventoryAfter = { stockedOn: string; stockNumber: string } | { updatedAt: string; stockNumber: string };
 
 /** The columns of an inventory page, in its rows' order (the bench's `metered_page` floor selects the same). */
-export const inventoryPageColumns = {
+const inventoryPageColumns = {
   stockNumber: inventoryUnits.stockNumber,
   vin: inventoryUnits.vin,
   year: inventoryUnits.year,
