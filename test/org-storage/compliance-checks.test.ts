@@ -3,9 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { COMPLIANCE_CHECKS_RETENTION } from "../../src/db/queries/retention";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
-import { nextNightlyRun } from "../../src/jobs/org-nightly";
 import { createOrg } from "../helpers/factories";
-import { rowsInObject } from "../helpers/org-storage";
+import { nightlyRuns, rowsInObject } from "../helpers/org-storage";
 
 const DAY = 86_400_000;
 
@@ -22,9 +21,8 @@ const insertCheck = (orgId: string, id: string, checkedAt: number) =>
 
 describe("an organization's compliance checks: retention in its object", () => {
   it("its alarm deletes the checks past the audit trail's retention in the object and keeps a younger one", async () => {
-    // The object's 00:15 run (the crons' purge-expired-records time) is the first or second run after now.
-    const first = nextNightlyRun(Date.now());
-    const purgeAt = new Date(first).getUTCHours() === 0 ? first : nextNightlyRun(first);
+    // The object's 00:15 run (the crons' purge-expired-records time), among its next three.
+    const { order, agedAt: purgeAt } = nightlyRuns();
     const kept = COMPLIANCE_CHECKS_RETENTION.keptDays;
     const org = await createOrg();
     await insertCheck(org.id, "chk_expired", purgeAt - (kept + 1) * DAY);
@@ -33,8 +31,8 @@ describe("an organization's compliance checks: retention in its object", () => {
     const held = async () => (await rowsInObject<{ id: string }>(org.id, "SELECT id FROM compliance_checks ORDER BY id")).map((r) => r.id);
     expect(await held()).toEqual(["chk_expired", "chk_today", "chk_young"]);
 
-    // Both nightly runs, in their order: the purge runs at 00:15 (the crons' time), not at 06:00.
-    for (const at of [first, nextNightlyRun(first)]) {
+    // The three nightly runs, in their order: the purge runs at 00:15 (the crons' time), not at 05:00 or 06:00.
+    for (const at of order) {
       expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
       if (at < purgeAt) expect(await held()).toHaveLength(3);
       else expect(await held()).toEqual(["chk_today", "chk_young"]);

@@ -9,6 +9,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
+import { nextNightlyRun } from "../../src/jobs/org-nightly";
 import { eventually, listOutboxEvents } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals, putInventory, unit } from "../helpers/ingest";
@@ -136,9 +137,11 @@ describe("an organization's store feeds are in its object", () => {
   it("a firing for the feeds' check runs no nightly job: the nightly run stays set for its time", async () => {
     const { org, store, key } = await setup("firing");
     await putInventory(store.id, { key }, { units: [unit(1)] });
-    // The feed goes stale a minute from now; a PATCH (of nothing new) sets the check for it, before any nightly run.
+    // The feed goes stale within a minute, before the next nightly run; a PATCH (of nothing new) sets the check for it.
+    const now = Date.now();
+    const staleAt = Math.min(now + 60_000, (now + nextNightlyRun(now)) / 2);
     await runInDurableObject(object(org.id), (_, state) => {
-      state.storage.sql.exec("UPDATE store_feeds SET received_at = ?", new Date(Date.now() - 24 * HOUR + 60_000).toISOString());
+      state.storage.sql.exec("UPDATE store_feeds SET received_at = ?", new Date(staleAt - 24 * HOUR).toISOString());
     });
     const cookie = await logIn(await createStaffUser(org.id));
     expect((await staffCall(`/api/settings/stores/${store.id}`, cookie, { method: "PATCH", body: { inventory_stale_hours: 24 } })).status).toBe(200);

@@ -6,12 +6,11 @@ import { getDb } from "../../src/db/client";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { WEBHOOK_BODY_RETENTION_DAYS } from "../../src/events/delivery";
 import { commitWithEvents } from "../../src/events/emit";
-import { nextNightlyRun } from "../../src/jobs/org-nightly";
 import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhooks.routes";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
 import { createIngestKey, deal, postDeals } from "../helpers/ingest";
-import { rowsInObject } from "../helpers/org-storage";
+import { nightlyRuns, rowsInObject } from "../helpers/org-storage";
 import { capturingQueue, consumeOne, runCron } from "../helpers/queue-driver";
 
 type Deliveries = z.infer<typeof WebhookDeliveryListSchema>["deliveries"];
@@ -171,8 +170,7 @@ describe("webhooks, the group in the organization's object", () => {
 describe("the webhooks group's jobs on an organization's alarm", () => {
   it(`its 00:15 run clears the bodies of attempts older than ${WEBHOOK_BODY_RETENTION_DAYS} days in the object and keeps a younger one's`, async () => {
     const DAY = 86_400_000;
-    const first = nextNightlyRun(Date.now());
-    const purgeAt = new Date(first).getUTCHours() === 0 ? first : nextNightlyRun(first);
+    const { order, agedAt: purgeAt } = nightlyRuns();
     const org = await createOrg();
     const old = iso(purgeAt - 40 * DAY);
     await recordedEvent(org.id, "evt_old_body", old);
@@ -197,7 +195,7 @@ describe("the webhooks group's jobs on an organization's alarm", () => {
       );
     const bodies = () =>
       rowsInObject(org.id, "SELECT attempt, request_body, response_body FROM webhook_attempts WHERE org_id = ? ORDER BY attempt", org.id);
-    for (const at of [first, nextNightlyRun(first)]) {
+    for (const at of order) {
       expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
       expect(await bodies()).toEqual([
         { attempt: 1, request_body: at < purgeAt ? "{}" : null, response_body: at < purgeAt ? "ok" : null },
@@ -256,8 +254,7 @@ describe("the webhooks group's retention and re-sends on an organization's alarm
   }
 
   it("its 00:15 run deletes the finished deliveries older than 90 days in the object, with their attempts and events; a pending or younger one stays", async () => {
-    const first = nextNightlyRun(Date.now());
-    const purgeAt = new Date(first).getUTCHours() === 0 ? first : nextNightlyRun(first);
+    const purgeAt = nightlyRuns().agedAt;
     const born = await createOrg();
     await seedDeliveries(born.id, purgeAt, [
       ["dlv_r_old_ok", "delivered", 91],
