@@ -82,11 +82,12 @@ async function prepareDatabase(secrets: DemoSecrets): Promise<void> {
   const db = await openLocalD1();
   try {
     const applied = await db.migrate().catch((error: unknown) => {
-      // Migration 0050's refusal: an organization of this database still has its data in D1.
-      if (!String(error).includes("every_organization_in_its_object")) throw error;
+      // Migration 0050's refusal (an organization of this database still has its data in D1), or 0051's (its
+      // organizations were moved but the two came in one apply): a local database from before either way.
+      if (!/every_organization_in_its_object|apply_0051_after_deploying_this_release/.test(String(error))) throw error;
       throw new Error(
-        "This local database holds organizations whose data is still in D1 (seeded before each organization's data moved to its own storage object), " +
-          "and this version keeps it only in the objects. Delete .wrangler/state and run npm run dev again: the demo is seeded anew.",
+        "This local database was seeded before each organization's data moved to its own storage object, which this version reads alone. " +
+          "Delete .wrangler/state and run npm run dev again: the demo is seeded anew.",
       );
     });
     if (applied.length > 0) console.log(`Applied ${applied.length} migration(s) to the local database (${applied[0]} … ${applied.at(-1)}).`);

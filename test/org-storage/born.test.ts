@@ -42,7 +42,7 @@ describe("an organization born in its object", () => {
       packUsed: state.storage.sql.exec<{ pack_used: number }>("SELECT pack_used FROM stores").one().pack_used,
     }));
     expect(inObject).toEqual({ units: 2, packUsed: 650 });
-    // D1 has no table for them at all (migration 0050).
+    // D1 has no table for them at all (migration 0051).
     expect(await env.DB.prepare("SELECT name FROM sqlite_master WHERE name = 'inventory_units'").first()).toBeNull();
   });
 
