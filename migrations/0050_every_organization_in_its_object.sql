@@ -13,4 +13,7 @@ CREATE TRIGGER `organizations_born_in_their_objects` AFTER INSERT ON `organizati
 FOR EACH ROW WHEN NEW.`storage` IS NOT 'object'
 BEGIN
 	UPDATE `organizations` SET `storage` = 'object' WHERE `id` = NEW.`id`;
-END;
+END;--> statement-breakpoint
+-- When this ran: migration 0051 waits until this release's code has replaced the previous release's everywhere.
+CREATE TABLE `last_move_expanded_at` (`at` text NOT NULL);--> statement-breakpoint
+INSERT INTO `last_move_expanded_at` (`at`) VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));

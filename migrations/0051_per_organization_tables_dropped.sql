@@ -2,15 +2,15 @@
 -- per-organization tables go, with the move's tables, the settings columns of the store directory and the storage flag.
 -- The previous release's Workers read the flag and those columns: this runs only once no Worker runs them. On a database
 -- that holds organizations it is refused while migration 0050 is younger than 10 minutes (they came in one apply, before
--- this release was deployed): deploy this release, then apply the migrations again. The error names the constraint
+-- this release was deployed; 0050 wrote when it ran): deploy this release, then apply the migrations again. The error names the constraint
 -- `apply_0051_after_deploying_this_release`. The whole file is one transaction.
 CREATE TABLE `deployed_before_dropping` (
 	`ready` integer NOT NULL CONSTRAINT `apply_0051_after_deploying_this_release` CHECK (`ready` = 1)
 );--> statement-breakpoint
 INSERT INTO `deployed_before_dropping` (`ready`)
-SELECT (julianday('now') - julianday(`applied_at`)) * 1440 >= 10 OR NOT EXISTS (SELECT 1 FROM `organizations`)
-FROM `d1_migrations` WHERE `name` = '0050_every_organization_in_its_object.sql';--> statement-breakpoint
+SELECT (julianday('now') - julianday(`at`)) * 1440 >= 10 OR NOT EXISTS (SELECT 1 FROM `organizations`) FROM `last_move_expanded_at`;--> statement-breakpoint
 DROP TABLE `deployed_before_dropping`;--> statement-breakpoint
+DROP TABLE `last_move_expanded_at`;--> statement-breakpoint
 DROP TRIGGER IF EXISTS `organizations_born_in_their_objects`;--> statement-breakpoint
 -- A move laid capture triggers on the directory's stores (the moved tables' go with them), and the alert totals one:
 -- they name tables dropped below, and SQLite refuses to drop a column of a table whose triggers do not parse.

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const statementsOf = (prefix: string) => env.TEST_MIGRATIONS.find((m) => m.name.startsWith(prefix))?.queries ?? [];
 /** 0050's refusal (the scratch table with its named CHECK, filled from `organizations`, dropped) and its trigger. */
-const [refusal, trigger] = [statementsOf("0050_").slice(0, 3), statementsOf("0050_").slice(3)];
-/** 0051's guard: the same, filled from 0050's age in `d1_migrations`. */
-const guard = statementsOf("0051_").slice(0, 3);
+const [refusal, trigger] = [statementsOf("0050_").slice(0, 3), statementsOf("0050_").slice(3, 4)];
+/** 0051's guard: the same, filled from the time 0050 ran (`last_move_expanded_at`, which it then drops). */
+const guard = statementsOf("0051_").slice(0, 4);
 
 const run = (queries: string[]) => env.DB.batch(queries.map((query) => env.DB.prepare(query)));
 const exists = async (name: string) => (await env.DB.prepare("SELECT name FROM sqlite_master WHERE name = ?").bind(name).all()).results.length > 0;
@@ -48,33 +48,28 @@ describe("migration 0050: every organization in its object", () => {
 });
 
 describe("migration 0051: D1's per-organization tables dropped", () => {
-  const applied0050 = () => env.DB.prepare("SELECT applied_at FROM d1_migrations WHERE name LIKE '0050_%'").first<{ applied_at: string }>();
-  let appliedAt: string | undefined;
-  beforeAll(async () => {
-    appliedAt = (await applied0050())?.applied_at;
-  });
+  /** 0050's record of when it ran, `minutes` ago (0051 dropped it). */
+  const expandedAgo = (minutes: number) => [
+    "CREATE TABLE IF NOT EXISTS last_move_expanded_at (at text NOT NULL)",
+    "DELETE FROM last_move_expanded_at",
+    `INSERT INTO last_move_expanded_at (at) VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-${minutes} minutes'))`,
+  ];
   afterAll(async () => {
-    await run(["DELETE FROM organizations WHERE id = 'org_mig_guard'"]);
-    if (appliedAt !== undefined) await env.DB.prepare("UPDATE d1_migrations SET applied_at = ? WHERE name LIKE '0050_%'").bind(appliedAt).run();
+    await run(["DELETE FROM organizations WHERE id = 'org_mig_guard'", "DROP TABLE IF EXISTS last_move_expanded_at"]);
   });
 
   it("is refused, naming the rule, when 0050 is younger than 10 minutes on a database with organizations: the release's code is not deployed yet", async () => {
-    expect(appliedAt).toBeDefined();
-    await run([
-      "UPDATE d1_migrations SET applied_at = datetime('now', '-2 minutes') WHERE name LIKE '0050_%'",
-      "INSERT INTO organizations (id, name) VALUES ('org_mig_guard', 'Guard')",
-    ]);
+    await run([...expandedAgo(2), "INSERT INTO organizations (id, name) VALUES ('org_mig_guard', 'Guard')"]);
     await expect(run(guard)).rejects.toThrow(/apply_0051_after_deploying_this_release/);
     expect(await exists("deployed_before_dropping")).toBe(false);
+    expect(await exists("last_move_expanded_at")).toBe(true);
   });
 
   it("runs 10 minutes after 0050, or at once on a database without organizations (a fresh one)", async () => {
-    await run(["UPDATE d1_migrations SET applied_at = datetime('now', '-11 minutes') WHERE name LIKE '0050_%'"]);
+    await run(expandedAgo(11));
     await run(guard);
-    await run([
-      "UPDATE d1_migrations SET applied_at = datetime('now') WHERE name LIKE '0050_%'",
-      "DELETE FROM organizations WHERE id = 'org_mig_guard'",
-    ]);
+    expect(await exists("last_move_expanded_at")).toBe(false);
+    await run(["DELETE FROM organizations WHERE id = 'org_mig_guard'", ...expandedAgo(0)]);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM organizations").first()).toEqual({ n: 0 });
     await run(guard);
     expect(await exists("deployed_before_dropping")).toBe(false);
