@@ -6,8 +6,8 @@
  * credentials. Served by Miniflare (no Cloudflare account), state on disk in a temporary directory.
  * Levels of 10, 100, 1,000 and 10,000 stores, each adding to the one before, in the mix of
  * ./organizations.ts (a 50-store group from 100 stores on). For each new organization:
- * - D1 gets its rows as an organization in its object has them: `organizations` (storage
- *   `object`), its `stores`, an API key, a broker token, a staff user;
+ * - D1 gets its directory rows: `organizations`, its `stores`, an API key, a broker token, a staff
+ *   user;
  * - its object gets each store's units (the demo store it copies: 125–175 in stock) through the
  *   object's own `applySnapshot`, in batches of organizations (./objects-entry.ts): the write path of
  *   a snapshot without 10,000 HTTP requests.
@@ -95,7 +95,7 @@ async function seedDirectory(mf: Miniflare, organizations: DemoOrganization[], p
     const brokerToken = generateToken(BROKER_TOKEN_PREFIX);
     const { id, key } = organization;
     seeded.push({ organization, apiKey, brokerToken });
-    add("INSERT INTO organizations (id, name, is_demo, storage) VALUES (?, ?, 0, 'object')", id, organization.name);
+    add("INSERT INTO organizations (id, name, is_demo) VALUES (?, ?, 0)", id, organization.name);
     for (const store of organization.stores) {
       add(
         "INSERT INTO stores (id, org_id, name, is_primary, market_zip) VALUES (?, ?, ?, ?, ?)",

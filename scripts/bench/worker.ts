@@ -249,7 +249,7 @@ async function seedOrganization(db: D1Database, name: string): Promise<BenchFixt
   const legacyToken = generateToken(LEGACY_TOKEN_PREFIX, 32);
   const [orgId, storeId] = [`org_${name}`, `sto_${name}`];
   await db.batch([
-    db.prepare("INSERT INTO organizations (id, name, is_demo, storage) VALUES (?, 'Bench Motors', 0, 'object')").bind(orgId),
+    db.prepare("INSERT INTO organizations (id, name, is_demo) VALUES (?, 'Bench Motors', 0)").bind(orgId),
     db.prepare("INSERT INTO stores (id, org_id, name, is_primary, market_zip) VALUES (?, ?, 'Bench Store', 1, '78701')").bind(storeId, orgId),
     db
       .prepare(
