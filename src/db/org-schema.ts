@@ -32,7 +32,7 @@ import { morningBriefingColumns, morningBriefingIndexes, unitMarketValueColumns 
 import { settingsAuditColumns, settingsAuditIndexes } from "./schema/settings";
 import { lenderOutcomeEpisodeColumns, lenderOutcomeEpisodeIndexes, storeFeedColumns, storeFeedIndexes } from "./schema/signals";
 
-/** Whose object this is, and whether it serves (`active`): a move fills it first, then turns it on. */
+/** Whose object this is, and whether it serves (`active`): the organization's creation seeds it, then opens it. */
 export const storageOwner = sqliteTable("storage_owner", {
   orgId: text("org_id").primaryKey(),
   active: integer("active", { mode: "boolean" }).notNull().default(false),
@@ -40,7 +40,7 @@ export const storageOwner = sqliteTable("storage_owner", {
 
 /**
  * The organization's stores as the directory (D1 `stores`) names them: what the inventory feed
- * joins; and each store's settings, which live here from the move on (the settings group, below).
+ * joins; and each store's settings (the settings group, below).
  */
 export const stores = sqliteTable("stores", {
   id: text("id").primaryKey(),

@@ -59,8 +59,6 @@ export class SandboxPurgeRefusedError extends Error {
   }
 }
 
-/** The answer of a call the object does not serve yet (being filled by a move) or any more (moved back to D1): ask D1 where the data is. */
-
 type StoreName = { id: string; name: string };
 /** A feed's page with the receipts of its stores (`data_as_of`). */
 type Page<Row> = { rows: Row[]; receipts: FeedReceipts };
@@ -397,8 +395,9 @@ export class OrganizationStore extends DurableObject<Env> {
       this.queries.briefingRows(this.db, orgId, storeId, request.dealsSince),
       this.queries.readFeedReceipts(this.db, orgId, [storeId]),
     ]);
-    if (!rows.store) return null;
-    const body = composeBriefing(role, this.queries.briefingData(rows.store, rows), inputs.pulse, feeds, now);
+    const data = this.queries.briefingData(rows);
+    if (!data) return null;
+    const body = composeBriefing(role, data, inputs.pulse, feeds, now);
     return this.queries.keepBriefing(this.db, { orgId, storeId, role, day, generatedAt: body.generated_at, body }) as BriefingBody;
   }
 

@@ -56,7 +56,7 @@ export const dataAsOfFields = {
   }),
 };
 
-/** `data_as_of` and `data_warnings` of an answer from the receipts it read (D1's, or a moved organization's object's): the store feeds it used, now. */
+/** `data_as_of` and `data_warnings` of an answer from the receipts it read (its organization's object's): the store feeds it used, now. */
 export function dataAsOfOf({ stores, receipts }: FeedReceipts, feeds: readonly StoreFeed[], now: Date) {
   const entries: DataAsOf[] = dataAsOf(stores, receipts, feeds, now);
   return { data_as_of: entries, data_warnings: staleWarnings(entries) };

@@ -1,6 +1,6 @@
 import { loadConfig } from "../config";
 import { getDb } from "../db/client";
-import { type BriefingData, type BriefingRow, type BriefingStore, loadBriefingData, loadMarketData } from "../db/queries/reports";
+import { type BriefingData, type BriefingRow, type BriefingStore, briefingData, loadMarketData } from "../db/queries/reports";
 import type { FeedReceipts } from "../db/queries/signals";
 import { isoDay } from "../engines/dates";
 import { type BriefingBody, briefingBody } from "../engines/reports/bodies";
@@ -24,11 +24,12 @@ export async function buildStoreBriefings(env: Env, orgId: string, storeId: stri
   const existing = await store.existingRoles(storeId, day);
   const missing = ROLES.filter((role) => !existing.has(role));
   if (missing.length === 0) return;
-  const [market, data, feeds] = await Promise.all([
+  const [market, storeRows, feeds] = await Promise.all([
     loadMarketData(db, PULSE_HISTORY_READINGS, 20),
-    loadBriefingData(db, orgId, storeId, briefingDealsSince(now), store.rows),
+    store.rows(storeId, briefingDealsSince(now)),
     store.feeds(storeId),
   ]);
+  const data = briefingData(storeRows);
   if (!data) return;
   const pulse = buildMarketPulse(market.histories, market.feed, config.lenderEnvironmentChangePts);
   const rows: BriefingRow[] = [];

@@ -142,7 +142,7 @@ export interface BriefingRows {
   openStips: OpenStip[];
   /** The store's open lender tightenings (the lender decisions group's episodes). */
   episodes: OpenEpisodeRow[];
-  /** The store's settings where they are kept (a moved organization's object); absent from an object on the previous code. */
+  /** The store's settings; absent for a store the object does not hold. */
   store?: StoreSettingsRow;
 }
 
@@ -193,44 +193,20 @@ export async function briefingRows(db: SqliteReader, orgId: string, storeId: str
   return { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[], episodes, ...(store && { store }) };
 }
 
-/** Reads a store's briefing rows where the organization's deals and units are, when not in D1. */
-export type BriefingRowsReader = (storeId: string, dealsSince: string) => Promise<BriefingRows>;
+/** Reads a store's briefing rows in the organization's object. */
+type BriefingRowsReader = (storeId: string, dealsSince: string) => Promise<BriefingRows>;
 
-/**
- * What a store's briefings are built from: its settings, units in stock, recent and pipeline deals,
- * open stips, open lender tightenings. The deals, units and tightenings are read by `elsewhere` when
- * the organization's are in its object (one call, beside D1's read of the store), in the batch otherwise.
- */
-export async function loadBriefingData(db: Database, orgId: string, storeId: string, dealsSince: string, elsewhere?: BriefingRowsReader) {
-  const storeRead = db
-    .select(storeSettingsColumns)
-    .from(stores)
-    .where(and(eq(stores.orgId, orgId), eq(stores.id, storeId)));
-  let storeRows: Awaited<typeof storeRead>;
-  let rows: BriefingRows;
-  if (elsewhere) [storeRows, rows] = await Promise.all([storeRead, elsewhere(storeId, dealsSince)]);
-  else {
-    const [storeFound, dealRows, openStips, units, episodes] = await db.batch([storeRead, ...briefingReads(db, orgId, storeId, dealsSince)]);
-    [storeRows, rows] = [storeFound, { units, deals: dealRows as BriefingDeal[], openStips: openStips as OpenStip[], episodes }];
-  }
-  const store = storeRows[0];
-  return store ? briefingData(store, rows) : null;
-}
-
-/**
- * A store's directory row and its rows (wherever they are): what its briefings are built from. A
- * moved organization's settings are its object's, which come with its rows (`rows.store`); D1's row
- * stands for a store the object was not told of.
- */
-export function briefingData(store: StoreSettingsRow, rows: BriefingRows) {
+/** What a store's briefings are built from, read in its organization's object: its settings and rows; null for a store the object does not hold. */
+export function briefingData(rows: BriefingRows) {
+  if (!rows.store) return null;
   const tightenings = briefingTightenings(openEpisodes(rows.episodes));
-  return { store: rows.store ?? store, units: rows.units as AlertUnit[], deals: rows.deals, openStips: rows.openStips, tightenings };
+  return { store: rows.store, units: rows.units as AlertUnit[], deals: rows.deals, openStips: rows.openStips, tightenings };
 }
 
-export type BriefingData = ReturnType<typeof briefingData>;
+export type BriefingData = NonNullable<ReturnType<typeof briefingData>>;
 
 /**
- * A moved organization's briefings where they are stored, its object (src/db/org-store.ts
+ * The organization's briefings where they are stored, its object (src/db/org-store.ts
  * `briefingStore`, on its alarm): the roles a store's day holds, the store's rows, and the day's new
  * briefings written with their events in one transaction (the object relays the events to D1).
  */

@@ -88,8 +88,8 @@ export const sanctionsDobs = sqliteTable(
 /**
  * Screening settings. The row with `org_id` '*' holds the defaults (hold ≥ 95, flag ≥ 85:
  * docs/domain/screening.md#thresholds; a list older than 45 days is stale; ages 18–110), written
- * by the reference migration; an organization's own row overrides them. The same columns hold a
- * moved organization's own row in its storage object (src/db/org-schema.ts); the defaults stay in D1.
+ * by the reference migration; an organization's own row overrides them. The same columns hold an
+ * organization's own row in its storage object (src/db/org-schema.ts); the defaults stay in D1.
  */
 export const complianceSettingsColumns = () => ({
   orgId: text("org_id").primaryKey(),
@@ -107,9 +107,8 @@ export const complianceSettings = sqliteTable("compliance_settings", complianceS
  * The audit trail: every check, with the person only as keyed hashes (HMAC-SHA256 under the
  * organization's own key, derived from the COMPLIANCE_HASH_SALT secret:
  * docs/domain/screening.md#identity-hashes-per-organization). Names, the date of birth, SSN digits
- * and the ZIP are never stored. Its columns and indexes, the organization reference given: the same
- * in D1 and in a moved organization's storage object (src/db/org-schema.ts), where it references no
- * global table.
+ * and the ZIP are never stored. Its columns and indexes, the organization reference given, for the
+ * organization's storage object's schema (src/db/org-schema.ts).
  */
 export const complianceCheckColumns = <OrgId>(orgId: OrgId) => ({
   id: text("id").primaryKey(),

@@ -119,9 +119,7 @@ export const lenderTermLimits = sqliteTable(
 );
 
 /**
- * Which programs a store routes to. Its columns and indexes, the references given: the same in D1
- * and in a moved organization's storage object (src/db/org-schema.ts), where the program is a plain
- * id of D1's matrix (global reference data).
+ * Which programs a store routes to. Its columns and indexes, the references given: for the organization's storage object's schema (src/db/org-schema.ts), where the program is a plain id of D1's matrix (global reference data).
  */
 export const storeLenderPanelColumns = <OrgId, StoreId, ProgramId>(orgId: OrgId, storeId: StoreId, programId: ProgramId) => ({
   orgId,
@@ -136,8 +134,7 @@ export const storeLenderPanelIndexes = (t: { [K in "orgId" | "storeId" | "progra
 
 /**
  * Each submission of a deal to a lender and what came back; calibrates routing per store. Its
- * columns and index, the organization, store and program references given: the same in D1 and in
- * the organization's storage object (src/db/org-schema.ts), where they reference no global table.
+ * columns and index, the organization, store and program references given: for the organization's storage object's schema (src/db/org-schema.ts).
  */
 export const lenderDecisionColumns = <OrgId, StoreId, ProgramId>(orgId: OrgId, storeId: StoreId, programId: ProgramId) => ({
   id: text("id").primaryKey(),

@@ -105,8 +105,7 @@ export const webhookAttemptIndexes = (t: { [K in "deliveryId" | "attempt" | "att
 ];
 
 /**
- * An aged-alert marker's columns and indexes, the organization reference given: the same in D1 and
- * in a moved organization's storage object (src/db/org-schema.ts), where it references no global table.
+ * An aged-alert marker's columns and indexes, the organization reference given: for the organization's storage object's schema (src/db/org-schema.ts).
  */
 export const agedInventoryAlertColumns = <OrgId>(orgId: OrgId) => ({
   orgId,

@@ -187,9 +187,7 @@ export const legacyTokens = sqliteTable("legacy_tokens", {
 });
 
 /**
- * An inventory unit's columns and indexes, the organization and store columns given: the same in D1
- * and in the organization's storage object (src/db/org-schema.ts), where they reference no
- * global table.
+ * An inventory unit's columns and indexes, the organization and store columns given: for the organization's storage object's schema (src/db/org-schema.ts).
  */
 export const inventoryUnitColumns = <OrgId, StoreId>(orgId: OrgId, storeId: StoreId) => ({
   id: text("id").primaryKey(),
@@ -230,8 +228,7 @@ export const inventoryUnitIndexes = (t: UnitIndexColumns) => [
 
 /**
  * The deals group's columns and indexes (a deal, its stips, the monthly sales rollup), the
- * organization, store and deal references given: the same in D1 and in the organization's storage
- * object (src/db/org-schema.ts), where they reference no global table.
+ * organization, store and deal references given: for the organization's storage object's schema (src/db/org-schema.ts).
  */
 export const dealColumns = <OrgId, StoreId>(orgId: OrgId, storeId: StoreId) => ({
   id: text("id").primaryKey(),

@@ -2,8 +2,8 @@ import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text 
 import { ROLES } from "../../engines/reports/briefings";
 
 /**
- * A unit's market value columns, the unit and organization columns given: the same in D1 and in the
- * organization's storage object (src/db/org-schema.ts), where they reference no global table.
+ * A unit's market value columns, the unit and organization columns given, for the organization's
+ * storage object's schema (src/db/org-schema.ts).
  */
 export const unitMarketValueColumns = <UnitId, OrgId>(unitId: UnitId, orgId: OrgId) => ({
   unitId,
@@ -83,8 +83,7 @@ export const marketRefreshFailures = sqliteTable(
 );
 
 /**
- * A briefing's columns and indexes, the organization and store references given: the same in D1 and
- * in a moved organization's storage object (src/db/org-schema.ts), where they reference no global table.
+ * A briefing's columns and indexes, the organization and store references given: for the organization's storage object's schema (src/db/org-schema.ts).
  */
 export const morningBriefingColumns = <OrgId, StoreId>(orgId: OrgId, storeId: StoreId) => ({
   orgId,

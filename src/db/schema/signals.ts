@@ -6,7 +6,7 @@ export const STORE_FEEDS = ["inventory", "deals"] as const;
 
 /**
  * When each store's feed last delivered data, and the open stale episode: `stale_since` is set by
- * the stale check (D1's job, or a moved organization's object on its alarm) with its `store.feed_stale` event and cleared by the next delivery with its
+ * the stale check (the organization's object, on its alarm) with its `store.feed_stale` event and cleared by the next delivery with its
  * `store.feed_resumed` event, so each episode is raised once (docs/ingestion.md#when-a-feed-stops).
  */
 export const storeFeedColumns = <OrgId, StoreId>(orgId: OrgId, storeId: StoreId) => ({
