@@ -15,12 +15,13 @@ import { DEMO_VPIC_FILE, loadVehicleData, readVehicleData } from "./lib/vehicle-
  * Once the server answers, one call with each demo key: a smoke test of the seeded keys, and real
  * usage of the demo organizations, so the public figures (and the widget) are not all zeros on a
  * fresh server. Usage is written by the first request of an isolate and then every 10 s
- * (src/http/usage.ts): a last call after that interval writes the second key's call too.
+ * (src/http/usage.ts), so these come first, before the demo's objects are opened, and call the
+ * market pulse, which needs no object; a last call after that interval writes the second key's call too.
  */
 async function firstCalls(secrets: DemoSecrets, port: number): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   for (const org of [secrets.summit, secrets.lakeside]) {
-    const res = await fetch(`${base}/api/v1/inventory`, { headers: { "X-Service-API-Key": org.apiKey } });
+    const res = await fetch(`${base}/api/v1/market-pulse`, { headers: { "X-Service-API-Key": org.apiKey } });
     if (!res.ok)
       console.warn(`A demo key was refused (${res.status}): is .dev.vars the one the database was seeded with? (rm -rf .wrangler && npm run dev)`);
     await res.body?.cancel();
@@ -139,18 +140,18 @@ async function main() {
     console.error(`could not start wrangler dev: ${error.message}`);
     process.exit(1);
   });
-  // wrangler's output passes through; once it says it is ready, the demo's objects are opened, then the credentials come.
+  // wrangler's output passes through; once it says it is ready, the first calls, the demo's objects opened, then the credentials.
   let ready = false;
   server.stdout?.on("data", (chunk: Buffer) => {
     process.stdout.write(chunk);
     if (ready || !chunk.toString().includes("Ready on")) return;
     ready = true;
-    openDemoObjects(secrets, port)
+    firstCalls(secrets, port)
+      .catch((error: unknown) => console.warn(`First calls failed: ${error instanceof Error ? error.message : error}`))
+      .then(() => openDemoObjects(secrets, port))
       .catch((error: unknown) =>
         console.warn(`Opening the demo organizations' storage objects failed: ${error instanceof Error ? error.message : error}`),
       )
-      .then(() => firstCalls(secrets, port))
-      .catch((error: unknown) => console.warn(`First calls failed: ${error instanceof Error ? error.message : error}`))
       .finally(() => publishDemoCredentials(secrets, port));
   });
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 + constants.signals[signal] : 1)));
