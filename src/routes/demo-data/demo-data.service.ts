@@ -1,4 +1,7 @@
+import { getTableName } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../db/client";
+import { dealStips, deals, inventoryUnits, lenderDecisions, storeLenderPanel, stores, unitMarketValues } from "../../db/org-schema";
 import { loadDealDeskReference } from "../../db/queries/deal-desk";
 import { isDemoOrganization } from "../../db/queries/sandboxes";
 import { buildDemoObjectRows, DEMO_ORGANIZATIONS, type DemoInventory } from "../../demo/demo-data";
@@ -8,14 +11,15 @@ import { DomainError } from "../../lib/domain-error";
 
 const alreadyOpen = () => new DomainError("conflict", "This demo organization's storage object is open already: its demo data is in.");
 
-const TABLES: Record<keyof DemoInventory, string> = {
-  stores: "stores",
-  units: "inventory_units",
-  marketValues: "unit_market_values",
-  deals: "deals",
-  dealStips: "deal_stips",
-  lenderDecisions: "lender_decisions",
-  lenderPanel: "store_lender_panel",
+/** The object's table each part of the demo rows goes to: the answer counts rows by its name. */
+const TABLES: Record<keyof DemoInventory, SQLiteTable> = {
+  stores,
+  units: inventoryUnits,
+  marketValues: unitMarketValues,
+  deals,
+  dealStips,
+  lenderDecisions,
+  lenderPanel: storeLenderPanel,
 };
 
 /**
@@ -42,6 +46,6 @@ export async function openDemoData(env: Pick<Env, "ORG_STORE">, db: Database, or
     if (await orgStore(env, orgId).isOpen(orgId)) throw alreadyOpen();
     throw error;
   }
-  const rows = Object.fromEntries(Object.entries(TABLES).map(([key, table]) => [table, inventory[key as keyof DemoInventory].length]));
+  const rows = Object.fromEntries(Object.entries(TABLES).map(([key, table]) => [getTableName(table), inventory[key as keyof DemoInventory].length]));
   return { org_id: orgId, reference_date: referenceDate, rows };
 }
