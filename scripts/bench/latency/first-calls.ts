@@ -1,5 +1,5 @@
 /**
- * `npm run bench:latency -- --first-calls=health,metered_v1 [--isolates=10] [--against=<dir>/entry.js] [--profile]`
+ * `npm run bench:latency -- --first-calls=framework_floor,health,metered_v1 [--isolates=10] [--against=<dir>/entry.js] [--profile]`
  *
  * What a fresh isolate's first call computes, with the latency model off (bench:latency's "no
  * model" column). Each scenario is served by `--isolates` fresh isolates of the latency Worker;
@@ -12,6 +12,10 @@
  * of one fresh isolate's first call per scenario (built unminified): self time by function and by
  * module, then the inclusive time of the functions on the path (module initializers are named by
  * their file), written to .bench/profiles/first-<scenario>.cpuprofile.
+ *
+ * `framework_floor` is no endpoint of ours: a Worker of hono, @hono/zod-openapi, zod and drizzle
+ * alone (../first-call-fixture/), loaded on its first request as our route areas are, that validates
+ * a deal-sized body and reads one D1 row. Its first call is what the framework costs any endpoint's.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -25,6 +29,22 @@ import { compatibilityDate, median } from "../startup";
 import { apiWorkerOptions, builtWorker, IN_MEMORY_RATE_LIMITER, migrateAndSeed } from "../worker";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
+const FIXTURE_CONFIG = path.join(ROOT, "scripts/bench/first-call-fixture/wrangler.toml");
+export const FRAMEWORK_FLOOR = "framework_floor";
+export const FRAMEWORK_FLOOR_SCENARIO: Scenario = {
+  name: FRAMEWORK_FLOOR,
+  path: "/floor",
+  method: "POST",
+  body: { organization_id: "org_floor", amount_financed: 24_500, term_months: 72, credit_score: 688, vehicle_year: 2021 },
+};
+
+/** The framework floor's Worker script (../first-call-fixture/), built as the API is. */
+export function buildFrameworkFloor(options: { minify: boolean } = { minify: true }): string {
+  const outDir = path.join(ROOT, ".bench/dist-first-call-fixture");
+  const args = ["deploy", "--dry-run", "--config", FIXTURE_CONFIG, "--compatibility-date", compatibilityDate(), "--outdir", outDir];
+  runWrangler(options.minify ? args : [...args, "--minify=false"], { captureStdout: true });
+  return path.join(outDir, "index.js");
+}
 const INSPECTOR_PORT = 9241;
 const WARM_CALLS = 10;
 const TOP = 30;
@@ -106,22 +126,30 @@ export async function firstCalls(names: string[], options: { isolates: number; a
   const scriptPath = path.join(outDir, "entry.js");
   const date = compatibilityDate();
   const { queueConsumers, ...bindings } = apiWorkerOptions(date);
+  // Every copy reaches the organizations' objects in one namespace: the first copy's (as run.ts).
   const worker = (name: string, script: string) => ({
     name,
     ...builtWorker(script),
     ...bindings,
+    durableObjects: { ...bindings.durableObjects, ORG_STORE: { ...bindings.durableObjects.ORG_STORE, scriptName: "api" } },
     bindings: { ...bindings.bindings, LATENCY_MODEL: "off" },
   });
   const isolates = options.profile ? 1 : options.isolates;
   const builds = { "this build": scriptPath, ...(options.against ? { against: path.resolve(options.against) } : {}) };
+  const floorScript = names.includes(FRAMEWORK_FLOOR) ? buildFrameworkFloor({ minify: !options.profile }) : undefined;
+  // The floor's isolates serve the fixture whatever the build: it has no code of ours.
+  const workerOf = (name: string, scenario: string, script: string) =>
+    scenario === FRAMEWORK_FLOOR && floorScript
+      ? { name, ...builtWorker(floorScript), compatibilityDate: date, d1Databases: bindings.d1Databases }
+      : worker(name, script);
   const nameOf = (build: string, scenario: string, i: number) => `${build.replace(" ", "-")}-${scenario}-${i}`;
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       inspectorPort: options.profile ? INSPECTOR_PORT : undefined,
       workers: [
-        { ...worker("api", scriptPath), queueConsumers },
+        { ...worker("api", scriptPath), durableObjects: bindings.durableObjects, queueConsumers },
         ...Object.entries(builds).flatMap(([build, script]) =>
-          names.flatMap((scenario) => Array.from({ length: isolates }, (_, i) => worker(nameOf(build, scenario, i), script))),
+          names.flatMap((scenario) => Array.from({ length: isolates }, (_, i) => workerOf(nameOf(build, scenario, i), scenario, script))),
         ),
         { name: "bench-ratelimit", modules: true, script: IN_MEMORY_RATE_LIMITER, compatibilityDate: date },
       ],
@@ -130,7 +158,7 @@ export async function firstCalls(names: string[], options: { isolates: number; a
   try {
     await mf.ready;
     const { platform, areas } = await migrateAndSeed(mf);
-    const scenarios = new Map(benchScenarios(platform, areas).map((s) => [s.name, s]));
+    const scenarios = new Map([...benchScenarios(platform, areas), FRAMEWORK_FLOOR_SCENARIO].map((s) => [s.name, s]));
     const timedCall = async (workerName: string, scenario: Scenario) => {
       const fetcher = await mf.getWorker(workerName);
       const cpuBefore = workerdCpuNs();
@@ -154,7 +182,7 @@ export async function firstCalls(names: string[], options: { isolates: number; a
         const dir = path.join(ROOT, ".bench/profiles");
         mkdirSync(dir, { recursive: true });
         writeFileSync(path.join(dir, `first-${name}.cpuprofile`), JSON.stringify(profile));
-        printProfile(name, profile, moduleOfLine(readFileSync(scriptPath, "utf8")));
+        printProfile(name, profile, moduleOfLine(readFileSync(name === FRAMEWORK_FLOOR && floorScript ? floorScript : scriptPath, "utf8")));
         continue;
       }
       const over = Object.fromEntries(Object.keys(builds).map((build) => [build, { ms: [] as number[], cpuMs: [] as number[] }]));
@@ -172,6 +200,15 @@ export async function firstCalls(names: string[], options: { isolates: number; a
         const spread = (values: number[]) => `${Math.min(...values)}–${Math.max(...values)}`;
         console.log(
           `${name} (${build}): first − warm, median of ${isolates} fresh isolates: workerd CPU ${median(cpuMs)} ms (${spread(cpuMs)}), wall ${median(ms)} ms (${spread(ms)})`,
+        );
+      }
+      if (options.against) {
+        // Isolate i of each build ran back to back, so their difference cancels what the machine did then.
+        const differences = over["this build"].cpuMs.map((cpu, i) => cpu - over.against.cpuMs[i]).sort((a, b) => a - b);
+        const quartile = (q: number) => differences[Math.round(q * (differences.length - 1))];
+        const lower = differences.filter((d) => d < 0).length;
+        console.log(
+          `${name}: this build − against, paired by isolate: workerd CPU median ${median(differences)} ms (quartiles ${quartile(0.25)} to ${quartile(0.75)}); lower in ${lower} of ${differences.length} pairs`,
         );
       }
     }

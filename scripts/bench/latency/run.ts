@@ -24,7 +24,7 @@ import { requestInit, type Scenario } from "../scenario";
 import { benchScenarios } from "../scenarios";
 import { compatibilityDate, median } from "../startup";
 import { apiWorkerOptions, builtWorker, IN_MEMORY_RATE_LIMITER, machine, migrateAndSeed } from "../worker";
-import { firstCalls } from "./first-calls";
+import { buildFrameworkFloor, FRAMEWORK_FLOOR, FRAMEWORK_FLOOR_SCENARIO, firstCalls } from "./first-calls";
 import { checkLimits, FIRST_CALL_WITHIN_MS, latencyEndpoints } from "./limits";
 import { type Call, HOPS, type Hop, ROUND_TRIP_MS, sequentialRoundTrips } from "./model";
 
@@ -79,11 +79,16 @@ async function call(mf: Miniflare, worker: string, scenario: Scenario): Promise<
 /** The floor of a first call: a Worker with none of our code, served by the same Miniflare. */
 const FLOOR_WORKER = 'export default { fetch() { return new Response("ok"); } };';
 
-async function floorFirstOverWarm(mf: Miniflare): Promise<number> {
-  const fetcher = await mf.getWorker("floor");
+/** Fresh isolates of the framework's floor (./first-calls.ts `framework_floor`): one first call is one sample. */
+const FRAMEWORK_FLOOR_ISOLATES = 5;
+
+async function firstOverWarm(mf: Miniflare, worker: string, url: string, init?: ReturnType<typeof requestInit>): Promise<number> {
+  const fetcher = await mf.getWorker(worker);
   const timed = async () => {
     const started = performance.now();
-    await (await fetcher.fetch("https://floor.bench.test/")).arrayBuffer();
+    const res = await fetcher.fetch(url, init);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`${worker} answered ${res.status}`);
     return performance.now() - started;
   };
   const first = await timed();
@@ -111,6 +116,7 @@ async function main() {
   // The scenarios need the fixtures' keys, which seeding makes: the names are fixed, the isolates made before.
   const names = latencyEndpoints.map((e) => e.scenario).filter((name) => !only || only.includes(name));
   const scriptPath = path.join(OUT_DIR, "entry.js");
+  const frameworkFloorScript = buildFrameworkFloor();
   // A queue has one consumer: the first copy.
   const { queueConsumers, ...options } = apiWorkerOptions(date);
   // Every copy reaches the organizations' objects in one namespace: the first copy's.
@@ -128,13 +134,25 @@ async function main() {
         ...names.flatMap((name) => [worker(`model-${name}`, "on"), worker(`bare-${name}`, "off")]),
         { name: "bench-ratelimit", modules: true, script: IN_MEMORY_RATE_LIMITER, compatibilityDate: date },
         { name: "floor", modules: true, script: FLOOR_WORKER, compatibilityDate: date },
+        ...Array.from({ length: FRAMEWORK_FLOOR_ISOLATES }, (_, i) => ({
+          name: `${FRAMEWORK_FLOOR}-${i}`,
+          ...builtWorker(frameworkFloorScript),
+          compatibilityDate: date,
+          d1Databases: options.d1Databases,
+        })),
       ],
     }),
   );
   try {
     await mf.ready;
     const { platform, areas } = await migrateAndSeed(mf);
-    const floor = await floorFirstOverWarm(mf);
+    const floor = await firstOverWarm(mf, "floor", "https://floor.bench.test/");
+    const frameworkFloors = [];
+    for (let i = 0; i < FRAMEWORK_FLOOR_ISOLATES; i++) {
+      const url = new URL(FRAMEWORK_FLOOR_SCENARIO.path, "https://floor.bench.test").href;
+      frameworkFloors.push(await firstOverWarm(mf, `${FRAMEWORK_FLOOR}-${i}`, url, requestInit(FRAMEWORK_FLOOR_SCENARIO)));
+    }
+    const frameworkFloor = median(frameworkFloors);
     const scenarios = new Map(benchScenarios(platform, areas).map((s) => [s.name, s]));
     const rows = [];
     for (const name of names) {
@@ -208,6 +226,9 @@ async function main() {
     console.log(
       `floor: a Worker that answers a constant, on a fresh isolate of this same Miniflare, answers its first call ${floor} ms over its warm median — the harness's and the runtime's share of the "no model" column, which no code of ours can remove`,
     );
+    console.log(
+      `framework floor: hono, @hono/zod-openapi, zod and drizzle alone, loaded on the first request as our areas are, validating a deal-sized body and reading one D1 row (scripts/bench/first-call-fixture/), answer their first call ${frameworkFloor} ms over warm (median of ${FRAMEWORK_FLOOR_ISOLATES} fresh isolates, ${Math.min(...frameworkFloors)}–${Math.max(...frameworkFloors)}, no model): what the framework costs any endpoint's first call`,
+    );
     if (json)
       console.log(
         JSON.stringify({
@@ -215,6 +236,7 @@ async function main() {
           rows,
           busy_key: { calls: BUSY_KEY_CALLS, quota_calls: quotaCalls, quota_calls_from_fresh_isolate: rampCalls },
           floor_first_over_warm_ms: floor,
+          framework_floor_first_over_warm_ms: frameworkFloor,
         }),
       );
   } finally {
