@@ -1,10 +1,8 @@
 /**
  * Node's built-ins, taken on first use rather than imported. The bundle keeps an `import` of a
- * built-in at its top, so workerd loads it (node:zlib with Node's streams and events) at every
+ * built-in at its top, so workerd loads it (node:crypto) at every
  * isolate's start-up, before any route needs it: a few ms of a start-up profile (BENCHMARKS.md).
  */
 let cryptoModule: typeof import("node:crypto") | undefined;
-let zlibModule: typeof import("node:zlib") | undefined;
 
 export const nodeCrypto = () => (cryptoModule ??= process.getBuiltinModule("node:crypto"));
-export const nodeZlib = () => (zlibModule ??= process.getBuiltinModule("node:zlib"));

@@ -1,7 +1,8 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import CRC32 from "crc-32";
 import { BASE62, randomBase62 } from "../lib/ids";
-import { nodeCrypto, nodeZlib } from "./node-builtins";
+import { nodeCrypto } from "./node-builtins";
 
 const API_KEY_PREFIX = "lak_";
 /** A sandbox's keys (docs/sandboxes.md): the same scheme, marked so no one mistakes one for a live key. */
@@ -19,8 +20,10 @@ export type KeyMode = "live" | "test";
 
 export const apiKeyMode = (key: string): KeyMode => (key.startsWith(TEST_API_KEY_PREFIX) ? "test" : "live");
 
+// crc-32, not node:zlib's crc32: loading node:zlib (with Node's streams) was the largest single cost of a
+// fresh isolate's first metered call (BENCHMARKS.md, "First calls"). `>>> 0`: zlib's unsigned value.
 function base62Checksum(body: string): string {
-  let n = nodeZlib().crc32(body);
+  let n = CRC32.str(body) >>> 0;
   let out = "";
   for (let i = 0; i < CHECKSUM_LENGTH; i++) {
     out = BASE62[n % 62] + out;

@@ -10,6 +10,12 @@ describe("API key format", () => {
     expect(apiKeyDisplayPrefix(key)).toBe(key.slice(0, 12));
   });
 
+  it("still accepts the keys already issued: their checksums, computed by node:zlib's crc32 when they were issued", () => {
+    // A CRC-32 at or above 2^31 (zlib's is unsigned) and one below.
+    for (const key of ["lak_Q7fK2mZp9XvL4tRb8NwYc3HdJ6sGa1Ue436nyL", "lak_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz4W8LJS", "lak_0000000000000000000000000000000a3SA3lq"])
+      expect(isWellFormedApiKey(key)).toBe(true);
+  });
+
   it("rejects a key with any character changed, so typos never reach a lookup", () => {
     const key = generateApiKey();
     for (const position of [4, 20, 35, 41]) {
