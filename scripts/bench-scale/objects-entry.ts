@@ -50,10 +50,14 @@ export class OrganizationStore extends ProductionStore {
     await this.seed(orgId);
     const names = stores.map(({ id, name }) => ({ id, name }));
     for (const [i, store] of stores.entries()) {
-      const applied = await this.applySnapshot(orgId, names, store.id, storeUnits(i + 1, store.units), {
-        allowEmpty: false,
-        confirmRemovals: undefined,
-      });
+      const applied = await this.applySnapshot(
+        orgId,
+        names,
+        store.id,
+        storeUnits(i + 1, store.units),
+        { allowEmpty: false, confirmRemovals: undefined },
+        new Date().toISOString(),
+      );
       if (applied.refusal) throw new Error(`seeding ${store.id} was refused: ${JSON.stringify(applied)}`);
     }
     return this.benchSize();

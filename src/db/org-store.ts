@@ -207,18 +207,16 @@ export async function applyDeals(
   names: readonly { id: string; name: string }[],
   pushed: PushedDeal[],
   today: string,
-  occurredAt: string | undefined,
+  occurredAt: string,
 ): Promise<AppliedDeals & { events: RecordedEvent[] }> {
   const plan = await planDeals(db, orgId, pushed, today);
-  // A Worker on the previous code (no `occurredAt`) records no delivery: it is recorded here, now.
-  const receivedAt = occurredAt === undefined ? new Date() : new Date(occurredAt);
-  const delivery = await planDelivery(db, orgId, [...new Set(pushed.map((d) => d.store_id))], "deals", receivedAt);
+  const delivery = await planDelivery(db, orgId, [...new Set(pushed.map((d) => d.store_id))], "deals", new Date(occurredAt));
   const events = db.transaction(() => {
     // The directory's names with the deals, as a snapshot writes them: the sales summary joins them.
     replaceStores(db, orgId, names);
     for (const statement of [...upsertDeals(db, orgId, plan.dealRows), ...upsertStips(db, orgId, plan.stipRows)])
       (statement as unknown as { run(): void }).run();
-    return [...(occurredAt === undefined ? [] : recordEvents(db, plan.alerts, occurredAt)), ...writeDelivery(db, delivery)];
+    return [...recordEvents(db, plan.alerts, occurredAt), ...writeDelivery(db, delivery)];
   });
   return { created: plan.created, updated: plan.updated, alerts: plan.alerts, events };
 }

@@ -27,7 +27,9 @@ describe("an organization's storage object", () => {
       // Refused whether the method throws at once or rejects (an RPC caller sees a rejection either way).
       const refused = (call: () => unknown) => expect(Promise.resolve().then(call)).rejects.toThrow(OrgStorageMismatchError);
       await refused(() => objectOfA.inventoryPage(b.id, { limit: 10 }));
-      await refused(() => objectOfA.applySnapshot(b.id, [], store.id, [], { allowEmpty: true, confirmRemovals: undefined }));
+      await refused(() =>
+        objectOfA.applySnapshot(b.id, [], store.id, [], { allowEmpty: true, confirmRemovals: undefined }, new Date().toISOString()),
+      );
       await refused(() => objectOfA.storeSettingsList(b.id));
       await refused(() => objectOfA.markRelayed(b.id, []));
       await refused(() => objectOfA.seed(b.id));

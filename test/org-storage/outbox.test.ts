@@ -2,7 +2,6 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { RecordedEvent } from "../../src/db/queries/events";
-import type { PushedDeal } from "../../src/db/queries/ingest";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { relayOrgEvents } from "../../src/jobs/relay-org-events";
 import { loadRealList } from "../helpers/compliance";
@@ -206,44 +205,6 @@ describe("an organization's object records its events with its writes (its outbo
     expect(await runDurableObjectAlarm(orgStore(env, org.id))).toBe(true);
     expect((await listOutboxEvents(org.id, "deal.stip_alert")).map((e) => e.data.deal_number).sort()).toEqual(["W1", "W2"]);
     expect((await objectOutbox(org.id)).map((e) => e.relayed)).toEqual([1, 1]);
-  });
-
-  it("a deploy's overlap: an old Worker's call (no time) records nothing, and an old object's answer (no events) is raised by the request; each alert once", async () => {
-    const { org, store, key } = await setup("outbox-overlap");
-    const names = [{ id: store.id, name: store.name }];
-    // The test's deal as the route's schema would have read it.
-    const pushed = withStip(store.id, "O1").deals as unknown as PushedDeal[];
-    const applied = await orgStore(env, org.id).applyDeals(org.id, names, pushed, "2026-11-29");
-    expect(applied).toMatchObject({ created: 1, events: [] });
-    expect(await objectOutbox(org.id)).toEqual([]);
-
-    // The object as the previous code answered: the counts and the alerts, nothing recorded.
-    const oldObjects = new Proxy(env.ORG_STORE, {
-      get(namespace, prop) {
-        if (prop !== "get") return passThrough(namespace, prop);
-        return (id: DurableObjectId) => {
-          const stub = namespace.get(id);
-          return new Proxy(stub, {
-            get(s, p) {
-              if (p !== "applyDeals") return passThrough(s, p);
-              return async (...args: Parameters<typeof stub.applyDeals>) => {
-                const { events, ...answer } = (await s.applyDeals(args[0], args[1], args[2], args[3])) as { events: unknown[] };
-                return answer;
-              };
-            },
-          });
-        };
-      },
-    });
-    const { request } = createTestApp(undefined, { ...env, ORG_STORE: oldObjects });
-    const res = await request("/api/v1/ingest/deals", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Service-API-Key": key },
-      body: JSON.stringify(withStip(store.id, "O2")),
-    });
-    expect(await res.json()).toMatchObject({ created: 1, stip_alerts: 1 });
-    expect(await objectOutbox(org.id)).toEqual([]);
-    expect((await listOutboxEvents(org.id, "deal.stip_alert")).map((e) => e.data.deal_number)).toEqual(["O2"]);
   });
 
   it("a compliance hold whose D1 step fails still raises its compliance.hold_triggered, once, after the object's alarm", async () => {

@@ -96,9 +96,7 @@ export async function ingestDeals(
   // Should that batch fail, the object's alarm relays them (docs/scaling.md#an-object-write-and-its-events).
   const names = [...storeIds].map(([id, name]) => ({ id, name }));
   const applied = await orgStore(env, orgId).applyDeals(orgId, names, deals, today, now.toISOString());
-  // An object still on the previous code (a deploy's overlap) recorded nothing: its alerts are raised here, as it expects.
-  if (applied.events) await relayRecorded(env, db, orgId, applied.events, now, background);
-  else await commitWithEvents(env, db, [], applied.alerts, now);
+  await relayRecorded(env, db, orgId, applied.events, now, background);
   const { created, updated, alerts } = applied;
   return { received: deals.length, created, updated, unchanged: deals.length - created - updated, stip_alerts: alerts.length };
 }
