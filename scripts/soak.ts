@@ -42,6 +42,7 @@ import { brokerToken, submittedDeal } from "./bench/areas/events";
 import { feedsArea } from "./bench/areas/feeds";
 import { publicArea } from "./bench/areas/public";
 import { dmsUnit } from "./bench/dms-unit";
+import { PENDING_WORK_PATH } from "./bench/floor-paths";
 import { connectInspector } from "./bench/inspector";
 import { type BenchFixture, clientAddress, requestInit, type Scenario } from "./bench/scenario";
 import { build, machine, migrateAndSeed, serve } from "./bench/worker";
@@ -517,15 +518,14 @@ async function soak(base: URL, db: D1Database, fixture: BenchFixture): Promise<s
   console.log(
     `webhooks: ${count("compliance.hold_triggered")} compliance.hold_triggered (${raised.holds} holds answered), ${count("deal.stip_alert")} deal.stip_alert (${raised.stipAlerts} stip_alerts answered); ${expected.length} deliveries expected, ${expected.length - missing().length} received and verified, ${drainSeconds.toFixed(0)} s after the load ended`,
   );
-  const { results: states } = await db
-    .prepare("SELECT status, COUNT(*) AS n FROM webhook_deliveries WHERE org_id = ? GROUP BY status")
-    .bind(fixture.orgId)
-    .all<{ status: string; n: number }>();
-  const unsent = await db
-    .prepare("SELECT COUNT(*) AS n FROM event_outbox WHERE org_id = ? AND fanned_out_at IS NULL")
-    .bind(fixture.orgId)
-    .first<number>("n");
-  console.log(`deliveries in D1: ${states.map((s) => `${s.n} ${s.status}`).join(", ") || "none"}; outbox rows not yet fanned out: ${unsent}`);
+  // The deliveries live in the organization's object: the bench Worker counts them there.
+  const pendingUrl = new URL(PENDING_WORK_PATH, base);
+  pendingUrl.searchParams.set("org_id", fixture.orgId);
+  const work = (await (await fetch(pendingUrl)).json()) as { outbox_not_fanned_out: number; deliveries: Record<string, number> };
+  const states = Object.entries(work.deliveries);
+  console.log(
+    `deliveries in the organization's object: ${states.map(([status, n]) => `${n} ${status}`).join(", ") || "none"}; outbox rows not yet fanned out: ${work.outbox_not_fanned_out}`,
+  );
   if (missing().length > 0)
     failures.push(`${missing().length} of ${expected.length} webhook deliveries never reached the receiver within ${DRAIN_TIMEOUT_MS / 1000} s`);
   if (receiver.badSignatures > 0) failures.push(`${receiver.badSignatures} deliveries with a bad signature`);

@@ -20,16 +20,27 @@
  */
 import { z } from "@hono/zod-openapi";
 import { createApp } from "../../src/app";
+import type { Database } from "../../src/db/client";
 import { findOrgStore } from "../../src/db/queries/reports";
+import { type ComplianceSettingsValues, getComplianceDefaults } from "../../src/db/queries/settings";
 import { confirmRelayed, orgStore } from "../../src/durable-objects/org-storage-routing";
 import { commitWithEvents } from "../../src/events/emit";
 import type { Principal } from "../../src/http/app-env";
 import type { AppRouter } from "../../src/http/router";
 import { v1Route } from "../../src/http/v1-chain";
+import { webhookStorage } from "../../src/jobs/webhook-storage";
 import { inBackground } from "../../src/lib/background";
 import { newId } from "../../src/lib/ids";
 import { createWorker } from "../../src/worker";
-import { IN_ISOLATE_PATH, METERED_ECHO_PATH, METERED_EVENT_PATH, METERED_PAGE_PATH, METERED_READ_PATH, METERED_WRITE_PATH } from "./floor-paths";
+import {
+  IN_ISOLATE_PATH,
+  METERED_ECHO_PATH,
+  METERED_EVENT_PATH,
+  METERED_PAGE_PATH,
+  METERED_READ_PATH,
+  METERED_WRITE_PATH,
+  PENDING_WORK_PATH,
+} from "./floor-paths";
 import { clientAddress } from "./scenario";
 
 export { OrganizationStore } from "../../src/durable-objects/org-storage";
@@ -152,10 +163,28 @@ function mountBaselines(app: AppRouter) {
     return principal;
   };
   const passed = [{ result: "pass" as const, triggeredRule: null, redFlags: [] }];
+  // As the compliance check: D1's default thresholds read once per isolate, the object checking them against its own.
+  let defaults: Promise<ComplianceSettingsValues> | undefined;
+  const thresholdsOf = async (db: Database) => {
+    defaults ??= getComplianceDefaults(db).then((row) => {
+      if (!row) throw new Error("the bench's D1 holds no default compliance thresholds");
+      return row;
+    });
+    const values = await defaults;
+    return { used: values, defaults: values };
+  };
   app.openapi(recordingRoute(METERED_WRITE_PATH), async (c) => {
     const { orgId, keyId } = keyOf(c.get("principal"));
     const id = newId("chk");
-    await orgStore(c.env, orgId).recordCheck(orgId, auditRow(keyId, id), passed, [], new Date().toISOString());
+    const written = await orgStore(c.env, orgId).recordCheck(
+      orgId,
+      auditRow(keyId, id),
+      passed,
+      [],
+      new Date().toISOString(),
+      await thresholdsOf(c.get("db")),
+    );
+    if ("thresholds" in written) throw new Error("the bench's organizations keep the default thresholds");
     return c.json({ id }, 200);
   });
   app.openapi(recordingRoute(METERED_EVENT_PATH), async (c) => {
@@ -163,8 +192,15 @@ function mountBaselines(app: AppRouter) {
     const id = newId("chk");
     const now = new Date();
     const event = { event: "compliance.hold_triggered" as const, orgId, storeId: null, data: { check_id: id } };
-    const written = await orgStore(c.env, orgId).recordCheck(orgId, auditRow(keyId, id), passed, [event], now.toISOString());
-    if ("thresholds" in written) throw new Error("no thresholds were passed: the object records as told");
+    const written = await orgStore(c.env, orgId).recordCheck(
+      orgId,
+      auditRow(keyId, id),
+      passed,
+      [event],
+      now.toISOString(),
+      await thresholdsOf(c.get("db")),
+    );
+    if ("thresholds" in written) throw new Error("the bench's organizations keep the default thresholds");
     await commitWithEvents(c.env, c.get("db"), [], [], now, written.events);
     confirmRelayed(c.env, orgId, written.events, inBackground(c.executionCtx, "org_outbox_mark_failed"));
     return c.json({ id }, 200);
@@ -200,8 +236,29 @@ async function serveInIsolate(...[request, env, ctx]: Parameters<typeof worker.f
   return new Response(String(calls));
 }
 
+/**
+ * What the queue has left to do, for the bench's drain between scenarios and the soak's count: D1's
+ * outbox rows not yet fanned out, and the deliveries by status, which live in each organization's
+ * object (all organizations', or `?org_id=`'s).
+ */
+async function pendingWork(request: Request, env: Env): Promise<Response> {
+  const only = new URL(request.url).searchParams.get("org_id");
+  const orgIds = only ? [only] : (await env.DB.prepare("SELECT id FROM organizations").all<{ id: string }>()).results.map((row) => row.id);
+  const outbox = await env.DB.prepare(`SELECT count(*) AS n FROM event_outbox WHERE fanned_out_at IS NULL${only ? " AND org_id = ?" : ""}`)
+    .bind(...(only ? [only] : []))
+    .first<number>("n");
+  const deliveries: Record<string, number> = {};
+  for (const counts of await Promise.all(orgIds.map((orgId) => webhookStorage(env, orgId)("deliveryCounts", undefined))))
+    for (const { status, n } of counts) deliveries[status] = (deliveries[status] ?? 0) + n;
+  return Response.json({ outbox_not_fanned_out: outbox ?? 0, deliveries });
+}
+
 export default {
   ...worker,
-  fetch: (...[request, env, ctx]: Parameters<typeof worker.fetch>) =>
-    new URL(request.url).pathname === IN_ISOLATE_PATH ? serveInIsolate(request, env, ctx) : worker.fetch(request, env, ctx),
+  fetch: (...[request, env, ctx]: Parameters<typeof worker.fetch>) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === IN_ISOLATE_PATH) return serveInIsolate(request, env, ctx);
+    if (pathname === PENDING_WORK_PATH) return pendingWork(request, env);
+    return worker.fetch(request, env, ctx);
+  },
 };

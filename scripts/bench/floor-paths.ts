@@ -8,3 +8,5 @@ export const METERED_PAGE_PATH = "/api/v1/__bench/metered-page";
 export const BARE_ANSWER_PATH = "/__bench/baseline-answer";
 /** `npm run profile -- <scenario> --in-isolate` serves a scenario's request many times inside the isolate through it (scripts/bench/entry.ts). */
 export const IN_ISOLATE_PATH = "/__bench/in-isolate";
+/** What the queue has left to do: outbox rows not fanned out and deliveries by status, every organization's or `?org_id=`'s (scripts/bench/entry.ts). */
+export const PENDING_WORK_PATH = "/__bench/pending-work";

@@ -27,6 +27,7 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { BENCH_AREAS } from "./areas";
 import { APPRAISAL_PHOTOS } from "./areas/appraisal";
+import { PENDING_WORK_PATH } from "./floor-paths";
 import { copyAnswer, type Figures, load } from "./load";
 import { requestInit, type Scenario, SETS_FOR_VERDICT } from "./scenario";
 import { benchScenarios } from "./scenarios";
@@ -70,23 +71,21 @@ const only = args
 
 /**
  * Events, deliveries and retries that one scenario leaves to the queue consumer would be served on
- * the same thread as the next scenario's requests and measured as its cost: wait until D1 shows
- * none left — no outbox row not yet fanned out (the fan-out marks it, whatever the subscriptions),
- * no delivery pending — and say how long that took.
+ * the same thread as the next scenario's requests and measured as its cost: wait until none is
+ * left — no outbox row not yet fanned out (the fan-out marks it, whatever the subscriptions), no
+ * delivery pending in any organization's object (PENDING_WORK_PATH) — and say how long that took.
  */
-async function drainQueue(db: D1Database): Promise<number> {
+async function drainQueue(url: URL): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const row = await db
-      .prepare(
-        `SELECT (SELECT count(*) FROM event_outbox WHERE fanned_out_at IS NULL)
-              + (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending') AS pending`,
-      )
-      .first<{ pending: number }>();
+    const work = (await (await fetch(new URL(PENDING_WORK_PATH, url))).json()) as {
+      outbox_not_fanned_out: number;
+      deliveries: Record<string, number>;
+    };
+    const pending = work.outbox_not_fanned_out + (work.deliveries.pending ?? 0);
     const waited = performance.now() - started;
-    if (row?.pending === 0) return Math.round(waited);
-    if (waited > DRAIN_TIMEOUT_MS)
-      throw new Error(`the queue still had ${row?.pending} events or deliveries pending after ${DRAIN_TIMEOUT_MS / 1000} s`);
+    if (pending === 0) return Math.round(waited);
+    if (waited > DRAIN_TIMEOUT_MS) throw new Error(`the queue still had ${pending} events or deliveries pending after ${DRAIN_TIMEOUT_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -94,7 +93,7 @@ async function drainQueue(db: D1Database): Promise<number> {
 type Summary = Record<string, Figures & { ratio: number; vs_metered: number; vs_target?: number; cpu_vs_target?: number; drain_ms: number }>;
 
 /** One full set: ROUNDS interleaved rounds of every scenario, each after the queue is drained. */
-async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: number): Promise<Summary> {
+async function measureSet(url: URL, scenarios: Scenario[], run: number): Promise<Summary> {
   const rounds: Record<string, Figures>[] = [];
   // With --paired: per round, each scenario's target floor as measured right before it.
   const pairedFloors: Record<string, Figures>[] = [];
@@ -105,13 +104,13 @@ async function measureSet(url: URL, db: D1Database, scenarios: Scenario[], run: 
     for (const scenario of scenarios) {
       const floor = paired ? scenarios.find((s) => s.name === scenario.target?.of) : undefined;
       if (floor) {
-        await drainQueue(db);
+        await drainQueue(url);
         floors[scenario.name] = await load(url, floor, duration, connections);
         console.log(
           `run ${run} round ${round}  ${floor.name.padEnd(22)} ${floors[scenario.name].rps.toFixed(0).padStart(7)} req/s  ${floors[scenario.name].cpu_us ?? "–"} µs CPU/req  (paired with ${scenario.name})`,
         );
       }
-      const drained = await drainQueue(db);
+      const drained = await drainQueue(url);
       drainMs[scenario.name] = Math.max(drainMs[scenario.name] ?? 0, drained);
       const f = await load(url, scenario, duration, connections);
       figures[scenario.name] = f;
@@ -201,7 +200,6 @@ async function main(): Promise<void> {
   try {
     const url = await mf.ready;
     const { platform, areas } = await migrateAndSeed(mf);
-    const db = await mf.getD1Database("DB", "api");
     const allScenarios = benchScenarios(platform, areas);
     // A scenario runs with the ones its target and its body cost compare it with.
     const wanted = only && new Set([...only, ...allScenarios.filter((s) => only.includes(s.name)).flatMap((s) => (s.target ? [s.target.of] : []))]);
@@ -212,7 +210,7 @@ async function main(): Promise<void> {
     // a per-isolate cache on first use (the compliance index), it is that cache's cold cost.
     const firstCallMs: Record<string, number> = {};
     for (const scenario of scenarios) {
-      await drainQueue(db);
+      await drainQueue(url);
       const original = scenarios.find((s) => s.name === scenario.copiesAnswerOf);
       // After the original's own first call, so that one stays the isolate's first.
       if (original) await copyAnswer(url, original, scenario);
@@ -230,7 +228,7 @@ async function main(): Promise<void> {
     for (let run = 1; run <= repeat; run++) {
       const before = loadAverage();
       const ticks = machineTicks();
-      const summary = await measureSet(url, db, scenarios, run);
+      const summary = await measureSet(url, scenarios, run);
       runs.push({ summary, load: `${before} before, ${loadAverage()} after${stealShare(ticks, machineTicks())}` });
     }
 

@@ -216,15 +216,14 @@ export class OrganizationStore extends DurableObject<Env> {
     outcomes: HistoryOutcome[],
     raised: EventToRecord[],
     occurredAt: string,
-    // The thresholds the screening used and D1's defaults; absent only from the benchmark's recording floors (scripts/bench/entry.ts), recorded as told.
-    thresholds?: { used: ComplianceSettingsValues; defaults: ComplianceSettingsValues },
+    // The thresholds the screening used, and D1's defaults.
+    thresholds: { used: ComplianceSettingsValues; defaults: ComplianceSettingsValues },
   ): Promise<{ outcome: number; events: RecordedEvent[] } | { thresholds: ComplianceSettingsValues }> {
     this.serve(orgId);
     // The thresholds in force are this object's: a screening computed with others is not recorded, and is run again with these.
     // Read and written with no await between, so no change comes between them.
-    const inForce = thresholds && (this.queries.readOwnThresholds(this.db, orgId) ?? thresholds.defaults);
-    if (inForce && thresholds && !this.queries.sameComplianceValues(inForce, thresholds.used))
-      return { thresholds: this.queries.complianceValuesOf(inForce) };
+    const inForce = this.queries.readOwnThresholds(this.db, orgId) ?? thresholds.defaults;
+    if (!this.queries.sameComplianceValues(inForce, thresholds.used)) return { thresholds: this.queries.complianceValuesOf(inForce) };
     const recorded = this.queries.recordCheck(this.db, orgId, check, outcomes, raised, occurredAt);
     await this.relayLater(recorded.events);
     return recorded;

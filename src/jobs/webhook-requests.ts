@@ -49,6 +49,7 @@ const REQUESTS = {
       rows: await q.listDeliveries(w.store.db, w.orgId, a.endpointId, { limit: a.limit, after }),
     };
   },
+  deliveryCounts: (w: Where) => q.countDeliveriesByStatus(w.store.db, w.orgId),
   redeliver: async (w: Where, a: { endpointId: string; deliveryId: string; at: string }) => {
     const refusal = await enabledEndpoint(w, a.endpointId);
     if (refusal) return refusal;

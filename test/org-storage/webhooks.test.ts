@@ -6,6 +6,7 @@ import { getDb } from "../../src/db/client";
 import { orgStore } from "../../src/durable-objects/org-storage-routing";
 import { WEBHOOK_BODY_RETENTION_DAYS } from "../../src/events/delivery";
 import { commitWithEvents } from "../../src/events/emit";
+import { webhookStorage } from "../../src/jobs/webhook-storage";
 import type { WebhookDeliveryListSchema } from "../../src/routes/webhooks/webhooks.routes";
 import { createEndpoint, eventually, listOutboxEvents, receivedBy, receiverUrl, tellReceiverSecret } from "../helpers/events";
 import { call, createApiKey, createOrg, createStore } from "../helpers/factories";
@@ -110,6 +111,9 @@ describe("webhooks, the group in the organization's object", () => {
     expect(await consumeOne(queue.env, eventMessage, 1)).toMatchObject({ acked: true });
     const [deliveryMessage] = queue.sent.splice(0);
     expect(deliveryMessage).toMatchObject({ kind: "delivery", orgId: org.id });
+    // The counts the bench's and the soak's drain read (scripts/bench/entry.ts).
+    const deliveryCounts = () => webhookStorage(env, org.id)("deliveryCounts", undefined);
+    expect(await deliveryCounts()).toEqual([{ status: "pending", n: 1 }]);
     // The same message again adds no second delivery.
     expect(await consumeOne(queue.env, eventMessage, 2)).toMatchObject({ acked: true });
     expect(queue.sent.splice(0)).toEqual([deliveryMessage]);
@@ -117,6 +121,7 @@ describe("webhooks, the group in the organization's object", () => {
     expect(await consumeOne(queue.env, deliveryMessage, 1)).toEqual({ acked: false, retry: { delaySeconds: 1200 } });
     expect(await consumeOne(queue.env, deliveryMessage, 2)).toEqual({ acked: false, retry: { delaySeconds: 7200 } });
     expect(await consumeOne(queue.env, deliveryMessage, 3)).toEqual({ acked: true, retry: null });
+    expect(await deliveryCounts()).toEqual([{ status: "delivered", n: 1 }]);
     // A copy of the message after delivery sends nothing.
     expect(await consumeOne(queue.env, deliveryMessage, 1)).toEqual({ acked: true, retry: null });
     const [delivery] = await deliveriesOf(key, endpoint.id);

@@ -337,6 +337,15 @@ export type DeliveryCursor = NonNullable<Awaited<ReturnType<typeof findDeliveryC
  * An endpoint's deliveries (or the one named), newest first (created_at, then rowid: a total
  * order, so pages never skip or repeat one), each with its attempts and whether it is a sample.
  */
+/** The organization's deliveries counted by status: whether any is still pending (the bench's and the soak's drain). */
+export async function countDeliveriesByStatus(db: SqliteReader, orgId: string) {
+  return await db
+    .select({ status: webhookDeliveries.status, n: count() })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.orgId, orgId))
+    .groupBy(webhookDeliveries.status);
+}
+
 export async function listDeliveries(
   db: SqliteReader,
   orgId: string,
