@@ -12,7 +12,11 @@ describe("API key format", () => {
 
   it("still accepts the keys already issued: their checksums, computed by node:zlib's crc32 when they were issued", () => {
     // A CRC-32 at or above 2^31 (zlib's is unsigned) and one below.
-    for (const key of ["lak_Q7fK2mZp9XvL4tRb8NwYc3HdJ6sGa1Ue436nyL", "lak_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz4W8LJS", "lak_0000000000000000000000000000000a3SA3lq"])
+    for (const key of [
+      "lak_Q7fK2mZp9XvL4tRb8NwYc3HdJ6sGa1Ue436nyL",
+      "lak_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz4W8LJS",
+      "lak_0000000000000000000000000000000a3SA3lq",
+    ])
       expect(isWellFormedApiKey(key)).toBe(true);
   });
 
