@@ -20,8 +20,9 @@ export type KeyMode = "live" | "test";
 
 export const apiKeyMode = (key: string): KeyMode => (key.startsWith(TEST_API_KEY_PREFIX) ? "test" : "live");
 
-// crc-32, not node:zlib's crc32: loading node:zlib (with Node's streams) was the largest single cost of a
-// fresh isolate's first metered call (BENCHMARKS.md, "First calls"). `>>> 0`: zlib's unsigned value.
+// crc-32, not node:zlib's crc32: loading node:zlib (Node's streams with it) for one CRC-32 cost a fresh
+// isolate's first metered call 6–9 ms (BENCHMARKS.md, "First calls and lazy route areas"). `>>> 0`: zlib's
+// value is unsigned, and the keys already issued carry it.
 function base62Checksum(body: string): string {
   let n = CRC32.str(body) >>> 0;
   let out = "";
