@@ -333,10 +333,6 @@ export async function findDeliveryCursor(db: SqliteReader, orgId: string, endpoi
 
 export type DeliveryCursor = NonNullable<Awaited<ReturnType<typeof findDeliveryCursor>>>;
 
-/**
- * An endpoint's deliveries (or the one named), newest first (created_at, then rowid: a total
- * order, so pages never skip or repeat one), each with its attempts and whether it is a sample.
- */
 /** The organization's deliveries counted by status: whether any is still pending (the bench's and the soak's drain). */
 export async function countDeliveriesByStatus(db: SqliteReader, orgId: string) {
   return await db
@@ -346,6 +342,10 @@ export async function countDeliveriesByStatus(db: SqliteReader, orgId: string) {
     .groupBy(webhookDeliveries.status);
 }
 
+/**
+ * An endpoint's deliveries (or the one named), newest first (created_at, then rowid: a total
+ * order, so pages never skip or repeat one), each with its attempts and whether it is a sample.
+ */
 export async function listDeliveries(
   db: SqliteReader,
   orgId: string,
