@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { TriggeredRule } from "../../engines/screening/decision";
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * One row per sanctions list successfully loaded. The newest is the one in force; its entries,
@@ -102,46 +101,6 @@ export const complianceSettingsColumns = () => ({
 });
 
 export const complianceSettings = sqliteTable("compliance_settings", complianceSettingsColumns());
-
-/**
- * The audit trail: every check, with the person only as keyed hashes (HMAC-SHA256 under the
- * organization's own key, derived from the COMPLIANCE_HASH_SALT secret:
- * docs/domain/screening.md#identity-hashes-per-organization). Names, the date of birth, SSN digits
- * and the ZIP are never stored. Its columns and indexes, the organization reference given, for the
- * organization's storage object's schema (src/db/org-schema.ts).
- */
-export const complianceCheckColumns = <OrgId>(orgId: OrgId) => ({
-  id: text("id").primaryKey(),
-  orgId,
-  keyId: text("key_id").notNull(),
-  result: text("result", { enum: ["pass", "flag", "hold"] }).notNull(),
-  triggeredRule: text("triggered_rule").$type<TriggeredRule>(),
-  score: real("score").notNull(),
-  holdScore: real("hold_score").notNull(),
-  flagScore: real("flag_score").notNull(),
-  maxListAgeDays: integer("max_list_age_days").notNull(),
-  listVersion: text("list_version"),
-  listLoadedAt: text("list_loaded_at"),
-  /** The SDN entry (public list data) of the best match at or above the flag line. */
-  matchedEntNum: integer("matched_ent_num"),
-  redFlags: text("red_flags", { mode: "json" }).$type<string[]>().notNull(),
-  safeguardsFlags: text("safeguards_flags", { mode: "json" }).$type<string[]>().notNull(),
-  personHash: text("person_hash").notNull(),
-  ssnDobHash: text("ssn_dob_hash"),
-  nameZipHash: text("name_zip_hash"),
-  nameHash: text("name_hash").notNull(),
-  dobHash: text("dob_hash").notNull(),
-  checkedAt: text("checked_at").notNull(),
-});
-
-type ComplianceCheckIndexColumns = { [K in "orgId" | "checkedAt" | "ssnDobHash" | "nameHash" | "nameZipHash" | "dobHash"]: SQLiteColumn };
-export const complianceCheckIndexes = (t: ComplianceCheckIndexColumns) => [
-  index("compliance_checks_org_checked_idx").on(t.orgId, t.checkedAt),
-  // Retention's: the oldest checks first, whatever the organization (src/db/queries/retention.ts).
-  index("compliance_checks_checked_idx").on(t.checkedAt),
-  index("compliance_checks_org_ssn_dob_idx").on(t.orgId, t.ssnDobHash, t.nameHash),
-  index("compliance_checks_org_name_zip_idx").on(t.orgId, t.nameZipHash, t.dobHash),
-];
 
 /**
  * The five-digit ZIP codes that exist, per country (only 'US'), as a bit set: bit n set ⇔ ZIP n

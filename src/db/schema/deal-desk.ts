@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { CREDIT_TIERS, DEAL_CONDITIONS, KNOWN_ISSUES, type KnownIssue, LENDER_TYPES, VEHICLE_TYPES } from "../../engines/deal-math/vocabulary";
 
 /**
@@ -117,43 +117,6 @@ export const lenderTermLimits = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.programId, t.maxTerm] })],
 );
-
-/**
- * Which programs a store routes to. Its columns and indexes, the references given: for the organization's storage object's schema (src/db/org-schema.ts), where the program is a plain id of D1's matrix (global reference data).
- */
-export const storeLenderPanelColumns = <OrgId, StoreId, ProgramId>(orgId: OrgId, storeId: StoreId, programId: ProgramId) => ({
-  orgId,
-  storeId,
-  programId,
-});
-
-export const storeLenderPanelIndexes = (t: { [K in "orgId" | "storeId" | "programId"]: SQLiteColumn }) => [
-  primaryKey({ columns: [t.storeId, t.programId] }),
-  index("store_lender_panel_org_idx").on(t.orgId, t.storeId),
-];
-
-/**
- * Each submission of a deal to a lender and what came back; calibrates routing per store. Its
- * columns and index, the organization, store and program references given: for the organization's storage object's schema (src/db/org-schema.ts).
- */
-export const lenderDecisionColumns = <OrgId, StoreId, ProgramId>(orgId: OrgId, storeId: StoreId, programId: ProgramId) => ({
-  id: text("id").primaryKey(),
-  orgId,
-  storeId,
-  programId,
-  /** The deal, when the submission came from one in `deals`. */
-  dealId: text("deal_id"),
-  submittedOn: text("submitted_on").notNull(),
-  scoreBand: text("score_band", { enum: CREDIT_TIERS }).notNull(),
-  decision: text("decision", { enum: LENDER_DECISIONS }).notNull(),
-  stipsAsked: text("stips_asked", { mode: "json" }).$type<string[]>().notNull(),
-  /** Submission to stips cleared; null when declined. */
-  turnaroundHours: real("turnaround_hours"),
-});
-
-export const lenderDecisionIndexes = (
-  t: { [K in "orgId" | "storeId" | "programId" | "scoreBand" | "decision" | "turnaroundHours"]: SQLiteColumn },
-) => [index("lender_decisions_store_calibration_idx").on(t.orgId, t.storeId, t.programId, t.scoreBand, t.decision, t.turnaroundHours)];
 
 /** Each stip, its document rule and the default hours a customer needs to produce it (docs/domain/stips.md#stip-types). */
 export const stipTypes = sqliteTable("stip_types", {

@@ -1,18 +1,4 @@
-import { index, integer, primaryKey, real, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { ROLES } from "../../engines/reports/briefings";
-
-/**
- * A unit's market value columns, the unit and organization columns given, for the organization's
- * storage object's schema (src/db/org-schema.ts).
- */
-export const unitMarketValueColumns = <UnitId, OrgId>(unitId: UnitId, orgId: OrgId) => ({
-  unitId,
-  orgId,
-  marketValue: real("market_value").notNull(),
-  /** YYYY-MM-DD of the valuation. */
-  asOf: text("as_of").notNull(),
-  source: text("source").notNull(),
-});
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const MARKET_SERIES_PROVIDERS = ["fred", "eia", "manual"] as const;
 export const MARKET_SERIES_CATEGORIES = ["macro", "lender_environment", "wholesale_index"] as const;
@@ -81,23 +67,3 @@ export const marketRefreshFailures = sqliteTable(
   },
   (t) => [index("market_refresh_failures_run_idx").on(t.runId)],
 );
-
-/**
- * A briefing's columns and indexes, the organization and store references given: for the organization's storage object's schema (src/db/org-schema.ts).
- */
-export const morningBriefingColumns = <OrgId, StoreId>(orgId: OrgId, storeId: StoreId) => ({
-  orgId,
-  storeId,
-  role: text("role", { enum: ROLES }).notNull(),
-  day: text("day").notNull(),
-  generatedAt: text("generated_at").notNull(),
-  /** The response body, as JSON. */
-  body: text("body", { mode: "json" }).notNull(),
-});
-
-type MorningBriefingIndexColumns = { [K in "orgId" | "storeId" | "role" | "day"]: SQLiteColumn };
-export const morningBriefingIndexes = (t: MorningBriefingIndexColumns) => [
-  primaryKey({ columns: [t.storeId, t.role, t.day] }),
-  index("morning_briefings_org_idx").on(t.orgId),
-  index("morning_briefings_day_idx").on(t.day),
-];
