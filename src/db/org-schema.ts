@@ -1,8 +1,8 @@
 /**
  * The tables of an organization's storage object (src/durable-objects/org-storage.ts,
  * docs/scaling.md): drizzle-kit reads this file through drizzle-org.config.ts and writes the
- * object's migrations to migrations-org/. Table and column names are D1's, so the query modules of
- * src/db/queries run unchanged on either; nothing here references a global table.
+ * object's migrations to migrations-org/. Every per-organization table is defined here alone (D1 keeps
+ * only global tables, src/db/schema); nothing here references a global table.
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -12,12 +12,9 @@ import type { TriggeredRule } from "../engines/screening/decision";
 import { complianceSettingsColumns } from "./schema/compliance";
 import { LENDER_DECISIONS } from "./schema/deal-desk";
 import { DELIVERY_STATUSES } from "./schema/events";
-import { STIP_STATES } from "./schema/platform";
+import { STIP_STATES, utcNow } from "./schema/platform";
 import { SETTINGS_AREAS } from "./schema/settings";
 import { STORE_FEEDS } from "./schema/signals";
-
-/** ISO-8601 UTC timestamps are stored as text so they sort and read the same everywhere. */
-const now = () => sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 
 /** Whose object this is, and whether it serves (`active`): the organization's creation seeds it, then opens it. */
 export const storageOwner = sqliteTable("storage_owner", {
@@ -90,7 +87,7 @@ export const inventoryUnits = sqliteTable(
     status: text("status", { enum: ["in_stock", "sold"] })
       .notNull()
       .default("in_stock"),
-    createdAt: text("created_at").notNull().default(now()),
+    createdAt: text("created_at").notNull().default(utcNow()),
     /** When a column last changed (triggers of migrations-org/0001 keep it); `updated_since` reads it (docs/feeds.md). */
     updatedAt: text("updated_at"),
   },
@@ -144,7 +141,7 @@ export const deals = sqliteTable(
     amountFinanced: real("amount_financed"),
     frontGross: real("front_gross").notNull(),
     backGross: real("back_gross").notNull(),
-    createdAt: text("created_at").notNull().default(now()),
+    createdAt: text("created_at").notNull().default(utcNow()),
     /** When a column last changed (triggers of migrations-org/0003 keep it); `updated_since` reads it (docs/feeds.md). */
     updatedAt: text("updated_at"),
   },
@@ -373,8 +370,8 @@ export const webhookEndpoints = sqliteTable(
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
     /** Why the service disabled it (e.g. the receiver answered 410); null when a user did. */
     disabledReason: text("disabled_reason"),
-    createdAt: text("created_at").notNull().default(now()),
-    updatedAt: text("updated_at").notNull().default(now()),
+    createdAt: text("created_at").notNull().default(utcNow()),
+    updatedAt: text("updated_at").notNull().default(utcNow()),
   },
   (t) => [index("webhook_endpoints_org_idx").on(t.orgId)],
 );

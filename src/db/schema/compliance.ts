@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { utcNow } from "./platform";
 
 /**
  * One row per sanctions list successfully loaded. The newest is the one in force; its entries,
@@ -97,7 +97,7 @@ export const complianceSettingsColumns = () => ({
   maxListAgeDays: integer("max_list_age_days").notNull(),
   minimumAge: integer("minimum_age").notNull(),
   maximumAge: integer("maximum_age").notNull(),
-  updatedAt: text("updated_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  updatedAt: text("updated_at").notNull().default(utcNow()),
 });
 
 export const complianceSettings = sqliteTable("compliance_settings", complianceSettingsColumns());

@@ -2,7 +2,9 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** ISO-8601 UTC timestamps are stored as text so they sort and read the same everywhere. */
-const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
+/** ISO-8601 UTC, as every timestamp is stored: text that sorts and reads the same everywhere. */
+export const utcNow = () => sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
+const createdAt = () => text("created_at").notNull().default(utcNow());
 
 /**
  * The reference columns every per-organization table declares alike. Function declarations, not
