@@ -12,10 +12,7 @@
  * of one fresh isolate's first call per scenario (built unminified): self time by function and by
  * module, then the inclusive time of the functions on the path (module initializers are named by
  * their file), written to .bench/profiles/first-<scenario>.cpuprofile.
- *
- * `framework_floor` is no endpoint of ours: a Worker of hono, @hono/zod-openapi, zod and drizzle
- * alone (../first-call-fixture/), loaded on its first request as our route areas are, that validates
- * a deal-sized body and reads one D1 row. Its first call is what the framework costs any endpoint's.
+ * `framework_floor` serves the framework's floor (./workers.ts) the same way.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -26,25 +23,10 @@ import { connectInspector } from "../inspector";
 import { requestInit, type Scenario } from "../scenario";
 import { benchScenarios } from "../scenarios";
 import { compatibilityDate, median } from "../startup";
-import { apiWorkerOptions, builtWorker, IN_MEMORY_RATE_LIMITER, migrateAndSeed } from "../worker";
+import { IN_MEMORY_RATE_LIMITER, migrateAndSeed } from "../worker";
+import { buildFrameworkFloor, FRAMEWORK_FLOOR, FRAMEWORK_FLOOR_SCENARIO, latencyWorkers } from "./workers";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const FIXTURE_CONFIG = path.join(ROOT, "scripts/bench/first-call-fixture/wrangler.toml");
-export const FRAMEWORK_FLOOR = "framework_floor";
-export const FRAMEWORK_FLOOR_SCENARIO: Scenario = {
-  name: FRAMEWORK_FLOOR,
-  path: "/floor",
-  method: "POST",
-  body: { organization_id: "org_floor", amount_financed: 24_500, term_months: 72, credit_score: 688, vehicle_year: 2021 },
-};
-
-/** The framework floor's Worker script (../first-call-fixture/), built as the API is. */
-export function buildFrameworkFloor(options: { minify: boolean } = { minify: true }): string {
-  const outDir = path.join(ROOT, ".bench/dist-first-call-fixture");
-  const args = ["deploy", "--dry-run", "--config", FIXTURE_CONFIG, "--compatibility-date", compatibilityDate(), "--outdir", outDir];
-  runWrangler(options.minify ? args : [...args, "--minify=false"], { captureStdout: true });
-  return path.join(outDir, "index.js");
-}
 const INSPECTOR_PORT = 9241;
 const WARM_CALLS = 10;
 const TOP = 30;
@@ -125,29 +107,19 @@ export async function firstCalls(names: string[], options: { isolates: number; a
   });
   const scriptPath = path.join(outDir, "entry.js");
   const date = compatibilityDate();
-  const { queueConsumers, ...bindings } = apiWorkerOptions(date);
-  // Every copy reaches the organizations' objects in one namespace: the first copy's (as run.ts).
-  const worker = (name: string, script: string) => ({
-    name,
-    ...builtWorker(script),
-    ...bindings,
-    durableObjects: { ...bindings.durableObjects, ORG_STORE: { ...bindings.durableObjects.ORG_STORE, scriptName: "api" } },
-    bindings: { ...bindings.bindings, LATENCY_MODEL: "off" },
-  });
+  const workers = latencyWorkers(date);
   const isolates = options.profile ? 1 : options.isolates;
   const builds = { "this build": scriptPath, ...(options.against ? { against: path.resolve(options.against) } : {}) };
   const floorScript = names.includes(FRAMEWORK_FLOOR) ? buildFrameworkFloor({ minify: !options.profile }) : undefined;
   // The floor's isolates serve the fixture whatever the build: it has no code of ours.
   const workerOf = (name: string, scenario: string, script: string) =>
-    scenario === FRAMEWORK_FLOOR && floorScript
-      ? { name, ...builtWorker(floorScript), compatibilityDate: date, d1Databases: bindings.d1Databases }
-      : worker(name, script);
+    scenario === FRAMEWORK_FLOOR && floorScript ? workers.frameworkFloor(name, floorScript) : workers.copy(name, script, "off");
   const nameOf = (build: string, scenario: string, i: number) => `${build.replace(" ", "-")}-${scenario}-${i}`;
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       inspectorPort: options.profile ? INSPECTOR_PORT : undefined,
       workers: [
-        { ...worker("api", scriptPath), durableObjects: bindings.durableObjects, queueConsumers },
+        workers.first(scriptPath, "off"),
         ...Object.entries(builds).flatMap(([build, script]) =>
           names.flatMap((scenario) => Array.from({ length: isolates }, (_, i) => workerOf(nameOf(build, scenario, i), scenario, script))),
         ),

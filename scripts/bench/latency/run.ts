@@ -23,10 +23,11 @@ import { runWrangler } from "../../lib/local-d1";
 import { requestInit, type Scenario } from "../scenario";
 import { benchScenarios } from "../scenarios";
 import { compatibilityDate, median } from "../startup";
-import { apiWorkerOptions, builtWorker, IN_MEMORY_RATE_LIMITER, machine, migrateAndSeed } from "../worker";
-import { buildFrameworkFloor, FRAMEWORK_FLOOR, FRAMEWORK_FLOOR_SCENARIO, firstCalls } from "./first-calls";
+import { IN_MEMORY_RATE_LIMITER, machine, migrateAndSeed } from "../worker";
+import { firstCalls } from "./first-calls";
 import { checkLimits, FIRST_CALL_WITHIN_MS, latencyEndpoints } from "./limits";
 import { type Call, HOPS, type Hop, ROUND_TRIP_MS, sequentialRoundTrips } from "./model";
+import { buildFrameworkFloor, FRAMEWORK_FLOOR, FRAMEWORK_FLOOR_SCENARIO, latencyWorkers } from "./workers";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const OUT_DIR = path.join(ROOT, ".bench/dist-latency");
@@ -117,29 +118,15 @@ async function main() {
   const names = latencyEndpoints.map((e) => e.scenario).filter((name) => !only || only.includes(name));
   const scriptPath = path.join(OUT_DIR, "entry.js");
   const frameworkFloorScript = buildFrameworkFloor();
-  // A queue has one consumer: the first copy.
-  const { queueConsumers, ...options } = apiWorkerOptions(date);
-  // Every copy reaches the organizations' objects in one namespace: the first copy's.
-  const worker = (name: string, model: "on" | "off") => ({
-    name,
-    ...builtWorker(scriptPath),
-    ...options,
-    durableObjects: { ...options.durableObjects, ORG_STORE: { ...options.durableObjects.ORG_STORE, scriptName: "api" } },
-    bindings: { ...options.bindings, LATENCY_MODEL: model },
-  });
+  const workers = latencyWorkers(date);
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       workers: [
-        { ...worker("api", "on"), durableObjects: options.durableObjects, queueConsumers },
-        ...names.flatMap((name) => [worker(`model-${name}`, "on"), worker(`bare-${name}`, "off")]),
+        workers.first(scriptPath, "on"),
+        ...names.flatMap((name) => [workers.copy(`model-${name}`, scriptPath, "on"), workers.copy(`bare-${name}`, scriptPath, "off")]),
         { name: "bench-ratelimit", modules: true, script: IN_MEMORY_RATE_LIMITER, compatibilityDate: date },
         { name: "floor", modules: true, script: FLOOR_WORKER, compatibilityDate: date },
-        ...Array.from({ length: FRAMEWORK_FLOOR_ISOLATES }, (_, i) => ({
-          name: `${FRAMEWORK_FLOOR}-${i}`,
-          ...builtWorker(frameworkFloorScript),
-          compatibilityDate: date,
-          d1Databases: options.d1Databases,
-        })),
+        ...Array.from({ length: FRAMEWORK_FLOOR_ISOLATES }, (_, i) => workers.frameworkFloor(`${FRAMEWORK_FLOOR}-${i}`, frameworkFloorScript)),
       ],
     }),
   );
