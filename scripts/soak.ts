@@ -42,10 +42,9 @@ import { brokerToken, submittedDeal } from "./bench/areas/events";
 import { feedsArea } from "./bench/areas/feeds";
 import { publicArea } from "./bench/areas/public";
 import { dmsUnit } from "./bench/dms-unit";
-import { PENDING_WORK_PATH } from "./bench/floor-paths";
 import { connectInspector } from "./bench/inspector";
 import { type BenchFixture, clientAddress, requestInit, type Scenario } from "./bench/scenario";
-import { build, machine, migrateAndSeed, serve } from "./bench/worker";
+import { build, machine, migrateAndSeed, pendingWork, serve } from "./bench/worker";
 
 const args = process.argv.slice(2);
 const option = (name: string): number | undefined => {
@@ -519,9 +518,7 @@ async function soak(base: URL, db: D1Database, fixture: BenchFixture): Promise<s
     `webhooks: ${count("compliance.hold_triggered")} compliance.hold_triggered (${raised.holds} holds answered), ${count("deal.stip_alert")} deal.stip_alert (${raised.stipAlerts} stip_alerts answered); ${expected.length} deliveries expected, ${expected.length - missing().length} received and verified, ${drainSeconds.toFixed(0)} s after the load ended`,
   );
   // The deliveries live in the organization's object: the bench Worker counts them there.
-  const pendingUrl = new URL(PENDING_WORK_PATH, base);
-  pendingUrl.searchParams.set("org_id", fixture.orgId);
-  const work = (await (await fetch(pendingUrl)).json()) as { outbox_not_fanned_out: number; deliveries: Record<string, number> };
+  const work = await pendingWork(base, fixture.orgId);
   const states = Object.entries(work.deliveries);
   console.log(
     `deliveries in the organization's object: ${states.map(([status, n]) => `${n} ${status}`).join(", ") || "none"}; outbox rows not yet fanned out: ${work.outbox_not_fanned_out}`,

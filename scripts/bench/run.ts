@@ -27,12 +27,11 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { BENCH_AREAS } from "./areas";
 import { APPRAISAL_PHOTOS } from "./areas/appraisal";
-import { PENDING_WORK_PATH } from "./floor-paths";
 import { copyAnswer, type Figures, load } from "./load";
 import { requestInit, type Scenario, SETS_FOR_VERDICT } from "./scenario";
 import { benchScenarios } from "./scenarios";
 import { describeBundle, describeStartup, measureStartup, median } from "./startup";
-import { build, machine, migrateAndSeed, serve } from "./worker";
+import { build, machine, migrateAndSeed, pendingWork, serve } from "./worker";
 
 const ROUNDS = 3;
 const WARMUP_SECONDS = 2;
@@ -78,10 +77,7 @@ const only = args
 async function drainQueue(url: URL): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const work = (await (await fetch(new URL(PENDING_WORK_PATH, url))).json()) as {
-      outbox_not_fanned_out: number;
-      deliveries: Record<string, number>;
-    };
+    const work = await pendingWork(url);
     const pending = work.outbox_not_fanned_out + (work.deliveries.pending ?? 0);
     const waited = performance.now() - started;
     if (pending === 0) return Math.round(waited);

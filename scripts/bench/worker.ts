@@ -11,7 +11,7 @@ import { apiKeyDisplayPrefix, generateApiKey, generateToken, LEGACY_TOKEN_PREFIX
 import type { SeedRows } from "../../src/db/org-store";
 import { runWrangler } from "../lib/local-d1";
 import { BENCH_AREAS } from "./areas";
-import { BARE_ANSWER_PATH } from "./floor-paths";
+import { BARE_ANSWER_PATH, PENDING_WORK_PATH } from "./floor-paths";
 import type { BenchFixture, ObjectRows } from "./scenario";
 import { type BundleFigures, bundleFigures, compatibilityDate } from "./startup";
 
@@ -267,4 +267,13 @@ async function seedOrganization(db: D1Database, name: string): Promise<BenchFixt
 export function machine(): string {
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   return `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}`;
+}
+
+/** What the queue has left to do (PENDING_WORK_PATH on the bench's Worker): every organization's, or `orgId`'s. */
+export async function pendingWork(base: URL, orgId?: string): Promise<{ outbox_not_fanned_out: number; deliveries: Record<string, number> }> {
+  const url = new URL(PENDING_WORK_PATH, base);
+  if (orgId) url.searchParams.set("org_id", orgId);
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${PENDING_WORK_PATH} answered ${res.status}`);
+  return (await res.json()) as { outbox_not_fanned_out: number; deliveries: Record<string, number> };
 }
